@@ -1,0 +1,122 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fastifyStatic from '@fastify/static';
+import { serializerCompiler, validatorCompiler, jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { PgBoss } from 'pg-boss';
+import type { Logger } from 'pino';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from './config';
+import './plugins/types';
+import { registerErrorHandler } from './plugins/errors';
+import { registerAuth } from './plugins/auth';
+import { Mailer } from './modules/mail/mailer';
+import { healthRoutes } from './modules/system/health.routes';
+import { setupRoutes } from './modules/auth/setup.routes';
+import { authRoutes } from './modules/auth/auth.routes';
+import { userRoutes } from './modules/users/user.routes';
+import { organizationRoutes } from './modules/organization/organization.routes';
+import { invitationRoutes } from './modules/invitations/invitation.routes';
+
+export interface AppDeps {
+  config: Config;
+  orm: MikroORM;
+  boss: PgBoss | null;
+  logger: Logger;
+  mailer?: Mailer;
+}
+
+export type App = FastifyInstance;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    disableRequestLogging: config.NODE_ENV === 'test',
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  app.decorate('orm', deps.orm);
+  app.decorate('boss', deps.boss);
+  app.decorate('mailer', deps.mailer ?? new Mailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger: deps.logger }));
+  registerErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // Fluent UI (Griffel) injects style tags at run time; the Swagger UI uses inline styles too.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        scriptSrc: ["'self'"],
+        frameAncestors: ["'self'", 'https://outlook.office.com', 'https://outlook.office365.com', 'https://outlook.live.com'],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cors, {
+    origin: (origin, cb) => cb(null, !origin || config.corsOrigins.includes(origin) || origin.startsWith('chrome-extension://')),
+    credentials: true,
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['content-type', 'authorization', 'x-csrf-token'],
+  });
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Dealscout API', version: '1.0.0', description: 'Every route, generated from the zod contracts in shared/src/contracts.' },
+      components: {
+        securitySchemes: {
+          cookie: { type: 'apiKey', in: 'cookie', name: 'ds_session' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+      security: [{ cookie: [] }, { bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+
+  // One EntityManager per request; the auth hook switches its tenant filter on.
+  app.decorateRequest('em', null as never);
+  app.addHook('onRequest', async (req) => {
+    req.em = deps.orm.em.fork();
+  });
+  registerAuth(app);
+
+  await app.register(healthRoutes);
+  await app.register(setupRoutes, { prefix: '/api/v1' });
+  await app.register(authRoutes, { prefix: '/api' });
+  await app.register(userRoutes, { prefix: '/api/v1' });
+  await app.register(organizationRoutes, { prefix: '/api/v1' });
+  await app.register(invitationRoutes, { prefix: '/api/v1' });
+
+  await registerWebApp(app, config.WEB_DIST);
+  return app;
+}
+
+/** Serves the built web app, with index.html for every client-side route. */
+async function registerWebApp(app: FastifyInstance, dist: string): Promise<void> {
+  const index = path.join(dist, 'index.html');
+  if (!fs.existsSync(index)) {
+    app.log.warn({ dist }, 'web app not built (npm run build): only the API is served');
+    return;
+  }
+  await app.register(fastifyStatic, { root: dist, prefix: '/', wildcard: false, index: false });
+  const html = fs.readFileSync(index, 'utf8');
+  app.setNotFoundHandler((req, reply) => {
+    if (req.method === 'GET' && !req.url.startsWith('/api') && !path.extname(req.url.split('?')[0])) {
+      return reply.type('text/html').header('cache-control', 'no-cache').send(html);
+    }
+    return reply.status(404).send({ success: false, message: 'Not found' });
+  });
+}

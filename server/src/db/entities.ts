@@ -1,0 +1,13 @@
+import { Organization } from '../modules/organization/organization.entity';
+import { User } from '../modules/users/user.entity';
+import { Session, LoginThrottle, PasswordReset } from '../modules/auth/session.entity';
+import { Invitation } from '../modules/invitations/invitation.entity';
+import { SystemMail } from '../modules/mail/system-mail.entity';
+
+export const entities = [Organization, User, Session, LoginThrottle, PasswordReset, Invitation, SystemMail];
+
+/** Entities owned by an organization: the tenant filter applies to all of them. */
+export const tenantEntities = [User, Session, PasswordReset, Invitation, SystemMail];
+
+/** Tables that belong to no organization (checked by the suite-level tenancy test). */
+export const globalTables = ['organization', 'login_throttle', 'mikro_orm_migrations'];

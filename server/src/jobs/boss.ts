@@ -1,0 +1,35 @@
+import { PgBoss, fromKysely, type SendOptions, type KyselyTransactionLike } from 'pg-boss';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+
+export const BOSS_SCHEMA = 'pgboss';
+
+export async function startBoss(connectionString: string, logger: Logger, opts: { supervise: boolean }): Promise<PgBoss> {
+  const boss = new PgBoss({
+    connectionString,
+    schema: BOSS_SCHEMA,
+    // Only worker processes run maintenance (archiving, expiry); API processes just enqueue.
+    supervise: opts.supervise,
+    schedule: opts.supervise,
+    max: 5,
+  });
+  boss.on('error', (err: Error) => logger.error({ err }, 'pg-boss error'));
+  await boss.start();
+  return boss;
+}
+
+/**
+ * Enqueues a job inside the caller's MikroORM transaction: the job exists if and only if the
+ * transaction commits (an execution row and its job are never out of step).
+ */
+export async function enqueueInTransaction<T extends object>(
+  boss: PgBoss,
+  em: EntityManager,
+  queue: string,
+  data: T,
+  options: SendOptions = {},
+): Promise<string | null> {
+  const trx = em.getTransactionContext();
+  if (!trx) throw new Error('enqueueInTransaction must run inside em.transactional()');
+  return boss.send(queue, data, { ...options, db: fromKysely(trx as KyselyTransactionLike) });
+}

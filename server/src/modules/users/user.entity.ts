@@ -1,0 +1,26 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import { Organization } from '../organization/organization.entity';
+
+export const User = defineEntity({
+  name: 'User',
+  tableName: 'app_user',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    organization: () => p.manyToOne(Organization).index(),
+    // Lowercased; one account per address across the product (sign-in is by email alone).
+    email: p.string().length(320).unique(),
+    firstName: p.string().length(100).default(''),
+    lastName: p.string().length(100).default(''),
+    role: p.string().length(20).default('User'),
+    status: p.string().length(20).default('active'),
+    deleted: p.boolean().default(false),
+    invitationAccepted: p.boolean().default(true),
+    passwordHash: p.string().length(300).nullable().hidden(),
+    settings: p.json<Record<string, unknown>>().default('{}'),
+    calendar: p.json<Record<string, unknown>>().default('{"meetingLength":30}'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type IUser = InferEntity<typeof User>;

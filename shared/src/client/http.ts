@@ -1,0 +1,70 @@
+// A small typed HTTP client over fetch. Every answer is parsed with its zod contract, so a client
+// never works with a shape the server did not promise.
+import type { z } from 'zod';
+
+export class ApiError extends Error {
+  constructor(public readonly status: number, message: string, public readonly body: unknown = null) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface HttpOptions {
+  /** Server origin, e.g. 'https://dealscout.example.com'; '' for same-origin (the web app). */
+  baseUrl?: string;
+  /** Bearer token (add-in, extension). Without it the browser's session cookie is used. */
+  getToken?: () => string | null | undefined;
+  /** Called on every 401 answer (the client then signs the user out). */
+  onUnauthorized?: (error: ApiError) => void;
+  fetch?: typeof fetch;
+}
+
+const CSRF_COOKIE = 'ds_csrf';
+
+function readCookie(name: string): string | null {
+  if (typeof document === 'undefined') return null;
+  const m = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`));
+  return m ? decodeURIComponent(m.slice(name.length + 1)) : null;
+}
+
+export class Http {
+  constructor(private readonly opts: HttpOptions = {}) {}
+
+  async request<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
+    const res = await this.raw(method, path, body);
+    const text = await res.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    if (!res.ok) {
+      const message = json && typeof json === 'object' && 'message' in json && typeof (json as { message: unknown }).message === 'string'
+        ? (json as { message: string }).message
+        : `Request failed (${res.status})`;
+      const error = new ApiError(res.status, message, json);
+      if (res.status === 401) this.opts.onUnauthorized?.(error);
+      throw error;
+    }
+    return schema.parse(json);
+  }
+
+  async raw(method: string, path: string, body?: unknown): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const token = this.opts.getToken?.();
+    if (token) headers.authorization = `Bearer ${token}`;
+    else if (method !== 'GET' && method !== 'HEAD') {
+      const csrf = readCookie(CSRF_COOKIE);
+      if (csrf) headers['x-csrf-token'] = csrf;
+    }
+    const f = this.opts.fetch ?? fetch;
+    return f(`${this.opts.baseUrl ?? ''}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: token ? 'omit' : 'include',
+    });
+  }
+}
