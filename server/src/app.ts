@@ -1,11 +1,11 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyBaseLogger } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
-import { serializerCompiler, validatorCompiler, jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
@@ -16,6 +16,7 @@ import './plugins/types';
 import { registerErrorHandler } from './plugins/errors';
 import { registerAuth } from './plugins/auth';
 import { Mailer } from './modules/mail/mailer';
+import { BackgroundTasks } from './lib/background';
 import { healthRoutes } from './modules/system/health.routes';
 import { setupRoutes } from './modules/auth/setup.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -36,11 +37,10 @@ export type App = FastifyInstance;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    loggerInstance: deps.logger,
+    loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
-    disableRequestLogging: config.NODE_ENV === 'test',
-  }).withTypeProvider<ZodTypeProvider>();
+  });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -48,6 +48,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('orm', deps.orm);
   app.decorate('boss', deps.boss);
   app.decorate('mailer', deps.mailer ?? new Mailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger: deps.logger }));
+  app.decorate('background', new BackgroundTasks(deps.logger));
+  app.addHook('onClose', async () => app.background.drain());
   registerErrorHandler(app);
 
   await app.register(helmet, {

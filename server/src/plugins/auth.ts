@@ -26,7 +26,7 @@ function bearerToken(req: FastifyRequest): string | null {
 export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (req) => {
-    const level: RouteAuth = req.routeOptions.config.auth ?? (req.url.startsWith('/api') ? 'user' : 'public');
+    const level: RouteAuth = req.routeOptions.config.auth ?? (req.url.startsWith('/api/') && !req.url.startsWith('/api/docs') ? 'user' : 'public');
     const bearer = bearerToken(req);
     const token = bearer ?? req.cookies[SESSION_COOKIE] ?? null;
     let expired = false;

@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { IUser } from '../modules/users/user.entity';
 import type { ISession } from '../modules/auth/session.entity';
 import type { Mailer } from '../modules/mail/mailer';
+import type { BackgroundTasks } from '../lib/background';
 
 export type RouteAuth = 'public' | 'user' | 'admin';
 
@@ -20,6 +21,7 @@ declare module 'fastify' {
     orm: MikroORM;
     boss: PgBoss | null;
     mailer: Mailer;
+    background: BackgroundTasks;
   }
   interface FastifyRequest {
     em: EntityManager;

@@ -14,7 +14,8 @@ export class Migration20261122030456 extends Migration {
 
     this.addSql(`create table "app_user" ("id" uuid not null, "organization_id" uuid not null, "email" varchar(320) not null, "first_name" varchar(100) not null default '', "last_name" varchar(100) not null default '', "role" varchar(20) not null default 'User', "status" varchar(20) not null default 'active', "deleted" boolean not null default false, "invitation_accepted" boolean not null default true, "password_hash" varchar(300) null, "settings" jsonb not null default '{}', "calendar" jsonb not null default '{"meetingLength":30}', "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
     this.addSql(`create index "app_user_organization_id_index" on "app_user" ("organization_id");`);
-    this.addSql(`alter table "app_user" add constraint "app_user_email_unique" unique ("email");`);
+    this.addSql(`create index "app_user_email_index" on "app_user" ("email");`);
+    this.addSql(`create unique index "app_user_email_live_unique" on "app_user" ("email") where "deleted" = false;`);
 
     this.addSql(`create table "session" ("id" uuid not null, "organization_id" uuid not null, "user_id" uuid not null, "kind" varchar(10) not null, "token_hash" varchar(64) not null, "csrf_token" varchar(64) null, "label" varchar(200) null, "user_agent" varchar(500) null, "ip" varchar(64) null, "created_at" timestamptz not null, "last_seen_at" timestamptz not null, "expires_at" timestamptz not null, "revoked_at" timestamptz null, primary key ("id"));`);
     this.addSql(`create index "session_organization_id_index" on "session" ("organization_id");`);
@@ -30,6 +31,7 @@ export class Migration20261122030456 extends Migration {
     this.addSql(`create index "invitation_organization_id_index" on "invitation" ("organization_id");`);
     this.addSql(`alter table "invitation" add constraint "invitation_token_hash_unique" unique ("token_hash");`);
     this.addSql(`create index "invitation_invited_by_id_index" on "invitation" ("invited_by_id");`);
+    this.addSql(`create index "invitation_org_email_index" on "invitation" ("organization_id", "email") where "status" = 'pending';`);
 
     this.addSql(`alter table "system_mail" add constraint "system_mail_organization_id_foreign" foreign key ("organization_id") references "organization" ("id");`);
 

@@ -8,8 +8,9 @@ export const User = defineEntity({
   properties: {
     id: p.uuid().primary().onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization).index(),
-    // Lowercased; one account per address across the product (sign-in is by email alone).
-    email: p.string().length(320).unique(),
+    // Lowercased; one live account per address across the product (sign-in is by email alone):
+    // a partial unique index (deleted = false) in the migration, so a deleted user's address can join again.
+    email: p.string().length(320).index(),
     firstName: p.string().length(100).default(''),
     lastName: p.string().length(100).default(''),
     role: p.string().length(20).default('User'),

@@ -1,0 +1,51 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { normalizeEmail } from '@dealscout/shared/domain';
+import { Organization, type IOrganization } from './organization.entity';
+import { User, type IUser } from '../users/user.entity';
+import { hashPassword } from '../../lib/password';
+import { conflict } from '../../lib/errors';
+import { SETUP_MESSAGES } from '@dealscout/shared/contracts';
+
+export interface BootstrapInput {
+  organizationName: string;
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  maxUser: number;
+}
+
+/**
+ * Creates the organization and its first admin, only while the database has no user at all
+ * (first run: the setup screen, or DEALSCOUT_ADMIN_* on start). A transaction-scoped advisory lock
+ * makes two concurrent attempts safe: the second sees the first's user and stops.
+ */
+export async function createFirstAdmin(em: EntityManager, input: BootstrapInput): Promise<{ organization: IOrganization; user: IUser }> {
+  const passwordHash = await hashPassword(input.password);
+  return em.transactional(async (tem) => {
+    await tem.getConnection().execute('select pg_advisory_xact_lock(7312001)', [], 'all', tem.getTransactionContext());
+    const users = await tem.count(User, {}, { filters: false });
+    if (users > 0) throw conflict(SETUP_MESSAGES.alreadyDone);
+    return createOrganizationWithAdmin(tem, { ...input, passwordHash });
+  });
+}
+
+/** Creates an organization and its admin (used by first run and by the demo seed). */
+export async function createOrganizationWithAdmin(
+  em: EntityManager,
+  input: Omit<BootstrapInput, 'password'> & { passwordHash: string },
+): Promise<{ organization: IOrganization; user: IUser }> {
+  const organization = em.create(Organization, { name: input.organizationName.trim(), maxUser: input.maxUser });
+  const user = em.create(User, {
+    organization,
+    email: normalizeEmail(input.email),
+    firstName: input.firstName.trim(),
+    lastName: input.lastName.trim(),
+    role: 'Admin',
+    status: 'active',
+    invitationAccepted: true,
+    passwordHash: input.passwordHash,
+  });
+  await em.flush();
+  return { organization, user };
+}

@@ -1,0 +1,7 @@
+// React + Fluent UI pieces shared by the web app, the Outlook add-in and the Chrome extension.
+// No router imports here: navigation is passed in by each client.
+export * from './PluginMode';
+export * from './toast';
+export * from './ConfirmDialog';
+export * from './TagsInput';
+export * from './InviteUsersModal';

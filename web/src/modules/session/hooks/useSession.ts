@@ -1,0 +1,73 @@
+import { createContext, useContext } from 'react';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { UserDto, UserSettingsBody } from '@dealscout/shared/contracts';
+import { migrateUserConfig, type UserConfig } from '@dealscout/shared/domain';
+import { api, ApiError } from '../../../app/api';
+
+export const SETUP_KEY = ['session', 'setup'] as const;
+export const USER_KEY = ['session', 'user'] as const;
+
+/** GET /api/v1/setup: whether the first-run screen is needed. */
+export function useSetupStatus() {
+  return useQuery({
+    queryKey: SETUP_KEY,
+    queryFn: () => api.setup.status(),
+    staleTime: Infinity,
+    meta: { authSignOut: false },
+  });
+}
+
+/** GET /api/v1/user: the signed-in user, null when signed out (401). */
+export function useUserQuery(enabled = true) {
+  return useQuery({
+    queryKey: USER_KEY,
+    queryFn: async (): Promise<UserDto | null> => {
+      try {
+        return (await api.user.get()).user;
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 401) return null;
+        throw e;
+      }
+    },
+    staleTime: Infinity,
+    retry: false,
+    enabled,
+    // The auth gate decides what a failed user fetch means (sign-in page or error screen).
+    meta: { authSignOut: false },
+  });
+}
+
+export function setSignedInUser(queryClient: QueryClient, user: UserDto | null): void {
+  queryClient.setQueryData(USER_KEY, user);
+}
+
+/** The signed-in user, provided by RequireAuth to everything inside the shell. */
+export const UserContext = createContext<UserDto | null>(null);
+
+export function useUser(): UserDto {
+  const user = useContext(UserContext);
+  if (!user) throw new Error('useUser() is only available inside RequireAuth');
+  return user;
+}
+
+export function useUserConfig(): UserConfig {
+  return migrateUserConfig(useUser().settings);
+}
+
+/**
+ * PUT /api/v1/user/settings with an optimistic update of the cached user. A failed save is only
+ * logged (spec 000 §4): the choice stays for this visit.
+ */
+export function useSaveSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: UserSettingsBody) => api.user.saveSettings(patch),
+    meta: { authSignOut: false },
+    onMutate: (patch) => {
+      queryClient.setQueryData<UserDto | null>(USER_KEY, (u) => (u ? { ...u, settings: { ...u.settings, ...patch } } : u));
+    },
+    onError: (error) => {
+      console.error('Could not save the user settings', error);
+    },
+  });
+}

@@ -1,0 +1,35 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const API = process.env.DEALSCOUT_API_URL ?? 'http://localhost:3000';
+
+// The API server serves the built app same-origin; `vite dev` proxies the API to it.
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: API, changeOrigin: false, ws: true },
+      '/health': { target: API, changeOrigin: false },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      output: {
+        // Pages are split by route (React.lazy); the framework code gets stable vendor chunks that
+        // stay cached across releases.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/, priority: 3 },
+            { name: 'fluent', test: /node_modules[\\/](@fluentui|@griffel|@floating-ui|tabster|keyborg|stylis|rtl-css-js|embla-carousel[^\\/]*|use-sync-external-store)[\\/]/, priority: 2 },
+            { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 2 },
+          ],
+        },
+      },
+    },
+  },
+});
