@@ -14,12 +14,7 @@ import { PgBoss } from 'pg-boss';
 import { ormConfig } from '../src/db/orm-config';
 import { BOSS_SCHEMA } from '../src/jobs/boss';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    pgAdminUrl: string;
-    pgTemplate: string;
-  }
-}
+import './provided';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

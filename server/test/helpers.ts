@@ -1,6 +1,7 @@
 // Test support: a fresh database per test file (cloned from the migrated template), the real app
 // built on it, and an HTTP client over `app.inject` that keeps cookies and the CSRF token.
 import { inject } from 'vitest';
+import './provided';
 import pg from 'pg';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -53,13 +54,26 @@ export interface TestContext {
 
 export const TEST_PASSWORD = 'Secret123';
 
-export async function createTestApp(opts: { env?: Record<string, string>; boss?: boolean } = {}): Promise<TestContext> {
+/** One argon2id hash of TEST_PASSWORD per test file: every fixture user shares it (hashing costs ~50 ms). */
+let testPasswordHash: Promise<string> | null = null;
+export function testPasswordHashOnce(): Promise<string> {
+  testPasswordHash ??= hashPassword(TEST_PASSWORD);
+  return testPasswordHash;
+}
+
+export async function createTestApp(opts: {
+  env?: Record<string, string>;
+  boss?: boolean;
+  /** Extra routes registered on the app before it is ready (e.g. a route that throws). */
+  routes?: (app: FastifyInstance) => void | Promise<void>;
+} = {}): Promise<TestContext> {
   const db = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000', WEB_DIST: '/nonexistent', DATABASE_URL: db.url, ...opts.env });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const orm = await MikroORM.init(ormConfig(db.url, { logger: () => {}, pool: { min: 0, max: 5 } }));
   const boss = opts.boss ? await startBoss(db.url, logger, { supervise: false }) : null;
   const app = await buildApp({ config, orm, boss, logger });
+  if (opts.routes) await opts.routes(app);
   await app.ready();
   return {
     app,
@@ -92,7 +106,7 @@ export async function createOrg(ctx: TestContext, opts: { name?: string; maxUser
     firstName: 'Ada',
     lastName: 'Admin',
     maxUser: opts.maxUser ?? 10,
-    passwordHash: await hashPassword(TEST_PASSWORD),
+    passwordHash: await testPasswordHashOnce(),
   });
   return { organization, admin: user };
 }
@@ -108,7 +122,7 @@ export async function createUser(ctx: TestContext, organizationId: string, opts:
     status: opts.status ?? 'active',
     deleted: opts.deleted ?? false,
     invitationAccepted: true,
-    passwordHash: await hashPassword(TEST_PASSWORD),
+    passwordHash: await testPasswordHashOnce(),
   });
   await em.flush();
   return user;
@@ -130,13 +144,15 @@ export function tokenFromMail(text: string, pathPrefix: string): string {
 export class TestClient {
   cookies: Record<string, string> = {};
   bearer: string | null = null;
+  /** Echo the CSRF cookie in x-csrf-token on state-changing calls (switch off to test the refusal). */
+  sendCsrf = true;
   constructor(private readonly app: FastifyInstance, public ip = '10.0.0.1') {}
 
   async request(method: InjectOptions['method'], url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
     const h: Record<string, string> = { ...headers };
     if (this.bearer) h.authorization = `Bearer ${this.bearer}`;
     if (Object.keys(this.cookies).length) h.cookie = Object.entries(this.cookies).map(([k, v]) => `${k}=${v}`).join('; ');
-    if (method !== 'GET' && this.cookies.ds_csrf && !('x-csrf-token' in h)) h['x-csrf-token'] = this.cookies.ds_csrf;
+    if (method !== 'GET' && this.sendCsrf && this.cookies.ds_csrf && !('x-csrf-token' in h)) h['x-csrf-token'] = this.cookies.ds_csrf;
     const res = await this.app.inject({ method, url, payload: body as InjectOptions['payload'], headers: h, remoteAddress: this.ip });
     for (const c of res.cookies) {
       if (c.value === '' || (c.expires && c.expires.getTime() < Date.now())) delete this.cookies[c.name];

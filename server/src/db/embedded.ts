@@ -22,6 +22,13 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
   // As root, initdb runs as the 'postgres' user, which must be able to reach the folder.
   try { fs.chmodSync(opts.dataDir, 0o755); } catch { /* not ours to change */ }
   const fresh = !fs.existsSync(path.join(dbDir, 'PG_VERSION'));
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${DATABASE}`;
+  // Another Dealscout process (npm start, a worker, seed:demo) already runs this data folder's
+  // server: share it and leave stopping it to that process.
+  if (!fresh && runningPostmaster(dbDir)) {
+    opts.logger?.info({ dbDir }, 'embedded PostgreSQL already running: sharing it');
+    return { url, stop: async () => {} };
+  }
   const pg = new EmbeddedPostgres({
     databaseDir: dbDir,
     user: USER,
@@ -41,8 +48,16 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
   await pg.start();
   if (fresh) await pg.createDatabase(DATABASE);
   opts.logger?.info({ dbDir, port: opts.port }, 'embedded PostgreSQL started');
-  return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${DATABASE}`,
-    stop: () => pg.stop(),
-  };
+  return { url, stop: () => pg.stop() };
+}
+
+function runningPostmaster(dbDir: string): boolean {
+  try {
+    const pid = Number(fs.readFileSync(path.join(dbDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    if (!pid) return false;
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
