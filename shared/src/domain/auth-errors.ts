@@ -2,7 +2,9 @@
 // 403, session expired — but not null/undefined property-access errors, which also mention 'token'
 // sometimes (e.g. "Cannot read properties of undefined (reading 'token')").
 
-const NULL_ACCESS_RE = /cannot read propert(y|ies) of (null|undefined)|is (null|undefined)|undefined is not an object|null is not an object/i;
+// V8 today: "Cannot read properties of undefined (reading 'x')"; older V8: "Cannot read property 'x' of null";
+// Firefox: "can't access property \"x\", y is undefined"; Safari: "undefined is not an object".
+const NULL_ACCESS_RE = /cannot read propert(y|ies)\b.*\bof (null|undefined)|is (null|undefined)|undefined is not an object|null is not an object/i;
 const AUTH_RE = /unauthori[sz]ed|\btoken\b|\b401\b|\b403\b|session expired|forbidden/i;
 
 export function isAuthError(error: unknown): boolean {
