@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { checkInvite, ROLES, INVITE_MESSAGES, normalizeEmail, type Role } from '@dealscout/shared/domain';
-import { Organization } from '../organization/organization.entity';
 import { User, type IUser } from '../users/user.entity';
 import { Invitation } from './invitation.entity';
 import { countSeats } from '../organization/seats';

@@ -1,0 +1,51 @@
+// Architecture rules as lint rules (DESIGN.md §2, §6.10): package boundaries, no `any`, and no
+// floating promises in the server. `npm run lint`; part of `npm test`.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const boundary = (patterns, message) => ['error', { patterns: patterns.map((group) => ({ group: [group], message })) }];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/.output/**', '**/.wxt/**', 'tests/artifacts/**', 'tests/.chromium/**', '.data/**', 'server/src/db/migrations/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-empty': ['error', { allowEmptyCatch: true }],
+    },
+  },
+  {
+    files: ['server/src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      'no-restricted-imports': boundary(['@dealscout/shared/ui', '@dealscout/shared/ui/*', '**/shared/src/ui/**', 'react', 'react-dom', '@fluentui/*', '@dealscout/web*'], 'The server never imports UI code.'),
+    },
+  },
+  {
+    files: ['shared/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': boundary(['@dealscout/*', '../contracts*', '../client*', '../ui*', 'react', 'react-dom', '@fluentui/*', 'zod', 'node:*'], 'shared/domain holds pure rules: it imports nothing from other packages or layers.'),
+    },
+  },
+  {
+    files: ['shared/src/contracts/**/*.ts'],
+    rules: {
+      'no-restricted-imports': boundary(['@dealscout/*', '../client*', '../ui*', 'react', 'react-dom', '@fluentui/*', 'node:*'], 'shared/contracts may import zod and shared/domain only.'),
+    },
+  },
+  {
+    files: ['shared/src/client/**/*.ts'],
+    rules: {
+      'no-restricted-imports': boundary(['@dealscout/*', '../ui*', 'react', 'react-dom', '@fluentui/*'], 'shared/client has no React and no other package.'),
+    },
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}', 'addin-outlook/src/**/*.{ts,tsx}', 'extension-chrome/src/**/*.{ts,tsx}', 'shared/src/ui/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': boundary(['@dealscout/server*', '**/server/src/**'], 'Clients talk to the server only through @dealscout/shared/client.'),
+    },
+  },
+);
