@@ -12,7 +12,8 @@ export const Organization = defineEntity({
     status: p.string().length(20).default('active'),
     type: p.string().length(40).nullable(),
     aiSummary: p.text().nullable(),
-    settings: p.json<Record<string, unknown>>().default('{}'),
+    // An object for the ORM (a string default would be stored as a JSON string), '{}' in SQL.
+    settings: p.json<Record<string, unknown>>().defaultRaw(`'{}'`).onCreate(() => ({})),
     membershipType: p.string().length(40).default('standard'),
     maxUser: p.integer().default(10),
     startedAt: p.datetime().onCreate(() => new Date()),

@@ -18,8 +18,10 @@ export const User = defineEntity({
     deleted: p.boolean().default(false),
     invitationAccepted: p.boolean().default(true),
     passwordHash: p.string().length(300).nullable().hidden(),
-    settings: p.json<Record<string, unknown>>().default('{}'),
-    calendar: p.json<Record<string, unknown>>().default('{"meetingLength":30}'),
+    // JSON defaults: the SQL default for raw inserts, and an object for the ORM (a string default
+    // would be stored as a JSON string, not an object).
+    settings: p.json<Record<string, unknown>>().defaultRaw(`'{}'`).onCreate(() => ({})),
+    calendar: p.json<Record<string, unknown>>().defaultRaw(`'{"meetingLength":30}'`).onCreate(() => ({ meetingLength: 30 })),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
