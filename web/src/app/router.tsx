@@ -1,0 +1,85 @@
+import { lazy, Suspense } from 'react';
+import { Outlet, createBrowserRouter, useRouteError } from 'react-router';
+import { SetupGate } from '../modules/session/components/SetupGate';
+import { RequireAuth } from '../modules/session/components/RequireAuth';
+import { LoadingScreen } from '../modules/session/components/LoadingScreen';
+import { PublicLayout } from '../modules/public/components/PublicLayout';
+
+// Split by route: each page (and the shell) is its own chunk.
+const AppShell = lazy(() => import('../modules/shell/components/AppShell'));
+const LoginPage = lazy(() => import('../modules/public/pages/LoginPage'));
+const ResetPasswordPage = lazy(() => import('../modules/public/pages/ResetPasswordPage'));
+const InvitePage = lazy(() => import('../modules/public/pages/InvitePage'));
+const HomePage = lazy(() => import('../modules/home/pages/HomePage'));
+const ListsPage = lazy(() => import('../modules/placeholders/pages/ListsPage'));
+const CompaniesPage = lazy(() => import('../modules/placeholders/pages/CompaniesPage'));
+const ContactsPage = lazy(() => import('../modules/placeholders/pages/ContactsPage'));
+const EnrichmentsPage = lazy(() => import('../modules/placeholders/pages/EnrichmentsPage'));
+const PlaybooksPage = lazy(() => import('../modules/placeholders/pages/PlaybooksPage'));
+const PlayEditorPage = lazy(() => import('../modules/placeholders/pages/PlayEditorPage'));
+const NotFoundPage = lazy(() => import('../modules/placeholders/pages/NotFoundPage'));
+const ProfilePage = lazy(() => import('../modules/profile/pages/ProfilePage'));
+const OrganizationSettingsPage = lazy(() => import('../modules/organization/pages/OrganizationSettingsPage'));
+
+function Root() {
+  return (
+    <SetupGate>
+      <Suspense fallback={<LoadingScreen />}>
+        <Outlet />
+      </Suspense>
+    </SetupGate>
+  );
+}
+
+function RouteError() {
+  const error = useRouteError();
+  console.error(error);
+  return (
+    <div role="alert" style={{ padding: 32, fontFamily: 'system-ui, sans-serif' }}>
+      <h1>Something went wrong</h1>
+      <p>Please refresh the page.</p>
+      <button type="button" onClick={() => window.location.reload()}>
+        Refresh Page
+      </button>
+    </div>
+  );
+}
+
+export function createAppRouter() {
+  return createBrowserRouter([
+    {
+      element: <Root />,
+      errorElement: <RouteError />,
+      children: [
+        {
+          element: <PublicLayout />,
+          children: [
+            { path: 'login', element: <LoginPage /> },
+            { path: 'reset-password', element: <ResetPasswordPage /> },
+            { path: 'invite/:token', element: <InvitePage /> },
+          ],
+        },
+        {
+          element: (
+            <RequireAuth>
+              <AppShell />
+            </RequireAuth>
+          ),
+          children: [
+            { index: true, element: <HomePage /> },
+            { path: 'list-company', element: <ListsPage /> },
+            { path: 'companies', element: <CompaniesPage /> },
+            { path: 'contacts', element: <ContactsPage /> },
+            { path: 'enrichments', element: <EnrichmentsPage /> },
+            { path: 'playbooks', element: <PlaybooksPage /> },
+            { path: 'playbooks/new', element: <PlayEditorPage /> },
+            { path: 'playbooks/:id', element: <PlayEditorPage /> },
+            { path: 'account/profile', element: <ProfilePage /> },
+            { path: 'organization/settings', element: <OrganizationSettingsPage /> },
+            { path: '*', element: <NotFoundPage /> },
+          ],
+        },
+      ],
+    },
+  ]);
+}

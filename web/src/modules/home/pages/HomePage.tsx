@@ -1,0 +1,71 @@
+import { Link } from 'react-router';
+import { Badge, Text, Title2, makeStyles, tokens } from '@fluentui/react-components';
+import { useUser } from '../../session/hooks/useSession';
+import { visibleNavItems } from '../../shell/navigation';
+
+const DESCRIPTIONS: Record<string, { text: string; ready: boolean }> = {
+  lists: { text: 'Build lists of candidate companies and score them.', ready: false },
+  companies: { text: 'Your companies, their fields, enrichments and activities.', ready: false },
+  contacts: { text: 'The people you reach, linked to their companies.', ready: false },
+  enrichments: { text: 'AI enrichments that fill fields for companies, contacts and ideas.', ready: false },
+  playbook: { text: 'Plays that generate AI emails for your contacts.', ready: false },
+  profile: { text: 'Your name and your settings.', ready: true },
+  organization: { text: 'Users, roles, invitations and seats.', ready: true },
+};
+
+const useStyles = makeStyles({
+  root: { maxWidth: '1040px', margin: '0 auto', display: 'flex', flexDirection: 'column', gap: '20px' },
+  muted: { color: tokens.colorNeutralForeground2 },
+  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))', gap: '16px' },
+  card: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: '8px',
+    padding: '18px',
+    borderRadius: tokens.borderRadiusLarge,
+    backgroundColor: tokens.colorNeutralBackground1,
+    boxShadow: tokens.shadow4,
+    color: tokens.colorNeutralForeground1,
+    textDecorationLine: 'none',
+    ':hover': { boxShadow: tokens.shadow8 },
+    ':focus-visible': { outlineWidth: '2px', outlineStyle: 'solid', outlineColor: tokens.colorStrokeFocus2 },
+  },
+  cardHead: { display: 'flex', alignItems: 'center', gap: '10px' },
+  icon: { fontSize: '24px', color: tokens.colorBrandForeground1 },
+  title: { fontWeight: tokens.fontWeightSemibold, fontSize: tokens.fontSizeBase400, flexGrow: 1 },
+});
+
+export default function HomePage() {
+  const styles = useStyles();
+  const user = useUser();
+  return (
+    <div className={styles.root} data-testid="home-page">
+      <div>
+        <Title2 as="h1">Welcome, {user.firstName || user.email}</Title2>
+        <Text as="p" className={styles.muted}>
+          Pick an area to work in.
+        </Text>
+      </div>
+      <div className={styles.grid}>
+        {visibleNavItems(user.isAdmin).map((item) => {
+          const d = DESCRIPTIONS[item.key];
+          const Icon = item.icon;
+          return (
+            <Link key={item.key} to={item.path} className={styles.card} data-testid={`home-card-${item.key}`}>
+              <div className={styles.cardHead}>
+                <Icon className={styles.icon} aria-hidden />
+                <span className={styles.title}>{item.label}</span>
+                {!d?.ready && (
+                  <Badge appearance="tint" color="informative" size="small">
+                    Coming soon
+                  </Badge>
+                )}
+              </div>
+              <Text className={styles.muted}>{d?.text}</Text>
+            </Link>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

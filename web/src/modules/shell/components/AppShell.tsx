@@ -1,0 +1,85 @@
+import { Fragment, Suspense, useEffect } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { Breadcrumb, BreadcrumbButton, BreadcrumbDivider, BreadcrumbItem, Button, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
+import { ArrowLeftRegular } from '@fluentui/react-icons';
+import { PRODUCT_NAME } from '@dealscout/shared/domain';
+import { useSaveSettings, useUser, useUserConfig } from '../../session/hooks/useSession';
+import { LoadingScreen } from '../../session/components/LoadingScreen';
+import { pageMeta } from '../navigation';
+import { NavMenu } from './NavMenu';
+import { HeaderActions } from './HeaderActions';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', height: '100vh', width: '100%', overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground2 },
+  column: { display: 'flex', flexDirection: 'column', flexGrow: 1, minWidth: 0 },
+  header: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: '8px',
+    height: '52px',
+    flexShrink: 0,
+    padding: '0 16px 0 12px',
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  crumbs: { flexGrow: 1, minWidth: 0, overflow: 'hidden' },
+  content: { flexGrow: 1, overflow: 'auto', padding: '24px', boxSizing: 'border-box' },
+});
+
+/** Spec 000 §2 'Shell': left navigation, header (breadcrumb, back arrow, actions), the page. */
+export default function AppShell() {
+  const styles = useStyles();
+  const user = useUser();
+  const config = useUserConfig();
+  const saveSettings = useSaveSettings();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const meta = pageMeta(pathname);
+  const title = meta.crumbs[meta.crumbs.length - 1].label;
+  const expanded = config.navigationExpanded;
+
+  useEffect(() => {
+    document.title = `${title} · ${PRODUCT_NAME}`;
+  }, [title]);
+
+  return (
+    <div className={styles.root} data-testid="app-shell">
+      <NavMenu expanded={expanded} isAdmin={user.isAdmin} onToggle={() => saveSettings.mutate({ navigationExpanded: !expanded })} />
+      <div className={styles.column}>
+        <header className={styles.header} data-testid="app-header">
+          {meta.back && (
+            <Tooltip content="Back" relationship="label">
+              <Button appearance="subtle" icon={<ArrowLeftRegular />} onClick={() => navigate(meta.back!)} data-testid="header-back" />
+            </Tooltip>
+          )}
+          <Breadcrumb aria-label="Breadcrumb" className={styles.crumbs} data-testid="page-breadcrumb">
+            {meta.crumbs.map((c, i) => {
+              const last = i === meta.crumbs.length - 1;
+              return (
+                <Fragment key={`${i}-${c.label}`}>
+                  <BreadcrumbItem>
+                    <BreadcrumbButton
+                      current={last}
+                      size="large"
+                      onClick={c.to && !last ? () => navigate(c.to!) : undefined}
+                      data-testid={last ? 'page-title' : undefined}
+                    >
+                      {c.label}
+                    </BreadcrumbButton>
+                  </BreadcrumbItem>
+                  {!last && <BreadcrumbDivider />}
+                </Fragment>
+              );
+            })}
+          </Breadcrumb>
+          <HeaderActions user={user} />
+        </header>
+        <main className={styles.content} id="main-content" data-testid="page-content">
+          <Suspense fallback={<LoadingScreen inline />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+    </div>
+  );
+}

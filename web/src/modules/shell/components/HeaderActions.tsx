@@ -1,0 +1,183 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import {
+  Avatar,
+  Button,
+  CounterBadge,
+  Menu,
+  MenuDivider,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  Popover,
+  PopoverSurface,
+  PopoverTrigger,
+  Subtitle2,
+  Text,
+  Tooltip,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import {
+  AddRegular,
+  AlertRegular,
+  ArrowSyncRegular,
+  BookOpenRegular,
+  BuildingRegular,
+  CheckmarkCircleRegular,
+  ComposeRegular,
+  OrganizationRegular,
+  PersonAddRegular,
+  PersonCircleRegular,
+  SignOutRegular,
+  TableSimpleRegular,
+} from '@fluentui/react-icons';
+import type { UserDto } from '@dealscout/shared/contracts';
+import { signOut } from '../../session/session-controller';
+import { COMING_SOON, ComingSoonDialog, type ComingSoon } from './ComingSoonDialog';
+
+const useStyles = makeStyles({
+  actions: { display: 'flex', alignItems: 'center', gap: '4px' },
+  iconButton: { minWidth: '32px' },
+  bellWrap: { position: 'relative', display: 'inline-flex' },
+  badge: { position: 'absolute', top: '0', right: '0', pointerEvents: 'none' },
+  popover: { width: '320px', padding: '0' },
+  popoverHeader: { padding: '12px 16px', borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
+  empty: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: '8px', padding: '28px 16px', color: tokens.colorNeutralForeground2 },
+  emptyIcon: { fontSize: '32px', color: tokens.colorPaletteGreenForeground1 },
+  avatarButton: { padding: '2px', minWidth: 0, borderRadius: tokens.borderRadiusCircular },
+  userRow: { cursor: 'default' },
+});
+
+/** Spec 000 §2 'New menu': New Contact, New Company, New Play (/playbooks/new), New Field. */
+export function NewMenu({ onComingSoon }: { onComingSoon: (c: ComingSoon) => void }) {
+  const navigate = useNavigate();
+  return (
+    <Menu positioning="below-end">
+      <MenuTrigger disableButtonEnhancement>
+        <Button appearance="primary" icon={<AddRegular />} data-testid="new-menu-button">
+          New
+        </Button>
+      </MenuTrigger>
+      <MenuPopover>
+        <MenuList>
+          <MenuItem icon={<PersonAddRegular />} onClick={() => onComingSoon(COMING_SOON.newContact)} data-testid="new-contact">
+            New Contact
+          </MenuItem>
+          <MenuItem icon={<BuildingRegular />} onClick={() => onComingSoon(COMING_SOON.newCompany)} data-testid="new-company">
+            New Company
+          </MenuItem>
+          <MenuItem icon={<BookOpenRegular />} onClick={() => navigate('/playbooks/new')} data-testid="new-play">
+            New Play
+          </MenuItem>
+          <MenuItem icon={<TableSimpleRegular />} onClick={() => onComingSoon(COMING_SOON.newField)} data-testid="new-field">
+            New Field
+          </MenuItem>
+        </MenuList>
+      </MenuPopover>
+    </Menu>
+  );
+}
+
+export const CRM_NOT_ENABLED = 'CRM integration is not enabled. Please configure CRM integration for the organization.';
+export const NO_NOTIFICATIONS = "You're all set. Nice work!";
+
+/** No notifications API yet: the unread count is 0 and the list is empty. */
+function NotificationsBell() {
+  const styles = useStyles();
+  const unread = 0;
+  return (
+    <span className={styles.bellWrap}>
+      <Popover positioning="below-end" withArrow trapFocus>
+        <PopoverTrigger disableButtonEnhancement>
+          <Button
+            appearance="subtle"
+            className={styles.iconButton}
+            icon={<AlertRegular />}
+            aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
+            data-testid="notifications-bell"
+            data-unread-count={unread}
+          />
+        </PopoverTrigger>
+        <PopoverSurface className={styles.popover} aria-label="Notifications" data-testid="notifications-popover">
+          <div className={styles.popoverHeader}>
+            <Subtitle2>Notifications</Subtitle2>
+          </div>
+          <div className={styles.empty} data-testid="notifications-empty">
+            <CheckmarkCircleRegular className={styles.emptyIcon} aria-hidden />
+            <Text>{NO_NOTIFICATIONS}</Text>
+          </div>
+        </PopoverSurface>
+      </Popover>
+      <CounterBadge className={styles.badge} count={unread} size="small" color="danger" data-testid="notifications-badge" />
+    </span>
+  );
+}
+
+/** Spec 000 §2 'Profile menu'. */
+function ProfileMenu({ user }: { user: UserDto }) {
+  const styles = useStyles();
+  const navigate = useNavigate();
+  const name = `${user.firstName} ${user.lastName}`.trim() || user.email;
+  return (
+    <Menu positioning="below-end">
+      <MenuTrigger disableButtonEnhancement>
+        <Button appearance="transparent" className={styles.avatarButton} aria-label="Profile menu" data-testid="profile-menu-button">
+          <Avatar name={name} color="colorful" size={32} />
+        </Button>
+      </MenuTrigger>
+      <MenuPopover data-testid="profile-menu">
+        <MenuList>
+          <MenuItem disabled className={styles.userRow} subText={user.email} icon={<Avatar name={name} size={20} color="colorful" />} data-testid="profile-menu-user">
+            {name}
+          </MenuItem>
+          <MenuDivider />
+          <MenuItem icon={<PersonCircleRegular />} subText="Change your settings" onClick={() => navigate('/account/profile')} data-testid="profile-menu-profile">
+            Profile
+          </MenuItem>
+          {user.isAdmin && (
+            <MenuItem icon={<OrganizationRegular />} subText="Review your organization" onClick={() => navigate('/organization/settings')} data-testid="profile-menu-organization">
+              Organization
+            </MenuItem>
+          )}
+          <MenuItem icon={<SignOutRegular />} subText="We'll miss you" onClick={() => void signOut()} data-testid="profile-menu-logout">
+            Logout
+          </MenuItem>
+        </MenuList>
+      </MenuPopover>
+    </Menu>
+  );
+}
+
+export function HeaderActions({ user }: { user: UserDto }) {
+  const styles = useStyles();
+  const [comingSoon, setComingSoon] = useState<ComingSoon | null>(null);
+  return (
+    <div className={styles.actions}>
+      <NewMenu onComingSoon={setComingSoon} />
+      <Tooltip content="Draft Email" relationship="label">
+        <Button
+          appearance="subtle"
+          className={styles.iconButton}
+          icon={<ComposeRegular />}
+          onClick={() => setComingSoon(COMING_SOON.draftEmail)}
+          data-testid="draft-email-button"
+        />
+      </Tooltip>
+      <Tooltip content={CRM_NOT_ENABLED} relationship="description">
+        <Button
+          appearance="subtle"
+          className={styles.iconButton}
+          icon={<ArrowSyncRegular />}
+          disabledFocusable
+          aria-label="CRM sync"
+          data-testid="crm-sync-button"
+        />
+      </Tooltip>
+      <NotificationsBell />
+      <ProfileMenu user={user} />
+      <ComingSoonDialog value={comingSoon} onClose={() => setComingSoon(null)} />
+    </div>
+  );
+}
