@@ -30,16 +30,18 @@ const DetailsGroups = z.object({
   contactFields: z.boolean().optional(),
   unassignedEnrichments: z.boolean().optional(),
 }).strict();
+// Unknown keys are refused at every level (not silently dropped).
+const DrawerDetails = z.object({ details: z.object({ showGroups: DetailsGroups }).strict() }).strict();
 export const UserSettingsBody = z.object({
   version: z.literal(4).optional(),
   navigationExpanded: z.boolean().optional(),
   drawer: z.object({
     visibility: z.enum(['NoDrawer', 'Collapsed', 'Visible']).optional(),
     tab: z.enum(['Activities', 'Details']).optional(),
-    company: z.object({ details: z.object({ showGroups: DetailsGroups }) }).optional(),
-    contact: z.object({ details: z.object({ showGroups: DetailsGroups }) }).optional(),
-    idea: z.object({ details: z.object({ showGroups: DetailsGroups }) }).optional(),
-  }).optional(),
+    company: DrawerDetails.optional(),
+    contact: DrawerDetails.optional(),
+    idea: DrawerDetails.optional(),
+  }).strict().optional(),
 }).strict();
 export type UserSettingsBody = z.infer<typeof UserSettingsBody>;
 export const UserSettingsResponse = z.object({ success: z.literal(true), settings: z.record(z.string(), z.unknown()) });
