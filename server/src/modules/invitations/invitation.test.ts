@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import {
   createTestApp, createOrg, createUser, signedIn, uniqueEmail, mailsTo, tokenFromMail, TestClient, type TestContext,
 } from '../../../test/helpers';
@@ -206,15 +207,29 @@ describe('invitations', () => {
       expect((await seats()).available).toBe(1);
     });
 
-    it('two admins inviting at once cannot together exceed the seats', async () => {
-      const s = await createOrg(ctx, { name: 'Race Co', maxUser: 3 }); // 2 free seats
-      const second = await createUser(ctx, s.organization.id, { role: 'Admin' });
-      const a1 = await signedIn(ctx, s.admin.email, '10.7.1.2');
-      const a2 = await signedIn(ctx, second.email, '10.7.1.3');
-      // The second admin holds a seat too: 1 free seat left.
-      const results = await Promise.all([invite(a1, [uniqueEmail('r')]), invite(a2, [uniqueEmail('r')])]);
-      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
-      expect(results.find((r) => r.statusCode === 400)!.json().message).toBe(NO_SEATS);
+    it('admins inviting at once cannot together exceed the seats (the organization row is locked)', async () => {
+      const s = await createOrg(ctx, { name: 'Race Co', maxUser: 5 });
+      const admins = [await signedIn(ctx, s.admin.email, '10.7.1.2')];
+      for (let i = 0; i < 3; i++) admins.push(await signedIn(ctx, (await createUser(ctx, s.organization.id, { role: 'Admin' })).email, `10.7.1.${3 + i}`));
+      // 4 admins hold 4 of the 5 seats: one seat left, four invitations at once. Another
+      // transaction holds the organization row first, so all four are in flight together.
+      const blocker = new pg.Client({ connectionString: ctx.dbUrl });
+      await blocker.connect();
+      let results: Awaited<ReturnType<typeof invite>>[];
+      try {
+        await blocker.query('begin');
+        await blocker.query('select id from organization where id = $1 for update', [s.organization.id]);
+        let settled = 0;
+        const pending = admins.map((a) => invite(a, [uniqueEmail('r')]).finally(() => { settled += 1; }));
+        await new Promise((r) => setTimeout(r, 300));
+        expect(settled).toBe(0); // every invite waits for the organization row
+        await blocker.query('commit');
+        results = await Promise.all(pending);
+      } finally {
+        await blocker.end();
+      }
+      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400, 400, 400]);
+      for (const r of results.filter((x) => x.statusCode === 400)) expect(r.json().message).toBe(NO_SEATS);
       expect(await ctx.em().count(Invitation, { organization: s.organization.id, status: 'pending' }, { filters: false })).toBe(1);
     });
   });
