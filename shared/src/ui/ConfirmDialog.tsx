@@ -105,7 +105,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
               </MessageBar>
             )}
           </DialogContent>
-          <DialogActions>
+          <DialogActions fluid style={{ justifyContent: 'flex-end', marginTop: 8 }}>
             <Button appearance="secondary" disabled={busy} onClick={() => { setError(null); onCancel(); }} data-testid="confirm-dialog-cancel">
               {props.cancelLabel ?? 'Cancel'}
             </Button>

@@ -130,9 +130,13 @@ export function InviteUsersModal(props: InviteUsersModalProps) {
                   onChange={(next) => {
                     setEmails(next);
                     setNotice(null);
+                    setError(null);
                   }}
                   inputValue={text}
-                  onInputChange={setText}
+                  onInputChange={(t) => {
+                    setText(t);
+                    setError(null);
+                  }}
                   maxTags={seats}
                   isValid={isValidEmail}
                   placeholder={seats > 0 ? 'name@company.com' : undefined}
@@ -152,7 +156,10 @@ export function InviteUsersModal(props: InviteUsersModalProps) {
             <Field label="Role" required validationMessage={props.rolesError ?? undefined}>
               <Select
                 value={role}
-                onChange={(_, data) => setRole(data.value)}
+                onChange={(_, data) => {
+                  setRole(data.value);
+                  setError(null);
+                }}
                 disabled={props.rolesLoading || !!props.rolesError}
                 data-testid="invite-role"
               >
@@ -172,7 +179,7 @@ export function InviteUsersModal(props: InviteUsersModalProps) {
               </MessageBar>
             )}
           </DialogContent>
-          <DialogActions>
+          <DialogActions fluid style={{ justifyContent: 'flex-end', marginTop: 8 }}>
             <Button appearance="secondary" disabled={busy} onClick={() => onOpenChange(false)} data-testid="invite-cancel">
               Cancel
             </Button>

@@ -7,7 +7,7 @@ export const TOASTER_ID = 'dealscout-toaster';
 export const TOAST_TIMEOUT = 3000;
 
 export function AppToaster() {
-  return <Toaster toasterId={TOASTER_ID} position="top-end" timeout={TOAST_TIMEOUT} pauseOnHover />;
+  return <Toaster toasterId={TOASTER_ID} position="top-end" offset={{ vertical: 60 }} timeout={TOAST_TIMEOUT} pauseOnHover />;
 }
 
 export interface Notify {

@@ -39,8 +39,8 @@ export function EmptyState({ icon: Icon, title, children, actions }: { icon: Flu
       <div className={styles.iconWrap}>
         <Icon className={styles.icon} aria-hidden />
       </div>
-      <Title3 as="h1">{title}</Title3>
-      <Text as="p" className={styles.text} data-testid="empty-state-text">
+      <Title3 as="h1" block>{title}</Title3>
+      <Text as="p" block className={styles.text} data-testid="empty-state-text">
         {children}
       </Text>
       {actions && <div className={styles.actions}>{actions}</div>}

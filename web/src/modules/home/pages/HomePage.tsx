@@ -32,7 +32,8 @@ const useStyles = makeStyles({
   },
   cardHead: { display: 'flex', alignItems: 'center', gap: '10px' },
   icon: { fontSize: '24px', color: tokens.colorBrandForeground1 },
-  title: { fontWeight: tokens.fontWeightSemibold, fontSize: tokens.fontSizeBase400, flexGrow: 1 },
+  title: { fontWeight: tokens.fontWeightSemibold, fontSize: tokens.fontSizeBase400, flexGrow: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  badge: { flexShrink: 0, whiteSpace: 'nowrap' },
 });
 
 export default function HomePage() {
@@ -40,9 +41,9 @@ export default function HomePage() {
   const user = useUser();
   return (
     <div className={styles.root} data-testid="home-page">
-      <div>
-        <Title2 as="h1">Welcome, {user.firstName || user.email}</Title2>
-        <Text as="p" className={styles.muted}>
+      <div className="ds-intro">
+        <Title2 as="h1" block>Welcome, {user.firstName || user.email}</Title2>
+        <Text as="p" block className={styles.muted}>
           Pick an area to work in.
         </Text>
       </div>
@@ -56,7 +57,7 @@ export default function HomePage() {
                 <Icon className={styles.icon} aria-hidden />
                 <span className={styles.title}>{item.label}</span>
                 {!d?.ready && (
-                  <Badge appearance="tint" color="informative" size="small">
+                  <Badge appearance="tint" color="informative" size="small" className={styles.badge}>
                     Coming soon
                   </Badge>
                 )}

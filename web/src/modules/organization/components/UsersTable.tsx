@@ -18,8 +18,8 @@ import type { MemberDto, PendingInviteDto } from '@dealscout/shared/contracts';
 import { fullName, type UserAction } from './UserActionDialogs';
 
 const useStyles = makeStyles({
-  table: { backgroundColor: tokens.colorNeutralBackground1 },
-  actions: { display: 'flex', gap: '4px', flexWrap: 'wrap' },
+  table: { backgroundColor: tokens.colorNeutralBackground1, minWidth: '860px' },
+  actions: { display: 'flex', alignItems: 'center', gap: '4px', flexWrap: 'wrap' },
   you: { color: tokens.colorNeutralForeground3, marginLeft: '6px' },
   pending: { color: tokens.colorNeutralForeground3, fontStyle: 'italic' },
   muted: { color: tokens.colorNeutralForeground3 },

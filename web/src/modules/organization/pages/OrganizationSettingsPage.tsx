@@ -73,11 +73,11 @@ function AdminOrganizationSettings() {
   return (
     <div className={styles.root} data-testid="organization-page">
       <div className={styles.head}>
-        <div>
-          <Title2 as="h1" data-testid="org-name">
+        <div className="ds-intro">
+          <Title2 as="h1" block data-testid="org-name">
             {org.data.name}
           </Title2>
-          {org.data.website && <Text as="p" className={styles.muted}>{org.data.website}</Text>}
+          {org.data.website && <Text as="p" block className={styles.muted}>{org.data.website}</Text>}
         </div>
         <Button appearance="primary" icon={<PeopleAddRegular />} onClick={() => setInviteOpen(true)} data-testid="invite-users-button">
           Invite Users
@@ -106,7 +106,7 @@ function AdminOrganizationSettings() {
       </div>
 
       <section className={styles.section} aria-label="Users">
-        <Subtitle1 as="h2">Users</Subtitle1>
+        <Subtitle1 as="h2" block>Users</Subtitle1>
         {rolesError && (
           <MessageBar intent="warning" data-testid="roles-error">
             <MessageBarBody>{rolesError}</MessageBarBody>

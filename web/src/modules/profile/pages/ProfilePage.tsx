@@ -16,7 +16,7 @@ const useStyles = makeStyles({
     borderRadius: tokens.borderRadiusLarge,
     boxShadow: tokens.shadow4,
   },
-  row: { display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '12px' },
+  row: { display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1fr)', gap: '12px' },
   actions: { display: 'flex', justifyContent: 'flex-end', gap: '8px' },
   muted: { color: tokens.colorNeutralForeground2 },
 });
@@ -25,7 +25,7 @@ function Section({ title, children, testId }: { title: string; children: ReactNo
   const styles = useStyles();
   return (
     <section className={styles.section} aria-label={title} data-testid={testId}>
-      <Subtitle1 as="h2">{title}</Subtitle1>
+      <Subtitle1 as="h2" block>{title}</Subtitle1>
       {children}
     </section>
   );
@@ -70,7 +70,7 @@ export default function ProfilePage() {
 
   return (
     <div className={styles.root} data-testid="profile-page">
-      <Title2 as="h1">Profile</Title2>
+      <Title2 as="h1" block>Profile</Title2>
       <Section title="User settings" testId="profile-user-settings">
         <form onSubmit={submit} noValidate aria-label="User settings" style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
           <div className={styles.row}>

@@ -50,7 +50,7 @@ export function PublicFrame({ children }: { children: ReactNode }) {
         </div>
         <div>
           <div className={styles.headline}>{PUBLIC_TITLE}</div>
-          <Text as="p" className={styles.sub}>
+          <Text as="p" block className={styles.sub}>
             Build lists of candidate companies, enrich them with AI, score them, and reach the right people with plays.
           </Text>
         </div>

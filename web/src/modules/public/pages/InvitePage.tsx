@@ -13,7 +13,7 @@ import { LoadingScreen } from '../../session/components/LoadingScreen';
 const useStyles = makeStyles({
   card: { padding: '28px', display: 'flex', flexDirection: 'column', gap: '16px' },
   form: { display: 'flex', flexDirection: 'column', gap: '14px' },
-  row: { display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '12px' },
+  row: { display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1fr)', gap: '12px' },
   muted: { color: tokens.colorNeutralForeground2 },
 });
 
@@ -49,7 +49,7 @@ export default function InvitePage() {
   if (info.isError) {
     return (
       <Card className={styles.card}>
-        <Title2 as="h1">Invitation</Title2>
+        <Title2 as="h1" block>Invitation</Title2>
         <MessageBar intent="error" data-testid="invite-accept-error">
           <MessageBarBody>{errorMessage(info.error, INVITE_LINK_MESSAGES.invalid)}</MessageBarBody>
         </MessageBar>
@@ -71,9 +71,9 @@ export default function InvitePage() {
   const { organizationName, email, role } = info.data;
   return (
     <Card className={styles.card} data-testid="invite-accept">
-      <div>
-        <Title2 as="h1">Join {organizationName}</Title2>
-        <Text as="p" className={styles.muted}>
+      <div className="ds-intro">
+        <Title2 as="h1" block>Join {organizationName}</Title2>
+        <Text as="p" block className={styles.muted}>
           You were invited as <strong>{role}</strong>. Your account will use <strong>{email}</strong>.
         </Text>
       </div>

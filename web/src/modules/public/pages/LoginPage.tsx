@@ -78,9 +78,9 @@ function SignInForm() {
 
   return (
     <Card className={styles.card}>
-      <div>
-        <Title2 as="h1">Sign in</Title2>
-        <Text as="p" className={styles.muted}>
+      <div className="ds-intro">
+        <Title2 as="h1" block>Sign in</Title2>
+        <Text as="p" block className={styles.muted}>
           Welcome back. Sign in to your workspace.
         </Text>
       </div>
@@ -150,9 +150,9 @@ function ResetRequestForm() {
 
   return (
     <Card className={styles.card} data-testid="reset-request">
-      <div>
-        <Title3 as="h2">Forgot your password?</Title3>
-        <Text as="p" className={styles.muted}>
+      <div className="ds-intro">
+        <Title3 as="h2" block>Forgot your password?</Title3>
+        <Text as="p" block className={styles.muted}>
           Enter your email and we will send you a link to choose a new password.
         </Text>
       </div>

@@ -48,9 +48,9 @@ export default function ResetPasswordPage() {
 
   return (
     <Card className={styles.card}>
-      <div>
-        <Title2 as="h1">Choose a new password</Title2>
-        <Text as="p" className={styles.muted}>
+      <div className="ds-intro">
+        <Title2 as="h1" block>Choose a new password</Title2>
+        <Text as="p" block className={styles.muted}>
           The link works once. After the change, sign in with the new password.
         </Text>
       </div>

@@ -12,7 +12,7 @@ import { SETUP_KEY, setSignedInUser } from '../../session/hooks/useSession';
 const useStyles = makeStyles({
   card: { padding: '28px', display: 'flex', flexDirection: 'column', gap: '16px' },
   form: { display: 'flex', flexDirection: 'column', gap: '14px' },
-  row: { display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '12px' },
+  row: { display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1fr)', gap: '12px' },
   muted: { color: tokens.colorNeutralForeground2 },
 });
 
@@ -59,9 +59,9 @@ export default function SetupPage() {
   return (
     <PublicFrame>
       <Card className={styles.card} data-testid="setup-page">
-        <div>
-          <Title2 as="h1">Set up your workspace</Title2>
-          <Text as="p" className={styles.muted}>
+        <div className="ds-intro">
+          <Title2 as="h1" block>Set up your workspace</Title2>
+          <Text as="p" block className={styles.muted}>
             Create your organization and its first admin account. You can invite your colleagues afterwards.
           </Text>
         </div>

@@ -15,7 +15,7 @@ export function AuthErrorScreen({ onGoToLogin }: { onGoToLogin: () => void }) {
     <div className={styles.root} data-testid="auth-error-screen">
       <Card className={styles.card}>
         <ErrorCircleRegular className={styles.icon} aria-hidden />
-        <Title2 as="h1">Authentication Error</Title2>
+        <Title2 as="h1" block>Authentication Error</Title2>
         <Text>An authentication error occurred. Please refresh the page or log in again.</Text>
         <div className={styles.actions}>
           <Button appearance="primary" onClick={() => window.location.reload()} data-testid="auth-error-refresh">

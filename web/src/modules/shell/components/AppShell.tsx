@@ -1,4 +1,4 @@
-import { Fragment, Suspense, useEffect } from 'react';
+import { Fragment, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { Breadcrumb, BreadcrumbButton, BreadcrumbDivider, BreadcrumbItem, Button, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowLeftRegular } from '@fluentui/react-icons';
@@ -23,8 +23,22 @@ const useStyles = makeStyles({
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   crumbs: { flexGrow: 1, minWidth: 0, overflow: 'hidden' },
-  content: { flexGrow: 1, overflow: 'auto', padding: '24px', boxSizing: 'border-box' },
+  content: { flexGrow: 1, overflow: 'auto', padding: '24px', boxSizing: 'border-box', '@media (max-width: 720px)': { padding: '16px' } },
 });
+
+const NARROW = '(max-width: 720px)';
+
+/** True on narrow screens, where the navigation starts with icons only. */
+function useNarrowScreen(): boolean {
+  return useSyncExternalStore(
+    (notify) => {
+      const mq = window.matchMedia(NARROW);
+      mq.addEventListener('change', notify);
+      return () => mq.removeEventListener('change', notify);
+    },
+    () => window.matchMedia(NARROW).matches,
+  );
+}
 
 /** Spec 000 §2 'Shell': left navigation, header (breadcrumb, back arrow, actions), the page. */
 export default function AppShell() {
@@ -37,6 +51,10 @@ export default function AppShell() {
   const meta = pageMeta(pathname);
   const title = meta.crumbs[meta.crumbs.length - 1].label;
   const expanded = config.navigationExpanded;
+  const narrow = useNarrowScreen();
+  // On a narrow screen the navigation opens for the moment only; the saved choice stays as it is.
+  const [narrowOpen, setNarrowOpen] = useState(false);
+  useEffect(() => setNarrowOpen(false), [pathname, narrow]);
 
   useEffect(() => {
     document.title = `${title} · ${PRODUCT_NAME}`;
@@ -44,7 +62,11 @@ export default function AppShell() {
 
   return (
     <div className={styles.root} data-testid="app-shell">
-      <NavMenu expanded={expanded} isAdmin={user.isAdmin} onToggle={() => saveSettings.mutate({ navigationExpanded: !expanded })} />
+      <NavMenu
+        expanded={narrow ? narrowOpen : expanded}
+        isAdmin={user.isAdmin}
+        onToggle={() => (narrow ? setNarrowOpen((o) => !o) : saveSettings.mutate({ navigationExpanded: !expanded }))}
+      />
       <div className={styles.column}>
         <header className={styles.header} data-testid="app-header">
           {meta.back && (

@@ -15,7 +15,7 @@ export function ComingSoonDialog({ value, onClose }: { value: ComingSoon | null;
         <DialogBody>
           <DialogTitle>{value?.title}</DialogTitle>
           <DialogContent>{value?.message}</DialogContent>
-          <DialogActions>
+          <DialogActions fluid style={{ justifyContent: 'flex-end', marginTop: 8 }}>
             <Button appearance="primary" onClick={onClose} data-testid="coming-soon-close">
               OK
             </Button>
