@@ -35,7 +35,7 @@ describe('tenancy of the schema', () => {
     expect(tables.length).toBeGreaterThan(globalTables.length);
     for (const t of globalTables) expect(tables).toContain(t);
     // Every tenant-filtered entity is an organization-owned table, and every owned table is tenant-filtered.
-    const filtered = tenantEntities.map((e) => ctx.orm.getMetadata().get(e.meta.className).tableName).sort();
+    const filtered = tenantEntities.map((e) => e.meta.tableName).sort();
     expect(owned().sort()).toEqual(filtered);
   });
 
