@@ -42,7 +42,7 @@ export function UserActionDialogs({
       notify.success(res.message);
       onClose();
     } catch (e) {
-      throw new Error(errorMessage(e, fallback));
+      throw new Error(errorMessage(e, fallback), { cause: e });
     } finally {
       void invalidate();
     }
