@@ -90,12 +90,14 @@ describe('sign-in, sessions, bearer tokens and CSRF', () => {
       const user = await createUser(ctx, orgId);
       const known: number[] = [];
       const unknown: number[] = [];
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < 5; i++) {
+        // Interleaved, each from a fresh address, and below the per-account limit (5).
         known.push(await time(user.email, `10.1.1.${i}`));
         unknown.push(await time(uniqueEmail('ghost'), `10.1.2.${i}`));
       }
-      // Without the dummy verification an unknown account answers in a few ms against ~50 ms.
-      expect(Math.min(...unknown)).toBeGreaterThan(Math.min(...known) * 0.3);
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      // Same work: the ratio is about 1. Without the dummy verification it is about 0.2–0.4.
+      expect(median(unknown)).toBeGreaterThan(median(known) * 0.6);
     });
 
     it('refuses a disabled user with a clear message, and a deleted user like an unknown account', async () => {
