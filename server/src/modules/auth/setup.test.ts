@@ -1,5 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import pg from 'pg';
 import { createTestApp, TestClient, type TestContext } from '../../../test/helpers';
+import { FIRST_ADMIN_LOCK } from '../organization/bootstrap';
 
 const ALREADY_DONE = { success: false, message: 'Setup has already been completed. Please sign in.' };
 const body = (over: Record<string, unknown> = {}) => ({
@@ -87,8 +89,23 @@ describe('first-run setup under concurrency', () => {
   afterAll(async () => { await ctx.close(); });
 
   it('of concurrent setups exactly one wins, the others get 409', async () => {
-    const results = await Promise.all([0, 1, 2, 3].map((i) =>
-      new TestClient(ctx.app, `10.4.1.${i}`).post('/api/v1/setup', body({ email: `racer${i}@example.com`, organizationName: `Racer ${i}` }))));
+    // Hold the setup lock so that all four are in flight before any of them looks for users.
+    const blocker = new pg.Client({ connectionString: ctx.dbUrl });
+    await blocker.connect();
+    let results: Awaited<ReturnType<TestClient['post']>>[];
+    try {
+      await blocker.query('select pg_advisory_lock($1)', [FIRST_ADMIN_LOCK]);
+      let settled = 0;
+      const pending = [0, 1, 2, 3].map((i) =>
+        new TestClient(ctx.app, `10.4.1.${i}`).post('/api/v1/setup', body({ email: `racer${i}@example.com`, organizationName: `Racer ${i}` }))
+          .finally(() => { settled += 1; }));
+      await new Promise((r) => setTimeout(r, 400));
+      expect(settled).toBe(0); // every setup waits for the lock
+      await blocker.query('select pg_advisory_unlock($1)', [FIRST_ADMIN_LOCK]);
+      results = await Promise.all(pending);
+    } finally {
+      await blocker.end();
+    }
     const codes = results.map((r) => r.statusCode).sort();
     expect(codes).toEqual([201, 409, 409, 409]);
     for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json()).toEqual(ALREADY_DONE);

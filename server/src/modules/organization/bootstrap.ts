@@ -15,6 +15,9 @@ export interface BootstrapInput {
   maxUser: number;
 }
 
+/** The transaction-scoped advisory lock that serializes first-run setups. */
+export const FIRST_ADMIN_LOCK = 7312001;
+
 /**
  * Creates the organization and its first admin, only while the database has no user at all
  * (first run: the setup screen, or DEALSCOUT_ADMIN_* on start). A transaction-scoped advisory lock
@@ -23,7 +26,7 @@ export interface BootstrapInput {
 export async function createFirstAdmin(em: EntityManager, input: BootstrapInput): Promise<{ organization: IOrganization; user: IUser }> {
   const passwordHash = await hashPassword(input.password);
   return em.transactional(async (tem) => {
-    await tem.getConnection().execute('select pg_advisory_xact_lock(7312001)', [], 'all', tem.getTransactionContext());
+    await tem.getConnection().execute('select pg_advisory_xact_lock(?)', [FIRST_ADMIN_LOCK], 'all', tem.getTransactionContext());
     const users = await tem.count(User, {}, { filters: false });
     if (users > 0) throw conflict(SETUP_MESSAGES.alreadyDone);
     return createOrganizationWithAdmin(tem, { ...input, passwordHash });
