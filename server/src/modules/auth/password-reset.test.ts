@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import pg from 'pg';
 import {
   createTestApp, createOrg, createUser, signedIn, uniqueEmail, mailsTo, tokenFromMail, TestClient, TEST_PASSWORD, type TestContext,
 } from '../../../test/helpers';
@@ -108,11 +109,26 @@ describe('password reset: POST /api/v1/auth/forgotpassword and /resetpassword', 
   it('of two concurrent uses of one token only one succeeds', async () => {
     const user = await createUser(ctx, orgId);
     const token = await requestReset(user.email);
-    const results = await Promise.all([
-      anon().post('/api/v1/auth/resetpassword', { token, password: 'RaceOne1' }),
-      anon().post('/api/v1/auth/resetpassword', { token, password: 'RaceTwo2' }),
-    ]);
+    // Another transaction holds the reset row, so both uses have read it as unused before either writes.
+    const blocker = new pg.Client({ connectionString: ctx.dbUrl });
+    await blocker.connect();
+    let results: Awaited<ReturnType<TestClient['post']>>[];
+    try {
+      await blocker.query('begin');
+      await blocker.query('select id from password_reset where token_hash = $1 for update', [sha256(token)]);
+      let settled = 0;
+      const pending = ['RaceOne1', 'RaceTwo2'].map((password) =>
+        anon().post('/api/v1/auth/resetpassword', { token, password }).finally(() => { settled += 1; }));
+      await new Promise((r) => setTimeout(r, 400));
+      expect(settled).toBe(0);
+      await blocker.query('commit');
+      results = await Promise.all(pending);
+    } finally {
+      await blocker.end();
+    }
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+    const winner = results[0].statusCode === 200 ? 'RaceOne1' : 'RaceTwo2';
+    expect((await new TestClient(ctx.app, '10.3.2.9').post('/api/v1/auth/login', { email: user.email, password: winner })).statusCode).toBe(200);
   });
 
   it('an expired token is refused', async () => {
