@@ -354,7 +354,22 @@ describe('invitations', () => {
       const e = uniqueEmail('race');
       await invite(adminA, [e]);
       const token = await inviteLink(e);
-      const results = await Promise.all([accept(token, {}, '10.7.3.1'), accept(token, {}, '10.7.3.2')]);
+      // Another transaction holds the invitation row, so both accepts have read it as pending before either writes.
+      const blocker = new pg.Client({ connectionString: ctx.dbUrl });
+      await blocker.connect();
+      let results: Awaited<ReturnType<typeof accept>>[];
+      try {
+        await blocker.query('begin');
+        await blocker.query('select id from invitation where token_hash = $1 for update', [sha256(token)]);
+        let settled = 0;
+        const pending = [accept(token, {}, '10.7.3.1'), accept(token, {}, '10.7.3.2')].map((p) => p.finally(() => { settled += 1; }));
+        await new Promise((r) => setTimeout(r, 400));
+        expect(settled).toBe(0);
+        await blocker.query('commit');
+        results = await Promise.all(pending);
+      } finally {
+        await blocker.end();
+      }
       expect(results.map((r) => r.statusCode).sort()).toEqual([201, 404]);
       expect(await ctx.em().count(User, { email: e }, { filters: false })).toBe(1);
     });
