@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     reporters: ['default', './tests/support/summary-reporter.ts'],
     projects: [
+      'web/vitest.config.ts',
       {
         test: {
           name: 'shared',

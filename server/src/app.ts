@@ -50,7 +50,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('mailer', deps.mailer ?? new Mailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger: deps.logger }));
   app.decorate('background', new BackgroundTasks(deps.logger));
   app.addHook('onClose', async () => app.background.drain());
-  registerErrorHandler(app);
+  const spaHtml = readWebIndex(config.WEB_DIST, deps.logger);
+  registerErrorHandler(app, { spaHtml });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -102,23 +103,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(organizationRoutes, { prefix: '/api/v1' });
   await app.register(invitationRoutes, { prefix: '/api/v1' });
 
-  await registerWebApp(app, config.WEB_DIST);
+  if (spaHtml) await app.register(fastifyStatic, { root: config.WEB_DIST, prefix: '/', wildcard: false, index: false });
   return app;
 }
 
-/** Serves the built web app, with index.html for every client-side route. */
-async function registerWebApp(app: FastifyInstance, dist: string): Promise<void> {
+/** The built web app's index.html, served for every client-side route; null when not built. */
+function readWebIndex(dist: string, logger: Logger): string | null {
   const index = path.join(dist, 'index.html');
   if (!fs.existsSync(index)) {
-    app.log.warn({ dist }, 'web app not built (npm run build): only the API is served');
-    return;
+    logger.warn({ dist }, 'web app not built (npm run build): only the API is served');
+    return null;
   }
-  await app.register(fastifyStatic, { root: dist, prefix: '/', wildcard: false, index: false });
-  const html = fs.readFileSync(index, 'utf8');
-  app.setNotFoundHandler((req, reply) => {
-    if (req.method === 'GET' && !req.url.startsWith('/api') && !path.extname(req.url.split('?')[0])) {
-      return reply.type('text/html').header('cache-control', 'no-cache').send(html);
-    }
-    return reply.status(404).send({ success: false, message: 'Not found' });
-  });
+  return fs.readFileSync(index, 'utf8');
 }

@@ -6,7 +6,7 @@ import { HttpError } from '../lib/errors';
  * Every error answer is `{ success: false, message }`. Validation errors carry the contract's own
  * message (the spec's text) and the list of issues; a 500 never carries a stack or internal text.
  */
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, opts: { spaHtml?: string | null } = {}): void {
   app.setErrorHandler((error: FastifyError | HttpError | Error, req, reply) => {
     if (error instanceof HttpError) {
       if (error.statusCode === 429 && typeof error.extra.retryAfterSeconds === 'number') reply.header('Retry-After', String(Math.ceil(error.extra.retryAfterSeconds)));
@@ -31,5 +31,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     // Fastify's own 4xx (bad JSON, body too large, unsupported media type): their messages are safe.
     return reply.status(status).send({ success: false, message: error.message });
   });
-  app.setNotFoundHandler((req, reply) => reply.status(404).send({ success: false, message: 'Not found' }));
+  // Client-side routes of the web app (GET, not /api, no file extension) get its index.html.
+  app.setNotFoundHandler((req, reply) => {
+    const pathOnly = req.url.split('?')[0];
+    if (opts.spaHtml && req.method === 'GET' && !pathOnly.startsWith('/api') && !/\.[a-z0-9]+$/i.test(pathOnly)) {
+      return reply.type('text/html').header('cache-control', 'no-cache').send(opts.spaHtml);
+    }
+    return reply.status(404).send({ success: false, message: 'Not found' });
+  });
 }

@@ -81,25 +81,6 @@ describe('sign-in, sessions, bearer tokens and CSRF', () => {
       expect(unknown.cookies).toEqual([]);
     });
 
-    it('spends comparable time on an unknown account and a wrong password (a password hash is verified either way)', async () => {
-      const time = async (email: string, ip: string) => {
-        const t0 = performance.now();
-        await new TestClient(ctx.app, ip).post('/api/v1/auth/login', { email, password: 'Wrong1234' });
-        return performance.now() - t0;
-      };
-      const user = await createUser(ctx, orgId);
-      const known: number[] = [];
-      const unknown: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        // Interleaved, each from a fresh address, and below the per-account limit (5).
-        known.push(await time(user.email, `10.1.1.${i}`));
-        unknown.push(await time(uniqueEmail('ghost'), `10.1.2.${i}`));
-      }
-      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-      // Same work: the ratio is about 1. Without the dummy verification it is about 0.2–0.4.
-      expect(median(unknown)).toBeGreaterThan(median(known) * 0.6);
-    });
-
     it('refuses a disabled user with a clear message, and a deleted user like an unknown account', async () => {
       const disabled = await createUser(ctx, orgId, { status: 'disabled' });
       const res = await new TestClient(ctx.app, '10.1.0.7').post('/api/v1/auth/login', { email: disabled.email, password: TEST_PASSWORD });
