@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import * as C from '../contracts';
 import { Http, type HttpOptions } from './http';
 
@@ -34,6 +35,50 @@ export function createApi(opts: HttpOptions = {}) {
       setRole: (id: string, role: C.SetRoleBodyT['role']) => http.request('PUT', `/api/v1/organization/users/${encodeURIComponent(id)}/role`, C.MemberResponse, { role }),
       setStatus: (id: string, status: C.SetStatusBodyT['status']) => http.request('PUT', `/api/v1/organization/users/${encodeURIComponent(id)}/status`, C.MemberResponse, { status }),
       deleteUser: (id: string) => http.request('DELETE', `/api/v1/organization/users/${encodeURIComponent(id)}`, Success),
+    },
+    fields: {
+      list: (entityType?: 'company' | 'contact') => http.request('GET', `/api/v1/entity/fields${entityType ? `?entityType=${entityType}` : ''}`, C.GetFieldsResponse),
+      filterFields: (entityType?: 'company' | 'contact') => http.request('GET', `/api/v1/entity/filters-fields${entityType ? `?entityType=${entityType}` : ''}`, C.GetFilterFieldsResponse),
+      create: (body: C.CreateFieldBody) => http.request('POST', '/api/v1/entity/field', C.FieldResponse, body),
+      setConfig: (body: C.SetFieldConfigBody) => http.request('PUT', '/api/v1/entity/set-config', C.FieldResponse, body),
+      setValue: (entityType: 'company' | 'contact', body: C.SetFieldValueBody) => http.request('PUT', `/api/v1/entity/${entityType}/field`, C.SetFieldValueResponse, body),
+    },
+    companies: {
+      page: (q: C.TableQuery) => http.request('POST', '/api/v1/company/get-companies', C.CompaniesPage, q),
+      details: (id: string) => http.request('GET', `/api/v1/company/details/${encodeURIComponent(id)}`, C.CompanyDetailsResponse),
+      create: (body: C.CreateCompanyBody) => http.request('POST', '/api/v1/entity/company', C.CompanyResponse, body),
+      update: (body: C.UpdateCompanyBody) => http.request('PUT', '/api/v1/entity/company', C.CompanyResponse, body),
+      remove: (id: string) => http.request('DELETE', `/api/v1/company/delete/${encodeURIComponent(id)}`, Success),
+      bulkDelete: (selection: C.Selection) => http.request('POST', '/api/v1/company/bulk-delete', C.BulkResponse, { selection }),
+      search: (query: string) => http.request('POST', '/api/v1/company/search', C.SearchResponse, { query }),
+      owners: () => http.request('GET', '/api/v1/company/owners-list', C.OwnersResponse),
+      link: (body: C.LinkBody) => http.request('POST', '/api/v1/company/create-mapping', C.MappingResponse, body),
+      setKey: (companyId: string, contactId: string) => http.request('PUT', '/api/v1/company/set-key', C.MappingResponse, { companyId, contactId }),
+      updateMapping: (body: z.input<typeof C.MappingContactBody>) => http.request('PUT', '/api/v1/entity/mapping-contact', C.MappingResponse, body),
+      /** The CSV as a Response (stream it or take its blob); errors are thrown like other calls. */
+      export: (body: C.ExportBody) => http.download('/api/v1/company/export', body),
+    },
+    contacts: {
+      page: (q: C.TableQuery) => http.request('POST', '/api/v1/contact/get-contacts', C.ContactsPage, q),
+      details: (id: string) => http.request('GET', `/api/v1/contact/details/${encodeURIComponent(id)}`, C.ContactDetailsResponse),
+      create: (body: C.CreateContactBody) => http.request('POST', '/api/v1/entity/contact', C.ContactResponse, body),
+      update: (body: C.UpdateContactBody) => http.request('PUT', '/api/v1/entity/contact', C.ContactResponse, body),
+      remove: (id: string) => http.request('DELETE', `/api/v1/contact/delete/${encodeURIComponent(id)}`, Success),
+      bulkDelete: (selection: C.Selection) => http.request('POST', '/api/v1/contact/bulk-delete', C.BulkResponse, { selection }),
+      search: (query: string) => http.request('POST', '/api/v1/contact/search', C.SearchResponse, { query }),
+      setPrimary: (contactId: string, companyId: string) => http.request('PUT', '/api/v1/contact/set-primary', C.MappingResponse, { contactId, companyId }),
+      updateMapping: (body: z.input<typeof C.MappingCompanyBody>) => http.request('PUT', '/api/v1/entity/mapping-company', C.MappingResponse, body),
+      export: (body: C.ExportBody) => http.download('/api/v1/contact/export', body),
+    },
+    entity: {
+      createPair: (body: z.input<typeof C.CreateEntityPairBody>) => http.request('POST', '/api/v1/entity', C.EntityPairResponse, body),
+      search: (body: C.SearchBody) => http.request('POST', '/api/v1/entity/search', C.SearchResponse, body),
+    },
+    tableLayouts: {
+      list: (entityType: 'company' | 'contact') => http.request('GET', `/api/v1/user/tablelayout/${entityType}`, C.TableLayoutsResponse),
+      create: (entityType: 'company' | 'contact', body: C.TableLayoutBody) => http.request('POST', `/api/v1/user/tablelayout/${entityType}`, C.TableLayoutResponse, body),
+      update: (entityType: 'company' | 'contact', body: z.input<typeof C.UpdateTableLayoutBody>) => http.request('PUT', `/api/v1/user/tablelayout/${entityType}`, C.TableLayoutResponse, body),
+      remove: (entityType: 'company' | 'contact', id: string) => http.request('DELETE', `/api/v1/user/tablelayout/${entityType}/${encodeURIComponent(id)}`, Success),
     },
     invite: {
       info: (token: string) => http.request('GET', `/api/v1/invite/${encodeURIComponent(token)}`, C.InviteInfoResponse),

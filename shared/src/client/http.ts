@@ -50,6 +50,20 @@ export class Http {
     return schema.parse(json);
   }
 
+  /** A POST whose answer is a file: the Response when ok, else the API error thrown. */
+  async download(path: string, body: unknown): Promise<Response> {
+    const res = await this.raw('POST', path, body);
+    if (res.ok) return res;
+    let message = `Request failed (${res.status})`;
+    try {
+      const json = (await res.json()) as { message?: unknown };
+      if (typeof json.message === 'string') message = json.message;
+    } catch { /* not JSON */ }
+    const error = new ApiError(res.status, message);
+    if (res.status === 401) this.opts.onUnauthorized?.(error);
+    throw error;
+  }
+
   async raw(method: string, path: string, body?: unknown): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';

@@ -5,3 +5,6 @@ export * from './auth-errors';
 export * from './keys';
 export * from './user-config';
 export * from './roles';
+export * from './fields';
+export * from './filters';
+export * from './records';

@@ -5,3 +5,5 @@ export * from './toast';
 export * from './ConfirmDialog';
 export * from './TagsInput';
 export * from './InviteUsersModal';
+export * from './ApiContext';
+export * from './DrawerContext';

@@ -1,0 +1,33 @@
+// The API client for shared components: each client (web, add-in, extension) provides its own
+// instance (cookie session in the web app, bearer token in the add-in and the extension).
+import { createContext, useContext, type ReactNode } from 'react';
+import type { Api } from '../client';
+
+const ApiContext = createContext<Api | null>(null);
+
+export function ApiProvider({ api, children }: { api: Api; children: ReactNode }) {
+  return <ApiContext.Provider value={api}>{children}</ApiContext.Provider>;
+}
+
+export function useApi(): Api {
+  const api = useContext(ApiContext);
+  if (!api) throw new Error('useApi() outside <ApiProvider>');
+  return api;
+}
+
+/**
+ * TanStack Query keys shared by every component, so that a save in one place refreshes the others:
+ * invalidate ['companies'] after any company write, ['company', id] for its drawer, and so on.
+ */
+export const queryKeys = {
+  companies: ['companies'] as const,
+  companiesPage: (query: unknown) => ['companies', 'page', query] as const,
+  company: (id: string) => ['company', id] as const,
+  contacts: ['contacts'] as const,
+  contactsPage: (query: unknown) => ['contacts', 'page', query] as const,
+  contact: (id: string) => ['contact', id] as const,
+  fields: (entityType: 'company' | 'contact') => ['fields', entityType] as const,
+  filterFields: (entityType: 'company' | 'contact') => ['filter-fields', entityType] as const,
+  owners: ['owners'] as const,
+  tableLayouts: (entityType: 'company' | 'contact') => ['table-layouts', entityType] as const,
+};
