@@ -23,6 +23,9 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { userRoutes } from './modules/users/user.routes';
 import { organizationRoutes } from './modules/organization/organization.routes';
 import { invitationRoutes } from './modules/invitations/invitation.routes';
+import { fieldRoutes } from './modules/fields/fields.routes';
+import { recordRoutes } from './modules/records/records.routes';
+import { layoutRoutes } from './modules/records/layouts.routes';
 
 export interface AppDeps {
   config: Config;
@@ -102,6 +105,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(userRoutes, { prefix: '/api/v1' });
   await app.register(organizationRoutes, { prefix: '/api/v1' });
   await app.register(invitationRoutes, { prefix: '/api/v1' });
+  await app.register(fieldRoutes, { prefix: '/api/v1' });
+  await app.register(recordRoutes, { prefix: '/api/v1' });
+  await app.register(layoutRoutes, { prefix: '/api/v1' });
 
   if (spaHtml) await app.register(fastifyStatic, { root: config.WEB_DIST, prefix: '/', wildcard: false, index: false });
   return app;

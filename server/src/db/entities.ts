@@ -3,11 +3,13 @@ import { User } from '../modules/users/user.entity';
 import { Session, LoginThrottle, PasswordReset } from '../modules/auth/session.entity';
 import { Invitation } from '../modules/invitations/invitation.entity';
 import { SystemMail } from '../modules/mail/system-mail.entity';
+import { FieldDefinition, FieldValue } from '../modules/fields/field.entity';
+import { Company, Contact, CompanyContact, TableLayout } from '../modules/records/records.entity';
 
-export const entities = [Organization, User, Session, LoginThrottle, PasswordReset, Invitation, SystemMail];
+export const entities = [Organization, User, Session, LoginThrottle, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout];
 
 /** Entities owned by an organization: the tenant filter applies to all of them. */
-export const tenantEntities = [User, Session, PasswordReset, Invitation, SystemMail];
+export const tenantEntities = [User, Session, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout];
 
 /** Tables that belong to no organization (checked by the suite-level tenancy test). */
 export const globalTables = ['organization', 'login_throttle', 'mikro_orm_migrations'];

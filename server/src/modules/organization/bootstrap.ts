@@ -5,6 +5,7 @@ import { User, type IUser } from '../users/user.entity';
 import { hashPassword } from '../../lib/password';
 import { conflict } from '../../lib/errors';
 import { SETUP_MESSAGES } from '@dealscout/shared/contracts';
+import { createBuiltInFields } from '../fields/fields.service';
 
 export interface BootstrapInput {
   organizationName: string;
@@ -49,6 +50,7 @@ export async function createOrganizationWithAdmin(
     invitationAccepted: true,
     passwordHash: input.passwordHash,
   });
+  createBuiltInFields(em, organization);
   await em.flush();
   return { organization, user };
 }

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  EntityTypeQuery, GetFieldsResponse, GetFilterFieldsResponse, CreateFieldBody, FieldResponse, SetFieldConfigBody,
+  SetFieldValueBody, SetFieldValueResponse, ErrorResponse,
+} from '@dealscout/shared/contracts';
+import { FIELD_MESSAGES, ENTITY_MESSAGES } from '@dealscout/shared/domain';
+import { authOf } from '../../plugins/types';
+import { listFields, toFieldDto, toFilterFieldDto, createCustomField, getField } from './fields.service';
+import { setFieldValue } from '../records/records.service';
+import { badRequest } from '../../lib/errors';
+
+export async function fieldRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/entity/fields', {
+    schema: { tags: ['fields'], summary: 'Field definitions (built-in and custom) of companies and/or contacts', querystring: EntityTypeQuery, response: { 200: GetFieldsResponse } },
+  }, async (req) => ({ success: true as const, fields: (await listFields(req.em, req.query.entityType)).map(toFieldDto) }));
+
+  r.get('/entity/filters-fields', {
+    schema: { tags: ['fields'], summary: 'Fields a table can filter on, with the conditions of each', querystring: EntityTypeQuery, response: { 200: GetFilterFieldsResponse } },
+  }, async (req) => {
+    const fields = (await listFields(req.em, req.query.entityType)).filter((f) => f.builtInColumn !== 'id');
+    return { success: true as const, fields: fields.map(toFilterFieldDto) };
+  });
+
+  r.post('/entity/field', {
+    schema: { tags: ['fields'], summary: 'Create a custom field', body: CreateFieldBody, response: { 201: FieldResponse, 400: ErrorResponse, 409: ErrorResponse } },
+  }, async (req, reply) => {
+    const auth = authOf(req);
+    const field = await createCustomField(req.em, { organizationId: auth.organizationId, userId: auth.user.id, entityType: req.body.entityType, label: req.body.label, dataType: req.body.dataType, config: req.body.config });
+    return reply.status(201).send({ success: true as const, message: FIELD_MESSAGES.created, field: toFieldDto(field) });
+  });
+
+  r.put('/entity/set-config', {
+    schema: { tags: ['fields'], summary: "Set a field's reconciliation and refresh schedule", body: SetFieldConfigBody, response: { 200: FieldResponse, 400: ErrorResponse, 404: ErrorResponse } },
+  }, async (req) => {
+    const field = await getField(req.em, req.body.fieldId);
+    if (field.builtInColumn) throw badRequest(FIELD_MESSAGES.mandatory);
+    field.config = { ...field.config, ...req.body.config } as typeof field.config;
+    await req.em.flush();
+    return { success: true as const, message: 'Field updated', field: toFieldDto(field) };
+  });
+
+  for (const entityType of ['company', 'contact'] as const) {
+    r.put(`/entity/${entityType}/field`, {
+      schema: { tags: ['fields'], summary: `Set one custom field value of a ${entityType} (an empty value clears it)`, body: SetFieldValueBody, response: { 200: SetFieldValueResponse, 400: ErrorResponse, 404: ErrorResponse } },
+    }, async (req) => {
+      const auth = authOf(req);
+      const value = await setFieldValue(req.em, { organizationId: auth.organizationId, userId: auth.user.id }, entityType, req.body.entityId, req.body.fieldId, req.body.value);
+      return { success: true as const, message: ENTITY_MESSAGES.valueSaved, value };
+    });
+  }
+}

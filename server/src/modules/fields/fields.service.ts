@@ -1,0 +1,92 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { conditionsFor, formatFieldKey, FIELD_MESSAGES, type FieldDataType, type RecordEntityType } from '@dealscout/shared/domain';
+import type { FieldDto, FilterFieldDto } from '@dealscout/shared/contracts';
+import { FieldDefinition, type IFieldDefinition } from './field.entity';
+import { BUILT_IN_FIELDS } from './builtins';
+import type { IOrganization } from '../organization/organization.entity';
+import { conflict, notFound } from '../../lib/errors';
+
+export function createBuiltInFields(em: EntityManager, organization: IOrganization): void {
+  for (const f of BUILT_IN_FIELDS) {
+    em.create(FieldDefinition, {
+      organization,
+      entityType: f.entityType,
+      key: f.key,
+      label: f.label,
+      dataType: f.dataType,
+      namespace: f.entityType,
+      isMandatory: true,
+      isPseudo: f.isPseudo ?? false,
+      builtInColumn: f.column,
+    });
+  }
+}
+
+export function toFieldDto(f: IFieldDefinition): FieldDto {
+  return {
+    id: f.id,
+    key: f.key,
+    label: f.label,
+    dataType: f.dataType as FieldDto['dataType'],
+    entityType: f.entityType as RecordEntityType,
+    namespace: f.namespace as FieldDto['namespace'],
+    isMandatory: f.isMandatory,
+    isPseudo: f.isPseudo,
+    builtIn: f.builtInColumn != null,
+    config: { reconciliation: f.config?.reconciliation ?? 'use_latest', refreshSchedule: (f.config?.refreshSchedule ?? 'never') as FieldDto['config']['refreshSchedule'] },
+    assignedEnrichments: [],
+  };
+}
+
+/** The data type a filter on this field uses: the account owner is picked from a list ('in'). */
+export function filterDataType(f: Pick<IFieldDefinition, 'key' | 'dataType' | 'builtInColumn'>): FieldDataType {
+  if (f.builtInColumn === 'owner_id') return 'uuid';
+  return f.dataType as FieldDataType;
+}
+
+export function toFilterFieldDto(f: IFieldDefinition): FilterFieldDto {
+  const dataType = filterDataType(f);
+  return { key: f.key, label: f.label, dataType, entityType: f.entityType as RecordEntityType, conditions: conditionsFor(dataType) };
+}
+
+export async function listFields(em: EntityManager, entityType?: RecordEntityType): Promise<IFieldDefinition[]> {
+  return em.find(FieldDefinition, entityType ? { entityType } : {}, { orderBy: { entityType: 'asc', isMandatory: 'desc', label: 'asc' } });
+}
+
+/** A key unique within the organization and entity type: the formatted label, numbered on clashes. */
+export async function uniqueFieldKey(em: EntityManager, entityType: RecordEntityType, label: string): Promise<string> {
+  const base = formatFieldKey(label.trim()) || 'field';
+  const taken = new Set((await em.find(FieldDefinition, { entityType, key: { $like: `${base}%` } }, { fields: ['key'] })).map((f) => f.key));
+  if (!taken.has(base)) return base;
+  for (let i = 2; ; i++) if (!taken.has(`${base}_${i}`)) return `${base}_${i}`;
+}
+
+export async function createCustomField(em: EntityManager, opts: {
+  organizationId: string; userId: string; entityType: RecordEntityType; label: string; dataType: FieldDataType;
+  config?: Partial<IFieldDefinition['config']>;
+}): Promise<IFieldDefinition> {
+  const label = opts.label.trim();
+  const same = await em.count(FieldDefinition, { entityType: opts.entityType, label: { $ilike: label.replace(/[\\%_]/g, (c) => `\\${c}`) } });
+  if (same > 0) throw conflict(FIELD_MESSAGES.duplicate);
+  const field = em.create(FieldDefinition, {
+    organization: opts.organizationId,
+    entityType: opts.entityType,
+    key: await uniqueFieldKey(em, opts.entityType, label),
+    label,
+    dataType: opts.dataType,
+    namespace: opts.entityType,
+    isMandatory: false,
+    isPseudo: false,
+    builtInColumn: null,
+    config: { reconciliation: opts.config?.reconciliation ?? 'use_latest', refreshSchedule: opts.config?.refreshSchedule ?? 'never' },
+    createdBy: opts.userId,
+  });
+  await em.flush();
+  return field;
+}
+
+export async function getField(em: EntityManager, id: string): Promise<IFieldDefinition> {
+  const f = await em.findOne(FieldDefinition, { id });
+  if (!f) throw notFound(FIELD_MESSAGES.notFound);
+  return f;
+}

@@ -1,0 +1,75 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import { Organization } from '../organization/organization.entity';
+import { User } from '../users/user.entity';
+
+export const Company = defineEntity({
+  name: 'Company',
+  tableName: 'company',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    organization: () => p.manyToOne(Organization),
+    name: p.string().length(255),
+    website: p.string().length(255),
+    /** Normalized from the website; unique per organization. */
+    domain: p.string().length(255),
+    owner: () => p.manyToOne(User).nullable().index().deleteRule('set null'),
+    createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type ICompany = InferEntity<typeof Company>;
+
+export const Contact = defineEntity({
+  name: 'Contact',
+  tableName: 'contact',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    organization: () => p.manyToOne(Organization),
+    firstName: p.string().length(128),
+    lastName: p.string().length(128),
+    email: p.string().length(128),
+    owner: () => p.manyToOne(User).nullable().index().deleteRule('set null'),
+    createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type IContact = InferEntity<typeof Contact>;
+
+/** A company ↔ contact link: isKey marks the company's key contact, isPrimary the contact's primary company. */
+export const CompanyContact = defineEntity({
+  name: 'CompanyContact',
+  tableName: 'company_contact',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    organization: () => p.manyToOne(Organization),
+    company: () => p.manyToOne(Company).deleteRule('cascade'),
+    contact: () => p.manyToOne(Contact).index().deleteRule('cascade'),
+    isKey: p.boolean().default(false),
+    isPrimary: p.boolean().default(false),
+    label: p.string().length(100).nullable(),
+    value: p.string().length(255).nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [{ properties: ['company', 'contact'] }],
+});
+export type ICompanyContact = InferEntity<typeof CompanyContact>;
+
+/** A user's saved column layout for the companies or contacts table. */
+export const TableLayout = defineEntity({
+  name: 'TableLayout',
+  tableName: 'table_layout',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    organization: () => p.manyToOne(Organization).index(),
+    user: () => p.manyToOne(User).index().deleteRule('cascade'),
+    entityType: p.string().length(20),
+    name: p.string().length(100),
+    columns: p.json<{ key: string; order: number; width: number; visible: boolean }[]>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type ITableLayout = InferEntity<typeof TableLayout>;

@@ -1,0 +1,218 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  normalizeDomain, normalizeEmail, coerceFieldValue, NUMERIC_TYPES,
+  COMPANY_MESSAGES, CONTACT_MESSAGES, ENTITY_MESSAGES, FIELD_MESSAGES,
+  type FieldDataType, type RecordEntityType,
+} from '@dealscout/shared/domain';
+import type { CompanyInput, ContactInput, FieldValueDto, MappingDto, Selection } from '@dealscout/shared/contracts';
+import { Company, Contact, CompanyContact, type ICompany, type IContact, type ICompanyContact } from './records.entity';
+import { FieldDefinition, FieldValue } from '../fields/field.entity';
+import { User } from '../users/user.entity';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import { whereSql, type QueryContext, type Sql } from './table-query';
+
+export interface Actor {
+  organizationId: string;
+  userId: string;
+}
+
+/** An account owner must be an active, accepted, non-deleted member of the organization. */
+async function ownerRef(em: EntityManager, actor: Actor, ownerId: string | null | undefined): Promise<string | null | undefined> {
+  if (ownerId === undefined) return undefined;
+  if (ownerId === null) return null;
+  const ok = await em.count(User, { id: ownerId, organization: actor.organizationId, status: 'active', invitationAccepted: true, deleted: false });
+  if (!ok) throw badRequest(ENTITY_MESSAGES.ownerInvalid);
+  return ownerId;
+}
+
+async function flushUnique(em: EntityManager, message: string): Promise<void> {
+  try {
+    await em.flush();
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) throw conflict(message);
+    throw err;
+  }
+}
+
+export async function createCompany(em: EntityManager, actor: Actor, input: CompanyInput): Promise<ICompany> {
+  const domain = normalizeDomain(input.website ?? '');
+  if (await em.count(Company, { domain })) throw conflict(COMPANY_MESSAGES.duplicateDomain);
+  const company = em.create(Company, {
+    organization: actor.organizationId,
+    name: (input.name ?? '').trim(),
+    website: (input.website ?? '').trim(),
+    domain,
+    owner: (await ownerRef(em, actor, input.accountOwnerId)) ?? null,
+    createdBy: actor.userId,
+  });
+  await flushUnique(em, COMPANY_MESSAGES.duplicateDomain);
+  return company;
+}
+
+export async function updateCompany(em: EntityManager, actor: Actor, id: string, input: CompanyInput, accountOwnerId?: string | null): Promise<ICompany> {
+  const company = await em.findOne(Company, { id });
+  if (!company) throw notFound(COMPANY_MESSAGES.notFound);
+  const domain = normalizeDomain(input.website ?? '');
+  if (domain !== company.domain && (await em.count(Company, { domain, id: { $ne: id } }))) throw conflict(COMPANY_MESSAGES.duplicateDomain);
+  company.name = (input.name ?? '').trim();
+  company.website = (input.website ?? '').trim();
+  company.domain = domain;
+  const owner = await ownerRef(em, actor, accountOwnerId !== undefined ? accountOwnerId : input.accountOwnerId);
+  if (owner !== undefined) company.owner = owner === null ? null : em.getReference(User, owner);
+  await flushUnique(em, COMPANY_MESSAGES.duplicateDomain);
+  return company;
+}
+
+export async function createContact(em: EntityManager, actor: Actor, input: ContactInput): Promise<IContact> {
+  const email = normalizeEmail(input.email ?? '');
+  if (await em.count(Contact, { email })) throw conflict(CONTACT_MESSAGES.duplicateEmail);
+  const contact = em.create(Contact, {
+    organization: actor.organizationId,
+    firstName: (input.firstName ?? '').trim(),
+    lastName: (input.lastName ?? '').trim(),
+    email,
+    owner: (await ownerRef(em, actor, input.accountOwnerId)) ?? null,
+    createdBy: actor.userId,
+  });
+  await flushUnique(em, CONTACT_MESSAGES.duplicateEmail);
+  return contact;
+}
+
+export async function updateContact(em: EntityManager, actor: Actor, id: string, input: ContactInput, accountOwnerId?: string | null): Promise<IContact> {
+  const contact = await em.findOne(Contact, { id });
+  if (!contact) throw notFound(CONTACT_MESSAGES.notFound);
+  const email = normalizeEmail(input.email ?? '');
+  if (email !== contact.email && (await em.count(Contact, { email, id: { $ne: id } }))) throw conflict(CONTACT_MESSAGES.duplicateEmail);
+  contact.firstName = (input.firstName ?? '').trim();
+  contact.lastName = (input.lastName ?? '').trim();
+  contact.email = email;
+  const owner = await ownerRef(em, actor, accountOwnerId !== undefined ? accountOwnerId : input.accountOwnerId);
+  if (owner !== undefined) contact.owner = owner === null ? null : em.getReference(User, owner);
+  await flushUnique(em, CONTACT_MESSAGES.duplicateEmail);
+  return contact;
+}
+
+export function toMappingDto(m: ICompanyContact): MappingDto {
+  return { companyId: m.company.id, contactId: m.contact.id, isKey: m.isKey, isPrimary: m.isPrimary, label: m.label ?? null, value: m.value ?? null };
+}
+
+/**
+ * Links a company and a contact (both must be the caller's: 404 otherwise). The first contact of a
+ * company becomes its key contact, the first company of a contact its primary company.
+ */
+export async function linkCompanyContact(em: EntityManager, actor: Actor, companyId: string, contactId: string, extra: { label?: string | null; value?: string | null } = {}): Promise<{ mapping: ICompanyContact; created: boolean }> {
+  const [company, contact] = await Promise.all([em.findOne(Company, { id: companyId }), em.findOne(Contact, { id: contactId })]);
+  if (!company) throw notFound(COMPANY_MESSAGES.notFound);
+  if (!contact) throw notFound(CONTACT_MESSAGES.notFound);
+  const existing = await em.findOne(CompanyContact, { company: companyId, contact: contactId });
+  if (existing) return { mapping: existing, created: false };
+  const [hasKey, hasPrimary] = await Promise.all([
+    em.count(CompanyContact, { company: companyId, isKey: true }),
+    em.count(CompanyContact, { contact: contactId, isPrimary: true }),
+  ]);
+  const mapping = em.create(CompanyContact, {
+    organization: actor.organizationId, company, contact, isKey: hasKey === 0, isPrimary: hasPrimary === 0,
+    label: extra.label ?? null, value: extra.value ?? null,
+  });
+  await flushUnique(em, ENTITY_MESSAGES.alreadyLinked);
+  return { mapping, created: true };
+}
+
+async function mappingOf(em: EntityManager, companyId: string, contactId: string): Promise<ICompanyContact> {
+  const m = await em.findOne(CompanyContact, { company: companyId, contact: contactId });
+  if (!m) throw notFound('These records are not linked');
+  return m;
+}
+
+/** Makes a linked contact the company's key contact (one per company). */
+export async function setKeyContact(em: EntityManager, companyId: string, contactId: string): Promise<ICompanyContact> {
+  return em.transactional(async (tem) => {
+    const m = await mappingOf(tem, companyId, contactId);
+    await tem.nativeUpdate(CompanyContact, { company: companyId, isKey: true, id: { $ne: m.id } }, { isKey: false });
+    m.isKey = true;
+    await tem.flush();
+    return m;
+  });
+}
+
+/** Makes a linked company the contact's primary company (one per contact). */
+export async function setPrimaryCompany(em: EntityManager, contactId: string, companyId: string): Promise<ICompanyContact> {
+  return em.transactional(async (tem) => {
+    const m = await mappingOf(tem, companyId, contactId);
+    await tem.nativeUpdate(CompanyContact, { contact: contactId, isPrimary: true, id: { $ne: m.id } }, { isPrimary: false });
+    m.isPrimary = true;
+    await tem.flush();
+    return m;
+  });
+}
+
+export async function updateMapping(em: EntityManager, companyId: string, contactId: string, patch: { label?: string | null; value?: string | null; remove?: boolean }): Promise<ICompanyContact | null> {
+  const m = await mappingOf(em, companyId, contactId);
+  if (patch.remove) {
+    await em.nativeDelete(CompanyContact, { id: m.id });
+    return null;
+  }
+  if (patch.label !== undefined) m.label = patch.label;
+  if (patch.value !== undefined) m.value = patch.value;
+  await em.flush();
+  return m;
+}
+
+/** Deletes records with their links and custom field values; answers how many went. */
+export async function deleteRecords(em: EntityManager, actor: Actor, entityType: RecordEntityType, where: Sql): Promise<number> {
+  const table = entityType === 'company' ? 'company' : 'contact';
+  return em.transactional(async (tem) => {
+    const conn = tem.getConnection();
+    const trx = tem.getTransactionContext();
+    await conn.execute(`create temporary table _del on commit drop as select r.id from ${table} r ${where.text}`, where.params, 'run', trx);
+    await conn.execute(`delete from field_value v using _del d where v.organization_id = ? and v.entity_id = d.id`, [actor.organizationId], 'run', trx);
+    const res = await conn.execute(`delete from ${table} r using _del d where r.organization_id = ? and r.id = d.id`, [actor.organizationId], 'run', trx) as unknown as { affectedRows: number };
+    return res.affectedRows;
+  });
+}
+
+/** The records a bulk request means: explicit ids, or every row the filters select (minus exclusions). */
+export function selectionWhere(ctx: QueryContext, selection: Selection): Sql {
+  if ('ids' in selection) return whereSql(ctx, { ids: selection.ids });
+  return whereSql(ctx, { text: selection.text ?? '', filters: selection.filters ?? [], excludeIds: selection.excludeIds ?? [] });
+}
+
+/**
+ * Sets (or clears, with an empty value) one custom field value of a record. The typed projections
+ * are written with it so filters and sorts stay indexed.
+ */
+export async function setFieldValue(em: EntityManager, actor: Actor, entityType: RecordEntityType, entityId: string, fieldId: string, raw: unknown): Promise<FieldValueDto | null> {
+  const field = await em.findOne(FieldDefinition, { id: fieldId, entityType });
+  if (!field) throw notFound(FIELD_MESSAGES.notFound);
+  if (field.builtInColumn) throw badRequest(FIELD_MESSAGES.mandatory);
+  const exists = entityType === 'company' ? await em.count(Company, { id: entityId }) : await em.count(Contact, { id: entityId });
+  if (!exists) throw notFound(entityType === 'company' ? COMPANY_MESSAGES.notFound : CONTACT_MESSAGES.notFound);
+  const dataType = field.dataType as FieldDataType;
+  const coerced = coerceFieldValue(dataType, raw);
+  if (!coerced.ok) throw badRequest(coerced.message);
+  const value = coerced.value;
+  if (value === null) {
+    await em.nativeDelete(FieldValue, { field: fieldId, entityId });
+    return null;
+  }
+  const projections = {
+    valueText: typeof value === 'object' ? JSON.stringify(value) : String(value),
+    valueNum: NUMERIC_TYPES.includes(dataType) ? Number(value) : null,
+    valueBool: dataType === 'boolean' ? Boolean(value) : null,
+  };
+  const conn = em.getConnection();
+  const rows = await conn.execute<Record<string, unknown>[]>(
+    `insert into field_value (id, organization_id, entity_type, entity_id, field_id, value, value_text, value_num, value_bool, status, updated_at)
+     values (gen_random_uuid(), ?, ?, ?, ?, ?::jsonb, ?, ?, ?, 'completed', now())
+     on conflict (field_id, entity_id) do update set value = excluded.value, value_text = excluded.value_text, value_num = excluded.value_num,
+       value_bool = excluded.value_bool, status = 'completed', status_message = null, updated_at = now()
+     returning field_id, value, info_value, status, status_message, details, updated_at`,
+    [actor.organizationId, entityType, entityId, fieldId, JSON.stringify(value), projections.valueText, projections.valueNum, projections.valueBool],
+  );
+  const r = rows[0];
+  return {
+    fieldId: String(r.field_id), value: r.value ?? null, infoValue: r.info_value ?? null, status: (r.status as string) ?? null,
+    statusMessage: (r.status_message as string | null) ?? null, details: r.details ?? null, updatedAt: (r.updated_at instanceof Date ? r.updated_at : new Date(String(r.updated_at))).toISOString(),
+  };
+}

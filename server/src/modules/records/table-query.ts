@@ -1,0 +1,254 @@
+// Filters, search and sort of the companies and contacts tables, translated to SQL. Every query
+// names the organization explicitly (raw SQL is not covered by the ORM's tenant filter). Values are
+// always bound parameters; identifiers come only from the fixed maps below.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  filterProblem, itemValues, FILTER_MESSAGES, NUMERIC_TYPES, TEMPORAL_TYPES,
+  type FieldDataType, type FilterItem, type RecordEntityType, type TableFilter,
+} from '@dealscout/shared/domain';
+import type { IFieldDefinition } from '../fields/field.entity';
+import { FieldDefinition } from '../fields/field.entity';
+import { filterDataType } from '../fields/fields.service';
+import { badRequest } from '../../lib/errors';
+
+export interface Sql {
+  text: string;
+  params: unknown[];
+}
+
+interface EntitySpec {
+  table: 'company' | 'contact';
+  search: string;
+  defaultSort: string[];
+  /** Built-in sort keys → expressions over `r`. */
+  sorts: Record<string, string>;
+}
+
+export const SPECS: Record<RecordEntityType, EntitySpec> = {
+  company: {
+    table: 'company',
+    search: `lower(r.name || ' ' || r.domain)`,
+    defaultSort: ['lower(r.name)'],
+    sorts: {
+      name: 'lower(r.name)', website: 'lower(r.website)', domain: 'r.domain', created_at: 'r.created_at', createdAt: 'r.created_at',
+      updated_at: 'r.updated_at', updatedAt: 'r.updated_at',
+      owner: `(select lower(u.first_name || ' ' || u.last_name) from app_user u where u.id = r.owner_id)`,
+    },
+  },
+  contact: {
+    table: 'contact',
+    search: `lower(r.first_name || ' ' || r.last_name || ' ' || r.email)`,
+    defaultSort: ['lower(r.last_name)', 'lower(r.first_name)'],
+    sorts: {
+      first_name: 'lower(r.first_name)', firstName: 'lower(r.first_name)', last_name: 'lower(r.last_name)', lastName: 'lower(r.last_name)',
+      name: 'lower(r.last_name)', email: 'lower(r.email)', created_at: 'r.created_at', createdAt: 'r.created_at',
+      updated_at: 'r.updated_at', updatedAt: 'r.updated_at',
+      owner: `(select lower(u.first_name || ' ' || u.last_name) from app_user u where u.id = r.owner_id)`,
+    },
+  },
+};
+
+export function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Everything needed to translate one table request. */
+export interface QueryContext {
+  organizationId: string;
+  entityType: RecordEntityType;
+  fieldsByKey: Map<string, IFieldDefinition>;
+}
+
+export async function loadQueryContext(em: EntityManager, organizationId: string, entityType: RecordEntityType): Promise<QueryContext> {
+  const fields = await em.find(FieldDefinition, { organization: organizationId, entityType }, { filters: false });
+  return { organizationId, entityType, fieldsByKey: new Map(fields.map((f) => [f.key, f])) };
+}
+
+type Kind = 'num' | 'bool' | 'temporal' | 'text';
+function kindOf(dataType: FieldDataType): Kind {
+  if (NUMERIC_TYPES.includes(dataType)) return 'num';
+  if (dataType === 'boolean') return 'bool';
+  if (TEMPORAL_TYPES.includes(dataType)) return 'temporal';
+  return 'text';
+}
+
+const NEGATIVE: Partial<Record<FilterItem['condition'], FilterItem['condition']>> = {
+  not_equals: 'equals', not_contains: 'contains', not_starts_with: 'starts_with', not_ends_with: 'ends_with', not_between: 'between',
+};
+
+/** The SQL of a positive condition over `expr` (a value expression of kind `kind`). */
+function positive(expr: string, kind: Kind, item: FilterItem, params: unknown[]): string {
+  const vals = itemValues(item);
+  const bind = (v: unknown) => {
+    params.push(v);
+    return '?';
+  };
+  const typed = (v: unknown) => (kind === 'num' ? `${bind(Number(v))}::double precision` : kind === 'bool' ? `${bind(String(v) === 'true')}::boolean` : kind === 'temporal' ? `${bind(String(v))} collate "C"` : `${bind(String(v).toLowerCase())}`);
+  const e = kind === 'temporal' ? `${expr} collate "C"` : expr;
+  switch (item.condition) {
+    case 'equals': return `${e} = ${typed(vals[0])}`;
+    case 'contains': return `${expr} like ${bind(`%${likeEscape(String(vals[0]).toLowerCase())}%`)} escape '\\'`;
+    case 'starts_with': return `${expr} like ${bind(`${likeEscape(String(vals[0]).toLowerCase())}%`)} escape '\\'`;
+    case 'ends_with': return `${expr} like ${bind(`%${likeEscape(String(vals[0]).toLowerCase())}`)} escape '\\'`;
+    case 'in': return `${e} in (${vals.map((v) => typed(v)).join(', ')})`;
+    case 'greater_than': return `${e} > ${typed(vals[0])}`;
+    case 'less_than': return `${e} < ${typed(vals[0])}`;
+    case 'greater_than_or_equal': return `${e} >= ${typed(vals[0])}`;
+    case 'less_than_or_equal': return `${e} <= ${typed(vals[0])}`;
+    case 'between': {
+      let [lo, hi] = vals;
+      const swap = kind === 'num' ? Number(lo) > Number(hi) : String(lo) > String(hi);
+      if (swap) [lo, hi] = [hi, lo];
+      return `(${e} >= ${typed(lo)} and ${e} <= ${typed(hi)})`;
+    }
+    default: throw badRequest(FILTER_MESSAGES.unsupported);
+  }
+}
+
+/** Value expression of a custom field inside `field_value v`. */
+function customExpr(kind: Kind): string {
+  return kind === 'num' ? 'v.value_num' : kind === 'bool' ? 'v.value_bool' : kind === 'temporal' ? 'v.value_text' : 'lower(v.value_text)';
+}
+
+/** Value expression of a built-in column of `r`. */
+function builtInExpr(field: IFieldDefinition, kind: Kind): string {
+  const col = `r.${field.builtInColumn}`;
+  if (field.builtInColumn === 'created_at') return `to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD')`;
+  if (field.builtInColumn === 'owner_id') return `r.owner_id::text`;
+  if (field.builtInColumn === 'id') return `r.id::text`;
+  return kind === 'text' ? `lower(${col})` : col;
+}
+
+function itemSql(ctx: QueryContext, field: IFieldDefinition, dataType: FieldDataType, item: FilterItem, params: unknown[]): string {
+  const kind = kindOf(dataType);
+  const neg = NEGATIVE[item.condition];
+  const pos: FilterItem = neg ? { ...item, condition: neg } : item;
+  if (field.builtInColumn) {
+    if (field.builtInColumn === 'owner_id') {
+      for (const v of itemValues(item)) if (typeof v !== 'string' || !UUID_RE.test(v)) throw badRequest(FILTER_MESSAGES.fillAll);
+    }
+    const cond = positive(builtInExpr(field, kind), kind === 'temporal' ? 'temporal' : kind, pos, params);
+    const nullable = field.builtInColumn === 'owner_id';
+    if (!neg) return cond;
+    return nullable ? `(r.owner_id is null or not (${cond}))` : `not (${cond})`;
+  }
+  params.push(ctx.organizationId, field.id);
+  const sub = `select 1 from field_value v where v.organization_id = ? and v.field_id = ? and v.entity_id = r.id and `;
+  const cond = positive(customExpr(kind), kind, pos, params);
+  return neg ? `not exists (${sub}${cond})` : `exists (${sub}${cond})`;
+}
+
+/** Validates the filters (same rules and messages as the filter editor) and returns their SQL. */
+export function filtersSql(ctx: QueryContext, filters: readonly TableFilter[], params: unknown[]): string[] {
+  const out: string[] = [];
+  for (const f of filters) {
+    const field = ctx.fieldsByKey.get(f.key);
+    if (!field) throw badRequest(FILTER_MESSAGES.unknownField);
+    const dataType = filterDataType(field);
+    const problem = filterProblem(f, dataType);
+    if (problem) throw badRequest(problem);
+    const parts = f.items.map((item) => itemSql(ctx, field, dataType, item, params));
+    out.push(parts.length === 1 ? parts[0] : `(${parts.join(f.operator === 'or' ? ' or ' : ' and ')})`);
+  }
+  return out;
+}
+
+export interface WhereInput {
+  text?: string;
+  filters?: readonly TableFilter[];
+  ids?: readonly string[];
+  excludeIds?: readonly string[];
+}
+
+/** `where …` over `r` (the entity table) for the organization, search text, filters and id sets. */
+export function whereSql(ctx: QueryContext, input: WhereInput): Sql {
+  const spec = SPECS[ctx.entityType];
+  const params: unknown[] = [ctx.organizationId];
+  const parts = ['r.organization_id = ?'];
+  const text = (input.text ?? '').trim().toLowerCase();
+  if (text) {
+    parts.push(`${spec.search} like ? escape '\\'`);
+    params.push(`%${likeEscape(text)}%`);
+  }
+  parts.push(...filtersSql(ctx, input.filters ?? [], params));
+  if (input.ids) {
+    if (input.ids.length === 0) parts.push('false');
+    else {
+      parts.push(`r.id in (${input.ids.map(() => '?').join(', ')})`);
+      params.push(...input.ids);
+    }
+  }
+  if (input.excludeIds && input.excludeIds.length > 0) {
+    parts.push(`r.id not in (${input.excludeIds.map(() => '?').join(', ')})`);
+    params.push(...input.excludeIds);
+  }
+  return { text: `where ${parts.join(' and ')}`, params };
+}
+
+export interface OrderSql {
+  join: Sql;
+  /** Expressions with their directions, ending with the id tie-breaker. */
+  terms: { expr: string; desc: boolean }[];
+}
+
+/** The ORDER BY of a table request: a built-in key, a custom field key, or the default. */
+export function orderSql(ctx: QueryContext, sortKey: string | null | undefined, sortOrder: 'asc' | 'desc' | null | undefined): OrderSql {
+  const spec = SPECS[ctx.entityType];
+  const desc = sortOrder === 'desc';
+  const noJoin = { text: '', params: [] as unknown[] };
+  if (sortKey && sortOrder) {
+    const builtIn = spec.sorts[sortKey];
+    if (builtIn) return { join: noJoin, terms: [{ expr: builtIn, desc }, { expr: 'r.id', desc }] };
+    const field = ctx.fieldsByKey.get(sortKey) ?? [...ctx.fieldsByKey.values()].find((f) => f.id === sortKey);
+    if (field && !field.builtInColumn) {
+      const kind = kindOf(field.dataType as FieldDataType);
+      const expr = kind === 'num' ? 'sv.value_num' : kind === 'bool' ? 'sv.value_bool' : kind === 'temporal' ? 'sv.value_text collate "C"' : 'lower(sv.value_text)';
+      return {
+        join: { text: 'left join field_value sv on sv.organization_id = ? and sv.field_id = ? and sv.entity_id = r.id', params: [ctx.organizationId, field.id] },
+        terms: [{ expr, desc }, { expr: 'r.id', desc }],
+      };
+    }
+    if (field?.builtInColumn) {
+      const expr = spec.sorts[field.key] ?? `r.${field.builtInColumn}`;
+      return { join: noJoin, terms: [{ expr, desc }, { expr: 'r.id', desc }] };
+    }
+    throw badRequest('Unknown sort column');
+  }
+  return { join: noJoin, terms: [...spec.defaultSort.map((expr) => ({ expr, desc: false })), { expr: 'r.id', desc: false }] };
+}
+
+export function orderBy(terms: OrderSql['terms'], reverse = false): string {
+  return `order by ${terms.map((t) => `${t.expr} ${(t.desc !== reverse) ? 'desc' : 'asc'} nulls ${(t.desc !== reverse) ? 'first' : 'last'}`).join(', ')}`;
+}
+
+/**
+ * Total and the ids of one page. Pages past the middle are read from the end in reverse order,
+ * so the last page costs what the first does.
+ */
+export async function pageIds(em: EntityManager, ctx: QueryContext, where: Sql, order: OrderSql, pageIndex: number, pageSize: number): Promise<{ total: number; ids: string[] }> {
+  const table = SPECS[ctx.entityType].table;
+  const conn = em.getConnection();
+  const countSql = `select count(*)::int as n from ${table} r ${where.text}`;
+  const fetch = async (offset: number, limit: number, reverse: boolean) => {
+    const rows = await conn.execute<{ id: string }[]>(
+      `select r.id from ${table} r ${order.join.text} ${where.text} ${orderBy(order.terms, reverse)} limit ? offset ?`,
+      [...order.join.params, ...where.params, limit, offset],
+    );
+    const ids = rows.map((r) => r.id);
+    return reverse ? ids.reverse() : ids;
+  };
+  if (pageIndex === 0) {
+    const [countRows, ids] = await Promise.all([conn.execute<{ n: number }[]>(countSql, where.params), fetch(0, pageSize, false)]);
+    return { total: countRows[0].n, ids };
+  }
+  const total = (await conn.execute<{ n: number }[]>(countSql, where.params))[0].n;
+  const offset = pageIndex * pageSize;
+  if (offset >= total) return { total, ids: [] };
+  if (offset > total / 2) {
+    const end = Math.min(total, offset + pageSize);
+    return { total, ids: await fetch(total - end, end - offset, true) };
+  }
+  return { total, ids: await fetch(offset, pageSize, false) };
+}
