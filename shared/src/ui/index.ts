@@ -7,3 +7,4 @@ export * from './TagsInput';
 export * from './InviteUsersModal';
 export * from './ApiContext';
 export * from './DrawerContext';
+export * from './dialogs';
