@@ -72,7 +72,9 @@ export function coerceFieldValue(dataType: FieldDataType, raw: unknown): { ok: t
     }
     case 'date': {
       const s = String(raw).trim();
-      return /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s)) ? { ok: true, value: s } : { ok: false, message: 'Please enter a date (YYYY-MM-DD)' };
+      // A real calendar day: Date.parse rolls '2024-02-30' over to March instead of refusing it.
+      const real = /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s)) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
+      return real ? { ok: true, value: s } : { ok: false, message: 'Please enter a date (YYYY-MM-DD)' };
     }
     case 'time': {
       const s = String(raw).trim();
