@@ -8,3 +8,4 @@ export * from './InviteUsersModal';
 export * from './ApiContext';
 export * from './DrawerContext';
 export * from './dialogs';
+export * from './drawer';

@@ -64,10 +64,24 @@ export function useSaveSettings() {
     mutationFn: (patch: UserSettingsBody) => api.user.saveSettings(patch),
     meta: { authSignOut: false },
     onMutate: (patch) => {
-      queryClient.setQueryData<UserDto | null>(USER_KEY, (u) => (u ? { ...u, settings: { ...u.settings, ...patch } } : u));
+      // Deep merge, as the server does: saving drawer.visibility keeps drawer.company and the rest.
+      queryClient.setQueryData<UserDto | null>(USER_KEY, (u) => (u ? { ...u, settings: mergeSettings(u.settings, patch as Record<string, unknown>) } : u));
     },
     onError: (error) => {
       console.error('Could not save the user settings', error);
     },
   });
+}
+
+/** Plain-object deep merge of a settings patch (arrays and scalars replace). */
+export function mergeSettings(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === undefined) continue;
+    const cur = out[k];
+    out[k] = v && typeof v === 'object' && !Array.isArray(v) && cur && typeof cur === 'object' && !Array.isArray(cur)
+      ? mergeSettings(cur as Record<string, unknown>, v as Record<string, unknown>)
+      : v;
+  }
+  return out;
 }

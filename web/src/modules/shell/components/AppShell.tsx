@@ -1,8 +1,10 @@
-import { Fragment, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+import { Fragment, Suspense, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { Breadcrumb, BreadcrumbButton, BreadcrumbDivider, BreadcrumbItem, Button, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowLeftRegular } from '@fluentui/react-icons';
-import { PRODUCT_NAME } from '@dealscout/shared/domain';
+import { PRODUCT_NAME, type DrawerVisibility } from '@dealscout/shared/domain';
+import type { UserSettingsBody } from '@dealscout/shared/contracts';
+import { DrawerProvider, RecordDrawer } from '@dealscout/shared/ui';
 import { useSaveSettings, useUser, useUserConfig } from '../../session/hooks/useSession';
 import { LoadingScreen } from '../../session/components/LoadingScreen';
 import { pageMeta } from '../navigation';
@@ -23,7 +25,20 @@ const useStyles = makeStyles({
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   crumbs: { flexGrow: 1, minWidth: 0, overflow: 'hidden' },
-  content: { flexGrow: 1, overflow: 'auto', padding: '24px', boxSizing: 'border-box', '@media (max-width: 720px)': { padding: '16px' } },
+  body: { display: 'flex', flexGrow: 1, minHeight: 0, position: 'relative' },
+  content: { flexGrow: 1, minWidth: 0, overflow: 'auto', padding: '24px', boxSizing: 'border-box', '@media (max-width: 720px)': { padding: '16px' } },
+  // On narrow screens the drawer lies over the page instead of squeezing it.
+  drawer: {
+    '@media (max-width: 900px)': {
+      position: 'absolute',
+      top: 0,
+      right: 0,
+      bottom: 0,
+      zIndex: 10,
+      maxWidth: '100%',
+      boxShadow: tokens.shadow16,
+    },
+  },
 });
 
 const NARROW = '(max-width: 720px)';
@@ -60,48 +75,60 @@ export default function AppShell() {
     document.title = `${title} · ${PRODUCT_NAME}`;
   }, [title]);
 
+  // The drawer's visibility and section states live in the user's config (spec 000 §3, §4).
+  const { mutate: saveMutate } = saveSettings;
+  const saveDrawerSettings = useCallback((patch: UserSettingsBody) => saveMutate(patch), [saveMutate]);
+  const onVisibilityChange = useCallback((visibility: DrawerVisibility) => saveMutate({ drawer: { visibility } }), [saveMutate]);
+  // Read once: later saves update the cached user but must not reset what is on screen.
+  const [initialConfig] = useState(config);
+
   return (
-    <div className={styles.root} data-testid="app-shell">
-      <NavMenu
-        expanded={narrow ? narrowOpen : expanded}
-        isAdmin={user.isAdmin}
-        onToggle={() => (narrow ? setNarrowOpen((o) => !o) : saveSettings.mutate({ navigationExpanded: !expanded }))}
-      />
-      <div className={styles.column}>
-        <header className={styles.header} data-testid="app-header">
-          {meta.back && (
-            <Tooltip content="Back" relationship="label">
-              <Button appearance="subtle" icon={<ArrowLeftRegular />} onClick={() => navigate(meta.back!)} data-testid="header-back" />
-            </Tooltip>
-          )}
-          <Breadcrumb aria-label="Breadcrumb" className={styles.crumbs} data-testid="page-breadcrumb">
-            {meta.crumbs.map((c, i) => {
-              const last = i === meta.crumbs.length - 1;
-              return (
-                <Fragment key={`${i}-${c.label}`}>
-                  <BreadcrumbItem>
-                    <BreadcrumbButton
-                      current={last}
-                      size="large"
-                      onClick={c.to && !last ? () => navigate(c.to!) : undefined}
-                      data-testid={last ? 'page-title' : undefined}
-                    >
-                      {c.label}
-                    </BreadcrumbButton>
-                  </BreadcrumbItem>
-                  {!last && <BreadcrumbDivider />}
-                </Fragment>
-              );
-            })}
-          </Breadcrumb>
-          <HeaderActions user={user} />
-        </header>
-        <main className={styles.content} id="main-content" data-testid="page-content">
-          <Suspense fallback={<LoadingScreen inline />}>
-            <Outlet />
-          </Suspense>
-        </main>
+    <DrawerProvider initialVisibility={initialConfig.drawer.visibility} onVisibilityChange={onVisibilityChange}>
+      <div className={styles.root} data-testid="app-shell">
+        <NavMenu
+          expanded={narrow ? narrowOpen : expanded}
+          isAdmin={user.isAdmin}
+          onToggle={() => (narrow ? setNarrowOpen((o) => !o) : saveSettings.mutate({ navigationExpanded: !expanded }))}
+        />
+        <div className={styles.column}>
+          <header className={styles.header} data-testid="app-header">
+            {meta.back && (
+              <Tooltip content="Back" relationship="label">
+                <Button appearance="subtle" icon={<ArrowLeftRegular />} onClick={() => navigate(meta.back!)} data-testid="header-back" />
+              </Tooltip>
+            )}
+            <Breadcrumb aria-label="Breadcrumb" className={styles.crumbs} data-testid="page-breadcrumb">
+              {meta.crumbs.map((c, i) => {
+                const last = i === meta.crumbs.length - 1;
+                return (
+                  <Fragment key={`${i}-${c.label}`}>
+                    <BreadcrumbItem>
+                      <BreadcrumbButton
+                        current={last}
+                        size="large"
+                        onClick={c.to && !last ? () => navigate(c.to!) : undefined}
+                        data-testid={last ? 'page-title' : undefined}
+                      >
+                        {c.label}
+                      </BreadcrumbButton>
+                    </BreadcrumbItem>
+                    {!last && <BreadcrumbDivider />}
+                  </Fragment>
+                );
+              })}
+            </Breadcrumb>
+            <HeaderActions user={user} />
+          </header>
+          <div className={styles.body}>
+            <main className={styles.content} id="main-content" data-testid="page-content">
+              <Suspense fallback={<LoadingScreen inline />}>
+                <Outlet />
+              </Suspense>
+            </main>
+            <RecordDrawer className={styles.drawer} initialConfig={initialConfig} saveSettings={saveDrawerSettings} defaultOwnerId={user.id} />
+          </div>
+        </div>
       </div>
-    </div>
+    </DrawerProvider>
   );
 }

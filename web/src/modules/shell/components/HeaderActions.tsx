@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import {
   Avatar,
   Button,
@@ -34,6 +34,7 @@ import {
   TableSimpleRegular,
 } from '@fluentui/react-icons';
 import type { UserDto } from '@dealscout/shared/contracts';
+import { CompanyDialog, ContactDialog, NewFieldDialog, useDrawer } from '@dealscout/shared/ui';
 import { signOut } from '../../session/session-controller';
 import { COMING_SOON, ComingSoonDialog, type ComingSoon } from './ComingSoonDialog';
 
@@ -50,8 +51,10 @@ const useStyles = makeStyles({
   userRow: { cursor: 'default' },
 });
 
+export type NewDialog = 'company' | 'contact' | 'field';
+
 /** Spec 000 §2 'New menu': New Contact, New Company, New Play (/playbooks/new), New Field. */
-export function NewMenu({ onComingSoon }: { onComingSoon: (c: ComingSoon) => void }) {
+export function NewMenu({ onNew }: { onNew: (d: NewDialog) => void }) {
   const navigate = useNavigate();
   return (
     <Menu positioning="below-end">
@@ -62,16 +65,16 @@ export function NewMenu({ onComingSoon }: { onComingSoon: (c: ComingSoon) => voi
       </MenuTrigger>
       <MenuPopover>
         <MenuList>
-          <MenuItem icon={<PersonAddRegular />} onClick={() => onComingSoon(COMING_SOON.newContact)} data-testid="new-contact">
+          <MenuItem icon={<PersonAddRegular />} onClick={() => onNew('contact')} data-testid="new-contact">
             New Contact
           </MenuItem>
-          <MenuItem icon={<BuildingRegular />} onClick={() => onComingSoon(COMING_SOON.newCompany)} data-testid="new-company">
+          <MenuItem icon={<BuildingRegular />} onClick={() => onNew('company')} data-testid="new-company">
             New Company
           </MenuItem>
           <MenuItem icon={<BookOpenRegular />} onClick={() => navigate('/playbooks/new')} data-testid="new-play">
             New Play
           </MenuItem>
-          <MenuItem icon={<TableSimpleRegular />} onClick={() => onComingSoon(COMING_SOON.newField)} data-testid="new-field">
+          <MenuItem icon={<TableSimpleRegular />} onClick={() => onNew('field')} data-testid="new-field">
             New Field
           </MenuItem>
         </MenuList>
@@ -152,10 +155,30 @@ function ProfileMenu({ user }: { user: UserDto }) {
 
 export function HeaderActions({ user }: { user: UserDto }) {
   const styles = useStyles();
+  const drawer = useDrawer();
+  const { pathname } = useLocation();
   const [comingSoon, setComingSoon] = useState<ComingSoon | null>(null);
+  const [dialog, setDialog] = useState<NewDialog | null>(null);
+  const close = (open: boolean) => {
+    if (!open) setDialog(null);
+  };
   return (
     <div className={styles.actions}>
-      <NewMenu onComingSoon={setComingSoon} />
+      <NewMenu onNew={setDialog} />
+      {/* A new record opens in the detail drawer. */}
+      <CompanyDialog
+        open={dialog === 'company'}
+        onOpenChange={close}
+        defaultOwnerId={user.id}
+        onSaved={(c) => drawer.open({ entityType: 'company', id: c.id })}
+      />
+      <ContactDialog
+        open={dialog === 'contact'}
+        onOpenChange={close}
+        defaultOwnerId={user.id}
+        onSaved={(c) => drawer.open({ entityType: 'contact', id: c.id })}
+      />
+      <NewFieldDialog open={dialog === 'field'} onOpenChange={close} entityType={pathname.startsWith('/contacts') ? 'contact' : 'company'} />
       <Tooltip content="Draft Email" relationship="label">
         <Button
           appearance="subtle"
