@@ -21,6 +21,8 @@ export const FieldConfig = z.object({
   refreshSchedule: z.enum(REFRESH_SCHEDULES).default('never'),
 });
 export type FieldConfig = z.infer<typeof FieldConfig>;
+/** A change to a field's config: only the keys sent (no defaults, which would reset the others). */
+export const FieldConfigPatch = z.object({ reconciliation: z.enum(RECONCILIATIONS).optional(), refreshSchedule: z.enum(REFRESH_SCHEDULES).optional() });
 
 export const FieldDto = z.object({
   id: z.string(),
@@ -76,13 +78,13 @@ export const CreateFieldBody = z.object({
   label: fieldLabel,
   dataType: OfferedDataTypeSchema,
   entityType: EntityTypeSchema,
-  config: FieldConfig.partial().optional(),
+  config: FieldConfigPatch.optional(),
 });
 export type CreateFieldBody = z.infer<typeof CreateFieldBody>;
 export const FieldResponse = z.object({ success: z.literal(true), message: z.string(), field: FieldDto });
 
 // PUT /api/v1/entity/set-config
-export const SetFieldConfigBody = z.object({ fieldId: z.uuid(), config: FieldConfig.partial() });
+export const SetFieldConfigBody = z.object({ fieldId: z.uuid(), config: FieldConfigPatch });
 export type SetFieldConfigBody = z.infer<typeof SetFieldConfigBody>;
 
 // PUT /api/v1/entity/company/field and /contact/field
