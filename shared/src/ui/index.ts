@@ -8,4 +8,5 @@ export * from './InviteUsersModal';
 export * from './ApiContext';
 export * from './DrawerContext';
 export * from './dialogs';
+export * from './table';
 export * from './drawer';

@@ -12,8 +12,8 @@ const ResetPasswordPage = lazy(() => import('../modules/public/pages/ResetPasswo
 const InvitePage = lazy(() => import('../modules/public/pages/InvitePage'));
 const HomePage = lazy(() => import('../modules/home/pages/HomePage'));
 const ListsPage = lazy(() => import('../modules/placeholders/pages/ListsPage'));
-const CompaniesPage = lazy(() => import('../modules/placeholders/pages/CompaniesPage'));
-const ContactsPage = lazy(() => import('../modules/placeholders/pages/ContactsPage'));
+const CompaniesPage = lazy(() => import('../modules/records/CompaniesPage'));
+const ContactsPage = lazy(() => import('../modules/records/ContactsPage'));
 const EnrichmentsPage = lazy(() => import('../modules/placeholders/pages/EnrichmentsPage'));
 const PlaybooksPage = lazy(() => import('../modules/placeholders/pages/PlaybooksPage'));
 const PlayEditorPage = lazy(() => import('../modules/placeholders/pages/PlayEditorPage'));

@@ -1,0 +1,369 @@
+// A companies or contacts table with everything around it: search (debounced 300 ms), filters,
+// the columns menu saved per user, server paging with the pagination bar, sortable headers, bulk
+// selection (the page, then every row across pages) with export and delete, and a row click
+// that opens the detail drawer. Spec 001 §2 'Table filters', §4, §5; spec 002 §2, §4, §7, §9.
+import { useCallback, useEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Link, SearchBox, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { ArrowDownloadRegular, DeleteRegular } from '@fluentui/react-icons';
+import type { CompanyDto, ContactDto, ExportBody, FieldDto, Selection, TableQuery } from '../../contracts';
+import type { Api } from '../../client';
+import type { TableFilter } from '../../domain';
+import { useApi, queryKeys } from '../ApiContext';
+import { useDrawer } from '../DrawerContext';
+import { ConfirmDialog } from '../ConfirmDialog';
+import { useNotify } from '../toast';
+import { PaginationBar } from './PaginationBar';
+import { FilterBar } from './FilterBar';
+import { ColumnsMenu } from './ColumnsMenu';
+import { RecordTable, type RecordColumn } from './RecordTable';
+import { useTableLayout } from './useTableLayout';
+import { fieldValueText, personName } from './format';
+import type { FilterFieldInfo, FilterOption } from './FilterEditor';
+import {
+  initialTableState, pageSelectionState, selectedCount, tableReducer, toSelectionBody, type SortState,
+} from './tableState';
+
+export const TABLE_SEARCH_DEBOUNCE_MS = 300;
+export const CUSTOM_COLUMN_WIDTH = 160;
+
+type EntityType = 'company' | 'contact';
+type RecordRow = CompanyDto | ContactDto;
+
+interface PageResult<Row> {
+  rows: Row[];
+  totalRecords: number;
+  totalPages: number;
+}
+
+/** The calls of one entity type. */
+function recordsApi(api: Api, entityType: EntityType) {
+  return entityType === 'company'
+    ? {
+        page: (q: TableQuery): Promise<PageResult<RecordRow>> => api.companies.page(q),
+        exportCsv: (body: ExportBody) => api.companies.export(body),
+        bulkDelete: (selection: Selection) => api.companies.bulkDelete(selection),
+        pageKey: queryKeys.companiesPage,
+        listKey: queryKeys.companies,
+      }
+    : {
+        page: (q: TableQuery): Promise<PageResult<RecordRow>> => api.contacts.page(q),
+        exportCsv: (body: ExportBody) => api.contacts.export(body),
+        bulkDelete: (selection: Selection) => api.contacts.bulkDelete(selection),
+        pageKey: queryKeys.contactsPage,
+        listKey: queryKeys.contacts,
+      };
+}
+
+/**
+ * The column of a custom field: its value from row.fields[field.id], '' when empty. Keyed by the
+ * field's key, as the server's sort and export take it (keys are unique per entity type and never
+ * collide with the built-in columns).
+ */
+export function customFieldColumn<Row extends RecordRow>(field: FieldDto): RecordColumn<Row> {
+  return {
+    key: field.key,
+    label: field.label,
+    sortKey: field.key,
+    width: CUSTOM_COLUMN_WIDTH,
+    text: (row) => fieldValueText(row.fields[field.id]?.value, field.dataType),
+  };
+}
+
+/** 'companies.csv' or the name in the Content-Disposition header. */
+export function downloadName(disposition: string | null, fallback: string): string {
+  if (!disposition) return fallback;
+  const star = /filename\*=(?:UTF-8'')?([^;]+)/i.exec(disposition);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+    } catch { /* fall through */ }
+  }
+  const plain = /filename="?([^";]+)"?/i.exec(disposition);
+  return plain ? plain[1].trim() : fallback;
+}
+
+async function saveResponseAsFile(res: Response, fallbackName: string): Promise<void> {
+  const blob = await res.blob();
+  const name = downloadName(res.headers.get('content-disposition'), fallbackName);
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export interface EntityTableProps<Row extends RecordRow> {
+  entityType: EntityType;
+  /** The built-in columns; custom fields follow as columns of their own. */
+  columns: readonly RecordColumn<Row>[];
+  defaultSort: SortState | null;
+  nouns: { one: string; many: string };
+  searchPlaceholder: string;
+  /** Buttons at the end of the toolbar ('New Company'). */
+  toolbarEnd?: ReactNode;
+}
+
+const useStyles = makeStyles({
+  root: {
+    display: 'flex',
+    flexDirection: 'column',
+    height: '100%',
+    minHeight: '360px',
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderRadius: tokens.borderRadiusLarge,
+    boxShadow: tokens.shadow4,
+    overflow: 'hidden',
+  },
+  toolbar: {
+    display: 'flex',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalS,
+    padding: `${tokens.spacingVerticalM} ${tokens.spacingHorizontalM}`,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  search: { width: '260px', maxWidth: '100%' },
+  filters: { flexGrow: 1, minWidth: 0 },
+  actions: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, marginLeft: 'auto' },
+  bulk: {
+    display: 'flex',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalM,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    backgroundColor: tokens.colorBrandBackground2,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  bulkCount: { fontWeight: tokens.fontWeightSemibold },
+  bulkActions: { display: 'flex', gap: tokens.spacingHorizontalS, marginLeft: 'auto' },
+});
+
+export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>) {
+  const { entityType, nouns } = props;
+  const styles = useStyles();
+  const api = useApi();
+  const qc = useQueryClient();
+  const notify = useNotify();
+  const drawer = useDrawer();
+  const records = useMemo(() => recordsApi(api, entityType), [api, entityType]);
+  const [state, dispatch] = useReducer(tableReducer, props.defaultSort, initialTableState);
+
+  // Search: debounced, then it resets the page and the selection like a filter change.
+  const [searchInput, setSearchInput] = useState('');
+  useEffect(() => {
+    const t = setTimeout(() => dispatch({ type: 'text', text: searchInput.trim() }), TABLE_SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [searchInput]);
+
+  const fieldsQuery = useQuery({
+    queryKey: queryKeys.fields(entityType),
+    queryFn: async () => (await api.fields.list(entityType)).fields,
+    staleTime: 60_000,
+  });
+  const filterFieldsQuery = useQuery({
+    queryKey: queryKeys.filterFields(entityType),
+    queryFn: async () => (await api.fields.filterFields(entityType)).fields,
+    staleTime: 60_000,
+  });
+
+  // The owner filter ('in' over member ids) picks from the account owners.
+  const needsOwners = (filterFieldsQuery.data ?? []).some((f) => f.dataType === 'uuid');
+  const ownersQuery = useQuery({ queryKey: queryKeys.owners, queryFn: () => api.companies.owners(), staleTime: 60_000, enabled: needsOwners });
+  const ownerOptions = useMemo<FilterOption[]>(
+    () => (ownersQuery.data?.owners ?? []).map((o) => ({ value: o.id, label: personName(o) || o.email })),
+    [ownersQuery.data],
+  );
+  const optionsFor = useCallback((f: FilterFieldInfo) => (f.dataType === 'uuid' ? ownerOptions : undefined), [ownerOptions]);
+
+  const allColumns = useMemo(() => {
+    const custom = (fieldsQuery.data ?? [])
+      .filter((f) => !f.builtIn && f.entityType === entityType)
+      .sort((a, b) => a.label.localeCompare(b.label))
+      .map((f) => customFieldColumn<Row>(f));
+    return [...props.columns, ...custom];
+  }, [props.columns, fieldsQuery.data, entityType]);
+  const columnByKey = useMemo(() => new Map(allColumns.map((c) => [c.key, c])), [allColumns]);
+  const labels = useMemo(() => Object.fromEntries(allColumns.map((c) => [c.key, c.label])), [allColumns]);
+  const defaults = useMemo(() => allColumns.map((c) => ({ key: c.key, width: c.width })), [allColumns]);
+  const layout = useTableLayout(entityType, defaults);
+  const visibleColumns = useMemo(
+    () => layout.layout.filter((l) => l.visible && columnByKey.has(l.key)).map((l) => ({ ...columnByKey.get(l.key)!, width: l.width })),
+    [layout.layout, columnByKey],
+  );
+
+  const query: TableQuery = {
+    pageIndex: state.pageIndex,
+    pageSize: state.pageSize,
+    sortKey: state.sort?.key ?? null,
+    sortOrder: state.sort?.order ?? null,
+    text: state.text,
+    filters: state.filters.map((f) => ({ ...f, operator: f.operator ?? 'and' })),
+  };
+  const page = useQuery({
+    queryKey: records.pageKey(query),
+    queryFn: () => records.page(query),
+    placeholderData: keepPreviousData,
+  });
+  const rows = (page.data?.rows ?? []) as Row[];
+  const totalRecords = page.data?.totalRecords ?? 0;
+  const totalPages = Math.max(1, page.data?.totalPages ?? 1);
+
+  // After a delete the page may be past the end: go to the last page there is.
+  useEffect(() => {
+    if (page.data && !page.isPlaceholderData && state.pageIndex > Math.max(0, page.data.totalPages - 1)) {
+      dispatch({ type: 'page', pageIndex: Math.max(0, page.data.totalPages - 1) });
+    }
+  }, [page.data, page.isPlaceholderData, state.pageIndex]);
+
+  const count = selectedCount(state.selection, totalRecords);
+  const pageIds = rows.map((r) => r.id);
+  const pageAllSelected = pageSelectionState(state.selection, pageIds) === 'all';
+  const allAcross = state.selection.kind === 'all';
+
+  const [exporting, setExporting] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const runExport = useCallback(async (selection: Selection) => {
+    setExporting(true);
+    try {
+      const res = await records.exportCsv({
+        selection,
+        columns: visibleColumns.map((c) => c.key),
+        sortKey: state.sort?.key ?? null,
+        sortOrder: state.sort?.order ?? null,
+      });
+      await saveResponseAsFile(res, `${nouns.many}.csv`);
+    } catch (e) {
+      notify.error(e instanceof Error && e.message ? e.message : 'Export failed');
+    } finally {
+      setExporting(false);
+    }
+  }, [records, visibleColumns, state.sort, nouns.many, notify]);
+
+  const selectionBody = toSelectionBody(state.selection, state.text, state.filters);
+
+  const deleteSelected = async () => {
+    if (!selectionBody) return;
+    const res = await records.bulkDelete(selectionBody);
+    setConfirmDelete(false);
+    dispatch({ type: 'clearSelection' });
+    notify.success(res.message);
+    await Promise.all([
+      qc.invalidateQueries({ queryKey: queryKeys.companies }),
+      qc.invalidateQueries({ queryKey: queryKeys.contacts }),
+    ]);
+  };
+
+  const onFilters = (filters: TableFilter[]) => dispatch({ type: 'filters', filters });
+  const activeRowId = drawer.target?.entityType === entityType ? drawer.target.id : null;
+  const filtered = state.text !== '' || state.filters.length > 0;
+
+  return (
+    <section className={styles.root} data-testid={`${entityType}-table`} aria-label={nouns.many}>
+      <div className={styles.toolbar} role="toolbar" aria-label={`${nouns.many} toolbar`}>
+        <SearchBox
+          className={styles.search}
+          size="medium"
+          placeholder={props.searchPlaceholder}
+          aria-label={props.searchPlaceholder}
+          value={searchInput}
+          onChange={(_, d) => setSearchInput(d.value)}
+          data-testid="table-search"
+        />
+        <div className={styles.filters}>
+          <FilterBar
+            fields={filterFieldsQuery.data ?? []}
+            fieldsLoading={filterFieldsQuery.isPending}
+            filters={state.filters}
+            onChange={onFilters}
+            optionsFor={optionsFor}
+          />
+        </div>
+        <div className={styles.actions}>
+          <Button
+            appearance="subtle"
+            size="small"
+            icon={<ArrowDownloadRegular />}
+            disabled={exporting || totalRecords === 0}
+            onClick={() => void runExport({ allSelected: true, text: state.text, filters: query.filters ?? [], excludeIds: [] })}
+            title={filtered ? `Export the ${nouns.many} matching the search and filters` : `Export all ${nouns.many}`}
+            data-testid="table-export"
+          >
+            Export
+          </Button>
+          <ColumnsMenu labels={labels} layout={layout.layout} onChange={layout.save} onReset={layout.reset} saving={layout.saving} />
+          {props.toolbarEnd}
+        </div>
+      </div>
+      {count > 0 && (
+        <div className={styles.bulk} role="region" aria-label="Bulk actions" data-testid="bulk-action-bar" data-all-selected={allAcross ? 'true' : 'false'}>
+          <Text className={styles.bulkCount} data-testid="bulk-selected-count" data-count={count}>
+            {allAcross ? `All ${count.toLocaleString('en-US')} ${count === 1 ? nouns.one : nouns.many} selected` : `${count.toLocaleString('en-US')} selected`}
+          </Text>
+          {!allAcross && pageAllSelected && totalRecords > count && (
+            <Link as="button" onClick={() => dispatch({ type: 'select', selection: { kind: 'all', excludeIds: new Set() } })} data-testid="bulk-select-all-across">
+              Select all {totalRecords.toLocaleString('en-US')} across pages
+            </Link>
+          )}
+          <Link as="button" onClick={() => dispatch({ type: 'clearSelection' })} data-testid="bulk-clear">
+            Clear selection
+          </Link>
+          <div className={styles.bulkActions}>
+            <Button
+              size="small"
+              icon={<ArrowDownloadRegular />}
+              disabled={exporting || !selectionBody}
+              onClick={() => selectionBody && void runExport(selectionBody)}
+              data-testid="bulk-export"
+            >
+              {exporting ? 'Exporting…' : 'Export'}
+            </Button>
+            <Button size="small" icon={<DeleteRegular />} disabled={!selectionBody} onClick={() => setConfirmDelete(true)} data-testid="bulk-delete">
+              Delete
+            </Button>
+          </div>
+        </div>
+      )}
+      <RecordTable<Row>
+        aria-label={nouns.many}
+        entityType={entityType}
+        columns={visibleColumns}
+        rows={rows}
+        getRowId={(r) => r.id}
+        sort={state.sort}
+        onSortChange={(sort) => dispatch({ type: 'sort', sort })}
+        selection={state.selection}
+        onSelectionChange={(selection) => dispatch({ type: 'select', selection })}
+        onRowClick={(row) => drawer.open({ entityType, id: row.id })}
+        onColumnResize={(key, width) => layout.save(layout.layout.map((c) => (c.key === key ? { ...c, width } : c)))}
+        activeRowId={activeRowId}
+        loading={page.isPending}
+        fetching={page.isFetching}
+        error={page.isError && !page.data ? (page.error instanceof Error ? page.error.message : 'Could not load the table') : null}
+        emptyText={filtered ? `No ${nouns.many} match the search and filters.` : `No ${nouns.many} yet.`}
+      />
+      <PaginationBar
+        pageIndex={state.pageIndex}
+        pageSize={state.pageSize}
+        totalPages={totalPages}
+        totalRecords={page.data ? totalRecords : undefined}
+        onPageChange={(pageIndex) => dispatch({ type: 'page', pageIndex })}
+        onPageSizeChange={(pageSize) => dispatch({ type: 'pageSize', pageSize })}
+      />
+      <ConfirmDialog
+        open={confirmDelete}
+        type="delete"
+        title={`Delete ${count === 1 ? nouns.one : nouns.many}`}
+        message={`Delete ${count.toLocaleString('en-US')} ${count === 1 ? nouns.one : nouns.many}? This cannot be undone.`}
+        onConfirm={deleteSelected}
+        onCancel={() => setConfirmDelete(false)}
+        data-testid="bulk-delete-dialog"
+      />
+    </section>
+  );
+}
