@@ -8,3 +8,8 @@ export * from './roles';
 export * from './fields';
 export * from './filters';
 export * from './records';
+export * from './time-ago';
+export * from './executions';
+export * from './realtime';
+export * from './notifications';
+export * from './activities';
