@@ -103,6 +103,7 @@ export function CompanyDialog(props: CompanyDialogProps) {
   };
 
   const save = async () => {
+    if (busy) return;
     setSubmitted(true);
     clearServer();
     const problems = { ...companyProblems(company), ...(mode === 'new' ? contactProblems(contact) : {}) };
@@ -203,7 +204,7 @@ export function CompanyDialog(props: CompanyDialogProps) {
               <Button appearance="secondary" disabled={busy} onClick={() => onOpenChange(false)} data-testid="company-dialog-cancel">
                 Cancel
               </Button>
-              <Button type="submit" appearance="primary" disabled={busy} icon={busy ? <Spinner size="tiny" /> : undefined} data-testid="company-dialog-save">
+              <Button type="submit" appearance="primary" disabledFocusable={busy} icon={busy ? <Spinner size="tiny" /> : undefined} data-testid="company-dialog-save">
                 {isEdit ? 'Save' : 'Create'}
               </Button>
             </DialogActions>

@@ -103,6 +103,7 @@ export function ContactDialog(props: ContactDialogProps) {
   };
 
   const save = async () => {
+    if (busy) return;
     setSubmitted(true);
     clearServer();
     const problems = { ...contactProblems(contact), ...(mode === 'new' ? companyProblems(company) : {}) };
@@ -203,7 +204,7 @@ export function ContactDialog(props: ContactDialogProps) {
               <Button appearance="secondary" disabled={busy} onClick={() => onOpenChange(false)} data-testid="contact-dialog-cancel">
                 Cancel
               </Button>
-              <Button type="submit" appearance="primary" disabled={busy} icon={busy ? <Spinner size="tiny" /> : undefined} data-testid="contact-dialog-save">
+              <Button type="submit" appearance="primary" disabledFocusable={busy} icon={busy ? <Spinner size="tiny" /> : undefined} data-testid="contact-dialog-save">
                 {isEdit ? 'Save' : 'Create'}
               </Button>
             </DialogActions>

@@ -74,6 +74,7 @@ export function NewFieldDialog(props: NewFieldDialogProps) {
   const labelProblem = submitted ? fieldNameProblem(label) : null;
 
   const save = async () => {
+    if (busy) return;
     setSubmitted(true);
     setError(null);
     setServerLabelIssue(null);
@@ -119,7 +120,7 @@ export function NewFieldDialog(props: NewFieldDialogProps) {
                     setServerLabelIssue(null);
                     setError(null);
                   }}
-                  disabled={busy}
+                  readOnly={busy}
                   autoFocus
                   data-testid="new-field-label"
                 />
@@ -157,7 +158,7 @@ export function NewFieldDialog(props: NewFieldDialogProps) {
               <Button appearance="secondary" disabled={busy} onClick={() => onOpenChange(false)} data-testid="new-field-cancel">
                 Cancel
               </Button>
-              <Button type="submit" appearance="primary" disabled={busy} icon={busy ? <Spinner size="tiny" /> : undefined} data-testid="new-field-save">
+              <Button type="submit" appearance="primary" disabledFocusable={busy} icon={busy ? <Spinner size="tiny" /> : undefined} data-testid="new-field-save">
                 Create
               </Button>
             </DialogActions>

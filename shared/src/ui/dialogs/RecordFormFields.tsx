@@ -71,7 +71,7 @@ export function CompanyFieldsGroup({ value, onChange, errors, prefix, disabled, 
         <Input
           value={value.name}
           onChange={(_, d) => onChange({ ...value, name: d.value })}
-          disabled={disabled}
+          readOnly={disabled}
           autoFocus={autoFocus}
           data-testid={`${prefix}-name`}
         />
@@ -81,7 +81,7 @@ export function CompanyFieldsGroup({ value, onChange, errors, prefix, disabled, 
           value={value.website}
           placeholder="example.com"
           onChange={(_, d) => onChange({ ...value, website: d.value })}
-          disabled={disabled}
+          readOnly={disabled}
           data-testid={`${prefix}-website`}
         />
       </Field>
@@ -105,7 +105,7 @@ export function ContactFieldsGroup({ value, onChange, errors, prefix, disabled, 
           <Input
             value={value.firstName}
             onChange={(_, d) => onChange({ ...value, firstName: d.value })}
-            disabled={disabled}
+            readOnly={disabled}
             autoFocus={autoFocus}
             data-testid={`${prefix}-first-name`}
           />
@@ -114,7 +114,7 @@ export function ContactFieldsGroup({ value, onChange, errors, prefix, disabled, 
           <Input
             value={value.lastName}
             onChange={(_, d) => onChange({ ...value, lastName: d.value })}
-            disabled={disabled}
+            readOnly={disabled}
             data-testid={`${prefix}-last-name`}
           />
         </Field>
@@ -125,7 +125,7 @@ export function ContactFieldsGroup({ value, onChange, errors, prefix, disabled, 
           value={value.email}
           placeholder="name@company.com"
           onChange={(_, d) => onChange({ ...value, email: d.value })}
-          disabled={disabled}
+          readOnly={disabled}
           data-testid={`${prefix}-email`}
         />
       </Field>
@@ -178,8 +178,8 @@ export function LinkedRecordSection(props: {
           data-testid={`${props.prefix}-link-mode`}
         >
           <Radio value="none" label="None" data-testid={`${props.prefix}-link-none`} />
-          {props.allowNew && <Radio value="new" label={`New ${noun}`} data-testid={`${props.prefix}-link-new`} />}
-          <Radio value="existing" label={`Existing ${noun}`} data-testid={`${props.prefix}-link-existing`} />
+          {props.allowNew && <Radio value="new" label="New" data-testid={`${props.prefix}-link-new`} />}
+          <Radio value="existing" label="Existing" data-testid={`${props.prefix}-link-existing`} />
         </RadioGroup>
       </Field>
       {props.mode === 'new' && props.newForm}

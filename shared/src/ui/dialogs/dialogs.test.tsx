@@ -237,6 +237,10 @@ describe('CompanyDialog', () => {
     await user.click(screen.getByTestId('company-dialog-save'));
     await waitFor(() => expect(screen.getByTestId('company-dialog-error').textContent).toBe('Company with same domain already exists'));
     expect(onOpenChange).not.toHaveBeenCalledWith(false);
+    // Focus stayed in the dialog through the save, so Esc still closes it.
+    expect(screen.getByTestId('company-dialog').contains(document.activeElement)).toBe(true);
+    await user.keyboard('{Escape}');
+    expect(onOpenChange).toHaveBeenCalledWith(false);
   });
 
   it('shows the server message, else the spec fallback, and the server field issues', async () => {
