@@ -80,6 +80,28 @@ export function createApi(opts: HttpOptions = {}) {
       update: (entityType: 'company' | 'contact', body: z.input<typeof C.UpdateTableLayoutBody>) => http.request('PUT', `/api/v1/user/tablelayout/${entityType}`, C.TableLayoutResponse, body),
       remove: (entityType: 'company' | 'contact', id: string) => http.request('DELETE', `/api/v1/user/tablelayout/${entityType}/${encodeURIComponent(id)}`, Success),
     },
+    executions: {
+      get: (id: string) => http.request('GET', `/api/v1/execution/${encodeURIComponent(id)}`, C.GetExecutionResponse),
+      active: (body: C.ActiveExecutionsBody = {}) => http.request('POST', '/api/v1/execution/active', C.ExecutionsResponse, body),
+      cancel: (executionId: string) => http.request('POST', '/api/v1/execution/cancel', C.ExecutionResponse, { executionId }),
+      cancelPlay: (executionId: string) => http.request('POST', '/api/v1/play/execution/cancel', C.ExecutionResponse, { executionId }),
+    },
+    notifications: {
+      list: (limit?: number) => http.request('GET', `/api/v1/notifications${limit ? `?limit=${limit}` : ''}`, C.NotificationsResponse),
+      unreadCount: () => http.request('GET', '/api/v1/notifications/unread-count', C.UnreadCountResponse),
+      /** When the bell opens. */
+      markAllRead: () => http.request('PUT', '/api/v1/notifications/read-all', C.MarkAllReadResponse),
+      /** A short-lived token for the realtime socket (see createRealtimeClient). */
+      token: () => http.request('GET', '/api/v1/notifications/token', C.NotificationsTokenResponse),
+    },
+    activities: {
+      create: (body: C.CreateActivityBody) => http.request('POST', '/api/v1/activity', C.ActivityResponse, body),
+      update: (body: C.UpdateActivityBody) => http.request('PUT', '/api/v1/activity', C.ActivityResponse, body),
+      participant: (id: string) => http.request('GET', `/api/v1/activity/participant/${encodeURIComponent(id)}`, C.ActivityParticipantResponse),
+      remove: (id: string) => http.request('DELETE', `/api/v1/activity/${encodeURIComponent(id)}`, Success),
+      forCompany: (id: string, types?: readonly string[]) => http.request('GET', `/api/v1/activity/company/${encodeURIComponent(id)}${types?.length ? `?types=${types.join(',')}` : ''}`, C.ActivitiesResponse),
+      forContact: (id: string, types?: readonly string[]) => http.request('GET', `/api/v1/activity/contact/${encodeURIComponent(id)}${types?.length ? `?types=${types.join(',')}` : ''}`, C.ActivitiesResponse),
+    },
     invite: {
       info: (token: string) => http.request('GET', `/api/v1/invite/${encodeURIComponent(token)}`, C.InviteInfoResponse),
       accept: (body: C.AcceptInviteBody) => http.request('POST', '/api/v1/invite/accept', C.LoginResponse, body),

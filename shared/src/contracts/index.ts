@@ -3,3 +3,7 @@ export * from './auth';
 export * from './user';
 export * from './organization';
 export * from './records';
+export * from './executions';
+export * from './notifications';
+export * from './activities';
+export * from './realtime';

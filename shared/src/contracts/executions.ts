@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { EXECUTION_TYPES, EXECUTION_STATUSES, EXECUTION_ENTITY_TYPES, EXECUTION_MESSAGES } from '../domain/executions';
+
+export const ExecutionTypeSchema = z.enum(EXECUTION_TYPES);
+export const ExecutionStatusSchema = z.enum(EXECUTION_STATUSES);
+export const ExecutionEntityTypeSchema = z.enum(EXECUTION_ENTITY_TYPES);
+
+/** An execution record (spec 002 §3): the same shape in answers and in realtime events. */
+export const ExecutionDto = z.object({
+  id: z.string(),
+  type: ExecutionTypeSchema,
+  typeId: z.string().nullable(),
+  entityType: ExecutionEntityTypeSchema,
+  entityId: z.string().nullable(),
+  status: ExecutionStatusSchema,
+  statusMessage: z.string().nullable(),
+  /** Rows done and rows in all, for executions that report progress (null total = unknown). */
+  progress: z.object({ processed: z.number(), total: z.number().nullable() }),
+  /** True while the execution can still change (the client keeps its realtime node). */
+  listening: z.boolean(),
+  /** The retry attempt that last ran it (0 = first). */
+  attempt: z.number(),
+  createdById: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+});
+export type ExecutionDto = z.infer<typeof ExecutionDto>;
+
+const executionId = z.uuid({ message: EXECUTION_MESSAGES.notFound });
+
+// POST /api/v1/execution/cancel (any type), POST /api/v1/play/execution/cancel (plays)
+export const CancelExecutionBody = z.object({ executionId });
+export type CancelExecutionBody = z.infer<typeof CancelExecutionBody>;
+export const ExecutionResponse = z.object({ success: z.literal(true), message: z.string(), execution: ExecutionDto });
+export type ExecutionResponse = z.infer<typeof ExecutionResponse>;
+
+// GET /api/v1/execution/{id}
+export const GetExecutionResponse = z.object({ success: z.literal(true), execution: ExecutionDto });
+
+// POST /api/v1/execution/active — the executions still running, to restore realtime nodes after a reload.
+export const ActiveExecutionsBody = z.object({
+  type: ExecutionTypeSchema.optional(),
+  typeId: z.uuid().optional(),
+  entityType: ExecutionEntityTypeSchema.optional(),
+  entityIds: z.array(z.uuid()).max(1000).optional(),
+  limit: z.number().int().min(1).max(1000).default(500),
+});
+export type ActiveExecutionsBody = z.input<typeof ActiveExecutionsBody>;
+export const ExecutionsResponse = z.object({ success: z.literal(true), executions: z.array(ExecutionDto) });
+export type ExecutionsResponse = z.infer<typeof ExecutionsResponse>;
