@@ -189,38 +189,45 @@ export function whereSql(ctx: QueryContext, input: WhereInput): Sql {
 
 export interface OrderSql {
   join: Sql;
-  /** Expressions with their directions, ending with the id tie-breaker. */
-  terms: { expr: string; desc: boolean }[];
+  /**
+   * Expressions with their directions, ending with the id tie-breaker. `nullable` terms (custom
+   * values, the owner) put empty values last in either direction; the others keep PostgreSQL's
+   * default null placement so a backward index scan still serves a descending sort.
+   */
+  terms: { expr: string; desc: boolean; nullable?: boolean }[];
 }
 
-/** The ORDER BY of a table request: a built-in key, a custom field key, or the default. */
+/** The ORDER BY of a table request: a field key (custom or built-in) or id, a built-in alias, or the default. */
 export function orderSql(ctx: QueryContext, sortKey: string | null | undefined, sortOrder: 'asc' | 'desc' | null | undefined): OrderSql {
   const spec = SPECS[ctx.entityType];
   const desc = sortOrder === 'desc';
   const noJoin = { text: '', params: [] as unknown[] };
   if (sortKey && sortOrder) {
-    const builtIn = spec.sorts[sortKey];
-    if (builtIn) return { join: noJoin, terms: [{ expr: builtIn, desc }, { expr: 'r.id', desc }] };
+    // The organization's fields come first: a custom field may have a key that is also a built-in
+    // alias (a contact field labelled 'Name' has the key 'name').
     const field = ctx.fieldsByKey.get(sortKey) ?? [...ctx.fieldsByKey.values()].find((f) => f.id === sortKey);
     if (field && !field.builtInColumn) {
       const kind = kindOf(field.dataType as FieldDataType);
       const expr = kind === 'num' ? 'sv.value_num' : kind === 'bool' ? 'sv.value_bool' : kind === 'temporal' ? 'sv.value_text collate "C"' : 'lower(sv.value_text)';
       return {
         join: { text: 'left join field_value sv on sv.organization_id = ? and sv.field_id = ? and sv.entity_id = r.id', params: [ctx.organizationId, field.id] },
-        terms: [{ expr, desc }, { expr: 'r.id', desc }],
+        terms: [{ expr, desc, nullable: true }, { expr: 'r.id', desc }],
       };
     }
-    if (field?.builtInColumn) {
-      const expr = spec.sorts[field.key] ?? `r.${field.builtInColumn}`;
-      return { join: noJoin, terms: [{ expr, desc }, { expr: 'r.id', desc }] };
-    }
+    const builtInKey = field ? field.key : sortKey;
+    const expr = spec.sorts[builtInKey] ?? (field ? `r.${field.builtInColumn}` : undefined);
+    if (expr) return { join: noJoin, terms: [{ expr, desc, nullable: builtInKey === 'owner' }, { expr: 'r.id', desc }] };
     throw badRequest('Unknown sort column');
   }
   return { join: noJoin, terms: [...spec.defaultSort.map((expr) => ({ expr, desc: false })), { expr: 'r.id', desc: false }] };
 }
 
 export function orderBy(terms: OrderSql['terms'], reverse = false): string {
-  return `order by ${terms.map((t) => `${t.expr} ${(t.desc !== reverse) ? 'desc' : 'asc'} nulls ${(t.desc !== reverse) ? 'first' : 'last'}`).join(', ')}`;
+  return `order by ${terms.map((t) => {
+    const desc = t.desc !== reverse;
+    const nullsLast = t.nullable ? !reverse : !desc;
+    return `${t.expr} ${desc ? 'desc' : 'asc'} nulls ${nullsLast ? 'last' : 'first'}`;
+  }).join(', ')}`;
 }
 
 /**
