@@ -21,7 +21,7 @@ const useStyles = makeStyles({
   title: { fontWeight: tokens.fontWeightSemibold },
   list: { display: 'flex', flexDirection: 'column', maxHeight: '360px', overflowY: 'auto', gap: '2px' },
   item: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, minHeight: '32px' },
-  check: { flexGrow: 1, minWidth: 0, overflow: 'hidden' },
+  check: { flexGrow: 1, flexBasis: 0, minWidth: 0, overflow: 'hidden' },
   width: { width: '76px', minWidth: '76px' },
   hint: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
 });
@@ -83,14 +83,15 @@ export function ColumnsMenu({ labels, layout, onChange, onReset, saving }: Colum
               const label = labels[c.key] ?? c.key;
               return (
                 <div className={styles.item} key={c.key} data-testid="columns-menu-item" data-key={c.key} data-visible={c.visible ? 'true' : 'false'}>
-                  <Checkbox
-                    className={styles.check}
-                    label={label}
-                    checked={c.visible}
-                    disabled={c.visible && visibleCount <= 1}
-                    onChange={(_, d) => onChange(setColumnVisible(layout, c.key, d.checked === true))}
-                    data-testid="columns-menu-visible"
-                  />
+                  <div className={styles.check}>
+                    <Checkbox
+                      label={label}
+                      checked={c.visible}
+                      disabled={c.visible && visibleCount <= 1}
+                      onChange={(_, d) => onChange(setColumnVisible(layout, c.key, d.checked === true))}
+                      data-testid="columns-menu-visible"
+                    />
+                  </div>
                   <Tooltip content={`Move ${label} up`} relationship="label">
                     <Button appearance="subtle" size="small" icon={<ArrowUpRegular />} disabled={i === 0} onClick={() => onChange(moveColumn(layout, c.key, -1))} data-testid="columns-menu-up" />
                   </Tooltip>

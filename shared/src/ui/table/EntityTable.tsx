@@ -285,17 +285,19 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
           />
         </div>
         <div className={styles.actions}>
-          <Button
-            appearance="subtle"
-            size="small"
-            icon={<ArrowDownloadRegular />}
-            disabled={exporting || totalRecords === 0}
-            onClick={() => void runExport({ allSelected: true, text: state.text, filters: query.filters ?? [], excludeIds: [] })}
-            title={filtered ? `Export the ${nouns.many} matching the search and filters` : `Export all ${nouns.many}`}
-            data-testid="table-export"
-          >
-            Export
-          </Button>
+          {count === 0 && (
+            <Button
+              appearance="subtle"
+              size="small"
+              icon={<ArrowDownloadRegular />}
+              disabled={exporting || totalRecords === 0}
+              onClick={() => void runExport({ allSelected: true, text: state.text, filters: query.filters ?? [], excludeIds: [] })}
+              title={filtered ? `Export the ${nouns.many} matching the search and filters` : `Export all ${nouns.many}`}
+              data-testid="table-export"
+            >
+              Export
+            </Button>
+          )}
           <ColumnsMenu labels={labels} layout={layout.layout} onChange={layout.save} onReset={layout.reset} saving={layout.saving} />
           {props.toolbarEnd}
         </div>
