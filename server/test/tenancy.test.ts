@@ -3,7 +3,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import pg from 'pg';
 import { createTestApp, createOrg, type TestContext } from './helpers';
-import { HAND_WRITTEN_INDEXES } from '../src/db/hand-written';
+import { HAND_WRITTEN_INDEXES, HAND_WRITTEN_TRIGGERS } from '../src/db/hand-written';
 import { globalTables, tenantEntities } from '../src/db/entities';
 import { BOSS_SCHEMA } from '../src/jobs/boss';
 import { User } from '../src/modules/users/user.entity';
@@ -90,10 +90,13 @@ describe('tenancy of the schema', () => {
     for (const r of res.rows) expect(globalTables).not.toContain(r.table);
   });
 
-  it('the migrations and the entities describe the same schema (except the partial indexes written by hand)', async () => {
+  it('the migrations and the entities describe the same schema (except the indexes and triggers written by hand)', async () => {
     const diff = await ctx.orm.schema.getUpdateSchemaSQL({ wrap: false });
     const statements = diff.split(';').map((s) => s.trim()).filter(Boolean);
-    expect(statements.sort()).toEqual(HAND_WRITTEN_INDEXES.map((n) => `drop index "${n}"`).sort());
+    expect(statements.sort()).toEqual([
+      ...HAND_WRITTEN_INDEXES.map((n) => `drop index "${n}"`),
+      ...HAND_WRITTEN_TRIGGERS.flatMap((t) => [`drop trigger if exists "${t.name}" on "${t.table}"`, `drop function if exists "${t.table}_${t.name}_fn"()`]),
+    ].sort());
   });
 
   it('a query on a tenant entity without an organization fails loudly instead of reading across tenants', async () => {

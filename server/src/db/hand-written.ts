@@ -19,4 +19,15 @@ export const HAND_WRITTEN_INDEXES = [
   'field_value_org_text_index',
   'field_value_org_bool_index',
   'field_value_text_trgm',
+  'execution_org_idempotency_active_unique',
+] as const;
+
+// Triggers written by migrations (MikroORM would drop triggers its entities do not declare): the
+// realtime fan-out (NOTIFY per event) and the announcements that close the sockets of a session
+// that ended or a user who was disabled or deleted.
+export const HAND_WRITTEN_TRIGGERS = [
+  { table: 'realtime_event', name: 'realtime_event_notify' },
+  { table: 'session', name: 'session_revoked_notify' },
+  { table: 'session', name: 'session_deleted_notify' },
+  { table: 'app_user', name: 'app_user_disabled_notify' },
 ] as const;

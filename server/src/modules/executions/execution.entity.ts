@@ -1,0 +1,44 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import { Organization } from '../organization/organization.entity';
+import { User } from '../users/user.entity';
+
+/**
+ * Every long action (enrichment, play, list build, score run) is an execution (spec 002 §3). The row
+ * is created in the transaction that enqueues its pg-boss job, whose id is the execution's id.
+ */
+export const Execution = defineEntity({
+  name: 'Execution',
+  tableName: 'execution',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    organization: () => p.manyToOne(Organization),
+    /** enrichment | play | list | score */
+    type: p.string().length(20),
+    /** The enrichment, play, list or scoring model it runs (no FK: those tables belong to later modules). */
+    typeId: p.uuid().nullable(),
+    entityType: p.string().length(20),
+    entityId: p.uuid().nullable(),
+    /** draft | scheduled | processing | completed | error | cancelled */
+    status: p.string().length(20),
+    statusMessage: p.text().nullable(),
+    /** Same key while active = the same execution (a second start answers 'duplicate'). */
+    idempotencyKey: p.string().length(200).nullable(),
+    /** The retry attempt that last claimed it (pg-boss retryCount). */
+    attempt: p.integer().default(0),
+    processed: p.integer().default(0),
+    total: p.integer().nullable(),
+    /** What the handler produced; written once, in the transaction that completes the execution. */
+    result: p.json<unknown>().nullable(),
+    createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    startedAt: p.datetime().nullable(),
+    completedAt: p.datetime().nullable(),
+  },
+  indexes: [
+    { name: 'execution_org_type_status_index', properties: ['organization', 'type', 'status'] },
+    { name: 'execution_org_entity_index', properties: ['organization', 'entityId'] },
+  ],
+});
+export type IExecution = InferEntity<typeof Execution>;
