@@ -233,6 +233,21 @@ describe('EntityTable', () => {
     expect((await screen.findByTestId('toast-success')).textContent).toContain('25 companies deleted');
   });
 
+  it('closes the drawer when the record it shows is deleted', async () => {
+    const user = userEvent.setup();
+    const { bulkDelete } = renderTable();
+    await waitFor(() => expect(rowIds()).toHaveLength(10));
+    await user.click(within(screen.getAllByTestId('record-table-row')[0]).getAllByTestId('record-table-cell')[0]);
+    expect(screen.getByTestId('drawer-probe').textContent).toBe(`company:${uuid(1)}`);
+    await user.click(screen.getAllByTestId('record-table-select-row')[0]);
+    await user.click(screen.getByTestId('bulk-delete'));
+    const dialog = await screen.findByTestId('bulk-delete-dialog');
+    expect(dialog.textContent).toContain('Delete 1 company? This cannot be undone.');
+    await user.click(within(dialog).getByTestId('confirm-dialog-confirm'));
+    await waitFor(() => expect(bulkDelete).toHaveBeenCalledWith({ ids: [uuid(1)] }));
+    await waitFor(() => expect(screen.getByTestId('drawer-probe').textContent).toBe(''));
+  });
+
   it('exports the selected rows and downloads the CSV through a Blob URL', async () => {
     const user = userEvent.setup();
     const created: Blob[] = [];

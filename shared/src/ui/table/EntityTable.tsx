@@ -226,7 +226,9 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
   const allAcross = state.selection.kind === 'all';
 
   const [exporting, setExporting] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  /** The delete confirmation and the number of rows it is about (kept while it fades out). */
+  const [confirmDelete, setConfirmDelete] = useState({ open: false, count: 0 });
+  const closeConfirm = () => setConfirmDelete((c) => ({ ...c, open: false }));
 
   const runExport = useCallback(async (selection: Selection) => {
     setExporting(true);
@@ -246,16 +248,21 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
   }, [records, visibleColumns, state.sort, nouns.many, notify]);
 
   const selectionBody = toSelectionBody(state.selection, state.text, state.filters);
+  const deleteCount = confirmDelete.count;
 
   const deleteSelected = async () => {
     if (!selectionBody) return;
     const res = await records.bulkDelete(selectionBody);
-    setConfirmDelete(false);
+    closeConfirm();
     dispatch({ type: 'clearSelection' });
     notify.success(res.message);
+    // A deleted record shown in the drawer closes; with 'all selected' the drawer re-reads it.
+    const shown = drawer.target?.entityType === entityType ? drawer.target.id : null;
+    if (shown && 'ids' in selectionBody && selectionBody.ids.includes(shown)) drawer.close();
     await Promise.all([
       qc.invalidateQueries({ queryKey: queryKeys.companies }),
       qc.invalidateQueries({ queryKey: queryKeys.contacts }),
+      ...(shown ? [qc.invalidateQueries({ queryKey: entityType === 'company' ? queryKeys.company(shown) : queryKeys.contact(shown) })] : []),
     ]);
   };
 
@@ -325,7 +332,7 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
             >
               {exporting ? 'Exporting…' : 'Export'}
             </Button>
-            <Button size="small" icon={<DeleteRegular />} disabled={!selectionBody} onClick={() => setConfirmDelete(true)} data-testid="bulk-delete">
+            <Button size="small" icon={<DeleteRegular />} disabled={!selectionBody} onClick={() => setConfirmDelete({ open: true, count })} data-testid="bulk-delete">
               Delete
             </Button>
           </div>
@@ -358,12 +365,12 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
         onPageSizeChange={(pageSize) => dispatch({ type: 'pageSize', pageSize })}
       />
       <ConfirmDialog
-        open={confirmDelete}
+        open={confirmDelete.open}
         type="delete"
-        title={`Delete ${count === 1 ? nouns.one : nouns.many}`}
-        message={`Delete ${count.toLocaleString('en-US')} ${count === 1 ? nouns.one : nouns.many}? This cannot be undone.`}
+        title={`Delete ${deleteCount === 1 ? nouns.one : nouns.many}`}
+        message={`Delete ${deleteCount.toLocaleString('en-US')} ${deleteCount === 1 ? nouns.one : nouns.many}? This cannot be undone.`}
         onConfirm={deleteSelected}
-        onCancel={() => setConfirmDelete(false)}
+        onCancel={closeConfirm}
         data-testid="bulk-delete-dialog"
       />
     </section>

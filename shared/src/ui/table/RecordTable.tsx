@@ -127,7 +127,15 @@ const useStyles = makeStyles({
     boxSizing: 'border-box',
   },
   selectTd: { padding: 0, textAlign: 'center', cursor: 'default' },
-  message: { padding: `${tokens.spacingVerticalXXL} ${tokens.spacingHorizontalL}`, textAlign: 'center', color: tokens.colorNeutralForeground3, cursor: 'default' },
+  messageCell: { padding: 0, cursor: 'default' },
+  message: {
+    position: 'sticky',
+    left: 0,
+    boxSizing: 'border-box',
+    padding: `${tokens.spacingVerticalXXL} ${tokens.spacingHorizontalL}`,
+    textAlign: 'center',
+    color: tokens.colorNeutralForeground3,
+  },
   error: { color: tokens.colorPaletteRedForeground1 },
   spacer: { padding: 0, border: 'none' },
 });
@@ -136,7 +144,7 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
   const { columns, rows, getRowId, sort, onSortChange, selection, onSelectionChange, onRowClick, onColumnResize } = props;
   const styles = useStyles();
   const wrapRef = useRef<HTMLDivElement>(null);
-  const [view, setView] = useState({ top: 0, height: 0 });
+  const [view, setView] = useState({ top: 0, height: 0, width: 0 });
   const [drafts, setDrafts] = useState<Record<string, number>>({});
 
   const pageIds = rows.map(getRowId);
@@ -146,7 +154,7 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
   useLayoutEffect(() => {
     const el = wrapRef.current;
     if (!el) return;
-    const measure = () => setView({ top: el.scrollTop, height: el.clientHeight });
+    const measure = () => setView({ top: el.scrollTop, height: el.clientHeight, width: el.clientWidth });
     measure();
     if (typeof ResizeObserver === 'undefined') return;
     const ro = new ResizeObserver(measure);
@@ -160,7 +168,7 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
     frame.current = requestAnimationFrame(() => {
       frame.current = null;
       const el = wrapRef.current;
-      if (el) setView({ top: el.scrollTop, height: el.clientHeight });
+      if (el) setView({ top: el.scrollTop, height: el.clientHeight, width: el.clientWidth });
     });
   }, [windowed]);
   useEffect(() => () => { if (frame.current !== null) cancelAnimationFrame(frame.current); }, []);
@@ -304,7 +312,10 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
         <tbody>
           {message ? (
             <tr>
-              <td className={styles.message} colSpan={colSpan}>{message}</td>
+              <td className={styles.messageCell} colSpan={colSpan}>
+                {/* Centred in the visible part of the table, however wide the columns are. */}
+                <div className={styles.message} style={view.width ? { width: `${view.width}px` } : undefined}>{message}</div>
+              </td>
             </tr>
           ) : (
             <>

@@ -3,34 +3,32 @@ import { useState } from 'react';
 import { Button } from '@fluentui/react-components';
 import { AddRegular } from '@fluentui/react-icons';
 import type { CompanyDto } from '@dealscout/shared/contracts';
-import { CompanyDialog, EntityTable, type SortState } from '@dealscout/shared/ui';
+import { CompanyDialog, EntityTable, useDrawer, type SortState } from '@dealscout/shared/ui';
 import { useUser } from '../session/hooks/useSession';
 import { COMPANY_COLUMNS } from './columns';
-import { RecordsDrawerScope } from './RecordsDrawerScope';
 
 /** Spec 002 §9: the company table sorts by name, ascending, by default. */
 export const COMPANY_DEFAULT_SORT: SortState = { key: 'name', order: 'asc' };
 
 export default function CompaniesPage() {
   const user = useUser();
+  const drawer = useDrawer();
   const [creating, setCreating] = useState(false);
   return (
-    <RecordsDrawerScope>
-      <div className="ds-table-page" data-testid="companies-page">
-        <EntityTable<CompanyDto>
-          entityType="company"
-          columns={COMPANY_COLUMNS}
-          defaultSort={COMPANY_DEFAULT_SORT}
-          nouns={{ one: 'company', many: 'companies' }}
-          searchPlaceholder="Search companies"
-          toolbarEnd={
-            <Button appearance="primary" size="small" icon={<AddRegular />} onClick={() => setCreating(true)} data-testid="table-new-company">
-              New Company
-            </Button>
-          }
-        />
-        <CompanyDialog open={creating} onOpenChange={setCreating} defaultOwnerId={user.id} />
-      </div>
-    </RecordsDrawerScope>
+    <div className="ds-table-page" data-testid="companies-page">
+      <EntityTable<CompanyDto>
+        entityType="company"
+        columns={COMPANY_COLUMNS}
+        defaultSort={COMPANY_DEFAULT_SORT}
+        nouns={{ one: 'company', many: 'companies' }}
+        searchPlaceholder="Search companies"
+        toolbarEnd={
+          <Button appearance="primary" size="small" icon={<AddRegular />} onClick={() => setCreating(true)} data-testid="table-new-company">
+            New Company
+          </Button>
+        }
+      />
+      <CompanyDialog open={creating} onOpenChange={setCreating} defaultOwnerId={user.id} onSaved={(r) => drawer.open({ entityType: 'company', id: r.id })} />
+    </div>
   );
 }

@@ -3,32 +3,30 @@ import { useState } from 'react';
 import { Button } from '@fluentui/react-components';
 import { AddRegular } from '@fluentui/react-icons';
 import type { ContactDto } from '@dealscout/shared/contracts';
-import { ContactDialog, EntityTable } from '@dealscout/shared/ui';
+import { ContactDialog, EntityTable, useDrawer } from '@dealscout/shared/ui';
 import { useUser } from '../session/hooks/useSession';
 import { CONTACT_COLUMNS } from './columns';
-import { RecordsDrawerScope } from './RecordsDrawerScope';
 
 export default function ContactsPage() {
   const user = useUser();
+  const drawer = useDrawer();
   const [creating, setCreating] = useState(false);
   return (
-    <RecordsDrawerScope>
-      <div className="ds-table-page" data-testid="contacts-page">
-        <EntityTable<ContactDto>
-          entityType="contact"
-          columns={CONTACT_COLUMNS}
-          // The server's order (last name, then first name) until a header is clicked.
-          defaultSort={null}
-          nouns={{ one: 'contact', many: 'contacts' }}
-          searchPlaceholder="Search contacts"
-          toolbarEnd={
-            <Button appearance="primary" size="small" icon={<AddRegular />} onClick={() => setCreating(true)} data-testid="table-new-contact">
-              New Contact
-            </Button>
-          }
-        />
-        <ContactDialog open={creating} onOpenChange={setCreating} defaultOwnerId={user.id} />
-      </div>
-    </RecordsDrawerScope>
+    <div className="ds-table-page" data-testid="contacts-page">
+      <EntityTable<ContactDto>
+        entityType="contact"
+        columns={CONTACT_COLUMNS}
+        // The server's order (last name, then first name) until a header is clicked.
+        defaultSort={null}
+        nouns={{ one: 'contact', many: 'contacts' }}
+        searchPlaceholder="Search contacts"
+        toolbarEnd={
+          <Button appearance="primary" size="small" icon={<AddRegular />} onClick={() => setCreating(true)} data-testid="table-new-contact">
+            New Contact
+          </Button>
+        }
+      />
+      <ContactDialog open={creating} onOpenChange={setCreating} defaultOwnerId={user.id} onSaved={(r) => drawer.open({ entityType: 'contact', id: r.id })} />
+    </div>
   );
 }
