@@ -203,6 +203,10 @@ export function ContactsSection({ company, open, onToggle, defaultOwnerId }: {
         onOpenChange={setAdding}
         linkCompany={{ id: company.id, title: company.name, subtitle: company.domain || company.website }}
         defaultOwnerId={defaultOwnerId}
+        // Show the new contact where it lands.
+        onSaved={() => {
+          if (!open) onToggle();
+        }}
       />
     </>
   );
@@ -331,6 +335,10 @@ export function CompaniesSection({ contact, open, onToggle, defaultOwnerId }: {
         onOpenChange={setAdding}
         linkContact={{ id: contact.id, title: contactDisplayName(contact), subtitle: contact.email }}
         defaultOwnerId={defaultOwnerId}
+        // Show the new company where it lands.
+        onSaved={() => {
+          if (!open) onToggle();
+        }}
       />
     </>
   );
