@@ -258,12 +258,15 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
     notify.success(res.message);
     // A deleted record shown in the drawer closes; with 'all selected' the drawer re-reads it.
     const shown = drawer.target?.entityType === entityType ? drawer.target.id : null;
-    if (shown && 'ids' in selectionBody && selectionBody.ids.includes(shown)) drawer.close();
+    const shownKey = shown ? (entityType === 'company' ? queryKeys.company(shown) : queryKeys.contact(shown)) : null;
+    const shownDeleted = !!shown && 'ids' in selectionBody && selectionBody.ids.includes(shown);
+    if (shownDeleted) drawer.close();
     await Promise.all([
       qc.invalidateQueries({ queryKey: queryKeys.companies }),
       qc.invalidateQueries({ queryKey: queryKeys.contacts }),
-      ...(shown ? [qc.invalidateQueries({ queryKey: entityType === 'company' ? queryKeys.company(shown) : queryKeys.contact(shown) })] : []),
+      ...(shownKey && !shownDeleted ? [qc.invalidateQueries({ queryKey: shownKey })] : []),
     ]);
+    if (shownKey && shownDeleted) qc.removeQueries({ queryKey: shownKey });
   };
 
   const onFilters = (filters: TableFilter[]) => dispatch({ type: 'filters', filters });
