@@ -91,6 +91,14 @@ describe('companies', () => {
       expect((await b.post('/api/v1/entity/company', { company: { name: `Dup ${u}`, website: `dup-${u}.com` } })).statusCode).toBe(201);
     });
 
+    it('concurrent creates of one domain: exactly one is created, the others are 409', async () => {
+      const u = uniq();
+      const res = await Promise.all(['', 'www.', 'https://', 'http://www.', 'HTTPS://'].map((p) => a.post('/api/v1/entity/company', { company: { name: `Race ${u}`, website: `${p}race-${u}.com` } })));
+      expect(res.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409]);
+      for (const r of res.filter((x) => x.statusCode === 409)) expect(r.json()).toEqual({ success: false, message: 'Company with same domain already exists' });
+      expect(await countCompanies('organization_id = ? and domain = ?', [orgA, `race-${u}.com`])).toBe(1);
+    });
+
     it('with a new contact: both created and linked (key contact, primary company)', async () => {
       const u = uniq();
       const res = await a.post('/api/v1/entity/company', {
@@ -362,6 +370,29 @@ describe('companies', () => {
       await link(a, other.id, p1.id);
       await a.put('/api/v1/company/set-key', { companyId: c.id, contactId: p1.id });
       expect((await details(a, other.id)).keyContact.id).toBe(p1.id);
+    });
+
+    it('concurrent links of one company all succeed; exactly one becomes the key contact', async () => {
+      const c = await newCompany(a);
+      const contacts = await Promise.all(Array.from({ length: 6 }, () => newContact(a)));
+      const res = await Promise.all(contacts.map((p) => a.post('/api/v1/company/create-mapping', { companyId: c.id, contactId: p.id })));
+      expect(res.map((r) => r.statusCode)).toEqual(contacts.map(() => 201));
+      expect(res.filter((r) => r.json().mapping.isKey)).toHaveLength(1);
+      expect(res.every((r) => r.json().mapping.isPrimary)).toBe(true);
+      const d = await details(a, c.id);
+      expect(d.contactCount).toBe(6);
+      expect(d.entityMapping.filter((m: { isKey: boolean }) => m.isKey)).toHaveLength(1);
+    });
+
+    it('concurrent set-key calls all succeed and leave exactly one key contact', async () => {
+      const c = await newCompany(a);
+      const contacts = await Promise.all(Array.from({ length: 6 }, () => newContact(a)));
+      for (const p of contacts) await link(a, c.id, p.id);
+      const res = await Promise.all(contacts.map((p) => a.put('/api/v1/company/set-key', { companyId: c.id, contactId: p.id })));
+      expect(res.map((r) => r.statusCode)).toEqual(contacts.map(() => 200));
+      const d = await details(a, c.id);
+      expect(d.entityMapping.filter((m: { isKey: boolean }) => m.isKey)).toHaveLength(1);
+      expect(contacts.map((p) => p.id)).toContain(d.keyContact.id);
     });
 
     it('set-key for records that are not linked is 404', async () => {

@@ -83,6 +83,14 @@ describe('contacts', () => {
       expect((await b.post('/api/v1/entity/contact', { contact: { firstName: 'D', lastName: 'U', email: `dup-${u}@example.com` } })).statusCode).toBe(201);
     });
 
+    it('concurrent creates of one email: exactly one is created, the others are 409', async () => {
+      const u = uniq();
+      const res = await Promise.all([`race-${u}@x.com`, `RACE-${u}@x.com`, ` Race-${u}@X.com`, `race-${u}@X.COM`].map((email) => a.post('/api/v1/entity/contact', { contact: { firstName: 'R', lastName: 'C', email } })));
+      expect(res.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
+      for (const r of res.filter((x) => x.statusCode === 409)) expect(r.json()).toEqual({ success: false, message: 'Contact with same email already exists' });
+      expect(await countContacts('organization_id = ? and email = ?', [orgA, `race-${u}@x.com`])).toBe(1);
+    });
+
     it('with a new company: both created and linked (primary company, key contact)', async () => {
       const u = uniq();
       const res = await a.post('/api/v1/entity/contact', {
@@ -249,6 +257,19 @@ describe('contacts', () => {
       expect(d.entityMapping[0].companyId).toBe(c2.id);
       // Key flags of the companies are not touched.
       expect((await a.get(`/api/v1/company/details/${c1.id}`)).json().company.keyContact.id).toBe(p.id);
+    });
+
+    it('concurrent links of one contact and concurrent set-primary calls: all succeed, exactly one primary company', async () => {
+      const p = await newContact(a);
+      const companies = await Promise.all(Array.from({ length: 5 }, () => newCompany(a)));
+      const links = await Promise.all(companies.map((c) => a.post('/api/v1/company/create-mapping', { companyId: c.id, contactId: p.id })));
+      expect(links.map((r) => r.statusCode)).toEqual(companies.map(() => 201));
+      expect(links.filter((r) => r.json().mapping.isPrimary)).toHaveLength(1);
+      const res = await Promise.all(companies.map((c) => a.put('/api/v1/contact/set-primary', { companyId: c.id, contactId: p.id })));
+      expect(res.map((r) => r.statusCode)).toEqual(companies.map(() => 200));
+      const d = await details(a, p.id);
+      expect(d.entityMapping.filter((m: { isPrimary: boolean }) => m.isPrimary)).toHaveLength(1);
+      expect(d.companyCount).toBe(5);
     });
 
     it('set-primary for records that are not linked, or another organization’s, is 404', async () => {

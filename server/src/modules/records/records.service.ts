@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   normalizeDomain, normalizeEmail, coerceFieldValue, NUMERIC_TYPES,
@@ -99,24 +99,28 @@ export function toMappingDto(m: ICompanyContact): MappingDto {
 
 /**
  * Links a company and a contact (both must be the caller's: 404 otherwise). The first contact of a
- * company becomes its key contact, the first company of a contact its primary company.
+ * company becomes its key contact, the first company of a contact its primary company. Both rows
+ * are locked (company first, then contact) so that concurrent links see each other's flags.
  */
 export async function linkCompanyContact(em: EntityManager, actor: Actor, companyId: string, contactId: string, extra: { label?: string | null; value?: string | null } = {}): Promise<{ mapping: ICompanyContact; created: boolean }> {
-  const [company, contact] = await Promise.all([em.findOne(Company, { id: companyId }), em.findOne(Contact, { id: contactId })]);
-  if (!company) throw notFound(COMPANY_MESSAGES.notFound);
-  if (!contact) throw notFound(CONTACT_MESSAGES.notFound);
-  const existing = await em.findOne(CompanyContact, { company: companyId, contact: contactId });
-  if (existing) return { mapping: existing, created: false };
-  const [hasKey, hasPrimary] = await Promise.all([
-    em.count(CompanyContact, { company: companyId, isKey: true }),
-    em.count(CompanyContact, { contact: contactId, isPrimary: true }),
-  ]);
-  const mapping = em.create(CompanyContact, {
-    organization: actor.organizationId, company, contact, isKey: hasKey === 0, isPrimary: hasPrimary === 0,
-    label: extra.label ?? null, value: extra.value ?? null,
+  return em.transactional(async (tem) => {
+    const company = await tem.findOne(Company, { id: companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!company) throw notFound(COMPANY_MESSAGES.notFound);
+    const contact = await tem.findOne(Contact, { id: contactId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!contact) throw notFound(CONTACT_MESSAGES.notFound);
+    const existing = await tem.findOne(CompanyContact, { company: companyId, contact: contactId });
+    if (existing) return { mapping: existing, created: false };
+    const [hasKey, hasPrimary] = await Promise.all([
+      tem.count(CompanyContact, { company: companyId, isKey: true }),
+      tem.count(CompanyContact, { contact: contactId, isPrimary: true }),
+    ]);
+    const mapping = tem.create(CompanyContact, {
+      organization: actor.organizationId, company, contact, isKey: hasKey === 0, isPrimary: hasPrimary === 0,
+      label: extra.label ?? null, value: extra.value ?? null,
+    });
+    await flushUnique(tem, ENTITY_MESSAGES.alreadyLinked);
+    return { mapping, created: true };
   });
-  await flushUnique(em, ENTITY_MESSAGES.alreadyLinked);
-  return { mapping, created: true };
 }
 
 async function mappingOf(em: EntityManager, companyId: string, contactId: string): Promise<ICompanyContact> {
@@ -125,9 +129,10 @@ async function mappingOf(em: EntityManager, companyId: string, contactId: string
   return m;
 }
 
-/** Makes a linked contact the company's key contact (one per company). */
+/** Makes a linked contact the company's key contact (one per company; the company row is locked meanwhile). */
 export async function setKeyContact(em: EntityManager, companyId: string, contactId: string): Promise<ICompanyContact> {
   return em.transactional(async (tem) => {
+    if (!(await tem.findOne(Company, { id: companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE }))) throw notFound('These records are not linked');
     const m = await mappingOf(tem, companyId, contactId);
     await tem.nativeUpdate(CompanyContact, { company: companyId, isKey: true, id: { $ne: m.id } }, { isKey: false });
     m.isKey = true;
@@ -136,9 +141,10 @@ export async function setKeyContact(em: EntityManager, companyId: string, contac
   });
 }
 
-/** Makes a linked company the contact's primary company (one per contact). */
+/** Makes a linked company the contact's primary company (one per contact; the contact row is locked meanwhile). */
 export async function setPrimaryCompany(em: EntityManager, contactId: string, companyId: string): Promise<ICompanyContact> {
   return em.transactional(async (tem) => {
+    if (!(await tem.findOne(Contact, { id: contactId }, { lockMode: LockMode.PESSIMISTIC_WRITE }))) throw notFound('These records are not linked');
     const m = await mappingOf(tem, companyId, contactId);
     await tem.nativeUpdate(CompanyContact, { contact: contactId, isPrimary: true, id: { $ne: m.id } }, { isPrimary: false });
     m.isPrimary = true;
