@@ -198,8 +198,9 @@ export function FieldsSection({ entityType, entityId, values, open, onToggle }: 
   const styles = useStyles();
   const api = useApi();
   const [adding, setAdding] = useState(false);
-  const fieldsQuery = useQuery({ queryKey: queryKeys.fields(entityType), queryFn: () => api.fields.list(entityType), staleTime: 30_000 });
-  const fields = useMemo(() => drawerFields(fieldsQuery.data?.fields ?? [], entityType), [fieldsQuery.data, entityType]);
+  // Same key and data (the field list) as the tables' columns, so one fetch serves both.
+  const fieldsQuery = useQuery({ queryKey: queryKeys.fields(entityType), queryFn: async () => (await api.fields.list(entityType)).fields, staleTime: 60_000 });
+  const fields = useMemo(() => drawerFields(fieldsQuery.data ?? [], entityType), [fieldsQuery.data, entityType]);
   const key: SectionKey = entityType === 'company' ? 'companyFields' : 'contactFields';
   const title = entityType === 'company' ? 'Company Fields' : 'Contact Fields';
   return (

@@ -9,6 +9,7 @@ import type { CompanyDetails, ContactDetails, FieldDto, FieldValueDto, UserSetti
 import { defaultUserConfig, ENTITY_MESSAGES, type UserConfig } from '../../domain';
 import { fakeApi, renderWithApi } from '../test-render';
 import { DrawerProvider, useDrawer, type DrawerTarget } from '../DrawerContext';
+import { queryKeys } from '../ApiContext';
 import { RecordDrawer, DRAFT_EMAIL_LATER } from './RecordDrawer';
 import {
   COPIED_MESSAGE,
@@ -404,6 +405,12 @@ describe('RecordDrawer fields', () => {
     await waitFor(() => expect(screen.getAllByTestId('drawer-field-row')).toHaveLength(3));
     expect(screen.getAllByTestId('drawer-field-label').map((l) => l.textContent)).toEqual(['ARR', 'Board seats', 'sector']);
     expect(screen.getAllByTestId('drawer-field-value').map((v) => v.textContent)).toEqual(['1250000', NOT_EXECUTED, NOT_EXECUTED]);
+  });
+
+  it('caches the field list under the key the tables use, in the same shape (an array of fields)', async () => {
+    const { queryClient } = renderDrawer(companyApi(), { target: { entityType: 'company', id: COMPANY_ID } });
+    await waitFor(() => expect(screen.getAllByTestId('drawer-field-row')).toHaveLength(3));
+    expect(queryClient.getQueryData(queryKeys.fields('company'))).toEqual(COMPANY_FIELDS);
   });
 
   it("copies a value with 'Value copied to clipboard' shown briefly", async () => {
