@@ -120,7 +120,8 @@ export function CompanyDialog(props: CompanyDialogProps) {
         })
         : await api.companies.create({
           company: body,
-          ...(mode === 'new' ? { contact: trimContact(contact) } : {}),
+          // A contact created with the company gets the same owner.
+          ...(mode === 'new' ? { contact: { ...trimContact(contact), accountOwnerId: ownerId } } : {}),
           ...(mode === 'existing' && picked ? { assignContactId: picked.id } : {}),
         });
       notify.success(editing ? COMPANY_MESSAGES.updated : COMPANY_MESSAGES.created);

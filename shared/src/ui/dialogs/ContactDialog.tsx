@@ -120,7 +120,8 @@ export function ContactDialog(props: ContactDialogProps) {
         })
         : await api.contacts.create({
           contact: body,
-          ...(mode === 'new' ? { company: trimCompany(company) } : {}),
+          // A company created with the contact gets the same owner.
+          ...(mode === 'new' ? { company: { ...trimCompany(company), accountOwnerId: ownerId } } : {}),
           ...(mode === 'existing' && picked ? { assignCompanyId: picked.id } : {}),
         });
       notify.success(editing ? CONTACT_MESSAGES.updated : CONTACT_MESSAGES.created);

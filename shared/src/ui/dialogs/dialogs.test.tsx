@@ -173,7 +173,7 @@ describe('CompanyDialog', () => {
     await waitFor(() => expect(create).toHaveBeenCalledTimes(1));
     expect(create).toHaveBeenCalledWith({
       company: { name: 'Acme', website: 'acme.test', accountOwnerId: 'u-ada' },
-      contact: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.test' },
+      contact: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.test', accountOwnerId: 'u-ada' },
     });
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith(saved));
     expect(onOpenChange).toHaveBeenCalledWith(false);
@@ -330,7 +330,7 @@ describe('ContactDialog', () => {
     await user.click(screen.getByTestId('contact-dialog-save'));
     await waitFor(() => expect(create).toHaveBeenCalledWith({
       contact: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.test', accountOwnerId: null },
-      company: { name: 'Acme', website: 'acme.test' },
+      company: { name: 'Acme', website: 'acme.test', accountOwnerId: null },
     }));
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith(saved));
     expect(await screen.findByText(CONTACT_MESSAGES.created)).toBeTruthy();
