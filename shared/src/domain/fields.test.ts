@@ -40,6 +40,23 @@ describe('coerceFieldValue', () => {
     }
   });
 
+  it('blank input clears a typed field (it is not 0 or false)', () => {
+    for (const t of ['int', 'double', 'currency', 'boolean', 'date', 'time'] as const) {
+      expect(coerceFieldValue(t, '   ')).toEqual(ok(null));
+    }
+    expect(coerceFieldValue('string', '  ')).toEqual(ok('  '));
+  });
+
+  it('numbers are decimal: hexadecimal, binary and octal literals are refused', () => {
+    expect(coerceFieldValue('int', '0x10')).toEqual(bad('Please enter a whole number'));
+    expect(coerceFieldValue('int', '0b101')).toEqual(bad('Please enter a whole number'));
+    expect(coerceFieldValue('double', '0o7')).toEqual(bad('Please enter a number'));
+    expect(coerceFieldValue('double', '1e3')).toEqual(ok(1000));
+    expect(coerceFieldValue('double', '+2.5')).toEqual(ok(2.5));
+    expect(coerceFieldValue('double', '.5')).toEqual(ok(0.5));
+    expect(coerceFieldValue('int', '12.')).toEqual(ok(12));
+  });
+
   it('int: whole numbers only', () => {
     expect(coerceFieldValue('int', 42)).toEqual(ok(42));
     expect(coerceFieldValue('int', ' -7 ')).toEqual(ok(-7));

@@ -52,15 +52,17 @@ export const TEMPORAL_TYPES: readonly FieldDataType[] = ['date', 'time'];
 /** Turns user input into the stored value of a field, or reports why it cannot. */
 export function coerceFieldValue(dataType: FieldDataType, raw: unknown): { ok: true; value: unknown } | { ok: false; message: string } {
   if (raw === null || raw === undefined || raw === '') return { ok: true, value: null };
+  // Blank input in a typed field clears it too (Number('  ') would be 0).
+  if (typeof raw === 'string' && raw.trim() === '' && (NUMERIC_TYPES.includes(dataType) || TEMPORAL_TYPES.includes(dataType) || dataType === 'boolean')) return { ok: true, value: null };
   switch (dataType) {
     case 'int': {
-      const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
+      const n = toNumber(raw);
       return Number.isInteger(n) ? { ok: true, value: n } : { ok: false, message: 'Please enter a whole number' };
     }
     case 'double':
     case 'currency':
     case 'number': {
-      const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
+      const n = toNumber(raw);
       return Number.isFinite(n) ? { ok: true, value: n } : { ok: false, message: 'Please enter a number' };
     }
     case 'boolean': {
@@ -85,6 +87,13 @@ export function coerceFieldValue(dataType: FieldDataType, raw: unknown): { ok: t
     default:
       return { ok: true, value: typeof raw === 'string' ? raw : JSON.stringify(raw) };
   }
+}
+
+/** A number, or a decimal number written as text ('12', '-0.5', '1e3'); NaN otherwise ('0x10', '1,000'). */
+function toNumber(raw: unknown): number {
+  if (typeof raw === 'number') return raw;
+  const s = String(raw).trim();
+  return /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(s) ? Number(s) : Number.NaN;
 }
 
 function safeJson(s: string): unknown {
