@@ -75,7 +75,7 @@ function DrawerProbe() {
   return <output data-testid="drawer-probe">{d.target ? `${d.target.entityType}:${d.target.id}` : ''}</output>;
 }
 
-function renderTable(opts: { layouts?: TableLayoutDto[] } = {}) {
+function renderTable(opts: { layouts?: TableLayoutDto[]; pluginMode?: boolean } = {}) {
   const mocks = makeApi(opts);
   const utils = renderWithApi(
     <DrawerProvider>
@@ -85,6 +85,7 @@ function renderTable(opts: { layouts?: TableLayoutDto[] } = {}) {
       <DrawerProbe />
     </DrawerProvider>,
     mocks.api,
+    { pluginMode: opts.pluginMode },
   );
   return { ...mocks, ...utils };
 }
@@ -302,5 +303,16 @@ describe('EntityTable', () => {
     await waitFor(() => expect(screen.getAllByTestId('record-table-header').map((h) => h.getAttribute('data-key'))).toEqual(['employees', 'name']));
     const cols = screen.getByTestId('record-table').querySelectorAll('col');
     expect(Array.from(cols).map((c) => (c as HTMLElement).style.width)).toEqual(['44px', '90px', '300px']);
+  });
+
+  it('fills its panel under a plugin, the filter editor too', async () => {
+    const user = userEvent.setup();
+    renderTable({ pluginMode: true });
+    await waitFor(() => expect(rowIds()).toHaveLength(10));
+    expect(screen.getByTestId('company-table').getAttribute('data-plugin-mode')).toBe('true');
+    await user.click(screen.getByTestId('filter-add'));
+    await waitFor(() => expect(screen.getAllByTestId('filter-field-option')).toHaveLength(2));
+    await user.click(screen.getAllByTestId('filter-field-option')[0]);
+    expect(screen.getByTestId('filter-editor').getAttribute('data-plugin-mode')).toBe('true');
   });
 });

@@ -4,7 +4,7 @@
 // that opens the detail drawer. Spec 001 §2 'Table filters', §4, §5; spec 002 §2, §4, §7, §9.
 import { useCallback, useEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Link, SearchBox, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Link, SearchBox, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { ArrowDownloadRegular, DeleteRegular } from '@fluentui/react-icons';
 import type { CompanyDto, ContactDto, ExportBody, FieldDto, Selection, TableQuery } from '../../contracts';
 import type { Api } from '../../client';
@@ -13,6 +13,7 @@ import { useApi, queryKeys } from '../ApiContext';
 import { useDrawer } from '../DrawerContext';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { useNotify } from '../toast';
+import { usePluginMode } from '../PluginMode';
 import { PaginationBar } from './PaginationBar';
 import { FilterBar } from './FilterBar';
 import { ColumnsMenu } from './ColumnsMenu';
@@ -119,6 +120,8 @@ const useStyles = makeStyles({
     boxShadow: tokens.shadow4,
     overflow: 'hidden',
   },
+  /** Under a plugin the table fills its panel edge to edge. */
+  plugin: { borderRadius: 0, boxShadow: 'none' },
   toolbar: {
     display: 'flex',
     alignItems: 'center',
@@ -146,6 +149,7 @@ const useStyles = makeStyles({
 export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>) {
   const { entityType, nouns } = props;
   const styles = useStyles();
+  const pluginMode = usePluginMode();
   const api = useApi();
   const qc = useQueryClient();
   const notify = useNotify();
@@ -274,7 +278,7 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
   const filtered = state.text !== '' || state.filters.length > 0;
 
   return (
-    <section className={styles.root} data-testid={`${entityType}-table`} aria-label={nouns.many}>
+    <section className={mergeClasses(styles.root, pluginMode && styles.plugin)} data-testid={`${entityType}-table`} data-plugin-mode={pluginMode ? 'true' : undefined} aria-label={nouns.many}>
       <div className={styles.toolbar} role="toolbar" aria-label={`${nouns.many} toolbar`}>
         <SearchBox
           className={styles.search}
@@ -282,6 +286,7 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
           placeholder={props.searchPlaceholder}
           aria-label={props.searchPlaceholder}
           value={searchInput}
+          maxLength={200}
           onChange={(_, d) => setSearchInput(d.value)}
           data-testid="table-search"
         />

@@ -3,8 +3,9 @@
 // Save needs every value (between needs both ends), numbers are non-negative and numeric inputs
 // refuse e, E, + and -. The same rules (`filterProblem`) run on the server.
 import { useState, type ClipboardEvent, type KeyboardEvent } from 'react';
-import { Button, Checkbox, Input, MessageBar, MessageBarBody, Select, Text, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Checkbox, Input, MessageBar, MessageBarBody, Select, Text, Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { AddRegular, DeleteRegular } from '@fluentui/react-icons';
+import { usePluginMode } from '../PluginMode';
 import {
   CONDITION_LABELS, FILTER_MESSAGES, MAX_FILTER_CONDITIONS, canAddCondition, conditionsFor, filterProblem, isBlockedNumericKey, isNumericType,
   itemValues, type FieldDataType, type FilterCondition, type FilterItem, type TableFilter,
@@ -82,6 +83,8 @@ function rowToItem(row: Row, dataType: FieldDataType): FilterItem {
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, width: '440px', maxWidth: '100%', boxSizing: 'border-box' },
+  /** Under a plugin (add-in, side panel) the editor takes the width it is given. */
+  plugin: { width: '100%' },
   title: { fontWeight: tokens.fontWeightSemibold },
   rows: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   row: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
@@ -98,6 +101,7 @@ const useStyles = makeStyles({
 
 export function FilterEditor({ field, initial, onSave, onCancel, onRemove, options }: FilterEditorProps) {
   const styles = useStyles();
+  const pluginMode = usePluginMode();
   const { dataType } = field;
   const allowed = conditionsFor(dataType);
   const numeric = isNumericType(dataType);
@@ -212,7 +216,7 @@ export function FilterEditor({ field, initial, onSave, onCancel, onRemove, optio
   };
 
   return (
-    <div className={styles.root} data-testid="filter-editor" data-field-key={field.key} data-data-type={dataType}>
+    <div className={mergeClasses(styles.root, pluginMode && styles.plugin)} data-testid="filter-editor" data-plugin-mode={pluginMode ? 'true' : undefined} data-field-key={field.key} data-data-type={dataType}>
       <Text className={styles.title} data-testid="filter-editor-title">{field.label}</Text>
       {rows.length > 1 && (
         <Select
