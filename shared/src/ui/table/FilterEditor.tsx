@@ -83,6 +83,8 @@ function rowToItem(row: Row, dataType: FieldDataType): FilterItem {
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, width: '440px', maxWidth: '100%', boxSizing: 'border-box' },
+  /** Dates and times need room for two pickers side by side (between). */
+  wide: { width: '540px' },
   /** Under a plugin (add-in, side panel) the editor takes the width it is given. */
   plugin: { width: '100%' },
   title: { fontWeight: tokens.fontWeightSemibold },
@@ -216,7 +218,7 @@ export function FilterEditor({ field, initial, onSave, onCancel, onRemove, optio
   };
 
   return (
-    <div className={mergeClasses(styles.root, pluginMode && styles.plugin)} data-testid="filter-editor" data-plugin-mode={pluginMode ? 'true' : undefined} data-field-key={field.key} data-data-type={dataType}>
+    <div className={mergeClasses(styles.root, (dataType === 'date' || dataType === 'time') && styles.wide, pluginMode && styles.plugin)} data-testid="filter-editor" data-plugin-mode={pluginMode ? 'true' : undefined} data-field-key={field.key} data-data-type={dataType}>
       <Text className={styles.title} data-testid="filter-editor-title">{field.label}</Text>
       {rows.length > 1 && (
         <Select
