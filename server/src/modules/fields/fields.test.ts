@@ -301,6 +301,16 @@ describe('custom fields', () => {
       }
     });
 
+    it('blank input clears a number field (it is not stored as 0)', async () => {
+      const field = await newField(a, 'company', 'int');
+      const company = await newCompany(a);
+      await a.put('/api/v1/entity/company/field', { entityId: company.id, fieldId: field.id, value: 5 });
+      const res = await a.put('/api/v1/entity/company/field', { entityId: company.id, fieldId: field.id, value: '   ' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().value).toBeNull();
+      expect(await valueOf(a, 'company', company.id, field.id)).toBeUndefined();
+    });
+
     it('built-in fields are refused', async () => {
       const company = await newCompany(a);
       const name = (await fields(a, '?entityType=company')).find((x) => x.key === 'name')!;
