@@ -2,7 +2,7 @@
 import '../test-dom';
 import './test-select-in-popover';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { CompanyDto, FieldDto, TableLayoutBody, TableLayoutDto, TableQuery } from '../../contracts';
 import { fakeApi, renderWithApi } from '../test-render';
@@ -12,6 +12,8 @@ import { EntityTable } from './EntityTable';
 import type { RecordColumn } from './RecordTable';
 
 afterEach(cleanup);
+// These tests drive whole tables through many events: generous limits keep them steady on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 const TOTAL = 25;
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -98,7 +100,7 @@ beforeEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('EntityTable', () => {
+describe('EntityTable', { timeout: 30_000 }, () => {
   it('loads page 0 of 10 rows sorted by name ascending, with a column per custom field', async () => {
     const { page } = renderTable();
     await waitFor(() => expect(rowIds()).toHaveLength(10));

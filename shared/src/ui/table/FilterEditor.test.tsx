@@ -2,7 +2,7 @@
 import '../test-dom';
 import './test-select-in-popover';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, fireEvent, within } from '@testing-library/react';
+import { cleanup, configure, render, screen, fireEvent, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { FILTER_MESSAGES, type TableFilter } from '../../domain';
@@ -11,6 +11,7 @@ import { FilterBar } from './FilterBar';
 import { filterLabel } from './filterLabel';
 
 afterEach(cleanup);
+configure({ asyncUtilTimeout: 5000 });
 
 const NAME: FilterFieldInfo = { key: 'name', label: 'Name', dataType: 'string' };
 const EMPLOYEES: FilterFieldInfo = { key: 'employees', label: 'Employees', dataType: 'int' };
@@ -32,7 +33,7 @@ const removes = () => screen.getAllByTestId('filter-condition-remove') as HTMLBu
 const error = () => screen.queryByTestId('filter-editor-error')?.textContent ?? null;
 const optionLabels = (el: HTMLElement) => Array.from((el as HTMLSelectElement).options).map((o) => o.textContent);
 
-describe('FilterEditor', () => {
+describe('FilterEditor', { timeout: 20_000 }, () => {
   it('offers the conditions of the field type', () => {
     renderEditor({ field: NAME });
     expect(optionLabels(screen.getByTestId('filter-condition-select'))).toEqual(['equals', 'not equals', 'contains', 'not contains', 'starts with']);
@@ -179,7 +180,7 @@ describe('filterLabel', () => {
   });
 });
 
-describe('FilterBar', () => {
+describe('FilterBar', { timeout: 20_000 }, () => {
   function renderBar(filters: TableFilter[] = []) {
     const onChange = vi.fn();
     render(

@@ -2,12 +2,13 @@
 import '../test-dom';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, fireEvent } from '@testing-library/react';
+import { cleanup, configure, render, screen, fireEvent } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { PaginationBar, PAGE_SIZE_OPTIONS, type PaginationBarProps } from './PaginationBar';
 
 afterEach(cleanup);
+configure({ asyncUtilTimeout: 5000 });
 
 function renderBar(over: Partial<PaginationBarProps> = {}) {
   const props: PaginationBarProps = {
@@ -50,7 +51,7 @@ const label = () => screen.getByTestId('pagination-label').textContent;
 const btn = (id: string) => screen.getByTestId(`pagination-${id}`) as HTMLButtonElement;
 const goTo = () => screen.getByTestId('pagination-goto') as HTMLInputElement;
 
-describe('PaginationBar', () => {
+describe('PaginationBar', { timeout: 20_000 }, () => {
   it("shows the zero-based page as 'Page X of Y' (page+1)", () => {
     renderBar({ pageIndex: 0 });
     expect(label()).toBe('Page 1 of 5');
