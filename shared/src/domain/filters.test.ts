@@ -145,6 +145,13 @@ describe('matchesItem: the reference semantics', () => {
     expect(matchesItem('09:30', item('less_than', '10:00'), 'time')).toBe(true);
   });
 
+  it('objects are compared as their JSON text, as the server stores them', () => {
+    expect(matchesItem({ Stage: 'Seed' }, item('contains', '"stage":"seed"'), 'object')).toBe(true);
+    expect(matchesItem({ a: 1 }, item('contains', 'object'), 'object')).toBe(false);
+    expect(matchesItem({ a: 1 }, item('not_contains', 'object'), 'object')).toBe(true);
+    expect(matchesItem([1, 2], item('equals', '[1,2]'), 'object')).toBe(true);
+  });
+
   it('booleans: equals / not equals', () => {
     expect(matchesItem(true, item('equals', true), 'boolean')).toBe(true);
     expect(matchesItem(false, item('equals', 'true'), 'boolean')).toBe(false);

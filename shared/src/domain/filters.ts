@@ -119,7 +119,8 @@ function cmp(a: unknown, b: unknown, dataType: FieldDataType): number {
   return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
 
-const lower = (v: unknown) => String(v).toLowerCase();
+/** The text a text condition compares: objects (the 'object' type) as their JSON, as the server stores them. */
+const lower = (v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)).toLowerCase();
 
 /**
  * Whether one value satisfies one condition. Missing values (null) satisfy only the negative

@@ -9,8 +9,8 @@ import { createTestApp, createOrg, signedIn, type TestContext, type TestClient }
 import { newField, setValue, type FieldLike } from '../../../test/records';
 import { conditionsFor, coerceFieldValue, matchesFilters, type FieldDataType, type FilterCondition, type TableFilter } from '@dealscout/shared/domain';
 
-type Custom = 'double' | 'int' | 'string' | 'date' | 'boolean';
-const TYPES: Custom[] = ['double', 'int', 'string', 'date', 'boolean'];
+type Custom = 'double' | 'int' | 'string' | 'date' | 'boolean' | 'object';
+const TYPES: Custom[] = ['double', 'int', 'string', 'date', 'boolean', 'object'];
 const COMPANIES = 40;
 /** The keys filtered on: the built-in name and the custom fields (labels 'P double'… give 'p_double'…). */
 const KEYS = ['name', ...TYPES.map((t) => `p_${t}`)];
@@ -25,6 +25,8 @@ const intArb = fc.integer({ min: -5, max: 15 });
 const dateArb = fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2021-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
 const valueArb: Record<Custom, fc.Arbitrary<unknown>> = {
   double: doubleArb, int: intArb, string: textArb(0, 6), date: dateArb, boolean: fc.boolean(),
+  // Objects (filtered on as their JSON text), and text that is not JSON.
+  object: fc.oneof(fc.dictionary(textArb(1, 2), fc.oneof(textArb(0, 3), fc.integer({ min: 0, max: 9 })), { maxKeys: 2, noNullPrototype: true }), textArb(1, 4)),
 };
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { freq: 5, nil: null });
 
@@ -87,8 +89,9 @@ describe('filter → SQL translation matches the reference evaluation (property)
   /** A valid value for a condition on `key`: non-negative numbers, filled text, real dates, booleans. */
   const filterValueArb = (key: string): fc.Arbitrary<unknown> => {
     const t = typeOfKey.get(key)!;
-    // Blank text is not a filter value (the editor refuses it).
-    const present = seen.get(key)!.filter((v) => typeof v !== 'string' || v.trim().length > 0);
+    // Values are typed as text in the editor (an object as its JSON); blank text is refused there.
+    const asText = (v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : v);
+    const present = seen.get(key)!.map(asText).filter((v) => typeof v !== 'string' || v.trim().length > 0);
     const fromData = present.length ? [fc.constantFrom(...present)] : [];
     switch (t) {
       case 'double': return fc.oneof(...fromData.map((a) => a.map((v) => Math.abs(v as number))), fc.constantFrom(...DOUBLES), fc.double({ min: 0, max: 20, noNaN: true, noDefaultInfinity: true }), fc.constantFrom('2.5', '10'));
