@@ -1,6 +1,6 @@
 // Property: for any valid filter set, get-companies returns exactly the rows that the reference
 // evaluation `matchesFilters` (shared/src/domain/filters.ts) selects in memory over the same data.
-// The data (40 companies, custom fields of five types with some values missing) is generated once
+// The data (40 companies, custom fields of six types — double, int, string, date, boolean, object — with some values missing) is generated once
 // from a fixed seed; the filter sets are random on every run (fast-check prints the seed of a
 // failure so it can be replayed with `seed`).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
