@@ -26,6 +26,11 @@ import { invitationRoutes } from './modules/invitations/invitation.routes';
 import { fieldRoutes } from './modules/fields/fields.routes';
 import { recordRoutes } from './modules/records/records.routes';
 import { layoutRoutes } from './modules/records/layouts.routes';
+import { realtimePlugin } from './modules/realtime/realtime.plugin';
+import { realtimeRoutes } from './modules/realtime/realtime.routes';
+import { executionRoutes } from './modules/executions/executions.routes';
+import { notificationRoutes } from './modules/notifications/notifications.routes';
+import { activityRoutes } from './modules/activities/activities.routes';
 
 export interface AppDeps {
   config: Config;
@@ -108,6 +113,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fieldRoutes, { prefix: '/api/v1' });
   await app.register(recordRoutes, { prefix: '/api/v1' });
   await app.register(layoutRoutes, { prefix: '/api/v1' });
+  await app.register(realtimePlugin);
+  await app.register(realtimeRoutes, { prefix: '/api/v1' });
+  await app.register(executionRoutes, { prefix: '/api/v1' });
+  await app.register(notificationRoutes, { prefix: '/api/v1' });
+  await app.register(activityRoutes, { prefix: '/api/v1' });
 
   if (spaHtml) await app.register(fastifyStatic, { root: config.WEB_DIST, prefix: '/', wildcard: false, index: false });
   return app;

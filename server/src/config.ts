@@ -40,9 +40,44 @@ export const ConfigSchema = z.object({
   DEALSCOUT_ORG_NAME: optional,
   WEB_DIST: z.string().default(path.join(ROOT_DIR, 'web', 'dist')),
   JOB_POLL_SECONDS: z.coerce.number().positive().default(0.5),
+  // Realtime (server/src/modules/realtime). The secret signs the short-lived socket tokens; every API
+  // process must share it. Required in production; development and tests use a fixed default.
+  REALTIME_SECRET: z.string().min(32, 'REALTIME_SECRET must be at least 32 characters').optional().or(z.literal('').transform(() => undefined)),
+  REALTIME_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
+  REALTIME_MAX_BUFFERED_BYTES: z.coerce.number().int().positive().default(4 * 1_048_576),
+  REALTIME_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(25),
+  REALTIME_REPLAY_LIMIT: z.coerce.number().int().positive().default(10_000),
+  REALTIME_RETENTION_HOURS: z.coerce.number().positive().default(72),
+  REALTIME_SESSION_CHECK_SECONDS: z.coerce.number().positive().default(60),
+  // Executions (server/src/modules/executions).
+  EXECUTION_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  EXECUTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100).default(8),
+  EXECUTION_ORG_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
+  EXECUTION_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
+  EXECUTION_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
+  EXECUTION_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(900),
 });
 
-export type Config = z.infer<typeof ConfigSchema> & { publicUrl: string; corsOrigins: string[]; cookieSecure: boolean };
+export type Config = Omit<z.infer<typeof ConfigSchema>, 'REALTIME_SECRET'> & {
+  REALTIME_SECRET: string;
+  /** False when REALTIME_SECRET fell back to the development default. */
+  realtimeSecretSet: boolean;
+  publicUrl: string;
+  corsOrigins: string[];
+  cookieSecure: boolean;
+};
+
+/** Development and test only: an API process started in production refuses to run with it. */
+export const DEV_REALTIME_SECRET = 'dealscout-development-realtime-secret-not-for-production';
+
+/** Settings a production API process cannot run without (checked by main.ts at start). */
+export function productionProblems(config: Config, role: { api: boolean }): string[] {
+  const problems: string[] = [];
+  if (config.NODE_ENV === 'production' && role.api && !config.realtimeSecretSet) {
+    problems.push('REALTIME_SECRET is required in production: a random string of 32 characters or more, the same for every API process');
+  }
+  return problems;
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Record<keyof z.infer<typeof ConfigSchema>, unknown>> = {}): Config {
   const parsed = ConfigSchema.safeParse({ ...env, ...overrides });
@@ -53,5 +88,5 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const c = parsed.data;
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
   const corsOrigins = c.CORS_ORIGINS ? c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : [new URL(publicUrl).origin];
-  return { ...c, publicUrl, corsOrigins, cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://') };
+  return { ...c, REALTIME_SECRET: c.REALTIME_SECRET ?? DEV_REALTIME_SECRET, realtimeSecretSet: Boolean(c.REALTIME_SECRET), publicUrl, corsOrigins, cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://') };
 }

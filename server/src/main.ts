@@ -1,7 +1,7 @@
 // Starts Dealscout: the API, the job worker, or both (default). `--role api|worker|both` or ROLE.
 import type { FastifyInstance } from 'fastify';
 import type { PgBoss } from 'pg-boss';
-import { loadConfig, type Config } from './config';
+import { loadConfig, productionProblems, type Config } from './config';
 import { createLogger } from './logger';
 import { openDatabase } from './db/database';
 import { startBoss } from './jobs/boss';
@@ -21,6 +21,11 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   const logger = createLogger(config);
   const runApi = config.ROLE !== 'worker';
   const runWorker = config.ROLE !== 'api';
+  const problems = productionProblems(config, { api: runApi });
+  if (problems.length > 0) {
+    logger.fatal({ problems }, `cannot start: ${problems.join('; ')}`);
+    process.exit(1);
+  }
 
   const db = await openDatabase(config, logger);
   let boss: PgBoss | null = null;
@@ -53,9 +58,9 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   try {
     await ensureAdminFromEnv(db.orm, config, logger);
     boss = await startBoss(db.url, logger, { supervise: runWorker });
-    await createQueues(boss, jobDefinitions);
+    await createQueues(boss, jobDefinitions, config);
     if (runWorker) {
-      await startWorkers(boss, jobDefinitions, { orm: db.orm, logger, boss });
+      await startWorkers(boss, jobDefinitions, { orm: db.orm, logger, boss, config });
       logger.info({ queues: jobDefinitions.map((d) => d.queue) }, 'worker started');
     }
     if (runApi) {

@@ -4,13 +4,16 @@ import type { Logger } from 'pino';
 
 export const BOSS_SCHEMA = 'pgboss';
 
-export async function startBoss(connectionString: string, logger: Logger, opts: { supervise: boolean }): Promise<PgBoss> {
+export async function startBoss(connectionString: string, logger: Logger, opts: { supervise: boolean; listen?: boolean; superviseIntervalSeconds?: number }): Promise<PgBoss> {
   const boss = new PgBoss({
     connectionString,
     schema: BOSS_SCHEMA,
     // Only worker processes run maintenance (archiving, expiry); API processes just enqueue.
     supervise: opts.supervise,
     schedule: opts.supervise,
+    // Workers wake on NOTIFY for queues created with `notify: true` (executions) instead of waiting out the poll.
+    useListenNotify: opts.listen ?? opts.supervise,
+    ...(opts.superviseIntervalSeconds ? { superviseIntervalSeconds: opts.superviseIntervalSeconds, monitorIntervalSeconds: opts.superviseIntervalSeconds } : {}),
     max: 5,
   });
   boss.on('error', (err: Error) => logger.error({ err }, 'pg-boss error'));
@@ -31,5 +34,12 @@ export async function enqueueInTransaction<T extends object>(
 ): Promise<string | null> {
   const trx = em.getTransactionContext();
   if (!trx) throw new Error('enqueueInTransaction must run inside em.transactional()');
-  return boss.send(queue, data, { ...options, db: fromKysely(trx as KyselyTransactionLike) });
+  return boss.send(queue, data, { ...options, db: transactionDb(em) });
+}
+
+/** pg-boss's `db` option for the caller's MikroORM transaction (insert, cancel… inside it). */
+export function transactionDb(em: EntityManager): ReturnType<typeof fromKysely> {
+  const trx = em.getTransactionContext();
+  if (!trx) throw new Error('transactionDb must run inside em.transactional()');
+  return fromKysely(trx as KyselyTransactionLike);
 }

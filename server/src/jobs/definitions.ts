@@ -1,22 +1,29 @@
-import type { PgBoss, Job, WorkOptions, Queue } from 'pg-boss';
+import type { PgBoss, Job, WorkOptions, Queue, JobResult } from 'pg-boss';
 import type { z } from 'zod';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import { loadConfig, type Config } from '../config';
 
 export interface JobContext {
   orm: MikroORM;
   logger: Logger;
   boss: PgBoss;
+  /** The process's settings (main.ts passes them; tests may leave them to the environment). */
+  config?: Config;
 }
+
+type FromConfig<T> = T | ((config: Config) => T);
 
 /** A job: its queue, the zod schema of its payload, and an idempotent handler. */
 export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   queue: string;
   schema: S;
-  queueOptions?: Omit<Queue, 'name'>;
-  workOptions?: WorkOptions;
+  queueOptions?: FromConfig<Omit<Queue, 'name'>>;
+  workOptions?: FromConfig<WorkOptions>;
   /** Cron (UTC) for scheduled tasks. */
   schedule?: string;
+  /** False: the queue exists (producers may enqueue) but no worker takes its jobs yet. */
+  worker?: boolean;
   handle(data: z.infer<S>, ctx: JobContext, job: Job): Promise<void>;
 }
 
@@ -24,22 +31,33 @@ export function defineJob<S extends z.ZodType>(def: JobDefinition<S>): JobDefini
   return def;
 }
 
-/** Creates every queue (API processes too: pg-boss needs the queue before `send`). */
-export async function createQueues(boss: PgBoss, defs: readonly JobDefinition[]): Promise<void> {
+const resolve = <T>(v: FromConfig<T> | undefined, config: Config): T | undefined => (typeof v === 'function' ? (v as (c: Config) => T)(config) : v);
+
+/** Creates every queue (API processes too: pg-boss needs the queue before `send`). Dead-letter queues must come before the queues that name them. */
+export async function createQueues(boss: PgBoss, defs: readonly JobDefinition[], config: Config = loadConfig()): Promise<void> {
   for (const def of defs) {
-    await boss.createQueue(def.queue, { retryLimit: 3, retryBackoff: true, retryDelay: 5, ...def.queueOptions });
+    await boss.createQueue(def.queue, { retryLimit: 3, retryBackoff: true, retryDelay: 5, ...resolve(def.queueOptions, config) });
   }
 }
 
-/** Starts the workers of a worker process. */
+/**
+ * Starts the workers of a worker process. Jobs of a batch are settled one by one: a job that throws
+ * fails (and is retried) alone.
+ */
 export async function startWorkers(boss: PgBoss, defs: readonly JobDefinition[], ctx: JobContext): Promise<void> {
+  const config = ctx.config ?? loadConfig();
   for (const def of defs) {
-    await boss.work(def.queue, { pollingIntervalSeconds: 0.5, ...def.workOptions }, async (jobs: Job<object>[]) => {
-      for (const job of jobs) {
-        const data = def.schema.parse(job.data);
-        await def.handle(data, ctx, job);
+    if (def.worker === false) continue;
+    const options: WorkOptions = { pollingIntervalSeconds: config.JOB_POLL_SECONDS, ...resolve(def.workOptions, config), perJobResults: true };
+    await boss.work(def.queue, options, async (jobs: Job<object>[]): Promise<JobResult[]> => Promise.all(jobs.map(async (job): Promise<JobResult> => {
+      try {
+        await def.handle(def.schema.parse(job.data), ctx, job);
+        return { id: job.id, status: 'completed' };
+      } catch (err) {
+        ctx.logger.warn({ err, queue: def.queue, jobId: job.id, attempt: job.retryCount }, 'job failed');
+        return { id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } };
       }
-    });
+    })));
     if (def.schedule) await boss.schedule(def.queue, def.schedule, {});
   }
 }

@@ -1,5 +1,14 @@
 import type { JobDefinition } from './definitions';
 import { cleanupJob } from './cleanup.job';
+import { executionJobDefinitions } from '../modules/executions/runner';
+import { executionHandlers } from '../modules/executions/handlers';
+import { integrationExpiryJob } from '../modules/notifications/integration-expiry';
+import { realtimePruneJob } from '../modules/realtime/prune.job';
 
-/** Every job of the product; later modules add theirs here. */
-export const jobDefinitions: readonly JobDefinition[] = [cleanupJob as JobDefinition];
+/** Every job of the product; later modules add theirs here (execution handlers go to modules/executions/handlers.ts). */
+export const jobDefinitions: readonly JobDefinition[] = [
+  cleanupJob as JobDefinition,
+  ...executionJobDefinitions(executionHandlers),
+  integrationExpiryJob as JobDefinition,
+  realtimePruneJob as JobDefinition,
+];

@@ -1,0 +1,511 @@
+// The realtime hub of one API process: its WebSockets, and one dedicated PostgreSQL connection that
+// LISTENs for the events every process writes (the realtime_event trigger NOTIFYs at commit, in
+// commit order). Worker processes never build it; they only write events.
+//
+// Guarantees, per socket: events arrive in sequence order; an event the client missed while
+// disconnected is replayed when it resumes with `since`; nothing is sent twice. Events that share
+// a key are coalesced (only the newest is sent) within a flush window and in a replay. A socket
+// whose send buffer grows over the bound is closed (4008) rather than buffered without limit; the
+// client reconnects and resumes.
+import pg from 'pg';
+import type { WebSocket, RawData } from 'ws';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { RealtimeClientMessage, type RealtimeEvent, type RealtimeServerMessage } from '@dealscout/shared/contracts';
+import { canSubscribe, pathMatches, REALTIME_MESSAGES, REALTIME_CLOSE_CODES } from '@dealscout/shared/domain';
+import { verifyRealtimeToken } from './token';
+import { currentSeq } from './publish';
+
+export interface HubOptions {
+  connectionString: string;
+  orm: MikroORM;
+  logger: Logger;
+  secret: string;
+  /** Close a socket whose unsent data exceeds this (bytes). */
+  maxBufferedBytes: number;
+  /** Events for one socket are sent at most once per this window (ms); same-key events in it coalesce. */
+  flushMs: number;
+  /** A resume that would replay more events than this gets 'reset' instead. */
+  replayLimit: number;
+  /** How often every socket's session is re-checked (seconds), besides the NOTIFY on revocation. */
+  sessionCheckSeconds: number;
+  authTimeoutMs?: number;
+  heartbeatMs?: number;
+}
+
+export const REALTIME_CHANNEL = 'ds_realtime';
+export const REALTIME_AUTH_CHANNEL = 'ds_realtime_auth';
+const MAX_MESSAGE_BYTES = 16 * 1024;
+const REPLAY_CHUNK = 500;
+
+interface HubEvent extends RealtimeEvent {
+  /** The event serialized once, shared by every socket it goes to. */
+  json?: string;
+}
+
+interface Conn {
+  id: number;
+  socket: WebSocket;
+  uid: string | null;
+  oid: string | null;
+  sid: string | null;
+  /** path → only events with a greater seq are delivered on it. */
+  subs: Map<string, number>;
+  subscribed: boolean;
+  /** > 0 while a subscription is settling: live events wait in `held`. */
+  hold: number;
+  held: HubEvent[];
+  pending: Map<string, HubEvent>;
+  timer: NodeJS.Timeout | null;
+  lastFlush: number;
+  alive: boolean;
+  closed: boolean;
+  queue: Promise<void>;
+}
+
+interface NotifyPayload {
+  o: string;
+  s: number | string;
+  p?: string;
+  k?: string;
+  y?: string | null;
+  d?: unknown;
+  t?: string;
+  f?: boolean;
+}
+
+interface EventRow {
+  seq: string | number;
+  path: string;
+  kind: string;
+  key: string | null;
+  data: unknown;
+  created_at: Date | string;
+}
+
+function toEvent(r: EventRow): HubEvent {
+  return { seq: Number(r.seq), path: r.path, kind: r.kind, key: r.key, data: r.data, at: new Date(r.created_at).toISOString() };
+}
+
+function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Keeps only the newest event of each key, in sequence order. */
+function coalesce(events: HubEvent[]): HubEvent[] {
+  const byKey = new Map<string, HubEvent>();
+  for (const e of events) {
+    const k = e.key ?? `#${e.seq}`;
+    byKey.delete(k);
+    byKey.set(k, e);
+  }
+  return [...byKey.values()];
+}
+
+export class RealtimeHub {
+  private readonly conns = new Set<Conn>();
+  private readonly byOrg = new Map<string, Set<Conn>>();
+  /** The last sequence number dispatched per organization that has sockets here. */
+  private readonly lastSeq = new Map<string, number>();
+  private client: pg.Client | null = null;
+  private listening: Promise<void> | null = null;
+  private chain: Promise<void> = Promise.resolve();
+  private nextId = 1;
+  private closing = false;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  private readonly authTimeoutMs: number;
+  private readonly heartbeatMs: number;
+  /** Counters for tests and the log. */
+  readonly stats = { dispatched: 0, droppedSlow: 0, closedSession: 0, reconnects: 0 };
+
+  constructor(private readonly opts: HubOptions) {
+    this.authTimeoutMs = opts.authTimeoutMs ?? 10_000;
+    this.heartbeatMs = opts.heartbeatMs ?? 30_000;
+  }
+
+  get socketCount(): number {
+    return this.conns.size;
+  }
+
+  /** Starts the LISTEN connection (lazily, with the first socket; idempotent). */
+  ensureListening(): Promise<void> {
+    if (this.closing) return Promise.reject(new Error('realtime hub is closed'));
+    if (!this.listening) {
+      this.listening = this.connectListener().then(() => this.startTimers(), (err) => {
+        this.listening = null;
+        throw err;
+      });
+    }
+    return this.listening;
+  }
+
+  private async connectListener(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.opts.connectionString, application_name: 'dealscout-realtime' });
+    let lost = false;
+    const onLost = (err?: Error) => {
+      if (lost) return;
+      lost = true;
+      if (this.client === client) this.client = null;
+      client.removeAllListeners('notification');
+      if (this.closing) return;
+      this.opts.logger.warn({ err }, 'realtime listener lost its database connection; reconnecting');
+      this.scheduleReconnect(0);
+    };
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    client.on('notification', (msg) => this.onNotification(msg.channel, msg.payload));
+    await client.connect();
+    await client.query(`listen ${REALTIME_CHANNEL}`);
+    await client.query(`listen ${REALTIME_AUTH_CHANNEL}`);
+    this.client = client;
+  }
+
+  private scheduleReconnect(attempt: number): void {
+    if (this.closing || this.reconnectTimer) return;
+    const delay = Math.min(30_000, 250 * 2 ** attempt);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.connectListener()
+        .then(() => {
+          this.stats.reconnects += 1;
+          // Whatever was committed while we were not listening is read from the table.
+          this.chain = this.chain.then(() => this.catchUp()).catch((err) => this.opts.logger.error({ err }, 'realtime catch-up failed'));
+        })
+        .catch(() => this.scheduleReconnect(attempt + 1));
+    }, delay);
+  }
+
+  private startTimers(): void {
+    if (!this.sweepTimer) {
+      this.sweepTimer = setInterval(() => { void this.sweepSessions().catch((err) => this.opts.logger.error({ err }, 'realtime session sweep failed')); }, this.opts.sessionCheckSeconds * 1000);
+      this.sweepTimer.unref();
+    }
+    if (!this.heartbeatTimer) {
+      this.heartbeatTimer = setInterval(() => this.heartbeat(), this.heartbeatMs);
+      this.heartbeatTimer.unref();
+    }
+  }
+
+  /** For tests and benchmarks: drop the LISTEN connection as a network failure would. */
+  simulateListenerLoss(): void {
+    void this.client?.end();
+  }
+
+  // ---------- database side ----------
+
+  private onNotification(channel: string, payload: string | undefined): void {
+    if (!payload) return;
+    if (channel === REALTIME_AUTH_CHANNEL) {
+      try {
+        const p = JSON.parse(payload) as { sid?: string; uid?: string };
+        for (const c of this.conns) {
+          if ((p.sid && c.sid === p.sid) || (p.uid && c.uid === p.uid)) this.endSession(c);
+        }
+      } catch { /* not ours */ }
+      return;
+    }
+    this.chain = this.chain.then(() => this.processNotification(payload)).catch((err) => this.opts.logger.error({ err }, 'realtime dispatch failed'));
+  }
+
+  private async processNotification(payload: string): Promise<void> {
+    const p = JSON.parse(payload) as NotifyPayload;
+    const oid = p.o;
+    const seq = Number(p.s);
+    if (!this.byOrg.get(oid)?.size) return;
+    const last = this.lastSeq.get(oid);
+    if (last !== undefined && seq <= last) return;
+    if (last !== undefined && seq > last + 1) await this.fill(oid, last, seq - 1);
+    const ev = p.f ? (await this.readEvents(oid, seq - 1, seq))[0] : toEvent({ seq, path: p.p!, kind: p.k!, key: p.y ?? null, data: p.d ?? null, created_at: p.t! });
+    if (ev) this.dispatch(oid, ev);
+    this.lastSeq.set(oid, seq);
+  }
+
+  private async readEvents(oid: string, after: number, upTo: number): Promise<HubEvent[]> {
+    const rows = await this.opts.orm.em.fork().execute<EventRow[]>(
+      `select seq, path, kind, key, data, created_at from realtime_event where organization_id = ? and seq > ? and seq <= ? order by seq`,
+      [oid, after, upTo],
+    );
+    return rows.map(toEvent);
+  }
+
+  private async fill(oid: string, after: number, upTo: number): Promise<void> {
+    for (const ev of await this.readEvents(oid, after, upTo)) this.dispatch(oid, ev);
+    this.lastSeq.set(oid, upTo);
+  }
+
+  /** After a reconnect of the listener: everything after what each organization last saw. */
+  private async catchUp(): Promise<void> {
+    for (const [oid, conns] of this.byOrg) {
+      if (conns.size === 0) continue;
+      let from = this.lastSeq.get(oid);
+      if (from === undefined) {
+        const starts = [...conns].flatMap((c) => [...c.subs.values()]).filter(Number.isFinite);
+        if (starts.length === 0) continue;
+        from = Math.min(...starts);
+      }
+      const upTo = await currentSeq(this.opts.orm.em.fork(), oid);
+      if (upTo > from) await this.fill(oid, from, upTo);
+    }
+  }
+
+  private dispatch(oid: string, ev: HubEvent): void {
+    const conns = this.byOrg.get(oid);
+    if (!conns) return;
+    this.stats.dispatched += 1;
+    for (const c of conns) this.deliver(c, ev);
+  }
+
+  // ---------- socket side ----------
+
+  private deliver(c: Conn, ev: HubEvent): void {
+    if (c.closed) return;
+    if (c.hold > 0) {
+      c.held.push(ev);
+      return;
+    }
+    if (!this.wants(c, ev)) return;
+    const k = ev.key ?? `#${ev.seq}`;
+    c.pending.delete(k);
+    c.pending.set(k, ev);
+    if (!c.timer) c.timer = setTimeout(() => this.flush(c), Math.max(0, c.lastFlush + this.opts.flushMs - Date.now()));
+  }
+
+  private wants(c: Conn, ev: HubEvent): boolean {
+    for (const [path, start] of c.subs) if (ev.seq > start && pathMatches(path, ev.path)) return true;
+    return false;
+  }
+
+  private flush(c: Conn): void {
+    c.timer = null;
+    if (c.closed || c.pending.size === 0) return;
+    const events = [...c.pending.values()];
+    c.pending.clear();
+    c.lastFlush = Date.now();
+    this.sendEvents(c, events);
+  }
+
+  private sendEvents(c: Conn, events: HubEvent[]): void {
+    if (c.closed || events.length === 0) return;
+    if (c.socket.bufferedAmount > this.opts.maxBufferedBytes) {
+      this.stats.droppedSlow += 1;
+      this.drop(c, REALTIME_CLOSE_CODES.tooSlow, REALTIME_MESSAGES.tooSlow);
+      return;
+    }
+    const parts = events.map((e) => (e.json ??= JSON.stringify({ seq: e.seq, path: e.path, kind: e.kind, key: e.key, data: e.data, at: e.at })));
+    c.socket.send(`{"type":"events","events":[${parts.join(',')}]}`);
+  }
+
+  private send(c: Conn, msg: RealtimeServerMessage): void {
+    if (!c.closed) c.socket.send(JSON.stringify(msg));
+  }
+
+  private drop(c: Conn, code: number, reason: string): void {
+    if (c.closed) return;
+    this.forget(c);
+    try {
+      c.socket.close(code, reason);
+    } catch {
+      c.socket.terminate();
+    }
+  }
+
+  private endSession(c: Conn): void {
+    this.stats.closedSession += 1;
+    this.drop(c, REALTIME_CLOSE_CODES.sessionEnded, REALTIME_MESSAGES.sessionEnded);
+  }
+
+  private forget(c: Conn): void {
+    if (c.closed) return;
+    c.closed = true;
+    if (c.timer) clearTimeout(c.timer);
+    c.pending.clear();
+    c.held = [];
+    this.conns.delete(c);
+    if (c.oid) {
+      const set = this.byOrg.get(c.oid);
+      set?.delete(c);
+      if (set && set.size === 0) {
+        this.byOrg.delete(c.oid);
+        this.lastSeq.delete(c.oid);
+      }
+    }
+  }
+
+  /** A new WebSocket on /api/v1/realtime. */
+  handleSocket(socket: WebSocket): void {
+    if (this.closing) {
+      socket.close(REALTIME_CLOSE_CODES.goingAway, 'Server shutting down');
+      return;
+    }
+    const c: Conn = {
+      id: this.nextId++, socket, uid: null, oid: null, sid: null, subs: new Map(), subscribed: false, hold: 0, held: [],
+      pending: new Map(), timer: null, lastFlush: 0, alive: true, closed: false, queue: Promise.resolve(),
+    };
+    this.conns.add(c);
+    const authTimer = setTimeout(() => { if (!c.uid) this.drop(c, REALTIME_CLOSE_CODES.unauthorized, REALTIME_MESSAGES.notAuthenticated); }, this.authTimeoutMs);
+    authTimer.unref();
+    socket.on('message', (raw: RawData, isBinary: boolean) => {
+      c.queue = c.queue
+        .then(() => this.onMessage(c, raw, isBinary))
+        .catch((err) => {
+          this.opts.logger.error({ err }, 'realtime message failed');
+          this.drop(c, 1011, 'Internal error');
+        });
+    });
+    socket.on('pong', () => { c.alive = true; });
+    socket.on('close', () => { clearTimeout(authTimer); this.forget(c); });
+    socket.on('error', () => { clearTimeout(authTimer); this.forget(c); });
+  }
+
+  private async onMessage(c: Conn, raw: RawData, isBinary: boolean): Promise<void> {
+    if (c.closed) return;
+    const size = Array.isArray(raw) ? raw.reduce((n, b) => n + b.length, 0) : (raw as Buffer | ArrayBuffer).byteLength;
+    if (isBinary || size > MAX_MESSAGE_BYTES) return this.drop(c, REALTIME_CLOSE_CODES.protocol, REALTIME_MESSAGES.badMessage);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.toString());
+    } catch {
+      parsed = null;
+    }
+    const msg = RealtimeClientMessage.safeParse(parsed);
+    if (!msg.success) {
+      if (!c.uid) return this.drop(c, REALTIME_CLOSE_CODES.protocol, REALTIME_MESSAGES.badMessage);
+      return this.send(c, { type: 'error', message: REALTIME_MESSAGES.badMessage });
+    }
+    const m = msg.data;
+    if (m.type === 'auth') return this.authenticate(c, m.token);
+    if (!c.uid) return this.drop(c, REALTIME_CLOSE_CODES.unauthorized, REALTIME_MESSAGES.notAuthenticated);
+    if (m.type === 'ping') return this.send(c, { type: 'pong' });
+    if (m.type === 'unsubscribe') {
+      for (const p of m.paths) c.subs.delete(p);
+      return this.send(c, { type: 'unsubscribed', paths: m.paths });
+    }
+    return this.subscribe(c, m.paths, m.since);
+  }
+
+  private async authenticate(c: Conn, token: string): Promise<void> {
+    if (c.uid) return this.send(c, { type: 'error', message: REALTIME_MESSAGES.badMessage });
+    const claims = verifyRealtimeToken(token, this.opts.secret);
+    if (!claims) return this.drop(c, REALTIME_CLOSE_CODES.unauthorized, REALTIME_MESSAGES.invalidToken);
+    // Listen first and register the session id before checking it, so a logout that races this
+    // check still reaches the socket.
+    await this.ensureListening();
+    c.sid = claims.sid;
+    const rows = await this.opts.orm.em.fork().execute<{ id: string }[]>(
+      `select s.id from session s join app_user u on u.id = s.user_id
+        where s.id = ? and s.user_id = ? and s.organization_id = ? and s.revoked_at is null and s.expires_at > now()
+          and u.status = 'active' and not u.deleted`,
+      [claims.sid, claims.uid, claims.oid],
+    );
+    if (c.closed) return;
+    if (rows.length === 0) return this.endSession(c);
+    c.uid = claims.uid;
+    c.oid = claims.oid;
+    let set = this.byOrg.get(claims.oid);
+    if (!set) this.byOrg.set(claims.oid, (set = new Set()));
+    set.add(c);
+    this.send(c, { type: 'ready', uid: claims.uid, oid: claims.oid, seq: await currentSeq(this.opts.orm.em.fork(), claims.oid) });
+  }
+
+  private async subscribe(c: Conn, paths: string[], since: number | undefined): Promise<void> {
+    const who = { oid: c.oid!, uid: c.uid! };
+    const ok: string[] = [];
+    for (const path of new Set(paths)) {
+      const check = canSubscribe(path, who);
+      if (check === 'ok') ok.push(path);
+      else this.send(c, { type: 'refused', path, message: check === 'invalid' ? REALTIME_MESSAGES.invalidPath : REALTIME_MESSAGES.refused });
+    }
+    if (ok.length === 0) return;
+    // `since` resumes only on a socket's first subscription (a reconnect re-subscribes everything at once).
+    const resume = since !== undefined && !c.subscribed;
+    c.subscribed = true;
+    c.hold += 1;
+    try {
+      for (const p of ok) c.subs.set(p, Number.POSITIVE_INFINITY);
+      const em = this.opts.orm.em.fork();
+      const upTo = await currentSeq(em, c.oid!);
+      let replay: HubEvent[] = [];
+      let reset = false;
+      if (resume) {
+        if (since! > upTo) reset = true;
+        else if (since! < upTo) {
+          const [{ min }] = await em.execute<{ min: string | number | null }[]>(`select min(seq) as min from realtime_event where organization_id = ?`, [c.oid]);
+          if (min === null || Number(min) > since! + 1) reset = true;
+          else {
+            const rows = await em.execute<EventRow[]>(
+              `select seq, path, kind, key, data, created_at from realtime_event
+                where organization_id = ? and seq > ? and seq <= ?
+                  and (path in (select jsonb_array_elements_text(?::jsonb))
+                       or exists (select 1 from jsonb_array_elements_text(?::jsonb) as p(pattern) where realtime_event.path like p.pattern))
+                order by seq limit ?`,
+              [c.oid, since, upTo, JSON.stringify(ok), JSON.stringify(ok.map((p) => `${likeEscape(p)}/%`)), this.opts.replayLimit + 1],
+            );
+            if (rows.length > this.opts.replayLimit) reset = true;
+            else replay = coalesce(rows.map(toEvent));
+          }
+        }
+      }
+      if (c.closed) return;
+      // Live events up to `upTo` were either replayed or happened before the subscription.
+      for (const p of ok) c.subs.set(p, upTo);
+      if (reset) this.send(c, { type: 'reset', seq: upTo, message: REALTIME_MESSAGES.reset });
+      for (let i = 0; i < replay.length; i += REPLAY_CHUNK) this.sendEvents(c, replay.slice(i, i + REPLAY_CHUNK));
+      this.send(c, { type: 'subscribed', paths: ok, seq: upTo });
+    } finally {
+      c.hold -= 1;
+      if (c.hold === 0 && !c.closed) {
+        const held = c.held;
+        c.held = [];
+        for (const ev of held) this.deliver(c, ev);
+      }
+    }
+  }
+
+  private async sweepSessions(): Promise<void> {
+    const bySid = new Map<string, Conn[]>();
+    for (const c of this.conns) if (c.sid && c.uid) bySid.set(c.sid, [...(bySid.get(c.sid) ?? []), c]);
+    if (bySid.size === 0) return;
+    const rows = await this.opts.orm.em.fork().execute<{ id: string }[]>(
+      `select s.id from session s join app_user u on u.id = s.user_id
+        where s.id in (select (jsonb_array_elements_text(?::jsonb))::uuid) and s.revoked_at is null and s.expires_at > now()
+          and u.status = 'active' and not u.deleted`,
+      [JSON.stringify([...bySid.keys()])],
+    );
+    const live = new Set(rows.map((r) => r.id));
+    for (const [sid, conns] of bySid) if (!live.has(sid)) for (const c of conns) this.endSession(c);
+  }
+
+  private heartbeat(): void {
+    for (const c of this.conns) {
+      if (!c.alive) {
+        this.forget(c);
+        c.socket.terminate();
+        continue;
+      }
+      c.alive = false;
+      try {
+        c.socket.ping();
+      } catch { /* closing */ }
+    }
+  }
+
+  /** For tests: resolves once every notification received so far has been dispatched. */
+  async settled(): Promise<void> {
+    let current: Promise<void>;
+    do {
+      current = this.chain;
+      await current;
+    } while (current !== this.chain);
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const t of [this.reconnectTimer, this.sweepTimer, this.heartbeatTimer]) if (t) clearTimeout(t);
+    for (const c of [...this.conns]) this.drop(c, REALTIME_CLOSE_CODES.goingAway, 'Server shutting down');
+    const client = this.client;
+    this.client = null;
+    if (client) await client.end().catch(() => {});
+  }
+}
