@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PgBoss } from 'pg-boss';
+import { initialExecutionStatus, type ExecutionType, type ExecutionEntityType } from '@dealscout/shared/domain';
+import { transactionDb } from '../../../jobs/boss';
+import { publish } from '../../realtime/publish';
+import { EXECUTION_COLUMNS, executionEvent, type ExecutionRow } from '../execution.presenter';
+import { executionQueue, type ExecutionJobData } from '../queues';
+
+export interface ExecutionTarget {
+  entityId: string | null;
+  /** While an execution with this key is active, starting another answers 'duplicate' with its id. */
+  idempotencyKey?: string | null;
+}
+
+export interface CreateExecutionsInput {
+  organizationId: string;
+  createdById: string | null;
+  type: ExecutionType;
+  typeId?: string | null;
+  entityType: ExecutionEntityType;
+  targets: readonly ExecutionTarget[];
+  /** When the job may start (a scheduled run); now by default. */
+  startAfter?: Date;
+  /** Announce each new execution on the realtime feed (default: yes). */
+  announce?: boolean;
+}
+
+export interface StartedExecution {
+  entityId: string | null;
+  executionId: string;
+  /** started: a new execution; duplicate: one with the same key is still active (its id). */
+  status: 'started' | 'duplicate';
+}
+
+const CHUNK = 5_000;
+
+/**
+ * Creates executions and enqueues their jobs in one transaction (the caller's, or a new one): a row
+ * exists if and only if its job does. Bulk: one statement per 5,000 targets and pg-boss `insert()`
+ * for the jobs. Each job's id is its execution's id and its group is the organization, which the
+ * workers' per-organization concurrency limit counts.
+ */
+export async function createExecutions(em: EntityManager, boss: PgBoss, input: CreateExecutionsInput): Promise<StartedExecution[]> {
+  if (!em.getTransactionContext()) return em.transactional((tem) => createExecutions(tem, boss, input));
+  const out: StartedExecution[] = [];
+  for (let i = 0; i < input.targets.length; i += CHUNK) out.push(...await createChunk(em, boss, input, input.targets.slice(i, i + CHUNK), 0));
+  return out;
+}
+
+async function createChunk(em: EntityManager, boss: PgBoss, input: CreateExecutionsInput, targets: readonly ExecutionTarget[], round: number): Promise<StartedExecution[]> {
+  const status = initialExecutionStatus(input.type);
+  const items = targets.map((t) => ({ id: randomUUID(), entityId: t.entityId, key: t.idempotencyKey ?? null }));
+  const created = await em.execute<ExecutionRow[]>(
+    `insert into execution (id, organization_id, type, type_id, entity_type, entity_id, status, idempotency_key, attempt, processed, created_by_id, created_at, updated_at)
+     select (e->>'id')::uuid, ?, ?, ?, ?, (e->>'entityId')::uuid, ?, e->>'key', 0, 0, ?, clock_timestamp(), clock_timestamp()
+       from jsonb_array_elements(?::jsonb) as e
+     on conflict (organization_id, idempotency_key) where idempotency_key is not null and status in ('draft', 'scheduled', 'processing') do nothing
+     returning ${EXECUTION_COLUMNS}`,
+    [input.organizationId, input.type, input.typeId ?? null, input.entityType, status, input.createdById, JSON.stringify(items)],
+  );
+  const createdIds = new Set(created.map((r) => r.id));
+  const answer = new Map<string, StartedExecution>(created.map((r) => [r.id, { entityId: r.entity_id, executionId: r.id, status: 'started' as const }]));
+
+  // Targets whose key is already active: answer with the active execution.
+  const skipped = items.filter((it) => !createdIds.has(it.id));
+  if (skipped.length > 0) {
+    const keys = [...new Set(skipped.map((s) => s.key!))];
+    const active = await em.execute<{ id: string; idempotency_key: string }[]>(
+      `select id, idempotency_key from execution where organization_id = ? and status in ('draft', 'scheduled', 'processing')
+          and idempotency_key in (select jsonb_array_elements_text(?::jsonb))`,
+      [input.organizationId, JSON.stringify(keys)],
+    );
+    const activeByKey = new Map(active.map((a) => [a.idempotency_key, a.id]));
+    const retry = skipped.filter((s) => !activeByKey.has(s.key!));
+    for (const s of skipped) {
+      const id = activeByKey.get(s.key!);
+      if (id) answer.set(s.id, { entityId: s.entityId, executionId: id, status: 'duplicate' });
+    }
+    // The conflicting execution finished in between: try those once more.
+    if (retry.length > 0 && round < 2) {
+      const again = await createChunk(em, boss, input, retry.map((r) => ({ entityId: r.entityId, idempotencyKey: r.key })), round + 1);
+      retry.forEach((r, i) => { if (again[i]) answer.set(r.id, again[i]); });
+    }
+  }
+
+  if (created.length > 0) {
+    const jobs = created.map((r) => ({
+      id: r.id,
+      data: { executionId: r.id, organizationId: input.organizationId, type: input.type } satisfies ExecutionJobData,
+      group: { id: input.organizationId },
+      ...(input.startAfter ? { startAfter: input.startAfter } : {}),
+    }));
+    await boss.insert(executionQueue(input.type), jobs, { db: transactionDb(em) });
+    if (input.announce !== false) await publish(em, input.organizationId, created.map(executionEvent));
+  }
+  // Answer in the order of the targets.
+  return items.flatMap((it) => answer.get(it.id) ?? []);
+}
