@@ -4,17 +4,17 @@ import { Session, LoginThrottle, PasswordReset } from '../modules/auth/session.e
 import { Invitation } from '../modules/invitations/invitation.entity';
 import { SystemMail } from '../modules/mail/system-mail.entity';
 import { FieldDefinition, FieldValue } from '../modules/fields/field.entity';
-import { Company, Contact, CompanyContact, TableLayout } from '../modules/records/records.entity';
+import { Company, Contact, CompanyContact, TableLayout, RecordCount } from '../modules/records/records.entity';
 import { Execution } from '../modules/executions/execution.entity';
 import { RealtimeEventRow, RealtimeSequence } from '../modules/realtime/realtime.entity';
 import { Notification } from '../modules/notifications/notification.entity';
 import { Activity } from '../modules/activities/activity.entity';
 
-export const entities = [Organization, User, Session, LoginThrottle, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout,
+export const entities = [Organization, User, Session, LoginThrottle, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout, RecordCount,
   Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity];
 
 /** Entities owned by an organization: the tenant filter applies to all of them. */
-export const tenantEntities = [User, Session, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout,
+export const tenantEntities = [User, Session, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout, RecordCount,
   Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity];
 
 /** Tables that belong to no organization (checked by the suite-level tenancy test). */

@@ -20,6 +20,7 @@ export const HAND_WRITTEN_INDEXES = [
   'field_value_org_bool_index',
   'field_value_text_trgm',
   'execution_org_idempotency_active_unique',
+  'field_value_org_entity_index',
 ] as const;
 
 // Triggers written by migrations (MikroORM would drop triggers its entities do not declare): the
@@ -30,4 +31,7 @@ export const HAND_WRITTEN_TRIGGERS = [
   { table: 'session', name: 'session_revoked_notify' },
   { table: 'session', name: 'session_deleted_notify' },
   { table: 'app_user', name: 'app_user_disabled_notify' },
+  // record_count, the maintained totals of the companies and contacts tables (Migration20261122050000).
+  // Their `{table}_count_truncate` triggers exist too, but MikroORM does not see TRUNCATE triggers.
+  ...(['company', 'contact'] as const).flatMap((table) => (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_count_${t}` }))),
 ] as const;

@@ -1,5 +1,5 @@
-// CSV export of the selected or filtered rows, streamed in keyset batches (memory stays flat
-// whatever the number of rows); every cell is safe against spreadsheet formula injection.
+// CSV export of the selected or filtered rows, streamed in batches from one cursor (memory stays
+// flat whatever the number of rows); every cell is safe against spreadsheet formula injection.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Readable } from 'node:stream';
 import { csvCell, type RecordEntityType } from '@dealscout/shared/domain';
@@ -36,10 +36,10 @@ function builtInColumns(entityType: RecordEntityType): Column[] {
   ];
 }
 
-/** Keyset over the table's default order: (lower(name), id) or (lower(last), lower(first), id). */
-const KEYSET: Record<RecordEntityType, { cols: string[]; order: string; table: string }> = {
-  company: { table: 'company', cols: ['lower(r.name)', 'r.id'], order: 'lower(r.name), r.id' },
-  contact: { table: 'contact', cols: ['lower(r.last_name)', 'lower(r.first_name)', 'r.id'], order: 'lower(r.last_name), lower(r.first_name), r.id' },
+/** The export's order: the table's default order, with the id as the tie-breaker. */
+const ORDER: Record<RecordEntityType, { table: string; order: string }> = {
+  company: { table: 'company', order: 'lower(r.name), r.id' },
+  contact: { table: 'contact', order: 'lower(r.last_name), lower(r.first_name), r.id' },
 };
 
 export function exportCsv(em: EntityManager, ctx: QueryContext, where: Sql, columnKeys?: string[]): Readable {
@@ -50,26 +50,49 @@ export function exportCsv(em: EntityManager, ctx: QueryContext, where: Sql, colu
     ...builtInColumns(ctx.entityType),
     ...custom.map((f) => ({ header: f.label, get: (r: Record<string, unknown>) => (r.fields as Record<string, { value: unknown }>)[f.id]?.value ?? '' })),
   ];
-  const ks = KEYSET[ctx.entityType];
+  const { table, order } = ORDER[ctx.entityType];
   async function* rows() {
     yield '\uFEFF' + columns.map((c) => csvCell(c.header)).join(',') + '\r\n';
-    let after: unknown[] | null = null;
-    const conn = em.getConnection();
-    for (;;) {
-      const cond = after ? ` and (${ks.cols.join(', ')}) > (${ks.cols.map(() => '?').join(', ')})` : '';
-      const keyRows: Record<string, unknown>[] = await conn.execute(
-        `select ${ks.cols.map((c, i) => `${c} as k${i}`).join(', ')} from ${ks.table} r ${where.text}${cond} order by ${ks.order} limit ${BATCH}`,
-        [...where.params, ...(after ?? [])],
-      );
-      if (keyRows.length === 0) return;
-      const ids = keyRows.map((r) => String(r[`k${ks.cols.length - 1}`]));
-      const page = ctx.entityType === 'company' ? await companyRows(em, ctx.organizationId, ids) : await contactRows(em, ctx.organizationId, ids);
-      let chunk = '';
-      for (const row of page) chunk += columns.map((c) => csvCell(c.get(row as unknown as Record<string, unknown>))).join(',') + '\r\n';
-      yield chunk;
-      const last = keyRows[keyRows.length - 1];
-      after = ks.cols.map((_, i) => last[`k${i}`]);
-      if (keyRows.length < BATCH) return;
+    // One cursor over the whole ordered selection, read in batches: the selection is found once
+    // (planned for all of its rows: cursor_tuple_fraction = 1), in one snapshot, instead of being
+    // searched again from the last key for every batch. The transaction lives as long as the
+    // stream; a client that goes away ends the generator, and with it the transaction.
+    const tx = em.fork();
+    await tx.begin();
+    let committed = false;
+    try {
+      const conn = tx.getConnection();
+      const trx = tx.getTransactionContext();
+      await conn.execute('set local cursor_tuple_fraction = 1', [], 'run', trx);
+      await conn.execute(`declare export_rows no scroll cursor for select r.id from ${table} r ${where.text} order by ${order}`, where.params, 'run', trx);
+      const fetchIds = async (): Promise<string[]> => {
+        const batch: { id: string }[] = await conn.execute(`fetch ${BATCH} from export_rows`, [], 'all', trx);
+        return batch.map((r) => String(r.id));
+      };
+      const load = (ids: string[]) => {
+        if (ids.length === 0) return Promise.resolve([]);
+        const p = ctx.entityType === 'company' ? companyRows(em, ctx.organizationId, ids) : contactRows(em, ctx.organizationId, ids);
+        p.catch(() => {}); // awaited below; this only keeps an abandoned stream's last load from being an unhandled rejection
+        return p;
+      };
+      // One batch ahead: the next ids are fetched while this batch's rows load, and the next rows
+      // load while this batch is written out.
+      let ids = await fetchIds();
+      let loading = load(ids);
+      while (ids.length > 0) {
+        const nextIds = ids.length < BATCH ? Promise.resolve([]) : fetchIds();
+        nextIds.catch(() => {});
+        const page = await loading;
+        ids = await nextIds;
+        loading = load(ids);
+        let chunk = '';
+        for (const row of page) chunk += columns.map((c) => csvCell(c.get(row as unknown as Record<string, unknown>))).join(',') + '\r\n';
+        yield chunk;
+      }
+      await tx.commit();
+      committed = true;
+    } finally {
+      if (!committed) await tx.rollback().catch(() => {});
     }
   }
   return Readable.from(rows());

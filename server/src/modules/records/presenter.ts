@@ -38,19 +38,20 @@ export async function fieldValuesFor(em: EntityManager, organizationId: string, 
 
 export async function companyRows(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<CompanyDto[]> {
   if (ids.length === 0) return [];
-  const rows = await em.getConnection().execute<Row[]>(
+  // The record rows and their custom values, at the same time (two connections).
+  const [rows, values] = await Promise.all([em.getConnection().execute<Row[]>(
     `select r.id, r.name, r.website, r.domain, r.owner_id, r.created_at, r.updated_at,
             o.first_name as o_first, o.last_name as o_last, o.email as o_email,
             k.id as k_id, k.first_name as k_first, k.last_name as k_last, k.email as k_email,
             (select count(*)::int from company_contact c where c.organization_id = r.organization_id and c.company_id = r.id) as contact_count
        from company r
        left join app_user o on o.id = r.owner_id
-       left join company_contact km on km.company_id = r.id and km.is_key
-       left join contact k on k.id = km.contact_id
+       -- A lookup per row (company_contact_one_key): a plain join let the planner scan every link of every organization.
+       left join lateral (select k.id, k.first_name, k.last_name, k.email from company_contact km join contact k on k.id = km.contact_id
+                           where km.company_id = r.id and km.is_key) k on true
       where r.organization_id = ? and r.id in (${list(ids.length)})`,
     [organizationId, ...ids],
-  );
-  const values = await fieldValuesFor(em, organizationId, ids);
+  ), fieldValuesFor(em, organizationId, ids)]);
   const byId = new Map(rows.map((r) => [String(r.id), r]));
   return ids.filter((id) => byId.has(id)).map((id) => {
     const r = byId.get(id)!;
@@ -71,19 +72,19 @@ export async function companyRows(em: EntityManager, organizationId: string, ids
 
 export async function contactRows(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<ContactDto[]> {
   if (ids.length === 0) return [];
-  const rows = await em.getConnection().execute<Row[]>(
+  const [rows, values] = await Promise.all([em.getConnection().execute<Row[]>(
     `select r.id, r.first_name, r.last_name, r.email, r.owner_id, r.created_at, r.updated_at,
             o.first_name as o_first, o.last_name as o_last, o.email as o_email,
             p.id as p_id, p.name as p_name, p.website as p_website, p.domain as p_domain,
             (select count(*)::int from company_contact c where c.organization_id = r.organization_id and c.contact_id = r.id) as company_count
        from contact r
        left join app_user o on o.id = r.owner_id
-       left join company_contact pm on pm.contact_id = r.id and pm.is_primary
-       left join company p on p.id = pm.company_id
+       -- A lookup per row (company_contact_one_primary), as for the key contact of companies.
+       left join lateral (select p.id, p.name, p.website, p.domain from company_contact pm join company p on p.id = pm.company_id
+                           where pm.contact_id = r.id and pm.is_primary) p on true
       where r.organization_id = ? and r.id in (${list(ids.length)})`,
     [organizationId, ...ids],
-  );
-  const values = await fieldValuesFor(em, organizationId, ids);
+  ), fieldValuesFor(em, organizationId, ids)]);
   const byId = new Map(rows.map((r) => [String(r.id), r]));
   return ids.filter((id) => byId.has(id)).map((id) => {
     const r = byId.get(id)!;

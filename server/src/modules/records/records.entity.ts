@@ -73,3 +73,23 @@ export const TableLayout = defineEntity({
   },
 });
 export type ITableLayout = InferEntity<typeof TableLayout>;
+
+/**
+ * How many companies / contacts an organization has, kept by triggers on those tables (migration
+ * Migration20261122050000): every insert or delete statement appends one row per organization
+ * with the change, so concurrent writers never wait on a shared counter row. The count is the sum
+ * of an organization's rows; readers fold them into one row now and then (table-query.ts
+ * `recordTotal`). It makes the total of an unfiltered table O(1) instead of a scan of every row.
+ */
+export const RecordCount = defineEntity({
+  name: 'RecordCount',
+  tableName: 'record_count',
+  properties: {
+    id: p.bigint('number').primary().autoincrement(),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    entityType: p.string().length(20),
+    delta: p.bigint('number'),
+  },
+  indexes: [{ name: 'record_count_org_type_index', properties: ['organization', 'entityType'] }],
+});
+export type IRecordCount = InferEntity<typeof RecordCount>;

@@ -162,8 +162,16 @@ export interface WhereInput {
   excludeIds?: readonly string[];
 }
 
+/** A `where` with what pageIds needs to know to pick its plan. */
+export interface WhereSql extends Sql {
+  /** Only the organization condition: the total is the maintained record count. */
+  unfiltered?: boolean;
+  /** A search text is part of the condition. */
+  searched?: boolean;
+}
+
 /** `where …` over `r` (the entity table) for the organization, search text, filters and id sets. */
-export function whereSql(ctx: QueryContext, input: WhereInput): Sql {
+export function whereSql(ctx: QueryContext, input: WhereInput): WhereSql {
   const spec = SPECS[ctx.entityType];
   const params: unknown[] = [ctx.organizationId];
   const parts = ['r.organization_id = ?'];
@@ -184,7 +192,7 @@ export function whereSql(ctx: QueryContext, input: WhereInput): Sql {
     parts.push(`r.id not in (${input.excludeIds.map(() => '?').join(', ')})`);
     params.push(...input.excludeIds);
   }
-  return { text: `where ${parts.join(' and ')}`, params };
+  return { text: `where ${parts.join(' and ')}`, params, unfiltered: parts.length === 1, searched: Boolean(text) };
 }
 
 export interface OrderSql {
@@ -230,14 +238,62 @@ export function orderBy(terms: OrderSql['terms'], reverse = false): string {
   }).join(', ')}`;
 }
 
+/** Rows of record_count an organization may pile up (one per insert or delete statement) before a read folds them into one. */
+const COUNT_PARTS_BEFORE_FOLD = 64;
+
 /**
- * Total and the ids of one page. Pages past the middle are read from the end in reverse order,
- * so the last page costs what the first does.
+ * How many companies or contacts the organization has: the sum of its record_count rows, which
+ * triggers on the tables keep exact (one row per insert or delete statement). When the rows pile up,
+ * they are folded into one in a single statement (a concurrent fold skips the rows this one
+ * deleted, and rows of transactions still open are left for the next time).
  */
-export async function pageIds(em: EntityManager, ctx: QueryContext, where: Sql, order: OrderSql, pageIndex: number, pageSize: number): Promise<{ total: number; ids: string[] }> {
+export async function recordTotal(em: EntityManager, organizationId: string, entityType: RecordEntityType): Promise<number> {
+  const conn = em.getConnection();
+  const [row] = await conn.execute<{ n: number; parts: number }[]>(
+    `select coalesce(sum(delta), 0)::int as n, count(*)::int as parts from record_count where organization_id = ? and entity_type = ?`,
+    [organizationId, entityType],
+  );
+  if (row.parts > COUNT_PARTS_BEFORE_FOLD) {
+    await conn.execute(
+      `with gone as (delete from record_count where organization_id = ? and entity_type = ? returning delta)
+       insert into record_count (organization_id, entity_type, delta) select ?, ?, sum(delta) from gone having count(*) > 0`,
+      [organizationId, entityType, organizationId, entityType],
+    );
+  }
+  return row.n;
+}
+
+/**
+ * Total and the ids of one page, in one statement that first collects every row of the set (a
+ * materialized CTE), then counts it and sorts out the page (top-N). Used for a search text: its
+ * matches often cluster in the sort order (searching 'summit' finds the names starting with
+ * 'Summit'), and walking the sort index until enough matches turn up can then read most of the
+ * table, whereas collecting the matches costs what counting them does.
+ */
+async function collectedPage(em: EntityManager, table: string, where: Sql, order: OrderSql, offset: number, limit: number): Promise<{ total: number; ids: string[] }> {
+  const keys = order.terms.map((t, i) => (t.expr === 'r.id' ? null : `${t.expr} as k${i}`)).filter(Boolean);
+  const outer = order.terms.map((t, i) => ({ ...t, expr: t.expr === 'r.id' ? 'm.id' : `m.k${i}` }));
+  const [row] = await em.getConnection().execute<{ n: number; ids: string[] }[]>(
+    `with m as materialized (select r.id${keys.map((k) => `, ${k}`).join('')} from ${table} r ${order.join.text} ${where.text})
+     select (select count(*)::int from m) as n, array(select m.id::text from m ${orderBy(outer)} limit ? offset ?) as ids`,
+    [...order.join.params, ...where.params, limit, offset],
+  );
+  return { total: row.n, ids: row.ids };
+}
+
+/**
+ * Total and the ids of one page. Without search or filters the total is the maintained count
+ * (record_count) and the page an index-only walk of the sort index; with a search text, see
+ * collectedPage. Otherwise pages past the middle are read from the end in reverse order, so the
+ * last page costs what the first does.
+ */
+export async function pageIds(em: EntityManager, ctx: QueryContext, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number): Promise<{ total: number; ids: string[] }> {
   const table = SPECS[ctx.entityType].table;
   const conn = em.getConnection();
-  const countSql = `select count(*)::int as n from ${table} r ${where.text}`;
+  if (where.searched) return collectedPage(em, table, where, order, pageIndex * pageSize, pageSize);
+  const count = async () => (where.unfiltered
+    ? recordTotal(em, ctx.organizationId, ctx.entityType)
+    : (await conn.execute<{ n: number }[]>(`select count(*)::int as n from ${table} r ${where.text}`, where.params))[0].n);
   const fetch = async (offset: number, limit: number, reverse: boolean) => {
     const rows = await conn.execute<{ id: string }[]>(
       `select r.id from ${table} r ${order.join.text} ${where.text} ${orderBy(order.terms, reverse)} limit ? offset ?`,
@@ -247,10 +303,10 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Sql, 
     return reverse ? ids.reverse() : ids;
   };
   if (pageIndex === 0) {
-    const [countRows, ids] = await Promise.all([conn.execute<{ n: number }[]>(countSql, where.params), fetch(0, pageSize, false)]);
-    return { total: countRows[0].n, ids };
+    const [total, ids] = await Promise.all([count(), fetch(0, pageSize, false)]);
+    return { total, ids };
   }
-  const total = (await conn.execute<{ n: number }[]>(countSql, where.params))[0].n;
+  const total = await count();
   const offset = pageIndex * pageSize;
   if (offset >= total) return { total, ids: [] };
   if (offset > total / 2) {
