@@ -39,7 +39,7 @@ export const ConfigSchema = z.object({
   DEALSCOUT_ADMIN_PASSWORD: optional,
   DEALSCOUT_ORG_NAME: optional,
   WEB_DIST: z.string().default(path.join(ROOT_DIR, 'web', 'dist')),
-  JOB_POLL_SECONDS: z.coerce.number().positive().default(0.5),
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(0.5),
   // Realtime (server/src/modules/realtime). The secret signs the short-lived socket tokens; every API
   // process must share it. Required in production; development and tests use a fixed default.
   REALTIME_SECRET: z.string().min(32, 'REALTIME_SECRET must be at least 32 characters').optional().or(z.literal('').transform(() => undefined)),
@@ -51,8 +51,8 @@ export const ConfigSchema = z.object({
   REALTIME_SESSION_CHECK_SECONDS: z.coerce.number().positive().default(60),
   // Executions (server/src/modules/executions).
   EXECUTION_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
-  EXECUTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100).default(8),
-  EXECUTION_ORG_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
+  EXECUTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100).default(16),
+  EXECUTION_ORG_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
   EXECUTION_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
   EXECUTION_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
   EXECUTION_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(900),

@@ -25,6 +25,8 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   /** False: the queue exists (producers may enqueue) but no worker takes its jobs yet. */
   worker?: boolean;
   handle(data: z.infer<S>, ctx: JobContext, job: Job): Promise<void>;
+  /** Handles a whole fetched batch at once (group commits); answers one result per job. Used instead of `handle` when present. */
+  handleBatch?(items: { data: z.infer<S>; job: Job }[], ctx: JobContext): Promise<JobResult[]>;
 }
 
 export function defineJob<S extends z.ZodType>(def: JobDefinition<S>): JobDefinition<S> {
@@ -49,15 +51,30 @@ export async function startWorkers(boss: PgBoss, defs: readonly JobDefinition[],
   for (const def of defs) {
     if (def.worker === false) continue;
     const options: WorkOptions = { pollingIntervalSeconds: config.JOB_POLL_SECONDS, ...resolve(def.workOptions, config), perJobResults: true };
-    await boss.work(def.queue, options, async (jobs: Job<object>[]): Promise<JobResult[]> => Promise.all(jobs.map(async (job): Promise<JobResult> => {
-      try {
-        await def.handle(def.schema.parse(job.data), ctx, job);
-        return { id: job.id, status: 'completed' };
-      } catch (err) {
-        ctx.logger.warn({ err, queue: def.queue, jobId: job.id, attempt: job.retryCount }, 'job failed');
-        return { id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } };
+    const failed = (job: Job<object>, err: unknown): JobResult => {
+      ctx.logger.warn({ err, queue: def.queue, jobId: job.id, attempt: job.retryCount }, 'job failed');
+      return { id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } };
+    };
+    await boss.work(def.queue, options, async (jobs: Job<object>[]): Promise<JobResult[]> => {
+      if (def.handleBatch) {
+        const valid: { data: unknown; job: Job }[] = [];
+        const invalid: JobResult[] = [];
+        for (const job of jobs) {
+          const parsed = def.schema.safeParse(job.data);
+          if (parsed.success) valid.push({ data: parsed.data, job });
+          else invalid.push(failed(job, parsed.error));
+        }
+        return [...invalid, ...(valid.length ? await def.handleBatch(valid, ctx) : [])];
       }
-    })));
+      return Promise.all(jobs.map(async (job): Promise<JobResult> => {
+        try {
+          await def.handle(def.schema.parse(job.data), ctx, job);
+          return { id: job.id, status: 'completed' };
+        } catch (err) {
+          return failed(job, err);
+        }
+      }));
+    });
     if (def.schedule) await boss.schedule(def.queue, def.schedule, {});
   }
 }

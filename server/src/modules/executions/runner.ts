@@ -9,7 +9,7 @@
 //   commit(...)   writes the result, inside the transaction that moves the execution from
 //                 'processing' to 'completed'. That move is conditional, so however many attempts
 //                 reach it, exactly one commits; the others roll back and write nothing.
-import type { Job } from 'pg-boss';
+import type { Job, JobResult } from 'pg-boss';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import {
@@ -49,7 +49,6 @@ export class ExecutionError extends Error {
 }
 
 class ExecutionCancelled extends Error {}
-class AlreadySettled extends Error {}
 
 export interface RunnerOptions {
   /** How often a running execution checks whether it was cancelled. */
@@ -68,44 +67,210 @@ function tenantEm(ctx: JobContext, organizationId: string): EntityManager {
   return em;
 }
 
-/** Runs one execution job: claim, run, commit once; on failure keep the message and let pg-boss retry. */
-export async function runExecutionJob(handler: ExecutionHandler, data: ExecutionJobData, ctx: JobContext, job: Pick<Job, 'retryCount'>, opts: RunnerOptions = {}): Promise<void> {
-  const { executionId: id, organizationId: org } = data;
-  const log = ctx.logger.child({ executionId: id, type: data.type, attempt: job.retryCount });
-  const em = tenantEm(ctx, org);
+const QUALIFIED_COLUMNS = EXECUTION_COLUMNS.split(', ').map((c) => `e.${c}`).join(', ');
 
-  const claimed = await em.transactional(async (tem) => {
-    const [row] = await tem.execute<ExecutionRow[]>(
-      `update execution set status = 'processing', attempt = ?, status_message = null, started_at = coalesce(started_at, clock_timestamp()), updated_at = clock_timestamp()
-        where id = ? and organization_id = ? and status in ('draft', 'scheduled', 'processing') returning ${EXECUTION_COLUMNS}`,
-      [job.retryCount, id, org],
+/**
+ * Publishes each organization's events in the caller's transaction, organizations in id order: the
+ * per-organization sequence rows are always locked in the same order, so two group commits never
+ * deadlock.
+ */
+async function publishRows(em: EntityManager, rows: readonly ExecutionRow[]): Promise<void> {
+  const byOrg = new Map<string, ExecutionRow[]>();
+  for (const r of rows) byOrg.set(r.organization_id, [...(byOrg.get(r.organization_id) ?? []), r]);
+  for (const org of [...byOrg.keys()].sort()) await publish(em, org, byOrg.get(org)!.map(executionEvent));
+}
+
+/** Claims a fetched batch in one transaction: active executions become 'processing'; the others are skipped. */
+async function claimBatch(ctx: JobContext, items: readonly BatchItem[]): Promise<ExecutionRow[]> {
+  const values = items.map((i) => ({ id: i.data.executionId, org: i.data.organizationId, attempt: i.job.retryCount }));
+  return ctx.orm.em.fork().transactional(async (tem) => {
+    const rows = await tem.execute<ExecutionRow[]>(
+      `update execution e set status = 'processing', attempt = v.attempt, status_message = null,
+              started_at = coalesce(e.started_at, clock_timestamp()), updated_at = clock_timestamp()
+         from (select (x->>'id')::uuid as id, (x->>'org')::uuid as org, (x->>'attempt')::int as attempt from jsonb_array_elements(?::jsonb) as x) v
+        where e.id = v.id and e.organization_id = v.org and e.status in ('draft', 'scheduled', 'processing')
+        returning ${QUALIFIED_COLUMNS}`,
+      [JSON.stringify(values)],
     );
-    if (row) await publish(tem, org, executionEvent(row));
-    return row ?? null;
+    await publishRows(tem, rows);
+    return rows;
   });
-  // Cancelled, completed or failed already (or never committed): nothing to do, the job just completes.
-  if (!claimed) {
-    log.info('execution is not runnable any more; job skipped');
-    return;
+}
+
+interface CommitItem {
+  row: ExecutionRow;
+  result: unknown;
+  handler: ExecutionHandler;
+}
+
+/**
+ * Completes executions in groups: whatever finished while the previous group was committing goes
+ * into the next transaction (one savepoint per execution, one sequence lock per organization). The
+ * per-organization sequence row is locked until commit, so committing one at a time would limit an
+ * organization to one commit's latency per execution.
+ */
+class GroupCommitter {
+  private pending: (CommitItem & { resolve(v: 'committed' | 'settled'): void; reject(e: unknown): void })[] = [];
+  private flushing = false;
+  constructor(private readonly ctx: JobContext) {}
+
+  submit(item: CommitItem): Promise<'committed' | 'settled'> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ ...item, resolve, reject });
+      if (!this.flushing) {
+        this.flushing = true;
+        // After the current turn: the other jobs of a batch that finish together join this group.
+        setImmediate(() => { void this.flush(); });
+      }
+    });
   }
 
-  const ac = new AbortController();
+  private async flush(): Promise<void> {
+    try {
+      while (this.pending.length > 0) await this.commit(this.pending.splice(0, 200));
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  private async commit(group: GroupCommitter['pending']): Promise<void> {
+    const outcome = new Map<(typeof group)[number], 'committed' | 'settled' | { error: unknown }>();
+    try {
+      await this.ctx.orm.em.fork().transactional(async (tem) => {
+        const done: ExecutionRow[] = [];
+        // Handlers without a commit step: one statement for all of them.
+        const plain = group.filter((i) => !i.handler.commit);
+        if (plain.length > 0) {
+          const rows = await tem.execute<ExecutionRow[]>(
+            `update execution e set status = 'completed', result = v.result, processed = coalesce(e.total, e.processed), status_message = null,
+                    completed_at = clock_timestamp(), updated_at = clock_timestamp()
+               from (select (x->>'id')::uuid as id, (x->>'org')::uuid as org, x->'result' as result from jsonb_array_elements(?::jsonb) as x) v
+              where e.id = v.id and e.organization_id = v.org and e.status = 'processing'
+              returning ${QUALIFIED_COLUMNS}`,
+            [JSON.stringify(plain.map((i) => ({ id: i.row.id, org: i.row.organization_id, result: i.result ?? null })))],
+          );
+          const committed = new Set(rows.map((r) => r.id));
+          for (const item of plain) outcome.set(item, committed.has(item.row.id) ? 'committed' : 'settled');
+          done.push(...rows);
+        }
+        for (const item of group.filter((i) => i.handler.commit)) {
+          try {
+            const row = await tem.transactional(async (sp) => {
+              const [r] = await sp.execute<ExecutionRow[]>(
+                `update execution set status = 'completed', result = ?::jsonb, processed = coalesce(total, processed), status_message = null,
+                        completed_at = clock_timestamp(), updated_at = clock_timestamp()
+                  where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`,
+                [JSON.stringify(item.result ?? null), item.row.id, item.row.organization_id],
+              );
+              if (!r) return null;
+              sp.setFilterParams('tenant', { organizationId: r.organization_id });
+              if (item.handler.commit) await item.handler.commit(sp, r, item.result);
+              return r;
+            });
+            outcome.set(item, row ? 'committed' : 'settled');
+            if (row) done.push(row);
+          } catch (error) {
+            outcome.set(item, { error });
+          }
+        }
+        await publishRows(tem, done);
+      });
+    } catch (error) {
+      // The group itself failed (connection, lock timeout…): each one alone, so one cannot sink the rest.
+      if (group.length > 1) {
+        for (const item of group) await this.commit([item]);
+        return;
+      }
+      group[0].reject(error);
+      return;
+    }
+    for (const item of group) {
+      const o = outcome.get(item)!;
+      if (typeof o === 'string') item.resolve(o);
+      else item.reject(o.error);
+    }
+  }
+}
+
+const committers = new WeakMap<object, GroupCommitter>();
+function committerFor(ctx: JobContext): GroupCommitter {
+  let c = committers.get(ctx.orm);
+  if (!c) committers.set(ctx.orm, (c = new GroupCommitter(ctx)));
+  return c;
+}
+
+export interface BatchItem {
+  data: ExecutionJobData;
+  job: Pick<Job, 'id' | 'retryCount'>;
+}
+
+/**
+ * Runs a fetched batch: claim all (one transaction), run each handler concurrently, complete them
+ * through the group committer; a failure keeps its message on the execution and fails that job
+ * alone (pg-boss retries it with backoff; after the last attempt it goes to the dead-letter queue).
+ */
+export async function runExecutionBatch(handlers: ReadonlyMap<string, ExecutionHandler>, items: readonly BatchItem[], ctx: JobContext, opts: RunnerOptions = {}): Promise<JobResult[]> {
+  const claimed = new Map((await claimBatch(ctx, items)).map((r) => [r.id, r]));
+  const aborts = new Map([...claimed.keys()].map((id) => [id, new AbortController()]));
   const checkCancelled = async () => {
-    const [r] = await em.execute<{ status: string }[]>(`select status from execution where id = ? and organization_id = ?`, [id, org]);
-    if (!r || r.status !== 'processing') ac.abort(new ExecutionCancelled());
+    const live = [...aborts].filter(([, ac]) => !ac.signal.aborted).map(([id]) => id);
+    if (live.length === 0) return;
+    const rows = await ctx.orm.em.fork().execute<{ id: string; status: string }[]>(
+      `select id, status from execution where id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`, [JSON.stringify(live)]);
+    const status = new Map(rows.map((r) => [r.id, r.status]));
+    for (const id of live) if (status.get(id) !== 'processing') aborts.get(id)!.abort(new ExecutionCancelled());
   };
   const watch = setInterval(() => { void checkCancelled().catch(() => {}); }, opts.cancelPollMs ?? 1000);
-  let lastProgress = 0;
-  const progress = async (processed: number, total?: number | null) => {
+  try {
+    return await Promise.all(items.map(async ({ data, job }): Promise<JobResult> => {
+      const row = claimed.get(data.executionId);
+      const log = ctx.logger.child({ executionId: data.executionId, type: data.type, attempt: job.retryCount });
+      if (!row) {
+        // Cancelled, completed or failed already: nothing to do, the job just completes.
+        log.info('execution is not runnable any more; job skipped');
+        return { id: job.id, status: 'completed' };
+      }
+      const handler = handlers.get(data.type);
+      const ac = aborts.get(row.id)!;
+      try {
+        if (!handler) throw new ExecutionError(EXECUTION_MESSAGES.noHandler);
+        const result = await handler.run({ execution: row, em: tenantEm(ctx, row.organization_id), logger: log, signal: ac.signal, progress: progressReporter(ctx, row, ac, opts) });
+        if (ac.signal.aborted) {
+          log.info('execution cancelled while running; result discarded');
+          return { id: job.id, status: 'completed' };
+        }
+        const outcome = await committerFor(ctx).submit({ row, result, handler });
+        if (outcome === 'settled') log.info('execution already completed or cancelled by another attempt; this result was not written');
+        return { id: job.id, status: 'completed' };
+      } catch (err) {
+        if (ac.signal.aborted || err instanceof ExecutionCancelled) {
+          log.info('execution cancelled; stopped');
+          return { id: job.id, status: 'completed' };
+        }
+        const message = err instanceof ExecutionError ? err.message : EXECUTION_MESSAGES.unexpected;
+        if (!(err instanceof ExecutionError)) log.error({ err }, 'execution failed');
+        await ctx.orm.em.fork().execute(`update execution set status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and status = 'processing'`, [message, row.id, row.organization_id]);
+        return { id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } };
+      }
+    }));
+  } finally {
+    clearInterval(watch);
+  }
+}
+
+function progressReporter(ctx: JobContext, claimed: ExecutionRow, ac: AbortController, opts: RunnerOptions): ExecutionRunContext['progress'] {
+  let last = 0;
+  const org = claimed.organization_id;
+  return async (processed, total) => {
     if (ac.signal.aborted) throw new ExecutionCancelled();
     const final = total != null && processed >= total;
-    if (!final && Date.now() - lastProgress < (opts.progressMs ?? 500)) return;
-    lastProgress = Date.now();
-    const row = await em.transactional(async (tem) => {
+    if (!final && Date.now() - last < (opts.progressMs ?? 500)) return;
+    last = Date.now();
+    const row = await ctx.orm.em.fork().transactional(async (tem) => {
       const [r] = await tem.execute<ExecutionRow[]>(
         `update execution set processed = ?, total = coalesce(?, total), updated_at = clock_timestamp()
           where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`,
-        [Math.max(0, Math.floor(processed)), total ?? null, id, org],
+        [Math.max(0, Math.floor(processed)), total ?? null, claimed.id, org],
       );
       if (r) await publish(tem, org, executionEvent(r));
       return r;
@@ -115,41 +280,12 @@ export async function runExecutionJob(handler: ExecutionHandler, data: Execution
       throw new ExecutionCancelled();
     }
   };
+}
 
-  try {
-    const result = await handler.run({ execution: claimed, em: tenantEm(ctx, org), logger: log, signal: ac.signal, progress });
-    if (ac.signal.aborted) {
-      log.info('execution cancelled while running; result discarded');
-      return;
-    }
-    await em.transactional(async (tem) => {
-      const [row] = await tem.execute<ExecutionRow[]>(
-        `update execution set status = 'completed', result = ?::jsonb, processed = coalesce(total, processed), status_message = null,
-                completed_at = clock_timestamp(), updated_at = clock_timestamp()
-          where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`,
-        [JSON.stringify(result ?? null), id, org],
-      );
-      if (!row) throw new AlreadySettled();
-      if (handler.commit) await handler.commit(tem, row, result);
-      await publish(tem, org, executionEvent(row));
-    });
-  } catch (err) {
-    if (err instanceof AlreadySettled) {
-      log.info('execution already completed or cancelled by another attempt; this result was not written');
-      return;
-    }
-    if (ac.signal.aborted || err instanceof ExecutionCancelled) {
-      log.info('execution cancelled; stopped');
-      return;
-    }
-    const message = err instanceof ExecutionError ? err.message : EXECUTION_MESSAGES.unexpected;
-    if (!(err instanceof ExecutionError)) log.error({ err }, 'execution failed');
-    await em.execute(`update execution set status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and status = 'processing'`, [message, id, org]);
-    // pg-boss retries it with backoff; after the last attempt the job goes to the dead-letter queue.
-    throw err;
-  } finally {
-    clearInterval(watch);
-  }
+/** One job (a batch of one); throws when it failed, as pg-boss expects of a single handler. */
+export async function runExecutionJob(handler: ExecutionHandler, data: ExecutionJobData, ctx: JobContext, job: Pick<Job, 'retryCount'> & Partial<Pick<Job, 'id'>>, opts: RunnerOptions = {}): Promise<void> {
+  const [r] = await runExecutionBatch(new Map([[handler.type, handler]]), [{ data, job: { id: job.id ?? data.executionId, retryCount: job.retryCount } }], ctx, opts);
+  if (r.status === 'failed') throw new Error((r.output as { message?: string } | undefined)?.message ?? 'execution failed');
 }
 
 /**
@@ -214,9 +350,10 @@ export function executionJobDefinitions(handlers: readonly ExecutionHandler[], o
       burstWhenBatchFull: true,
       // At most this many active jobs per organization on this queue, across every worker process.
       groupConcurrency: c.EXECUTION_ORG_CONCURRENCY,
-      notifyPollingIntervalSeconds: 5,
+      notifyPollingIntervalSeconds: 2,
     }),
     handle: (data, ctx, job) => runExecutionJob(byType.get(type)!, data, ctx, job, opts),
+    handleBatch: (items, ctx) => runExecutionBatch(byType, items, ctx, opts),
   }));
   return [dead as JobDefinition, ...(perType as JobDefinition[])];
 }
