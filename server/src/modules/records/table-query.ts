@@ -263,34 +263,43 @@ export async function recordTotal(em: EntityManager, organizationId: string, ent
   return row.n;
 }
 
+/** The most rows a search collects (see collectedPage); a larger set is counted and walked instead. */
+export const COLLECT_MAX = 50_000;
+
 /**
- * Total and the ids of one page, in one statement that first collects every row of the set (a
- * materialized CTE), then counts it and sorts out the page (top-N). Used for a search text: its
+ * Total and the ids of one page, in one statement that first collects the rows of the set (a
+ * materialized CTE), then counts them and sorts out the page (top-N). Used for a search text: its
  * matches often cluster in the sort order (searching 'summit' finds the names starting with
  * 'Summit'), and walking the sort index until enough matches turn up can then read most of the
- * table, whereas collecting the matches costs what counting them does.
+ * table, whereas collecting the matches costs what counting them does. Collecting stops after
+ * COLLECT_MAX rows: a set that large is dense enough to walk (null: the caller counts and walks).
  */
-async function collectedPage(em: EntityManager, table: string, where: Sql, order: OrderSql, offset: number, limit: number): Promise<{ total: number; ids: string[] }> {
+async function collectedPage(em: EntityManager, table: string, where: Sql, order: OrderSql, offset: number, limit: number, max: number): Promise<{ total: number; ids: string[] } | null> {
   const keys = order.terms.map((t, i) => (t.expr === 'r.id' ? null : `${t.expr} as k${i}`)).filter(Boolean);
   const outer = order.terms.map((t, i) => ({ ...t, expr: t.expr === 'r.id' ? 'm.id' : `m.k${i}` }));
   const [row] = await em.getConnection().execute<{ n: number; ids: string[] }[]>(
-    `with m as materialized (select r.id${keys.map((k) => `, ${k}`).join('')} from ${table} r ${order.join.text} ${where.text})
+    `with m as materialized (select r.id${keys.map((k) => `, ${k}`).join('')} from ${table} r ${order.join.text} ${where.text} limit ${Math.floor(max) + 1})
      select (select count(*)::int from m) as n, array(select m.id::text from m ${orderBy(outer)} limit ? offset ?) as ids`,
     [...order.join.params, ...where.params, limit, offset],
   );
-  return { total: row.n, ids: row.ids };
+  return row.n > max ? null : { total: row.n, ids: row.ids };
 }
 
 /**
  * Total and the ids of one page. Without search or filters the total is the maintained count
  * (record_count) and the page an index-only walk of the sort index; with a search text, see
- * collectedPage. Otherwise pages past the middle are read from the end in reverse order, so the
- * last page costs what the first does.
+ * collectedPage. Otherwise (and for a search matching more than COLLECT_MAX rows) the set is
+ * counted and the page read from the sort order, pages past the middle from the end in reverse
+ * order, so the last page costs what the first does (the name indexes carry every searched column,
+ * so a walk never reads the table itself).
  */
-export async function pageIds(em: EntityManager, ctx: QueryContext, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number): Promise<{ total: number; ids: string[] }> {
+export async function pageIds(em: EntityManager, ctx: QueryContext, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, opts: { collectMax?: number } = {}): Promise<{ total: number; ids: string[] }> {
   const table = SPECS[ctx.entityType].table;
   const conn = em.getConnection();
-  if (where.searched) return collectedPage(em, table, where, order, pageIndex * pageSize, pageSize);
+  if (where.searched) {
+    const collected = await collectedPage(em, table, where, order, pageIndex * pageSize, pageSize, opts.collectMax ?? COLLECT_MAX);
+    if (collected) return collected;
+  }
   const count = async () => (where.unfiltered
     ? recordTotal(em, ctx.organizationId, ctx.entityType)
     : (await conn.execute<{ n: number }[]>(`select count(*)::int as n from ${table} r ${where.text}`, where.params))[0].n);
