@@ -289,3 +289,36 @@ describe('realtime: token, socket, paths, replay, session end', () => {
     expect((await s.closed).code).toBe(4003);
   });
 });
+
+describe('realtime: a socket that cannot keep up', () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await createTestApp({ env: { REALTIME_MAX_BUFFERED_BYTES: '65536' } });
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => { await ctx.close(); });
+
+  it('is closed with 4008 once its unsent data passes the bound, instead of buffering without limit', async () => {
+    const { organization, admin } = await createOrg(ctx, { name: 'Slow Co' });
+    const client = await signedIn(ctx, admin.email);
+    const s = await openSocket(`ws://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}/api/v1/realtime`);
+    s.send({ type: 'auth', token: (await client.get('/api/v1/notifications/token')).json().token });
+    await s.next('ready');
+    s.send({ type: 'subscribe', paths: [realtimePaths.activities(organization.id)] });
+    await s.next('subscribed');
+    // The client stops reading: what the server sends piles up in the kernel, then in the socket.
+    const raw = (s.ws as unknown as { _socket: import('node:net').Socket })._socket;
+    raw.pause();
+    const filler = 'x'.repeat(7000);
+    for (let batch = 0; batch < 40 && ctx.app.realtime.stats.droppedSlow === 0; batch++) {
+      await ctx.em().transactional((tem) => publish(tem, organization.id, Array.from({ length: 100 }, (_, i) => ({ path: realtimePaths.activities(organization.id), kind: 'bulk', data: { i, filler } }))));
+      await ctx.app.realtime.settled();
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    expect(ctx.app.realtime.stats.droppedSlow).toBe(1);
+    expect(ctx.app.realtime.socketCount).toBe(0);
+    raw.resume();
+    expect((await s.closed).code).toBe(4008);
+  });
+});
