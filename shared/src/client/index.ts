@@ -1,2 +1,3 @@
 export * from './http';
 export * from './api';
+export * from './realtime';
