@@ -421,9 +421,11 @@ export class RealtimeHub {
     // `since` resumes only on a socket's first subscription (a reconnect re-subscribes everything at once).
     const resume = since !== undefined && !c.subscribed;
     c.subscribed = true;
+    // A path the socket already has keeps its place in the stream (subscribing twice changes nothing).
+    const fresh = ok.filter((p) => !c.subs.has(p));
     c.hold += 1;
     try {
-      for (const p of ok) c.subs.set(p, Number.POSITIVE_INFINITY);
+      for (const p of fresh) c.subs.set(p, Number.POSITIVE_INFINITY);
       const em = this.opts.orm.em.fork();
       const upTo = await currentSeq(em, c.oid!);
       let replay: HubEvent[] = [];
@@ -449,7 +451,7 @@ export class RealtimeHub {
       }
       if (c.closed) return;
       // Live events up to `upTo` were either replayed or happened before the subscription.
-      for (const p of ok) c.subs.set(p, upTo);
+      for (const p of fresh) c.subs.set(p, upTo);
       if (reset) this.send(c, { type: 'reset', seq: upTo, message: REALTIME_MESSAGES.reset });
       for (let i = 0; i < replay.length; i += REPLAY_CHUNK) this.sendEvents(c, replay.slice(i, i + REPLAY_CHUNK));
       this.send(c, { type: 'subscribed', paths: ok, seq: upTo });

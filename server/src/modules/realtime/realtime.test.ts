@@ -124,6 +124,21 @@ describe('realtime: token, socket, paths, replay, session end', () => {
     expect(new Date(events[0].at).toString()).not.toBe('Invalid Date');
   });
 
+  it('adding paths later (and repeating one) neither loses nor repeats events of the paths already subscribed', async () => {
+    const s = await connect(client, [realtimePaths.activities(org.id)]);
+    await emit(org.id, { path: realtimePaths.activities(org.id), kind: 'a', data: { n: 1 } });
+    await s.waitForEvents((e) => e.length >= 1);
+    s.send({ type: 'subscribe', paths: [realtimePaths.activities(org.id), realtimePaths.lists(org.id)] });
+    await emit(org.id, { path: realtimePaths.activities(org.id), kind: 'a', data: { n: 2 } });
+    await s.next('subscribed');
+    await emit(org.id, [{ path: realtimePaths.lists(org.id), kind: 'a', data: { n: 3 } }, { path: realtimePaths.activities(org.id), kind: 'a', data: { n: 4 } }]);
+    s.send({ type: 'unsubscribe', paths: [realtimePaths.lists(org.id)] });
+    await s.next('unsubscribed');
+    await emit(org.id, [{ path: realtimePaths.lists(org.id), kind: 'a', data: { n: 5 } }, { path: realtimePaths.activities(org.id), kind: 'a', data: { n: 6 } }]);
+    const events = await s.waitForEvents((e) => e.some((x) => (x.data as { n: number }).n === 6));
+    expect(events.map((e) => (e.data as { n: number }).n)).toEqual([1, 2, 3, 4, 6]);
+  });
+
   it('an event too big for a NOTIFY payload is read from the table and delivered whole', async () => {
     const s = await connect(client, [realtimePaths.activities(org.id)]);
     const big = { text: 'z'.repeat(20_000) };
