@@ -8,6 +8,8 @@
 //                                      use that server (database dealscout_bench is created on it);
 //                                      without it (and without DATABASE_URL) an embedded PostgreSQL
 //                                      keeps its data in BENCH_PG_DIR (default $TMPDIR/dealscout-bench-pg)
+//   BENCH_PG_FLAGS="-c shared_buffers=2GB" npm run bench
+//                                      extra settings for the embedded PostgreSQL
 //   BENCH_SCALE=0.05 npm run bench     a smaller data set in its own database, to try the bench itself
 //   npm run bench -- --only random-50,last-50 --no-export --runs 1 --requests 10
 //                                      a partial run; partial and scaled runs print their report
@@ -134,6 +136,8 @@ const SCENARIOS: Scenario[] = [
     base: { pageSize: 50, ...nameAsc, text: SELECTIVE, filters: [revenueOver(500)] }, pages: same(0) },
   { id: 'first-broad-search-filter', label: `First page of 50 by name, search '${BROAD}' (less selective) + Revenue > 500`, target: 50, targetNote: 'first page, search + numeric filter',
     base: { pageSize: 50, ...nameAsc, text: BROAD, filters: [revenueOver(500)] }, pages: same(0) },
+  { id: 'first-one-letter-search', label: "First page of 50 by name, search 'a' (one letter: most names)", target: 50, targetNote: 'first page, search',
+    base: { pageSize: 50, ...nameAsc, text: 'a', filters: [] }, pages: same(0) },
   { id: 'first-50', label: 'First page of 50 by name, no search or filter', target: 150, targetNote: 'any page of 50',
     base: { pageSize: 50, ...nameAsc, text: '', filters: [] }, pages: same(0) },
   { id: 'random-50', label: 'Random pages of 50 by name, no search or filter', target: 150, targetNote: 'any page of 50',
@@ -279,6 +283,7 @@ async function main(): Promise<void> {
       selectiveFiltered: await countOf(SELECTIVE, [revenueOver(500)]),
       broad: await countOf(BROAD, []),
       broadFiltered: await countOf(BROAD, [revenueOver(500)]),
+      oneLetter: await countOf('a', []),
       revenueOver500: await countOf('', [revenueOver(500)]),
       software: await countOf('', [industryIs('Software')]),
     };
@@ -503,7 +508,7 @@ function renderReport(d: {
     `${d.counts.field_values.toLocaleString('en-US')} custom field values (Revenue, double, ~90% filled, uniform 0–1000; Industry, string, ~99.5% filled, 10 values). ` +
     `Names are word combinations plus a number ('Summit Holdings LLC 48213'), domains unique. ${d.db.seededNow ? `Seeded in this run (${d.db.seedSeconds?.toFixed(0)} s).` : 'Reused from the cache (seeded by an earlier run).'}`);
   L.push(`- Search selectivity in the big organization: '${SELECTIVE}' matches ${d.selectivity.selective.toLocaleString('en-US')} companies (${d.selectivity.selectiveFiltered.toLocaleString('en-US')} with Revenue > 500); ` +
-    `the less selective '${BROAD}' ${d.selectivity.broad.toLocaleString('en-US')} (${d.selectivity.broadFiltered.toLocaleString('en-US')} with Revenue > 500). Revenue > 500 alone: ${d.selectivity.revenueOver500.toLocaleString('en-US')}.`);
+    `the less selective '${BROAD}' ${d.selectivity.broad.toLocaleString('en-US')} (${d.selectivity.broadFiltered.toLocaleString('en-US')} with Revenue > 500); 'a' ${d.selectivity.oneLetter.toLocaleString('en-US')}. Revenue > 500 alone: ${d.selectivity.revenueOver500.toLocaleString('en-US')}.`);
   L.push(`- Server: \`buildApp\` in the bench process on 127.0.0.1, signed in as the big organization's admin (cookie + CSRF), requests through \`fetch\` (keep-alive), one at a time. ` +
     `"SQL" runs the statements the handler issues (\`loadQueryContext\`, \`pageIds\`, \`companyRows\`) on a MikroORM EntityManager of the same database, without HTTP, auth, validation or serialization.`);
   L.push('');

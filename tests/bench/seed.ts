@@ -111,7 +111,9 @@ async function startEmbedded(log: (m: string) => void): Promise<{ adminUrl: stri
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     // Durability off: it only speeds up seeding (reads are unaffected). Memory settings stay default.
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'listen_addresses=127.0.0.1'],
+    // BENCH_PG_FLAGS adds settings, e.g. "-c shared_buffers=1GB" (to see what the server's memory changes).
+    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'listen_addresses=127.0.0.1',
+      ...(process.env.BENCH_PG_FLAGS ?? '').split(/\s+/).filter(Boolean)],
     onLog: () => {},
     onError: () => {},
   });
