@@ -71,7 +71,9 @@ export function exportCsv(em: EntityManager, ctx: QueryContext, where: Sql, colu
       };
       const load = (ids: string[]) => {
         if (ids.length === 0) return Promise.resolve([]);
-        const p = ctx.entityType === 'company' ? companyRows(em, ctx.organizationId, ids) : contactRows(em, ctx.organizationId, ids);
+        // In the cursor's transaction: an export holding its connection never waits for a second
+        // one (as many concurrent exports as pooled connections would otherwise wait for ever).
+        const p = ctx.entityType === 'company' ? companyRows(tx, ctx.organizationId, ids, trx) : contactRows(tx, ctx.organizationId, ids, trx);
         p.catch(() => {}); // awaited below; this only keeps an abandoned stream's last load from being an unhandled rejection
         return p;
       };

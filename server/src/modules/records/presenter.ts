@@ -1,5 +1,6 @@
 // Loads the rows of a page (or one record) with their owner, key contact / primary company,
 // link counts and custom field values, in a fixed number of queries whatever the page size.
+import type { Transaction } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CompanyDto, ContactDto, FieldValueDto, CompanyDetails, ContactDetails } from '@dealscout/shared/contracts';
 
@@ -11,13 +12,17 @@ function owner(r: Row) {
   return r.owner_id ? { id: String(r.owner_id), firstName: String(r.o_first ?? ''), lastName: String(r.o_last ?? ''), email: String(r.o_email ?? '') } : null;
 }
 
-export async function fieldValuesFor(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<Map<string, Record<string, FieldValueDto>>> {
+/**
+ * `trx`: run the statements in that transaction (on its connection) instead of on pooled
+ * connections — the export, which holds a connection for its cursor, must not wait for another one.
+ */
+export async function fieldValuesFor(em: EntityManager, organizationId: string, ids: readonly string[], trx?: Transaction): Promise<Map<string, Record<string, FieldValueDto>>> {
   const out = new Map<string, Record<string, FieldValueDto>>();
   if (ids.length === 0) return out;
   const rows = await em.getConnection().execute<Row[]>(
     `select v.entity_id, v.field_id, v.value, v.info_value, v.status, v.status_message, v.details, v.updated_at
        from field_value v where v.organization_id = ? and v.entity_id in (${list(ids.length)})`,
-    [organizationId, ...ids],
+    [organizationId, ...ids], 'all', trx,
   );
   for (const r of rows) {
     const id = String(r.entity_id);
@@ -36,9 +41,9 @@ export async function fieldValuesFor(em: EntityManager, organizationId: string, 
   return out;
 }
 
-export async function companyRows(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<CompanyDto[]> {
+export async function companyRows(em: EntityManager, organizationId: string, ids: readonly string[], trx?: Transaction): Promise<CompanyDto[]> {
   if (ids.length === 0) return [];
-  // The record rows and their custom values, at the same time (two connections).
+  // The record rows and their custom values, at the same time (two connections; one after the other in `trx`).
   const [rows, values] = await Promise.all([em.getConnection().execute<Row[]>(
     `select r.id, r.name, r.website, r.domain, r.owner_id, r.created_at, r.updated_at,
             o.first_name as o_first, o.last_name as o_last, o.email as o_email,
@@ -50,8 +55,8 @@ export async function companyRows(em: EntityManager, organizationId: string, ids
        left join lateral (select k.id, k.first_name, k.last_name, k.email from company_contact km join contact k on k.id = km.contact_id
                            where km.company_id = r.id and km.is_key) k on true
       where r.organization_id = ? and r.id in (${list(ids.length)})`,
-    [organizationId, ...ids],
-  ), fieldValuesFor(em, organizationId, ids)]);
+    [organizationId, ...ids], 'all', trx,
+  ), fieldValuesFor(em, organizationId, ids, trx)]);
   const byId = new Map(rows.map((r) => [String(r.id), r]));
   return ids.filter((id) => byId.has(id)).map((id) => {
     const r = byId.get(id)!;
@@ -70,7 +75,7 @@ export async function companyRows(em: EntityManager, organizationId: string, ids
   });
 }
 
-export async function contactRows(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<ContactDto[]> {
+export async function contactRows(em: EntityManager, organizationId: string, ids: readonly string[], trx?: Transaction): Promise<ContactDto[]> {
   if (ids.length === 0) return [];
   const [rows, values] = await Promise.all([em.getConnection().execute<Row[]>(
     `select r.id, r.first_name, r.last_name, r.email, r.owner_id, r.created_at, r.updated_at,
@@ -83,8 +88,8 @@ export async function contactRows(em: EntityManager, organizationId: string, ids
        left join lateral (select p.id, p.name, p.website, p.domain from company_contact pm join company p on p.id = pm.company_id
                            where pm.contact_id = r.id and pm.is_primary) p on true
       where r.organization_id = ? and r.id in (${list(ids.length)})`,
-    [organizationId, ...ids],
-  ), fieldValuesFor(em, organizationId, ids)]);
+    [organizationId, ...ids], 'all', trx,
+  ), fieldValuesFor(em, organizationId, ids, trx)]);
   const byId = new Map(rows.map((r) => [String(r.id), r]));
   return ids.filter((id) => byId.has(id)).map((id) => {
     const r = byId.get(id)!;
