@@ -61,6 +61,8 @@ export default async function setup(project: TestProject) {
       fs.rmSync(base, { recursive: true, force: true });
     });
   }
+  // Every database of this run starts with the template's name: runs sharing one server (several
+  // developers or CI with TEST_DATABASE_URL) drop only their own at the end.
   const template = `dealscout_tpl_${process.pid}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -79,7 +81,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     const c = new pg.Client({ connectionString: adminUrl });
     await c.connect();
-    const dbs = await c.query<{ datname: string }>(`select datname from pg_database where datname like 'dealscout_t%'`);
+    const dbs = await c.query<{ datname: string }>(`select datname from pg_database where starts_with(datname, $1) order by length(datname) desc`, [template]);
     for (const { datname } of dbs.rows) await c.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
     await c.end();
     for (const fn of teardownFns) await fn();

@@ -25,7 +25,8 @@ export function dbUrl(db: string): string {
 
 /** A new database cloned from the migrated template. */
 export async function createTestDatabase(): Promise<{ url: string; name: string; drop(): Promise<void> }> {
-  const name = `dealscout_t_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  // Named after this run's template, so a run's teardown drops only its own databases.
+  const name = `${inject('pgTemplate')}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const admin = new pg.Client({ connectionString: inject('pgAdminUrl') });
   await admin.connect();
   await admin.query(`create database "${name}" template "${inject('pgTemplate')}"`);
