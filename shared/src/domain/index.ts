@@ -13,3 +13,4 @@ export * from './executions';
 export * from './realtime';
 export * from './notifications';
 export * from './activities';
+export * from './enrichment-form';
