@@ -86,6 +86,29 @@ export function createApi(opts: HttpOptions = {}) {
       cancel: (executionId: string) => http.request('POST', '/api/v1/execution/cancel', C.ExecutionResponse, { executionId }),
       cancelPlay: (executionId: string) => http.request('POST', '/api/v1/play/execution/cancel', C.ExecutionResponse, { executionId }),
     },
+    enrichments: {
+      configs: () => http.request('GET', '/api/v1/enrichment/configs', C.EnrichmentConfigsResponse),
+      ideaConfigs: () => http.request('GET', '/api/v1/enrichment/idea/configs', C.EnrichmentConfigsResponse),
+      /** The table (pageIndex zero-based; pageSize or take 100 fetches all for pickers). */
+      list: (body: C.EnrichmentListBody = {}) => http.request('POST', '/api/v1/enrichment/list', C.EnrichmentListResponse, body),
+      creators: () => http.request('GET', '/api/v1/enrichment/list/creators', C.EnrichmentCreatorsResponse),
+      forList: (listId: string) => http.request('GET', `/api/v1/enrichment/${encodeURIComponent(listId)}/list`, C.ListEnrichmentsResponse),
+      get: (id: string) => http.request('GET', `/api/v1/enrichment/${encodeURIComponent(id)}`, C.GetEnrichmentResponse),
+      nextName: (configId: string) => http.request('GET', `/api/v1/enrichment/next-name?configId=${encodeURIComponent(configId)}`, C.NextNameResponse),
+      create: (body: C.EnrichmentFormBody) => http.request('POST', '/api/v1/enrichment', C.EnrichmentResponse, body),
+      update: (body: C.UpdateEnrichmentBody) => http.request('PUT', '/api/v1/enrichment', C.EnrichmentResponse, body),
+      remove: (id: string) => http.request('DELETE', `/api/v1/enrichment/${encodeURIComponent(id)}`, Success),
+      setColor: (body: C.SetColorBody) => http.request('PUT', '/api/v1/enrichment/set-color', C.EnrichmentResponse, body),
+      setColumns: (body: C.SetColumnsBody) => http.request('PUT', '/api/v1/enrichment/column', C.EnrichmentResponse, body),
+      assign: (body: C.AssignBody) => http.request('POST', '/api/v1/enrichment/assign', C.EnrichmentResponse, body),
+      unassign: (body: C.AssignBody) => http.request('POST', '/api/v1/enrichment/unassign', C.EnrichmentResponse, body),
+      setPrimary: (body: C.AssignBody) => http.request('PUT', '/api/v1/enrichment/set-primary', C.EnrichmentResponse, body),
+      /** Starts runs: per-item started / duplicate / failed for ids, counts for the all-selected form. */
+      execute: (body: C.ExecuteEnrichmentBody) => http.request('POST', '/api/v1/enrichment/execute', C.ExecuteEnrichmentResponse, body),
+      executions: () => http.request('GET', '/api/v1/enrichment/executions', C.EnrichmentExecutionsResponse),
+      /** The latest result per enrichment of records (a table page, a drawer). */
+      results: (body: C.EnrichmentResultsBody) => http.request('POST', '/api/v1/enrichment/results', C.EnrichmentResultsResponse, body),
+    },
     notifications: {
       list: (limit?: number) => http.request('GET', `/api/v1/notifications${limit ? `?limit=${limit}` : ''}`, C.NotificationsResponse),
       unreadCount: () => http.request('GET', '/api/v1/notifications/unread-count', C.UnreadCountResponse),

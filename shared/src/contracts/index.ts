@@ -7,3 +7,4 @@ export * from './executions';
 export * from './notifications';
 export * from './activities';
 export * from './realtime';
+export * from './enrichments';

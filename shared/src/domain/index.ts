@@ -14,3 +14,4 @@ export * from './realtime';
 export * from './notifications';
 export * from './activities';
 export * from './enrichment-form';
+export * from './enrichments';
