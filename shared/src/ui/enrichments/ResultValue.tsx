@@ -1,0 +1,66 @@
+// An enrichment result as a cell or a drawer row shows it (spec 000 §2 'Enrichment result display',
+// spec 001 §4): no result 'Not executed yet'; preprocessing the interim answer greyed, or '-';
+// processing 'Processing...'; error 'Error' (the message as tooltip); done the value, where a click
+// toggles the truncated and the full text.
+import { useState } from 'react';
+import { Spinner, Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { resultDisplay, type ResultDisplay } from '../../domain';
+
+const useStyles = makeStyles({
+  base: {
+    display: 'inline-flex', alignItems: 'center', gap: '6px', minWidth: 0, maxWidth: '100%', border: 'none', background: 'none', padding: 0,
+    font: 'inherit', color: 'inherit', textAlign: 'left', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap',
+  },
+  text: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 },
+  full: { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' },
+  value: { cursor: 'pointer' },
+  none: { color: tokens.colorNeutralForeground4, fontStyle: 'italic' },
+  interim: { color: tokens.colorNeutralForegroundDisabled },
+  processing: { color: tokens.colorBrandForeground1 },
+  error: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
+});
+
+export function ResultValue({ result, display: given, className }: {
+  result?: { status?: string | null; value?: unknown; statusMessage?: string | null } | null;
+  /** Already computed (takes precedence over result). */
+  display?: ResultDisplay;
+  className?: string;
+}) {
+  const styles = useStyles();
+  const [full, setFull] = useState(false);
+  const d = given ?? resultDisplay(result);
+  const common = { 'data-testid': 'enrichment-result', 'data-status': d.kind } as const;
+  switch (d.kind) {
+    case 'none':
+      return <span className={mergeClasses(styles.base, styles.none, className)} {...common}>{d.text}</span>;
+    case 'preprocessing':
+      return <span className={mergeClasses(styles.base, styles.interim, className)} title={d.text} {...common}>{d.text}</span>;
+    case 'processing':
+      return (
+        <span className={mergeClasses(styles.base, styles.processing, className)} {...common}>
+          <Spinner size="extra-tiny" aria-hidden />
+          <span className={styles.text}>{d.text}</span>
+        </span>
+      );
+    case 'error':
+      return d.message ? (
+        <Tooltip content={d.message} relationship="description">
+          <span className={mergeClasses(styles.base, styles.error, className)} tabIndex={0} {...common}>{d.text}</span>
+        </Tooltip>
+      ) : <span className={mergeClasses(styles.base, styles.error, className)} {...common}>{d.text}</span>;
+    default:
+      return (
+        <button
+          type="button"
+          className={mergeClasses(styles.base, styles.value, full && styles.full, className)}
+          title={full ? undefined : d.text}
+          aria-expanded={full}
+          onClick={(e) => { e.stopPropagation(); setFull((f) => !f); }}
+          data-no-row-click
+          {...common}
+        >
+          <span className={mergeClasses(styles.text, full && styles.full)}>{d.text}</span>
+        </button>
+      );
+  }
+}

@@ -1,0 +1,6 @@
+// Enrichments in the clients: editors (prompt, schema, colour), the type selector and editor modals,
+// the Enrich popover of the tables, live result statuses and the drawer's enrichment rows.
+export * from './SchemaEditor';
+export * from './PromptEditor';
+export * from './ColorPalette';
+export * from './ResultValue';
