@@ -30,4 +30,14 @@ export const queryKeys = {
   filterFields: (entityType: 'company' | 'contact') => ['filter-fields', entityType] as const,
   owners: ['owners'] as const,
   tableLayouts: (entityType: 'company' | 'contact') => ['table-layouts', entityType] as const,
+  // Activities of a record (every filter of it lives under this prefix), notifications, executions:
+  // the realtime provider (shared/src/ui/realtime) updates or invalidates these from events.
+  activities: (entityType: 'company' | 'contact', id: string) => ['activities', entityType, id] as const,
+  activitiesFiltered: (entityType: 'company' | 'contact', id: string, types: readonly string[]) => ['activities', entityType, id, [...types]] as const,
+  activityParticipant: (id: string) => ['activity-participant', id] as const,
+  notifications: ['notifications'] as const,
+  notificationList: ['notifications', 'list'] as const,
+  unreadCount: ['notifications', 'unread-count'] as const,
+  executions: ['executions'] as const,
+  execution: (id: string) => ['executions', id] as const,
 };

@@ -10,3 +10,6 @@ export * from './DrawerContext';
 export * from './dialogs';
 export * from './table';
 export * from './drawer';
+export * from './realtime';
+export * from './activities';
+export * from './notifications';

@@ -23,7 +23,6 @@ import {
   ComposeRegular,
   DismissRegular,
   EditRegular,
-  HistoryRegular,
   PanelRightContractRegular,
   PanelRightExpandRegular,
   SparkleRegular,
@@ -39,12 +38,12 @@ import { errorStatus } from '../dialogs/save-errors';
 import { DrawerSection, SectionNote } from './DrawerSection';
 import { CompaniesSection, ContactsSection } from './LinkSections';
 import { FieldsSection } from './FieldsSection';
+import { ActivitiesTab } from '../activities/ActivitiesTab';
 import { SELECT_ENTITY_HINT, initialShowGroups, isSectionOpen, contactDisplayName, type SectionKey, type ShowGroups } from './drawer-rules';
 
 export const DRAWER_WIDTH = 400;
 export const COLLAPSED_WIDTH = 44;
 export const DRAFT_EMAIL_LATER = 'Create email with defaults: email drafting arrives with the email module.';
-export const ACTIVITIES_LATER = 'Activities arrive with the activities module: emails, meetings, notes and calls with this record will be listed here.';
 export const ENRICHMENTS_LATER = 'Enrichments arrive with the enrichments module: enrichments of this type not tied to a field will be listed here, each with run and copy.';
 
 export type DrawerTab = 'Activities' | 'Details';
@@ -339,10 +338,7 @@ function RecordView(props: {
           </TabList>
           <div className={styles.body} data-testid={`drawer-panel-${props.tab.toLowerCase()}`}>
             {props.tab === 'Activities' ? (
-              <div className={styles.center} data-testid="drawer-activities-empty">
-                <HistoryRegular className={styles.centerIcon} aria-hidden />
-                <Text>{ACTIVITIES_LATER}</Text>
-              </div>
+              <ActivitiesTab loaded={loaded} />
             ) : (
               <DetailsTab loaded={loaded} groups={props.groups} onToggle={props.onToggleSection} defaultOwnerId={props.defaultOwnerId} />
             )}

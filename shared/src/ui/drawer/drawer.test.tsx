@@ -269,11 +269,16 @@ describe('RecordDrawer visibility', () => {
 });
 
 describe('RecordDrawer tabs and sections', () => {
-  it('Activities shows an honest empty state', async () => {
+  it('Activities tab lists the record\'s activities (empty state with the key contact to email)', async () => {
     const user = userEvent.setup();
-    const { saveSettings } = renderDrawer(companyApi(), { target: { entityType: 'company', id: COMPANY_ID } });
+    const api = companyApi();
+    const forCompany = vi.fn(async () => ({ success: true as const, activities: [] }));
+    (api as unknown as { activities: Partial<Api['activities']> }).activities = { forCompany };
+    const { saveSettings } = renderDrawer(api, { target: { entityType: 'company', id: COMPANY_ID } });
     await user.click(await screen.findByTestId('drawer-tab-activities'));
-    expect(screen.getByTestId('drawer-activities-empty').textContent).toMatch(/arrive with the activities module/);
+    await screen.findByTestId('activities-empty');
+    expect(forCompany).toHaveBeenCalledWith(COMPANY_ID, []);
+    expect(screen.getByTestId('activities-draft-email').textContent).toBe('Draft Email to Acme Holdings');
     expect(saveSettings).toHaveBeenLastCalledWith({ drawer: { tab: 'Activities' } });
   });
 

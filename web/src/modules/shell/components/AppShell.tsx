@@ -4,7 +4,7 @@ import { Breadcrumb, BreadcrumbButton, BreadcrumbDivider, BreadcrumbItem, Button
 import { ArrowLeftRegular } from '@fluentui/react-icons';
 import { PRODUCT_NAME, type DrawerVisibility } from '@dealscout/shared/domain';
 import type { UserSettingsBody } from '@dealscout/shared/contracts';
-import { DrawerProvider, RecordDrawer } from '@dealscout/shared/ui';
+import { COLLAPSED_WIDTH, DRAWER_WIDTH, DrawerProvider, MiniDrawer, MiniDrawerProvider, RealtimeProvider, RecordDrawer, useDrawer } from '@dealscout/shared/ui';
 import { useSaveSettings, useUser, useUserConfig } from '../../session/hooks/useSession';
 import { LoadingScreen } from '../../session/components/LoadingScreen';
 import { pageMeta } from '../navigation';
@@ -42,6 +42,14 @@ const useStyles = makeStyles({
 });
 
 const NARROW = '(max-width: 720px)';
+
+/** The mini drawer keeps clear of the detail drawer on the right. */
+function ShellMiniDrawer({ userId }: { userId: string }) {
+  const drawer = useDrawer();
+  const navigate = useNavigate();
+  const offset = drawer.visibility === 'Visible' ? DRAWER_WIDTH : drawer.visibility === 'Collapsed' ? COLLAPSED_WIDTH : 0;
+  return <MiniDrawer offsetRight={offset} defaultOwnerId={userId} onNewPlay={() => navigate('/playbooks/new')} />;
+}
 
 /** True on narrow screens, where the navigation starts with icons only. */
 function useNarrowScreen(): boolean {
@@ -83,7 +91,10 @@ export default function AppShell() {
   const [initialConfig] = useState(config);
 
   return (
+    // One realtime socket per signed-in session: it keeps every cache below live.
+    <RealtimeProvider identity={{ uid: user.id, oid: user.organizationId }}>
     <DrawerProvider initialVisibility={initialConfig.drawer.visibility} onVisibilityChange={onVisibilityChange}>
+      <MiniDrawerProvider>
       <div className={styles.root} data-testid="app-shell">
         <NavMenu
           expanded={narrow ? narrowOpen : expanded}
@@ -129,6 +140,9 @@ export default function AppShell() {
           </div>
         </div>
       </div>
+      <ShellMiniDrawer userId={user.id} />
+      </MiniDrawerProvider>
     </DrawerProvider>
+    </RealtimeProvider>
   );
 }

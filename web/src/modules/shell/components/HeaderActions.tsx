@@ -3,30 +3,23 @@ import { useLocation, useNavigate } from 'react-router';
 import {
   Avatar,
   Button,
-  CounterBadge,
   Menu,
   MenuDivider,
   MenuItem,
   MenuList,
   MenuPopover,
   MenuTrigger,
-  Popover,
-  PopoverSurface,
-  PopoverTrigger,
-  Subtitle2,
-  Text,
   Tooltip,
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
 import {
   AddRegular,
-  AlertRegular,
   ArrowSyncRegular,
   BookOpenRegular,
   BuildingRegular,
-  CheckmarkCircleRegular,
   ComposeRegular,
+  NoteAddRegular,
   OrganizationRegular,
   PersonAddRegular,
   PersonCircleRegular,
@@ -34,19 +27,13 @@ import {
   TableSimpleRegular,
 } from '@fluentui/react-icons';
 import type { UserDto } from '@dealscout/shared/contracts';
-import { CompanyDialog, ContactDialog, NewFieldDialog, useDrawer } from '@dealscout/shared/ui';
+import { CompanyDialog, ContactDialog, NewFieldDialog, NotificationBell, useDrawer, useMiniDrawer } from '@dealscout/shared/ui';
 import { signOut } from '../../session/session-controller';
 import { COMING_SOON, ComingSoonDialog, type ComingSoon } from './ComingSoonDialog';
 
 const useStyles = makeStyles({
   actions: { display: 'flex', alignItems: 'center', gap: '4px' },
   iconButton: { minWidth: '32px' },
-  bellWrap: { position: 'relative', display: 'inline-flex' },
-  badge: { position: 'absolute', top: '0', right: '0', pointerEvents: 'none' },
-  popover: { width: '320px', padding: '0' },
-  popoverHeader: { padding: '12px 16px', borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
-  empty: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: '8px', padding: '28px 16px', color: tokens.colorNeutralForeground2 },
-  emptyIcon: { fontSize: '32px', color: tokens.colorPaletteGreenForeground1 },
   avatarButton: { padding: '2px', minWidth: 0, borderRadius: tokens.borderRadiusCircular },
   userRow: { cursor: 'default' },
 });
@@ -84,39 +71,6 @@ export function NewMenu({ onNew }: { onNew: (d: NewDialog) => void }) {
 }
 
 export const CRM_NOT_ENABLED = 'CRM integration is not enabled. Please configure CRM integration for the organization.';
-export const NO_NOTIFICATIONS = "You're all set. Nice work!";
-
-/** No notifications API yet: the unread count is 0 and the list is empty. */
-function NotificationsBell() {
-  const styles = useStyles();
-  const unread = 0;
-  return (
-    <span className={styles.bellWrap}>
-      <Popover positioning="below-end" withArrow trapFocus>
-        <PopoverTrigger disableButtonEnhancement>
-          <Button
-            appearance="subtle"
-            className={styles.iconButton}
-            icon={<AlertRegular />}
-            aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
-            data-testid="notifications-bell"
-            data-unread-count={unread}
-          />
-        </PopoverTrigger>
-        <PopoverSurface className={styles.popover} aria-label="Notifications" data-testid="notifications-popover">
-          <div className={styles.popoverHeader}>
-            <Subtitle2>Notifications</Subtitle2>
-          </div>
-          <div className={styles.empty} data-testid="notifications-empty">
-            <CheckmarkCircleRegular className={styles.emptyIcon} aria-hidden />
-            <Text>{NO_NOTIFICATIONS}</Text>
-          </div>
-        </PopoverSurface>
-      </Popover>
-      <CounterBadge className={styles.badge} count={unread} size="small" color="danger" data-testid="notifications-badge" />
-    </span>
-  );
-}
 
 /** Spec 000 §2 'Profile menu'. */
 function ProfileMenu({ user }: { user: UserDto }) {
@@ -156,6 +110,8 @@ function ProfileMenu({ user }: { user: UserDto }) {
 export function HeaderActions({ user }: { user: UserDto }) {
   const styles = useStyles();
   const drawer = useDrawer();
+  const mini = useMiniDrawer();
+  const navigate = useNavigate();
   const { pathname } = useLocation();
   const [comingSoon, setComingSoon] = useState<ComingSoon | null>(null);
   const [dialog, setDialog] = useState<NewDialog | null>(null);
@@ -198,7 +154,18 @@ export function HeaderActions({ user }: { user: UserDto }) {
           data-testid="crm-sync-button"
         />
       </Tooltip>
-      <NotificationsBell />
+      <NotificationBell onNavigate={(href) => navigate(href)} />
+      {/* The header's last control (its content is not shown in the spec): the mini drawer. */}
+      <Tooltip content="Log Activity / Run Play" relationship="label">
+        <Button
+          appearance="subtle"
+          className={styles.iconButton}
+          icon={<NoteAddRegular />}
+          onClick={() => (mini?.isOpen ? mini.close() : mini?.open())}
+          aria-pressed={mini?.isOpen ?? false}
+          data-testid="mini-drawer-button"
+        />
+      </Tooltip>
       <ProfileMenu user={user} />
       <ComingSoonDialog value={comingSoon} onClose={() => setComingSoon(null)} />
     </div>

@@ -1,0 +1,2 @@
+export * from './RealtimeProvider';
+export * from './cache';
