@@ -36,6 +36,7 @@ import { exportCsv } from '../../server/src/modules/records/export';
 import { selectionWhere } from '../../server/src/modules/records/records.service';
 import type { TableFilter } from '@dealscout/shared/domain';
 import { openBenchDatabase, ORGS, BENCH_PASSWORD, SCALE, PREFIXES, NOUNS } from './seed';
+import { runServiceBenches, wantsServices, wantsTables } from './services';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
@@ -551,5 +552,7 @@ function renderReport(d: {
   return L.join('\n');
 }
 
-await main();
+// Realtime and jobs (issue 4): tests/bench/services.ts, no million-row seed; `--only realtime,jobs` runs only them.
+if (wantsTables(ONLY)) await main();
+if (wantsServices(ONLY)) await runServiceBenches({ only: ONLY, argv, log });
 clearTimeout(limit);

@@ -1,0 +1,34 @@
+// Raw infrastructure for the realtime benchmark: a plain `ws` server (no hub: no auth, no paths, no
+// sequence tracking, no coalescing) with one `pg` connection that LISTENs on a channel and sends each
+// NOTIFY payload, serialized once, to every connected socket. What our hub adds is measured against it.
+//   env: DATABASE_URL, PORT, RAW_CHANNEL
+import pg from 'pg';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+const port = Number(process.env.PORT);
+const channel = process.env.RAW_CHANNEL ?? 'bench_raw';
+const sockets = new Set<WebSocket>();
+const wss = new WebSocketServer({ host: '127.0.0.1', port, perMessageDeflate: false });
+const listening = new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+wss.on('connection', (ws) => {
+  sockets.add(ws);
+  ws.on('close', () => sockets.delete(ws));
+  ws.on('error', () => sockets.delete(ws));
+});
+const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+client.on('notification', (msg) => {
+  const frame = `{"type":"events","events":[${msg.payload ?? 'null'}]}`;
+  for (const ws of sockets) ws.send(frame);
+});
+await client.connect();
+await client.query(`listen ${channel}`);
+await listening;
+process.stdout.write('ready\n');
+const stop = async () => {
+  for (const ws of sockets) ws.terminate();
+  wss.close();
+  await client.end();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());

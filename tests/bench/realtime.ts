@@ -1,0 +1,217 @@
+// Realtime benchmark (issue 4 'Speed'): 1,000 authenticated sockets on loopback.
+//   broadcast   one API process (`--role api`); the bench writes one event (publish() in a
+//               transaction: sequence, insert, NOTIFY at commit) and times its arrival on every
+//               socket, from just before the transaction began.
+//   multi       two API processes (500 sockets each) and one worker process (`--role worker`) on one
+//               database; the bench enqueues executions one at a time, the worker claims and
+//               completes them (status events written in its transactions), and each event is timed
+//               from its insert in the worker's transaction (the event's `at`, this machine's clock)
+//               to its arrival on every socket.
+// Each is compared with the raw infrastructure doing the same delivery: plain `ws` servers (one or
+// two processes) LISTENing with `pg` and sending each NOTIFY payload to all their sockets.
+import { MikroORM } from '@mikro-orm/postgresql';
+import pino from 'pino';
+import pg from 'pg';
+import { randomUUID } from 'node:crypto';
+import { realtimePaths } from '@dealscout/shared/domain';
+import { ormConfig } from '../../server/src/db/orm-config';
+import { publish } from '../../server/src/modules/realtime/publish';
+import { startBoss } from '../../server/src/jobs/boss';
+import { createExecutions } from '../../server/src/modules/executions/commands/create-executions';
+import {
+  startApi, startWorker, startProc, freePort, openFleet, openRawFleet, Session, wallNow, pcts, medianOf, CpuMeter,
+  type Fleet, type Pcts, type Proc,
+} from './procs';
+import { createBenchOrg, SERVICES_PASSWORD, type ServicesDb } from './services-db';
+
+export interface LatencyFigure {
+  label: string;
+  /** Median over the runs of each run's percentiles. */
+  ours: Pcts;
+  raw: Pcts;
+  oursRuns: Pcts[];
+  rawRuns: Pcts[];
+  deliveries: number;
+  expected: number;
+  missing: number;
+  frames: number;
+  cpu: ReturnType<CpuMeter['end']>;
+  rawCpu: ReturnType<CpuMeter['end']>;
+  note: string;
+}
+
+export interface RealtimeReport {
+  sockets: number;
+  events: number;
+  runs: number;
+  intervalMs: number;
+  broadcast: LatencyFigure;
+  multi: LatencyFigure & { enqueueToSocket: Pcts };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const PAD = 'x'.repeat(240); // about the size of an execution DTO
+
+async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await sleep(20);
+  }
+  return true;
+}
+
+/** Runs `events` paced triggers per run and returns the latencies (arrival − reference) per run. */
+async function paced(opts: {
+  fleet: Fleet; runs: number; warmup: number; events: number; intervalMs: number; expectedPerEvent: number;
+  trigger: (n: number) => Promise<void>;
+  latency: (a: Fleet['arrivals'][number]) => number | null;
+  complete: (arrivals: Fleet['arrivals'], triggered: number) => boolean;
+}): Promise<{ runs: Pcts[]; deliveries: number; missing: number; frames: number }> {
+  const { fleet } = opts;
+  let n = 0;
+  for (let i = 0; i < opts.warmup; i++) {
+    await opts.trigger(n++);
+    await sleep(opts.intervalMs);
+  }
+  await waitFor(() => opts.complete(fleet.arrivals, opts.warmup), 10_000);
+  const runs: Pcts[] = [];
+  let deliveries = 0;
+  let missing = 0;
+  let frames = 0;
+  for (let r = 0; r < opts.runs; r++) {
+    fleet.reset();
+    for (let i = 0; i < opts.events; i++) {
+      const t = performance.now();
+      await opts.trigger(n++);
+      await sleep(Math.max(0, opts.intervalMs - (performance.now() - t)));
+    }
+    await waitFor(() => opts.complete(fleet.arrivals, opts.events), 15_000);
+    const lat = fleet.arrivals.map(opts.latency).filter((x): x is number => x !== null);
+    deliveries += lat.length;
+    missing += Math.max(0, opts.expectedPerEvent * opts.events - lat.length);
+    frames += fleet.frames;
+    runs.push(pcts(lat));
+  }
+  return { runs, deliveries, missing, frames };
+}
+
+export async function benchRealtime(db: ServicesDb, o: { sockets: number; events: number; runs: number; warmup: number; intervalMs: number; log: (m: string) => void }): Promise<RealtimeReport> {
+  const { log } = o;
+  const org = await createBenchOrg(db.url, 'Bench Realtime', 10);
+  const orm = await MikroORM.init(ormConfig(db.url, { logger: () => {}, pool: { min: 0, max: 4 } }));
+  const procs: Proc[] = [];
+  const start = async <P extends Proc>(p: Promise<P>) => { const x = await p; procs.push(x); return x; };
+  const notifier = new pg.Client({ connectionString: db.url });
+  await notifier.connect();
+  try {
+    // ---------- one API process, one event to every socket ----------
+    const api1 = await start(startApi(db.url, 'api-1'));
+    const sessions = await Promise.all(org.emails.map(async (email) => { const s = new Session(api1.base); await s.login(email, SERVICES_PASSWORD); return s; }));
+    const ws1 = `${api1.base.replace('http', 'ws')}/api/v1/realtime`;
+    const path = realtimePaths.activities(org.id);
+    log(`realtime: opening ${o.sockets} sockets on one API process`);
+    let fleet = await openFleet({ count: o.sockets, sessions, wsUrls: [ws1], paths: [path], record: (kind) => kind === 'bench.broadcast' });
+    const perEvent = (arrivals: Fleet['arrivals'], k: number) => arrivals.length >= o.sockets * k;
+    const fromT0 = (a: Fleet['arrivals'][number]) => a.at - (a.data as { t0: number }).t0;
+    let meter = new CpuMeter(() => ({ 'API process': api1.child.pid }));
+    meter.begin();
+    const ours = await paced({
+      fleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets,
+      trigger: async (n) => {
+        const t0 = wallNow();
+        await orm.em.fork().transactional((tem) => publish(tem, org.id, { path, kind: 'bench.broadcast', data: { n, t0, pad: PAD } }));
+      },
+      latency: fromT0, complete: perEvent,
+    });
+    const cpu = meter.end();
+    log(`realtime broadcast (ours): ${JSON.stringify(medianOf(ours.runs))}`);
+    await fleet.close();
+    await api1.stop();
+
+    const rawPort = await freePort();
+    const raw1 = await start(startProc('raw-ws-1', 'tests/bench/procs/raw-ws.ts', [], { DATABASE_URL: db.url, PORT: String(rawPort) }, (out) => out.includes('ready')));
+    let rawFleet = await openRawFleet(o.sockets, [`ws://127.0.0.1:${rawPort}`]);
+    const notify = async (n: number) => {
+      const t0 = wallNow();
+      const ev = { seq: n + 1, path, kind: 'bench.broadcast', key: null, data: { n, t0, pad: PAD }, at: new Date().toISOString() };
+      await notifier.query(`select pg_notify('bench_raw', $1)`, [JSON.stringify(ev)]);
+    };
+    meter = new CpuMeter(() => ({ 'raw ws process': raw1.child.pid }));
+    meter.begin();
+    const raw = await paced({ fleet: rawFleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets, trigger: notify, latency: fromT0, complete: perEvent });
+    const rawCpu = meter.end();
+    log(`realtime broadcast (raw ws + NOTIFY): ${JSON.stringify(medianOf(raw.runs))}`);
+    await rawFleet.close();
+    await raw1.stop();
+
+    const broadcast: LatencyFigure = {
+      label: `${o.sockets} sockets on one API process, one event to all`,
+      ours: medianOf(ours.runs), raw: medianOf(raw.runs), oursRuns: ours.runs, rawRuns: raw.runs,
+      deliveries: ours.deliveries, expected: o.sockets * o.events * o.runs, missing: ours.missing, frames: ours.frames, cpu, rawCpu,
+      note: 'from just before the writing transaction began (BEGIN, sequence upsert, insert, NOTIFY at COMMIT) to the frame on each socket',
+    };
+
+    // ---------- two API processes and a worker ----------
+    const apiA = await start(startApi(db.url, 'api-a'));
+    const apiB = await start(startApi(db.url, 'api-b'));
+    const worker = await start(startWorker(db.url, 'worker'));
+    const wsUrls = [apiA, apiB].map((a) => `${a.base.replace('http', 'ws')}/api/v1/realtime`);
+    const sessionsA = await Promise.all(org.emails.map(async (email) => { const s = new Session(apiA.base); await s.login(email, SERVICES_PASSWORD); return s; }));
+    const boss = await startBoss(db.url, pino({ level: 'silent' }), { supervise: false });
+    try {
+      const execPath = realtimePaths.executions(org.id);
+      log(`realtime: opening ${o.sockets} sockets over two API processes; worker process running`);
+      fleet = await openFleet({ count: o.sockets, sessions: sessionsA, wsUrls, paths: [execPath], record: (kind, data) => kind === 'execution.updated' && (data as { status: string }).status !== 'scheduled' });
+      const enqueuedAt = new Map<string, number>();
+      const completedOn = (arrivals: Fleet['arrivals']) => arrivals.filter((a) => (a.data as { status: string }).status === 'completed').length;
+      const typeId = randomUUID();
+      meter = new CpuMeter(() => ({ 'API process A': apiA.child.pid, 'API process B': apiB.child.pid, 'worker process': worker.child.pid }));
+      meter.begin();
+      const multi = await paced({
+        fleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets,
+        trigger: async () => {
+          const t = wallNow();
+          const [s] = await createExecutions(orm.em.fork(), boss, { organizationId: org.id, createdById: null, type: 'list', typeId, entityType: 'list', targets: [{ entityId: null }] });
+          enqueuedAt.set(s.executionId, t);
+        },
+        latency: (a) => a.at - a.eventAt,
+        complete: (arrivals, k) => completedOn(arrivals) >= o.sockets * k,
+      });
+      const mcpu = meter.end();
+      // Enqueue → 'completed' on the socket (pg-boss wake-up, claim, completion, fan-out), last run.
+      const e2e = fleet.arrivals.filter((a) => (a.data as { status: string }).status === 'completed').map((a) => a.at - (enqueuedAt.get((a.data as { id: string }).id) ?? a.at));
+      log(`realtime multi (ours): ${JSON.stringify(medianOf(multi.runs))}; enqueue→socket ${JSON.stringify(pcts(e2e))}`);
+      await fleet.close();
+      await Promise.all([apiA.stop(), apiB.stop(), worker.stop()]);
+
+      const ports = [await freePort(), await freePort()];
+      const raws = await Promise.all(ports.map((p, i) => start(startProc(`raw-ws-${i + 1}`, 'tests/bench/procs/raw-ws.ts', [], { DATABASE_URL: db.url, PORT: String(p) }, (out) => out.includes('ready')))));
+      rawFleet = await openRawFleet(o.sockets, ports.map((p) => `ws://127.0.0.1:${p}`));
+      meter = new CpuMeter(() => ({ 'raw ws process 1': raws[0].child.pid, 'raw ws process 2': raws[1].child.pid }));
+      meter.begin();
+      const rawMulti = await paced({ fleet: rawFleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets, trigger: notify, latency: fromT0, complete: perEvent });
+      const rawMcpu = meter.end();
+      log(`realtime multi (raw ws ×2 + NOTIFY): ${JSON.stringify(medianOf(rawMulti.runs))}`);
+      await rawFleet.close();
+      await Promise.all(raws.map((r) => r.stop()));
+
+      return {
+        sockets: o.sockets, events: o.events, runs: o.runs, intervalMs: o.intervalMs, broadcast,
+        multi: {
+          label: `${o.sockets} sockets over two API processes, events written by a worker process`,
+          ours: medianOf(multi.runs), raw: medianOf(rawMulti.runs), oursRuns: multi.runs, rawRuns: rawMulti.runs,
+          deliveries: multi.deliveries, expected: o.sockets * o.events * o.runs, missing: 0, frames: multi.frames, cpu: mcpu, rawCpu: rawMcpu,
+          note: "from the event's insert in the worker's transaction (its `at`, stored to the microsecond and sent to the millisecond) to the frame on each socket; an execution's 'processing' and 'completed' events may arrive in one frame",
+          enqueueToSocket: pcts(e2e),
+        },
+      };
+    } finally {
+      await boss.stop({ graceful: false });
+    }
+  } finally {
+    for (const p of procs) await p.stop().catch(() => {});
+    await notifier.end().catch(() => {});
+    await orm.close();
+  }
+}

