@@ -31,6 +31,7 @@ import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { executionRoutes } from './modules/executions/executions.routes';
 import { notificationRoutes } from './modules/notifications/notifications.routes';
 import { activityRoutes } from './modules/activities/activities.routes';
+import { LlmService } from './providers/llm';
 
 export interface AppDeps {
   config: Config;
@@ -57,6 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('boss', deps.boss);
   app.decorate('mailer', deps.mailer ?? new Mailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger: deps.logger }));
   app.decorate('background', new BackgroundTasks(deps.logger));
+  app.decorate('llm', new LlmService({ orm: deps.orm, config, logger: deps.logger }));
   app.addHook('onClose', async () => app.background.drain());
   const spaHtml = readWebIndex(config.WEB_DIST, deps.logger);
   registerErrorHandler(app, { spaHtml });

@@ -56,12 +56,35 @@ export const ConfigSchema = z.object({
   EXECUTION_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
   EXECUTION_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
   EXECUTION_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(900),
+  // Language model (server/src/providers/llm). The system provider: any OpenAI-compatible endpoint;
+  // without OPENAI_API_KEY only organizations with their own key (an openai integration) can use AI.
+  OPENAI_API_KEY: optional,
+  OPENAI_BASE_URL: optional,
+  /** Comma-separated model ids of the system provider; the first is the default. */
+  OPENAI_MODELS: z.string().default('gpt-4o-mini'),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  /** Attempts per call for 429 / 5xx / connection errors (1 = no retry). */
+  LLM_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
+  /** A Retry-After longer than this is not waited out in the call: it fails as retryable. */
+  LLM_MAX_RETRY_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Calls in flight per organization and process. */
+  LLM_ORG_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
+  /** Calls started per organization and process per minute (0 = no limit). */
+  LLM_ORG_RATE_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  // Encrypts stored secrets (integration API keys) with AES-256-GCM. Required in production; every
+  // process must share it (a changed key makes stored secrets unreadable).
+  SECRETS_KEY: z.string().min(32, 'SECRETS_KEY must be at least 32 characters').optional().or(z.literal('').transform(() => undefined)),
 });
 
-export type Config = Omit<z.infer<typeof ConfigSchema>, 'REALTIME_SECRET'> & {
+export type Config = Omit<z.infer<typeof ConfigSchema>, 'REALTIME_SECRET' | 'SECRETS_KEY'> & {
   REALTIME_SECRET: string;
   /** False when REALTIME_SECRET fell back to the development default. */
   realtimeSecretSet: boolean;
+  SECRETS_KEY: string;
+  /** False when SECRETS_KEY fell back to the development default. */
+  secretsKeySet: boolean;
+  /** OPENAI_MODELS as a list (first = default). */
+  openaiModels: string[];
   publicUrl: string;
   corsOrigins: string[];
   cookieSecure: boolean;
@@ -69,12 +92,17 @@ export type Config = Omit<z.infer<typeof ConfigSchema>, 'REALTIME_SECRET'> & {
 
 /** Development and test only: an API process started in production refuses to run with it. */
 export const DEV_REALTIME_SECRET = 'dealscout-development-realtime-secret-not-for-production';
+/** Development and test only, like DEV_REALTIME_SECRET. */
+export const DEV_SECRETS_KEY = 'dealscout-development-secrets-key-not-for-production';
 
 /** Settings a production API process cannot run without (checked by main.ts at start). */
 export function productionProblems(config: Config, role: { api: boolean }): string[] {
   const problems: string[] = [];
   if (config.NODE_ENV === 'production' && role.api && !config.realtimeSecretSet) {
     problems.push('REALTIME_SECRET is required in production: a random string of 32 characters or more, the same for every API process');
+  }
+  if (config.NODE_ENV === 'production' && !config.secretsKeySet) {
+    problems.push('SECRETS_KEY is required in production: a random string of 32 characters or more, the same for every process (it encrypts stored API keys)');
   }
   return problems;
 }
@@ -88,5 +116,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const c = parsed.data;
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
   const corsOrigins = c.CORS_ORIGINS ? c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : [new URL(publicUrl).origin];
-  return { ...c, REALTIME_SECRET: c.REALTIME_SECRET ?? DEV_REALTIME_SECRET, realtimeSecretSet: Boolean(c.REALTIME_SECRET), publicUrl, corsOrigins, cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://') };
+  const openaiModels = c.OPENAI_MODELS.split(',').map((s) => s.trim()).filter(Boolean);
+  return { ...c, REALTIME_SECRET: c.REALTIME_SECRET ?? DEV_REALTIME_SECRET, realtimeSecretSet: Boolean(c.REALTIME_SECRET),
+    SECRETS_KEY: c.SECRETS_KEY ?? DEV_SECRETS_KEY, secretsKeySet: Boolean(c.SECRETS_KEY), openaiModels, publicUrl, corsOrigins, cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://') };
 }

@@ -34,7 +34,7 @@ interface Proc { child: ChildProcess; output: () => string }
 function start(role: 'api' | 'worker', dbUrl: string, port: number): Proc {
   let out = '';
   const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts'), '--role', role], {
-    env: { ...process.env, DATABASE_URL: dbUrl, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info', NODE_ENV: 'production', REALTIME_SECRET: 'roles-test-realtime-secret-0123456789abcdef', WEB_DIST: '/nonexistent' },
+    env: { ...process.env, DATABASE_URL: dbUrl, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info', NODE_ENV: 'production', REALTIME_SECRET: 'roles-test-realtime-secret-0123456789abcdef', SECRETS_KEY: 'roles-test-secrets-key-0123456789abcdef', WEB_DIST: '/nonexistent' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => { out += d; });

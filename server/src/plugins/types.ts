@@ -5,6 +5,7 @@ import type { IUser } from '../modules/users/user.entity';
 import type { ISession } from '../modules/auth/session.entity';
 import type { Mailer } from '../modules/mail/mailer';
 import type { BackgroundTasks } from '../lib/background';
+import type { LlmService } from '../providers/llm';
 
 export type RouteAuth = 'public' | 'user' | 'admin';
 
@@ -22,6 +23,8 @@ declare module 'fastify' {
     boss: PgBoss | null;
     mailer: Mailer;
     background: BackgroundTasks;
+    /** The LLM port (server/src/providers/llm): per-organization provider, credits and limits. */
+    llm: LlmService;
   }
   interface FastifyRequest {
     em: EntityManager;

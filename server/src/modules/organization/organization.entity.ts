@@ -18,6 +18,10 @@ export const Organization = defineEntity({
     maxUser: p.integer().default(10),
     startedAt: p.datetime().onCreate(() => new Date()),
     endsAt: p.datetime().nullable(),
+    /** credits.ai: null total = unlimited. Spent by system-provider LLM calls (server/src/providers/llm/credits.ts). */
+    aiCreditsTotal: p.integer().nullable(),
+    aiCreditsUsed: p.integer().default(0),
+    aiCreditsExpiresAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

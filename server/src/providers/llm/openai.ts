@@ -1,0 +1,168 @@
+// The one real LLM adapter: the openai SDK (chat.completions) against any OpenAI-compatible
+// endpoint. The SDK's own retries are off (maxRetries: 0); this module retries 429, 5xx and
+// connection failures itself, waiting what Retry-After / retry-after-ms asks (else exponential
+// backoff with jitter), with a timeout per attempt and the caller's AbortSignal honoured throughout.
+import OpenAI from 'openai';
+import type { ChatCompletionMessageParam, ChatCompletionTool, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { LlmError, type LlmMessage, type LlmRequest, type LlmResponse } from './port';
+
+export interface OpenAiTarget {
+  apiKey: string;
+  baseURL?: string | null;
+  /** The provider's model name. */
+  model: string;
+}
+
+export interface RetryPolicy {
+  timeoutMs: number;
+  maxAttempts: number;
+  /** A server-requested wait longer than this is not waited out: the call fails as retryable. */
+  maxRetryWaitMs: number;
+  /** First backoff step when the server gives no Retry-After (doubles per attempt). */
+  baseDelayMs?: number;
+}
+
+const clients = new Map<string, OpenAI>();
+function clientFor(t: OpenAiTarget): OpenAI {
+  const key = `${t.baseURL ?? ''}\u0000${t.apiKey}`;
+  let c = clients.get(key);
+  if (!c) {
+    if (clients.size > 500) clients.clear();
+    c = new OpenAI({ apiKey: t.apiKey, baseURL: t.baseURL ?? undefined, maxRetries: 0 });
+    clients.set(key, c);
+  }
+  return c;
+}
+
+function toOpenAiMessage(m: LlmMessage): ChatCompletionMessageParam {
+  switch (m.role) {
+    case 'system':
+    case 'user':
+      return { role: m.role, content: m.content };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: m.content,
+        ...(m.toolCalls?.length ? { tool_calls: m.toolCalls.map((t) => ({ id: t.id, type: 'function' as const, function: { name: t.name, arguments: t.arguments } })) } : {}),
+      };
+    case 'tool':
+      return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+  }
+}
+
+export function buildParams(req: LlmRequest, model: string): ChatCompletionCreateParamsNonStreaming {
+  const params: ChatCompletionCreateParamsNonStreaming = { model, messages: req.messages.map(toOpenAiMessage) };
+  if (req.responseSchema) {
+    params.response_format = { type: 'json_schema', json_schema: { name: req.responseSchema.name, strict: true, schema: req.responseSchema.schema } };
+  }
+  if (req.tools?.length) {
+    params.tools = req.tools.map((t): ChatCompletionTool => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  }
+  return params;
+}
+
+/** Milliseconds the server asked us to wait (retry-after-ms, Retry-After seconds or HTTP date), or null. */
+export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | null {
+  if (!headers) return null;
+  const ms = headers.get('retry-after-ms');
+  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const ra = headers.get('retry-after');
+  if (!ra) return null;
+  if (/^\d+(\.\d+)?$/.test(ra.trim())) return Math.max(0, Number(ra) * 1000);
+  const date = Date.parse(ra);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new LlmError('cancelled', 'The AI request was cancelled.'));
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new LlmError('cancelled', 'The AI request was cancelled.'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function providerMessage(err: InstanceType<typeof OpenAI.APIError>): string {
+  const detail = err.error && typeof err.error === 'object' && 'message' in err.error ? String((err.error as { message: unknown }).message) : err.message;
+  return detail.slice(0, 300);
+}
+
+/**
+ * One completion with our retries. Throws LlmError: rate_limited / provider (retryable when the
+ * failure was 429 or 5xx), timeout (retryable), cancelled, bad_output (not JSON with a schema).
+ */
+export async function completeWithOpenAi(target: OpenAiTarget, req: LlmRequest, policy: RetryPolicy): Promise<LlmResponse> {
+  const client = clientFor(target);
+  const params = buildParams(req, target.model);
+  const timeout = req.timeoutMs ?? policy.timeoutMs;
+  const base = policy.baseDelayMs ?? 500;
+  let lastError: LlmError | null = null;
+
+  for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
+    if (req.signal?.aborted) throw new LlmError('cancelled', 'The AI request was cancelled.');
+    let wait: number | null = null;
+    try {
+      const completion = await client.chat.completions.create(params, { signal: req.signal, timeout, maxRetries: 0 });
+      const choice = completion.choices?.[0];
+      if (!choice?.message) throw new LlmError('bad_output', 'The AI provider returned no answer.', true);
+      const message = choice.message;
+      const toolCalls = (message.tool_calls ?? []).flatMap((t) => (t.type === 'function' ? [{ id: t.id, name: t.function.name, arguments: t.function.arguments }] : []));
+      const content = message.content ?? null;
+      if (req.responseSchema && toolCalls.length === 0) {
+        if (content === null) throw new LlmError('bad_output', message.refusal ? `The AI model refused: ${message.refusal.slice(0, 300)}` : 'The AI model returned an empty answer.');
+        try {
+          JSON.parse(content);
+        } catch {
+          throw new LlmError('bad_output', 'The AI model returned an answer that is not valid JSON.');
+        }
+      }
+      return {
+        content,
+        toolCalls,
+        model: completion.model ?? target.model,
+        finishReason: choice.finish_reason ?? null,
+        usage: completion.usage ? { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens } : undefined,
+      };
+    } catch (err) {
+      if (err instanceof LlmError) throw err;
+      if (err instanceof OpenAI.APIUserAbortError || req.signal?.aborted) throw new LlmError('cancelled', 'The AI request was cancelled.');
+      if (err instanceof OpenAI.APIConnectionTimeoutError) {
+        throw new LlmError('timeout', `The AI provider did not answer within ${Math.round(timeout / 1000)} s.`, true);
+      }
+      if (err instanceof OpenAI.APIConnectionError) {
+        lastError = new LlmError('provider', 'Could not reach the AI provider.', true);
+      } else if (err instanceof OpenAI.APIError) {
+        const status = err.status ?? 0;
+        if (status === 429) {
+          lastError = new LlmError('rate_limited', 'The AI provider is rate limiting requests; try again in a moment.', true);
+          wait = retryAfterMs(err.headers);
+        } else if (status >= 500) {
+          lastError = new LlmError('provider', `The AI provider failed (${status}).`, true);
+          wait = retryAfterMs(err.headers);
+        } else if (status === 401 || status === 403) {
+          throw new LlmError('provider', 'The AI provider refused the API key. Check the key in the AI provider settings.');
+        } else if (status === 200) {
+          // A 2xx whose body did not parse.
+          throw new LlmError('bad_output', 'The AI provider returned a malformed answer.', true);
+        } else {
+          throw new LlmError('provider', `The AI provider rejected the request (${status}): ${providerMessage(err)}`);
+        }
+      } else if (err instanceof SyntaxError) {
+        throw new LlmError('bad_output', 'The AI provider returned a malformed answer.', true);
+      } else {
+        throw err;
+      }
+    }
+    if (attempt === policy.maxAttempts) break;
+    const delay = wait ?? Math.round(base * 2 ** (attempt - 1) * (0.5 + Math.random()));
+    if (delay > policy.maxRetryWaitMs) break;
+    await sleep(delay, req.signal);
+  }
+  throw lastError ?? new LlmError('provider', 'The AI provider failed.', true);
+}
