@@ -31,6 +31,7 @@ import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { executionRoutes } from './modules/executions/executions.routes';
 import { notificationRoutes } from './modules/notifications/notifications.routes';
 import { activityRoutes } from './modules/activities/activities.routes';
+import { enrichmentRoutes } from './modules/enrichments/enrichments.routes';
 import { LlmService } from './providers/llm';
 
 export interface AppDeps {
@@ -120,6 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(executionRoutes, { prefix: '/api/v1' });
   await app.register(notificationRoutes, { prefix: '/api/v1' });
   await app.register(activityRoutes, { prefix: '/api/v1' });
+  await app.register(enrichmentRoutes, { prefix: '/api/v1' });
 
   if (spaHtml) await app.register(fastifyStatic, { root: config.WEB_DIST, prefix: '/', wildcard: false, index: false });
   return app;

@@ -8,6 +8,7 @@ import { FIELD_MESSAGES, ENTITY_MESSAGES } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
 import { listFields, toFieldDto, toFilterFieldDto, createCustomField, getField } from './fields.service';
 import { setFieldValue } from '../records/records.service';
+import { assignedEnrichments } from '../enrichments/assigned';
 import { badRequest } from '../../lib/errors';
 
 export async function fieldRoutes(app: FastifyInstance): Promise<void> {
@@ -15,7 +16,11 @@ export async function fieldRoutes(app: FastifyInstance): Promise<void> {
 
   r.get('/entity/fields', {
     schema: { tags: ['fields'], summary: 'Field definitions (built-in and custom) of companies and/or contacts', querystring: EntityTypeQuery, response: { 200: GetFieldsResponse } },
-  }, async (req) => ({ success: true as const, fields: (await listFields(req.em, req.query.entityType)).map(toFieldDto) }));
+  }, async (req) => {
+    const fields = (await listFields(req.em, req.query.entityType)).map(toFieldDto);
+    const assigned = await assignedEnrichments(req.em, authOf(req).organizationId);
+    return { success: true as const, fields: fields.map((f) => ({ ...f, assignedEnrichments: assigned.get(f.id) ?? [] })) };
+  });
 
   r.get('/entity/filters-fields', {
     schema: { tags: ['fields'], summary: 'Fields a table can filter on, with the conditions of each', querystring: EntityTypeQuery, response: { 200: GetFilterFieldsResponse } },

@@ -1,0 +1,159 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  EnrichmentConfigsResponse, EnrichmentFormBody, UpdateEnrichmentBody, EnrichmentResponse, GetEnrichmentResponse, NextNameQuery, NextNameResponse,
+  SetColorBody, SetColumnsBody, AssignBody, EnrichmentListBody, EnrichmentListResponse, EnrichmentCreatorsResponse, ListEnrichmentsResponse,
+  ExecuteEnrichmentBody, ExecuteEnrichmentResponse, EnrichmentExecutionsResponse, EnrichmentResultsBody, EnrichmentResultsResponse,
+  SuccessResponse, ErrorResponse, IdParams,
+} from '@dealscout/shared/contracts';
+import { ENRICHMENT_MESSAGES } from '@dealscout/shared/domain';
+import { authOf } from '../../plugins/types';
+import { badRequest } from '../../lib/errors';
+import { EXECUTION_COLUMNS, toExecutionDto, type ExecutionRow } from '../executions/execution.presenter';
+import { ENRICHMENT_CONFIGS, IDEA_ENRICHMENT_CONFIGS, findConfig } from './configs';
+import { toEnrichmentDto, loadResults } from './enrichment.presenter';
+import { Enrichment } from './enrichment.entity';
+import {
+  createEnrichment, updateEnrichment, deleteEnrichment, setColor, setColumns, assign, unassign, setPrimary, listEnrichments, getEnrichment, nextName,
+  type Actor,
+} from './enrichments.service';
+import { executeEnrichment } from './execute';
+
+function actorOf(req: FastifyRequest): Actor {
+  const a = authOf(req);
+  return { organizationId: a.organizationId, userId: a.user.id };
+}
+
+const tags = ['enrichments'];
+const errors = { 400: ErrorResponse, 404: ErrorResponse };
+
+export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/enrichment/configs', {
+    schema: { tags, summary: 'Enrichment configs for companies and contacts (llm, agent, deepresearchagent, mixrankCompanyDetails = LinkedIn)', response: { 200: EnrichmentConfigsResponse } },
+  }, async () => ({ success: true as const, configs: [...ENRICHMENT_CONFIGS] }));
+
+  r.get('/enrichment/idea/configs', {
+    schema: { tags, summary: 'Enrichment configs for ideas, with their response schema', response: { 200: EnrichmentConfigsResponse } },
+  }, async () => ({ success: true as const, configs: [...IDEA_ENRICHMENT_CONFIGS] }));
+
+  r.get('/enrichment/next-name', {
+    schema: { tags, summary: "The next generated name of a config's type ('LLM Prompt 3')", querystring: NextNameQuery, response: { 200: NextNameResponse, ...errors } },
+  }, async (req) => {
+    const config = findConfig(req.query.configId);
+    if (!config) throw badRequest(ENRICHMENT_MESSAGES.invalid);
+    return { success: true as const, name: await nextName(req.em, config) };
+  });
+
+  r.post('/enrichment/list', {
+    schema: { tags, summary: 'The enrichment table: search, filters (provider, createdBy, createdAt), sort, zero-based pages (take 100 = all)', body: EnrichmentListBody, response: { 200: EnrichmentListResponse, 400: ErrorResponse } },
+  }, async (req) => {
+    const { rows, total, pageIndex, pageSize } = await listEnrichments(req.em, req.body);
+    const totalPages = Math.ceil(total / pageSize);
+    return { success: true as const, enrichments: rows.map(toEnrichmentDto), totalRecords: total, totalPages, hasRecords: total > 0, pageIndex, pageSize };
+  });
+
+  r.get('/enrichment/list/creators', {
+    schema: { tags, summary: 'Users who created enrichments (the Created By filter)', response: { 200: EnrichmentCreatorsResponse } },
+  }, async (req) => {
+    const rows = await req.em.execute<{ id: string; first_name: string; last_name: string }[]>(
+      `select distinct u.id, u.first_name, u.last_name from enrichment e join app_user u on u.id = e.created_by_id where e.organization_id = ? order by u.first_name, u.last_name, u.id`,
+      [actorOf(req).organizationId]);
+    return { success: true as const, users: rows.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name })) };
+  });
+
+  r.get('/enrichment/executions', {
+    schema: { tags, summary: "The organization's enrichment executions still queued or running (newest first, at most 1000)", response: { 200: EnrichmentExecutionsResponse } },
+  }, async (req) => {
+    const rows = await req.em.execute<ExecutionRow[]>(
+      `select ${EXECUTION_COLUMNS} from execution where organization_id = ? and type = 'enrichment' and status in ('scheduled', 'processing') order by created_at desc, id limit 1000`,
+      [actorOf(req).organizationId]);
+    return { success: true as const, executions: rows.map(toExecutionDto) };
+  });
+
+  r.post('/enrichment/results', {
+    schema: { tags, summary: 'The latest result of each enrichment for records (a table page or a drawer)', body: EnrichmentResultsBody, response: { 200: EnrichmentResultsResponse, 400: ErrorResponse } },
+  }, async (req) => {
+    const { entityType, entityIds, enrichmentIds } = req.body;
+    const list = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+    const where = `r.entity_type = ? and r.entity_id in (${list(entityIds.length)})${enrichmentIds?.length ? ` and r.enrichment_id in (${list(enrichmentIds.length)})` : ''}`;
+    const results = await loadResults(req.em, actorOf(req).organizationId, where, [entityType, ...entityIds, ...(enrichmentIds ?? [])]);
+    return { success: true as const, results };
+  });
+
+  r.post('/enrichment/execute', {
+    schema: { tags, summary: 'Run an enrichment on records: ids (answer per item: started / duplicate / failed) or all selected by filters (answer counts)', body: ExecuteEnrichmentBody, response: { 200: ExecuteEnrichmentResponse, ...errors, 503: ErrorResponse } },
+  }, async (req, reply) => {
+    if (!app.boss) return reply.status(503).send({ success: false as const, message: ENRICHMENT_MESSAGES.unable });
+    return executeEnrichment(req.em, app.boss, actorOf(req), req.body);
+  });
+
+  r.post('/enrichment/assign', {
+    schema: { tags, summary: 'Assign an enrichment to a field (the first one of a field becomes primary)', body: AssignBody, response: { 200: EnrichmentResponse, ...errors } },
+  }, async (req) => {
+    const e = await assign(req.em, actorOf(req), req.body.enrichmentId, req.body.fieldId);
+    return { success: true as const, message: ENRICHMENT_MESSAGES.assigned, id: e.id, enrichment: toEnrichmentDto(e) };
+  });
+
+  r.post('/enrichment/unassign', {
+    schema: { tags, summary: 'Unassign an enrichment from its field (another one becomes primary)', body: AssignBody, response: { 200: EnrichmentResponse, ...errors } },
+  }, async (req) => {
+    const e = await unassign(req.em, actorOf(req), req.body.enrichmentId, req.body.fieldId);
+    return { success: true as const, message: ENRICHMENT_MESSAGES.unassigned, id: e.id, enrichment: toEnrichmentDto(e) };
+  });
+
+  r.put('/enrichment/set-primary', {
+    schema: { tags, summary: "Make an enrichment its field's primary one", body: AssignBody, response: { 200: EnrichmentResponse, ...errors } },
+  }, async (req) => {
+    const e = await setPrimary(req.em, actorOf(req), req.body.enrichmentId, req.body.fieldId);
+    return { success: true as const, message: ENRICHMENT_MESSAGES.primarySet, id: e.id, enrichment: toEnrichmentDto(e) };
+  });
+
+  r.put('/enrichment/set-color', {
+    schema: { tags, summary: "Set an enrichment's colour", body: SetColorBody, response: { 200: EnrichmentResponse, ...errors } },
+  }, async (req) => {
+    const e = await setColor(req.em, req.body.enrichmentId, req.body.color);
+    return { success: true as const, message: ENRICHMENT_MESSAGES.colorSet, id: e.id, enrichment: toEnrichmentDto(e) };
+  });
+
+  r.put('/enrichment/column', {
+    schema: { tags, summary: "Set an enrichment's list columns", body: SetColumnsBody, response: { 200: EnrichmentResponse, ...errors } },
+  }, async (req) => {
+    const e = await setColumns(req.em, req.body.enrichmentId, req.body.listColumns);
+    return { success: true as const, message: ENRICHMENT_MESSAGES.columnsSet, id: e.id, enrichment: toEnrichmentDto(e) };
+  });
+
+  r.post('/enrichment', {
+    schema: { tags, summary: 'Create an enrichment (201 with its id)', body: EnrichmentFormBody, response: { 201: EnrichmentResponse, ...errors } },
+  }, async (req, reply) => {
+    const e = await createEnrichment(req.em, actorOf(req), req.body);
+    return reply.status(201).send({ success: true as const, message: ENRICHMENT_MESSAGES.created, id: e.id, enrichment: toEnrichmentDto(e) });
+  });
+
+  r.put('/enrichment', {
+    schema: { tags, summary: 'Update an enrichment', body: UpdateEnrichmentBody, response: { 200: EnrichmentResponse, ...errors } },
+  }, async (req) => {
+    const e = await updateEnrichment(req.em, actorOf(req), req.body);
+    return { success: true as const, message: ENRICHMENT_MESSAGES.updated, id: e.id, enrichment: toEnrichmentDto(e) };
+  });
+
+  r.get('/enrichment/:listId/list', {
+    schema: { tags, summary: 'The enrichments of a list', params: z.object({ listId: z.uuid({ message: 'Invalid id' }) }), response: { 200: ListEnrichmentsResponse, 400: ErrorResponse } },
+  }, async (req) => {
+    const rows = await req.em.find(Enrichment, { listCompanyId: req.params.listId }, { populate: ['field', 'createdBy'], orderBy: { createdAt: 'asc', id: 'asc' } });
+    return { success: true as const, enrichments: rows.map(toEnrichmentDto) };
+  });
+
+  r.get('/enrichment/:id', {
+    schema: { tags, summary: 'One enrichment', params: IdParams, response: { 200: GetEnrichmentResponse, ...errors } },
+  }, async (req) => ({ success: true as const, enrichment: toEnrichmentDto(await getEnrichment(req.em, req.params.id)) }));
+
+  r.delete('/enrichment/:id', {
+    schema: { tags, summary: 'Delete an enrichment (its results go with it; its field gets another primary one)', params: IdParams, response: { 200: SuccessResponse, ...errors } },
+  }, async (req) => {
+    await deleteEnrichment(req.em, actorOf(req), req.params.id);
+    return { success: true as const, message: ENRICHMENT_MESSAGES.deleted };
+  });
+}

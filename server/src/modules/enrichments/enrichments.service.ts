@@ -1,0 +1,242 @@
+// Enrichments: create, update, delete, colour and list columns, field assignment (one primary per
+// field, the first assigned), the table, and the results of records. Running is in execute.ts.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FilterQuery } from '@mikro-orm/core';
+import {
+  ENRICHMENT_MESSAGES, COMPANY_INFO_SCHEMA, nextEnrichmentName, richPromptIsEmpty, schemaItemProblems, schemaItemsToJsonSchema,
+  type EnrichmentSchemaItem, type RichPromptNode,
+} from '@dealscout/shared/domain';
+import type { EnrichmentConfigDto, EnrichmentFormBody, EnrichmentListBody, SchemaItemDto } from '@dealscout/shared/contracts';
+import { badRequest, notFound } from '../../lib/errors';
+import { FieldDefinition } from '../fields/field.entity';
+import { Enrichment, type IEnrichment } from './enrichment.entity';
+import { findConfig } from './configs';
+
+export interface Actor {
+  organizationId: string;
+  userId: string;
+}
+
+type FormInput = Omit<EnrichmentFormBody, 'llmModelId'> & { llmModelId?: string };
+
+const POPULATE = ['field', 'createdBy'] as const;
+
+export async function getEnrichment(em: EntityManager, id: string): Promise<IEnrichment> {
+  const e = await em.findOne(Enrichment, { id }, { populate: POPULATE });
+  if (!e) throw notFound(ENRICHMENT_MESSAGES.notFound);
+  return e;
+}
+
+function configOf(configId: string): EnrichmentConfigDto {
+  const c = findConfig(configId);
+  if (!c) throw badRequest(ENRICHMENT_MESSAGES.invalid);
+  return c;
+}
+
+/** The next generated name for a config's type ('LLM Prompt 3'), among the organization's enrichments. */
+export async function nextName(em: EntityManager, config: EnrichmentConfigDto): Promise<string> {
+  const prefix = config.namePrefix;
+  const rows = await em.find(Enrichment, { name: { $ilike: `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } }, { fields: ['name'] });
+  return nextEnrichmentName(prefix, rows.map((r) => r.name));
+}
+
+interface CleanForm {
+  name: string;
+  prompt: string | RichPromptNode[] | null;
+  schema: EnrichmentSchemaItem[];
+  jsonSchema: Record<string, unknown> | null;
+}
+
+/** The checks of spec 001 §5 'Enrichment form', in the order the form shows them. */
+async function cleanForm(em: EntityManager, config: EnrichmentConfigDto, body: FormInput, isCreate: boolean): Promise<CleanForm> {
+  let name = (config.enrichmentType === 'mixrankCompanyDetails' ? (body.enrichmentName ?? body.name) : (body.name ?? body.enrichmentName))?.trim() ?? '';
+  if (!name && isCreate && body.generateName) name = await nextName(em, config);
+  if (!name) throw badRequest(ENRICHMENT_MESSAGES.nameRequired);
+  if (!config.hasPrompt) return { name, prompt: null, schema: COMPANY_INFO_SCHEMA, jsonSchema: schemaItemsToJsonSchema(COMPANY_INFO_SCHEMA) };
+  const prompt = (body.prompt ?? null) as string | RichPromptNode[] | null;
+  if (richPromptIsEmpty(prompt)) throw badRequest(ENRICHMENT_MESSAGES.promptRequired);
+  const schema = (body.schema ?? []).map((s: SchemaItemDto | Record<string, unknown>) => s as EnrichmentSchemaItem).filter((s) => !s.deleteOnUpdate);
+  if (schema.length === 0) throw badRequest(ENRICHMENT_MESSAGES.schemaRequired);
+  const problems = schemaItemProblems(schema);
+  if (problems.length > 0) throw badRequest(problems[0].message);
+  return { name, prompt, schema, jsonSchema: schemaItemsToJsonSchema(schema) };
+}
+
+/** A field of the organization that an enrichment of `entityType` may fill. */
+async function assignableField(em: EntityManager, fieldId: string, entityType: string) {
+  const field = await em.findOne(FieldDefinition, { id: fieldId });
+  if (!field) throw notFound(ENRICHMENT_MESSAGES.fieldNotFound);
+  if (field.entityType !== entityType) throw badRequest(ENRICHMENT_MESSAGES.fieldWrongEntity);
+  if (field.builtInColumn) throw badRequest(ENRICHMENT_MESSAGES.fieldBuiltIn);
+  return field;
+}
+
+/** Serializes assignments to one field (two first assignments at once must not both become primary). */
+async function lockField(em: EntityManager, organizationId: string, fieldId: string): Promise<void> {
+  await em.execute(`select id from field_definition where id = ? and organization_id = ? for update`, [fieldId, organizationId]);
+}
+
+/** When a field has enrichments but no primary one, the earliest assigned becomes primary. */
+async function promoteNext(em: EntityManager, organizationId: string, fieldId: string): Promise<void> {
+  await em.execute(
+    `update enrichment set is_primary = true, updated_at = now()
+      where id = (select id from enrichment where organization_id = ? and field_id = ? order by assigned_at nulls last, created_at, id limit 1)
+        and not exists (select 1 from enrichment where organization_id = ? and field_id = ? and is_primary)`,
+    [organizationId, fieldId, organizationId, fieldId],
+  );
+}
+
+/**
+ * Points an enrichment at a field (or none). The first enrichment of a field becomes its primary
+ * one; `primary: true` makes it primary in any case; leaving a field hands the primary role on.
+ */
+async function setAssignment(em: EntityManager, actor: Actor, e: IEnrichment, fieldId: string | null, primary?: boolean): Promise<void> {
+  const previous = e.field?.id ?? null;
+  if (fieldId) await assignableField(em, fieldId, e.entityType);
+  for (const f of [previous, fieldId].filter((x): x is string => Boolean(x)).sort()) await lockField(em, actor.organizationId, f);
+  if (previous !== fieldId) {
+    await em.execute(`update enrichment set field_id = ?, is_primary = false, assigned_at = ?, updated_at = now() where id = ? and organization_id = ?`,
+      [fieldId, fieldId ? new Date() : null, e.id, actor.organizationId]);
+    if (previous) await promoteNext(em, actor.organizationId, previous);
+  }
+  if (fieldId) {
+    if (primary) {
+      await em.execute(`update enrichment set is_primary = (id = ?), updated_at = now() where organization_id = ? and field_id = ?`, [e.id, actor.organizationId, fieldId]);
+    } else await promoteNext(em, actor.organizationId, fieldId);
+  }
+}
+
+async function reload(em: EntityManager, id: string): Promise<IEnrichment> {
+  em.clear();
+  return getEnrichment(em, id);
+}
+
+export async function createEnrichment(em: EntityManager, actor: Actor, body: FormInput): Promise<IEnrichment> {
+  const config = configOf(body.configId);
+  if (body.entityType && body.entityType !== config.entityType) throw badRequest(ENRICHMENT_MESSAGES.invalid);
+  const form = await cleanForm(em, config, body, true);
+  if (body.fieldIdToAssign) await assignableField(em, body.fieldIdToAssign, config.entityType);
+  const id = await em.transactional(async (tem) => {
+    const e = tem.create(Enrichment, {
+      organization: actor.organizationId,
+      configId: config.id,
+      enrichmentType: config.enrichmentType,
+      provider: config.provider,
+      entityType: config.entityType,
+      name: form.name,
+      llmModelId: body.llmModelId?.trim() || 'default',
+      data: { prompt: form.prompt, schema: form.schema, jsonSchema: form.jsonSchema, websiteToScrape: body.websiteToScrape ?? null, scrapeFieldId: body.scrapeFieldId ?? null },
+      color: body.color ?? null,
+      field: null,
+      isPrimary: false,
+      assignedAt: null,
+      listCompanyId: body.listId ?? null,
+      listColumns: [],
+      createdBy: actor.userId,
+    });
+    await tem.flush();
+    if (body.fieldIdToAssign) await setAssignment(tem, actor, e, body.fieldIdToAssign, body.isFieldPrimary === true);
+    return e.id;
+  });
+  return reload(em, id);
+}
+
+export async function updateEnrichment(em: EntityManager, actor: Actor, body: FormInput & { id: string }): Promise<IEnrichment> {
+  const e = await getEnrichment(em, body.id);
+  const config = configOf(body.configId);
+  if (config.enrichmentType !== e.enrichmentType || config.entityType !== e.entityType) throw badRequest(ENRICHMENT_MESSAGES.invalid);
+  const form = await cleanForm(em, config, body, false);
+  await em.transactional(async (tem) => {
+    const cur = await tem.findOneOrFail(Enrichment, { id: e.id }, { populate: ['field'] });
+    cur.name = form.name;
+    cur.llmModelId = body.llmModelId?.trim() || 'default';
+    cur.data = { prompt: form.prompt, schema: form.schema, jsonSchema: form.jsonSchema, websiteToScrape: body.websiteToScrape ?? cur.data.websiteToScrape ?? null, scrapeFieldId: body.scrapeFieldId ?? cur.data.scrapeFieldId ?? null };
+    if (body.color !== undefined) cur.color = body.color;
+    if (body.listId !== undefined) cur.listCompanyId = body.listId;
+    await tem.flush();
+    if (body.fieldIdToAssign !== undefined) {
+      const target = body.fieldIdToAssign ?? null;
+      if (target !== (cur.field?.id ?? null) || body.isFieldPrimary === true) await setAssignment(tem, actor, cur, target, body.isFieldPrimary === true);
+    }
+  });
+  return reload(em, e.id);
+}
+
+export async function deleteEnrichment(em: EntityManager, actor: Actor, id: string): Promise<void> {
+  const e = await getEnrichment(em, id);
+  await em.transactional(async (tem) => {
+    const fieldId = e.field?.id ?? null;
+    if (fieldId) await lockField(tem, actor.organizationId, fieldId);
+    await tem.execute(`delete from enrichment where id = ? and organization_id = ?`, [id, actor.organizationId]);
+    if (fieldId) await promoteNext(tem, actor.organizationId, fieldId);
+  });
+}
+
+export async function setColor(em: EntityManager, id: string, color: string | null): Promise<IEnrichment> {
+  const e = await getEnrichment(em, id);
+  e.color = color;
+  await em.flush();
+  return e;
+}
+
+export async function setColumns(em: EntityManager, id: string, columns: IEnrichment['listColumns']): Promise<IEnrichment> {
+  const e = await getEnrichment(em, id);
+  e.listColumns = columns;
+  await em.flush();
+  return e;
+}
+
+export async function assign(em: EntityManager, actor: Actor, enrichmentId: string, fieldId: string): Promise<IEnrichment> {
+  const e = await getEnrichment(em, enrichmentId);
+  await em.transactional((tem) => setAssignment(tem, actor, e, fieldId));
+  return reload(em, enrichmentId);
+}
+
+export async function unassign(em: EntityManager, actor: Actor, enrichmentId: string, fieldId: string): Promise<IEnrichment> {
+  const e = await getEnrichment(em, enrichmentId);
+  if ((e.field?.id ?? null) !== fieldId) throw badRequest(ENRICHMENT_MESSAGES.notAssigned);
+  await em.transactional((tem) => setAssignment(tem, actor, e, null));
+  return reload(em, enrichmentId);
+}
+
+export async function setPrimary(em: EntityManager, actor: Actor, enrichmentId: string, fieldId: string): Promise<IEnrichment> {
+  const e = await getEnrichment(em, enrichmentId);
+  if ((e.field?.id ?? null) !== fieldId) throw badRequest(ENRICHMENT_MESSAGES.notAssigned);
+  await em.transactional((tem) => setAssignment(tem, actor, e, fieldId, true));
+  return reload(em, enrichmentId);
+}
+
+const SORTS: Record<string, (dir: 'asc' | 'desc') => Record<string, unknown>> = {
+  name: (d) => ({ name: d }),
+  entityType: (d) => ({ entityType: d }),
+  entity: (d) => ({ entityType: d }),
+  field: (d) => ({ field: { label: d } }),
+  assignedField: (d) => ({ field: { label: d } }),
+  isPrimary: (d) => ({ isPrimary: d }),
+  createdBy: (d) => ({ createdBy: { firstName: d, lastName: d } }),
+  createdAt: (d) => ({ createdAt: d }),
+  updatedAt: (d) => ({ updatedAt: d }),
+  provider: (d) => ({ provider: d }),
+};
+
+/** The enrichment table (spec 001 §2): search on the name, filters Provider / Created By / Created Date (UTC days), sort, zero-based pages. */
+export async function listEnrichments(em: EntityManager, q: EnrichmentListBody) {
+  const where: FilterQuery<IEnrichment>[] = [];
+  const text = (q.text ?? '').trim();
+  if (text) where.push({ name: { $ilike: `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } });
+  if (q.provider?.length) where.push({ provider: { $in: q.provider } });
+  if (q.createdBy?.length) where.push({ createdBy: { $in: q.createdBy } });
+  if (q.createdAt?.from) where.push({ createdAt: { $gte: new Date(`${q.createdAt.from}T00:00:00Z`) } });
+  if (q.createdAt?.to) where.push({ createdAt: { $lt: new Date(new Date(`${q.createdAt.to}T00:00:00Z`).getTime() + 86_400_000) } });
+  if (q.entityType) where.push({ entityType: q.entityType });
+  const pageSize = q.take ?? q.pageSize ?? 10;
+  const pageIndex = q.pageIndex ?? 0;
+  const sort = q.sortKey && SORTS[q.sortKey] && q.sortOrder ? SORTS[q.sortKey](q.sortOrder) : { createdAt: 'desc' };
+  const [rows, total] = await em.findAndCount(Enrichment, where.length ? { $and: where } : {}, {
+    populate: POPULATE,
+    orderBy: [sort, { id: 'asc' }] as never,
+    limit: pageSize,
+    offset: pageIndex * pageSize,
+  });
+  return { rows, total, pageIndex, pageSize };
+}
