@@ -13,3 +13,4 @@ export * from './drawer';
 export * from './realtime';
 export * from './activities';
 export * from './notifications';
+export * from './enrichments';

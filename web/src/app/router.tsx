@@ -14,7 +14,7 @@ const HomePage = lazy(() => import('../modules/home/pages/HomePage'));
 const ListsPage = lazy(() => import('../modules/placeholders/pages/ListsPage'));
 const CompaniesPage = lazy(() => import('../modules/records/CompaniesPage'));
 const ContactsPage = lazy(() => import('../modules/records/ContactsPage'));
-const EnrichmentsPage = lazy(() => import('../modules/placeholders/pages/EnrichmentsPage'));
+const EnrichmentsPage = lazy(() => import('../modules/enrichments/pages/EnrichmentsPage'));
 const PlaybooksPage = lazy(() => import('../modules/placeholders/pages/PlaybooksPage'));
 const PlayEditorPage = lazy(() => import('../modules/placeholders/pages/PlayEditorPage'));
 const NotFoundPage = lazy(() => import('../modules/placeholders/pages/NotFoundPage'));

@@ -1,0 +1,295 @@
+// The LLM Prompt / AI Agent / Deep Research Agent editor (spec 001 §2 'Enrichment editor', §4
+// 'Enrichment editor', §5 'Enrichment form', §9): 'Enrichment Name *', the AI Model (the
+// organization's default or a model), the objective prompt with its '/' menu, the Response
+// Structure (generated from the prompt after a 1 s pause; editable), the field to fill and whether
+// the enrichment is its primary one, and a colour. Saving is blocked while the schema is generating
+// or until it is ready. Submit creates or updates, then closes.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Button, Checkbox, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Field, Input, Label,
+  MessageBar, MessageBarBody, Select, Spinner, Text, makeStyles, tokens,
+} from '@fluentui/react-components';
+import { ArrowClockwiseRegular } from '@fluentui/react-icons';
+import type { EnrichmentConfigDto, EnrichmentDto, FieldDto, PromptInput } from '../../contracts';
+import {
+  DEFAULT_LLM_MODEL_ID, ENRICHMENT_FORM_MESSAGES, PROMPT_GENERATION_DEBOUNCE_MS, canSaveEnrichment, defaultSchemaItem,
+  enrichmentFormErrors, generatedColumnToItem, hasFormErrors, promptIsEmpty, promptToText,
+  type EnrichmentColor, type FormSchemaItem, type PromptNode, type PromptState,
+} from '../../domain';
+import { useApi, queryKeys } from '../ApiContext';
+import { usePluginMode } from '../PluginMode';
+import { useNotify } from '../toast';
+import { serverMessage } from '../InviteUsersModal';
+import { PromptEditor } from './PromptEditor';
+import { SchemaEditor } from './SchemaEditor';
+import { ColorPalette } from './ColorPalette';
+import { enrichmentKeys } from './keys';
+import { useEnrichmentLlm } from './useEnrichmentLlm';
+import { useLlmModels } from './useLlmModels';
+
+/** Wide enough for the schema cards beside nothing else; full width under a plugin. */
+export const EDITOR_WIDTH = 720;
+
+const useStyles = makeStyles({
+  content: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  row: { display: 'flex', gap: tokens.spacingHorizontalM, flexWrap: 'wrap', alignItems: 'flex-end' },
+  grow: { flexGrow: 1, minWidth: '200px' },
+  section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
+  sectionHead: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
+  placeholder: {
+    padding: tokens.spacingVerticalL, textAlign: 'center', color: tokens.colorNeutralForeground3,
+    border: `${tokens.strokeWidthThin} dashed ${tokens.colorNeutralStroke1}`, borderRadius: tokens.borderRadiusMedium,
+  },
+  error: { color: tokens.colorPaletteRedForeground1, fontSize: tokens.fontSizeBase200 },
+  status: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200, display: 'inline-flex', alignItems: 'center', gap: '4px' },
+});
+
+/** A stored prompt (text or nodes) as editor nodes. */
+export function promptNodesOf(prompt: PromptInput | null | undefined): PromptNode[] {
+  if (!prompt) return [];
+  if (typeof prompt === 'string') return prompt ? [{ type: 'text', text: prompt }] : [];
+  return prompt.map((n): PromptNode => {
+    if (n.type === 'text') return { type: 'text', text: n.text };
+    if (n.type === 'field-box') return { type: 'field-box', id: n.id, fieldId: n.fieldId, autorun: n.autorun ?? false, required: n.required ?? false };
+    return { type: 'enrich-box', id: n.id, enrichmentId: n.enrichmentId, path: n.path ?? '$.result', autorun: n.autorun ?? false, required: n.required ?? false };
+  });
+}
+
+export interface EnrichmentEditorProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The type being created (llm, agent, deepresearchagent) — or the edited enrichment's config. */
+  config: EnrichmentConfigDto;
+  entityType: 'company' | 'contact';
+  /** Editing this enrichment (absent: a new one). */
+  enrichment?: EnrichmentDto | null;
+  /** Preselected field (e.g. the field picked in the Enrich popover). */
+  initialFieldId?: string | null;
+  onSaved?: (e: EnrichmentDto) => void;
+}
+
+export function EnrichmentEditor(props: EnrichmentEditorProps) {
+  const { open, config, entityType, enrichment } = props;
+  const pluginMode = usePluginMode();
+  return (
+    <Dialog open={open} modalType="modal" onOpenChange={(_, d) => props.onOpenChange(d.open)}>
+      <DialogSurface
+        style={{ width: pluginMode ? '100%' : `${EDITOR_WIDTH}px`, maxWidth: '100%', boxSizing: 'border-box' }}
+        data-testid="enrichment-editor"
+        data-enrichment-type={config.enrichmentType}
+        aria-label={config.label}
+      >
+        {/* Mounted while open only, so every opening starts from the enrichment (or empty). */}
+        {open && <EditorForm {...props} key={`${enrichment?.id ?? 'new'}:${config.id}:${entityType}`} />}
+      </DialogSurface>
+    </Dialog>
+  );
+}
+
+function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChange, onSaved }: EnrichmentEditorProps) {
+  const styles = useStyles();
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  const llm = useEnrichmentLlm();
+  const models = useLlmModels();
+  const editing = !!enrichment;
+
+  const [name, setName] = useState(enrichment?.name ?? '');
+  const nameTouched = useRef(editing);
+  const [llmModelId, setLlmModelId] = useState(enrichment?.llmModelId ?? enrichment?.data.llmModelId ?? DEFAULT_LLM_MODEL_ID);
+  const [prompt, setPrompt] = useState<PromptNode[]>(() => promptNodesOf(enrichment?.data.prompt));
+  const [schema, setSchema] = useState<FormSchemaItem[]>(() => (enrichment?.data.schema.length
+    ? enrichment.data.schema.map((s) => ({ ...s, expanded: false }))
+    : []));
+  const schemaTouched = useRef(editing);
+  const [fieldId, setFieldId] = useState<string | null>(enrichment?.entityFieldId ?? enrichment?.data.fieldIdToAssign ?? initialFieldId ?? null);
+  const [isPrimary, setIsPrimary] = useState<boolean>(enrichment ? enrichment.isPrimary || enrichment.data.isFieldPrimary : true);
+  const [color, setColor] = useState<EnrichmentColor | null>(enrichment?.color ?? enrichment?.data.color ?? null);
+  const [promptState, setPromptState] = useState<PromptState>(editing ? 'ready' : 'idle');
+  const [generationError, setGenerationError] = useState<string | null>(null);
+  const [submitted, setSubmitted] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [retry, setRetry] = useState(0);
+
+  const fieldsQuery = useQuery({ queryKey: queryKeys.fields(entityType), queryFn: async () => (await api.fields.list(entityType)).fields, staleTime: 60_000 });
+  const fields = fieldsQuery.data ?? [];
+  const assignable = useMemo(() => fields.filter((f: FieldDto) => !f.builtIn && f.entityType === entityType).sort((a, b) => a.label.localeCompare(b.label)), [fields, entityType]);
+  const others = useQuery({
+    queryKey: enrichmentKeys.forEntity(entityType),
+    queryFn: async () => (await api.enrichments.list({ entityType, take: 100 })).enrichments,
+    staleTime: 30_000,
+  });
+  const otherEnrichments = useMemo(() => (others.data ?? []).filter((e) => e.id !== enrichment?.id).map((e) => ({ id: e.id, name: e.name })), [others.data, enrichment?.id]);
+  const promptFields = useMemo(() => fields.filter((f) => f.entityType === entityType && f.dataType !== 'reference').map((f) => ({ id: f.id, label: f.label })), [fields, entityType]);
+
+  // A new enrichment is named prefix + next number until the user types a name.
+  useEffect(() => {
+    if (editing) return;
+    let live = true;
+    api.enrichments.nextName(config.id).then((r) => { if (live && !nameTouched.current) setName(r.name); }).catch(() => undefined);
+    return () => { live = false; };
+  }, [api, config.id, editing]);
+
+  // The prompt, stringified, goes to schema generation after a 1 s pause.
+  const labelOf = (n: { type: 'field-box'; fieldId: string } | { type: 'enrich-box'; enrichmentId: string }) => (n.type === 'field-box'
+    ? fields.find((f) => f.id === n.fieldId)?.label ?? 'field'
+    : otherEnrichments.find((e) => e.id === n.enrichmentId)?.name ?? 'enrichment');
+  const promptText = promptToText(prompt, labelOf);
+  const generatedFor = useRef<string | null>(editing ? promptText : null);
+  const request = useRef(0);
+  useEffect(() => {
+    if (promptIsEmpty(prompt)) {
+      request.current += 1;
+      setPromptState(editing && schema.length ? 'ready' : 'idle');
+      return;
+    }
+    if (generatedFor.current === promptText && retry === 0) return;
+    setPromptState('generating');
+    setGenerationError(null);
+    const id = ++request.current;
+    const t = setTimeout(() => {
+      llm.generatePrompt(promptText).then((g) => {
+        if (id !== request.current) return;
+        generatedFor.current = promptText;
+        if (!schemaTouched.current) {
+          const item = generatedColumnToItem(g);
+          setSchema([item ?? defaultSchemaItem()]);
+        }
+        if (!nameTouched.current && g.enrichmentName?.trim()) setName(g.enrichmentName.trim());
+        setPromptState('ready');
+      }).catch((e: unknown) => {
+        if (id !== request.current) return;
+        setGenerationError(serverMessage(e) ?? 'Could not generate the schema. Please try again.');
+        setPromptState('error');
+      });
+    }, PROMPT_GENERATION_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+    // The text is what matters (box ids and options do not change the schema).
+  }, [promptText, retry]);
+
+  const values = { name, prompt, schema };
+  const errors = enrichmentFormErrors(values);
+  const canSave = canSaveEnrichment(values, promptState) && !saving;
+
+  const save = async () => {
+    setSubmitted(true);
+    if (hasFormErrors(errors) || promptState !== 'ready') return;
+    setSaving(true);
+    setSaveError(null);
+    try {
+      const body = {
+        configId: config.id,
+        entityType,
+        name: name.trim(),
+        llmModelId,
+        prompt,
+        schema: schema.map(({ expanded: _e, ...s }) => s),
+        color,
+        fieldIdToAssign: fieldId,
+        isFieldPrimary: fieldId ? isPrimary : false,
+      };
+      const res = enrichment ? await api.enrichments.update({ ...body, id: enrichment.id }) : await api.enrichments.create(body);
+      notify.success(res.message);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: enrichmentKeys.all }),
+        queryClient.invalidateQueries({ queryKey: ['fields'] }),
+      ]);
+      onSaved?.(res.enrichment);
+      onOpenChange(false);
+    } catch (e) {
+      setSaveError(serverMessage(e) ?? 'Could not save the enrichment.');
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const selectedField = assignable.find((f) => f.id === fieldId);
+  const fieldHasPrimary = !!selectedField?.assignedEnrichments.some((a) => a.isPrimary && a.id !== enrichment?.id);
+
+  return (
+    <form onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      <DialogBody>
+        <DialogTitle>{editing ? `Edit ${config.label}` : `New ${config.label}`} · {entityType === 'company' ? 'Company' : 'Contact'}</DialogTitle>
+        <DialogContent className={styles.content}>
+          <div className={styles.row}>
+            <Field label="Enrichment Name *" className={styles.grow} validationMessage={submitted ? errors.name : undefined}>
+              <Input value={name} onChange={(_, d) => { nameTouched.current = true; setName(d.value); }} maxLength={200} data-testid="enrichment-name" />
+            </Field>
+            <Field label="AI Model">
+              <Select value={llmModelId} onChange={(_, d) => setLlmModelId(d.value)} data-testid="enrichment-model">
+                <option value={DEFAULT_LLM_MODEL_ID}>{models.defaultName ? `Default (${models.defaultName})` : 'Default'}</option>
+                {models.models.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
+              </Select>
+            </Field>
+          </div>
+          <div className={styles.section}>
+            <Label required>Objective</Label>
+            <PromptEditor
+              value={prompt}
+              onChange={setPrompt}
+              fields={promptFields}
+              enrichments={otherEnrichments}
+              placeholder={`Describe what to find out about each ${entityType}. Type / to insert a field.`}
+              invalid={submitted && !!errors.prompt}
+              aria-label="Objective prompt"
+            />
+            {submitted && errors.prompt && <Text className={styles.error} role="alert">{errors.prompt}</Text>}
+          </div>
+          <div className={styles.section}>
+            <div className={styles.sectionHead}>
+              <Label>Response Structure</Label>
+              {promptState === 'generating' && <span className={styles.status} data-testid="schema-generating"><Spinner size="extra-tiny" /> Generating schema…</span>}
+            </div>
+            {generationError && (
+              <MessageBar intent="error" data-testid="schema-generation-error">
+                <MessageBarBody>{generationError}</MessageBarBody>
+                <Button size="small" appearance="transparent" icon={<ArrowClockwiseRegular />} onClick={() => setRetry((r) => r + 1)}>Retry</Button>
+              </MessageBar>
+            )}
+            {schema.length === 0 ? (
+              <div className={styles.placeholder} data-testid="schema-placeholder">{ENRICHMENT_FORM_MESSAGES.schemaPlaceholder}</div>
+            ) : (
+              <SchemaEditor items={schema} onChange={(s) => { schemaTouched.current = true; setSchema(s); }} generateColumn={llm.generateColumn} />
+            )}
+            {submitted && errors.schema && schema.length === 0 && <Text className={styles.error} role="alert">{errors.schema}</Text>}
+          </div>
+          <div className={styles.row}>
+            <Field label="Assign to field" className={styles.grow} hint={assignable.length === 0 ? `No custom ${entityType} fields yet.` : undefined}>
+              <Select value={fieldId ?? ''} onChange={(_, d) => setFieldId(d.value || null)} data-testid="enrichment-field">
+                <option value="">(No field)</option>
+                {assignable.map((f) => <option key={f.id} value={f.id}>{f.label}</option>)}
+              </Select>
+            </Field>
+            <Checkbox
+              label={fieldHasPrimary ? 'Primary for this field (replaces the current one)' : 'Primary for this field'}
+              checked={!!fieldId && isPrimary}
+              disabled={!fieldId}
+              onChange={(_, d) => setIsPrimary(!!d.checked)}
+              data-testid="enrichment-primary"
+            />
+          </div>
+          <div className={styles.section}>
+            <Label>Colour</Label>
+            <ColorPalette value={color} onChange={setColor} />
+          </div>
+          {saveError && <MessageBar intent="error" data-testid="enrichment-save-error"><MessageBarBody>{saveError}</MessageBarBody></MessageBar>}
+        </DialogContent>
+        <DialogActions fluid style={{ justifyContent: 'flex-end', marginTop: 8 }}>
+          <Button appearance="secondary" disabled={saving} onClick={() => onOpenChange(false)} data-testid="enrichment-cancel">Cancel</Button>
+          <Button
+            appearance="primary"
+            type="submit"
+            disabled={!canSave && (promptState !== 'ready' || saving)}
+            icon={saving ? <Spinner size="tiny" /> : undefined}
+            data-testid="enrichment-save"
+          >
+            {editing ? 'Save' : 'Create'}
+          </Button>
+        </DialogActions>
+      </DialogBody>
+    </form>
+  );
+}
