@@ -29,7 +29,8 @@ export interface CompanyDetailsQuery {
 export type CompanyDetailsErrorKind = 'not_configured' | 'bad_query' | 'not_found' | 'rate_limited' | 'provider' | 'timeout' | 'cancelled';
 
 export class CompanyDetailsError extends Error {
-  constructor(readonly kind: CompanyDetailsErrorKind, message: string) {
+  /** retryable: a later attempt may succeed (rate limit, timeout, 5xx, network). */
+  constructor(readonly kind: CompanyDetailsErrorKind, message: string, readonly retryable = false) {
     super(message);
     this.name = 'CompanyDetailsError';
   }
@@ -39,5 +40,6 @@ export interface CompanyDetailsPort {
   /** False without an API key: lookup() then throws 'not_configured'. */
   readonly configured: boolean;
   /** The company, or throws CompanyDetailsError ('not_found' when the provider has no match). */
+  /** `source`: the page the details describe (the LinkedIn page, else the website) for the sources list. */
   lookup(query: CompanyDetailsQuery, opts?: { signal?: AbortSignal }): Promise<{ company: CompanyInfo; source: string }>;
 }

@@ -26,7 +26,7 @@ export async function lookupCompanyDetails(opts: CompanyDetailsOptions): Promise
       case 'bad_query': throw new AgentError('bad_query', err.message);
       case 'not_found': throw new AgentError('not_found', COMPANY_DETAILS_NOT_FOUND);
       case 'cancelled': throw new AgentError('cancelled', 'Cancelled');
-      default: throw new AgentError('provider', err.message, true);
+      default: throw new AgentError('provider', err.message, err.retryable);
     }
   }
 }
