@@ -42,6 +42,7 @@ import {
   ACTIVITY_FILTER_TYPES,
   ACTIVITY_MESSAGES,
   ACTIVITY_TYPE_LABELS,
+  LOG_ACTIVITY_OPTIONS,
   activityCountLabel,
   activityFilterLabel,
   activityPreview,
@@ -302,7 +303,9 @@ function ActivityRow({ activity: a }: { activity: ActivityDto }) {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const Icon = TYPE_ICONS[a.type] ?? CalendarLtrRegular;
-  const title = a.subject || a.title;
+  // The server's default title is the Log Activity label ('Phone Call'): next to 'Phone' it says nothing.
+  const defaultTitle = LOG_ACTIVITY_OPTIONS.find((o) => o.type === a.type)?.label;
+  const title = a.subject || (a.title && a.title !== defaultTitle ? a.title : null);
   const preview = activityPreview(a.content);
   const scheduledEmail = a.type === 'email' && a.status === 'scheduled' && !!a.sourceId;
   const erroredEmail = a.type === 'email' && a.status === 'error';
