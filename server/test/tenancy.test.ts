@@ -3,7 +3,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import pg from 'pg';
 import { createTestApp, createOrg, type TestContext } from './helpers';
-import { HAND_WRITTEN_INDEXES, HAND_WRITTEN_TRIGGERS } from '../src/db/hand-written';
+import { HAND_WRITTEN_COLUMNS, HAND_WRITTEN_INDEXES, HAND_WRITTEN_TRIGGERS } from '../src/db/hand-written';
 import { globalTables, tenantEntities } from '../src/db/entities';
 import { BOSS_SCHEMA } from '../src/jobs/boss';
 import { User } from '../src/modules/users/user.entity';
@@ -90,12 +90,13 @@ describe('tenancy of the schema', () => {
     for (const r of res.rows) expect(globalTables).not.toContain(r.table);
   });
 
-  it('the migrations and the entities describe the same schema (except the indexes and triggers written by hand)', async () => {
+  it('the migrations and the entities describe the same schema (except the indexes, triggers and columns written by hand)', async () => {
     const diff = await ctx.orm.schema.getUpdateSchemaSQL({ wrap: false });
     const statements = diff.split(';').map((s) => s.trim()).filter(Boolean);
     expect(statements.sort()).toEqual([
       ...HAND_WRITTEN_INDEXES.map((n) => `drop index "${n}"`),
       ...HAND_WRITTEN_TRIGGERS.flatMap((t) => [`drop trigger if exists "${t.name}" on "${t.table}"`, `drop function if exists "${t.table}_${t.name}_fn"()`]),
+      ...[...new Set(HAND_WRITTEN_COLUMNS.map((c) => c.table))].map((table) => `alter table "${table}" ${HAND_WRITTEN_COLUMNS.filter((c) => c.table === table).map((c) => `drop column "${c.column}"`).join(', ')}`),
     ].sort());
   });
 

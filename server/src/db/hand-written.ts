@@ -1,3 +1,7 @@
+import { NUM_SLOTS, TEXT_SLOTS } from '../modules/fields/projection';
+
+const SLOT_COLUMNS = [...Array.from({ length: NUM_SLOTS }, (_, i) => `num_${i + 1}`), ...Array.from({ length: TEXT_SLOTS }, (_, i) => `txt_${i + 1}`)];
+
 // Schema objects MikroORM's entity metadata cannot express (expression, partial and trigram
 // indexes). They are created by migrations; the schema-diff test expects exactly these as the only
 // difference between the entities and the database.
@@ -21,7 +25,16 @@ export const HAND_WRITTEN_INDEXES = [
   'field_value_text_trgm',
   'execution_org_idempotency_active_unique',
   'field_value_org_entity_index',
+  // The typed slots of custom values (Migration20261122172000, fields/projection.ts): one partial index per slot.
+  'field_definition_org_slot_unique',
+  ...(['company', 'contact'] as const).flatMap((table) => SLOT_COLUMNS.map((c) => `${table}_${c}_index`)),
 ] as const;
+
+/**
+ * Columns MikroORM's entities do not declare: the slot columns of company and contact and their
+ * generated filled_mask (read and written only through SQL: fields/projection.ts, field-values.ts).
+ */
+export const HAND_WRITTEN_COLUMNS = (['company', 'contact'] as const).flatMap((table) => [...SLOT_COLUMNS, 'filled_mask'].map((column) => ({ table, column })));
 
 // Triggers written by migrations (MikroORM would drop triggers its entities do not declare): the
 // realtime fan-out (NOTIFY per event) and the announcements that close the sockets of a session
@@ -34,4 +47,6 @@ export const HAND_WRITTEN_TRIGGERS = [
   // record_count, the maintained totals of the companies and contacts tables (Migration20261122050000).
   // Their `{table}_count_truncate` triggers exist too, but MikroORM does not see TRUNCATE triggers.
   ...(['company', 'contact'] as const).flatMap((table) => (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_count_${t}` }))),
+  // record_count rows per filled slot (Migration20261122172000).
+  ...(['company', 'contact'] as const).flatMap((table) => (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_slots_${t}` }))),
 ] as const;

@@ -21,6 +21,8 @@ export const FieldDefinition = defineEntity({
     isMandatory: p.boolean().default(false),
     isPseudo: p.boolean().default(false),
     builtInColumn: p.string().length(40).nullable(),
+    /** The record column holding a typed copy of this custom field's values (projection.ts), or null. */
+    slot: p.smallint().nullable(),
     config: p.json<{ reconciliation: 'use_latest' | 'keep_existing'; refreshSchedule: string }>().onCreate(() => ({ reconciliation: 'use_latest', refreshSchedule: 'never' })),
     createdBy: () => p.manyToOne(User).nullable().index(),
     createdAt: p.datetime().onCreate(() => new Date()),

@@ -1,3 +1,4 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conditionsFor, formatFieldKey, FIELD_MESSAGES, type FieldDataType, type RecordEntityType } from '@dealscout/shared/domain';
 import type { FieldDto, FilterFieldDto } from '@dealscout/shared/contracts';
@@ -5,6 +6,7 @@ import { FieldDefinition, type IFieldDefinition } from './field.entity';
 import { BUILT_IN_FIELDS } from './builtins';
 import type { IOrganization } from '../organization/organization.entity';
 import { conflict, notFound } from '../../lib/errors';
+import { familySlots, slotFamily } from './projection';
 
 export function createBuiltInFields(em: EntityManager, organization: IOrganization): void {
   for (const f of BUILT_IN_FIELDS) {
@@ -82,7 +84,37 @@ export async function createCustomField(em: EntityManager, opts: {
     createdBy: opts.userId,
   });
   await em.flush();
+  const slot = await assignSlot(em, field);
+  if (slot !== null) {
+    field.slot = slot;
+    await em.flush(); // the same value: only keeps the entity in step with its row
+  }
   return field;
+}
+
+/**
+ * Gives a new custom field the lowest free slot of its family (projection.ts), or none when the
+ * family's slots are all taken (the field then works through field_value alone). Two fields created
+ * at the same time may pick the same slot: the unique index refuses the second, which tries again.
+ */
+async function assignSlot(em: EntityManager, field: IFieldDefinition): Promise<number | null> {
+  const candidates = familySlots(slotFamily(field.dataType as FieldDataType));
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      const rows = await em.getConnection().execute<{ slot: number | null }[]>(
+        `update field_definition f set slot = (
+            select s from unnest(?::smallint[]) s
+             where not exists (select 1 from field_definition o where o.organization_id = f.organization_id and o.entity_type = f.entity_type and o.slot = s)
+             order by s limit 1)
+          where f.id = ? returning f.slot`,
+        [`{${candidates.join(',')}}`, field.id],
+      );
+      return rows[0]?.slot ?? null;
+    } catch (err) {
+      if (!(err instanceof UniqueConstraintViolationException)) throw err;
+    }
+  }
+  return null;
 }
 
 export async function getField(em: EntityManager, id: string): Promise<IFieldDefinition> {

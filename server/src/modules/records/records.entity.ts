@@ -88,8 +88,16 @@ export const RecordCount = defineEntity({
     id: p.bigint('number').primary().autoincrement(),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
     entityType: p.string().length(20),
+    /**
+     * Null: a change of the number of records. A slot number (1–32): a change of the number of
+     * records whose slot column holds a value (the typed copies of custom field values,
+     * fields/projection.ts; triggers of Migration20261122172000), so a sort by a custom field knows
+     * where the rows without a value start.
+     */
+    slot: p.smallint().nullable(),
     delta: p.bigint('number'),
   },
   indexes: [{ name: 'record_count_org_type_index', properties: ['organization', 'entityType'] }],
 });
 export type IRecordCount = InferEntity<typeof RecordCount>;
+

@@ -1,13 +1,14 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  normalizeDomain, normalizeEmail, coerceFieldValue, NUMERIC_TYPES,
+  normalizeDomain, normalizeEmail,
   COMPANY_MESSAGES, CONTACT_MESSAGES, ENTITY_MESSAGES, FIELD_MESSAGES,
-  type FieldDataType, type RecordEntityType,
+  type RecordEntityType,
 } from '@dealscout/shared/domain';
 import type { CompanyInput, ContactInput, FieldValueDto, MappingDto, Selection } from '@dealscout/shared/contracts';
 import { Company, Contact, CompanyContact, type ICompany, type IContact, type ICompanyContact } from './records.entity';
-import { FieldDefinition, FieldValue } from '../fields/field.entity';
+import { FieldDefinition } from '../fields/field.entity';
+import { writeFieldValue } from '../fields/field-values';
 import { User } from '../users/user.entity';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { whereSql, type QueryContext, type Sql } from './table-query';
@@ -185,40 +186,13 @@ export function selectionWhere(ctx: QueryContext, selection: Selection): Sql {
 }
 
 /**
- * Sets (or clears, with an empty value) one custom field value of a record. The typed projections
- * are written with it so filters and sorts stay indexed.
+ * PUT /entity/company/field and /contact/field: sets (or clears, with an empty value) one custom
+ * field value of a record, through writeFieldValue (fields/field-values.ts), which keeps the typed
+ * copy on the record row in step.
  */
 export async function setFieldValue(em: EntityManager, actor: Actor, entityType: RecordEntityType, entityId: string, fieldId: string, raw: unknown): Promise<FieldValueDto | null> {
   const field = await em.findOne(FieldDefinition, { id: fieldId, entityType });
   if (!field) throw notFound(FIELD_MESSAGES.notFound);
   if (field.builtInColumn) throw badRequest(FIELD_MESSAGES.mandatory);
-  const exists = entityType === 'company' ? await em.count(Company, { id: entityId }) : await em.count(Contact, { id: entityId });
-  if (!exists) throw notFound(entityType === 'company' ? COMPANY_MESSAGES.notFound : CONTACT_MESSAGES.notFound);
-  const dataType = field.dataType as FieldDataType;
-  const coerced = coerceFieldValue(dataType, raw);
-  if (!coerced.ok) throw badRequest(coerced.message);
-  const value = coerced.value;
-  if (value === null) {
-    await em.nativeDelete(FieldValue, { field: fieldId, entityId });
-    return null;
-  }
-  const projections = {
-    valueText: typeof value === 'object' ? JSON.stringify(value) : String(value),
-    valueNum: NUMERIC_TYPES.includes(dataType) ? Number(value) : null,
-    valueBool: dataType === 'boolean' ? Boolean(value) : null,
-  };
-  const conn = em.getConnection();
-  const rows = await conn.execute<Record<string, unknown>[]>(
-    `insert into field_value (id, organization_id, entity_type, entity_id, field_id, value, value_text, value_num, value_bool, status, updated_at)
-     values (gen_random_uuid(), ?, ?, ?, ?, ?::jsonb, ?, ?, ?, 'completed', now())
-     on conflict (field_id, entity_id) do update set value = excluded.value, value_text = excluded.value_text, value_num = excluded.value_num,
-       value_bool = excluded.value_bool, status = 'completed', status_message = null, updated_at = now()
-     returning field_id, value, info_value, status, status_message, details, updated_at`,
-    [actor.organizationId, entityType, entityId, fieldId, JSON.stringify(value), projections.valueText, projections.valueNum, projections.valueBool],
-  );
-  const r = rows[0];
-  return {
-    fieldId: String(r.field_id), value: r.value ?? null, infoValue: r.info_value ?? null, status: (r.status as string) ?? null,
-    statusMessage: (r.status_message as string | null) ?? null, details: r.details ?? null, updatedAt: (r.updated_at instanceof Date ? r.updated_at : new Date(String(r.updated_at))).toISOString(),
-  };
+  return writeFieldValue(em, { organizationId: actor.organizationId, entityType, entityId, field, value: raw });
 }

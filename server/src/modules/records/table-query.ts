@@ -10,6 +10,7 @@ import type { IFieldDefinition } from '../fields/field.entity';
 import { FieldDefinition } from '../fields/field.entity';
 import { filterDataType } from '../fields/fields.service';
 import { badRequest } from '../../lib/errors';
+import { slotBit, slotColumn, slotFamily, TEXT_SORT_PREFIX } from '../fields/projection';
 
 export interface Sql {
   text: string;
@@ -134,6 +135,15 @@ function itemSql(ctx: QueryContext, field: IFieldDefinition, dataType: FieldData
     if (!neg) return cond;
     return nullable ? `(r.owner_id is null or not (${cond}))` : `not (${cond})`;
   }
+  const pattern = pos.condition === 'contains' || pos.condition === 'starts_with' || pos.condition === 'ends_with';
+  if (field.slot && !pattern) {
+    // The typed copy on the record row (fields/projection.ts): tested on the row the rest of the
+    // request reads anyway. Text patterns stay on field_value, whose trigram index finds them.
+    const col = `r.${slotColumn(field.slot)}`;
+    const expr = kind === 'bool' ? `(${col} = 1)` : col;
+    const cond = positive(expr, kind, pos, params);
+    return neg ? `(${col} is null or not (${cond}))` : cond;
+  }
   params.push(ctx.organizationId, field.id);
   const sub = `select 1 from field_value v where v.organization_id = ? and v.field_id = ? and v.entity_id = r.id and `;
   const cond = positive(customExpr(kind), kind, pos, params);
@@ -195,8 +205,23 @@ export function whereSql(ctx: QueryContext, input: WhereInput): WhereSql {
   return { text: `where ${parts.join(' and ')}`, params, unfiltered: parts.length === 1, searched: Boolean(text) };
 }
 
+/**
+ * A sort by a custom field that has a slot: the rows with a value in the order of the slot's index
+ * (value, id), then the rows without one in the table's default order — two index walks that
+ * pageIds joins at the filled count.
+ */
+export interface SlotSort {
+  slot: number;
+  /** `r.num_3`: the slot column. */
+  column: string;
+  /** The slot's index key: the column, or its sort prefix for text. */
+  key: string;
+  desc: boolean;
+}
+
 export interface OrderSql {
   join: Sql;
+  slotSort?: SlotSort;
   /**
    * Expressions with their directions, ending with the id tie-breaker. `nullable` terms (custom
    * values, the owner) put empty values last in either direction; the others keep PostgreSQL's
@@ -215,11 +240,23 @@ export function orderSql(ctx: QueryContext, sortKey: string | null | undefined, 
     // alias (a contact field labelled 'Name' has the key 'name').
     const field = ctx.fieldsByKey.get(sortKey) ?? [...ctx.fieldsByKey.values()].find((f) => f.id === sortKey);
     if (field && !field.builtInColumn) {
+      // Values in order (ties by id), the rows without a value last, in the table's default order:
+      // (value, [default sort of the empty rows], id), in the sort's direction.
+      const emptyTerms = (valueExpr: string) => spec.defaultSort.map((d) => ({ expr: `(case when ${valueExpr} is null then ${d} end)`, desc }));
+      if (field.slot) {
+        const column = `r.${slotColumn(field.slot)}`;
+        const key = slotFamily(field.dataType as FieldDataType) === 'txt' ? `left(${column}, ${TEXT_SORT_PREFIX})` : column;
+        return {
+          join: noJoin,
+          terms: [{ expr: key, desc, nullable: true }, ...emptyTerms(column), { expr: 'r.id', desc }],
+          slotSort: { slot: field.slot, column, key, desc },
+        };
+      }
       const kind = kindOf(field.dataType as FieldDataType);
       const expr = kind === 'num' ? 'sv.value_num' : kind === 'bool' ? 'sv.value_bool' : kind === 'temporal' ? 'sv.value_text collate "C"' : 'lower(sv.value_text)';
       return {
         join: { text: 'left join field_value sv on sv.organization_id = ? and sv.field_id = ? and sv.entity_id = r.id', params: [ctx.organizationId, field.id] },
-        terms: [{ expr, desc, nullable: true }, { expr: 'r.id', desc }],
+        terms: [{ expr, desc, nullable: true }, ...emptyTerms(expr), { expr: 'r.id', desc }],
       };
     }
     const builtInKey = field ? field.key : sortKey;
@@ -242,25 +279,31 @@ export function orderBy(terms: OrderSql['terms'], reverse = false): string {
 const COUNT_PARTS_BEFORE_FOLD = 64;
 
 /**
- * How many companies or contacts the organization has: the sum of its record_count rows, which
+ * How many companies or contacts the organization has (with `slot`: how many fill that slot): the
+ * sum of its record_count rows, which
  * triggers on the tables keep exact (one row per insert or delete statement). When the rows pile up,
  * they are folded into one in a single statement (a concurrent fold skips the rows this one
  * deleted, and rows of transactions still open are left for the next time).
  */
-export async function recordTotal(em: EntityManager, organizationId: string, entityType: RecordEntityType): Promise<number> {
+export async function recordTotal(em: EntityManager, organizationId: string, entityType: RecordEntityType, slot: number | null = null): Promise<number> {
   const conn = em.getConnection();
   const [row] = await conn.execute<{ n: number; parts: number }[]>(
-    `select coalesce(sum(delta), 0)::int as n, count(*)::int as parts from record_count where organization_id = ? and entity_type = ?`,
-    [organizationId, entityType],
+    `select coalesce(sum(delta), 0)::int as n, count(*)::int as parts from record_count where organization_id = ? and entity_type = ? and slot is not distinct from ?`,
+    [organizationId, entityType, slot],
   );
   if (row.parts > COUNT_PARTS_BEFORE_FOLD) {
     await conn.execute(
-      `with gone as (delete from record_count where organization_id = ? and entity_type = ? returning delta)
-       insert into record_count (organization_id, entity_type, delta) select ?, ?, sum(delta) from gone having count(*) > 0`,
-      [organizationId, entityType, organizationId, entityType],
+      `with gone as (delete from record_count where organization_id = ? and entity_type = ? and slot is not distinct from ? returning delta)
+       insert into record_count (organization_id, entity_type, slot, delta) select ?, ?, ?, sum(delta) from gone having count(*) > 0`,
+      [organizationId, entityType, slot, organizationId, entityType, slot],
     );
   }
   return row.n;
+}
+
+/** How many of the organization's records hold a value in a slot (record_count rows of that slot). */
+export function slotTotal(em: EntityManager, organizationId: string, entityType: RecordEntityType, slot: number): Promise<number> {
+  return recordTotal(em, organizationId, entityType, slot);
 }
 
 /** The most rows a search collects (see collectedPage); a larger set is counted and walked instead. */
@@ -300,6 +343,7 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Where
     const collected = await collectedPage(em, table, where, order, pageIndex * pageSize, pageSize, opts.collectMax ?? COLLECT_MAX);
     if (collected) return collected;
   }
+  if (order.slotSort) return slotSortedPage(em, ctx, table, where, order.slotSort, pageIndex * pageSize, pageSize);
   const count = async () => (where.unfiltered
     ? recordTotal(em, ctx.organizationId, ctx.entityType)
     : (await conn.execute<{ n: number }[]>(`select count(*)::int as n from ${table} r ${where.text}`, where.params))[0].n);
@@ -323,4 +367,44 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Where
     return { total, ids: await fetch(total - end, end - offset, true) };
   }
   return { total, ids: await fetch(offset, pageSize, false) };
+}
+
+/**
+ * A page sorted by a custom field that has a slot. The order is the rows with a value by (value,
+ * id) — a walk of the slot's partial index — then the rows without one in the table's default
+ * order — a walk of the name index, whose entries carry filled_mask, so both walks read no table
+ * row without a search or filter. The number of rows with a value says which walk (or both, at
+ * the seam) a page comes from; each walk reads from its nearer end. Without search or filters both
+ * counts are maintained (record_count); otherwise one statement counts the set and its filled rows.
+ */
+async function slotSortedPage(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, sort: SlotSort, offset: number, limit: number): Promise<{ total: number; ids: string[] }> {
+  const conn = em.getConnection();
+  const spec = SPECS[ctx.entityType];
+  let total: number;
+  let filled: number;
+  if (where.unfiltered) {
+    [total, filled] = await Promise.all([recordTotal(em, ctx.organizationId, ctx.entityType), slotTotal(em, ctx.organizationId, ctx.entityType, sort.slot)]);
+  } else {
+    const [row] = await conn.execute<{ n: number; f: number }[]>(`select count(*)::int as n, count(${sort.column})::int as f from ${table} r ${where.text}`, where.params);
+    total = row.n;
+    filled = row.f;
+  }
+  if (offset >= total) return { total, ids: [] };
+  const end = Math.min(total, offset + limit);
+  // One part of the order: rows [from, to) of a set of `size` rows, read from its nearer end.
+  const part = async (cond: string, terms: OrderSql['terms'], size: number, from: number, to: number): Promise<string[]> => {
+    if (to <= from) return [];
+    const reverse = from > size - to;
+    const rows = await conn.execute<{ id: string }[]>(
+      `select r.id from ${table} r ${where.text} and ${cond} ${orderBy(terms, reverse)} limit ? offset ?`,
+      [...where.params, to - from, reverse ? size - to : from],
+    );
+    const ids = rows.map((r) => r.id);
+    return reverse ? ids.reverse() : ids;
+  };
+  const [withValue, without] = await Promise.all([
+    part(`${sort.column} is not null`, [{ expr: sort.key, desc: sort.desc }, { expr: 'r.id', desc: sort.desc }], filled, offset, Math.min(end, filled)),
+    part(`(r.filled_mask & ${slotBit(sort.slot)}) = 0`, [...spec.defaultSort.map((expr) => ({ expr, desc: sort.desc })), { expr: 'r.id', desc: sort.desc }], total - filled, Math.max(0, offset - filled), end - filled),
+  ]);
+  return { total, ids: [...withValue, ...without] };
 }
