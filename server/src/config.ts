@@ -74,6 +74,21 @@ export const ConfigSchema = z.object({
   // Encrypts stored secrets (integration API keys) with AES-256-GCM. Required in production; every
   // process must share it (a changed key makes stored secrets unreadable).
   SECRETS_KEY: z.string().min(32, 'SECRETS_KEY must be at least 32 characters').optional().or(z.literal('').transform(() => undefined)),
+  // Research agents and outside data (server/src/providers/web, search, company-details). Without
+  // SEARCH_API_KEY the agents' web_search tool tells the model search is unavailable; without
+  // MIXRANK_API_KEY the LinkedIn (mixrankCompanyDetails) enrichment fails with a message saying so.
+  SEARCH_API_KEY: optional,
+  /** Brave Search API base URL. */
+  SEARCH_BASE_URL: z.url().default('https://api.search.brave.com'),
+  MIXRANK_API_KEY: optional,
+  MIXRANK_BASE_URL: z.url().default('https://api.mixrank.com/v2/json'),
+  /** Model calls with tools per research-agent run (then one call for the answer). */
+  AGENT_MAX_STEPS: z.coerce.number().int().min(1).max(50).default(8),
+  /** Wall time of one research-agent run; a deep research run gets three times this. */
+  AGENT_MAX_SECONDS: z.coerce.number().int().min(5).max(1800).default(120),
+  /** Per page fetched by an agent: total time (all redirects) and decoded body size. */
+  FETCH_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
+  FETCH_MAX_BYTES: z.coerce.number().int().min(1024).max(50 * 1_048_576).default(2 * 1_048_576),
 });
 
 export type Config = Omit<z.infer<typeof ConfigSchema>, 'REALTIME_SECRET' | 'SECRETS_KEY'> & {

@@ -13,12 +13,23 @@
 // results. Model calls are charged with `${chargeKeyPrefix}:<step label>`, stable per step, so use
 // e.g. `${executionId}` as the prefix and a retried job is not charged again for steps it repeats.
 //
-// The outside-data ports (web fetch, search, company details) come from createAgentPorts(config)
-// (exported here together with the adapters, next commit),
-// built once per process from the configuration; tests pass their own (e.g. a guarded client with a
-// loopback allowlist).
+// The outside-data ports (web fetch, search, company details) come from createAgentPorts(config),
+// built once per process from the configuration; agentLimitsFromConfig(config, type) gives the limits
+// (AGENT_MAX_STEPS, AGENT_MAX_SECONDS). Tests pass their own ports (e.g. a guarded client with a
+// loopback test allowlist and adapters pointed at fake servers).
+//
+// Example (execution handler):
+//   const ports = createAgentPorts(config);            // once
+//   const { result, sources } = await runResearchAgent({
+//     llm, organizationId, model: enrichment.llmModelId ?? 'default', objective: renderedPrompt,
+//     responseSchema: { name: 'enrichment', schema: strictJsonSchema }, web: ports.web, search: ports.search,
+//     signal: ctx.signal, chargeKeyPrefix: execution.id, limits: agentLimitsFromConfig(config, 'agent'),
+//   });
+//   const { result } = await lookupCompanyDetails({ provider: ports.companyDetails, organizationId,
+//     query: { website: company.website, linkedinUrl }, signal: ctx.signal });
 export { runResearchAgent, AGENT_TOOLS, SEARCH_UNAVAILABLE_MESSAGE, DEFAULT_AGENT_LIMITS } from './research';
 export { runDeepResearchAgent, DEFAULT_DEEP_RESEARCH_LIMITS } from './deep-research';
+export { createAgentPorts, agentLimitsFromConfig } from './ports';
 export { lookupCompanyDetails, COMPANY_DETAILS_NOT_CONFIGURED, COMPANY_DETAILS_BAD_QUERY, COMPANY_DETAILS_NOT_FOUND } from './company-details';
 export {
   AgentError,
