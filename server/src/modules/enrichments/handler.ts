@@ -1,0 +1,323 @@
+// The execution handler of enrichments: one execution = one enrichment for one record.
+//
+//   run()     loads the enrichment and the record, renders the rich prompt (field boxes → the
+//             record's values, enrich boxes → other enrichments' results, running those first when
+//             autorun), calls the model (strict JSON schema) or the agent / company-details lookup,
+//             and returns the result. Model calls are charged with `${executionId}:…` keys, so a
+//             retried job is not charged again for a call it repeats.
+//   commit()  in the transaction that completes the execution (exactly once): stores value.result,
+//             writes the assigned field per its reconciliation when the enrichment is primary, and
+//             publishes the result and field events.
+//
+// Errors that a retry cannot fix (no provider configured, credits used up, a required box with no
+// value, an answer that does not parse) end the execution at once as 'error' with the message, and
+// the result shows it; errors that may pass (rate limits, provider errors, timeouts) are retried
+// by the runner, and after the last attempt the execution becomes 'error' (the dead-letter queue).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  ENRICHMENT_MESSAGES, coerceFieldValue, enrichmentResultValue, fieldValueOfResult, promptText, schemaItemsToJsonSchema, valueAtPath,
+  realtimePaths, type FieldDataType, type RecordEntityType, type RichPromptNode, type EnrichmentType,
+} from '@dealscout/shared/domain';
+import type { CompanyDto, ContactDto } from '@dealscout/shared/contracts';
+import type { Config } from '../../config';
+import { getLlm, LlmError, type LlmPort } from '../../providers/llm';
+import { defineExecutionHandler, ExecutionError, type ExecutionHandler, type ExecutionRunContext } from '../executions/runner';
+import { EXECUTION_COLUMNS, executionEvent, type ExecutionRow } from '../executions/execution.presenter';
+import { publish, type PublishEvent } from '../realtime/publish';
+import { companyRows, contactRows } from '../records/presenter';
+import { setFieldValue } from '../records/records.service';
+import { FieldDefinition } from '../fields/field.entity';
+import { Enrichment, type IEnrichment } from './enrichment.entity';
+import { RESULT_FROM, RESULT_SELECT, resultEvent, toResultDto } from './enrichment.presenter';
+import {
+  runResearchAgent, runDeepResearchAgent, lookupCompanyDetails, AgentError, type AgentPorts, type AgentSource,
+} from './agents';
+
+export interface EnrichmentHandlerDeps {
+  /** The process's settings (default: the environment). */
+  config?: Config;
+  /** The LLM port (default: getLlm of the llm module). */
+  llm?: (em: EntityManager) => LlmPort;
+  /** Web fetch, search and company-details ports of the agents (built once per process). */
+  agentPorts?: () => AgentPorts;
+}
+
+/** How deep autorun may chain (an enrich box whose enrichment has its own boxes…). */
+const MAX_DEPTH = 3;
+
+type Sources = AgentSource[];
+
+interface ComputedResult {
+  enrichmentId: string;
+  result: Record<string, unknown>;
+  sources: Sources;
+}
+
+/** What run() hands to commit(). */
+export interface EnrichmentRunOutcome {
+  kind: 'done';
+  results: ComputedResult[];
+}
+
+type RecordDto = (CompanyDto | ContactDto) & Record<string, unknown>;
+
+class Failure extends Error {}
+
+/** The record's value of a field: a built-in column or a custom value. */
+function fieldValue(record: RecordDto, field: { id: string; builtInColumn?: string | null; key: string }): unknown {
+  if (field.builtInColumn) {
+    const col = field.builtInColumn;
+    const camel = col.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    if (col === 'owner_id') return record.owner ? `${record.owner.firstName} ${record.owner.lastName}`.trim() : null;
+    return record[camel] ?? record[col] ?? record[field.key] ?? null;
+  }
+  const v = record.fields[field.id];
+  return v?.value ?? null;
+}
+
+const isEmpty = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
+
+/** A short description of the record, so the model knows what it is enriching. */
+function recordContext(entityType: RecordEntityType, r: RecordDto): string {
+  if (entityType === 'company') {
+    const c = r as CompanyDto;
+    return `Company: ${c.name}\nWebsite: ${c.website}\nDomain: ${c.domain}`;
+  }
+  const c = r as ContactDto;
+  return `Contact: ${c.firstName} ${c.lastName}\nEmail: ${c.email}${c.primaryCompany ? `\nCompany: ${c.primaryCompany.name} (${c.primaryCompany.website})` : ''}`;
+}
+
+class Run {
+  private readonly computed = new Map<string, ComputedResult>();
+  private readonly records = new Map<string, RecordDto>();
+
+  constructor(
+    private readonly ctx: ExecutionRunContext,
+    private readonly llm: LlmPort,
+    private readonly agentPorts: (() => AgentPorts) | undefined,
+  ) {}
+
+  private get em() { return this.ctx.em; }
+  private get org() { return this.ctx.execution.organization_id; }
+
+  async record(entityType: RecordEntityType, id: string): Promise<RecordDto> {
+    let r = this.records.get(id);
+    if (!r) {
+      const [row] = entityType === 'company' ? await companyRows(this.em, this.org, [id]) : await contactRows(this.em, this.org, [id]);
+      if (!row) throw new Failure(`The ${entityType} no longer exists.`);
+      r = row as RecordDto;
+      this.records.set(id, r);
+    }
+    return r;
+  }
+
+  /** Runs an enrichment for the record (the execution's own one, or a dependency with autorun). */
+  async compute(e: IEnrichment, entityType: RecordEntityType, entityId: string, depth: number, chain: string[]): Promise<ComputedResult> {
+    const done = this.computed.get(e.id);
+    if (done) return done;
+    if (chain.includes(e.id) || depth > MAX_DEPTH) throw new Failure(`The enrichment "${e.name}" depends on itself through its prompt.`);
+    const record = await this.record(entityType, entityId);
+    const step = depth === 0 ? 'main' : `dep:${e.id}`;
+    const chargeKey = `${this.ctx.execution.id}:${step}`;
+    const schema = e.data.jsonSchema ?? schemaItemsToJsonSchema(e.data.schema ?? []);
+    let out: { result: Record<string, unknown>; sources: Sources };
+    const type = e.enrichmentType as EnrichmentType;
+    if (type === 'mixrankCompanyDetails') {
+      if (entityType !== 'company') throw new Failure(ENRICHMENT_MESSAGES.cannotRunOn);
+      const c = record as unknown as CompanyDto;
+      const ports = this.ports();
+      const r = await lookupCompanyDetails({ provider: ports.companyDetails, organizationId: this.org, query: { website: c.website || c.domain }, signal: this.ctx.signal });
+      out = { result: enrichmentResultValue(r.result), sources: r.sources };
+    } else {
+      const objective = await this.render(e, entityType, entityId, depth, [...chain, e.id]);
+      const context = recordContext(entityType, record);
+      if (type === 'llm') {
+        const res = await this.llm.complete({
+          organizationId: this.org,
+          model: e.llmModelId || 'default',
+          messages: [
+            { role: 'system', content: `You enrich CRM records for a sales and M&A team. Answer the request about the ${entityType} below with JSON that matches the response schema. Use only what you know; say so in the answer when you do not know.` },
+            { role: 'user', content: `${context}\n\nRequest:\n${objective}` },
+          ],
+          responseSchema: { name: 'enrichment', schema },
+          signal: this.ctx.signal,
+          chargeKey: `${chargeKey}:llm`,
+        });
+        out = { result: enrichmentResultValue(res.content ?? ''), sources: [] };
+      } else {
+        const ports = this.ports();
+        const opts = {
+          llm: this.llm, organizationId: this.org, model: e.llmModelId || 'default',
+          objective: `${context}\n\n${objective}`, responseSchema: { name: 'enrichment', schema },
+          web: ports.web, search: ports.search, signal: this.ctx.signal, chargeKeyPrefix: chargeKey,
+        };
+        const r = type === 'agent' ? await runResearchAgent(opts) : await runDeepResearchAgent(opts);
+        out = { result: enrichmentResultValue(r.result), sources: r.sources };
+      }
+    }
+    const computed = { enrichmentId: e.id, result: out.result, sources: out.sources };
+    this.computed.set(e.id, computed);
+    return computed;
+  }
+
+  private ports(): AgentPorts {
+    if (!this.agentPorts) throw new Failure('Research agents are not set up on this server.');
+    return this.agentPorts();
+  }
+
+  /** The prompt as text: field boxes and enrich boxes replaced by values (autorun first; required ones must have a value). */
+  async render(e: IEnrichment, entityType: RecordEntityType, entityId: string, depth: number, chain: string[]): Promise<string> {
+    const prompt = e.data.prompt;
+    if (prompt == null) return '';
+    if (typeof prompt === 'string') return prompt;
+    const parts: string[] = [];
+    for (const node of prompt as RichPromptNode[]) {
+      if (node.type === 'text') parts.push(node.text);
+      else if (node.type === 'field-box') parts.push(promptText(await this.fieldBox(node, entityType, entityId, depth, chain)));
+      else parts.push(promptText(await this.enrichBox(node, entityType, entityId, depth, chain)));
+    }
+    return parts.join('');
+  }
+
+  private async fieldBox(node: Extract<RichPromptNode, { type: 'field-box' }>, entityType: RecordEntityType, entityId: string, depth: number, chain: string[]): Promise<unknown> {
+    const field = await this.em.findOne(FieldDefinition, { id: node.fieldId });
+    if (!field) {
+      if (node.required) throw new Failure('A field used in the prompt no longer exists.');
+      return '';
+    }
+    let v = fieldValue(await this.record(entityType, entityId), field);
+    if (isEmpty(v) && node.autorun) {
+      const primary = await this.em.findOne(Enrichment, { field: field.id, isPrimary: true });
+      if (primary && !chain.includes(primary.id)) v = fieldValueOfResult((await this.compute(primary, entityType, entityId, depth + 1, chain)).result);
+    }
+    if (isEmpty(v) && node.required) throw new Failure(`The field "${field.label}" has no value for this ${entityType}.`);
+    return v;
+  }
+
+  private async enrichBox(node: Extract<RichPromptNode, { type: 'enrich-box' }>, entityType: RecordEntityType, entityId: string, depth: number, chain: string[]): Promise<unknown> {
+    const dep = await this.em.findOne(Enrichment, { id: node.enrichmentId });
+    if (!dep) {
+      if (node.required) throw new Failure('An enrichment used in the prompt no longer exists.');
+      return '';
+    }
+    let result: Record<string, unknown> | null = this.computed.get(dep.id)?.result ?? null;
+    if (!result) {
+      const [row] = await this.em.execute<{ value: { result: Record<string, unknown> | null } | null }[]>(
+        `select value from enrichment_result where organization_id = ? and enrichment_id = ? and entity_id = ? and status = 'complete'`, [this.org, dep.id, entityId]);
+      result = row?.value?.result ?? null;
+    }
+    if (!result && node.autorun) result = (await this.compute(dep, entityType, entityId, depth + 1, chain)).result;
+    const v = result ? valueAtPath(result, node.path) : undefined;
+    if (isEmpty(v) && node.required) throw new Failure(`The enrichment "${dep.name}" has no result for this ${entityType}.`);
+    return v ?? '';
+  }
+
+  results(): ComputedResult[] {
+    return [...this.computed.values()];
+  }
+}
+
+/** Ends an execution at once as 'error' with a message (no retry), with its result showing the error. */
+async function failNow(em: EntityManager, row: ExecutionRow, message: string): Promise<void> {
+  await em.fork().transactional(async (tem) => {
+    const [x] = await tem.execute<ExecutionRow[]>(
+      `update execution set status = 'error', status_message = ?, completed_at = clock_timestamp(), updated_at = clock_timestamp()
+        where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`,
+      [message, row.id, row.organization_id],
+    );
+    if (!x) return;
+    await tem.execute(
+      `update enrichment_result set status = 'error', status_message = ?, updated_at = clock_timestamp()
+        where organization_id = ? and enrichment_id = ? and entity_id = ?`,
+      [message, row.organization_id, row.type_id, row.entity_id],
+    );
+    const results = await tem.execute<Record<string, unknown>[]>(
+      `select ${RESULT_SELECT} from ${RESULT_FROM} where r.organization_id = ? and r.enrichment_id = ? and r.entity_id = ?`, [row.organization_id, row.type_id, row.entity_id]);
+    await publish(tem, row.organization_id, [executionEvent(x), ...results.map((r) => resultEvent(row.organization_id, toResultDto(r)))]);
+  });
+}
+
+/** Writes results (complete), the assigned fields of primary enrichments per reconciliation, and their events. */
+async function commitResults(em: EntityManager, execution: ExecutionRow, outcome: EnrichmentRunOutcome): Promise<void> {
+  const org = execution.organization_id;
+  const entityType = execution.entity_type as RecordEntityType;
+  const entityId = execution.entity_id!;
+  const events: PublishEvent[] = [];
+  const actorId = execution.created_by_id;
+  for (const r of outcome.results) {
+    const own = r.enrichmentId === execution.type_id;
+    await em.execute(
+      `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
+       select gen_random_uuid(), ?, e.id, ?, ?, ?, 'complete', null, ?::jsonb, ?::jsonb, clock_timestamp() from enrichment e where e.id = ? and e.organization_id = ?
+       on conflict (enrichment_id, entity_id) do update set status = 'complete', status_message = null, value = excluded.value, sources = excluded.sources,
+         execution_id = ${own ? 'excluded.execution_id' : 'enrichment_result.execution_id'}, updated_at = clock_timestamp()`,
+      [org, entityType, entityId, own ? execution.id : null, JSON.stringify({ result: r.result }), JSON.stringify(r.sources), r.enrichmentId, org],
+    );
+    const [e] = await em.execute<{ field_id: string | null; is_primary: boolean; data_type: string | null; reconciliation: string | null; built_in_column: string | null }[]>(
+      `select e.field_id, e.is_primary, f.data_type, f.config->>'reconciliation' as reconciliation, f.built_in_column
+         from enrichment e left join field_definition f on f.id = e.field_id where e.id = ? and e.organization_id = ?`, [r.enrichmentId, org]);
+    if (e?.field_id && e.is_primary && !e.built_in_column) {
+      const value = fieldValueOfResult(r.result);
+      const coerced = coerceFieldValue(e.data_type as FieldDataType, value);
+      if (!coerced.ok || coerced.value === null) continue;
+      if (e.reconciliation === 'keep_existing') {
+        const [has] = await em.execute(`select 1 from field_value where organization_id = ? and field_id = ? and entity_id = ? and value is not null and value <> 'null'::jsonb`, [org, e.field_id, entityId]);
+        if (has) continue;
+      }
+      const dto = await setFieldValue(em, { organizationId: org, userId: actorId ?? '' }, entityType, entityId, e.field_id, coerced.value);
+      events.push({ path: realtimePaths.entities(org, entityType), kind: 'field.value', key: `field:${e.field_id}:${entityId}`, data: { entityType, entityId, fieldId: e.field_id, value: dto } });
+    }
+  }
+  const results = await em.execute<Record<string, unknown>[]>(
+    `select ${RESULT_SELECT} from ${RESULT_FROM} where r.organization_id = ? and r.entity_id = ? and r.enrichment_id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`,
+    [org, entityId, JSON.stringify(outcome.results.map((r) => r.enrichmentId))],
+  );
+  // The result reads the execution as it is inside this transaction (being completed): say complete.
+  events.unshift(...results.map((row) => resultEvent(org, { ...toResultDto({ ...row, x_status: null }) })));
+  await publish(em, org, events);
+}
+
+/** Messages of errors a retry cannot fix. */
+function finalMessage(err: unknown): string | null {
+  if (err instanceof Failure) return err.message;
+  if (err instanceof LlmError) return err.retryable || err.kind === 'rate_limited' || err.kind === 'timeout' || err.kind === 'provider' ? null : err.message;
+  if (err instanceof AgentError) return err.retryable ? null : err.message;
+  return null;
+}
+
+export function createEnrichmentHandler(deps: EnrichmentHandlerDeps = {}): ExecutionHandler<EnrichmentRunOutcome | null> {
+  return defineExecutionHandler<EnrichmentRunOutcome | null>({
+    type: 'enrichment',
+    async run(ctx) {
+      const row = ctx.execution;
+      const e = row.type_id ? await ctx.em.findOne(Enrichment, { id: row.type_id }) : null;
+      if (!e) {
+        await failNow(ctx.em, row, ENRICHMENT_MESSAGES.notFound);
+        return null;
+      }
+      const entityType = row.entity_type as RecordEntityType;
+      if ((entityType !== 'company' && entityType !== 'contact') || !row.entity_id || e.entityType !== entityType) {
+        await failNow(ctx.em, row, ENRICHMENT_MESSAGES.cannotRunOn);
+        return null;
+      }
+      const llm = deps.llm ? deps.llm(ctx.em) : getLlm({ em: ctx.em, config: deps.config });
+      const run = new Run(ctx, llm, deps.agentPorts);
+      try {
+        await run.compute(e, entityType, row.entity_id, 0, []);
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        const message = finalMessage(err);
+        if (message !== null) {
+          await failNow(ctx.em, row, message);
+          return null;
+        }
+        if (err instanceof LlmError || err instanceof AgentError) throw new ExecutionError(err.message);
+        throw err;
+      }
+      return { kind: 'done', results: run.results() };
+    },
+    async commit(em, execution, outcome) {
+      if (outcome?.kind === 'done') await commitResults(em, execution, outcome);
+    },
+  });
+}
