@@ -10,3 +10,6 @@ export * from './useEnrichmentLlm';
 export * from './EnrichmentEditor';
 export * from './NewEnrichment';
 export * from './DateRangePicker';
+export * from './liveResults';
+export * from './EnrichPopover';
+export * from './FieldResultCell';

@@ -20,6 +20,7 @@ import { ColumnsMenu } from './ColumnsMenu';
 import { RecordTable, type RecordColumn } from './RecordTable';
 import { useTableLayout } from './useTableLayout';
 import { fieldValueText, personName } from './format';
+import { EnrichPopover, FieldResultCell, primaryEnrichmentId, useEnrichmentLiveUpdates, useSeedResults, type EnrichTargets } from '../enrichments';
 import type { FilterFieldInfo, FilterOption } from './FilterEditor';
 import {
   initialTableState, pageSelectionState, selectedCount, tableReducer, toSelectionBody, type SortState,
@@ -68,6 +69,8 @@ export function customFieldColumn<Row extends RecordRow>(field: FieldDto): Recor
     sortKey: field.key,
     width: CUSTOM_COLUMN_WIDTH,
     text: (row) => fieldValueText(row.fields[field.id]?.value, field.dataType),
+    // While the field's primary enrichment runs on the row, its status shows instead (spec 002 §4).
+    render: (row) => <FieldResultCell field={field} entityId={row.id} text={fieldValueText(row.fields[field.id]?.value, field.dataType)} />,
   };
 }
 
@@ -224,6 +227,13 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
     }
   }, [page.data, page.isPlaceholderData, state.pageIndex]);
 
+  // Enrichment runs: live statuses in the cells of fields whose primary enrichment runs.
+  useEnrichmentLiveUpdates(entityType);
+  const customFields = useMemo(() => (fieldsQuery.data ?? []).filter((f) => !f.builtIn && f.entityType === entityType), [fieldsQuery.data, entityType]);
+  const primaryIds = useMemo(() => customFields.map(primaryEnrichmentId).filter((x): x is string => !!x), [customFields]);
+  const rowIds = useMemo(() => rows.map((r) => r.id), [rows]);
+  useSeedResults(entityType, rowIds, primaryIds);
+
   const count = selectedCount(state.selection, totalRecords);
   const pageIds = rows.map((r) => r.id);
   const pageAllSelected = pageSelectionState(state.selection, pageIds) === 'all';
@@ -252,6 +262,11 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
   }, [records, visibleColumns, state.sort, nouns.many, notify]);
 
   const selectionBody = toSelectionBody(state.selection, state.text, state.filters);
+  const enrichTargets: EnrichTargets | null = !selectionBody
+    ? null
+    : 'ids' in selectionBody
+      ? { kind: 'ids', ids: selectionBody.ids }
+      : { kind: 'all', text: selectionBody.text ?? '', filters: selectionBody.filters ?? [], excludeIds: selectionBody.excludeIds ?? [], count };
   const deleteCount = confirmDelete.count;
 
   const deleteSelected = async () => {
@@ -313,6 +328,7 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
               Export
             </Button>
           )}
+          <EnrichPopover entityType={entityType} targets={enrichTargets} rows={rows} />
           <ColumnsMenu labels={labels} layout={layout.layout} onChange={layout.save} onReset={layout.reset} saving={layout.saving} />
           {props.toolbarEnd}
         </div>
