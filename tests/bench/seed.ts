@@ -18,6 +18,12 @@ import { createOrganizationWithAdmin } from '../../server/src/modules/organizati
 import { User } from '../../server/src/modules/users/user.entity';
 import { FieldDefinition } from '../../server/src/modules/fields/field.entity';
 import { hashPassword } from '../../server/src/lib/password';
+import { familySlots, slotColumn } from '../../server/src/modules/fields/projection';
+
+const REVENUE_SLOT = familySlots('num')[0];
+const INDUSTRY_SLOT = familySlots('txt')[0];
+const REVENUE_COLUMN = slotColumn(REVENUE_SLOT);
+const INDUSTRY_COLUMN = slotColumn(INDUSTRY_SLOT);
 
 /**
  * BENCH_SCALE (default 1) shrinks the data set for trying the benchmark itself quickly; a scaled data
@@ -28,7 +34,7 @@ if (!(SCALE > 0 && SCALE <= 1)) throw new Error('BENCH_SCALE must be in (0, 1]')
 export const BENCH_DB = SCALE === 1 ? 'dealscout_bench' : `dealscout_bench_s${String(SCALE).replace('.', '_')}`;
 export const BENCH_PASSWORD = 'Bench-Secret-1';
 /** Bump when the generated data changes: an older seed is then rebuilt. */
-const SEED_VERSION = 'dealscout-bench seed v1';
+const SEED_VERSION = 'dealscout-bench seed v2';
 
 export interface OrgSpec { name: string; admin: string; companies: number; contacts: number }
 export const ORGS: OrgSpec[] = [
@@ -224,12 +230,13 @@ async function seed(url: string, log: (m: string) => void): Promise<void> {
         organization, email: `${firstName.toLowerCase()}@${spec.admin.split('@')[1]}`, firstName, lastName: 'Member',
         role: 'User', status: 'active', deleted: false, invitationAccepted: true, passwordHash,
       }));
-      const field = (label: string, dataType: string) => em.create(FieldDefinition, {
+      // The slots the app would give the first numeric and the first text field (fields/projection.ts).
+      const field = (label: string, dataType: string, slot: number) => em.create(FieldDefinition, {
         organization, entityType: 'company', key: label.toLowerCase(), label, dataType, namespace: 'company',
-        isMandatory: false, isPseudo: false, builtInColumn: null, config: { reconciliation: 'use_latest', refreshSchedule: 'never' }, createdBy: user,
+        isMandatory: false, isPseudo: false, builtInColumn: null, slot, config: { reconciliation: 'use_latest', refreshSchedule: 'never' }, createdBy: user,
       });
-      const revenue = field('Revenue', 'double');
-      const industry = field('Industry', 'string');
+      const revenue = field('Revenue', 'double', REVENUE_SLOT);
+      const industry = field('Industry', 'string', INDUSTRY_SLOT);
       await em.flush();
       orgs.push({ spec, id: organization.id, users: [user.id, ...members.map((m) => m.id)], revenue: revenue.id, industry: industry.id });
     }
@@ -262,27 +269,31 @@ async function seed(url: string, log: (m: string) => void): Promise<void> {
     log(`seeding (${indexes.length} secondary indexes dropped for the load)`);
 
     for (const o of orgs) {
+      // The companies carry the typed copies of their custom values (slot columns, as
+      // writeFieldValue keeps them); field_value rows are made from them below.
       await q(`${o.spec.name}: companies`, `
-        insert into company (id, organization_id, name, website, domain, owner_id, created_by_id, created_at, updated_at)
+        insert into company (id, organization_id, name, website, domain, owner_id, created_by_id, created_at, updated_at, ${REVENUE_COLUMN}, ${INDUSTRY_COLUMN})
         select gen_random_uuid(), $1::uuid, w.p[s.a] || ' ' || w.n[s.b] || ' ' || w.x[s.c] || ' ' || s.i,
                'https://www.' || lower(w.p[s.a] || w.n[s.b]) || '-' || s.i || '.com',
                lower(w.p[s.a] || w.n[s.b]) || '-' || s.i || '.com',
-               case when s.i % 4 = 3 then null else ($2::uuid[])[1 + s.i % 3] end, ($2::uuid[])[1], s.ts, s.ts
+               case when s.i % 4 = 3 then null else ($2::uuid[])[1 + s.i % 3] end, ($2::uuid[])[1], s.ts, s.ts,
+               case when s.rr < 0.9 then round((random() * 1000)::numeric, 2)::float8 end,
+               case when s.ri < 0.995 then lower(($7::text[])[1 + floor(random() * cardinality($7::text[]))::int]) end
           from (select i, 1 + floor(random() * cardinality($4::text[]))::int as a, 1 + floor(random() * cardinality($5::text[]))::int as b,
-                       1 + floor(random() * cardinality($6::text[]))::int as c, now() - random() * interval '1000 days' as ts
+                       1 + floor(random() * cardinality($6::text[]))::int as c, now() - random() * interval '1000 days' as ts,
+                       random() as rr, random() as ri
                   from generate_series(1, $3::int) i) s,
                (select $4::text[] as p, $5::text[] as n, $6::text[] as x) w`,
-      [o.id, o.users, o.spec.companies, PREFIXES, NOUNS, SUFFIXES]);
+      [o.id, o.users, o.spec.companies, PREFIXES, NOUNS, SUFFIXES, INDUSTRIES]);
       await q(`${o.spec.name}: Revenue values (~90%)`, `
         insert into field_value (id, organization_id, entity_type, entity_id, field_id, value, value_text, value_num, status, updated_at)
-        select gen_random_uuid(), $1::uuid, 'company', v.id, $2::uuid, to_jsonb(v.n), v.n::text, v.n, 'completed', now()
-          from (select id, round((random() * 1000)::numeric, 2)::float8 as n, random() as r from company where organization_id = $1::uuid) v
-         where v.r < 0.9`, [o.id, o.revenue]);
+        select gen_random_uuid(), $1::uuid, 'company', c.id, $2::uuid, to_jsonb(c.${REVENUE_COLUMN}), c.${REVENUE_COLUMN}::text, c.${REVENUE_COLUMN}, 'completed', now()
+          from company c where c.organization_id = $1::uuid and c.${REVENUE_COLUMN} is not null`, [o.id, o.revenue]);
       await q(`${o.spec.name}: Industry values (~99.5%)`, `
         insert into field_value (id, organization_id, entity_type, entity_id, field_id, value, value_text, status, updated_at)
-        select gen_random_uuid(), $1::uuid, 'company', v.id, $2::uuid, to_jsonb(v.t), v.t, 'completed', now()
-          from (select id, ($3::text[])[1 + floor(random() * cardinality($3::text[]))::int] as t, random() as r from company where organization_id = $1::uuid) v
-         where v.r < 0.995`, [o.id, o.industry, INDUSTRIES]);
+        select gen_random_uuid(), $1::uuid, 'company', c.id, $2::uuid, to_jsonb(t.name), t.name, 'completed', now()
+          from company c join unnest($3::text[]) t(name) on lower(t.name) = c.${INDUSTRY_COLUMN}
+         where c.organization_id = $1::uuid`, [o.id, o.industry, INDUSTRIES]);
       await q(`${o.spec.name}: contacts`, `
         insert into contact (id, organization_id, first_name, last_name, email, owner_id, created_by_id, created_at, updated_at)
         select gen_random_uuid(), $1::uuid, f, l, lower(f || '.' || l || '.' || i || '@example.com'), ($2::uuid[])[1 + i % 3], ($2::uuid[])[1], now(), now()
