@@ -82,6 +82,12 @@ describe('activities and notifications journey in Chromium', () => {
     expect(await a.getByTestId('mini-drawer').getAttribute('data-tab')).toBe('Log Activity');
     await a.getByTestId('mini-drawer-save').click();
     await expect.poll(() => a.getByTestId('log-activity-problem').innerText()).toBe('Please provide valid activity, company, contact, value');
+    // Run Play: no plays yet (honest), Search Plays and no Save.
+    await a.getByTestId('mini-drawer-tab-run-play').click();
+    await a.getByTestId('run-play-empty').waitFor();
+    expect(await a.getByTestId('mini-drawer-save').count()).toBe(0);
+    await shot(a, '02a-run-play');
+    await a.getByTestId('mini-drawer-tab-log-activity').click();
 
     // Fill it in: type, company and contact by search, today's date (preset), the notes.
     await a.getByTestId('log-activity-type').selectOption('call');
@@ -174,6 +180,8 @@ describe('activities and notifications journey in Chromium', () => {
     expect(await item.innerText()).toContain('Your Office 365 integration will expire in 3 days.');
     expect(await item.getAttribute('data-level')).toBe('warning');
     expect(await item.getAttribute('data-href')).toBe('/account/profile');
+    // Let the popover's opening animation finish before the picture.
+    await a.waitForTimeout(500);
     await shot(a, '06-bell-open');
     await expect.poll(() => a.getByTestId('notifications-bell').getAttribute('data-unread-count')).toBe('0');
     await expect.poll(() => b.getByTestId('notifications-bell').getAttribute('data-unread-count')).toBe('0');
