@@ -94,18 +94,26 @@ export async function researchLoop(
     { role: 'user', content: opts.objective },
   ];
   let answer: string | null = null;
+  // The model calls get the adapter's own per-call timeout; the run's deadlines cut across them.
+  const researchSignal = withDeadline(opts.signal, researchDeadline);
   for (let step = 0; step < limits.maxSteps && Date.now() < researchDeadline; step++) {
     throwIfCancelled(opts.signal);
-    const res = await opts.llm.complete({
-      organizationId: opts.organizationId,
-      model: opts.model,
-      messages,
-      tools: [...AGENT_TOOLS],
-      responseSchema,
-      signal: opts.signal,
-      timeoutMs: Math.max(1_000, researchDeadline - Date.now()),
-      chargeKey: `${chargeKeyPrefix}:r${step}`,
-    });
+    let res;
+    try {
+      res = await opts.llm.complete({
+        organizationId: opts.organizationId,
+        model: opts.model,
+        messages,
+        tools: [...AGENT_TOOLS],
+        responseSchema,
+        signal: researchSignal,
+        chargeKey: `${chargeKeyPrefix}:r${step}`,
+      });
+    } catch (err) {
+      // The research time ran out during a call: go on to the answer with what was found.
+      if (researchSignal.aborted && !opts.signal?.aborted) break;
+      throw err;
+    }
     if (res.toolCalls.length === 0) {
       answer = res.content;
       break;
@@ -121,16 +129,22 @@ export async function researchLoop(
   if (answer === null || answer.trim() === '') {
     throwIfCancelled(opts.signal);
     messages.push({ role: 'user', content: FINAL_ANSWER_PROMPT });
-    const res = await opts.llm.complete({
-      organizationId: opts.organizationId,
-      model: opts.model,
-      messages,
-      responseSchema,
-      signal: opts.signal,
-      timeoutMs: Math.max(1_000, state.deadline - Date.now()),
-      chargeKey: `${chargeKeyPrefix}:final`,
-    });
-    answer = res.content;
+    const finalSignal = withDeadline(opts.signal, state.deadline);
+    try {
+      const res = await opts.llm.complete({
+        organizationId: opts.organizationId,
+        model: opts.model,
+        messages,
+        responseSchema,
+        signal: finalSignal,
+        chargeKey: `${chargeKeyPrefix}:final`,
+      });
+      answer = res.content;
+    } catch (err) {
+      throwIfCancelled(opts.signal);
+      if (finalSignal.aborted) throw new AgentError('timeout', `The research agent ran out of time (${Math.round(limits.maxWallMs / 1000)} s).`);
+      throw err;
+    }
   }
   if (answer === null || answer.trim() === '') throw new AgentError('bad_output', 'Error parsing data');
   return { content: answer, sources: [...state.sources.values()] };
@@ -162,8 +176,13 @@ async function runTool(state: LoopState, name: string, rawArgs: string): Promise
 }
 
 function toolSignal(state: LoopState): AbortSignal {
-  const timeout = AbortSignal.timeout(Math.max(1, state.deadline - Date.now()));
-  return state.opts.signal ? AbortSignal.any([state.opts.signal, timeout]) : timeout;
+  return withDeadline(state.opts.signal, state.deadline);
+}
+
+/** Aborted by the caller's signal or at the deadline (epoch ms). */
+export function withDeadline(signal: AbortSignal | undefined, deadline: number): AbortSignal {
+  const timeout = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+  return signal ? AbortSignal.any([signal, timeout]) : timeout;
 }
 
 async function fetchTool(state: LoopState, url: string, signal: AbortSignal): Promise<string> {

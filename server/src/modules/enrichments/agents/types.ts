@@ -77,7 +77,7 @@ export interface CompanyDetailsOptions {
   signal?: AbortSignal;
 }
 
-export type AgentErrorKind = 'cancelled' | 'bad_output' | 'not_configured' | 'not_found' | 'bad_query' | 'provider';
+export type AgentErrorKind = 'cancelled' | 'timeout' | 'bad_output' | 'not_configured' | 'not_found' | 'bad_query' | 'provider';
 
 /** A failure of an agent run whose message is fit for an execution's statusMessage. LlmError passes through unchanged. */
 export class AgentError extends Error {
