@@ -23,6 +23,15 @@ beforeAll(async () => {
     '/image': raw(200, { 'content-type': 'image/png' }, Buffer.from([0x89, 0x50, 0x4e, 0x47])),
     '/none': raw(200, {}, 'no type'),
     '/missing': raw(404, { 'content-type': 'text/html' }, '<p>gone</p>'),
+    '/no-location': raw(302, { 'content-type': 'text/html' }, '<p>moved somewhere</p>'),
+    '/huge-binary': (_req, res) => {
+      // An endless binary download: refused by its type without reading the body.
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const chunk = Buffer.alloc(64 * 1024);
+      const pump = () => { while (res.write(chunk)) { /* until the socket pushes back */ } };
+      res.on('drain', pump);
+      pump();
+    },
     '/big': raw(200, { 'content-type': 'text/plain' }, 'x'.repeat(300_000)),
     '/gzip': raw(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }, zlib.gzipSync('<p>compressed hello</p>')),
     '/bomb': raw(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }, zlib.gzipSync(Buffer.alloc(50 * 1024 * 1024, 'a'))),
@@ -210,6 +219,9 @@ describe('guarded client: content', () => {
   it('refuses other content types and error statuses', async () => {
     expect((await refusal(client.fetchPage(site.url('/image')))).kind).toBe('unsupported_content_type');
     expect((await refusal(client.fetchPage(site.url('/none')))).kind).toBe('unsupported_content_type');
+    expect((await refusal(client.fetchPage(site.url('/huge-binary')))).kind).toBe('unsupported_content_type');
+    const noLocation = await refusal(client.fetchPage(site.url('/no-location')));
+    expect([noLocation.kind, noLocation.status]).toEqual(['http_status', 302]);
     const missing = await refusal(client.fetchPage(site.url('/missing')));
     expect(missing.kind).toBe('http_status');
     expect(missing.status).toBe(404);

@@ -92,7 +92,7 @@ export class GuardedHttpClient implements WebFetchPort {
         const res = await this.request(target, signal);
         const status = res.statusCode ?? 0;
         if (status >= 300 && status < 400 && res.headers.location) {
-          res.resume();
+          res.destroy();
           if (hop >= this.o.maxRedirects) throw new WebFetchError('too_many_redirects', `Refused: more than ${this.o.maxRedirects} redirects.`);
           url = parseUrl(res.headers.location, url);
           continue;
@@ -175,15 +175,15 @@ export class GuardedHttpClient implements WebFetchPort {
 
   private async read(requestedUrl: string, url: URL, res: http.IncomingMessage, signal: AbortSignal): Promise<FetchedPage> {
     const status = res.statusCode ?? 0;
-    if (status >= 400 || status < 200) {
-      res.resume();
+    if (status < 200 || status >= 300) {
+      res.destroy();
       throw new WebFetchError('http_status', `The site answered HTTP ${status}.`, status);
     }
     const [typeRaw, ...params] = String(res.headers['content-type'] ?? '').split(';');
     const contentType = typeRaw.trim().toLowerCase();
     const kind = HTML_TYPES.has(contentType) ? 'html' : TEXT_TYPES.has(contentType) ? 'text' : isJsonType(contentType) ? 'json' : null;
     if (!kind) {
-      res.resume();
+      res.destroy();
       throw new WebFetchError('unsupported_content_type', `Not fetched: the content type ${contentType || '(none)'} is not HTML, text or JSON.`);
     }
     const { bytes, truncated } = await readCapped(decoded(res), this.o.maxBytes, signal);
