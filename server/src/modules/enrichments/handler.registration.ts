@@ -1,5 +1,5 @@
 // The enrichment handler of worker processes: the LLM port from the llm module and the agents'
-// outside-data ports built once per process from the environment's configuration.
+// outside-data ports (createAgentPorts), both from the process's configuration (the environment).
 import { createEnrichmentHandler } from './handler';
 
 export const enrichmentExecutionHandler = createEnrichmentHandler({});

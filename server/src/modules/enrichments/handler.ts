@@ -19,7 +19,7 @@ import {
   realtimePaths, type FieldDataType, type RecordEntityType, type RichPromptNode, type EnrichmentType,
 } from '@dealscout/shared/domain';
 import type { CompanyDto, ContactDto } from '@dealscout/shared/contracts';
-import type { Config } from '../../config';
+import { loadConfig, type Config } from '../../config';
 import { getLlm, LlmError, type LlmPort } from '../../providers/llm';
 import { defineExecutionHandler, ExecutionError, type ExecutionHandler, type ExecutionRunContext } from '../executions/runner';
 import { EXECUTION_COLUMNS, executionEvent, type ExecutionRow } from '../executions/execution.presenter';
@@ -30,7 +30,7 @@ import { FieldDefinition } from '../fields/field.entity';
 import { Enrichment, type IEnrichment } from './enrichment.entity';
 import { RESULT_FROM, RESULT_SELECT, resultEvent, toResultDto } from './enrichment.presenter';
 import {
-  runResearchAgent, runDeepResearchAgent, lookupCompanyDetails, AgentError, type AgentPorts, type AgentSource,
+  runResearchAgent, runDeepResearchAgent, lookupCompanyDetails, createAgentPorts, agentLimitsFromConfig, AgentError, type AgentPorts, type AgentSource,
 } from './agents';
 
 export interface EnrichmentHandlerDeps {
@@ -38,7 +38,7 @@ export interface EnrichmentHandlerDeps {
   config?: Config;
   /** The LLM port (default: getLlm of the llm module). */
   llm?: (em: EntityManager) => LlmPort;
-  /** Web fetch, search and company-details ports of the agents (built once per process). */
+  /** Web fetch, search and company-details ports of the agents (default: createAgentPorts(config), built once). */
   agentPorts?: () => AgentPorts;
 }
 
@@ -94,7 +94,8 @@ class Run {
   constructor(
     private readonly ctx: ExecutionRunContext,
     private readonly llm: LlmPort,
-    private readonly agentPorts: (() => AgentPorts) | undefined,
+    private readonly agentPorts: () => AgentPorts,
+    private readonly config: Config,
   ) {}
 
   private get em() { return this.ctx.em; }
@@ -150,6 +151,7 @@ class Run {
           llm: this.llm, organizationId: this.org, model: e.llmModelId || 'default',
           objective: `${context}\n\n${objective}`, responseSchema: { name: 'enrichment', schema },
           web: ports.web, search: ports.search, signal: this.ctx.signal, chargeKeyPrefix: chargeKey,
+          limits: agentLimitsFromConfig(this.config, type === 'agent' ? 'agent' : 'deepresearchagent'),
         };
         const r = type === 'agent' ? await runResearchAgent(opts) : await runDeepResearchAgent(opts);
         out = { result: enrichmentResultValue(r.result), sources: r.sources };
@@ -161,7 +163,6 @@ class Run {
   }
 
   private ports(): AgentPorts {
-    if (!this.agentPorts) throw new Failure('Research agents are not set up on this server.');
     return this.agentPorts();
   }
 
@@ -286,6 +287,10 @@ function finalMessage(err: unknown): string | null {
 }
 
 export function createEnrichmentHandler(deps: EnrichmentHandlerDeps = {}): ExecutionHandler<EnrichmentRunOutcome | null> {
+  let config: Config | null = deps.config ?? null;
+  const settings = () => (config ??= loadConfig());
+  let ports: AgentPorts | null = null;
+  const agentPorts = deps.agentPorts ?? (() => (ports ??= createAgentPorts(settings())));
   return defineExecutionHandler<EnrichmentRunOutcome | null>({
     type: 'enrichment',
     async run(ctx) {
@@ -300,8 +305,8 @@ export function createEnrichmentHandler(deps: EnrichmentHandlerDeps = {}): Execu
         await failNow(ctx.em, row, ENRICHMENT_MESSAGES.cannotRunOn);
         return null;
       }
-      const llm = deps.llm ? deps.llm(ctx.em) : getLlm({ em: ctx.em, config: deps.config });
-      const run = new Run(ctx, llm, deps.agentPorts);
+      const llm = deps.llm ? deps.llm(ctx.em) : getLlm({ em: ctx.em, config: settings() });
+      const run = new Run(ctx, llm, agentPorts, settings());
       try {
         await run.compute(e, entityType, row.entity_id, 0, []);
       } catch (err) {
