@@ -1,11 +1,12 @@
 // The Company Fields / Contact Fields section (spec 000 §2 'Details tab'): the custom fields (no id
-// or reference types, no mandatory fields) sorted by label; each row shows the value or 'Not
-// executed yet', edits it inline, and copies it ('Value copied to clipboard' for 500 ms). An
-// add-field action opens New Field for this entity type.
+// or reference types, no mandatory fields) sorted by label; each row shows the value or, if empty,
+// the result of the field's primary enrichment ('Not executed yet' without one), its live status
+// while that enrichment runs, a run button (the primary enrichment, when one is assigned), inline
+// editing and copy ('Value copied to clipboard' for 500 ms). An add-field action opens New Field.
 import { useMemo, useState, type KeyboardEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Field, Input, Select, Spinner, Textarea, Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { AddRegular, CheckmarkRegular, CopyRegular, DismissRegular, EditRegular } from '@fluentui/react-icons';
+import { AddRegular, CheckmarkRegular, CopyRegular, DismissRegular, EditRegular, PlayRegular } from '@fluentui/react-icons';
 import type { FieldDto, FieldValueDto } from '../../contracts';
 import { ENTITY_MESSAGES, coerceFieldValue, type RecordEntityType } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
@@ -14,6 +15,10 @@ import { serverMessage } from '../InviteUsersModal';
 import { NewFieldDialog } from '../dialogs/NewFieldDialog';
 import { invalidateRecords } from '../dialogs/invalidate';
 import { DrawerSection, SectionNote } from './DrawerSection';
+import { ResultValue } from '../enrichments/ResultValue';
+import { useCellResult, useEnrichmentLiveUpdates, useSeedResults } from '../enrichments/liveResults';
+import { primaryEnrichmentId } from '../enrichments/FieldResultCell';
+import { copyableResultText, useRunEnrichment } from '../enrichments/DrawerEnrichments';
 import { COPIED_MESSAGE, COPY_TOAST_MS, NOT_EXECUTED, drawerFields, editText, fieldValueOf, formatFieldValue, type SectionKey } from './drawer-rules';
 
 const useStyles = makeStyles({
@@ -73,7 +78,15 @@ function FieldRow({ field, value, entityType, entityId }: { field: FieldDto; val
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [full, setFull] = useState(false);
-  const text = formatFieldValue(field.dataType, value?.value);
+  const stored = formatFieldValue(field.dataType, value?.value);
+  // The primary enrichment's result: its status while it runs, its value while the field is empty.
+  const primaryId = primaryEnrichmentId(field);
+  const primaryName = field.assignedEnrichments.find((a) => a.id === primaryId)?.name ?? '';
+  const result = useCellResult(primaryId, entityId);
+  const runEnrichment = useRunEnrichment(entityType);
+  const running = result?.status === 'preprocessing' || result?.status === 'processing';
+  const showResult = !!result && (running || result.status === 'error' || (stored === null && result.status === 'complete'));
+  const text = stored ?? (result ? copyableResultText(result) : null);
 
   const startEdit = () => {
     setDraft(editText(field.dataType, value?.value));
@@ -160,7 +173,11 @@ function FieldRow({ field, value, entityType, entityId }: { field: FieldDto; val
         </div>
       ) : (
         <>
-          {text === null ? (
+          {showResult && result ? (
+            <span className={styles.value} data-testid="drawer-field-value" data-status={result.status}>
+              <ResultValue result={running && result.status === 'preprocessing' && !result.value && stored ? { status: 'preprocessing', value: stored } : result} />
+            </span>
+          ) : text === null ? (
             <span className={mergeClasses(styles.value, styles.empty)} data-testid="drawer-field-value">{NOT_EXECUTED}</span>
           ) : (
             <button
@@ -175,6 +192,18 @@ function FieldRow({ field, value, entityType, entityId }: { field: FieldDto; val
             </button>
           )}
           <span className={styles.actions}>
+            {primaryId && (
+              <Tooltip content={`Run ${primaryName || 'the primary enrichment'}`} relationship="label">
+                <Button
+                  appearance="subtle"
+                  size="small"
+                  icon={running ? <Spinner size="extra-tiny" /> : <PlayRegular />}
+                  disabled={running}
+                  onClick={() => void runEnrichment(primaryId, entityId, value?.value ?? null)}
+                  data-testid="drawer-field-run"
+                />
+              </Tooltip>
+            )}
             <Tooltip content={`Edit ${field.label}`} relationship="label">
               <Button appearance="subtle" size="small" icon={<EditRegular />} onClick={startEdit} data-testid="drawer-field-edit" />
             </Tooltip>
@@ -201,6 +230,11 @@ export function FieldsSection({ entityType, entityId, values, open, onToggle }: 
   // Same key and data (the field list) as the tables' columns, so one fetch serves both.
   const fieldsQuery = useQuery({ queryKey: queryKeys.fields(entityType), queryFn: async () => (await api.fields.list(entityType)).fields, staleTime: 60_000 });
   const fields = useMemo(() => drawerFields(fieldsQuery.data ?? [], entityType), [fieldsQuery.data, entityType]);
+  // Live statuses of the fields' primary enrichments, seeded from the stored results.
+  useEnrichmentLiveUpdates(entityType);
+  const primaryIds = useMemo(() => fields.map(primaryEnrichmentId).filter((x): x is string => !!x), [fields]);
+  const entityIds = useMemo(() => [entityId], [entityId]);
+  useSeedResults(entityType, entityIds, primaryIds);
   const key: SectionKey = entityType === 'company' ? 'companyFields' : 'contactFields';
   const title = entityType === 'company' ? 'Company Fields' : 'Contact Fields';
   return (

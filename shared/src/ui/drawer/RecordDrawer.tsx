@@ -25,7 +25,6 @@ import {
   EditRegular,
   PanelRightContractRegular,
   PanelRightExpandRegular,
-  SparkleRegular,
 } from '@fluentui/react-icons';
 import type { CompanyDetails, ContactDetails, UserSettingsBody } from '../../contracts';
 import type { DetailsGroups, RecordEntityType, UserConfig } from '../../domain';
@@ -35,16 +34,15 @@ import { usePluginMode } from '../PluginMode';
 import { CompanyDialog } from '../dialogs/CompanyDialog';
 import { ContactDialog } from '../dialogs/ContactDialog';
 import { errorStatus } from '../dialogs/save-errors';
-import { DrawerSection, SectionNote } from './DrawerSection';
 import { CompaniesSection, ContactsSection } from './LinkSections';
 import { FieldsSection } from './FieldsSection';
+import { UnassignedEnrichmentsSection } from '../enrichments/DrawerEnrichments';
 import { ActivitiesTab } from '../activities/ActivitiesTab';
 import { SELECT_ENTITY_HINT, initialShowGroups, isSectionOpen, contactDisplayName, type SectionKey, type ShowGroups } from './drawer-rules';
 
 export const DRAWER_WIDTH = 400;
 export const COLLAPSED_WIDTH = 44;
 export const DRAFT_EMAIL_LATER = 'Create email with defaults: email drafting arrives with the email module.';
-export const ENRICHMENTS_LATER = 'Enrichments arrive with the enrichments module: enrichments of this type not tied to a field will be listed here, each with run and copy.';
 
 export type DrawerTab = 'Activities' | 'Details';
 
@@ -368,12 +366,12 @@ function DetailsTab({ loaded, groups, onToggle, defaultOwnerId }: {
       ) : (
         <CompaniesSection contact={loaded.record} open={open('companies')} onToggle={() => onToggle('companies')} defaultOwnerId={defaultOwnerId} />
       )}
-      <DrawerSection id="unassignedEnrichments" title="Unassigned Enrichments" open={open('unassignedEnrichments')} onToggle={() => onToggle('unassignedEnrichments')}>
-        <SectionNote testId="drawer-enrichments-empty">
-          <SparkleRegular aria-hidden style={{ verticalAlign: 'middle', marginRight: 4 }} />
-          {ENRICHMENTS_LATER}
-        </SectionNote>
-      </DrawerSection>
+      <UnassignedEnrichmentsSection
+        entityType={loaded.entityType}
+        entityId={loaded.record.id}
+        open={open('unassignedEnrichments')}
+        onToggle={() => onToggle('unassignedEnrichments')}
+      />
       <FieldsSection
         entityType={loaded.entityType}
         entityId={loaded.record.id}

@@ -144,7 +144,7 @@ function renderDrawer(api: Api, opts: {
   return { ...r, onVisibilityChange, saveSettings };
 }
 
-function companyApi(over: { details?: CompanyDetails; companies?: Partial<Api['companies']>; contacts?: Partial<Api['contacts']>; fields?: Partial<Api['fields']> } = {}) {
+function companyApi(over: { details?: CompanyDetails; companies?: Partial<Api['companies']>; contacts?: Partial<Api['contacts']>; fields?: Partial<Api['fields']>; enrichments?: Partial<Api['enrichments']> } = {}) {
   const details = over.details ?? company();
   return fakeApi({
     companies: {
@@ -159,6 +159,11 @@ function companyApi(over: { details?: CompanyDetails; companies?: Partial<Api['c
     fields: {
       list: vi.fn(async () => ({ success: true as const, fields: COMPANY_FIELDS })),
       ...over.fields,
+    },
+    enrichments: {
+      list: vi.fn(async () => ({ success: true as const, enrichments: [], totalRecords: 0, totalPages: 0, hasRecords: false, pageIndex: 0, pageSize: 100 })),
+      results: vi.fn(async () => ({ success: true as const, results: [] })),
+      ...over.enrichments,
     },
   });
 }
@@ -282,12 +287,12 @@ describe('RecordDrawer tabs and sections', () => {
     expect(saveSettings).toHaveBeenLastCalledWith({ drawer: { tab: 'Activities' } });
   });
 
-  it('company sections in order; Unassigned Enrichments is an honest empty state', async () => {
+  it('company sections in order; Unassigned Enrichments says when there are none', async () => {
     renderDrawer(companyApi(), { target: { entityType: 'company', id: COMPANY_ID } });
     await screen.findByTestId('drawer-details');
     const sections = within(screen.getByTestId('drawer-details')).getAllByRole('region').map((s) => s.getAttribute('aria-label'));
     expect(sections).toEqual(['Contacts', 'Unassigned Enrichments', 'Company Fields']);
-    expect(screen.getByTestId('drawer-enrichments-empty').textContent).toMatch(/arrive with the enrichments module/);
+    expect((await screen.findByTestId('drawer-enrichments-empty')).textContent).toMatch(/No unassigned company enrichments/);
   });
 
   it('restores collapsed sections from the config and saves each toggle per entity type', async () => {

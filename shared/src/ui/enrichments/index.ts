@@ -13,3 +13,4 @@ export * from './DateRangePicker';
 export * from './liveResults';
 export * from './EnrichPopover';
 export * from './FieldResultCell';
+export * from './DrawerEnrichments';
