@@ -33,6 +33,8 @@ import { notificationRoutes } from './modules/notifications/notifications.routes
 import { activityRoutes } from './modules/activities/activities.routes';
 import { enrichmentRoutes } from './modules/enrichments/enrichments.routes';
 import { LlmService } from './providers/llm';
+import { llmRoutes } from './modules/llm/llm.routes';
+import { integrationRoutes } from './modules/integrations/integrations.routes';
 
 export interface AppDeps {
   config: Config;
@@ -121,6 +123,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(executionRoutes, { prefix: '/api/v1' });
   await app.register(notificationRoutes, { prefix: '/api/v1' });
   await app.register(activityRoutes, { prefix: '/api/v1' });
+  await app.register(llmRoutes, { prefix: '/api/v1' });
+  await app.register(integrationRoutes, { prefix: '/api/v1' });
   await app.register(enrichmentRoutes, { prefix: '/api/v1' });
 
   if (spaHtml) await app.register(fastifyStatic, { root: config.WEB_DIST, prefix: '/', wildcard: false, index: false });

@@ -109,6 +109,20 @@ export function createApi(opts: HttpOptions = {}) {
       /** The latest result per enrichment of records (a table page, a drawer). */
       results: (body: C.EnrichmentResultsBody) => http.request('POST', '/api/v1/enrichment/results', C.EnrichmentResultsResponse, body),
     },
+    llm: {
+      /** Organization LLM settings (admin): the offered models and the default one. */
+      setSettings: (body: C.LlmSettingBody) => http.request('PUT', '/api/v1/organization/llmSetting', C.OrganizationAiResponse, body),
+      /** Organization LLM settings (admin): true = the system provider, false = the organization's own key. */
+      useSystemSetting: (body: C.UseSystemLlmSettingBody) => http.request('PUT', '/api/v1/organization/useSystemLLMSetting', C.OrganizationAiResponse, body),
+      integrations: () => http.request('GET', '/api/v1/integration', C.IntegrationsResponse),
+      /** Connects the organization's own AI provider key (admin); 201. */
+      connect: (body: C.CreateOrgIntegrationBody) => http.request('POST', '/api/v1/organization/integration', C.IntegrationResponse, body),
+      removeIntegration: (id: string) => http.request('DELETE', `/api/v1/organization/integration/${encodeURIComponent(id)}`, Success),
+      /** Enrichment editor: name and answer field from the prompt. */
+      generatePrompt: (body: C.GeneratePromptBody) => http.request('POST', '/api/v1/enrichment/generate-prompt', C.GeneratePromptResponse, body),
+      /** Schema editor: one column from a hint (400 with ENRICHMENT_AI_MESSAGES.noColumns when none). */
+      generateSchemaObject: (body: C.GenerateSchemaObjectBody) => http.request('POST', '/api/v1/enrichment/generate-schema-object', C.GenerateSchemaObjectResponse, body),
+    },
     notifications: {
       list: (limit?: number) => http.request('GET', `/api/v1/notifications${limit ? `?limit=${limit}` : ''}`, C.NotificationsResponse),
       unreadCount: () => http.request('GET', '/api/v1/notifications/unread-count', C.UnreadCountResponse),

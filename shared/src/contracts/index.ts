@@ -8,3 +8,4 @@ export * from './notifications';
 export * from './activities';
 export * from './realtime';
 export * from './enrichments';
+export * from './llm';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RoleSchema, UserStatusSchema } from './user';
 import { NewPassword } from './auth';
+import { OrganizationAiDto } from './llm';
 
 export const OrganizationDto = z.object({
   id: z.string(),
@@ -11,6 +12,8 @@ export const OrganizationDto = z.object({
   type: z.string().nullable(),
   membership: z.object({ type: z.string(), maxUser: z.number(), startedAt: z.string(), endsAt: z.string().nullable() }),
   seats: z.object({ maxUser: z.number(), users: z.number(), pendingInvites: z.number(), available: z.number() }),
+  // credits.ai, settings (llm list, llmSettings), llmModels, llmProvider: see ./llm.ts
+  ...OrganizationAiDto.shape,
 });
 export type OrganizationDto = z.infer<typeof OrganizationDto>;
 

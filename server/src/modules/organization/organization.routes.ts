@@ -14,6 +14,7 @@ import { inviteUsers } from '../invitations/invite-users';
 import { revokeUserSessions } from '../auth/sessions';
 import { authOf } from '../../plugins/types';
 import { badRequest, notFound } from '../../lib/errors';
+import { organizationAi } from '../llm/llm-settings';
 
 export async function organizationRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -31,6 +32,7 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
         id: org.id, name: org.name, website: org.website ?? null, status: org.status, aiSummary: org.aiSummary ?? null, type: org.type ?? null,
         membership: { type: org.membershipType, maxUser: org.maxUser, startedAt: org.startedAt.toISOString(), endsAt: org.endsAt?.toISOString() ?? null },
         seats,
+        ...(await organizationAi(req.em, app.llm, app.config, org.id)),
       },
     };
   });

@@ -27,6 +27,8 @@ export interface ResolvedLlm {
   baseURL: string | null;
   /** Offered model ids, default first. */
   models: string[];
+  /** Every model of the active provider (the organization may offer a subset). */
+  available: string[];
   defaultModel: string | null;
   integrationId: string | null;
   settings: OrgLlmSettings;
@@ -62,7 +64,7 @@ export async function resolveLlm(em: EntityManager, config: Config, organization
   const settings = readLlmSettings(organizationId, org.settings);
   const credits = { total: org.ai_credits_total, used: org.ai_credits_used, expiresAt: org.ai_credits_expires_at ? new Date(org.ai_credits_expires_at) : null };
 
-  let base: Omit<ResolvedLlm, 'models' | 'defaultModel' | 'settings' | 'credits'> & { offered: string[] };
+  let base: Pick<ResolvedLlm, 'source' | 'apiKey' | 'baseURL' | 'integrationId'> & { offered: string[] };
   const [integration] = settings.useSystemLlmSetting ? [] : await em.execute<IntegrationRow[]>(
     `select id, secret, data from integration where organization_id = ? and provider = 'openai' and user_id is null and active order by created_at desc limit 1`, [organizationId]);
   if (integration) {
@@ -84,7 +86,7 @@ export async function resolveLlm(em: EntityManager, config: Config, organization
   const marked = settings.llm.find((x) => x.isDefault && offered.includes(x.llmModelId))?.llmModelId;
   const defaultModel = marked ?? offered[0] ?? null;
   const models = defaultModel ? [defaultModel, ...offered.filter((m) => m !== defaultModel)] : offered;
-  return { source: base.source, apiKey: base.apiKey, baseURL: base.baseURL, integrationId: base.integrationId, models, defaultModel, settings, credits };
+  return { source: base.source, apiKey: base.apiKey, baseURL: base.baseURL, integrationId: base.integrationId, models, available: base.offered, defaultModel, settings, credits };
 }
 
 /** The provider model for an llmModelId ('default' or an offered id); throws not_configured. */
