@@ -151,7 +151,7 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
     setGenerationError(null);
     const id = ++request.current;
     const t = setTimeout(() => {
-      llm.generatePrompt(promptText).then((g) => {
+      llm.generatePrompt(promptText, { entityType, llmModelId }).then((g) => {
         if (id !== request.current) return;
         generatedFor.current = promptText;
         if (!schemaTouched.current) {
@@ -252,7 +252,11 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
             {schema.length === 0 ? (
               <div className={styles.placeholder} data-testid="schema-placeholder">{ENRICHMENT_FORM_MESSAGES.schemaPlaceholder}</div>
             ) : (
-              <SchemaEditor items={schema} onChange={(s) => { schemaTouched.current = true; setSchema(s); }} generateColumn={llm.generateColumn} />
+              <SchemaEditor
+                items={schema}
+                onChange={(s) => { schemaTouched.current = true; setSchema(s); }}
+                generateColumn={(hint) => llm.generateColumn(hint, { prompt: promptText, existingNames: schema.map((s) => s.name), llmModelId })}
+              />
             )}
             {submitted && errors.schema && schema.length === 0 && <Text className={styles.error} role="alert">{errors.schema}</Text>}
           </div>

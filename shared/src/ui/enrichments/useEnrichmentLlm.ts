@@ -10,9 +10,17 @@ export interface GeneratedPrompt extends GeneratedColumn {
   enrichmentName?: string | null;
 }
 
+export interface GenerateContext {
+  entityType?: 'company' | 'contact' | 'idea' | 'list';
+  llmModelId?: string;
+  /** generate-schema-object: the enrichment's prompt and the names already used. */
+  prompt?: string;
+  existingNames?: string[];
+}
+
 export interface EnrichmentLlm {
-  generatePrompt: (prompt: string) => Promise<GeneratedPrompt>;
-  generateColumn: (hint: string) => Promise<GeneratedColumn | null>;
+  generatePrompt: (prompt: string, ctx?: GenerateContext) => Promise<GeneratedPrompt>;
+  generateColumn: (hint: string, ctx?: GenerateContext) => Promise<GeneratedColumn | null>;
 }
 
 // The answers as the editors read them (spec 001 §3 'Generated column hint result').
@@ -27,9 +35,16 @@ const Generated = z.object({
 export function useEnrichmentLlm(): EnrichmentLlm {
   const api = useApi();
   return useMemo(() => ({
-    generatePrompt: (prompt: string) => api.http.request('POST', '/api/v1/enrichment/generate-prompt', Generated, { prompt }),
-    generateColumn: async (hint: string) => {
-      const r = await api.http.request('POST', '/api/v1/enrichment/generate-schema-object', Generated, { hint });
+    generatePrompt: (prompt: string, ctx: GenerateContext = {}) => api.http.request('POST', '/api/v1/enrichment/generate-prompt', Generated, {
+      prompt, entityType: ctx.entityType, llmModelId: ctx.llmModelId && ctx.llmModelId !== 'default' ? ctx.llmModelId : undefined,
+    }),
+    generateColumn: async (hint: string, ctx: GenerateContext = {}) => {
+      const r = await api.http.request('POST', '/api/v1/enrichment/generate-schema-object', Generated, {
+        hint,
+        prompt: ctx.prompt?.slice(0, 20_000) || undefined,
+        existingNames: ctx.existingNames?.filter(Boolean).slice(0, 100),
+        llmModelId: ctx.llmModelId && ctx.llmModelId !== 'default' ? ctx.llmModelId : undefined,
+      });
       return r.keyName ? r : null;
     },
   }), [api]);

@@ -13,7 +13,9 @@ export function llmModelsOf(org: unknown): { defaultName: string | null; models:
   const o = (org ?? {}) as { settings?: { llm?: unknown }; llmModels?: unknown };
   const list = Array.isArray(o.settings?.llm) ? (o.settings.llm as { isDefault?: boolean; llmModel?: unknown }[]) : [];
   const def = list.find((l) => l.isDefault)?.llmModel;
-  const models = Array.isArray(o.llmModels) ? o.llmModels.filter(isNamed) : list.map((l) => l.llmModel).filter(isNamed);
+  // The models the organization offers (settings.llm); all of the provider's when it lists none.
+  const offered = list.map((l) => l.llmModel).filter(isNamed);
+  const models = offered.length ? offered : Array.isArray(o.llmModels) ? o.llmModels.filter(isNamed) : [];
   return { defaultName: isNamed(def) ? def.name : null, models: models.map((m) => ({ id: m.id, name: m.name })) };
 }
 

@@ -1,0 +1,122 @@
+// @vitest-environment happy-dom
+import '../test-dom';
+import '../table/test-select-in-popover';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, configure, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { EnrichmentDto, ExecuteEnrichmentBody, ExecuteEnrichmentResponse, FieldDto } from '../../contracts';
+import { fakeApi, renderWithApi } from '../test-render';
+import { EnrichPopover, type EnrichRow, type EnrichTargets } from './EnrichPopover';
+import { getCellResult } from './liveResults';
+
+afterEach(cleanup);
+configure({ asyncUtilTimeout: 5000 });
+
+const F_CEO = 'f0000000-0000-4000-8000-000000000001';
+const E1 = 'e0000000-0000-4000-8000-000000000001';
+const R1 = 'c0000000-0000-4000-8000-000000000001';
+const R2 = 'c0000000-0000-4000-8000-000000000002';
+
+const CEO_FIELD: FieldDto = {
+  id: F_CEO, key: 'ceo', label: 'CEO', dataType: 'string', entityType: 'company', namespace: 'company', isMandatory: false, isPseudo: false,
+  builtIn: false, config: { reconciliation: 'use_latest', refreshSchedule: 'never' }, assignedEnrichments: [{ id: E1, name: 'CEO finder', isPrimary: true }],
+};
+
+const ENRICHMENT: EnrichmentDto = {
+  id: E1, name: 'CEO finder', entityType: 'company', configId: 'llm-company',
+  config: { id: 'llm-company', name: 'LLM Prompt', enrichmentType: 'llm', description: '', provider: 'dealscout' }, provider: 'dealscout',
+  entityFieldId: F_CEO, field: { id: F_CEO, key: 'ceo', label: 'CEO', dataType: 'string' }, isPrimary: true, llmModelId: 'default', listColumns: [],
+  listCompanyId: null, color: 'sky', createdBy: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+  data: { prompt: 'Who is the CEO?', schema: [], jsonSchema: null, listId: null, llmModelId: 'default', color: 'sky', fieldIdToAssign: F_CEO, isFieldPrimary: true, scrapeFieldId: null, websiteToScrape: null },
+};
+
+const row = (id: string, ceo: unknown): EnrichRow => ({ id, fields: ceo === undefined ? {} : { [F_CEO]: { value: ceo } } });
+
+function setup(targets: EnrichTargets | null, rows: EnrichRow[], execute = vi.fn(async (_b: ExecuteEnrichmentBody): Promise<ExecuteEnrichmentResponse> => ({ success: true, message: '', count: 0, started: 0, duplicates: 0, failed: 0, items: [] }))) {
+  const api = fakeApi({
+    fields: { list: vi.fn(async () => ({ success: true as const, fields: [CEO_FIELD] })) },
+    enrichments: {
+      list: vi.fn(async () => ({ success: true as const, enrichments: [ENRICHMENT], totalRecords: 1, totalPages: 1, hasRecords: true, pageIndex: 0, pageSize: 100 })),
+      execute,
+    },
+  });
+  const r = renderWithApi(<EnrichPopover entityType="company" targets={targets} rows={rows} />, api);
+  return { ...r, execute };
+}
+
+async function open(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(screen.getByTestId('enrich-button'));
+  return screen.findByTestId('enrich-popover');
+}
+
+async function pickField(user: ReturnType<typeof userEvent.setup>) {
+  await waitFor(() => expect(screen.getByTestId('enrich-field').querySelectorAll('option')).toHaveLength(2));
+  await user.selectOptions(screen.getByTestId('enrich-field'), F_CEO);
+  await waitFor(() => expect((screen.getByTestId('enrich-enrichment') as HTMLSelectElement).value).toBe(E1));
+}
+
+describe('Enrich popover', { timeout: 20_000 }, () => {
+  it("says 'Invalid Enrichment' without a field and an enrichment", async () => {
+    const user = userEvent.setup();
+    const { execute } = setup({ kind: 'ids', ids: [R1] }, [row(R1, null)]);
+    await open(user);
+    await user.click(screen.getByTestId('enrich-run'));
+    expect(await screen.findByText('Invalid Enrichment')).toBeTruthy();
+    expect(execute).not.toHaveBeenCalled();
+  });
+
+  it("says 'Please select a company.' without selected rows", async () => {
+    const user = userEvent.setup();
+    const { execute } = setup(null, [row(R1, null)]);
+    await open(user);
+    await pickField(user);
+    await user.click(screen.getByTestId('enrich-run'));
+    expect(await screen.findByText('Please select a company.')).toBeTruthy();
+    expect(execute).not.toHaveBeenCalled();
+  });
+
+  it("says 'No empty rows to enrich.' when Only Empty Rows finds none, and warns before All Rows", async () => {
+    const user = userEvent.setup();
+    const { execute } = setup({ kind: 'ids', ids: [R1, R2] }, [row(R1, 'Jane'), row(R2, 'Joe')]);
+    await open(user);
+    await pickField(user);
+    expect(screen.queryByTestId('enrich-warning')).toBeNull();
+    await user.click(screen.getByTestId('enrich-run'));
+    expect(await screen.findByText('No empty rows to enrich.')).toBeTruthy();
+    expect(execute).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('radio', { name: 'All Rows' }));
+    expect(screen.getByTestId('enrich-warning').textContent).toBe('WARNING: This will overwrite existing values for selected rows.');
+  });
+
+  it('starts the selected rows, marks them and reports started and duplicates', async () => {
+    const user = userEvent.setup();
+    const execute = vi.fn(async (_b: ExecuteEnrichmentBody): Promise<ExecuteEnrichmentResponse> => ({
+      success: true, message: '1 enrichment execution(s) started', count: 1, started: 1, duplicates: 1, failed: 0,
+      items: [{ entityId: R1, executionId: 'x1', status: 'started' }, { entityId: R2, executionId: 'x2', status: 'duplicate' }],
+    }));
+    const { queryClient } = setup({ kind: 'ids', ids: [R1, R2] }, [row(R1, null), row(R2, 'Old CEO')], execute);
+    await open(user);
+    await pickField(user);
+    await user.click(screen.getByRole('radio', { name: 'All Rows' }));
+    await user.click(screen.getByTestId('enrich-run'));
+    expect(await screen.findByText('1 enrichment execution(s) started')).toBeTruthy();
+    expect(await screen.findByText('1 enrichment execution(s) already in the queue')).toBeTruthy();
+    expect(execute).toHaveBeenCalledWith({ enrichmentId: E1, entityType: 'company', entityIds: [R1, R2], options: { onlyEmpty: false } });
+    expect(getCellResult(queryClient, E1, R1)).toMatchObject({ status: 'processing', executionId: 'x1' });
+    expect(getCellResult(queryClient, E1, R2)).toMatchObject({ status: 'processing', value: 'Old CEO' });
+  });
+
+  it('runs all rows across pages with the table filters, and reports a failure to start', async () => {
+    const user = userEvent.setup();
+    const execute = vi.fn(async (): Promise<ExecuteEnrichmentResponse> => { throw new Error('Failed to start enrichment execution.'); });
+    const { queryClient } = setup({ kind: 'all', text: 'acme', filters: [], excludeIds: [R2], count: 250 }, [row(R1, null), row(R2, null)], execute);
+    await open(user);
+    await pickField(user);
+    expect(screen.getByTestId('enrich-selected-count').textContent).toBe('250 rows selected.');
+    await user.click(screen.getByTestId('enrich-run'));
+    expect(await screen.findByText('Failed to start enrichment execution.')).toBeTruthy();
+    expect(execute).toHaveBeenCalledWith({ enrichmentId: E1, entityType: 'company', entityFilters: { allSelected: true, text: 'acme', filters: [], excludeIds: [R2] }, options: { onlyEmpty: true } });
+    // The marks are taken back.
+    expect(getCellResult(queryClient, E1, R1)).toBeUndefined();
+  });
+});
