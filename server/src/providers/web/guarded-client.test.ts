@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import zlib from 'node:zlib';
+import https from 'node:https';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { GuardedHttpClient, ALLOWED_PORTS } from './guarded-client';
 import { blockedReason } from './address-policy';
 import { WebFetchError } from './port';
@@ -140,6 +144,7 @@ describe('guarded client: refused before any connection', () => {
     process.env.NODE_ENV = 'production';
     try {
       expect(() => new GuardedHttpClient({ testAllowlist: [site.allowEntry] })).toThrow(/tests only/);
+      expect(() => new GuardedHttpClient({ testCa: 'x' })).toThrow(/tests only/);
       expect(() => new GuardedHttpClient({})).not.toThrow();
     } finally {
       process.env.NODE_ENV = before;
@@ -259,5 +264,42 @@ describe('guarded client: content', () => {
     expect(page.text).toContain('About Acme');
     expect(lookups).toBe(1);
     expect(site.requests.at(-1)?.host).toBe(`pages.test:${site.port}`);
+  });
+});
+
+describe('guarded client: https to the checked address', () => {
+  const tls = path.resolve(import.meta.dirname, '../../../test/fixtures/tls');
+  let server: https.Server;
+  let port: number;
+  const hosts: string[] = [];
+
+  beforeAll(async () => {
+    server = https.createServer({ key: fs.readFileSync(path.join(tls, 'pages.test.key')), cert: fs.readFileSync(path.join(tls, 'pages.test.pem')) }, (req, res) => {
+      hosts.push(String(req.headers.host));
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Secure</title><p>over tls</p>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  }));
+
+  const tlsClient = () => new GuardedHttpClient({
+    testAllowlist: [{ address: '127.0.0.1', port }],
+    testCa: fs.readFileSync(path.join(tls, 'ca.pem')),
+    resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+  });
+
+  it('connects to the pinned address and still verifies the certificate against the host name', async () => {
+    const page = await tlsClient().fetchPage(`https://pages.test:${port}/`);
+    expect(page.title).toBe('Secure');
+    expect(page.text).toBe('over tls');
+    expect(hosts.at(-1)).toBe(`pages.test:${port}`);
+    // Same address, a name the certificate does not cover: refused by TLS.
+    const err = await refusal(tlsClient().fetchPage(`https://other.test:${port}/`));
+    expect(err.kind).toBe('network');
+    expect(err.message).toMatch(/altnames|certificate/i);
   });
 });

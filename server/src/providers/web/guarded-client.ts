@@ -56,6 +56,8 @@ export interface GuardedClientOptions {
    * 'production'. Every other check (scheme, userinfo, content type, caps, redirects) still applies.
    */
   testAllowlist?: readonly { address: string; port: number }[];
+  /** TESTS ONLY: the CA certificates trusted for https instead of the system's (refused in production, like testAllowlist). */
+  testCa?: string | Buffer;
   /** For tests of name resolution: replaces dns.lookup (all addresses of a name). */
   resolve?: (hostname: string) => Promise<{ address: string; family: number }[]>;
 }
@@ -68,16 +70,18 @@ interface Target {
 }
 
 export class GuardedHttpClient implements WebFetchPort {
-  private readonly o: Required<Omit<GuardedClientOptions, 'testAllowlist' | 'resolve'>>;
+  private readonly o: Required<Omit<GuardedClientOptions, 'testAllowlist' | 'resolve' | 'testCa'>>;
+  private readonly ca: string | Buffer | undefined;
   private readonly allow: Set<string>;
   private readonly resolve: NonNullable<GuardedClientOptions['resolve']>;
 
   constructor(opts: GuardedClientOptions = {}) {
-    const { testAllowlist, resolve, ...rest } = opts;
+    const { testAllowlist, resolve, testCa, ...rest } = opts;
     this.o = { ...DEFAULT_GUARDED_FETCH, ...stripUndefined(rest) };
-    if (testAllowlist?.length && process.env.NODE_ENV === 'production') {
-      throw new Error('GuardedHttpClient: testAllowlist is for tests only and is refused when NODE_ENV is production');
+    if ((testAllowlist?.length || testCa) && process.env.NODE_ENV === 'production') {
+      throw new Error('GuardedHttpClient: testAllowlist and testCa are for tests only and are refused when NODE_ENV is production');
     }
+    this.ca = testCa;
     this.allow = new Set((testAllowlist ?? []).map((e) => `${canonicalAddress(e.address) ?? e.address}|${e.port}`));
     this.resolve = resolve ?? ((host) => dns.lookup(host, { all: true, verbatim: true }));
   }
@@ -161,6 +165,7 @@ export class GuardedHttpClient implements WebFetchPort {
         lookup,
         signal,
         servername: net.isIP(t.hostname) ? undefined : t.hostname,
+        ...(this.ca && t.url.protocol === 'https:' ? { ca: this.ca } : {}),
         headers: {
           'user-agent': this.o.userAgent,
           accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.1',
@@ -300,6 +305,8 @@ const toText = compile({
   selectors: [
     { selector: 'a', options: { hideLinkHrefIfSameAsText: true, ignoreHref: false, noAnchorUrl: true } },
     { selector: 'img', format: 'skip' },
+    { selector: 'head', format: 'skip' },
+    { selector: 'title', format: 'skip' },
     { selector: 'script', format: 'skip' },
     { selector: 'style', format: 'skip' },
     { selector: 'noscript', format: 'skip' },
