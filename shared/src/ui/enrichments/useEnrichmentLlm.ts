@@ -2,7 +2,6 @@
 // schema object from a hint (hint)'): POST /api/v1/enrichment/generate-prompt and
 // /generate-schema-object.
 import { useMemo } from 'react';
-import { z } from 'zod';
 import type { GeneratedColumn } from '../../domain';
 import { useApi } from '../ApiContext';
 
@@ -23,23 +22,15 @@ export interface EnrichmentLlm {
   generateColumn: (hint: string, ctx?: GenerateContext) => Promise<GeneratedColumn | null>;
 }
 
-// The answers as the editors read them (spec 001 §3 'Generated column hint result').
-const Generated = z.object({
-  enrichmentName: z.string().nullish(),
-  keyName: z.string().nullish(),
-  keyDescription: z.string().nullish(),
-  keyDataType: z.string().nullish(),
-  keyOptions: z.array(z.string()).nullish(),
-}).loose();
-
 export function useEnrichmentLlm(): EnrichmentLlm {
   const api = useApi();
   return useMemo(() => ({
-    generatePrompt: (prompt: string, ctx: GenerateContext = {}) => api.http.request('POST', '/api/v1/enrichment/generate-prompt', Generated, {
-      prompt, entityType: ctx.entityType, llmModelId: ctx.llmModelId && ctx.llmModelId !== 'default' ? ctx.llmModelId : undefined,
+    generatePrompt: (prompt: string, ctx: GenerateContext = {}) => api.llm.generatePrompt({
+      prompt: prompt.slice(0, 20_000), entityType: ctx.entityType, llmModelId: ctx.llmModelId && ctx.llmModelId !== 'default' ? ctx.llmModelId : undefined,
     }),
     generateColumn: async (hint: string, ctx: GenerateContext = {}) => {
-      const r = await api.http.request('POST', '/api/v1/enrichment/generate-schema-object', Generated, {
+      // No column for the hint answers 400 with the spec's message, shown by the schema editor.
+      const r = await api.llm.generateSchemaObject({
         hint,
         prompt: ctx.prompt?.slice(0, 20_000) || undefined,
         existingNames: ctx.existingNames?.filter(Boolean).slice(0, 100),
