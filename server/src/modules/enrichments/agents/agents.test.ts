@@ -162,6 +162,27 @@ describe('runResearchAgent', () => {
     expect(out.sources).toEqual([]);
   });
 
+  it('when the research time runs out during a call, answers from what it found; past the whole time it fails', async () => {
+    // maxWallMs 6 s: research until 4.5 s, the answer until 6 s.
+    llmFake.reply(
+      { toolCalls: [{ name: 'fetch_page', arguments: { url: site.url('/about') } }] },
+      { hang: true },
+      { json: { founded: 1947, ceo: 'Wile E. Coyote' } },
+    );
+    const out = await runResearchAgent({ llm, organizationId: orgId, model: 'default', objective: 'Acme?', responseSchema: SCHEMA, web, search, chargeKeyPrefix: 'exec-t1', limits: { maxWallMs: 6_000 } });
+    expect(out.result).toEqual({ founded: 1947, ceo: 'Wile E. Coyote' });
+    expect(out.sources.map((s) => s.url)).toEqual([site.url('/about')]);
+    const reqs = llmFake.chatRequests;
+    expect(reqs).toHaveLength(3);
+    expect(reqs[2].body.tools).toBeUndefined();
+
+    llmFake.reset();
+    llmFake.reply({ hang: true }, { hang: true });
+    const err = await runResearchAgent({ llm, organizationId: orgId, model: 'default', objective: 'Acme?', responseSchema: SCHEMA, web, search, chargeKeyPrefix: 'exec-t2', limits: { maxWallMs: 6_000 } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AgentError);
+    expect([(err as AgentError).kind, (err as AgentError).message]).toEqual(['timeout', 'The research agent ran out of time (6 s).']);
+  });
+
   it('stops at once when cancelled', async () => {
     const ac = new AbortController();
     ac.abort();

@@ -61,6 +61,8 @@ interface LoopState {
   limits: AgentLimits;
   nonce: string;
   deadline: number;
+  /** Tools and tool-calling turns stop here; the rest of the time is for the answer. */
+  researchDeadline: number;
   sources: Map<string, AgentSource>;
   fetched: Map<string, string>;
 }
@@ -79,16 +81,18 @@ export async function researchLoop(
   responseSchema: { name: string; schema: JsonSchema },
   chargeKeyPrefix: string,
 ): Promise<{ content: string; sources: AgentSource[] }> {
+  const deadline = Date.now() + limits.maxWallMs;
+  // Leave part of the time for the final answer.
+  const researchDeadline = deadline - Math.min(30_000, Math.floor(limits.maxWallMs / 4));
   const state: LoopState = {
     opts: opts as ResearchAgentOptions,
     limits,
     nonce: randomBytes(8).toString('hex'),
-    deadline: Date.now() + limits.maxWallMs,
+    deadline,
+    researchDeadline,
     sources: new Map(),
     fetched: new Map(),
   };
-  // Leave part of the time for the final answer.
-  const researchDeadline = state.deadline - Math.min(30_000, Math.floor(limits.maxWallMs / 4));
   const messages: LlmMessage[] = [
     { role: 'system', content: systemPrompt(state.nonce) },
     { role: 'user', content: opts.objective },
@@ -176,7 +180,7 @@ async function runTool(state: LoopState, name: string, rawArgs: string): Promise
 }
 
 function toolSignal(state: LoopState): AbortSignal {
-  return withDeadline(state.opts.signal, state.deadline);
+  return withDeadline(state.opts.signal, state.researchDeadline);
 }
 
 /** Aborted by the caller's signal or at the deadline (epoch ms). */
