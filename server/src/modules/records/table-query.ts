@@ -320,12 +320,21 @@ export const COLLECT_MAX = 50_000;
 async function collectedPage(em: EntityManager, table: string, where: Sql, order: OrderSql, offset: number, limit: number, max: number): Promise<{ total: number; ids: string[] } | null> {
   const keys = order.terms.map((t, i) => (t.expr === 'r.id' ? null : `${t.expr} as k${i}`)).filter(Boolean);
   const outer = order.terms.map((t, i) => ({ ...t, expr: t.expr === 'r.id' ? 'm.id' : `m.k${i}` }));
-  const [row] = await em.getConnection().execute<{ n: number; ids: string[] }[]>(
-    `with m as materialized (select r.id${keys.map((k) => `, ${k}`).join('')} from ${table} r ${order.join.text} ${where.text} limit ${Math.floor(max) + 1})
-     select (select count(*)::int from m) as n, array(select m.id::text from m ${orderBy(outer)} limit ? offset ?) as ids`,
-    [...order.join.params, ...where.params, limit, offset],
+  // A page past the middle is sorted out from the end (reverse order, then turned around), so the
+  // top-N sort keeps at most half of the set (in memory rather than spilling to disk). Only the
+  // branch the count picks is evaluated.
+  const [row] = await em.getConnection().execute<{ n: number; ids: string[]; rev: boolean }[]>(
+    `with m as materialized (select r.id${keys.map((k) => `, ${k}`).join('')} from ${table} r ${order.join.text} ${where.text} limit ${Math.floor(max) + 1}),
+          c as (select count(*)::int as n from m)
+     select c.n, c.n < 2 * ?::int as rev,
+            case when c.n < 2 * ?::int
+              then array(select m.id::text from m ${orderBy(outer, true)} limit greatest(0, least(?::int, c.n - ?::int)) offset greatest(0, c.n - ?::int - ?::int))
+              else array(select m.id::text from m ${orderBy(outer)} limit ? offset ?) end as ids
+       from c`,
+    [...order.join.params, ...where.params, offset, offset, limit, offset, offset, limit, limit, offset],
   );
-  return row.n > max ? null : { total: row.n, ids: row.ids };
+  if (row.n > max) return null;
+  return { total: row.n, ids: row.rev ? [...row.ids].reverse() : row.ids };
 }
 
 /**
