@@ -101,6 +101,11 @@ describe('guarded client: refused before any connection', () => {
     expect(secret.requests).toEqual([]);
   });
 
+  it('refuses overlong URLs', async () => {
+    const err = await refusal(client.fetchPage(site.url(`/page?q=${'a'.repeat(2100)}`)));
+    expect([err.kind, err.message]).toEqual(['invalid_url', 'Refused: the URL is longer than 2048 characters.']);
+  });
+
   it('refuses userinfo even on an allowlisted address', async () => {
     const err = await refusal(client.fetchPage(`http://user@127.0.0.1:${site.port}/page`));
     expect(err.kind).toBe('invalid_url');

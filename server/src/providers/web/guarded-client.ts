@@ -221,7 +221,11 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
+/** Longer URLs are refused (no real page needs more; it bounds what a model can smuggle in one). */
+export const MAX_URL_LENGTH = 2048;
+
 function parseUrl(raw: string, base?: URL): URL {
+  if (raw.length > MAX_URL_LENGTH) throw new WebFetchError('invalid_url', `Refused: the URL is longer than ${MAX_URL_LENGTH} characters.`);
   let url: URL;
   try {
     url = new URL(raw.trim(), base);
