@@ -8,7 +8,7 @@ import { resultDisplay, type ResultDisplay } from '../../domain';
 
 const useStyles = makeStyles({
   base: {
-    display: 'inline-flex', alignItems: 'center', gap: '6px', minWidth: 0, maxWidth: '100%', border: 'none', background: 'none', padding: 0,
+    display: 'inline-flex', alignItems: 'center', gap: '6px', minWidth: 0, maxWidth: '100%', border: 'none', background: 'none', padding: 0, verticalAlign: 'middle',
     font: 'inherit', color: 'inherit', textAlign: 'left', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap',
   },
   text: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 },
