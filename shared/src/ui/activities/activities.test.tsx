@@ -12,7 +12,7 @@ import { fakeApi, renderWithApi } from '../test-render';
 import { ActivitiesTab, type LoadedRecord } from './ActivitiesTab';
 import { MiniDrawer, LOG_TEXT_ROWS, LOG_TEXT_ROWS_WIDE, NO_PLAYS } from './MiniDrawer';
 import { MiniDrawerProvider, useMiniDrawer, type MiniDrawerRequest } from './MiniDrawerContext';
-import { ACTIVITIES_EMPTY, activityMoment, localDate } from './activity-view';
+import { ACTIVITIES_EMPTY, activityMoment, draftEmailName, localDate, logActivityDefaults } from './activity-view';
 import { CREATE_NEW_LABEL } from './ParticipantPicker';
 
 afterEach(cleanup);
@@ -303,6 +303,22 @@ describe('Activities tab', () => {
     expect(screen.getByTestId('mini-drawer').getAttribute('data-tab')).toBe('Log Activity');
     expect((screen.getByTestId('log-activity-company-input') as HTMLInputElement).value).toBe('Acme Holdings');
     expect((screen.getByTestId('log-activity-contact-input') as HTMLInputElement).value).toBe('Grace Hopper');
+  });
+});
+
+describe('Log Activity defaults from a drawer', () => {
+  it('a company brings its key contact; a contact brings its primary company', () => {
+    expect(logActivityDefaults({ entityType: 'company', record: company() })).toEqual({
+      company: { id: COMPANY_ID, title: 'Acme Holdings', subtitle: 'acme.test' },
+      contact: { id: CONTACT_ID, title: 'Grace Hopper', subtitle: 'grace@acme.test' },
+    });
+    expect(logActivityDefaults({ entityType: 'company', record: company({ keyContact: null }) }).contact).toBeNull();
+    expect(logActivityDefaults({ entityType: 'contact', record: contact({ primaryCompany: { id: OTHER_COMPANY, name: 'Beta Corp', website: 'beta.test', domain: 'beta.test' } }) })).toEqual({
+      contact: { id: CONTACT_ID, title: 'Grace Hopper', subtitle: 'grace@acme.test' },
+      company: { id: OTHER_COMPANY, title: 'Beta Corp', subtitle: 'beta.test' },
+    });
+    expect(draftEmailName({ entityType: 'company', record: company() })).toBe('Grace Hopper');
+    expect(draftEmailName({ entityType: 'company', record: company({ keyContact: null }) })).toBe('Acme Holdings');
   });
 });
 
