@@ -142,7 +142,14 @@ function itemSql(ctx: QueryContext, field: IFieldDefinition, dataType: FieldData
     const col = `r.${slotColumn(field.slot)}`;
     const expr = kind === 'bool' ? `(${col} = 1)` : col;
     const cond = positive(expr, kind, pos, params);
-    return neg ? `(${col} is null or not (${cond}))` : cond;
+    if (neg) return `(${col} is null or not (${cond}))`;
+    if (pos.condition === 'equals' && (kind === 'text' || kind === 'temporal')) {
+      // Implied by the condition, and the key of the slot's index: a selective value is found there.
+      const v = String(itemValues(pos)[0]);
+      params.push(kind === 'text' ? v.toLowerCase() : v);
+      return `(${cond} and left(${col}, ${TEXT_SORT_PREFIX}) = left(?, ${TEXT_SORT_PREFIX}))`;
+    }
+    return cond;
   }
   params.push(ctx.organizationId, field.id);
   const sub = `select 1 from field_value v where v.organization_id = ? and v.field_id = ? and v.entity_id = r.id and `;
