@@ -25,7 +25,7 @@ import { defineExecutionHandler, ExecutionError, type ExecutionHandler, type Exe
 import { EXECUTION_COLUMNS, executionEvent, type ExecutionRow } from '../executions/execution.presenter';
 import { publish, type PublishEvent } from '../realtime/publish';
 import { companyRows, contactRows } from '../records/presenter';
-import { setFieldValue } from '../records/records.service';
+import { writeFieldValue } from '../fields/field-values';
 import { FieldDefinition } from '../fields/field.entity';
 import { Enrichment, type IEnrichment } from './enrichment.entity';
 import { RESULT_FROM, RESULT_SELECT, resultEvent, toResultDto } from './enrichment.presenter';
@@ -244,7 +244,6 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
   const entityType = execution.entity_type as RecordEntityType;
   const entityId = execution.entity_id!;
   const events: PublishEvent[] = [];
-  const actorId = execution.created_by_id;
   for (const r of outcome.results) {
     const own = r.enrichmentId === execution.type_id;
     await em.execute(
@@ -265,7 +264,13 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
         const [has] = await em.execute(`select 1 from field_value where organization_id = ? and field_id = ? and entity_id = ? and value is not null and value <> 'null'::jsonb`, [org, e.field_id, entityId]);
         if (has) continue;
       }
-      const dto = await setFieldValue(em, { organizationId: org, userId: actorId ?? '' }, entityType, entityId, e.field_id, coerced.value);
+      const field = await em.findOne(FieldDefinition, { id: e.field_id });
+      if (!field) continue;
+      // The one write path of custom values (keeps the record's typed copy in step), with the enrichment's outcome.
+      const dto = await writeFieldValue(em, {
+        organizationId: org, entityType, entityId, field, value: coerced.value,
+        meta: { status: 'completed', statusMessage: null, infoValue: r.result, details: { enrichmentId: r.enrichmentId, executionId: execution.id, sources: r.sources } },
+      });
       events.push({ path: realtimePaths.entities(org, entityType), kind: 'field.value', key: `field:${e.field_id}:${entityId}`, data: { entityType, entityId, fieldId: e.field_id, value: dto } });
     }
   }

@@ -187,7 +187,10 @@ describe('enrichments: running', () => {
     const fieldEvents = (await events(a.orgId, 'field.value')).filter((e) => e.key === `field:${industry}:${acme}`);
     expect(fieldEvents).toHaveLength(1);
     expect(fieldEvents[0].path).toBe(realtimePaths.entities(a.orgId, 'company'));
-    expect(fieldEvents[0].data).toMatchObject({ entityType: 'company', entityId: acme, fieldId: industry, value: { value: 'Aerospace' } });
+    expect(fieldEvents[0].data).toMatchObject({ entityType: 'company', entityId: acme, fieldId: industry, value: { value: 'Aerospace', status: 'completed' } });
+    // The cell keeps the whole answer and where it came from.
+    const cell = (await a.c.get(`/api/v1/company/details/${acme}`)).json().company.fields[industry];
+    expect(cell).toMatchObject({ infoValue: { answer: 'Aerospace', confidence: 'high' }, details: { enrichmentId: id, sources: [] } });
 
     // Another organization sees none of it.
     expect(await results(rival.c, [acme])).toEqual([]);
