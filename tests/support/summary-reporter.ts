@@ -1,9 +1,9 @@
 // Prints one plain closing line, 'N passed, N failed' (', N skipped' when any), after the run,
 // so any CI that reads closing lines sees the counts whatever the default reporter prints.
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestModule, TestRunEndReason } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown> = []): void {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown> = [], reason?: TestRunEndReason): void {
     let passed = 0;
     let failed = 0;
     let skipped = 0;
@@ -17,6 +17,10 @@ export default class SummaryReporter implements Reporter {
       if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
     }
     failed += unhandledErrors.length;
+    // A run that failed before any test (a global setup that threw, a file that does not compile)
+    // is a failure, not 'no test ran': count it and make sure the process exits non-zero.
+    if (reason === 'failed' && failed === 0) failed = 1;
+    if (failed > 0 || passed === 0) process.exitCode = 1;
     process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }
 }
