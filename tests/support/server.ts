@@ -31,7 +31,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const url = `http://localhost:${port}`;
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts')], {
-    env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, LOG_LEVEL: 'warn', NODE_ENV: 'production', REALTIME_SECRET: 'e2e-realtime-secret-0123456789abcdef', ...env },
+    env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, LOG_LEVEL: 'warn', NODE_ENV: 'production', REALTIME_SECRET: 'e2e-realtime-secret-0123456789abcdef', SECRETS_KEY: 'e2e-secrets-key-0123456789abcdef0123456789', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d) => { output += d; });
