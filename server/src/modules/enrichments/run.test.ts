@@ -253,6 +253,35 @@ describe('enrichments: running', () => {
     await eventually(async () => ((await results(a.c, [co], [strict]))[0]?.status === 'complete' ? true : undefined), 'the strict run');
   });
 
+  it('runs on contacts: built-in field boxes take the record\'s columns; a contact field takes the answer', async () => {
+    await startWorker();
+    fake.reset();
+    const fields = (await a.c.get('/api/v1/entity/fields?entityType=contact')).json().fields as { id: string; key: string }[];
+    const email = fields.find((f) => f.key === 'email')!.id;
+    const first = fields.find((f) => f.key === 'first_name')!.id;
+    const seniority = (await a.c.post('/api/v1/entity/field', { label: 'Seniority', dataType: 'string', entityType: 'contact' })).json().field.id as string;
+    const res = await a.c.post('/api/v1/enrichment', {
+      configId: configFor('contact', 'llm')!.id, name: 'Seniority', fieldIdToAssign: seniority, schema,
+      prompt: [text('How senior is '), { type: 'field-box', id: 'box000000004', fieldId: first, required: true }, text(' <'), { type: 'field-box', id: 'box000000005', fieldId: email }, text('>?')],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().id as string;
+    const contact = (await a.c.post('/api/v1/entity/contact', { contact: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.example' } })).json().contact.id as string;
+    fake.reply({ json: { answer: 'Admiral' } });
+    const run = await a.c.post('/api/v1/enrichment/execute', { enrichmentId: id, entityType: 'contact', entityIds: [contact] });
+    expect(run.json().started).toBe(1);
+    // A contact enrichment cannot run on companies.
+    expect((await execute(a.c, { enrichmentId: id, entityIds: [contact] })).json().message).toBe('Invalid Enrichment');
+    const r = await eventually(async () => {
+      const [x] = (await a.c.post('/api/v1/enrichment/results', { entityType: 'contact', entityIds: [contact] })).json().results as EnrichmentResultDto[];
+      return x?.status === 'complete' ? x : undefined;
+    }, 'the contact result');
+    expect(r.value.result).toEqual({ answer: 'Admiral' });
+    expect(lastUserText(fake.chatRequests[0])).toContain('How senior is Grace <grace@navy.example>?');
+    expect(lastUserText(fake.chatRequests[0])).toContain('Contact: Grace Hopper');
+    expect((await a.c.get(`/api/v1/contact/details/${contact}`)).json().contact.fields[seniority].value).toBe('Admiral');
+  });
+
   it('runs on every row the filters select (a count, no items), minus the excluded ones', async () => {
     await startWorker();
     fake.reset();
