@@ -14,3 +14,4 @@ export * from './realtime';
 export * from './activities';
 export * from './notifications';
 export * from './enrichments';
+export * from './llm';

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Button, MessageBar, MessageBarBody, Spinner, Text, Title2, Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
 import { PeopleAddRegular, ShieldLockRegular } from '@fluentui/react-icons';
 import { ORGANIZATION_MESSAGES } from '@dealscout/shared/contracts';
-import { InviteUsersModal, useNotify } from '@dealscout/shared/ui';
+import { InviteUsersModal, LlmSettingsCard, useNotify } from '@dealscout/shared/ui';
 import { api } from '../../../app/api';
 import { EmptyState } from '../../../components/EmptyState';
 import { useUser } from '../../session/hooks/useSession';
@@ -124,6 +124,8 @@ function AdminOrganizationSettings() {
           </div>
         )}
       </section>
+
+      <LlmSettingsCard />
 
       <InviteUsersModal
         open={inviteOpen}

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Field, Input, Spinner, Switch, Text, Title2, Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
-import { useNotify } from '@dealscout/shared/ui';
+import { AiProviderCard, useNotify } from '@dealscout/shared/ui';
 import { api, errorMessage } from '../../../app/api';
 import { USER_KEY, useSaveSettings, useUser, useUserConfig } from '../../session/hooks/useSession';
 
@@ -118,6 +118,7 @@ export default function ProfilePage() {
         <Text className={styles.muted}>
           Integrations arrive with the integrations module: connect your own Office 365 mailbox and calendar to draft, schedule and send email.
         </Text>
+        <AiProviderCard isAdmin={user.isAdmin} />
       </Section>
     </div>
   );

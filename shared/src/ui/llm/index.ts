@@ -1,0 +1,2 @@
+export * from './AiProviderCard';
+export * from './LlmSettingsCard';
