@@ -24,8 +24,10 @@ describe('enrichments journey in Chromium', () => {
     fake.when((r) => r.body.response_format?.json_schema?.name === 'enrichment_prompt', {
       json: { enrichmentName: 'CEO Finder', keyName: 'ceo', keyDescription: "The full name of the company's chief executive.", keyDataType: 'string', keyOptions: [] },
     });
-    fake.when((r) => r.body.response_format?.json_schema?.name !== 'enrichment_prompt' && allText(r).includes('Aurora Robotics'), { json: { ceo: 'Jane Aurora' }, latencyMs: 2500 });
-    fake.when((r) => r.body.response_format?.json_schema?.name !== 'enrichment_prompt' && allText(r).includes('Borealis Labs'), { json: { ceo: 'Ben Borealis' }, latencyMs: 2500 });
+    const run = (r: Parameters<typeof allText>[0], ...words: string[]) => r.body.response_format?.json_schema?.name !== 'enrichment_prompt' && words.every((w) => allText(r).includes(w));
+    fake.when((r) => run(r, 'chief executive', 'Aurora Robotics'), { json: { ceo: 'Jane Aurora' }, latencyMs: 2500 });
+    fake.when((r) => run(r, 'chief executive', 'Borealis Labs'), { json: { ceo: 'Ben Borealis' }, latencyMs: 2500 });
+    fake.when((r) => run(r, 'founded', 'Aurora Robotics'), { json: { answer: '2011' }, latencyMs: 2000 });
     server = await startServer({
       DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Eastgate Capital',
       OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e', SECRETS_KEY: 'e2e-secrets-key-0123456789abcdef0123456789',
@@ -144,6 +146,31 @@ describe('enrichments journey in Chromium', () => {
     await page.getByText('Value copied to clipboard').first().waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Jane Aurora');
     await shot(page, '08-drawer');
+
+    // An enrichment tied to no field is listed under Unassigned Enrichments and runs from there.
+    await page.evaluate(async () => {
+      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
+      const h = { 'content-type': 'application/json', 'x-csrf-token': csrf };
+      const configs = (await (await fetch('/api/v1/enrichment/configs')).json()).configs as { id: string; entityType: string; enrichmentType: string }[];
+      const configId = configs.find((c) => c.entityType === 'company' && c.enrichmentType === 'llm')!.id;
+      const res = await fetch('/api/v1/enrichment', {
+        method: 'POST', headers: h,
+        body: JSON.stringify({ configId, entityType: 'company', name: 'Founding year', prompt: 'In which year was this company founded?', schema: [{ name: 'answer', type: 'string', description: 'The year', required: true }] }),
+      });
+      if (res.status !== 201) throw new Error(await res.text());
+    });
+    await page.getByTestId('drawer-tab-activities').click();
+    await page.getByTestId('drawer-tab-details').click();
+    const unassigned = page.locator('[data-testid="drawer-enrichment-row"]').filter({ hasText: 'Founding year' });
+    await unassigned.waitFor({ timeout: 40_000 });
+    expect(await unassigned.getByTestId('enrichment-result').innerText()).toBe('Not executed yet');
+    await unassigned.getByTestId('drawer-enrichment-run').click();
+    await page.getByText('1 enrichment execution(s) started').first().waitFor();
+    await expect.poll(() => unassigned.getByTestId('enrichment-result').getAttribute('data-status')).toMatch(/preprocessing|processing/);
+    await expect.poll(() => unassigned.getByTestId('enrichment-result').innerText(), { timeout: 30_000 }).toBe('2011');
+    await unassigned.getByTestId('drawer-enrichment-copy').click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('2011');
+    await shot(page, '09-drawer-unassigned');
     await ctx.close();
   });
 });

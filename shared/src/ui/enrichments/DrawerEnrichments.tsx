@@ -98,7 +98,8 @@ export function UnassignedEnrichmentsSection({ entityType, entityId, open, onTog
   const q = useQuery({
     queryKey: enrichmentKeys.forEntity(entityType),
     queryFn: async () => (await api.enrichments.list({ entityType, take: 100 })).enrichments,
-    staleTime: 30_000,
+    // Enrichments have no realtime events: each drawer opening reads the list again.
+    staleTime: 0,
   });
   const unassigned = useMemo(
     () => (q.data ?? []).filter((e) => !e.entityFieldId).sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true })),

@@ -171,7 +171,8 @@ export function EnrichPopover({ entityType, targets, rows, onStarted }: {
         initialEntity={entityType}
         entities={[entityType]}
         initialFieldId={fieldId}
-        onSaved={(e) => { if (e.entityFieldId) { setFieldId(e.entityFieldId); setEnrichmentId(e.id); } }}
+        // Back to the popover with the new enrichment picked when it fills a field.
+        onSaved={(e) => { if (e.entityFieldId) { setFieldId(e.entityFieldId); setEnrichmentId(e.id); setOpen(true); } }}
       />
     </>
   );
