@@ -71,6 +71,8 @@ export const ConfigSchema = z.object({
   LLM_ORG_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
   /** Calls started per organization and process per minute (0 = no limit). */
   LLM_ORG_RATE_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /** Lets organizations point their own key at an http:// base URL in production (tests, private gateways). */
+  LLM_ALLOW_HTTP_BASE_URL: bool.default(false),
   // Encrypts stored secrets (integration API keys) with AES-256-GCM. Required in production; every
   // process must share it (a changed key makes stored secrets unreadable).
   SECRETS_KEY: z.string().min(32, 'SECRETS_KEY must be at least 32 characters').optional().or(z.literal('').transform(() => undefined)),

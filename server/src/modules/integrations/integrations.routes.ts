@@ -72,7 +72,7 @@ export async function integrationRoutes(app: FastifyInstance): Promise<void> {
     const auth = authOf(req);
     const body = req.body;
     const baseUrl = body.baseUrl ? body.baseUrl.replace(/\/+$/, '') : null;
-    if (baseUrl && app.config.NODE_ENV === 'production' && !baseUrl.startsWith('https://')) throw badRequest(INTEGRATION_MESSAGES.httpsRequired);
+    if (baseUrl && app.config.NODE_ENV === 'production' && !app.config.LLM_ALLOW_HTTP_BASE_URL && !baseUrl.startsWith('https://')) throw badRequest(INTEGRATION_MESSAGES.httpsRequired);
     await verifyOpenAiKey(body.apiKey, baseUrl, Math.min(app.config.LLM_TIMEOUT_MS, 15_000));
     const models = [...new Set(body.models ?? [])];
     const id = await req.em.transactional(async (tem) => {

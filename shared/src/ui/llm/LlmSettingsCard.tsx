@@ -15,7 +15,8 @@ import { ORGANIZATION_DETAILS_KEY, formatAiDate } from './AiProviderCard';
 export const LLM_SETTINGS_TEXT = {
   title: 'LLM settings',
   useSystem: 'Use the system LLM setting',
-  useSystemHint: "Off: AI features use your organization's own OpenAI key (connect it on the Profile page under Integrations).",
+  systemOn: "On: AI features use the system provider. Switch off to use your organization's own OpenAI key.",
+  systemOff: "Off: AI features use your organization's own OpenAI key. Switch on to use the system provider.",
   noSystem: 'The system AI provider is not set up on this server.',
   noOwnKey: "No organization key connected yet: connect one on the Profile page under Integrations.",
   notConfigured: 'No AI provider is configured: AI enrichments fail until an Admin connects an OpenAI API key (Profile → Integrations).',
@@ -80,8 +81,8 @@ export function LlmSettingsCard() {
       )}
       <Field
         hint={ai.settings.llmSettings.useSystemLlmSetting
-          ? (p.organizationIntegrationId ? LLM_SETTINGS_TEXT.useSystemHint : LLM_SETTINGS_TEXT.noOwnKey)
-          : (p.systemAvailable ? LLM_SETTINGS_TEXT.useSystemHint : LLM_SETTINGS_TEXT.noSystem)}
+          ? (p.organizationIntegrationId ? LLM_SETTINGS_TEXT.systemOn : LLM_SETTINGS_TEXT.noOwnKey)
+          : (p.systemAvailable ? LLM_SETTINGS_TEXT.systemOff : LLM_SETTINGS_TEXT.noSystem)}
       >
         <Switch
           label={LLM_SETTINGS_TEXT.useSystem}
