@@ -171,6 +171,34 @@ describe('enrichments journey in Chromium', () => {
     await unassigned.getByTestId('drawer-enrichment-copy').click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('2011');
     await shot(page, '09-drawer-unassigned');
+
+    // Back in the enrichment table: filter, edit (the stored prompt renders its box and is not
+    // regenerated), delete with confirmation.
+    const promptCalls = fake.requests.filter((r) => r.body.response_format?.json_schema?.name === 'enrichment_prompt').length;
+    await page.getByTestId('nav-enrichments').click();
+    await expect.poll(() => page.getByTestId('enrichment-row').count()).toBe(2);
+    await page.getByTestId('enrichment-filter-provider').click();
+    await page.locator('[data-testid="enrichment-filter-provider-option"]').filter({ hasText: 'MixRank' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('enrichment-table-empty').waitFor();
+    await page.getByTestId('enrichment-clear-filters').click();
+    await expect.poll(() => page.getByTestId('enrichment-row').count()).toBe(2);
+    const ceoRow = page.getByTestId('enrichment-row').filter({ hasText: 'CEO Finder' });
+    await ceoRow.getByTestId('enrichment-edit').click();
+    await editor.waitFor();
+    await expect.poll(() => page.getByTestId('enrichment-name').inputValue()).toBe('CEO Finder');
+    await expect.poll(() => page.locator('[data-testid="prompt-editor"] [data-testid="field-box"]').innerText()).toBe('Name');
+    expect(await page.getByTestId('enrichment-field').locator('option:checked').innerText()).toBe('CEO');
+    await expect.poll(() => page.getByTestId('enrichment-save').isDisabled()).toBe(false);
+    await shot(page, '10-edit');
+    await page.getByTestId('enrichment-cancel').click();
+    await editor.waitFor({ state: 'hidden' });
+    expect(fake.requests.filter((r) => r.body.response_format?.json_schema?.name === 'enrichment_prompt').length).toBe(promptCalls);
+    await page.getByTestId('enrichment-row').filter({ hasText: 'Founding year' }).getByTestId('enrichment-delete').click();
+    await page.getByTestId('enrichment-delete-dialog').waitFor();
+    await page.getByTestId('confirm-dialog-confirm').click();
+    await expect.poll(() => page.getByTestId('enrichment-row').count()).toBe(1);
+    expect(await server.query(`select name from enrichment where name = 'Founding year'`)).toEqual([]);
     await ctx.close();
   });
 });

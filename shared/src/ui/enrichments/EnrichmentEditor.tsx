@@ -138,7 +138,11 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
     ? fields.find((f) => f.id === n.fieldId)?.label ?? 'field'
     : otherEnrichments.find((e) => e.id === n.enrichmentId)?.name ?? 'enrichment');
   const promptText = promptToText(prompt, labelOf);
-  const generatedFor = useRef<string | null>(editing ? promptText : null);
+  // What the prompt says, independent of labels still loading (an opened enrichment is not regenerated).
+  const promptKey = promptToText(prompt, (n) => (n.type === 'field-box' ? `f:${n.fieldId}` : `e:${n.enrichmentId}`));
+  const generatedFor = useRef<string | null>(editing ? promptKey : null);
+  const promptTextRef = useRef(promptText);
+  promptTextRef.current = promptText;
   const request = useRef(0);
   useEffect(() => {
     if (promptIsEmpty(prompt)) {
@@ -146,14 +150,14 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
       setPromptState(editing && schema.length ? 'ready' : 'idle');
       return;
     }
-    if (generatedFor.current === promptText && retry === 0) return;
+    if (generatedFor.current === promptKey && retry === 0) return;
     setPromptState('generating');
     setGenerationError(null);
     const id = ++request.current;
     const t = setTimeout(() => {
-      llm.generatePrompt(promptText, { entityType, llmModelId }).then((g) => {
+      llm.generatePrompt(promptTextRef.current, { entityType, llmModelId }).then((g) => {
         if (id !== request.current) return;
-        generatedFor.current = promptText;
+        generatedFor.current = promptKey;
         if (!schemaTouched.current) {
           const item = generatedColumnToItem(g);
           setSchema([item ?? defaultSchemaItem()]);
@@ -168,7 +172,7 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
     }, PROMPT_GENERATION_DEBOUNCE_MS);
     return () => clearTimeout(t);
     // The text is what matters (box ids and options do not change the schema).
-  }, [promptText, retry]);
+  }, [promptKey, retry]);
 
   const values = { name, prompt, schema };
   const errors = enrichmentFormErrors(values);

@@ -110,7 +110,8 @@ export default function EnrichmentsPage() {
     sortKey: sort?.key ?? null,
     sortOrder: sort?.order ?? null,
   };
-  const list = useQuery({ queryKey: enrichmentKeys.list(body), queryFn: () => api.enrichments.list(body), placeholderData: keepPreviousData });
+  // Enrichments have no realtime events: the table re-reads on each visit (staleTime 0).
+  const list = useQuery({ queryKey: enrichmentKeys.list(body), queryFn: () => api.enrichments.list(body), placeholderData: keepPreviousData, staleTime: 0 });
   const creators = useQuery({ queryKey: enrichmentKeys.creators, queryFn: async () => (await api.enrichments.creators()).users, staleTime: 60_000 });
   const creatorOptions = useMemo(() => (creators.data ?? []).map((u) => ({ value: u.id, label: personName(u) })), [creators.data]);
   const rows = list.data?.enrichments ?? [];
