@@ -30,7 +30,7 @@ describe('enrichments journey in Chromium', () => {
     fake.when((r) => run(r, 'founded', 'Aurora Robotics'), { json: { answer: '2011' }, latencyMs: 2000 });
     server = await startServer({
       DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Eastgate Capital',
-      OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e', SECRETS_KEY: 'e2e-secrets-key-0123456789abcdef0123456789',
+      OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e',
     });
     browser = await launchBrowser();
   });
