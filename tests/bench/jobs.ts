@@ -27,6 +27,8 @@ export interface JobsRun {
   dbDoneMs: number;
   /** Write → socket of the 'completed' events under this load. */
   latency: Pcts;
+  /** Write → a plain LISTEN connection in the bench process, the same events. */
+  notifyLatency: Pcts;
   cpu: ReturnType<CpuMeter['end']>;
   completedRows: number;
   eventsWritten: number;
@@ -81,6 +83,16 @@ export async function benchJobs(db: ServicesDb, o: { count: number; runs: number
           }
           return 0;
         };
+        // The same events as seen by a plain LISTEN connection in this process (where the delay is: database or hub).
+        const listener = new pg.Client({ connectionString: db.url });
+        const notifyLatency: number[] = [];
+        listener.on('notification', (msg) => {
+          const at = wallNow();
+          const p = JSON.parse(msg.payload ?? '{}') as { e?: { d: { typeId?: string; status?: string }; t: string }[] };
+          for (const e of p.e ?? []) if (e.d.typeId === typeId && e.d.status === 'completed') notifyLatency.push(at - Date.parse(e.t));
+        });
+        await listener.connect();
+        await listener.query('listen ds_realtime');
         const meter = new CpuMeter(() => ({ 'API process': api.child.pid, 'worker process': worker.child.pid }));
         await sleep(500);
         meter.begin();
@@ -95,10 +107,11 @@ export async function benchJobs(db: ServicesDb, o: { count: number; runs: number
                   (select count(*)::int from realtime_event where organization_id = $2) as events
              from execution where type_id = $1`, [typeId, org.id]);
         await fleet.close();
+        await listener.end();
         if (!ok) throw new Error(`jobs: not every socket saw ${o.count} completions within 120 s (${done.map((s) => s.size).join(', ')}; ${rows[0].n} rows completed)`);
-        const r: JobsRun = { totalMs, enqueueMs, dbDoneMs: rows[0].last.getTime() - t0, latency: pcts(latencies), cpu, completedRows: rows[0].n, eventsWritten: rows[0].events };
+        const r: JobsRun = { totalMs, enqueueMs, dbDoneMs: rows[0].last.getTime() - t0, latency: pcts(latencies), notifyLatency: pcts(notifyLatency), cpu, completedRows: rows[0].n, eventsWritten: rows[0].events };
         ours.push(r);
-        log(`jobs (ours) run ${run + 1}: ${o.count} in ${(totalMs / 1000).toFixed(2)} s (enqueue ${enqueueMs.toFixed(0)} ms, last row completed at ${(r.dbDoneMs / 1000).toFixed(2)} s) = ${Math.round(o.count / (totalMs / 1000))}/s; write→socket ${JSON.stringify(r.latency)}; cores ${JSON.stringify(cpu.cores)}`);
+        log(`jobs (ours) run ${run + 1}: ${o.count} in ${(totalMs / 1000).toFixed(2)} s (enqueue ${enqueueMs.toFixed(0)} ms, last row completed at ${(r.dbDoneMs / 1000).toFixed(2)} s) = ${Math.round(o.count / (totalMs / 1000))}/s; write→socket ${JSON.stringify(r.latency)}; write→LISTEN ${JSON.stringify(r.notifyLatency)}; cores ${JSON.stringify(cpu.cores)}`);
         await sleep(1000);
       }
     } finally {

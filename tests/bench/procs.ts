@@ -363,7 +363,8 @@ export class CpuMeter {
     const u = process.cpuUsage();
     now.set('bench (sockets)', u.user / 1e6 + u.system / 1e6);
     const cores: Record<string, number> = {};
-    for (const [k, v] of now) cores[k] = (v - (this.start.get(k) ?? 0)) / seconds;
+    // A process that exited in between drops out of the PostgreSQL sum: never below zero.
+    for (const [k, v] of now) cores[k] = Math.max(0, (v - (this.start.get(k) ?? 0)) / seconds);
     this.load.push(os.loadavg()[0]);
     return { seconds, cores, loadMax: Math.max(...this.load), loadStart: this.load[0] };
   }

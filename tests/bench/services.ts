@@ -47,6 +47,7 @@ export async function runServiceBenches(opts: ServicesOptions): Promise<void> {
   const runs = numArg(argv, '--runs', 3);
   const jobsCount = numArg(argv, '--jobs', 10_000);
   const jobRuns = numArg(argv, '--job-runs', 2);
+  const jobSockets = numArg(argv, '--job-sockets', 1);
   const partial = sockets < 1000 || jobsCount < 10_000 || runs < 3 || (opts.only !== null && !(want('realtime') && want('jobs')));
   const write = argv.includes('--write') || !partial;
   const started = new Date();
@@ -56,7 +57,7 @@ export async function runServiceBenches(opts: ServicesOptions): Promise<void> {
   let jobs: JobsReport | null = null;
   try {
     if (want('realtime')) realtime = await benchRealtime(db, { sockets, events, runs, warmup: 5, intervalMs: 100, log });
-    if (want('jobs')) jobs = await benchJobs(db, { count: jobsCount, runs: jobRuns, sockets: 10, log });
+    if (want('jobs')) jobs = await benchJobs(db, { count: jobsCount, runs: jobRuns, sockets: jobSockets, log });
   } finally {
     await db.stop();
   }
@@ -111,7 +112,7 @@ function render(d: { started: Date; db: ServicesDb; realtime: RealtimeReport | n
     const best = (xs: number[]) => Math.min(...xs);
     const med = (xs: number[]) => pct(xs, 50);
     L.push('', `### Jobs: ${j.count.toLocaleString('en-US')} no-op executions, end to end`, '');
-    L.push(`One organization; createExecutions() in the bench process (one transaction: rows, pg-boss insert(), 'scheduled' events); one worker process; ${j.sockets} sockets on one API process subscribed to the organization's executions. Time from the call until every socket has the 'completed' event of every execution. Settings: ${Object.entries(j.settings).map(([k, v]) => `${k}=${v}`).join(', ')}.`, '');
+    L.push(`One organization; createExecutions() in the bench process (one transaction: rows, pg-boss insert(), 'scheduled' events); one worker process; ${j.sockets} socket${j.sockets === 1 ? '' : 's'} on one API process subscribed to the organization's executions. Time from the call until every socket has the 'completed' event of every execution. Settings: ${Object.entries(j.settings).map(([k, v]) => `${k}=${v}`).join(', ')}.`, '');
     L.push('| | Run times (s) | Median (s) | Throughput (median) | Target |', '|---|---|---:|---:|---|');
     const ot = j.ours.map((r) => r.totalMs / 1000);
     L.push(`| Ours, end to end | ${ot.map((x) => x.toFixed(2)).join(', ')} | **${med(ot).toFixed(2)}** | ${Math.round(j.count / med(ot)).toLocaleString('en-US')}/s | ≤ 10 s ${ok(med(ot), 10)} |`);

@@ -5,10 +5,10 @@ import { realtimePaths, type ExecutionType } from '@dealscout/shared/domain';
 import type { ExecutionDto, NotificationDto } from '@dealscout/shared/contracts';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { openSocket, type TestSocket } from '../../../test/ws-client';
-import { startTestWorker, scenarioHandlers, eventually, TEST_RESULT_TABLE, type Scenario, type TestWorker } from '../../../test/execution-harness';
+import { startTestWorker, scenarioHandlers, eventually, writeTestResult, TEST_RESULT_TABLE, type Scenario, type TestWorker } from '../../../test/execution-harness';
 import { BOSS_SCHEMA } from '../../jobs/boss';
 import { createExecutions, type CreateExecutionsInput } from './commands/create-executions';
-import { runExecutionJob, ExecutionError } from './runner';
+import { runExecutionJob, runExecutionBatch, ExecutionError } from './runner';
 import { executionQueue } from './queues';
 import { EXECUTION_COLUMNS, type ExecutionRow } from './execution.presenter';
 import pino from 'pino';
@@ -163,6 +163,39 @@ describe('executions: transactional enqueue, worker transitions, retries, dead l
     await Promise.all([runExecutionJob(handler, twinData, jobCtx, { retryCount: 0 }), runExecutionJob(handler, twinData, jobCtx, { retryCount: 1 })]);
     expect(await results(twin.executionId)).toHaveLength(1);
     expect((await row(twin.executionId)).status).toBe('completed');
+  });
+
+  it("a batch completes in one transaction, and a commit step that throws fails its own execution only: the rest of its batch completes, each result written once", async () => {
+    const bad = randomUUID();
+    const typeId = scenario({
+      run: async ({ execution }) => ({ entity: execution.entity_id }),
+      commit: async (em, execution, result) => {
+        if (execution.entity_id === bad) throw new Error('constraint violated by this result');
+        await writeTestResult(em, execution, result);
+      },
+    });
+    const entities = [randomUUID(), bad, randomUUID(), randomUUID()];
+    // Not picked up by the worker (start in an hour): run here as one fetched batch.
+    const started = await createExecutions(ctx.em(), ctx.boss!, { organizationId: org.id, createdById: admin.id, type: 'list', typeId, entityType: 'list', targets: entities.map((entityId) => ({ entityId })), startAfter: new Date(Date.now() + 3_600_000) });
+    const jobCtx = { orm: ctx.orm, logger: pino({ level: 'silent' }), boss: ctx.boss!, config: ctx.config };
+    const handlers = new Map(scenarioHandlers(scenarios).map((h) => [h.type, h]));
+    const items = started.map((st) => ({ data: { executionId: st.executionId, organizationId: org.id, type: 'list' as const }, job: { id: st.executionId, retryCount: 0 } }));
+    const outcome = await runExecutionBatch(handlers, items, jobCtx);
+    const failedId = started[1].executionId;
+    expect(outcome.map((o) => [o.id, o.status])).toEqual(started.map((st) => [st.executionId, st.executionId === failedId ? 'failed' : 'completed']));
+    for (const st of started) {
+      const r = await row(st.executionId);
+      if (st.executionId === failedId) {
+        expect([r.status, r.status_message]).toEqual(['processing', 'The execution failed unexpectedly.']);
+        expect(await results(st.executionId)).toHaveLength(0);
+      } else {
+        expect(r.status).toBe('completed');
+        expect(await results(st.executionId)).toEqual([{ value: JSON.stringify({ entity: st.entityId }) }]);
+      }
+    }
+    // The same batch again (a retry of every job): nothing more is written for the completed ones.
+    await runExecutionBatch(handlers, items.map((i) => ({ ...i, job: { ...i.job, retryCount: 1 } })), jobCtx);
+    for (const st of started) if (st.executionId !== failedId) expect(await results(st.executionId)).toHaveLength(1);
   });
 
   it('a job that keeps failing goes to the dead-letter queue: the execution becomes error and its creator gets an error notification, live', async () => {

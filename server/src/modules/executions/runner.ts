@@ -16,6 +16,7 @@ import {
   EXECUTION_TYPES, EXECUTION_MESSAGES, executionFailedNotice, type ExecutionType,
 } from '@dealscout/shared/domain';
 import { defineJob, type JobContext, type JobDefinition } from '../../jobs/definitions';
+import { executeBound } from '../../db/bound';
 import { publish } from '../realtime/publish';
 import { notifyUser } from '../notifications/notify';
 import { EXECUTION_COLUMNS, executionEvent, type ExecutionRow } from './execution.presenter';
@@ -36,7 +37,11 @@ export interface ExecutionRunContext {
 export interface ExecutionHandler<R = unknown> {
   type: ExecutionType;
   run(ctx: ExecutionRunContext): Promise<R>;
-  /** Writes the result in the completing transaction (runs at most once per execution). */
+  /**
+   * Writes the result in the completing transaction: its writes commit at most once per execution.
+   * Database writes only (it may be called again after a rolled-back attempt, e.g. when another
+   * execution of its group failed its own commit step).
+   */
   commit?(em: EntityManager, execution: ExecutionRow, result: R): Promise<void>;
 }
 
@@ -55,6 +60,8 @@ export interface RunnerOptions {
   cancelPollMs?: number;
   /** Least time between two progress writes. */
   progressMs?: number;
+  /** Executions still running this long after their claim are announced as 'processing' (default 100 ms). */
+  announceMs?: number;
 }
 
 export function defineExecutionHandler<R>(handler: ExecutionHandler<R>): ExecutionHandler<R> {
@@ -80,21 +87,40 @@ async function publishRows(em: EntityManager, rows: readonly ExecutionRow[]): Pr
   for (const org of [...byOrg.keys()].sort()) await publish(em, org, byOrg.get(org)!.map(executionEvent));
 }
 
-/** Claims a fetched batch in one transaction: active executions become 'processing'; the others are skipped. */
+/**
+ * Claims a fetched batch in one statement: active executions become 'processing'; the others are
+ * skipped. No event is written here: the claim does not take the organization's sequence lock nor
+ * NOTIFY (which serializes every notifying commit of the database), so claims commit in parallel
+ * with everything else. 'processing' is announced by `announceProcessing` for the executions still
+ * running a moment later; one that completes before then announces only its completion.
+ */
 async function claimBatch(ctx: JobContext, items: readonly BatchItem[]): Promise<ExecutionRow[]> {
   const values = items.map((i) => ({ id: i.data.executionId, org: i.data.organizationId, attempt: i.job.retryCount }));
-  return ctx.orm.em.fork().transactional(async (tem) => {
-    const rows = await tem.execute<ExecutionRow[]>(
-      `update execution e set status = 'processing', attempt = v.attempt, status_message = null,
-              started_at = coalesce(e.started_at, clock_timestamp()), updated_at = clock_timestamp()
-         from (select (x->>'id')::uuid as id, (x->>'org')::uuid as org, (x->>'attempt')::int as attempt from jsonb_array_elements(?::jsonb) as x) v
-        where e.id = v.id and e.organization_id = v.org and e.status in ('draft', 'scheduled', 'processing')
-        returning ${QUALIFIED_COLUMNS}`,
-      [JSON.stringify(values)],
-    );
-    await publishRows(tem, rows);
-    return rows;
-  });
+  return executeBound<ExecutionRow>(ctx.orm.em.fork(),
+    `update execution e set status = 'processing', attempt = v.attempt, status_message = null,
+            started_at = coalesce(e.started_at, clock_timestamp()), updated_at = clock_timestamp()
+       from (select (x->>'id')::uuid as id, (x->>'org')::uuid as org, (x->>'attempt')::int as attempt from jsonb_array_elements($1::jsonb) as x) v
+      where e.id = v.id and e.organization_id = v.org and e.status in ('draft', 'scheduled', 'processing')
+      returning ${QUALIFIED_COLUMNS}`,
+    [JSON.stringify(values)],
+  );
+}
+
+/**
+ * The rows of `ids` still processing, locked, as they are now (for their 'processing' event). The
+ * rows are locked first, so this announcement and a completion (or cancel, or progress) of the
+ * same execution are numbered in the order they commit: a late announcement never follows the
+ * execution's completion in the stream. A row locked by another transaction is skipped: that one is
+ * completing, cancelling or reporting progress, and publishes the newer state itself (and no lock
+ * cycle with another group commit can form).
+ */
+async function lockProcessing(em: EntityManager, ids: readonly string[]): Promise<ExecutionRow[]> {
+  if (ids.length === 0) return [];
+  return executeBound<ExecutionRow>(em,
+    `select ${EXECUTION_COLUMNS} from execution where id in (select (jsonb_array_elements_text($1::jsonb))::uuid) and status = 'processing'
+      order by id for update skip locked`,
+    [JSON.stringify(ids)],
+  );
 }
 
 interface CommitItem {
@@ -105,90 +131,98 @@ interface CommitItem {
 
 /**
  * Completes executions in groups: whatever finished while the previous group was committing goes
- * into the next transaction (one savepoint per execution, one sequence lock per organization). The
- * per-organization sequence row is locked until commit, so committing one at a time would limit an
- * organization to one commit's latency per execution.
+ * into the next transaction (one statement for the group, the handlers' commit steps, one sequence
+ * lock per organization). The per-organization sequence row is locked until commit, so committing
+ * one at a time would limit an organization to one commit's latency per execution.
  */
 class GroupCommitter {
   private pending: (CommitItem & { resolve(v: 'committed' | 'settled'): void; reject(e: unknown): void })[] = [];
+  /** Executions to announce as 'processing' (still running a moment after their claim). */
+  private announcing = new Set<string>();
   private flushing = false;
   constructor(private readonly ctx: JobContext) {}
 
   submit(item: CommitItem): Promise<'committed' | 'settled'> {
     return new Promise((resolve, reject) => {
       this.pending.push({ ...item, resolve, reject });
-      if (!this.flushing) {
-        this.flushing = true;
-        // After the current turn: the other jobs of a batch that finish together join this group.
-        setImmediate(() => { void this.flush(); });
-      }
+      this.wake();
     });
+  }
+
+  /** Announces these executions as 'processing' with the next group (those still processing then). */
+  announce(ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    for (const id of ids) this.announcing.add(id);
+    this.wake();
+  }
+
+  private wake(): void {
+    if (this.flushing) return;
+    this.flushing = true;
+    // After the current turn: the other jobs of a batch that finish together join this group.
+    setImmediate(() => { void this.flush(); });
   }
 
   private async flush(): Promise<void> {
     try {
-      while (this.pending.length > 0) await this.commit(this.pending.splice(0, 200));
+      while (this.pending.length > 0 || this.announcing.size > 0) {
+        const announce = [...this.announcing];
+        this.announcing.clear();
+        // A group settles its own items; only a failed announcement alone can throw here.
+        await this.commit(this.pending.splice(0, 200), announce).catch((err) => this.ctx.logger.warn({ err }, 'could not announce processing executions'));
+      }
     } finally {
       this.flushing = false;
     }
   }
 
-  private async commit(group: GroupCommitter['pending']): Promise<void> {
-    const outcome = new Map<(typeof group)[number], 'committed' | 'settled' | { error: unknown }>();
+  private async commit(group: GroupCommitter['pending'], announce: readonly string[] = []): Promise<void> {
+    const outcome = new Map<(typeof group)[number], 'committed' | 'settled'>();
     try {
       await this.ctx.orm.em.fork().transactional(async (tem) => {
-        const done: ExecutionRow[] = [];
-        // Handlers without a commit step: one statement for all of them.
-        const plain = group.filter((i) => !i.handler.commit);
-        if (plain.length > 0) {
-          const rows = await tem.execute<ExecutionRow[]>(
-            `update execution e set status = 'completed', result = v.result, processed = coalesce(e.total, e.processed), status_message = null,
-                    completed_at = clock_timestamp(), updated_at = clock_timestamp()
-               from (select (x->>'id')::uuid as id, (x->>'org')::uuid as org, x->'result' as result from jsonb_array_elements(?::jsonb) as x) v
-              where e.id = v.id and e.organization_id = v.org and e.status = 'processing'
-              returning ${QUALIFIED_COLUMNS}`,
-            [JSON.stringify(plain.map((i) => ({ id: i.row.id, org: i.row.organization_id, result: i.result ?? null })))],
-          );
-          const committed = new Set(rows.map((r) => r.id));
-          for (const item of plain) outcome.set(item, committed.has(item.row.id) ? 'committed' : 'settled');
-          done.push(...rows);
+        const completing = new Set(group.map((i) => i.row.id));
+        const announced = await lockProcessing(tem, announce.filter((id) => !completing.has(id)));
+        if (group.length === 0) {
+          await publishRows(tem, announced);
+          return;
         }
-        for (const item of group.filter((i) => i.handler.commit)) {
-          try {
-            const row = await tem.transactional(async (sp) => {
-              const [r] = await sp.execute<ExecutionRow[]>(
-                `update execution set status = 'completed', result = ?::jsonb, processed = coalesce(total, processed), status_message = null,
-                        completed_at = clock_timestamp(), updated_at = clock_timestamp()
-                  where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`,
-                [JSON.stringify(item.result ?? null), item.row.id, item.row.organization_id],
-              );
-              if (!r) return null;
-              sp.setFilterParams('tenant', { organizationId: r.organization_id });
-              if (item.handler.commit) await item.handler.commit(sp, r, item.result);
-              return r;
-            });
-            outcome.set(item, row ? 'committed' : 'settled');
-            if (row) done.push(row);
-          } catch (error) {
-            outcome.set(item, { error });
-          }
+        // One conditional statement completes the whole group: only executions still 'processing'
+        // move (a cancelled one, or one another attempt completed, stays as it is and writes nothing).
+        const rows = await executeBound<ExecutionRow>(tem,
+          `update execution e set status = 'completed', result = v.result, processed = coalesce(e.total, e.processed), status_message = null,
+                  completed_at = clock_timestamp(), updated_at = clock_timestamp()
+             from (select (x->>'id')::uuid as id, (x->>'org')::uuid as org, x->'result' as result from jsonb_array_elements($1::jsonb) as x) v
+            where e.id = v.id and e.organization_id = v.org and e.status = 'processing'
+            returning ${QUALIFIED_COLUMNS}`,
+          [JSON.stringify(group.map((i) => ({ id: i.row.id, org: i.row.organization_id, result: i.result ?? null })))],
+        );
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        for (const item of group) {
+          const row = byId.get(item.row.id);
+          outcome.set(item, row ? 'committed' : 'settled');
+          if (!row || !item.handler.commit) continue;
+          // The handler's writes, in the same transaction, on an EntityManager of its own scoped
+          // to the execution's organization. A handler that throws rolls the whole group back;
+          // the group is then committed one execution at a time, so it fails alone.
+          const em = tem.fork({ keepTransactionContext: true, clear: true });
+          em.setFilterParams('tenant', { organizationId: row.organization_id });
+          await item.handler.commit(em, row, item.result);
         }
-        await publishRows(tem, done);
+        await publishRows(tem, [...announced, ...rows]);
       });
     } catch (error) {
-      // The group itself failed (connection, lock timeout…): each one alone, so one cannot sink the rest.
-      if (group.length > 1) {
+      // The group failed (a handler's commit threw, connection, lock timeout…): each one alone, so
+      // one cannot sink the rest.
+      if (group.length > 1 || (group.length === 1 && announce.length > 0)) {
         for (const item of group) await this.commit([item]);
+        if (announce.length > 0) await this.commit([], announce).catch((err) => this.ctx.logger.warn({ err }, 'could not announce processing executions'));
         return;
       }
+      if (group.length === 0) throw error;
       group[0].reject(error);
       return;
     }
-    for (const item of group) {
-      const o = outcome.get(item)!;
-      if (typeof o === 'string') item.resolve(o);
-      else item.reject(o.error);
-    }
+    for (const item of group) item.resolve(outcome.get(item)!);
   }
 }
 
@@ -215,12 +249,15 @@ export async function runExecutionBatch(handlers: ReadonlyMap<string, ExecutionH
   const checkCancelled = async () => {
     const live = [...aborts].filter(([, ac]) => !ac.signal.aborted).map(([id]) => id);
     if (live.length === 0) return;
-    const rows = await ctx.orm.em.fork().execute<{ id: string; status: string }[]>(
-      `select id, status from execution where id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`, [JSON.stringify(live)]);
+    const rows = await executeBound<{ id: string; status: string }>(ctx.orm.em.fork(),
+      `select id, status from execution where id in (select (jsonb_array_elements_text($1::jsonb))::uuid)`, [JSON.stringify(live)]);
     const status = new Map(rows.map((r) => [r.id, r.status]));
     for (const id of live) if (status.get(id) !== 'processing') aborts.get(id)!.abort(new ExecutionCancelled());
   };
   const watch = setInterval(() => { void checkCancelled().catch(() => {}); }, opts.cancelPollMs ?? 1000);
+  // Executions of the batch that have not finished within announceMs are announced as processing.
+  const finished = new Set<string>();
+  const announce = setTimeout(() => committerFor(ctx).announce([...claimed.keys()].filter((id) => !finished.has(id))), opts.announceMs ?? 100);
   try {
     return await Promise.all(items.map(async ({ data, job }): Promise<JobResult> => {
       const row = claimed.get(data.executionId);
@@ -235,6 +272,7 @@ export async function runExecutionBatch(handlers: ReadonlyMap<string, ExecutionH
       try {
         if (!handler) throw new ExecutionError(EXECUTION_MESSAGES.noHandler);
         const result = await handler.run({ execution: row, em: tenantEm(ctx, row.organization_id), logger: log, signal: ac.signal, progress: progressReporter(ctx, row, ac, opts) });
+        finished.add(row.id);
         if (ac.signal.aborted) {
           log.info('execution cancelled while running; result discarded');
           return { id: job.id, status: 'completed' };
@@ -255,6 +293,7 @@ export async function runExecutionBatch(handlers: ReadonlyMap<string, ExecutionH
     }));
   } finally {
     clearInterval(watch);
+    clearTimeout(announce);
   }
 }
 

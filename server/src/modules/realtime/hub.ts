@@ -41,6 +41,8 @@ const REPLAY_CHUNK = 500;
 interface HubEvent extends RealtimeEvent {
   /** The event serialized once, shared by every socket it goes to. */
   json?: string;
+  /** The frame carrying this event alone, encoded once for every socket that gets just this event. */
+  frame?: Buffer;
 }
 
 interface Conn {
@@ -56,16 +58,24 @@ interface Conn {
   hold: number;
   held: HubEvent[];
   pending: Map<string, HubEvent>;
-  timer: NodeJS.Timeout | null;
+  /** A flush of `pending` is scheduled. */
+  queued: boolean;
   lastFlush: number;
   alive: boolean;
   closed: boolean;
   queue: Promise<void>;
 }
 
+/**
+ * What the realtime_event trigger NOTIFYs, once per statement and organization: the range of
+ * sequence numbers written (`m` to `s`) with the events (`e`) when they fit, else only the range
+ * (read from the table). `p`…`t` / `f` without `m` is the older one-event-per-NOTIFY form.
+ */
 interface NotifyPayload {
   o: string;
   s: number | string;
+  m?: number | string;
+  e?: { s: number | string; p: string; k: string; y: string | null; d: unknown; t: string }[];
   p?: string;
   k?: string;
   y?: string | null;
@@ -117,6 +127,10 @@ export class RealtimeHub {
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private readonly authTimeoutMs: number;
   private readonly heartbeatMs: number;
+  /** Sockets whose flush is due at a time (ms): one timer per distinct time, not one per socket. */
+  private readonly due = new Map<number, Conn[]>();
+  /** Frames of several events, encoded once per flush round for every socket that gets the same events. */
+  private readonly frames = new Map<string, Buffer>();
   /** Counters for tests and the log. */
   readonly stats = { dispatched: 0, droppedSlow: 0, closedSession: 0, reconnects: 0 };
 
@@ -212,14 +226,19 @@ export class RealtimeHub {
   private async processNotification(payload: string): Promise<void> {
     const p = JSON.parse(payload) as NotifyPayload;
     const oid = p.o;
-    const seq = Number(p.s);
+    const upTo = Number(p.s);
+    const from = p.m !== undefined ? Number(p.m) : upTo;
     if (!this.byOrg.get(oid)?.size) return;
     const last = this.lastSeq.get(oid);
-    if (last !== undefined && seq <= last) return;
-    if (last !== undefined && seq > last + 1) await this.fill(oid, last, seq - 1);
-    const ev = p.f ? (await this.readEvents(oid, seq - 1, seq))[0] : toEvent({ seq, path: p.p!, kind: p.k!, key: p.y ?? null, data: p.d ?? null, created_at: p.t! });
-    if (ev) this.dispatch(oid, ev);
-    this.lastSeq.set(oid, seq);
+    if (last !== undefined && upTo <= last) return;
+    if (last !== undefined && from > last + 1) await this.fill(oid, last, from - 1);
+    let events: HubEvent[];
+    if (p.e) events = p.e.map((x) => toEvent({ seq: x.s, path: x.p, kind: x.k, key: x.y ?? null, data: x.d ?? null, created_at: x.t }));
+    else if (p.m === undefined && !p.f) events = [toEvent({ seq: upTo, path: p.p!, kind: p.k!, key: p.y ?? null, data: p.d ?? null, created_at: p.t! })];
+    else events = await this.readEvents(oid, from - 1, upTo);
+    const seen = this.lastSeq.get(oid);
+    for (const ev of events) if (seen === undefined || ev.seq > seen) this.dispatch(oid, ev);
+    this.lastSeq.set(oid, upTo);
   }
 
   private async readEvents(oid: string, after: number, upTo: number): Promise<HubEvent[]> {
@@ -269,7 +288,30 @@ export class RealtimeHub {
     const k = ev.key ?? `#${ev.seq}`;
     c.pending.delete(k);
     c.pending.set(k, ev);
-    if (!c.timer) c.timer = setTimeout(() => this.flush(c), Math.max(0, c.lastFlush + this.opts.flushMs - Date.now()));
+    this.schedule(c);
+  }
+
+  /**
+   * Flushes a socket's pending events once its window allows: at once (all the sockets an event
+   * reaches together, in one round after the current turn) or when its window ends.
+   */
+  private schedule(c: Conn): void {
+    if (c.queued) return;
+    c.queued = true;
+    const now = Date.now();
+    const at = Math.max(now, c.lastFlush + this.opts.flushMs);
+    let list = this.due.get(at);
+    if (!list) {
+      const batch: Conn[] = [];
+      this.due.set(at, (list = batch));
+      const run = () => {
+        this.due.delete(at);
+        for (const x of batch) this.flush(x);
+      };
+      if (at <= now) setImmediate(run);
+      else setTimeout(run, at - now);
+    }
+    list.push(c);
   }
 
   private wants(c: Conn, ev: HubEvent): boolean {
@@ -278,7 +320,7 @@ export class RealtimeHub {
   }
 
   private flush(c: Conn): void {
-    c.timer = null;
+    c.queued = false;
     if (c.closed || c.pending.size === 0) return;
     const events = [...c.pending.values()];
     c.pending.clear();
@@ -293,8 +335,25 @@ export class RealtimeHub {
       this.drop(c, REALTIME_CLOSE_CODES.tooSlow, REALTIME_MESSAGES.tooSlow);
       return;
     }
-    const parts = events.map((e) => (e.json ??= JSON.stringify({ seq: e.seq, path: e.path, kind: e.kind, key: e.key, data: e.data, at: e.at })));
-    c.socket.send(`{"type":"events","events":[${parts.join(',')}]}`);
+    c.socket.send(this.frameOf(c.oid ?? '', events), { binary: false });
+  }
+
+  /**
+   * The `events` frame, encoded once: per event when it goes alone (an event object belongs to one
+   * organization), per flush round for a group (keyed by organization and sequence numbers, which
+   * count per organization).
+   */
+  private frameOf(oid: string, events: HubEvent[]): Buffer {
+    const json = (e: HubEvent) => (e.json ??= JSON.stringify({ seq: e.seq, path: e.path, kind: e.kind, key: e.key, data: e.data, at: e.at }));
+    const encode = () => Buffer.from(`{"type":"events","events":[${events.map(json).join(',')}]}`);
+    if (events.length === 1) return (events[0].frame ??= encode());
+    const key = `${oid}:${events.map((e) => e.seq).join(',')}`;
+    let frame = this.frames.get(key);
+    if (!frame) {
+      if (this.frames.size === 0) setImmediate(() => this.frames.clear());
+      this.frames.set(key, (frame = encode()));
+    }
+    return frame;
   }
 
   private send(c: Conn, msg: RealtimeServerMessage): void {
@@ -319,7 +378,6 @@ export class RealtimeHub {
   private forget(c: Conn): void {
     if (c.closed) return;
     c.closed = true;
-    if (c.timer) clearTimeout(c.timer);
     c.pending.clear();
     c.held = [];
     this.conns.delete(c);
@@ -341,7 +399,7 @@ export class RealtimeHub {
     }
     const c: Conn = {
       id: this.nextId++, socket, uid: null, oid: null, sid: null, subs: new Map(), subscribed: false, hold: 0, held: [],
-      pending: new Map(), timer: null, lastFlush: 0, alive: true, closed: false, queue: Promise.resolve(),
+      pending: new Map(), queued: false, lastFlush: 0, alive: true, closed: false, queue: Promise.resolve(),
     };
     this.conns.add(c);
     const authTimer = setTimeout(() => { if (!c.uid) this.drop(c, REALTIME_CLOSE_CODES.unauthorized, REALTIME_MESSAGES.notAuthenticated); }, this.authTimeoutMs);

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeBound } from '../../db/bound';
 
 /** An event for realtime clients (see shared/src/domain/realtime.ts for the paths). */
 export interface PublishEvent {
@@ -19,18 +20,18 @@ export async function publish(em: EntityManager, organizationId: string, events:
   const list = Array.isArray(events) ? events : [events as PublishEvent];
   if (list.length === 0) return [];
   const items = JSON.stringify(list.map((e) => ({ path: e.path, kind: e.kind, key: e.key ?? null, data: e.data ?? null })));
-  const rows = await em.execute<{ seq: string | number }[]>(
+  const rows = await executeBound<{ seq: string | number }>(em,
     `with s as (
-       insert into realtime_sequence (organization_id, last_seq) values (?, ?)
+       insert into realtime_sequence (organization_id, last_seq) values ($1, $2)
        on conflict (organization_id) do update set last_seq = realtime_sequence.last_seq + excluded.last_seq
        returning last_seq
      )
      insert into realtime_event (id, organization_id, seq, path, kind, key, data, created_at)
-     select gen_random_uuid(), ?, s.last_seq - ? + e.ord, e.item->>'path', e.item->>'kind', e.item->>'key', e.item->'data', clock_timestamp()
-       from s, jsonb_array_elements(?::jsonb) with ordinality as e(item, ord)
+     select gen_random_uuid(), $1, s.last_seq - $2 + e.ord, e.item->>'path', e.item->>'kind', e.item->>'key', e.item->'data', clock_timestamp()
+       from s, jsonb_array_elements($3::jsonb) with ordinality as e(item, ord)
      order by e.ord
      returning seq`,
-    [organizationId, list.length, organizationId, list.length, items],
+    [organizationId, list.length, items],
   );
   return rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
 }

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import { initialExecutionStatus, type ExecutionType, type ExecutionEntityType } from '@dealscout/shared/domain';
 import { transactionDb } from '../../../jobs/boss';
+import { executeBound } from '../../../db/bound';
 import { publish } from '../../realtime/publish';
 import { EXECUTION_COLUMNS, executionEvent, type ExecutionRow } from '../execution.presenter';
 import { executionQueue, type ExecutionJobData } from '../queues';
@@ -51,10 +52,10 @@ export async function createExecutions(em: EntityManager, boss: PgBoss, input: C
 async function createChunk(em: EntityManager, boss: PgBoss, input: CreateExecutionsInput, targets: readonly ExecutionTarget[], round: number): Promise<StartedExecution[]> {
   const status = initialExecutionStatus(input.type);
   const items = targets.map((t) => ({ id: randomUUID(), entityId: t.entityId, key: t.idempotencyKey ?? null }));
-  const created = await em.execute<ExecutionRow[]>(
+  const created = await executeBound<ExecutionRow>(em,
     `insert into execution (id, organization_id, type, type_id, entity_type, entity_id, status, idempotency_key, attempt, processed, created_by_id, created_at, updated_at)
-     select (e->>'id')::uuid, ?, ?, ?, ?, (e->>'entityId')::uuid, ?, e->>'key', 0, 0, ?, clock_timestamp(), clock_timestamp()
-       from jsonb_array_elements(?::jsonb) as e
+     select (e->>'id')::uuid, $1::uuid, $2::text, $3::uuid, $4::text, (e->>'entityId')::uuid, $5::text, e->>'key', 0, 0, $6::uuid, clock_timestamp(), clock_timestamp()
+       from jsonb_array_elements($7::jsonb) as e
      on conflict (organization_id, idempotency_key) where idempotency_key is not null and status in ('draft', 'scheduled', 'processing') do nothing
      returning ${EXECUTION_COLUMNS}`,
     [input.organizationId, input.type, input.typeId ?? null, input.entityType, status, input.createdById, JSON.stringify(items)],
