@@ -27,7 +27,8 @@ export function toEnrichmentDto(e: IEnrichment): EnrichmentDto {
     provider: e.provider as EnrichmentDto['provider'],
     entityFieldId: e.field?.id ?? null,
     field: field ? { id: field.id, key: field.key, label: field.label, dataType: field.dataType } : null,
-    isPrimary: e.isPrimary,
+    // A deleted field leaves field_id null (FK set null): no field, no primary role.
+    isPrimary: e.isPrimary && Boolean(e.field),
     llmModelId: e.llmModelId,
     listColumns: e.listColumns ?? [],
     listCompanyId: e.listCompanyId ?? null,
@@ -43,7 +44,7 @@ export function toEnrichmentDto(e: IEnrichment): EnrichmentDto {
       llmModelId: e.llmModelId,
       color: (e.color ?? null) as EnrichmentDto['color'],
       fieldIdToAssign: e.field?.id ?? null,
-      isFieldPrimary: e.isPrimary,
+      isFieldPrimary: e.isPrimary && Boolean(e.field),
       scrapeFieldId: e.data?.scrapeFieldId ?? null,
       websiteToScrape: e.data?.websiteToScrape ?? null,
     },

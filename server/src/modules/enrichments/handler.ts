@@ -253,9 +253,9 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
          execution_id = ${own ? 'excluded.execution_id' : 'enrichment_result.execution_id'}, updated_at = clock_timestamp()`,
       [org, entityType, entityId, own ? execution.id : null, JSON.stringify({ result: r.result }), JSON.stringify(r.sources), r.enrichmentId, org],
     );
-    const [e] = await em.execute<{ field_id: string | null; is_primary: boolean; data_type: string | null; reconciliation: string | null; built_in_column: string | null }[]>(
-      `select e.field_id, e.is_primary, f.data_type, f.config->>'reconciliation' as reconciliation, f.built_in_column
-         from enrichment e left join field_definition f on f.id = e.field_id where e.id = ? and e.organization_id = ?`, [r.enrichmentId, org]);
+    const [e] = await em.execute<{ field_id: string | null; is_primary: boolean; data_type: string | null; reconciliation: string | null; built_in_column: string | null; slot: number | null }[]>(
+      `select e.field_id, e.is_primary, f.data_type, f.config->>'reconciliation' as reconciliation, f.built_in_column, f.slot
+         from enrichment e join field_definition f on f.id = e.field_id and f.organization_id = e.organization_id where e.id = ? and e.organization_id = ?`, [r.enrichmentId, org]);
     if (e?.field_id && e.is_primary && !e.built_in_column) {
       const value = fieldValueOfResult(r.result);
       const coerced = coerceFieldValue(e.data_type as FieldDataType, value);
@@ -264,8 +264,7 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
         const [has] = await em.execute(`select 1 from field_value where organization_id = ? and field_id = ? and entity_id = ? and value is not null and value <> 'null'::jsonb`, [org, e.field_id, entityId]);
         if (has) continue;
       }
-      const field = await em.findOne(FieldDefinition, { id: e.field_id });
-      if (!field) continue;
+      const field = { id: e.field_id, dataType: e.data_type!, slot: e.slot, builtInColumn: null };
       // The one write path of custom values (keeps the record's typed copy in step), with the enrichment's outcome.
       const dto = await writeFieldValue(em, {
         organizationId: org, entityType, entityId, field, value: coerced.value,
