@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import type { EnrichmentConfigDto, EnrichmentFormBody, FieldDto, GeneratePromptResponse } from '../../contracts';
 import { fakeApi, renderWithApi } from '../test-render';
 import { EnrichmentEditor } from './EnrichmentEditor';
-import { LinkedinEnrichmentModal } from './NewEnrichment';
+import { EnrichmentTypeSelector, LinkedinEnrichmentModal } from './NewEnrichment';
 
 afterEach(cleanup);
 configure({ asyncUtilTimeout: 6000 });
@@ -106,5 +106,21 @@ describe('LinkedIn modal', { timeout: 20_000 }, () => {
     await user.type(name, 'Company details');
     await user.click(screen.getByTestId('linkedin-enrichment-save'));
     await waitFor(() => expect(create).toHaveBeenCalledWith({ configId: 'mixrankCompanyDetails-company', entityType: 'company', enrichmentName: 'Company details' }));
+  });
+});
+
+describe('plugin mode', { timeout: 20_000 }, () => {
+  it('gives the editor and the type selector the full width', async () => {
+    const a = api(async () => ({ success: true, enrichmentName: '', keyName: 'x', keyDescription: 'x', keyDataType: 'string', keyOptions: [] }));
+    renderWithApi(<EnrichmentEditor open onOpenChange={vi.fn()} config={config('llm')} entityType="company" />, a, { pluginMode: true });
+    expect((await screen.findByTestId('enrichment-editor')).style.width).toBe('100%');
+    cleanup();
+    const b = fakeApi({ enrichments: { configs: vi.fn(async () => ({ success: true as const, configs: [config('llm')] })) } });
+    renderWithApi(<EnrichmentTypeSelector open onOpenChange={vi.fn()} onPick={vi.fn()} />, b, { pluginMode: true });
+    expect((await screen.findByTestId('enrichment-type-selector')).style.width).toBe('100%');
+    expect(await screen.findAllByTestId('enrichment-type-option')).toHaveLength(1);
+    cleanup();
+    renderWithApi(<EnrichmentTypeSelector open onOpenChange={vi.fn()} onPick={vi.fn()} />, b);
+    expect((await screen.findByTestId('enrichment-type-selector')).style.width).toBe('400px');
   });
 });
