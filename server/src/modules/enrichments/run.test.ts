@@ -305,6 +305,20 @@ describe('enrichments: running', () => {
     fake.otherwise(null);
   });
 
+  it("deleting records deletes their results", async () => {
+    await startWorker();
+    fake.reset();
+    fake.otherwise({ json: { answer: 'gone soon' } });
+    const id = await enrichment(a.c, { name: 'Ephemeral', prompt: 'x' });
+    const [one, two] = [await company(a.c, 'Ephemeral one'), await company(a.c, 'Ephemeral two')];
+    await execute(a.c, { enrichmentId: id, entityIds: [one, two] });
+    await done(a.c, id, [one, two]);
+    expect((await a.c.del(`/api/v1/company/delete/${one}`)).statusCode).toBe(200);
+    const rows = await ctx.em().execute<{ entity_id: string }[]>(`select entity_id from enrichment_result where enrichment_id = ?`, [id]);
+    expect(rows.map((r) => r.entity_id)).toEqual([two]);
+    fake.otherwise(null);
+  });
+
   it('an answer that is not JSON ends the row in error at once; a provider error is retried and then fails', async () => {
     await startWorker();
     fake.reset();

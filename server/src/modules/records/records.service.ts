@@ -174,6 +174,8 @@ export async function deleteRecords(em: EntityManager, actor: Actor, entityType:
     const trx = tem.getTransactionContext();
     await conn.execute(`create temporary table _del on commit drop as select r.id from ${table} r ${where.text}`, where.params, 'run', trx);
     await conn.execute(`delete from field_value v using _del d where v.organization_id = ? and v.entity_id = d.id`, [actor.organizationId], 'run', trx);
+    // Their enrichment results too (no foreign key: one results table serves companies and contacts).
+    await conn.execute(`delete from enrichment_result x using _del d where x.organization_id = ? and x.entity_id = d.id`, [actor.organizationId], 'run', trx);
     const res = await conn.execute(`delete from ${table} r using _del d where r.organization_id = ? and r.id = d.id`, [actor.organizationId], 'run', trx) as unknown as { affectedRows: number };
     return res.affectedRows;
   });
