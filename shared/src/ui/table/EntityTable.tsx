@@ -70,7 +70,10 @@ export function customFieldColumn<Row extends RecordRow>(field: FieldDto): Recor
     width: CUSTOM_COLUMN_WIDTH,
     text: (row) => fieldValueText(row.fields[field.id]?.value, field.dataType),
     // While the field's primary enrichment runs on the row, its status shows instead (spec 002 §4).
-    render: (row) => <FieldResultCell field={field} entityId={row.id} text={fieldValueText(row.fields[field.id]?.value, field.dataType)} />,
+    // Fields without one render their text (no per-cell subscription on large pages).
+    render: primaryEnrichmentId(field)
+      ? (row) => <FieldResultCell field={field} entityId={row.id} text={fieldValueText(row.fields[field.id]?.value, field.dataType)} />
+      : undefined,
   };
 }
 
