@@ -209,6 +209,17 @@ describe('enrichments: configs, CRUD, assignment, table', () => {
     // A user may edit the enrichments of the organization (no admin-only route here).
     expect((await member.put('/api/v1/enrichment/set-color', { enrichmentId: all.enrichments[0].id, color: 'sky' })).statusCode).toBe(200);
     expect((await c.post('/api/v1/enrichment/list', { take: 101 })).statusCode).toBe(400);
+    // Every sort key answers the same rows, in its order.
+    for (const sortKey of ['name', 'entityType', 'field', 'isPrimary', 'createdBy', 'createdAt', 'updatedAt', 'provider', 'unknown']) {
+      for (const sortOrder of ['asc', 'desc']) {
+        const page = await c.post('/api/v1/enrichment/list', { take: 100, sortKey, sortOrder });
+        expect(page.statusCode, `${sortKey} ${sortOrder}: ${page.body}`).toBe(200);
+        expect(page.json().enrichments.map((e: EnrichmentDto) => e.id).sort()).toEqual(all.enrichments.map((e: EnrichmentDto) => e.id).sort());
+      }
+    }
+    const byField = (await c.post('/api/v1/enrichment/list', { take: 100, sortKey: 'field', sortOrder: 'asc' })).json().enrichments as EnrichmentDto[];
+    const labels = byField.map((e) => e.field?.label).filter((l): l is string => Boolean(l));
+    expect([...labels].sort()).toEqual(labels);
   });
 
   it("another organization's enrichments and fields are not found (404), and its table is its own", async () => {
