@@ -76,6 +76,23 @@ describe('enrichments: agents and the LinkedIn lookup', () => {
     expect(JSON.stringify(second.body.messages)).toContain('warehouse robots');
   });
 
+  it('the Deep Research Agent plans, researches and answers (several model calls, one result)', async () => {
+    fake.reset();
+    const id = (await c.post('/api/v1/enrichment', {
+      configId: configFor('company', 'deepresearchagent')!.id, name: 'Deep', prompt: 'Who are the main competitors?',
+      schema: [{ name: 'answer', type: 'string', description: 'Competitors.', required: true }],
+    })).json().id as string;
+    const co = await company('Deepco', 'deepco.example');
+    await c.post('/api/v1/enrichment/execute', { enrichmentId: id, entityType: 'company', entityIds: [co] });
+    const r = await result(id, co);
+    expect(r.status, r.statusMessage ?? '').toBe('complete');
+    expect(typeof r.value.result!.answer).toBe('string');
+    // Planning, research and the final answer are separate calls, all charged under this execution.
+    expect(fake.chatRequests.length).toBeGreaterThan(1);
+    const keys = await ctx.em().execute<{ charge_key: string }[]>(`select charge_key from llm_charge where charge_key like ?`, [`${r.executionId}:%`]);
+    expect(keys.length).toBe(fake.chatRequests.length);
+  });
+
   it('the LinkedIn enrichment fills the built-in company info fields', async () => {
     const id = (await c.post('/api/v1/enrichment', { configId: configFor('company', 'mixrankCompanyDetails')!.id, enrichmentName: 'LinkedIn profile' })).json().id as string;
     const co = await company('Linkco', 'https://www.linkco.example/about');
