@@ -239,17 +239,19 @@ export async function openFleet(opts: {
 }
 
 /** Raw `ws` clients of the raw-infrastructure servers (no auth, no subscribe): every frame's arrival is recorded. */
-export async function openRawFleet(count: number, wsUrls: string[]): Promise<Fleet & { arrivalsRaw: { at: number; text: string }[] }> {
+export async function openRawFleet(count: number, wsUrls: string[]): Promise<Fleet & { send(text: string): void }> {
   const sockets: WebSocket[] = [];
   const fleet = {
+    /** Sends on the first socket (a control client of the raw server). */
+    send(text: string) {
+      sockets[0].send(text);
+    },
     size: count,
     arrivals: [] as Arrival[],
-    arrivalsRaw: [] as { at: number; text: string }[],
     frames: 0,
     closedEarly: 0,
     reset() {
       fleet.arrivals = [];
-      fleet.arrivalsRaw = [];
       fleet.frames = 0;
     },
     async close() {

@@ -31,6 +31,8 @@ export interface LatencyFigure {
   raw: Pcts;
   oursRuns: Pcts[];
   rawRuns: Pcts[];
+  /** Plain ws broadcast alone (no database), where measured. */
+  wsOnly?: Pcts;
   deliveries: number;
   expected: number;
   missing: number;
@@ -132,22 +134,36 @@ export async function benchRealtime(db: ServicesDb, o: { sockets: number; events
     const rawPort = await freePort();
     const raw1 = await start(startProc('raw-ws-1', 'tests/bench/procs/raw-ws.ts', [], { DATABASE_URL: db.url, PORT: String(rawPort) }, (out) => out.includes('ready')));
     let rawFleet = await openRawFleet(o.sockets, [`ws://127.0.0.1:${rawPort}`]);
+    // The raw write: the event made durable (one insert) and NOTIFYed in the same transaction, as ours.
+    await notifier.query('create table if not exists bench_raw_event (id bigserial primary key, payload jsonb not null)');
     const notify = async (n: number) => {
       const t0 = wallNow();
-      const ev = { seq: n + 1, path, kind: 'bench.broadcast', key: null, data: { n, t0, pad: PAD }, at: new Date().toISOString() };
-      await notifier.query(`select pg_notify('bench_raw', $1)`, [JSON.stringify(ev)]);
+      const ev = JSON.stringify({ seq: n + 1, path, kind: 'bench.broadcast', key: null, data: { n, t0, pad: PAD }, at: new Date().toISOString() });
+      await notifier.query(`with i as (insert into bench_raw_event (payload) values ($1::text::jsonb)) select pg_notify('bench_raw', $1::text)`, [ev]);
     };
     meter = new CpuMeter(() => ({ 'raw ws process': raw1.child.pid }));
     meter.begin();
     const raw = await paced({ fleet: rawFleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets, trigger: notify, latency: fromT0, complete: perEvent });
     const rawCpu = meter.end();
-    log(`realtime broadcast (raw ws + NOTIFY): ${JSON.stringify(medianOf(raw.runs))}`);
+    log(`realtime broadcast (raw: insert + NOTIFY + ws): ${JSON.stringify(medianOf(raw.runs))}`);
+    // ws alone: a control socket asks the raw server to broadcast (no database at all).
+    const control = await openRawFleet(1, [`ws://127.0.0.1:${rawPort}`]);
+    const wsOnly = await paced({
+      fleet: rawFleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets,
+      trigger: async (n) => {
+        const t0 = wallNow();
+        control.send(`!${JSON.stringify({ seq: n + 1, path, kind: 'bench.broadcast', key: null, data: { n, t0, pad: PAD }, at: new Date().toISOString() })}`);
+      },
+      latency: fromT0, complete: perEvent,
+    });
+    log(`realtime broadcast (raw: ws alone): ${JSON.stringify(medianOf(wsOnly.runs))}`);
+    await control.close();
     await rawFleet.close();
     await raw1.stop();
 
     const broadcast: LatencyFigure = {
       label: `${o.sockets} sockets on one API process, one event to all`,
-      ours: medianOf(ours.runs), raw: medianOf(raw.runs), oursRuns: ours.runs, rawRuns: raw.runs,
+      ours: medianOf(ours.runs), raw: medianOf(raw.runs), oursRuns: ours.runs, rawRuns: raw.runs, wsOnly: medianOf(wsOnly.runs),
       deliveries: ours.deliveries, expected: o.sockets * o.events * o.runs, missing: ours.missing, frames: ours.frames, cpu, rawCpu,
       note: 'from just before the writing transaction began (BEGIN, sequence upsert, insert, NOTIFY at COMMIT) to the frame on each socket',
     };
@@ -192,7 +208,7 @@ export async function benchRealtime(db: ServicesDb, o: { sockets: number; events
       meter.begin();
       const rawMulti = await paced({ fleet: rawFleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets, trigger: notify, latency: fromT0, complete: perEvent });
       const rawMcpu = meter.end();
-      log(`realtime multi (raw ws ×2 + NOTIFY): ${JSON.stringify(medianOf(rawMulti.runs))}`);
+      log(`realtime multi (raw: insert + NOTIFY + ws ×2): ${JSON.stringify(medianOf(rawMulti.runs))}`);
       await rawFleet.close();
       await Promise.all(raws.map((r) => r.stop()));
 

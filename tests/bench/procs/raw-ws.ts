@@ -1,6 +1,7 @@
 // Raw infrastructure for the realtime benchmark: a plain `ws` server (no hub: no auth, no paths, no
 // sequence tracking, no coalescing) with one `pg` connection that LISTENs on a channel and sends each
-// NOTIFY payload, serialized once, to every connected socket. What our hub adds is measured against it.
+// NOTIFY payload, serialized once, to every connected socket; or, without the database, what a
+// control client sends. What our hub adds is measured against it.
 //   env: DATABASE_URL, PORT, RAW_CHANNEL
 import pg from 'pg';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -11,6 +12,14 @@ const sockets = new Set<WebSocket>();
 const wss = new WebSocketServer({ host: '127.0.0.1', port, perMessageDeflate: false });
 const listening = new Promise<void>((resolve) => wss.once('listening', () => resolve()));
 wss.on('connection', (ws) => {
+  // A control client sends '!' + an event: it goes to every other socket (ws alone, no database).
+  ws.on('message', (raw) => {
+    const text = raw.toString();
+    if (!text.startsWith('!')) return;
+    sockets.delete(ws);
+    const frame = `{"type":"events","events":[${text.slice(1)}]}`;
+    for (const s of sockets) s.send(frame);
+  });
   sockets.add(ws);
   ws.on('close', () => sockets.delete(ws));
   ws.on('error', () => sockets.delete(ws));
