@@ -1,0 +1,82 @@
+// @vitest-environment happy-dom
+import '../test-dom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { EnrichmentDto, EnrichmentResultDto, ExecuteEnrichmentBody, FieldDto } from '../../contracts';
+import { fakeApi, renderWithApi } from '../test-render';
+import { FieldsSection } from '../drawer/FieldsSection';
+import { UnassignedEnrichmentsSection } from './DrawerEnrichments';
+import { getCellResult } from './liveResults';
+
+afterEach(cleanup);
+configure({ asyncUtilTimeout: 5000 });
+
+const COMPANY = 'c0000000-0000-4000-8000-000000000001';
+const F_CEO = 'f0000000-0000-4000-8000-000000000001';
+const E_CEO = 'e0000000-0000-4000-8000-000000000001';
+const E_B = 'e0000000-0000-4000-8000-00000000000b';
+const E_A = 'e0000000-0000-4000-8000-00000000000a';
+
+const enrichment = (id: string, name: string, fieldId: string | null): EnrichmentDto => ({
+  id, name, entityType: 'company', configId: 'llm-company',
+  config: { id: 'llm-company', name: 'LLM Prompt', enrichmentType: 'llm', description: '', provider: 'dealscout' }, provider: 'dealscout',
+  entityFieldId: fieldId, field: fieldId ? { id: fieldId, key: 'ceo', label: 'CEO', dataType: 'string' } : null, isPrimary: !!fieldId, llmModelId: 'default',
+  listColumns: [], listCompanyId: null, color: null, createdBy: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+  data: { prompt: 'x', schema: [], jsonSchema: null, listId: null, llmModelId: 'default', color: null, fieldIdToAssign: fieldId, isFieldPrimary: !!fieldId, scrapeFieldId: null, websiteToScrape: null },
+});
+const result = (enrichmentId: string, status: EnrichmentResultDto['status'], answer: string | null): EnrichmentResultDto => ({
+  id: `r-${enrichmentId}`, enrichmentId, entityType: 'company', entityId: COMPANY, executionId: null, status, statusMessage: status === 'error' ? 'Error parsing data' : null,
+  value: { result: answer === null ? null : { answer } }, sources: [], updatedAt: '2026-01-01T00:00:00.000Z',
+});
+const CEO: FieldDto = {
+  id: F_CEO, key: 'ceo', label: 'CEO', dataType: 'string', entityType: 'company', namespace: 'company', isMandatory: false, isPseudo: false, builtIn: false,
+  config: { reconciliation: 'use_latest', refreshSchedule: 'never' }, assignedEnrichments: [{ id: E_CEO, name: 'CEO finder', isPrimary: true }],
+};
+
+function api(results: EnrichmentResultDto[], execute = vi.fn(async (_b: ExecuteEnrichmentBody) => ({ success: true as const, message: '', count: 1, started: 1, duplicates: 0, failed: 0, items: [{ entityId: COMPANY, executionId: 'x9', status: 'started' as const }] }))) {
+  return fakeApi({
+    fields: { list: vi.fn(async () => ({ success: true as const, fields: [CEO] })) },
+    enrichments: {
+      list: vi.fn(async () => ({ success: true as const, enrichments: [enrichment(E_B, 'Beta check', null), enrichment(E_CEO, 'CEO finder', F_CEO), enrichment(E_A, 'alpha facts', null)], totalRecords: 3, totalPages: 1, hasRecords: true, pageIndex: 0, pageSize: 100 })),
+      results: vi.fn(async () => ({ success: true as const, results })),
+      execute,
+    },
+  });
+}
+
+describe('drawer enrichments', { timeout: 20_000 }, () => {
+  it('lists unassigned enrichments by name with their results, runs one and copies a value', async () => {
+    const user = userEvent.setup();
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const execute = vi.fn(async (_b: ExecuteEnrichmentBody) => ({ success: true as const, message: '', count: 1, started: 1, duplicates: 0, failed: 0, items: [{ entityId: COMPANY, executionId: 'x9', status: 'started' as const }] }));
+    const { queryClient } = renderWithApi(
+      <UnassignedEnrichmentsSection entityType="company" entityId={COMPANY} open onToggle={vi.fn()} />,
+      api([result(E_A, 'complete', '1999'), result(E_B, 'error', null)], execute),
+    );
+    await waitFor(() => expect(screen.getAllByTestId('drawer-enrichment-name').map((n) => n.textContent)).toEqual(['alpha facts', 'Beta check']));
+    const rows = screen.getAllByTestId('drawer-enrichment-row');
+    await waitFor(() => expect(within(rows[0]).getByTestId('enrichment-result').textContent).toBe('1999'));
+    expect(within(rows[1]).getByTestId('enrichment-result').textContent).toBe('Error');
+    await user.click(within(rows[0]).getByTestId('drawer-enrichment-copy'));
+    expect(writeText).toHaveBeenCalledWith('1999');
+    expect(await screen.findByText('Value copied to clipboard')).toBeTruthy();
+    await user.click(within(rows[1]).getByTestId('drawer-enrichment-run'));
+    expect(execute).toHaveBeenCalledWith({ enrichmentId: E_B, entityType: 'company', entityIds: [COMPANY], options: { onlyEmpty: false } });
+    await waitFor(() => expect(within(rows[1]).getByTestId('enrichment-result').textContent).toBe('Processing...'));
+    expect(getCellResult(queryClient, E_B, COMPANY)).toMatchObject({ status: 'processing', executionId: 'x9' });
+    expect(await screen.findByText('1 enrichment execution(s) started')).toBeTruthy();
+  });
+
+  it("shows an empty field's primary result and runs the primary enrichment from the field row", async () => {
+    const user = userEvent.setup();
+    const execute = vi.fn(async (_b: ExecuteEnrichmentBody) => ({ success: true as const, message: '', count: 1, started: 1, duplicates: 0, failed: 0, items: [{ entityId: COMPANY, executionId: 'x1', status: 'started' as const }] }));
+    renderWithApi(<FieldsSection entityType="company" entityId={COMPANY} values={{}} open onToggle={vi.fn()} />, api([result(E_CEO, 'complete', 'Jane Doe')], execute));
+    const row = await screen.findByTestId('drawer-field-row');
+    await waitFor(() => expect(within(row).getByTestId('drawer-field-value').textContent).toBe('Jane Doe'));
+    await user.click(within(row).getByTestId('drawer-field-run'));
+    expect(execute).toHaveBeenCalledWith({ enrichmentId: E_CEO, entityType: 'company', entityIds: [COMPANY], options: { onlyEmpty: false } });
+    await waitFor(() => expect(within(row).getByTestId('drawer-field-value').textContent).toBe('Processing...'));
+  });
+});
