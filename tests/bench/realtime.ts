@@ -1,7 +1,7 @@
 // Realtime benchmark (issue 4 'Speed'): 1,000 authenticated sockets on loopback.
-//   broadcast   one API process (`--role api`); the bench writes one event (publish() in a
-//               transaction: sequence, insert, NOTIFY at commit) and times its arrival on every
-//               socket, from just before the transaction began.
+//   broadcast   one API process (`--role api`); the bench writes one event (publish() as one
+//               statement committed on its own: sequence, insert, NOTIFY at commit) and times its
+//               arrival on every socket, from just before the write.
 //   multi       two API processes (500 sockets each) and one worker process (`--role worker`) on one
 //               database; the bench enqueues executions one at a time, the worker claims and
 //               completes them (status events written in its transactions), and each event is timed
@@ -122,7 +122,8 @@ export async function benchRealtime(db: ServicesDb, o: { sockets: number; events
       fleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets,
       trigger: async (n) => {
         const t0 = wallNow();
-        await orm.em.fork().transactional((tem) => publish(tem, org.id, { path, kind: 'bench.broadcast', data: { n, t0, pad: PAD } }));
+        // publish() on its own: one statement (sequence, insert, NOTIFY) committed by itself, as the raw write below.
+        await publish(orm.em.fork(), org.id, { path, kind: 'bench.broadcast', data: { n, t0, pad: PAD } });
       },
       latency: fromT0, complete: perEvent,
     });
@@ -165,7 +166,7 @@ export async function benchRealtime(db: ServicesDb, o: { sockets: number; events
       label: `${o.sockets} sockets on one API process, one event to all`,
       ours: medianOf(ours.runs), raw: medianOf(raw.runs), oursRuns: ours.runs, rawRuns: raw.runs, wsOnly: medianOf(wsOnly.runs),
       deliveries: ours.deliveries, expected: o.sockets * o.events * o.runs, missing: ours.missing, frames: ours.frames, cpu, rawCpu,
-      note: 'from just before the writing transaction began (BEGIN, sequence upsert, insert, NOTIFY at COMMIT) to the frame on each socket',
+      note: 'from just before the write — publish() as one statement committed on its own: sequence upsert, insert, NOTIFY — to the frame on each socket',
     };
 
     // ---------- two API processes and a worker ----------
