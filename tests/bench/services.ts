@@ -9,7 +9,7 @@ import path from 'node:path';
 import { benchRealtime, type RealtimeReport, type LatencyFigure } from './realtime';
 import { benchJobs, type JobsReport } from './jobs';
 import { openServicesDatabase, type ServicesDb } from './services-db';
-import { ROOT, fmtMs, pct, type Pcts } from './procs';
+import { ROOT, fmtMs, type Pcts } from './procs';
 
 export const SERVICE_SCENARIOS = ['realtime', 'jobs'] as const;
 const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
@@ -46,7 +46,7 @@ export async function runServiceBenches(opts: ServicesOptions): Promise<void> {
   const events = numArg(argv, '--events', 20);
   const runs = numArg(argv, '--runs', 3);
   const jobsCount = numArg(argv, '--jobs', 10_000);
-  const jobRuns = numArg(argv, '--job-runs', 2);
+  const jobRuns = numArg(argv, '--job-runs', 3);
   const jobSockets = numArg(argv, '--job-sockets', 1);
   const partial = sockets < 1000 || jobsCount < 10_000 || runs < 3 || (opts.only !== null && !(want('realtime') && want('jobs')));
   const write = argv.includes('--write') || !partial;
@@ -111,7 +111,7 @@ function render(d: { started: Date; db: ServicesDb; realtime: RealtimeReport | n
   const j = d.jobs;
   if (j) {
     const best = (xs: number[]) => Math.min(...xs);
-    const med = (xs: number[]) => pct(xs, 50);
+    const med = (xs: number[]) => { const v = [...xs].sort((a, b) => a - b); const h = Math.floor(v.length / 2); return v.length % 2 ? v[h] : (v[h - 1] + v[h]) / 2; };
     L.push('', `### Jobs: ${j.count.toLocaleString('en-US')} no-op executions, end to end`, '');
     L.push(`One organization; createExecutions() in the bench process (one transaction: rows, pg-boss insert(), 'scheduled' events); one worker process; ${j.sockets} socket${j.sockets === 1 ? '' : 's'} on one API process subscribed to the organization's executions. Time from the call until every socket has the 'completed' event of every execution. Settings: ${Object.entries(j.settings).map(([k, v]) => `${k}=${v}`).join(', ')}.`, '');
     L.push('| | Run times (s) | Median (s) | Throughput (median) | Target |', '|---|---|---:|---:|---|');
