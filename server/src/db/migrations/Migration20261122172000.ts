@@ -32,6 +32,8 @@ export class Migration20261122172000 extends Migration {
     this.addSql(`create unique index "field_definition_org_slot_unique" on "field_definition" ("organization_id", "entity_type", "slot") where "slot" is not null;`);
 
     this.addSql(`alter table "record_count" add column "slot" smallint null;`);
+    this.addSql(`drop index "record_count_org_type_index";`);
+    this.addSql(`create index "record_count_org_type_index" on "record_count" ("organization_id", "entity_type", "slot");`);
 
     const mask = slots.map((s) => `(("${col(s)}" is not null)::int::bigint << ${s - 1})`).join(' | ');
     const bits = `generate_series(1, ${NUM + TXT})`;
@@ -116,6 +118,8 @@ export class Migration20261122172000 extends Migration {
       this.addSql(`alter table "${table}" drop column "filled_mask", ${slots.map((s) => `drop column "${col(s)}"`).join(', ')};`);
     }
     this.addSql(`delete from "record_count" where "slot" is not null;`);
+    this.addSql(`drop index "record_count_org_type_index";`);
+    this.addSql(`create index "record_count_org_type_index" on "record_count" ("organization_id", "entity_type");`);
     this.addSql(`alter table "record_count" drop column "slot";`);
     this.addSql(`drop index if exists "field_definition_org_slot_unique";`);
     this.addSql(`alter table "field_definition" drop column "slot";`);

@@ -97,7 +97,8 @@ export const RecordCount = defineEntity({
     slot: p.smallint().nullable(),
     delta: p.bigint('number'),
   },
-  indexes: [{ name: 'record_count_org_type_index', properties: ['organization', 'entityType'] }],
+  // With the slot, so the totals are read without stepping over the slot rows (and the reverse).
+  indexes: [{ name: 'record_count_org_type_index', properties: ['organization', 'entityType', 'slot'] }],
 });
 export type IRecordCount = InferEntity<typeof RecordCount>;
 

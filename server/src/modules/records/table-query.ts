@@ -294,15 +294,18 @@ const COUNT_PARTS_BEFORE_FOLD = 64;
  */
 export async function recordTotal(em: EntityManager, organizationId: string, entityType: RecordEntityType, slot: number | null = null): Promise<number> {
   const conn = em.getConnection();
+  // `slot is null` / `slot = ?` (not `is not distinct from`), so the index on (organization, type, slot) serves both.
+  const which = slot === null ? 'slot is null' : 'slot = ?';
+  const key = slot === null ? [organizationId, entityType] : [organizationId, entityType, slot];
   const [row] = await conn.execute<{ n: number; parts: number }[]>(
-    `select coalesce(sum(delta), 0)::int as n, count(*)::int as parts from record_count where organization_id = ? and entity_type = ? and slot is not distinct from ?`,
-    [organizationId, entityType, slot],
+    `select coalesce(sum(delta), 0)::int as n, count(*)::int as parts from record_count where organization_id = ? and entity_type = ? and ${which}`,
+    key,
   );
   if (row.parts > COUNT_PARTS_BEFORE_FOLD) {
     await conn.execute(
-      `with gone as (delete from record_count where organization_id = ? and entity_type = ? and slot is not distinct from ? returning delta)
-       insert into record_count (organization_id, entity_type, slot, delta) select ?, ?, ?, sum(delta) from gone having count(*) > 0`,
-      [organizationId, entityType, slot, organizationId, entityType, slot],
+      `with gone as (delete from record_count where organization_id = ? and entity_type = ? and ${which} returning delta)
+       insert into record_count (organization_id, entity_type, slot, delta) select ?, ?, ?::smallint, sum(delta) from gone having count(*) > 0`,
+      [...key, organizationId, entityType, slot],
     );
   }
   return row.n;
