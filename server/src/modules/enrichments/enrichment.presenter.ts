@@ -51,6 +51,9 @@ export function toEnrichmentDto(e: IEnrichment): EnrichmentDto {
   };
 }
 
+/** A result's own columns (e.g. for `returning`). */
+export const RESULT_COLUMNS = 'id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at';
+
 /** Columns of a result joined with its latest execution (`x_status`, `x_message`). */
 export const RESULT_SELECT = `r.id, r.enrichment_id, r.entity_type, r.entity_id, r.execution_id, r.status, r.status_message, r.value, r.sources, r.updated_at,
   x.status as x_status, x.status_message as x_message`;

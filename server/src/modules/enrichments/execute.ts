@@ -12,7 +12,7 @@ import { createExecutions } from '../executions/commands/create-executions';
 import { publish } from '../realtime/publish';
 import { loadQueryContext, whereSql } from '../records/table-query';
 import { getEnrichment, type Actor } from './enrichments.service';
-import { RESULT_FROM, RESULT_SELECT, resultEvent, toResultDto } from './enrichment.presenter';
+import { RESULT_COLUMNS, resultEvent, toResultDto } from './enrichment.presenter';
 
 /** The most records one run may take (the all-selected form over a very large table). */
 export const MAX_RUN_ROWS = 100_000;
@@ -65,19 +65,16 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
     const fresh = out.filter((s) => s.status === 'started');
     for (let i = 0; i < fresh.length; i += 5000) {
       const chunk = fresh.slice(i, i + 5000).map((s) => ({ e: s.entityId, x: s.executionId }));
-      const ids = await tem.execute<{ id: string }[]>(
+      const rows = await tem.execute<Record<string, unknown>[]>(
         `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
          select gen_random_uuid(), ?, ?, ?, (j->>'e')::uuid, (j->>'x')::uuid, 'preprocessing', null, '{"result":null}'::jsonb, '[]'::jsonb, clock_timestamp()
            from jsonb_array_elements(?::jsonb) as j
          on conflict (enrichment_id, entity_id) do update set execution_id = excluded.execution_id, status = 'preprocessing', status_message = null, updated_at = clock_timestamp()
-         returning id`,
+         returning ${RESULT_COLUMNS}`,
         [actor.organizationId, enrichment.id, entityType, JSON.stringify(chunk)],
       );
-      const results = await tem.execute<Record<string, unknown>[]>(
-        `select ${RESULT_SELECT} from ${RESULT_FROM} where r.organization_id = ? and r.id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`,
-        [actor.organizationId, JSON.stringify(ids.map((r) => r.id))],
-      );
-      await publish(tem, actor.organizationId, results.map((r) => resultEvent(actor.organizationId, toResultDto(r))));
+      // Their executions were just created (scheduled): the results read preprocessing.
+      await publish(tem, actor.organizationId, rows.map((r) => resultEvent(actor.organizationId, toResultDto({ ...r, x_status: 'scheduled' }))));
     }
     return out;
   });

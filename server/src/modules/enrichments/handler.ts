@@ -28,7 +28,7 @@ import { companyRows, contactRows } from '../records/presenter';
 import { writeFieldValue } from '../fields/field-values';
 import { FieldDefinition } from '../fields/field.entity';
 import { Enrichment, type IEnrichment } from './enrichment.entity';
-import { RESULT_FROM, RESULT_SELECT, resultEvent, toResultDto } from './enrichment.presenter';
+import { RESULT_COLUMNS, RESULT_FROM, RESULT_SELECT, resultEvent, toResultDto } from './enrichment.presenter';
 import {
   runResearchAgent, runDeepResearchAgent, lookupCompanyDetails, createAgentPorts, agentLimitsFromConfig, AgentError, type AgentPorts, type AgentSource,
 } from './agents';
@@ -246,13 +246,16 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
   const events: PublishEvent[] = [];
   for (const r of outcome.results) {
     const own = r.enrichmentId === execution.type_id;
-    await em.execute(
+    const stored = await em.execute<Record<string, unknown>[]>(
       `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
        select gen_random_uuid(), ?, e.id, ?, ?, ?, 'complete', null, ?::jsonb, ?::jsonb, clock_timestamp() from enrichment e where e.id = ? and e.organization_id = ?
        on conflict (enrichment_id, entity_id) do update set status = 'complete', status_message = null, value = excluded.value, sources = excluded.sources,
-         execution_id = ${own ? 'excluded.execution_id' : 'enrichment_result.execution_id'}, updated_at = clock_timestamp()`,
+         execution_id = ${own ? 'excluded.execution_id' : 'enrichment_result.execution_id'}, updated_at = clock_timestamp()
+       returning ${RESULT_COLUMNS}`,
       [org, entityType, entityId, own ? execution.id : null, JSON.stringify({ result: r.result }), JSON.stringify(r.sources), r.enrichmentId, org],
     );
+    // Complete: the DTO needs no execution state.
+    for (const row of stored) events.unshift(resultEvent(org, toResultDto(row)));
     const [e] = await em.execute<{ field_id: string | null; is_primary: boolean; data_type: string | null; reconciliation: string | null; built_in_column: string | null; slot: number | null }[]>(
       `select e.field_id, e.is_primary, f.data_type, f.config->>'reconciliation' as reconciliation, f.built_in_column, f.slot
          from enrichment e join field_definition f on f.id = e.field_id and f.organization_id = e.organization_id where e.id = ? and e.organization_id = ?`, [r.enrichmentId, org]);
@@ -273,12 +276,6 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
       events.push({ path: realtimePaths.entities(org, entityType), kind: 'field.value', key: `field:${e.field_id}:${entityId}`, data: { entityType, entityId, fieldId: e.field_id, value: dto } });
     }
   }
-  const results = await em.execute<Record<string, unknown>[]>(
-    `select ${RESULT_SELECT} from ${RESULT_FROM} where r.organization_id = ? and r.entity_id = ? and r.enrichment_id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`,
-    [org, entityId, JSON.stringify(outcome.results.map((r) => r.enrichmentId))],
-  );
-  // The result reads the execution as it is inside this transaction (being completed): say complete.
-  events.unshift(...results.map((row) => resultEvent(org, { ...toResultDto({ ...row, x_status: null }) })));
   await publish(em, org, events);
 }
 
