@@ -37,7 +37,9 @@ export interface Proc {
 
 /** Starts `node --import tsx <script> ...args` from the repository root; resolves once `ready(output)` holds. */
 export async function startProc(name: string, script: string, args: string[], env: Record<string, string>, ready: (out: string) => boolean | Promise<boolean>, timeoutMs = 90_000): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  // BENCH_NODE_ARGS: extra Node options for the started processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
