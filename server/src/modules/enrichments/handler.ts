@@ -246,27 +246,36 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
   const events: PublishEvent[] = [];
   for (const r of outcome.results) {
     const own = r.enrichmentId === execution.type_id;
-    const stored = await em.execute<Record<string, unknown>[]>(
-      `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
-       select gen_random_uuid(), ?, e.id, ?, ?, ?, 'complete', null, ?::jsonb, ?::jsonb, clock_timestamp() from enrichment e where e.id = ? and e.organization_id = ?
-       on conflict (enrichment_id, entity_id) do update set status = 'complete', status_message = null, value = excluded.value, sources = excluded.sources,
-         execution_id = ${own ? 'excluded.execution_id' : 'enrichment_result.execution_id'}, updated_at = clock_timestamp()
-       returning ${RESULT_COLUMNS}`,
-      [org, entityType, entityId, own ? execution.id : null, JSON.stringify({ result: r.result }), JSON.stringify(r.sources), r.enrichmentId, org],
+    // One round trip: the result's upsert, and the field the enrichment fills (with what the write-back needs).
+    const [row] = await em.execute<(Record<string, unknown> & { f_field_id: string | null; f_primary: boolean | null; f_data_type: string | null; f_reconciliation: string | null; f_built_in: string | null; f_slot: number | null; f_has_value: boolean | null })[]>(
+      `with up as (
+         insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
+         select gen_random_uuid(), ?, e.id, ?, ?, ?, 'complete', null, ?::jsonb, ?::jsonb, clock_timestamp() from enrichment e where e.id = ? and e.organization_id = ?
+         on conflict (enrichment_id, entity_id) do update set status = 'complete', status_message = null, value = excluded.value, sources = excluded.sources,
+           execution_id = ${own ? 'excluded.execution_id' : 'enrichment_result.execution_id'}, updated_at = clock_timestamp()
+         returning ${RESULT_COLUMNS}
+       ), fd as (
+         select e.field_id as f_field_id, e.is_primary as f_primary, f.data_type as f_data_type, f.config->>'reconciliation' as f_reconciliation,
+                f.built_in_column as f_built_in, f.slot as f_slot,
+                exists (select 1 from field_value v where v.organization_id = e.organization_id and v.field_id = e.field_id and v.entity_id = ?
+                          and v.value is not null and v.value <> 'null'::jsonb) as f_has_value
+           from enrichment e join field_definition f on f.id = e.field_id and f.organization_id = e.organization_id
+          where e.id = ? and e.organization_id = ?
+       )
+       select up.*, fd.* from up left join fd on true`,
+      [org, entityType, entityId, own ? execution.id : null, JSON.stringify({ result: r.result }), JSON.stringify(r.sources), r.enrichmentId, org, entityId, r.enrichmentId, org],
     );
+    if (!row) continue;
     // Complete: the DTO needs no execution state.
-    for (const row of stored) events.unshift(resultEvent(org, toResultDto(row)));
-    const [e] = await em.execute<{ field_id: string | null; is_primary: boolean; data_type: string | null; reconciliation: string | null; built_in_column: string | null; slot: number | null }[]>(
-      `select e.field_id, e.is_primary, f.data_type, f.config->>'reconciliation' as reconciliation, f.built_in_column, f.slot
-         from enrichment e join field_definition f on f.id = e.field_id and f.organization_id = e.organization_id where e.id = ? and e.organization_id = ?`, [r.enrichmentId, org]);
+    events.unshift(resultEvent(org, toResultDto(row)));
+    const e = row.f_field_id
+      ? { field_id: row.f_field_id, is_primary: Boolean(row.f_primary), data_type: row.f_data_type, reconciliation: row.f_reconciliation, built_in_column: row.f_built_in, slot: row.f_slot, has_value: Boolean(row.f_has_value) }
+      : null;
     if (e?.field_id && e.is_primary && !e.built_in_column) {
       const value = fieldValueOfResult(r.result);
       const coerced = coerceFieldValue(e.data_type as FieldDataType, value);
       if (!coerced.ok || coerced.value === null) continue;
-      if (e.reconciliation === 'keep_existing') {
-        const [has] = await em.execute(`select 1 from field_value where organization_id = ? and field_id = ? and entity_id = ? and value is not null and value <> 'null'::jsonb`, [org, e.field_id, entityId]);
-        if (has) continue;
-      }
+      if (e.reconciliation === 'keep_existing' && e.has_value) continue;
       const field = { id: e.field_id, dataType: e.data_type!, slot: e.slot, builtInColumn: null };
       // The one write path of custom values (keeps the record's typed copy in step), with the enrichment's outcome.
       const dto = await writeFieldValue(em, {

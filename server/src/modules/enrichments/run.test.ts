@@ -157,7 +157,8 @@ describe('enrichments: running', () => {
     await a.c.put('/api/v1/entity/company/field', { entityId: acme, fieldId: notes, value: 'rockets and anvils' });
     await a.c.put('/api/v1/entity/company/field', { entityId: umbrella, fieldId: notes, value: 'vaccines' });
     await a.c.put('/api/v1/entity/company/field', { entityId: umbrella, fieldId: industry, value: 'old value' });
-    fake.when((r: FakeRequest) => lastUserText(r).includes('rockets'), { json: { answer: 'Aerospace', confidence: 'high' } });
+    // A model that takes a moment: the runner announces 'processing' for executions still running after 100 ms.
+    fake.when((r: FakeRequest) => lastUserText(r).includes('rockets'), { json: { answer: 'Aerospace', confidence: 'high' }, latencyMs: 600 });
     fake.when((r: FakeRequest) => lastUserText(r).includes('vaccines'), { json: { answer: 'Pharma', confidence: 'low' } });
 
     const res = await execute(a.c, { enrichmentId: id, entityIds: [acme, umbrella] });
