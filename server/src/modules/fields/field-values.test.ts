@@ -132,9 +132,16 @@ describe('custom values and their typed copies on the record row', () => {
     await expectInStep();
   });
 
+  it('fields created at the same time get different slots', async () => {
+    const made = await Promise.all(Array.from({ length: 4 }, (_, i) => newField(c, 'company', 'double', `Together ${i}`)));
+    const slots = await sql<{ slot: number | null }>(`select slot from field_definition where id in (${made.map(() => '?').join(', ')})`, made.map((x) => x.id));
+    expect(slots.every((x) => x.slot !== null)).toBe(true);
+    expect(new Set(slots.map((x) => x.slot)).size).toBe(4);
+  });
+
   it('a field past the 16 slots of its family has none and still filters and sorts (through field_value)', async () => {
     const extra: FieldLike[] = [];
-    const taken = [...fields.values()].filter((x) => x.slot <= NUM_SLOTS).length;
+    const [{ n: taken }] = await sql<{ n: number }>(`select count(*)::int as n from field_definition where organization_id = ? and entity_type = 'company' and slot <= ?`, [org, NUM_SLOTS]);
     for (let i = taken; i < NUM_SLOTS + 1; i++) extra.push(await newField(c, 'company', 'int', `Extra ${i}`));
     const slots = await sql<{ id: string; slot: number | null }>(`select id, slot from field_definition where id in (${extra.map(() => '?').join(', ')})`, extra.map((x) => x.id));
     const last = extra[extra.length - 1];

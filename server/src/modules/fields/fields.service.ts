@@ -111,7 +111,8 @@ async function assignSlot(em: EntityManager, field: IFieldDefinition): Promise<n
       );
       return rows[0]?.slot ?? null;
     } catch (err) {
-      if (!(err instanceof UniqueConstraintViolationException)) throw err;
+      // Another field took the slot meanwhile (whether or not the driver error was converted).
+      if (!(err instanceof UniqueConstraintViolationException) && (err as { code?: string }).code !== '23505') throw err;
     }
   }
   return null;
