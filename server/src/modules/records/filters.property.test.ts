@@ -1,5 +1,6 @@
 // Property: for any valid filter set, get-companies returns exactly the rows that the reference
-// evaluation `matchesFilters` (shared/src/domain/filters.ts) selects in memory over the same data.
+// evaluation `matchesFilters` (shared/src/domain/filters.ts) selects in memory over the same data;
+// sorted by a custom field, in exactly the reference order, page after page.
 // The data (40 companies, custom fields of six types — double, int, string, date, boolean, object — with some values missing) is generated once
 // from a fixed seed; the filter sets are random on every run (fast-check prints the seed of a
 // failure so it can be replayed with `seed`).
@@ -144,6 +145,44 @@ describe('filter → SQL translation matches the reference evaluation (property)
         expect(res.json().totalRecords).toBe(expected.length);
       }),
       { numRuns: 100 },
+    );
+  });
+
+  // Sorting by a custom field (the slot's index, then the rows without a value in name order),
+  // paged in pages of 7 so that pages straddle the seam: every page together gives exactly the
+  // reference order — value (text ignoring case), ties by id; rows without a value last, by name
+  // then id; everything in the sort's direction.
+  it('a custom sort on a filtered set gives the reference order on every page', async () => {
+    const SORTED: Custom[] = ['double', 'int', 'string', 'date', 'boolean'];
+    const cmp = (x: unknown, y: unknown) => (x === y ? 0 : (x as string | number) < (y as string | number) ? -1 : 1);
+    await fc.assert(
+      fc.asyncProperty(fc.array(filterArb, { minLength: 0, maxLength: 2 }), fc.constantFrom(...SORTED), fc.constantFrom<'asc' | 'desc'>('asc', 'desc'), async (filters, type, sortOrder) => {
+        const key = fields.get(type)!.key;
+        const got: string[] = [];
+        let total = -1;
+        for (let pageIndex = 0; total < 0 || pageIndex * 7 < total; pageIndex++) {
+          const res = await c.post('/api/v1/company/get-companies', { filters, sortKey: key, sortOrder, pageIndex, pageSize: 7 });
+          expect(res.statusCode, res.body).toBe(200);
+          total = res.json().totalRecords;
+          got.push(...(res.json().rows as { id: string }[]).map((r) => r.id));
+        }
+        const sortValue = (v: unknown) => (typeof v === 'string' && type === 'string' ? v.toLowerCase() : v === true ? 1 : v === false ? 0 : v);
+        const expected = [...data.entries()]
+          .filter(([, row]) => matchesFilters((k) => row[k] ?? null, filters, (k) => typeOfKey.get(k)!))
+          .sort(([ia, a], [ib, b]) => {
+            const va = a[key] ?? null;
+            const vb = b[key] ?? null;
+            if (va === null && vb !== null) return 1;
+            if (vb === null && va !== null) return -1;
+            const c0 = va === null ? cmp(String(a.name).toLowerCase(), String(b.name).toLowerCase()) : cmp(sortValue(va), sortValue(vb));
+            const c1 = c0 || cmp(ia, ib);
+            return sortOrder === 'desc' ? -c1 : c1;
+          })
+          .map(([id]) => id);
+        expect(total).toBe(expected.length);
+        expect(got).toEqual(expected);
+      }),
+      { numRuns: 40 },
     );
   });
 });
