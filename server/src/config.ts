@@ -50,9 +50,9 @@ export const ConfigSchema = z.object({
   REALTIME_RETENTION_HOURS: z.coerce.number().positive().default(72),
   REALTIME_SESSION_CHECK_SECONDS: z.coerce.number().positive().default(60),
   // Executions (server/src/modules/executions).
-  EXECUTION_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
-  EXECUTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100).default(25),
-  EXECUTION_ORG_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
+  EXECUTION_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  EXECUTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100).default(100),
+  EXECUTION_ORG_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(200),
   EXECUTION_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
   EXECUTION_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
   EXECUTION_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(900),
