@@ -84,7 +84,7 @@ describe('Enrich popover', { timeout: 20_000 }, () => {
     await user.click(screen.getByTestId('enrich-run'));
     expect(await screen.findByText('No empty rows to enrich.')).toBeTruthy();
     expect(execute).not.toHaveBeenCalled();
-    await user.click(screen.getByRole('radio', { name: 'All Rows' }));
+    await user.click(await screen.findByLabelText('All Rows'));
     expect(screen.getByTestId('enrich-warning').textContent).toBe('WARNING: This will overwrite existing values for selected rows.');
   });
 
@@ -97,7 +97,7 @@ describe('Enrich popover', { timeout: 20_000 }, () => {
     const { queryClient } = setup({ kind: 'ids', ids: [R1, R2] }, [row(R1, null), row(R2, 'Old CEO')], execute);
     await open(user);
     await pickField(user);
-    await user.click(screen.getByRole('radio', { name: 'All Rows' }));
+    await user.click(await screen.findByLabelText('All Rows'));
     await user.click(screen.getByTestId('enrich-run'));
     expect(await screen.findByText('1 enrichment execution(s) started')).toBeTruthy();
     expect(await screen.findByText('1 enrichment execution(s) already in the queue')).toBeTruthy();
