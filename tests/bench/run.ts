@@ -37,6 +37,7 @@ import { selectionWhere } from '../../server/src/modules/records/records.service
 import type { TableFilter } from '@dealscout/shared/domain';
 import { openBenchDatabase, ORGS, BENCH_PASSWORD, SCALE, PREFIXES, NOUNS } from './seed';
 import { runServiceBenches, wantsServices, wantsTables } from './services';
+import { runEnrichmentBench } from './enrichments';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
@@ -553,6 +554,11 @@ function renderReport(d: {
 }
 
 // Realtime and jobs (issue 4): tests/bench/services.ts, no million-row seed; `--only realtime,jobs` runs only them.
-if (wantsTables(ONLY)) await main();
-if (wantsServices(ONLY)) await runServiceBenches({ only: ONLY, argv, log });
+// Enrichments (issue 5): tests/bench/enrichments.ts, no million-row seed; `--only enrichments` runs only them.
+const ONLY_REST = ONLY && ONLY.filter((id) => id !== 'enrichments');
+if (ONLY_REST === null || ONLY_REST.length > 0) {
+  if (wantsTables(ONLY_REST)) await main();
+  if (wantsServices(ONLY_REST)) await runServiceBenches({ only: ONLY_REST, argv, log });
+}
+if (!ONLY || ONLY.includes('enrichments')) await runEnrichmentBench({ argv, log });
 clearTimeout(limit);
