@@ -12,7 +12,9 @@
 //   npm run bench -- --only enrichments --write               …and writes it to docs/benchmarks.md
 //   npm run bench -- --only enrichments --enrich-rows 500 --enrich-latency-rows 500   a quick try
 //   --enrich-concurrency 50 (LLM_ORG_CONCURRENCY and EXECUTION_ORG_CONCURRENCY), --enrich-runs 1,
-//   --enrich-limit-seconds 120 (a run stops there and reports what finished)
+//   --enrich-limit-seconds 120 (a run stops there and reports what finished),
+//   --enrich-own-key (adds the scenarios again with the organization's own key: no system credits),
+//   --enrich-scenarios no-latency,latency-500-own-key (only these)
 import pg from 'pg';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,6 +37,12 @@ export interface EnrichScenario {
   rows: number;
   latencyMs: number;
   concurrency: number;
+  /**
+   * Diagnostic: the organization connects its own OpenAI key (the same fake) through POST
+   * /organization/integration, so model calls spend no system credits (no credit charge, no
+   * update of the organization row per call).
+   */
+  ownKey?: boolean;
 }
 
 export interface EnrichRun {
@@ -57,7 +65,20 @@ export interface EnrichRun {
   events: Record<string, number>;
   eventsTotal: number;
   frames: number;
-  db: { executions: Record<string, number>; results: Record<string, number>; eventsWritten: number; lastCompletedMs: number };
+  db: {
+    executions: Record<string, number>; results: Record<string, number>; eventsWritten: number; lastCompletedMs: number;
+    /** Request start → the first execution claimed by the worker (started_at). */
+    firstClaimMs: number;
+    /** Executions by the attempt that last claimed them (0 = first). */
+    attempts: Record<string, number>;
+    /** Claim → completion of one execution: p50 / p95 (ms). */
+    claimToDone: { p50: number; p95: number };
+  };
+  /** What the database's sessions were doing, sampled every 100 ms (active backends of the bench database). */
+  waits: Record<string, number>;
+  waitSamples: number;
+  /** Warnings and errors the worker logged (message → count). */
+  workerLog: Record<string, number>;
   modelCalls: number;
   maxInFlight: number;
   cpu: ReturnType<CpuMeter['end']>;
@@ -114,12 +135,17 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
     const env = {
       OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${fake.url.replace(/\/$/, '')}`, OPENAI_MODELS: 'gpt-bench',
       LLM_ORG_CONCURRENCY: String(sc.concurrency), EXECUTION_ORG_CONCURRENCY: String(sc.concurrency), LLM_ORG_RATE_PER_MINUTE: '0',
+      ...(sc.ownKey ? { LLM_ALLOW_HTTP_BASE_URL: 'true' } : {}),
     };
     const api = await startApi(db.url, 'api', env);
     procs.push(api);
     const worker = await startProc('worker', 'server/src/main.ts', ['--role', 'worker'], appEnv(db.url, { LOG_LEVEL: 'info', ...env }), (out) => out.includes('worker started'));
     procs.push(worker);
     const headers = await login(api.base, org.emails[0]);
+    if (sc.ownKey) {
+      const own = await post(api.base, headers, '/api/v1/organization/integration', { provider: 'openai', name: 'Bench key', apiKey: 'sk-bench-own', baseUrl: fake.url, models: ['gpt-bench'] });
+      if (own.status !== 201) throw new Error(`own key: ${own.status} ${own.text}`);
+    }
     const created = await post(api.base, headers, '/api/v1/enrichment', {
       configId: configFor('company', 'llm')!.id, name: 'Bench LLM', prompt: 'Describe this company in one sentence.',
       schema: [{ name: 'answer', type: 'string', description: "Your answer to the user's request.", required: true }],
@@ -151,6 +177,22 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
       }
       return 0;
     };
+    // pg_stat_activity sampled on a connection of its own: what the active sessions wait for.
+    const sampler = new pg.Client({ connectionString: db.url });
+    await sampler.connect();
+    const waits: Record<string, number> = {};
+    let waitSamples = 0;
+    let sampling = true;
+    const sampleLoop = (async () => {
+      while (sampling) {
+        const { rows } = await sampler.query<{ w: string; n: number }>(
+          `select coalesce(wait_event_type || ':' || wait_event, 'CPU') || ' — ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 60) as w, count(*)::int as n
+             from pg_stat_activity where datname = current_database() and state = 'active' and pid <> pg_backend_pid() group by 1`);
+        waitSamples += 1;
+        for (const r of rows) waits[r.w] = (waits[r.w] ?? 0) + r.n;
+        await sleep(100);
+      }
+    })();
     const meter = new CpuMeter(() => ({ 'API process': api.child.pid, 'worker process': worker.child.pid }));
     await sleep(1000);
     const ups = [uptime()];
@@ -167,6 +209,9 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
     const finished = completed.size >= sc.rows && complete.size >= sc.rows;
     const wallMs = wallNow() - t0;
     const cpu = meter.end();
+    sampling = false;
+    await sampleLoop;
+    await sampler.end();
     clearInterval(upTimer);
     ups.push(uptime());
     await sleep(300);
@@ -174,6 +219,23 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
     const rs = await sql.query<{ status: string; n: number }>(`select status, count(*)::int as n from enrichment_result where enrichment_id = $1 group by status`, [enrichmentId]);
     const ev = await sql.query<{ n: number }>(`select count(*)::int as n from realtime_event where organization_id = $1`, [org.id]);
     const last = Math.max(0, ...ex.rows.map((r) => (r.last ? r.last.getTime() : 0)));
+    const attempts = await sql.query<{ attempt: number; n: number }>(`select attempt, count(*)::int as n from execution where type_id = $1 group by 1 order by 1`, [enrichmentId]);
+    const workerLog: Record<string, number> = {};
+    for (const line of worker.output().split('\n')) {
+      if (!line.startsWith('{')) continue;
+      try {
+        const j = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+        if ((j.level ?? 0) >= 40) {
+          const k = `${j.level} ${j.msg ?? ''}${j.err?.message ? `: ${j.err.message}` : ''}`.slice(0, 200);
+          workerLog[k] = (workerLog[k] ?? 0) + 1;
+        }
+      } catch { /* not a log line */ }
+    }
+    const timing = await sql.query<{ first: Date | null; p50: number | null; p95: number | null }>(
+      `select min(started_at) as first,
+              percentile_cont(0.5) within group (order by extract(epoch from completed_at - started_at) * 1000) as p50,
+              percentile_cont(0.95) within group (order by extract(epoch from completed_at - started_at) * 1000) as p95
+         from execution where type_id = $1`, [enrichmentId]);
     await fleet.close();
     const r: EnrichRun = {
       scenario: sc, run, finished, wallMs, executeMs, executeAnswer: exec.text.slice(0, 200),
@@ -182,7 +244,11 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
       db: {
         executions: Object.fromEntries(ex.rows.map((x) => [x.status, x.n])), results: Object.fromEntries(rs.rows.map((x) => [x.status, x.n])),
         eventsWritten: ev.rows[0].n, lastCompletedMs: last ? last - t0 : NaN,
+        attempts: Object.fromEntries(attempts.rows.map((x) => [String(x.attempt), x.n])),
+        firstClaimMs: timing.rows[0].first ? timing.rows[0].first.getTime() - t0 : NaN,
+        claimToDone: { p50: Number(timing.rows[0].p50 ?? NaN), p95: Number(timing.rows[0].p95 ?? NaN) },
       },
+      waits, waitSamples, workerLog,
       modelCalls: fake.chatRequests.length, maxInFlight, cpu, uptime: ups,
     };
     log(`enrichments ${sc.id} run ${run + 1}: ${finished ? 'finished' : `STOPPED at ${limitMs / 1000} s`} — ${r.rowsCompleted}/${sc.rows} rows in ${(wallMs / 1000).toFixed(2)} s = ${(r.rowsCompleted / (wallMs / 1000)).toFixed(1)} rows/s; execute ${executeMs.toFixed(0)} ms; first processing ${fmtMs(r.firstProcessingMs)} ms; events ${JSON.stringify(events)}; model calls ${r.modelCalls} (max in flight ${maxInFlight}); cores ${JSON.stringify(cpu.cores)}; ${ups.at(-1)}`);
@@ -201,13 +267,19 @@ export async function runEnrichmentBench(opts: { argv: string[]; log: (m: string
     { id: 'no-latency', rows: numArg(argv, '--enrich-rows', 5000), latencyMs: 0, concurrency },
     { id: 'latency-500', rows: numArg(argv, '--enrich-latency-rows', 2000), latencyMs: 500, concurrency },
   ];
+  // --enrich-own-key: the same scenarios again with the organization's own key (no system credits charged).
+  if (argv.includes('--enrich-own-key')) scenarios.push(...scenarios.map((x) => ({ ...x, id: `${x.id}-own-key`, ownKey: true })));
+  // --enrich-scenarios no-latency,latency-500-own-key: only these.
+  const pick = argv.indexOf('--enrich-scenarios');
+  const chosen = pick >= 0 ? scenarios.filter((x) => argv[pick + 1].split(',').includes(x.id)) : scenarios;
+  if (chosen.length === 0) throw new Error(`--enrich-scenarios: none of ${scenarios.map((x) => x.id).join(', ')}`);
   const runs = numArg(argv, '--enrich-runs', 1);
   const limitMs = numArg(argv, '--enrich-limit-seconds', 120) * 1000;
   const started = new Date();
   const db = await openServicesDatabase(log);
   const results: EnrichRun[] = [];
   try {
-    for (const sc of scenarios) {
+    for (const sc of chosen) {
       for (let run = 0; run < runs; run++) results.push(await runScenario(db, sc, run, limitMs, log));
     }
   } finally {
@@ -236,7 +308,7 @@ function render(started: Date, db: ServicesDb, results: EnrichRun[]): string {
     const waves = Math.ceil(s.rows / s.concurrency);
     const overhead = (r.wallMs - waves * s.latencyMs) / Math.max(1, r.rowsCompleted);
     const rate = r.rowsCompleted / (r.wallMs / 1000);
-    L.push(`| ${s.rows.toLocaleString('en-US')} rows, ${s.latencyMs} ms model latency, concurrency ${s.concurrency}${r.finished ? '' : ' (**stopped at the limit**)'} | ${r.rowsCompleted.toLocaleString('en-US')} | ${(r.wallMs / 1000).toFixed(2)} s | ${rate.toFixed(1)} | ${overhead.toFixed(2)} ms | ${fmtMs(r.executeMs)} ms | ${fmtMs(r.firstProcessingMs)} ms | ${fmtMs(r.firstPreprocessingMs)} ms | ${fmtMs(r.firstCompleteMs)} ms | ${r.eventsTotal.toLocaleString('en-US')} in ${r.frames.toLocaleString('en-US')} frames | ${r.modelCalls.toLocaleString('en-US')} (${r.maxInFlight}) |`);
+    L.push(`| ${s.rows.toLocaleString('en-US')} rows, ${s.latencyMs} ms model latency, concurrency ${s.concurrency}${s.ownKey ? ', organization\'s own key (no credits)' : ''}${r.finished ? '' : ' (**stopped at the limit**)'} | ${r.rowsCompleted.toLocaleString('en-US')} | ${(r.wallMs / 1000).toFixed(2)} s | ${rate.toFixed(1)} | ${overhead.toFixed(2)} ms | ${fmtMs(r.executeMs)} ms | ${fmtMs(r.firstProcessingMs)} ms | ${fmtMs(r.firstPreprocessingMs)} ms | ${fmtMs(r.firstCompleteMs)} ms | ${r.eventsTotal.toLocaleString('en-US')} in ${r.frames.toLocaleString('en-US')} frames | ${r.modelCalls.toLocaleString('en-US')} (${r.maxInFlight}) |`);
   }
   L.push('', 'Targets (issue 5):', '');
   for (const r of results) {
@@ -249,8 +321,13 @@ function render(started: Date, db: ServicesDb, results: EnrichRun[]): string {
   }
   L.push('', 'Details per run:', '');
   for (const r of results) {
-    L.push(`- ${r.scenario.id} run ${r.run + 1}: events on the socket ${JSON.stringify(r.events)}; database afterwards: executions ${JSON.stringify(r.db.executions)}, results ${JSON.stringify(r.db.results)}, ${r.db.eventsWritten.toLocaleString('en-US')} realtime events written, last execution completed ${fmtMs(r.db.lastCompletedMs)} ms after Run. ` +
+    L.push(`- ${r.scenario.id} run ${r.run + 1}: events on the socket ${JSON.stringify(r.events)}; database afterwards: executions ${JSON.stringify(r.db.executions)}, results ${JSON.stringify(r.db.results)}, ${r.db.eventsWritten.toLocaleString('en-US')} realtime events written, first execution claimed by the worker ${fmtMs(r.db.firstClaimMs)} ms after Run, last completed ${fmtMs(r.db.lastCompletedMs)} ms after Run; claim → completed per execution p50 ${fmtMs(r.db.claimToDone.p50)} / p95 ${fmtMs(r.db.claimToDone.p95)} ms; executions by attempt ${JSON.stringify(r.db.attempts)}; worker warnings/errors ${JSON.stringify(r.workerLog)}. ` +
       `CPU (cores busy on average): ${Object.entries(r.cpu.cores).filter(([, v]) => v >= 0.005).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}. Load: ${r.uptime[0].replace(/^.*load average/, 'load average')} before → ${r.uptime.at(-1)!.replace(/^.*load average/, 'load average')} after (max 1-minute ${r.cpu.loadMax.toFixed(1)}). Execute answered: \`${r.executeAnswer}\`.`);
+  }
+  L.push('', 'What the active PostgreSQL sessions were doing (pg_stat_activity every 100 ms; average number of sessions in that state per sample, top 8):', '');
+  for (const r of results) {
+    const top = Object.entries(r.waits).sort((a, b) => b[1] - a[1]).slice(0, 8);
+    L.push(`- ${r.scenario.id} run ${r.run + 1} (${r.waitSamples} samples): ${top.map(([k, v]) => `${(v / Math.max(1, r.waitSamples)).toFixed(2)} × \`${k.replace(/`/g, "'")}\``).join('; ') || 'idle'}`);
   }
   return L.join('\n');
 }
