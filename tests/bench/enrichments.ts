@@ -77,6 +77,8 @@ export interface EnrichRun {
   /** What the database's sessions were doing, sampled every 100 ms (active backends of the bench database). */
   waits: Record<string, number>;
   waitSamples: number;
+  /** Transactions committed / rolled back in the database during the run, and rows written per table. */
+  pgStats: { commits: number; rollbacks: number; writes: Record<string, number> };
   /** Warnings and errors the worker logged (message → count). */
   workerLog: Record<string, number>;
   modelCalls: number;
@@ -193,6 +195,12 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
         await sleep(100);
       }
     })();
+    const statsSql = `select (select xact_commit::bigint from pg_stat_database where datname = current_database()) as commits,
+                             (select xact_rollback::bigint from pg_stat_database where datname = current_database()) as rollbacks,
+                             coalesce((select jsonb_object_agg(schemaname || '.' || relname, n_tup_ins + n_tup_upd + n_tup_del) from pg_stat_all_tables where schemaname in ('public', 'pgboss')), '{}') as writes`;
+    type Stats = { commits: string; rollbacks: string; writes: Record<string, number> };
+    await sql.query('select pg_stat_clear_snapshot()');
+    const stats0 = (await sql.query<Stats>(statsSql)).rows[0];
     const meter = new CpuMeter(() => ({ 'API process': api.child.pid, 'worker process': worker.child.pid }));
     await sleep(1000);
     const ups = [uptime()];
@@ -214,7 +222,16 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
     await sampler.end();
     clearInterval(upTimer);
     ups.push(uptime());
-    await sleep(300);
+    // The processes' sessions report their statistics when they end.
+    await fleet.close();
+    await Promise.all([api.stop(), worker.stop()]);
+    await sleep(1000);
+    await sql.query('select pg_stat_clear_snapshot()');
+    const stats1 = (await sql.query<Stats>(statsSql)).rows[0];
+    const pgStats = {
+      commits: Number(stats1.commits) - Number(stats0.commits), rollbacks: Number(stats1.rollbacks) - Number(stats0.rollbacks),
+      writes: Object.fromEntries(Object.entries(stats1.writes).map(([k, v]) => [k, Number(v) - Number(stats0.writes[k] ?? 0)]).filter(([, v]) => Number(v) > 0)),
+    };
     const ex = await sql.query<{ status: string; n: number; last: Date | null }>(`select status, count(*)::int as n, max(completed_at) as last from execution where type_id = $1 group by status`, [enrichmentId]);
     const rs = await sql.query<{ status: string; n: number }>(`select status, count(*)::int as n from enrichment_result where enrichment_id = $1 group by status`, [enrichmentId]);
     const ev = await sql.query<{ n: number }>(`select count(*)::int as n from realtime_event where organization_id = $1`, [org.id]);
@@ -236,7 +253,6 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
               percentile_cont(0.5) within group (order by extract(epoch from completed_at - started_at) * 1000) as p50,
               percentile_cont(0.95) within group (order by extract(epoch from completed_at - started_at) * 1000) as p95
          from execution where type_id = $1`, [enrichmentId]);
-    await fleet.close();
     const r: EnrichRun = {
       scenario: sc, run, finished, wallMs, executeMs, executeAnswer: exec.text.slice(0, 200),
       firstProcessingMs: firstProcessing - t0, firstPreprocessingMs: firstPreprocessing - t0, firstCompleteMs: firstComplete - t0,
@@ -248,7 +264,7 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
         firstClaimMs: timing.rows[0].first ? timing.rows[0].first.getTime() - t0 : NaN,
         claimToDone: { p50: Number(timing.rows[0].p50 ?? NaN), p95: Number(timing.rows[0].p95 ?? NaN) },
       },
-      waits, waitSamples, workerLog,
+      waits, waitSamples, workerLog, pgStats,
       modelCalls: fake.chatRequests.length, maxInFlight, cpu, uptime: ups,
     };
     log(`enrichments ${sc.id} run ${run + 1}: ${finished ? 'finished' : `STOPPED at ${limitMs / 1000} s`} — ${r.rowsCompleted}/${sc.rows} rows in ${(wallMs / 1000).toFixed(2)} s = ${(r.rowsCompleted / (wallMs / 1000)).toFixed(1)} rows/s; execute ${executeMs.toFixed(0)} ms; first processing ${fmtMs(r.firstProcessingMs)} ms; events ${JSON.stringify(events)}; model calls ${r.modelCalls} (max in flight ${maxInFlight}); cores ${JSON.stringify(cpu.cores)}; ${ups.at(-1)}`);
@@ -321,7 +337,7 @@ function render(started: Date, db: ServicesDb, results: EnrichRun[]): string {
   }
   L.push('', 'Details per run:', '');
   for (const r of results) {
-    L.push(`- ${r.scenario.id} run ${r.run + 1}: events on the socket ${JSON.stringify(r.events)}; database afterwards: executions ${JSON.stringify(r.db.executions)}, results ${JSON.stringify(r.db.results)}, ${r.db.eventsWritten.toLocaleString('en-US')} realtime events written, first execution claimed by the worker ${fmtMs(r.db.firstClaimMs)} ms after Run, last completed ${fmtMs(r.db.lastCompletedMs)} ms after Run; claim → completed per execution p50 ${fmtMs(r.db.claimToDone.p50)} / p95 ${fmtMs(r.db.claimToDone.p95)} ms; executions by attempt ${JSON.stringify(r.db.attempts)}; worker warnings/errors ${JSON.stringify(r.workerLog)}. ` +
+    L.push(`- ${r.scenario.id} run ${r.run + 1}: events on the socket ${JSON.stringify(r.events)}; database afterwards: executions ${JSON.stringify(r.db.executions)}, results ${JSON.stringify(r.db.results)}, ${r.db.eventsWritten.toLocaleString('en-US')} realtime events written, first execution claimed by the worker ${fmtMs(r.db.firstClaimMs)} ms after Run, last completed ${fmtMs(r.db.lastCompletedMs)} ms after Run; claim → completed per execution p50 ${fmtMs(r.db.claimToDone.p50)} / p95 ${fmtMs(r.db.claimToDone.p95)} ms; executions by attempt ${JSON.stringify(r.db.attempts)}; database transactions committed during the run ${r.pgStats.commits.toLocaleString('en-US')} (${(r.pgStats.commits / Math.max(1, r.rowsCompleted)).toFixed(1)} per row done; ${r.pgStats.rollbacks} rolled back); rows written per row done ${Object.entries(r.pgStats.writes).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k.replace(/^public\./, '')} ${(v / Math.max(1, r.rowsCompleted)).toFixed(1)}`).join(', ')}; worker warnings/errors ${JSON.stringify(r.workerLog)}. ` +
       `CPU (cores busy on average): ${Object.entries(r.cpu.cores).filter(([, v]) => v >= 0.005).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}. Load: ${r.uptime[0].replace(/^.*load average/, 'load average')} before → ${r.uptime.at(-1)!.replace(/^.*load average/, 'load average')} after (max 1-minute ${r.cpu.loadMax.toFixed(1)}). Execute answered: \`${r.executeAnswer}\`.`);
   }
   L.push('', 'What the active PostgreSQL sessions were doing (pg_stat_activity every 100 ms; average number of sessions in that state per sample, top 8):', '');
