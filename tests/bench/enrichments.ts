@@ -12,8 +12,10 @@
 //   npm run bench -- --only enrichments --write               …and writes it to docs/benchmarks.md
 //   npm run bench -- --only enrichments --enrich-rows 500 --enrich-latency-rows 500   a quick try
 //   --enrich-concurrency 50 (LLM_ORG_CONCURRENCY and EXECUTION_ORG_CONCURRENCY), --enrich-runs 1,
+//   --enrich-exec-concurrency 100 (EXECUTION_ORG_CONCURRENCY alone),
 //   --enrich-limit-seconds 120 (a run stops there and reports what finished),
 //   --enrich-own-key (adds the scenarios again with the organization's own key: no system credits),
+//   --enrich-exec-variant 200 (adds the scenarios again with EXECUTION_ORG_CONCURRENCY=200, the default),
 //   --enrich-scenarios no-latency,latency-500-own-key (only these)
 import pg from 'pg';
 import fs from 'node:fs';
@@ -37,6 +39,8 @@ export interface EnrichScenario {
   rows: number;
   latencyMs: number;
   concurrency: number;
+  /** EXECUTION_ORG_CONCURRENCY (default: the same as the model-call limit). */
+  execConcurrency: number;
   /**
    * Diagnostic: the organization connects its own OpenAI key (the same fake) through POST
    * /organization/integration, so model calls spend no system credits (no credit charge, no
@@ -136,7 +140,7 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
     await sql.query('analyze company');
     const env = {
       OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${fake.url.replace(/\/$/, '')}`, OPENAI_MODELS: 'gpt-bench',
-      LLM_ORG_CONCURRENCY: String(sc.concurrency), EXECUTION_ORG_CONCURRENCY: String(sc.concurrency), LLM_ORG_RATE_PER_MINUTE: '0',
+      LLM_ORG_CONCURRENCY: String(sc.concurrency), EXECUTION_ORG_CONCURRENCY: String(sc.execConcurrency), LLM_ORG_RATE_PER_MINUTE: '0',
       ...(sc.ownKey ? { LLM_ALLOW_HTTP_BASE_URL: 'true' } : {}),
     };
     const api = await startApi(db.url, 'api', env);
@@ -225,6 +229,8 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
     // The processes' sessions report their statistics when they end.
     await fleet.close();
     await Promise.all([api.stop(), worker.stop()]);
+    // A run stopped at the limit leaves queued jobs: cancelled here, so the next scenario's worker skips them.
+    await sql.query(`update execution set status = 'cancelled', updated_at = clock_timestamp() where type_id = $1 and status in ('scheduled', 'processing')`, [enrichmentId]);
     await sleep(1000);
     await sql.query('select pg_stat_clear_snapshot()');
     const stats1 = (await sql.query<Stats>(statsSql)).rows[0];
@@ -279,12 +285,19 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
 export async function runEnrichmentBench(opts: { argv: string[]; log: (m: string) => void }): Promise<void> {
   const { argv, log } = opts;
   const concurrency = numArg(argv, '--enrich-concurrency', 50);
+  const execConcurrency = numArg(argv, '--enrich-exec-concurrency', concurrency);
   const scenarios: EnrichScenario[] = [
-    { id: 'no-latency', rows: numArg(argv, '--enrich-rows', 5000), latencyMs: 0, concurrency },
-    { id: 'latency-500', rows: numArg(argv, '--enrich-latency-rows', 2000), latencyMs: 500, concurrency },
+    { id: 'no-latency', rows: numArg(argv, '--enrich-rows', 5000), latencyMs: 0, concurrency, execConcurrency },
+    { id: 'latency-500', rows: numArg(argv, '--enrich-latency-rows', 2000), latencyMs: 500, concurrency, execConcurrency },
   ];
   // --enrich-own-key: the same scenarios again with the organization's own key (no system credits charged).
   if (argv.includes('--enrich-own-key')) scenarios.push(...scenarios.map((x) => ({ ...x, id: `${x.id}-own-key`, ownKey: true })));
+  // --enrich-exec-variant 200: the model-call scenarios again with EXECUTION_ORG_CONCURRENCY=200 (the default).
+  const ev = argv.indexOf('--enrich-exec-variant');
+  if (ev >= 0) {
+    const n = numArg(argv, '--enrich-exec-variant', 200);
+    scenarios.push(...scenarios.filter((x) => !x.ownKey).map((x) => ({ ...x, id: `${x.id}-exec${n}`, execConcurrency: n })));
+  }
   // --enrich-scenarios no-latency,latency-500-own-key: only these.
   const pick = argv.indexOf('--enrich-scenarios');
   const chosen = pick >= 0 ? scenarios.filter((x) => argv[pick + 1].split(',').includes(x.id)) : scenarios;
@@ -324,7 +337,7 @@ function render(started: Date, db: ServicesDb, results: EnrichRun[]): string {
     const waves = Math.ceil(s.rows / s.concurrency);
     const overhead = (r.wallMs - waves * s.latencyMs) / Math.max(1, r.rowsCompleted);
     const rate = r.rowsCompleted / (r.wallMs / 1000);
-    L.push(`| ${s.rows.toLocaleString('en-US')} rows, ${s.latencyMs} ms model latency, concurrency ${s.concurrency}${s.ownKey ? ', organization\'s own key (no credits)' : ''}${r.finished ? '' : ' (**stopped at the limit**)'} | ${r.rowsCompleted.toLocaleString('en-US')} | ${(r.wallMs / 1000).toFixed(2)} s | ${rate.toFixed(1)} | ${overhead.toFixed(2)} ms | ${fmtMs(r.executeMs)} ms | ${fmtMs(r.firstProcessingMs)} ms | ${fmtMs(r.firstPreprocessingMs)} ms | ${fmtMs(r.firstCompleteMs)} ms | ${r.eventsTotal.toLocaleString('en-US')} in ${r.frames.toLocaleString('en-US')} frames | ${r.modelCalls.toLocaleString('en-US')} (${r.maxInFlight}) |`);
+    L.push(`| ${s.rows.toLocaleString('en-US')} rows, ${s.latencyMs} ms model latency, concurrency ${s.concurrency}${s.execConcurrency !== s.concurrency ? ` (executions ${s.execConcurrency})` : ''}${s.ownKey ? ', organization\'s own key (no credits)' : ''}${r.finished ? '' : ' (**stopped at the limit**)'} | ${r.rowsCompleted.toLocaleString('en-US')} | ${(r.wallMs / 1000).toFixed(2)} s | ${rate.toFixed(1)} | ${overhead.toFixed(2)} ms | ${fmtMs(r.executeMs)} ms | ${fmtMs(r.firstProcessingMs)} ms | ${fmtMs(r.firstPreprocessingMs)} ms | ${fmtMs(r.firstCompleteMs)} ms | ${r.eventsTotal.toLocaleString('en-US')} in ${r.frames.toLocaleString('en-US')} frames | ${r.modelCalls.toLocaleString('en-US')} (${r.maxInFlight}) |`);
   }
   L.push('', 'Targets (issue 5):', '');
   for (const r of results) {
