@@ -315,7 +315,8 @@ export async function runEnrichmentBench(opts: { argv: string[]; log: (m: string
     await db.stop();
   }
   const report = render(started, db, results);
-  if (argv.includes('--write')) {
+  // A full `npm run bench` (no --only, default sizes) writes its section too, like the other scenarios.
+  if (argv.includes('--write') || (!argv.includes('--only') && !argv.some((a) => a.startsWith('--enrich-')))) {
     writeSection(report);
     log(`wrote the enrichments section of ${path.relative(ROOT, REPORT)}`);
   } else {
