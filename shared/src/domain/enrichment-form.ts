@@ -3,24 +3,28 @@
 // nodes', 'Generated column hint result'; §4 'Enrichment editor'; §5 'Enrichment form', 'Run
 // enrichment'; §8 'Enrichment'; §9). Pure: the React editors and the tests both use these.
 
+import { ENRICHMENT_MESSAGES, schemaItemProblems, selectEntityProblem } from './enrichments';
+
+// The texts of spec 001 §5 and §8 are written once, in enrichments.ts (the server checks the same
+// rules); the editors name them here with the few that only the client shows.
 export const ENRICHMENT_FORM_MESSAGES = {
-  nameRequired: 'Name is required',
-  promptRequired: 'Prompt is required',
-  schemaRequired: 'Schema is required',
-  schemaNameRequired: 'Schema name is required',
-  schemaDescriptionRequired: 'Schema description is required',
-  schemaCategoriesRequired: 'Schema categorical values are required',
+  nameRequired: ENRICHMENT_MESSAGES.nameRequired,
+  promptRequired: ENRICHMENT_MESSAGES.promptRequired,
+  schemaRequired: ENRICHMENT_MESSAGES.schemaRequired,
+  schemaNameRequired: ENRICHMENT_MESSAGES.schemaNameRequired,
+  schemaDescriptionRequired: ENRICHMENT_MESSAGES.schemaDescriptionRequired,
+  schemaCategoriesRequired: ENRICHMENT_MESSAGES.schemaCategoriesRequired,
   hintNotFound: "Couldn't find any columns matching the given hint. Please try again.",
   schemaPlaceholder: 'Your schema will automatically appear here after you type your prompt.',
 } as const;
 
 export const RUN_ENRICHMENT_MESSAGES = {
-  invalid: 'Invalid Enrichment',
-  noEmptyRows: 'No empty rows to enrich.',
+  invalid: ENRICHMENT_MESSAGES.invalid,
+  noEmptyRows: ENRICHMENT_MESSAGES.noEmptyRows,
   allRowsWarning: 'WARNING: This will overwrite existing values for selected rows.',
-  unable: 'Unable to execute enrichment',
+  unable: ENRICHMENT_MESSAGES.unable,
   failedToStart: 'Failed to start enrichment execution.',
-  error: 'Error executing enrichment',
+  error: ENRICHMENT_MESSAGES.error,
 } as const;
 
 /** 'No empty rows to enrich.' stays 1000 ms (spec 001 §8). */
@@ -32,9 +36,7 @@ export const PROMPT_BOX_ID_LENGTH = 12;
 export const DEFAULT_LLM_MODEL_ID = 'default';
 
 /** 'Please select a company.' / 'Please select a contact.' */
-export function selectEntityMessage(entity: string): string {
-  return `Please select a ${entity}.`;
-}
+export const selectEntityMessage = selectEntityProblem;
 
 // ---------- schema items ----------
 
@@ -121,11 +123,10 @@ export interface SchemaItemErrors {
   enumValues?: string;
 }
 
+/** The item's messages, by the same check the server runs (schemaItemProblems). */
 export function schemaItemErrors(item: FormSchemaItem): SchemaItemErrors {
   const e: SchemaItemErrors = {};
-  if (!item.name.trim()) e.name = ENRICHMENT_FORM_MESSAGES.schemaNameRequired;
-  if (!item.description.trim()) e.description = ENRICHMENT_FORM_MESSAGES.schemaDescriptionRequired;
-  if (item.type === 'categories' && !(item.enumValues ?? []).some((v) => v.trim())) e.enumValues = ENRICHMENT_FORM_MESSAGES.schemaCategoriesRequired;
+  for (const p of schemaItemProblems([item])) e[p.path] = p.message;
   return e;
 }
 
