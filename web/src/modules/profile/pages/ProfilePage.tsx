@@ -116,7 +116,7 @@ export default function ProfilePage() {
       </Section>
       <Section title="Integrations" testId="profile-integrations">
         <Text className={styles.muted}>
-          Integrations arrive with the integrations module: connect your own Office 365 mailbox and calendar to draft, schedule and send email.
+          The Office 365 mailbox and calendar (to draft, schedule and send email) arrive with the email module; the AI provider is connected here.
         </Text>
         <AiProviderCard isAdmin={user.isAdmin} />
       </Section>
