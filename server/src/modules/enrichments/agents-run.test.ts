@@ -101,7 +101,7 @@ describe('enrichments: agents and the LinkedIn lookup', () => {
     expect(r.status).toBe('complete');
     expect(r.value.result).toMatchObject({ name: 'Linkco Inc', founded: 2009, employee_count: 120, follower_count: 1500, country: 'Germany', size: '51-200', type: 'Privately Held' });
     expect(Object.keys(r.value.result!).sort()).toEqual(['country', 'description', 'employee_count', 'follower_count', 'founded', 'name', 'size', 'type', 'url', 'website']);
-    expect(mixrank.requests.some((q) => q.query.get('url') === 'linkco.example')).toBe(true);
+    expect(mixrank.requests.some((q) => q.query.get('url') === 'https://linkco.example/')).toBe(true);
   });
 
   it('without a company-details key the LinkedIn run ends in error with a message saying so', async () => {

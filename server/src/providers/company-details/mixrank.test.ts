@@ -43,7 +43,7 @@ describe('MixRank company details adapter', () => {
     expect(source).toBe('https://www.linkedin.com/company/acme-corp');
     const [match, profile] = fake.requests.slice(-2);
     expect(match.path).toBe('/v2/json/mx-secret/companies/match');
-    expect(match.query.get('url')).toBe('acme.com');
+    expect(match.query.get('url')).toBe('https://acme.com/');
     expect(profile.path).toBe('/v2/json/mx-secret/companies/4711');
   });
 
@@ -51,6 +51,18 @@ describe('MixRank company details adapter', () => {
     const { company } = await client().lookup({ linkedinUrl: 'linkedin.com/company/beta-gmbh/about/' });
     expect(fake.requests.at(-2)!.query.get('linkedin')).toBe('https://www.linkedin.com/company/beta-gmbh');
     expect(company).toMatchObject({ name: 'Beta GmbH', founded: 2011, employee_count: 40, follower_count: 900, size: '11-50', type: 'Public Company', country: 'Germany', website: 'https://beta.de' });
+  });
+
+  it('reads a match answer that is the best match itself (no results list)', async () => {
+    fake.matchShape = 'best';
+    try {
+      const { company } = await client().lookup({ website: 'beta.de' });
+      expect(company).toMatchObject({ name: 'Beta GmbH', country: 'Germany', employee_count: 40 });
+      expect(fake.requests.at(-1)!.path).toBe('/v2/json/mx-secret/companies/b-2');
+      expect((await failure(client().lookup({ website: 'nobody.example' }), CompanyDetailsError)).kind).toBe('not_found');
+    } finally {
+      fake.matchShape = 'results';
+    }
   });
 
   it('reports not found, bad queries, refused keys, rate limits and server errors', async () => {

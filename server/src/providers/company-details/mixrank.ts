@@ -1,18 +1,20 @@
 // The company-details port's real adapter: MixRank's company API.
 //
-// What is documented publicly: every request is `https://api.mixrank.com/v2/json/{api_key}/…` (the
-// key is a path segment, not a header), errors come with an HTTP status, 429 when over quota.
-// MixRank's full reference needs an account, so the two calls below and their field names are our
-// ASSUMED shape, taken from public client code of the API; the mapping accepts the usual variants of
-// each field so a different spelling degrades to null rather than failing:
+// Checked against MixRank's published API documentation (https://mixrank.com/api/documentation, as
+// harvested into the api-evangelist/mixrank OpenAPI and examples): every request is
+// `https://api.mixrank.com/v2/json/{api_key}/…` (the key is a path segment, not a header); errors
+// come with an HTTP status and a body `{ errors: [...] }`; 429 when over quota. The two calls used:
 //
-//   GET {base}/{key}/companies/match?url=<domain>&linkedin=<linkedin company url>
-//       200 { results: [{ id, name, domain, … }, …] }   (or a bare array)   → best match first
-//   GET {base}/{key}/companies/{id}
-//       200 { id, name, domain | website, linkedin_url, description, founded | founded_year,
-//             employee_count, employee_range | size, company_type | type, country | hq_country |
-//             location.country, follower_count | linkedin_follower_count, … }
-//   404 / empty results → not found.
+//   GET {base}/{key}/companies/match?url=https://acme.com/      ("Companies » Match": fuzzy match by
+//   GET {base}/{key}/companies/match?linkedin=https://linkedin.com/company/acme     name, URL or LinkedIn)
+//   GET {base}/{key}/companies/{company_id}                       ("Companies » Overview")
+//
+// MixRank publishes no response schemas, so the match answer is read in each plausible form — the
+// best match itself (an object with an id), `{ results: [...] }`, or a bare array, best first — and
+// the overview's field names are read with their usual variants (name, domain | website,
+// linkedin_url, description, founded | founded_year, employee_count, employee_range | size,
+// company_type | type, country | location.country, follower_count, …), so a different spelling
+// degrades to null rather than failing. 404 / empty results → not found.
 //
 // The result is mapped to the built-in company info fields of spec 002 §3. The key is never put in
 // an error message or a log line (it is part of the URL).
@@ -48,11 +50,10 @@ export class MixRankCompanyDetails implements CompanyDetailsPort {
     if (!domain && !linkedin) throw new CompanyDetailsError('bad_query', 'A website or a LinkedIn URL is needed.');
 
     const params = new URLSearchParams();
-    if (domain) params.set('url', domain);
+    if (domain) params.set('url', `https://${domain}/`);
     if (linkedin) params.set('linkedin', linkedin);
     const match = await this.get(`/companies/match?${params}`, o.signal);
-    const list = Array.isArray(match) ? match : Array.isArray((match as Json | null)?.results) ? ((match as Json).results as unknown[]) : [];
-    const best = list.find((r): r is Json => r !== null && typeof r === 'object');
+    const best = bestMatch(match);
     if (!best) throw new CompanyDetailsError('not_found', 'No company matched.');
     let record: Json = best;
     const id = best.id ?? best.company_id;
@@ -99,6 +100,18 @@ export class MixRankCompanyDetails implements CompanyDetailsPort {
       throw new CompanyDetailsError('provider', 'The company details provider sent an answer that is not JSON.', true);
     }
   }
+}
+
+/** The best match of a match answer: the company object itself, the first of `results`/`companies`, or of a bare array. */
+function bestMatch(answer: unknown): Json | undefined {
+  const isObj = (r: unknown): r is Json => r !== null && typeof r === 'object' && !Array.isArray(r);
+  if (Array.isArray(answer)) return answer.find(isObj);
+  if (!isObj(answer)) return undefined;
+  for (const key of ['results', 'companies', 'matches']) {
+    const list = answer[key];
+    if (Array.isArray(list)) return list.find(isObj);
+  }
+  return answer.id !== undefined || answer.company_id !== undefined || answer.name !== undefined ? answer : undefined;
 }
 
 /** 'https://www.Acme.com/about?x' → 'acme.com'; null when there is no plausible domain. */
