@@ -5,6 +5,7 @@ import { createTestApp, createOrg, type TestContext } from '../../../test/helper
 import { FakeOpenAiServer, lastUserText } from '../../../test/fakes/openai-server';
 import { getLlm, LlmError, type LlmService, CREDITS_EXHAUSTED_MESSAGE, NOT_CONFIGURED_MESSAGE } from './index';
 import { loadConfig } from '../../config';
+import { chargeCreditGroup } from './credits';
 import { Organization } from '../../modules/organization/organization.entity';
 import { encryptSecret } from '../../lib/secrets';
 import { Integration } from '../../modules/integrations/integration.entity';
@@ -199,6 +200,40 @@ describe('LLM adapter (openai SDK against the fake server)', () => {
       expect((await ctx.em().findOneOrFail(Organization, { id: organization.id })).aiCreditsUsed).toBe(1);
       const rows = await ctx.em().execute(`select charge_key from llm_charge where organization_id = ? order by charge_key`, [organization.id]);
       expect(rows.map((r) => r.charge_key)).toEqual(['same']);
+    });
+
+    it('N parallel calls with M < N credits left: exactly M are charged and answered, the others refused before any request', async () => {
+      const { organization } = await createOrg(ctx, { name: 'Parallel Co' });
+      await ctx.em().nativeUpdate(Organization, { id: organization.id }, { aiCreditsTotal: 10, aiCreditsUsed: 3 });
+      const before = fake.chatRequests.length;
+      const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => llm.complete({ organizationId: organization.id, model: 'default', messages: [{ role: 'user', content: 'x' }], chargeKey: `p:${i}` })));
+      const ok = outcomes.filter((o) => o.status === 'fulfilled');
+      const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+      expect(ok).toHaveLength(7);
+      expect(refused).toHaveLength(13);
+      for (const r of refused) expect((r.reason as LlmError).message).toBe(CREDITS_EXHAUSTED_MESSAGE);
+      expect(fake.chatRequests.length - before).toBe(7);
+      expect((await ctx.em().findOneOrFail(Organization, { id: organization.id })).aiCreditsUsed).toBe(10);
+      const [{ n }] = await ctx.em().execute<{ n: number }[]>(`select count(*)::int as n from llm_charge where organization_id = ?`, [organization.id]);
+      expect(n).toBe(7);
+    });
+
+    it('charge statements running at the same time (separate connections) never spend more than the credits left', async () => {
+      const { organization } = await createOrg(ctx, { name: 'Parallel Groups Co' });
+      await ctx.em().nativeUpdate(Organization, { id: organization.id }, { aiCreditsTotal: 25, aiCreditsUsed: 0 });
+      // 8 groups of 5 keys, each its own statement on its own pooled connection; one key appears in two groups.
+      const groups = Array.from({ length: 8 }, (_, g) => Array.from({ length: 5 }, (_, i) => ({ key: g === 7 && i === 0 ? 'g0:0' : `g${g}:${i}`, model: 'gpt-test' })));
+      const outs = await Promise.all(groups.map((items) => chargeCreditGroup(ctx.em().fork(), organization.id, items)));
+      const charged = outs.flatMap((o) => [...o.charged]);
+      const refused = outs.flatMap((o) => [...o.refused]);
+      expect(charged).toHaveLength(25);
+      expect(new Set(charged).size).toBe(25);
+      // 39 distinct keys: 25 charged, the rest refused or (the repeated key) already charged.
+      expect(refused.length).toBeGreaterThanOrEqual(13);
+      expect(charged.length + new Set(refused.filter((k) => !charged.includes(k))).size).toBeGreaterThanOrEqual(38);
+      expect((await ctx.em().findOneOrFail(Organization, { id: organization.id })).aiCreditsUsed).toBe(25);
+      const [{ n }] = await ctx.em().execute<{ n: number }[]>(`select count(*)::int as n from llm_charge where organization_id = ?`, [organization.id]);
+      expect(n).toBe(25);
     });
 
     it('expired credits are refused with their date', async () => {
