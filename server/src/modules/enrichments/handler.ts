@@ -104,7 +104,13 @@ class Run {
   async record(entityType: RecordEntityType, id: string): Promise<RecordDto> {
     let r = this.records.get(id);
     if (!r) {
-      const [row] = entityType === 'company' ? await companyRows(this.em, this.org, [id]) : await contactRows(this.em, this.org, [id]);
+      // The records of the whole claimed batch are read together (once, by the first execution that asks).
+      const org = this.org;
+      const ids = [...new Set(this.ctx.batch.filter((x) => x.organization_id === org && x.entity_type === entityType && x.entity_id).map((x) => x.entity_id!))];
+      const load = (list: string[]) => (entityType === 'company' ? companyRows(this.em, org, list) : contactRows(this.em, org, list)) as Promise<RecordDto[]>;
+      const row = ids.includes(id)
+        ? (await this.ctx.memo(`records:${org}:${entityType}`, async () => new Map((await load(ids)).map((x) => [x.id, x])))).get(id)
+        : (await load([id]))[0];
       if (!row) throw new Failure(`The ${entityType} no longer exists.`);
       r = row as RecordDto;
       this.records.set(id, r);
@@ -181,7 +187,7 @@ class Run {
   }
 
   private async fieldBox(node: Extract<RichPromptNode, { type: 'field-box' }>, entityType: RecordEntityType, entityId: string, depth: number, chain: string[]): Promise<unknown> {
-    const field = await this.em.findOne(FieldDefinition, { id: node.fieldId });
+    const field = await this.ctx.memo(`field:${node.fieldId}`, () => this.em.findOne(FieldDefinition, { id: node.fieldId }));
     if (!field) {
       if (node.required) throw new Failure('A field used in the prompt no longer exists.');
       return '';
@@ -238,8 +244,8 @@ async function failNow(em: EntityManager, row: ExecutionRow, message: string): P
   });
 }
 
-/** Writes results (complete), the assigned fields of primary enrichments per reconciliation, and their events. */
-async function commitResults(em: EntityManager, execution: ExecutionRow, outcome: EnrichmentRunOutcome): Promise<void> {
+/** Writes results (complete) and the assigned fields of primary enrichments per reconciliation; answers their events (the runner publishes them with the group). */
+async function commitResults(em: EntityManager, execution: ExecutionRow, outcome: EnrichmentRunOutcome): Promise<PublishEvent[]> {
   const org = execution.organization_id;
   const entityType = execution.entity_type as RecordEntityType;
   const entityId = execution.entity_id!;
@@ -285,7 +291,7 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
       events.push({ path: realtimePaths.entities(org, entityType), kind: 'field.value', key: `field:${e.field_id}:${entityId}`, data: { entityType, entityId, fieldId: e.field_id, value: dto } });
     }
   }
-  await publish(em, org, events);
+  return events;
 }
 
 /** Messages of errors a retry cannot fix. */
@@ -305,7 +311,8 @@ export function createEnrichmentHandler(deps: EnrichmentHandlerDeps = {}): Execu
     type: 'enrichment',
     async run(ctx) {
       const row = ctx.execution;
-      const e = row.type_id ? await ctx.em.findOne(Enrichment, { id: row.type_id }) : null;
+      // Read once for the executions of the batch (they share their enrichment, read as of the claim).
+      const e = row.type_id ? await ctx.memo(`enrichment:${row.type_id}`, () => ctx.em.findOne(Enrichment, { id: row.type_id! })) : null;
       if (!e) {
         await failNow(ctx.em, row, ENRICHMENT_MESSAGES.notFound);
         return null;
@@ -315,7 +322,7 @@ export function createEnrichmentHandler(deps: EnrichmentHandlerDeps = {}): Execu
         await failNow(ctx.em, row, ENRICHMENT_MESSAGES.cannotRunOn);
         return null;
       }
-      const llm = deps.llm ? deps.llm(ctx.em) : getLlm({ em: ctx.em, config: settings() });
+      const llm = deps.llm ? deps.llm(ctx.em) : getLlm({ em: ctx.em, config: settings(), memo: ctx.memo });
       const run = new Run(ctx, llm, agentPorts, settings());
       try {
         await run.compute(e, entityType, row.entity_id, 0, []);
@@ -331,8 +338,8 @@ export function createEnrichmentHandler(deps: EnrichmentHandlerDeps = {}): Execu
       }
       return { kind: 'done', results: run.results() };
     },
-    async commit(em, execution, outcome) {
-      if (outcome?.kind === 'done') await commitResults(em, execution, outcome);
+    async commit(em, execution, outcome, events) {
+      if (outcome?.kind === 'done') events.push(...await commitResults(em, execution, outcome));
     },
   });
 }

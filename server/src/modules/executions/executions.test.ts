@@ -165,6 +165,26 @@ describe('executions: transactional enqueue, worker transitions, retries, dead l
     expect((await row(twin.executionId)).status).toBe('completed');
   });
 
+  it('a job fetched again while its execution is still running in this process (expired, retried) does not run it a second time', async () => {
+    let runs = 0;
+    const typeId = scenario({ run: async () => { runs += 1; await new Promise((r) => setTimeout(r, 300)); return { runs }; } });
+    const [started] = await createExecutions(ctx.em(), ctx.boss!, { organizationId: org.id, createdById: admin.id, type: 'list', typeId, entityType: 'list', targets: [{ entityId: null }], startAfter: new Date(Date.now() + 3_600_000) });
+    const jobCtx = { orm: ctx.orm, logger: pino({ level: 'silent' }), boss: ctx.boss!, config: ctx.config };
+    const handlers = new Map(scenarioHandlers(scenarios).map((h) => [h.type, h]));
+    const data = { executionId: started.executionId, organizationId: org.id, type: 'list' as const };
+    const first = runExecutionBatch(handlers, [{ data, job: { id: started.executionId, retryCount: 0 } }], jobCtx);
+    await new Promise((r) => setTimeout(r, 100));
+    // The same job again (its next attempt) in another batch, while the first run is still going.
+    const again = await runExecutionBatch(handlers, [{ data, job: { id: started.executionId, retryCount: 1 } }], jobCtx);
+    expect((await first).map((o) => o.status)).toEqual(['completed']);
+    expect(again.map((o) => o.status)).toEqual(['completed']);
+    expect(runs).toBe(1);
+    expect(await results(started.executionId)).toEqual([{ value: '{"runs":1}' }]);
+    // Once finished, a later attempt finds it completed and skips it.
+    await runExecutionBatch(handlers, [{ data, job: { id: started.executionId, retryCount: 2 } }], jobCtx);
+    expect(runs).toBe(1);
+  });
+
   it("a batch completes in one transaction, and a commit step that throws fails its own execution only: the rest of its batch completes, each result written once", async () => {
     const bad = randomUUID();
     const typeId = scenario({

@@ -17,7 +17,7 @@ import {
 } from '@dealscout/shared/domain';
 import { defineJob, type JobContext, type JobDefinition } from '../../jobs/definitions';
 import { executeBound } from '../../db/bound';
-import { publish } from '../realtime/publish';
+import { publish, type PublishEvent } from '../realtime/publish';
 import { notifyUser } from '../notifications/notify';
 import { EXECUTION_COLUMNS, executionEvent, type ExecutionRow } from './execution.presenter';
 import { executionQueue, EXECUTION_DEAD_LETTER_QUEUE, ExecutionJobData } from './queues';
@@ -32,6 +32,13 @@ export interface ExecutionRunContext {
   signal: AbortSignal;
   /** Reports progress (written at most every half second, and always when processed reaches total); throws when cancelled. */
   progress(processed: number, total?: number | null): Promise<void>;
+  /** Every execution claimed with this one (the same fetched batch, this one included): for handlers that read in bulk. */
+  batch: readonly ExecutionRow[];
+  /**
+   * A memo shared by the executions of the batch: `load` runs once per key for all of them (what
+   * they all read — their configuration, their records — is read once, as of the claim).
+   */
+  memo<T>(key: string, load: () => Promise<T>): Promise<T>;
 }
 
 export interface ExecutionHandler<R = unknown> {
@@ -40,9 +47,10 @@ export interface ExecutionHandler<R = unknown> {
   /**
    * Writes the result in the completing transaction: its writes commit at most once per execution.
    * Database writes only (it may be called again after a rolled-back attempt, e.g. when another
-   * execution of its group failed its own commit step).
+   * execution of its group failed its own commit step). Realtime events go into `events`: they are
+   * published with the group's (one statement per organization), just before the execution's own.
    */
-  commit?(em: EntityManager, execution: ExecutionRow, result: R): Promise<void>;
+  commit?(em: EntityManager, execution: ExecutionRow, result: R, events: PublishEvent[]): Promise<void>;
 }
 
 /** An error whose message is shown to the user (the execution's statusMessage and the failure notice). */
@@ -60,7 +68,7 @@ export interface RunnerOptions {
   cancelPollMs?: number;
   /** Least time between two progress writes. */
   progressMs?: number;
-  /** Executions still running this long after their claim are announced as 'processing' (default 100 ms). */
+  /** Executions still running this long after their claim are announced as 'processing' (default 0: with the next group commit after the claim). */
   announceMs?: number;
 }
 
@@ -77,15 +85,21 @@ function tenantEm(ctx: JobContext, organizationId: string): EntityManager {
 const QUALIFIED_COLUMNS = EXECUTION_COLUMNS.split(', ').map((c) => `e.${c}`).join(', ');
 
 /**
- * Publishes each organization's events in the caller's transaction, organizations in id order: the
- * per-organization sequence rows are always locked in the same order, so two group commits never
- * deadlock.
+ * Publishes each organization's events in the caller's transaction (one statement per
+ * organization), organizations in id order: the per-organization sequence rows are always locked in
+ * the same order, so two group commits never deadlock.
  */
-async function publishRows(em: EntityManager, rows: readonly ExecutionRow[]): Promise<void> {
-  const byOrg = new Map<string, ExecutionRow[]>();
-  for (const r of rows) byOrg.set(r.organization_id, [...(byOrg.get(r.organization_id) ?? []), r]);
-  for (const org of [...byOrg.keys()].sort()) await publish(em, org, byOrg.get(org)!.map(executionEvent));
+async function publishByOrg(em: EntityManager, items: readonly { org: string; events: readonly PublishEvent[] }[]): Promise<void> {
+  const byOrg = new Map<string, PublishEvent[]>();
+  for (const i of items) {
+    const list = byOrg.get(i.org) ?? [];
+    list.push(...i.events);
+    byOrg.set(i.org, list);
+  }
+  for (const org of [...byOrg.keys()].sort()) await publish(em, org, byOrg.get(org)!);
 }
+
+const rowEvents = (rows: readonly ExecutionRow[]) => rows.map((r) => ({ org: r.organization_id, events: [executionEvent(r)] }));
 
 /**
  * Claims a fetched batch in one statement: active executions become 'processing'; the others are
@@ -183,7 +197,7 @@ class GroupCommitter {
         const completing = new Set(group.map((i) => i.row.id));
         const announced = await lockProcessing(tem, announce.filter((id) => !completing.has(id)));
         if (group.length === 0) {
-          await publishRows(tem, announced);
+          await publishByOrg(tem, rowEvents(announced));
           return;
         }
         // One conditional statement completes the whole group: only executions still 'processing'
@@ -197,18 +211,25 @@ class GroupCommitter {
           [JSON.stringify(group.map((i) => ({ id: i.row.id, org: i.row.organization_id, result: i.result ?? null })))],
         );
         const byId = new Map(rows.map((r) => [r.id, r]));
+        // Per execution: the handler's events, then its own 'completed' (the order a client sees).
+        const events = rowEvents(announced);
         for (const item of group) {
           const row = byId.get(item.row.id);
           outcome.set(item, row ? 'committed' : 'settled');
-          if (!row || !item.handler.commit) continue;
-          // The handler's writes, in the same transaction, on an EntityManager of its own scoped
-          // to the execution's organization. A handler that throws rolls the whole group back;
-          // the group is then committed one execution at a time, so it fails alone.
-          const em = tem.fork({ keepTransactionContext: true, clear: true });
-          em.setFilterParams('tenant', { organizationId: row.organization_id });
-          await item.handler.commit(em, row, item.result);
+          if (!row) continue;
+          const own: PublishEvent[] = [];
+          if (item.handler.commit) {
+            // The handler's writes, in the same transaction, on an EntityManager of its own scoped
+            // to the execution's organization. A handler that throws rolls the whole group back;
+            // the group is then committed one execution at a time, so it fails alone.
+            const em = tem.fork({ keepTransactionContext: true, clear: true });
+            em.setFilterParams('tenant', { organizationId: row.organization_id });
+            await item.handler.commit(em, row, item.result, own);
+          }
+          own.push(executionEvent(row));
+          events.push({ org: row.organization_id, events: own });
         }
-        await publishRows(tem, [...announced, ...rows]);
+        await publishByOrg(tem, events);
       });
     } catch (error) {
       // The group failed (a handler's commit threw, connection, lock timeout…): each one alone, so
@@ -238,13 +259,58 @@ export interface BatchItem {
   job: Pick<Job, 'id' | 'retryCount'>;
 }
 
+/** Executions running in this process (per ORM), by id: the outcome of their run, for a job fetched again meanwhile. */
+const running = new WeakMap<object, Map<string, Promise<Pick<JobResult, 'status' | 'output'>>>>();
+function runningIn(ctx: JobContext): Map<string, Promise<Pick<JobResult, 'status' | 'output'>>> {
+  let m = running.get(ctx.orm);
+  if (!m) running.set(ctx.orm, (m = new Map()));
+  return m;
+}
+
 /**
  * Runs a fetched batch: claim all (one transaction), run each handler concurrently, complete them
  * through the group committer; a failure keeps its message on the execution and fails that job
  * alone (pg-boss retries it with backoff; after the last attempt it goes to the dead-letter queue).
+ *
+ * A job whose execution is still running in this process (fetched again: its job expired or was
+ * retried while the first run was still going) is not run a second time: it waits for that run and
+ * answers its outcome — one model call, one charge, one result per execution. Another process's
+ * attempt is the conditional completion's business (exactly one commits).
  */
 export async function runExecutionBatch(handlers: ReadonlyMap<string, ExecutionHandler>, items: readonly BatchItem[], ctx: JobContext, opts: RunnerOptions = {}): Promise<JobResult[]> {
-  const claimed = new Map((await claimBatch(ctx, items)).map((r) => [r.id, r]));
+  const live = runningIn(ctx);
+  const joined = new Map<string, Promise<Pick<JobResult, 'status' | 'output'>>>();
+  const fresh: BatchItem[] = [];
+  for (const it of items) {
+    const p = live.get(it.data.executionId);
+    if (p) joined.set(it.job.id, p);
+    else fresh.push(it);
+  }
+  // Registered before the claim's await, so a batch fetched meanwhile joins these too.
+  const settle = new Map<string, (v: Pick<JobResult, 'status' | 'output'>) => void>();
+  for (const it of fresh) {
+    const p = new Promise<Pick<JobResult, 'status' | 'output'>>((resolve) => settle.set(it.data.executionId, resolve));
+    live.set(it.data.executionId, p);
+  }
+  const done = (id: string, r: Pick<JobResult, 'status' | 'output'>) => {
+    settle.get(id)?.(r);
+    settle.delete(id);
+    if (live.get(id) && !settle.has(id)) live.delete(id);
+  };
+  try {
+    const own = fresh.length ? await runClaimed(handlers, fresh, ctx, opts, done) : [];
+    const others = await Promise.all([...joined].map(async ([id, p]): Promise<JobResult> => ({ id, ...(await p) })));
+    const byId = new Map([...own, ...others].map((r) => [r.id, r]));
+    return items.map((it) => byId.get(it.job.id)!);
+  } finally {
+    for (const it of fresh) done(it.data.executionId, { status: 'failed', output: { message: 'the run ended without an outcome' } });
+  }
+}
+
+async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items: readonly BatchItem[], ctx: JobContext, opts: RunnerOptions,
+  done: (executionId: string, r: Pick<JobResult, 'status' | 'output'>) => void): Promise<JobResult[]> {
+  const claimedRows = await claimBatch(ctx, items);
+  const claimed = new Map(claimedRows.map((r) => [r.id, r]));
   const aborts = new Map([...claimed.keys()].map((id) => [id, new AbortController()]));
   const checkCancelled = async () => {
     const live = [...aborts].filter(([, ac]) => !ac.signal.aborted).map(([id]) => id);
@@ -255,45 +321,70 @@ export async function runExecutionBatch(handlers: ReadonlyMap<string, ExecutionH
     for (const id of live) if (status.get(id) !== 'processing') aborts.get(id)!.abort(new ExecutionCancelled());
   };
   const watch = setInterval(() => { void checkCancelled().catch(() => {}); }, opts.cancelPollMs ?? 1000);
-  // Executions of the batch that have not finished within announceMs are announced as processing.
+  // Executions of the batch that have not finished within announceMs are announced as processing
+  // (by default with the committer's next transaction right after the claim).
   const finished = new Set<string>();
-  const announce = setTimeout(() => committerFor(ctx).announce([...claimed.keys()].filter((id) => !finished.has(id))), opts.announceMs ?? 100);
+  const announceNow = () => committerFor(ctx).announce([...claimed.keys()].filter((id) => !finished.has(id)));
+  const announceMs = opts.announceMs ?? 0;
+  const announce = announceMs > 0 ? setTimeout(announceNow, announceMs) : null;
+  if (!announce) announceNow();
+  const memos = new Map<string, Promise<unknown>>();
+  const memo = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    let p = memos.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = load();
+      memos.set(key, p);
+      // A failed read is not kept: the next execution that asks reads again.
+      p.catch(() => { if (memos.get(key) === p) memos.delete(key); });
+    }
+    return p;
+  };
   try {
     return await Promise.all(items.map(async ({ data, job }): Promise<JobResult> => {
-      const row = claimed.get(data.executionId);
-      const log = ctx.logger.child({ executionId: data.executionId, type: data.type, attempt: job.retryCount });
-      if (!row) {
-        // Cancelled, completed or failed already: nothing to do, the job just completes.
-        log.info('execution is not runnable any more; job skipped');
-        return { id: job.id, status: 'completed' };
-      }
-      const handler = handlers.get(data.type);
-      const ac = aborts.get(row.id)!;
-      try {
-        if (!handler) throw new ExecutionError(EXECUTION_MESSAGES.noHandler);
-        const result = await handler.run({ execution: row, em: tenantEm(ctx, row.organization_id), logger: log, signal: ac.signal, progress: progressReporter(ctx, row, ac, opts) });
-        finished.add(row.id);
-        if (ac.signal.aborted) {
-          log.info('execution cancelled while running; result discarded');
-          return { id: job.id, status: 'completed' };
-        }
-        const outcome = await committerFor(ctx).submit({ row, result, handler });
-        if (outcome === 'settled') log.info('execution already completed or cancelled by another attempt; this result was not written');
-        return { id: job.id, status: 'completed' };
-      } catch (err) {
-        if (ac.signal.aborted || err instanceof ExecutionCancelled) {
-          log.info('execution cancelled; stopped');
-          return { id: job.id, status: 'completed' };
-        }
-        const message = err instanceof ExecutionError ? err.message : EXECUTION_MESSAGES.unexpected;
-        if (!(err instanceof ExecutionError)) log.error({ err }, 'execution failed');
-        await ctx.orm.em.fork().execute(`update execution set status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and status = 'processing'`, [message, row.id, row.organization_id]);
-        return { id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } };
-      }
+      const r = await runOne(data, job);
+      done(data.executionId, r);
+      return r;
     }));
   } finally {
     clearInterval(watch);
-    clearTimeout(announce);
+    if (announce) clearTimeout(announce);
+  }
+
+  async function runOne(data: ExecutionJobData, job: BatchItem['job']): Promise<JobResult> {
+    const row = claimed.get(data.executionId);
+    const log = ctx.logger.child({ executionId: data.executionId, type: data.type, attempt: job.retryCount });
+    if (!row) {
+      // Cancelled, completed or failed already: nothing to do, the job just completes.
+      log.info('execution is not runnable any more; job skipped');
+      return { id: job.id, status: 'completed' };
+    }
+    const handler = handlers.get(data.type);
+    const ac = aborts.get(row.id)!;
+    try {
+      if (!handler) throw new ExecutionError(EXECUTION_MESSAGES.noHandler);
+      const result = await handler.run({
+        execution: row, em: tenantEm(ctx, row.organization_id), logger: log, signal: ac.signal, progress: progressReporter(ctx, row, ac, opts),
+        batch: claimedRows, memo,
+      });
+      finished.add(row.id);
+      if (ac.signal.aborted) {
+        log.info('execution cancelled while running; result discarded');
+        return { id: job.id, status: 'completed' };
+      }
+      const outcome = await committerFor(ctx).submit({ row, result, handler });
+      if (outcome === 'settled') log.info('execution already completed or cancelled by another attempt; this result was not written');
+      return { id: job.id, status: 'completed' };
+    } catch (err) {
+      finished.add(row.id);
+      if (ac.signal.aborted || err instanceof ExecutionCancelled) {
+        log.info('execution cancelled; stopped');
+        return { id: job.id, status: 'completed' };
+      }
+      const message = err instanceof ExecutionError ? err.message : EXECUTION_MESSAGES.unexpected;
+      if (!(err instanceof ExecutionError)) log.error({ err }, 'execution failed');
+      await ctx.orm.em.fork().execute(`update execution set status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and status = 'processing'`, [message, row.id, row.organization_id]);
+      return { id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } };
+    }
   }
 }
 

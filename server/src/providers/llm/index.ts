@@ -38,6 +38,8 @@ export interface LlmDeps {
   orm?: MikroORM;
   config?: Config;
   logger?: Logger;
+  /** A memo shared by the calls of a claimed batch of executions: the organization's provider is resolved once for all of them. */
+  memo?: <T>(key: string, load: () => Promise<T>) => Promise<T>;
 }
 
 export class LlmService implements LlmPort {
@@ -51,7 +53,10 @@ export class LlmService implements LlmPort {
     this.config = deps.config ?? loadConfig();
     limiter.configure({ concurrency: this.config.LLM_ORG_CONCURRENCY, ratePerMinute: this.config.LLM_ORG_RATE_PER_MINUTE });
     this.logger = deps.logger;
+    this.memo = deps.memo;
   }
+
+  private readonly memo?: LlmDeps['memo'];
 
   private readonly logger?: Logger;
 
@@ -62,7 +67,7 @@ export class LlmService implements LlmPort {
 
   async complete(req: LlmRequest): Promise<LlmResponse> {
     if (req.signal?.aborted) throw new LlmError('cancelled', 'The AI request was cancelled.');
-    const resolved = await this.resolve(req.organizationId);
+    const resolved = this.memo ? await this.memo(`llm-resolve:${req.organizationId}`, () => this.resolve(req.organizationId)) : await this.resolve(req.organizationId);
     const model = pickModel(resolved, req.model);
     const release = await limiter.acquire(req.organizationId, req.signal);
     try {
