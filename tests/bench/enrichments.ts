@@ -16,7 +16,8 @@
 //   --enrich-limit-seconds 120 (a run stops there and reports what finished),
 //   --enrich-own-key (adds the scenarios again with the organization's own key: no system credits),
 //   --enrich-exec-variant 50 (adds the scenarios again with EXECUTION_ORG_CONCURRENCY=50),
-//   --enrich-scenarios no-latency,latency-500-own-key (only these)
+//   --enrich-scenarios no-latency,latency-500-own-key (only these),
+//   --enrich-env EXECUTION_BATCH_SIZE=25,EXECUTION_WORKER_CONCURRENCY=16 (more environment for the API and worker)
 import pg from 'pg';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -47,6 +48,8 @@ export interface EnrichScenario {
    * update of the organization row per call).
    */
   ownKey?: boolean;
+  /** More environment for the API and worker processes (--enrich-env K=V,K2=V2). */
+  env?: Record<string, string>;
 }
 
 export interface EnrichRun {
@@ -142,6 +145,7 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
       OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${fake.url.replace(/\/$/, '')}`, OPENAI_MODELS: 'gpt-bench',
       LLM_ORG_CONCURRENCY: String(sc.concurrency), EXECUTION_ORG_CONCURRENCY: String(sc.execConcurrency), LLM_ORG_RATE_PER_MINUTE: '0',
       ...(sc.ownKey ? { LLM_ALLOW_HTTP_BASE_URL: 'true' } : {}),
+      ...sc.env,
     };
     const api = await startApi(db.url, 'api', env);
     procs.push(api);
@@ -288,9 +292,11 @@ export async function runEnrichmentBench(opts: { argv: string[]; log: (m: string
   // EXECUTION_ORG_CONCURRENCY: the product's default (200) unless asked; the issue's "concurrency
   // limit of 50" is the model-call limit (LLM_ORG_CONCURRENCY).
   const execConcurrency = numArg(argv, '--enrich-exec-concurrency', 200);
+  const ei = argv.indexOf('--enrich-env');
+  const env = ei >= 0 ? Object.fromEntries(argv[ei + 1].split(',').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])) : undefined;
   const scenarios: EnrichScenario[] = [
-    { id: 'no-latency', rows: numArg(argv, '--enrich-rows', 5000), latencyMs: 0, concurrency, execConcurrency },
-    { id: 'latency-500', rows: numArg(argv, '--enrich-latency-rows', 2000), latencyMs: 500, concurrency, execConcurrency },
+    { id: 'no-latency', rows: numArg(argv, '--enrich-rows', 5000), latencyMs: 0, concurrency, execConcurrency, env },
+    { id: 'latency-500', rows: numArg(argv, '--enrich-latency-rows', 2000), latencyMs: 500, concurrency, execConcurrency, env },
   ];
   // --enrich-own-key: the same scenarios again with the organization's own key (no system credits charged).
   if (argv.includes('--enrich-own-key')) scenarios.push(...scenarios.map((x) => ({ ...x, id: `${x.id}-own-key`, ownKey: true })));

@@ -4,6 +4,7 @@ import { executionJobDefinitions } from '../modules/executions/runner';
 import { executionHandlers } from '../modules/executions/handlers';
 import { integrationExpiryJob } from '../modules/notifications/integration-expiry';
 import { realtimePruneJob } from '../modules/realtime/prune.job';
+import { executeRestJob } from '../modules/enrichments/execute';
 
 /** Every job of the product; later modules add theirs here (execution handlers go to modules/executions/handlers.ts). */
 export const jobDefinitions: readonly JobDefinition[] = [
@@ -11,4 +12,5 @@ export const jobDefinitions: readonly JobDefinition[] = [
   ...executionJobDefinitions(executionHandlers),
   integrationExpiryJob as JobDefinition,
   realtimePruneJob as JobDefinition,
+  executeRestJob as JobDefinition,
 ];

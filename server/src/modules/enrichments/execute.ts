@@ -1,6 +1,15 @@
 // Starting enrichment runs (POST /enrichment/execute): one execution per record, created with its
 // job in one transaction, keyed so a record already queued or running for the same enrichment
 // answers 'duplicate' (no second run, no second charge).
+//
+// A large run is answered after its first chunk: the first FIRST_CHUNK rows are created and queued,
+// and the rest of the run (each row with the execution id chosen for it now) is handed to a job
+// enqueued in the same transaction, so the worker starts on the first rows while the others are
+// still being created, and a crash half-way loses nothing the answer promised: the job is retried
+// and creates what is not there yet. Rows already queued or running are found before the answer and
+// reported as duplicates.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import {
@@ -8,8 +17,11 @@ import {
 } from '@dealscout/shared/domain';
 import type { ExecuteEnrichmentBody, ExecuteEnrichmentResponse, ExecuteItemDto } from '@dealscout/shared/contracts';
 import { badRequest } from '../../lib/errors';
+import { executeBound } from '../../db/bound';
+import { enqueueInTransaction } from '../../jobs/boss';
+import { defineJob } from '../../jobs/definitions';
 import { createExecutions } from '../executions/commands/create-executions';
-import { publish } from '../realtime/publish';
+import { publish, type PublishEvent } from '../realtime/publish';
 import { loadQueryContext, whereSql } from '../records/table-query';
 import { getEnrichment, type Actor } from './enrichments.service';
 import { RESULT_COLUMNS, resultEvent, toResultDto } from './enrichment.presenter';
@@ -24,7 +36,101 @@ export function idempotencyKey(enrichmentId: string, entityId: string): string {
   return `enrichment:${enrichmentId}:${entityId}`;
 }
 
-export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: Actor, body: Body): Promise<ExecuteEnrichmentResponse> {
+/** Rows created before the answer; a larger run creates the rest in a job (EXECUTE_REST_QUEUE). */
+export const FIRST_CHUNK = 100;
+/** Rows per transaction of the rest of a run. */
+const REST_CHUNK = 500;
+export const EXECUTE_REST_QUEUE = 'enrichment.execute-rest';
+
+interface RunScope {
+  organizationId: string;
+  userId: string | null;
+  enrichmentId: string;
+  entityType: RecordEntityType;
+}
+
+/**
+ * Creates executions for these rows and queues them (in the caller's transaction); their results
+ * become 'preprocessing' (a previous answer stays, shown greyed), announced.
+ */
+async function startRows(tem: EntityManager, boss: PgBoss, run: RunScope, rows: readonly { entityId: string; executionId?: string }[]) {
+  // Every event of the chunk is published last, in one statement: the organization's sequence row
+  // is locked from there to the commit only (a worker's group commits wait for it).
+  const events: PublishEvent[] = [];
+  const out = await createExecutions(tem, boss, {
+    events,
+    organizationId: run.organizationId,
+    createdById: run.userId,
+    type: 'enrichment',
+    typeId: run.enrichmentId,
+    entityType: run.entityType,
+    targets: rows.map((t) => ({ entityId: t.entityId, idempotencyKey: idempotencyKey(run.enrichmentId, t.entityId), executionId: t.executionId })),
+  });
+  const fresh = out.filter((s) => s.status === 'started');
+  for (let i = 0; i < fresh.length; i += 5000) {
+    const chunk = fresh.slice(i, i + 5000).map((s) => ({ e: s.entityId, x: s.executionId }));
+    const rows = await executeBound<Record<string, unknown>>(tem,
+      `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
+       select gen_random_uuid(), $1, $2, $3, (j->>'e')::uuid, (j->>'x')::uuid, 'preprocessing', null, '{"result":null}'::jsonb, '[]'::jsonb, clock_timestamp()
+         from jsonb_array_elements($4::jsonb) as j
+       on conflict (enrichment_id, entity_id) do update set execution_id = excluded.execution_id, status = 'preprocessing', status_message = null, updated_at = clock_timestamp()
+       returning ${RESULT_COLUMNS}`,
+      [run.organizationId, run.enrichmentId, run.entityType, JSON.stringify(chunk)],
+    );
+    // Their executions were just created (scheduled): the results read preprocessing.
+    events.push(...rows.map((r) => resultEvent(run.organizationId, toResultDto({ ...r, x_status: 'scheduled' }))));
+  }
+  await publish(tem, run.organizationId, events);
+  return out;
+}
+
+export const ExecuteRestData = z.object({
+  organizationId: z.uuid(),
+  userId: z.uuid().nullable(),
+  enrichmentId: z.uuid(),
+  entityType: z.enum(['company', 'contact']),
+  /** [entityId, executionId] of each row still to create. */
+  items: z.array(z.tuple([z.uuid(), z.uuid()])),
+});
+export type ExecuteRestData = z.infer<typeof ExecuteRestData>;
+
+/**
+ * Creates the rest of a run, REST_CHUNK rows per transaction. Idempotent: a row whose execution id
+ * exists already (an earlier attempt of this job committed it) is skipped, so a retry after a
+ * crash creates each row once. A row that another run queued in between answers duplicate there
+ * (one execution per record).
+ */
+export async function createRestOfRun(em: EntityManager, boss: PgBoss, data: ExecuteRestData, opts: { chunk?: number } = {}): Promise<number> {
+  const size = opts.chunk ?? REST_CHUNK;
+  let created = 0;
+  for (let i = 0; i < data.items.length; i += size) {
+    const chunk = data.items.slice(i, i + size);
+    created += await em.fork().transactional(async (tem) => {
+      const [live] = await executeBound<{ n: number }>(tem, `select count(*)::int as n from enrichment where id = $1 and organization_id = $2`, [data.enrichmentId, data.organizationId]);
+      if (!live?.n) return 0;
+      const have = new Set((await executeBound<{ id: string }>(tem,
+        `select id from execution where id in (select (jsonb_array_elements_text($1::jsonb))::uuid)`, [JSON.stringify(chunk.map((c) => c[1]))])).map((r) => r.id));
+      const todo = chunk.filter((c) => !have.has(c[1]));
+      if (todo.length === 0) return 0;
+      const out = await startRows(tem, boss, data, todo.map(([entityId, executionId]) => ({ entityId, executionId })));
+      return out.filter((s) => s.status === 'started').length;
+    });
+  }
+  return created;
+}
+
+export const executeRestJob = defineJob({
+  queue: EXECUTE_REST_QUEUE,
+  schema: ExecuteRestData,
+  queueOptions: { retryLimit: 10, retryBackoff: true, retryDelay: 2, retryDelayMax: 60, expireInSeconds: 600, deleteAfterSeconds: 3_600, notify: true },
+  workOptions: { localConcurrency: 2, notifyPollingIntervalSeconds: 2 },
+  async handle(data, ctx) {
+    const created = await createRestOfRun(ctx.orm.em.fork(), ctx.boss, data);
+    ctx.logger.info({ enrichmentId: data.enrichmentId, rows: data.items.length, created }, 'rest of an enrichment run created');
+  },
+});
+
+export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: Actor, body: Body, opts: { firstChunk?: number } = {}): Promise<ExecuteEnrichmentResponse> {
   const enrichment = await getEnrichment(em, body.enrichmentId);
   const entityType = body.entityType as RecordEntityType;
   if (enrichment.entityType !== entityType) throw badRequest(ENRICHMENT_MESSAGES.invalid);
@@ -52,31 +158,28 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
   const targets = emptyOnly ? rows.filter((r) => r.empty).map((r) => r.id) : rows.map((r) => r.id);
   if (targets.length === 0) throw badRequest(ENRICHMENT_MESSAGES.noEmptyRows);
 
+  const run: RunScope = { organizationId: actor.organizationId, userId: actor.userId, enrichmentId: enrichment.id, entityType };
+  const firstChunk = opts.firstChunk ?? FIRST_CHUNK;
   const started = await em.transactional(async (tem) => {
-    const out = await createExecutions(tem, boss, {
-      organizationId: actor.organizationId,
-      createdById: actor.userId,
-      type: 'enrichment',
-      typeId: enrichment.id,
-      entityType,
-      targets: targets.map((id) => ({ entityId: id, idempotencyKey: idempotencyKey(enrichment.id, id) })),
-    });
-    // The new runs' results become 'preprocessing' (a previous answer stays, shown greyed).
-    const fresh = out.filter((s) => s.status === 'started');
-    for (let i = 0; i < fresh.length; i += 5000) {
-      const chunk = fresh.slice(i, i + 5000).map((s) => ({ e: s.entityId, x: s.executionId }));
-      const rows = await tem.execute<Record<string, unknown>[]>(
-        `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
-         select gen_random_uuid(), ?, ?, ?, (j->>'e')::uuid, (j->>'x')::uuid, 'preprocessing', null, '{"result":null}'::jsonb, '[]'::jsonb, clock_timestamp()
-           from jsonb_array_elements(?::jsonb) as j
-         on conflict (enrichment_id, entity_id) do update set execution_id = excluded.execution_id, status = 'preprocessing', status_message = null, updated_at = clock_timestamp()
-         returning ${RESULT_COLUMNS}`,
-        [actor.organizationId, enrichment.id, entityType, JSON.stringify(chunk)],
-      );
-      // Their executions were just created (scheduled): the results read preprocessing.
-      await publish(tem, actor.organizationId, rows.map((r) => resultEvent(actor.organizationId, toResultDto({ ...r, x_status: 'scheduled' }))));
+    if (targets.length <= firstChunk) return startRows(tem, boss, run, targets.map((entityId) => ({ entityId })));
+    // A large run: the rows already queued or running are duplicates (answered with their
+    // execution); the first chunk of the others is created now, the rest by the job queued here.
+    const active = await executeBound<{ id: string; entity_id: string }>(tem,
+      `select id, entity_id from execution where organization_id = $1 and status in ('draft', 'scheduled', 'processing')
+          and idempotency_key in (select jsonb_array_elements_text($2::jsonb))`,
+      [actor.organizationId, JSON.stringify(targets.map((id) => idempotencyKey(enrichment.id, id)))]);
+    const dup = new Map(active.map((r) => [r.entity_id, r.id]));
+    const fresh = targets.filter((id) => !dup.has(id)).map((entityId) => ({ entityId, executionId: randomUUID() }));
+    const first = await startRows(tem, boss, run, fresh.slice(0, firstChunk));
+    const rest = fresh.slice(firstChunk);
+    if (rest.length > 0) {
+      await enqueueInTransaction(boss, tem, EXECUTE_REST_QUEUE, { ...run, items: rest.map((r) => [r.entityId, r.executionId]) } satisfies ExecuteRestData);
     }
-    return out;
+    return [
+      ...first,
+      ...rest.map((r) => ({ entityId: r.entityId, executionId: r.executionId, status: 'started' as const })),
+      ...[...dup].map(([entityId, executionId]) => ({ entityId, executionId, status: 'duplicate' as const })),
+    ];
   });
 
   const byEntity = new Map(started.map((s) => [s.entityId, s]));

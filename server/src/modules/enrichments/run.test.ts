@@ -9,7 +9,9 @@ import { createTestApp, createOrg, signedIn, type TestContext, type TestClient }
 import { startTestWorker, eventually, type TestWorker } from '../../../test/execution-harness';
 import { FakeOpenAiServer, lastUserText, type FakeRequest } from '../../../test/fakes/openai-server';
 import { NOT_CONFIGURED_MESSAGE } from '../../providers/llm';
-import { createQueues } from '../../jobs/definitions';
+import { createQueues, type JobDefinition } from '../../jobs/definitions';
+import { createExecutions } from '../executions/commands/create-executions';
+import { executeEnrichment, executeRestJob, createRestOfRun, idempotencyKey, EXECUTE_REST_QUEUE, ExecuteRestData } from './execute';
 import { executionJobDefinitions } from '../executions/runner';
 import { createEnrichmentHandler } from './handler';
 import { configFor } from './configs';
@@ -340,6 +342,46 @@ describe('enrichments: running', () => {
     // EXECUTION_RETRY_LIMIT 1: two attempts.
     expect(fake.chatRequests).toHaveLength(2);
     fake.otherwise(null);
+  });
+
+  it('a large run is answered after its first chunk; the rest is created by a job queued with it, each row once, also when that job runs again after a crash', async () => {
+    await createQueues(ctx.boss!, [executeRestJob as JobDefinition], ctx.config);
+    const id = await enrichment(a.c, { name: 'Large', prompt: 'x' });
+    const cos: string[] = [];
+    for (let i = 0; i < 25; i++) cos.push(await company(a.c, `Large${i}`));
+    const [{ created_by_id: userId }] = await ctx.em().execute<{ created_by_id: string }[]>(`select created_by_id from enrichment where id = ?`, [id]);
+    // cos[3] is already queued (not due for an hour): a duplicate.
+    const [queued] = await createExecutions(ctx.em(), ctx.boss!, {
+      organizationId: a.orgId, createdById: userId, type: 'enrichment', typeId: id, entityType: 'company',
+      targets: [{ entityId: cos[3], idempotencyKey: idempotencyKey(id, cos[3]) }], startAfter: new Date(Date.now() + 3_600_000), announce: false,
+    });
+    const em = ctx.em();
+    em.setFilterParams('tenant', { organizationId: a.orgId });
+    const answer = await executeEnrichment(em, ctx.boss!, { organizationId: a.orgId, userId }, { enrichmentId: id, entityType: 'company', entityIds: cos }, { firstChunk: 5 });
+    expect(answer).toMatchObject({ count: 24, started: 24, duplicates: 1, failed: 0 });
+    expect(answer.items!.map((x) => x.entityId)).toEqual(cos);
+    expect(answer.items![3]).toEqual({ entityId: cos[3], executionId: queued.executionId, status: 'duplicate' });
+    const promised = answer.items!.filter((x) => x.status === 'started');
+    const rows = async () => ctx.em().execute<{ id: string; entity_id: string }[]>(`select id, entity_id from execution where type_id = ?`, [id]);
+    // Answered with the first chunk: 5 created (+ the queued one); the rest is in the job queued with them.
+    expect(await rows()).toHaveLength(6);
+    const [job] = await ctx.boss!.fetch(EXECUTE_REST_QUEUE);
+    const data = ExecuteRestData.parse(job.data);
+    expect(data.items).toHaveLength(19);
+    // An attempt that committed its first chunk and died, then the retry, then a third run: each row once.
+    expect(await createRestOfRun(ctx.em(), ctx.boss!, { ...data, items: data.items.slice(0, 7) }, { chunk: 7 })).toBe(7);
+    expect(await createRestOfRun(ctx.em(), ctx.boss!, data, { chunk: 7 })).toBe(12);
+    expect(await createRestOfRun(ctx.em(), ctx.boss!, data, { chunk: 7 })).toBe(0);
+    const all = await rows();
+    expect(all).toHaveLength(25);
+    expect(new Set(all.map((r) => r.entity_id)).size).toBe(25);
+    // Exactly the executions the answer promised.
+    expect(new Set(all.map((r) => r.id))).toEqual(new Set([...promised.map((x) => x.executionId), queued.executionId]));
+    // Every row's result was created (queued: preprocessing, or already answered by a running worker).
+    const res = await ctx.em().execute<{ n: number }[]>(`select count(*)::int as n from enrichment_result where enrichment_id = ?`, [id]);
+    expect(res[0].n).toBe(24);
+    await ctx.boss!.complete(EXECUTE_REST_QUEUE, job.id);
+    await ctx.em().execute(`update execution set status = 'cancelled' where type_id = ? and status in ('scheduled', 'processing')`, [id]);
   });
 });
 

@@ -4,7 +4,7 @@ import type { PgBoss } from 'pg-boss';
 import { initialExecutionStatus, type ExecutionType, type ExecutionEntityType } from '@dealscout/shared/domain';
 import { transactionDb } from '../../../jobs/boss';
 import { executeBound } from '../../../db/bound';
-import { publish } from '../../realtime/publish';
+import { publish, type PublishEvent } from '../../realtime/publish';
 import { EXECUTION_COLUMNS, executionEvent, type ExecutionRow } from '../execution.presenter';
 import { executionQueue, type ExecutionJobData } from '../queues';
 
@@ -12,6 +12,8 @@ export interface ExecutionTarget {
   entityId: string | null;
   /** While an execution with this key is active, starting another answers 'duplicate' with its id. */
   idempotencyKey?: string | null;
+  /** The new execution's id, when the caller chose it beforehand (default: a new one). */
+  executionId?: string;
 }
 
 export interface CreateExecutionsInput {
@@ -25,6 +27,12 @@ export interface CreateExecutionsInput {
   startAfter?: Date;
   /** Announce each new execution on the realtime feed (default: yes). */
   announce?: boolean;
+  /**
+   * With announce: the events go here instead of being published now, for a caller that publishes
+   * them with its own at the end of its transaction (the organization's sequence lock is then held
+   * for one statement and the commit, not for the rest of the transaction).
+   */
+  events?: PublishEvent[];
 }
 
 export interface StartedExecution {
@@ -51,7 +59,7 @@ export async function createExecutions(em: EntityManager, boss: PgBoss, input: C
 
 async function createChunk(em: EntityManager, boss: PgBoss, input: CreateExecutionsInput, targets: readonly ExecutionTarget[], round: number): Promise<StartedExecution[]> {
   const status = initialExecutionStatus(input.type);
-  const items = targets.map((t) => ({ id: randomUUID(), entityId: t.entityId, key: t.idempotencyKey ?? null }));
+  const items = targets.map((t) => ({ id: t.executionId ?? randomUUID(), entityId: t.entityId, key: t.idempotencyKey ?? null }));
   const created = await executeBound<ExecutionRow>(em,
     `insert into execution (id, organization_id, type, type_id, entity_type, entity_id, status, idempotency_key, attempt, processed, created_by_id, created_at, updated_at)
      select (e->>'id')::uuid, $1::uuid, $2::text, $3::uuid, $4::text, (e->>'entityId')::uuid, $5::text, e->>'key', 0, 0, $6::uuid, clock_timestamp(), clock_timestamp()
@@ -80,7 +88,7 @@ async function createChunk(em: EntityManager, boss: PgBoss, input: CreateExecuti
     }
     // The conflicting execution finished in between: try those once more.
     if (retry.length > 0 && round < 2) {
-      const again = await createChunk(em, boss, input, retry.map((r) => ({ entityId: r.entityId, idempotencyKey: r.key })), round + 1);
+      const again = await createChunk(em, boss, input, retry.map((r) => ({ entityId: r.entityId, idempotencyKey: r.key, executionId: r.id })), round + 1);
       retry.forEach((r, i) => { if (again[i]) answer.set(r.id, again[i]); });
     }
   }
@@ -93,7 +101,10 @@ async function createChunk(em: EntityManager, boss: PgBoss, input: CreateExecuti
       ...(input.startAfter ? { startAfter: input.startAfter } : {}),
     }));
     await boss.insert(executionQueue(input.type), jobs, { db: transactionDb(em) });
-    if (input.announce !== false) await publish(em, input.organizationId, created.map(executionEvent));
+    if (input.announce !== false) {
+      if (input.events) input.events.push(...created.map(executionEvent));
+      else await publish(em, input.organizationId, created.map(executionEvent));
+    }
   }
   // Answer in the order of the targets.
   return items.flatMap((it) => answer.get(it.id) ?? []);
