@@ -8,6 +8,7 @@
 // whose send buffer grows over the bound is closed (4008) rather than buffered without limit; the
 // client reconnects and resumes.
 import pg from 'pg';
+import type { Socket } from 'node:net';
 import type { WebSocket, RawData } from 'ws';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
@@ -41,8 +42,69 @@ const REPLAY_CHUNK = 500;
 interface HubEvent extends RealtimeEvent {
   /** The event serialized once, shared by every socket it goes to. */
   json?: string;
-  /** The frame carrying this event alone, encoded once for every socket that gets just this event. */
+  /** The WebSocket frame carrying this event alone, encoded once for every socket that gets just this event. */
   frame?: Buffer;
+}
+
+/**
+ * A complete unmasked, unfragmented WebSocket text frame (RFC 6455 §5.2): what `ws` sends for
+ * `socket.send(payload)` without compression. A server's frames are not masked, so the same bytes
+ * go to every socket.
+ */
+export function textFrame(payload: Buffer): Buffer {
+  const n = payload.length;
+  const head = n < 126 ? 2 : n < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(head + n);
+  frame[0] = 0x81; // FIN + text
+  if (head === 2) frame[1] = n;
+  else if (head === 4) {
+    frame[1] = 126;
+    frame.writeUInt16BE(n, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeUInt32BE(Math.floor(n / 2 ** 32), 2);
+    frame.writeUInt32BE(n >>> 0, 6);
+  }
+  payload.copy(frame, head);
+  return frame;
+}
+
+/** The payload of a frame built by textFrame(). */
+function payloadOf(frame: Buffer): Buffer {
+  return frame.subarray(frame[1] === 126 ? 4 : frame[1] === 127 ? 10 : 2);
+}
+
+/** The parts of a `ws` (8.x) WebSocket used to write a pre-built frame straight to its TCP socket. */
+interface WsInternals {
+  _socket?: Socket | null;
+  _sender?: { _state?: number; _queue?: unknown[] } | null;
+}
+
+const WS_OPEN = 1;
+
+/**
+ * Writes a pre-built frame to the socket's TCP connection in one write, when `ws` itself has
+ * nothing queued (no compression negotiated, its sender idle): the same bytes, in the same order,
+ * as `socket.send()`, without re-framing per socket (a header buffer, cork, a two-buffer writev).
+ * Otherwise it goes through `socket.send()`. Bytes written either way count in `bufferedAmount`.
+ */
+function writeFrame(socket: WebSocket, frame: Buffer): void {
+  const w = socket as unknown as WsInternals;
+  const raw = w._socket;
+  const sender = w._sender;
+  if (socket.readyState === WS_OPEN && socket.extensions === '' && raw && raw.writable && sender && sender._state === 0 && sender._queue?.length === 0) {
+    raw.write(frame);
+    return;
+  }
+  socket.send(payloadOf(frame), { binary: false });
+}
+
+const eventJson = (e: HubEvent): string => (e.json ??= JSON.stringify({ seq: e.seq, path: e.path, kind: e.kind, key: e.key, data: e.data, at: e.at }));
+
+function encodeEvents(events: HubEvent[]): Buffer {
+  let body = '{"type":"events","events":[';
+  for (let i = 0; i < events.length; i++) body += (i ? ',' : '') + eventJson(events[i]);
+  return textFrame(Buffer.from(`${body}]}`));
 }
 
 interface Conn {
@@ -322,7 +384,8 @@ export class RealtimeHub {
   private flush(c: Conn): void {
     c.queued = false;
     if (c.closed || c.pending.size === 0) return;
-    const events = [...c.pending.values()];
+    // One event (a broadcast's usual case) without spreading the map.
+    const events = c.pending.size === 1 ? [c.pending.values().next().value!] : [...c.pending.values()];
     c.pending.clear();
     c.lastFlush = Date.now();
     this.sendEvents(c, events);
@@ -335,7 +398,7 @@ export class RealtimeHub {
       this.drop(c, REALTIME_CLOSE_CODES.tooSlow, REALTIME_MESSAGES.tooSlow);
       return;
     }
-    c.socket.send(this.frameOf(c.oid ?? '', events), { binary: false });
+    writeFrame(c.socket, this.frameOf(c.oid ?? '', events));
   }
 
   /**
@@ -344,17 +407,18 @@ export class RealtimeHub {
    * count per organization).
    */
   private frameOf(oid: string, events: HubEvent[]): Buffer {
-    const json = (e: HubEvent) => (e.json ??= JSON.stringify({ seq: e.seq, path: e.path, kind: e.kind, key: e.key, data: e.data, at: e.at }));
-    const encode = () => Buffer.from(`{"type":"events","events":[${events.map(json).join(',')}]}`);
-    if (events.length === 1) return (events[0].frame ??= encode());
-    const key = `${oid}:${events.map((e) => e.seq).join(',')}`;
+    if (events.length === 1) return (events[0].frame ??= encodeEvents(events));
+    let key = oid;
+    for (const e of events) key += `:${e.seq}`;
     let frame = this.frames.get(key);
     if (!frame) {
-      if (this.frames.size === 0) setImmediate(() => this.frames.clear());
-      this.frames.set(key, (frame = encode()));
+      if (this.frames.size === 0) setImmediate(this.clearFrames);
+      this.frames.set(key, (frame = encodeEvents(events)));
     }
     return frame;
   }
+
+  private readonly clearFrames = (): void => this.frames.clear();
 
   private send(c: Conn, msg: RealtimeServerMessage): void {
     if (!c.closed) c.socket.send(JSON.stringify(msg));
