@@ -68,7 +68,7 @@ export interface RunnerOptions {
   cancelPollMs?: number;
   /** Least time between two progress writes. */
   progressMs?: number;
-  /** Executions still running this long after their claim are announced as 'processing' (default 0: with the next group commit after the claim). */
+  /** 0 (default): 'processing' is published with the claim. Above 0: executions still running this long after their claim are announced then. */
   announceMs?: number;
 }
 
@@ -103,14 +103,27 @@ const rowEvents = (rows: readonly ExecutionRow[]) => rows.map((r) => ({ org: r.o
 
 /**
  * Claims a fetched batch in one statement: active executions become 'processing'; the others are
- * skipped. No event is written here: the claim does not take the organization's sequence lock nor
- * NOTIFY (which serializes every notifying commit of the database), so claims commit in parallel
- * with everything else. 'processing' is announced by `announceProcessing` for the executions still
- * running a moment later; one that completes before then announces only its completion.
+ * skipped. With `announce` (the default, announceMs 0) the claimed executions' 'processing' events
+ * are published in the same transaction — one statement more per batch, and the first row shows
+ * Processing... as soon as it is claimed; the claim is numbered before anything the run writes
+ * later. Without it no event is written here (the claim then takes neither the organization's
+ * sequence lock nor NOTIFY), and `announce()` of the group committer announces the executions still
+ * running announceMs later.
  */
-async function claimBatch(ctx: JobContext, items: readonly BatchItem[]): Promise<ExecutionRow[]> {
+async function claimBatch(ctx: JobContext, items: readonly BatchItem[], announce: boolean): Promise<ExecutionRow[]> {
   const values = items.map((i) => ({ id: i.data.executionId, org: i.data.organizationId, attempt: i.job.retryCount }));
-  return executeBound<ExecutionRow>(ctx.orm.em.fork(),
+  if (announce) {
+    return ctx.orm.em.fork().transactional(async (tem) => {
+      const rows = await claimStatement(tem, values);
+      await publishByOrg(tem, rowEvents(rows));
+      return rows;
+    });
+  }
+  return claimStatement(ctx.orm.em.fork(), values);
+}
+
+function claimStatement(em: EntityManager, values: readonly { id: string; org: string; attempt: number }[]): Promise<ExecutionRow[]> {
+  return executeBound<ExecutionRow>(em,
     `update execution e set status = 'processing', attempt = v.attempt, status_message = null,
             started_at = coalesce(e.started_at, clock_timestamp()), updated_at = clock_timestamp()
        from (select (x->>'id')::uuid as id, (x->>'org')::uuid as org, (x->>'attempt')::int as attempt from jsonb_array_elements($1::jsonb) as x) v
@@ -309,7 +322,8 @@ export async function runExecutionBatch(handlers: ReadonlyMap<string, ExecutionH
 
 async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items: readonly BatchItem[], ctx: JobContext, opts: RunnerOptions,
   done: (executionId: string, r: Pick<JobResult, 'status' | 'output'>) => void): Promise<JobResult[]> {
-  const claimedRows = await claimBatch(ctx, items);
+  const announceMs = opts.announceMs ?? 0;
+  const claimedRows = await claimBatch(ctx, items, announceMs === 0);
   const claimed = new Map(claimedRows.map((r) => [r.id, r]));
   const aborts = new Map([...claimed.keys()].map((id) => [id, new AbortController()]));
   const checkCancelled = async () => {
@@ -321,13 +335,11 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
     for (const id of live) if (status.get(id) !== 'processing') aborts.get(id)!.abort(new ExecutionCancelled());
   };
   const watch = setInterval(() => { void checkCancelled().catch(() => {}); }, opts.cancelPollMs ?? 1000);
-  // Executions of the batch that have not finished within announceMs are announced as processing
-  // (by default with the committer's next transaction right after the claim).
+  // With announceMs > 0: executions of the batch that have not finished by then are announced as processing.
   const finished = new Set<string>();
-  const announceNow = () => committerFor(ctx).announce([...claimed.keys()].filter((id) => !finished.has(id)));
-  const announceMs = opts.announceMs ?? 0;
-  const announce = announceMs > 0 ? setTimeout(announceNow, announceMs) : null;
-  if (!announce) announceNow();
+  const announce = announceMs > 0
+    ? setTimeout(() => committerFor(ctx).announce([...claimed.keys()].filter((id) => !finished.has(id))), announceMs)
+    : null;
   const memos = new Map<string, Promise<unknown>>();
   const memo = <T>(key: string, load: () => Promise<T>): Promise<T> => {
     let p = memos.get(key) as Promise<T> | undefined;
