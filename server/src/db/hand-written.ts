@@ -32,9 +32,10 @@ export const HAND_WRITTEN_INDEXES = [
 
 /**
  * Columns MikroORM's entities do not declare: the slot columns of company and contact and their
- * generated filled_mask (read and written only through SQL: fields/projection.ts, field-values.ts).
+ * generated filled_mask (read and written only through SQL: fields/projection.ts, field-values.ts),
+ * and the generated search_text the table search matches (Migration20261122210000, records/table-query.ts).
  */
-export const HAND_WRITTEN_COLUMNS = (['company', 'contact'] as const).flatMap((table) => [...SLOT_COLUMNS, 'filled_mask'].map((column) => ({ table, column })));
+export const HAND_WRITTEN_COLUMNS = (['company', 'contact'] as const).flatMap((table) => [...SLOT_COLUMNS, 'filled_mask', 'search_text'].map((column) => ({ table, column })));
 
 // Triggers written by migrations (MikroORM would drop triggers its entities do not declare): the
 // realtime fan-out (NOTIFY per event) and the announcements that close the sockets of a session
