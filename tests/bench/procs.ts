@@ -2,7 +2,7 @@
 // and a worker process (`--role worker`) started as separate Node processes from the app's own
 // entry point, the raw-infrastructure processes they are compared with, and a fleet of real `ws`
 // clients authenticated with tokens from GET /api/v1/notifications/token.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -286,6 +286,91 @@ export async function openRawFleet(count: number, wsUrls: string[]): Promise<Fle
   return fleet;
 }
 
+/** A fleet whose sockets live in child processes: its arrivals are fetched with collect(). */
+export interface RemoteFleet extends Fleet {
+  /** Appends what the socket processes received since the last call to `arrivals`. */
+  collect(): Promise<void>;
+  /** The socket processes (for CpuMeter). */
+  pids: Record<string, number | undefined>;
+}
+
+/**
+ * The sockets of openFleet() (with tokens: auth and subscribe) or openRawFleet() (without), spread
+ * round robin over `procs` child processes (tests/bench/procs/receiver.ts), so that receiving them
+ * does not share one event loop with the bench's own work and they can use both CPUs. Tokens are
+ * fetched here, through the sessions, as openFleet() does. Each child timestamps a frame first thing
+ * in its 'message' handler and parses it only on collect().
+ */
+export async function openRemoteFleet(opts: {
+  count: number;
+  procs: number;
+  wsUrls: string[];
+  /** With sessions and paths: authenticated, subscribed sockets of our API; without: raw sockets. */
+  sessions?: Session[];
+  paths?: string[];
+  record?: (kind: string, data: unknown) => boolean;
+}): Promise<RemoteFleet> {
+  const specs: { i: number; url: string; token?: string; paths?: string[] }[] = Array.from({ length: opts.count }, (_, i) => ({ i, url: opts.wsUrls[i % opts.wsUrls.length] }));
+  if (opts.sessions) {
+    const sessions = opts.sessions;
+    let next = 0;
+    await Promise.all(Array.from({ length: 50 }, async () => {
+      while (next < specs.length) {
+        const s = specs[next++];
+        s.token = await sessions[s.i % sessions.length].token();
+        s.paths = opts.paths;
+      }
+    }));
+  }
+  const children = Array.from({ length: opts.procs }, () => fork(path.join(ROOT, 'tests/bench/procs/receiver.ts'), [], {
+    cwd: ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced',
+  }));
+  const ask = <T extends { type: string }>(child: ChildProcess, msg: unknown, want: string): Promise<T> => new Promise((resolve, reject) => {
+    const onMsg = (m: T) => {
+      if (m.type !== want && m.type !== 'error') return;
+      child.off('message', onMsg);
+      child.off('exit', onExit);
+      if (m.type === 'error') reject(new Error((m as unknown as { message: string }).message));
+      else resolve(m);
+    };
+    const onExit = (code: number | null) => { child.off('message', onMsg); reject(new Error(`socket process exited with ${code}`)); };
+    child.on('message', onMsg);
+    child.once('exit', onExit);
+    if (msg !== null) child.send(msg as never);
+  });
+  await Promise.all(children.map((c) => ask(c, null, 'started')));
+  await Promise.all(children.map((c, k) => ask(c, { type: 'open', sockets: specs.filter((s) => s.i % opts.procs === k) }, 'opened')));
+  const fleet: RemoteFleet = {
+    size: opts.count,
+    arrivals: [],
+    frames: 0,
+    closedEarly: 0,
+    pids: Object.fromEntries(children.map((c, k) => [`socket process ${k + 1}`, c.pid])),
+    /** As openFleet's: what arrived before this call is not counted (IPC keeps the order with a later collect()). */
+    reset() {
+      fleet.arrivals = [];
+      fleet.frames = 0;
+      for (const c of children) c.send({ type: 'reset' });
+    },
+    async collect() {
+      const got = await Promise.all(children.map((c) => ask<{ type: string; arrivals: Arrival[]; frames: number; closedEarly: number }>(c, { type: 'collect' }, 'arrivals')));
+      fleet.closedEarly = 0;
+      for (const g of got) {
+        fleet.frames += g.frames;
+        fleet.closedEarly += g.closedEarly;
+        for (const a of g.arrivals) if (!opts.record || opts.record(a.kind, a.data)) fleet.arrivals.push(a);
+      }
+    },
+    async close() {
+      await Promise.all(children.map(async (c) => {
+        await ask(c, { type: 'close' }, 'closed').catch(() => {});
+        c.disconnect();
+      }));
+    },
+  };
+  return fleet;
+}
+
 // ---------- statistics ----------
 
 export function pct(xs: number[], p: number): number {
@@ -347,13 +432,14 @@ export class CpuMeter {
   private start = new Map<string, number>();
   private load: number[] = [];
   private timer: NodeJS.Timeout | null = null;
-  constructor(private readonly pids: () => Record<string, number | undefined>) {}
+  /** `self`: the label of this (the bench's) process. */
+  constructor(private readonly pids: () => Record<string, number | undefined>, private readonly self = 'bench (sockets)') {}
 
   begin(): void {
     this.t0 = performance.now();
     this.start = new Map(Object.entries(this.pids()).map(([k, pid]) => [k, cpuSeconds(pid)]));
     this.start.set('PostgreSQL', postgresCpuSeconds());
-    this.start.set('bench (sockets)', process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6);
+    this.start.set(this.self, process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6);
     this.load = [os.loadavg()[0]];
     this.timer = setInterval(() => this.load.push(os.loadavg()[0]), 1000);
     this.timer.unref();
@@ -365,7 +451,7 @@ export class CpuMeter {
     const now = new Map(Object.entries(this.pids()).map(([k, pid]) => [k, cpuSeconds(pid)]));
     now.set('PostgreSQL', postgresCpuSeconds());
     const u = process.cpuUsage();
-    now.set('bench (sockets)', u.user / 1e6 + u.system / 1e6);
+    now.set(this.self, u.user / 1e6 + u.system / 1e6);
     const cores: Record<string, number> = {};
     // A process that exited in between drops out of the PostgreSQL sum: never below zero.
     for (const [k, v] of now) cores[k] = Math.max(0, (v - (this.start.get(k) ?? 0)) / seconds);

@@ -19,8 +19,8 @@ import { publish } from '../../server/src/modules/realtime/publish';
 import { startBoss } from '../../server/src/jobs/boss';
 import { createExecutions } from '../../server/src/modules/executions/commands/create-executions';
 import {
-  startApi, startWorker, startProc, freePort, openFleet, openRawFleet, Session, wallNow, pcts, medianOf, CpuMeter,
-  type Fleet, type Pcts, type Proc,
+  startApi, startWorker, startProc, freePort, openFleet, openRawFleet, openRemoteFleet, Session, wallNow, pcts, medianOf, CpuMeter,
+  type Fleet, type RemoteFleet, type Pcts, type Proc,
 } from './procs';
 import { createBenchOrg, SERVICES_PASSWORD, type ServicesDb } from './services-db';
 
@@ -44,6 +44,8 @@ export interface LatencyFigure {
 
 export interface RealtimeReport {
   sockets: number;
+  /** Child processes holding the receiving sockets (0: the bench process itself). */
+  socketProcs: number;
   events: number;
   runs: number;
   intervalMs: number;
@@ -63,9 +65,39 @@ async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean
   return true;
 }
 
+/**
+ * Waits until `check` holds over the fleet's arrivals. Sockets in child processes are asked for
+ * what they received only once the run's writes are done plus a grace period (the parse of a
+ * run's frames would otherwise run while the last event's frames arrive), then every 100 ms.
+ */
+async function settle(fleet: Fleet | RemoteFleet, check: () => boolean, timeoutMs: number): Promise<boolean> {
+  if (!('collect' in fleet)) return waitFor(check, timeoutMs);
+  const deadline = Date.now() + timeoutMs;
+  await sleep(250);
+  for (;;) {
+    await fleet.collect();
+    if (check()) return true;
+    if (Date.now() > deadline) return false;
+    await sleep(100);
+  }
+}
+
+/** BENCH_SOCKET_PROCS: child processes holding the receiving sockets (default 2; 0 = in the bench process). */
+const SOCKET_PROCS = Number(process.env.BENCH_SOCKET_PROCS ?? '2');
+const BENCH_LABEL = SOCKET_PROCS > 0 ? 'bench process' : 'bench (sockets)';
+
+function ourFleet(o: { count: number; sessions: Session[]; wsUrls: string[]; paths: string[]; record: (kind: string, data: unknown) => boolean }): Promise<Fleet | RemoteFleet> {
+  return SOCKET_PROCS > 0 ? openRemoteFleet({ ...o, procs: SOCKET_PROCS }) : openFleet(o);
+}
+
+function rawFleetOf(count: number, wsUrls: string[]): Promise<Fleet | RemoteFleet> {
+  return SOCKET_PROCS > 0 ? openRemoteFleet({ count, procs: SOCKET_PROCS, wsUrls }) : openRawFleet(count, wsUrls);
+}
+
+const pidsOf = (f: Fleet | RemoteFleet): Record<string, number | undefined> => ('pids' in f ? f.pids : {});
 /** Runs `events` paced triggers per run and returns the latencies (arrival − reference) per run. */
 async function paced(opts: {
-  fleet: Fleet; runs: number; warmup: number; events: number; intervalMs: number; expectedPerEvent: number;
+  fleet: Fleet | RemoteFleet; runs: number; warmup: number; events: number; intervalMs: number; expectedPerEvent: number;
   trigger: (n: number) => Promise<void>;
   latency: (a: Fleet['arrivals'][number]) => number | null;
   complete: (arrivals: Fleet['arrivals'], triggered: number) => boolean;
@@ -76,7 +108,7 @@ async function paced(opts: {
     await opts.trigger(n++);
     await sleep(opts.intervalMs);
   }
-  await waitFor(() => opts.complete(fleet.arrivals, opts.warmup), 10_000);
+  await settle(fleet, () => opts.complete(fleet.arrivals, opts.warmup), 10_000);
   const runs: Pcts[] = [];
   let deliveries = 0;
   let missing = 0;
@@ -88,7 +120,7 @@ async function paced(opts: {
       await opts.trigger(n++);
       await sleep(Math.max(0, opts.intervalMs - (performance.now() - t)));
     }
-    await waitFor(() => opts.complete(fleet.arrivals, opts.events), 15_000);
+    await settle(fleet, () => opts.complete(fleet.arrivals, opts.events), 15_000);
     const lat = fleet.arrivals.map(opts.latency).filter((x): x is number => x !== null);
     deliveries += lat.length;
     missing += Math.max(0, opts.expectedPerEvent * opts.events - lat.length);
@@ -113,10 +145,10 @@ export async function benchRealtime(db: ServicesDb, o: { sockets: number; events
     const ws1 = `${api1.base.replace('http', 'ws')}/api/v1/realtime`;
     const path = realtimePaths.activities(org.id);
     log(`realtime: opening ${o.sockets} sockets on one API process`);
-    let fleet = await openFleet({ count: o.sockets, sessions, wsUrls: [ws1], paths: [path], record: (kind) => kind === 'bench.broadcast' });
+    let fleet = await ourFleet({ count: o.sockets, sessions, wsUrls: [ws1], paths: [path], record: (kind) => kind === 'bench.broadcast' });
     const perEvent = (arrivals: Fleet['arrivals'], k: number) => arrivals.length >= o.sockets * k;
     const fromT0 = (a: Fleet['arrivals'][number]) => a.at - (a.data as { t0: number }).t0;
-    let meter = new CpuMeter(() => ({ 'API process': api1.child.pid }));
+    let meter = new CpuMeter(() => ({ 'API process': api1.child.pid, ...pidsOf(fleet) }), BENCH_LABEL);
     meter.begin();
     const ours = await paced({
       fleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets,
@@ -134,7 +166,7 @@ export async function benchRealtime(db: ServicesDb, o: { sockets: number; events
 
     const rawPort = await freePort();
     const raw1 = await start(startProc('raw-ws-1', 'tests/bench/procs/raw-ws.ts', [], { DATABASE_URL: db.url, PORT: String(rawPort) }, (out) => out.includes('ready')));
-    let rawFleet = await openRawFleet(o.sockets, [`ws://127.0.0.1:${rawPort}`]);
+    let rawFleet = await rawFleetOf(o.sockets, [`ws://127.0.0.1:${rawPort}`]);
     // The raw write: the event made durable (one insert) and NOTIFYed in the same transaction, as ours.
     await notifier.query('create table if not exists bench_raw_event (id bigserial primary key, payload jsonb not null)');
     const notify = async (n: number) => {
@@ -142,7 +174,7 @@ export async function benchRealtime(db: ServicesDb, o: { sockets: number; events
       const ev = JSON.stringify({ seq: n + 1, path, kind: 'bench.broadcast', key: null, data: { n, t0, pad: PAD }, at: new Date().toISOString() });
       await notifier.query(`with i as (insert into bench_raw_event (payload) values ($1::text::jsonb)) select pg_notify('bench_raw', $1::text)`, [ev]);
     };
-    meter = new CpuMeter(() => ({ 'raw ws process': raw1.child.pid }));
+    meter = new CpuMeter(() => ({ 'raw ws process': raw1.child.pid, ...pidsOf(rawFleet) }), BENCH_LABEL);
     meter.begin();
     const raw = await paced({ fleet: rawFleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets, trigger: notify, latency: fromT0, complete: perEvent });
     const rawCpu = meter.end();
@@ -179,11 +211,11 @@ export async function benchRealtime(db: ServicesDb, o: { sockets: number; events
     try {
       const execPath = realtimePaths.executions(org.id);
       log(`realtime: opening ${o.sockets} sockets over two API processes; worker process running`);
-      fleet = await openFleet({ count: o.sockets, sessions: sessionsA, wsUrls, paths: [execPath], record: (kind, data) => kind === 'execution.updated' && (data as { status: string }).status !== 'scheduled' });
+      fleet = await ourFleet({ count: o.sockets, sessions: sessionsA, wsUrls, paths: [execPath], record: (kind, data) => kind === 'execution.updated' && (data as { status: string }).status !== 'scheduled' });
       const enqueuedAt = new Map<string, number>();
       const completedOn = (arrivals: Fleet['arrivals']) => arrivals.filter((a) => (a.data as { status: string }).status === 'completed').length;
       const typeId = randomUUID();
-      meter = new CpuMeter(() => ({ 'API process A': apiA.child.pid, 'API process B': apiB.child.pid, 'worker process': worker.child.pid }));
+      meter = new CpuMeter(() => ({ 'API process A': apiA.child.pid, 'API process B': apiB.child.pid, 'worker process': worker.child.pid, ...pidsOf(fleet) }), BENCH_LABEL);
       meter.begin();
       const multi = await paced({
         fleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets,
@@ -204,8 +236,8 @@ export async function benchRealtime(db: ServicesDb, o: { sockets: number; events
 
       const ports = [await freePort(), await freePort()];
       const raws = await Promise.all(ports.map((p, i) => start(startProc(`raw-ws-${i + 1}`, 'tests/bench/procs/raw-ws.ts', [], { DATABASE_URL: db.url, PORT: String(p) }, (out) => out.includes('ready')))));
-      rawFleet = await openRawFleet(o.sockets, ports.map((p) => `ws://127.0.0.1:${p}`));
-      meter = new CpuMeter(() => ({ 'raw ws process 1': raws[0].child.pid, 'raw ws process 2': raws[1].child.pid }));
+      rawFleet = await rawFleetOf(o.sockets, ports.map((p) => `ws://127.0.0.1:${p}`));
+      meter = new CpuMeter(() => ({ 'raw ws process 1': raws[0].child.pid, 'raw ws process 2': raws[1].child.pid, ...pidsOf(rawFleet) }), BENCH_LABEL);
       meter.begin();
       const rawMulti = await paced({ fleet: rawFleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets, trigger: notify, latency: fromT0, complete: perEvent });
       const rawMcpu = meter.end();
@@ -214,7 +246,7 @@ export async function benchRealtime(db: ServicesDb, o: { sockets: number; events
       await Promise.all(raws.map((r) => r.stop()));
 
       return {
-        sockets: o.sockets, events: o.events, runs: o.runs, intervalMs: o.intervalMs, broadcast,
+        sockets: o.sockets, socketProcs: SOCKET_PROCS, events: o.events, runs: o.runs, intervalMs: o.intervalMs, broadcast,
         multi: {
           label: `${o.sockets} sockets over two API processes, events written by a worker process`,
           ours: medianOf(multi.runs), raw: medianOf(rawMulti.runs), oursRuns: multi.runs, rawRuns: rawMulti.runs,

@@ -17,8 +17,8 @@ wss.on('connection', (ws) => {
     const text = raw.toString();
     if (!text.startsWith('!')) return;
     sockets.delete(ws);
-    const frame = `{"type":"events","events":[${text.slice(1)}]}`;
-    for (const s of sockets) s.send(frame);
+    const frame = Buffer.from(`{"type":"events","events":[${text.slice(1)}]}`);
+    for (const s of sockets) s.send(frame, { binary: false });
   });
   sockets.add(ws);
   ws.on('close', () => sockets.delete(ws));
@@ -26,8 +26,8 @@ wss.on('connection', (ws) => {
 });
 const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
 client.on('notification', (msg) => {
-  const frame = `{"type":"events","events":[${msg.payload ?? 'null'}]}`;
-  for (const ws of sockets) ws.send(frame);
+  const frame = Buffer.from(`{"type":"events","events":[${msg.payload ?? 'null'}]}`);
+  for (const ws of sockets) ws.send(frame, { binary: false });
 });
 await client.connect();
 await client.query(`listen ${channel}`);
