@@ -2,12 +2,12 @@
 // job in one transaction, keyed so a record already queued or running for the same enrichment
 // answers 'duplicate' (no second run, no second charge).
 //
-// A large run is answered after its first chunk: the first FIRST_CHUNK rows are created and queued,
-// and the rest of the run (each row with the execution id chosen for it now) is handed to a job
-// enqueued in the same transaction, so the worker starts on the first rows while the others are
-// still being created, and a crash half-way loses nothing the answer promised: the job is retried
-// and creates what is not there yet. Rows already queued or running are found before the answer and
-// reported as duplicates.
+// A larger run is answered after its first chunk: the first FIRST_CHUNK rows are created, queued and
+// committed (the worker starts on them at once), then the rest of the run (each row with the
+// execution id chosen for it now) is handed to a job, committed before the answer, so the worker
+// starts on the first rows while the others are still being created, and a crash half-way loses
+// nothing the answer promised: the job is retried and creates what is not there yet. Rows already
+// queued or running are found with the targets and reported as duplicates.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -37,7 +37,7 @@ export function idempotencyKey(enrichmentId: string, entityId: string): string {
 }
 
 /** Rows created before the answer; a larger run creates the rest in a job (EXECUTE_REST_QUEUE). */
-export const FIRST_CHUNK = 100;
+export const FIRST_CHUNK = 25;
 /** Rows per transaction of the rest of a run. */
 const REST_CHUNK = 500;
 export const EXECUTE_REST_QUEUE = 'enrichment.execute-rest';
@@ -130,6 +130,24 @@ export const executeRestJob = defineJob({
   },
 });
 
+/**
+ * A larger run: the rows already queued or running are duplicates (answered with their execution);
+ * the first chunk of the others is created and committed first (the worker starts on it at once),
+ * then the job that creates the rest is committed, and only then is the run answered. A crash in
+ * between answers nothing: what runs is the first chunk, and running the same rows again reports
+ * them as duplicates and creates the others.
+ */
+async function startLargeRun(em: EntityManager, boss: PgBoss, run: RunScope, chosen: readonly { id: string; active_id: string | null }[], firstChunk: number) {
+  const dup = chosen.filter((r) => r.active_id).map((r) => ({ entityId: r.id, executionId: r.active_id!, status: 'duplicate' as const }));
+  const fresh = chosen.filter((r) => !r.active_id).map((r) => ({ entityId: r.id, executionId: randomUUID() }));
+  const first = await em.transactional((tem) => startRows(tem, boss, run, fresh.slice(0, firstChunk)));
+  const rest = fresh.slice(firstChunk);
+  if (rest.length > 0) {
+    await em.transactional((tem) => enqueueInTransaction(boss, tem, EXECUTE_REST_QUEUE, { ...run, items: rest.map((r) => [r.entityId, r.executionId]) } satisfies ExecuteRestData));
+  }
+  return [...first, ...rest.map((r) => ({ ...r, status: 'started' as const })), ...dup];
+}
+
 export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: Actor, body: Body, opts: { firstChunk?: number } = {}): Promise<ExecuteEnrichmentResponse> {
   const enrichment = await getEnrichment(em, body.enrichmentId);
   const entityType = body.entityType as RecordEntityType;
@@ -149,38 +167,25 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
   const empty = fieldId
     ? `not exists (select 1 from field_value v where v.organization_id = r.organization_id and v.field_id = ? and v.entity_id = r.id and v.value is not null and v.value <> 'null'::jsonb)`
     : `not exists (select 1 from enrichment_result x where x.organization_id = r.organization_id and x.enrichment_id = ? and x.entity_id = r.id and x.status = 'complete')`;
-  const rows = await em.execute<{ id: string; empty: boolean }[]>(
-    `select r.id, ${empty} as empty from ${table} r ${where.text} limit ${MAX_RUN_ROWS + 1}`,
-    [fieldId ?? enrichment.id, ...where.params],
+  // With each row, its execution already queued or running for this enrichment (a duplicate).
+  const rows = await em.execute<{ id: string; empty: boolean; active_id: string | null }[]>(
+    `select r.id, ${empty} as empty,
+            (select x.id from execution x where x.organization_id = r.organization_id and x.idempotency_key = ? || r.id::text
+                and x.status in ('draft', 'scheduled', 'processing')) as active_id
+       from ${table} r ${where.text} limit ${MAX_RUN_ROWS + 1}`,
+    [fieldId ?? enrichment.id, idempotencyKey(enrichment.id, ''), ...where.params],
   );
   if (rows.length > MAX_RUN_ROWS) throw badRequest(TOO_MANY_ROWS);
   if (rows.length === 0) throw badRequest(selectEntityProblem(entityType));
-  const targets = emptyOnly ? rows.filter((r) => r.empty).map((r) => r.id) : rows.map((r) => r.id);
+  const chosen = emptyOnly ? rows.filter((r) => r.empty) : rows;
+  const targets = chosen.map((r) => r.id);
   if (targets.length === 0) throw badRequest(ENRICHMENT_MESSAGES.noEmptyRows);
 
   const run: RunScope = { organizationId: actor.organizationId, userId: actor.userId, enrichmentId: enrichment.id, entityType };
   const firstChunk = opts.firstChunk ?? FIRST_CHUNK;
-  const started = await em.transactional(async (tem) => {
-    if (targets.length <= firstChunk) return startRows(tem, boss, run, targets.map((entityId) => ({ entityId })));
-    // A large run: the rows already queued or running are duplicates (answered with their
-    // execution); the first chunk of the others is created now, the rest by the job queued here.
-    const active = await executeBound<{ id: string; entity_id: string }>(tem,
-      `select id, entity_id from execution where organization_id = $1 and status in ('draft', 'scheduled', 'processing')
-          and idempotency_key in (select jsonb_array_elements_text($2::jsonb))`,
-      [actor.organizationId, JSON.stringify(targets.map((id) => idempotencyKey(enrichment.id, id)))]);
-    const dup = new Map(active.map((r) => [r.entity_id, r.id]));
-    const fresh = targets.filter((id) => !dup.has(id)).map((entityId) => ({ entityId, executionId: randomUUID() }));
-    const first = await startRows(tem, boss, run, fresh.slice(0, firstChunk));
-    const rest = fresh.slice(firstChunk);
-    if (rest.length > 0) {
-      await enqueueInTransaction(boss, tem, EXECUTE_REST_QUEUE, { ...run, items: rest.map((r) => [r.entityId, r.executionId]) } satisfies ExecuteRestData);
-    }
-    return [
-      ...first,
-      ...rest.map((r) => ({ entityId: r.entityId, executionId: r.executionId, status: 'started' as const })),
-      ...[...dup].map(([entityId, executionId]) => ({ entityId, executionId, status: 'duplicate' as const })),
-    ];
-  });
+  const started = targets.length <= firstChunk
+    ? await em.transactional((tem) => startRows(tem, boss, run, targets.map((entityId) => ({ entityId }))))
+    : await startLargeRun(em, boss, run, chosen, firstChunk);
 
   const byEntity = new Map(started.map((s) => [s.entityId, s]));
   const startedCount = started.filter((s) => s.status === 'started').length;

@@ -149,6 +149,7 @@ class Run {
           responseSchema: { name: 'enrichment', schema },
           signal: this.ctx.signal,
           chargeKey: `${chargeKey}:llm`,
+          priority: this.ctx.claimedAt,
         });
         out = { result: enrichmentResultValue(res.content ?? ''), sources: [] };
       } else {

@@ -39,6 +39,8 @@ export interface ExecutionRunContext {
    * they all read — their configuration, their records — is read once, as of the claim).
    */
   memo<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /** When the batch was claimed (ms since the epoch): an older batch's calls may go first (LLM priority). */
+  claimedAt: number;
 }
 
 export interface ExecutionHandler<R = unknown> {
@@ -324,6 +326,7 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
   done: (executionId: string, r: Pick<JobResult, 'status' | 'output'>) => void): Promise<JobResult[]> {
   const announceMs = opts.announceMs ?? 0;
   const claimedRows = await claimBatch(ctx, items, announceMs === 0);
+  const claimedAt = Date.now();
   const claimed = new Map(claimedRows.map((r) => [r.id, r]));
   const aborts = new Map([...claimed.keys()].map((id) => [id, new AbortController()]));
   const checkCancelled = async () => {
@@ -376,7 +379,7 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
       if (!handler) throw new ExecutionError(EXECUTION_MESSAGES.noHandler);
       const result = await handler.run({
         execution: row, em: tenantEm(ctx, row.organization_id), logger: log, signal: ac.signal, progress: progressReporter(ctx, row, ac, opts),
-        batch: claimedRows, memo,
+        batch: claimedRows, memo, claimedAt,
       });
       finished.add(row.id);
       if (ac.signal.aborted) {

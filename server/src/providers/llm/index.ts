@@ -69,7 +69,7 @@ export class LlmService implements LlmPort {
     if (req.signal?.aborted) throw new LlmError('cancelled', 'The AI request was cancelled.');
     const resolved = this.memo ? await this.memo(`llm-resolve:${req.organizationId}`, () => this.resolve(req.organizationId)) : await this.resolve(req.organizationId);
     const model = pickModel(resolved, req.model);
-    const release = await limiter.acquire(req.organizationId, req.signal);
+    const release = await limiter.acquire(req.organizationId, req.signal, req.priority);
     try {
       const charge = resolved.source === 'system' ? await chargeCredit(this.em, req.organizationId, req.chargeKey, model) : null;
       try {

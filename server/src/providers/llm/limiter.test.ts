@@ -30,6 +30,21 @@ describe('OrgLimiter', () => {
     expect(limiter.active('a')).toBe(0);
   });
 
+  it('waiters are served by priority (lower first), then in arrival order', async () => {
+    const limiter = new OrgLimiter({ concurrency: 1, ratePerMinute: 0 });
+    let release = await limiter.acquire('a', undefined, 5);
+    const order: string[] = [];
+    const wait = (name: string, priority: number) => limiter.acquire('a', undefined, priority).then((r) => { order.push(name); return r; });
+    const waits = [wait('late batch 1', 20), wait('old batch 1', 10), wait('late batch 2', 20), wait('old batch 2', 10)];
+    for (let i = 0; i < waits.length; i++) {
+      release();
+      release = await Promise.race(waits.filter((_, j) => !order.includes(['late batch 1', 'old batch 1', 'late batch 2', 'old batch 2'][j])));
+    }
+    release();
+    expect(order).toEqual(['old batch 1', 'old batch 2', 'late batch 1', 'late batch 2']);
+    expect(limiter.active('a')).toBe(0);
+  });
+
   it('a waiter whose signal aborts leaves the queue with a cancelled error', async () => {
     const limiter = new OrgLimiter({ concurrency: 1, ratePerMinute: 0 });
     const r1 = await limiter.acquire('a');

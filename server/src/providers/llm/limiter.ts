@@ -7,7 +7,8 @@ import { LlmError } from './port';
 
 interface OrgState {
   active: number;
-  waiters: Array<() => void>;
+  /** Waiting callers, by priority (lower first), then arrival. */
+  waiters: Array<{ wake: () => void; priority: number }>;
   tokens: number;
   refilledAt: number;
 }
@@ -40,8 +41,14 @@ export class OrgLimiter {
     return this.orgs.get(org)?.active ?? 0;
   }
 
-  /** Waits for a slot (and a rate token); answers its release. */
-  async acquire(org: string, signal?: AbortSignal): Promise<() => void> {
+  /**
+   * Waits for a slot (and a rate token); answers its release. Waiters are served by `priority`
+   * (lower first; default: the time of the call, so without priorities the queue is FIFO), then in
+   * arrival order. Executions pass the time their batch was claimed: the rows of an older batch go
+   * first, so batches finish one after the other and the worker refetches while the next batch's
+   * rows keep the calls in flight (all batches finishing together left gaps at each refill).
+   */
+  async acquire(org: string, signal?: AbortSignal, priority: number = Date.now()): Promise<() => void> {
     const s = this.state(org);
     if (s.active < this.settings.concurrency && s.waiters.length === 0) {
       s.active += 1;
@@ -53,12 +60,15 @@ export class OrgLimiter {
           resolve();
         };
         const onAbort = () => {
-          const i = s.waiters.indexOf(wake);
+          const i = s.waiters.findIndex((w) => w.wake === wake);
           if (i >= 0) s.waiters.splice(i, 1);
           reject(new LlmError('cancelled', 'The AI request was cancelled.'));
         };
         if (signal?.aborted) return onAbort();
-        s.waiters.push(wake);
+        // After every waiter of the same or a lower priority (mostly: at the end).
+        let at = s.waiters.length;
+        while (at > 0 && s.waiters[at - 1].priority > priority) at -= 1;
+        s.waiters.splice(at, 0, { wake, priority });
         signal?.addEventListener('abort', onAbort, { once: true });
       });
     }
@@ -67,7 +77,7 @@ export class OrgLimiter {
       if (released) return;
       released = true;
       const next = s.waiters.shift();
-      if (next) next();
+      if (next) next.wake();
       else s.active -= 1;
     };
     try {

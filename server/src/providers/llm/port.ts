@@ -39,6 +39,11 @@ export interface LlmRequest {
    * charged again (e.g. `${executionId}:${step}`).
    */
   chargeKey?: string;
+  /**
+   * Order among this organization's calls waiting for the concurrency limit: lower first (default:
+   * the time of the call). Execution handlers pass their batch's claim time.
+   */
+  priority?: number;
 }
 
 export interface LlmResponse {
