@@ -69,9 +69,18 @@ export class LlmService implements LlmPort {
     if (req.signal?.aborted) throw new LlmError('cancelled', 'The AI request was cancelled.');
     const resolved = this.memo ? await this.memo(`llm-resolve:${req.organizationId}`, () => this.resolve(req.organizationId)) : await this.resolve(req.organizationId);
     const model = pickModel(resolved, req.model);
-    const release = await limiter.acquire(req.organizationId, req.signal, req.priority);
+    // Charged before the wait for a slot: the slot is then held for the request alone (a charge
+    // statement per slot-holder would add its round trip to every call's turn at the limit). A call
+    // cancelled while it waits gets its credit back.
+    const charge = resolved.source === 'system' ? await chargeCredit(this.em, req.organizationId, req.chargeKey, model) : null;
+    let release: () => void;
     try {
-      const charge = resolved.source === 'system' ? await chargeCredit(this.em, req.organizationId, req.chargeKey, model) : null;
+      release = await limiter.acquire(req.organizationId, req.signal, req.priority);
+    } catch (err) {
+      if (charge?.charged) await refundCredit(this.em, req.organizationId, charge.chargeKey);
+      throw err;
+    }
+    try {
       try {
         return await completeWithOpenAi({ apiKey: resolved.apiKey!, baseURL: resolved.baseURL, model }, req, {
           timeoutMs: this.config.LLM_TIMEOUT_MS,

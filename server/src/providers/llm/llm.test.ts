@@ -236,6 +236,26 @@ describe('LLM adapter (openai SDK against the fake server)', () => {
       expect(n).toBe(25);
     });
 
+    it('a call is charged before it waits for a slot, and gets its credit back when cancelled while waiting', async () => {
+      const { organization } = await createOrg(ctx, { name: 'Waiting Co' });
+      await ctx.em().nativeUpdate(Organization, { id: organization.id }, { aiCreditsTotal: 100, aiCreditsUsed: 0 });
+      const limit = ctx.config.LLM_ORG_CONCURRENCY;
+      fake.when(() => true, { json: { answer: 'slow' }, latencyMs: 400 });
+      const call = (key: string, signal?: AbortSignal) => llm.complete({ organizationId: organization.id, model: 'default', messages: [{ role: 'user', content: 'x' }], chargeKey: key, signal });
+      const busy = Array.from({ length: limit }, (_, i) => call(`busy:${i}`));
+      const ac = new AbortController();
+      const waiting = failure(call('waiting', ac.signal));
+      await new Promise((r) => setTimeout(r, 150));
+      // Waiting for a slot, already charged.
+      expect((await ctx.em().findOneOrFail(Organization, { id: organization.id })).aiCreditsUsed).toBe(limit + 1);
+      ac.abort();
+      expect((await waiting).kind).toBe('cancelled');
+      await Promise.all(busy);
+      expect((await ctx.em().findOneOrFail(Organization, { id: organization.id })).aiCreditsUsed).toBe(limit);
+      const keys = await ctx.em().execute<{ charge_key: string }[]>(`select charge_key from llm_charge where organization_id = ?`, [organization.id]);
+      expect(keys.map((k) => k.charge_key)).not.toContain('waiting');
+    });
+
     it('expired credits are refused with their date', async () => {
       const { organization } = await createOrg(ctx, { name: 'Expired Co' });
       await ctx.em().nativeUpdate(Organization, { id: organization.id }, { aiCreditsTotal: 10, aiCreditsExpiresAt: new Date('2020-01-02T00:00:00Z') });
