@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { createRequire } from 'node:module';
-import WebSocket from 'ws';
+import WebSocket, { WebSocketServer } from 'ws';
 import { textFrame } from './hub';
 
 // What `ws` itself would put on the wire for socket.send(payload) from a server (unmasked, one
@@ -16,7 +16,7 @@ describe('textFrame', () => {
   });
 
   it('is read back by a ws client as the same text', async () => {
-    const server = new WebSocket.Server({ host: '127.0.0.1', port: 0 });
+    const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     await new Promise<void>((r) => server.once('listening', () => r()));
     const text = JSON.stringify({ type: 'events', events: [{ seq: 1, data: 'x'.repeat(70_000) }] });
     server.once('connection', (ws) => {
