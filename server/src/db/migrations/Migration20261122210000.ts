@@ -11,9 +11,10 @@ import { Migration } from '@mikro-orm/migrations';
 // records/table-query.ts searchFromNameIndex).
 // Adding a stored generated column rewrites the table: that is the backfill (the trigram indexes on
 // the expression are dropped first so the rewrite does not rebuild them). A rewritten table has no
-// visibility map until it is vacuumed, and autovacuum does not count a rewrite as changes: run
-// `VACUUM (ANALYZE) company, contact` after deploying this, or index-only walks of the name index
-// read the table for every entry (a random page of 50 by name: 60 → 600 ms at a million rows).
+// visibility map until it is vacuumed, and autovacuum does not count a rewrite as changes, so the
+// start-up path runs `VACUUM (ANALYZE) company, contact` after applying this (VACUUM_AFTER in
+// server/src/db/database.ts); without it index-only walks of the name index read the table for
+// every entry (a random page of 50 by name: 60 → 600 ms at a million rows).
 // Listed in server/src/db/hand-written.ts.
 const SPECS = [
   { table: 'company', expr: `lower("name" || ' ' || "domain")` },

@@ -6,6 +6,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { newCompany, newContact, uniq, type CompanyLike, type ContactLike } from '../../../test/records';
+import { vacuumAfterMigrations } from '../../db/database';
 
 const MIGRATION = 'Migration20261122210000';
 
@@ -32,7 +33,17 @@ describe(`${MIGRATION} stores the search text`, () => {
     expect(await sql(`select 1 from information_schema.columns where table_name in ('company', 'contact') and column_name = 'search_text'`)).toHaveLength(0);
     // Written while the column does not exist: only the migration's rewrite can fill it.
     await sql(`update company set name = name || ' Renamed' where id = ?`, [companies[1].id]);
-    await ctx.orm.migrator.up({ migrations: [MIGRATION] });
+    const applied = await ctx.orm.migrator.up({ migrations: [MIGRATION] });
+    vacuumed = await vacuumAfterMigrations(ctx.orm, applied.map((m) => m.name), ctx.app.log);
+  });
+  let vacuumed: string[] = [];
+
+  it('the start-up path vacuums the rewritten tables after applying it (a rewrite leaves no visibility map)', async () => {
+    expect(vacuumed.sort()).toEqual(['company', 'contact']);
+    const stats = await sql<{ relname: string; vacuumed: boolean }>(
+      `select relname, (last_vacuum is not null) as vacuumed from pg_stat_user_tables where relname in ('company', 'contact') order by relname`);
+    expect(stats).toEqual([{ relname: 'company', vacuumed: true }, { relname: 'contact', vacuumed: true }]);
+    expect(await vacuumAfterMigrations(ctx.orm, ['Migration20261122172000'], ctx.app.log)).toEqual([]);
   });
   afterAll(async () => { await ctx.close(); });
 
