@@ -20,7 +20,7 @@ import { badRequest } from '../../lib/errors';
 import { executeBound } from '../../db/bound';
 import { enqueueInTransaction } from '../../jobs/boss';
 import { defineJob } from '../../jobs/definitions';
-import { createExecutions } from '../executions/commands/create-executions';
+import { createExecutions, type StartedExecution } from '../executions/commands/create-executions';
 import { publish, type PublishEvent } from '../realtime/publish';
 import { loadQueryContext, whereSql } from '../records/table-query';
 import { getEnrichment, type Actor } from './enrichments.service';
@@ -131,21 +131,18 @@ export const executeRestJob = defineJob({
 });
 
 /**
- * A larger run: the rows already queued or running are duplicates (answered with their execution);
- * the first chunk of the others is created and committed first (the worker starts on it at once),
- * then the job that creates the rest is committed, and only then is the run answered. A crash in
- * between answers nothing: what runs is the first chunk, and running the same rows again reports
- * them as duplicates and creates the others.
+ * The rest of a larger run (its first rows are committed): the rows already queued or running are
+ * duplicates (answered with their execution); the others get their execution ids now and go to the
+ * job that creates them, committed before the run is answered. A crash before that commit answers
+ * nothing: the first rows run, and running the same rows again reports those as duplicates.
  */
-async function startLargeRun(em: EntityManager, boss: PgBoss, run: RunScope, chosen: readonly { id: string; active_id: string | null }[], firstChunk: number) {
-  const dup = chosen.filter((r) => r.active_id).map((r) => ({ entityId: r.id, executionId: r.active_id!, status: 'duplicate' as const }));
-  const fresh = chosen.filter((r) => !r.active_id).map((r) => ({ entityId: r.id, executionId: randomUUID() }));
-  const first = await em.transactional((tem) => startRows(tem, boss, run, fresh.slice(0, firstChunk)));
-  const rest = fresh.slice(firstChunk);
+async function startRestOfRun(em: EntityManager, boss: PgBoss, run: RunScope, rows: readonly { id: string; active_id: string | null }[]): Promise<StartedExecution[]> {
+  const dup = rows.filter((r) => r.active_id).map((r) => ({ entityId: r.id, executionId: r.active_id!, status: 'duplicate' as const }));
+  const rest = rows.filter((r) => !r.active_id).map((r) => ({ entityId: r.id, executionId: randomUUID() }));
   if (rest.length > 0) {
     await em.transactional((tem) => enqueueInTransaction(boss, tem, EXECUTE_REST_QUEUE, { ...run, items: rest.map((r) => [r.entityId, r.executionId]) } satisfies ExecuteRestData));
   }
-  return [...first, ...rest.map((r) => ({ ...r, status: 'started' as const })), ...dup];
+  return [...rest.map((r) => ({ ...r, status: 'started' as const })), ...dup];
 }
 
 export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: Actor, body: Body, opts: { firstChunk?: number } = {}): Promise<ExecuteEnrichmentResponse> {
@@ -168,24 +165,49 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
     ? `not exists (select 1 from field_value v where v.organization_id = r.organization_id and v.field_id = ? and v.entity_id = r.id and v.value is not null and v.value <> 'null'::jsonb)`
     : `not exists (select 1 from enrichment_result x where x.organization_id = r.organization_id and x.enrichment_id = ? and x.entity_id = r.id and x.status = 'complete')`;
   // With each row, its execution already queued or running for this enrichment (a duplicate).
-  const rows = await em.execute<{ id: string; empty: boolean; active_id: string | null }[]>(
+  type Target = { id: string; empty: boolean; active_id: string | null };
+  const query = (q: EntityManager, onlyEmptyRows: boolean, limit: number) => q.execute<Target[]>(
     `select r.id, ${empty} as empty,
             (select x.id from execution x where x.organization_id = r.organization_id and x.idempotency_key = ? || r.id::text
                 and x.status in ('draft', 'scheduled', 'processing')) as active_id
-       from ${table} r ${where.text} limit ${MAX_RUN_ROWS + 1}`,
-    [fieldId ?? enrichment.id, idempotencyKey(enrichment.id, ''), ...where.params],
+       from ${table} r ${where.text}${onlyEmptyRows ? ` and ${empty}` : ''} limit ${limit}`,
+    [fieldId ?? enrichment.id, idempotencyKey(enrichment.id, ''), ...where.params, ...(onlyEmptyRows ? [fieldId ?? enrichment.id] : [])],
   );
-  if (rows.length > MAX_RUN_ROWS) throw badRequest(TOO_MANY_ROWS);
-  if (rows.length === 0) throw badRequest(selectEntityProblem(entityType));
-  const chosen = emptyOnly ? rows.filter((r) => r.empty) : rows;
-  const targets = chosen.map((r) => r.id);
-  if (targets.length === 0) throw badRequest(ENRICHMENT_MESSAGES.noEmptyRows);
+  /** The run's rows (refused when too many, none, or none empty for an only-empty run). */
+  const check = (rows: Target[]): Target[] => {
+    if (rows.length > MAX_RUN_ROWS) throw badRequest(TOO_MANY_ROWS);
+    if (rows.length === 0) throw badRequest(selectEntityProblem(entityType));
+    const chosen = emptyOnly ? rows.filter((r) => r.empty) : rows;
+    if (chosen.length === 0) throw badRequest(ENRICHMENT_MESSAGES.noEmptyRows);
+    return chosen;
+  };
 
   const run: RunScope = { organizationId: actor.organizationId, userId: actor.userId, enrichmentId: enrichment.id, entityType };
   const firstChunk = opts.firstChunk ?? FIRST_CHUNK;
-  const started = targets.length <= firstChunk
-    ? await em.transactional((tem) => startRows(tem, boss, run, targets.map((entityId) => ({ entityId }))))
-    : await startLargeRun(em, boss, run, chosen, firstChunk);
+  let rows: Target[];
+  let started: StartedExecution[];
+  if (byIds && requested.length <= firstChunk) {
+    rows = await query(em, false, MAX_RUN_ROWS + 1);
+    const chosen = check(rows);
+    started = await em.transactional((tem) => startRows(tem, boss, run, chosen.map((r) => ({ entityId: r.id }))));
+  } else {
+    // A run that may be large: its first rows (a short query) are created while the query of the
+    // whole set runs beside them on another connection, and their transaction commits once the
+    // whole set is known and allowed (else it rolls back: nothing started) — so the worker starts on
+    // the first rows without waiting for the whole set's query first.
+    const head = await query(em, emptyOnly, firstChunk);
+    const headFresh = head.filter((r) => !r.active_id).map((r) => ({ entityId: r.id, executionId: randomUUID() }));
+    const out = await em.transactional(async (tem) => {
+      const whole = query(em.fork(), false, MAX_RUN_ROWS + 1);
+      whole.catch(() => {}); // awaited below; a failure of the first rows must not leave it unhandled
+      const first = await startRows(tem, boss, run, headFresh);
+      const all = await whole;
+      return { first, all, chosen: check(all) };
+    });
+    rows = out.all;
+    const headIds = new Set(head.map((r) => r.id));
+    started = [...out.first, ...await startRestOfRun(em, boss, run, out.chosen.filter((r) => !headIds.has(r.id) || r.active_id))];
+  }
 
   const byEntity = new Map(started.map((s) => [s.entityId, s]));
   const startedCount = started.filter((s) => s.status === 'started').length;
