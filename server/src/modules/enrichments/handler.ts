@@ -7,7 +7,7 @@
 //             retried job is not charged again for a call it repeats.
 //   commit()  in the transaction that completes the execution (exactly once): stores value.result,
 //             writes the assigned field per its reconciliation when the enrichment is primary, and
-//             publishes the result and field events.
+//             hands the result and field events to the runner, which publishes them with the group.
 //
 // Errors that a retry cannot fix (no provider configured, credits used up, a required box with no
 // value, an answer that does not parse) end the execution at once as 'error' with the message, and

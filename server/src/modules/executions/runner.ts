@@ -303,14 +303,17 @@ export async function runExecutionBatch(handlers: ReadonlyMap<string, ExecutionH
   }
   // Registered before the claim's await, so a batch fetched meanwhile joins these too.
   const settle = new Map<string, (v: Pick<JobResult, 'status' | 'output'>) => void>();
+  const mine = new Map<string, Promise<Pick<JobResult, 'status' | 'output'>>>();
   for (const it of fresh) {
     const p = new Promise<Pick<JobResult, 'status' | 'output'>>((resolve) => settle.set(it.data.executionId, resolve));
+    mine.set(it.data.executionId, p);
     live.set(it.data.executionId, p);
   }
   const done = (id: string, r: Pick<JobResult, 'status' | 'output'>) => {
     settle.get(id)?.(r);
     settle.delete(id);
-    if (live.get(id) && !settle.has(id)) live.delete(id);
+    // Only this batch's own entry (a later batch may have registered the execution again since).
+    if (live.get(id) === mine.get(id)) live.delete(id);
   };
   try {
     const own = fresh.length ? await runClaimed(handlers, fresh, ctx, opts, done) : [];
