@@ -4,7 +4,7 @@ import { executionJobDefinitions } from '../modules/executions/runner';
 import { executionHandlers } from '../modules/executions/handlers';
 import { integrationExpiryJob } from '../modules/notifications/integration-expiry';
 import { realtimePruneJob } from '../modules/realtime/prune.job';
-import { executeRestJob } from '../modules/enrichments/execute';
+import { executeRestDeadLetterJob, executeRestJob } from '../modules/enrichments/execute';
 
 /** Every job of the product; later modules add theirs here (execution handlers go to modules/executions/handlers.ts). */
 export const jobDefinitions: readonly JobDefinition[] = [
@@ -12,5 +12,7 @@ export const jobDefinitions: readonly JobDefinition[] = [
   ...executionJobDefinitions(executionHandlers),
   integrationExpiryJob as JobDefinition,
   realtimePruneJob as JobDefinition,
+  // Its dead-letter queue first: a queue must exist before one that names it.
+  executeRestDeadLetterJob as JobDefinition,
   executeRestJob as JobDefinition,
 ];

@@ -21,6 +21,8 @@ import { executeBound } from '../../db/bound';
 import { enqueueInTransaction } from '../../jobs/boss';
 import { defineJob } from '../../jobs/definitions';
 import { createExecutions, type StartedExecution } from '../executions/commands/create-executions';
+import { notifyUser } from '../notifications/notify';
+import { executionFailedNotice } from '@dealscout/shared/domain';
 import { publish, type PublishEvent } from '../realtime/publish';
 import { loadQueryContext, whereSql } from '../records/table-query';
 import { getEnrichment, type Actor } from './enrichments.service';
@@ -119,10 +121,48 @@ export async function createRestOfRun(em: EntityManager, boss: PgBoss, data: Exe
   return created;
 }
 
+/** Where a rest-of-run job goes when its retries are spent: the run's user is told how many rows never started. */
+export const EXECUTE_REST_DEAD_LETTER_QUEUE = 'enrichment.execute-rest.dead-letter';
+
+/**
+ * A rest-of-run job that failed for good: its rows that never got their execution were answered as
+ * started, so the user who ran it gets an error notice with their count (their cells go back to
+ * 'Not executed yet' on the next load). Rows created by an earlier attempt run as usual.
+ */
+export async function handleDeadRestOfRun(em: EntityManager, data: ExecuteRestData): Promise<number> {
+  return em.transactional(async (tem) => {
+    const [row] = await executeBound<{ n: number }>(tem,
+      `select count(*)::int as n from jsonb_array_elements_text($1::jsonb) as j(id) where not exists (select 1 from execution x where x.id = j.id::uuid)`,
+      [JSON.stringify(data.items.map((i) => i[1]))]);
+    const missing = row?.n ?? 0;
+    if (missing > 0 && data.userId) {
+      await notifyUser(tem, {
+        organizationId: data.organizationId,
+        userId: data.userId,
+        level: 'error',
+        message: executionFailedNotice('enrichment', `${missing} of the run's rows could not be queued. Please run them again.`),
+        uniqueKey: `enrichment-rest-failed:${data.enrichmentId}:${data.items[0]?.[1] ?? ''}`,
+      });
+    }
+    return missing;
+  });
+}
+
+export const executeRestDeadLetterJob = defineJob({
+  queue: EXECUTE_REST_DEAD_LETTER_QUEUE,
+  schema: ExecuteRestData,
+  queueOptions: { retryLimit: 5, retryBackoff: true, retryDelay: 2, deleteAfterSeconds: 7 * 86_400 },
+  workOptions: { localConcurrency: 1 },
+  async handle(data, ctx) {
+    const missing = await handleDeadRestOfRun(ctx.orm.em.fork(), data);
+    ctx.logger.error({ enrichmentId: data.enrichmentId, rows: data.items.length, missing }, 'the rest of an enrichment run could not be created');
+  },
+});
+
 export const executeRestJob = defineJob({
   queue: EXECUTE_REST_QUEUE,
   schema: ExecuteRestData,
-  queueOptions: { retryLimit: 10, retryBackoff: true, retryDelay: 2, retryDelayMax: 60, expireInSeconds: 600, deleteAfterSeconds: 3_600, notify: true },
+  queueOptions: { retryLimit: 10, retryBackoff: true, retryDelay: 2, retryDelayMax: 60, expireInSeconds: 600, deleteAfterSeconds: 3_600, notify: true, deadLetter: EXECUTE_REST_DEAD_LETTER_QUEUE },
   workOptions: { localConcurrency: 2, notifyPollingIntervalSeconds: 2 },
   async handle(data, ctx) {
     const created = await createRestOfRun(ctx.orm.em.fork(), ctx.boss, data);

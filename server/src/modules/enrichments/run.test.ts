@@ -11,7 +11,7 @@ import { FakeOpenAiServer, lastUserText, type FakeRequest } from '../../../test/
 import { NOT_CONFIGURED_MESSAGE } from '../../providers/llm';
 import { createQueues, type JobDefinition } from '../../jobs/definitions';
 import { createExecutions } from '../executions/commands/create-executions';
-import { executeEnrichment, executeRestJob, createRestOfRun, idempotencyKey, EXECUTE_REST_QUEUE, ExecuteRestData } from './execute';
+import { executeEnrichment, executeRestJob, executeRestDeadLetterJob, handleDeadRestOfRun, createRestOfRun, idempotencyKey, EXECUTE_REST_QUEUE, ExecuteRestData } from './execute';
 import { executionJobDefinitions } from '../executions/runner';
 import { createEnrichmentHandler } from './handler';
 import { configFor } from './configs';
@@ -345,7 +345,7 @@ describe('enrichments: running', () => {
   });
 
   it('a large run is answered after its first chunk; the rest is created by a job queued with it, each row once, also when that job runs again after a crash', async () => {
-    await createQueues(ctx.boss!, [executeRestJob as JobDefinition], ctx.config);
+    await createQueues(ctx.boss!, [executeRestDeadLetterJob as JobDefinition, executeRestJob as JobDefinition], ctx.config);
     const id = await enrichment(a.c, { name: 'Large', prompt: 'x' });
     const cos: string[] = [];
     for (let i = 0; i < 25; i++) cos.push(await company(a.c, `Large${i}`));
@@ -388,6 +388,13 @@ describe('enrichments: running', () => {
     expect([none.statusCode, none.json().message]).toEqual([400, 'Please select a company.']);
     expect(await rows()).toHaveLength(25);
     await ctx.em().execute(`update execution set status = 'cancelled' where type_id = ? and status in ('scheduled', 'processing')`, [id]);
+
+    // A rest-of-run job whose retries are spent: the user is told how many promised rows never started.
+    const lost = { ...data, items: [...data.items.slice(0, 2), [cos[0], randomUUID()], [cos[1], randomUUID()], [cos[2], randomUUID()]] as [string, string][] };
+    expect(await handleDeadRestOfRun(ctx.em(), lost)).toBe(3);
+    const notes = await ctx.em().execute<{ level: string; message: string }[]>(`select level, message from notification where user_id = ? and unique_key like 'enrichment-rest-failed:%'`, [userId]);
+    expect(notes).toEqual([{ level: 'error', message: "Error executing enrichment: 3 of the run's rows could not be queued. Please run them again." }]);
+    expect(await handleDeadRestOfRun(ctx.em(), data)).toBe(0);
   });
 });
 
