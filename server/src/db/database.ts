@@ -19,6 +19,8 @@ export interface Database {
  */
 export const VACUUM_AFTER: Readonly<Record<string, readonly string[]>> = {
   Migration20261122210000: ['company', 'contact'],
+  // Its backfill updates the rows with a key contact / primary company, clearing visibility bits all over.
+  Migration20261122220100: ['company', 'contact'],
 };
 
 /** VACUUM (ANALYZE) the tables rewritten by the migrations just applied (each table once). */

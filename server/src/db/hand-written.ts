@@ -28,14 +28,22 @@ export const HAND_WRITTEN_INDEXES = [
   // The typed slots of custom values (Migration20261122172000, fields/projection.ts): one partial index per slot.
   'field_definition_org_slot_unique',
   ...(['company', 'contact'] as const).flatMap((table) => SLOT_COLUMNS.map((c) => `${table}_${c}_index`)),
+  // The key contact / primary company sorts (Migration20261122220100).
+  'company_org_key_contact_sort_index',
+  'contact_org_primary_company_sort_index',
 ] as const;
 
 /**
  * Columns MikroORM's entities do not declare: the slot columns of company and contact and their
  * generated filled_mask (read and written only through SQL: fields/projection.ts, field-values.ts),
- * and the generated search_text the table search matches (Migration20261122210000, records/table-query.ts).
+ * the generated search_text the table search matches (Migration20261122210000, records/table-query.ts),
+ * and the trigger-kept sort texts of the key contact and the primary company (Migration20261122220100).
  */
-export const HAND_WRITTEN_COLUMNS = (['company', 'contact'] as const).flatMap((table) => [...SLOT_COLUMNS, 'filled_mask', 'search_text'].map((column) => ({ table, column })));
+export const HAND_WRITTEN_COLUMNS = [
+  ...(['company', 'contact'] as const).flatMap((table) => [...SLOT_COLUMNS, 'filled_mask', 'search_text'].map((column) => ({ table, column }))),
+  { table: 'company', column: 'key_contact_sort' },
+  { table: 'contact', column: 'primary_company_sort' },
+] as const;
 
 // Triggers written by migrations (MikroORM would drop triggers its entities do not declare): the
 // realtime fan-out (NOTIFY per event) and the announcements that close the sockets of a session
@@ -50,4 +58,8 @@ export const HAND_WRITTEN_TRIGGERS = [
   ...(['company', 'contact'] as const).flatMap((table) => (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_count_${t}` }))),
   // record_count rows per filled slot (Migration20261122172000).
   ...(['company', 'contact'] as const).flatMap((table) => (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_slots_${t}` }))),
+  // The key contact / primary company sort texts (Migration20261122220100).
+  { table: 'company_contact', name: 'company_contact_sort' },
+  { table: 'contact', name: 'contact_key_sort' },
+  { table: 'company', name: 'company_primary_sort' },
 ] as const;

@@ -5,13 +5,14 @@
 // and both are compared with an in-memory evaluation. A sort by a custom field with a slot joins
 // two walks (values, then the rows without one) at the filled count: checked on every page against
 // the in-memory order and against the same values sorted through field_value (a field without a slot).
+// The key contact sort (a trigger-kept column, one index for both parts) is split the same way.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
-import { newField, setValue, f, type FieldLike } from '../../../test/records';
+import { newField, newContact, setValue, link, f, type FieldLike } from '../../../test/records';
 import { loadQueryContext, whereSql, orderSql, pageIds } from './table-query';
 import { slotColumn } from '../fields/projection';
 
-interface Row { id: string; name: string; domain: string; fields: Record<string, { value: unknown }> }
+interface Row { id: string; name: string; domain: string; fields: Record<string, { value: unknown }>; keyContact: { firstName: string; lastName: string } | null }
 
 describe('paging plans give the same pages', () => {
   let ctx: TestContext;
@@ -30,9 +31,12 @@ describe('paging plans give the same pages', () => {
     // The same values in a field without a slot: sorted and filtered through field_value.
     plain = await newField(c, 'company', 'double', 'Deals plain');
     const words = ['Summit', 'summit', 'Alpha', 'Beta', 'Zeta'];
+    // Key contacts for a third of the companies (one contact is key contact of several: ties).
+    const people = [await newContact(c, { firstName: 'kim', lastName: 'beta' }), await newContact(c, { firstName: 'kim', lastName: 'alpha' }), await newContact(c, { firstName: 'lee', lastName: 'gamma' })];
     for (let i = 0; i < 36; i++) {
       const res = await c.post('/api/v1/entity/create', { entityType: 'company', data: { name: `${words[i % 5]} ${['Holdings', 'Labs', 'Group'][i % 3]} ${i % 7}`, website: `plan${i}-${words[(i * 3) % 5].toLowerCase()}.com` } });
       expect(res.statusCode, res.body).toBe(201);
+      if (i % 3 === 1) await link(c, res.json().companyId, people[i % 9 === 1 ? 0 : i % 9 === 4 ? 1 : 2].id);
       if (i % 4 !== 0) {
         await setValue(c, 'company', res.json().companyId, deals.id, (i * 37) % 11);
         await setValue(c, 'company', res.json().companyId, plain.id, (i * 37) % 11);
@@ -62,18 +66,25 @@ describe('paging plans give the same pages', () => {
     { text: '', filters: [], sortKey: 'deals', sortOrder: 'asc' },
     { text: '', filters: [f('deals', [['not_equals', 4]])], keep: (r) => dealsOf(r) !== 4, sortKey: 'deals', sortOrder: 'asc' },
     { text: '', filters: [f('name', [['contains', 'a']])], keep: (r) => r.name.toLowerCase().includes('a'), sortKey: 'deals', sortOrder: 'desc' },
+    // The key contact: texts (ties by name), then the companies without one by name.
+    { text: '', filters: [], sortKey: 'keyContact', sortOrder: 'asc' },
+    { text: '', filters: [], sortKey: 'keyContact', sortOrder: 'desc' },
+    { text: 'summit', filters: [], sortKey: 'keyContact', sortOrder: 'desc' },
+    { text: '', filters: [f('deals', [['greater_than', 3]])], keep: (r) => (dealsOf(r) ?? -1) > 3, sortKey: 'keyContact', sortOrder: 'asc' },
   ];
 
   /** The order the table promises: values (ties by id), then the rows without one by name (ties by id), all in the sort's direction. */
   function inMemory(matching: Row[], sortKey: string | undefined, desc: boolean): string[] {
     const cmp = (x: string | number, y: string | number) => (x === y ? 0 : x < y ? -1 : 1);
-    const key = (r: Row): string | number | null => (sortKey === 'deals' ? dealsOf(r) : sortKey === 'domain' ? r.domain : r.name.toLowerCase());
+    const keyText = (r: Row) => (r.keyContact ? `${r.keyContact.firstName} ${r.keyContact.lastName}`.toLowerCase() : null);
+    const key = (r: Row): string | number | null => (sortKey === 'deals' ? dealsOf(r) : sortKey === 'keyContact' ? keyText(r) : sortKey === 'domain' ? r.domain : r.name.toLowerCase());
     return [...matching].sort((a, b) => {
       const ka = key(a);
       const kb = key(b);
       if (ka === null && kb !== null) return 1;
       if (kb === null && ka !== null) return -1;
-      const c0 = ka === null ? cmp(a.name.toLowerCase(), b.name.toLowerCase()) : cmp(ka, kb!);
+      const byName = cmp(a.name.toLowerCase(), b.name.toLowerCase());
+      const c0 = ka === null ? byName : cmp(ka, kb!) || (sortKey === 'keyContact' ? byName : 0);
       const c1 = c0 || cmp(a.id, b.id);
       return desc ? -c1 : c1;
     }).map((r) => r.id);
@@ -105,7 +116,7 @@ describe('paging plans give the same pages', () => {
       expect(collected.ids).toHaveLength(collected.total);
       expect(new Set(collected.ids).size).toBe(collected.total);
       expect(walked).toEqual(collected);
-      if (!k.sortKey || ['deals', 'name', 'domain'].includes(k.sortKey)) expect(collected.ids).toEqual(inMemory(matching, k.sortKey, k.sortOrder === 'desc'));
+      if (!k.sortKey || ['deals', 'name', 'domain', 'keyContact'].includes(k.sortKey)) expect(collected.ids).toEqual(inMemory(matching, k.sortKey, k.sortOrder === 'desc'));
       if (k.sortKey === 'deals') {
         // The same values through field_value (a field without a slot) give the same pages.
         const viaValues = await pageIds(ctx.em(), qctx, whereSql(qctx, { text: k.text, filters: k.filters.map((x) => (x.key === 'deals' ? { ...x, key: plain.key } : x)) as never }), orderSql(qctx, plain.key, k.sortOrder ?? null), 0, 1000);

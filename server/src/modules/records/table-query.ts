@@ -35,6 +35,12 @@ interface EntitySpec {
   defaultSort: string[];
   /** Built-in sort keys → expressions over `r`. */
   sorts: Record<string, string>;
+  /**
+   * The sort by the linked record (company: its key contact; contact: its primary company): the
+   * sort key and the trigger-kept column holding its lowercased text (Migration20261122220100),
+   * null without one.
+   */
+  linkSort: { key: string; column: string };
 }
 
 export const SPECS: Record<RecordEntityType, EntitySpec> = {
@@ -48,6 +54,7 @@ export const SPECS: Record<RecordEntityType, EntitySpec> = {
       updated_at: 'r.updated_at', updatedAt: 'r.updated_at',
       owner: `(select lower(u.first_name || ' ' || u.last_name) from app_user u where u.id = r.owner_id)`,
     },
+    linkSort: { key: 'keyContact', column: 'r.key_contact_sort' },
   },
   contact: {
     table: 'contact',
@@ -60,6 +67,7 @@ export const SPECS: Record<RecordEntityType, EntitySpec> = {
       updated_at: 'r.updated_at', updatedAt: 'r.updated_at',
       owner: `(select lower(u.first_name || ' ' || u.last_name) from app_user u where u.id = r.owner_id)`,
     },
+    linkSort: { key: 'primaryCompany', column: 'r.primary_company_sort' },
   },
 };
 
@@ -234,17 +242,22 @@ export function whereSql(ctx: QueryContext, input: WhereInput): WhereSql {
 }
 
 /**
- * A sort by a custom field that has a slot: the rows with a value in the order of the slot's index
- * (value, id), then the rows without one in the table's default order — two index walks that
- * pageIds joins at the filled count.
+ * A sort split in two walks that pageIds joins at the filled count: the rows with a value, then the
+ * rows without one in the table's default order. A custom field that has a slot: the slot's index
+ * (value, id), then the name index. The key contact / primary company sort: one index
+ * (text, default order, id) serves both parts (the rows without a text are its `is null` range).
  */
 export interface SlotSort {
-  slot: number;
-  /** `r.num_3`: the slot column. */
+  /** The slot (its filled count is maintained); null for the link sorts (counted). */
+  slot: number | null;
+  /** `r.num_3`: the slot column (or the link sort's column). */
   column: string;
   /** The slot's index key: the column, or its sort prefix for text. */
   key: string;
   desc: boolean;
+  /** The order of each part before the id tie-breaker (default: slot sorts). */
+  filledTerms?: OrderSql['terms'];
+  emptyTerms?: OrderSql['terms'];
 }
 
 export interface OrderSql {
@@ -288,6 +301,18 @@ export function orderSql(ctx: QueryContext, sortKey: string | null | undefined, 
       };
     }
     const builtInKey = field ? field.key : sortKey;
+    if (!field && builtInKey === spec.linkSort.key) {
+      // Texts in order, ties and the rows without one in the table's default order (then id), all
+      // in the sort's direction; the rows without one last (like the other nullable sorts).
+      const column = spec.linkSort.column;
+      const byDefault = spec.defaultSort.map((expr) => ({ expr, desc }));
+      return {
+        join: noJoin,
+        terms: [{ expr: column, desc, nullable: true }, ...byDefault, { expr: 'r.id', desc }],
+        // Both parts name the column first, so the order is the index's even where it is all null.
+        slotSort: { slot: null, column, key: column, desc, filledTerms: [{ expr: column, desc }, ...byDefault], emptyTerms: [{ expr: column, desc }, ...byDefault] },
+      };
+    }
     const expr = spec.sorts[builtInKey] ?? (field ? `r.${field.builtInColumn}` : undefined);
     if (expr) return { join: noJoin, terms: [{ expr, desc, nullable: builtInKey === 'owner' }, { expr: 'r.id', desc }] };
     throw badRequest('Unknown sort column');
@@ -426,8 +451,12 @@ async function slotSortedPage(em: EntityManager, ctx: QueryContext, table: strin
   const spec = SPECS[ctx.entityType];
   let total: number;
   let filled: number;
-  if (where.unfiltered) {
+  if (where.unfiltered && sort.slot !== null) {
     [total, filled] = await Promise.all([recordTotal(em, ctx.organizationId, ctx.entityType), slotTotal(em, ctx.organizationId, ctx.entityType, sort.slot)]);
+  } else if (where.unfiltered) {
+    // The link sorts: the rows with a text are one range of their index (counted index-only).
+    const countFilled = async () => (await conn.execute<{ n: number }[]>(`select count(*)::int as n from ${table} r ${where.text} and ${sort.column} is not null`, where.params))[0].n;
+    [total, filled] = await Promise.all([recordTotal(em, ctx.organizationId, ctx.entityType), countFilled()]);
   } else {
     const [row] = await conn.execute<{ n: number; f: number }[]>(`select count(*)::int as n, count(${sort.column})::int as f from ${table} r ${where.text}`, where.params);
     total = row.n;
@@ -446,9 +475,12 @@ async function slotSortedPage(em: EntityManager, ctx: QueryContext, table: strin
     const ids = rows.map((r) => r.id);
     return reverse ? ids.reverse() : ids;
   };
+  const id = { expr: 'r.id', desc: sort.desc };
   const [withValue, without] = await Promise.all([
-    part(where.text, `${sort.column} is not null`, [{ expr: sort.key, desc: sort.desc }, { expr: 'r.id', desc: sort.desc }], filled, offset, Math.min(end, filled)),
-    part(where.walkText ?? where.text, `(r.filled_mask & ${slotBit(sort.slot)}) = 0`, [...spec.defaultSort.map((expr) => ({ expr, desc: sort.desc })), { expr: 'r.id', desc: sort.desc }], total - filled, Math.max(0, offset - filled), end - filled),
+    part(where.text, `${sort.column} is not null`, [...(sort.filledTerms ?? [{ expr: sort.key, desc: sort.desc }]), id], filled, offset, Math.min(end, filled)),
+    sort.slot === null
+      ? part(where.text, `${sort.column} is null`, [...(sort.emptyTerms ?? []), id], total - filled, Math.max(0, offset - filled), end - filled)
+      : part(where.walkText ?? where.text, `(r.filled_mask & ${slotBit(sort.slot)}) = 0`, [...spec.defaultSort.map((expr) => ({ expr, desc: sort.desc })), id], total - filled, Math.max(0, offset - filled), end - filled),
   ]);
   return { total, ids: [...withValue, ...without] };
 }

@@ -21,7 +21,7 @@ export const COMPANY_COLUMNS: readonly RecordColumn<CompanyDto>[] = [
       ) : null,
   },
   { key: 'owner', label: 'Owner', sortKey: 'owner', width: 170, text: (r) => ownerText(r.owner) },
-  { key: 'keyContact', label: 'Key contact', width: 180, text: (r) => personName(r.keyContact) },
+  { key: 'keyContact', label: 'Key contact', sortKey: 'keyContact', width: 180, text: (r) => personName(r.keyContact) },
   { key: 'createdAt', label: 'Created', sortKey: 'createdAt', width: 130, text: (r) => formatDate(r.createdAt) },
 ];
 
@@ -41,7 +41,7 @@ export const CONTACT_COLUMNS: readonly RecordColumn<ContactDto>[] = [
         </Link>
       ) : null,
   },
-  { key: 'primaryCompany', label: 'Primary company', width: 200, text: (r) => r.primaryCompany?.name ?? '' },
+  { key: 'primaryCompany', label: 'Primary company', sortKey: 'primaryCompany', width: 200, text: (r) => r.primaryCompany?.name ?? '' },
   { key: 'owner', label: 'Owner', sortKey: 'owner', width: 170, text: (r) => ownerText(r.owner) },
   { key: 'createdAt', label: 'Created', sortKey: 'createdAt', width: 130, text: (r) => formatDate(r.createdAt) },
 ];
