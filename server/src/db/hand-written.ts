@@ -62,4 +62,6 @@ export const HAND_WRITTEN_TRIGGERS = [
   { table: 'company_contact', name: 'company_contact_sort' },
   { table: 'contact', name: 'contact_key_sort' },
   { table: 'company', name: 'company_primary_sort' },
+  // Their filled counts in record_count, slot 0 (Migration20261122220200).
+  ...(['company', 'contact'] as const).flatMap((table) => (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_link_count_${t}` }))),
 ] as const;

@@ -11,6 +11,8 @@ import { newCompany, newContact, link, uniq, f, type CompanyLike, type ContactLi
 import { vacuumAfterMigrations } from '../../db/database';
 
 const MIGRATION = 'Migration20261122220100';
+/** Its filled counts (record_count slot 0), which read its columns: rolled back and applied with it. */
+const COUNTS = 'Migration20261122220200';
 
 type Entity = 'company' | 'contact';
 const sortKeyOf = { company: 'keyContact', contact: 'primaryCompany' } as const;
@@ -129,6 +131,26 @@ describe('sort by key contact / primary company', () => {
       `select count(*)::int as n from contact where id in (?, ?, ?) and primary_company_sort is not null`, [ct.zed.id, ct.amy.id, ct.nia.id]);
     expect(left[0].n).toBe(0);
   });
+
+  it('keeps the maintained counts of companies with a key contact and contacts with a primary company exact', async () => {
+    const [row] = await ctx.orm.em.getConnection().execute<{ kept_company: number; real_company: number; kept_contact: number; real_contact: number; parts: number }[]>(
+      `select (select coalesce(sum(delta), 0)::int from record_count where entity_type = 'company' and slot = 0) as kept_company,
+              (select count(*)::int from company where key_contact_sort is not null) as real_company,
+              (select coalesce(sum(delta), 0)::int from record_count where entity_type = 'contact' and slot = 0) as kept_contact,
+              (select count(*)::int from contact where primary_company_sort is not null) as real_contact,
+              (select count(*)::int from record_count where slot = 0) as parts`);
+    expect(row.parts).toBeGreaterThan(2);
+    expect(row.kept_company).toBe(row.real_company);
+    expect(row.kept_contact).toBe(row.real_contact);
+    expect(row.kept_contact).toBe(0);
+    // A bulk statement moving many rows at once, and a delete of them all.
+    const counted = async () => (await ctx.orm.em.getConnection().execute<{ kept: number; real: number }[]>(
+      `select (select coalesce(sum(delta), 0)::int from record_count where entity_type = 'company' and slot = 0) as kept, (select count(*)::int from company where key_contact_sort is not null) as real`))[0];
+    await ctx.orm.em.getConnection().execute(`update company set key_contact_sort = 'x' where key_contact_sort is null`);
+    expect(await counted()).toEqual({ kept: 4, real: 4 });
+    await ctx.orm.em.getConnection().execute(`delete from company where key_contact_sort = 'x'`);
+    expect(await counted()).toEqual({ kept: 0, real: 0 });
+  });
 });
 
 describe(`${MIGRATION} backfills the sort texts`, () => {
@@ -149,6 +171,7 @@ describe(`${MIGRATION} backfills the sort texts`, () => {
     const y = await newContact(c, { firstName: 'Yuri', lastName: 'Lo' });
     await link(c, a.id, x.id);
     await link(c, b.id, y.id);
+    await ctx.orm.migrator.down({ migrations: [COUNTS] });
     await ctx.orm.migrator.down({ migrations: [MIGRATION] });
     expect(await sql(`select 1 from information_schema.columns where column_name in ('key_contact_sort', 'primary_company_sort')`)).toHaveLength(0);
     // Written while neither the columns nor the triggers exist: only the backfill can know them.
@@ -156,7 +179,7 @@ describe(`${MIGRATION} backfills the sort texts`, () => {
     await sql(`update company_contact set is_key = false where company_id = ?`, [b.id]);
     await sql(`update company_contact set is_key = true where company_id = ? and contact_id = ?`, [b.id, x.id]);
     await sql(`update company set name = 'Zulu ' || name where id = ?`, [a.id]);
-    const applied = await ctx.orm.migrator.up({ migrations: [MIGRATION] });
+    const applied = await ctx.orm.migrator.up({ migrations: [MIGRATION, COUNTS] });
     vacuumed = await vacuumAfterMigrations(ctx.orm, applied.map((m) => m.name), ctx.app.log);
   });
   afterAll(async () => { await ctx.close(); });
@@ -172,6 +195,9 @@ describe(`${MIGRATION} backfills the sort texts`, () => {
     for (const r of contacts) expect(r.got).toBe(r.want);
     expect(contacts.map((r) => r.got)).toContain(`zulu alpha ${u}`);
     expect(vacuumed.sort()).toEqual(['company', 'contact']);
+    // The filled counts start from the backfill: 2 companies with a key contact, 2 contacts with a primary company.
+    const counts = await sql<{ entity_type: string; n: number }>(`select entity_type, sum(delta)::int as n from record_count where slot = 0 group by entity_type order by entity_type`);
+    expect(counts).toEqual([{ entity_type: 'company', n: 2 }, { entity_type: 'contact', n: 2 }]);
   });
 
   it('the tables sort by them', async () => {

@@ -248,8 +248,10 @@ export function whereSql(ctx: QueryContext, input: WhereInput): WhereSql {
  * (text, default order, id) serves both parts (the rows without a text are its `is null` range).
  */
 export interface SlotSort {
-  /** The slot (its filled count is maintained); null for the link sorts (counted). */
+  /** The slot; null for the link sorts. */
   slot: number | null;
+  /** The record_count slot of the filled count: the slot, or LINK_SORT_COUNT_SLOT. */
+  countSlot: number;
   /** `r.num_3`: the slot column (or the link sort's column). */
   column: string;
   /** The slot's index key: the column, or its sort prefix for text. */
@@ -290,7 +292,7 @@ export function orderSql(ctx: QueryContext, sortKey: string | null | undefined, 
         return {
           join: noJoin,
           terms: [{ expr: key, desc, nullable: true }, ...emptyTerms(column), { expr: 'r.id', desc }],
-          slotSort: { slot: field.slot, column, key, desc },
+          slotSort: { slot: field.slot, countSlot: field.slot, column, key, desc },
         };
       }
       const kind = kindOf(field.dataType as FieldDataType);
@@ -306,11 +308,16 @@ export function orderSql(ctx: QueryContext, sortKey: string | null | undefined, 
       // in the sort's direction; the rows without one last (like the other nullable sorts).
       const column = spec.linkSort.column;
       const byDefault = spec.defaultSort.map((expr) => ({ expr, desc }));
+      // Ascending, that is the order of the index (text asc nulls last, default order, id): one walk
+      // like the name sort's, read from its nearer end (backwards: desc nulls first).
+      if (!desc) return { join: noJoin, terms: [{ expr: column, desc }, ...byDefault, { expr: 'r.id', desc }] };
+      // Descending puts the rows without a text last, which a backward walk does not: the two
+      // ranges of the index are walked apart and joined at the maintained filled count. Both parts
+      // name the column first, so the order is the index's even where it is all null.
       return {
         join: noJoin,
         terms: [{ expr: column, desc, nullable: true }, ...byDefault, { expr: 'r.id', desc }],
-        // Both parts name the column first, so the order is the index's even where it is all null.
-        slotSort: { slot: null, column, key: column, desc, filledTerms: [{ expr: column, desc }, ...byDefault], emptyTerms: [{ expr: column, desc }, ...byDefault] },
+        slotSort: { slot: null, countSlot: LINK_SORT_COUNT_SLOT, column, key: column, desc, filledTerms: [{ expr: column, desc }, ...byDefault], emptyTerms: [{ expr: column, desc }, ...byDefault] },
       };
     }
     const expr = spec.sorts[builtInKey] ?? (field ? `r.${field.builtInColumn}` : undefined);
@@ -327,6 +334,12 @@ export function orderBy(terms: OrderSql['terms'], reverse = false): string {
     return `${t.expr} ${desc ? 'desc' : 'asc'} nulls ${nullsLast ? 'last' : 'first'}`;
   }).join(', ')}`;
 }
+
+/**
+ * The record_count slot of the number of companies with a key contact / contacts with a primary
+ * company (triggers of Migration20261122220200; the custom value slots are 1–32).
+ */
+export const LINK_SORT_COUNT_SLOT = 0;
 
 /** Rows of record_count an organization may pile up (one per insert or delete statement) before a read folds them into one. */
 const COUNT_PARTS_BEFORE_FOLD = 64;
@@ -451,12 +464,8 @@ async function slotSortedPage(em: EntityManager, ctx: QueryContext, table: strin
   const spec = SPECS[ctx.entityType];
   let total: number;
   let filled: number;
-  if (where.unfiltered && sort.slot !== null) {
-    [total, filled] = await Promise.all([recordTotal(em, ctx.organizationId, ctx.entityType), slotTotal(em, ctx.organizationId, ctx.entityType, sort.slot)]);
-  } else if (where.unfiltered) {
-    // The link sorts: the rows with a text are one range of their index (counted index-only).
-    const countFilled = async () => (await conn.execute<{ n: number }[]>(`select count(*)::int as n from ${table} r ${where.text} and ${sort.column} is not null`, where.params))[0].n;
-    [total, filled] = await Promise.all([recordTotal(em, ctx.organizationId, ctx.entityType), countFilled()]);
+  if (where.unfiltered) {
+    [total, filled] = await Promise.all([recordTotal(em, ctx.organizationId, ctx.entityType), slotTotal(em, ctx.organizationId, ctx.entityType, sort.countSlot)]);
   } else {
     const [row] = await conn.execute<{ n: number; f: number }[]>(`select count(*)::int as n, count(${sort.column})::int as f from ${table} r ${where.text}`, where.params);
     total = row.n;
