@@ -8,7 +8,9 @@ import { Migration } from '@mikro-orm/migrations';
 // contacts and grows with them (an index-only count of every filled entry).
 // Statement-level triggers append one row per organization and statement where the number moved
 // (key_contact_sort / primary_company_sort is kept by the triggers of Migration20261122220100);
-// reads fold the rows (recordTotal). Listed in server/src/db/hand-written.ts.
+// reads fold the rows (recordTotal). JIT is off in them: PL/pgSQL plans each statement once per
+// connection, costed for the first call's row count; after a bulk statement every later call would
+// JIT-compile (~700 ms) a plan for one row. Listed in server/src/db/hand-written.ts.
 const SPECS = [
   { table: 'company', column: 'key_contact_sort' },
   { table: 'contact', column: 'primary_company_sort' },
@@ -21,27 +23,29 @@ export class Migration20261122220200 extends Migration {
   override up(): void | Promise<void> {
     for (const { table, column } of SPECS) {
       // Function names follow MikroORM's trigger convention ({table}_{trigger}_fn).
-      this.addSql(`create or replace function "${table}_${table}_link_count_insert_fn"() returns trigger language plpgsql as $$
+      this.addSql(`create or replace function "${table}_${table}_link_count_insert_fn"() returns trigger language plpgsql set jit = off as $$
         begin
           insert into record_count (organization_id, entity_type, slot, delta)
             select organization_id, tg_table_name, 0, count(*) from new_rows where "${column}" is not null group by organization_id;
           return null;
         end $$;`);
-      this.addSql(`create or replace function "${table}_${table}_link_count_delete_fn"() returns trigger language plpgsql as $$
+      this.addSql(`create or replace function "${table}_${table}_link_count_delete_fn"() returns trigger language plpgsql set jit = off as $$
         begin
           insert into record_count (organization_id, entity_type, slot, delta)
             select organization_id, tg_table_name, 0, -count(*) from old_rows where "${column}" is not null group by organization_id;
           return null;
         end $$;`);
-      this.addSql(`create or replace function "${table}_${table}_link_count_update_fn"() returns trigger language plpgsql as $$
+      // The filled rows after minus those before, per organization: no join of the two transition
+      // tables, whose plan PL/pgSQL would cache with the row counts of the first call (a nested loop
+      // planned for one row, as the link triggers' nested updates make, is quadratic on a bulk
+      // update of the same connection later).
+      this.addSql(`create or replace function "${table}_${table}_link_count_update_fn"() returns trigger language plpgsql set jit = off as $$
         begin
           insert into record_count (organization_id, entity_type, slot, delta)
             select c.org, tg_table_name, 0, sum(c.d) from (
-                select n.organization_id as org, 1 as d from old_rows o join new_rows n on n.id = o.id
-                 where n."${column}" is not null and (o."${column}" is null or o.organization_id <> n.organization_id)
+                select organization_id as org, 1 as d from new_rows where "${column}" is not null
                 union all
-                select o.organization_id, -1 from old_rows o join new_rows n on n.id = o.id
-                 where o."${column}" is not null and (n."${column}" is null or o.organization_id <> n.organization_id)
+                select organization_id, -1 from old_rows where "${column}" is not null
               ) c group by c.org having sum(c.d) <> 0;
           return null;
         end $$;`);
