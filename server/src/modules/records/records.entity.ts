@@ -92,7 +92,8 @@ export const RecordCount = defineEntity({
      * Null: a change of the number of records. A slot number (1–32): a change of the number of
      * records whose slot column holds a value (the typed copies of custom field values,
      * fields/projection.ts; triggers of Migration20261122172000), so a sort by a custom field knows
-     * where the rows without a value start.
+     * where the rows without a value start. 0: a change of the number of companies with a key
+     * contact / contacts with a primary company (Migration20261122220200), for those sorts.
      */
     slot: p.smallint().nullable(),
     delta: p.bigint('number'),
