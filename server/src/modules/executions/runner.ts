@@ -70,8 +70,6 @@ export interface RunnerOptions {
   cancelPollMs?: number;
   /** Least time between two progress writes. */
   progressMs?: number;
-  /** 0 (default): 'processing' is published with the claim. Above 0: executions still running this long after their claim are announced then. */
-  announceMs?: number;
 }
 
 export function defineExecutionHandler<R>(handler: ExecutionHandler<R>): ExecutionHandler<R> {
@@ -105,23 +103,17 @@ const rowEvents = (rows: readonly ExecutionRow[]) => rows.map((r) => ({ org: r.o
 
 /**
  * Claims a fetched batch in one statement: active executions become 'processing'; the others are
- * skipped. With `announce` (the default, announceMs 0) the claimed executions' 'processing' events
- * are published in the same transaction — one statement more per batch, and the first row shows
- * Processing... as soon as it is claimed; the claim is numbered before anything the run writes
- * later. Without it no event is written here (the claim then takes neither the organization's
- * sequence lock nor NOTIFY), and `announce()` of the group committer announces the executions still
- * running announceMs later.
+ * skipped. The claimed executions' 'processing' events are published in the same transaction — one
+ * statement more per batch, and the first row shows Processing... as soon as it is claimed; the
+ * claim is numbered before anything the run writes later.
  */
-async function claimBatch(ctx: JobContext, items: readonly BatchItem[], announce: boolean): Promise<ExecutionRow[]> {
+function claimBatch(ctx: JobContext, items: readonly BatchItem[]): Promise<ExecutionRow[]> {
   const values = items.map((i) => ({ id: i.data.executionId, org: i.data.organizationId, attempt: i.job.retryCount }));
-  if (announce) {
-    return ctx.orm.em.fork().transactional(async (tem) => {
-      const rows = await claimStatement(tem, values);
-      await publishByOrg(tem, rowEvents(rows));
-      return rows;
-    });
-  }
-  return claimStatement(ctx.orm.em.fork(), values);
+  return ctx.orm.em.fork().transactional(async (tem) => {
+    const rows = await claimStatement(tem, values);
+    await publishByOrg(tem, rowEvents(rows));
+    return rows;
+  });
 }
 
 function claimStatement(em: EntityManager, values: readonly { id: string; org: string; attempt: number }[]): Promise<ExecutionRow[]> {
@@ -132,23 +124,6 @@ function claimStatement(em: EntityManager, values: readonly { id: string; org: s
       where e.id = v.id and e.organization_id = v.org and e.status in ('draft', 'scheduled', 'processing')
       returning ${QUALIFIED_COLUMNS}`,
     [JSON.stringify(values)],
-  );
-}
-
-/**
- * The rows of `ids` still processing, locked, as they are now (for their 'processing' event). The
- * rows are locked first, so this announcement and a completion (or cancel, or progress) of the
- * same execution are numbered in the order they commit: a late announcement never follows the
- * execution's completion in the stream. A row locked by another transaction is skipped: that one is
- * completing, cancelling or reporting progress, and publishes the newer state itself (and no lock
- * cycle with another group commit can form).
- */
-async function lockProcessing(em: EntityManager, ids: readonly string[]): Promise<ExecutionRow[]> {
-  if (ids.length === 0) return [];
-  return executeBound<ExecutionRow>(em,
-    `select ${EXECUTION_COLUMNS} from execution where id in (select (jsonb_array_elements_text($1::jsonb))::uuid) and status = 'processing'
-      order by id for update skip locked`,
-    [JSON.stringify(ids)],
   );
 }
 
@@ -166,8 +141,6 @@ interface CommitItem {
  */
 class GroupCommitter {
   private pending: (CommitItem & { resolve(v: 'committed' | 'settled'): void; reject(e: unknown): void })[] = [];
-  /** Executions to announce as 'processing' (still running a moment after their claim). */
-  private announcing = new Set<string>();
   private flushing = false;
   constructor(private readonly ctx: JobContext) {}
 
@@ -176,13 +149,6 @@ class GroupCommitter {
       this.pending.push({ ...item, resolve, reject });
       this.wake();
     });
-  }
-
-  /** Announces these executions as 'processing' with the next group (those still processing then). */
-  announce(ids: readonly string[]): void {
-    if (ids.length === 0) return;
-    for (const id of ids) this.announcing.add(id);
-    this.wake();
   }
 
   private wake(): void {
@@ -194,27 +160,17 @@ class GroupCommitter {
 
   private async flush(): Promise<void> {
     try {
-      while (this.pending.length > 0 || this.announcing.size > 0) {
-        const announce = [...this.announcing];
-        this.announcing.clear();
-        // A group settles its own items; only a failed announcement alone can throw here.
-        await this.commit(this.pending.splice(0, 200), announce).catch((err) => this.ctx.logger.warn({ err }, 'could not announce processing executions'));
-      }
+      // A group settles its own items (commit() does not throw).
+      while (this.pending.length > 0) await this.commit(this.pending.splice(0, 200));
     } finally {
       this.flushing = false;
     }
   }
 
-  private async commit(group: GroupCommitter['pending'], announce: readonly string[] = []): Promise<void> {
+  private async commit(group: GroupCommitter['pending']): Promise<void> {
     const outcome = new Map<(typeof group)[number], 'committed' | 'settled'>();
     try {
       await this.ctx.orm.em.fork().transactional(async (tem) => {
-        const completing = new Set(group.map((i) => i.row.id));
-        const announced = await lockProcessing(tem, announce.filter((id) => !completing.has(id)));
-        if (group.length === 0) {
-          await publishByOrg(tem, rowEvents(announced));
-          return;
-        }
         // One conditional statement completes the whole group: only executions still 'processing'
         // move (a cancelled one, or one another attempt completed, stays as it is and writes nothing).
         const rows = await executeBound<ExecutionRow>(tem,
@@ -227,7 +183,7 @@ class GroupCommitter {
         );
         const byId = new Map(rows.map((r) => [r.id, r]));
         // Per execution: the handler's events, then its own 'completed' (the order a client sees).
-        const events = rowEvents(announced);
+        const events: { org: string; events: PublishEvent[] }[] = [];
         for (const item of group) {
           const row = byId.get(item.row.id);
           outcome.set(item, row ? 'committed' : 'settled');
@@ -249,12 +205,10 @@ class GroupCommitter {
     } catch (error) {
       // The group failed (a handler's commit threw, connection, lock timeout…): each one alone, so
       // one cannot sink the rest.
-      if (group.length > 1 || (group.length === 1 && announce.length > 0)) {
+      if (group.length > 1) {
         for (const item of group) await this.commit([item]);
-        if (announce.length > 0) await this.commit([], announce).catch((err) => this.ctx.logger.warn({ err }, 'could not announce processing executions'));
         return;
       }
-      if (group.length === 0) throw error;
       group[0].reject(error);
       return;
     }
@@ -327,8 +281,7 @@ export async function runExecutionBatch(handlers: ReadonlyMap<string, ExecutionH
 
 async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items: readonly BatchItem[], ctx: JobContext, opts: RunnerOptions,
   done: (executionId: string, r: Pick<JobResult, 'status' | 'output'>) => void): Promise<JobResult[]> {
-  const announceMs = opts.announceMs ?? 0;
-  const claimedRows = await claimBatch(ctx, items, announceMs === 0);
+  const claimedRows = await claimBatch(ctx, items);
   const claimedAt = Date.now();
   const claimed = new Map(claimedRows.map((r) => [r.id, r]));
   const aborts = new Map([...claimed.keys()].map((id) => [id, new AbortController()]));
@@ -341,11 +294,6 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
     for (const id of live) if (status.get(id) !== 'processing') aborts.get(id)!.abort(new ExecutionCancelled());
   };
   const watch = setInterval(() => { void checkCancelled().catch(() => {}); }, opts.cancelPollMs ?? 1000);
-  // With announceMs > 0: executions of the batch that have not finished by then are announced as processing.
-  const finished = new Set<string>();
-  const announce = announceMs > 0
-    ? setTimeout(() => committerFor(ctx).announce([...claimed.keys()].filter((id) => !finished.has(id))), announceMs)
-    : null;
   const memos = new Map<string, Promise<unknown>>();
   const memo = <T>(key: string, load: () => Promise<T>): Promise<T> => {
     let p = memos.get(key) as Promise<T> | undefined;
@@ -365,7 +313,6 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
     }));
   } finally {
     clearInterval(watch);
-    if (announce) clearTimeout(announce);
   }
 
   async function runOne(data: ExecutionJobData, job: BatchItem['job']): Promise<JobResult> {
@@ -384,7 +331,6 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
         execution: row, em: tenantEm(ctx, row.organization_id), logger: log, signal: ac.signal, progress: progressReporter(ctx, row, ac, opts),
         batch: claimedRows, memo, claimedAt,
       });
-      finished.add(row.id);
       if (ac.signal.aborted) {
         log.info('execution cancelled while running; result discarded');
         return { id: job.id, status: 'completed' };
@@ -393,7 +339,6 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
       if (outcome === 'settled') log.info('execution already completed or cancelled by another attempt; this result was not written');
       return { id: job.id, status: 'completed' };
     } catch (err) {
-      finished.add(row.id);
       if (ac.signal.aborted || err instanceof ExecutionCancelled) {
         log.info('execution cancelled; stopped');
         return { id: job.id, status: 'completed' };
