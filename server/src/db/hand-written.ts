@@ -31,6 +31,12 @@ export const HAND_WRITTEN_INDEXES = [
   // The key contact / primary company sorts (Migration20261122220100).
   'company_org_key_contact_sort_index',
   'contact_org_primary_company_sort_index',
+  // The Website (companies) and First name (contacts) sorts (Migration20261122233000).
+  'company_org_website_index',
+  'contact_org_first_name_index',
+  // The owner sorts (Migration20261122234000).
+  'company_org_owner_index',
+  'contact_org_owner_index',
 ] as const;
 
 /**
@@ -64,4 +70,6 @@ export const HAND_WRITTEN_TRIGGERS = [
   { table: 'company', name: 'company_primary_sort' },
   // Their filled counts in record_count, slot 0 (Migration20261122220200).
   ...(['company', 'contact'] as const).flatMap((table) => (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_link_count_${t}` }))),
+  // The number of records per owner in record_count, slot -1 (Migration20261122234000).
+  ...(['company', 'contact'] as const).flatMap((table) => (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_owner_count_${t}` }))),
 ] as const;

@@ -6,13 +6,15 @@
 // two walks (values, then the rows without one) at the filled count: checked on every page against
 // the in-memory order and against the same values sorted through field_value (a field without a slot).
 // The key contact sort (a trigger-kept column, one index for both parts) is split the same way.
+// The owner sort is read owner by owner (counts per owner, then a walk within each): two owners
+// share a name, and some companies have none.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
+import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { newField, newContact, setValue, link, f, type FieldLike } from '../../../test/records';
 import { loadQueryContext, whereSql, orderSql, pageIds } from './table-query';
 import { slotColumn } from '../fields/projection';
 
-interface Row { id: string; name: string; domain: string; fields: Record<string, { value: unknown }>; keyContact: { firstName: string; lastName: string } | null }
+interface Row { id: string; name: string; domain: string; fields: Record<string, { value: unknown }>; keyContact: { firstName: string; lastName: string } | null; owner: { id: string; firstName: string; lastName: string } | null }
 
 describe('paging plans give the same pages', () => {
   let ctx: TestContext;
@@ -33,8 +35,12 @@ describe('paging plans give the same pages', () => {
     const words = ['Summit', 'summit', 'Alpha', 'Beta', 'Zeta'];
     // Key contacts for a third of the companies (one contact is key contact of several: ties).
     const people = [await newContact(c, { firstName: 'kim', lastName: 'beta' }), await newContact(c, { firstName: 'kim', lastName: 'alpha' }), await newContact(c, { firstName: 'lee', lastName: 'gamma' })];
+    // Owners: the admin, two users with the same name, and none.
+    const twinA = await createUser(ctx, org, { firstName: 'Sam', lastName: 'Twin' });
+    const twinB = await createUser(ctx, org, { firstName: 'sam', lastName: 'twin' });
+    const owners = [o.admin.id, twinA.id, null, twinB.id, twinA.id];
     for (let i = 0; i < 36; i++) {
-      const res = await c.post('/api/v1/entity/create', { entityType: 'company', data: { name: `${words[i % 5]} ${['Holdings', 'Labs', 'Group'][i % 3]} ${i % 7}`, website: `plan${i}-${words[(i * 3) % 5].toLowerCase()}.com` } });
+      const res = await c.post('/api/v1/entity/create', { entityType: 'company', data: { name: `${words[i % 5]} ${['Holdings', 'Labs', 'Group'][i % 3]} ${i % 7}`, website: `plan${i}-${words[(i * 3) % 5].toLowerCase()}.com`, accountOwnerId: owners[(i * 7) % 5] } });
       expect(res.statusCode, res.body).toBe(201);
       if (i % 3 === 1) await link(c, res.json().companyId, people[i % 9 === 1 ? 0 : i % 9 === 4 ? 1 : 2].id);
       if (i % 4 !== 0) {
@@ -71,20 +77,27 @@ describe('paging plans give the same pages', () => {
     { text: '', filters: [], sortKey: 'keyContact', sortOrder: 'desc' },
     { text: 'summit', filters: [], sortKey: 'keyContact', sortOrder: 'desc' },
     { text: '', filters: [f('deals', [['greater_than', 3]])], keep: (r) => (dealsOf(r) ?? -1) > 3, sortKey: 'keyContact', sortOrder: 'asc' },
+    // The owner: by name, then owner, then name; the companies without one last.
+    { text: '', filters: [], sortKey: 'owner', sortOrder: 'asc' },
+    { text: '', filters: [], sortKey: 'owner', sortOrder: 'desc' },
+    { text: 'o', filters: [], sortKey: 'owner', sortOrder: 'desc' },
+    { text: '', filters: [f('deals', [['greater_than', 3]])], keep: (r) => (dealsOf(r) ?? -1) > 3, sortKey: 'owner', sortOrder: 'asc' },
   ];
 
   /** The order the table promises: values (ties by id), then the rows without one by name (ties by id), all in the sort's direction. */
   function inMemory(matching: Row[], sortKey: string | undefined, desc: boolean): string[] {
     const cmp = (x: string | number, y: string | number) => (x === y ? 0 : x < y ? -1 : 1);
     const keyText = (r: Row) => (r.keyContact ? `${r.keyContact.firstName} ${r.keyContact.lastName}`.toLowerCase() : null);
-    const key = (r: Row): string | number | null => (sortKey === 'deals' ? dealsOf(r) : sortKey === 'keyContact' ? keyText(r) : sortKey === 'domain' ? r.domain : r.name.toLowerCase());
+    const ownerText = (r: Row) => (r.owner ? `${r.owner.firstName} ${r.owner.lastName}`.toLowerCase() : null);
+    const key = (r: Row): string | number | null => (sortKey === 'deals' ? dealsOf(r) : sortKey === 'keyContact' ? keyText(r) : sortKey === 'owner' ? ownerText(r) : sortKey === 'domain' ? r.domain : r.name.toLowerCase());
     return [...matching].sort((a, b) => {
       const ka = key(a);
       const kb = key(b);
       if (ka === null && kb !== null) return 1;
       if (kb === null && ka !== null) return -1;
       const byName = cmp(a.name.toLowerCase(), b.name.toLowerCase());
-      const c0 = ka === null ? byName : cmp(ka, kb!) || (sortKey === 'keyContact' ? byName : 0);
+      const byOwner = sortKey === 'owner' && ka !== null ? cmp(a.owner!.id, b.owner!.id) : 0;
+      const c0 = ka === null ? byName : cmp(ka, kb!) || byOwner || (sortKey === 'keyContact' || sortKey === 'owner' ? byName : 0);
       const c1 = c0 || cmp(a.id, b.id);
       return desc ? -c1 : c1;
     }).map((r) => r.id);
@@ -116,7 +129,7 @@ describe('paging plans give the same pages', () => {
       expect(collected.ids).toHaveLength(collected.total);
       expect(new Set(collected.ids).size).toBe(collected.total);
       expect(walked).toEqual(collected);
-      if (!k.sortKey || ['deals', 'name', 'domain', 'keyContact'].includes(k.sortKey)) expect(collected.ids).toEqual(inMemory(matching, k.sortKey, k.sortOrder === 'desc'));
+      if (!k.sortKey || ['deals', 'name', 'domain', 'keyContact', 'owner'].includes(k.sortKey)) expect(collected.ids).toEqual(inMemory(matching, k.sortKey, k.sortOrder === 'desc'));
       if (k.sortKey === 'deals') {
         // The same values through field_value (a field without a slot) give the same pages.
         const viaValues = await pageIds(ctx.em(), qctx, whereSql(qctx, { text: k.text, filters: k.filters.map((x) => (x.key === 'deals' ? { ...x, key: plain.key } : x)) as never }), orderSql(qctx, plain.key, k.sortOrder ?? null), 0, 1000);

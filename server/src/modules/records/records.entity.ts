@@ -93,9 +93,12 @@ export const RecordCount = defineEntity({
      * records whose slot column holds a value (the typed copies of custom field values,
      * fields/projection.ts; triggers of Migration20261122172000), so a sort by a custom field knows
      * where the rows without a value start. 0: a change of the number of companies with a key
-     * contact / contacts with a primary company (Migration20261122220200), for those sorts.
+     * contact / contacts with a primary company (Migration20261122220200), for those sorts. -1:
+     * a change of the number of records owned by owner_id (Migration20261122234000), for the owner sort.
      */
     slot: p.smallint().nullable(),
+    /** With slot -1: the owner (a user) whose number of records changed. */
+    ownerId: p.uuid().nullable(),
     delta: p.bigint('number'),
   },
   // With the slot, so the totals are read without stepping over the slot rows (and the reverse).

@@ -25,14 +25,19 @@ type Key = string | number | boolean | null;
  * The reference order: by `key`, ties by id, rows without a key last; `emptyKey` orders the rows
  * without a key among themselves (custom field sorts: the table's default order, the name).
  */
-function sortRows<T extends { id: string }>(rows: T[], key: (r: T) => Key, desc: boolean, emptyKey?: (r: T) => Key): T[] {
+/**
+ * Rows sorted by `key` (empty keys last in either direction), ties by `tie` (the owner sort: the
+ * owner, then the name), then the rows without a key by `emptyKey`, then by id.
+ */
+function sortRows<T extends { id: string }>(rows: T[], key: (r: T) => Key, desc: boolean, emptyKey?: (r: T) => Key, tie?: (r: T) => Key[]): T[] {
   const cmp = (x: Key, y: Key) => (x === y ? 0 : (x as string | number) < (y as string | number) ? -1 : 1);
+  const cmpAll = (x: Key[], y: Key[]) => x.reduce<number>((c, k, i) => c || cmp(k, y[i]), 0);
   return [...rows].sort((r1, r2) => {
     const k1 = key(r1);
     const k2 = key(r2);
     if (k1 === null && k2 !== null) return 1;
     if (k2 === null && k1 !== null) return -1;
-    const c = cmp(k1, k2) || (k1 === null && emptyKey ? cmp(emptyKey(r1), emptyKey(r2)) : 0) || cmp(r1.id, r2.id);
+    const c = cmp(k1, k2) || (k1 !== null && tie ? cmpAll(tie(r1), tie(r2)) : 0) || (k1 === null && emptyKey ? cmp(emptyKey(r1), emptyKey(r2)) : 0) || cmp(r1.id, r2.id);
     return desc ? -c : c;
   });
 }
@@ -199,7 +204,10 @@ describe('tables: get-companies and get-contacts', () => {
       for (const order of ['asc', 'desc'] as const) {
         it(`built-in ${key} ${order} (every page)`, async () => {
           const { ids: got } = await allPages({ sortKey: key, sortOrder: order }, 13);
-          expect(got).toEqual(ids(sortRows(rows, get, order === 'desc')));
+          // The owner sort: owners by name, then by owner (users may share a name), each owner's
+          // companies by name; the companies without an owner by name.
+          const owner = key === 'owner';
+          expect(got).toEqual(ids(sortRows(rows, get, order === 'desc', owner ? byName : undefined, owner ? (r) => [r.owner!.id, byName(r)] : undefined)));
         });
       }
     }
