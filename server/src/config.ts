@@ -19,6 +19,8 @@ export const ConfigSchema = z.object({
   DATABASE_URL: optional,
   DATA_DIR: z.string().default(path.join(ROOT_DIR, '.data')),
   EMBEDDED_PG_PORT: z.coerce.number().int().default(5488),
+  /** shared_buffers of the embedded PostgreSQL in MB; default a quarter of the memory, 128–4096 (db/embedded.ts). */
+  EMBEDDED_PG_SHARED_BUFFERS_MB: z.coerce.number().int().min(16).optional(),
   ROLE: z.enum(['api', 'worker', 'both']).default('both'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: z.string().default(''),

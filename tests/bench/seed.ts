@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
+import { embeddedMemoryFlags } from '../../server/src/db/embedded';
 import { ormConfig } from '../../server/src/db/orm-config';
 import { createOrganizationWithAdmin } from '../../server/src/modules/organization/bootstrap';
 import { User } from '../../server/src/modules/users/user.entity';
@@ -116,10 +117,11 @@ async function startEmbedded(log: (m: string) => void): Promise<{ adminUrl: stri
     port,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    // Durability off: it only speeds up seeding (reads are unaffected). Memory settings stay default.
-    // BENCH_PG_FLAGS adds settings, e.g. "-c shared_buffers=1GB" (to see what the server's memory changes).
+    // Durability off: it only speeds up seeding (reads are unaffected). Memory as the app's embedded
+    // server sizes it (embeddedMemoryFlags: shared_buffers a quarter of the memory, 128 MB–4 GB).
+    // BENCH_PG_FLAGS adds settings, e.g. "-c shared_buffers=128MB" (PostgreSQL's default, to compare).
     postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'listen_addresses=127.0.0.1',
-      ...(process.env.BENCH_PG_FLAGS ?? '').split(/\s+/).filter(Boolean)],
+      ...embeddedMemoryFlags(), ...(process.env.BENCH_PG_FLAGS ?? '').split(/\s+/).filter(Boolean)],
     onLog: () => {},
     onError: () => {},
   });

@@ -36,7 +36,7 @@ export async function vacuumAfterMigrations(orm: MikroORM, applied: readonly str
 
 /** Connects to DATABASE_URL, or starts the embedded PostgreSQL when none is set; runs migrations. */
 export async function openDatabase(config: Config, logger: Logger, opts: { migrate?: boolean } = {}): Promise<Database> {
-  const embedded = config.DATABASE_URL ? null : await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, logger });
+  const embedded = config.DATABASE_URL ? null : await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, sharedBuffersMb: config.EMBEDDED_PG_SHARED_BUFFERS_MB, logger });
   const url = config.DATABASE_URL ?? embedded!.url;
   let orm: MikroORM;
   try {

