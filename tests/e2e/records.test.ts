@@ -135,6 +135,24 @@ describe('companies journey in Chromium', () => {
     await page.getByTestId('pagination-first').click();
     await expect.poll(() => page.getByTestId('pagination-label').innerText()).toBe('Page 1 of 3');
 
+    // Sort by owner: two companies lose their owner and come last in either direction; the
+    // owner's companies come first, in name order (the sort cycle starts descending).
+    await server.query(`update company set owner_id = (select id from app_user where email = $1)`, [ADMIN.email]);
+    await server.query(`update company set owner_id = null where name in ('Portfolio 00 Group', 'Portfolio 01 Group')`);
+    await page.locator('[data-testid="record-table-sort"][data-key="owner"]').click();
+    const portfolio = (...ns: number[]) => ns.map((n) => `Portfolio ${String(n).padStart(2, '0')} Group`);
+    await expect.poll(names).toEqual(portfolio(23, 22, 21, 20, 19, 18, 17, 16, 15, 14));
+    await page.getByTestId('pagination-last').click();
+    await expect.poll(names).toEqual([...portfolio(3, 2), 'Aurora Robotics', ...portfolio(1, 0)]);
+    await shot(page, '03b-sorted-by-owner');
+    // Ascending: Aurora Robotics, Portfolio 02 … 23, then the two without an owner.
+    await page.locator('[data-testid="record-table-sort"][data-key="owner"]').click();
+    await page.getByTestId('pagination-last').click();
+    await expect.poll(names).toEqual(portfolio(21, 22, 23, 0, 1));
+    // A new sort starts again at page 1.
+    await page.locator(`[data-testid="record-table-sort"][data-key="name"]`).click();
+    await expect.poll(() => page.getByTestId('pagination-label').innerText()).toBe('Page 1 of 3');
+
     // Select all on the page, then across pages, and export the CSV.
     await page.getByTestId('record-table-select-page').check();
     await page.getByTestId('bulk-select-all-across').click();
