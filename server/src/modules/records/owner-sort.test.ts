@@ -2,7 +2,8 @@
 // record_count (slot -1, kept by the triggers of Migration20261122234000). Those numbers must equal
 // a real count after every kind of write: creates through the API with and without an owner, an
 // owner change, a bulk reassignment, deletes, a record moved to another organization, folding and
-// TRUNCATE — and the pages must still list every record once, in the promised order.
+// TRUNCATE — and the pages must still list every record once, in the promised order. A filter on
+// the owner alone ('my companies') takes its total from the same numbers.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import pg from 'pg';
 import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
@@ -39,6 +40,16 @@ describe('owner sort counts (record_count slot -1)', () => {
     const kept = await ownerTotals(ctx.em(), org, table);
     const real = new Map((await db.query<{ owner: string; n: string }>(`select owner_id as owner, count(*) as n from ${table} where organization_id = $1 and owner_id is not null group by owner_id`, [org])).rows.map((r) => [r.owner, Number(r.n)]));
     expect(Object.fromEntries(kept)).toEqual(Object.fromEntries(real));
+    // 'Account Owner in [...]' alone takes its total from the same counts ('my companies').
+    if (table === 'company' && org === orgA) {
+      for (const set of [[owners[1]], [owners[1], owners[2], owners[1].toUpperCase()], ['00000000-0000-4000-8000-000000000000']]) {
+        const res = await a.post('/api/v1/company/get-companies', { filters: [{ key: 'owner', operator: 'and', items: [{ id: 'c1', condition: 'in', data: set }] }], pageIndex: 1, pageSize: 2 });
+        expect(res.statusCode, res.body).toBe(200);
+        const ids = [...new Set(set.map((x) => x.toLowerCase()))];
+        expect(res.json().totalRecords).toBe(ids.reduce((sum, id) => sum + (real.get(id) ?? 0), 0));
+        expect(res.json().rows.every((r: { owner: { id: string } | null }) => r.owner && ids.includes(r.owner.id))).toBe(true);
+      }
+    }
     return kept;
   };
   /** Every page of the owner sort, read one after the other. */

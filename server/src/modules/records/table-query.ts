@@ -143,7 +143,10 @@ function customExpr(kind: Kind): string {
 function builtInExpr(field: IFieldDefinition, kind: Kind): string {
   const col = `r.${field.builtInColumn}`;
   if (field.builtInColumn === 'created_at') return `to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD')`;
-  if (field.builtInColumn === 'owner_id') return `r.owner_id::text`;
+  // The uuid itself (the values are checked to be uuids): an index can serve the owner filter
+  // (a text cast made 'owner in [me]' scan the organization: 270 ms for the count of a quarter of a
+  // million companies, 614 ms for a page at offset 100,000; 77 and 26 ms with the column as it is).
+  if (field.builtInColumn === 'owner_id') return `r.owner_id`;
   if (field.builtInColumn === 'id') return `r.id::text`;
   return kind === 'text' ? `lower(${col})` : col;
 }
@@ -212,6 +215,11 @@ export interface WhereSql extends Sql {
   /** A search text is part of the condition. */
   searched?: boolean;
   /**
+   * The condition is only 'Account Owner in [these users]' ('my companies'): its total is the sum of
+   * their maintained counts (ownerTotals) instead of a count of a quarter of the table.
+   */
+  ownerIn?: string[];
+  /**
    * The same condition (same parameters) with the search written over the name sort index's
    * columns (searchFromNameIndex): for statements that walk that index.
    */
@@ -242,7 +250,10 @@ export function whereSql(ctx: QueryContext, input: WhereInput): WhereSql {
     params.push(...input.excludeIds);
   }
   const walkParts = text ? parts.map((p, i) => (i === searchAt ? `${spec.searchFromNameIndex} like ? escape '\\'` : p)) : parts;
-  return { text: `where ${parts.join(' and ')}`, walkText: `where ${walkParts.join(' and ')}`, params, unfiltered: parts.length === 1, searched: Boolean(text) };
+  const only = input.filters?.length === 1 && !text && !input.ids && !input.excludeIds?.length ? input.filters[0] : null;
+  const ownerIn = only && ctx.fieldsByKey.get(only.key)?.builtInColumn === 'owner_id' && only.items.length === 1 && only.items[0].condition === 'in'
+    ? [...new Set(itemValues(only.items[0]).map((v) => String(v).toLowerCase()))] : undefined;
+  return { text: `where ${parts.join(' and ')}`, walkText: `where ${walkParts.join(' and ')}`, params, unfiltered: parts.length === 1, searched: Boolean(text), ownerIn };
 }
 
 /**
@@ -467,9 +478,14 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Where
   if (order.ownerSort) return ownerSortedPage(em, ctx, table, where, order.ownerSort.desc, pageIndex * pageSize, pageSize);
   // The default order walks the name sort index: its search is tested on the index's own columns.
   const nameWalk = !order.join.text && order.terms[0]?.expr === SPECS[ctx.entityType].defaultSort[0];
-  const count = async () => (where.unfiltered
-    ? recordTotal(em, ctx.organizationId, ctx.entityType)
-    : (await conn.execute<{ n: number }[]>(`select count(*)::int as n from ${table} r ${where.text}`, where.params))[0].n);
+  const count = async () => {
+    if (where.unfiltered) return recordTotal(em, ctx.organizationId, ctx.entityType);
+    if (where.ownerIn) {
+      const totals = await ownerTotals(em, ctx.organizationId, ctx.entityType);
+      return where.ownerIn.reduce((sum, id) => sum + (totals.get(id) ?? 0), 0);
+    }
+    return (await conn.execute<{ n: number }[]>(`select count(*)::int as n from ${table} r ${where.text}`, where.params))[0].n;
+  };
   const fetch = async (offset: number, limit: number, reverse: boolean) => {
     const rows = await conn.execute<{ id: string }[]>(
       `select r.id from ${table} r ${order.join.text} ${nameWalk ? where.walkText ?? where.text : where.text} ${orderBy(order.terms, reverse)} limit ? offset ?`,
