@@ -127,6 +127,9 @@ interface Scenario {
 /** 'Account Owner in [the signed-in admin]' ('my companies'); the id is filled in once the data set is known. */
 const OWNER_SELF: TableFilter = { key: 'owner', operator: 'and', items: [{ id: 'c1', condition: 'in', data: [] as string[] }] };
 
+/** 'Created between' ten days of the data set (about 10,000 companies); the days are filled in from the data set. */
+const CREATED_RANGE: TableFilter = { key: 'created_at', operator: 'and', items: [{ id: 'c1', condition: 'between', data: [] as string[] }] };
+
 const nameAsc = { sortKey: 'name', sortOrder: 'asc' as const };
 const same = (i: number) => () => Array.from({ length: REQUESTS }, () => i);
 const randomPages = (seed: number, pageSize: number) => (total: number, run: number) => {
@@ -159,6 +162,8 @@ const SCENARIOS: Scenario[] = [
     base: { pageSize: 50, sortKey: 'owner', sortOrder: 'desc', text: '', filters: [] }, pages: randomPages(6, 50) },
   { id: 'random-50-my-companies', label: 'Random pages of 50 by name, Account Owner = the signed-in user', target: 150, targetNote: 'any page of 50',
     base: { pageSize: 50, ...nameAsc, text: '', filters: [OWNER_SELF] }, pages: randomPages(7, 50) },
+  { id: 'random-50-created-range', label: 'Random pages of 50 by name, Created between two days ten days apart', target: 150, targetNote: 'any page of 50',
+    base: { pageSize: 50, ...nameAsc, text: '', filters: [CREATED_RANGE] }, pages: randomPages(8, 50) },
   { id: 'first-1000', label: 'First page of 1,000 by name, no search or filter', target: 250, targetNote: 'page of 1,000',
     base: { pageSize: 1000, ...nameAsc, text: '', filters: [] }, pages: same(0) },
   { id: 'random-1000', label: 'Random pages of 1,000 by name, no search or filter', target: 250, targetNote: 'page of 1,000',
@@ -286,6 +291,9 @@ async function main(): Promise<void> {
              (select count(*)::int from company_contact) as links`, [orgId]);
     const [self] = await q<{ id: string }[]>(`select id from app_user where email = ?`, [ORGS[0].admin]);
     OWNER_SELF.items[0].data = [self.id];
+    const [range] = await q<{ lo: string; hi: string }[]>(
+      `select to_char(d - 110, 'YYYY-MM-DD') as lo, to_char(d - 101, 'YYYY-MM-DD') as hi from (select (max(created_at) at time zone 'UTC')::date as d from company where organization_id = ?) x`, [orgId]);
+    CREATED_RANGE.items[0].data = [range.lo, range.hi];
     const ctx0 = await loadQueryContext(dem(), orgId, 'company');
     const countOf = async (text: string, filters: Body['filters']) => {
       const w = whereSql(ctx0, { text, filters });
@@ -299,6 +307,7 @@ async function main(): Promise<void> {
       oneLetter: await countOf('a', []),
       revenueOver500: await countOf('', [revenueOver(500)]),
       mine: await countOf('', [OWNER_SELF]),
+      createdRange: await countOf('', [CREATED_RANGE]),
       software: await countOf('', [industryIs('Software')]),
     };
     log(`data set: ${JSON.stringify(counts[0])}; selectivity: ${JSON.stringify(selectivity)}`);
@@ -522,7 +531,7 @@ function renderReport(d: {
     `${d.counts.field_values.toLocaleString('en-US')} custom field values (Revenue, double, ~90% filled, uniform 0–1000; Industry, string, ~99.5% filled, 10 values). ` +
     `Names are word combinations plus a number ('Summit Holdings LLC 48213'), domains unique. ${d.db.seededNow ? `Seeded in this run (${d.db.seedSeconds?.toFixed(0)} s).` : 'Reused from the cache (seeded by an earlier run).'}`);
   L.push(`- Search selectivity in the big organization: '${SELECTIVE}' matches ${d.selectivity.selective.toLocaleString('en-US')} companies (${d.selectivity.selectiveFiltered.toLocaleString('en-US')} with Revenue > 500); ` +
-    `the less selective '${BROAD}' ${d.selectivity.broad.toLocaleString('en-US')} (${d.selectivity.broadFiltered.toLocaleString('en-US')} with Revenue > 500); 'a' ${d.selectivity.oneLetter.toLocaleString('en-US')}. Revenue > 500 alone: ${d.selectivity.revenueOver500.toLocaleString('en-US')}; owned by the signed-in admin: ${d.selectivity.mine.toLocaleString('en-US')}.`);
+    `the less selective '${BROAD}' ${d.selectivity.broad.toLocaleString('en-US')} (${d.selectivity.broadFiltered.toLocaleString('en-US')} with Revenue > 500); 'a' ${d.selectivity.oneLetter.toLocaleString('en-US')}. Revenue > 500 alone: ${d.selectivity.revenueOver500.toLocaleString('en-US')}; owned by the signed-in admin: ${d.selectivity.mine.toLocaleString('en-US')}; created in the ten days of the Created filter: ${d.selectivity.createdRange.toLocaleString('en-US')}.`);
   L.push(`- Server: \`buildApp\` in the bench process on 127.0.0.1, signed in as the big organization's admin (cookie + CSRF), requests through \`fetch\` (keep-alive), one at a time. ` +
     `"SQL" runs the statements the handler issues (\`loadQueryContext\`, \`pageIds\`, \`companyRows\`) on a MikroORM EntityManager of the same database, without HTTP, auth, validation or serialization.`);
   L.push('');
