@@ -384,7 +384,7 @@ export function orderSql(ctx: QueryContext, sortKey: string | null | undefined, 
       };
     }
     const expr = spec.sorts[builtInKey] ?? (field ? `r.${field.builtInColumn}` : undefined);
-    if (expr) return { join: noJoin, terms: [{ expr, desc, nullable: builtInKey === 'owner' }, { expr: 'r.id', desc }] };
+    if (expr) return { join: noJoin, terms: [{ expr, desc }, { expr: 'r.id', desc }] };
     throw badRequest('Unknown sort column');
   }
   return { join: noJoin, terms: [...spec.defaultSort.map((expr) => ({ expr, desc: false })), { expr: 'r.id', desc: false }] };
