@@ -567,16 +567,8 @@ async function slotSortedPage(em: EntityManager, ctx: QueryContext, table: strin
   if (offset >= total) return { total, ids: [] };
   const end = Math.min(total, offset + limit);
   // One part of the order: rows [from, to) of a set of `size` rows, read from its nearer end.
-  const part = async (whereText: string, cond: string, terms: OrderSql['terms'], size: number, from: number, to: number): Promise<string[]> => {
-    if (to <= from) return [];
-    const reverse = from > size - to;
-    const rows = await conn.execute<{ id: string }[]>(
-      `select r.id from ${table} r ${whereText} and ${cond} ${orderBy(terms, reverse)} limit ? offset ?`,
-      [...where.params, to - from, reverse ? size - to : from],
-    );
-    const ids = rows.map((r) => r.id);
-    return reverse ? ids.reverse() : ids;
-  };
+  const part = (whereText: string, cond: string, terms: OrderSql['terms'], size: number, from: number, to: number) =>
+    partIds(em, table, whereText, cond, where.params, terms, size, from, to);
   const id = { expr: 'r.id', desc: sort.desc };
   const [withValue, without] = await Promise.all([
     part(where.text, `${sort.column} is not null`, [...(sort.filledTerms ?? [{ expr: sort.key, desc: sort.desc }]), id], filled, offset, Math.min(end, filled)),
@@ -628,15 +620,24 @@ async function ownerSortedPage(em: EntityManager, ctx: QueryContext, table: stri
     const to = Math.min(end, start + seg.size) - start;
     start += seg.size;
     if (to <= from) continue;
-    const reverse = from > seg.size - to;
-    const params = [...where.params, ...(seg.owner === null ? [] : [seg.owner]), to - from, reverse ? seg.size - to : from];
-    reads.push(conn.execute<{ id: string }[]>(
-      `select r.id from ${table} r ${where.walkText ?? where.text} and r.owner_id ${seg.owner === null ? 'is null' : '= ?'} ${orderBy(terms, reverse)} limit ? offset ?`,
-      params,
-    ).then((rows) => {
-      const ids = rows.map((r) => r.id);
-      return reverse ? ids.reverse() : ids;
-    }));
+    const [cond, condParams] = seg.owner === null ? ['r.owner_id is null', []] : ['r.owner_id = ?', [seg.owner]];
+    reads.push(partIds(em, table, where.walkText ?? where.text, cond, [...where.params, ...condParams], terms, seg.size, from, to));
   }
   return { total, ids: (await Promise.all(reads)).flat() };
+}
+
+/**
+ * Rows [from, to) of one part of an order (a set of `size` rows: `where` and `cond`), in that
+ * order, read from the part's nearer end (backwards, then turned around), so a page costs at most
+ * half of its part. `params` bind `where` and `cond`.
+ */
+async function partIds(em: EntityManager, table: string, whereText: string, cond: string, params: unknown[], terms: OrderSql['terms'], size: number, from: number, to: number): Promise<string[]> {
+  if (to <= from) return [];
+  const reverse = from > size - to;
+  const rows = await em.getConnection().execute<{ id: string }[]>(
+    `select r.id from ${table} r ${whereText} and ${cond} ${orderBy(terms, reverse)} limit ? offset ?`,
+    [...params, to - from, reverse ? size - to : from],
+  );
+  const ids = rows.map((r) => r.id);
+  return reverse ? ids.reverse() : ids;
 }
