@@ -280,7 +280,7 @@ async function main(): Promise<void> {
     // Machine and server facts.
     const [{ version }] = await q<{ version: string }[]>('select version()');
     const settings = await q<{ name: string; setting: string; unit: string | null }[]>(
-      `select name, setting, unit from pg_settings where name in ('shared_buffers', 'work_mem', 'effective_cache_size', 'max_parallel_workers_per_gather', 'random_page_cost', 'jit') order by name`);
+      `select name, setting, unit from pg_settings where name in ('shared_buffers', 'work_mem', 'effective_cache_size', 'max_parallel_workers_per_gather', 'random_page_cost', 'jit', 'huge_pages') order by name`);
 
     // The data set and the selectivity of the searches.
     const counts = await q<Record<string, number>[]>(`
@@ -514,6 +514,20 @@ function writeReport(generated: string): void {
   fs.writeFileSync(REPORT, out);
 }
 
+/** The machine's reserved huge pages (Linux), which PostgreSQL's `huge_pages = try` uses for its buffer cache when enough are free. */
+function hugePagesNote(): string {
+  try {
+    const m = fs.readFileSync('/proc/meminfo', 'utf8');
+    const v = (k: string) => Number(m.match(new RegExp(`^${k}:\\s+(\\d+)`, 'm'))?.[1] ?? NaN);
+    const total = v('HugePages_Total');
+    const size = v('Hugepagesize');
+    if (!Number.isFinite(total)) return '';
+    return `; machine: ${total} huge pages of ${size / 1024} MB reserved, ${v('HugePages_Free')} free at the end of the run${total === 0 ? ' (none: the buffer cache uses 4 kB pages)' : ''}`;
+  } catch {
+    return '';
+  }
+}
+
 function renderReport(d: {
   started: Date; db: Awaited<ReturnType<typeof openBenchDatabase>>; version: string; settings: { name: string; setting: string; unit: string | null }[];
   counts: Record<string, number>; selectivity: Record<string, number>; results: Result[]; exp: ExportResult | null;
@@ -526,7 +540,7 @@ function renderReport(d: {
   L.push(`- Date: ${d.started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench\` (${RUNS} runs × ${REQUESTS} requests per figure after ${WARMUP} warm-up requests; p50/p95 are the medians of the runs' p50/p95).`);
   L.push(`- Machine: ${cpu.length} CPU (\`nproc\`), ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB memory, ${os.type()} ${os.release()}; Node ${process.version}.`);
   L.push(`- Load: 1-minute load average ${d.load.start.toFixed(1)} at the start, up to ${d.load.max.toFixed(1)} during, ${d.load.end.toFixed(1)} at the end (${cpu.length} CPUs; other work on the machine shares them and the figures move with it).`);
-  L.push(`- PostgreSQL: ${d.version.split(' on ')[0]} — ${d.db.source}; ${d.settings.map((s) => `${s.name}=${s.setting}${s.unit ? ` ${s.unit}` : ''}`).join(', ')}.`);
+  L.push(`- PostgreSQL: ${d.version.split(' on ')[0]} — ${d.db.source}; ${d.settings.map((s) => `${s.name}=${s.setting}${s.unit ? ` ${s.unit}` : ''}`).join(', ')}${hugePagesNote()}.`);
   L.push(`- Data set${SCALE !== 1 ? ` (BENCH_SCALE=${SCALE}, not the reference size)` : ''}: ${ORGS.map((o) => `${o.name} ${o.companies.toLocaleString('en-US')} companies / ${o.contacts.toLocaleString('en-US')} key contacts`).join('; ')}; ` +
     `${d.counts.field_values.toLocaleString('en-US')} custom field values (Revenue, double, ~90% filled, uniform 0–1000; Industry, string, ~99.5% filled, 10 values). ` +
     `Names are word combinations plus a number ('Summit Holdings LLC 48213'), domains unique. ${d.db.seededNow ? `Seeded in this run (${d.db.seedSeconds?.toFixed(0)} s).` : 'Reused from the cache (seeded by an earlier run).'}`);
