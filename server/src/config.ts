@@ -21,6 +21,8 @@ export const ConfigSchema = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().default(5488),
   /** shared_buffers of the embedded PostgreSQL in MB; default a quarter of the memory, 128–4096 (db/embedded.ts). */
   EMBEDDED_PG_SHARED_BUFFERS_MB: z.coerce.number().int().min(16).optional(),
+  /** How long the server keeps an idle database connection open (db/database.ts). */
+  DB_POOL_IDLE_SECONDS: z.coerce.number().int().min(1).default(300),
   ROLE: z.enum(['api', 'worker', 'both']).default('both'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: z.string().default(''),

@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../server/src/config';
 import { ormConfig } from '../../server/src/db/orm-config';
 import { buildApp } from '../../server/src/app';
+import { serverOrmConfig } from '../../server/src/db/database';
 import { loadQueryContext, whereSql, orderSql, pageIds } from '../../server/src/modules/records/table-query';
 import { companyRows } from '../../server/src/modules/records/presenter';
 import { exportCsv } from '../../server/src/modules/records/export';
@@ -263,7 +264,7 @@ async function main(): Promise<void> {
     // The real server, in this process, on loopback.
     const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: db.url, HOST: '127.0.0.1', PORT: '0', PUBLIC_URL: 'http://127.0.0.1', WEB_DIST: '/nonexistent' });
     const logger = pino({ level: 'silent' });
-    orm = await MikroORM.init(ormConfig(db.url));
+    orm = await MikroORM.init(serverOrmConfig(db.url, config)); // the server's own pool settings
     app = await buildApp({ config, orm, boss: null, logger });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -7,6 +7,9 @@ import { entities, tenantEntities } from './entities';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const MIGRATIONS_DIR = path.join(here, 'migrations');
 
+/** Connections per process; a pool closes a connection that has been idle for 10 s unless told otherwise. */
+export const POOL = { min: 0, max: 10 } as const;
+
 export function ormConfig(clientUrl: string, extra: Partial<Options> = {}): Options {
   return defineConfig({
     clientUrl,
@@ -31,7 +34,7 @@ export function ormConfig(clientUrl: string, extra: Partial<Options> = {}): Opti
       transactional: true,
       allOrNothing: true,
     },
-    pool: { min: 0, max: 10 },
+    pool: { ...POOL },
     debug: false,
     ...extra,
   });
