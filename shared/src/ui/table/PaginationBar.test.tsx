@@ -59,6 +59,11 @@ describe('PaginationBar', { timeout: 20_000 }, () => {
     renderBar({ pageIndex: 4 });
     expect(label()).toBe('Page 5 of 5');
     expect(goTo().value).toBe('5');
+    cleanup();
+    // Grouped like the record count beside it ('1,000,000 records'): a million rows in pages of 10.
+    renderBar({ pageIndex: 12344, totalPages: 100_000, totalRecords: 1_000_000 });
+    expect(label()).toBe('Page 12,345 of 100,000');
+    expect(goTo().value).toBe('12345');
   });
 
   it("shows 'Page 1 of 1' for an empty table and disables every move", () => {

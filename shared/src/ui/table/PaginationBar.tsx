@@ -101,7 +101,7 @@ export function PaginationBar(props: PaginationBarProps) {
           <Button appearance="subtle" size="small" icon={<ChevronLeftRegular />} disabled={disabled || atFirst} onClick={() => go(current - 1)} data-testid="pagination-previous" />
         </Tooltip>
         <Text className={styles.label} data-testid="pagination-label" aria-live="polite">
-          Page {current + 1} of {totalPages}
+          Page {(current + 1).toLocaleString('en-US')} of {totalPages.toLocaleString('en-US')}
         </Text>
         <Tooltip content="Next page" relationship="label">
           <Button appearance="subtle" size="small" icon={<ChevronRightRegular />} disabled={disabled || atLast} onClick={() => go(current + 1)} data-testid="pagination-next" />
