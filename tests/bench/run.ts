@@ -282,6 +282,10 @@ async function main(): Promise<void> {
     const [{ version }] = await q<{ version: string }[]>('select version()');
     const settings = await q<{ name: string; setting: string; unit: string | null }[]>(
       `select name, setting, unit from pg_settings where name in ('shared_buffers', 'work_mem', 'effective_cache_size', 'max_parallel_workers_per_gather', 'random_page_cost', 'jit', 'huge_pages') order by name`);
+    // Whether the company table fits PostgreSQL's own cache: searches that visit most of it run
+    // ~2× slower when every page is a copy from the OS cache (docs/benchmarks.md 'Running it').
+    const [sizes] = await q<{ table_bytes: string; buffer_bytes: string }[]>(
+      `select pg_relation_size('company')::text as table_bytes, (select setting::bigint * 8192 from pg_settings where name = 'shared_buffers')::text as buffer_bytes`);
 
     // The data set and the selectivity of the searches.
     const counts = await q<Record<string, number>[]>(`
@@ -391,7 +395,7 @@ async function main(): Promise<void> {
     if (exp) log(`export: ${exp.rows} rows in ${exp.totalMs.toFixed(0)} ms (first byte ${exp.ttfbMs.toFixed(0)} ms), RSS ${mb(exp.rssStart)} → peak ${mb(exp.rssPeak)} MB; direct ${exp.directMs.toFixed(0)} ms`);
 
     const load = { start: loadStart, end: os.loadavg()[0], max: loadMax };
-    const report = renderReport({ started, db, version, settings, counts: counts[0], selectivity, results, exp, load });
+    const report = renderReport({ started, db, version, settings, sizes: { table: Number(sizes.table_bytes), buffers: Number(sizes.buffer_bytes) }, counts: counts[0], selectivity, results, exp, load });
     if (WRITE) {
       writeReport(report);
       log(`wrote ${path.relative(ROOT, REPORT)}`);
@@ -515,6 +519,8 @@ function writeReport(generated: string): void {
   fs.writeFileSync(REPORT, out);
 }
 
+const MB = 1024 ** 2;
+
 /** The machine's reserved huge pages (Linux), which PostgreSQL's `huge_pages = try` uses for its buffer cache when enough are free. */
 function hugePagesNote(): string {
   try {
@@ -531,6 +537,7 @@ function hugePagesNote(): string {
 
 function renderReport(d: {
   started: Date; db: Awaited<ReturnType<typeof openBenchDatabase>>; version: string; settings: { name: string; setting: string; unit: string | null }[];
+  sizes: { table: number; buffers: number };
   counts: Record<string, number>; selectivity: Record<string, number>; results: Result[]; exp: ExportResult | null;
   load: { start: number; end: number; max: number };
 }): string {
@@ -541,7 +548,8 @@ function renderReport(d: {
   L.push(`- Date: ${d.started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench\` (${RUNS} runs × ${REQUESTS} requests per figure after ${WARMUP} warm-up requests; p50/p95 are the medians of the runs' p50/p95).`);
   L.push(`- Machine: ${cpu.length} CPU (\`nproc\`), ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB memory, ${os.type()} ${os.release()}; Node ${process.version}.`);
   L.push(`- Load: 1-minute load average ${d.load.start.toFixed(1)} at the start, up to ${d.load.max.toFixed(1)} during, ${d.load.end.toFixed(1)} at the end (${cpu.length} CPUs; other work on the machine shares them and the figures move with it).`);
-  L.push(`- PostgreSQL: ${d.version.split(' on ')[0]} — ${d.db.source}; ${d.settings.map((s) => `${s.name}=${s.setting}${s.unit ? ` ${s.unit}` : ''}`).join(', ')}${hugePagesNote()}.`);
+  L.push(`- PostgreSQL: ${d.version.split(' on ')[0]} — ${d.db.source}; ${d.settings.map((s) => `${s.name}=${s.setting}${s.unit ? ` ${s.unit}` : ''}`).join(', ')}${hugePagesNote()}. ` +
+    `The company table is ${(d.sizes.table / MB).toFixed(0)} MB, the buffer cache ${(d.sizes.buffers / MB).toFixed(0)} MB${d.sizes.table > d.sizes.buffers ? ': the table does not fit, so a search that visits most of it copies its pages from the OS cache (\'Running it\' gives the reference configuration)' : ''}.`);
   L.push(`- Data set${SCALE !== 1 ? ` (BENCH_SCALE=${SCALE}, not the reference size)` : ''}: ${ORGS.map((o) => `${o.name} ${o.companies.toLocaleString('en-US')} companies / ${o.contacts.toLocaleString('en-US')} key contacts`).join('; ')}; ` +
     `${d.counts.field_values.toLocaleString('en-US')} custom field values (Revenue, double, ~90% filled, uniform 0–1000; Industry, string, ~99.5% filled, 10 values). ` +
     `Names are word combinations plus a number ('Summit Holdings LLC 48213'), domains unique. ${d.db.seededNow ? `Seeded in this run (${d.db.seedSeconds?.toFixed(0)} s).` : 'Reused from the cache (seeded by an earlier run).'}`);
