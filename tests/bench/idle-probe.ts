@@ -12,6 +12,7 @@ import { loadConfig } from '../../server/src/config';
 import { serverOrmConfig } from '../../server/src/db/database';
 import { buildApp } from '../../server/src/app';
 import { ORGS, BENCH_PASSWORD } from './seed';
+import { Client } from './client';
 
 const admin = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
 if (!admin) throw new Error('BENCH_DATABASE_URL: the server holding the bench database');
@@ -27,19 +28,11 @@ const app = await buildApp({ config, orm, boss: null, logger: pino({ level: 'sil
 await app.listen({ host: '127.0.0.1', port: 0 });
 try {
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const login = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ORGS[0].admin, password: BENCH_PASSWORD }) });
-  if (!login.ok) throw new Error(`login: ${login.status}`);
-  const { csrfToken } = (await login.json()) as { csrfToken: string };
-  const headers = { 'content-type': 'application/json', cookie: login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; '), 'x-csrf-token': csrfToken };
+  const client = new Client(base);
+  await client.login(ORGS[0].admin, BENCH_PASSWORD);
   // The issue's first figure: page 0 by name, 'summit' + Revenue > 500.
-  const body = JSON.stringify({ pageIndex: 0, pageSize: 50, sortKey: 'name', sortOrder: 'asc', text: 'summit', filters: [{ key: 'revenue', operator: 'and', items: [{ id: 'c1', condition: 'greater_than', data: 500 }] }] });
-  const page = async () => {
-    const t0 = performance.now();
-    const res = await fetch(`${base}/api/v1/company/get-companies`, { method: 'POST', headers, body });
-    await res.text();
-    if (!res.ok) throw new Error(`get-companies: ${res.status}`);
-    return performance.now() - t0;
-  };
+  const body = { pageIndex: 0, pageSize: 50, sortKey: 'name', sortOrder: 'asc', text: 'summit', filters: [{ key: 'revenue', operator: 'and', items: [{ id: 'c1', condition: 'greater_than', data: 500 }] }] };
+  const page = async () => (await client.post('/api/v1/company/get-companies', body)).ms;
   for (let i = 0; i < 10; i++) await page();
   const afterPause: number[] = [];
   const inARow: number[] = [];
