@@ -26,6 +26,7 @@ import { invitationRoutes } from './modules/invitations/invitation.routes';
 import { fieldRoutes } from './modules/fields/fields.routes';
 import { recordRoutes } from './modules/records/records.routes';
 import { layoutRoutes } from './modules/records/layouts.routes';
+import { mailboxRoutes } from './modules/records/mailbox.routes';
 import { realtimePlugin } from './modules/realtime/realtime.plugin';
 import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { executionRoutes } from './modules/executions/executions.routes';
@@ -118,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fieldRoutes, { prefix: '/api/v1' });
   await app.register(recordRoutes, { prefix: '/api/v1' });
   await app.register(layoutRoutes, { prefix: '/api/v1' });
+  await app.register(mailboxRoutes, { prefix: '/api/v1' });
   await app.register(realtimePlugin);
   await app.register(realtimeRoutes, { prefix: '/api/v1' });
   await app.register(executionRoutes, { prefix: '/api/v1' });
