@@ -89,6 +89,11 @@ describe('mailbox people (Outlook add-in)', () => {
       expect(body.contact.entityMapping).toEqual([expect.objectContaining({ companyId: body.company.id, isKey: true, isPrimary: true })]);
       const company = await a.get(`/api/v1/company/details/${body.company.id}`);
       expect(company.json().company.entityMapping.map((m: { contactId: string }) => m.contactId)).toEqual([body.contact.id]);
+      // Published for the other panes and the web app's tables.
+      const events = await ctx.em().getConnection().execute<{ path: string; kind: string }[]>(
+        `select path, kind from realtime_event where data->>'id' in (?, ?) order by seq`, [body.contact.id, body.company.id]);
+      expect(events.map((e) => e.kind)).toEqual(['contact.created', 'company.created']);
+      expect(events[0].path).toMatch(/^org\/[^/]+\/entities\/contact$/);
       // And the next match finds it.
       const match = await addin.post('/api/v1/contact/match-emails', { emails: [`nina.park@northwind-${u}.co.uk`] });
       expect(match.json().contacts.map((c: { id: string }) => c.id)).toEqual([body.contact.id]);
