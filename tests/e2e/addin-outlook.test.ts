@@ -85,7 +85,7 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     expect(await page.getByTestId('pane-mode').innerText()).toBe('Q3 numbers for Acme');
     const drawer = page.locator('[data-testid="record-drawer"][data-entity-type="contact"]');
     await drawer.waitFor();
-    await expect.poll(() => page.getByTestId('drawer-title').innerText()).toBe('Jane Doe');
+    await expect.poll(() => page.getByTestId('drawer-title').innerText(), { timeout: 15_000 }).toBe('Jane Doe');
     expect(await page.getByTestId('drawer-subtitle').innerText()).toBe(JANE.email);
     expect(await page.getByTestId('drawer-close').count()).toBe(0);
     expect(await page.getByTestId('drawer-collapse').count()).toBe(0);
@@ -94,7 +94,7 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     await page.getByTestId('drawer-tab-details').click();
     await page.getByTestId('drawer-details').waitFor();
     await page.getByText('Acme Industrial').first().waitFor();
-    await expect.poll(() => page.locator('[data-testid="realtime-status"]').getAttribute('data-status')).toBe('open');
+    await expect.poll(() => page.locator('[data-testid="realtime-status"]').getAttribute('data-status'), { timeout: 15_000 }).toBe('open');
     await shot(page, '02-read-drawer-450');
 
     // Log Activity from the Activities tab: the mini drawer takes the pane's full width.
@@ -123,7 +123,7 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     await shot(page, '04-unknown-sender-450');
     await page.getByTestId('new-contact-create').click();
     await page.getByTestId('toast-success').filter({ hasText: 'Contact and company Northwind Traders created' }).waitFor();
-    await expect.poll(() => page.getByTestId('drawer-title').innerText()).toBe('Nina Park');
+    await expect.poll(() => page.getByTestId('drawer-title').innerText(), { timeout: 15_000 }).toBe('Nina Park');
     const rows = await server.query<{ name: string; domain: string; is_key: boolean; is_primary: boolean }>(
       `select co.name, co.domain, m.is_key, m.is_primary from contact c join company_contact m on m.contact_id = c.id join company co on co.id = m.company_id where c.email = $1`, [NINA.email]);
     expect(rows).toEqual([{ name: 'Northwind Traders', domain: 'northwind-e2e.co.uk', is_key: true, is_primary: true }]);
@@ -132,11 +132,11 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
 
     // Compose mode: the recipients' contacts; drafting with a play is marked Coming soon.
     await page.evaluate((jane) => (window as unknown as { __fakeOutlook: { select(s: unknown): void } }).__fakeOutlook.select({ mode: 'compose', subject: 'Following up', to: [jane] }), JANE);
-    await expect.poll(() => page.getByTestId('addin-pane').getAttribute('data-mode')).toBe('compose');
+    await expect.poll(() => page.getByTestId('addin-pane').getAttribute('data-mode'), { timeout: 15_000 }).toBe('compose');
     expect(await page.getByTestId('pane-mode').innerText()).toBe('Writing: Following up');
     await page.getByTestId('compose-draft-soon').waitFor();
     expect(await page.getByTestId('compose-draft-soon').innerText()).toContain('Coming soon');
-    await expect.poll(() => page.getByTestId('drawer-title').innerText()).toBe('Jane Doe');
+    await expect.poll(() => page.getByTestId('drawer-title').innerText(), { timeout: 15_000 }).toBe('Jane Doe');
     await shot(page, '06-compose-450');
 
     // Sign-out revokes the token on the server and returns to the form.
@@ -152,13 +152,13 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
   it('fits a 320 px pane, and keeps the session across a reload', async () => {
     const page = await openPane(320, { mode: 'read', subject: 'A long subject line that will not fit in a narrow pane', from: JANE, to: [ME] });
     await signIn(page);
-    await expect.poll(() => page.getByTestId('drawer-title').innerText()).toBe('Jane Doe');
+    await expect.poll(() => page.getByTestId('drawer-title').innerText(), { timeout: 15_000 }).toBe('Jane Doe');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBe(0);
     await shot(page, '07-read-drawer-320');
     await page.reload();
     await page.getByTestId('addin-pane').waitFor();
-    await expect.poll(() => page.getByTestId('drawer-title').innerText()).toBe('Jane Doe');
+    await expect.poll(() => page.getByTestId('drawer-title').innerText(), { timeout: 15_000 }).toBe('Jane Doe');
     await page.context().close();
   });
 
