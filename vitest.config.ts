@@ -17,6 +17,13 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'manifests',
+          include: ['manifests/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
           name: 'server',
           include: ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'],
           environment: 'node',
