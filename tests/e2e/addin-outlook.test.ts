@@ -106,6 +106,9 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     expect(box!.width).toBeGreaterThanOrEqual(449);
     await shot(page, '03-log-activity-450');
     await page.getByTestId('mini-drawer-close').click();
+    await page.getByTestId('pane-run-play').click();
+    await page.locator('[data-testid="mini-drawer"][data-tab="Run Play"]').waitFor();
+    await page.getByTestId('mini-drawer-close').click();
 
     // Bob is unknown: a colleague adds him from their own pane, and this pane sees it live.
     await api('POST', '/api/v1/contact/from-email', { contact: { firstName: 'Bob', lastName: 'Stone', email: BOB.email } });

@@ -89,6 +89,10 @@ describe('the Outlook pane', () => {
     expect(within(people[1]).getByText(/Not in Dealscout/)).toBeTruthy();
     expect(screen.queryByTestId('drawer-close')).toBeNull();
     expect(screen.getByTestId('activities-log')).toBeTruthy();
+    // Run Play opens the shared mini drawer on its tab (plays arrive with the playbook module).
+    await userEvent.setup().click(screen.getByTestId('pane-run-play'));
+    expect(screen.getByTestId('mini-drawer').getAttribute('data-tab')).toBe('Run Play');
+    expect(screen.getByTestId('run-play-empty')).toBeTruthy();
   });
 
   it('an unknown person: the one-step create, prefilled from the name and domain, then their drawer', async () => {

@@ -21,10 +21,10 @@ import {
   mergeClasses,
   tokens,
 } from '@fluentui/react-components';
-import { ArrowClockwiseRegular, MailRegular, PersonRegular, SignOutRegular, SparkleRegular } from '@fluentui/react-icons';
+import { ArrowClockwiseRegular, BookOpenRegular, MailRegular, PersonRegular, SignOutRegular, SparkleRegular } from '@fluentui/react-icons';
 import { realtimePaths, type UserConfig } from '@dealscout/shared/domain';
 import type { MatchedContact } from '@dealscout/shared/contracts';
-import { MiniDrawer, RecordDrawer, serverMessage, useApi, useDrawer, useRealtimeEvents, useRealtimeStatus } from '@dealscout/shared/ui';
+import { MiniDrawer, RecordDrawer, serverMessage, useApi, useDrawer, useMiniDrawer, useRealtimeEvents, useRealtimeStatus } from '@dealscout/shared/ui';
 import type { OutlookHost } from '../office/outlook';
 import { useMailItem } from './useMailItem';
 import { participantsOf, type Participant } from './people';
@@ -88,6 +88,7 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
   const styles = useStyles();
   const api = useApi();
   const drawer = useDrawer();
+  const mini = useMiniDrawer();
   const queryClient = useQueryClient();
   const mail = useMailItem(host);
   const { item } = mail;
@@ -178,6 +179,11 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
         <Text className={styles.brand}>Dealscout</Text>
         <Text size={200} className={styles.mode} title={mode} data-testid="pane-mode">{mode}</Text>
         <LiveDot />
+        {mini && (
+          <Tooltip content="Run Play" relationship="label">
+            <Button appearance="subtle" size="small" icon={<BookOpenRegular />} onClick={() => mini.open({ tab: 'Run Play' })} data-testid="pane-run-play" />
+          </Tooltip>
+        )}
         {item?.mode === 'compose' && (
           <Tooltip content="Refresh recipients" relationship="label">
             <Button appearance="subtle" size="small" icon={<ArrowClockwiseRegular />} onClick={mail.refresh} data-testid="pane-refresh" />
