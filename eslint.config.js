@@ -43,6 +43,15 @@ export default tseslint.config(
     },
   },
   {
+    // DESIGN.md §6.8: the add-in's `office/` adapter is the only code that touches Office.js.
+    files: ['addin-outlook/src/**/*.{ts,tsx}'],
+    ignores: ['addin-outlook/src/office/**'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'Office', message: 'Only addin-outlook/src/office/ touches Office.js: use the OutlookHost adapter.' }, { name: 'OfficeRuntime', message: 'Only addin-outlook/src/office/ touches Office.js.' }],
+      'no-restricted-properties': ['error', { object: 'globalThis', property: 'Office', message: 'Only addin-outlook/src/office/ touches Office.js.' }, { object: 'window', property: 'Office', message: 'Only addin-outlook/src/office/ touches Office.js.' }],
+    },
+  },
+  {
     files: ['web/src/**/*.{ts,tsx}', 'addin-outlook/src/**/*.{ts,tsx}', 'extension-chrome/src/**/*.{ts,tsx}', 'shared/src/ui/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': boundary(['@dealscout/server*', '**/server/src/**'], 'Clients talk to the server only through @dealscout/shared/client.'),

@@ -7,10 +7,18 @@ export default defineConfig({
     reporters: ['default', './tests/support/summary-reporter.ts'],
     projects: [
       'web/vitest.config.ts',
+      'addin-outlook/vitest.config.ts',
       {
         test: {
           name: 'shared',
           include: ['shared/src/**/*.test.{ts,tsx}'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'manifests',
+          include: ['manifests/**/*.test.ts'],
           environment: 'node',
         },
       },

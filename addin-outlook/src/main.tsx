@@ -1,15 +1,13 @@
+// The Outlook task pane. index.html loads office.js first (as Microsoft documents it); the pane
+// renders once Office.onReady has run, so every host call below it finds Office initialized.
 import { createRoot } from 'react-dom/client';
-import { FluentProvider, webLightTheme, Title3, Body1 } from '@fluentui/react-components';
+import { createOutlookHost } from './office/outlook';
+import { SessionStore } from './session/session';
+import { App } from './app/App';
 
-// The Outlook task pane. Its features (the plugin-mode drawer, drafts, Run Play, Log Activity)
-// arrive with the add-in issue; this shell proves the build and the shared UI wiring.
-function TaskPane() {
-  return (
-    <FluentProvider theme={webLightTheme} style={{ padding: 16 }}>
-      <Title3 as="h1">Dealscout for Outlook</Title3>
-      <Body1 as="p">The task pane for reps is coming: the contact and company drawer for the open email, drafting, scheduling and logging activities.</Body1>
-    </FluentProvider>
-  );
-}
+const host = createOutlookHost();
+const store = new SessionStore({ host, origin: globalThis.location?.origin });
 
-createRoot(document.getElementById('root')!).render(<TaskPane />);
+void host.ready().then(() => {
+  createRoot(document.getElementById('root')!).render(<App host={host} store={store} />);
+});

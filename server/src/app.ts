@@ -26,6 +26,7 @@ import { invitationRoutes } from './modules/invitations/invitation.routes';
 import { fieldRoutes } from './modules/fields/fields.routes';
 import { recordRoutes } from './modules/records/records.routes';
 import { layoutRoutes } from './modules/records/layouts.routes';
+import { mailboxRoutes } from './modules/records/mailbox.routes';
 import { realtimePlugin } from './modules/realtime/realtime.plugin';
 import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { executionRoutes } from './modules/executions/executions.routes';
@@ -118,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fieldRoutes, { prefix: '/api/v1' });
   await app.register(recordRoutes, { prefix: '/api/v1' });
   await app.register(layoutRoutes, { prefix: '/api/v1' });
+  await app.register(mailboxRoutes, { prefix: '/api/v1' });
   await app.register(realtimePlugin);
   await app.register(realtimeRoutes, { prefix: '/api/v1' });
   await app.register(executionRoutes, { prefix: '/api/v1' });
@@ -128,7 +130,36 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(enrichmentRoutes, { prefix: '/api/v1' });
 
   if (spaHtml) await app.register(fastifyStatic, { root: config.WEB_DIST, prefix: '/', wildcard: false, index: false });
+  await registerAddin(app, config, deps.logger);
   return app;
+}
+
+/**
+ * The Outlook add-in's task pane at /addin/ (its manifest points there) and office.js from the npm
+ * package at /addin/office-js/ (office.js loads its host scripts beside itself). Both only when built
+ * or installed; the pane's index.html is never cached so a new build reaches Outlook at once.
+ */
+async function registerAddin(app: FastifyInstance, config: Config, logger: Logger): Promise<void> {
+  if (fs.existsSync(path.join(config.OFFICE_JS_DIST, 'office.js'))) {
+    await app.register(fastifyStatic, { root: config.OFFICE_JS_DIST, prefix: '/addin/office-js/', decorateReply: false, index: false, maxAge: '1d' });
+  } else {
+    logger.warn({ dist: config.OFFICE_JS_DIST }, 'office.js not found (npm install): the Outlook add-in cannot start');
+  }
+  if (!fs.existsSync(path.join(config.ADDIN_DIST, 'index.html'))) {
+    logger.warn({ dist: config.ADDIN_DIST }, 'Outlook add-in not built (npm run build): /addin/ is not served');
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: config.ADDIN_DIST,
+    prefix: '/addin/',
+    decorateReply: false,
+    index: ['index.html'],
+    setHeaders: (res, file) => {
+      if (file.endsWith('.html')) res.header('cache-control', 'no-cache');
+    },
+  });
+  // The pane's relative asset paths need the trailing slash.
+  app.get('/addin', { config: { auth: 'public' }, schema: { hide: true } }, (_req, reply) => reply.redirect('/addin/', 301));
 }
 
 /** The built web app's index.html, served for every client-side route; null when not built. */

@@ -43,6 +43,10 @@ export const ConfigSchema = z.object({
   DEALSCOUT_ADMIN_PASSWORD: optional,
   DEALSCOUT_ORG_NAME: optional,
   WEB_DIST: z.string().default(path.join(ROOT_DIR, 'web', 'dist')),
+  // The Outlook add-in's built task pane, served at /addin/, and office.js from the npm package
+  // (@microsoft/office-js), served at /addin/office-js/ (the pane loads no script from elsewhere).
+  ADDIN_DIST: z.string().default(path.join(ROOT_DIR, 'addin-outlook', 'dist')),
+  OFFICE_JS_DIST: z.string().default(path.join(ROOT_DIR, 'node_modules', '@microsoft', 'office-js', 'dist')),
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(0.5),
   // Realtime (server/src/modules/realtime). The secret signs the short-lived socket tokens; every API
   // process must share it. Required in production; development and tests use a fixed default.

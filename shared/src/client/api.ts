@@ -70,6 +70,11 @@ export function createApi(opts: HttpOptions = {}) {
       updateMapping: (body: z.input<typeof C.MappingCompanyBody>) => http.request('PUT', '/api/v1/entity/mapping-company', C.MappingResponse, body),
       export: (body: C.ExportBody) => http.download('/api/v1/contact/export', body),
     },
+    // The people of an email (the Outlook add-in).
+    mailbox: {
+      matchEmails: (emails: string[]) => http.request('POST', '/api/v1/contact/match-emails', C.MatchEmailsResponse, { emails }),
+      contactFromEmail: (body: z.input<typeof C.ContactFromEmailBody>) => http.request('POST', '/api/v1/contact/from-email', C.ContactFromEmailResponse, body),
+    },
     entity: {
       createPair: (body: z.input<typeof C.CreateEntityPairBody>) => http.request('POST', '/api/v1/entity', C.EntityPairResponse, body),
       search: (body: C.SearchBody) => http.request('POST', '/api/v1/entity/search', C.SearchResponse, body),

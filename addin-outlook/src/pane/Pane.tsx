@@ -1,0 +1,208 @@
+// The signed-in task pane: the selected email's people matched to contacts, and the chosen one's
+// drawer in plugin mode (Activities, Details, enrichments, Log Activity) — or, for someone not in
+// Dealscout, the one-step create. A pinned pane follows the selection (useMailItem). In compose
+// mode the people are the recipients; drafting with a play arrives with the playbook module.
+import { useEffect, useMemo, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Avatar,
+  Badge,
+  Button,
+  Card,
+  Menu,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  Spinner,
+  Text,
+  Tooltip,
+  makeStyles,
+  mergeClasses,
+  tokens,
+} from '@fluentui/react-components';
+import { ArrowClockwiseRegular, BookOpenRegular, MailRegular, PersonRegular, SignOutRegular, SparkleRegular } from '@fluentui/react-icons';
+import { realtimePaths, type UserConfig } from '@dealscout/shared/domain';
+import type { MatchedContact } from '@dealscout/shared/contracts';
+import { MiniDrawer, RecordDrawer, serverMessage, useApi, useDrawer, useMiniDrawer, useRealtimeEvents, useRealtimeStatus } from '@dealscout/shared/ui';
+import type { OutlookHost } from '../office/outlook';
+import { useMailItem } from './useMailItem';
+import { participantsOf, type Participant } from './people';
+import { NewContactFromEmail } from './NewContactFromEmail';
+
+export const NO_ITEM = 'Select an email to see its people in Dealscout.';
+export const NOT_IN_OUTLOOK = 'Open this pane from Outlook to see the people of an email.';
+export const NO_PEOPLE = 'No one else is on this email.';
+export const NO_RECIPIENTS = 'Add recipients to see them in Dealscout.';
+export const DRAFT_COMING_SOON = 'Pick a play, generate the email for the recipient and insert it here, or hand it to scheduled sending. Arrives with the playbook module.';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', height: '100vh', minWidth: 0, overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground1 },
+  header: {
+    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexShrink: 0,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  brand: { fontWeight: tokens.fontWeightSemibold, color: tokens.colorBrandForeground1 },
+  mode: { flexGrow: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: tokens.colorNeutralForeground3 },
+  live: { width: '8px', height: '8px', borderRadius: '50%', flexShrink: 0 },
+  people: { flexShrink: 0, maxHeight: '38vh', overflowY: 'auto', padding: `${tokens.spacingVerticalXS} 0`, borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
+  person: {
+    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, width: '100%', boxSizing: 'border-box',
+    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalM}`, border: 'none', background: 'none', cursor: 'pointer', textAlign: 'left',
+    color: tokens.colorNeutralForeground1, fontFamily: 'inherit',
+    ':hover': { backgroundColor: tokens.colorSubtleBackgroundHover },
+  },
+  personSelected: { backgroundColor: tokens.colorSubtleBackgroundSelected, ':hover': { backgroundColor: tokens.colorSubtleBackgroundSelected } },
+  personTexts: { display: 'flex', flexDirection: 'column', minWidth: 0, flexGrow: 1 },
+  ellipsis: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  secondary: { color: tokens.colorNeutralForeground3 },
+  main: { display: 'flex', flexDirection: 'column', flexGrow: 1, minHeight: 0, overflowY: 'auto' },
+  drawer: { flexGrow: 1, minHeight: '240px', height: 'auto' },
+  center: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: tokens.spacingVerticalS, padding: '32px 24px', textAlign: 'center', color: tokens.colorNeutralForeground3 },
+  soon: { margin: tokens.spacingHorizontalM, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
+  soonTitle: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
+});
+
+export interface PaneProps {
+  host: OutlookHost;
+  userName: string;
+  userId: string;
+  initialConfig: UserConfig;
+  onSignOut: () => void;
+}
+
+function LiveDot() {
+  const styles = useStyles();
+  const { status } = useRealtimeStatus();
+  const live = status === 'open';
+  const label = live ? 'Live: changes appear as they happen' : status === 'idle' || status === 'connecting' ? 'Connecting...' : 'Reconnecting...';
+  return (
+    <Tooltip content={label} relationship="label">
+      <span className={styles.live} style={{ backgroundColor: live ? tokens.colorPaletteGreenForeground1 : tokens.colorNeutralForeground4 }} data-testid="realtime-status" data-status={status} />
+    </Tooltip>
+  );
+}
+
+export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneProps) {
+  const styles = useStyles();
+  const api = useApi();
+  const drawer = useDrawer();
+  const mini = useMiniDrawer();
+  const queryClient = useQueryClient();
+  const mail = useMailItem(host);
+  const { item } = mail;
+  const people = useMemo(() => participantsOf(item, host.userEmail()), [item, host]);
+  const emails = useMemo(() => people.map((p) => p.email), [people]);
+  const match = useQuery({
+    queryKey: ['mailbox-match', emails],
+    queryFn: () => api.mailbox.matchEmails(emails),
+    enabled: emails.length > 0,
+  });
+  // A contact created or changed anywhere (the web app, a colleague) shows up here at once.
+  useRealtimeEvents(({ oid }) => realtimePaths.entities(oid, 'contact'), () => void queryClient.invalidateQueries({ queryKey: ['mailbox-match'] }));
+  const byEmail = useMemo(() => new Map((match.data?.contacts ?? []).map((c) => [c.email, c])), [match.data]);
+
+  // The sender (or the first recipient) is chosen for every new selection; a click chooses another.
+  const [chosen, setChosen] = useState<string | null>(null);
+  useEffect(() => setChosen(null), [mail.selection]);
+  const selected: Participant | null = people.find((p) => p.email === chosen) ?? people[0] ?? null;
+  const contact: MatchedContact | null = selected ? byEmail.get(selected.email) ?? null : null;
+  const { open, close } = drawer;
+  useEffect(() => {
+    if (contact) open({ entityType: 'contact', id: contact.id });
+    else close();
+  }, [contact, open, close]);
+
+  const mode = !item ? '' : item.mode === 'read' ? item.subject || '(no subject)' : `Writing: ${item.subject || '(no subject)'}`;
+
+  let body: React.ReactNode;
+  if (mail.loading) body = <div className={styles.center}><Spinner size="small" label="Reading the email..." /></div>;
+  else if (!item) body = <div className={styles.center} data-testid="pane-no-item"><MailRegular fontSize={32} /><Text>{host.inOutlook() ? NO_ITEM : NOT_IN_OUTLOOK}</Text></div>;
+  else {
+    body = (
+      <>
+        <div className={styles.people} role="listbox" aria-label="People on this email" data-testid="pane-people">
+          {people.length === 0 && <Text className={styles.center} as="p">{item.mode === 'read' ? NO_PEOPLE : NO_RECIPIENTS}</Text>}
+          {people.map((p) => {
+            const c = byEmail.get(p.email);
+            const name = c ? `${c.firstName} ${c.lastName}`.trim() : p.displayName || p.email;
+            const isSel = selected?.email === p.email;
+            return (
+              <button
+                key={p.email}
+                type="button"
+                role="option"
+                aria-selected={isSel}
+                className={mergeClasses(styles.person, isSel && styles.personSelected)}
+                onClick={() => setChosen(p.email)}
+                data-testid="pane-person"
+                data-email={p.email}
+                data-known={c ? 'true' : match.isPending ? 'pending' : 'false'}
+              >
+                <Avatar name={name} size={28} color={c ? 'colorful' : 'neutral'} icon={c ? undefined : <PersonRegular />} />
+                <span className={styles.personTexts}>
+                  <Text weight={isSel ? 'semibold' : 'regular'} className={styles.ellipsis}>{name}</Text>
+                  <Text size={200} className={mergeClasses(styles.ellipsis, styles.secondary)}>
+                    {c ? (c.primaryCompany?.name ?? p.email) : match.isPending ? p.email : `${p.email} · Not in Dealscout`}
+                  </Text>
+                </span>
+                <Badge appearance="tint" color={p.role === 'From' ? 'brand' : 'informative'} size="small">{p.role}</Badge>
+              </button>
+            );
+          })}
+          {match.isError && <Text role="alert" className={styles.center} as="p">{serverMessage(match.error) ?? 'Could not match the people of this email.'}</Text>}
+        </div>
+        <div className={styles.main}>
+          {item.mode === 'compose' && (
+            <Card className={styles.soon} data-testid="compose-draft-soon">
+              <div className={styles.soonTitle}>
+                <SparkleRegular />
+                <Text weight="semibold">Draft with a play</Text>
+                <Badge appearance="outline" color="subtle" size="small">Coming soon</Badge>
+              </div>
+              <Text size={200} className={styles.secondary}>{DRAFT_COMING_SOON}</Text>
+            </Card>
+          )}
+          {selected && !contact && !match.isPending && !match.isError && (
+            <NewContactFromEmail key={selected.email} person={selected} onCreated={(r) => open({ entityType: 'contact', id: r.contact.id })} />
+          )}
+          {contact && <RecordDrawer className={styles.drawer} initialConfig={initialConfig} defaultOwnerId={userId} />}
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <div className={styles.root} data-testid="addin-pane" data-mode={item?.mode ?? 'none'}>
+      <header className={styles.header}>
+        <Text className={styles.brand}>Dealscout</Text>
+        <Text size={200} className={styles.mode} title={mode} data-testid="pane-mode">{mode}</Text>
+        <LiveDot />
+        {mini && (
+          <Tooltip content="Run Play" relationship="label">
+            <Button appearance="subtle" size="small" icon={<BookOpenRegular />} onClick={() => mini.open({ tab: 'Run Play' })} data-testid="pane-run-play" />
+          </Tooltip>
+        )}
+        {item?.mode === 'compose' && (
+          <Tooltip content="Refresh recipients" relationship="label">
+            <Button appearance="subtle" size="small" icon={<ArrowClockwiseRegular />} onClick={mail.refresh} data-testid="pane-refresh" />
+          </Tooltip>
+        )}
+        <Menu>
+          <MenuTrigger disableButtonEnhancement>
+            <Button appearance="subtle" size="small" icon={<Avatar name={userName} size={20} />} aria-label={`Signed in as ${userName}`} data-testid="pane-user-menu" />
+          </MenuTrigger>
+          <MenuPopover>
+            <MenuList>
+              <MenuItem disabled>{userName}</MenuItem>
+              <MenuItem icon={<SignOutRegular />} onClick={onSignOut} data-testid="pane-sign-out">Sign out</MenuItem>
+            </MenuList>
+          </MenuPopover>
+        </Menu>
+      </header>
+      {body}
+      <MiniDrawer defaultOwnerId={userId} />
+    </div>
+  );
+}

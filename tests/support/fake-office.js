@@ -1,0 +1,105 @@
+/* global window, setTimeout */
+// A scripted test double of the Office.js surface the Outlook pane uses, served in place of
+// office.js by the end-to-end test (page.route). It follows Office.js's shapes: Office.onReady,
+// context.mailbox (userProfile, item, addHandlerAsync / removeHandlerAsync), read items with plain
+// fields, compose items with getAsync / setAsync, AsyncResult callbacks, context.roamingSettings.
+// The test drives it through window.__fakeOutlook: select(item) fires ItemChanged like a pinned
+// pane sees it; compose state (subject, body) can be read back.
+(function () {
+  var init = window.__fakeOutlookInit || {};
+  var handlers = {};
+  var settings = {};
+  var ok = function (cb, value) { if (cb) setTimeout(function () { cb({ status: 'succeeded', value: value }); }, 0); };
+  var addr = function (p) { return { displayName: p.displayName || '', emailAddress: p.email, recipientType: 'other' }; };
+
+  function composeItem(spec) {
+    var state = { subject: spec.subject || '', body: spec.body || '', to: spec.to || [], cc: spec.cc || [] };
+    var recipients = function (key) {
+      return {
+        getAsync: function (opts, cb) { ok(typeof opts === 'function' ? opts : cb, state[key].map(addr)); },
+        setAsync: function (list, opts, cb) { state[key] = list.map(function (e) { return typeof e === 'string' ? { email: e } : { email: e.emailAddress, displayName: e.displayName }; }); ok(typeof opts === 'function' ? opts : cb); },
+      };
+    };
+    return {
+      state: state,
+      item: {
+        itemType: 'message',
+        subject: {
+          getAsync: function (opts, cb) { ok(typeof opts === 'function' ? opts : cb, state.subject); },
+          setAsync: function (v, opts, cb) { state.subject = v; ok(typeof opts === 'function' ? opts : cb); },
+        },
+        to: recipients('to'),
+        cc: recipients('cc'),
+        body: {
+          getAsync: function (type, opts, cb) { ok(typeof opts === 'function' ? opts : cb, state.body); },
+          setAsync: function (v, opts, cb) { state.body = v; ok(typeof opts === 'function' ? opts : cb); },
+          setSelectedDataAsync: function (v, opts, cb) { state.body += v; ok(typeof opts === 'function' ? opts : cb); },
+        },
+      },
+    };
+  }
+
+  function readItem(spec) {
+    return {
+      itemType: 'message',
+      itemId: spec.id || 'AAMk-' + Math.random().toString(36).slice(2),
+      subject: spec.subject || '',
+      from: spec.from ? addr(spec.from) : null,
+      sender: spec.from ? addr(spec.from) : null,
+      to: (spec.to || []).map(addr),
+      cc: (spec.cc || []).map(addr),
+      displayReplyForm: function (form) { window.__fakeOutlook.replyForm = form; },
+    };
+  }
+
+  var current = null;
+  var compose = null;
+  function build(spec) {
+    if (!spec) { compose = null; return null; }
+    if (spec.mode === 'compose') { compose = composeItem(spec); return compose.item; }
+    compose = null;
+    return readItem(spec);
+  }
+  current = build(init.item);
+
+  var mailbox = {
+    userProfile: { emailAddress: init.userEmail || 'rep@example.com', displayName: 'Rep' },
+    addHandlerAsync: function (type, handler, opts, cb) { handlers[type] = handler; ok(typeof opts === 'function' ? opts : cb); },
+    removeHandlerAsync: function (type, opts, cb) { delete handlers[type]; ok(typeof opts === 'function' ? opts : cb); },
+  };
+  Object.defineProperty(mailbox, 'item', { get: function () { return current; }, enumerable: true });
+
+  window.Office = {
+    HostType: { Outlook: 'Outlook' },
+    PlatformType: { OfficeOnline: 'OfficeOnline' },
+    EventType: { ItemChanged: 'olkItemSelectedChanged' },
+    CoercionType: { Html: 'html', Text: 'text' },
+    AsyncResultStatus: { Succeeded: 'succeeded', Failed: 'failed' },
+    context: {
+      mailbox: mailbox,
+      roamingSettings: {
+        get: function (k) { return settings[k]; },
+        set: function (k, v) { settings[k] = v; },
+        remove: function (k) { delete settings[k]; },
+        saveAsync: function (cb) { ok(cb); },
+      },
+    },
+    onReady: function (cb) {
+      var info = { host: 'Outlook', platform: 'OfficeOnline' };
+      return new Promise(function (resolve) { setTimeout(function () { if (cb) cb(info); resolve(info); }, 0); });
+    },
+  };
+
+  window.__fakeOutlook = {
+    /** Selects another item (or null) and fires ItemChanged, as a pinned pane sees it. */
+    select: function (spec) {
+      current = build(spec);
+      var h = handlers.olkItemSelectedChanged;
+      if (h) h({ type: 'olkItemSelectedChanged' });
+    },
+    compose: function () { return compose ? compose.state : null; },
+    settings: settings,
+    replyForm: null,
+    handlerCount: function () { return Object.keys(handlers).length; },
+  };
+})();
