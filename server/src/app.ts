@@ -25,6 +25,7 @@ import { organizationRoutes } from './modules/organization/organization.routes';
 import { invitationRoutes } from './modules/invitations/invitation.routes';
 import { fieldRoutes } from './modules/fields/fields.routes';
 import { recordRoutes } from './modules/records/records.routes';
+import { crmLinkRoutes } from './modules/crm-links/crm-links.routes';
 import { layoutRoutes } from './modules/records/layouts.routes';
 import { realtimePlugin } from './modules/realtime/realtime.plugin';
 import { realtimeRoutes } from './modules/realtime/realtime.routes';
@@ -117,6 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(invitationRoutes, { prefix: '/api/v1' });
   await app.register(fieldRoutes, { prefix: '/api/v1' });
   await app.register(recordRoutes, { prefix: '/api/v1' });
+  await app.register(crmLinkRoutes, { prefix: '/api/v1' });
   await app.register(layoutRoutes, { prefix: '/api/v1' });
   await app.register(realtimePlugin);
   await app.register(realtimeRoutes, { prefix: '/api/v1' });

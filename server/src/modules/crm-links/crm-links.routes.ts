@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ErrorResponse, LookupBody, LookupResponse } from '@dealscout/shared/contracts';
+import { authOf } from '../../plugins/types';
+import { lookupRecord } from './lookup';
+
+export async function crmLinkRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post('/entity/lookup', {
+    schema: {
+      tags: ['companies', 'contacts'],
+      summary: 'The company or contact a CRM or LinkedIn page shows: by the CRM id, then by domain (companies) or email (contacts); remembers the CRM id of a match',
+      body: LookupBody,
+      response: { 200: LookupResponse, 400: ErrorResponse },
+    },
+  }, async (req) => {
+    const match = await lookupRecord(req.em, { organizationId: authOf(req).organizationId, ...req.body });
+    return { success: true as const, match };
+  });
+}
