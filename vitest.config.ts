@@ -7,6 +7,7 @@ export default defineConfig({
     reporters: ['default', './tests/support/summary-reporter.ts'],
     projects: [
       'web/vitest.config.ts',
+      'extension-chrome/vitest.config.ts',
       {
         test: {
           name: 'shared',
