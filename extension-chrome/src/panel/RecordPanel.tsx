@@ -13,7 +13,7 @@ import {
   CompanyDialog, ContactDialog, EnrichPopover, RecordDrawer, queryKeys, useApi, useDrawer, type EnrichRow,
 } from '@dealscout/shared/ui';
 import { SOURCE_LABELS, type PageRecord } from '../extract/types';
-import type { PageState } from './usePageRecord';
+import { RECORD_SHOWN_MARK, type PageState } from './usePageRecord';
 
 export const PANEL_TEXTS = {
   noRecord: 'Open a company on Salesforce, Affinity, LinkedIn or HubSpot (or a Salesforce contact or Affinity person) to see it here.',
@@ -42,6 +42,7 @@ const useStyles = makeStyles({
 export function RecordPanel({ page, userId }: { page: PageState; userId: string }) {
   const styles = useStyles();
   const api = useApi();
+  const qc = useQueryClient();
   const drawer = useDrawer();
   const record = page.record;
   const lookup = useQuery({
@@ -49,9 +50,13 @@ export function RecordPanel({ page, userId }: { page: PageState; userId: string 
     enabled: !!record,
     queryFn: async () => {
       const r = record!;
-      return (await api.entity.lookup(r.kind === 'company'
+      const res = await api.entity.lookup(r.kind === 'company'
         ? { entityType: 'company', source: r.source, crmId: r.crmId, website: r.domain ?? r.website }
-        : { entityType: 'contact', source: r.source, crmId: r.crmId, email: r.email })).match;
+        : { entityType: 'contact', source: r.source, crmId: r.crmId, email: r.email });
+      // The details come with the answer: the drawer reads them from its own cache entry at once.
+      if (res.company) qc.setQueryData(queryKeys.company(res.company.id), { success: true, company: res.company });
+      if (res.contact) qc.setQueryData(queryKeys.contact(res.contact.id), { success: true, contact: res.contact });
+      return res.match;
     },
     staleTime: 30_000,
   });
@@ -97,6 +102,10 @@ function RecordToolbar({ match, record }: { match: LookupMatch; record: PageReco
   const contact = useQuery({ queryKey: queryKeys.contact(match.id), queryFn: () => api.contacts.details(match.id), enabled: match.entityType === 'contact' });
   const fields: EnrichRow['fields'] = (match.entityType === 'company' ? company.data?.company.fields : contact.data?.contact.fields) ?? {};
   const rows: EnrichRow[] = [{ id: match.id, fields }];
+  const shown = match.entityType === 'company' ? !!company.data : !!contact.data;
+  useEffect(() => {
+    if (shown) performance.mark(RECORD_SHOWN_MARK, { detail: record.crmId });
+  }, [shown, record.crmId]);
   return (
     <div className={styles.toolbar} data-testid="panel-toolbar">
       <EnrichPopover entityType={match.entityType} targets={{ kind: 'ids', ids: [match.id] }} rows={rows} />

@@ -5,6 +5,10 @@ import { useEffect, useState } from 'react';
 import type { PageRecord } from '../extract/types';
 import type { TabWatch } from '../host/types';
 
+/** Performance marks: the page's record reached the panel, and its company is on screen (docs/benchmarks.md). */
+export const RECORD_KNOWN_MARK = 'dealscout:record-known';
+export const RECORD_SHOWN_MARK = 'dealscout:record-shown';
+
 export interface PageState {
   /** Still asking the tab. */
   loading: boolean;
@@ -24,13 +28,17 @@ export function usePageRecord(tabs: TabWatch): PageState {
       setState((s) => ({ loading: true, tabId, record: s.tabId === tabId ? s.record : null }));
       const record = tabId === null ? null : await tabs.requestRecord(tabId);
       // A later question (another tab) wins over a slower earlier answer.
-      if (alive && n === asked) setState({ loading: false, tabId, record });
+      if (alive && n === asked) {
+        if (record) performance.mark(RECORD_KNOWN_MARK, { detail: record.crmId });
+        setState({ loading: false, tabId, record });
+      }
     };
     void tabs.activeTabId().then(follow);
     const stopTabs = tabs.onActiveTabChange((tabId) => void follow(tabId));
     const stopRecords = tabs.onRecord((tabId, record) => {
       if (tabId === current) {
         asked++;
+        if (record) performance.mark(RECORD_KNOWN_MARK, { detail: record.crmId });
         setState({ loading: false, tabId, record });
       }
     });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CompanyDetails, ContactDetails } from './records';
 
 // POST /api/v1/entity/lookup — which Dealscout record is the one a CRM or LinkedIn page shows
 // (the Chrome side panel). Matched by the CRM's own id first (a link remembered from an earlier
@@ -35,5 +36,12 @@ export const LookupMatch = z.object({
   matchedBy: z.enum(['crmId', 'domain', 'email']),
 });
 export type LookupMatch = z.infer<typeof LookupMatch>;
-export const LookupResponse = z.object({ success: z.literal(true), match: LookupMatch.nullable() });
+// The matched record's details come with the answer (the drawer's first read), saving the panel a
+// second round trip before it can show the company.
+export const LookupResponse = z.object({
+  success: z.literal(true),
+  match: LookupMatch.nullable(),
+  company: CompanyDetails.nullable().optional(),
+  contact: ContactDetails.nullable().optional(),
+});
 export type LookupResponse = z.infer<typeof LookupResponse>;

@@ -28,7 +28,9 @@ describe('POST /api/v1/entity/lookup', () => {
     const crmId = `001${u}`.slice(0, 18);
     let res = await lookup(a, { entityType: 'company', source: 'salesforce', crmId, website: `http://WWW.Acme-${u}.com/about` });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ success: true, match: { entityType: 'company', id: company.id, matchedBy: 'domain' } });
+    expect(res.json()).toMatchObject({ success: true, match: { entityType: 'company', id: company.id, matchedBy: 'domain' } });
+    // The drawer's first read comes with it: the same details as GET /company/details/:id.
+    expect(res.json().company).toEqual((await a.get(`/api/v1/company/details/${company.id}`)).json().company);
     expect((await links()).filter((l) => l.external_id === crmId)).toEqual([{ source: 'salesforce', entity_type: 'company', external_id: crmId, company_id: company.id, contact_id: null }]);
 
     // The website changed in the CRM: the id still finds it.
@@ -56,6 +58,8 @@ describe('POST /api/v1/entity/lookup', () => {
     const contact = await newContact(a, { firstName: 'Jane', lastName: 'Doe', email: `jane.${u}@acme.com` });
     let res = await lookup(a, { entityType: 'contact', source: 'affinity', crmId: `9${u.replace(/\D/g, '')}`, email: `Jane.${u}@ACME.com` });
     expect(res.json().match).toEqual({ entityType: 'contact', id: contact.id, matchedBy: 'email' });
+    expect(res.json().contact).toMatchObject({ id: contact.id, firstName: 'Jane', lastName: 'Doe' });
+    expect(res.json().company).toBeUndefined();
     res = await lookup(a, { entityType: 'contact', source: 'affinity', crmId: `9${u.replace(/\D/g, '')}` });
     expect(res.json().match).toEqual({ entityType: 'contact', id: contact.id, matchedBy: 'crmId' });
     // A company lookup with the same id is not the contact.
