@@ -57,4 +57,16 @@ export default tseslint.config(
       'no-restricted-imports': boundary(['@dealscout/server*', '**/server/src/**'], 'Clients talk to the server only through @dealscout/shared/client.'),
     },
   },
+  {
+    // The extension's host APIs stay behind one adapter (DESIGN.md §6.8).
+    files: ['extension-chrome/src/**/*.{ts,tsx}'],
+    ignores: ['extension-chrome/src/host/extension-host.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@dealscout/server*', '**/server/src/**'], message: 'Clients talk to the server only through @dealscout/shared/client.' },
+        { group: ['webextension-polyfill', 'wxt/browser', '@wxt-dev/browser'], message: 'Extension APIs only in src/host/extension-host.ts.' },
+      ] }],
+      'no-restricted-globals': ['error', { name: 'chrome', message: 'Extension APIs only in src/host/extension-host.ts.' }, { name: 'browser', message: 'Extension APIs only in src/host/extension-host.ts.' }],
+    },
+  },
 );

@@ -8,6 +8,7 @@ export default defineConfig({
     projects: [
       'web/vitest.config.ts',
       'addin-outlook/vitest.config.ts',
+      'extension-chrome/vitest.config.ts',
       {
         test: {
           name: 'shared',

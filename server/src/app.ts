@@ -25,6 +25,7 @@ import { organizationRoutes } from './modules/organization/organization.routes';
 import { invitationRoutes } from './modules/invitations/invitation.routes';
 import { fieldRoutes } from './modules/fields/fields.routes';
 import { recordRoutes } from './modules/records/records.routes';
+import { crmLinkRoutes } from './modules/crm-links/crm-links.routes';
 import { layoutRoutes } from './modules/records/layouts.routes';
 import { mailboxRoutes } from './modules/records/mailbox.routes';
 import { realtimePlugin } from './modules/realtime/realtime.plugin';
@@ -118,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(invitationRoutes, { prefix: '/api/v1' });
   await app.register(fieldRoutes, { prefix: '/api/v1' });
   await app.register(recordRoutes, { prefix: '/api/v1' });
+  await app.register(crmLinkRoutes, { prefix: '/api/v1' });
   await app.register(layoutRoutes, { prefix: '/api/v1' });
   await app.register(mailboxRoutes, { prefix: '/api/v1' });
   await app.register(realtimePlugin);

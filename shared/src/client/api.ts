@@ -78,6 +78,8 @@ export function createApi(opts: HttpOptions = {}) {
     entity: {
       createPair: (body: z.input<typeof C.CreateEntityPairBody>) => http.request('POST', '/api/v1/entity', C.EntityPairResponse, body),
       search: (body: C.SearchBody) => http.request('POST', '/api/v1/entity/search', C.SearchResponse, body),
+      /** The record a CRM or LinkedIn page shows: by CRM id, then domain / email (the Chrome side panel). */
+      lookup: (body: C.LookupBody) => http.request('POST', '/api/v1/entity/lookup', C.LookupResponse, body),
     },
     tableLayouts: {
       list: (entityType: 'company' | 'contact') => http.request('GET', `/api/v1/user/tablelayout/${entityType}`, C.TableLayoutsResponse),

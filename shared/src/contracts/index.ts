@@ -10,3 +10,4 @@ export * from './realtime';
 export * from './enrichments';
 export * from './llm';
 export * from './mailbox';
+export * from './lookup';

@@ -15,3 +15,4 @@ export * from './activities';
 export * from './notifications';
 export * from './enrichments';
 export * from './llm';
+export * from './auth';

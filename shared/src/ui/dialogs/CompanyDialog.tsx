@@ -49,6 +49,8 @@ export interface CompanyDialogProps {
   /** Owner preselected for a new company (the web app passes the signed-in user). */
   defaultOwnerId?: string | null;
   onSaved?: (company: CompanyDetails) => void;
+  /** Prefills a new company (the Chrome side panel: the name and website read from a CRM page). */
+  initial?: { name?: string; website?: string } | null;
 }
 
 const useStyles = makeStyles({
@@ -76,7 +78,7 @@ export function CompanyDialog(props: CompanyDialogProps) {
 
   useEffect(() => {
     if (!open) return;
-    setCompany(editing ? { name: editing.name, website: editing.website } : emptyCompany());
+    setCompany(editing ? { name: editing.name, website: editing.website } : { ...emptyCompany(), ...props.initial });
     setOwnerId(editing ? editing.owner?.id ?? null : props.defaultOwnerId ?? null);
     setMode(props.linkContact ? 'existing' : 'none');
     setContact(emptyContact());

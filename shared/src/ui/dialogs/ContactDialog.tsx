@@ -49,6 +49,8 @@ export interface ContactDialogProps {
   /** Owner preselected for a new contact (the web app passes the signed-in user). */
   defaultOwnerId?: string | null;
   onSaved?: (contact: ContactDetails) => void;
+  /** Prefills a new contact (the Chrome side panel: a person read from a CRM page). */
+  initial?: { firstName?: string; lastName?: string; email?: string } | null;
 }
 
 const useStyles = makeStyles({
@@ -76,7 +78,7 @@ export function ContactDialog(props: ContactDialogProps) {
 
   useEffect(() => {
     if (!open) return;
-    setContact(editing ? { firstName: editing.firstName, lastName: editing.lastName, email: editing.email } : emptyContact());
+    setContact(editing ? { firstName: editing.firstName, lastName: editing.lastName, email: editing.email } : { ...emptyContact(), ...props.initial });
     setOwnerId(editing ? editing.owner?.id ?? null : props.defaultOwnerId ?? null);
     setMode(props.linkCompany ? 'existing' : 'none');
     setCompany(emptyCompany());

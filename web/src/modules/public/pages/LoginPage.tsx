@@ -12,11 +12,11 @@ import {
   Spinner,
   Text,
   Title2,
-  Title3,
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
 import { LOGIN_MESSAGES, isValidEmail, isValidLoginPassword } from '@dealscout/shared/domain';
+import { ResetRequestForm } from '@dealscout/shared/ui';
 import { api, errorMessage } from '../../../app/api';
 import { setSignedInUser, useUserQuery } from '../../session/hooks/useSession';
 import { LoadingScreen } from '../../session/components/LoadingScreen';
@@ -128,63 +128,6 @@ function SignInForm() {
           data-testid="login-submit"
         >
           Sign in
-        </Button>
-      </form>
-    </Card>
-  );
-}
-
-function ResetRequestForm() {
-  const styles = useStyles();
-  const [email, setEmail] = useState('');
-  const request = useMutation({
-    mutationFn: (value: string) => api.auth.forgotPassword({ email: value }),
-    meta: { authSignOut: false },
-  });
-
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    // The browser checks 'required' and the email type before this runs.
-    request.mutate(email.trim());
-  };
-
-  return (
-    <Card className={styles.card} data-testid="reset-request">
-      <div className="ds-intro">
-        <Title3 as="h2" block>Forgot your password?</Title3>
-        <Text as="p" block className={styles.muted}>
-          Enter your email and we will send you a link to choose a new password.
-        </Text>
-      </div>
-      {request.isSuccess && (
-        <MessageBar intent="success" data-testid="reset-request-confirmation">
-          <MessageBarBody>{request.data.message}</MessageBarBody>
-        </MessageBar>
-      )}
-      {request.isError && (
-        <MessageBar intent="error" data-testid="reset-request-error">
-          <MessageBarBody>{errorMessage(request.error, 'Could not send the reset request. Please try again.')}</MessageBarBody>
-        </MessageBar>
-      )}
-      <form className={styles.form} onSubmit={submit} aria-label="Request a password reset">
-        <Field label="Email" required>
-          <Input
-            type="email"
-            name="reset-email"
-            required
-            autoComplete="email"
-            value={email}
-            onChange={(_, d) => setEmail(d.value)}
-            data-testid="reset-request-email"
-          />
-        </Field>
-        <Button
-          type="submit"
-          disabled={request.isPending}
-          icon={request.isPending ? <Spinner size="tiny" /> : undefined}
-          data-testid="reset-request-submit"
-        >
-          Send reset link
         </Button>
       </form>
     </Card>

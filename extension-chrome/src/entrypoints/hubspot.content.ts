@@ -1,0 +1,14 @@
+// Reads the HubSpot record on the page for the side panel (src/extract/hubspot.ts).
+import { defineContentScript } from 'wxt/utils/define-content-script';
+import { CRM_MATCHES, extractHubSpot } from '../extract';
+import { watchPage } from '../content/watch-page';
+
+export default defineContentScript({
+  matches: CRM_MATCHES.hubspot,
+  runAt: 'document_idle',
+  main(ctx) {
+    const page = watchPage(extractHubSpot, { onInvalidated: (cb) => ctx.onInvalidated(cb) });
+    // Single-page navigation (WXT dispatches it when the address changes without a load).
+    ctx.addEventListener(window, 'wxt:locationchange', () => page.reread());
+  },
+});

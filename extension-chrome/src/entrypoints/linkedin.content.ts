@@ -1,0 +1,14 @@
+// Reads the LinkedIn record on the page for the side panel (src/extract/linkedin.ts).
+import { defineContentScript } from 'wxt/utils/define-content-script';
+import { CRM_MATCHES, extractLinkedIn } from '../extract';
+import { watchPage } from '../content/watch-page';
+
+export default defineContentScript({
+  matches: CRM_MATCHES.linkedin,
+  runAt: 'document_idle',
+  main(ctx) {
+    const page = watchPage(extractLinkedIn, { onInvalidated: (cb) => ctx.onInvalidated(cb) });
+    // Single-page navigation (WXT dispatches it when the address changes without a load).
+    ctx.addEventListener(window, 'wxt:locationchange', () => page.reread());
+  },
+});

@@ -1,0 +1,144 @@
+// The signed-in panel: the record of the page in the active tab, looked up on the server (CRM id,
+// then domain or email), shown in the shared detail drawer in plugin mode with the Enrich popover
+// above it; an unknown company or person gets 'Create company' / 'Create contact' prefilled from
+// the page. Cells update live through the realtime provider mounted by PanelApp.
+import { useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Button, Card, Spinner, Text, Tooltip, makeStyles, tokens,
+} from '@fluentui/react-components';
+import { AddRegular, BuildingRegular, PersonRegular, TextBulletListAddRegular } from '@fluentui/react-icons';
+import type { LookupMatch } from '@dealscout/shared/contracts';
+import {
+  CompanyDialog, ContactDialog, EnrichPopover, RecordDrawer, queryKeys, useApi, useDrawer, type EnrichRow,
+} from '@dealscout/shared/ui';
+import { SOURCE_LABELS, type PageRecord } from '../extract/types';
+import { RECORD_SHOWN_MARK, type PageState } from './usePageRecord';
+
+export const PANEL_TEXTS = {
+  noRecord: 'Open a company on Salesforce, Affinity, LinkedIn or HubSpot (or a Salesforce contact or Affinity person) to see it here.',
+  unknownCompany: 'This company is not in Dealscout yet.',
+  unknownContact: 'This person is not in Dealscout yet.',
+  lookupFailed: 'Could not look this record up in Dealscout.',
+  comingSoon: 'Coming soon',
+} as const;
+
+export const lookupKey = (r: PageRecord) => ['page-lookup', r.kind, r.source, r.crmId, r.kind === 'company' ? r.domain : r.email] as const;
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 },
+  toolbar: {
+    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalM}`,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, flexWrap: 'wrap',
+  },
+  source: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200, marginLeft: 'auto' },
+  drawer: { flexGrow: 1, minHeight: 0 },
+  center: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: tokens.spacingVerticalM, padding: '32px 20px', textAlign: 'center', color: tokens.colorNeutralForeground3 },
+  card: { margin: tokens.spacingHorizontalL, padding: '20px', display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  cardTitle: { fontSize: tokens.fontSizeBase400, fontWeight: tokens.fontWeightSemibold },
+  icon: { fontSize: '32px', color: tokens.colorNeutralForeground4 },
+});
+
+export function RecordPanel({ page, userId }: { page: PageState; userId: string }) {
+  const styles = useStyles();
+  const api = useApi();
+  const qc = useQueryClient();
+  const drawer = useDrawer();
+  const record = page.record;
+  const lookup = useQuery({
+    queryKey: record ? lookupKey(record) : ['page-lookup', 'none'],
+    enabled: !!record,
+    queryFn: async () => {
+      const r = record!;
+      const res = await api.entity.lookup(r.kind === 'company'
+        ? { entityType: 'company', source: r.source, crmId: r.crmId, website: r.domain ?? r.website }
+        : { entityType: 'contact', source: r.source, crmId: r.crmId, email: r.email });
+      // The details come with the answer: the drawer reads them from its own cache entry at once.
+      if (res.company) qc.setQueryData(queryKeys.company(res.company.id), { success: true, company: res.company });
+      if (res.contact) qc.setQueryData(queryKeys.contact(res.contact.id), { success: true, contact: res.contact });
+      return res.match;
+    },
+    staleTime: 30_000,
+  });
+  const match = record ? lookup.data ?? null : null;
+  const { open, close } = drawer;
+  useEffect(() => {
+    if (match) open({ entityType: match.entityType, id: match.id });
+    else close();
+  }, [match?.entityType, match?.id, open, close]);
+
+  if (page.loading && !record) return <div className={styles.center}><Spinner size="small" label="Reading the page..." /></div>;
+  if (!record) {
+    return (
+      <div className={styles.center} data-testid="panel-no-record">
+        <BuildingRegular className={styles.icon} aria-hidden />
+        <Text>{PANEL_TEXTS.noRecord}</Text>
+      </div>
+    );
+  }
+  if (lookup.isPending) return <div className={styles.center}><Spinner size="small" label={`Looking up ${record.name}...`} /></div>;
+  if (lookup.isError) {
+    return (
+      <div className={styles.center} role="alert" data-testid="panel-lookup-error">
+        <Text>{PANEL_TEXTS.lookupFailed}</Text>
+        <Button onClick={() => void lookup.refetch()}>Try again</Button>
+      </div>
+    );
+  }
+  if (!match) return <UnknownRecord record={record} userId={userId} />;
+  return (
+    <div className={styles.root} data-testid="panel-record" data-matched-by={match.matchedBy}>
+      <RecordToolbar match={match} record={record} />
+      <RecordDrawer className={styles.drawer} defaultOwnerId={userId} />
+    </div>
+  );
+}
+
+function RecordToolbar({ match, record }: { match: LookupMatch; record: PageRecord }) {
+  const styles = useStyles();
+  const api = useApi();
+  // The same cache entries as the drawer's, so both show one reading of the record.
+  const company = useQuery({ queryKey: queryKeys.company(match.id), queryFn: () => api.companies.details(match.id), enabled: match.entityType === 'company' });
+  const contact = useQuery({ queryKey: queryKeys.contact(match.id), queryFn: () => api.contacts.details(match.id), enabled: match.entityType === 'contact' });
+  const fields: EnrichRow['fields'] = (match.entityType === 'company' ? company.data?.company.fields : contact.data?.contact.fields) ?? {};
+  const rows: EnrichRow[] = [{ id: match.id, fields }];
+  const shown = match.entityType === 'company' ? !!company.data : !!contact.data;
+  useEffect(() => {
+    if (shown) performance.mark(RECORD_SHOWN_MARK, { detail: record.crmId });
+  }, [shown, record.crmId]);
+  return (
+    <div className={styles.toolbar} data-testid="panel-toolbar">
+      <EnrichPopover entityType={match.entityType} targets={{ kind: 'ids', ids: [match.id] }} rows={rows} />
+      <Tooltip content={PANEL_TEXTS.comingSoon} relationship="description">
+        <Button size="small" icon={<TextBulletListAddRegular />} disabledFocusable data-testid="panel-add-to-list">Add to list</Button>
+      </Tooltip>
+      <Text className={styles.source} data-testid="panel-source">{SOURCE_LABELS[record.source]}</Text>
+    </div>
+  );
+}
+
+function UnknownRecord({ record, userId }: { record: PageRecord; userId: string }) {
+  const styles = useStyles();
+  const qc = useQueryClient();
+  const [creating, setCreating] = useState(false);
+  // The new record is looked up again: that finds it by domain or email and remembers the CRM id.
+  const created = () => void qc.invalidateQueries({ queryKey: lookupKey(record) });
+  return (
+    <Card className={styles.card} data-testid="panel-unknown">
+      {record.kind === 'company' ? <BuildingRegular className={styles.icon} aria-hidden /> : <PersonRegular className={styles.icon} aria-hidden />}
+      <Text className={styles.cardTitle} data-testid="panel-unknown-name">{record.name}</Text>
+      {record.kind === 'company'
+        ? <Text data-testid="panel-unknown-detail">{record.website ?? 'No website on the page'}</Text>
+        : <Text data-testid="panel-unknown-detail">{record.email ?? 'No email on the page'}</Text>}
+      <Text>{record.kind === 'company' ? PANEL_TEXTS.unknownCompany : PANEL_TEXTS.unknownContact}</Text>
+      <Button appearance="primary" icon={<AddRegular />} onClick={() => setCreating(true)} data-testid="panel-create">
+        {record.kind === 'company' ? 'Create company' : 'Create contact'}
+      </Button>
+      {record.kind === 'company' ? (
+        <CompanyDialog open={creating} onOpenChange={setCreating} defaultOwnerId={userId} initial={{ name: record.name, website: record.website ?? record.domain ?? '' }} onSaved={created} />
+      ) : (
+        <ContactDialog open={creating} onOpenChange={setCreating} defaultOwnerId={userId} initial={{ firstName: record.firstName, lastName: record.lastName, email: record.email ?? '' }} onSaved={created} />
+      )}
+    </Card>
+  );
+}

@@ -1,4 +1,0 @@
-import { defineConfig } from 'vite';
-import react from '@vitejs/plugin-react';
-
-export default defineConfig({ plugins: [react()], base: './', build: { outDir: 'dist', emptyOutDir: true } });
