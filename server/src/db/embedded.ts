@@ -60,10 +60,27 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
   const fresh = !fs.existsSync(path.join(dbDir, 'PG_VERSION'));
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${DATABASE}`;
   // Another Dealscout process (npm start, a worker, seed:demo) already runs this data folder's
-  // server: share it and leave stopping it to that process.
-  if (!fresh && runningPostmaster(dbDir)) {
-    opts.logger?.info({ dbDir }, 'embedded PostgreSQL already running: sharing it');
-    return { url, stop: async () => {} };
+  // server: share it and leave stopping it to that process. When the process that started it is
+  // gone (killed with -9: the server outlives it, in its own process group), this one adopts it and
+  // stops it when it stops.
+  const ownerFile = path.join(opts.dataDir, 'embedded-postgres.owner');
+  const postmaster = fresh ? 0 : runningPostmaster(dbDir);
+  if (postmaster) {
+    const owner = Number(readText(ownerFile) ?? 0);
+    if (owner && owner !== process.pid && alive(owner)) {
+      opts.logger?.info({ dbDir }, 'embedded PostgreSQL already running: sharing it');
+      return { url, stop: async () => {} };
+    }
+    fs.writeFileSync(ownerFile, String(process.pid));
+    opts.logger?.info({ dbDir, pid: postmaster }, 'embedded PostgreSQL left running by a process that is gone: adopted');
+    return {
+      url,
+      async stop() {
+        try { process.kill(postmaster, 'SIGINT'); } catch { /* gone already */ }
+        for (let i = 0; i < 600 && alive(postmaster); i++) await new Promise((r) => setTimeout(r, 50));
+        fs.rmSync(ownerFile, { force: true });
+      },
+    };
   }
   if (fresh) {
     // initdb (and the 'postgres' user when running as root) by embedded-postgres.
@@ -88,11 +105,13 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
     await client.connect();
     try { await client.query(`create database ${DATABASE}`); } finally { await client.end(); }
   }
+  fs.writeFileSync(ownerFile, String(process.pid));
   opts.logger?.info({ dbDir, port: opts.port }, 'embedded PostgreSQL started');
   return {
     url,
     async stop() {
       await stopServer(server);
+      fs.rmSync(ownerFile, { force: true });
       if (opts.persistent === false) fs.rmSync(dbDir, { recursive: true, force: true });
     },
   };
@@ -143,13 +162,26 @@ async function stopServer(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-function runningPostmaster(dbDir: string): boolean {
+/** The pid of the server running on this data folder, or 0. */
+function runningPostmaster(dbDir: string): number {
+  const pid = Number((readText(path.join(dbDir, 'postmaster.pid')) ?? '').split('\n')[0]);
+  return pid && alive(pid) ? pid : 0;
+}
+
+function alive(pid: number): boolean {
   try {
-    const pid = Number(fs.readFileSync(path.join(dbDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    if (!pid) return false;
     process.kill(pid, 0);
     return true;
+  } catch (err) {
+    // EPERM: it lives (another user's process).
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readText(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
   } catch {
-    return false;
+    return null;
   }
 }
