@@ -57,6 +57,7 @@ interface CrashRun {
   p50Ms: number;
   p90Ms: number;
   stoppedWorkerErrors: number;
+  errorMessages: string[];
 }
 
 const numArg = (argv: string[], name: string, def: number) => {
@@ -175,12 +176,14 @@ async function runOne(db: ServicesDb, kind: Kind, rows: number, latencyMs: numbe
       if (n > 1) calls.askedTwice += 1;
       if (n > 1 && recorded.has(id)) calls.recordedAskedAgain += 1;
     }
-    const stoppedWorkerErrors = a.output().split('\n').filter((l) => /"level":(50|60)/.test(l)).length;
+    const errorLines = a.output().split('\n').filter((l) => /"level":(50|60)/.test(l));
+    const stoppedWorkerErrors = errorLines.length;
+    const errorMessages = [...new Set(errorLines.map((l) => { try { const j = JSON.parse(l) as { msg?: string; err?: { message?: string } }; return `${j.msg ?? ''}${j.err?.message ? `: ${j.err.message}` : ''}`.slice(0, 160); } catch { return l.slice(0, 160); } }))];
     const run: CrashRun = {
       kind, rows, doneAtSignal, exitMs, exitCode, readyMs, freedMs,
       firstReclaimMs: reclaim.at ? reclaim.at.getTime() - t0Db : NaN,
       lastDoneMs: timing.last ? timing.last.getTime() - t0Db : NaN,
-      finished, executions, lastEvents, results, calls, attempts, stoppedWorkerErrors, pendingByAttempt: byAttempt,
+      finished, executions, lastEvents, results, calls, attempts, stoppedWorkerErrors, errorMessages, pendingByAttempt: byAttempt,
       p50Ms: Number(timing.p50 ?? NaN), p90Ms: Number(timing.p90 ?? NaN),
     };
     log(`crash ${kind}: ${JSON.stringify(run)}`);
@@ -219,7 +222,7 @@ function render(started: Date, db: ServicesDb, results: CrashRun[], latency: num
   const cpu = os.cpus();
   const L: string[] = [];
   L.push('### Latest run: crash recovery', '');
-  L.push(`- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only crash\`. Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; Node ${process.version}. PostgreSQL: ${db.version} — ${db.source}.`);
+  L.push(`- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only crash\`. Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; Node ${process.version}; load average at the end ${os.loadavg().map((x) => x.toFixed(1)).join(', ')}. PostgreSQL: ${db.version} — ${db.source}.`);
   L.push(`- An LLM enrichment over ${results[0]?.rows.toLocaleString('en-US')} companies (model ${latency} ms per answer, 50 calls at a time), an API process and worker processes (\`server/src/main.ts --role worker\`); the signal goes to worker A once about 30 % of the rows are done. 'restart': A was the only worker, a new one is started right after the kill (as a process supervisor would). 'second worker running': worker B was already up (a fleet, or a rolling deploy). The product's settings: JOB_HEARTBEAT_SECONDS=10, JOB_SUPERVISE_SECONDS=5, EXECUTION_RETRY_DELAY_SECONDS=5, SHUTDOWN_GRACE_SECONDS=15. All times from the signal.`, '');
   L.push('| Signal | Rows done at the signal | A exited after | New worker ready after | A\'s jobs no longer active after | First of A\'s rows claimed again after | **Last row done after** | Executions | Last realtime event per execution | Results | Model calls (rows asked twice / recorded rows asked again / never asked) | Error-level log lines of A |');
   L.push('|---|---:|---:|---:|---:|---:|---:|---|---|---:|---|---:|');
@@ -227,6 +230,8 @@ function render(started: Date, db: ServicesDb, results: CrashRun[], latency: num
     L.push(`| ${r.kind} | ${r.doneAtSignal.toLocaleString('en-US')} | ${s(r.exitMs)} (code ${r.exitCode}) | ${s(r.readyMs)} | ${s(r.freedMs)} | ${s(r.firstReclaimMs)} | **${s(r.lastDoneMs)}**${r.finished ? '' : ' (**not finished in 180 s**)'} | ${JSON.stringify(r.executions)} | ${JSON.stringify(r.lastEvents)} | ${r.results.toLocaleString('en-US')} | ${r.calls.total.toLocaleString('en-US')} (${r.calls.askedTwice} / ${r.calls.recordedAskedAgain} / ${r.calls.never}) | ${r.stoppedWorkerErrors} |`);
   }
   L.push('', 'Rows not done at the signal, by the attempt that completed them (0: claimed for the first time after the signal; 1: A had claimed them), and when (from the signal); half and nine tenths of those rows done after:', '');
+  const errs = results.filter((r) => r.errorMessages.length);
+  if (errs.length) L.push('', `Error-level lines of A: ${errs.map((r) => `${r.kind}: ${r.errorMessages.map((m) => `\`${m.replace(/`/g, "'")}\``).join(', ')}`).join('; ')}.`, '');
   for (const r of results) L.push(`- ${r.kind}: ${Object.entries(r.pendingByAttempt).map(([k, v]) => `attempt ${k}: ${v}`).join('; ')}; p50 ${s(r.p50Ms)}, p90 ${s(r.p90Ms)}. All executions by attempt ${JSON.stringify(r.attempts)}.`);
   return L.join('\n');
 }
