@@ -48,6 +48,16 @@ export const ConfigSchema = z.object({
   ADDIN_DIST: z.string().default(path.join(ROOT_DIR, 'addin-outlook', 'dist')),
   OFFICE_JS_DIST: z.string().default(path.join(ROOT_DIR, 'node_modules', '@microsoft', 'office-js', 'dist')),
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(0.5),
+  /**
+   * pg-boss worker heartbeats (every queue): a worker refreshes its active jobs every half of this;
+   * a job whose worker stopped refreshing (killed, frozen, cut off) is failed and retried after this
+   * many seconds plus at most JOB_SUPERVISE_SECONDS. pg-boss requires at least 10.
+   */
+  JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(10),
+  /** How often a worker process's pg-boss supervisor fails jobs whose heartbeat stopped (and expired ones). */
+  JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+  /** SIGTERM / SIGINT: how long in-flight work may take to finish before it is released to another worker. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(15),
   // Realtime (server/src/modules/realtime). The secret signs the short-lived socket tokens; every API
   // process must share it. Required in production; development and tests use a fixed default.
   REALTIME_SECRET: z.string().min(32, 'REALTIME_SECRET must be at least 32 characters').optional().or(z.literal('').transform(() => undefined)),

@@ -5,7 +5,7 @@ import { loadConfig, productionProblems, type Config } from './config';
 import { createLogger } from './logger';
 import { openDatabase } from './db/database';
 import { startBoss } from './jobs/boss';
-import { createQueues, startWorkers } from './jobs/definitions';
+import { createQueues, createWorkerStop, startWorkers } from './jobs/definitions';
 import { jobDefinitions } from './jobs/registry';
 import { buildApp } from './app';
 import { ensureAdminFromEnv } from './modules/organization/env-admin';
@@ -31,19 +31,33 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   let boss: PgBoss | null = null;
   let app: FastifyInstance | null = null;
   let stopping = false;
+  const workerStop = createWorkerStop();
+  const graceMs = config.SHUTDOWN_GRACE_SECONDS * 1000;
 
+  // SIGTERM / SIGINT (a terminal's Ctrl-C reaches the whole process group; the embedded PostgreSQL
+  // runs in a group of its own, so it stays up until the end):
+  //   1. the API stops taking requests; the workers stop fetching; work waiting to start its outside
+  //      call gives up and its job is released to another worker at once;
+  //   2. work already running may finish for SHUTDOWN_GRACE_SECONDS (its result is committed); what
+  //      is still running then is stopped and released;
+  //   3. pg-boss and the database pool close, the embedded PostgreSQL stops last.
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info({ signal, graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, 'shutting down');
     const force = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
       process.exit(1);
-    }, 20_000);
+    }, graceMs + 15_000);
     force.unref();
+    workerStop.drain();
+    const deadline = setTimeout(() => workerStop.expire(), graceMs);
+    deadline.unref();
     try {
       if (app) await app.close();
-      if (boss) await boss.stop({ graceful: true, timeout: 10_000 });
+      // Waits for the handlers in flight (released or finished by the deadline), then closes its pool.
+      if (boss) await boss.stop({ graceful: true, timeout: graceMs + 5_000 });
+      clearTimeout(deadline);
       await db.close();
       logger.info('stopped');
       process.exit(0);
@@ -57,10 +71,10 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
 
   try {
     await ensureAdminFromEnv(db.orm, config, logger);
-    boss = await startBoss(db.url, logger, { supervise: runWorker });
+    boss = await startBoss(db.url, logger, { supervise: runWorker, superviseIntervalSeconds: config.JOB_SUPERVISE_SECONDS, quiet: () => stopping });
     await createQueues(boss, jobDefinitions, config);
     if (runWorker) {
-      await startWorkers(boss, jobDefinitions, { orm: db.orm, logger, boss, config });
+      await startWorkers(boss, jobDefinitions, { orm: db.orm, logger, boss, config, stop: workerStop.stop });
       logger.info({ queues: jobDefinitions.map((d) => d.queue) }, 'worker started');
     }
     if (runApi) {

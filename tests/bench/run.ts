@@ -40,6 +40,7 @@ import { openBenchDatabase, ORGS, BENCH_PASSWORD, SCALE, PREFIXES, NOUNS } from 
 import { Client } from './client';
 import { runServiceBenches, wantsServices, wantsTables } from './services';
 import { runEnrichmentBench } from './enrichments';
+import { runCrashBench } from './crash';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
@@ -573,10 +574,12 @@ function renderReport(d: {
 
 // Realtime and jobs (issue 4): tests/bench/services.ts, no million-row seed; `--only realtime,jobs` runs only them.
 // Enrichments (issue 5): tests/bench/enrichments.ts, no million-row seed; `--only enrichments` runs only them.
-const ONLY_REST = ONLY && ONLY.filter((id) => id !== 'enrichments');
+// Crash recovery (issue 13): tests/bench/crash.ts; `--only crash` runs only it.
+const ONLY_REST = ONLY && ONLY.filter((id) => id !== 'enrichments' && id !== 'crash');
 if (ONLY_REST === null || ONLY_REST.length > 0) {
   if (wantsTables(ONLY_REST)) await main();
   if (wantsServices(ONLY_REST)) await runServiceBenches({ only: ONLY_REST, argv, log });
 }
 if (!ONLY || ONLY.includes('enrichments')) await runEnrichmentBench({ argv, log });
+if (!ONLY || ONLY.includes('crash')) await runCrashBench({ argv, log });
 clearTimeout(limit);

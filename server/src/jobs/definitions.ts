@@ -10,6 +10,28 @@ export interface JobContext {
   boss: PgBoss;
   /** The process's settings (main.ts passes them; tests may leave them to the environment). */
   config?: Config;
+  /** The process's stop (SIGTERM / SIGINT): absent in processes that never stop gracefully. */
+  stop?: WorkerStop;
+}
+
+/**
+ * A worker process's graceful stop, in two steps: `draining` (the signal came: fetch nothing more;
+ * work that has not started its outside call gives up, and its job is released to another worker at
+ * once) and `deadline` (the grace period is over: work still running is stopped and released).
+ */
+export interface WorkerStop {
+  draining: AbortSignal;
+  deadline: AbortSignal;
+}
+
+export function createWorkerStop(): { stop: WorkerStop; drain(): void; expire(): void } {
+  const draining = new AbortController();
+  const deadline = new AbortController();
+  return {
+    stop: { draining: draining.signal, deadline: deadline.signal },
+    drain: () => draining.abort(),
+    expire: () => { draining.abort(); deadline.abort(); },
+  };
 }
 
 type FromConfig<T> = T | ((config: Config) => T);
@@ -35,10 +57,21 @@ export function defineJob<S extends z.ZodType>(def: JobDefinition<S>): JobDefini
 
 const resolve = <T>(v: FromConfig<T> | undefined, config: Config): T | undefined => (typeof v === 'function' ? (v as (c: Config) => T)(config) : v);
 
-/** Creates every queue (API processes too: pg-boss needs the queue before `send`). Dead-letter queues must come before the queues that name them. */
+/**
+ * Creates every queue (API processes too: pg-boss needs the queue before `send`). Dead-letter queues
+ * must come before the queues that name them.
+ *
+ * Every queue has worker heartbeats (`heartbeatSeconds`, JOB_HEARTBEAT_SECONDS): pg-boss refreshes
+ * the active jobs of a live worker every half of it, and the supervisor of any worker process fails
+ * (retries) a job whose heartbeat stopped — a killed worker's jobs are free again within seconds,
+ * instead of after their expiry (which stays the cap on one job's work). A queue created before
+ * gets the setting too (createQueue leaves an existing queue as it is).
+ */
 export async function createQueues(boss: PgBoss, defs: readonly JobDefinition[], config: Config = loadConfig()): Promise<void> {
   for (const def of defs) {
-    await boss.createQueue(def.queue, { retryLimit: 3, retryBackoff: true, retryDelay: 5, ...resolve(def.queueOptions, config) });
+    const options = { retryLimit: 3, retryBackoff: true, retryDelay: 5, heartbeatSeconds: config.JOB_HEARTBEAT_SECONDS, ...resolve(def.queueOptions, config) };
+    await boss.createQueue(def.queue, options);
+    await boss.updateQueue(def.queue, { heartbeatSeconds: options.heartbeatSeconds });
   }
 }
 

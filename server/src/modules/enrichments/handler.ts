@@ -323,12 +323,13 @@ export function createEnrichmentHandler(deps: EnrichmentHandlerDeps = {}): Execu
         await failNow(ctx.em, row, ENRICHMENT_MESSAGES.cannotRunOn);
         return null;
       }
-      const llm = deps.llm ? deps.llm(ctx.em) : getLlm({ em: ctx.em, config: settings(), memo: ctx.memo });
+      const llm = deps.llm ? deps.llm(ctx.em) : getLlm({ em: ctx.em, config: settings(), memo: ctx.memo, stopping: ctx.draining });
       const run = new Run(ctx, llm, agentPorts, settings());
       try {
         await run.compute(e, entityType, row.entity_id, 0, []);
       } catch (err) {
-        if (ctx.signal.aborted) throw err;
+        // Cancelled, or the process is stopping (the runner releases the job to another worker).
+        if (ctx.signal.aborted || ctx.draining.aborted) throw err;
         const message = finalMessage(err);
         if (message !== null) {
           await failNow(ctx.em, row, message);

@@ -21,6 +21,7 @@ import { publish, type PublishEvent } from '../realtime/publish';
 import { notifyUser } from '../notifications/notify';
 import { EXECUTION_COLUMNS, executionEvent, type ExecutionRow } from './execution.presenter';
 import { executionQueue, EXECUTION_DEAD_LETTER_QUEUE, ExecutionJobData } from './queues';
+import { BOSS_SCHEMA } from '../../jobs/boss';
 
 export interface ExecutionRunContext {
   /** The execution as claimed (status 'processing'). */
@@ -28,8 +29,14 @@ export interface ExecutionRunContext {
   /** An EntityManager of its own, with the tenant filter set to the execution's organization. */
   em: EntityManager;
   logger: Logger;
-  /** Aborted when the execution is cancelled: stop, and return or throw. */
+  /** Aborted when the execution is cancelled, or when the process's grace period to stop is over: stop, and return or throw. */
   signal: AbortSignal;
+  /**
+   * Aborted when the process starts to stop (SIGTERM / SIGINT): do not start an outside call any
+   * more — throw instead (the job is released to another worker at once, its attempt not counted).
+   * A call already started may finish (within SHUTDOWN_GRACE_SECONDS) and its result is committed.
+   */
+  draining: AbortSignal;
   /** Reports progress (written at most every half second, and always when processed reaches total); throws when cancelled. */
   progress(processed: number, total?: number | null): Promise<void>;
   /** Every execution claimed with this one (the same fetched batch, this one included): for handlers that read in bulk. */
@@ -64,6 +71,24 @@ export class ExecutionError extends Error {
 }
 
 class ExecutionCancelled extends Error {}
+
+/** The reason a run is aborted when the process's grace period to stop is over. */
+class ExecutionReleased extends Error {}
+
+const NEVER = new AbortController().signal;
+
+/**
+ * Gives an active job back to its queue at once, for another worker (or this one's successor):
+ * 'retry' due now, its retry limit raised by one so the release does not count as a failed attempt.
+ * The next claim numbers a new attempt, so this worker's own settle of the job (pg-boss's, after the
+ * handler returns) matches nothing: it is fenced on this attempt and on state 'active'.
+ */
+async function releaseJob(ctx: JobContext, queue: string, job: BatchItem['job']): Promise<void> {
+  await executeBound(ctx.orm.em.fork(),
+    `update ${BOSS_SCHEMA}.job set state = 'retry', start_after = now(), retry_limit = retry_limit + 1
+      where name = $1 and id = $2::uuid and state = 'active' and retry_count = $3`,
+    [queue, job.id, job.retryCount]);
+}
 
 export interface RunnerOptions {
   /** How often a running execution checks whether it was cancelled. */
@@ -294,6 +319,11 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
     for (const id of live) if (status.get(id) !== 'processing') aborts.get(id)!.abort(new ExecutionCancelled());
   };
   const watch = setInterval(() => { void checkCancelled().catch(() => {}); }, opts.cancelPollMs ?? 1000);
+  // The grace period to stop is over: what still runs stops, and its job is released.
+  const deadline = ctx.stop?.deadline;
+  const onDeadline = () => { for (const ac of aborts.values()) if (!ac.signal.aborted) ac.abort(new ExecutionReleased()); };
+  if (deadline?.aborted) onDeadline();
+  else deadline?.addEventListener('abort', onDeadline, { once: true });
   const memos = new Map<string, Promise<unknown>>();
   const memo = <T>(key: string, load: () => Promise<T>): Promise<T> => {
     let p = memos.get(key) as Promise<T> | undefined;
@@ -313,6 +343,7 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
     }));
   } finally {
     clearInterval(watch);
+    deadline?.removeEventListener('abort', onDeadline);
   }
 
   async function runOne(data: ExecutionJobData, job: BatchItem['job']): Promise<JobResult> {
@@ -325,12 +356,20 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
     }
     const handler = handlers.get(data.type);
     const ac = aborts.get(row.id)!;
+    const draining = ctx.stop?.draining ?? NEVER;
+    const stopped = () => ac.signal.reason instanceof ExecutionReleased;
+    const release = async (): Promise<JobResult> => {
+      await releaseJob(ctx, executionQueue(data.type), job);
+      log.info('the process is stopping: job released to another worker');
+      return { id: job.id, status: 'completed' };
+    };
     try {
       if (!handler) throw new ExecutionError(EXECUTION_MESSAGES.noHandler);
       const result = await handler.run({
-        execution: row, em: tenantEm(ctx, row.organization_id), logger: log, signal: ac.signal, progress: progressReporter(ctx, row, ac, opts),
+        execution: row, em: tenantEm(ctx, row.organization_id), logger: log, signal: ac.signal, draining, progress: progressReporter(ctx, row, ac, opts),
         batch: claimedRows, memo, claimedAt,
       });
+      if (stopped()) return await release();
       if (ac.signal.aborted) {
         log.info('execution cancelled while running; result discarded');
         return { id: job.id, status: 'completed' };
@@ -339,6 +378,9 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
       if (outcome === 'settled') log.info('execution already completed or cancelled by another attempt; this result was not written');
       return { id: job.id, status: 'completed' };
     } catch (err) {
+      // Stopped by the end of the grace period, or gave up while the process drains: another worker
+      // takes the job at once (a failure while draining is not counted either: it is tried again there).
+      if (stopped() || (draining.aborted && !ac.signal.aborted && !(err instanceof ExecutionCancelled))) return release();
       if (ac.signal.aborted || err instanceof ExecutionCancelled) {
         log.info('execution cancelled; stopped');
         return { id: job.id, status: 'completed' };

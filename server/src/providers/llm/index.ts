@@ -40,6 +40,12 @@ export interface LlmDeps {
   logger?: Logger;
   /** A memo shared by the calls of a claimed batch of executions: the organization's provider is resolved once for all of them. */
   memo?: <T>(key: string, load: () => Promise<T>) => Promise<T>;
+  /**
+   * Aborted when the worker process stops (an execution's `draining`): a call not started yet is
+   * not started (LlmError 'cancelled', no charge), a call waiting for its turn gives up; calls
+   * already sent to the model are left to finish.
+   */
+  stopping?: AbortSignal;
 }
 
 export class LlmService implements LlmPort {
@@ -54,7 +60,10 @@ export class LlmService implements LlmPort {
     limiter.configure({ concurrency: this.config.LLM_ORG_CONCURRENCY, ratePerMinute: this.config.LLM_ORG_RATE_PER_MINUTE });
     this.logger = deps.logger;
     this.memo = deps.memo;
+    this.stopping = deps.stopping;
   }
+
+  private readonly stopping?: AbortSignal;
 
   private readonly memo?: LlmDeps['memo'];
 
@@ -66,7 +75,7 @@ export class LlmService implements LlmPort {
   }
 
   async complete(req: LlmRequest): Promise<LlmResponse> {
-    if (req.signal?.aborted) throw new LlmError('cancelled', 'The AI request was cancelled.');
+    if (req.signal?.aborted || this.stopping?.aborted) throw new LlmError('cancelled', 'The AI request was cancelled.');
     const resolved = this.memo ? await this.memo(`llm-resolve:${req.organizationId}`, () => this.resolve(req.organizationId)) : await this.resolve(req.organizationId);
     const model = pickModel(resolved, req.model);
     // Charged before the wait for a slot: the slot is then held for the request alone (a charge
@@ -75,7 +84,13 @@ export class LlmService implements LlmPort {
     const charge = resolved.source === 'system' ? await chargeCredit(this.em, req.organizationId, req.chargeKey, model) : null;
     let release: () => void;
     try {
-      release = await limiter.acquire(req.organizationId, req.signal, req.priority);
+      const wait = this.stopping ? AbortSignal.any([this.stopping, ...(req.signal ? [req.signal] : [])]) : req.signal;
+      release = await limiter.acquire(req.organizationId, wait, req.priority);
+      // The process began to stop while this call waited (or a slot was free at once): not sent.
+      if (this.stopping?.aborted) {
+        release();
+        throw new LlmError('cancelled', 'The AI request was cancelled.');
+      }
     } catch (err) {
       if (charge?.charged) await refundCredit(this.em, req.organizationId, charge.chargeKey);
       throw err;
