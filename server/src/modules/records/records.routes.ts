@@ -26,9 +26,11 @@ function actorOf(req: FastifyRequest): Actor {
   return { organizationId: a.organizationId, userId: a.user.id };
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /** A NUL character or an unpaired UTF-16 surrogate anywhere in a JSON body (PostgreSQL cannot store the one, and would store the other as U+FFFD). */
 export function hasUnstorableText(v: unknown): boolean {
-  if (typeof v === 'string') return /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v);
+  if (typeof v === 'string') return v.includes('\u0000') || LONE_SURROGATE.test(v);
   if (Array.isArray(v)) return v.some(hasUnstorableText);
   if (v && typeof v === 'object') return Object.entries(v).some(([k, x]) => hasUnstorableText(k) || hasUnstorableText(x));
   return false;
