@@ -12,7 +12,10 @@ const config = loadConfig();
 const logger = createLogger(config);
 const db = await openDatabase(config, logger);
 try {
-  const s = await seedDemo(db.orm, { log: (m) => logger.info(m) });
+  // SEED_DEMO_COMPANIES: fewer (or more) companies than the default 300, e.g. for a quick look.
+  const companies = process.env.SEED_DEMO_COMPANIES ? Number(process.env.SEED_DEMO_COMPANIES) : undefined;
+  if (companies !== undefined && !(Number.isInteger(companies) && companies > 0)) throw new Error('SEED_DEMO_COMPANIES must be a positive whole number');
+  const s = await seedDemo(db.orm, { companies, log: (m) => logger.info(m) });
   console.log([
     s.created ? 'Demo organization created.' : 'Demo organization already present (nothing changed).',
     `  Sign in as: ${s.email}`,
