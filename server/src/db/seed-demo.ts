@@ -1,40 +1,28 @@
-// `npm run seed:demo`: a small demo organization to look around in. Idempotent: a second run
-// finds the demo admin and changes nothing. Records (companies, contacts) join as their modules land.
+// `npm run seed:demo`: the demo organization (server/src/db/demo.ts) — a few hundred companies
+// with contacts and key contacts, custom fields with values, an enrichment with finished results,
+// activities and notifications. Idempotent: a second run finds the demo admin and changes nothing.
+// The sign-in is printed plainly on stdout (the logger redacts passwords, which is right for logs
+// but useless here: this password is public, for a demo database only).
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
 import { openDatabase } from './database';
-import { createOrganizationWithAdmin } from '../modules/organization/bootstrap';
-import { User } from '../modules/users/user.entity';
-import { hashPassword } from '../lib/password';
-
-export const DEMO_ADMIN_EMAIL = 'demo.admin@dealscout.local';
-export const DEMO_PASSWORD = 'Demo1234';
+import { seedDemo } from './demo';
 
 const config = loadConfig();
 const logger = createLogger(config);
 const db = await openDatabase(config, logger);
 try {
-  const em = db.orm.em.fork();
-  const existing = await em.findOne(User, { email: DEMO_ADMIN_EMAIL, deleted: false }, { filters: false });
-  if (existing) {
-    logger.info({ email: DEMO_ADMIN_EMAIL }, 'demo organization already present');
-  } else {
-    const passwordHash = await hashPassword(DEMO_PASSWORD);
-    const { organization } = await createOrganizationWithAdmin(em, {
-      organizationName: 'Northwind Capital (demo)',
-      email: DEMO_ADMIN_EMAIL,
-      firstName: 'Dana',
-      lastName: 'Demo',
-      maxUser: 10,
-      passwordHash,
-    });
-    organization.website = 'https://northwind-capital.example';
-    for (const [firstName, lastName, role] of [['Riley', 'Researcher', 'User'], ['Sam', 'Sales', 'User']] as const) {
-      em.create(User, { organization, email: `${firstName.toLowerCase()}.${lastName.toLowerCase()}@dealscout.local`, firstName, lastName, role, status: 'active', invitationAccepted: true, passwordHash });
-    }
-    await em.flush();
-    logger.info({ email: DEMO_ADMIN_EMAIL, password: DEMO_PASSWORD }, 'demo organization created: sign in with this account');
-  }
+  // SEED_DEMO_COMPANIES: fewer (or more) companies than the default 300, e.g. for a quick look.
+  const companies = process.env.SEED_DEMO_COMPANIES ? Number(process.env.SEED_DEMO_COMPANIES) : undefined;
+  if (companies !== undefined && !(Number.isInteger(companies) && companies > 0)) throw new Error('SEED_DEMO_COMPANIES must be a positive whole number');
+  const s = await seedDemo(db.orm, { companies, log: (m) => logger.info(m) });
+  console.log([
+    s.created ? 'Demo organization created.' : 'Demo organization already present (nothing changed).',
+    `  Sign in as: ${s.email}`,
+    `  Password:   ${s.password}`,
+    `  It holds ${s.companies} companies, ${s.contacts} contacts, ${s.fields} custom fields with ${s.values} values, ` +
+      `${s.enrichmentResults} finished enrichment results, ${s.activities} activities and ${s.notifications} notifications.`,
+  ].join('\n'));
 } finally {
   await db.close();
 }

@@ -248,10 +248,14 @@ export const TableQuery = z.object({
 });
 export type TableQuery = z.input<typeof TableQuery>;
 
-// POST /api/v1/company/get-companies, /contact/get-contacts
-export const CompaniesPage = z.object({ success: z.literal(true), rows: z.array(CompanyDto), totalRecords: z.number(), totalPages: z.number(), hasRecords: z.boolean(), pageIndex: z.number(), pageSize: z.number() });
+// POST /api/v1/company/get-companies, /contact/get-contacts. Above EXACT_TOTAL_MAX (10,000)
+// matches `totalRecords` (and `totalPages` from it) may be an estimate, and then
+// `totalIsEstimate` is true ('about 37,700 records'); up to 10,000 it is always exact. Bulk
+// actions on 'all selected' act on the exact set whatever the estimate said.
+const totalIsEstimate = z.boolean().optional().describe('true: totalRecords is an estimate (more than 10,000 matches); absent or false: exact');
+export const CompaniesPage = z.object({ success: z.literal(true), rows: z.array(CompanyDto), totalRecords: z.number(), totalIsEstimate, totalPages: z.number(), hasRecords: z.boolean(), pageIndex: z.number(), pageSize: z.number() });
 export type CompaniesPage = z.infer<typeof CompaniesPage>;
-export const ContactsPage = z.object({ success: z.literal(true), rows: z.array(ContactDto), totalRecords: z.number(), totalPages: z.number(), hasRecords: z.boolean(), pageIndex: z.number(), pageSize: z.number() });
+export const ContactsPage = z.object({ success: z.literal(true), rows: z.array(ContactDto), totalRecords: z.number(), totalIsEstimate, totalPages: z.number(), hasRecords: z.boolean(), pageIndex: z.number(), pageSize: z.number() });
 export type ContactsPage = z.infer<typeof ContactsPage>;
 
 /** Bulk requests: explicit ids, or 'all selected across pages' given by the filters that define the set. */

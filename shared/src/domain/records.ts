@@ -101,6 +101,18 @@ export function contactProblems(c: ContactFields): Partial<Record<'firstName' | 
   return out;
 }
 
+/**
+ * Up to this many matches a table's total is exact; above it the answer may carry an estimate
+ * (`totalIsEstimate`), docs/ARCHITECTURE.md 'Records' → 'Estimated totals'.
+ */
+export const EXACT_TOTAL_MAX = 10_000;
+
+/** An estimated total as answered: three significant figures (37,712 → 37,700), always above EXACT_TOTAL_MAX (10,100 at least). */
+export function roundEstimate(n: number): number {
+  const unit = 10 ** Math.max(0, Math.floor(Math.log10(Math.max(n, EXACT_TOTAL_MAX))) - 2);
+  return Math.max(EXACT_TOTAL_MAX + unit, Math.round(n / unit) * unit);
+}
+
 /** Pages for a count (at least 1 so 'Page 1 of 1' shows for an empty table). */
 export function totalPagesFor(totalRecords: number, pageSize: number): number {
   return Math.max(1, Math.ceil(totalRecords / pageSize));

@@ -4,6 +4,7 @@ import { SetupGate } from '../modules/session/components/SetupGate';
 import { RequireAuth } from '../modules/session/components/RequireAuth';
 import { LoadingScreen } from '../modules/session/components/LoadingScreen';
 import { PublicLayout } from '../modules/public/components/PublicLayout';
+import { areaPage } from '../modules/shell/areas';
 
 // Split by route: each page (and the shell) is its own chunk.
 const AppShell = lazy(() => import('../modules/shell/components/AppShell'));
@@ -11,15 +12,16 @@ const LoginPage = lazy(() => import('../modules/public/pages/LoginPage'));
 const ResetPasswordPage = lazy(() => import('../modules/public/pages/ResetPasswordPage'));
 const InvitePage = lazy(() => import('../modules/public/pages/InvitePage'));
 const HomePage = lazy(() => import('../modules/home/pages/HomePage'));
-const ListsPage = lazy(() => import('../modules/placeholders/pages/ListsPage'));
-const CompaniesPage = lazy(() => import('../modules/records/CompaniesPage'));
-const ContactsPage = lazy(() => import('../modules/records/ContactsPage'));
-const EnrichmentsPage = lazy(() => import('../modules/enrichments/pages/EnrichmentsPage'));
-const PlaybooksPage = lazy(() => import('../modules/placeholders/pages/PlaybooksPage'));
+// The navigation's areas come from one list (modules/shell/areas.ts), which the home page's marks follow.
+const ListsPage = areaPage('lists');
+const CompaniesPage = areaPage('companies');
+const ContactsPage = areaPage('contacts');
+const EnrichmentsPage = areaPage('enrichments');
+const PlaybooksPage = areaPage('playbook');
 const PlayEditorPage = lazy(() => import('../modules/placeholders/pages/PlayEditorPage'));
 const NotFoundPage = lazy(() => import('../modules/placeholders/pages/NotFoundPage'));
-const ProfilePage = lazy(() => import('../modules/profile/pages/ProfilePage'));
-const OrganizationSettingsPage = lazy(() => import('../modules/organization/pages/OrganizationSettingsPage'));
+const ProfilePage = areaPage('profile');
+const OrganizationSettingsPage = areaPage('organization');
 
 function Root() {
   return (

@@ -176,6 +176,54 @@ describe('companies', () => {
     });
   });
 
+  describe('POST /api/v1/company/create (spec 002 §7 Company): the New Company dialog\'s answers', () => {
+    it("201 'Company created successfully' with the company, as POST /entity/company answers", async () => {
+      const u = uniq();
+      const res = await a.post('/api/v1/company/create', { company: { name: ` Create ${u} `, website: `https://www.Create-${u}.com/x`, accountOwnerId: adminA.id } });
+      expect(res.statusCode, res.body).toBe(201);
+      const viaDialog = await a.post('/api/v1/entity/company', { company: { name: `Create ${u}`, website: `dialog-${u}.com`, accountOwnerId: adminA.id } });
+      const strip = (c: Record<string, unknown>) => { const { id: _i, website: _w, domain: _d, createdAt: _c, updatedAt: _u, ...rest } = c; return rest; };
+      expect(strip(res.json().company)).toEqual(strip(viaDialog.json().company));
+      expect(res.json()).toMatchObject({ success: true, message: 'Company created successfully', company: { name: `Create ${u}`, domain: `create-${u}.com`, owner: { id: adminA.id } } });
+      expect(await details(a, res.json().company.id)).toMatchObject({ name: `Create ${u}`, domain: `create-${u}.com` });
+    });
+
+    it('the same validation messages (400, nothing created), including NUL bytes', async () => {
+      const u = uniq();
+      for (const company of [{}, { name: '   ', website: `v-${u}.com` }, { name: 'Acme', website: 'acme' }, { name: 'x'.repeat(256), website: `v-${u}.com` }, { name: `Nul\u0000${u}`, website: `v-${u}.com` }]) {
+        const [mine, dialog] = await Promise.all([a.post('/api/v1/company/create', { company }), a.post('/api/v1/entity/company', { company })]);
+        expect(mine.statusCode, JSON.stringify(company)).toBe(400);
+        expect(mine.json()).toEqual(dialog.json());
+        expect(mine.json().success).toBe(false);
+      }
+      // An unpaired surrogate is refused like a NUL (PostgreSQL would have stored U+FFFD).
+      const lone = await a.post('/api/v1/company/create', { company: { name: `Lone \ud800 ${u}`, website: `v-${u}.com` } });
+      expect(lone.statusCode).toBe(400);
+      expect(lone.json()).toEqual({ success: false, message: 'Text must not contain NUL characters or unpaired surrogates' });
+      expect(await countCompanies('organization_id = ? and domain = ?', [orgA, `v-${u}.com`])).toBe(0);
+    });
+
+    it("409 'Company with same domain already exists'; a nested contact is linked; a foreign contact is 404", async () => {
+      const u = uniq();
+      await newCompany(a, { name: `Taken ${u}`, website: `taken-${u}.com` });
+      const dup = await a.post('/api/v1/company/create', { company: { name: `Again ${u}`, website: `https://www.TAKEN-${u}.com` } });
+      expect(dup.statusCode).toBe(409);
+      expect(dup.json()).toEqual({ success: false, message: 'Company with same domain already exists' });
+      const nested = await a.post('/api/v1/company/create', { company: { name: `Nest ${u}`, website: `nest-${u}.com` }, contact: { firstName: 'Kim', lastName: 'Key', email: `kim.${u}@nest.com` } });
+      expect(nested.statusCode, nested.body).toBe(201);
+      expect(nested.json().company.keyContact).toMatchObject({ firstName: 'Kim', lastName: 'Key' });
+      const foreign = await a.post('/api/v1/company/create', { company: { name: `Foreign ${u}`, website: `foreign-${u}.com` }, assignContactId: (await newContact(b)).id });
+      expect(foreign.statusCode).toBe(404);
+      expect(foreign.json()).toEqual({ success: false, message: 'Contact not found' });
+      expect(await countCompanies('organization_id = ? and domain = ?', [orgA, `foreign-${u}.com`])).toBe(0);
+    });
+
+    it('needs a session (401)', async () => {
+      const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/company/create', payload: { company: { name: 'Anon', website: 'anon.example' } } });
+      expect(res.statusCode).toBe(401);
+    });
+  });
+
   describe('POST /api/v1/entity (company and contact together)', () => {
     it('creates both, linked', async () => {
       const u = uniq();

@@ -11,7 +11,7 @@ import {
 } from '@dealscout/shared/contracts';
 import { COMPANY_MESSAGES, CONTACT_MESSAGES, ENTITY_MESSAGES, totalPagesFor, type RecordEntityType } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
-import { notFound } from '../../lib/errors';
+import { badRequest, notFound } from '../../lib/errors';
 import { User } from '../users/user.entity';
 import {
   createCompany, createContact, updateCompany, updateContact, linkCompanyContact, setKeyContact, setPrimaryCompany, updateMapping,
@@ -26,8 +26,24 @@ function actorOf(req: FastifyRequest): Actor {
   return { organizationId: a.organizationId, userId: a.user.id };
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** A NUL character or an unpaired UTF-16 surrogate anywhere in a JSON body (PostgreSQL cannot store the one, and would store the other as U+FFFD). */
+export function hasUnstorableText(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('\u0000') || LONE_SURROGATE.test(v);
+  if (Array.isArray(v)) return v.some(hasUnstorableText);
+  if (v && typeof v === 'object') return Object.entries(v).some(([k, x]) => hasUnstorableText(k) || hasUnstorableText(x));
+  return false;
+}
+
+export const UNSTORABLE_TEXT = 'Text must not contain NUL characters or unpaired surrogates';
+
 export async function recordRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // Bad characters are a 400 that changes nothing, before any handler runs (a NUL reached PostgreSQL as a 500).
+  app.addHook('preValidation', async (req) => {
+    if (hasUnstorableText(req.body)) throw badRequest(UNSTORABLE_TEXT);
+  });
 
   async function companyOr404(req: FastifyRequest, id: string) {
     const c = await companyDetails(req.em, authOf(req).organizationId, id);
@@ -42,7 +58,8 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
 
   // ---- create / update ----
 
-  r.post('/entity/company', {
+  // The New Company dialog's route, and POST /company/create (spec 002 §7 'Company'), which answers alike.
+  for (const path of ['/entity/company', '/company/create']) r.post(path, {
     schema: { tags: ['companies'], summary: 'Create a company, optionally with a new linked contact or linking an existing one', body: CreateCompanyBody, response: { 201: CompanyResponse, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse } },
   }, async (req, reply) => {
     const actor = actorOf(req);
@@ -258,9 +275,9 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
     const { organizationId } = authOf(req);
     const q = req.body;
     const ctx = await loadQueryContext(req.em, organizationId, 'company');
-    const { total, ids } = await pageIds(req.em, ctx, whereSql(ctx, { text: q.text, filters: q.filters }), orderSql(ctx, q.sortKey, q.sortOrder), q.pageIndex, q.pageSize);
+    const { total, ids, estimate } = await pageIds(req.em, ctx, whereSql(ctx, { text: q.text, filters: q.filters }), orderSql(ctx, q.sortKey, q.sortOrder), q.pageIndex, q.pageSize);
     const rows = await companyRows(req.em, organizationId, ids);
-    return { success: true as const, rows, totalRecords: total, totalPages: totalPagesFor(total, q.pageSize), hasRecords: total > 0, pageIndex: q.pageIndex, pageSize: q.pageSize };
+    return { success: true as const, rows, totalRecords: total, totalIsEstimate: estimate === true, totalPages: totalPagesFor(total, q.pageSize), hasRecords: total > 0, pageIndex: q.pageIndex, pageSize: q.pageSize };
   });
 
   r.post('/contact/get-contacts', {
@@ -269,9 +286,9 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
     const { organizationId } = authOf(req);
     const q = req.body;
     const ctx = await loadQueryContext(req.em, organizationId, 'contact');
-    const { total, ids } = await pageIds(req.em, ctx, whereSql(ctx, { text: q.text, filters: q.filters }), orderSql(ctx, q.sortKey, q.sortOrder), q.pageIndex, q.pageSize);
+    const { total, ids, estimate } = await pageIds(req.em, ctx, whereSql(ctx, { text: q.text, filters: q.filters }), orderSql(ctx, q.sortKey, q.sortOrder), q.pageIndex, q.pageSize);
     const rows = await contactRows(req.em, organizationId, ids);
-    return { success: true as const, rows, totalRecords: total, totalPages: totalPagesFor(total, q.pageSize), hasRecords: total > 0, pageIndex: q.pageIndex, pageSize: q.pageSize };
+    return { success: true as const, rows, totalRecords: total, totalIsEstimate: estimate === true, totalPages: totalPagesFor(total, q.pageSize), hasRecords: total > 0, pageIndex: q.pageIndex, pageSize: q.pageSize };
   });
 }
 

@@ -3,7 +3,7 @@
 // always bound parameters; identifiers come only from the fixed maps below.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  filterProblem, itemValues, FILTER_MESSAGES, NUMERIC_TYPES, TEMPORAL_TYPES,
+  filterProblem, itemValues, roundEstimate, totalPagesFor, EXACT_TOTAL_MAX, FILTER_MESSAGES, NUMERIC_TYPES, TEMPORAL_TYPES,
   type FieldDataType, type FilterItem, type RecordEntityType, type TableFilter,
 } from '@dealscout/shared/domain';
 import type { IFieldDefinition } from '../fields/field.entity';
@@ -74,6 +74,16 @@ export const SPECS: Record<RecordEntityType, EntitySpec> = {
     linkSort: { key: 'primaryCompany', column: 'r.primary_company_sort' },
   },
 };
+
+/** An expression over `r` rewritten over `w` (only our own fixed expressions: columns are `r.x`). */
+export function onW(expr: string): string {
+  return expr.replace(/\br\./g, 'w.');
+}
+
+/** An expression over `w` rewritten over `y`. */
+function onY(expr: string): string {
+  return expr.replace(/\bw\./g, 'y.');
+}
 
 export function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -260,6 +270,12 @@ export interface WhereSql extends Sql {
    * columns (searchFromNameIndex): for statements that walk that index.
    */
   walkText?: string;
+  /**
+   * The condition in two parts for a walk of the name index that tests the search on the index's
+   * own columns and reads a record row only for the entries that match it (estimatedPage):
+   * `index` (organization and search, over `w`) and `rest` (everything else, over `r`).
+   */
+  split?: { index: Sql; rest: Sql };
 }
 
 /** `where …` over `r` (the entity table) for the organization, search text, filters and id sets. */
@@ -286,10 +302,16 @@ export function whereSql(ctx: QueryContext, input: WhereInput): WhereSql {
     params.push(...input.excludeIds);
   }
   const walkParts = text ? parts.map((p, i) => (i === searchAt ? `${spec.searchFromNameIndex} like ? escape '\\'` : p)) : parts;
+  // The split: the parameters of the organization and search come first, the rest follow in order.
+  const indexCount = text ? 2 : 1;
+  const split = {
+    index: { text: walkParts.slice(0, indexCount).map(onW).join(' and '), params: params.slice(0, indexCount) },
+    rest: { text: parts.slice(indexCount).join(' and ') || 'true', params: params.slice(indexCount) },
+  };
   const only = input.filters?.length === 1 && !text && !input.ids && !input.excludeIds?.length ? input.filters[0] : null;
   const ownerIn = only && ctx.fieldsByKey.get(only.key)?.builtInColumn === 'owner_id' && only.items.length === 1 && only.items[0].condition === 'in'
     ? [...new Set(itemValues(only.items[0]).map((v) => String(v).toLowerCase()))] : undefined;
-  return { text: `where ${parts.join(' and ')}`, walkText: `where ${walkParts.join(' and ')}`, params, unfiltered: parts.length === 1, searched: Boolean(text), ownerIn };
+  return { text: `where ${parts.join(' and ')}`, walkText: `where ${walkParts.join(' and ')}`, params, unfiltered: parts.length === 1, searched: Boolean(text), ownerIn, split };
 }
 
 /**
@@ -495,6 +517,112 @@ async function collectedPage(em: EntityManager, table: string, where: Sql, order
   return { total: row.n, ids: row.rev ? [...row.ids].reverse() : row.ids };
 }
 
+/** Table pages a sample reads at most (SYSTEM sampling reads whole pages: ~25 records each). */
+const SAMPLE_MAX_PAGES = 150;
+/** Records of the organization a sample aims at. */
+const SAMPLE_TARGET_ROWS = 3_000;
+/** Index entries a walk of an estimated set reads at most before the set is counted instead (its matches cluster elsewhere in the order). */
+const WALK_MAX = 50_000;
+
+/**
+ * A sample of the organization's records (`TABLESAMPLE SYSTEM`, the same pages every time:
+ * `REPEATABLE`, so a set's estimate does not move from page to page): how many records of the
+ * organization it holds and how many of them match.
+ */
+async function sample(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, orgTotal: number): Promise<{ rows: number; matched: number }> {
+  const conn = em.getConnection();
+  const [rel] = await conn.execute<{ pages: number }[]>(`select greatest(relpages, 1)::int as pages from pg_class where oid = ?::regclass`, [table]);
+  const percent = Math.min(100, (100 * SAMPLE_TARGET_ROWS) / Math.max(1, orgTotal), (100 * SAMPLE_MAX_PAGES) / rel.pages);
+  const cond = where.text.replace(/^where /, '');
+  const [row] = await conn.execute<{ rows: number; matched: number }[]>(
+    `select count(*)::int as rows, count(*) filter (where ${cond})::int as matched from ${table} r tablesample system (?::float8) repeatable (17) where r.organization_id = ?`,
+    [...where.params, percent, ctx.organizationId],
+  );
+  return row;
+}
+
+/**
+ * One page of a set whose total is estimated (docs/ARCHITECTURE.md 'Estimated totals'), or null
+ * when the set must be counted: the organization holds at most `exactMax` records, the sample
+ * cannot tell that the set is surely larger than `exactMax`, the order has its own paging
+ * (custom field, owner, link sorts, a join), or the walk found too few matches within WALK_MAX
+ * entries of the sort order (the matches cluster elsewhere, as names starting with the searched
+ * word do).
+ *
+ * Page 0 walks the sort order from the start, the last page (by the estimate) from the end, so
+ * both are exact. A page between starts at an anchor: the record at the same share of the
+ * organization in the sort order (offset / estimate × records), read index-only from the nearer
+ * end, then the first `pageSize` matches from there — positions in the middle of an estimated set
+ * are estimates too. A walk of the name order tests the search on the name index's own columns
+ * and reads a record row only for its matches.
+ */
+async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, exactMax: number, walkMax: number): Promise<{ total: number; ids: string[]; estimate: true } | null> {
+  if (where.unfiltered || where.ownerIn || order.slotSort || order.ownerSort || order.join.text || !where.split) return null;
+  const terms = order.terms;
+  const desc = terms[0].desc;
+  if (terms.some((t) => t.nullable || t.desc !== desc)) return null;
+  const orgTotal = await recordTotal(em, ctx.organizationId, ctx.entityType);
+  if (orgTotal <= exactMax) return null;
+  const smp = await sample(em, ctx, table, where, orgTotal);
+  // Surely above exactMax: the lower end of the matched share (three standard deviations of a
+  // Poisson count below it) still is.
+  if (smp.rows === 0 || smp.matched < 30) return null;
+  const low = ((smp.matched - 3 * Math.sqrt(smp.matched)) / smp.rows) * orgTotal;
+  if (low <= exactMax) return null;
+  const total = roundEstimate((smp.matched / smp.rows) * orgTotal);
+  const pages = totalPagesFor(total, pageSize);
+
+  const spec = SPECS[ctx.entityType];
+  const conn = em.getConnection();
+  const nameWalk = terms.map((t) => t.expr).join() === [...spec.defaultSort, 'r.id'].join();
+  const wTerms = terms.map((t) => ({ ...t, expr: onW(t.expr) }));
+  /**
+   * `limit` matches of a walk of the sort order from an anchor (the terms' values of one record)
+   * or from an end, reading at most WALK_MAX index entries (null: fewer matches there).
+   */
+  const walk = async (anchor: unknown[] | null, reverse: boolean, limit: number): Promise<string[] | null> => {
+    const cmp = desc !== reverse ? '<=' : '>=';
+    const anchorCond = anchor ? ` and (${wTerms.map((t) => t.expr).join(', ')}) ${cmp} (${anchor.map(() => '?').join(', ')})` : '';
+    const keys = wTerms.map((t, i) => `${t.expr} as k${i}`).join(', ');
+    const outer = terms.map((t, i) => ({ ...t, expr: `x.k${i}` }));
+    // The index part: the walk itself, bounded; the search tested on the name index's columns
+    // (index-only) when the order is the name order, else on the record row with the rest.
+    const indexCond = nameWalk ? where.split!.index : { text: 'true', params: [] };
+    const rest = nameWalk ? where.split!.rest : { text: where.text.replace(/^where /, ''), params: where.params };
+    const cols = nameWalk ? ', w.name, w.domain' : '';
+    const sql = `select r.id from (select y.* from (select w.id as wid, ${keys}${cols}, w.organization_id from ${table} w where w.organization_id = ?${anchorCond} ${orderBy(wTerms, reverse)} limit ${Math.floor(walkMax)}) y
+                   where ${onY(indexCond.text)}) x
+                 join ${table} r on r.id = x.wid and r.organization_id = ? and ${rest.text}
+                 ${orderBy(outer, reverse)} limit ?`;
+    const params = [ctx.organizationId, ...(anchor ?? []), ...indexCond.params, ctx.organizationId, ...rest.params, limit];
+    // The walk is the plan: without these PostgreSQL, which cannot estimate a search's matches,
+    // may collect and sort them all, or start parallel workers for a walk that stops early.
+    const rows = await em.transactional(async (tem) => {
+      const c = tem.getConnection();
+      const trx = tem.getTransactionContext();
+      await c.execute(`set local enable_bitmapscan = off; set local enable_hashjoin = off; set local enable_mergejoin = off; set local enable_sort = off; set local max_parallel_workers_per_gather = 0`, [], 'run', trx);
+      return c.execute<{ id: string }[]>(sql, params, 'all', trx);
+    });
+    if (rows.length < limit) return null;
+    const ids = rows.map((r) => r.id);
+    return reverse ? ids.reverse() : ids;
+  };
+  const done = (ids: string[] | null) => (ids ? { total, ids, estimate: true as const } : null);
+
+  if (pageIndex === 0) return done(await walk(null, false, pageSize));
+  if (pageIndex >= pages - 1) return done(await walk(null, true, pageSize));
+  // The anchor: the record at the page's share of the organization, from the nearer end of the sort index.
+  const rank = Math.min(orgTotal - 1, Math.floor(((pageIndex * pageSize) / total) * orgTotal));
+  const fromEnd = rank > orgTotal / 2;
+  const [a] = await conn.execute<Record<string, unknown>[]>(
+    `select ${terms.map((t, i) => `${t.expr} as k${i}`).join(', ')} from ${table} r where r.organization_id = ? ${orderBy(terms, fromEnd)} limit 1 offset ?`,
+    [ctx.organizationId, fromEnd ? orgTotal - 1 - rank : rank],
+  );
+  if (!a) return null;
+  // Near the end there may be fewer matches after the anchor: the page is then the set's last.
+  return done((await walk(terms.map((_, i) => a[`k${i}`]), false, pageSize)) ?? (await walk(null, true, pageSize)));
+}
+
 /**
  * Total and the ids of one page. Without search or filters the total is the maintained count
  * (record_count) and the page an index-only walk of the sort index; with a search text, see
@@ -503,9 +631,11 @@ async function collectedPage(em: EntityManager, table: string, where: Sql, order
  * order, so the last page costs what the first does (the name indexes carry every searched column,
  * so a walk never reads the table itself).
  */
-export async function pageIds(em: EntityManager, ctx: QueryContext, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, opts: { collectMax?: number } = {}): Promise<{ total: number; ids: string[] }> {
+export async function pageIds(em: EntityManager, ctx: QueryContext, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, opts: { collectMax?: number; exactMax?: number; walkMax?: number } = {}): Promise<{ total: number; ids: string[]; estimate?: boolean }> {
   const table = SPECS[ctx.entityType].table;
   const conn = em.getConnection();
+  const estimated = await estimatedPage(em, ctx, table, where, order, pageIndex, pageSize, opts.exactMax ?? EXACT_TOTAL_MAX, opts.walkMax ?? WALK_MAX);
+  if (estimated) return estimated;
   if (where.searched) {
     const collected = await collectedPage(em, table, where, order, pageIndex * pageSize, pageSize, opts.collectMax ?? COLLECT_MAX);
     if (collected) return collected;

@@ -44,10 +44,15 @@ const COLUMNS: RecordColumn<CompanyDto>[] = [
   { key: 'website', label: 'Website', sortKey: 'website', width: 180, text: (r) => r.website },
 ];
 
-function makeApi(opts: { layouts?: TableLayoutDto[] } = {}) {
+function makeApi(opts: { layouts?: TableLayoutDto[]; estimate?: number } = {}) {
   const page = vi.fn(async (q: TableQuery) => {
     const size = q.pageSize ?? 10;
     const start = (q.pageIndex ?? 0) * size;
+    if (opts.estimate) {
+      // A server answering with an estimated total (more than 10,000 matches).
+      const rows = Array.from({ length: size }, (_, i) => company(start + i + 1));
+      return { success: true as const, rows, totalRecords: opts.estimate, totalIsEstimate: true, totalPages: Math.ceil(opts.estimate / size), hasRecords: true, pageIndex: q.pageIndex ?? 0, pageSize: size };
+    }
     const matching = q.text || (q.filters ?? []).length ? 12 : TOTAL;
     const rows = Array.from({ length: Math.max(0, Math.min(size, matching - start)) }, (_, i) => company(start + i + 1));
     return { success: true as const, rows, totalRecords: matching, totalPages: Math.ceil(matching / size), hasRecords: matching > 0, pageIndex: q.pageIndex ?? 0, pageSize: size };
@@ -77,7 +82,7 @@ function DrawerProbe() {
   return <output data-testid="drawer-probe">{d.target ? `${d.target.entityType}:${d.target.id}` : ''}</output>;
 }
 
-function renderTable(opts: { layouts?: TableLayoutDto[]; pluginMode?: boolean } = {}) {
+function renderTable(opts: { layouts?: TableLayoutDto[]; pluginMode?: boolean; estimate?: number } = {}) {
   const mocks = makeApi(opts);
   const utils = renderWithApi(
     <DrawerProvider>
@@ -234,6 +239,26 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     await waitFor(() => expect(bulkBar()).toBeNull());
     expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.companies });
     expect((await screen.findByTestId('toast-success')).textContent).toContain('25 companies deleted');
+  });
+
+  it("an estimated total reads 'about' in the bar, the selection and the confirmation; the delete sends the filters (the exact set)", async () => {
+    const user = userEvent.setup();
+    const { bulkDelete, page } = renderTable({ estimate: 37_700 });
+    await waitFor(() => expect(rowIds()).toHaveLength(10));
+    expect(screen.getByTestId('pagination-total').textContent).toBe('about 37,700 records');
+    expect(screen.getByTestId('pagination-label').textContent).toBe('Page 1 of about 3,770');
+    await user.click(screen.getByTestId('pagination-last'));
+    await waitFor(() => expect(lastQuery(page).pageIndex).toBe(3769));
+    await user.click(screen.getByTestId('record-table-select-page'));
+    expect(screen.getByTestId('bulk-selected-count').textContent).toBe('10 selected');
+    expect(screen.getByTestId('bulk-select-all-across').textContent).toBe('Select all about 37,700 across pages');
+    await user.click(screen.getByTestId('bulk-select-all-across'));
+    expect(screen.getByTestId('bulk-selected-count').textContent).toBe('All about 37,700 companies selected');
+    await user.click(screen.getByTestId('bulk-delete'));
+    const dialog = await screen.findByTestId('bulk-delete-dialog');
+    expect(dialog.textContent).toContain('Delete about 37,700 companies? This cannot be undone.');
+    await user.click(within(dialog).getByTestId('confirm-dialog-confirm'));
+    await waitFor(() => expect(bulkDelete).toHaveBeenCalledWith({ allSelected: true, text: '', filters: [], excludeIds: [] }));
   });
 
   it('closes the drawer when the record it shows is deleted', async () => {

@@ -35,6 +35,8 @@ type RecordRow = CompanyDto | ContactDto;
 interface PageResult<Row> {
   rows: Row[];
   totalRecords: number;
+  /** totalRecords is an estimate (more than 10,000 matches): shown as 'about N'. */
+  totalIsEstimate?: boolean;
   totalPages: number;
 }
 
@@ -222,6 +224,9 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
   const rows = (page.data?.rows ?? []) as Row[];
   const totalRecords = page.data?.totalRecords ?? 0;
   const totalPages = Math.max(1, page.data?.totalPages ?? 1);
+  const totalIsEstimate = page.data?.totalIsEstimate === true;
+  /** 'about ' before a count derived from an estimated total. */
+  const about = totalIsEstimate ? 'about ' : '';
 
   // After a delete the page may be past the end: go to the last page there is.
   useEffect(() => {
@@ -238,13 +243,15 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
   useSeedResults(entityType, rowIds, primaryIds);
 
   const count = selectedCount(state.selection, totalRecords);
+  // With 'all selected' the count comes from the total, so it is an estimate too; the server acts on the exact set.
+  const countAbout = state.selection.kind === 'all' ? about : '';
   const pageIds = rows.map((r) => r.id);
   const pageAllSelected = pageSelectionState(state.selection, pageIds) === 'all';
   const allAcross = state.selection.kind === 'all';
 
   const [exporting, setExporting] = useState(false);
   /** The delete confirmation and the number of rows it is about (kept while it fades out). */
-  const [confirmDelete, setConfirmDelete] = useState({ open: false, count: 0 });
+  const [confirmDelete, setConfirmDelete] = useState({ open: false, count: 0, about: '' });
   const closeConfirm = () => setConfirmDelete((c) => ({ ...c, open: false }));
 
   const runExport = useCallback(async (selection: Selection) => {
@@ -339,11 +346,11 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
       {count > 0 && (
         <div className={styles.bulk} role="region" aria-label="Bulk actions" data-testid="bulk-action-bar" data-all-selected={allAcross ? 'true' : 'false'}>
           <Text className={styles.bulkCount} data-testid="bulk-selected-count" data-count={count}>
-            {allAcross ? `All ${count.toLocaleString('en-US')} ${count === 1 ? nouns.one : nouns.many} selected` : `${count.toLocaleString('en-US')} selected`}
+            {allAcross ? `All ${countAbout}${count.toLocaleString('en-US')} ${count === 1 ? nouns.one : nouns.many} selected` : `${count.toLocaleString('en-US')} selected`}
           </Text>
           {!allAcross && pageAllSelected && totalRecords > count && (
             <Link as="button" onClick={() => dispatch({ type: 'select', selection: { kind: 'all', excludeIds: new Set() } })} data-testid="bulk-select-all-across">
-              Select all {totalRecords.toLocaleString('en-US')} across pages
+              Select all {about}{totalRecords.toLocaleString('en-US')} across pages
             </Link>
           )}
           <Link as="button" onClick={() => dispatch({ type: 'clearSelection' })} data-testid="bulk-clear">
@@ -359,7 +366,7 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
             >
               {exporting ? 'Exporting…' : 'Export'}
             </Button>
-            <Button size="small" icon={<DeleteRegular />} disabled={!selectionBody} onClick={() => setConfirmDelete({ open: true, count })} data-testid="bulk-delete">
+            <Button size="small" icon={<DeleteRegular />} disabled={!selectionBody} onClick={() => setConfirmDelete({ open: true, count, about: countAbout })} data-testid="bulk-delete">
               Delete
             </Button>
           </div>
@@ -388,6 +395,7 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
         pageSize={state.pageSize}
         totalPages={totalPages}
         totalRecords={page.data ? totalRecords : undefined}
+        totalIsEstimate={totalIsEstimate}
         onPageChange={(pageIndex) => dispatch({ type: 'page', pageIndex })}
         onPageSizeChange={(pageSize) => dispatch({ type: 'pageSize', pageSize })}
       />
@@ -395,7 +403,7 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
         open={confirmDelete.open}
         type="delete"
         title={`Delete ${deleteCount === 1 ? nouns.one : nouns.many}`}
-        message={`Delete ${deleteCount.toLocaleString('en-US')} ${deleteCount === 1 ? nouns.one : nouns.many}? This cannot be undone.`}
+        message={`Delete ${confirmDelete.about}${deleteCount.toLocaleString('en-US')} ${deleteCount === 1 ? nouns.one : nouns.many}? This cannot be undone.`}
         onConfirm={deleteSelected}
         onCancel={closeConfirm}
         data-testid="bulk-delete-dialog"

@@ -52,6 +52,19 @@ const btn = (id: string) => screen.getByTestId(`pagination-${id}`) as HTMLButton
 const goTo = () => screen.getByTestId('pagination-goto') as HTMLInputElement;
 
 describe('PaginationBar', { timeout: 20_000 }, () => {
+  it("an estimated total reads 'about 37,700 records' and 'Page 3 of about 755'; an exact one has no 'about'", () => {
+    const { props } = renderBar({ pageIndex: 2, pageSize: 50, totalPages: 755, totalRecords: 37_700, totalIsEstimate: true });
+    expect(screen.getByTestId('pagination-total').textContent).toBe('about 37,700 records');
+    expect(label()).toBe('Page 3 of about 755');
+    // 'Last page' still goes to the last (estimated) page; the server answers it from the end.
+    fireEvent.click(btn('last'));
+    expect(props.onPageChange).toHaveBeenCalledWith(754);
+    cleanup();
+    renderBar({ pageIndex: 2, pageSize: 50, totalPages: 755, totalRecords: 37_712 });
+    expect(screen.getByTestId('pagination-total').textContent).toBe('37,712 records');
+    expect(label()).toBe('Page 3 of 755');
+  });
+
   it("shows the zero-based page as 'Page X of Y' (page+1)", () => {
     renderBar({ pageIndex: 0 });
     expect(label()).toBe('Page 1 of 5');

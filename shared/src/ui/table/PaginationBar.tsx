@@ -16,6 +16,8 @@ export interface PaginationBarProps {
   /** At least 1. */
   totalPages: number;
   totalRecords?: number;
+  /** The total (and so the page count) is an estimate: 'about 37,700 records', 'Page 3 of about 755'. */
+  totalIsEstimate?: boolean;
   onPageChange: (pageIndex: number) => void;
   onPageSizeChange: (pageSize: number) => void;
   disabled?: boolean;
@@ -89,7 +91,7 @@ export function PaginationBar(props: PaginationBarProps) {
       </div>
       {props.totalRecords !== undefined && (
         <Text className={styles.muted} data-testid="pagination-total">
-          {props.totalRecords.toLocaleString('en-US')} {props.totalRecords === 1 ? 'record' : 'records'}
+          {props.totalIsEstimate ? 'about ' : ''}{props.totalRecords.toLocaleString('en-US')} {props.totalRecords === 1 ? 'record' : 'records'}
         </Text>
       )}
       <div className={styles.spacer} />
@@ -101,7 +103,7 @@ export function PaginationBar(props: PaginationBarProps) {
           <Button appearance="subtle" size="small" icon={<ChevronLeftRegular />} disabled={disabled || atFirst} onClick={() => go(current - 1)} data-testid="pagination-previous" />
         </Tooltip>
         <Text className={styles.label} data-testid="pagination-label" aria-live="polite">
-          Page {(current + 1).toLocaleString('en-US')} of {totalPages.toLocaleString('en-US')}
+          Page {(current + 1).toLocaleString('en-US')} of {props.totalIsEstimate ? 'about ' : ''}{totalPages.toLocaleString('en-US')}
         </Text>
         <Tooltip content="Next page" relationship="label">
           <Button appearance="subtle" size="small" icon={<ChevronRightRegular />} disabled={disabled || atLast} onClick={() => go(current + 1)} data-testid="pagination-next" />

@@ -2,15 +2,16 @@ import { Link } from 'react-router';
 import { Badge, Text, Title2, makeStyles, tokens } from '@fluentui/react-components';
 import { useUser } from '../../session/hooks/useSession';
 import { visibleNavItems } from '../../shell/navigation';
+import { isComingSoon } from '../../shell/areas';
 
-const DESCRIPTIONS: Record<string, { text: string; ready: boolean }> = {
-  lists: { text: 'Build lists of candidate companies and score them.', ready: false },
-  companies: { text: 'Your companies, their fields, enrichments and activities.', ready: false },
-  contacts: { text: 'The people you reach, linked to their companies.', ready: false },
-  enrichments: { text: 'AI enrichments that fill fields for companies, contacts and ideas.', ready: false },
-  playbook: { text: 'Plays that generate AI emails for your contacts.', ready: false },
-  profile: { text: 'Your name and your settings.', ready: true },
-  organization: { text: 'Users, roles, invitations and seats.', ready: true },
+const DESCRIPTIONS: Record<string, string> = {
+  lists: 'Build lists of candidate companies and score them.',
+  companies: 'Your companies, their fields, enrichments and activities.',
+  contacts: 'The people you reach, linked to their companies.',
+  enrichments: 'AI enrichments that fill fields for companies, contacts and ideas.',
+  playbook: 'Plays that generate AI emails for your contacts.',
+  profile: 'Your name and your settings.',
+  organization: 'Users, roles, invitations and seats.',
 };
 
 const useStyles = makeStyles({
@@ -49,20 +50,19 @@ export default function HomePage() {
       </div>
       <div className={styles.grid}>
         {visibleNavItems(user.isAdmin).map((item) => {
-          const d = DESCRIPTIONS[item.key];
           const Icon = item.icon;
           return (
             <Link key={item.key} to={item.path} className={styles.card} data-testid={`home-card-${item.key}`}>
               <div className={styles.cardHead}>
                 <Icon className={styles.icon} aria-hidden />
                 <span className={styles.title}>{item.label}</span>
-                {!d?.ready && (
-                  <Badge appearance="tint" color="informative" size="small" className={styles.badge}>
+                {isComingSoon(item.key) && (
+                  <Badge appearance="tint" color="informative" size="small" className={styles.badge} data-testid="home-coming-soon">
                     Coming soon
                   </Badge>
                 )}
               </div>
-              <Text className={styles.muted}>{d?.text}</Text>
+              <Text className={styles.muted}>{DESCRIPTIONS[item.key]}</Text>
             </Link>
           );
         })}

@@ -1,0 +1,131 @@
+// Estimated totals (docs/ARCHITECTURE.md 'Records' → 'Estimated totals'): a table query matching
+// more than 10,000 records may answer an estimate (`totalIsEstimate: true`); up to 10,000 the
+// total is exact. The first and the last page of an estimated set are exact; a page between
+// starts near its estimated position; 'all selected' bulk actions act on the exact set.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
+import { loadQueryContext, whereSql, orderSql, pageIds } from './table-query';
+
+interface Page { rows: { id: string; name: string }[]; totalRecords: number; totalIsEstimate: boolean; totalPages: number }
+
+describe('estimated totals above 10,000 matches', () => {
+  let ctx: TestContext;
+  let c: TestClient;
+  let org: string;
+  /** Every company of the organization in the table's order (name, then id), lowercased names. */
+  let all: { id: string; name: string }[] = [];
+
+  const N = 12_600;
+  beforeAll(async () => {
+    ctx = await createTestApp();
+    const o = await createOrg(ctx, { name: 'Estimates' });
+    org = o.organization.id;
+    c = await signedIn(ctx, o.admin.email, '10.71.0.1');
+    // 12,600 companies: 'Alpha …' (600), then 'Delta Widgets …' / 'Delta Gears …' (6,000 each);
+    // every 5th of them has 'seven' in its name (2,520: an exact total).
+    await ctx.em().getConnection().execute(
+      `insert into company (id, organization_id, name, website, domain, created_by_id, created_at, updated_at)
+       select gen_random_uuid(), ?::uuid, n, 'https://' || d, d, ?::uuid, now(), now()
+         from (select case when i <= 600 then 'Alpha ' else 'Delta ' || (case when i % 2 = 0 then 'Widgets ' else 'Gears ' end) end
+                      || (case when i % 5 = 0 then 'seven ' else '' end) || lpad(i::text, 5, '0') as n,
+                      'est-' || i || '.example' as d
+                 from generate_series(1, ?::int) i) s`,
+      [org, o.admin.id, N],
+    );
+    await ctx.em().getConnection().execute('analyze company');
+    const rows = await ctx.em().getConnection().execute<{ id: string; name: string }[]>(
+      `select id, name from company where organization_id = ? order by lower(name), id`, [org]);
+    all = rows;
+    expect(all).toHaveLength(N);
+  });
+  afterAll(async () => { await ctx.close(); });
+
+  const page = async (body: Record<string, unknown>): Promise<Page> => {
+    const res = await c.post('/api/v1/company/get-companies', { pageSize: 50, ...body });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+  const matching = (text: string) => all.filter((r) => r.name.toLowerCase().includes(text));
+
+  it("a search matching 12,000 answers 'about' (rounded, near the truth); page 0 and the last page are exact", async () => {
+    const exact = matching('delta');
+    expect(exact).toHaveLength(12_000);
+    const first = await page({ text: 'delta', pageIndex: 0 });
+    expect(first.totalIsEstimate).toBe(true);
+    expect(first.totalRecords).toBeGreaterThan(10_000);
+    expect(Math.abs(first.totalRecords - 12_000) / 12_000).toBeLessThan(0.15);
+    // Three significant figures: 12,345 is answered as 12,300.
+    expect(first.totalRecords % 100).toBe(0);
+    expect(first.totalPages).toBe(Math.ceil(first.totalRecords / 50));
+    expect(first.rows.map((r) => r.id)).toEqual(exact.slice(0, 50).map((r) => r.id));
+    // The same estimate on every page (the sample reads the same pages each time).
+    const last = await page({ text: 'delta', pageIndex: first.totalPages - 1 });
+    expect(last.totalRecords).toBe(first.totalRecords);
+    expect(last.totalIsEstimate).toBe(true);
+    expect(last.rows.map((r) => r.id)).toEqual(exact.slice(-50).map((r) => r.id));
+  });
+
+  it('a page between starts near its estimated position: 50 matches in order, consecutive in the set', async () => {
+    const exact = matching('delta');
+    const first = await page({ text: 'delta', pageIndex: 0 });
+    for (const p of [1, 40, Math.floor(first.totalPages / 2), first.totalPages - 2]) {
+      const res = await page({ text: 'delta', pageIndex: p });
+      expect(res.totalIsEstimate).toBe(true);
+      expect(res.rows).toHaveLength(50);
+      const at = exact.findIndex((r) => r.id === res.rows[0].id);
+      expect(at, `page ${p}`).toBeGreaterThanOrEqual(0);
+      expect(res.rows.map((r) => r.id)).toEqual(exact.slice(at, at + 50).map((r) => r.id));
+      // Near the page's own position: within a few pages of offset p × 50 (the estimate's error).
+      expect(Math.abs(at - p * 50), `page ${p}`).toBeLessThan(0.15 * 12_000);
+    }
+  });
+
+  it('up to 10,000 matches the total stays exact (a search of 2,520, the whole table of 12,600 without search)', async () => {
+    const seven = await page({ text: 'seven', pageIndex: 3 });
+    expect(seven.totalIsEstimate).toBe(false);
+    expect(seven.totalRecords).toBe(matching('seven').length);
+    expect(seven.rows.map((r) => r.id)).toEqual(matching('seven').slice(150, 200).map((r) => r.id));
+    const whole = await page({ pageIndex: 0 });
+    expect(whole).toMatchObject({ totalIsEstimate: false, totalRecords: N });
+  });
+
+  it('a filter matching more than 10,000 is estimated too; other sorts keep exact first and last pages', async () => {
+    const filters = [{ key: 'name', operator: 'and', items: [{ id: 'c1', condition: 'contains', data: 'delta' }] }];
+    const byName = await page({ filters, pageIndex: 0 });
+    expect(byName.totalIsEstimate).toBe(true);
+    expect(byName.rows.map((r) => r.id)).toEqual(matching('delta').slice(0, 50).map((r) => r.id));
+    const desc = await page({ text: 'delta', sortKey: 'name', sortOrder: 'desc', pageIndex: 0 });
+    expect(desc.totalIsEstimate).toBe(true);
+    expect(desc.rows.map((r) => r.id)).toEqual([...matching('delta')].reverse().slice(0, 50).map((r) => r.id));
+    const byDomain = await page({ text: 'delta', sortKey: 'domain', sortOrder: 'asc', pageIndex: 0 });
+    const domains = await ctx.em().getConnection().execute<{ id: string }[]>(
+      `select id from company where organization_id = ? and lower(name) like '%delta%' order by domain, id limit 50`, [org]);
+    expect(byDomain.rows.map((r) => r.id)).toEqual(domains.map((r) => r.id));
+  });
+
+  it('matches that cluster past the walk bound are counted instead (exact)', async () => {
+    // With a bound of 100 index entries, the first 'delta' (after 600 'Alpha' names) is out of reach.
+    const qctx = await loadQueryContext(ctx.em(), org, 'company');
+    const where = whereSql(qctx, { text: 'delta' });
+    const res = await pageIds(ctx.em(), qctx, where, orderSql(qctx, null, null), 0, 50, { walkMax: 100 });
+    expect(res.estimate).toBeUndefined();
+    expect(res.total).toBe(12_000);
+    expect(res.ids).toEqual(matching('delta').slice(0, 50).map((r) => r.id));
+  });
+
+  it("'all selected' acts on the exact set, whatever the estimate said", async () => {
+    const filters = [{ key: 'name', operator: 'and', items: [{ id: 'c1', condition: 'contains', data: 'gears' }] }];
+    // 'gears' alone is 6,000: exact. The export of 'delta' (estimated) has every matching row.
+    const res = await c.post('/api/v1/company/export', { selection: { allSelected: true, text: 'delta', filters: [], excludeIds: [] } });
+    expect(res.statusCode).toBe(200);
+    expect(res.body.trim().split('\n').length - 1).toBe(12_000);
+    expect((await page({ text: 'delta' })).totalIsEstimate).toBe(true);
+    const del = await c.post('/api/v1/company/bulk-delete', { selection: { allSelected: true, text: 'widgets', filters, excludeIds: [] } });
+    expect(del.statusCode, del.body).toBe(200);
+    expect(del.json()).toMatchObject({ count: 0 });
+    const gone = await c.post('/api/v1/company/bulk-delete', { selection: { allSelected: true, text: 'delta', filters: [], excludeIds: [all[600].id] } });
+    expect(gone.json()).toMatchObject({ success: true, count: 11_999, message: '11999 companies deleted' });
+    const left = await page({ text: 'delta' });
+    expect(left).toMatchObject({ totalIsEstimate: false, totalRecords: 1 });
+  });
+});
