@@ -98,7 +98,6 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
 
   log(`${total} companies with contacts`);
   const companies: { id: string; name: string; contacts: string[]; industry: string }[] = [];
-  let values = 0;
   for (let i = 0; i < total; i++) {
     const name = `${PREFIXES[i % PREFIXES.length]} ${NOUNS[Math.floor(i / PREFIXES.length) % NOUNS.length]}${i >= PREFIXES.length * NOUNS.length ? ` ${Math.floor(i / (PREFIXES.length * NOUNS.length)) + 1}` : ''}`;
     const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
@@ -116,8 +115,7 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
       await linkCompanyContact(x, actor, company.id, contact.id);
       row.contacts.push(contact.id);
       await writeFieldValue(x, { organizationId: orgId, entityType: 'contact', entityId: contact.id, field: fields.title, value: k === 0 ? pick(TITLES.slice(0, 4)) : pick(TITLES) });
-      values++;
-    }
+      }
     // Revenue and employees for most, the industry for the ones the enrichment did not reach.
     if (i % 10 !== 9) {
       await writeFieldValue(x, { organizationId: orgId, entityType: 'company', entityId: company.id, field: fields.revenue, value: Math.round(r() * 900_00 + 500) / 100 });
@@ -162,7 +160,6 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
 
   log('activities and notifications');
   const today = new Date().toISOString().slice(0, 10);
-  let activities = 0;
   const kinds = [
     { type: 'call', content: 'Intro call: interested in a partnership, asked for the deck.' },
     { type: 'f2f', content: 'Met at the trade fair; follow up on pricing next week.' },
@@ -177,18 +174,16 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
       type: kind.type, companyId: c.id, contactId: c.contacts[0], date: today, content: kind.content,
       title: null, followUp: i % 8 === 0, timezone: 'UTC',
     } as Parameters<typeof createActivity>[2]);
-    activities++;
   }
   const notices = [
     { level: 'info', message: `Enrichment 'Industry classifier' finished: ${enriched.length} companies enriched`, href: '/enrichments' },
     { level: 'info', message: `${companies.length} demo companies are ready to explore`, href: '/companies' },
     { level: 'warning', message: `${companies.length - enriched.length} companies have no industry yet: run the enrichment on them`, href: '/companies' },
   ] as const;
-  let notifications = 0;
   for (const user of members) {
     for (const [k, n] of notices.entries()) {
       const y = em();
-      await y.transactional(async (t) => { if (await notifyUser(t, { organizationId: orgId, userId: user.id, level: n.level, message: n.message, href: n.href, uniqueKey: `demo-${k}` })) notifications++; });
+      await y.transactional(async (t) => { await notifyUser(t, { organizationId: orgId, userId: user.id, level: n.level, message: n.message, href: n.href, uniqueKey: `demo-${k}` }); });
     }
   }
   return { created: true, ...(await summary(orm, orgId)) };
