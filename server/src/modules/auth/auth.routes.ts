@@ -24,19 +24,18 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   /**
    * Checks credentials with the same answer and the same work (one argon2 verification) whether or
-   * not the account exists; throttled per account and per address.
+   * not the account exists; throttled per account and per address (reserve first, then verify).
    */
   async function authenticate(req: FastifyRequest, em: EntityManager, rawEmail: string, password: string): Promise<IUser> {
     const email = normalizeEmail(rawEmail);
-    const wait = await throttle.retryAfter(em, email, req.ip);
+    // The attempt is counted as a failure before the password is checked (one atomic step with the
+    // limit check), so parallel attempts cannot all pass the check; a success gives it back.
+    const wait = await throttle.reserve(em, email, req.ip);
     if (wait > 0) throw tooManyRequests(AUTH_MESSAGES.throttled, wait);
     const user = await em.findOne(User, { email, deleted: false }, { filters: false });
     const ok = await verifyPassword(user?.passwordHash, password);
-    if (!ok || !user) {
-      await throttle.recordFailure(em, email, req.ip);
-      throw new HttpError(401, AUTH_MESSAGES.invalidCredentials);
-    }
-    await throttle.recordSuccess(em, email);
+    if (!ok || !user) throw new HttpError(401, AUTH_MESSAGES.invalidCredentials);
+    await throttle.recordSuccess(em, email, req.ip);
     if (user.status !== 'active') throw new HttpError(403, DISABLED_MESSAGE);
     return user;
   }
