@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { parseAllowedPrivateHosts, type AllowedPrivateHost } from './providers/web/outbound';
 
 /** The repository root (server/src/config.ts → ../..). */
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -75,6 +76,13 @@ export const ConfigSchema = z.object({
   LLM_ORG_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
   /** Calls started per organization and process per minute (0 = no limit). */
   LLM_ORG_RATE_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /**
+   * Private hosts a URL typed by a user (an organization's AI provider base URL, later CRM and data
+   * provider URLs) may reach although they are not public: comma-separated names, addresses or
+   * CIDR ranges, each optionally with :port (e.g. `llm.internal,10.0.5.0/24,127.0.0.1:11434`).
+   * Everything else must be a public internet address (providers/web/outbound.ts).
+   */
+  OUTBOUND_ALLOWED_PRIVATE_HOSTS: z.string().default(''),
   /** Lets organizations point their own key at an http:// base URL in production (tests, private gateways). */
   LLM_ALLOW_HTTP_BASE_URL: bool.default(false),
   // Encrypts stored secrets (integration API keys) with AES-256-GCM. Required in production; every
@@ -109,6 +117,8 @@ export type Config = Omit<z.infer<typeof ConfigSchema>, 'REALTIME_SECRET' | 'SEC
   publicUrl: string;
   corsOrigins: string[];
   cookieSecure: boolean;
+  /** OUTBOUND_ALLOWED_PRIVATE_HOSTS parsed. */
+  allowedPrivateHosts: AllowedPrivateHost[];
 };
 
 /** Development and test only: an API process started in production refuses to run with it. */
@@ -138,6 +148,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
   const corsOrigins = c.CORS_ORIGINS ? c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : [new URL(publicUrl).origin];
   const openaiModels = c.OPENAI_MODELS.split(',').map((s) => s.trim()).filter(Boolean);
+  let allowedPrivateHosts: AllowedPrivateHost[];
+  try {
+    allowedPrivateHosts = parseAllowedPrivateHosts(c.OUTBOUND_ALLOWED_PRIVATE_HOSTS);
+  } catch (err) {
+    throw new Error(`Invalid configuration:\n  ${(err as Error).message}`);
+  }
   return { ...c, REALTIME_SECRET: c.REALTIME_SECRET ?? DEV_REALTIME_SECRET, realtimeSecretSet: Boolean(c.REALTIME_SECRET),
-    SECRETS_KEY: c.SECRETS_KEY ?? DEV_SECRETS_KEY, secretsKeySet: Boolean(c.SECRETS_KEY), openaiModels, publicUrl, corsOrigins, cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://') };
+    SECRETS_KEY: c.SECRETS_KEY ?? DEV_SECRETS_KEY, secretsKeySet: Boolean(c.SECRETS_KEY), openaiModels, publicUrl, corsOrigins, allowedPrivateHosts, cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://') };
 }
