@@ -152,7 +152,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   try {
     allowedPrivateHosts = parseAllowedPrivateHosts(c.OUTBOUND_ALLOWED_PRIVATE_HOSTS);
   } catch (err) {
-    throw new Error(`Invalid configuration:\n  ${(err as Error).message}`);
+    throw new Error(`Invalid configuration:\n  ${(err as Error).message}`, { cause: err });
   }
   return { ...c, REALTIME_SECRET: c.REALTIME_SECRET ?? DEV_REALTIME_SECRET, realtimeSecretSet: Boolean(c.REALTIME_SECRET),
     SECRETS_KEY: c.SECRETS_KEY ?? DEV_SECRETS_KEY, secretsKeySet: Boolean(c.SECRETS_KEY), openaiModels, publicUrl, corsOrigins, allowedPrivateHosts, cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://') };
