@@ -84,7 +84,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(cors, {
-    origin: (origin, cb) => cb(null, !origin || config.corsOrigins.includes(origin) || origin.startsWith('chrome-extension://')),
+    // Only the configured origins (PUBLIC_URL's or CORS_ORIGINS, and CHROME_EXTENSION_IDS' extensions).
+    origin: (origin, cb) => cb(null, !origin || config.corsOrigins.includes(origin)),
     credentials: true,
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['content-type', 'authorization', 'x-csrf-token'],

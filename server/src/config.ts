@@ -11,6 +11,9 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const optional = z.string().trim().min(1).optional().or(z.literal('').transform(() => undefined));
 
+/** The id of the product's own Chrome extension (derived from the public key in its manifest). */
+export const OWN_EXTENSION_ID = 'goeedljjjpbnelekfcnkohbccpjajnfb';
+
 /** Every setting, from the environment, with its default. README's configuration table lists them. */
 export const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -27,6 +30,12 @@ export const ConfigSchema = z.object({
   ROLE: z.enum(['api', 'worker', 'both']).default('both'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: z.string().default(''),
+  /**
+   * Chrome extension ids whose pages may call the API with credentials (CORS) and open the realtime
+   * socket; default: the product's own extension (its id follows from the `key` in
+   * extension-chrome/public/manifest.json). A store-published build has the store's id: set it here.
+   */
+  CHROME_EXTENSION_IDS: z.string().default(OWN_EXTENSION_ID),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 14),
   TOKEN_TTL_DAYS: z.coerce.number().positive().default(90),
@@ -115,6 +124,7 @@ export type Config = Omit<z.infer<typeof ConfigSchema>, 'REALTIME_SECRET' | 'SEC
   /** OPENAI_MODELS as a list (first = default). */
   openaiModels: string[];
   publicUrl: string;
+  /** Browser origins allowed with credentials (CORS) and on the realtime socket: CORS_ORIGINS and the extensions. */
   corsOrigins: string[];
   cookieSecure: boolean;
   /** OUTBOUND_ALLOWED_PRIVATE_HOSTS parsed. */
@@ -146,7 +156,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const c = parsed.data;
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
-  const corsOrigins = c.CORS_ORIGINS ? c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : [new URL(publicUrl).origin];
+  const extensionOrigins = c.CHROME_EXTENSION_IDS.split(',').map((s) => s.trim()).filter(Boolean).map((id) => `chrome-extension://${id}`);
+  const corsOrigins = [...(c.CORS_ORIGINS ? c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : [new URL(publicUrl).origin]), ...extensionOrigins];
   const openaiModels = c.OPENAI_MODELS.split(',').map((s) => s.trim()).filter(Boolean);
   let allowedPrivateHosts: AllowedPrivateHost[];
   try {

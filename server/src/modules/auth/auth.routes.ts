@@ -15,6 +15,7 @@ import { LoginThrottler } from './throttle';
 import { createSession, setSessionCookies, clearSessionCookies, revokeUserSessions } from './sessions';
 import { toUserDto } from '../users/user.presenter';
 import { authOf } from '../../plugins/types';
+import { assertCsrf } from '../../plugins/auth';
 
 const DISABLED_MESSAGE = 'Your account is disabled. Please ask your organization Admin.';
 
@@ -71,6 +72,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     config: { auth: 'public' },
     schema: { tags: ['auth'], summary: 'End the current session on the server and clear the cookies', response: { 200: SuccessResponse } },
   }, async (req, reply) => {
+    // Public (an expired session may still clear its cookies), but a live cookie session must send
+    // the CSRF proof like every other state change: a cross-site page cannot sign the user out.
+    if (req.auth) assertCsrf(req);
     if (req.auth) await req.em.nativeUpdate(Session, { id: req.auth.session.id }, { revokedAt: new Date() });
     clearSessionCookies(reply, app.config);
     return { success: true as const, message: AUTH_MESSAGES.loggedOut };
