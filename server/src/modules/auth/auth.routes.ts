@@ -104,6 +104,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         to: user.email,
         subject: 'Reset your Dealscout password',
         kind: 'password-reset',
+        secrets: [link],
         text: `Hello ${user.firstName || user.email},\n\nSomeone (hopefully you) asked to reset your Dealscout password. Open this link within ${app.config.RESET_TOKEN_TTL_MINUTES} minutes to choose a new one:\n\n${link}\n\nThe link works once. If you did not ask for this, ignore this email.`,
       });
     });

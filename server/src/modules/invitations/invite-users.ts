@@ -55,12 +55,14 @@ export async function inviteUsers(opts: {
   const inviter = `${opts.invitedBy.firstName} ${opts.invitedBy.lastName}`.trim() || opts.invitedBy.email;
   const mailEm = app.orm.em.fork();
   for (const { email, token } of links) {
+    const link = `${app.config.publicUrl}/invite/${encodeURIComponent(token)}`;
     await app.mailer.send(mailEm, {
+      secrets: [link],
       organizationId: opts.organizationId,
       to: normalizeEmail(email),
       subject: `${inviter} invited you to ${invited.orgName} on Dealscout`,
       kind: 'invitation',
-      text: `Hello,\n\n${inviter} invited you to join ${invited.orgName} on Dealscout as ${opts.role}.\n\nAccept the invitation and set your password here (valid for ${app.config.INVITE_TTL_DAYS} days):\n\n${app.config.publicUrl}/invite/${encodeURIComponent(token)}\n`,
+      text: `Hello,\n\n${inviter} invited you to join ${invited.orgName} on Dealscout as ${opts.role}.\n\nAccept the invitation and set your password here (valid for ${app.config.INVITE_TTL_DAYS} days):\n\n${link}\n`,
     });
   }
   return invited.emails;
