@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { parseAllowedPrivateHosts, type AllowedPrivateHost } from './providers/web/outbound';
 
 /** The repository root (server/src/config.ts → ../..). */
@@ -131,10 +133,34 @@ export type Config = Omit<z.infer<typeof ConfigSchema>, 'REALTIME_SECRET' | 'SEC
   allowedPrivateHosts: AllowedPrivateHost[];
 };
 
-/** Development and test only: an API process started in production refuses to run with it. */
+/** Tests only (NODE_ENV=test): fixed, public values. Development generates its own (localSecrets). */
 export const DEV_REALTIME_SECRET = 'dealscout-development-realtime-secret-not-for-production';
-/** Development and test only, like DEV_REALTIME_SECRET. */
+/** Tests only, like DEV_REALTIME_SECRET. */
 export const DEV_SECRETS_KEY = 'dealscout-development-secrets-key-not-for-production';
+
+/** The file in DATA_DIR that keeps a development install's generated secrets. */
+export const LOCAL_SECRETS_FILE = 'local-secrets.json';
+
+/**
+ * Development without REALTIME_SECRET / SECRETS_KEY: random values generated on first start and
+ * kept in DATA_DIR/local-secrets.json (mode 0600), so every process of the install (api, worker,
+ * scripts) shares them and nobody can forge socket tokens or read stored keys from the source code.
+ * Created with O_EXCL: of two processes starting at once, one writes and the other reads.
+ */
+export function localSecrets(dataDir: string): { REALTIME_SECRET: string; SECRETS_KEY: string } {
+  const file = path.join(dataDir, LOCAL_SECRETS_FILE);
+  const read = () => JSON.parse(fs.readFileSync(file, 'utf8')) as { REALTIME_SECRET: string; SECRETS_KEY: string };
+  if (fs.existsSync(file)) return read();
+  fs.mkdirSync(dataDir, { recursive: true });
+  const fresh = { REALTIME_SECRET: randomBytes(32).toString('base64url'), SECRETS_KEY: randomBytes(32).toString('base64url') };
+  try {
+    fs.writeFileSync(file, JSON.stringify(fresh, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
+    return fresh;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return read();
+    throw err;
+  }
+}
 
 /** Settings a production API process cannot run without (checked by main.ts at start). */
 export function productionProblems(config: Config, role: { api: boolean }): string[] {
@@ -165,6 +191,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (err) {
     throw new Error(`Invalid configuration:\n  ${(err as Error).message}`, { cause: err });
   }
-  return { ...c, REALTIME_SECRET: c.REALTIME_SECRET ?? DEV_REALTIME_SECRET, realtimeSecretSet: Boolean(c.REALTIME_SECRET),
-    SECRETS_KEY: c.SECRETS_KEY ?? DEV_SECRETS_KEY, secretsKeySet: Boolean(c.SECRETS_KEY), openaiModels, publicUrl, corsOrigins, allowedPrivateHosts, cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://') };
+  // Production requires both (productionProblems); tests use the fixed values; development generates its own.
+  const local = c.NODE_ENV === 'development' && (!c.REALTIME_SECRET || !c.SECRETS_KEY) ? localSecrets(c.DATA_DIR) : null;
+  const fallback = local ?? { REALTIME_SECRET: DEV_REALTIME_SECRET, SECRETS_KEY: DEV_SECRETS_KEY };
+  return { ...c, REALTIME_SECRET: c.REALTIME_SECRET ?? fallback.REALTIME_SECRET, realtimeSecretSet: Boolean(c.REALTIME_SECRET),
+    SECRETS_KEY: c.SECRETS_KEY ?? fallback.SECRETS_KEY, secretsKeySet: Boolean(c.SECRETS_KEY), openaiModels, publicUrl, corsOrigins, allowedPrivateHosts, cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://') };
 }
