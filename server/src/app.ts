@@ -15,6 +15,7 @@ import type { Config } from './config';
 import './plugins/types';
 import { registerErrorHandler } from './plugins/errors';
 import { registerAuth } from './plugins/auth';
+import { registerInputGuard } from './plugins/input-guard';
 import { Mailer } from './modules/mail/mailer';
 import { BackgroundTasks } from './lib/background';
 import { healthRoutes } from './modules/system/health.routes';
@@ -67,6 +68,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => app.background.drain());
   const spaHtml = readWebIndex(config.WEB_DIST, deps.logger);
   registerErrorHandler(app, { spaHtml });
+  // Before every route: NUL characters and lone surrogates anywhere in the input answer 400.
+  registerInputGuard(app);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -83,7 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(cors, {
-    origin: (origin, cb) => cb(null, !origin || config.corsOrigins.includes(origin) || origin.startsWith('chrome-extension://')),
+    // Only the configured origins (PUBLIC_URL's or CORS_ORIGINS, and CHROME_EXTENSION_IDS' extensions).
+    origin: (origin, cb) => cb(null, !origin || config.corsOrigins.includes(origin)),
     credentials: true,
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['content-type', 'authorization', 'x-csrf-token'],

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { parseAllowedPrivateHosts, type AllowedPrivateHost } from './providers/web/outbound';
 
 /** The repository root (server/src/config.ts → ../..). */
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -9,6 +12,9 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const optional = z.string().trim().min(1).optional().or(z.literal('').transform(() => undefined));
+
+/** The id of the product's own Chrome extension (derived from the public key in its manifest). */
+export const OWN_EXTENSION_ID = 'lmpiopghbddnplkmihdpolifpfjmgfke';
 
 /** Every setting, from the environment, with its default. README's configuration table lists them. */
 export const ConfigSchema = z.object({
@@ -26,6 +32,12 @@ export const ConfigSchema = z.object({
   ROLE: z.enum(['api', 'worker', 'both']).default('both'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: z.string().default(''),
+  /**
+   * Chrome extension ids whose pages may call the API with credentials (CORS) and open the realtime
+   * socket; default: the product's own extension (its id follows from the `key` in
+   * extension-chrome/public/manifest.json). A store-published build has the store's id: set it here.
+   */
+  CHROME_EXTENSION_IDS: z.string().default(OWN_EXTENSION_ID),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 14),
   TOKEN_TTL_DAYS: z.coerce.number().positive().default(90),
@@ -89,6 +101,13 @@ export const ConfigSchema = z.object({
   LLM_ORG_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
   /** Calls started per organization and process per minute (0 = no limit). */
   LLM_ORG_RATE_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /**
+   * Private hosts a URL typed by a user (an organization's AI provider base URL, later CRM and data
+   * provider URLs) may reach although they are not public: comma-separated names, addresses or
+   * CIDR ranges, each optionally with :port (e.g. `llm.internal,10.0.5.0/24,127.0.0.1:11434`).
+   * Everything else must be a public internet address (providers/web/outbound.ts).
+   */
+  OUTBOUND_ALLOWED_PRIVATE_HOSTS: z.string().default(''),
   /** Lets organizations point their own key at an http:// base URL in production (tests, private gateways). */
   LLM_ALLOW_HTTP_BASE_URL: bool.default(false),
   // Encrypts stored secrets (integration API keys) with AES-256-GCM. Required in production; every
@@ -121,14 +140,41 @@ export type Config = Omit<z.infer<typeof ConfigSchema>, 'REALTIME_SECRET' | 'SEC
   /** OPENAI_MODELS as a list (first = default). */
   openaiModels: string[];
   publicUrl: string;
+  /** Browser origins allowed with credentials (CORS) and on the realtime socket: CORS_ORIGINS and the extensions. */
   corsOrigins: string[];
   cookieSecure: boolean;
+  /** OUTBOUND_ALLOWED_PRIVATE_HOSTS parsed. */
+  allowedPrivateHosts: AllowedPrivateHost[];
 };
 
-/** Development and test only: an API process started in production refuses to run with it. */
+/** Tests only (NODE_ENV=test): fixed, public values. Development generates its own (localSecrets). */
 export const DEV_REALTIME_SECRET = 'dealscout-development-realtime-secret-not-for-production';
-/** Development and test only, like DEV_REALTIME_SECRET. */
+/** Tests only, like DEV_REALTIME_SECRET. */
 export const DEV_SECRETS_KEY = 'dealscout-development-secrets-key-not-for-production';
+
+/** The file in DATA_DIR that keeps a development install's generated secrets. */
+export const LOCAL_SECRETS_FILE = 'local-secrets.json';
+
+/**
+ * Development without REALTIME_SECRET / SECRETS_KEY: random values generated on first start and
+ * kept in DATA_DIR/local-secrets.json (mode 0600), so every process of the install (api, worker,
+ * scripts) shares them and nobody can forge socket tokens or read stored keys from the source code.
+ * Created with O_EXCL: of two processes starting at once, one writes and the other reads.
+ */
+export function localSecrets(dataDir: string): { REALTIME_SECRET: string; SECRETS_KEY: string } {
+  const file = path.join(dataDir, LOCAL_SECRETS_FILE);
+  const read = () => JSON.parse(fs.readFileSync(file, 'utf8')) as { REALTIME_SECRET: string; SECRETS_KEY: string };
+  if (fs.existsSync(file)) return read();
+  fs.mkdirSync(dataDir, { recursive: true });
+  const fresh = { REALTIME_SECRET: randomBytes(32).toString('base64url'), SECRETS_KEY: randomBytes(32).toString('base64url') };
+  try {
+    fs.writeFileSync(file, JSON.stringify(fresh, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
+    return fresh;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return read();
+    throw err;
+  }
+}
 
 /** Settings a production API process cannot run without (checked by main.ts at start). */
 export function productionProblems(config: Config, role: { api: boolean }): string[] {
@@ -150,8 +196,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const c = parsed.data;
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
-  const corsOrigins = c.CORS_ORIGINS ? c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : [new URL(publicUrl).origin];
+  const extensionOrigins = c.CHROME_EXTENSION_IDS.split(',').map((s) => s.trim()).filter(Boolean).map((id) => `chrome-extension://${id}`);
+  const corsOrigins = [...(c.CORS_ORIGINS ? c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : [new URL(publicUrl).origin]), ...extensionOrigins];
   const openaiModels = c.OPENAI_MODELS.split(',').map((s) => s.trim()).filter(Boolean);
-  return { ...c, REALTIME_SECRET: c.REALTIME_SECRET ?? DEV_REALTIME_SECRET, realtimeSecretSet: Boolean(c.REALTIME_SECRET),
-    SECRETS_KEY: c.SECRETS_KEY ?? DEV_SECRETS_KEY, secretsKeySet: Boolean(c.SECRETS_KEY), openaiModels, publicUrl, corsOrigins, cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://') };
+  let allowedPrivateHosts: AllowedPrivateHost[];
+  try {
+    allowedPrivateHosts = parseAllowedPrivateHosts(c.OUTBOUND_ALLOWED_PRIVATE_HOSTS);
+  } catch (err) {
+    throw new Error(`Invalid configuration:\n  ${(err as Error).message}`, { cause: err });
+  }
+  // Production requires both (productionProblems); tests use the fixed values; development generates its own.
+  const local = c.NODE_ENV === 'development' && (!c.REALTIME_SECRET || !c.SECRETS_KEY) ? localSecrets(c.DATA_DIR) : null;
+  const fallback = local ?? { REALTIME_SECRET: DEV_REALTIME_SECRET, SECRETS_KEY: DEV_SECRETS_KEY };
+  return { ...c, REALTIME_SECRET: c.REALTIME_SECRET ?? fallback.REALTIME_SECRET, realtimeSecretSet: Boolean(c.REALTIME_SECRET),
+    SECRETS_KEY: c.SECRETS_KEY ?? fallback.SECRETS_KEY, secretsKeySet: Boolean(c.SECRETS_KEY), openaiModels, publicUrl, corsOrigins, allowedPrivateHosts, cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://') };
 }

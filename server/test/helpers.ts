@@ -67,10 +67,12 @@ export async function createTestApp(opts: {
   boss?: boolean;
   /** Extra routes registered on the app before it is ready (e.g. a route that throws). */
   routes?: (app: FastifyInstance) => void | Promise<void>;
+  /** Receives the app's log lines (JSON), at level TEST_LOG_LEVEL or 'info'. */
+  logStream?: { write(line: string): void };
 } = {}): Promise<TestContext> {
   const db = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000', WEB_DIST: '/nonexistent', DATABASE_URL: db.url, ...opts.env });
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const logger = opts.logStream ? pino({ level: process.env.TEST_LOG_LEVEL ?? 'info' }, opts.logStream) : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const orm = await MikroORM.init(ormConfig(db.url, { logger: () => {}, pool: { min: 0, max: 5 } }));
   const boss = opts.boss ? await startBoss(db.url, logger, { supervise: false }) : null;
   const app = await buildApp({ config, orm, boss, logger });

@@ -144,7 +144,8 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
     const env = {
       OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${fake.url.replace(/\/$/, '')}`, OPENAI_MODELS: 'gpt-bench',
       LLM_ORG_CONCURRENCY: String(sc.concurrency), EXECUTION_ORG_CONCURRENCY: String(sc.execConcurrency), LLM_ORG_RATE_PER_MINUTE: '0',
-      ...(sc.ownKey ? { LLM_ALLOW_HTTP_BASE_URL: 'true' } : {}),
+      // The organization's own base URL is the fake on loopback: the operator allows that host.
+      ...(sc.ownKey ? { LLM_ALLOW_HTTP_BASE_URL: 'true', OUTBOUND_ALLOWED_PRIVATE_HOSTS: new URL(fake.url).host } : {}),
       ...sc.env,
     };
     const api = await startApi(db.url, 'api', env);

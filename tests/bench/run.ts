@@ -466,7 +466,7 @@ async function measureExport(client: Client, dem: () => EntityManager, orgId: st
   const ctx = await loadQueryContext(em, orgId, 'company');
   const t0 = performance.now();
   let directRows = -1;
-  for await (const chunk of exportCsv(em, ctx, selectionWhere(ctx, selection))) {
+  for await (const chunk of await exportCsv(em, ctx, selectionWhere(ctx, selection))) {
     for (const ch of String(chunk)) if (ch === '\n') directRows++;
   }
   const directMs = performance.now() - t0;

@@ -48,10 +48,14 @@ export function registerAuth(app: FastifyInstance): void {
     if (level === 'public') return;
     if (!req.auth) throw new HttpError(401, expired ? AUTH_MESSAGES.sessionExpired : AUTH_MESSAGES.unauthorized);
     if (level === 'admin' && !req.auth.isAdmin) throw new HttpError(403, AUTH_MESSAGES.forbidden);
-    if (req.auth.session.kind === 'cookie' && !SAFE_METHODS.has(req.method) && req.routeOptions.config.csrf !== false) {
-      const sent = req.headers[CSRF_HEADER];
-      const expected = req.auth.session.csrfToken;
-      if (typeof sent !== 'string' || !expected || !safeEqual(sent, expected)) throw new HttpError(403, AUTH_MESSAGES.csrf);
-    }
+    if (req.routeOptions.config.csrf !== false) assertCsrf(req);
   });
+}
+
+/** A cookie session's state-changing request must carry its CSRF token (bearer calls need none). */
+export function assertCsrf(req: FastifyRequest): void {
+  if (!req.auth || req.auth.session.kind !== 'cookie' || SAFE_METHODS.has(req.method)) return;
+  const sent = req.headers[CSRF_HEADER];
+  const expected = req.auth.session.csrfToken;
+  if (typeof sent !== 'string' || !expected || !safeEqual(sent, expected)) throw new HttpError(403, AUTH_MESSAGES.csrf);
 }

@@ -14,6 +14,11 @@ function failingRoutes(app: FastifyInstance) {
     await req.em.getConnection().execute('select * from table_that_does_not_exist_xyz');
     return { ok: true };
   });
+  app.post('/api/v1/test/db-echo', { config: { auth: 'public' } }, async (req) => {
+    // A database error that quotes the submitted value (invalid input syntax for type integer: "…").
+    await req.em.getConnection().execute('select ?::int as n', [(req.body as { value: string }).value]);
+    return { ok: true };
+  });
   app.get('/api/v1/test/http-error', { config: { auth: 'public' } }, async () => {
     throw new HttpError(409, 'A safe message for the user');
   });
@@ -28,7 +33,8 @@ function failingRoutes(app: FastifyInstance) {
 
 describe('the error contract', () => {
   let ctx: TestContext;
-  beforeAll(async () => { ctx = await createTestApp({ routes: failingRoutes }); });
+  const logLines: string[] = [];
+  beforeAll(async () => { ctx = await createTestApp({ routes: failingRoutes, logStream: { write: (l) => { logLines.push(l); } } }); });
   afterAll(async () => { await ctx.close(); });
 
   it.each(['/api/v1/test/throws', '/api/v1/test/db-error', '/api/v1/test/bad-status', '/api/v1/test/off-contract'])('a 500 (%s) answers JSON without stack or internal text', async (url) => {
@@ -37,6 +43,17 @@ describe('the error contract', () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.json()).toEqual({ success: false, message: 'Internal server error' });
     for (const leak of ['secret', 'stack', '.ts', 'table_that_does_not_exist', 'relation', 'hunter2', 'internal value', 'at ']) expect(res.body).not.toContain(leak);
+  });
+
+  it('a 500 log names the database error by its code, never quoting the submitted JSON', async () => {
+    logLines.length = 0;
+    const marker = 'SUBMITTED-VALUE-7f3a';
+    const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/test/db-echo', payload: { value: `{"card":"${marker}"}` } });
+    expect(res.statusCode).toBe(500);
+    const failed = logLines.map((l) => JSON.parse(l) as { msg?: string; err?: { code?: string } }).find((l) => l.msg === 'request failed');
+    expect(failed?.err?.code).toBe('22P02');
+    expect(logLines.join('\n')).not.toContain(marker);
+    expect(logLines.join('\n')).not.toContain('card');
   });
 
   it('an HttpError answers its status and its (safe) message', async () => {

@@ -3,6 +3,30 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { HttpError } from '../lib/errors';
 
 /**
+ * What a 500 logs. Database errors quote what was sent (the failing value in the message and
+ * detail, the whole statement with its parameters in MikroORM's message), which may be submitted
+ * JSON, personal data or secrets: they are logged by kind (SQLSTATE code, routine, table, column,
+ * constraint) and call site only. Other errors keep their message (our own code's text) and stack.
+ */
+export function loggableError(error: Error): Record<string, unknown> {
+  const e = error as Error & { code?: unknown; sqlState?: unknown; routine?: unknown; table?: unknown; column?: unknown; constraint?: unknown; cause?: unknown };
+  const db = (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) || typeof e.sqlState === 'string' || /Exception$/.test(e.name) || (e.cause && typeof (e.cause as { code?: unknown }).code === 'string');
+  if (!db) return { type: e.name, message: e.message, stack: e.stack, ...(typeof e.code === 'string' ? { code: e.code } : {}) };
+  const src = (e.cause && typeof e.cause === 'object' ? e.cause : e) as typeof e;
+  const frames = (e.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l)).join('\n');
+  return {
+    type: e.name,
+    message: `database error ${String(src.code ?? e.code ?? e.sqlState ?? '')}`.trim(),
+    code: src.code ?? e.code ?? e.sqlState,
+    routine: src.routine ?? e.routine,
+    table: src.table ?? e.table,
+    column: src.column ?? e.column,
+    constraint: src.constraint ?? e.constraint,
+    stack: frames,
+  };
+}
+
+/**
  * Every error answer is `{ success: false, message }`. Validation errors carry the contract's own
  * message (the spec's text) and the list of issues; a 500 never carries a stack or internal text.
  */
@@ -10,7 +34,7 @@ export function registerErrorHandler(app: FastifyInstance, opts: { spaHtml?: str
   app.setErrorHandler((error: FastifyError | HttpError | Error, req, reply) => {
     if (error instanceof HttpError) {
       if (error.statusCode === 429 && typeof error.extra.retryAfterSeconds === 'number') reply.header('Retry-After', String(Math.ceil(error.extra.retryAfterSeconds)));
-      return reply.status(error.statusCode).send({ success: false, message: error.message });
+      return reply.status(error.statusCode).send({ success: false, message: error.message, ...(Array.isArray(error.extra.issues) ? { issues: error.extra.issues } : {}) });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((v) => ({
@@ -25,7 +49,7 @@ export function registerErrorHandler(app: FastifyInstance, opts: { spaHtml?: str
     }
     const status = (error as FastifyError).statusCode ?? 500;
     if (status >= 500) {
-      req.log.error({ err: error }, 'request failed');
+      req.log.error({ err: loggableError(error) }, 'request failed');
       return reply.status(500).send({ success: false, message: 'Internal server error' });
     }
     // Fastify's own 4xx (bad JSON, body too large, unsupported media type): their messages are safe.

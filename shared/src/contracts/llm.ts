@@ -118,6 +118,7 @@ export const INTEGRATION_MESSAGES = {
   keyRefused: 'The provider refused this API key. Check the key and try again.',
   unreachable: 'Could not reach the provider to check the API key. Check the base URL and try again.',
   httpsRequired: 'Base URL must use https',
+  baseUrlRefused: (reason: string) => `This base URL cannot be used: ${reason}`,
 } as const;
 
 // ---- Enrichment AI helpers (spec 001 §3 'Generated column hint result', §5 'Enrichment form')

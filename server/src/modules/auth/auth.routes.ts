@@ -15,6 +15,7 @@ import { LoginThrottler } from './throttle';
 import { createSession, setSessionCookies, clearSessionCookies, revokeUserSessions } from './sessions';
 import { toUserDto } from '../users/user.presenter';
 import { authOf } from '../../plugins/types';
+import { assertCsrf } from '../../plugins/auth';
 
 const DISABLED_MESSAGE = 'Your account is disabled. Please ask your organization Admin.';
 
@@ -24,19 +25,18 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   /**
    * Checks credentials with the same answer and the same work (one argon2 verification) whether or
-   * not the account exists; throttled per account and per address.
+   * not the account exists; throttled per account and per address (reserve first, then verify).
    */
   async function authenticate(req: FastifyRequest, em: EntityManager, rawEmail: string, password: string): Promise<IUser> {
     const email = normalizeEmail(rawEmail);
-    const wait = await throttle.retryAfter(em, email, req.ip);
+    // The attempt is counted as a failure before the password is checked (one atomic step with the
+    // limit check), so parallel attempts cannot all pass the check; a success gives it back.
+    const wait = await throttle.reserve(em, email, req.ip);
     if (wait > 0) throw tooManyRequests(AUTH_MESSAGES.throttled, wait);
     const user = await em.findOne(User, { email, deleted: false }, { filters: false });
     const ok = await verifyPassword(user?.passwordHash, password);
-    if (!ok || !user) {
-      await throttle.recordFailure(em, email, req.ip);
-      throw new HttpError(401, AUTH_MESSAGES.invalidCredentials);
-    }
-    await throttle.recordSuccess(em, email);
+    if (!ok || !user) throw new HttpError(401, AUTH_MESSAGES.invalidCredentials);
+    await throttle.recordSuccess(em, email, req.ip);
     if (user.status !== 'active') throw new HttpError(403, DISABLED_MESSAGE);
     return user;
   }
@@ -72,6 +72,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     config: { auth: 'public' },
     schema: { tags: ['auth'], summary: 'End the current session on the server and clear the cookies', response: { 200: SuccessResponse } },
   }, async (req, reply) => {
+    // Public (an expired session may still clear its cookies), but a live cookie session must send
+    // the CSRF proof like every other state change: a cross-site page cannot sign the user out.
+    if (req.auth) assertCsrf(req);
     if (req.auth) await req.em.nativeUpdate(Session, { id: req.auth.session.id }, { revokedAt: new Date() });
     clearSessionCookies(reply, app.config);
     return { success: true as const, message: AUTH_MESSAGES.loggedOut };
@@ -101,6 +104,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         to: user.email,
         subject: 'Reset your Dealscout password',
         kind: 'password-reset',
+        secrets: [link],
         text: `Hello ${user.firstName || user.email},\n\nSomeone (hopefully you) asked to reset your Dealscout password. Open this link within ${app.config.RESET_TOKEN_TTL_MINUTES} minutes to choose a new one:\n\n${link}\n\nThe link works once. If you did not ask for this, ignore this email.`,
       });
     });

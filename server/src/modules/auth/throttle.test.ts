@@ -105,3 +105,49 @@ describe('login throttling (per account and per address)', () => {
     expect(JSON.stringify(rows)).not.toContain('Wrong1234');
   });
 });
+
+describe('login throttling under parallel attempts', () => {
+  let ctx: TestContext;
+  let orgId: string;
+  const PER_ACCOUNT = 3;
+  const PER_ADDRESS = 5;
+  const PARALLEL = 30;
+
+  beforeAll(async () => {
+    ctx = await createTestApp({ env: {
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: String(PER_ACCOUNT),
+      LOGIN_MAX_FAILURES_PER_ADDRESS: String(PER_ADDRESS),
+      LOGIN_WINDOW_MINUTES: '15',
+    } });
+    orgId = (await createOrg(ctx)).organization.id;
+  });
+  afterAll(async () => { await ctx.close(); });
+
+  const attempt = (email: string, password: string, ip: string) => new TestClient(ctx.app, ip).post('/api/v1/auth/login', { email, password });
+
+  it(`${PARALLEL} parallel attempts on one account (one with the right password) let at most LOGIN_MAX_FAILURES_PER_ACCOUNT through`, async () => {
+    const user = await createUser(ctx, orgId);
+    const results = await Promise.all(Array.from({ length: PARALLEL }, (_, i) => attempt(user.email, i === PARALLEL - 1 ? TEST_PASSWORD : 'Wrong1234', `10.3.0.${i + 1}`)));
+    const through = results.filter((r) => r.statusCode !== 429);
+    expect(through.length).toBeLessThanOrEqual(PER_ACCOUNT);
+    expect(results.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(PARALLEL - PER_ACCOUNT);
+    for (const r of results) expect([200, 401, 429]).toContain(r.statusCode);
+    const [row] = await ctx.em().getConnection().execute<{ failures: number }[]>('select failures from login_throttle where key = ?', [`acct:${user.email}`]);
+    expect(row?.failures ?? 0).toBeLessThanOrEqual(PER_ACCOUNT);
+  });
+
+  it(`${PARALLEL} parallel attempts from one address on different accounts let at most LOGIN_MAX_FAILURES_PER_ADDRESS through`, async () => {
+    const ip = '10.3.1.1';
+    const results = await Promise.all(Array.from({ length: PARALLEL }, () => attempt(uniqueEmail('spray'), 'Wrong1234', ip)));
+    expect(results.filter((r) => r.statusCode === 401).length).toBeLessThanOrEqual(PER_ADDRESS);
+    expect(results.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(PARALLEL - PER_ADDRESS);
+    const [row] = await ctx.em().getConnection().execute<{ failures: number }[]>('select failures from login_throttle where key = ?', [`addr:${ip}`]);
+    expect(row.failures).toBeLessThanOrEqual(PER_ADDRESS);
+  });
+
+  it('a successful sign-in does not use up the address allowance', async () => {
+    const ip = '10.3.2.1';
+    const user = await createUser(ctx, orgId);
+    for (let i = 0; i < PER_ADDRESS + 2; i++) expect((await attempt(user.email, TEST_PASSWORD, ip)).statusCode).toBe(200);
+  });
+});

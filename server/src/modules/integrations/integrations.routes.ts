@@ -13,6 +13,7 @@ import { authOf } from '../../plugins/types';
 import { badRequest, notFound } from '../../lib/errors';
 import { encryptSecret } from '../../lib/secrets';
 import { setLlmSettings } from '../llm/llm-settings';
+import { checkOutboundUrl, outboundFetchFor, outboundRefusal, type OutboundFetch } from '../../providers/web/outbound';
 
 export function toIntegrationDto(i: IIntegration): IntegrationDto {
   const data = (i.data ?? {}) as { baseUrl?: string | null; models?: string[]; keyHint?: string | null; accountName?: string | null };
@@ -39,16 +40,25 @@ export function toIntegrationDto(i: IIntegration): IntegrationDto {
 }
 
 /** Checks a key against the provider (GET /models). A provider without /models (404) is accepted. */
-async function verifyOpenAiKey(apiKey: string, baseURL: string | null, timeoutMs: number): Promise<void> {
-  const client = new OpenAI({ apiKey, baseURL: baseURL ?? undefined, maxRetries: 0, timeout: timeoutMs });
+async function verifyOpenAiKey(apiKey: string, baseURL: string | null, timeoutMs: number, fetch: OutboundFetch): Promise<void> {
+  // The organization's own base URL goes through the outbound address policy (no internal hosts
+  // unless the operator allows them, pinned DNS, every redirect checked); the default OpenAI URL too.
+  const client = new OpenAI({ apiKey, baseURL: baseURL ?? undefined, maxRetries: 0, timeout: timeoutMs, fetch });
   try {
     await client.models.list();
   } catch (err) {
+    const refused = outboundRefusal(err);
+    if (refused) throw badRequest(INTEGRATION_MESSAGES.baseUrlRefused(refused.message));
     if (err instanceof OpenAI.APIError && (err.status === 401 || err.status === 403)) throw badRequest(INTEGRATION_MESSAGES.keyRefused);
     if (err instanceof OpenAI.APIConnectionError) throw badRequest(INTEGRATION_MESSAGES.unreachable);
     if (err instanceof OpenAI.APIError && err.status !== undefined && err.status >= 500) throw badRequest(INTEGRATION_MESSAGES.unreachable);
     // 404 / 405 and the like: an OpenAI-compatible server without a models list.
   }
+}
+
+/** The last 4 characters of a key as its hint, none for keys under 12 characters (the hint would be most of the key). */
+export function keyHint(apiKey: string): string | null {
+  return apiKey.length >= 12 ? apiKey.slice(-4) : null;
 }
 
 export async function integrationRoutes(app: FastifyInstance): Promise<void> {
@@ -73,7 +83,16 @@ export async function integrationRoutes(app: FastifyInstance): Promise<void> {
     const body = req.body;
     const baseUrl = body.baseUrl ? body.baseUrl.replace(/\/+$/, '') : null;
     if (baseUrl && app.config.NODE_ENV === 'production' && !app.config.LLM_ALLOW_HTTP_BASE_URL && !baseUrl.startsWith('https://')) throw badRequest(INTEGRATION_MESSAGES.httpsRequired);
-    await verifyOpenAiKey(body.apiKey, baseUrl, Math.min(app.config.LLM_TIMEOUT_MS, 15_000));
+    if (baseUrl) {
+      try {
+        await checkOutboundUrl(baseUrl, { allowedPrivateHosts: app.config.allowedPrivateHosts });
+      } catch (err) {
+        const refused = outboundRefusal(err);
+        if (refused) throw badRequest(INTEGRATION_MESSAGES.baseUrlRefused(refused.message));
+        throw err;
+      }
+    }
+    await verifyOpenAiKey(body.apiKey, baseUrl, Math.min(app.config.LLM_TIMEOUT_MS, 15_000), outboundFetchFor(app.config));
     const models = [...new Set(body.models ?? [])];
     const id = await req.em.transactional(async (tem) => {
       // One openai key per organization: a new one replaces the old.
@@ -81,7 +100,7 @@ export async function integrationRoutes(app: FastifyInstance): Promise<void> {
       const row = tem.create(Integration, {
         organization: auth.organizationId, provider: 'openai', type: 'llm', name: body.name, active: true, createdBy: auth.user.id,
         secret: encryptSecret(body.apiKey, app.config.SECRETS_KEY, auth.organizationId),
-        data: { baseUrl, models, keyHint: body.apiKey.slice(-4) },
+        data: { baseUrl, models, keyHint: keyHint(body.apiKey) },
       });
       await tem.flush();
       await setLlmSettings(tem, auth.organizationId, (s) => ({ ...s, llmSettings: { ...((s.llmSettings as Record<string, unknown> | undefined) ?? {}), useSystemLlmSetting: false } }));

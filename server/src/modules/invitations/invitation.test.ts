@@ -136,11 +136,19 @@ describe('invitations', () => {
       expect(res.json().invitedUsers).toEqual([gone.email]);
     });
 
-    it('refuses an address that belongs to a member of another organization', async () => {
+    it("does not reveal another organization's members: the answer is the same as for a new address, and no invitation mail reaches that account", async () => {
       const other = await createUser(ctx, orgB);
+      const fresh = uniqueEmail('fresh');
       const res = await invite(adminA, [other.email]);
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ success: false, message: `The following email addresses already belong to another organization: ${other.email}` });
+      const control = await invite(adminA, [fresh]);
+      expect(res.statusCode).toBe(control.statusCode);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().invitedUsers).toEqual([other.email]);
+      expect(res.body.replace(other.email, 'X')).toBe(control.body.replace(fresh, 'X'));
+      expect(res.body).not.toContain('another organization');
+      // Not deliverable: that account gets no invitation link; the new address does.
+      expect(await mailsTo(ctx, other.email)).toHaveLength(0);
+      expect(await mailsTo(ctx, fresh)).toHaveLength(1);
     });
 
     it('refuses more than 500 addresses in one call', async () => {

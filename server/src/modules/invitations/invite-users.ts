@@ -7,8 +7,6 @@ import { countSeats } from '../organization/seats';
 import { newToken, sha256 } from '../../lib/tokens';
 import { badRequest, notFound } from '../../lib/errors';
 
-export const OTHER_ORG_MESSAGE = 'The following email addresses already belong to another organization: ';
-
 /**
  * Invites people into an organization with one role, by the rules of spec 000 §5 'Invite'. The
  * organization row is locked for the transaction so that two admins inviting at once cannot
@@ -40,12 +38,15 @@ export async function inviteUsers(opts: {
     const existing = new Set([...members.map((m) => m.email), ...pending.map((p) => p.email)]);
     const check = checkInvite({ emails: opts.emails, role: opts.role, existing, seats: seats.available });
     if (check.message) throw badRequest(check.message);
-    const elsewhere = await em.find(User, { email: { $in: check.emails }, deleted: false, organization: { $ne: org.id } }, { fields: ['email'], filters: false });
-    if (elsewhere.length > 0) throw badRequest(OTHER_ORG_MESSAGE + elsewhere.map((u) => u.email).join(', '));
+    // An address that is live in another organization is invited like any other (the answer must
+    // not tell an admin who is a member elsewhere), but the invitation is not deliverable: no mail
+    // goes to that account (it could not accept while it belongs to another organization). It stays
+    // pending like an unanswered invitation until it expires or is revoked.
+    const elsewhere = new Set((await em.find(User, { email: { $in: check.emails }, deleted: false, organization: { $ne: org.id } }, { fields: ['email'], filters: false })).map((u) => u.email));
     const expiresAt = new Date(now.getTime() + app.config.INVITE_TTL_DAYS * 86_400_000);
     for (const email of check.emails) {
       const token = newToken();
-      links.push({ email, token });
+      if (!elsewhere.has(email)) links.push({ email, token });
       em.create(Invitation, { organization: org.id, email, role: opts.role as Role, tokenHash: sha256(token), invitedBy: opts.invitedBy.id, status: 'pending', expiresAt });
     }
     await em.flush();
@@ -54,12 +55,14 @@ export async function inviteUsers(opts: {
   const inviter = `${opts.invitedBy.firstName} ${opts.invitedBy.lastName}`.trim() || opts.invitedBy.email;
   const mailEm = app.orm.em.fork();
   for (const { email, token } of links) {
+    const link = `${app.config.publicUrl}/invite/${encodeURIComponent(token)}`;
     await app.mailer.send(mailEm, {
+      secrets: [link],
       organizationId: opts.organizationId,
       to: normalizeEmail(email),
       subject: `${inviter} invited you to ${invited.orgName} on Dealscout`,
       kind: 'invitation',
-      text: `Hello,\n\n${inviter} invited you to join ${invited.orgName} on Dealscout as ${opts.role}.\n\nAccept the invitation and set your password here (valid for ${app.config.INVITE_TTL_DAYS} days):\n\n${app.config.publicUrl}/invite/${encodeURIComponent(token)}\n`,
+      text: `Hello,\n\n${inviter} invited you to join ${invited.orgName} on Dealscout as ${opts.role}.\n\nAccept the invitation and set your password here (valid for ${app.config.INVITE_TTL_DAYS} days):\n\n${link}\n`,
     });
   }
   return invited.emails;

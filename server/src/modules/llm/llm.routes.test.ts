@@ -9,18 +9,23 @@ import { NOT_CONFIGURED_MESSAGE, CREDITS_EXHAUSTED_MESSAGE } from '../../provide
 import { Organization } from '../organization/organization.entity';
 
 const ORG_KEY = 'sk-org-0123456789-SECRETVALUE';
+const SHORT_KEY = 'sk-short';
 
 describe('LLM settings, integrations and AI helpers', () => {
   let ctx: TestContext;
   let fake: FakeOpenAiServer;
+  /** A server on an internal address the operator did not allow. */
+  let internal: FakeOpenAiServer;
   let admin: TestClient;
   let member: TestClient;
   let orgId: string;
   let other: { client: TestClient; orgId: string };
 
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start({ apiKeys: ['sk-system', ORG_KEY] });
-    ctx = await createTestApp({ env: { OPENAI_API_KEY: 'sk-system', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-test,gpt-test-mini', LLM_MAX_ATTEMPTS: '1' } });
+    fake = await FakeOpenAiServer.start({ apiKeys: ['sk-system', ORG_KEY, SHORT_KEY] });
+    internal = await FakeOpenAiServer.start({ apiKeys: [ORG_KEY] });
+    // The fake provider runs on loopback: the operator allows exactly that address and port.
+    ctx = await createTestApp({ env: { OPENAI_API_KEY: 'sk-system', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-test,gpt-test-mini', LLM_MAX_ATTEMPTS: '1', OUTBOUND_ALLOWED_PRIVATE_HOSTS: new URL(fake.url).host } });
     const a = await createOrg(ctx, { name: 'Alpha' });
     orgId = a.organization.id;
     admin = await signedIn(ctx, a.admin.email);
@@ -31,8 +36,9 @@ describe('LLM settings, integrations and AI helpers', () => {
   afterAll(async () => {
     await ctx?.close();
     await fake?.close();
+    await internal?.close();
   });
-  beforeEach(() => fake.reset());
+  beforeEach(() => { fake.reset(); internal.reset(); });
 
   const orgAi = async (c: TestClient) => {
     const res = await c.get('/api/v1/organization');
@@ -145,6 +151,38 @@ describe('LLM settings, integrations and AI helpers', () => {
       expect(del.json().message).toBe(INTEGRATION_MESSAGES.removed);
       expect((await orgAi(admin)).llmProvider).toMatchObject({ source: 'system', organizationIntegrationId: null });
       expect((await admin.del(`/api/v1/organization/integration/${integration.id}`)).statusCode).toBe(404);
+    });
+
+    it('SSRF: a base URL on an internal address (cloud metadata, loopback, private ranges) is refused before any request, nothing stored', async () => {
+      for (const baseUrl of ['http://169.254.169.254/latest', internal.url, `${internal.url.replace('127.0.0.1', 'localhost')}/v1`, 'http://10.0.0.7:11434/v1', 'http://[::1]:8080/v1', 'http://2130706433/v1']) {
+        const res = await admin.post('/api/v1/organization/integration', { provider: 'openai', name: 'Probe', apiKey: ORG_KEY, baseUrl });
+        expect(res.statusCode, baseUrl).toBe(400);
+        expect(res.json().message, baseUrl).toMatch(/^This base URL cannot be used: .*not a public internet address/);
+      }
+      expect(internal.requests).toEqual([]);
+      expect((await admin.get('/api/v1/integration')).json().integrations).toEqual([]);
+    });
+
+    it('SSRF: a stored key whose base URL is internal is never called (model calls fail with a message)', async () => {
+      const { Integration } = await import('../integrations/integration.entity');
+      const { encryptSecret } = await import('../../lib/secrets');
+      const em = ctx.em();
+      const row = em.create(Integration, { organization: orgId, provider: 'openai', type: 'llm', name: 'Old row', active: true, secret: encryptSecret(ORG_KEY, ctx.config.SECRETS_KEY, orgId), data: { baseUrl: internal.url, models: ['m'] } });
+      await em.flush();
+      expect((await admin.put('/api/v1/organization/useSystemLLMSetting', { id: orgId, status: false })).statusCode).toBe(200);
+      const res = await member.post('/api/v1/enrichment/generate-prompt', { prompt: 'Which industry?' });
+      expect(res.statusCode).toBe(502);
+      expect(res.json().message).toMatch(/^The AI provider's base URL cannot be used: .*not a public internet address/);
+      expect(internal.requests).toEqual([]);
+      expect((await admin.del(`/api/v1/organization/integration/${row.id}`)).statusCode).toBe(200);
+    });
+
+    it('a key shorter than 12 characters gets no hint (the hint would be most of the key)', async () => {
+      const res = await admin.post('/api/v1/organization/integration', { provider: 'openai', name: 'Tiny', apiKey: SHORT_KEY, baseUrl: fake.url });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().integration.data.metadata.keyHint).toBeNull();
+      expect(res.body).not.toContain('hort');
+      expect((await admin.del(`/api/v1/organization/integration/${res.json().integration.id}`)).statusCode).toBe(200);
     });
 
     it('a key the provider refuses is not stored (400)', async () => {

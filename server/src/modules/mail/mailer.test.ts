@@ -61,6 +61,22 @@ describe('system mail through SMTP', () => {
     expect(raw).toContain('From: Dealscout <mailer@dealscout.test>');
     expect(raw).toContain('Subject: Reset your Dealscout password');
     expect(raw!.replace(/=\r?\n/g, '')).toContain('/reset-password?token=');
+    // Once sent, the stored copy no longer holds the live link (the token tables keep only hashes).
+    expect(mail.text).not.toContain('token=');
+    expect(mail.text).toContain('[link removed after sending]');
+  });
+
+  it('an invitation mail, once sent, is stored without its link', async () => {
+    const { admin } = await createOrg(ctx);
+    const c = new TestClient(ctx.app);
+    await c.login(admin.email);
+    const invitee = `sent-invite-${Date.now()}@example.com`;
+    expect((await c.post('/api/v1/organization/invite', { emails: [invitee], role: 'User' })).statusCode).toBe(200);
+    const [mail] = await mailsTo(ctx, invitee);
+    expect(mail.status).toBe('sent');
+    expect(mail.text).not.toMatch(/\/invite\/[A-Za-z0-9_-]{20,}/);
+    expect(mail.text).toContain('[link removed after sending]');
+    expect(sink.messages.find((m) => m.includes(`To: ${invitee}`))!.replace(/=\r?\n/g, '')).toMatch(/\/invite\/[A-Za-z0-9_%-]{20,}/);
   });
 });
 

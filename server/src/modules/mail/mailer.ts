@@ -9,7 +9,16 @@ export interface SystemMessage {
   subject: string;
   text: string;
   kind: 'password-reset' | 'invitation';
+  /**
+   * Parts of the text that are live credentials (reset and invitation links). Once the mail is
+   * sent they are replaced in the stored copy by REMOVED_LINK: the token tables keep only hashes,
+   * and so does the outbox. Unsent mail (no SMTP in development, or a failure) keeps them so the
+   * outbox command can still show it.
+   */
+  secrets?: string[];
 }
+
+export const REMOVED_LINK = '[link removed after sending]';
 
 /**
  * System mail is never silently dropped: it is written to the `system_mail` table first; with
@@ -38,7 +47,9 @@ export class Mailer {
     }
     try {
       await this.transport.sendMail({ from: this.opts.from, to: msg.to, subject: msg.subject, text: msg.text });
-      await em.nativeUpdate(SystemMail, { id: row.id }, { status: 'sent', sentAt: new Date() }, { filters: false });
+      let stored = msg.text;
+      for (const secret of msg.secrets ?? []) if (secret) stored = stored.split(secret).join(REMOVED_LINK);
+      await em.nativeUpdate(SystemMail, { id: row.id }, { status: 'sent', sentAt: new Date(), text: stored }, { filters: false });
     } catch (err) {
       this.opts.logger.error({ err, mailId: row.id }, 'system mail could not be sent; it stays in the system_mail table');
       await em.nativeUpdate(SystemMail, { id: row.id }, { status: 'failed', error: String((err as Error).message ?? err) }, { filters: false });

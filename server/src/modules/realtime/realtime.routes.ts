@@ -1,3 +1,4 @@
+import { HttpError } from '../../lib/errors';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { NotificationsTokenResponse, ErrorResponse } from '@dealscout/shared/contracts';
@@ -22,7 +23,17 @@ export async function realtimeRoutes(app: FastifyInstance): Promise<void> {
 
   // The socket authenticates with the token above (first message), not with the cookie: the add-in
   // and the extension cannot send cookies or headers on a WebSocket.
-  app.get('/realtime', { websocket: true, config: { auth: 'public' }, schema: { tags: ['realtime'], summary: 'WebSocket (upgrade): authenticate with the token from /notifications/token, then subscribe to paths; protocol in shared/src/contracts/realtime.ts' } }, (socket) => {
+  app.get('/realtime', {
+    websocket: true,
+    config: { auth: 'public' },
+    // A browser always sends its page's Origin with the upgrade: only the allowed origins (the web
+    // app and add-in host, CORS_ORIGINS, the configured extensions) may open the socket. Clients
+    // that are not browsers send none and are judged by their token alone.
+    preValidation: async (req) => {
+      const origin = req.headers.origin;
+      if (origin !== undefined && !app.config.corsOrigins.includes(origin)) throw new HttpError(403, 'Origin not allowed');
+    },
+    schema: { tags: ['realtime'], summary: 'WebSocket (upgrade): authenticate with the token from /notifications/token, then subscribe to paths; protocol in shared/src/contracts/realtime.ts' } }, (socket) => {
     app.realtime.handleSocket(socket);
   });
 }

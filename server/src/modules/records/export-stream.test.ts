@@ -50,7 +50,7 @@ describe('export stream', () => {
   it('a stream abandoned after its first batch ends its transaction', async () => {
     const em = ctx.em();
     const qctx = await loadQueryContext(em, org, 'company');
-    const stream = exportCsv(em, qctx, selectionWhere(qctx, { allSelected: true }));
+    const stream = await exportCsv(em, qctx, selectionWhere(qctx, { allSelected: true }));
     const it = stream[Symbol.asyncIterator]();
     await it.next(); // header
     const first = await it.next(); // first batch: the cursor's transaction is open
@@ -62,5 +62,24 @@ describe('export stream', () => {
     // The pool still answers.
     const page = await c.post('/api/v1/company/get-companies', { pageSize: 10 });
     expect(page.json().totalRecords).toBe(ROWS);
+  });
+
+  it('a selection the database refuses fails before anything is streamed (an error answer, not a 200 with a cut file)', async () => {
+    const em = ctx.em();
+    const qctx = await loadQueryContext(em, org, 'company');
+    const where = selectionWhere(qctx, { allSelected: true });
+    // A query that fails in the database (a value that is not an integer), as a refused search would.
+    await expect(exportCsv(em, qctx, { ...where, text: `${where.text} and r.name = ?::int`, params: [...where.params, 'not-a-number'] })).rejects.toThrow();
+    for (let i = 0; i < 50 && (await openTransactions()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await openTransactions()).toBe(0);
+  });
+
+  it('a stream destroyed before it was read ends its transaction', async () => {
+    const em = ctx.em();
+    const qctx = await loadQueryContext(em, org, 'company');
+    const stream = await exportCsv(em, qctx, selectionWhere(qctx, { allSelected: true }));
+    stream.destroy();
+    for (let i = 0; i < 50 && (await openTransactions()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await openTransactions()).toBe(0);
   });
 });

@@ -42,7 +42,7 @@ const ORDER: Record<RecordEntityType, { table: string; order: string }> = {
   contact: { table: 'contact', order: 'lower(r.last_name), lower(r.first_name), r.id' },
 };
 
-export function exportCsv(em: EntityManager, ctx: QueryContext, where: Sql, columnKeys?: string[]): Readable {
+export async function exportCsv(em: EntityManager, ctx: QueryContext, where: Sql, columnKeys?: string[]): Promise<Readable> {
   const custom = [...ctx.fieldsByKey.values()]
     .filter((f) => !f.builtInColumn && (!columnKeys || columnKeys.length === 0 || columnKeys.includes(f.key)))
     .sort((a, b) => a.label.localeCompare(b.label));
@@ -51,36 +51,53 @@ export function exportCsv(em: EntityManager, ctx: QueryContext, where: Sql, colu
     ...custom.map((f) => ({ header: f.label, get: (r: Record<string, unknown>) => (r.fields as Record<string, { value: unknown }>)[f.id]?.value ?? '' })),
   ];
   const { table, order } = ORDER[ctx.entityType];
+  // The cursor is declared and the first batch read BEFORE the answer starts: a query the database
+  // refuses fails here, as an error answer, instead of after a 200 and the header row (a truncated
+  // file with a success status). One cursor over the whole ordered selection, read in batches: the
+  // selection is found once (planned for all of its rows: cursor_tuple_fraction = 1), in one
+  // snapshot, instead of being searched again from the last key for every batch. The transaction
+  // lives as long as the stream; a client that goes away ends it.
+  const tx = em.fork();
+  await tx.begin();
+  let done = false;
+  const rollback = async () => {
+    if (done) return;
+    done = true;
+    await tx.rollback().catch(() => {});
+  };
+  const conn = tx.getConnection();
+  const trx = tx.getTransactionContext();
+  const fetchIds = async (): Promise<string[]> => {
+    const batch: { id: string }[] = await conn.execute(`fetch ${BATCH} from export_rows`, [], 'all', trx);
+    return batch.map((r) => String(r.id));
+  };
+  const load = (ids: string[]) => {
+    if (ids.length === 0) return Promise.resolve([]);
+    // In the cursor's transaction: an export holding its connection never waits for a second
+    // one (as many concurrent exports as pooled connections would otherwise wait for ever).
+    const p = ctx.entityType === 'company' ? companyRows(tx, ctx.organizationId, ids, trx) : contactRows(tx, ctx.organizationId, ids, trx);
+    p.catch(() => {}); // awaited below; this only keeps an abandoned stream's last load from being an unhandled rejection
+    return p;
+  };
+  let firstIds: string[];
+  let firstLoading: ReturnType<typeof load>;
+  try {
+    await conn.execute('set local cursor_tuple_fraction = 1', [], 'run', trx);
+    await conn.execute(`declare export_rows no scroll cursor for select r.id from ${table} r ${where.text} order by ${order}`, where.params, 'run', trx);
+    firstIds = await fetchIds();
+    firstLoading = load(firstIds);
+    await firstLoading;
+  } catch (err) {
+    await rollback();
+    throw err;
+  }
   async function* rows() {
     yield '\uFEFF' + columns.map((c) => csvCell(c.header)).join(',') + '\r\n';
-    // One cursor over the whole ordered selection, read in batches: the selection is found once
-    // (planned for all of its rows: cursor_tuple_fraction = 1), in one snapshot, instead of being
-    // searched again from the last key for every batch. The transaction lives as long as the
-    // stream; a client that goes away ends the generator, and with it the transaction.
-    const tx = em.fork();
-    await tx.begin();
-    let committed = false;
     try {
-      const conn = tx.getConnection();
-      const trx = tx.getTransactionContext();
-      await conn.execute('set local cursor_tuple_fraction = 1', [], 'run', trx);
-      await conn.execute(`declare export_rows no scroll cursor for select r.id from ${table} r ${where.text} order by ${order}`, where.params, 'run', trx);
-      const fetchIds = async (): Promise<string[]> => {
-        const batch: { id: string }[] = await conn.execute(`fetch ${BATCH} from export_rows`, [], 'all', trx);
-        return batch.map((r) => String(r.id));
-      };
-      const load = (ids: string[]) => {
-        if (ids.length === 0) return Promise.resolve([]);
-        // In the cursor's transaction: an export holding its connection never waits for a second
-        // one (as many concurrent exports as pooled connections would otherwise wait for ever).
-        const p = ctx.entityType === 'company' ? companyRows(tx, ctx.organizationId, ids, trx) : contactRows(tx, ctx.organizationId, ids, trx);
-        p.catch(() => {}); // awaited below; this only keeps an abandoned stream's last load from being an unhandled rejection
-        return p;
-      };
       // One batch ahead: the next ids are fetched while this batch's rows load, and the next rows
       // load while this batch is written out.
-      let ids = await fetchIds();
-      let loading = load(ids);
+      let ids = firstIds;
+      let loading = firstLoading;
       while (ids.length > 0) {
         const nextIds = ids.length < BATCH ? Promise.resolve([]) : fetchIds();
         nextIds.catch(() => {});
@@ -92,10 +109,13 @@ export function exportCsv(em: EntityManager, ctx: QueryContext, where: Sql, colu
         yield chunk;
       }
       await tx.commit();
-      committed = true;
+      done = true;
     } finally {
-      if (!committed) await tx.rollback().catch(() => {});
+      await rollback();
     }
   }
-  return Readable.from(rows());
+  const stream = Readable.from(rows());
+  // A stream closed before its generator ran (the client left at once) still ends the transaction.
+  stream.on('close', () => { void rollback(); });
+  return stream;
 }

@@ -252,11 +252,13 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
       const ctx = await loadQueryContext(req.em, actor.organizationId, entityType);
       const where = selectionWhere(ctx, req.body.selection);
       const stamp = new Date().toISOString().slice(0, 10);
+      // Validated and started (cursor declared, first batch read) before the 200 goes out.
+      const csv = await exportCsv(req.em, ctx, where, req.body.columns);
       reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${entityType === 'company' ? 'companies' : 'contacts'}-${stamp}.csv"`)
         .header('cache-control', 'no-store');
-      return reply.send(exportCsv(req.em, ctx, where, req.body.columns));
+      return reply.send(csv);
     });
   }
 

@@ -23,6 +23,7 @@ import { completeWithOpenAi } from './openai';
 import { OrgLimiter } from './limiter';
 import { chargeCredit, refundCredit } from './credits';
 import { resolveLlm, pickModel, type ResolvedLlm } from './resolve';
+import { outboundFetchFor } from '../web/outbound';
 import { LlmError, type LlmPort, type LlmRequest, type LlmResponse } from './port';
 
 export * from './port';
@@ -97,7 +98,11 @@ export class LlmService implements LlmPort {
     }
     try {
       try {
-        return await completeWithOpenAi({ apiKey: resolved.apiKey!, baseURL: resolved.baseURL, model }, req, {
+        return await completeWithOpenAi({
+          apiKey: resolved.apiKey!, baseURL: resolved.baseURL, model,
+          // An organization's own base URL was typed by a user: the outbound address policy applies.
+          fetch: resolved.source === 'organization' ? outboundFetchFor(this.config) : undefined,
+        }, req, {
           timeoutMs: this.config.LLM_TIMEOUT_MS,
           maxAttempts: this.config.LLM_MAX_ATTEMPTS,
           maxRetryWaitMs: this.config.LLM_MAX_RETRY_WAIT_MS,

@@ -30,7 +30,7 @@ describe('LLM adapter (openai SDK against the fake server)', () => {
 
   beforeAll(async () => {
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-system', 'sk-org'] });
-    ctx = await createTestApp({ env: { OPENAI_API_KEY: 'sk-system', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-test,gpt-test-mini', LLM_TIMEOUT_MS: '1500', LLM_MAX_ATTEMPTS: '3', LLM_MAX_RETRY_WAIT_MS: '2000' } });
+    ctx = await createTestApp({ env: { OPENAI_API_KEY: 'sk-system', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-test,gpt-test-mini', LLM_TIMEOUT_MS: '1500', LLM_MAX_ATTEMPTS: '3', LLM_MAX_RETRY_WAIT_MS: '2000', OUTBOUND_ALLOWED_PRIVATE_HOSTS: new URL(fake.url).host } });
     llm = getLlm({ em: ctx.em(), config: ctx.config });
     orgId = (await createOrg(ctx)).organization.id;
   });

@@ -5,12 +5,18 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { LlmError, type LlmMessage, type LlmRequest, type LlmResponse } from './port';
+import { outboundRefusal, type OutboundFetch } from '../web/outbound';
 
 export interface OpenAiTarget {
   apiKey: string;
   baseURL?: string | null;
   /** The provider's model name. */
   model: string;
+  /**
+   * The fetch to use: the outbound-policy fetch (providers/web/outbound.ts) for an organization's
+   * own base URL; none (Node's fetch) for the system provider, whose URL the operator sets.
+   */
+  fetch?: OutboundFetch;
 }
 
 export interface RetryPolicy {
@@ -22,13 +28,18 @@ export interface RetryPolicy {
   baseDelayMs?: number;
 }
 
-const clients = new Map<string, OpenAI>();
+const clientsByFetch = new Map<OutboundFetch | undefined, Map<string, OpenAI>>();
 function clientFor(t: OpenAiTarget): OpenAI {
+  let clients = clientsByFetch.get(t.fetch);
+  if (!clients) {
+    clients = new Map();
+    clientsByFetch.set(t.fetch, clients);
+  }
   const key = `${t.baseURL ?? ''}\u0000${t.apiKey}`;
   let c = clients.get(key);
   if (!c) {
     if (clients.size > 500) clients.clear();
-    c = new OpenAI({ apiKey: t.apiKey, baseURL: t.baseURL ?? undefined, maxRetries: 0 });
+    c = new OpenAI({ apiKey: t.apiKey, baseURL: t.baseURL ?? undefined, maxRetries: 0, ...(t.fetch ? { fetch: t.fetch } : {}) });
     clients.set(key, c);
   }
   return c;
@@ -135,6 +146,8 @@ export async function completeWithOpenAi(target: OpenAiTarget, req: LlmRequest, 
       if (err instanceof OpenAI.APIConnectionTimeoutError) {
         throw new LlmError('timeout', `The AI provider did not answer within ${Math.round(timeout / 1000)} s.`, true);
       }
+      const refused = outboundRefusal(err);
+      if (refused) throw new LlmError('provider', `The AI provider's base URL cannot be used: ${refused.message}`);
       if (err instanceof OpenAI.APIConnectionError) {
         lastError = new LlmError('provider', 'Could not reach the AI provider.', true);
       } else if (err instanceof OpenAI.APIError) {
