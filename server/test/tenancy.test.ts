@@ -3,7 +3,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import pg from 'pg';
 import { createTestApp, createOrg, type TestContext } from './helpers';
-import { HAND_WRITTEN_COLUMNS, HAND_WRITTEN_INDEXES, HAND_WRITTEN_TRIGGERS } from '../src/db/hand-written';
+import { HAND_WRITTEN_COLUMNS, HAND_WRITTEN_FOREIGN_KEYS, HAND_WRITTEN_INDEXES, HAND_WRITTEN_TRIGGERS } from '../src/db/hand-written';
 import { globalTables, tenantEntities } from '../src/db/entities';
 import { BOSS_SCHEMA } from '../src/jobs/boss';
 import { User } from '../src/modules/users/user.entity';
@@ -32,6 +32,17 @@ describe('tenancy of the schema', () => {
 
   const owned = () => tables.filter((t) => !globalTables.includes(t));
 
+  /** Every index of the public schema with its columns in order (expressions as null). */
+  const indexes = async () => (await db.query<{ table: string; index: string; columns: (string | null)[]; primary: boolean; partial: boolean }>(
+    `select t.relname as "table", i.relname as index, x.indisprimary as primary, x.indpred is not null as partial,
+            array(select a.attname::text from unnest(x.indkey[0:x.indnkeyatts - 1]) with ordinality k(n, o) left join pg_attribute a on a.attrelid = t.oid and a.attnum = k.n order by k.o) as columns
+       from pg_index x
+       join pg_class t on t.oid = x.indrelid
+       join pg_class i on i.oid = x.indexrelid
+       join pg_namespace n on n.oid = t.relnamespace
+      where n.nspname = 'public'`,
+  )).rows;
+
   it('finds the tables, and the documented global ones exist', () => {
     expect(tables.length).toBeGreaterThan(globalTables.length);
     for (const t of globalTables) expect(tables).toContain(t);
@@ -49,24 +60,60 @@ describe('tenancy of the schema', () => {
     const [{ data_type: orgIdType }] = (await db.query(`select data_type from information_schema.columns where table_schema = 'public' and table_name = 'organization' and column_name = 'id'`)).rows;
     for (const t of owned()) {
       const col = byTable.get(t);
-      expect(col, `${t}.organization_id`).toBeDefined();
+      expect(col, `${t} has no organization_id: give its entity \`organization: () => p.manyToOne(Organization)\` (NOT NULL, in its migration too), or, if it really belongs to no organization, list it in globalTables (server/src/db/entities.ts) with the reason`).toBeDefined();
       expect(col!.nullable, `${t}.organization_id is nullable`).toBe('NO');
       expect(col!.type, `${t}.organization_id type`).toBe(orgIdType);
     }
   });
 
   it('every organization-owned table has an index whose first column is organization_id', async () => {
-    const res = await db.query<{ table: string; index: string }>(
-      `select t.relname as "table", i.relname as index
-         from pg_index x
-         join pg_class t on t.oid = x.indrelid
-         join pg_class i on i.oid = x.indexrelid
-         join pg_namespace n on n.oid = t.relnamespace
-         join pg_attribute a on a.attrelid = t.oid and a.attnum = x.indkey[0]
-        where n.nspname = 'public' and a.attname = 'organization_id' and x.indpred is null`,
+    const indexed = new Set((await indexes()).filter((i) => i.columns[0] === 'organization_id' && !i.partial).map((i) => i.table));
+    for (const t of owned()) expect(indexed.has(t), `${t}: no index leading with organization_id: add indexes: [{ properties: ['organization', …] }] to its entity and the index to a migration`).toBe(true);
+  });
+
+  // GitLab's sharding-key check, for distributing by organization_id (Citus): every index and
+  // unique constraint of a tenant table leads with organization_id, so each tenant query is served
+  // within one organization's part. The exceptions, each with its reason:
+  const INDEX_EXCEPTIONS: Record<string, string> = {
+    app_user_email_index: 'sign-in finds the account by email before the organization is known',
+    app_user_email_live_unique: 'a live email is unique across the product (sign-in is by email alone)',
+    session_token_hash_unique: 'a session token is looked up before the organization is known',
+    password_reset_token_hash_unique: 'a reset link is looked up before the organization is known',
+    invitation_token_hash_unique: 'an invitation link is looked up before the organization is known',
+    company_search_trgm: 'a trigram GIN index cannot lead with a uuid (no btree_gin); the search ANDs it with organization_id',
+    contact_search_trgm: 'a trigram GIN index cannot lead with a uuid (no btree_gin); the search ANDs it with organization_id',
+    field_value_text_trgm: 'a trigram GIN index cannot lead with a uuid (no btree_gin); the search ANDs it with organization_id',
+    realtime_event_created_at_index: 'the prune job deletes old events of every organization by age (maintenance, not a tenant query)',
+  };
+
+  it('every index and unique constraint of a tenant table leads with organization_id (sharding key)', async () => {
+    const wrong = (await indexes())
+      .filter((i) => owned().includes(i.table) && i.columns[0] !== 'organization_id')
+      // The primary key on a random uuid is the row's identity; the (organization_id, id) unique beside it is what foreign keys and Citus use.
+      .filter((i) => !(i.primary && i.columns.length === 1 && i.columns[0] === 'id'))
+      .filter((i) => !(i.index in INDEX_EXCEPTIONS));
+    expect(wrong.map((i) => `${i.table}.${i.index} (${i.columns.join(', ')}): put organization_id first (indexes/uniques: [{ properties: ['organization', …] }] in the entity, or the migration that writes it), or list it in INDEX_EXCEPTIONS in server/test/tenancy.test.ts with the reason`)).toEqual([]);
+    // An exception that no longer exists is dropped from the list.
+    const names = new Set((await indexes()).map((i) => i.index));
+    for (const name of Object.keys(INDEX_EXCEPTIONS)) expect(names.has(name), `INDEX_EXCEPTIONS names ${name}, which no longer exists`).toBe(true);
+  });
+
+  it('every foreign key between tenant tables includes organization_id on both sides', async () => {
+    const res = await db.query<{ table: string; name: string; target: string; cols: string[]; refcols: string[] }>(
+      `select c.conrelid::regclass::text as "table", c.conname as name, c.confrelid::regclass::text as target,
+              array(select attname::text from unnest(c.conkey) with ordinality k(n, o) join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.n order by k.o) as cols,
+              array(select attname::text from unnest(c.confkey) with ordinality k(n, o) join pg_attribute a on a.attrelid = c.confrelid and a.attnum = k.n order by k.o) as refcols
+         from pg_constraint c join pg_namespace n on n.oid = c.connamespace
+        where c.contype = 'f' and n.nspname = 'public'`,
     );
-    const indexed = new Set(res.rows.map((r) => r.table));
-    for (const t of owned()) expect(indexed.has(t), `${t}: no index leading with organization_id`).toBe(true);
+    const bare = (t: string) => t.replace(/^public\./, '').replace(/"/g, '');
+    const between = res.rows.filter((r) => owned().includes(bare(r.table)) && owned().includes(bare(r.target)));
+    expect(between.length).toBeGreaterThan(0);
+    const wrong = between.filter((r) => {
+      const i = r.cols.indexOf('organization_id');
+      return i < 0 || r.refcols[i] !== 'organization_id';
+    });
+    expect(wrong.map((r) => `${bare(r.table)}.${r.name} (${r.cols.join(', ')}) → ${bare(r.target)} (${r.refcols.join(', ')}): make it (organization_id, ${r.cols.filter((c) => c !== 'organization_id').join(', ')}) → ${bare(r.target)} (organization_id, id) in a migration (with ON DELETE SET NULL (column) for a nullable reference) and list it in HAND_WRITTEN_FOREIGN_KEYS (server/src/db/hand-written.ts)`)).toEqual([]);
   });
 
   it('every organization-owned table has a foreign key from organization_id to organization(id)', async () => {
@@ -83,6 +130,15 @@ describe('tenancy of the schema', () => {
     for (const t of owned()) expect(keyed.has(t), `${t}: no foreign key organization_id → organization(id)`).toBe(true);
   });
 
+  it('the database refuses a row of one organization pointing at a row of another', async () => {
+    const a = await createOrg(ctx, { name: 'Org A' });
+    const b = await createOrg(ctx, { name: 'Org B' });
+    const insert = (org: string, user: string) => db.query(
+      `insert into table_layout (id, organization_id, user_id, entity_type, name, columns, created_at, updated_at) values (gen_random_uuid(), $1, $2, 'company', 'x', '[]', now(), now())`, [org, user]);
+    await expect(insert(b.organization.id, a.admin.id)).rejects.toThrow(/table_layout_user_id_foreign/);
+    await insert(a.organization.id, a.admin.id);
+  });
+
   it('global tables hold no organization data', async () => {
     const res = await db.query<{ table: string }>(
       `select table_name as "table" from information_schema.columns where table_schema = 'public' and column_name = 'organization_id'`,
@@ -90,13 +146,17 @@ describe('tenancy of the schema', () => {
     for (const r of res.rows) expect(globalTables).not.toContain(r.table);
   });
 
-  it('the migrations and the entities describe the same schema (except the indexes, triggers and columns written by hand)', async () => {
+  it('the migrations and the entities describe the same schema (except the indexes, triggers, columns and foreign keys written by hand)', async () => {
     const diff = await ctx.orm.schema.getUpdateSchemaSQL({ wrap: false });
     const statements = diff.split(';').map((s) => s.trim()).filter(Boolean);
     expect(statements.sort()).toEqual([
       ...HAND_WRITTEN_INDEXES.map((n) => `drop index "${n}"`),
       ...HAND_WRITTEN_TRIGGERS.flatMap((t) => [`drop trigger if exists "${t.name}" on "${t.table}"`, `drop function if exists "${t.table}_${t.name}_fn"()`]),
       ...[...new Set(HAND_WRITTEN_COLUMNS.map((c) => c.table))].map((table) => `alter table "${table}" ${HAND_WRITTEN_COLUMNS.filter((c) => c.table === table).map((c) => `drop column "${c.column}"`).join(', ')}`),
+      ...HAND_WRITTEN_FOREIGN_KEYS.flatMap((f) => [
+        `alter table "${f.table}" drop constraint "${f.table}_${f.column}_foreign"`,
+        `alter table "${f.table}" add constraint "${f.table}_${f.column}_foreign" foreign key ("${f.column}") references "${f.target}" ("id")${f.onDelete === 'no action' ? '' : ` on delete ${f.onDelete}`}`,
+      ]),
     ].sort());
   });
 

@@ -73,3 +73,34 @@ export const HAND_WRITTEN_TRIGGERS = [
   // The number of records per owner in record_count, slot -1 (Migration20261122234000).
   ...(['company', 'contact'] as const).flatMap((table) => (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_owner_count_${t}` }))),
 ] as const;
+
+/**
+ * References between tenant tables as (organization_id, column) → target (organization_id, id)
+ * (Migration20261125230500): a row can only point at a row of its own organization. MikroORM's
+ * entities declare them on the column alone; the schema-diff test expects exactly the statements
+ * that would turn each back into that.
+ */
+export const HAND_WRITTEN_FOREIGN_KEYS: readonly { table: string; column: string; target: string; onDelete: 'no action' | 'cascade' | 'set null' }[] = [
+  { table: 'session', column: 'user_id', target: 'app_user', onDelete: 'no action' },
+  { table: 'password_reset', column: 'user_id', target: 'app_user', onDelete: 'no action' },
+  { table: 'invitation', column: 'invited_by_id', target: 'app_user', onDelete: 'set null' },
+  { table: 'table_layout', column: 'user_id', target: 'app_user', onDelete: 'cascade' },
+  { table: 'field_definition', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
+  { table: 'field_value', column: 'field_id', target: 'field_definition', onDelete: 'cascade' },
+  { table: 'contact', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
+  { table: 'contact', column: 'owner_id', target: 'app_user', onDelete: 'set null' },
+  { table: 'company', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
+  { table: 'company', column: 'owner_id', target: 'app_user', onDelete: 'set null' },
+  { table: 'company_contact', column: 'company_id', target: 'company', onDelete: 'cascade' },
+  { table: 'company_contact', column: 'contact_id', target: 'contact', onDelete: 'cascade' },
+  { table: 'notification', column: 'user_id', target: 'app_user', onDelete: 'cascade' },
+  { table: 'execution', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
+  { table: 'activity', column: 'company_id', target: 'company', onDelete: 'set null' },
+  { table: 'activity', column: 'contact_id', target: 'contact', onDelete: 'set null' },
+  { table: 'activity', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
+  { table: 'integration', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
+  { table: 'integration', column: 'user_id', target: 'app_user', onDelete: 'cascade' },
+  { table: 'enrichment', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
+  { table: 'enrichment', column: 'field_id', target: 'field_definition', onDelete: 'set null' },
+  { table: 'enrichment_result', column: 'enrichment_id', target: 'enrichment', onDelete: 'cascade' },
+];

@@ -123,7 +123,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       const used = await em.nativeUpdate(PasswordReset, { id: reset.id, usedAt: null }, { usedAt: new Date() }, { filters: false });
       if (used !== 1) throw badRequest(RESET_MESSAGES.invalid);
       await em.nativeUpdate(User, { id: reset.user.id }, { passwordHash }, { filters: false });
-      await revokeUserSessions(em, reset.user.id);
+      await revokeUserSessions(em, reset.organization.id, reset.user.id);
     });
     return { success: true as const, message: RESET_MESSAGES.done };
   });

@@ -13,7 +13,7 @@ export const Session = defineEntity({
   properties: {
     id: p.uuid().primary().onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization).index(),
-    user: () => p.manyToOne(User).index(),
+    user: () => p.manyToOne(User),
     kind: p.string().length(10),
     tokenHash: p.string().length(64).unique(),
     csrfToken: p.string().length(64).nullable().hidden(),
@@ -25,6 +25,7 @@ export const Session = defineEntity({
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
   },
+  indexes: [{ properties: ['organization', 'user'] }],
 });
 export type ISession = InferEntity<typeof Session>;
 
@@ -45,11 +46,12 @@ export const PasswordReset = defineEntity({
   properties: {
     id: p.uuid().primary().onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization).index(),
-    user: () => p.manyToOne(User).index(),
+    user: () => p.manyToOne(User),
     tokenHash: p.string().length(64).unique(),
     expiresAt: p.datetime(),
     usedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
+  indexes: [{ properties: ['organization', 'user'] }],
 });
 export type IPasswordReset = InferEntity<typeof PasswordReset>;

@@ -47,6 +47,6 @@ export function clearSessionCookies(reply: FastifyReply, config: Config): void {
 }
 
 /** Ends every session of a user (disable, delete, password reset). */
-export async function revokeUserSessions(em: EntityManager, userId: string): Promise<number> {
-  return em.nativeUpdate(Session, { user: userId, revokedAt: null }, { revokedAt: new Date() }, { filters: false });
+export async function revokeUserSessions(em: EntityManager, organizationId: string, userId: string): Promise<number> {
+  return em.nativeUpdate(Session, { organization: organizationId, user: userId, revokedAt: null }, { revokedAt: new Date() }, { filters: false });
 }

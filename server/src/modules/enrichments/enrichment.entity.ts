@@ -50,6 +50,7 @@ export const Enrichment = defineEntity({
     { name: 'enrichment_org_created_index', properties: ['organization', 'createdAt'] },
     { name: 'enrichment_org_field_index', properties: ['organization', 'field'] },
   ],
+  uniques: [{ properties: ['organization', 'id'] }],
 });
 export type IEnrichment = InferEntity<typeof Enrichment>;
 
@@ -77,7 +78,7 @@ export const EnrichmentResult = defineEntity({
     sources: p.json<{ url: string; title: string | null }[]>().defaultRaw(`'[]'`).onCreate(() => []),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
-  uniques: [{ name: 'enrichment_result_enrichment_entity_unique', properties: ['enrichment', 'entityId'] }],
+  uniques: [{ name: 'enrichment_result_enrichment_entity_unique', properties: ['organization', 'enrichment', 'entityId'] }],
   indexes: [{ name: 'enrichment_result_org_entity_index', properties: ['organization', 'entityId'] }],
 });
 export type IEnrichmentResult = InferEntity<typeof EnrichmentResult>;

@@ -75,7 +75,7 @@ async function startRows(tem: EntityManager, boss: PgBoss, run: RunScope, rows: 
       `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
        select gen_random_uuid(), $1, $2, $3, (j->>'e')::uuid, (j->>'x')::uuid, 'preprocessing', null, '{"result":null}'::jsonb, '[]'::jsonb, clock_timestamp()
          from jsonb_array_elements($4::jsonb) as j
-       on conflict (enrichment_id, entity_id) do update set execution_id = excluded.execution_id, status = 'preprocessing', status_message = null, updated_at = clock_timestamp()
+       on conflict (organization_id, enrichment_id, entity_id) do update set execution_id = excluded.execution_id, status = 'preprocessing', status_message = null, updated_at = clock_timestamp()
        returning ${RESULT_COLUMNS}`,
       [run.organizationId, run.enrichmentId, run.entityType, JSON.stringify(chunk)],
     );

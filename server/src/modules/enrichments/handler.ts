@@ -258,7 +258,7 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
       `with up as (
          insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
          select gen_random_uuid(), ?, e.id, ?, ?, ?, 'complete', null, ?::jsonb, ?::jsonb, clock_timestamp() from enrichment e where e.id = ? and e.organization_id = ?
-         on conflict (enrichment_id, entity_id) do update set status = 'complete', status_message = null, value = excluded.value, sources = excluded.sources,
+         on conflict (organization_id, enrichment_id, entity_id) do update set status = 'complete', status_message = null, value = excluded.value, sources = excluded.sources,
            execution_id = ${own ? 'excluded.execution_id' : 'enrichment_result.execution_id'}, updated_at = clock_timestamp()
          returning ${RESULT_COLUMNS}
        ), fd as (

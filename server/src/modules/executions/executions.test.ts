@@ -297,7 +297,7 @@ describe('executions: transactional enqueue, worker transitions, retries, dead l
       expect(notPlay.json()).toEqual({ success: false, message: 'Execution not found.' });
 
       const other = await createOrg(ctx, { name: 'Other Exec Co' });
-      const [theirs] = await start({ typeId, startAfter: new Date(Date.now() + 3_600_000) }, other.organization.id);
+      const [theirs] = await start({ typeId, createdById: other.admin.id, startAfter: new Date(Date.now() + 3_600_000) }, other.organization.id);
       for (const path of ['/api/v1/execution/cancel', '/api/v1/play/execution/cancel']) {
         const res = await c.post(path, { executionId: theirs.executionId });
         expect(res.statusCode).toBe(404);
@@ -320,7 +320,7 @@ describe('executions: transactional enqueue, worker transitions, retries, dead l
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().execution).toMatchObject({ id: mine.executionId, type: 'enrichment', typeId, entityType: 'company', status: 'scheduled', listening: true, progress: { processed: 0, total: null } });
       const other = await createOrg(ctx, { name: 'Reader Co' });
-      const [theirs] = await start({ typeId, startAfter: new Date(Date.now() + 3_600_000) }, other.organization.id);
+      const [theirs] = await start({ typeId, createdById: other.admin.id, startAfter: new Date(Date.now() + 3_600_000) }, other.organization.id);
       expect((await c.get(`/api/v1/execution/${theirs.executionId}`)).statusCode).toBe(404);
       expect((await c.get('/api/v1/execution/not-a-uuid')).statusCode).toBe(400);
       expect((await ctx.app.inject({ method: 'GET', url: `/api/v1/execution/${mine.executionId}` })).statusCode).toBe(401);
@@ -335,7 +335,7 @@ describe('executions: transactional enqueue, worker transitions, retries, dead l
       const [b] = await start({ typeId, startAfter: later, type: 'score', entityType: 'idea' });
       await c.post('/api/v1/execution/cancel', { executionId: b.executionId });
       const other = await createOrg(ctx, { name: 'Active Co' });
-      await start({ typeId, startAfter: later, targets: [{ entityId: entityA }] }, other.organization.id);
+      await start({ typeId, createdById: other.admin.id, startAfter: later, targets: [{ entityId: entityA }] }, other.organization.id);
       const res = await c.post('/api/v1/execution/active', { typeId });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().executions.map((e: ExecutionDto) => e.id)).toEqual([a.executionId]);

@@ -24,11 +24,12 @@ export const FieldDefinition = defineEntity({
     /** The record column holding a typed copy of this custom field's values (projection.ts), or null. */
     slot: p.smallint().nullable(),
     config: p.json<{ reconciliation: 'use_latest' | 'keep_existing'; refreshSchedule: string }>().onCreate(() => ({ reconciliation: 'use_latest', refreshSchedule: 'never' })),
-    createdBy: () => p.manyToOne(User).nullable().index(),
+    createdBy: () => p.manyToOne(User).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
-  uniques: [{ properties: ['organization', 'entityType', 'key'] }],
+  uniques: [{ properties: ['organization', 'entityType', 'key'] }, { properties: ['organization', 'id'] }],
+  indexes: [{ properties: ['organization', 'createdBy'] }],
 });
 export type IFieldDefinition = InferEntity<typeof FieldDefinition>;
 
@@ -44,7 +45,7 @@ export const FieldValue = defineEntity({
     id: p.uuid().primary().onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     entityType: p.string().length(20),
-    entityId: p.uuid().index(),
+    entityId: p.uuid(),
     field: () => p.manyToOne(FieldDefinition).deleteRule('cascade'),
     value: p.json<unknown>().nullable(),
     valueText: p.text().nullable(),
@@ -56,6 +57,7 @@ export const FieldValue = defineEntity({
     details: p.json<unknown>().nullable(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
-  uniques: [{ properties: ['field', 'entityId'] }],
+  uniques: [{ properties: ['organization', 'field', 'entityId'] }],
+  indexes: [{ properties: ['organization', 'entityId'] }],
 });
 export type IFieldValue = InferEntity<typeof FieldValue>;

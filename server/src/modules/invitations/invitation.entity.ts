@@ -13,11 +13,12 @@ export const Invitation = defineEntity({
     email: p.string().length(320),
     role: p.string().length(20),
     tokenHash: p.string().length(64).unique(),
-    invitedBy: () => p.manyToOne(User).nullable().index(),
+    invitedBy: () => p.manyToOne(User).nullable(),
     status: p.string().length(20).default('pending'),
     expiresAt: p.datetime(),
     acceptedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
+  indexes: [{ properties: ['organization', 'invitedBy'] }],
 });
 export type IInvitation = InferEntity<typeof Invitation>;

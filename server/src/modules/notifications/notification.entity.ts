@@ -10,7 +10,7 @@ export const Notification = defineEntity({
   properties: {
     id: p.uuid().primary().onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
-    user: () => p.manyToOne(User).index().deleteRule('cascade'),
+    user: () => p.manyToOne(User).deleteRule('cascade'),
     /** warning | error | info */
     level: p.string().length(10),
     uniqueKey: p.string().length(200).nullable(),

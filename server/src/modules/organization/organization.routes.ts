@@ -100,7 +100,7 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
     const user = await otherMember(req, req.params.id);
     await req.em.transactional(async (em) => {
       user.status = req.body.status;
-      if (req.body.status === 'disabled') await revokeUserSessions(em, user.id);
+      if (req.body.status === 'disabled') await revokeUserSessions(em, user.organization.id, user.id);
       await em.flush();
     });
     return { success: true as const, message: USER_ADMIN_MESSAGES.statusChanged, user: toMemberDto(user) };
@@ -114,7 +114,7 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
     await req.em.transactional(async (em) => {
       user.deleted = true;
       user.status = 'disabled';
-      await revokeUserSessions(em, user.id);
+      await revokeUserSessions(em, user.organization.id, user.id);
       await em.flush();
     });
     return { success: true as const, message: USER_ADMIN_MESSAGES.deleted };

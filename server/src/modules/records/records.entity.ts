@@ -13,11 +13,12 @@ export const Company = defineEntity({
     website: p.string().length(255),
     /** Normalized from the website; unique per organization. */
     domain: p.string().length(255),
-    owner: () => p.manyToOne(User).nullable().index().deleteRule('set null'),
+    owner: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
+  uniques: [{ properties: ['organization', 'id'] }],
 });
 export type ICompany = InferEntity<typeof Company>;
 
@@ -30,11 +31,12 @@ export const Contact = defineEntity({
     firstName: p.string().length(128),
     lastName: p.string().length(128),
     email: p.string().length(128),
-    owner: () => p.manyToOne(User).nullable().index().deleteRule('set null'),
+    owner: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
+  uniques: [{ properties: ['organization', 'id'] }],
 });
 export type IContact = InferEntity<typeof Contact>;
 
@@ -46,14 +48,15 @@ export const CompanyContact = defineEntity({
     id: p.uuid().primary().onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     company: () => p.manyToOne(Company).deleteRule('cascade'),
-    contact: () => p.manyToOne(Contact).index().deleteRule('cascade'),
+    contact: () => p.manyToOne(Contact).deleteRule('cascade'),
     isKey: p.boolean().default(false),
     isPrimary: p.boolean().default(false),
     label: p.string().length(100).nullable(),
     value: p.string().length(255).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  uniques: [{ properties: ['company', 'contact'] }],
+  uniques: [{ properties: ['organization', 'company', 'contact'] }],
+  indexes: [{ properties: ['organization', 'contact'] }],
 });
 export type ICompanyContact = InferEntity<typeof CompanyContact>;
 
@@ -64,13 +67,14 @@ export const TableLayout = defineEntity({
   properties: {
     id: p.uuid().primary().onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization).index(),
-    user: () => p.manyToOne(User).index().deleteRule('cascade'),
+    user: () => p.manyToOne(User).deleteRule('cascade'),
     entityType: p.string().length(20),
     name: p.string().length(100),
     columns: p.json<{ key: string; order: number; width: number; visible: boolean }[]>(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
+  indexes: [{ properties: ['organization', 'user'] }],
 });
 export type ITableLayout = InferEntity<typeof TableLayout>;
 

@@ -25,5 +25,7 @@ export const User = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
+  // What references from other tenant tables point at (organization_id, id).
+  uniques: [{ properties: ['organization', 'id'] }],
 });
 export type IUser = InferEntity<typeof User>;

@@ -1,0 +1,430 @@
+// The cross-organization route matrix, generated from the OpenAPI document (/api/docs): every route
+// is classified below, and every route that acts for a signed-in user is attacked by a second
+// organization (B) with the ids of every kind of row of the first (A), through a cookie session and
+// through a bearer token. Each answer must be a 404 (routes that take ids) or B's own data only
+// (lists, searches, the caller's own settings); no answer may carry an id or a text of A's; A's
+// rows are unchanged afterwards. The realtime paths of A are refused to B's socket.
+//
+// A route added later is attacked without anyone writing a test for it; it only has to be
+// classified in ROUTES (the test says so), and a new table only needs a row in the fixture.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import pg from 'pg';
+import { randomUUID } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { realtimePaths } from '@dealscout/shared/domain';
+import { createTestApp, createOrg, createUser, signedIn, TestClient, TEST_PASSWORD, type TestContext } from './helpers';
+import { openSocket } from './ws-client';
+import { newCompany, newContact, newField, setValue, link } from './records';
+import { notifyUser } from '../src/modules/notifications/notify';
+import { createExecutions } from '../src/modules/executions/commands/create-executions';
+import { createQueues } from '../src/jobs/definitions';
+import { jobDefinitions } from '../src/jobs/registry';
+
+type Rule =
+  /** No session needed (sign-in, first run, links from mail): there is no organization to cross. */
+  | { kind: 'public'; reason: string }
+  /** Ends the caller's own session: not attacked (it would end B's session), and it takes no id. */
+  | { kind: 'session'; reason: string }
+  /**
+   * Takes ids of organization-owned rows (path or body): another organization's ids answer 404.
+   * `body` gives the fields the generator cannot guess (merged over the generated body; the id slots stay generated unless named here).
+   */
+  | { kind: 'ids'; body?: Record<string, unknown> }
+  /** Lists, searches or the caller's own user and organization: the answer holds B's data only (may be empty). */
+  | { kind: 'scoped' };
+
+const ids: Rule = { kind: 'ids' };
+const idsWith = (body: Record<string, unknown>): Rule => ({ kind: 'ids', body });
+const company = { name: 'Matrix Co', website: 'https://matrix.example.com' };
+const contact = { firstName: 'Mat', lastName: 'Rix', email: 'mat.rix@example.com' };
+const activity = { type: 'call', date: '2999-01-15', content: 'Matrix call' };
+/** The LLM enrichment config for companies (enrichments/configs.ts: fixed ids). */
+const LLM_COMPANY_CONFIG = '00000000-0000-4000-8000-000000000011';
+const scoped: Rule = { kind: 'scoped' };
+const pub = (reason: string): Rule => ({ kind: 'public', reason });
+
+/** Every route of the OpenAPI document, by `METHOD path`. */
+const ROUTES: Record<string, Rule> = {
+  'GET /health': pub('liveness probe, answers no data'),
+  'GET /api/v1/setup': pub('first run: says only whether any user exists'),
+  'POST /api/v1/setup': pub('first run: creates the first organization (409 once one exists)'),
+  'POST /api/v1/auth/login': pub('sign-in by email and password'),
+  'POST /api/v1/auth/token': pub('sign-in of the add-in and the extension (bearer token)'),
+  'DELETE /api/v1/auth/token': { kind: 'session', reason: 'revokes the bearer token it is called with, nothing else' },
+  'POST /api/account/logout': { kind: 'session', reason: 'ends the session it is called with, nothing else' },
+  'POST /api/v1/auth/forgotpassword': pub('answers the same confirmation for any address'),
+  'POST /api/v1/auth/resetpassword': pub('a single-use token from mail'),
+  'GET /api/v1/invite/{token}': pub('an invitation link from mail'),
+  'POST /api/v1/invite/accept': pub('an invitation link from mail'),
+  'GET /api/v1/user': scoped,
+  'PUT /api/v1/user/settings': scoped,
+  'PUT /api/v1/user/profile': scoped,
+  'GET /api/v1/organization': scoped,
+  'GET /api/v1/organization/system-roles': scoped,
+  'GET /api/v1/organization/users': scoped,
+  'POST /api/v1/organization/invite': scoped,
+  'DELETE /api/v1/organization/invites/{id}': ids,
+  'PUT /api/v1/organization/users/{id}/role': ids,
+  'PUT /api/v1/organization/users/{id}/status': ids,
+  'DELETE /api/v1/organization/users/{id}': ids,
+  'GET /api/v1/entity/fields': scoped,
+  'GET /api/v1/entity/filters-fields': scoped,
+  'POST /api/v1/entity/field': scoped,
+  'PUT /api/v1/entity/set-config': ids,
+  'PUT /api/v1/entity/company/field': ids,
+  'PUT /api/v1/entity/contact/field': ids,
+  // The account owner is checked first (400 'Account owner must be an active member of your organization'): left out so the other ids are tried.
+  'POST /api/v1/entity/company': idsWith({ company: { ...company, accountOwnerId: undefined }, contact: undefined }),
+  'PUT /api/v1/entity/company': idsWith({ company }),
+  'POST /api/v1/entity/contact': idsWith({ contact: { ...contact, accountOwnerId: undefined }, company: undefined }),
+  'PUT /api/v1/entity/contact': idsWith({ contact }),
+  'POST /api/v1/entity': scoped,
+  'POST /api/v1/entity/create': scoped,
+  'PUT /api/v1/entity/update': idsWith({ data: company }),
+  'POST /api/v1/company/create-mapping': ids,
+  'PUT /api/v1/entity/mapping-contact': ids,
+  'PUT /api/v1/entity/mapping-company': ids,
+  'PUT /api/v1/company/set-key': ids,
+  'PUT /api/v1/contact/set-primary': ids,
+  'POST /api/v1/entity/search': scoped,
+  'POST /api/v1/company/search': scoped,
+  'POST /api/v1/contact/search': scoped,
+  'GET /api/v1/company/details/{id}': ids,
+  'GET /api/v1/contact/details/{id}': ids,
+  'DELETE /api/v1/company/delete/{id}': ids,
+  'POST /api/v1/company/bulk-delete': scoped,
+  'POST /api/v1/company/export': scoped,
+  'DELETE /api/v1/contact/delete/{id}': ids,
+  'POST /api/v1/contact/bulk-delete': scoped,
+  'POST /api/v1/contact/export': scoped,
+  'GET /api/v1/company/owners-list': scoped,
+  'POST /api/v1/company/get-companies': scoped,
+  'POST /api/v1/contact/get-contacts': scoped,
+  'GET /api/v1/user/tablelayout/{entityType}': scoped,
+  'POST /api/v1/user/tablelayout/{entityType}': scoped,
+  'PUT /api/v1/user/tablelayout/{entityType}': ids,
+  'DELETE /api/v1/user/tablelayout/{entityType}/{id}': ids,
+  'GET /api/v1/notifications/token': scoped,
+  'POST /api/v1/execution/cancel': ids,
+  'POST /api/v1/play/execution/cancel': ids,
+  'GET /api/v1/execution/{id}': ids,
+  'POST /api/v1/execution/active': scoped,
+  'GET /api/v1/notifications': scoped,
+  'GET /api/v1/notifications/unread-count': scoped,
+  'PUT /api/v1/notifications/read-all': scoped,
+  'POST /api/v1/activity': idsWith(activity),
+  'PUT /api/v1/activity': idsWith(activity),
+  'GET /api/v1/activity/participant/{id}': ids,
+  'DELETE /api/v1/activity/{id}': ids,
+  'GET /api/v1/activity/company/{id}': ids,
+  'GET /api/v1/activity/contact/{id}': ids,
+  'PUT /api/v1/organization/useSystemLLMSetting': ids,
+  'PUT /api/v1/organization/llmSetting': scoped,
+  'POST /api/v1/enrichment/generate-prompt': scoped,
+  'POST /api/v1/enrichment/generate-schema-object': scoped,
+  'GET /api/v1/integration': scoped,
+  'POST /api/v1/organization/integration': scoped,
+  'DELETE /api/v1/organization/integration/{id}': ids,
+  'GET /api/v1/enrichment/configs': scoped,
+  'GET /api/v1/enrichment/idea/configs': scoped,
+  'GET /api/v1/enrichment/next-name': scoped,
+  'POST /api/v1/enrichment/list': scoped,
+  'GET /api/v1/enrichment/list/creators': scoped,
+  'GET /api/v1/enrichment/executions': scoped,
+  'POST /api/v1/enrichment/results': scoped,
+  'POST /api/v1/enrichment/execute': ids,
+  'POST /api/v1/enrichment/assign': ids,
+  'POST /api/v1/enrichment/unassign': ids,
+  'PUT /api/v1/enrichment/set-primary': ids,
+  'PUT /api/v1/enrichment/set-color': ids,
+  'PUT /api/v1/enrichment/column': ids,
+  'POST /api/v1/enrichment': idsWith({ configId: LLM_COMPANY_CONFIG, name: 'Matrix enrichment', prompt: [{ type: 'text', text: 'What do they sell?' }], schema: [{ name: 'answer', type: 'string', description: 'Answer.', required: true, createColumn: false }], listId: undefined, scrapeFieldId: undefined }),
+  'PUT /api/v1/enrichment': ids,
+  // Lists do not exist yet: the enrichments of a list of the caller's organization (none for another's).
+  'GET /api/v1/enrichment/{listId}/list': scoped,
+  'GET /api/v1/enrichment/{id}': ids,
+  'DELETE /api/v1/enrichment/{id}': ids,
+};
+
+/** Routes whose own-organization check cannot find a row of the fixture, with the reason. */
+const CONTROL_EXEMPT: Record<string, string> = {
+  'POST /api/v1/play/execution/cancel': 'cancels play executions only; the fixture has none until plays exist (add one to seed() then, and drop this line)',
+};
+
+/** Tables whose rows have no id of their own to send (keyed by the organization alone). */
+const NO_ID_TABLES = ['realtime_sequence'];
+/** Tables with a serial id that no route takes (record_count: the maintained totals). */
+const SERIAL_ID_TABLES = ['record_count'];
+
+// ---- a request from the route's JSON schema -------------------------------------------------
+
+type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; items?: Schema; enum?: unknown[]; const?: unknown; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[]; format?: string; minLength?: number; maxLength?: number; minimum?: number; maximum?: number; minItems?: number; pattern?: string; nullable?: boolean; default?: unknown };
+
+/** A string property that names an id (`id`, `companyId`, `entityIds`…) even where its contract does not say uuid. */
+const ID_NAME = /^(id|ids|.*Id|.*Ids)$/;
+const isIdSlot = (s: Schema | undefined, name?: string) => !!s && (s.format === 'uuid' || (name !== undefined && ID_NAME.test(name) && (s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string')) || (s.type === 'array' && s.items?.type === 'string'))));
+
+/** Whether a value of this schema can hold an id (a uuid string somewhere inside). */
+function holdsId(s: Schema | undefined, depth = 0, name?: string): boolean {
+  if (!s || depth > 6) return false;
+  if (isIdSlot(s, name)) return true;
+  return [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? []), ...(s.items ? [s.items] : [])].some((x) => holdsId(x, depth + 1, name))
+    || Object.entries(s.properties ?? {}).some(([k, x]) => holdsId(x, depth + 1, k));
+}
+
+/** The smallest valid value of a schema, with `id` in every uuid slot (optional slots that hold ids included). */
+function sample(s: Schema | undefined, id: string, depth = 0, name?: string): unknown {
+  if (!s || depth > 8) return null;
+  if (isIdSlot(s, name) && s.type !== 'array') return id;
+  if (s.const !== undefined) return s.const;
+  if (s.enum) return s.enum[0];
+  const options = s.anyOf ?? s.oneOf;
+  if (options) {
+    const withId = options.find((o) => holdsId(o, 0, name));
+    const nonNull = options.find((o) => o.type !== 'null');
+    return sample(withId ?? nonNull ?? options[0], id, depth + 1, name);
+  }
+  if (s.allOf) return Object.assign({}, ...s.allOf.map((x) => sample(x, id, depth + 1)));
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+  switch (type ?? (s.properties ? 'object' : undefined)) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(s.properties ?? {})) {
+        if ((s.required ?? []).includes(k) || holdsId(v, 0, k)) out[k] = sample(v, id, depth + 1, k);
+      }
+      return out;
+    }
+    case 'array': return Array.from({ length: Math.max(1, s.minItems ?? 1) }, () => sample(s.items, id, depth + 1, name?.replace(/s$/, '')));
+    case 'string':
+      if (s.format === 'uuid') return id;
+      if (s.format === 'email') return 'matrix@example.com';
+      if (s.format === 'date-time') return new Date().toISOString();
+      if (s.format === 'date') return new Date().toISOString().slice(0, 10);
+      if (s.format === 'uri') return 'https://example.com';
+      return 'x'.repeat(Math.max(1, s.minLength ?? 1));
+    case 'integer':
+    case 'number': return s.minimum !== undefined ? Math.max(s.minimum, Math.min(1, s.maximum ?? 1)) : Math.min(1, s.maximum ?? 1);
+    case 'boolean': return false;
+    case 'null': return null;
+    default: return null;
+  }
+}
+
+interface Op { method: string; path: string; parameters?: { name: string; in: string; required?: boolean; schema?: Schema }[]; requestBody?: { content?: Record<string, { schema?: Schema }> } }
+
+/** The generated body with the route's own example fields over it (objects merged key by key). */
+function merge(generated: unknown, example: unknown): unknown {
+  if (example === undefined) return generated;
+  if (generated && example && typeof generated === 'object' && typeof example === 'object' && !Array.isArray(generated) && !Array.isArray(example)) {
+    const out: Record<string, unknown> = { ...(generated as Record<string, unknown>) };
+    // An example key set to undefined leaves the generated field out.
+    for (const [k, v] of Object.entries(example)) {
+      if (v === undefined) delete out[k];
+      else out[k] = merge(out[k], v);
+    }
+    return out;
+  }
+  return example;
+}
+
+function requestFor(op: Op, id: string): { url: string; body: unknown } {
+  let url = op.path;
+  const query: string[] = [];
+  for (const p of op.parameters ?? []) {
+    const value = holdsId(p.schema, 0, p.name) ? id : sample(p.schema, id);
+    if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(String(value)));
+    else if (p.in === 'query' && (p.required || holdsId(p.schema, 0, p.name))) query.push(`${p.name}=${encodeURIComponent(String(value))}`);
+  }
+  const schema = op.requestBody?.content?.['application/json']?.schema;
+  const rule = ROUTES[`${op.method} ${op.path}`];
+  const example = rule?.kind === 'ids' ? rule.body : undefined;
+  return { url: query.length ? `${url}?${query.join('&')}` : url, body: schema ? merge(sample(schema, id), example) : undefined };
+}
+
+const takesIds = (op: Op) => (op.parameters ?? []).some((p) => holdsId(p.schema, 0, p.name)) || holdsId(op.requestBody?.content?.['application/json']?.schema);
+
+// ---------------------------------------------------------------------------------------------
+
+describe('cross-organization route matrix (from the OpenAPI document)', () => {
+  let ctx: TestContext;
+  let db: pg.Client;
+  let ops: Op[];
+  let orgA: Awaited<ReturnType<typeof createOrg>>;
+  let orgB: Awaited<ReturnType<typeof createOrg>>;
+  let a: TestClient;
+  let bCookie: TestClient;
+  let bBearer: TestClient;
+  /** Every id of A's rows, by table. */
+  let idsOfA: Map<string, string[]>;
+  let tenantTables: string[];
+  const MARK = `zqalpha${randomUUID().slice(0, 6)}`;
+
+  /** A's rows, one fingerprint per table. */
+  const snapshotA = async () => {
+    const out: Record<string, string> = {};
+    for (const t of tenantTables) {
+      const r = await db.query(`select count(*)::int as n, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from "${t}" x where organization_id = $1`, [orgA.organization.id]);
+      out[t] = `${r.rows[0].n}:${r.rows[0].h}`;
+    }
+    return out;
+  };
+
+  /** Gives an organization data of every kind, its texts marked. */
+  async function seed(client: TestClient, org: Awaited<ReturnType<typeof createOrg>>, mark: string) {
+    const member = await createUser(ctx, org.organization.id, { firstName: `${mark}Member` });
+    await signedIn(ctx, member.email);
+    expect((await client.post('/api/v1/auth/forgotpassword', { email: member.email })).statusCode).toBe(200);
+    expect((await client.post('/api/v1/organization/invite', { emails: [`${mark}-invitee@example.com`], role: 'User' })).statusCode, 'invite').toBeLessThan(300);
+    const company = await newCompany(client, { name: `${mark} Company` });
+    const contact = await newContact(client, { lastName: `${mark}Contact` });
+    await link(client, company.id, contact.id, { label: mark });
+    const field = await newField(client, 'company', 'string', `${mark} Field`);
+    await setValue(client, 'company', company.id, field.id, `${mark} value`);
+    expect((await client.post('/api/v1/user/tablelayout/company', { name: `${mark} layout`, columns: [{ key: 'name', order: 0, width: 200, visible: true }] })).statusCode, 'layout').toBeLessThan(300);
+    expect((await client.post('/api/v1/activity', { type: 'call', companyId: company.id, contactId: contact.id, date: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10), content: `${mark} call` })).statusCode, 'activity').toBeLessThan(300);
+    const configs = (await client.get('/api/v1/enrichment/configs')).json().configs as { id: string; entityType: string; enrichmentType: string }[];
+    const llm = configs.find((x) => x.entityType === 'company' && x.enrichmentType === 'llm')!;
+    const enr = await client.post('/api/v1/enrichment', { configId: llm.id, name: `${mark} enrichment`, prompt: [{ type: 'text', text: `${mark} prompt` }], schema: [{ name: 'answer', type: 'string', description: 'Answer.', required: true, createColumn: false }], fieldIdToAssign: field.id });
+    expect(enr.statusCode, enr.body).toBe(201);
+    const enrichmentId = enr.json().enrichment.id as string;
+    // An organization's own OpenAI-compatible key (the route checks the key against the provider: written directly here).
+    await db.query(`insert into integration (id, organization_id, user_id, provider, type, name, active, data, secret, created_by_id, created_at, updated_at) values (gen_random_uuid(), $1, null, 'openai', 'organization', $2, true, $3, null, $4, now(), now())`,
+      [org.organization.id, `${mark} key`, JSON.stringify({ baseUrl: 'http://127.0.0.1:9/v1', models: ['gpt-matrix'] }), org.admin.id]);
+    const em = ctx.em();
+    await notifyUser(em, { organizationId: org.organization.id, userId: org.admin.id, level: 'info', message: `${mark} notice`, uniqueKey: `${mark}-n` });
+    const [exec] = await createExecutions(em, ctx.boss!, { organizationId: org.organization.id, createdById: org.admin.id, type: 'enrichment', typeId: enrichmentId, entityType: 'company', targets: [{ entityId: company.id }] });
+    // Rows only the worker writes: a result of the enrichment, and an LLM charge.
+    await db.query(`insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, value, sources, updated_at) values (gen_random_uuid(), $1, $2, 'company', $3, $4, 'complete', $5, '[]', now())`,
+      [org.organization.id, enrichmentId, company.id, exec.executionId, JSON.stringify({ result: { answer: `${mark} answer` } })]);
+    await db.query(`insert into llm_charge (id, organization_id, charge_key, model, created_at) values (gen_random_uuid(), $1, $2, 'gpt-matrix', now())`, [org.organization.id, `${mark}-charge`]);
+  }
+
+  beforeAll(async () => {
+    ctx = await createTestApp({ boss: true });
+    await createQueues(ctx.boss!, jobDefinitions, ctx.config);
+    db = new pg.Client({ connectionString: ctx.dbUrl });
+    await db.connect();
+    orgA = await createOrg(ctx, { name: `${MARK} Capital` });
+    orgB = await createOrg(ctx, { name: 'Beta Partners' });
+    a = await signedIn(ctx, orgA.admin.email);
+    bCookie = await signedIn(ctx, orgB.admin.email, '10.0.0.2');
+    await seed(a, orgA, MARK);
+    await seed(bCookie, orgB, 'beta');
+    bBearer = new TestClient(ctx.app, '10.0.0.3');
+    const tok = await bBearer.post('/api/v1/auth/token', { email: orgB.admin.email, password: TEST_PASSWORD, label: 'matrix' });
+    expect(tok.statusCode, tok.body).toBe(200);
+    bBearer.bearer = tok.json().token;
+
+    tenantTables = (await db.query<{ table_name: string }>(`select table_name from information_schema.columns where table_schema = 'public' and column_name = 'organization_id' order by 1`)).rows.map((r) => r.table_name);
+    // The organization's own id too (routes that name it, e.g. the LLM settings).
+    idsOfA = new Map([['organization', [orgA.organization.id]]]);
+    for (const t of tenantTables) {
+      if (NO_ID_TABLES.includes(t)) continue;
+      const r = await db.query<{ id: string }>(`select id::text as id from "${t}" where organization_id = $1 order by id`, [orgA.organization.id]);
+      // Only uuid ids are sent and looked for in answers (a serial id like 3 would match any digit).
+      idsOfA.set(t, r.rows.map((x) => x.id).filter((x) => /^[0-9a-f-]{36}$/.test(x)));
+    }
+    const doc = ctx.app.swagger() as { paths: Record<string, Record<string, Omit<Op, 'method' | 'path'>>> };
+    ops = Object.entries(doc.paths).flatMap(([path, byMethod]) => Object.entries(byMethod).map(([method, op]) => ({ ...op, method: method.toUpperCase(), path })));
+  });
+  afterAll(async () => {
+    await db?.end();
+    await ctx?.close();
+  });
+
+  it('the fixture gives the first organization rows of every kind (a new table needs a row here)', () => {
+    const empty = [...idsOfA].filter(([t, v]) => v.length === 0 && !SERIAL_ID_TABLES.includes(t)).map(([t]) => t);
+    expect(empty.map((t) => `table ${t} has no row of organization A: create one in seed() in server/test/tenancy-routes.test.ts so its ids are tried on every route`)).toEqual([]);
+  });
+
+  it('every route of the OpenAPI document is classified', () => {
+    const unclassified = ops.filter((op) => !(`${op.method} ${op.path}` in ROUTES)).map((op) => `${op.method} ${op.path}`);
+    expect(unclassified.map((r) => `${r} is not in ROUTES (server/test/tenancy-routes.test.ts): add it as ids (it takes ids of organization-owned rows: another organization's answer 404), scoped (lists, searches, the caller's own data), or public/session with the reason`)).toEqual([]);
+    const gone = Object.keys(ROUTES).filter((k) => !ops.some((op) => `${op.method} ${op.path}` === k));
+    expect(gone.map((r) => `${r} is in ROUTES but no longer in the OpenAPI document: remove it`)).toEqual([]);
+    // A route that takes ids cannot be classified as if it took none.
+    const mislabeled = ops.filter((op) => ROUTES[`${op.method} ${op.path}`]?.kind === 'public' && takesIds(op)).map((op) => `${op.method} ${op.path}`);
+    expect(mislabeled).toEqual([]);
+  });
+
+  for (const via of ['cookie session', 'bearer token'] as const) {
+    it(`B's ${via} with A's ids of every kind: 404 or B's own data, nothing of A's in any answer, A's rows unchanged`, { timeout: 240_000 }, async () => {
+      const b = via === 'cookie session' ? bCookie : bBearer;
+      const allA = [...idsOfA.values()].flat();
+      const problems: string[] = [];
+      const before = await snapshotA();
+      const attacked = ops.filter((op) => { const r = ROUTES[`${op.method} ${op.path}`]; return r && (r.kind === 'ids' || r.kind === 'scoped'); });
+      expect(attacked.length).toBeGreaterThan(50);
+      for (const op of attacked) {
+        const route = `${op.method} ${op.path}`;
+        const rule = ROUTES[route];
+        // Every kind of A's id in every id slot (one request per table), or one request when the route takes none.
+        const tries = takesIds(op) ? [...idsOfA].filter(([, v]) => v.length).map(([table, v]) => ({ table, id: v[0] })) : [{ table: '-', id: randomUUID() }];
+        const statuses: number[] = [];
+        let last = '';
+        for (const t of tries) {
+          const { url, body } = requestFor(op, t.id);
+          const res: LightMyRequestResponse = await b.request(op.method as 'GET', url, body);
+          statuses.push(res.statusCode);
+          const sent = JSON.stringify({ url, body });
+          const text = res.body;
+          last = text;
+          if (res.statusCode >= 500) problems.push(`${route} with A's ${t.table} id answered ${res.statusCode}: ${text.slice(0, 200)}`);
+          if (text.includes(MARK)) problems.push(`${route} with A's ${t.table} id answered a text of organization A: ${text.slice(0, 300)}`);
+          const leaked = allA.filter((x) => text.includes(x) && !sent.includes(x));
+          if (leaked.length) problems.push(`${route} with A's ${t.table} id answered ids of organization A (${leaked.join(', ')})`);
+          if (rule.kind === 'ids' && takesIds(op) && res.statusCode < 300) problems.push(`${route} with A's ${t.table} id answered ${res.statusCode} instead of 404: ${text.slice(0, 200)}`);
+        }
+        // A scoped route takes no id of A's: a request the generator cannot make valid is still checked for leaks above.
+        if (rule.kind === 'ids' && statuses.every((s) => s === 400)) problems.push(`${route}: every generated request was refused as invalid (400: ${last.slice(0, 200)}), so the route was not tried; give it the fields the generator cannot guess (idsWith({...}) in ROUTES)`);
+        if (rule.kind === 'ids' && takesIds(op) && !statuses.includes(404)) problems.push(`${route}: no request answered 404 (${[...new Set(statuses)].join(', ')})`);
+        const after = await snapshotA();
+        const changed = tenantTables.filter((t) => before[t] !== after[t]);
+        if (changed.length) {
+          problems.push(`${route} changed organization A's rows in ${changed.join(', ')}`);
+          Object.assign(before, after);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it("A's own requests find A's rows (the 404s above come from the organization, not from a request that finds nothing)", { timeout: 240_000 }, async () => {
+    const problems: string[] = [];
+    const withIds = ops.filter((op) => ROUTES[`${op.method} ${op.path}`]?.kind === 'ids' && takesIds(op) && !(`${op.method} ${op.path}` in CONTROL_EXEMPT))
+      // Deletions last: they remove what the others look up.
+      .sort((x, y) => Number(x.method === 'DELETE') - Number(y.method === 'DELETE'));
+    for (const op of withIds) {
+      const statuses: number[] = [];
+      for (const [, v] of idsOfA) {
+        if (!v.length) continue;
+        const { url, body } = requestFor(op, v[0]);
+        // One kind of id in several slots (a company and a contact) can never all be found: only routes with one id slot are checked here.
+        if (JSON.stringify({ url, body }).split(v[0]).length > 2) continue;
+        statuses.push((await a.request(op.method as 'GET', url, body)).statusCode);
+      }
+      if (statuses.length && statuses.every((s) => s === 404 || s >= 500)) problems.push(`${op.method} ${op.path}: organization A's own ids never found a row (${[...new Set(statuses)].join(', ')})`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("B's socket is refused every realtime path of A's organization and A's users", async () => {
+    const addr = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const token = (await bCookie.get('/api/v1/notifications/token')).json().token as string;
+    const s = await openSocket(`${addr.replace('http', 'ws')}/api/v1/realtime`);
+    s.send({ type: 'auth', token });
+    await s.next('ready');
+    const builders = Object.entries(realtimePaths) as [string, (...args: string[]) => string][];
+    expect(builders.length).toBeGreaterThan(0);
+    const paths = [...new Set(builders.flatMap(([, build]) => [orgA.organization.id, orgA.admin.id].flatMap((owner) => [build(owner), build(owner, 'enrichment', 'company'), build(owner, randomUUID())])))];
+    for (const path of paths) {
+      s.send({ type: 'subscribe', paths: [path] });
+      const answer = await s.next('refused', 5000).catch((e: Error) => ({ type: 'not refused', path, error: e.message }));
+      expect(answer, path).toMatchObject({ type: 'refused', path });
+    }
+    // B's own path is accepted on the same socket (the refusals above are about the organization).
+    s.send({ type: 'subscribe', paths: [realtimePaths.activities(orgB.organization.id)] });
+    expect(await s.next('subscribed')).toMatchObject({ paths: [realtimePaths.activities(orgB.organization.id)] });
+    await s.close();
+  });
+});
