@@ -372,6 +372,7 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
         rows={rows}
         getRowId={(r) => r.id}
         sort={state.sort}
+        defaultSort={props.defaultSort}
         onSortChange={(sort) => dispatch({ type: 'sort', sort })}
         selection={state.selection}
         onSelectionChange={(selection) => dispatch({ type: 'select', selection })}
