@@ -1,7 +1,7 @@
 // Pure rules of the detail drawer (spec 000 §2 'Detail drawer', 'Details tab'; §3 'Field definition':
 // id and reference types and mandatory fields are hidden in the drawer).
 import type { CompanyDetails, ContactDetails, FieldDto, FieldValueDto } from '../../contracts';
-import { defaultUserConfig, type DetailsGroups, type FieldDataType, type RecordEntityType, type UserConfig } from '../../domain';
+import { HIDDEN_DATA_TYPES, defaultUserConfig, type DetailsGroups, type FieldDataType, type RecordEntityType, type UserConfig } from '../../domain';
 
 export type CompanyLink = CompanyDetails['entityMapping'][number];
 export type ContactLink = ContactDetails['entityMapping'][number];
@@ -12,7 +12,7 @@ export const COPIED_MESSAGE = 'Value copied to clipboard';
 export const COPY_TOAST_MS = 500;
 export const SELECT_ENTITY_HINT = 'Select an entity to open drawer';
 
-const HIDDEN_TYPES: readonly FieldDataType[] = ['id', 'reference'];
+const HIDDEN_TYPES: readonly FieldDataType[] = HIDDEN_DATA_TYPES;
 
 const byText = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
 
