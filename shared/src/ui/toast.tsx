@@ -5,7 +5,7 @@
 //    own timer only starts after the enter animation (and pauses while hovered or focused), which
 //    made the 0.5 s copy toast stay over a second; our own timer dismisses it instead.
 //  - Replacement: a new message replaces the shown one of the same kind (the intent, unless the
-//    caller names a kind), in place, with its timer started again: toasts do not pile up.
+//    caller names a kind): the older one is dismissed as the new one comes, so they do not pile up.
 import { useCallback, useMemo, useRef } from 'react';
 import { Toast, ToastTitle, Toaster, useToastController, type ToastIntent } from '@fluentui/react-components';
 
@@ -47,13 +47,13 @@ function content(intent: ToastIntent, message: string) {
 }
 
 export function useNotify(): Notify {
-  const { dispatchToast, updateToast, dismissToast } = useToastController(TOASTER_ID);
-  const ctl = useRef({ dispatchToast, updateToast, dismissToast });
-  ctl.current = { dispatchToast, updateToast, dismissToast };
+  const { dispatchToast, dismissToast } = useToastController(TOASTER_ID);
+  const ctl = useRef({ dispatchToast, dismissToast });
+  ctl.current = { dispatchToast, dismissToast };
   const show = useCallback((intent: ToastIntent, message: string, timeout = TOAST_TIMEOUT, options: NotifyOptions = {}) => {
     const persistent = timeout <= 0;
     const kind = options.kind ?? (persistent ? `${intent}:${message}` : intent);
-    const { dispatchToast: dispatch, updateToast: update, dismissToast: dismiss } = ctl.current;
+    const { dispatchToast: dispatch, dismissToast: dismiss } = ctl.current;
     const arm = (entry: Shown) => {
       if (entry.timer) clearTimeout(entry.timer);
       entry.timer = persistent
@@ -63,11 +63,13 @@ export function useNotify(): Notify {
           dismiss(entry.toastId);
         }, timeout);
     };
+    // The shown one of this kind goes at once (dismissing a toast that is already gone, e.g.
+    // after its toaster unmounted, does nothing).
     const current = shown.get(kind);
     if (current) {
-      update({ toastId: current.toastId, content: content(intent, message), intent, timeout: -1 });
-      arm(current);
-      return;
+      if (current.timer) clearTimeout(current.timer);
+      shown.delete(kind);
+      dismiss(current.toastId);
     }
     const entry: Shown = { toastId: `toast-${++nextId}`, timer: null };
     shown.set(kind, entry);

@@ -50,23 +50,8 @@ export function fieldValueOf(values: Record<string, FieldValueDto> | undefined, 
   return values[field.id] ?? values[field.key] ?? null;
 }
 
-/** The text shown (and copied) for a value; null when there is none. */
-export function formatFieldValue(dataType: FieldDataType, value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value.trim() === '' ? null : value;
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : null;
-  if (Array.isArray(value) && value.length === 0) return null;
-  if (dataType === 'address' && typeof value === 'object') {
-    const parts = Object.values(value as Record<string, unknown>).filter((v) => typeof v === 'string' && v.trim());
-    if (parts.length) return parts.join(', ');
-  }
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return String(value);
-  }
-}
+/** The text shown (and copied) for a value: the one formatter of every data type (domain/format.ts). */
+export { formatFieldValue } from '../../domain';
 
 /** The text put in the edit box for a value (raw, so that saving it unchanged keeps it). */
 export function editText(dataType: FieldDataType, value: unknown): string {

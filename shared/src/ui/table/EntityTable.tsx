@@ -68,11 +68,11 @@ export function customFieldColumn<Row extends RecordRow>(field: FieldDto): Recor
     label: field.label,
     sortKey: field.key,
     width: CUSTOM_COLUMN_WIDTH,
-    text: (row) => fieldValueText(row.fields[field.id]?.value, field.dataType),
+    text: (row) => fieldValueText(row.fields[field.id]?.value, field.dataType, field.currency),
     // While the field's primary enrichment runs on the row, its status shows instead (spec 002 §4).
     // Fields without one render their text (no per-cell subscription on large pages).
     render: primaryEnrichmentId(field)
-      ? (row) => <FieldResultCell field={field} entityId={row.id} text={fieldValueText(row.fields[field.id]?.value, field.dataType)} />
+      ? (row) => <FieldResultCell field={field} entityId={row.id} text={fieldValueText(row.fields[field.id]?.value, field.dataType, field.currency)} />
       : undefined,
   };
 }
