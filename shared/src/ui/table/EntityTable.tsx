@@ -136,9 +136,12 @@ const useStyles = makeStyles({
     padding: `${tokens.spacingVerticalM} ${tokens.spacingHorizontalM}`,
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
-  search: { width: '260px', maxWidth: '100%' },
-  filters: { flexGrow: 1, minWidth: 0 },
-  actions: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, marginLeft: 'auto' },
+  // The toolbar keeps to one line while it can (the drawer open beside a 1440 px page): the search
+  // gives up width first (260 px down to 160), the filters take what is left; a plugin's narrow
+  // panel still wraps.
+  search: { flex: '1 1 160px', maxWidth: '260px', minWidth: '120px' },
+  filters: { flex: '1 1 0' },
+  actions: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, marginLeft: 'auto', flexShrink: 0 },
   bulk: {
     display: 'flex',
     alignItems: 'center',
