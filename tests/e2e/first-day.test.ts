@@ -18,6 +18,7 @@ async function signIn(page: Page, url: string) {
   await page.getByTestId('app-shell').waitFor();
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of several endpoints
 async function api(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; json: any }> {
   return page.evaluate(async ({ method, url, body }) => {
     const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
