@@ -97,9 +97,17 @@ describe('foundation journey in Chromium', () => {
     await page.getByTestId('organization-page').waitFor();
     await page.getByTestId('invite-users-button').click();
     await page.getByTestId('invite-modal').waitFor();
+    const field = page.getByTestId('tags-input-field');
+    // A wrong role and a wrong address: both messages at once; the invalid address takes no seat.
+    const seatsBefore = await page.getByTestId('invite-seat-counter').innerText();
+    await field.fill('not-an-address');
+    await field.press('Enter');
+    expect(await page.getByTestId('invite-seat-counter').innerText()).toBe(seatsBefore);
     await page.getByTestId('invite-send').click();
     await page.getByTestId('invite-error').waitFor();
-    const field = page.getByTestId('tags-input-field');
+    expect(await page.getByTestId('invite-error-message').allInnerTexts()).toEqual(['Role must be selected', 'Some email addresses are not valid: not-an-address']);
+    await shot(page, '04b-invite-all-messages');
+    await field.press('Backspace');
     await field.fill(INVITEE.email);
     await field.press('Enter');
     await page.getByTestId('invite-role').selectOption('User');
@@ -118,6 +126,12 @@ describe('foundation journey in Chromium', () => {
     // Accept in a second, separate browser context.
     const inviteeCtx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const p2 = await inviteeCtx.newPage();
+    // A signed-out page is not an error: no console error (the browser logs every 401), and no
+    // request fails after accepting (the used token's info was fetched again: 404).
+    const consoleErrors: string[] = [];
+    const failed: string[] = [];
+    p2.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+    p2.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${new URL(r.url()).pathname}`); });
     await p2.goto(link);
     await p2.getByTestId('invite-accept').waitFor();
     await expect.poll(() => p2.getByTestId('invite-accept-email').inputValue()).toBe(INVITEE.email.toLowerCase());
@@ -127,6 +141,9 @@ describe('foundation journey in Chromium', () => {
     await shot(p2, '07-invite-accept');
     await p2.getByTestId('invite-accept-submit').click();
     await p2.getByTestId('app-shell').waitFor();
+    await p2.waitForLoadState('networkidle');
+    expect(failed).toEqual([]);
+    expect(consoleErrors).toEqual([]);
 
     // The invited User does not see Organization (navigation or profile menu).
     expect(await p2.getByTestId('nav-organization').count()).toBe(0);
@@ -142,6 +159,8 @@ describe('foundation journey in Chromium', () => {
     await p2.waitForURL('**/login');
     await p2.goto(`${server.url}/companies`);
     await p2.waitForURL('**/login');
+    await p2.getByTestId('login-email').waitFor();
+    expect(consoleErrors).toEqual([]);
     const sessions = await server.query<{ n: string }>(`select count(*) as n from session s join app_user u on u.id = s.user_id where u.email = $1 and s.revoked_at is null`, [INVITEE.email.toLowerCase()]);
     expect(Number(sessions[0].n)).toBe(0);
     await shot(p2, '09-after-logout');
@@ -150,6 +169,13 @@ describe('foundation journey in Chromium', () => {
     await page.reload();
     await page.locator(`[data-testid="org-user-row"][data-email="${INVITEE.email.toLowerCase()}"]`).waitFor();
     await shot(page, '10-org-with-member');
+    // Change role opens with the member's current role selected; every action of the row is visible.
+    const memberRow = page.locator(`[data-testid="org-user-row"][data-email="${INVITEE.email.toLowerCase()}"]`);
+    await memberRow.getByTestId('user-change-role').click();
+    await page.getByTestId('change-role-dialog').waitFor();
+    expect(await page.getByTestId('change-role-select').inputValue()).toBe('User');
+    await shot(page, '11-change-role');
+    await page.keyboard.press('Escape');
 
     await inviteeCtx.close();
     await adminCtx.close();

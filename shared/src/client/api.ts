@@ -29,6 +29,7 @@ export function createApi(opts: HttpOptions = {}) {
     organization: {
       get: () => http.request('GET', '/api/v1/organization', C.GetOrganizationResponse),
       systemRoles: () => http.request('GET', '/api/v1/organization/system-roles', C.SystemRolesResponse),
+      setDefaultCurrency: (currency: string) => http.request('PUT', '/api/v1/organization/currency', C.SetDefaultCurrencyResponse, { currency }),
       users: () => http.request('GET', '/api/v1/organization/users', C.UsersResponse),
       invite: (body: C.InviteBody) => http.request('POST', '/api/v1/organization/invite', C.InviteResponse, body),
       revokeInvite: (id: string) => http.request('DELETE', `/api/v1/organization/invites/${encodeURIComponent(id)}`, Success),

@@ -27,6 +27,16 @@ function readCookie(name: string): string | null {
   return m ? decodeURIComponent(m.slice(name.length + 1)) : null;
 }
 
+/**
+ * False when a page can tell it is signed out without asking: in a browser, the session's readable
+ * CSRF cookie (set with the session cookie at sign-in, cleared at sign-out) is missing. Outside a
+ * browser (tests, the plugin clients' bearer tokens) it cannot tell: true.
+ */
+export function mayHaveSessionCookie(): boolean {
+  if (typeof document === 'undefined') return true;
+  return readCookie(CSRF_COOKIE) !== null;
+}
+
 export class Http {
   constructor(private readonly opts: HttpOptions = {}) {}
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RoleSchema, UserStatusSchema } from './user';
 import { NewPassword } from './auth';
 import { OrganizationAiDto } from './llm';
+import { isCurrencyCode } from '../domain/format';
 
 export const OrganizationDto = z.object({
   id: z.string(),
@@ -12,6 +13,8 @@ export const OrganizationDto = z.object({
   type: z.string().nullable(),
   membership: z.object({ type: z.string(), maxUser: z.number(), startedAt: z.string(), endsAt: z.string().nullable() }),
   seats: z.object({ maxUser: z.number(), users: z.number(), pendingInvites: z.number(), available: z.number() }),
+  /** The currency of currency fields that name none (ISO 4217; USD until an admin picks one). */
+  defaultCurrency: z.string(),
   // credits.ai, settings (llm list, llmSettings), llmModels, llmProvider: see ./llm.ts
   ...OrganizationAiDto.shape,
 });
@@ -20,6 +23,11 @@ export type OrganizationDto = z.infer<typeof OrganizationDto>;
 // GET /api/v1/organization
 export const GetOrganizationResponse = z.object({ success: z.literal(true), organization: OrganizationDto });
 export const ORGANIZATION_MESSAGES = { notFound: 'Organization data not found', rolesFailed: 'Could not get user roles' } as const;
+
+// PUT /api/v1/organization/currency (admin)
+export const SetDefaultCurrencyBody = z.object({ currency: z.string().refine(isCurrencyCode, { message: 'Please choose a valid currency' }) });
+export type SetDefaultCurrencyBody = z.infer<typeof SetDefaultCurrencyBody>;
+export const SetDefaultCurrencyResponse = z.object({ success: z.literal(true), message: z.string(), defaultCurrency: z.string() });
 
 // GET /api/v1/organization/system-roles
 export const SystemRolesResponse = z.object({ success: z.literal(true), roles: z.array(z.object({ id: RoleSchema, name: z.string() })) });

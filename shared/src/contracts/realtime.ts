@@ -69,7 +69,15 @@ export const REALTIME_EVENT_KINDS = {
   activityDeleted: 'activity.deleted',
   notificationCreated: 'notification.created',
   notificationsRead: 'notifications.read',
+  /** A company or contact was created, changed (fields, links) or deleted: on org/{oid}/entities/{type}. */
+  entityCreated: 'entity.created',
+  entityUpdated: 'entity.updated',
+  entityDeleted: 'entity.deleted',
 } as const;
+
+/** entity.created / entity.updated carry the record's id; entity.deleted the ids (or none when many went). */
+export const EntityChangedEvent = z.object({ id: z.string() });
+export const EntitiesDeletedEvent = z.object({ ids: z.array(z.string()).nullable(), count: z.number() });
 
 export const ExecutionUpdatedEvent = ExecutionDto;
 export const ActivityChangedEvent = ActivityDto;

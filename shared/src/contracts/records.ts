@@ -5,6 +5,7 @@ import {
 } from '../domain/fields';
 import { FILTER_CONDITIONS } from '../domain/filters';
 import { companyProblems, contactProblems, MAX_PAGE_SIZE, COMPANY_MESSAGES, CONTACT_MESSAGES } from '../domain/records';
+import { isCurrencyCode } from '../domain/format';
 
 // ---------- shared pieces ----------
 
@@ -16,13 +17,16 @@ export const OfferedDataTypeSchema = z.enum(offered as [(typeof OFFERED_FIELD_TY
 export const OwnerRef = z.object({ id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() });
 export type OwnerRef = z.infer<typeof OwnerRef>;
 
+/** A currency field's own currency (ISO 4217); null or absent: the organization's default. */
+const CurrencyOverride = z.string().refine(isCurrencyCode, { message: 'Please choose a valid currency' }).nullable();
 export const FieldConfig = z.object({
   reconciliation: z.enum(RECONCILIATIONS).default('use_latest'),
   refreshSchedule: z.enum(REFRESH_SCHEDULES).default('never'),
+  currency: CurrencyOverride.optional(),
 });
 export type FieldConfig = z.infer<typeof FieldConfig>;
 /** A change to a field's config: only the keys sent (no defaults, which would reset the others). */
-export const FieldConfigPatch = z.object({ reconciliation: z.enum(RECONCILIATIONS).optional(), refreshSchedule: z.enum(REFRESH_SCHEDULES).optional() });
+export const FieldConfigPatch = z.object({ reconciliation: z.enum(RECONCILIATIONS).optional(), refreshSchedule: z.enum(REFRESH_SCHEDULES).optional(), currency: CurrencyOverride.optional() });
 
 export const FieldDto = z.object({
   id: z.string(),
@@ -36,6 +40,8 @@ export const FieldDto = z.object({
   /** Built-in fields map to a column of the record (name, website…); custom fields do not. */
   builtIn: z.boolean(),
   config: FieldConfig,
+  /** A currency field's currency: its own, else the organization's default (null for other types). */
+  currency: z.string().nullable().optional(),
   assignedEnrichments: z.array(z.object({ id: z.string(), name: z.string(), isPrimary: z.boolean() })),
 });
 export type FieldDto = z.infer<typeof FieldDto>;

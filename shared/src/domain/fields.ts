@@ -21,6 +21,23 @@ export type OfferedDataType = (typeof OFFERED_FIELD_TYPES)[number]['dataType'];
 export const FIELD_DATA_TYPES = ['string', 'url', 'int', 'double', 'boolean', 'address', 'date', 'time', 'currency', 'email', 'object', 'phone', 'id', 'reference', 'uuid', 'number', 'array'] as const;
 export type FieldDataType = (typeof FIELD_DATA_TYPES)[number];
 
+/** Spec 001 §3: id and reference types are internal and hidden everywhere in the UI (pickers, menus, drawer). */
+export const HIDDEN_DATA_TYPES: readonly FieldDataType[] = ['id', 'reference'];
+
+export function isHiddenDataType(dataType: string): boolean {
+  return (HIDDEN_DATA_TYPES as readonly string[]).includes(dataType);
+}
+
+/**
+ * A data type as a person reads it ('Currency', 'Phone Number'), or null for internal ones that
+ * say nothing to a user (uuid, id, reference, array): those show no type at all.
+ */
+export function dataTypeLabel(dataType: string): string | null {
+  const offered = OFFERED_FIELD_TYPES.find((t) => t.dataType === dataType);
+  if (offered) return offered.label;
+  return dataType === 'number' ? 'Number' : null;
+}
+
 export const FIELD_NAMESPACES = ['company', 'contact', 'system', 'user', 'organization', 'contact_activity', 'idea'] as const;
 export const REFRESH_SCHEDULES = ['never', 'daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
 export const RECONCILIATIONS = ['use_latest', 'keep_existing'] as const;

@@ -16,3 +16,4 @@ export * from './activities';
 export * from './enrichment-form';
 export * from './enrichments';
 export * from './mailbox';
+export * from './format';

@@ -18,7 +18,7 @@ describe('availableSeats: maxUser − non-deleted users − pending invitations'
 
 describe('checkInvite (spec 000 §5 Invite)', () => {
   it('passes a valid request and lowercases and trims the emails', () => {
-    expect(checkInvite({ ...base, emails: [' New@Example.COM ', 'Other@Example.com'] })).toEqual({ message: null, emails: ['new@example.com', 'other@example.com'] });
+    expect(checkInvite({ ...base, emails: [' New@Example.COM ', 'Other@Example.com'] })).toEqual({ message: null, messages: [], emails: ['new@example.com', 'other@example.com'] });
   });
 
   it("'Role must be selected' without a role", () => {

@@ -25,17 +25,22 @@ export interface InviteCheckInput {
   seats: number;
 }
 
-/** Returns the first problem (message) with the invite request, or null plus the normalized emails. */
-export function checkInvite(input: InviteCheckInput): { message: string | null; emails: string[] } {
+/**
+ * Every problem with the invite request, in the spec's order (role, then the addresses, then the
+ * seats), so that a form shows them all at once; `message` is the first (what the server answers).
+ */
+export function checkInvite(input: InviteCheckInput): { message: string | null; messages: string[]; emails: string[] } {
   const emails = input.emails.map(normalizeEmail).filter((e) => e.length > 0);
-  if (!input.role) return { message: INVITE_MESSAGES.roleRequired, emails };
-  if (emails.length === 0) return { message: INVITE_MESSAGES.emailEmpty, emails };
+  const messages: string[] = [];
+  if (!input.role) messages.push(INVITE_MESSAGES.roleRequired);
+  if (emails.length === 0) messages.push(INVITE_MESSAGES.emailEmpty);
   const invalid = emails.filter((e) => !isValidEmail(e));
-  if (invalid.length > 0) return { message: INVITE_MESSAGES.invalid + invalid.join(', '), emails };
-  if (new Set(emails).size !== emails.length) return { message: INVITE_MESSAGES.duplicated, emails };
-  const members = emails.filter((e) => input.existing.has(e));
-  if (members.length > 0) return { message: INVITE_MESSAGES.alreadyMembers + members.join(', '), emails };
-  if (input.seats <= 0) return { message: INVITE_MESSAGES.noSeats, emails };
-  if (emails.length > input.seats) return { message: INVITE_MESSAGES.tooMany(input.seats), emails };
-  return { message: null, emails };
+  if (invalid.length > 0) messages.push(INVITE_MESSAGES.invalid + invalid.join(', '));
+  if (new Set(emails).size !== emails.length) messages.push(INVITE_MESSAGES.duplicated);
+  const members = [...new Set(emails.filter((e) => input.existing.has(e)))];
+  if (members.length > 0) messages.push(INVITE_MESSAGES.alreadyMembers + members.join(', '));
+  const addressesOk = messages.length === (input.role ? 0 : 1);
+  if (addressesOk && input.seats <= 0) messages.push(INVITE_MESSAGES.noSeats);
+  else if (addressesOk && emails.length > input.seats) messages.push(INVITE_MESSAGES.tooMany(input.seats));
+  return { message: messages[0] ?? null, messages, emails };
 }

@@ -42,7 +42,7 @@ async function typeEmails(user: ReturnType<typeof userEvent.setup>, text: string
 
 const errorText = () => screen.getByTestId('invite-error').textContent;
 
-describe('InviteUsersModal', () => {
+describe('InviteUsersModal', { timeout: 20_000 }, () => {
   it('is titled Add Users by Email and counts the seats left', async () => {
     const user = userEvent.setup();
     renderModal();
@@ -52,11 +52,27 @@ describe('InviteUsersModal', () => {
     expect(screen.getByTestId('invite-seat-counter').textContent).toBe('4 of 5 seats available');
   });
 
+  it('counts only valid addresses against the seats', async () => {
+    const user = userEvent.setup();
+    renderModal();
+    await typeEmails(user, 'bob@acme.test nope ');
+    expect(screen.getByTestId('invite-seat-counter').textContent).toBe('4 of 5 seats available');
+  });
+
+  it('shows every problem at once: a missing role and invalid addresses', async () => {
+    const user = userEvent.setup();
+    const props = renderModal();
+    await typeEmails(user, 'bob@acme.test nope ');
+    await user.click(screen.getByTestId('invite-send'));
+    expect(screen.getAllByTestId('invite-error-message').map((e) => e.textContent)).toEqual([INVITE_MESSAGES.roleRequired, 'Some email addresses are not valid: nope']);
+    expect(props.onInvite).not.toHaveBeenCalled();
+  });
+
   it('requires a role first, then an email', async () => {
     const user = userEvent.setup();
     const props = renderModal();
     await user.click(screen.getByTestId('invite-send'));
-    expect(errorText()).toBe(INVITE_MESSAGES.roleRequired);
+    expect(screen.getAllByTestId('invite-error-message').map((e) => e.textContent)).toEqual([INVITE_MESSAGES.roleRequired, INVITE_MESSAGES.emailEmpty]);
     await user.selectOptions(screen.getByTestId('invite-role'), 'User');
     await user.click(screen.getByTestId('invite-send'));
     expect(errorText()).toBe(INVITE_MESSAGES.emailEmpty);

@@ -73,7 +73,8 @@ export function InviteUsersModal(props: InviteUsersModalProps) {
   const [emails, setEmails] = useState<string[]>([]);
   const [text, setText] = useState('');
   const [role, setRole] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<string[]>([]);
+  const setError = (message: string | null) => setErrors(message ? [message] : []);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -89,13 +90,15 @@ export function InviteUsersModal(props: InviteUsersModalProps) {
   }, [open]);
 
   const existing = useMemo(() => new Set(props.existingEmails.map(normalizeEmail)), [props.existingEmails]);
-  const left = Math.max(0, seats - emails.length);
+  // Only addresses that can be invited take a seat (an invalid one is marked, not counted).
+  const left = Math.max(0, seats - emails.filter(isValidEmail).length);
 
   const send = async () => {
     const all = [...emails, ...splitTags(text)];
     const check = checkInvite({ emails: all, role, existing, seats });
-    if (check.message) {
-      setError(check.message);
+    if (check.messages.length) {
+      // Every problem at once (a wrong role and wrong addresses are both shown).
+      setErrors(check.messages);
       return;
     }
     setError(null);
@@ -173,9 +176,13 @@ export function InviteUsersModal(props: InviteUsersModalProps) {
                 ))}
               </Select>
             </Field>
-            {error && (
+            {errors.length > 0 && (
               <MessageBar intent="error" data-testid="invite-error">
-                <MessageBarBody>{error}</MessageBarBody>
+                <MessageBarBody>
+                  {errors.map((m) => (
+                    <div key={m} data-testid="invite-error-message">{m}</div>
+                  ))}
+                </MessageBarBody>
               </MessageBar>
             )}
           </DialogContent>

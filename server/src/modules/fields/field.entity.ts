@@ -23,7 +23,7 @@ export const FieldDefinition = defineEntity({
     builtInColumn: p.string().length(40).nullable(),
     /** The record column holding a typed copy of this custom field's values (projection.ts), or null. */
     slot: p.smallint().nullable(),
-    config: p.json<{ reconciliation: 'use_latest' | 'keep_existing'; refreshSchedule: string }>().onCreate(() => ({ reconciliation: 'use_latest', refreshSchedule: 'never' })),
+    config: p.json<{ reconciliation: 'use_latest' | 'keep_existing'; refreshSchedule: string; currency?: string | null }>().onCreate(() => ({ reconciliation: 'use_latest', refreshSchedule: 'never' })),
     createdBy: () => p.manyToOne(User).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),

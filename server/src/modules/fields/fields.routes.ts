@@ -6,7 +6,7 @@ import {
 } from '@dealscout/shared/contracts';
 import { FIELD_MESSAGES, ENTITY_MESSAGES } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
-import { listFields, toFieldDto, toFilterFieldDto, createCustomField, getField } from './fields.service';
+import { listFields, organizationCurrency, toFieldDto, toFilterFieldDto, createCustomField, getField } from './fields.service';
 import { setFieldValue } from '../records/records.service';
 import { assignedEnrichments } from '../enrichments/assigned';
 import { badRequest } from '../../lib/errors';
@@ -17,7 +17,8 @@ export async function fieldRoutes(app: FastifyInstance): Promise<void> {
   r.get('/entity/fields', {
     schema: { tags: ['fields'], summary: 'Field definitions (built-in and custom) of companies and/or contacts', querystring: EntityTypeQuery, response: { 200: GetFieldsResponse } },
   }, async (req) => {
-    const fields = (await listFields(req.em, req.query.entityType)).map(toFieldDto);
+    const currency = await organizationCurrency(req.em, authOf(req).organizationId);
+    const fields = (await listFields(req.em, req.query.entityType)).map((f) => toFieldDto(f, currency));
     const assigned = await assignedEnrichments(req.em, authOf(req).organizationId);
     return { success: true as const, fields: fields.map((f) => ({ ...f, assignedEnrichments: assigned.get(f.id) ?? [] })) };
   });
@@ -34,7 +35,7 @@ export async function fieldRoutes(app: FastifyInstance): Promise<void> {
   }, async (req, reply) => {
     const auth = authOf(req);
     const field = await createCustomField(req.em, { organizationId: auth.organizationId, userId: auth.user.id, entityType: req.body.entityType, label: req.body.label, dataType: req.body.dataType, config: req.body.config });
-    return reply.status(201).send({ success: true as const, message: FIELD_MESSAGES.created, field: toFieldDto(field) });
+    return reply.status(201).send({ success: true as const, message: FIELD_MESSAGES.created, field: toFieldDto(field, await organizationCurrency(req.em, auth.organizationId)) });
   });
 
   r.put('/entity/set-config', {
@@ -44,7 +45,7 @@ export async function fieldRoutes(app: FastifyInstance): Promise<void> {
     if (field.builtInColumn) throw badRequest(FIELD_MESSAGES.mandatory);
     field.config = { ...field.config, ...req.body.config } as typeof field.config;
     await req.em.flush();
-    return { success: true as const, message: 'Field updated', field: toFieldDto(field) };
+    return { success: true as const, message: 'Field updated', field: toFieldDto(field, await organizationCurrency(req.em, authOf(req).organizationId)) };
   });
 
   for (const entityType of ['company', 'contact'] as const) {

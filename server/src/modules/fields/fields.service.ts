@@ -1,10 +1,10 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conditionsFor, formatFieldKey, FIELD_MESSAGES, type FieldDataType, type RecordEntityType } from '@dealscout/shared/domain';
+import { DEFAULT_CURRENCY, conditionsFor, fieldCurrency, formatFieldKey, FIELD_MESSAGES, type FieldDataType, type RecordEntityType } from '@dealscout/shared/domain';
 import type { FieldDto, FilterFieldDto } from '@dealscout/shared/contracts';
 import { FieldDefinition, type IFieldDefinition } from './field.entity';
 import { BUILT_IN_FIELDS } from './builtins';
-import type { IOrganization } from '../organization/organization.entity';
+import { Organization, type IOrganization } from '../organization/organization.entity';
 import { conflict, notFound } from '../../lib/errors';
 import { familySlots, slotFamily } from './projection';
 
@@ -24,7 +24,13 @@ export function createBuiltInFields(em: EntityManager, organization: IOrganizati
   }
 }
 
-export function toFieldDto(f: IFieldDefinition): FieldDto {
+/** The organization's default currency (settings.defaultCurrency), USD when it has none. */
+export async function organizationCurrency(em: EntityManager, organizationId: string): Promise<string> {
+  const org = await em.findOne(Organization, { id: organizationId }, { fields: ['settings'] });
+  return fieldCurrency(null, (org?.settings as { defaultCurrency?: string } | undefined)?.defaultCurrency);
+}
+
+export function toFieldDto(f: IFieldDefinition, orgCurrency: string = DEFAULT_CURRENCY): FieldDto {
   return {
     id: f.id,
     key: f.key,
@@ -35,7 +41,8 @@ export function toFieldDto(f: IFieldDefinition): FieldDto {
     isMandatory: f.isMandatory,
     isPseudo: f.isPseudo,
     builtIn: f.builtInColumn != null,
-    config: { reconciliation: f.config?.reconciliation ?? 'use_latest', refreshSchedule: (f.config?.refreshSchedule ?? 'never') as FieldDto['config']['refreshSchedule'] },
+    config: { reconciliation: f.config?.reconciliation ?? 'use_latest', refreshSchedule: (f.config?.refreshSchedule ?? 'never') as FieldDto['config']['refreshSchedule'], currency: f.config?.currency ?? null },
+    currency: f.dataType === 'currency' ? fieldCurrency(f.config?.currency, orgCurrency) : null,
     assignedEnrichments: [],
   };
 }
@@ -80,7 +87,7 @@ export async function createCustomField(em: EntityManager, opts: {
     isMandatory: false,
     isPseudo: false,
     builtInColumn: null,
-    config: { reconciliation: opts.config?.reconciliation ?? 'use_latest', refreshSchedule: opts.config?.refreshSchedule ?? 'never' },
+    config: { reconciliation: opts.config?.reconciliation ?? 'use_latest', refreshSchedule: opts.config?.refreshSchedule ?? 'never', ...(opts.dataType === 'currency' && opts.config?.currency ? { currency: opts.config.currency } : {}) },
     createdBy: opts.userId,
   });
   await em.flush();

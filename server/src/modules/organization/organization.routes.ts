@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   GetOrganizationResponse, SystemRolesResponse, UsersResponse, InviteBody, InviteResponse, SetRoleBody, SetStatusBody, MemberResponse,
-  SuccessResponse, ErrorResponse, IdParams, ORGANIZATION_MESSAGES, USER_ADMIN_MESSAGES,
+  SuccessResponse, ErrorResponse, SetDefaultCurrencyBody, SetDefaultCurrencyResponse, IdParams, ORGANIZATION_MESSAGES, USER_ADMIN_MESSAGES,
 } from '@dealscout/shared/contracts';
-import { ROLES, type Role } from '@dealscout/shared/domain';
+import { ROLES, fieldCurrency, type Role } from '@dealscout/shared/domain';
 import { Organization } from './organization.entity';
 import { User } from '../users/user.entity';
 import { Invitation } from '../invitations/invitation.entity';
@@ -32,9 +32,21 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
         id: org.id, name: org.name, website: org.website ?? null, status: org.status, aiSummary: org.aiSummary ?? null, type: org.type ?? null,
         membership: { type: org.membershipType, maxUser: org.maxUser, startedAt: org.startedAt.toISOString(), endsAt: org.endsAt?.toISOString() ?? null },
         seats,
+        defaultCurrency: fieldCurrency(null, (org.settings as { defaultCurrency?: string }).defaultCurrency),
         ...(await organizationAi(req.em, app.llm, app.config, org.id)),
       },
     };
+  });
+
+  r.put('/organization/currency', {
+    config: { auth: 'admin' },
+    schema: { tags: ['organization'], summary: 'Set the default currency of currency fields (admin)', body: SetDefaultCurrencyBody, response: { 200: SetDefaultCurrencyResponse, 400: ErrorResponse } },
+  }, async (req) => {
+    const org = await req.em.findOne(Organization, { id: authOf(req).organizationId });
+    if (!org) throw notFound(ORGANIZATION_MESSAGES.notFound);
+    org.settings = { ...org.settings, defaultCurrency: req.body.currency };
+    await req.em.flush();
+    return { success: true as const, message: 'Default currency saved', defaultCurrency: req.body.currency };
   });
 
   r.get('/organization/system-roles', {

@@ -12,6 +12,25 @@ import { writeFieldValue } from '../fields/field-values';
 import { User } from '../users/user.entity';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { whereSql, type QueryContext, type Sql } from './table-query';
+import { publish } from '../realtime/publish';
+import { REALTIME_EVENT_KINDS } from '@dealscout/shared/contracts';
+import { realtimePaths } from '@dealscout/shared/domain';
+
+/** Bulk deletes name their ids up to this many; beyond it, clients refetch everything of the type. */
+const DELETED_IDS_MAX = 500;
+
+/**
+ * Tells every open table and drawer of the organization (002 §7 'Realtime access', path
+ * org/{oid}/entities/{type}) that records changed; in the caller's transaction when there is one.
+ */
+export async function publishEntityChange(em: EntityManager, organizationId: string, entityType: RecordEntityType, kind: 'created' | 'updated', ids: readonly string[]): Promise<void> {
+  const k = kind === 'created' ? REALTIME_EVENT_KINDS.entityCreated : REALTIME_EVENT_KINDS.entityUpdated;
+  await publish(em, organizationId, [...new Set(ids)].map((id) => ({ path: realtimePaths.entities(organizationId, entityType), kind: k, data: { id } })));
+}
+
+function orgIdOf(ref: unknown): string {
+  return typeof ref === 'string' ? ref : (ref as { id: string }).id;
+}
 
 export interface Actor {
   organizationId: string;
@@ -48,6 +67,7 @@ export async function createCompany(em: EntityManager, actor: Actor, input: Comp
     createdBy: actor.userId,
   });
   await flushUnique(em, COMPANY_MESSAGES.duplicateDomain);
+  await publishEntityChange(em, actor.organizationId, 'company', 'created', [company.id]);
   return company;
 }
 
@@ -62,6 +82,7 @@ export async function updateCompany(em: EntityManager, actor: Actor, id: string,
   const owner = await ownerRef(em, actor, accountOwnerId !== undefined ? accountOwnerId : input.accountOwnerId);
   if (owner !== undefined) company.owner = owner === null ? null : em.getReference(User, owner);
   await flushUnique(em, COMPANY_MESSAGES.duplicateDomain);
+  await publishEntityChange(em, actor.organizationId, 'company', 'updated', [company.id]);
   return company;
 }
 
@@ -77,6 +98,7 @@ export async function createContact(em: EntityManager, actor: Actor, input: Cont
     createdBy: actor.userId,
   });
   await flushUnique(em, CONTACT_MESSAGES.duplicateEmail);
+  await publishEntityChange(em, actor.organizationId, 'contact', 'created', [contact.id]);
   return contact;
 }
 
@@ -91,7 +113,14 @@ export async function updateContact(em: EntityManager, actor: Actor, id: string,
   const owner = await ownerRef(em, actor, accountOwnerId !== undefined ? accountOwnerId : input.accountOwnerId);
   if (owner !== undefined) contact.owner = owner === null ? null : em.getReference(User, owner);
   await flushUnique(em, CONTACT_MESSAGES.duplicateEmail);
+  await publishEntityChange(em, actor.organizationId, 'contact', 'updated', [contact.id]);
   return contact;
+}
+
+/** A link between a company and a contact changed: both records' drawers and tables follow. */
+async function publishLinkChange(em: EntityManager, organizationId: string, companyId: string, contactId: string): Promise<void> {
+  await publishEntityChange(em, organizationId, 'company', 'updated', [companyId]);
+  await publishEntityChange(em, organizationId, 'contact', 'updated', [contactId]);
 }
 
 export function toMappingDto(m: ICompanyContact): MappingDto {
@@ -120,6 +149,7 @@ export async function linkCompanyContact(em: EntityManager, actor: Actor, compan
       label: extra.label ?? null, value: extra.value ?? null,
     });
     await flushUnique(tem, ENTITY_MESSAGES.alreadyLinked);
+    await publishLinkChange(tem, actor.organizationId, companyId, contactId);
     return { mapping, created: true };
   });
 }
@@ -138,6 +168,7 @@ export async function setKeyContact(em: EntityManager, companyId: string, contac
     await tem.nativeUpdate(CompanyContact, { company: companyId, isKey: true, id: { $ne: m.id } }, { isKey: false });
     m.isKey = true;
     await tem.flush();
+    await publishLinkChange(tem, orgIdOf(m.organization), companyId, contactId);
     return m;
   });
 }
@@ -150,6 +181,7 @@ export async function setPrimaryCompany(em: EntityManager, contactId: string, co
     await tem.nativeUpdate(CompanyContact, { contact: contactId, isPrimary: true, id: { $ne: m.id } }, { isPrimary: false });
     m.isPrimary = true;
     await tem.flush();
+    await publishLinkChange(tem, orgIdOf(m.organization), companyId, contactId);
     return m;
   });
 }
@@ -158,11 +190,13 @@ export async function updateMapping(em: EntityManager, companyId: string, contac
   const m = await mappingOf(em, companyId, contactId);
   if (patch.remove) {
     await em.nativeDelete(CompanyContact, { id: m.id });
+    await publishLinkChange(em, orgIdOf(m.organization), companyId, contactId);
     return null;
   }
   if (patch.label !== undefined) m.label = patch.label;
   if (patch.value !== undefined) m.value = patch.value;
   await em.flush();
+  await publishLinkChange(em, orgIdOf(m.organization), companyId, contactId);
   return m;
 }
 
@@ -177,6 +211,12 @@ export async function deleteRecords(em: EntityManager, actor: Actor, entityType:
     // Their enrichment results too (no foreign key: one results table serves companies and contacts).
     await conn.execute(`delete from enrichment_result x using _del d where x.organization_id = ? and x.entity_id = d.id`, [actor.organizationId], 'run', trx);
     const res = await conn.execute(`delete from ${table} r using _del d where r.organization_id = ? and r.id = d.id`, [actor.organizationId], 'run', trx) as unknown as { affectedRows: number };
+    if (res.affectedRows > 0) {
+      const ids = res.affectedRows <= DELETED_IDS_MAX
+        ? (await conn.execute(`select id from _del`, [], 'all', trx) as { id: string }[]).map((r) => r.id)
+        : null;
+      await publish(tem, actor.organizationId, { path: realtimePaths.entities(actor.organizationId, entityType), kind: REALTIME_EVENT_KINDS.entityDeleted, data: { ids, count: res.affectedRows } });
+    }
     return res.affectedRows;
   });
 }
@@ -196,5 +236,7 @@ export async function setFieldValue(em: EntityManager, actor: Actor, entityType:
   const field = await em.findOne(FieldDefinition, { id: fieldId, entityType });
   if (!field) throw notFound(FIELD_MESSAGES.notFound);
   if (field.builtInColumn) throw badRequest(FIELD_MESSAGES.mandatory);
-  return writeFieldValue(em, { organizationId: actor.organizationId, entityType, entityId, field, value: raw });
+  const value = await writeFieldValue(em, { organizationId: actor.organizationId, entityType, entityId, field, value: raw });
+  await publishEntityChange(em, actor.organizationId, entityType, 'updated', [entityId]);
+  return value;
 }

@@ -19,7 +19,7 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { FIELD_MESSAGES, OFFERED_FIELD_TYPES, fieldNameProblem, type OfferedDataType, type RecordEntityType } from '../../domain';
+import { FIELD_MESSAGES, currencyCodes, OFFERED_FIELD_TYPES, fieldNameProblem, type OfferedDataType, type RecordEntityType } from '../../domain';
 import type { FieldDto } from '../../contracts';
 import { useApi, queryKeys } from '../ApiContext';
 import { useNotify } from '../toast';
@@ -55,6 +55,8 @@ export function NewFieldDialog(props: NewFieldDialogProps) {
   const [label, setLabel] = useState('');
   const [dataType, setDataType] = useState<OfferedDataType>('string');
   const [entityType, setEntityType] = useState<RecordEntityType>('company');
+  /** A currency field's own currency; '' = the organization's default. */
+  const [currency, setCurrency] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const [serverLabelIssue, setServerLabelIssue] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -64,6 +66,7 @@ export function NewFieldDialog(props: NewFieldDialogProps) {
     if (!open) return;
     setLabel('');
     setDataType('string');
+    setCurrency('');
     setEntityType(props.entityType ?? 'company');
     setSubmitted(false);
     setServerLabelIssue(null);
@@ -81,7 +84,7 @@ export function NewFieldDialog(props: NewFieldDialogProps) {
     if (fieldNameProblem(label)) return;
     setBusy(true);
     try {
-      const res = await api.fields.create({ label: label.trim(), dataType, entityType });
+      const res = await api.fields.create({ label: label.trim(), dataType, entityType, ...(dataType === 'currency' && currency ? { config: { currency } } : {}) });
       notify.success(FIELD_MESSAGES.created);
       // Tables (columns, filters) and drawers (Fields sections) show the new field.
       void queryClient.invalidateQueries({ queryKey: queryKeys.fields(entityType) });
@@ -134,6 +137,16 @@ export function NewFieldDialog(props: NewFieldDialogProps) {
                   ))}
                 </Select>
               </Field>
+              {dataType === 'currency' && (
+                <Field label="Currency" hint="Values of this field are shown in this currency.">
+                  <Select value={currency} onChange={(_, d) => setCurrency(d.value)} disabled={busy} data-testid="new-field-currency">
+                    <option value="">Organization default</option>
+                    {currencyCodes().map((c) => (
+                      <option key={c} value={c}>{c}</option>
+                    ))}
+                  </Select>
+                </Field>
+              )}
               <Field label="Entity type" required>
                 <Select
                   value={entityType}

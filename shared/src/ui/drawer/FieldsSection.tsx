@@ -78,7 +78,7 @@ function FieldRow({ field, value, entityType, entityId }: { field: FieldDto; val
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [full, setFull] = useState(false);
-  const stored = formatFieldValue(field.dataType, value?.value);
+  const stored = formatFieldValue(field.dataType, value?.value, { currency: field.currency });
   // The primary enrichment's result: its status while it runs, its value while the field is empty.
   const primaryId = primaryEnrichmentId(field);
   const primaryName = field.assignedEnrichments.find((a) => a.id === primaryId)?.name ?? '';

@@ -27,7 +27,9 @@ import {
   PanelRightExpandRegular,
 } from '@fluentui/react-icons';
 import type { CompanyDetails, ContactDetails, UserSettingsBody } from '../../contracts';
-import type { DetailsGroups, RecordEntityType, UserConfig } from '../../domain';
+import { realtimePaths, type DetailsGroups, type RecordEntityType, type UserConfig } from '../../domain';
+import { REALTIME_EVENT_KINDS } from '../../contracts';
+import { useRealtimeEvents } from '../realtime/RealtimeProvider';
 import { useApi, queryKeys } from '../ApiContext';
 import { useDrawer, type DrawerTarget } from '../DrawerContext';
 import { usePluginMode } from '../PluginMode';
@@ -154,6 +156,15 @@ export function RecordDrawer(props: RecordDrawerProps) {
     setTab(t);
     save({ drawer: { tab: t } });
   };
+
+  // Another user deleted the record shown: the drawer goes back (nested) or closes.
+  useRealtimeEvents(({ oid }) => realtimePaths.entities(oid), (e) => {
+    const t = drawer.target;
+    const ids = (e.data as { ids?: unknown } | null)?.ids;
+    if (!t || !Array.isArray(ids) || !ids.includes(t.id) || !e.path.endsWith(`/${t.entityType}`)) return;
+    if (drawer.stack.length > 1) drawer.back();
+    else drawer.close();
+  }, { kinds: [REALTIME_EVENT_KINDS.entityDeleted] });
 
   if (drawer.visibility === 'NoDrawer') return null;
 

@@ -1,7 +1,7 @@
 // Pure rules of the detail drawer (spec 000 §2 'Detail drawer', 'Details tab'; §3 'Field definition':
 // id and reference types and mandatory fields are hidden in the drawer).
 import type { CompanyDetails, ContactDetails, FieldDto, FieldValueDto } from '../../contracts';
-import { defaultUserConfig, type DetailsGroups, type FieldDataType, type RecordEntityType, type UserConfig } from '../../domain';
+import { HIDDEN_DATA_TYPES, defaultUserConfig, type DetailsGroups, type FieldDataType, type RecordEntityType, type UserConfig } from '../../domain';
 
 export type CompanyLink = CompanyDetails['entityMapping'][number];
 export type ContactLink = ContactDetails['entityMapping'][number];
@@ -12,7 +12,7 @@ export const COPIED_MESSAGE = 'Value copied to clipboard';
 export const COPY_TOAST_MS = 500;
 export const SELECT_ENTITY_HINT = 'Select an entity to open drawer';
 
-const HIDDEN_TYPES: readonly FieldDataType[] = ['id', 'reference'];
+const HIDDEN_TYPES: readonly FieldDataType[] = HIDDEN_DATA_TYPES;
 
 const byText = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
 
@@ -50,23 +50,8 @@ export function fieldValueOf(values: Record<string, FieldValueDto> | undefined, 
   return values[field.id] ?? values[field.key] ?? null;
 }
 
-/** The text shown (and copied) for a value; null when there is none. */
-export function formatFieldValue(dataType: FieldDataType, value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value.trim() === '' ? null : value;
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : null;
-  if (Array.isArray(value) && value.length === 0) return null;
-  if (dataType === 'address' && typeof value === 'object') {
-    const parts = Object.values(value as Record<string, unknown>).filter((v) => typeof v === 'string' && v.trim());
-    if (parts.length) return parts.join(', ');
-  }
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return String(value);
-  }
-}
+/** The text shown (and copied) for a value: the one formatter of every data type (domain/format.ts). */
+export { formatFieldValue } from '../../domain';
 
 /** The text put in the edit box for a value (raw, so that saving it unchanged keeps it). */
 export function editText(dataType: FieldDataType, value: unknown): string {

@@ -30,7 +30,7 @@ function deferred<T>() {
 
 function api(generate: () => Promise<GeneratePromptResponse>, create = vi.fn(async (_b: EnrichmentFormBody) => ({ success: true as const, message: 'Enrichment created successfully.', id: 'new', enrichment: {} as never }))) {
   return fakeApi({
-    fields: { list: vi.fn(async () => ({ success: true as const, fields: [field(F_NAME, 'Name', true), field(F_CEO, 'CEO', false)] })) },
+    fields: { list: vi.fn(async () => ({ success: true as const, fields: [field(F_NAME, 'Name', true), field(F_CEO, 'CEO', false), { ...field('f0000000-0000-4000-8000-000000000009', 'Id', true), dataType: 'id' as const }] })) },
     enrichments: {
       list: vi.fn(async () => ({ success: true as const, enrichments: [], totalRecords: 0, totalPages: 0, hasRecords: false, pageIndex: 0, pageSize: 100 })),
       nextName: vi.fn(async () => ({ success: true as const, name: 'LLM Prompt 3' })),
@@ -42,6 +42,19 @@ function api(generate: () => Promise<GeneratePromptResponse>, create = vi.fn(asy
 }
 
 describe('EnrichmentEditor', { timeout: 30_000 }, () => {
+  it("the '/' menu offers the record's fields but never the internal Id (001 §3)", async () => {
+    const user = userEvent.setup();
+    renderWithApi(<EnrichmentEditor open onOpenChange={vi.fn()} config={config('llm')} entityType="company" />, api(() => new Promise(() => {})));
+    await waitFor(() => expect((screen.getByTestId('enrichment-name') as HTMLInputElement).value).toBe('LLM Prompt 3'));
+    await user.click(screen.getByTestId('prompt-editor'));
+    await user.keyboard('/');
+    await screen.findByTestId('prompt-menu');
+    const labels = screen.getAllByTestId('prompt-menu-option').map((o) => o.textContent);
+    expect(labels.some((l) => l?.includes('CEO'))).toBe(true);
+    expect(labels.some((l) => l?.includes('Name'))).toBe(true);
+    expect(labels.some((l) => /\bId\b/.test(l ?? ''))).toBe(false);
+  });
+
   it('shows the placeholder, blocks saving while the schema generates, then saves the form', async () => {
     const user = userEvent.setup();
     const gen = deferred<GeneratePromptResponse>();

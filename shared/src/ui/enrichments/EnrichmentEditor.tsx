@@ -14,7 +14,7 @@ import { ArrowClockwiseRegular } from '@fluentui/react-icons';
 import type { EnrichmentConfigDto, EnrichmentDto, FieldDto, PromptInput } from '../../contracts';
 import {
   DEFAULT_LLM_MODEL_ID, ENRICHMENT_FORM_MESSAGES, PROMPT_GENERATION_DEBOUNCE_MS, canSaveEnrichment, defaultSchemaItem,
-  enrichmentFormErrors, generatedColumnToItem, hasFormErrors, promptIsEmpty, promptToText,
+  enrichmentFormErrors, isHiddenDataType, generatedColumnToItem, hasFormErrors, promptIsEmpty, promptToText,
   type EnrichmentColor, type FormSchemaItem, type PromptNode, type PromptState,
 } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
@@ -123,7 +123,7 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
     staleTime: 30_000,
   });
   const otherEnrichments = useMemo(() => (others.data ?? []).filter((e) => e.id !== enrichment?.id).map((e) => ({ id: e.id, name: e.name })), [others.data, enrichment?.id]);
-  const promptFields = useMemo(() => fields.filter((f) => f.entityType === entityType && f.dataType !== 'reference').map((f) => ({ id: f.id, label: f.label })), [fields, entityType]);
+  const promptFields = useMemo(() => fields.filter((f) => f.entityType === entityType && !isHiddenDataType(f.dataType)).map((f) => ({ id: f.id, label: f.label })), [fields, entityType]);
 
   // A new enrichment is named prefix + next number until the user types a name.
   useEffect(() => {

@@ -1,7 +1,8 @@
 // An enrichment result as a cell or a drawer row shows it (spec 000 §2 'Enrichment result display',
 // spec 001 §4): no result 'Not executed yet'; preprocessing the interim answer greyed, or '-';
-// processing 'Processing...'; error 'Error' (the message as tooltip); done the value, where a click
-// toggles the truncated and the full text.
+// processing 'Processing...'; error 'Error' (the message as tooltip, and on click the spec's error
+// display: an 'Error' heading and the message on red); done the value, where a click toggles the
+// truncated and the full text.
 import { useState } from 'react';
 import { Spinner, Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { resultDisplay, type ResultDisplay } from '../../domain';
@@ -17,7 +18,14 @@ const useStyles = makeStyles({
   none: { color: tokens.colorNeutralForeground4, fontStyle: 'italic' },
   interim: { color: tokens.colorNeutralForegroundDisabled },
   processing: { color: tokens.colorBrandForeground1 },
-  error: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
+  error: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold, cursor: 'pointer' },
+  // Spec 000 §2: errors are shown with an 'Error' heading and the message on a red background.
+  errorBox: {
+    display: 'block', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', textAlign: 'left', font: 'inherit', cursor: 'pointer', width: '100%', boxSizing: 'border-box',
+    padding: '6px 8px', borderRadius: tokens.borderRadiusMedium, border: `1px solid ${tokens.colorPaletteRedBorder1}`,
+    backgroundColor: tokens.colorPaletteRedBackground1, color: tokens.colorNeutralForeground1,
+  },
+  errorHeading: { display: 'block', fontWeight: tokens.fontWeightSemibold, color: tokens.colorPaletteRedForeground1 },
 });
 
 export function ResultValue({ result, display: given, className }: {
@@ -43,11 +51,34 @@ export function ResultValue({ result, display: given, className }: {
         </span>
       );
     case 'error':
-      return d.message ? (
+      if (!d.message) return <span className={mergeClasses(styles.base, styles.error, className)} {...common}>{d.text}</span>;
+      // A click shows why (the status message) where the user looks; another click folds it again.
+      return full ? (
+        <button
+          type="button"
+          className={mergeClasses(styles.errorBox, className)}
+          aria-expanded
+          onClick={(e) => { e.stopPropagation(); setFull(false); }}
+          data-no-row-click
+          {...common}
+        >
+          <span className={styles.errorHeading}>{d.text}</span>
+          <span data-testid="enrichment-error-message">{d.message}</span>
+        </button>
+      ) : (
         <Tooltip content={d.message} relationship="description">
-          <span className={mergeClasses(styles.base, styles.error, className)} tabIndex={0} {...common}>{d.text}</span>
+          <button
+            type="button"
+            className={mergeClasses(styles.base, styles.error, className)}
+            aria-expanded={false}
+            onClick={(e) => { e.stopPropagation(); setFull(true); }}
+            data-no-row-click
+            {...common}
+          >
+            {d.text}
+          </button>
         </Tooltip>
-      ) : <span className={mergeClasses(styles.base, styles.error, className)} {...common}>{d.text}</span>;
+      );
     default:
       return (
         <button

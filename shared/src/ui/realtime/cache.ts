@@ -87,20 +87,29 @@ export function applyRealtimeEvent(queryClient: QueryClient, e: RealtimeEvent): 
   }
 }
 
-/** Record changes on org/{oid}/entities/{type}: that type's tables and, when named, its drawer. */
+/**
+ * Record changes on org/{oid}/entities/{type} (another user's create, edit, link or delete): that
+ * type's tables refetch the page they show (same page, filters and selection; the rows change),
+ * a changed record's drawer refetches, and a deleted record's drawer query is dropped (a refetch
+ * would only answer 404; the drawer closes itself, see RecordDrawer).
+ */
 function applyEntityEvent(queryClient: QueryClient, e: RealtimeEvent): void {
   const m = /^org\/[^/]+\/entities(?:\/([a-z]+))?$/.exec(e.path);
   if (!m) return;
   const type = m[1];
-  const id = (e.data as { id?: unknown } | null)?.id;
-  if (!type || type === 'company') {
-    void queryClient.invalidateQueries({ queryKey: queryKeys.companies });
-    if (typeof id === 'string') void queryClient.invalidateQueries({ queryKey: queryKeys.company(id) });
-  }
-  if (!type || type === 'contact') {
-    void queryClient.invalidateQueries({ queryKey: queryKeys.contacts });
-    if (typeof id === 'string') void queryClient.invalidateQueries({ queryKey: queryKeys.contact(id) });
-  }
+  const data = e.data as { id?: unknown; entityId?: unknown; ids?: unknown } | null;
+  const id = typeof data?.id === 'string' ? data.id : typeof data?.entityId === 'string' ? data.entityId : null;
+  const deleted = e.kind === REALTIME_EVENT_KINDS.entityDeleted;
+  const deletedIds = deleted && Array.isArray(data?.ids) ? (data.ids as unknown[]).filter((x): x is string => typeof x === 'string') : null;
+  const apply = (list: readonly unknown[], one: (id: string) => readonly unknown[], single: string) => {
+    void queryClient.invalidateQueries({ queryKey: list });
+    if (deleted) {
+      if (deletedIds) for (const x of deletedIds) queryClient.removeQueries({ queryKey: one(x), exact: true });
+      else void queryClient.invalidateQueries({ queryKey: [single] });
+    } else if (id) void queryClient.invalidateQueries({ queryKey: one(id) });
+  };
+  if (!type || type === 'company') apply(queryKeys.companies, queryKeys.company, 'company');
+  if (!type || type === 'contact') apply(queryKeys.contacts, queryKeys.contact, 'contact');
 }
 
 /** Events were lost for good (the server said 'reset'): everything live is fetched again. */

@@ -197,6 +197,12 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     const header = (key: string) => screen.getAllByTestId('record-table-header').find((h) => h.getAttribute('data-key') === key)!;
     const sortBtn = (key: string) => within(header(key)).getByTestId('record-table-sort');
     expect(header('name').getAttribute('data-sort')).toBe('asc');
+    // The first click on the already-sorted Name header changes the view (descending), the next one back.
+    await user.click(sortBtn('name'));
+    await waitFor(() => expect(lastQuery(page)).toMatchObject({ sortKey: 'name', sortOrder: 'desc' }));
+    expect(header('name').getAttribute('data-sort')).toBe('desc');
+    await user.click(sortBtn('name'));
+    await waitFor(() => expect(lastQuery(page)).toMatchObject({ sortKey: 'name', sortOrder: 'asc' }));
 
     await user.click(sortBtn('website'));
     await waitFor(() => expect(lastQuery(page)).toMatchObject({ sortKey: 'website', sortOrder: 'desc' }));
@@ -207,6 +213,8 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     await user.click(sortBtn('website'));
     await waitFor(() => expect(lastQuery(page)).toMatchObject({ sortKey: null, sortOrder: null }));
     expect(header('website').getAttribute('data-sort')).toBe('none');
+    // Unsorted rows come by name ascending, and the Name header says so.
+    expect(header('name').getAttribute('data-sort')).toBe('asc');
     // A custom field sorts by its key.
     await user.click(sortBtn('employees'));
     await waitFor(() => expect(lastQuery(page)).toMatchObject({ sortKey: 'employees', sortOrder: 'desc' }));

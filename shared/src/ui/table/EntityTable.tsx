@@ -70,11 +70,11 @@ export function customFieldColumn<Row extends RecordRow>(field: FieldDto): Recor
     label: field.label,
     sortKey: field.key,
     width: CUSTOM_COLUMN_WIDTH,
-    text: (row) => fieldValueText(row.fields[field.id]?.value, field.dataType),
+    text: (row) => fieldValueText(row.fields[field.id]?.value, field.dataType, field.currency),
     // While the field's primary enrichment runs on the row, its status shows instead (spec 002 §4).
     // Fields without one render their text (no per-cell subscription on large pages).
     render: primaryEnrichmentId(field)
-      ? (row) => <FieldResultCell field={field} entityId={row.id} text={fieldValueText(row.fields[field.id]?.value, field.dataType)} />
+      ? (row) => <FieldResultCell field={field} entityId={row.id} text={fieldValueText(row.fields[field.id]?.value, field.dataType, field.currency)} />
       : undefined,
   };
 }
@@ -138,9 +138,12 @@ const useStyles = makeStyles({
     padding: `${tokens.spacingVerticalM} ${tokens.spacingHorizontalM}`,
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
-  search: { width: '260px', maxWidth: '100%' },
-  filters: { flexGrow: 1, minWidth: 0 },
-  actions: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, marginLeft: 'auto' },
+  // The toolbar keeps to one line while it can (the drawer open beside a 1440 px page): the search
+  // gives up width first (260 px down to 160), the filters take what is left; a plugin's narrow
+  // panel still wraps.
+  search: { flex: '1 1 160px', maxWidth: '260px', minWidth: '120px' },
+  filters: { flex: '1 1 0' },
+  actions: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, marginLeft: 'auto', flexShrink: 0 },
   bulk: {
     display: 'flex',
     alignItems: 'center',
@@ -379,6 +382,7 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
         rows={rows}
         getRowId={(r) => r.id}
         sort={state.sort}
+        defaultSort={props.defaultSort}
         onSortChange={(sort) => dispatch({ type: 'sort', sort })}
         selection={state.selection}
         onSelectionChange={(selection) => dispatch({ type: 'select', selection })}

@@ -7,7 +7,7 @@ import {
   Spinner, Text, makeStyles, mergeClasses, tokens,
 } from '@fluentui/react-components';
 import { FilterAddRegular, SearchRegular } from '@fluentui/react-icons';
-import type { TableFilter } from '../../domain';
+import { dataTypeLabel, isHiddenDataType, type TableFilter } from '../../domain';
 import { FilterEditor, type FilterFieldInfo, type FilterOption } from './FilterEditor';
 import { filterLabel } from './filterLabel';
 
@@ -41,7 +41,7 @@ export function FilterBar({ fields, fieldsLoading, filters, onChange, optionsFor
   const [editing, setEditing] = useState<Editing>(null);
   const byKey = useMemo(() => new Map(fields.map((f) => [f.key, f])), [fields]);
 
-  const matches = fields.filter((f) => f.label.toLowerCase().includes(search.trim().toLowerCase()));
+  const matches = fields.filter((f) => !isHiddenDataType(f.dataType) && f.label.toLowerCase().includes(search.trim().toLowerCase()));
 
   const pick = (key: string) => {
     setPickerOpen(false);
@@ -139,7 +139,7 @@ export function FilterBar({ fields, fieldsLoading, filters, onChange, optionsFor
                   data-key={f.key}
                 >
                   {f.label}
-                  <span className={styles.optionType}>{f.dataType}</span>
+                  {dataTypeLabel(f.dataType) && <span className={styles.optionType} data-testid="filter-field-type">{dataTypeLabel(f.dataType)}</span>}
                 </Button>
               ))}
             </div>

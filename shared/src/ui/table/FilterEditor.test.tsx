@@ -231,4 +231,21 @@ describe('FilterBar', { timeout: 20_000 }, () => {
     await user.click(screen.getByTestId('filter-chip-remove'));
     expect(onChange2).toHaveBeenCalledWith([]);
   });
+
+  it('shows types as a person reads them (or not at all) and hides id and reference fields (001 §3)', async () => {
+    const user = userEvent.setup();
+    render(
+      <FluentProvider theme={webLightTheme}>
+        <FilterBar
+          fields={[NAME, OWNER, { key: 'deal_size', label: 'Deal Size', dataType: 'currency' }, { key: 'id', label: 'Id', dataType: 'id' }, { key: 'parent', label: 'Parent', dataType: 'reference' }, { key: 'phone', label: 'Direct line', dataType: 'phone' }]}
+          filters={[]}
+          onChange={vi.fn()}
+        />
+      </FluentProvider>,
+    );
+    await user.click(screen.getByTestId('filter-add'));
+    const options = screen.getAllByTestId('filter-field-option');
+    expect(options.map((o) => o.textContent)).toEqual(['NameString', 'Account Owner', 'Deal SizeCurrency', 'Direct linePhone Number']);
+    expect(screen.getAllByTestId('filter-field-type').map((t) => t.textContent)).toEqual(['String', 'Currency', 'Phone Number']);
+  });
 });

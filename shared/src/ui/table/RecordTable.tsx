@@ -22,6 +22,8 @@ export interface RecordTableProps<Row> {
   rows: readonly Row[];
   getRowId: (row: Row) => string;
   sort: SortState | null;
+  /** The order of the rows when nothing is sorted (shown on its header; see nextSort). */
+  defaultSort?: SortState | null;
   onSortChange: (sort: SortState | null) => void;
   selection: RowSelection;
   onSelectionChange: (selection: RowSelection) => void;
@@ -141,7 +143,7 @@ const useStyles = makeStyles({
 });
 
 export function RecordTable<Row>(props: RecordTableProps<Row>) {
-  const { columns, rows, getRowId, sort, onSortChange, selection, onSelectionChange, onRowClick, onColumnResize } = props;
+  const { columns, rows, getRowId, sort: chosenSort, defaultSort = null, onSortChange, selection, onSelectionChange, onRowClick, onColumnResize } = props;
   const styles = useStyles();
   const wrapRef = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 0, width: 0 });
@@ -265,6 +267,7 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
               />
             </th>
             {columns.map((c) => {
+              const sort = chosenSort ?? defaultSort;
               const sorted = sort && c.sortKey && sort.key === c.sortKey ? sort.order : null;
               return (
                 <th
@@ -281,7 +284,7 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
                     <button
                       type="button"
                       className={styles.sortButton}
-                      onClick={() => onSortChange(nextSort(sort, c.sortKey!))}
+                      onClick={() => onSortChange(nextSort(chosenSort, c.sortKey!, defaultSort))}
                       title={`Sort by ${c.label}`}
                       data-testid="record-table-sort"
                       data-key={c.key}

@@ -1,5 +1,5 @@
 // Cell text of the record tables.
-import type { FieldDataType } from '../../domain';
+import { formatFieldValue, type FieldDataType } from '../../domain';
 
 export function personName(p: { firstName?: string | null; lastName?: string | null } | null | undefined): string {
   if (!p) return '';
@@ -12,16 +12,12 @@ export function formatDate(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
-/** A custom field's value as text: '' when there is none (never 'Not executed yet', which is for enrichment results). */
-export function fieldValueText(value: unknown, dataType: FieldDataType): string {
-  if (value === null || value === undefined || value === '') return '';
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  if (typeof value === 'number') {
-    if (dataType === 'currency') return value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    return String(value);
-  }
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+/**
+ * A custom field's value as text: '' when there is none (never 'Not executed yet', which is for
+ * enrichment results). The one formatter of every data type (domain/format.ts), as in the drawer.
+ */
+export function fieldValueText(value: unknown, dataType: FieldDataType, currency?: string | null): string {
+  return formatFieldValue(dataType, value, { currency }) ?? '';
 }
 
 /** 'https://acme.com/x' for a website stored as 'acme.com/x'. */

@@ -11,6 +11,19 @@ describe('nextSort', () => {
     expect(nextSort({ key: 'name', order: 'asc' }, 'name')).toBeNull();
     expect(nextSort({ key: 'name', order: 'asc' }, 'website')).toEqual({ key: 'website', order: 'desc' });
   });
+
+  it('starts from the current direction: every click on a table sorted by name ascending by default changes the view', () => {
+    const byName = { key: 'name', order: 'asc' } as const;
+    // The first click on the already-sorted Name header goes to descending, not to 'none' (which looks the same).
+    expect(nextSort(byName, 'name', byName)).toEqual({ key: 'name', order: 'desc' });
+    expect(nextSort({ key: 'name', order: 'desc' }, 'name', byName)).toEqual(byName);
+    // Unsorted shows name ascending: a click on Name goes descending.
+    expect(nextSort(null, 'name', byName)).toEqual({ key: 'name', order: 'desc' });
+    // Other columns keep descending → ascending → none (none = back to name ascending, a change).
+    expect(nextSort(byName, 'website', byName)).toEqual({ key: 'website', order: 'desc' });
+    expect(nextSort({ key: 'website', order: 'desc' }, 'website', byName)).toEqual({ key: 'website', order: 'asc' });
+    expect(nextSort({ key: 'website', order: 'asc' }, 'website', byName)).toBeNull();
+  });
 });
 
 describe('selection', () => {

@@ -73,11 +73,18 @@ export function toSelectionBody(sel: RowSelection, text: string, filters: readon
   return { allSelected: true, text, filters: filters.map((f) => ({ ...f, operator: f.operator ?? 'and' })), excludeIds: [...sel.excludeIds] };
 }
 
-/** Sort cycle of a header (spec 001 §4): another column → descending → ascending → none. */
-export function nextSort(current: SortState | null, key: string): SortState | null {
-  if (!current || current.key !== key) return { key, order: 'desc' };
-  if (current.order === 'desc') return { key, order: 'asc' };
-  return null;
+/**
+ * Sort cycle of a header (spec 001 §4: descending → ascending → none), started from the column's
+ * current direction so that every click changes the view. `unsorted` is the order rows come in
+ * with no sort (the table's default, e.g. name ascending): a column shown in that order counts as
+ * sorted that way, and 'none' is skipped where it would look the same as the current view.
+ */
+export function nextSort(current: SortState | null, key: string, unsorted: SortState | null = null): SortState | null {
+  const shown = current ?? unsorted;
+  if (!shown || shown.key !== key) return { key, order: 'desc' };
+  if (shown.order === 'desc') return { key, order: 'asc' };
+  const noneLooksTheSame = unsorted && unsorted.key === key && unsorted.order === 'asc';
+  return noneLooksTheSame ? { key, order: 'desc' } : null;
 }
 
 export interface TableState {

@@ -4,7 +4,7 @@ import type { UserDto } from '@dealscout/shared/contracts';
 import { createQueryClient } from '../../app/queryClient';
 import { api } from '../../app/api';
 import { installSessionController, signOut } from './session-controller';
-import { USER_KEY } from './hooks/useSession';
+import { USER_KEY, fetchSignedInUser } from './hooks/useSession';
 
 const USER: UserDto = {
   id: 'u1',
@@ -103,5 +103,20 @@ describe('session (spec 000 §4)', () => {
     await signOut();
     expect(qc.getQueryData(USER_KEY)).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/login');
+  });
+});
+
+describe('signed-out page', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('asks nothing without the session cookie (no 401 in the console), and asks with it', async () => {
+    const fetchMock = vi.fn(async () => json(200, { success: true, user: USER }));
+    vi.stubGlobal('fetch', fetchMock);
+    vi.stubGlobal('document', { cookie: 'theme=light' });
+    expect(await fetchSignedInUser()).toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+    vi.stubGlobal('document', { cookie: 'theme=light; ds_csrf=abc' });
+    expect(await fetchSignedInUser()).toEqual(USER);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });

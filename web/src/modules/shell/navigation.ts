@@ -71,6 +71,21 @@ const PAGES: { pattern: RegExp; meta: PageMeta }[] = [
   { pattern: /^\/organization\/settings\/?$/, meta: { crumbs: [{ label: 'Organization' }, { label: 'Settings' }] } },
 ];
 
+/**
+ * The pages that show records, where the detail drawer (and its collapsed bar) belongs. Elsewhere
+ * it is not rendered; its state stays in the DrawerProvider and comes back on return.
+ */
+const RECORD_PAGES = /^\/(companies|contacts)\/?$/;
+
+export function showsRecordDrawer(pathname: string): boolean {
+  return RECORD_PAGES.test(pathname);
+}
+
+/** Where a record of this type is listed (a record created elsewhere opens there). */
+export function recordPagePath(entityType: 'company' | 'contact'): string {
+  return entityType === 'company' ? '/companies' : '/contacts';
+}
+
 export function pageMeta(pathname: string): PageMeta {
   return PAGES.find((p) => p.pattern.test(pathname))?.meta ?? { crumbs: [{ label: 'Page not found' }], back: '/' };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Field, Select } from '@fluentui/react-components';
 import type { MemberDto, PendingInviteDto } from '@dealscout/shared/contracts';
 import type { Role } from '@dealscout/shared/domain';
@@ -30,11 +30,14 @@ export function UserActionDialogs({
 }) {
   const notify = useNotify();
   const invalidate = useInvalidateOrganization();
-  const [role, setRole] = useState<Role | ''>('');
-
-  useEffect(() => {
-    if (action?.kind === 'role') setRole(action.user.role);
-  }, [action]);
+  // The user's current role is selected from the first render (an effect set it one render late,
+  // and a Select filled before its options arrived showed 'Select a role').
+  const [role, setRole] = useState<Role | ''>(action?.kind === 'role' ? action.user.role : '');
+  const [roleOf, setRoleOf] = useState<UserAction | null>(action);
+  if (roleOf !== action) {
+    setRoleOf(action);
+    setRole(action?.kind === 'role' ? action.user.role : '');
+  }
 
   const run = async (call: () => Promise<{ message: string }>, fallback: string) => {
     try {
@@ -69,7 +72,8 @@ export function UserActionDialogs({
             <option value="" disabled>
               Select a role
             </option>
-            {roles.map((r) => (
+            {/* The current role is shown even before the role list has loaded. */}
+            {(roles.some((r) => r.id === u.role) ? roles : [{ id: u.role, name: u.role }, ...roles]).map((r) => (
               <option key={r.id} value={r.id}>
                 {r.name}
               </option>

@@ -39,7 +39,9 @@ export default function InvitePage() {
     mutationFn: () => api.invite.accept({ token, firstName: firstName.trim(), lastName: lastName.trim(), password }),
     meta: { authSignOut: false },
     onSuccess: (res) => {
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
+      // The invitation's own query stays: removing it while this page is still mounted refetched
+      // it, and the used token answered 404.
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' && q.queryKey[0] !== 'invite' });
       navigate('/', { replace: true });
       setSignedInUser(queryClient, res.user);
     },

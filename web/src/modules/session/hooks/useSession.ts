@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import type { UserDto, UserSettingsBody } from '@dealscout/shared/contracts';
 import { migrateUserConfig, type UserConfig } from '@dealscout/shared/domain';
 import { api, ApiError } from '../../../app/api';
+import { mayHaveSessionCookie } from '@dealscout/shared/client';
 
 export const SETUP_KEY = ['session', 'setup'] as const;
 export const USER_KEY = ['session', 'user'] as const;
@@ -17,18 +18,26 @@ export function useSetupStatus() {
   });
 }
 
-/** GET /api/v1/user: the signed-in user, null when signed out (401). */
+/**
+ * GET /api/v1/user: the signed-in user, null when signed out (401). Without the session's cookie
+ * the page is signed out for sure and asks nothing: a signed-out page is not an error, and the
+ * browser logs every 401 in the console.
+ */
+export async function fetchSignedInUser(): Promise<UserDto | null> {
+  if (!mayHaveSessionCookie()) return null;
+  try {
+    return (await api.user.get()).user;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) return null;
+    throw e;
+  }
+}
+
+/** The signed-in user (fetchSignedInUser), cached for the session. */
 export function useUserQuery(enabled = true) {
   return useQuery({
     queryKey: USER_KEY,
-    queryFn: async (): Promise<UserDto | null> => {
-      try {
-        return (await api.user.get()).user;
-      } catch (e) {
-        if (e instanceof ApiError && e.status === 401) return null;
-        throw e;
-      }
-    },
+    queryFn: fetchSignedInUser,
     staleTime: Infinity,
     retry: false,
     enabled,

@@ -7,7 +7,7 @@ import type { UserSettingsBody } from '@dealscout/shared/contracts';
 import { COLLAPSED_WIDTH, DRAWER_WIDTH, DrawerProvider, MiniDrawer, MiniDrawerProvider, RealtimeProvider, RecordDrawer, useDrawer } from '@dealscout/shared/ui';
 import { useSaveSettings, useUser, useUserConfig } from '../../session/hooks/useSession';
 import { LoadingScreen } from '../../session/components/LoadingScreen';
-import { pageMeta } from '../navigation';
+import { pageMeta, showsRecordDrawer } from '../navigation';
 import { NavMenu } from './NavMenu';
 import { HeaderActions } from './HeaderActions';
 
@@ -44,10 +44,10 @@ const useStyles = makeStyles({
 const NARROW = '(max-width: 720px)';
 
 /** The mini drawer keeps clear of the detail drawer on the right. */
-function ShellMiniDrawer({ userId }: { userId: string }) {
+function ShellMiniDrawer({ userId, withDrawer }: { userId: string; withDrawer: boolean }) {
   const drawer = useDrawer();
   const navigate = useNavigate();
-  const offset = drawer.visibility === 'Visible' ? DRAWER_WIDTH : drawer.visibility === 'Collapsed' ? COLLAPSED_WIDTH : 0;
+  const offset = !withDrawer ? 0 : drawer.visibility === 'Visible' ? DRAWER_WIDTH : drawer.visibility === 'Collapsed' ? COLLAPSED_WIDTH : 0;
   return <MiniDrawer offsetRight={offset} defaultOwnerId={userId} onNewPlay={() => navigate('/playbooks/new')} />;
 }
 
@@ -73,6 +73,7 @@ export default function AppShell() {
   const { pathname } = useLocation();
   const meta = pageMeta(pathname);
   const title = meta.crumbs[meta.crumbs.length - 1].label;
+  const withDrawer = showsRecordDrawer(pathname);
   const expanded = config.navigationExpanded;
   const narrow = useNarrowScreen();
   // On a narrow screen the navigation opens for the moment only; the saved choice stays as it is.
@@ -136,11 +137,12 @@ export default function AppShell() {
                 <Outlet />
               </Suspense>
             </main>
-            <RecordDrawer className={styles.drawer} initialConfig={initialConfig} saveSettings={saveDrawerSettings} defaultOwnerId={user.id} />
+            {/* Only pages that show records have the drawer; its state waits in the provider. */}
+            {withDrawer && <RecordDrawer className={styles.drawer} initialConfig={initialConfig} saveSettings={saveDrawerSettings} defaultOwnerId={user.id} />}
           </div>
         </div>
       </div>
-      <ShellMiniDrawer userId={user.id} />
+      <ShellMiniDrawer userId={user.id} withDrawer={withDrawer} />
       </MiniDrawerProvider>
     </DrawerProvider>
     </RealtimeProvider>

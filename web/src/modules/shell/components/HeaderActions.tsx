@@ -30,6 +30,7 @@ import type { UserDto } from '@dealscout/shared/contracts';
 import { CompanyDialog, ContactDialog, NewFieldDialog, NotificationBell, useDrawer, useMiniDrawer } from '@dealscout/shared/ui';
 import { signOut } from '../../session/session-controller';
 import { COMING_SOON, ComingSoonDialog, type ComingSoon } from './ComingSoonDialog';
+import { recordPagePath, showsRecordDrawer } from '../navigation';
 
 const useStyles = makeStyles({
   actions: { display: 'flex', alignItems: 'center', gap: '4px' },
@@ -118,6 +119,11 @@ export function HeaderActions({ user }: { user: UserDto }) {
   const close = (open: boolean) => {
     if (!open) setDialog(null);
   };
+  // A new record opens in the detail drawer, on a page that has one.
+  const openRecord = (entityType: 'company' | 'contact', id: string) => {
+    if (!showsRecordDrawer(pathname)) navigate(recordPagePath(entityType));
+    drawer.open({ entityType, id });
+  };
   return (
     <div className={styles.actions}>
       <NewMenu onNew={setDialog} />
@@ -126,13 +132,13 @@ export function HeaderActions({ user }: { user: UserDto }) {
         open={dialog === 'company'}
         onOpenChange={close}
         defaultOwnerId={user.id}
-        onSaved={(c) => drawer.open({ entityType: 'company', id: c.id })}
+        onSaved={(c) => openRecord('company', c.id)}
       />
       <ContactDialog
         open={dialog === 'contact'}
         onOpenChange={close}
         defaultOwnerId={user.id}
-        onSaved={(c) => drawer.open({ entityType: 'contact', id: c.id })}
+        onSaved={(c) => openRecord('contact', c.id)}
       />
       <NewFieldDialog open={dialog === 'field'} onOpenChange={close} entityType={pathname.startsWith('/contacts') ? 'contact' : 'company'} />
       <Tooltip content="Draft Email" relationship="label">
