@@ -12,13 +12,14 @@ import { Activity } from '../modules/activities/activity.entity';
 import { Enrichment, EnrichmentResult } from '../modules/enrichments/enrichment.entity';
 import { Integration } from '../modules/integrations/integration.entity';
 import { LlmCharge } from '../modules/llm/llm-charge.entity';
+import { Play, PlayDraft, ChannelEmail } from '../modules/plays/play.entity';
 
 export const entities = [Organization, User, Session, LoginThrottle, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout, RecordCount,
-  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult];
+  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, Play, PlayDraft, ChannelEmail];
 
 /** Entities owned by an organization: the tenant filter applies to all of them. */
 export const tenantEntities = [User, Session, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout, RecordCount,
-  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult];
+  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, Play, PlayDraft, ChannelEmail];
 
 /** Tables that belong to no organization (checked by the suite-level tenancy test). */
 export const globalTables = ['organization', 'login_throttle', 'mikro_orm_migrations'];

@@ -9,3 +9,4 @@ export * from './activities';
 export * from './realtime';
 export * from './enrichments';
 export * from './llm';
+export * from './plays';

@@ -15,3 +15,4 @@ export * from './notifications';
 export * from './activities';
 export * from './enrichment-form';
 export * from './enrichments';
+export * from './plays';
