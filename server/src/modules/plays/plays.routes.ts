@@ -3,14 +3,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   PlaybookBody, PlaybookResponse, PlayListResponse, PlaybookUsersResponse, PlayResponse, SavePlayBody, PlayDraftParams, PlayDraftBody, PlayDraftResponse,
-  DeletePlayDraftQuery, PlayPreviewBody, PlayPreviewResponse, PlayExecuteBody, PlayExecuteResponse, PlayCancelBody, PlayEstimateBody, PlayEstimateResponse,
+  DeletePlayDraftQuery, PlayPreviewBody, PlayPreviewResponse, PlayExecuteBody, PlayExecuteResponse, PlayEstimateBody, PlayEstimateResponse,
   PendingEmailsResponse, EmailResponse, CreateDraftBody, SaveDraftBody, UpdateEmailStatusBody, UpdateEmailStatusResponse, GenerateEmailBody,
   CheckValidEntityBody, CheckValidEntityResponse, CheckAiGeneratedBody, SuccessResponse, ErrorResponse, IdParams,
 } from '@dealscout/shared/contracts';
 import { PLAY_MESSAGES, PLAY_PAGE_SIZE, EMAIL_MESSAGES, textToHtml, type RichPromptNode } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
 import { badRequest, notFound } from '../../lib/errors';
-import { cancelExecution } from '../executions/commands/cancel-execution';
 import { Play, PlayDraft } from './play.entity';
 import { playbook, getPlayDto, publishedPlays, savePlay, duplicatePlay, removePlay, type PlayActor } from './plays.service';
 import { executePlay } from './execute';
@@ -152,15 +151,6 @@ export async function playRoutes(app: FastifyInstance): Promise<void> {
     if (!app.boss) return reply.status(503).send({ success: false as const, message: PLAY_MESSAGES.failed });
     const a = playActor(req);
     return executePlay(req.em, app.boss, a, { playId: req.body.playId, targetIds: req.body.targetIds, entityType: req.body.entityType, executionId: req.body.executionId });
-  });
-
-  r.post('/play/execution/cancel', {
-    schema: { tags, summary: 'Cancel a play execution', body: PlayCancelBody, response: { 200: SuccessResponse, ...errors, 409: ErrorResponse } },
-  }, async (req) => {
-    await cancelExecution(req.em, app.boss, { organizationId: playActor(req).organizationId, executionId: req.body.executionId, type: 'play' });
-    await req.em.execute(`update channel_email set status = 'cancelled', updated_at = clock_timestamp() where organization_id = ? and execution_id = ? and status = 'processing'`,
-      [playActor(req).organizationId, req.body.executionId]);
-    return { success: true as const, message: PLAY_MESSAGES.cancelled };
   });
 
   r.post('/play/estimate', {
