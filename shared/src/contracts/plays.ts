@@ -135,6 +135,8 @@ export const PlayPreviewResponse = z.object({
   values: z.array(z.object({ box: z.string(), kind: z.enum(['field', 'enrichment']), label: z.string(), value: z.string() })),
 });
 
+export type PlayPreviewResponse = z.infer<typeof PlayPreviewResponse>;
+
 // POST /api/v1/play/execute
 export const PlayExecuteBody = z.object({
   playId: z.uuid({ message: PLAY_MESSAGES.invalidSelection }).nullable().optional(),
