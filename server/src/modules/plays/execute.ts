@@ -16,7 +16,6 @@ import { Play } from './play.entity';
 
 export interface ExecuteActor { organizationId: string; userId: string }
 
-type Check = { id: string; problem: string | null };
 
 /** Each target's problem (null when it can be written to); unknown ids are absent. */
 export async function checkTargets(em: EntityManager, organizationId: string, entityType: 'contact' | 'company', ids: readonly string[]): Promise<Map<string, string | null>> {
