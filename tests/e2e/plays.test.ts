@@ -44,7 +44,7 @@ describe('plays journey in Chromium', () => {
     await page.getByTestId('app-shell').waitFor();
 
     // Three companies, each with a key contact (the first link), through the API.
-    const companyIds = await page.evaluate(async () => {
+    await page.evaluate(async () => {
       const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
       const h = { 'content-type': 'application/json', 'x-csrf-token': csrf };
       const post = async (url: string, body: unknown) => {
@@ -99,25 +99,32 @@ describe('plays journey in Chromium', () => {
     await page.locator('[data-testid="play-row"]', { hasText: 'Founder outreach' }).waitFor();
     await shot(page, '03-published');
 
-    // Run it over the three companies (the call the Run Play popover makes) and wait for the drafts.
-    const drafts = await page.evaluate(async (ids) => {
-      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
-      const h = { 'content-type': 'application/json', 'x-csrf-token': csrf };
-      const plays = await (await fetch('/api/v1/play')).json();
-      const playId = plays.plays.find((p: { name: string }) => p.name === 'Founder outreach').id;
-      const run = await (await fetch('/api/v1/play/execute', { method: 'POST', headers: h, body: JSON.stringify({ playId, targetIds: ids, entityType: 'company' }) })).json();
-      if (run.message !== 'Play execution started.') throw new Error(JSON.stringify(run));
+    // Run it from the companies table on the three companies (the Run Play popover), then wait for the drafts.
+    await page.getByTestId('nav-companies').click();
+    await page.getByTestId('companies-page').waitFor();
+    const rowOf = (name: string) => page.locator('[data-testid="record-table-row"]').filter({ hasText: name });
+    for (const n of ['Ada', 'Ben', 'Cy']) await rowOf(`${n} Works`).getByTestId('record-table-select-row').check();
+    await page.getByTestId('run-play-button').click();
+    await page.getByTestId('run-play-search').fill('founder out');
+    await expect.poll(() => page.getByTestId('run-play-option').count()).toBe(1);
+    await page.getByTestId('run-play-option').click();
+    await page.getByTestId('run-play-estimate').waitFor();
+    expect(await page.getByTestId('run-play-estimate').innerText()).toContain('3 companies: 3 model call(s)');
+    await shot(page, '04-run-play');
+    await page.getByTestId('run-play-run').click();
+    await page.getByText('Play execution started.').waitFor();
+    const drafts = await page.evaluate(async () => {
       for (let i = 0; i < 200; i++) {
         const p = await (await fetch('/api/v1/email/pending')).json();
         if (p.emails.length === 3) return p.emails;
         await new Promise((r) => setTimeout(r, 250));
       }
       throw new Error('drafts did not arrive');
-    }, companyIds);
+    });
     expect(drafts.map((d: { subject: string }) => d.subject).sort()).toEqual(['A note for Ada', 'A note for Ben', 'A note for Cy']);
     expect(drafts[0].provenance.renderedPrompt).toMatch(/^Write a warm first note to the contact named (Ada|Ben|Cy) +about a partnership\.$/);
-    await page.reload();
+    await page.goto(`${server.url}/playbooks`);
     await page.locator('[data-testid="play-row"]', { hasText: 'Founder outreach' }).waitFor();
-    await shot(page, '04-use-count');
+    await shot(page, '05-use-count');
   });
 });

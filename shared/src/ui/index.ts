@@ -14,4 +14,5 @@ export * from './realtime';
 export * from './activities';
 export * from './notifications';
 export * from './enrichments';
+export * from './plays';
 export * from './llm';
