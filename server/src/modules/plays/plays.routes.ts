@@ -159,10 +159,12 @@ export async function playRoutes(app: FastifyInstance): Promise<void> {
     const a = playActor(req);
     const p = await req.em.findOne(Play, { id: req.body.playId, organization: a.organizationId });
     if (!p) throw notFound(PLAY_MESSAGES.invalid);
-    const [org] = await req.em.execute<{ credits: { ai?: { remaining?: number; total?: number } } | null }[]>(`select credits from organization where id = ?`, [a.organizationId]);
+    const [org] = await req.em.execute<{ ai_credits_total: number | null; ai_credits_used: number }[]>(
+      `select ai_credits_total, ai_credits_used from organization where id = ?`, [a.organizationId]);
     const calls = p.playType === 'non_ai' ? 0 : req.body.count;
-    const remaining = typeof org?.credits?.ai?.remaining === 'number' ? org.credits.ai.remaining : null;
-    const total = typeof org?.credits?.ai?.total === 'number' ? org.credits.ai.total : null;
+    // credits.ai: a null total is unlimited (providers/llm/credits.ts).
+    const total = org?.ai_credits_total ?? null;
+    const remaining = total === null ? null : Math.max(0, total - (org?.ai_credits_used ?? 0));
     const concurrency = Math.max(1, app.config.EXECUTION_ORG_CONCURRENCY);
     // About two seconds a model call at the organization's concurrency; template plays are near instant.
     const seconds = calls === 0 ? Math.ceil(req.body.count / 200) : Math.ceil((calls / concurrency) * 2);

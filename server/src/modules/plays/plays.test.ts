@@ -142,4 +142,16 @@ describe('plays', () => {
     await save(member, { name: 'Tmpl', instructions: [text('Hi')], status: 'published', llmProvider: 'non_ai' });
     expect((await member.get('/api/v1/play/draft/non_ai')).json().draft).toBeNull();
   });
+
+  it('estimates a run before it starts: model calls, credits remaining, and whether they suffice', async () => {
+    const id = (await save(member, { name: 'Estimate me', instructions: [text('Hi')], status: 'published' })).json().play.id as string;
+    const unlimited = (await member.post('/api/v1/play/estimate', { playId: id, count: 12 })).json();
+    expect(unlimited).toMatchObject({ modelCalls: 12, creditsRemaining: null, exceedsCredits: false });
+    await ctx.em().execute(`update organization set ai_credits_total = 10, ai_credits_used = 3 where id = (select organization_id from play where id = ?)`, [id]);
+    const short = (await member.post('/api/v1/play/estimate', { playId: id, count: 12 })).json();
+    expect(short).toMatchObject({ modelCalls: 12, creditsRemaining: 7, creditsTotal: 10, exceedsCredits: true, message: 'This run needs 12 AI credits; 7 remain.' });
+    const tmpl = (await save(member, { name: 'Estimate tmpl', instructions: [text('Hi')], status: 'published', llmProvider: 'non_ai' })).json().play.id;
+    expect((await member.post('/api/v1/play/estimate', { playId: tmpl, count: 12 })).json()).toMatchObject({ modelCalls: 0, exceedsCredits: false });
+    expect((await rival.post('/api/v1/play/estimate', { playId: id, count: 1 })).statusCode).toBe(404);
+  });
 });

@@ -11,6 +11,7 @@ import { newCompany, newContact, newField, setValue, link } from '../../../test/
 import { createQueues } from '../../jobs/definitions';
 import { executionJobDefinitions } from '../executions/runner';
 import { createPlayHandler } from './handler';
+import type { ExecutionRow } from '../executions/execution.presenter';
 
 const env = { EXECUTION_RETRY_DELAY_SECONDS: '0', EXECUTION_RETRY_LIMIT: '1', LLM_MAX_ATTEMPTS: '1', JOB_POLL_SECONDS: '0.5' };
 const text = (t: string) => ({ type: 'text', text: t });
@@ -128,7 +129,7 @@ describe('plays: running and drafts', () => {
 
     // Running the job's commit again (a retry that reached the commit) writes no second draft.
     const handler = createPlayHandler({ config: ctx.config });
-    const [row] = await ctx.em().execute(`select * from execution where id = ?`, [alice.executionId]);
+    const [row] = await ctx.em().execute<ExecutionRow[]>(`select * from execution where id = ?`, [alice.executionId]);
     await handler.commit!(ctx.em(), row, { kind: 'done', subject: 'Again', body: '<p>x</p>', model: 'gpt-test', isAi: true, rendered: { text: '', values: [] }, playId, playName: 'Founder note', playVersion: 1, contact: { id: ca.id, email: ca.email, firstName: 'Alice', lastName: 'Owner' }, companyId: a.id, companyName: 'x' }, []);
     expect(await ctx.em().execute(`select id from channel_email where execution_id = ?`, [alice.executionId])).toHaveLength(1);
   });
