@@ -112,7 +112,8 @@ describe('plays journey in Chromium', () => {
     expect(await page.getByTestId('run-play-estimate').innerText()).toContain('3 companies: 3 model call(s)');
     await shot(page, '04-run-play');
     await page.getByTestId('run-play-run').click();
-    await page.getByText('Play execution started.').waitFor();
+    await page.getByTestId('run-play').waitFor({ state: 'hidden' });
+    await shot(page, '04b-run-started');
     const drafts = await page.evaluate(async () => {
       for (let i = 0; i < 200; i++) {
         const p = await (await fetch('/api/v1/email/pending')).json();
