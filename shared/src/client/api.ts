@@ -94,6 +94,32 @@ export function createApi(opts: HttpOptions = {}) {
       cancel: (executionId: string) => http.request('POST', '/api/v1/execution/cancel', C.ExecutionResponse, { executionId }),
       cancelPlay: (executionId: string) => http.request('POST', '/api/v1/play/execution/cancel', C.ExecutionResponse, { executionId }),
     },
+    plays: {
+      /** The playbook table (pages of 10, zero-based). */
+      playbook: (body: C.PlaybookBody = {}) => http.request('POST', '/api/v1/play/playbook', C.PlaybookResponse, body),
+      /** Published plays (Run Play). */
+      published: () => http.request('GET', '/api/v1/play', C.PlayListResponse),
+      users: () => http.request('GET', '/api/v1/play/playbook-users', C.PlaybookUsersResponse),
+      get: (id: string) => http.request('GET', `/api/v1/play/${encodeURIComponent(id)}`, C.PlayResponse),
+      save: (body: C.SavePlayBody) => http.request('POST', '/api/v1/play', C.PlayResponse, body),
+      duplicate: (id: string) => http.request('POST', `/api/v1/play/duplicate/${encodeURIComponent(id)}`, C.PlayResponse, {}),
+      remove: (id: string) => http.request('DELETE', `/api/v1/play/remove/${encodeURIComponent(id)}`, Success),
+      draft: (provider: 'openai' | 'non_ai') => http.request('GET', `/api/v1/play/draft/${provider}`, C.PlayDraftResponse),
+      saveDraft: (provider: 'openai' | 'non_ai', body: z.input<typeof C.PlayDraftBody>) => http.request('PUT', `/api/v1/play/draft/${provider}`, C.PlayDraftResponse, body),
+      removeDraft: (provider?: 'openai' | 'non_ai') => http.request('DELETE', `/api/v1/play/draft${provider ? `?provider=${provider}` : ''}`, Success),
+      preview: (body: z.input<typeof C.PlayPreviewBody>) => http.request('POST', '/api/v1/play/preview', C.PlayPreviewResponse, body),
+      estimate: (body: z.input<typeof C.PlayEstimateBody>) => http.request('POST', '/api/v1/play/estimate', C.PlayEstimateResponse, body),
+      execute: (body: C.PlayExecuteBody) => http.request('POST', '/api/v1/play/execute', C.PlayExecuteResponse, body),
+    },
+    emails: {
+      pending: () => http.request('GET', '/api/v1/email/pending', C.PendingEmailsResponse),
+      create: (body: z.input<typeof C.CreateDraftBody>) => http.request('POST', '/api/v1/email/draft', C.EmailResponse, body),
+      save: (id: string, body: z.input<typeof C.SaveDraftBody>) => http.request('PUT', `/api/v1/email/draft/${encodeURIComponent(id)}`, C.EmailResponse, body),
+      updateStatus: (body: z.input<typeof C.UpdateEmailStatusBody>) => http.request('POST', '/api/v1/email/update-email-status', C.UpdateEmailStatusResponse, body),
+      generate: (body: z.input<typeof C.GenerateEmailBody>) => http.request('POST', '/api/v1/email/generate', C.EmailResponse, body),
+      checkValidEntity: (body: z.input<typeof C.CheckValidEntityBody>) => http.request('POST', '/api/v1/entity/check-valid-entity', C.CheckValidEntityResponse, body),
+      checkAiGenerated: (body: z.input<typeof C.CheckAiGeneratedBody>) => http.request('POST', '/api/v1/entity/check-ai-generated', C.EmailResponse, body),
+    },
     enrichments: {
       configs: () => http.request('GET', '/api/v1/enrichment/configs', C.EnrichmentConfigsResponse),
       ideaConfigs: () => http.request('GET', '/api/v1/enrichment/idea/configs', C.EnrichmentConfigsResponse),

@@ -11,3 +11,4 @@ export * from './enrichments';
 export * from './llm';
 export * from './mailbox';
 export * from './lookup';
+export * from './plays';

@@ -17,3 +17,4 @@ export * from './enrichment-form';
 export * from './enrichments';
 export * from './mailbox';
 export * from './format';
+export * from './plays';

@@ -14,5 +14,6 @@ export * from './realtime';
 export * from './activities';
 export * from './notifications';
 export * from './enrichments';
+export * from './plays';
 export * from './llm';
 export * from './auth';

@@ -18,7 +18,7 @@ const CompaniesPage = areaPage('companies');
 const ContactsPage = areaPage('contacts');
 const EnrichmentsPage = areaPage('enrichments');
 const PlaybooksPage = areaPage('playbook');
-const PlayEditorPage = lazy(() => import('../modules/placeholders/pages/PlayEditorPage'));
+const PlayEditorPage = lazy(() => import('../modules/plays/pages/PlayEditorPage'));
 const NotFoundPage = lazy(() => import('../modules/placeholders/pages/NotFoundPage'));
 const ProfilePage = areaPage('profile');
 const OrganizationSettingsPage = areaPage('organization');

@@ -64,7 +64,7 @@ type RecordDto = (CompanyDto | ContactDto) & Record<string, unknown>;
 class Failure extends Error {}
 
 /** The record's value of a field: a built-in column or a custom value. */
-function fieldValue(record: RecordDto, field: { id: string; builtInColumn?: string | null; key: string }): unknown {
+export function fieldValue(record: RecordDto, field: { id: string; builtInColumn?: string | null; key: string }): unknown {
   if (field.builtInColumn) {
     const col = field.builtInColumn;
     const camel = col.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -87,7 +87,7 @@ function recordContext(entityType: RecordEntityType, r: RecordDto): string {
   return `Contact: ${c.firstName} ${c.lastName}\nEmail: ${c.email}${c.primaryCompany ? `\nCompany: ${c.primaryCompany.name} (${c.primaryCompany.website})` : ''}`;
 }
 
-class Run {
+export class Run {
   private readonly computed = new Map<string, ComputedResult>();
   private readonly records = new Map<string, RecordDto>();
 

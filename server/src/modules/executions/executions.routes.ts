@@ -23,6 +23,9 @@ export async function executionRoutes(app: FastifyInstance): Promise<void> {
     schema: { tags: ['executions', 'plays'], summary: 'Cancel a play execution (spec 000 §7)', body: CancelExecutionBody, response: { 200: ExecutionResponse, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse } },
   }, async (req) => {
     const row = await cancelExecution(req.em, app.boss, { organizationId: authOf(req).organizationId, executionId: req.body.executionId, type: 'play' });
+    // A draft it was (re)writing stops waiting for it (plays/emails.service.ts).
+    await req.em.execute(`update channel_email set status = 'cancelled', updated_at = clock_timestamp() where organization_id = ? and execution_id = ? and status = 'processing'`,
+      [authOf(req).organizationId, row.id]);
     return { success: true as const, message: EXECUTION_MESSAGES.cancelled, execution: toExecutionDto(row) };
   });
 

@@ -6,6 +6,7 @@ import { hashPassword } from '../../lib/password';
 import { conflict } from '../../lib/errors';
 import { SETUP_MESSAGES } from '@dealscout/shared/contracts';
 import { createBuiltInFields } from '../fields/fields.service';
+import { createProvidedPlays } from '../plays/plays.service';
 
 export interface BootstrapInput {
   organizationName: string;
@@ -51,6 +52,7 @@ export async function createOrganizationWithAdmin(
     passwordHash: input.passwordHash,
   });
   createBuiltInFields(em, organization);
+  createProvidedPlays(em, organization);
   await em.flush();
   return { organization, user };
 }

@@ -19,6 +19,7 @@ import { FilterBar } from './FilterBar';
 import { ColumnsMenu } from './ColumnsMenu';
 import { RecordTable, type RecordColumn } from './RecordTable';
 import { useTableLayout } from './useTableLayout';
+import { RunPlayPopover } from '../plays';
 import { fieldValueText, personName } from './format';
 import { EnrichPopover, FieldResultCell, primaryEnrichmentId, useEnrichmentLiveUpdates, useSeedResults, type EnrichTargets } from '../enrichments';
 import type { FilterFieldInfo, FilterOption } from './FilterEditor';
@@ -115,6 +116,8 @@ export interface EntityTableProps<Row extends RecordRow> {
   searchPlaceholder: string;
   /** Buttons at the end of the toolbar ('New Company'). */
   toolbarEnd?: ReactNode;
+  /** The Run Play popover's 'New Play' action (the host opens its play editor). */
+  onNewPlay?: () => void;
 }
 
 const useStyles = makeStyles({
@@ -342,6 +345,7 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
             </Button>
           )}
           <EnrichPopover entityType={entityType} targets={enrichTargets} rows={rows} />
+          <RunPlayPopover entityType={entityType} targetIds={enrichTargets?.kind === 'ids' ? enrichTargets.ids : null} onNewPlay={props.onNewPlay} />
           <ColumnsMenu labels={labels} layout={layout.layout} onChange={layout.save} onReset={layout.reset} saving={layout.saving} />
           {props.toolbarEnd}
         </div>

@@ -1,5 +1,6 @@
 // /companies: the companies table (spec 002 §2, §7 'Company'; spec 001 §2 'Table filters').
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { Button } from '@fluentui/react-components';
 import { AddRegular } from '@fluentui/react-icons';
 import type { CompanyDto } from '@dealscout/shared/contracts';
@@ -13,11 +14,13 @@ export const COMPANY_DEFAULT_SORT: SortState = { key: 'name', order: 'asc' };
 export default function CompaniesPage() {
   const user = useUser();
   const drawer = useDrawer();
+  const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
   return (
     <div className="ds-table-page" data-testid="companies-page">
       <EntityTable<CompanyDto>
         entityType="company"
+        onNewPlay={() => navigate('/playbooks/new')}
         columns={COMPANY_COLUMNS}
         defaultSort={COMPANY_DEFAULT_SORT}
         nouns={{ one: 'company', many: 'companies' }}

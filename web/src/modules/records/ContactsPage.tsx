@@ -1,5 +1,6 @@
 // /contacts: the contacts table (spec 002 §2, §7; spec 001 §2 'Table filters', §9: 10 rows by default).
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { Button } from '@fluentui/react-components';
 import { AddRegular } from '@fluentui/react-icons';
 import type { ContactDto } from '@dealscout/shared/contracts';
@@ -10,11 +11,13 @@ import { CONTACT_COLUMNS } from './columns';
 export default function ContactsPage() {
   const user = useUser();
   const drawer = useDrawer();
+  const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
   return (
     <div className="ds-table-page" data-testid="contacts-page">
       <EntityTable<ContactDto>
         entityType="contact"
+        onNewPlay={() => navigate('/playbooks/new')}
         columns={CONTACT_COLUMNS}
         // The server's order (last name, then first name) until a header is clicked.
         defaultSort={null}

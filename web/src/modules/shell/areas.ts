@@ -13,6 +13,7 @@ const MODULES = import.meta.glob<PageModule>([
   '../enrichments/pages/*Page.tsx',
   '../profile/pages/*Page.tsx',
   '../organization/pages/*Page.tsx',
+  '../plays/pages/*Page.tsx',
 ]);
 
 /** Navigation key (navigation.ts NAV_ITEMS) → the module of the area's page. */
@@ -21,7 +22,7 @@ export const AREA_PAGES: Readonly<Record<string, string>> = {
   companies: '../records/CompaniesPage.tsx',
   contacts: '../records/ContactsPage.tsx',
   enrichments: '../enrichments/pages/EnrichmentsPage.tsx',
-  playbook: '../placeholders/pages/PlaybooksPage.tsx',
+  playbook: '../plays/pages/PlaybooksPage.tsx',
   profile: '../profile/pages/ProfilePage.tsx',
   organization: '../organization/pages/OrganizationSettingsPage.tsx',
 };

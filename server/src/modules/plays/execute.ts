@@ -1,0 +1,91 @@
+// Starting plays (POST /api/v1/play/execute): the targets are checked in one statement (a contact
+// needs a primary company and a company a key contact, each with the details an email needs), then
+// one execution per valid target is created with its job in one transaction (createExecutions:
+// bulk, 5,000 per statement), keyed so a target already queued or running for the same play (or
+// the same client run id) answers with that execution instead of a second one.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PgBoss } from 'pg-boss';
+import {
+  PLAY_MESSAGES, EMAIL_MESSAGES, noKeyContactMessage, noPrimaryCompanyMessage, missingInformationMessage,
+} from '@dealscout/shared/domain';
+import type { PlayExecuteItem, PlayExecuteResponse } from '@dealscout/shared/contracts';
+import { badRequest, notFound } from '../../lib/errors';
+import { executeBound } from '../../db/bound';
+import { createExecutions } from '../executions/commands/create-executions';
+import { Play } from './play.entity';
+
+export interface ExecuteActor { organizationId: string; userId: string }
+
+
+/** Each target's problem (null when it can be written to); unknown ids are absent. */
+export async function checkTargets(em: EntityManager, organizationId: string, entityType: 'contact' | 'company', ids: readonly string[]): Promise<Map<string, string | null>> {
+  const sql = entityType === 'contact'
+    ? `select c.id, c.first_name, c.last_name, c.email,
+              exists (select 1 from company_contact m join company k on k.id = m.company_id and k.organization_id = m.organization_id
+                       where m.organization_id = c.organization_id and m.contact_id = c.id and m.is_primary) as linked
+         from contact c where c.organization_id = $1 and c.id in (select (jsonb_array_elements_text($2::jsonb))::uuid)`
+    : `select r.id, r.name, r.website,
+              (select k.email from company_contact m join contact k on k.id = m.contact_id and k.organization_id = m.organization_id
+                where m.organization_id = r.organization_id and m.company_id = r.id and m.is_key limit 1) as key_email,
+              exists (select 1 from company_contact m where m.organization_id = r.organization_id and m.company_id = r.id and m.is_key) as linked
+         from company r where r.organization_id = $1 and r.id in (select (jsonb_array_elements_text($2::jsonb))::uuid)`;
+  const rows = await executeBound<Record<string, unknown>>(em, sql, [organizationId, JSON.stringify(ids)]);
+  const out = new Map<string, string | null>();
+  for (const r of rows) {
+    const id = String(r.id);
+    if (entityType === 'contact') {
+      const name = `${String(r.first_name ?? '')} ${String(r.last_name ?? '')}`.trim();
+      if (!r.first_name || !r.last_name || !r.email) out.set(id, EMAIL_MESSAGES.invalidContact);
+      else if (!r.linked) out.set(id, noPrimaryCompanyMessage(name));
+      else out.set(id, null);
+    } else {
+      if (!r.name || !r.website) out.set(id, EMAIL_MESSAGES.invalidCompany);
+      else if (!r.linked || !r.key_email) out.set(id, noKeyContactMessage(String(r.name)));
+      else out.set(id, null);
+    }
+  }
+  return out;
+}
+
+export function playKey(playId: string, entityId: string, runId?: string | null): string {
+  return runId ? `play:${playId}:${runId.slice(0, 100)}:${entityId}` : `play:${playId}:${entityId}`;
+}
+
+export async function executePlay(em: EntityManager, boss: PgBoss, actor: ExecuteActor,
+  body: { playId?: string | null; targetIds: string[]; entityType: 'contact' | 'company'; executionId?: string | null }): Promise<PlayExecuteResponse> {
+  const requested = [...new Set(body.targetIds)];
+  if (!body.playId || requested.length === 0) throw badRequest(PLAY_MESSAGES.invalidSelection);
+  const play = await em.findOne(Play, { id: body.playId, organization: actor.organizationId });
+  if (!play) throw notFound(PLAY_MESSAGES.invalid);
+  if (play.status !== 'published') throw badRequest(PLAY_MESSAGES.invalid);
+
+  const checks = await checkTargets(em, actor.organizationId, body.entityType, requested);
+  const valid = requested.filter((id) => checks.get(id) === null);
+  const started = valid.length === 0 ? [] : await em.transactional(async (tem) => {
+    const out = await createExecutions(tem, boss, {
+      organizationId: actor.organizationId,
+      createdById: actor.userId,
+      type: 'play',
+      typeId: play.id,
+      entityType: body.entityType,
+      targets: valid.map((id) => ({ entityId: id, idempotencyKey: playKey(play.id, id, body.executionId) })),
+    });
+    const fresh = out.filter((s) => s.status === 'started').length;
+    if (fresh > 0) await tem.execute(`update play set use_count = use_count + ? where id = ? and organization_id = ?`, [fresh, play.id, actor.organizationId]);
+    return out;
+  });
+  const byEntity = new Map(started.map((s) => [s.entityId, s]));
+  let missing = 0;
+  const items: PlayExecuteItem[] = requested.map((id) => {
+    const s = byEntity.get(id);
+    if (s) return { success: true, playExecutionId: s.executionId, entityId: id };
+    if (!checks.has(id)) return { success: false, playExecutionId: null, entityId: id, message: EMAIL_MESSAGES.entityNotFound };
+    missing += 1;
+    return { success: false, playExecutionId: null, entityId: id, message: checks.get(id)! };
+  });
+  const message = started.length === 0
+    ? (missing > 0 ? missingInformationMessage(missing) : PLAY_MESSAGES.unableToCreate)
+    : missing > 0 ? missingInformationMessage(missing)
+      : items.some((i) => !i.success) ? PLAY_MESSAGES.invalidEntity : PLAY_MESSAGES.started;
+  return { success: true, message, missing, items };
+}

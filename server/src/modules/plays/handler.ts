@@ -1,0 +1,167 @@
+// The execution handler of plays: one execution = one play for one contact or company.
+//
+//   run()     loads the play and the target (a contact and its primary company, or a company and its
+//             key contact), renders the instructions (field boxes, enrich boxes — autorun ones run
+//             their enrichment first through the enrichment handler's Run), then asks the
+//             organization's model through the LLM port for a structured answer {subject, body}
+//             (charged once per execution: the key is the execution id), or, for a Non-Ai play, fills
+//             the template without a model.
+//   commit()  writes the email draft in the completing transaction: one draft per execution (unique
+//             (organization, execution)), so a retried job updates the same row, never a second one.
+//             A draft regenerated in place (POST /email/generate) is the one its idempotency key names.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PLAY_MESSAGES, RenderError, textToHtml, type RenderedPrompt } from '@dealscout/shared/domain';
+import { loadConfig, type Config } from '../../config';
+import { getLlm, LlmError, type LlmPort } from '../../providers/llm';
+import { defineExecutionHandler, ExecutionError, type ExecutionHandler } from '../executions/runner';
+import { EXECUTION_COLUMNS, executionEvent, type ExecutionRow } from '../executions/execution.presenter';
+import { publish } from '../realtime/publish';
+import { Run } from '../enrichments/handler';
+import { createAgentPorts, type AgentPorts } from '../enrichments/agents';
+import { Play } from './play.entity';
+import { loadTarget, renderForTarget, targetContext, emailMessages, EMAIL_SCHEMA, TargetProblem, type PlayTarget } from './render';
+
+export interface PlayRunOutcome {
+  kind: 'done';
+  subject: string;
+  body: string;
+  model: string | null;
+  isAi: boolean;
+  rendered: RenderedPrompt;
+  playId: string;
+  playName: string;
+  playVersion: number;
+  contact: { id: string; email: string; firstName: string; lastName: string };
+  companyId: string;
+  companyName: string;
+}
+
+/** The draft a regenerate run writes into (its idempotency key is `email:{channelEmailId}`). */
+export function regenerateTarget(key: string | null): string | null {
+  const m = /^email:([0-9a-f-]{36})$/i.exec(key ?? '');
+  return m ? m[1] : null;
+}
+
+/** Ends an execution at once as 'error' (no retry); a draft being regenerated shows the error. */
+async function failNow(em: EntityManager, row: ExecutionRow, message: string): Promise<void> {
+  await em.fork().transactional(async (tem) => {
+    const [x] = await tem.execute<ExecutionRow[]>(
+      `update execution set status = 'error', status_message = ?, completed_at = clock_timestamp(), updated_at = clock_timestamp()
+        where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`,
+      [message, row.id, row.organization_id],
+    );
+    if (!x) return;
+    const draft = regenerateTarget(row.idempotency_key);
+    if (draft) {
+      await tem.execute(`update channel_email set status = 'error', status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and execution_id = ?`,
+        [PLAY_MESSAGES.executionFailedMessage, draft, row.organization_id, row.id]);
+    }
+    await publish(tem, row.organization_id, [executionEvent(x)]);
+  });
+}
+
+function finalMessage(err: unknown): string | null {
+  if (err instanceof RenderError || err instanceof TargetProblem) return err.message;
+  if (err instanceof LlmError) return err.retryable || err.kind === 'rate_limited' || err.kind === 'timeout' || err.kind === 'provider' ? null : err.message;
+  return null;
+}
+
+export interface PlayHandlerDeps {
+  config?: Config;
+  llm?: (em: EntityManager) => LlmPort;
+}
+
+export function createPlayHandler(deps: PlayHandlerDeps = {}): ExecutionHandler<PlayRunOutcome | null> {
+  let config: Config | null = deps.config ?? null;
+  const settings = () => (config ??= loadConfig());
+  let ports: AgentPorts | null = null;
+  const agentPorts = () => (ports ??= createAgentPorts(settings()));
+  return defineExecutionHandler<PlayRunOutcome | null>({
+    type: 'play',
+    async run(ctx) {
+      const row = ctx.execution;
+      const org = row.organization_id;
+      const play = row.type_id ? await ctx.memo(`play:${row.type_id}`, () => ctx.em.findOne(Play, { id: row.type_id!, organization: org })) : null;
+      if (!play) {
+        await failNow(ctx.em, row, PLAY_MESSAGES.invalid);
+        return null;
+      }
+      const entityType = row.entity_type;
+      if ((entityType !== 'contact' && entityType !== 'company') || !row.entity_id) {
+        await failNow(ctx.em, row, PLAY_MESSAGES.invalidEntity);
+        return null;
+      }
+      const llm = deps.llm ? deps.llm(ctx.em) : getLlm({ em: ctx.em, config: settings(), memo: ctx.memo });
+      try {
+        const target: PlayTarget | null = await loadTarget(ctx.em, org, entityType, row.entity_id);
+        if (!target) throw new TargetProblem('Entity not found.');
+        const run = new Run(ctx, llm, agentPorts, settings());
+        const rendered = await renderForTarget(ctx.em, org, play.instructions, target,
+          async (e, et, id) => (await run.compute(e, et, id, 1, [])).result);
+        const base = {
+          kind: 'done' as const, rendered, playId: play.id, playName: play.name, playVersion: play.version,
+          contact: { id: target.contact.id, email: target.contact.email, firstName: target.contact.firstName, lastName: target.contact.lastName },
+          companyId: target.company.id, companyName: target.company.name,
+        };
+        if (play.playType === 'non_ai') {
+          return { ...base, subject: play.subject, body: textToHtml(rendered.text), model: null, isAi: false };
+        }
+        const sender = row.created_by_id
+          ? (await ctx.em.execute<{ n: string }[]>(`select first_name || ' ' || last_name as n from app_user where id = ? and organization_id = ?`, [row.created_by_id, org]))[0]?.n ?? 'the sender'
+          : 'the sender';
+        const res = await llm.complete({
+          organizationId: org,
+          model: play.llmModelId || 'default',
+          messages: emailMessages({ instructions: rendered.text, subject: play.subject, subjectPrompt: play.subjectPrompt, context: targetContext(target), sender }),
+          responseSchema: { name: 'email', schema: EMAIL_SCHEMA },
+          signal: ctx.signal,
+          chargeKey: `${row.id}:play`,
+          priority: ctx.claimedAt,
+        });
+        let parsed: { subject?: unknown; body?: unknown };
+        try {
+          parsed = JSON.parse(res.content ?? '') as typeof parsed;
+        } catch {
+          throw new RenderError(PLAY_MESSAGES.executionFailedMessage);
+        }
+        if (typeof parsed.body !== 'string' || parsed.body.trim() === '') throw new RenderError(PLAY_MESSAGES.executionFailedMessage);
+        const subject = play.subject.trim() ? play.subject.trim() : typeof parsed.subject === 'string' ? parsed.subject : '';
+        return { ...base, subject, body: textToHtml(parsed.body), model: res.model, isAi: true };
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        const message = finalMessage(err);
+        if (message !== null) {
+          await failNow(ctx.em, row, message);
+          return null;
+        }
+        if (err instanceof LlmError) throw new ExecutionError(err.message);
+        throw err;
+      }
+    },
+    async commit(em, execution, outcome) {
+      if (!outcome || outcome.kind !== 'done' || !execution.created_by_id) return;
+      const org = execution.organization_id;
+      const provenance = JSON.stringify({ model: outcome.model, renderedPrompt: outcome.rendered.text, values: outcome.rendered.values, playVersion: outcome.playVersion });
+      // AI emails stay 'processing' until verified (POST /entity/check-ai-generated); template ones are drafts at once.
+      const status = outcome.isAi ? 'processing' : 'draft';
+      const draft = regenerateTarget(execution.idempotency_key);
+      if (draft) {
+        await em.execute(
+          `update channel_email set subject = ?, body = ?, play_id = ?, play_name = ?, play_version = ?, execution_id = ?, is_ai_email_generated = ?,
+                  status = ?, status_message = null, provenance = ?::jsonb, updated_at = clock_timestamp()
+            where id = ? and organization_id = ? and status not in ('cancelled', 'sent', 'scheduled')`,
+          [outcome.subject, outcome.body, outcome.playId, outcome.playName, outcome.playVersion, execution.id, outcome.isAi, status, provenance, draft, org]);
+        return;
+      }
+      const title = `${outcome.contact.firstName} ${outcome.contact.lastName}`.trim();
+      await em.execute(
+        `insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id, company_id, play_id, play_name, play_version,
+                                    execution_id, is_ai_email_generated, status, status_message, show_to_from_cc, provenance, created_at, updated_at)
+         select gen_random_uuid(), ?, u.id, ?, u.email, ?, '[]'::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, false, ?::jsonb, clock_timestamp(), clock_timestamp()
+           from app_user u where u.id = ? and u.organization_id = ?
+         on conflict (organization_id, execution_id) do update set subject = excluded.subject, body = excluded.body, provenance = excluded.provenance, updated_at = clock_timestamp()`,
+        [org, title, outcome.contact.email, outcome.subject, outcome.body, outcome.contact.id, outcome.companyId, outcome.playId, outcome.playName, outcome.playVersion,
+          execution.id, outcome.isAi, status, provenance, execution.created_by_id, org]);
+    },
+  });
+}

@@ -1,0 +1,201 @@
+// Plays: the playbook table, the editor's saves and drafts, duplicate and remove (spec 001 §2, §5, §7).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  PLAY_MESSAGES, PLAY_PAGE_SIZE, enrichmentsIncluded, playPublishProblem, instructionsText, type RichPromptNode,
+} from '@dealscout/shared/domain';
+import type { z } from 'zod';
+import type { PlayDto, PlaybookBody, SavePlayBody } from '@dealscout/shared/contracts';
+import { badRequest, forbidden, notFound } from '../../lib/errors';
+import type { IOrganization } from '../organization/organization.entity';
+import { Play, PlayDraft, type IPlay } from './play.entity';
+import { PROVIDED_PLAYS } from './provided';
+
+export interface PlayActor {
+  organizationId: string;
+  userId: string;
+  isAdmin: boolean;
+}
+
+export function createProvidedPlays(em: EntityManager, organization: IOrganization): void {
+  for (const p of PROVIDED_PLAYS) {
+    em.create(Play, {
+      organization, name: p.name, description: p.description, instructions: p.instructions, subject: p.subject, subjectPrompt: '',
+      playType: 'openai', llmModelId: 'default', status: 'published', useCount: 0, enrichmentsIncluded: [], isProvidedByProduct: true,
+      productKey: p.key, version: 1, createdBy: null,
+    });
+  }
+}
+
+type PlayRow = {
+  id: string; name: string; description: string; instructions: RichPromptNode[]; subject: string; subject_prompt: string; play_type: string;
+  llm_model_id: string; status: string; use_count: number; enrichments_included: string[]; is_provided_by_product: boolean; version: number;
+  created_at: Date | string; updated_at: Date | string; u_id: string | null; u_first: string | null; u_last: string | null;
+};
+
+const PLAY_SELECT = `p.id, p.name, p.description, p.instructions, p.subject, p.subject_prompt, p.play_type, p.llm_model_id, p.status, p.use_count,
+  p.enrichments_included, p.is_provided_by_product, p.version, p.created_at, p.updated_at, u.id as u_id, u.first_name as u_first, u.last_name as u_last`;
+const PLAY_FROM = `play p left join app_user u on u.id = p.created_by_id`;
+
+const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
+
+async function enrichmentNames(em: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await em.execute<{ id: string; name: string }[]>(
+    `select id, name from enrichment where organization_id = ? and id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`, [organizationId, JSON.stringify(ids)]);
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+export async function toPlayDtos(em: EntityManager, organizationId: string, rows: PlayRow[]): Promise<PlayDto[]> {
+  const names = await enrichmentNames(em, organizationId, [...new Set(rows.flatMap((r) => r.enrichments_included ?? []))]);
+  return rows.map((r) => {
+    const template = instructionsText(r.instructions).trim();
+    return {
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      template,
+      instructions: r.instructions,
+      subject: r.subject,
+      subjectPrompt: r.subject_prompt,
+      playType: r.play_type as PlayDto['playType'],
+      llmModelId: r.llm_model_id,
+      status: r.status as PlayDto['status'],
+      useCount: Number(r.use_count),
+      version: Number(r.version),
+      // A removed enrichment is no longer counted.
+      enrichmentsIncluded: (r.enrichments_included ?? []).filter((id) => names.has(id)).map((id) => ({ id, name: names.get(id)! })),
+      isProvidedByProduct: r.is_provided_by_product,
+      createdBy: r.u_id ? { id: r.u_id, firstName: r.u_first ?? '', lastName: r.u_last ?? '' } : null,
+      createdAt: iso(r.created_at),
+      updatedAt: iso(r.updated_at),
+      templates: [{ template, title: r.subject, llmEngine: r.play_type as PlayDto['playType'] }],
+    };
+  });
+}
+
+async function playRows(em: EntityManager, organizationId: string, where: string, params: unknown[], tail = ''): Promise<PlayRow[]> {
+  return em.execute<PlayRow[]>(`select ${PLAY_SELECT} from ${PLAY_FROM} where p.organization_id = ? ${where} ${tail}`, [organizationId, ...params]);
+}
+
+export async function getPlayDto(em: EntityManager, organizationId: string, id: string): Promise<PlayDto> {
+  const rows = await playRows(em, organizationId, 'and p.id = ?', [id]);
+  if (rows.length === 0) throw notFound(PLAY_MESSAGES.invalid);
+  return (await toPlayDtos(em, organizationId, rows))[0];
+}
+
+/** The published plays (Run Play), by name. */
+export async function publishedPlays(em: EntityManager, organizationId: string): Promise<PlayDto[]> {
+  return toPlayDtos(em, organizationId, await playRows(em, organizationId, `and p.status = 'published'`, [], 'order by lower(p.name), p.id limit 1000'));
+}
+
+/** DD/MM/YYYY to YYYY-MM-DD (null when not a real date). */
+function dayOf(s: string): string | null {
+  const [d, m, y] = s.split('/').map(Number);
+  const dt = new Date(Date.UTC(y, m - 1, d));
+  if (dt.getUTCFullYear() !== y || dt.getUTCMonth() !== m - 1 || dt.getUTCDate() !== d) return null;
+  return dt.toISOString().slice(0, 10);
+}
+
+const SORTS: Record<string, string> = {
+  name: 'lower(p.name)',
+  playType: 'p.play_type',
+  enrichmentsIncluded: 'jsonb_array_length(p.enrichments_included)',
+  useCount: 'p.use_count',
+  createdBy: `lower(coalesce(u.first_name || ' ' || u.last_name, ''))`,
+  createdAt: 'p.created_at',
+};
+
+export async function playbook(em: EntityManager, organizationId: string, body: z.output<typeof PlaybookBody>) {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const text = body.text.trim();
+  if (text) {
+    where.push(`(p.name ilike ? or p.description ilike ?)`);
+    const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    params.push(like, like);
+  }
+  if (body.playType.length > 0) {
+    where.push(`p.play_type in (${body.playType.map(() => '?').join(', ')})`);
+    params.push(...body.playType);
+  }
+  if (body.createdBy.length > 0) {
+    const ids = body.createdBy.filter((c) => !c.isProvidedByProduct).map((c) => c.originalId ?? c.id).filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+    const provided = body.createdBy.some((c) => c.isProvidedByProduct);
+    const parts: string[] = [];
+    if (ids.length) {
+      parts.push(`p.created_by_id in (${ids.map(() => '?').join(', ')})`);
+      params.push(...ids);
+    }
+    if (provided) parts.push('p.is_provided_by_product');
+    where.push(parts.length ? `(${parts.join(' or ')})` : 'false');
+  }
+  if (body.createdAt.length > 0) {
+    const days = body.createdAt.map(dayOf);
+    if (days.some((d) => d === null)) throw badRequest('Dates are DD/MM/YYYY');
+    const [from, to] = [days[0]!, days[1] ?? days[0]!];
+    where.push(`p.created_at >= ?::date and p.created_at < ?::date + 1`);
+    params.push(from < to ? from : to, from < to ? to : from);
+  }
+  const w = where.length ? `and ${where.join(' and ')}` : '';
+  const [{ n }] = await em.execute<{ n: number }[]>(`select count(*)::int as n from ${PLAY_FROM} where p.organization_id = ? ${w}`, [organizationId, ...params]);
+  const sort = body.sortKey && body.sortOrder ? `${SORTS[body.sortKey]} ${body.sortOrder}, p.id ${body.sortOrder}` : 'p.created_at desc, p.id desc';
+  const rows = await playRows(em, organizationId, w, params, `order by ${sort} limit ${PLAY_PAGE_SIZE} offset ${body.pageIndex * PLAY_PAGE_SIZE}`);
+  return { rows: await toPlayDtos(em, organizationId, rows), total: n };
+}
+
+/** A play the actor may change: the organization's (404 otherwise), not provided (403), theirs or they are admin (403). */
+async function changeablePlay(em: EntityManager, actor: PlayActor, id: string): Promise<IPlay> {
+  const play = await em.findOne(Play, { id, organization: actor.organizationId });
+  if (!play) throw notFound(PLAY_MESSAGES.invalid);
+  if (play.isProvidedByProduct) throw forbidden(PLAY_MESSAGES.providedReadOnly);
+  const creator = (play.createdBy as { id?: string } | null)?.id ?? null;
+  if (!actor.isAdmin && creator !== actor.userId) throw forbidden(PLAY_MESSAGES.notOwner);
+  return play;
+}
+
+export async function savePlay(em: EntityManager, actor: PlayActor, body: SavePlayBody): Promise<{ play: IPlay; message: string }> {
+  const instructions = (body.instructions ?? []) as RichPromptNode[];
+  const status = body.status ?? 'draft';
+  const name = (body.name ?? '').trim();
+  if (status === 'published') {
+    const problem = playPublishProblem({ name, instructions });
+    if (problem) throw badRequest(problem);
+  } else if (!name) throw badRequest(PLAY_MESSAGES.enterName);
+  const playType = body.llmProvider ?? 'openai';
+  const fields = {
+    name, description: (body.description ?? '').trim(), instructions, subject: body.title ?? '', subjectPrompt: body.subjectPrompt ?? '',
+    playType, llmModelId: body.llmModelId || 'default', status, enrichmentsIncluded: enrichmentsIncluded(instructions),
+  };
+  if (body.id) {
+    const play = await changeablePlay(em, actor, body.id);
+    // Published stays published (status goes draft → published only).
+    em.assign(play, { ...fields, status: play.status === 'published' ? 'published' : status, version: play.version + 1 });
+    await em.flush();
+    return { play, message: status === 'published' ? PLAY_MESSAGES.published : PLAY_MESSAGES.saved };
+  }
+  const play = em.create(Play, {
+    ...fields, organization: actor.organizationId, useCount: 0, isProvidedByProduct: false, productKey: null, version: 1, createdBy: actor.userId,
+  });
+  // The editor's unsaved new play of this provider is now a play.
+  await em.nativeDelete(PlayDraft, { organization: actor.organizationId, user: actor.userId, provider: playType });
+  await em.flush();
+  return { play, message: status === 'published' ? PLAY_MESSAGES.published : PLAY_MESSAGES.saved };
+}
+
+export async function duplicatePlay(em: EntityManager, actor: PlayActor, id: string): Promise<IPlay> {
+  const src = await em.findOne(Play, { id, organization: actor.organizationId });
+  if (!src) throw notFound(PLAY_MESSAGES.invalid);
+  const copy = em.create(Play, {
+    organization: actor.organizationId, name: `${src.name} (copy)`.slice(0, 200), description: src.description, instructions: src.instructions,
+    subject: src.subject, subjectPrompt: src.subjectPrompt, playType: src.playType, llmModelId: src.llmModelId, status: src.status,
+    useCount: 0, enrichmentsIncluded: src.enrichmentsIncluded, isProvidedByProduct: false, productKey: null, version: 1, createdBy: actor.userId,
+  });
+  await em.flush();
+  return copy;
+}
+
+export async function removePlay(em: EntityManager, actor: PlayActor, id: string): Promise<void> {
+  const play = await changeablePlay(em, actor, id);
+  em.remove(play);
+  await em.flush();
+}

@@ -1,0 +1,211 @@
+// Running plays end to end: POST /play/execute → executions and jobs → the worker's play handler →
+// the real LLM adapter against the fake OpenAI-compatible server → one email draft per target;
+// the email draft routes (pending, save, status, generate, check-ai-generated, check-valid-entity).
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import type { EmailDraftDto, PlayExecuteResponse } from '@dealscout/shared/contracts';
+import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
+import { startTestWorker, eventually, type TestWorker } from '../../../test/execution-harness';
+import { FakeOpenAiServer, lastUserText } from '../../../test/fakes/openai-server';
+import { newCompany, newContact, newField, setValue, link } from '../../../test/records';
+import { createQueues } from '../../jobs/definitions';
+import { executionJobDefinitions } from '../executions/runner';
+import { createPlayHandler } from './handler';
+import type { ExecutionRow } from '../executions/execution.presenter';
+
+const env = { EXECUTION_RETRY_DELAY_SECONDS: '0', EXECUTION_RETRY_LIMIT: '1', LLM_MAX_ATTEMPTS: '1', JOB_POLL_SECONDS: '0.5' };
+const text = (t: string) => ({ type: 'text', text: t });
+
+describe('plays: running and drafts', () => {
+  let ctx: TestContext;
+  let fake: FakeOpenAiServer;
+  let worker: TestWorker;
+  let rep: TestClient;
+  let colleague: TestClient;
+  let rival: TestClient;
+
+  const pending = async (c: TestClient) => (await c.get('/api/v1/email/pending')).json().emails as EmailDraftDto[];
+  const publish = async (c: TestClient, body: Record<string, unknown>) => {
+    const res = await c.post('/api/v1/play', { status: 'published', ...body });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().play.id as string;
+  };
+  /** A company with a key contact (the first link is key and primary). */
+  const companyWithKey = async (c: TestClient, first: string) => {
+    const co = await newCompany(c, { name: `${first} Holdings` });
+    const ct = await newContact(c, { firstName: first, lastName: 'Owner' });
+    await link(c, co.id, ct.id);
+    return { co, ct };
+  };
+  const execute = (c: TestClient, body: Record<string, unknown>) => c.post('/api/v1/play/execute', body);
+
+  beforeAll(async () => {
+    fake = await FakeOpenAiServer.start({ apiKeys: ['sk-test'] });
+    ctx = await createTestApp({ boss: true, env: { ...env, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-test' } });
+    await createQueues(ctx.boss!, executionJobDefinitions([]), ctx.config);
+    worker = await startTestWorker(ctx.dbUrl, ctx.config, [createPlayHandler({ config: ctx.config })]);
+    const o = await createOrg(ctx, { name: 'Run Plays Co' });
+    rep = await signedIn(ctx, o.admin.email);
+    colleague = await signedIn(ctx, (await createUser(ctx, o.organization.id)).email);
+    rival = await signedIn(ctx, (await createOrg(ctx, { name: 'Rival Co' })).admin.email);
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await ctx?.close();
+    await fake?.close();
+  });
+
+  it("checks a run: 'Invalid selection.', 'Invalid play', missing information, unknown and foreign targets", async () => {
+    const playId = await publish(rep, { name: 'Checks', instructions: [text('Write')] });
+    const { co } = await companyWithKey(rep, 'Checky');
+    const lonely = await newCompany(rep, { name: 'Lonely Inc' });
+    expect((await execute(rep, { targetIds: [co.id], entityType: 'company' })).json().message).toBe('Invalid selection.');
+    expect((await execute(rep, { playId, targetIds: [], entityType: 'company' })).json().message).toBe('Invalid selection.');
+    expect((await execute(rep, { playId, targetIds: [co.id], entityType: 'idea' })).statusCode).toBe(400);
+    const foreignPlay = await execute(rival, { playId, targetIds: [co.id], entityType: 'company' });
+    expect([foreignPlay.statusCode, foreignPlay.json().message]).toEqual([404, 'Invalid play']);
+    const draftPlay = (await rep.post('/api/v1/play', { name: 'Unpublished', instructions: [text('x')], status: 'draft' })).json().play.id;
+    expect((await execute(rep, { playId: draftPlay, targetIds: [co.id], entityType: 'company' })).json().message).toBe('Invalid play');
+
+    const res = await execute(rep, { playId, targetIds: [lonely.id, randomUUID()], entityType: 'company' });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as PlayExecuteResponse;
+    expect(body.message).toBe('1 entities have missing information and could not be processed.');
+    expect(body.items).toEqual([
+      { success: false, playExecutionId: null, entityId: lonely.id, message: 'No key contact found for Lonely Inc' },
+      { success: false, playExecutionId: null, entityId: body.items[1].entityId, message: 'Entity not found.' },
+    ]);
+    const contactAlone = await newContact(rep, { firstName: 'Solo', lastName: 'Person' });
+    const c2 = (await execute(rep, { playId, targetIds: [contactAlone.id], entityType: 'contact' })).json() as PlayExecuteResponse;
+    expect(c2.items[0].message).toBe('No primary company found for Solo Person');
+    // Check-valid-entity gives the same answers.
+    expect((await rep.post('/api/v1/entity/check-valid-entity', { companyId: lonely.id })).json().message).toBe('No key contact found for Lonely Inc');
+    expect((await rep.post('/api/v1/entity/check-valid-entity', { contactId: contactAlone.id })).json().message).toBe('No primary company found for Solo Person');
+    expect((await rep.post('/api/v1/entity/check-valid-entity', { contactId: randomUUID() })).json().message).toBe('Entity not found.');
+    expect((await rival.post('/api/v1/entity/check-valid-entity', { companyId: co.id })).statusCode).toBe(404);
+    expect((await rep.post('/api/v1/entity/check-valid-entity', {})).json().message).toBe('Invalid contact or company.');
+    const ok = await rep.post('/api/v1/entity/check-valid-entity', { companyId: co.id, playId });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().contact.firstName).toBe('Checky');
+  });
+
+  it('an Ai play over three companies writes one draft each from the model, with what made it; a retried job never makes a second', async () => {
+    const f = await newField(rep, 'company', 'string', 'Sector');
+    const { co: a, ct: ca } = await companyWithKey(rep, 'Alice');
+    const { co: b } = await companyWithKey(rep, 'Bruno');
+    const { co: c } = await companyWithKey(rep, 'Chen');
+    for (const [co, s] of [[a, 'dental clinics'], [b, 'logistics'], [c, 'software']] as const) await setValue(rep, 'company', co.id, f.id, s);
+    fake.when((r) => lastUserText(r).includes('Alice'), { json: { subject: 'About Alice Holdings', body: 'Dear Alice,\n\nWe admire your dental clinics.\n\nBest' } });
+    const playId = await publish(rep, { name: 'Founder note', instructions: [text('Write to the owner of a company in '), { type: 'field-box', id: 'fieldbox0001', fieldId: f.id, required: true }, text('.')] });
+
+    const res = await execute(rep, { playId, targetIds: [a.id, b.id, c.id], entityType: 'company', executionId: 'run-1' });
+    const body = res.json() as PlayExecuteResponse;
+    expect(body.message).toBe('Play execution started.');
+    expect(body.items.every((i) => i.success && i.playExecutionId)).toBe(true);
+    // The same run again (a retried request): the same executions, no new ones.
+    const again = (await execute(rep, { playId, targetIds: [a.id, b.id, c.id], entityType: 'company', executionId: 'run-1' })).json() as PlayExecuteResponse;
+    expect(again.items.map((i) => i.playExecutionId)).toEqual(body.items.map((i) => i.playExecutionId));
+
+    const drafts = await eventually(async () => {
+      const d = (await pending(rep)).filter((e) => e.play?.id === playId);
+      return d.length === 3 ? d : undefined;
+    }, 'three drafts');
+    const alice = drafts.find((d) => d.contact?.id === ca.id)!;
+    expect(alice).toMatchObject({ subject: 'About Alice Holdings', to: ca.email, companyId: a.id, isAiEmailGenerated: true, status: 'processing', title: 'Alice Owner' });
+    expect(alice.emailBody).toBe('<p>Dear Alice,</p><p>We admire your dental clinics.</p><p>Best</p>');
+    expect(alice.provenance).toMatchObject({ model: 'gpt-test', playVersion: 1, renderedPrompt: 'Write to the owner of a company in dental clinics.', values: [{ box: 'fieldbox0001', kind: 'field', label: 'Sector', value: 'dental clinics' }] });
+    const sent = fake.requests.find((r) => lastUserText(r).includes('Alice'))!;
+    expect(sent.body.response_format?.type).toBe('json_schema');
+    expect(lastUserText(sent)).toContain('Write to the owner of a company in dental clinics.');
+    // The colleague and the rival see none of them.
+    expect(await pending(colleague)).toEqual([]);
+    expect(await pending(rival)).toEqual([]);
+    expect((await rep.get(`/api/v1/play/${playId}`)).json().play.useCount).toBe(3);
+
+    // Verification makes the AI email a draft.
+    const verify = await rep.post('/api/v1/entity/check-ai-generated', { executionId: alice.executionId, channelEmailId: alice.channelEmailId, contactId: ca.id });
+    expect([verify.statusCode, verify.json().email.status]).toEqual([200, 'draft']);
+    expect((await colleague.post('/api/v1/entity/check-ai-generated', { executionId: alice.executionId, channelEmailId: alice.channelEmailId })).statusCode).toBe(404);
+
+    // Running the job's commit again (a retry that reached the commit) writes no second draft.
+    const handler = createPlayHandler({ config: ctx.config });
+    const [row] = await ctx.em().execute<ExecutionRow[]>(`select * from execution where id = ?`, [alice.executionId]);
+    await handler.commit!(ctx.em(), row, { kind: 'done', subject: 'Again', body: '<p>x</p>', model: 'gpt-test', isAi: true, rendered: { text: '', values: [] }, playId, playName: 'Founder note', playVersion: 1, contact: { id: ca.id, email: ca.email, firstName: 'Alice', lastName: 'Owner' }, companyId: a.id, companyName: 'x' }, []);
+    expect(await ctx.em().execute(`select id from channel_email where execution_id = ?`, [alice.executionId])).toHaveLength(1);
+  });
+
+  it('a required field box without a value fails that target with a clear message; a Non-Ai play fills its template without a model', async () => {
+    const f = await newField(rep, 'contact', 'string', 'Hobby');
+    const { co: withValue, ct } = await companyWithKey(rep, 'Dora');
+    const { co: without } = await companyWithKey(rep, 'Eli');
+    await setValue(rep, 'contact', ct.id, f.id, 'sailing');
+    const before = fake.requests.length;
+    const playId = await publish(rep, { name: 'Template', llmProvider: 'non_ai', title: 'Hello there', instructions: [text('Hi, I hear you enjoy '), { type: 'field-box', id: 'fieldbox0002', fieldId: f.id, required: true }, text('!')] });
+    const body = (await execute(rep, { playId, targetIds: [withValue.id, without.id], entityType: 'company' })).json() as PlayExecuteResponse;
+    const [ok, bad] = body.items;
+    const failed = await eventually(async () => {
+      const [x] = await ctx.em().execute<{ status: string; status_message: string }[]>(`select status, status_message from execution where id = ?`, [bad.playExecutionId]);
+      return x.status === 'error' ? x : undefined;
+    }, 'the failed execution');
+    expect(failed.status_message).toBe('The field "Hobby" has no value for this target.');
+    const draft = await eventually(async () => (await pending(rep)).find((e) => e.executionId === ok.playExecutionId), 'the template draft');
+    expect(draft).toMatchObject({ subject: 'Hello there', emailBody: '<p>Hi, I hear you enjoy sailing!</p>', isAiEmailGenerated: false, status: 'draft' });
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('drafts: create, save on change (sanitized), status, discard, generate with a play; only the owner', async () => {
+    const { co, ct } = await companyWithKey(rep, 'Fay');
+    const created = await rep.post('/api/v1/email/draft', { companyId: co.id });
+    expect(created.statusCode, created.body).toBe(201);
+    const d = created.json().email as EmailDraftDto;
+    expect(d).toMatchObject({ to: ct.email, companyId: co.id, status: 'draft', title: 'Fay Owner', contact: { id: ct.id } });
+    const saved = await rep.put(`/api/v1/email/draft/${d.channelEmailId}`, { subject: 'Hi', body: '<p style="font-family: Garamond">Hello<script>alert(1)</script><img src=x onerror=alert(1)></p>', cc: ['a@example.com'] });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().email).toMatchObject({ subject: 'Hi', emailBody: '<p style="font-family:Garamond">Hello</p>', cc: ['a@example.com'] });
+    expect((await rep.put(`/api/v1/email/draft/${d.channelEmailId}`, { cc: ['not-an-email'] })).json().message).toBe('Invalid email information.');
+    expect((await rep.put(`/api/v1/email/draft/${d.channelEmailId}`, { subject: 'nul\u0000' })).statusCode).toBe(400);
+    expect((await colleague.put(`/api/v1/email/draft/${d.channelEmailId}`, { subject: 'mine' })).json().message).toBe('Invalid Channel email.');
+    expect((await rival.put(`/api/v1/email/draft/${d.channelEmailId}`, { subject: 'mine' })).statusCode).toBe(404);
+    expect((await rep.get('/api/v1/email/pending')).json().emails.find((e: EmailDraftDto) => e.channelEmailId === d.channelEmailId).subject).toBe('Hi');
+
+    // Generate with a play: processing, then the model's email; verified → draft.
+    fake.when((r) => lastUserText(r).includes('Fay'), { json: { subject: 'For Fay', body: 'Hello Fay' } });
+    const playId = await publish(rep, { name: 'Gen', instructions: [text('Write briefly')] });
+    const gen = await rep.post('/api/v1/email/generate', { channelEmailId: d.channelEmailId, playId });
+    expect([gen.statusCode, gen.json().email.status]).toEqual([200, 'processing']);
+    const executionId = gen.json().email.executionId as string;
+    const written = await eventually(async () => {
+      const e = (await pending(rep)).find((x) => x.channelEmailId === d.channelEmailId)!;
+      return e.subject === 'For Fay' ? e : undefined;
+    }, 'the generated draft');
+    expect(written).toMatchObject({ emailBody: '<p>Hello Fay</p>', isAiEmailGenerated: true, executionId, play: { id: playId, name: 'Gen' } });
+    await eventually(async () => {
+      const r = await rep.post('/api/v1/entity/check-ai-generated', { executionId, channelEmailId: d.channelEmailId });
+      return r.statusCode === 200 && r.json().email.status === 'draft' ? true : undefined;
+    }, 'the verified draft');
+
+    // Status: bad values, foreign, then discard (cancelled: no longer pending).
+    expect((await rep.post('/api/v1/email/update-email-status', { id: d.channelEmailId, status: 'sent' })).json().message).toBe('Failed to update email status.');
+    expect((await rep.post('/api/v1/email/update-email-status', { id: 'x', status: 'draft' })).json().message).toBe('Invalid Channel email.');
+    expect((await colleague.post('/api/v1/email/update-email-status', { id: d.channelEmailId, status: 'cancelled' })).statusCode).toBe(404);
+    const discard = await rep.post('/api/v1/email/update-email-status', { id: d.channelEmailId, status: 'cancelled' });
+    expect(discard.json()).toMatchObject({ id: d.channelEmailId, status: 'cancelled', companyId: co.id, subject: 'For Fay', executionId });
+    expect((await pending(rep)).some((e) => e.channelEmailId === d.channelEmailId)).toBe(false);
+    expect((await rep.put(`/api/v1/email/draft/${d.channelEmailId}`, { subject: 'late' })).json().message).toBe('Invalid email information.');
+  });
+
+  it('a failed model call makes a regenerated draft an error with the spec message', async () => {
+    const { co } = await companyWithKey(rep, 'Gus');
+    const d = (await rep.post('/api/v1/email/draft', { companyId: co.id })).json().email as EmailDraftDto;
+    fake.when((r) => lastUserText(r).includes('Gus'), { raw: '{not json' });
+    const playId = await publish(rep, { name: 'Broken', instructions: [text('Write')] });
+    const gen = (await rep.post('/api/v1/email/generate', { channelEmailId: d.channelEmailId, playId })).json().email as EmailDraftDto;
+    const e = await eventually(async () => {
+      const r = await rep.post('/api/v1/entity/check-ai-generated', { executionId: gen.executionId, channelEmailId: d.channelEmailId });
+      return r.statusCode === 200 && r.json().email.status === 'error' ? r.json().email as EmailDraftDto : undefined;
+    }, 'the error draft');
+    expect(e.statusMessage).toBe('Error processing data: Email could not be executed properly. Please review your play.');
+    // Saving an errored draft makes it a draft again.
+    expect((await rep.put(`/api/v1/email/draft/${d.channelEmailId}`, { subject: 'by hand' })).json().email.status).toBe('draft');
+  });
+});

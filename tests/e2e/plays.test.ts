@@ -1,0 +1,131 @@
+// Plays journey: the playbook table with the provided plays, a new Ai play with a field box in the
+// instructions, previewed against a contact (the fake OpenAI-compatible server as the model),
+// published; then run over three companies with key contacts, and their drafts arrive in the
+// user's pending emails. Real server (API + worker), PostgreSQL and Chromium.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import path from 'node:path';
+import { launchBrowser, ARTIFACTS } from '../support/browser';
+import { startServer, type RunningServer } from '../support/server';
+import { FakeOpenAiServer, allText } from '../../server/test/fakes/openai-server';
+
+const ADMIN = { email: 'pia@northgate.example', password: 'North12345' };
+
+describe('plays journey in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let fake: FakeOpenAiServer;
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-plays-${name}.png`) });
+
+  beforeAll(async () => {
+    fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
+    for (const n of ['Ada', 'Ben', 'Cy']) {
+      fake.when((r) => r.body.response_format?.json_schema?.name === 'email' && allText(r).includes(`${n} Owner`), { json: { subject: `A note for ${n}`, body: `Dear ${n},\n\nWe follow ${n} Works closely and would like to talk.\n\nBest regards` }, latencyMs: 300 });
+    }
+    server = await startServer({
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Northgate Partners',
+      OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e',
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await fake?.close();
+  });
+
+  it('creates an Ai play with a field box, previews it against a contact, publishes it and runs it on three companies', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/login`);
+    await page.getByTestId('login-email').fill(ADMIN.email);
+    await page.getByTestId('login-password').fill(ADMIN.password);
+    await page.getByTestId('login-submit').click();
+    await page.getByTestId('app-shell').waitFor();
+
+    // Three companies, each with a key contact (the first link), through the API.
+    await page.evaluate(async () => {
+      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
+      const h = { 'content-type': 'application/json', 'x-csrf-token': csrf };
+      const post = async (url: string, body: unknown) => {
+        const res = await fetch(url, { method: 'POST', headers: h, body: JSON.stringify(body) });
+        if (!res.ok) throw new Error(`${url} ${res.status} ${await res.text()}`);
+        return res.json();
+      };
+      const ids: string[] = [];
+      for (const n of ['Ada', 'Ben', 'Cy']) {
+        const co = (await post('/api/v1/entity/company', { company: { name: `${n} Works`, website: `https://${n.toLowerCase()}works.example` } })).company.id;
+        const ct = (await post('/api/v1/entity/contact', { contact: { firstName: n, lastName: 'Owner', email: `${n.toLowerCase()}@${n.toLowerCase()}works.example` } })).contact.id;
+        await post('/api/v1/company/create-mapping', { companyId: co, contactId: ct });
+        ids.push(co);
+      }
+      return ids;
+    });
+
+    // The playbook: the four plays provided by the product, Modify and Remove disabled.
+    await page.goto(`${server.url}/playbooks`);
+    await page.getByTestId('playbooks-page').waitFor();
+    await expect.poll(() => page.getByTestId('play-row').count()).toBe(4);
+    expect(await page.getByTestId('play-modify').first().isDisabled()).toBe(true);
+    expect(await page.getByTestId('play-remove').first().isDisabled()).toBe(true);
+    const height = await page.locator('[data-testid="play-table"]').evaluate((t) => (t.parentElement as HTMLElement).getBoundingClientRect().height);
+    expect(height).toBe(500);
+    await shot(page, '01-playbook');
+
+    // New play: name, instructions with a field box, then preview against Ada Owner.
+    await page.getByTestId('playbooks-new-play').click();
+    await page.getByTestId('play-editor').waitFor();
+    await page.getByTestId('play-publish').click();
+    expect(await page.getByTestId('play-problem').innerText()).toBe('Instructions are required');
+    await page.getByTestId('play-name').fill('Founder outreach');
+    await page.getByTestId('prompt-editor').click();
+    await page.keyboard.type('Write a warm first note to the contact named /');
+    await page.getByTestId('prompt-menu').waitFor();
+    await page.keyboard.type('first');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="prompt-editor"] [data-testid="field-box"]').waitFor();
+    await page.keyboard.type(' about a partnership.');
+    await page.getByTestId('play-preview').click();
+    expect(await page.getByText('Please select a contact first').count()).toBeGreaterThan(0);
+    await page.getByTestId('play-target').click();
+    await page.getByTestId('play-target').fill('Ada');
+    await page.getByRole('option', { name: /Ada Owner/ }).click();
+    await page.getByTestId('play-preview').click();
+    await page.getByTestId('play-preview-output').getByText('A note for Ada').waitFor();
+    expect(await page.getByTestId('play-preview-output').innerText()).toContain('We follow Ada Works closely');
+    await shot(page, '02-editor-preview');
+    await page.getByTestId('play-publish').click();
+    await page.getByTestId('playbooks-page').waitFor();
+    await page.locator('[data-testid="play-row"]', { hasText: 'Founder outreach' }).waitFor();
+    await shot(page, '03-published');
+
+    // Run it from the companies table on the three companies (the Run Play popover), then wait for the drafts.
+    await page.getByTestId('nav-companies').click();
+    await page.getByTestId('companies-page').waitFor();
+    const rowOf = (name: string) => page.locator('[data-testid="record-table-row"]').filter({ hasText: name });
+    for (const n of ['Ada', 'Ben', 'Cy']) await rowOf(`${n} Works`).getByTestId('record-table-select-row').check();
+    await page.getByTestId('run-play-button').click();
+    await page.getByTestId('run-play-search').fill('founder out');
+    await expect.poll(() => page.getByTestId('run-play-option').count()).toBe(1);
+    await page.getByTestId('run-play-option').click();
+    await page.getByTestId('run-play-estimate').waitFor();
+    expect(await page.getByTestId('run-play-estimate').innerText()).toContain('3 companies: 3 model call(s)');
+    await shot(page, '04-run-play');
+    await page.getByTestId('run-play-run').click();
+    await page.getByTestId('run-play').waitFor({ state: 'hidden' });
+    await shot(page, '04b-run-started');
+    const drafts = await page.evaluate(async () => {
+      for (let i = 0; i < 200; i++) {
+        const p = await (await fetch('/api/v1/email/pending')).json();
+        if (p.emails.length === 3) return p.emails;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      throw new Error('drafts did not arrive');
+    });
+    expect(drafts.map((d: { subject: string }) => d.subject).sort()).toEqual(['A note for Ada', 'A note for Ben', 'A note for Cy']);
+    expect(drafts[0].provenance.renderedPrompt).toMatch(/^Write a warm first note to the contact named (Ada|Ben|Cy) +about a partnership\.$/);
+    await page.goto(`${server.url}/playbooks`);
+    await page.locator('[data-testid="play-row"]', { hasText: 'Founder outreach' }).waitFor();
+    await shot(page, '05-use-count');
+  });
+});
