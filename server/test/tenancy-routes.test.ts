@@ -297,6 +297,13 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     await db.query(`insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, value, sources, updated_at) values (gen_random_uuid(), $1, $2, 'company', $3, $4, 'complete', $5, '[]', now())`,
       [org.organization.id, enrichmentId, company.id, exec.executionId, JSON.stringify({ result: { answer: `${mark} answer` } })]);
     await db.query(`insert into llm_charge (id, organization_id, charge_key, model, created_at) values (gen_random_uuid(), $1, $2, 'gpt-matrix', now())`, [org.organization.id, `${mark}-charge`]);
+    // A CRM record id of the company (the side panel's lookup), a play of the organization's own, its
+    // unsaved editor draft and an email draft of the admin (plays and drafts, issue 17).
+    await db.query(`insert into crm_link (id, organization_id, source, entity_type, external_id, company_id, created_at) values (gen_random_uuid(), $1, 'salesforce', 'company', $2, $3, now())`, [org.organization.id, `${mark}-sf-1`, company.id]);
+    const play = await db.query<{ id: string }>(`insert into play (id, organization_id, name, instructions, play_type, status, enrichments_included, created_by_id, created_at, updated_at) values (gen_random_uuid(), $1, $2, '[]', 'non_ai', 'published', '[]', $3, now(), now()) returning id::text`, [org.organization.id, `${mark} play`, org.admin.id]);
+    await db.query(`insert into play_draft (id, organization_id, user_id, provider, data, updated_at) values (gen_random_uuid(), $1, $2, 'openai', $3, now())`, [org.organization.id, org.admin.id, JSON.stringify({ name: `${mark} unsaved play` })]);
+    await db.query(`insert into channel_email (id, organization_id, owner_id, title, to_address, cc, subject, body, contact_id, company_id, play_id, status, created_at, updated_at) values (gen_random_uuid(), $1, $2, $3, 'x@example.com', '[]', $3, $3, $4, $5, $6, 'draft', now(), now())`,
+      [org.organization.id, org.admin.id, `${mark} draft`, contact.id, company.id, play.rows[0].id]);
   }
 
   beforeAll(async () => {

@@ -120,7 +120,6 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
     if (i % 10 !== 9) {
       await writeFieldValue(x, { organizationId: orgId, entityType: 'company', entityId: company.id, field: fields.revenue, value: Math.round(r() * 900_00 + 500) / 100 });
       await writeFieldValue(x, { organizationId: orgId, entityType: 'company', entityId: company.id, field: fields.employees, value: 10 + Math.floor(r() * 4_990) });
-      values += 2;
     }
     companies.push(row);
   }
@@ -155,7 +154,6 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
       organizationId: orgId, entityType: 'company', entityId: c.id, field: fields.industry, value: c.industry,
       meta: { status: 'completed', statusMessage: null, infoValue: result, details: { enrichmentId: enrichment.id, executionId: null, sources: [] } },
     });
-    values++;
   }
 
   log('activities and notifications');

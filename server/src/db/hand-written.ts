@@ -98,6 +98,12 @@ export const HAND_WRITTEN_FOREIGN_KEYS: readonly { table: string; column: string
   { table: 'activity', column: 'company_id', target: 'company', onDelete: 'set null' },
   { table: 'activity', column: 'contact_id', target: 'contact', onDelete: 'set null' },
   { table: 'activity', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
+  // Migration20261126000000: the side panel's and the plays' tables.
+  { table: 'crm_link', column: 'company_id', target: 'company', onDelete: 'cascade' },
+  { table: 'crm_link', column: 'contact_id', target: 'contact', onDelete: 'cascade' },
+  { table: 'play_draft', column: 'user_id', target: 'app_user', onDelete: 'cascade' },
+  { table: 'play', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
+  { table: 'channel_email', column: 'owner_id', target: 'app_user', onDelete: 'cascade' },
   { table: 'integration', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
   { table: 'integration', column: 'user_id', target: 'app_user', onDelete: 'cascade' },
   { table: 'enrichment', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },

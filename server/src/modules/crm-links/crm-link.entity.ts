@@ -18,11 +18,15 @@ export const CrmLink = defineEntity({
     source: p.string().length(20),
     entityType: p.string().length(20),
     externalId: p.string().length(255),
-    company: () => p.manyToOne(Company).nullable().index().deleteRule('cascade'),
-    contact: () => p.manyToOne(Contact).nullable().index().deleteRule('cascade'),
+    company: () => p.manyToOne(Company).nullable().deleteRule('cascade'),
+    contact: () => p.manyToOne(Contact).nullable().deleteRule('cascade'),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   checks: [{ name: 'crm_link_one_record_check', expression: '(company_id is null) <> (contact_id is null)' }],
+  indexes: [
+    { name: 'crm_link_organization_id_company_id_index', properties: ['organization', 'company'] },
+    { name: 'crm_link_organization_id_contact_id_index', properties: ['organization', 'contact'] },
+  ],
   uniques: [{ name: 'crm_link_org_source_type_external_unique', properties: ['organization', 'source', 'entityType', 'externalId'] }],
 });
 export type ICrmLink = InferEntity<typeof CrmLink>;
