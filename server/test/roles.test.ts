@@ -100,12 +100,12 @@ describe('separate API and worker processes', () => {
       s.send({ type: 'subscribe', paths: [realtimePaths.notifications(user.id), realtimePaths.executions(organization.id)] });
       await s.next('subscribed');
 
-      // No handler is registered for any type yet: the execution waits in its queue. Its dead
-      // letter, handled by the worker process, turns it into an error and a notice.
-      const [started] = await createExecutions(orm.em.fork(), boss, { organizationId: organization.id, createdById: user.id, type: 'play', entityType: 'contact', targets: [{ entityId: null }] });
-      await boss.send(EXECUTION_DEAD_LETTER_QUEUE, { executionId: started.executionId, organizationId: organization.id, type: 'play' });
+      // No handler is registered for scores yet (plays have one since issue 17): the execution waits
+      // in its queue. Its dead letter, handled by the worker process, turns it into an error and a notice.
+      const [started] = await createExecutions(orm.em.fork(), boss, { organizationId: organization.id, createdById: user.id, type: 'score', entityType: 'company', targets: [{ entityId: null }] });
+      await boss.send(EXECUTION_DEAD_LETTER_QUEUE, { executionId: started.executionId, organizationId: organization.id, type: 'score' });
       const events = await s.waitForEvents((e) => e.some((x) => x.kind === 'notification.created'), 30_000);
-      expect(events.find((e) => e.kind === 'notification.created')!.data as NotificationDto).toMatchObject({ level: 'error', message: 'Play execution failed: The execution failed unexpectedly.' });
+      expect(events.find((e) => e.kind === 'notification.created')!.data as NotificationDto).toMatchObject({ level: 'error', message: 'Score execution failed: The execution failed unexpectedly.' });
       expect(events.some((e) => e.kind === 'execution.updated' && (e.data as { status: string }).status === 'error')).toBe(true);
       await s.close();
     } finally {

@@ -143,6 +143,34 @@ const ROUTES: Record<string, Rule> = {
   // Lists do not exist yet: the enrichments of a list of the caller's organization (none for another's).
   'GET /api/v1/enrichment/{listId}/list': scoped,
   'GET /api/v1/enrichment/{id}': ids,
+  // Records, from issues 12, 16, 19 and 20.
+  'POST /api/v1/company/create': idsWith({ company: { ...company, accountOwnerId: undefined }, contact: undefined }),
+  'PUT /api/v1/organization/currency': scoped,
+  'POST /api/v1/contact/match-emails': scoped,
+  'POST /api/v1/contact/from-email': scoped,
+  'POST /api/v1/entity/lookup': scoped,
+  // Plays and drafts (issue 17). Runs, estimates and checks answer per target ('Entity not found.'),
+  // so they are scoped: nothing of A's may show and A's rows stay unchanged.
+  'POST /api/v1/play': scoped,
+  'POST /api/v1/play/playbook': scoped,
+  'GET /api/v1/play': scoped,
+  'GET /api/v1/play/playbook-users': scoped,
+  'GET /api/v1/play/draft/{provider}': scoped,
+  'PUT /api/v1/play/draft/{provider}': scoped,
+  'DELETE /api/v1/play/draft': scoped,
+  'GET /api/v1/play/{id}': ids,
+  'DELETE /api/v1/play/remove/{id}': ids,
+  'POST /api/v1/play/duplicate/{id}': ids,
+  'POST /api/v1/play/execute': scoped,
+  'POST /api/v1/play/estimate': scoped,
+  'POST /api/v1/play/preview': scoped,
+  'GET /api/v1/email/pending': scoped,
+  'POST /api/v1/email/draft': scoped,
+  'PUT /api/v1/email/draft/{id}': ids,
+  'POST /api/v1/email/generate': scoped,
+  'POST /api/v1/email/update-email-status': scoped,
+  'POST /api/v1/entity/check-ai-generated': scoped,
+  'POST /api/v1/entity/check-valid-entity': scoped,
   'DELETE /api/v1/enrichment/{id}': ids,
 };
 
@@ -301,8 +329,9 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     // unsaved editor draft and an email draft of the admin (plays and drafts, issue 17).
     await db.query(`insert into crm_link (id, organization_id, source, entity_type, external_id, company_id, created_at) values (gen_random_uuid(), $1, 'salesforce', 'company', $2, $3, now())`, [org.organization.id, `${mark}-sf-1`, company.id]);
     const play = await db.query<{ id: string }>(`insert into play (id, organization_id, name, instructions, play_type, status, enrichments_included, created_by_id, created_at, updated_at) values (gen_random_uuid(), $1, $2, '[]', 'non_ai', 'published', '[]', $3, now(), now()) returning id::text`, [org.organization.id, `${mark} play`, org.admin.id]);
-    await db.query(`insert into play_draft (id, organization_id, user_id, provider, data, updated_at) values (gen_random_uuid(), $1, $2, 'openai', $3, now())`, [org.organization.id, org.admin.id, JSON.stringify({ name: `${mark} unsaved play` })]);
-    await db.query(`insert into channel_email (id, organization_id, owner_id, title, to_address, cc, subject, body, contact_id, company_id, play_id, status, created_at, updated_at) values (gen_random_uuid(), $1, $2, $3, 'x@example.com', '[]', $3, $3, $4, $5, $6, 'draft', now(), now())`,
+    const draft = await client.put('/api/v1/play/draft/openai', { name: `${mark} unsaved play`, description: '', instructions: [], title: '', subjectPrompt: '', targetContactId: contact.id });
+    expect(draft.statusCode, draft.body).toBe(200);
+    await db.query(`insert into channel_email (id, organization_id, owner_id, title, to_address, cc, subject, body, contact_id, company_id, play_id, status, created_at, updated_at) values (gen_random_uuid(), $1, $2, $3::text, 'x@example.com', '[]', $3::text, $3::text, $4, $5, $6, 'draft', now(), now())`,
       [org.organization.id, org.admin.id, `${mark} draft`, contact.id, company.id, play.rows[0].id]);
   }
 

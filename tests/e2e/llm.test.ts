@@ -23,6 +23,8 @@ describe('AI provider settings in Chromium', () => {
     server = await startServer({
       DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Keystone Capital',
       OPENAI_API_KEY: 'sk-system', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-4o-mini,gpt-4o', LLM_ALLOW_HTTP_BASE_URL: 'true',
+      // The organization's own key points at the loopback fake too: the operator allows that host.
+      OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
     });
     browser = await launchBrowser();
   });

@@ -9,7 +9,7 @@ export const CRM_SOURCES = ['salesforce', 'affinity', 'linkedin', 'hubspot'] as 
 export type CrmSource = (typeof CRM_SOURCES)[number];
 
 export const LOOKUP_MESSAGES = {
-  invalidText: 'Text must not contain NUL bytes or unpaired surrogates',
+  invalidText: 'Text must not contain NUL characters or invalid Unicode (lone surrogates).',
   nothingToMatch: 'Give a CRM id, a website or domain, or an email to look up',
 } as const;
 

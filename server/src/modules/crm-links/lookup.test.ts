@@ -108,8 +108,8 @@ describe('POST /api/v1/entity/lookup', () => {
       [{ entityType: 'company', source: 'pipedrive', crmId: 'x' }, 'Source must be one of salesforce, affinity, linkedin, hubspot'],
       [{ entityType: 'company', source: 'salesforce' }, 'Give a CRM id, a website or domain, or an email to look up'],
       [{ entityType: 'company', source: 'salesforce', crmId: '  ', website: '' }, 'Give a CRM id, a website or domain, or an email to look up'],
-      [{ entityType: 'company', source: 'salesforce', crmId: 'a\u0000b', website: 'acme.com' }, 'Text must not contain NUL bytes or unpaired surrogates'],
-      [{ entityType: 'company', source: 'salesforce', crmId: 'x', website: 'acme\uD800.com' }, 'Text must not contain NUL bytes or unpaired surrogates'],
+      [{ entityType: 'company', source: 'salesforce', crmId: 'a\u0000b', website: 'acme.com' }, 'Text must not contain NUL characters or invalid Unicode (lone surrogates).'],
+      [{ entityType: 'company', source: 'salesforce', crmId: 'x', website: 'acme\uD800.com' }, 'Text must not contain NUL characters or invalid Unicode (lone surrogates).'],
       [{ entityType: 'company', source: 'salesforce', crmId: 'x'.repeat(256) }, 'Too big: expected string to have <=255 characters'],
     ];
     for (const [body, message] of cases) {

@@ -189,7 +189,7 @@ describe('custom fields', () => {
     it('takes an initial config', async () => {
       const res = await a.post('/api/v1/entity/field', { label: `Conf ${uniq()}`, dataType: 'string', entityType: 'company', config: { reconciliation: 'keep_existing', refreshSchedule: 'weekly' } });
       expect(res.statusCode).toBe(201);
-      expect(res.json().field.config).toEqual({ reconciliation: 'keep_existing', refreshSchedule: 'weekly' });
+      expect(res.json().field.config).toEqual({ reconciliation: 'keep_existing', refreshSchedule: 'weekly', currency: null });
     });
 
     it('CSRF: refused without the header', async () => {
@@ -215,12 +215,12 @@ describe('custom fields', () => {
       for (const refreshSchedule of ['never', 'daily', 'weekly', 'monthly', 'quarterly', 'yearly']) {
         res = await a.put('/api/v1/entity/set-config', { fieldId: field.id, config: { refreshSchedule } });
         expect(res.statusCode, res.body).toBe(200);
-        expect(res.json().field.config).toEqual({ reconciliation: 'keep_existing', refreshSchedule });
+        expect(res.json().field.config).toEqual({ reconciliation: 'keep_existing', refreshSchedule, currency: null });
       }
       res = await a.put('/api/v1/entity/set-config', { fieldId: field.id, config: { reconciliation: 'use_latest', refreshSchedule: 'daily' } });
-      expect(res.json().field.config).toEqual({ reconciliation: 'use_latest', refreshSchedule: 'daily' });
+      expect(res.json().field.config).toEqual({ reconciliation: 'use_latest', refreshSchedule: 'daily', currency: null });
       const stored = (await fields(a)).find((x) => x.id === field.id)!;
-      expect(stored.config).toEqual({ reconciliation: 'use_latest', refreshSchedule: 'daily' });
+      expect(stored.config).toEqual({ reconciliation: 'use_latest', refreshSchedule: 'daily', currency: null });
     });
 
     it('refuses unknown values', async () => {

@@ -4,13 +4,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ContactFromEmailBody, ContactFromEmailResponse, ErrorResponse, MatchEmailsBody, MatchEmailsResponse, type MatchedContact } from '@dealscout/shared/contracts';
-import { CONTACT_MESSAGES, MAILBOX_MESSAGES, companyNameFromDomain, emailDomain, isPersonalEmailDomain, normalizeEmail, realtimePaths } from '@dealscout/shared/domain';
+import { CONTACT_MESSAGES, MAILBOX_MESSAGES, companyNameFromDomain, emailDomain, isPersonalEmailDomain, normalizeEmail } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
 import { notFound } from '../../lib/errors';
 import { Company, Contact, type ICompany } from './records.entity';
 import { createCompany, createContact, linkCompanyContact, type Actor } from './records.service';
 import { contactDetails, contactRows } from './presenter';
-import { publish, type PublishEvent } from '../realtime/publish';
 
 export async function mailboxRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -49,11 +48,8 @@ export async function mailboxRoutes(app: FastifyInstance): Promise<void> {
       await linkCompanyContact(em, actor, company.id, contact.id);
       return { contactId: contact.id, company, created };
     });
-    // Other panes and the web app's tables see the new records at once (org/{oid}/entities/{type}).
-    const org = actor.organizationId;
-    const events: PublishEvent[] = [{ path: realtimePaths.entities(org, 'contact'), kind: 'contact.created', data: { id: result.contactId } }];
-    if (result.company) events.push({ path: realtimePaths.entities(org, 'company'), kind: result.created ? 'company.created' : 'company.updated', data: { id: result.company.id } });
-    await publish(req.em, org, events);
+    // Other panes and the web app's tables see the new records at once: the record services publish
+    // entity.created / entity.updated on org/{oid}/entities/{type} (in the same transactions).
     const contact = await contactDetails(req.em, actor.organizationId, result.contactId);
     if (!contact) throw notFound(CONTACT_MESSAGES.notFound);
     const c = result.company;

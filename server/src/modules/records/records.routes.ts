@@ -36,7 +36,7 @@ export function hasUnstorableText(v: unknown): boolean {
   return false;
 }
 
-export const UNSTORABLE_TEXT = 'Text must not contain NUL characters or unpaired surrogates';
+export const UNSTORABLE_TEXT = 'Text must not contain NUL characters or invalid Unicode (lone surrogates).';
 
 export async function recordRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -430,8 +430,9 @@ describe('RecordDrawer fields', { timeout: 20_000 }, () => {
     const [arr, board] = screen.getAllByTestId('drawer-field-row');
     expect(within(board).getByTestId('drawer-field-copy').getAttribute('aria-disabled')).toBe('true');
     await user.click(within(arr).getByTestId('drawer-field-copy'));
-    expect(await navigator.clipboard.readText()).toBe('€1,250,000.00');
+    // The toast first: it lives only 500 ms.
     expect(await screen.findByText(COPIED_MESSAGE)).toBeTruthy();
+    expect(await navigator.clipboard.readText()).toBe('€1,250,000.00');
     // Dismissed after 500 ms, not the 3 s default (toast.tsx times it; toast.test.tsx measures it).
     const shown = () => [...document.querySelectorAll('[data-testid^="toast-"]')].some((t) => t.textContent === COPIED_MESSAGE);
     await waitFor(() => expect(shown()).toBe(false), { timeout: 1500 });
