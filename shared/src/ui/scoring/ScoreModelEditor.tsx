@@ -1,0 +1,269 @@
+// The score model editor (spec 002 §2 'Score model editor', §5 'Score model', 'Operators by field
+// type', 'Weight distribution', §9): a large (4xl) modal with the name, the weight distribution bar,
+// the '+ Add field' picker and one collapsible card per field. It validates with the domain rules the
+// server uses and hands the model and the chosen run scope to its host (the list page), so the same
+// editor serves the web app and the plugins.
+import { useEffect, useMemo, useState } from 'react';
+import {
+  Button,
+  Combobox,
+  Dialog,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  Input,
+  Menu,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  MessageBar,
+  MessageBarBody,
+  Option,
+  Select,
+  Text,
+  Tooltip,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import {
+  RANGE_OPERATORS, SCORE_DEFAULTS, SCORE_MAX, SCORE_MIN, SCORE_OPERATORS_BY_TYPE, SCORE_OPERATOR_LABELS, SCORING_MESSAGES,
+  WEIGHT_LEVELS, defaultScoreModelName, validateScoreModel, weightDistribution, weightLegend,
+  type ScoreFieldData, type ScoreModelInput, type ScoreOperator, type ScoreRule, type ScoreRuleSet,
+} from '../../domain/scoring';
+import { usePluginMode } from '../PluginMode';
+import { useNotify } from '../toast';
+
+/** 4xl = 56rem. */
+export const SCORE_EDITOR_WIDTH = 896;
+
+export interface ScoreFieldOption extends ScoreFieldData {
+  label: string;
+  /** 'Mandatory fields' or the enrichment's name. */
+  group: string;
+}
+
+export type ScoreRunScope = 'none' | 'first10' | 'first1' | 'all';
+
+export interface ScoreModelEditorProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  listName: string;
+  fields: readonly ScoreFieldOption[];
+  /** The model being edited; absent for a new model. */
+  model?: ScoreModelInput | null;
+  /** Offer 'Save and run for all' (outside the menu of the spec's three choices). */
+  allowRunAll?: boolean;
+  onSave: (model: ScoreModelInput, run: ScoreRunScope) => Promise<void>;
+}
+
+const useStyles = makeStyles({
+  content: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  bar: { display: 'flex', height: '12px', borderRadius: tokens.borderRadiusMedium, overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground3 },
+  legend: { display: 'flex', gap: tokens.spacingHorizontalM, flexWrap: 'wrap', alignItems: 'center' },
+  dot: { display: 'inline-block', width: '10px', height: '10px', borderRadius: '50%', marginRight: '4px' },
+  card: { border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, padding: tokens.spacingVerticalS },
+  cardHead: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
+  grow: { flexGrow: 1 },
+  rule: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center', marginTop: tokens.spacingVerticalXS, flexWrap: 'wrap' },
+  footer: { display: 'flex', justifyContent: 'flex-end', gap: tokens.spacingHorizontalS },
+});
+
+let seq = 0;
+const newId = (p: string) => `${p}_${Date.now().toString(36)}_${(seq++).toString(36)}`;
+const scores = Array.from({ length: SCORE_MAX - SCORE_MIN + 1 }, (_, i) => SCORE_MIN + i);
+
+function newRule(ops: readonly ScoreOperator[], used: ScoreOperator[]): ScoreRule {
+  const operator = ops.find((o) => !used.includes(o)) ?? ops[0]!;
+  return { id: newId('rule'), operator, value: { primary: '', secondary: null }, score: SCORE_DEFAULTS.ruleScore };
+}
+
+export function ScoreModelEditor(props: ScoreModelEditorProps) {
+  const { open, onOpenChange, listName, fields } = props;
+  const styles = useStyles();
+  const notify = useNotify();
+  const pluginMode = usePluginMode();
+  const [name, setName] = useState('');
+  const [ruleSets, setRuleSets] = useState<ScoreRuleSet[]>([]);
+  const [collapsed, setCollapsed] = useState<Record<string, boolean>>({});
+  const [query, setQuery] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!open) return;
+    setName(props.model?.name ?? defaultScoreModelName(listName));
+    setRuleSets(props.model?.ruleSets ? structuredClone(props.model.ruleSets) : []);
+    setCollapsed({});
+    setQuery('');
+    setError(null);
+    setBusy(false);
+  }, [open, props.model, listName]);
+
+  const shares = useMemo(() => weightDistribution(ruleSets), [ruleSets]);
+  const legend = weightLegend(shares);
+  const matches = fields.filter((f) => !ruleSets.some((rs) => rs.fieldData.id === f.id) && f.label.toLowerCase().includes(query.trim().toLowerCase()));
+
+  const update = (id: string, fn: (rs: ScoreRuleSet) => ScoreRuleSet | null) => {
+    setError(null);
+    setRuleSets((all) => all.flatMap((rs) => (rs.id === id ? (fn(rs) ?? []) : [rs])));
+  };
+
+  const addField = (f: ScoreFieldOption) => {
+    const ops = SCORE_OPERATORS_BY_TYPE[f.fieldType] ?? [];
+    if (ops.length === 0) {
+      notify.error(SCORING_MESSAGES.noOperator);
+      return;
+    }
+    setError(null);
+    const { label, group: _group, ...fieldData } = f;
+    setRuleSets((all) => [...all, { id: newId('field'), label, weight: SCORE_DEFAULTS.weight, defaultScore: SCORE_DEFAULTS.defaultScore, fieldData, rules: [newRule(ops, [])] }]);
+    setQuery('');
+  };
+
+  const save = async (run: ScoreRunScope) => {
+    if (busy) return;
+    const model: ScoreModelInput = { name: name.trim(), description: props.model?.description ?? '', ruleSets };
+    const problem = validateScoreModel(model);
+    if (problem) {
+      setError(problem);
+      notify.error(problem);
+      return;
+    }
+    setBusy(true);
+    try {
+      await props.onSave(model, run);
+      onOpenChange(false);
+    } catch (e) {
+      const message = e instanceof Error && e.message ? e.message : SCORING_MESSAGES.getFailed;
+      setError(message);
+      notify.error(message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} modalType="modal" onOpenChange={(_, d) => { if (!busy) onOpenChange(d.open); }}>
+      <DialogSurface style={{ width: pluginMode ? '100%' : `${SCORE_EDITOR_WIDTH}px`, maxWidth: '100%', boxSizing: 'border-box' }} data-testid="score-model-editor" aria-label={SCORING_MESSAGES.editor.title}>
+        <DialogBody>
+          <DialogTitle>
+            {props.model ? SCORING_MESSAGES.editor.editTitle : SCORING_MESSAGES.editor.title}
+            <Text as="p" size={200} block>{SCORING_MESSAGES.editor.subtitle}</Text>
+          </DialogTitle>
+          <DialogContent className={styles.content}>
+            <Field label="Name" required validationMessage={error === SCORING_MESSAGES.invalidName ? error : undefined}>
+              <Input value={name} placeholder={SCORING_MESSAGES.editor.namePlaceholder} onChange={(_, d) => { setName(d.value); setError(null); }} data-testid="score-model-name" />
+            </Field>
+
+            <div data-testid="weight-distribution">
+              <div className={styles.bar} role="img" aria-label="Weight distribution">
+                {shares.map((s) => (
+                  <div key={s.id} style={{ width: `${s.share}%`, backgroundColor: s.colour }} title={`${s.label} ${s.share}%`} data-testid="weight-segment" />
+                ))}
+              </div>
+              <div className={styles.legend}>
+                {shares.length === 0 && <Text size={200}>{SCORING_MESSAGES.editor.noFields}</Text>}
+                {legend.named.map((s) => (
+                  <Text size={200} key={s.id} data-testid="weight-legend-item"><span className={styles.dot} style={{ backgroundColor: s.colour }} />{s.label} {s.share}%</Text>
+                ))}
+                {legend.others.length > 0 && (
+                  <Tooltip relationship="description" content={legend.others.map((s) => `${s.label} ${s.share}%`).join(', ')}>
+                    <Text size={200} underline data-testid="weight-legend-others">{SCORING_MESSAGES.editor.others}</Text>
+                  </Tooltip>
+                )}
+              </div>
+            </div>
+
+            <Combobox
+              placeholder={SCORING_MESSAGES.editor.addField}
+              aria-label={SCORING_MESSAGES.editor.addField}
+              value={query}
+              onChange={(e) => setQuery((e.target as HTMLInputElement).value)}
+              onOptionSelect={(_, d) => { const f = fields.find((x) => x.id === d.optionValue); if (f) addField(f); }}
+              data-testid="score-add-field"
+            >
+              {matches.length === 0 ? <Option key="none" value="" disabled text={SCORING_MESSAGES.editor.noFieldFound}>{SCORING_MESSAGES.editor.noFieldFound}</Option> : matches.map((f) => (
+                <Option key={f.id} value={f.id} text={f.label}>{`${f.label} · ${f.group}`}</Option>
+              ))}
+            </Combobox>
+
+            {ruleSets.map((rs) => {
+              const ops = SCORE_OPERATORS_BY_TYPE[rs.fieldData.fieldType] ?? [];
+              const used = rs.rules.map((r) => r.operator);
+              const isCollapsed = collapsed[rs.id] ?? false;
+              return (
+                <div key={rs.id} className={styles.card} data-testid="score-field-card" aria-label={rs.label}>
+                  <div className={styles.cardHead}>
+                    <Button appearance="subtle" size="small" aria-expanded={!isCollapsed} onClick={() => setCollapsed((c) => ({ ...c, [rs.id]: !isCollapsed }))}>{isCollapsed ? '▸' : '▾'}</Button>
+                    <Text weight="semibold" className={styles.grow}>{rs.label}</Text>
+                    <Field label="Weight" orientation="horizontal">
+                      <Select value={String(rs.weight)} onChange={(_, d) => update(rs.id, (x) => ({ ...x, weight: Number(d.value) }))} data-testid="score-field-weight">
+                        {WEIGHT_LEVELS.map((w) => <option key={w.value} value={w.value}>{`${w.label} (${w.value})`}</option>)}
+                      </Select>
+                    </Field>
+                    <Button appearance="subtle" size="small" onClick={() => update(rs.id, () => null)} aria-label={`Remove ${rs.label}`}>Remove</Button>
+                  </div>
+                  {!isCollapsed && (
+                    <>
+                      {rs.rules.map((r) => (
+                        <div className={styles.rule} key={r.id} data-testid="score-rule">
+                          <Select aria-label="Operator" value={r.operator} onChange={(_, d) => update(rs.id, (x) => ({ ...x, rules: x.rules.map((y) => (y.id === r.id ? { ...y, operator: d.value as ScoreOperator } : y)) }))}>
+                            {ops.filter((o) => o === r.operator || !used.includes(o)).map((o) => <option key={o} value={o}>{SCORE_OPERATOR_LABELS[o]}</option>)}
+                          </Select>
+                          <Input aria-label="Value" value={r.value.primary} onChange={(_, d) => update(rs.id, (x) => ({ ...x, rules: x.rules.map((y) => (y.id === r.id ? { ...y, value: { ...y.value, primary: d.value } } : y)) }))} />
+                          {RANGE_OPERATORS.includes(r.operator) && (
+                            <Input aria-label="Second value" value={r.value.secondary ?? ''} onChange={(_, d) => update(rs.id, (x) => ({ ...x, rules: x.rules.map((y) => (y.id === r.id ? { ...y, value: { ...y.value, secondary: d.value } } : y)) }))} />
+                          )}
+                          <Text size={200}>Score</Text>
+                          <Select aria-label="Score" value={String(r.score)} onChange={(_, d) => update(rs.id, (x) => ({ ...x, rules: x.rules.map((y) => (y.id === r.id ? { ...y, score: Number(d.value) } : y)) }))}>
+                            {scores.map((s) => <option key={s} value={s}>{s}</option>)}
+                          </Select>
+                          <Button appearance="subtle" size="small" aria-label="Remove rule" onClick={() => update(rs.id, (x) => {
+                            const rules = x.rules.filter((y) => y.id !== r.id);
+                            // Removing the last rule of a field removes the field (spec 002 §5).
+                            return rules.length === 0 ? null : { ...x, rules };
+                          })}>✕</Button>
+                        </div>
+                      ))}
+                      <div className={styles.rule}>
+                        <Button size="small" disabled={used.length >= ops.length} onClick={() => update(rs.id, (x) => ({ ...x, rules: [...x.rules, newRule(ops, x.rules.map((y) => y.operator))] }))}>+ Add rule</Button>
+                        <Text size={200} className={styles.grow} align="end">{SCORING_MESSAGES.editor.missing}</Text>
+                        <Select aria-label="Default score" value={String(rs.defaultScore)} onChange={(_, d) => update(rs.id, (x) => ({ ...x, defaultScore: Number(d.value) }))}>
+                          {scores.map((s) => <option key={s} value={s}>{s}</option>)}
+                        </Select>
+                      </div>
+                    </>
+                  )}
+                </div>
+              );
+            })}
+
+            {error && error !== SCORING_MESSAGES.invalidName && (
+              <MessageBar intent="error" data-testid="score-model-error"><MessageBarBody>{error}</MessageBarBody></MessageBar>
+            )}
+
+            <div className={styles.footer}>
+              <Button onClick={() => onOpenChange(false)} disabled={busy}>Cancel</Button>
+              <Menu>
+                <MenuTrigger disableButtonEnhancement>
+                  <Button appearance="primary" disabled={busy} data-testid="score-model-save">{SCORING_MESSAGES.editor.save}</Button>
+                </MenuTrigger>
+                <MenuPopover>
+                  <MenuList>
+                    <MenuItem onClick={() => void save('none')}>{SCORING_MESSAGES.editor.saveNoRun}</MenuItem>
+                    <MenuItem onClick={() => void save('first10')}>{SCORING_MESSAGES.editor.saveRun10}</MenuItem>
+                    <MenuItem onClick={() => void save('first1')}>{SCORING_MESSAGES.editor.saveRun1}</MenuItem>
+                    {props.allowRunAll && <MenuItem onClick={() => void save('all')}>{SCORING_MESSAGES.editor.saveRunAll}</MenuItem>}
+                  </MenuList>
+                </MenuPopover>
+              </Menu>
+            </div>
+          </DialogContent>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}

@@ -1,0 +1,2 @@
+export * from './ScoreModelEditor';
+export * from './ScoreBreakdown';
