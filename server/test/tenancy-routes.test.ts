@@ -172,10 +172,27 @@ const ROUTES: Record<string, Rule> = {
   'POST /api/v1/entity/check-ai-generated': scoped,
   'POST /api/v1/entity/check-valid-entity': scoped,
   'DELETE /api/v1/enrichment/{id}': ids,
+  // Lists, sources and ideas (issue 21).
+  'POST /api/v1/list-company': scoped,
+  'POST /api/v1/list-company/list': scoped,
+  'GET /api/v1/list-company/users': scoped,
+  'GET /api/v1/list-company/intentions': scoped,
+  'GET /api/v1/list-company/{id}': ids,
+  'DELETE /api/v1/list-company/{id}': ids,
+  'PATCH /api/v1/list-company/name': ids,
+  'DELETE /api/v1/list-company/source/{id}': ids,
+  'GET /api/v1/list-company/{id}/complete-confirmation': ids,
+  'POST /api/v1/list-company/{id}/complete': ids,
+  'POST /api/v1/list-company/idea/list': ids,
+  'PUT /api/v1/list-company/idea/shortlist': ids,
+  'POST /api/v1/list-company/idea/delete': ids,
+  'POST /api/v1/list-company/idea': idsWith({ companyName: 'Matrix Idea', website: 'https://matrix-idea.example.com' }),
+  'POST /api/v1/list-company/idea/export': ids,
 };
 
 /** Routes whose own-organization check cannot find a row of the fixture, with the reason. */
 const CONTROL_EXEMPT: Record<string, string> = {
+  'DELETE /api/v1/list-company/source/{id}': "runs after DELETE /list-company/{id} removed the fixture's list with its sources (cascade); lists.test.ts shows an organization removing its own source",
   'POST /api/v1/play/execution/cancel': 'cancels play executions only; the fixture has none until plays exist (add one to seed() then, and drop this line)',
 };
 
@@ -333,6 +350,12 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     expect(draft.statusCode, draft.body).toBe(200);
     await db.query(`insert into channel_email (id, organization_id, owner_id, title, to_address, cc, subject, body, contact_id, company_id, play_id, status, created_at, updated_at) values (gen_random_uuid(), $1, $2, $3::text, 'x@example.com', '[]', $3::text, $3::text, $4, $5, $6, 'draft', now(), now())`,
       [org.organization.id, org.admin.id, `${mark} draft`, contact.id, company.id, play.rows[0].id]);
+    // A list with a manual idea (its manual source), shortlisted (lists, issue 21).
+    const list = await client.post('/api/v1/list-company', { name: `${mark} list` });
+    expect(list.statusCode, list.body).toBe(201);
+    const idea = await client.post('/api/v1/list-company/idea', { id: list.json().list.id, companyName: `${mark} idea`, website: `https://${mark}-idea.example.com` });
+    expect(idea.statusCode, idea.body).toBe(201);
+    expect((await client.put('/api/v1/list-company/idea/shortlist', { listId: list.json().list.id, ideaIds: [idea.json().idea.id], status: true })).json().count).toBe(1);
   }
 
   beforeAll(async () => {

@@ -37,6 +37,11 @@ export const HAND_WRITTEN_INDEXES = [
   // The owner sorts (Migration20261122234000).
   'company_org_owner_index',
   'contact_org_owner_index',
+  // Lists of ideas (Migration20261126210000): the search and the paging walks of one list.
+  'idea_search_trgm',
+  'idea_org_list_created_index',
+  'idea_org_list_name_index',
+  'idea_org_list_shortlisted_index',
 ] as const;
 
 /**
@@ -49,6 +54,7 @@ export const HAND_WRITTEN_COLUMNS = [
   ...(['company', 'contact'] as const).flatMap((table) => [...SLOT_COLUMNS, 'filled_mask', 'search_text'].map((column) => ({ table, column }))),
   { table: 'company', column: 'key_contact_sort' },
   { table: 'contact', column: 'primary_company_sort' },
+  { table: 'idea', column: 'search_text' },
 ] as const;
 
 // Triggers written by migrations (MikroORM would drop triggers its entities do not declare): the
@@ -109,4 +115,10 @@ export const HAND_WRITTEN_FOREIGN_KEYS: readonly { table: string; column: string
   { table: 'enrichment', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
   { table: 'enrichment', column: 'field_id', target: 'field_definition', onDelete: 'set null' },
   { table: 'enrichment_result', column: 'enrichment_id', target: 'enrichment', onDelete: 'cascade' },
+  // Migration20261126210000: lists of ideas.
+  { table: 'list_company', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
+  { table: 'list_source', column: 'list_id', target: 'list_company', onDelete: 'cascade' },
+  { table: 'list_source', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
+  { table: 'idea', column: 'list_id', target: 'list_company', onDelete: 'cascade' },
+  { table: 'idea', column: 'company_id', target: 'company', onDelete: 'set null' },
 ];

@@ -13,3 +13,4 @@ export * from './mailbox';
 export * from './lookup';
 export * from './plays';
 export * from './scoring';
+export * from './lists';

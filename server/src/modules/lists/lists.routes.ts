@@ -1,0 +1,208 @@
+// Lists, list sources and ideas (spec 002 §7 'Ideas', 'Lists and sources').
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { Readable } from 'node:stream';
+import {
+  IdeaListBody, IdeaListResponse, ShortlistBody, IdeaDeleteBody, IdeaExportBody, CountResponse, ManualIdeaBody, IdeaResponse, CreateListBody,
+  ListResponse, RenameListBody, ListsQuery, ListsPage, ListUsersResponse, CompleteConfirmationResponse, CompleteResponse, IntentionsResponse,
+  SuccessResponse, ErrorResponse, IdParams,
+} from '@dealscout/shared/contracts';
+import { csvCell, ideaCountMessage, totalPagesFor, LIST_INTENTIONS, LIST_MESSAGES } from '@dealscout/shared/domain';
+import { authOf } from '../../plugins/types';
+import { badRequest } from '../../lib/errors';
+import { likeEscape, orderBy } from '../records/table-query';
+import {
+  addManualIdea, completeConfirmation, completeList, createList, deleteIdeas, deleteList, deleteSource, ideaDtos, ideaOrder, ideaPage, ideaWhere,
+  listDtos, listOr404, renameList, selectionWhere, setShortlist, type Actor,
+} from './lists.service';
+
+function actorOf(req: FastifyRequest): Actor {
+  const a = authOf(req);
+  return { organizationId: a.organizationId, userId: a.user.id };
+}
+
+const LIST_SORTS: Record<string, string> = {
+  createdAt: 'l.created_at', updatedAt: 'l.updated_at', name: 'lower(l.name)', status: 'l.status', totalIdeas: 'l.total_ideas',
+  totalShortListedIdeas: 'l.total_short_listed_ideas', createdBy: `lower(coalesce(u.first_name || ' ' || u.last_name, ''))`,
+};
+
+export async function listRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  // ---- lists ----
+
+  r.post('/list-company', {
+    schema: { tags: ['lists'], summary: 'Create an empty list (201)', body: CreateListBody, response: { 201: ListResponse, 400: ErrorResponse } },
+  }, async (req, reply) => {
+    const actor = actorOf(req);
+    const id = await createList(req.em, actor, req.body.name);
+    return reply.status(201).send({ success: true as const, message: LIST_MESSAGES.listCreated, list: await listOr404(req.em, actor.organizationId, id) });
+  });
+
+  r.post('/list-company/list', {
+    schema: { tags: ['lists'], summary: 'A page of the lists table (search, status, created by; newest first by default)', body: ListsQuery, response: { 200: ListsPage, 400: ErrorResponse } },
+  }, async (req) => {
+    const { organizationId } = authOf(req);
+    const q = req.body;
+    const conds = ['l.organization_id = ?'];
+    const params: unknown[] = [organizationId];
+    const text = q.text.trim().toLowerCase();
+    if (text) { conds.push(`lower(l.name) like ? escape '\\'`); params.push(`%${likeEscape(text)}%`); }
+    const statuses = q.status ? (Array.isArray(q.status) ? q.status : [q.status]) : [];
+    if (statuses.length) { conds.push(`l.status = any(?::text[])`); params.push(`{${statuses.join(',')}}`); }
+    if (q.createdBy.length) { conds.push(`l.created_by_id = any(?::uuid[])`); params.push(`{${q.createdBy.join(',')}}`); }
+    let terms = [{ expr: 'l.created_at', desc: true }, { expr: 'l.id', desc: true }];
+    if (q.sortKey && q.sortOrder) {
+      const expr = LIST_SORTS[q.sortKey];
+      if (!expr) throw badRequest('Unknown sort column');
+      terms = [{ expr, desc: q.sortOrder === 'desc' }, { expr: 'l.id', desc: q.sortOrder === 'desc' }];
+    }
+    const from = `from list_company l left join app_user u on u.organization_id = l.organization_id and u.id = l.created_by_id where ${conds.join(' and ')}`;
+    const conn = req.em.getConnection();
+    const [[c], rows] = await Promise.all([
+      conn.execute<{ n: number }[]>(`select count(*)::int as n ${from}`, params),
+      conn.execute<{ id: string }[]>(`select l.id::text as id ${from} ${orderBy(terms)} limit ? offset ?`, [...params, q.pageSize, q.pageIndex * q.pageSize]),
+    ]);
+    return {
+      success: true as const, lists: await listDtos(req.em, organizationId, rows.map((x) => x.id)), hasRecords: c.n > 0,
+      totalRecords: c.n, totalPages: totalPagesFor(c.n, q.pageSize), pageIndex: q.pageIndex, pageSize: q.pageSize,
+    };
+  });
+
+  r.get('/list-company/users', {
+    schema: { tags: ['lists'], summary: 'The users who created lists (the Created by filter)', response: { 200: ListUsersResponse } },
+  }, async (req) => {
+    const rows = await req.em.getConnection().execute<{ id: string; first_name: string; last_name: string; email: string }[]>(
+      `select u.id::text, u.first_name, u.last_name, u.email from app_user u where u.organization_id = ? and exists (select 1 from list_company l where l.organization_id = u.organization_id and l.created_by_id = u.id) order by lower(u.first_name), lower(u.last_name), u.id`,
+      [authOf(req).organizationId]);
+    return { success: true as const, users: rows.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name, email: u.email })) };
+  });
+
+  r.get('/list-company/intentions', {
+    schema: { tags: ['lists'], summary: 'The kinds of source a list can have', response: { 200: IntentionsResponse } },
+  }, async () => ({ success: true as const, intentions: LIST_INTENTIONS.map((i) => ({ ...i })) }));
+
+  r.get('/list-company/:id', {
+    schema: { tags: ['lists'], summary: 'A list with its sources and totals', params: IdParams, response: { 200: ListResponse, 404: ErrorResponse } },
+  }, async (req) => ({ success: true as const, message: '', list: await listOr404(req.em, authOf(req).organizationId, req.params.id) }));
+
+  r.delete('/list-company/:id', {
+    schema: { tags: ['lists'], summary: 'Delete a list with its sources and ideas', params: IdParams, response: { 200: SuccessResponse, 404: ErrorResponse } },
+  }, async (req) => {
+    await deleteList(req.em, actorOf(req), req.params.id);
+    return { success: true as const, message: LIST_MESSAGES.listDeleted };
+  });
+
+  r.patch('/list-company/name', {
+    schema: { tags: ['lists'], summary: 'Rename a list', body: RenameListBody, response: { 200: ListResponse, 400: ErrorResponse, 404: ErrorResponse } },
+  }, async (req) => {
+    const actor = actorOf(req);
+    await renameList(req.em, actor, req.body.listId, req.body.name);
+    return { success: true as const, message: LIST_MESSAGES.listRenamed, list: await listOr404(req.em, actor.organizationId, req.body.listId) };
+  });
+
+  r.delete('/list-company/source/:id', {
+    schema: { tags: ['lists'], summary: 'Remove a source: its ideas that no other source proposed go with it', params: IdParams, response: { 200: SuccessResponse, 404: ErrorResponse } },
+  }, async (req) => {
+    await deleteSource(req.em, actorOf(req), req.params.id);
+    return { success: true as const, message: LIST_MESSAGES.sourceRemoved };
+  });
+
+  r.get('/list-company/:id/complete-confirmation', {
+    schema: { tags: ['lists'], summary: 'What completing the list does: shortlisted ideas (total), those already companies (existing), new companies (candidate)', params: IdParams, response: { 200: CompleteConfirmationResponse, 404: ErrorResponse } },
+  }, async (req) => ({ success: true as const, ...(await completeConfirmation(req.em, authOf(req).organizationId, req.params.id)) }));
+
+  r.post('/list-company/:id/complete', {
+    schema: { tags: ['lists'], summary: 'Take the shortlisted ideas in as companies (status inDealscout); an existing company with the same domain is linked', params: IdParams, response: { 200: CompleteResponse, 404: ErrorResponse } },
+  }, async (req) => {
+    const actor = actorOf(req);
+    const res = await completeList(req.em, actor, req.params.id);
+    return { success: true as const, message: LIST_MESSAGES.listCompleted, ...res, list: await listOr404(req.em, actor.organizationId, req.params.id) };
+  });
+
+  // ---- ideas ----
+
+  r.post('/list-company/idea/list', {
+    schema: { tags: ['ideas'], summary: "A page of a list's ideas (zero-based pageIndex; newest first by default)", body: IdeaListBody, response: { 200: IdeaListResponse, 400: ErrorResponse, 404: ErrorResponse } },
+  }, async (req) => {
+    const { organizationId } = authOf(req);
+    const q = req.body;
+    const list = await listOr404(req.em, organizationId, q.listCompanyId);
+    const where = ideaWhere(organizationId, list.id, q);
+    const { total, ids, estimate } = await ideaPage(req.em, list, where, ideaOrder(q.sortKey, q.sortOrder), q.pageIndex, q.pageSize);
+    return {
+      success: true as const, listCompanyIdeas: await ideaDtos(req.em, organizationId, ids), hasRecords: total > 0, totalRecords: total,
+      totalIsEstimate: estimate, totalPages: totalPagesFor(total, q.pageSize), pageIndex: q.pageIndex, pageSize: q.pageSize,
+    };
+  });
+
+  r.put('/list-company/idea/shortlist', {
+    schema: { tags: ['ideas'], summary: "Shortlist (status true) or un-shortlist ideas: ideaIds, or ideaFilters for 'all selected'; answers the count changed", body: ShortlistBody, response: { 200: CountResponse, 400: ErrorResponse, 404: ErrorResponse } },
+  }, async (req) => {
+    const actor = actorOf(req);
+    const b = req.body;
+    const count = await setShortlist(req.em, actor, b.listId, selectionWhere(actor.organizationId, b.listId, b.ideaIds, b.ideaFilters), b.status);
+    return { success: true as const, message: ideaCountMessage(count, b.status ? 'shortlisted' : 'unshortlisted'), count };
+  });
+
+  r.post('/list-company/idea/delete', {
+    schema: { tags: ['ideas'], summary: "Delete ideas: listCompanyIdeaIds, or ideaFilters for 'all selected'; answers the count deleted", body: IdeaDeleteBody, response: { 200: CountResponse, 400: ErrorResponse, 404: ErrorResponse } },
+  }, async (req) => {
+    const actor = actorOf(req);
+    const b = req.body;
+    const count = await deleteIdeas(req.em, actor, b.listCompanyId, selectionWhere(actor.organizationId, b.listCompanyId, b.listCompanyIdeaIds, b.ideaFilters));
+    return { success: true as const, message: ideaCountMessage(count, 'deleted'), count };
+  });
+
+  r.post('/list-company/idea', {
+    schema: { tags: ['ideas'], summary: 'Add an idea by hand (id: the list); 409 when its domain is already in the list', body: ManualIdeaBody, response: { 201: IdeaResponse, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse } },
+  }, async (req, reply) => {
+    const actor = actorOf(req);
+    const id = await addManualIdea(req.em, actor, req.body.id, req.body.companyName, req.body.website);
+    const [idea] = await ideaDtos(req.em, actor.organizationId, [id]);
+    return reply.status(201).send({ success: true as const, message: LIST_MESSAGES.ideaAdded, idea });
+  });
+
+  r.post('/list-company/idea/export', {
+    schema: { tags: ['ideas'], summary: "CSV of a list's ideas (ideaIds, ideaFilters, or the whole list); streamed, formula-safe", body: IdeaExportBody, produces: ['text/csv'], response: { 200: z.any().describe('text/csv attachment'), 400: ErrorResponse, 404: ErrorResponse } },
+  }, async (req, reply) => {
+    const { organizationId } = authOf(req);
+    const b = req.body;
+    const list = await listOr404(req.em, organizationId, b.listCompanyId);
+    const where = b.ideaIds?.length || b.ideaFilters ? selectionWhere(organizationId, list.id, b.ideaIds, b.ideaFilters) : ideaWhere(organizationId, list.id, {});
+    const sourceType = new Map(list.sources.map((s) => [s.id, s.type]));
+    const conn = req.em.fork().getConnection();
+    // The extra columns of the list's sources (a CSV's other columns), in the order first seen.
+    const keys = await conn.execute<{ k: string }[]>(`select distinct jsonb_object_keys(r.data) as k from (select data from idea r ${where.text} limit 1000) r order by 1`, where.params);
+    const extra = keys.map((k) => k.k);
+    const BATCH = 2000;
+    async function* csv() {
+      yield '\uFEFF' + ['Name', 'Website', 'Domain', 'Shortlisted', 'Status', 'Sources', 'Created', ...extra].map(csvCell).join(',') + '\r\n';
+      // Keyset pages in the table's default order (newest first): each batch its own short query.
+      let after: { at: unknown; id: string } | null = null;
+      for (;;) {
+        const rows: Record<string, unknown>[] = await conn.execute(
+          `select r.id::text, r.name, r.website, r.domain, r.short_listed, r.status, r.source_ids, r.created_at, r.data from idea r ${where.text}
+             ${after ? 'and (r.created_at, r.id) < (?, ?)' : ''} order by r.created_at desc, r.id desc limit ?`,
+          [...where.params, ...(after ? [after.at, after.id] : []), BATCH]);
+        if (rows.length === 0) return;
+        let chunk = '';
+        for (const x of rows) {
+          const data = (x.data ?? {}) as Record<string, unknown>;
+          chunk += [x.name, x.website, x.domain, x.short_listed ? 'Yes' : 'No', x.status, ((x.source_ids as string[]) ?? []).map((s) => sourceType.get(s) ?? s).join('; '),
+            new Date(x.created_at as string).toISOString(), ...extra.map((k) => data[k] ?? '')].map(csvCell).join(',') + '\r\n';
+        }
+        yield chunk;
+        const last = rows[rows.length - 1];
+        after = { at: last.created_at, id: String(last.id) };
+        if (rows.length < BATCH) return;
+      }
+    }
+    const safeName = list.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || 'list';
+    reply.header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${safeName}-ideas-${new Date().toISOString().slice(0, 10)}.csv"`)
+      .header('cache-control', 'no-store');
+    return reply.send(Readable.from(csv()));
+  });
+}

@@ -1,0 +1,453 @@
+// Lists, sources and ideas (spec 002 §3, §4, §7). Every statement names the organization (raw SQL
+// is not covered by the ORM's tenant filter). The list's and the sources' totals are kept by the
+// statements that change ideas: each locks the list row first (so writers of one list queue on it),
+// changes the ideas set-based and adds the deltas it saw in the same transaction — a list of a
+// million ideas answers its totals without counting.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  companyProblems, normalizeDomain, roundEstimate, totalPagesFor, EXACT_TOTAL_MAX, LIST_MESSAGES, realtimePaths,
+  type IdeaStatus,
+} from '@dealscout/shared/domain';
+import { REALTIME_EVENT_KINDS, type IdeaDto, type IdeaFilters, type ListDto, type ListSourceDto } from '@dealscout/shared/contracts';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import { likeEscape, orderBy, type OrderSql, type Sql } from '../records/table-query';
+import { publishEntityChange } from '../records/records.service';
+import { publish } from '../realtime/publish';
+import { loadResults } from '../enrichments/enrichment.presenter';
+
+export interface Actor { organizationId: string; userId: string }
+
+type Row = Record<string, unknown>;
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
+const pgArray = (xs: readonly string[]) => `{${xs.map((x) => `"${x.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+
+// ---------- presenting ----------
+
+function toSourceDto(r: Row): ListSourceDto {
+  return {
+    id: String(r.id), listCompanyId: String(r.list_id), type: String(r.type), status: r.status as ListSourceDto['status'],
+    reason: (r.reason as string | null) ?? null, statusSeverity: (r.status_severity as string | null) ?? null, statusReason: (r.status_reason as string | null) ?? null,
+    parameters: (r.parameters as Record<string, unknown>) ?? {}, shortlisted: Number(r.shortlisted), total: Number(r.total), createdAt: iso(r.created_at),
+  };
+}
+
+/** Lists by id, with their sources and creators, in the order of `ids`. */
+export async function listDtos(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<ListDto[]> {
+  if (ids.length === 0) return [];
+  const conn = em.getConnection();
+  const [lists, sources] = await Promise.all([
+    conn.execute<Row[]>(
+      `select l.*, u.id as u_id, u.first_name as u_first, u.last_name as u_last, u.email as u_email
+         from list_company l left join app_user u on u.organization_id = l.organization_id and u.id = l.created_by_id
+        where l.organization_id = ? and l.id = any(?::uuid[])`, [organizationId, pgArray(ids)]),
+    conn.execute<Row[]>(`select * from list_source where organization_id = ? and list_id = any(?::uuid[]) order by created_at, id`, [organizationId, pgArray(ids)]),
+  ]);
+  const byId = new Map(lists.map((l) => [String(l.id), l]));
+  return ids.filter((id) => byId.has(id)).map((id) => {
+    const l = byId.get(id)!;
+    const own = sources.filter((s) => String(s.list_id) === id).map(toSourceDto);
+    return {
+      id, name: String(l.name), status: l.status as ListDto['status'], sources: own, totalSources: own.length,
+      totalShortListedIdeas: Number(l.total_short_listed_ideas), totalIdeas: Number(l.total_ideas),
+      createdAt: iso(l.created_at), updatedAt: iso(l.updated_at),
+      createdBy: l.u_id ? { id: String(l.u_id), firstName: String(l.u_first), lastName: String(l.u_last), email: String(l.u_email) } : null,
+    };
+  });
+}
+
+export async function listOr404(em: EntityManager, organizationId: string, id: string): Promise<ListDto> {
+  const [l] = await listDtos(em, organizationId, [id]);
+  if (!l) throw notFound(LIST_MESSAGES.listNotFound);
+  return l;
+}
+
+/** Ideas by id, in the order of `ids`, with their enrichment results, executions and company. */
+export async function ideaDtos(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<IdeaDto[]> {
+  if (ids.length === 0) return [];
+  const conn = em.getConnection();
+  const arr = pgArray(ids);
+  const [rows, results, executions] = await Promise.all([
+    conn.execute<Row[]>(
+      `select i.*, c.name as c_name, c.domain as c_domain from idea i left join company c on c.organization_id = i.organization_id and c.id = i.company_id
+        where i.organization_id = ? and i.id = any(?::uuid[])`, [organizationId, arr]),
+    loadResults(em, organizationId, `r.entity_type = 'idea' and r.entity_id = any(?::uuid[])`, [arr]),
+    conn.execute<Row[]>(
+      `select id, type, type_id, status, status_message, entity_id from execution where organization_id = ? and entity_type = 'idea' and entity_id = any(?::uuid[])
+          and status in ('scheduled', 'processing') order by created_at`, [organizationId, arr]),
+  ]);
+  const byId = new Map(rows.map((r) => [String(r.id), r]));
+  return ids.filter((id) => byId.has(id)).map((id) => {
+    const r = byId.get(id)!;
+    return {
+      id, listCompanyId: String(r.list_id), name: String(r.name), website: String(r.website), domain: String(r.domain),
+      shortListed: Boolean(r.short_listed), status: r.status as IdeaStatus, sourceIds: (r.source_ids as string[]) ?? [],
+      data: (r.data as Record<string, unknown>) ?? {},
+      enrichmentResults: results.filter((x) => x.entityId === id),
+      scoringResults: (r.scoring_results as IdeaDto['scoringResults']) ?? [],
+      executions: executions.filter((x) => String(x.entity_id) === id).map((x) => ({ id: String(x.id), type: String(x.type), typeId: (x.type_id as string | null) ?? null, status: String(x.status), statusMessage: (x.status_message as string | null) ?? null })),
+      company: r.company_id ? { id: String(r.company_id), name: String(r.c_name), domain: String(r.c_domain) } : null,
+      createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
+    };
+  });
+}
+
+/** Tells the open list page (org/{oid}/lists/{listId}) and the lists table that a list changed. */
+export async function publishListChange(em: EntityManager, organizationId: string, listId: string, what: string): Promise<void> {
+  await publish(em, organizationId, [
+    { path: realtimePaths.lists(organizationId, listId), kind: REALTIME_EVENT_KINDS.entityUpdated, key: `list:${listId}`, data: { id: listId, what } },
+  ]);
+}
+
+// ---------- the ideas table ----------
+
+export interface IdeaWhere extends Sql {
+  /** Only the list itself, or the list and the shortlist flag: the total is the list's maintained one. */
+  maintained: 'all' | 'shortlisted' | 'notShortlisted' | null;
+  searched: boolean;
+}
+
+function statusesOf(s: IdeaFilters['recordStatus']): IdeaStatus[] {
+  if (!s) return [];
+  return Array.isArray(s) ? [...s] : [s];
+}
+
+/** The WHERE of the ideas of one list under the table's filters (also what 'all selected' means). */
+export function ideaWhere(organizationId: string, listId: string, f: Partial<IdeaFilters> & { ids?: readonly string[] }): IdeaWhere {
+  const conds = ['r.organization_id = ?', 'r.list_id = ?'];
+  const params: unknown[] = [organizationId, listId];
+  const text = (f.text ?? '').trim().toLowerCase();
+  if (text) {
+    conds.push(`r.search_text like ? escape '\\'`);
+    params.push(`%${likeEscape(text)}%`);
+  }
+  if (f.inShortlist === true) conds.push('r.short_listed');
+  if (f.inShortlist === false) conds.push('not r.short_listed');
+  const statuses = statusesOf(f.recordStatus);
+  if (statuses.length) {
+    conds.push('r.status = any(?::text[])');
+    params.push(pgArray(statuses));
+  }
+  if (f.listSourceIds?.length) {
+    conds.push('r.source_ids && ?::text[]');
+    params.push(pgArray(f.listSourceIds));
+  }
+  if (f.excludeIds?.length) {
+    conds.push('r.id <> all(?::uuid[])');
+    params.push(pgArray(f.excludeIds));
+  }
+  if (f.ids) {
+    conds.push('r.id = any(?::uuid[])');
+    params.push(pgArray(f.ids));
+  }
+  const only = !text && !statuses.length && !f.listSourceIds?.length && !f.excludeIds?.length && !f.ids;
+  const maintained = !only ? null : f.inShortlist === true ? 'shortlisted' : f.inShortlist === false ? 'notShortlisted' : 'all';
+  return { text: `where ${conds.join(' and ')}`, params, maintained, searched: !!text };
+}
+
+const IDEA_SORTS: Record<string, string> = {
+  createdAt: 'r.created_at', created_at: 'r.created_at', name: 'lower(r.name)', website: 'lower(r.website)', domain: 'r.domain',
+  status: 'r.status', shortListed: 'r.short_listed', updatedAt: 'r.updated_at', updated_at: 'r.updated_at',
+};
+
+/** The ideas table's order: newest first by default (spec 002 §9), the id as tie-breaker. */
+export function ideaOrder(sortKey: string | null | undefined, sortOrder: 'asc' | 'desc' | null | undefined): OrderSql['terms'] {
+  if (!sortKey || !sortOrder) return [{ expr: 'r.created_at', desc: true }, { expr: 'r.id', desc: true }];
+  const expr = IDEA_SORTS[sortKey];
+  if (!expr) throw badRequest('Unknown sort column');
+  const desc = sortOrder === 'desc';
+  return [{ expr, desc }, { expr: 'r.id', desc }];
+}
+
+/** Idea rows a sample aims at, and the least matches it needs before the estimate is trusted. */
+const SAMPLE_TARGET_ROWS = 3_000;
+
+/**
+ * Total and the ids of one page of a list's ideas, the way the companies table pages
+ * (docs/ARCHITECTURE.md 'Paging', 'Estimated totals'): without filters (or with the shortlist flag
+ * alone) the total is the list's maintained one; otherwise the set is counted up to
+ * EXACT_TOTAL_MAX + 1 rows, and a larger set's total is estimated from a repeatable sample of the
+ * list's ideas (three standard deviations must still be above 10,000, else it is counted). Pages
+ * past the middle of an exact total are read from the end in the reverse order.
+ */
+export async function ideaPage(em: EntityManager, list: { id: string; totalIdeas: number; totalShortListedIdeas: number }, where: IdeaWhere, terms: OrderSql['terms'], pageIndex: number, pageSize: number, exactMax = EXACT_TOTAL_MAX): Promise<{ total: number; ids: string[]; estimate: boolean }> {
+  const conn = em.getConnection();
+  const fetch = async (offset: number, limit: number, reverse: boolean) => {
+    const rows = await conn.execute<{ id: string }[]>(`select r.id from idea r ${where.text} ${orderBy(terms, reverse)} limit ? offset ?`, [...where.params, limit, offset]);
+    const ids = rows.map((r) => r.id);
+    return reverse ? ids.reverse() : ids;
+  };
+  const count = async (): Promise<{ total: number; estimate: boolean }> => {
+    if (where.maintained === 'all') return { total: list.totalIdeas, estimate: false };
+    if (where.maintained === 'shortlisted') return { total: list.totalShortListedIdeas, estimate: false };
+    if (where.maintained === 'notShortlisted') return { total: list.totalIdeas - list.totalShortListedIdeas, estimate: false };
+    const [c] = await conn.execute<{ n: number }[]>(`select count(*)::int as n from (select 1 from idea r ${where.text} limit ?) x`, [...where.params, exactMax + 1]);
+    if (c.n <= exactMax) return { total: c.n, estimate: false };
+    const percent = Math.min(100, (100 * SAMPLE_TARGET_ROWS) / Math.max(1, list.totalIdeas));
+    const cond = where.text.replace(/^where /, '');
+    const [s] = await conn.execute<{ rows: number; matched: number }[]>(
+      `select count(*)::int as rows, count(*) filter (where ${cond})::int as matched from idea r tablesample system (?::float8) repeatable (17) where r.organization_id = ? and r.list_id = ?`,
+      [...where.params, percent, where.params[0], where.params[1]],
+    );
+    if (s.rows > 0 && s.matched >= 30) {
+      const low = ((s.matched - 3 * Math.sqrt(s.matched)) / s.rows) * list.totalIdeas;
+      if (low > exactMax) return { total: roundEstimate((s.matched / s.rows) * list.totalIdeas), estimate: true };
+    }
+    const [all] = await conn.execute<{ n: number }[]>(`select count(*)::int as n from idea r ${where.text}`, where.params);
+    return { total: all.n, estimate: false };
+  };
+  if (pageIndex === 0) {
+    const [c, ids] = await Promise.all([count(), fetch(0, pageSize, false)]);
+    return { ...c, ids };
+  }
+  const c = await count();
+  const offset = pageIndex * pageSize;
+  if (c.estimate) {
+    // The last page by the estimate is read from the end, so 'Last page' shows the set's last rows.
+    if (pageIndex >= totalPagesFor(c.total, pageSize) - 1) return { ...c, ids: await fetch(0, pageSize, true) };
+    return { ...c, ids: await fetch(offset, pageSize, false) };
+  }
+  if (offset >= c.total) return { ...c, ids: [] };
+  if (offset > c.total / 2) {
+    const end = Math.min(c.total, offset + pageSize);
+    return { ...c, ids: await fetch(c.total - end, end - offset, true) };
+  }
+  return { ...c, ids: await fetch(offset, pageSize, false) };
+}
+
+// ---------- writes ----------
+
+interface ListRow { id: string; total_ideas: number; total_short_listed_ideas: number; status: string }
+
+/** Locks the list row for the rest of the transaction (writers of one list queue here); 404 when it is not the organization's. */
+export async function lockList(em: EntityManager, organizationId: string, listId: string): Promise<ListRow> {
+  const [l] = await em.getConnection().execute<ListRow[]>(
+    `select id, total_ideas, total_short_listed_ideas, status from list_company where organization_id = ? and id = ? for update`,
+    [organizationId, listId], 'all', em.getTransactionContext());
+  if (!l) throw notFound(LIST_MESSAGES.listNotFound);
+  return l;
+}
+
+async function addTotals(em: EntityManager, organizationId: string, listId: string, ideas: number, shortlisted: number): Promise<void> {
+  await em.getConnection().execute(
+    `update list_company set total_ideas = total_ideas + ?, total_short_listed_ideas = total_short_listed_ideas + ?, updated_at = now() where organization_id = ? and id = ?`,
+    [ideas, shortlisted, organizationId, listId], 'run', em.getTransactionContext());
+}
+
+export async function createList(em: EntityManager, actor: Actor, name: string): Promise<string> {
+  const [r] = await em.getConnection().execute<{ id: string }[]>(
+    `insert into list_company (id, organization_id, name, created_by_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, ?, now(), now()) returning id::text`,
+    [actor.organizationId, name.trim(), actor.userId]);
+  return r.id;
+}
+
+export async function renameList(em: EntityManager, actor: Actor, listId: string, name: string): Promise<void> {
+  const res = await em.getConnection().execute<{ id: string }[]>(
+    `update list_company set name = ?, updated_at = now() where organization_id = ? and id = ? returning id`, [name.trim(), actor.organizationId, listId]);
+  if (res.length === 0) throw notFound(LIST_MESSAGES.listNotFound);
+  await publishListChange(em, actor.organizationId, listId, 'renamed');
+}
+
+export async function deleteList(em: EntityManager, actor: Actor, listId: string): Promise<void> {
+  await em.transactional(async (tem) => {
+    await lockList(tem, actor.organizationId, listId);
+    const conn = tem.getConnection();
+    const trx = tem.getTransactionContext();
+    await conn.execute(`delete from enrichment_result er using idea i where er.organization_id = ? and er.entity_type = 'idea' and i.organization_id = ? and i.list_id = ? and er.entity_id = i.id`,
+      [actor.organizationId, actor.organizationId, listId], 'run', trx);
+    // Ideas and sources go with the list (ON DELETE CASCADE).
+    await conn.execute(`delete from list_company where organization_id = ? and id = ?`, [actor.organizationId, listId], 'run', trx);
+    await publishListChange(tem, actor.organizationId, listId, 'deleted');
+  });
+}
+
+/** The list's source of a kind that collects ideas over time (manual adds), created on first use. */
+async function standingSource(em: EntityManager, actor: Actor, listId: string, type: string): Promise<string> {
+  const conn = em.getConnection();
+  const trx = em.getTransactionContext();
+  const [s] = await conn.execute<{ id: string }[]>(`select id::text from list_source where organization_id = ? and list_id = ? and type = ? order by created_at limit 1`, [actor.organizationId, listId, type], 'all', trx);
+  if (s) return s.id;
+  const [n] = await conn.execute<{ id: string }[]>(
+    `insert into list_source (id, organization_id, list_id, type, status, parameters, created_by_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, ?, 'completed', '{}', ?, now(), now()) returning id::text`,
+    [actor.organizationId, listId, type, actor.userId], 'all', trx);
+  return n.id;
+}
+
+/** A manual idea (POST /list-company/idea): validated like a company; a domain already in the list is a 409. */
+export async function addManualIdea(em: EntityManager, actor: Actor, listId: string, companyName: string | null | undefined, website: string | null | undefined): Promise<string> {
+  const problems = companyProblems({ name: companyName, website });
+  const first = problems.name ?? problems.website;
+  if (first) throw badRequest(first);
+  const name = companyName!.trim();
+  const site = website!.trim();
+  const domain = normalizeDomain(site);
+  return em.transactional(async (tem) => {
+    await lockList(tem, actor.organizationId, listId);
+    const sourceId = await standingSource(tem, actor, listId, 'manual');
+    const conn = tem.getConnection();
+    const trx = tem.getTransactionContext();
+    const rows = await conn.execute<{ id: string }[]>(
+      `insert into idea (id, organization_id, list_id, name, website, domain, source_ids, status, created_at, updated_at)
+       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?::text[], 'idea', now(), now())
+       on conflict (organization_id, list_id, domain) do nothing returning id::text`,
+      [actor.organizationId, listId, name, site, domain, pgArray([sourceId])], 'all', trx);
+    if (rows.length === 0) throw conflict(LIST_MESSAGES.duplicateIdea);
+    await conn.execute(`update list_source set total = total + 1, updated_at = now() where organization_id = ? and id = ?`, [actor.organizationId, sourceId], 'run', trx);
+    await addTotals(tem, actor.organizationId, listId, 1, 0);
+    await publishListChange(tem, actor.organizationId, listId, 'ideas');
+    return rows[0].id;
+  });
+}
+
+export interface IdeaInput { name: string; website: string; domain: string; data?: Record<string, unknown> }
+
+/**
+ * Adds a batch of ideas of one source to a list, set-based, in the caller's transaction (which
+ * holds the list's lock: lockList). Rows are deduplicated by normalized domain: within the batch
+ * the first row of a domain wins; a domain already in the list gains this source instead of a
+ * second idea. Answers how many ideas were new and how many existing ones gained the source.
+ */
+export async function insertIdeas(em: EntityManager, organizationId: string, listId: string, sourceId: string, rows: readonly IdeaInput[]): Promise<{ inserted: number; merged: number }> {
+  if (rows.length === 0) return { inserted: 0, merged: 0 };
+  const conn = em.getConnection();
+  const trx = em.getTransactionContext();
+  const [r] = await conn.execute<{ inserted: number; merged: number; merged_short: number }[]>(
+    `with src as (select distinct on (t.d) t.n, t.w, t.d, t.x, t.o from unnest(?::text[], ?::text[], ?::text[], ?::jsonb[]) with ordinality as t(n, w, d, x, o) order by t.d, t.o),
+          ins as (insert into idea (id, organization_id, list_id, name, website, domain, source_ids, data, created_at, updated_at)
+                  select gen_random_uuid(), ?, ?, src.n, src.w, src.d, array[?::text], src.x, clock_timestamp(), now() from src order by src.o
+                  on conflict (organization_id, list_id, domain) do update set source_ids = idea.source_ids || excluded.source_ids, updated_at = now()
+                   where not (idea.source_ids @> excluded.source_ids)
+                  returning (xmax = 0) as inserted, short_listed)
+     select (count(*) filter (where inserted))::int as inserted, (count(*) filter (where not inserted))::int as merged,
+            (count(*) filter (where not inserted and short_listed))::int as merged_short from ins`,
+    [pgArray(rows.map((x) => x.name)), pgArray(rows.map((x) => x.website)), pgArray(rows.map((x) => x.domain)), pgArray(rows.map((x) => JSON.stringify(x.data ?? {}))),
+      organizationId, listId, sourceId], 'all', trx);
+  await conn.execute(`update list_source set total = total + ?, shortlisted = shortlisted + ?, updated_at = now() where organization_id = ? and id = ?`,
+    [r.inserted + r.merged, r.merged_short, organizationId, sourceId], 'run', trx);
+  await addTotals(em, organizationId, listId, r.inserted, 0);
+  return { inserted: r.inserted, merged: r.merged };
+}
+
+/** A new source of a list (its ideas come after). */
+export async function createSource(em: EntityManager, actor: Actor, listId: string, type: string, parameters: Record<string, unknown>, status = 'pending'): Promise<string> {
+  const [n] = await em.getConnection().execute<{ id: string }[]>(
+    `insert into list_source (id, organization_id, list_id, type, status, parameters, created_by_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, ?, ?, ?::jsonb, ?, now(), now()) returning id::text`,
+    [actor.organizationId, listId, type, status, JSON.stringify(parameters), actor.userId], 'all', em.getTransactionContext());
+  return n.id;
+}
+
+/** The selection of a bulk call: explicit ids, or 'all selected' by the table's filters (minus excludeIds). */
+export function selectionWhere(organizationId: string, listId: string, ids: readonly string[] | undefined, filters: IdeaFilters | null | undefined): IdeaWhere {
+  if (filters) return ideaWhere(organizationId, listId, filters);
+  if (!ids || ids.length === 0) throw badRequest(LIST_MESSAGES.nothingSelected);
+  return ideaWhere(organizationId, listId, { ids });
+}
+
+/** Shortlists (or un-shortlists) the selection; answers how many ideas changed. */
+export async function setShortlist(em: EntityManager, actor: Actor, listId: string, where: IdeaWhere, status: boolean): Promise<number> {
+  return em.transactional(async (tem) => {
+    await lockList(tem, actor.organizationId, listId);
+    const conn = tem.getConnection();
+    const trx = tem.getTransactionContext();
+    const sign = status ? 1 : -1;
+    const [r] = await conn.execute<{ n: number }[]>(
+      `with u as (update idea r set short_listed = ?, updated_at = now() ${where.text} and r.short_listed <> ? returning r.source_ids),
+            s as (update list_source ls set shortlisted = ls.shortlisted + ? * x.n, updated_at = now()
+                    from (select sid, count(*)::int as n from u, unnest(u.source_ids) sid group by sid) x
+                   where ls.organization_id = ? and ls.id::text = x.sid)
+       select count(*)::int as n from u`,
+      [status, ...where.params, status, sign, actor.organizationId], 'all', trx);
+    if (r.n > 0) {
+      await addTotals(tem, actor.organizationId, listId, 0, sign * r.n);
+      await publishListChange(tem, actor.organizationId, listId, 'shortlist');
+    }
+    return r.n;
+  });
+}
+
+/** Deletes the selection (and its enrichment results); answers how many ideas went. */
+export async function deleteIdeas(em: EntityManager, actor: Actor, listId: string, where: IdeaWhere): Promise<number> {
+  return em.transactional(async (tem) => {
+    await lockList(tem, actor.organizationId, listId);
+    const conn = tem.getConnection();
+    const trx = tem.getTransactionContext();
+    const [r] = await conn.execute<{ n: number; s: number }[]>(
+      `with d as (delete from idea r ${where.text} returning r.id, r.source_ids, r.short_listed),
+            e as (delete from enrichment_result er using d where er.organization_id = ? and er.entity_type = 'idea' and er.entity_id = d.id),
+            s as (update list_source ls set total = ls.total - x.n, shortlisted = ls.shortlisted - x.sn, updated_at = now()
+                    from (select sid, count(*)::int as n, (count(*) filter (where d.short_listed))::int as sn from d, unnest(d.source_ids) sid group by sid) x
+                   where ls.organization_id = ? and ls.id::text = x.sid)
+       select count(*)::int as n, (count(*) filter (where short_listed))::int as s from d`,
+      [...where.params, actor.organizationId, actor.organizationId], 'all', trx);
+    if (r.n > 0) {
+      await addTotals(tem, actor.organizationId, listId, -r.n, -r.s);
+      await publishListChange(tem, actor.organizationId, listId, 'ideas');
+    }
+    return r.n;
+  });
+}
+
+/** Removes a source: its ideas that no other source proposed go with it; the others only lose its id. */
+export async function deleteSource(em: EntityManager, actor: Actor, sourceId: string): Promise<void> {
+  const conn = em.getConnection();
+  const [s] = await conn.execute<{ list_id: string }[]>(`select list_id::text from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
+  if (!s) throw notFound(LIST_MESSAGES.sourceNotFound);
+  await em.transactional(async (tem) => {
+    await lockList(tem, actor.organizationId, s.list_id);
+    const where = ideaWhere(actor.organizationId, s.list_id, {});
+    const c = tem.getConnection();
+    const trx = tem.getTransactionContext();
+    const [r] = await c.execute<{ n: number; s: number }[]>(
+      `with d as (delete from idea r ${where.text} and r.source_ids = ?::text[] returning r.id, r.short_listed),
+            e as (delete from enrichment_result er using d where er.organization_id = ? and er.entity_type = 'idea' and er.entity_id = d.id)
+       select count(*)::int as n, (count(*) filter (where short_listed))::int as s from d`,
+      [...where.params, pgArray([sourceId]), actor.organizationId], 'all', trx);
+    await c.execute(`update idea r set source_ids = array_remove(r.source_ids, ?::text), updated_at = now() ${where.text} and r.source_ids @> ?::text[]`,
+      [sourceId, ...where.params, pgArray([sourceId])], 'run', trx);
+    await c.execute(`delete from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId], 'run', trx);
+    await addTotals(tem, actor.organizationId, s.list_id, -r.n, -r.s);
+    await publishListChange(tem, actor.organizationId, s.list_id, 'sources');
+  });
+}
+
+// ---------- completing a list ----------
+
+/** The shortlisted ideas a completion takes in, and how many of them already exist as companies (by domain). */
+export async function completeConfirmation(em: EntityManager, organizationId: string, listId: string): Promise<{ total: number; existing: number; candidate: number }> {
+  const conn = em.getConnection();
+  const [l] = await conn.execute<{ id: string }[]>(`select id from list_company where organization_id = ? and id = ?`, [organizationId, listId]);
+  if (!l) throw notFound(LIST_MESSAGES.listNotFound);
+  const [r] = await conn.execute<{ total: number; existing: number }[]>(
+    `select count(*)::int as total, count(c.id)::int as existing
+       from idea r left join company c on c.organization_id = r.organization_id and c.domain = r.domain
+      where r.organization_id = ? and r.list_id = ? and r.short_listed and r.status = 'idea'`, [organizationId, listId]);
+  return { total: r.total, existing: r.existing, candidate: r.total - r.existing };
+}
+
+/**
+ * Turns the list's shortlisted ideas into companies (status inDealscout) in one transaction: a
+ * company with the same domain is linked, not duplicated. Ideas already taken in are left alone,
+ * so running it twice changes nothing.
+ */
+export async function completeList(em: EntityManager, actor: Actor, listId: string): Promise<{ created: number; linked: number }> {
+  return em.transactional(async (tem) => {
+    await lockList(tem, actor.organizationId, listId);
+    const conn = tem.getConnection();
+    const trx = tem.getTransactionContext();
+    const created = await conn.execute<{ id: string }[]>(
+      `insert into company (id, organization_id, name, website, domain, created_by_id, created_at, updated_at)
+       select gen_random_uuid(), r.organization_id, r.name, r.website, r.domain, ?, now(), now()
+         from idea r where r.organization_id = ? and r.list_id = ? and r.short_listed and r.status = 'idea'
+       on conflict (organization_id, domain) do nothing returning id::text`,
+      [actor.userId, actor.organizationId, listId], 'all', trx);
+    const [u] = await conn.execute<{ n: number }[]>(
+      `with u as (update idea r set status = 'inDealscout', company_id = c.id, updated_at = now() from company c
+                   where r.organization_id = ? and r.list_id = ? and r.short_listed and r.status = 'idea'
+                     and c.organization_id = r.organization_id and c.domain = r.domain returning r.id)
+       select count(*)::int as n from u`, [actor.organizationId, listId], 'all', trx);
+    await conn.execute(`update list_company set status = 'completed', updated_at = now() where organization_id = ? and id = ? and (status <> 'completed' or ? > 0)`,
+      [actor.organizationId, listId, u.n], 'run', trx);
+    if (created.length) await publishEntityChange(tem, actor.organizationId, 'company', 'created', created.map((c) => c.id));
+    if (u.n) await publishListChange(tem, actor.organizationId, listId, 'completed');
+    return { created: created.length, linked: u.n - created.length };
+  });
+}
