@@ -40,6 +40,7 @@ import { llmRoutes } from './modules/llm/llm.routes';
 import { integrationRoutes } from './modules/integrations/integrations.routes';
 import { playRoutes } from './modules/plays/plays.routes';
 import { listRoutes } from './modules/lists/lists.routes';
+import { scoringRoutes } from './modules/scoring/scoring.routes';
 
 export interface AppDeps {
   config: Config;
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(integrationRoutes, { prefix: '/api/v1' });
   await app.register(playRoutes, { prefix: '/api/v1' });
   await app.register(listRoutes, { prefix: '/api/v1' });
+  await app.register(scoringRoutes, { prefix: '/api/v1' });
   await app.register(enrichmentRoutes, { prefix: '/api/v1' });
 
   if (spaHtml) await app.register(fastifyStatic, { root: config.WEB_DIST, prefix: '/', wildcard: false, index: false });

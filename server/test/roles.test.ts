@@ -100,9 +100,9 @@ describe('separate API and worker processes', () => {
       s.send({ type: 'subscribe', paths: [realtimePaths.notifications(user.id), realtimePaths.executions(organization.id)] });
       await s.next('subscribed');
 
-      // No handler is registered for scores yet (plays have one since issue 17): the execution waits
-      // in its queue. Its dead letter, handled by the worker process, turns it into an error and a notice.
-      const [started] = await createExecutions(orm.em.fork(), boss, { organizationId: organization.id, createdById: user.id, type: 'score', entityType: 'company', targets: [{ entityId: null }] });
+      // The execution waits in its queue (it may start only in an hour, so no handler takes it). Its
+      // dead letter, handled by the worker process, turns it into an error and a notice.
+      const [started] = await createExecutions(orm.em.fork(), boss, { organizationId: organization.id, createdById: user.id, type: 'score', entityType: 'company', targets: [{ entityId: null }], startAfter: new Date(Date.now() + 3_600_000) });
       await boss.send(EXECUTION_DEAD_LETTER_QUEUE, { executionId: started.executionId, organizationId: organization.id, type: 'score' });
       const events = await s.waitForEvents((e) => e.some((x) => x.kind === 'notification.created'), 30_000);
       expect(events.find((e) => e.kind === 'notification.created')!.data as NotificationDto).toMatchObject({ level: 'error', message: 'Score execution failed: The execution failed unexpectedly.' });

@@ -121,4 +121,9 @@ export const HAND_WRITTEN_FOREIGN_KEYS: readonly { table: string; column: string
   { table: 'list_source', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
   { table: 'idea', column: 'list_id', target: 'list_company', onDelete: 'cascade' },
   { table: 'idea', column: 'company_id', target: 'company', onDelete: 'set null' },
+  // Migration20261126220000: scoring models and score runs.
+  { table: 'scoring_model', column: 'list_id', target: 'list_company', onDelete: 'cascade' },
+  { table: 'scoring_model', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
+  { table: 'score_run', column: 'model_id', target: 'scoring_model', onDelete: 'cascade' },
+  { table: 'score_run', column: 'list_id', target: 'list_company', onDelete: 'cascade' },
 ];

@@ -1,0 +1,48 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import type { ScoreRuleSet } from '@dealscout/shared/domain';
+import { Organization } from '../organization/organization.entity';
+import { User } from '../users/user.entity';
+import { ListCompany } from '../lists/list.entity';
+
+/** A scoring model of a list (spec 002 §3 'Scoring model'): weighted rule sets over the ideas' fields. */
+export const ScoringModel = defineEntity({
+  name: 'ScoringModel',
+  tableName: 'scoring_model',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    organization: () => p.manyToOne(Organization),
+    list: () => p.manyToOne(ListCompany).deleteRule('cascade'),
+    name: p.string().length(255),
+    description: p.text().default(''),
+    ruleSets: p.json<ScoreRuleSet[]>(),
+    createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+  indexes: [{ name: 'scoring_model_org_list_index', properties: ['organization', 'list'] }],
+  uniques: [{ properties: ['organization', 'id'] }],
+});
+export type IScoringModel = InferEntity<typeof ScoringModel>;
+
+/**
+ * What one score run covers (one execution of type score per run): the ideas it names, or every idea
+ * of the list that matches `filters` when it runs on all. Written with the execution, read by the
+ * handler; a retried job reads the same scope.
+ */
+export const ScoreRun = defineEntity({
+  name: 'ScoreRun',
+  tableName: 'score_run',
+  properties: {
+    /** The execution's id. */
+    id: p.uuid().primary(),
+    organization: () => p.manyToOne(Organization),
+    model: () => p.manyToOne(ScoringModel).deleteRule('cascade'),
+    list: () => p.manyToOne(ListCompany).deleteRule('cascade'),
+    ideaIds: p.array<string>().nullable(),
+    filters: p.json<Record<string, unknown>>().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [{ properties: ['organization', 'id'] }],
+});
+export type IScoreRun = InferEntity<typeof ScoreRun>;

@@ -1,0 +1,207 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { scoreValues, type ScoreRuleSet, type ScoreFieldType, type ScoreOperator, SCORE_OPERATORS_BY_TYPE } from '@dealscout/shared/domain';
+import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
+import { startTestWorker, eventually, type TestWorker } from '../../../test/execution-harness';
+import { insertIdeas, lockList, createSource } from '../lists/lists.service';
+import { createScoreHandler } from './handler';
+import { readIdeaBatch, scoreIdeas, writeScores } from './scoring.service';
+
+const revenue = (over: Partial<ScoreRuleSet> = {}): ScoreRuleSet => ({
+  id: 'rs-revenue', label: 'Revenue', weight: 100, defaultScore: 2,
+  fieldData: { id: 'revenue', sourceType: 'mandatory', fieldType: 'double', fieldPath: 'data.revenue' },
+  rules: [{ id: 'r-big', operator: 'greater_than', value: { primary: '500' }, score: 10 }, { id: 'r-mid', operator: 'between', value: { primary: '100', secondary: '500' }, score: 6 }],
+  ...over,
+});
+
+describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
+  let ctx: TestContext;
+  let orgA: string;
+  let adminA: string;
+  let a: TestClient;
+  let b: TestClient;
+  let worker: TestWorker;
+  let enrichmentId: string;
+
+  beforeAll(async () => {
+    ctx = await createTestApp({ boss: true });
+    const oa = await createOrg(ctx, { name: 'Alpha' });
+    const ob = await createOrg(ctx, { name: 'Beta' });
+    orgA = oa.organization.id;
+    adminA = oa.admin.id;
+    a = await signedIn(ctx, oa.admin.email, '10.42.0.1');
+    b = await signedIn(ctx, ob.admin.email, '10.42.0.2');
+    enrichmentId = randomUUID();
+    await ctx.em().execute(
+      `insert into enrichment (id, organization_id, config_id, enrichment_type, provider, entity_type, name, data, created_at, updated_at)
+       values (?, ?, 'industry', 'ai', 'openai', 'idea', 'Industry', '{}'::jsonb, now(), now())`, [enrichmentId, orgA]);
+    worker = await startTestWorker(ctx.dbUrl, ctx.config, [createScoreHandler({ batch: 7 })]);
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await ctx.close();
+  });
+
+  const newList = async (c: TestClient, name = `List ${randomUUID().slice(0, 6)}`) => {
+    const res = await c.post('/api/v1/list-company', { name });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().list as { id: string; name: string };
+  };
+  /** Ideas inserted the way an import does; `data` per idea. */
+  const seedIdeas = async (listId: string, data: Record<string, unknown>[]) => {
+    const em = ctx.em();
+    await em.transactional(async (tem) => {
+      await lockList(tem, orgA, listId);
+      const sourceId = await createSource(tem, { organizationId: orgA, userId: adminA }, listId, 'csv', { fileName: 'seed.csv' }, 'completed');
+      await insertIdeas(tem, orgA, listId, sourceId, data.map((d, i) => ({ name: `co ${i}`, website: `https://co${i}-${listId.slice(0, 6)}.example.com`, domain: `co${i}-${listId.slice(0, 6)}.example.com`, data: d })));
+    });
+    const rows = await ctx.em().execute<{ id: string; name: string; website: string; domain: string; data: Record<string, unknown> }[]>(
+      `select id, name, website, domain, data from idea where organization_id = ? and list_id = ? order by id`, [orgA, listId]);
+    return rows;
+  };
+  const results = async (listId: string) => ctx.em().execute<{ id: string; scoring_results: { scoringModelId: string; totalScore: number; details: unknown[]; executionId: string; status: string }[] }[]>(
+    `select id, scoring_results from idea where organization_id = ? and list_id = ? order by id`, [orgA, listId]);
+
+  it('creates, lists, reads, updates and deletes (204) models, with the editor messages; another organization gets 404', async () => {
+    const list = await newList(a, 'Nordic SaaS');
+    const created = await a.post('/api/v1/scoring-model', { name: 'Early Saas', listCompanyId: list.id, ruleSets: [revenue()] });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ success: true, message: 'Score created successfully.', scoringModel: { name: 'Early Saas', listCompanyId: list.id, description: '' } });
+    const id = created.json().scoringModel.id as string;
+    expect((await a.get(`/api/v1/scoring-model/?listCompanyId=${list.id}`)).json().scoringModels.map((m: { id: string }) => m.id)).toEqual([id]);
+    expect((await a.get(`/api/v1/scoring-model/${id}`)).json().scoringModel.ruleSets).toEqual([revenue()]);
+    const updated = await a.put(`/api/v1/scoring-model/${id}`, { name: 'Later Saas', ruleSets: [revenue({ weight: 60 })] });
+    expect(updated.json()).toMatchObject({ success: true, message: 'Score updated successfully.', scoringModel: { name: 'Later Saas' } });
+
+    // Every message of 002 §5, as the editor words it.
+    const bad = async (body: Record<string, unknown>) => (await a.post('/api/v1/scoring-model', { listCompanyId: list.id, name: 'm', ruleSets: [revenue()], ...body })).json();
+    expect(await bad({ name: ' ' })).toMatchObject({ success: false, message: 'Invalid score name.' });
+    expect(await bad({ ruleSets: [] })).toMatchObject({ message: 'Please add at least one rule.' });
+    expect(await bad({ ruleSets: [revenue(), revenue({ id: 'x' })] })).toMatchObject({ message: 'The following fields are duplicated: Revenue' });
+    expect(await bad({ ruleSets: [revenue({ rules: [{ id: 'r', operator: 'between', value: { primary: '1' }, score: 5 }] })] })).toMatchObject({ message: 'Please fill all the values.' });
+    expect(await bad({ ruleSets: [revenue({ rules: [{ id: 'r', operator: 'is', value: { primary: '1' }, score: 5 }] })] })).toMatchObject({ message: 'No supported operator found for this field type.' });
+    expect(await bad({ ruleSets: [revenue({ rules: [{ id: 'r', operator: 'equals', value: { primary: '1' }, score: 5 }, { id: 's', operator: 'equals', value: { primary: '1' }, score: 6 }] })] })).toMatchObject({ message: 'The value must not be same: Revenue' });
+    expect(await bad({ name: 'nul\u0000' })).toMatchObject({ success: false });
+    expect((await a.post('/api/v1/scoring-model', { name: 'm', listCompanyId: randomUUID(), ruleSets: [revenue()] })).statusCode).toBe(404);
+
+    // Another organization: its session with our ids is 404 and changes nothing.
+    expect((await b.get(`/api/v1/scoring-model/${id}`)).statusCode).toBe(404);
+    expect((await b.get(`/api/v1/scoring-model/?listCompanyId=${list.id}`)).statusCode).toBe(404);
+    expect((await b.put(`/api/v1/scoring-model/${id}`, { name: 'Mine', ruleSets: [revenue()] })).statusCode).toBe(404);
+    expect((await b.del(`/api/v1/scoring-model/${id}`)).statusCode).toBe(404);
+    expect((await b.post('/api/v1/scoring-model/execute', { scoringModelId: id, options: { runAll: true } })).statusCode).toBe(404);
+    expect((await b.post('/api/v1/scoring-model', { name: 'm', listCompanyId: list.id, ruleSets: [revenue()] })).statusCode).toBe(404);
+    expect((await a.get(`/api/v1/scoring-model/${id}`)).json().scoringModel.name).toBe('Later Saas');
+
+    // No ideas: the spec's run-scope messages.
+    expect((await a.post('/api/v1/scoring-model/execute', { scoringModelId: id, entityIds: [randomUUID()] })).json()).toMatchObject({ success: false, message: 'No ideas to run score on.' });
+    expect((await a.post('/api/v1/scoring-model/execute', { scoringModelId: id, options: { runAll: true } })).json()).toMatchObject({ success: false, message: 'No ideas to run score.' });
+
+    const del = await a.del(`/api/v1/scoring-model/${id}`);
+    expect(del.statusCode).toBe(204);
+    expect((await a.get(`/api/v1/scoring-model/${id}`)).statusCode).toBe(404);
+  });
+
+  it('runs for the first ideas and for all, writes a breakdown per idea equal to the reference scorer, replaces its own earlier results', async () => {
+    const list = await newList(a);
+    const data = Array.from({ length: 30 }, (_, i) => ({ revenue: i % 5 === 0 ? null : i * 40, tags: i % 3 === 0 ? ['SaaS', 'Nordic'] : ['Retail'] }));
+    const ideas = await seedIdeas(list.id, data);
+    const tags: ScoreRuleSet = { id: 'rs-tags', label: 'Tags', weight: 40, defaultScore: 1, fieldData: { id: 'tags', sourceType: 'mandatory', fieldType: 'array', fieldPath: 'data.tags' }, rules: [{ id: 'r-saas', operator: 'is', value: { primary: 'saas' }, score: 9 }] };
+    const industry: ScoreRuleSet = { id: 'rs-ind', label: 'Industry', weight: 60, defaultScore: 3, fieldData: { id: 'ind', sourceType: 'enrichment', fieldType: 'string', fieldPath: '$.result.industry', enrichmentId }, rules: [{ id: 'r-soft', operator: 'contain', value: { primary: 'software' }, score: 8 }] };
+    // Enrichment results for the first half of the ideas.
+    for (const [i, idea] of ideas.slice(0, 15).entries()) {
+      await ctx.em().execute(`insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, status, value, updated_at) values (gen_random_uuid(), ?, ?, 'idea', ?, 'completed', ?::jsonb, now())`,
+        [orgA, enrichmentId, idea.id, JSON.stringify({ result: { industry: i % 2 ? 'Software (B2B)' : 'Logistics' } })]);
+    }
+    const model = (await a.post('/api/v1/scoring-model', { name: 'Fit', listCompanyId: list.id, ruleSets: [revenue(), tags, industry] })).json().scoringModel;
+
+    const first = ideas.slice(0, 10).map((i) => i.id);
+    const started = await a.post('/api/v1/scoring-model/execute', { scoringModelId: model.id, entityType: 'idea', entityIds: first });
+    expect(started.json()).toMatchObject({ success: true, message: 'Score execution started.', total: 10 });
+    const exec = started.json().executionId as string;
+    const done = await eventually(async () => {
+      const r = (await a.get(`/api/v1/execution/${exec}`)).json();
+      return r.execution?.status === 'completed' ? r.execution : undefined;
+    }, 'score run completed');
+    expect(done).toMatchObject({ type: 'score', typeId: model.id, progress: { processed: 10, total: 10 } });
+    let rows = await results(list.id);
+    expect(rows.filter((r) => r.scoring_results.length > 0).map((r) => r.id).sort()).toEqual([...first].sort());
+
+    // Every result is what the reference scorer says for the same values.
+    const expected = (idea: (typeof ideas)[number], i: number) => {
+      const enriched = i < 15 ? (i % 2 ? 'Software (B2B)' : 'Logistics') : undefined;
+      return scoreValues([revenue(), tags, industry], (f) => (f.sourceType === 'enrichment' ? enriched : idea.data[f.fieldPath.slice(5)]));
+    };
+    for (const row of rows.filter((r) => first.includes(r.id))) {
+      const i = ideas.findIndex((x) => x.id === row.id);
+      expect(row.scoring_results).toHaveLength(1);
+      expect(row.scoring_results[0]).toMatchObject({ scoringModelId: model.id, status: 'completed', executionId: exec, totalScore: expected(ideas[i]!, i).totalScore, details: expected(ideas[i]!, i).fields });
+    }
+
+    // Run on all (7 per batch in this test): every idea, each with one entry for the model.
+    const all = await a.post('/api/v1/scoring-model/execute', { scoringModelId: model.id, options: { runAll: true } });
+    expect(all.json().total).toBe(30);
+    await eventually(async () => ((await a.get(`/api/v1/execution/${all.json().executionId}`)).json().execution?.status === 'completed' ? true : undefined), 'run on all');
+    rows = await results(list.id);
+    expect(rows.every((r) => r.scoring_results.length === 1 && r.scoring_results[0]!.executionId === all.json().executionId)).toBe(true);
+    for (const row of rows) {
+      const i = ideas.findIndex((x) => x.id === row.id);
+      expect(row.scoring_results[0]!.totalScore).toBe(expected(ideas[i]!, i).totalScore);
+    }
+    // The ideas table's DTO carries the result.
+    const pageHttp = await a.post("/api/v1/list-company/idea/list", { listCompanyId: list.id, pageSize: 1 });
+    expect(pageHttp.statusCode, pageHttp.body).toBe(200);
+    const pageRes = pageHttp.json();
+    expect(pageRes.listCompanyIdeas[0].scoringResults[0]).toMatchObject({ scoringModelId: model.id, totalScore: expect.any(Number) });
+
+    // Deleting the model removes its results.
+    expect((await a.del(`/api/v1/scoring-model/${model.id}`)).statusCode).toBe(204);
+    expect((await results(list.id)).every((r) => r.scoring_results.length === 0)).toBe(true);
+  });
+
+  it('property: the batched scorer over the database gives exactly the reference evaluation, for any model and values', async () => {
+    const list = await newList(a);
+    const keys = ['k0', 'k1', 'k2', 'k3', 'k4'];
+    const value = fc.oneof(fc.constant(null), fc.integer({ min: -1000, max: 1000 }), fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }), fc.boolean(),
+      fc.constantFrom('', ' ', 'SaaS', 'saas ', 'Acme Software', '42', '1e3', 'yes', 'no'), fc.array(fc.constantFrom('SaaS', 'Retail', 'x'), { maxLength: 3 }));
+    const ideasArb = fc.array(fc.record(Object.fromEntries(keys.map((k) => [k, value])) as Record<string, fc.Arbitrary<unknown>>), { minLength: 1, maxLength: 12 });
+    const ruleArb = (type: ScoreFieldType) => fc.record({
+      operator: fc.constantFrom(...(SCORE_OPERATORS_BY_TYPE[type] as ScoreOperator[])),
+      primary: fc.constantFrom('0', '42', '100', '-5', 'saas', 'true', 'Acme', 'software'),
+      secondary: fc.constantFrom('10', '500', '-100'),
+      score: fc.integer({ min: 0, max: 10 }),
+    });
+    const fieldArb = fc.constantFrom<ScoreFieldType>('int', 'double', 'boolean', 'array', 'string', 'url', 'other').chain((type) => fc.record({
+      type: fc.constant(type), key: fc.constantFrom(...keys), weight: fc.constantFrom(20, 40, 60, 80, 100), defaultScore: fc.integer({ min: 0, max: 10 }),
+      rules: fc.uniqueArray(ruleArb(type), { minLength: 1, maxLength: 3, selector: (r) => r.operator }),
+    }));
+    const modelArb = fc.uniqueArray(fieldArb, { minLength: 1, maxLength: 5, selector: (f) => f.key });
+    let run = 0;
+    await fc.assert(fc.asyncProperty(ideasArb, modelArb, async (values, fields) => {
+      run += 1;
+      const ruleSets: ScoreRuleSet[] = fields.map((f, i) => ({
+        id: `rs${i}`, label: `F${i}`, weight: f.weight, defaultScore: f.defaultScore,
+        fieldData: { id: `f${i}`, sourceType: 'mandatory', fieldType: f.type, fieldPath: `data.${f.key}` },
+        rules: f.rules.map((r, j) => ({ id: `r${j}`, operator: r.operator, value: { primary: r.primary, secondary: r.secondary }, score: r.score })),
+      }));
+      await ctx.em().execute(`delete from idea where organization_id = ? and list_id = ?`, [orgA, list.id]);
+      const ideas = await seedIdeas(list.id, values.map((v, i) => ({ ...v, n: `${run}-${i}` })));
+      const em = ctx.em();
+      let after: string | null = null;
+      for (;;) {
+        const batch = await readIdeaBatch(em, orgA, { listId: list.id, ideaIds: null, filters: null }, ruleSets, after, 5);
+        if (batch.length === 0) break;
+        await writeScores(em, orgA, 'model-p', 'exec-p', scoreIdeas(ruleSets, batch));
+        after = batch[batch.length - 1]!.id;
+      }
+      const rows = await results(list.id);
+      for (const row of rows) {
+        const idea = ideas.find((x) => x.id === row.id)!;
+        const original = values[Number(String(idea.data.n).split('-')[1])]!;
+        const want = scoreValues(ruleSets, (f) => original[f.fieldPath.slice(5)]);
+        expect(row.scoring_results[0]).toMatchObject({ totalScore: want.totalScore, details: want.fields });
+      }
+    }), { numRuns: 25 });
+  });
+});
