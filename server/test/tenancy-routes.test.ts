@@ -43,6 +43,9 @@ const LLM_COMPANY_CONFIG = '00000000-0000-4000-8000-000000000011';
 const scoped: Rule = { kind: 'scoped' };
 const pub = (reason: string): Rule => ({ kind: 'public', reason });
 
+/** A valid rule set of a scoring model (issue 22). */
+const MATRIX_RULE_SET = { id: 'rs', label: 'Name', weight: 100, defaultScore: 5, fieldData: { id: 'name', sourceType: 'mandatory', fieldType: 'string', fieldPath: 'name' }, rules: [{ id: 'r', operator: 'contain', value: { primary: 'matrix' }, score: 7 }] };
+
 /** Every route of the OpenAPI document, by `METHOD path`. */
 const ROUTES: Record<string, Rule> = {
   'GET /health': pub('liveness probe, answers no data'),
@@ -106,6 +109,7 @@ const ROUTES: Record<string, Rule> = {
   'DELETE /api/v1/user/tablelayout/{entityType}/{id}': ids,
   'GET /api/v1/notifications/token': scoped,
   'POST /api/v1/execution/cancel': ids,
+  'DELETE /api/v1/scoring-model/{id}': "runs after DELETE /list-company/{id} removed the fixture's list with its scoring models (cascade); scoring.test.ts shows an organization removing its own model (204)",
   'POST /api/v1/play/execution/cancel': ids,
   'GET /api/v1/execution/{id}': ids,
   'POST /api/v1/execution/active': scoped,
@@ -188,6 +192,12 @@ const ROUTES: Record<string, Rule> = {
   'POST /api/v1/list-company/idea/delete': ids,
   'POST /api/v1/list-company/idea': idsWith({ companyName: 'Matrix Idea', website: 'https://matrix-idea.example.com' }),
   'POST /api/v1/list-company/idea/export': ids,
+  'GET /api/v1/scoring-model/': ids,
+  'POST /api/v1/scoring-model': idsWith({ name: 'Matrix score', ruleSets: [MATRIX_RULE_SET] }),
+  'GET /api/v1/scoring-model/{id}': ids,
+  'PUT /api/v1/scoring-model/{id}': idsWith({ name: 'Matrix score', ruleSets: [MATRIX_RULE_SET] }),
+  'DELETE /api/v1/scoring-model/{id}': ids,
+  'POST /api/v1/scoring-model/execute': idsWith({ options: { runAll: true } }),
 };
 
 /** Routes whose own-organization check cannot find a row of the fixture, with the reason. */
@@ -356,6 +366,11 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     const idea = await client.post('/api/v1/list-company/idea', { id: list.json().list.id, companyName: `${mark} idea`, website: `https://${mark}-idea.example.com` });
     expect(idea.statusCode, idea.body).toBe(201);
     expect((await client.put('/api/v1/list-company/idea/shortlist', { listId: list.json().list.id, ideaIds: [idea.json().idea.id], status: true })).json().count).toBe(1);
+    // A scoring model of the list and a run of it (its score_run; no worker takes it here) (issue 22).
+    const model = await client.post('/api/v1/scoring-model', { name: `${mark} score`, listCompanyId: list.json().list.id, ruleSets: [MATRIX_RULE_SET] });
+    expect(model.statusCode, model.body).toBe(201);
+    const run = await client.post('/api/v1/scoring-model/execute', { scoringModelId: model.json().scoringModel.id, options: { runAll: true } });
+    expect(run.statusCode, run.body).toBe(200);
   }
 
   beforeAll(async () => {
