@@ -109,7 +109,6 @@ const ROUTES: Record<string, Rule> = {
   'DELETE /api/v1/user/tablelayout/{entityType}/{id}': ids,
   'GET /api/v1/notifications/token': scoped,
   'POST /api/v1/execution/cancel': ids,
-  'DELETE /api/v1/scoring-model/{id}': "runs after DELETE /list-company/{id} removed the fixture's list with its scoring models (cascade); scoring.test.ts shows an organization removing its own model (204)",
   'POST /api/v1/play/execution/cancel': ids,
   'GET /api/v1/execution/{id}': ids,
   'POST /api/v1/execution/active': scoped,
@@ -202,6 +201,7 @@ const ROUTES: Record<string, Rule> = {
 
 /** Routes whose own-organization check cannot find a row of the fixture, with the reason. */
 const CONTROL_EXEMPT: Record<string, string> = {
+  'DELETE /api/v1/scoring-model/{id}': "runs after DELETE /list-company/{id} removed the fixture's list with its scoring models (cascade); scoring.test.ts shows an organization removing its own model (204)",
   'DELETE /api/v1/list-company/source/{id}': "runs after DELETE /list-company/{id} removed the fixture's list with its sources (cascade); lists.test.ts shows an organization removing its own source",
   'POST /api/v1/play/execution/cancel': 'cancels play executions only; the fixture has none until plays exist (add one to seed() then, and drop this line)',
 };

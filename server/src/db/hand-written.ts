@@ -126,4 +126,6 @@ export const HAND_WRITTEN_FOREIGN_KEYS: readonly { table: string; column: string
   { table: 'scoring_model', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
   { table: 'score_run', column: 'model_id', target: 'scoring_model', onDelete: 'cascade' },
   { table: 'score_run', column: 'list_id', target: 'list_company', onDelete: 'cascade' },
+  { table: 'idea_score', column: 'model_id', target: 'scoring_model', onDelete: 'cascade' },
+  { table: 'idea_score', column: 'idea_id', target: 'idea', onDelete: 'cascade' },
 ];

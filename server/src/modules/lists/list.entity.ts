@@ -62,7 +62,7 @@ export type IListSource = InferEntity<typeof ListSource>;
 
 /**
  * A candidate company in a list (spec 002 §3 'Idea'). Unique per list by normalized domain; its
- * sources are the ids of the list sources that proposed it. `scoringResults` is written by scoring
+ * sources are the ids of the list sources that proposed it. Its scoring results live in idea_score
  * (issue 22). Its enrichment results live in enrichment_result (entity_type 'idea').
  */
 export const Idea = defineEntity({
@@ -81,7 +81,6 @@ export const Idea = defineEntity({
     sourceIds: p.array<string>().defaultRaw(`'{}'`).onCreate(() => []),
     /** Extra columns of the source row (CSV columns beyond name and website). */
     data: p.json<Record<string, unknown>>().defaultRaw(`'{}'`).onCreate(() => ({})),
-    scoringResults: p.json<unknown[]>().defaultRaw(`'[]'`).onCreate(() => []),
     company: () => p.manyToOne(Company).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),

@@ -66,7 +66,7 @@ export async function ideaDtos(em: EntityManager, organizationId: string, ids: r
   if (ids.length === 0) return [];
   const conn = em.getConnection();
   const arr = pgArray(ids);
-  const [rows, results, executions] = await Promise.all([
+  const [rows, results, executions, scores] = await Promise.all([
     conn.execute<Row[]>(
       `select i.*, c.name as c_name, c.domain as c_domain from idea i left join company c on c.organization_id = i.organization_id and c.id = i.company_id
         where i.organization_id = ? and i.id = any(?::uuid[])`, [organizationId, arr]),
@@ -74,6 +74,9 @@ export async function ideaDtos(em: EntityManager, organizationId: string, ids: r
     conn.execute<Row[]>(
       `select id, type, type_id, status, status_message, entity_id from execution where organization_id = ? and entity_type = 'idea' and entity_id = any(?::uuid[])
           and status in ('scheduled', 'processing') order by created_at`, [organizationId, arr]),
+    conn.execute<Row[]>(
+      `select id, model_id, idea_id, status, status_message, details, execution_id, total_score from idea_score
+        where organization_id = ? and idea_id = any(?::uuid[]) order by updated_at`, [organizationId, arr]),
   ]);
   const byId = new Map(rows.map((r) => [String(r.id), r]));
   return ids.filter((id) => byId.has(id)).map((id) => {
@@ -83,7 +86,10 @@ export async function ideaDtos(em: EntityManager, organizationId: string, ids: r
       shortListed: Boolean(r.short_listed), status: r.status as IdeaStatus, sourceIds: (r.source_ids as string[]) ?? [],
       data: (r.data as Record<string, unknown>) ?? {},
       enrichmentResults: results.filter((x) => x.entityId === id),
-      scoringResults: (r.scoring_results as IdeaDto['scoringResults']) ?? [],
+      scoringResults: scores.filter((x) => String(x.idea_id) === id).map((x) => ({
+        id: String(x.id), scoringModelId: String(x.model_id), status: String(x.status), entityId: id, statusMessage: (x.status_message as string | null) ?? null,
+        details: x.details, executionId: (x.execution_id as string | null) ?? null, totalScore: x.total_score === null ? null : Number(x.total_score),
+      })),
       executions: executions.filter((x) => String(x.entity_id) === id).map((x) => ({ id: String(x.id), type: String(x.type), typeId: (x.type_id as string | null) ?? null, status: String(x.status), statusMessage: (x.status_message as string | null) ?? null })),
       company: r.company_id ? { id: String(r.company_id), name: String(r.c_name), domain: String(r.c_domain) } : null,
       createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ScoreRuleSet } from '@dealscout/shared/domain';
 import { Organization } from '../organization/organization.entity';
 import { User } from '../users/user.entity';
-import { ListCompany } from '../lists/list.entity';
+import { ListCompany, Idea } from '../lists/list.entity';
 
 /** A scoring model of a list (spec 002 §3 'Scoring model'): weighted rule sets over the ideas' fields. */
 export const ScoringModel = defineEntity({
@@ -46,3 +46,30 @@ export const ScoreRun = defineEntity({
   uniques: [{ properties: ['organization', 'id'] }],
 });
 export type IScoreRun = InferEntity<typeof ScoreRun>;
+
+/**
+ * One idea's result for one model (spec 002 §3, the idea's scoringResults): the total and, per field,
+ * the value seen, the reason, the rule, the score, the weight and the contribution. A table of its
+ * own rather than a JSON column of the idea: a run writes a million narrow rows (insert, or update in
+ * place) instead of rewriting a million wide idea rows with all their indexes.
+ */
+export const IdeaScore = defineEntity({
+  name: 'IdeaScore',
+  tableName: 'idea_score',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    organization: () => p.manyToOne(Organization),
+    model: () => p.manyToOne(ScoringModel).deleteRule('cascade'),
+    idea: () => p.manyToOne(Idea).deleteRule('cascade'),
+    executionId: p.uuid().nullable(),
+    /** completed | error */
+    status: p.string().length(20).default('completed'),
+    statusMessage: p.text().nullable(),
+    totalScore: p.double().nullable(),
+    details: p.json<unknown[]>(),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+  indexes: [{ name: 'idea_score_org_idea_index', properties: ['organization', 'idea'] }],
+  uniques: [{ properties: ['organization', 'id'] }, { name: 'idea_score_org_model_idea_unique', properties: ['organization', 'model', 'idea'] }],
+});
+export type IIdeaScore = InferEntity<typeof IdeaScore>;

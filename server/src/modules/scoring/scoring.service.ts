@@ -71,16 +71,10 @@ export async function updateModel(em: EntityManager, actor: Actor, id: string, m
   return toDto(r!);
 }
 
-/** Removes the model and its results from the list's ideas (their breakdowns would name a model that is gone). */
+/** Removes the model; its results go with it (idea_score references it, on delete cascade). */
 export async function deleteModel(em: EntityManager, actor: Actor, id: string): Promise<void> {
-  const model = await getModel(em, actor.organizationId, id);
-  await em.transactional(async (tem) => {
-    await tem.execute(
-      `update idea set scoring_results = coalesce((select jsonb_agg(e) from jsonb_array_elements(scoring_results) e where e->>'scoringModelId' <> ?), '[]'::jsonb)
-        where organization_id = ? and list_id = ? and scoring_results @> ?::jsonb`,
-      [id, actor.organizationId, model.listCompanyId, JSON.stringify([{ scoringModelId: id }])]);
-    await tem.execute(`delete from scoring_model where organization_id = ? and id = ?`, [actor.organizationId, id]);
-  });
+  await getModel(em, actor.organizationId, id);
+  await em.execute(`delete from scoring_model where organization_id = ? and id = ?`, [actor.organizationId, id]);
 }
 
 // ---------- reading an idea's values ----------
@@ -146,18 +140,17 @@ export function scoreIdeas(ruleSets: readonly ScoreRuleSet[], ideas: readonly Id
   return ideas.map((idea) => ({ id: idea.id, ...scoreValues(ruleSets, (f) => idea.values.get(fieldKey(f))) }));
 }
 
-/** Writes the batch's results: each idea's entry for this model is replaced (a retried batch writes the same). */
+/** Writes the batch's results: one row per idea and model, inserted or replaced (a retried batch writes the same). */
 export async function writeScores(em: EntityManager, organizationId: string, modelId: string, executionId: string, scored: readonly ScoredIdea[]): Promise<void> {
   if (scored.length === 0) return;
-  const items = scored.map((s) => ({
-    id: s.id,
-    r: { id: `${modelId}:${s.id}`, scoringModelId: modelId, status: 'completed', entityId: s.id, statusMessage: null, details: s.fields, executionId, totalScore: s.totalScore },
-  }));
+  const items = scored.map((s) => [s.id, s.totalScore, s.fields]);
   await executeBound(em,
-    `update idea i set scoring_results = coalesce((select jsonb_agg(e) from jsonb_array_elements(i.scoring_results) e where e->>'scoringModelId' <> $2), '[]'::jsonb) || jsonb_build_array(x.value->'r')
-       from jsonb_array_elements($3::jsonb) x
-      where i.organization_id = $1::uuid and i.id = (x.value->>'id')::uuid`,
-    [organizationId, modelId, JSON.stringify(items)]);
+    `insert into idea_score (id, organization_id, model_id, idea_id, execution_id, status, status_message, total_score, details, updated_at)
+     select gen_random_uuid(), $1::uuid, $2::uuid, (x.value->>0)::uuid, $3::uuid, 'completed', null, (x.value->>1)::double precision, x.value->2, clock_timestamp()
+       from jsonb_array_elements($4::jsonb) x
+     on conflict (organization_id, model_id, idea_id) do update
+       set execution_id = excluded.execution_id, status = excluded.status, status_message = null, total_score = excluded.total_score, details = excluded.details, updated_at = excluded.updated_at`,
+    [organizationId, modelId, executionId, JSON.stringify(items)]);
 }
 
 // ---------- starting a run ----------

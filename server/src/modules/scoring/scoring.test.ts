@@ -60,9 +60,13 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
       `select id, name, website, domain, data from idea where organization_id = ? and list_id = ? order by id`, [orgA, listId]);
     return rows;
   };
-  const results = async (listId: string) => ctx.em().execute<{ id: string; scoring_results: { scoringModelId: string; totalScore: number; details: unknown[]; executionId: string; status: string }[] }[]>(
-    `select id, scoring_results from idea where organization_id = ? and list_id = ? order by id`, [orgA, listId]);
-
+  /** Each idea of the list with its results, as the ideas table's DTO shows them. */
+  const results = async (listId: string) => {
+    const rows = await ctx.em().execute<{ id: string }[]>(`select id from idea where organization_id = ? and list_id = ? order by id`, [orgA, listId]);
+    const scores = await ctx.em().execute<{ idea_id: string; model_id: string; total_score: number; details: unknown[]; execution_id: string; status: string }[]>(
+      `select idea_id, model_id, total_score, details, execution_id, status from idea_score where organization_id = ? and idea_id in (select id from idea where organization_id = ? and list_id = ?)`, [orgA, orgA, listId]);
+    return rows.map((r) => ({ id: r.id, scoring_results: scores.filter((s) => s.idea_id === r.id).map((s) => ({ scoringModelId: s.model_id, totalScore: s.total_score, details: s.details, executionId: s.execution_id, status: s.status })) }));
+  };
   it('creates, lists, reads, updates and deletes (204) models, with the editor messages; another organization gets 404', async () => {
     const list = await newList(a, 'Nordic SaaS');
     const created = await a.post('/api/v1/scoring-model', { name: 'Early Saas', listCompanyId: list.id, ruleSets: [revenue()] });
@@ -178,6 +182,7 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     }));
     const modelArb = fc.uniqueArray(fieldArb, { minLength: 1, maxLength: 5, selector: (f) => f.key });
     let run = 0;
+    const propertyModel = (await a.post('/api/v1/scoring-model', { name: 'Property', listCompanyId: list.id, ruleSets: [revenue()] })).json().scoringModel.id as string;
     await fc.assert(fc.asyncProperty(ideasArb, modelArb, async (values, fields) => {
       run += 1;
       const ruleSets: ScoreRuleSet[] = fields.map((f, i) => ({
@@ -192,7 +197,7 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
       for (;;) {
         const batch = await readIdeaBatch(em, orgA, { listId: list.id, ideaIds: null, filters: null }, ruleSets, after, 5);
         if (batch.length === 0) break;
-        await writeScores(em, orgA, 'model-p', 'exec-p', scoreIdeas(ruleSets, batch));
+        await writeScores(em, orgA, propertyModel, randomUUID(), scoreIdeas(ruleSets, batch));
         after = batch[batch.length - 1]!.id;
       }
       const rows = await results(list.id);
