@@ -38,6 +38,11 @@ export const queryKeys = {
   notifications: ['notifications'] as const,
   notificationList: ['notifications', 'list'] as const,
   unreadCount: ['notifications', 'unread-count'] as const,
+  lists: ['lists'] as const,
+  listsPage: (query: unknown) => ['lists', 'page', query] as const,
+  list: (id: string) => ['lists', 'one', id] as const,
+  ideas: (listId: string) => ['ideas', listId] as const,
+  ideasPage: (listId: string, query: unknown) => ['ideas', listId, 'page', query] as const,
   executions: ['executions'] as const,
   execution: (id: string) => ['executions', id] as const,
 };

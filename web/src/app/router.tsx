@@ -19,6 +19,7 @@ const ContactsPage = areaPage('contacts');
 const EnrichmentsPage = areaPage('enrichments');
 const PlaybooksPage = areaPage('playbook');
 const PlayEditorPage = lazy(() => import('../modules/plays/pages/PlayEditorPage'));
+const ListPage = lazy(() => import('../modules/lists/pages/ListPage'));
 const NotFoundPage = lazy(() => import('../modules/placeholders/pages/NotFoundPage'));
 const ProfilePage = areaPage('profile');
 const OrganizationSettingsPage = areaPage('organization');
@@ -70,6 +71,7 @@ export function createAppRouter() {
           children: [
             { index: true, element: <HomePage /> },
             { path: 'list-company', element: <ListsPage /> },
+            { path: 'list-company/:id', element: <ListPage /> },
             { path: 'companies', element: <CompaniesPage /> },
             { path: 'contacts', element: <ContactsPage /> },
             { path: 'enrichments', element: <EnrichmentsPage /> },

@@ -14,11 +14,12 @@ const MODULES = import.meta.glob<PageModule>([
   '../profile/pages/*Page.tsx',
   '../organization/pages/*Page.tsx',
   '../plays/pages/*Page.tsx',
+  '../lists/pages/*Page.tsx',
 ]);
 
 /** Navigation key (navigation.ts NAV_ITEMS) → the module of the area's page. */
 export const AREA_PAGES: Readonly<Record<string, string>> = {
-  lists: '../placeholders/pages/ListsPage.tsx',
+  lists: '../lists/pages/ListsPage.tsx',
   companies: '../records/CompaniesPage.tsx',
   contacts: '../records/ContactsPage.tsx',
   enrichments: '../enrichments/pages/EnrichmentsPage.tsx',

@@ -61,6 +61,7 @@ export interface PageMeta {
 const PAGES: { pattern: RegExp; meta: PageMeta }[] = [
   { pattern: /^\/$/, meta: { crumbs: [{ label: 'Home' }] } },
   { pattern: /^\/list-company\/?$/, meta: { crumbs: [{ label: 'Lists' }] } },
+  { pattern: /^\/list-company\/[^/]+\/?$/, meta: { crumbs: [{ label: 'Lists', to: '/list-company' }, { label: 'List' }], back: '/list-company' } },
   { pattern: /^\/companies\/?$/, meta: { crumbs: [{ label: 'Companies' }] } },
   { pattern: /^\/contacts\/?$/, meta: { crumbs: [{ label: 'Contacts' }] } },
   { pattern: /^\/enrichments\/?$/, meta: { crumbs: [{ label: 'Enrichments' }] } },

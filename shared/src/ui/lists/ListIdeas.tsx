@@ -1,0 +1,361 @@
+// One list (spec 002 §2 'Other screens', §4 'Bulk selection', §7 'Ideas'): its name and totals, its
+// sources (per-source status and totals, removable), the ideas table (shortlist toggles, status
+// chips, the sources' extra columns, search and filters, newest first, zero-based pages of 10), the
+// bulk bar (shortlist, remove from shortlist, export, delete — by ids or 'all selected across
+// pages'), an idea drawer, a manual add dialog and the completion confirmation with its totals.
+import { useEffect, useMemo, useState } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Badge, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Input, Link, Option, SearchBox, Text,
+  makeStyles, mergeClasses, tokens,
+} from '@fluentui/react-components';
+import { AddRegular, ArrowDownloadRegular, CheckmarkCircleRegular, DeleteRegular, DismissRegular, EditRegular, StarFilled, StarRegular } from '@fluentui/react-icons';
+import type { IdeaDto, IdeaFilters, IdeaListBody, ListDto } from '../../contracts';
+import { companyProblems, realtimePaths, LIST_MESSAGES, type IdeaStatus } from '../../domain';
+import { useApi, queryKeys } from '../ApiContext';
+import { usePluginMode, useModalSurfaceStyle } from '../PluginMode';
+import { useNotify } from '../toast';
+import { ConfirmDialog } from '../ConfirmDialog';
+import { useRealtimeEvents } from '../realtime';
+import { PaginationBar } from '../table/PaginationBar';
+import { RecordTable, type RecordColumn } from '../table/RecordTable';
+import { NO_SELECTION, pageSelectionState, selectedCount, type RowSelection, type SortState } from '../table/tableState';
+import { downloadName } from '../table/EntityTable';
+import { formatDate } from '../table/format';
+import { NameDialog } from './NameDialog';
+import { IdeaDrawer } from './IdeaDrawer';
+import { IDEA_STATUS_LABEL, sourceLabel } from './labels';
+
+/** Spec 002 §9: the ideas table sorts descending (newest first) by default. */
+export const IDEA_DEFAULT_SORT: SortState = { key: 'createdAt', order: 'desc' };
+/** List column default width (spec 002 §9). */
+export const LIST_COLUMN_WIDTH = 70;
+
+type Groups = { contacts: boolean; unassignedEnrichments: boolean; companyFields: boolean };
+
+const useStyles = makeStyles({
+  page: { display: 'flex', height: '100%', minHeight: '420px', gap: 0 },
+  root: { display: 'flex', flexDirection: 'column', flexGrow: 1, minWidth: 0, backgroundColor: tokens.colorNeutralBackground1, borderRadius: tokens.borderRadiusLarge, boxShadow: tokens.shadow4, overflow: 'hidden' },
+  plugin: { borderRadius: 0, boxShadow: 'none' },
+  head: { display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, padding: `${tokens.spacingVerticalM} ${tokens.spacingHorizontalM}`, borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
+  name: { fontSize: tokens.fontSizeBase500, fontWeight: tokens.fontWeightSemibold },
+  totals: { color: tokens.colorNeutralForeground3 },
+  sources: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`, borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
+  source: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, padding: `2px ${tokens.spacingHorizontalS}`, borderRadius: tokens.borderRadiusMedium, backgroundColor: tokens.colorNeutralBackground3 },
+  toolbar: { display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`, borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
+  search: { flex: '1 1 160px', maxWidth: '260px' },
+  dropdown: { minWidth: '150px' },
+  end: { marginLeft: 'auto', display: 'flex', gap: tokens.spacingHorizontalS },
+  bulk: { display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`, backgroundColor: tokens.colorBrandBackground2, borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
+  bulkActions: { display: 'flex', gap: tokens.spacingHorizontalS, marginLeft: 'auto' },
+  star: { minWidth: 'auto' },
+  totalsGrid: { display: 'grid', gridTemplateColumns: 'auto auto', columnGap: tokens.spacingHorizontalL, rowGap: tokens.spacingVerticalXS },
+});
+
+async function saveFile(res: Response, fallback: string) {
+  const blob = await res.blob();
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = downloadName(res.headers.get('content-disposition'), fallback);
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export interface ListIdeasProps {
+  listId: string;
+  /** The saved section states of the idea drawer (drawer.idea.details.showGroups). */
+  drawerGroups: Groups;
+  onDrawerGroupsChange: (groups: Groups) => void;
+  /** After the list was deleted. */
+  onDeleted: () => void;
+}
+
+export function ListIdeas(props: ListIdeasProps) {
+  const { listId } = props;
+  const styles = useStyles();
+  const pluginMode = usePluginMode();
+  const surface = useModalSurfaceStyle();
+  const api = useApi();
+  const qc = useQueryClient();
+  const notify = useNotify();
+
+  const [searchInput, setSearchInput] = useState('');
+  const [text, setText] = useState('');
+  const [inShortlist, setInShortlist] = useState<boolean | null>(null);
+  const [status, setStatus] = useState<IdeaStatus | ''>('');
+  const [sourceIds, setSourceIds] = useState<string[]>([]);
+  const [sort, setSort] = useState<SortState | null>(IDEA_DEFAULT_SORT);
+  const [pageIndex, setPageIndex] = useState(0);
+  const [pageSize, setPageSize] = useState(10);
+  const [selection, setSelection] = useState<RowSelection>(NO_SELECTION);
+  const [openIdeaId, setOpenIdeaId] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [completing, setCompleting] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState<{ open: boolean; count: number }>({ open: false, count: 0 });
+  const [confirmDeleteList, setConfirmDeleteList] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  // Any filter change clears the selection and goes back to page 0 (spec 002 §4).
+  const resetView = () => { setSelection(NO_SELECTION); setPageIndex(0); };
+  useEffect(() => {
+    const t = setTimeout(() => { setText((prev) => { if (prev !== searchInput.trim()) resetView(); return searchInput.trim(); }); }, 300);
+    return () => clearTimeout(t);
+  }, [searchInput]);
+
+  const listQuery = useQuery({ queryKey: queryKeys.list(listId), queryFn: async () => (await api.lists.get(listId)).list });
+  const list: ListDto | undefined = listQuery.data;
+  const filters: IdeaFilters = { text, inShortlist, recordStatus: status || null, listSourceIds: sourceIds, excludeIds: [] };
+  const query: IdeaListBody = { listCompanyId: listId, text, inShortlist, recordStatus: status || null, listSourceIds: sourceIds, pageIndex, pageSize, sortKey: sort?.key ?? null, sortOrder: sort?.order ?? null };
+  const page = useQuery({ queryKey: queryKeys.ideasPage(listId, query), queryFn: () => api.lists.ideas(query), placeholderData: keepPreviousData });
+  const enrichments = useQuery({ queryKey: ['enrichments', 'for-list', listId], queryFn: () => api.enrichments.forList(listId), staleTime: 30_000 });
+  const rows = page.data?.listCompanyIdeas ?? [];
+  const total = page.data?.totalRecords ?? 0;
+  const about = page.data?.totalIsEstimate ? 'about ' : '';
+
+  const reload = async () => {
+    await Promise.all([qc.invalidateQueries({ queryKey: queryKeys.ideas(listId) }), qc.invalidateQueries({ queryKey: queryKeys.lists })]);
+  };
+  // Another tab or user changed the list (ideas, sources, shortlist): reload (spec 002 §4 'List execution').
+  useRealtimeEvents(({ oid }) => realtimePaths.lists(oid, listId), () => { void reload(); });
+
+  const setShortlist = async (ids: string[] | null, value: boolean) => {
+    setBusy(true);
+    try {
+      const res = await api.lists.shortlist(ids ? { listId, ideaIds: ids, status: value } : { listId, status: value, ideaFilters: { ...filters, excludeIds: selection.kind === 'all' ? [...selection.excludeIds] : [] } });
+      notify.success(res.message);
+      await reload();
+    } catch (e) {
+      notify.error(e instanceof Error ? e.message : 'Could not update the shortlist');
+    } finally {
+      setBusy(false);
+    }
+  };
+  const selectionIds = selection.kind === 'ids' ? [...selection.ids] : null;
+  const count = selectedCount(selection, total);
+  const pageIds = rows.map((r) => r.id);
+  const allAcross = selection.kind === 'all';
+
+  // The list columns: the sources' extra columns (a CSV's other columns) seen on this page.
+  const dataKeys = useMemo(() => [...new Set(rows.flatMap((r) => Object.keys(r.data ?? {})))].slice(0, 20), [rows]);
+  const sourceType = useMemo(() => new Map((list?.sources ?? []).map((s) => [s.id, s.type])), [list]);
+  const columns = useMemo<RecordColumn<IdeaDto>[]>(() => [
+    {
+      key: 'shortListed', label: 'Shortlist', sortKey: 'shortListed', width: 90, text: (r) => (r.shortListed ? 'Yes' : 'No'),
+      render: (r) => (
+        <Button appearance="transparent" size="small" className={styles.star} icon={r.shortListed ? <StarFilled color={tokens.colorPaletteMarigoldForeground1} /> : <StarRegular />}
+          aria-pressed={r.shortListed} aria-label={r.shortListed ? `Remove ${r.name} from the shortlist` : `Shortlist ${r.name}`}
+          onClick={(e) => { e.stopPropagation(); void setShortlist([r.id], !r.shortListed); }} data-testid={`idea-shortlist-${r.id}`} />
+      ),
+    },
+    { key: 'name', label: 'Name', sortKey: 'name', width: 220, text: (r) => r.name },
+    { key: 'website', label: 'Website', sortKey: 'website', width: 200, text: (r) => r.website },
+    {
+      key: 'status', label: 'Status', sortKey: 'status', width: 120, text: (r) => IDEA_STATUS_LABEL[r.status],
+      render: (r) => <Badge appearance="tint" color={r.status === 'inDealscout' ? 'success' : r.status === 'invalid' ? 'danger' : 'informative'} data-testid="idea-status">{IDEA_STATUS_LABEL[r.status]}</Badge>,
+    },
+    { key: 'sources', label: 'Sources', width: 140, text: (r) => r.sourceIds.map((id) => sourceLabel(sourceType.get(id) ?? '')).join(', ') },
+    ...dataKeys.map((k) => ({ key: `data.${k}`, label: k, width: Math.max(LIST_COLUMN_WIDTH, Math.min(200, k.length * 9 + 40)), text: (r: IdeaDto) => { const v = r.data?.[k]; return v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v); } })),
+    { key: 'createdAt', label: 'Added', sortKey: 'createdAt', width: 120, text: (r) => formatDate(r.createdAt) },
+  ], [dataKeys, sourceType, styles.star]);
+
+  const openIdea = rows.find((r) => r.id === openIdeaId) ?? null;
+  const enrichmentNames = useMemo(() => new Map((enrichments.data?.enrichments ?? []).map((e) => [e.id, e.name])), [enrichments.data]);
+
+  if (listQuery.isError) return <Text role="alert">{listQuery.error instanceof Error ? listQuery.error.message : LIST_MESSAGES.listNotFound}</Text>;
+
+  return (
+    <div className={styles.page} data-testid="list-page">
+      <section className={mergeClasses(styles.root, pluginMode && styles.plugin)} aria-label="Ideas">
+        <div className={styles.head}>
+          <Text className={styles.name} data-testid="list-name">{list?.name ?? ''}</Text>
+          <Button appearance="subtle" size="small" icon={<EditRegular />} aria-label="Rename list" onClick={() => setRenaming(true)} data-testid="list-rename" />
+          {list?.status === 'completed' && <Badge appearance="tint" color="success">Completed</Badge>}
+          <Text className={styles.totals} data-testid="list-totals">
+            {list ? `${list.totalIdeas.toLocaleString('en-US')} ideas · ${list.totalShortListedIdeas.toLocaleString('en-US')} shortlisted · ${list.totalSources} source${list.totalSources === 1 ? '' : 's'}` : ''}
+          </Text>
+          <div className={styles.end}>
+            <Button size="small" icon={<AddRegular />} onClick={() => setAdding(true)} data-testid="list-add-idea">Add company</Button>
+            <Button size="small" appearance="primary" icon={<CheckmarkCircleRegular />} disabled={!list || list.totalShortListedIdeas === 0} onClick={() => setCompleting(true)} data-testid="list-complete">Complete list</Button>
+            <Button size="small" appearance="subtle" icon={<DeleteRegular />} aria-label="Delete list" onClick={() => setConfirmDeleteList(true)} data-testid="list-delete" />
+          </div>
+        </div>
+        {list && list.sources.length > 0 && (
+          <div className={styles.sources} aria-label="Sources" data-testid="list-sources">
+            {list.sources.map((s) => (
+              <span key={s.id} className={styles.source} data-testid="list-source" data-status={s.status}>
+                <Text weight="semibold">{sourceLabel(s.type)}</Text>
+                <Text size={200}>{s.total.toLocaleString('en-US')} ideas · {s.shortlisted.toLocaleString('en-US')} shortlisted</Text>
+                {s.status !== 'completed' && <Badge size="small" appearance="tint" color={s.status === 'failed' ? 'danger' : 'informative'}>{s.status === 'inProgress' ? 'In progress' : s.status}</Badge>}
+                {s.statusReason && <Text size={200} title={s.statusReason}>{s.statusReason}</Text>}
+                <Button appearance="transparent" size="small" icon={<DismissRegular />} aria-label={`Remove source ${sourceLabel(s.type)}`}
+                  onClick={async () => { await api.lists.removeSource(s.id); notify.success(LIST_MESSAGES.sourceRemoved); await reload(); }} />
+              </span>
+            ))}
+          </div>
+        )}
+        <div className={styles.toolbar} role="toolbar" aria-label="Ideas toolbar">
+          <SearchBox className={styles.search} placeholder="Search ideas" aria-label="Search ideas" value={searchInput} maxLength={200} onChange={(_, d) => setSearchInput(d.value)} data-testid="ideas-search" />
+          <Dropdown className={styles.dropdown} aria-label="Shortlist" value={inShortlist === null ? 'All ideas' : inShortlist ? 'Shortlisted' : 'Not shortlisted'}
+            selectedOptions={[inShortlist === null ? '' : String(inShortlist)]} onOptionSelect={(_, d) => { setInShortlist(d.optionValue === '' ? null : d.optionValue === 'true'); resetView(); }} data-testid="ideas-shortlist-filter">
+            <Option value="">All ideas</Option>
+            <Option value="true">Shortlisted</Option>
+            <Option value="false">Not shortlisted</Option>
+          </Dropdown>
+          <Dropdown className={styles.dropdown} aria-label="Status" value={status ? IDEA_STATUS_LABEL[status] : 'Any status'} selectedOptions={[status]}
+            onOptionSelect={(_, d) => { setStatus((d.optionValue ?? '') as IdeaStatus | ''); resetView(); }} data-testid="ideas-status-filter">
+            <Option value="">Any status</Option>
+            <Option value="idea">Idea</Option>
+            <Option value="inDealscout">In Dealscout</Option>
+            <Option value="invalid">Invalid</Option>
+          </Dropdown>
+          {list && list.sources.length > 1 && (
+            <Dropdown className={styles.dropdown} aria-label="Sources" multiselect placeholder="All sources" selectedOptions={sourceIds}
+              value={sourceIds.map((id) => sourceLabel(sourceType.get(id) ?? '')).join(', ')} onOptionSelect={(_, d) => { setSourceIds(d.selectedOptions); resetView(); }}>
+              {list.sources.map((s) => <Option key={s.id} value={s.id}>{`${sourceLabel(s.type)} (${s.total})`}</Option>)}
+            </Dropdown>
+          )}
+          <div className={styles.end}>
+            <Button size="small" appearance="subtle" icon={<ArrowDownloadRegular />} disabled={total === 0 || busy}
+              onClick={async () => saveFile(await api.lists.exportIdeas({ listCompanyId: listId, ideaFilters: filters }), 'ideas.csv')} data-testid="ideas-export">Export</Button>
+          </div>
+        </div>
+        {count > 0 && (
+          <div className={styles.bulk} role="region" aria-label="Bulk actions" data-testid="bulk-action-bar" data-all-selected={allAcross ? 'true' : 'false'}>
+            <Text weight="semibold" data-testid="bulk-selected-count">{allAcross ? `All ${about}${count.toLocaleString('en-US')} ideas selected` : `${count.toLocaleString('en-US')} selected`}</Text>
+            {!allAcross && pageSelectionState(selection, pageIds) === 'all' && total > count && (
+              <Link as="button" onClick={() => setSelection({ kind: 'all', excludeIds: new Set() })} data-testid="bulk-select-all-across">Select all {about}{total.toLocaleString('en-US')} across pages</Link>
+            )}
+            <Link as="button" onClick={() => setSelection(NO_SELECTION)} data-testid="bulk-clear">Clear selection</Link>
+            <div className={styles.bulkActions}>
+              <Button size="small" icon={<StarFilled />} disabled={busy} onClick={async () => { await setShortlist(selectionIds, true); setSelection(NO_SELECTION); }} data-testid="bulk-shortlist">Shortlist</Button>
+              <Button size="small" icon={<StarRegular />} disabled={busy} onClick={async () => { await setShortlist(selectionIds, false); setSelection(NO_SELECTION); }} data-testid="bulk-unshortlist">Remove from shortlist</Button>
+              <Button size="small" icon={<ArrowDownloadRegular />} disabled={busy}
+                onClick={async () => saveFile(await api.lists.exportIdeas(selectionIds ? { listCompanyId: listId, ideaIds: selectionIds } : { listCompanyId: listId, ideaFilters: { ...filters, excludeIds: selection.kind === 'all' ? [...selection.excludeIds] : [] } }), 'ideas.csv')}
+                data-testid="bulk-export">Export</Button>
+              <Button size="small" icon={<DeleteRegular />} disabled={busy} onClick={() => setConfirmDelete({ open: true, count })} data-testid="bulk-delete">Delete</Button>
+            </div>
+          </div>
+        )}
+        <RecordTable<IdeaDto>
+          aria-label="Ideas"
+          entityType="idea"
+          columns={columns}
+          rows={rows}
+          getRowId={(r) => r.id}
+          sort={sort}
+          defaultSort={IDEA_DEFAULT_SORT}
+          onSortChange={(s) => { setSort(s); setPageIndex(0); }}
+          selection={selection}
+          onSelectionChange={setSelection}
+          onRowClick={(r) => setOpenIdeaId(r.id)}
+          activeRowId={openIdeaId}
+          loading={page.isPending}
+          fetching={page.isFetching}
+          error={page.isError && !page.data ? (page.error instanceof Error ? page.error.message : 'Could not load the ideas') : null}
+          emptyText={text || inShortlist !== null || status || sourceIds.length ? 'No ideas match the search and filters.' : 'No ideas yet. Add a company or a source to start.'}
+        />
+        <PaginationBar pageIndex={pageIndex} pageSize={pageSize} totalPages={Math.max(1, page.data?.totalPages ?? 1)} totalRecords={page.data ? total : undefined} totalIsEstimate={page.data?.totalIsEstimate}
+          onPageChange={setPageIndex} onPageSizeChange={(s) => { setPageSize(s); resetView(); }} />
+      </section>
+      {openIdea && list && (
+        <IdeaDrawer idea={openIdea} sources={list.sources} enrichmentNames={enrichmentNames} groups={props.drawerGroups} onGroupsChange={props.onDrawerGroupsChange}
+          onShortlist={(i, v) => void setShortlist([i.id], v)} onClose={() => setOpenIdeaId(null)} />
+      )}
+      <NameDialog open={renaming} title="Rename list" initial={list?.name} confirmLabel="Save" onClose={() => setRenaming(false)}
+        onSave={async (name) => { await api.lists.rename(listId, name); notify.success(LIST_MESSAGES.listRenamed); await reload(); }} />
+      <AddIdeaDialog open={adding} onClose={() => setAdding(false)} onSave={async (companyName, website) => {
+        const res = await api.lists.addIdea({ id: listId, companyName, website });
+        notify.success(res.message);
+        await reload();
+      }} surface={surface} />
+      <CompleteDialog open={completing} listId={listId} onClose={() => setCompleting(false)} onDone={async (message) => { notify.success(message); await reload(); await qc.invalidateQueries({ queryKey: queryKeys.companies }); }} />
+      <ConfirmDialog open={confirmDelete.open} type="delete" title="Delete ideas"
+        message={`Delete ${allAcross ? about : ''}${confirmDelete.count.toLocaleString('en-US')} idea${confirmDelete.count === 1 ? '' : 's'}? This cannot be undone.`}
+        onCancel={() => setConfirmDelete((c) => ({ ...c, open: false }))}
+        onConfirm={async () => {
+          const res = await api.lists.deleteIdeas(selectionIds ? { listCompanyId: listId, listCompanyIdeaIds: selectionIds } : { listCompanyId: listId, ideaFilters: { ...filters, excludeIds: selection.kind === 'all' ? [...selection.excludeIds] : [] } });
+          setConfirmDelete((c) => ({ ...c, open: false }));
+          setSelection(NO_SELECTION);
+          if (openIdeaId && (!selectionIds || selectionIds.includes(openIdeaId))) setOpenIdeaId(null);
+          notify.success(res.message);
+          await reload();
+        }} data-testid="bulk-delete-dialog" />
+      <ConfirmDialog open={confirmDeleteList} type="delete" title="Delete list" message={`Delete the list '${list?.name ?? ''}' with its sources and ideas? Companies already taken in stay.`}
+        onCancel={() => setConfirmDeleteList(false)}
+        onConfirm={async () => { await api.lists.remove(listId); setConfirmDeleteList(false); notify.success(LIST_MESSAGES.listDeleted); await qc.invalidateQueries({ queryKey: queryKeys.lists }); props.onDeleted(); }} />
+    </div>
+  );
+}
+
+function AddIdeaDialog(props: { open: boolean; onClose: () => void; onSave: (name: string, website: string) => Promise<void>; surface: React.CSSProperties | undefined }) {
+  const [name, setName] = useState('');
+  const [website, setWebsite] = useState('');
+  const [errors, setErrors] = useState<{ name?: string; website?: string; form?: string }>({});
+  const [busy, setBusy] = useState(false);
+  useEffect(() => { if (props.open) { setName(''); setWebsite(''); setErrors({}); } }, [props.open]);
+  const save = async () => {
+    const problems = companyProblems({ name, website });
+    if (problems.name || problems.website) return setErrors(problems);
+    setBusy(true);
+    try {
+      await props.onSave(name.trim(), website.trim());
+      props.onClose();
+    } catch (e) {
+      setErrors({ form: e instanceof Error ? e.message : 'Could not add the company' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open={props.open} onOpenChange={(_, d) => { if (!d.open) props.onClose(); }}>
+      <DialogSurface style={props.surface} data-testid="add-idea-dialog">
+        <form onSubmit={(e) => { e.preventDefault(); void save(); }}>
+          <DialogBody>
+            <DialogTitle>Add company</DialogTitle>
+            <DialogContent>
+              <Field label="Company name" required validationMessage={errors.name}>
+                <Input value={name} onChange={(_, d) => setName(d.value)} data-testid="add-idea-name" autoFocus />
+              </Field>
+              <Field label="Website" required validationMessage={errors.website}>
+                <Input value={website} onChange={(_, d) => setWebsite(d.value)} placeholder="example.com" data-testid="add-idea-website" />
+              </Field>
+              {errors.form && <Text role="alert" style={{ color: tokens.colorPaletteRedForeground1 }} data-testid="add-idea-error">{errors.form}</Text>}
+            </DialogContent>
+            <DialogActions>
+              <Button appearance="secondary" onClick={props.onClose}>Cancel</Button>
+              <Button appearance="primary" type="submit" disabled={busy} data-testid="add-idea-save">Add</Button>
+            </DialogActions>
+          </DialogBody>
+        </form>
+      </DialogSurface>
+    </Dialog>
+  );
+}
+
+/** The completion confirmation with its totals (spec 002 §2, §7). */
+function CompleteDialog(props: { open: boolean; listId: string; onClose: () => void; onDone: (message: string) => Promise<void> }) {
+  const api = useApi();
+  const styles = useStyles();
+  const conf = useQuery({ queryKey: ['lists', 'complete-confirmation', props.listId], queryFn: () => api.lists.completeConfirmation(props.listId), enabled: props.open, staleTime: 0 });
+  return (
+    <ConfirmDialog open={props.open} type="warning" title="Complete list" confirmLabel="Complete"
+      message="The shortlisted ideas are taken into your companies. A company that already exists with the same domain is linked, not duplicated."
+      confirmDisabled={!conf.data || conf.data.total === 0}
+      onCancel={props.onClose}
+      onConfirm={async () => {
+        const res = await api.lists.complete(props.listId);
+        props.onClose();
+        await props.onDone(`${res.message}: ${res.created} new compan${res.created === 1 ? 'y' : 'ies'}, ${res.linked} linked`);
+      }} data-testid="complete-dialog">
+      <div className={styles.totalsGrid} data-testid="complete-totals">
+        <Text>Shortlisted ideas</Text><Text weight="semibold" data-testid="complete-total">{conf.data?.total ?? '…'}</Text>
+        <Text>Already companies</Text><Text weight="semibold" data-testid="complete-existing">{conf.data?.existing ?? '…'}</Text>
+        <Text>New companies</Text><Text weight="semibold" data-testid="complete-candidate">{conf.data?.candidate ?? '…'}</Text>
+      </div>
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,5 @@
+export * from './ListsTable';
+export * from './ListIdeas';
+export * from './IdeaDrawer';
+export * from './NameDialog';
+export * from './labels';
