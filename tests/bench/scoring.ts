@@ -56,12 +56,12 @@ export async function runScoringBench(opts: { argv: string[]; log: (m: string) =
       values (gen_random_uuid(), $1, 'industry', 'llm', 'openai', 'idea', 'Industry', '{}'::jsonb, now(), now()) returning id`, [org.id])).rows[0]!.id;
     const t0 = Date.now();
     log(`seeding ${n.toLocaleString('en-US')} ideas with an enrichment result each`);
-    await sql.query(`insert into idea (id, organization_id, list_id, name, website, domain, short_listed, status, source_ids, data, scoring_results, created_at, updated_at)
+    await sql.query(`insert into idea (id, organization_id, list_id, name, website, domain, short_listed, status, source_ids, data, created_at, updated_at)
       select gen_random_uuid(), $1::uuid, $2::uuid, 'Idea ' || i, 'https://idea-' || i || '.example', 'idea-' || i || '.example', false, 'idea', '{}',
              jsonb_build_object('revenue', case when i % 11 = 0 then null else (i * 7919) % 2000 end, 'employees', (i * 31) % 900,
                                 'country', (array['Sweden', 'Norway', 'Denmark', 'Finland', 'Germany'])[1 + i % 5],
                                 'tags', case when i % 3 = 0 then '["SaaS","B2B"]'::jsonb else '["Retail"]'::jsonb end),
-             '[]'::jsonb, now() - (i || ' seconds')::interval, now()
+             now() - (i || ' seconds')::interval, now()
         from generate_series(1, $3::int) i`, [org.id, listId, n]);
     await sql.query(`insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, status, value, sources, updated_at)
       select gen_random_uuid(), organization_id, $2::uuid, 'idea', id, 'completed',
@@ -106,7 +106,7 @@ export async function runScoringBench(opts: { argv: string[]; log: (m: string) =
       await sleep(200);
     }
     const totalMs = Date.now() - start;
-    const { rows: [check] } = await sql.query<{ scored: string }>(`select count(*) as scored from idea where organization_id = $1 and jsonb_array_length(scoring_results) = 1`, [org.id]);
+    const { rows: [check] } = await sql.query<{ scored: string }>(`select count(*) as scored from idea_score where organization_id = $1`, [org.id]);
     const { rows: [events] } = await sql.query<{ n: string }>(`select count(*) as n from realtime_event where organization_id = $1 and key = $2`, [org.id, `execution:${executionId}`]);
     log(`scoring: ${n} ideas, status ${status}, ${(totalMs / 1000).toFixed(1)} s end to end (answer ${answeredMs} ms, first progress ${firstProgressMs} ms), ${check!.scored} scored, ${events!.n} realtime events`);
 
