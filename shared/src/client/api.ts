@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import * as C from '../contracts';
 import { Http, type HttpOptions } from './http';
 
@@ -189,6 +189,14 @@ export function createApi(opts: HttpOptions = {}) {
       deleteIdeas: (body: C.IdeaDeleteBody) => http.request('POST', '/api/v1/list-company/idea/delete', C.CountResponse, body),
       addIdea: (body: C.ManualIdeaBody) => http.request('POST', '/api/v1/list-company/idea', C.IdeaResponse, body),
       exportIdeas: (body: C.IdeaExportBody) => http.download('/api/v1/list-company/idea/export', body),
+    },
+    scoring: {
+      list: (listCompanyId: string) => http.request('GET', `/api/v1/scoring-model/?listCompanyId=${encodeURIComponent(listCompanyId)}`, C.ScoreModelsResponse),
+      get: (id: string) => http.request('GET', `/api/v1/scoring-model/${encodeURIComponent(id)}`, C.ScoreModelResponse),
+      create: (body: C.CreateScoreModelBody) => http.request('POST', '/api/v1/scoring-model', C.ScoreModelResponse, body),
+      update: (id: string, body: C.UpdateScoreModelBody) => http.request('PUT', `/api/v1/scoring-model/${encodeURIComponent(id)}`, C.ScoreModelResponse, body),
+      remove: (id: string) => http.request('DELETE', `/api/v1/scoring-model/${encodeURIComponent(id)}`, z.null()),
+      execute: (body: C.ExecuteScoreModelInput) => http.request('POST', '/api/v1/scoring-model/execute', C.ExecuteScoreModelResponse, body),
     },
     invite: {
       info: (token: string) => http.request('GET', `/api/v1/invite/${encodeURIComponent(token)}`, C.InviteInfoResponse),

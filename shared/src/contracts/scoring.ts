@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { SCORE_FIELD_TYPES, SCORE_OPERATORS, SCORING_MESSAGES, validateScoreModel } from '../domain/scoring';
 import { cleanString } from './plays';
+import { IdeaFilters } from './lists';
 
 export const ScoreRuleSchema = z.object({
   id: z.string().min(1).max(64),
@@ -42,10 +43,10 @@ const checkModel = (m: { name: string; description?: string; ruleSets: z.infer<t
 
 /** POST /scoring-model — name, description, listCompanyId, ruleSets. */
 export const CreateScoreModelBody = z.object({ ...modelFields, listCompanyId: z.uuid({ message: SCORING_MESSAGES.listNotFound }) }).superRefine(checkModel);
-export type CreateScoreModelBody = z.infer<typeof CreateScoreModelBody>;
+export type CreateScoreModelBody = z.input<typeof CreateScoreModelBody>;
 /** PUT /scoring-model/{id} — the same fields; the list does not change. */
 export const UpdateScoreModelBody = z.object(modelFields).superRefine(checkModel);
-export type UpdateScoreModelBody = z.infer<typeof UpdateScoreModelBody>;
+export type UpdateScoreModelBody = z.input<typeof UpdateScoreModelBody>;
 
 /** GET /scoring-model/?listCompanyId= */
 export const ListScoreModelsQuery = z.object({ listCompanyId: z.uuid({ message: SCORING_MESSAGES.listNotFound }) });
@@ -84,8 +85,11 @@ export const ExecuteScoreModelBody = z.object({
   entityIds: z.array(z.uuid()).max(10_000).optional().default([]),
   /** runAll: every idea of the list (or of ideasFilter); otherwise entityIds. */
   options: z.object({ runAll: z.boolean().optional().default(false) }).optional().default({ runAll: false }),
-  ideasFilter: z.record(z.string(), z.unknown()).optional(),
+  /** 'all selected': the ideas table's filters (runAll). */
+  ideasFilter: IdeaFilters.nullish(),
 }).superRefine((b, ctx) => {
   if (!b.options.runAll && b.entityIds.length === 0) ctx.addIssue({ code: 'custom', message: SCORING_MESSAGES.noIdeasOn, path: ['entityIds'] });
 });
 export type ExecuteScoreModelBody = z.infer<typeof ExecuteScoreModelBody>;
+export type ExecuteScoreModelInput = z.input<typeof ExecuteScoreModelBody>;
+export const ExecuteScoreModelResponse = z.object({ success: z.literal(true), message: z.string(), executionId: z.string(), total: z.number() });

@@ -12,6 +12,7 @@ import { csvCell, ideaCountMessage, totalPagesFor, LIST_INTENTIONS, LIST_MESSAGE
 import { authOf } from '../../plugins/types';
 import { badRequest } from '../../lib/errors';
 import { likeEscape, orderBy } from '../records/table-query';
+import { exportScoreColumns } from '../scoring/scoring.service';
 import {
   addManualIdea, completeConfirmation, completeList, createList, deleteIdeas, deleteList, deleteSource, ideaDtos, ideaOrder, ideaPage, ideaWhere,
   listDtos, listOr404, renameList, selectionWhere, setShortlist, type Actor,
@@ -176,9 +177,10 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     // The extra columns of the list's sources (a CSV's other columns), in the order first seen.
     const keys = await conn.execute<{ k: string }[]>(`select distinct jsonb_object_keys(r.data) as k from (select data from idea r ${where.text} limit 1000) r order by 1`, where.params);
     const extra = keys.map((k) => k.k);
+    const scores = await exportScoreColumns(req.em.fork(), organizationId, list.id);
     const BATCH = 2000;
     async function* csv() {
-      yield '\uFEFF' + ['Name', 'Website', 'Domain', 'Shortlisted', 'Status', 'Sources', 'Created', ...extra].map(csvCell).join(',') + '\r\n';
+      yield '\uFEFF' + ['Name', 'Website', 'Domain', 'Shortlisted', 'Status', 'Sources', 'Created', ...extra, ...scores.header].map(csvCell).join(',') + '\r\n';
       // Keyset pages in the table's default order (newest first): each batch its own short query.
       let after: { at: unknown; id: string } | null = null;
       for (;;) {
@@ -188,10 +190,11 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
           [...where.params, ...(after ? [after.at, after.id] : []), BATCH]);
         if (rows.length === 0) return;
         let chunk = '';
+        const scoreCells = await scores.cells(rows.map((x) => String(x.id)));
         for (const x of rows) {
           const data = (x.data ?? {}) as Record<string, unknown>;
           chunk += [x.name, x.website, x.domain, x.short_listed ? 'Yes' : 'No', x.status, ((x.source_ids as string[]) ?? []).map((s) => sourceType.get(s) ?? s).join('; '),
-            new Date(x.created_at as string).toISOString(), ...extra.map((k) => data[k] ?? '')].map(csvCell).join(',') + '\r\n';
+            new Date(x.created_at as string).toISOString(), ...extra.map((k) => data[k] ?? ''), ...(scoreCells.get(String(x.id)) ?? [])].map(csvCell).join(',') + '\r\n';
         }
         yield chunk;
         const last = rows[rows.length - 1];

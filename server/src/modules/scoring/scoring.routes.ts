@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  CreateScoreModelBody, UpdateScoreModelBody, ListScoreModelsQuery, ScoreModelResponse, ScoreModelsResponse, ExecuteScoreModelBody,
+  CreateScoreModelBody, UpdateScoreModelBody, ListScoreModelsQuery, ScoreModelResponse, ScoreModelsResponse, ExecuteScoreModelBody, ExecuteScoreModelResponse,
   ErrorResponse, IdParams,
 } from '@dealscout/shared/contracts';
 import { SCORING_MESSAGES } from '@dealscout/shared/domain';
@@ -16,7 +16,6 @@ function actorOf(req: FastifyRequest): Actor {
   return { organizationId: a.organizationId, userId: a.user.id };
 }
 
-const ExecuteResponse = z.object({ success: z.literal(true), message: z.string(), executionId: z.string(), total: z.number() });
 
 export async function scoringRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -48,11 +47,11 @@ export async function scoringRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.post('/scoring-model/execute', {
-    schema: { tags: ['scoring'], summary: 'Run a scoring model over ideas (one score execution)', body: ExecuteScoreModelBody, response: { 200: ExecuteResponse, 400: ErrorResponse, 404: ErrorResponse, 503: ErrorResponse } },
+    schema: { tags: ['scoring'], summary: 'Run a scoring model over ideas (one score execution)', body: ExecuteScoreModelBody, response: { 200: ExecuteScoreModelResponse, 400: ErrorResponse, 404: ErrorResponse, 503: ErrorResponse } },
   }, async (req, reply) => {
     if (!app.boss) return reply.status(503).send({ success: false as const, message: SCORING_MESSAGES.startFailed });
     const b = req.body;
-    const started = await executeModel(req.em, app.boss, actorOf(req), { scoringModelId: b.scoringModelId, entityIds: b.entityIds, runAll: b.options.runAll, ideasFilter: b.ideasFilter ?? null });
+    const started = await executeModel(req.em, app.boss, actorOf(req), { scoringModelId: b.scoringModelId, entityIds: b.entityIds, runAll: b.options.runAll, ideasFilter: (b.ideasFilter ?? null) as Record<string, unknown> | null });
     return { success: true as const, message: SCORING_MESSAGES.started, ...started };
   });
 }

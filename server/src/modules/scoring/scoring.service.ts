@@ -4,7 +4,7 @@
 // score_run with it; the handler (handler.ts) scores in batches and writes each idea's result.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
-import { SCORING_MESSAGES, scoreValues, type FieldScore, type ScoreFieldData, type ScoreModelInput, type ScoreRuleSet } from '@dealscout/shared/domain';
+import { SCORING_MESSAGES, describeFieldScore, scoreValues, type FieldScore, type ScoreFieldData, type ScoreModelInput, type ScoreRuleSet } from '@dealscout/shared/domain';
 import type { IdeaFilters, ScoreModelDto } from '@dealscout/shared/contracts';
 import { badRequest, notFound } from '../../lib/errors';
 import { executeBound } from '../../db/bound';
@@ -176,4 +176,37 @@ export async function executeModel(em: EntityManager, boss: PgBoss, actor: Actor
     await tem.execute(`update execution set total = ? where organization_id = ? and id = ?`, [total, actor.organizationId, started!.executionId]);
     return { executionId: started!.executionId, total };
   });
+}
+
+// ---------- export ----------
+
+/**
+ * The score columns of the ideas export ('the export carries it'): per model of the list, the total
+ * and the breakdown in words, so a ranking can be defended from the spreadsheet alone.
+ */
+export async function exportScoreColumns(em: EntityManager, organizationId: string, listId: string): Promise<{ header: string[]; cells(ideaIds: readonly string[]): Promise<Map<string, string[]>> }> {
+  const models = await em.execute<{ id: string; name: string; rule_sets: ScoreRuleSet[] }[]>(
+    `select id, name, rule_sets from scoring_model where organization_id = ? and list_id = ? order by created_at, id`, [organizationId, listId]);
+  const header = models.flatMap((m) => [`${m.name} score`, `${m.name} breakdown`]);
+  return {
+    header,
+    async cells(ideaIds) {
+      const out = new Map<string, string[]>();
+      if (models.length === 0 || ideaIds.length === 0) return out;
+      const rows = await em.execute<{ idea_id: string; model_id: string; total_score: number | null; details: FieldScore[] }[]>(
+        `select idea_id::text, model_id::text, total_score, details from idea_score where organization_id = ? and idea_id = any(?::uuid[])`, [organizationId, pgArray([...ideaIds])]);
+      for (const id of ideaIds) {
+        out.set(id, models.flatMap((m) => {
+          const r = rows.find((x) => x.idea_id === id && x.model_id === m.id);
+          if (!r) return ['', ''];
+          const words = (r.details ?? []).map((f) => {
+            const rule = m.rule_sets.find((rs) => rs.id === f.ruleSetId)?.rules.find((x) => x.id === f.ruleId) ?? null;
+            return `${f.label} = ${f.value ?? '(missing)'}: ${describeFieldScore(f, rule)} × weight ${f.weight} → ${f.contribution.toFixed(2)}`;
+          });
+          return [r.total_score === null ? '' : Number(r.total_score).toFixed(2), words.join('; ')];
+        }));
+      }
+      return out;
+    },
+  };
 }

@@ -159,6 +159,15 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     const pageRes = pageHttp.json();
     expect(pageRes.listCompanyIdeas[0].scoringResults[0]).toMatchObject({ scoringModelId: model.id, totalScore: expect.any(Number) });
 
+    // The export carries each model's total and its breakdown in words.
+    const csv = (await a.post('/api/v1/list-company/idea/export', { listCompanyId: list.id })).body;
+    const [head, ...lines] = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(head!.endsWith('Fit score,Fit breakdown')).toBe(true);
+    const big = ideas.findIndex((x) => x.data.revenue === 640);
+    const line = lines.find((l) => l.startsWith(`${ideas[big]!.name},`))!;
+    expect(line).toContain(`${expected(ideas[big]!, big).totalScore.toFixed(2)},`);
+    expect(line).toContain('Revenue = 640: Greater than 500: score 10 × weight 100');
+
     // Deleting the model removes its results.
     expect((await a.del(`/api/v1/scoring-model/${model.id}`)).statusCode).toBe(204);
     expect((await results(list.id)).every((r) => r.scoring_results.length === 0)).toBe(true);

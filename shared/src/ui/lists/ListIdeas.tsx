@@ -25,6 +25,7 @@ import { formatDate } from '../table/format';
 import { NameDialog } from './NameDialog';
 import { IdeaDrawer } from './IdeaDrawer';
 import { IDEA_STATUS_LABEL, sourceLabel } from './labels';
+import { useListScoring } from '../scoring/useListScoring';
 
 /** Spec 002 §9: the ideas table sorts descending (newest first) by default. */
 export const IDEA_DEFAULT_SORT: SortState = { key: 'createdAt', order: 'desc' };
@@ -162,6 +163,10 @@ export function ListIdeas(props: ListIdeasProps) {
     { key: 'createdAt', label: 'Added', sortKey: 'createdAt', width: 120, text: (r) => formatDate(r.createdAt) },
   ], [dataKeys, sourceType, styles.star]);
 
+  // Scoring (issue 22): the Score menu, a score column per model, runs and their breakdowns.
+  const scoring = useListScoring({ listId, listName: list?.name ?? '', rows, dataKeys, enrichments: enrichments.data?.enrichments ?? [], filters, onReload: reload });
+  const allColumns = useMemo(() => [...columns.slice(0, -1), ...scoring.columns, ...columns.slice(-1)], [columns, scoring.columns]);
+
   const openIdea = rows.find((r) => r.id === openIdeaId) ?? null;
   const enrichmentNames = useMemo(() => new Map((enrichments.data?.enrichments ?? []).map((e) => [e.id, e.name])), [enrichments.data]);
 
@@ -219,6 +224,7 @@ export function ListIdeas(props: ListIdeasProps) {
             </Dropdown>
           )}
           <div className={styles.end}>
+            {scoring.toolbar}
             <Button size="small" appearance="subtle" icon={<ArrowDownloadRegular />} disabled={total === 0 || busy}
               onClick={async () => saveFile(await api.lists.exportIdeas({ listCompanyId: listId, ideaFilters: filters }), 'ideas.csv')} data-testid="ideas-export">Export</Button>
           </div>
@@ -243,7 +249,7 @@ export function ListIdeas(props: ListIdeasProps) {
         <RecordTable<IdeaDto>
           aria-label="Ideas"
           entityType="idea"
-          columns={columns}
+          columns={allColumns}
           rows={rows}
           getRowId={(r) => r.id}
           sort={sort}
@@ -265,6 +271,7 @@ export function ListIdeas(props: ListIdeasProps) {
         <IdeaDrawer idea={openIdea} sources={list.sources} enrichmentNames={enrichmentNames} groups={props.drawerGroups} onGroupsChange={props.onDrawerGroupsChange}
           onShortlist={(i, v) => void setShortlist([i.id], v)} onClose={() => setOpenIdeaId(null)} />
       )}
+      {scoring.dialogs}
       <NameDialog open={renaming} title="Rename list" initial={list?.name} confirmLabel="Save" onClose={() => setRenaming(false)}
         onSave={async (name) => { await api.lists.rename(listId, name); notify.success(LIST_MESSAGES.listRenamed); await reload(); }} />
       <AddIdeaDialog open={adding} onClose={() => setAdding(false)} onSave={async (companyName, website) => {

@@ -1,2 +1,3 @@
 export * from './ScoreModelEditor';
 export * from './ScoreBreakdown';
+export * from './useListScoring';
