@@ -26,9 +26,9 @@ export function ScoreBreakdown({ totalScore, fields, ruleSets, modelName }: Scor
       <Table size="small" aria-label="Score breakdown">
         <TableHeader>
           <TableRow>
-            <TableHeaderCell>Field</TableHeaderCell>
-            <TableHeaderCell>Value</TableHeaderCell>
-            <TableHeaderCell>Why</TableHeaderCell>
+            <TableHeaderCell style={{ width: '16%' }}>Field</TableHeaderCell>
+            <TableHeaderCell style={{ width: '22%' }}>Value</TableHeaderCell>
+            <TableHeaderCell style={{ width: '32%' }}>Why</TableHeaderCell>
             <TableHeaderCell className={styles.num}>Score</TableHeaderCell>
             <TableHeaderCell className={styles.num}>Weight</TableHeaderCell>
             <TableHeaderCell className={styles.num}>Contribution</TableHeaderCell>

@@ -156,7 +156,7 @@ export function useListScoring(o: ListScoringOptions): { columns: RecordColumn<I
       <ScoreModelEditor open={editor.open} onOpenChange={(open) => setEditor((e) => ({ ...e, open }))} listName={o.listName} fields={fields}
         model={editor.model} allowRunAll onSave={save} />
       <Dialog open={!!breakdown} onOpenChange={(_, d) => { if (!d.open) setBreakdown(null); }}>
-        <DialogSurface style={{ width: pluginMode ? '100%' : '720px', maxWidth: '100%' }} data-testid="score-breakdown-dialog">
+        <DialogSurface style={{ width: pluginMode ? '100%' : '880px', maxWidth: '100%' }} data-testid="score-breakdown-dialog">
           <DialogBody>
             <DialogTitle action={<Button appearance="subtle" onClick={() => setBreakdown(null)}>Close</Button>}>{breakdown ? `Why ${breakdown.idea.name} scored ${result?.totalScore?.toFixed(2) ?? '–'}` : ''}</DialogTitle>
             <DialogContent>
