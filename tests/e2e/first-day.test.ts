@@ -57,6 +57,17 @@ describe('first day in the workspace, in Chromium', () => {
     await page.getByTestId('companies-page').waitFor();
     await page.getByTestId('record-table').waitFor();
     await shot(page, '01-empty-table');
+    // The empty table's header band reaches the right edge of the table's box.
+    const band = async () => {
+      const box = (await page.getByTestId('record-table-scroll').boundingBox())!;
+      const last = (await page.getByTestId('record-table-header-filler').boundingBox())!;
+      const first = (await page.locator('[data-testid="record-table"] thead th').first().boundingBox())!;
+      return { left: first.x - box.x, right: box.x + box.width - (last.x + last.width) };
+    };
+    await page.getByTestId('record-table-empty').waitFor();
+    const empty = await band();
+    expect(Math.abs(empty.left)).toBeLessThan(2);
+    expect(Math.abs(empty.right)).toBeLessThan(2);
 
     // A company with a value, created while the table is open.
     const created = await api(page, 'POST', '/api/v1/entity/company', { company: { name: 'Aurora Robotics', website: 'https://aurora-robotics.example' } });
@@ -79,28 +90,28 @@ describe('first day in the workspace, in Chromium', () => {
     const newButton = await page.getByTestId('table-new-company').boundingBox();
     expect(Math.abs(search!.y - newButton!.y)).toBeLessThan(12);
 
-    // The copy toast is gone in about 0.5 s (plus its exit animation)…
+    // The copy toast is on screen for 0.5 s (spec 000 §8), not 0.5 s plus Fluent's 600 ms motions each way.
     const toast = page.getByTestId('toast-success');
-    // Measured in the page: from the toast's appearance to the moment it starts to fade out.
-    const shownMs = await page.evaluate(async () => {
+    // Measured in the page: from the click to the toast's appearance, and from there until it is gone.
+    const timing = await page.evaluate(async () => {
       (document.querySelector('[data-testid="drawer-field-row"][data-field-key="deal_size"] [data-testid="drawer-field-copy"]') as HTMLElement).click();
+      const clicked = performance.now();
       let t0 = -1;
-      const start = performance.now();
-      const find = () => document.querySelector('[data-testid="toast-success"]')?.closest('[data-fui-focusable-group]') ?? document.querySelector('[data-testid="toast-success"]');
+      const find = () => document.querySelector('[data-testid="toast-success"]');
       for (;;) {
-        await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, 10));
         const el = find();
-        if (el && t0 < 0) t0 = performance.now();
-        if (performance.now() - start > 5000) return -1;
-        if (t0 < 0) continue;
-        const t = performance.now() - t0;
-        if (!el || Number(getComputedStyle(el as Element).opacity) < 0.95) return t;
+        const visible = !!el && Number(getComputedStyle(el.closest('[data-fui-focusable-group]') ?? el).opacity) > 0.05;
+        if (visible && t0 < 0) t0 = performance.now();
+        if (performance.now() - clicked > 5000) return { appearedAfter: -1, shown: -1 };
+        if (t0 >= 0 && !visible) return { appearedAfter: t0 - clicked, shown: performance.now() - t0 };
       }
     });
-    expect(shownMs).toBeGreaterThan(300);
-    // Our timer dismisses at 500 ms; Fluent's exit motion takes the rest before the fade shows.
-    console.log(`copy toast: ${Math.round(shownMs)} ms from appearance to fade`);
-    expect(shownMs).toBeLessThan(1300);
+    console.log(`copy toast: visible ${Math.round(timing.appearedAfter)} ms after the click, on screen ${Math.round(timing.shown)} ms`);
+    expect(timing.appearedAfter).toBeGreaterThanOrEqual(0);
+    expect(timing.appearedAfter).toBeLessThan(500);
+    expect(timing.shown).toBeGreaterThan(300);
+    expect(timing.shown).toBeLessThan(750);
     await toast.waitFor({ state: 'detached', timeout: 3000 });
     // …and covers neither the drawer's title nor its buttons.
     await row.getByTestId('drawer-field-copy').click();

@@ -337,7 +337,11 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     });
     await waitFor(() => expect(screen.getAllByTestId('record-table-header').map((h) => h.getAttribute('data-key'))).toEqual(['employees', 'name']));
     const cols = screen.getByTestId('record-table').querySelectorAll('col');
-    expect(Array.from(cols).map((c) => (c as HTMLElement).style.width)).toEqual(['44px', '90px', '300px']);
+    // The last, width-less column takes what the columns leave of the table's box: the header band
+    // and the rows' lines reach the right edge however narrow the columns (issue 16).
+    expect(Array.from(cols).map((c) => (c as HTMLElement).style.width)).toEqual(['44px', '90px', '300px', '']);
+    expect(screen.getByTestId('record-table').style.minWidth).toBe('434px');
+    expect(screen.getByTestId('record-table-header-filler').tagName).toBe('TH');
   });
 
   it('fills its panel under a plugin, the filter editor too', async () => {

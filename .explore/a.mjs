@@ -1,0 +1,10 @@
+import { open, api, shot } from './lib.mjs';
+const { browser, page } = await open();
+await page.getByTestId('nav-companies').click();
+await page.getByTestId('record-table').waitFor();
+await page.waitForTimeout(800);
+await shot(page, 'empty');
+await page.getByTestId('nav-organization').click();
+await page.waitForTimeout(1000);
+await shot(page, 'org');
+await browser.close();
