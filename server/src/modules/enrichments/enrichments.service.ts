@@ -11,6 +11,7 @@ import { badRequest, notFound } from '../../lib/errors';
 import { FieldDefinition } from '../fields/field.entity';
 import { Enrichment, type IEnrichment } from './enrichment.entity';
 import { findConfig } from './configs';
+import { publishFieldsChanged } from '../fields/fields-events';
 
 export interface Actor {
   organizationId: string;
@@ -104,6 +105,8 @@ async function setAssignment(em: EntityManager, actor: Actor, e: IEnrichment, fi
       await em.execute(`update enrichment set is_primary = (id = ?), updated_at = now() where organization_id = ? and field_id = ?`, [e.id, actor.organizationId, fieldId]);
     } else await promoteNext(em, actor.organizationId, fieldId);
   }
+  // The fields' assigned enrichments changed (the Enrich popover and the drawer follow).
+  if (previous || fieldId) await publishFieldsChanged(em, actor.organizationId, [e.entityType]);
 }
 
 async function reload(em: EntityManager, id: string): Promise<IEnrichment> {
@@ -168,7 +171,10 @@ export async function deleteEnrichment(em: EntityManager, actor: Actor, id: stri
     const fieldId = e.field?.id ?? null;
     if (fieldId) await lockField(tem, actor.organizationId, fieldId);
     await tem.execute(`delete from enrichment where id = ? and organization_id = ?`, [id, actor.organizationId]);
-    if (fieldId) await promoteNext(tem, actor.organizationId, fieldId);
+    if (fieldId) {
+      await promoteNext(tem, actor.organizationId, fieldId);
+      await publishFieldsChanged(tem, actor.organizationId, [e.entityType]);
+    }
   });
 }
 
