@@ -1,6 +1,8 @@
 // What a new user trips over (issue 16): the drawer only on record pages (its state back on return),
 // toasts that cover nothing and leave on time, another session's new company appearing live in an
-// open table, a currency field shown with its currency, the toolbar on one line with the drawer open.
+// open table, a currency field shown with its currency, the toolbar on one line with the drawer open,
+// another session's new field as a live column, a LinkedIn enrichment run from the Enrich popover
+// whose failure the drawer explains, the currency settings, the header band of an empty table.
 // Real server, PostgreSQL, Chromium.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -35,7 +37,7 @@ describe('first day in the workspace, in Chromium', () => {
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-first-day-${name}.png`) });
 
   beforeAll(async () => {
-    server = await startServer({ DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'First Day Partners' });
+    server = await startServer({ DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'First Day Partners', MIXRANK_API_KEY: '' });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -89,6 +91,10 @@ describe('first day in the workspace, in Chromium', () => {
     const search = await page.getByTestId('table-search').boundingBox();
     const newButton = await page.getByTestId('table-new-company').boundingBox();
     expect(Math.abs(search!.y - newButton!.y)).toBeLessThan(12);
+    // …and 'Add Filter' keeps its label on one line beside the search box.
+    const addFilter = (await page.getByTestId('filter-add').boundingBox())!;
+    expect(addFilter.height).toBeLessThan(34);
+    expect(Math.abs(addFilter.y + addFilter.height / 2 - (search!.y + search!.height / 2))).toBeLessThan(6);
 
     // The copy toast is on screen for 0.5 s (spec 000 §8), not 0.5 s plus Fluent's 600 ms motions each way.
     const toast = page.getByTestId('toast-success');
@@ -130,15 +136,54 @@ describe('first day in the workspace, in Chromium', () => {
     expect(await page.getByTestId('drawer-title').innerText()).toContain('Aurora Robotics');
     await shot(page, '03-live-row');
 
+    // Another session adds a field: its column appears in the open table without a reload.
+    expect((await api(other, 'POST', '/api/v1/entity/field', { label: 'Board Seats', dataType: 'int', entityType: 'company' })).status).toBe(201);
+    await page.locator('[data-testid="record-table-header"][data-key="board_seats"]').waitFor({ timeout: 5000 });
+
+    // A LinkedIn enrichment (its dialog has a name only: it fills no field) is created and run from
+    // the table's Enrich popover; without a MixRank key it fails, and the drawer says why at once.
+    await aurora.getByTestId('record-table-select-row').click();
+    await page.getByTestId('enrich-button').click();
+    await page.getByTestId('enrich-popover').waitFor();
+    await page.getByTestId('enrich-new-enrichment').click();
+    await page.locator('[data-testid="enrichment-type-option"][data-type="mixrankCompanyDetails"]').click();
+    await page.getByTestId('linkedin-enrichment-name').fill('Company profile');
+    await page.getByTestId('linkedin-enrichment-save').click();
+    await page.getByTestId('enrich-popover').waitFor();
+    await expect.poll(() => page.getByTestId('enrich-field').inputValue()).toBe('__unassigned__');
+    expect(await page.getByTestId('enrich-enrichment').locator('option:checked').innerText()).toBe('Company profile');
+    await shot(page, '03b-enrich-unassigned');
+    await page.getByTestId('enrich-run').click();
+    const profileRow = page.locator('[data-testid="drawer-enrichment-row"]').filter({ hasText: 'Company profile' });
+    const reason = profileRow.getByTestId('enrichment-error-message');
+    await reason.waitFor({ timeout: 20_000 });
+    expect(await reason.innerText()).toMatch(/MIXRANK_API_KEY/);
+    expect(await profileRow.getByTestId('enrichment-result').innerText()).toMatch(/^Error/);
+    await shot(page, '03c-drawer-enrichment-error');
+
     // The drawer belongs to the record pages: gone on Organization (all user actions visible)…
     await page.getByTestId('nav-organization').click();
     await page.getByTestId('organization-page').waitFor();
     expect(await page.getByTestId('record-drawer').count()).toBe(0);
     await shot(page, '04-organization-no-drawer');
-    // …and back, with the same record, on return.
+    // The currency settings: the organization's default becomes pounds and Deal Size follows it.
+    const currencies = page.getByTestId('currency-settings');
+    await currencies.getByTestId('currency-default').selectOption('GBP');
+    await currencies.getByTestId('currency-default-save').click();
+    await page.getByTestId('toast-success').filter({ hasText: 'Default currency saved' }).waitFor();
+    const dealSize = currencies.locator('[data-testid="currency-field"]').filter({ hasText: 'Deal Size' });
+    expect(await dealSize.getByTestId('currency-field-select').inputValue()).toBe('EUR');
+    await dealSize.getByTestId('currency-field-select').selectOption('');
+    await page.getByTestId('toast-success').filter({ hasText: 'Field updated' }).waitFor();
+    await expect.poll(() => dealSize.getByTestId('currency-field-select').locator('option:checked').innerText()).toBe('Organization default (GBP)');
+    await currencies.scrollIntoViewIfNeeded();
+    await shot(page, '04b-currency-settings');
+    // …and back, with the same record, on return; its value now in pounds, in the drawer and the table.
     await page.getByTestId('nav-companies').click();
     await page.locator('[data-testid="record-drawer"][data-visibility="Visible"]').waitFor();
     expect(await page.getByTestId('drawer-title').innerText()).toContain('Aurora Robotics');
+    await expect.poll(() => row.getByTestId('drawer-field-value').innerText()).toBe('£1,250,000.00');
+    await expect.poll(() => aurora.locator('[data-testid="record-table-cell"][data-key="deal_size"]').innerText()).toBe('£1,250,000.00');
 
     // Another session deletes the record shown: the row goes and the drawer closes.
     expect((await api(other, 'DELETE', `/api/v1/company/delete/${companyId}`)).status).toBe(200);

@@ -142,10 +142,12 @@ const useStyles = makeStyles({
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   // The toolbar keeps to one line while it can (the drawer open beside a 1440 px page): the search
-  // gives up width first (260 px down to 160), the filters take what is left; a plugin's narrow
-  // panel still wraps.
-  search: { flex: '1 1 160px', maxWidth: '260px', minWidth: '120px' },
-  filters: { flex: '1 1 0' },
+  // gives up width first (260 px down to 120: its basis, which decides the line break), the filters
+  // take what is left; a plugin's narrow panel still wraps.
+  search: { flex: '1 1 120px', maxWidth: '260px', minWidth: '120px' },
+  // Never narrower than its widest piece (the Add Filter button on one line): below that it wraps
+  // as a whole instead of breaking the button's label.
+  filters: { flex: '1 1 0', minWidth: 'min-content' },
   actions: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, marginLeft: 'auto', flexShrink: 0 },
   bulk: {
     display: 'flex',
