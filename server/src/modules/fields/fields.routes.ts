@@ -36,7 +36,9 @@ export async function fieldRoutes(app: FastifyInstance): Promise<void> {
   }, async (req, reply) => {
     const auth = authOf(req);
     const field = await createCustomField(req.em, { organizationId: auth.organizationId, userId: auth.user.id, entityType: req.body.entityType, label: req.body.label, dataType: req.body.dataType, config: req.body.config });
-    await publishFieldsChanged(req.em, auth.organizationId, [req.body.entityType]);
+    // After the field is stored (its slot pick retries on a unique index, so no wrapping transaction):
+    // a failed announcement only leaves other screens to their next read.
+    await publishFieldsChanged(req.em, auth.organizationId, [req.body.entityType]).catch((err: unknown) => req.log.warn({ err }, 'field created; realtime event not written'));
     return reply.status(201).send({ success: true as const, message: FIELD_MESSAGES.created, field: toFieldDto(field, await organizationCurrency(req.em, auth.organizationId)) });
   });
 
