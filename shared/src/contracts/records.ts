@@ -264,6 +264,13 @@ export type CompaniesPage = z.infer<typeof CompaniesPage>;
 export const ContactsPage = z.object({ success: z.literal(true), rows: z.array(ContactDto), totalRecords: z.number(), totalIsEstimate, totalPages: z.number(), hasRecords: z.boolean(), pageIndex: z.number(), pageSize: z.number() });
 export type ContactsPage = z.infer<typeof ContactsPage>;
 
+// POST /api/v1/company/count-companies, /contact/count-contacts: the exact number of records a
+// search and filters match — the figure that follows an estimated total without blocking the page.
+export const TableTotalQuery = TableQuery.pick({ text: true, filters: true });
+export type TableTotalQuery = z.input<typeof TableTotalQuery>;
+export const TableTotal = z.object({ success: z.literal(true), totalRecords: z.number().int() });
+export type TableTotal = z.infer<typeof TableTotal>;
+
 /** Bulk requests: explicit ids, or 'all selected across pages' given by the filters that define the set. */
 export const Selection = z.union([
   z.object({ ids: z.array(z.uuid()).min(1).max(10_000) }),

@@ -5,6 +5,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { loadQueryContext, whereSql, orderSql, pageIds } from './table-query';
+import { anchorFromBoundaries, boundariesSettled, buildBoundaries, forgetBoundaries, stepFor } from './sort-boundaries';
 
 interface Page { rows: { id: string; name: string }[]; totalRecords: number; totalIsEstimate: boolean; totalPages: number }
 
@@ -111,6 +112,66 @@ describe('estimated totals above 10,000 matches', () => {
     expect(res.estimate).toBeUndefined();
     expect(res.total).toBe(12_000);
     expect(res.ids).toEqual(matching('delta').slice(0, 50).map((r) => r.id));
+  });
+
+  it('the exact total follows in a second request (count-companies): the same search and filters, counted', async () => {
+    const first = await page({ text: 'delta', pageIndex: 0 });
+    expect(first.totalIsEstimate).toBe(true);
+    const exact = await c.post('/api/v1/company/count-companies', { text: 'delta', filters: [] });
+    expect(exact.statusCode, exact.body).toBe(200);
+    expect(exact.json()).toEqual({ success: true, totalRecords: 12_000 });
+    const filters = [{ key: 'name', operator: 'and', items: [{ id: 'c1', condition: 'contains', data: 'widgets' }] }];
+    expect((await c.post('/api/v1/company/count-companies', { text: 'seven', filters })).json()).toEqual({ success: true, totalRecords: matching('seven').filter((r) => r.name.toLowerCase().includes('widgets')).length });
+    expect((await c.post('/api/v1/company/count-companies', {})).json()).toEqual({ success: true, totalRecords: N });
+    // The contacts' route answers the same way (none here).
+    expect((await c.post('/api/v1/contact/count-contacts', { text: 'delta' })).json()).toEqual({ success: true, totalRecords: 0 });
+    // Filters are checked like the table's.
+    const bad = await c.post('/api/v1/company/count-companies', { text: '', filters: [{ key: 'nope', operator: 'and', items: [{ id: 'c1', condition: 'equals', data: 'x' }] }] });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('a page between finds its anchor through the page-boundary map: the same rows as the offset walk, a stale map still consecutive rows', async () => {
+    const exact = matching('delta');
+    forgetBoundaries();
+    const first = await page({ text: 'delta', pageIndex: 0 });
+    const probes = [3, 57, Math.floor(first.totalPages / 2), first.totalPages - 3];
+    // Without a map (it is built in the background after the first middle page): the offset walk.
+    const byOffset: string[][] = [];
+    for (const p of probes) byOffset.push((await page({ text: 'delta', pageIndex: p })).rows.map((r) => r.id));
+    await boundariesSettled();
+    const qctx = await loadQueryContext(ctx.em(), org, 'company');
+    const terms = orderSql(qctx, null, null).terms;
+    // The map the middle pages scheduled is there now (an anchor without a map is null).
+    expect((await anchorFromBoundaries(ctx.em(), 'company', org, terms, N, 5_000))?.[1]).toBe(all[5_000].id);
+    for (const [i, p] of probes.entries()) {
+      expect((await page({ text: 'delta', pageIndex: p })).rows.map((r) => r.id), `page ${p}`).toEqual(byOffset[i]);
+    }
+    // The anchor at any rank is the record at that rank of the organization's order.
+    const map = await buildBoundaries(ctx.em(), 'company', org, terms, N);
+    expect(map.step).toBe(stepFor(N));
+    expect(map.keys).toHaveLength(Math.ceil(N / map.step));
+    for (const rank of [0, 1, map.step - 1, map.step, map.step + 7, 5_000, N - 1]) {
+      const anchor = await anchorFromBoundaries(ctx.em(), 'company', org, terms, N, rank);
+      expect(anchor?.[1], `rank ${rank}`).toBe(all[rank].id);
+    }
+    // Descending order: its own map.
+    const desc = orderSql(qctx, 'name', 'desc').terms;
+    await buildBoundaries(ctx.em(), 'company', org, desc, N);
+    expect((await anchorFromBoundaries(ctx.em(), 'company', org, desc, N, 250))?.[1]).toBe(all[N - 1 - 250].id);
+    // Records added after the map was built: the map is still used (the positions drift by the
+    // records added, a few pages at most), and a page is still 50 consecutive matches.
+    await ctx.em().getConnection().execute(
+      `insert into company (id, organization_id, name, website, domain, created_by_id, created_at, updated_at)
+       select gen_random_uuid(), ?::uuid, 'Delta Added ' || i, 'https://add-' || i || '.example', 'add-' || i || '.example', created_by_id, now(), now()
+         from generate_series(1, 60) i, (select created_by_id from company where organization_id = ? limit 1) u`, [org, org]);
+    const now = (await ctx.em().getConnection().execute<{ id: string; name: string }[]>(
+      `select id, name from company where organization_id = ? and lower(name) like '%delta%' order by lower(name), id`, [org]));
+    const mid = await page({ text: 'delta', pageIndex: probes[2] });
+    const at = now.findIndex((r) => r.id === mid.rows[0].id);
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(mid.rows.map((r) => r.id)).toEqual(now.slice(at, at + 50).map((r) => r.id));
+    await ctx.em().getConnection().execute(`delete from company where organization_id = ? and name like 'Delta Added %'`, [org]);
+    expect(exact.length).toBe(12_000);
   });
 
   it("'all selected' acts on the exact set, whatever the estimate said", async () => {

@@ -11,6 +11,7 @@ import { FieldDefinition } from '../fields/field.entity';
 import { filterDataType } from '../fields/fields.service';
 import { badRequest } from '../../lib/errors';
 import { slotBit, slotColumn, slotFamily, TEXT_SORT_PREFIX } from '../fields/projection';
+import { anchorFromBoundaries } from './sort-boundaries';
 
 export interface Sql {
   text: string;
@@ -611,16 +612,37 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string
 
   if (pageIndex === 0) return done(await walk(null, false, pageSize));
   if (pageIndex >= pages - 1) return done(await walk(null, true, pageSize));
-  // The anchor: the record at the page's share of the organization, from the nearer end of the sort index.
+  // The anchor: the record at the page's share of the organization. From the order's page-boundary
+  // map (sort-boundaries.ts: at most one step of the index from the nearest boundary); without a
+  // usable one (being built in the background), from the nearer end of the sort index.
   const rank = Math.min(orgTotal - 1, Math.floor(((pageIndex * pageSize) / total) * orgTotal));
-  const fromEnd = rank > orgTotal / 2;
-  const [a] = await conn.execute<Record<string, unknown>[]>(
-    `select ${terms.map((t, i) => `${t.expr} as k${i}`).join(', ')} from ${table} r where r.organization_id = ? ${orderBy(terms, fromEnd)} limit 1 offset ?`,
-    [ctx.organizationId, fromEnd ? orgTotal - 1 - rank : rank],
-  );
-  if (!a) return null;
+  let anchor = await anchorFromBoundaries(em, table, ctx.organizationId, terms, orgTotal, rank);
+  if (!anchor) {
+    const fromEnd = rank > orgTotal / 2;
+    const [a] = await conn.execute<Record<string, unknown>[]>(
+      `select ${terms.map((t, i) => `${t.expr} as k${i}`).join(', ')} from ${table} r where r.organization_id = ? ${orderBy(terms, fromEnd)} limit 1 offset ?`,
+      [ctx.organizationId, fromEnd ? orgTotal - 1 - rank : rank],
+    );
+    if (!a) return null;
+    anchor = terms.map((_, i) => a[`k${i}`]);
+  }
   // Near the end there may be fewer matches after the anchor: the page is then the set's last.
-  return done((await walk(terms.map((_, i) => a[`k${i}`]), false, pageSize)) ?? (await walk(null, true, pageSize)));
+  return done((await walk(anchor, false, pageSize)) ?? (await walk(null, true, pageSize)));
+}
+
+/**
+ * The exact number of records matching `where` (the second request that follows an estimated
+ * total: POST /company/count-companies, /contact/count-contacts). Without search or filters the
+ * maintained count, 'Account Owner in [users]' alone the owners' maintained counts, otherwise a count.
+ */
+export async function exactTotal(em: EntityManager, ctx: QueryContext, where: WhereSql): Promise<number> {
+  if (where.unfiltered) return recordTotal(em, ctx.organizationId, ctx.entityType);
+  if (where.ownerIn) {
+    const totals = await ownerTotals(em, ctx.organizationId, ctx.entityType);
+    return where.ownerIn.reduce((sum, id) => sum + (totals.get(id) ?? 0), 0);
+  }
+  const [row] = await em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from ${SPECS[ctx.entityType].table} r ${where.text}`, where.params);
+  return row.n;
 }
 
 /**
@@ -644,14 +666,7 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Where
   if (order.ownerSort) return ownerSortedPage(em, ctx, table, where, order.ownerSort.desc, pageIndex * pageSize, pageSize);
   // The default order walks the name sort index: its search is tested on the index's own columns.
   const nameWalk = !order.join.text && order.terms[0]?.expr === SPECS[ctx.entityType].defaultSort[0];
-  const count = async () => {
-    if (where.unfiltered) return recordTotal(em, ctx.organizationId, ctx.entityType);
-    if (where.ownerIn) {
-      const totals = await ownerTotals(em, ctx.organizationId, ctx.entityType);
-      return where.ownerIn.reduce((sum, id) => sum + (totals.get(id) ?? 0), 0);
-    }
-    return (await conn.execute<{ n: number }[]>(`select count(*)::int as n from ${table} r ${where.text}`, where.params))[0].n;
-  };
+  const count = () => exactTotal(em, ctx, where);
   const fetch = async (offset: number, limit: number, reverse: boolean) => {
     const rows = await conn.execute<{ id: string }[]>(
       `select r.id from ${table} r ${order.join.text} ${nameWalk ? where.walkText ?? where.text : where.text} ${orderBy(order.terms, reverse)} limit ? offset ?`,
