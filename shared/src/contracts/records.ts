@@ -251,6 +251,10 @@ export const TableQuery = z.object({
   valueStats: z.tuple([z.number(), z.number()]).default([0, 10]),
   filters: z.array(TableFilterSchema).max(50).default([]),
   lists: z.array(z.uuid()).default([]),
+  // Next / Previous on an estimated set (more than 10,000 matches): the last (first) row of the
+  // page shown, so the next (previous) page starts right after (before) it. Ignored for exact sets.
+  afterId: z.uuid().optional(),
+  beforeId: z.uuid().optional(),
 });
 export type TableQuery = z.input<typeof TableQuery>;
 

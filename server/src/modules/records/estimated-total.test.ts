@@ -81,6 +81,31 @@ describe('estimated totals above 10,000 matches', () => {
     }
   });
 
+  it('Next and Previous start right after (before) the rows shown: paging one page at a time neither skips nor repeats a match', async () => {
+    const exact = matching('delta');
+    let shown = (await page({ text: 'delta', pageIndex: 0 })).rows;
+    for (let p = 1; p <= 3; p++) {
+      const next = await page({ text: 'delta', pageIndex: p, afterId: shown[shown.length - 1].id });
+      expect(next.totalIsEstimate).toBe(true);
+      expect(next.rows.map((r) => r.id), `page ${p}`).toEqual(exact.slice(p * 50, p * 50 + 50).map((r) => r.id));
+      shown = next.rows;
+    }
+    // From a page reached by a jump (an estimated position), Previous is the 50 matches before its first row.
+    const jump = await page({ text: 'delta', pageIndex: 120 });
+    const at = exact.findIndex((r) => r.id === jump.rows[0].id);
+    const prev = await page({ text: 'delta', pageIndex: 119, beforeId: jump.rows[0].id });
+    expect(prev.rows.map((r) => r.id)).toEqual(exact.slice(at - 50, at).map((r) => r.id));
+    const after = await page({ text: 'delta', pageIndex: 121, afterId: jump.rows[49].id });
+    expect(after.rows.map((r) => r.id)).toEqual(exact.slice(at + 50, at + 100).map((r) => r.id));
+    // Next from the last rows but one page short: the set's last page (fewer matches are left).
+    const nearEnd = await page({ text: 'delta', pageIndex: 200, afterId: exact[exact.length - 20].id });
+    expect(nearEnd.rows.map((r) => r.id)).toEqual(exact.slice(-50).map((r) => r.id));
+    // A cursor of another organization's (or no) record is ignored: the page is placed by its position.
+    const foreign = await page({ text: 'delta', pageIndex: 1, afterId: '00000000-0000-4000-8000-000000000000' });
+    expect(foreign.rows).toHaveLength(50);
+    expect((await c.post('/api/v1/company/get-companies', { text: 'delta', pageIndex: 1, afterId: 'nope' })).statusCode).toBe(400);
+  });
+
   it('up to 10,000 matches the total stays exact (a search of 2,520, the whole table of 12,600 without search)', async () => {
     const seven = await page({ text: 'seven', pageIndex: 3 });
     expect(seven.totalIsEstimate).toBe(false);

@@ -277,7 +277,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
     const { organizationId } = authOf(req);
     const q = req.body;
     const ctx = await loadQueryContext(req.em, organizationId, 'company');
-    const { total, ids, estimate } = await pageIds(req.em, ctx, whereSql(ctx, { text: q.text, filters: q.filters }), orderSql(ctx, q.sortKey, q.sortOrder), q.pageIndex, q.pageSize);
+    const { total, ids, estimate } = await pageIds(req.em, ctx, whereSql(ctx, { text: q.text, filters: q.filters }), orderSql(ctx, q.sortKey, q.sortOrder), q.pageIndex, q.pageSize, { cursor: { afterId: q.afterId, beforeId: q.beforeId } });
     const rows = await companyRows(req.em, organizationId, ids);
     return { success: true as const, rows, totalRecords: total, totalIsEstimate: estimate === true, totalPages: totalPagesFor(total, q.pageSize), hasRecords: total > 0, pageIndex: q.pageIndex, pageSize: q.pageSize };
   });
@@ -299,7 +299,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
     const { organizationId } = authOf(req);
     const q = req.body;
     const ctx = await loadQueryContext(req.em, organizationId, 'contact');
-    const { total, ids, estimate } = await pageIds(req.em, ctx, whereSql(ctx, { text: q.text, filters: q.filters }), orderSql(ctx, q.sortKey, q.sortOrder), q.pageIndex, q.pageSize);
+    const { total, ids, estimate } = await pageIds(req.em, ctx, whereSql(ctx, { text: q.text, filters: q.filters }), orderSql(ctx, q.sortKey, q.sortOrder), q.pageIndex, q.pageSize, { cursor: { afterId: q.afterId, beforeId: q.beforeId } });
     const rows = await contactRows(req.em, organizationId, ids);
     return { success: true as const, rows, totalRecords: total, totalIsEstimate: estimate === true, totalPages: totalPagesFor(total, q.pageSize), hasRecords: total > 0, pageIndex: q.pageIndex, pageSize: q.pageSize };
   });

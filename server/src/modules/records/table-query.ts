@@ -518,6 +518,12 @@ async function collectedPage(em: EntityManager, table: string, where: Sql, order
   return { total: row.n, ids: row.rev ? [...row.ids].reverse() : row.ids };
 }
 
+/**
+ * The row a Next (afterId: the last row of the page shown) or Previous (beforeId: its first row)
+ * starts from; only an estimated set uses it (exact pages are found by their offset).
+ */
+export interface PageCursor { afterId?: string; beforeId?: string }
+
 /** Table pages a sample reads at most (SYSTEM sampling reads whole pages: ~25 records each). */
 const SAMPLE_MAX_PAGES = 150;
 /** Records of the organization a sample aims at. */
@@ -531,6 +537,24 @@ const WALK_MAX = 50_000;
  * organization it holds and how many of them match.
  */
 async function sample(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, orgTotal: number): Promise<{ rows: number; matched: number }> {
+  // The same request for another page finds its sample here (the key holds the organization's
+  // record count, so any insert or delete takes a new sample).
+  const key = JSON.stringify([table, orgTotal, where.text, where.params]);
+  const cached = samples.get(key);
+  if (cached && Date.now() - cached.at < SAMPLE_TTL_MS) return cached.result;
+  const result = await takeSample(em, ctx, table, where, orgTotal);
+  samples.delete(key);
+  samples.set(key, { at: Date.now(), result });
+  while (samples.size > SAMPLES_KEPT) samples.delete(samples.keys().next().value!);
+  return result;
+}
+
+/** How long a sample answers for the same query (and record count), and how many are kept. */
+const SAMPLE_TTL_MS = 60_000;
+const SAMPLES_KEPT = 500;
+const samples = new Map<string, { at: number; result: { rows: number; matched: number } }>();
+
+async function takeSample(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, orgTotal: number): Promise<{ rows: number; matched: number }> {
   const conn = em.getConnection();
   const [rel] = await conn.execute<{ pages: number }[]>(`select greatest(relpages, 1)::int as pages from pg_class where oid = ?::regclass`, [table]);
   const percent = Math.min(100, (100 * SAMPLE_TARGET_ROWS) / Math.max(1, orgTotal), (100 * SAMPLE_MAX_PAGES) / rel.pages);
@@ -557,7 +581,7 @@ async function sample(em: EntityManager, ctx: QueryContext, table: string, where
  * are estimates too. A walk of the name order tests the search on the name index's own columns
  * and reads a record row only for its matches.
  */
-async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, exactMax: number, walkMax: number): Promise<{ total: number; ids: string[]; estimate: true } | null> {
+async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, exactMax: number, walkMax: number, cursor: PageCursor): Promise<{ total: number; ids: string[]; estimate: true } | null> {
   if (where.unfiltered || where.ownerIn || order.slotSort || order.ownerSort || order.join.text || !where.split) return null;
   const terms = order.terms;
   const desc = terms[0].desc;
@@ -581,8 +605,8 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string
    * `limit` matches of a walk of the sort order from an anchor (the terms' values of one record)
    * or from an end, reading at most WALK_MAX index entries (null: fewer matches there).
    */
-  const walk = async (anchor: unknown[] | null, reverse: boolean, limit: number): Promise<string[] | null> => {
-    const cmp = desc !== reverse ? '<=' : '>=';
+  const walk = async (anchor: unknown[] | null, reverse: boolean, limit: number, strict = false): Promise<string[] | null> => {
+    const cmp = `${desc !== reverse ? '<' : '>'}${strict ? '' : '='}`;
     const anchorCond = anchor ? ` and (${wTerms.map((t) => t.expr).join(', ')}) ${cmp} (${anchor.map(() => '?').join(', ')})` : '';
     const keys = wTerms.map((t, i) => `${t.expr} as k${i}`).join(', ');
     const outer = terms.map((t, i) => ({ ...t, expr: `x.k${i}` }));
@@ -612,6 +636,19 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string
 
   if (pageIndex === 0) return done(await walk(null, false, pageSize));
   if (pageIndex >= pages - 1) return done(await walk(null, true, pageSize));
+  // Next / Previous from a page the client shows: the matches right after its last row (before its
+  // first row), so paging through an estimated set one page at a time neither skips nor repeats a row.
+  const from = cursor.afterId ?? cursor.beforeId;
+  if (from) {
+    const [k] = await conn.execute<Record<string, unknown>[]>(
+      `select ${terms.map((t, i) => `${t.expr} as k${i}`).join(', ')} from ${table} r where r.organization_id = ? and r.id = ?`, [ctx.organizationId, from]);
+    if (k) {
+      const key = terms.map((_, i) => k[`k${i}`]);
+      // Fewer matches left that way: the page is the set's last (first).
+      if (cursor.afterId) return done((await walk(key, false, pageSize, true)) ?? (await walk(null, true, pageSize)));
+      return done((await walk(key, true, pageSize, true)) ?? (await walk(null, false, pageSize)));
+    }
+  }
   // The anchor: the record at the page's share of the organization. From the order's page-boundary
   // map (sort-boundaries.ts: at most one step of the index from the nearest boundary); without a
   // usable one (being built in the background), from the nearer end of the sort index.
@@ -653,10 +690,10 @@ export async function exactTotal(em: EntityManager, ctx: QueryContext, where: Wh
  * order, so the last page costs what the first does (the name indexes carry every searched column,
  * so a walk never reads the table itself).
  */
-export async function pageIds(em: EntityManager, ctx: QueryContext, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, opts: { collectMax?: number; exactMax?: number; walkMax?: number } = {}): Promise<{ total: number; ids: string[]; estimate?: boolean }> {
+export async function pageIds(em: EntityManager, ctx: QueryContext, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, opts: { collectMax?: number; exactMax?: number; walkMax?: number; cursor?: PageCursor } = {}): Promise<{ total: number; ids: string[]; estimate?: boolean }> {
   const table = SPECS[ctx.entityType].table;
   const conn = em.getConnection();
-  const estimated = await estimatedPage(em, ctx, table, where, order, pageIndex, pageSize, opts.exactMax ?? EXACT_TOTAL_MAX, opts.walkMax ?? WALK_MAX);
+  const estimated = await estimatedPage(em, ctx, table, where, order, pageIndex, pageSize, opts.exactMax ?? EXACT_TOTAL_MAX, opts.walkMax ?? WALK_MAX, opts.cursor ?? {});
   if (estimated) return estimated;
   if (where.searched) {
     const collected = await collectedPage(em, table, where, order, pageIndex * pageSize, pageSize, opts.collectMax ?? COLLECT_MAX);

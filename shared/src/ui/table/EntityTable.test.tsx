@@ -290,6 +290,22 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     expect(total).toHaveBeenCalledTimes(1);
   });
 
+  it('Next and Previous on an estimated set send the row the page starts after (before); a jump sends none', async () => {
+    const user = userEvent.setup();
+    const { page } = renderTable({ estimate: 37_700 });
+    await waitFor(() => expect(rowIds()).toHaveLength(10));
+    await user.click(screen.getByTestId('pagination-next'));
+    await waitFor(() => expect(lastQuery(page)).toMatchObject({ pageIndex: 1, afterId: uuid(10) }));
+    expect(lastQuery(page).beforeId).toBeUndefined();
+    await waitFor(() => expect(rowIds()[0]).toBe(uuid(11)));
+    await user.click(screen.getByTestId('pagination-previous'));
+    await waitFor(() => expect(lastQuery(page)).toMatchObject({ pageIndex: 0, beforeId: uuid(11) }));
+    await user.click(screen.getByTestId('pagination-last'));
+    await waitFor(() => expect(lastQuery(page).pageIndex).toBe(3769));
+    expect(lastQuery(page).afterId).toBeUndefined();
+    expect(lastQuery(page).beforeId).toBeUndefined();
+  });
+
   it('an exact total asks for no count', async () => {
     const { total } = renderTable();
     await waitFor(() => expect(rowIds()).toHaveLength(10));

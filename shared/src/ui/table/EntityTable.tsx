@@ -218,7 +218,7 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
     [layout.layout, columnByKey],
   );
 
-  const query: TableQuery = {
+  const base: TableQuery = {
     pageIndex: state.pageIndex,
     pageSize: state.pageSize,
     sortKey: state.sort?.key ?? null,
@@ -226,6 +226,14 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
     text: state.text,
     filters: state.filters.map((f) => ({ ...f, operator: f.operator ?? 'and' })),
   };
+  // Next / Previous on an estimated set: the page starts right after the last row shown (before the
+  // first), so paging one page at a time neither skips nor repeats rows (the server places a page
+  // reached by a jump at its estimated position). Kept only for the page and the query it was made for.
+  const [cursor, setCursor] = useState<{ of: string; pageIndex: number; afterId?: string; beforeId?: string } | null>(null);
+  const queryOf = JSON.stringify([base.pageSize, base.sortKey, base.sortOrder, base.text, base.filters]);
+  const query: TableQuery = cursor && cursor.of === queryOf && cursor.pageIndex === state.pageIndex
+    ? { ...base, ...(cursor.afterId ? { afterId: cursor.afterId } : { beforeId: cursor.beforeId }) }
+    : base;
   const page = useQuery({
     queryKey: records.pageKey(query),
     queryFn: () => records.page(query),
@@ -419,7 +427,14 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
         totalPages={totalPages}
         totalRecords={page.data ? totalRecords : undefined}
         totalIsEstimate={totalIsEstimate}
-        onPageChange={(pageIndex) => dispatch({ type: 'page', pageIndex })}
+        onPageChange={(pageIndex) => {
+          const shown = page.data && !page.isPlaceholderData && page.data.totalIsEstimate === true ? page.data.rows : [];
+          const step = pageIndex - state.pageIndex;
+          setCursor(shown.length > 0 && (step === 1 || step === -1)
+            ? { of: queryOf, pageIndex, ...(step === 1 ? { afterId: shown[shown.length - 1].id } : { beforeId: shown[0].id }) }
+            : null);
+          dispatch({ type: 'page', pageIndex });
+        }}
         onPageSizeChange={(pageSize) => dispatch({ type: 'pageSize', pageSize })}
       />
       <ConfirmDialog
