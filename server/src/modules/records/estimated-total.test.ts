@@ -5,7 +5,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { loadQueryContext, whereSql, orderSql, pageIds } from './table-query';
-import { anchorFromBoundaries, boundariesSettled, buildBoundaries, forgetBoundaries, stepFor } from './sort-boundaries';
+import { anchorFromBoundaries, boundariesFor, boundariesSettled, buildBoundaries, forgetBoundaries, stepFor } from './sort-boundaries';
 
 interface Page { rows: { id: string; name: string }[]; totalRecords: number; totalIsEstimate: boolean; totalPages: number }
 
@@ -129,6 +129,14 @@ describe('estimated totals above 10,000 matches', () => {
     expect(byDomain.rows.map((r) => r.id)).toEqual(domains.map((r) => r.id));
   });
 
+  it('the key contact sort (a text most records lack) is counted and paged by offset, not walked from a key', async () => {
+    const res = await page({ text: 'delta', sortKey: 'keyContact', sortOrder: 'asc', pageIndex: 40 });
+    expect(res.totalIsEstimate).toBe(false);
+    expect(res.totalRecords).toBe(12_000);
+    // No key contacts here: the order is the default one (name, id).
+    expect(res.rows.map((r) => r.id)).toEqual(matching('delta').slice(2_000, 2_050).map((r) => r.id));
+  });
+
   it('matches that cluster past the walk bound are counted instead (exact)', async () => {
     // With a bound of 100 index entries, the first 'delta' (after 600 'Alpha' names) is out of reach.
     const qctx = await loadQueryContext(ctx.em(), org, 'company');
@@ -197,6 +205,35 @@ describe('estimated totals above 10,000 matches', () => {
     expect(mid.rows.map((r) => r.id)).toEqual(now.slice(at, at + 50).map((r) => r.id));
     await ctx.em().getConnection().execute(`delete from company where organization_id = ? and name like 'Delta Added %'`, [org]);
     expect(exact.length).toBe(12_000);
+  });
+
+  it('the whole organization (exact total): a page is found through a map built at this very record count, else by offset — the same rows', async () => {
+    forgetBoundaries();
+    const qctx = await loadQueryContext(ctx.em(), org, 'company');
+    const where = whereSql(qctx, {});
+    const order = orderSql(qctx, null, null);
+    const at = (p: number, list = all) => list.slice(p * 50, p * 50 + 50).map((r) => r.id);
+    const read = (p: number) => pageIds(ctx.em(), qctx, where, order, p, 50, { mapMin: 0 });
+    expect(boundariesFor(ctx.em(), 'company', org, order.terms, N, true)).toBeNull();
+    expect(await read(101)).toEqual({ total: N, ids: at(101) });
+    await boundariesSettled();
+    expect(boundariesFor(ctx.em(), 'company', org, order.terms, N, true)).not.toBeNull();
+    for (const p of [1, 4, 101, 139, 200, 251]) expect(await read(p), `page ${p}`).toEqual({ total: N, ids: at(p) });
+    // Descending, the website order: their own maps, the same rows as the offset walk.
+    const desc = orderSql(qctx, 'name', 'desc');
+    const byOffset = await pageIds(ctx.em(), qctx, where, desc, 77, 50, { mapMin: 0 });
+    await boundariesSettled();
+    expect(await pageIds(ctx.em(), qctx, where, desc, 77, 50, { mapMin: 0 })).toEqual(byOffset);
+    expect(byOffset.ids).toEqual([...all].reverse().slice(77 * 50, 78 * 50).map((r) => r.id));
+    // One record more: the map (built at N) no longer serves exact pages; the page is still exact.
+    const conn = ctx.em().getConnection();
+    await conn.execute(`insert into company (id, organization_id, name, website, domain, created_by_id, created_at, updated_at)
+      select gen_random_uuid(), organization_id, 'Beta Inserted', 'https://beta-ins.example', 'beta-ins.example', created_by_id, now(), now() from company where organization_id = ? limit 1`, [org]);
+    const now = await conn.execute<{ id: string; name: string }[]>(`select id, name from company where organization_id = ? order by lower(name), id`, [org]);
+    expect(boundariesFor(ctx.em(), 'company', org, order.terms, N + 1, true)).toBeNull();
+    expect(await read(101)).toEqual({ total: N + 1, ids: at(101, now) });
+    await conn.execute(`delete from company where organization_id = ? and name = 'Beta Inserted'`, [org]);
+    await boundariesSettled();
   });
 
   it("'all selected' acts on the exact set, whatever the estimate said", async () => {

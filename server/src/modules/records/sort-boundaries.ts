@@ -13,7 +13,7 @@
 // gives correct keys (the walk compares keys, so a deleted boundary record does not matter); only
 // the positions drift by the number of records added or removed, and positions in the middle of an
 // estimated set are estimates anyway. Beyond USE_DRIFT it is not used.
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { IsolationLevel, type EntityManager } from '@mikro-orm/postgresql';
 
 export interface SortTerm { expr: string; desc: boolean }
 
@@ -57,19 +57,23 @@ function orderOf(terms: readonly SortTerm[]): string {
  * Builds the map: one walk of the organization's sort index (index-only), keeping every `step`-th
  * key. Sorts, bitmap scans and parallel workers are off for the statement, so the plan is that walk.
  */
-export async function buildBoundaries(em: EntityManager, table: string, organizationId: string, terms: readonly SortTerm[], total: number): Promise<BoundaryMap> {
+export async function buildBoundaries(em: EntityManager, table: 'company' | 'contact', organizationId: string, terms: readonly SortTerm[], total: number): Promise<BoundaryMap> {
   const step = stepFor(total);
   const keys = terms.map((t, i) => `${t.expr} as k${i}`).join(', ');
   const sql = `select ${terms.map((_, i) => `s.k${i}`).join(', ')} from (
                  select ${keys}, row_number() over (${orderOf(terms)}) as rn from ${table} r where r.organization_id = ?) s
                where (s.rn - 1) % ? = 0 order by s.rn`;
-  const rows = await em.transactional(async (tem) => {
+  // One snapshot for the walk and the record count (record_count, kept by statement triggers, is
+  // exact within a snapshot), so the map knows exactly which count its ranks belong to.
+  const { rows, n } = await em.transactional(async (tem) => {
     const c = tem.getConnection();
     const trx = tem.getTransactionContext();
     await c.execute(`set local enable_sort = off; set local enable_bitmapscan = off; set local max_parallel_workers_per_gather = 0`, [], 'run', trx);
-    return c.execute<Record<string, unknown>[]>(sql, [organizationId, step], 'all', trx);
-  });
-  const map: BoundaryMap = { step, keys: rows.map((r) => terms.map((_, i) => r[`k${i}`])), total, builtAt: Date.now() };
+    const [count] = await c.execute<{ n: number }[]>(
+      `select coalesce(sum(delta), 0)::int as n from record_count where organization_id = ? and entity_type = ? and slot is null`, [organizationId, table], 'all', trx);
+    return { rows: await c.execute<Record<string, unknown>[]>(sql, [organizationId, step], 'all', trx), n: count.n };
+  }, { isolationLevel: IsolationLevel.REPEATABLE_READ });
+  const map: BoundaryMap = { step, keys: rows.map((r) => terms.map((_, i) => r[`k${i}`])), total: n, builtAt: Date.now() };
   remember(mapKey(table, organizationId, terms), map);
   return map;
 }
@@ -80,23 +84,38 @@ function remember(key: string, map: BoundaryMap): void {
   while (maps.size > MAX_MAPS) maps.delete(maps.keys().next().value!);
 }
 
+/** When each map was last asked to be built (a map for exact pages is rebuilt on any change, at most every EXACT_REBUILD_MS). */
+const lastBuild = new Map<string, number>();
+const EXACT_REBUILD_MS = 30_000;
+
 /** Builds the map in the background unless it is being built (errors leave it unbuilt: requests walk by offset). */
-function buildLater(em: EntityManager, table: string, organizationId: string, terms: readonly SortTerm[], total: number): void {
+function buildLater(em: EntityManager, table: 'company' | 'contact', organizationId: string, terms: readonly SortTerm[], total: number, throttle: boolean): void {
   const key = mapKey(table, organizationId, terms);
   if (building.has(key)) return;
+  if (throttle && Date.now() - (lastBuild.get(key) ?? 0) < EXACT_REBUILD_MS) return;
+  lastBuild.set(key, Date.now());
+  while (lastBuild.size > MAX_MAPS * 2) lastBuild.delete(lastBuild.keys().next().value!);
   const run = buildBoundaries(em.fork(), table, organizationId, terms, total)
     .then(() => undefined, () => undefined)
     .finally(() => building.delete(key));
   building.set(key, run);
 }
 
-/** The map of this order if it is usable for an organization of `total` records (scheduling a rebuild when it is due). */
-export function boundariesFor(em: EntityManager, table: string, organizationId: string, terms: readonly SortTerm[], total: number): BoundaryMap | null {
+/**
+ * The map of this order if it is usable for an organization of `total` records (scheduling a
+ * rebuild when it is due). `exact`: for the pages of an exactly counted set, whose positions must be
+ * exact — only a map built at this very record count serves them (rebuilt after any change, at most
+ * every 30 s; meanwhile those pages take the offset walk).
+ */
+export function boundariesFor(em: EntityManager, table: 'company' | 'contact', organizationId: string, terms: readonly SortTerm[], total: number, exact = false): BoundaryMap | null {
   const key = mapKey(table, organizationId, terms);
   const map = maps.get(key);
   const drift = map ? Math.abs(total - map.total) / Math.max(1, map.total) : Infinity;
-  if (!map || drift > REBUILD_DRIFT || Date.now() - map.builtAt > MAX_AGE_MS) buildLater(em, table, organizationId, terms, total);
+  const old = map ? Date.now() - map.builtAt > MAX_AGE_MS : true;
+  if (!map || drift > REBUILD_DRIFT || old) buildLater(em, table, organizationId, terms, total, false);
+  else if (exact && map.total !== total) buildLater(em, table, organizationId, terms, total, true);
   if (!map || drift > USE_DRIFT || map.keys.length === 0) return null;
+  if (exact && (map.total !== total || old)) return null;
   remember(key, map);
   return map;
 }
@@ -109,6 +128,7 @@ export async function boundariesSettled(): Promise<void> {
 /** Forgets every map (tests). */
 export function forgetBoundaries(): void {
   maps.clear();
+  lastBuild.clear();
 }
 
 /**
@@ -116,8 +136,8 @@ export function forgetBoundaries(): void {
  * nearest boundary at or before it, `rank − boundary` entries further; null without a usable map
  * (or a boundary holding a null key, which a row comparison cannot start from).
  */
-export async function anchorFromBoundaries(em: EntityManager, table: string, organizationId: string, terms: readonly SortTerm[], total: number, rank: number): Promise<unknown[] | null> {
-  const map = boundariesFor(em, table, organizationId, terms, total);
+export async function anchorFromBoundaries(em: EntityManager, table: 'company' | 'contact', organizationId: string, terms: readonly SortTerm[], total: number, rank: number, exact = false): Promise<unknown[] | null> {
+  const map = boundariesFor(em, table, organizationId, terms, total, exact);
   if (!map) return null;
   const i = Math.min(map.keys.length - 1, Math.floor(rank / map.step));
   const from = map.keys[i];

@@ -581,11 +581,11 @@ async function takeSample(em: EntityManager, ctx: QueryContext, table: string, w
  * are estimates too. A walk of the name order tests the search on the name index's own columns
  * and reads a record row only for its matches.
  */
-async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, exactMax: number, walkMax: number, cursor: PageCursor): Promise<{ total: number; ids: string[]; estimate: true } | null> {
+async function estimatedPage(em: EntityManager, ctx: QueryContext, table: EntitySpec['table'], where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, exactMax: number, walkMax: number, cursor: PageCursor): Promise<{ total: number; ids: string[]; estimate: true } | null> {
   if (where.unfiltered || where.ownerIn || order.slotSort || order.ownerSort || order.join.text || !where.split) return null;
   const terms = order.terms;
+  if (!keysetOrder(ctx, order)) return null;
   const desc = terms[0].desc;
-  if (terms.some((t) => t.nullable || t.desc !== desc)) return null;
   const orgTotal = await recordTotal(em, ctx.organizationId, ctx.entityType);
   if (orgTotal <= exactMax) return null;
   const smp = await sample(em, ctx, table, where, orgTotal);
@@ -668,6 +668,18 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string
 }
 
 /**
+ * An order a walk from a key can follow: terms in one direction over columns that are never null
+ * (the key contact / primary company text is null for most records, and a row comparison with a
+ * null is never true), no join.
+ */
+function keysetOrder(ctx: QueryContext, order: OrderSql): boolean {
+  const terms = order.terms;
+  const desc = terms[0]?.desc;
+  return terms.length > 0 && !order.join.text && !order.slotSort && !order.ownerSort
+    && !terms.some((t) => t.nullable || t.desc !== desc || t.expr === SPECS[ctx.entityType].linkSort.column);
+}
+
+/**
  * The exact number of records matching `where` (the second request that follows an estimated
  * total: POST /company/count-companies, /contact/count-contacts). Without search or filters the
  * maintained count, 'Account Owner in [users]' alone the owners' maintained counts, otherwise a count.
@@ -682,6 +694,9 @@ export async function exactTotal(em: EntityManager, ctx: QueryContext, where: Wh
   return row.n;
 }
 
+/** Records an organization holds before its unfiltered pages use a page-boundary map (below, the offset walk is short). */
+const MAP_MIN_RECORDS = 20_000;
+
 /**
  * Total and the ids of one page. Without search or filters the total is the maintained count
  * (record_count) and the page an index-only walk of the sort index; with a search text, see
@@ -690,7 +705,7 @@ export async function exactTotal(em: EntityManager, ctx: QueryContext, where: Wh
  * order, so the last page costs what the first does (the name indexes carry every searched column,
  * so a walk never reads the table itself).
  */
-export async function pageIds(em: EntityManager, ctx: QueryContext, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, opts: { collectMax?: number; exactMax?: number; walkMax?: number; cursor?: PageCursor } = {}): Promise<{ total: number; ids: string[]; estimate?: boolean }> {
+export async function pageIds(em: EntityManager, ctx: QueryContext, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, opts: { collectMax?: number; exactMax?: number; walkMax?: number; cursor?: PageCursor; mapMin?: number } = {}): Promise<{ total: number; ids: string[]; estimate?: boolean }> {
   const table = SPECS[ctx.entityType].table;
   const conn = em.getConnection();
   const estimated = await estimatedPage(em, ctx, table, where, order, pageIndex, pageSize, opts.exactMax ?? EXACT_TOTAL_MAX, opts.walkMax ?? WALK_MAX, opts.cursor ?? {});
@@ -719,6 +734,21 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Where
   const total = await count();
   const offset = pageIndex * pageSize;
   if (offset >= total) return { total, ids: [] };
+  if (where.unfiltered && total > (opts.mapMin ?? MAP_MIN_RECORDS) && keysetOrder(ctx, order)) {
+    // The whole organization in a built-in order: the page's first record is found through the
+    // order's page-boundary map when one was built at this very record count (sort-boundaries.ts),
+    // then the page is the walk from it — at most a step of the index instead of up to half of it.
+    const anchor = await anchorFromBoundaries(em, table, ctx.organizationId, order.terms, total, offset, true);
+    if (anchor) {
+      const desc = order.terms[0].desc;
+      const rows = await conn.execute<{ id: string }[]>(
+        `select r.id from ${table} r where r.organization_id = ? and (${order.terms.map((t) => t.expr).join(', ')}) ${desc ? '<=' : '>='} (${anchor.map(() => '?').join(', ')})
+          ${orderBy(order.terms)} limit ?`,
+        [ctx.organizationId, ...anchor, pageSize],
+      );
+      return { total, ids: rows.map((r) => r.id) };
+    }
+  }
   if (offset > total / 2) {
     const end = Math.min(total, offset + pageSize);
     return { total, ids: await fetch(total - end, end - offset, true) };
