@@ -734,7 +734,8 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Where
   const total = await count();
   const offset = pageIndex * pageSize;
   if (offset >= total) return { total, ids: [] };
-  if (where.unfiltered && total > (opts.mapMin ?? MAP_MIN_RECORDS) && keysetOrder(ctx, order)) {
+  // (Not for pages within a few hundred records of either end: the offset walk from that end is as short.)
+  if (where.unfiltered && total > (opts.mapMin ?? MAP_MIN_RECORDS) && Math.min(offset, total - offset - pageSize) > 500 && keysetOrder(ctx, order)) {
     // The whole organization in a built-in order: the page's first record is found through the
     // order's page-boundary map when one was built at this very record count (sort-boundaries.ts),
     // then the page is the walk from it — at most a step of the index instead of up to half of it.
