@@ -144,6 +144,9 @@ const ROUTES: Record<string, Rule> = {
   'GET /api/v1/enrichment/{listId}/list': scoped,
   'GET /api/v1/enrichment/{id}': ids,
   // Records, from issues 12, 16, 19 and 20.
+  // The exact total that follows an estimated one (issue 12): counts only the caller's records.
+  'POST /api/v1/company/count-companies': scoped,
+  'POST /api/v1/contact/count-contacts': scoped,
   'POST /api/v1/company/create': idsWith({ company: { ...company, accountOwnerId: undefined }, contact: undefined }),
   'PUT /api/v1/organization/currency': scoped,
   'POST /api/v1/contact/match-emails': scoped,

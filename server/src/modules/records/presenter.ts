@@ -51,9 +51,11 @@ export async function companyRows(em: EntityManager, organizationId: string, ids
             (select count(*)::int from company_contact c where c.organization_id = r.organization_id and c.company_id = r.id) as contact_count
        from company r
        left join app_user o on o.id = r.owner_id
-       -- A lookup per row (company_contact_one_key): a plain join let the planner scan every link of every organization.
+       -- A lookup per row (company_contact_one_key, which leads with the organization: without it in
+       -- the condition the planner hash-joined every key link with every contact, 500 ms a page at
+       -- 1,000,000 companies; a plain join let it scan every link of every organization too).
        left join lateral (select k.id, k.first_name, k.last_name, k.email from company_contact km join contact k on k.id = km.contact_id
-                           where km.company_id = r.id and km.is_key) k on true
+                           where km.organization_id = r.organization_id and km.company_id = r.id and km.is_key) k on true
       where r.organization_id = ? and r.id in (${list(ids.length)})`,
     [organizationId, ...ids], 'all', trx,
   ), fieldValuesFor(em, organizationId, ids, trx)]);
@@ -84,9 +86,9 @@ export async function contactRows(em: EntityManager, organizationId: string, ids
             (select count(*)::int from company_contact c where c.organization_id = r.organization_id and c.contact_id = r.id) as company_count
        from contact r
        left join app_user o on o.id = r.owner_id
-       -- A lookup per row (company_contact_one_primary), as for the key contact of companies.
+       -- A lookup per row (company_contact_one_primary, organization first), as for the key contact of companies.
        left join lateral (select p.id, p.name, p.website, p.domain from company_contact pm join company p on p.id = pm.company_id
-                           where pm.contact_id = r.id and pm.is_primary) p on true
+                           where pm.organization_id = r.organization_id and pm.contact_id = r.id and pm.is_primary) p on true
       where r.organization_id = ? and r.id in (${list(ids.length)})`,
     [organizationId, ...ids], 'all', trx,
   ), fieldValuesFor(em, organizationId, ids, trx)]);

@@ -6,7 +6,7 @@ import {
   CreateCompanyBody, CreateContactBody, CreateEntityPairBody, UpdateCompanyBody, UpdateContactBody, CompanyResponse, ContactResponse,
   EntityPairResponse, GenericCreateBody, GenericCreateResponse, GenericUpdateBody, GenericUpdateResponse, MappingContactBody,
   MappingCompanyBody, MappingResponse, LinkBody, PairBody, SearchBody, SearchResponse, CompanyDetailsResponse, ContactDetailsResponse,
-  OwnersResponse, TableQuery, CompaniesPage, ContactsPage, BulkDeleteBody, BulkResponse, ExportBody, SuccessResponse, ErrorResponse, IdParams,
+  OwnersResponse, TableQuery, TableTotalQuery, TableTotal, CompaniesPage, ContactsPage, BulkDeleteBody, BulkResponse, ExportBody, SuccessResponse, ErrorResponse, IdParams,
   type SearchHit,
 } from '@dealscout/shared/contracts';
 import { COMPANY_MESSAGES, CONTACT_MESSAGES, ENTITY_MESSAGES, totalPagesFor, type RecordEntityType } from '@dealscout/shared/domain';
@@ -18,7 +18,7 @@ import {
   deleteRecords, selectionWhere, toMappingDto, type Actor,
 } from './records.service';
 import { companyDetails, contactDetails, companyRows, contactRows } from './presenter';
-import { loadQueryContext, whereSql, orderSql, pageIds, likeEscape, SPECS } from './table-query';
+import { loadQueryContext, whereSql, orderSql, pageIds, exactTotal, likeEscape, SPECS } from './table-query';
 import { exportCsv } from './export';
 
 function actorOf(req: FastifyRequest): Actor {
@@ -277,10 +277,21 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
     const { organizationId } = authOf(req);
     const q = req.body;
     const ctx = await loadQueryContext(req.em, organizationId, 'company');
-    const { total, ids, estimate } = await pageIds(req.em, ctx, whereSql(ctx, { text: q.text, filters: q.filters }), orderSql(ctx, q.sortKey, q.sortOrder), q.pageIndex, q.pageSize);
+    const { total, ids, estimate } = await pageIds(req.em, ctx, whereSql(ctx, { text: q.text, filters: q.filters }), orderSql(ctx, q.sortKey, q.sortOrder), q.pageIndex, q.pageSize, { cursor: { afterId: q.afterId, beforeId: q.beforeId } });
     const rows = await companyRows(req.em, organizationId, ids);
     return { success: true as const, rows, totalRecords: total, totalIsEstimate: estimate === true, totalPages: totalPagesFor(total, q.pageSize), hasRecords: total > 0, pageIndex: q.pageIndex, pageSize: q.pageSize };
   });
+
+  for (const [entityType, path, tag] of [['company', '/company/count-companies', 'companies'], ['contact', '/contact/count-contacts', 'contacts']] as const) {
+    r.post(path, {
+      schema: { tags: [tag], summary: `The exact number of ${tag} a search and filters match (follows an estimated totalRecords)`, body: TableTotalQuery, response: { 200: TableTotal, 400: ErrorResponse } },
+    }, async (req) => {
+      const { organizationId } = authOf(req);
+      const ctx = await loadQueryContext(req.em, organizationId, entityType);
+      const totalRecords = await exactTotal(req.em, ctx, whereSql(ctx, { text: req.body.text, filters: req.body.filters }));
+      return { success: true as const, totalRecords };
+    });
+  }
 
   r.post('/contact/get-contacts', {
     schema: { tags: ['contacts'], summary: 'A page of the contacts table (zero-based pageIndex, sort, search, filters)', body: TableQuery, response: { 200: ContactsPage, 400: ErrorResponse } },
@@ -288,7 +299,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
     const { organizationId } = authOf(req);
     const q = req.body;
     const ctx = await loadQueryContext(req.em, organizationId, 'contact');
-    const { total, ids, estimate } = await pageIds(req.em, ctx, whereSql(ctx, { text: q.text, filters: q.filters }), orderSql(ctx, q.sortKey, q.sortOrder), q.pageIndex, q.pageSize);
+    const { total, ids, estimate } = await pageIds(req.em, ctx, whereSql(ctx, { text: q.text, filters: q.filters }), orderSql(ctx, q.sortKey, q.sortOrder), q.pageIndex, q.pageSize, { cursor: { afterId: q.afterId, beforeId: q.beforeId } });
     const rows = await contactRows(req.em, organizationId, ids);
     return { success: true as const, rows, totalRecords: total, totalIsEstimate: estimate === true, totalPages: totalPagesFor(total, q.pageSize), hasRecords: total > 0, pageIndex: q.pageIndex, pageSize: q.pageSize };
   });

@@ -11,6 +11,7 @@ import { FieldDefinition } from '../fields/field.entity';
 import { filterDataType } from '../fields/fields.service';
 import { badRequest } from '../../lib/errors';
 import { slotBit, slotColumn, slotFamily, TEXT_SORT_PREFIX } from '../fields/projection';
+import { anchorFromBoundaries } from './sort-boundaries';
 
 export interface Sql {
   text: string;
@@ -517,6 +518,12 @@ async function collectedPage(em: EntityManager, table: string, where: Sql, order
   return { total: row.n, ids: row.rev ? [...row.ids].reverse() : row.ids };
 }
 
+/**
+ * The row a Next (afterId: the last row of the page shown) or Previous (beforeId: its first row)
+ * starts from; only an estimated set uses it (exact pages are found by their offset).
+ */
+export interface PageCursor { afterId?: string; beforeId?: string }
+
 /** Table pages a sample reads at most (SYSTEM sampling reads whole pages: ~25 records each). */
 const SAMPLE_MAX_PAGES = 150;
 /** Records of the organization a sample aims at. */
@@ -530,6 +537,24 @@ const WALK_MAX = 50_000;
  * organization it holds and how many of them match.
  */
 async function sample(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, orgTotal: number): Promise<{ rows: number; matched: number }> {
+  // The same request for another page finds its sample here (the key holds the organization's
+  // record count, so any insert or delete takes a new sample).
+  const key = JSON.stringify([table, orgTotal, where.text, where.params]);
+  const cached = samples.get(key);
+  if (cached && Date.now() - cached.at < SAMPLE_TTL_MS) return cached.result;
+  const result = await takeSample(em, ctx, table, where, orgTotal);
+  samples.delete(key);
+  samples.set(key, { at: Date.now(), result });
+  while (samples.size > SAMPLES_KEPT) samples.delete(samples.keys().next().value!);
+  return result;
+}
+
+/** How long a sample answers for the same query (and record count), and how many are kept. */
+const SAMPLE_TTL_MS = 60_000;
+const SAMPLES_KEPT = 500;
+const samples = new Map<string, { at: number; result: { rows: number; matched: number } }>();
+
+async function takeSample(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, orgTotal: number): Promise<{ rows: number; matched: number }> {
   const conn = em.getConnection();
   const [rel] = await conn.execute<{ pages: number }[]>(`select greatest(relpages, 1)::int as pages from pg_class where oid = ?::regclass`, [table]);
   const percent = Math.min(100, (100 * SAMPLE_TARGET_ROWS) / Math.max(1, orgTotal), (100 * SAMPLE_MAX_PAGES) / rel.pages);
@@ -556,11 +581,11 @@ async function sample(em: EntityManager, ctx: QueryContext, table: string, where
  * are estimates too. A walk of the name order tests the search on the name index's own columns
  * and reads a record row only for its matches.
  */
-async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, exactMax: number, walkMax: number): Promise<{ total: number; ids: string[]; estimate: true } | null> {
+async function estimatedPage(em: EntityManager, ctx: QueryContext, table: EntitySpec['table'], where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, exactMax: number, walkMax: number, cursor: PageCursor): Promise<{ total: number; ids: string[]; estimate: true } | null> {
   if (where.unfiltered || where.ownerIn || order.slotSort || order.ownerSort || order.join.text || !where.split) return null;
   const terms = order.terms;
+  if (!keysetOrder(ctx, order)) return null;
   const desc = terms[0].desc;
-  if (terms.some((t) => t.nullable || t.desc !== desc)) return null;
   const orgTotal = await recordTotal(em, ctx.organizationId, ctx.entityType);
   if (orgTotal <= exactMax) return null;
   const smp = await sample(em, ctx, table, where, orgTotal);
@@ -580,8 +605,8 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string
    * `limit` matches of a walk of the sort order from an anchor (the terms' values of one record)
    * or from an end, reading at most WALK_MAX index entries (null: fewer matches there).
    */
-  const walk = async (anchor: unknown[] | null, reverse: boolean, limit: number): Promise<string[] | null> => {
-    const cmp = desc !== reverse ? '<=' : '>=';
+  const walk = async (anchor: unknown[] | null, reverse: boolean, limit: number, strict = false): Promise<string[] | null> => {
+    const cmp = `${desc !== reverse ? '<' : '>'}${strict ? '' : '='}`;
     const anchorCond = anchor ? ` and (${wTerms.map((t) => t.expr).join(', ')}) ${cmp} (${anchor.map(() => '?').join(', ')})` : '';
     const keys = wTerms.map((t, i) => `${t.expr} as k${i}`).join(', ');
     const outer = terms.map((t, i) => ({ ...t, expr: `x.k${i}` }));
@@ -611,17 +636,66 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string
 
   if (pageIndex === 0) return done(await walk(null, false, pageSize));
   if (pageIndex >= pages - 1) return done(await walk(null, true, pageSize));
-  // The anchor: the record at the page's share of the organization, from the nearer end of the sort index.
+  // Next / Previous from a page the client shows: the matches right after its last row (before its
+  // first row), so paging through an estimated set one page at a time neither skips nor repeats a row.
+  const from = cursor.afterId ?? cursor.beforeId;
+  if (from) {
+    const [k] = await conn.execute<Record<string, unknown>[]>(
+      `select ${terms.map((t, i) => `${t.expr} as k${i}`).join(', ')} from ${table} r where r.organization_id = ? and r.id = ?`, [ctx.organizationId, from]);
+    if (k) {
+      const key = terms.map((_, i) => k[`k${i}`]);
+      // Fewer matches left that way: the page is the set's last (first).
+      if (cursor.afterId) return done((await walk(key, false, pageSize, true)) ?? (await walk(null, true, pageSize)));
+      return done((await walk(key, true, pageSize, true)) ?? (await walk(null, false, pageSize)));
+    }
+  }
+  // The anchor: the record at the page's share of the organization. From the order's page-boundary
+  // map (sort-boundaries.ts: at most one step of the index from the nearest boundary); without a
+  // usable one (being built in the background), from the nearer end of the sort index.
   const rank = Math.min(orgTotal - 1, Math.floor(((pageIndex * pageSize) / total) * orgTotal));
-  const fromEnd = rank > orgTotal / 2;
-  const [a] = await conn.execute<Record<string, unknown>[]>(
-    `select ${terms.map((t, i) => `${t.expr} as k${i}`).join(', ')} from ${table} r where r.organization_id = ? ${orderBy(terms, fromEnd)} limit 1 offset ?`,
-    [ctx.organizationId, fromEnd ? orgTotal - 1 - rank : rank],
-  );
-  if (!a) return null;
+  let anchor = await anchorFromBoundaries(em, table, ctx.organizationId, terms, orgTotal, rank);
+  if (!anchor) {
+    const fromEnd = rank > orgTotal / 2;
+    const [a] = await conn.execute<Record<string, unknown>[]>(
+      `select ${terms.map((t, i) => `${t.expr} as k${i}`).join(', ')} from ${table} r where r.organization_id = ? ${orderBy(terms, fromEnd)} limit 1 offset ?`,
+      [ctx.organizationId, fromEnd ? orgTotal - 1 - rank : rank],
+    );
+    if (!a) return null;
+    anchor = terms.map((_, i) => a[`k${i}`]);
+  }
   // Near the end there may be fewer matches after the anchor: the page is then the set's last.
-  return done((await walk(terms.map((_, i) => a[`k${i}`]), false, pageSize)) ?? (await walk(null, true, pageSize)));
+  return done((await walk(anchor, false, pageSize)) ?? (await walk(null, true, pageSize)));
 }
+
+/**
+ * An order a walk from a key can follow: terms in one direction over columns that are never null
+ * (the key contact / primary company text is null for most records, and a row comparison with a
+ * null is never true), no join.
+ */
+function keysetOrder(ctx: QueryContext, order: OrderSql): boolean {
+  const terms = order.terms;
+  const desc = terms[0]?.desc;
+  return terms.length > 0 && !order.join.text && !order.slotSort && !order.ownerSort
+    && !terms.some((t) => t.nullable || t.desc !== desc || t.expr === SPECS[ctx.entityType].linkSort.column);
+}
+
+/**
+ * The exact number of records matching `where` (the second request that follows an estimated
+ * total: POST /company/count-companies, /contact/count-contacts). Without search or filters the
+ * maintained count, 'Account Owner in [users]' alone the owners' maintained counts, otherwise a count.
+ */
+export async function exactTotal(em: EntityManager, ctx: QueryContext, where: WhereSql): Promise<number> {
+  if (where.unfiltered) return recordTotal(em, ctx.organizationId, ctx.entityType);
+  if (where.ownerIn) {
+    const totals = await ownerTotals(em, ctx.organizationId, ctx.entityType);
+    return where.ownerIn.reduce((sum, id) => sum + (totals.get(id) ?? 0), 0);
+  }
+  const [row] = await em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from ${SPECS[ctx.entityType].table} r ${where.text}`, where.params);
+  return row.n;
+}
+
+/** Records an organization holds before its unfiltered pages use a page-boundary map (below, the offset walk is short). */
+const MAP_MIN_RECORDS = 20_000;
 
 /**
  * Total and the ids of one page. Without search or filters the total is the maintained count
@@ -631,10 +705,10 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string
  * order, so the last page costs what the first does (the name indexes carry every searched column,
  * so a walk never reads the table itself).
  */
-export async function pageIds(em: EntityManager, ctx: QueryContext, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, opts: { collectMax?: number; exactMax?: number; walkMax?: number } = {}): Promise<{ total: number; ids: string[]; estimate?: boolean }> {
+export async function pageIds(em: EntityManager, ctx: QueryContext, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, opts: { collectMax?: number; exactMax?: number; walkMax?: number; cursor?: PageCursor; mapMin?: number } = {}): Promise<{ total: number; ids: string[]; estimate?: boolean }> {
   const table = SPECS[ctx.entityType].table;
   const conn = em.getConnection();
-  const estimated = await estimatedPage(em, ctx, table, where, order, pageIndex, pageSize, opts.exactMax ?? EXACT_TOTAL_MAX, opts.walkMax ?? WALK_MAX);
+  const estimated = await estimatedPage(em, ctx, table, where, order, pageIndex, pageSize, opts.exactMax ?? EXACT_TOTAL_MAX, opts.walkMax ?? WALK_MAX, opts.cursor ?? {});
   if (estimated) return estimated;
   if (where.searched) {
     const collected = await collectedPage(em, table, where, order, pageIndex * pageSize, pageSize, opts.collectMax ?? COLLECT_MAX);
@@ -644,14 +718,7 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Where
   if (order.ownerSort) return ownerSortedPage(em, ctx, table, where, order.ownerSort.desc, pageIndex * pageSize, pageSize);
   // The default order walks the name sort index: its search is tested on the index's own columns.
   const nameWalk = !order.join.text && order.terms[0]?.expr === SPECS[ctx.entityType].defaultSort[0];
-  const count = async () => {
-    if (where.unfiltered) return recordTotal(em, ctx.organizationId, ctx.entityType);
-    if (where.ownerIn) {
-      const totals = await ownerTotals(em, ctx.organizationId, ctx.entityType);
-      return where.ownerIn.reduce((sum, id) => sum + (totals.get(id) ?? 0), 0);
-    }
-    return (await conn.execute<{ n: number }[]>(`select count(*)::int as n from ${table} r ${where.text}`, where.params))[0].n;
-  };
+  const count = () => exactTotal(em, ctx, where);
   const fetch = async (offset: number, limit: number, reverse: boolean) => {
     const rows = await conn.execute<{ id: string }[]>(
       `select r.id from ${table} r ${order.join.text} ${nameWalk ? where.walkText ?? where.text : where.text} ${orderBy(order.terms, reverse)} limit ? offset ?`,
@@ -667,6 +734,22 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Where
   const total = await count();
   const offset = pageIndex * pageSize;
   if (offset >= total) return { total, ids: [] };
+  // (Not for pages within a few hundred records of either end: the offset walk from that end is as short.)
+  if (where.unfiltered && total > (opts.mapMin ?? MAP_MIN_RECORDS) && Math.min(offset, total - offset - pageSize) > 500 && keysetOrder(ctx, order)) {
+    // The whole organization in a built-in order: the page's first record is found through the
+    // order's page-boundary map when one was built at this very record count (sort-boundaries.ts),
+    // then the page is the walk from it — at most a step of the index instead of up to half of it.
+    const anchor = await anchorFromBoundaries(em, table, ctx.organizationId, order.terms, total, offset, true);
+    if (anchor) {
+      const desc = order.terms[0].desc;
+      const rows = await conn.execute<{ id: string }[]>(
+        `select r.id from ${table} r where r.organization_id = ? and (${order.terms.map((t) => t.expr).join(', ')}) ${desc ? '<=' : '>='} (${anchor.map(() => '?').join(', ')})
+          ${orderBy(order.terms)} limit ?`,
+        [ctx.organizationId, ...anchor, pageSize],
+      );
+      return { total, ids: rows.map((r) => r.id) };
+    }
+  }
   if (offset > total / 2) {
     const end = Math.min(total, offset + pageSize);
     return { total, ids: await fetch(total - end, end - offset, true) };
