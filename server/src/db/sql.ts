@@ -37,9 +37,10 @@ export const UNSCOPED = {
   connection: 'a statement that reads no tenant row (select 1, locks, set local, cursors, vacuum)',
   // Operator commands run from a shell (seed:demo, outbox), never reachable from a request.
   operator: 'an operator command run from the shell (seed:demo, outbox)',
-  // Job claims: a worker claims the rows its job names; the job's payload carries the organization,
-  // and the claimed rows are checked against it (tenancy-jobs.test.ts enqueues a foreign id).
-  'worker-claim': 'a worker claiming queued rows by the ids its job carries',
+  // Job claims: one statement claims or completes a batch of jobs of several organizations; each row
+  // is matched on the (id, organization) pair its job carries (tenancy-jobs.test.ts enqueues a
+  // foreign id). Also pg-boss's own job table (releasing a job), and the cancel poll by claimed ids.
+  'worker-claim': 'a batch statement over jobs of several organizations, each row matched on its job\'s (id, organization)',
 } as const;
 
 export type UnscopedReason = keyof typeof UNSCOPED;
@@ -66,7 +67,8 @@ function checkScoped(organizationId: string, sql: string, params: readonly unkno
   if (typeof organizationId !== 'string' || !UUID.test(organizationId)) {
     throw new UnscopedStatementError(`tenantSql: an organization id is required (got ${JSON.stringify(organizationId)})`);
   }
-  if (!/\borganization_id\b/i.test(sql)) {
+  // Scoped: it names organization_id, or it addresses the organization's own row by id.
+  if (!/\borganization_id\b/i.test(sql) && !/\borganization\b[^;]*?\bwhere\s+(\w+\.)?id\s*=\s*(\?|\$\d)/i.test(sql)) {
     throw new UnscopedStatementError(`tenantSql: the statement never names organization_id; scope it (where organization_id = ?) or use unscopedSql with a reason: ${sql.slice(0, 120)}`);
   }
   if (!params.some((p) => p === organizationId)) {
