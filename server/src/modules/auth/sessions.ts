@@ -5,6 +5,7 @@ import { Session } from './session.entity';
 import type { IUser } from '../users/user.entity';
 import { newToken, sha256 } from '../../lib/tokens';
 import { SESSION_COOKIE, CSRF_COOKIE } from '../../plugins/auth';
+import { scopedTo } from '../../db/sql';
 
 export interface NewSession {
   token: string;
@@ -48,5 +49,5 @@ export function clearSessionCookies(reply: FastifyReply, config: Config): void {
 
 /** Ends every session of a user (disable, delete, password reset). */
 export async function revokeUserSessions(em: EntityManager, organizationId: string, userId: string): Promise<number> {
-  return em.nativeUpdate(Session, { organization: organizationId, user: userId, revokedAt: null }, { revokedAt: new Date() }, { filters: false });
+  return em.nativeUpdate(Session, { organization: organizationId, user: userId, revokedAt: null }, { revokedAt: new Date() }, scopedTo(organizationId));
 }
