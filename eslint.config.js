@@ -3,6 +3,20 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * Scoping in one place (issue 15, docs/ARCHITECTURE.md): in server/src, raw SQL and every way around
+ * the tenant filter go through server/src/db/sql.ts (tenantSql / unscopedSql / scopedTo / crossTenant).
+ * Its list of reasons (UNSCOPED) is the commented allowlist; this rule finds the unscoped forms
+ * everywhere else. Tests and migrations are exempt (fixtures and schema changes write raw SQL).
+ */
+const SCOPE_HELP = 'Raw SQL and the tenant filter go through server/src/db/sql.ts: tenantSql(em, organizationId) / scopedTo(organizationId), or unscopedSql / crossTenant with a reason from UNSCOPED (docs/ARCHITECTURE.md, "Scoping in one place").';
+export const tenancySyntax = [
+  { selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(execute|executeQuery|raw)$/]", message: `Raw SQL outside the helper. ${SCOPE_HELP}` },
+  { selector: "MemberExpression[property.name=/^(getConnection|getKysely|getKnex|createQueryBuilder|qb)$/]", message: `Unscoped connection or query builder (filters do not apply). ${SCOPE_HELP}` },
+  { selector: "Property[key.name='filters'][value.type='Literal'][value.value=false]", message: `\`filters: false\` turns the tenant filter off. ${SCOPE_HELP}` },
+  { selector: "Property[key.name='filters'] > ObjectExpression > Property[key.name='tenant'][value.type='Literal'][value.value=false]", message: `\`filters: { tenant: false }\` turns the tenant filter off. ${SCOPE_HELP}` },
+];
+
 const boundary = (patterns, message) => ['error', { patterns: patterns.map((group) => ({ group: [group], message })) }];
 
 export default tseslint.config(
@@ -23,6 +37,11 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       'no-restricted-imports': boundary(['@dealscout/shared/ui', '@dealscout/shared/ui/*', '**/shared/src/ui/**', 'react', 'react-dom', '@fluentui/*', '@dealscout/web*'], 'The server never imports UI code.'),
     },
+  },
+  {
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts', 'server/src/db/sql.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...tenancySyntax] },
   },
   {
     files: ['shared/src/domain/**/*.ts'],
