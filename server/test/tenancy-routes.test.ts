@@ -18,7 +18,7 @@ import { newCompany, newContact, newField, setValue, link } from './records';
 import { notifyUser } from '../src/modules/notifications/notify';
 import { createExecutions } from '../src/modules/executions/commands/create-executions';
 import { createQueues } from '../src/jobs/definitions';
-import { jobDefinitions } from '../src/jobs/registry';
+import { jobDefinitions } from '../src/job-registry';
 
 type Rule =
   /** No session needed (sign-in, first run, links from mail): there is no organization to cross. */

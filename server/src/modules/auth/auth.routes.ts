@@ -15,7 +15,7 @@ import { LoginThrottler } from './throttle';
 import { createSession, setSessionCookies, clearSessionCookies, revokeUserSessions } from './sessions';
 import { toUserDto } from '../users/user.presenter';
 import { authOf } from '../../plugins/types';
-import { assertCsrf } from '../../plugins/auth';
+import { assertCsrf } from './auth.plugin';
 import { crossTenant, scopedTo } from '../../db/sql';
 
 const DISABLED_MESSAGE = 'Your account is disabled. Please ask your organization Admin.';

@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import { Session } from './session.entity';
 import type { IUser } from '../users/user.entity';
 import { newToken, sha256 } from '../../lib/tokens';
-import { SESSION_COOKIE, CSRF_COOKIE } from '../../plugins/auth';
+import { SESSION_COOKIE, CSRF_COOKIE } from './auth.plugin';
 import { scopedTo } from '../../db/sql';
 
 export interface NewSession {

@@ -1,9 +1,9 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { Config } from '../config';
+import type { Config } from './config';
 import { ormConfig, POOL } from './orm-config';
-import { startEmbeddedPostgres, type EmbeddedDb } from './embedded';
-import { unscopedSql } from './sql';
+import { startEmbeddedPostgres, type EmbeddedDb } from './db/embedded';
+import { unscopedSql } from './db/sql';
 
 export interface Database {
   url: string;

@@ -3,19 +3,19 @@
 //      waits, with and without the per-organization limit (pg-boss group concurrency);
 //   2. throughput: N no-op executions of one organization, enqueued with insert() and run to
 //      completion with their realtime events written.
-// Usage: MEASURE_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx server/src/modules/executions/measure-executions.ts [bigRun] [smallRun] [throughputN]
+// Usage: MEASURE_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx server/src/tools/measure-executions.ts [bigRun] [smallRun] [throughputN]
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import pino from 'pino';
 import { randomUUID } from 'node:crypto';
-import { loadConfig, type Config } from '../../config';
-import { ormConfig } from '../../db/orm-config';
-import { startBoss } from '../../jobs/boss';
-import { createQueues, startWorkers } from '../../jobs/definitions';
-import { createOrganizationWithAdmin } from '../organization/bootstrap';
-import { executionJobDefinitions, type ExecutionHandler } from './runner';
-import { createExecutions } from './commands/create-executions';
-import { tenantSql, unscopedSql } from '../../db/sql';
+import { loadConfig, type Config } from '../config';
+import { ormConfig } from '../orm-config';
+import { startBoss } from '../jobs/boss';
+import { createQueues, startWorkers } from '../jobs/definitions';
+import { createOrganizationWithAdmin } from '../modules/organization/bootstrap';
+import { executionJobDefinitions, type ExecutionHandler } from '../modules/executions/runner';
+import { createExecutions } from '../modules/executions/commands/create-executions';
+import { tenantSql, unscopedSql } from '../db/sql';
 
 const adminUrl = process.env.MEASURE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const [bigRun, smallRun, throughputN] = [Number(process.argv[2] ?? 20_000), Number(process.argv[3] ?? 10), Number(process.argv[4] ?? 10_000)];

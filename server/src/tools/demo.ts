@@ -17,8 +17,7 @@ import { createOrganizationWithAdmin } from '../modules/organization/bootstrap';
 import { createCompany, createContact, linkCompanyContact } from '../modules/records/records.service';
 import { User, type IUser } from '../modules/users/user.entity';
 import { hashPassword } from '../lib/password';
-import { tenantSql } from './sql';
-import { crossTenant } from './sql';
+import { crossTenant, tenantSql } from '../db/sql';
 
 export const DEMO_ADMIN_EMAIL = 'demo.admin@dealscout.local';
 export const DEMO_PASSWORD = 'Demo1234';

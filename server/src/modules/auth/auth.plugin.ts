@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AUTH_MESSAGES } from '@dealscout/shared/contracts';
-import { Session } from '../modules/auth/session.entity';
-import { sha256, safeEqual } from '../lib/tokens';
-import { HttpError } from '../lib/errors';
-import type { RouteAuth } from './types';
-import { crossTenant, scopedTo } from '../db/sql';
+import { Session } from './session.entity';
+import { sha256, safeEqual } from '../../lib/tokens';
+import { HttpError } from '../../lib/errors';
+import type { RouteAuth } from '../../plugins/types';
+import { crossTenant, scopedTo } from '../../db/sql';
 
 export const SESSION_COOKIE = 'ds_session';
 export const CSRF_COOKIE = 'ds_csrf';

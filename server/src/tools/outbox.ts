@@ -2,9 +2,9 @@
 // system_mail table, for installations without SMTP_URL.
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
-import { openDatabase } from './database';
+import { openDatabase } from '../database';
 import { SystemMail } from '../modules/mail/system-mail.entity';
-import { crossTenant } from './sql';
+import { crossTenant } from '../db/sql';
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
 const db = await openDatabase(config, createLogger(config), { migrate: false });
