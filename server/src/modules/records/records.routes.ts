@@ -20,6 +20,7 @@ import {
 import { companyDetails, contactDetails, companyRows, contactRows } from './presenter';
 import { loadQueryContext, whereSql, orderSql, pageIds, exactTotal, likeEscape, SPECS } from './table-query';
 import { exportCsv } from './export';
+import { tenantSql } from '../../db/sql';
 
 function actorOf(req: FastifyRequest): Actor {
   const a = authOf(req);
@@ -192,12 +193,10 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
     const spec = SPECS[entityType];
     const q = `%${likeEscape(query.trim().toLowerCase())}%`;
     if (entityType === 'company') {
-      const rows = await req.em.getConnection().execute<{ id: string; name: string; domain: string }[]>(
-        `select r.id, r.name, r.domain from company r where r.organization_id = ? and ${spec.search} like ? escape '\\' order by lower(r.name), r.id limit ?`, [organizationId, q, limit]);
+      const rows = await tenantSql(req.em, organizationId).all<{ id: string; name: string; domain: string }>(`select r.id, r.name, r.domain from company r where r.organization_id = ? and ${spec.search} like ? escape '\\' order by lower(r.name), r.id limit ?`, [organizationId, q, limit]);
       return rows.map((x) => ({ id: x.id, entityType, title: x.name, subtitle: x.domain }));
     }
-    const rows = await req.em.getConnection().execute<{ id: string; first_name: string; last_name: string; email: string }[]>(
-      `select r.id, r.first_name, r.last_name, r.email from contact r where r.organization_id = ? and ${spec.search} like ? escape '\\' order by lower(r.last_name), lower(r.first_name), r.id limit ?`, [organizationId, q, limit]);
+    const rows = await tenantSql(req.em, organizationId).all<{ id: string; first_name: string; last_name: string; email: string }>(`select r.id, r.first_name, r.last_name, r.email from contact r where r.organization_id = ? and ${spec.search} like ? escape '\\' order by lower(r.last_name), lower(r.first_name), r.id limit ?`, [organizationId, q, limit]);
     return rows.map((x) => ({ id: x.id, entityType, title: `${x.first_name} ${x.last_name}`, subtitle: x.email }));
   }
 

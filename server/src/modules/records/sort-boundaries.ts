@@ -14,6 +14,7 @@
 // the positions drift by the number of records added or removed, and positions in the middle of an
 // estimated set are estimates anyway. Beyond USE_DRIFT it is not used.
 import { IsolationLevel, type EntityManager } from '@mikro-orm/postgresql';
+import { tenantSql, unscopedSql } from '../../db/sql';
 
 export interface SortTerm { expr: string; desc: boolean }
 
@@ -66,12 +67,11 @@ export async function buildBoundaries(em: EntityManager, table: 'company' | 'con
   // One snapshot for the walk and the record count (record_count, kept by statement triggers, is
   // exact within a snapshot), so the map knows exactly which count its ranks belong to.
   const { rows, n } = await em.transactional(async (tem) => {
-    const c = tem.getConnection();
-    const trx = tem.getTransactionContext();
-    await c.execute(`set local enable_sort = off; set local enable_bitmapscan = off; set local max_parallel_workers_per_gather = 0`, [], 'run', trx);
-    const [count] = await c.execute<{ n: number }[]>(
-      `select coalesce(sum(delta), 0)::int as n from record_count where organization_id = ? and entity_type = ? and slot is null`, [organizationId, table], 'all', trx);
-    return { rows: await c.execute<Record<string, unknown>[]>(sql, [organizationId, step], 'all', trx), n: count.n };
+    await unscopedSql(tem, 'connection').run(`set local enable_sort = off; set local enable_bitmapscan = off; set local max_parallel_workers_per_gather = 0`);
+    const db = tenantSql(tem, organizationId);
+    const [count] = await db.all<{ n: number }>(
+      `select coalesce(sum(delta), 0)::int as n from record_count where organization_id = ? and entity_type = ? and slot is null`, [organizationId, table]);
+    return { rows: await db.all<Record<string, unknown>>(sql, [organizationId, step]), n: count.n };
   }, { isolationLevel: IsolationLevel.REPEATABLE_READ });
   const map: BoundaryMap = { step, keys: rows.map((r) => terms.map((_, i) => r[`k${i}`])), total: n, builtAt: Date.now() };
   remember(mapKey(table, organizationId, terms), map);
@@ -144,7 +144,7 @@ export async function anchorFromBoundaries(em: EntityManager, table: 'company' |
   if (from.some((v) => v === null || v === undefined)) return null;
   const within = rank - i * map.step;
   const cmp = terms[0].desc ? '<=' : '>=';
-  const [row] = await em.getConnection().execute<Record<string, unknown>[]>(
+  const [row] = await tenantSql(em, organizationId).all<Record<string, unknown>>(
     `select ${terms.map((t, k) => `${t.expr} as k${k}`).join(', ')} from ${table} r
       where r.organization_id = ? and (${terms.map((t) => t.expr).join(', ')}) ${cmp} (${from.map(() => '?').join(', ')})
       ${orderOf(terms)} limit 1 offset ?`,

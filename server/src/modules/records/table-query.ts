@@ -12,6 +12,7 @@ import { filterDataType } from '../fields/fields.service';
 import { badRequest } from '../../lib/errors';
 import { slotBit, slotColumn, slotFamily, TEXT_SORT_PREFIX } from '../fields/projection';
 import { anchorFromBoundaries } from './sort-boundaries';
+import { scopedTo, tenantSql, unscopedSql } from '../../db/sql';
 
 export interface Sql {
   text: string;
@@ -100,7 +101,7 @@ export interface QueryContext {
 }
 
 export async function loadQueryContext(em: EntityManager, organizationId: string, entityType: RecordEntityType): Promise<QueryContext> {
-  const fields = await em.find(FieldDefinition, { organization: organizationId, entityType }, { filters: false });
+  const fields = await em.find(FieldDefinition, { organization: organizationId, entityType }, scopedTo(organizationId));
   return { organizationId, entityType, fieldsByKey: new Map(fields.map((f) => [f.key, f])) };
 }
 
@@ -438,20 +439,17 @@ const COUNT_PARTS_BEFORE_FOLD = 64;
  * deleted, and rows of transactions still open are left for the next time).
  */
 export async function recordTotal(em: EntityManager, organizationId: string, entityType: RecordEntityType, slot: number | null = null): Promise<number> {
-  const conn = em.getConnection();
+  const conn = tenantSql(em, organizationId);
   // `slot is null` / `slot = ?` (not `is not distinct from`), so the index on (organization, type, slot) serves both.
   const which = slot === null ? 'slot is null' : 'slot = ?';
   const key = slot === null ? [organizationId, entityType] : [organizationId, entityType, slot];
-  const [row] = await conn.execute<{ n: number; parts: number }[]>(
+  const [row] = await conn.all<{ n: number; parts: number }>(
     `select coalesce(sum(delta), 0)::int as n, count(*)::int as parts from record_count where organization_id = ? and entity_type = ? and ${which}`,
     key,
   );
   if (row.parts > COUNT_PARTS_BEFORE_FOLD) {
-    await conn.execute(
-      `with gone as (delete from record_count where organization_id = ? and entity_type = ? and ${which} returning delta)
-       insert into record_count (organization_id, entity_type, slot, delta) select ?, ?, ?::smallint, sum(delta) from gone having count(*) > 0`,
-      [...key, organizationId, entityType, slot],
-    );
+    await tenantSql(em, organizationId).all(`with gone as (delete from record_count where organization_id = ? and entity_type = ? and ${which} returning delta)
+       insert into record_count (organization_id, entity_type, slot, delta) select ?, ?, ?::smallint, sum(delta) from gone having count(*) > 0`, [...key, organizationId, entityType, slot]);
   }
   return row.n;
 }
@@ -464,18 +462,11 @@ export const OWNER_COUNT_SLOT = -1;
  * folded into one row per owner when they pile up, like recordTotal's). Owners holding none are left out.
  */
 export async function ownerTotals(em: EntityManager, organizationId: string, entityType: RecordEntityType): Promise<Map<string, number>> {
-  const conn = em.getConnection();
-  const rows = await conn.execute<{ owner: string; n: number; parts: number }[]>(
-    `select owner_id as owner, coalesce(sum(delta), 0)::int as n, count(*)::int as parts from record_count
-      where organization_id = ? and entity_type = ? and slot = ? group by owner_id`,
-    [organizationId, entityType, OWNER_COUNT_SLOT],
-  );
+  const rows = await tenantSql(em, organizationId).all<{ owner: string; n: number; parts: number }>(`select owner_id as owner, coalesce(sum(delta), 0)::int as n, count(*)::int as parts from record_count
+      where organization_id = ? and entity_type = ? and slot = ? group by owner_id`, [organizationId, entityType, OWNER_COUNT_SLOT]);
   if (rows.reduce((sum, r) => sum + r.parts, 0) > COUNT_PARTS_BEFORE_FOLD + rows.length) {
-    await conn.execute(
-      `with gone as (delete from record_count where organization_id = ? and entity_type = ? and slot = ? returning owner_id, delta)
-       insert into record_count (organization_id, entity_type, slot, owner_id, delta) select ?, ?, ?::smallint, owner_id, sum(delta) from gone group by owner_id having sum(delta) <> 0`,
-      [organizationId, entityType, OWNER_COUNT_SLOT, organizationId, entityType, OWNER_COUNT_SLOT],
-    );
+    await tenantSql(em, organizationId).all(`with gone as (delete from record_count where organization_id = ? and entity_type = ? and slot = ? returning owner_id, delta)
+       insert into record_count (organization_id, entity_type, slot, owner_id, delta) select ?, ?, ?::smallint, owner_id, sum(delta) from gone group by owner_id having sum(delta) <> 0`, [organizationId, entityType, OWNER_COUNT_SLOT, organizationId, entityType, OWNER_COUNT_SLOT]);
   }
   return new Map(rows.filter((r) => r.owner !== null && r.n > 0).map((r) => [r.owner, r.n]));
 }
@@ -496,14 +487,14 @@ export const COLLECT_MAX = 50_000;
  * table, whereas collecting the matches costs what counting them does. Collecting stops after
  * COLLECT_MAX rows: a set that large is dense enough to walk (null: the caller counts and walks).
  */
-async function collectedPage(em: EntityManager, table: string, where: Sql, order: OrderSql, offset: number, limit: number, max: number): Promise<{ total: number; ids: string[] } | null> {
+async function collectedPage(em: EntityManager, organizationId: string, table: string, where: Sql, order: OrderSql, offset: number, limit: number, max: number): Promise<{ total: number; ids: string[] } | null> {
   const keys = order.terms.map((t, i) => (t.expr === 'r.id' ? null : `${t.expr} as k${i}`)).filter(Boolean);
   const outer = order.terms.map((t, i) => ({ ...t, expr: t.expr === 'r.id' ? 'm.id' : `m.k${i}` }));
   // A page past the middle is sorted out from the end (reverse order, then turned around), so the
   // top-N sort keeps at most half of the set (in memory rather than spilling to disk). Only the
   // branch the count picks is evaluated, and none when the set overflowed (the caller walks it).
   const cap = Math.floor(max);
-  const [row] = await em.getConnection().execute<{ n: number; ids: string[] | null; rev: boolean }[]>(
+  const [row] = await tenantSql(em, organizationId).all<{ n: number; ids: string[] | null; rev: boolean }>(
     `with m as materialized (select r.id${keys.map((k) => `, ${k}`).join('')} from ${table} r ${order.join.text} ${where.text} limit ${cap + 1}),
           c as (select count(*)::int as n from m)
      select c.n, c.n < 2 * ?::int as rev,
@@ -555,14 +546,11 @@ const SAMPLES_KEPT = 500;
 const samples = new Map<string, { at: number; result: { rows: number; matched: number } }>();
 
 async function takeSample(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, orgTotal: number): Promise<{ rows: number; matched: number }> {
-  const conn = em.getConnection();
-  const [rel] = await conn.execute<{ pages: number }[]>(`select greatest(relpages, 1)::int as pages from pg_class where oid = ?::regclass`, [table]);
+  // The catalog's page count of the table (no tenant row).
+  const [rel] = await unscopedSql(em, 'connection').all<{ pages: number }>(`select greatest(relpages, 1)::int as pages from pg_class where oid = ?::regclass`, [table]);
   const percent = Math.min(100, (100 * SAMPLE_TARGET_ROWS) / Math.max(1, orgTotal), (100 * SAMPLE_MAX_PAGES) / rel.pages);
   const cond = where.text.replace(/^where /, '');
-  const [row] = await conn.execute<{ rows: number; matched: number }[]>(
-    `select count(*)::int as rows, count(*) filter (where ${cond})::int as matched from ${table} r tablesample system (?::float8) repeatable (17) where r.organization_id = ?`,
-    [...where.params, percent, ctx.organizationId],
-  );
+  const [row] = await tenantSql(em, ctx.organizationId).all<{ rows: number; matched: number }>(`select count(*)::int as rows, count(*) filter (where ${cond})::int as matched from ${table} r tablesample system (?::float8) repeatable (17) where r.organization_id = ?`, [...where.params, percent, ctx.organizationId]);
   return row;
 }
 
@@ -598,7 +586,6 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: Entity
   const pages = totalPagesFor(total, pageSize);
 
   const spec = SPECS[ctx.entityType];
-  const conn = em.getConnection();
   const nameWalk = terms.map((t) => t.expr).join() === [...spec.defaultSort, 'r.id'].join();
   const wTerms = terms.map((t) => ({ ...t, expr: onW(t.expr) }));
   /**
@@ -623,10 +610,8 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: Entity
     // The walk is the plan: without these PostgreSQL, which cannot estimate a search's matches,
     // may collect and sort them all, or start parallel workers for a walk that stops early.
     const rows = await em.transactional(async (tem) => {
-      const c = tem.getConnection();
-      const trx = tem.getTransactionContext();
-      await c.execute(`set local enable_bitmapscan = off; set local enable_hashjoin = off; set local enable_mergejoin = off; set local enable_sort = off; set local max_parallel_workers_per_gather = 0`, [], 'run', trx);
-      return c.execute<{ id: string }[]>(sql, params, 'all', trx);
+      await unscopedSql(tem, 'connection').run(`set local enable_bitmapscan = off; set local enable_hashjoin = off; set local enable_mergejoin = off; set local enable_sort = off; set local max_parallel_workers_per_gather = 0`);
+      return tenantSql(tem, ctx.organizationId).all<{ id: string }>(sql, params);
     });
     if (rows.length < limit) return null;
     const ids = rows.map((r) => r.id);
@@ -640,7 +625,7 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: Entity
   // first row), so paging through an estimated set one page at a time neither skips nor repeats a row.
   const from = cursor.afterId ?? cursor.beforeId;
   if (from) {
-    const [k] = await conn.execute<Record<string, unknown>[]>(
+    const [k] = await tenantSql(em, ctx.organizationId).all<Record<string, unknown>>(
       `select ${terms.map((t, i) => `${t.expr} as k${i}`).join(', ')} from ${table} r where r.organization_id = ? and r.id = ?`, [ctx.organizationId, from]);
     if (k) {
       const key = terms.map((_, i) => k[`k${i}`]);
@@ -656,7 +641,7 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: Entity
   let anchor = await anchorFromBoundaries(em, table, ctx.organizationId, terms, orgTotal, rank);
   if (!anchor) {
     const fromEnd = rank > orgTotal / 2;
-    const [a] = await conn.execute<Record<string, unknown>[]>(
+    const [a] = await tenantSql(em, ctx.organizationId).all<Record<string, unknown>>(
       `select ${terms.map((t, i) => `${t.expr} as k${i}`).join(', ')} from ${table} r where r.organization_id = ? ${orderBy(terms, fromEnd)} limit 1 offset ?`,
       [ctx.organizationId, fromEnd ? orgTotal - 1 - rank : rank],
     );
@@ -690,7 +675,7 @@ export async function exactTotal(em: EntityManager, ctx: QueryContext, where: Wh
     const totals = await ownerTotals(em, ctx.organizationId, ctx.entityType);
     return where.ownerIn.reduce((sum, id) => sum + (totals.get(id) ?? 0), 0);
   }
-  const [row] = await em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from ${SPECS[ctx.entityType].table} r ${where.text}`, where.params);
+  const [row] = await tenantSql(em, ctx.organizationId).all<{ n: number }>(`select count(*)::int as n from ${SPECS[ctx.entityType].table} r ${where.text}`, where.params);
   return row.n;
 }
 
@@ -707,11 +692,11 @@ const MAP_MIN_RECORDS = 20_000;
  */
 export async function pageIds(em: EntityManager, ctx: QueryContext, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, opts: { collectMax?: number; exactMax?: number; walkMax?: number; cursor?: PageCursor; mapMin?: number } = {}): Promise<{ total: number; ids: string[]; estimate?: boolean }> {
   const table = SPECS[ctx.entityType].table;
-  const conn = em.getConnection();
+  const conn = tenantSql(em, ctx.organizationId);
   const estimated = await estimatedPage(em, ctx, table, where, order, pageIndex, pageSize, opts.exactMax ?? EXACT_TOTAL_MAX, opts.walkMax ?? WALK_MAX, opts.cursor ?? {});
   if (estimated) return estimated;
   if (where.searched) {
-    const collected = await collectedPage(em, table, where, order, pageIndex * pageSize, pageSize, opts.collectMax ?? COLLECT_MAX);
+    const collected = await collectedPage(em, ctx.organizationId, table, where, order, pageIndex * pageSize, pageSize, opts.collectMax ?? COLLECT_MAX);
     if (collected) return collected;
   }
   if (order.slotSort) return slotSortedPage(em, ctx, table, where, order.slotSort, pageIndex * pageSize, pageSize);
@@ -720,7 +705,7 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Where
   const nameWalk = !order.join.text && order.terms[0]?.expr === SPECS[ctx.entityType].defaultSort[0];
   const count = () => exactTotal(em, ctx, where);
   const fetch = async (offset: number, limit: number, reverse: boolean) => {
-    const rows = await conn.execute<{ id: string }[]>(
+    const rows = await conn.all<{ id: string }>(
       `select r.id from ${table} r ${order.join.text} ${nameWalk ? where.walkText ?? where.text : where.text} ${orderBy(order.terms, reverse)} limit ? offset ?`,
       [...order.join.params, ...where.params, limit, offset],
     );
@@ -742,7 +727,7 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Where
     const anchor = await anchorFromBoundaries(em, table, ctx.organizationId, order.terms, total, offset, true);
     if (anchor) {
       const desc = order.terms[0].desc;
-      const rows = await conn.execute<{ id: string }[]>(
+      const rows = await conn.all<{ id: string }>(
         `select r.id from ${table} r where r.organization_id = ? and (${order.terms.map((t) => t.expr).join(', ')}) ${desc ? '<=' : '>='} (${anchor.map(() => '?').join(', ')})
           ${orderBy(order.terms)} limit ?`,
         [ctx.organizationId, ...anchor, pageSize],
@@ -766,14 +751,14 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Where
  * counts are maintained (record_count); otherwise one statement counts the set and its filled rows.
  */
 async function slotSortedPage(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, sort: SlotSort, offset: number, limit: number): Promise<{ total: number; ids: string[] }> {
-  const conn = em.getConnection();
+  const conn = tenantSql(em, ctx.organizationId);
   const spec = SPECS[ctx.entityType];
   let total: number;
   let filled: number;
   if (where.unfiltered) {
     [total, filled] = await Promise.all([recordTotal(em, ctx.organizationId, ctx.entityType), slotTotal(em, ctx.organizationId, ctx.entityType, sort.countSlot)]);
   } else {
-    const [row] = await conn.execute<{ n: number; f: number }[]>(`select count(*)::int as n, count(${sort.column})::int as f from ${table} r ${where.text}`, where.params);
+    const [row] = await conn.all<{ n: number; f: number }>(`select count(*)::int as n, count(${sort.column})::int as f from ${table} r ${where.text}`, where.params);
     total = row.n;
     filled = row.f;
   }
@@ -781,7 +766,7 @@ async function slotSortedPage(em: EntityManager, ctx: QueryContext, table: strin
   const end = Math.min(total, offset + limit);
   // One part of the order: rows [from, to) of a set of `size` rows, read from its nearer end.
   const part = (whereText: string, cond: string, terms: OrderSql['terms'], size: number, from: number, to: number) =>
-    partIds(em, table, whereText, cond, where.params, terms, size, from, to);
+    partIds(em, ctx.organizationId, table, whereText, cond, where.params, terms, size, from, to);
   const id = { expr: 'r.id', desc: sort.desc };
   const [withValue, without] = await Promise.all([
     part(where.text, `${sort.column} is not null`, [...(sort.filledTerms ?? [{ expr: sort.key, desc: sort.desc }]), id], filled, offset, Math.min(end, filled)),
@@ -802,22 +787,22 @@ async function slotSortedPage(em: EntityManager, ctx: QueryContext, table: strin
  * nearer end — at most half of one owner's entries, read index-only without filters.
  */
 async function ownerSortedPage(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, desc: boolean, offset: number, limit: number): Promise<{ total: number; ids: string[] }> {
-  const conn = em.getConnection();
+  const conn = tenantSql(em, ctx.organizationId);
   const spec = SPECS[ctx.entityType];
   let total: number;
   let counts: Map<string, number>;
   if (where.unfiltered) {
     [total, counts] = await Promise.all([recordTotal(em, ctx.organizationId, ctx.entityType), ownerTotals(em, ctx.organizationId, ctx.entityType)]);
   } else {
-    const rows = await conn.execute<{ owner: string | null; n: number }[]>(`select r.owner_id as owner, count(*)::int as n from ${table} r ${where.text} group by r.owner_id`, where.params);
+    const rows = await conn.all<{ owner: string | null; n: number }>(`select r.owner_id as owner, count(*)::int as n from ${table} r ${where.text} group by r.owner_id`, where.params);
     total = rows.reduce((sum, r) => sum + r.n, 0);
     counts = new Map(rows.filter((r) => r.owner !== null).map((r) => [r.owner!, r.n]));
   }
   if (offset >= total) return { total, ids: [] };
   const dir = desc ? 'desc' : 'asc';
-  const owners = counts.size === 0 ? [] : (await conn.execute<{ id: string }[]>(
-    `select o.id::text as id from unnest(?::uuid[]) o(id) left join app_user u on u.id = o.id order by ${OWNER_NAME} ${dir} nulls last, o.id ${dir}`,
-    [`{${[...counts.keys()].join(',')}}`],
+  const owners = counts.size === 0 ? [] : (await conn.all<{ id: string }>(
+    `select o.id::text as id from unnest(?::uuid[]) o(id) left join app_user u on u.organization_id = ? and u.id = o.id order by ${OWNER_NAME} ${dir} nulls last, o.id ${dir}`,
+    [`{${[...counts.keys()].join(',')}}`, ctx.organizationId],
   )).map((o) => o.id);
   const segments: { owner: string | null; size: number }[] = owners.map((owner) => ({ owner, size: counts.get(owner)! }));
   segments.push({ owner: null, size: total - [...counts.values()].reduce((sum, n) => sum + n, 0) });
@@ -834,7 +819,7 @@ async function ownerSortedPage(em: EntityManager, ctx: QueryContext, table: stri
     start += seg.size;
     if (to <= from) continue;
     const [cond, condParams] = seg.owner === null ? ['r.owner_id is null', []] : ['r.owner_id = ?', [seg.owner]];
-    reads.push(partIds(em, table, where.walkText ?? where.text, cond, [...where.params, ...condParams], terms, seg.size, from, to));
+    reads.push(partIds(em, ctx.organizationId, table, where.walkText ?? where.text, cond, [...where.params, ...condParams], terms, seg.size, from, to));
   }
   return { total, ids: (await Promise.all(reads)).flat() };
 }
@@ -844,10 +829,10 @@ async function ownerSortedPage(em: EntityManager, ctx: QueryContext, table: stri
  * order, read from the part's nearer end (backwards, then turned around), so a page costs at most
  * half of its part. `params` bind `where` and `cond`.
  */
-async function partIds(em: EntityManager, table: string, whereText: string, cond: string, params: unknown[], terms: OrderSql['terms'], size: number, from: number, to: number): Promise<string[]> {
+async function partIds(em: EntityManager, organizationId: string, table: string, whereText: string, cond: string, params: unknown[], terms: OrderSql['terms'], size: number, from: number, to: number): Promise<string[]> {
   if (to <= from) return [];
   const reverse = from > size - to;
-  const rows = await em.getConnection().execute<{ id: string }[]>(
+  const rows = await tenantSql(em, organizationId).all<{ id: string }>(
     `select r.id from ${table} r ${whereText} and ${cond} ${orderBy(terms, reverse)} limit ? offset ?`,
     [...params, to - from, reverse ? size - to : from],
   );
