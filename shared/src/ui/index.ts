@@ -19,3 +19,4 @@ export * from './llm';
 export * from './auth';
 export * from './scoring';
 export * from './lists';
+export * from './settings';

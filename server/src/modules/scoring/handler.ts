@@ -13,6 +13,7 @@ import type { ScoreRuleSet } from '@dealscout/shared/domain';
 import { SCORING_MESSAGES } from '@dealscout/shared/domain';
 import { defineExecutionHandler, ExecutionError, type ExecutionHandler } from '../executions/runner';
 import { readIdeaBatch, scoreIdeas, writeScores } from './scoring.service';
+import { tenantSql } from '../../db/sql';
 
 export const SCORE_BATCH = 5_000;
 
@@ -25,7 +26,7 @@ export function createScoreHandler(opts: { batch?: number } = {}): ExecutionHand
     async run(ctx) {
       const row = ctx.execution;
       const org = row.organization_id;
-      const [run] = await ctx.em.execute<{ model_id: string; list_id: string; idea_ids: string[] | null; filters: IdeaFilters | null; rule_sets: ScoreRuleSet[] }[]>(
+      const [run] = await tenantSql(ctx.em, org).all<{ model_id: string; list_id: string; idea_ids: string[] | null; filters: IdeaFilters | null; rule_sets: ScoreRuleSet[] }>(
         `select s.model_id, s.list_id, s.idea_ids, s.filters, m.rule_sets from score_run s join scoring_model m on m.organization_id = s.organization_id and m.id = s.model_id
           where s.organization_id = ? and s.id = ?`, [org, row.id]);
       if (!run) throw new ExecutionError(SCORING_MESSAGES.notFound);

@@ -7,7 +7,7 @@ import type { PgBoss } from 'pg-boss';
 import { SCORING_MESSAGES, describeFieldScore, scoreValues, type FieldScore, type ScoreFieldData, type ScoreModelInput, type ScoreRuleSet } from '@dealscout/shared/domain';
 import type { IdeaFilters, ScoreModelDto } from '@dealscout/shared/contracts';
 import { badRequest, notFound } from '../../lib/errors';
-import { executeBound } from '../../db/bound';
+import { tenantSql } from '../../db/sql';
 import { createExecutions } from '../executions/commands/create-executions';
 import { ideaWhere, type Actor } from '../lists/lists.service';
 
@@ -23,18 +23,18 @@ function toDto(r: Row): ScoreModelDto {
 }
 
 async function listExists(em: EntityManager, organizationId: string, listId: string): Promise<boolean> {
-  const [r] = await em.execute<Row[]>(`select 1 from list_company where organization_id = ? and id = ?`, [organizationId, listId]);
+  const [r] = await tenantSql(em, organizationId).all<Row>(`select 1 from list_company where organization_id = ? and id = ?`, [organizationId, listId]);
   return !!r;
 }
 
 export async function listModels(em: EntityManager, organizationId: string, listId: string): Promise<ScoreModelDto[]> {
   if (!(await listExists(em, organizationId, listId))) throw notFound(SCORING_MESSAGES.listNotFound);
-  const rows = await em.execute<Row[]>(`select * from scoring_model where organization_id = ? and list_id = ? order by created_at, id`, [organizationId, listId]);
+  const rows = await tenantSql(em, organizationId).all<Row>(`select * from scoring_model where organization_id = ? and list_id = ? order by created_at, id`, [organizationId, listId]);
   return rows.map(toDto);
 }
 
 export async function getModel(em: EntityManager, organizationId: string, id: string): Promise<ScoreModelDto> {
-  const [r] = await em.execute<Row[]>(`select * from scoring_model where organization_id = ? and id = ?`, [organizationId, id]);
+  const [r] = await tenantSql(em, organizationId).all<Row>(`select * from scoring_model where organization_id = ? and id = ?`, [organizationId, id]);
   if (!r) throw notFound(SCORING_MESSAGES.notFound);
   return toDto(r);
 }
@@ -44,7 +44,7 @@ async function checkEnrichments(em: EntityManager, organizationId: string, ruleS
   const ids = [...new Set(ruleSets.filter((rs) => rs.fieldData.sourceType === 'enrichment').map((rs) => rs.fieldData.enrichmentId ?? ''))];
   if (ids.length === 0) return;
   if (ids.some((id) => !id)) throw badRequest(SCORING_MESSAGES.noOperator);
-  const rows = await em.execute<Row[]>(`select id from enrichment where organization_id = ? and id = any(?::uuid[])`, [organizationId, pgArray(ids)]);
+  const rows = await tenantSql(em, organizationId).all<Row>(`select id from enrichment where organization_id = ? and id = any(?::uuid[])`, [organizationId, pgArray(ids)]);
   if (rows.length !== ids.length) throw notFound('Enrichment not found');
   for (const rs of ruleSets) {
     if (rs.fieldData.sourceType === 'enrichment' && !enrichmentPath(rs.fieldData.fieldPath)) throw badRequest(SCORING_MESSAGES.noOperator);
@@ -55,7 +55,7 @@ async function checkEnrichments(em: EntityManager, organizationId: string, ruleS
 export async function createModel(em: EntityManager, actor: Actor, listId: string, model: ScoreModelInput): Promise<ScoreModelDto> {
   if (!(await listExists(em, actor.organizationId, listId))) throw notFound(SCORING_MESSAGES.listNotFound);
   await checkEnrichments(em, actor.organizationId, model.ruleSets);
-  const [r] = await em.execute<Row[]>(
+  const [r] = await tenantSql(em, actor.organizationId).all<Row>(
     `insert into scoring_model (id, organization_id, list_id, name, description, rule_sets, created_by_id, created_at, updated_at)
      values (gen_random_uuid(), ?, ?, ?, ?, ?::jsonb, ?, clock_timestamp(), clock_timestamp()) returning *`,
     [actor.organizationId, listId, model.name.trim(), model.description ?? '', JSON.stringify(model.ruleSets), actor.userId]);
@@ -65,7 +65,7 @@ export async function createModel(em: EntityManager, actor: Actor, listId: strin
 export async function updateModel(em: EntityManager, actor: Actor, id: string, model: ScoreModelInput): Promise<ScoreModelDto> {
   await getModel(em, actor.organizationId, id);
   await checkEnrichments(em, actor.organizationId, model.ruleSets);
-  const [r] = await em.execute<Row[]>(
+  const [r] = await tenantSql(em, actor.organizationId).all<Row>(
     `update scoring_model set name = ?, description = ?, rule_sets = ?::jsonb, updated_at = clock_timestamp() where organization_id = ? and id = ? returning *`,
     [model.name.trim(), model.description ?? '', JSON.stringify(model.ruleSets), actor.organizationId, id]);
   return toDto(r!);
@@ -74,7 +74,7 @@ export async function updateModel(em: EntityManager, actor: Actor, id: string, m
 /** Removes the model; its results go with it (idea_score references it, on delete cascade). */
 export async function deleteModel(em: EntityManager, actor: Actor, id: string): Promise<void> {
   await getModel(em, actor.organizationId, id);
-  await em.execute(`delete from scoring_model where organization_id = ? and id = ?`, [actor.organizationId, id]);
+  await tenantSql(em, actor.organizationId).all(`delete from scoring_model where organization_id = ? and id = ?`, [actor.organizationId, id]);
 }
 
 // ---------- reading an idea's values ----------
@@ -128,7 +128,7 @@ export async function readIdeaBatch(em: EntityManager, organizationId: string, s
     joinParams.push(quoteKeys(keys), f.enrichmentId);
   });
   const after = afterId ? ' and r.id > ?' : '';
-  const rows = await em.execute<Row[]>(
+  const rows = await tenantSql(em, organizationId).all<Row>(
     `select r.id${cols.length ? ', ' + cols.join(', ') : ''} from idea r ${joins.join(' ')} ${where.text}${after} order by r.id limit ?`,
     [...colParams, ...joinParams, ...where.params, ...(afterId ? [afterId] : []), limit]);
   return rows.map((row) => ({ id: String(row.id), values: new Map(fields.map((f, n) => [fieldKey(f), row[`v${n}`]])) }));
@@ -144,7 +144,7 @@ export function scoreIdeas(ruleSets: readonly ScoreRuleSet[], ideas: readonly Id
 export async function writeScores(em: EntityManager, organizationId: string, modelId: string, executionId: string, scored: readonly ScoredIdea[]): Promise<void> {
   if (scored.length === 0) return;
   const items = scored.map((s) => [s.id, s.totalScore, s.fields]);
-  await executeBound(em,
+  await tenantSql(em, organizationId).bound(
     `insert into idea_score (id, organization_id, model_id, idea_id, execution_id, status, status_message, total_score, details, updated_at)
      select gen_random_uuid(), $1::uuid, $2::uuid, (x.value->>0)::uuid, $3::uuid, 'completed', null, (x.value->>1)::double precision, x.value->2, clock_timestamp()
        from jsonb_array_elements($4::jsonb) x
@@ -163,17 +163,17 @@ export async function executeModel(em: EntityManager, boss: PgBoss, actor: Actor
     const filters = input.runAll ? ((input.ideasFilter ?? {}) as IdeaFilters) : null;
     const ids = input.runAll ? null : [...new Set(input.entityIds)];
     const where = ideaWhere(actor.organizationId, model.listCompanyId, ids ? { ids } : (filters ?? {}));
-    const [c] = await tem.execute<{ n: string }[]>(`select count(*) as n from idea r ${where.text}`, where.params);
+    const [c] = await tenantSql(tem, actor.organizationId).all<{ n: string }>(`select count(*) as n from idea r ${where.text}`, where.params);
     const total = Number(c?.n ?? 0);
     if (total === 0) throw badRequest(input.runAll ? SCORING_MESSAGES.noIdeas : SCORING_MESSAGES.noIdeasOn);
     const [started] = await createExecutions(tem, boss, {
       organizationId: actor.organizationId, createdById: actor.userId, type: 'score', typeId: model.id, entityType: 'list',
       targets: [{ entityId: model.listCompanyId }],
     });
-    await tem.execute(
+    await tenantSql(tem, actor.organizationId).all(
       `insert into score_run (id, organization_id, model_id, list_id, idea_ids, filters, created_at) values (?, ?, ?, ?, ?::text[], ?::jsonb, clock_timestamp())`,
       [started!.executionId, actor.organizationId, model.id, model.listCompanyId, ids ? pgArray(ids) : null, filters ? JSON.stringify(filters) : null]);
-    await tem.execute(`update execution set total = ? where organization_id = ? and id = ?`, [total, actor.organizationId, started!.executionId]);
+    await tenantSql(tem, actor.organizationId).all(`update execution set total = ? where organization_id = ? and id = ?`, [total, actor.organizationId, started!.executionId]);
     return { executionId: started!.executionId, total };
   });
 }
@@ -185,7 +185,7 @@ export async function executeModel(em: EntityManager, boss: PgBoss, actor: Actor
  * and the breakdown in words, so a ranking can be defended from the spreadsheet alone.
  */
 export async function exportScoreColumns(em: EntityManager, organizationId: string, listId: string): Promise<{ header: string[]; cells(ideaIds: readonly string[]): Promise<Map<string, string[]>> }> {
-  const models = await em.execute<{ id: string; name: string; rule_sets: ScoreRuleSet[] }[]>(
+  const models = await tenantSql(em, organizationId).all<{ id: string; name: string; rule_sets: ScoreRuleSet[] }>(
     `select id, name, rule_sets from scoring_model where organization_id = ? and list_id = ? order by created_at, id`, [organizationId, listId]);
   const header = models.flatMap((m) => [`${m.name} score`, `${m.name} breakdown`]);
   return {
@@ -193,7 +193,7 @@ export async function exportScoreColumns(em: EntityManager, organizationId: stri
     async cells(ideaIds) {
       const out = new Map<string, string[]>();
       if (models.length === 0 || ideaIds.length === 0) return out;
-      const rows = await em.execute<{ idea_id: string; model_id: string; total_score: number | null; details: FieldScore[] }[]>(
+      const rows = await tenantSql(em, organizationId).all<{ idea_id: string; model_id: string; total_score: number | null; details: FieldScore[] }>(
         `select idea_id::text, model_id::text, total_score, details from idea_score where organization_id = ? and idea_id = any(?::uuid[])`, [organizationId, pgArray([...ideaIds])]);
       for (const id of ideaIds) {
         out.set(id, models.flatMap((m) => {
