@@ -64,7 +64,7 @@ export async function runScoringBench(opts: { argv: string[]; log: (m: string) =
              now() - (i || ' seconds')::interval, now()
         from generate_series(1, $3::int) i`, [org.id, listId, n]);
     await sql.query(`insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, status, value, sources, updated_at)
-      select gen_random_uuid(), organization_id, $2::uuid, 'idea', id, 'completed',
+      select gen_random_uuid(), organization_id, $2::uuid, 'idea', id, 'complete',
              jsonb_build_object('result', jsonb_build_object('industry', (array['Software', 'Logistics', 'Healthcare software', 'Retail'])[1 + abs(hashtext(id::text)) % 4])), '[]', now()
         from idea where organization_id = $1`, [org.id, enrichmentId]);
     await sql.query('analyze idea; analyze enrichment_result');
