@@ -188,6 +188,9 @@ const ROUTES: Record<string, Rule> = {
   'POST /api/v1/list-company/idea/delete': ids,
   'POST /api/v1/list-company/idea': idsWith({ companyName: 'Matrix Idea', website: 'https://matrix-idea.example.com' }),
   'POST /api/v1/list-company/idea/export': ids,
+  // Multipart (the generator builds JSON bodies only): csv-import.test.ts shows another organization's list answering 404.
+  'POST /api/v1/list-company/source': scoped,
+  'GET /api/v1/list-company/source/{id}/rejected': ids,
 };
 
 /** Routes whose own-organization check cannot find a row of the fixture, with the reason. */
@@ -199,7 +202,7 @@ const CONTROL_EXEMPT: Record<string, string> = {
 /** Tables whose rows have no id of their own to send (keyed by the organization alone). */
 const NO_ID_TABLES = ['realtime_sequence'];
 /** Tables with a serial id that no route takes (record_count: the maintained totals). */
-const SERIAL_ID_TABLES = ['record_count'];
+const SERIAL_ID_TABLES = ['record_count', 'list_source_rejection'];
 
 // ---- a request from the route's JSON schema -------------------------------------------------
 
@@ -356,6 +359,13 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     const idea = await client.post('/api/v1/list-company/idea', { id: list.json().list.id, companyName: `${mark} idea`, website: `https://${mark}-idea.example.com` });
     expect(idea.statusCode, idea.body).toBe(201);
     expect((await client.put('/api/v1/list-company/idea/shortlist', { listId: list.json().list.id, ideaIds: [idea.json().idea.id], status: true })).json().count).toBe(1);
+    // A CSV upload with a rejected row (its report).
+    const boundary = `----ds${mark}`;
+    const form = [['listCompanyId', list.json().list.id], ['intentionSourceId', 'csv'], ['source', JSON.stringify({ mapping: { name: 'Company', website: 'Website' } })]]
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('')
+      + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="ideas.csv"\r\nContent-Type: text/csv\r\n\r\nCompany,Website\n${mark} csv idea,https://${mark}-csv.example.com\n${mark} bad,not a url\n\r\n--${boundary}--\r\n`;
+    const up = await client.request('POST', '/api/v1/list-company/source', Buffer.from(form), { 'content-type': `multipart/form-data; boundary=${boundary}` });
+    expect(up.statusCode, up.body).toBe(201);
   }
 
   beforeAll(async () => {

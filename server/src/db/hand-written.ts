@@ -121,4 +121,5 @@ export const HAND_WRITTEN_FOREIGN_KEYS: readonly { table: string; column: string
   { table: 'list_source', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
   { table: 'idea', column: 'list_id', target: 'list_company', onDelete: 'cascade' },
   { table: 'idea', column: 'company_id', target: 'company', onDelete: 'set null' },
+  { table: 'list_source_rejection', column: 'source_id', target: 'list_source', onDelete: 'cascade' },
 ];
