@@ -74,7 +74,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
         });
         if (part.file.truncated) throw badRequest(`The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`);
         await publishListChange(req.em, actor.organizationId, listId, 'ideas');
-        return reply.status(201).send({ success: true as const, message: `${res.inserted.toLocaleString('en-US')} ideas added, ${res.merged.toLocaleString('en-US')} already in the list, ${res.rejected.toLocaleString('en-US')} rows rejected`, sourceId, ...res, list: await listOr404(req.em, actor.organizationId, listId) });
+        return reply.status(201).send({ success: true as const, message: `${res.inserted.toLocaleString('en-US')} idea${res.inserted === 1 ? '' : 's'} added, ${res.merged.toLocaleString('en-US')} already in the list, ${res.rejected.toLocaleString('en-US')} row${res.rejected === 1 ? '' : 's'} rejected`, sourceId, ...res, list: await listOr404(req.em, actor.organizationId, listId) });
       } catch (e) {
         // Bad input changes nothing: the source goes again. Anything else leaves it failed, with the reason.
         if (e instanceof HttpError && e.statusCode < 500) await req.em.getConnection().execute(`delete from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
