@@ -14,15 +14,15 @@ import { Integration } from './modules/integrations/integration.entity';
 import { LlmCharge } from './modules/llm/llm-charge.entity';
 import { CrmLink } from './modules/crm-links/crm-link.entity';
 import { Play, PlayDraft, ChannelEmail } from './modules/plays/play.entity';
-import { ListCompany, ListSource, Idea } from './modules/lists/list.entity';
+import { ListCompany, ListSource, Idea, ListSourceRejection } from './modules/lists/list.entity';
 import { ScoringModel, ScoreRun, IdeaScore } from './modules/scoring/scoring.entity';
 
 export const entities = [Organization, User, Session, LoginThrottle, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout, RecordCount,
-  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, ListCompany, ListSource, Idea, ScoringModel, ScoreRun, IdeaScore];
+  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, ListCompany, ListSource, Idea, ListSourceRejection, ScoringModel, ScoreRun, IdeaScore];
 
 /** Entities owned by an organization: the tenant filter applies to all of them. */
 export const tenantEntities = [User, Session, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout, RecordCount,
-  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, ListCompany, ListSource, Idea, ScoringModel, ScoreRun, IdeaScore];
+  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, ListCompany, ListSource, Idea, ListSourceRejection, ScoringModel, ScoreRun, IdeaScore];
 
 /** Tables that belong to no organization (checked by the suite-level tenancy test). */
 export const globalTables = ['organization', 'login_throttle', 'mikro_orm_migrations'];

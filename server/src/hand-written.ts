@@ -128,4 +128,5 @@ export const HAND_WRITTEN_FOREIGN_KEYS: readonly { table: string; column: string
   { table: 'score_run', column: 'list_id', target: 'list_company', onDelete: 'cascade' },
   { table: 'idea_score', column: 'model_id', target: 'scoring_model', onDelete: 'cascade' },
   { table: 'idea_score', column: 'idea_id', target: 'idea', onDelete: 'cascade' },
+  { table: 'list_source_rejection', column: 'source_id', target: 'list_source', onDelete: 'cascade' },
 ];

@@ -203,6 +203,9 @@ const ROUTES: Record<string, Rule> = {
   'PUT /api/v1/scoring-model/{id}': idsWith({ name: 'Matrix score', ruleSets: [MATRIX_RULE_SET] }),
   'DELETE /api/v1/scoring-model/{id}': ids,
   'POST /api/v1/scoring-model/execute': idsWith({ options: { runAll: true } }),
+  // Multipart (the generator builds JSON bodies only): csv-import.test.ts shows another organization's list answering 404.
+  'POST /api/v1/list-company/source': scoped,
+  'GET /api/v1/list-company/source/{id}/rejected': ids,
 };
 
 /** Routes whose own-organization check cannot find a row of the fixture, with the reason. */
@@ -215,7 +218,7 @@ const CONTROL_EXEMPT: Record<string, string> = {
 /** Tables whose rows have no id of their own to send (keyed by the organization alone). */
 const NO_ID_TABLES = ['realtime_sequence'];
 /** Tables with a serial id that no route takes (record_count: the maintained totals). */
-const SERIAL_ID_TABLES = ['record_count'];
+const SERIAL_ID_TABLES = ['record_count', 'list_source_rejection'];
 
 // ---- a request from the route's JSON schema -------------------------------------------------
 
@@ -377,6 +380,13 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     expect(model.statusCode, model.body).toBe(201);
     const run = await client.post('/api/v1/scoring-model/execute', { scoringModelId: model.json().scoringModel.id, options: { runAll: true } });
     expect(run.statusCode, run.body).toBe(200);
+    // A CSV upload with a rejected row (its report).
+    const boundary = `----ds${mark}`;
+    const form = [['listCompanyId', list.json().list.id], ['intentionSourceId', 'csv'], ['source', JSON.stringify({ mapping: { name: 'Company', website: 'Website' } })]]
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('')
+      + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="ideas.csv"\r\nContent-Type: text/csv\r\n\r\nCompany,Website\n${mark} csv idea,https://${mark}-csv.example.com\n${mark} bad,not a url\n\r\n--${boundary}--\r\n`;
+    const up = await client.request('POST', '/api/v1/list-company/source', Buffer.from(form), { 'content-type': `multipart/form-data; boundary=${boundary}` });
+    expect(up.statusCode, up.body).toBe(201);
   }
 
   beforeAll(async () => {

@@ -64,20 +64,38 @@ describe('lists of ideas, in Chromium', () => {
     expect(await page.getByTestId('record-table-row').first().locator('[data-key="name"]').textContent()).toBe('Aurora Haulage');
     await shot(page, '01-list');
 
+    // A CSV upload: the columns are guessed from the header (semicolons), one row is rejected, one domain is already in the list.
+    await page.getByTestId('list-upload-csv').click();
+    await page.getByTestId('upload-csv-file').setInputFiles({ name: 'ideas.csv', mimeType: 'text/csv', buffer: Buffer.from('\uFEFFCompany Name;URL;Country\nSkagen Shipping;skagenshipping.example.com;DK\nFjord Freight AS;fjordfreight.example.com;NO\nNo Site;;SE\n') });
+    await expect.poll(() => page.getByTestId('upload-csv-name').textContent()).toContain('Company Name');
+    expect(await page.getByTestId('upload-csv-website').textContent()).toContain('URL');
+    await shot(page, '01b-upload-mapping');
+    await page.getByTestId('upload-csv-submit').click();
+    await expect.poll(() => page.getByTestId('upload-csv-result').textContent()).toContain('1 idea added, 1 already in the list, 1 row rejected');
+    await page.getByTestId('upload-csv-rejected').waitFor();
+    await shot(page, '01c-upload-result');
+    await page.getByTestId('upload-csv-dialog').getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('4 ideas · 0 shortlisted · 2 sources');
+    // The uploaded idea goes again, so the rest of the journey works on the three added by hand.
+    await page.getByTestId('record-table-row').filter({ hasText: 'Skagen Shipping' }).getByTestId('record-table-select-row').click();
+    await page.getByTestId('bulk-delete').click();
+    await page.getByTestId('bulk-delete-dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 0 shortlisted · 2 sources');
+
     // The star shortlists one idea; the bulk bar shortlists the page's selection.
     const firstRow = page.getByTestId('record-table-row').first();
     await firstRow.locator('[data-testid^="idea-shortlist-"]').click();
-    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 1 shortlisted · 1 source');
+    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 1 shortlisted · 2 sources');
     await page.getByTestId('record-table-select-page').click();
     await page.getByTestId('bulk-action-bar').waitFor();
     await page.getByTestId('bulk-shortlist').click();
-    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 3 shortlisted · 1 source');
+    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 3 shortlisted · 2 sources');
     // And one comes off the shortlist again from the drawer.
     await page.getByTestId('record-table-row').filter({ hasText: 'Aurora Haulage' }).locator('[data-key="name"]').click();
     await page.getByTestId('idea-drawer').waitFor();
     expect(await page.getByTestId('idea-drawer-name').textContent()).toBe('Aurora Haulage');
     await page.getByTestId('idea-drawer-shortlist').click();
-    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 2 shortlisted · 1 source');
+    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 2 shortlisted · 2 sources');
     await shot(page, '02-drawer');
 
     // Completion: the confirmation shows its totals, then the shortlisted ideas are in Dealscout.

@@ -193,6 +193,16 @@ export function createApi(opts: HttpOptions = {}) {
       deleteIdeas: (body: C.IdeaDeleteBody) => http.request('POST', '/api/v1/list-company/idea/delete', C.CountResponse, body),
       addIdea: (body: C.ManualIdeaBody) => http.request('POST', '/api/v1/list-company/idea', C.IdeaResponse, body),
       exportIdeas: (body: C.IdeaExportBody) => http.download('/api/v1/list-company/idea/export', body),
+      /** A CSV upload: the fields first, then the file (the server reads the form in order). */
+      uploadCsv: (listId: string, mapping: { name: string; website: string; columns?: string[] }, file: Blob, fileName: string) => {
+        const form = new FormData();
+        form.append('listCompanyId', listId);
+        form.append('intentionSourceId', 'csv');
+        form.append('source', JSON.stringify({ mapping }));
+        form.append('file', file, fileName);
+        return http.form('/api/v1/list-company/source', C.SourceUploadResponse, form);
+      },
+      rejectedRows: (sourceId: string) => http.raw('GET', `/api/v1/list-company/source/${encodeURIComponent(sourceId)}/rejected`),
     },
     scoring: {
       list: (listCompanyId: string) => http.request('GET', `/api/v1/scoring-model/?listCompanyId=${encodeURIComponent(listCompanyId)}`, C.ScoreModelsResponse),

@@ -74,9 +74,24 @@ export class Http {
     throw error;
   }
 
+  /** A multipart form (a file upload): the browser sets its content type and boundary. */
+  async form<S extends z.ZodType>(path: string, schema: S, form: FormData): Promise<z.infer<S>> {
+    const res = await this.raw('POST', path, form);
+    let json: unknown = null;
+    try { json = await res.json(); } catch { /* not JSON */ }
+    if (!res.ok) {
+      const message = json && typeof json === 'object' && typeof (json as { message?: unknown }).message === 'string' ? (json as { message: string }).message : `Request failed (${res.status})`;
+      const error = new ApiError(res.status, message);
+      if (res.status === 401) this.opts.onUnauthorized?.(error);
+      throw error;
+    }
+    return schema.parse(json);
+  }
+
   async raw(method: string, path: string, body?: unknown): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
+    if (body !== undefined && !isForm) headers['content-type'] = 'application/json';
     const token = this.opts.getToken?.();
     if (token) headers.authorization = `Bearer ${token}`;
     else if (method !== 'GET' && method !== 'HEAD') {
@@ -87,7 +102,7 @@ export class Http {
     return f(`${this.opts.baseUrl ?? ''}${path}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
       credentials: token ? 'omit' : 'include',
     });
   }

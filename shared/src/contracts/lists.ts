@@ -201,3 +201,21 @@ export type CompleteResponse = z.infer<typeof CompleteResponse>;
 
 // GET /api/v1/list-company/intentions
 export const IntentionsResponse = z.object({ success: z.literal(true), intentions: z.array(z.object({ id: z.string(), name: z.string(), description: z.string() })) });
+
+// POST /api/v1/list-company/source (multipart) — a CSV upload's outcome
+export const SourceUploadResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  sourceId: z.string(),
+  /** Data rows read (the header not counted). */
+  rows: z.number(),
+  /** New ideas. */
+  inserted: z.number(),
+  /** Rows whose domain was already in the list (the idea gained this source). */
+  merged: z.number(),
+  /** Rows that did not become ideas (GET /list-company/source/{id}/rejected lists them with their reasons). */
+  rejected: z.number(),
+  ms: z.number(),
+  list: ListDto,
+});
+export type SourceUploadResponse = z.infer<typeof SourceUploadResponse>;

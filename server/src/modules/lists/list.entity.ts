@@ -94,3 +94,23 @@ export const Idea = defineEntity({
   ],
 });
 export type IIdea = InferEntity<typeof Idea>;
+
+/**
+ * A row of an upload that did not become an idea, with its reason (the downloadable report of
+ * rejected rows: none is dropped silently). `line` is the file's record number (the header is 1).
+ */
+export const ListSourceRejection = defineEntity({
+  name: 'ListSourceRejection',
+  tableName: 'list_source_rejection',
+  properties: {
+    id: p.bigint('number').primary().autoincrement(),
+    organization: () => p.manyToOne(Organization),
+    source: () => p.manyToOne(ListSource).deleteRule('cascade'),
+    line: p.integer(),
+    reason: p.text(),
+    name: p.text().nullable(),
+    website: p.text().nullable(),
+  },
+  indexes: [{ name: 'list_source_rejection_org_source_index', properties: ['organization', 'source', 'line'] }],
+});
+export type IListSourceRejection = InferEntity<typeof ListSourceRejection>;

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Readable } from 'node:stream';
+import multipart from '@fastify/multipart';
 import {
   IdeaListBody, IdeaListResponse, ShortlistBody, IdeaDeleteBody, IdeaExportBody, CountResponse, ManualIdeaBody, IdeaResponse, CreateListBody,
   ListResponse, RenameListBody, ListsQuery, ListsPage, ListUsersResponse, CompleteConfirmationResponse, CompleteResponse, IntentionsResponse,
@@ -15,8 +16,16 @@ import { likeEscape, orderBy } from '../records/table-query';
 import { exportScoreColumns } from '../scoring/scoring.service';
 import {
   addManualIdea, completeConfirmation, completeList, createList, deleteIdeas, deleteList, deleteSource, ideaDtos, ideaOrder, ideaPage, ideaWhere,
-  listDtos, listOr404, renameList, selectionWhere, setShortlist, type Actor,
+  listDtos, listOr404, renameList, selectionWhere, setShortlist, createSource, publishListChange, type Actor,
 } from './lists.service';
+import { importCsv, type CsvMapping } from './csv-import';
+import { HttpError, notFound } from '../../lib/errors';
+import { publish } from '../realtime/publish';
+import { realtimePaths } from '@dealscout/shared/domain';
+import { REALTIME_EVENT_KINDS, SourceUploadResponse } from '@dealscout/shared/contracts';
+
+/** The largest upload (bytes): a million rows of name, website and a few columns is ≈ 60–80 MB. */
+export const UPLOAD_MAX_BYTES = 300 * 1024 * 1024;
 
 function actorOf(req: FastifyRequest): Actor {
   const a = authOf(req);
@@ -30,6 +39,75 @@ const LIST_SORTS: Record<string, string> = {
 
 export async function listRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  await app.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024 } });
+
+  // ---- sources ----
+
+  r.post('/list-company/source', {
+    schema: {
+      tags: ['lists'], summary: 'Add a source to a list. CSV: multipart form with the fields source (JSON: { mapping: { name, website, columns? } }), intentionSourceId (csv) and listCompanyId first, then file',
+      consumes: ['multipart/form-data'], response: { 201: SourceUploadResponse, 400: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse },
+    },
+  }, async (req, reply) => {
+    const actor = actorOf(req);
+    if (!req.isMultipart()) throw badRequest('Please upload the file as multipart/form-data.');
+    const fields: Record<string, string> = {};
+    for await (const part of req.parts()) {
+      if (part.type === 'field') { fields[part.fieldname] = String(part.value); continue; }
+      const listId = fields.listCompanyId ?? '';
+      if (!/^[0-9a-f-]{36}$/i.test(listId)) throw notFound(LIST_MESSAGES.listNotFound);
+      const intention = fields.intentionSourceId || 'csv';
+      if (intention !== 'csv') throw badRequest('Only CSV files can be uploaded here.');
+      let mapping: CsvMapping;
+      try {
+        const source = JSON.parse(fields.source ?? '{}') as { mapping?: CsvMapping };
+        mapping = source.mapping ?? ({} as CsvMapping);
+      } catch {
+        throw badRequest('The source field must be JSON.');
+      }
+      await listOr404(req.em, actor.organizationId, listId);
+      const sourceId = await createSource(req.em, actor, listId, 'csv', { fileName: part.filename, mapping }, 'inProgress');
+      await publishListChange(req.em, actor.organizationId, listId, 'sources');
+      try {
+        const res = await importCsv({
+          connectionString: app.orm.config.get('clientUrl')!, organizationId: actor.organizationId, listId, sourceId, file: part.file, mapping,
+          onProgress: (rows) => void publish(req.em.fork(), actor.organizationId, { path: realtimePaths.lists(actor.organizationId, listId), kind: REALTIME_EVENT_KINDS.entityUpdated, key: `source-progress:${sourceId}`, data: { id: listId, sourceId, rows } }).catch(() => {}),
+        });
+        if (part.file.truncated) throw badRequest(`The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`);
+        await publishListChange(req.em, actor.organizationId, listId, 'ideas');
+        return reply.status(201).send({ success: true as const, message: `${res.inserted.toLocaleString('en-US')} idea${res.inserted === 1 ? '' : 's'} added, ${res.merged.toLocaleString('en-US')} already in the list, ${res.rejected.toLocaleString('en-US')} row${res.rejected === 1 ? '' : 's'} rejected`, sourceId, ...res, list: await listOr404(req.em, actor.organizationId, listId) });
+      } catch (e) {
+        // Bad input changes nothing: the source goes again. Anything else leaves it failed, with the reason.
+        if (e instanceof HttpError && e.statusCode < 500) await req.em.getConnection().execute(`delete from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
+        else await req.em.getConnection().execute(`update list_source set status = 'failed', status_severity = 'error', status_reason = 'The import failed; please upload the file again.', updated_at = now() where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
+        await publishListChange(req.em, actor.organizationId, listId, 'sources');
+        throw e;
+      }
+    }
+    throw badRequest('Please choose a file to upload.');
+  });
+
+  r.get('/list-company/source/:id/rejected', {
+    schema: { tags: ['lists'], summary: "The rows of an upload that did not become ideas, with their reasons (CSV)", params: IdParams, produces: ['text/csv'], response: { 200: z.any().describe('text/csv attachment'), 404: ErrorResponse } },
+  }, async (req, reply) => {
+    const { organizationId } = authOf(req);
+    const conn = req.em.getConnection();
+    const [src] = await conn.execute<{ id: string }[]>(`select id from list_source where organization_id = ? and id = ?`, [organizationId, req.params.id]);
+    if (!src) throw notFound(LIST_MESSAGES.sourceNotFound);
+    async function* csv() {
+      yield '\uFEFF' + ['Line', 'Name', 'Website', 'Reason'].map(csvCell).join(',') + '\r\n';
+      let after = 0;
+      for (;;) {
+        const rows = await conn.execute<{ line: number; name: string | null; website: string | null; reason: string }[]>(
+          `select line, name, website, reason from list_source_rejection where organization_id = ? and source_id = ? and line > ? order by line limit 5000`, [organizationId, req.params.id, after]);
+        if (rows.length === 0) return;
+        yield rows.map((x) => [x.line, x.name ?? '', x.website ?? '', x.reason].map(csvCell).join(',')).join('\r\n') + '\r\n';
+        after = rows[rows.length - 1].line;
+      }
+    }
+    reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="rejected-rows.csv"`).header('cache-control', 'no-store');
+    return reply.send(Readable.from(csv()));
+  });
 
   // ---- lists ----
 

@@ -9,7 +9,7 @@ import {
   Badge, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Input, Link, Option, SearchBox, Text,
   makeStyles, mergeClasses, tokens,
 } from '@fluentui/react-components';
-import { AddRegular, ArrowDownloadRegular, CheckmarkCircleRegular, DeleteRegular, DismissRegular, EditRegular, StarFilled, StarRegular } from '@fluentui/react-icons';
+import { AddRegular, ArrowUploadRegular, ArrowDownloadRegular, CheckmarkCircleRegular, DeleteRegular, DismissRegular, EditRegular, StarFilled, StarRegular } from '@fluentui/react-icons';
 import type { IdeaDto, IdeaFilters, IdeaListBody, ListDto } from '../../contracts';
 import { companyProblems, realtimePaths, LIST_MESSAGES, type IdeaStatus } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
@@ -24,6 +24,7 @@ import { downloadName } from '../table/EntityTable';
 import { formatDate } from '../table/format';
 import { NameDialog } from './NameDialog';
 import { IdeaDrawer } from './IdeaDrawer';
+import { UploadCsvDialog } from './UploadCsvDialog';
 import { IDEA_STATUS_LABEL, sourceLabel } from './labels';
 import { useListScoring } from '../scoring/useListScoring';
 
@@ -95,6 +96,7 @@ export function ListIdeas(props: ListIdeasProps) {
   const [openIdeaId, setOpenIdeaId] = useState<string | null>(null);
   const [renaming, setRenaming] = useState(false);
   const [adding, setAdding] = useState(false);
+  const [uploading, setUploading] = useState(false);
   const [completing, setCompleting] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState<{ open: boolean; count: number }>({ open: false, count: 0 });
   const [confirmDeleteList, setConfirmDeleteList] = useState(false);
@@ -184,6 +186,7 @@ export function ListIdeas(props: ListIdeasProps) {
           </Text>
           <div className={styles.end}>
             <Button size="small" icon={<AddRegular />} onClick={() => setAdding(true)} data-testid="list-add-idea">Add company</Button>
+            <Button size="small" icon={<ArrowUploadRegular />} onClick={() => setUploading(true)} data-testid="list-upload-csv">Upload CSV</Button>
             <Button size="small" appearance="primary" icon={<CheckmarkCircleRegular />} disabled={!list || list.totalShortListedIdeas === 0} onClick={() => setCompleting(true)} data-testid="list-complete">Complete list</Button>
             <Button size="small" appearance="subtle" icon={<DeleteRegular />} aria-label="Delete list" onClick={() => setConfirmDeleteList(true)} data-testid="list-delete" />
           </div>
@@ -279,6 +282,7 @@ export function ListIdeas(props: ListIdeasProps) {
         notify.success(res.message);
         await reload();
       }} surface={surface} />
+      <UploadCsvDialog open={uploading} listId={listId} onClose={() => setUploading(false)} onUploaded={async (res) => { notify.success(res.message); await reload(); }} />
       <CompleteDialog open={completing} listId={listId} onClose={() => setCompleting(false)} onDone={async (message) => { notify.success(message); await reload(); await qc.invalidateQueries({ queryKey: queryKeys.companies }); }} />
       <ConfirmDialog open={confirmDelete.open} type="delete" title="Delete ideas"
         message={`Delete ${allAcross ? about : ''}${confirmDelete.count.toLocaleString('en-US')} idea${confirmDelete.count === 1 ? '' : 's'}? This cannot be undone.`}

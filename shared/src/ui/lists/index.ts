@@ -3,3 +3,5 @@ export * from './ListIdeas';
 export * from './IdeaDrawer';
 export * from './NameDialog';
 export * from './labels';
+export * from './UploadCsvDialog';
+export * from './csvHeader';

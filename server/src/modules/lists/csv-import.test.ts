@@ -1,0 +1,124 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
+
+/** A multipart body with the form fields first, then the file. */
+export function multipartBody(fields: Record<string, string>, file: { name: string; content: Buffer | string; type?: string } | null): { body: Buffer; headers: Record<string, string> } {
+  const boundary = `----ds${randomUUID().replace(/-/g, '')}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  if (file) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'text/csv'}\r\n\r\n`));
+    parts.push(Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content));
+    parts.push(Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+describe('CSV upload into a list (POST /list-company/source)', () => {
+  let ctx: TestContext;
+  let a: TestClient;
+  let b: TestClient;
+
+  beforeAll(async () => {
+    ctx = await createTestApp();
+    const oa = await createOrg(ctx, { name: 'Alpha' });
+    const ob = await createOrg(ctx, { name: 'Beta' });
+    a = await signedIn(ctx, oa.admin.email, '10.42.0.1');
+    b = await signedIn(ctx, ob.admin.email, '10.42.0.2');
+  });
+  afterAll(async () => { await ctx.close(); });
+
+  const newList = async () => (await a.post('/api/v1/list-company', { name: `Upload ${randomUUID().slice(0, 6)}` })).json().list as { id: string };
+  const upload = (c: TestClient, listId: string, content: Buffer | string, mapping: Record<string, unknown> = { name: 'Company', website: 'Website' }) => {
+    const { body, headers } = multipartBody({ listCompanyId: listId, intentionSourceId: 'csv', source: JSON.stringify({ mapping }) }, { name: 'ideas.csv', content });
+    return c.request('POST', '/api/v1/list-company/source', body, headers);
+  };
+  const ideas = async (listId: string) => (await a.post('/api/v1/list-company/idea/list', { listCompanyId: listId, pageSize: 1000, sortKey: 'name', sortOrder: 'asc' })).json().listCompanyIdeas as { name: string; domain: string; data: Record<string, string>; sourceIds: string[] }[];
+  const rejected = async (sourceId: string) => (await a.get(`/api/v1/list-company/source/${sourceId}/rejected`)).body.replace(/^\uFEFF/, '').trim().split('\r\n');
+
+  it('reads a byte-order mark, maps the columns, keeps the others as data, rejects bad rows with their reasons and duplicates within the file', async () => {
+    const list = await newList();
+    const csv = '\uFEFFCompany,Website,Country,Employees\r\n'
+      + 'Acme,https://www.acme.example.com,DE,120\r\n'
+      + 'Beta GmbH,beta.example.com,AT,15\r\n'
+      + ',nameless.example.com,DE,1\r\n'
+      + 'Broken,not a url,DE,2\r\n'
+      + 'Acme Again,acme.example.com/about,DE,3\r\n';
+    const res = await upload(a, list.id, csv);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ success: true, rows: 5, inserted: 2, merged: 0, rejected: 3, message: '2 ideas added, 0 already in the list, 3 rows rejected' });
+    const got = await ideas(list.id);
+    expect(got.map((i) => [i.name, i.domain, i.data])).toEqual([
+      ['Acme', 'acme.example.com', { Country: 'DE', Employees: '120' }],
+      ['Beta GmbH', 'beta.example.com', { Country: 'AT', Employees: '15' }],
+    ]);
+    const l = res.json().list;
+    expect(l).toMatchObject({ totalIdeas: 2 });
+    expect(l.sources[0]).toMatchObject({ type: 'csv', status: 'completed', total: 2, statusSeverity: 'warning', statusReason: '3 rows rejected' });
+    expect(await rejected(res.json().sourceId)).toEqual([
+      'Line,Name,Website,Reason',
+      '4,,nameless.example.com,Company name is required',
+      '5,Broken,not a url,Invalid URL',
+      '6,Acme Again,acme.example.com/about,Duplicate domain in the file (first on line 2)',
+    ]);
+    expect((await b.get(`/api/v1/list-company/source/${res.json().sourceId}/rejected`)).statusCode).toBe(404);
+  });
+
+  it('reads semicolon separators, quoted separators and quoted newlines; a domain already in the list gains the source', async () => {
+    const list = await newList();
+    await a.post('/api/v1/list-company/idea', { id: list.id, companyName: 'Gamma', website: 'gamma.example.com' });
+    const csv = 'Website;Company;Notes\n'
+      + 'gamma.example.com;Gamma AG;"first; with a semicolon"\n'
+      + 'delta.example.com;"Delta ""D"" Ltd";"two\nlines"\n';
+    const res = await upload(a, list.id, csv);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ rows: 2, inserted: 1, merged: 1, rejected: 0 });
+    const got = await ideas(list.id);
+    expect(got.map((i) => i.name)).toEqual(['Delta "D" Ltd', 'Gamma']);
+    expect(got[0].data).toEqual({ Notes: 'two\nlines' });
+    expect(got[1].sourceIds).toHaveLength(2);
+    const l = (await a.get(`/api/v1/list-company/${list.id}`)).json().list;
+    expect(l.totalIdeas).toBe(2);
+    expect(l.sources.map((s: { type: string; total: number }) => [s.type, s.total])).toEqual([['manual', 1], ['csv', 2]]);
+  });
+
+  it('keeps formula cells as text and the export neutralizes them', async () => {
+    const list = await newList();
+    const res = await upload(a, list.id, 'Company,Website,Note\n"=HYPERLINK(""http://evil"")",evil.example.com,+1+2\n');
+    expect(res.statusCode, res.body).toBe(201);
+    expect((await ideas(list.id))[0]).toMatchObject({ name: '=HYPERLINK("http://evil")', data: { Note: '+1+2' } });
+    const csv = (await a.post('/api/v1/list-company/idea/export', { listCompanyId: list.id })).body;
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    expect(csv).toContain(`'+1+2`);
+  });
+
+  it('refuses a file that is not UTF-8, a missing column, a missing mapping and another organization\'s list, changing nothing', async () => {
+    const list = await newList();
+    const latin1 = Buffer.from('Company,Website\nM\xfcller GmbH,mueller.example.com\n', 'latin1');
+    const bad = await upload(a, list.id, latin1);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('The file is not UTF-8 text. Save it as "CSV UTF-8" and upload it again.');
+    const missing = await upload(a, list.id, 'Name,URL\nX,x.example.com\n');
+    expect(missing.json()).toMatchObject({ success: false, message: "The file has no column 'Company'." });
+    expect((await upload(a, list.id, 'Company,Website\nX,x.example.com\n', {})).json().message).toBe('Please map the name and website columns.');
+    expect((await upload(a, list.id, 'Company,Website\n')).json().message).toBe('The file has no rows below its header.');
+    expect((await upload(b, list.id, 'Company,Website\nX,x.example.com\n')).statusCode).toBe(404);
+    const l = (await a.get(`/api/v1/list-company/${list.id}`)).json().list;
+    expect(l).toMatchObject({ totalIdeas: 0, totalSources: 0 });
+  });
+
+  it('takes a 50 MB file', { timeout: 120_000 }, async () => {
+    const list = await newList();
+    const pad = 'x'.repeat(1000);
+    const lines = ['Company,Website,Description'];
+    for (let i = 0; i < 52_000; i++) lines.push(`Company ${i},https://c${i}.big.example.com,${pad}`);
+    const content = Buffer.from(lines.join('\n') + '\n');
+    expect(content.length).toBeGreaterThan(50 * 1024 * 1024);
+    const res = await upload(a, list.id, content);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
+    expect(res.json()).toMatchObject({ rows: 52_000, inserted: 52_000, rejected: 0 });
+    expect((await a.get(`/api/v1/list-company/${list.id}`)).json().list.totalIdeas).toBe(52_000);
+  });
+});
