@@ -380,6 +380,9 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     expect(model.statusCode, model.body).toBe(201);
     const run = await client.post('/api/v1/scoring-model/execute', { scoringModelId: model.json().scoringModel.id, options: { runAll: true } });
     expect(run.statusCode, run.body).toBe(200);
+    // The idea's score (only the scoring worker writes it; none runs here).
+    await db.query(`insert into idea_score (id, organization_id, model_id, idea_id, execution_id, status, total_score, details, updated_at) values (gen_random_uuid(), $1, $2, $3, null, 'completed', 1, '[]', now())`,
+      [org.organization.id, model.json().scoringModel.id, idea.json().idea.id]);
     // A CSV upload with a rejected row (its report).
     const boundary = `----ds${mark}`;
     const form = [['listCompanyId', list.json().list.id], ['intentionSourceId', 'csv'], ['source', JSON.stringify({ mapping: { name: 'Company', website: 'Website' } })]]

@@ -21,6 +21,7 @@ import {
 import { importCsv, type CsvMapping } from './csv-import';
 import { HttpError, notFound } from '../../lib/errors';
 import { publish } from '../realtime/publish';
+import { tenantSql } from '../../db/sql';
 import { realtimePaths } from '@dealscout/shared/domain';
 import { REALTIME_EVENT_KINDS, SourceUploadResponse } from '@dealscout/shared/contracts';
 
@@ -78,8 +79,8 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
         return reply.status(201).send({ success: true as const, message: `${res.inserted.toLocaleString('en-US')} idea${res.inserted === 1 ? '' : 's'} added, ${res.merged.toLocaleString('en-US')} already in the list, ${res.rejected.toLocaleString('en-US')} row${res.rejected === 1 ? '' : 's'} rejected`, sourceId, ...res, list: await listOr404(req.em, actor.organizationId, listId) });
       } catch (e) {
         // Bad input changes nothing: the source goes again. Anything else leaves it failed, with the reason.
-        if (e instanceof HttpError && e.statusCode < 500) await req.em.getConnection().execute(`delete from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
-        else await req.em.getConnection().execute(`update list_source set status = 'failed', status_severity = 'error', status_reason = 'The import failed; please upload the file again.', updated_at = now() where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
+        if (e instanceof HttpError && e.statusCode < 500) await tenantSql(req.em, actor.organizationId).run(`delete from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
+        else await tenantSql(req.em, actor.organizationId).run(`update list_source set status = 'failed', status_severity = 'error', status_reason = 'The import failed; please upload the file again.', updated_at = now() where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
         await publishListChange(req.em, actor.organizationId, listId, 'sources');
         throw e;
       }
@@ -91,14 +92,14 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     schema: { tags: ['lists'], summary: "The rows of an upload that did not become ideas, with their reasons (CSV)", params: IdParams, produces: ['text/csv'], response: { 200: z.any().describe('text/csv attachment'), 404: ErrorResponse } },
   }, async (req, reply) => {
     const { organizationId } = authOf(req);
-    const conn = req.em.getConnection();
-    const [src] = await conn.execute<{ id: string }[]>(`select id from list_source where organization_id = ? and id = ?`, [organizationId, req.params.id]);
+    const db = tenantSql(req.em, organizationId);
+    const [src] = await db.all<{ id: string }>(`select id from list_source where organization_id = ? and id = ?`, [organizationId, req.params.id]);
     if (!src) throw notFound(LIST_MESSAGES.sourceNotFound);
     async function* csv() {
       yield '\uFEFF' + ['Line', 'Name', 'Website', 'Reason'].map(csvCell).join(',') + '\r\n';
       let after = 0;
       for (;;) {
-        const rows = await conn.execute<{ line: number; name: string | null; website: string | null; reason: string }[]>(
+        const rows = await db.all<{ line: number; name: string | null; website: string | null; reason: string }>(
           `select line, name, website, reason from list_source_rejection where organization_id = ? and source_id = ? and line > ? order by line limit 5000`, [organizationId, req.params.id, after]);
         if (rows.length === 0) return;
         yield rows.map((x) => [x.line, x.name ?? '', x.website ?? '', x.reason].map(csvCell).join(',')).join('\r\n') + '\r\n';
@@ -138,10 +139,10 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
       terms = [{ expr, desc: q.sortOrder === 'desc' }, { expr: 'l.id', desc: q.sortOrder === 'desc' }];
     }
     const from = `from list_company l left join app_user u on u.organization_id = l.organization_id and u.id = l.created_by_id where ${conds.join(' and ')}`;
-    const conn = req.em.getConnection();
+    const db = tenantSql(req.em, organizationId);
     const [[c], rows] = await Promise.all([
-      conn.execute<{ n: number }[]>(`select count(*)::int as n ${from}`, params),
-      conn.execute<{ id: string }[]>(`select l.id::text as id ${from} ${orderBy(terms)} limit ? offset ?`, [...params, q.pageSize, q.pageIndex * q.pageSize]),
+      db.all<{ n: number }>(`select count(*)::int as n ${from}`, params),
+      db.all<{ id: string }>(`select l.id::text as id ${from} ${orderBy(terms)} limit ? offset ?`, [...params, q.pageSize, q.pageIndex * q.pageSize]),
     ]);
     return {
       success: true as const, lists: await listDtos(req.em, organizationId, rows.map((x) => x.id)), hasRecords: c.n > 0,
@@ -152,9 +153,10 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   r.get('/list-company/users', {
     schema: { tags: ['lists'], summary: 'The users who created lists (the Created by filter)', response: { 200: ListUsersResponse } },
   }, async (req) => {
-    const rows = await req.em.getConnection().execute<{ id: string; first_name: string; last_name: string; email: string }[]>(
+    const { organizationId } = authOf(req);
+    const rows = await tenantSql(req.em, organizationId).all<{ id: string; first_name: string; last_name: string; email: string }>(
       `select u.id::text, u.first_name, u.last_name, u.email from app_user u where u.organization_id = ? and exists (select 1 from list_company l where l.organization_id = u.organization_id and l.created_by_id = u.id) order by lower(u.first_name), lower(u.last_name), u.id`,
-      [authOf(req).organizationId]);
+      [organizationId]);
     return { success: true as const, users: rows.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name, email: u.email })) };
   });
 
@@ -251,9 +253,9 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     const list = await listOr404(req.em, organizationId, b.listCompanyId);
     const where = b.ideaIds?.length || b.ideaFilters ? selectionWhere(organizationId, list.id, b.ideaIds, b.ideaFilters) : ideaWhere(organizationId, list.id, {});
     const sourceType = new Map(list.sources.map((s) => [s.id, s.type]));
-    const conn = req.em.fork().getConnection();
+    const db = tenantSql(req.em.fork(), organizationId);
     // The extra columns of the list's sources (a CSV's other columns), in the order first seen.
-    const keys = await conn.execute<{ k: string }[]>(`select distinct jsonb_object_keys(r.data) as k from (select data from idea r ${where.text} limit 1000) r order by 1`, where.params);
+    const keys = await db.all<{ k: string }>(`select distinct jsonb_object_keys(r.data) as k from (select data from idea r ${where.text} limit 1000) r order by 1`, where.params);
     const extra = keys.map((k) => k.k);
     const scores = await exportScoreColumns(req.em.fork(), organizationId, list.id);
     const BATCH = 2000;
@@ -262,7 +264,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
       // Keyset pages in the table's default order (newest first): each batch its own short query.
       let after: { at: unknown; id: string } | null = null;
       for (;;) {
-        const rows: Record<string, unknown>[] = await conn.execute(
+        const rows: Record<string, unknown>[] = await db.all(
           `select r.id::text, r.name, r.website, r.domain, r.short_listed, r.status, r.source_ids, r.created_at, r.data from idea r ${where.text}
              ${after ? 'and (r.created_at, r.id) < (?, ?)' : ''} order by r.created_at desc, r.id desc limit ?`,
           [...where.params, ...(after ? [after.at, after.id] : []), BATCH]);

@@ -1,5 +1,5 @@
 // Lists, sources and ideas (spec 002 §3, §4, §7). Every statement names the organization (raw SQL
-// is not covered by the ORM's tenant filter). The list's and the sources' totals are kept by the
+// is not covered by the ORM's tenant filter) and goes through tenantSql, which refuses one that does not. The list's and the sources' totals are kept by the
 // statements that change ideas: each locks the list row first (so writers of one list queue on it),
 // changes the ideas set-based and adds the deltas it saw in the same transaction — a list of a
 // million ideas answers its totals without counting.
@@ -14,6 +14,7 @@ import { likeEscape, orderBy, type OrderSql, type Sql } from '../records/table-q
 import { publishEntityChange } from '../records/records.service';
 import { publish } from '../realtime/publish';
 import { loadResults } from '../enrichments/enrichment.presenter';
+import { tenantSql } from '../../db/sql';
 
 export interface Actor { organizationId: string; userId: string }
 
@@ -34,13 +35,13 @@ function toSourceDto(r: Row): ListSourceDto {
 /** Lists by id, with their sources and creators, in the order of `ids`. */
 export async function listDtos(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<ListDto[]> {
   if (ids.length === 0) return [];
-  const conn = em.getConnection();
+  const db = tenantSql(em, organizationId);
   const [lists, sources] = await Promise.all([
-    conn.execute<Row[]>(
+    db.all<Row>(
       `select l.*, u.id as u_id, u.first_name as u_first, u.last_name as u_last, u.email as u_email
          from list_company l left join app_user u on u.organization_id = l.organization_id and u.id = l.created_by_id
         where l.organization_id = ? and l.id = any(?::uuid[])`, [organizationId, pgArray(ids)]),
-    conn.execute<Row[]>(`select * from list_source where organization_id = ? and list_id = any(?::uuid[]) order by created_at, id`, [organizationId, pgArray(ids)]),
+    db.all<Row>(`select * from list_source where organization_id = ? and list_id = any(?::uuid[]) order by created_at, id`, [organizationId, pgArray(ids)]),
   ]);
   const byId = new Map(lists.map((l) => [String(l.id), l]));
   return ids.filter((id) => byId.has(id)).map((id) => {
@@ -64,17 +65,17 @@ export async function listOr404(em: EntityManager, organizationId: string, id: s
 /** Ideas by id, in the order of `ids`, with their enrichment results, executions and company. */
 export async function ideaDtos(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<IdeaDto[]> {
   if (ids.length === 0) return [];
-  const conn = em.getConnection();
+  const db = tenantSql(em, organizationId);
   const arr = pgArray(ids);
   const [rows, results, executions, scores] = await Promise.all([
-    conn.execute<Row[]>(
+    db.all<Row>(
       `select i.*, c.name as c_name, c.domain as c_domain from idea i left join company c on c.organization_id = i.organization_id and c.id = i.company_id
         where i.organization_id = ? and i.id = any(?::uuid[])`, [organizationId, arr]),
     loadResults(em, organizationId, `r.entity_type = 'idea' and r.entity_id = any(?::uuid[])`, [arr]),
-    conn.execute<Row[]>(
+    db.all<Row>(
       `select id, type, type_id, status, status_message, entity_id from execution where organization_id = ? and entity_type = 'idea' and entity_id = any(?::uuid[])
           and status in ('scheduled', 'processing') order by created_at`, [organizationId, arr]),
-    conn.execute<Row[]>(
+    db.all<Row>(
       `select id, model_id, idea_id, status, status_message, details, execution_id, total_score from idea_score
         where organization_id = ? and idea_id = any(?::uuid[]) order by updated_at`, [organizationId, arr]),
   ]);
@@ -107,6 +108,8 @@ export async function publishListChange(em: EntityManager, organizationId: strin
 // ---------- the ideas table ----------
 
 export interface IdeaWhere extends Sql {
+  /** The organization the WHERE is scoped to (its first parameter). */
+  organizationId: string;
   /** Only the list itself, or the list and the shortlist flag: the total is the list's maintained one. */
   maintained: 'all' | 'shortlisted' | 'notShortlisted' | null;
   searched: boolean;
@@ -147,7 +150,7 @@ export function ideaWhere(organizationId: string, listId: string, f: Partial<Ide
   }
   const only = !text && !statuses.length && !f.listSourceIds?.length && !f.excludeIds?.length && !f.ids;
   const maintained = !only ? null : f.inShortlist === true ? 'shortlisted' : f.inShortlist === false ? 'notShortlisted' : 'all';
-  return { text: `where ${conds.join(' and ')}`, params, maintained, searched: !!text };
+  return { organizationId, text: `where ${conds.join(' and ')}`, params, maintained, searched: !!text };
 }
 
 const IDEA_SORTS: Record<string, string> = {
@@ -176,9 +179,9 @@ const SAMPLE_TARGET_ROWS = 3_000;
  * past the middle of an exact total are read from the end in the reverse order.
  */
 export async function ideaPage(em: EntityManager, list: { id: string; totalIdeas: number; totalShortListedIdeas: number }, where: IdeaWhere, terms: OrderSql['terms'], pageIndex: number, pageSize: number, exactMax = EXACT_TOTAL_MAX): Promise<{ total: number; ids: string[]; estimate: boolean }> {
-  const conn = em.getConnection();
+  const db = tenantSql(em, where.organizationId);
   const fetch = async (offset: number, limit: number, reverse: boolean) => {
-    const rows = await conn.execute<{ id: string }[]>(`select r.id from idea r ${where.text} ${orderBy(terms, reverse)} limit ? offset ?`, [...where.params, limit, offset]);
+    const rows = await db.all<{ id: string }>(`select r.id from idea r ${where.text} ${orderBy(terms, reverse)} limit ? offset ?`, [...where.params, limit, offset]);
     const ids = rows.map((r) => r.id);
     return reverse ? ids.reverse() : ids;
   };
@@ -186,11 +189,11 @@ export async function ideaPage(em: EntityManager, list: { id: string; totalIdeas
     if (where.maintained === 'all') return { total: list.totalIdeas, estimate: false };
     if (where.maintained === 'shortlisted') return { total: list.totalShortListedIdeas, estimate: false };
     if (where.maintained === 'notShortlisted') return { total: list.totalIdeas - list.totalShortListedIdeas, estimate: false };
-    const [c] = await conn.execute<{ n: number }[]>(`select count(*)::int as n from (select 1 from idea r ${where.text} limit ?) x`, [...where.params, exactMax + 1]);
+    const [c] = await db.all<{ n: number }>(`select count(*)::int as n from (select 1 from idea r ${where.text} limit ?) x`, [...where.params, exactMax + 1]);
     if (c.n <= exactMax) return { total: c.n, estimate: false };
     const percent = Math.min(100, (100 * SAMPLE_TARGET_ROWS) / Math.max(1, list.totalIdeas));
     const cond = where.text.replace(/^where /, '');
-    const [s] = await conn.execute<{ rows: number; matched: number }[]>(
+    const [s] = await db.all<{ rows: number; matched: number }>(
       `select count(*)::int as rows, count(*) filter (where ${cond})::int as matched from idea r tablesample system (?::float8) repeatable (17) where r.organization_id = ? and r.list_id = ?`,
       [...where.params, percent, where.params[0], where.params[1]],
     );
@@ -198,7 +201,7 @@ export async function ideaPage(em: EntityManager, list: { id: string; totalIdeas
       const low = ((s.matched - 3 * Math.sqrt(s.matched)) / s.rows) * list.totalIdeas;
       if (low > exactMax) return { total: roundEstimate((s.matched / s.rows) * list.totalIdeas), estimate: true };
     }
-    const [all] = await conn.execute<{ n: number }[]>(`select count(*)::int as n from idea r ${where.text}`, where.params);
+    const [all] = await db.all<{ n: number }>(`select count(*)::int as n from idea r ${where.text}`, where.params);
     return { total: all.n, estimate: false };
   };
   if (pageIndex === 0) {
@@ -226,28 +229,28 @@ interface ListRow { id: string; total_ideas: number; total_short_listed_ideas: n
 
 /** Locks the list row for the rest of the transaction (writers of one list queue here); 404 when it is not the organization's. */
 export async function lockList(em: EntityManager, organizationId: string, listId: string): Promise<ListRow> {
-  const [l] = await em.getConnection().execute<ListRow[]>(
+  const [l] = await tenantSql(em, organizationId).all<ListRow>(
     `select id, total_ideas, total_short_listed_ideas, status from list_company where organization_id = ? and id = ? for update`,
-    [organizationId, listId], 'all', em.getTransactionContext());
+    [organizationId, listId]);
   if (!l) throw notFound(LIST_MESSAGES.listNotFound);
   return l;
 }
 
 async function addTotals(em: EntityManager, organizationId: string, listId: string, ideas: number, shortlisted: number): Promise<void> {
-  await em.getConnection().execute(
+  await tenantSql(em, organizationId).run(
     `update list_company set total_ideas = total_ideas + ?, total_short_listed_ideas = total_short_listed_ideas + ?, updated_at = now() where organization_id = ? and id = ?`,
-    [ideas, shortlisted, organizationId, listId], 'run', em.getTransactionContext());
+    [ideas, shortlisted, organizationId, listId]);
 }
 
 export async function createList(em: EntityManager, actor: Actor, name: string): Promise<string> {
-  const [r] = await em.getConnection().execute<{ id: string }[]>(
+  const [r] = await tenantSql(em, actor.organizationId).all<{ id: string }>(
     `insert into list_company (id, organization_id, name, created_by_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, ?, now(), now()) returning id::text`,
     [actor.organizationId, name.trim(), actor.userId]);
   return r.id;
 }
 
 export async function renameList(em: EntityManager, actor: Actor, listId: string, name: string): Promise<void> {
-  const res = await em.getConnection().execute<{ id: string }[]>(
+  const res = await tenantSql(em, actor.organizationId).all<{ id: string }>(
     `update list_company set name = ?, updated_at = now() where organization_id = ? and id = ? returning id`, [name.trim(), actor.organizationId, listId]);
   if (res.length === 0) throw notFound(LIST_MESSAGES.listNotFound);
   await publishListChange(em, actor.organizationId, listId, 'renamed');
@@ -256,25 +259,23 @@ export async function renameList(em: EntityManager, actor: Actor, listId: string
 export async function deleteList(em: EntityManager, actor: Actor, listId: string): Promise<void> {
   await em.transactional(async (tem) => {
     await lockList(tem, actor.organizationId, listId);
-    const conn = tem.getConnection();
-    const trx = tem.getTransactionContext();
-    await conn.execute(`delete from enrichment_result er using idea i where er.organization_id = ? and er.entity_type = 'idea' and i.organization_id = ? and i.list_id = ? and er.entity_id = i.id`,
-      [actor.organizationId, actor.organizationId, listId], 'run', trx);
+    const db = tenantSql(tem, actor.organizationId);
+    await db.run(`delete from enrichment_result er using idea i where er.organization_id = ? and er.entity_type = 'idea' and i.organization_id = ? and i.list_id = ? and er.entity_id = i.id`,
+      [actor.organizationId, actor.organizationId, listId]);
     // Ideas and sources go with the list (ON DELETE CASCADE).
-    await conn.execute(`delete from list_company where organization_id = ? and id = ?`, [actor.organizationId, listId], 'run', trx);
+    await db.run(`delete from list_company where organization_id = ? and id = ?`, [actor.organizationId, listId]);
     await publishListChange(tem, actor.organizationId, listId, 'deleted');
   });
 }
 
 /** The list's source of a kind that collects ideas over time (manual adds), created on first use. */
 async function standingSource(em: EntityManager, actor: Actor, listId: string, type: string): Promise<string> {
-  const conn = em.getConnection();
-  const trx = em.getTransactionContext();
-  const [s] = await conn.execute<{ id: string }[]>(`select id::text from list_source where organization_id = ? and list_id = ? and type = ? order by created_at limit 1`, [actor.organizationId, listId, type], 'all', trx);
+  const db = tenantSql(em, actor.organizationId);
+  const [s] = await db.all<{ id: string }>(`select id::text from list_source where organization_id = ? and list_id = ? and type = ? order by created_at limit 1`, [actor.organizationId, listId, type]);
   if (s) return s.id;
-  const [n] = await conn.execute<{ id: string }[]>(
+  const [n] = await db.all<{ id: string }>(
     `insert into list_source (id, organization_id, list_id, type, status, parameters, created_by_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, ?, 'completed', '{}', ?, now(), now()) returning id::text`,
-    [actor.organizationId, listId, type, actor.userId], 'all', trx);
+    [actor.organizationId, listId, type, actor.userId]);
   return n.id;
 }
 
@@ -289,15 +290,14 @@ export async function addManualIdea(em: EntityManager, actor: Actor, listId: str
   return em.transactional(async (tem) => {
     await lockList(tem, actor.organizationId, listId);
     const sourceId = await standingSource(tem, actor, listId, 'manual');
-    const conn = tem.getConnection();
-    const trx = tem.getTransactionContext();
-    const rows = await conn.execute<{ id: string }[]>(
+    const db = tenantSql(tem, actor.organizationId);
+    const rows = await db.all<{ id: string }>(
       `insert into idea (id, organization_id, list_id, name, website, domain, source_ids, status, created_at, updated_at)
        values (gen_random_uuid(), ?, ?, ?, ?, ?, ?::text[], 'idea', now(), now())
        on conflict (organization_id, list_id, domain) do nothing returning id::text`,
-      [actor.organizationId, listId, name, site, domain, pgArray([sourceId])], 'all', trx);
+      [actor.organizationId, listId, name, site, domain, pgArray([sourceId])]);
     if (rows.length === 0) throw conflict(LIST_MESSAGES.duplicateIdea);
-    await conn.execute(`update list_source set total = total + 1, updated_at = now() where organization_id = ? and id = ?`, [actor.organizationId, sourceId], 'run', trx);
+    await db.run(`update list_source set total = total + 1, updated_at = now() where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
     await addTotals(tem, actor.organizationId, listId, 1, 0);
     await publishListChange(tem, actor.organizationId, listId, 'ideas');
     return rows[0].id;
@@ -314,9 +314,8 @@ export interface IdeaInput { name: string; website: string; domain: string; data
  */
 export async function insertIdeas(em: EntityManager, organizationId: string, listId: string, sourceId: string, rows: readonly IdeaInput[]): Promise<{ inserted: number; merged: number }> {
   if (rows.length === 0) return { inserted: 0, merged: 0 };
-  const conn = em.getConnection();
-  const trx = em.getTransactionContext();
-  const [r] = await conn.execute<{ inserted: number; merged: number; merged_short: number }[]>(
+  const db = tenantSql(em, organizationId);
+  const [r] = await db.all<{ inserted: number; merged: number; merged_short: number }>(
     `with src as (select distinct on (t.d) t.n, t.w, t.d, t.x, t.o from unnest(?::text[], ?::text[], ?::text[], ?::jsonb[]) with ordinality as t(n, w, d, x, o) order by t.d, t.o),
           ins as (insert into idea (id, organization_id, list_id, name, website, domain, source_ids, data, created_at, updated_at)
                   select gen_random_uuid(), ?, ?, src.n, src.w, src.d, array[?::text], src.x, clock_timestamp(), now() from src order by src.o
@@ -326,18 +325,18 @@ export async function insertIdeas(em: EntityManager, organizationId: string, lis
      select (count(*) filter (where inserted))::int as inserted, (count(*) filter (where not inserted))::int as merged,
             (count(*) filter (where not inserted and short_listed))::int as merged_short from ins`,
     [pgArray(rows.map((x) => x.name)), pgArray(rows.map((x) => x.website)), pgArray(rows.map((x) => x.domain)), pgArray(rows.map((x) => JSON.stringify(x.data ?? {}))),
-      organizationId, listId, sourceId], 'all', trx);
-  await conn.execute(`update list_source set total = total + ?, shortlisted = shortlisted + ?, updated_at = now() where organization_id = ? and id = ?`,
-    [r.inserted + r.merged, r.merged_short, organizationId, sourceId], 'run', trx);
+      organizationId, listId, sourceId]);
+  await db.run(`update list_source set total = total + ?, shortlisted = shortlisted + ?, updated_at = now() where organization_id = ? and id = ?`,
+    [r.inserted + r.merged, r.merged_short, organizationId, sourceId]);
   await addTotals(em, organizationId, listId, r.inserted, 0);
   return { inserted: r.inserted, merged: r.merged };
 }
 
 /** A new source of a list (its ideas come after). */
 export async function createSource(em: EntityManager, actor: Actor, listId: string, type: string, parameters: Record<string, unknown>, status = 'pending'): Promise<string> {
-  const [n] = await em.getConnection().execute<{ id: string }[]>(
+  const [n] = await tenantSql(em, actor.organizationId).all<{ id: string }>(
     `insert into list_source (id, organization_id, list_id, type, status, parameters, created_by_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, ?, ?, ?::jsonb, ?, now(), now()) returning id::text`,
-    [actor.organizationId, listId, type, status, JSON.stringify(parameters), actor.userId], 'all', em.getTransactionContext());
+    [actor.organizationId, listId, type, status, JSON.stringify(parameters), actor.userId]);
   return n.id;
 }
 
@@ -352,16 +351,14 @@ export function selectionWhere(organizationId: string, listId: string, ids: read
 export async function setShortlist(em: EntityManager, actor: Actor, listId: string, where: IdeaWhere, status: boolean): Promise<number> {
   return em.transactional(async (tem) => {
     await lockList(tem, actor.organizationId, listId);
-    const conn = tem.getConnection();
-    const trx = tem.getTransactionContext();
     const sign = status ? 1 : -1;
-    const [r] = await conn.execute<{ n: number }[]>(
+    const [r] = await tenantSql(tem, actor.organizationId).all<{ n: number }>(
       `with u as (update idea r set short_listed = ?, updated_at = now() ${where.text} and r.short_listed <> ? returning r.source_ids),
             s as (update list_source ls set shortlisted = ls.shortlisted + ? * x.n, updated_at = now()
                     from (select sid, count(*)::int as n from u, unnest(u.source_ids) sid group by sid) x
                    where ls.organization_id = ? and ls.id::text = x.sid)
        select count(*)::int as n from u`,
-      [status, ...where.params, status, sign, actor.organizationId], 'all', trx);
+      [status, ...where.params, status, sign, actor.organizationId]);
     if (r.n > 0) {
       await addTotals(tem, actor.organizationId, listId, 0, sign * r.n);
       await publishListChange(tem, actor.organizationId, listId, 'shortlist');
@@ -374,16 +371,14 @@ export async function setShortlist(em: EntityManager, actor: Actor, listId: stri
 export async function deleteIdeas(em: EntityManager, actor: Actor, listId: string, where: IdeaWhere): Promise<number> {
   return em.transactional(async (tem) => {
     await lockList(tem, actor.organizationId, listId);
-    const conn = tem.getConnection();
-    const trx = tem.getTransactionContext();
-    const [r] = await conn.execute<{ n: number; s: number }[]>(
+    const [r] = await tenantSql(tem, actor.organizationId).all<{ n: number; s: number }>(
       `with d as (delete from idea r ${where.text} returning r.id, r.source_ids, r.short_listed),
             e as (delete from enrichment_result er using d where er.organization_id = ? and er.entity_type = 'idea' and er.entity_id = d.id),
             s as (update list_source ls set total = ls.total - x.n, shortlisted = ls.shortlisted - x.sn, updated_at = now()
                     from (select sid, count(*)::int as n, (count(*) filter (where d.short_listed))::int as sn from d, unnest(d.source_ids) sid group by sid) x
                    where ls.organization_id = ? and ls.id::text = x.sid)
        select count(*)::int as n, (count(*) filter (where short_listed))::int as s from d`,
-      [...where.params, actor.organizationId, actor.organizationId], 'all', trx);
+      [...where.params, actor.organizationId, actor.organizationId]);
     if (r.n > 0) {
       await addTotals(tem, actor.organizationId, listId, -r.n, -r.s);
       await publishListChange(tem, actor.organizationId, listId, 'ideas');
@@ -394,22 +389,20 @@ export async function deleteIdeas(em: EntityManager, actor: Actor, listId: strin
 
 /** Removes a source: its ideas that no other source proposed go with it; the others only lose its id. */
 export async function deleteSource(em: EntityManager, actor: Actor, sourceId: string): Promise<void> {
-  const conn = em.getConnection();
-  const [s] = await conn.execute<{ list_id: string }[]>(`select list_id::text from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
+  const [s] = await tenantSql(em, actor.organizationId).all<{ list_id: string }>(`select list_id::text from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
   if (!s) throw notFound(LIST_MESSAGES.sourceNotFound);
   await em.transactional(async (tem) => {
     await lockList(tem, actor.organizationId, s.list_id);
     const where = ideaWhere(actor.organizationId, s.list_id, {});
-    const c = tem.getConnection();
-    const trx = tem.getTransactionContext();
-    const [r] = await c.execute<{ n: number; s: number }[]>(
+    const db = tenantSql(tem, actor.organizationId);
+    const [r] = await db.all<{ n: number; s: number }>(
       `with d as (delete from idea r ${where.text} and r.source_ids = ?::text[] returning r.id, r.short_listed),
             e as (delete from enrichment_result er using d where er.organization_id = ? and er.entity_type = 'idea' and er.entity_id = d.id)
        select count(*)::int as n, (count(*) filter (where short_listed))::int as s from d`,
-      [...where.params, pgArray([sourceId]), actor.organizationId], 'all', trx);
-    await c.execute(`update idea r set source_ids = array_remove(r.source_ids, ?::text), updated_at = now() ${where.text} and r.source_ids @> ?::text[]`,
-      [sourceId, ...where.params, pgArray([sourceId])], 'run', trx);
-    await c.execute(`delete from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId], 'run', trx);
+      [...where.params, pgArray([sourceId]), actor.organizationId]);
+    await db.run(`update idea r set source_ids = array_remove(r.source_ids, ?::text), updated_at = now() ${where.text} and r.source_ids @> ?::text[]`,
+      [sourceId, ...where.params, pgArray([sourceId])]);
+    await db.run(`delete from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
     await addTotals(tem, actor.organizationId, s.list_id, -r.n, -r.s);
     await publishListChange(tem, actor.organizationId, s.list_id, 'sources');
   });
@@ -419,10 +412,10 @@ export async function deleteSource(em: EntityManager, actor: Actor, sourceId: st
 
 /** The shortlisted ideas a completion takes in, and how many of them already exist as companies (by domain). */
 export async function completeConfirmation(em: EntityManager, organizationId: string, listId: string): Promise<{ total: number; existing: number; candidate: number }> {
-  const conn = em.getConnection();
-  const [l] = await conn.execute<{ id: string }[]>(`select id from list_company where organization_id = ? and id = ?`, [organizationId, listId]);
+  const db = tenantSql(em, organizationId);
+  const [l] = await db.all<{ id: string }>(`select id from list_company where organization_id = ? and id = ?`, [organizationId, listId]);
   if (!l) throw notFound(LIST_MESSAGES.listNotFound);
-  const [r] = await conn.execute<{ total: number; existing: number }[]>(
+  const [r] = await db.all<{ total: number; existing: number }>(
     `select count(*)::int as total, count(c.id)::int as existing
        from idea r left join company c on c.organization_id = r.organization_id and c.domain = r.domain
       where r.organization_id = ? and r.list_id = ? and r.short_listed and r.status = 'idea'`, [organizationId, listId]);
@@ -437,21 +430,20 @@ export async function completeConfirmation(em: EntityManager, organizationId: st
 export async function completeList(em: EntityManager, actor: Actor, listId: string): Promise<{ created: number; linked: number }> {
   return em.transactional(async (tem) => {
     await lockList(tem, actor.organizationId, listId);
-    const conn = tem.getConnection();
-    const trx = tem.getTransactionContext();
-    const created = await conn.execute<{ id: string }[]>(
+    const db = tenantSql(tem, actor.organizationId);
+    const created = await db.all<{ id: string }>(
       `insert into company (id, organization_id, name, website, domain, created_by_id, created_at, updated_at)
        select gen_random_uuid(), r.organization_id, r.name, r.website, r.domain, ?, now(), now()
          from idea r where r.organization_id = ? and r.list_id = ? and r.short_listed and r.status = 'idea'
        on conflict (organization_id, domain) do nothing returning id::text`,
-      [actor.userId, actor.organizationId, listId], 'all', trx);
-    const [u] = await conn.execute<{ n: number }[]>(
+      [actor.userId, actor.organizationId, listId]);
+    const [u] = await db.all<{ n: number }>(
       `with u as (update idea r set status = 'inDealscout', company_id = c.id, updated_at = now() from company c
                    where r.organization_id = ? and r.list_id = ? and r.short_listed and r.status = 'idea'
                      and c.organization_id = r.organization_id and c.domain = r.domain returning r.id)
-       select count(*)::int as n from u`, [actor.organizationId, listId], 'all', trx);
-    await conn.execute(`update list_company set status = 'completed', updated_at = now() where organization_id = ? and id = ? and (status <> 'completed' or ? > 0)`,
-      [actor.organizationId, listId, u.n], 'run', trx);
+       select count(*)::int as n from u`, [actor.organizationId, listId]);
+    await db.run(`update list_company set status = 'completed', updated_at = now() where organization_id = ? and id = ? and (status <> 'completed' or ? > 0)`,
+      [actor.organizationId, listId, u.n]);
     if (created.length) await publishEntityChange(tem, actor.organizationId, 'company', 'created', created.map((c) => c.id));
     if (u.n) await publishListChange(tem, actor.organizationId, listId, 'completed');
     return { created: created.length, linked: u.n - created.length };
