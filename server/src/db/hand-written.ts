@@ -37,6 +37,8 @@ export const HAND_WRITTEN_INDEXES = [
   // The owner sorts (Migration20261122234000).
   'company_org_owner_index',
   'contact_org_owner_index',
+  // One active send per email (Migration20261126180000, partial).
+  'email_outbox_org_email_active_unique',
 ] as const;
 
 /**
