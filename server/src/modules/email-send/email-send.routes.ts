@@ -110,7 +110,11 @@ export async function emailSendRoutes(app: FastifyInstance): Promise<void> {
       outcome = 'deferred';
     }
     const after = await emailById(req.em.fork(), a, b.id);
-    if (outcome === 'failed') throw new HttpError(502, EMAIL_MESSAGES.sendFailed);
+    if (outcome === 'failed') {
+      // The mailbox cannot be used (the grant was revoked, it expired): the spec's message; anything else the generic one.
+      if (after.statusMessage === EMAIL_MESSAGES.noOffice365) throw badRequest(EMAIL_MESSAGES.noOffice365);
+      throw new HttpError(502, EMAIL_MESSAGES.sendFailed);
+    }
     if (outcome === 'sent') return { success: true as const, message: EMAIL_MESSAGES.sent, email: after, sendAt: sendAt.toISOString(), sent: true };
     return { success: true as const, message: EMAIL_MESSAGES.scheduled, email: after, sendAt: sendAt.toISOString(), sent: false };
   });

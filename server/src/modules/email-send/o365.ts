@@ -109,7 +109,8 @@ export async function accessToken(em: EntityManager, config: Config, organizatio
   const t = read(first);
   if (!force && t.accessExpiresAt - REFRESH_MARGIN_MS > Date.now()) return { token: t.accessToken, integrationId: first!.id };
   const staleToken = t.accessToken;
-  return em.fork().transactional(async (tem) => {
+  // The refusal is recorded after the transaction (a throw inside it would roll the record back).
+  const outcome = await em.fork().transactional(async (tem): Promise<{ token: string; integrationId: string } | { revoked: string; integrationId: string }> => {
     const [row] = await tem.execute<{ id: string }[]>(`select id from integration where organization_id = ? and user_id = ? and provider = ? for update`, [organizationId, userId, O365_PROVIDER]);
     if (!row) throw new MailboxUnavailable();
     const current = await tem.findOneOrFail(Integration, { id: row.id }, { filters: false, refresh: true });
@@ -120,12 +121,7 @@ export async function accessToken(em: EntityManager, config: Config, organizatio
     try {
       fresh = await graphClient(config).refresh(now.refreshToken);
     } catch (err) {
-      if (err instanceof GraphError && (err.code === 'invalid_grant' || err.code === 'interaction_required')) {
-        current.active = false;
-        current.data = { ...(current.data ?? {}), error: err.message };
-        await tem.flush();
-        throw new MailboxUnavailable();
-      }
+      if (err instanceof GraphError && (err.code === 'invalid_grant' || err.code === 'interaction_required')) return { revoked: err.message, integrationId: current.id };
       throw err;
     }
     current.secret = seal(config, organizationId, fresh);
@@ -133,6 +129,13 @@ export async function accessToken(em: EntityManager, config: Config, organizatio
     await tem.flush();
     return { token: fresh.accessToken, integrationId: current.id };
   });
+  if ('revoked' in outcome) {
+    // Microsoft refused the grant (revoked, expired by inactivity, password changed): the user must connect again.
+    await em.fork().execute(`update integration set active = false, data = data || ?::jsonb, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+      [JSON.stringify({ error: outcome.revoked }), outcome.integrationId, organizationId]);
+    throw new MailboxUnavailable();
+  }
+  return outcome;
 }
 
 /**
