@@ -169,6 +169,14 @@ const ROUTES: Record<string, Rule> = {
   'PUT /api/v1/email/draft/{id}': ids,
   'POST /api/v1/email/generate': scoped,
   'POST /api/v1/email/update-email-status': scoped,
+  // Sending from the user's own Office 365 mailbox (issue 18).
+  'POST /api/v1/user/o365-integration': scoped,
+  'GET /api/v1/user/o365-integration/callback': pub("Microsoft's redirect after consent: the user and organization travel encrypted in the state, not in the session"),
+  'DELETE /api/v1/user/integration/{id}': ids,
+  'GET /api/v1/email/service-status': scoped,
+  'POST /api/v1/email/send-time': scoped,
+  'POST /api/v1/email/send-to-email': idsWith({ to: 'matrix@example.com', subject: 'Matrix', body: '<p>Matrix</p>', cc: [], scheduledAt: null }),
+  'POST /api/v1/email/send-email-to-my-self': idsWith({ subject: 'Matrix', body: '<p>Matrix</p>' }),
   'POST /api/v1/entity/check-ai-generated': scoped,
   'POST /api/v1/entity/check-valid-entity': scoped,
   'DELETE /api/v1/enrichment/{id}': ids,
@@ -177,6 +185,7 @@ const ROUTES: Record<string, Rule> = {
 /** Routes whose own-organization check cannot find a row of the fixture, with the reason. */
 const CONTROL_EXEMPT: Record<string, string> = {
   'POST /api/v1/play/execution/cancel': 'cancels play executions only; the fixture has none until plays exist (add one to seed() then, and drop this line)',
+  'DELETE /api/v1/user/integration/{id}': "one id per table is tried and A's first integration is its organization's AI key (the fixture's mailbox id sorts last); a user's own removal is tested in email-send.test.ts",
 };
 
 /** Tables whose rows have no id of their own to send (keyed by the organization alone). */
@@ -333,6 +342,11 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     expect(draft.statusCode, draft.body).toBe(200);
     await db.query(`insert into channel_email (id, organization_id, owner_id, title, to_address, cc, subject, body, contact_id, company_id, play_id, status, created_at, updated_at) values (gen_random_uuid(), $1, $2, $3::text, 'x@example.com', '[]', $3::text, $3::text, $4, $5, $6, 'draft', now(), now())`,
       [org.organization.id, org.admin.id, `${mark} draft`, contact.id, company.id, play.rows[0].id]);
+    // The admin's own Office 365 mailbox and a send in its outbox (issue 18).
+    await db.query(`insert into integration (id, organization_id, user_id, provider, type, name, active, data, secret, created_by_id, created_at, updated_at, expires_at) values (('ffffffff-' || substr(gen_random_uuid()::text, 10))::uuid, $1, $2, 'office365', 'email', $3, true, '{}', null, $2, now(), now(), now() + interval '60 days')`,
+      [org.organization.id, org.admin.id, `${mark}-mailbox@example.com`]);
+    await db.query(`insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, created_at, updated_at) select gen_random_uuid(), $1, e.id, $2, 'queued', now() + interval '1 day', 0, 1, now(), now() from channel_email e where e.organization_id = $1 limit 1`,
+      [org.organization.id, org.admin.id]);
   }
 
   beforeAll(async () => {

@@ -23,7 +23,6 @@ import http from 'node:http';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
 
-const PROPERTY_ID = 'String {00020329-0000-0000-C000-000000000046} Name DealscoutOutboxId';
 
 export interface FakeMailUser {
   id: string;

@@ -120,6 +120,16 @@ export function createApi(opts: HttpOptions = {}) {
       checkValidEntity: (body: z.input<typeof C.CheckValidEntityBody>) => http.request('POST', '/api/v1/entity/check-valid-entity', C.CheckValidEntityResponse, body),
       checkAiGenerated: (body: z.input<typeof C.CheckAiGeneratedBody>) => http.request('POST', '/api/v1/entity/check-ai-generated', C.EmailResponse, body),
     },
+    /** The email service (issue 18): the caller's own Office 365 mailbox, and sending. */
+    emailService: {
+      /** Microsoft's consent page address (navigate the browser there). */
+      connect: (body: C.O365ConnectBody = {}) => http.request('POST', '/api/v1/user/o365-integration', C.O365ConnectResponse, body),
+      disconnect: (id: string) => http.request('DELETE', `/api/v1/user/integration/${encodeURIComponent(id)}`, Success),
+      status: () => http.request('GET', '/api/v1/email/service-status', C.EmailServiceStatusResponse),
+      sendTime: (body: z.input<typeof C.SendTimeBody>) => http.request('POST', '/api/v1/email/send-time', C.SendTimeResponse, body),
+      send: (body: C.SendToEmailBody) => http.request('POST', '/api/v1/email/send-to-email', C.SendToEmailResponse, body),
+      sendToMyself: (body: C.SendToMyselfBody) => http.request('POST', '/api/v1/email/send-email-to-my-self', Success, body),
+    },
     enrichments: {
       configs: () => http.request('GET', '/api/v1/enrichment/configs', C.EnrichmentConfigsResponse),
       ideaConfigs: () => http.request('GET', '/api/v1/enrichment/idea/configs', C.EnrichmentConfigsResponse),

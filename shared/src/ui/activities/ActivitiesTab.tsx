@@ -48,7 +48,6 @@ import {
   activityPreview,
   formatActivityDate,
   groupActivities,
-  timeAgo,
   type ActivityType,
 } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
@@ -57,6 +56,7 @@ import { ConfirmDialog } from '../ConfirmDialog';
 import { serverMessage } from '../InviteUsersModal';
 import { useMiniDrawer } from './MiniDrawerContext';
 import { invalidateActivity } from '../realtime/cache';
+import { ScheduledEmailActions } from '../email/ScheduledEmailActions';
 import {
   ACTIVITIES_EMPTY,
   ACTIVITIES_LOAD_FAILED,
@@ -333,18 +333,7 @@ function ActivityRow({ activity: a }: { activity: ActivityDto }) {
         </div>
         <span className={styles.date} data-testid="activity-date">{formatActivityDate(activityMoment(a))}</span>
         {preview && <span className={styles.preview} title={a.content.length > preview.length ? a.content : undefined} data-testid="activity-preview">{preview}</span>}
-        {scheduledEmail && a.dueDate && (
-          <span className={styles.sending} data-testid="activity-sending">Sending {timeAgo(a.dueDate)}</span>
-        )}
-        {(scheduledEmail || erroredEmail) && (
-          <div className={styles.emailActions}>
-            <Tooltip content={EMAIL_DRAFTING_LATER} relationship="description">
-              <Button size="small" disabledFocusable data-testid={scheduledEmail ? 'activity-cancel-send' : 'activity-try-again'}>
-                {scheduledEmail ? 'Cancel Send & Edit' : 'Try Again'}
-              </Button>
-            </Tooltip>
-          </div>
-        )}
+        {(scheduledEmail || erroredEmail) && <ScheduledEmailActions activity={a} />}
         {a.status === 'error' && <ActivityError message={a.errorMessage || ACTIVITY_MESSAGES.unknownError} />}
       </div>
       <div className={styles.actions}>

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Field, Input, Spinner, Switch, Text, Title2, Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
 import { AiProviderCard, useNotify } from '@dealscout/shared/ui';
+import { EmailServiceCard } from '@dealscout/shared/ui';
 import { api, errorMessage } from '../../../app/api';
 import { USER_KEY, useSaveSettings, useUser, useUserConfig } from '../../session/hooks/useSession';
 
@@ -116,9 +117,10 @@ export default function ProfilePage() {
       </Section>
       <Section title="Integrations" testId="profile-integrations">
         <Text className={styles.muted}>
-          The Office 365 mailbox and calendar (to draft, schedule and send email) arrive with the email module; the AI provider is connected here.
+          Your own Office 365 mailbox sends and schedules your emails; the AI provider is the organization's.
         </Text>
         <AiProviderCard isAdmin={user.isAdmin} />
+        <EmailServiceCard />
       </Section>
     </div>
   );
