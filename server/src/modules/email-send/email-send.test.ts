@@ -270,6 +270,21 @@ describe('email sending (Office 365)', () => {
       expect(sentWith(outboxId)).toHaveLength(1);
     });
 
+    it('an attempt that outlived its lease stops at the fence: the attempt that took over sends, once', async () => {
+      const { outboxId } = await scheduled();
+      let takeover: string | null = null;
+      const slow = deliverOutbox(deps({
+        afterCreate: async () => {
+          // The first attempt stalls past its lease; a second one claims the row and finishes the job.
+          await lapse(outboxId);
+          takeover = await deliverOutbox(deps(), orgId, outboxId);
+        },
+      }), orgId, outboxId);
+      expect(await slow).toBe('deferred');
+      expect(takeover).toBe('sent');
+      expect(sentWith(outboxId)).toHaveLength(1);
+    });
+
     it('429 from the mailbox: waits out Retry-After', async () => {
       const { outboxId } = await scheduled();
       fake.fault(/POST \/v1\.0\/me\/messages\/[^/]+\/send$/, { kind: 'status', status: 429, retryAfter: 42 });

@@ -28,8 +28,14 @@ import { findConnection, withMailbox, MailboxUnavailable } from './o365';
 import type { IIntegration } from '../integrations/integration.entity';
 
 export const EMAIL_SEND_QUEUE = 'email.send';
-/** How long a claim holds an outbox row; a crashed attempt's row is free again after it. */
-export const SEND_LEASE_MS = 60_000;
+/**
+ * How long a claim holds an outbox row (a crashed attempt's row is free again after it): long
+ * enough for the calls before the first fence (token refresh, lookup), each capped by
+ * GRAPH_TIMEOUT_MS. Each fence (before create, before send) renews it for one more call.
+ */
+export function leaseMs(config: Pick<Config, 'GRAPH_TIMEOUT_MS'>): number {
+  return 3 * config.GRAPH_TIMEOUT_MS + 15_000;
+}
 export const SCHEDULE_MESSAGES = {
   pastDate: 'Please select today or a future date for scheduling.',
   invalidTo: EMAIL_MESSAGES.invalidEmailInfo,
@@ -127,8 +133,20 @@ export interface DeliverDeps {
   hooks?: { afterCreate?: () => void | Promise<void>; afterSend?: () => void | Promise<void> };
 }
 
-class Deferred extends Error {
-  constructor(readonly until: Date, readonly reason: string) { super(reason); }
+/** This attempt no longer holds the row (its lease lapsed and another attempt took it): it stops without touching the mailbox. */
+class LeaseLost extends Error {}
+
+/**
+ * The fence before each step that changes the mailbox: still ours (same attempt, lease not
+ * lapsed)? Then the lease is renewed to cover the next call, so no other attempt can start while
+ * it runs; otherwise this attempt stops.
+ */
+async function fence(d: DeliverDeps, row: OutboxRow, extra = ''): Promise<void> {
+  const ok = await d.em.fork().execute<{ id: string }[]>(
+    `update email_outbox set lease_until = clock_timestamp() + ? * interval '1 millisecond'${extra}, updated_at = clock_timestamp()
+      where id = ? and organization_id = ? and state = 'sending' and attempt = ? and lease_until > clock_timestamp() returning id`,
+    [d.config.GRAPH_TIMEOUT_MS + 15_000, row.id, row.organization_id, row.attempt]);
+  if (ok.length === 0) throw new LeaseLost('the send lease lapsed');
 }
 
 /** Moves the row back to the queue and enqueues its next attempt (one transaction). */
@@ -166,7 +184,7 @@ async function claim(d: DeliverDeps, organizationId: string, outboxId: string): 
     if (Number(load.sending) >= MAILBOX_LIMITS.concurrentRequests) return later(new Date(now + 1000));
     if (Number(load.minute) >= MAILBOX_LIMITS.messagesPerMinute && load.oldest_minute) return later(new Date(new Date(load.oldest_minute).getTime() + 60_000 + 50));
     if (Number(load.day ?? 0) + row.recipients > MAILBOX_LIMITS.recipientsPerDay && load.oldest_day) return later(new Date(new Date(load.oldest_day).getTime() + 86_400_000 + 50));
-    await tem.execute(`update email_outbox set state = 'sending', attempt = attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp() + interval '${SEND_LEASE_MS / 1000} seconds', updated_at = clock_timestamp() where id = ?`, [row.id]);
+    await tem.execute(`update email_outbox set state = 'sending', attempt = attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp() + ? * interval '1 millisecond', updated_at = clock_timestamp() where id = ?`, [leaseMs(d.config), row.id]);
     return { ...row, attempt: row.attempt + 1 };
   });
 }
@@ -221,13 +239,14 @@ export async function deliverOutbox(d: DeliverDeps, organizationId: string, outb
         return 'already-sent' as const;
       }
       if (!message) {
+        await fence(d, row);
         message = await client.createMessage(token, { subject: email.subject, html: email.body, to: [email.to_address], cc: email.cc ?? [], outboxId: row.id });
         await d.hooks?.afterCreate?.();
         await d.em.fork().execute(`update email_outbox set graph_message_id = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [message.id, row.id, organizationId]);
       } else if (message.id !== row.graph_message_id) {
         await d.em.fork().execute(`update email_outbox set graph_message_id = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [message.id, row.id, organizationId]);
       }
-      await d.em.fork().execute(`update email_outbox set send_attempted_at = clock_timestamp() where id = ? and organization_id = ?`, [row.id, organizationId]);
+      await fence(d, row, ', send_attempted_at = clock_timestamp()');
       await client.send(token, message.id);
       await d.hooks?.afterSend?.();
       return 'sent-now' as const;
@@ -236,6 +255,10 @@ export async function deliverOutbox(d: DeliverDeps, organizationId: string, outb
     await finish(d, row, 'sent', null);
     return 'sent';
   } catch (err) {
+    if (err instanceof LeaseLost) {
+      d.logger?.warn({ outboxId }, 'send attempt lost its lease; the attempt that holds it goes on');
+      return 'deferred';
+    }
     if (err instanceof MailboxUnavailable) {
       await finish(d, row, 'failed', err.message);
       return 'failed';
@@ -249,7 +272,7 @@ export async function deliverOutbox(d: DeliverDeps, organizationId: string, outb
       await finish(d, row, 'failed', `${EMAIL_MESSAGES.sendFailed} ${err.message}`);
       return 'failed';
     }
-    if (err instanceof GraphError || err instanceof Deferred) {
+    if (err instanceof GraphError) {
       // 5xx, timeouts, lost answers: the next attempt asks the mailbox first.
       if (row.attempt > d.config.EMAIL_SEND_RETRY_LIMIT) {
         await finish(d, row, 'failed', `${EMAIL_MESSAGES.sendFailed} ${err.message}`);
