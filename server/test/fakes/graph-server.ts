@@ -11,7 +11,7 @@
 //     Online's per-mailbox limits: 30 messages a minute, 10,000 recipients a day, 4 concurrent requests).
 // Faults on request: `fault({ match, kind })` — 'status' (e.g. 503), 'hang' (never answers),
 // 'lostAnswer' (does the work, then drops the connection: a send that succeeded but whose answer
-// was lost), 'expireToken' (the caller's access token is expired from now on).
+// was lost), 'doneThenHang' (does the work and never answers), 'expireToken' (the caller's access token is expired from now on).
 //
 // Usage:
 //   const fake = await FakeGraphServer.start();
@@ -49,6 +49,8 @@ export type FakeFault =
   | { kind: 'status'; status: number; retryAfter?: number; code?: string }
   | { kind: 'hang' }
   | { kind: 'lostAnswer' }
+  /** Does the work, then never answers (the caller waits: a process killed in that moment). */
+  | { kind: 'doneThenHang' }
   | { kind: 'expireToken' };
 
 interface Token { user: string; expiresAt: number }
@@ -170,6 +172,7 @@ export class FakeGraphServer {
         req.socket.destroy();
         return;
       }
+      if (fault?.kind === 'doneThenHang') return;
       return json(res, answer.status, answer.body, answer.headers);
     } finally {
       this.inFlight.set(mailbox, (this.inFlight.get(mailbox) ?? 1) - 1);
