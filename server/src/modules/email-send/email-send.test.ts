@@ -9,6 +9,8 @@ import { createTestApp, createOrg, createUser, signedIn, type TestContext, type 
 import { newCompany, newContact, link } from '../../../test/records';
 import { deliverOutbox, type DeliverDeps } from './send';
 import { createQueues } from '../../jobs/definitions';
+import { office365ExpirySource } from './send.job';
+import { applyIntegrationExpiryNotices } from '../notifications/integration-expiry';
 import { jobDefinitions } from '../../jobs/registry';
 
 describe('email sending (Office 365)', () => {
@@ -347,6 +349,20 @@ describe('email sending (Office 365)', () => {
     expect([res.statusCode, res.json().message]).toEqual([200, 'Email sent successfully.']);
     expect(fake.sent(repEmail).some((m) => m.subject === 'Test: Quick question' && m.toRecipients[0].emailAddress.address === repEmail)).toBe(true);
     expect((await rep.post('/api/v1/email/send-email-to-my-self', { subject: ' ', body: 'x' })).json().message).toBe('Subject is required.');
+  });
+
+  it('the hourly expiry job warns the mailbox owner (the existing notifications) and drafts get the warning banner', async () => {
+    await sql(`update integration set expires_at = now() + interval '3 days 1 hour' where provider = 'office365'`);
+    const em = ctx.em();
+    const found = await office365ExpirySource(em, new Date());
+    expect(found).toEqual([expect.objectContaining({ provider: 'Office 365', userIds: [expect.any(String)] })]);
+    expect(await applyIntegrationExpiryNotices(em, found)).toBe(1);
+    const list = (await rep.get('/api/v1/notifications')).json().notifications as { message: string; level: string }[];
+    expect(list).toEqual(expect.arrayContaining([expect.objectContaining({ level: 'warning', message: 'Your Office 365 integration will expire in 3 days.' })]));
+    expect((await rep.get('/api/v1/email/service-status')).json().banner).toEqual({ level: 'warning', message: 'Your Office 365 integration will expire in 3 days.' });
+    // Nobody else is told.
+    expect(((await colleague.get('/api/v1/notifications')).json().notifications as { message: string }[]).some((n) => n.message.includes('Office 365'))).toBe(false);
+    await sql(`update integration set expires_at = now() + interval '90 days' where provider = 'office365'`);
   });
 
   it("disconnect: only the owner's own integration (else 'Office 365 integration not found.'); afterwards drafts show the error banner", async () => {
