@@ -175,6 +175,7 @@ const ROUTES: Record<string, Rule> = {
   'DELETE /api/v1/user/integration/{id}': ids,
   'GET /api/v1/email/service-status': scoped,
   'POST /api/v1/email/send-time': scoped,
+  'PUT /api/v1/email/send-window': scoped,
   'POST /api/v1/email/send-to-email': idsWith({ to: 'matrix@example.com', subject: 'Matrix', body: '<p>Matrix</p>', cc: [], scheduledAt: null }),
   'POST /api/v1/email/send-email-to-my-self': idsWith({ subject: 'Matrix', body: '<p>Matrix</p>' }),
   'POST /api/v1/entity/check-ai-generated': scoped,

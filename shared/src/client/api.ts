@@ -129,6 +129,8 @@ export function createApi(opts: HttpOptions = {}) {
       sendTime: (body: z.input<typeof C.SendTimeBody>) => http.request('POST', '/api/v1/email/send-time', C.SendTimeResponse, body),
       send: (body: C.SendToEmailBody) => http.request('POST', '/api/v1/email/send-to-email', C.SendToEmailResponse, body),
       sendToMyself: (body: C.SendToMyselfBody) => http.request('POST', '/api/v1/email/send-email-to-my-self', Success, body),
+      /** The caller's own working hours for scheduled emails; null = the mailbox's. */
+      setSendWindow: (body: C.SendWindowBody) => http.request('PUT', '/api/v1/email/send-window', Success, body),
     },
     enrichments: {
       configs: () => http.request('GET', '/api/v1/enrichment/configs', C.EnrichmentConfigsResponse),

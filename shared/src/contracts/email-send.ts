@@ -80,3 +80,19 @@ export const SendToMyselfBody = z.object({
   body: cleanString(200_000, EMAIL_MESSAGES.invalidEmailInfo),
 });
 export type SendToMyselfBody = z.infer<typeof SendToMyselfBody>;
+
+// PUT /api/v1/email/send-window — the caller's own working hours for scheduled emails (the
+// profile's override of the mailbox's); `null` goes back to the mailbox's.
+export const SEND_WINDOW_MESSAGES = {
+  invalid: 'Please enter a valid send window: days, a start before the end, and a time zone.',
+  saved: 'Send window saved.',
+} as const;
+export const SendWindowBody = z.object({
+  window: z.object({
+    daysOfWeek: z.array(z.enum(['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']), { message: SEND_WINDOW_MESSAGES.invalid }).min(1, SEND_WINDOW_MESSAGES.invalid).max(7),
+    startTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, SEND_WINDOW_MESSAGES.invalid),
+    endTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, SEND_WINDOW_MESSAGES.invalid),
+    timeZone: z.string().min(1, SEND_WINDOW_MESSAGES.invalid).max(100),
+  }).refine((w) => w.startTime < w.endTime, { message: SEND_WINDOW_MESSAGES.invalid }).nullable(),
+});
+export type SendWindowBody = z.infer<typeof SendWindowBody>;

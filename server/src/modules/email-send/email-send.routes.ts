@@ -6,9 +6,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ErrorResponse, IdParams, SuccessResponse, O365ConnectBody, O365ConnectResponse, O365CallbackQuery, EmailServiceStatusResponse,
-  SendTimeBody, SendTimeResponse, SendToEmailBody, SendToEmailResponse, SendToMyselfBody,
+  SendTimeBody, SendTimeResponse, SendToEmailBody, SendToEmailResponse, SendToMyselfBody, SendWindowBody, SEND_WINDOW_MESSAGES,
 } from '@dealscout/shared/contracts';
-import { EMAIL_MESSAGES, emailIntegrationBanner, fieldRequiredMessage, nextSendTime } from '@dealscout/shared/domain';
+import { EMAIL_MESSAGES, emailIntegrationBanner, fieldRequiredMessage, nextSendTime, ianaZone } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
 import { HttpError, badRequest, notFound } from '../../lib/errors';
 import { Integration } from '../integrations/integration.entity';
@@ -80,6 +80,19 @@ export async function emailSendRoutes(app: FastifyInstance): Promise<void> {
       banner: emailIntegrationBanner(present ? { provider: 'Office 365', expiresAt: present.expiresAt ?? null } : null),
       workingHours: hours, workingHoursSource: source, queued: Number(q.n),
     };
+  });
+
+  r.put('/email/send-window', {
+    schema: { tags, summary: "The caller's own working hours for scheduled emails (overrides the mailbox's); null goes back to the mailbox's", body: SendWindowBody, response: { 200: SuccessResponse, 400: ErrorResponse } },
+  }, async (req) => {
+    const a = authOf(req);
+    const w = req.body.window;
+    // An unknown zone would silently mean UTC: refused instead.
+    if (w && ianaZone(w.timeZone) === 'UTC' && !/^(UTC|Etc\/UTC|Coordinated Universal Time)$/i.test(w.timeZone)) throw badRequest(SEND_WINDOW_MESSAGES.invalid);
+    await req.em.execute(`update app_user set calendar = case when ?::jsonb is null then calendar - 'sendWindow' else calendar || jsonb_build_object('sendWindow', ?::jsonb, 'timezone', ?::text) end
+                           where id = ? and organization_id = ?`,
+      [w ? JSON.stringify(w) : null, w ? JSON.stringify({ daysOfWeek: w.daysOfWeek, startTime: w.startTime, endTime: w.endTime }) : null, w?.timeZone ?? null, a.user.id, a.organizationId]);
+    return { success: true as const, message: SEND_WINDOW_MESSAGES.saved };
   });
 
   r.post('/email/send-time', {

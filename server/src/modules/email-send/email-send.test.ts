@@ -177,6 +177,29 @@ describe('email sending (Office 365)', () => {
     }
   });
 
+  it("the user's own send window (PUT /email/send-window) overrides the mailbox's; null goes back; bad input is refused", async () => {
+    const bad = [
+      { window: { daysOfWeek: [], startTime: '09:00', endTime: '17:00', timeZone: 'Europe/Berlin' } },
+      { window: { daysOfWeek: ['monday'], startTime: '18:00', endTime: '09:00', timeZone: 'Europe/Berlin' } },
+      { window: { daysOfWeek: ['monday'], startTime: '09:00', endTime: '17:00', timeZone: 'Mars/Olympus' } },
+    ];
+    for (const b of bad) {
+      const res = await rep.put('/api/v1/email/send-window', b);
+      expect([res.statusCode, res.json().message], JSON.stringify(b)).toEqual([400, 'Please enter a valid send window: days, a start before the end, and a time zone.']);
+    }
+    expect((await rep.get('/api/v1/email/service-status')).json().workingHoursSource).toBe('mailbox');
+    const ok = await rep.put('/api/v1/email/send-window', { window: { daysOfWeek: ['tuesday'], startTime: '10:00', endTime: '12:00', timeZone: 'Asia/Tokyo' } });
+    expect([ok.statusCode, ok.json().message]).toEqual([200, 'Send window saved.']);
+    const s = (await rep.get('/api/v1/email/service-status')).json();
+    expect(s).toMatchObject({ workingHoursSource: 'profile', workingHours: { daysOfWeek: ['tuesday'], startTime: '10:00', endTime: '12:00', timeZone: 'Asia/Tokyo' } });
+    // Monday 2031-03-03 12:00Z → Tuesday 10:00 Tokyo = Tuesday 01:00Z.
+    expect((await rep.post('/api/v1/email/send-time', { scheduledAt: '2031-03-03T12:00:00Z' })).json().sendAt).toBe('2031-03-04T01:00:00.000Z');
+    // The colleague's window is untouched.
+    expect((await colleague.get('/api/v1/email/service-status')).json().workingHoursSource).not.toBe('profile');
+    await rep.put('/api/v1/email/send-window', { window: null });
+    expect((await rep.get('/api/v1/email/service-status')).json().workingHoursSource).toBe('mailbox');
+  });
+
   it('a scheduled email that is leaving right now cannot be cancelled', async () => {
     const id = await draft();
     await rep.post('/api/v1/email/send-to-email', body(id, { scheduledAt: new Date(Date.now() + 3_600_000).toISOString() }));

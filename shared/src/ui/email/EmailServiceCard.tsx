@@ -6,9 +6,10 @@
 // grant (Re Authenticate).
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge, Button, Spinner, Subtitle2, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Badge, Button, Checkbox, Field, Input, Spinner, Subtitle2, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { MailRegular, PlugConnectedRegular, PlugDisconnectedRegular, ArrowSyncRegular } from '@fluentui/react-icons';
-import { daysLeft } from '../../domain';
+import { daysLeft, WEEK_DAYS } from '../../domain';
+import type { SendWindowBody, WorkingHoursDto } from '../../contracts';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
 import { ConfirmDialog } from '../ConfirmDialog';
@@ -58,6 +59,47 @@ const useStyles = makeStyles({
   error: { color: tokens.colorPaletteRedForeground1 },
 });
 
+function SendWindowForm({ initial, onDone, onCancel }: { initial: WorkingHoursDto; onDone: () => void; onCancel: () => void }) {
+  const api = useApi();
+  const notify = useNotify();
+  const [days, setDays] = useState<string[]>(initial.daysOfWeek);
+  const [start, setStart] = useState(initial.startTime.slice(0, 5));
+  const [end, setEnd] = useState(initial.endTime.slice(0, 5));
+  const [zone, setZone] = useState(initial.timeZone);
+  const [busy, setBusy] = useState(false);
+  const save = async (window: SendWindowBody['window']) => {
+    setBusy(true);
+    try {
+      const res = await api.emailService.setSendWindow({ window });
+      notify.success(res.message ?? 'Send window saved.');
+      onDone();
+    } catch (e) {
+      notify.error(serverMessage(e) ?? 'Please enter a valid send window: days, a start before the end, and a time zone.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', gap: '8px' }} data-testid="email-service-window-form">
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: '4px' }}>
+        {WEEK_DAYS.map((d) => (
+          <Checkbox key={d} label={d.slice(0, 3)} checked={days.includes(d)} onChange={(_, v) => setDays((cur) => (v.checked ? [...cur, d] : cur.filter((x) => x !== d)))} />
+        ))}
+      </div>
+      <div style={{ display: 'flex', gap: '8px', flexWrap: 'wrap' }}>
+        <Field label="From"><Input type="time" value={start} onChange={(_, v) => setStart(v.value)} data-testid="email-service-window-start" /></Field>
+        <Field label="To"><Input type="time" value={end} onChange={(_, v) => setEnd(v.value)} data-testid="email-service-window-end" /></Field>
+        <Field label="Time zone"><Input value={zone} onChange={(_, v) => setZone(v.value)} placeholder="Europe/Berlin" data-testid="email-service-window-zone" /></Field>
+      </div>
+      <div style={{ display: 'flex', gap: '8px', justifyContent: 'flex-end' }}>
+        <Button appearance="subtle" disabled={busy} onClick={() => void save(null)} data-testid="email-service-window-reset">Use mailbox hours</Button>
+        <Button disabled={busy} onClick={onCancel}>Cancel</Button>
+        <Button appearance="primary" disabled={busy} onClick={() => void save({ daysOfWeek: days as NonNullable<SendWindowBody['window']>['daysOfWeek'], startTime: start, endTime: end, timeZone: zone.trim() })} data-testid="email-service-window-save">Save</Button>
+      </div>
+    </div>
+  );
+}
+
 const formatDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 
 export interface EmailServiceCardProps {
@@ -74,6 +116,7 @@ export function EmailServiceCard({ returnTo = '/account/profile', openConsent }:
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [starting, setStarting] = useState(false);
+  const [editingWindow, setEditingWindow] = useState(false);
   const status = useQuery({ queryKey: EMAIL_SERVICE_QUERY_KEY, queryFn: () => api.emailService.status() });
   const i = status.data?.integration ?? null;
   const state = i ? emailServiceState(i.expiresAt, i.active) : null;
@@ -115,9 +158,17 @@ export function EmailServiceCard({ returnTo = '/account/profile', openConsent }:
           <dt className={styles.term}>Send window</dt>
           <dd className={styles.dd} data-testid="email-service-window">
             {status.data!.workingHours.startTime.slice(0, 5)}–{status.data!.workingHours.endTime.slice(0, 5)} ({status.data!.workingHours.timeZone}), {status.data!.workingHours.daysOfWeek.map((d) => d.slice(0, 3)).join(', ')}
-            {status.data!.workingHoursSource === 'mailbox' ? ' — from your mailbox' : status.data!.workingHoursSource === 'profile' ? ' — from your profile' : ''}
+            {status.data!.workingHoursSource === 'mailbox' ? ' — from your mailbox' : status.data!.workingHoursSource === 'profile' ? ' — your own' : ''}
+            {!editingWindow && <Button size="small" appearance="transparent" onClick={() => setEditingWindow(true)} data-testid="email-service-window-edit">Change</Button>}
           </dd>
         </dl>
+      )}
+      {i && editingWindow && status.data && (
+        <SendWindowForm
+          initial={status.data.workingHours}
+          onCancel={() => setEditingWindow(false)}
+          onDone={() => { setEditingWindow(false); void queryClient.invalidateQueries({ queryKey: EMAIL_SERVICE_QUERY_KEY }); }}
+        />
       )}
       {i && !i.active && <Text className={styles.error} data-testid="email-service-refused">{EMAIL_SERVICE_TEXT.refused}</Text>}
       {status.isSuccess && !i && (

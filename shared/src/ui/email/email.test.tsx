@@ -76,6 +76,19 @@ describe('EmailServiceCard', () => {
     expect((await screen.findByTestId('toast-success')).textContent).toBe('Office 365 disconnected.');
   });
 
+  it('Change the send window: saves the user\'s own hours', async () => {
+    const user = userEvent.setup();
+    const setSendWindow = vi.fn(async () => ({ success: true as const, message: 'Send window saved.' }));
+    renderWithApi(<EmailServiceCard />, fakeApi({ emailService: { status: async () => serviceStatus(), setSendWindow } }));
+    await user.click(await screen.findByTestId('email-service-window-edit'));
+    const zone = screen.getByTestId('email-service-window-zone').querySelector('input') ?? screen.getByTestId('email-service-window-zone');
+    await user.clear(zone as HTMLInputElement);
+    await user.type(zone as HTMLInputElement, 'Europe/Berlin');
+    await user.click(screen.getByTestId('email-service-window-save'));
+    await waitFor(() => expect(setSendWindow).toHaveBeenCalledWith({ window: { daysOfWeek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'], startTime: '08:00', endTime: '17:00', timeZone: 'Europe/Berlin' } }));
+    expect((await screen.findByTestId('toast-success')).textContent).toBe('Send window saved.');
+  });
+
   it("'Expires soon' and 'Expired' offer Re Authenticate", async () => {
     renderWithApi(<EmailServiceCard />, fakeApi({ emailService: { status: async () => serviceStatus({ integration: { id: 'i', account: 'a@b.c', expiresAt: inDays(3), active: true } }) } }));
     expect((await screen.findByTestId('email-service-expires-soon')).textContent).toBe('Expires soon');
