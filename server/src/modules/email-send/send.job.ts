@@ -13,7 +13,8 @@ export const emailSendJob = defineJob({
   queue: EMAIL_SEND_QUEUE,
   schema: z.object({ organizationId: z.uuid(), outboxId: z.uuid() }),
   queueOptions: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
-  workOptions: { batchSize: 4 },
+  // 16 sends in flight per worker process (the per-mailbox limit of 4 is the outbox's).
+  workOptions: { batchSize: 8, localConcurrency: 2 },
   async handle(data, ctx) {
     const config = ctx.config ?? loadConfig();
     const outcome = await deliverOutbox({ em: ctx.orm.em.fork(), boss: ctx.boss, config, logger: ctx.logger }, data.organizationId, data.outboxId);
