@@ -12,12 +12,12 @@ import pg from 'pg';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { createOrg, createUser, signedIn, type TestClient, type TestContext } from '../../server/test/helpers';
 import { loadConfig } from '../../server/src/config';
-import { ormConfig } from '../../server/src/db/orm-config';
+import { ormConfig } from '../../server/src/orm-config';
 import { startBoss } from '../../server/src/jobs/boss';
 import { buildApp } from '../../server/src/app';
 import { newCompany, newContact, link } from '../../server/test/records';
 import { createQueues, startWorkers } from '../../server/src/jobs/definitions';
-import { jobDefinitions } from '../../server/src/jobs/registry';
+import { jobDefinitions } from '../../server/src/job-registry';
 import { emailSendJob } from '../../server/src/modules/email-send/send.job';
 
 const MAILBOXES = Number(process.env.BENCH_MAILBOXES ?? 50);

@@ -11,6 +11,7 @@ import {
 import { EMAIL_MESSAGES, emailIntegrationBanner, fieldRequiredMessage, nextSendTime, ianaZone } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
 import { HttpError, badRequest, notFound } from '../../lib/errors';
+import { tenantSql } from '../../db/sql';
 import { Integration } from '../integrations/integration.entity';
 import { emailById, sanitizeBody } from '../plays/emails.service';
 import { connectUrl, readState, completeConnect, findConnection, withMailbox } from './o365';
@@ -72,7 +73,7 @@ export async function emailSendRoutes(app: FastifyInstance): Promise<void> {
     const i = await findConnection(req.em, a.organizationId, a.userId);
     const present = i && i.active ? i : null;
     const { hours, source } = workingHoursOf({ calendar: a.calendar }, present);
-    const [q] = await req.em.execute<{ n: string }[]>(`select count(*) as n from email_outbox where organization_id = ? and owner_id = ? and state in ('queued', 'sending')`, [a.organizationId, a.userId]);
+    const [q] = await tenantSql(req.em, a.organizationId).all<{ n: string }>(`select count(*) as n from email_outbox where organization_id = ? and owner_id = ? and state in ('queued', 'sending')`, [a.organizationId, a.userId]);
     return {
       success: true as const,
       configured: Boolean(app.config.O365_CLIENT_ID),
@@ -89,7 +90,7 @@ export async function emailSendRoutes(app: FastifyInstance): Promise<void> {
     const w = req.body.window;
     // An unknown zone would silently mean UTC: refused instead.
     if (w && ianaZone(w.timeZone) === 'UTC' && !/^(UTC|Etc\/UTC|Coordinated Universal Time)$/i.test(w.timeZone)) throw badRequest(SEND_WINDOW_MESSAGES.invalid);
-    await req.em.execute(`update app_user set calendar = case when ?::jsonb is null then calendar - 'sendWindow' else calendar || jsonb_build_object('sendWindow', ?::jsonb, 'timezone', ?::text) end
+    await tenantSql(req.em, a.organizationId).run(`update app_user set calendar = case when ?::jsonb is null then calendar - 'sendWindow' else calendar || jsonb_build_object('sendWindow', ?::jsonb, 'timezone', ?::text) end
                            where id = ? and organization_id = ?`,
       [w ? JSON.stringify(w) : null, w ? JSON.stringify({ daysOfWeek: w.daysOfWeek, startTime: w.startTime, endTime: w.endTime }) : null, w?.timeZone ?? null, a.user.id, a.organizationId]);
     return { success: true as const, message: SEND_WINDOW_MESSAGES.saved };

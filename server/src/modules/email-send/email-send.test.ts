@@ -11,7 +11,7 @@ import { deliverOutbox, type DeliverDeps } from './send';
 import { createQueues } from '../../jobs/definitions';
 import { office365ExpirySource } from './send.job';
 import { applyIntegrationExpiryNotices } from '../notifications/integration-expiry';
-import { jobDefinitions } from '../../jobs/registry';
+import { jobDefinitions } from '../../job-registry';
 
 describe('email sending (Office 365)', () => {
   let ctx: TestContext;

@@ -8,6 +8,7 @@ import { encryptSecret, decryptSecret } from '../../lib/secrets';
 import { badRequest } from '../../lib/errors';
 import type { Config } from '../../config';
 import { GraphClient, GraphError, graphSettingsFrom, pkcePair, type TokenSet, type MailboxSettings } from '../../providers/mail/graph';
+import { tenantSql, scopedTo } from '../../db/sql';
 import { Integration, type IIntegration } from '../integrations/integration.entity';
 
 export const O365_PROVIDER = 'office365';
@@ -67,7 +68,7 @@ export async function completeConnect(em: EntityManager, config: Config, state: 
   }
   const account = me.mail ?? me.userPrincipalName;
   return em.transactional(async (tem) => {
-    const row = await tem.findOne(Integration, { organization: state.oid, user: state.uid, provider: O365_PROVIDER }, { filters: false });
+    const row = await tem.findOne(Integration, { organization: state.oid, user: state.uid, provider: O365_PROVIDER }, scopedTo(state.oid));
     const data = { accountName: account, displayName: me.displayName, graphUserId: me.id, timeZone: settings.timeZone, workingHours: settings.workingHours };
     const expiresAt = new Date(Date.now() + config.O365_REFRESH_TOKEN_DAYS * 86_400_000);
     if (row) {
@@ -86,7 +87,7 @@ export async function completeConnect(em: EntityManager, config: Config, state: 
 
 /** The caller's connection (active or not), or null. */
 export async function findConnection(em: EntityManager, organizationId: string, userId: string): Promise<IIntegration | null> {
-  return em.findOne(Integration, { organization: organizationId, user: userId, provider: O365_PROVIDER }, { filters: false });
+  return em.findOne(Integration, { organization: organizationId, user: userId, provider: O365_PROVIDER }, scopedTo(organizationId));
 }
 
 /** Thrown when the mailbox cannot be used until the user connects again (no row, inactive, expired, refused refresh). */
@@ -111,9 +112,9 @@ export async function accessToken(em: EntityManager, config: Config, organizatio
   const staleToken = t.accessToken;
   // The refusal is recorded after the transaction (a throw inside it would roll the record back).
   const outcome = await em.fork().transactional(async (tem): Promise<{ token: string; integrationId: string } | { revoked: string; integrationId: string }> => {
-    const [row] = await tem.execute<{ id: string }[]>(`select id from integration where organization_id = ? and user_id = ? and provider = ? for update`, [organizationId, userId, O365_PROVIDER]);
+    const [row] = await tenantSql(tem, organizationId).all<{ id: string }>(`select id from integration where organization_id = ? and user_id = ? and provider = ? for update`, [organizationId, userId, O365_PROVIDER]);
     if (!row) throw new MailboxUnavailable();
-    const current = await tem.findOneOrFail(Integration, { id: row.id }, { filters: false, refresh: true });
+    const current = await tem.findOneOrFail(Integration, { id: row.id, organization: organizationId }, { ...scopedTo(organizationId), refresh: true });
     const now = read(current);
     // Another sender refreshed while we waited for the lock.
     if (now.accessToken !== staleToken && now.accessExpiresAt - REFRESH_MARGIN_MS > Date.now()) return { token: now.accessToken, integrationId: current.id };
@@ -131,7 +132,7 @@ export async function accessToken(em: EntityManager, config: Config, organizatio
   });
   if ('revoked' in outcome) {
     // Microsoft refused the grant (revoked, expired by inactivity, password changed): the user must connect again.
-    await em.fork().execute(`update integration set active = false, data = data || ?::jsonb, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+    await tenantSql(em.fork(), organizationId).run(`update integration set active = false, data = data || ?::jsonb, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
       [JSON.stringify({ error: outcome.revoked }), outcome.integrationId, organizationId]);
     throw new MailboxUnavailable();
   }

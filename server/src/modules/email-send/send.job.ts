@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { defineJob } from '../../jobs/definitions';
 import { loadConfig } from '../../config';
+import { unscopedSql } from '../../db/sql';
 import { integrationExpirySources, type ExpiringIntegration } from '../notifications/integration-expiry';
 import { deliverOutbox, EMAIL_SEND_QUEUE } from './send';
 import { O365_PROVIDER } from './o365';
@@ -24,7 +25,7 @@ export const emailSendJob = defineJob({
 
 /** Office 365 connections for the hourly expiry notices (notifications/integration-expiry.ts). */
 export async function office365ExpirySource(em: EntityManager, now: Date): Promise<ExpiringIntegration[]> {
-  const rows = await em.execute<{ id: string; organization_id: string; user_id: string; expires_at: Date }[]>(
+  const rows = await unscopedSql(em, 'expiry-sweep').all<{ id: string; organization_id: string; user_id: string; expires_at: Date }>(
     `select id, organization_id, user_id, expires_at from integration
       where provider = ? and user_id is not null and expires_at is not null and expires_at < ?`, [O365_PROVIDER, new Date(now.getTime() + 6 * 86_400_000)]);
   return rows.map((r) => ({ organizationId: r.organization_id, integrationId: r.id, provider: 'Office 365', expiresAt: new Date(r.expires_at), userIds: [r.user_id] }));

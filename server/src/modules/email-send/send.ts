@@ -19,6 +19,7 @@ import { REALTIME_EVENT_KINDS, type EmailDraftDto } from '@dealscout/shared/cont
 import { HttpError, badRequest } from '../../lib/errors';
 import type { Config } from '../../config';
 import { enqueueInTransaction } from '../../jobs/boss';
+import { tenantSql, unscopedSql, scopedTo } from '../../db/sql';
 import { GraphError } from '../../providers/mail/graph';
 import { publish } from '../realtime/publish';
 import { Activity, type IActivity } from '../activities/activity.entity';
@@ -99,9 +100,9 @@ export async function scheduleSend(em: EntityManager, boss: PgBoss, config: Conf
     if (!usable(integration)) throw badRequest(EMAIL_MESSAGES.noOffice365);
     const { hours } = workingHoursOf({ calendar: actor.calendar }, integration);
     const sendAt = requested ? nextSendTime(requested, hours) : new Date();
-    await tem.execute(`update channel_email set to_address = ?, cc = ?::jsonb, subject = ?, body = ?, status = 'scheduled', status_message = null, updated_at = clock_timestamp()
+    await tenantSql(tem, actor.organizationId).run(`update channel_email set to_address = ?, cc = ?::jsonb, subject = ?, body = ?, status = 'scheduled', status_message = null, updated_at = clock_timestamp()
                         where id = ? and organization_id = ? and owner_id = ?`, [to, JSON.stringify(input.cc), input.subject, body, id, actor.organizationId, actor.userId]);
-    const [row] = await tem.execute<{ id: string }[]>(
+    const [row] = await tenantSql(tem, actor.organizationId).all<{ id: string }>(
       `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, requested_at, attempt, recipients, created_at, updated_at)
        values (gen_random_uuid(), ?, ?, ?, 'queued', ?, ?, 0, ?, clock_timestamp(), clock_timestamp()) returning id`,
       [actor.organizationId, id, actor.userId, sendAt, requested, 1 + input.cc.length]);
@@ -142,7 +143,7 @@ class LeaseLost extends Error {}
  * it runs; otherwise this attempt stops.
  */
 async function fence(d: DeliverDeps, row: OutboxRow, extra = ''): Promise<void> {
-  const ok = await d.em.fork().execute<{ id: string }[]>(
+  const ok = await tenantSql(d.em.fork(), row.organization_id).all<{ id: string }>(
     `update email_outbox set lease_until = clock_timestamp() + ? * interval '1 millisecond'${extra}, updated_at = clock_timestamp()
       where id = ? and organization_id = ? and state = 'sending' and attempt = ? and lease_until > clock_timestamp() returning id`,
     [d.config.GRAPH_TIMEOUT_MS + 15_000, row.id, row.organization_id, row.attempt]);
@@ -152,7 +153,7 @@ async function fence(d: DeliverDeps, row: OutboxRow, extra = ''): Promise<void> 
 /** Moves the row back to the queue and enqueues its next attempt (one transaction). */
 async function requeue(d: DeliverDeps, row: Pick<OutboxRow, 'id' | 'organization_id'>, until: Date, note: string | null): Promise<void> {
   await d.em.fork().transactional(async (tem) => {
-    await tem.execute(`update email_outbox set state = 'queued', lease_until = null, send_after = ?, error = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and state in ('queued', 'sending')`,
+    await tenantSql(tem, row.organization_id).run(`update email_outbox set state = 'queued', lease_until = null, send_after = ?, error = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and state in ('queued', 'sending')`,
       [until, note, row.id, row.organization_id]);
     await enqueueInTransaction(d.boss, tem, EMAIL_SEND_QUEUE, { organizationId: row.organization_id, outboxId: row.id }, { startAfter: until });
   });
@@ -161,19 +162,19 @@ async function requeue(d: DeliverDeps, row: Pick<OutboxRow, 'id' | 'organization
 /** Claims the row for one attempt, or says why not now (deferred / already done). */
 async function claim(d: DeliverDeps, organizationId: string, outboxId: string): Promise<OutboxRow | DeliverOutcome> {
   return d.em.fork().transactional(async (tem) => {
-    const [row] = await tem.execute<OutboxRow[]>(`select * from email_outbox where id = ? and organization_id = ? for update`, [outboxId, organizationId]);
+    const [row] = await tenantSql(tem, organizationId).all<OutboxRow>(`select * from email_outbox where id = ? and organization_id = ? for update`, [outboxId, organizationId]);
     if (!row || ['sent', 'failed', 'cancelled'].includes(row.state)) return 'skipped';
     const now = Date.now();
     const later = async (until: Date) => {
-      await tem.execute(`update email_outbox set send_after = ?, updated_at = clock_timestamp() where id = ?`, [until, row.id]);
+      await tenantSql(tem, organizationId).run(`update email_outbox set send_after = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [until, row.id, organizationId]);
       await enqueueInTransaction(d.boss, tem, EMAIL_SEND_QUEUE, { organizationId, outboxId }, { startAfter: until });
       return 'deferred' as const;
     };
     if (row.state === 'sending' && row.lease_until && new Date(row.lease_until).getTime() > now) return later(new Date(new Date(row.lease_until).getTime() + 1000));
     if (new Date(row.send_after).getTime() > now + 1000) return later(new Date(row.send_after));
     // The mailbox's limits, counted under a per-mailbox lock so concurrent claims see each other.
-    await tem.execute(`select pg_advisory_xact_lock(hashtextextended(?, 18))`, [`${organizationId}:${row.owner_id}`]);
-    const [load] = await tem.execute<{ sending: string; minute: string; oldest_minute: Date | null; day: string | null; oldest_day: Date | null }[]>(
+    await unscopedSql(tem, 'connection').all(`select pg_advisory_xact_lock(hashtextextended(?, 18))`, [`${organizationId}:${row.owner_id}`]);
+    const [load] = await tenantSql(tem, organizationId).all<{ sending: string; minute: string; oldest_minute: Date | null; day: string | null; oldest_day: Date | null }>(
       `select count(*) filter (where state = 'sending' and lease_until > clock_timestamp() and id <> ?) as sending,
               count(*) filter (where claimed_at > clock_timestamp() - interval '1 minute' and state in ('sending', 'sent') and id <> ?) as minute,
               min(claimed_at) filter (where claimed_at > clock_timestamp() - interval '1 minute' and state in ('sending', 'sent') and id <> ?) as oldest_minute,
@@ -184,22 +185,22 @@ async function claim(d: DeliverDeps, organizationId: string, outboxId: string): 
     if (Number(load.sending) >= MAILBOX_LIMITS.concurrentRequests) return later(new Date(now + 1000));
     if (Number(load.minute) >= MAILBOX_LIMITS.messagesPerMinute && load.oldest_minute) return later(new Date(new Date(load.oldest_minute).getTime() + 60_000 + 50));
     if (Number(load.day ?? 0) + row.recipients > MAILBOX_LIMITS.recipientsPerDay && load.oldest_day) return later(new Date(new Date(load.oldest_day).getTime() + 86_400_000 + 50));
-    await tem.execute(`update email_outbox set state = 'sending', attempt = attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp() + ? * interval '1 millisecond', updated_at = clock_timestamp() where id = ?`, [leaseMs(d.config), row.id]);
+    await tenantSql(tem, organizationId).run(`update email_outbox set state = 'sending', attempt = attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp() + ? * interval '1 millisecond', updated_at = clock_timestamp() where id = ? and organization_id = ?`, [leaseMs(d.config), row.id, organizationId]);
     return { ...row, attempt: row.attempt + 1 };
   });
 }
 
 async function activityOf(em: EntityManager, organizationId: string, channelEmailId: string): Promise<IActivity | null> {
-  return em.findOne(Activity, { organization: organizationId, source: 'email', sourceId: channelEmailId }, { filters: false, orderBy: { createdAt: 'desc' }, populate: ['company', 'contact'] });
+  return em.findOne(Activity, { organization: organizationId, source: 'email', sourceId: channelEmailId }, { ...scopedTo(organizationId), orderBy: { createdAt: 'desc' }, populate: ['company', 'contact'] });
 }
 
 async function finish(d: DeliverDeps, row: OutboxRow, outcome: 'sent' | 'failed', message: string | null): Promise<void> {
   await d.em.fork().transactional(async (tem) => {
-    const updated = await tem.execute<{ id: string }[]>(
+    const updated = await tenantSql(tem, row.organization_id).all<{ id: string }>(
       `update email_outbox set state = ?, sent_at = case when ? = 'sent' then clock_timestamp() else sent_at end, lease_until = null, error = ?, updated_at = clock_timestamp()
         where id = ? and organization_id = ? and state in ('queued', 'sending') returning id`, [outcome, outcome, message, row.id, row.organization_id]);
     if (updated.length === 0) return;
-    await tem.execute(`update channel_email set status = ?, status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+    await tenantSql(tem, row.organization_id).run(`update channel_email set status = ?, status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
       [outcome === 'sent' ? 'sent' : 'error', outcome === 'sent' ? null : message, row.channel_email_id, row.organization_id]);
     const a = await activityOf(tem, row.organization_id, row.channel_email_id);
     if (a) {
@@ -226,7 +227,7 @@ export async function deliverOutbox(d: DeliverDeps, organizationId: string, outb
   const claimed = await claim(d, organizationId, outboxId);
   if (typeof claimed === 'string') return claimed;
   const row = claimed;
-  const [email] = await d.em.fork().execute<{ to_address: string; cc: string[]; subject: string; body: string }[]>(
+  const [email] = await tenantSql(d.em.fork(), organizationId).all<{ to_address: string; cc: string[]; subject: string; body: string }>(
     `select to_address, cc, subject, body from channel_email where id = ? and organization_id = ?`, [row.channel_email_id, organizationId]);
   try {
     if (!email) throw new GraphError(400, 'missing', EMAIL_MESSAGES.invalidChannelEmail);
@@ -242,9 +243,9 @@ export async function deliverOutbox(d: DeliverDeps, organizationId: string, outb
         await fence(d, row);
         message = await client.createMessage(token, { subject: email.subject, html: email.body, to: [email.to_address], cc: email.cc ?? [], outboxId: row.id });
         await d.hooks?.afterCreate?.();
-        await d.em.fork().execute(`update email_outbox set graph_message_id = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [message.id, row.id, organizationId]);
+        await tenantSql(d.em.fork(), organizationId).run(`update email_outbox set graph_message_id = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [message.id, row.id, organizationId]);
       } else if (message.id !== row.graph_message_id) {
-        await d.em.fork().execute(`update email_outbox set graph_message_id = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [message.id, row.id, organizationId]);
+        await tenantSql(d.em.fork(), organizationId).run(`update email_outbox set graph_message_id = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [message.id, row.id, organizationId]);
       }
       await fence(d, row, ', send_attempted_at = clock_timestamp()');
       await client.send(token, message.id);
@@ -292,11 +293,11 @@ export async function cancelScheduled(em: EntityManager, actor: EmailActor, id: 
   return em.transactional(async (tem) => {
     const current = await emailById(tem, actor, id, true);
     if (current.status !== 'scheduled') throw badRequest(EMAIL_MESSAGES.cancelFailed);
-    const [o] = await tem.execute<{ id: string; state: string; lease_until: Date | null }[]>(
+    const [o] = await tenantSql(tem, actor.organizationId).all<{ id: string; state: string; lease_until: Date | null }>(
       `select id, state, lease_until from email_outbox where organization_id = ? and channel_email_id = ? and state in ('queued', 'sending') for update`, [actor.organizationId, id]);
     if (o && o.state === 'sending') throw badRequest(EMAIL_MESSAGES.cancelFailed);
-    if (o) await tem.execute(`update email_outbox set state = 'cancelled', updated_at = clock_timestamp() where id = ?`, [o.id]);
-    await tem.execute(`update channel_email set status = 'draft', status_message = null, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [id, actor.organizationId]);
+    if (o) await tenantSql(tem, actor.organizationId).run(`update email_outbox set state = 'cancelled', updated_at = clock_timestamp() where id = ? and organization_id = ?`, [o.id, actor.organizationId]);
+    await tenantSql(tem, actor.organizationId).run(`update channel_email set status = 'draft', status_message = null, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [id, actor.organizationId]);
     const a = await activityOf(tem, actor.organizationId, id);
     if (a) {
       const data = { id: a.id, companyId: a.company?.id ?? null, contactId: a.contact?.id ?? null };
@@ -313,13 +314,13 @@ export async function retryFailed(em: EntityManager, boss: PgBoss, actor: EmailA
   return em.transactional(async (tem) => {
     const current = await emailById(tem, actor, id, true);
     if (current.status !== 'error') throw badRequest(EMAIL_MESSAGES.updateStatusFailed);
-    const [o] = await tem.execute<{ id: string }[]>(
+    const [o] = await tenantSql(tem, actor.organizationId).all<{ id: string }>(
       `select id from email_outbox where organization_id = ? and channel_email_id = ? and state = 'failed' order by created_at desc limit 1 for update`, [actor.organizationId, id]);
     if (!o) throw badRequest(EMAIL_MESSAGES.updateStatusFailed);
     const integration = await findConnection(tem, actor.organizationId, actor.userId);
     if (!usable(integration)) throw badRequest(EMAIL_MESSAGES.noOffice365);
-    await tem.execute(`update email_outbox set state = 'queued', attempt = 0, error = null, lease_until = null, send_after = clock_timestamp(), updated_at = clock_timestamp() where id = ?`, [o.id]);
-    await tem.execute(`update channel_email set status = 'scheduled', status_message = null, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [id, actor.organizationId]);
+    await tenantSql(tem, actor.organizationId).run(`update email_outbox set state = 'queued', attempt = 0, error = null, lease_until = null, send_after = clock_timestamp(), updated_at = clock_timestamp() where id = ? and organization_id = ?`, [o.id, actor.organizationId]);
+    await tenantSql(tem, actor.organizationId).run(`update channel_email set status = 'scheduled', status_message = null, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [id, actor.organizationId]);
     const a = await activityOf(tem, actor.organizationId, id);
     if (a) {
       a.status = 'scheduled';

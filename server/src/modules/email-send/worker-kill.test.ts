@@ -10,7 +10,7 @@ import { createTestApp, createOrg, signedIn, type TestContext, type TestClient }
 import { eventually } from '../../../test/execution-harness';
 import { newCompany, newContact, link } from '../../../test/records';
 import { createQueues } from '../../jobs/definitions';
-import { jobDefinitions } from '../../jobs/registry';
+import { jobDefinitions } from '../../job-registry';
 
 const EMAILS = 6;
 interface Worker { child: ChildProcess; output(): string; exited: Promise<number | null> }
