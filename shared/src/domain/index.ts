@@ -18,3 +18,4 @@ export * from './enrichments';
 export * from './mailbox';
 export * from './format';
 export * from './plays';
+export * from './drafts';

@@ -1,0 +1,5 @@
+export * from './DraftsContext';
+export * from './DraftPanel';
+export * from './DraftPanels';
+export * from './DraftBodyEditor';
+export * from './DraftItems';
