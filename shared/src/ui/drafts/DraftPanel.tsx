@@ -5,7 +5,7 @@
 // panel while the status is ready, inqueue or processing, and 'Why this email' (what made an AI
 // email: the play and its version, the model, the values that went in and the rendered prompt).
 // Changes to to, subject or body are saved 500 ms after the last one.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   Button, Field, Input, MessageBar, MessageBarBody, MessageBarTitle, Select, Spinner, Text, Tooltip, makeStyles, mergeClasses, tokens,
@@ -22,8 +22,10 @@ import { serverMessage } from '../InviteUsersModal';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { TagsInput } from '../TagsInput';
 import { DraftSendControls } from '../email/DraftSendControls';
-import { DraftBodyEditor } from './DraftBodyEditor';
 import { useDrafts } from './DraftsContext';
+
+// The editor (Tiptap, ≈300 kB) loads with the first expanded panel, not with the page.
+const DraftBodyEditor = lazy(() => import('./DraftBodyEditor').then((m) => ({ default: m.DraftBodyEditor })));
 
 export const CC_INVALID = 'Cc accepts only valid email addresses.';
 export const WHY_THIS_EMAIL = 'Why this email';
@@ -303,7 +305,9 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth }: Dra
             <pre className={styles.prompt} data-testid="draft-why-prompt">{draft.provenance.renderedPrompt}</pre>
           </div>
         ) : (
-          <DraftBodyEditor className={styles.editor} value={edit.body} readOnly={readOnly} onChange={(body) => change({ body })} placeholder="Write your email, or generate it with a play" />
+          <Suspense fallback={<Spinner size="small" className={styles.editor} />}>
+            <DraftBodyEditor className={styles.editor} value={edit.body} readOnly={readOnly} onChange={(body) => change({ body })} placeholder="Write your email, or generate it with a play" />
+          </Suspense>
         )}
       </div>
       <div className={styles.footer}>

@@ -9,8 +9,8 @@ import { usePluginMode } from '../PluginMode';
 import { DraftPanel } from './DraftPanel';
 import { useDrafts } from './DraftsContext';
 
-/** Width kept free on the left (the navigation rail). */
-const LEFT_RESERVE = 72;
+/** Width kept free on the left by default (the web app's expanded navigation). */
+const LEFT_RESERVE = 240;
 const OVERFLOW_LIST_LIMIT = 200;
 
 const useStyles = makeStyles({
@@ -31,14 +31,14 @@ function useWindowWidth(): number {
   return w;
 }
 
-export function DraftPanels({ offsetRight = 0 }: { offsetRight?: number }) {
+export function DraftPanels({ offsetRight = 0, offsetLeft = LEFT_RESERVE }: { offsetRight?: number; offsetLeft?: number }) {
   const styles = useStyles();
   const drafts = useDrafts();
   const plugin = usePluginMode();
   const width = useWindowWidth();
   if (!drafts || drafts.drafts.length === 0) return null;
   const slots = drafts.drafts.map((d) => ({ id: d.channelEmailId, expanded: drafts.isExpanded(d.channelEmailId) }));
-  const available = plugin ? 0 : width - offsetRight - DRAFT_PANEL.gap - LEFT_RESERVE;
+  const available = plugin ? 0 : width - offsetRight - DRAFT_PANEL.gap - offsetLeft;
   const { shown, hidden } = layoutPanels(slots, available);
   const byId = new Map(drafts.drafts.map((d) => [d.channelEmailId, d]));
   return (

@@ -65,10 +65,20 @@ export function DraftsProvider({ userId, children }: { userId: string; children:
   const [order, setOrder] = useState<string[]>([]);
   const [expanded, setExpandedIds] = useState<ReadonlySet<string>>(new Set());
 
+  // A draft seen for the first time takes its place at the front (rightmost); opening one moves it there.
+  useEffect(() => {
+    const list = pending.data ?? [];
+    setOrder((old) => {
+      const known = new Set(old);
+      const fresh = list.filter((d) => !known.has(d.channelEmailId)).sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((d) => d.channelEmailId);
+      return fresh.length ? [...fresh, ...old] : old;
+    });
+  }, [pending.data]);
+
   const drafts = useMemo(() => {
     const list = (pending.data ?? []).filter((d) => isDraftShown(d.status));
     const rank = new Map(order.map((id, i) => [id, i]));
-    // Drafts this client has not placed yet come first (newest first), then the placed ones.
+    // Drafts not placed yet (until the effect above runs) come first, newest first; then the order.
     const fresh = list.filter((d) => !rank.has(d.channelEmailId)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     const placed = list.filter((d) => rank.has(d.channelEmailId)).sort((a, b) => rank.get(a.channelEmailId)! - rank.get(b.channelEmailId)!);
     return [...fresh, ...placed];
