@@ -185,7 +185,7 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth }: Dra
       // Server messages are toasts and the draft's status message (spec 000 §7).
       const message = serverMessage(e) ?? PLAY_MESSAGES.failed;
       notify.error(message);
-      drafts?.update({ ...draft, status: 'error', statusMessage: message, updatedAt: new Date().toISOString() });
+      drafts?.update({ ...draft, status: 'error', statusMessage: message });
     }
   };
   const discard = async () => {
