@@ -68,12 +68,25 @@ export const invalidCc = (cc: readonly string[]) => cc.filter((c) => !isValidEma
 /** The fields whose change is saved 500 ms later (spec 000 §4 'Auto-save': to, subject, body; cc and the Cc toggle ride along). */
 export interface DraftEdit { to: string; cc: string[]; subject: string; body: string; showToFromCC: boolean }
 
+/**
+ * A body as the server stores it and as the editor writes it differ only in spelling (the
+ * sanitizer writes `font-family:Garamond` and `<br />` for the editor's `font-family: Garamond`
+ * and `<br>`): the same body for the panel, so the editor is not reset under the cursor.
+ */
+export function normalizeBodyHtml(html: string): string {
+  return html
+    .replace(/style="([^"]*)"/g, (_m, v: string) => `style="${v.replace(/\s+/g, '').replace(/;$/, '')}"`)
+    .replace(/<br\s*\/?>/gi, '<br>')
+    .replace(/&nbsp;/g, '\u00a0');
+}
+export const sameBody = (a: string, b: string) => a === b || normalizeBodyHtml(a) === normalizeBodyHtml(b);
+
 /** What changed between the saved draft and the panel's edit (only those fields are sent). */
 export function draftChanges(saved: DraftEdit, edit: DraftEdit): Partial<DraftEdit> {
   const out: Partial<DraftEdit> = {};
   if (saved.to !== edit.to) out.to = edit.to;
   if (saved.subject !== edit.subject) out.subject = edit.subject;
-  if (saved.body !== edit.body) out.body = edit.body;
+  if (!sameBody(saved.body, edit.body)) out.body = edit.body;
   if (saved.showToFromCC !== edit.showToFromCC) out.showToFromCC = edit.showToFromCC;
   if (saved.cc.join('\n') !== edit.cc.join('\n') && invalidCc(edit.cc).length === 0) out.cc = [...edit.cc];
   return out;

@@ -14,7 +14,7 @@ import { ChevronUpRegular, DeleteRegular, InfoRegular, SparkleRegular, SubtractR
 import type { EmailDraftDto } from '../../contracts';
 import {
   DRAFT_AUTOSAVE_MS, DRAFT_PANEL, EMAIL_MESSAGES, PLAY_MESSAGES, draftBanners, draftChanges, generateAction, invalidCc,
-  isDraftBusy, isDraftReadOnly, isValidEmail, type DraftEdit,
+  isDraftBusy, isDraftReadOnly, isValidEmail, sameBody, type DraftEdit,
 } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
@@ -75,7 +75,8 @@ const useStyles = makeStyles({
 
 const editOf = (d: EmailDraftDto): DraftEdit => ({ to: d.to, cc: [...d.cc], subject: d.subject, body: d.emailBody, showToFromCC: d.showToFromCC });
 const FIELDS = ['to', 'cc', 'subject', 'body', 'showToFromCC'] as const;
-const same = (a: DraftEdit, b: DraftEdit, f: (typeof FIELDS)[number]) => (f === 'cc' ? a.cc.join('\n') === b.cc.join('\n') : a[f] === b[f]);
+const same = (a: DraftEdit, b: DraftEdit, f: (typeof FIELDS)[number]) =>
+  (f === 'cc' ? a.cc.join('\n') === b.cc.join('\n') : f === 'body' ? sameBody(a.body, b.body) : a[f] === b[f]);
 
 export interface DraftPanelProps {
   draft: EmailDraftDto;

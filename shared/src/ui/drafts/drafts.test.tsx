@@ -110,6 +110,8 @@ describe('draft rules (shared/src/domain/drafts)', () => {
     expect(draftChanges(saved, { ...saved, cc: ['not-an-email'] })).toEqual({});
     expect(draftChanges(saved, { ...saved, cc: ['x@y.test'], showToFromCC: true })).toEqual({ cc: ['x@y.test'], showToFromCC: true });
     expect(htmlText('<p>Dear A,</p><p>Hi &amp; bye</p>')).toBe('Dear A,\nHi & bye');
+    // The sanitizer's spelling of the editor's body is the same body (no save, no reset of the editor).
+    expect(draftChanges({ ...saved, body: '<p><span style="font-family:Garamond">Hi</span><br /></p>' }, { ...saved, body: '<p><span style="font-family: Garamond">Hi</span><br></p>' })).toEqual({});
   });
 });
 
@@ -145,8 +147,8 @@ describe('Floating draft panels', () => {
     renderPanels(api);
     await user.click(within(await screen.findByTestId('draft-panel')).getByTestId('draft-panel-header'));
     const subject = within(expanded()).getByTestId('draft-subject');
-    await user.clear(subject);
-    await user.type(subject, 'Hi Grace');
+    fireEvent.change(subject, { target: { value: 'Hi' } });
+    fireEvent.change(subject, { target: { value: 'Hi Grace' } });
     expect(save).not.toHaveBeenCalled();
     await waitFor(() => expect(save).toHaveBeenCalledTimes(1), { timeout: 2000 });
     expect(save).toHaveBeenCalledWith(D1, { subject: 'Hi Grace' });
