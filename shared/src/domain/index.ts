@@ -19,3 +19,4 @@ export * from './mailbox';
 export * from './format';
 export * from './plays';
 export * from './drafts';
+export * from './run-cost';
