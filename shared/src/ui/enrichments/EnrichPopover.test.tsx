@@ -32,12 +32,15 @@ const ENRICHMENT: EnrichmentDto = {
 
 const row = (id: string, ceo: unknown): EnrichRow => ({ id, fields: ceo === undefined ? {} : { [F_CEO]: { value: ceo } } });
 
-function setup(targets: EnrichTargets | null, rows: EnrichRow[], execute = vi.fn(async (_b: ExecuteEnrichmentBody): Promise<ExecuteEnrichmentResponse> => ({ success: true, message: '', count: 0, started: 0, duplicates: 0, failed: 0, items: [] }))) {
+const ESTIMATE = { success: true as const, modelCalls: 2, upTo: false, creditsRemaining: null, creditsTotal: null, exceedsCredits: false, concurrency: 8, expectedSeconds: 1, message: '2 model call(s), about 1 s.' };
+
+function setup(targets: EnrichTargets | null, rows: EnrichRow[], execute = vi.fn(async (_b: ExecuteEnrichmentBody): Promise<ExecuteEnrichmentResponse> => ({ success: true, message: '', count: 0, started: 0, duplicates: 0, failed: 0, items: [] })), estimate = vi.fn(async () => ESTIMATE)) {
   const api = fakeApi({
     fields: { list: vi.fn(async () => ({ success: true as const, fields: [CEO_FIELD] })) },
     enrichments: {
       list: vi.fn(async () => ({ success: true as const, enrichments: [ENRICHMENT], totalRecords: 1, totalPages: 1, hasRecords: true, pageIndex: 0, pageSize: 100 })),
       execute,
+      estimate,
     },
   });
   const r = renderWithApi(<EnrichPopover entityType="company" targets={targets} rows={rows} />, api);
@@ -86,6 +89,23 @@ describe('Enrich popover', { timeout: 20_000 }, () => {
     expect(execute).not.toHaveBeenCalled();
     await user.click(await screen.findByLabelText('All Rows'));
     expect(screen.getByTestId('enrich-warning').textContent).toBe('WARNING: This will overwrite existing values for selected rows.');
+  });
+
+  it('shows what the run will take before it starts, and says when it exceeds the AI credits', async () => {
+    const user = userEvent.setup();
+    const estimate = vi.fn(async (b: { enrichmentId: string; count: number }) => (b.count > 1
+      ? { ...ESTIMATE, modelCalls: 2, creditsRemaining: 1, creditsTotal: 10, exceedsCredits: true, message: 'This run needs 2 AI credits; 1 remain.' }
+      : { ...ESTIMATE, modelCalls: 1, creditsRemaining: 9, creditsTotal: 10, message: '1 model call(s), about 1 s.' }));
+    setup({ kind: 'ids', ids: [R1, R2] }, [row(R1, null), row(R2, null)], undefined, estimate);
+    await open(user);
+    await pickField(user);
+    expect((await screen.findByTestId('enrich-estimate')).textContent).toBe('This run needs 2 AI credits; 1 remain. Rows already filled are skipped.');
+    expect(estimate).toHaveBeenCalledWith({ enrichmentId: E1, count: 2 });
+    cleanup();
+    setup({ kind: 'ids', ids: [R1] }, [row(R1, null)], undefined, estimate);
+    await open(user);
+    await pickField(user);
+    expect((await screen.findByTestId('enrich-estimate')).textContent).toBe('1 model call(s), about 1 s. 9 AI credits remaining. Rows already filled are skipped.');
   });
 
   it('starts the selected rows, marks them and reports started and duplicates', async () => {
