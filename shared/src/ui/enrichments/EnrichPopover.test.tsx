@@ -4,7 +4,7 @@ import '../table/test-select-in-popover';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { EnrichmentDto, ExecuteEnrichmentBody, ExecuteEnrichmentResponse, FieldDto } from '../../contracts';
+import type { EnrichmentDto, EnrichmentEstimateResponse, ExecuteEnrichmentBody, ExecuteEnrichmentResponse, FieldDto } from '../../contracts';
 import { fakeApi, renderWithApi } from '../test-render';
 import { EnrichPopover, type EnrichRow, type EnrichTargets } from './EnrichPopover';
 import { getCellResult } from './liveResults';
@@ -32,9 +32,9 @@ const ENRICHMENT: EnrichmentDto = {
 
 const row = (id: string, ceo: unknown): EnrichRow => ({ id, fields: ceo === undefined ? {} : { [F_CEO]: { value: ceo } } });
 
-const ESTIMATE = { success: true as const, modelCalls: 2, upTo: false, creditsRemaining: null, creditsTotal: null, exceedsCredits: false, concurrency: 8, expectedSeconds: 1, message: '2 model call(s), about 1 s.' };
+const ESTIMATE: EnrichmentEstimateResponse = { success: true as const, modelCalls: 2, upTo: false, creditsRemaining: null, creditsTotal: null, exceedsCredits: false, concurrency: 8, expectedSeconds: 1, message: '2 model call(s), about 1 s.' };
 
-function setup(targets: EnrichTargets | null, rows: EnrichRow[], execute = vi.fn(async (_b: ExecuteEnrichmentBody): Promise<ExecuteEnrichmentResponse> => ({ success: true, message: '', count: 0, started: 0, duplicates: 0, failed: 0, items: [] })), estimate = vi.fn(async () => ESTIMATE)) {
+function setup(targets: EnrichTargets | null, rows: EnrichRow[], execute = vi.fn(async (_b: ExecuteEnrichmentBody): Promise<ExecuteEnrichmentResponse> => ({ success: true, message: '', count: 0, started: 0, duplicates: 0, failed: 0, items: [] })), estimate = vi.fn(async (_b: { enrichmentId: string; count: number }): Promise<EnrichmentEstimateResponse> => ESTIMATE)) {
   const api = fakeApi({
     fields: { list: vi.fn(async () => ({ success: true as const, fields: [CEO_FIELD] })) },
     enrichments: {
