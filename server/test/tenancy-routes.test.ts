@@ -136,6 +136,7 @@ const ROUTES: Record<string, Rule> = {
   'GET /api/v1/enrichment/executions': scoped,
   'POST /api/v1/enrichment/results': scoped,
   'POST /api/v1/enrichment/execute': ids,
+  'POST /api/v1/enrichment/estimate': scoped,
   'POST /api/v1/enrichment/assign': ids,
   'POST /api/v1/enrichment/unassign': ids,
   'PUT /api/v1/enrichment/set-primary': ids,

@@ -141,6 +141,8 @@ export function createApi(opts: HttpOptions = {}) {
       ideaConfigs: () => http.request('GET', '/api/v1/enrichment/idea/configs', C.EnrichmentConfigsResponse),
       /** The table (pageIndex zero-based; pageSize or take 100 fetches all for pickers). */
       list: (body: C.EnrichmentListBody = {}) => http.request('POST', '/api/v1/enrichment/list', C.EnrichmentListResponse, body),
+      /** What a run over N rows will take (model calls, AI credits, expected time). */
+      estimate: (body: C.EnrichmentEstimateBody) => http.request('POST', '/api/v1/enrichment/estimate', C.EnrichmentEstimateResponse, body),
       creators: () => http.request('GET', '/api/v1/enrichment/list/creators', C.EnrichmentCreatorsResponse),
       forList: (listId: string) => http.request('GET', `/api/v1/enrichment/${encodeURIComponent(listId)}/list`, C.ListEnrichmentsResponse),
       get: (id: string) => http.request('GET', `/api/v1/enrichment/${encodeURIComponent(id)}`, C.GetEnrichmentResponse),

@@ -19,3 +19,5 @@ export * from './mailbox';
 export * from './format';
 export * from './plays';
 export * from './send-window';
+export * from './drafts';
+export * from './run-cost';

@@ -18,4 +18,5 @@ export * from './plays';
 export * from './llm';
 export * from './auth';
 export * from './email';
+export * from './drafts';
 export * from './settings';

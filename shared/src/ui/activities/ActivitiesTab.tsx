@@ -38,6 +38,8 @@ import {
   CloudSyncRegular,
 } from '@fluentui/react-icons';
 import type { ActivityDto, CompanyDetails, ContactDetails } from '../../contracts';
+import { DraftItems } from '../drafts/DraftItems';
+import { useDrafts } from '../drafts/DraftsContext';
 import {
   ACTIVITY_FILTER_TYPES,
   ACTIVITY_MESSAGES,
@@ -181,6 +183,17 @@ export function ActivitiesTab({ loaded }: { loaded: LoadedRecord }) {
   const today = localDate();
   const groups = useMemo(() => groupActivities(q.data?.activities ?? [], today), [q.data, today]);
   const name = draftEmailName(loaded);
+  // 'Draft Email to {name}': a new draft to the contact, or to the company's key contact.
+  const drafts = useDrafts();
+  const [creating, setCreating] = useState(false);
+  const draftEmail = async () => {
+    setCreating(true);
+    try {
+      await drafts?.create(entityType === 'contact' ? { contactId: id } : { companyId: id });
+    } finally {
+      setCreating(false);
+    }
+  };
 
   const toggleType = (t: ActivityType, on: boolean) =>
     setTypes((old) => ACTIVITY_FILTER_TYPES.filter((x) => (x === t ? on : old.includes(x))));
@@ -239,6 +252,7 @@ export function ActivitiesTab({ loaded }: { loaded: LoadedRecord }) {
           </Button>
         )}
       </div>
+      <DraftItems entityType={entityType} id={id} />
       {q.isPending ? (
         <div className={styles.center}>
           <Spinner size="small" label="Loading activities..." />
@@ -257,11 +271,17 @@ export function ActivitiesTab({ loaded }: { loaded: LoadedRecord }) {
           <div className={styles.center} data-testid="activities-empty">
             <HistoryRegular className={styles.centerIcon} aria-hidden />
             <Text>{ACTIVITIES_EMPTY(name)}</Text>
-            <Tooltip content={EMAIL_DRAFTING_LATER} relationship="description">
-              <Button appearance="primary" icon={<SendRegular />} disabledFocusable data-testid="activities-draft-email">
+            {drafts ? (
+              <Button appearance="primary" icon={<SendRegular />} disabled={creating} onClick={() => void draftEmail()} data-testid="activities-draft-email">
                 {DRAFT_EMAIL_TO(name)}
               </Button>
-            </Tooltip>
+            ) : (
+              <Tooltip content={EMAIL_DRAFTING_LATER} relationship="description">
+                <Button appearance="primary" icon={<SendRegular />} disabledFocusable data-testid="activities-draft-email">
+                  {DRAFT_EMAIL_TO(name)}
+                </Button>
+              </Tooltip>
+            )}
           </div>
         )
       ) : (

@@ -207,7 +207,7 @@ describe('Activities tab', () => {
     await waitFor(() => expect(screen.getAllByTestId('activity-row')).toHaveLength(2));
   });
 
-  it('empty: tells the user to run a Play, and "Draft Email to {name}" is disabled until email drafting exists', async () => {
+  it('empty: tells the user to run a Play; "Draft Email to {name}" is disabled in a client without draft panels', async () => {
     const { api } = listApi([]);
     renderTab(api, { entityType: 'contact', record: contact() });
     const empty = await screen.findByTestId('activities-empty');
@@ -324,16 +324,16 @@ describe('Log Activity defaults from a drawer', () => {
 });
 
 describe('Mini drawer', () => {
-  it('two tabs; Save only on Log Activity; Run Play is an honest empty state with Search Plays and New Play', async () => {
+  it('two tabs; Save only on Log Activity; Run Play without published plays says so, with Search Plays and New Play', async () => {
     const user = userEvent.setup();
-    renderMini(fakeApi({}), { tab: 'Run Play' });
+    renderMini(fakeApi({ plays: { published: async () => ({ success: true as const, plays: [] }) } }), { tab: 'Run Play' });
     const mini = await screen.findByTestId('mini-drawer');
     expect(within(mini).getAllByRole('tab').map((t) => t.getAttribute('data-testid'))).toEqual(['mini-drawer-tab-run-play', 'mini-drawer-tab-log-activity']);
     expect(within(mini).getByRole('tab', { name: 'Run Play' })).toBeTruthy();
     expect(within(mini).getByRole('tab', { name: 'Log Activity' })).toBeTruthy();
     expect(mini.style.width).toBe('399px');
     expect(screen.getByPlaceholderText('Search Plays')).toBeTruthy();
-    expect(screen.getByTestId('run-play-empty').textContent).toContain(NO_PLAYS);
+    expect((await screen.findByTestId('run-play-empty')).textContent).toContain(NO_PLAYS);
     expect(screen.getByTestId('run-play-new')).toBeTruthy();
     expect(screen.queryByTestId('mini-drawer-save')).toBeNull();
     expect(screen.getByTestId('mini-drawer-close')).toBeTruthy();
