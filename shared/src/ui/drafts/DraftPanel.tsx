@@ -202,7 +202,9 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth }: Dra
     }
   };
 
-  const banners = draftBanners(draft, drafts?.integration ?? null);
+  // The mailbox's 'Send Error' / 'Warning' are the send controls' (issue 18: GET /email/service-status);
+  // the panel shows the draft's own 'Error'.
+  const banners = draftBanners(draft, null);
   const badCc = invalidCc(edit.cc);
   const title = draft.title || edit.to || 'New email';
   const saveLabel = saveState === 'saving' || saveState === 'pending' ? 'Saving…' : saveState === 'saved' ? 'Saved' : saveState === 'failed' ? 'Not saved' : '';

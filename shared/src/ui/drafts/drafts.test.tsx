@@ -47,7 +47,7 @@ function play(over: Partial<PlayDto> = {}): PlayDto {
 
 const ok = <T,>(v: T) => ({ success: true as const, ...v });
 
-function apiWith(drafts: EmailDraftDto[], extra: { emails?: Partial<Api['emails']>; integrations?: Api['llm']['integrations'] } = {}) {
+function apiWith(drafts: EmailDraftDto[], extra: { emails?: Partial<Api['emails']>; integrations?: Api['llm']['integrations']; mailbox?: { level: 'warning' | 'error'; message: string } | null } = {}) {
   const list = [...drafts];
   const save = vi.fn(async (id: string, body: Record<string, unknown>) => {
     const i = list.findIndex((d) => d.channelEmailId === id);
@@ -64,6 +64,9 @@ function apiWith(drafts: EmailDraftDto[], extra: { emails?: Partial<Api['emails'
     },
     plays: { published: async () => ok({ plays: [play()] }) },
     llm: { integrations: extra.integrations ?? (async () => ok({ integrations: [] })) },
+    // The send controls' mailbox status (issue 18): no mailbox connected unless a test says otherwise.
+    emailService: { status: async () => ok({ configured: true, integration: null, banner: extra.mailbox === undefined ? { level: 'error' as const, message: 'Office 365 integration not found.' } : extra.mailbox,
+      workingHours: { daysOfWeek: ['monday'], startTime: '08:00', endTime: '17:00', timeZone: 'UTC' }, workingHoursSource: 'default' as const, queued: 0 }) },
   });
   return { api, list, save };
 }
@@ -130,10 +133,9 @@ describe('Floating draft panels', () => {
     expect(within(p).getByTestId('draft-from').textContent).toBe('me@dealscout.test');
     expect((within(p).getByTestId('draft-to') as HTMLInputElement).value).toBe('grace@acme.test');
     expect(await within(p).findByTestId('draft-body-input')).toBeTruthy();
-    expect(within(p).getByTestId('draft-send-now').getAttribute('aria-disabled')).toBe('true');
-    expect(within(p).getByTestId('draft-send-coming-soon').textContent).toBe('Coming soon');
-    // No email integration yet: the Send Error banner.
-    expect(within(p).getByTestId('draft-banner-error').textContent).toBe('Send ErrorOffice 365 integration not found.');
+    // No mailbox connected: the send controls (issue 18) say so and cannot send.
+    await waitFor(() => expect(within(p).getByTestId('draft-banner-error').textContent).toBe('ErrorOffice 365 integration not found.'));
+    expect((within(p).getByTestId('draft-send-now') as HTMLButtonElement).disabled).toBe(true);
     // The font list is the spec's.
     const fonts = [...within(p).getByTestId('draft-body-font').querySelectorAll('option')].map((o) => o.value).filter(Boolean);
     expect(fonts).toEqual(['Calibri', 'Anton', 'Arial', 'Courier', 'Garamond', 'Tahoma', 'Times New Roman', 'Verdana']);
@@ -252,7 +254,7 @@ describe('Floating draft panels', () => {
     const soon = new Date(Date.now() + 3 * 86_400_000).toISOString();
     const integrations = async () => ok({ integrations: [{ id: 'i1', provider: 'Office 365', type: 'email', scope: 'user' as const,
       data: { name: 'Mailbox', createdById: null, createdBy: null, createdAt: soon, expiresAt: soon, active: true, metadata: { name: null } } }] });
-    const { api } = apiWith([draft({ status: 'error', statusMessage: PLAY_MESSAGES.executionFailedMessage })], { integrations });
+    const { api } = apiWith([draft({ status: 'error', statusMessage: PLAY_MESSAGES.executionFailedMessage })], { integrations, mailbox: { level: 'warning', message: 'Your Office 365 integration will expire in 3 days.' } });
     renderPanels(api);
     fireEvent.click(within(await screen.findByTestId('draft-panel')).getByTestId('draft-panel-header'));
     expect(within(expanded()).getByTestId('draft-banner-error').textContent).toBe(`Error${PLAY_MESSAGES.executionFailedMessage}`);
