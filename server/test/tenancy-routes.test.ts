@@ -125,6 +125,8 @@ const ROUTES: Record<string, Rule> = {
   'GET /api/v1/integration': scoped,
   'POST /api/v1/organization/integration': scoped,
   'DELETE /api/v1/organization/integration/{id}': ids,
+  'PUT /api/v1/integrations/{id}': ids,
+  'GET /api/v1/integrations/salesforce/callback': scoped,
   'GET /api/v1/enrichment/configs': scoped,
   'GET /api/v1/enrichment/idea/configs': scoped,
   'GET /api/v1/enrichment/next-name': scoped,

@@ -12,3 +12,4 @@ export * from './llm';
 export * from './mailbox';
 export * from './lookup';
 export * from './plays';
+export * from './crm';
