@@ -157,6 +157,13 @@ export function createApi(opts: HttpOptions = {}) {
       /** Schema editor: one column from a hint (400 with ENRICHMENT_AI_MESSAGES.noColumns when none). */
       generateSchemaObject: (body: C.GenerateSchemaObjectBody) => http.request('POST', '/api/v1/enrichment/generate-schema-object', C.GenerateSchemaObjectResponse, body),
     },
+    crm: {
+      /** Connects a CRM (admin); 201. salesforce: answers `authorizationUrl`, where the browser goes next. */
+      connect: (body: C.CreateOrgIntegrationBody) => http.request('POST', '/api/v1/organization/integration', C.IntegrationResponse, body),
+      /** Renames, replaces an Affinity key, or pauses / resumes a CRM. */
+      update: (id: string, body: C.UpdateIntegrationBody) => http.request('PUT', `/api/v1/integrations/${encodeURIComponent(id)}`, C.IntegrationResponse, body),
+      remove: (id: string) => http.request('DELETE', `/api/v1/organization/integration/${encodeURIComponent(id)}`, Success),
+    },
     notifications: {
       list: (limit?: number) => http.request('GET', `/api/v1/notifications${limit ? `?limit=${limit}` : ''}`, C.NotificationsResponse),
       unreadCount: () => http.request('GET', '/api/v1/notifications/unread-count', C.UnreadCountResponse),

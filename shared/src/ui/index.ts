@@ -17,3 +17,4 @@ export * from './enrichments';
 export * from './plays';
 export * from './llm';
 export * from './auth';
+export * from './crm';

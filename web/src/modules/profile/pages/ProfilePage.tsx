@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Field, Input, Spinner, Switch, Text, Title2, Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
 import { AiProviderCard, useNotify } from '@dealscout/shared/ui';
 import { api, errorMessage } from '../../../app/api';
+import { CrmIntegrations } from '../../integrations/CrmIntegrations';
 import { USER_KEY, useSaveSettings, useUser, useUserConfig } from '../../session/hooks/useSession';
 
 const useStyles = makeStyles({
@@ -119,6 +120,7 @@ export default function ProfilePage() {
           The Office 365 mailbox and calendar (to draft, schedule and send email) arrive with the email module; the AI provider is connected here.
         </Text>
         <AiProviderCard isAdmin={user.isAdmin} />
+        <CrmIntegrations isAdmin={user.isAdmin} />
       </Section>
     </div>
   );

@@ -1,0 +1,4 @@
+export * from './state';
+export * from './CrmCardFrame';
+export * from './SalesforceCard';
+export * from './AffinityCard';
