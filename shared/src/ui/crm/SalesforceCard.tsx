@@ -17,11 +17,11 @@ export const SALESFORCE_TEXT = {
   sandbox: 'Sandbox (test.salesforce.com)',
   explain: 'You will sign in to Salesforce and allow Dealscout to access your data. Salesforce then brings you back here.',
   continue: 'Continue to Salesforce',
-  reconnect: 'Reconnect',
+  reconnect: 'Reconnect to Salesforce',
   failed: 'Could not start the Salesforce connection. Please try again.',
 } as const;
 
-function ConnectSalesforce({ onAuthorize, initial }: { onAuthorize: (url: string) => void; initial: SalesforceEnvironment }) {
+function ConnectSalesforce({ onAuthorize, initial, label = SALESFORCE_TEXT.continue }: { onAuthorize: (url: string) => void; initial: SalesforceEnvironment; label?: string }) {
   const styles = useCrmCardStyles();
   const api = useApi();
   const [environment, setEnvironment] = useState<SalesforceEnvironment>(initial);
@@ -47,7 +47,7 @@ function ConnectSalesforce({ onAuthorize, initial }: { onAuthorize: (url: string
       )}
       <div className={styles.actions}>
         <Button type="submit" appearance="primary" disabled={start.isPending || start.isSuccess} icon={start.isPending || start.isSuccess ? <Spinner size="tiny" /> : undefined} data-testid="salesforce-submit">
-          {SALESFORCE_TEXT.continue}
+          {label}
         </Button>
       </div>
     </form>
@@ -76,7 +76,7 @@ export function SalesforceCard({ isAdmin, onAuthorize }: SalesforceCardProps) {
           <dt className={styles.term}>Instance</dt><dd style={{ margin: 0 }}>{i.data.metadata.instanceUrl ?? '—'}</dd>
         </>
       )}
-      renderSettings={(i) => <ConnectSalesforce onAuthorize={onAuthorize} initial={env(i)} />}
+      renderSettings={(i) => <ConnectSalesforce onAuthorize={onAuthorize} initial={env(i)} label={SALESFORCE_TEXT.reconnect} />}
     />
   );
 }

@@ -1,0 +1,108 @@
+// CRM connect journey in Chromium: an admin connects Salesforce from the organization settings
+// through the fake Salesforce's consent page (OAuth web-server flow with PKCE, sandbox login), sees
+// the account on the card and the Affinity card disabled; disconnects; then connects Affinity with an
+// API key (a wrong key first). Real server, PostgreSQL, the loopback fakes of Salesforce and Affinity.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import path from 'node:path';
+import { launchBrowser, ARTIFACTS } from '../support/browser';
+import { startServer, type RunningServer } from '../support/server';
+import { FakeSalesforce } from '../../server/test/fakes/salesforce-server';
+import { FakeAffinity } from '../../server/test/fakes/affinity-server';
+
+const ADMIN = { email: 'mara@northgate.example', password: 'Northgate1234' };
+const AFF_KEY = 'affinity-e2e-key-0123456789-SECRET';
+
+describe('CRM connect in Chromium', () => {
+  let server: RunningServer;
+  let prod: FakeSalesforce;
+  let sandbox: FakeSalesforce;
+  let aff: FakeAffinity;
+  let browser: Browser;
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-crm-${name}.png`), fullPage: true });
+
+  beforeAll(async () => {
+    prod = await FakeSalesforce.start({ clientId: 'e2e-client', clientSecret: 'e2e-secret' });
+    sandbox = await FakeSalesforce.start({ clientId: 'e2e-client', clientSecret: 'e2e-secret', username: 'mara@northgate.example.sandbox' });
+    aff = await FakeAffinity.start({ apiKeys: [AFF_KEY] });
+    server = await startServer({
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Northgate Partners',
+      SALESFORCE_CLIENT_ID: 'e2e-client', SALESFORCE_CLIENT_SECRET: 'e2e-secret', SALESFORCE_LOGIN_URL: prod.url, SALESFORCE_SANDBOX_LOGIN_URL: sandbox.url,
+      AFFINITY_BASE_URL: aff.url, OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await prod?.close();
+    await sandbox?.close();
+    await aff?.close();
+  });
+
+  it('connects Salesforce through the consent page, then switches to Affinity', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/login`);
+    await page.getByTestId('login-email').fill(ADMIN.email);
+    await page.getByTestId('login-password').fill(ADMIN.password);
+    await page.getByTestId('login-submit').click();
+    await page.getByTestId('app-shell').waitFor();
+
+    await page.goto(`${server.url}/organization/settings`);
+    const sfCard = page.getByTestId('salesforce-card');
+    const affCard = page.getByTestId('affinity-card');
+    await sfCard.getByTestId('salesforce-status').waitFor();
+    await sfCard.scrollIntoViewIfNeeded();
+    await shot(page, 'cards-before');
+    await sfCard.getByTestId('salesforce-connect').click();
+    await page.getByTestId('salesforce-form').waitFor();
+    await page.getByLabel(/Sandbox/).check();
+    await shot(page, 'salesforce-environment');
+    await page.getByTestId('salesforce-submit').click();
+    // The fake Salesforce's consent page, on the sandbox login host.
+    await page.waitForURL((u) => u.origin === sandbox.url && u.pathname === '/services/oauth2/authorize');
+    await page.getByText('Allow Access?').waitFor();
+    await shot(page, 'salesforce-consent');
+    await page.locator('#oaapprove').click();
+    await page.waitForURL((u) => u.pathname === '/organization/settings');
+    await page.getByText('Salesforce connected').first().waitFor();
+    await sfCard.getByTestId('salesforce-connected').waitFor();
+    expect(await sfCard.getByTestId('salesforce-account').textContent()).toBe('mara@northgate.example.sandbox');
+    expect(await sfCard.getByTestId('salesforce-created-by').textContent()).not.toBe('—');
+    expect(page.url()).not.toContain('crm=');
+    expect(await affCard.getByTestId('affinity-connect').isDisabled()).toBe(true);
+    expect(await affCard.getByTestId('affinity-blocked').textContent()).toContain('Salesforce is the active CRM');
+    await sfCard.scrollIntoViewIfNeeded();
+    await shot(page, 'salesforce-connected');
+    const [row] = await server.query<{ t: string; active: boolean }>(`select row_to_json(i)::text as t, active from integration i where provider = 'salesforce'`);
+    expect(row.active).toBe(true);
+    expect(row.t).not.toMatch(/5Aep|00D!/);
+
+    // Settings → Disconnect (confirm), which revokes the token at Salesforce.
+    await sfCard.getByTestId('salesforce-settings').click();
+    await page.getByTestId('salesforce-settings-dialog').waitFor();
+    expect(await page.getByTestId('salesforce-environment-value').textContent()).toBe('Sandbox');
+    await page.waitForTimeout(400); // the dialog's fade-in
+    await shot(page, 'salesforce-settings');
+    await page.getByTestId('salesforce-disconnect').click();
+    await page.getByTestId('confirm-dialog-confirm').click();
+    await sfCard.getByTestId('salesforce-status').waitFor();
+    expect(sandbox.requests.some((r) => r.path === '/services/oauth2/revoke')).toBe(true);
+
+    await affCard.getByTestId('affinity-connect').click();
+    await page.getByTestId('affinity-key').fill('not-the-key');
+    await page.getByTestId('affinity-submit').click();
+    expect(await page.getByTestId('affinity-error').textContent()).toBe('Affinity refused this API key. Check the key and try again.');
+    await page.getByTestId('affinity-key').fill(AFF_KEY);
+    await page.getByTestId('affinity-submit').click();
+    await affCard.getByTestId('affinity-connected').waitFor();
+    expect(await affCard.getByTestId('affinity-account').textContent()).toBe('Acme Capital');
+    expect(await sfCard.getByTestId('salesforce-connect').isDisabled()).toBe(true);
+    await affCard.scrollIntoViewIfNeeded();
+    await shot(page, 'affinity-connected');
+    const rows = await server.query<{ t: string }>(`select row_to_json(i)::text as t from integration i`);
+    expect(rows.map((r) => r.t).join()).not.toContain('SECRET');
+    await ctx.close();
+  });
+});
