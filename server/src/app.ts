@@ -38,6 +38,7 @@ import { enrichmentRoutes } from './modules/enrichments/enrichments.routes';
 import { LlmService } from './providers/llm';
 import { llmRoutes } from './modules/llm/llm.routes';
 import { integrationRoutes } from './modules/integrations/integrations.routes';
+import { crmRoutes } from './modules/crm/crm.routes';
 import { playRoutes } from './modules/plays/plays.routes';
 
 export interface AppDeps {
@@ -134,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(activityRoutes, { prefix: '/api/v1' });
   await app.register(llmRoutes, { prefix: '/api/v1' });
   await app.register(integrationRoutes, { prefix: '/api/v1' });
+  await app.register(crmRoutes, { prefix: '/api/v1' });
   await app.register(playRoutes, { prefix: '/api/v1' });
   await app.register(enrichmentRoutes, { prefix: '/api/v1' });
 

@@ -11,7 +11,8 @@ export class FakeAffinity {
   url = '';
   readonly requests: { method: string; path: string; query: URLSearchParams; authorization?: string }[] = [];
   readonly organizations: Array<{ id: number; name: string; domain: string | null; domains: string[] }> = [];
-  readonly persons: Array<{ id: number; first_name: string; last_name: string; primary_email: string | null; emails: string[]; organization_ids: number[] }> = [];
+  /** type 0: an external person; 1: an internal person (a user of the Affinity instance). */
+  readonly persons: Array<{ id: number; type: number; first_name: string; last_name: string; primary_email: string | null; emails: string[]; organization_ids: number[] }> = [];
   readonly tenant = { id: 4242, name: 'Acme Capital', subdomain: 'acmecapital' };
   readonly user = { id: 77, first_name: 'Alex', last_name: 'Partner', email: 'alex@acmecapital.example.com' };
   private readonly server: http.Server;
@@ -21,6 +22,7 @@ export class FakeAffinity {
 
   private constructor(readonly apiKeys: string[]) {
     this.server = http.createServer((req, res) => this.handle(req, res));
+    this.persons.push({ id: this.user.id, type: 1, first_name: this.user.first_name, last_name: this.user.last_name, primary_email: this.user.email, emails: [this.user.email], organization_ids: [] });
   }
 
   static async start(opts: { apiKeys: string[] }): Promise<FakeAffinity> {
@@ -39,8 +41,8 @@ export class FakeAffinity {
     this.organizations.push(o);
     return o;
   }
-  addPerson(first: string, last: string, email: string | null, organizationIds: number[] = []): { id: number } {
-    const p = { id: this.nextId++, first_name: first, last_name: last, primary_email: email, emails: email ? [email] : [], organization_ids: organizationIds };
+  addPerson(first: string, last: string, email: string | null, organizationIds: number[] = [], type = 0): { id: number } {
+    const p = { id: this.nextId++, type, first_name: first, last_name: last, primary_email: email, emails: email ? [email] : [], organization_ids: organizationIds };
     this.persons.push(p);
     return p;
   }
@@ -87,7 +89,11 @@ export class FakeAffinity {
         if (!t || t.kind !== kind) return send(422, { message: 'Invalid page_token' }, limitHeaders);
         offset = t.offset;
       }
-      const all = kind === 'organizations' ? this.organizations : this.persons;
+      const term = u.searchParams.get('term')?.toLowerCase() ?? null;
+      const source = kind === 'organizations' ? this.organizations : this.persons;
+      const all = term
+        ? source.filter((r) => JSON.stringify(r).toLowerCase().includes(term))
+        : source;
       const items = all.slice(offset, offset + size);
       let next: string | null = null;
       if (offset + size < all.length) {

@@ -52,6 +52,14 @@ const DEFAULT_FIELDS: Record<string, FakeSfField[]> = {
     { name: 'LastModifiedDate', label: 'Last Modified Date', type: 'datetime' },
     { name: 'SystemModstamp', label: 'System Modstamp', type: 'datetime' },
   ],
+  User: [
+    { name: 'Id', label: 'User ID', type: 'id' },
+    { name: 'Username', label: 'Username', type: 'string' },
+    { name: 'Name', label: 'Full Name', type: 'string' },
+    { name: 'Email', label: 'Email', type: 'email' },
+    { name: 'IsActive', label: 'Active', type: 'boolean' },
+    { name: 'LastModifiedDate', label: 'Last Modified Date', type: 'datetime' },
+  ],
 };
 
 export class FakeSalesforce {
@@ -62,7 +70,7 @@ export class FakeSalesforce {
   /** Every request: method, path, query, authorization header. */
   readonly requests: { method: string; path: string; query: URLSearchParams; authorization?: string }[] = [];
   readonly fields: Record<string, FakeSfField[]> = structuredClone(DEFAULT_FIELDS);
-  readonly records: Record<string, FakeSfRecord[]> = { Account: [], Contact: [] };
+  readonly records: Record<string, FakeSfRecord[]> = { Account: [], Contact: [], User: [] };
   apiRequests = 0;
   requestLimit: number;
   pageSize: number;
@@ -76,6 +84,7 @@ export class FakeSalesforce {
     this.username = opts.username ?? 'admin@acme.example.com';
     this.requestLimit = opts.requestLimit ?? 15000;
     this.pageSize = opts.pageSize ?? 2000;
+    this.addUser(this.username, 'Ada Admin', this.userId);
     this.server = http.createServer((req, res) => {
       void this.handle(req, res).catch((err: unknown) => {
         res.writeHead(500, { 'content-type': 'application/json' });
@@ -99,6 +108,12 @@ export class FakeSalesforce {
   revokeRefreshTokens(): void {
     this.refreshTokens.clear();
     this.expireAccessTokens();
+  }
+  /** A Salesforce user of the org (Username is unique across Salesforce). */
+  addUser(username: string, name: string, id = `005${randomBytes(6).toString('hex').toUpperCase().slice(0, 12)}AAA`, active = true): FakeSfRecord {
+    const rec: FakeSfRecord = { Id: id, Username: username, Name: name, Email: username, IsActive: active, LastModifiedDate: new Date().toISOString().replace('Z', '+0000') };
+    this.records.User.push(rec);
+    return rec;
   }
   addRecord(sobject: 'Account' | 'Contact', fields: Record<string, unknown> & { Id?: string }): FakeSfRecord {
     const prefix = sobject === 'Account' ? '001' : '003';
@@ -298,18 +313,20 @@ function parseSoql(q: string): Soql | { error: string } {
     for (const part of m[3].split(/\s+AND\s+/i)) {
       const w = /^\s*(\w+)\s*(=|!=|>=|<=|>|<)\s*(.+?)\s*$/.exec(part);
       if (!w) return { error: `unexpected token in WHERE: ${part}` };
-      where.push({ field: w[1], op: w[2], value: w[3].replace(/^'(.*)'$/, '$1') });
+      const quoted = /^'(.*)'$/s.exec(w[3]);
+      where.push({ field: w[1], op: w[2], value: quoted ? quoted[1].replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c)) : w[3] });
     }
   }
   return { fields: m[1].split(',').map((f) => f.trim()), from: m[2], where, orderBy: m[4] ?? null, limit: m[5] ? Number(m[5]) : null };
 }
 
 function compare(actual: unknown, op: string, raw: string): boolean {
+  // String comparisons are case-insensitive in SOQL.
   const isDate = /^\d{4}-\d{2}-\d{2}T/.test(raw);
   const a = isDate ? Date.parse(String(actual ?? '').replace(/\+0000$/, 'Z')) : String(actual ?? '');
   const b = isDate ? Date.parse(raw.replace(/\+0000$/, 'Z')) : raw;
   switch (op) {
-    case '=': return a === b;
+    case '=': return typeof a === 'string' && typeof b === 'string' ? a.toLowerCase() === b.toLowerCase() : a === b;
     case '!=': return a !== b;
     case '>': return a > b;
     case '<': return a < b;

@@ -43,8 +43,16 @@ describe('Affinity adapter contract (fake Affinity)', () => {
     }
     expect(names).toEqual(['Org 0', 'Org 1', 'Org 2', 'Org 3', 'Org 4']);
     const persons = await c.personsPage(null);
-    expect(persons).toEqual({ items: [expect.objectContaining({ primary_email: 'pat@org0.example.com' })], nextPageToken: null });
+    expect(persons.nextPageToken).toBeNull();
+    expect(persons.items.map((p) => p.primary_email)).toEqual(['alex@acmecapital.example.com', 'pat@org0.example.com']);
     expect((await c.fields('organizations')).map((f) => f.name)).toContain('Industry');
+  });
+
+  it('finds an internal person (a user of the instance) by email, not an external one', async () => {
+    const c = new AffinityClient({ apiKey: KEY, baseUrl: fake.url });
+    expect((await c.findInternalPerson('ALEX@acmecapital.example.com'))?.id).toBe(77);
+    expect(await c.findInternalPerson('pat@org0.example.com')).toBeNull();
+    expect(await c.findInternalPerson('nobody@example.com')).toBeNull();
   });
 
   it('429 waits Retry-After and retries; a wait beyond the cap fails as rate limited', async () => {

@@ -97,6 +97,17 @@ export class AffinityClient {
     return { items: r.persons, nextPageToken: r.next_page_token };
   }
 
+  /**
+   * The internal person (a user of the Affinity instance, `type` 1) with this email, or null:
+   * GET /persons?term= searches names and emails.
+   */
+  async findInternalPerson(email: string): Promise<AffinityPerson | null> {
+    const q = new URLSearchParams({ term: email, page_size: '50' });
+    const r = await this.request<{ persons: Array<AffinityPerson & { type?: number }>; next_page_token: string | null }>('GET', `/persons?${q}`);
+    const wanted = email.trim().toLowerCase();
+    return r.persons.find((p) => p.type === 1 && (p.emails ?? []).concat(p.primary_email ?? []).some((e) => e.toLowerCase() === wanted)) ?? null;
+  }
+
   /** The global and list fields offered for organizations or persons (GET /organizations/fields, /persons/fields). */
   async fields(kind: 'organizations' | 'persons'): Promise<{ id: number; name: string; value_type: number; allows_multiple: boolean }[]> {
     return this.request('GET', `/${kind}/fields`);

@@ -77,6 +77,16 @@ describe('Salesforce adapter contract (fake Salesforce)', () => {
     await expect(client.queryPage({ soql: 'SELECT Id, Nope FROM Account' })).rejects.toMatchObject({ errorCode: 'INVALID_FIELD' });
   });
 
+  it('finds a user by username (case-insensitive, quotes escaped); unknown → null', async () => {
+    sf.addUser("o'brien@acme.example.com", "Pat O'Brien");
+    const { tokens } = await connected();
+    const client = new SalesforceClient(cfg, tokens);
+    expect(await client.findUserByUsername(sf.username.toUpperCase())).toMatchObject({ id: sf.userId, active: true });
+    expect(await client.findUserByUsername("o'brien@acme.example.com")).toMatchObject({ name: "Pat O'Brien" });
+    expect(await client.findUserByUsername("x' OR Username != 'y")).toBeNull();
+    expect(await client.findUserByUsername('nobody@acme.example.com')).toBeNull();
+  });
+
   it('an expired session is refreshed with the refresh token once, and the new token reported', async () => {
     const { tokens } = await connected();
     const refreshed: string[] = [];

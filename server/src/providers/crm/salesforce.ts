@@ -131,6 +131,15 @@ export class SalesforceClient {
     return { records: res.records.map(stripAttributes), totalSize: res.totalSize, done: res.done, nextRecordsUrl: res.nextRecordsUrl ?? null };
   }
 
+  /** The Salesforce user with this username (Username is unique across Salesforce), or null. */
+  async findUserByUsername(username: string): Promise<{ id: string; username: string; name: string; active: boolean } | null> {
+    const page = await this.queryPage<{ Id: string; Username: string; Name: string; IsActive: boolean }>({
+      soql: `SELECT Id, Username, Name, IsActive FROM User WHERE Username = '${soqlString(username)}' LIMIT 1`,
+    });
+    const u = page.records[0];
+    return u ? { id: u.Id, username: u.Username, name: u.Name, active: Boolean(u.IsActive) } : null;
+  }
+
   /** Every record of a query, page after page. */
   async queryAll<T extends Record<string, unknown>>(soql: string): Promise<T[]> {
     const out: T[] = [];
@@ -142,6 +151,11 @@ export class SalesforceClient {
     }
     return out;
   }
+}
+
+/** A SOQL string literal's content: backslash and quote escaped (SOQL reserved characters). */
+export function soqlString(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
 function stripAttributes<T extends Record<string, unknown>>(r: T): T {
