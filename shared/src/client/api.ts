@@ -163,6 +163,11 @@ export function createApi(opts: HttpOptions = {}) {
       /** Renames, replaces an Affinity key, or pauses / resumes a CRM. */
       update: (id: string, body: C.UpdateIntegrationBody) => http.request('PUT', `/api/v1/integrations/${encodeURIComponent(id)}`, C.IntegrationResponse, body),
       remove: (id: string) => http.request('DELETE', `/api/v1/organization/integration/${encodeURIComponent(id)}`, Success),
+      /** USER_AVAILABLE | USER_UNAVAILABLE | USER_INVALID, with the message to show. */
+      checkUsername: (username: string) => http.request('POST', '/api/v1/crm/username/check', C.CrmUsernameCheckResponse, { username }),
+      userSettings: () => http.request('GET', '/api/v1/crm/user-settings', C.CrmUserSettingsResponse),
+      /** Links the caller's CRM username once (201); it cannot be changed afterwards. */
+      linkUsername: (username: string) => http.request('POST', '/api/v1/crm/user-settings', C.CrmUserSettingsResponse, { username }),
     },
     notifications: {
       list: (limit?: number) => http.request('GET', `/api/v1/notifications${limit ? `?limit=${limit}` : ''}`, C.NotificationsResponse),

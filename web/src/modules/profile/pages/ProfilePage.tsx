@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Field, Input, Spinner, Switch, Text, Title2, Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
-import { AiProviderCard, useNotify } from '@dealscout/shared/ui';
+import { AiProviderCard, CrmUsernameSettings, useNotify } from '@dealscout/shared/ui';
 import { api, errorMessage } from '../../../app/api';
 import { CrmIntegrations } from '../../integrations/CrmIntegrations';
 import { USER_KEY, useSaveSettings, useUser, useUserConfig } from '../../session/hooks/useSession';
@@ -105,10 +105,7 @@ export default function ProfilePage() {
         />
       </Section>
       <Section title="CRM settings" testId="profile-crm-settings">
-        <Text className={styles.muted}>
-          CRM settings arrive with the CRM integration: link your CRM username (Salesforce or Affinity) for user-based sync. Once linked, the link cannot be changed.
-        </Text>
-        {!user.isAdmin && <Text className={styles.muted}>Please ask your organization Admin to connect a CRM.</Text>}
+        <CrmUsernameSettings isAdmin={user.isAdmin} />
       </Section>
       <Section title="Email settings" testId="profile-email-settings">
         <Text className={styles.muted}>
