@@ -79,7 +79,32 @@ describe('CRM connect in Chromium', () => {
     expect(row.active).toBe(true);
     expect(row.t).not.toMatch(/5Aep|00D!/);
 
+    // Profile → CRM settings: link the CRM username (checked against Salesforce's users), permanently.
+    sandbox.addUser('rep@northgate.example.sandbox', 'Rory Rep');
+    await page.goto(`${server.url}/account/profile`);
+    await page.getByTestId('crm-username-connect').click();
+    const input = page.getByTestId('crm-username-input');
+    await input.fill('rory');
+    await page.getByText("That doesn't appear to be a valid crm username").waitFor();
+    expect(await page.getByTestId('crm-username-save').isDisabled()).toBe(true);
+    await input.fill('nobody@northgate.example.sandbox');
+    await page.getByText("That doesn't appear to be a valid crm username").waitFor();
+    await input.fill('mara@northgate.example.sandbox');
+    await page.getByText('Username is available').waitFor();
+    await page.waitForTimeout(300);
+    await shot(page, 'username-available');
+    await page.getByTestId('crm-username-save').click();
+    await page.getByTestId('crm-username-confirm').getByText('Once linked, the link cannot be changed.', { exact: false }).waitFor();
+    await page.getByTestId('confirm-dialog-confirm').click();
+    await page.getByTestId('crm-username-linked').waitFor();
+    expect(await page.getByTestId('crm-username-value').textContent()).toBe('mara@northgate.example.sandbox');
+    await page.getByTestId('profile-crm-settings').scrollIntoViewIfNeeded();
+    await shot(page, 'username-linked');
+    const [link] = await server.query<{ crm_user_id: string }>(`select crm_user_id from crm_user_link`);
+    expect(link.crm_user_id).toBe(sandbox.userId);
+
     // Settings → Disconnect (confirm), which revokes the token at Salesforce.
+    await page.goto(`${server.url}/organization/settings`);
     await sfCard.getByTestId('salesforce-settings').click();
     await page.getByTestId('salesforce-settings-dialog').waitFor();
     expect(await page.getByTestId('salesforce-environment-value').textContent()).toBe('Sandbox');
