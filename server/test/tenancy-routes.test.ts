@@ -128,6 +128,7 @@ const ROUTES: Record<string, Rule> = {
   'PUT /api/v1/integrations/{id}': ids,
   'GET /api/v1/integrations/salesforce/callback': scoped,
   'POST /api/v1/crm/username/check': scoped,
+  'PUT /api/v1/user/calendar': scoped,
   'GET /api/v1/crm/user-settings': scoped,
   'POST /api/v1/crm/user-settings': scoped,
   'GET /api/v1/enrichment/configs': scoped,

@@ -103,6 +103,29 @@ describe('CRM connect in Chromium', () => {
     const [link] = await server.query<{ crm_user_id: string }>(`select crm_user_id from crm_user_link`);
     expect(link.crm_user_id).toBe(sandbox.userId);
 
+    // Profile → Calendar: time zone, meeting length (30 by default), weekly hours.
+    const cal = page.getByTestId('profile-calendar');
+    expect(await cal.getByTestId('calendar-meeting-length').inputValue()).toBe('30');
+    await cal.getByTestId('calendar-timezone').selectOption('America/New_York');
+    await cal.getByTestId('calendar-meeting-length').selectOption('45');
+    await cal.getByTestId('calendar-friday-end').fill('13:00');
+    await cal.getByTestId('calendar-friday-start').fill('14:00');
+    await cal.getByText('Each period must start before it ends').waitFor();
+    expect(await cal.getByTestId('calendar-save').isDisabled()).toBe(true);
+    await cal.getByTestId('calendar-friday-start').fill('08:30');
+    await cal.getByTestId('calendar-saturday').check();
+    await cal.getByTestId('calendar-save').click();
+    await page.getByText('Calendar settings saved').first().waitFor();
+    await cal.scrollIntoViewIfNeeded();
+    await shot(page, 'calendar');
+    await page.reload();
+    await page.getByTestId('profile-calendar').waitFor();
+    expect(await page.getByTestId('calendar-meeting-length').inputValue()).toBe('45');
+    const [me] = await server.query<{ calendar: { timezone: string; weeklyHours: Record<string, unknown> } }>(`select calendar from app_user`);
+    expect(me.calendar.timezone).toBe('America/New_York');
+    expect(me.calendar.weeklyHours.friday).toEqual([{ start: '08:30', end: '13:00' }]);
+    expect(me.calendar.weeklyHours.saturday).toEqual([{ start: '09:00', end: '17:00' }]);
+
     // Settings → Disconnect (confirm), which revokes the token at Salesforce.
     await page.goto(`${server.url}/organization/settings`);
     await sfCard.getByTestId('salesforce-settings').click();

@@ -25,6 +25,8 @@ export function createApi(opts: HttpOptions = {}) {
       get: () => http.request('GET', '/api/v1/user', C.GetUserResponse),
       saveSettings: (settings: C.UserSettingsBody) => http.request('PUT', '/api/v1/user/settings', C.UserSettingsResponse, settings),
       updateProfile: (body: C.UpdateProfileBody) => http.request('PUT', '/api/v1/user/profile', C.GetUserResponse, body),
+      /** Time zone, meeting length and weekly hours. */
+      updateCalendar: (body: C.UpdateCalendarBody) => http.request('PUT', '/api/v1/user/calendar', C.GetUserResponse, body),
     },
     organization: {
       get: () => http.request('GET', '/api/v1/organization', C.GetOrganizationResponse),

@@ -4,6 +4,7 @@ import { Button, Field, Input, Spinner, Switch, Text, Title2, Subtitle1, makeSty
 import { AiProviderCard, CrmUsernameSettings, useNotify } from '@dealscout/shared/ui';
 import { api, errorMessage } from '../../../app/api';
 import { CrmIntegrations } from '../../integrations/CrmIntegrations';
+import { CalendarSettings } from '../components/CalendarSettings';
 import { USER_KEY, useSaveSettings, useUser, useUserConfig } from '../../session/hooks/useSession';
 
 const useStyles = makeStyles({
@@ -103,6 +104,7 @@ export default function ProfilePage() {
           onChange={(_, d) => saveSettings.mutate({ navigationExpanded: d.checked })}
           data-testid="profile-navigation-expanded"
         />
+        <CalendarSettings />
       </Section>
       <Section title="CRM settings" testId="profile-crm-settings">
         <CrmUsernameSettings isAdmin={user.isAdmin} />
