@@ -39,6 +39,7 @@ import { LlmService } from './providers/llm';
 import { llmRoutes } from './modules/llm/llm.routes';
 import { integrationRoutes } from './modules/integrations/integrations.routes';
 import { crmRoutes } from './modules/crm/crm.routes';
+import { emailSettingsRoutes } from './modules/users/email-settings.routes';
 import { playRoutes } from './modules/plays/plays.routes';
 
 export interface AppDeps {
@@ -136,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(llmRoutes, { prefix: '/api/v1' });
   await app.register(integrationRoutes, { prefix: '/api/v1' });
   await app.register(crmRoutes, { prefix: '/api/v1' });
+  await app.register(emailSettingsRoutes, { prefix: '/api/v1' });
   await app.register(playRoutes, { prefix: '/api/v1' });
   await app.register(enrichmentRoutes, { prefix: '/api/v1' });
 

@@ -27,6 +27,12 @@ export function createApi(opts: HttpOptions = {}) {
       updateProfile: (body: C.UpdateProfileBody) => http.request('PUT', '/api/v1/user/profile', C.GetUserResponse, body),
       /** Time zone, meeting length and weekly hours. */
       updateCalendar: (body: C.UpdateCalendarBody) => http.request('PUT', '/api/v1/user/calendar', C.GetUserResponse, body),
+      emailSettings: () => http.request('GET', '/api/v1/user/email-settings', C.EmailSettingsResponse),
+      saveSignature: (signature: string) => http.request('PUT', '/api/v1/user/email-settings', C.EmailSettingsResponse, { signature }),
+      /** Admin: saves the organization's AI summary. */
+      saveAiSummary: (aiSummary: string) => http.request('PUT', '/api/v1/organization/ai-summary', C.EmailSettingsResponse, { aiSummary }),
+      /** Admin: drafts the summary from the organization's website (not saved). */
+      generateAiSummary: () => http.request('POST', '/api/v1/organization/ai-summary/generate', C.GenerateAiSummaryResponse, {}),
     },
     organization: {
       get: () => http.request('GET', '/api/v1/organization', C.GetOrganizationResponse),

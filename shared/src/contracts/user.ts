@@ -102,3 +102,34 @@ export function calendarOf(raw: Record<string, unknown> | undefined, fallbackTim
   const len = typeof raw?.meetingLength === 'number' && (MEETING_LENGTHS as readonly number[]).includes(raw.meetingLength) ? raw.meetingLength : DEFAULT_MEETING_LENGTH;
   return { timezone: tz, meetingLength: len, weeklyHours: parsed.success ? parsed.data : defaultWeeklyHours() };
 }
+
+// ---- Email settings (spec 001 §2 /account/profile 'Engage email settings': the email signature and
+// the organization's AI summary used in generated emails)
+export const EMAIL_SETTINGS_MESSAGES = {
+  signatureSaved: 'Email signature saved',
+  summarySaved: 'Organization summary saved',
+  signatureTooLong: 'The signature is too long (at most 5,000 characters)',
+  summaryTooLong: 'The summary is too long (at most 5,000 characters)',
+  noWebsite: "Add the organization's website first: the summary is generated from it.",
+  websiteUnreadable: (reason: string) => `Could not read the organization's website: ${reason}`,
+} as const;
+export const EmailSettingsDto = z.object({
+  signature: z.string().nullable(),
+  aiSummary: z.string().nullable(),
+  website: z.string().nullable(),
+  /** Admins edit and generate the organization's summary. */
+  canEditSummary: z.boolean(),
+});
+export type EmailSettingsDto = z.infer<typeof EmailSettingsDto>;
+// GET /api/v1/user/email-settings
+export const EmailSettingsResponse = z.object({ success: z.literal(true), message: z.string().optional(), settings: EmailSettingsDto });
+export type EmailSettingsResponse = z.infer<typeof EmailSettingsResponse>;
+// PUT /api/v1/user/email-settings
+export const UpdateSignatureBody = z.object({ signature: z.string().max(5000, EMAIL_SETTINGS_MESSAGES.signatureTooLong) });
+export type UpdateSignatureBody = z.infer<typeof UpdateSignatureBody>;
+// PUT /api/v1/organization/ai-summary (admin)
+export const UpdateAiSummaryBody = z.object({ aiSummary: z.string().max(5000, EMAIL_SETTINGS_MESSAGES.summaryTooLong) });
+export type UpdateAiSummaryBody = z.infer<typeof UpdateAiSummaryBody>;
+// POST /api/v1/organization/ai-summary/generate (admin): a draft, not saved
+export const GenerateAiSummaryResponse = z.object({ success: z.literal(true), aiSummary: z.string() });
+export type GenerateAiSummaryResponse = z.infer<typeof GenerateAiSummaryResponse>;
