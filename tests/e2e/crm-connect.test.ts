@@ -121,7 +121,20 @@ describe('CRM connect in Chromium', () => {
     await page.reload();
     await page.getByTestId('profile-calendar').waitFor();
     expect(await page.getByTestId('calendar-meeting-length').inputValue()).toBe('45');
+    // Profile → Email settings: the signature and the organization's summary (admin).
+    const email = page.getByTestId('email-settings');
+    await email.getByTestId('email-signature').fill('Best regards,\nMara — Northgate Partners');
+    await email.getByTestId('email-signature-save').click();
+    await page.getByText('Email signature saved').first().waitFor();
+    await email.getByTestId('ai-summary').fill('Northgate Partners advises founders of industrial SMEs on selling their companies.');
+    await email.getByTestId('ai-summary-save').click();
+    await page.getByText('Organization summary saved').first().waitFor();
+    await email.scrollIntoViewIfNeeded();
+    await shot(page, 'email-settings');
+    const [orgRow] = await server.query<{ ai_summary: string }>(`select ai_summary from organization`);
+    expect(orgRow.ai_summary).toMatch(/^Northgate Partners advises/);
     const [me] = await server.query<{ calendar: { timezone: string; weeklyHours: Record<string, unknown> } }>(`select calendar from app_user`);
+    expect((await server.query<{ email_signature: string }>(`select email_signature from app_user`))[0].email_signature).toBe('Best regards,\nMara — Northgate Partners');
     expect(me.calendar.timezone).toBe('America/New_York');
     expect(me.calendar.weeklyHours.friday).toEqual([{ start: '08:30', end: '13:00' }]);
     expect(me.calendar.weeklyHours.saturday).toEqual([{ start: '09:00', end: '17:00' }]);

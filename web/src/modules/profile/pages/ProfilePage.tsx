@@ -5,6 +5,7 @@ import { AiProviderCard, CrmUsernameSettings, useNotify } from '@dealscout/share
 import { api, errorMessage } from '../../../app/api';
 import { CrmIntegrations } from '../../integrations/CrmIntegrations';
 import { CalendarSettings } from '../components/CalendarSettings';
+import { EmailSettings } from '../components/EmailSettings';
 import { USER_KEY, useSaveSettings, useUser, useUserConfig } from '../../session/hooks/useSession';
 
 const useStyles = makeStyles({
@@ -110,9 +111,7 @@ export default function ProfilePage() {
         <CrmUsernameSettings isAdmin={user.isAdmin} />
       </Section>
       <Section title="Email settings" testId="profile-email-settings">
-        <Text className={styles.muted}>
-          Email settings arrive with the email module: your email signature and the AI summary of your organization used in generated emails.
-        </Text>
+        <EmailSettings />
       </Section>
       <Section title="Integrations" testId="profile-integrations">
         <Text className={styles.muted}>
