@@ -3,6 +3,39 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * Scoping in one place (issue 15, docs/ARCHITECTURE.md): in server/src, raw SQL and every way around
+ * the tenant filter go through server/src/db/sql.ts (tenantSql / unscopedSql / scopedTo / crossTenant).
+ * Its list of reasons (UNSCOPED) is the commented allowlist; this rule finds the unscoped forms
+ * everywhere else. Tests and migrations are exempt (fixtures and schema changes write raw SQL).
+ */
+const SCOPE_HELP = 'Raw SQL and the tenant filter go through server/src/db/sql.ts: tenantSql(em, organizationId) / scopedTo(organizationId), or unscopedSql / crossTenant with a reason from UNSCOPED (docs/ARCHITECTURE.md, "Scoping in one place").';
+export const tenancySyntax = [
+  { selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(execute|executeQuery|raw)$/]", message: `Raw SQL outside the helper. ${SCOPE_HELP}` },
+  { selector: "MemberExpression[property.name=/^(getConnection|getKysely|getKnex|createQueryBuilder|qb)$/]", message: `Unscoped connection or query builder (filters do not apply). ${SCOPE_HELP}` },
+  { selector: "Property[key.name='filters'][value.type='Literal'][value.value=false]", message: `\`filters: false\` turns the tenant filter off. ${SCOPE_HELP}` },
+  { selector: "Property[key.name='filters'] > ObjectExpression > Property[key.name='tenant'][value.type='Literal'][value.value=false]", message: `\`filters: { tenant: false }\` turns the tenant filter off. ${SCOPE_HELP}` },
+];
+
+/** `@typescript-eslint/no-restricted-imports` entries: each server room may not import the rooms above it. */
+function serverRooms() {
+  const COMPOSITION = '(app|main|entities|orm-config|database|job-registry|hand-written)$|tools(/|$)';
+  const up = (rooms) => `^(\\./|(\\.\\./)+)(${rooms.length ? `(${rooms.join('|')})(/|$)|` : ''}${COMPOSITION})`;
+  const entry = (files, rooms, what, extra = {}) => ({
+    files,
+    ignores: ['server/src/**/*.test.ts', 'server/src/**/fixtures/**'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: up(rooms), message: `${what} (eslint.config.js, serverRooms; docs/ARCHITECTURE.md "Dependency direction").`, ...extra }] }] },
+  });
+  return [
+    entry(['server/src/lib/**/*.ts', 'server/src/config.ts', 'server/src/logger.ts'], ['db', 'jobs', 'providers', 'plugins', 'modules'], 'lib/, config.ts and logger.ts are the ground floor: they import no other room'),
+    entry(['server/src/db/**/*.ts'], ['jobs', 'providers', 'plugins', 'modules'], 'db/ stands on lib/ only: the entity list and the ORM config are assembled beside app.ts'),
+    entry(['server/src/jobs/**/*.ts'], ['providers', 'plugins', 'modules'], 'jobs/ stands on db/ and lib/: the job list is assembled in job-registry.ts'),
+    entry(['server/src/providers/**/*.ts'], ['plugins', 'modules'], 'providers/ (outside services) know nothing of plugins or modules'),
+    entry(['server/src/plugins/**/*.ts'], ['modules'], 'plugins/ may import only the types of modules', { allowTypeImports: true }),
+    entry(['server/src/modules/**/*.ts'], [], 'modules never import the composition root (app.ts, entities.ts, orm-config.ts, job-registry.ts, tools/)'),
+  ];
+}
+
 const boundary = (patterns, message) => ['error', { patterns: patterns.map((group) => ({ group: [group], message })) }];
 
 export default tseslint.config(
@@ -23,6 +56,16 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       'no-restricted-imports': boundary(['@dealscout/shared/ui', '@dealscout/shared/ui/*', '**/shared/src/ui/**', 'react', 'react-dom', '@fluentui/*', '@dealscout/web*'], 'The server never imports UI code.'),
     },
+  },
+  // The server's rooms stand on each other in one direction (issue 15): lib (and config.ts,
+  // logger.ts) < db < jobs < providers < plugins < modules < the composition root (app.ts, main.ts,
+  // entities.ts, orm-config.ts, database.ts, job-registry.ts, hand-written.ts, tools/). A room never
+  // imports one above it; plugins may import module *types* (the Fastify declarations).
+  ...serverRooms(),
+  {
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts', 'server/src/db/sql.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...tenancySyntax] },
   },
   {
     files: ['shared/src/domain/**/*.ts'],

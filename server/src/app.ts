@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { Config } from './config';
 import './plugins/types';
 import { registerErrorHandler } from './plugins/errors';
-import { registerAuth } from './plugins/auth';
+import { registerAuth } from './modules/auth/auth.plugin';
 import { registerInputGuard } from './plugins/input-guard';
 import { Mailer } from './modules/mail/mailer';
 import { BackgroundTasks } from './lib/background';

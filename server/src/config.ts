@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { parseAllowedPrivateHosts, type AllowedPrivateHost } from './providers/web/outbound';
+import { parseAllowedPrivateHosts, type AllowedPrivateHost } from './lib/private-hosts';
 
 /** The repository root (server/src/config.ts → ../..). */
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -27,7 +27,7 @@ export const ConfigSchema = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().default(5488),
   /** shared_buffers of the embedded PostgreSQL in MB; default a quarter of the memory, 128–4096 (db/embedded.ts). */
   EMBEDDED_PG_SHARED_BUFFERS_MB: z.coerce.number().int().min(16).optional(),
-  /** How long the server keeps an idle database connection open (db/database.ts). */
+  /** How long the server keeps an idle database connection open (database.ts). */
   DB_POOL_IDLE_SECONDS: z.coerce.number().int().min(1).default(300),
   ROLE: z.enum(['api', 'worker', 'both']).default('both'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

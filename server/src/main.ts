@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { PgBoss } from 'pg-boss';
 import { loadConfig, productionProblems, type Config } from './config';
 import { createLogger } from './logger';
-import { openDatabase } from './db/database';
+import { openDatabase } from './database';
 import { startBoss } from './jobs/boss';
 import { createQueues, createWorkerStop, startWorkers } from './jobs/definitions';
-import { jobDefinitions } from './jobs/registry';
+import { jobDefinitions } from './job-registry';
 import { buildApp } from './app';
 import { ensureAdminFromEnv } from './modules/organization/env-admin';
 

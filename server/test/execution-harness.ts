@@ -5,7 +5,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import pino from 'pino';
 import { EXECUTION_TYPES } from '@dealscout/shared/domain';
-import { ormConfig } from '../src/db/orm-config';
+import { ormConfig } from '../src/orm-config';
 import { startBoss } from '../src/jobs/boss';
 import { createQueues, startWorkers } from '../src/jobs/definitions';
 import type { Config } from '../src/config';

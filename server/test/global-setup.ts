@@ -11,7 +11,7 @@ import path from 'node:path';
 import net from 'node:net';
 import type { TestProject } from 'vitest/node';
 import { PgBoss } from 'pg-boss';
-import { ormConfig } from '../src/db/orm-config';
+import { ormConfig } from '../src/orm-config';
 import { BOSS_SCHEMA } from '../src/jobs/boss';
 
 import './provided';

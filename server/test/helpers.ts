@@ -9,7 +9,7 @@ import { PgBoss } from 'pg-boss';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { loadConfig, type Config } from '../src/config';
-import { ormConfig } from '../src/db/orm-config';
+import { ormConfig } from '../src/orm-config';
 import { buildApp } from '../src/app';
 import { startBoss } from '../src/jobs/boss';
 import { createOrganizationWithAdmin } from '../src/modules/organization/bootstrap';

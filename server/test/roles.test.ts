@@ -12,7 +12,7 @@ import type { NotificationDto } from '@dealscout/shared/contracts';
 import { createTestDatabase, testPasswordHashOnce } from './helpers';
 import { openSocket } from './ws-client';
 import { eventually } from './execution-harness';
-import { ormConfig } from '../src/db/orm-config';
+import { ormConfig } from '../src/orm-config';
 import { startBoss } from '../src/jobs/boss';
 import { createOrganizationWithAdmin } from '../src/modules/organization/bootstrap';
 import { createExecutions } from '../src/modules/executions/commands/create-executions';

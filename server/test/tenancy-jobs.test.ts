@@ -3,7 +3,7 @@
 // sweep every organization (maintenance) are listed with their reason.
 import { describe, it, expect } from 'vitest';
 import { z } from 'zod';
-import { jobDefinitions } from '../src/jobs/registry';
+import { jobDefinitions } from '../src/job-registry';
 
 const MAINTENANCE: Record<string, string> = {
   'system.cleanup': 'deletes expired sessions, resets and throttles of every organization (by age, reads no tenant data into any answer)',

@@ -18,7 +18,10 @@ import { newCompany, newContact, newField, setValue, link } from './records';
 import { notifyUser } from '../src/modules/notifications/notify';
 import { createExecutions } from '../src/modules/executions/commands/create-executions';
 import { createQueues } from '../src/jobs/definitions';
-import { jobDefinitions } from '../src/jobs/registry';
+import { jobDefinitions } from '../src/job-registry';
+import { z } from 'zod';
+import type { JobContext } from '../src/jobs/definitions';
+import type { Job } from 'pg-boss';
 
 type Rule =
   /** No session needed (sign-in, first run, links from mail): there is no organization to cross. */
@@ -154,6 +157,9 @@ const ROUTES: Record<string, Rule> = {
   'GET /api/v1/enrichment/{listId}/list': scoped,
   'GET /api/v1/enrichment/{id}': ids,
   // Records, from issues 12, 16, 19 and 20.
+  // The exact total that follows an estimated one (issue 12): counts only the caller's records.
+  'POST /api/v1/company/count-companies': scoped,
+  'POST /api/v1/contact/count-contacts': scoped,
   'POST /api/v1/company/create': idsWith({ company: { ...company, accountOwnerId: undefined }, contact: undefined }),
   'PUT /api/v1/organization/currency': scoped,
   'POST /api/v1/contact/match-emails': scoped,
@@ -474,5 +480,53 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     s.send({ type: 'subscribe', paths: [realtimePaths.activities(orgB.organization.id)] });
     expect(await s.next('subscribed')).toMatchObject({ paths: [realtimePaths.activities(orgB.organization.id)] });
     await s.close();
+  });
+
+  // Jobs (issue 15): a job carrying B's organization with A's ids in every id slot — as B's user
+  // could cause by naming A's rows — is enqueued and handed to its handler exactly as a worker
+  // would; A's rows are unchanged and no row of B's gets a text of A's.
+  it("a job carrying B's organization and A's ids changes nothing of A's and reads nothing of A's into B's rows", async () => {
+    const jobCtx: JobContext = { orm: ctx.orm, logger: ctx.app.log as unknown as JobContext['logger'], boss: ctx.boss!, config: ctx.config };
+    const before = await snapshotA();
+    const ran: string[] = [];
+    const unparsable: string[] = [];
+    for (const def of jobDefinitions) {
+      const json = z.toJSONSchema(def.schema, { unrepresentable: 'any' }) as Schema & { properties?: Record<string, Schema> };
+      if (!json.properties?.organizationId) continue; // maintenance jobs: tenancy-jobs.test.ts lists them with the reason
+      for (const [table, list] of idsOfA) {
+        if (!list[0]) continue;
+        const generated = sample(json, list[0]) as Record<string, unknown>;
+        // Tuples ([entityId, executionId] pairs) come out of the generator with nulls: fill them with the id.
+        const fill = (v: unknown): unknown => (Array.isArray(v) ? v.map((x) => (x === null ? list[0] : fill(x))) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)])) : v);
+        const data = { ...(fill(generated) as Record<string, unknown>), organizationId: orgB.organization.id };
+        const parsed = def.schema.safeParse(data);
+        if (!parsed.success) { unparsable.push(`${def.queue} (${table}): ${parsed.error.message.slice(0, 200)}`); continue; }
+        const jobId = await ctx.boss!.send(def.queue, parsed.data as object);
+        expect(jobId, def.queue).toBeTruthy();
+        // The fixture's own executions wait in the same queues: take ours out of what is fetched.
+        const job = (await ctx.boss!.fetch(def.queue, { batchSize: 1000 }) as Job[]).find((j) => j.id === jobId)!;
+        expect(job?.id, `${def.queue}: the job just sent is fetched`).toBe(jobId);
+        try {
+          if (def.handleBatch) await def.handleBatch([{ data: def.schema.parse(job.data), job }], jobCtx);
+          else await def.handle(def.schema.parse(job.data), jobCtx, job);
+        } catch {
+          // A handler may fail the job (not found, not retried): what matters is what it changed.
+        }
+        await ctx.boss!.complete(def.queue, job.id).catch(() => {});
+        ran.push(`${def.queue}:${table}`);
+      }
+    }
+    expect(unparsable).toEqual([]);
+    // Every queue that carries an organization was tried.
+    const tenantQueues = jobDefinitions.filter((d) => (z.toJSONSchema(d.schema, { unrepresentable: 'any' }) as { properties?: Record<string, unknown> }).properties?.organizationId).map((d) => d.queue);
+    expect(tenantQueues.length).toBeGreaterThan(0);
+    expect(new Set(ran.map((r) => r.split(':')[0]))).toEqual(new Set(tenantQueues));
+    expect(await snapshotA()).toEqual(before);
+    const leaked: string[] = [];
+    for (const t of tenantTables) {
+      const r = await db.query(`select count(*)::int as n from "${t}" x where organization_id = $1 and x::text like $2`, [orgB.organization.id, `%${MARK}%`]);
+      if (r.rows[0].n > 0) leaked.push(t);
+    }
+    expect(leaked.map((t) => `${t}: a row of B's holds a text of A's after the jobs ran`)).toEqual([]);
   });
 });

@@ -3,8 +3,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import pg from 'pg';
 import { createTestApp, createOrg, type TestContext } from './helpers';
-import { HAND_WRITTEN_COLUMNS, HAND_WRITTEN_FOREIGN_KEYS, HAND_WRITTEN_INDEXES, HAND_WRITTEN_TRIGGERS } from '../src/db/hand-written';
-import { globalTables, tenantEntities } from '../src/db/entities';
+import { HAND_WRITTEN_COLUMNS, HAND_WRITTEN_FOREIGN_KEYS, HAND_WRITTEN_INDEXES, HAND_WRITTEN_TRIGGERS } from '../src/hand-written';
+import { globalTables, tenantEntities } from '../src/entities';
 import { BOSS_SCHEMA } from '../src/jobs/boss';
 import { User } from '../src/modules/users/user.entity';
 

@@ -9,7 +9,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import pino from 'pino';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../server/src/config';
-import { serverOrmConfig } from '../../server/src/db/database';
+import { serverOrmConfig } from '../../server/src/database';
 import { buildApp } from '../../server/src/app';
 import { ORGS, BENCH_PASSWORD } from './seed';
 import { Client } from './client';

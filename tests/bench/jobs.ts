@@ -12,7 +12,7 @@ import pg from 'pg';
 import { randomUUID } from 'node:crypto';
 import { realtimePaths } from '@dealscout/shared/domain';
 import { loadConfig } from '../../server/src/config';
-import { ormConfig } from '../../server/src/db/orm-config';
+import { ormConfig } from '../../server/src/orm-config';
 import { startBoss } from '../../server/src/jobs/boss';
 import { createExecutions } from '../../server/src/modules/executions/commands/create-executions';
 import { startApi, startWorker, startProc, openFleet, Session, wallNow, pcts, CpuMeter, type Pcts, type Proc } from './procs';

@@ -14,7 +14,7 @@ import pino from 'pino';
 import pg from 'pg';
 import { randomUUID } from 'node:crypto';
 import { realtimePaths } from '@dealscout/shared/domain';
-import { ormConfig } from '../../server/src/db/orm-config';
+import { ormConfig } from '../../server/src/orm-config';
 import { publish } from '../../server/src/modules/realtime/publish';
 import { startBoss } from '../../server/src/jobs/boss';
 import { createExecutions } from '../../server/src/modules/executions/commands/create-executions';

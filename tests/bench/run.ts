@@ -28,9 +28,9 @@ import vm from 'node:vm';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../server/src/config';
-import { ormConfig } from '../../server/src/db/orm-config';
+import { ormConfig } from '../../server/src/orm-config';
 import { buildApp } from '../../server/src/app';
-import { serverOrmConfig } from '../../server/src/db/database';
+import { serverOrmConfig } from '../../server/src/database';
 import { loadQueryContext, whereSql, orderSql, pageIds } from '../../server/src/modules/records/table-query';
 import { companyRows } from '../../server/src/modules/records/presenter';
 import { exportCsv } from '../../server/src/modules/records/export';
@@ -198,6 +198,10 @@ async function instrumentedOrm(url: string): Promise<{ orm: MikroORM; take(): St
 function kindOfStmt(sql: string): string {
   const s = sql.replace(/\s+/g, ' ').toLowerCase();
   if (s.includes('as materialized')) return 'count + page ids';
+  if (s.includes('tablesample')) return 'sample';
+  if (s.startsWith('set local')) return 'set local';
+  if (s.includes('row_number() over')) return 'boundary map';
+  if (s.includes('limit 1 offset')) return 'anchor';
   if (s.includes('from record_count')) return 'count';
   if (s.includes('count(') && !s.includes('company_contact c where')) return 'count';
   if (/^select r\.id from/.test(s.trim()) || s.includes('select r.id from')) return 'page ids';
@@ -350,11 +354,24 @@ async function main(): Promise<void> {
       direct.take();
       await sqlRequest({ ...sc.base, pageIndex: repPage });
       const explain: Result['explain'] = [];
+      // A statement that ran after `set local …` (the walks of estimatedPage) is explained under the same settings.
+      let settings: string | null = null;
       for (const s of direct.take()) {
         const kind = kindOfStmt(s.sql);
-        if (kind !== 'count' && kind !== 'page ids' && kind !== 'count + page ids') continue;
-        const plan = await q<Record<string, string>[]>(`explain (analyze, buffers) ${s.sql}`, s.params);
-        explain.push({ kind, plan: plan.map((r) => Object.values(r)[0]).join('\n') });
+        if (kind === 'set local') {
+          settings = s.sql;
+          continue;
+        }
+        const under = settings;
+        settings = null;
+        if (!['count', 'sample', 'anchor', 'page ids', 'count + page ids'].includes(kind)) continue;
+        const plan = await direct.orm.em.fork().transactional(async (tem) => {
+          const c = tem.getConnection();
+          const trx = tem.getTransactionContext();
+          if (under) await c.execute(under, [], 'run', trx);
+          return c.execute<Record<string, string>[]>(`explain (analyze, buffers) ${s.sql}`, s.params, 'all', trx);
+        });
+        explain.push({ kind: under ? `${kind} (${under.replace(/set local /g, '').replace(/;\s*/g, ', ')})` : kind, plan: plan.map((r) => Object.values(r)[0]).join('\n') });
       }
       const res: Result = {
         scenario: sc, total, estimate: first.totalIsEstimate === true, pagesSample: sc.pages(total, 0).slice(0, 5), rows, bytes,
@@ -542,7 +559,7 @@ function renderReport(d: {
     L.push(`| ${r.scenario.label} | ${r.estimate ? 'about ' : ''}${r.total.toLocaleString('en-US')} | ≤ ${r.scenario.target} | ${fmt(r.api.p50)} | ${fmt(r.api.p95)} | ${fmt(r.sql.p50)} | ${fmt(r.sql.p95)} | ${(r.api.p50 / r.sql.p50).toFixed(2)} | ${ok(r.api.p95, r.scenario.target)} |`);
   }
   L.push('', 'Where the SQL time goes (median per request, ms; the count and the page ids of a first page run in parallel):', '');
-  const kinds = ['field context', 'count', 'page ids', 'count + page ids', 'rows', 'field values', 'other'];
+  const kinds = ['field context', 'count', 'sample', 'anchor', 'page ids', 'count + page ids', 'rows', 'field values', 'other'];
   L.push(`| Scenario | ${kinds.join(' | ')} | answer size |`);
   L.push(`|---|${kinds.map(() => '---:').join('|')}|---:|`);
   for (const r of d.results) L.push(`| ${r.scenario.id} | ${kinds.map((k) => (r.breakdown[k] !== undefined ? fmt(r.breakdown[k]) : '–')).join(' | ')} | ${r.rows} rows, ${(r.bytes / 1024).toFixed(0)} KiB |`);

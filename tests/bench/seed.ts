@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { embeddedMemoryFlags } from '../../server/src/db/embedded';
-import { ormConfig } from '../../server/src/db/orm-config';
+import { ormConfig } from '../../server/src/orm-config';
 import { createOrganizationWithAdmin } from '../../server/src/modules/organization/bootstrap';
 import { User } from '../../server/src/modules/users/user.entity';
 import { FieldDefinition } from '../../server/src/modules/fields/field.entity';

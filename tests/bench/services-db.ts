@@ -8,7 +8,7 @@ import pg from 'pg';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ormConfig } from '../../server/src/db/orm-config';
+import { ormConfig } from '../../server/src/orm-config';
 import { createOrganizationWithAdmin } from '../../server/src/modules/organization/bootstrap';
 import { User } from '../../server/src/modules/users/user.entity';
 import { hashPassword } from '../../server/src/lib/password';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
-import { ormConfig } from '../../server/src/db/orm-config';
+import { ormConfig } from '../../server/src/orm-config';
 import { applyIntegrationExpiryNotices } from '../../server/src/modules/notifications/integration-expiry';
 
 const ADMIN = { email: 'morgan@northbridge.example', password: 'North1234' };

@@ -1,6 +1,8 @@
 // What a new user trips over (issue 16): the drawer only on record pages (its state back on return),
 // toasts that cover nothing and leave on time, another session's new company appearing live in an
-// open table, a currency field shown with its currency, the toolbar on one line with the drawer open.
+// open table, a currency field shown with its currency, the toolbar on one line with the drawer open,
+// another session's new field as a live column, a LinkedIn enrichment run from the Enrich popover
+// whose failure the drawer explains, the currency settings, the header band of an empty table.
 // Real server, PostgreSQL, Chromium.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -35,7 +37,7 @@ describe('first day in the workspace, in Chromium', () => {
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-first-day-${name}.png`) });
 
   beforeAll(async () => {
-    server = await startServer({ DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'First Day Partners' });
+    server = await startServer({ DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'First Day Partners', MIXRANK_API_KEY: '' });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -57,6 +59,17 @@ describe('first day in the workspace, in Chromium', () => {
     await page.getByTestId('companies-page').waitFor();
     await page.getByTestId('record-table').waitFor();
     await shot(page, '01-empty-table');
+    // The empty table's header band reaches the right edge of the table's box.
+    const band = async () => {
+      const box = (await page.getByTestId('record-table-scroll').boundingBox())!;
+      const last = (await page.getByTestId('record-table-header-filler').boundingBox())!;
+      const first = (await page.locator('[data-testid="record-table"] thead th').first().boundingBox())!;
+      return { left: first.x - box.x, right: box.x + box.width - (last.x + last.width) };
+    };
+    await page.getByTestId('record-table-empty').waitFor();
+    const empty = await band();
+    expect(Math.abs(empty.left)).toBeLessThan(2);
+    expect(Math.abs(empty.right)).toBeLessThan(2);
 
     // A company with a value, created while the table is open.
     const created = await api(page, 'POST', '/api/v1/entity/company', { company: { name: 'Aurora Robotics', website: 'https://aurora-robotics.example' } });
@@ -78,29 +91,33 @@ describe('first day in the workspace, in Chromium', () => {
     const search = await page.getByTestId('table-search').boundingBox();
     const newButton = await page.getByTestId('table-new-company').boundingBox();
     expect(Math.abs(search!.y - newButton!.y)).toBeLessThan(12);
+    // …and 'Add Filter' keeps its label on one line beside the search box.
+    const addFilter = (await page.getByTestId('filter-add').boundingBox())!;
+    expect(addFilter.height).toBeLessThan(34);
+    expect(Math.abs(addFilter.y + addFilter.height / 2 - (search!.y + search!.height / 2))).toBeLessThan(6);
 
-    // The copy toast is gone in about 0.5 s (plus its exit animation)…
+    // The copy toast is on screen for 0.5 s (spec 000 §8), not 0.5 s plus Fluent's 600 ms motions each way.
     const toast = page.getByTestId('toast-success');
-    // Measured in the page: from the toast's appearance to the moment it starts to fade out.
-    const shownMs = await page.evaluate(async () => {
+    // Measured in the page: from the click to the toast's appearance, and from there until it is gone.
+    const timing = await page.evaluate(async () => {
       (document.querySelector('[data-testid="drawer-field-row"][data-field-key="deal_size"] [data-testid="drawer-field-copy"]') as HTMLElement).click();
+      const clicked = performance.now();
       let t0 = -1;
-      const start = performance.now();
-      const find = () => document.querySelector('[data-testid="toast-success"]')?.closest('[data-fui-focusable-group]') ?? document.querySelector('[data-testid="toast-success"]');
+      const find = () => document.querySelector('[data-testid="toast-success"]');
       for (;;) {
-        await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, 10));
         const el = find();
-        if (el && t0 < 0) t0 = performance.now();
-        if (performance.now() - start > 5000) return -1;
-        if (t0 < 0) continue;
-        const t = performance.now() - t0;
-        if (!el || Number(getComputedStyle(el as Element).opacity) < 0.95) return t;
+        const visible = !!el && Number(getComputedStyle(el.closest('[data-fui-focusable-group]') ?? el).opacity) > 0.05;
+        if (visible && t0 < 0) t0 = performance.now();
+        if (performance.now() - clicked > 5000) return { appearedAfter: -1, shown: -1 };
+        if (t0 >= 0 && !visible) return { appearedAfter: t0 - clicked, shown: performance.now() - t0 };
       }
     });
-    expect(shownMs).toBeGreaterThan(300);
-    // Our timer dismisses at 500 ms; Fluent's exit motion takes the rest before the fade shows.
-    console.log(`copy toast: ${Math.round(shownMs)} ms from appearance to fade`);
-    expect(shownMs).toBeLessThan(1300);
+    console.log(`copy toast: visible ${Math.round(timing.appearedAfter)} ms after the click, on screen ${Math.round(timing.shown)} ms`);
+    expect(timing.appearedAfter).toBeGreaterThanOrEqual(0);
+    expect(timing.appearedAfter).toBeLessThan(500);
+    expect(timing.shown).toBeGreaterThan(300);
+    expect(timing.shown).toBeLessThan(750);
     await toast.waitFor({ state: 'detached', timeout: 3000 });
     // …and covers neither the drawer's title nor its buttons.
     await row.getByTestId('drawer-field-copy').click();
@@ -119,15 +136,54 @@ describe('first day in the workspace, in Chromium', () => {
     expect(await page.getByTestId('drawer-title').innerText()).toContain('Aurora Robotics');
     await shot(page, '03-live-row');
 
+    // Another session adds a field: its column appears in the open table without a reload.
+    expect((await api(other, 'POST', '/api/v1/entity/field', { label: 'Board Seats', dataType: 'int', entityType: 'company' })).status).toBe(201);
+    await page.locator('[data-testid="record-table-header"][data-key="board_seats"]').waitFor({ timeout: 5000 });
+
+    // A LinkedIn enrichment (its dialog has a name only: it fills no field) is created and run from
+    // the table's Enrich popover; without a MixRank key it fails, and the drawer says why at once.
+    await aurora.getByTestId('record-table-select-row').click();
+    await page.getByTestId('enrich-button').click();
+    await page.getByTestId('enrich-popover').waitFor();
+    await page.getByTestId('enrich-new-enrichment').click();
+    await page.locator('[data-testid="enrichment-type-option"][data-type="mixrankCompanyDetails"]').click();
+    await page.getByTestId('linkedin-enrichment-name').fill('Company profile');
+    await page.getByTestId('linkedin-enrichment-save').click();
+    await page.getByTestId('enrich-popover').waitFor();
+    await expect.poll(() => page.getByTestId('enrich-field').inputValue()).toBe('__unassigned__');
+    expect(await page.getByTestId('enrich-enrichment').locator('option:checked').innerText()).toBe('Company profile');
+    await shot(page, '03b-enrich-unassigned');
+    await page.getByTestId('enrich-run').click();
+    const profileRow = page.locator('[data-testid="drawer-enrichment-row"]').filter({ hasText: 'Company profile' });
+    const reason = profileRow.getByTestId('enrichment-error-message');
+    await reason.waitFor({ timeout: 20_000 });
+    expect(await reason.innerText()).toMatch(/MIXRANK_API_KEY/);
+    expect(await profileRow.getByTestId('enrichment-result').innerText()).toMatch(/^Error/);
+    await shot(page, '03c-drawer-enrichment-error');
+
     // The drawer belongs to the record pages: gone on Organization (all user actions visible)…
     await page.getByTestId('nav-organization').click();
     await page.getByTestId('organization-page').waitFor();
     expect(await page.getByTestId('record-drawer').count()).toBe(0);
     await shot(page, '04-organization-no-drawer');
-    // …and back, with the same record, on return.
+    // The currency settings: the organization's default becomes pounds and Deal Size follows it.
+    const currencies = page.getByTestId('currency-settings');
+    await currencies.getByTestId('currency-default').selectOption('GBP');
+    await currencies.getByTestId('currency-default-save').click();
+    await page.getByTestId('toast-success').filter({ hasText: 'Default currency saved' }).waitFor();
+    const dealSize = currencies.locator('[data-testid="currency-field"]').filter({ hasText: 'Deal Size' });
+    expect(await dealSize.getByTestId('currency-field-select').inputValue()).toBe('EUR');
+    await dealSize.getByTestId('currency-field-select').selectOption('');
+    await page.getByTestId('toast-success').filter({ hasText: 'Field updated' }).waitFor();
+    await expect.poll(() => dealSize.getByTestId('currency-field-select').locator('option:checked').innerText()).toBe('Organization default (GBP)');
+    await currencies.scrollIntoViewIfNeeded();
+    await shot(page, '04b-currency-settings');
+    // …and back, with the same record, on return; its value now in pounds, in the drawer and the table.
     await page.getByTestId('nav-companies').click();
     await page.locator('[data-testid="record-drawer"][data-visibility="Visible"]').waitFor();
     expect(await page.getByTestId('drawer-title').innerText()).toContain('Aurora Robotics');
+    await expect.poll(() => row.getByTestId('drawer-field-value').innerText()).toBe('£1,250,000.00');
+    await expect.poll(() => aurora.locator('[data-testid="record-table-cell"][data-key="deal_size"]').innerText()).toBe('£1,250,000.00');
 
     // Another session deletes the record shown: the row goes and the drawer closes.
     expect((await api(other, 'DELETE', `/api/v1/company/delete/${companyId}`)).status).toBe(200);

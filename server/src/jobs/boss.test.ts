@@ -4,7 +4,7 @@ import pino from 'pino';
 import { createTestApp, createOrg, createUser, type TestContext } from '../../test/helpers';
 import { enqueueInTransaction, BOSS_SCHEMA } from './boss';
 import { createQueues, startWorkers, defineJob } from './definitions';
-import { jobDefinitions } from './registry';
+import { jobDefinitions } from '../job-registry';
 import { cleanupJob } from './cleanup.job';
 import { z } from 'zod';
 import { Organization } from '../modules/organization/organization.entity';

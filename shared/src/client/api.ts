@@ -54,6 +54,8 @@ export function createApi(opts: HttpOptions = {}) {
     },
     companies: {
       page: (q: C.TableQuery) => http.request('POST', '/api/v1/company/get-companies', C.CompaniesPage, q),
+      /** The exact number of companies a search and filters match (after an estimated total). */
+      total: (q: C.TableTotalQuery) => http.request('POST', '/api/v1/company/count-companies', C.TableTotal, q),
       details: (id: string) => http.request('GET', `/api/v1/company/details/${encodeURIComponent(id)}`, C.CompanyDetailsResponse),
       create: (body: C.CreateCompanyBody) => http.request('POST', '/api/v1/entity/company', C.CompanyResponse, body),
       update: (body: C.UpdateCompanyBody) => http.request('PUT', '/api/v1/entity/company', C.CompanyResponse, body),
@@ -69,6 +71,8 @@ export function createApi(opts: HttpOptions = {}) {
     },
     contacts: {
       page: (q: C.TableQuery) => http.request('POST', '/api/v1/contact/get-contacts', C.ContactsPage, q),
+      /** The exact number of contacts a search and filters match (after an estimated total). */
+      total: (q: C.TableTotalQuery) => http.request('POST', '/api/v1/contact/count-contacts', C.TableTotal, q),
       details: (id: string) => http.request('GET', `/api/v1/contact/details/${encodeURIComponent(id)}`, C.ContactDetailsResponse),
       create: (body: C.CreateContactBody) => http.request('POST', '/api/v1/entity/contact', C.ContactResponse, body),
       update: (body: C.UpdateContactBody) => http.request('PUT', '/api/v1/entity/contact', C.ContactResponse, body),

@@ -73,6 +73,8 @@ export const REALTIME_EVENT_KINDS = {
   entityCreated: 'entity.created',
   entityUpdated: 'entity.updated',
   entityDeleted: 'entity.deleted',
+  /** The field definitions of a type changed (new field, config, currency, enrichment assignment): on org/{oid}/entities/{type}. */
+  fieldsChanged: 'entity.fields.changed',
 } as const;
 
 /** entity.created / entity.updated carry the record's id; entity.deleted the ids (or none when many went). */

@@ -251,6 +251,10 @@ export const TableQuery = z.object({
   valueStats: z.tuple([z.number(), z.number()]).default([0, 10]),
   filters: z.array(TableFilterSchema).max(50).default([]),
   lists: z.array(z.uuid()).default([]),
+  // Next / Previous on an estimated set (more than 10,000 matches): the last (first) row of the
+  // page shown, so the next (previous) page starts right after (before) it. Ignored for exact sets.
+  afterId: z.uuid().optional(),
+  beforeId: z.uuid().optional(),
 });
 export type TableQuery = z.input<typeof TableQuery>;
 
@@ -263,6 +267,13 @@ export const CompaniesPage = z.object({ success: z.literal(true), rows: z.array(
 export type CompaniesPage = z.infer<typeof CompaniesPage>;
 export const ContactsPage = z.object({ success: z.literal(true), rows: z.array(ContactDto), totalRecords: z.number(), totalIsEstimate, totalPages: z.number(), hasRecords: z.boolean(), pageIndex: z.number(), pageSize: z.number() });
 export type ContactsPage = z.infer<typeof ContactsPage>;
+
+// POST /api/v1/company/count-companies, /contact/count-contacts: the exact number of records a
+// search and filters match — the figure that follows an estimated total without blocking the page.
+export const TableTotalQuery = TableQuery.pick({ text: true, filters: true });
+export type TableTotalQuery = z.input<typeof TableTotalQuery>;
+export const TableTotal = z.object({ success: z.literal(true), totalRecords: z.number().int() });
+export type TableTotal = z.infer<typeof TableTotal>;
 
 /** Bulk requests: explicit ids, or 'all selected across pages' given by the filters that define the set. */
 export const Selection = z.union([

@@ -17,6 +17,19 @@ export function isCurrencyCode(code: unknown): code is string {
   return typeof code === 'string' && /^[A-Z]{3}$/.test(code) && currencyCodes().includes(code);
 }
 
+const currencyNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames([LOCALE], { type: 'currency' }) : null;
+
+/** A currency as a person reads it in a picker: 'EUR — Euro' (the code alone when the runtime has no name). */
+export function currencyLabel(code: string): string {
+  let name: string | undefined;
+  try {
+    name = currencyNames?.of(code);
+  } catch {
+    name = undefined;
+  }
+  return name && name !== code ? `${code} — ${name}` : code;
+}
+
 /** A field's currency: its own override, else the organization's default, else USD. */
 export function fieldCurrency(fieldOverride: string | null | undefined, organizationDefault: string | null | undefined): string {
   if (isCurrencyCode(fieldOverride)) return fieldOverride;

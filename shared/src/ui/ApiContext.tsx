@@ -22,9 +22,12 @@ export function useApi(): Api {
 export const queryKeys = {
   companies: ['companies'] as const,
   companiesPage: (query: unknown) => ['companies', 'page', query] as const,
+  /** The exact total of a search and filters (follows an estimated one). */
+  companiesTotal: (query: unknown) => ['companies', 'total', query] as const,
   company: (id: string) => ['company', id] as const,
   contacts: ['contacts'] as const,
   contactsPage: (query: unknown) => ['contacts', 'page', query] as const,
+  contactsTotal: (query: unknown) => ['contacts', 'total', query] as const,
   contact: (id: string) => ['contact', id] as const,
   fields: (entityType: 'company' | 'contact') => ['fields', entityType] as const,
   filterFields: (entityType: 'company' | 'contact') => ['filter-fields', entityType] as const,

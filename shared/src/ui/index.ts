@@ -18,3 +18,4 @@ export * from './plays';
 export * from './llm';
 export * from './auth';
 export * from './crm';
+export * from './settings';

@@ -15,7 +15,8 @@ import { LoginThrottler } from './throttle';
 import { createSession, setSessionCookies, clearSessionCookies, revokeUserSessions } from './sessions';
 import { toUserDto } from '../users/user.presenter';
 import { authOf } from '../../plugins/types';
-import { assertCsrf } from '../../plugins/auth';
+import { assertCsrf } from './auth.plugin';
+import { crossTenant, scopedTo } from '../../db/sql';
 
 const DISABLED_MESSAGE = 'Your account is disabled. Please ask your organization Admin.';
 
@@ -33,7 +34,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     // limit check), so parallel attempts cannot all pass the check; a success gives it back.
     const wait = await throttle.reserve(em, email, req.ip);
     if (wait > 0) throw tooManyRequests(AUTH_MESSAGES.throttled, wait);
-    const user = await em.findOne(User, { email, deleted: false }, { filters: false });
+    const user = await em.findOne(User, { email, deleted: false }, crossTenant('sign-in'));
     const ok = await verifyPassword(user?.passwordHash, password);
     if (!ok || !user) throw new HttpError(401, AUTH_MESSAGES.invalidCredentials);
     await throttle.recordSuccess(em, email, req.ip);
@@ -88,7 +89,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     // The work (token, mail) runs after the answer so that its time does not tell whether the account exists.
     app.background.run('password-reset', async () => {
       const em = app.orm.em.fork();
-      const user = await em.findOne(User, { email, deleted: false, status: 'active' }, { filters: false });
+      const user = await em.findOne(User, { email, deleted: false, status: 'active' }, crossTenant('sign-in'));
       if (!user) return;
       const token = newToken();
       em.create(PasswordReset, {
@@ -117,12 +118,12 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   }, async (req) => {
     const passwordHash = await hashPassword(req.body.password);
     await req.em.transactional(async (em) => {
-      const reset = await em.findOne(PasswordReset, { tokenHash: sha256(req.body.token) }, { filters: false, populate: ['user'] });
+      const reset = await em.findOne(PasswordReset, { tokenHash: sha256(req.body.token) }, { ...crossTenant('sign-in'), populate: ['user'] });
       if (!reset || reset.usedAt || reset.expiresAt <= new Date() || reset.user.deleted || reset.user.status !== 'active') throw badRequest(RESET_MESSAGES.invalid);
       // Conditional update: of two concurrent uses of one token only one changes a row.
-      const used = await em.nativeUpdate(PasswordReset, { id: reset.id, usedAt: null }, { usedAt: new Date() }, { filters: false });
+      const used = await em.nativeUpdate(PasswordReset, { id: reset.id, usedAt: null }, { usedAt: new Date() }, scopedTo(reset.organization.id));
       if (used !== 1) throw badRequest(RESET_MESSAGES.invalid);
-      await em.nativeUpdate(User, { id: reset.user.id }, { passwordHash }, { filters: false });
+      await em.nativeUpdate(User, { id: reset.user.id }, { passwordHash }, scopedTo(reset.organization.id));
       await revokeUserSessions(em, reset.organization.id, reset.user.id);
     });
     return { success: true as const, message: RESET_MESSAGES.done };

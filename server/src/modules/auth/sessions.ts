@@ -4,7 +4,8 @@ import type { Config } from '../../config';
 import { Session } from './session.entity';
 import type { IUser } from '../users/user.entity';
 import { newToken, sha256 } from '../../lib/tokens';
-import { SESSION_COOKIE, CSRF_COOKIE } from '../../plugins/auth';
+import { SESSION_COOKIE, CSRF_COOKIE } from './auth.plugin';
+import { scopedTo } from '../../db/sql';
 
 export interface NewSession {
   token: string;
@@ -48,5 +49,5 @@ export function clearSessionCookies(reply: FastifyReply, config: Config): void {
 
 /** Ends every session of a user (disable, delete, password reset). */
 export async function revokeUserSessions(em: EntityManager, organizationId: string, userId: string): Promise<number> {
-  return em.nativeUpdate(Session, { organization: organizationId, user: userId, revokedAt: null }, { revokedAt: new Date() }, { filters: false });
+  return em.nativeUpdate(Session, { organization: organizationId, user: userId, revokedAt: null }, { revokedAt: new Date() }, scopedTo(organizationId));
 }

@@ -5,6 +5,7 @@ import { User } from '../users/user.entity';
 import { createFirstAdmin } from '../organization/bootstrap';
 import { createSession, setSessionCookies } from './sessions';
 import { toUserDto } from '../users/user.presenter';
+import { crossTenant } from '../../db/sql';
 
 export async function setupRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -12,7 +13,7 @@ export async function setupRoutes(app: FastifyInstance): Promise<void> {
   r.get('/setup', {
     config: { auth: 'public' },
     schema: { tags: ['setup'], summary: 'Whether the first-run setup is still needed (no user yet)', response: { 200: SetupStatusResponse } },
-  }, async (req) => ({ needsSetup: (await req.em.count(User, {}, { filters: false })) === 0 }));
+  }, async (req) => ({ needsSetup: (await req.em.count(User, {}, crossTenant('first-run'))) === 0 }));
 
   r.post('/setup', {
     config: { auth: 'public' },

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config';
+import { unscopedSql } from '../../db/sql';
 
 /**
  * Failed sign-ins are counted per account and per client address in a fixed window, in the
@@ -24,8 +25,8 @@ export class LoginThrottler {
     const windowSec = this.config.LOGIN_WINDOW_MINUTES * 60;
     const limitOf = (key: string) => (key === account ? this.config.LOGIN_MAX_FAILURES_PER_ACCOUNT : this.config.LOGIN_MAX_FAILURES_PER_ADDRESS);
     return em.fork().transactional(async (tem) => {
-      await tem.execute(`insert into login_throttle (key, failures, window_start) values (?, 0, now()), (?, 0, now()) on conflict (key) do nothing`, [account, address]);
-      const rows = await tem.execute<{ key: string; failures: number; expired: boolean; remaining: number }[]>(
+      await unscopedSql(tem, 'global-table').run(`insert into login_throttle (key, failures, window_start) values (?, 0, now()), (?, 0, now()) on conflict (key) do nothing`, [account, address]);
+      const rows = await unscopedSql(tem, 'global-table').all<{ key: string; failures: number; expired: boolean; remaining: number }>(
         `select key, failures, window_start <= now() - make_interval(secs => ?) as expired,
                 extract(epoch from (window_start + make_interval(secs => ?)) - now())::float as remaining
            from login_throttle where key in (?, ?) order by key for update`,
@@ -36,7 +37,7 @@ export class LoginThrottler {
         if (!r.expired && r.failures >= limitOf(r.key)) wait = Math.max(wait, Math.max(1, Math.ceil(r.remaining)));
       }
       if (wait > 0) return wait;
-      await tem.execute(
+      await unscopedSql(tem, 'global-table').run(
         `update login_throttle set
            failures = case when window_start <= now() - make_interval(secs => ?) then 1 else failures + 1 end,
            window_start = case when window_start <= now() - make_interval(secs => ?) then now() else window_start end
@@ -50,7 +51,7 @@ export class LoginThrottler {
   /** The reserved attempt succeeded: the account's count is cleared and the address gets its attempt back. */
   async recordSuccess(em: EntityManager, email: string, ip: string): Promise<void> {
     const { account, address } = this.keys(email, ip);
-    await em.getConnection().execute(
+    await unscopedSql(em, 'global-table').run(
       `with cleared as (delete from login_throttle where key = ?)
        update login_throttle set failures = greatest(failures - 1, 0) where key = ?`,
       [account, address],

@@ -15,6 +15,7 @@ import { decryptSecret } from '../../lib/secrets';
 import { outboundFetchFor } from '../../providers/web/outbound';
 import { badRequest, conflict } from '../../lib/errors';
 import { CrmUserLink } from './crm-user-link.entity';
+import { scopedTo, tenantSql } from '../../db/sql';
 
 export async function activeCrm(em: EntityManager): Promise<IIntegration | null> {
   return em.findOne(Integration, { user: null, provider: { $in: ['salesforce', 'affinity'] }, active: true });
@@ -71,13 +72,13 @@ export async function linkCrmUsername(em: EntityManager, config: Config, organiz
   const checked = await checkCrmUsername(em, config, userId, username);
   if (checked.status !== 'USER_AVAILABLE' || !checked.crmUser) throw badRequest(statusMessage(checked.status) ?? CRM_USERNAME_MESSAGES.invalid, { status: checked.status });
   // Both uniques hold under concurrency: (user, provider) and (provider, CRM user).
-  const inserted = await em.getConnection().execute<{ id: string }[]>(
+  const inserted = await tenantSql(em, organizationId).all<{ id: string }>(
     `insert into crm_user_link (id, organization_id, user_id, provider, crm_user_id, crm_username, created_at)
      values (gen_random_uuid(), ?, ?, ?, ?, ?, now()) on conflict do nothing returning id`,
     [organizationId, userId, crm.provider, checked.crmUser.id, checked.crmUser.username],
   );
   if (!inserted.length) {
-    const mine = await em.fork().findOne(CrmUserLink, { organization: organizationId, user: userId, provider: crm.provider }, { filters: false });
+    const mine = await em.fork().findOne(CrmUserLink, { organization: organizationId, user: userId, provider: crm.provider }, scopedTo(organizationId));
     if (mine) throw conflict(CRM_USERNAME_MESSAGES.alreadyLinked);
     throw badRequest(CRM_USERNAME_MESSAGES.unavailable, { status: 'USER_UNAVAILABLE' });
   }

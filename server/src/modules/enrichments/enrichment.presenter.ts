@@ -4,6 +4,7 @@ import { enrichmentResultStatus, realtimePaths, type EnrichmentResultStatus, typ
 import type { PublishEvent } from '../realtime/publish';
 import type { IEnrichment } from './enrichment.entity';
 import { findConfig } from './configs';
+import { tenantSql } from '../../db/sql';
 
 type Row = Record<string, unknown>;
 const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : new Date(String(d)).toISOString());
@@ -81,7 +82,7 @@ export function toResultDto(r: Row): EnrichmentResultDto {
 }
 
 export async function loadResults(em: EntityManager, organizationId: string, where: string, params: unknown[]): Promise<EnrichmentResultDto[]> {
-  const rows = await em.execute<Row[]>(`select ${RESULT_SELECT} from ${RESULT_FROM} where r.organization_id = ? and ${where} order by r.updated_at desc, r.id`, [organizationId, ...params]);
+  const rows = await tenantSql(em, organizationId).all<Row>(`select ${RESULT_SELECT} from ${RESULT_FROM} where r.organization_id = ? and ${where} order by r.updated_at desc, r.id`, [organizationId, ...params]);
   return rows.map(toResultDto);
 }
 

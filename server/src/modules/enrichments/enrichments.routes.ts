@@ -19,6 +19,7 @@ import {
   type Actor,
 } from './enrichments.service';
 import { executeEnrichment } from './execute';
+import { tenantSql } from '../../db/sql';
 
 function actorOf(req: FastifyRequest): Actor {
   const a = authOf(req);
@@ -58,18 +59,14 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
   r.get('/enrichment/list/creators', {
     schema: { tags, summary: 'Users who created enrichments (the Created By filter)', response: { 200: EnrichmentCreatorsResponse } },
   }, async (req) => {
-    const rows = await req.em.execute<{ id: string; first_name: string; last_name: string }[]>(
-      `select distinct u.id, u.first_name, u.last_name from enrichment e join app_user u on u.id = e.created_by_id where e.organization_id = ? order by u.first_name, u.last_name, u.id`,
-      [actorOf(req).organizationId]);
+    const rows = await tenantSql(req.em, actorOf(req).organizationId).all<{ id: string; first_name: string; last_name: string }>(`select distinct u.id, u.first_name, u.last_name from enrichment e join app_user u on u.id = e.created_by_id where e.organization_id = ? order by u.first_name, u.last_name, u.id`, [actorOf(req).organizationId]);
     return { success: true as const, users: rows.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name })) };
   });
 
   r.get('/enrichment/executions', {
     schema: { tags, summary: "The organization's enrichment executions still queued or running (newest first, at most 1000)", response: { 200: EnrichmentExecutionsResponse } },
   }, async (req) => {
-    const rows = await req.em.execute<ExecutionRow[]>(
-      `select ${EXECUTION_COLUMNS} from execution where organization_id = ? and type = 'enrichment' and status in ('scheduled', 'processing') order by created_at desc, id limit 1000`,
-      [actorOf(req).organizationId]);
+    const rows = await tenantSql(req.em, actorOf(req).organizationId).all<ExecutionRow>(`select ${EXECUTION_COLUMNS} from execution where organization_id = ? and type = 'enrichment' and status in ('scheduled', 'processing') order by created_at desc, id limit 1000`, [actorOf(req).organizationId]);
     return { success: true as const, executions: rows.map(toExecutionDto) };
   });
 

@@ -11,6 +11,8 @@ import { badRequest, notFound } from '../../lib/errors';
 import { FieldDefinition } from '../fields/field.entity';
 import { Enrichment, type IEnrichment } from './enrichment.entity';
 import { findConfig } from './configs';
+import { publishFieldsChanged } from '../fields/fields-events';
+import { tenantSql } from '../../db/sql';
 
 export interface Actor {
   organizationId: string;
@@ -73,17 +75,14 @@ async function assignableField(em: EntityManager, fieldId: string, entityType: s
 
 /** Serializes assignments to one field (two first assignments at once must not both become primary). */
 async function lockField(em: EntityManager, organizationId: string, fieldId: string): Promise<void> {
-  await em.execute(`select id from field_definition where id = ? and organization_id = ? for update`, [fieldId, organizationId]);
+  await tenantSql(em, organizationId).all(`select id from field_definition where id = ? and organization_id = ? for update`, [fieldId, organizationId]);
 }
 
 /** When a field has enrichments but no primary one, the earliest assigned becomes primary. */
 async function promoteNext(em: EntityManager, organizationId: string, fieldId: string): Promise<void> {
-  await em.execute(
-    `update enrichment set is_primary = true, updated_at = now()
+  await tenantSql(em, organizationId).all(`update enrichment set is_primary = true, updated_at = now()
       where id = (select id from enrichment where organization_id = ? and field_id = ? order by assigned_at nulls last, created_at, id limit 1)
-        and not exists (select 1 from enrichment where organization_id = ? and field_id = ? and is_primary)`,
-    [organizationId, fieldId, organizationId, fieldId],
-  );
+        and not exists (select 1 from enrichment where organization_id = ? and field_id = ? and is_primary)`, [organizationId, fieldId, organizationId, fieldId]);
 }
 
 /**
@@ -95,15 +94,16 @@ async function setAssignment(em: EntityManager, actor: Actor, e: IEnrichment, fi
   if (fieldId) await assignableField(em, fieldId, e.entityType);
   for (const f of [previous, fieldId].filter((x): x is string => Boolean(x)).sort()) await lockField(em, actor.organizationId, f);
   if (previous !== fieldId) {
-    await em.execute(`update enrichment set field_id = ?, is_primary = false, assigned_at = ?, updated_at = now() where id = ? and organization_id = ?`,
-      [fieldId, fieldId ? new Date() : null, e.id, actor.organizationId]);
+    await tenantSql(em, actor.organizationId).all(`update enrichment set field_id = ?, is_primary = false, assigned_at = ?, updated_at = now() where id = ? and organization_id = ?`, [fieldId, fieldId ? new Date() : null, e.id, actor.organizationId]);
     if (previous) await promoteNext(em, actor.organizationId, previous);
   }
   if (fieldId) {
     if (primary) {
-      await em.execute(`update enrichment set is_primary = (id = ?), updated_at = now() where organization_id = ? and field_id = ?`, [e.id, actor.organizationId, fieldId]);
+      await tenantSql(em, actor.organizationId).all(`update enrichment set is_primary = (id = ?), updated_at = now() where organization_id = ? and field_id = ?`, [e.id, actor.organizationId, fieldId]);
     } else await promoteNext(em, actor.organizationId, fieldId);
   }
+  // The fields' assigned enrichments changed (the Enrich popover and the drawer follow).
+  if (previous || fieldId) await publishFieldsChanged(em, actor.organizationId, [e.entityType]);
 }
 
 async function reload(em: EntityManager, id: string): Promise<IEnrichment> {
@@ -167,8 +167,11 @@ export async function deleteEnrichment(em: EntityManager, actor: Actor, id: stri
   await em.transactional(async (tem) => {
     const fieldId = e.field?.id ?? null;
     if (fieldId) await lockField(tem, actor.organizationId, fieldId);
-    await tem.execute(`delete from enrichment where id = ? and organization_id = ?`, [id, actor.organizationId]);
-    if (fieldId) await promoteNext(tem, actor.organizationId, fieldId);
+    await tenantSql(tem, actor.organizationId).all(`delete from enrichment where id = ? and organization_id = ?`, [id, actor.organizationId]);
+    if (fieldId) {
+      await promoteNext(tem, actor.organizationId, fieldId);
+      await publishFieldsChanged(tem, actor.organizationId, [e.entityType]);
+    }
   });
 }
 

@@ -17,7 +17,6 @@ import {
 } from '@dealscout/shared/domain';
 import type { ExecuteEnrichmentBody, ExecuteEnrichmentResponse, ExecuteItemDto } from '@dealscout/shared/contracts';
 import { badRequest } from '../../lib/errors';
-import { executeBound } from '../../db/bound';
 import { enqueueInTransaction } from '../../jobs/boss';
 import { defineJob } from '../../jobs/definitions';
 import { createExecutions, type StartedExecution } from '../executions/commands/create-executions';
@@ -27,6 +26,7 @@ import { publish, type PublishEvent } from '../realtime/publish';
 import { loadQueryContext, whereSql } from '../records/table-query';
 import { getEnrichment, type Actor } from './enrichments.service';
 import { RESULT_COLUMNS, resultEvent, toResultDto } from './enrichment.presenter';
+import { tenantSql } from '../../db/sql';
 
 /** The most records one run may take (the all-selected form over a very large table). */
 export const MAX_RUN_ROWS = 100_000;
@@ -71,14 +71,11 @@ async function startRows(tem: EntityManager, boss: PgBoss, run: RunScope, rows: 
   const fresh = out.filter((s) => s.status === 'started');
   for (let i = 0; i < fresh.length; i += 5000) {
     const chunk = fresh.slice(i, i + 5000).map((s) => ({ e: s.entityId, x: s.executionId }));
-    const rows = await executeBound<Record<string, unknown>>(tem,
-      `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
+    const rows = await tenantSql(tem, run.organizationId).bound<Record<string, unknown>>(`insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
        select gen_random_uuid(), $1, $2, $3, (j->>'e')::uuid, (j->>'x')::uuid, 'preprocessing', null, '{"result":null}'::jsonb, '[]'::jsonb, clock_timestamp()
          from jsonb_array_elements($4::jsonb) as j
        on conflict (organization_id, enrichment_id, entity_id) do update set execution_id = excluded.execution_id, status = 'preprocessing', status_message = null, updated_at = clock_timestamp()
-       returning ${RESULT_COLUMNS}`,
-      [run.organizationId, run.enrichmentId, run.entityType, JSON.stringify(chunk)],
-    );
+       returning ${RESULT_COLUMNS}`, [run.organizationId, run.enrichmentId, run.entityType, JSON.stringify(chunk)]);
     // Their executions were just created (scheduled): the results read preprocessing.
     events.push(...rows.map((r) => resultEvent(run.organizationId, toResultDto({ ...r, x_status: 'scheduled' }))));
   }
@@ -108,10 +105,10 @@ export async function createRestOfRun(em: EntityManager, boss: PgBoss, data: Exe
   for (let i = 0; i < data.items.length; i += size) {
     const chunk = data.items.slice(i, i + size);
     created += await em.fork().transactional(async (tem) => {
-      const [live] = await executeBound<{ n: number }>(tem, `select count(*)::int as n from enrichment where id = $1 and organization_id = $2`, [data.enrichmentId, data.organizationId]);
+      const [live] = await tenantSql(tem, data.organizationId).bound<{ n: number }>(`select count(*)::int as n from enrichment where id = $1 and organization_id = $2`, [data.enrichmentId, data.organizationId]);
       if (!live?.n) return 0;
-      const have = new Set((await executeBound<{ id: string }>(tem,
-        `select id from execution where id in (select (jsonb_array_elements_text($1::jsonb))::uuid)`, [JSON.stringify(chunk.map((c) => c[1]))])).map((r) => r.id));
+      const have = new Set((await tenantSql(tem, data.organizationId).bound<{ id: string }>(
+        `select id from execution where organization_id = $2 and id in (select (jsonb_array_elements_text($1::jsonb))::uuid)`, [JSON.stringify(chunk.map((c) => c[1])), data.organizationId])).map((r) => r.id));
       const todo = chunk.filter((c) => !have.has(c[1]));
       if (todo.length === 0) return 0;
       const out = await startRows(tem, boss, data, todo.map(([entityId, executionId]) => ({ entityId, executionId })));
@@ -131,9 +128,9 @@ export const EXECUTE_REST_DEAD_LETTER_QUEUE = 'enrichment.execute-rest.dead-lett
  */
 export async function handleDeadRestOfRun(em: EntityManager, data: ExecuteRestData): Promise<number> {
   return em.transactional(async (tem) => {
-    const [row] = await executeBound<{ n: number }>(tem,
-      `select count(*)::int as n from jsonb_array_elements_text($1::jsonb) as j(id) where not exists (select 1 from execution x where x.id = j.id::uuid)`,
-      [JSON.stringify(data.items.map((i) => i[1]))]);
+    const [row] = await tenantSql(tem, data.organizationId).bound<{ n: number }>(
+      `select count(*)::int as n from jsonb_array_elements_text($1::jsonb) as j(id) where not exists (select 1 from execution x where x.organization_id = $2 and x.id = j.id::uuid)`,
+      [JSON.stringify(data.items.map((i) => i[1])), data.organizationId]);
     const missing = row?.n ?? 0;
     if (missing > 0 && data.userId) {
       await notifyUser(tem, {
@@ -206,7 +203,7 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
     : `not exists (select 1 from enrichment_result x where x.organization_id = r.organization_id and x.enrichment_id = ? and x.entity_id = r.id and x.status = 'complete')`;
   // With each row, its execution already queued or running for this enrichment (a duplicate).
   type Target = { id: string; empty: boolean; active_id: string | null };
-  const query = (q: EntityManager, onlyEmptyRows: boolean, limit: number) => q.execute<Target[]>(
+  const query = (q: EntityManager, onlyEmptyRows: boolean, limit: number) => tenantSql(q, actor.organizationId).all<Target>(
     `select r.id, ${empty} as empty,
             (select x.id from execution x where x.organization_id = r.organization_id and x.idempotency_key = ? || r.id::text
                 and x.status in ('draft', 'scheduled', 'processing')) as active_id

@@ -32,6 +32,7 @@ import { RESULT_COLUMNS, RESULT_FROM, RESULT_SELECT, resultEvent, toResultDto } 
 import {
   runResearchAgent, runDeepResearchAgent, lookupCompanyDetails, createAgentPorts, agentLimitsFromConfig, AgentError, type AgentPorts, type AgentSource,
 } from './agents';
+import { tenantSql } from '../../db/sql';
 
 export interface EnrichmentHandlerDeps {
   /** The process's settings (default: the environment). */
@@ -210,8 +211,7 @@ export class Run {
     }
     let result: Record<string, unknown> | null = this.computed.get(dep.id)?.result ?? null;
     if (!result) {
-      const [row] = await this.em.execute<{ value: { result: Record<string, unknown> | null } | null }[]>(
-        `select value from enrichment_result where organization_id = ? and enrichment_id = ? and entity_id = ? and status = 'complete'`, [this.org, dep.id, entityId]);
+      const [row] = await tenantSql(this.em, this.org).all<{ value: { result: Record<string, unknown> | null } | null }>(`select value from enrichment_result where organization_id = ? and enrichment_id = ? and entity_id = ? and status = 'complete'`, [this.org, dep.id, entityId]);
       result = row?.value?.result ?? null;
     }
     if (!result && node.autorun) result = (await this.compute(dep, entityType, entityId, depth + 1, chain)).result;
@@ -228,19 +228,12 @@ export class Run {
 /** Ends an execution at once as 'error' with a message (no retry), with its result showing the error. */
 async function failNow(em: EntityManager, row: ExecutionRow, message: string): Promise<void> {
   await em.fork().transactional(async (tem) => {
-    const [x] = await tem.execute<ExecutionRow[]>(
-      `update execution set status = 'error', status_message = ?, completed_at = clock_timestamp(), updated_at = clock_timestamp()
-        where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`,
-      [message, row.id, row.organization_id],
-    );
+    const [x] = await tenantSql(tem, row.organization_id).all<ExecutionRow>(`update execution set status = 'error', status_message = ?, completed_at = clock_timestamp(), updated_at = clock_timestamp()
+        where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`, [message, row.id, row.organization_id]);
     if (!x) return;
-    await tem.execute(
-      `update enrichment_result set status = 'error', status_message = ?, updated_at = clock_timestamp()
-        where organization_id = ? and enrichment_id = ? and entity_id = ?`,
-      [message, row.organization_id, row.type_id, row.entity_id],
-    );
-    const results = await tem.execute<Record<string, unknown>[]>(
-      `select ${RESULT_SELECT} from ${RESULT_FROM} where r.organization_id = ? and r.enrichment_id = ? and r.entity_id = ?`, [row.organization_id, row.type_id, row.entity_id]);
+    await tenantSql(tem, row.organization_id).all(`update enrichment_result set status = 'error', status_message = ?, updated_at = clock_timestamp()
+        where organization_id = ? and enrichment_id = ? and entity_id = ?`, [message, row.organization_id, row.type_id, row.entity_id]);
+    const results = await tenantSql(tem, row.organization_id).all<Record<string, unknown>>(`select ${RESULT_SELECT} from ${RESULT_FROM} where r.organization_id = ? and r.enrichment_id = ? and r.entity_id = ?`, [row.organization_id, row.type_id, row.entity_id]);
     await publish(tem, row.organization_id, [executionEvent(x), ...results.map((r) => resultEvent(row.organization_id, toResultDto(r)))]);
   });
 }
@@ -254,8 +247,7 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
   for (const r of outcome.results) {
     const own = r.enrichmentId === execution.type_id;
     // One round trip: the result's upsert, and the field the enrichment fills (with what the write-back needs).
-    const [row] = await em.execute<(Record<string, unknown> & { f_field_id: string | null; f_primary: boolean | null; f_data_type: string | null; f_reconciliation: string | null; f_built_in: string | null; f_slot: number | null; f_has_value: boolean | null })[]>(
-      `with up as (
+    const [row] = await tenantSql(em, org).all<(Record<string, unknown> & { f_field_id: string | null; f_primary: boolean | null; f_data_type: string | null; f_reconciliation: string | null; f_built_in: string | null; f_slot: number | null; f_has_value: boolean | null })>(`with up as (
          insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
          select gen_random_uuid(), ?, e.id, ?, ?, ?, 'complete', null, ?::jsonb, ?::jsonb, clock_timestamp() from enrichment e where e.id = ? and e.organization_id = ?
          on conflict (organization_id, enrichment_id, entity_id) do update set status = 'complete', status_message = null, value = excluded.value, sources = excluded.sources,
@@ -269,9 +261,7 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
            from enrichment e join field_definition f on f.id = e.field_id and f.organization_id = e.organization_id
           where e.id = ? and e.organization_id = ?
        )
-       select up.*, fd.* from up left join fd on true`,
-      [org, entityType, entityId, own ? execution.id : null, JSON.stringify({ result: r.result }), JSON.stringify(r.sources), r.enrichmentId, org, entityId, r.enrichmentId, org],
-    );
+       select up.*, fd.* from up left join fd on true`, [org, entityType, entityId, own ? execution.id : null, JSON.stringify({ result: r.result }), JSON.stringify(r.sources), r.enrichmentId, org, entityId, r.enrichmentId, org]);
     if (!row) continue;
     // Complete: the DTO needs no execution state.
     events.unshift(resultEvent(org, toResultDto(row)));

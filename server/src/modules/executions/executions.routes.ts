@@ -8,6 +8,7 @@ import { authOf } from '../../plugins/types';
 import { notFound } from '../../lib/errors';
 import { cancelExecution } from './commands/cancel-execution';
 import { EXECUTION_COLUMNS, toExecutionDto, type ExecutionRow } from './execution.presenter';
+import { tenantSql } from '../../db/sql';
 
 export async function executionRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -24,15 +25,14 @@ export async function executionRoutes(app: FastifyInstance): Promise<void> {
   }, async (req) => {
     const row = await cancelExecution(req.em, app.boss, { organizationId: authOf(req).organizationId, executionId: req.body.executionId, type: 'play' });
     // A draft it was (re)writing stops waiting for it (plays/emails.service.ts).
-    await req.em.execute(`update channel_email set status = 'cancelled', updated_at = clock_timestamp() where organization_id = ? and execution_id = ? and status = 'processing'`,
-      [authOf(req).organizationId, row.id]);
+    await tenantSql(req.em, authOf(req).organizationId).all(`update channel_email set status = 'cancelled', updated_at = clock_timestamp() where organization_id = ? and execution_id = ? and status = 'processing'`, [authOf(req).organizationId, row.id]);
     return { success: true as const, message: EXECUTION_MESSAGES.cancelled, execution: toExecutionDto(row) };
   });
 
   r.get('/execution/:id', {
     schema: { tags: ['executions'], summary: 'One execution record', params: IdParams, response: { 200: GetExecutionResponse, 400: ErrorResponse, 404: ErrorResponse } },
   }, async (req) => {
-    const [row] = await req.em.execute<ExecutionRow[]>(`select ${EXECUTION_COLUMNS} from execution where id = ? and organization_id = ?`, [req.params.id, authOf(req).organizationId]);
+    const [row] = await tenantSql(req.em, authOf(req).organizationId).all<ExecutionRow>(`select ${EXECUTION_COLUMNS} from execution where id = ? and organization_id = ?`, [req.params.id, authOf(req).organizationId]);
     if (!row) throw notFound(EXECUTION_MESSAGES.notFound);
     return { success: true as const, execution: toExecutionDto(row) };
   });
@@ -47,7 +47,7 @@ export async function executionRoutes(app: FastifyInstance): Promise<void> {
     if (b.typeId) { where.push('type_id = ?'); params.push(b.typeId); }
     if (b.entityType) { where.push('entity_type = ?'); params.push(b.entityType); }
     if (b.entityIds) { where.push('entity_id in (select (jsonb_array_elements_text(?::jsonb))::uuid)'); params.push(JSON.stringify(b.entityIds)); }
-    const rows = await req.em.execute<ExecutionRow[]>(`select ${EXECUTION_COLUMNS} from execution where ${where.join(' and ')} order by created_at desc, id limit ?`, [...params, b.limit]);
+    const rows = await tenantSql(req.em, authOf(req).organizationId).all<ExecutionRow>(`select ${EXECUTION_COLUMNS} from execution where ${where.join(' and ')} order by created_at desc, id limit ?`, [...params, b.limit]);
     return { success: true as const, executions: rows.map(toExecutionDto) };
   });
 }

@@ -16,12 +16,12 @@ import {
   EXECUTION_TYPES, EXECUTION_MESSAGES, executionFailedNotice, type ExecutionType,
 } from '@dealscout/shared/domain';
 import { defineJob, type JobContext, type JobDefinition } from '../../jobs/definitions';
-import { executeBound } from '../../db/bound';
 import { publish, type PublishEvent } from '../realtime/publish';
 import { notifyUser } from '../notifications/notify';
 import { EXECUTION_COLUMNS, executionEvent, type ExecutionRow } from './execution.presenter';
 import { executionQueue, EXECUTION_DEAD_LETTER_QUEUE, ExecutionJobData } from './queues';
 import { BOSS_SCHEMA } from '../../jobs/boss';
+import { tenantSql, unscopedSql } from '../../db/sql';
 
 export interface ExecutionRunContext {
   /** The execution as claimed (status 'processing'). */
@@ -84,7 +84,7 @@ const NEVER = new AbortController().signal;
  * handler returns) matches nothing: it is fenced on this attempt and on state 'active'.
  */
 async function releaseJob(ctx: JobContext, queue: string, job: BatchItem['job']): Promise<void> {
-  await executeBound(ctx.orm.em.fork(),
+  await unscopedSql(ctx.orm.em.fork(), 'worker-claim').bound(
     `update ${BOSS_SCHEMA}.job set state = 'retry', start_after = now(), retry_limit = retry_limit + 1
       where name = $1 and id = $2::uuid and state = 'active' and retry_count = $3`,
     [queue, job.id, job.retryCount]);
@@ -142,7 +142,7 @@ function claimBatch(ctx: JobContext, items: readonly BatchItem[]): Promise<Execu
 }
 
 function claimStatement(em: EntityManager, values: readonly { id: string; org: string; attempt: number }[]): Promise<ExecutionRow[]> {
-  return executeBound<ExecutionRow>(em,
+  return unscopedSql(em, 'worker-claim').bound<ExecutionRow>(
     `update execution e set status = 'processing', attempt = v.attempt, status_message = null,
             started_at = coalesce(e.started_at, clock_timestamp()), updated_at = clock_timestamp()
        from (select (x->>'id')::uuid as id, (x->>'org')::uuid as org, (x->>'attempt')::int as attempt from jsonb_array_elements($1::jsonb) as x) v
@@ -198,7 +198,7 @@ class GroupCommitter {
       await this.ctx.orm.em.fork().transactional(async (tem) => {
         // One conditional statement completes the whole group: only executions still 'processing'
         // move (a cancelled one, or one another attempt completed, stays as it is and writes nothing).
-        const rows = await executeBound<ExecutionRow>(tem,
+        const rows = await unscopedSql(tem, 'worker-claim').bound<ExecutionRow>(
           `update execution e set status = 'completed', result = v.result, processed = coalesce(e.total, e.processed), status_message = null,
                   completed_at = clock_timestamp(), updated_at = clock_timestamp()
              from (select (x->>'id')::uuid as id, (x->>'org')::uuid as org, x->'result' as result from jsonb_array_elements($1::jsonb) as x) v
@@ -313,7 +313,7 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
   const checkCancelled = async () => {
     const live = [...aborts].filter(([, ac]) => !ac.signal.aborted).map(([id]) => id);
     if (live.length === 0) return;
-    const rows = await executeBound<{ id: string; status: string }>(ctx.orm.em.fork(),
+    const rows = await unscopedSql(ctx.orm.em.fork(), 'worker-claim').bound<{ id: string; status: string }>(
       `select id, status from execution where id in (select (jsonb_array_elements_text($1::jsonb))::uuid)`, [JSON.stringify(live)]);
     const status = new Map(rows.map((r) => [r.id, r.status]));
     for (const id of live) if (status.get(id) !== 'processing') aborts.get(id)!.abort(new ExecutionCancelled());
@@ -387,7 +387,7 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
       }
       const message = err instanceof ExecutionError ? err.message : EXECUTION_MESSAGES.unexpected;
       if (!(err instanceof ExecutionError)) log.error({ err }, 'execution failed');
-      await ctx.orm.em.fork().execute(`update execution set status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and status = 'processing'`, [message, row.id, row.organization_id]);
+      await tenantSql(ctx.orm.em.fork(), row.organization_id).run(`update execution set status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and status = 'processing'`, [message, row.id, row.organization_id]);
       return { id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } };
     }
   }
@@ -402,11 +402,8 @@ function progressReporter(ctx: JobContext, claimed: ExecutionRow, ac: AbortContr
     if (!final && Date.now() - last < (opts.progressMs ?? 500)) return;
     last = Date.now();
     const row = await ctx.orm.em.fork().transactional(async (tem) => {
-      const [r] = await tem.execute<ExecutionRow[]>(
-        `update execution set processed = ?, total = coalesce(?, total), updated_at = clock_timestamp()
-          where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`,
-        [Math.max(0, Math.floor(processed)), total ?? null, claimed.id, org],
-      );
+      const [r] = await tenantSql(tem, org).all<ExecutionRow>(`update execution set processed = ?, total = coalesce(?, total), updated_at = clock_timestamp()
+          where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`, [Math.max(0, Math.floor(processed)), total ?? null, claimed.id, org]);
       if (r) await publish(tem, org, executionEvent(r));
       return r;
     });
@@ -431,11 +428,8 @@ export async function runExecutionJob(handler: ExecutionHandler, data: Execution
 export async function handleDeadExecution(data: ExecutionJobData, ctx: JobContext): Promise<void> {
   const em = tenantEm(ctx, data.organizationId);
   await em.transactional(async (tem) => {
-    const [row] = await tem.execute<ExecutionRow[]>(
-      `update execution set status = 'error', status_message = coalesce(status_message, ?), completed_at = clock_timestamp(), updated_at = clock_timestamp()
-        where id = ? and organization_id = ? and status in ('draft', 'scheduled', 'processing') returning ${EXECUTION_COLUMNS}`,
-      [EXECUTION_MESSAGES.unexpected, data.executionId, data.organizationId],
-    );
+    const [row] = await tenantSql(tem, data.organizationId).all<ExecutionRow>(`update execution set status = 'error', status_message = coalesce(status_message, ?), completed_at = clock_timestamp(), updated_at = clock_timestamp()
+        where id = ? and organization_id = ? and status in ('draft', 'scheduled', 'processing') returning ${EXECUTION_COLUMNS}`, [EXECUTION_MESSAGES.unexpected, data.executionId, data.organizationId]);
     if (!row) return;
     await publish(tem, data.organizationId, executionEvent(row));
     if (row.created_by_id) {

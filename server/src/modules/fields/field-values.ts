@@ -8,6 +8,7 @@ import type { FieldValueDto } from '@dealscout/shared/contracts';
 import type { IFieldDefinition } from './field.entity';
 import { projectionOf, slotColumn } from './projection';
 import { badRequest, notFound } from '../../lib/errors';
+import { tenantSql } from '../../db/sql';
 
 /** Enrichment results kept with a value (spec 002 §3 'Field value'). */
 export interface FieldValueMeta {
@@ -53,14 +54,12 @@ export async function writeFieldValue(em: EntityManager, w: FieldValueWrite): Pr
   const value = coerced.value;
   const table = w.entityType === 'company' ? 'company' : 'contact';
   return em.transactional(async (tem) => {
-    const conn = tem.getConnection();
-    const trx = tem.getTransactionContext();
     const locked = w.field.slot
-      ? await conn.execute(`update ${table} set ${slotColumn(w.field.slot)} = ? where organization_id = ? and id = ?`, [projectionOf(dataType, value), w.organizationId, w.entityId], 'run', trx) as unknown as { affectedRows: number }
-      : { affectedRows: (await conn.execute<Row[]>(`select 1 from ${table} where organization_id = ? and id = ? for no key update`, [w.organizationId, w.entityId], 'all', trx)).length };
-    if (locked.affectedRows === 0) throw notFound(w.entityType === 'company' ? COMPANY_MESSAGES.notFound : CONTACT_MESSAGES.notFound);
+      ? await tenantSql(tem, w.organizationId).run(`update ${table} set ${slotColumn(w.field.slot)} = ? where organization_id = ? and id = ?`, [projectionOf(dataType, value), w.organizationId, w.entityId])
+      : (await tenantSql(tem, w.organizationId).all<Row>(`select 1 from ${table} where organization_id = ? and id = ? for no key update`, [w.organizationId, w.entityId])).length;
+    if (locked === 0) throw notFound(w.entityType === 'company' ? COMPANY_MESSAGES.notFound : CONTACT_MESSAGES.notFound);
     if (value === null && !w.meta) {
-      await conn.execute(`delete from field_value where organization_id = ? and field_id = ? and entity_id = ?`, [w.organizationId, w.field.id, w.entityId], 'run', trx);
+      await tenantSql(tem, w.organizationId).run(`delete from field_value where organization_id = ? and field_id = ? and entity_id = ?`, [w.organizationId, w.field.id, w.entityId]);
       return null;
     }
     const text = value === null ? null : typeof value === 'object' ? JSON.stringify(value) : String(value);
@@ -70,16 +69,12 @@ export async function writeFieldValue(em: EntityManager, w: FieldValueWrite): Pr
     const m = w.meta ?? {};
     // A manual edit leaves an enrichment's info value and details as they are.
     const keep = (column: string) => (w.meta ? `excluded.${column}` : `field_value.${column}`);
-    const rows = await conn.execute<Row[]>(
-      `insert into field_value (id, organization_id, entity_type, entity_id, field_id, value, value_text, value_num, value_bool, info_value, status, status_message, details, updated_at)
+    const rows = await tenantSql(tem, w.organizationId).all<Row>(`insert into field_value (id, organization_id, entity_type, entity_id, field_id, value, value_text, value_num, value_bool, info_value, status, status_message, details, updated_at)
        values (gen_random_uuid(), ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, now())
        on conflict (organization_id, field_id, entity_id) do update set value = excluded.value, value_text = excluded.value_text, value_num = excluded.value_num,
          value_bool = excluded.value_bool, info_value = ${keep('info_value')}, status = excluded.status, status_message = excluded.status_message,
          details = ${keep('details')}, updated_at = now()
-       returning field_id, value, info_value, status, status_message, details, updated_at`,
-      [w.organizationId, w.entityType, w.entityId, w.field.id, json(value), text, num, bool, json(m.infoValue), m.status === undefined ? 'completed' : m.status, m.statusMessage ?? null, json(m.details)],
-      'all', trx,
-    );
+       returning field_id, value, info_value, status, status_message, details, updated_at`, [w.organizationId, w.entityType, w.entityId, w.field.id, json(value), text, num, bool, json(m.infoValue), m.status === undefined ? 'completed' : m.status, m.statusMessage ?? null, json(m.details)]);
     const r = rows[0];
     return {
       fieldId: String(r.field_id), value: r.value ?? null, infoValue: r.info_value ?? null, status: (r.status as string | null) ?? null,

@@ -10,6 +10,7 @@ import { listFields, organizationCurrency, toFieldDto, toFilterFieldDto, createC
 import { setFieldValue } from '../records/records.service';
 import { assignedEnrichments } from '../enrichments/assigned';
 import { badRequest } from '../../lib/errors';
+import { publishFieldsChanged } from './fields-events';
 
 export async function fieldRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -35,6 +36,9 @@ export async function fieldRoutes(app: FastifyInstance): Promise<void> {
   }, async (req, reply) => {
     const auth = authOf(req);
     const field = await createCustomField(req.em, { organizationId: auth.organizationId, userId: auth.user.id, entityType: req.body.entityType, label: req.body.label, dataType: req.body.dataType, config: req.body.config });
+    // After the field is stored (its slot pick retries on a unique index, so no wrapping transaction):
+    // a failed announcement only leaves other screens to their next read.
+    await publishFieldsChanged(req.em, auth.organizationId, [req.body.entityType]).catch((err: unknown) => req.log.warn({ err }, 'field created; realtime event not written'));
     return reply.status(201).send({ success: true as const, message: FIELD_MESSAGES.created, field: toFieldDto(field, await organizationCurrency(req.em, auth.organizationId)) });
   });
 
@@ -44,7 +48,10 @@ export async function fieldRoutes(app: FastifyInstance): Promise<void> {
     const field = await getField(req.em, req.body.fieldId);
     if (field.builtInColumn) throw badRequest(FIELD_MESSAGES.mandatory);
     field.config = { ...field.config, ...req.body.config } as typeof field.config;
-    await req.em.flush();
+    await req.em.transactional(async (tem) => {
+      await tem.flush();
+      await publishFieldsChanged(tem, authOf(req).organizationId, [field.entityType]);
+    });
     return { success: true as const, message: 'Field updated', field: toFieldDto(field, await organizationCurrency(req.em, authOf(req).organizationId)) };
   });
 

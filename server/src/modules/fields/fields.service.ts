@@ -7,6 +7,7 @@ import { BUILT_IN_FIELDS } from './builtins';
 import { Organization, type IOrganization } from '../organization/organization.entity';
 import { conflict, notFound } from '../../lib/errors';
 import { familySlots, slotFamily } from './projection';
+import { tenantSql } from '../../db/sql';
 
 export function createBuiltInFields(em: EntityManager, organization: IOrganization): void {
   for (const f of BUILT_IN_FIELDS) {
@@ -108,13 +109,13 @@ async function assignSlot(em: EntityManager, field: IFieldDefinition): Promise<n
   const candidates = familySlots(slotFamily(field.dataType as FieldDataType));
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      const rows = await em.getConnection().execute<{ slot: number | null }[]>(
+      const rows = await tenantSql(em, field.organization.id).all<{ slot: number | null }>(
         `update field_definition f set slot = (
             select s from unnest(?::smallint[]) s
              where not exists (select 1 from field_definition o where o.organization_id = f.organization_id and o.entity_type = f.entity_type and o.slot = s)
              order by s limit 1)
-          where f.id = ? returning f.slot`,
-        [`{${candidates.join(',')}}`, field.id],
+          where f.organization_id = ? and f.id = ? returning f.slot`,
+        [`{${candidates.join(',')}}`, field.organization.id, field.id],
       );
       return rows[0]?.slot ?? null;
     } catch (err) {

@@ -11,6 +11,7 @@ import type { Config } from '../../config';
 import { Integration, type IIntegration } from './integration.entity';
 import { User } from '../users/user.entity';
 import { badRequest } from '../../lib/errors';
+import { scopedTo } from '../../db/sql';
 import { decryptSecret, encryptSecret } from '../../lib/secrets';
 import { checkOutboundUrl, outboundFetchFor, outboundRefusal } from '../../providers/web/outbound';
 import { authorizationUrl, exchangeCode, pkcePair, SalesforceClient, SalesforceError, type SalesforceAppConfig } from '../../providers/crm/salesforce';
@@ -141,7 +142,7 @@ export function salesforceClientFor(em: EntityManager, config: Config, row: IInt
   const orgId = typeof row.organization === 'string' ? row.organization : row.organization.id;
   const secret = JSON.parse(decryptSecret(row.secret, config.SECRETS_KEY, orgId)) as SalesforceSecret;
   return new SalesforceClient(app, { ...secret, instanceUrl: data.instanceUrl }, async (accessToken) => {
-    await em.fork().nativeUpdate(Integration, { id: row.id, organization: orgId }, { secret: encryptSecret(JSON.stringify({ ...secret, accessToken }), config.SECRETS_KEY, orgId) }, { filters: false });
+    await em.fork().nativeUpdate(Integration, { id: row.id, organization: orgId }, { secret: encryptSecret(JSON.stringify({ ...secret, accessToken }), config.SECRETS_KEY, orgId) }, scopedTo(orgId));
   });
 }
 

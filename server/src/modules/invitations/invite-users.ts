@@ -6,6 +6,7 @@ import { Invitation } from './invitation.entity';
 import { countSeats } from '../organization/seats';
 import { newToken, sha256 } from '../../lib/tokens';
 import { badRequest, notFound } from '../../lib/errors';
+import { tenantSql, crossTenant, scopedTo } from '../../db/sql';
 
 /**
  * Invites people into an organization with one role, by the rules of spec 000 §5 'Invite'. The
@@ -24,15 +25,13 @@ export async function inviteUsers(opts: {
   if (opts.role && !(ROLES as readonly string[]).includes(opts.role)) throw badRequest(INVITE_MESSAGES.roleRequired);
   const links: { email: string; token: string }[] = [];
   const invited = await opts.em.transactional(async (em) => {
-    const orgs = await em.getConnection().execute<{ id: string; name: string; max_user: number }[]>(
-      'select id, name, max_user from organization where id = ? for update', [opts.organizationId], 'all', em.getTransactionContext(),
-    );
+    const orgs = await tenantSql(em, opts.organizationId).all<{ id: string; name: string; max_user: number }>('select id, name, max_user from organization where id = ? for update', [opts.organizationId]);
     const org = orgs[0];
     if (!org) throw notFound();
     const now = new Date();
     const [members, pending] = await Promise.all([
-      em.find(User, { organization: org.id, deleted: false }, { fields: ['email'], filters: false }),
-      em.find(Invitation, { organization: org.id, status: 'pending', expiresAt: { $gt: now } }, { fields: ['email'], filters: false }),
+      em.find(User, { organization: org.id, deleted: false }, { fields: ['email'], ...scopedTo(org.id) }),
+      em.find(Invitation, { organization: org.id, status: 'pending', expiresAt: { $gt: now } }, { fields: ['email'], ...scopedTo(org.id) }),
     ]);
     const seats = await countSeats(em, org.id, org.max_user);
     const existing = new Set([...members.map((m) => m.email), ...pending.map((p) => p.email)]);
@@ -42,7 +41,7 @@ export async function inviteUsers(opts: {
     // not tell an admin who is a member elsewhere), but the invitation is not deliverable: no mail
     // goes to that account (it could not accept while it belongs to another organization). It stays
     // pending like an unanswered invitation until it expires or is revoked.
-    const elsewhere = new Set((await em.find(User, { email: { $in: check.emails }, deleted: false, organization: { $ne: org.id } }, { fields: ['email'], filters: false })).map((u) => u.email));
+    const elsewhere = new Set((await em.find(User, { email: { $in: check.emails }, deleted: false, organization: { $ne: org.id } }, { fields: ['email'], ...crossTenant('email-uniqueness') })).map((u) => u.email));
     const expiresAt = new Date(now.getTime() + app.config.INVITE_TTL_DAYS * 86_400_000);
     for (const email of check.emails) {
       const token = newToken();

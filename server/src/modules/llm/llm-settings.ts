@@ -8,11 +8,11 @@ import { LLM_SETTINGS_MESSAGES } from '@dealscout/shared/contracts';
 import { Organization } from '../organization/organization.entity';
 import { LlmError, type LlmService } from '../../providers/llm';
 import { creditsView } from '../../providers/llm/credits';
+import { tenantSql } from '../../db/sql';
 
 export async function organizationAi(em: EntityManager, llm: LlmService, config: Config, organizationId: string): Promise<OrganizationAiDto> {
   const r = await llm.resolve(organizationId);
-  const [own] = await em.execute<{ id: string }[]>(
-    `select id from integration where organization_id = ? and provider = 'openai' and user_id is null and active order by created_at desc limit 1`, [organizationId]);
+  const [own] = await tenantSql(em, organizationId).all<{ id: string }>(`select id from integration where organization_id = ? and provider = 'openai' and user_id is null and active order by created_at desc limit 1`, [organizationId]);
   const model = (id: string) => ({ id, name: id });
   return {
     credits: { ai: creditsView(r.credits) },
@@ -52,7 +52,7 @@ export function llmHttpError(err: unknown): unknown {
  */
 export async function setLlmSettings(em: EntityManager, organizationId: string, change: (s: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
   await em.transactional(async (tem) => {
-    const [row] = await tem.execute<{ settings: Record<string, unknown> | null }[]>(`select settings from organization where id = ? for update`, [organizationId]);
+    const [row] = await tenantSql(tem, organizationId).all<{ settings: Record<string, unknown> | null }>(`select settings from organization where id = ? for update`, [organizationId]);
     if (!row) throw notFound(LLM_SETTINGS_MESSAGES.settingsNotFound);
     await tem.nativeUpdate(Organization, { id: organizationId }, { settings: change(row.settings ?? {}) });
   });

@@ -2,6 +2,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { SystemMail } from './system-mail.entity';
+import { scopedTo } from '../../db/sql';
 
 export interface SystemMessage {
   organizationId: string;
@@ -49,10 +50,10 @@ export class Mailer {
       await this.transport.sendMail({ from: this.opts.from, to: msg.to, subject: msg.subject, text: msg.text });
       let stored = msg.text;
       for (const secret of msg.secrets ?? []) if (secret) stored = stored.split(secret).join(REMOVED_LINK);
-      await em.nativeUpdate(SystemMail, { id: row.id }, { status: 'sent', sentAt: new Date(), text: stored }, { filters: false });
+      await em.nativeUpdate(SystemMail, { id: row.id }, { status: 'sent', sentAt: new Date(), text: stored }, scopedTo(row.organization.id));
     } catch (err) {
       this.opts.logger.error({ err, mailId: row.id }, 'system mail could not be sent; it stays in the system_mail table');
-      await em.nativeUpdate(SystemMail, { id: row.id }, { status: 'failed', error: String((err as Error).message ?? err) }, { filters: false });
+      await em.nativeUpdate(SystemMail, { id: row.id }, { status: 'failed', error: String((err as Error).message ?? err) }, scopedTo(row.organization.id));
     }
     return row.id;
   }

@@ -3,6 +3,7 @@ import { realtimePaths, type NotificationLevel } from '@dealscout/shared/domain'
 import { REALTIME_EVENT_KINDS } from '@dealscout/shared/contracts';
 import { publish } from '../realtime/publish';
 import { toNotificationDto, type NotificationRow } from './notification.presenter';
+import { tenantSql } from '../../db/sql';
 
 export interface NotifyInput {
   organizationId: string;
@@ -20,16 +21,13 @@ export interface NotifyInput {
  * same key already existed.
  */
 export async function notifyUser(em: EntityManager, n: NotifyInput): Promise<NotificationRow | null> {
-  const rows = await em.execute<NotificationRow[]>(
-    `insert into notification (id, organization_id, user_id, level, unique_key, read, href, message, created_at, updated_at)
+  const rows = await tenantSql(em, n.organizationId).all<NotificationRow>(`insert into notification (id, organization_id, user_id, level, unique_key, read, href, message, created_at, updated_at)
      values (gen_random_uuid(), ?, ?, ?, ?, false, ?, ?, clock_timestamp(), clock_timestamp())
      on conflict (organization_id, user_id, unique_key) do update
        set level = excluded.level, message = excluded.message, href = excluded.href, read = false,
            created_at = excluded.created_at, updated_at = excluded.updated_at
        where (notification.level, notification.message, coalesce(notification.href, '')) is distinct from (excluded.level, excluded.message, coalesce(excluded.href, ''))
-     returning id, organization_id, user_id, level, unique_key, read, href, message, created_at`,
-    [n.organizationId, n.userId, n.level, n.uniqueKey ?? null, n.href ?? null, n.message],
-  );
+     returning id, organization_id, user_id, level, unique_key, read, href, message, created_at`, [n.organizationId, n.userId, n.level, n.uniqueKey ?? null, n.href ?? null, n.message]);
   const row = rows[0] ?? null;
   if (row) {
     await publish(em, n.organizationId, {
@@ -43,6 +41,6 @@ export async function notifyUser(em: EntityManager, n: NotifyInput): Promise<Not
 
 /** Unread notifications of a user (one per key). */
 export async function unreadCount(em: EntityManager, organizationId: string, userId: string): Promise<number> {
-  const [r] = await em.execute<{ n: string | number }[]>(`select count(*) as n from notification where organization_id = ? and user_id = ? and not read`, [organizationId, userId]);
+  const [r] = await tenantSql(em, organizationId).all<{ n: string | number }>(`select count(*) as n from notification where organization_id = ? and user_id = ? and not read`, [organizationId, userId]);
   return Number(r.n);
 }

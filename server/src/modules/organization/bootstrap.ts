@@ -7,6 +7,7 @@ import { conflict } from '../../lib/errors';
 import { SETUP_MESSAGES } from '@dealscout/shared/contracts';
 import { createBuiltInFields } from '../fields/fields.service';
 import { createProvidedPlays } from '../plays/plays.service';
+import { unscopedSql, crossTenant } from '../../db/sql';
 
 export interface BootstrapInput {
   organizationName: string;
@@ -28,8 +29,8 @@ export const FIRST_ADMIN_LOCK = 7312001;
 export async function createFirstAdmin(em: EntityManager, input: BootstrapInput): Promise<{ organization: IOrganization; user: IUser }> {
   const passwordHash = await hashPassword(input.password);
   return em.transactional(async (tem) => {
-    await tem.getConnection().execute('select pg_advisory_xact_lock(?)', [FIRST_ADMIN_LOCK], 'all', tem.getTransactionContext());
-    const users = await tem.count(User, {}, { filters: false });
+    await unscopedSql(tem, 'connection').all('select pg_advisory_xact_lock(?)', [FIRST_ADMIN_LOCK]);
+    const users = await tem.count(User, {}, crossTenant('first-run'));
     if (users > 0) throw conflict(SETUP_MESSAGES.alreadyDone);
     return createOrganizationWithAdmin(tem, { ...input, passwordHash });
   });

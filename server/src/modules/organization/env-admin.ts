@@ -4,6 +4,7 @@ import { isValidEmail, passwordProblem } from '@dealscout/shared/domain';
 import type { Config } from '../../config';
 import { User } from '../users/user.entity';
 import { createFirstAdmin } from './bootstrap';
+import { crossTenant } from '../../db/sql';
 
 /**
  * DEALSCOUT_ADMIN_EMAIL, DEALSCOUT_ADMIN_PASSWORD and DEALSCOUT_ORG_NAME create the organization
@@ -17,7 +18,7 @@ export async function ensureAdminFromEnv(orm: MikroORM, config: Config, logger: 
   const problem = passwordProblem(password);
   if (problem) throw new Error(`DEALSCOUT_ADMIN_PASSWORD: ${problem}`);
   const em = orm.em.fork();
-  if ((await em.count(User, {}, { filters: false })) > 0) {
+  if ((await em.count(User, {}, crossTenant('first-run'))) > 0) {
     logger.info('users exist: DEALSCOUT_ADMIN_* ignored');
     return;
   }

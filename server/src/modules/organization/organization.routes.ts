@@ -15,6 +15,7 @@ import { revokeUserSessions } from '../auth/sessions';
 import { authOf } from '../../plugins/types';
 import { badRequest, notFound } from '../../lib/errors';
 import { organizationAi } from '../llm/llm-settings';
+import { publishFieldsChanged } from '../fields/fields-events';
 
 export async function organizationRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -45,7 +46,11 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
     const org = await req.em.findOne(Organization, { id: authOf(req).organizationId });
     if (!org) throw notFound(ORGANIZATION_MESSAGES.notFound);
     org.settings = { ...org.settings, defaultCurrency: req.body.currency };
-    await req.em.flush();
+    // Every currency field without its own currency now shows the new one: open tables follow.
+    await req.em.transactional(async (tem) => {
+      await tem.flush();
+      await publishFieldsChanged(tem, org.id, ['company', 'contact']);
+    });
     return { success: true as const, message: 'Default currency saved', defaultCurrency: req.body.currency };
   });
 

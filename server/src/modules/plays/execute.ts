@@ -10,9 +10,9 @@ import {
 } from '@dealscout/shared/domain';
 import type { PlayExecuteItem, PlayExecuteResponse } from '@dealscout/shared/contracts';
 import { badRequest, notFound } from '../../lib/errors';
-import { executeBound } from '../../db/bound';
 import { createExecutions } from '../executions/commands/create-executions';
 import { Play } from './play.entity';
+import { tenantSql } from '../../db/sql';
 
 export interface ExecuteActor { organizationId: string; userId: string }
 
@@ -29,7 +29,7 @@ export async function checkTargets(em: EntityManager, organizationId: string, en
                 where m.organization_id = r.organization_id and m.company_id = r.id and m.is_key limit 1) as key_email,
               exists (select 1 from company_contact m where m.organization_id = r.organization_id and m.company_id = r.id and m.is_key) as linked
          from company r where r.organization_id = $1 and r.id in (select (jsonb_array_elements_text($2::jsonb))::uuid)`;
-  const rows = await executeBound<Record<string, unknown>>(em, sql, [organizationId, JSON.stringify(ids)]);
+  const rows = await tenantSql(em, organizationId).bound<Record<string, unknown>>(sql, [organizationId, JSON.stringify(ids)]);
   const out = new Map<string, string | null>();
   for (const r of rows) {
     const id = String(r.id);
@@ -71,7 +71,7 @@ export async function executePlay(em: EntityManager, boss: PgBoss, actor: Execut
       targets: valid.map((id) => ({ entityId: id, idempotencyKey: playKey(play.id, id, body.executionId) })),
     });
     const fresh = out.filter((s) => s.status === 'started').length;
-    if (fresh > 0) await tem.execute(`update play set use_count = use_count + ? where id = ? and organization_id = ?`, [fresh, play.id, actor.organizationId]);
+    if (fresh > 0) await tenantSql(tem, actor.organizationId).all(`update play set use_count = use_count + ? where id = ? and organization_id = ?`, [fresh, play.id, actor.organizationId]);
     return out;
   });
   const byEntity = new Map(started.map((s) => [s.entityId, s]));

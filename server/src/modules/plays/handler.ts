@@ -20,6 +20,7 @@ import { Run } from '../enrichments/handler';
 import { createAgentPorts, type AgentPorts } from '../enrichments/agents';
 import { Play } from './play.entity';
 import { loadTarget, renderForTarget, targetContext, emailMessages, EMAIL_SCHEMA, TargetProblem, type PlayTarget } from './render';
+import { tenantSql } from '../../db/sql';
 
 export interface PlayRunOutcome {
   kind: 'done';
@@ -45,16 +46,12 @@ export function regenerateTarget(key: string | null): string | null {
 /** Ends an execution at once as 'error' (no retry); a draft being regenerated shows the error. */
 async function failNow(em: EntityManager, row: ExecutionRow, message: string): Promise<void> {
   await em.fork().transactional(async (tem) => {
-    const [x] = await tem.execute<ExecutionRow[]>(
-      `update execution set status = 'error', status_message = ?, completed_at = clock_timestamp(), updated_at = clock_timestamp()
-        where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`,
-      [message, row.id, row.organization_id],
-    );
+    const [x] = await tenantSql(tem, row.organization_id).all<ExecutionRow>(`update execution set status = 'error', status_message = ?, completed_at = clock_timestamp(), updated_at = clock_timestamp()
+        where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`, [message, row.id, row.organization_id]);
     if (!x) return;
     const draft = regenerateTarget(row.idempotency_key);
     if (draft) {
-      await tem.execute(`update channel_email set status = 'error', status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and execution_id = ?`,
-        [PLAY_MESSAGES.executionFailedMessage, draft, row.organization_id, row.id]);
+      await tenantSql(tem, row.organization_id).all(`update channel_email set status = 'error', status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and execution_id = ?`, [PLAY_MESSAGES.executionFailedMessage, draft, row.organization_id, row.id]);
     }
     await publish(tem, row.organization_id, [executionEvent(x)]);
   });
@@ -107,7 +104,7 @@ export function createPlayHandler(deps: PlayHandlerDeps = {}): ExecutionHandler<
           return { ...base, subject: play.subject, body: textToHtml(rendered.text), model: null, isAi: false };
         }
         const sender = row.created_by_id
-          ? (await ctx.em.execute<{ n: string }[]>(`select first_name || ' ' || last_name as n from app_user where id = ? and organization_id = ?`, [row.created_by_id, org]))[0]?.n ?? 'the sender'
+          ? (await tenantSql(ctx.em, org).all<{ n: string }>(`select first_name || ' ' || last_name as n from app_user where id = ? and organization_id = ?`, [row.created_by_id, org]))[0]?.n ?? 'the sender'
           : 'the sender';
         const res = await llm.complete({
           organizationId: org,
@@ -146,21 +143,17 @@ export function createPlayHandler(deps: PlayHandlerDeps = {}): ExecutionHandler<
       const status = outcome.isAi ? 'processing' : 'draft';
       const draft = regenerateTarget(execution.idempotency_key);
       if (draft) {
-        await em.execute(
-          `update channel_email set subject = ?, body = ?, play_id = ?, play_name = ?, play_version = ?, execution_id = ?, is_ai_email_generated = ?,
+        await tenantSql(em, org).all(`update channel_email set subject = ?, body = ?, play_id = ?, play_name = ?, play_version = ?, execution_id = ?, is_ai_email_generated = ?,
                   status = ?, status_message = null, provenance = ?::jsonb, updated_at = clock_timestamp()
-            where id = ? and organization_id = ? and status not in ('cancelled', 'sent', 'scheduled')`,
-          [outcome.subject, outcome.body, outcome.playId, outcome.playName, outcome.playVersion, execution.id, outcome.isAi, status, provenance, draft, org]);
+            where id = ? and organization_id = ? and status not in ('cancelled', 'sent', 'scheduled')`, [outcome.subject, outcome.body, outcome.playId, outcome.playName, outcome.playVersion, execution.id, outcome.isAi, status, provenance, draft, org]);
         return;
       }
       const title = `${outcome.contact.firstName} ${outcome.contact.lastName}`.trim();
-      await em.execute(
-        `insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id, company_id, play_id, play_name, play_version,
+      await tenantSql(em, org).all(`insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id, company_id, play_id, play_name, play_version,
                                     execution_id, is_ai_email_generated, status, status_message, show_to_from_cc, provenance, created_at, updated_at)
          select gen_random_uuid(), ?, u.id, ?, u.email, ?, '[]'::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, false, ?::jsonb, clock_timestamp(), clock_timestamp()
            from app_user u where u.id = ? and u.organization_id = ?
-         on conflict (organization_id, execution_id) do update set subject = excluded.subject, body = excluded.body, provenance = excluded.provenance, updated_at = clock_timestamp()`,
-        [org, title, outcome.contact.email, outcome.subject, outcome.body, outcome.contact.id, outcome.companyId, outcome.playId, outcome.playName, outcome.playVersion,
+         on conflict (organization_id, execution_id) do update set subject = excluded.subject, body = excluded.body, provenance = excluded.provenance, updated_at = clock_timestamp()`, [org, title, outcome.contact.email, outcome.subject, outcome.body, outcome.contact.id, outcome.companyId, outcome.playId, outcome.playName, outcome.playVersion,
           execution.id, outcome.isAi, status, provenance, execution.created_by_id, org]);
     },
   });

@@ -19,6 +19,7 @@ import {
 import { loadTarget, renderForTarget, targetContext, emailMessages, EMAIL_SCHEMA, TargetProblem } from './render';
 import { RenderError } from '@dealscout/shared/domain';
 import { LlmError } from '../../providers/llm';
+import { tenantSql } from '../../db/sql';
 
 const tags = ['plays'];
 const emailTags = ['emails'];
@@ -51,9 +52,8 @@ export async function playRoutes(app: FastifyInstance): Promise<void> {
     schema: { tags, summary: 'Creators of plays (the Created By filter), the product first when it provided any', response: { 200: PlaybookUsersResponse } },
   }, async (req) => {
     const org = playActor(req).organizationId;
-    const rows = await req.em.execute<{ id: string; first_name: string; last_name: string }[]>(
-      `select distinct u.id, u.first_name, u.last_name from play p join app_user u on u.id = p.created_by_id where p.organization_id = ? order by u.first_name, u.last_name, u.id`, [org]);
-    const [{ n }] = await req.em.execute<{ n: number }[]>(`select count(*)::int as n from play where organization_id = ? and is_provided_by_product`, [org]);
+    const rows = await tenantSql(req.em, org).all<{ id: string; first_name: string; last_name: string }>(`select distinct u.id, u.first_name, u.last_name from play p join app_user u on u.id = p.created_by_id where p.organization_id = ? order by u.first_name, u.last_name, u.id`, [org]);
+    const [{ n }] = await tenantSql(req.em, org).all<{ n: number }>(`select count(*)::int as n from play where organization_id = ? and is_provided_by_product`, [org]);
     return {
       success: true as const,
       users: [
@@ -90,10 +90,8 @@ export async function playRoutes(app: FastifyInstance): Promise<void> {
   }, async (req) => {
     const a = playActor(req);
     const data = { name: req.body.name, description: req.body.description, instructions: req.body.instructions as RichPromptNode[], title: req.body.title, subjectPrompt: req.body.subjectPrompt, targetContactId: req.body.targetContactId ?? null };
-    await req.em.execute(
-      `insert into play_draft (id, organization_id, user_id, provider, data, updated_at) values (gen_random_uuid(), ?, ?, ?, ?::jsonb, clock_timestamp())
-       on conflict (organization_id, user_id, provider) do update set data = excluded.data, updated_at = clock_timestamp()`,
-      [a.organizationId, a.userId, req.params.provider, JSON.stringify(data)]);
+    await tenantSql(req.em, a.organizationId).all(`insert into play_draft (id, organization_id, user_id, provider, data, updated_at) values (gen_random_uuid(), ?, ?, ?, ?::jsonb, clock_timestamp())
+       on conflict (organization_id, user_id, provider) do update set data = excluded.data, updated_at = clock_timestamp()`, [a.organizationId, a.userId, req.params.provider, JSON.stringify(data)]);
     return { success: true as const, message: PLAY_MESSAGES.draftSaved, draft: { provider: req.params.provider, ...data, updatedAt: new Date().toISOString() } };
   });
 
@@ -159,8 +157,7 @@ export async function playRoutes(app: FastifyInstance): Promise<void> {
     const a = playActor(req);
     const p = await req.em.findOne(Play, { id: req.body.playId, organization: a.organizationId });
     if (!p) throw notFound(PLAY_MESSAGES.invalid);
-    const [org] = await req.em.execute<{ ai_credits_total: number | null; ai_credits_used: number }[]>(
-      `select ai_credits_total, ai_credits_used from organization where id = ?`, [a.organizationId]);
+    const [org] = await tenantSql(req.em, a.organizationId).all<{ ai_credits_total: number | null; ai_credits_used: number }>(`select ai_credits_total, ai_credits_used from organization where id = ?`, [a.organizationId]);
     const calls = p.playType === 'non_ai' ? 0 : req.body.count;
     // credits.ai: a null total is unlimited (providers/llm/credits.ts).
     const total = org?.ai_credits_total ?? null;

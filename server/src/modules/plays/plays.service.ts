@@ -9,6 +9,7 @@ import { badRequest, forbidden, notFound } from '../../lib/errors';
 import type { IOrganization } from '../organization/organization.entity';
 import { Play, PlayDraft, type IPlay } from './play.entity';
 import { PROVIDED_PLAYS } from './provided';
+import { tenantSql } from '../../db/sql';
 
 export interface PlayActor {
   organizationId: string;
@@ -40,8 +41,7 @@ const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOStr
 
 async function enrichmentNames(em: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await em.execute<{ id: string; name: string }[]>(
-    `select id, name from enrichment where organization_id = ? and id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`, [organizationId, JSON.stringify(ids)]);
+  const rows = await tenantSql(em, organizationId).all<{ id: string; name: string }>(`select id, name from enrichment where organization_id = ? and id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`, [organizationId, JSON.stringify(ids)]);
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
@@ -74,7 +74,7 @@ export async function toPlayDtos(em: EntityManager, organizationId: string, rows
 }
 
 async function playRows(em: EntityManager, organizationId: string, where: string, params: unknown[], tail = ''): Promise<PlayRow[]> {
-  return em.execute<PlayRow[]>(`select ${PLAY_SELECT} from ${PLAY_FROM} where p.organization_id = ? ${where} ${tail}`, [organizationId, ...params]);
+  return tenantSql(em, organizationId).all<PlayRow>(`select ${PLAY_SELECT} from ${PLAY_FROM} where p.organization_id = ? ${where} ${tail}`, [organizationId, ...params]);
 }
 
 export async function getPlayDto(em: EntityManager, organizationId: string, id: string): Promise<PlayDto> {
@@ -137,7 +137,7 @@ export async function playbook(em: EntityManager, organizationId: string, body: 
     params.push(from < to ? from : to, from < to ? to : from);
   }
   const w = where.length ? `and ${where.join(' and ')}` : '';
-  const [{ n }] = await em.execute<{ n: number }[]>(`select count(*)::int as n from ${PLAY_FROM} where p.organization_id = ? ${w}`, [organizationId, ...params]);
+  const [{ n }] = await tenantSql(em, organizationId).all<{ n: number }>(`select count(*)::int as n from ${PLAY_FROM} where p.organization_id = ? ${w}`, [organizationId, ...params]);
   const sort = body.sortKey && body.sortOrder ? `${SORTS[body.sortKey]} ${body.sortOrder}, p.id ${body.sortOrder}` : 'p.created_at desc, p.id desc';
   const rows = await playRows(em, organizationId, w, params, `order by ${sort} limit ${PLAY_PAGE_SIZE} offset ${body.pageIndex * PLAY_PAGE_SIZE}`);
   return { rows: await toPlayDtos(em, organizationId, rows), total: n };

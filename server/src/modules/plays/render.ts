@@ -11,6 +11,7 @@ import { companyRows, contactRows } from '../records/presenter';
 import { FieldDefinition } from '../fields/field.entity';
 import { Enrichment, type IEnrichment } from '../enrichments/enrichment.entity';
 import { fieldValue } from '../enrichments/handler';
+import { tenantSql } from '../../db/sql';
 
 export interface PlayTarget {
   contact: ContactDto;
@@ -59,8 +60,7 @@ export async function renderForTarget(em: EntityManager, organizationId: string,
       const dep = await em.findOne(Enrichment, { id: node.enrichmentId, organization: organizationId });
       if (!dep) return null;
       const rec = recordOf(dep.entityType);
-      const [row] = await em.execute<{ value: { result: Record<string, unknown> | null } | null }[]>(
-        `select value from enrichment_result where organization_id = ? and enrichment_id = ? and entity_id = ? and status = 'complete'`, [organizationId, dep.id, rec.id]);
+      const [row] = await tenantSql(em, organizationId).all<{ value: { result: Record<string, unknown> | null } | null }>(`select value from enrichment_result where organization_id = ? and enrichment_id = ? and entity_id = ? and status = 'complete'`, [organizationId, dep.id, rec.id]);
       let result = row?.value?.result ?? null;
       if (!result && node.autorun && compute) result = await compute(dep, dep.entityType as 'contact' | 'company', rec.id);
       return { label: dep.name, value: result ? valueAtPath(result, node.path) : null };

@@ -16,6 +16,7 @@ import { RealtimeClientMessage, type RealtimeEvent, type RealtimeServerMessage }
 import { canSubscribe, pathMatches, REALTIME_MESSAGES, REALTIME_CLOSE_CODES } from '@dealscout/shared/domain';
 import { verifyRealtimeToken } from './token';
 import { currentSeq } from './publish';
+import { tenantSql, unscopedSql } from '../../db/sql';
 
 export interface HubOptions {
   connectionString: string;
@@ -304,10 +305,7 @@ export class RealtimeHub {
   }
 
   private async readEvents(oid: string, after: number, upTo: number): Promise<HubEvent[]> {
-    const rows = await this.opts.orm.em.fork().execute<EventRow[]>(
-      `select seq, path, kind, key, data, created_at from realtime_event where organization_id = ? and seq > ? and seq <= ? order by seq`,
-      [oid, after, upTo],
-    );
+    const rows = await tenantSql(this.opts.orm.em.fork(), oid).all<EventRow>(`select seq, path, kind, key, data, created_at from realtime_event where organization_id = ? and seq > ? and seq <= ? order by seq`, [oid, after, upTo]);
     return rows.map(toEvent);
   }
 
@@ -515,12 +513,9 @@ export class RealtimeHub {
     // check still reaches the socket.
     await this.ensureListening();
     c.sid = claims.sid;
-    const rows = await this.opts.orm.em.fork().execute<{ id: string }[]>(
-      `select s.id from session s join app_user u on u.id = s.user_id
+    const rows = await tenantSql(this.opts.orm.em.fork(), claims.oid).all<{ id: string }>(`select s.id from session s join app_user u on u.id = s.user_id
         where s.id = ? and s.user_id = ? and s.organization_id = ? and s.revoked_at is null and s.expires_at > now()
-          and u.status = 'active' and not u.deleted`,
-      [claims.sid, claims.uid, claims.oid],
-    );
+          and u.status = 'active' and not u.deleted`, [claims.sid, claims.uid, claims.oid]);
     if (c.closed) return;
     if (rows.length === 0) return this.endSession(c);
     c.uid = claims.uid;
@@ -555,17 +550,14 @@ export class RealtimeHub {
       if (resume) {
         if (since! > upTo) reset = true;
         else if (since! < upTo) {
-          const [{ min }] = await em.execute<{ min: string | number | null }[]>(`select min(seq) as min from realtime_event where organization_id = ?`, [c.oid]);
+          const [{ min }] = await tenantSql(em, c.oid!).all<{ min: string | number | null }>(`select min(seq) as min from realtime_event where organization_id = ?`, [c.oid]);
           if (min === null || Number(min) > since! + 1) reset = true;
           else {
-            const rows = await em.execute<EventRow[]>(
-              `select seq, path, kind, key, data, created_at from realtime_event
+            const rows = await tenantSql(em, c.oid!).all<EventRow>(`select seq, path, kind, key, data, created_at from realtime_event
                 where organization_id = ? and seq > ? and seq <= ?
                   and (path in (select jsonb_array_elements_text(?::jsonb))
                        or exists (select 1 from jsonb_array_elements_text(?::jsonb) as p(pattern) where realtime_event.path like p.pattern))
-                order by seq limit ?`,
-              [c.oid, since, upTo, JSON.stringify(ok), JSON.stringify(ok.map((p) => `${likeEscape(p)}/%`)), this.opts.replayLimit + 1],
-            );
+                order by seq limit ?`, [c.oid, since, upTo, JSON.stringify(ok), JSON.stringify(ok.map((p) => `${likeEscape(p)}/%`)), this.opts.replayLimit + 1]);
             if (rows.length > this.opts.replayLimit) reset = true;
             else replay = coalesce(rows.map(toEvent));
           }
@@ -591,7 +583,7 @@ export class RealtimeHub {
     const bySid = new Map<string, Conn[]>();
     for (const c of this.conns) if (c.sid && c.uid) bySid.set(c.sid, [...(bySid.get(c.sid) ?? []), c]);
     if (bySid.size === 0) return;
-    const rows = await this.opts.orm.em.fork().execute<{ id: string }[]>(
+    const rows = await unscopedSql(this.opts.orm.em.fork(), 'sign-in').all<{ id: string }>(
       `select s.id from session s join app_user u on u.id = s.user_id
         where s.id in (select (jsonb_array_elements_text(?::jsonb))::uuid) and s.revoked_at is null and s.expires_at > now()
           and u.status = 'active' and not u.deleted`,

@@ -12,7 +12,7 @@ import type { ActivityDto, ExecutionDto } from '@dealscout/shared/contracts';
 import { createTestApp, createOrg, TestClient, type TestContext } from '../../../test/helpers';
 import { openSocket, type TestSocket } from '../../../test/ws-client';
 import { startTestWorker, scenarioHandlers, eventually, TEST_RESULT_TABLE, type Scenario, type TestWorker } from '../../../test/execution-harness';
-import { ormConfig } from '../../db/orm-config';
+import { ormConfig } from '../../orm-config';
 import { buildApp } from '../../app';
 import { startBoss } from '../../jobs/boss';
 import { createExecutions } from '../executions/commands/create-executions';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineJob } from '../../jobs/definitions';
+import { unscopedSql } from '../../db/sql';
 
 /**
  * Hourly: forgets realtime events older than REALTIME_RETENTION_HOURS. A client resuming from
@@ -11,7 +12,7 @@ export const realtimePruneJob = defineJob({
   schedule: '23 * * * *',
   async handle(_data, { orm, logger, config }) {
     const hours = config?.REALTIME_RETENTION_HOURS ?? 72;
-    const res = await orm.em.fork().getConnection().execute(`delete from realtime_event where created_at < now() - (? * interval '1 hour')`, [hours], 'run') as unknown as { affectedRows: number };
-    logger.info({ deleted: res.affectedRows }, 'realtime events pruned');
+    const deleted = await unscopedSql(orm.em.fork(), 'maintenance').run(`delete from realtime_event where created_at < now() - (? * interval '1 hour')`, [hours]);
+    logger.info({ deleted }, 'realtime events pruned');
   },
 });

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { csvCell, type RecordEntityType } from '@dealscout/shared/domain';
 import type { QueryContext, Sql } from './table-query';
 import { companyRows, contactRows } from './presenter';
+import { tenantSql, unscopedSql } from '../../db/sql';
 
 const BATCH = 2000;
 
@@ -65,25 +66,26 @@ export async function exportCsv(em: EntityManager, ctx: QueryContext, where: Sql
     done = true;
     await tx.rollback().catch(() => {});
   };
-  const conn = tx.getConnection();
-  const trx = tx.getTransactionContext();
+  // Cursor statements read through `where` (which binds the organization) or read no table.
+  const sql = tenantSql(tx, ctx.organizationId);
+  const cursor = unscopedSql(tx, 'connection');
   const fetchIds = async (): Promise<string[]> => {
-    const batch: { id: string }[] = await conn.execute(`fetch ${BATCH} from export_rows`, [], 'all', trx);
+    const batch = await cursor.all<{ id: string }>(`fetch ${BATCH} from export_rows`);
     return batch.map((r) => String(r.id));
   };
   const load = (ids: string[]) => {
     if (ids.length === 0) return Promise.resolve([]);
     // In the cursor's transaction: an export holding its connection never waits for a second
     // one (as many concurrent exports as pooled connections would otherwise wait for ever).
-    const p = ctx.entityType === 'company' ? companyRows(tx, ctx.organizationId, ids, trx) : contactRows(tx, ctx.organizationId, ids, trx);
+    const p = ctx.entityType === 'company' ? companyRows(tx, ctx.organizationId, ids) : contactRows(tx, ctx.organizationId, ids);
     p.catch(() => {}); // awaited below; this only keeps an abandoned stream's last load from being an unhandled rejection
     return p;
   };
   let firstIds: string[];
   let firstLoading: ReturnType<typeof load>;
   try {
-    await conn.execute('set local cursor_tuple_fraction = 1', [], 'run', trx);
-    await conn.execute(`declare export_rows no scroll cursor for select r.id from ${table} r ${where.text} order by ${order}`, where.params, 'run', trx);
+    await cursor.run('set local cursor_tuple_fraction = 1');
+    await sql.run(`declare export_rows no scroll cursor for select r.id from ${table} r ${where.text} order by ${order}`, where.params);
     firstIds = await fetchIds();
     firstLoading = load(firstIds);
     await firstLoading;

@@ -8,7 +8,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { newCompany, newContact, link, uniq, f, type CompanyLike, type ContactLike } from '../../../test/records';
-import { vacuumAfterMigrations } from '../../db/database';
+import { vacuumAfterMigrations } from '../../database';
 
 const MIGRATION = 'Migration20261122220100';
 /** Its filled counts (record_count slot 0), which read its columns: rolled back and applied with it. */

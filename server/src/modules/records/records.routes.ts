@@ -6,7 +6,7 @@ import {
   CreateCompanyBody, CreateContactBody, CreateEntityPairBody, UpdateCompanyBody, UpdateContactBody, CompanyResponse, ContactResponse,
   EntityPairResponse, GenericCreateBody, GenericCreateResponse, GenericUpdateBody, GenericUpdateResponse, MappingContactBody,
   MappingCompanyBody, MappingResponse, LinkBody, PairBody, SearchBody, SearchResponse, CompanyDetailsResponse, ContactDetailsResponse,
-  OwnersResponse, TableQuery, CompaniesPage, ContactsPage, BulkDeleteBody, BulkResponse, ExportBody, SuccessResponse, ErrorResponse, IdParams,
+  OwnersResponse, TableQuery, TableTotalQuery, TableTotal, CompaniesPage, ContactsPage, BulkDeleteBody, BulkResponse, ExportBody, SuccessResponse, ErrorResponse, IdParams,
   type SearchHit,
 } from '@dealscout/shared/contracts';
 import { COMPANY_MESSAGES, CONTACT_MESSAGES, ENTITY_MESSAGES, totalPagesFor, type RecordEntityType } from '@dealscout/shared/domain';
@@ -18,8 +18,9 @@ import {
   deleteRecords, selectionWhere, toMappingDto, type Actor,
 } from './records.service';
 import { companyDetails, contactDetails, companyRows, contactRows } from './presenter';
-import { loadQueryContext, whereSql, orderSql, pageIds, likeEscape, SPECS } from './table-query';
+import { loadQueryContext, whereSql, orderSql, pageIds, exactTotal, likeEscape, SPECS } from './table-query';
 import { exportCsv } from './export';
+import { tenantSql } from '../../db/sql';
 
 function actorOf(req: FastifyRequest): Actor {
   const a = authOf(req);
@@ -192,12 +193,10 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
     const spec = SPECS[entityType];
     const q = `%${likeEscape(query.trim().toLowerCase())}%`;
     if (entityType === 'company') {
-      const rows = await req.em.getConnection().execute<{ id: string; name: string; domain: string }[]>(
-        `select r.id, r.name, r.domain from company r where r.organization_id = ? and ${spec.search} like ? escape '\\' order by lower(r.name), r.id limit ?`, [organizationId, q, limit]);
+      const rows = await tenantSql(req.em, organizationId).all<{ id: string; name: string; domain: string }>(`select r.id, r.name, r.domain from company r where r.organization_id = ? and ${spec.search} like ? escape '\\' order by lower(r.name), r.id limit ?`, [organizationId, q, limit]);
       return rows.map((x) => ({ id: x.id, entityType, title: x.name, subtitle: x.domain }));
     }
-    const rows = await req.em.getConnection().execute<{ id: string; first_name: string; last_name: string; email: string }[]>(
-      `select r.id, r.first_name, r.last_name, r.email from contact r where r.organization_id = ? and ${spec.search} like ? escape '\\' order by lower(r.last_name), lower(r.first_name), r.id limit ?`, [organizationId, q, limit]);
+    const rows = await tenantSql(req.em, organizationId).all<{ id: string; first_name: string; last_name: string; email: string }>(`select r.id, r.first_name, r.last_name, r.email from contact r where r.organization_id = ? and ${spec.search} like ? escape '\\' order by lower(r.last_name), lower(r.first_name), r.id limit ?`, [organizationId, q, limit]);
     return rows.map((x) => ({ id: x.id, entityType, title: `${x.first_name} ${x.last_name}`, subtitle: x.email }));
   }
 
@@ -277,10 +276,21 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
     const { organizationId } = authOf(req);
     const q = req.body;
     const ctx = await loadQueryContext(req.em, organizationId, 'company');
-    const { total, ids, estimate } = await pageIds(req.em, ctx, whereSql(ctx, { text: q.text, filters: q.filters }), orderSql(ctx, q.sortKey, q.sortOrder), q.pageIndex, q.pageSize);
+    const { total, ids, estimate } = await pageIds(req.em, ctx, whereSql(ctx, { text: q.text, filters: q.filters }), orderSql(ctx, q.sortKey, q.sortOrder), q.pageIndex, q.pageSize, { cursor: { afterId: q.afterId, beforeId: q.beforeId } });
     const rows = await companyRows(req.em, organizationId, ids);
     return { success: true as const, rows, totalRecords: total, totalIsEstimate: estimate === true, totalPages: totalPagesFor(total, q.pageSize), hasRecords: total > 0, pageIndex: q.pageIndex, pageSize: q.pageSize };
   });
+
+  for (const [entityType, path, tag] of [['company', '/company/count-companies', 'companies'], ['contact', '/contact/count-contacts', 'contacts']] as const) {
+    r.post(path, {
+      schema: { tags: [tag], summary: `The exact number of ${tag} a search and filters match (follows an estimated totalRecords)`, body: TableTotalQuery, response: { 200: TableTotal, 400: ErrorResponse } },
+    }, async (req) => {
+      const { organizationId } = authOf(req);
+      const ctx = await loadQueryContext(req.em, organizationId, entityType);
+      const totalRecords = await exactTotal(req.em, ctx, whereSql(ctx, { text: req.body.text, filters: req.body.filters }));
+      return { success: true as const, totalRecords };
+    });
+  }
 
   r.post('/contact/get-contacts', {
     schema: { tags: ['contacts'], summary: 'A page of the contacts table (zero-based pageIndex, sort, search, filters)', body: TableQuery, response: { 200: ContactsPage, 400: ErrorResponse } },
@@ -288,7 +298,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
     const { organizationId } = authOf(req);
     const q = req.body;
     const ctx = await loadQueryContext(req.em, organizationId, 'contact');
-    const { total, ids, estimate } = await pageIds(req.em, ctx, whereSql(ctx, { text: q.text, filters: q.filters }), orderSql(ctx, q.sortKey, q.sortOrder), q.pageIndex, q.pageSize);
+    const { total, ids, estimate } = await pageIds(req.em, ctx, whereSql(ctx, { text: q.text, filters: q.filters }), orderSql(ctx, q.sortKey, q.sortOrder), q.pageIndex, q.pageSize, { cursor: { afterId: q.afterId, beforeId: q.beforeId } });
     const rows = await contactRows(req.em, organizationId, ids);
     return { success: true as const, rows, totalRecords: total, totalIsEstimate: estimate === true, totalPages: totalPagesFor(total, q.pageSize), hasRecords: total > 0, pageIndex: q.pageIndex, pageSize: q.pageSize };
   });

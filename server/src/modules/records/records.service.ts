@@ -15,6 +15,7 @@ import { whereSql, type QueryContext, type Sql } from './table-query';
 import { publish } from '../realtime/publish';
 import { REALTIME_EVENT_KINDS } from '@dealscout/shared/contracts';
 import { realtimePaths } from '@dealscout/shared/domain';
+import { tenantSql, unscopedSql } from '../../db/sql';
 
 /** Bulk deletes name their ids up to this many; beyond it, clients refetch everything of the type. */
 const DELETED_IDS_MAX = 500;
@@ -204,20 +205,20 @@ export async function updateMapping(em: EntityManager, companyId: string, contac
 export async function deleteRecords(em: EntityManager, actor: Actor, entityType: RecordEntityType, where: Sql): Promise<number> {
   const table = entityType === 'company' ? 'company' : 'contact';
   return em.transactional(async (tem) => {
-    const conn = tem.getConnection();
-    const trx = tem.getTransactionContext();
-    await conn.execute(`create temporary table _del on commit drop as select r.id from ${table} r ${where.text}`, where.params, 'run', trx);
-    await conn.execute(`delete from field_value v using _del d where v.organization_id = ? and v.entity_id = d.id`, [actor.organizationId], 'run', trx);
+    const sql = tenantSql(tem, actor.organizationId);
+    await sql.run(`create temporary table _del on commit drop as select r.id from ${table} r ${where.text}`, where.params);
+    await tenantSql(tem, actor.organizationId).run(`delete from field_value v using _del d where v.organization_id = ? and v.entity_id = d.id`, [actor.organizationId]);
     // Their enrichment results too (no foreign key: one results table serves companies and contacts).
-    await conn.execute(`delete from enrichment_result x using _del d where x.organization_id = ? and x.entity_id = d.id`, [actor.organizationId], 'run', trx);
-    const res = await conn.execute(`delete from ${table} r using _del d where r.organization_id = ? and r.id = d.id`, [actor.organizationId], 'run', trx) as unknown as { affectedRows: number };
-    if (res.affectedRows > 0) {
-      const ids = res.affectedRows <= DELETED_IDS_MAX
-        ? (await conn.execute(`select id from _del`, [], 'all', trx) as { id: string }[]).map((r) => r.id)
+    await tenantSql(tem, actor.organizationId).run(`delete from enrichment_result x using _del d where x.organization_id = ? and x.entity_id = d.id`, [actor.organizationId]);
+    const deleted = await sql.run(`delete from ${table} r using _del d where r.organization_id = ? and r.id = d.id`, [actor.organizationId]);
+    if (deleted > 0) {
+      // _del is this transaction's temporary table, filled above from the organization's rows.
+      const ids = deleted <= DELETED_IDS_MAX
+        ? (await unscopedSql(tem, 'connection').all<{ id: string }>(`select id from _del`)).map((r) => r.id)
         : null;
-      await publish(tem, actor.organizationId, { path: realtimePaths.entities(actor.organizationId, entityType), kind: REALTIME_EVENT_KINDS.entityDeleted, data: { ids, count: res.affectedRows } });
+      await publish(tem, actor.organizationId, { path: realtimePaths.entities(actor.organizationId, entityType), kind: REALTIME_EVENT_KINDS.entityDeleted, data: { ids, count: deleted } });
     }
-    return res.affectedRows;
+    return deleted;
   });
 }
 

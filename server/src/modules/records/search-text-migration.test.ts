@@ -6,7 +6,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { newCompany, newContact, uniq, type CompanyLike, type ContactLike } from '../../../test/records';
-import { vacuumAfterMigrations } from '../../db/database';
+import { vacuumAfterMigrations } from '../../database';
 
 const MIGRATION = 'Migration20261122210000';
 

@@ -11,6 +11,8 @@ import { FieldDefinition } from '../fields/field.entity';
 import { filterDataType } from '../fields/fields.service';
 import { badRequest } from '../../lib/errors';
 import { slotBit, slotColumn, slotFamily, TEXT_SORT_PREFIX } from '../fields/projection';
+import { anchorFromBoundaries } from './sort-boundaries';
+import { scopedTo, tenantSql, unscopedSql } from '../../db/sql';
 
 export interface Sql {
   text: string;
@@ -99,7 +101,7 @@ export interface QueryContext {
 }
 
 export async function loadQueryContext(em: EntityManager, organizationId: string, entityType: RecordEntityType): Promise<QueryContext> {
-  const fields = await em.find(FieldDefinition, { organization: organizationId, entityType }, { filters: false });
+  const fields = await em.find(FieldDefinition, { organization: organizationId, entityType }, scopedTo(organizationId));
   return { organizationId, entityType, fieldsByKey: new Map(fields.map((f) => [f.key, f])) };
 }
 
@@ -437,20 +439,17 @@ const COUNT_PARTS_BEFORE_FOLD = 64;
  * deleted, and rows of transactions still open are left for the next time).
  */
 export async function recordTotal(em: EntityManager, organizationId: string, entityType: RecordEntityType, slot: number | null = null): Promise<number> {
-  const conn = em.getConnection();
+  const conn = tenantSql(em, organizationId);
   // `slot is null` / `slot = ?` (not `is not distinct from`), so the index on (organization, type, slot) serves both.
   const which = slot === null ? 'slot is null' : 'slot = ?';
   const key = slot === null ? [organizationId, entityType] : [organizationId, entityType, slot];
-  const [row] = await conn.execute<{ n: number; parts: number }[]>(
+  const [row] = await conn.all<{ n: number; parts: number }>(
     `select coalesce(sum(delta), 0)::int as n, count(*)::int as parts from record_count where organization_id = ? and entity_type = ? and ${which}`,
     key,
   );
   if (row.parts > COUNT_PARTS_BEFORE_FOLD) {
-    await conn.execute(
-      `with gone as (delete from record_count where organization_id = ? and entity_type = ? and ${which} returning delta)
-       insert into record_count (organization_id, entity_type, slot, delta) select ?, ?, ?::smallint, sum(delta) from gone having count(*) > 0`,
-      [...key, organizationId, entityType, slot],
-    );
+    await tenantSql(em, organizationId).all(`with gone as (delete from record_count where organization_id = ? and entity_type = ? and ${which} returning delta)
+       insert into record_count (organization_id, entity_type, slot, delta) select ?, ?, ?::smallint, sum(delta) from gone having count(*) > 0`, [...key, organizationId, entityType, slot]);
   }
   return row.n;
 }
@@ -463,18 +462,11 @@ export const OWNER_COUNT_SLOT = -1;
  * folded into one row per owner when they pile up, like recordTotal's). Owners holding none are left out.
  */
 export async function ownerTotals(em: EntityManager, organizationId: string, entityType: RecordEntityType): Promise<Map<string, number>> {
-  const conn = em.getConnection();
-  const rows = await conn.execute<{ owner: string; n: number; parts: number }[]>(
-    `select owner_id as owner, coalesce(sum(delta), 0)::int as n, count(*)::int as parts from record_count
-      where organization_id = ? and entity_type = ? and slot = ? group by owner_id`,
-    [organizationId, entityType, OWNER_COUNT_SLOT],
-  );
+  const rows = await tenantSql(em, organizationId).all<{ owner: string; n: number; parts: number }>(`select owner_id as owner, coalesce(sum(delta), 0)::int as n, count(*)::int as parts from record_count
+      where organization_id = ? and entity_type = ? and slot = ? group by owner_id`, [organizationId, entityType, OWNER_COUNT_SLOT]);
   if (rows.reduce((sum, r) => sum + r.parts, 0) > COUNT_PARTS_BEFORE_FOLD + rows.length) {
-    await conn.execute(
-      `with gone as (delete from record_count where organization_id = ? and entity_type = ? and slot = ? returning owner_id, delta)
-       insert into record_count (organization_id, entity_type, slot, owner_id, delta) select ?, ?, ?::smallint, owner_id, sum(delta) from gone group by owner_id having sum(delta) <> 0`,
-      [organizationId, entityType, OWNER_COUNT_SLOT, organizationId, entityType, OWNER_COUNT_SLOT],
-    );
+    await tenantSql(em, organizationId).all(`with gone as (delete from record_count where organization_id = ? and entity_type = ? and slot = ? returning owner_id, delta)
+       insert into record_count (organization_id, entity_type, slot, owner_id, delta) select ?, ?, ?::smallint, owner_id, sum(delta) from gone group by owner_id having sum(delta) <> 0`, [organizationId, entityType, OWNER_COUNT_SLOT, organizationId, entityType, OWNER_COUNT_SLOT]);
   }
   return new Map(rows.filter((r) => r.owner !== null && r.n > 0).map((r) => [r.owner, r.n]));
 }
@@ -495,14 +487,14 @@ export const COLLECT_MAX = 50_000;
  * table, whereas collecting the matches costs what counting them does. Collecting stops after
  * COLLECT_MAX rows: a set that large is dense enough to walk (null: the caller counts and walks).
  */
-async function collectedPage(em: EntityManager, table: string, where: Sql, order: OrderSql, offset: number, limit: number, max: number): Promise<{ total: number; ids: string[] } | null> {
+async function collectedPage(em: EntityManager, organizationId: string, table: string, where: Sql, order: OrderSql, offset: number, limit: number, max: number): Promise<{ total: number; ids: string[] } | null> {
   const keys = order.terms.map((t, i) => (t.expr === 'r.id' ? null : `${t.expr} as k${i}`)).filter(Boolean);
   const outer = order.terms.map((t, i) => ({ ...t, expr: t.expr === 'r.id' ? 'm.id' : `m.k${i}` }));
   // A page past the middle is sorted out from the end (reverse order, then turned around), so the
   // top-N sort keeps at most half of the set (in memory rather than spilling to disk). Only the
   // branch the count picks is evaluated, and none when the set overflowed (the caller walks it).
   const cap = Math.floor(max);
-  const [row] = await em.getConnection().execute<{ n: number; ids: string[] | null; rev: boolean }[]>(
+  const [row] = await tenantSql(em, organizationId).all<{ n: number; ids: string[] | null; rev: boolean }>(
     `with m as materialized (select r.id${keys.map((k) => `, ${k}`).join('')} from ${table} r ${order.join.text} ${where.text} limit ${cap + 1}),
           c as (select count(*)::int as n from m)
      select c.n, c.n < 2 * ?::int as rev,
@@ -517,6 +509,12 @@ async function collectedPage(em: EntityManager, table: string, where: Sql, order
   return { total: row.n, ids: row.rev ? [...row.ids].reverse() : row.ids };
 }
 
+/**
+ * The row a Next (afterId: the last row of the page shown) or Previous (beforeId: its first row)
+ * starts from; only an estimated set uses it (exact pages are found by their offset).
+ */
+export interface PageCursor { afterId?: string; beforeId?: string }
+
 /** Table pages a sample reads at most (SYSTEM sampling reads whole pages: ~25 records each). */
 const SAMPLE_MAX_PAGES = 150;
 /** Records of the organization a sample aims at. */
@@ -530,14 +528,29 @@ const WALK_MAX = 50_000;
  * organization it holds and how many of them match.
  */
 async function sample(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, orgTotal: number): Promise<{ rows: number; matched: number }> {
-  const conn = em.getConnection();
-  const [rel] = await conn.execute<{ pages: number }[]>(`select greatest(relpages, 1)::int as pages from pg_class where oid = ?::regclass`, [table]);
+  // The same request for another page finds its sample here (the key holds the organization's
+  // record count, so any insert or delete takes a new sample).
+  const key = JSON.stringify([table, orgTotal, where.text, where.params]);
+  const cached = samples.get(key);
+  if (cached && Date.now() - cached.at < SAMPLE_TTL_MS) return cached.result;
+  const result = await takeSample(em, ctx, table, where, orgTotal);
+  samples.delete(key);
+  samples.set(key, { at: Date.now(), result });
+  while (samples.size > SAMPLES_KEPT) samples.delete(samples.keys().next().value!);
+  return result;
+}
+
+/** How long a sample answers for the same query (and record count), and how many are kept. */
+const SAMPLE_TTL_MS = 60_000;
+const SAMPLES_KEPT = 500;
+const samples = new Map<string, { at: number; result: { rows: number; matched: number } }>();
+
+async function takeSample(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, orgTotal: number): Promise<{ rows: number; matched: number }> {
+  // The catalog's page count of the table (no tenant row).
+  const [rel] = await unscopedSql(em, 'connection').all<{ pages: number }>(`select greatest(relpages, 1)::int as pages from pg_class where oid = ?::regclass`, [table]);
   const percent = Math.min(100, (100 * SAMPLE_TARGET_ROWS) / Math.max(1, orgTotal), (100 * SAMPLE_MAX_PAGES) / rel.pages);
   const cond = where.text.replace(/^where /, '');
-  const [row] = await conn.execute<{ rows: number; matched: number }[]>(
-    `select count(*)::int as rows, count(*) filter (where ${cond})::int as matched from ${table} r tablesample system (?::float8) repeatable (17) where r.organization_id = ?`,
-    [...where.params, percent, ctx.organizationId],
-  );
+  const [row] = await tenantSql(em, ctx.organizationId).all<{ rows: number; matched: number }>(`select count(*)::int as rows, count(*) filter (where ${cond})::int as matched from ${table} r tablesample system (?::float8) repeatable (17) where r.organization_id = ?`, [...where.params, percent, ctx.organizationId]);
   return row;
 }
 
@@ -556,11 +569,11 @@ async function sample(em: EntityManager, ctx: QueryContext, table: string, where
  * are estimates too. A walk of the name order tests the search on the name index's own columns
  * and reads a record row only for its matches.
  */
-async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, exactMax: number, walkMax: number): Promise<{ total: number; ids: string[]; estimate: true } | null> {
+async function estimatedPage(em: EntityManager, ctx: QueryContext, table: EntitySpec['table'], where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, exactMax: number, walkMax: number, cursor: PageCursor): Promise<{ total: number; ids: string[]; estimate: true } | null> {
   if (where.unfiltered || where.ownerIn || order.slotSort || order.ownerSort || order.join.text || !where.split) return null;
   const terms = order.terms;
+  if (!keysetOrder(ctx, order)) return null;
   const desc = terms[0].desc;
-  if (terms.some((t) => t.nullable || t.desc !== desc)) return null;
   const orgTotal = await recordTotal(em, ctx.organizationId, ctx.entityType);
   if (orgTotal <= exactMax) return null;
   const smp = await sample(em, ctx, table, where, orgTotal);
@@ -573,15 +586,14 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string
   const pages = totalPagesFor(total, pageSize);
 
   const spec = SPECS[ctx.entityType];
-  const conn = em.getConnection();
   const nameWalk = terms.map((t) => t.expr).join() === [...spec.defaultSort, 'r.id'].join();
   const wTerms = terms.map((t) => ({ ...t, expr: onW(t.expr) }));
   /**
    * `limit` matches of a walk of the sort order from an anchor (the terms' values of one record)
    * or from an end, reading at most WALK_MAX index entries (null: fewer matches there).
    */
-  const walk = async (anchor: unknown[] | null, reverse: boolean, limit: number): Promise<string[] | null> => {
-    const cmp = desc !== reverse ? '<=' : '>=';
+  const walk = async (anchor: unknown[] | null, reverse: boolean, limit: number, strict = false): Promise<string[] | null> => {
+    const cmp = `${desc !== reverse ? '<' : '>'}${strict ? '' : '='}`;
     const anchorCond = anchor ? ` and (${wTerms.map((t) => t.expr).join(', ')}) ${cmp} (${anchor.map(() => '?').join(', ')})` : '';
     const keys = wTerms.map((t, i) => `${t.expr} as k${i}`).join(', ');
     const outer = terms.map((t, i) => ({ ...t, expr: `x.k${i}` }));
@@ -598,10 +610,8 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string
     // The walk is the plan: without these PostgreSQL, which cannot estimate a search's matches,
     // may collect and sort them all, or start parallel workers for a walk that stops early.
     const rows = await em.transactional(async (tem) => {
-      const c = tem.getConnection();
-      const trx = tem.getTransactionContext();
-      await c.execute(`set local enable_bitmapscan = off; set local enable_hashjoin = off; set local enable_mergejoin = off; set local enable_sort = off; set local max_parallel_workers_per_gather = 0`, [], 'run', trx);
-      return c.execute<{ id: string }[]>(sql, params, 'all', trx);
+      await unscopedSql(tem, 'connection').run(`set local enable_bitmapscan = off; set local enable_hashjoin = off; set local enable_mergejoin = off; set local enable_sort = off; set local max_parallel_workers_per_gather = 0`);
+      return tenantSql(tem, ctx.organizationId).all<{ id: string }>(sql, params);
     });
     if (rows.length < limit) return null;
     const ids = rows.map((r) => r.id);
@@ -611,17 +621,66 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string
 
   if (pageIndex === 0) return done(await walk(null, false, pageSize));
   if (pageIndex >= pages - 1) return done(await walk(null, true, pageSize));
-  // The anchor: the record at the page's share of the organization, from the nearer end of the sort index.
+  // Next / Previous from a page the client shows: the matches right after its last row (before its
+  // first row), so paging through an estimated set one page at a time neither skips nor repeats a row.
+  const from = cursor.afterId ?? cursor.beforeId;
+  if (from) {
+    const [k] = await tenantSql(em, ctx.organizationId).all<Record<string, unknown>>(
+      `select ${terms.map((t, i) => `${t.expr} as k${i}`).join(', ')} from ${table} r where r.organization_id = ? and r.id = ?`, [ctx.organizationId, from]);
+    if (k) {
+      const key = terms.map((_, i) => k[`k${i}`]);
+      // Fewer matches left that way: the page is the set's last (first).
+      if (cursor.afterId) return done((await walk(key, false, pageSize, true)) ?? (await walk(null, true, pageSize)));
+      return done((await walk(key, true, pageSize, true)) ?? (await walk(null, false, pageSize)));
+    }
+  }
+  // The anchor: the record at the page's share of the organization. From the order's page-boundary
+  // map (sort-boundaries.ts: at most one step of the index from the nearest boundary); without a
+  // usable one (being built in the background), from the nearer end of the sort index.
   const rank = Math.min(orgTotal - 1, Math.floor(((pageIndex * pageSize) / total) * orgTotal));
-  const fromEnd = rank > orgTotal / 2;
-  const [a] = await conn.execute<Record<string, unknown>[]>(
-    `select ${terms.map((t, i) => `${t.expr} as k${i}`).join(', ')} from ${table} r where r.organization_id = ? ${orderBy(terms, fromEnd)} limit 1 offset ?`,
-    [ctx.organizationId, fromEnd ? orgTotal - 1 - rank : rank],
-  );
-  if (!a) return null;
+  let anchor = await anchorFromBoundaries(em, table, ctx.organizationId, terms, orgTotal, rank);
+  if (!anchor) {
+    const fromEnd = rank > orgTotal / 2;
+    const [a] = await tenantSql(em, ctx.organizationId).all<Record<string, unknown>>(
+      `select ${terms.map((t, i) => `${t.expr} as k${i}`).join(', ')} from ${table} r where r.organization_id = ? ${orderBy(terms, fromEnd)} limit 1 offset ?`,
+      [ctx.organizationId, fromEnd ? orgTotal - 1 - rank : rank],
+    );
+    if (!a) return null;
+    anchor = terms.map((_, i) => a[`k${i}`]);
+  }
   // Near the end there may be fewer matches after the anchor: the page is then the set's last.
-  return done((await walk(terms.map((_, i) => a[`k${i}`]), false, pageSize)) ?? (await walk(null, true, pageSize)));
+  return done((await walk(anchor, false, pageSize)) ?? (await walk(null, true, pageSize)));
 }
+
+/**
+ * An order a walk from a key can follow: terms in one direction over columns that are never null
+ * (the key contact / primary company text is null for most records, and a row comparison with a
+ * null is never true), no join.
+ */
+function keysetOrder(ctx: QueryContext, order: OrderSql): boolean {
+  const terms = order.terms;
+  const desc = terms[0]?.desc;
+  return terms.length > 0 && !order.join.text && !order.slotSort && !order.ownerSort
+    && !terms.some((t) => t.nullable || t.desc !== desc || t.expr === SPECS[ctx.entityType].linkSort.column);
+}
+
+/**
+ * The exact number of records matching `where` (the second request that follows an estimated
+ * total: POST /company/count-companies, /contact/count-contacts). Without search or filters the
+ * maintained count, 'Account Owner in [users]' alone the owners' maintained counts, otherwise a count.
+ */
+export async function exactTotal(em: EntityManager, ctx: QueryContext, where: WhereSql): Promise<number> {
+  if (where.unfiltered) return recordTotal(em, ctx.organizationId, ctx.entityType);
+  if (where.ownerIn) {
+    const totals = await ownerTotals(em, ctx.organizationId, ctx.entityType);
+    return where.ownerIn.reduce((sum, id) => sum + (totals.get(id) ?? 0), 0);
+  }
+  const [row] = await tenantSql(em, ctx.organizationId).all<{ n: number }>(`select count(*)::int as n from ${SPECS[ctx.entityType].table} r ${where.text}`, where.params);
+  return row.n;
+}
+
+/** Records an organization holds before its unfiltered pages use a page-boundary map (below, the offset walk is short). */
+const MAP_MIN_RECORDS = 20_000;
 
 /**
  * Total and the ids of one page. Without search or filters the total is the maintained count
@@ -631,29 +690,22 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: string
  * order, so the last page costs what the first does (the name indexes carry every searched column,
  * so a walk never reads the table itself).
  */
-export async function pageIds(em: EntityManager, ctx: QueryContext, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, opts: { collectMax?: number; exactMax?: number; walkMax?: number } = {}): Promise<{ total: number; ids: string[]; estimate?: boolean }> {
+export async function pageIds(em: EntityManager, ctx: QueryContext, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, opts: { collectMax?: number; exactMax?: number; walkMax?: number; cursor?: PageCursor; mapMin?: number } = {}): Promise<{ total: number; ids: string[]; estimate?: boolean }> {
   const table = SPECS[ctx.entityType].table;
-  const conn = em.getConnection();
-  const estimated = await estimatedPage(em, ctx, table, where, order, pageIndex, pageSize, opts.exactMax ?? EXACT_TOTAL_MAX, opts.walkMax ?? WALK_MAX);
+  const conn = tenantSql(em, ctx.organizationId);
+  const estimated = await estimatedPage(em, ctx, table, where, order, pageIndex, pageSize, opts.exactMax ?? EXACT_TOTAL_MAX, opts.walkMax ?? WALK_MAX, opts.cursor ?? {});
   if (estimated) return estimated;
   if (where.searched) {
-    const collected = await collectedPage(em, table, where, order, pageIndex * pageSize, pageSize, opts.collectMax ?? COLLECT_MAX);
+    const collected = await collectedPage(em, ctx.organizationId, table, where, order, pageIndex * pageSize, pageSize, opts.collectMax ?? COLLECT_MAX);
     if (collected) return collected;
   }
   if (order.slotSort) return slotSortedPage(em, ctx, table, where, order.slotSort, pageIndex * pageSize, pageSize);
   if (order.ownerSort) return ownerSortedPage(em, ctx, table, where, order.ownerSort.desc, pageIndex * pageSize, pageSize);
   // The default order walks the name sort index: its search is tested on the index's own columns.
   const nameWalk = !order.join.text && order.terms[0]?.expr === SPECS[ctx.entityType].defaultSort[0];
-  const count = async () => {
-    if (where.unfiltered) return recordTotal(em, ctx.organizationId, ctx.entityType);
-    if (where.ownerIn) {
-      const totals = await ownerTotals(em, ctx.organizationId, ctx.entityType);
-      return where.ownerIn.reduce((sum, id) => sum + (totals.get(id) ?? 0), 0);
-    }
-    return (await conn.execute<{ n: number }[]>(`select count(*)::int as n from ${table} r ${where.text}`, where.params))[0].n;
-  };
+  const count = () => exactTotal(em, ctx, where);
   const fetch = async (offset: number, limit: number, reverse: boolean) => {
-    const rows = await conn.execute<{ id: string }[]>(
+    const rows = await conn.all<{ id: string }>(
       `select r.id from ${table} r ${order.join.text} ${nameWalk ? where.walkText ?? where.text : where.text} ${orderBy(order.terms, reverse)} limit ? offset ?`,
       [...order.join.params, ...where.params, limit, offset],
     );
@@ -667,6 +719,22 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Where
   const total = await count();
   const offset = pageIndex * pageSize;
   if (offset >= total) return { total, ids: [] };
+  // (Not for pages within a few hundred records of either end: the offset walk from that end is as short.)
+  if (where.unfiltered && total > (opts.mapMin ?? MAP_MIN_RECORDS) && Math.min(offset, total - offset - pageSize) > 500 && keysetOrder(ctx, order)) {
+    // The whole organization in a built-in order: the page's first record is found through the
+    // order's page-boundary map when one was built at this very record count (sort-boundaries.ts),
+    // then the page is the walk from it — at most a step of the index instead of up to half of it.
+    const anchor = await anchorFromBoundaries(em, table, ctx.organizationId, order.terms, total, offset, true);
+    if (anchor) {
+      const desc = order.terms[0].desc;
+      const rows = await conn.all<{ id: string }>(
+        `select r.id from ${table} r where r.organization_id = ? and (${order.terms.map((t) => t.expr).join(', ')}) ${desc ? '<=' : '>='} (${anchor.map(() => '?').join(', ')})
+          ${orderBy(order.terms)} limit ?`,
+        [ctx.organizationId, ...anchor, pageSize],
+      );
+      return { total, ids: rows.map((r) => r.id) };
+    }
+  }
   if (offset > total / 2) {
     const end = Math.min(total, offset + pageSize);
     return { total, ids: await fetch(total - end, end - offset, true) };
@@ -683,14 +751,14 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Where
  * counts are maintained (record_count); otherwise one statement counts the set and its filled rows.
  */
 async function slotSortedPage(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, sort: SlotSort, offset: number, limit: number): Promise<{ total: number; ids: string[] }> {
-  const conn = em.getConnection();
+  const conn = tenantSql(em, ctx.organizationId);
   const spec = SPECS[ctx.entityType];
   let total: number;
   let filled: number;
   if (where.unfiltered) {
     [total, filled] = await Promise.all([recordTotal(em, ctx.organizationId, ctx.entityType), slotTotal(em, ctx.organizationId, ctx.entityType, sort.countSlot)]);
   } else {
-    const [row] = await conn.execute<{ n: number; f: number }[]>(`select count(*)::int as n, count(${sort.column})::int as f from ${table} r ${where.text}`, where.params);
+    const [row] = await conn.all<{ n: number; f: number }>(`select count(*)::int as n, count(${sort.column})::int as f from ${table} r ${where.text}`, where.params);
     total = row.n;
     filled = row.f;
   }
@@ -698,7 +766,7 @@ async function slotSortedPage(em: EntityManager, ctx: QueryContext, table: strin
   const end = Math.min(total, offset + limit);
   // One part of the order: rows [from, to) of a set of `size` rows, read from its nearer end.
   const part = (whereText: string, cond: string, terms: OrderSql['terms'], size: number, from: number, to: number) =>
-    partIds(em, table, whereText, cond, where.params, terms, size, from, to);
+    partIds(em, ctx.organizationId, table, whereText, cond, where.params, terms, size, from, to);
   const id = { expr: 'r.id', desc: sort.desc };
   const [withValue, without] = await Promise.all([
     part(where.text, `${sort.column} is not null`, [...(sort.filledTerms ?? [{ expr: sort.key, desc: sort.desc }]), id], filled, offset, Math.min(end, filled)),
@@ -719,22 +787,22 @@ async function slotSortedPage(em: EntityManager, ctx: QueryContext, table: strin
  * nearer end — at most half of one owner's entries, read index-only without filters.
  */
 async function ownerSortedPage(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, desc: boolean, offset: number, limit: number): Promise<{ total: number; ids: string[] }> {
-  const conn = em.getConnection();
+  const conn = tenantSql(em, ctx.organizationId);
   const spec = SPECS[ctx.entityType];
   let total: number;
   let counts: Map<string, number>;
   if (where.unfiltered) {
     [total, counts] = await Promise.all([recordTotal(em, ctx.organizationId, ctx.entityType), ownerTotals(em, ctx.organizationId, ctx.entityType)]);
   } else {
-    const rows = await conn.execute<{ owner: string | null; n: number }[]>(`select r.owner_id as owner, count(*)::int as n from ${table} r ${where.text} group by r.owner_id`, where.params);
+    const rows = await conn.all<{ owner: string | null; n: number }>(`select r.owner_id as owner, count(*)::int as n from ${table} r ${where.text} group by r.owner_id`, where.params);
     total = rows.reduce((sum, r) => sum + r.n, 0);
     counts = new Map(rows.filter((r) => r.owner !== null).map((r) => [r.owner!, r.n]));
   }
   if (offset >= total) return { total, ids: [] };
   const dir = desc ? 'desc' : 'asc';
-  const owners = counts.size === 0 ? [] : (await conn.execute<{ id: string }[]>(
-    `select o.id::text as id from unnest(?::uuid[]) o(id) left join app_user u on u.id = o.id order by ${OWNER_NAME} ${dir} nulls last, o.id ${dir}`,
-    [`{${[...counts.keys()].join(',')}}`],
+  const owners = counts.size === 0 ? [] : (await conn.all<{ id: string }>(
+    `select o.id::text as id from unnest(?::uuid[]) o(id) left join app_user u on u.organization_id = ? and u.id = o.id order by ${OWNER_NAME} ${dir} nulls last, o.id ${dir}`,
+    [`{${[...counts.keys()].join(',')}}`, ctx.organizationId],
   )).map((o) => o.id);
   const segments: { owner: string | null; size: number }[] = owners.map((owner) => ({ owner, size: counts.get(owner)! }));
   segments.push({ owner: null, size: total - [...counts.values()].reduce((sum, n) => sum + n, 0) });
@@ -751,7 +819,7 @@ async function ownerSortedPage(em: EntityManager, ctx: QueryContext, table: stri
     start += seg.size;
     if (to <= from) continue;
     const [cond, condParams] = seg.owner === null ? ['r.owner_id is null', []] : ['r.owner_id = ?', [seg.owner]];
-    reads.push(partIds(em, table, where.walkText ?? where.text, cond, [...where.params, ...condParams], terms, seg.size, from, to));
+    reads.push(partIds(em, ctx.organizationId, table, where.walkText ?? where.text, cond, [...where.params, ...condParams], terms, seg.size, from, to));
   }
   return { total, ids: (await Promise.all(reads)).flat() };
 }
@@ -761,10 +829,10 @@ async function ownerSortedPage(em: EntityManager, ctx: QueryContext, table: stri
  * order, read from the part's nearer end (backwards, then turned around), so a page costs at most
  * half of its part. `params` bind `where` and `cond`.
  */
-async function partIds(em: EntityManager, table: string, whereText: string, cond: string, params: unknown[], terms: OrderSql['terms'], size: number, from: number, to: number): Promise<string[]> {
+async function partIds(em: EntityManager, organizationId: string, table: string, whereText: string, cond: string, params: unknown[], terms: OrderSql['terms'], size: number, from: number, to: number): Promise<string[]> {
   if (to <= from) return [];
   const reverse = from > size - to;
-  const rows = await em.getConnection().execute<{ id: string }[]>(
+  const rows = await tenantSql(em, organizationId).all<{ id: string }>(
     `select r.id from ${table} r ${whereText} and ${cond} ${orderBy(terms, reverse)} limit ? offset ?`,
     [...params, to - from, reverse ? size - to : from],
   );

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { unscopedSql } from '../../db/sql';
 
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().get('/health', {
@@ -12,7 +13,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     },
   }, async (req, reply) => {
     try {
-      await req.em.getConnection().execute('select 1');
+      await unscopedSql(req.em, 'connection').all('select 1');
       return { status: 'ok' as const, database: 'up' as const };
     } catch (err) {
       req.log.error({ err }, 'health check: database unreachable');

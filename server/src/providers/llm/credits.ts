@@ -11,8 +11,8 @@
 // does not queue its model calls behind the lock (docs/benchmarks.md, 'Enrichments (issue 5)').
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
-import { executeBound } from '../../db/bound';
 import { LlmError } from './port';
+import { tenantSql } from '../../db/sql';
 
 export const CREDITS_EXHAUSTED_MESSAGE =
   "Your organization has used all of its AI credits. Ask your admin to add credits, or connect your organization's own OpenAI API key under Profile → Integrations.";
@@ -44,8 +44,7 @@ interface ChargeOutcome {
  * neither charged nor refused.
  */
 export async function chargeCreditGroup(em: EntityManager, organizationId: string, items: readonly { key: string; model: string }[]): Promise<ChargeOutcome> {
-  const [row] = await executeBound<{ charged: string[]; refused: string[]; expires_at: Date | null }>(em,
-    `with req as (
+  const [row] = await tenantSql(em, organizationId).bound<{ charged: string[]; refused: string[]; expires_at: Date | null }>(`with req as (
        select x->>'key' as key, x->>'model' as model, t.ord from jsonb_array_elements($2::jsonb) with ordinality as t(x, ord)
      ), org as materialized (
        select ai_credits_total as total, ai_credits_used as used, ai_credits_expires_at as expires_at,
@@ -70,9 +69,7 @@ export async function chargeCreditGroup(em: EntityManager, organizationId: strin
      select (select coalesce(jsonb_agg(charge_key), '[]'::jsonb) from ins) as charged,
             (select coalesce(jsonb_agg(key), '[]'::jsonb) from fresh where key not in (select key from granted)) as refused,
             (select expires_at from org) as expires_at,
-            (select count(*) from upd) as updated`,
-    [organizationId, JSON.stringify(items.map((i) => ({ key: i.key, model: i.model })))],
-  );
+            (select count(*) from upd) as updated`, [organizationId, JSON.stringify(items.map((i) => ({ key: i.key, model: i.model })))]);
   return {
     charged: new Set(row?.charged ?? []),
     refused: new Set(row?.refused ?? items.map((i) => i.key)),
@@ -149,19 +146,18 @@ const groupers = new WeakMap<object, ChargeGrouper>();
 /** Spends one credit for `chargeKey` unless it was spent already; throws credits_exhausted. */
 export async function chargeCredit(em: EntityManager, organizationId: string, chargeKey: string | undefined, model: string): Promise<Charge> {
   const key = (chargeKey ?? `call:${randomUUID()}`).slice(0, 300);
-  const conn = em.getConnection();
-  let g = groupers.get(conn);
-  if (!g) groupers.set(conn, (g = new ChargeGrouper(em.fork())));
+  // One grouper per database (driver), as one per pool before.
+  const driver = em.getDriver();
+  let g = groupers.get(driver);
+  if (!g) groupers.set(driver, (g = new ChargeGrouper(em.fork())));
   return g.charge(organizationId, key, model.slice(0, 200));
 }
 
 /** Gives the credit of a key back (the call it paid for failed): one statement. */
 export async function refundCredit(em: EntityManager, organizationId: string, chargeKey: string): Promise<void> {
-  await executeBound(em.fork(),
-    `with d as (delete from llm_charge where organization_id = $1 and charge_key = $2 returning id)
+  await tenantSql(em.fork(), organizationId).bound(`with d as (delete from llm_charge where organization_id = $1 and charge_key = $2 returning id)
      update organization set ai_credits_used = greatest(ai_credits_used - (select count(*) from d), 0)
-      where id = $1 and exists (select 1 from d)`,
-    [organizationId, chargeKey.slice(0, 300)]);
+      where id = $1 and exists (select 1 from d)`, [organizationId, chargeKey.slice(0, 300)]);
 }
 
 /** credits.ai of GET /organization: remaining and total null when unlimited. */

@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config';
 import { decryptSecret } from '../../lib/secrets';
 import { LlmError } from './port';
+import { tenantSql } from '../../db/sql';
 
 export const NOT_CONFIGURED_MESSAGE =
   'No AI provider is configured for your organization. An admin can connect an OpenAI API key under Profile → Integrations (AI provider), or the operator can set OPENAI_API_KEY on the server.';
@@ -58,15 +59,13 @@ interface IntegrationRow {
 }
 
 export async function resolveLlm(em: EntityManager, config: Config, organizationId: string): Promise<ResolvedLlm> {
-  const [org] = await em.execute<OrgRow[]>(
-    `select settings, ai_credits_total, ai_credits_used, ai_credits_expires_at from organization where id = ?`, [organizationId]);
+  const [org] = await tenantSql(em, organizationId).all<OrgRow>(`select settings, ai_credits_total, ai_credits_used, ai_credits_expires_at from organization where id = ?`, [organizationId]);
   if (!org) throw new LlmError('not_configured', 'Organization not found.');
   const settings = readLlmSettings(organizationId, org.settings);
   const credits = { total: org.ai_credits_total, used: org.ai_credits_used, expiresAt: org.ai_credits_expires_at ? new Date(org.ai_credits_expires_at) : null };
 
   let base: Pick<ResolvedLlm, 'source' | 'apiKey' | 'baseURL' | 'integrationId'> & { offered: string[] };
-  const [integration] = settings.useSystemLlmSetting ? [] : await em.execute<IntegrationRow[]>(
-    `select id, secret, data from integration where organization_id = ? and provider = 'openai' and user_id is null and active order by created_at desc limit 1`, [organizationId]);
+  const [integration] = settings.useSystemLlmSetting ? [] : await tenantSql(em, organizationId).all<IntegrationRow>(`select id, secret, data from integration where organization_id = ? and provider = 'openai' and user_id is null and active order by created_at desc limit 1`, [organizationId]);
   if (integration) {
     let apiKey: string | null = null;
     if (integration.secret) {

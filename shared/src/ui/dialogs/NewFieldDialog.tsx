@@ -19,7 +19,7 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { FIELD_MESSAGES, currencyCodes, OFFERED_FIELD_TYPES, fieldNameProblem, type OfferedDataType, type RecordEntityType } from '../../domain';
+import { FIELD_MESSAGES, currencyCodes, currencyLabel, OFFERED_FIELD_TYPES, fieldNameProblem, type OfferedDataType, type RecordEntityType } from '../../domain';
 import type { FieldDto } from '../../contracts';
 import { useApi, queryKeys } from '../ApiContext';
 import { useNotify } from '../toast';
@@ -142,7 +142,7 @@ export function NewFieldDialog(props: NewFieldDialogProps) {
                   <Select value={currency} onChange={(_, d) => setCurrency(d.value)} disabled={busy} data-testid="new-field-currency">
                     <option value="">Organization default</option>
                     {currencyCodes().map((c) => (
-                      <option key={c} value={c}>{c}</option>
+                      <option key={c} value={c}>{currencyLabel(c)}</option>
                     ))}
                   </Select>
                 </Field>

@@ -175,7 +175,7 @@ function FieldRow({ field, value, entityType, entityId }: { field: FieldDto; val
         <>
           {showResult && result ? (
             <span className={styles.value} data-testid="drawer-field-value" data-status={result.status}>
-              <ResultValue result={running && result.status === 'preprocessing' && !result.value && stored ? { status: 'preprocessing', value: stored } : result} />
+              <ResultValue errorOpen result={running && result.status === 'preprocessing' && !result.value && stored ? { status: 'preprocessing', value: stored } : result} />
             </span>
           ) : text === null ? (
             <span className={mergeClasses(styles.value, styles.empty)} data-testid="drawer-field-value">{NOT_EXECUTED}</span>

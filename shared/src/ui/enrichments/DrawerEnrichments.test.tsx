@@ -58,7 +58,9 @@ describe('drawer enrichments', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.getAllByTestId('drawer-enrichment-name').map((n) => n.textContent)).toEqual(['alpha facts', 'Beta check']));
     const rows = screen.getAllByTestId('drawer-enrichment-row');
     await waitFor(() => expect(within(rows[0]).getByTestId('enrichment-result').textContent).toBe('1999'));
-    expect(within(rows[1]).getByTestId('enrichment-result').textContent).toBe('Error');
+    // A failed one says why at once in the drawer (spec 000 §2: an 'Error' heading, the message on red).
+    expect(within(rows[1]).getByTestId('enrichment-result').getAttribute('data-status')).toBe('error');
+    expect(within(rows[1]).getByTestId('enrichment-error-message').textContent).toBe('Error parsing data');
     await user.click(within(rows[0]).getByTestId('drawer-enrichment-copy'));
     expect(writeText).toHaveBeenCalledWith('1999');
     expect(await screen.findByText('Value copied to clipboard')).toBeTruthy();
@@ -78,5 +80,16 @@ describe('drawer enrichments', { timeout: 20_000 }, () => {
     await user.click(within(row).getByTestId('drawer-field-run'));
     expect(execute).toHaveBeenCalledWith({ enrichmentId: E_CEO, entityType: 'company', entityIds: [COMPANY], options: { onlyEmpty: false } });
     await waitFor(() => expect(within(row).getByTestId('drawer-field-value').textContent).toBe('Processing...'));
+  });
+
+  it("a field whose primary enrichment failed shows the spec's error display with the message in the details, folding on click", async () => {
+    const user = userEvent.setup();
+    renderWithApi(<FieldsSection entityType="company" entityId={COMPANY} values={{}} open onToggle={vi.fn()} />, api([result(E_CEO, 'error', null)]));
+    const row = await screen.findByTestId('drawer-field-row');
+    await waitFor(() => expect(within(row).getByTestId('enrichment-error-message').textContent).toBe('Error parsing data'));
+    expect(within(row).getByTestId('drawer-field-value').getAttribute('data-status')).toBe('error');
+    await user.click(within(row).getByTestId('enrichment-result'));
+    expect(within(row).queryByTestId('enrichment-error-message')).toBeNull();
+    expect(within(row).getByTestId('enrichment-result').textContent).toBe('Error');
   });
 });

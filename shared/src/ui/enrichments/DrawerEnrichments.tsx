@@ -78,7 +78,7 @@ function UnassignedRow({ enrichment, entityType, entityId }: { enrichment: { id:
   return (
     <li className={styles.row} data-testid="drawer-enrichment-row" data-enrichment-id={enrichment.id}>
       <span className={styles.label}><ColorDot color={enrichment.color} /><span data-testid="drawer-enrichment-name">{enrichment.name}</span></span>
-      <span className={styles.value}><ResultValue result={result ?? null} /></span>
+      <span className={styles.value}><ResultValue errorOpen result={result ?? null} /></span>
       <span className={styles.actions}>
         <Tooltip content={`Run ${enrichment.name}`} relationship="label">
           <Button appearance="subtle" size="small" icon={running ? <Spinner size="extra-tiny" /> : <PlayRegular />} disabled={running} onClick={() => void run(enrichment.id, entityId, result?.value)} data-testid="drawer-enrichment-run" />

@@ -32,11 +32,20 @@ const ENRICHMENT: EnrichmentDto = {
 
 const row = (id: string, ceo: unknown): EnrichRow => ({ id, fields: ceo === undefined ? {} : { [F_CEO]: { value: ceo } } });
 
-function setup(targets: EnrichTargets | null, rows: EnrichRow[], execute = vi.fn(async (_b: ExecuteEnrichmentBody): Promise<ExecuteEnrichmentResponse> => ({ success: true, message: '', count: 0, started: 0, duplicates: 0, failed: 0, items: [] }))) {
+const E_LINKEDIN = 'e0000000-0000-4000-8000-00000000000l';
+// A LinkedIn enrichment: its modal has a name only, so it fills no field.
+const LINKEDIN: EnrichmentDto = {
+  ...ENRICHMENT, id: E_LINKEDIN, name: 'Linkedin 1', configId: 'mixrank-company',
+  config: { id: 'mixrank-company', name: 'LinkedIn', enrichmentType: 'mixrankCompanyDetails', description: '', provider: 'mixrank' }, provider: 'mixrank',
+  entityFieldId: null, field: null, isPrimary: false, color: null,
+  data: { ...ENRICHMENT.data, prompt: '', fieldIdToAssign: null, isFieldPrimary: false, color: null },
+};
+
+function setup(targets: EnrichTargets | null, rows: EnrichRow[], execute = vi.fn(async (_b: ExecuteEnrichmentBody): Promise<ExecuteEnrichmentResponse> => ({ success: true, message: '', count: 0, started: 0, duplicates: 0, failed: 0, items: [] })), enrichments: EnrichmentDto[] = [ENRICHMENT]) {
   const api = fakeApi({
     fields: { list: vi.fn(async () => ({ success: true as const, fields: [CEO_FIELD] })) },
     enrichments: {
-      list: vi.fn(async () => ({ success: true as const, enrichments: [ENRICHMENT], totalRecords: 1, totalPages: 1, hasRecords: true, pageIndex: 0, pageSize: 100 })),
+      list: vi.fn(async () => ({ success: true as const, enrichments, totalRecords: enrichments.length, totalPages: 1, hasRecords: true, pageIndex: 0, pageSize: 100 })),
       execute,
     },
   });
@@ -118,5 +127,33 @@ describe('Enrich popover', { timeout: 20_000 }, () => {
     expect(execute).toHaveBeenCalledWith({ enrichmentId: E1, entityType: 'company', entityFilters: { allSelected: true, text: 'acme', filters: [], excludeIds: [R2] }, options: { onlyEmpty: true } });
     // The marks are taken back.
     expect(getCellResult(queryClient, E1, R1)).toBeUndefined();
+  });
+
+  it('runs an enrichment that fills no field (LinkedIn) through the unassigned choice; the server picks the empty rows', async () => {
+    const user = userEvent.setup();
+    const execute = vi.fn(async (_b: ExecuteEnrichmentBody): Promise<ExecuteEnrichmentResponse> => ({
+      success: true, message: '', count: 1, started: 1, duplicates: 0, failed: 0, items: [{ entityId: R1, executionId: 'x1', status: 'started' }],
+    }));
+    // Both rows have a CEO: for a field's enrichment Only Empty Rows would refuse; this one fills no field.
+    const { queryClient } = setup({ kind: 'ids', ids: [R1, R2] }, [row(R1, 'Jane'), row(R2, 'Joe')], execute, [ENRICHMENT, LINKEDIN]);
+    await open(user);
+    await waitFor(() => expect([...screen.getByTestId('enrich-field').querySelectorAll('option')].map((o) => o.textContent)).toEqual(['Pick a field', 'CEO', 'No field (unassigned enrichments)']));
+    await user.selectOptions(screen.getByTestId('enrich-field'), '__unassigned__');
+    await waitFor(() => expect((screen.getByTestId('enrich-enrichment') as HTMLSelectElement).value).toBe(E_LINKEDIN));
+    expect([...screen.getByTestId('enrich-enrichment').querySelectorAll('option')].map((o) => o.textContent)).toEqual(['Pick an enrichment', 'Linkedin 1']);
+    await user.click(screen.getByTestId('enrich-run'));
+    expect(await screen.findByText('1 enrichment execution(s) started')).toBeTruthy();
+    expect(execute).toHaveBeenCalledWith({ enrichmentId: E_LINKEDIN, entityType: 'company', entityIds: [R1, R2], options: { onlyEmpty: true } });
+    // The started row shows it running (in the drawer's Unassigned Enrichments); the skipped one is as before.
+    expect(getCellResult(queryClient, E_LINKEDIN, R1)).toMatchObject({ status: 'processing', executionId: 'x1' });
+    expect(getCellResult(queryClient, E_LINKEDIN, R2)).toBeUndefined();
+  });
+
+  it('offers no unassigned choice when every enrichment fills a field', async () => {
+    const user = userEvent.setup();
+    setup({ kind: 'ids', ids: [R1] }, [row(R1, null)]);
+    await open(user);
+    await waitFor(() => expect(screen.getByTestId('enrich-field').querySelectorAll('option')).toHaveLength(2));
+    expect(screen.queryByText('No field (unassigned enrichments)')).toBeNull();
   });
 });

@@ -3,6 +3,10 @@
 // then one of its enrichments, then Only Empty Rows or All Rows (with the overwrite warning), and
 // run it on the selected rows — the page's or all of them across pages. A button opens the type
 // selector to create an enrichment for the field.
+// Enrichments that fill no field (the LinkedIn one: its modal has a name only, spec 001 §2) are run
+// through the 'No field (unassigned enrichments)' choice of the field list; their results show in
+// the drawer's Unassigned Enrichments section, and Only Empty Rows means rows without a finished
+// result (the server decides which, as it does for rows on other pages).
 import { useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -34,6 +38,10 @@ const useStyles = makeStyles({
   hint: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
 });
 
+/** The field list's choice for enrichments that fill no field. */
+export const UNASSIGNED_CHOICE = '__unassigned__';
+export const UNASSIGNED_LABEL = 'No field (unassigned enrichments)';
+
 const isEmptyValue = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
 
 export function EnrichPopover({ entityType, targets, rows, onStarted }: {
@@ -62,27 +70,40 @@ export function EnrichPopover({ entityType, targets, rows, onStarted }: {
     staleTime: 30_000,
     enabled: open,
   });
+  const unassigned = fieldId === UNASSIGNED_CHOICE;
   const field = fields.find((f) => f.id === fieldId) ?? null;
+  const unassignedEnrichments = useMemo(
+    () => (enrichmentsQuery.data ?? []).filter((e) => !e.entityFieldId && e.entityType === entityType).sort((a, b) => a.name.localeCompare(b.name)),
+    [enrichmentsQuery.data, entityType],
+  );
   const forField = useMemo(
-    () => (enrichmentsQuery.data ?? []).filter((e) => e.entityFieldId === fieldId).sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary) || a.name.localeCompare(b.name)),
-    [enrichmentsQuery.data, fieldId],
+    () => unassigned
+      ? unassignedEnrichments
+      : (enrichmentsQuery.data ?? []).filter((e) => e.entityFieldId === fieldId).sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary) || a.name.localeCompare(b.name)),
+    [enrichmentsQuery.data, fieldId, unassigned, unassignedEnrichments],
   );
 
   const pickField = (id: string | null) => {
     setFieldId(id);
+    if (id === UNASSIGNED_CHOICE) {
+      setEnrichmentId(unassignedEnrichments[0]?.id ?? null);
+      return;
+    }
     const f = fields.find((x) => x.id === id);
     setEnrichmentId(f?.assignedEnrichments.find((a) => a.isPrimary)?.id ?? f?.assignedEnrichments[0]?.id ?? null);
   };
 
   const selectedCount = !targets ? 0 : targets.kind === 'ids' ? targets.ids.length : targets.count;
   const rowById = useMemo(() => new Map(rows.map((r) => [r.id, r])), [rows]);
+  /** The row's value of the chosen field (none for unassigned enrichments). */
+  const valueOf = (id: string) => (field ? rowById.get(id)?.fields[field.id]?.value : null);
   /** The selected rows on this page (the ones whose cells can be marked). */
   const pageTargets = !targets ? [] : targets.kind === 'ids'
     ? targets.ids.filter((id) => rowById.has(id))
     : rows.map((r) => r.id).filter((id) => !targets.excludeIds.includes(id));
-  const isEmptyRow = (id: string) => isEmptyValue(fieldId ? rowById.get(id)?.fields[fieldId]?.value : null);
-  // Known only when every selected row is on this page.
-  const emptyCount = targets?.kind === 'ids' && targets.ids.every((id) => rowById.has(id)) ? targets.ids.filter(isEmptyRow).length : null;
+  const isEmptyRow = (id: string) => isEmptyValue(valueOf(id));
+  // Known only when every selected row is on this page and the enrichment fills a field.
+  const emptyCount = !unassigned && targets?.kind === 'ids' && targets.ids.every((id) => rowById.has(id)) ? targets.ids.filter(isEmptyRow).length : null;
 
   const run = async () => {
     const problem = runEnrichmentProblem({ fieldId, enrichmentId, selectedCount, entity: entityType, option, emptyCount });
@@ -91,8 +112,9 @@ export function EnrichPopover({ entityType, targets, rows, onStarted }: {
       return;
     }
     if (!targets || !enrichmentId) return;
-    const marked = option === 'empty' ? pageTargets.filter(isEmptyRow) : pageTargets;
-    const before = markPreprocessing(qc, enrichmentId, marked, (id) => (fieldId ? rowById.get(id)?.fields[fieldId]?.value : null));
+    // Unassigned: every targeted row is marked; the ones the server skips go back below.
+    const marked = option === 'empty' && !unassigned ? pageTargets.filter(isEmptyRow) : pageTargets;
+    const before = markPreprocessing(qc, enrichmentId, marked, valueOf);
     const restore = (ids: Iterable<string>) => { for (const id of ids) setCellResult(qc, enrichmentId, id, before.get(id) ?? null); };
     setBusy(true);
     try {
@@ -134,10 +156,16 @@ export function EnrichPopover({ entityType, targets, rows, onStarted }: {
             <Select value={fieldId ?? ''} onChange={(_, d) => pickField(d.value || null)} data-testid="enrich-field">
               <option value="">Pick a field</option>
               {fields.map((f) => <option key={f.id} value={f.id}>{f.label}</option>)}
+              {(unassigned || unassignedEnrichments.length > 0) && <option value={UNASSIGNED_CHOICE}>{UNASSIGNED_LABEL}</option>}
             </Select>
           </Field>
-          <Field label="Enrichment" hint={field && forField.length === 0 && !enrichmentsQuery.isPending ? 'No enrichment fills this field yet.' : undefined}>
-            <Select value={enrichmentId ?? ''} disabled={!field} onChange={(_, d) => setEnrichmentId(d.value || null)} data-testid="enrich-enrichment">
+          <Field
+            label="Enrichment"
+            hint={unassigned
+              ? 'Results show in the drawer under Unassigned Enrichments.'
+              : field && forField.length === 0 && !enrichmentsQuery.isPending ? 'No enrichment fills this field yet.' : undefined}
+          >
+            <Select value={enrichmentId ?? ''} disabled={!field && !unassigned} onChange={(_, d) => setEnrichmentId(d.value || null)} data-testid="enrich-enrichment">
               <option value="">Pick an enrichment</option>
               {forField.map((e) => <option key={e.id} value={e.id}>{e.name}{e.isPrimary ? ' (primary)' : ''}</option>)}
             </Select>
@@ -170,9 +198,15 @@ export function EnrichPopover({ entityType, targets, rows, onStarted }: {
         onOpenChange={setCreating}
         initialEntity={entityType}
         entities={[entityType]}
-        initialFieldId={fieldId}
-        // Back to the popover with the new enrichment picked when it fills a field.
-        onSaved={(e) => { if (e.entityFieldId) { setFieldId(e.entityFieldId); setEnrichmentId(e.id); setOpen(true); } }}
+        initialFieldId={field?.id ?? null}
+        // Back to the popover with the new enrichment picked (under its field, or with the
+        // unassigned ones: a LinkedIn enrichment has no field).
+        onSaved={(e) => {
+          if (e.entityType !== entityType) return;
+          setFieldId(e.entityFieldId ?? UNASSIGNED_CHOICE);
+          setEnrichmentId(e.id);
+          setOpen(true);
+        }}
       />
     </>
   );

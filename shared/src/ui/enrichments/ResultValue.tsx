@@ -1,7 +1,7 @@
 // An enrichment result as a cell or a drawer row shows it (spec 000 §2 'Enrichment result display',
 // spec 001 §4): no result 'Not executed yet'; preprocessing the interim answer greyed, or '-';
-// processing 'Processing...'; error 'Error' (the message as tooltip, and on click the spec's error
-// display: an 'Error' heading and the message on red); done the value, where a click toggles the
+// processing 'Processing...'; error 'Error' (the message as tooltip, and on click — at once in the
+// drawer's details — the spec's error display: an 'Error' heading and the message on red); done the value, where a click toggles the
 // truncated and the full text.
 import { useState } from 'react';
 import { Spinner, Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
@@ -28,14 +28,17 @@ const useStyles = makeStyles({
   errorHeading: { display: 'block', fontWeight: tokens.fontWeightSemibold, color: tokens.colorPaletteRedForeground1 },
 });
 
-export function ResultValue({ result, display: given, className }: {
+export function ResultValue({ result, display: given, className, errorOpen = false }: {
   result?: { status?: string | null; value?: unknown; statusMessage?: string | null } | null;
   /** Already computed (takes precedence over result). */
   display?: ResultDisplay;
   className?: string;
+  /** An error starts with its message shown (the drawer's details: the place the user looks for why). */
+  errorOpen?: boolean;
 }) {
   const styles = useStyles();
   const [full, setFull] = useState(false);
+  const [errorShown, setErrorShown] = useState(errorOpen);
   const d = given ?? resultDisplay(result);
   const common = { 'data-testid': 'enrichment-result', 'data-status': d.kind } as const;
   switch (d.kind) {
@@ -53,12 +56,12 @@ export function ResultValue({ result, display: given, className }: {
     case 'error':
       if (!d.message) return <span className={mergeClasses(styles.base, styles.error, className)} {...common}>{d.text}</span>;
       // A click shows why (the status message) where the user looks; another click folds it again.
-      return full ? (
+      return errorShown ? (
         <button
           type="button"
           className={mergeClasses(styles.errorBox, className)}
           aria-expanded
-          onClick={(e) => { e.stopPropagation(); setFull(false); }}
+          onClick={(e) => { e.stopPropagation(); setErrorShown(false); }}
           data-no-row-click
           {...common}
         >
@@ -71,7 +74,7 @@ export function ResultValue({ result, display: given, className }: {
             type="button"
             className={mergeClasses(styles.base, styles.error, className)}
             aria-expanded={false}
-            onClick={(e) => { e.stopPropagation(); setFull(true); }}
+            onClick={(e) => { e.stopPropagation(); setErrorShown(true); }}
             data-no-row-click
             {...common}
           >

@@ -97,6 +97,17 @@ function applyEntityEvent(queryClient: QueryClient, e: RealtimeEvent): void {
   const m = /^org\/[^/]+\/entities(?:\/([a-z]+))?$/.exec(e.path);
   if (!m) return;
   const type = m[1];
+  if (e.kind === REALTIME_EVENT_KINDS.fieldsChanged) {
+    // Another user's new field, field settings, currency or enrichment assignment: the columns, the
+    // filter picker, the drawer's rows and the Enrich popover re-read the type's fields (the rows'
+    // values stay; their text follows the fields, e.g. a currency).
+    for (const t of type ? [type] : ['company', 'contact']) {
+      void queryClient.invalidateQueries({ queryKey: ['fields', t] });
+      void queryClient.invalidateQueries({ queryKey: ['filter-fields', t] });
+    }
+    void queryClient.invalidateQueries({ queryKey: ['fields', 'all'] });
+    return;
+  }
   const data = e.data as { id?: unknown; entityId?: unknown; ids?: unknown } | null;
   const id = typeof data?.id === 'string' ? data.id : typeof data?.entityId === 'string' ? data.entityId : null;
   const deleted = e.kind === REALTIME_EVENT_KINDS.entityDeleted;

@@ -91,6 +91,15 @@ describe('realtime caches', () => {
     expect(keys.map((k) => qc.getQueryState(k)?.isInvalidated)).toEqual([true, true, true, true, false]);
   });
 
+  it("another user's field change re-reads that type's fields and filter fields, not the rows", async () => {
+    const qc = new QueryClient();
+    const keys = [queryKeys.fields('company'), queryKeys.filterFields('company'), ['fields', 'all'], queryKeys.fields('contact'), [...queryKeys.companies, 'page']];
+    for (const k of keys) qc.setQueryData(k, { success: true });
+    applyRealtimeEvent(qc, { seq: 1, path: `org/${OID}/entities/company`, kind: 'entity.fields.changed', key: 'fields:company', data: { entityType: 'company' }, at: '' });
+    await Promise.resolve();
+    expect(keys.map((k) => qc.getQueryState(k)?.isInvalidated)).toEqual([true, true, true, false, false]);
+  });
+
   it('notifications: a new one goes first and counts as unread; a repeated key replaces its row; read-all clears', () => {
     const qc = new QueryClient();
     qc.setQueryData(queryKeys.notificationList, { success: true, unreadCount: 1, notifications: [notification({ id: 'old', uniqueKey: 'k0', message: 'Old' })] });

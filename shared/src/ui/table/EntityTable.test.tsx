@@ -44,7 +44,9 @@ const COLUMNS: RecordColumn<CompanyDto>[] = [
   { key: 'website', label: 'Website', sortKey: 'website', width: 180, text: (r) => r.website },
 ];
 
-function makeApi(opts: { layouts?: TableLayoutDto[]; estimate?: number } = {}) {
+function makeApi(opts: { layouts?: TableLayoutDto[]; estimate?: number; exact?: Promise<number> } = {}) {
+  // The exact total that follows an estimate: pending unless the test gives it.
+  const total = vi.fn(async () => ({ success: true as const, totalRecords: await (opts.exact ?? new Promise<number>(() => {})) }));
   const page = vi.fn(async (q: TableQuery) => {
     const size = q.pageSize ?? 10;
     const start = (q.pageIndex ?? 0) * size;
@@ -67,14 +69,14 @@ function makeApi(opts: { layouts?: TableLayoutDto[]; estimate?: number } = {}) {
   const layoutCreate = vi.fn(async (_e: string, body: TableLayoutBody) => ({ success: true as const, layout: layout(body.columns) }));
   const layoutUpdate = vi.fn(async (_e: string, body: TableLayoutBody & { id: string }) => ({ success: true as const, layout: layout(body.columns) }));
   const api = fakeApi({
-    companies: { page, bulkDelete, export: exportCsv },
+    companies: { page, total, bulkDelete, export: exportCsv },
     fields: {
       list: vi.fn(async () => ({ success: true as const, fields: [NAME_FIELD, EMPLOYEES] })),
       filterFields: vi.fn(async () => ({ success: true as const, fields: [{ key: 'name', label: 'Name', dataType: 'string' as const, entityType: 'company' as const, conditions: [] }, { key: 'employees', label: 'Employees', dataType: 'int' as const, entityType: 'company' as const, conditions: [] }] })),
     },
     tableLayouts: { list: layoutsList, create: layoutCreate, update: layoutUpdate },
   });
-  return { api, page, bulkDelete, exportCsv, layoutCreate, layoutUpdate };
+  return { api, page, total, bulkDelete, exportCsv, layoutCreate, layoutUpdate };
 }
 
 function DrawerProbe() {
@@ -82,7 +84,7 @@ function DrawerProbe() {
   return <output data-testid="drawer-probe">{d.target ? `${d.target.entityType}:${d.target.id}` : ''}</output>;
 }
 
-function renderTable(opts: { layouts?: TableLayoutDto[]; pluginMode?: boolean; estimate?: number } = {}) {
+function renderTable(opts: { layouts?: TableLayoutDto[]; pluginMode?: boolean; estimate?: number; exact?: Promise<number> } = {}) {
   const mocks = makeApi(opts);
   const utils = renderWithApi(
     <DrawerProvider>
@@ -269,6 +271,48 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     await waitFor(() => expect(bulkDelete).toHaveBeenCalledWith({ allSelected: true, text: '', filters: [], excludeIds: [] }));
   });
 
+  it('the exact total follows an estimate without holding the page back, and replaces it when it comes', async () => {
+    let resolve!: (n: number) => void;
+    const exact = new Promise<number>((r) => { resolve = r; });
+    const { total, page } = renderTable({ estimate: 37_700, exact });
+    // The page shows at once with the estimate while the count is still out.
+    await waitFor(() => expect(rowIds()).toHaveLength(10));
+    expect(screen.getByTestId('pagination-total').textContent).toBe('about 37,700 records');
+    await waitFor(() => expect(total).toHaveBeenCalledWith({ text: '', filters: [] }));
+    expect(page).toHaveBeenCalledTimes(1);
+    resolve(37_712);
+    await waitFor(() => expect(screen.getByTestId('pagination-total').textContent).toBe('37,712 records'));
+    expect(screen.getByTestId('pagination-label').textContent).toBe('Page 1 of 3,772');
+    // Asked once per search and filters, not again for every page.
+    await userEvent.setup().click(screen.getByTestId('pagination-next'));
+    await waitFor(() => expect(lastQuery(page).pageIndex).toBe(1));
+    await waitFor(() => expect(screen.getByTestId('pagination-label').textContent).toBe('Page 2 of 3,772'));
+    expect(total).toHaveBeenCalledTimes(1);
+  });
+
+  it('Next and Previous on an estimated set send the row the page starts after (before); a jump sends none', async () => {
+    const user = userEvent.setup();
+    const { page } = renderTable({ estimate: 37_700 });
+    await waitFor(() => expect(rowIds()).toHaveLength(10));
+    await user.click(screen.getByTestId('pagination-next'));
+    await waitFor(() => expect(lastQuery(page)).toMatchObject({ pageIndex: 1, afterId: uuid(10) }));
+    expect(lastQuery(page).beforeId).toBeUndefined();
+    await waitFor(() => expect(rowIds()[0]).toBe(uuid(11)));
+    await user.click(screen.getByTestId('pagination-previous'));
+    await waitFor(() => expect(lastQuery(page)).toMatchObject({ pageIndex: 0, beforeId: uuid(11) }));
+    await user.click(screen.getByTestId('pagination-last'));
+    await waitFor(() => expect(lastQuery(page).pageIndex).toBe(3769));
+    expect(lastQuery(page).afterId).toBeUndefined();
+    expect(lastQuery(page).beforeId).toBeUndefined();
+  });
+
+  it('an exact total asks for no count', async () => {
+    const { total } = renderTable();
+    await waitFor(() => expect(rowIds()).toHaveLength(10));
+    expect(screen.getByTestId('pagination-total').textContent).toBe('25 records');
+    expect(total).not.toHaveBeenCalled();
+  });
+
   it('closes the drawer when the record it shows is deleted', async () => {
     const user = userEvent.setup();
     const { bulkDelete } = renderTable();
@@ -337,7 +381,11 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     });
     await waitFor(() => expect(screen.getAllByTestId('record-table-header').map((h) => h.getAttribute('data-key'))).toEqual(['employees', 'name']));
     const cols = screen.getByTestId('record-table').querySelectorAll('col');
-    expect(Array.from(cols).map((c) => (c as HTMLElement).style.width)).toEqual(['44px', '90px', '300px']);
+    // The last, width-less column takes what the columns leave of the table's box: the header band
+    // and the rows' lines reach the right edge however narrow the columns (issue 16).
+    expect(Array.from(cols).map((c) => (c as HTMLElement).style.width)).toEqual(['44px', '90px', '300px', '']);
+    expect(screen.getByTestId('record-table').style.minWidth).toBe('434px');
+    expect(screen.getByTestId('record-table-header-filler').tagName).toBe('TH');
   });
 
   it('fills its panel under a plugin, the filter editor too', async () => {

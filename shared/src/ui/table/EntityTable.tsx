@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useReducer, useState, type ReactNode }
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Link, SearchBox, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { ArrowDownloadRegular, DeleteRegular } from '@fluentui/react-icons';
-import type { CompanyDto, ContactDto, ExportBody, FieldDto, Selection, TableQuery } from '../../contracts';
+import type { CompanyDto, ContactDto, ExportBody, FieldDto, Selection, TableQuery, TableTotalQuery } from '../../contracts';
 import type { Api } from '../../client';
 import type { TableFilter } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
@@ -46,6 +46,8 @@ function recordsApi(api: Api, entityType: EntityType) {
   return entityType === 'company'
     ? {
         page: (q: TableQuery): Promise<PageResult<RecordRow>> => api.companies.page(q),
+        total: (q: TableTotalQuery) => api.companies.total(q),
+        totalKey: queryKeys.companiesTotal,
         exportCsv: (body: ExportBody) => api.companies.export(body),
         bulkDelete: (selection: Selection) => api.companies.bulkDelete(selection),
         pageKey: queryKeys.companiesPage,
@@ -53,6 +55,8 @@ function recordsApi(api: Api, entityType: EntityType) {
       }
     : {
         page: (q: TableQuery): Promise<PageResult<RecordRow>> => api.contacts.page(q),
+        total: (q: TableTotalQuery) => api.contacts.total(q),
+        totalKey: queryKeys.contactsTotal,
         exportCsv: (body: ExportBody) => api.contacts.export(body),
         bulkDelete: (selection: Selection) => api.contacts.bulkDelete(selection),
         pageKey: queryKeys.contactsPage,
@@ -142,10 +146,12 @@ const useStyles = makeStyles({
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   // The toolbar keeps to one line while it can (the drawer open beside a 1440 px page): the search
-  // gives up width first (260 px down to 160), the filters take what is left; a plugin's narrow
-  // panel still wraps.
-  search: { flex: '1 1 160px', maxWidth: '260px', minWidth: '120px' },
-  filters: { flex: '1 1 0' },
+  // gives up width first (260 px down to 120: its basis, which decides the line break), the filters
+  // take what is left; a plugin's narrow panel still wraps.
+  search: { flex: '1 1 120px', maxWidth: '260px', minWidth: '120px' },
+  // Never narrower than its widest piece (the Add Filter button on one line): below that it wraps
+  // as a whole instead of breaking the button's label.
+  filters: { flex: '1 1 0', minWidth: 'min-content' },
   actions: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, marginLeft: 'auto', flexShrink: 0 },
   bulk: {
     display: 'flex',
@@ -214,7 +220,7 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
     [layout.layout, columnByKey],
   );
 
-  const query: TableQuery = {
+  const base: TableQuery = {
     pageIndex: state.pageIndex,
     pageSize: state.pageSize,
     sortKey: state.sort?.key ?? null,
@@ -222,15 +228,34 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
     text: state.text,
     filters: state.filters.map((f) => ({ ...f, operator: f.operator ?? 'and' })),
   };
+  // Next / Previous on an estimated set: the page starts right after the last row shown (before the
+  // first), so paging one page at a time neither skips nor repeats rows (the server places a page
+  // reached by a jump at its estimated position). Kept only for the page and the query it was made for.
+  const [cursor, setCursor] = useState<{ of: string; pageIndex: number; afterId?: string; beforeId?: string } | null>(null);
+  const queryOf = JSON.stringify([base.pageSize, base.sortKey, base.sortOrder, base.text, base.filters]);
+  const query: TableQuery = cursor && cursor.of === queryOf && cursor.pageIndex === state.pageIndex
+    ? { ...base, ...(cursor.afterId ? { afterId: cursor.afterId } : { beforeId: cursor.beforeId }) }
+    : base;
   const page = useQuery({
     queryKey: records.pageKey(query),
     queryFn: () => records.page(query),
     placeholderData: keepPreviousData,
   });
   const rows = (page.data?.rows ?? []) as Row[];
-  const totalRecords = page.data?.totalRecords ?? 0;
-  const totalPages = Math.max(1, page.data?.totalPages ?? 1);
-  const totalIsEstimate = page.data?.totalIsEstimate === true;
+  // An estimated total ('about 37,700') is followed by the exact one, asked for once per search and
+  // filters in a second request that never holds the page back; it replaces the estimate when it comes.
+  const totalQuery: TableTotalQuery = { text: query.text, filters: query.filters };
+  const estimated = page.data?.totalIsEstimate === true && !page.isPlaceholderData;
+  const exact = useQuery({
+    queryKey: records.totalKey(totalQuery),
+    queryFn: () => records.total(totalQuery),
+    enabled: estimated,
+    staleTime: 60_000,
+  });
+  const exactTotal = estimated && exact.data ? exact.data.totalRecords : null;
+  const totalRecords = exactTotal ?? page.data?.totalRecords ?? 0;
+  const totalPages = exactTotal !== null ? Math.max(1, Math.ceil(exactTotal / state.pageSize)) : Math.max(1, page.data?.totalPages ?? 1);
+  const totalIsEstimate = page.data?.totalIsEstimate === true && exactTotal === null;
   /** 'about ' before a count derived from an estimated total. */
   const about = totalIsEstimate ? 'about ' : '';
 
@@ -404,7 +429,14 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
         totalPages={totalPages}
         totalRecords={page.data ? totalRecords : undefined}
         totalIsEstimate={totalIsEstimate}
-        onPageChange={(pageIndex) => dispatch({ type: 'page', pageIndex })}
+        onPageChange={(pageIndex) => {
+          const shown = page.data && !page.isPlaceholderData && page.data.totalIsEstimate === true ? page.data.rows : [];
+          const step = pageIndex - state.pageIndex;
+          setCursor(shown.length > 0 && (step === 1 || step === -1)
+            ? { of: queryOf, pageIndex, ...(step === 1 ? { afterId: shown[shown.length - 1].id } : { beforeId: shown[0].id }) }
+            : null);
+          dispatch({ type: 'page', pageIndex });
+        }}
         onPageSizeChange={(pageSize) => dispatch({ type: 'pageSize', pageSize })}
       />
       <ConfirmDialog

@@ -30,6 +30,7 @@ const useStyles = makeStyles({
   option: { justifyContent: 'flex-start', fontWeight: tokens.fontWeightRegular, minWidth: 0 },
   optionType: { marginLeft: 'auto', color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200, paddingLeft: tokens.spacingHorizontalS },
   empty: { color: tokens.colorNeutralForeground3, padding: tokens.spacingVerticalS },
+  add: { whiteSpace: 'nowrap', flexShrink: 0 },
 });
 
 type Editing = { key: string; isNew: boolean } | null;
@@ -109,7 +110,7 @@ export function FilterBar({ fields, fieldsLoading, filters, onChange, optionsFor
       )}
       <Popover open={pickerOpen} onOpenChange={(_, d) => { setPickerOpen(d.open); if (!d.open) setSearch(''); }} positioning="below-start" trapFocus>
         <PopoverTrigger disableButtonEnhancement>
-          <Button appearance="subtle" size="small" icon={<FilterAddRegular />} data-testid="filter-add">
+          <Button appearance="subtle" size="small" icon={<FilterAddRegular />} className={styles.add} data-testid="filter-add">
             Add Filter
           </Button>
         </PopoverTrigger>

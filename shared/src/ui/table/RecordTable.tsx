@@ -140,6 +140,9 @@ const useStyles = makeStyles({
   },
   error: { color: tokens.colorPaletteRedForeground1 },
   spacer: { padding: 0, border: 'none' },
+  // The rest of the width when the columns are narrower than the table's box: the header band and
+  // the rows' lines reach the right edge (an empty table's header stopped short of it).
+  filler: { padding: 0, width: 'auto' },
 });
 
 export function RecordTable<Row>(props: RecordTableProps<Row>) {
@@ -224,7 +227,7 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
     onRowClick?.(row);
   };
 
-  const colSpan = columns.length + 1;
+  const colSpan = columns.length + 2;
   const message = props.loading ? (
     <Spinner size="small" label="Loading..." data-testid="record-table-loading" />
   ) : props.error ? (
@@ -242,7 +245,7 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
       )}
       <table
         className={styles.table}
-        style={{ width: `${tableWidth}px`, minWidth: `${tableWidth}px` }}
+        style={{ width: `max(${tableWidth}px, 100%)`, minWidth: `${tableWidth}px` }}
         aria-label={props['aria-label']}
         aria-rowcount={rows.length + 1}
         data-testid="record-table"
@@ -254,6 +257,7 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
           {columns.map((c) => (
             <col key={c.key} style={{ width: `${widthOf(c)}px` }} />
           ))}
+          <col data-testid="record-table-filler-col" />
         </colgroup>
         <thead>
           <tr>
@@ -310,6 +314,7 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
                 </th>
               );
             })}
+            <th className={mergeClasses(styles.th, styles.filler)} aria-hidden data-testid="record-table-header-filler" />
           </tr>
         </thead>
         <tbody>
@@ -363,6 +368,7 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
                         </td>
                       );
                     })}
+                    <td className={mergeClasses(styles.td, styles.filler)} aria-hidden />
                   </tr>
                 );
               })}

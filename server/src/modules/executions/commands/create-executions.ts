@@ -3,10 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import { initialExecutionStatus, type ExecutionType, type ExecutionEntityType } from '@dealscout/shared/domain';
 import { transactionDb } from '../../../jobs/boss';
-import { executeBound } from '../../../db/bound';
 import { publish, type PublishEvent } from '../../realtime/publish';
 import { EXECUTION_COLUMNS, executionEvent, type ExecutionRow } from '../execution.presenter';
 import { executionQueue, type ExecutionJobData } from '../queues';
+import { tenantSql } from '../../../db/sql';
 
 export interface ExecutionTarget {
   entityId: string | null;
@@ -60,14 +60,11 @@ export async function createExecutions(em: EntityManager, boss: PgBoss, input: C
 async function createChunk(em: EntityManager, boss: PgBoss, input: CreateExecutionsInput, targets: readonly ExecutionTarget[], round: number): Promise<StartedExecution[]> {
   const status = initialExecutionStatus(input.type);
   const items = targets.map((t) => ({ id: t.executionId ?? randomUUID(), entityId: t.entityId, key: t.idempotencyKey ?? null }));
-  const created = await executeBound<ExecutionRow>(em,
-    `insert into execution (id, organization_id, type, type_id, entity_type, entity_id, status, idempotency_key, attempt, processed, created_by_id, created_at, updated_at)
+  const created = await tenantSql(em, input.organizationId).bound<ExecutionRow>(`insert into execution (id, organization_id, type, type_id, entity_type, entity_id, status, idempotency_key, attempt, processed, created_by_id, created_at, updated_at)
      select (e->>'id')::uuid, $1::uuid, $2::text, $3::uuid, $4::text, (e->>'entityId')::uuid, $5::text, e->>'key', 0, 0, $6::uuid, clock_timestamp(), clock_timestamp()
        from jsonb_array_elements($7::jsonb) as e
      on conflict (organization_id, idempotency_key) where idempotency_key is not null and status in ('draft', 'scheduled', 'processing') do nothing
-     returning ${EXECUTION_COLUMNS}`,
-    [input.organizationId, input.type, input.typeId ?? null, input.entityType, status, input.createdById, JSON.stringify(items)],
-  );
+     returning ${EXECUTION_COLUMNS}`, [input.organizationId, input.type, input.typeId ?? null, input.entityType, status, input.createdById, JSON.stringify(items)]);
   const createdIds = new Set(created.map((r) => r.id));
   const answer = new Map<string, StartedExecution>(created.map((r) => [r.id, { entityId: r.entity_id, executionId: r.id, status: 'started' as const }]));
 
@@ -75,11 +72,8 @@ async function createChunk(em: EntityManager, boss: PgBoss, input: CreateExecuti
   const skipped = items.filter((it) => !createdIds.has(it.id));
   if (skipped.length > 0) {
     const keys = [...new Set(skipped.map((s) => s.key!))];
-    const active = await em.execute<{ id: string; idempotency_key: string }[]>(
-      `select id, idempotency_key from execution where organization_id = ? and status in ('draft', 'scheduled', 'processing')
-          and idempotency_key in (select jsonb_array_elements_text(?::jsonb))`,
-      [input.organizationId, JSON.stringify(keys)],
-    );
+    const active = await tenantSql(em, input.organizationId).all<{ id: string; idempotency_key: string }>(`select id, idempotency_key from execution where organization_id = ? and status in ('draft', 'scheduled', 'processing')
+          and idempotency_key in (select jsonb_array_elements_text(?::jsonb))`, [input.organizationId, JSON.stringify(keys)]);
     const activeByKey = new Map(active.map((a) => [a.idempotency_key, a.id]));
     const retry = skipped.filter((s) => !activeByKey.has(s.key!));
     for (const s of skipped) {

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Button, MessageBar, MessageBarBody, Spinner, Text, Title2, Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
 import { PeopleAddRegular, ShieldLockRegular } from '@fluentui/react-icons';
 import { ORGANIZATION_MESSAGES } from '@dealscout/shared/contracts';
-import { InviteUsersModal, LlmSettingsCard, useNotify } from '@dealscout/shared/ui';
+import { CurrencySettingsCard, InviteUsersModal, LlmSettingsCard, useNotify } from '@dealscout/shared/ui';
 import { api } from '../../../app/api';
 import { EmptyState } from '../../../components/EmptyState';
 import { useUser } from '../../session/hooks/useSession';
@@ -132,6 +132,8 @@ function AdminOrganizationSettings() {
       </section>
 
       <LlmSettingsCard />
+
+      <CurrencySettingsCard />
 
       <InviteUsersModal
         open={inviteOpen}

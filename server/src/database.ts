@@ -1,8 +1,9 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { Config } from '../config';
+import type { Config } from './config';
 import { ormConfig, POOL } from './orm-config';
-import { startEmbeddedPostgres, type EmbeddedDb } from './embedded';
+import { startEmbeddedPostgres, type EmbeddedDb } from './db/embedded';
+import { unscopedSql } from './db/sql';
 
 export interface Database {
   url: string;
@@ -28,7 +29,7 @@ export async function vacuumAfterMigrations(orm: MikroORM, applied: readonly str
   const tables = [...new Set(applied.flatMap((name) => VACUUM_AFTER[name.replace(/\.[jt]s$/, '')] ?? []))];
   for (const table of tables) {
     const started = Date.now();
-    await orm.em.getConnection().execute(`vacuum (analyze) ${table}`);
+    await unscopedSql(orm.em.fork(), 'connection').run(`vacuum (analyze) ${table}`);
     logger.info({ table, ms: Date.now() - started }, 'vacuumed after a table rewrite');
   }
   return tables;

@@ -3,18 +3,19 @@
 //      waits, with and without the per-organization limit (pg-boss group concurrency);
 //   2. throughput: N no-op executions of one organization, enqueued with insert() and run to
 //      completion with their realtime events written.
-// Usage: MEASURE_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx server/src/modules/executions/measure-executions.ts [bigRun] [smallRun] [throughputN]
+// Usage: MEASURE_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx server/src/tools/measure-executions.ts [bigRun] [smallRun] [throughputN]
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import pino from 'pino';
 import { randomUUID } from 'node:crypto';
-import { loadConfig, type Config } from '../../config';
-import { ormConfig } from '../../db/orm-config';
-import { startBoss } from '../../jobs/boss';
-import { createQueues, startWorkers } from '../../jobs/definitions';
-import { createOrganizationWithAdmin } from '../organization/bootstrap';
-import { executionJobDefinitions, type ExecutionHandler } from './runner';
-import { createExecutions } from './commands/create-executions';
+import { loadConfig, type Config } from '../config';
+import { ormConfig } from '../orm-config';
+import { startBoss } from '../jobs/boss';
+import { createQueues, startWorkers } from '../jobs/definitions';
+import { createOrganizationWithAdmin } from '../modules/organization/bootstrap';
+import { executionJobDefinitions, type ExecutionHandler } from '../modules/executions/runner';
+import { createExecutions } from '../modules/executions/commands/create-executions';
+import { tenantSql, unscopedSql } from '../db/sql';
 
 const adminUrl = process.env.MEASURE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const [bigRun, smallRun, throughputN] = [Number(process.argv[2] ?? 20_000), Number(process.argv[3] ?? 10), Number(process.argv[4] ?? 10_000)];
@@ -59,7 +60,7 @@ async function run(label: string, env: Record<string, string>, body: (ctx: { orm
   const enqueue = async (org: string, n: number, typeId: string) => {
     await createExecutions(orm.em.fork(), api, { organizationId: org, createdById: null, type: 'enrichment', typeId, entityType: 'company', targets: Array.from({ length: n }, () => ({ entityId: randomUUID() })), announce: false });
   };
-  const done = async (typeId: string) => Number((await orm.em.fork().execute<{ n: string }[]>(`select count(*) as n from execution where type_id = ? and status = 'completed'`, [typeId]))[0].n);
+  const done = async (typeId: string) => Number((await unscopedSql(orm.em.fork(), 'operator').all<{ n: string }>(`select count(*) as n from execution where type_id = ? and status = 'completed'`, [typeId]))[0].n);
   try {
     console.log(`\n## ${label}`);
     await body({ orm, config, enqueue, done });
@@ -111,7 +112,7 @@ async function throughput() {
     const enq = Date.now() - t;
     const ok = await until(async () => (await done(typeId)) === throughputN, 300_000);
     const total = Date.now() - t;
-    const [{ n }] = await em.execute<{ n: string }[]>(`select count(*) as n from realtime_event where organization_id = ?`, [a.organization.id]);
+    const [{ n }] = await tenantSql(em, a.organization.id).all<{ n: string }>(`select count(*) as n from realtime_event where organization_id = ?`, [a.organization.id]);
     console.log(`enqueue ${enq} ms; all completed: ${ok} in ${total} ms (${Math.round(throughputN / (total / 1000))}/s); realtime events written: ${n}`);
   }, { type: 'enrichment', run: async () => null });
 }

@@ -1,4 +1,4 @@
-// `npm run seed:demo` leaves an organization worth exploring (server/src/db/demo.ts): checked
+// `npm run seed:demo` leaves an organization worth exploring (server/src/tools/demo.ts): checked
 // through the API as its admin sees it, and the script itself prints the sign-in plainly.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFile } from 'node:child_process';
@@ -86,7 +86,7 @@ describe('npm run seed:demo', { timeout: 600_000 }, () => {
   it('a second run changes nothing; the script prints the sign-in plainly', async () => {
     const again = await seedDemo(ctx.orm, { companies: SIZE });
     expect(again).toEqual({ ...first, created: false });
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/src/db/seed-demo.ts'], {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/src/tools/seed-demo.ts'], {
       cwd: ROOT, env: { ...process.env, DATABASE_URL: ctx.dbUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent' }, timeout: 120_000,
     });
     expect(stdout).toContain('Demo organization already present');

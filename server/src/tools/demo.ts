@@ -17,6 +17,7 @@ import { createOrganizationWithAdmin } from '../modules/organization/bootstrap';
 import { createCompany, createContact, linkCompanyContact } from '../modules/records/records.service';
 import { User, type IUser } from '../modules/users/user.entity';
 import { hashPassword } from '../lib/password';
+import { crossTenant, tenantSql } from '../db/sql';
 
 export const DEMO_ADMIN_EMAIL = 'demo.admin@dealscout.local';
 export const DEMO_PASSWORD = 'Demo1234';
@@ -61,7 +62,7 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
   const log = opts.log ?? (() => {});
   const total = opts.companies ?? DEMO_COMPANIES;
   const root = orm.em.fork();
-  const existing = await root.findOne(User, { email: DEMO_ADMIN_EMAIL, deleted: false }, { filters: false });
+  const existing = await root.findOne(User, { email: DEMO_ADMIN_EMAIL, deleted: false }, crossTenant('operator'));
   if (existing) {
     const orgId = typeof existing.organization === 'string' ? existing.organization : existing.organization.id;
     return { created: false, ...(await summary(orm, orgId)) };
@@ -145,11 +146,8 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
   for (const c of enriched) {
     const y = em();
     const result = { industry: c.industry };
-    await y.getConnection().execute(
-      `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
-       values (gen_random_uuid(), ?, ?, 'company', ?, null, 'complete', null, ?::jsonb, ?::jsonb, clock_timestamp())`,
-      [orgId, enrichment.id, c.id, JSON.stringify({ result }), JSON.stringify([{ url: `https://www.${c.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.example/about`, title: `About ${c.name}` }])],
-    );
+    await tenantSql(y, orgId).all(`insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
+       values (gen_random_uuid(), ?, ?, 'company', ?, null, 'complete', null, ?::jsonb, ?::jsonb, clock_timestamp())`, [orgId, enrichment.id, c.id, JSON.stringify({ result }), JSON.stringify([{ url: `https://www.${c.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.example/about`, title: `About ${c.name}` }])]);
     await writeFieldValue(y, {
       organizationId: orgId, entityType: 'company', entityId: c.id, field: fields.industry, value: c.industry,
       meta: { status: 'completed', statusMessage: null, infoValue: result, details: { enrichmentId: enrichment.id, executionId: null, sources: [] } },
@@ -188,16 +186,13 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
 }
 
 async function summary(orm: MikroORM, orgId: string): Promise<Omit<DemoSummary, 'created'>> {
-  const [row] = await orm.em.getConnection().execute<Record<string, number>[]>(
-    `select (select count(*)::int from company where organization_id = ?) as companies,
+  const [row] = await tenantSql(orm.em, orgId).all<Record<string, number>>(`select (select count(*)::int from company where organization_id = ?) as companies,
             (select count(*)::int from contact where organization_id = ?) as contacts,
             (select count(*)::int from field_definition where organization_id = ? and built_in_column is null) as fields,
             (select count(*)::int from field_value where organization_id = ?) as values,
             (select count(*)::int from enrichment_result where organization_id = ? and status = 'complete') as enrichment_results,
             (select count(*)::int from activity where organization_id = ?) as activities,
-            (select count(*)::int from notification where organization_id = ?) as notifications`,
-    [orgId, orgId, orgId, orgId, orgId, orgId, orgId],
-  );
+            (select count(*)::int from notification where organization_id = ?) as notifications`, [orgId, orgId, orgId, orgId, orgId, orgId, orgId]);
   return {
     email: DEMO_ADMIN_EMAIL, password: DEMO_PASSWORD, organizationId: orgId,
     companies: row.companies, contacts: row.contacts, fields: row.fields, values: row.values,

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { entities, tenantEntities } from './entities';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const MIGRATIONS_DIR = path.join(here, 'migrations');
+export const MIGRATIONS_DIR = path.join(here, 'db', 'migrations');
 
 /** Connections per process; a pool closes a connection that has been idle for 10 s unless told otherwise. */
 export const POOL = { min: 0, max: 10 } as const;

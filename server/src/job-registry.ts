@@ -1,10 +1,10 @@
-import type { JobDefinition } from './definitions';
-import { cleanupJob } from './cleanup.job';
-import { executionJobDefinitions } from '../modules/executions/runner';
-import { executionHandlers } from '../modules/executions/handlers';
-import { integrationExpiryJob } from '../modules/notifications/integration-expiry';
-import { realtimePruneJob } from '../modules/realtime/prune.job';
-import { executeRestDeadLetterJob, executeRestJob } from '../modules/enrichments/execute';
+import type { JobDefinition } from './jobs/definitions';
+import { cleanupJob } from './jobs/cleanup.job';
+import { executionJobDefinitions } from './modules/executions/runner';
+import { executionHandlers } from './modules/executions/handlers';
+import { integrationExpiryJob } from './modules/notifications/integration-expiry';
+import { realtimePruneJob } from './modules/realtime/prune.job';
+import { executeRestDeadLetterJob, executeRestJob } from './modules/enrichments/execute';
 
 /** Every job of the product; later modules add theirs here (execution handlers go to modules/executions/handlers.ts). */
 export const jobDefinitions: readonly JobDefinition[] = [

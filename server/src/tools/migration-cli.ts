@@ -2,8 +2,8 @@
 // database and writes a new migration file into server/src/db/migrations.
 import { MikroORM } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config';
-import { ormConfig } from './orm-config';
-import { startEmbeddedPostgres } from './embedded';
+import { ormConfig } from '../orm-config';
+import { startEmbeddedPostgres } from '../db/embedded';
 
 const cmd = process.argv[2] ?? 'create';
 const config = loadConfig();

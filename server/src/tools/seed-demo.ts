@@ -1,11 +1,11 @@
-// `npm run seed:demo`: the demo organization (server/src/db/demo.ts) — a few hundred companies
+// `npm run seed:demo`: the demo organization (server/src/tools/demo.ts) — a few hundred companies
 // with contacts and key contacts, custom fields with values, an enrichment with finished results,
 // activities and notifications. Idempotent: a second run finds the demo admin and changes nothing.
 // The sign-in is printed plainly on stdout (the logger redacts passwords, which is right for logs
 // but useless here: this password is public, for a demo database only).
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
-import { openDatabase } from './database';
+import { openDatabase } from '../database';
 import { seedDemo } from './demo';
 
 const config = loadConfig();

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AUTH_MESSAGES } from '@dealscout/shared/contracts';
-import { Session } from '../modules/auth/session.entity';
-import { sha256, safeEqual } from '../lib/tokens';
-import { HttpError } from '../lib/errors';
-import type { RouteAuth } from './types';
+import { Session } from './session.entity';
+import { sha256, safeEqual } from '../../lib/tokens';
+import { HttpError } from '../../lib/errors';
+import type { RouteAuth } from '../../plugins/types';
+import { crossTenant, scopedTo } from '../../db/sql';
 
 export const SESSION_COOKIE = 'ds_session';
 export const CSRF_COOKIE = 'ds_csrf';
@@ -31,7 +32,7 @@ export function registerAuth(app: FastifyInstance): void {
     const token = bearer ?? req.cookies[SESSION_COOKIE] ?? null;
     let expired = false;
     if (token) {
-      const session = await req.em.findOne(Session, { tokenHash: sha256(token) }, { populate: ['user'], filters: { tenant: false } });
+      const session = await req.em.findOne(Session, { tokenHash: sha256(token) }, { populate: ['user'], ...crossTenant('sign-in') });
       const user = session?.user;
       const valid = session && user && !session.revokedAt && session.expiresAt > new Date() && user.status === 'active' && !user.deleted
         && session.kind === (bearer ? 'bearer' : 'cookie');
@@ -39,7 +40,7 @@ export function registerAuth(app: FastifyInstance): void {
         req.auth = { user, session, organizationId: session.organization.id, isAdmin: user.role === 'Admin' };
         req.em.setFilterParams('tenant', { organizationId: session.organization.id });
         if (Date.now() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-          await req.em.nativeUpdate(Session, { id: session.id }, { lastSeenAt: new Date() }, { filters: false });
+          await req.em.nativeUpdate(Session, { id: session.id }, { lastSeenAt: new Date() }, scopedTo(session.organization.id));
         }
       } else if (session) {
         expired = true;

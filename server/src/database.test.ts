@@ -3,9 +3,9 @@
 // PostgreSQL process (docs/ARCHITECTURE.md 'Database').
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import pino from 'pino';
-import { loadConfig } from '../config';
+import { loadConfig } from './config';
 import { openDatabase } from './database';
-import { createTestDatabase } from '../../test/helpers';
+import { createTestDatabase } from '../test/helpers';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,4 +1,4 @@
-import { NUM_SLOTS, TEXT_SLOTS } from '../modules/fields/projection';
+import { NUM_SLOTS, TEXT_SLOTS } from './modules/fields/projection';
 
 const SLOT_COLUMNS = [...Array.from({ length: NUM_SLOTS }, (_, i) => `num_${i + 1}`), ...Array.from({ length: TEXT_SLOTS }, (_, i) => `txt_${i + 1}`)];
 

@@ -1,0 +1,79 @@
+// The one helper for raw SQL and the tenant filter (db/sql.ts): a tenant statement that does not
+// bind its organization never reaches the database, the statements run on the EntityManager's
+// transaction, and the find options scope by the organization given.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { createTestApp, createOrg, createUser, type TestContext } from '../../test/helpers';
+import { tenantSql, unscopedSql, scopedTo, crossTenant, UnscopedStatementError, UNSCOPED } from './sql';
+import { User } from '../modules/users/user.entity';
+
+describe('db/sql.ts', () => {
+  let ctx: TestContext;
+  let a: string;
+  let b: string;
+
+  beforeAll(async () => {
+    ctx = await createTestApp();
+    a = (await createOrg(ctx, { name: 'Sql A' })).organization.id;
+    b = (await createOrg(ctx, { name: 'Sql B' })).organization.id;
+    await createUser(ctx, b, { firstName: 'Other' });
+  });
+  afterAll(async () => ctx.close());
+
+  it('tenantSql refuses a statement that does not name organization_id or does not bind the organization', async () => {
+    const em = ctx.em();
+    await expect(tenantSql(em, a).all('select id from app_user where id = ?', [a])).rejects.toThrow(/never names organization_id/);
+    await expect(tenantSql(em, a).all('select id from app_user where organization_id = ?', [b])).rejects.toThrow(/not among the statement's parameters/);
+    await expect(tenantSql(em, a).run('delete from app_user where organization_id is not null')).rejects.toThrow(UnscopedStatementError);
+    await expect(tenantSql(em, a).bound('select id from app_user where organization_id = $1', [b])).rejects.toThrow(UnscopedStatementError);
+    await expect(tenantSql(em, '' as string).all('select 1 where ? is not null and organization_id = 1', [''])).rejects.toThrow(/organization id is required/);
+    await expect(tenantSql(em, undefined as unknown as string).all('select 1')).rejects.toThrow(/organization id is required/);
+    // Nothing of B was touched.
+    const [{ n }] = await unscopedSql(em, 'operator').all<{ n: number }>('select count(*)::int as n from app_user where organization_id = ?', [b]);
+    expect(n).toBeGreaterThan(0);
+  });
+
+  it('tenantSql reads and changes only what the statement scopes; run answers the row count; the own organization row by id counts as scoped', async () => {
+    const em = ctx.em();
+    const rows = await tenantSql(em, a).all<{ organization_id: string }>('select organization_id from app_user where organization_id = ?', [a]);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((r) => r.organization_id))).toEqual(new Set([a]));
+    expect(await tenantSql(em, a).run('update app_user set updated_at = updated_at where organization_id = ?', [a])).toBe(rows.length);
+    const bound = await tenantSql(em, a).bound<{ n: number }>('select count(*)::int as n from app_user where organization_id = $1', [a]);
+    expect(bound[0].n).toBe(rows.length);
+    const [org] = await tenantSql(em, a).all<{ name: string }>('select name from organization where id = ?', [a]);
+    expect(org.name).toBe('Sql A');
+  });
+
+  it('runs on the EntityManager\'s transaction (a rollback undoes it)', async () => {
+    const em = ctx.em();
+    const before = (await tenantSql(em, a).all<{ name: string }>('select name from organization where id = ?', [a]))[0].name;
+    await expect(em.transactional(async (tem) => {
+      await tenantSql(tem, a).run('update organization set name = ? where id = ?', ['Renamed in trx', a]);
+      const [seen] = await tenantSql(tem, a).all<{ name: string }>('select name from organization where id = ?', [a]);
+      expect(seen.name).toBe('Renamed in trx');
+      throw new Error('roll back');
+    })).rejects.toThrow('roll back');
+    expect((await tenantSql(em, a).all<{ name: string }>('select name from organization where id = ?', [a]))[0].name).toBe(before);
+  });
+
+  it('scopedTo scopes an ORM call to the organization given; crossTenant turns the filter off only for a listed reason', async () => {
+    const em = ctx.em();
+    const mine = await em.find(User, {}, scopedTo(a));
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((u) => u.organization.id === a)).toBe(true);
+    const all = await em.find(User, {}, crossTenant('operator'));
+    const orgs = new Set(all.map((u) => u.organization.id));
+    expect(orgs.has(a) && orgs.has(b)).toBe(true);
+    // Without an organization the tenant filter refuses (MikroORM throws for a default filter without its argument).
+    await expect(em.find(User, {})).rejects.toThrow();
+    expect(() => scopedTo('not-a-uuid')).toThrow(UnscopedStatementError);
+    expect(() => crossTenant('because' as keyof typeof UNSCOPED)).toThrow(/unknown reason/);
+    expect(() => unscopedSql(em, 'because' as keyof typeof UNSCOPED)).toThrow(/unknown reason/);
+    expect(await em.count(User, { id: randomUUID() }, scopedTo(b))).toBe(0);
+  });
+
+  it('every reason in UNSCOPED says why', () => {
+    for (const [k, why] of Object.entries(UNSCOPED)) expect(why.length, k).toBeGreaterThan(20);
+  });
+});

@@ -1,0 +1,132 @@
+// Scoping in one place (issue 15). Every raw SQL statement of the server goes through this file, and
+// so does every way around the tenant filter; `npm run lint` refuses `.execute(`, `getConnection()`,
+// `getKysely()`, query builders and `filters: false` anywhere else in server/src (eslint.config.js,
+// `tenancyRules`). See docs/ARCHITECTURE.md, "Scoping in one place".
+//
+//   tenantSql(em, organizationId).all(sql, params)   rows of one organization
+//   tenantSql(em, organizationId).run(sql, params)   affected row count
+//   tenantSql(em, organizationId).bound(sql, params) $1-style bound parameters (bulk JSON statements)
+//   unscopedSql(em, reason)                          the same three, for a reason listed in UNSCOPED
+//   scopedTo(organizationId)                         find options: the tenant filter with this organization
+//   crossTenant(reason)                              find options: the tenant filter off, for a listed reason
+//
+// A tenant statement must name `organization_id` and bind the organization it was given among its
+// parameters, or it throws before reaching the database: a statement that forgets its
+// `where organization_id = ?` cannot run by accident.
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * The explicit allowlist: every reason a statement or a find may reach past one organization. A new
+ * reason is a design decision: add it here with its justification (and to docs/ARCHITECTURE.md).
+ */
+export const UNSCOPED = {
+  // Sign-in, bearer/cookie token lookup, password reset and invitation links: the organization is
+  // what the lookup finds (by a secret token hash or the globally unique live email).
+  'sign-in': 'the organization is what a token or a globally unique email lookup finds',
+  // `login_throttle` and `organization` belong to no organization (globalTables).
+  'global-table': 'a table of no organization (organization, login_throttle)',
+  // Scheduled sweeps that delete or expire rows of every organization by age; they return nothing.
+  maintenance: 'a sweep of every organization by age that returns no tenant data',
+  // First run: does any user exist at all (setup screen, ADMIN_EMAIL bootstrap)?
+  'first-run': 'whether the product has any user yet (setup, bootstrap admin)',
+  // Invitations check whether an email is live in another organization (sign-in is by email alone,
+  // so a live email is unique across the product); the answer never says which organization.
+  'email-uniqueness': 'a live email is unique across organizations (answers yes/no only)',
+  // Connection-level statements that read no table: health check, advisory locks, planner settings,
+  // cursors, VACUUM after migrations.
+  connection: 'a statement that reads no tenant row (select 1, locks, set local, cursors, vacuum)',
+  // Operator commands run from a shell (seed:demo, outbox), never reachable from a request.
+  operator: 'an operator command run from the shell (seed:demo, outbox)',
+  // Job claims: one statement claims or completes a batch of jobs of several organizations; each row
+  // is matched on the (id, organization) pair its job carries (tenancy-jobs.test.ts enqueues a
+  // foreign id). Also pg-boss's own job table (releasing a job), and the cancel poll by claimed ids.
+  'worker-claim': 'a batch statement over jobs of several organizations, each row matched on its job\'s (id, organization)',
+} as const;
+
+export type UnscopedReason = keyof typeof UNSCOPED;
+
+export interface Sql {
+  /** Rows of a statement (`?` placeholders, like `em.execute`), on the EntityManager's transaction if it has one. */
+  all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** The number of rows a statement changed. */
+  run(sql: string, params?: readonly unknown[]): Promise<number>;
+  /**
+   * Rows of a statement with bound parameters ($1, $2 …). `em.execute()` inlines its parameters into
+   * the SQL text on the client (quoting character by character, ~100 ms per megabyte): bulk
+   * statements that send their rows as one JSON parameter use this. Same driver, same type parsers.
+   */
+  bound<T = Record<string, unknown>>(sql: string, params: readonly unknown[]): Promise<T[]>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Thrown when a tenant statement does not use its organization (a programming error, never user input). */
+export class UnscopedStatementError extends Error {}
+
+function checkScoped(organizationId: string, sql: string, params: readonly unknown[]): void {
+  if (typeof organizationId !== 'string' || !UUID.test(organizationId)) {
+    throw new UnscopedStatementError(`tenantSql: an organization id is required (got ${JSON.stringify(organizationId)})`);
+  }
+  // Scoped: it names organization_id, or it addresses the organization's own row by id.
+  if (!/\borganization_id\b/i.test(sql) && !/\borganization\b[^;]*?\bwhere\s+(\w+\.)?id\s*=\s*(\?|\$\d)/i.test(sql)) {
+    throw new UnscopedStatementError(`tenantSql: the statement never names organization_id; scope it (where organization_id = ?) or use unscopedSql with a reason: ${sql.slice(0, 120)}`);
+  }
+  if (!params.some((p) => p === organizationId)) {
+    throw new UnscopedStatementError(`tenantSql: the organization is not among the statement's parameters; bind it (organization_id = ?): ${sql.slice(0, 120)}`);
+  }
+}
+
+interface RawExecutor {
+  executeQuery(q: { sql: string; parameters: readonly unknown[]; query: { kind: 'RawNode' }; queryId: { queryId: string } }): Promise<{ rows: unknown[] }>;
+}
+
+async function executeBound<T>(em: EntityManager, sql: string, params: readonly unknown[]): Promise<T[]> {
+  const trx = em.getTransactionContext<RawExecutor>();
+  const executor: RawExecutor = trx ?? (em.getConnection().getClient() as unknown as RawExecutor);
+  const res = await executor.executeQuery({ sql, parameters: params, query: { kind: 'RawNode' }, queryId: { queryId: 'dealscout-bound' } });
+  return res.rows as T[];
+}
+
+function sqlOn(em: EntityManager, check: (sql: string, params: readonly unknown[]) => void): Sql {
+  return {
+    async all<T>(sql: string, params: readonly unknown[] = []) {
+      check(sql, params);
+      return em.execute<T[] & Record<string, unknown>[]>(sql, [...params], 'all') as Promise<T[]>;
+    },
+    async run(sql: string, params: readonly unknown[] = []) {
+      check(sql, params);
+      const res = await em.execute(sql, [...params], 'run') as unknown as { affectedRows: number };
+      return res.affectedRows;
+    },
+    async bound<T>(sql: string, params: readonly unknown[]) {
+      check(sql, params);
+      return executeBound<T>(em, sql, params);
+    },
+  };
+}
+
+/** Raw SQL of one organization: the statement must name organization_id and bind this organization. */
+export function tenantSql(em: EntityManager, organizationId: string): Sql {
+  return sqlOn(em, (sql, params) => checkScoped(organizationId, sql, params));
+}
+
+/** Raw SQL that is not scoped to one organization, for one of the reasons in UNSCOPED. */
+export function unscopedSql(em: EntityManager, reason: UnscopedReason): Sql {
+  if (!(reason in UNSCOPED)) throw new UnscopedStatementError(`unscopedSql: unknown reason ${String(reason)}`);
+  return sqlOn(em, () => {});
+}
+
+/**
+ * Find options that scope an ORM call to an organization given explicitly (an EntityManager with no
+ * organization yet: jobs, sign-up, an invitation being accepted): `em.find(User, where, { ...scopedTo(orgId) })`.
+ */
+export function scopedTo(organizationId: string): { filters: { tenant: { organizationId: string } } } {
+  if (typeof organizationId !== 'string' || !UUID.test(organizationId)) throw new UnscopedStatementError(`scopedTo: an organization id is required (got ${JSON.stringify(organizationId)})`);
+  return { filters: { tenant: { organizationId } } };
+}
+
+/** Find options with the tenant filter off, for one of the reasons in UNSCOPED. */
+export function crossTenant(reason: UnscopedReason): { filters: { tenant: false } } {
+  if (!(reason in UNSCOPED)) throw new UnscopedStatementError(`crossTenant: unknown reason ${String(reason)}`);
+  return { filters: { tenant: false } };
+}

@@ -1,0 +1,27 @@
+import { Organization } from './modules/organization/organization.entity';
+import { User } from './modules/users/user.entity';
+import { Session, LoginThrottle, PasswordReset } from './modules/auth/session.entity';
+import { Invitation } from './modules/invitations/invitation.entity';
+import { SystemMail } from './modules/mail/system-mail.entity';
+import { FieldDefinition, FieldValue } from './modules/fields/field.entity';
+import { Company, Contact, CompanyContact, TableLayout, RecordCount } from './modules/records/records.entity';
+import { Execution } from './modules/executions/execution.entity';
+import { RealtimeEventRow, RealtimeSequence } from './modules/realtime/realtime.entity';
+import { Notification } from './modules/notifications/notification.entity';
+import { Activity } from './modules/activities/activity.entity';
+import { Enrichment, EnrichmentResult } from './modules/enrichments/enrichment.entity';
+import { Integration } from './modules/integrations/integration.entity';
+import { LlmCharge } from './modules/llm/llm-charge.entity';
+import { CrmLink } from './modules/crm-links/crm-link.entity';
+import { Play, PlayDraft, ChannelEmail } from './modules/plays/play.entity';
+import { CrmUserLink } from './modules/crm/crm-user-link.entity';
+
+export const entities = [Organization, User, Session, LoginThrottle, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout, RecordCount,
+  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, CrmUserLink];
+
+/** Entities owned by an organization: the tenant filter applies to all of them. */
+export const tenantEntities = [User, Session, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout, RecordCount,
+  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, CrmUserLink];
+
+/** Tables that belong to no organization (checked by the suite-level tenancy test). */
+export const globalTables = ['organization', 'login_throttle', 'mikro_orm_migrations'];
