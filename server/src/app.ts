@@ -38,6 +38,8 @@ import { enrichmentRoutes } from './modules/enrichments/enrichments.routes';
 import { LlmService } from './providers/llm';
 import { llmRoutes } from './modules/llm/llm.routes';
 import { integrationRoutes } from './modules/integrations/integrations.routes';
+import { crmRoutes } from './modules/crm/crm.routes';
+import { emailSettingsRoutes } from './modules/users/email-settings.routes';
 import { playRoutes } from './modules/plays/plays.routes';
 import { emailSendRoutes } from './modules/email-send/email-send.routes';
 
@@ -135,6 +137,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(activityRoutes, { prefix: '/api/v1' });
   await app.register(llmRoutes, { prefix: '/api/v1' });
   await app.register(integrationRoutes, { prefix: '/api/v1' });
+  await app.register(crmRoutes, { prefix: '/api/v1' });
+  await app.register(emailSettingsRoutes, { prefix: '/api/v1' });
   await app.register(playRoutes, { prefix: '/api/v1' });
   await app.register(emailSendRoutes, { prefix: '/api/v1' });
   await app.register(enrichmentRoutes, { prefix: '/api/v1' });

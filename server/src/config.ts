@@ -129,6 +129,17 @@ export const ConfigSchema = z.object({
   // Encrypts stored secrets (integration API keys) with AES-256-GCM. Required in production; every
   // process must share it (a changed key makes stored secrets unreadable).
   SECRETS_KEY: z.string().min(32, 'SECRETS_KEY must be at least 32 characters').optional().or(z.literal('').transform(() => undefined)),
+  // CRM integrations (server/src/providers/crm, server/src/modules/integrations). Salesforce: the
+  // connected app's consumer key (and secret, unless the app is a PKCE-only public client); its
+  // callback URL is {PUBLIC_URL}/api/v1/integrations/salesforce/callback. Without the key the
+  // Salesforce card says the operator must set it up. The login URLs are the operator's (a My
+  // Domain, or a fake in tests); every instance URL Salesforce answers passes the outbound policy.
+  SALESFORCE_CLIENT_ID: optional,
+  SALESFORCE_CLIENT_SECRET: optional,
+  SALESFORCE_LOGIN_URL: z.url().default('https://login.salesforce.com'),
+  SALESFORCE_SANDBOX_LOGIN_URL: z.url().default('https://test.salesforce.com'),
+  /** Affinity API base URL (v1). */
+  AFFINITY_BASE_URL: z.url().default('https://api.affinity.co'),
   // Research agents and outside data (server/src/providers/web, search, company-details). Without
   // SEARCH_API_KEY the agents' web_search tool tells the model search is unavailable; without
   // MIXRANK_API_KEY the LinkedIn (mixrankCompanyDetails) enrichment fails with a message saying so.

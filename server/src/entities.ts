@@ -15,13 +15,14 @@ import { LlmCharge } from './modules/llm/llm-charge.entity';
 import { CrmLink } from './modules/crm-links/crm-link.entity';
 import { Play, PlayDraft, ChannelEmail } from './modules/plays/play.entity';
 import { EmailOutbox } from './modules/email-send/outbox.entity';
+import { CrmUserLink } from './modules/crm/crm-user-link.entity';
 
 export const entities = [Organization, User, Session, LoginThrottle, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout, RecordCount,
-  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, EmailOutbox];
+  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, EmailOutbox, CrmUserLink];
 
 /** Entities owned by an organization: the tenant filter applies to all of them. */
 export const tenantEntities = [User, Session, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout, RecordCount,
-  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, EmailOutbox];
+  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, EmailOutbox, CrmUserLink];
 
 /** Tables that belong to no organization (checked by the suite-level tenancy test). */
 export const globalTables = ['organization', 'login_throttle', 'mikro_orm_migrations'];

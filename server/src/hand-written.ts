@@ -106,6 +106,8 @@ export const HAND_WRITTEN_FOREIGN_KEYS: readonly { table: string; column: string
   { table: 'play_draft', column: 'user_id', target: 'app_user', onDelete: 'cascade' },
   { table: 'play', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
   { table: 'channel_email', column: 'owner_id', target: 'app_user', onDelete: 'cascade' },
+  // Migration20261126230000: a user's CRM user.
+  { table: 'crm_user_link', column: 'user_id', target: 'app_user', onDelete: 'cascade' },
   { table: 'integration', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
   { table: 'integration', column: 'user_id', target: 'app_user', onDelete: 'cascade' },
   { table: 'enrichment', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },

@@ -128,6 +128,16 @@ const ROUTES: Record<string, Rule> = {
   'GET /api/v1/integration': scoped,
   'POST /api/v1/organization/integration': scoped,
   'DELETE /api/v1/organization/integration/{id}': ids,
+  'PUT /api/v1/integrations/{id}': ids,
+  'GET /api/v1/integrations/salesforce/callback': scoped,
+  'POST /api/v1/crm/username/check': scoped,
+  'PUT /api/v1/user/calendar': scoped,
+  'GET /api/v1/user/email-settings': scoped,
+  'PUT /api/v1/user/email-settings': scoped,
+  'PUT /api/v1/organization/ai-summary': scoped,
+  'POST /api/v1/organization/ai-summary/generate': scoped,
+  'GET /api/v1/crm/user-settings': scoped,
+  'POST /api/v1/crm/user-settings': scoped,
   'GET /api/v1/enrichment/configs': scoped,
   'GET /api/v1/enrichment/idea/configs': scoped,
   'GET /api/v1/enrichment/next-name': scoped,
@@ -345,6 +355,8 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     // A CRM record id of the company (the side panel's lookup), a play of the organization's own, its
     // unsaved editor draft and an email draft of the admin (plays and drafts, issue 17).
     await db.query(`insert into crm_link (id, organization_id, source, entity_type, external_id, company_id, created_at) values (gen_random_uuid(), $1, 'salesforce', 'company', $2, $3, now())`, [org.organization.id, `${mark}-sf-1`, company.id]);
+    // A user's CRM user (issue 23).
+    await db.query(`insert into crm_user_link (id, organization_id, user_id, provider, crm_user_id, crm_username, created_at) values (gen_random_uuid(), $1, $2, 'affinity', $3, $4, now())`, [org.organization.id, org.admin.id, `${mark}-aff-user`, `${mark.toLowerCase()}-crm@example.com`]);
     const play = await db.query<{ id: string }>(`insert into play (id, organization_id, name, instructions, play_type, status, enrichments_included, created_by_id, created_at, updated_at) values (gen_random_uuid(), $1, $2, '[]', 'non_ai', 'published', '[]', $3, now(), now()) returning id::text`, [org.organization.id, `${mark} play`, org.admin.id]);
     const draft = await client.put('/api/v1/play/draft/openai', { name: `${mark} unsaved play`, description: '', instructions: [], title: '', subjectPrompt: '', targetContactId: contact.id });
     expect(draft.statusCode, draft.body).toBe(200);

@@ -25,6 +25,14 @@ export function createApi(opts: HttpOptions = {}) {
       get: () => http.request('GET', '/api/v1/user', C.GetUserResponse),
       saveSettings: (settings: C.UserSettingsBody) => http.request('PUT', '/api/v1/user/settings', C.UserSettingsResponse, settings),
       updateProfile: (body: C.UpdateProfileBody) => http.request('PUT', '/api/v1/user/profile', C.GetUserResponse, body),
+      /** Time zone, meeting length and weekly hours. */
+      updateCalendar: (body: C.UpdateCalendarBody) => http.request('PUT', '/api/v1/user/calendar', C.GetUserResponse, body),
+      emailSettings: () => http.request('GET', '/api/v1/user/email-settings', C.EmailSettingsResponse),
+      saveSignature: (signature: string) => http.request('PUT', '/api/v1/user/email-settings', C.EmailSettingsResponse, { signature }),
+      /** Admin: saves the organization's AI summary. */
+      saveAiSummary: (aiSummary: string) => http.request('PUT', '/api/v1/organization/ai-summary', C.EmailSettingsResponse, { aiSummary }),
+      /** Admin: drafts the summary from the organization's website (not saved). */
+      generateAiSummary: () => http.request('POST', '/api/v1/organization/ai-summary/generate', C.GenerateAiSummaryResponse, {}),
     },
     organization: {
       get: () => http.request('GET', '/api/v1/organization', C.GetOrganizationResponse),
@@ -174,6 +182,18 @@ export function createApi(opts: HttpOptions = {}) {
       generatePrompt: (body: C.GeneratePromptBody) => http.request('POST', '/api/v1/enrichment/generate-prompt', C.GeneratePromptResponse, body),
       /** Schema editor: one column from a hint (400 with ENRICHMENT_AI_MESSAGES.noColumns when none). */
       generateSchemaObject: (body: C.GenerateSchemaObjectBody) => http.request('POST', '/api/v1/enrichment/generate-schema-object', C.GenerateSchemaObjectResponse, body),
+    },
+    crm: {
+      /** Connects a CRM (admin); 201. salesforce: answers `authorizationUrl`, where the browser goes next. */
+      connect: (body: C.CreateOrgIntegrationBody) => http.request('POST', '/api/v1/organization/integration', C.IntegrationResponse, body),
+      /** Renames, replaces an Affinity key, or pauses / resumes a CRM. */
+      update: (id: string, body: C.UpdateIntegrationBody) => http.request('PUT', `/api/v1/integrations/${encodeURIComponent(id)}`, C.IntegrationResponse, body),
+      remove: (id: string) => http.request('DELETE', `/api/v1/organization/integration/${encodeURIComponent(id)}`, Success),
+      /** USER_AVAILABLE | USER_UNAVAILABLE | USER_INVALID, with the message to show. */
+      checkUsername: (username: string) => http.request('POST', '/api/v1/crm/username/check', C.CrmUsernameCheckResponse, { username }),
+      userSettings: () => http.request('GET', '/api/v1/crm/user-settings', C.CrmUserSettingsResponse),
+      /** Links the caller's CRM username once (201); it cannot be changed afterwards. */
+      linkUsername: (username: string) => http.request('POST', '/api/v1/crm/user-settings', C.CrmUserSettingsResponse, { username }),
     },
     notifications: {
       list: (limit?: number) => http.request('GET', `/api/v1/notifications${limit ? `?limit=${limit}` : ''}`, C.NotificationsResponse),

@@ -13,3 +13,4 @@ export * from './mailbox';
 export * from './lookup';
 export * from './plays';
 export * from './email-send';
+export * from './crm';

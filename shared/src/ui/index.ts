@@ -19,4 +19,5 @@ export * from './llm';
 export * from './auth';
 export * from './email';
 export * from './drafts';
+export * from './crm';
 export * from './settings';
