@@ -29,7 +29,7 @@ const draft = (over: Partial<EmailDraftDto> = {}): EmailDraftDto => ({
   channelEmailId: '00000000-0000-4000-8000-000000000001', title: 'Ann Buyer', from: 'rita@contoso.com', to: 'ann@buyer.com', cc: [], subject: 'Quick question',
   emailBody: '<p>Hello Ann</p>', contact: { id: '00000000-0000-4000-8000-0000000000c1', firstName: 'Ann', lastName: 'Buyer', email: 'ann@buyer.com' },
   companyId: '00000000-0000-4000-8000-0000000000b1', play: null, executionId: null, isAiEmailGenerated: false, status: 'draft', statusMessage: null,
-  provenance: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), ...over,
+  provenance: null, showToFromCC: false, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), ...over,
 });
 
 describe('EmailServiceCard', () => {
