@@ -38,9 +38,12 @@ import { enrichmentRoutes } from './modules/enrichments/enrichments.routes';
 import { LlmService } from './providers/llm';
 import { llmRoutes } from './modules/llm/llm.routes';
 import { integrationRoutes } from './modules/integrations/integrations.routes';
+import { crmRoutes } from './modules/crm/crm.routes';
+import { emailSettingsRoutes } from './modules/users/email-settings.routes';
 import { playRoutes } from './modules/plays/plays.routes';
 import { listRoutes } from './modules/lists/lists.routes';
 import { scoringRoutes } from './modules/scoring/scoring.routes';
+import { emailSendRoutes } from './modules/email-send/email-send.routes';
 
 export interface AppDeps {
   config: Config;
@@ -136,9 +139,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(activityRoutes, { prefix: '/api/v1' });
   await app.register(llmRoutes, { prefix: '/api/v1' });
   await app.register(integrationRoutes, { prefix: '/api/v1' });
+  await app.register(crmRoutes, { prefix: '/api/v1' });
+  await app.register(emailSettingsRoutes, { prefix: '/api/v1' });
   await app.register(playRoutes, { prefix: '/api/v1' });
   await app.register(listRoutes, { prefix: '/api/v1' });
   await app.register(scoringRoutes, { prefix: '/api/v1' });
+  await app.register(emailSendRoutes, { prefix: '/api/v1' });
   await app.register(enrichmentRoutes, { prefix: '/api/v1' });
 
   if (spaHtml) await app.register(fastifyStatic, { root: config.WEB_DIST, prefix: '/', wildcard: false, index: false });

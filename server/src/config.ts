@@ -110,9 +110,36 @@ export const ConfigSchema = z.object({
   OUTBOUND_ALLOWED_PRIVATE_HOSTS: z.string().default(''),
   /** Lets organizations point their own key at an http:// base URL in production (tests, private gateways). */
   LLM_ALLOW_HTTP_BASE_URL: bool.default(false),
+  // Office 365 mailboxes (issue 18, server/src/providers/mail): the app registered in Microsoft Entra
+  // (README 'Office 365'). Without O365_CLIENT_ID the email-service card says the service is not
+  // configured. Authority and Graph URLs are the operator's (sovereign clouds, the loopback fake).
+  O365_CLIENT_ID: optional,
+  O365_CLIENT_SECRET: optional,
+  O365_TENANT: z.string().default('common'),
+  /** Where Microsoft sends the user back; default PUBLIC_URL + /api/v1/user/o365-integration/callback. */
+  O365_REDIRECT_URL: optional,
+  O365_AUTHORITY_URL: z.url().default('https://login.microsoftonline.com'),
+  GRAPH_BASE_URL: z.url().default('https://graph.microsoft.com/v1.0'),
+  /** A refresh token's life without use (Microsoft: 90 days, sliding): the integration's expiresAt. */
+  O365_REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(90),
+  GRAPH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
+  /** Attempts of one email's send job before it is marked failed ('Try Again'). */
+  EMAIL_SEND_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(5),
+  EMAIL_SEND_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(10),
   // Encrypts stored secrets (integration API keys) with AES-256-GCM. Required in production; every
   // process must share it (a changed key makes stored secrets unreadable).
   SECRETS_KEY: z.string().min(32, 'SECRETS_KEY must be at least 32 characters').optional().or(z.literal('').transform(() => undefined)),
+  // CRM integrations (server/src/providers/crm, server/src/modules/integrations). Salesforce: the
+  // connected app's consumer key (and secret, unless the app is a PKCE-only public client); its
+  // callback URL is {PUBLIC_URL}/api/v1/integrations/salesforce/callback. Without the key the
+  // Salesforce card says the operator must set it up. The login URLs are the operator's (a My
+  // Domain, or a fake in tests); every instance URL Salesforce answers passes the outbound policy.
+  SALESFORCE_CLIENT_ID: optional,
+  SALESFORCE_CLIENT_SECRET: optional,
+  SALESFORCE_LOGIN_URL: z.url().default('https://login.salesforce.com'),
+  SALESFORCE_SANDBOX_LOGIN_URL: z.url().default('https://test.salesforce.com'),
+  /** Affinity API base URL (v1). */
+  AFFINITY_BASE_URL: z.url().default('https://api.affinity.co'),
   // Research agents and outside data (server/src/providers/web, search, company-details). Without
   // SEARCH_API_KEY the agents' web_search tool tells the model search is unavailable; without
   // MIXRANK_API_KEY the LinkedIn (mixrankCompanyDetails) enrichment fails with a message saying so.
@@ -145,6 +172,8 @@ export type Config = Omit<z.infer<typeof ConfigSchema>, 'REALTIME_SECRET' | 'SEC
   cookieSecure: boolean;
   /** OUTBOUND_ALLOWED_PRIVATE_HOSTS parsed. */
   allowedPrivateHosts: AllowedPrivateHost[];
+  /** O365_REDIRECT_URL or its default. */
+  o365RedirectUrl: string;
 };
 
 /** Tests only (NODE_ENV=test): fixed, public values. Development generates its own (localSecrets). */
@@ -209,5 +238,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const local = c.NODE_ENV === 'development' && (!c.REALTIME_SECRET || !c.SECRETS_KEY) ? localSecrets(c.DATA_DIR) : null;
   const fallback = local ?? { REALTIME_SECRET: DEV_REALTIME_SECRET, SECRETS_KEY: DEV_SECRETS_KEY };
   return { ...c, REALTIME_SECRET: c.REALTIME_SECRET ?? fallback.REALTIME_SECRET, realtimeSecretSet: Boolean(c.REALTIME_SECRET),
-    SECRETS_KEY: c.SECRETS_KEY ?? fallback.SECRETS_KEY, secretsKeySet: Boolean(c.SECRETS_KEY), openaiModels, publicUrl, corsOrigins, allowedPrivateHosts, cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://') };
+    SECRETS_KEY: c.SECRETS_KEY ?? fallback.SECRETS_KEY, secretsKeySet: Boolean(c.SECRETS_KEY), openaiModels, publicUrl, corsOrigins, allowedPrivateHosts, cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
+    o365RedirectUrl: c.O365_REDIRECT_URL ?? `${publicUrl}/api/v1/user/o365-integration/callback` };
 }

@@ -42,6 +42,8 @@ export const HAND_WRITTEN_INDEXES = [
   'idea_org_list_created_index',
   'idea_org_list_name_index',
   'idea_org_list_shortlisted_index',
+  // One active send per email (Migration20261126180000, partial).
+  'email_outbox_org_email_active_unique',
 ] as const;
 
 /**
@@ -110,6 +112,8 @@ export const HAND_WRITTEN_FOREIGN_KEYS: readonly { table: string; column: string
   { table: 'play_draft', column: 'user_id', target: 'app_user', onDelete: 'cascade' },
   { table: 'play', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
   { table: 'channel_email', column: 'owner_id', target: 'app_user', onDelete: 'cascade' },
+  // Migration20261126230000: a user's CRM user.
+  { table: 'crm_user_link', column: 'user_id', target: 'app_user', onDelete: 'cascade' },
   { table: 'integration', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
   { table: 'integration', column: 'user_id', target: 'app_user', onDelete: 'cascade' },
   { table: 'enrichment', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },

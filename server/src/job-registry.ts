@@ -5,6 +5,7 @@ import { executionHandlers } from './modules/executions/handlers';
 import { integrationExpiryJob } from './modules/notifications/integration-expiry';
 import { realtimePruneJob } from './modules/realtime/prune.job';
 import { executeRestDeadLetterJob, executeRestJob } from './modules/enrichments/execute';
+import { emailSendJob } from './modules/email-send/send.job';
 
 /** Every job of the product; later modules add theirs here (execution handlers go to modules/executions/handlers.ts). */
 export const jobDefinitions: readonly JobDefinition[] = [
@@ -15,4 +16,5 @@ export const jobDefinitions: readonly JobDefinition[] = [
   // Its dead-letter queue first: a queue must exist before one that names it.
   executeRestDeadLetterJob as JobDefinition,
   executeRestJob as JobDefinition,
+  emailSendJob as JobDefinition,
 ];

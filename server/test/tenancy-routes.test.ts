@@ -131,6 +131,16 @@ const ROUTES: Record<string, Rule> = {
   'GET /api/v1/integration': scoped,
   'POST /api/v1/organization/integration': scoped,
   'DELETE /api/v1/organization/integration/{id}': ids,
+  'PUT /api/v1/integrations/{id}': ids,
+  'GET /api/v1/integrations/salesforce/callback': scoped,
+  'POST /api/v1/crm/username/check': scoped,
+  'PUT /api/v1/user/calendar': scoped,
+  'GET /api/v1/user/email-settings': scoped,
+  'PUT /api/v1/user/email-settings': scoped,
+  'PUT /api/v1/organization/ai-summary': scoped,
+  'POST /api/v1/organization/ai-summary/generate': scoped,
+  'GET /api/v1/crm/user-settings': scoped,
+  'POST /api/v1/crm/user-settings': scoped,
   'GET /api/v1/enrichment/configs': scoped,
   'GET /api/v1/enrichment/idea/configs': scoped,
   'GET /api/v1/enrichment/next-name': scoped,
@@ -139,6 +149,7 @@ const ROUTES: Record<string, Rule> = {
   'GET /api/v1/enrichment/executions': scoped,
   'POST /api/v1/enrichment/results': scoped,
   'POST /api/v1/enrichment/execute': ids,
+  'POST /api/v1/enrichment/estimate': scoped,
   'POST /api/v1/enrichment/assign': ids,
   'POST /api/v1/enrichment/unassign': ids,
   'PUT /api/v1/enrichment/set-primary': ids,
@@ -178,6 +189,15 @@ const ROUTES: Record<string, Rule> = {
   'PUT /api/v1/email/draft/{id}': ids,
   'POST /api/v1/email/generate': scoped,
   'POST /api/v1/email/update-email-status': scoped,
+  // Sending from the user's own Office 365 mailbox (issue 18).
+  'POST /api/v1/user/o365-integration': scoped,
+  'GET /api/v1/user/o365-integration/callback': pub("Microsoft's redirect after consent: the user and organization travel encrypted in the state, not in the session"),
+  'DELETE /api/v1/user/integration/{id}': ids,
+  'GET /api/v1/email/service-status': scoped,
+  'POST /api/v1/email/send-time': scoped,
+  'PUT /api/v1/email/send-window': scoped,
+  'POST /api/v1/email/send-to-email': idsWith({ to: 'matrix@example.com', subject: 'Matrix', body: '<p>Matrix</p>', cc: [], scheduledAt: null }),
+  'POST /api/v1/email/send-email-to-my-self': idsWith({ subject: 'Matrix', body: '<p>Matrix</p>' }),
   'POST /api/v1/entity/check-ai-generated': scoped,
   'POST /api/v1/entity/check-valid-entity': scoped,
   'DELETE /api/v1/enrichment/{id}': ids,
@@ -213,6 +233,7 @@ const CONTROL_EXEMPT: Record<string, string> = {
   'DELETE /api/v1/scoring-model/{id}': "runs after DELETE /list-company/{id} removed the fixture's list with its scoring models (cascade); scoring.test.ts shows an organization removing its own model (204)",
   'DELETE /api/v1/list-company/source/{id}': "runs after DELETE /list-company/{id} removed the fixture's list with its sources (cascade); lists.test.ts shows an organization removing its own source",
   'POST /api/v1/play/execution/cancel': 'cancels play executions only; the fixture has none until plays exist (add one to seed() then, and drop this line)',
+  'DELETE /api/v1/user/integration/{id}': "one id per table is tried and A's first integration is its organization's AI key (the fixture's mailbox id sorts last); a user's own removal is tested in email-send.test.ts",
 };
 
 /** Tables whose rows have no id of their own to send (keyed by the organization alone). */
@@ -364,6 +385,8 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     // A CRM record id of the company (the side panel's lookup), a play of the organization's own, its
     // unsaved editor draft and an email draft of the admin (plays and drafts, issue 17).
     await db.query(`insert into crm_link (id, organization_id, source, entity_type, external_id, company_id, created_at) values (gen_random_uuid(), $1, 'salesforce', 'company', $2, $3, now())`, [org.organization.id, `${mark}-sf-1`, company.id]);
+    // A user's CRM user (issue 23).
+    await db.query(`insert into crm_user_link (id, organization_id, user_id, provider, crm_user_id, crm_username, created_at) values (gen_random_uuid(), $1, $2, 'affinity', $3, $4, now())`, [org.organization.id, org.admin.id, `${mark}-aff-user`, `${mark.toLowerCase()}-crm@example.com`]);
     const play = await db.query<{ id: string }>(`insert into play (id, organization_id, name, instructions, play_type, status, enrichments_included, created_by_id, created_at, updated_at) values (gen_random_uuid(), $1, $2, '[]', 'non_ai', 'published', '[]', $3, now(), now()) returning id::text`, [org.organization.id, `${mark} play`, org.admin.id]);
     const draft = await client.put('/api/v1/play/draft/openai', { name: `${mark} unsaved play`, description: '', instructions: [], title: '', subjectPrompt: '', targetContactId: contact.id });
     expect(draft.statusCode, draft.body).toBe(200);
@@ -390,6 +413,11 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
       + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="ideas.csv"\r\nContent-Type: text/csv\r\n\r\nCompany,Website\n${mark} csv idea,https://${mark}-csv.example.com\n${mark} bad,not a url\n\r\n--${boundary}--\r\n`;
     const up = await client.request('POST', '/api/v1/list-company/source', Buffer.from(form), { 'content-type': `multipart/form-data; boundary=${boundary}` });
     expect(up.statusCode, up.body).toBe(201);
+    // The admin's own Office 365 mailbox and a send in its outbox (issue 18).
+    await db.query(`insert into integration (id, organization_id, user_id, provider, type, name, active, data, secret, created_by_id, created_at, updated_at, expires_at) values (('ffffffff-' || substr(gen_random_uuid()::text, 10))::uuid, $1, $2, 'office365', 'email', $3, true, '{}', null, $2, now(), now(), now() + interval '60 days')`,
+      [org.organization.id, org.admin.id, `${mark}-mailbox@example.com`]);
+    await db.query(`insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, created_at, updated_at) select gen_random_uuid(), $1, e.id, $2, 'queued', now() + interval '1 day', 0, 1, now(), now() from channel_email e where e.organization_id = $1 limit 1`,
+      [org.organization.id, org.admin.id]);
   }
 
   beforeAll(async () => {

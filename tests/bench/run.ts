@@ -42,6 +42,7 @@ import { runServiceBenches, wantsServices, wantsTables } from './services';
 import { runEnrichmentBench } from './enrichments';
 import { runCrashBench } from './crash';
 import { runScoringBench } from './scoring';
+import { runPlaysBench } from './plays';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
@@ -595,13 +596,14 @@ function renderReport(d: {
 // Realtime and jobs (issue 4): tests/bench/services.ts, no million-row seed; `--only realtime,jobs` runs only them.
 // Enrichments (issue 5): tests/bench/enrichments.ts, no million-row seed; `--only enrichments` runs only them.
 // Crash recovery (issue 13): tests/bench/crash.ts; `--only crash` runs only it.
-// Scoring (issue 22): tests/bench/scoring.ts; `--only scoring` runs only it.
-const ONLY_REST = ONLY && ONLY.filter((id) => id !== 'enrichments' && id !== 'crash' && id !== 'scoring');
+// Plays (issue 17): tests/bench/plays.ts; `--only plays` runs only it. Scoring (issue 22): tests/bench/scoring.ts; `--only scoring`.
+const ONLY_REST = ONLY && ONLY.filter((id) => id !== 'enrichments' && id !== 'crash' && id !== 'plays' && id !== 'scoring');
 if (ONLY_REST === null || ONLY_REST.length > 0) {
   if (wantsTables(ONLY_REST)) await main();
   if (wantsServices(ONLY_REST)) await runServiceBenches({ only: ONLY_REST, argv, log });
 }
 if (!ONLY || ONLY.includes('enrichments')) await runEnrichmentBench({ argv, log });
 if (!ONLY || ONLY.includes('crash')) await runCrashBench({ argv, log });
+if (!ONLY || ONLY.includes('plays')) await runPlaysBench({ argv: ONLY ? argv : [...argv, '--write'], log });
 if (!ONLY || ONLY.includes('scoring')) await runScoringBench({ argv, log });
 clearTimeout(limit);

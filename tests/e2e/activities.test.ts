@@ -82,9 +82,10 @@ describe('activities and notifications journey in Chromium', () => {
     expect(await a.getByTestId('mini-drawer').getAttribute('data-tab')).toBe('Log Activity');
     await a.getByTestId('mini-drawer-save').click();
     await expect.poll(() => a.getByTestId('log-activity-problem').innerText()).toBe('Please provide valid activity, company, contact, value');
-    // Run Play: no plays yet (honest), Search Plays and no Save.
+    // Run Play: the published plays (the four provided by the product) on the drawer's record, Search Plays and no Save.
     await a.getByTestId('mini-drawer-tab-run-play').click();
-    await a.getByTestId('run-play-empty').waitFor();
+    await a.getByTestId('run-play-tab').waitFor();
+    await expect.poll(() => a.getByTestId('run-play-option').count()).toBe(4);
     expect(await a.getByTestId('mini-drawer-save').count()).toBe(0);
     await shot(a, '02a-run-play');
     await a.getByTestId('mini-drawer-tab-log-activity').click();

@@ -1,7 +1,9 @@
 // Plays journey: the playbook table with the provided plays, a new Ai play with a field box in the
 // instructions, previewed against a contact (the fake OpenAI-compatible server as the model),
-// published; then run over three companies with key contacts, and their drafts arrive in the
-// user's pending emails. Real server (API + worker), PostgreSQL and Chromium.
+// published; then run over three companies with key contacts: the toast, three draft panels that
+// fill live, one edited (auto-save survives a reload), one discarded. Then a draft opened from a
+// fourth company's Activities tab ('Draft Email to {name}'), generated with the play, edited and
+// auto-saved. Real server (API + worker), PostgreSQL and Chromium.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
@@ -19,7 +21,7 @@ describe('plays journey in Chromium', () => {
 
   beforeAll(async () => {
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
-    for (const n of ['Ada', 'Ben', 'Cy']) {
+    for (const n of ['Ada', 'Ben', 'Cy', 'Dee']) {
       fake.when((r) => r.body.response_format?.json_schema?.name === 'email' && allText(r).includes(`${n} Owner`), { json: { subject: `A note for ${n}`, body: `Dear ${n},\n\nWe follow ${n} Works closely and would like to talk.\n\nBest regards` }, latencyMs: 300 });
     }
     server = await startServer({
@@ -53,7 +55,7 @@ describe('plays journey in Chromium', () => {
         return res.json();
       };
       const ids: string[] = [];
-      for (const n of ['Ada', 'Ben', 'Cy']) {
+      for (const n of ['Ada', 'Ben', 'Cy', 'Dee']) {
         const co = (await post('/api/v1/entity/company', { company: { name: `${n} Works`, website: `https://${n.toLowerCase()}works.example` } })).company.id;
         const ct = (await post('/api/v1/entity/contact', { contact: { firstName: n, lastName: 'Owner', email: `${n.toLowerCase()}@${n.toLowerCase()}works.example` } })).contact.id;
         await post('/api/v1/company/create-mapping', { companyId: co, contactId: ct });
@@ -113,19 +115,97 @@ describe('plays journey in Chromium', () => {
     await shot(page, '04-run-play');
     await page.getByTestId('run-play-run').click();
     await page.getByTestId('run-play').waitFor({ state: 'hidden' });
+    // The success toast shows (it used to be swallowed).
+    await page.getByTestId('toast-success').filter({ hasText: 'Play execution started.' }).waitFor({ timeout: 3000 });
     await shot(page, '04b-run-started');
-    const drafts = await page.evaluate(async () => {
-      for (let i = 0; i < 200; i++) {
-        const p = await (await fetch('/api/v1/email/pending')).json();
-        if (p.emails.length === 3) return p.emails;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      throw new Error('drafts did not arrive');
-    });
+
+    // Three draft panels arrive live (minimised tabs), each verified into a draft.
+    const panels = page.getByTestId('draft-panel');
+    await expect.poll(() => panels.count(), { timeout: 60_000 }).toBe(3);
+    await expect.poll(() => page.locator('[data-testid="draft-panel"][data-status="draft"]').count(), { timeout: 30_000 }).toBe(3);
+    const drafts = await page.evaluate(async () => (await (await fetch('/api/v1/email/pending')).json()).emails);
     expect(drafts.map((d: { subject: string }) => d.subject).sort()).toEqual(['A note for Ada', 'A note for Ben', 'A note for Cy']);
     expect(drafts[0].provenance.renderedPrompt).toMatch(/^Write a warm first note to the contact named (Ada|Ben|Cy) +about a partnership\.$/);
+    await shot(page, '05-panels-arrived');
+
+    // Expand Ada's: 600 × 610 at the bottom right, the generated subject and body, 'Why this email'.
+    const panelOf = (name: string) => page.locator('[data-testid="draft-panel"]').filter({ hasText: `${name} Owner` });
+    await panelOf('Ada').getByTestId('draft-panel-header').click();
+    const ada = page.locator('[data-testid="draft-panel"][data-expanded="true"]');
+    await ada.getByTestId('draft-subject').waitFor();
+    const box = (await ada.boundingBox())!;
+    expect([Math.round(box.width), Math.round(box.height)]).toEqual([600, 610]);
+    expect(await ada.getByTestId('draft-subject').inputValue()).toBe('A note for Ada');
+    await ada.getByTestId('draft-body-input').getByText('We follow Ada Works closely').waitFor();
+    expect(await ada.getByTestId('draft-generate').innerText()).toBe('Regenerate');
+    await ada.getByTestId('draft-why-toggle').click();
+    expect(await ada.getByTestId('draft-why-prompt').innerText()).toContain('Write a warm first note to the contact named Ada');
+    expect(await ada.getByTestId('draft-why-values').innerText()).toContain('Ada');
+    await shot(page, '06-why-this-email');
+    await ada.getByTestId('draft-why-toggle').click();
+
+    // Edit subject and body (with a font): saved 500 ms later, and still there after a reload.
+    await ada.getByTestId('draft-subject').fill('A note for Ada, edited');
+    await ada.getByTestId('draft-body-input').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await ada.getByTestId('draft-body-font').selectOption('Garamond');
+    await page.keyboard.type('PS: see you at the fair.');
+    await expect.poll(() => ada.getByTestId('draft-save-state').innerText(), { timeout: 5000 }).toBe('Saved');
+    await shot(page, '07-edited');
+    await page.reload();
+    await page.getByTestId('app-shell').waitFor();
+    await expect.poll(() => panels.count(), { timeout: 15_000 }).toBe(3);
+    await panelOf('Ada').getByTestId('draft-panel-header').click();
+    const ada2 = page.locator('[data-testid="draft-panel"][data-expanded="true"]');
+    expect(await ada2.getByTestId('draft-subject').inputValue()).toBe('A note for Ada, edited');
+    await ada2.getByTestId('draft-body-input').getByText('PS: see you at the fair.').waitFor();
+    expect(await ada2.getByTestId('draft-body-input').innerHTML()).toContain('font-family: Garamond');
+    await ada2.getByTestId('draft-panel-toggle').click();
+
+    // Discard Ben's: after confirming, its panel goes and the draft is cancelled.
+    await panelOf('Ben').getByTestId('draft-panel-header').click();
+    await page.locator('[data-testid="draft-panel"][data-expanded="true"]').getByTestId('draft-discard').click();
+    await page.getByTestId('draft-discard-dialog').getByRole('button', { name: 'Discard' }).click();
+    await expect.poll(() => panels.count()).toBe(2);
+    const statuses = await server.query(`select c.first_name, e.status from channel_email e join contact c on c.id = e.contact_id order by c.first_name`);
+    expect(statuses).toEqual([{ first_name: 'Ada', status: 'draft' }, { first_name: 'Ben', status: 'cancelled' }, { first_name: 'Cy', status: 'draft' }]);
+
+    // Dee Works has no activity: 'Draft Email to Dee Owner' opens an empty panel; Generate with the play fills it.
+    await page.getByTestId('nav-companies').click();
+    await page.getByTestId('companies-page').waitFor();
+    await rowOf('Dee Works').click();
+    await page.locator('[data-testid="record-drawer"][data-visibility="Visible"]').waitFor();
+    await page.getByTestId('drawer-tab-activities').click();
+    await page.getByTestId('activities-empty').waitFor();
+    expect(await page.getByTestId('activities-draft-email').innerText()).toBe('Draft Email to Dee Owner');
+    await page.getByTestId('activities-draft-email').click();
+    const dee = page.locator('[data-testid="draft-panel"][data-expanded="true"]');
+    await dee.filter({ hasText: 'Dee Owner' }).waitFor();
+    // Shifted left of the open drawer (400 px) with the 10 px gap.
+    const deeBox = (await dee.boundingBox())!;
+    expect(Math.round(1440 - (deeBox.x + deeBox.width))).toBe(410);
+    expect(await dee.getByTestId('draft-to').inputValue()).toBe('dee@deeworks.example');
+    expect(await dee.getByTestId('draft-generate').innerText()).toBe('Generate');
+    expect(await dee.getByTestId('draft-generate').isDisabled()).toBe(true);
+    await dee.getByTestId('draft-play').selectOption({ label: 'Founder outreach' });
+    await dee.getByTestId('draft-generate').click();
+    await expect.poll(() => dee.getByTestId('draft-subject').inputValue(), { timeout: 30_000 }).toBe('A note for Dee');
+    await expect.poll(() => dee.getAttribute('data-status'), { timeout: 30_000 }).toBe('draft');
+    await dee.getByTestId('draft-body-input').getByText('We follow Dee Works closely').waitFor();
+    // The drawer's Activities tab lists the open draft; a click brings its panel up.
+    await page.getByTestId('activity-draft').filter({ hasText: 'A note for Dee' }).waitFor();
+    await dee.getByTestId('draft-body-input').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' Looking forward.');
+    await expect.poll(() => dee.getByTestId('draft-save-state').innerText(), { timeout: 5000 }).toBe('Saved');
+    await shot(page, '08-generated-from-activities');
+    const [row] = await server.query(`select e.body, e.status from channel_email e join contact c on c.id = e.contact_id where c.first_name = 'Dee'`);
+    expect(row.status).toBe('draft');
+    expect(row.body).toContain('Looking forward.');
+
     await page.goto(`${server.url}/playbooks`);
     await page.locator('[data-testid="play-row"]', { hasText: 'Founder outreach' }).waitFor();
-    await shot(page, '05-use-count');
+    await shot(page, '09-use-count');
   });
 });

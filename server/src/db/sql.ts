@@ -41,6 +41,10 @@ export const UNSCOPED = {
   // is matched on the (id, organization) pair its job carries (tenancy-jobs.test.ts enqueues a
   // foreign id). Also pg-boss's own job table (releasing a job), and the cancel poll by claimed ids.
   'worker-claim': 'a batch statement over jobs of several organizations, each row matched on its job\'s (id, organization)',
+  // The hourly expiry notices (notifications/integration-expiry.ts): mailbox connections of every
+  // organization that expire within days. Each row carries its organization_id, and every notice is
+  // then written with that organization (notifyUser through the tenant filter).
+  'expiry-sweep': 'the hourly expiry notices list connections of every organization about to expire; each notice is written to its own organization',
 } as const;
 
 export type UnscopedReason = keyof typeof UNSCOPED;

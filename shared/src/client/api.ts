@@ -25,6 +25,14 @@ export function createApi(opts: HttpOptions = {}) {
       get: () => http.request('GET', '/api/v1/user', C.GetUserResponse),
       saveSettings: (settings: C.UserSettingsBody) => http.request('PUT', '/api/v1/user/settings', C.UserSettingsResponse, settings),
       updateProfile: (body: C.UpdateProfileBody) => http.request('PUT', '/api/v1/user/profile', C.GetUserResponse, body),
+      /** Time zone, meeting length and weekly hours. */
+      updateCalendar: (body: C.UpdateCalendarBody) => http.request('PUT', '/api/v1/user/calendar', C.GetUserResponse, body),
+      emailSettings: () => http.request('GET', '/api/v1/user/email-settings', C.EmailSettingsResponse),
+      saveSignature: (signature: string) => http.request('PUT', '/api/v1/user/email-settings', C.EmailSettingsResponse, { signature }),
+      /** Admin: saves the organization's AI summary. */
+      saveAiSummary: (aiSummary: string) => http.request('PUT', '/api/v1/organization/ai-summary', C.EmailSettingsResponse, { aiSummary }),
+      /** Admin: drafts the summary from the organization's website (not saved). */
+      generateAiSummary: () => http.request('POST', '/api/v1/organization/ai-summary/generate', C.GenerateAiSummaryResponse, {}),
     },
     organization: {
       get: () => http.request('GET', '/api/v1/organization', C.GetOrganizationResponse),
@@ -124,11 +132,25 @@ export function createApi(opts: HttpOptions = {}) {
       checkValidEntity: (body: z.input<typeof C.CheckValidEntityBody>) => http.request('POST', '/api/v1/entity/check-valid-entity', C.CheckValidEntityResponse, body),
       checkAiGenerated: (body: z.input<typeof C.CheckAiGeneratedBody>) => http.request('POST', '/api/v1/entity/check-ai-generated', C.EmailResponse, body),
     },
+    /** The email service (issue 18): the caller's own Office 365 mailbox, and sending. */
+    emailService: {
+      /** Microsoft's consent page address (navigate the browser there). */
+      connect: (body: C.O365ConnectBody = {}) => http.request('POST', '/api/v1/user/o365-integration', C.O365ConnectResponse, body),
+      disconnect: (id: string) => http.request('DELETE', `/api/v1/user/integration/${encodeURIComponent(id)}`, Success),
+      status: () => http.request('GET', '/api/v1/email/service-status', C.EmailServiceStatusResponse),
+      sendTime: (body: z.input<typeof C.SendTimeBody>) => http.request('POST', '/api/v1/email/send-time', C.SendTimeResponse, body),
+      send: (body: C.SendToEmailBody) => http.request('POST', '/api/v1/email/send-to-email', C.SendToEmailResponse, body),
+      sendToMyself: (body: C.SendToMyselfBody) => http.request('POST', '/api/v1/email/send-email-to-my-self', Success, body),
+      /** The caller's own working hours for scheduled emails; null = the mailbox's. */
+      setSendWindow: (body: C.SendWindowBody) => http.request('PUT', '/api/v1/email/send-window', Success, body),
+    },
     enrichments: {
       configs: () => http.request('GET', '/api/v1/enrichment/configs', C.EnrichmentConfigsResponse),
       ideaConfigs: () => http.request('GET', '/api/v1/enrichment/idea/configs', C.EnrichmentConfigsResponse),
       /** The table (pageIndex zero-based; pageSize or take 100 fetches all for pickers). */
       list: (body: C.EnrichmentListBody = {}) => http.request('POST', '/api/v1/enrichment/list', C.EnrichmentListResponse, body),
+      /** What a run over N rows will take (model calls, AI credits, expected time). */
+      estimate: (body: C.EnrichmentEstimateBody) => http.request('POST', '/api/v1/enrichment/estimate', C.EnrichmentEstimateResponse, body),
       creators: () => http.request('GET', '/api/v1/enrichment/list/creators', C.EnrichmentCreatorsResponse),
       forList: (listId: string) => http.request('GET', `/api/v1/enrichment/${encodeURIComponent(listId)}/list`, C.ListEnrichmentsResponse),
       get: (id: string) => http.request('GET', `/api/v1/enrichment/${encodeURIComponent(id)}`, C.GetEnrichmentResponse),
@@ -160,6 +182,18 @@ export function createApi(opts: HttpOptions = {}) {
       generatePrompt: (body: C.GeneratePromptBody) => http.request('POST', '/api/v1/enrichment/generate-prompt', C.GeneratePromptResponse, body),
       /** Schema editor: one column from a hint (400 with ENRICHMENT_AI_MESSAGES.noColumns when none). */
       generateSchemaObject: (body: C.GenerateSchemaObjectBody) => http.request('POST', '/api/v1/enrichment/generate-schema-object', C.GenerateSchemaObjectResponse, body),
+    },
+    crm: {
+      /** Connects a CRM (admin); 201. salesforce: answers `authorizationUrl`, where the browser goes next. */
+      connect: (body: C.CreateOrgIntegrationBody) => http.request('POST', '/api/v1/organization/integration', C.IntegrationResponse, body),
+      /** Renames, replaces an Affinity key, or pauses / resumes a CRM. */
+      update: (id: string, body: C.UpdateIntegrationBody) => http.request('PUT', `/api/v1/integrations/${encodeURIComponent(id)}`, C.IntegrationResponse, body),
+      remove: (id: string) => http.request('DELETE', `/api/v1/organization/integration/${encodeURIComponent(id)}`, Success),
+      /** USER_AVAILABLE | USER_UNAVAILABLE | USER_INVALID, with the message to show. */
+      checkUsername: (username: string) => http.request('POST', '/api/v1/crm/username/check', C.CrmUsernameCheckResponse, { username }),
+      userSettings: () => http.request('GET', '/api/v1/crm/user-settings', C.CrmUserSettingsResponse),
+      /** Links the caller's CRM username once (201); it cannot be changed afterwards. */
+      linkUsername: (username: string) => http.request('POST', '/api/v1/crm/user-settings', C.CrmUserSettingsResponse, { username }),
     },
     notifications: {
       list: (limit?: number) => http.request('GET', `/api/v1/notifications${limit ? `?limit=${limit}` : ''}`, C.NotificationsResponse),

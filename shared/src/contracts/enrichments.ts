@@ -313,3 +313,23 @@ export const ENRICHMENT_EVENT_KINDS = { execution: 'execution.updated', result: 
 export const EnrichmentResultEvent = EnrichmentResultDto;
 export const FieldValueEvent = z.object({ entityType: RunnableEntityTypeSchema, entityId: z.string(), fieldId: z.string(), value: FieldValueDto.nullable() });
 export type FieldValueEvent = z.infer<typeof FieldValueEvent>;
+
+// POST /api/v1/enrichment/estimate — what a run over N rows will take before it starts (issue 17
+// 'Cost before a run'): model calls (a ceiling for agents: upTo), AI credits, expected time.
+export const EnrichmentEstimateBody = z.object({
+  enrichmentId: z.uuid({ message: 'Invalid enrichment' }),
+  count: z.number().int().min(0).max(1_000_000),
+});
+export type EnrichmentEstimateBody = z.infer<typeof EnrichmentEstimateBody>;
+export const EnrichmentEstimateResponse = z.object({
+  success: z.literal(true),
+  modelCalls: z.number(),
+  upTo: z.boolean(),
+  creditsRemaining: z.number().nullable(),
+  creditsTotal: z.number().nullable(),
+  exceedsCredits: z.boolean(),
+  concurrency: z.number(),
+  expectedSeconds: z.number(),
+  message: z.string(),
+});
+export type EnrichmentEstimateResponse = z.infer<typeof EnrichmentEstimateResponse>;

@@ -14,3 +14,5 @@ export * from './lookup';
 export * from './plays';
 export * from './scoring';
 export * from './lists';
+export * from './email-send';
+export * from './crm';

@@ -90,6 +90,12 @@ export const IntegrationDto = z.object({
       models: z.array(z.string()).optional(),
       /** openai: the last four characters of the key (the key itself is never returned). */
       keyHint: z.string().nullable().optional(),
+      /** salesforce: production | sandbox. */
+      environment: z.string().nullable().optional(),
+      /** salesforce: the org's instance URL; affinity: the tenant's app URL. */
+      instanceUrl: z.string().nullable().optional(),
+      /** CRMs: the CRM user who authorized the connection (Salesforce username, Affinity email). */
+      username: z.string().nullable().optional(),
     }),
   }),
 });
@@ -99,16 +105,26 @@ export type IntegrationDto = z.infer<typeof IntegrationDto>;
 export const IntegrationsResponse = z.object({ success: z.literal(true), integrations: z.array(IntegrationDto) });
 export type IntegrationsResponse = z.infer<typeof IntegrationsResponse>;
 
-// POST /api/v1/organization/integration (admin) → 201
+// POST /api/v1/organization/integration (admin) → 201. openai: name + apiKey (+ baseUrl, models);
+// affinity: apiKey (+ name); salesforce: environment (production | sandbox), answered with the
+// authorization URL of the OAuth web-server flow the browser goes to next.
 export const CreateOrgIntegrationBody = z.object({
-  provider: z.literal('openai', { message: 'Unsupported integration provider' }),
-  name: z.string().trim().min(1, 'API key name is required').max(200, 'API key name is too long'),
-  apiKey: z.string().trim().min(1, 'API key is required').max(500, 'API key is too long'),
+  provider: z.enum(['openai', 'salesforce', 'affinity'], { message: 'Unsupported integration provider' }),
+  name: z.string().trim().max(200, 'API key name is too long').optional(),
+  apiKey: z.string().trim().max(500, 'API key is too long').optional(),
   baseUrl: z.union([z.url({ protocol: /^https?$/, message: 'Base URL must be an http(s) URL' }), z.literal('').transform(() => null), z.null()]).optional(),
   models: z.array(z.string().trim().min(1, 'Model names cannot be empty').max(200)).max(20, 'At most 20 models').optional(),
+  environment: z.enum(['production', 'sandbox'], { message: 'Environment must be production or sandbox' }).optional(),
+}).superRefine((b, ctx) => {
+  if (b.provider === 'openai' && !b.name) ctx.addIssue({ code: 'custom', path: ['name'], message: 'API key name is required' });
+  if ((b.provider === 'openai' || b.provider === 'affinity') && !b.apiKey) ctx.addIssue({ code: 'custom', path: ['apiKey'], message: 'API key is required' });
 });
 export type CreateOrgIntegrationBody = z.input<typeof CreateOrgIntegrationBody>;
-export const IntegrationResponse = z.object({ success: z.literal(true), message: z.string(), integration: IntegrationDto });
+export const IntegrationResponse = z.object({
+  success: z.literal(true), message: z.string(), integration: IntegrationDto,
+  /** salesforce: where the browser goes to authorize (the integration stays inactive until the callback). */
+  authorizationUrl: z.string().optional(),
+});
 export type IntegrationResponse = z.infer<typeof IntegrationResponse>;
 
 export const INTEGRATION_MESSAGES = {

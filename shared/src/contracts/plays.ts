@@ -184,6 +184,8 @@ export const EmailDraftDto = z.object({
   isAiEmailGenerated: z.boolean(),
   status: EmailStatusSchema,
   statusMessage: z.string().nullable(),
+  /** The Cc row is shown (spec 000 §3 'showToFromCC'). */
+  showToFromCC: z.boolean(),
   /** 'Why this email': what made it. */
   provenance: z.object({
     model: z.string().nullable(),

@@ -20,3 +20,6 @@ export * from './format';
 export * from './plays';
 export * from './scoring';
 export * from './lists';
+export * from './send-window';
+export * from './drafts';
+export * from './run-cost';

@@ -94,7 +94,11 @@ export const missingInformationMessage = (n: number) => `${n} entities have miss
 export const fieldRequiredMessage = (label: string) => `${label} is required.`;
 
 /** Which statuses a user may set through update-email-status (the others belong to the server). */
-export const USER_SETTABLE_EMAIL_STATUSES = ['draft', 'cancelled', 'ready', 'inqueue'] as const;
+/**
+ * 'draft' on a scheduled email is Cancel Send & Edit; 'scheduled' on a failed one is Try Again
+ * (issue 18: the server decides which moves are allowed).
+ */
+export const USER_SETTABLE_EMAIL_STATUSES = ['draft', 'cancelled', 'ready', 'inqueue', 'scheduled'] as const;
 
 /** The answer of the play execution call, turned into the toast of spec 000 §7 'How answers are handled'. */
 export function playExecutionToast(items: readonly { success: boolean }[] | null | undefined, missing = 0): { intent: 'success' | 'error' | 'warning'; message: string } {

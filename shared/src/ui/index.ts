@@ -19,4 +19,7 @@ export * from './llm';
 export * from './auth';
 export * from './scoring';
 export * from './lists';
+export * from './email';
+export * from './drafts';
+export * from './crm';
 export * from './settings';

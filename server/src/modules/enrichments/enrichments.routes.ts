@@ -5,11 +5,11 @@ import {
   EnrichmentConfigsResponse, EnrichmentFormBody, UpdateEnrichmentBody, EnrichmentResponse, GetEnrichmentResponse, NextNameQuery, NextNameResponse,
   SetColorBody, SetColumnsBody, AssignBody, EnrichmentListBody, EnrichmentListResponse, EnrichmentCreatorsResponse, ListEnrichmentsResponse,
   ExecuteEnrichmentBody, ExecuteEnrichmentResponse, EnrichmentExecutionsResponse, EnrichmentResultsBody, EnrichmentResultsResponse,
-  SuccessResponse, ErrorResponse, IdParams,
+  SuccessResponse, ErrorResponse, IdParams, EnrichmentEstimateBody, EnrichmentEstimateResponse,
 } from '@dealscout/shared/contracts';
-import { ENRICHMENT_MESSAGES } from '@dealscout/shared/domain';
+import { ENRICHMENT_MESSAGES, runCost } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
-import { badRequest } from '../../lib/errors';
+import { badRequest, notFound } from '../../lib/errors';
 import { EXECUTION_COLUMNS, toExecutionDto, type ExecutionRow } from '../executions/execution.presenter';
 import { ENRICHMENT_CONFIGS, IDEA_ENRICHMENT_CONFIGS, findConfig } from './configs';
 import { toEnrichmentDto, loadResults } from './enrichment.presenter';
@@ -78,6 +78,28 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
     const where = `r.entity_type = ? and r.entity_id in (${list(entityIds.length)})${enrichmentIds?.length ? ` and r.enrichment_id in (${list(enrichmentIds.length)})` : ''}`;
     const results = await loadResults(req.em, actorOf(req).organizationId, where, [entityType, ...entityIds, ...(enrichmentIds ?? [])]);
     return { success: true as const, results };
+  });
+
+  r.post('/enrichment/estimate', {
+    schema: { tags, summary: 'What a run over N rows will take before it starts: model calls (a ceiling for agents), AI credits, expected time', body: EnrichmentEstimateBody, response: { 200: EnrichmentEstimateResponse, ...errors } },
+  }, async (req) => {
+    const org = actorOf(req).organizationId;
+    const e = await req.em.findOne(Enrichment, { id: req.body.enrichmentId, organization: org });
+    if (!e) throw notFound(ENRICHMENT_MESSAGES.notFound);
+    const [o] = await tenantSql(req.em, org).all<{ ai_credits_total: number | null; ai_credits_used: number }>(
+      `select ai_credits_total, ai_credits_used from organization where id = ?`, [org]);
+    // Model calls a row takes: an LLM prompt one; an agent at most AGENT_MAX_STEPS (and its answer);
+    // a deep research agent a plan, its sub-questions' steps and the synthesis; a data provider none.
+    const steps = app.config.AGENT_MAX_STEPS;
+    const type = e.enrichmentType;
+    const callsPerRow = type === 'llm' ? 1 : type === 'agent' ? steps + 1 : type === 'deepresearchagent' ? 2 + 4 * 5 : 0;
+    const cost = runCost({
+      rows: req.body.count, callsPerRow, upTo: type === 'agent' || type === 'deepresearchagent',
+      creditsTotal: o?.ai_credits_total ?? null, creditsUsed: o?.ai_credits_used ?? 0,
+      concurrency: Math.min(app.config.LLM_ORG_CONCURRENCY, app.config.EXECUTION_ORG_CONCURRENCY),
+      secondsPerCall: 2, secondsPerRowWithoutModel: 0.5 / Math.max(1, app.config.EXECUTION_ORG_CONCURRENCY),
+    });
+    return { success: true as const, ...cost };
   });
 
   r.post('/enrichment/execute', {

@@ -1,22 +1,29 @@
 // Integrations: GET /integration (the organization's and the caller's own; secrets never leave the
-// server), POST /organization/integration (admin; provider openai: the key is checked against the
-// provider, then stored encrypted) and DELETE /organization/integration/{id} (admin).
+// server), POST /organization/integration (admin; openai / affinity: the key is checked against the
+// provider, then stored encrypted; salesforce: starts the OAuth web-server flow with PKCE and answers
+// the authorization URL), GET /integrations/salesforce/callback (the OAuth redirect), PUT
+// /integrations/{id} (rename, replace a key, pause) and DELETE /organization/integration/{id} (admin).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import OpenAI from 'openai';
 import {
   ErrorResponse, IdParams, SuccessResponse, IntegrationsResponse, IntegrationResponse, CreateOrgIntegrationBody,
-  INTEGRATION_MESSAGES, type IntegrationDto,
+  INTEGRATION_MESSAGES, type IntegrationDto, CRM_MESSAGES, CRM_NAMES, UpdateIntegrationBody, type CrmProvider,
 } from '@dealscout/shared/contracts';
+import { z } from 'zod';
+import { affinityData, connectAffinity, finishSalesforceConnect, otherActiveCrm, revokeSalesforce, startSalesforceConnect, verifyAffinityKey } from './crm-connect';
 import { Integration, type IIntegration } from './integration.entity';
 import { authOf } from '../../plugins/types';
-import { badRequest, notFound } from '../../lib/errors';
+import { badRequest, forbidden, notFound } from '../../lib/errors';
 import { encryptSecret } from '../../lib/secrets';
 import { setLlmSettings } from '../llm/llm-settings';
 import { checkOutboundUrl, outboundFetchFor, outboundRefusal, type OutboundFetch } from '../../providers/web/outbound';
 
 export function toIntegrationDto(i: IIntegration): IntegrationDto {
-  const data = (i.data ?? {}) as { baseUrl?: string | null; models?: string[]; keyHint?: string | null; accountName?: string | null };
+  const data = (i.data ?? {}) as {
+    baseUrl?: string | null; models?: string[]; keyHint?: string | null; accountName?: string | null;
+    environment?: string | null; instanceUrl?: string | null; username?: string | null;
+  };
   const createdBy = i.createdBy && 'firstName' in i.createdBy && i.createdBy.firstName !== undefined
     ? { id: i.createdBy.id, firstName: i.createdBy.firstName, lastName: i.createdBy.lastName } : null;
   return {
@@ -34,6 +41,8 @@ export function toIntegrationDto(i: IIntegration): IntegrationDto {
       metadata: {
         name: data.accountName ?? i.name,
         ...(i.provider === 'openai' ? { baseUrl: data.baseUrl ?? null, models: data.models ?? [], keyHint: data.keyHint ?? null } : {}),
+        ...(i.provider === 'salesforce' ? { environment: data.environment ?? null, instanceUrl: data.instanceUrl ?? null, username: data.username ?? null } : {}),
+        ...(i.provider === 'affinity' ? { instanceUrl: data.instanceUrl ?? null, username: data.username ?? null, keyHint: data.keyHint ?? null } : {}),
       },
     },
   };
@@ -81,6 +90,22 @@ export async function integrationRoutes(app: FastifyInstance): Promise<void> {
   }, async (req, reply) => {
     const auth = authOf(req);
     const body = req.body;
+    if (body.provider === 'salesforce') {
+      const started = await startSalesforceConnect(req.em, app.config, auth.organizationId, auth.user.id, body.environment ?? 'production');
+      const saved = await req.em.findOneOrFail(Integration, { id: started.id }, { populate: ['createdBy'], refresh: true });
+      reply.status(201);
+      return { success: true as const, message: 'Continue in Salesforce to authorize the connection', integration: toIntegrationDto(saved), authorizationUrl: started.url };
+    }
+    if (body.provider === 'affinity') {
+      const id = await connectAffinity(req.em, app.config, auth.organizationId, auth.user.id, body.apiKey ?? '', body.name);
+      const saved = await req.em.findOneOrFail(Integration, { id }, { populate: ['createdBy'] });
+      reply.status(201);
+      return { success: true as const, message: CRM_MESSAGES.connected('Affinity'), integration: toIntegrationDto(saved) };
+    }
+    const keyName = body.name;
+    const apiKey = body.apiKey;
+    // Checked by the body schema for openai; narrowed here for the compiler.
+    if (!keyName || !apiKey) throw badRequest(INTEGRATION_MESSAGES.keyRefused);
     const baseUrl = body.baseUrl ? body.baseUrl.replace(/\/+$/, '') : null;
     if (baseUrl && app.config.NODE_ENV === 'production' && !app.config.LLM_ALLOW_HTTP_BASE_URL && !baseUrl.startsWith('https://')) throw badRequest(INTEGRATION_MESSAGES.httpsRequired);
     if (baseUrl) {
@@ -92,15 +117,15 @@ export async function integrationRoutes(app: FastifyInstance): Promise<void> {
         throw err;
       }
     }
-    await verifyOpenAiKey(body.apiKey, baseUrl, Math.min(app.config.LLM_TIMEOUT_MS, 15_000), outboundFetchFor(app.config));
+    await verifyOpenAiKey(apiKey, baseUrl, Math.min(app.config.LLM_TIMEOUT_MS, 15_000), outboundFetchFor(app.config));
     const models = [...new Set(body.models ?? [])];
     const id = await req.em.transactional(async (tem) => {
       // One openai key per organization: a new one replaces the old.
       await tem.nativeDelete(Integration, { provider: 'openai', user: null });
       const row = tem.create(Integration, {
-        organization: auth.organizationId, provider: 'openai', type: 'llm', name: body.name, active: true, createdBy: auth.user.id,
-        secret: encryptSecret(body.apiKey, app.config.SECRETS_KEY, auth.organizationId),
-        data: { baseUrl, models, keyHint: keyHint(body.apiKey) },
+        organization: auth.organizationId, provider: 'openai', type: 'llm', name: keyName, active: true, createdBy: auth.user.id,
+        secret: encryptSecret(apiKey, app.config.SECRETS_KEY, auth.organizationId),
+        data: { baseUrl, models, keyHint: keyHint(apiKey) },
       });
       await tem.flush();
       await setLlmSettings(tem, auth.organizationId, (s) => ({ ...s, llmSettings: { ...((s.llmSettings as Record<string, unknown> | undefined) ?? {}), useSystemLlmSetting: false } }));
@@ -123,6 +148,7 @@ export async function integrationRoutes(app: FastifyInstance): Promise<void> {
       const row = await tem.findOne(Integration, { id: req.params.id, user: null });
       if (!row) throw notFound(INTEGRATION_MESSAGES.notFound);
       const provider = row.provider;
+      if (provider === 'salesforce') await revokeSalesforce(app.config, row);
       tem.remove(row);
       await tem.flush();
       if (provider === 'openai') {
@@ -130,5 +156,52 @@ export async function integrationRoutes(app: FastifyInstance): Promise<void> {
       }
     });
     return { success: true as const, message: INTEGRATION_MESSAGES.removed };
+  });
+
+  r.get('/integrations/salesforce/callback', {
+    config: { auth: 'admin' },
+    schema: {
+      tags: ['integrations'], summary: "Salesforce's OAuth redirect: exchanges the code (PKCE), stores the tokens encrypted, then sends the browser back to the organization settings",
+      querystring: z.object({ code: z.string().max(2000).optional(), state: z.string().max(200).optional(), error: z.string().max(200).optional(), error_description: z.string().max(2000).optional() }),
+    },
+  }, async (req, reply) => {
+    const auth = authOf(req);
+    const outcome = await finishSalesforceConnect(req.em, app.config, auth.organizationId, auth.user.id, req.query);
+    const back = new URL(`${app.config.publicUrl}/organization/settings`);
+    if (outcome.ok) back.searchParams.set('crm', 'salesforce');
+    else back.searchParams.set('crmError', outcome.message);
+    return reply.redirect(back.toString(), 302);
+  });
+
+  r.put('/integrations/:id', {
+    schema: {
+      tags: ['integrations'], summary: "Updates an integration: its name, an Affinity key (checked first), or pauses / resumes a CRM. Organization integrations: admin; a user's own: that user",
+      params: IdParams, body: UpdateIntegrationBody, response: { 200: IntegrationResponse, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+    },
+  }, async (req) => {
+    const auth = authOf(req);
+    const row = await req.em.findOne(Integration, { id: req.params.id, $or: [{ user: null }, { user: auth.user.id }] }, { populate: ['createdBy'] });
+    if (!row) throw notFound(INTEGRATION_MESSAGES.notFound);
+    if (!row.user && !auth.isAdmin) throw forbidden('Only an organization Admin can change organization integrations');
+    const body = req.body;
+    if (body.apiKey !== undefined) {
+      if (row.provider !== 'affinity') throw badRequest('This integration has no API key to replace');
+      const me = await verifyAffinityKey(app.config, body.apiKey);
+      row.secret = encryptSecret(body.apiKey, app.config.SECRETS_KEY, auth.organizationId);
+      row.data = { ...(row.data ?? {}), ...affinityData(me, body.apiKey) };
+    }
+    if (body.name !== undefined) row.name = body.name;
+    if (body.active !== undefined && body.active !== row.active) {
+      const crm = row.provider === 'salesforce' || row.provider === 'affinity';
+      if (!crm) throw badRequest('Only a CRM integration can be paused');
+      if (body.active) {
+        const other = await otherActiveCrm(req.em, row.provider as CrmProvider);
+        if (other) throw badRequest(CRM_MESSAGES.otherCrmActive(CRM_NAMES[other.provider as CrmProvider]));
+        if (!row.secret) throw badRequest(CRM_MESSAGES.authorizationExpired);
+      }
+      row.active = body.active;
+    }
+    await req.em.flush();
+    return { success: true as const, message: CRM_MESSAGES.updated, integration: toIntegrationDto(row) };
   });
 }

@@ -196,7 +196,7 @@ describe('LLM settings, integrations and AI helpers', () => {
       const cases: Array<[unknown, string]> = [
         [{ provider: 'openai', name: '', apiKey: 'x' }, 'API key name is required'],
         [{ provider: 'openai', name: 'n', apiKey: ' ' }, 'API key is required'],
-        [{ provider: 'salesforce', name: 'n', apiKey: 'x' }, 'Unsupported integration provider'],
+        [{ provider: 'hubspot', name: 'n', apiKey: 'x' }, 'Unsupported integration provider'],
         [{ provider: 'openai', name: 'n', apiKey: 'x', baseUrl: 'ftp://example.com' }, 'Base URL must be an http(s) URL'],
       ];
       for (const [body, message] of cases) {

@@ -25,7 +25,7 @@ export function sanitizeBody(html: string): string {
 }
 
 export const EMAIL_COLUMNS = `e.id, e.title, e.from_address, e.to_address, e.cc, e.subject, e.body, e.contact_id, e.company_id, e.play_id, e.play_name, e.play_version,
-  e.execution_id, e.is_ai_email_generated, e.status, e.status_message, e.provenance, e.created_at, e.updated_at,
+  e.execution_id, e.is_ai_email_generated, e.status, e.status_message, e.show_to_from_cc, e.provenance, e.created_at, e.updated_at,
   c.first_name as c_first, c.last_name as c_last, c.email as c_email`;
 export const EMAIL_FROM = `channel_email e left join contact c on c.id = e.contact_id and c.organization_id = e.organization_id`;
 
@@ -48,6 +48,7 @@ export function toEmailDto(r: Row): EmailDraftDto {
     isAiEmailGenerated: Boolean(r.is_ai_email_generated),
     status: r.status as EmailDraftDto['status'],
     statusMessage: (r.status_message as string | null) ?? null,
+    showToFromCC: Boolean(r.show_to_from_cc),
     provenance: r.provenance ?? null,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),

@@ -14,11 +14,12 @@ import { Play, PlayDraft } from './play.entity';
 import { playbook, getPlayDto, publishedPlays, savePlay, duplicatePlay, removePlay, type PlayActor } from './plays.service';
 import { executePlay } from './execute';
 import {
-  pendingEmails, createDraft, saveDraft, updateEmailStatus, generateEmail, checkAiGenerated, resolveRecipient, type EmailActor,
+  pendingEmails, createDraft, saveDraft, generateEmail, checkAiGenerated, resolveRecipient, type EmailActor,
 } from './emails.service';
 import { loadTarget, renderForTarget, targetContext, emailMessages, EMAIL_SCHEMA, TargetProblem } from './render';
 import { RenderError } from '@dealscout/shared/domain';
 import { LlmError } from '../../providers/llm';
+import { changeEmailStatus } from '../email-send/send';
 import { tenantSql } from '../../db/sql';
 
 const tags = ['plays'];
@@ -192,7 +193,8 @@ export async function playRoutes(app: FastifyInstance): Promise<void> {
   r.post('/email/update-email-status', {
     schema: { tags: emailTags, summary: "Set a draft's status (cancelled = discard)", body: UpdateEmailStatusBody, response: { 200: UpdateEmailStatusResponse, ...errors } },
   }, async (req) => {
-    const e = await updateEmailStatus(req.em, emailActor(req), req.body.id, req.body.status);
+    // Cancel Send & Edit (scheduled → draft) and Try Again (error → scheduled) go through the outbox (email-send/send.ts).
+    const e = await changeEmailStatus(req.em, app.boss, emailActor(req), req.body.id, req.body.status);
     return { success: true as const, message: EMAIL_MESSAGES.statusUpdated, id: e.channelEmailId, companyId: e.companyId, cc: e.cc, subject: e.subject, body: e.emailBody, executionId: e.executionId, status: e.status };
   });
 

@@ -22,6 +22,8 @@ export const User = defineEntity({
     // would be stored as a JSON string, not an object).
     settings: p.json<Record<string, unknown>>().defaultRaw(`'{}'`).onCreate(() => ({})),
     calendar: p.json<Record<string, unknown>>().defaultRaw(`'{"meetingLength":30}'`).onCreate(() => ({ meetingLength: 30 })),
+    /** The user's email signature (plain text), added under generated and sent emails. */
+    emailSignature: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { GetUserResponse, UserSettingsBody, UserSettingsResponse, UpdateProfileBody } from '@dealscout/shared/contracts';
+import { GetUserResponse, UserSettingsBody, UserSettingsResponse, UpdateProfileBody, UpdateCalendarBody } from '@dealscout/shared/contracts';
 import { migrateUserConfig, USER_CONFIG_VERSION } from '@dealscout/shared/domain';
 import { User } from './user.entity';
 import { toUserDto } from './user.presenter';
@@ -41,6 +41,16 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const { user } = authOf(req);
     user.firstName = req.body.firstName;
     user.lastName = req.body.lastName;
+    await req.em.flush();
+    return { success: true as const, user: toUserDto(user) };
+  });
+
+  r.put('/user/calendar', {
+    schema: { tags: ['user'], summary: "The user's calendar: time zone, meeting length (30 by default) and weekly hours", body: UpdateCalendarBody, response: { 200: GetUserResponse } },
+  }, async (req) => {
+    const { user } = authOf(req);
+    // Replaces the three keys; other calendar keys (set by other modules) stay.
+    user.calendar = { ...(user.calendar ?? {}), timezone: req.body.timezone, meetingLength: req.body.meetingLength, weeklyHours: req.body.weeklyHours };
     await req.em.flush();
     return { success: true as const, user: toUserDto(user) };
   });

@@ -38,6 +38,8 @@ import {
   CloudSyncRegular,
 } from '@fluentui/react-icons';
 import type { ActivityDto, CompanyDetails, ContactDetails } from '../../contracts';
+import { DraftItems } from '../drafts/DraftItems';
+import { useDrafts } from '../drafts/DraftsContext';
 import {
   ACTIVITY_FILTER_TYPES,
   ACTIVITY_MESSAGES,
@@ -48,7 +50,6 @@ import {
   activityPreview,
   formatActivityDate,
   groupActivities,
-  timeAgo,
   type ActivityType,
 } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
@@ -57,6 +58,7 @@ import { ConfirmDialog } from '../ConfirmDialog';
 import { serverMessage } from '../InviteUsersModal';
 import { useMiniDrawer } from './MiniDrawerContext';
 import { invalidateActivity } from '../realtime/cache';
+import { ScheduledEmailActions } from '../email/ScheduledEmailActions';
 import {
   ACTIVITIES_EMPTY,
   ACTIVITIES_LOAD_FAILED,
@@ -181,6 +183,17 @@ export function ActivitiesTab({ loaded }: { loaded: LoadedRecord }) {
   const today = localDate();
   const groups = useMemo(() => groupActivities(q.data?.activities ?? [], today), [q.data, today]);
   const name = draftEmailName(loaded);
+  // 'Draft Email to {name}': a new draft to the contact, or to the company's key contact.
+  const drafts = useDrafts();
+  const [creating, setCreating] = useState(false);
+  const draftEmail = async () => {
+    setCreating(true);
+    try {
+      await drafts?.create(entityType === 'contact' ? { contactId: id } : { companyId: id });
+    } finally {
+      setCreating(false);
+    }
+  };
 
   const toggleType = (t: ActivityType, on: boolean) =>
     setTypes((old) => ACTIVITY_FILTER_TYPES.filter((x) => (x === t ? on : old.includes(x))));
@@ -239,6 +252,7 @@ export function ActivitiesTab({ loaded }: { loaded: LoadedRecord }) {
           </Button>
         )}
       </div>
+      <DraftItems entityType={entityType} id={id} />
       {q.isPending ? (
         <div className={styles.center}>
           <Spinner size="small" label="Loading activities..." />
@@ -257,11 +271,17 @@ export function ActivitiesTab({ loaded }: { loaded: LoadedRecord }) {
           <div className={styles.center} data-testid="activities-empty">
             <HistoryRegular className={styles.centerIcon} aria-hidden />
             <Text>{ACTIVITIES_EMPTY(name)}</Text>
-            <Tooltip content={EMAIL_DRAFTING_LATER} relationship="description">
-              <Button appearance="primary" icon={<SendRegular />} disabledFocusable data-testid="activities-draft-email">
+            {drafts ? (
+              <Button appearance="primary" icon={<SendRegular />} disabled={creating} onClick={() => void draftEmail()} data-testid="activities-draft-email">
                 {DRAFT_EMAIL_TO(name)}
               </Button>
-            </Tooltip>
+            ) : (
+              <Tooltip content={EMAIL_DRAFTING_LATER} relationship="description">
+                <Button appearance="primary" icon={<SendRegular />} disabledFocusable data-testid="activities-draft-email">
+                  {DRAFT_EMAIL_TO(name)}
+                </Button>
+              </Tooltip>
+            )}
           </div>
         )
       ) : (
@@ -333,18 +353,7 @@ function ActivityRow({ activity: a }: { activity: ActivityDto }) {
         </div>
         <span className={styles.date} data-testid="activity-date">{formatActivityDate(activityMoment(a))}</span>
         {preview && <span className={styles.preview} title={a.content.length > preview.length ? a.content : undefined} data-testid="activity-preview">{preview}</span>}
-        {scheduledEmail && a.dueDate && (
-          <span className={styles.sending} data-testid="activity-sending">Sending {timeAgo(a.dueDate)}</span>
-        )}
-        {(scheduledEmail || erroredEmail) && (
-          <div className={styles.emailActions}>
-            <Tooltip content={EMAIL_DRAFTING_LATER} relationship="description">
-              <Button size="small" disabledFocusable data-testid={scheduledEmail ? 'activity-cancel-send' : 'activity-try-again'}>
-                {scheduledEmail ? 'Cancel Send & Edit' : 'Try Again'}
-              </Button>
-            </Tooltip>
-          </div>
-        )}
+        {(scheduledEmail || erroredEmail) && <ScheduledEmailActions activity={a} />}
         {a.status === 'error' && <ActivityError message={a.errorMessage || ACTIVITY_MESSAGES.unknownError} />}
       </div>
       <div className={styles.actions}>

@@ -3,7 +3,7 @@
 // with Close and Save (Save only on Log Activity). Log Activity: the type dropdown, company and
 // contact pickers with 'Create New Company' / 'Create New Contact', a date that cannot be in the
 // past, the text (12 rows, 17 with the options hidden) and the options toggle. Server messages
-// are shown as toasts. Run Play: plays are not built yet, so the list is an honest empty state.
+// are shown as toasts. Run Play: the shared play list (search, pick, cost, run) on one record.
 import { useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -12,7 +12,6 @@ import {
   Input,
   MessageBar,
   MessageBarBody,
-  SearchBox,
   Select,
   Spinner,
   Tab,
@@ -22,7 +21,7 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { AddRegular, BookOpenRegular, ChevronDownRegular, ChevronUpRegular } from '@fluentui/react-icons';
+import { ChevronDownRegular, ChevronUpRegular } from '@fluentui/react-icons';
 import { ACTIVITY_MESSAGES, LOG_ACTIVITY_OPTIONS, activitySaveProblem } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
 import { usePluginMode } from '../PluginMode';
@@ -33,14 +32,16 @@ import { ContactDialog } from '../dialogs/ContactDialog';
 import type { PickedRecord } from '../dialogs/RecordFormFields';
 import { invalidateActivity } from '../realtime/cache';
 import { ParticipantPicker } from './ParticipantPicker';
-import { MINI_DRAWER_TABS, useMiniDrawer, type MiniDrawerTab } from './MiniDrawerContext';
+import { MINI_DRAWER_TABS, useMiniDrawer, type MiniDrawerTab, type RunPlayTarget } from './MiniDrawerContext';
+import { RunPlayList } from '../plays/RunPlayPopover';
 import { localDate, localTimeZone } from './activity-view';
 
 export const MINI_DRAWER_WIDTH = 399;
 export const PLAY_LIST_MAX_HEIGHT = 300;
 export const LOG_TEXT_ROWS = 12;
 export const LOG_TEXT_ROWS_WIDE = 17;
-export const NO_PLAYS = 'No plays yet. Plays arrive with the playbook module: AI and template email generators you can run for this record.';
+export const NO_PLAYS = 'No published plays yet. Create one to write emails for this record.';
+export const RUN_PLAY_NO_TARGET = 'Open a company or a contact in the drawer to run a play on it.';
 export const SELECT_ACTIVITY = 'Select activity';
 export const LOG_PLACEHOLDER = 'What happened? Notes, outcomes, next steps...';
 
@@ -69,9 +70,6 @@ const useStyles = makeStyles({
     borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   toggle: { alignSelf: 'flex-start', paddingLeft: 0 },
-  plays: { maxHeight: `${PLAY_LIST_MAX_HEIGHT}px`, overflowY: 'auto' },
-  empty: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: tokens.spacingVerticalS, padding: '24px 8px', textAlign: 'center', color: tokens.colorNeutralForeground3 },
-  emptyIcon: { fontSize: '28px', color: tokens.colorNeutralForeground4 },
   textarea: { width: '100%' },
   center: { display: 'flex', justifyContent: 'center', padding: '24px' },
 });
@@ -83,6 +81,8 @@ export interface MiniDrawerProps {
   defaultOwnerId?: string | null;
   /** Pixels kept free on the right (the detail drawer's width when it is open). */
   offsetRight?: number;
+  /** The record Run Play runs on when the mini drawer was not opened for one (the detail drawer's). */
+  runPlayTarget?: RunPlayTarget | null;
 }
 
 /** Renders nothing while closed. Needs a MiniDrawerProvider above it. */
@@ -105,7 +105,7 @@ export function MiniDrawer(props: MiniDrawerProps) {
       </TabList>
       {mini.tab === 'Run Play' ? (
         <>
-          <RunPlayTab onNewPlay={props.onNewPlay} />
+          <RunPlayTab onNewPlay={props.onNewPlay} target={mini.request.target ?? props.runPlayTarget ?? null} />
           <div className={styles.footer}>
             <Button onClick={mini.close} data-testid="mini-drawer-close">Close</Button>
           </div>
@@ -117,23 +117,22 @@ export function MiniDrawer(props: MiniDrawerProps) {
   );
 }
 
-function RunPlayTab({ onNewPlay }: { onNewPlay?: () => void }) {
+/** Run Play on one record: the one the mini drawer was opened for, else the detail drawer's. */
+function RunPlayTab({ onNewPlay, target }: { onNewPlay?: () => void; target: RunPlayTarget | null }) {
   const styles = useStyles();
-  const [search, setSearch] = useState('');
+  const mini = useMiniDrawer();
   return (
-    <div className={styles.body} data-testid="run-play">
-      <SearchBox placeholder="Search Plays" aria-label="Search Plays" value={search} onChange={(_, d) => setSearch(d.value)} data-testid="run-play-search" />
-      <div className={styles.plays} data-testid="run-play-list">
-        <div className={styles.empty} data-testid="run-play-empty">
-          <BookOpenRegular className={styles.emptyIcon} aria-hidden />
-          <Text>{NO_PLAYS}</Text>
-          {onNewPlay && (
-            <Button appearance="primary" icon={<AddRegular />} onClick={onNewPlay} data-testid="run-play-new">
-              New Play
-            </Button>
-          )}
-        </div>
-      </div>
+    <div className={styles.body} data-testid="run-play-tab">
+      <Text size={200} data-testid="run-play-target">
+        {target ? `Runs on ${target.title ?? `the ${target.entityType} open in the drawer`}.` : RUN_PLAY_NO_TARGET}
+      </Text>
+      <RunPlayList
+        entityType={target?.entityType ?? 'contact'}
+        targetIds={target ? [target.id] : null}
+        onNewPlay={onNewPlay}
+        onStarted={() => mini?.close()}
+        emptyText={NO_PLAYS}
+      />
     </div>
   );
 }

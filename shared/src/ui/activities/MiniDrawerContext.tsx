@@ -7,8 +7,13 @@ import type { PickedRecord } from '../dialogs/RecordFormFields';
 export type MiniDrawerTab = 'Run Play' | 'Log Activity';
 export const MINI_DRAWER_TABS: readonly MiniDrawerTab[] = ['Run Play', 'Log Activity'];
 
+/** The record Run Play runs on (title: what the tab says). */
+export interface RunPlayTarget { entityType: 'company' | 'contact'; id: string; title?: string }
+
 export interface MiniDrawerRequest {
   tab?: MiniDrawerTab;
+  /** Run Play's record. */
+  target?: RunPlayTarget | null;
   /** Prefills Log Activity's company picker. */
   company?: PickedRecord | null;
   /** Prefills Log Activity's contact picker. */
@@ -35,7 +40,7 @@ export function MiniDrawerProvider({ children }: { children: ReactNode }) {
   const [request, setRequest] = useState<MiniDrawerRequest & { nonce: number }>({ nonce: 0 });
   const open = useCallback((r: MiniDrawerRequest = {}) => {
     setRequest((old) => ({ ...r, nonce: old.nonce + 1 }));
-    // Log Activity by default: it is the tab that works until plays arrive.
+    // Log Activity by default (the header's note icon); Run Play when asked for.
     setTab(r.tab ?? 'Log Activity');
     setOpen(true);
   }, []);

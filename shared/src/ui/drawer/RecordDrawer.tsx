@@ -29,6 +29,7 @@ import {
 import type { CompanyDetails, ContactDetails, UserSettingsBody } from '../../contracts';
 import { realtimePaths, type DetailsGroups, type RecordEntityType, type UserConfig } from '../../domain';
 import { REALTIME_EVENT_KINDS } from '../../contracts';
+import { useDrafts } from '../drafts/DraftsContext';
 import { useRealtimeEvents } from '../realtime/RealtimeProvider';
 import { useApi, queryKeys } from '../ApiContext';
 import { useDrawer, type DrawerTarget } from '../DrawerContext';
@@ -134,6 +135,7 @@ const useStyles = makeStyles({
 export function RecordDrawer(props: RecordDrawerProps) {
   const styles = useStyles();
   const drawer = useDrawer();
+  const drafts = useDrafts();
   const plugin = usePluginMode();
   const api = useApi();
   const { saveSettings } = props;
@@ -175,9 +177,16 @@ export function RecordDrawer(props: RecordDrawerProps) {
           <Tooltip content="Open drawer" relationship="label" positioning="before">
             <Button appearance="subtle" icon={<PanelRightExpandRegular />} onClick={() => drawer.setVisibility('Visible')} data-testid="drawer-open" />
           </Tooltip>
-          <Tooltip content={DRAFT_EMAIL_LATER} relationship="description" positioning="before">
-            <Button appearance="subtle" icon={<ComposeRegular />} disabledFocusable aria-label="Create email with defaults" data-testid="drawer-draft-email" />
-          </Tooltip>
+          {drafts && drawer.target ? (
+            <Tooltip content="Create email with defaults" relationship="label" positioning="before">
+              <Button appearance="subtle" icon={<ComposeRegular />} data-testid="drawer-draft-email"
+                onClick={() => void drafts.create(drawer.target!.entityType === 'contact' ? { contactId: drawer.target!.id } : { companyId: drawer.target!.id })} />
+            </Tooltip>
+          ) : (
+            <Tooltip content={drafts ? SELECT_ENTITY_HINT : DRAFT_EMAIL_LATER} relationship="description" positioning="before">
+              <Button appearance="subtle" icon={<ComposeRegular />} disabledFocusable aria-label="Create email with defaults" data-testid="drawer-draft-email" />
+            </Tooltip>
+          )}
           {!drawer.target && (
             <span className={styles.verticalHint} data-testid="drawer-hint">
               {SELECT_ENTITY_HINT}

@@ -4,7 +4,7 @@ import '../table/test-select-in-popover';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { EnrichmentDto, ExecuteEnrichmentBody, ExecuteEnrichmentResponse, FieldDto } from '../../contracts';
+import type { EnrichmentDto, EnrichmentEstimateResponse, ExecuteEnrichmentBody, ExecuteEnrichmentResponse, FieldDto } from '../../contracts';
 import { fakeApi, renderWithApi } from '../test-render';
 import { EnrichPopover, type EnrichRow, type EnrichTargets } from './EnrichPopover';
 import { getCellResult } from './liveResults';
@@ -32,6 +32,8 @@ const ENRICHMENT: EnrichmentDto = {
 
 const row = (id: string, ceo: unknown): EnrichRow => ({ id, fields: ceo === undefined ? {} : { [F_CEO]: { value: ceo } } });
 
+const ESTIMATE: EnrichmentEstimateResponse = { success: true as const, modelCalls: 2, upTo: false, creditsRemaining: null, creditsTotal: null, exceedsCredits: false, concurrency: 8, expectedSeconds: 1, message: '2 model call(s), about 1 s.' };
+
 const E_LINKEDIN = 'e0000000-0000-4000-8000-00000000000l';
 // A LinkedIn enrichment: its modal has a name only, so it fills no field.
 const LINKEDIN: EnrichmentDto = {
@@ -41,12 +43,13 @@ const LINKEDIN: EnrichmentDto = {
   data: { ...ENRICHMENT.data, prompt: '', fieldIdToAssign: null, isFieldPrimary: false, color: null },
 };
 
-function setup(targets: EnrichTargets | null, rows: EnrichRow[], execute = vi.fn(async (_b: ExecuteEnrichmentBody): Promise<ExecuteEnrichmentResponse> => ({ success: true, message: '', count: 0, started: 0, duplicates: 0, failed: 0, items: [] })), enrichments: EnrichmentDto[] = [ENRICHMENT]) {
+function setup(targets: EnrichTargets | null, rows: EnrichRow[], execute = vi.fn(async (_b: ExecuteEnrichmentBody): Promise<ExecuteEnrichmentResponse> => ({ success: true, message: '', count: 0, started: 0, duplicates: 0, failed: 0, items: [] })), enrichments: EnrichmentDto[] = [ENRICHMENT], estimate = vi.fn(async (_b: { enrichmentId: string; count: number }): Promise<EnrichmentEstimateResponse> => ESTIMATE)) {
   const api = fakeApi({
     fields: { list: vi.fn(async () => ({ success: true as const, fields: [CEO_FIELD] })) },
     enrichments: {
       list: vi.fn(async () => ({ success: true as const, enrichments, totalRecords: enrichments.length, totalPages: 1, hasRecords: true, pageIndex: 0, pageSize: 100 })),
       execute,
+      estimate,
     },
   });
   const r = renderWithApi(<EnrichPopover entityType="company" targets={targets} rows={rows} />, api);
@@ -95,6 +98,23 @@ describe('Enrich popover', { timeout: 20_000 }, () => {
     expect(execute).not.toHaveBeenCalled();
     await user.click(await screen.findByLabelText('All Rows'));
     expect(screen.getByTestId('enrich-warning').textContent).toBe('WARNING: This will overwrite existing values for selected rows.');
+  });
+
+  it('shows what the run will take before it starts, and says when it exceeds the AI credits', async () => {
+    const user = userEvent.setup();
+    const estimate = vi.fn(async (b: { enrichmentId: string; count: number }) => (b.count > 1
+      ? { ...ESTIMATE, modelCalls: 2, creditsRemaining: 1, creditsTotal: 10, exceedsCredits: true, message: 'This run needs 2 AI credits; 1 remain.' }
+      : { ...ESTIMATE, modelCalls: 1, creditsRemaining: 9, creditsTotal: 10, message: '1 model call(s), about 1 s.' }));
+    setup({ kind: 'ids', ids: [R1, R2] }, [row(R1, null), row(R2, null)], undefined, undefined, estimate);
+    await open(user);
+    await pickField(user);
+    expect((await screen.findByTestId('enrich-estimate')).textContent).toBe('This run needs 2 AI credits; 1 remain. Rows already filled are skipped.');
+    expect(estimate).toHaveBeenCalledWith({ enrichmentId: E1, count: 2 });
+    cleanup();
+    setup({ kind: 'ids', ids: [R1] }, [row(R1, null)], undefined, undefined, estimate);
+    await open(user);
+    await pickField(user);
+    expect((await screen.findByTestId('enrich-estimate')).textContent).toBe('1 model call(s), about 1 s. 9 AI credits remaining. Rows already filled are skipped.');
   });
 
   it('starts the selected rows, marks them and reports started and duplicates', async () => {

@@ -105,6 +105,14 @@ export function EnrichPopover({ entityType, targets, rows, onStarted }: {
   // Known only when every selected row is on this page and the enrichment fills a field.
   const emptyCount = !unassigned && targets?.kind === 'ids' && targets.ids.every((id) => rowById.has(id)) ? targets.ids.filter(isEmptyRow).length : null;
 
+  // What the run will take, before it starts (model calls, AI credits, expected time).
+  const estimate = useQuery({
+    queryKey: ['enrichments', 'estimate', enrichmentId, selectedCount],
+    queryFn: () => api.enrichments.estimate({ enrichmentId: enrichmentId!, count: selectedCount }),
+    enabled: open && !!enrichmentId && selectedCount > 0,
+    staleTime: 10_000,
+  });
+
   const run = async () => {
     const problem = runEnrichmentProblem({ fieldId, enrichmentId, selectedCount, entity: entityType, option, emptyCount });
     if (problem) {
@@ -183,6 +191,13 @@ export function EnrichPopover({ entityType, targets, rows, onStarted }: {
           <Text className={styles.hint} data-testid="enrich-selected-count">
             {selectedCount === 0 ? 'No rows selected.' : `${selectedCount.toLocaleString('en-US')} ${selectedCount === 1 ? 'row' : 'rows'} selected.`}
           </Text>
+          {enrichmentId && selectedCount > 0 && estimate.data && (
+            <Text className={estimate.data.exceedsCredits ? styles.warning : styles.hint} data-testid="enrich-estimate">
+              {estimate.data.message}
+              {estimate.data.creditsRemaining !== null && !estimate.data.exceedsCredits ? ` ${estimate.data.creditsRemaining.toLocaleString('en-US')} AI credits remaining.` : ''}
+              {option === 'empty' && estimate.data.modelCalls > 0 ? ' Rows already filled are skipped.' : ''}
+            </Text>
+          )}
           <div className={styles.actions}>
             <Button size="small" appearance="subtle" icon={<AddRegular />} onClick={() => { setOpen(false); setCreating(true); }} data-testid="enrich-new-enrichment">
               New Enrichment

@@ -43,10 +43,12 @@ export interface RunPlayListProps {
   targetIds: readonly string[] | null;
   onNewPlay?: () => void;
   onStarted?: (executionIds: string[]) => void;
+  /** Shown when there is no published play at all. */
+  emptyText?: string;
 }
 
 /** The list and Run button: the popover's content, and the mini drawer's Run Play tab. */
-export function RunPlayList({ entityType, targetIds, onNewPlay, onStarted }: RunPlayListProps) {
+export function RunPlayList({ entityType, targetIds, onNewPlay, onStarted, emptyText }: RunPlayListProps) {
   const styles = useStyles();
   const api = useApi();
   const notify = useNotify();
@@ -90,7 +92,9 @@ export function RunPlayList({ entityType, targetIds, onNewPlay, onStarted }: Run
             <span className={styles.sub}>{playSubtitle(p)}</span>
           </button>
         ))}
-        {!plays.isPending && shown.length === 0 && <Text size={200}>No plays found.</Text>}
+        {!plays.isPending && shown.length === 0 && (
+          <Text size={200} data-testid="run-play-empty">{(plays.data ?? []).length === 0 && emptyText ? emptyText : 'No plays found.'}</Text>
+        )}
       </div>
       {picked && count > 0 && estimate.data && (
         <Text className={mergeClasses(styles.estimate, estimate.data.exceedsCredits && styles.warn)} data-testid="run-play-estimate">

@@ -8,6 +8,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { useUser } from '../../session/hooks/useSession';
 import { useInvalidateOrganization, useOrganization, useOrganizationUsers, useSystemRoles } from '../hooks/useOrganization';
 import { UsersTable } from '../components/UsersTable';
+import { CrmIntegrations } from '../../integrations/CrmIntegrations';
 import { UserActionDialogs, type UserAction } from '../components/UserActionDialogs';
 
 const useStyles = makeStyles({
@@ -123,6 +124,11 @@ function AdminOrganizationSettings() {
             <UsersTable users={members.data.users} invitations={members.data.invitations} currentUserId={user.id} onAction={setAction} />
           </div>
         )}
+      </section>
+
+      <section className={styles.section} aria-label="Integrations" data-testid="org-integrations">
+        <Subtitle1 as="h2" block>Integrations</Subtitle1>
+        <CrmIntegrations isAdmin />
       </section>
 
       <LlmSettingsCard />

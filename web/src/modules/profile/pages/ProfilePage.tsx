@@ -1,8 +1,12 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Field, Input, Spinner, Switch, Text, Title2, Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
-import { AiProviderCard, useNotify } from '@dealscout/shared/ui';
+import { AiProviderCard, CrmUsernameSettings, useNotify } from '@dealscout/shared/ui';
+import { EmailServiceCard } from '@dealscout/shared/ui';
 import { api, errorMessage } from '../../../app/api';
+import { CrmIntegrations } from '../../integrations/CrmIntegrations';
+import { CalendarSettings } from '../components/CalendarSettings';
+import { EmailSettings } from '../components/EmailSettings';
 import { USER_KEY, useSaveSettings, useUser, useUserConfig } from '../../session/hooks/useSession';
 
 const useStyles = makeStyles({
@@ -102,23 +106,21 @@ export default function ProfilePage() {
           onChange={(_, d) => saveSettings.mutate({ navigationExpanded: d.checked })}
           data-testid="profile-navigation-expanded"
         />
+        <CalendarSettings />
       </Section>
       <Section title="CRM settings" testId="profile-crm-settings">
-        <Text className={styles.muted}>
-          CRM settings arrive with the CRM integration: link your CRM username (Salesforce or Affinity) for user-based sync. Once linked, the link cannot be changed.
-        </Text>
-        {!user.isAdmin && <Text className={styles.muted}>Please ask your organization Admin to connect a CRM.</Text>}
+        <CrmUsernameSettings isAdmin={user.isAdmin} />
       </Section>
       <Section title="Email settings" testId="profile-email-settings">
-        <Text className={styles.muted}>
-          Email settings arrive with the email module: your email signature and the AI summary of your organization used in generated emails.
-        </Text>
+        <EmailSettings />
       </Section>
       <Section title="Integrations" testId="profile-integrations">
         <Text className={styles.muted}>
-          The Office 365 mailbox and calendar (to draft, schedule and send email) arrive with the email module; the AI provider is connected here.
+          Your own Office 365 mailbox sends and schedules your emails; the AI provider is the organization's.
         </Text>
         <AiProviderCard isAdmin={user.isAdmin} />
+        <EmailServiceCard />
+        <CrmIntegrations isAdmin={user.isAdmin} />
       </Section>
     </div>
   );

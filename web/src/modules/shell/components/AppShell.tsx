@@ -4,7 +4,9 @@ import { Breadcrumb, BreadcrumbButton, BreadcrumbDivider, BreadcrumbItem, Button
 import { ArrowLeftRegular } from '@fluentui/react-icons';
 import { PRODUCT_NAME, type DrawerVisibility } from '@dealscout/shared/domain';
 import type { UserSettingsBody } from '@dealscout/shared/contracts';
-import { COLLAPSED_WIDTH, DRAWER_WIDTH, DrawerProvider, MiniDrawer, MiniDrawerProvider, RealtimeProvider, RecordDrawer, useDrawer } from '@dealscout/shared/ui';
+import {
+  COLLAPSED_WIDTH, DRAWER_WIDTH, DraftPanels, DraftsProvider, DrawerProvider, MiniDrawer, MiniDrawerProvider, RealtimeProvider, RecordDrawer, useDrawer,
+} from '@dealscout/shared/ui';
 import { useSaveSettings, useUser, useUserConfig } from '../../session/hooks/useSession';
 import { LoadingScreen } from '../../session/components/LoadingScreen';
 import { pageMeta, showsRecordDrawer } from '../navigation';
@@ -43,12 +45,23 @@ const useStyles = makeStyles({
 
 const NARROW = '(max-width: 720px)';
 
-/** The mini drawer keeps clear of the detail drawer on the right. */
+/** The width the detail drawer takes on the right (open or collapsed). */
+function useDrawerOffset(withDrawer: boolean): number {
+  const drawer = useDrawer();
+  return !withDrawer ? 0 : drawer.visibility === 'Visible' ? DRAWER_WIDTH : drawer.visibility === 'Collapsed' ? COLLAPSED_WIDTH : 0;
+}
+
+/** The mini drawer keeps clear of the detail drawer on the right; Run Play runs on the drawer's record. */
 function ShellMiniDrawer({ userId, withDrawer }: { userId: string; withDrawer: boolean }) {
   const drawer = useDrawer();
   const navigate = useNavigate();
-  const offset = !withDrawer ? 0 : drawer.visibility === 'Visible' ? DRAWER_WIDTH : drawer.visibility === 'Collapsed' ? COLLAPSED_WIDTH : 0;
-  return <MiniDrawer offsetRight={offset} defaultOwnerId={userId} onNewPlay={() => navigate('/playbooks/new')} />;
+  const offset = useDrawerOffset(withDrawer);
+  return <MiniDrawer offsetRight={offset} defaultOwnerId={userId} runPlayTarget={withDrawer ? drawer.target : null} onNewPlay={() => navigate('/playbooks/new')} />;
+}
+
+/** The floating draft panels shift left while the drawer is open or collapsed (spec 000 §2). */
+function ShellDraftPanels({ withDrawer }: { withDrawer: boolean }) {
+  return <DraftPanels offsetRight={useDrawerOffset(withDrawer)} />;
 }
 
 /** True on narrow screens, where the navigation starts with icons only. */
@@ -96,6 +109,7 @@ export default function AppShell() {
     <RealtimeProvider identity={{ uid: user.id, oid: user.organizationId }}>
     <DrawerProvider initialVisibility={initialConfig.drawer.visibility} onVisibilityChange={onVisibilityChange}>
       <MiniDrawerProvider>
+      <DraftsProvider userId={user.id}>
       <div className={styles.root} data-testid="app-shell">
         <NavMenu
           expanded={narrow ? narrowOpen : expanded}
@@ -142,7 +156,9 @@ export default function AppShell() {
           </div>
         </div>
       </div>
+      <ShellDraftPanels withDrawer={withDrawer} />
       <ShellMiniDrawer userId={user.id} withDrawer={withDrawer} />
+      </DraftsProvider>
       </MiniDrawerProvider>
     </DrawerProvider>
     </RealtimeProvider>

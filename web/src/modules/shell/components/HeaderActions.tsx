@@ -27,9 +27,8 @@ import {
   TableSimpleRegular,
 } from '@fluentui/react-icons';
 import type { UserDto } from '@dealscout/shared/contracts';
-import { CompanyDialog, ContactDialog, NewFieldDialog, NotificationBell, useDrawer, useMiniDrawer } from '@dealscout/shared/ui';
+import { CompanyDialog, ContactDialog, NewFieldDialog, NotificationBell, useDrafts, useDrawer, useMiniDrawer, useNotify } from '@dealscout/shared/ui';
 import { signOut } from '../../session/session-controller';
-import { COMING_SOON, ComingSoonDialog, type ComingSoon } from './ComingSoonDialog';
 import { recordPagePath, showsRecordDrawer } from '../navigation';
 
 const useStyles = makeStyles({
@@ -108,13 +107,16 @@ function ProfileMenu({ user }: { user: UserDto }) {
   );
 }
 
+export const DRAFT_EMAIL_HINT = 'Open a company or a contact to draft an email to it.';
+
 export function HeaderActions({ user }: { user: UserDto }) {
   const styles = useStyles();
   const drawer = useDrawer();
   const mini = useMiniDrawer();
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const [comingSoon, setComingSoon] = useState<ComingSoon | null>(null);
+  const drafts = useDrafts();
+  const notify = useNotify();
   const [dialog, setDialog] = useState<NewDialog | null>(null);
   const close = (open: boolean) => {
     if (!open) setDialog(null);
@@ -146,7 +148,13 @@ export function HeaderActions({ user }: { user: UserDto }) {
           appearance="subtle"
           className={styles.iconButton}
           icon={<ComposeRegular />}
-          onClick={() => setComingSoon(COMING_SOON.draftEmail)}
+          onClick={() => {
+            // A draft to the record open in the drawer; else the last draft; else say what to do.
+            const t = showsRecordDrawer(pathname) ? drawer.target : null;
+            if (t) void drafts?.create(t.entityType === 'contact' ? { contactId: t.id } : { companyId: t.id });
+            else if (drafts && drafts.drafts.length > 0) drafts.open(drafts.drafts[0].channelEmailId);
+            else notify.info(DRAFT_EMAIL_HINT);
+          }}
           data-testid="draft-email-button"
         />
       </Tooltip>
@@ -173,7 +181,6 @@ export function HeaderActions({ user }: { user: UserDto }) {
         />
       </Tooltip>
       <ProfileMenu user={user} />
-      <ComingSoonDialog value={comingSoon} onClose={() => setComingSoon(null)} />
     </div>
   );
 }

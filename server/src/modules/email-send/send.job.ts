@@ -1,0 +1,33 @@
+// The send job (issue 18): one pg-boss job per outbox attempt, started after the send time. The
+// work is deliverOutbox (send.ts), which is idempotent; a crashed worker's job is retried by
+// pg-boss (heartbeats) and the retry asks the mailbox before acting.
+import { z } from 'zod';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { defineJob } from '../../jobs/definitions';
+import { loadConfig } from '../../config';
+import { unscopedSql } from '../../db/sql';
+import { integrationExpirySources, type ExpiringIntegration } from '../notifications/integration-expiry';
+import { deliverOutbox, EMAIL_SEND_QUEUE } from './send';
+import { O365_PROVIDER } from './o365';
+
+export const emailSendJob = defineJob({
+  queue: EMAIL_SEND_QUEUE,
+  schema: z.object({ organizationId: z.uuid(), outboxId: z.uuid() }),
+  queueOptions: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
+  // 16 sends in flight per worker process (the per-mailbox limit of 4 is the outbox's).
+  workOptions: { batchSize: 8, localConcurrency: 2 },
+  async handle(data, ctx) {
+    const config = ctx.config ?? loadConfig();
+    const outcome = await deliverOutbox({ em: ctx.orm.em.fork(), boss: ctx.boss, config, logger: ctx.logger }, data.organizationId, data.outboxId);
+    ctx.logger.debug({ outboxId: data.outboxId, outcome }, 'email send job');
+  },
+});
+
+/** Office 365 connections for the hourly expiry notices (notifications/integration-expiry.ts). */
+export async function office365ExpirySource(em: EntityManager, now: Date): Promise<ExpiringIntegration[]> {
+  const rows = await unscopedSql(em, 'expiry-sweep').all<{ id: string; organization_id: string; user_id: string; expires_at: Date }>(
+    `select id, organization_id, user_id, expires_at from integration
+      where provider = ? and user_id is not null and expires_at is not null and expires_at < ?`, [O365_PROVIDER, new Date(now.getTime() + 6 * 86_400_000)]);
+  return rows.map((r) => ({ organizationId: r.organization_id, integrationId: r.id, provider: 'Office 365', expiresAt: new Date(r.expires_at), userIds: [r.user_id] }));
+}
+integrationExpirySources.push(office365ExpirySource);

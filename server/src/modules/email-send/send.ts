@@ -1,0 +1,363 @@
+// Sending a channel email from the owner's Office 365 mailbox, exactly once (issue 18;
+// docs/ARCHITECTURE.md 'Sending email').
+//
+// schedule: one transaction makes the email `scheduled`, writes its outbox row and its scheduled
+//   email activity, and enqueues the `email.send` job (start after the send time).
+// deliver: claims the outbox row (a lease; the mailbox's limits are checked under a per-mailbox
+//   lock), then asks the mailbox before acting — the message carrying this outbox id, by its
+//   stored immutable id or by the extended property — and only creates and sends what is not
+//   there yet. Whatever dies at whatever moment, the next attempt finds the message and either
+//   sends the draft or records the send that already happened.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PgBoss } from 'pg-boss';
+import type { Logger } from 'pino';
+import {
+  EMAIL_MESSAGES, fieldRequiredMessage, realtimePaths, nextSendTime, workingHoursFromGraph, DEFAULT_WORKING_HOURS, MAILBOX_LIMITS,
+  WEEK_DAYS, ianaZone, todayIn, type WorkingHours,
+} from '@dealscout/shared/domain';
+import { REALTIME_EVENT_KINDS, type EmailDraftDto } from '@dealscout/shared/contracts';
+import { HttpError, badRequest } from '../../lib/errors';
+import type { Config } from '../../config';
+import { enqueueInTransaction } from '../../jobs/boss';
+import { tenantSql, unscopedSql, scopedTo } from '../../db/sql';
+import { GraphError } from '../../providers/mail/graph';
+import { publish } from '../realtime/publish';
+import { Activity, type IActivity } from '../activities/activity.entity';
+import { toActivityDto } from '../activities/activity.presenter';
+import { emailById, sanitizeBody, updateEmailStatus, type EmailActor } from '../plays/emails.service';
+import { findConnection, withMailbox, MailboxUnavailable } from './o365';
+import type { IIntegration } from '../integrations/integration.entity';
+
+export const EMAIL_SEND_QUEUE = 'email.send';
+/**
+ * How long a claim holds an outbox row (a crashed attempt's row is free again after it): long
+ * enough for the calls before the first fence (token refresh, lookup), each capped by
+ * GRAPH_TIMEOUT_MS. Each fence (before create, before send) renews it for one more call.
+ */
+export function leaseMs(config: Pick<Config, 'GRAPH_TIMEOUT_MS'>): number {
+  return 3 * config.GRAPH_TIMEOUT_MS + 15_000;
+}
+export const SCHEDULE_MESSAGES = {
+  pastDate: 'Please select today or a future date for scheduling.',
+  invalidTo: EMAIL_MESSAGES.invalidEmailInfo,
+} as const;
+
+const simpleEmail = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The user's working hours: the profile's override, else the mailbox's, else Mon–Fri 8–17 in the profile's zone. */
+export function workingHoursOf(user: { calendar?: Record<string, unknown> | null }, integration: IIntegration | null): { hours: WorkingHours; source: 'mailbox' | 'profile' | 'default' } {
+  const cal = (user.calendar ?? {}) as { timezone?: string; sendWindow?: { daysOfWeek?: string[]; startTime?: string; endTime?: string } };
+  if (cal.sendWindow?.daysOfWeek && cal.sendWindow.startTime && cal.sendWindow.endTime) {
+    return {
+      hours: { daysOfWeek: cal.sendWindow.daysOfWeek.filter((d): d is WorkingHours['daysOfWeek'][number] => (WEEK_DAYS as readonly string[]).includes(d)), startTime: cal.sendWindow.startTime, endTime: cal.sendWindow.endTime, timeZone: cal.timezone ?? 'UTC' },
+      source: 'profile',
+    };
+  }
+  const data = (integration?.data ?? {}) as { workingHours?: Parameters<typeof workingHoursFromGraph>[0]; timeZone?: string | null };
+  const fromMailbox = workingHoursFromGraph(data.workingHours, data.timeZone);
+  if (fromMailbox) return { hours: fromMailbox, source: 'mailbox' };
+  return { hours: { ...DEFAULT_WORKING_HOURS, timeZone: cal.timezone ?? data.timeZone ?? 'UTC' }, source: 'default' };
+}
+
+function usable(i: IIntegration | null): i is IIntegration {
+  return Boolean(i && i.active && i.secret && (!i.expiresAt || i.expiresAt.getTime() >= Date.now()));
+}
+
+function plainText(html: string): string {
+  return html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/(p|div|li|h\d)>/gi, '\n').replace(/<[^>]+>/g, '').replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+function dateIn(at: Date, zone: string): string {
+  return todayIn(ianaZone(zone), at) ?? at.toISOString().slice(0, 10);
+}
+
+export interface ScheduleInput {
+  to: string;
+  cc: string[];
+  subject: string;
+  body: string;
+  scheduledAt?: string | null;
+}
+
+/**
+ * Send now (no scheduledAt: leaves at once) or schedule (the first moment inside the sender's
+ * working hours at or after the chosen time). Answers the email, its outbox id and when it leaves.
+ */
+export async function scheduleSend(em: EntityManager, boss: PgBoss, config: Config, actor: EmailActor & { calendar?: Record<string, unknown> | null }, id: string, input: ScheduleInput): Promise<{ email: EmailDraftDto; outboxId: string; sendAt: Date }> {
+  const to = input.to.trim();
+  if (!to) throw badRequest(fieldRequiredMessage('To'));
+  if (!simpleEmail.test(to)) throw badRequest(SCHEDULE_MESSAGES.invalidTo);
+  if (!input.subject.trim()) throw badRequest(fieldRequiredMessage('Subject'));
+  const body = sanitizeBody(input.body);
+  if (!plainText(body)) throw badRequest(fieldRequiredMessage('Body'));
+  const requested = input.scheduledAt ? new Date(input.scheduledAt) : null;
+  if (requested && requested.getTime() < Date.now() - 60_000) throw badRequest(SCHEDULE_MESSAGES.pastDate);
+
+  return em.transactional(async (tem) => {
+    const current = await emailById(tem, actor, id, true);
+    if (!['draft', 'ready', 'error'].includes(current.status)) throw badRequest(EMAIL_MESSAGES.invalidEmailInfo);
+    const integration = await findConnection(tem, actor.organizationId, actor.userId);
+    if (!usable(integration)) throw badRequest(EMAIL_MESSAGES.noOffice365);
+    const { hours } = workingHoursOf({ calendar: actor.calendar }, integration);
+    const sendAt = requested ? nextSendTime(requested, hours) : new Date();
+    await tenantSql(tem, actor.organizationId).run(`update channel_email set to_address = ?, cc = ?::jsonb, subject = ?, body = ?, status = 'scheduled', status_message = null, updated_at = clock_timestamp()
+                        where id = ? and organization_id = ? and owner_id = ?`, [to, JSON.stringify(input.cc), input.subject, body, id, actor.organizationId, actor.userId]);
+    const [row] = await tenantSql(tem, actor.organizationId).all<{ id: string }>(
+      `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, requested_at, attempt, recipients, created_at, updated_at)
+       values (gen_random_uuid(), ?, ?, ?, 'queued', ?, ?, 0, ?, clock_timestamp(), clock_timestamp()) returning id`,
+      [actor.organizationId, id, actor.userId, sendAt, requested, 1 + input.cc.length]);
+    const activity = tem.create(Activity, {
+      organization: actor.organizationId, type: 'email', title: input.subject.slice(0, 255), date: dateIn(sendAt, hours.timeZone), dueDate: sendAt, status: 'scheduled',
+      source: 'email', sourceId: id, content: plainText(body), subject: input.subject.slice(0, 500), to, others: input.cc, by: actor.email,
+      company: current.companyId ?? null, contact: current.contact?.id ?? null, createdBy: actor.userId,
+    });
+    await tem.flush();
+    await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: row.id }, { startAfter: sendAt });
+    await publish(tem, actor.organizationId, { path: realtimePaths.activities(actor.organizationId), kind: REALTIME_EVENT_KINDS.activityCreated, data: toActivityDto(activity, dateIn(new Date(), hours.timeZone)) });
+    return { email: await emailById(tem, actor, id), outboxId: row.id, sendAt };
+  });
+}
+
+interface OutboxRow {
+  id: string; organization_id: string; channel_email_id: string; owner_id: string; state: string; send_after: Date; attempt: number;
+  lease_until: Date | null; graph_message_id: string | null; send_attempted_at: Date | null; recipients: number;
+}
+
+export type DeliverOutcome = 'sent' | 'deferred' | 'failed' | 'skipped';
+
+export interface DeliverDeps {
+  em: EntityManager;
+  boss: PgBoss;
+  config: Config;
+  logger?: Logger;
+  /** Test seams: called after each step that changes the mailbox (a throw here is a crash at that moment). */
+  hooks?: { afterCreate?: () => void | Promise<void>; afterSend?: () => void | Promise<void> };
+}
+
+/** This attempt no longer holds the row (its lease lapsed and another attempt took it): it stops without touching the mailbox. */
+class LeaseLost extends Error {}
+
+/**
+ * The fence before each step that changes the mailbox: still ours (same attempt, lease not
+ * lapsed)? Then the lease is renewed to cover the next call, so no other attempt can start while
+ * it runs; otherwise this attempt stops.
+ */
+async function fence(d: DeliverDeps, row: OutboxRow, extra = ''): Promise<void> {
+  const ok = await tenantSql(d.em.fork(), row.organization_id).all<{ id: string }>(
+    `update email_outbox set lease_until = clock_timestamp() + ? * interval '1 millisecond'${extra}, updated_at = clock_timestamp()
+      where id = ? and organization_id = ? and state = 'sending' and attempt = ? and lease_until > clock_timestamp() returning id`,
+    [d.config.GRAPH_TIMEOUT_MS + 15_000, row.id, row.organization_id, row.attempt]);
+  if (ok.length === 0) throw new LeaseLost('the send lease lapsed');
+}
+
+/** Moves the row back to the queue and enqueues its next attempt (one transaction). */
+async function requeue(d: DeliverDeps, row: Pick<OutboxRow, 'id' | 'organization_id'>, until: Date, note: string | null): Promise<void> {
+  await d.em.fork().transactional(async (tem) => {
+    await tenantSql(tem, row.organization_id).run(`update email_outbox set state = 'queued', lease_until = null, send_after = ?, error = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and state in ('queued', 'sending')`,
+      [until, note, row.id, row.organization_id]);
+    await enqueueInTransaction(d.boss, tem, EMAIL_SEND_QUEUE, { organizationId: row.organization_id, outboxId: row.id }, { startAfter: until });
+  });
+}
+
+/** Claims the row for one attempt, or says why not now (deferred / already done). */
+async function claim(d: DeliverDeps, organizationId: string, outboxId: string): Promise<OutboxRow | DeliverOutcome> {
+  return d.em.fork().transactional(async (tem) => {
+    const [row] = await tenantSql(tem, organizationId).all<OutboxRow>(`select * from email_outbox where id = ? and organization_id = ? for update`, [outboxId, organizationId]);
+    if (!row || ['sent', 'failed', 'cancelled'].includes(row.state)) return 'skipped';
+    const now = Date.now();
+    const later = async (until: Date) => {
+      await tenantSql(tem, organizationId).run(`update email_outbox set send_after = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [until, row.id, organizationId]);
+      await enqueueInTransaction(d.boss, tem, EMAIL_SEND_QUEUE, { organizationId, outboxId }, { startAfter: until });
+      return 'deferred' as const;
+    };
+    if (row.state === 'sending' && row.lease_until && new Date(row.lease_until).getTime() > now) return later(new Date(new Date(row.lease_until).getTime() + 1000));
+    if (new Date(row.send_after).getTime() > now + 1000) return later(new Date(row.send_after));
+    // The mailbox's limits, counted under a per-mailbox lock so concurrent claims see each other.
+    await unscopedSql(tem, 'connection').all(`select pg_advisory_xact_lock(hashtextextended(?, 18))`, [`${organizationId}:${row.owner_id}`]);
+    const [load] = await tenantSql(tem, organizationId).all<{ sending: string; minute: string; oldest_minute: Date | null; day: string | null; oldest_day: Date | null }>(
+      `select count(*) filter (where state = 'sending' and lease_until > clock_timestamp() and id <> ?) as sending,
+              count(*) filter (where claimed_at > clock_timestamp() - interval '1 minute' and state in ('sending', 'sent') and id <> ?) as minute,
+              min(claimed_at) filter (where claimed_at > clock_timestamp() - interval '1 minute' and state in ('sending', 'sent') and id <> ?) as oldest_minute,
+              sum(recipients) filter (where claimed_at > clock_timestamp() - interval '1 day' and state in ('sending', 'sent') and id <> ?) as day,
+              min(claimed_at) filter (where claimed_at > clock_timestamp() - interval '1 day' and state in ('sending', 'sent') and id <> ?) as oldest_day
+         from email_outbox where organization_id = ? and owner_id = ? and claimed_at > clock_timestamp() - interval '1 day'`,
+      [row.id, row.id, row.id, row.id, row.id, organizationId, row.owner_id]);
+    if (Number(load.sending) >= MAILBOX_LIMITS.concurrentRequests) return later(new Date(now + 1000));
+    if (Number(load.minute) >= MAILBOX_LIMITS.messagesPerMinute && load.oldest_minute) return later(new Date(new Date(load.oldest_minute).getTime() + 60_000 + 50));
+    if (Number(load.day ?? 0) + row.recipients > MAILBOX_LIMITS.recipientsPerDay && load.oldest_day) return later(new Date(new Date(load.oldest_day).getTime() + 86_400_000 + 50));
+    await tenantSql(tem, organizationId).run(`update email_outbox set state = 'sending', attempt = attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp() + ? * interval '1 millisecond', updated_at = clock_timestamp() where id = ? and organization_id = ?`, [leaseMs(d.config), row.id, organizationId]);
+    return { ...row, attempt: row.attempt + 1 };
+  });
+}
+
+async function activityOf(em: EntityManager, organizationId: string, channelEmailId: string): Promise<IActivity | null> {
+  return em.findOne(Activity, { organization: organizationId, source: 'email', sourceId: channelEmailId }, { ...scopedTo(organizationId), orderBy: { createdAt: 'desc' }, populate: ['company', 'contact'] });
+}
+
+async function finish(d: DeliverDeps, row: OutboxRow, outcome: 'sent' | 'failed', message: string | null): Promise<void> {
+  await d.em.fork().transactional(async (tem) => {
+    const updated = await tenantSql(tem, row.organization_id).all<{ id: string }>(
+      `update email_outbox set state = ?, sent_at = case when ? = 'sent' then clock_timestamp() else sent_at end, lease_until = null, error = ?, updated_at = clock_timestamp()
+        where id = ? and organization_id = ? and state in ('queued', 'sending') returning id`, [outcome, outcome, message, row.id, row.organization_id]);
+    if (updated.length === 0) return;
+    await tenantSql(tem, row.organization_id).run(`update channel_email set status = ?, status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+      [outcome === 'sent' ? 'sent' : 'error', outcome === 'sent' ? null : message, row.channel_email_id, row.organization_id]);
+    const a = await activityOf(tem, row.organization_id, row.channel_email_id);
+    if (a) {
+      if (outcome === 'sent') {
+        a.status = null;
+        a.errorMessage = null;
+        a.dueDate = new Date();
+        a.date = new Date().toISOString().slice(0, 10);
+      } else {
+        a.status = 'error';
+        a.errorMessage = message;
+      }
+      await tem.flush();
+      await publish(tem, row.organization_id, { path: realtimePaths.activities(row.organization_id), kind: REALTIME_EVENT_KINDS.activityUpdated, data: toActivityDto(a, new Date().toISOString().slice(0, 10)) });
+    }
+  });
+}
+
+/**
+ * One attempt at an outbox row. Safe to run any number of times, concurrently too: the lease
+ * keeps two attempts apart, and each attempt asks the mailbox what earlier ones did.
+ */
+export async function deliverOutbox(d: DeliverDeps, organizationId: string, outboxId: string): Promise<DeliverOutcome> {
+  const claimed = await claim(d, organizationId, outboxId);
+  if (typeof claimed === 'string') return claimed;
+  const row = claimed;
+  const [email] = await tenantSql(d.em.fork(), organizationId).all<{ to_address: string; cc: string[]; subject: string; body: string }>(
+    `select to_address, cc, subject, body from channel_email where id = ? and organization_id = ?`, [row.channel_email_id, organizationId]);
+  try {
+    if (!email) throw new GraphError(400, 'missing', EMAIL_MESSAGES.invalidChannelEmail);
+    const outcome = await withMailbox(d.em, d.config, organizationId, row.owner_id, async (client, token) => {
+      let message = row.graph_message_id ? await client.getMessage(token, row.graph_message_id) : null;
+      if (!message) message = await client.findByOutboxId(token, row.id);
+      if (message && !message.isDraft) return 'already-sent' as const;
+      if (!message && row.send_attempted_at && row.graph_message_id) {
+        // The message we sent is gone from every folder (deleted after sending): it left; never send it again.
+        return 'already-sent' as const;
+      }
+      if (!message) {
+        await fence(d, row);
+        message = await client.createMessage(token, { subject: email.subject, html: email.body, to: [email.to_address], cc: email.cc ?? [], outboxId: row.id });
+        await d.hooks?.afterCreate?.();
+        await tenantSql(d.em.fork(), organizationId).run(`update email_outbox set graph_message_id = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [message.id, row.id, organizationId]);
+      } else if (message.id !== row.graph_message_id) {
+        await tenantSql(d.em.fork(), organizationId).run(`update email_outbox set graph_message_id = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [message.id, row.id, organizationId]);
+      }
+      await fence(d, row, ', send_attempted_at = clock_timestamp()');
+      await client.send(token, message.id);
+      await d.hooks?.afterSend?.();
+      return 'sent-now' as const;
+    });
+    d.logger?.info({ outboxId, outcome }, 'email delivered');
+    await finish(d, row, 'sent', null);
+    return 'sent';
+  } catch (err) {
+    if (err instanceof LeaseLost) {
+      d.logger?.warn({ outboxId }, 'send attempt lost its lease; the attempt that holds it goes on');
+      return 'deferred';
+    }
+    if (err instanceof MailboxUnavailable) {
+      await finish(d, row, 'failed', err.message);
+      return 'failed';
+    }
+    if (err instanceof GraphError && err.throttled) {
+      await requeue(d, row, new Date(Date.now() + (err.retryAfter ?? 5) * 1000), `throttled: ${err.message}`);
+      return 'deferred';
+    }
+    if (err instanceof GraphError && !err.transient && err.status !== 401) {
+      d.logger?.warn({ outboxId, status: err.status, code: err.code }, 'email refused by the mailbox');
+      await finish(d, row, 'failed', `${EMAIL_MESSAGES.sendFailed} ${err.message}`);
+      return 'failed';
+    }
+    if (err instanceof GraphError) {
+      // 5xx, timeouts, lost answers: the next attempt asks the mailbox first.
+      if (row.attempt > d.config.EMAIL_SEND_RETRY_LIMIT) {
+        await finish(d, row, 'failed', `${EMAIL_MESSAGES.sendFailed} ${err.message}`);
+        return 'failed';
+      }
+      const delay = d.config.EMAIL_SEND_RETRY_DELAY_SECONDS * 1000 * 2 ** Math.max(0, row.attempt - 1);
+      await requeue(d, row, new Date(Date.now() + Math.min(delay, 600_000)), err.message);
+      return 'deferred';
+    }
+    // Anything else (a crash of our own): the lease lapses and pg-boss retries the job.
+    throw err;
+  }
+}
+
+/** Cancel Send & Edit: a scheduled email goes back to draft (its activity removed) unless it is leaving right now. */
+export async function cancelScheduled(em: EntityManager, actor: EmailActor, id: string): Promise<EmailDraftDto> {
+  return em.transactional(async (tem) => {
+    const current = await emailById(tem, actor, id, true);
+    if (current.status !== 'scheduled') throw badRequest(EMAIL_MESSAGES.cancelFailed);
+    const [o] = await tenantSql(tem, actor.organizationId).all<{ id: string; state: string; lease_until: Date | null }>(
+      `select id, state, lease_until from email_outbox where organization_id = ? and channel_email_id = ? and state in ('queued', 'sending') for update`, [actor.organizationId, id]);
+    if (o && o.state === 'sending') throw badRequest(EMAIL_MESSAGES.cancelFailed);
+    if (o) await tenantSql(tem, actor.organizationId).run(`update email_outbox set state = 'cancelled', updated_at = clock_timestamp() where id = ? and organization_id = ?`, [o.id, actor.organizationId]);
+    await tenantSql(tem, actor.organizationId).run(`update channel_email set status = 'draft', status_message = null, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [id, actor.organizationId]);
+    const a = await activityOf(tem, actor.organizationId, id);
+    if (a) {
+      const data = { id: a.id, companyId: a.company?.id ?? null, contactId: a.contact?.id ?? null };
+      tem.remove(a);
+      await tem.flush();
+      await publish(tem, actor.organizationId, { path: realtimePaths.activities(actor.organizationId), kind: REALTIME_EVENT_KINDS.activityDeleted, data });
+    }
+    return emailById(tem, actor, id);
+  });
+}
+
+/** Try Again: a failed send goes back to scheduled (same outbox row: the mailbox is asked first, so it never leaves twice). */
+export async function retryFailed(em: EntityManager, boss: PgBoss, actor: EmailActor, id: string): Promise<EmailDraftDto> {
+  return em.transactional(async (tem) => {
+    const current = await emailById(tem, actor, id, true);
+    if (current.status !== 'error') throw badRequest(EMAIL_MESSAGES.updateStatusFailed);
+    const [o] = await tenantSql(tem, actor.organizationId).all<{ id: string }>(
+      `select id from email_outbox where organization_id = ? and channel_email_id = ? and state = 'failed' order by created_at desc limit 1 for update`, [actor.organizationId, id]);
+    if (!o) throw badRequest(EMAIL_MESSAGES.updateStatusFailed);
+    const integration = await findConnection(tem, actor.organizationId, actor.userId);
+    if (!usable(integration)) throw badRequest(EMAIL_MESSAGES.noOffice365);
+    await tenantSql(tem, actor.organizationId).run(`update email_outbox set state = 'queued', attempt = 0, error = null, lease_until = null, send_after = clock_timestamp(), updated_at = clock_timestamp() where id = ? and organization_id = ?`, [o.id, actor.organizationId]);
+    await tenantSql(tem, actor.organizationId).run(`update channel_email set status = 'scheduled', status_message = null, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [id, actor.organizationId]);
+    const a = await activityOf(tem, actor.organizationId, id);
+    if (a) {
+      a.status = 'scheduled';
+      a.errorMessage = null;
+      a.dueDate = new Date();
+      await tem.flush();
+      await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: o.id });
+      await publish(tem, actor.organizationId, { path: realtimePaths.activities(actor.organizationId), kind: REALTIME_EVENT_KINDS.activityUpdated, data: toActivityDto(a, new Date().toISOString().slice(0, 10)) });
+    } else {
+      await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: o.id });
+    }
+    return emailById(tem, actor, id);
+  });
+}
+
+/** The email-service answer for a Graph failure of a request (not a job). */
+export function sendError(err: unknown): HttpError {
+  if (err instanceof MailboxUnavailable) return badRequest(EMAIL_MESSAGES.noOffice365);
+  if (err instanceof HttpError) return err;
+  return new HttpError(502, EMAIL_MESSAGES.sendFailed);
+}
+
+/**
+ * POST /email/update-email-status: Cancel Send & Edit (a scheduled email → draft) and Try Again
+ * (a failed send → scheduled) go through the outbox; a scheduled email discarded (cancelled) is
+ * taken off the outbox first; every other change is the drafts' own.
+ */
+export async function changeEmailStatus(em: EntityManager, boss: PgBoss | null, actor: EmailActor, id: string, status: string): Promise<EmailDraftDto> {
+  const current = await emailById(em, actor, id);
+  if (current.status === 'scheduled') {
+    if (status !== 'draft' && status !== 'cancelled') throw badRequest(EMAIL_MESSAGES.updateStatusFailed);
+    const back = await cancelScheduled(em, actor, id);
+    return status === 'draft' ? back : updateEmailStatus(em, actor, id, 'cancelled');
+  }
+  if (status === 'scheduled') {
+    if (!boss) throw badRequest(EMAIL_MESSAGES.updateStatusFailed);
+    return retryFailed(em, boss, actor, id);
+  }
+  return updateEmailStatus(em, actor, id, status);
+}

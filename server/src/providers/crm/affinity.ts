@@ -1,0 +1,126 @@
+// Affinity adapter: the v1 REST API (https://api.affinity.co), HTTP basic auth with an empty user
+// name and the API key as password. v1 is the version that offers every operation we use on an API
+// key (whoami, organizations and persons with page_token paging, fields, field values, notes).
+// 429 answers are waited out as Retry-After says (up to `maxRetryWaitMs`, `maxAttempts` in all);
+// a longer wait fails as `rateLimited` so a job's own retry takes it later.
+import type { OutboundFetch } from '../web/outbound';
+
+export const AFFINITY_DEFAULT_BASE_URL = 'https://api.affinity.co';
+
+export interface AffinityOptions {
+  apiKey: string;
+  baseUrl?: string;
+  fetch?: OutboundFetch;
+  maxAttempts?: number;
+  maxRetryWaitMs?: number;
+  timeoutMs?: number;
+}
+
+export interface AffinityWhoAmI {
+  tenant: { id: number; name: string; subdomain: string };
+  user: { id: number; firstName: string; lastName: string; email: string };
+}
+
+export interface AffinityOrganization { id: number; name: string; domain: string | null; domains: string[]; crm_owner_ids?: number[] }
+export interface AffinityPerson { id: number; first_name: string; last_name: string; primary_email: string | null; emails: string[]; organization_ids?: number[] }
+export interface AffinityPage<T> { items: T[]; nextPageToken: string | null }
+
+export class AffinityError extends Error {
+  constructor(message: string, readonly status: number | null, readonly retryAfterMs: number | null = null, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'AffinityError';
+  }
+  get unauthorized(): boolean { return this.status === 401 || this.status === 403; }
+  get rateLimited(): boolean { return this.status === 429; }
+}
+
+/** Retry-After in seconds or as an HTTP date → milliseconds. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+export class AffinityClient {
+  private readonly baseUrl: string;
+  private readonly fetch: OutboundFetch;
+  private readonly auth: string;
+
+  constructor(private readonly opts: AffinityOptions) {
+    this.baseUrl = (opts.baseUrl ?? AFFINITY_DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.auth = `Basic ${Buffer.from(`:${opts.apiKey}`).toString('base64')}`;
+  }
+
+  private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const attempts = this.opts.maxAttempts ?? 3;
+    for (let attempt = 1; ; attempt += 1) {
+      let res: Response;
+      try {
+        res = await this.fetch(`${this.baseUrl}${path}`, {
+          method,
+          headers: { authorization: this.auth, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          body: body !== undefined ? JSON.stringify(body) : undefined,
+          signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
+        });
+      } catch (err) {
+        throw new AffinityError(`Could not reach Affinity: ${(err as Error).message}`, null, null, err);
+      }
+      if (res.ok) return (await res.json()) as T;
+      const text = await res.text();
+      const wait = retryAfterMs(res.headers.get('retry-after'));
+      if (res.status === 429 && attempt < attempts && (wait ?? 1000) <= (this.opts.maxRetryWaitMs ?? 10_000)) {
+        await new Promise((r) => setTimeout(r, wait ?? 1000));
+        continue;
+      }
+      throw new AffinityError(errorText(text) ?? `Affinity answered ${res.status}`, res.status, wait);
+    }
+  }
+
+  async whoami(): Promise<AffinityWhoAmI> {
+    const r = await this.request<{ tenant: AffinityWhoAmI['tenant']; user: { id: number; first_name: string; last_name: string; email: string } }>('GET', '/auth/whoami');
+    return { tenant: r.tenant, user: { id: r.user.id, firstName: r.user.first_name, lastName: r.user.last_name, email: r.user.email } };
+  }
+
+  async organizationsPage(pageToken: string | null, pageSize = 500): Promise<AffinityPage<AffinityOrganization>> {
+    const q = new URLSearchParams({ page_size: String(pageSize) });
+    if (pageToken) q.set('page_token', pageToken);
+    const r = await this.request<{ organizations: AffinityOrganization[]; next_page_token: string | null }>('GET', `/organizations?${q}`);
+    return { items: r.organizations, nextPageToken: r.next_page_token };
+  }
+
+  async personsPage(pageToken: string | null, pageSize = 500): Promise<AffinityPage<AffinityPerson>> {
+    const q = new URLSearchParams({ page_size: String(pageSize) });
+    if (pageToken) q.set('page_token', pageToken);
+    const r = await this.request<{ persons: AffinityPerson[]; next_page_token: string | null }>('GET', `/persons?${q}`);
+    return { items: r.persons, nextPageToken: r.next_page_token };
+  }
+
+  /**
+   * The internal person (a user of the Affinity instance, `type` 1) with this email, or null:
+   * GET /persons?term= searches names and emails.
+   */
+  async findInternalPerson(email: string): Promise<AffinityPerson | null> {
+    const q = new URLSearchParams({ term: email, page_size: '50' });
+    const r = await this.request<{ persons: Array<AffinityPerson & { type?: number }>; next_page_token: string | null }>('GET', `/persons?${q}`);
+    const wanted = email.trim().toLowerCase();
+    return r.persons.find((p) => p.type === 1 && (p.emails ?? []).concat(p.primary_email ?? []).some((e) => e.toLowerCase() === wanted)) ?? null;
+  }
+
+  /** The global and list fields offered for organizations or persons (GET /organizations/fields, /persons/fields). */
+  async fields(kind: 'organizations' | 'persons'): Promise<{ id: number; name: string; value_type: number; allows_multiple: boolean }[]> {
+    return this.request('GET', `/${kind}/fields`);
+  }
+}
+
+function errorText(body: string): string | null {
+  try {
+    const j = JSON.parse(body) as { message?: string; errors?: Array<{ message?: string } | string> };
+    if (j.message) return j.message;
+    const first = j.errors?.[0];
+    if (typeof first === 'string') return first;
+    if (first?.message) return first.message;
+  } catch { /* not JSON */ }
+  return body.trim() ? body.trim().slice(0, 300) : null;
+}

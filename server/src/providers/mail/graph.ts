@@ -1,0 +1,194 @@
+// The Office 365 adapter (issue 18): the Microsoft identity platform's OAuth 2.0 authorization
+// code flow with PKCE (v2.0 endpoints) and the Microsoft Graph v1.0 mail calls the product uses.
+// Plain fetch against the documented HTTP APIs, base URLs from configuration (O365_AUTHORITY_URL,
+// GRAPH_BASE_URL: the operator's settings, like OPENAI_BASE_URL, so not put through the outbound
+// address policy — the loopback fake in tests is reached the same way).
+//
+// Messages are created with `Prefer: IdType="ImmutableId"`, so a message keeps its id when Exchange
+// moves it from Drafts to Sent Items — the outbox asks for the very id it stored to learn whether a
+// send went through. Every message carries the outbox id in a single-value extended property.
+import { createHash, randomBytes } from 'node:crypto';
+
+export const DELEGATED_SCOPES = ['openid', 'profile', 'email', 'offline_access', 'User.Read', 'Mail.Send', 'Mail.ReadWrite', 'MailboxSettings.Read'];
+
+/** The named property carrying our outbox id on every message (PS_PUBLIC_STRINGS namespace). */
+export const OUTBOX_PROPERTY_ID = 'String {00020329-0000-0000-C000-000000000046} Name DealscoutOutboxId';
+
+export interface GraphSettings {
+  authorityUrl: string;
+  tenant: string;
+  graphBaseUrl: string;
+  clientId: string;
+  clientSecret: string | null;
+  redirectUrl: string;
+  timeoutMs: number;
+}
+
+/** An error answer of the identity platform or Graph. */
+export class GraphError extends Error {
+  constructor(
+    readonly status: number,
+    /** Graph's error.code ('InvalidAuthenticationToken', 'ErrorItemNotFound'…) or the token endpoint's `error` ('invalid_grant'). */
+    readonly code: string,
+    message: string,
+    /** Seconds, from Retry-After (429 / 503). */
+    readonly retryAfter: number | null = null,
+  ) {
+    super(message);
+  }
+  get throttled(): boolean { return this.status === 429 || (this.status === 503 && this.retryAfter !== null); }
+  get transient(): boolean { return this.status === 429 || this.status >= 500 || this.status === 0; }
+}
+
+export interface TokenSet {
+  accessToken: string;
+  refreshToken: string;
+  /** ms since epoch */
+  accessExpiresAt: number;
+}
+
+export interface GraphMessageInput {
+  subject: string;
+  html: string;
+  to: string[];
+  cc: string[];
+  outboxId: string;
+}
+
+export interface MailboxSettings {
+  timeZone: string | null;
+  workingHours: { daysOfWeek?: string[]; startTime?: string; endTime?: string; timeZone?: { name?: string } } | null;
+}
+
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(48).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export class GraphClient {
+  constructor(private readonly s: GraphSettings) {}
+
+  private authority(path: string): string {
+    return `${this.s.authorityUrl.replace(/\/+$/, '')}/${encodeURIComponent(this.s.tenant)}/oauth2/v2.0/${path}`;
+  }
+
+  /** The consent page address (authorize endpoint) for a state and PKCE challenge. */
+  authorizeUrl(state: string, challenge: string, loginHint?: string): string {
+    const q = new URLSearchParams({
+      client_id: this.s.clientId, response_type: 'code', redirect_uri: this.s.redirectUrl, response_mode: 'query',
+      scope: DELEGATED_SCOPES.join(' '), state, code_challenge: challenge, code_challenge_method: 'S256', prompt: 'select_account',
+    });
+    if (loginHint) q.set('login_hint', loginHint);
+    return `${this.authority('authorize')}?${q.toString()}`;
+  }
+
+  private async token(params: Record<string, string>): Promise<TokenSet & { refreshToken: string }> {
+    const body = new URLSearchParams({ client_id: this.s.clientId, scope: DELEGATED_SCOPES.join(' '), ...params });
+    if (this.s.clientSecret) body.set('client_secret', this.s.clientSecret);
+    const res = await this.fetch(this.authority('token'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
+    const json = await res.json().catch(() => ({})) as { access_token?: string; refresh_token?: string; expires_in?: number; error?: string; error_description?: string };
+    if (!res.ok || !json.access_token) {
+      throw new GraphError(res.status, json.error ?? 'token_error', json.error_description ?? `Token endpoint answered ${res.status}`, retryAfterOf(res));
+    }
+    return { accessToken: json.access_token, refreshToken: json.refresh_token ?? params.refresh_token ?? '', accessExpiresAt: Date.now() + (json.expires_in ?? 3600) * 1000 };
+  }
+
+  redeemCode(code: string, verifier: string): Promise<TokenSet> {
+    return this.token({ grant_type: 'authorization_code', code, redirect_uri: this.s.redirectUrl, code_verifier: verifier });
+  }
+
+  refresh(refreshToken: string): Promise<TokenSet> {
+    return this.token({ grant_type: 'refresh_token', refresh_token: refreshToken });
+  }
+
+  private async fetch(url: string, init: RequestInit): Promise<Response> {
+    try {
+      return await fetch(url, { ...init, signal: AbortSignal.timeout(this.s.timeoutMs) });
+    } catch (err) {
+      // Connection refused, reset, or no answer in time: the request may or may not have arrived.
+      throw new GraphError(0, 'network', `Microsoft Graph could not be reached: ${(err as Error).message}`);
+    }
+  }
+
+  private async graph<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
+    const res = await this.fetch(`${this.s.graphBaseUrl.replace(/\/+$/, '')}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, prefer: 'IdType="ImmutableId"', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) {
+      const json = await res.json().catch(() => ({})) as { error?: { code?: string; message?: string } };
+      throw new GraphError(res.status, json.error?.code ?? `http_${res.status}`, json.error?.message ?? `Microsoft Graph answered ${res.status}`, retryAfterOf(res));
+    }
+    if (res.status === 202 || res.status === 204) return undefined as T;
+    return (await res.json()) as T;
+  }
+
+  me(token: string): Promise<{ id: string; displayName: string | null; mail: string | null; userPrincipalName: string }> {
+    return this.graph(token, 'GET', '/me?$select=id,displayName,mail,userPrincipalName');
+  }
+
+  async mailboxSettings(token: string): Promise<MailboxSettings> {
+    const r = await this.graph<{ timeZone?: string; workingHours?: MailboxSettings['workingHours'] }>(token, 'GET', '/me/mailboxSettings');
+    return { timeZone: r.timeZone ?? null, workingHours: r.workingHours ?? null };
+  }
+
+  /** Creates the message in Drafts (POST /me/messages), carrying the outbox id. */
+  createMessage(token: string, m: GraphMessageInput): Promise<{ id: string; isDraft: boolean }> {
+    return this.graph(token, 'POST', '/me/messages', {
+      subject: m.subject,
+      body: { contentType: 'HTML', content: m.html },
+      toRecipients: m.to.map((address) => ({ emailAddress: { address } })),
+      ccRecipients: m.cc.map((address) => ({ emailAddress: { address } })),
+      singleValueExtendedProperties: [{ id: OUTBOX_PROPERTY_ID, value: m.outboxId }],
+    });
+  }
+
+  /** The message with this outbox id, in any folder (Drafts, Outbox, Sent Items…), or null. */
+  async findByOutboxId(token: string, outboxId: string): Promise<{ id: string; isDraft: boolean } | null> {
+    const filter = `singleValueExtendedProperties/Any(ep: ep/id eq '${OUTBOX_PROPERTY_ID}' and ep/value eq '${outboxId}')`;
+    const r = await this.graph<{ value: { id: string; isDraft: boolean }[] }>(token, 'GET', `/me/messages?$filter=${encodeURIComponent(filter)}&$select=id,isDraft&$top=5`);
+    return r.value.find((m) => !m.isDraft) ?? r.value[0] ?? null;
+  }
+
+  async getMessage(token: string, id: string): Promise<{ id: string; isDraft: boolean } | null> {
+    try {
+      return await this.graph(token, 'GET', `/me/messages/${encodeURIComponent(id)}?$select=id,isDraft`);
+    } catch (err) {
+      if (err instanceof GraphError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
+  /** Sends a draft (POST /me/messages/{id}/send, 202). */
+  send(token: string, id: string): Promise<void> {
+    return this.graph(token, 'POST', `/me/messages/${encodeURIComponent(id)}/send`);
+  }
+
+  /** One-shot send (POST /me/sendMail): the test email to oneself, not kept in Sent Items. */
+  sendMail(token: string, m: { subject: string; html: string; to: string[] }): Promise<void> {
+    return this.graph(token, 'POST', '/me/sendMail', {
+      message: { subject: m.subject, body: { contentType: 'HTML', content: m.html }, toRecipients: m.to.map((address) => ({ emailAddress: { address } })) },
+      saveToSentItems: false,
+    });
+  }
+}
+
+function retryAfterOf(res: Response): number | null {
+  const h = res.headers.get('retry-after');
+  if (!h) return null;
+  const n = Number(h);
+  if (Number.isFinite(n)) return Math.max(0, n);
+  const d = Date.parse(h);
+  return Number.isFinite(d) ? Math.max(0, Math.ceil((d - Date.now()) / 1000)) : null;
+}
+
+export function graphSettingsFrom(config: {
+  O365_AUTHORITY_URL: string; O365_TENANT: string; GRAPH_BASE_URL: string; O365_CLIENT_ID?: string; O365_CLIENT_SECRET?: string; o365RedirectUrl: string; GRAPH_TIMEOUT_MS: number;
+}): GraphSettings | null {
+  if (!config.O365_CLIENT_ID) return null;
+  return {
+    authorityUrl: config.O365_AUTHORITY_URL, tenant: config.O365_TENANT, graphBaseUrl: config.GRAPH_BASE_URL, clientId: config.O365_CLIENT_ID,
+    clientSecret: config.O365_CLIENT_SECRET ?? null, redirectUrl: config.o365RedirectUrl, timeoutMs: config.GRAPH_TIMEOUT_MS,
+  };
+}

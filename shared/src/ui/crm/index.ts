@@ -1,0 +1,5 @@
+export * from './state';
+export * from './CrmCardFrame';
+export * from './SalesforceCard';
+export * from './AffinityCard';
+export * from './CrmUsernameSection';

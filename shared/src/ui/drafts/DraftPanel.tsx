@@ -1,0 +1,348 @@
+// One floating draft-email panel (spec 000 §2 'Floating draft-email panels', §4 'Generating an AI
+// email', 'Discard', 'Auto-save', §5): from, to, cc (the Cc toggle is showToFromCC), subject, the
+// rich body, a play selector with Generate / Regenerate, the send controls (issue 18's
+// DraftSendControls), Discard, the 'Error' / 'Send Error' / 'Warning' banners, a spinner over the
+// panel while the status is ready, inqueue or processing, and 'Why this email' (what made an AI
+// email: the play and its version, the model, the values that went in and the rendered prompt).
+// Changes to to, subject or body are saved 500 ms after the last one.
+import { Suspense, lazy, useCallback, useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Button, Field, Input, MessageBar, MessageBarBody, MessageBarTitle, Select, Spinner, Text, Tooltip, makeStyles, mergeClasses, tokens,
+} from '@fluentui/react-components';
+import { ChevronUpRegular, DeleteRegular, InfoRegular, SparkleRegular, SubtractRegular } from '@fluentui/react-icons';
+import type { EmailDraftDto } from '../../contracts';
+import {
+  DRAFT_AUTOSAVE_MS, DRAFT_PANEL, EMAIL_MESSAGES, PLAY_MESSAGES, draftBanners, draftChanges, generateAction, invalidCc,
+  isDraftBusy, isDraftReadOnly, isValidEmail, sameBody, type DraftEdit,
+} from '../../domain';
+import { useApi } from '../ApiContext';
+import { useNotify } from '../toast';
+import { serverMessage } from '../InviteUsersModal';
+import { ConfirmDialog } from '../ConfirmDialog';
+import { TagsInput } from '../TagsInput';
+import { DraftSendControls } from '../email/DraftSendControls';
+import { useDrafts } from './DraftsContext';
+
+// The editor (Tiptap, ≈300 kB) loads with the first expanded panel, not with the page.
+const DraftBodyEditor = lazy(() => import('./DraftBodyEditor').then((m) => ({ default: m.DraftBodyEditor })));
+
+export const CC_INVALID = 'Cc accepts only valid email addresses.';
+export const WHY_THIS_EMAIL = 'Why this email';
+export const DISCARD_TITLE = 'Discard this draft?';
+export const DISCARD_MESSAGE = 'The draft is removed and cannot be opened again.';
+export const REGENERATE_TITLE = 'Regenerate this email?';
+export const regenerateMessage = (play: string) => `The subject and body are replaced by a new email written by "${play}".`;
+
+const useStyles = makeStyles({
+  panel: {
+    position: 'relative', display: 'flex', flexDirection: 'column', boxSizing: 'border-box',
+    width: `${DRAFT_PANEL.width}px`, height: `${DRAFT_PANEL.height}px`, maxWidth: 'calc(100vw - 20px)', maxHeight: 'calc(100vh - 60px)',
+    backgroundColor: tokens.colorNeutralBackground1, boxShadow: tokens.shadow28,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, borderBottom: 'none',
+    borderRadius: `${tokens.borderRadiusLarge} ${tokens.borderRadiusLarge} 0 0`, pointerEvents: 'auto',
+  },
+  minimised: { width: `${DRAFT_PANEL.minimisedWidth}px`, height: 'auto' },
+  plugin: { width: '100%', maxWidth: '100%' },
+  header: {
+    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minHeight: '36px', padding: `0 ${tokens.spacingHorizontalS} 0 ${tokens.spacingHorizontalM}`,
+    backgroundColor: tokens.colorNeutralBackground3, borderRadius: `${tokens.borderRadiusLarge} ${tokens.borderRadiusLarge} 0 0`, cursor: 'pointer',
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  headerText: { flexGrow: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', fontWeight: tokens.fontWeightSemibold },
+  saveState: { fontSize: tokens.fontSizeBase100, color: tokens.colorNeutralForeground3, whiteSpace: 'nowrap' },
+  body: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`, flexGrow: 1, minHeight: 0, overflowY: 'auto' },
+  row: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
+  label: { width: '56px', flexShrink: 0, color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
+  grow: { flexGrow: 1, minWidth: 0 },
+  from: { flexGrow: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', fontSize: tokens.fontSizeBase200 },
+  editor: { minHeight: '160px' },
+  why: {
+    flexGrow: 1, minHeight: '160px', overflowY: 'auto', padding: tokens.spacingHorizontalM, fontSize: tokens.fontSizeBase200,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`, borderRadius: tokens.borderRadiusMedium, backgroundColor: tokens.colorNeutralBackground2,
+  },
+  prompt: { whiteSpace: 'pre-wrap', fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase100, margin: 0 },
+  values: { margin: `${tokens.spacingVerticalXS} 0`, paddingLeft: '18px' },
+  footer: {
+    display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: tokens.spacingHorizontalS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  overlay: {
+    position: 'absolute', inset: '36px 0 0 0', display: 'flex', alignItems: 'center', justifyContent: 'center', zIndex: 2,
+    backgroundColor: 'rgba(255, 255, 255, 0.7)',
+  },
+});
+
+const editOf = (d: EmailDraftDto): DraftEdit => ({ to: d.to, cc: [...d.cc], subject: d.subject, body: d.emailBody, showToFromCC: d.showToFromCC });
+const FIELDS = ['to', 'cc', 'subject', 'body', 'showToFromCC'] as const;
+const same = (a: DraftEdit, b: DraftEdit, f: (typeof FIELDS)[number]) =>
+  (f === 'cc' ? a.cc.join('\n') === b.cc.join('\n') : f === 'body' ? sameBody(a.body, b.body) : a[f] === b[f]);
+
+export interface DraftPanelProps {
+  draft: EmailDraftDto;
+  expanded: boolean;
+  onExpandedChange: (expanded: boolean) => void;
+  /** Under a plugin the panel takes the full width. */
+  fullWidth?: boolean;
+}
+
+type SaveState = 'idle' | 'pending' | 'saving' | 'saved' | 'failed';
+
+export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth }: DraftPanelProps) {
+  const styles = useStyles();
+  const api = useApi();
+  const notify = useNotify();
+  const drafts = useDrafts();
+  const id = draft.channelEmailId;
+  const readOnly = isDraftReadOnly(draft.status);
+  const busy = isDraftBusy(draft.status);
+
+  // ---- edit + auto-save ----
+  const [edit, setEdit] = useState<DraftEdit>(() => editOf(draft));
+  const editRef = useRef(edit);
+  editRef.current = edit;
+  /** What the server holds (as far as this panel knows). */
+  const saved = useRef<DraftEdit>(editOf(draft));
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const [saveState, setSaveState] = useState<SaveState>('idle');
+
+  // The server's draft changed (a save's answer, a generated email): adopt every field not being edited.
+  useEffect(() => {
+    const server = editOf(draft);
+    setEdit((cur) => {
+      const next = { ...cur } as DraftEdit;
+      let changed = false;
+      for (const f of FIELDS) {
+        if (same(cur, saved.current, f) && !same(cur, server, f)) {
+          (next as unknown as Record<string, unknown>)[f] = f === 'cc' ? [...server.cc] : server[f];
+          changed = true;
+        }
+      }
+      return changed ? next : cur;
+    });
+    saved.current = server;
+  }, [draft]);
+
+  const flush = useCallback(async () => {
+    if (timer.current) {
+      clearTimeout(timer.current);
+      timer.current = null;
+    }
+    const changes = draftChanges(saved.current, editRef.current);
+    if (Object.keys(changes).length === 0) {
+      setSaveState((s) => (s === 'pending' ? 'saved' : s));
+      return;
+    }
+    const before = saved.current;
+    saved.current = { ...saved.current, ...changes };
+    setSaveState('saving');
+    try {
+      const res = await api.emails.save(id, changes);
+      drafts?.update(res.email);
+      setSaveState('saved');
+    } catch (e) {
+      saved.current = before;
+      setSaveState('failed');
+      notify.error(serverMessage(e) ?? EMAIL_MESSAGES.invalidEmailInfo);
+    }
+  }, [api, id, drafts, notify]);
+  const flushRef = useRef(flush);
+  flushRef.current = flush;
+
+  const change = (patch: Partial<DraftEdit>) => {
+    setEdit((cur) => ({ ...cur, ...patch }));
+    editRef.current = { ...editRef.current, ...patch };
+    setSaveState('pending');
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => void flushRef.current(), DRAFT_AUTOSAVE_MS);
+  };
+  // Closing the page or the panel saves what is waiting.
+  useEffect(() => {
+    const onHide = () => { if (timer.current) void flushRef.current(); };
+    window.addEventListener('pagehide', onHide);
+    return () => {
+      window.removeEventListener('pagehide', onHide);
+      onHide();
+    };
+  }, []);
+
+  // ---- generate ----
+  const plays = useQuery({ queryKey: ['plays', 'published'], queryFn: async () => (await api.plays.published()).plays, staleTime: 30_000, enabled: expanded });
+  const [playId, setPlayId] = useState<string>(draft.play?.id ?? '');
+  useEffect(() => { if (draft.play?.id) setPlayId(draft.play.id); }, [draft.play?.id]);
+  const action = generateAction({ playId: playId || null, to: edit.to, status: draft.status, body: edit.body, isAiEmailGenerated: draft.isAiEmailGenerated, hasPlay: !!draft.play });
+  const [confirm, setConfirm] = useState<'regenerate' | 'discard' | null>(null);
+  const [why, setWhy] = useState(false);
+  const generate = async () => {
+    if (!playId) {
+      notify.error(PLAY_MESSAGES.invalidSelection);
+      return;
+    }
+    await flush();
+    try {
+      const res = await api.emails.generate({ channelEmailId: id, playId });
+      drafts?.update(res.email);
+    } catch (e) {
+      // Server messages are toasts and the draft's status message (spec 000 §7).
+      const message = serverMessage(e) ?? PLAY_MESSAGES.failed;
+      notify.error(message);
+      drafts?.update({ ...draft, status: 'error', statusMessage: message });
+    }
+  };
+  const discard = async () => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    try {
+      await api.emails.updateStatus({ id, status: 'cancelled' });
+      drafts?.remove(id);
+    } catch (e) {
+      const message = serverMessage(e) ?? EMAIL_MESSAGES.cancelFailed;
+      notify.error(EMAIL_MESSAGES.cancelFailed);
+      throw new Error(message, { cause: e });
+    }
+  };
+
+  // The mailbox's 'Send Error' / 'Warning' are the send controls' (issue 18: GET /email/service-status);
+  // the panel shows the draft's own 'Error'.
+  const banners = draftBanners(draft, null);
+  const badCc = invalidCc(edit.cc);
+  const title = draft.title || edit.to || 'New email';
+  const saveLabel = saveState === 'saving' || saveState === 'pending' ? 'Saving…' : saveState === 'saved' ? 'Saved' : saveState === 'failed' ? 'Not saved' : '';
+
+  const header = (
+    <div
+      className={styles.header}
+      onClick={() => onExpandedChange(!expanded)}
+      role="button"
+      tabIndex={0}
+      aria-expanded={expanded}
+      onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onExpandedChange(!expanded); } }}
+      data-testid="draft-panel-header"
+    >
+      {busy && <Spinner size="extra-tiny" aria-label="Writing the email" />}
+      <span className={styles.headerText} title={title} data-testid="draft-panel-title">{title}</span>
+      {expanded && saveLabel && <span className={styles.saveState} data-testid="draft-save-state">{saveLabel}</span>}
+      <Tooltip content={expanded ? 'Minimise' : 'Expand'} relationship="label">
+        <Button appearance="subtle" size="small" icon={expanded ? <SubtractRegular /> : <ChevronUpRegular />}
+          onClick={(e) => { e.stopPropagation(); onExpandedChange(!expanded); }} data-testid="draft-panel-toggle" />
+      </Tooltip>
+    </div>
+  );
+
+  if (!expanded) {
+    return (
+      <section className={mergeClasses(styles.panel, styles.minimised, fullWidth && styles.plugin)} aria-label={`Draft to ${title}`}
+        data-testid="draft-panel" data-id={id} data-status={draft.status} data-expanded="false">
+        {header}
+      </section>
+    );
+  }
+
+  return (
+    <section className={mergeClasses(styles.panel, fullWidth && styles.plugin)} aria-label={`Draft to ${title}`} aria-busy={busy}
+      data-testid="draft-panel" data-id={id} data-status={draft.status} data-expanded="true" data-error={badCc.length > 0 || draft.status === 'error' ? 'true' : 'false'}>
+      {header}
+      <div className={styles.body}>
+        {banners.map((b) => (
+          <MessageBar key={b.heading} intent={b.level} data-testid={`draft-banner-${b.level}`}>
+            <MessageBarBody><MessageBarTitle>{b.heading}</MessageBarTitle>{b.message}</MessageBarBody>
+          </MessageBar>
+        ))}
+        <div className={styles.row}>
+          <span className={styles.label}>From</span>
+          <span className={styles.from} data-testid="draft-from">{draft.from}</span>
+          <Button appearance="transparent" size="small" disabled={readOnly} onClick={() => change({ showToFromCC: !edit.showToFromCC })} aria-pressed={edit.showToFromCC} data-testid="draft-cc-toggle">
+            Cc
+          </Button>
+        </div>
+        <div className={styles.row}>
+          <span className={styles.label}>To</span>
+          <Input className={styles.grow} size="small" type="email" value={edit.to} disabled={readOnly} aria-label="To"
+            aria-invalid={edit.to !== '' && !isValidEmail(edit.to)} onChange={(_, d) => change({ to: d.value.trim() === '' ? '' : d.value })} data-testid="draft-to" />
+        </div>
+        {edit.showToFromCC && (
+          <Field validationState={badCc.length > 0 ? 'error' : 'none'} validationMessage={badCc.length > 0 ? CC_INVALID : undefined}>
+            <div className={styles.row}>
+              <span className={styles.label}>Cc</span>
+              <div className={styles.grow}>
+                <TagsInput value={edit.cc} onChange={(cc) => change({ cc })} isValid={isValidEmail} disabled={readOnly} aria-label="Cc" placeholder="Add addresses" data-testid="draft-cc" />
+              </div>
+            </div>
+          </Field>
+        )}
+        <div className={styles.row}>
+          <span className={styles.label}>Subject</span>
+          <Input className={styles.grow} size="small" value={edit.subject} disabled={readOnly} aria-label="Subject" onChange={(_, d) => change({ subject: d.value })} data-testid="draft-subject" />
+        </div>
+        <div className={styles.row}>
+          <span className={styles.label}>Play</span>
+          <Select className={styles.grow} size="small" value={playId} disabled={readOnly} aria-label="Play" onChange={(_, d) => setPlayId(d.value)} data-testid="draft-play">
+            <option value="">Select a play</option>
+            {/* The draft's own play stays selectable even when it is no longer published. */}
+            {draft.play && !(plays.data ?? []).some((p) => p.id === draft.play!.id) && <option value={draft.play.id}>{draft.play.name}</option>}
+            {(plays.data ?? []).map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+          </Select>
+          <Button size="small" appearance={action.label === 'Generate' ? 'primary' : 'secondary'} icon={<SparkleRegular />} disabled={action.disabled}
+            onClick={() => (action.label === 'Regenerate' ? setConfirm('regenerate') : void generate())} data-testid="draft-generate">
+            {action.label}
+          </Button>
+          {draft.provenance && (
+            <Tooltip content={WHY_THIS_EMAIL} relationship="label">
+              <Button size="small" appearance={why ? 'primary' : 'subtle'} icon={<InfoRegular />} aria-pressed={why} onClick={() => setWhy((w) => !w)} data-testid="draft-why-toggle" />
+            </Tooltip>
+          )}
+        </div>
+        {why && draft.provenance ? (
+          <div className={styles.why} data-testid="draft-why">
+            <Text weight="semibold" block>{WHY_THIS_EMAIL}</Text>
+            <Text block size={200}>
+              {`Play: ${draft.play?.name ?? 'removed play'}${draft.provenance.playVersion != null ? ` (version ${draft.provenance.playVersion})` : ''}`}
+              {` · ${draft.provenance.model ? `Model: ${draft.provenance.model}` : 'Template (no model)'}`}
+            </Text>
+            {draft.provenance.values.length > 0 && (
+              <ul className={styles.values} data-testid="draft-why-values">
+                {draft.provenance.values.map((v) => <li key={v.box}><strong>{v.label}</strong>{`: ${v.value}`}</li>)}
+              </ul>
+            )}
+            <Text block size={200} weight="semibold">Prompt</Text>
+            <pre className={styles.prompt} data-testid="draft-why-prompt">{draft.provenance.renderedPrompt}</pre>
+          </div>
+        ) : (
+          <Suspense fallback={<Spinner size="small" className={styles.editor} />}>
+            <DraftBodyEditor className={styles.editor} value={edit.body} readOnly={readOnly} onChange={(body) => change({ body })} placeholder="Write your email, or generate it with a play" />
+          </Suspense>
+        )}
+      </div>
+      <div className={styles.footer}>
+        <DraftSendControls draft={draft} onChange={(d) => drafts?.update(d)} />
+        <Button size="small" appearance="subtle" icon={<DeleteRegular />} disabled={draft.status === 'sent' || draft.status === 'scheduled'} onClick={() => setConfirm('discard')} data-testid="draft-discard">
+          Discard
+        </Button>
+      </div>
+      {busy && (
+        <div className={styles.overlay} data-testid="draft-busy">
+          <Spinner label={draft.status === 'processing' ? 'Writing the email…' : 'Sending…'} />
+        </div>
+      )}
+      <ConfirmDialog
+        open={confirm === 'regenerate'}
+        type="regenerate"
+        title={REGENERATE_TITLE}
+        message={regenerateMessage((plays.data ?? []).find((p) => p.id === playId)?.name ?? draft.play?.name ?? '')}
+        onConfirm={async () => { setConfirm(null); await generate(); }}
+        onCancel={() => setConfirm(null)}
+        data-testid="draft-regenerate-dialog"
+      />
+      <ConfirmDialog
+        open={confirm === 'discard'}
+        type="warning"
+        title={DISCARD_TITLE}
+        message={DISCARD_MESSAGE}
+        confirmLabel="Discard"
+        onConfirm={async () => { await discard(); setConfirm(null); }}
+        onCancel={() => setConfirm(null)}
+        data-testid="draft-discard-dialog"
+      />
+    </section>
+  );
+}

@@ -1,0 +1,169 @@
+// The user's open email drafts (spec 000 §2 'Floating draft-email panels', §4 'Generating an AI
+// email'): `GET /email/pending` is the list of panels; which ones are expanded and their order
+// (the last opened is the rightmost) are this client's. A play run writes drafts in the worker:
+// its executions' realtime events refetch the list, and an AI email that is still 'processing' is
+// verified (`POST /entity/check-ai-generated`), which makes it a draft (or an error). A poll every
+// few seconds while something is processing covers a missed event.
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { EmailDraftDto, ExecutionDto } from '../../contracts';
+import { REALTIME_EVENT_KINDS } from '../../contracts';
+import { EMAIL_MESSAGES, emailIntegrationBanner, isDraftShown, isTerminalExecutionStatus, realtimePaths } from '../../domain';
+import { useApi } from '../ApiContext';
+import { useNotify } from '../toast';
+import { serverMessage } from '../InviteUsersModal';
+import { useRealtimeEvents } from '../realtime';
+
+export const PENDING_EMAILS_KEY = ['emails', 'pending'] as const;
+/** How often the list is re-read while a draft is being written (a missed realtime event). */
+export const PROCESSING_POLL_MS = 4000;
+const VERIFY_CONCURRENCY = 4;
+export const REFRESH_THROTTLE_MS = 300;
+
+export interface DraftTarget { contactId?: string | null; companyId?: string | null }
+
+export interface DraftsState {
+  /** The panels' drafts (not cancelled, sent or scheduled), in panel order (rightmost first). */
+  drafts: EmailDraftDto[];
+  isExpanded(id: string): boolean;
+  setExpanded(id: string, expanded: boolean): void;
+  /** Brings a draft's panel to the front, expanded. */
+  open(id: string): void;
+  /** 'Draft Email to {name}' / 'create email with defaults': a new draft to a contact or a company's key contact. */
+  create(target: DraftTarget): Promise<EmailDraftDto | null>;
+  /** Puts the server's answer for a draft in the list (a hidden status removes its panel). */
+  update(draft: EmailDraftDto): void;
+  remove(id: string): void;
+  /** The email-service integration's banner pushed into every draft (null: nothing to say). */
+  integration: { level: 'warning' | 'error'; message: string } | null;
+}
+
+const Ctx = createContext<DraftsState | null>(null);
+
+/** The drafts' state, or null in a client without panels (then the openers are hidden). */
+export function useDrafts(): DraftsState | null {
+  return useContext(Ctx);
+}
+
+export function DraftsProvider({ userId, children }: { userId: string; children: ReactNode }) {
+  const api = useApi();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const pending = useQuery({
+    queryKey: PENDING_EMAILS_KEY,
+    queryFn: async () => (await api.emails.pending()).emails,
+    refetchInterval: (q) => ((q.state.data ?? []).some((d) => d.status === 'processing') ? PROCESSING_POLL_MS : false),
+  });
+  // The email-service integration (spec 000 §4: warning under 7 days, error when expired or missing).
+  const integrations = useQuery({ queryKey: ['integrations'], queryFn: async () => (await api.llm.integrations()).integrations, staleTime: 60_000 });
+  const integration = useMemo(() => {
+    if (!integrations.data) return null;
+    const mail = integrations.data.find((i) => i.type === 'email' && i.data.active) ?? null;
+    return emailIntegrationBanner(mail ? { provider: mail.provider, expiresAt: mail.data.expiresAt } : null);
+  }, [integrations.data]);
+
+  const [order, setOrder] = useState<string[]>([]);
+  const [expanded, setExpandedIds] = useState<ReadonlySet<string>>(new Set());
+
+  // A draft seen for the first time takes its place at the front (rightmost); opening one moves it there.
+  useEffect(() => {
+    const list = pending.data ?? [];
+    setOrder((old) => {
+      const known = new Set(old);
+      const fresh = list.filter((d) => !known.has(d.channelEmailId)).sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((d) => d.channelEmailId);
+      return fresh.length ? [...fresh, ...old] : old;
+    });
+  }, [pending.data]);
+
+  const drafts = useMemo(() => {
+    const list = (pending.data ?? []).filter((d) => isDraftShown(d.status));
+    const rank = new Map(order.map((id, i) => [id, i]));
+    // Drafts not placed yet (until the effect above runs) come first, newest first; then the order.
+    const fresh = list.filter((d) => !rank.has(d.channelEmailId)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    const placed = list.filter((d) => rank.has(d.channelEmailId)).sort((a, b) => rank.get(a.channelEmailId)! - rank.get(b.channelEmailId)!);
+    return [...fresh, ...placed];
+  }, [pending.data, order]);
+
+  const setList = useCallback((fn: (list: EmailDraftDto[]) => EmailDraftDto[]) => {
+    queryClient.setQueryData<EmailDraftDto[]>(PENDING_EMAILS_KEY, (old) => fn(old ?? []));
+  }, [queryClient]);
+  const update = useCallback((d: EmailDraftDto) => {
+    setList((list) => {
+      const i = list.findIndex((x) => x.channelEmailId === d.channelEmailId);
+      if (!isDraftShown(d.status)) return list.filter((x) => x.channelEmailId !== d.channelEmailId);
+      if (i < 0) return [...list, d];
+      // An older answer never replaces a newer one.
+      if (list[i].updatedAt > d.updatedAt) return list;
+      const next = [...list];
+      next[i] = d;
+      return next;
+    });
+  }, [setList]);
+  const remove = useCallback((id: string) => setList((list) => list.filter((x) => x.channelEmailId !== id)), [setList]);
+  const setExpanded = useCallback((id: string, on: boolean) => {
+    setExpandedIds((old) => {
+      const next = new Set(old);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }, []);
+  const open = useCallback((id: string) => {
+    setOrder((old) => [id, ...old.filter((x) => x !== id)]);
+    setExpanded(id, true);
+  }, [setExpanded]);
+  const create = useCallback(async (target: DraftTarget) => {
+    try {
+      const res = await api.emails.create({ contactId: target.contactId ?? null, companyId: target.companyId ?? null });
+      update(res.email);
+      open(res.email.channelEmailId);
+      return res.email;
+    } catch (e) {
+      notify.error(serverMessage(e) ?? EMAIL_MESSAGES.invalidEntity);
+      return null;
+    }
+  }, [api, update, open, notify]);
+
+  // Verifying AI emails: each processing draft with an execution, a few at a time, once per list read.
+  const verifying = useRef(new Set<string>());
+  const verify = useCallback(async (list: readonly EmailDraftDto[]) => {
+    const todo = list.filter((d) => d.status === 'processing' && d.executionId && !verifying.current.has(d.channelEmailId));
+    todo.forEach((d) => verifying.current.add(d.channelEmailId));
+    const work = [...todo];
+    const worker = async () => {
+      for (let d = work.shift(); d; d = work.shift()) {
+        try {
+          const res = await api.emails.checkAiGenerated({ executionId: d.executionId!, channelEmailId: d.channelEmailId, contactId: d.contact?.id ?? null });
+          update(res.email);
+          if (res.email.status === 'error' && res.email.statusMessage) notify.error(res.email.statusMessage);
+        } catch {
+          // Still being written ('The email is still being written.'): the next read tries again.
+        } finally {
+          verifying.current.delete(d.channelEmailId);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(VERIFY_CONCURRENCY, todo.length) }, worker));
+  }, [api, update, notify]);
+  useEffect(() => {
+    if (pending.data) void verify(pending.data);
+  }, [pending.data, verify]);
+
+  // A play execution of this user ended: its draft is written (or it failed): read the list again,
+  // at most every REFRESH_THROTTLE_MS (a run over many targets ends many executions at once).
+  const refresh = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => { if (refresh.current) clearTimeout(refresh.current); }, []);
+  useRealtimeEvents(({ oid }) => realtimePaths.executions(oid, 'play'), (e) => {
+    const x = e.data as ExecutionDto | null;
+    if (!x || x.createdById !== userId || !isTerminalExecutionStatus(x.status) || refresh.current) return;
+    refresh.current = setTimeout(() => {
+      refresh.current = null;
+      void queryClient.invalidateQueries({ queryKey: PENDING_EMAILS_KEY });
+    }, REFRESH_THROTTLE_MS);
+  }, { kinds: [REALTIME_EVENT_KINDS.executionUpdated] });
+
+  const isExpanded = useCallback((id: string) => expanded.has(id), [expanded]);
+  const value = useMemo<DraftsState>(() => ({ drafts, isExpanded, setExpanded, open, create, update, remove, integration }),
+    [drafts, isExpanded, setExpanded, open, create, update, remove, integration]);
+  return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+}

@@ -1,0 +1,4 @@
+export * from './DraftsContext';
+export * from './DraftPanel';
+export * from './DraftPanels';
+export * from './DraftItems';

@@ -1,0 +1,3 @@
+export * from './EmailServiceCard';
+export * from './ScheduledEmailActions';
+export * from './DraftSendControls';

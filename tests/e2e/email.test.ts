@@ -1,0 +1,117 @@
+// Sending from the rep's own Office 365 mailbox in Chromium (issue 18): connect through the fake
+// identity platform's consent page, then send now, schedule, Cancel Send & Edit from the Activities
+// tab, and Try Again after an injected failure — real server (API + worker), PostgreSQL, and the
+// loopback fake of the identity platform and Microsoft Graph. Screenshots: tests/artifacts/e2e-email-*.png.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import path from 'node:path';
+import { launchBrowser, ARTIFACTS } from '../support/browser';
+import { startServer, type RunningServer } from '../support/server';
+import { FakeGraphServer } from '../../server/test/fakes/graph-server';
+
+const ADMIN = { email: 'rita@northwind.example', password: 'Northwind1234' };
+
+describe('Office 365 sending in Chromium', () => {
+  let server: RunningServer;
+  let fake: FakeGraphServer;
+  let browser: Browser;
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-email-${name}.png`), fullPage: true });
+
+  beforeAll(async () => {
+    fake = await FakeGraphServer.start();
+    fake.addUser({ mail: ADMIN.email, displayName: 'Rita Rep', timeZone: 'UTC', workingHours: { daysOfWeek: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'], startTime: '00:00:00.0000000', endTime: '23:59:00.0000000', timeZone: { name: 'UTC' } } });
+    server = await startServer({
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Northwind Partners',
+      O365_CLIENT_ID: fake.clientId, O365_CLIENT_SECRET: fake.clientSecret, O365_AUTHORITY_URL: fake.url, GRAPH_BASE_URL: `${fake.url}/v1.0`,
+      EMAIL_SEND_RETRY_DELAY_SECONDS: '1',
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await fake?.close();
+  });
+
+  const api = (page: Page, method: string, url: string, body?: unknown) => page.evaluate(async ({ method, url, body }) => {
+    const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
+    const res = await fetch(url, { method, headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, json: await res.json() as Record<string, unknown> & { email?: { channelEmailId: string } } };
+  }, { method, url, body });
+
+  it('connects the mailbox through the consent page, sends, schedules, cancels and tries again', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/login`);
+    await page.getByTestId('login-email').fill(ADMIN.email);
+    await page.getByTestId('login-password').fill(ADMIN.password);
+    await page.getByTestId('login-submit').click();
+    await page.getByTestId('app-shell').waitFor();
+
+    // The integrations card: not connected, then Microsoft's consent page, then back, connected.
+    await page.goto(`${server.url}/account/profile`);
+    const card = page.getByTestId('email-service-card');
+    await card.getByTestId('email-service-status').waitFor();
+    await card.scrollIntoViewIfNeeded();
+    await card.screenshot({ path: path.join(ARTIFACTS, 'e2e-email-01-card-not-connected.png') });
+    await card.getByTestId('email-service-connect').click();
+    await page.waitForURL(/\/oauth2\/v2\.0\/authorize/);
+    await shot(page, '02-consent');
+    await page.getByRole('button', { name: 'Accept' }).click();
+    await page.waitForURL(/\/account\/profile\?o365=connected/);
+    await card.getByTestId('email-service-connected').waitFor();
+    expect(await card.getByTestId('email-service-account').innerText()).toBe(ADMIN.email);
+    await card.scrollIntoViewIfNeeded();
+    await card.screenshot({ path: path.join(ARTIFACTS, 'e2e-email-03-card-connected.png') });
+
+    // A company with its key contact, and drafts to it.
+    const created = await api(page, 'POST', '/api/v1/entity/company', { company: { name: 'Aurora Robotics', website: 'https://aurora-robotics.example' }, contact: { firstName: 'Riya', lastName: 'Shah', email: 'riya@aurora-robotics.example' } });
+    expect(created.status).toBe(201);
+    const companyId = (created.json as { company: { id: string } }).company.id;
+    const draft = async (subject: string) => {
+      const d = await api(page, 'POST', '/api/v1/email/draft', { companyId });
+      expect(d.status).toBe(201);
+      const id = d.json.email!.channelEmailId;
+      return { id, send: (extra: Record<string, unknown> = {}) => api(page, 'POST', '/api/v1/email/send-to-email', { id, to: 'riya@aurora-robotics.example', cc: [], subject, body: `<p>${subject}</p>`, ...extra }) };
+    };
+
+    // Send now.
+    const now = await draft('Intro from Northwind');
+    const sent = await now.send();
+    expect([sent.status, sent.json.message]).toEqual([200, 'Email sent successfully.']);
+    expect(fake.sent(ADMIN.email).filter((m) => m.subject === 'Intro from Northwind')).toHaveLength(1);
+
+    // Schedule for tomorrow: 'Sending in …' and Cancel Send & Edit in the drawer's Activities tab.
+    const later = await draft('Follow-up next week');
+    const scheduled = await later.send({ scheduledAt: new Date(Date.now() + 26 * 3_600_000).toISOString() });
+    expect(scheduled.json.message).toBe('Email scheduled successfully.');
+    await page.getByTestId('nav-companies').click();
+    const row = page.locator('[data-testid="record-table-row"]').filter({ hasText: 'Aurora Robotics' });
+    await row.click();
+    await page.locator('[data-testid="record-drawer"][data-visibility="Visible"]').waitFor();
+    await page.getByTestId('drawer-tab-activities').click();
+    await page.getByTestId('activity-sending').waitFor();
+    expect(await page.getByTestId('activity-sending').innerText()).toMatch(/^Sending (in|Tomorrow)/);
+    await shot(page, '04-scheduled');
+    await page.getByTestId('activity-cancel-send').click();
+    await page.getByTestId('activity-email-confirm').getByTestId('confirm-dialog-confirm').click();
+    await page.getByTestId('activity-sending').waitFor({ state: 'detached' });
+    const pending = await api(page, 'GET', '/api/v1/email/pending');
+    expect((pending.json as { emails: { channelEmailId: string; status: string }[] }).emails.find((e) => e.channelEmailId === later.id)?.status).toBe('draft');
+
+    // A send the mailbox refuses: the error activity with Try Again; after it the worker sends it once.
+    fake.fault(/POST \/v1\.0\/me\/messages\/[^/]+\/send$/, { kind: 'status', status: 400, code: 'ErrorInvalidRecipients' });
+    const failing = await draft('Meeting next Tuesday?');
+    const failed = await failing.send();
+    expect([failed.status, failed.json.message]).toEqual([502, 'Something went wrong to sending email.']);
+    await page.getByTestId('activity-try-again').waitFor();
+    await shot(page, '05-error');
+    await page.getByTestId('activity-try-again').click();
+    await page.getByTestId('activity-email-confirm').getByTestId('confirm-dialog-confirm').click();
+    await expect.poll(() => fake.sent(ADMIN.email).filter((m) => m.subject === 'Meeting next Tuesday?').length, { timeout: 60_000 }).toBe(1);
+    await page.getByTestId('activity-try-again').waitFor({ state: 'detached', timeout: 30_000 });
+    await shot(page, '06-sent');
+    expect(fake.sent(ADMIN.email).filter((m) => m.subject === 'Meeting next Tuesday?')).toHaveLength(1);
+    await ctx.close();
+  }, 240_000);
+});
