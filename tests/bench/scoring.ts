@@ -58,7 +58,7 @@ export async function runScoringBench(opts: { argv: string[]; log: (m: string) =
     log(`seeding ${n.toLocaleString('en-US')} ideas with an enrichment result each`);
     await sql.query(`insert into idea (id, organization_id, list_id, name, website, domain, short_listed, status, source_ids, data, created_at, updated_at)
       select gen_random_uuid(), $1::uuid, $2::uuid, 'Idea ' || i, 'https://idea-' || i || '.example', 'idea-' || i || '.example', false, 'idea', '{}',
-             jsonb_build_object('revenue', case when i % 11 = 0 then null else (i * 7919) % 2000 end, 'employees', (i * 31) % 900,
+             jsonb_build_object('revenue', case when i % 11 = 0 then null else (i::bigint * 7919) % 2000 end, 'employees', (i::bigint * 31) % 900,
                                 'country', (array['Sweden', 'Norway', 'Denmark', 'Finland', 'Germany'])[1 + i % 5],
                                 'tags', case when i % 3 = 0 then '["SaaS","B2B"]'::jsonb else '["Retail"]'::jsonb end),
              now() - (i || ' seconds')::interval, now()
