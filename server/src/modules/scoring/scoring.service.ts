@@ -81,7 +81,7 @@ export async function deleteModel(em: EntityManager, actor: Actor, id: string): 
 
 /** The idea columns a mandatory field may read: name, website, domain, status, shortListed, or data.<column>. */
 export function mandatoryColumn(path: string): string | null {
-  const direct: Record<string, string> = { name: 'i.name', website: 'i.website', domain: 'i.domain', status: 'i.status', shortListed: 'i.short_listed' };
+  const direct: Record<string, string> = { name: 'r.name', website: 'r.website', domain: 'r.domain', status: 'r.status', shortListed: 'r.short_listed' };
   if (direct[path]) return direct[path];
   return /^data\.[^\s]{1,200}$/.test(path) ? path : null;
 }
@@ -117,7 +117,7 @@ export async function readIdeaBatch(em: EntityManager, organizationId: string, s
       const col = mandatoryColumn(f.fieldPath);
       if (!col) cols.push(`null::jsonb as v${n}`);
       else if (col.startsWith('data.')) { cols.push(`r.data -> ? as v${n}`); colParams.push(col.slice(5)); }
-      else cols.push(`to_jsonb(${col.replace(/^i\./, 'r.')}) as v${n}`);
+      else cols.push(`to_jsonb(${col}) as v${n}`);
       return;
     }
     const keys = enrichmentPath(f.fieldPath);

@@ -202,8 +202,8 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth }: Dra
     }
   };
 
-  // The mailbox's 'Send Error' / 'Warning' are the send controls' (issue 18: GET /email/service-status);
-  // the panel shows the draft's own 'Error'.
+  // The panel shows the draft's own 'Error'; the mailbox's banners are the send controls' (issue 18:
+  // GET /email/service-status, pushed into every draft there).
   const banners = draftBanners(draft, null);
   const badCc = invalidCc(edit.cc);
   const title = draft.title || edit.to || 'New email';

@@ -8,7 +8,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EmailDraftDto, ExecutionDto } from '../../contracts';
 import { REALTIME_EVENT_KINDS } from '../../contracts';
-import { EMAIL_MESSAGES, emailIntegrationBanner, isDraftShown, isTerminalExecutionStatus, realtimePaths } from '../../domain';
+import { EMAIL_MESSAGES, isDraftShown, isTerminalExecutionStatus, realtimePaths } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
 import { serverMessage } from '../InviteUsersModal';
@@ -34,8 +34,6 @@ export interface DraftsState {
   /** Puts the server's answer for a draft in the list (a hidden status removes its panel). */
   update(draft: EmailDraftDto): void;
   remove(id: string): void;
-  /** The email-service integration's banner pushed into every draft (null: nothing to say). */
-  integration: { level: 'warning' | 'error'; message: string } | null;
 }
 
 const Ctx = createContext<DraftsState | null>(null);
@@ -54,13 +52,6 @@ export function DraftsProvider({ userId, children }: { userId: string; children:
     queryFn: async () => (await api.emails.pending()).emails,
     refetchInterval: (q) => ((q.state.data ?? []).some((d) => d.status === 'processing') ? PROCESSING_POLL_MS : false),
   });
-  // The email-service integration (spec 000 §4: warning under 7 days, error when expired or missing).
-  const integrations = useQuery({ queryKey: ['integrations'], queryFn: async () => (await api.llm.integrations()).integrations, staleTime: 60_000 });
-  const integration = useMemo(() => {
-    if (!integrations.data) return null;
-    const mail = integrations.data.find((i) => i.type === 'email' && i.data.active) ?? null;
-    return emailIntegrationBanner(mail ? { provider: mail.provider, expiresAt: mail.data.expiresAt } : null);
-  }, [integrations.data]);
 
   const [order, setOrder] = useState<string[]>([]);
   const [expanded, setExpandedIds] = useState<ReadonlySet<string>>(new Set());
@@ -163,7 +154,7 @@ export function DraftsProvider({ userId, children }: { userId: string; children:
   }, { kinds: [REALTIME_EVENT_KINDS.executionUpdated] });
 
   const isExpanded = useCallback((id: string) => expanded.has(id), [expanded]);
-  const value = useMemo<DraftsState>(() => ({ drafts, isExpanded, setExpanded, open, create, update, remove, integration }),
-    [drafts, isExpanded, setExpanded, open, create, update, remove, integration]);
+  const value = useMemo<DraftsState>(() => ({ drafts, isExpanded, setExpanded, open, create, update, remove }),
+    [drafts, isExpanded, setExpanded, open, create, update, remove]);
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }
