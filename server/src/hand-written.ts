@@ -38,10 +38,8 @@ export const HAND_WRITTEN_INDEXES = [
   'company_org_owner_index',
   'contact_org_owner_index',
   // Lists of ideas (Migration20261126210000): the search and the paging walks of one list.
-  'idea_search_trgm',
   'idea_org_list_created_index',
   'idea_org_list_name_index',
-  'idea_org_list_shortlisted_index',
   // One active send per email (Migration20261126180000, partial).
   'email_outbox_org_email_active_unique',
 ] as const;

@@ -83,7 +83,6 @@ describe('tenancy of the schema', () => {
     company_search_trgm: 'a trigram GIN index cannot lead with a uuid (no btree_gin); the search ANDs it with organization_id',
     contact_search_trgm: 'a trigram GIN index cannot lead with a uuid (no btree_gin); the search ANDs it with organization_id',
     field_value_text_trgm: 'a trigram GIN index cannot lead with a uuid (no btree_gin); the search ANDs it with organization_id',
-    idea_search_trgm: 'a trigram GIN index cannot lead with a uuid (no btree_gin); the search ANDs it with organization_id and list_id',
     realtime_event_created_at_index: 'the prune job deletes old events of every organization by age (maintenance, not a tenant query)',
   };
 
