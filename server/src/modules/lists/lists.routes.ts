@@ -19,6 +19,7 @@ import {
   listDtos, listOr404, renameList, selectionWhere, setShortlist, createSource, publishListChange, type Actor,
 } from './lists.service';
 import { importCsv, type CsvMapping } from './csv-import';
+import { buildIdeaBoundariesLater, IDEA_MAP_MIN_TOTAL } from './idea-boundaries';
 import { HttpError, notFound } from '../../lib/errors';
 import { publish } from '../realtime/publish';
 import { tenantSql } from '../../db/sql';
@@ -76,6 +77,8 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
         });
         if (part.file.truncated) throw badRequest(`The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`);
         await publishListChange(req.em, actor.organizationId, listId, 'ideas');
+        // A large upload is browsed next: its default order's page-boundary map is built now, in the background.
+        if (res.inserted >= IDEA_MAP_MIN_TOTAL) buildIdeaBoundariesLater(req.em, actor.organizationId, listId, ideaOrder(null, null));
         return reply.status(201).send({ success: true as const, message: `${res.inserted.toLocaleString('en-US')} idea${res.inserted === 1 ? '' : 's'} added, ${res.merged.toLocaleString('en-US')} already in the list, ${res.rejected.toLocaleString('en-US')} row${res.rejected === 1 ? '' : 's'} rejected`, sourceId, ...res, list: await listOr404(req.em, actor.organizationId, listId) });
       } catch (e) {
         // Bad input changes nothing: the source goes again. Anything else leaves it failed, with the reason.

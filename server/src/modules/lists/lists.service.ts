@@ -15,6 +15,7 @@ import { publishEntityChange } from '../records/records.service';
 import { publish } from '../realtime/publish';
 import { loadResults } from '../enrichments/enrichment.presenter';
 import { tenantSql } from '../../db/sql';
+import { IDEA_MAP_MIN_TOTAL, pageFromBoundaries } from './idea-boundaries';
 
 export interface Actor { organizationId: string; userId: string }
 
@@ -167,6 +168,9 @@ export function ideaOrder(sortKey: string | null | undefined, sortOrder: 'asc' |
   return [{ expr, desc }, { expr: 'r.id', desc }];
 }
 
+/** Pages within this many rows of either end take the offset walk from the nearer end (as short as a boundary walk). */
+const EDGE_ROWS = 500;
+
 /** Idea rows a sample aims at, and the least matches it needs before the estimate is trusted. */
 const SAMPLE_TARGET_ROWS = 3_000;
 
@@ -213,9 +217,20 @@ export async function ideaPage(em: EntityManager, list: { id: string; totalIdeas
   if (c.estimate) {
     // The last page by the estimate is read from the end, so 'Last page' shows the set's last rows.
     if (pageIndex >= totalPagesFor(c.total, pageSize) - 1) return { ...c, ids: await fetch(0, pageSize, true) };
+    // A page between starts at its share of the list's order, from the list's page-boundary map
+    // (idea-boundaries.ts): an estimated position, like the companies table's.
+    const rank = Math.floor((offset / Math.max(1, c.total)) * list.totalIdeas);
+    const ids = await pageFromBoundaries(em, where.organizationId, list.id, terms, where, rank, pageSize, false);
+    if (ids && ids.length > 0) return { ...c, ids };
     return { ...c, ids: await fetch(offset, pageSize, false) };
   }
   if (offset >= c.total) return { ...c, ids: [] };
+  // A page in the middle of a large list (no filter): from the nearest page boundary of a map built
+  // at the list's current version — exact ranks — instead of OFFSET (idea-boundaries.ts).
+  if (where.maintained === 'all' && c.total >= IDEA_MAP_MIN_TOTAL && offset > EDGE_ROWS && c.total - offset > EDGE_ROWS) {
+    const ids = await pageFromBoundaries(em, where.organizationId, list.id, terms, where, offset, pageSize, true);
+    if (ids) return { ...c, ids };
+  }
   if (offset > c.total / 2) {
     const end = Math.min(c.total, offset + pageSize);
     return { ...c, ids: await fetch(c.total - end, end - offset, true) };

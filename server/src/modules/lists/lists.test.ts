@@ -2,7 +2,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { newCompany } from '../../../test/records';
-import { insertIdeas, lockList, createSource } from './lists.service';
+import { insertIdeas, lockList, createSource, ideaOrder, ideaWhere } from './lists.service';
+import { forgetIdeaBoundaries, ideaBoundariesSettled, pageFromBoundaries } from './idea-boundaries';
 
 describe('lists and ideas (spec 002 §7)', () => {
   let ctx: TestContext;
@@ -229,5 +230,39 @@ describe('lists and ideas (spec 002 §7)', () => {
       expect(big.totalRecords).toBe(10_400);
     }
     expect((await page(a, { listCompanyId: list.id })).totalRecords).toBe(10_500);
+  });
+
+  it('pages the middle of a large list from its page-boundary map: the same rows as the offset walk, in every mapped order; a changed list walks by offset until rebuilt', async () => {
+    const list = await newList(a);
+    await seedIdeas(list.id, 21_000, 'mid');
+    const conn = ctx.em().getConnection();
+    // Ties on the sort key: 3,000 ideas share one created_at (the id breaks them).
+    await conn.execute(`update idea set created_at = '2026-01-02 03:04:05.123456+00' where organization_id = '${orgA}' and list_id = '${list.id}' and name like 'mid 1%'`);
+    await conn.execute('analyze idea');
+    const expected = async (order: string) => (await conn.execute(`select id from idea where organization_id = '${orgA}' and list_id = '${list.id}' order by ${order}`)).map((r: { id: string }) => r.id);
+    const byCreated = await expected('created_at desc, id desc');
+    const byName = await expected('lower(name) asc, id asc');
+    forgetIdeaBoundaries();
+    const where = ideaWhere(orgA, list.id, {});
+    // No map yet: null (a build starts in the background), and the route answers by offset meanwhile.
+    expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder(null, null), where, 7_000, 10, true)).toBeNull();
+    expect((await page(a, { listCompanyId: list.id, pageIndex: 700 })).listCompanyIdeas.map((i) => i.id)).toEqual(byCreated.slice(7_000, 7_010));
+    await ideaBoundariesSettled();
+    for (const rank of [600, 7_000, 9_999, 10_000, 10_513, 14_321, 20_000]) {
+      expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder(null, null), where, rank, 10, true)).toEqual(byCreated.slice(rank, rank + 10));
+    }
+    expect((await page(a, { listCompanyId: list.id, pageIndex: 1_234 })).listCompanyIdeas.map((i) => i.id)).toEqual(byCreated.slice(12_340, 12_350));
+    expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder('name', 'asc'), where, 8_000, 10, true)).toBeNull();
+    await ideaBoundariesSettled();
+    for (const rank of [8_000, 15_555]) {
+      expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder('name', 'asc'), where, rank, 10, true)).toEqual(byName.slice(rank, rank + 10));
+    }
+    expect((await page(a, { listCompanyId: list.id, pageIndex: 999, sortKey: 'name', sortOrder: 'asc' })).listCompanyIdeas.map((i) => i.id)).toEqual(byName.slice(9_990, 10_000));
+    // One idea deleted: the map is of an older version of the list, exact pages walk by offset (still right).
+    expect((await a.post('/api/v1/list-company/idea/delete', { listCompanyId: list.id, listCompanyIdeaIds: [byCreated[5]] })).statusCode).toBe(200);
+    expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder(null, null), where, 7_000, 10, true)).toBeNull();
+    expect((await page(a, { listCompanyId: list.id, pageIndex: 700 })).listCompanyIdeas.map((i) => i.id)).toEqual(byCreated.filter((_, i) => i !== 5).slice(7_000, 7_010));
+    await ideaBoundariesSettled();
+    expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder(null, null), where, 7_000, 10, true)).toEqual(byCreated.filter((_, i) => i !== 5).slice(7_000, 7_010));
   });
 });
