@@ -13,6 +13,7 @@ const SCOPE_HELP = 'Raw SQL and the tenant filter go through server/src/db/sql.t
 export const tenancySyntax = [
   { selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(execute|executeQuery|raw)$/]", message: `Raw SQL outside the helper. ${SCOPE_HELP}` },
   { selector: "MemberExpression[property.name=/^(getConnection|getKysely|getKnex|createQueryBuilder|qb)$/]", message: `Unscoped connection or query builder (filters do not apply). ${SCOPE_HELP}` },
+  { selector: "ImportDeclaration[source.value='pg-copy-streams']", message: `COPY goes through tenantCopyClient (server/src/db/sql.ts): tenant statements checked, COPY only into the connection's temporary tables. ${SCOPE_HELP}` },
   { selector: "Property[key.name='filters'][value.type='Literal'][value.value=false]", message: `\`filters: false\` turns the tenant filter off. ${SCOPE_HELP}` },
   { selector: "Property[key.name='filters'] > ObjectExpression > Property[key.name='tenant'][value.type='Literal'][value.value=false]", message: `\`filters: { tenant: false }\` turns the tenant filter off. ${SCOPE_HELP}` },
 ];

@@ -27,6 +27,7 @@ describe('lint: raw SQL and the tenant filter go through db/sql.ts', () => {
     ['filters: false', 'await em.find(User, { email }, { filters: false });'],
     ['filters: { tenant: false }', "await em.findOne(Session, { tokenHash }, { populate: ['user'], filters: { tenant: false } });"],
     ['executeQuery', 'await trx.executeQuery({ sql, parameters: [] });'],
+    ['COPY around tenantCopyClient', "import { from as copyFrom } from 'pg-copy-streams';"],
   ])('refuses %s', (_name, code) => {
     const found = problems(code);
     expect(found.length).toBeGreaterThan(0);

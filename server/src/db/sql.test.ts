@@ -4,7 +4,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, createOrg, createUser, type TestContext } from '../../test/helpers';
-import { tenantSql, unscopedSql, scopedTo, crossTenant, UnscopedStatementError, UNSCOPED } from './sql';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { tenantSql, unscopedSql, scopedTo, crossTenant, tenantCopyClient, UnscopedStatementError, UNSCOPED } from './sql';
 import { User } from '../modules/users/user.entity';
 
 describe('db/sql.ts', () => {
@@ -71,6 +73,32 @@ describe('db/sql.ts', () => {
     expect(() => crossTenant('because' as keyof typeof UNSCOPED)).toThrow(/unknown reason/);
     expect(() => unscopedSql(em, 'because' as keyof typeof UNSCOPED)).toThrow(/unknown reason/);
     expect(await em.count(User, { id: randomUUID() }, scopedTo(b))).toBe(0);
+  });
+
+  it('tenantCopyClient: tenant statements checked like tenantSql, COPY and local statements only on its own temporary tables', async () => {
+    const c = await tenantCopyClient(ctx.dbUrl, a, 'sql-test');
+    try {
+      await expect(c.query('select id from app_user where id = $1', [a])).rejects.toThrow(/never names organization_id/);
+      await expect(c.query('select id from app_user where organization_id = $1', [b])).rejects.toThrow(/not among the statement's parameters/);
+      await expect(c.local('delete from app_user')).rejects.toThrow(UnscopedStatementError);
+      await expect(c.local('select * from app_user')).rejects.toThrow(UnscopedStatementError);
+      expect(() => c.copyInto('app_user', ['id'])).toThrow(/not a temporary table/);
+      await c.local('begin');
+      await c.temp('t_rows', 'n int, name text');
+      // A statement naming the temporary table and a tenant table is not local.
+      await expect(c.local('insert into t_rows select 1, email from app_user')).rejects.toThrow(UnscopedStatementError);
+      await c.local('rollback');
+      await c.local('begin');
+      await c.temp('t_rows', 'n int, name text');
+      await pipeline(Readable.from(['1\tone\n', '2\ttwo\n']), c.copyInto('t_rows', ['n', 'name']));
+      expect(await c.local(`update t_rows set name = upper(name) where n = 2`)).toBe(1);
+      const { rows } = await c.query<{ n: number; users: number }>('select (select count(*) from t_rows)::int as n, (select count(*) from app_user where organization_id = $1)::int as users', [a]);
+      expect(rows[0].n).toBe(2);
+      expect(rows[0].users).toBeGreaterThan(0);
+      await c.local('commit');
+    } finally {
+      await c.end();
+    }
   });
 
   it('every reason in UNSCOPED says why', () => {

@@ -9,10 +9,15 @@
 //   unscopedSql(em, reason)                          the same three, for a reason listed in UNSCOPED
 //   scopedTo(organizationId)                         find options: the tenant filter with this organization
 //   crossTenant(reason)                              find options: the tenant filter off, for a listed reason
+//   tenantCopyClient(url, organizationId)            a connection of its own for bulk loads: COPY into
+//                                                    temporary tables, tenant statements checked as above
 //
 // A tenant statement must name `organization_id` and bind the organization it was given among its
 // parameters, or it throws before reaching the database: a statement that forgets its
 // `where organization_id = ?` cannot run by accident.
+import type { Writable } from 'node:stream';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
@@ -133,4 +138,64 @@ export function scopedTo(organizationId: string): { filters: { tenant: { organiz
 export function crossTenant(reason: UnscopedReason): { filters: { tenant: false } } {
   if (!(reason in UNSCOPED)) throw new UnscopedStatementError(`crossTenant: unknown reason ${String(reason)}`);
   return { filters: { tenant: false } };
+}
+
+/**
+ * A connection of its own for a bulk load of one organization (issue 21: a million-row CSV import).
+ * COPY needs the driver's client itself, which EntityManager does not lend out. On this connection:
+ * - `query` runs a tenant statement ($1-style parameters), checked like tenantSql's;
+ * - `temp` creates a temporary table of the connection and `local` runs a statement that touches
+ *   only such tables (and session statements: begin, commit, rollback, set), no tenant table;
+ * - `copyInto` is COPY … FROM STDIN into one of those temporary tables, as a writable stream.
+ * So rows of an upload reach tenant tables only through checked statements.
+ */
+export interface TenantCopyClient {
+  query<T = Record<string, unknown>>(sql: string, params: readonly unknown[]): Promise<{ rows: T[]; rowCount: number }>;
+  temp(name: string, columns: string): Promise<void>;
+  local(sql: string): Promise<number>;
+  copyInto(table: string, columns: readonly string[]): Writable;
+  end(): Promise<void>;
+}
+
+// Session statements that read no tenant row: transaction control, a few memory settings, ANALYZE.
+const SESSION_STATEMENT = /^\s*(begin|commit|rollback|analyze\s+[a-z_]+|set(\s+local)?\s+(work_mem|temp_buffers|maintenance_work_mem)\s*=\s*'[0-9a-z]+')\s*;?\s*$/i;
+const TABLE_REF = /\b(?:from|join|update|into|table|analyze)\s+("?[a-z_][a-z0-9_]*"?)/gi;
+
+export async function tenantCopyClient(connectionString: string, organizationId: string, applicationName: string): Promise<TenantCopyClient> {
+  if (typeof organizationId !== 'string' || !UUID.test(organizationId)) throw new UnscopedStatementError(`tenantCopyClient: an organization id is required (got ${JSON.stringify(organizationId)})`);
+  const client = new pg.Client({ connectionString, application_name: applicationName });
+  await client.connect();
+  const temps = new Set<string>();
+  const onlyTemps = (sql: string) => {
+    if (SESSION_STATEMENT.test(sql)) return;
+    const refs = [...sql.matchAll(TABLE_REF)].map((m) => m[1].replace(/"/g, '').toLowerCase());
+    if (refs.length === 0 || refs.some((t) => !temps.has(t))) {
+      throw new UnscopedStatementError(`tenantCopyClient.local: only this connection's temporary tables (${[...temps].join(', ') || 'none yet'}) and session statements: ${sql.slice(0, 120)}`);
+    }
+  };
+  return {
+    async query<T>(sql: string, params: readonly unknown[]) {
+      checkScoped(organizationId, sql, params);
+      const res = await client.query(sql, [...params]);
+      return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 };
+    },
+    async temp(name: string, columns: string) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new UnscopedStatementError(`tenantCopyClient.temp: a plain table name is required (got ${name})`);
+      await client.query(`create temp table ${name} (${columns}) on commit drop`);
+      temps.add(name);
+    },
+    async local(sql: string) {
+      onlyTemps(sql);
+      const res = await client.query(sql);
+      return res.rowCount ?? 0;
+    },
+    copyInto(table: string, columns: readonly string[]) {
+      if (!temps.has(table)) throw new UnscopedStatementError(`tenantCopyClient.copyInto: ${table} is not a temporary table of this connection`);
+      if (columns.some((c) => !/^[a-z_][a-z0-9_]*$/.test(c))) throw new UnscopedStatementError('tenantCopyClient.copyInto: plain column names only');
+      return client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`));
+    },
+    async end() {
+      await client.end();
+    },
+  };
 }

@@ -239,7 +239,7 @@ describe('lists and ideas (spec 002 §7)', () => {
     // Ties on the sort key: 3,000 ideas share one created_at (the id breaks them).
     await conn.execute(`update idea set created_at = '2026-01-02 03:04:05.123456+00' where organization_id = '${orgA}' and list_id = '${list.id}' and name like 'mid 1%'`);
     await conn.execute('analyze idea');
-    const expected = async (order: string) => (await conn.execute(`select id from idea where organization_id = '${orgA}' and list_id = '${list.id}' order by ${order}`)).map((r: { id: string }) => r.id);
+    const expected = async (order: string) => (await conn.execute(`select id from idea where organization_id = '${orgA}' and list_id = '${list.id}' order by ${order}`)).map((r) => String(r.id));
     const byCreated = await expected('created_at desc, id desc');
     const byName = await expected('lower(name) asc, id asc');
     forgetIdeaBoundaries();
