@@ -1,5 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { utf8, CSV_MESSAGES } from './csv-import';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 
 /** A multipart body with the form fields first, then the file. */
@@ -120,5 +123,25 @@ describe('CSV upload into a list (POST /list-company/source)', () => {
     expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
     expect(res.json()).toMatchObject({ rows: 52_000, inserted: 52_000, rejected: 0 });
     expect((await a.get(`/api/v1/list-company/${list.id}`)).json().list.totalIdeas).toBe(52_000);
+  });
+});
+
+describe('the UTF-8 check of an upload (csv-import.ts utf8)', () => {
+  const through = async (chunks: Buffer[]) => {
+    const out: Buffer[] = [];
+    await pipeline(Readable.from(chunks), utf8(), new Writable({ write(c: Buffer, _e, cb) { out.push(c); cb(); } }));
+    return Buffer.concat(out).toString('utf8');
+  };
+  it('passes the bytes on unchanged, also a character split between chunks at every byte', async () => {
+    const text = 'Zürich,€,𝄞 Musik\n';
+    const bytes = Buffer.from(text);
+    for (let cut = 1; cut < bytes.length; cut++) {
+      expect(await through([bytes.subarray(0, cut), bytes.subarray(cut)])).toBe(text);
+    }
+    expect(await through(Array.from(bytes, (b) => Buffer.from([b])))).toBe(text);
+  });
+  it('refuses bytes that are not UTF-8 (Latin-1), also at the very end of the file', async () => {
+    await expect(through([Buffer.from('M\xfcnchen,ok\n', 'latin1')])).rejects.toThrow(CSV_MESSAGES.notUtf8);
+    await expect(through([Buffer.from('ok\n'), Buffer.from([0xc3])])).rejects.toThrow(CSV_MESSAGES.notUtf8);
   });
 });

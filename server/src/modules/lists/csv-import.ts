@@ -11,6 +11,7 @@
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
 import { parse } from 'csv-parse';
 import { companyProblems, normalizeDomain } from '@dealscout/shared/domain';
 import { badRequest } from '../../lib/errors';
@@ -53,43 +54,58 @@ export function orderedIdPrefix(now = Date.now()): string {
   return `${ts.slice(0, 8)}-${ts.slice(8, 12)}-7${r.slice(0, 3)}-${(8 + (parseInt(r[3], 16) & 3)).toString(16)}${r.slice(4, 7)}-${r.slice(7, 11)}`;
 }
 
-/** Decodes UTF-8 strictly (a byte sequence that is not UTF-8 fails the upload with a clear message). */
-function utf8(): Transform {
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+/**
+ * Checks that the bytes are UTF-8 (a byte sequence that is not fails the upload with a clear
+ * message) and passes them on as they are: csv-parse reads bytes, so decoding to a string here only
+ * to encode it again cost a copy of the whole file. A character split between two chunks waits for
+ * the next one (its lead byte says how long it is).
+ */
+export function utf8(): Transform {
+  let tail: Buffer = Buffer.alloc(0);
   return new Transform({
-    readableObjectMode: false,
     transform(chunk: Buffer, _enc, cb) {
-      try { cb(null, decoder.decode(chunk, { stream: true })); } catch { cb(badRequest(CSV_MESSAGES.notUtf8)); }
+      const buf = tail.length ? Buffer.concat([tail, chunk]) : chunk;
+      let end = buf.length;
+      let i = buf.length - 1;
+      while (i >= 0 && buf.length - i <= 3 && (buf[i] & 0xc0) === 0x80) i--;
+      if (i >= 0 && buf[i] >= 0xc0) {
+        const need = buf[i] >= 0xf0 ? 4 : buf[i] >= 0xe0 ? 3 : 2;
+        if (buf.length - i < need) end = i;
+      }
+      const body = buf.subarray(0, end);
+      tail = Buffer.from(buf.subarray(end));
+      if (!isUtf8(body)) return cb(badRequest(CSV_MESSAGES.notUtf8));
+      cb(null, body);
     },
     flush(cb) {
-      try { cb(null, decoder.decode()); } catch { cb(badRequest(CSV_MESSAGES.notUtf8)); }
+      if (tail.length && !isUtf8(tail)) return cb(badRequest(CSV_MESSAGES.notUtf8));
+      cb(null, tail.length ? tail : undefined);
     },
   });
 }
 
-/** Holds the text back until the header line is complete, then picks the separator it uses most. */
+/** Holds the bytes back until the header line is complete, then picks the separator it uses most. */
 function sniffDelimiter(onDelimiter: (d: string) => void): Transform {
-  let head = '';
+  let head: Buffer = Buffer.alloc(0);
   let decided = false;
+  const decide = (line: string) => {
+    const counts = [',', ';', '\t'].map((d) => ({ d, n: line.split(d).length - 1 })).sort((x, y) => y.n - x.n);
+    onDelimiter(counts[0].n > 0 ? counts[0].d : ',');
+    decided = true;
+  };
   return new Transform({
-    transform(chunk: Buffer | string, _enc, cb) {
+    transform(chunk: Buffer, _enc, cb) {
       if (decided) return cb(null, chunk);
-      head += chunk.toString();
-      const nl = head.indexOf('\n');
+      head = head.length ? Buffer.concat([head, chunk]) : chunk;
+      const nl = head.indexOf(0x0a);
       if (nl < 0 && head.length < 1_000_000) return cb();
-      const line = head.slice(0, nl < 0 ? head.length : nl);
-      const counts = [',', ';', '\t'].map((d) => ({ d, n: line.split(d).length - 1 }));
-      counts.sort((a, b) => b.n - a.n);
-      onDelimiter(counts[0].n > 0 ? counts[0].d : ',');
-      decided = true;
+      decide(head.subarray(0, nl < 0 ? head.length : nl).toString('utf8'));
       cb(null, head);
     },
     flush(cb) {
       if (!decided) {
-        const counts = [',', ';', '\t'].map((d) => ({ d, n: head.split(d).length - 1 })).sort((a, b) => b.n - a.n);
-        onDelimiter(counts[0].n > 0 ? counts[0].d : ',');
-        decided = true;
-        return cb(null, head);
+        decide(head.toString('utf8'));
+        return cb(null, head.length ? head : undefined);
       }
       cb();
     },
