@@ -26,7 +26,7 @@ const PASSWORD = 'Bench1234';
 
 const freePort = () => new Promise<number>((resolve) => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = (s.address() as net.AddressInfo).port; s.close(() => resolve(p)); }); });
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]; };
-const rssMb = (pid: number) => { const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8')); return m ? Number(m[1]) / 1024 : 0; };
+const rssMb = (pid: number) => { try { const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8')); return m ? Number(m[1]) / 1024 : 0; } catch { return 0; } };
 
 const dbName = `dealscout_bench_lists_${Date.now()}`;
 const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -40,6 +40,7 @@ const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'serve
   env: { ...process.env, DATABASE_URL: u.toString(), PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: 'warn', NODE_ENV: 'production', REALTIME_SECRET: 'bench-realtime-secret-0123456789abcdef', SECRETS_KEY: 'bench-secrets-key-0123456789abcdef0123456789', DEALSCOUT_ADMIN_EMAIL: EMAIL, DEALSCOUT_ADMIN_PASSWORD: PASSWORD, DEALSCOUT_ORG_NAME: 'Bench Lists' },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
+child.on('exit', (code, signal) => console.log(`server exited: code ${code}, signal ${signal}`));
 const stop = async () => {
   child.kill('SIGTERM');
   await new Promise((r) => child.on('exit', r));

@@ -264,5 +264,5 @@ describe('lists and ideas (spec 002 §7)', () => {
     expect((await page(a, { listCompanyId: list.id, pageIndex: 700 })).listCompanyIdeas.map((i) => i.id)).toEqual(byCreated.filter((_, i) => i !== 5).slice(7_000, 7_010));
     await ideaBoundariesSettled();
     expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder(null, null), where, 7_000, 10, true)).toEqual(byCreated.filter((_, i) => i !== 5).slice(7_000, 7_010));
-  });
+  }, 180_000);
 });
