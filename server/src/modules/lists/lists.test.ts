@@ -258,6 +258,11 @@ describe('lists and ideas (spec 002 §7)', () => {
       expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder('name', 'asc'), where, rank, 10, true)).toEqual(byName.slice(rank, rank + 10));
     }
     expect((await page(a, { listCompanyId: list.id, pageIndex: 999, sortKey: 'name', sortOrder: 'asc' })).listCompanyIdeas.map((i) => i.id)).toEqual(byName.slice(9_990, 10_000));
+    // An estimated set (a search matching every idea): a page between starts at its share of the list — consecutive matching rows.
+    const searched = await page(a, { listCompanyId: list.id, text: 'mid', pageIndex: 1_500 });
+    const at = searched.listCompanyIdeas.map((i) => byCreated.indexOf(i.id));
+    expect(at).toHaveLength(10);
+    expect(at.every((x, k) => x >= 0 && (k === 0 || x === at[k - 1] + 1))).toBe(true);
     // One idea deleted: the map is of an older version of the list, exact pages walk by offset (still right).
     expect((await a.post('/api/v1/list-company/idea/delete', { listCompanyId: list.id, listCompanyIdeaIds: [byCreated[5]] })).statusCode).toBe(200);
     expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder(null, null), where, 7_000, 10, true)).toBeNull();
