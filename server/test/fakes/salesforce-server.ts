@@ -245,7 +245,7 @@ export class FakeSalesforce {
         name: describe[1], label: describe[1], queryable: true, createable: true, updateable: true, custom: false,
         fields: fields.map((f) => ({
           name: f.name, label: f.label, type: f.type, updateable: f.updateable ?? false, createable: f.createable ?? false, custom: f.custom ?? f.name.endsWith('__c'),
-          nillable: f.nillable ?? !f.required, externalId: f.externalId ?? false, unique: f.unique ?? false, idLookup: f.name === 'Id' || (f.externalId ?? false),
+          nillable: f.nillable ?? false, externalId: f.externalId ?? false, unique: f.unique ?? false, idLookup: f.name === 'Id' || (f.externalId ?? false),
           defaultedOnCreate: f.defaultValue !== undefined, referenceTo: f.referenceTo ?? [],
           picklistValues: (f.picklistValues ?? []).map((v) => ({ value: v, label: v, active: true, defaultValue: v === f.defaultValue })),
         })),

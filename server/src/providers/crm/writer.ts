@@ -381,7 +381,8 @@ function normalizeDomain(value: string): string {
 }
 
 function sameValue(have: AffinityFieldValue['value'], want: CrmFieldValue): boolean {
-  if (have !== null && typeof have === 'object' && 'text' in have) return have.text === want;
+  // A (ranked) dropdown answers its option { id, text }; we send the option id or the text.
+  if (have !== null && typeof have === 'object' && 'text' in have) return have.id === want || have.text === want;
   return String(have) === String(want);
 }
 
