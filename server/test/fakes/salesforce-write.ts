@@ -88,8 +88,17 @@ export class SfWriteStore {
     return `${PREFIX[sobject] ?? 'a00'}W${this.seq.toString(36).toUpperCase().padStart(11, '0')}AAA`;
   }
 
+  private readonly fieldMaps = new Map<string, { list: FakeSfField[]; len: number; byName: Map<string, FakeSfField> }>();
+
+  /** A field by name, case-insensitive (tests may add fields: the map follows the list). */
   private field(sobject: string, name: string): FakeSfField | undefined {
-    return (this.fields[sobject] ?? []).find((f) => f.name.toLowerCase() === name.toLowerCase());
+    const list = this.fields[sobject] ?? [];
+    let m = this.fieldMaps.get(sobject);
+    if (!m || m.list !== list || m.len !== list.length) {
+      m = { list, len: list.length, byName: new Map(list.map((f) => [f.name.toLowerCase(), f])) };
+      this.fieldMaps.set(sobject, m);
+    }
+    return m.byName.get(name.toLowerCase());
   }
 
   private indexed(sobject: string): Index {
