@@ -142,12 +142,9 @@ export class SfWriteStore {
     return this.indexed(sobject).byField.get(field)?.get(value.toLowerCase()) ?? [];
   }
 
-  seed(sobject: string, count: number, make: (i: number) => Record<string, unknown>): void {
-    const all = this.records[sobject] ?? (this.records[sobject] = []);
-    const now = stamp();
-    for (let i = 0; i < count; i += 1) {
-      all.push({ Id: this.newId(sobject), OwnerId: this.ownerId, LastModifiedDate: now, SystemModstamp: now, ...make(i) } as FakeSfRecord);
-    }
+  /** Forgets the indexes of an sObject (after records were changed in place from outside). */
+  reindex(sobject: string): void {
+    this.indexes.delete(sobject);
   }
 
   // ---- validation and application of one record ------------------------------------------------

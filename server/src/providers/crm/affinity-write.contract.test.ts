@@ -69,7 +69,7 @@ describe('Affinity write contract (fake Affinity)', () => {
     const org = fake.addOrganization('Hooli', 'hooli.example.com');
     const other = fake.addOrganization('Other', 'other.example.com');
     const first = await w.upsertContacts([
-      { localId: 'ct-1', fields: { first_name: 'Gavin', last_name: 'Belson', email: 'Gavin@hooli.example.com', '201': 'CEO' }, accountCrmId: String(org.id) },
+      { localId: 'ct-1', fields: { first_name: 'Gavin', last_name: 'Belson', primary_email: 'Gavin@hooli.example.com', 'field:201': 'CEO' }, accountCrmId: String(org.id) },
       { localId: 'ct-2', fields: { first_name: 'No', email: 'no@hooli.example.com' } },
     ]);
     expect(first[0]).toMatchObject({ created: true, error: null });

@@ -30,14 +30,14 @@ export type CrmProvider = 'salesforce' | 'affinity';
 export type CrmFieldValue = string | number | boolean | null;
 
 /** A company to write. `fields` are the CRM's field names (after the mapping): Salesforce API names;
- *  Affinity `name`, `domain` or a global field's id ("1234") for a field value. null clears. */
+ *  Affinity `name`, `domain` or a global field's id ("1234" or "field:1234") for a field value. null clears. */
 export interface CrmAccountWrite {
   localId: string;
   crmId?: string | null;
   fields: Record<string, CrmFieldValue>;
 }
 /** A contact to write; `accountCrmId` links it (Salesforce AccountId, Affinity organization_ids).
- *  Affinity fields: `first_name`, `last_name`, `email`, or a field id. */
+ *  Affinity fields: `first_name`, `last_name`, `email` (or `primary_email`), or a field id (`1234` or `field:1234`). */
 export interface CrmContactWrite extends CrmAccountWrite {
   accountCrmId?: string | null;
 }
@@ -263,6 +263,13 @@ export class SalesforceCrmWriter implements CrmWriter {
 const ORG_FIELDS = new Set(['name', 'domain']);
 const PERSON_FIELDS = new Set(['first_name', 'last_name', 'email']);
 
+/** Field keys as the mapping names them: `field:1234` → `1234`, `primary_email` → `email`. */
+function affinityKeys(fields: Record<string, CrmFieldValue>): Record<string, CrmFieldValue> {
+  const out: Record<string, CrmFieldValue> = {};
+  for (const [k, v] of Object.entries(fields)) out[k === 'primary_email' ? 'email' : k.replace(/^field:(\d+)$/, '$1')] = v;
+  return out;
+}
+
 /** The marker line a note carries so a re-run finds it instead of creating it again. */
 export function affinityNoteMarker(localId: string): string {
   return `Dealscout activity ${localId}`;
@@ -274,7 +281,7 @@ export class AffinityCrmWriter implements CrmWriter {
   constructor(private readonly client: AffinityClient) {}
 
   async upsertAccounts(records: CrmAccountWrite[]): Promise<CrmWriteResult[]> {
-    return this.sequential(records, async (r) => {
+    return this.sequential(records.map((r) => ({ ...r, fields: affinityKeys(r.fields) })), async (r) => {
       const bad = Object.keys(r.fields).filter((k) => !ORG_FIELDS.has(k) && !/^\d+$/.test(k));
       if (bad.length) return failed(r.localId, { code: 'INVALID_FIELD', message: `Not an Affinity organization field: ${bad.join(', ')}`, fields: bad, retryable: false });
       const attrs: { name?: string; domain?: string | null } = {};
@@ -295,7 +302,7 @@ export class AffinityCrmWriter implements CrmWriter {
   }
 
   async upsertContacts(records: CrmContactWrite[]): Promise<CrmWriteResult[]> {
-    return this.sequential(records, async (r) => {
+    return this.sequential(records.map((r) => ({ ...r, fields: affinityKeys(r.fields) })), async (r) => {
       const bad = Object.keys(r.fields).filter((k) => !PERSON_FIELDS.has(k) && !/^\d+$/.test(k));
       if (bad.length) return failed(r.localId, { code: 'INVALID_FIELD', message: `Not an Affinity person field: ${bad.join(', ')}`, fields: bad, retryable: false });
       const email = typeof r.fields.email === 'string' && r.fields.email.trim() ? r.fields.email.trim().toLowerCase() : null;
