@@ -108,6 +108,22 @@ describe('Salesforce write contract (fake Salesforce)', () => {
     expect(c.limitInfo).toEqual({ used: sf.requestLimit, limit: sf.requestLimit });
   });
 
+  it('a revoked connection stops the batch as not retryable; the limit refusing a bulk job marks its records retryable', async () => {
+    const { client: c } = await client();
+    const bulk = await new SalesforceCrmWriter(c, { bulkThreshold: 1, bulkPollIntervalMs: 5 }).upsertAccounts([{ localId: 'l1', fields: { Name: 'L1' } }, { localId: 'l2', fields: { Name: 'L2' } }]);
+    expect(bulk.every((r) => r.error === null)).toBe(true);
+    sf.requestLimit = sf.apiRequests + 1; // the job is created, the upload is refused
+    const limited = await new SalesforceCrmWriter(c, { bulkThreshold: 1, bulkPollIntervalMs: 5 }).upsertAccounts([{ localId: 'l3', fields: { Name: 'L3' } }, { localId: 'l4', fields: { Name: 'L4' } }]);
+    expect(limited.map((r) => [r.error?.code, r.error?.retryable])).toEqual([['REQUEST_LIMIT_EXCEEDED', true], ['REQUEST_LIMIT_EXCEEDED', true]]);
+    sf.requestLimit = 15000;
+
+    sf.revokeRefreshTokens();
+    sf.requests.length = 0;
+    const lost = await new SalesforceCrmWriter(c, { concurrency: 1 }).upsertAccounts(Array.from({ length: 300 }, (_, i) => ({ localId: `v-${i}`, fields: { Name: `V ${i}` } })));
+    expect(new Set(lost.map((r) => `${r.error?.code}:${String(r.error?.retryable)}`))).toEqual(new Set(['invalid_grant:false']));
+    expect(api('composite/sobjects/Account/Dealscout_Id__c')).toHaveLength(1);
+  });
+
   it('a session expiring mid-batch is refreshed once and the batch completes', async () => {
     const refreshed: string[] = [];
     const { client: c } = await client((t) => refreshed.push(t));
