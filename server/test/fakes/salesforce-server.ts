@@ -10,11 +10,28 @@
 //   (query/{locator}-{offset}); the Sforce-Limit-Info header on every answer.
 // - Errors in Salesforce's shape ([{ message, errorCode }]): 401 INVALID_SESSION_ID for an expired or
 //   unknown token, 403 REQUEST_LIMIT_EXCEEDED when the org's API request limit is used up.
+// - Writes (see salesforce-write.ts): sObject Collections create / update / upsert by external ID
+//   (≤ 200 records, allOrNone, per-record SaveResult / UpsertResult with { statusCode, message,
+//   fields } errors) and Bulk API 2.0 ingest jobs (Open → UploadComplete → InProgress → JobComplete
+//   | Failed | Aborted; successfulResults / failedResults / unprocessedrecords as CSV).
 import http from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { SfWriteStore, type SfRule } from './salesforce-write';
 
-export interface FakeSfField { name: string; label: string; type: string; updateable?: boolean; createable?: boolean; custom?: boolean; nillable?: boolean }
+export interface FakeSfField {
+  name: string; label: string; type: string; updateable?: boolean; createable?: boolean; custom?: boolean; nillable?: boolean;
+  /** An External ID field (upsert key); `unique` refuses a second record with the same value. */
+  externalId?: boolean; unique?: boolean;
+  /** Restricted picklist values. */
+  picklistValues?: string[];
+  /** Required on create (not nillable, no default): REQUIRED_FIELD_MISSING. */
+  required?: boolean;
+  /** Value given on create when the record leaves it out. */
+  defaultValue?: unknown;
+  /** For reference fields: the sObjects the id may point at. */
+  referenceTo?: string[];
+}
 export type FakeSfRecord = Record<string, unknown> & { Id: string; LastModifiedDate: string; SystemModstamp?: string };
 
 export interface FakeSalesforceOptions {
@@ -25,6 +42,8 @@ export interface FakeSalesforceOptions {
   requestLimit?: number;
   /** Records per query page (Salesforce: 2000 by default). */
   pageSize?: number;
+  /** Job-info polls a Bulk API 2.0 ingest job spends InProgress before it completes (default 1). */
+  bulkPollsInProgress?: number;
 }
 
 interface CodeGrant { redirectUri: string; challenge: string | null; used: boolean; expiresAt: number }
@@ -32,23 +51,41 @@ interface CodeGrant { redirectUri: string; challenge: string | null; used: boole
 const DEFAULT_FIELDS: Record<string, FakeSfField[]> = {
   Account: [
     { name: 'Id', label: 'Account ID', type: 'id' },
-    { name: 'Name', label: 'Account Name', type: 'string', updateable: true, createable: true },
+    { name: 'Name', label: 'Account Name', type: 'string', updateable: true, createable: true, required: true },
     { name: 'Website', label: 'Website', type: 'url', updateable: true, createable: true, nillable: true },
     { name: 'Industry', label: 'Industry', type: 'picklist', updateable: true, createable: true, nillable: true },
     { name: 'NumberOfEmployees', label: 'Employees', type: 'int', updateable: true, createable: true, nillable: true },
     { name: 'AnnualRevenue', label: 'Annual Revenue', type: 'currency', updateable: true, createable: true, nillable: true },
-    { name: 'OwnerId', label: 'Owner ID', type: 'reference', updateable: true, createable: true },
+    { name: 'OwnerId', label: 'Owner ID', type: 'reference', updateable: true, createable: true, referenceTo: ['User'] },
+    { name: 'Dealscout_Id__c', label: 'Dealscout ID', type: 'string', updateable: true, createable: true, nillable: true, custom: true, externalId: true, unique: true },
     { name: 'LastModifiedDate', label: 'Last Modified Date', type: 'datetime' },
     { name: 'SystemModstamp', label: 'System Modstamp', type: 'datetime' },
   ],
   Contact: [
     { name: 'Id', label: 'Contact ID', type: 'id' },
     { name: 'FirstName', label: 'First Name', type: 'string', updateable: true, createable: true, nillable: true },
-    { name: 'LastName', label: 'Last Name', type: 'string', updateable: true, createable: true },
+    { name: 'LastName', label: 'Last Name', type: 'string', updateable: true, createable: true, required: true },
     { name: 'Email', label: 'Email', type: 'email', updateable: true, createable: true, nillable: true },
     { name: 'Title', label: 'Title', type: 'string', updateable: true, createable: true, nillable: true },
-    { name: 'AccountId', label: 'Account ID', type: 'reference', updateable: true, createable: true, nillable: true },
-    { name: 'OwnerId', label: 'Owner ID', type: 'reference', updateable: true, createable: true },
+    { name: 'AccountId', label: 'Account ID', type: 'reference', updateable: true, createable: true, nillable: true, referenceTo: ['Account'] },
+    { name: 'OwnerId', label: 'Owner ID', type: 'reference', updateable: true, createable: true, referenceTo: ['User'] },
+    { name: 'Dealscout_Id__c', label: 'Dealscout ID', type: 'string', updateable: true, createable: true, nillable: true, custom: true, externalId: true, unique: true },
+    { name: 'LastModifiedDate', label: 'Last Modified Date', type: 'datetime' },
+    { name: 'SystemModstamp', label: 'System Modstamp', type: 'datetime' },
+  ],
+  Task: [
+    { name: 'Id', label: 'Activity ID', type: 'id' },
+    { name: 'Subject', label: 'Subject', type: 'combobox', updateable: true, createable: true, nillable: true },
+    { name: 'Description', label: 'Description', type: 'textarea', updateable: true, createable: true, nillable: true },
+    { name: 'ActivityDate', label: 'Due Date Only', type: 'date', updateable: true, createable: true, nillable: true },
+    { name: 'Status', label: 'Status', type: 'picklist', updateable: true, createable: true, defaultValue: 'Not Started', picklistValues: ['Not Started', 'In Progress', 'Completed', 'Waiting on someone else', 'Deferred'] },
+    { name: 'Priority', label: 'Priority', type: 'picklist', updateable: true, createable: true, defaultValue: 'Normal', picklistValues: ['High', 'Normal', 'Low'] },
+    // TaskSubtype is set when the task is created and cannot be changed afterwards.
+    { name: 'TaskSubtype', label: 'Task Subtype', type: 'picklist', updateable: false, createable: true, nillable: true, picklistValues: ['Task', 'Email', 'ListEmail', 'Cadence', 'Call', 'LinkedIn'] },
+    { name: 'WhoId', label: 'Name ID', type: 'reference', updateable: true, createable: true, nillable: true, referenceTo: ['Contact', 'Lead'] },
+    { name: 'WhatId', label: 'Related To ID', type: 'reference', updateable: true, createable: true, nillable: true, referenceTo: ['Account', 'Opportunity'] },
+    { name: 'OwnerId', label: 'Assigned To ID', type: 'reference', updateable: true, createable: true, referenceTo: ['User'] },
+    { name: 'Dealscout_Id__c', label: 'Dealscout ID', type: 'string', updateable: true, createable: true, nillable: true, custom: true, externalId: true, unique: true },
     { name: 'LastModifiedDate', label: 'Last Modified Date', type: 'datetime' },
     { name: 'SystemModstamp', label: 'System Modstamp', type: 'datetime' },
   ],
@@ -70,7 +107,9 @@ export class FakeSalesforce {
   /** Every request: method, path, query, authorization header. */
   readonly requests: { method: string; path: string; query: URLSearchParams; authorization?: string }[] = [];
   readonly fields: Record<string, FakeSfField[]> = structuredClone(DEFAULT_FIELDS);
-  readonly records: Record<string, FakeSfRecord[]> = { Account: [], Contact: [], User: [] };
+  readonly records: Record<string, FakeSfRecord[]> = { Account: [], Contact: [], Task: [], User: [] };
+  /** Record writes, Bulk API 2.0 jobs, scripted per-record failures (see salesforce-write.ts). */
+  readonly writes: SfWriteStore;
   apiRequests = 0;
   requestLimit: number;
   pageSize: number;
@@ -79,11 +118,13 @@ export class FakeSalesforce {
   private readonly accessTokens = new Map<string, { expired: boolean }>();
   private readonly refreshTokens = new Set<string>();
   private readonly cursors = new Map<string, Record<string, unknown>[]>();
+  private expireAt: number | null = null;
 
   private constructor(private readonly opts: FakeSalesforceOptions) {
     this.username = opts.username ?? 'admin@acme.example.com';
     this.requestLimit = opts.requestLimit ?? 15000;
     this.pageSize = opts.pageSize ?? 2000;
+    this.writes = new SfWriteStore(this.fields, this.records, this.userId, opts.bulkPollsInProgress ?? 1);
     this.addUser(this.username, 'Ada Admin', this.userId);
     this.server = http.createServer((req, res) => {
       void this.handle(req, res).catch((err: unknown) => {
@@ -113,6 +154,46 @@ export class FakeSalesforce {
   addUser(username: string, name: string, id = `005${randomBytes(6).toString('hex').toUpperCase().slice(0, 12)}AAA`, active = true): FakeSfRecord {
     const rec: FakeSfRecord = { Id: id, Username: username, Name: name, Email: username, IsActive: active, LastModifiedDate: new Date().toISOString().replace('Z', '+0000') };
     this.records.User.push(rec);
+    return rec;
+  }
+  /** The access tokens issued so far expire after `count` more REST API requests (a session ending mid-batch). */
+  expireAccessTokensAfter(count: number): void {
+    this.expireAt = this.apiRequests + count;
+  }
+  /** Records of an sObject whose fields match `where` (inspection for tests). */
+  find(sobject: string, where: Record<string, unknown> = {}): FakeSfRecord[] {
+    return (this.records[sobject] ?? []).filter((r) => Object.entries(where).every(([k, v]) => r[k] === v));
+  }
+  /** Makes matching record writes fail with a Salesforce error (a validation rule, a trigger, a lock). */
+  rejectWrites(rule: SfRule): void {
+    this.writes.rules.push(rule);
+  }
+  /**
+   * Bulk seeding for benches and big tests (100,000 accounts, 200,000 contacts): `count` records
+   * made by `make(i)`, with sequential Ids (001/003/00T + S + 11 digits + AAA). Their modification
+   * stamps end now and are `spreadMs` apart (a bulk load into Salesforce spreads over time too; 0
+   * gives them all one stamp). (Same signature as the seed of issue-23a's branch.)
+   */
+  seed(sobject: 'Account' | 'Contact' | 'Task', count: number, make: (i: number) => Record<string, unknown>, spreadMs = 0): FakeSfRecord[] {
+    const prefix = sobject === 'Account' ? '001' : sobject === 'Contact' ? '003' : '00T';
+    const base = this.records[sobject].length;
+    const end = Date.now();
+    const out: FakeSfRecord[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const now = new Date(end - (count - 1 - i) * spreadMs).toISOString().replace('Z', '+0000');
+      const rec: FakeSfRecord = { Id: `${prefix}S${String(base + i).padStart(11, '0')}AAA`, LastModifiedDate: now, SystemModstamp: now, OwnerId: this.userId, ...make(i) };
+      this.records[sobject].push(rec);
+      out.push(rec);
+    }
+    return out;
+  }
+  /** Changes a record as an edit in Salesforce would: the fields, then LastModifiedDate and SystemModstamp moved to now. */
+  touch(sobject: 'Account' | 'Contact', id: string, fields: Record<string, unknown>): FakeSfRecord {
+    const rec = this.writes.byId(sobject, id);
+    if (!rec) throw new Error(`no ${sobject} ${id}`);
+    const now = new Date().toISOString().replace('Z', '+0000');
+    Object.assign(rec, fields, { LastModifiedDate: now, SystemModstamp: now });
+    this.writes.reindex(sobject);
     return rec;
   }
   addRecord(sobject: 'Account' | 'Contact', fields: Record<string, unknown> & { Id?: string }): FakeSfRecord {
@@ -166,6 +247,12 @@ export class FakeSalesforce {
     const m = /^\/services\/data\/v(\d+\.\d)\/(.*)$/.exec(u.pathname);
     if (!m) return json(404, [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }]);
     this.apiRequests += 1;
+    if (this.expireAt !== null && this.apiRequests > this.expireAt) {
+      this.expireAt = null;
+      this.expireAccessTokens();
+      this.apiRequests -= 1;
+      return json(401, [{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }]);
+    }
     const limitHeader = { 'Sforce-Limit-Info': `api-usage=${Math.min(this.apiRequests, this.requestLimit)}/${this.requestLimit}` };
     if (this.apiRequests > this.requestLimit) {
       return json(403, [{ message: `TotalRequests Limit exceeded.`, errorCode: 'REQUEST_LIMIT_EXCEEDED' }], limitHeader);
@@ -177,7 +264,12 @@ export class FakeSalesforce {
       if (!fields) return json(404, [{ errorCode: 'NOT_FOUND', message: `The requested resource does not exist` }], limitHeader);
       return json(200, {
         name: describe[1], label: describe[1], queryable: true, createable: true, updateable: true, custom: false,
-        fields: fields.map((f) => ({ name: f.name, label: f.label, type: f.type, updateable: f.updateable ?? false, createable: f.createable ?? false, custom: f.custom ?? f.name.endsWith('__c'), nillable: f.nillable ?? false })),
+        fields: fields.map((f) => ({
+          name: f.name, label: f.label, type: f.type, updateable: f.updateable ?? false, createable: f.createable ?? false, custom: f.custom ?? f.name.endsWith('__c'),
+          nillable: f.nillable ?? false, externalId: f.externalId ?? false, unique: f.unique ?? false, idLookup: f.name === 'Id' || (f.externalId ?? false),
+          defaultedOnCreate: f.defaultValue !== undefined, referenceTo: f.referenceTo ?? [],
+          picklistValues: (f.picklistValues ?? []).map((v) => ({ value: v, label: v, active: true, defaultValue: v === f.defaultValue })),
+        })),
       }, limitHeader);
     }
     if (rest === 'query' || rest === 'query/') {
@@ -200,6 +292,20 @@ export class FakeSalesforce {
       const locator = `01g${randomBytes(6).toString('hex')}`;
       this.cursors.set(locator, shaped);
       return json(200, this.page(m[1], locator, 0), limitHeader);
+    }
+    const written = this.writes.handle(req.method ?? 'GET', rest, body, m[1], req.headers['content-type'] ?? '');
+    if (written) {
+      if (written.csv !== undefined) {
+        res.writeHead(written.status, { 'content-type': 'text/csv', ...limitHeader });
+        res.end(written.csv);
+        return;
+      }
+      if (written.body === undefined) {
+        res.writeHead(written.status, limitHeader);
+        res.end();
+        return;
+      }
+      return json(written.status, written.body, limitHeader);
     }
     const more = /^query\/(01g[0-9a-f]+)-(\d+)$/.exec(rest);
     if (more) {

@@ -24,6 +24,15 @@ export interface AffinityWhoAmI {
 export interface AffinityOrganization { id: number; name: string; domain: string | null; domains: string[]; crm_owner_ids?: number[] }
 export interface AffinityPerson { id: number; first_name: string; last_name: string; primary_email: string | null; emails: string[]; organization_ids?: number[] }
 export interface AffinityPage<T> { items: T[]; nextPageToken: string | null }
+/** A field value (v1): `list_entry_id` null for a global field. */
+export interface AffinityFieldValue {
+  id: number; field_id: number; entity_id: number; list_entry_id: number | null;
+  value: string | number | boolean | null | { id: number; text: string } | Record<string, unknown>;
+}
+export interface AffinityNote {
+  id: number; creator_id: number; person_ids: number[]; organization_ids: number[]; opportunity_ids: number[];
+  content: string; type: number; created_at: string; updated_at: string | null;
+}
 
 export class AffinityError extends Error {
   constructor(message: string, readonly status: number | null, readonly retryAfterMs: number | null = null, cause?: unknown) {
@@ -106,6 +115,89 @@ export class AffinityClient {
     const r = await this.request<{ persons: Array<AffinityPerson & { type?: number }>; next_page_token: string | null }>('GET', `/persons?${q}`);
     const wanted = email.trim().toLowerCase();
     return r.persons.find((p) => p.type === 1 && (p.emails ?? []).concat(p.primary_email ?? []).some((e) => e.toLowerCase() === wanted)) ?? null;
+  }
+
+  // ---- writes --------------------------------------------------------------------------------
+
+  /** POST /organizations { name, domain, person_ids }. */
+  async createOrganization(org: { name: string; domain: string | null; person_ids?: number[] }): Promise<AffinityOrganization> {
+    return this.request('POST', '/organizations', org);
+  }
+
+  /** PUT /organizations/{id}: only the attributes given change. */
+  async updateOrganization(id: number, org: { name?: string; domain?: string | null; person_ids?: number[] }): Promise<AffinityOrganization> {
+    return this.request('PUT', `/organizations/${id}`, org);
+  }
+
+  /** GET /organizations?term=domain, keeping the organization that has exactly this domain. */
+  async findOrganizationByDomain(domain: string): Promise<AffinityOrganization | null> {
+    const wanted = domain.trim().toLowerCase();
+    const r = await this.request<{ organizations: AffinityOrganization[] }>('GET', `/organizations?${new URLSearchParams({ term: wanted, page_size: '100' })}`);
+    return r.organizations.find((o) => [o.domain, ...(o.domains ?? [])].some((d) => d?.toLowerCase() === wanted)) ?? null;
+  }
+
+  async getPerson(id: number): Promise<AffinityPerson> {
+    return this.request('GET', `/persons/${id}`);
+  }
+
+  /** POST /persons { first_name, last_name, emails, organization_ids }. */
+  async createPerson(p: { first_name: string; last_name: string; emails: string[]; organization_ids?: number[] }): Promise<AffinityPerson> {
+    return this.request('POST', '/persons', p);
+  }
+
+  /** PUT /persons/{id}: emails and organization_ids, when given, replace the current lists. */
+  async updatePerson(id: number, p: { first_name?: string; last_name?: string; emails?: string[]; organization_ids?: number[] }): Promise<AffinityPerson> {
+    return this.request('PUT', `/persons/${id}`, p);
+  }
+
+  /** GET /persons?term=email, keeping the person with exactly this email. */
+  async findPersonByEmail(email: string): Promise<AffinityPerson | null> {
+    const wanted = email.trim().toLowerCase();
+    const r = await this.request<{ persons: AffinityPerson[] }>('GET', `/persons?${new URLSearchParams({ term: wanted, page_size: '100' })}`);
+    return r.persons.find((p) => (p.emails ?? []).concat(p.primary_email ?? []).some((e) => e.toLowerCase() === wanted)) ?? null;
+  }
+
+  /** GET /field-values?person_id= | organization_id= (global and list field values of an entity). */
+  async fieldValues(entity: { person_id: number } | { organization_id: number }): Promise<AffinityFieldValue[]> {
+    const [k, v] = Object.entries(entity)[0] as [string, number];
+    return this.request('GET', `/field-values?${new URLSearchParams({ [k]: String(v) })}`);
+  }
+
+  async createFieldValue(fv: { field_id: number; entity_id: number; value: unknown; list_entry_id?: number }): Promise<AffinityFieldValue> {
+    return this.request('POST', '/field-values', fv);
+  }
+
+  async updateFieldValue(id: number, value: unknown): Promise<AffinityFieldValue> {
+    return this.request('PUT', `/field-values/${id}`, { value });
+  }
+
+  async deleteFieldValue(id: number): Promise<void> {
+    await this.request<{ success: boolean }>('DELETE', `/field-values/${id}`);
+  }
+
+  /** POST /notes: plain text (type 0) on persons and / or organizations. */
+  async createNote(n: { person_ids?: number[]; organization_ids?: number[]; content: string; created_at?: string }): Promise<AffinityNote> {
+    return this.request('POST', '/notes', { ...n, type: 0 });
+  }
+
+  async notesPage(about: { person_id: number } | { organization_id: number }, pageToken: string | null, pageSize = 500): Promise<AffinityPage<AffinityNote>> {
+    const [k, v] = Object.entries(about)[0] as [string, number];
+    const q = new URLSearchParams({ [k]: String(v), page_size: String(pageSize) });
+    if (pageToken) q.set('page_token', pageToken);
+    const r = await this.request<{ notes: AffinityNote[]; next_page_token: string | null }>('GET', `/notes?${q}`);
+    return { items: r.notes, nextPageToken: r.next_page_token };
+  }
+
+  /** The note of this person / organization whose content contains `marker`, or null (every page read). */
+  async findNote(about: { person_id: number } | { organization_id: number }, marker: string): Promise<AffinityNote | null> {
+    let token: string | null = null;
+    do {
+      const page = await this.notesPage(about, token);
+      const hit = page.items.find((n) => n.content.includes(marker));
+      if (hit) return hit;
+      token = page.nextPageToken;
+    } while (token);
+    return null;
   }
 
   /** The global and list fields offered for organizations or persons (GET /organizations/fields, /persons/fields). */
