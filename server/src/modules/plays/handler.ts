@@ -146,25 +146,50 @@ export function createPlayHandler(deps: PlayHandlerDeps = {}): ExecutionHandler<
       }
     },
     async commit(em, execution, outcome) {
-      if (!outcome || outcome.kind !== 'done' || !execution.created_by_id) return;
-      const org = execution.organization_id;
-      const provenance = JSON.stringify({ model: outcome.model, renderedPrompt: outcome.rendered.text, values: outcome.rendered.values, playVersion: outcome.playVersion, signature: outcome.signature ?? null });
-      // AI emails stay 'processing' until verified (POST /entity/check-ai-generated); template ones are drafts at once.
-      const status = outcome.isAi ? 'processing' : 'draft';
-      const draft = regenerateTarget(execution.idempotency_key);
-      if (draft) {
-        await tenantSql(em, org).all(`update channel_email set subject = ?, body = ?, play_id = ?, play_name = ?, play_version = ?, execution_id = ?, is_ai_email_generated = ?,
-                  status = ?, status_message = null, provenance = ?::jsonb, updated_at = clock_timestamp()
-            where id = ? and organization_id = ? and status not in ('cancelled', 'sent', 'scheduled')`, [outcome.subject, outcome.body, outcome.playId, outcome.playName, outcome.playVersion, execution.id, outcome.isAi, status, provenance, draft, org]);
-        return;
-      }
-      const title = `${outcome.contact.firstName} ${outcome.contact.lastName}`.trim();
-      await tenantSql(em, org).all(`insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id, company_id, play_id, play_name, play_version,
-                                    execution_id, is_ai_email_generated, status, status_message, show_to_from_cc, provenance, created_at, updated_at)
-         select gen_random_uuid(), ?, u.id, ?, u.email, ?, '[]'::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, false, ?::jsonb, clock_timestamp(), clock_timestamp()
-           from app_user u where u.id = ? and u.organization_id = ?
-         on conflict (organization_id, execution_id) do update set subject = excluded.subject, body = excluded.body, provenance = excluded.provenance, updated_at = clock_timestamp()`, [org, title, outcome.contact.email, outcome.subject, outcome.body, outcome.contact.id, outcome.companyId, outcome.playId, outcome.playName, outcome.playVersion,
-          execution.id, outcome.isAi, status, provenance, execution.created_by_id, org]);
+      await commitDrafts(em, [{ execution, result: outcome }]);
+    },
+    async commitMany(em, items) {
+      await commitDrafts(em, items);
     },
   });
+}
+
+/**
+ * Writes the drafts of completed play executions of one organization, in the completing
+ * transaction: the new drafts of a group in one statement (one draft per execution: unique
+ * (organization, execution), so a retried job updates the same row, never a second one); a draft
+ * regenerated in place (its idempotency key names it) is updated on its own.
+ */
+async function commitDrafts(em: EntityManager, items: readonly { execution: ExecutionRow; result: PlayRunOutcome | null }[]): Promise<void> {
+  const done = items.filter((i): i is { execution: ExecutionRow; result: PlayRunOutcome } => i.result?.kind === 'done' && !!i.execution.created_by_id);
+  if (done.length === 0) return;
+  const org = done[0]!.execution.organization_id;
+  const fresh: unknown[] = [];
+  for (const { execution, result: outcome } of done) {
+    const provenance = { model: outcome.model, renderedPrompt: outcome.rendered.text, values: outcome.rendered.values, playVersion: outcome.playVersion, signature: outcome.signature ?? null };
+    // AI emails stay 'processing' until verified (POST /entity/check-ai-generated); template ones are drafts at once.
+    const status = outcome.isAi ? 'processing' : 'draft';
+    const draft = regenerateTarget(execution.idempotency_key);
+    if (draft) {
+      await tenantSql(em, org).all(`update channel_email set subject = ?, body = ?, play_id = ?, play_name = ?, play_version = ?, execution_id = ?, is_ai_email_generated = ?,
+                status = ?, status_message = null, provenance = ?::jsonb, updated_at = clock_timestamp()
+          where id = ? and organization_id = ? and status not in ('cancelled', 'sent', 'scheduled')`, [outcome.subject, outcome.body, outcome.playId, outcome.playName, outcome.playVersion, execution.id, outcome.isAi, status, JSON.stringify(provenance), draft, org]);
+      continue;
+    }
+    fresh.push({
+      title: `${outcome.contact.firstName} ${outcome.contact.lastName}`.trim(), to: outcome.contact.email, subject: outcome.subject, body: outcome.body,
+      contact: outcome.contact.id, company: outcome.companyId, play: outcome.playId, playName: outcome.playName, playVersion: outcome.playVersion,
+      execution: execution.id, ai: outcome.isAi, status, provenance, owner: execution.created_by_id,
+    });
+  }
+  if (fresh.length === 0) return;
+  await tenantSql(em, org).bound(`insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id, company_id, play_id, play_name, play_version,
+                                  execution_id, is_ai_email_generated, status, status_message, show_to_from_cc, provenance, created_at, updated_at)
+       select gen_random_uuid(), $1::uuid, u.id, x->>'title', u.email, x->>'to', '[]'::jsonb, x->>'subject', x->>'body', (x->>'contact')::uuid, (x->>'company')::uuid, (x->>'play')::uuid, x->>'playName', (x->>'playVersion')::int,
+              (x->>'execution')::uuid, (x->>'ai')::boolean, x->>'status', null, false, x->'provenance', clock_timestamp(), clock_timestamp()
+         from jsonb_array_elements($2::jsonb) with ordinality as t(x, n)
+         join app_user u on u.id = (x->>'owner')::uuid and u.organization_id = $1::uuid
+        order by t.n
+       on conflict (organization_id, execution_id) do update set subject = excluded.subject, body = excluded.body, provenance = excluded.provenance, updated_at = clock_timestamp()`,
+  [org, JSON.stringify(fresh)]);
 }
