@@ -160,6 +160,16 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     const pageRes = pageHttp.json();
     expect(pageRes.listCompanyIdeas[0].scoringResults[0]).toMatchObject({ scoringModelId: model.id, totalScore: expect.any(Number) });
 
+    // Sorted by the model's total (the score column's header), both ways; a bad or foreign key.
+    const byScore = async (sortOrder: 'asc' | 'desc') => ((await a.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, pageSize: 100, sortKey: `score:${model.id}`, sortOrder })).json().listCompanyIdeas as { id: string; scoringResults: { totalScore: number }[] }[])
+      .map((r) => r.scoringResults[0]!.totalScore);
+    const totals = rows.map((r) => r.scoring_results[0]!.totalScore);
+    expect(await byScore('desc')).toEqual([...totals].sort((x, y) => y - x));
+    expect(await byScore('asc')).toEqual([...totals].sort((x, y) => x - y));
+    expect((await a.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, sortKey: "score:x' or 1=1 --", sortOrder: 'asc' })).statusCode).toBe(400);
+    const foreign = await b.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, sortKey: `score:${model.id}`, sortOrder: 'asc' });
+    expect(foreign.statusCode).toBe(404);
+
     // The export carries each model's total and its breakdown in words.
     const csv = (await a.post('/api/v1/list-company/idea/export', { listCompanyId: list.id })).body;
     const [head, ...lines] = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
