@@ -52,10 +52,15 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
   const fake = await FakeOpenAiServer.start({ latencyMs, models: ['gpt-bench'] });
   let inFlight = 0;
   let maxInFlight = 0;
+  // The model calls' timeline (bench clock): where the time beyond the ideal goes — before the
+  // first call, between calls (slots idle during the run) and after the last answer.
+  const calls: { start: number; end: number }[] = [];
   (fake as unknown as { server?: import('node:http').Server }).server?.on('request', (_req, res) => {
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    res.once('close', () => { inFlight -= 1; });
+    const c = { start: wallNow(), end: 0 };
+    calls.push(c);
+    res.once('close', () => { inFlight -= 1; c.end = wallNow(); });
   });
   const org = await createBenchOrg(db.url, `Bench Plays ${Date.now()}`, 1);
   const sql = new pg.Client({ connectionString: db.url });
@@ -97,6 +102,7 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
     }
     const targets = companies.slice(1, rows + 1).map((c) => c.id);
     const callsBefore = fake.chatRequests.length;
+    const timelineFrom = calls.length;
     const meter = new CpuMeter(() => ({ 'API process': api.child.pid, 'worker process': worker.child.pid }));
     meter.begin();
     const t0 = wallNow();
@@ -113,6 +119,24 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
     }
     const wallMs = wallNow() - t0;
     const cpu = meter.end();
+    const run = calls.slice(timelineFrom).filter((c) => c.end > 0);
+    const firstCall = run.length ? Math.min(...run.map((c) => c.start)) - t0 : 0;
+    const lastAnswer = run.length ? Math.max(...run.map((c) => c.end)) - t0 : 0;
+    // Slot use between the first call and the last answer: the busy time of the calls over
+    // concurrency × that span (100 % = every slot busy all the time).
+    const busy = run.reduce((a, c) => a + (c.end - c.start), 0);
+    const occupancy = busy / (concurrency * Math.max(1, lastAnswer - firstCall));
+    const meanCall = run.length ? busy / run.length : 0;
+    // Claims and completions per second of the run (database clock, from the first execution's creation).
+    const { rows: tl } = await sql.query<{ s: number; created: number; claimed: number; completed: number }>(
+      `with x as (select created_at, started_at, completed_at from execution where organization_id = $1 and idempotency_key like $2),
+            t0 as (select min(created_at) as t from x)
+       select g.s, (select count(*)::int from x, t0 where x.created_at < t0.t + (g.s + 1) * interval '1 second') as created,
+              (select count(*)::int from x, t0 where x.started_at < t0.t + (g.s + 1) * interval '1 second') as claimed,
+              (select count(*)::int from x, t0 where x.completed_at < t0.t + (g.s + 1) * interval '1 second') as completed
+         from generate_series(0, 30) g(s) order by g.s`, [org.id, `play:${playId}:bench:%`]);
+    const callsBySecond = Array.from({ length: 31 }, (_, i) => run.filter((c) => c.start - t0 < (i + 1) * 1000).length);
+    log(`timeline (cumulative per second): created ${tl.map((r) => r.created).join(',')}\n claimed ${tl.map((r) => r.claimed).join(',')}\n calls ${callsBySecond.join(',')}\n completed ${tl.map((r) => r.completed).join(',')}`);
     const modelCalls = fake.chatRequests.length - callsBefore;
     const { rows: [errs] } = await sql.query<{ n: number }>(`select count(*)::int as n from execution where organization_id = $1 and type = 'play' and status = 'error'`, [org.id]);
 
@@ -146,6 +170,7 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
     L.push('| Drafts written | Wall time | Drafts/s | Share of the concurrency limit | Overhead per draft | Execute answer | Model calls (max in flight) | Failed executions |');
     L.push('|---:|---:|---:|---:|---:|---:|---:|---:|');
     L.push(`| ${done.toLocaleString('en-US')} | ${(wallMs / 1000).toFixed(2)} s | ${rate.toFixed(1)} | ${((rate / ideal) * 100).toFixed(1)} % of ${ideal.toFixed(0)}/s | ${overhead.toFixed(2)} ms | ${fmtMs(executeMs)} ms | ${modelCalls.toLocaleString('en-US')} (${maxInFlight}) | ${errs.n} |`);
+    L.push('', `- Where the time went: first model call ${fmtMs(firstCall)} ms after the execute call; last answer at ${(lastAnswer / 1000).toFixed(2)} s, last draft seen ${fmtMs(wallMs - lastAnswer)} ms later (the bench reads every 50 ms); between the first call and the last answer the ${concurrency} slots were busy ${(occupancy * 100).toFixed(1)} % of the time; mean model call ${fmtMs(meanCall)} ms (the fake answers after ${latencyMs} ms).`);
     L.push('', `- GET /api/v1/email/pending with ${count} open drafts, ${requests} requests one after another: p50 ${fmtMs(pending.p50)} ms, p95 ${fmtMs(pending.p95)} ms, p99 ${fmtMs(pending.p99)} ms, max ${fmtMs(pending.max)} ms.`);
     L.push(`- CPU (cores busy on average during the run): ${Object.entries(cpu.cores).filter(([, v]) => v >= 0.005).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}; 1-minute load max ${cpu.loadMax.toFixed(1)}.`);
     L.push('', 'Targets (issue 17):', '');

@@ -89,6 +89,7 @@ export async function runScoringBench(opts: { argv: string[]; log: (m: string) =
     if (created.status !== 201) throw new Error(`create model: ${created.status} ${JSON.stringify(created.json)}`);
     const modelId = (created.json.scoringModel as { id: string }).id;
 
+    const loadStart = os.loadavg().map((x) => x.toFixed(1)).join(', ');
     const start = Date.now();
     const started = await call(api.base, headers, 'POST', '/api/v1/scoring-model/execute', { scoringModelId: modelId, options: { runAll: true } });
     if (started.status !== 200) throw new Error(`execute: ${started.status} ${JSON.stringify(started.json)}`);
@@ -121,7 +122,9 @@ export async function runScoringBench(opts: { argv: string[]; log: (m: string) =
       '|---|---|---|---|---|---|',
       `| ${n.toLocaleString('en-US')} | ${(totalMs / 1000).toFixed(1)} s | ${answeredMs} ms | ${Number.isNaN(firstProgressMs) ? '–' : `${(firstProgressMs / 1000).toFixed(1)} s`} | ${Number(check!.scored).toLocaleString('en-US')} | ${events!.n} |`,
       '',
-      'Method: batched (server/src/modules/scoring/handler.ts): 5,000 ideas per statement read in id order with every value the model reads (one lateral read per enrichment field), scored in the worker with the domain\'s `scoreValues()`, written back in one `update … from jsonb_array_elements` per batch while the next batch is read. The feed is coalesced by the runner: progress is written at most every half second.',
+      'Method: set-based (server/src/modules/scoring/sql-score.ts, handler.ts): the model compiled into one SQL expression (the domain\'s `scoreValues()` in SQL, every model value bound as a parameter), one `INSERT … SELECT … ON CONFLICT` per batch of 20,000 ideas in id order that reads the values (one lateral read per enrichment field), scores them and writes the results inside PostgreSQL. The feed is coalesced by the runner: progress is written at most every half second.',
+      '',
+      `Load average (1, 5, 15 min) at the start: ${loadStart}; at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(', ')}.`,
     ].join('\n');
     console.log(`\n${report}\n`);
     if (write) {

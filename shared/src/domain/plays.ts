@@ -180,6 +180,19 @@ export async function renderRichPrompt(nodes: readonly RichPromptNode[] | string
   return { text: parts.join(''), values };
 }
 
+/**
+ * The user's email signature (Profile → email settings, plain text) under a draft's text: the
+ * signature of a play's draft, AI-written or from a template. Nothing is added when there is no
+ * signature or the text already ends with it (a template that carries it itself).
+ */
+export function withSignature(text: string, signature: string | null | undefined): string {
+  const sig = (signature ?? '').replace(/\r\n/g, '\n').trim();
+  if (!sig) return text;
+  const body = text.trimEnd();
+  if (body.endsWith(sig)) return body;
+  return body ? `${body}\n\n${sig}` : sig;
+}
+
 /** Plain text to the HTML of a draft body (paragraphs and line breaks; text escaped). */
 export function textToHtml(text: string): string {
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

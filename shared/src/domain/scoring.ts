@@ -303,11 +303,13 @@ export function ruleMatches(fieldType: ScoreFieldType, rule: Pick<ScoreRule, 'op
 export function scoreField(rs: ScoreRuleSet, value: unknown): Omit<FieldScore, 'contribution'> {
   const base = { ruleSetId: rs.id, label: rs.label, fieldPath: rs.fieldData.fieldPath, weight: rs.weight };
   if (isMissing(value)) return { ...base, value: null, reason: 'missing', ruleId: null, score: rs.defaultScore };
-  const shown = Array.isArray(value) ? (asArray(value) ?? []).join(', ') : asText(value);
+  // The value seen: text (a list's items joined with ', '); an object, or a list holding anything
+  // but text, numbers and booleans, shows as '{…}' / '[…]' (it is invalid for every field type).
+  const shown = Array.isArray(value) ? (asArray(value)?.join(', ') ?? '[…]') : (asText(value) ?? '{…}');
   let best: ScoreRule | null = null;
   for (const rule of rs.rules) {
     const m = ruleMatches(rs.fieldData.fieldType, rule, value);
-    if (m === null) return { ...base, value: shown ?? JSON.stringify(value), reason: 'invalid', ruleId: null, score: rs.defaultScore };
+    if (m === null) return { ...base, value: shown, reason: 'invalid', ruleId: null, score: rs.defaultScore };
     if (m && (best === null || rule.score > best.score)) best = rule;
   }
   if (best) return { ...base, value: shown, reason: 'rule', ruleId: best.id, score: best.score };

@@ -8,7 +8,7 @@ import { openSocket, type TestSocket } from '../../../test/ws-client';
 import { startTestWorker, scenarioHandlers, eventually, writeTestResult, TEST_RESULT_TABLE, type Scenario, type TestWorker } from '../../../test/execution-harness';
 import { BOSS_SCHEMA } from '../../jobs/boss';
 import { createExecutions, type CreateExecutionsInput } from './commands/create-executions';
-import { runExecutionJob, runExecutionBatch, ExecutionError } from './runner';
+import { runExecutionJob, runExecutionBatch, ExecutionError, type ExecutionHandler } from './runner';
 import { executionQueue } from './queues';
 import { EXECUTION_COLUMNS, type ExecutionRow } from './execution.presenter';
 import pino from 'pino';
@@ -216,6 +216,39 @@ describe('executions: transactional enqueue, worker transitions, retries, dead l
     // The same batch again (a retry of every job): nothing more is written for the completed ones.
     await runExecutionBatch(handlers, items.map((i) => ({ ...i, job: { ...i.job, retryCount: 1 } })), jobCtx);
     for (const st of started) if (st.executionId !== failedId) expect(await results(st.executionId)).toHaveLength(1);
+  });
+
+  it('a handler with commitMany writes a completing group in one call; when it throws, each execution is tried alone and only the bad one fails', async () => {
+    const bad = randomUUID();
+    const typeId = scenario({ run: async ({ execution }) => ({ entity: execution.entity_id }) });
+    const calls: number[] = [];
+    const groupHandler: ExecutionHandler = {
+      type: 'list',
+      run: async ({ execution }) => ({ entity: execution.entity_id }),
+      commitMany: async (em, group) => {
+        calls.push(group.length);
+        if (group.some((g) => g.execution.entity_id === bad)) throw new Error('constraint violated by this result');
+        for (const g of group) await writeTestResult(em, g.execution, g.result);
+      },
+    };
+    const run = async (entities: string[]) => {
+      const started = await createExecutions(ctx.em(), ctx.boss!, { organizationId: org.id, createdById: admin.id, type: 'list', typeId, entityType: 'list', targets: entities.map((entityId) => ({ entityId })), startAfter: new Date(Date.now() + 3_600_000) });
+      const jobCtx = { orm: ctx.orm, logger: pino({ level: 'silent' }), boss: ctx.boss!, config: ctx.config };
+      const items = started.map((st) => ({ data: { executionId: st.executionId, organizationId: org.id, type: 'list' as const }, job: { id: st.executionId, retryCount: 0 } }));
+      return { started, outcome: await runExecutionBatch(new Map([['list', groupHandler]]), items, jobCtx) };
+    };
+    const ok = await run([randomUUID(), randomUUID(), randomUUID()]);
+    expect(calls).toEqual([3]);
+    expect(ok.outcome.every((o) => o.status === 'completed')).toBe(true);
+    for (const st of ok.started) expect(await results(st.executionId)).toEqual([{ value: JSON.stringify({ entity: st.entityId }) }]);
+
+    calls.length = 0;
+    const mixed = await run([randomUUID(), bad, randomUUID()]);
+    expect(calls).toEqual([3, 1, 1, 1]);
+    for (const [i, st] of mixed.started.entries()) {
+      expect(mixed.outcome[i].status).toBe(st.entityId === bad ? 'failed' : 'completed');
+      expect(await results(st.executionId)).toHaveLength(st.entityId === bad ? 0 : 1);
+    }
   });
 
   it('a job that keeps failing goes to the dead-letter queue: the execution becomes error and its creator gets an error notification, live', async () => {

@@ -162,6 +162,15 @@ const IDEA_SORTS: Record<string, string> = {
 /** The ideas table's order: newest first by default (spec 002 §9), the id as tie-breaker. */
 export function ideaOrder(sortKey: string | null | undefined, sortOrder: 'asc' | 'desc' | null | undefined): OrderSql['terms'] {
   if (!sortKey || !sortOrder) return [{ expr: 'r.created_at', desc: true }, { expr: 'r.id', desc: true }];
+  // A score column (issue 22): `score:<model id>`, the idea's total for that model; unscored ideas
+  // last either way. The id is checked to be a UUID before it is written into the expression (the
+  // order terms carry no parameters); a model of another organization or list matches no result
+  // (idea_score is read within the idea's own organization), so it only orders nothing.
+  const score = /^score:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(sortKey);
+  if (score) {
+    const desc = sortOrder === 'desc';
+    return [{ expr: `(select s.total_score from idea_score s where s.organization_id = r.organization_id and s.model_id = '${score[1]!.toLowerCase()}'::uuid and s.idea_id = r.id)`, desc, nullable: true }, { expr: 'r.id', desc }];
+  }
   const expr = IDEA_SORTS[sortKey];
   if (!expr) throw badRequest('Unknown sort column');
   const desc = sortOrder === 'desc';

@@ -7,7 +7,7 @@ import {
   PendingEmailsResponse, EmailResponse, CreateDraftBody, SaveDraftBody, UpdateEmailStatusBody, UpdateEmailStatusResponse, GenerateEmailBody,
   CheckValidEntityBody, CheckValidEntityResponse, CheckAiGeneratedBody, SuccessResponse, ErrorResponse, IdParams,
 } from '@dealscout/shared/contracts';
-import { PLAY_MESSAGES, PLAY_PAGE_SIZE, EMAIL_MESSAGES, textToHtml, type RichPromptNode } from '@dealscout/shared/domain';
+import { PLAY_MESSAGES, PLAY_PAGE_SIZE, EMAIL_MESSAGES, textToHtml, withSignature, type RichPromptNode } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
 import { badRequest, notFound } from '../../lib/errors';
 import { Play, PlayDraft } from './play.entity';
@@ -129,14 +129,17 @@ export async function playRoutes(app: FastifyInstance): Promise<void> {
       const target = await loadTarget(req.em, a.organizationId, 'contact', req.body.contactId);
       if (!target) throw notFound(EMAIL_MESSAGES.entityNotFound);
       const rendered = await renderForTarget(req.em, a.organizationId, play.instructions, target);
-      if (play.playType === 'non_ai') return { success: true as const, subject: play.subject, body: textToHtml(rendered.text), model: null, renderedPrompt: rendered.text, values: rendered.values };
+      // The caller's signature (their email settings) under the body, as their run would write it.
+      const me = authOf(req).user;
+      const signature = me.emailSignature?.trim() || null;
+      if (play.playType === 'non_ai') return { success: true as const, subject: play.subject, body: textToHtml(withSignature(rendered.text, signature)), model: null, renderedPrompt: rendered.text, values: rendered.values };
       const res = await app.llm.complete({
         organizationId: a.organizationId, model: play.llmModelId || 'default',
-        messages: emailMessages({ instructions: rendered.text, subject: play.subject, subjectPrompt: play.subjectPrompt, context: targetContext(target), sender: `${authOf(req).user.firstName} ${authOf(req).user.lastName}` }),
+        messages: emailMessages({ instructions: rendered.text, subject: play.subject, subjectPrompt: play.subjectPrompt, context: targetContext(target), sender: `${me.firstName} ${me.lastName}`, signature }),
         responseSchema: { name: 'email', schema: EMAIL_SCHEMA },
       });
       const parsed = JSON.parse(res.content ?? '{}') as { subject?: string; body?: string };
-      return { success: true as const, subject: play.subject.trim() || parsed.subject || '', body: textToHtml(parsed.body ?? ''), model: res.model, renderedPrompt: rendered.text, values: rendered.values };
+      return { success: true as const, subject: play.subject.trim() || parsed.subject || '', body: textToHtml(withSignature(parsed.body ?? '', signature)), model: res.model, renderedPrompt: rendered.text, values: rendered.values };
     } catch (err) {
       if (err instanceof TargetProblem || err instanceof RenderError) throw badRequest(err.message);
       if (err instanceof LlmError) return reply.status(422).send({ success: false as const, message: err.message });

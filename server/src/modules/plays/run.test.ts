@@ -23,6 +23,7 @@ describe('plays: running and drafts', () => {
   let rep: TestClient;
   let colleague: TestClient;
   let rival: TestClient;
+  let orgId: string;
 
   const pending = async (c: TestClient) => (await c.get('/api/v1/email/pending')).json().emails as EmailDraftDto[];
   const publish = async (c: TestClient, body: Record<string, unknown>) => {
@@ -45,6 +46,7 @@ describe('plays: running and drafts', () => {
     await createQueues(ctx.boss!, executionJobDefinitions([]), ctx.config);
     worker = await startTestWorker(ctx.dbUrl, ctx.config, [createPlayHandler({ config: ctx.config })]);
     const o = await createOrg(ctx, { name: 'Run Plays Co' });
+    orgId = o.organization.id;
     rep = await signedIn(ctx, o.admin.email);
     colleague = await signedIn(ctx, (await createUser(ctx, o.organization.id)).email);
     rival = await signedIn(ctx, (await createOrg(ctx, { name: 'Rival Co' })).admin.email);
@@ -151,6 +153,36 @@ describe('plays: running and drafts', () => {
     const draft = await eventually(async () => (await pending(rep)).find((e) => e.executionId === ok.playExecutionId), 'the template draft');
     expect(draft).toMatchObject({ subject: 'Hello there', emailBody: '<p>Hi, I hear you enjoy sailing!</p>', isAiEmailGenerated: false, status: 'draft' });
     expect(fake.requests.length).toBe(before);
+  });
+
+  it("the user's email signature (Profile → email settings) goes under every draft of their plays: in the model's prompt and under an Ai or a template body", async () => {
+    const signerUser = await createUser(ctx, orgId, { firstName: 'Sam', lastName: 'Signer' });
+    const signer = await signedIn(ctx, signerUser.email);
+    const saved = await signer.put('/api/v1/user/email-settings', { signature: 'Sam Signer\r\nPartner, Run Plays Co\r\n+1 555 0100' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const { co: h, ct: hc } = await companyWithKey(signer, 'Hana');
+    const { co: i } = await companyWithKey(signer, 'Ivo');
+    fake.when((r) => lastUserText(r).includes('Hana'), { json: { subject: 'Hello Hana', body: 'Dear Hana,\n\nA short note.\n\nBest regards,' } });
+    const aiPlay = await publish(signer, { name: 'Signed note', instructions: [text('Write a short note')] });
+    const tplPlay = await publish(signer, { name: 'Signed template', llmProvider: 'non_ai', title: 'Hi', instructions: [text('Hi there, a quick note.')] });
+    const ai = (await execute(signer, { playId: aiPlay, targetIds: [h.id], entityType: 'company' })).json() as PlayExecuteResponse;
+    const tpl = (await execute(signer, { playId: tplPlay, targetIds: [i.id], entityType: 'company' })).json() as PlayExecuteResponse;
+    const aiDraft = await eventually(async () => (await pending(signer)).find((e) => e.executionId === ai.items[0].playExecutionId), 'the Ai draft');
+    const tplDraft = await eventually(async () => (await pending(signer)).find((e) => e.executionId === tpl.items[0].playExecutionId), 'the template draft');
+    expect(aiDraft).toMatchObject({ to: hc.email, emailBody: '<p>Dear Hana,</p><p>A short note.</p><p>Best regards,</p><p>Sam Signer<br>Partner, Run Plays Co<br>+1 555 0100</p>' });
+    expect(tplDraft.emailBody).toBe('<p>Hi there, a quick note.</p><p>Sam Signer<br>Partner, Run Plays Co<br>+1 555 0100</p>');
+    // The model was told the signature is added under its text (so it does not write one itself).
+    const prompt = lastUserText(fake.requests.find((r) => lastUserText(r).includes('Hana'))!);
+    expect(prompt).toContain("the sender's signature is added below your text");
+    expect(prompt).toContain('Sam Signer\nPartner, Run Plays Co');
+    // Without a signature nothing is added (the other drafts of this file), and the preview shows what a run writes.
+    const preview = await signer.post('/api/v1/play/preview', { playId: tplPlay, name: 'Signed template', contactId: hc.id, instructions: [], llmProvider: 'non_ai', title: 'Hi', subjectPrompt: '' });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().body).toBe('<p>Hi there, a quick note.</p><p>Sam Signer<br>Partner, Run Plays Co<br>+1 555 0100</p>');
+    await signer.put('/api/v1/user/email-settings', { signature: '' });
+    const again = (await execute(signer, { playId: tplPlay, targetIds: [i.id], entityType: 'company', executionId: 'unsigned' })).json() as PlayExecuteResponse;
+    const unsigned = await eventually(async () => (await pending(signer)).find((e) => e.executionId === again.items[0].playExecutionId), 'the unsigned draft');
+    expect(unsigned.emailBody).toBe('<p>Hi there, a quick note.</p>');
   });
 
   it('drafts: create, save on change (sanitized), status, discard, generate with a play; only the owner', async () => {

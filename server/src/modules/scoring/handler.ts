@@ -1,21 +1,21 @@
 // The execution handler of score runs: one execution = one model over a scope of ideas (score_run).
 //
-//   run()   reads the ideas in id order, BATCH at a time, with every value the model reads (one
-//           statement per batch: idea columns, the source row's data, enrichment results by path),
-//           scores them with the domain's scoreValues() — the same function the editor's preview and
-//           the property test use — and writes the batch's results in one statement. Writing is
+//   run()   scores the scope in id order, BATCH ideas per statement, inside the database: the model
+//           is compiled into one SQL expression (sql-score.ts — the domain's scoreValues() in SQL,
+//           checked against it by the property test) and each batch is one INSERT … SELECT … ON
+//           CONFLICT that reads the ideas' values, scores them and writes their results. Writing is
 //           idempotent (an idea's entry for the model is replaced), so a retried or resumed run
-//           writes the same; a cancelled run stops between batches and keeps what it wrote. The
-//           next batch is read while the previous one is written.
+//           writes the same; a cancelled run stops between batches and keeps what it wrote.
 //   commit() nothing more: the completion event tells the list page to reload its ideas.
 import type { IdeaFilters } from '@dealscout/shared/contracts';
 import type { ScoreRuleSet } from '@dealscout/shared/domain';
 import { SCORING_MESSAGES } from '@dealscout/shared/domain';
 import { defineExecutionHandler, ExecutionError, type ExecutionHandler } from '../executions/runner';
-import { readIdeaBatch, scoreIdeas, writeScores } from './scoring.service';
+import { scoreBatchInDatabase } from './sql-score';
 import { tenantSql } from '../../db/sql';
 
-export const SCORE_BATCH = 5_000;
+/** Ideas per statement: large enough that a statement's fixed costs vanish, small enough that progress and cancel stay prompt. */
+export const SCORE_BATCH = 20_000;
 
 export interface ScoreRunOutcome { scored: number }
 
@@ -33,16 +33,15 @@ export function createScoreHandler(opts: { batch?: number } = {}): ExecutionHand
       const scope = { listId: run.list_id, ideaIds: run.idea_ids, filters: run.filters };
       const total = row.total ?? null;
       let done = 0;
-      let next = readIdeaBatch(ctx.em, org, scope, run.rule_sets, null, batch);
+      let after: string | null = null;
       for (;;) {
-        const ideas = await next;
-        if (ideas.length === 0) break;
         if (ctx.signal.aborted) throw new ExecutionError('Cancelled');
-        // Read ahead on a second connection while this batch is written.
-        next = ideas.length < batch ? Promise.resolve([]) : readIdeaBatch(ctx.em.fork(), org, scope, run.rule_sets, ideas[ideas.length - 1]!.id, batch);
-        await writeScores(ctx.em, org, run.model_id, row.id, scoreIdeas(run.rule_sets, ideas));
-        done += ideas.length;
+        const { n, last } = await scoreBatchInDatabase(ctx.em, org, run.model_id, row.id, scope, run.rule_sets, after, batch);
+        if (n === 0) break;
+        done += n;
         await ctx.progress(done, total !== null ? Math.max(total, done) : null);
+        if (n < batch || !last) break;
+        after = last;
       }
       return { scored: done };
     },

@@ -7,6 +7,7 @@ import { startTestWorker, eventually, type TestWorker } from '../../../test/exec
 import { insertIdeas, lockList, createSource } from '../lists/lists.service';
 import { createScoreHandler } from './handler';
 import { readIdeaBatch, scoreIdeas, writeScores } from './scoring.service';
+import { scoreBatchInDatabase } from './sql-score';
 
 const revenue = (over: Partial<ScoreRuleSet> = {}): ScoreRuleSet => ({
   id: 'rs-revenue', label: 'Revenue', weight: 100, defaultScore: 2,
@@ -159,6 +160,16 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     const pageRes = pageHttp.json();
     expect(pageRes.listCompanyIdeas[0].scoringResults[0]).toMatchObject({ scoringModelId: model.id, totalScore: expect.any(Number) });
 
+    // Sorted by the model's total (the score column's header), both ways; a bad or foreign key.
+    const byScore = async (sortOrder: 'asc' | 'desc') => ((await a.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, pageSize: 100, sortKey: `score:${model.id}`, sortOrder })).json().listCompanyIdeas as { id: string; scoringResults: { totalScore: number }[] }[])
+      .map((r) => r.scoringResults[0]!.totalScore);
+    const totals = rows.map((r) => r.scoring_results[0]!.totalScore);
+    expect(await byScore('desc')).toEqual([...totals].sort((x, y) => y - x));
+    expect(await byScore('asc')).toEqual([...totals].sort((x, y) => x - y));
+    expect((await a.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, sortKey: "score:x' or 1=1 --", sortOrder: 'asc' })).statusCode).toBe(400);
+    const foreign = await b.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, sortKey: `score:${model.id}`, sortOrder: 'asc' });
+    expect(foreign.statusCode).toBe(404);
+
     // The export carries each model's total and its breakdown in words.
     const csv = (await a.post('/api/v1/list-company/idea/export', { listCompanyId: list.id })).body;
     const [head, ...lines] = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
@@ -176,12 +187,17 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
   it('property: the batched scorer over the database gives exactly the reference evaluation, for any model and values', async () => {
     const list = await newList(a);
     const keys = ['k0', 'k1', 'k2', 'k3', 'k4'];
-    const value = fc.oneof(fc.constant(null), fc.integer({ min: -1000, max: 1000 }), fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }), fc.boolean(),
-      fc.constantFrom('', ' ', 'SaaS', 'saas ', 'Acme Software', '42', '1e3', 'yes', 'no'), fc.array(fc.constantFrom('SaaS', 'Retail', 'x'), { maxLength: 3 }));
+    // Doubles JavaScript writes without an exponent (|x| ≥ 1e-6): PostgreSQL shows numbers in plain notation (ARCHITECTURE 'Scoring').
+    const plainDouble = fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }).filter((x) => x === 0 || Math.abs(x) >= 1e-6);
+    const text = fc.string({ unit: fc.constantFrom('a', 'S', 's', 'A', 'c', ' ', '\u00a0', '\t', '1', '0', ',', '.', '-', 'e', 'é'), maxLength: 8 });
+    const value = fc.oneof(fc.constant(null), fc.integer({ min: -1000, max: 1000 }), plainDouble, fc.boolean(),
+      fc.constantFrom('', ' ', '\u00a0\t', 'SaaS', 'saas ', 'Acme Software', '42', ' 42\t', '1,000', '1e3', '.5', '1.', '+3', '-0', '1e400', 'yes', 'no', 'TRUE', ' No ', '1', '0'),
+      text, fc.constant({ a: 1, b: 'x' }), fc.constant([{ b: 2 }]), fc.constant([null]),
+      fc.array(fc.oneof(fc.constantFrom('SaaS', 'Retail', 'x', ' saas'), fc.integer({ min: -5, max: 5 }), fc.boolean()), { maxLength: 3 }));
     const ideasArb = fc.array(fc.record(Object.fromEntries(keys.map((k) => [k, value])) as Record<string, fc.Arbitrary<unknown>>), { minLength: 1, maxLength: 12 });
     const ruleArb = (type: ScoreFieldType) => fc.record({
       operator: fc.constantFrom(...(SCORE_OPERATORS_BY_TYPE[type] as ScoreOperator[])),
-      primary: fc.constantFrom('0', '42', '100', '-5', 'saas', 'true', 'Acme', 'software'),
+      primary: fc.constantFrom('0', '42', '100', '-5', '1,000', '0.5', 'saas', ' SaaS ', 'true', 'yes', 'No', 'Acme', 'software', 'a', 'é'),
       secondary: fc.constantFrom('10', '500', '-100'),
       score: fc.integer({ min: 0, max: 10 }),
     });
@@ -192,6 +208,7 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     const modelArb = fc.uniqueArray(fieldArb, { minLength: 1, maxLength: 5, selector: (f) => f.key });
     let run = 0;
     const propertyModel = (await a.post('/api/v1/scoring-model', { name: 'Property', listCompanyId: list.id, ruleSets: [revenue()] })).json().scoringModel.id as string;
+    const sqlModel = (await a.post('/api/v1/scoring-model', { name: 'Property SQL', listCompanyId: list.id, ruleSets: [revenue()] })).json().scoringModel.id as string;
     await fc.assert(fc.asyncProperty(ideasArb, modelArb, async (values, fields) => {
       run += 1;
       const ruleSets: ScoreRuleSet[] = fields.map((f, i) => ({
@@ -202,20 +219,32 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
       await ctx.em().execute(`delete from idea where organization_id = ? and list_id = ?`, [orgA, list.id]);
       const ideas = await seedIdeas(list.id, values.map((v, i) => ({ ...v, n: `${run}-${i}` })));
       const em = ctx.em();
+      const scope = { listId: list.id, ideaIds: null, filters: null };
+      // The worker-side path (values read into Node, scored with scoreValues()) for one model…
       let after: string | null = null;
       for (;;) {
-        const batch = await readIdeaBatch(em, orgA, { listId: list.id, ideaIds: null, filters: null }, ruleSets, after, 5);
+        const batch = await readIdeaBatch(em, orgA, scope, ruleSets, after, 5);
         if (batch.length === 0) break;
         await writeScores(em, orgA, propertyModel, randomUUID(), scoreIdeas(ruleSets, batch));
         after = batch[batch.length - 1]!.id;
       }
+      // …and the set-based one (the model compiled into SQL, what runs use) for the other, batches of 5.
+      after = null;
+      for (;;) {
+        const { n, last } = await scoreBatchInDatabase(em, orgA, sqlModel, randomUUID(), scope, ruleSets, after, 5);
+        if (n === 0 || !last) break;
+        after = last;
+      }
       const rows = await results(list.id);
+      expect(rows).toHaveLength(values.length);
       for (const row of rows) {
         const idea = ideas.find((x) => x.id === row.id)!;
         const original = values[Number(String(idea.data.n).split('-')[1])]!;
         const want = scoreValues(ruleSets, (f) => original[f.fieldPath.slice(5)]);
-        expect(row.scoring_results[0]).toMatchObject({ totalScore: want.totalScore, details: want.fields });
+        const byModel = new Map(row.scoring_results.map((r) => [r.scoringModelId, r]));
+        expect(byModel.get(propertyModel)).toMatchObject({ totalScore: want.totalScore, details: want.fields });
+        expect(byModel.get(sqlModel), JSON.stringify({ value: original, model: ruleSets })).toMatchObject({ totalScore: want.totalScore, details: want.fields });
       }
-    }), { numRuns: 25 });
+    }), { numRuns: 60 });
   });
 });

@@ -112,6 +112,8 @@ export function useListScoring(o: ListScoringOptions): { columns: RecordColumn<I
   const columns: RecordColumn<IdeaDto>[] = (models.data ?? []).map((m) => ({
     key: `score.${m.id}`,
     label: m.name,
+    // The header sorts the ideas by this model's total (server sort key score:<model id>; unscored last).
+    sortKey: `score:${m.id}`,
     width: 120,
     text: (r: IdeaDto) => {
       const s = r.scoringResults.find((x) => x.scoringModelId === m.id);
