@@ -77,6 +77,8 @@ export interface ScheduleInput {
   subject: string;
   body: string;
   scheduledAt?: string | null;
+  /** A reply to a received message (its Graph id): sent through createReply, so the thread holds. */
+  replyToMessageId?: string | null;
 }
 
 /**
@@ -103,9 +105,9 @@ export async function scheduleSend(em: EntityManager, boss: PgBoss, config: Conf
     await tenantSql(tem, actor.organizationId).run(`update channel_email set to_address = ?, cc = ?::jsonb, subject = ?, body = ?, status = 'scheduled', status_message = null, updated_at = clock_timestamp()
                         where id = ? and organization_id = ? and owner_id = ?`, [to, JSON.stringify(input.cc), input.subject, body, id, actor.organizationId, actor.userId]);
     const [row] = await tenantSql(tem, actor.organizationId).all<{ id: string }>(
-      `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, requested_at, attempt, recipients, created_at, updated_at)
-       values (gen_random_uuid(), ?, ?, ?, 'queued', ?, ?, 0, ?, clock_timestamp(), clock_timestamp()) returning id`,
-      [actor.organizationId, id, actor.userId, sendAt, requested, 1 + input.cc.length]);
+      `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, requested_at, attempt, recipients, reply_to_message_id, created_at, updated_at)
+       values (gen_random_uuid(), ?, ?, ?, 'queued', ?, ?, 0, ?, ?, clock_timestamp(), clock_timestamp()) returning id`,
+      [actor.organizationId, id, actor.userId, sendAt, requested, 1 + input.cc.length, input.replyToMessageId ?? null]);
     const activity = tem.create(Activity, {
       organization: actor.organizationId, type: 'email', title: input.subject.slice(0, 255), date: dateIn(sendAt, hours.timeZone), dueDate: sendAt, status: 'scheduled',
       source: 'email', sourceId: id, content: plainText(body), subject: input.subject.slice(0, 500), to, others: input.cc, by: actor.email,
@@ -120,7 +122,7 @@ export async function scheduleSend(em: EntityManager, boss: PgBoss, config: Conf
 
 interface OutboxRow {
   id: string; organization_id: string; channel_email_id: string; owner_id: string; state: string; send_after: Date; attempt: number;
-  lease_until: Date | null; graph_message_id: string | null; send_attempted_at: Date | null; recipients: number;
+  lease_until: Date | null; graph_message_id: string | null; send_attempted_at: Date | null; recipients: number; reply_to_message_id: string | null;
 }
 
 export type DeliverOutcome = 'sent' | 'deferred' | 'failed' | 'skipped';
@@ -194,11 +196,11 @@ async function activityOf(em: EntityManager, organizationId: string, channelEmai
   return em.findOne(Activity, { organization: organizationId, source: 'email', sourceId: channelEmailId }, { ...scopedTo(organizationId), orderBy: { createdAt: 'desc' }, populate: ['company', 'contact'] });
 }
 
-async function finish(d: DeliverDeps, row: OutboxRow, outcome: 'sent' | 'failed', message: string | null): Promise<void> {
+async function finish(d: DeliverDeps, row: OutboxRow, outcome: 'sent' | 'failed', message: string | null, conversationId: string | null = null): Promise<void> {
   await d.em.fork().transactional(async (tem) => {
     const updated = await tenantSql(tem, row.organization_id).all<{ id: string }>(
-      `update email_outbox set state = ?, sent_at = case when ? = 'sent' then clock_timestamp() else sent_at end, lease_until = null, error = ?, updated_at = clock_timestamp()
-        where id = ? and organization_id = ? and state in ('queued', 'sending') returning id`, [outcome, outcome, message, row.id, row.organization_id]);
+      `update email_outbox set state = ?, sent_at = case when ? = 'sent' then clock_timestamp() else sent_at end, lease_until = null, error = ?, conversation_id = coalesce(?, conversation_id), updated_at = clock_timestamp()
+        where id = ? and organization_id = ? and state in ('queued', 'sending') returning id`, [outcome, outcome, message, conversationId, row.id, row.organization_id]);
     if (updated.length === 0) return;
     await tenantSql(tem, row.organization_id).run(`update channel_email set status = ?, status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
       [outcome === 'sent' ? 'sent' : 'error', outcome === 'sent' ? null : message, row.channel_email_id, row.organization_id]);
@@ -234,14 +236,16 @@ export async function deliverOutbox(d: DeliverDeps, organizationId: string, outb
     const outcome = await withMailbox(d.em, d.config, organizationId, row.owner_id, async (client, token) => {
       let message = row.graph_message_id ? await client.getMessage(token, row.graph_message_id) : null;
       if (!message) message = await client.findByOutboxId(token, row.id);
-      if (message && !message.isDraft) return 'already-sent' as const;
+      if (message && !message.isDraft) return { outcome: 'already-sent' as const, conversationId: message.conversationId ?? null };
       if (!message && row.send_attempted_at && row.graph_message_id) {
         // The message we sent is gone from every folder (deleted after sending): it left; never send it again.
-        return 'already-sent' as const;
+        return { outcome: 'already-sent' as const, conversationId: null };
       }
       if (!message) {
         await fence(d, row);
-        message = await client.createMessage(token, { subject: email.subject, html: email.body, to: [email.to_address], cc: email.cc ?? [], outboxId: row.id });
+        const input = { subject: email.subject, html: email.body, to: [email.to_address], cc: email.cc ?? [], outboxId: row.id };
+        // A reply goes through createReply (the thread holds); the adapter then sets the outbox id on the draft.
+        message = row.reply_to_message_id ? await client.createReply(token, row.reply_to_message_id, input) : await client.createMessage(token, input);
         await d.hooks?.afterCreate?.();
         await tenantSql(d.em.fork(), organizationId).run(`update email_outbox set graph_message_id = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [message.id, row.id, organizationId]);
       } else if (message.id !== row.graph_message_id) {
@@ -250,10 +254,10 @@ export async function deliverOutbox(d: DeliverDeps, organizationId: string, outb
       await fence(d, row, ', send_attempted_at = clock_timestamp()');
       await client.send(token, message.id);
       await d.hooks?.afterSend?.();
-      return 'sent-now' as const;
+      return { outcome: 'sent-now' as const, conversationId: message.conversationId ?? null };
     });
-    d.logger?.info({ outboxId, outcome }, 'email delivered');
-    await finish(d, row, 'sent', null);
+    d.logger?.info({ outboxId, outcome: outcome.outcome }, 'email delivered');
+    await finish(d, row, 'sent', null, outcome.conversationId);
     return 'sent';
   } catch (err) {
     if (err instanceof LeaseLost) {
