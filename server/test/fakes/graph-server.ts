@@ -82,7 +82,7 @@ export class FakeGraphServer {
   private readonly codes = new Map<string, { user: string; challenge: string; redirectUri: string; clientId: string }>();
   private readonly accessTokens = new Map<string, Token>();
   private readonly refreshTokens = new Map<string, string>();
-  private readonly faults: { match: RegExp; fault: FakeFault }[] = [];
+  private readonly faults: { match: RegExp; fault: FakeFault; skip: number }[] = [];
   private readonly sends = new Map<string, number[]>();
   private readonly recipients = new Map<string, { at: number; n: number }[]>();
   private readonly inFlight = new Map<string, number>();
@@ -112,9 +112,9 @@ export class FakeGraphServer {
     return user;
   }
 
-  /** The next request whose "METHOD path" matches gets this fault (once). */
-  fault(match: RegExp, fault: FakeFault): void {
-    this.faults.push({ match, fault });
+  /** The next request whose "METHOD path" matches gets this fault (once); `skip` lets that many matching requests through first. */
+  fault(match: RegExp, fault: FakeFault, skip = 0): void {
+    this.faults.push({ match, fault, skip });
   }
 
   /** Revokes every refresh token of a user (their next refresh answers invalid_grant). */
@@ -194,7 +194,7 @@ export class FakeGraphServer {
     const raw = Buffer.concat(chunks).toString('utf8');
     const line = `${req.method} ${url.pathname}`;
     this.requests.push({ method: req.method ?? '', path: url.pathname + url.search, at: Date.now() });
-    const fi = this.faults.findIndex((f) => f.match.test(line));
+    const fi = this.faults.findIndex((f) => f.match.test(line) && (f.skip-- <= 0));
     const fault = fi >= 0 ? this.faults.splice(fi, 1)[0].fault : null;
     if (fault?.kind === 'hang') return;
     if (fault?.kind === 'status') {
