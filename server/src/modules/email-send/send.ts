@@ -37,6 +37,15 @@ export const EMAIL_SEND_QUEUE = 'email.send';
 export function leaseMs(config: Pick<Config, 'GRAPH_TIMEOUT_MS'>): number {
   return 3 * config.GRAPH_TIMEOUT_MS + 15_000;
 }
+/**
+ * The send job's options: every job of one mailbox is in that mailbox's pg-boss group, and the
+ * workers fetch at most MAILBOX_LIMITS.concurrentRequests active jobs per group (send.job.ts
+ * `groupConcurrency`) — so a worker's batch spreads over mailboxes instead of filling up with one
+ * mailbox's jobs that the claim would only send back to wait (the claim stays the authority).
+ */
+export function sendJobOptions(organizationId: string, ownerId: string, startAfter?: Date): { startAfter?: Date; group: { id: string } } {
+  return { ...(startAfter ? { startAfter } : {}), group: { id: `${organizationId}:${ownerId}` } };
+}
 export const SCHEDULE_MESSAGES = {
   pastDate: 'Please select today or a future date for scheduling.',
   invalidTo: EMAIL_MESSAGES.invalidEmailInfo,
@@ -114,7 +123,7 @@ export async function scheduleSend(em: EntityManager, boss: PgBoss, config: Conf
       company: current.companyId ?? null, contact: current.contact?.id ?? null, createdBy: actor.userId,
     });
     await tem.flush();
-    await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: row.id }, { startAfter: sendAt });
+    await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: row.id }, sendJobOptions(actor.organizationId, actor.userId, sendAt));
     await publish(tem, actor.organizationId, { path: realtimePaths.activities(actor.organizationId), kind: REALTIME_EVENT_KINDS.activityCreated, data: toActivityDto(activity, dateIn(new Date(), hours.timeZone)) });
     return { email: await emailById(tem, actor, id), outboxId: row.id, sendAt };
   });
@@ -153,11 +162,11 @@ async function fence(d: DeliverDeps, row: OutboxRow, extra = ''): Promise<void> 
 }
 
 /** Moves the row back to the queue and enqueues its next attempt (one transaction). */
-async function requeue(d: DeliverDeps, row: Pick<OutboxRow, 'id' | 'organization_id'>, until: Date, note: string | null): Promise<void> {
+async function requeue(d: DeliverDeps, row: Pick<OutboxRow, 'id' | 'organization_id' | 'owner_id'>, until: Date, note: string | null): Promise<void> {
   await d.em.fork().transactional(async (tem) => {
     await tenantSql(tem, row.organization_id).run(`update email_outbox set state = 'queued', lease_until = null, send_after = ?, error = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and state in ('queued', 'sending')`,
       [until, note, row.id, row.organization_id]);
-    await enqueueInTransaction(d.boss, tem, EMAIL_SEND_QUEUE, { organizationId: row.organization_id, outboxId: row.id }, { startAfter: until });
+    await enqueueInTransaction(d.boss, tem, EMAIL_SEND_QUEUE, { organizationId: row.organization_id, outboxId: row.id }, sendJobOptions(row.organization_id, row.owner_id, until));
   });
 }
 
@@ -169,7 +178,7 @@ async function claim(d: DeliverDeps, organizationId: string, outboxId: string): 
     const now = Date.now();
     const later = async (until: Date) => {
       await tenantSql(tem, organizationId).run(`update email_outbox set send_after = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [until, row.id, organizationId]);
-      await enqueueInTransaction(d.boss, tem, EMAIL_SEND_QUEUE, { organizationId, outboxId }, { startAfter: until });
+      await enqueueInTransaction(d.boss, tem, EMAIL_SEND_QUEUE, { organizationId, outboxId }, sendJobOptions(organizationId, row.owner_id, until));
       return 'deferred' as const;
     };
     if (row.state === 'sending' && row.lease_until && new Date(row.lease_until).getTime() > now) return later(new Date(new Date(row.lease_until).getTime() + 1000));
@@ -331,10 +340,10 @@ export async function retryFailed(em: EntityManager, boss: PgBoss, actor: EmailA
       a.errorMessage = null;
       a.dueDate = new Date();
       await tem.flush();
-      await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: o.id });
+      await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: o.id }, sendJobOptions(actor.organizationId, actor.userId));
       await publish(tem, actor.organizationId, { path: realtimePaths.activities(actor.organizationId), kind: REALTIME_EVENT_KINDS.activityUpdated, data: toActivityDto(a, new Date().toISOString().slice(0, 10)) });
     } else {
-      await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: o.id });
+      await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: o.id }, sendJobOptions(actor.organizationId, actor.userId));
     }
     return emailById(tem, actor, id);
   });
