@@ -78,6 +78,8 @@ for (const r of reps) {
 const scheduleSeconds = (Date.now() - t0) / 1000;
 if (Date.now() > at.getTime()) throw new Error('scheduling took longer than the lead time: raise LEAD_MS');
 const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const cpu0 = process.cpuUsage();
+const wall0 = Date.now();
 await startWorkers(ctx.boss!, [emailSendJob], { orm: ctx.orm, logger, boss: ctx.boss!, config: ctx.config });
 const total = MAILBOXES * PER_MAILBOX;
 const deadline = Date.now() + 15 * 60_000;
@@ -86,6 +88,9 @@ for (;;) {
   if (n >= total || Date.now() > deadline) break;
   await new Promise((r) => setTimeout(r, 1000));
 }
+const cpu1 = process.cpuUsage(cpu0);
+const sendingSeconds = (Date.now() - wall0) / 1000;
+const [{ jobs }] = await ctx.em().execute<{ jobs: number }[]>(`select count(*)::int as jobs from pgboss.job where name = 'email.send' and state = 'completed'`);
 const loadAfter = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const work = emailSendJob.workOptions as { batchSize?: number; localConcurrency?: number; groupConcurrency?: number };
 const rows = await ctx.em().execute<{ owner_id: string; sent_at: Date | null; state: string }[]>(`select owner_id, sent_at, state from email_outbox where organization_id = ? order by owner_id, sent_at`, [organization.id]);
@@ -114,6 +119,8 @@ const report = `## Sending email (issue 18)
 | scheduling (${total} POST /email/send-to-email) | ${scheduleSeconds.toFixed(1)} s |
 | lateness after the scheduled minute, p50 / p95 / max | ${(pct(lateness, 50) / 1000).toFixed(1)} / ${(pct(lateness, 95) / 1000).toFixed(1)} / ${(Math.max(...lateness) / 1000).toFixed(1)} s |
 | lateness beyond what the limits force, p50 / p95 / max | ${(pct(excess, 50) / 1000).toFixed(1)} / ${(pct(excess, 95) / 1000).toFixed(1)} / ${(Math.max(...excess) / 1000).toFixed(1)} s |
+| email.send jobs run (a job the claim sends back to wait counts again) | ${jobs} |
+| CPU of the process (API + workers + the fake) while sending, per email | ${((cpu1.user + cpu1.system) / 1000 / total).toFixed(1)} ms (${((cpu1.user + cpu1.system) / 1e6).toFixed(1)} s CPU in ${sendingSeconds.toFixed(0)} s: ${(((cpu1.user + cpu1.system) / 1e6 / sendingSeconds) * 100).toFixed(0)} % of one core) |
 | load average (1/5/15 min) when sending started / ended | ${loadBefore} / ${loadAfter} (2 cores) |
 
 The limits force the 31st–40th email of each mailbox into the next minute (the outbox holds them: at most 30 claims a minute per mailbox), which is the difference between the two lateness rows.

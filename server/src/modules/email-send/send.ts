@@ -132,6 +132,8 @@ export async function scheduleSend(em: EntityManager, boss: PgBoss, config: Conf
 interface OutboxRow {
   id: string; organization_id: string; channel_email_id: string; owner_id: string; state: string; send_after: Date; attempt: number;
   lease_until: Date | null; graph_message_id: string | null; send_attempted_at: Date | null; recipients: number; reply_to_message_id: string | null;
+  /** As read before this claim: null means no attempt ever claimed the row (so none touched the mailbox). */
+  claimed_at: Date | null;
 }
 
 export type DeliverOutcome = 'sent' | 'deferred' | 'failed' | 'skipped';
@@ -243,8 +245,11 @@ export async function deliverOutbox(d: DeliverDeps, organizationId: string, outb
   try {
     if (!email) throw new GraphError(400, 'missing', EMAIL_MESSAGES.invalidChannelEmail);
     const outcome = await withMailbox(d.em, d.config, organizationId, row.owner_id, async (client, token) => {
+      // The first attempt ever (no claim before this one) has nothing to look for: no earlier attempt
+      // reached the mailbox. Every later attempt asks the mailbox first.
+      const firstEver = row.claimed_at === null && !row.graph_message_id && !row.send_attempted_at;
       let message = row.graph_message_id ? await client.getMessage(token, row.graph_message_id) : null;
-      if (!message) message = await client.findByOutboxId(token, row.id);
+      if (!message && !firstEver) message = await client.findByOutboxId(token, row.id);
       if (message && !message.isDraft) return { outcome: 'already-sent' as const, conversationId: message.conversationId ?? null };
       if (!message && row.send_attempted_at && row.graph_message_id) {
         // The message we sent is gone from every folder (deleted after sending): it left; never send it again.
