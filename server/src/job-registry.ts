@@ -6,6 +6,7 @@ import { integrationExpiryJob } from './modules/notifications/integration-expiry
 import { realtimePruneJob } from './modules/realtime/prune.job';
 import { executeRestDeadLetterJob, executeRestJob } from './modules/enrichments/execute';
 import { emailSendJob } from './modules/email-send/send.job';
+import { replyMailboxJob, replySweepJob } from './modules/email-send/replies';
 
 /** Every job of the product; later modules add theirs here (execution handlers go to modules/executions/handlers.ts). */
 export const jobDefinitions: readonly JobDefinition[] = [
@@ -17,4 +18,6 @@ export const jobDefinitions: readonly JobDefinition[] = [
   executeRestDeadLetterJob as JobDefinition,
   executeRestJob as JobDefinition,
   emailSendJob as JobDefinition,
+  replyMailboxJob as JobDefinition,
+  replySweepJob as JobDefinition,
 ];

@@ -9,6 +9,7 @@ const MAINTENANCE: Record<string, string> = {
   'system.cleanup': 'deletes expired sessions, resets and throttles of every organization (by age, reads no tenant data into any answer)',
   'realtime.prune': 'deletes realtime events of every organization by age',
   'notifications.integration-expiry': 'finds the integrations of every organization that expire soon and notifies each organization’s own admins',
+  'email.replies': 'lists the connected mailboxes of every organization and enqueues one email.replies.mailbox job each, carrying its organization',
 };
 
 describe('job payloads carry the organization', () => {

@@ -22,7 +22,8 @@ import { emailSendJob } from '../../server/src/modules/email-send/send.job';
 
 const MAILBOXES = Number(process.env.BENCH_MAILBOXES ?? 50);
 const PER_MAILBOX = Number(process.env.BENCH_PER_MAILBOX ?? 40);
-const LEAD_MS = 20_000;
+// Scheduling 2,000 emails through the API takes about a minute on a loaded 2-core machine: the minute they are due comes after it.
+const LEAD_MS = Number(process.env.BENCH_LEAD_MS ?? 150_000);
 
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0; };
 
@@ -76,6 +77,9 @@ for (const r of reps) {
 }
 const scheduleSeconds = (Date.now() - t0) / 1000;
 if (Date.now() > at.getTime()) throw new Error('scheduling took longer than the lead time: raise LEAD_MS');
+const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const cpu0 = process.cpuUsage();
+const wall0 = Date.now();
 await startWorkers(ctx.boss!, [emailSendJob], { orm: ctx.orm, logger, boss: ctx.boss!, config: ctx.config });
 const total = MAILBOXES * PER_MAILBOX;
 const deadline = Date.now() + 15 * 60_000;
@@ -84,6 +88,11 @@ for (;;) {
   if (n >= total || Date.now() > deadline) break;
   await new Promise((r) => setTimeout(r, 1000));
 }
+const cpu1 = process.cpuUsage(cpu0);
+const sendingSeconds = (Date.now() - wall0) / 1000;
+const [{ jobs }] = await ctx.em().execute<{ jobs: number }[]>(`select count(*)::int as jobs from pgboss.job where name = 'email.send' and state = 'completed'`);
+const loadAfter = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const work = emailSendJob.workOptions as { batchSize?: number; localConcurrency?: number; groupConcurrency?: number };
 const rows = await ctx.em().execute<{ owner_id: string; sent_at: Date | null; state: string }[]>(`select owner_id, sent_at, state from email_outbox where organization_id = ? order by owner_id, sent_at`, [organization.id]);
 const sent = fake.sent().filter((m) => m.subject.startsWith('Bench '));
 const distinct = new Set(sent.map((m) => m.subject)).size;
@@ -101,7 +110,7 @@ for (const times of byOwner.values()) {
 }
 const report = `## Sending email (issue 18)
 
-\`npm run bench:email\` (tests/bench/email-send.ts), ${new Date().toISOString().slice(0, 10)}: ${total.toLocaleString('en-US')} emails scheduled for the same minute across ${MAILBOXES} mailboxes (${PER_MAILBOX} each), one worker process's \`email.send\` workers (batch 8 × 2), the loopback fake of Graph enforcing 30 messages a minute and 4 concurrent requests per mailbox; PostgreSQL on loopback, 2 shared cores.
+\`npm run bench:email\` (tests/bench/email-send.ts), ${new Date().toISOString().slice(0, 10)}: ${total.toLocaleString('en-US')} emails scheduled for the same minute across ${MAILBOXES} mailboxes (${PER_MAILBOX} each), one worker process's \`email.send\` workers (batch ${work.batchSize} × ${work.localConcurrency}${work.groupConcurrency ? `, at most ${work.groupConcurrency} per mailbox (pg-boss group concurrency)` : ''}), the loopback fake of Graph enforcing 30 messages a minute and 4 concurrent requests per mailbox; PostgreSQL on loopback, 2 shared cores.
 
 | figure | value |
 |---|---|
@@ -110,10 +119,13 @@ const report = `## Sending email (issue 18)
 | scheduling (${total} POST /email/send-to-email) | ${scheduleSeconds.toFixed(1)} s |
 | lateness after the scheduled minute, p50 / p95 / max | ${(pct(lateness, 50) / 1000).toFixed(1)} / ${(pct(lateness, 95) / 1000).toFixed(1)} / ${(Math.max(...lateness) / 1000).toFixed(1)} s |
 | lateness beyond what the limits force, p50 / p95 / max | ${(pct(excess, 50) / 1000).toFixed(1)} / ${(pct(excess, 95) / 1000).toFixed(1)} / ${(Math.max(...excess) / 1000).toFixed(1)} s |
+| email.send jobs run (a job the claim sends back to wait counts again) | ${jobs} |
+| CPU of the process (API + workers + the fake) while sending, per email | ${((cpu1.user + cpu1.system) / 1000 / total).toFixed(1)} ms (${((cpu1.user + cpu1.system) / 1e6).toFixed(1)} s CPU in ${sendingSeconds.toFixed(0)} s: ${(((cpu1.user + cpu1.system) / 1e6 / sendingSeconds) * 100).toFixed(0)} % of one core) |
+| load average (1/5/15 min) when sending started / ended | ${loadBefore} / ${loadAfter} (2 cores) |
 
 The limits force the 31st–40th email of each mailbox into the next minute (the outbox holds them: at most 30 claims a minute per mailbox), which is the difference between the two lateness rows.
 
-Against the issue's aim (lateness beyond the limits, p95 ≤ 5 s) this is not met yet: the bound here is throughput, not the limits — about 16 sends a second for one worker process on this 2-core machine shared with other sessions (each send is a claim, two fences and the record: four transactions with a realtime event, plus three Graph calls), so 2,000 due at once take about two minutes. What would raise it: more worker processes (the outbox claims are safe across processes), claiming a mailbox's due rows in one statement, and folding the fences into fewer round trips.
+${pct(excess, 95) <= 5000 ? 'Within the issue\'s aim (lateness beyond the limits, p95 ≤ 5 s).' : 'Not within the issue\'s aim (lateness beyond the limits, p95 ≤ 5 s).'}
 `;
 console.log(report);
 const file = path.resolve('docs/benchmarks.md');

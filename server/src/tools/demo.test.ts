@@ -94,5 +94,13 @@ describe('npm run seed:demo', { timeout: 600_000 }, () => {
     expect(stdout).toContain(`Password:   ${DEMO_PASSWORD}`);
     expect(stdout).not.toContain('[redacted]');
     expect(stdout).toContain(`It holds ${SIZE} companies`);
+    // The demo admin's mailbox, connected offline against the Graph fake (tools/demo-mail.ts).
+    expect(stdout).toContain(`Mailbox ${DEMO_ADMIN_EMAIL} connected (offline, against the Graph fake): 3 emails sent, 3 scheduled, 1 refused (Try Again), 1 answered.`);
+    const status = (await c.get('/api/v1/email/service-status')).json();
+    expect(status.integration).toMatchObject({ account: DEMO_ADMIN_EMAIL, active: true });
+    const again2 = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/src/tools/seed-demo.ts'], {
+      cwd: ROOT, env: { ...process.env, DATABASE_URL: ctx.dbUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent' }, timeout: 120_000,
+    });
+    expect(again2.stdout).toContain(`Mailbox ${DEMO_ADMIN_EMAIL} already connected (nothing changed).`);
   });
 });

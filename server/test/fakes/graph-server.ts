@@ -5,7 +5,16 @@
 //     {error, error_description, error_codes}: invalid_grant, invalid_client, invalid_request)
 //   Graph v1.0: GET /me, GET /me/mailboxSettings, POST /me/messages (201, the message), GET
 //     /me/messages?$filter=singleValueExtendedProperties/Any(...), GET /me/messages/{id},
-//     POST /me/messages/{id}/send (202, no body), POST /me/sendMail (202)
+//     POST /me/messages/{id}/send (202, no body), POST /me/sendMail (202),
+//     POST /me/messages/{id}/createReply (201, a draft in the thread: 'RE: ' subject, the sender
+//     (or replyTo) as recipient, the same conversationId; `comment` or `message.body`, not both),
+//     PATCH /me/messages/{id} (writable properties; single-value extended properties are merged),
+//     GET /me/mailFolders/inbox/messages/delta (also mailFolders('inbox')): the delta query as
+//     documented — an initial round lists the folder's messages (optionally `$filter=
+//     receivedDateTime ge …`), pages of `Prefer: odata.maxpagesize` (default 10) chained by
+//     `@odata.nextLink` ($skiptoken), the last page carrying `@odata.deltaLink` ($deltatoken);
+//     following a deltaLink answers what was added, changed or removed since (removed as
+//     `{id, @removed: {reason: 'deleted'}}`); an unknown or foreign token is 410 SyncStateNotFound.
 //   errors as {error: {code, message, innerError}}: 401 InvalidAuthenticationToken (missing or
 //     expired token), 404 ErrorItemNotFound, 429 ApplicationThrottled with Retry-After (Exchange
 //     Online's per-mailbox limits: 30 messages a minute, 10,000 recipients a day, 4 concurrent requests).
@@ -41,8 +50,14 @@ export interface FakeMessage {
   ccRecipients: { emailAddress: { address: string } }[];
   singleValueExtendedProperties: { id: string; value: string }[];
   isDraft: boolean;
-  folder: 'drafts' | 'sentitems';
+  folder: 'drafts' | 'sentitems' | 'inbox';
   sentDateTime: string | null;
+  conversationId: string;
+  receivedDateTime: string | null;
+  from: { emailAddress: { address: string; name?: string } } | null;
+  replyTo: { emailAddress: { address: string } }[];
+  /** The Inbox change sequence of its last change (delta query). */
+  changeSeq: number;
 }
 
 export type FakeFault =
@@ -67,11 +82,14 @@ export class FakeGraphServer {
   private readonly codes = new Map<string, { user: string; challenge: string; redirectUri: string; clientId: string }>();
   private readonly accessTokens = new Map<string, Token>();
   private readonly refreshTokens = new Map<string, string>();
-  private readonly faults: { match: RegExp; fault: FakeFault }[] = [];
+  private readonly faults: { match: RegExp; fault: FakeFault; skip: number }[] = [];
   private readonly sends = new Map<string, number[]>();
   private readonly recipients = new Map<string, { at: number; n: number }[]>();
   private readonly inFlight = new Map<string, number>();
   private readonly sockets = new Set<Socket>();
+  /** Inbox change tracking: a global sequence, and the messages removed from an Inbox (id, mailbox, seq). */
+  private seq = 0;
+  private readonly removed: { id: string; mailbox: string; changeSeq: number }[] = [];
 
   private constructor(private readonly server: http.Server, readonly url: string) {}
 
@@ -94,9 +112,9 @@ export class FakeGraphServer {
     return user;
   }
 
-  /** The next request whose "METHOD path" matches gets this fault (once). */
-  fault(match: RegExp, fault: FakeFault): void {
-    this.faults.push({ match, fault });
+  /** The next request whose "METHOD path" matches gets this fault (once); `skip` lets that many matching requests through first. */
+  fault(match: RegExp, fault: FakeFault, skip = 0): void {
+    this.faults.push({ match, fault, skip });
   }
 
   /** Revokes every refresh token of a user (their next refresh answers invalid_grant). */
@@ -110,7 +128,43 @@ export class FakeGraphServer {
   }
 
   sent(mail?: string): FakeMessage[] {
-    return [...this.messages.values()].filter((m) => !m.isDraft && (!mail || m.mailbox === mail.toLowerCase()));
+    return [...this.messages.values()].filter((m) => m.folder === 'sentitems' && (!mail || m.mailbox === mail.toLowerCase()));
+  }
+
+  /**
+   * A message arrives in a mailbox's Inbox: a new conversation, or — `inReplyTo` the id of a message
+   * of that mailbox (one it sent) — a reply in that message's conversation.
+   */
+  receive(mail: string, m: { from: string; subject?: string; html?: string; inReplyTo?: string; conversationId?: string; receivedAt?: Date }): FakeMessage {
+    const mailbox = mail.toLowerCase();
+    const original = m.inReplyTo ? this.messages.get(m.inReplyTo) : undefined;
+    if (m.inReplyTo && (!original || original.mailbox !== mailbox)) throw new Error(`no message ${m.inReplyTo} in ${mailbox}`);
+    const msg: FakeMessage = {
+      id: newId(), mailbox, subject: m.subject ?? (original ? `RE: ${original.subject}` : 'Hello'), body: { contentType: 'HTML', content: m.html ?? '<p>Thanks!</p>' },
+      toRecipients: [{ emailAddress: { address: mailbox } }], ccRecipients: [], singleValueExtendedProperties: [], isDraft: false, folder: 'inbox', sentDateTime: (m.receivedAt ?? new Date()).toISOString(),
+      conversationId: original?.conversationId ?? m.conversationId ?? newConversationId(), receivedDateTime: (m.receivedAt ?? new Date()).toISOString(),
+      from: { emailAddress: { address: m.from } }, replyTo: [], changeSeq: ++this.seq,
+    };
+    this.messages.set(msg.id, msg);
+    return msg;
+  }
+
+  /** The user reads a message of their Inbox (an update the delta query reports). */
+  markRead(id: string): void {
+    const m = this.messages.get(id);
+    if (m) m.changeSeq = ++this.seq;
+  }
+
+  /** The user deletes a message of their Inbox (the delta query reports it as @removed). */
+  remove(id: string): void {
+    const m = this.messages.get(id);
+    if (!m) return;
+    this.messages.delete(id);
+    if (m.folder === 'inbox') this.removed.push({ id, mailbox: m.mailbox, changeSeq: ++this.seq });
+  }
+
+  inbox(mail: string): FakeMessage[] {
+    return [...this.messages.values()].filter((m) => m.folder === 'inbox' && m.mailbox === mail.toLowerCase());
   }
 
   drafts(mail?: string): FakeMessage[] {
@@ -140,7 +194,7 @@ export class FakeGraphServer {
     const raw = Buffer.concat(chunks).toString('utf8');
     const line = `${req.method} ${url.pathname}`;
     this.requests.push({ method: req.method ?? '', path: url.pathname + url.search, at: Date.now() });
-    const fi = this.faults.findIndex((f) => f.match.test(line));
+    const fi = this.faults.findIndex((f) => f.match.test(line) && (f.skip-- <= 0));
     const fault = fi >= 0 ? this.faults.splice(fi, 1)[0].fault : null;
     if (fault?.kind === 'hang') return;
     if (fault?.kind === 'status') {
@@ -167,7 +221,7 @@ export class FakeGraphServer {
     this.inFlight.set(mailbox, active + 1);
     try {
       await new Promise((r) => setImmediate(r));
-      const answer = this.graph(req.method ?? 'GET', url, raw, user);
+      const answer = this.graph(req.method ?? 'GET', url, raw, user, String(req.headers.prefer ?? ''));
       if (fault?.kind === 'lostAnswer') {
         req.socket.destroy();
         return;
@@ -235,7 +289,7 @@ export class FakeGraphServer {
     return json(res, 200, { token_type: 'Bearer', scope: f.get('scope') ?? '', expires_in: this.accessTokenSeconds, ext_expires_in: this.accessTokenSeconds, access_token: access, refresh_token: refresh });
   }
 
-  private graph(method: string, url: URL, raw: string, user: FakeMailUser): { status: number; body?: unknown; headers?: Record<string, string> } {
+  private graph(method: string, url: URL, raw: string, user: FakeMailUser, prefer: string): { status: number; body?: unknown; headers?: Record<string, string> } {
     const path = url.pathname.slice('/v1.0'.length);
     const mailbox = user.mail.toLowerCase();
     const notFound = { status: 404, body: { error: { code: 'ErrorItemNotFound', message: 'The specified object was not found in the store.', innerError: innerError() } } };
@@ -250,7 +304,8 @@ export class FakeGraphServer {
       const m: FakeMessage = {
         id: `AAkALg${randomBytes(18).toString('base64url')}`, mailbox, subject: b.subject ?? '', body: b.body ?? { contentType: 'Text', content: '' },
         toRecipients: b.toRecipients ?? [], ccRecipients: b.ccRecipients ?? [], singleValueExtendedProperties: b.singleValueExtendedProperties ?? [],
-        isDraft: true, folder: 'drafts', sentDateTime: null,
+        isDraft: true, folder: 'drafts', sentDateTime: null, conversationId: newConversationId(), receivedDateTime: null,
+        from: { emailAddress: { address: mailbox } }, replyTo: [], changeSeq: 0,
       };
       this.messages.set(m.id, m);
       return { status: 201, body: present(m) };
@@ -262,12 +317,41 @@ export class FakeGraphServer {
       const list = [...this.messages.values()].filter((m) => m.mailbox === mailbox && (!f || m.singleValueExtendedProperties.some((p) => p.id.toLowerCase() === f[1].toLowerCase() && p.value === f[2])));
       return { status: 200, body: { value: list.map(present) } };
     }
-    const one = /^\/me\/messages\/([^/]+)(\/send)?$/.exec(path);
+    if (method === 'GET' && /^\/me\/mailFolders(\/inbox|\('inbox'\))\/messages\/delta(\(\))?$/i.test(path)) return this.delta(url, mailbox, prefer);
+    const one = /^\/me\/messages\/([^/]+)(\/send|\/createReply)?$/.exec(path);
     if (one) {
       const m = this.messages.get(decodeURIComponent(one[1]));
       if (!m || m.mailbox !== mailbox) return notFound;
-      if (method === 'GET' && !one[2]) return { status: 200, body: present(m) };
-      if (method === 'POST' && one[2]) {
+      if (method === 'GET' && !one[2]) return { status: 200, body: selectOf(present(m), url.searchParams.get('$select')) };
+      if (method === 'PATCH' && !one[2]) {
+        const b = JSON.parse(raw || '{}') as Partial<FakeMessage>;
+        if (!m.isDraft && (b.body || b.toRecipients || b.ccRecipients || b.subject !== undefined)) return { status: 400, body: { error: { code: 'ErrorInvalidOperation', message: 'Only draft messages can be changed this way.' } } };
+        if (b.subject !== undefined) m.subject = b.subject;
+        if (b.body) m.body = b.body;
+        if (b.toRecipients) m.toRecipients = b.toRecipients;
+        if (b.ccRecipients) m.ccRecipients = b.ccRecipients;
+        for (const p of b.singleValueExtendedProperties ?? []) {
+          const at = m.singleValueExtendedProperties.findIndex((x) => x.id.toLowerCase() === p.id.toLowerCase());
+          if (at >= 0) m.singleValueExtendedProperties[at] = p;
+          else m.singleValueExtendedProperties.push(p);
+        }
+        if (m.folder === 'inbox') m.changeSeq = ++this.seq;
+        return { status: 200, body: present(m) };
+      }
+      if (method === 'POST' && one[2] === '/createReply') {
+        const b = JSON.parse(raw || '{}') as { comment?: string; message?: Partial<FakeMessage> };
+        if (b.comment !== undefined && b.message?.body) return { status: 400, body: { error: { code: 'ErrorInvalidRequest', message: 'Specify either a comment or the body property of the message parameter, not both.' } } };
+        const reply: FakeMessage = {
+          id: newId(), mailbox, subject: /^re:/i.test(m.subject) ? m.subject : `RE: ${m.subject}`,
+          body: b.message?.body ?? { contentType: 'HTML', content: `${esc(b.comment ?? '')}<hr><div>${m.body.content}</div>` },
+          toRecipients: b.message?.toRecipients ?? (m.replyTo.length ? m.replyTo : m.from ? [m.from] : []), ccRecipients: b.message?.ccRecipients ?? [],
+          singleValueExtendedProperties: [], isDraft: true, folder: 'drafts', sentDateTime: null, conversationId: m.conversationId, receivedDateTime: null,
+          from: { emailAddress: { address: mailbox } }, replyTo: [], changeSeq: 0,
+        };
+        this.messages.set(reply.id, reply);
+        return { status: 201, body: present(reply) };
+      }
+      if (method === 'POST' && one[2] === '/send') {
         if (!m.isDraft) return { status: 400, body: { error: { code: 'ErrorInvalidOperation', message: 'The message has already been sent.' } } };
         const limited = this.admit(mailbox, m.toRecipients.length + m.ccRecipients.length);
         if (limited) return limited;
@@ -285,11 +369,55 @@ export class FakeGraphServer {
       const m: FakeMessage = {
         id: `AAkALg${randomBytes(18).toString('base64url')}`, mailbox, subject: b.message.subject ?? '', body: b.message.body ?? { contentType: 'Text', content: '' },
         toRecipients: b.message.toRecipients, ccRecipients: [], singleValueExtendedProperties: [], isDraft: false, folder: 'sentitems', sentDateTime: new Date().toISOString(),
+        conversationId: newConversationId(), receivedDateTime: null, from: { emailAddress: { address: mailbox } }, replyTo: [], changeSeq: 0,
       };
       this.messages.set(m.id, m);
       return { status: 202 };
     }
     return { status: 400, body: { error: { code: 'BadRequest', message: `Unsupported request: ${method} ${path}` } } };
+  }
+
+  /** The Inbox delta query (see the header): state tokens are opaque to the caller. */
+  private delta(url: URL, mailbox: string, prefer: string): { status: number; body?: unknown; headers?: Record<string, string> } {
+    interface State { m: string; from: number; to: number; off: number; since: string | null; select: string | null }
+    const gone = { status: 410, body: { error: { code: 'SyncStateNotFound', message: 'The sync state generation is not found. Please do a full sync.', innerError: innerError() } } };
+    const skip = url.searchParams.get('$skiptoken');
+    const deltaToken = url.searchParams.get('$deltatoken');
+    let st: State;
+    if (skip || deltaToken) {
+      try {
+        st = JSON.parse(Buffer.from((skip ?? deltaToken)!, 'base64url').toString('utf8')) as State;
+      } catch {
+        return gone;
+      }
+      if (st.m !== mailbox) return gone;
+      if (deltaToken) st = { ...st, to: this.seq, off: 0 };
+    } else {
+      const filter = url.searchParams.get('$filter');
+      let since: string | null = null;
+      if (filter) {
+        const f = /^receivedDateTime (ge|gt) (\S+)$/.exec(filter.trim());
+        if (!f || !Number.isFinite(Date.parse(f[2]))) return { status: 400, body: { error: { code: 'ErrorInvalidUrlQueryFilter', message: 'Only receivedDateTime ge/gt is supported in a delta $filter.' } } };
+        since = new Date(Date.parse(f[2])).toISOString();
+      }
+      st = { m: mailbox, from: -1, to: this.seq, off: 0, since, select: url.searchParams.get('$select') };
+    }
+    const pageSize = Math.max(1, Number(/odata\.maxpagesize=(\d+)/i.exec(prefer)?.[1] ?? 10));
+    const inRange = (seq: number) => (st.from < 0 ? seq <= st.to : seq > st.from && seq <= st.to);
+    const changes: { seq: number; item: Record<string, unknown> }[] = [
+      ...[...this.messages.values()]
+        .filter((m) => m.mailbox === mailbox && m.folder === 'inbox' && inRange(m.changeSeq) && (!st.since || (m.receivedDateTime ?? '') >= st.since))
+        .map((m) => ({ seq: m.changeSeq, item: { '@odata.type': '#microsoft.graph.message', '@odata.etag': `W/"${m.changeSeq}"`, ...selectOf(present(m), st.select) } })),
+      ...(st.from < 0 ? [] : this.removed.filter((r) => r.mailbox === mailbox && inRange(r.changeSeq)).map((r) => ({ seq: r.changeSeq, item: { '@odata.type': '#microsoft.graph.message', id: r.id, '@removed': { reason: 'deleted' } } }))),
+    ].sort((a, b) => a.seq - b.seq);
+    const page = changes.slice(st.off, st.off + pageSize).map((c) => c.item);
+    const base = `${this.url}/v1.0/me/mailFolders('inbox')/messages/delta`;
+    const token = (x: State) => Buffer.from(JSON.stringify(x)).toString('base64url');
+    const more = st.off + pageSize < changes.length;
+    const link = more
+      ? { '@odata.nextLink': `${base}?$skiptoken=${token({ ...st, off: st.off + pageSize })}` }
+      : { '@odata.deltaLink': `${base}?$deltatoken=${token({ ...st, from: st.to, off: 0 })}` };
+    return { status: 200, body: { '@odata.context': `${this.url}/v1.0/$metadata#Collection(message)`, ...link, value: page }, headers: { 'preference-applied': `odata.maxpagesize=${pageSize}` } };
   }
 
   /** Exchange Online's per-mailbox sending limits: a send over them is refused with 429 and Retry-After. */
@@ -314,7 +442,22 @@ export class FakeGraphServer {
 }
 
 function present(m: FakeMessage) {
-  return { id: m.id, subject: m.subject, body: m.body, toRecipients: m.toRecipients, ccRecipients: m.ccRecipients, isDraft: m.isDraft, sentDateTime: m.sentDateTime, parentFolderId: m.folder };
+  return {
+    id: m.id, subject: m.subject, body: m.body, toRecipients: m.toRecipients, ccRecipients: m.ccRecipients, isDraft: m.isDraft, sentDateTime: m.sentDateTime, parentFolderId: m.folder,
+    conversationId: m.conversationId, receivedDateTime: m.receivedDateTime, from: m.from, replyTo: m.replyTo,
+  };
+}
+/** Graph's $select: the id always, then the properties asked for (all when none). */
+function selectOf(m: Record<string, unknown>, select: string | null): Record<string, unknown> {
+  if (!select) return m;
+  const keep = new Set(['id', ...select.split(',').map((x) => x.trim()).filter(Boolean)]);
+  return Object.fromEntries(Object.entries(m).filter(([k]) => keep.has(k)));
+}
+function newId(): string {
+  return `AAkALg${randomBytes(18).toString('base64url')}`;
+}
+function newConversationId(): string {
+  return `AAQkAD${randomBytes(15).toString('base64url')}=`;
 }
 function innerError() {
   return { date: new Date().toISOString(), 'request-id': randomUUID(), 'client-request-id': randomUUID() };

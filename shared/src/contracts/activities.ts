@@ -24,6 +24,8 @@ export const ActivityDto = z.object({
   by: z.string().nullable(),
   followUp: z.boolean(),
   errorMessage: z.string().nullable(),
+  /** A sent email that was answered (issue 18's reply follower): when the first reply arrived. */
+  repliedAt: z.string().nullable().optional(),
   companyId: z.string().nullable(),
   contactId: z.string().nullable(),
   createdById: z.string().nullable(),

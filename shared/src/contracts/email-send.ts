@@ -63,6 +63,8 @@ export const SendToEmailBody = z.object({
   subject: cleanString(998, EMAIL_MESSAGES.invalidEmailInfo),
   body: cleanString(200_000, EMAIL_MESSAGES.invalidEmailInfo),
   scheduledAt: z.iso.datetime({ offset: true, message: 'Please select a valid date and time.' }).nullable().optional(),
+  /** A reply to a message the user received: its Graph (REST, immutable) id; it leaves through createReply, in that thread. */
+  replyToMessageId: z.string().min(1).max(1024).regex(/^[A-Za-z0-9+/=_-]+$/, { message: EMAIL_MESSAGES.invalidEmailInfo }).nullable().optional(),
 });
 export type SendToEmailBody = z.input<typeof SendToEmailBody>;
 export const SendToEmailResponse = z.object({

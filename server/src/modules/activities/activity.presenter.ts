@@ -21,6 +21,7 @@ export function toActivityDto(a: IActivity, today: string): ActivityDto {
     by: a.by ?? null,
     followUp: a.followUp,
     errorMessage: a.errorMessage ?? null,
+    repliedAt: a.repliedAt ? a.repliedAt.toISOString() : null,
     companyId: a.company?.id ?? null,
     contactId: a.contact?.id ?? null,
     createdById: a.createdBy?.id ?? null,

@@ -113,7 +113,7 @@ export async function emailSendRoutes(app: FastifyInstance): Promise<void> {
     const a = actorOf(req);
     const b = req.body;
     const scheduled = Boolean(b.scheduledAt);
-    const { email, outboxId, sendAt } = await scheduleSend(req.em, app.boss, app.config, a, b.id, { to: b.to, cc: b.cc ?? [], subject: b.subject, body: b.body, scheduledAt: b.scheduledAt });
+    const { email, outboxId, sendAt } = await scheduleSend(req.em, app.boss, app.config, a, b.id, { to: b.to, cc: b.cc ?? [], subject: b.subject, body: b.body, scheduledAt: b.scheduledAt, replyToMessageId: b.replyToMessageId ?? null });
     if (scheduled) return { success: true as const, message: EMAIL_MESSAGES.scheduled, email, sendAt: sendAt.toISOString(), sent: false };
     // Send now: this request makes the first attempt itself (its job is the safety net).
     let outcome: string;

@@ -34,6 +34,12 @@ export const EmailOutbox = defineEntity({
     sendAttemptedAt: p.datetime().nullable(),
     sentAt: p.datetime().nullable(),
     recipients: p.integer().default(1),
+    /** The Graph conversation of the sent message (replies are matched by it). */
+    conversationId: p.text().nullable(),
+    /** When the first reply arrived (the Inbox delta query, replies.ts). */
+    repliedAt: p.datetime().nullable(),
+    /** A reply to a received message: that message's Graph id (sent through createReply, in its thread). */
+    replyToMessageId: p.text().nullable(),
     error: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
@@ -41,6 +47,35 @@ export const EmailOutbox = defineEntity({
   indexes: [
     { name: 'email_outbox_org_email_index', properties: ['organization', 'channelEmailId'] },
     { name: 'email_outbox_org_owner_state_index', properties: ['organization', 'ownerId', 'state', 'claimedAt'] },
+    { name: 'email_outbox_org_owner_conversation_index', properties: ['organization', 'ownerId', 'conversationId'] },
   ],
 });
 export type IEmailOutbox = InferEntity<typeof EmailOutbox>;
+
+/**
+ * The Inbox delta query state of one connected mailbox (issue 18, replies.ts): `nextLink` while a
+ * round is under way (the next page), else `deltaLink` (the next round: changes since). Both null:
+ * the next run starts a full round. Updated in the transaction that applies a page's replies, so a
+ * crash repeats at most one page (applying a page is idempotent).
+ */
+export const MailboxSync = defineEntity({
+  name: 'MailboxSync',
+  tableName: 'mailbox_sync',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    organization: () => p.manyToOne(Organization),
+    integrationId: p.uuid(),
+    ownerId: p.uuid(),
+    nextLink: p.text().nullable(),
+    deltaLink: p.text().nullable(),
+    roundStartedAt: p.datetime().nullable(),
+    syncedAt: p.datetime().nullable(),
+    /** Replies found so far. */
+    replies: p.integer().default(0),
+    error: p.text().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+  uniques: [{ name: 'mailbox_sync_org_integration_unique', properties: ['organization', 'integrationId'] }],
+});
+export type IMailboxSync = InferEntity<typeof MailboxSync>;

@@ -2,6 +2,7 @@
 // work is deliverOutbox (send.ts), which is idempotent; a crashed worker's job is retried by
 // pg-boss (heartbeats) and the retry asks the mailbox before acting.
 import { z } from 'zod';
+import { MAILBOX_LIMITS } from '@dealscout/shared/domain';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { defineJob } from '../../jobs/definitions';
 import { loadConfig } from '../../config';
@@ -14,8 +15,10 @@ export const emailSendJob = defineJob({
   queue: EMAIL_SEND_QUEUE,
   schema: z.object({ organizationId: z.uuid(), outboxId: z.uuid() }),
   queueOptions: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
-  // 16 sends in flight per worker process (the per-mailbox limit of 4 is the outbox's).
-  workOptions: { batchSize: 8, localConcurrency: 2 },
+  // Up to 32 sends in flight per worker process, at most 4 per mailbox across every worker (pg-boss
+  // group concurrency: jobs carry their mailbox as group, send.ts sendJobOptions); the outbox's
+  // claim still counts the mailbox's limits itself.
+  workOptions: { batchSize: 8, localConcurrency: 4, groupConcurrency: MAILBOX_LIMITS.concurrentRequests },
   async handle(data, ctx) {
     const config = ctx.config ?? loadConfig();
     const outcome = await deliverOutbox({ em: ctx.orm.em.fork(), boss: ctx.boss, config, logger: ctx.logger }, data.organizationId, data.outboxId);

@@ -37,6 +37,15 @@ export const EMAIL_SEND_QUEUE = 'email.send';
 export function leaseMs(config: Pick<Config, 'GRAPH_TIMEOUT_MS'>): number {
   return 3 * config.GRAPH_TIMEOUT_MS + 15_000;
 }
+/**
+ * The send job's options: every job of one mailbox is in that mailbox's pg-boss group, and the
+ * workers fetch at most MAILBOX_LIMITS.concurrentRequests active jobs per group (send.job.ts
+ * `groupConcurrency`) — so a worker's batch spreads over mailboxes instead of filling up with one
+ * mailbox's jobs that the claim would only send back to wait (the claim stays the authority).
+ */
+export function sendJobOptions(organizationId: string, ownerId: string, startAfter?: Date): { startAfter?: Date; group: { id: string } } {
+  return { ...(startAfter ? { startAfter } : {}), group: { id: `${organizationId}:${ownerId}` } };
+}
 export const SCHEDULE_MESSAGES = {
   pastDate: 'Please select today or a future date for scheduling.',
   invalidTo: EMAIL_MESSAGES.invalidEmailInfo,
@@ -77,6 +86,8 @@ export interface ScheduleInput {
   subject: string;
   body: string;
   scheduledAt?: string | null;
+  /** A reply to a received message (its Graph id): sent through createReply, so the thread holds. */
+  replyToMessageId?: string | null;
 }
 
 /**
@@ -103,16 +114,16 @@ export async function scheduleSend(em: EntityManager, boss: PgBoss, config: Conf
     await tenantSql(tem, actor.organizationId).run(`update channel_email set to_address = ?, cc = ?::jsonb, subject = ?, body = ?, status = 'scheduled', status_message = null, updated_at = clock_timestamp()
                         where id = ? and organization_id = ? and owner_id = ?`, [to, JSON.stringify(input.cc), input.subject, body, id, actor.organizationId, actor.userId]);
     const [row] = await tenantSql(tem, actor.organizationId).all<{ id: string }>(
-      `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, requested_at, attempt, recipients, created_at, updated_at)
-       values (gen_random_uuid(), ?, ?, ?, 'queued', ?, ?, 0, ?, clock_timestamp(), clock_timestamp()) returning id`,
-      [actor.organizationId, id, actor.userId, sendAt, requested, 1 + input.cc.length]);
+      `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, requested_at, attempt, recipients, reply_to_message_id, created_at, updated_at)
+       values (gen_random_uuid(), ?, ?, ?, 'queued', ?, ?, 0, ?, ?, clock_timestamp(), clock_timestamp()) returning id`,
+      [actor.organizationId, id, actor.userId, sendAt, requested, 1 + input.cc.length, input.replyToMessageId ?? null]);
     const activity = tem.create(Activity, {
       organization: actor.organizationId, type: 'email', title: input.subject.slice(0, 255), date: dateIn(sendAt, hours.timeZone), dueDate: sendAt, status: 'scheduled',
       source: 'email', sourceId: id, content: plainText(body), subject: input.subject.slice(0, 500), to, others: input.cc, by: actor.email,
       company: current.companyId ?? null, contact: current.contact?.id ?? null, createdBy: actor.userId,
     });
     await tem.flush();
-    await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: row.id }, { startAfter: sendAt });
+    await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: row.id }, sendJobOptions(actor.organizationId, actor.userId, sendAt));
     await publish(tem, actor.organizationId, { path: realtimePaths.activities(actor.organizationId), kind: REALTIME_EVENT_KINDS.activityCreated, data: toActivityDto(activity, dateIn(new Date(), hours.timeZone)) });
     return { email: await emailById(tem, actor, id), outboxId: row.id, sendAt };
   });
@@ -120,7 +131,9 @@ export async function scheduleSend(em: EntityManager, boss: PgBoss, config: Conf
 
 interface OutboxRow {
   id: string; organization_id: string; channel_email_id: string; owner_id: string; state: string; send_after: Date; attempt: number;
-  lease_until: Date | null; graph_message_id: string | null; send_attempted_at: Date | null; recipients: number;
+  lease_until: Date | null; graph_message_id: string | null; send_attempted_at: Date | null; recipients: number; reply_to_message_id: string | null;
+  /** As read before this claim: null means no attempt ever claimed the row (so none touched the mailbox). */
+  claimed_at: Date | null;
 }
 
 export type DeliverOutcome = 'sent' | 'deferred' | 'failed' | 'skipped';
@@ -151,11 +164,11 @@ async function fence(d: DeliverDeps, row: OutboxRow, extra = ''): Promise<void> 
 }
 
 /** Moves the row back to the queue and enqueues its next attempt (one transaction). */
-async function requeue(d: DeliverDeps, row: Pick<OutboxRow, 'id' | 'organization_id'>, until: Date, note: string | null): Promise<void> {
+async function requeue(d: DeliverDeps, row: Pick<OutboxRow, 'id' | 'organization_id' | 'owner_id'>, until: Date, note: string | null): Promise<void> {
   await d.em.fork().transactional(async (tem) => {
     await tenantSql(tem, row.organization_id).run(`update email_outbox set state = 'queued', lease_until = null, send_after = ?, error = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and state in ('queued', 'sending')`,
       [until, note, row.id, row.organization_id]);
-    await enqueueInTransaction(d.boss, tem, EMAIL_SEND_QUEUE, { organizationId: row.organization_id, outboxId: row.id }, { startAfter: until });
+    await enqueueInTransaction(d.boss, tem, EMAIL_SEND_QUEUE, { organizationId: row.organization_id, outboxId: row.id }, sendJobOptions(row.organization_id, row.owner_id, until));
   });
 }
 
@@ -167,7 +180,7 @@ async function claim(d: DeliverDeps, organizationId: string, outboxId: string): 
     const now = Date.now();
     const later = async (until: Date) => {
       await tenantSql(tem, organizationId).run(`update email_outbox set send_after = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [until, row.id, organizationId]);
-      await enqueueInTransaction(d.boss, tem, EMAIL_SEND_QUEUE, { organizationId, outboxId }, { startAfter: until });
+      await enqueueInTransaction(d.boss, tem, EMAIL_SEND_QUEUE, { organizationId, outboxId }, sendJobOptions(organizationId, row.owner_id, until));
       return 'deferred' as const;
     };
     if (row.state === 'sending' && row.lease_until && new Date(row.lease_until).getTime() > now) return later(new Date(new Date(row.lease_until).getTime() + 1000));
@@ -194,11 +207,11 @@ async function activityOf(em: EntityManager, organizationId: string, channelEmai
   return em.findOne(Activity, { organization: organizationId, source: 'email', sourceId: channelEmailId }, { ...scopedTo(organizationId), orderBy: { createdAt: 'desc' }, populate: ['company', 'contact'] });
 }
 
-async function finish(d: DeliverDeps, row: OutboxRow, outcome: 'sent' | 'failed', message: string | null): Promise<void> {
+async function finish(d: DeliverDeps, row: OutboxRow, outcome: 'sent' | 'failed', message: string | null, conversationId: string | null = null): Promise<void> {
   await d.em.fork().transactional(async (tem) => {
     const updated = await tenantSql(tem, row.organization_id).all<{ id: string }>(
-      `update email_outbox set state = ?, sent_at = case when ? = 'sent' then clock_timestamp() else sent_at end, lease_until = null, error = ?, updated_at = clock_timestamp()
-        where id = ? and organization_id = ? and state in ('queued', 'sending') returning id`, [outcome, outcome, message, row.id, row.organization_id]);
+      `update email_outbox set state = ?, sent_at = case when ? = 'sent' then clock_timestamp() else sent_at end, lease_until = null, error = ?, conversation_id = coalesce(?, conversation_id), updated_at = clock_timestamp()
+        where id = ? and organization_id = ? and state in ('queued', 'sending') returning id`, [outcome, outcome, message, conversationId, row.id, row.organization_id]);
     if (updated.length === 0) return;
     await tenantSql(tem, row.organization_id).run(`update channel_email set status = ?, status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
       [outcome === 'sent' ? 'sent' : 'error', outcome === 'sent' ? null : message, row.channel_email_id, row.organization_id]);
@@ -232,16 +245,21 @@ export async function deliverOutbox(d: DeliverDeps, organizationId: string, outb
   try {
     if (!email) throw new GraphError(400, 'missing', EMAIL_MESSAGES.invalidChannelEmail);
     const outcome = await withMailbox(d.em, d.config, organizationId, row.owner_id, async (client, token) => {
+      // The first attempt ever (no claim before this one) has nothing to look for: no earlier attempt
+      // reached the mailbox. Every later attempt asks the mailbox first.
+      const firstEver = row.claimed_at === null && !row.graph_message_id && !row.send_attempted_at;
       let message = row.graph_message_id ? await client.getMessage(token, row.graph_message_id) : null;
-      if (!message) message = await client.findByOutboxId(token, row.id);
-      if (message && !message.isDraft) return 'already-sent' as const;
+      if (!message && !firstEver) message = await client.findByOutboxId(token, row.id);
+      if (message && !message.isDraft) return { outcome: 'already-sent' as const, conversationId: message.conversationId ?? null };
       if (!message && row.send_attempted_at && row.graph_message_id) {
         // The message we sent is gone from every folder (deleted after sending): it left; never send it again.
-        return 'already-sent' as const;
+        return { outcome: 'already-sent' as const, conversationId: null };
       }
       if (!message) {
         await fence(d, row);
-        message = await client.createMessage(token, { subject: email.subject, html: email.body, to: [email.to_address], cc: email.cc ?? [], outboxId: row.id });
+        const input = { subject: email.subject, html: email.body, to: [email.to_address], cc: email.cc ?? [], outboxId: row.id };
+        // A reply goes through createReply (the thread holds); the adapter then sets the outbox id on the draft.
+        message = row.reply_to_message_id ? await client.createReply(token, row.reply_to_message_id, input) : await client.createMessage(token, input);
         await d.hooks?.afterCreate?.();
         await tenantSql(d.em.fork(), organizationId).run(`update email_outbox set graph_message_id = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [message.id, row.id, organizationId]);
       } else if (message.id !== row.graph_message_id) {
@@ -250,10 +268,10 @@ export async function deliverOutbox(d: DeliverDeps, organizationId: string, outb
       await fence(d, row, ', send_attempted_at = clock_timestamp()');
       await client.send(token, message.id);
       await d.hooks?.afterSend?.();
-      return 'sent-now' as const;
+      return { outcome: 'sent-now' as const, conversationId: message.conversationId ?? null };
     });
-    d.logger?.info({ outboxId, outcome }, 'email delivered');
-    await finish(d, row, 'sent', null);
+    d.logger?.info({ outboxId, outcome: outcome.outcome }, 'email delivered');
+    await finish(d, row, 'sent', null, outcome.conversationId);
     return 'sent';
   } catch (err) {
     if (err instanceof LeaseLost) {
@@ -327,10 +345,10 @@ export async function retryFailed(em: EntityManager, boss: PgBoss, actor: EmailA
       a.errorMessage = null;
       a.dueDate = new Date();
       await tem.flush();
-      await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: o.id });
+      await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: o.id }, sendJobOptions(actor.organizationId, actor.userId));
       await publish(tem, actor.organizationId, { path: realtimePaths.activities(actor.organizationId), kind: REALTIME_EVENT_KINDS.activityUpdated, data: toActivityDto(a, new Date().toISOString().slice(0, 10)) });
     } else {
-      await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: o.id });
+      await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: o.id }, sendJobOptions(actor.organizationId, actor.userId));
     }
     return emailById(tem, actor, id);
   });

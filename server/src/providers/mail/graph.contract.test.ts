@@ -95,6 +95,71 @@ describe('Microsoft Graph adapter (contract, against the fake)', () => {
     expect([hung.status, hung.code, hung.transient]).toEqual([0, 'network', true]);
   });
 
+  it('createReply keeps the thread: a draft in the original conversation, our body and recipients, the outbox id set; comment and body together are 400', async () => {
+    const t = await signIn();
+    const first = await client.createMessage(t.accessToken, { subject: 'Intro', html: '<p>Hi</p>', to: ['ann@example.com'], cc: [], outboxId: randomUUID() });
+    await client.send(t.accessToken, first.id);
+    const incoming = fake.receive(mail, { from: 'ann@example.com', inReplyTo: first.id, html: '<p>Tell me more</p>' });
+    expect(incoming.conversationId).toBe(first.conversationId);
+    const outboxId = randomUUID();
+    const reply = await client.createReply(t.accessToken, incoming.id, { subject: 'ignored', html: '<p>Sure, here is more</p>', to: ['ann@example.com'], cc: ['boss@example.com'], outboxId });
+    expect(reply).toMatchObject({ isDraft: true, conversationId: first.conversationId });
+    expect(await client.findByOutboxId(t.accessToken, outboxId)).toMatchObject({ id: reply.id, isDraft: true });
+    await client.send(t.accessToken, reply.id);
+    const sent = fake.sent(mail).find((m) => m.id === reply.id)!;
+    expect(sent.subject).toBe('RE: Intro');
+    expect(sent.body.content).toBe('<p>Sure, here is more</p>');
+    expect(sent.ccRecipients).toEqual([{ emailAddress: { address: 'boss@example.com' } }]);
+    expect(await client.getMessage(t.accessToken, reply.id)).toMatchObject({ isDraft: false, conversationId: first.conversationId });
+    // Documented: either a comment or message.body, never both.
+    const res = await fetch(`${fake.url}/v1.0/me/messages/${incoming.id}/createReply`, { method: 'POST', headers: { authorization: `Bearer ${t.accessToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ comment: 'x', message: { body: { contentType: 'Text', content: 'y' } } }) });
+    expect(res.status).toBe(400);
+    await expect(client.createReply(t.accessToken, 'AAkALgmissing', { subject: 's', html: 'b', to: ['a@example.com'], cc: [], outboxId: randomUUID() })).rejects.toMatchObject({ status: 404, code: 'ErrorItemNotFound' });
+  });
+
+  it('Inbox delta query: a full round in pages (nextLink), then the deltaLink answers only what changed: arrivals, updates, removals', async () => {
+    const box = 'delta@contoso.example';
+    fake.addUser({ mail: box });
+    const { verifier, challenge } = pkcePair();
+    const t = await client.redeemCode(new URL(await fake.consent(client.authorizeUrl('d', challenge, box), box)).searchParams.get('code')!, verifier);
+    const old = fake.receive(box, { from: 'old@example.com', receivedAt: new Date(Date.now() - 30 * 86_400_000) });
+    const recent = Array.from({ length: 5 }, (_, i) => fake.receive(box, { from: `p${i}@example.com` }));
+    // A full round since two weeks ago, two per page: 3 pages, the last one carries the deltaLink.
+    const since = new Date(Date.now() - 14 * 86_400_000);
+    const seen: string[] = [];
+    let page = await client.inboxDelta(t.accessToken, null, { since, pageSize: 2 });
+    let pages = 1;
+    seen.push(...page.changes.map((c) => c.id));
+    while (page.nextLink) {
+      expect(page.deltaLink).toBeNull();
+      page = await client.inboxDelta(t.accessToken, page.nextLink, { pageSize: 2 });
+      pages += 1;
+      seen.push(...page.changes.map((c) => c.id));
+    }
+    expect(pages).toBe(3);
+    expect(seen.sort()).toEqual(recent.map((m) => m.id).sort());
+    expect(seen).not.toContain(old.id);
+    const first = page.changes[0];
+    expect(first).toMatchObject({ removed: false, from: expect.stringMatching(/@example\.com$/), conversationId: expect.any(String), receivedDateTime: expect.any(String) });
+    const deltaLink = page.deltaLink!;
+    expect(deltaLink).toContain('$deltatoken=');
+    // Nothing changed: an empty page and a new deltaLink.
+    const quiet = await client.inboxDelta(t.accessToken, deltaLink);
+    expect([quiet.changes, quiet.nextLink]).toEqual([[], null]);
+    // One arrival, one read (update), one deletion.
+    const arrival = fake.receive(box, { from: 'new@example.com' });
+    fake.markRead(recent[0].id);
+    fake.remove(recent[1].id);
+    const changes = await client.inboxDelta(t.accessToken, quiet.deltaLink!);
+    expect(changes.changes.map((c) => [c.id, c.removed]).sort()).toEqual([[arrival.id, false], [recent[0].id, false], [recent[1].id, true]].sort());
+    // The state of another mailbox, or garbage, is 410 (start a new round).
+    await expect(client.inboxDelta(t.accessToken, `${fake.url}/v1.0/me/mailFolders('inbox')/messages/delta?$deltatoken=bm9wZQ`)).rejects.toMatchObject({ status: 410, code: 'SyncStateNotFound' });
+    const other = await signIn();
+    await expect(client.inboxDelta(other.accessToken, changes.deltaLink!)).rejects.toMatchObject({ status: 410 });
+    // A link outside Graph is never followed with the token.
+    await expect(client.inboxDelta(t.accessToken, 'https://evil.example.com/v1.0/me/mailFolders/inbox/messages/delta')).rejects.toMatchObject({ code: 'foreign_link' });
+  });
+
   it('enforces the per-mailbox rate: the 31st send in a minute is 429 with Retry-After', async () => {
     const other = 'busy@contoso.example';
     fake.addUser({ mail: other });

@@ -55,6 +55,21 @@ export interface GraphMessageInput {
   outboxId: string;
 }
 
+/** What the outbox needs to know of a message: its (immutable) id, whether it is still a draft, its thread. */
+export interface MessageRef { id: string; isDraft: boolean; conversationId?: string | null }
+
+/** One change of an Inbox delta round: a message added or changed, or removed. */
+export interface InboxChange {
+  id: string;
+  removed: boolean;
+  conversationId: string | null;
+  receivedDateTime: string | null;
+  from: string | null;
+}
+
+/** One page of a delta round: its changes, then either the next page or the link of the next round. */
+export interface InboxDeltaPage { changes: InboxChange[]; nextLink: string | null; deltaLink: string | null }
+
 export interface MailboxSettings {
   timeZone: string | null;
   workingHours: { daysOfWeek?: string[]; startTime?: string; endTime?: string; timeZone?: { name?: string } } | null;
@@ -110,10 +125,13 @@ export class GraphClient {
     }
   }
 
-  private async graph<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
-    const res = await this.fetch(`${this.s.graphBaseUrl.replace(/\/+$/, '')}${path}`, {
+  private async graph<T>(token: string, method: string, path: string, body?: unknown, prefer: string[] = []): Promise<T> {
+    // An absolute address (a delta round's nextLink / deltaLink) is followed as given, but only on Graph itself.
+    const url = /^https?:\/\//.test(path) ? path : `${this.s.graphBaseUrl.replace(/\/+$/, '')}${path}`;
+    if (new URL(url).origin !== new URL(this.s.graphBaseUrl).origin) throw new GraphError(0, 'foreign_link', `Refusing a link outside Microsoft Graph: ${new URL(url).origin}`);
+    const res = await this.fetch(url, {
       method,
-      headers: { authorization: `Bearer ${token}`, prefer: 'IdType="ImmutableId"', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { authorization: `Bearer ${token}`, prefer: ['IdType="ImmutableId"', ...prefer].join(', '), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!res.ok) {
@@ -134,7 +152,7 @@ export class GraphClient {
   }
 
   /** Creates the message in Drafts (POST /me/messages), carrying the outbox id. */
-  createMessage(token: string, m: GraphMessageInput): Promise<{ id: string; isDraft: boolean }> {
+  createMessage(token: string, m: GraphMessageInput): Promise<MessageRef> {
     return this.graph(token, 'POST', '/me/messages', {
       subject: m.subject,
       body: { contentType: 'HTML', content: m.html },
@@ -145,15 +163,60 @@ export class GraphClient {
   }
 
   /** The message with this outbox id, in any folder (Drafts, Outbox, Sent Items…), or null. */
-  async findByOutboxId(token: string, outboxId: string): Promise<{ id: string; isDraft: boolean } | null> {
+  async findByOutboxId(token: string, outboxId: string): Promise<MessageRef | null> {
     const filter = `singleValueExtendedProperties/Any(ep: ep/id eq '${OUTBOX_PROPERTY_ID}' and ep/value eq '${outboxId}')`;
-    const r = await this.graph<{ value: { id: string; isDraft: boolean }[] }>(token, 'GET', `/me/messages?$filter=${encodeURIComponent(filter)}&$select=id,isDraft&$top=5`);
+    const r = await this.graph<{ value: MessageRef[] }>(token, 'GET', `/me/messages?$filter=${encodeURIComponent(filter)}&$select=id,isDraft,conversationId&$top=5`);
     return r.value.find((m) => !m.isDraft) ?? r.value[0] ?? null;
   }
 
-  async getMessage(token: string, id: string): Promise<{ id: string; isDraft: boolean } | null> {
+  /**
+   * A reply to a received message that keeps the thread (POST /me/messages/{id}/createReply: a
+   * draft with the original's conversation and quoted headers), with our body and recipients; then
+   * the outbox id is set on it (PATCH, the documented way to add a single-value extended property),
+   * so a retry finds it like any other message.
+   */
+  async createReply(token: string, replyToId: string, m: GraphMessageInput): Promise<MessageRef> {
+    const draft = await this.graph<MessageRef>(token, 'POST', `/me/messages/${encodeURIComponent(replyToId)}/createReply`, {
+      message: {
+        body: { contentType: 'HTML', content: m.html },
+        toRecipients: m.to.map((address) => ({ emailAddress: { address } })),
+        ccRecipients: m.cc.map((address) => ({ emailAddress: { address } })),
+      },
+    });
+    await this.tagMessage(token, draft.id, m.outboxId);
+    return draft;
+  }
+
+  /** Sets the outbox id on a message (PATCH /me/messages/{id} with singleValueExtendedProperties). */
+  tagMessage(token: string, id: string, outboxId: string): Promise<void> {
+    return this.graph(token, 'PATCH', `/me/messages/${encodeURIComponent(id)}`, { singleValueExtendedProperties: [{ id: OUTBOX_PROPERTY_ID, value: outboxId }] }).then(() => undefined);
+  }
+
+  /**
+   * One page of the Inbox delta query (GET /me/mailFolders/inbox/messages/delta). `link` null
+   * starts a full round (messages received since `since`); otherwise the nextLink (same round) or
+   * deltaLink (changes since the last round) stored from an earlier page. A 410 means the state
+   * expired: start a new round.
+   */
+  async inboxDelta(token: string, link: string | null, opts: { since?: Date; pageSize?: number } = {}): Promise<InboxDeltaPage> {
+    let path = link;
+    if (!path) {
+      const q = new URLSearchParams({ $select: 'id,conversationId,receivedDateTime,from,isDraft' });
+      if (opts.since) q.set('$filter', `receivedDateTime ge ${opts.since.toISOString().replace(/\.\d{3}Z$/, 'Z')}`);
+      path = `/me/mailFolders/inbox/messages/delta?${q.toString()}`;
+    }
+    type Row = { id: string; conversationId?: string; receivedDateTime?: string; from?: { emailAddress?: { address?: string } }; '@removed'?: { reason?: string } };
+    const r = await this.graph<{ value: Row[]; '@odata.nextLink'?: string; '@odata.deltaLink'?: string }>(token, 'GET', path, undefined, [`odata.maxpagesize=${opts.pageSize ?? 50}`]);
+    return {
+      changes: r.value.map((m) => ({ id: m.id, removed: Boolean(m['@removed']), conversationId: m.conversationId ?? null, receivedDateTime: m.receivedDateTime ?? null, from: m.from?.emailAddress?.address ?? null })),
+      nextLink: r['@odata.nextLink'] ?? null,
+      deltaLink: r['@odata.deltaLink'] ?? null,
+    };
+  }
+
+  async getMessage(token: string, id: string): Promise<MessageRef | null> {
     try {
-      return await this.graph(token, 'GET', `/me/messages/${encodeURIComponent(id)}?$select=id,isDraft`);
+      return await this.graph(token, 'GET', `/me/messages/${encodeURIComponent(id)}?$select=id,isDraft,conversationId`);
     } catch (err) {
       if (err instanceof GraphError && err.status === 404) return null;
       throw err;
