@@ -5,3 +5,4 @@ export * from './NameDialog';
 export * from './labels';
 export * from './UploadCsvDialog';
 export * from './csvHeader';
+export * from './AddSourceDialog';
