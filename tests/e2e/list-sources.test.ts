@@ -1,5 +1,5 @@
 // Data-provider sources in Chromium (issue 21): without a key the preview says which key is
-// missing; with the organization's Ocean.io key (stored through the integrations API) the add-source
+// missing; with the organization's Ocean.io key (connected on the integrations page) the add-source
 // dialog previews the lookalikes of seed domains, adds the source, and its list execution fills the
 // list with ideas while the page follows it. Real server and worker, PostgreSQL, Chromium, and
 // loopback fakes of Ocean.io and Google Places.
@@ -59,27 +59,34 @@ describe('list sources from data providers, in Chromium', () => {
     await page.getByTestId('list-add-source-googleMaps').click();
     await page.getByTestId('source-query').fill('robotics Oslo');
     await page.getByTestId('source-preview-button').click();
-    await expect.poll(() => page.getByTestId('source-error').textContent()).toBe('No Google Maps API key is connected for your organization. An admin can add it under Profile → Integrations.');
+    await expect.poll(() => page.getByTestId('source-error').textContent(), { timeout: 20_000 }).toBe('No Google Maps API key is connected for your organization. An admin can add it under Profile → Integrations.');
     await shot(page, '01-missing-key');
     await page.getByTestId('add-source-dialog').getByRole('button', { name: 'Cancel' }).click();
     await page.getByTestId('add-source-dialog').waitFor({ state: 'detached' });
 
-    // The admin connects the organization's Ocean.io key (stored encrypted; never answered back).
-    const connected = await page.evaluate(async () => {
-      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))?.slice(8) ?? '');
-      const res = await fetch('/api/v1/organization/integration', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body: JSON.stringify({ provider: 'ocean', apiKey: 'ocean-e2e-token-4242' }) });
-      return { status: res.status, body: await res.text() };
-    });
-    expect(connected.status, connected.body).toBe(201);
-    expect(connected.body).not.toContain('ocean-e2e-token-4242');
+    // The admin connects the organization's Ocean.io key on the integrations page (stored
+    // encrypted; only its last four characters are shown back).
+    const listUrl = page.url();
+    await page.goto(`${server.url}/account/profile`);
+    await page.getByTestId('data-provider-keys').waitFor();
+    await page.getByTestId('data-provider-ocean-key').fill('ocean-e2e-token-4242');
+    await page.getByTestId('data-provider-ocean-connect').click();
+    await expect.poll(() => page.getByTestId('data-provider-ocean').textContent(), { timeout: 20_000 }).toContain('Connected · …4242');
+    expect(await page.getByTestId('data-provider-googleMaps').textContent()).toContain('Not connected');
+    await page.getByTestId('data-provider-keys').scrollIntoViewIfNeeded();
+    await shot(page, '02a-provider-keys');
+    await page.goto(listUrl);
+    await page.getByTestId('list-page').waitFor();
 
     await page.getByTestId('list-add-source').click();
     await page.getByTestId('list-add-source-ocean').click();
     await page.getByTestId('source-domains').fill('https://www.seedrobotics.example.com, seedmotion.example.com');
     await page.getByTestId('source-preview-button').click();
-    await expect.poll(() => page.getByTestId('source-preview-row').count()).toBe(8);
+    await expect.poll(() => page.getByTestId('source-preview-row').count(), { timeout: 20_000 }).toBe(8);
     expect(await page.getByTestId('source-preview').textContent()).toContain('Preview: 8 of 8 companies');
     expect(ocean.requests.at(-1)!.body).toMatchObject({ companiesFilters: { lookalikeDomains: ['seedrobotics.example.com', 'seedmotion.example.com'] } });
+    expect(ocean.requests.at(-1)!.headers['x-api-token']).toBe('ocean-e2e-token-4242');
+    await expect.poll(() => page.getByTestId('source-add').isEnabled(), { timeout: 20_000 }).toBe(true);
     await shot(page, '02-ocean-preview');
 
     await page.getByTestId('source-add').click();
@@ -88,7 +95,7 @@ describe('list sources from data providers, in Chromium', () => {
     await expect.poll(() => page.getByTestId('list-totals').textContent(), { timeout: 30_000 }).toBe('8 ideas · 0 shortlisted · 1 source');
     await expect.poll(() => page.getByTestId('list-source').getAttribute('data-status'), { timeout: 30_000 }).toBe('completed');
     expect(await page.getByTestId('list-source').textContent()).toContain('8 ideas added, 0 already in the list');
-    await expect.poll(() => page.getByTestId('record-table-row').count()).toBe(8);
+    await expect.poll(() => page.getByTestId('record-table-row').count(), { timeout: 20_000 }).toBe(8);
     await shot(page, '03-ideas-from-ocean');
     await ctx.close();
   });

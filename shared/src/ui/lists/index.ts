@@ -6,3 +6,4 @@ export * from './labels';
 export * from './UploadCsvDialog';
 export * from './csvHeader';
 export * from './AddSourceDialog';
+export * from './DataProviderKeysCard';
