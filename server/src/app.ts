@@ -42,6 +42,7 @@ import { crmRoutes } from './modules/crm/crm.routes';
 import { emailSettingsRoutes } from './modules/users/email-settings.routes';
 import { playRoutes } from './modules/plays/plays.routes';
 import { listRoutes } from './modules/lists/lists.routes';
+import { listSourceRoutes } from './modules/lists/list-sources.routes';
 import { scoringRoutes } from './modules/scoring/scoring.routes';
 import { emailSendRoutes } from './modules/email-send/email-send.routes';
 
@@ -143,6 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(emailSettingsRoutes, { prefix: '/api/v1' });
   await app.register(playRoutes, { prefix: '/api/v1' });
   await app.register(listRoutes, { prefix: '/api/v1' });
+  await app.register(listSourceRoutes, { prefix: '/api/v1' });
   await app.register(scoringRoutes, { prefix: '/api/v1' });
   await app.register(emailSendRoutes, { prefix: '/api/v1' });
   await app.register(enrichmentRoutes, { prefix: '/api/v1' });

@@ -148,6 +148,16 @@ export const ConfigSchema = z.object({
   SEARCH_BASE_URL: z.url().default('https://api.search.brave.com'),
   MIXRANK_API_KEY: optional,
   MIXRANK_BASE_URL: z.url().default('https://api.mixrank.com/v2/json'),
+  // List sources (server/src/providers/list-sources): the vendors' API base URLs. The keys are the
+  // organizations' own (Profile → Integrations, stored encrypted); Source Scrub's API client
+  // credential (base64 of client id:secret, sent as Basic to its token endpoint) is the operator's.
+  OCEAN_BASE_URL: z.url().default('https://api.ocean.io'),
+  GOOGLE_PLACES_BASE_URL: z.url().default('https://places.googleapis.com'),
+  SOURCESCRUB_BASE_URL: z.url().default('https://api.sourcescrub.com'),
+  SOURCESCRUB_IDENTITY_URL: z.url().default('https://identity.sourcescrub.com'),
+  SOURCESCRUB_CLIENT_BASIC: optional,
+  /** One call to a list-source provider. */
+  LIST_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(30_000),
   /** Model calls with tools per research-agent run (then one call for the answer). */
   AGENT_MAX_STEPS: z.coerce.number().int().min(1).max(50).default(8),
   /** Wall time of one research-agent run; a deep research run gets three times this. */

@@ -226,6 +226,15 @@ const ROUTES: Record<string, Rule> = {
   // Multipart (the generator builds JSON bodies only): csv-import.test.ts shows another organization's list answering 404.
   'POST /api/v1/list-company/source': scoped,
   'GET /api/v1/list-company/source/{id}/rejected': ids,
+  // Data-provider sources (issue 21): previews take no row of ours (a Source Scrub source id is the
+  // vendor's) and use the caller's organization's key; B has none, so B's answer is its own 400.
+  'POST /api/v1/list-company/ocean/preview': scoped,
+  'POST /api/v1/list-company/google-maps-samples': scoped,
+  'POST /api/v1/list-company/source-scrub/preview': scoped,
+  'POST /api/v1/list-company/source-scrub-sources/preview': scoped,
+  'POST /api/v1/list-company/source-scrub-companies/preview': scoped,
+  'POST /api/v1/list-company/execute': ids,
+  'POST /api/v1/list-company/auto-complete': idsWith({ query: { value: 'matrix' } }),
 };
 
 /** Routes whose own-organization check cannot find a row of the fixture, with the reason. */

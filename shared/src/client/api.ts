@@ -237,6 +237,22 @@ export function createApi(opts: HttpOptions = {}) {
         return http.form('/api/v1/list-company/source', C.SourceUploadResponse, form);
       },
       rejectedRows: (sourceId: string) => http.raw('GET', `/api/v1/list-company/source/${encodeURIComponent(sourceId)}/rejected`),
+      // Data-provider sources (previews change nothing; a source is added, then executed).
+      oceanPreview: (body: C.OceanPreviewBody) => http.request('POST', '/api/v1/list-company/ocean/preview', C.PreviewCompaniesResponse, body),
+      googleMapsSamples: (body: C.GoogleMapsSamplesBody) => http.request('POST', '/api/v1/list-company/google-maps-samples', C.PreviewCompaniesResponse, body),
+      sourceScrubPreview: (body: C.SourceScrubPreviewBody) => http.request('POST', '/api/v1/list-company/source-scrub/preview', C.PreviewCompaniesResponse, body),
+      sourceScrubSources: (body: C.SourceScrubSourcesPreviewBody) => http.request('POST', '/api/v1/list-company/source-scrub-sources/preview', C.SourceScrubSourcesResponse, body),
+      sourceScrubCompanies: (body: C.SourceScrubCompaniesPreviewBody) => http.request('POST', '/api/v1/list-company/source-scrub-companies/preview', C.PreviewCompaniesResponse, body),
+      /** A provider source (no file): its parameters as the source field. */
+      addProviderSource: (listId: string, intention: string, parameters: Record<string, unknown>) => {
+        const form = new FormData();
+        form.append('listCompanyId', listId);
+        form.append('intentionSourceId', intention);
+        form.append('source', JSON.stringify(parameters));
+        return http.form('/api/v1/list-company/source', C.SourceUploadResponse, form);
+      },
+      execute: (body: C.ListExecuteBody) => http.request('POST', '/api/v1/list-company/execute', C.ListExecuteResponse, body),
+      autoComplete: (body: C.AutoCompleteBody) => http.request('POST', '/api/v1/list-company/auto-complete', C.AutoCompleteResponse, body),
     },
     scoring: {
       list: (listCompanyId: string) => http.request('GET', `/api/v1/scoring-model/?listCompanyId=${encodeURIComponent(listCompanyId)}`, C.ScoreModelsResponse),

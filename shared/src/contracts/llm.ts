@@ -65,7 +65,11 @@ export const LLM_SETTINGS_MESSAGES = {
 
 // ---- Integrations (spec 001 §3 Integration; §2 'Integrations settings page')
 
-export const INTEGRATION_PROVIDERS = ['openai', 'salesforce', 'affinity', 'office365'] as const;
+export const INTEGRATION_PROVIDERS = ['openai', 'salesforce', 'affinity', 'office365', 'ocean', 'sourceScrub', 'googleMaps'] as const;
+/** Data providers of list sources (type 'data'): an API key each (Source Scrub: 'username:password'). */
+export const DATA_PROVIDERS = ['ocean', 'sourceScrub', 'googleMaps'] as const;
+export type DataProvider = (typeof DATA_PROVIDERS)[number];
+export const DATA_PROVIDER_NAMES: Record<DataProvider, string> = { ocean: 'Ocean.io', sourceScrub: 'Source Scrub', googleMaps: 'Google Maps' };
 export type IntegrationProvider = (typeof INTEGRATION_PROVIDERS)[number];
 
 export const IntegrationDto = z.object({
@@ -109,7 +113,7 @@ export type IntegrationsResponse = z.infer<typeof IntegrationsResponse>;
 // affinity: apiKey (+ name); salesforce: environment (production | sandbox), answered with the
 // authorization URL of the OAuth web-server flow the browser goes to next.
 export const CreateOrgIntegrationBody = z.object({
-  provider: z.enum(['openai', 'salesforce', 'affinity'], { message: 'Unsupported integration provider' }),
+  provider: z.enum(['openai', 'salesforce', 'affinity', ...DATA_PROVIDERS], { message: 'Unsupported integration provider' }),
   name: z.string().trim().max(200, 'API key name is too long').optional(),
   apiKey: z.string().trim().max(500, 'API key is too long').optional(),
   baseUrl: z.union([z.url({ protocol: /^https?$/, message: 'Base URL must be an http(s) URL' }), z.literal('').transform(() => null), z.null()]).optional(),
@@ -117,7 +121,8 @@ export const CreateOrgIntegrationBody = z.object({
   environment: z.enum(['production', 'sandbox'], { message: 'Environment must be production or sandbox' }).optional(),
 }).superRefine((b, ctx) => {
   if (b.provider === 'openai' && !b.name) ctx.addIssue({ code: 'custom', path: ['name'], message: 'API key name is required' });
-  if ((b.provider === 'openai' || b.provider === 'affinity') && !b.apiKey) ctx.addIssue({ code: 'custom', path: ['apiKey'], message: 'API key is required' });
+  if ((b.provider === 'openai' || b.provider === 'affinity' || (DATA_PROVIDERS as readonly string[]).includes(b.provider)) && !b.apiKey) ctx.addIssue({ code: 'custom', path: ['apiKey'], message: 'API key is required' });
+  if (b.provider === 'sourceScrub' && b.apiKey && !/^[^:]+:.+$/.test(b.apiKey)) ctx.addIssue({ code: 'custom', path: ['apiKey'], message: 'Enter the Source Scrub account as username:password' });
 });
 export type CreateOrgIntegrationBody = z.input<typeof CreateOrgIntegrationBody>;
 export const IntegrationResponse = z.object({

@@ -42,6 +42,29 @@ export const LIST_MESSAGES = {
 
 export const LIST_NAME_MAX = 255;
 
+/** Data-provider sources (002 §8 'Other' previews; the rest is our wording). */
+export const LIST_SOURCE_MESSAGES = {
+  companiesError: 'Error to get companies',
+  sourceScrubCompaniesError: 'Error to get source scrub companies',
+  sourceScrubSourcesError: 'Error to get source scrub sources',
+  executionStarted: 'List execution started',
+  executionRunning: 'This source is already being fetched',
+  notProviderSource: 'This source has no provider to fetch from',
+  sourceAdded: 'Source added',
+  domainsRequired: 'Please enter at least one domain',
+  domainsMax: 'Please enter at most 10 domains',
+  domainInvalid: (d: string) => `Not a valid domain: ${d}`,
+  queryRequired: 'Please enter a search',
+  sourcesRequired: 'Please choose at least one Source Scrub source',
+  descriptionRequired: 'Please describe the companies to find',
+} as const;
+
+/** The intentions whose ideas a provider fetches in a list execution (POST /list-company/execute). */
+export const PROVIDER_INTENTIONS = ['ocean', 'sourceScrub', 'googleMaps', 'agent'] as const;
+export type ProviderIntention = (typeof PROVIDER_INTENTIONS)[number];
+/** The most companies one provider source fetches. */
+export const PROVIDER_SOURCE_MAX = 1000;
+
 /** 'N ideas shortlisted' / 'removed from the shortlist' / 'deleted'. */
 export function ideaCountMessage(count: number, verb: 'shortlisted' | 'unshortlisted' | 'deleted'): string {
   const noun = `${count} idea${count === 1 ? '' : 's'}`;

@@ -8,7 +8,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import OpenAI from 'openai';
 import {
   ErrorResponse, IdParams, SuccessResponse, IntegrationsResponse, IntegrationResponse, CreateOrgIntegrationBody,
-  INTEGRATION_MESSAGES, type IntegrationDto, CRM_MESSAGES, CRM_NAMES, UpdateIntegrationBody, type CrmProvider,
+  INTEGRATION_MESSAGES, type IntegrationDto, CRM_MESSAGES, CRM_NAMES, UpdateIntegrationBody, type CrmProvider, DATA_PROVIDERS, DATA_PROVIDER_NAMES, type DataProvider,
 } from '@dealscout/shared/contracts';
 import { z } from 'zod';
 import { affinityData, connectAffinity, finishSalesforceConnect, otherActiveCrm, revokeSalesforce, startSalesforceConnect, verifyAffinityKey } from './crm-connect';
@@ -42,6 +42,7 @@ export function toIntegrationDto(i: IIntegration): IntegrationDto {
         name: data.accountName ?? i.name,
         ...(i.provider === 'openai' ? { baseUrl: data.baseUrl ?? null, models: data.models ?? [], keyHint: data.keyHint ?? null } : {}),
         ...(i.provider === 'salesforce' ? { environment: data.environment ?? null, instanceUrl: data.instanceUrl ?? null, username: data.username ?? null } : {}),
+        ...((DATA_PROVIDERS as readonly string[]).includes(i.provider) ? { keyHint: data.keyHint ?? null } : {}),
         ...(i.provider === 'affinity' ? { instanceUrl: data.instanceUrl ?? null, username: data.username ?? null, keyHint: data.keyHint ?? null } : {}),
       },
     },
@@ -101,6 +102,26 @@ export async function integrationRoutes(app: FastifyInstance): Promise<void> {
       const saved = await req.em.findOneOrFail(Integration, { id }, { populate: ['createdBy'] });
       reply.status(201);
       return { success: true as const, message: CRM_MESSAGES.connected('Affinity'), integration: toIntegrationDto(saved) };
+    }
+    if ((DATA_PROVIDERS as readonly string[]).includes(body.provider)) {
+      // A list-source provider's key (Ocean.io, Source Scrub, Google Maps): stored encrypted, one per
+      // organization (a new one replaces the old). It is not checked here: each check would spend
+      // the organization's credits; the first preview says at once when the provider refuses it.
+      const provider = body.provider as DataProvider;
+      const apiKey = body.apiKey ?? '';
+      const id = await req.em.transactional(async (tem) => {
+        await tem.nativeDelete(Integration, { provider, user: null });
+        const row = tem.create(Integration, {
+          organization: auth.organizationId, provider, type: 'data', name: body.name || DATA_PROVIDER_NAMES[provider], active: true, createdBy: auth.user.id,
+          secret: encryptSecret(apiKey, app.config.SECRETS_KEY, auth.organizationId),
+          data: { keyHint: provider === 'sourceScrub' ? null : keyHint(apiKey) },
+        });
+        await tem.flush();
+        return row.id;
+      });
+      const saved = await req.em.findOneOrFail(Integration, { id }, { populate: ['createdBy'] });
+      reply.status(201);
+      return { success: true as const, message: `${DATA_PROVIDER_NAMES[provider]} connected`, integration: toIntegrationDto(saved) };
     }
     const keyName = body.name;
     const apiKey = body.apiKey;

@@ -9,7 +9,8 @@ import {
   ListResponse, RenameListBody, ListsQuery, ListsPage, ListUsersResponse, CompleteConfirmationResponse, CompleteResponse, IntentionsResponse,
   SuccessResponse, ErrorResponse, IdParams,
 } from '@dealscout/shared/contracts';
-import { csvCell, ideaCountMessage, totalPagesFor, LIST_INTENTIONS, LIST_MESSAGES } from '@dealscout/shared/domain';
+import { csvCell, ideaCountMessage, totalPagesFor, LIST_INTENTIONS, LIST_MESSAGES, LIST_SOURCE_MESSAGES, PROVIDER_INTENTIONS } from '@dealscout/shared/domain';
+import { createProviderSource } from './list-sources.routes';
 import { authOf } from '../../plugins/types';
 import { badRequest } from '../../lib/errors';
 import { likeEscape, orderBy } from '../records/table-query';
@@ -87,6 +88,16 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
         await publishListChange(req.em, actor.organizationId, listId, 'sources');
         throw e;
       }
+    }
+    // A provider source (Ocean.io, Source Scrub, Google Maps, the list-building agent): no file, its
+    // parameters in the source field; POST /list-company/execute then fetches its companies.
+    const intention = fields.intentionSourceId || 'csv';
+    if (intention !== 'csv' && intention !== 'manual') {
+      const listId = fields.listCompanyId ?? '';
+      if (!/^[0-9a-f-]{36}$/i.test(listId)) throw notFound(LIST_MESSAGES.listNotFound);
+      if (!(PROVIDER_INTENTIONS as readonly string[]).includes(intention)) throw badRequest('Unknown source kind');
+      const sourceId = await createProviderSource(req.em, actor, listId, intention, fields.source);
+      return reply.status(201).send({ success: true as const, message: LIST_SOURCE_MESSAGES.sourceAdded, sourceId, rows: 0, inserted: 0, merged: 0, rejected: 0, ms: 0, list: await listOr404(req.em, actor.organizationId, listId) });
     }
     throw badRequest('Please choose a file to upload.');
   });

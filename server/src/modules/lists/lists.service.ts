@@ -26,9 +26,13 @@ const pgArray = (xs: readonly string[]) => `{${xs.map((x) => `"${x.replace(/["\\
 // ---------- presenting ----------
 
 function toSourceDto(r: Row): ListSourceDto {
+  // A provider source whose last list execution ended in error (retries spent, a crash) is failed,
+  // with the execution's message, whatever its own row last said.
+  const dead = (r.status === 'pending' || r.status === 'inProgress') && r.e_status === 'error';
   return {
-    id: String(r.id), listCompanyId: String(r.list_id), type: String(r.type), status: r.status as ListSourceDto['status'],
-    reason: (r.reason as string | null) ?? null, statusSeverity: (r.status_severity as string | null) ?? null, statusReason: (r.status_reason as string | null) ?? null,
+    id: String(r.id), listCompanyId: String(r.list_id), type: String(r.type), status: (dead ? 'failed' : r.status) as ListSourceDto['status'],
+    reason: (r.reason as string | null) ?? null, statusSeverity: dead ? 'error' : (r.status_severity as string | null) ?? null,
+    statusReason: dead ? ((r.e_message as string | null) ?? (r.status_reason as string | null) ?? null) : (r.status_reason as string | null) ?? null,
     parameters: (r.parameters as Record<string, unknown>) ?? {}, shortlisted: Number(r.shortlisted), total: Number(r.total), createdAt: iso(r.created_at),
   };
 }
@@ -42,7 +46,11 @@ export async function listDtos(em: EntityManager, organizationId: string, ids: r
       `select l.*, u.id as u_id, u.first_name as u_first, u.last_name as u_last, u.email as u_email
          from list_company l left join app_user u on u.organization_id = l.organization_id and u.id = l.created_by_id
         where l.organization_id = ? and l.id = any(?::uuid[])`, [organizationId, pgArray(ids)]),
-    db.all<Row>(`select * from list_source where organization_id = ? and list_id = any(?::uuid[]) order by created_at, id`, [organizationId, pgArray(ids)]),
+    db.all<Row>(
+      `select s.*, e.status as e_status, e.status_message as e_message from list_source s
+         left join lateral (select x.status, x.status_message from execution x where x.organization_id = s.organization_id and x.type = 'list' and x.type_id = s.id
+                             order by x.created_at desc limit 1) e on s.status in ('pending', 'inProgress')
+        where s.organization_id = ? and s.list_id = any(?::uuid[]) order by s.created_at, s.id`, [organizationId, pgArray(ids)]),
   ]);
   const byId = new Map(lists.map((l) => [String(l.id), l]));
   return ids.filter((id) => byId.has(id)).map((id) => {

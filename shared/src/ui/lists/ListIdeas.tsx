@@ -6,10 +6,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Badge, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Input, Link, Option, SearchBox, Text,
-  makeStyles, mergeClasses, tokens,
+  Badge, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Input, Link, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger,
+  Option, SearchBox, Text, makeStyles, mergeClasses, tokens,
 } from '@fluentui/react-components';
-import { AddRegular, ArrowUploadRegular, ArrowDownloadRegular, CheckmarkCircleRegular, DeleteRegular, DismissRegular, EditRegular, StarFilled, StarRegular } from '@fluentui/react-icons';
+import { AddRegular, DatabaseSearchRegular, ArrowUploadRegular, ArrowDownloadRegular, CheckmarkCircleRegular, DeleteRegular, DismissRegular, EditRegular, StarFilled, StarRegular } from '@fluentui/react-icons';
 import type { IdeaDto, IdeaFilters, IdeaListBody, ListDto } from '../../contracts';
 import { companyProblems, realtimePaths, LIST_MESSAGES, type IdeaStatus } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
@@ -25,6 +25,7 @@ import { formatDate } from '../table/format';
 import { NameDialog } from './NameDialog';
 import { IdeaDrawer } from './IdeaDrawer';
 import { UploadCsvDialog } from './UploadCsvDialog';
+import { AddSourceDialog, PROVIDER_KINDS, type ProviderKind } from './AddSourceDialog';
 import { IDEA_STATUS_LABEL, sourceLabel } from './labels';
 import { useListScoring } from '../scoring/useListScoring';
 
@@ -97,6 +98,7 @@ export function ListIdeas(props: ListIdeasProps) {
   const [renaming, setRenaming] = useState(false);
   const [adding, setAdding] = useState(false);
   const [uploading, setUploading] = useState(false);
+  const [providerKind, setProviderKind] = useState<ProviderKind | null>(null);
   const [completing, setCompleting] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState<{ open: boolean; count: number }>({ open: false, count: 0 });
   const [confirmDeleteList, setConfirmDeleteList] = useState(false);
@@ -187,6 +189,16 @@ export function ListIdeas(props: ListIdeasProps) {
           <div className={styles.end}>
             <Button size="small" icon={<AddRegular />} onClick={() => setAdding(true)} data-testid="list-add-idea">Add company</Button>
             <Button size="small" icon={<ArrowUploadRegular />} onClick={() => setUploading(true)} data-testid="list-upload-csv">Upload CSV</Button>
+            <Menu>
+              <MenuTrigger disableButtonEnhancement>
+                <Button size="small" icon={<DatabaseSearchRegular />} data-testid="list-add-source">Add source</Button>
+              </MenuTrigger>
+              <MenuPopover>
+                <MenuList>
+                  {PROVIDER_KINDS.map((k) => <MenuItem key={k} onClick={() => setProviderKind(k)} data-testid={`list-add-source-${k}`}>{sourceLabel(k)}</MenuItem>)}
+                </MenuList>
+              </MenuPopover>
+            </Menu>
             <Button size="small" appearance="primary" icon={<CheckmarkCircleRegular />} disabled={!list || list.totalShortListedIdeas === 0} onClick={() => setCompleting(true)} data-testid="list-complete">Complete list</Button>
             <Button size="small" appearance="subtle" icon={<DeleteRegular />} aria-label="Delete list" onClick={() => setConfirmDeleteList(true)} data-testid="list-delete" />
           </div>
@@ -282,6 +294,7 @@ export function ListIdeas(props: ListIdeasProps) {
         notify.success(res.message);
         await reload();
       }} surface={surface} />
+      {providerKind && <AddSourceDialog key={providerKind} open kind={providerKind} listId={listId} onClose={() => setProviderKind(null)} onAdded={async (message) => { notify.success(message); await reload(); }} />}
       <UploadCsvDialog open={uploading} listId={listId} onClose={() => setUploading(false)} onUploaded={async (res) => { notify.success(res.message); await reload(); }} />
       <CompleteDialog open={completing} listId={listId} onClose={() => setCompleting(false)} onDone={async (message) => { notify.success(message); await reload(); await qc.invalidateQueries({ queryKey: queryKeys.companies }); }} />
       <ConfirmDialog open={confirmDelete.open} type="delete" title="Delete ideas"

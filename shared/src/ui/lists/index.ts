@@ -5,3 +5,5 @@ export * from './NameDialog';
 export * from './labels';
 export * from './UploadCsvDialog';
 export * from './csvHeader';
+export * from './AddSourceDialog';
+export * from './DataProviderKeysCard';

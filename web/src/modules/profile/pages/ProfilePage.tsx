@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Field, Input, Spinner, Switch, Text, Title2, Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
-import { AiProviderCard, CrmUsernameSettings, useNotify } from '@dealscout/shared/ui';
+import { AiProviderCard, CrmUsernameSettings, DataProviderKeysCard, useNotify } from '@dealscout/shared/ui';
 import { EmailServiceCard } from '@dealscout/shared/ui';
 import { api, errorMessage } from '../../../app/api';
 import { CrmIntegrations } from '../../integrations/CrmIntegrations';
@@ -121,6 +121,7 @@ export default function ProfilePage() {
         <AiProviderCard isAdmin={user.isAdmin} />
         <EmailServiceCard />
         <CrmIntegrations isAdmin={user.isAdmin} />
+        <DataProviderKeysCard isAdmin={user.isAdmin} />
       </Section>
     </div>
   );
