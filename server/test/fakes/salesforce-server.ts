@@ -115,6 +115,30 @@ export class FakeSalesforce {
     this.records.User.push(rec);
     return rec;
   }
+  /**
+   * Bulk seeding for benches and big tests: `count` records made by `make(i)`, with sequential Ids
+   * (001/003 + 12 digits + AAA) and one modification stamp, pushed without per-record work.
+   */
+  seed(sobject: 'Account' | 'Contact', count: number, make: (i: number) => Record<string, unknown>): FakeSfRecord[] {
+    const prefix = sobject === 'Account' ? '001' : '003';
+    const base = this.records[sobject].length;
+    const now = new Date().toISOString().replace('Z', '+0000');
+    const out: FakeSfRecord[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const rec: FakeSfRecord = { Id: `${prefix}S${String(base + i).padStart(11, '0')}AAA`, LastModifiedDate: now, SystemModstamp: now, OwnerId: this.userId, ...make(i) };
+      this.records[sobject].push(rec);
+      out.push(rec);
+    }
+    return out;
+  }
+  /** Changes a record as an edit in Salesforce would: the fields, then LastModifiedDate and SystemModstamp moved to now. */
+  touch(sobject: 'Account' | 'Contact', id: string, fields: Record<string, unknown>): FakeSfRecord {
+    const rec = this.records[sobject].find((r) => r.Id === id);
+    if (!rec) throw new Error(`no ${sobject} ${id}`);
+    const now = new Date().toISOString().replace('Z', '+0000');
+    Object.assign(rec, fields, { LastModifiedDate: now, SystemModstamp: now });
+    return rec;
+  }
   addRecord(sobject: 'Account' | 'Contact', fields: Record<string, unknown> & { Id?: string }): FakeSfRecord {
     const prefix = sobject === 'Account' ? '001' : '003';
     const now = new Date().toISOString().replace('Z', '+0000');
@@ -193,7 +217,9 @@ export class FakeSalesforce {
       let rows = source.filter((r) => parsed.where.every((w) => compare(r[w.field], w.op, w.value)));
       if (parsed.orderBy) {
         const key = parsed.orderBy;
-        rows = [...rows].sort((a, b) => String(a[key] ?? '').localeCompare(String(b[key] ?? '')) || a.Id.localeCompare(b.Id));
+        // Binary order (as Salesforce orders Ids and ISO stamps), ties by Id.
+        const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+        rows = [...rows].sort((a, b) => cmp(String(a[key] ?? ''), String(b[key] ?? '')) || cmp(a.Id, b.Id));
       }
       if (parsed.limit !== null) rows = rows.slice(0, parsed.limit);
       const shaped = rows.map((r) => project(parsed.from, r, parsed.fields));
@@ -306,7 +332,8 @@ interface Soql { fields: string[]; from: string; where: { field: string; op: str
 
 /** SELECT a, b FROM Obj [WHERE f op v [AND ...]] [ORDER BY f [ASC]] [LIMIT n] — the subset the adapter sends. */
 function parseSoql(q: string): Soql | { error: string } {
-  const m = /^\s*SELECT\s+(.+?)\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDER\s+BY\s+(\w+)(?:\s+ASC)?)?(?:\s+LIMIT\s+(\d+))?\s*$/is.exec(q);
+  // ORDER BY one field, optionally followed by Id (`ORDER BY SystemModstamp ASC, Id ASC`): ties are always broken by Id.
+  const m = /^\s*SELECT\s+(.+?)\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDER\s+BY\s+(\w+)(?:\s+ASC)?(?:\s*,\s*Id(?:\s+ASC)?)?)?(?:\s+LIMIT\s+(\d+))?\s*$/is.exec(q);
   if (!m) return { error: `unexpected token in query: ${q.slice(0, 80)}` };
   const where: Soql['where'] = [];
   if (m[3]) {

@@ -16,3 +16,4 @@ export * from './scoring';
 export * from './lists';
 export * from './email-send';
 export * from './crm';
+export * from './crm-sync';
