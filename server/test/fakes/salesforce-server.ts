@@ -117,14 +117,16 @@ export class FakeSalesforce {
   }
   /**
    * Bulk seeding for benches and big tests: `count` records made by `make(i)`, with sequential Ids
-   * (001/003 + 12 digits + AAA) and one modification stamp, pushed without per-record work.
+   * (001/003 + S + 11 digits + AAA). Their modification stamps end now and are `spreadMs` apart
+   * (a bulk load into Salesforce spreads over time too; 0 gives them all one stamp).
    */
-  seed(sobject: 'Account' | 'Contact', count: number, make: (i: number) => Record<string, unknown>): FakeSfRecord[] {
+  seed(sobject: 'Account' | 'Contact', count: number, make: (i: number) => Record<string, unknown>, spreadMs = 0): FakeSfRecord[] {
     const prefix = sobject === 'Account' ? '001' : '003';
     const base = this.records[sobject].length;
-    const now = new Date().toISOString().replace('Z', '+0000');
+    const end = Date.now();
     const out: FakeSfRecord[] = [];
     for (let i = 0; i < count; i += 1) {
+      const now = new Date(end - (count - 1 - i) * spreadMs).toISOString().replace('Z', '+0000');
       const rec: FakeSfRecord = { Id: `${prefix}S${String(base + i).padStart(11, '0')}AAA`, LastModifiedDate: now, SystemModstamp: now, OwnerId: this.userId, ...make(i) };
       this.records[sobject].push(rec);
       out.push(rec);
