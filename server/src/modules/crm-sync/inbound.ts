@@ -158,6 +158,7 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
   }
 
   const changes: ChangeRow[] = [];
+  const linkedNow = new Set(newLinks.map((l) => l.crmId));
   const columnUpdates = new Map<string, Record<string, string>>();
   const valueWrites: { e: string; f: string; v: unknown; t: string | null; n: number | null; b: boolean | null }[] = [];
   const valueDeletes: { e: string; f: string }[] = [];
@@ -168,7 +169,7 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
     const row = current.get(id);
     if (!row) continue;
     if (isNew) changes.push({ entityId: id, action: 'created', fieldLabel: null, oldValue: null, newValue: null, crmId: r.crmId });
-    else if (newLinks.some((l) => l.entityId === id && l.crmId === r.crmId)) changes.push({ entityId: id, action: 'linked', fieldLabel: null, oldValue: null, newValue: null, crmId: r.crmId });
+    else if (linkedNow.has(r.crmId)) changes.push({ entityId: id, action: 'linked', fieldLabel: null, oldValue: null, newValue: null, crmId: r.crmId });
     let changed = false;
     for (const m of builtIns) {
       const incoming = r.values[m.crmField];
