@@ -270,7 +270,7 @@ describe('CRM sync', () => {
       expect(await count(`select count(*)::int as n from crm_link where organization_id = ? and entity_type = 'company' and external_id like '001S%'`, [orgId])).toBe(30);
     }, 120_000);
 
-    it('a revoked connection fails the sync with the reconnect message (failed, server message first)', async () => {
+    it('an unreachable or revoked Salesforce fails the sync with the server message (failed)', async () => {
       const c = await createOrg(ctx, { name: 'Revokeco' });
       const cAdmin = await signedIn(ctx, c.admin.email);
       await connectSalesforce(cAdmin);
@@ -281,6 +281,12 @@ describe('CRM sync', () => {
       const s = await sync(cAdmin);
       expect(s.status).toBe('failed');
       expect(s.message).toBe('Could not reach Salesforce. Please try again.');
+      // Revoked at Salesforce: the refresh is refused; the message asks for a reconnect.
+      await ctx.em().execute(`update integration set data = jsonb_set(data, '{instanceUrl}', to_jsonb(?::text)) where organization_id = ? and provider = 'salesforce'`, [sf.url, c.organization.id]);
+      sf.revokeRefreshTokens();
+      const revoked = await sync(cAdmin);
+      expect(revoked.status).toBe('failed');
+      expect(revoked.message).toBe("Salesforce no longer accepts Dealscout's connection. Ask your organization Admin to reconnect Salesforce.");
     }, 120_000);
 
     it('without an active CRM: the not-enabled message', async () => {
