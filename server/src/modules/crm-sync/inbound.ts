@@ -75,6 +75,10 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
   if (records.length === 0) return;
   const org = ctx.organizationId;
   const sql = tenantSql(ctx.em, org);
+  // Sets of keys are bound as one JSON array and looked up with a lateral join driven by the array:
+  // one index probe per key, whatever the tables' statistics say (a semi-join `in (select
+  // jsonb_array_elements…)` was planned over stale statistics as a scan of every row of the
+  // organization per key — quadratic in a first sync).
   // Duplicates within a page (the CRM sends each record once; a retried page may not): the last wins.
   const byCrmId = new Map<string, InboundRecord>();
   for (const r of records) byCrmId.set(r.crmId, r);
@@ -82,8 +86,9 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
 
   // 1. By CRM id.
   const linked = await sql.all<{ external_id: string; entity_id: string }>(
-    `select external_id, ${entityType}_id as entity_id from crm_link where organization_id = ? and source = ? and entity_type = ?
-        and external_id in (select jsonb_array_elements_text(?::jsonb))`, [org, ctx.provider, entityType, JSON.stringify(recs.map((r) => r.crmId))]);
+    `select x.k as external_id, l.entity_id from jsonb_array_elements_text(?::jsonb) as x(k)
+       cross join lateral (select ${entityType}_id as entity_id from crm_link where organization_id = ? and source = ? and entity_type = ? and external_id = x.k) l`,
+    [JSON.stringify(recs.map((r) => r.crmId)), org, ctx.provider, entityType]);
   const entityOf = new Map(linked.map((l) => [l.external_id, l.entity_id]));
 
   // 2. By domain / email; 3. created.
@@ -102,9 +107,9 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
     });
     const keys = [...new Set(keyed.map(keyOf))];
     const matchSql = entityType === 'company'
-      ? `select id, domain as k from company where organization_id = ? and domain in (select jsonb_array_elements_text(?::jsonb))`
-      : `select id, lower(email) as k from contact where organization_id = ? and lower(email) in (select jsonb_array_elements_text(?::jsonb))`;
-    const found = new Map((await sql.all<{ id: string; k: string }>(matchSql, [org, JSON.stringify(keys)])).map((m) => [m.k, m.id]));
+      ? `select m.id, x.k from jsonb_array_elements_text(?::jsonb) as x(k) cross join lateral (select id from company where organization_id = ? and domain = x.k) m`
+      : `select m.id, x.k from jsonb_array_elements_text(?::jsonb) as x(k) cross join lateral (select id from contact where organization_id = ? and lower(email) = x.k) m`;
+    const found = new Map((await sql.all<{ id: string; k: string }>(matchSql, [JSON.stringify(keys), org])).map((m) => [m.k, m.id]));
     const toCreate = new Map<string, InboundRecord>();
     for (const r of keyed) if (!found.has(keyOf(r)) && !toCreate.has(keyOf(r))) toCreate.set(keyOf(r), r);
     if (toCreate.size > 0) {
@@ -123,7 +128,7 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
       for (const i of inserted) { found.set(i.k, i.id); created.add(i.id); }
       // Lost a race with another writer: read what won.
       const missing = [...toCreate.keys()].filter((k) => !found.has(k));
-      if (missing.length > 0) for (const m of await sql.all<{ id: string; k: string }>(matchSql, [org, JSON.stringify(missing)])) found.set(m.k, m.id);
+      if (missing.length > 0) for (const m of await sql.all<{ id: string; k: string }>(matchSql, [JSON.stringify(missing), org])) found.set(m.k, m.id);
     }
     for (const r of keyed) {
       const id = found.get(keyOf(r));
@@ -146,13 +151,15 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
   const builtIns = ctx.mappings.filter((m) => m.builtInColumn);
   const customs = ctx.mappings.filter((m) => !m.builtInColumn);
   const current = new Map((await sql.all<Record<string, unknown> & { id: string; updated_at: Date }>(
-    `select id, updated_at, ${entityType === 'company' ? 'name, website' : 'first_name, last_name, email'} from ${table}
-      where organization_id = ? and id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`, [org, JSON.stringify(ids)])).map((r) => [r.id, r]));
+    `select t.* from jsonb_array_elements_text(?::jsonb) as x(id)
+       cross join lateral (select id, updated_at, ${entityType === 'company' ? 'name, website' : 'first_name, last_name, email'} from ${table} where organization_id = ? and id = x.id::uuid) t`,
+    [JSON.stringify(ids), org])).map((r) => [r.id, r]));
   const values = new Map<string, { value: unknown; updated_at: Date }>();
   if (customs.length > 0) {
     for (const v of await sql.all<{ entity_id: string; field_id: string; value: unknown; updated_at: Date }>(
-      `select entity_id, field_id, value, updated_at from field_value where organization_id = ? and entity_id in (select (jsonb_array_elements_text(?::jsonb))::uuid)
-          and field_id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`, [org, JSON.stringify(ids), JSON.stringify(customs.map((c) => c.fieldId))])) {
+      `select v.* from jsonb_array_elements_text(?::jsonb) as x(id)
+         cross join lateral (select entity_id, field_id, value, updated_at from field_value where organization_id = ? and entity_id = x.id::uuid
+           and field_id = any(array(select (jsonb_array_elements_text(?::jsonb))::uuid))) v`, [JSON.stringify(ids), org, JSON.stringify(customs.map((c) => c.fieldId))])) {
       values.set(`${v.entity_id}:${v.field_id}`, { value: v.value, updated_at: new Date(v.updated_at) });
     }
   }
@@ -243,21 +250,22 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
         where f.organization_id = ? and f.entity_id = (x->>'e')::uuid and f.field_id = (x->>'f')::uuid`, [JSON.stringify(valueDeletes), org]);
   }
 
-  // 5. Contacts: linked to their accounts' companies (the first becomes the primary of a new contact).
+  // 5. Contacts: linked to their accounts' companies. A contact this page created has no link yet:
+  // its first account's company becomes its primary one; an existing contact's primary is left alone.
   if (entityType === 'contact') {
     const acc = [...new Set(pairs.flatMap((p) => p.r.accountCrmIds ?? []))];
     if (acc.length > 0) {
       const companies = new Map((await sql.all<{ external_id: string; company_id: string }>(
-        `select external_id, company_id from crm_link where organization_id = ? and source = ? and entity_type = 'company'
-            and external_id in (select jsonb_array_elements_text(?::jsonb))`, [org, ctx.provider, JSON.stringify(acc)])).map((l) => [l.external_id, l.company_id]));
+        `select x.k as external_id, l.company_id from jsonb_array_elements_text(?::jsonb) as x(k)
+           cross join lateral (select company_id from crm_link where organization_id = ? and source = ? and entity_type = 'company' and external_id = x.k) l`,
+        [JSON.stringify(acc), org, ctx.provider])).map((l) => [l.external_id, l.company_id]));
       const links = pairs.flatMap((p) => (p.r.accountCrmIds ?? []).map((a, i) => ({ company: companies.get(a), contact: p.id, primary: i === 0 && created.has(p.id) })))
         .filter((l) => l.company);
       if (links.length > 0) {
         await sql.run(`insert into company_contact (id, organization_id, company_id, contact_id, is_key, is_primary, created_at)
-            select gen_random_uuid(), ?, (x->>'company')::uuid, (x->>'contact')::uuid, false,
-                   (x->>'primary')::boolean and not exists (select 1 from company_contact p where p.organization_id = ? and p.contact_id = (x->>'contact')::uuid and p.is_primary), now()
+            select gen_random_uuid(), ?, (x->>'company')::uuid, (x->>'contact')::uuid, false, (x->>'primary')::boolean, now()
               from (select distinct on (y->>'company', y->>'contact') y as x from jsonb_array_elements(?::jsonb) y) s
-            on conflict (organization_id, company_id, contact_id) do nothing`, [org, org, JSON.stringify(links)]);
+            on conflict (organization_id, company_id, contact_id) do nothing`, [org, JSON.stringify(links)]);
       }
     }
   }
