@@ -61,10 +61,11 @@ describe('CRM sync in Chromium', () => {
     await syncButton.hover();
     await page.getByText('Click to fetch your data from Salesforce').waitFor();
     await syncButton.click();
-    await page.getByText('Invalid settings, please ensure you added Account and Contact mappings.').waitFor();
+    const toast = (intent: string, text: string) => page.getByTestId(`toast-${intent}`).filter({ hasText: text });
+    await toast('error', 'Invalid settings, please ensure you added Account and Contact mappings.').waitFor();
     await shot(page, 'invalid');
     await page.waitForTimeout(3_500);
-    expect(await page.getByText('Invalid settings, please ensure you added Account and Contact mappings.').count()).toBe(1);
+    expect(await toast('error', 'Invalid settings, please ensure you added Account and Contact mappings.').count()).toBe(1);
 
     // Salesforce settings → Field mapping and sync.
     await sfCard.getByTestId('salesforce-settings').click();
@@ -84,19 +85,19 @@ describe('CRM sync in Chromium', () => {
     await page.waitForTimeout(300);
     await shot(page, 'mapping');
     await dialog.getByTestId('sync-settings-save').click();
-    await page.getByText('Sync settings saved').first().waitFor();
+    await toast('success', 'Sync settings saved').waitFor();
     const [settings] = await server.query<{ account_mappings: { crmField: string; reconciliation: string }[]; contact_mappings: { crmField: string }[] }>(`select account_mappings, contact_mappings from crm_sync_settings`);
     expect(settings.account_mappings.map((m) => [m.crmField, m.reconciliation])).toEqual([['Name', 'use_latest'], ['Website', 'keep_existing']]);
     expect(settings.contact_mappings.map((m) => m.crmField)).toEqual(['Email', 'FirstName']);
-    await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
 
     // Sync from the header: progress, then completed (both stay until dismissed).
     await page.getByTestId('nav-companies').click();
     await page.getByTestId('companies-page').waitFor();
     await syncButton.click();
-    await page.getByText('Sync completed successfully!').waitFor({ timeout: 60_000 });
-    expect(await page.getByText('Sync in progress, please wait..').count()).toBe(0);
+    await toast('success', 'Sync completed successfully!').waitFor({ timeout: 60_000 });
+    expect(await toast('info', 'Sync in progress, please wait..').count()).toBe(0);
     // The table reloaded on completion: the accounts are companies.
     const rows = page.locator('[data-testid="record-table-row"]');
     await rows.filter({ hasText: 'Acme Robotics' }).waitFor();
