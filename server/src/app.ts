@@ -39,6 +39,7 @@ import { LlmService } from './providers/llm';
 import { llmRoutes } from './modules/llm/llm.routes';
 import { integrationRoutes } from './modules/integrations/integrations.routes';
 import { crmRoutes } from './modules/crm/crm.routes';
+import { crmSyncRoutes } from './modules/crm-sync/crm-sync.routes';
 import { emailSettingsRoutes } from './modules/users/email-settings.routes';
 import { playRoutes } from './modules/plays/plays.routes';
 import { listRoutes } from './modules/lists/lists.routes';
@@ -141,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(llmRoutes, { prefix: '/api/v1' });
   await app.register(integrationRoutes, { prefix: '/api/v1' });
   await app.register(crmRoutes, { prefix: '/api/v1' });
+  await app.register(crmSyncRoutes, { prefix: '/api/v1' });
   await app.register(emailSettingsRoutes, { prefix: '/api/v1' });
   await app.register(playRoutes, { prefix: '/api/v1' });
   await app.register(listRoutes, { prefix: '/api/v1' });

@@ -141,6 +141,12 @@ const ROUTES: Record<string, Rule> = {
   'POST /api/v1/organization/ai-summary/generate': scoped,
   'GET /api/v1/crm/user-settings': scoped,
   'POST /api/v1/crm/user-settings': scoped,
+  'GET /api/v1/crm/sync-settings': scoped,
+  'PUT /api/v1/crm/sync-settings': ids,
+  'GET /api/v1/crm/fields': scoped,
+  'POST /api/v1/crm/sync': scoped,
+  'GET /api/v1/crm/sync': scoped,
+  'GET /api/v1/crm/sync-changes': ids,
   'GET /api/v1/enrichment/configs': scoped,
   'GET /api/v1/enrichment/idea/configs': scoped,
   'GET /api/v1/enrichment/next-name': scoped,
@@ -396,6 +402,12 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     await db.query(`insert into crm_link (id, organization_id, source, entity_type, external_id, company_id, created_at) values (gen_random_uuid(), $1, 'salesforce', 'company', $2, $3, now())`, [org.organization.id, `${mark}-sf-1`, company.id]);
     // A user's CRM user (issue 23).
     await db.query(`insert into crm_user_link (id, organization_id, user_id, provider, crm_user_id, crm_username, created_at) values (gen_random_uuid(), $1, $2, 'affinity', $3, $4, now())`, [org.organization.id, org.admin.id, `${mark}-aff-user`, `${mark.toLowerCase()}-crm@example.com`]);
+    // CRM sync settings, a high-water mark and a sync change of the company (issue 23).
+    await db.query(`insert into crm_sync_settings (id, organization_id, provider, sync_accounts, sync_contacts, account_mappings, contact_mappings, updated_at) values (gen_random_uuid(), $1, 'salesforce', true, true, $2, '[]', now())`,
+      [org.organization.id, JSON.stringify([{ crmField: `${mark}_Field__c`, fieldId: field.id, reconciliation: 'use_latest' }])]);
+    await db.query(`insert into crm_sync_state (id, organization_id, provider, object, scope, high_water, last_id, updated_at) values (gen_random_uuid(), $1, 'salesforce', 'Account', '*', now(), $2, now())`, [org.organization.id, `${mark}-sf-last`]);
+    await db.query(`insert into crm_sync_change (id, organization_id, provider, entity_type, entity_id, side, action, field_label, old_value, new_value, crm_id, changed_at) values (gen_random_uuid(), $1, 'salesforce', 'company', $2, 'dealscout', 'updated', 'Name', $3, $4, $5, now())`,
+      [org.organization.id, company.id, `${mark} old`, `${mark} new`, `${mark}-sf-1`]);
     const play = await db.query<{ id: string }>(`insert into play (id, organization_id, name, instructions, play_type, status, enrichments_included, created_by_id, created_at, updated_at) values (gen_random_uuid(), $1, $2, '[]', 'non_ai', 'published', '[]', $3, now(), now()) returning id::text`, [org.organization.id, `${mark} play`, org.admin.id]);
     const draft = await client.put('/api/v1/play/draft/openai', { name: `${mark} unsaved play`, description: '', instructions: [], title: '', subjectPrompt: '', targetContactId: contact.id });
     expect(draft.statusCode, draft.body).toBe(200);

@@ -285,7 +285,9 @@ export class FakeSalesforce {
       let rows = source.filter((r) => parsed.where.every((w) => compare(r[w.field], w.op, w.value)));
       if (parsed.orderBy) {
         const key = parsed.orderBy;
-        rows = [...rows].sort((a, b) => String(a[key] ?? '').localeCompare(String(b[key] ?? '')) || a.Id.localeCompare(b.Id));
+        // Binary order (as Salesforce orders Ids and ISO stamps), ties by Id.
+        const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+        rows = [...rows].sort((a, b) => cmp(String(a[key] ?? ''), String(b[key] ?? '')) || cmp(a.Id, b.Id));
       }
       if (parsed.limit !== null) rows = rows.slice(0, parsed.limit);
       const shaped = rows.map((r) => project(parsed.from, r, parsed.fields));
@@ -412,7 +414,8 @@ interface Soql { fields: string[]; from: string; where: { field: string; op: str
 
 /** SELECT a, b FROM Obj [WHERE f op v [AND ...]] [ORDER BY f [ASC]] [LIMIT n] — the subset the adapter sends. */
 function parseSoql(q: string): Soql | { error: string } {
-  const m = /^\s*SELECT\s+(.+?)\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDER\s+BY\s+(\w+)(?:\s+ASC)?)?(?:\s+LIMIT\s+(\d+))?\s*$/is.exec(q);
+  // ORDER BY one field, optionally followed by Id (`ORDER BY SystemModstamp ASC, Id ASC`): ties are always broken by Id.
+  const m = /^\s*SELECT\s+(.+?)\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDER\s+BY\s+(\w+)(?:\s+ASC)?(?:\s*,\s*Id(?:\s+ASC)?)?)?(?:\s+LIMIT\s+(\d+))?\s*$/is.exec(q);
   if (!m) return { error: `unexpected token in query: ${q.slice(0, 80)}` };
   const where: Soql['where'] = [];
   if (m[3]) {

@@ -194,6 +194,17 @@ export function createApi(opts: HttpOptions = {}) {
       userSettings: () => http.request('GET', '/api/v1/crm/user-settings', C.CrmUserSettingsResponse),
       /** Links the caller's CRM username once (201); it cannot be changed afterwards. */
       linkUsername: (username: string) => http.request('POST', '/api/v1/crm/user-settings', C.CrmUserSettingsResponse, { username }),
+      /** Sync settings and field mappings (PUT: admin). */
+      syncSettings: () => http.request('GET', '/api/v1/crm/sync-settings', C.SyncSettingsResponse),
+      saveSyncSettings: (body: C.SyncSettingsBody) => http.request('PUT', '/api/v1/crm/sync-settings', C.SyncSettingsResponse, body),
+      /** The active CRM's own fields of accounts and contacts, to map from. */
+      fields: () => http.request('GET', '/api/v1/crm/fields', C.CrmFieldsResponse),
+      /** Starts a sync: invalid (with the message) or progress (with the execution). */
+      sync: () => http.request('POST', '/api/v1/crm/sync', C.CrmSyncResponse, {}),
+      /** The latest sync: progress, completed or failed; status null when the organization never synced. */
+      syncStatus: () => http.request('GET', '/api/v1/crm/sync', C.CrmSyncResponse),
+      /** What sync changed on a record, newest first. */
+      syncChanges: (entityType: 'company' | 'contact', entityId: string) => http.request('GET', `/api/v1/crm/sync-changes?entityType=${entityType}&entityId=${encodeURIComponent(entityId)}`, C.SyncChangesResponse),
     },
     notifications: {
       list: (limit?: number) => http.request('GET', `/api/v1/notifications${limit ? `?limit=${limit}` : ''}`, C.NotificationsResponse),

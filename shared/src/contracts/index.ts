@@ -17,3 +17,4 @@ export * from './lists';
 export * from './email-send';
 export * from './crm';
 export * from './list-sources';
+export * from './crm-sync';

@@ -7,7 +7,7 @@ import {
 describe('execution records (spec 002 §3, §9)', () => {
   it('start as scheduled (enrichment, list) or draft (play, score)', () => {
     expect(EXECUTION_TYPES.map((t) => [t, initialExecutionStatus(t)])).toEqual([
-      ['enrichment', 'scheduled'], ['play', 'draft'], ['list', 'scheduled'], ['score', 'draft'],
+      ['enrichment', 'scheduled'], ['play', 'draft'], ['list', 'scheduled'], ['score', 'draft'], ['crmsync', 'draft'],
     ]);
   });
   it('completed, error and cancelled are terminal', () => {

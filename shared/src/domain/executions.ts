@@ -1,7 +1,7 @@
 // Executions and the statuses of cells and results (spec 002 §3 'Execution record', §4, §9 'Other').
 // One place for the mapping rules, so enrichments, plays, lists and scores all read the same way.
 
-export const EXECUTION_TYPES = ['enrichment', 'play', 'list', 'score'] as const;
+export const EXECUTION_TYPES = ['enrichment', 'play', 'list', 'score', 'crmsync'] as const;
 export type ExecutionType = (typeof EXECUTION_TYPES)[number];
 
 /** Entity types an execution can target (spec 002 §3 Enumerations). */
@@ -48,6 +48,8 @@ export const EXECUTION_FAILED_NOTICES: Record<ExecutionType, string> = {
   play: 'Play execution failed',
   list: 'List execution failed',
   score: 'Score execution failed',
+  /** 001 §8 'CRM sync toasts'. */
+  crmsync: 'Error syncing data',
 };
 
 export function executionFailedNotice(type: ExecutionType, statusMessage?: string | null): string {

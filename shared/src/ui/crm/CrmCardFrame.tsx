@@ -6,7 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Badge, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Spinner, Subtitle2, Text, Tooltip, makeStyles, tokens,
 } from '@fluentui/react-components';
-import { PlugConnectedRegular, SettingsRegular } from '@fluentui/react-icons';
+import { ArrowSyncRegular, PlugConnectedRegular, SettingsRegular } from '@fluentui/react-icons';
 import { CRM_MESSAGES, CRM_NAMES, type CrmProvider, type IntegrationDto } from '../../contracts';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
@@ -15,6 +15,7 @@ import { serverMessage } from '../InviteUsersModal';
 import { useModalSurfaceStyle } from '../PluginMode';
 import { INTEGRATIONS_QUERY_KEY, formatAiDate } from '../llm/AiProviderCard';
 import { crmCardState } from './state';
+import { CrmSyncSettings } from './CrmSyncSettings';
 
 export const CRM_CARD_TEXT = {
   connect: 'Connect',
@@ -26,7 +27,7 @@ export const CRM_CARD_TEXT = {
   blocked: (other: string) => `${other} is the active CRM. Disconnect it to use this one.`,
   never: 'Never',
   loadFailed: 'Integration data not found',
-  mappingSoon: 'Field mapping and sync: Coming soon',
+  mapping: 'Field mapping and sync',
 } as const;
 
 export const useCrmCardStyles = makeStyles({
@@ -91,7 +92,7 @@ export function CrmCardFrame({ provider, icon, title, isAdmin, renderConnect, re
   const notify = useNotify();
   const refresh = useRefreshIntegrations();
   const surface = useModalSurfaceStyle();
-  const [open, setOpen] = useState<'connect' | 'settings' | null>(null);
+  const [open, setOpen] = useState<'connect' | 'settings' | 'mapping' | null>(null);
   const [confirming, setConfirming] = useState(false);
   const integrations = useQuery({ queryKey: INTEGRATIONS_QUERY_KEY, queryFn: async () => (await api.llm.integrations()).integrations });
   const state = crmCardState(integrations.data ?? [], provider);
@@ -142,10 +143,23 @@ export function CrmCardFrame({ provider, icon, title, isAdmin, renderConnect, re
             <DialogContent className={styles.form}>
               {integration && <CrmFacts integration={integration} provider={`${provider}-settings` as CrmProvider} extra={settingsFacts?.(integration)} />}
               {integration && renderSettings?.(integration, () => setOpen(null))}
-              <Text className={styles.muted} data-testid={`${provider}-mapping-soon`}>{CRM_CARD_TEXT.mappingSoon}</Text>
+              <div><Button icon={<ArrowSyncRegular />} onClick={() => setOpen('mapping')} data-testid={`${provider}-mapping`}>{CRM_CARD_TEXT.mapping}</Button></div>
             </DialogContent>
             <DialogActions>
               <Button onClick={() => { setOpen(null); setConfirming(true); }} data-testid={`${provider}-disconnect`}>Disconnect</Button>
+              <Button appearance="primary" onClick={() => setOpen(null)}>Close</Button>
+            </DialogActions>
+          </DialogBody>
+        </DialogSurface>
+      </Dialog>
+
+      <Dialog open={open === 'mapping'} onOpenChange={(_, d) => { if (!d.open) setOpen(null); }}>
+        <DialogSurface style={{ ...surface, maxWidth: '860px', width: '100%' }} data-testid={`${provider}-mapping-dialog`}>
+          <DialogBody>
+            <DialogTitle>{name}: {CRM_CARD_TEXT.mapping.toLowerCase()}</DialogTitle>
+            <DialogContent>{open === 'mapping' && <CrmSyncSettings isAdmin={isAdmin} />}</DialogContent>
+            <DialogActions>
+              <Button onClick={() => setOpen('settings')}>Back</Button>
               <Button appearance="primary" onClick={() => setOpen(null)}>Close</Button>
             </DialogActions>
           </DialogBody>

@@ -14,7 +14,8 @@ const useStyles = makeStyles({
 });
 
 export function DrawerSection(props: {
-  id: SectionKey;
+  /** A persisted section's key, or 'crmSync' (the sync history, open state kept by the section itself). */
+  id: SectionKey | 'crmSync';
   title: string;
   count?: number;
   open: boolean;

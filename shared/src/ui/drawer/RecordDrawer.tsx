@@ -39,6 +39,7 @@ import { ContactDialog } from '../dialogs/ContactDialog';
 import { errorStatus } from '../dialogs/save-errors';
 import { CompaniesSection, ContactsSection } from './LinkSections';
 import { FieldsSection } from './FieldsSection';
+import { SyncHistorySection } from '../crm/SyncHistorySection';
 import { UnassignedEnrichmentsSection } from '../enrichments/DrawerEnrichments';
 import { ActivitiesTab } from '../activities/ActivitiesTab';
 import { SELECT_ENTITY_HINT, initialShowGroups, isSectionOpen, contactDisplayName, type SectionKey, type ShowGroups } from './drawer-rules';
@@ -399,6 +400,7 @@ function DetailsTab({ loaded, groups, onToggle, defaultOwnerId }: {
         open={open(loaded.entityType === 'company' ? 'companyFields' : 'contactFields')}
         onToggle={() => onToggle(loaded.entityType === 'company' ? 'companyFields' : 'contactFields')}
       />
+      <SyncHistorySection entityType={loaded.entityType} entityId={loaded.record.id} />
     </div>
   );
 }

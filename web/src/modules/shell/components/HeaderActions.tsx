@@ -15,7 +15,6 @@ import {
 } from '@fluentui/react-components';
 import {
   AddRegular,
-  ArrowSyncRegular,
   BookOpenRegular,
   BuildingRegular,
   ComposeRegular,
@@ -27,7 +26,7 @@ import {
   TableSimpleRegular,
 } from '@fluentui/react-icons';
 import type { UserDto } from '@dealscout/shared/contracts';
-import { CompanyDialog, ContactDialog, NewFieldDialog, NotificationBell, useDrafts, useDrawer, useMiniDrawer, useNotify } from '@dealscout/shared/ui';
+import { CompanyDialog, ContactDialog, CrmSyncButton, NewFieldDialog, NotificationBell, useDrafts, useDrawer, useMiniDrawer, useNotify } from '@dealscout/shared/ui';
 import { signOut } from '../../session/session-controller';
 import { recordPagePath, showsRecordDrawer } from '../navigation';
 
@@ -158,16 +157,7 @@ export function HeaderActions({ user }: { user: UserDto }) {
           data-testid="draft-email-button"
         />
       </Tooltip>
-      <Tooltip content={CRM_NOT_ENABLED} relationship="description">
-        <Button
-          appearance="subtle"
-          className={styles.iconButton}
-          icon={<ArrowSyncRegular />}
-          disabledFocusable
-          aria-label="CRM sync"
-          data-testid="crm-sync-button"
-        />
-      </Tooltip>
+      <CrmSyncButton isAdmin={user.isAdmin} />
       <NotificationBell onNavigate={(href) => navigate(href)} />
       {/* The header's last control (its content is not shown in the spec): the mini drawer. */}
       <Tooltip content="Log Activity / Run Play" relationship="label">

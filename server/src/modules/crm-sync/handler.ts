@@ -1,0 +1,216 @@
+// The CRM sync execution (type 'crmsync', one active per organization): the inbound phase reads
+// the CRM's accounts and contacts — those owned by the CRM user linked to the user who started it,
+// everything for an admin — page by page, each page written with the high-water mark in one
+// transaction (so a sync killed at any moment resumes after its last committed page and writes
+// nothing twice), then the outbound phase (push.ts). Salesforce is read incrementally by
+// SystemModstamp (`SystemModstamp >= hw ORDER BY SystemModstamp, Id`; ties on the mark skipped up to
+// the last id written); Affinity's v1 API has no modification filter, so each Affinity sync reads
+// every organization and person and writes only what differs.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { CRM_NAMES, CRM_SYNC_MESSAGES, CRM_USERNAME_MESSAGES, type CrmProvider, type CrmSyncCounts, type CrmSyncResult } from '@dealscout/shared/contracts';
+import { loadConfig, type Config } from '../../config';
+import { tenantSql } from '../../db/sql';
+import { SalesforceError, soqlString, type SalesforceClient } from '../../providers/crm/salesforce';
+import { AffinityError, type AffinityClient } from '../../providers/crm/affinity';
+import { defineExecutionHandler, ExecutionError, type ExecutionHandler, type ExecutionRunContext } from '../executions/runner';
+import { salesforceClientFor } from '../integrations/crm-connect';
+import { activeCrm } from '../crm/crm-username';
+import { User } from '../users/user.entity';
+import { CrmUserLink } from '../crm/crm-user-link.entity';
+import { writeInboundPage, type InboundRecord, type PageContext, type ResolvedMapping } from './inbound';
+import { affinityClientFor, crmFailure, readSyncSettings, resolveMappings } from './settings';
+import { pushChanges } from './push';
+
+const emptyCounts = (): CrmSyncCounts => ({ created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 });
+
+/** Salesforce fields read whatever the mappings (matching, creating, ownership, the mark). */
+const SF_BASE: Record<'Account' | 'Contact', string[]> = {
+  Account: ['Id', 'SystemModstamp', 'OwnerId', 'Name', 'Website'],
+  Contact: ['Id', 'SystemModstamp', 'OwnerId', 'FirstName', 'LastName', 'Email', 'AccountId'],
+};
+
+interface SyncRun {
+  ctx: ExecutionRunContext;
+  org: string;
+  provider: CrmProvider;
+  scope: string;
+  base: Omit<PageContext, 'mappings' | 'counts' | 'em'>;
+  processed: number;
+  total: number;
+}
+
+export function salesforceStamp(v: unknown): Date | null {
+  if (typeof v !== 'string' || !v) return null;
+  const d = new Date(v.replace(/\+0000$/, 'Z'));
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+async function readState(em: EntityManager, org: string, provider: string, object: string, scope: string): Promise<{ high_water: Date | null; last_id: string | null } | null> {
+  const [s] = await tenantSql(em, org).all<{ high_water: Date | null; last_id: string | null }>(
+    `select high_water, last_id from crm_sync_state where organization_id = ? and provider = ? and object = ? and scope = ?`, [org, provider, object, scope]);
+  return s ?? null;
+}
+
+async function writeState(em: EntityManager, org: string, provider: string, object: string, scope: string, highWater: Date | null, lastId: string | null): Promise<void> {
+  await tenantSql(em, org).run(`insert into crm_sync_state (id, organization_id, provider, object, scope, high_water, last_id, updated_at)
+      values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, now())
+      on conflict (organization_id, provider, object, scope) do update set high_water = excluded.high_water, last_id = excluded.last_id, updated_at = now()`,
+  [org, provider, object, scope, highWater, lastId]);
+}
+
+/** Throws when the process is stopping (the runner then hands the job to another worker). */
+function checkStop(ctx: ExecutionRunContext): void {
+  if (ctx.signal.aborted) throw new ExecutionError('Cancelled');
+  if (ctx.draining.aborted) throw new Error('the worker is stopping');
+}
+
+async function writePage(run: SyncRun, entityType: 'company' | 'contact', mappings: readonly ResolvedMapping[], counts: CrmSyncCounts, records: InboundRecord[], after: (tem: EntityManager) => Promise<void>): Promise<void> {
+  await run.ctx.em.fork().transactional(async (tem) => {
+    tem.setFilterParams('tenant', { organizationId: run.org });
+    // The page's counts are added only when its transaction commits.
+    const pageCounts = emptyCounts();
+    const failures: string[] = [];
+    await writeInboundPage({ ...run.base, em: tem, mappings, counts: pageCounts, failures }, entityType, records);
+    await after(tem);
+    return { pageCounts, failures };
+  }).then(({ pageCounts, failures }) => {
+    for (const k of Object.keys(counts) as (keyof CrmSyncCounts)[]) counts[k] += pageCounts[k];
+    run.base.failures.push(...failures.slice(0, Math.max(0, 50 - run.base.failures.length)));
+  });
+}
+
+async function salesforceObject(run: SyncRun, client: SalesforceClient, object: 'Account' | 'Contact', mappings: readonly ResolvedMapping[], counts: CrmSyncCounts): Promise<void> {
+  const entityType = object === 'Account' ? 'company' : 'contact';
+  const fields = [...new Set([...SF_BASE[object], ...mappings.map((m) => m.crmField)])];
+  const state = await readState(run.ctx.em, run.org, run.provider, object, run.scope);
+  const hw = state?.high_water ? new Date(state.high_water) : null;
+  const lastId = state?.last_id ?? null;
+  const where: string[] = [];
+  // SOQL datetime literals carry seconds: read from the mark's second and skip what was written.
+  if (hw) where.push(`SystemModstamp >= ${new Date(Math.floor(hw.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z')}`);
+  if (run.scope !== '*') where.push(`OwnerId = '${soqlString(run.scope)}'`);
+  const soql = `SELECT ${fields.join(', ')} FROM ${object}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY SystemModstamp ASC, Id ASC`;
+  let page = await client.queryPage<Record<string, unknown>>({ soql });
+  run.total += page.totalSize;
+  await run.ctx.progress(run.processed, run.total);
+  for (;;) {
+    checkStop(run.ctx);
+    const fresh = page.records.filter((r) => {
+      const stamp = salesforceStamp(r.SystemModstamp);
+      if (!hw || !stamp) return true;
+      if (stamp.getTime() !== hw.getTime()) return stamp.getTime() > hw.getTime();
+      return lastId === null || String(r.Id) > lastId;
+    });
+    if (fresh.length > 0) {
+      const records: InboundRecord[] = fresh.map((r) => ({
+        crmId: String(r.Id), stamp: salesforceStamp(r.SystemModstamp), ownerCrmId: r.OwnerId ? String(r.OwnerId) : null,
+        name: r.Name as string | null, website: r.Website as string | null, firstName: r.FirstName as string | null, lastName: r.LastName as string | null,
+        email: r.Email as string | null, accountCrmIds: r.AccountId ? [String(r.AccountId)] : [], values: r,
+      }));
+      const last = fresh[fresh.length - 1]!;
+      await writePage(run, entityType, mappings, counts, records, (tem) => writeState(tem, run.org, run.provider, object, run.scope, salesforceStamp(last.SystemModstamp), String(last.Id)));
+    }
+    run.processed += page.records.length;
+    await run.ctx.progress(run.processed, run.total);
+    if (page.done || !page.nextRecordsUrl) break;
+    page = await client.queryPage<Record<string, unknown>>({ nextRecordsUrl: page.nextRecordsUrl });
+  }
+}
+
+async function affinityInbound(run: SyncRun, client: AffinityClient, settings: { accounts: boolean; contacts: boolean }, accountM: readonly ResolvedMapping[], contactM: readonly ResolvedMapping[], result: CrmSyncResult): Promise<void> {
+  const owned = new Set<string>();
+  const mine = run.scope === '*' ? null : Number(run.scope);
+  if (settings.accounts || mine !== null) {
+    let token: string | null = null;
+    do {
+      checkStop(run.ctx);
+      const page = await client.organizationsPage(token);
+      const items = page.items.filter((o) => mine === null || (o.crm_owner_ids ?? []).includes(mine));
+      for (const o of items) owned.add(String(o.id));
+      if (settings.accounts && items.length > 0) {
+        await writePage(run, 'company', accountM, result.accounts, items.map((o) => ({
+          crmId: String(o.id), stamp: null, ownerCrmId: o.crm_owner_ids?.[0] !== undefined ? String(o.crm_owner_ids[0]) : null,
+          name: o.name, website: o.domain ?? o.domains?.[0] ?? null, values: { name: o.name, domain: o.domain ?? o.domains?.[0] ?? null },
+        })), async () => {});
+      }
+      run.processed += page.items.length;
+      run.total = Math.max(run.total, run.processed);
+      await run.ctx.progress(run.processed, null);
+      token = page.nextPageToken;
+    } while (token);
+  }
+  if (!settings.contacts) return;
+  let token: string | null = null;
+  do {
+    checkStop(run.ctx);
+    const page = await client.personsPage(token);
+    // Internal persons (type 1) are the instance's users, not contacts.
+    const items = page.items.filter((p) => (p as { type?: number }).type !== 1 && (mine === null || (p.organization_ids ?? []).some((id) => owned.has(String(id)))));
+    if (items.length > 0) {
+      await writePage(run, 'contact', contactM, result.contacts, items.map((p) => ({
+        crmId: String(p.id), stamp: null, ownerCrmId: null, firstName: p.first_name, lastName: p.last_name, email: p.primary_email ?? p.emails?.[0] ?? null,
+        accountCrmIds: (p.organization_ids ?? []).map(String), values: { first_name: p.first_name, last_name: p.last_name, primary_email: p.primary_email ?? p.emails?.[0] ?? null },
+      })), async () => {});
+    }
+    run.processed += page.items.length;
+    await run.ctx.progress(run.processed, null);
+    token = page.nextPageToken;
+  } while (token);
+}
+
+export function createCrmSyncHandler(deps: { config?: Config } = {}): ExecutionHandler<CrmSyncResult> {
+  let config: Config | null = deps.config ?? null;
+  const settingsOf = () => (config ??= loadConfig());
+  return defineExecutionHandler<CrmSyncResult>({
+    type: 'crmsync',
+    async run(ctx) {
+      const row = ctx.execution;
+      const org = row.organization_id;
+      const crm = await activeCrm(ctx.em);
+      if (!crm) throw new ExecutionError(CRM_USERNAME_MESSAGES.notEnabled);
+      const provider = crm.provider as CrmProvider;
+      const settings = await readSyncSettings(ctx.em, org, provider);
+      if (!settings || settings.account_mappings.length === 0 || settings.contact_mappings.length === 0) throw new ExecutionError(CRM_SYNC_MESSAGES.invalidSettings);
+      let accountM: ResolvedMapping[];
+      let contactM: ResolvedMapping[];
+      try {
+        accountM = await resolveMappings(ctx.em, 'company', settings.account_mappings);
+        contactM = await resolveMappings(ctx.em, 'contact', settings.contact_mappings);
+      } catch {
+        throw new ExecutionError(CRM_SYNC_MESSAGES.invalidSettings);
+      }
+      const actorId = row.created_by_id;
+      const actor = actorId ? await ctx.em.findOne(User, { id: actorId }) : null;
+      if (!actor) throw new ExecutionError(CRM_SYNC_MESSAGES.error);
+      let scope = '*';
+      if (actor.role !== 'Admin') {
+        const link = await ctx.em.findOne(CrmUserLink, { user: actor.id, provider });
+        if (!link) throw new ExecutionError(CRM_SYNC_MESSAGES.tooltipUsername(CRM_NAMES[provider]));
+        scope = link.crmUserId;
+      }
+      const owners = new Map((await ctx.em.find(CrmUserLink, { provider })).map((l) => [l.crmUserId, typeof l.user === 'string' ? l.user : l.user.id]));
+      const result: CrmSyncResult = { accounts: emptyCounts(), contacts: emptyCounts(), outbound: null, failures: [] };
+      const run: SyncRun = {
+        ctx, org, provider, scope, processed: 0, total: 0,
+        base: { organizationId: org, provider, actorId: actor.id, executionId: row.id, owners, failures: result.failures },
+      };
+      try {
+        if (provider === 'salesforce') {
+          const client = salesforceClientFor(ctx.em, settingsOf(), crm);
+          if (settings.sync_accounts) await salesforceObject(run, client, 'Account', accountM, result.accounts);
+          if (settings.sync_contacts) await salesforceObject(run, client, 'Contact', contactM, result.contacts);
+        } else {
+          await affinityInbound(run, affinityClientFor(settingsOf(), crm), { accounts: settings.sync_accounts, contacts: settings.sync_contacts }, accountM, contactM, result);
+        }
+        result.outbound = await pushChanges({ em: ctx.em, organizationId: org, provider, executionId: row.id, accountMappings: accountM, contactMappings: contactM, signal: ctx.signal });
+      } catch (err) {
+        if (err instanceof SalesforceError || err instanceof AffinityError) throw new ExecutionError(crmFailure(crm, err).message);
+        throw err;
+      }
+      await ctx.progress(run.processed, run.processed);
+      return result;
+    },
+  });
+}
+
+export const crmSyncExecutionHandler = createCrmSyncHandler();

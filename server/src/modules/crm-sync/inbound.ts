@@ -1,0 +1,282 @@
+// Inbound sync: one page of CRM accounts or contacts written into Dealscout in a few set-based
+// statements (the caller's transaction, which also moves the high-water mark, so a page is written
+// entirely or not at all). Each CRM record is matched by its CRM id (crm_link), then by the
+// company's domain or the contact's email; a record matched by neither is created (owned by the
+// Dealscout user linked to the CRM owner, else by the user who runs the sync). Mapped fields are
+// then reconciled one by one (reconcile.ts). A record is never created twice: crm_link is unique
+// per (organization, source, type, CRM id), companies per domain and contacts per email, and the
+// inserts go through `on conflict do nothing` followed by a read of what won.
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { coerceFieldValue, normalizeDomain, normalizeEmail, NUMERIC_TYPES, type FieldDataType } from '@dealscout/shared/domain';
+import type { CrmProvider, CrmSyncCounts, Reconciliation } from '@dealscout/shared/contracts';
+import { tenantSql } from '../../db/sql';
+import { projectionOf, slotColumn, slotFamily } from '../fields/projection';
+import { publishEntityChange } from '../records/records.service';
+import { crmWins, isEmptyValue } from './reconcile';
+
+export interface ResolvedMapping {
+  crmField: string;
+  fieldId: string;
+  label: string;
+  dataType: FieldDataType;
+  /** name / website (company), first_name / last_name / email (contact); null for a custom field. */
+  builtInColumn: string | null;
+  slot: number | null;
+  reconciliation: Reconciliation;
+}
+
+/** A CRM record as the sources hand it over. */
+export interface InboundRecord {
+  crmId: string;
+  /** The CRM's modification stamp (Salesforce SystemModstamp), null when the CRM has none. */
+  stamp: Date | null;
+  ownerCrmId: string | null;
+  /** What matching and creating need whatever the mappings: company name + website, contact names + email. */
+  name?: string | null;
+  website?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  email?: string | null;
+  /** Contacts: the CRM ids of their accounts (Salesforce AccountId, Affinity organization_ids). */
+  accountCrmIds?: string[];
+  /** The raw CRM values by CRM field name. */
+  values: Record<string, unknown>;
+}
+
+export interface PageContext {
+  em: EntityManager;
+  organizationId: string;
+  provider: CrmProvider;
+  /** The user running the sync. */
+  actorId: string;
+  executionId: string;
+  mappings: readonly ResolvedMapping[];
+  /** CRM user id → Dealscout user id (crm_user_link). */
+  owners: ReadonlyMap<string, string>;
+  counts: CrmSyncCounts;
+  failures: string[];
+}
+
+/** At most this many created / updated records of a page are announced one by one on the realtime feed. */
+export const LIVE_EVENTS_MAX = 200;
+
+interface ChangeRow { entityId: string; action: 'created' | 'updated' | 'linked'; fieldLabel: string | null; oldValue: string | null; newValue: string | null; crmId: string }
+
+const text = (v: unknown): string | null => (isEmptyValue(v) ? null : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const clip = (s: string | null | undefined, n: number) => (s ?? '').trim().slice(0, n);
+
+function fail(ctx: PageContext, message: string): void {
+  ctx.counts.failed += 1;
+  if (ctx.failures.length < 50) ctx.failures.push(message);
+}
+
+export async function writeInboundPage(ctx: PageContext, entityType: 'company' | 'contact', records: readonly InboundRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  const org = ctx.organizationId;
+  const sql = tenantSql(ctx.em, org);
+  // Sets of keys are bound as one JSON array and looked up with a lateral join driven by the array:
+  // one index probe per key, whatever the tables' statistics say (a semi-join `in (select
+  // jsonb_array_elements…)` was planned over stale statistics as a scan of every row of the
+  // organization per key — quadratic in a first sync).
+  // Duplicates within a page (the CRM sends each record once; a retried page may not): the last wins.
+  const byCrmId = new Map<string, InboundRecord>();
+  for (const r of records) byCrmId.set(r.crmId, r);
+  const recs = [...byCrmId.values()];
+
+  // 1. By CRM id.
+  const linked = await sql.all<{ external_id: string; entity_id: string }>(
+    `select x.k as external_id, l.entity_id from jsonb_array_elements_text(?::jsonb) as x(k)
+       cross join lateral (select ${entityType}_id as entity_id from crm_link where organization_id = ? and source = ? and entity_type = ? and external_id = x.k) l`,
+    [JSON.stringify(recs.map((r) => r.crmId)), org, ctx.provider, entityType]);
+  const entityOf = new Map(linked.map((l) => [l.external_id, l.entity_id]));
+
+  // 2. By domain / email; 3. created.
+  const keyOf = (r: InboundRecord): string => {
+    if (entityType === 'company') return r.website ? normalizeDomain(r.website) : '';
+    return r.email ? normalizeEmail(r.email) : '';
+  };
+  const unlinked = recs.filter((r) => !entityOf.has(r.crmId));
+  const created = new Set<string>();
+  const newLinks: { crmId: string; entityId: string }[] = [];
+  if (unlinked.length > 0) {
+    const keyed = unlinked.filter((r) => {
+      if (keyOf(r)) return true;
+      ctx.counts.skipped += 1;
+      return false;
+    });
+    const keys = [...new Set(keyed.map(keyOf))];
+    const matchSql = entityType === 'company'
+      ? `select m.id, x.k from jsonb_array_elements_text(?::jsonb) as x(k) cross join lateral (select id from company where organization_id = ? and domain = x.k) m`
+      : `select m.id, x.k from jsonb_array_elements_text(?::jsonb) as x(k) cross join lateral (select id from contact where organization_id = ? and lower(email) = x.k) m`;
+    const found = new Map((await sql.all<{ id: string; k: string }>(matchSql, [JSON.stringify(keys), org])).map((m) => [m.k, m.id]));
+    const toCreate = new Map<string, InboundRecord>();
+    for (const r of keyed) if (!found.has(keyOf(r)) && !toCreate.has(keyOf(r))) toCreate.set(keyOf(r), r);
+    if (toCreate.size > 0) {
+      const rows = [...toCreate.entries()].map(([k, r]) => ({
+        id: randomUUID(), k, owner: (r.ownerCrmId && ctx.owners.get(r.ownerCrmId)) || ctx.actorId,
+        a: entityType === 'company' ? clip(r.name, 255) || k : clip(r.firstName, 128),
+        b: entityType === 'company' ? clip(r.website, 255) : clip(r.lastName, 128),
+      }));
+      const inserted = entityType === 'company'
+        ? await sql.all<{ id: string; k: string }>(`insert into company (id, organization_id, name, website, domain, owner_id, created_by_id, created_at, updated_at)
+            select (x->>'id')::uuid, ?, x->>'a', x->>'b', x->>'k', (x->>'owner')::uuid, ?::uuid, now(), now() from jsonb_array_elements(?::jsonb) x
+            on conflict (organization_id, domain) do nothing returning id, domain as k`, [org, ctx.actorId, JSON.stringify(rows)])
+        : await sql.all<{ id: string; k: string }>(`insert into contact (id, organization_id, first_name, last_name, email, owner_id, created_by_id, created_at, updated_at)
+            select (x->>'id')::uuid, ?, x->>'a', x->>'b', x->>'k', (x->>'owner')::uuid, ?::uuid, now(), now() from jsonb_array_elements(?::jsonb) x
+            on conflict (organization_id, lower(email)) do nothing returning id, lower(email) as k`, [org, ctx.actorId, JSON.stringify(rows)]);
+      for (const i of inserted) { found.set(i.k, i.id); created.add(i.id); }
+      // Lost a race with another writer: read what won.
+      const missing = [...toCreate.keys()].filter((k) => !found.has(k));
+      if (missing.length > 0) for (const m of await sql.all<{ id: string; k: string }>(matchSql, [JSON.stringify(missing), org])) found.set(m.k, m.id);
+    }
+    for (const r of keyed) {
+      const id = found.get(keyOf(r));
+      if (!id) { fail(ctx, `${r.crmId}: could not be matched or created`); continue; }
+      entityOf.set(r.crmId, id);
+      newLinks.push({ crmId: r.crmId, entityId: id });
+    }
+    if (newLinks.length > 0) {
+      await sql.run(`insert into crm_link (id, organization_id, source, entity_type, external_id, company_id, contact_id, created_at)
+          select gen_random_uuid(), ?, ?, ?, x->>'crmId', ${entityType === 'company' ? `(x->>'entityId')::uuid, null` : `null, (x->>'entityId')::uuid`}, now()
+            from jsonb_array_elements(?::jsonb) x
+          on conflict (organization_id, source, entity_type, external_id) do nothing`, [org, ctx.provider, entityType, JSON.stringify(newLinks)]);
+    }
+  }
+
+  // 4. Mapped fields, reconciled.
+  const pairs = recs.filter((r) => entityOf.has(r.crmId)).map((r) => ({ r, id: entityOf.get(r.crmId)! }));
+  const ids = [...new Set(pairs.map((p) => p.id))];
+  const table = entityType;
+  const builtIns = ctx.mappings.filter((m) => m.builtInColumn);
+  const customs = ctx.mappings.filter((m) => !m.builtInColumn);
+  const current = new Map((await sql.all<Record<string, unknown> & { id: string; updated_at: Date }>(
+    `select t.* from jsonb_array_elements_text(?::jsonb) as x(id)
+       cross join lateral (select id, updated_at, ${entityType === 'company' ? 'name, website' : 'first_name, last_name, email'} from ${table} where organization_id = ? and id = x.id::uuid) t`,
+    [JSON.stringify(ids), org])).map((r) => [r.id, r]));
+  const values = new Map<string, { value: unknown; updated_at: Date }>();
+  if (customs.length > 0) {
+    for (const v of await sql.all<{ entity_id: string; field_id: string; value: unknown; updated_at: Date }>(
+      `select v.* from jsonb_array_elements_text(?::jsonb) as x(id)
+         cross join lateral (select entity_id, field_id, value, updated_at from field_value where organization_id = ? and entity_id = x.id::uuid
+           and field_id = any(array(select (jsonb_array_elements_text(?::jsonb))::uuid))) v`, [JSON.stringify(ids), org, JSON.stringify(customs.map((c) => c.fieldId))])) {
+      values.set(`${v.entity_id}:${v.field_id}`, { value: v.value, updated_at: new Date(v.updated_at) });
+    }
+  }
+
+  const changes: ChangeRow[] = [];
+  const linkedNow = new Set(newLinks.map((l) => l.crmId));
+  const columnUpdates = new Map<string, Record<string, string>>();
+  const valueWrites: { e: string; f: string; v: unknown; t: string | null; n: number | null; b: boolean | null }[] = [];
+  const valueDeletes: { e: string; f: string }[] = [];
+  const slotWrites = new Map<number, { e: string; p: number | string | null }[]>();
+  const touched = new Set<string>();
+  for (const { r, id } of pairs) {
+    const isNew = created.has(id);
+    const row = current.get(id);
+    if (!row) continue;
+    if (isNew) changes.push({ entityId: id, action: 'created', fieldLabel: null, oldValue: null, newValue: null, crmId: r.crmId });
+    else if (linkedNow.has(r.crmId)) changes.push({ entityId: id, action: 'linked', fieldLabel: null, oldValue: null, newValue: null, crmId: r.crmId });
+    let changed = false;
+    for (const m of builtIns) {
+      const incoming = r.values[m.crmField];
+      const col = m.builtInColumn!;
+      const cur = row[col];
+      // Identity columns are never emptied by sync (a company needs its website, a contact its email).
+      if (isEmptyValue(incoming) && (col === 'website' || col === 'email')) continue;
+      if (!crmWins(m.reconciliation, cur, incoming, isNew ? null : new Date(row.updated_at), r.stamp)) continue;
+      const next = clip(text(incoming), col === 'name' || col === 'website' ? 255 : 128);
+      const upd = columnUpdates.get(id) ?? {};
+      upd[col] = next;
+      columnUpdates.set(id, upd);
+      changes.push({ entityId: id, action: 'updated', fieldLabel: m.label, oldValue: text(cur), newValue: next || null, crmId: r.crmId });
+      changed = true;
+    }
+    for (const m of customs) {
+      const incoming = r.values[m.crmField];
+      const coerced = coerceFieldValue(m.dataType, incoming);
+      if (!coerced.ok) { fail(ctx, `${r.crmId} ${m.crmField}: ${coerced.message}`); continue; }
+      const cur = values.get(`${id}:${m.fieldId}`);
+      if (!crmWins(m.reconciliation, cur?.value ?? null, coerced.value, isNew ? null : cur?.updated_at ?? null, r.stamp)) continue;
+      const v = coerced.value;
+      if (v === null) valueDeletes.push({ e: id, f: m.fieldId });
+      else valueWrites.push({ e: id, f: m.fieldId, v, t: text(v), n: NUMERIC_TYPES.includes(m.dataType) ? Number(v) : null, b: m.dataType === 'boolean' ? Boolean(v) : null });
+      if (m.slot) {
+        const list = slotWrites.get(m.slot) ?? [];
+        list.push({ e: id, p: projectionOf(m.dataType, v) });
+        slotWrites.set(m.slot, list);
+      }
+      changes.push({ entityId: id, action: 'updated', fieldLabel: m.label, oldValue: text(cur?.value ?? null), newValue: text(v), crmId: r.crmId });
+      changed = true;
+    }
+    if (isNew) ctx.counts.created += 1;
+    else if (changed) { ctx.counts.updated += 1; touched.add(id); }
+    else ctx.counts.unchanged += 1;
+  }
+
+  if (columnUpdates.size > 0) {
+    const rows: Record<string, string>[] = [...columnUpdates].map(([id, u]) => ({ id, ...u }));
+    if (entityType === 'company') {
+      // A website that would give the company another company's domain is not taken.
+      await sql.run(`update company c set name = coalesce(x.name, c.name), website = coalesce(x.website, c.website),
+             domain = case when x.website is null then c.domain else x.domain end, updated_at = now()
+          from (select (y->>'id')::uuid as id, y->>'name' as name, y->>'website' as website, y->>'domain' as domain from jsonb_array_elements(?::jsonb) y) x
+         where c.organization_id = ? and c.id = x.id
+           and (x.website is null or not exists (select 1 from company o where o.organization_id = c.organization_id and o.domain = x.domain and o.id <> c.id))`,
+      [JSON.stringify(rows.map((r) => ({ ...r, domain: r.website ? normalizeDomain(r.website) : null }))), org]);
+    } else {
+      await sql.run(`update contact c set first_name = coalesce(x.first_name, c.first_name), last_name = coalesce(x.last_name, c.last_name),
+             email = coalesce(x.email, c.email), updated_at = now()
+          from (select (y->>'id')::uuid as id, y->>'first_name' as first_name, y->>'last_name' as last_name, lower(y->>'email') as email from jsonb_array_elements(?::jsonb) y) x
+         where c.organization_id = ? and c.id = x.id
+           and (x.email is null or not exists (select 1 from contact o where o.organization_id = c.organization_id and lower(o.email) = x.email and o.id <> c.id))`,
+      [JSON.stringify(rows), org]);
+    }
+  }
+  for (const [slot, list] of slotWrites) {
+    const cast = slotFamily(ctx.mappings.find((m) => m.slot === slot)!.dataType) === 'num' ? 'float8' : 'text';
+    await sql.run(`update ${table} t set ${slotColumn(slot)} = (x->>'p')::${cast}
+        from jsonb_array_elements(?::jsonb) x where t.organization_id = ? and t.id = (x->>'e')::uuid`, [JSON.stringify(list), org]);
+  }
+  if (valueWrites.length > 0) {
+    await sql.run(`insert into field_value (id, organization_id, entity_type, entity_id, field_id, value, value_text, value_num, value_bool, status, updated_at)
+        select gen_random_uuid(), ?, ?, (x->>'e')::uuid, (x->>'f')::uuid, x->'v', x->>'t', (x->>'n')::float8, (x->>'b')::boolean, 'completed', now()
+          from jsonb_array_elements(?::jsonb) x
+        on conflict (organization_id, field_id, entity_id) do update set value = excluded.value, value_text = excluded.value_text, value_num = excluded.value_num,
+          value_bool = excluded.value_bool, status = 'completed', status_message = null, updated_at = now()`, [org, entityType, JSON.stringify(valueWrites)]);
+  }
+  if (valueDeletes.length > 0) {
+    await sql.run(`delete from field_value f using jsonb_array_elements(?::jsonb) x
+        where f.organization_id = ? and f.entity_id = (x->>'e')::uuid and f.field_id = (x->>'f')::uuid`, [JSON.stringify(valueDeletes), org]);
+  }
+
+  // 5. Contacts: linked to their accounts' companies. A contact this page created has no link yet:
+  // its first account's company becomes its primary one; an existing contact's primary is left alone.
+  if (entityType === 'contact') {
+    const acc = [...new Set(pairs.flatMap((p) => p.r.accountCrmIds ?? []))];
+    if (acc.length > 0) {
+      const companies = new Map((await sql.all<{ external_id: string; company_id: string }>(
+        `select x.k as external_id, l.company_id from jsonb_array_elements_text(?::jsonb) as x(k)
+           cross join lateral (select company_id from crm_link where organization_id = ? and source = ? and entity_type = 'company' and external_id = x.k) l`,
+        [JSON.stringify(acc), org, ctx.provider])).map((l) => [l.external_id, l.company_id]));
+      const links = pairs.flatMap((p) => (p.r.accountCrmIds ?? []).map((a, i) => ({ company: companies.get(a), contact: p.id, primary: i === 0 && created.has(p.id) })))
+        .filter((l) => l.company);
+      if (links.length > 0) {
+        await sql.run(`insert into company_contact (id, organization_id, company_id, contact_id, is_key, is_primary, created_at)
+            select gen_random_uuid(), ?, (x->>'company')::uuid, (x->>'contact')::uuid, false, (x->>'primary')::boolean, now()
+              from (select distinct on (y->>'company', y->>'contact') y as x from jsonb_array_elements(?::jsonb) y) s
+            on conflict (organization_id, company_id, contact_id) do nothing`, [org, JSON.stringify(links)]);
+      }
+    }
+  }
+
+  if (changes.length > 0) {
+    await sql.run(`insert into crm_sync_change (id, organization_id, execution_id, provider, entity_type, entity_id, side, action, field_label, old_value, new_value, crm_id, changed_at)
+        select gen_random_uuid(), ?, ?::uuid, ?, ?, (x->>'entityId')::uuid, 'dealscout', x->>'action', x->>'fieldLabel', x->>'oldValue', x->>'newValue', x->>'crmId', now()
+          from jsonb_array_elements(?::jsonb) x`, [org, ctx.executionId, ctx.provider, entityType, JSON.stringify(changes)]);
+  }
+  // Small pages tell open tables and drawers record by record; a bulk page does not flood the feed
+  // (the tables reload when the sync's execution completes, 001 §4).
+  if (created.size > 0 && created.size <= LIVE_EVENTS_MAX) await publishEntityChange(ctx.em, org, entityType, 'created', [...created]);
+  if (touched.size > 0 && touched.size <= LIVE_EVENTS_MAX) await publishEntityChange(ctx.em, org, entityType, 'updated', [...touched]);
+}

@@ -1,0 +1,122 @@
+// CRM sync journey in Chromium (issue 23): an admin connects Salesforce through the fake's consent
+// page, tries the header's sync icon before any mapping (the invalid-settings toast), maps Account
+// and Contact fields in the Salesforce settings, syncs from the header (progress, then completed —
+// toasts that stay until dismissed), finds the companies in the table, and reads the sync history in
+// a company's drawer. Real server (web + worker), PostgreSQL, the loopback fake of Salesforce.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import path from 'node:path';
+import { launchBrowser, ARTIFACTS } from '../support/browser';
+import { startServer, type RunningServer } from '../support/server';
+import { FakeSalesforce } from '../../server/test/fakes/salesforce-server';
+
+const ADMIN = { email: 'sana@harbor.example', password: 'Harbor12345678' };
+
+describe('CRM sync in Chromium', () => {
+  let server: RunningServer;
+  let sf: FakeSalesforce;
+  let browser: Browser;
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-crm-sync-${name}.png`), fullPage: true });
+
+  beforeAll(async () => {
+    sf = await FakeSalesforce.start({ clientId: 'e2e-client', clientSecret: 'e2e-secret', username: ADMIN.email });
+    const acme = sf.addRecord('Account', { Name: 'Acme Robotics', Website: 'https://acme-robotics.example', Industry: 'Manufacturing' });
+    sf.addRecord('Account', { Name: 'Bluefin Analytics', Website: 'bluefin.example', Industry: 'Software' });
+    sf.addRecord('Account', { Name: 'Cobalt Freight', Website: 'https://www.cobalt-freight.example', Industry: 'Logistics' });
+    sf.addRecord('Contact', { FirstName: 'Ada', LastName: 'Acme', Email: 'ada@acme-robotics.example', AccountId: acme.Id });
+    server = await startServer({
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Harbor Capital',
+      SALESFORCE_CLIENT_ID: 'e2e-client', SALESFORCE_CLIENT_SECRET: 'e2e-secret', SALESFORCE_LOGIN_URL: sf.url, OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await sf?.close();
+  });
+
+  it('maps fields, syncs from the header and shows the companies and their sync history', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/login`);
+    await page.getByTestId('login-email').fill(ADMIN.email);
+    await page.getByTestId('login-password').fill(ADMIN.password);
+    await page.getByTestId('login-submit').click();
+    await page.getByTestId('app-shell').waitFor();
+
+    // Connect Salesforce (production) through the consent page.
+    await page.goto(`${server.url}/organization/settings`);
+    const sfCard = page.getByTestId('salesforce-card');
+    await sfCard.getByTestId('salesforce-connect').click();
+    await page.getByTestId('salesforce-submit').click();
+    await page.waitForURL((u) => u.origin === sf.url && u.pathname === '/services/oauth2/authorize');
+    await page.locator('#oaapprove').click();
+    await page.waitForURL((u) => u.pathname === '/organization/settings');
+    await sfCard.getByTestId('salesforce-connected').waitFor();
+
+    // The header icon before any mapping: the spec's invalid-settings toast, which stays.
+    const syncButton = page.getByTestId('crm-sync-button');
+    await expect.poll(async () => syncButton.getAttribute('aria-disabled')).not.toBe('true');
+    await syncButton.hover();
+    await page.getByText('Click to fetch your data from Salesforce').waitFor();
+    await syncButton.click();
+    const toast = (intent: string, text: string) => page.getByTestId(`toast-${intent}`).filter({ hasText: text });
+    await toast('error', 'Invalid settings, please ensure you added Account and Contact mappings.').waitFor();
+    await shot(page, 'invalid');
+    await page.waitForTimeout(3_500);
+    expect(await toast('error', 'Invalid settings, please ensure you added Account and Contact mappings.').count()).toBe(1);
+
+    // Salesforce settings → Field mapping and sync.
+    await sfCard.getByTestId('salesforce-settings').click();
+    await page.getByTestId('salesforce-settings-dialog').waitFor();
+    await page.getByTestId('salesforce-mapping').click();
+    const dialog = page.getByTestId('salesforce-mapping-dialog');
+    await dialog.getByTestId('sync-settings').waitFor();
+    await dialog.getByTestId('account-add-mapping').click();
+    await dialog.getByTestId('account-crm-field').nth(0).selectOption('Name');
+    await dialog.getByTestId('account-add-mapping').click();
+    expect(await dialog.getByTestId('account-crm-field').nth(1).inputValue()).toBe('Website');
+    await dialog.getByTestId('account-reconciliation').nth(1).selectOption('keep_existing');
+    await dialog.getByTestId('contact-add-mapping').click();
+    expect(await dialog.getByTestId('contact-crm-field').nth(0).inputValue()).toBe('Email');
+    await dialog.getByTestId('contact-add-mapping').click();
+    await dialog.getByTestId('contact-crm-field').nth(1).selectOption('FirstName');
+    await page.waitForTimeout(300);
+    await shot(page, 'mapping');
+    await dialog.getByTestId('sync-settings-save').click();
+    await toast('success', 'Sync settings saved').waitFor();
+    const [settings] = await server.query<{ account_mappings: { crmField: string; reconciliation: string }[]; contact_mappings: { crmField: string }[] }>(`select account_mappings, contact_mappings from crm_sync_settings`);
+    expect(settings.account_mappings.map((m) => [m.crmField, m.reconciliation])).toEqual([['Name', 'use_latest'], ['Website', 'keep_existing']]);
+    expect(settings.contact_mappings.map((m) => m.crmField)).toEqual(['Email', 'FirstName']);
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    // Sync from the header: progress, then completed (both stay until dismissed).
+    await page.getByTestId('nav-companies').click();
+    await page.getByTestId('companies-page').waitFor();
+    await syncButton.click();
+    await toast('success', 'Sync completed successfully!').waitFor({ timeout: 60_000 });
+    expect(await toast('info', 'Sync in progress, please wait..').count()).toBe(0);
+    // The table reloaded on completion: the accounts are companies.
+    const rows = page.locator('[data-testid="record-table-row"]');
+    await rows.filter({ hasText: 'Acme Robotics' }).waitFor();
+    await rows.filter({ hasText: 'Cobalt Freight' }).waitFor();
+    await shot(page, 'companies');
+    const companies = await server.query<{ name: string; domain: string }>(`select name, domain from company order by name`);
+    expect(companies).toEqual([
+      { name: 'Acme Robotics', domain: 'acme-robotics.example' }, { name: 'Bluefin Analytics', domain: 'bluefin.example' }, { name: 'Cobalt Freight', domain: 'cobalt-freight.example' },
+    ]);
+
+    // The drawer's sync history.
+    await rows.filter({ hasText: 'Acme Robotics' }).click();
+    await page.locator('[data-testid="record-drawer"][data-visibility="Visible"]').waitFor();
+    await page.getByTestId('drawer-tab-details').click();
+    await page.getByTestId('drawer-section-toggle-crmSync').click();
+    await page.getByTestId('sync-history-row').first().waitFor();
+    expect(await page.getByTestId('sync-history').innerText()).toContain('Created in Dealscout from Salesforce');
+    await page.getByTestId('drawer-section-crmSync').scrollIntoViewIfNeeded();
+    await shot(page, 'drawer-history');
+    await ctx.close();
+  }, 180_000);
+});
