@@ -128,11 +128,13 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth, embed
   // The server's draft changed (a save's answer, a generated email): adopt every field not being edited.
   useEffect(() => {
     const server = editOf(draft);
+    // What was saved before this answer (the updater may run after saved.current moves on below).
+    const before = saved.current;
     setEdit((cur) => {
       const next = { ...cur } as DraftEdit;
       let changed = false;
       for (const f of FIELDS) {
-        if (same(cur, saved.current, f) && !same(cur, server, f)) {
+        if (same(cur, before, f) && !same(cur, server, f)) {
           (next as unknown as Record<string, unknown>)[f] = f === 'cc' ? [...server.cc] : server[f];
           changed = true;
         }
