@@ -64,9 +64,12 @@ const useStyles = makeStyles({
   prompt: { whiteSpace: 'pre-wrap', fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase100, margin: 0 },
   values: { margin: `${tokens.spacingVerticalXS} 0`, paddingLeft: '18px' },
   footer: {
-    display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: tokens.spacingHorizontalS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    display: 'flex', alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
     borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
+  wrapRow: { flexWrap: 'wrap', rowGap: tokens.spacingVerticalXS },
+  playSelect: { flex: '1 1 140px', minWidth: 0 },
+  sendControls: { flex: '1 1 auto', minWidth: 0 },
   embedded: { height: 'auto', maxHeight: 'none', boxShadow: 'none', border: 'none', borderRadius: 0 },
   embeddedHeader: { borderRadius: 0 },
   embeddedBody: { overflowY: 'visible' },
@@ -295,9 +298,9 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth, embed
           <span className={styles.label}>Subject</span>
           <Input className={styles.grow} size="small" value={edit.subject} disabled={readOnly} aria-label="Subject" onChange={(_, d) => change({ subject: d.value })} data-testid="draft-subject" />
         </div>
-        <div className={styles.row}>
+        <div className={mergeClasses(styles.row, styles.wrapRow)}>
           <span className={styles.label}>Play</span>
-          <Select className={styles.grow} size="small" value={playId} disabled={readOnly} aria-label="Play" onChange={(_, d) => setPlayId(d.value)} data-testid="draft-play">
+          <Select className={styles.playSelect} size="small" value={playId} disabled={readOnly} aria-label="Play" onChange={(_, d) => setPlayId(d.value)} data-testid="draft-play">
             <option value="">Select a play</option>
             {/* The draft's own play stays selectable even when it is no longer published. */}
             {draft.play && !(plays.data ?? []).some((p) => p.id === draft.play!.id) && <option value={draft.play.id}>{draft.play.name}</option>}
@@ -336,7 +339,7 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth, embed
       </div>
       {actions && <div className={styles.actions} data-testid="draft-actions">{actions({ edit, flush })}</div>}
       <div className={styles.footer}>
-        <DraftSendControls draft={draft} onChange={report} />
+        <div className={styles.sendControls}><DraftSendControls draft={draft} onChange={report} /></div>
         <Button size="small" appearance="subtle" icon={<DeleteRegular />} disabled={draft.status === 'sent' || draft.status === 'scheduled'} onClick={() => setConfirm('discard')} data-testid="draft-discard">
           Discard
         </Button>
