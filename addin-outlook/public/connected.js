@@ -11,7 +11,7 @@
   Office.onReady(function () {
     try {
       Office.context.ui.messageParent(outcome);
-    } catch (e) {
+    } catch {
       // Opened outside an Office dialog: the text above is all there is.
     }
   });

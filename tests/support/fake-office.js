@@ -1,4 +1,4 @@
-/* global window, setTimeout */
+/* global window, setTimeout, BroadcastChannel */
 // A scripted test double of the Office.js surface the Outlook pane uses, served in place of
 // office.js by the end-to-end test (page.route). It follows Office.js's shapes: Office.onReady,
 // context.mailbox (userProfile, item, addHandlerAsync / removeHandlerAsync), read items with plain

@@ -10,7 +10,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Button, Card, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle,
-  Select, SplitButton, Spinner, Text, makeStyles, tokens, type MenuButtonProps,
+  Select, SplitButton, Spinner, Text, Tooltip, makeStyles, tokens, type MenuButtonProps,
 } from '@fluentui/react-components';
 import { MailArrowUpRegular, PlugConnectedRegular, SparkleRegular } from '@fluentui/react-icons';
 import type { EmailDraftDto, MatchedContact } from '@dealscout/shared/contracts';
@@ -40,7 +40,7 @@ export const COMPOSE_TEXT = {
   another: 'Draft another',
   openDrafts: 'Open drafts',
   connect: 'Connect Office 365',
-  connectHint: 'to schedule or send from Dealscout',
+  connectHint: 'Connect your Office 365 mailbox to send and schedule this email from Dealscout.',
   connected: 'Office 365 connected.',
   insertFailed: 'Could not insert the draft into the email.',
 } as const;
@@ -330,11 +330,10 @@ function ConnectMailbox({ host }: { host: OutlookHost }) {
     }
   };
   return (
-    <>
+    <Tooltip content={COMPOSE_TEXT.connectHint} relationship="description">
       <Button size="small" icon={busy ? <Spinner size="tiny" /> : <PlugConnectedRegular />} disabled={busy} onClick={() => void connect()} data-testid="compose-connect">
         {s.integration ? 'Re Authenticate' : COMPOSE_TEXT.connect}
       </Button>
-      <Text className={styles.connectHint}>{COMPOSE_TEXT.connectHint}</Text>
-    </>
+    </Tooltip>
   );
 }

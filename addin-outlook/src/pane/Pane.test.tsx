@@ -81,7 +81,7 @@ const read = (over: Partial<Extract<MailItem, { mode: 'read' }>> = {}): MailItem
   ...over,
 });
 
-describe('the Outlook pane', () => {
+describe('the Outlook pane', { timeout: 20_000 }, () => {
   it("read mode: the people matched by email, the sender's drawer in plugin mode (no close button)", async () => {
     const { matchEmails } = setup(read());
     await waitFor(() => expect(screen.getByTestId('drawer-title').textContent).toBe('Jane Doe'));
