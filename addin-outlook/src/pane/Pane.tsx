@@ -152,7 +152,7 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
         </div>
         <div className={styles.main}>
           {item.mode === 'compose' && (people.length === 0 || (!match.isPending && !match.isError)) && (
-            <ComposeDraft host={host} recipient={selected} contact={contact} currentSubject={item.subject} userId={userId} />
+            <ComposeDraft key={mail.selection} host={host} recipient={selected} contact={contact} currentSubject={item.subject} userId={userId} />
           )}
           {selected && !contact && !match.isPending && !match.isError && (
             <NewContactFromEmail key={selected.email} person={selected} onCreated={(r) => open({ entityType: 'contact', id: r.contact.id })} />
