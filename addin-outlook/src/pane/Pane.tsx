@@ -2,7 +2,7 @@
 // drawer in plugin mode (Activities, Details, enrichments, Log Activity) — or, for someone not in
 // Dealscout, the one-step create. A pinned pane follows the selection (useMailItem). In compose
 // mode the people are the recipients, and the chosen one's email is drafted with a play (ComposeDraft).
-import { useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Avatar,
@@ -28,7 +28,10 @@ import type { OutlookHost } from '../office/outlook';
 import { useMailItem } from './useMailItem';
 import { participantsOf, type Participant } from './people';
 import { NewContactFromEmail } from './NewContactFromEmail';
-import { ComposeDraft } from './ComposeDraft';
+
+// Compose mode's drafting (the draft panel, its editor and send controls) loads when an email is being
+// written, not with the read-mode pane.
+const ComposeDraft = lazy(() => import('./ComposeDraft').then((m) => ({ default: m.ComposeDraft })));
 
 export const NO_ITEM = 'Select an email to see its people in Dealscout.';
 export const NOT_IN_OUTLOOK = 'Open this pane from Outlook to see the people of an email.';
@@ -152,7 +155,9 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
         </div>
         <div className={styles.main}>
           {item.mode === 'compose' && (people.length === 0 || (!match.isPending && !match.isError)) && (
-            <ComposeDraft key={mail.selection} host={host} recipient={selected} contact={contact} currentSubject={item.subject} userId={userId} />
+            <Suspense fallback={<Spinner size="tiny" className={styles.center} />}>
+              <ComposeDraft key={mail.selection} host={host} recipient={selected} contact={contact} currentSubject={item.subject} userId={userId} />
+            </Suspense>
           )}
           {selected && !contact && !match.isPending && !match.isError && (
             <NewContactFromEmail key={selected.email} person={selected} onCreated={(r) => open({ entityType: 'contact', id: r.contact.id })} />
