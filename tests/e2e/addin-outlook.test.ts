@@ -3,13 +3,18 @@
 // of office.js. Sign-in with a bearer token; read mode shows the sender's contact drawer in plugin
 // mode; a pinned pane follows the selection to an unknown sender, who becomes a contact and company
 // in one step; a contact created elsewhere shows up live; compose mode shows the recipients'
-// contacts; sign-out revokes the token. Screenshots at 450 px and 320 px.
+// contacts; sign-out revokes the token. Compose mode inserts a generated body: a play provided by
+// the product, the fake OpenAI-compatible server as the model, the subject and body written into
+// the scripted compose item, the Dealscout draft closed and an activity logged. Screenshots at
+// 450 px and 320 px.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
+import { FakeOpenAiServer, allText } from '../../server/test/fakes/openai-server';
+import { FakeGraphServer } from '../../server/test/fakes/graph-server';
 
 const ADMIN = { email: 'morgan@northbridge.example', password: 'North1234' };
 const FAKE_OFFICE = fs.readFileSync(path.resolve('tests/support/fake-office.js'), 'utf8');
@@ -22,6 +27,8 @@ const ME = { displayName: 'Morgan', email: ADMIN.email };
 describe('Outlook add-in in Chromium with a scripted Office.js', () => {
   let server: RunningServer;
   let browser: Browser;
+  let fake: FakeOpenAiServer;
+  let graph: FakeGraphServer;
   let token: string;
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-addin-${name}.png`) });
 
@@ -33,7 +40,17 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
 
   beforeAll(async () => {
     if (!fs.existsSync(path.resolve('addin-outlook/dist/index.html'))) throw new Error('Build the add-in first: npm run build -w addin-outlook');
-    server = await startServer({ DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Northbridge Partners' });
+    fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
+    fake.when((r) => r.body.response_format?.json_schema?.name === 'email' && allText(r).includes('Jane'), {
+      json: { subject: 'A note for Jane', body: 'Dear Jane,\n\nWe follow Acme Industrial closely and would like to talk.\n\nBest regards' }, latencyMs: 200,
+    });
+    graph = await FakeGraphServer.start();
+    graph.addUser({ mail: ADMIN.email, displayName: 'Morgan', timeZone: 'UTC', workingHours: { daysOfWeek: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'], startTime: '00:00:00.0000000', endTime: '23:59:00.0000000', timeZone: { name: 'UTC' } } });
+    server = await startServer({
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Northbridge Partners',
+      OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e',
+      O365_CLIENT_ID: graph.clientId, O365_CLIENT_SECRET: graph.clientSecret, O365_AUTHORITY_URL: graph.url, GRAPH_BASE_URL: `${graph.url}/v1.0`,
+    });
     browser = await launchBrowser();
     const res = await fetch(`${server.url}/api/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ADMIN, label: 'e2e seed' }) });
     token = ((await res.json()) as { token: string }).token;
@@ -42,6 +59,8 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    await fake?.close();
+    await graph?.close();
   });
 
   async function openPane(width: number, item: unknown): Promise<Page> {
@@ -51,7 +70,8 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     page.on('pageerror', (e) => errors.push(String(e)));
     (page as Page & { errors?: string[] }).errors = errors;
     await page.addInitScript((init) => { (window as unknown as { __fakeOutlookInit: unknown }).__fakeOutlookInit = init; }, { userEmail: ME.email, item });
-    await page.route('**/addin/office-js/office.js', (route) => route.fulfill({ contentType: 'text/javascript', body: FAKE_OFFICE }));
+    // For the pane and for the pages its dialogs open (connected.html loads office.js too).
+    await ctx.route('**/addin/office-js/office.js', (route) => route.fulfill({ contentType: 'text/javascript', body: FAKE_OFFICE }));
     await page.goto(`${server.url}/addin/`);
     return page;
   }
@@ -133,12 +153,12 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     await page.locator(`[data-testid="pane-person"][data-email="${NINA.email}"][data-known="true"]`).waitFor();
     await shot(page, '05-created-450');
 
-    // Compose mode: the recipients' contacts; drafting with a play is marked Coming soon.
+    // Compose mode: the recipients' contacts, and drafting with a play (no 'Coming soon' left).
     await page.evaluate((jane) => (window as unknown as { __fakeOutlook: { select(s: unknown): void } }).__fakeOutlook.select({ mode: 'compose', subject: 'Following up', to: [jane] }), JANE);
     await expect.poll(() => page.getByTestId('addin-pane').getAttribute('data-mode'), { timeout: 15_000 }).toBe('compose');
     expect(await page.getByTestId('pane-mode').innerText()).toBe('Writing: Following up');
-    await page.getByTestId('compose-draft-soon').waitFor();
-    expect(await page.getByTestId('compose-draft-soon').innerText()).toContain('Coming soon');
+    await page.locator('[data-testid="compose-draft"][data-state="pick"]').waitFor();
+    expect(await page.getByText('Coming soon').count()).toBe(0);
     await expect.poll(() => page.getByTestId('drawer-title').innerText(), { timeout: 15_000 }).toBe('Jane Doe');
     await shot(page, '06-compose-450');
 
@@ -149,6 +169,103 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     const [revoked] = await server.query<{ n: number }>(`select count(*)::int as n from session where label = 'Outlook add-in' and revoked_at is not null`);
     expect(revoked.n).toBe(1);
     expect((page as Page & { errors?: string[] }).errors).toEqual([]);
+    await page.context().close();
+  });
+
+  type Compose = { subject: string; body: string };
+  const composeState = (page: Page) => page.evaluate(() => (window as unknown as { __fakeOutlook: { compose(): Compose } }).__fakeOutlook.compose());
+
+  async function generateFor(page: Page) {
+    await page.locator('[data-testid="compose-draft"][data-state="pick"]').waitFor({ timeout: 15_000 });
+    await page.getByTestId('compose-play').selectOption({ label: 'First note to a founder or owner' });
+    await page.getByTestId('compose-generate').click();
+    const panel = page.locator('[data-testid="compose-draft"] [data-testid="draft-panel"]');
+    await panel.waitFor();
+    await expect.poll(() => panel.getByTestId('draft-subject').inputValue(), { timeout: 30_000 }).toBe('A note for Jane');
+    await expect.poll(() => panel.getAttribute('data-status'), { timeout: 30_000 }).toBe('draft');
+    await panel.getByTestId('draft-body-input').getByText('We follow Acme Industrial closely').waitFor();
+    return panel;
+  }
+
+  it('compose mode inserts a generated body', async () => {
+    const page = await openPane(450, { mode: 'compose', subject: '', body: '<p>— Morgan</p>', to: [JANE] });
+    await signIn(page);
+    expect(await page.getByTestId('addin-pane').getAttribute('data-mode')).toBe('compose');
+    await expect.poll(() => page.getByTestId('drawer-title').innerText(), { timeout: 15_000 }).toBe('Jane Doe');
+    await page.locator('[data-testid="compose-draft"][data-state="pick"]').waitFor({ timeout: 15_000 });
+    await shot(page, '08-compose-pick-450');
+
+    // Pick a play provided by the product; the model (the fake) writes Jane's email into the panel.
+    const panel = await generateFor(page);
+    // No mailbox connected: the spec's message, sending disabled, and the way to connect it.
+    await panel.getByText('Office 365 integration not found.').waitFor();
+    expect(await panel.getByTestId('draft-send-now').isDisabled()).toBe(true);
+    expect(await panel.getByTestId('compose-connect').innerText()).toBe('Connect Office 365');
+    await shot(page, '09-compose-draft-450');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBe(0);
+
+    // Insert: the subject and the body go into the message being written (at the cursor).
+    await panel.getByTestId('compose-insert').click();
+    await page.locator('[data-testid="compose-done"][data-kind="inserted"]').waitFor({ timeout: 15_000 });
+    const state = await composeState(page);
+    expect(state.subject).toBe('A note for Jane');
+    expect(state.body).toContain('— Morgan');
+    expect(state.body).toContain('We follow Acme Industrial closely and would like to talk.');
+    expect(state.body).toMatch(/<p>Dear Jane,<\/p>/);
+    // Dealscout's copy is closed (it cannot leave a second time) and the contact has the activity.
+    const emails = await server.query<{ status: string; subject: string; is_ai_email_generated: boolean }>(
+      `select e.status, e.subject, e.is_ai_email_generated from channel_email e join contact c on c.id = e.contact_id where c.email = $1`, [JANE.email]);
+    expect(emails).toEqual([{ status: 'cancelled', subject: 'A note for Jane', is_ai_email_generated: true }]);
+    const activities = await server.query<{ type: string; title: string; source: string; content: string; company: string }>(
+      `select a.type, a.title, a.source, a.content, co.name as company from activity a join contact c on c.id = a.contact_id join company co on co.id = a.company_id where c.email = $1`, [JANE.email]);
+    expect(activities).toEqual([expect.objectContaining({ type: 'other', title: 'Email drafted in Outlook', source: 'manual', company: 'Acme Industrial' })]);
+    expect(activities[0].content).toContain('Written with the play "First note to a founder or owner" and inserted into an email being written in Outlook');
+    // The drawer's Activities tab shows it live.
+    await page.getByTestId('drawer-tab-activities').click();
+    await page.locator('[data-testid="activity-row"][data-type="other"]').filter({ hasText: 'A note for Jane' }).waitFor({ timeout: 15_000 });
+    await shot(page, '10-compose-inserted-450');
+    expect((page as Page & { errors?: string[] }).errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('compose mode at 320 px: a reply keeps its subject; Office 365 connected through the dialog; handed to Send Now', async () => {
+    const page = await openPane(320, { mode: 'compose', subject: 'RE: Q3 numbers for Acme', to: [JANE] });
+    await signIn(page);
+    await page.locator('[data-testid="compose-draft"][data-state="pick"]').waitFor({ timeout: 15_000 });
+    await shot(page, '11-compose-pick-320');
+    const panel = await generateFor(page);
+    await panel.getByText('Office 365 integration not found.').waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBe(0);
+    await shot(page, '12-compose-draft-320');
+
+    // Connect: Microsoft's consent page (the fake) in an Office dialog; the dialog's last page tells the pane.
+    const popup = page.context().waitForEvent('page');
+    await panel.getByTestId('compose-connect').click();
+    const dialog = await popup;
+    const dialogErrors: string[] = [];
+    dialog.on('pageerror', (e) => dialogErrors.push(String(e)));
+    await dialog.getByRole('button', { name: 'Accept' }).click();
+    await dialog.waitForURL(/\/addin\/connected\.html\?o365=connected/);
+    await page.getByTestId('toast-success').filter({ hasText: 'Office 365 connected.' }).waitFor({ timeout: 15_000 });
+    const opened = await page.evaluate(() => (window as unknown as { __fakeOutlook: { dialog: { url: string; options: unknown; closed: boolean } } }).__fakeOutlook.dialog);
+    expect(opened.url).toContain('/oauth2/v2.0/authorize');
+    expect(opened).toMatchObject({ options: { width: 40, height: 70, displayInIframe: false }, closed: true });
+    expect(dialogErrors).toEqual([]);
+    await expect.poll(() => panel.getByTestId('compose-connect').count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => panel.getByTestId('draft-send-now').isDisabled(), { timeout: 15_000 }).toBe(false);
+
+    // Handed to Dealscout's sending: sent from the rep's mailbox, an email activity, nothing put into Outlook.
+    await panel.getByTestId('draft-send-now').click();
+    await page.locator('[data-testid="compose-done"][data-kind="sent"]').waitFor({ timeout: 30_000 });
+    await shot(page, '13-compose-sent-320');
+    const [sent] = await server.query<{ status: string }>(`select e.status from channel_email e join contact c on c.id = e.contact_id where c.email = $1 order by e.created_at desc limit 1`, [JANE.email]);
+    expect(sent.status).toBe('sent');
+    await expect.poll(async () => (await server.query(`select a.type from activity a join contact c on c.id = a.contact_id where c.email = $1 and a.type = 'email'`, [JANE.email])).length, { timeout: 15_000 }).toBe(1);
+    const state = await composeState(page);
+    expect(state.subject).toBe('RE: Q3 numbers for Acme');
+    expect(state.body).toBe('');
     await page.context().close();
   });
 

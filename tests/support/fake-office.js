@@ -1,10 +1,13 @@
-/* global window, setTimeout */
+/* global window, setTimeout, BroadcastChannel */
 // A scripted test double of the Office.js surface the Outlook pane uses, served in place of
 // office.js by the end-to-end test (page.route). It follows Office.js's shapes: Office.onReady,
 // context.mailbox (userProfile, item, addHandlerAsync / removeHandlerAsync), read items with plain
 // fields, compose items with getAsync / setAsync, AsyncResult callbacks, context.roamingSettings.
 // The test drives it through window.__fakeOutlook: select(item) fires ItemChanged like a pinned
-// pane sees it; compose state (subject, body) can be read back.
+// pane sees it; compose state (subject, body) can be read back. context.ui.displayDialogAsync opens
+// the page in a real popup window; the page's Office.context.ui.messageParent reaches the pane's
+// DialogMessageReceived handler over a BroadcastChannel (a dialog has no opener to talk to, as
+// in Office, where the host carries the message).
 (function () {
   var init = window.__fakeOutlookInit || {};
   var handlers = {};
@@ -72,11 +75,29 @@
   window.Office = {
     HostType: { Outlook: 'Outlook' },
     PlatformType: { OfficeOnline: 'OfficeOnline' },
-    EventType: { ItemChanged: 'olkItemSelectedChanged' },
+    EventType: { ItemChanged: 'olkItemSelectedChanged', DialogMessageReceived: 'dialogMessageReceived', DialogEventReceived: 'dialogEventReceived' },
     CoercionType: { Html: 'html', Text: 'text' },
     AsyncResultStatus: { Succeeded: 'succeeded', Failed: 'failed' },
     context: {
       mailbox: mailbox,
+      ui: {
+        displayDialogAsync: function (url, opts, cb) {
+          var dialogHandlers = {};
+          var channel = new BroadcastChannel('fake-office-dialog');
+          var win = window.open(url, '_blank', 'popup');
+          channel.onmessage = function (e) { var h = dialogHandlers.dialogMessageReceived; if (h) h({ message: String(e.data), origin: window.location.origin }); };
+          window.__fakeOutlook.dialog = { url: url, options: opts, closed: false };
+          ok(typeof opts === 'function' ? opts : cb, {
+            addEventHandler: function (type, h) { dialogHandlers[type] = h; },
+            close: function () { window.__fakeOutlook.dialog.closed = true; channel.close(); if (win) win.close(); },
+          });
+        },
+        messageParent: function (message) {
+          var channel = new BroadcastChannel('fake-office-dialog');
+          channel.postMessage(String(message));
+          channel.close();
+        },
+      },
       roamingSettings: {
         get: function (k) { return settings[k]; },
         set: function (k, v) { settings[k] = v; },
@@ -100,6 +121,7 @@
     compose: function () { return compose ? compose.state : null; },
     settings: settings,
     replyForm: null,
+    dialog: null,
     handlerCount: function () { return Object.keys(handlers).length; },
   };
 })();

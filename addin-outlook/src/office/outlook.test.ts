@@ -108,6 +108,40 @@ describe('Outlook adapter (office-addin-mock)', () => {
     expect(mock.context.mailbox.item.replied).toEqual({ htmlBody: '<p>Thanks!</p>' });
   });
 
+  it('opens a dialog, resolves with the message its page sends, and closes it', async () => {
+    const handlers = new Map<string, (arg: unknown) => void>();
+    const dialog = { closed: false, addEventHandler: (t: string, h: (arg: unknown) => void) => void handlers.set(t, h), close() { this.closed = true; } };
+    const opened: unknown[] = [];
+    const { host } = hostOf({
+      EventType: { ItemChanged: 'olkItemSelectedChanged', DialogMessageReceived: 'dialogMessageReceived', DialogEventReceived: 'dialogEventReceived' },
+      context: { mailbox: { item: composeMessage() }, ui: { displayDialogAsync: (url: string, options: unknown, cb: Callback) => { opened.push([url, options]); ok(cb, dialog); } } },
+    });
+    const result = host.openDialog('https://ds.example.com/consent', { width: 30, height: 60 });
+    await vi.waitFor(() => expect(handlers.size).toBe(2));
+    expect(opened).toEqual([['https://ds.example.com/consent', { width: 30, height: 60, displayInIframe: false }]]);
+    handlers.get('dialogMessageReceived')!({ message: 'connected', origin: 'https://ds.example.com' });
+    expect(await result).toBe('connected');
+    expect(dialog.closed).toBe(true);
+  });
+
+  it('a dialog the user closes resolves null; one that cannot open rejects', async () => {
+    const handlers = new Map<string, (arg: unknown) => void>();
+    const dialog = { addEventHandler: (t: string, h: (arg: unknown) => void) => void handlers.set(t, h), close: vi.fn() };
+    let fail = false;
+    const { host } = hostOf({
+      context: { mailbox: { item: composeMessage() }, ui: { displayDialogAsync: (_u: string, _o: unknown, cb: Callback) => (fail
+        ? cb({ status: 'failed', error: { code: 12007, message: 'A dialog box is already opened from this host window.' } })
+        : ok(cb, dialog)) } },
+    });
+    const result = host.openDialog('https://ds.example.com/consent');
+    await vi.waitFor(() => expect(handlers.size).toBe(2));
+    handlers.get('dialogEventReceived')!({ error: 12006 });
+    expect(await result).toBeNull();
+    expect(dialog.close).not.toHaveBeenCalled();
+    fail = true;
+    await expect(host.openDialog('https://ds.example.com/consent')).rejects.toEqual(new OfficeCallError(12007, 'A dialog box is already opened from this host window.'));
+  });
+
   it('roaming settings: get, set and save, remove', async () => {
     const store = new Map<string, unknown>();
     const saveAsync = vi.fn((cb: Callback) => ok(cb));
@@ -152,6 +186,10 @@ describe('Outlook adapter (office-addin-mock)', () => {
       await host.settings.set('serverUrl', 'http://127.0.0.1:3000');
       expect(memory.get('dealscout.addin.serverUrl')).toBe('http://127.0.0.1:3000');
       expect(host.settings.get('serverUrl')).toBe('http://127.0.0.1:3000');
+      const open = vi.fn();
+      vi.stubGlobal('open', open);
+      expect(await host.openDialog('https://ds.example.com/consent')).toBeNull();
+      expect(open).toHaveBeenCalledWith('https://ds.example.com/consent', '_blank', 'noopener');
     } finally {
       vi.unstubAllGlobals();
     }

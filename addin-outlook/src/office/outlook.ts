@@ -39,6 +39,12 @@ export interface OutlookHost {
   setBody(html: string): Promise<void>;
   /** Compose mode: inserts HTML at the cursor. */
   insertBody(html: string): Promise<void>;
+  /**
+   * Opens `url` in an Office dialog (displayDialogAsync; a new window outside Outlook). Resolves
+   * with the first message the dialog page sends (`messageParent`), after closing the dialog, or
+   * null when the user closes it (or outside Outlook, at once).
+   */
+  openDialog(url: string, size?: { width: number; height: number }): Promise<string | null>;
   /** Read mode: opens Outlook's reply form with this HTML body. */
   displayReplyForm(html: string): void;
   /** Per-mailbox settings that roam with the user (localStorage outside Outlook). */
@@ -83,6 +89,8 @@ function hasGetAsync(v: unknown): v is { getAsync: (cb: (r: Office.AsyncResult<u
 }
 
 const HTML = 'html';
+const DIALOG_MESSAGE = 'dialogMessageReceived';
+const DIALOG_EVENT = 'dialogEventReceived';
 const ITEM_CHANGED = 'olkItemSelectedChanged';
 
 function storageFallback(): OutlookHost['settings'] {
@@ -175,6 +183,30 @@ export function createOutlookHost(getOffice: () => OfficeApi | undefined = () =>
       const it = composeItem();
       const coercionType = (office()?.CoercionType?.Html ?? HTML) as Office.CoercionType;
       await call<void>((cb) => it.body.setSelectedDataAsync(html, { coercionType }, cb));
+    },
+
+    async openDialog(url, size = { width: 40, height: 70 }) {
+      const ui = office()?.context?.ui;
+      if (!ui?.displayDialogAsync) {
+        globalThis.open?.(url, '_blank', 'noopener');
+        return null;
+      }
+      const dialog = await call<Office.Dialog>((cb) => ui.displayDialogAsync(url, { width: size.width, height: size.height, displayInIframe: false }, cb));
+      const types = office()?.EventType;
+      return new Promise<string | null>((resolve) => {
+        let done = false;
+        const finish = (value: string | null, close: boolean) => {
+          if (done) return;
+          done = true;
+          if (close) dialog.close();
+          resolve(value);
+        };
+        dialog.addEventHandler((types?.DialogMessageReceived ?? DIALOG_MESSAGE) as Office.EventType, (arg) => {
+          finish('message' in arg ? String(arg.message) : null, true);
+        });
+        // 12006: the user closed the dialog (other codes: it could not load the page); either way nothing came back.
+        dialog.addEventHandler((types?.DialogEventReceived ?? DIALOG_EVENT) as Office.EventType, () => finish(null, false));
+      });
     },
 
     displayReplyForm(html) {

@@ -10,7 +10,7 @@ import { defaultUserConfig } from '@dealscout/shared/domain';
 import { DrawerProvider, MiniDrawerProvider } from '@dealscout/shared/ui';
 import { fakeApi, renderWithApi } from '../../../shared/src/ui/test-render';
 import type { MailItem, OutlookHost } from '../office/outlook';
-import { Pane, DRAFT_COMING_SOON, NO_ITEM } from './Pane';
+import { Pane, NO_ITEM } from './Pane';
 
 afterEach(cleanup);
 
@@ -29,6 +29,7 @@ function scriptedHost(first: MailItem | null) {
     setSubject: vi.fn(async () => {}),
     setBody: vi.fn(async () => {}),
     insertBody: vi.fn(async () => {}),
+    openDialog: vi.fn(async () => null),
     displayReplyForm: vi.fn(),
     settings: { get: () => null, set: async () => {} },
   };
@@ -55,6 +56,8 @@ function setup(first: MailItem | null, known: MatchedContact[] = [jane]) {
     mailbox: { matchEmails, contactFromEmail },
     contacts: { details: async (id: string) => ({ success: true as const, contact: contacts.get(id)! }) },
     activities: { forContact: async () => ({ success: true as const, activities: [] }) },
+    emails: { pending: async () => ({ success: true as const, emails: [] }) },
+    plays: { published: async () => ({ success: true as const, plays: [] }) },
   });
   const scripted = scriptedHost(first);
   const config = { ...defaultUserConfig(), drawer: { ...defaultUserConfig().drawer, tab: 'Activities' as const } };
@@ -78,7 +81,7 @@ const read = (over: Partial<Extract<MailItem, { mode: 'read' }>> = {}): MailItem
   ...over,
 });
 
-describe('the Outlook pane', () => {
+describe('the Outlook pane', { timeout: 20_000 }, () => {
   it("read mode: the people matched by email, the sender's drawer in plugin mode (no close button)", async () => {
     const { matchEmails } = setup(read());
     await waitFor(() => expect(screen.getByTestId('drawer-title').textContent).toBe('Jane Doe'));
@@ -127,12 +130,22 @@ describe('the Outlook pane', () => {
     await screen.findByText(NO_ITEM);
   });
 
-  it('compose mode: the recipients, and drafting with a play marked Coming soon', async () => {
-    setup({ mode: 'compose', kind: 'message', subject: 'Following up', to: [{ displayName: '', email: 'jane@acme.example' }], cc: [] });
+  it('compose mode: the recipients, and drafting with a play for the chosen one (no Coming soon mark)', async () => {
+    setup({ mode: 'compose', kind: 'message', subject: 'Following up', to: [{ displayName: '', email: 'jane@acme.example' }, { displayName: 'Nina Park', email: 'nina.park@northwind.example' }], cc: [] });
     await waitFor(() => expect(screen.getByTestId('drawer-title').textContent).toBe('Jane Doe'));
     expect(screen.getByTestId('pane-mode').textContent).toBe('Writing: Following up');
-    const soon = screen.getByTestId('compose-draft-soon');
-    expect(soon.textContent).toContain('Coming soon');
-    expect(soon.textContent).toContain(DRAFT_COMING_SOON);
+    await waitFor(() => expect(screen.getByTestId('compose-draft').getAttribute('data-state')).toBe('pick'));
+    expect(screen.queryByText('Coming soon')).toBeNull();
+    await screen.findByTestId('compose-no-plays');
+    // An unknown recipient: drafting waits for the one-step create below it.
+    await userEvent.setup().click(screen.getAllByTestId('pane-person')[1]);
+    await waitFor(() => expect(screen.getByTestId('compose-draft').getAttribute('data-state')).toBe('unknown'));
+    expect(screen.getByTestId('compose-draft').textContent).toContain('nina.park@northwind.example is not in Dealscout yet');
+    expect(screen.getByTestId('new-contact-from-email')).toBeTruthy();
+  });
+
+  it('compose mode without recipients says to add one', async () => {
+    setup({ mode: 'compose', kind: 'message', subject: '', to: [], cc: [] });
+    await waitFor(() => expect(screen.getByTestId('compose-draft').getAttribute('data-state')).toBe('no-recipient'));
   });
 });

@@ -1,14 +1,13 @@
 // The signed-in task pane: the selected email's people matched to contacts, and the chosen one's
 // drawer in plugin mode (Activities, Details, enrichments, Log Activity) — or, for someone not in
 // Dealscout, the one-step create. A pinned pane follows the selection (useMailItem). In compose
-// mode the people are the recipients; drafting with a play arrives with the playbook module.
-import { useEffect, useMemo, useState } from 'react';
+// mode the people are the recipients, and the chosen one's email is drafted with a play (ComposeDraft).
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Avatar,
   Badge,
   Button,
-  Card,
   Menu,
   MenuItem,
   MenuList,
@@ -21,7 +20,7 @@ import {
   mergeClasses,
   tokens,
 } from '@fluentui/react-components';
-import { ArrowClockwiseRegular, BookOpenRegular, MailRegular, PersonRegular, SignOutRegular, SparkleRegular } from '@fluentui/react-icons';
+import { ArrowClockwiseRegular, BookOpenRegular, MailRegular, PersonRegular, SignOutRegular } from '@fluentui/react-icons';
 import { realtimePaths, type UserConfig } from '@dealscout/shared/domain';
 import type { MatchedContact } from '@dealscout/shared/contracts';
 import { MiniDrawer, RecordDrawer, serverMessage, useApi, useDrawer, useMiniDrawer, useRealtimeEvents, useRealtimeStatus } from '@dealscout/shared/ui';
@@ -30,11 +29,14 @@ import { useMailItem } from './useMailItem';
 import { participantsOf, type Participant } from './people';
 import { NewContactFromEmail } from './NewContactFromEmail';
 
+// Compose mode's drafting (the draft panel, its editor and send controls) loads when an email is being
+// written, not with the read-mode pane.
+const ComposeDraft = lazy(() => import('./ComposeDraft').then((m) => ({ default: m.ComposeDraft })));
+
 export const NO_ITEM = 'Select an email to see its people in Dealscout.';
 export const NOT_IN_OUTLOOK = 'Open this pane from Outlook to see the people of an email.';
 export const NO_PEOPLE = 'No one else is on this email.';
 export const NO_RECIPIENTS = 'Add recipients to see them in Dealscout.';
-export const DRAFT_COMING_SOON = 'Pick a play, generate the email for the recipient and insert it here, or hand it to scheduled sending. Arrives with the playbook module.';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', height: '100vh', minWidth: 0, overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground1 },
@@ -60,8 +62,6 @@ const useStyles = makeStyles({
   main: { display: 'flex', flexDirection: 'column', flexGrow: 1, minHeight: 0, overflowY: 'auto' },
   drawer: { flexGrow: 1, minHeight: '240px', height: 'auto' },
   center: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: tokens.spacingVerticalS, padding: '32px 24px', textAlign: 'center', color: tokens.colorNeutralForeground3 },
-  soon: { margin: tokens.spacingHorizontalM, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
-  soonTitle: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
 });
 
 export interface PaneProps {
@@ -154,15 +154,10 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
           {match.isError && <Text role="alert" className={styles.center} as="p">{serverMessage(match.error) ?? 'Could not match the people of this email.'}</Text>}
         </div>
         <div className={styles.main}>
-          {item.mode === 'compose' && (
-            <Card className={styles.soon} data-testid="compose-draft-soon">
-              <div className={styles.soonTitle}>
-                <SparkleRegular />
-                <Text weight="semibold">Draft with a play</Text>
-                <Badge appearance="outline" color="subtle" size="small">Coming soon</Badge>
-              </div>
-              <Text size={200} className={styles.secondary}>{DRAFT_COMING_SOON}</Text>
-            </Card>
+          {item.mode === 'compose' && (people.length === 0 || (!match.isPending && !match.isError)) && (
+            <Suspense fallback={<Spinner size="tiny" className={styles.center} />}>
+              <ComposeDraft key={mail.selection} host={host} recipient={selected} contact={contact} currentSubject={item.subject} userId={userId} />
+            </Suspense>
           )}
           {selected && !contact && !match.isPending && !match.isError && (
             <NewContactFromEmail key={selected.email} person={selected} onCreated={(r) => open({ entityType: 'contact', id: r.contact.id })} />

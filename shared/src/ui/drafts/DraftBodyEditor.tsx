@@ -32,7 +32,7 @@ const useStyles = makeStyles({
     backgroundColor: tokens.colorNeutralBackground1,
   },
   toolbar: {
-    display: 'flex', alignItems: 'center', gap: '2px', padding: '2px 4px',
+    display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: '2px', padding: '2px 4px',
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   font: { width: '150px' },

@@ -5,7 +5,7 @@
 // panel while the status is ready, inqueue or processing, and 'Why this email' (what made an AI
 // email: the play and its version, the model, the values that went in and the rendered prompt).
 // Changes to to, subject or body are saved 500 ms after the last one.
-import { Suspense, lazy, useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   Button, Field, Input, MessageBar, MessageBarBody, MessageBarTitle, Select, Spinner, Text, Tooltip, makeStyles, mergeClasses, tokens,
@@ -64,7 +64,17 @@ const useStyles = makeStyles({
   prompt: { whiteSpace: 'pre-wrap', fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase100, margin: 0 },
   values: { margin: `${tokens.spacingVerticalXS} 0`, paddingLeft: '18px' },
   footer: {
-    display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: tokens.spacingHorizontalS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    display: 'flex', alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  wrapRow: { flexWrap: 'wrap', rowGap: tokens.spacingVerticalXS },
+  playSelect: { flex: '1 1 140px', minWidth: 0 },
+  sendControls: { flex: '1 1 auto', minWidth: 0 },
+  embedded: { height: 'auto', maxHeight: 'none', boxShadow: 'none', border: 'none', borderRadius: 0 },
+  embeddedHeader: { borderRadius: 0 },
+  embeddedBody: { overflowY: 'visible' },
+  actions: {
+    display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
     borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   overlay: {
@@ -84,16 +94,28 @@ export interface DraftPanelProps {
   onExpandedChange: (expanded: boolean) => void;
   /** Under a plugin the panel takes the full width. */
   fullWidth?: boolean;
+  /** Laid out in its host's flow (the Outlook compose pane) instead of floating: no fixed height or shadow. */
+  embedded?: boolean;
+  /** A host's own actions (the add-in's 'Insert into email'), in a row above the send controls; `flush` saves what is waiting first. */
+  actions?: (ctx: { edit: DraftEdit; flush: () => Promise<void> }) => ReactNode;
+  /** Every new state of the draft this panel learns (saved, generated, sent, scheduled). */
+  onDraftChange?: (draft: EmailDraftDto) => void;
 }
 
 type SaveState = 'idle' | 'pending' | 'saving' | 'saved' | 'failed';
 
-export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth }: DraftPanelProps) {
+export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth, embedded, actions, onDraftChange }: DraftPanelProps) {
   const styles = useStyles();
   const api = useApi();
   const notify = useNotify();
   const drafts = useDrafts();
   const id = draft.channelEmailId;
+  const onChangeRef = useRef(onDraftChange);
+  onChangeRef.current = onDraftChange;
+  const report = useCallback((d: EmailDraftDto) => {
+    drafts?.update(d);
+    onChangeRef.current?.(d);
+  }, [drafts]);
   const readOnly = isDraftReadOnly(draft.status);
   const busy = isDraftBusy(draft.status);
 
@@ -109,11 +131,13 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth }: Dra
   // The server's draft changed (a save's answer, a generated email): adopt every field not being edited.
   useEffect(() => {
     const server = editOf(draft);
+    // What was saved before this answer (the updater may run after saved.current moves on below).
+    const before = saved.current;
     setEdit((cur) => {
       const next = { ...cur } as DraftEdit;
       let changed = false;
       for (const f of FIELDS) {
-        if (same(cur, saved.current, f) && !same(cur, server, f)) {
+        if (same(cur, before, f) && !same(cur, server, f)) {
           (next as unknown as Record<string, unknown>)[f] = f === 'cc' ? [...server.cc] : server[f];
           changed = true;
         }
@@ -138,14 +162,14 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth }: Dra
     setSaveState('saving');
     try {
       const res = await api.emails.save(id, changes);
-      drafts?.update(res.email);
+      report(res.email);
       setSaveState('saved');
     } catch (e) {
       saved.current = before;
       setSaveState('failed');
       notify.error(serverMessage(e) ?? EMAIL_MESSAGES.invalidEmailInfo);
     }
-  }, [api, id, drafts, notify]);
+  }, [api, id, report, notify]);
   const flushRef = useRef(flush);
   flushRef.current = flush;
 
@@ -181,12 +205,12 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth }: Dra
     await flush();
     try {
       const res = await api.emails.generate({ channelEmailId: id, playId });
-      drafts?.update(res.email);
+      report(res.email);
     } catch (e) {
       // Server messages are toasts and the draft's status message (spec 000 §7).
       const message = serverMessage(e) ?? PLAY_MESSAGES.failed;
       notify.error(message);
-      drafts?.update({ ...draft, status: 'error', statusMessage: message });
+      report({ ...draft, status: 'error', statusMessage: message });
     }
   };
   const discard = async () => {
@@ -211,7 +235,7 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth }: Dra
 
   const header = (
     <div
-      className={styles.header}
+      className={mergeClasses(styles.header, embedded && styles.embeddedHeader)}
       onClick={() => onExpandedChange(!expanded)}
       role="button"
       tabIndex={0}
@@ -231,7 +255,7 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth }: Dra
 
   if (!expanded) {
     return (
-      <section className={mergeClasses(styles.panel, styles.minimised, fullWidth && styles.plugin)} aria-label={`Draft to ${title}`}
+      <section className={mergeClasses(styles.panel, styles.minimised, fullWidth && styles.plugin, embedded && styles.embedded)} aria-label={`Draft to ${title}`}
         data-testid="draft-panel" data-id={id} data-status={draft.status} data-expanded="false">
         {header}
       </section>
@@ -239,10 +263,10 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth }: Dra
   }
 
   return (
-    <section className={mergeClasses(styles.panel, fullWidth && styles.plugin)} aria-label={`Draft to ${title}`} aria-busy={busy}
+    <section className={mergeClasses(styles.panel, fullWidth && styles.plugin, embedded && styles.embedded)} aria-label={`Draft to ${title}`} aria-busy={busy}
       data-testid="draft-panel" data-id={id} data-status={draft.status} data-expanded="true" data-error={badCc.length > 0 || draft.status === 'error' ? 'true' : 'false'}>
       {header}
-      <div className={styles.body}>
+      <div className={mergeClasses(styles.body, embedded && styles.embeddedBody)}>
         {banners.map((b) => (
           <MessageBar key={b.heading} intent={b.level} data-testid={`draft-banner-${b.level}`}>
             <MessageBarBody><MessageBarTitle>{b.heading}</MessageBarTitle>{b.message}</MessageBarBody>
@@ -274,9 +298,9 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth }: Dra
           <span className={styles.label}>Subject</span>
           <Input className={styles.grow} size="small" value={edit.subject} disabled={readOnly} aria-label="Subject" onChange={(_, d) => change({ subject: d.value })} data-testid="draft-subject" />
         </div>
-        <div className={styles.row}>
+        <div className={mergeClasses(styles.row, styles.wrapRow)}>
           <span className={styles.label}>Play</span>
-          <Select className={styles.grow} size="small" value={playId} disabled={readOnly} aria-label="Play" onChange={(_, d) => setPlayId(d.value)} data-testid="draft-play">
+          <Select className={styles.playSelect} size="small" value={playId} disabled={readOnly} aria-label="Play" onChange={(_, d) => setPlayId(d.value)} data-testid="draft-play">
             <option value="">Select a play</option>
             {/* The draft's own play stays selectable even when it is no longer published. */}
             {draft.play && !(plays.data ?? []).some((p) => p.id === draft.play!.id) && <option value={draft.play.id}>{draft.play.name}</option>}
@@ -313,8 +337,9 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth }: Dra
           </Suspense>
         )}
       </div>
+      {actions && <div className={styles.actions} data-testid="draft-actions">{actions({ edit, flush })}</div>}
       <div className={styles.footer}>
-        <DraftSendControls draft={draft} onChange={(d) => drafts?.update(d)} />
+        <div className={styles.sendControls}><DraftSendControls draft={draft} onChange={report} /></div>
         <Button size="small" appearance="subtle" icon={<DeleteRegular />} disabled={draft.status === 'sent' || draft.status === 'scheduled'} onClick={() => setConfirm('discard')} data-testid="draft-discard">
           Discard
         </Button>
