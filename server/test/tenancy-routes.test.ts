@@ -402,6 +402,9 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     await db.query(`insert into crm_link (id, organization_id, source, entity_type, external_id, company_id, created_at) values (gen_random_uuid(), $1, 'salesforce', 'company', $2, $3, now())`, [org.organization.id, `${mark}-sf-1`, company.id]);
     // A user's CRM user (issue 23).
     await db.query(`insert into crm_user_link (id, organization_id, user_id, provider, crm_user_id, crm_username, created_at) values (gen_random_uuid(), $1, $2, 'affinity', $3, $4, now())`, [org.organization.id, org.admin.id, `${mark}-aff-user`, `${mark.toLowerCase()}-crm@example.com`]);
+    // A mailbox's Inbox delta state (the replies follower, issue 18).
+    await db.query(`insert into mailbox_sync (id, organization_id, integration_id, owner_id, delta_link, created_at, updated_at) values (gen_random_uuid(), $1, (select id from integration where organization_id = $1 order by created_at limit 1), $2, $3, now(), now())`,
+      [org.organization.id, org.admin.id, `https://graph.invalid/${mark}-delta`]);
     // CRM sync settings, a high-water mark and a sync change of the company (issue 23).
     await db.query(`insert into crm_sync_settings (id, organization_id, provider, sync_accounts, sync_contacts, account_mappings, contact_mappings, updated_at) values (gen_random_uuid(), $1, 'salesforce', true, true, $2, '[]', now())`,
       [org.organization.id, JSON.stringify([{ crmField: `${mark}_Field__c`, fieldId: field.id, reconciliation: 'use_latest' }])]);

@@ -85,6 +85,13 @@ describe('CSV upload into a list (POST /list-company/source)', () => {
     const l = (await a.get(`/api/v1/list-company/${list.id}`)).json().list;
     expect(l.totalIdeas).toBe(2);
     expect(l.sources.map((s: { type: string; total: number }) => [s.type, s.total])).toEqual([['manual', 1], ['csv', 2]]);
+
+    // Excel's "CSV UTF-8" in a semicolon locale: a byte-order mark and semicolons together.
+    const marked = await newList();
+    const res2 = await upload(a, marked.id, '\uFEFFWebsite;Company;Notes\nomega.example.com;Omega;"x; y"\n');
+    expect(res2.statusCode, res2.body).toBe(201);
+    expect(res2.json()).toMatchObject({ rows: 1, inserted: 1, rejected: 0 });
+    expect((await ideas(marked.id)).map((i) => [i.name, i.data])).toEqual([['Omega', { Notes: 'x; y' }]]);
   });
 
   it('keeps formula cells as text and the export neutralizes them', async () => {

@@ -84,7 +84,14 @@ export function utf8(): Transform {
   });
 }
 
-/** Holds the bytes back until the header line is complete, then picks the separator it uses most. */
+/**
+ * The file without its UTF-8 byte-order mark. Removed here rather than by csv-parse's `bom` option:
+ * when csv-parse meets a mark it normalizes its options again from the ones it was built with, which
+ * drops the separator picked below (a semicolon file with a mark was read as one column).
+ */
+const noBom = (b: Buffer): Buffer => (b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? b.subarray(3) : b);
+
+/** Holds the bytes back until the header line is complete, then picks the separator it uses most (the byte-order mark removed). */
 function sniffDelimiter(onDelimiter: (d: string) => void): Transform {
   let head: Buffer = Buffer.alloc(0);
   let decided = false;
@@ -99,11 +106,13 @@ function sniffDelimiter(onDelimiter: (d: string) => void): Transform {
       head = head.length ? Buffer.concat([head, chunk]) : chunk;
       const nl = head.indexOf(0x0a);
       if (nl < 0 && head.length < 1_000_000) return cb();
+      head = noBom(head);
       decide(head.subarray(0, nl < 0 ? head.length : nl).toString('utf8'));
       cb(null, head);
     },
     flush(cb) {
       if (!decided) {
+        head = noBom(head);
         decide(head.toString('utf8'));
         return cb(null, head.length ? head : undefined);
       }
@@ -145,7 +154,7 @@ export async function importCsv(opts: {
     let siteAt = -1;
     let keep: { key: string; at: number }[] = [];
     let rows = 0;
-    const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, delimiter: [','] });
+    const parser = parse({ bom: false, relax_column_count: true, skip_empty_lines: true, info: true, delimiter: [','] });
     const toCopy = new Transform({
       writableObjectMode: true,
       transform(rec: { record: string[]; info: { lines: number } }, _enc, cb) {
