@@ -12,6 +12,7 @@ import type { Config } from '../src/config';
 import { executionJobDefinitions, type ExecutionHandler, type ExecutionRunContext, type RunnerOptions } from '../src/modules/executions/runner';
 import type { ExecutionRow } from '../src/modules/executions/execution.presenter';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { boundedTeardown } from './teardown';
 
 export interface Scenario {
   run(ctx: ExecutionRunContext): Promise<unknown>;
@@ -58,8 +59,11 @@ export async function startTestWorker(dbUrl: string, config: Config, handlers: r
     orm,
     boss,
     async stop() {
-      await boss.stop({ graceful: false });
-      await orm.close();
+      // Bounded: a handler still holding a connection (an aborted run awaiting its provider) would
+      // keep pool.end() waiting; the test database is then dropped WITH (FORCE), which ends those
+      // connections and lets the close finish in the background (CI once timed out here at 60 s).
+      await boundedTeardown(boss.stop({ graceful: false }), 'the test worker\'s pg-boss stop');
+      await boundedTeardown(orm.close(), 'the test worker\'s ORM close');
     },
   };
 }

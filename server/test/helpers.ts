@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../src/config';
 import { ormConfig } from '../src/orm-config';
 import { buildApp } from '../src/app';
 import { startBoss } from '../src/jobs/boss';
+import { boundedTeardown } from './teardown';
 import { createOrganizationWithAdmin } from '../src/modules/organization/bootstrap';
 import { User, type IUser } from '../src/modules/users/user.entity';
 import { hashPassword } from '../src/lib/password';
@@ -86,9 +87,9 @@ export async function createTestApp(opts: {
     dbUrl: db.url,
     em: () => orm.em.fork(),
     async close() {
-      await app.close();
-      if (boss) await boss.stop({ graceful: false });
-      await orm.close();
+      await boundedTeardown(app.close(), 'the app close');
+      if (boss) await boundedTeardown(boss.stop({ graceful: false }), "the app's pg-boss stop");
+      await boundedTeardown(orm.close(), "the app's ORM close");
       await db.drop();
     },
   };
