@@ -109,6 +109,20 @@ describe('scoring ideas, in Chromium', () => {
     expect(rows[2]).toEqual(['Shortlisted', 'false', 'Equals false: score 6', '6', '40', '1.20']);
     await page.waitForTimeout(600); // the dialog's enter animation
     await shot(page, '03-breakdown');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // A saved model runs again from the toolbar on the current page: page 2 holds Nordic 02 and 01,
+    // 'Run first row' scores only the first of them (Nordic 02: 8.60).
+    await page.getByTestId('pagination-next').click();
+    await expect.poll(() => page.getByTestId('record-table-row').count(), { timeout: 15_000 }).toBe(2);
+    expect(await page.locator('[data-testid^="score-cell-"]').count()).toBe(0);
+    await page.getByTestId('score-menu').click();
+    await page.getByRole('menuitem', { name: 'Run Nordic SaaS_score' }).click();
+    expect(await page.getByRole('menuitem').filter({ hasText: /^Run (first|on)/ }).allTextContents()).toEqual(['Run first 10 row', 'Run first row', 'Run on all ideas']);
+    await page.getByRole('menuitem', { name: 'Run first row' }).click();
+    await page.getByText('Score execution started.').first().waitFor();
+    await expect.poll(() => page.locator('[data-testid^="score-cell-"]').allTextContents(), { timeout: 30_000 }).toEqual(['8.60']);
     await ctx.close();
   });
 });

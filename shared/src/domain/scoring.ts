@@ -75,6 +75,8 @@ export const SCORING_MESSAGES = {
   startFailed: 'Failed to start score execution.',
   noIdeasOn: 'No ideas to run score on.',
   noIdeas: 'No ideas to run score.',
+  /** The list toolbar's run menu of a saved model (spec 002 §5 'Run scope'). */
+  runMenu: { first10: 'Run first 10 row', first1: 'Run first row', all: 'Run on all ideas' },
   getFailed: 'Failed to get score',
   noOperator: 'No supported operator found for this field type.',
   invalidName: 'Invalid score name.',

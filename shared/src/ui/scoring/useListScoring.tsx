@@ -88,7 +88,7 @@ export function useListScoring(o: ListScoringOptions): { columns: RecordColumn<I
     if (scope === 'none') return;
     const ids = scope === 'first10' ? o.rows.slice(0, 10).map((r) => r.id) : scope === 'first1' ? o.rows.slice(0, 1).map((r) => r.id) : [];
     if (scope !== 'all' && ids.length === 0) {
-      notify.error(SCORING_MESSAGES.noIdeasOn);
+      notify.error(scope === 'first1' ? SCORING_MESSAGES.noIdeas : SCORING_MESSAGES.noIdeasOn);
       return;
     }
     try {
@@ -145,7 +145,18 @@ export function useListScoring(o: ListScoringOptions): { columns: RecordColumn<I
             <MenuItem key={`edit-${m.id}`} onClick={() => setEditor({ open: true, model: m })}>{`Edit ${m.name}`}</MenuItem>
           ))}
           {(models.data ?? []).map((m) => (
-            <MenuItem key={`run-${m.id}`} onClick={() => void run(m, 'all')}>{`Run ${m.name} on all ideas`}</MenuItem>
+            <Menu key={`run-${m.id}`}>
+              <MenuTrigger disableButtonEnhancement>
+                <MenuItem data-testid={`score-run-${m.id}`}>{`Run ${m.name}`}</MenuItem>
+              </MenuTrigger>
+              <MenuPopover>
+                <MenuList>
+                  <MenuItem onClick={() => void run(m, 'first10')}>{SCORING_MESSAGES.runMenu.first10}</MenuItem>
+                  <MenuItem onClick={() => void run(m, 'first1')}>{SCORING_MESSAGES.runMenu.first1}</MenuItem>
+                  <MenuItem onClick={() => void run(m, 'all')}>{SCORING_MESSAGES.runMenu.all}</MenuItem>
+                </MenuList>
+              </MenuPopover>
+            </Menu>
           ))}
         </MenuList>
       </MenuPopover>
