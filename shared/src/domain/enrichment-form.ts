@@ -181,7 +181,7 @@ export const DEFAULT_ENRICH_BOX_PATH = '$.result';
 
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
-/** A 12-character id for a '/' menu box. */
+/** A 12-character id for a '/' menu box (spec 001: 'Slash' menu ids are 12 characters). */
 export function newPromptBoxId(random: () => number = Math.random): string {
   let s = '';
   for (let i = 0; i < PROMPT_BOX_ID_LENGTH; i++) s += ID_ALPHABET[Math.floor(random() * ID_ALPHABET.length) % ID_ALPHABET.length];

@@ -102,6 +102,7 @@ export function PaginationBar(props: PaginationBarProps) {
         <Tooltip content="Previous page" relationship="label">
           <Button appearance="subtle" size="small" icon={<ChevronLeftRegular />} disabled={disabled || atFirst} onClick={() => go(current - 1)} data-testid="pagination-previous" />
         </Tooltip>
+        {/* The 'Page x of y' label (spec 001 §1 enrichments table; every paged table). */}
         <Text className={styles.label} data-testid="pagination-label" aria-live="polite">
           Page {(current + 1).toLocaleString('en-US')} of {props.totalIsEstimate ? 'about ' : ''}{totalPages.toLocaleString('en-US')}
         </Text>
