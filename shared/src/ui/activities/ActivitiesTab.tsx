@@ -6,6 +6,7 @@
 import { useMemo, useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  Badge,
   Button,
   Checkbox,
   Popover,
@@ -66,6 +67,7 @@ import {
   DELETE_ACTIVITY_TITLE,
   DRAFT_EMAIL_TO,
   EMAIL_DRAFTING_LATER,
+  ACTIVITY_REPLIED,
   NOT_MANUAL_HINT,
   activityMoment,
   draftEmailName,
@@ -350,6 +352,12 @@ function ActivityRow({ activity: a }: { activity: ActivityDto }) {
         <div className={styles.line}>
           <span className={styles.type} data-testid="activity-type">{ACTIVITY_TYPE_LABELS[a.type]}</span>
           {title && <span className={styles.title} title={title}>{title}</span>}
+          {a.type === 'email' && a.repliedAt && (
+            // The reply follower (Inbox delta query) found the contact's answer in this email's conversation.
+            <Badge appearance="tint" color="success" size="small" data-testid="activity-replied" title={`${ACTIVITY_REPLIED} ${formatActivityDate(new Date(a.repliedAt))}`}>
+              {ACTIVITY_REPLIED}
+            </Badge>
+          )}
         </div>
         <span className={styles.date} data-testid="activity-date">{formatActivityDate(activityMoment(a))}</span>
         {preview && <span className={styles.preview} title={a.content.length > preview.length ? a.content : undefined} data-testid="activity-preview">{preview}</span>}

@@ -175,6 +175,19 @@ describe('Activities tab', () => {
     expect(row.textContent).not.toContain('Phone Call');
   });
 
+  it("a sent email the contact answered is marked 'Replied' (with when); other emails are not", async () => {
+    const answered = activity({ type: 'email', status: null, source: 'email', subject: 'Intro', repliedAt: '2026-01-06T09:30:00.000Z' });
+    const waiting = activity({ type: 'email', status: null, source: 'email', subject: 'Follow up', repliedAt: null });
+    const { api } = listApi([answered, waiting]);
+    renderTab(api);
+    const rows = await screen.findAllByTestId('activity-row');
+    const byId = (id: string) => rows.find((r) => r.getAttribute('data-id') === id)!;
+    const mark = within(byId(answered.id)).getByTestId('activity-replied');
+    expect(mark.textContent).toBe('Replied');
+    expect(mark.getAttribute('title')).toMatch(/^Replied \w{3}, Jan \d{1,2} \d{2}:30 (am|pm)$/);
+    expect(within(byId(waiting.id)).queryByTestId('activity-replied')).toBeNull();
+  });
+
   it('an activity without a due time shows its date at the time it was logged', () => {
     const m = activityMoment({ date: '2026-03-04', dueDate: null, createdAt: new Date(2026, 2, 1, 14, 35).toISOString() });
     expect([m.getFullYear(), m.getMonth(), m.getDate(), m.getHours(), m.getMinutes()]).toEqual([2026, 2, 4, 14, 35]);

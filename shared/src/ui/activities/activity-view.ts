@@ -7,6 +7,8 @@ export const ACTIVITIES_EMPTY = (name: string) => `No activities with ${name} ye
 export const DRAFT_EMAIL_TO = (name: string) => `Draft Email to ${name}`;
 /** Why 'Draft Email to {name}', 'Cancel Send & Edit' and 'Try Again' are disabled for now. */
 export const EMAIL_DRAFTING_LATER = 'Email drafting arrives with the email module.';
+/** The mark on a sent email the contact has answered. */
+export const ACTIVITY_REPLIED = 'Replied';
 export const ACTIVITIES_LOAD_FAILED = 'Could not load the activities.';
 export const DELETE_ACTIVITY_TITLE = 'Delete activity';
 export const DELETE_ACTIVITY_MESSAGE = 'Delete this activity? This cannot be undone.';
