@@ -10,6 +10,7 @@ import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
+import { signedInPage } from '../support/session';
 import { ormConfig } from '../../server/src/orm-config';
 import { applyIntegrationExpiryNotices } from '../../server/src/modules/notifications/integration-expiry';
 
@@ -31,15 +32,7 @@ describe('activities and notifications journey in Chromium', () => {
     await server?.stop();
   });
 
-  async function signIn(ctx: BrowserContext): Promise<Page> {
-    const page = await ctx.newPage();
-    await page.goto(`${server.url}/login`);
-    await page.getByTestId('login-email').fill(ADMIN.email);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.getByTestId('app-shell').waitFor();
-    return page;
-  }
+  const signIn = (ctx: BrowserContext): Promise<Page> => signedInPage(ctx, server.url, ADMIN);
 
   async function openAuroraActivities(page: Page) {
     await page.getByTestId('nav-companies').click();

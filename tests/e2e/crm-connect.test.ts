@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
+import { signedInPage } from '../support/session';
 import { FakeSalesforce } from '../../server/test/fakes/salesforce-server';
 import { FakeAffinity } from '../../server/test/fakes/affinity-server';
 
@@ -42,12 +43,7 @@ describe('CRM connect in Chromium', () => {
 
   it('connects Salesforce through the consent page, then switches to Affinity', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await ctx.newPage();
-    await page.goto(`${server.url}/login`);
-    await page.getByTestId('login-email').fill(ADMIN.email);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.getByTestId('app-shell').waitFor();
+    const page = await signedInPage(ctx, server.url, ADMIN);
 
     await page.goto(`${server.url}/organization/settings`);
     const sfCard = page.getByTestId('salesforce-card');

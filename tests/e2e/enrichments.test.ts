@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
+import { signedInPage } from '../support/session';
 import { FakeOpenAiServer, allText } from '../../server/test/fakes/openai-server';
 
 const ADMIN = { email: 'dana@eastgate.example', password: 'East12345' };
@@ -43,12 +44,7 @@ describe('enrichments journey in Chromium', () => {
   it('creates an LLM enrichment with a field box, runs it on selected companies and shows the results live', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    const page = await ctx.newPage();
-    await page.goto(`${server.url}/login`);
-    await page.getByTestId('login-email').fill(ADMIN.email);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.getByTestId('app-shell').waitFor();
+    const page = await signedInPage(ctx, server.url, ADMIN);
 
     // Three companies and a 'CEO' field through the API (the calls the dialogs make).
     await page.evaluate(async () => {

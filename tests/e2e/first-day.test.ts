@@ -9,27 +9,9 @@ import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
+import { signIn, pageApi as api } from '../support/session';
 
 const ADMIN = { email: 'casey@firstday.example', password: 'First1234' };
-
-async function signIn(page: Page, url: string) {
-  await page.goto(`${url}/login`);
-  await page.getByTestId('login-email').fill(ADMIN.email);
-  await page.getByTestId('login-password').fill(ADMIN.password);
-  await page.getByTestId('login-submit').click();
-  await page.getByTestId('app-shell').waitFor();
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of several endpoints
-async function api(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; json: any }> {
-  return page.evaluate(async ({ method, url, body }) => {
-    const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
-    const headers: Record<string, string> = { 'x-csrf-token': csrf };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: res.status, json: await res.json() };
-  }, { method, url, body });
-}
 
 describe('first day in the workspace, in Chromium', () => {
   let server: RunningServer;
@@ -48,7 +30,7 @@ describe('first day in the workspace, in Chromium', () => {
   it('drawer, toasts, live table, currency, toolbar', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await ctx.newPage();
-    await signIn(page, server.url);
+    await signIn(page, server.url, ADMIN);
 
     // A currency field in euros (before the table opens: fields are not live).
     const field = await api(page, 'POST', '/api/v1/entity/field', { label: 'Deal Size', dataType: 'currency', entityType: 'company', config: { currency: 'EUR' } });
@@ -130,7 +112,7 @@ describe('first day in the workspace, in Chromium', () => {
 
     // Another session creates a company: it appears in this open table within 5 s, page and drawer kept.
     const other = await (await browser.newContext()).newPage();
-    await signIn(other, server.url);
+    await signIn(other, server.url, ADMIN);
     expect((await api(other, 'POST', '/api/v1/entity/company', { company: { name: 'Borealis Biotech', website: 'https://borealis.example' } })).status).toBe(201);
     await page.locator('[data-testid="record-table-row"]').filter({ hasText: 'Borealis Biotech' }).waitFor({ timeout: 5000 });
     expect(await page.getByTestId('drawer-title').innerText()).toContain('Aurora Robotics');

@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
+import { signedInPage } from '../support/session';
 import { startFakeOcean, type FakeOceanServer } from '../../server/test/fakes/ocean-server';
 import { startFakeGooglePlaces, type FakeGooglePlacesServer } from '../../server/test/fakes/google-places-server';
 
@@ -40,12 +41,7 @@ describe('list sources from data providers, in Chromium', () => {
 
   it('a missing key is named; with the key, a preview of lookalikes, then the source fills the list', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await ctx.newPage();
-    await page.goto(`${server.url}/login`);
-    await page.getByTestId('login-email').fill(ADMIN.email);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.getByTestId('app-shell').waitFor();
+    const page = await signedInPage(ctx, server.url, ADMIN);
 
     await page.getByTestId('nav-lists').click();
     await page.getByTestId('lists-table').waitFor();

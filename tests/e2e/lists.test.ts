@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
+import { signedInPage } from '../support/session';
 
 const ADMIN = { email: 'riley@lists.example', password: 'Lists1234' };
 
@@ -25,12 +26,7 @@ describe('lists of ideas, in Chromium', () => {
 
   it('create a list, add and shortlist ideas, open the drawer, complete the list, find the companies', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await ctx.newPage();
-    await page.goto(`${server.url}/login`);
-    await page.getByTestId('login-email').fill(ADMIN.email);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.getByTestId('app-shell').waitFor();
+    const page = await signedInPage(ctx, server.url, ADMIN);
     // The home page no longer marks Lists 'Coming soon'.
     expect(await page.getByTestId('home-card-lists').getByTestId('home-coming-soon').count()).toBe(0);
 

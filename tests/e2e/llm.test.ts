@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
+import { signedInPage } from '../support/session';
 import { FakeOpenAiServer } from '../../server/test/fakes/openai-server';
 
 const ADMIN = { email: 'lena@keystone.example', password: 'Keystone1234' };
@@ -36,12 +37,7 @@ describe('AI provider settings in Chromium', () => {
 
   it('connects the organization key on the profile page and sets the default model on the organization page', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await ctx.newPage();
-    await page.goto(`${server.url}/login`);
-    await page.getByTestId('login-email').fill(ADMIN.email);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.getByTestId('app-shell').waitFor();
+    const page = await signedInPage(ctx, server.url, ADMIN);
 
     await page.goto(`${server.url}/account/profile`);
     const card = page.getByTestId('ai-provider-card');

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
+import { signedInPage } from '../support/session';
 
 const ADMIN = { email: 'morgan@northbridge.example', password: 'North1234' };
 
@@ -26,12 +27,7 @@ describe('companies journey in Chromium', () => {
 
   it('creates, enriches by hand, filters, sorts, pages, exports, and restores layout and drawer', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
-    const page = await ctx.newPage();
-    await page.goto(`${server.url}/login`);
-    await page.getByTestId('login-email').fill(ADMIN.email);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.getByTestId('app-shell').waitFor();
+    const page = await signedInPage(ctx, server.url, ADMIN);
 
     // 24 companies through the API (the same calls the dialogs make), so there are pages to walk.
     await page.evaluate(async () => {

@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
+import { signedInPage } from '../support/session';
 
 const ADMIN = { email: 'sam@scoring.example', password: 'Scoring1234' };
 
@@ -26,12 +27,7 @@ describe('scoring ideas, in Chromium', () => {
 
   it('build a model with three fields, save and run for the first 10 rows, open a breakdown', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await ctx.newPage();
-    await page.goto(`${server.url}/login`);
-    await page.getByTestId('login-email').fill(ADMIN.email);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.getByTestId('app-shell').waitFor();
+    const page = await signedInPage(ctx, server.url, ADMIN);
 
     await page.getByTestId('nav-lists').click();
     await page.getByTestId('lists-table').waitFor();

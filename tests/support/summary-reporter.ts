@@ -1,5 +1,6 @@
 // Prints one plain closing line, 'N passed, N failed' (', N skipped' when any), after the run,
-// so any CI that reads closing lines sees the counts whatever the default reporter prints.
+// so any CI that reads closing lines sees the counts whatever the default reporter prints. Before
+// it, the slowest files (the CI budget is 30 minutes on two cores: this says where it goes).
 import type { Reporter, TestModule, TestRunEndReason } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {
@@ -26,6 +27,11 @@ export default class SummaryReporter implements Reporter {
       // would turn a failed run into exit code 0; the last word on the code is said in 'exit'.
       process.on('exit', () => { process.exitCode = 1; });
     }
+    const slowest = [...testModules]
+      .map((m) => ({ id: m.moduleId.replace(`${process.cwd()}/`, ''), ms: m.diagnostic().duration }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 12);
+    if (slowest.length > 1) process.stdout.write(`\nslowest files:\n${slowest.map((x) => `  ${(x.ms / 1000).toFixed(1).padStart(6)} s  ${x.id}`).join('\n')}\n`);
     process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }
 }
