@@ -16,7 +16,7 @@ export interface FakeSourceScrubServer extends FakeBase {
   tokensIssued: number;
 }
 
-export async function startFakeSourceScrub(opts: { username: string; password: string; clientBasic: string }): Promise<FakeSourceScrubServer> {
+export async function startFakeSourceScrub(opts: { username: string; password: string; clientBasic: string; expiresIn?: number }): Promise<FakeSourceScrubServer> {
   const state = { companies: [] as SsCompany[], sources: [] as SsSource[], tokens: new Set<string>(), issued: 0 };
   const page = <T>(items: T[], limit: number, offset: number) => ({ total: items.length, items: items.slice(offset, offset + limit) });
   const base = await startFake((req, send) => {
@@ -28,7 +28,7 @@ export async function startFakeSourceScrub(opts: { username: string; password: s
       const t = randomUUID();
       state.tokens.add(t);
       state.issued += 1;
-      return send(200, { access_token: t, expires_in: 3600, token_type: 'Bearer', scope: 'client_api' });
+      return send(200, { access_token: t, expires_in: opts.expiresIn ?? 3600, token_type: 'Bearer', scope: 'client_api' });
     }
     const bearer = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
     if (!bearer || !state.tokens.has(bearer)) return send(401, { message: 'Authorization has been denied for this request.' });

@@ -1,7 +1,7 @@
 // The Source Scrub adapter against the loopback fake (password grant, bearer token, paging).
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
 import { startFakeSourceScrub, type FakeSourceScrubServer } from '../../../test/fakes/sourcescrub-server';
-import { SourceScrubClient } from './sourcescrub';
+import { SourceScrubClient, clearSourceScrubTokenCache } from './sourcescrub';
 
 const BASIC = Buffer.from('client:secret').toString('base64');
 
@@ -14,6 +14,7 @@ describe('Source Scrub adapter (contract with the fake)', () => {
     fake.sources.push({ id: 'S2', officialTitle: 'Inc. 5000 Robotics', sourceType: 'List', companyIds: ['C5', 'C140', 'C141'] });
   });
   afterAll(async () => { await fake.close(); });
+  beforeEach(() => clearSourceScrubTokenCache());
   const client = (password = 'pw:with:colons') => new SourceScrubClient({ username: 'ana@fund.example', password, clientBasic: BASIC, baseUrl: fake.url, identityUrl: fake.url, timeoutMs: 5_000 });
 
   it('gets a token by password grant (Basic client credential, scope client_api) and searches sources', async () => {
@@ -42,6 +43,33 @@ describe('Source Scrub adapter (contract with the fake)', () => {
     const res = await client().searchCompanies({ searchText: 'robotics' }, 500);
     expect(res.total).toBe(150);
     expect(res.companies).toHaveLength(150);
+  });
+
+  it('one token serves every client of the same account until it nears expiry; other credentials get their own', async () => {
+    const before = fake.tokensIssued;
+    await client().searchSources({}, 5);
+    await client().sourceCompanies(['S2'], 3);
+    await client().searchCompanies({ searchText: 'robotics 14' }, 5);
+    expect(fake.tokensIssued).toBe(before + 1);
+    // The same identity URL written with a trailing slash is the same account: it shares the token.
+    const other = new SourceScrubClient({ username: 'ana@fund.example', password: 'pw:with:colons', clientBasic: BASIC, baseUrl: fake.url, identityUrl: `${fake.url}/`, timeoutMs: 5_000 });
+    await other.searchSources({}, 5);
+    expect(fake.tokensIssued).toBe(before + 1);
+    // A token the server no longer honours is dropped for everyone: the next client gets a new one once.
+    fake.expireTokens();
+    await client().searchSources({}, 5);
+    await client().searchSources({}, 5);
+    expect(fake.tokensIssued).toBe(before + 2);
+  });
+
+  it('a token that expires within a minute is not kept', async () => {
+    const short = await startFakeSourceScrub({ username: 'ana@fund.example', password: 'pw:with:colons', clientBasic: BASIC, expiresIn: 30 });
+    short.sources.push({ id: 'S9', officialTitle: 'Short', sourceType: 'List', companyIds: [] });
+    const c = () => new SourceScrubClient({ username: 'ana@fund.example', password: 'pw:with:colons', clientBasic: BASIC, baseUrl: short.url, identityUrl: short.url, timeoutMs: 5_000 });
+    await c().searchSources({}, 5);
+    await c().searchSources({}, 5);
+    expect(short.tokensIssued).toBe(2);
+    await short.close();
   });
 
   it('an expired token (401) is replaced once and the call made again', async () => {

@@ -15,6 +15,7 @@
 // currentEmployeeCount, foundingYear. 401 means the token expired: one new token, then the call
 // again. 429 with Retry-After when over 30 requests per second; errors as `{ message }` or
 // `{ error, error_description }` (token endpoint).
+import { createHash } from 'node:crypto';
 import { normalizeDomain } from '@dealscout/shared/domain';
 import { providerJson } from './http';
 import { clean } from './ocean';
@@ -39,14 +40,40 @@ export function sourceScrubErrorText(body: unknown): string | null {
   return null;
 }
 
+/**
+ * Tokens kept across clients (a client is made per request from the organization's key): one
+ * password grant per account until the token is about to expire, instead of one per preview.
+ * Keyed by a hash of the identity URL and the whole credential, so new credentials never reuse an
+ * old token; a 401 drops the entry. Bounded: the oldest entries leave first.
+ */
+const TOKEN_MARGIN_MS = 60_000;
+const TOKEN_CACHE_MAX = 500;
+const tokenCache = new Map<string, { token: string; expiresAt: number }>();
+
+export function clearSourceScrubTokenCache(): void {
+  tokenCache.clear();
+}
+
 export class SourceScrubClient {
   private readonly baseUrl: string;
   private readonly identityUrl: string;
   private token: string | null = null;
+  private readonly cacheKey: string;
 
   constructor(private readonly opts: { username: string; password: string; clientBasic: string; baseUrl?: string; identityUrl?: string; timeoutMs?: number }) {
     this.baseUrl = (opts.baseUrl ?? SOURCESCRUB_DEFAULT_BASE_URL).replace(/\/+$/, '');
     this.identityUrl = (opts.identityUrl ?? SOURCESCRUB_DEFAULT_IDENTITY_URL).replace(/\/+$/, '');
+    this.cacheKey = createHash('sha256').update(JSON.stringify([this.identityUrl, opts.username, opts.password, opts.clientBasic])).digest('hex');
+  }
+
+  private cachedToken(): string | null {
+    const hit = tokenCache.get(this.cacheKey);
+    if (!hit) return null;
+    if (hit.expiresAt - TOKEN_MARGIN_MS <= Date.now()) {
+      tokenCache.delete(this.cacheKey);
+      return null;
+    }
+    return hit.token;
   }
 
   private http(signal?: AbortSignal) {
@@ -67,13 +94,19 @@ export class SourceScrubClient {
     }
     if (typeof answer.access_token !== 'string') throw new ListProviderError('provider', 'Source Scrub sent no access token.', true);
     this.token = answer.access_token;
+    const expiresIn = typeof answer.expires_in === 'number' && answer.expires_in > 0 ? answer.expires_in : 0;
+    if (expiresIn * 1000 > TOKEN_MARGIN_MS) {
+      tokenCache.delete(this.cacheKey);
+      if (tokenCache.size >= TOKEN_CACHE_MAX) tokenCache.delete(tokenCache.keys().next().value!);
+      tokenCache.set(this.cacheKey, { token: answer.access_token, expiresAt: Date.now() + expiresIn * 1000 });
+    }
     return this.token;
   }
 
   /** A call with the bearer token; on 401 one new token and the call again. */
   private async call(method: 'GET' | 'POST', path: string, body: unknown, signal?: AbortSignal): Promise<Json> {
     for (let attempt = 0; ; attempt++) {
-      const token = this.token ?? (await this.authenticate(signal));
+      const token = this.token ?? this.cachedToken() ?? (await this.authenticate(signal));
       try {
         return (await providerJson(`${this.baseUrl}${path}`, {
           method, headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -82,6 +115,7 @@ export class SourceScrubClient {
       } catch (e) {
         if (attempt === 0 && e instanceof ListProviderError && e.kind === 'auth') {
           this.token = null;
+          if (tokenCache.get(this.cacheKey)?.token === token) tokenCache.delete(this.cacheKey);
           continue;
         }
         throw e;
