@@ -66,7 +66,7 @@ import {
   DELETE_ACTIVITY_MESSAGE,
   DELETE_ACTIVITY_TITLE,
   DRAFT_EMAIL_TO,
-  EMAIL_DRAFTING_LATER,
+  EMAIL_DRAFTING_ELSEWHERE,
   ACTIVITY_REPLIED,
   NOT_MANUAL_HINT,
   activityMoment,
@@ -278,7 +278,7 @@ export function ActivitiesTab({ loaded }: { loaded: LoadedRecord }) {
                 {DRAFT_EMAIL_TO(name)}
               </Button>
             ) : (
-              <Tooltip content={EMAIL_DRAFTING_LATER} relationship="description">
+              <Tooltip content={EMAIL_DRAFTING_ELSEWHERE} relationship="description">
                 <Button appearance="primary" icon={<SendRegular />} disabledFocusable data-testid="activities-draft-email">
                   {DRAFT_EMAIL_TO(name)}
                 </Button>

@@ -5,8 +5,8 @@ import type { PickedRecord } from '../dialogs/RecordFormFields';
 
 export const ACTIVITIES_EMPTY = (name: string) => `No activities with ${name} yet. Run a Play from the Playbook tab to start the conversation, or log a meeting, call or note.`;
 export const DRAFT_EMAIL_TO = (name: string) => `Draft Email to ${name}`;
-/** Why 'Draft Email to {name}', 'Cancel Send & Edit' and 'Try Again' are disabled for now. */
-export const EMAIL_DRAFTING_LATER = 'Email drafting arrives with the email module.';
+/** Why 'Draft Email to {name}' is off in a client without draft panels (the Chrome side panel, Outlook's read pane). */
+export const EMAIL_DRAFTING_ELSEWHERE = "Emails are drafted in the Dealscout web app, or in Outlook's compose pane.";
 /** The mark on a sent email the contact has answered. */
 export const ACTIVITY_REPLIED = 'Replied';
 export const ACTIVITIES_LOAD_FAILED = 'Could not load the activities.';

@@ -46,7 +46,8 @@ import { SELECT_ENTITY_HINT, initialShowGroups, isSectionOpen, contactDisplayNam
 
 export const DRAWER_WIDTH = 400;
 export const COLLAPSED_WIDTH = 44;
-export const DRAFT_EMAIL_LATER = 'Create email with defaults: email drafting arrives with the email module.';
+/** Why the drawer's draft button is off in a client without draft panels (the Chrome side panel, Outlook's read pane). */
+export const DRAFT_EMAIL_ELSEWHERE = "Create email with defaults: drafts are written in the Dealscout web app, or in Outlook's compose pane.";
 
 export type DrawerTab = 'Activities' | 'Details';
 
@@ -184,7 +185,7 @@ export function RecordDrawer(props: RecordDrawerProps) {
                 onClick={() => void drafts.create(drawer.target!.entityType === 'contact' ? { contactId: drawer.target!.id } : { companyId: drawer.target!.id })} />
             </Tooltip>
           ) : (
-            <Tooltip content={drafts ? SELECT_ENTITY_HINT : DRAFT_EMAIL_LATER} relationship="description" positioning="before">
+            <Tooltip content={drafts ? SELECT_ENTITY_HINT : DRAFT_EMAIL_ELSEWHERE} relationship="description" positioning="before">
               <Button appearance="subtle" icon={<ComposeRegular />} disabledFocusable aria-label="Create email with defaults" data-testid="drawer-draft-email" />
             </Tooltip>
           )}

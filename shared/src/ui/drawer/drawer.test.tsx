@@ -10,7 +10,7 @@ import { defaultUserConfig, ENTITY_MESSAGES, type UserConfig } from '../../domai
 import { fakeApi, renderWithApi } from '../test-render';
 import { DrawerProvider, useDrawer, type DrawerTarget } from '../DrawerContext';
 import { queryKeys } from '../ApiContext';
-import { RecordDrawer, DRAFT_EMAIL_LATER } from './RecordDrawer';
+import { RecordDrawer, DRAFT_EMAIL_ELSEWHERE } from './RecordDrawer';
 import {
   COPIED_MESSAGE,
   NOT_EXECUTED,
@@ -226,7 +226,7 @@ describe('RecordDrawer visibility', () => {
     const email = screen.getByTestId('drawer-draft-email');
     expect(email.getAttribute('aria-disabled')).toBe('true');
     await user.hover(email);
-    expect(await screen.findByText(DRAFT_EMAIL_LATER)).toBeTruthy();
+    expect(await screen.findByText(DRAFT_EMAIL_ELSEWHERE)).toBeTruthy();
     await user.click(screen.getByTestId('drawer-open'));
     expect(onVisibilityChange).toHaveBeenLastCalledWith('Visible');
     expect(screen.getByTestId('record-drawer').getAttribute('data-visibility')).toBe('Visible');
