@@ -23,14 +23,21 @@ import {
 import { ArrowClockwiseRegular, BookOpenRegular, MailRegular, PersonRegular, SignOutRegular } from '@fluentui/react-icons';
 import { realtimePaths, type UserConfig } from '@dealscout/shared/domain';
 import type { MatchedContact } from '@dealscout/shared/contracts';
-import { MiniDrawer, RecordDrawer, serverMessage, useApi, useDrawer, useMiniDrawer, useRealtimeEvents, useRealtimeStatus } from '@dealscout/shared/ui';
+import { serverMessage, useApi, useDrawer, useMiniDrawer, useRealtimeEvents, useRealtimeStatus } from '@dealscout/shared/ui';
 import type { OutlookHost } from '../office/outlook';
 import { useMailItem } from './useMailItem';
 import { participantsOf, type Participant } from './people';
-import { NewContactFromEmail } from './NewContactFromEmail';
+import { matchQueryKey } from './prefetch';
 
-// Compose mode's drafting (the draft panel, its editor and send controls) loads when an email is being
-// written, not with the read-mode pane.
+// The first chunk holds the pane's frame and the people list; the rest loads beside the first API
+// calls (speed budget, issue 19). Compose mode's drafting (the draft panel, its editor and send
+// controls) loads when an email is being written; the drawer, the mini drawer and the one-step
+// create come in one chunk (parts.ts) that preloadPaneParts() starts as the signed-in pane starts.
+let parts: Promise<typeof import('./parts')> | null = null;
+export const preloadPaneParts = () => (parts ??= import('./parts'));
+const RecordDrawer = lazy(() => preloadPaneParts().then((m) => ({ default: m.RecordDrawer })));
+const MiniDrawer = lazy(() => preloadPaneParts().then((m) => ({ default: m.MiniDrawer })));
+const NewContactFromEmail = lazy(() => preloadPaneParts().then((m) => ({ default: m.NewContactFromEmail })));
 const ComposeDraft = lazy(() => import('./ComposeDraft').then((m) => ({ default: m.ComposeDraft })));
 
 export const NO_ITEM = 'Select an email to see its people in Dealscout.';
@@ -68,7 +75,8 @@ export interface PaneProps {
   host: OutlookHost;
   userName: string;
   userId: string;
-  initialConfig: UserConfig;
+  /** The user's saved drawer config; null while it loads (the people list shows meanwhile, the drawer waits). */
+  initialConfig: UserConfig | null;
   onSignOut: () => void;
 }
 
@@ -94,8 +102,9 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
   const { item } = mail;
   const people = useMemo(() => participantsOf(item, host.userEmail()), [item, host]);
   const emails = useMemo(() => people.map((p) => p.email), [people]);
+  useEffect(() => void preloadPaneParts(), []);
   const match = useQuery({
-    queryKey: ['mailbox-match', emails],
+    queryKey: matchQueryKey(emails),
     queryFn: () => api.mailbox.matchEmails(emails),
     enabled: emails.length > 0,
   });
@@ -159,10 +168,14 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
               <ComposeDraft key={mail.selection} host={host} recipient={selected} contact={contact} currentSubject={item.subject} userId={userId} />
             </Suspense>
           )}
-          {selected && !contact && !match.isPending && !match.isError && (
-            <NewContactFromEmail key={selected.email} person={selected} onCreated={(r) => open({ entityType: 'contact', id: r.contact.id })} />
-          )}
-          {contact && <RecordDrawer className={styles.drawer} initialConfig={initialConfig} defaultOwnerId={userId} />}
+          <Suspense fallback={<Spinner size="small" className={styles.center} />}>
+            {selected && !contact && !match.isPending && !match.isError && (
+              <NewContactFromEmail key={selected.email} person={selected} onCreated={(r) => open({ entityType: 'contact', id: r.contact.id })} />
+            )}
+            {contact && (initialConfig
+              ? <RecordDrawer className={styles.drawer} initialConfig={initialConfig} defaultOwnerId={userId} />
+              : <Spinner size="small" className={styles.center} />)}
+          </Suspense>
         </div>
       </>
     );
@@ -197,7 +210,9 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
         </Menu>
       </header>
       {body}
-      <MiniDrawer defaultOwnerId={userId} />
+      <Suspense fallback={null}>
+        <MiniDrawer defaultOwnerId={userId} />
+      </Suspense>
     </div>
   );
 }
