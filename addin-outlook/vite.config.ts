@@ -13,6 +13,19 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    rolldownOptions: { treeshake: { moduleSideEffects: [{ test: SHARED_SRC, sideEffects: false }] } },
+    rolldownOptions: {
+      treeshake: { moduleSideEffects: [{ test: SHARED_SRC, sideEffects: false }] },
+      // Named chunks for what every load runs and no lazy part changes (react-dom is most of the
+      // first chunk; zod is the API client's response schemas), so a new build of the pane's own
+      // code leaves them cached. The rest is split automatically along the lazy imports.
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/ },
+          ],
+        },
+      },
+    },
   },
 });
