@@ -28,7 +28,12 @@ export interface Boot {
   token: string;
   api: Api;
   queryClient: QueryClient;
+  /** Settles when the first view's requests have (see prefetchFirstView). */
+  firstView: Promise<void>;
 }
+
+/** The realtime socket waits this long at most for the first view's requests. */
+export const SOCKET_AFTER_FIRST_VIEW_MAX_MS = 1500;
 
 function newQueryClient(): QueryClient {
   return new QueryClient({
@@ -51,20 +56,36 @@ function newQueryClient(): QueryClient {
 export function startPane(host: OutlookHost, store: SessionStore): Boot | null {
   const session = store.current();
   if (!session) return null;
-  const boot = { token: session.token, api: store.api(session.serverUrl, session), queryClient: newQueryClient() };
-  void prefetchFirstView(host, boot.api, boot.queryClient);
-  return boot;
+  const api = store.api(session.serverUrl, session);
+  const queryClient = newQueryClient();
+  return { token: session.token, api, queryClient, firstView: prefetchFirstView(host, api, queryClient) };
 }
 
 function SignedIn({ host, store, session, realtimeOptions, boot }: AppProps & { session: Session }) {
   // One client and one cache per sign-in (this component is keyed by the token): the session object
   // changes when the user's profile is refreshed, and a new client would reopen the realtime socket.
-  const [{ api, queryClient }] = useState(() => (boot?.token === session.token ? boot : { api: store.api(session.serverUrl, session), queryClient: newQueryClient() }));
+  const [{ api, queryClient, firstView }] = useState(() => (boot?.token === session.token
+    ? boot
+    : { api: store.api(session.serverUrl, session), queryClient: newQueryClient(), firstView: null }));
   useEffect(() => () => queryClient.clear(), [queryClient]);
+  // The realtime socket (a token request, then the upgrade) opens once the first view's requests
+  // are answered, so it does not compete with them for the pane's thread and the server.
+  const [live, setLive] = useState(!firstView);
+  useEffect(() => {
+    if (!firstView) return undefined;
+    let alive = true;
+    const go = () => alive && setLive(true);
+    const t = setTimeout(go, SOCKET_AFTER_FIRST_VIEW_MAX_MS);
+    void firstView.then(go);
+    return () => {
+      alive = false;
+      clearTimeout(t);
+    };
+  }, [firstView]);
   return (
     <ApiProvider api={api}>
       <QueryClientProvider client={queryClient}>
-        <RealtimeProvider identity={{ uid: session.user.id, oid: session.user.organizationId }} url={realtimeUrl(session.serverUrl)} clientOptions={realtimeOptions}>
+        <RealtimeProvider identity={live ? { uid: session.user.id, oid: session.user.organizationId } : null} url={realtimeUrl(session.serverUrl)} clientOptions={realtimeOptions}>
           <DrawerProvider initialVisibility="Visible">
             <MiniDrawerProvider>
               <Workspace host={host} store={store} session={session} />
