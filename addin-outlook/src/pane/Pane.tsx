@@ -1,7 +1,8 @@
 // The signed-in task pane: the selected email's people matched to contacts, and the chosen one's
 // drawer in plugin mode (Activities, Details, enrichments, Log Activity) — or, for someone not in
 // Dealscout, the one-step create. A pinned pane follows the selection (useMailItem). In compose
-// mode the people are the recipients, and the chosen one's email is drafted with a play (ComposeDraft).
+// mode the people are the recipients, and the chosen one's email is drafted with a play (ComposeDraft);
+// in read mode the same card drafts a reply that opens as Outlook's reply form.
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -20,7 +21,7 @@ import {
   mergeClasses,
   tokens,
 } from '@fluentui/react-components';
-import { ArrowClockwiseRegular, BookOpenRegular, MailRegular, PersonRegular, SignOutRegular } from '@fluentui/react-icons';
+import { ArrowClockwiseRegular, ArrowReplyRegular, BookOpenRegular, MailRegular, PersonRegular, SignOutRegular } from '@fluentui/react-icons';
 import { realtimePaths, type UserConfig } from '@dealscout/shared/domain';
 import type { MatchedContact } from '@dealscout/shared/contracts';
 import { serverMessage, useApi, useDrawer, useMiniDrawer, useRealtimeEvents, useRealtimeStatus } from '@dealscout/shared/ui';
@@ -114,7 +115,13 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
 
   // The sender (or the first recipient) is chosen for every new selection; a click chooses another.
   const [chosen, setChosen] = useState<string | null>(null);
-  useEffect(() => setChosen(null), [mail.selection]);
+  // Read mode: 'Reply with a play' shows the drafting card for the chosen contact (closed again for
+  // every new selection); its result opens as Outlook's reply form.
+  const [replying, setReplying] = useState(false);
+  useEffect(() => {
+    setChosen(null);
+    setReplying(false);
+  }, [mail.selection]);
   const selected: Participant | null = people.find((p) => p.email === chosen) ?? people[0] ?? null;
   const contact: MatchedContact | null = selected ? byEmail.get(selected.email) ?? null : null;
   const { open, close } = drawer;
@@ -163,6 +170,11 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
           {match.isError && <Text role="alert" className={styles.center} as="p">{serverMessage(match.error) ?? 'Could not match the people of this email.'}</Text>}
         </div>
         <div className={styles.main}>
+          {item.mode === 'read' && replying && contact && selected && (
+            <Suspense fallback={<Spinner size="tiny" className={styles.center} />}>
+              <ComposeDraft key={`${mail.selection}:${contact.id}`} reply host={host} recipient={selected} contact={contact} currentSubject={item.subject} userId={userId} />
+            </Suspense>
+          )}
           {item.mode === 'compose' && (people.length === 0 || (!match.isPending && !match.isError)) && (
             <Suspense fallback={<Spinner size="tiny" className={styles.center} />}>
               <ComposeDraft key={mail.selection} host={host} recipient={selected} contact={contact} currentSubject={item.subject} userId={userId} />
@@ -190,6 +202,11 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
         {mini && (
           <Tooltip content="Run Play" relationship="label">
             <Button appearance="subtle" size="small" icon={<BookOpenRegular />} onClick={() => mini.open({ tab: 'Run Play' })} data-testid="pane-run-play" />
+          </Tooltip>
+        )}
+        {item?.mode === 'read' && contact && (
+          <Tooltip content="Reply with a play" relationship="label">
+            <Button appearance="subtle" size="small" icon={<ArrowReplyRegular />} aria-pressed={replying} onClick={() => setReplying((r) => !r)} data-testid="pane-reply" />
           </Tooltip>
         )}
         {item?.mode === 'compose' && (
