@@ -3,11 +3,15 @@
 import { createRoot } from 'react-dom/client';
 import { createOutlookHost } from './office/outlook';
 import { SessionStore } from './session/session';
-import { App } from './app/App';
+import { App, startPane } from './app/App';
+import { preloadPaneParts } from './pane/Pane';
 
 const host = createOutlookHost();
 const store = new SessionStore({ host, origin: globalThis.location?.origin });
+// Signed in: the drawer's chunk loads while Office initializes.
+if (store.current()) void preloadPaneParts();
 
 void host.ready().then(() => {
-  createRoot(document.getElementById('root')!).render(<App host={host} store={store} />);
+  const boot = startPane(host, store);
+  createRoot(document.getElementById('root')!).render(<App host={host} store={store} boot={boot} />);
 });

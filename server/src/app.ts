@@ -161,6 +161,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
  * package at /addin/office-js/ (office.js loads its host scripts beside itself). Both only when built
  * or installed; the pane's index.html is never cached so a new build reaches Outlook at once.
  */
+/** A built chunk under assets/ with Vite's content hash in its name (icons there keep plain names). */
+const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[\w-]{8}\.(?:js|css)$/;
+
 async function registerAddin(app: FastifyInstance, config: Config, logger: Logger): Promise<void> {
   if (fs.existsSync(path.join(config.OFFICE_JS_DIST, 'office.js'))) {
     await app.register(fastifyStatic, { root: config.OFFICE_JS_DIST, prefix: '/addin/office-js/', decorateReply: false, index: false, maxAge: '1d' });
@@ -178,6 +181,9 @@ async function registerAddin(app: FastifyInstance, config: Config, logger: Logge
     index: ['index.html'],
     setHeaders: (res, file) => {
       if (file.endsWith('.html')) res.header('cache-control', 'no-cache');
+      // Vite's content-hashed chunks never change under their name: a re-opened pane takes them
+      // from the browser's cache without asking (no revalidation round trip per chunk).
+      else if (HASHED_ASSET.test(file)) res.header('cache-control', 'public, max-age=31536000, immutable');
     },
   });
   // The pane's relative asset paths need the trailing slash.

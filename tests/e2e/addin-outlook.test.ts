@@ -3,7 +3,8 @@
 // of office.js. Sign-in with a bearer token; read mode shows the sender's contact drawer in plugin
 // mode; a pinned pane follows the selection to an unknown sender, who becomes a contact and company
 // in one step; a contact created elsewhere shows up live; compose mode shows the recipients'
-// contacts; sign-out revokes the token. Compose mode inserts a generated body: a play provided by
+// contacts; sign-out revokes the token. Read mode opens a generated reply as Outlook's reply form.
+// Compose mode inserts a generated body: a play provided by
 // the product, the fake OpenAI-compatible server as the model, the subject and body written into
 // the scripted compose item, the Dealscout draft closed and an activity logged. Screenshots at
 // 450 px and 320 px.
@@ -266,6 +267,24 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     const state = await composeState(page);
     expect(state.subject).toBe('RE: Q3 numbers for Acme');
     expect(state.body).toBe('');
+    await page.context().close();
+  });
+
+  it("read mode: 'Reply with a play' opens the generated email as Outlook's reply form", async () => {
+    const page = await openPane(450, { mode: 'read', subject: 'Q3 numbers for Acme', from: JANE, to: [ME] });
+    await signIn(page);
+    await expect.poll(() => page.getByTestId('drawer-title').innerText(), { timeout: 15_000 }).toBe('Jane Doe');
+    await page.getByTestId('pane-reply').click();
+    const panel = await generateFor(page);
+    await panel.getByTestId('compose-reply').click();
+    await page.locator('[data-testid="compose-done"][data-kind="replied"]').waitFor({ timeout: 15_000 });
+    await shot(page, '14-read-reply-450');
+    const form = await page.evaluate(() => (window as unknown as { __fakeOutlook: { replyForm?: { htmlBody?: string } } }).__fakeOutlook.replyForm);
+    expect(form?.htmlBody).toContain('We follow Acme Industrial closely and would like to talk.');
+    const activities = await server.query<{ content: string }>(
+      `select a.content from activity a join contact c on c.id = a.contact_id where c.email = $1 and a.type = 'other' order by a.created_at`, [JANE.email]);
+    expect(activities.at(-1)?.content).toContain('and opened as a reply in Outlook');
+    expect((page as Page & { errors?: string[] }).errors).toEqual([]);
     await page.context().close();
   });
 

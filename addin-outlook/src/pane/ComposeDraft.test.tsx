@@ -2,7 +2,7 @@
 // Compose mode's drafting over a scripted Outlook host and a fake Api at the component boundary:
 // pick a play, generate for the recipient (the play's email verified as it arrives), insert the
 // subject and body (at the cursor, or replacing the body; a reply keeps its subject), the activity
-// and the closed Dealscout draft; handing it to Send Now instead; connecting Office 365 through an
+// and the closed Dealscout draft; in read mode, opening it as Outlook's reply form; handing it to Send Now instead; connecting Office 365 through an
 // Office dialog; the rules of compose.ts.
 import '../../../shared/src/ui/test-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -148,6 +148,41 @@ describe('compose mode: drafting with a play', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('compose-draft').getAttribute('data-state')).toBe('pick');
   });
 
+  it('read mode: the draft opens as Outlook\'s reply form (the adapter\'s displayReplyForm); logged, the Dealscout draft closed', async () => {
+    const { api, calls } = apiFor();
+    const h = host();
+    renderWithApi(<ComposeDraft reply host={h} recipient={{ email: jane.email }} contact={jane} currentSubject="Q3 numbers" userId="u1" />, api, { pluginMode: true });
+    const user = userEvent.setup();
+    expect(screen.getByTestId('compose-draft').textContent).toContain(COMPOSE_TEXT.replyTitle);
+    const panel = await generated(user);
+    expect(within(panel).queryByTestId('compose-insert')).toBeNull();
+    await user.click(within(panel).getByTestId('compose-reply'));
+    await screen.findByTestId('compose-done');
+    expect(h.displayReplyForm).toHaveBeenCalledWith(GENERATED.emailBody);
+    expect(h.setSubject).not.toHaveBeenCalled();
+    expect(h.insertBody).not.toHaveBeenCalled();
+    expect(calls.activity).toHaveBeenCalledWith(expect.objectContaining({
+      type: 'other', contactId: CONTACT, companyId: COMPANY, title: INSERTED_ACTIVITY_TITLE,
+      content: expect.stringContaining('Written with the play "Founder note" and opened as a reply in Outlook'),
+    }));
+    expect(calls.updateStatus).toHaveBeenCalledWith({ id: D1, status: 'cancelled' });
+    expect(screen.getByTestId('compose-done').getAttribute('data-kind')).toBe('replied');
+    expect(screen.getByTestId('compose-done').textContent).toContain(COMPOSE_TEXT.replied);
+  });
+
+  it('read mode: a reply form Outlook refuses says so and keeps the draft', async () => {
+    const { api, calls } = apiFor();
+    const h = host();
+    (h.displayReplyForm as ReturnType<typeof vi.fn>).mockImplementationOnce(() => { throw new Error('No email is selected'); });
+    renderWithApi(<ComposeDraft reply host={h} recipient={{ email: jane.email }} contact={jane} currentSubject="" userId="u1" />, api, { pluginMode: true });
+    const user = userEvent.setup();
+    const panel = await generated(user);
+    await user.click(within(panel).getByTestId('compose-reply'));
+    await screen.findByText(`${COMPOSE_TEXT.replyFailed} No email is selected`);
+    expect(calls.activity).not.toHaveBeenCalled();
+    expect(calls.updateStatus).not.toHaveBeenCalled();
+  });
+
   it('a reply keeps its subject; "Replace the whole body" replaces it', async () => {
     const { api } = apiFor();
     const h = host();
@@ -215,6 +250,7 @@ describe('compose rules', () => {
     expect(a.content!.endsWith('…')).toBe(true);
     expect(insertedDraftActivity(draft({ companyId: null }), { subject: '', body: '' }, { companyId: null, today: '2026-11-26' })).toBeNull();
     expect(insertedDraftActivity(draft({ companyId: null }), { subject: '', body: '<p>Hi</p>' }, { companyId: COMPANY, today: '2026-11-26' })).toMatchObject({ companyId: COMPANY, subject: null, content: 'Inserted into an email being written in Outlook (sent from Outlook, not by Dealscout).\n\nHi' });
+    expect(insertedDraftActivity(draft({ companyId: null }), { subject: '', body: '<p>Hi</p>' }, { companyId: COMPANY, today: '2026-11-26', via: 'reply' })).toMatchObject({ content: 'Opened as a reply in Outlook (sent from Outlook, not by Dealscout).\n\nHi' });
     expect(insertedDraftActivity(draft({ contact: null }), { subject: '', body: '' }, { companyId: COMPANY, today: '2026-11-26' })).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 // Compose mode's drafting (issue 19): pick a play, generate the email for the recipient (a matched
 // contact), then either insert the subject and body into the message being written (through the
-// office/ adapter) or hand it to Dealscout's scheduled sending (the shared draft panel and its send
+// office/ adapter) — or, in read mode (`reply`), open it as Outlook's reply to the email being read
+// (the adapter's displayReplyForm) — or hand it to Dealscout's scheduled sending (the shared draft panel and its send
 // controls: send windows and mailbox limits apply). The draft is the same one the web app's floating
 // panels show (POST /email/draft, /email/generate; the shared DraftsProvider verifies the play's
 // email as it arrives). An inserted draft is closed in Dealscout (so it cannot leave a second time
@@ -12,7 +13,7 @@ import {
   Button, Card, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle,
   Select, SplitButton, Spinner, Text, Tooltip, makeStyles, tokens, type MenuButtonProps,
 } from '@fluentui/react-components';
-import { MailArrowUpRegular, PlugConnectedRegular, SparkleRegular } from '@fluentui/react-icons';
+import { ArrowReplyRegular, MailArrowUpRegular, PlugConnectedRegular, SparkleRegular } from '@fluentui/react-icons';
 import type { EmailDraftDto, MatchedContact } from '@dealscout/shared/contracts';
 import { EMAIL_MESSAGES, PLAY_MESSAGES, isDraftShown, todayIn, type DraftEdit } from '@dealscout/shared/domain';
 import {
@@ -23,6 +24,10 @@ import { insertedDraftActivity, subjectForInsert } from './compose';
 
 export const COMPOSE_TEXT = {
   title: 'Draft with a play',
+  replyTitle: 'Reply with a play',
+  reply: 'Reply in Outlook',
+  replied: 'Opened as a reply in Outlook',
+  replyFailed: 'Could not open the reply in Outlook.',
   pick: 'Pick a play to write this email for',
   noPlays: 'No published plays yet. Create one in Dealscout\u2019s Playbook.',
   noRecipient: 'Add a recipient to draft this email with a play.',
@@ -69,6 +74,8 @@ export interface ComposeDraftProps {
   /** The subject of the message being written, as last read. */
   currentSubject: string;
   userId: string;
+  /** Read mode: the draft becomes Outlook's reply to the email being read instead of being inserted. */
+  reply?: boolean;
 }
 
 /** The drafts' state for the compose pane (the pending list, verification of a play's email). */
@@ -80,9 +87,9 @@ export function ComposeDraft(props: ComposeDraftProps) {
   );
 }
 
-type Done = { kind: 'inserted'; logged: boolean } | { kind: 'sent' | 'scheduled' };
+type Done = { kind: 'inserted' | 'replied'; logged: boolean } | { kind: 'sent' | 'scheduled' };
 
-function ComposeDraftInner({ host, recipient, contact, currentSubject }: ComposeDraftProps) {
+function ComposeDraftInner({ host, recipient, contact, currentSubject, reply }: ComposeDraftProps) {
   const styles = useStyles();
   const api = useApi();
   const notify = useNotify();
@@ -153,17 +160,22 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject }: Compose
     if (!draft) return;
     await flush();
     try {
-      const subject = subjectForInsert(currentSubject, edit.subject);
-      if (subject !== null) await host.setSubject(subject);
-      await (replace ? host.setBody(edit.body) : host.insertBody(edit.body));
+      // A reply form takes the body only: Outlook gives it the thread's subject and the sender.
+      if (reply) host.displayReplyForm(edit.body);
+      else {
+        const subject = subjectForInsert(currentSubject, edit.subject);
+        if (subject !== null) await host.setSubject(subject);
+        await (replace ? host.setBody(edit.body) : host.insertBody(edit.body));
+      }
     } catch (e) {
-      notify.error(e instanceof Error && e.message ? `${COMPOSE_TEXT.insertFailed} ${e.message}` : COMPOSE_TEXT.insertFailed);
+      const failed = reply ? COMPOSE_TEXT.replyFailed : COMPOSE_TEXT.insertFailed;
+      notify.error(e instanceof Error && e.message ? `${failed} ${e.message}` : failed);
       return;
     }
     // The email now lives in Outlook: Dealscout's copy is closed so it cannot leave a second time.
     let logged = false;
     const zone = localTimeZone();
-    const activity = insertedDraftActivity(draft, edit, { companyId: contact?.primaryCompany?.id ?? null, today: (zone && todayIn(zone)) || localDate(), timezone: zone });
+    const activity = insertedDraftActivity(draft, edit, { companyId: contact?.primaryCompany?.id ?? null, today: (zone && todayIn(zone)) || localDate(), timezone: zone, via: reply ? 'reply' : 'insert' });
     try {
       if (activity) {
         await api.activities.create(activity);
@@ -179,8 +191,8 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject }: Compose
     } catch (e) {
       notify.error(serverMessage(e) ?? EMAIL_MESSAGES.updateStatusFailed);
     }
-    notify.success(COMPOSE_TEXT.inserted);
-    setDone({ kind: 'inserted', logged });
+    notify.success(reply ? COMPOSE_TEXT.replied : COMPOSE_TEXT.inserted);
+    setDone({ kind: reply ? 'replied' : 'inserted', logged });
   };
 
   if (!recipient) {
@@ -201,8 +213,9 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject }: Compose
   }
 
   if (done) {
-    const title = done.kind === 'inserted' ? COMPOSE_TEXT.inserted : done.kind === 'sent' ? COMPOSE_TEXT.sent : COMPOSE_TEXT.scheduled;
-    const text = done.kind === 'inserted'
+    const title = done.kind === 'inserted' ? COMPOSE_TEXT.inserted : done.kind === 'replied' ? COMPOSE_TEXT.replied
+      : done.kind === 'sent' ? COMPOSE_TEXT.sent : COMPOSE_TEXT.scheduled;
+    const text = done.kind === 'inserted' || done.kind === 'replied'
       ? (done.logged ? COMPOSE_TEXT.insertedLogged(name) : COMPOSE_TEXT.insertedNotLogged(name))
       : done.kind === 'sent' ? COMPOSE_TEXT.sentText : COMPOSE_TEXT.scheduledText;
     return (
@@ -227,8 +240,15 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject }: Compose
           onDraftChange={onDraftChange}
           actions={({ edit, flush }) => (
             <>
-              <InsertButton disabled={draft.status === 'processing' || !edit.body.replace(/<[^>]*>/g, '').trim()}
-                onInsert={(replace) => insert(edit, flush, replace)} />
+              {reply ? (
+                <Button size="small" appearance="primary" icon={<ArrowReplyRegular />} disabled={draft.status === 'processing' || !edit.body.replace(/<[^>]*>/g, '').trim()}
+                  onClick={() => void insert(edit, flush, false)} data-testid="compose-reply">
+                  {COMPOSE_TEXT.reply}
+                </Button>
+              ) : (
+                <InsertButton disabled={draft.status === 'processing' || !edit.body.replace(/<[^>]*>/g, '').trim()}
+                  onInsert={(replace) => insert(edit, flush, replace)} />
+              )}
               <ConnectMailbox host={host} />
             </>
           )}
@@ -240,7 +260,7 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject }: Compose
   const list = plays.data ?? [];
   return (
     <Card className={styles.card} data-testid="compose-draft" data-state="pick">
-      <div className={styles.title}><SparkleRegular /><Text weight="semibold">{COMPOSE_TEXT.title}</Text></div>
+      <div className={styles.title}><SparkleRegular /><Text weight="semibold">{reply ? COMPOSE_TEXT.replyTitle : COMPOSE_TEXT.title}</Text></div>
       <Text size={200} className={styles.hint}>{`${COMPOSE_TEXT.pick}: ${name}`}</Text>
       {plays.isPending ? <Spinner size="tiny" /> : list.length === 0 ? (
         <Text size={200} data-testid="compose-no-plays">{COMPOSE_TEXT.noPlays}</Text>

@@ -120,6 +120,16 @@ describe('the Outlook pane', { timeout: 20_000 }, () => {
     expect(within(card).getByTestId('new-contact-create').textContent).toBe('Create contact');
   });
 
+  it("read mode: 'Reply with a play' shows the drafting card for the chosen contact, closed again on a new selection", async () => {
+    const { select } = setup(read());
+    await waitFor(() => expect(screen.getByTestId('drawer-title').textContent).toBe('Jane Doe'));
+    await userEvent.setup().click(screen.getByTestId('pane-reply'));
+    await waitFor(() => expect(screen.getByTestId('compose-draft').textContent).toContain('Reply with a play'));
+    await screen.findByTestId('compose-no-plays');
+    select(read({ id: 'm2', subject: 'Again' }));
+    await waitFor(() => expect(screen.queryByTestId('compose-draft')).toBeNull());
+  });
+
   it('a pinned pane follows the selection', async () => {
     const { select } = setup(read());
     await waitFor(() => expect(screen.getByTestId('drawer-title').textContent).toBe('Jane Doe'));

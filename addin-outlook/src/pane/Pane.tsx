@@ -1,7 +1,8 @@
 // The signed-in task pane: the selected email's people matched to contacts, and the chosen one's
 // drawer in plugin mode (Activities, Details, enrichments, Log Activity) — or, for someone not in
 // Dealscout, the one-step create. A pinned pane follows the selection (useMailItem). In compose
-// mode the people are the recipients, and the chosen one's email is drafted with a play (ComposeDraft).
+// mode the people are the recipients, and the chosen one's email is drafted with a play (ComposeDraft);
+// in read mode the same card drafts a reply that opens as Outlook's reply form.
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -20,17 +21,24 @@ import {
   mergeClasses,
   tokens,
 } from '@fluentui/react-components';
-import { ArrowClockwiseRegular, BookOpenRegular, MailRegular, PersonRegular, SignOutRegular } from '@fluentui/react-icons';
+import { ArrowClockwiseRegular, ArrowReplyRegular, BookOpenRegular, MailRegular, PersonRegular, SignOutRegular } from '@fluentui/react-icons';
 import { realtimePaths, type UserConfig } from '@dealscout/shared/domain';
 import type { MatchedContact } from '@dealscout/shared/contracts';
-import { MiniDrawer, RecordDrawer, serverMessage, useApi, useDrawer, useMiniDrawer, useRealtimeEvents, useRealtimeStatus } from '@dealscout/shared/ui';
+import { serverMessage, useApi, useDrawer, useMiniDrawer, useRealtimeEvents, useRealtimeStatus } from '@dealscout/shared/ui';
 import type { OutlookHost } from '../office/outlook';
 import { useMailItem } from './useMailItem';
 import { participantsOf, type Participant } from './people';
-import { NewContactFromEmail } from './NewContactFromEmail';
+import { matchQueryKey } from './prefetch';
 
-// Compose mode's drafting (the draft panel, its editor and send controls) loads when an email is being
-// written, not with the read-mode pane.
+// The first chunk holds the pane's frame and the people list; the rest loads beside the first API
+// calls (speed budget, issue 19). Compose mode's drafting (the draft panel, its editor and send
+// controls) loads when an email is being written; the drawer, the mini drawer and the one-step
+// create come in one chunk (parts.ts) that preloadPaneParts() starts as the signed-in pane starts.
+let parts: Promise<typeof import('./parts')> | null = null;
+export const preloadPaneParts = () => (parts ??= import('./parts'));
+const RecordDrawer = lazy(() => preloadPaneParts().then((m) => ({ default: m.RecordDrawer })));
+const MiniDrawer = lazy(() => preloadPaneParts().then((m) => ({ default: m.MiniDrawer })));
+const NewContactFromEmail = lazy(() => preloadPaneParts().then((m) => ({ default: m.NewContactFromEmail })));
 const ComposeDraft = lazy(() => import('./ComposeDraft').then((m) => ({ default: m.ComposeDraft })));
 
 export const NO_ITEM = 'Select an email to see its people in Dealscout.';
@@ -68,7 +76,8 @@ export interface PaneProps {
   host: OutlookHost;
   userName: string;
   userId: string;
-  initialConfig: UserConfig;
+  /** The user's saved drawer config; null while it loads (the people list shows meanwhile, the drawer waits). */
+  initialConfig: UserConfig | null;
   onSignOut: () => void;
 }
 
@@ -94,8 +103,9 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
   const { item } = mail;
   const people = useMemo(() => participantsOf(item, host.userEmail()), [item, host]);
   const emails = useMemo(() => people.map((p) => p.email), [people]);
+  useEffect(() => void preloadPaneParts(), []);
   const match = useQuery({
-    queryKey: ['mailbox-match', emails],
+    queryKey: matchQueryKey(emails),
     queryFn: () => api.mailbox.matchEmails(emails),
     enabled: emails.length > 0,
   });
@@ -105,7 +115,13 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
 
   // The sender (or the first recipient) is chosen for every new selection; a click chooses another.
   const [chosen, setChosen] = useState<string | null>(null);
-  useEffect(() => setChosen(null), [mail.selection]);
+  // Read mode: 'Reply with a play' shows the drafting card for the chosen contact (closed again for
+  // every new selection); its result opens as Outlook's reply form.
+  const [replying, setReplying] = useState(false);
+  useEffect(() => {
+    setChosen(null);
+    setReplying(false);
+  }, [mail.selection]);
   const selected: Participant | null = people.find((p) => p.email === chosen) ?? people[0] ?? null;
   const contact: MatchedContact | null = selected ? byEmail.get(selected.email) ?? null : null;
   const { open, close } = drawer;
@@ -154,15 +170,24 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
           {match.isError && <Text role="alert" className={styles.center} as="p">{serverMessage(match.error) ?? 'Could not match the people of this email.'}</Text>}
         </div>
         <div className={styles.main}>
+          {item.mode === 'read' && replying && contact && selected && (
+            <Suspense fallback={<Spinner size="tiny" className={styles.center} />}>
+              <ComposeDraft key={`${mail.selection}:${contact.id}`} reply host={host} recipient={selected} contact={contact} currentSubject={item.subject} userId={userId} />
+            </Suspense>
+          )}
           {item.mode === 'compose' && (people.length === 0 || (!match.isPending && !match.isError)) && (
             <Suspense fallback={<Spinner size="tiny" className={styles.center} />}>
               <ComposeDraft key={mail.selection} host={host} recipient={selected} contact={contact} currentSubject={item.subject} userId={userId} />
             </Suspense>
           )}
-          {selected && !contact && !match.isPending && !match.isError && (
-            <NewContactFromEmail key={selected.email} person={selected} onCreated={(r) => open({ entityType: 'contact', id: r.contact.id })} />
-          )}
-          {contact && <RecordDrawer className={styles.drawer} initialConfig={initialConfig} defaultOwnerId={userId} />}
+          <Suspense fallback={<Spinner size="small" className={styles.center} />}>
+            {selected && !contact && !match.isPending && !match.isError && (
+              <NewContactFromEmail key={selected.email} person={selected} onCreated={(r) => open({ entityType: 'contact', id: r.contact.id })} />
+            )}
+            {contact && (initialConfig
+              ? <RecordDrawer className={styles.drawer} initialConfig={initialConfig} defaultOwnerId={userId} />
+              : <Spinner size="small" className={styles.center} />)}
+          </Suspense>
         </div>
       </>
     );
@@ -177,6 +202,11 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
         {mini && (
           <Tooltip content="Run Play" relationship="label">
             <Button appearance="subtle" size="small" icon={<BookOpenRegular />} onClick={() => mini.open({ tab: 'Run Play' })} data-testid="pane-run-play" />
+          </Tooltip>
+        )}
+        {item?.mode === 'read' && contact && (
+          <Tooltip content="Reply with a play" relationship="label">
+            <Button appearance="subtle" size="small" icon={<ArrowReplyRegular />} aria-pressed={replying} onClick={() => setReplying((r) => !r)} data-testid="pane-reply" />
           </Tooltip>
         )}
         {item?.mode === 'compose' && (
@@ -197,7 +227,9 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
         </Menu>
       </header>
       {body}
-      <MiniDrawer defaultOwnerId={userId} />
+      <Suspense fallback={null}>
+        <MiniDrawer defaultOwnerId={userId} />
+      </Suspense>
     </div>
   );
 }

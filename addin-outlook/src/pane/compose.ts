@@ -18,18 +18,21 @@ export const INSERTED_ACTIVITY_TITLE = 'Email drafted in Outlook';
 export const INSERTED_ACTIVITY_MAX = 4000;
 
 /**
- * The activity an inserted draft leaves on the contact: an 'Other' activity (email activities come
+ * The activity an inserted draft (or one opened as a reply to the email being read) leaves on the contact: an 'Other' activity (email activities come
  * only from Dealscout's own sending), saying what happened — a play wrote an email that the rep took
  * into Outlook — and not that an email was sent, which the pane cannot know.
  */
 export function insertedDraftActivity(
   draft: Pick<EmailDraftDto, 'to' | 'play' | 'contact' | 'companyId'>,
   edit: { subject: string; body: string },
-  opts: { companyId: string | null; today: string; timezone?: string },
+  opts: { companyId: string | null; today: string; timezone?: string; via?: 'insert' | 'reply' },
 ): CreateActivityBody | null {
   const companyId = draft.companyId ?? opts.companyId;
   if (!draft.contact || !companyId) return null;
-  const note = `${draft.play ? `Written with the play "${draft.play.name}" and inserted` : 'Inserted'} into an email being written in Outlook (sent from Outlook, not by Dealscout).`;
+  const how = opts.via === 'reply'
+    ? { played: 'opened', bare: 'Opened', where: 'as a reply in Outlook' }
+    : { played: 'inserted', bare: 'Inserted', where: 'into an email being written in Outlook' };
+  const note = `${draft.play ? `Written with the play "${draft.play.name}" and ${how.played}` : how.bare} ${how.where} (sent from Outlook, not by Dealscout).`;
   const text = htmlText(edit.body);
   const room = INSERTED_ACTIVITY_MAX - note.length - 2;
   const content = text ? `${note}\n\n${text.length > room ? `${text.slice(0, room - 1)}…` : text}` : note;

@@ -13,6 +13,7 @@ describe('serving the Outlook add-in', () => {
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Dealscout for Outlook</title><script src="./office-js/office.js"></script>');
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(path.join(dist, 'assets', 'pane.js'), 'console.log("pane")');
+    fs.writeFileSync(path.join(dist, 'assets', 'index-Ab_c-123.js'), 'console.log("hashed")');
     officeJs = fs.mkdtempSync(path.join(os.tmpdir(), 'ds-officejs-'));
     fs.writeFileSync(path.join(officeJs, 'office.js'), 'var Office = {};');
     fs.mkdirSync(path.join(officeJs, 'en-us'));
@@ -34,7 +35,15 @@ describe('serving the Outlook add-in', () => {
     const bare = await ctx.app.inject({ method: 'GET', url: '/addin' });
     expect(bare.statusCode).toBe(301);
     expect(bare.headers.location).toBe('/addin/');
-    expect((await ctx.app.inject({ method: 'GET', url: '/addin/assets/pane.js' })).body).toBe('console.log("pane")');
+    const plain = await ctx.app.inject({ method: 'GET', url: '/addin/assets/pane.js' });
+    expect(plain.body).toBe('console.log("pane")');
+    expect(plain.headers['cache-control']).not.toContain('immutable');
+  });
+
+  it("keeps Vite's content-hashed chunks in the browser's cache for good", async () => {
+    const chunk = await ctx.app.inject({ method: 'GET', url: '/addin/assets/index-Ab_c-123.js' });
+    expect(chunk.statusCode).toBe(200);
+    expect(chunk.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
   it('serves office.js and the files it loads beside itself from the package', async () => {

@@ -1,0 +1,48 @@
+// The first view's requests, sent before React renders: the email's people matched, then the
+// first person's contact, both left in the query cache under the keys the pane and the drawer use.
+import { describe, expect, it, vi } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import type { Api } from '@dealscout/shared/client';
+import { queryKeys } from '@dealscout/shared/ui';
+import type { MailItem, OutlookHost } from '../office/outlook';
+import { matchQueryKey, prefetchFirstView } from './prefetch';
+
+const JANE = 'c0000000-0000-4000-8000-000000000001';
+const read: MailItem = {
+  mode: 'read', kind: 'message', id: 'm1', subject: 'Q3',
+  from: { displayName: 'Jane Doe', email: 'Jane@Acme.example' }, to: [{ displayName: 'Me', email: 'me@corp.example' }, { displayName: 'Nina', email: 'nina@northwind.example' }], cc: [],
+};
+
+function setup(item: MailItem | null, known: boolean) {
+  const host = { currentItem: async () => item, userEmail: () => 'me@corp.example' } as unknown as OutlookHost;
+  const matchEmails = vi.fn(async (emails: string[]) => ({ success: true as const, contacts: known ? [{ id: JANE, firstName: 'Jane', lastName: 'Doe', email: emails[0], primaryCompany: null }] : [] }));
+  const details = vi.fn(async (id: string) => ({ success: true as const, contact: { id } }));
+  const api = { mailbox: { matchEmails }, contacts: { details } } as unknown as Api;
+  return { host, api, matchEmails, details, queryClient: new QueryClient() };
+}
+
+describe('prefetchFirstView', () => {
+  it("matches the email's people, then fetches the first one's contact at once", async () => {
+    const t = setup(read, true);
+    await prefetchFirstView(t.host, t.api, t.queryClient);
+    expect(t.matchEmails).toHaveBeenCalledWith(['jane@acme.example', 'nina@northwind.example']);
+    expect(t.details).toHaveBeenCalledWith(JANE);
+    expect(t.queryClient.getQueryData(matchQueryKey(['jane@acme.example', 'nina@northwind.example']))).toBeTruthy();
+    expect(t.queryClient.getQueryData(queryKeys.contact(JANE))).toEqual({ success: true, contact: { id: JANE } });
+  });
+
+  it('an unknown sender: no contact request; no item: nothing at all; a failure is only logged', async () => {
+    const unknown = setup(read, false);
+    await prefetchFirstView(unknown.host, unknown.api, unknown.queryClient);
+    expect(unknown.details).not.toHaveBeenCalled();
+    const none = setup(null, true);
+    await prefetchFirstView(none.host, none.api, none.queryClient);
+    expect(none.matchEmails).not.toHaveBeenCalled();
+    const failing = setup(read, true);
+    failing.matchEmails.mockRejectedValueOnce(new Error('offline'));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await expect(prefetchFirstView(failing.host, failing.api, failing.queryClient)).resolves.toBeUndefined();
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+  });
+});
