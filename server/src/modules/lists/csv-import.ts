@@ -187,8 +187,8 @@ export class CsvReshaper {
     const D = this.delimiter;
     this.pos = 0;
     // Bytes from `start` on are copied through when the record ends or the chunk does; -1 while the
-    // fields beyond `columns` are being cut off.
-    let start = 0;
+    // fields beyond `columns` are being cut off (also when that began in an earlier chunk).
+    let start = this.field >= this.columns ? -1 : 0;
     for (let i = 0; i < b.length; i++) {
       const c = b[i];
       if (this.inQuote) {
