@@ -159,7 +159,9 @@ describe('CSV upload into a list (POST /list-company/source)', () => {
     const sites = ['https://www.acme.example.com', 'HTTP://WWW.Upper.Example.COM/Path?q=1#x', 'www.www.double.example.com', 'www.com', 'x.example.com:8080/a',
       'https://port.example.com:123456', 'not a url', 'acme', 'a-.example.com', '-a.example.com', 'ftp://ftp.example.com', 'http://sp ace.example.com',
       'http://x.example.com/ü?é', 'user@mail.example.com', 'trail.example.com.', 'x.c', 'x.' + 'a'.repeat(63), 'x.' + 'a'.repeat(64), '\u00a0nbsp.example.com\u3000',
-      'tab.example.com/a\tb', `${'l'.repeat(250)}.com`, `${'l'.repeat(252)}.com`, '', '   '];
+      'tab.example.com/a\tb', `${'l'.repeat(250)}.com`, `${'l'.repeat(252)}.com`, '', '   ', 'colon.example.com:', 'five.example.com:12345',
+      'HTTPS://upper.example.cc:99999/x', `https://${'a'.repeat(70)}.example.com`, 'http://http://x.example.com', 'frag.example.com#x', 'query.example.com?q',
+      'httpS://mixed.example.com', 'https://tld.example.' + 'b'.repeat(63) + ':80/p', 'https://www.', 'https://www.example', 'https:/one.example.com'];
     const names = ['Ok', '', '  ', '\u00a0Spaced\u2003', 'n'.repeat(255), 'n'.repeat(256)];
     const rowsIn = sites.flatMap((w, i) => names.map((n, j) => ({ n, w, k: `${i}-${j}` })));
     const cell = (v: string) => `"${v.replace(/"/g, '""')}"`;
