@@ -348,7 +348,9 @@ export async function importCsv(opts: {
     // The company rules of shared/src/domain/records.ts (companyProblems, isValidUrl, normalizeDomain),
     // set-based. Name and website are trimmed of the whitespace JavaScript's trim() removes; a valid
     // website's host is its domain (lowercased, without www.) — the same as normalizeDomain gives for
-    // anything URL_RE accepts. csv-import.test.ts compares both on a table of websites.
+    // anything URL_RE accepts. csv-import.test.ts compares both on a table of websites. `offset 0`
+    // keeps each level a subquery of its own: flattened, every use of n, w and hp repeated the
+    // functions behind it (3.8 s instead of 1.3 s for 200,000 rows).
     const dataArgs = keep.map((k, i) => `$${i + 9}::text, coalesce(c${k.at}, '')`).join(', ');
     await client.local(
       `insert into import_row (line, name, website, domain, data, reason)
@@ -359,7 +361,7 @@ export async function importCsv(opts: {
                            when w = '' then $4 when length(w) > ${URL_MAX} then $5
                            when w !~ $6 or length(reverse(split_part(reverse(split_part(hp, ':', 1)), '.', 1))) > 63 or length(split_part(hp, ':', 2)) > 5 then $7 end as reason
                  from (select *, split_part(split_part(split_part(case lower(left(w, 8)) when 'https://' then substr(w, 9) else case lower(left(w, 7)) when 'http://' then substr(w, 8) else w end end, '/', 1), '?', 1), '#', 1) as hp
-                         from (select *, btrim(coalesce(c${nameAt}, ''), $8) as n, btrim(coalesce(c${siteAt}, ''), $8) as w from import_raw) t) h) v`,
+                         from (select *, btrim(coalesce(c${nameAt}, ''), $8) as n, btrim(coalesce(c${siteAt}, ''), $8) as w from import_raw offset 0) t offset 0) h offset 0) v`,
       [CSV_MESSAGES.nul, COMPANY_MESSAGES.nameRequired, COMPANY_MESSAGES.nameMax, COMPANY_MESSAGES.websiteRequired, COMPANY_MESSAGES.urlMax,
         SQL_URL_RE, COMPANY_MESSAGES.invalidUrl, JS_WHITESPACE, ...keep.map((k) => k.key)]);
     const tRules = Date.now();
