@@ -1,13 +1,14 @@
 // A CSV upload into a list (issue 21; spec 002 §7 `POST /list-company/source`). One pass over the
-// upload: the bytes are checked as UTF-8 (a wrong encoding is a clear 400, not mojibake), parsed as
-// a stream by csv-parse (byte-order mark, quoted separators and newlines; the separator — comma,
-// semicolon or tab — is read from the header line), each record mapped (name and website required,
-// the website normalized to a domain, the other mapped columns kept as the idea's data) and COPYed
-// into a temporary table. Then set-based statements, in the same transaction: duplicates within
-// the file are rejected with the line they repeat, the rest inserted (a domain already in the list
-// gains this source instead of a second idea), every rejected row stored with its reason for the
-// downloadable report, and the list's and source's totals updated. Memory stays flat: nothing holds
-// more than a COPY buffer of rows.
+// upload, and PostgreSQL parses the CSV: Node checks the bytes as UTF-8 (a wrong encoding is a clear
+// 400, not mojibake), removes the byte-order mark, reads the header record and its separator (comma,
+// semicolon or tab), and reshapes the rest byte by byte (CsvReshaper: the quote state and field
+// count only — every record gets the staging table's columns, its file line and a NUL flag) into
+// `COPY … (format csv)` of a temporary table of text columns. Then set-based statements, in the
+// same transaction: the company rules (name and website required, the website a URL, normalized to
+// a domain, the other mapped columns kept as the idea's data), duplicates within the file rejected
+// with the line they repeat, the rest inserted (a domain already in the list gains this source
+// instead of a second idea), every rejected row stored with its reason for the downloadable report,
+// and the list's and source's totals updated. Memory stays flat: nothing holds more than a chunk.
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
@@ -285,7 +286,7 @@ export async function importCsv(opts: {
       let bom = false;
       let line = 1;
       let at = 0;
-      let end = -1;
+      let end: number;
       // The header record: leading empty lines skipped, the byte-order mark removed.
       for (;;) {
         if (!bom && buf.length >= 3) { const nb = noBom(buf); bom = true; if (nb !== buf) { buf = nb; at = 0; } }
@@ -374,6 +375,7 @@ export async function importCsv(opts: {
     // A domain already in the list gains this source (the list is locked: no other writer of its
     // ideas runs meanwhile, so an update and an anti-join insert are exact — and much cheaper than
     // ON CONFLICT's speculative insertion of every row).
+    const tDup = Date.now();
     const mer = await client.query<{ merged: number; merged_short: number }>(
       `with m as (update idea i set source_ids = i.source_ids || array[$3::text], updated_at = now() from import_row r
                    where i.organization_id = $1 and i.list_id = $2 and r.reason is null and i.domain = r.domain and not (i.source_ids @> array[$3::text])
@@ -383,6 +385,7 @@ export async function importCsv(opts: {
     // New ideas. Their ids are time-ordered (one random prefix per import, then the file's line), so
     // the primary key and the (organization_id, id) index grow at their right edge instead of at a
     // random place per row.
+    const tMerged = Date.now();
     const ins = await client.query<{ inserted: number }>(
       `with ins as (insert into idea (id, organization_id, list_id, name, website, domain, source_ids, data, created_at, updated_at)
                     select ($4 || lpad(to_hex(r.line), 8, '0'))::uuid, $1, $2, r.name, r.website, r.domain, array[$3::text], r.data, now(), now()
@@ -391,11 +394,12 @@ export async function importCsv(opts: {
                     returning 1)
        select count(*)::int as inserted from ins`,
       [organizationId, listId, sourceId, orderedIdPrefix()]);
+    const tInserted = Date.now();
     const rej = await client.query(`insert into list_source_rejection (organization_id, source_id, line, reason, name, website)
                                     select $1, $2, line, reason, name, website from import_row where reason is not null`, [organizationId, sourceId]);
     const { inserted } = ins.rows[0];
     const { merged, merged_short: mergedShort } = mer.rows[0];
-    if (process.env.DS_IMPORT_TRACE) console.log(`import: ${rows} rows; reshape + COPY (format csv) ${tCopied - started} ms, company rules in SQL ${tRules - tCopied} ms, dedupe+insert+rejections ${Date.now() - tRules} ms`);
+    if (process.env.DS_IMPORT_TRACE) console.log(`import: ${rows} rows; reshape + COPY (format csv) ${tCopied - started} ms, company rules in SQL ${tRules - tCopied} ms, dedupe+insert+rejections ${Date.now() - tRules} ms (analyze + duplicates ${tDup - tRules}, merge ${tMerged - tDup}, insert ${tInserted - tMerged}, rejections ${Date.now() - tInserted})`);
     const rejected = rej.rowCount;
     await client.query(`update list_source set total = total + $1, shortlisted = shortlisted + $2, status = 'completed',
                           status_severity = case when $3::int > 0 then 'warning' else null end,
