@@ -214,6 +214,10 @@ describe('the reshaping of a CSV body for PostgreSQL (csv-import.ts CsvReshaper)
       expect(Buffer.concat([r.push(bytes.subarray(0, cut)), r.push(bytes.subarray(cut)), r.end()]).toString(), `cut ${cut}`).toBe(want);
     }
   });
+  it('refuses a line of only \\. inside quotes (PostgreSQL would end the COPY there), keeps \\.x', () => {
+    expect(() => run('\na,"x\n\\.\r\ny"\n', 2, ',')).toThrow(expect.objectContaining({ code: 'CSV_RESHAPE', lines: 3 }));
+    expect(run('\na,"x\n\\.x\n\\"\n', 2, ',')).toBe('a,"x\n\\.x\n\\",4,\n');
+  });
   it('a lone CR ends a record too; semicolons and tabs separate', () => {
     expect(run('\ra;b\rc;d', 2, ';')).toBe('a;b;2;\nc;d;3;\n');
     expect(run('\na\tb\tc\n', 1, '\t')).toBe('a\t2\t\n');

@@ -142,6 +142,8 @@ export class CsvReshaper {
   private prevCR = false;
   /** The last byte ended a record with CR: a LF right after it belongs to the same line break. */
   private endedOnCR = false;
+  /** Inside quotes: 1 at the start of a line, 2 after a backslash there, 3 after `\.`; else 0. */
+  private quotedLine = 0;
   private out: Buffer = Buffer.allocUnsafe(1 << 17);
   private pos = 0;
   rows = 0;
@@ -198,10 +200,15 @@ export class CsvReshaper {
     for (let i = 0; i < b.length; i++) {
       const c = b[i];
       if (this.inQuote) {
+        // PostgreSQL (15) ends the COPY at a line of only `\.` even inside a quoted field.
+        const dot = this.quotedLine;
+        this.quotedLine = dot === 1 && c === 0x5c ? 2 : dot === 2 && c === 0x2e ? 3 : 0;
         if (c === QUOTE) { this.inQuote = false; this.afterClose = true; }
-        else if (c === LF) { if (!this.prevCR) this.line++; }
-        else if (c === CR) this.line++;
-        else if (c === NUL) { this.nul = true; if (start >= 0) { this.emit(b, start, i); start = i + 1; } }
+        else if (c === LF || c === CR) {
+          if (dot === 3) this.fail('a line of only "\\." inside a quoted field cannot be read');
+          if (c === CR || !this.prevCR) this.line++;
+          this.quotedLine = 1;
+        } else if (c === NUL) { this.nul = true; if (start >= 0) { this.emit(b, start, i); start = i + 1; } }
         this.prevCR = c === CR;
         continue;
       }
