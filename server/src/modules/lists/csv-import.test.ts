@@ -185,6 +185,13 @@ describe('CSV upload into a list (POST /list-company/source)', () => {
     });
   });
 
+  it('counts the lines of a header with a quoted line break', async () => {
+    const list = await newList();
+    const res = await upload(a, list.id, 'Company,"Web\nsite"\nA,a.example.com\nB,\n', { name: 'Company', website: 'Web\nsite' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(await rejected(res.json().sourceId)).toEqual(['Line,Name,Website,Reason', '4,B,,Company website is required']);
+  });
+
   it('takes a 50 MB file', { timeout: 120_000 }, async () => {
     const list = await newList();
     const pad = 'x'.repeat(1000);

@@ -307,6 +307,8 @@ export async function importCsv(opts: {
       if (!bom) buf = noBom(buf);
       const headerBytes = buf.subarray(at, end < 0 ? buf.length : end);
       if (headerBytes.length === 0) return;
+      // A header with a quoted line break spans more than one line.
+      line += (headerBytes.toString('latin1').match(/\r\n|\r|\n/g) ?? []).length;
       const firstLine = headerBytes.toString('utf8');
       const delimiter = sniffDelimiter(firstLine.split('\n')[0]);
       let headers: string[];
@@ -393,18 +395,16 @@ export async function importCsv(opts: {
     // the primary key and the (organization_id, id) index grow at their right edge instead of at a
     // random place per row.
     const tMerged = Date.now();
-    const ins = await client.query<{ inserted: number }>(
-      `with ins as (insert into idea (id, organization_id, list_id, name, website, domain, source_ids, data, created_at, updated_at)
-                    select ($4 || lpad(to_hex(r.line), 8, '0'))::uuid, $1, $2, r.name, r.website, r.domain, array[$3::text], r.data, now(), now()
-                      from import_row r
-                     where r.reason is null and not exists (select 1 from idea i where i.organization_id = $1 and i.list_id = $2 and i.domain = r.domain)
-                    returning 1)
-       select count(*)::int as inserted from ins`,
+    const ins = await client.query(
+      `insert into idea (id, organization_id, list_id, name, website, domain, source_ids, data, created_at, updated_at)
+       select ($4 || lpad(to_hex(r.line), 8, '0'))::uuid, $1, $2, r.name, r.website, r.domain, array[$3::text], r.data, now(), now()
+         from import_row r
+        where r.reason is null and not exists (select 1 from idea i where i.organization_id = $1 and i.list_id = $2 and i.domain = r.domain)`,
       [organizationId, listId, sourceId, orderedIdPrefix()]);
     const tInserted = Date.now();
     const rej = await client.query(`insert into list_source_rejection (organization_id, source_id, line, reason, name, website)
                                     select $1, $2, line, reason, name, website from import_row where reason is not null`, [organizationId, sourceId]);
-    const { inserted } = ins.rows[0];
+    const inserted = ins.rowCount;
     const { merged, merged_short: mergedShort } = mer.rows[0];
     if (process.env.DS_IMPORT_TRACE) console.log(`import: ${rows} rows; reshape + COPY (format csv) ${tCopied - started} ms, company rules in SQL ${tRules - tCopied} ms, dedupe+insert+rejections ${Date.now() - tRules} ms (analyze + duplicates ${tDup - tRules}, merge ${tMerged - tDup}, insert ${tInserted - tMerged}, rejections ${Date.now() - tInserted})`);
     const rejected = rej.rowCount;
