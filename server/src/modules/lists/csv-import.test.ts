@@ -116,6 +116,10 @@ describe('CSV upload into a list (POST /list-company/source)', () => {
     expect((await upload(a, list.id, 'Company,Website\nX,x.example.com\n', {})).json().message).toBe('Please map the name and website columns.');
     expect((await upload(a, list.id, 'Company,Website\n')).json().message).toBe('The file has no rows below its header.');
     expect((await upload(b, list.id, 'Company,Website\nX,x.example.com\n')).statusCode).toBe(404);
+    const wide = Array.from({ length: 1600 }, (_, i) => `h${i}`).join(',');
+    const tooWide = await upload(a, list.id, `${wide},Company,Website\n${'x,'.repeat(1600)}A,a.example.com\n`);
+    expect(tooWide.statusCode).toBe(400);
+    expect(tooWide.json().message).toBe(CSV_MESSAGES.tooManyColumns);
     const l = (await a.get(`/api/v1/list-company/${list.id}`)).json().list;
     expect(l).toMatchObject({ totalIdeas: 0, totalSources: 0 });
   });

@@ -28,7 +28,11 @@ export const CSV_MESSAGES = {
   nameRequired: 'Company name is required',
   duplicateInFile: (line: number) => `Duplicate domain in the file (first on line ${line})`,
   nul: 'The row contains a NUL character',
+  tooManyColumns: 'The mapped columns must be among the first 1,500 columns of the file.',
 } as const;
+
+/** The staging table's columns at most (PostgreSQL's limit is 1,600 a table). */
+export const CSV_MAX_COLUMNS = 1500;
 
 export interface CsvMapping {
   /** Header of the name column. */
@@ -325,6 +329,8 @@ export async function importCsv(opts: {
       const keep = wanted.map((key) => ({ key, at: headers.indexOf(key) })).filter((k) => k.at >= 0 && k.at !== nameAt && k.at !== siteAt).slice(0, 50);
       head = { headers, nameAt, siteAt, keep };
       columns = Math.max(nameAt, siteAt, ...keep.map((k) => k.at)) + 1;
+      // The staging table has a text column up to the last needed one (PostgreSQL allows 1,600 a table).
+      if (columns > CSV_MAX_COLUMNS) throw badRequest(CSV_MESSAGES.tooManyColumns);
       const cols = Array.from({ length: columns }, (_, i) => `c${i}`);
       await client.temp('import_raw', `${cols.map((c) => `${c} text`).join(', ')}, line int not null, nul boolean`);
       // From the header's own line break on: the reshaper reads it as the end of an empty record.
