@@ -92,8 +92,12 @@ describe('db/sql.ts', () => {
       await c.temp('t_rows', 'n int, name text');
       await pipeline(Readable.from(['1\tone\n', '2\ttwo\n']), c.copyInto('t_rows', ['n', 'name']));
       expect(await c.local(`update t_rows set name = upper(name) where n = 2`)).toBe(1);
+      // CSV format: PostgreSQL parses the quotes; only the three separators; local statements take bound parameters.
+      expect(() => c.copyInto('t_rows', ['n', 'name'], { delimiter: "'" as ',' })).toThrow(/separator/);
+      await pipeline(Readable.from(['3;"a;b ""c"""\n']), c.copyInto('t_rows', ['n', 'name'], { delimiter: ';' }));
+      expect(await c.local('update t_rows set n = 30 where name = $1', ['a;b "c"'])).toBe(1);
       const { rows } = await c.query<{ n: number; users: number }>('select (select count(*) from t_rows)::int as n, (select count(*) from app_user where organization_id = $1)::int as users', [a]);
-      expect(rows[0].n).toBe(2);
+      expect(rows[0].n).toBe(3);
       expect(rows[0].users).toBeGreaterThan(0);
       await c.local('commit');
     } finally {

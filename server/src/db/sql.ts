@@ -155,10 +155,14 @@ export function crossTenant(reason: UnscopedReason): { filters: { tenant: false 
 export interface TenantCopyClient {
   query<T = Record<string, unknown>>(sql: string, params: readonly unknown[]): Promise<{ rows: T[]; rowCount: number }>;
   temp(name: string, columns: string): Promise<void>;
-  local(sql: string): Promise<number>;
-  copyInto(table: string, columns: readonly string[]): Writable;
+  local(sql: string, params?: readonly unknown[]): Promise<number>;
+  copyInto(table: string, columns: readonly string[], csv?: { delimiter: CopyCsvDelimiter }): Writable;
   end(): Promise<void>;
 }
+
+/** The separators a CSV COPY may be told (PostgreSQL parses the CSV itself: `format csv`). */
+export type CopyCsvDelimiter = ',' | ';' | '\t';
+const COPY_CSV_DELIMITER: Record<CopyCsvDelimiter, string> = { ',': `','`, ';': `';'`, '\t': `E'\\t'` };
 
 // Session statements that read no tenant row: transaction control, a few memory settings, ANALYZE.
 const SESSION_STATEMENT = /^\s*(begin|commit|rollback|analyze\s+[a-z_]+|set(\s+local)?\s+(work_mem|temp_buffers|maintenance_work_mem)\s*=\s*'[0-9a-z]+')\s*;?\s*$/i;
@@ -187,15 +191,17 @@ export async function tenantCopyClient(connectionString: string, organizationId:
       await client.query(`create temp table ${name} (${columns}) on commit drop`);
       temps.add(name);
     },
-    async local(sql: string) {
+    async local(sql: string, params: readonly unknown[] = []) {
       onlyTemps(sql);
-      const res = await client.query(sql);
+      const res = await client.query(sql, [...params]);
       return res.rowCount ?? 0;
     },
-    copyInto(table: string, columns: readonly string[]) {
+    copyInto(table: string, columns: readonly string[], csv?: { delimiter: CopyCsvDelimiter }) {
       if (!temps.has(table)) throw new UnscopedStatementError(`tenantCopyClient.copyInto: ${table} is not a temporary table of this connection`);
       if (columns.some((c) => !/^[a-z_][a-z0-9_]*$/.test(c))) throw new UnscopedStatementError('tenantCopyClient.copyInto: plain column names only');
-      return client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`));
+      if (csv && !(csv.delimiter in COPY_CSV_DELIMITER)) throw new UnscopedStatementError('tenantCopyClient.copyInto: a comma, semicolon or tab separator only');
+      const opts = csv ? ` with (format csv, delimiter ${COPY_CSV_DELIMITER[csv.delimiter]}, encoding 'UTF8')` : '';
+      return client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin${opts}`));
     },
     async end() {
       await client.end();

@@ -2,7 +2,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { utf8, CSV_MESSAGES } from './csv-import';
+import { utf8, CSV_MESSAGES, CsvReshaper } from './csv-import';
+import { companyProblems, normalizeDomain } from '@dealscout/shared/domain';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 
 /** A multipart body with the form fields first, then the file. */
@@ -115,8 +116,84 @@ describe('CSV upload into a list (POST /list-company/source)', () => {
     expect((await upload(a, list.id, 'Company,Website\nX,x.example.com\n', {})).json().message).toBe('Please map the name and website columns.');
     expect((await upload(a, list.id, 'Company,Website\n')).json().message).toBe('The file has no rows below its header.');
     expect((await upload(b, list.id, 'Company,Website\nX,x.example.com\n')).statusCode).toBe(404);
+    const wide = Array.from({ length: 1600 }, (_, i) => `h${i}`).join(',');
+    const tooWide = await upload(a, list.id, `${wide},Company,Website\n${'x,'.repeat(1600)}A,a.example.com\n`);
+    expect(tooWide.statusCode).toBe(400);
+    expect(tooWide.json().message).toBe(CSV_MESSAGES.tooManyColumns);
     const l = (await a.get(`/api/v1/list-company/${list.id}`)).json().list;
     expect(l).toMatchObject({ totalIdeas: 0, totalSources: 0 });
+  });
+
+  it('reads ragged rows, empty lines, CRLF line breaks (also inside quotes), tabs and NUL bytes as csv-parse did; the line is where a record ends', async () => {
+    const list = await newList();
+    const csv = 'Company\tWebsite\tCity\r\n'
+      + '\r\n'
+      + 'Short\tshort.example.com\r\n'
+      + 'Long\tlong.example.com\tParis\textra\t"more\tstuff"\r\n'
+      + 'Multi\tmulti.example.com\t"two\r\nlines"\r\n'
+      + 'Nul\u0000\tnul.example.com\tX\r\n'
+      + 'Last\tlast.example.com\tRome';
+    const res = await upload(a, list.id, csv);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ rows: 5, inserted: 4, rejected: 1 });
+    expect((await ideas(list.id)).map((i) => [i.name, i.domain, i.data])).toEqual([
+      ['Last', 'last.example.com', { City: 'Rome' }],
+      ['Long', 'long.example.com', { City: 'Paris' }],
+      ['Multi', 'multi.example.com', { City: 'two\r\nlines' }],
+      ['Short', 'short.example.com', { City: '' }],
+    ]);
+    expect(await rejected(res.json().sourceId)).toEqual(['Line,Name,Website,Reason', '7,Nul,nul.example.com,The row contains a NUL character']);
+  });
+
+  it('refuses a stray quote and a quote left open with the line, changing nothing', async () => {
+    const list = await newList();
+    const stray = await upload(a, list.id, 'Company,Website\nOk,ok.example.com\nAcme 5" screen,acme.example.com\nB,b.example.com\n');
+    expect(stray.statusCode).toBe(400);
+    expect(stray.json().message).toMatch(/^The file could not be read as CSV near line 3: Invalid Opening Quote/);
+    const open = await upload(a, list.id, 'Company,Website\n"Acme,acme.example.com\nB,b.example.com\n');
+    expect(open.statusCode).toBe(400);
+    expect(open.json().message).toMatch(/^The file could not be read as CSV near line 4: Quote Not Closed/);
+    const after = await upload(a, list.id, 'Company,Website\n"Acme"x,acme.example.com\n');
+    expect(after.json().message).toMatch(/near line 2: Invalid Closing Quote/);
+    expect((await a.get(`/api/v1/list-company/${list.id}`)).json().list).toMatchObject({ totalIdeas: 0, totalSources: 0 });
+  });
+
+  it('judges names and websites in SQL exactly as companyProblems and normalizeDomain do', async () => {
+    const list = await newList();
+    const sites = ['https://www.acme.example.com', 'HTTP://WWW.Upper.Example.COM/Path?q=1#x', 'www.www.double.example.com', 'www.com', 'x.example.com:8080/a',
+      'https://port.example.com:123456', 'not a url', 'acme', 'a-.example.com', '-a.example.com', 'ftp://ftp.example.com', 'http://sp ace.example.com',
+      'http://x.example.com/ü?é', 'user@mail.example.com', 'trail.example.com.', 'x.c', 'x.' + 'a'.repeat(63), 'x.' + 'a'.repeat(64), '\u00a0nbsp.example.com\u3000',
+      'tab.example.com/a\tb', `${'l'.repeat(250)}.com`, `${'l'.repeat(252)}.com`, '', '   ', 'colon.example.com:', 'five.example.com:12345',
+      'HTTPS://upper.example.cc:99999/x', `https://${'a'.repeat(70)}.example.com`, 'http://http://x.example.com', 'frag.example.com#x', 'query.example.com?q',
+      'httpS://mixed.example.com', 'https://tld.example.' + 'b'.repeat(63) + ':80/p', 'https://www.', 'https://www.example', 'https:/one.example.com'];
+    const names = ['Ok', '', '  ', '\u00a0Spaced\u2003', 'n'.repeat(255), 'n'.repeat(256)];
+    const rowsIn = sites.flatMap((w, i) => names.map((n, j) => ({ n, w, k: `${i}-${j}` })));
+    const cell = (v: string) => `"${v.replace(/"/g, '""')}"`;
+    const csv = 'Company,Website,Key\n' + rowsIn.map((r, i) => `${cell(r.n)},${cell(r.w)},${cell(String(i))}`).join('\n') + '\n';
+    const res = await upload(a, list.id, csv);
+    expect(res.statusCode, res.body).toBe(201);
+    const page = (await a.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, pageSize: 1000 })).json().listCompanyIdeas as { data: Record<string, string>; domain: string }[];
+    const got = new Map(page.map((i) => [Number(i.data.Key), i.domain]));
+    const report = await rejected(res.json().sourceId);
+    const reasons = new Map(report.slice(1).map((l) => [Number(l.split(',')[0]) - 2, l.slice(l.lastIndexOf(',') + 1)]));
+    expect(got.size + reasons.size).toBe(rowsIn.length);
+    const seen = new Set<string>();
+    rowsIn.forEach((r, i) => {
+      const p = companyProblems({ name: r.n, website: r.w });
+      const want = p.name ?? p.website;
+      if (want) { expect(reasons.get(i), JSON.stringify(r)).toBe(want); return; }
+      const d = normalizeDomain(r.w);
+      if (seen.has(d)) { expect(reasons.get(i), JSON.stringify(r)).toMatch(/^Duplicate domain in the file/); return; }
+      seen.add(d);
+      expect(got.get(i), JSON.stringify(r)).toBe(d);
+    });
+  });
+
+  it('counts the lines of a header with a quoted line break', async () => {
+    const list = await newList();
+    const res = await upload(a, list.id, 'Company,"Web\nsite"\nA,a.example.com\nB,\n', { name: 'Company', website: 'Web\nsite' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(await rejected(res.json().sourceId)).toEqual(['Line,Name,Website,Reason', '4,B,,Company website is required']);
   });
 
   it('takes a 50 MB file', { timeout: 120_000 }, async () => {
@@ -130,6 +207,31 @@ describe('CSV upload into a list (POST /list-company/source)', () => {
     expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
     expect(res.json()).toMatchObject({ rows: 52_000, inserted: 52_000, rejected: 0 });
     expect((await a.get(`/api/v1/list-company/${list.id}`)).json().list.totalIdeas).toBe(52_000);
+  });
+});
+
+describe('the reshaping of a CSV body for PostgreSQL (csv-import.ts CsvReshaper)', () => {
+  const run = (text: string, columns: number, d: string) => {
+    const r = new CsvReshaper(d.charCodeAt(0), columns, 1);
+    return Buffer.concat([r.push(Buffer.from(text)), r.end()]).toString();
+  };
+  it('gives every record the columns, its line and the NUL flag, across chunk boundaries at every byte', () => {
+    const text = '\na,"b\r\n""c"""\r\n\r\nd\r\ne,f,g,"h,i"\nj\u0000,k';
+    const want = 'a,"b\r\n""c""",3,\nd,,5,\ne,f,6,\nj,k,7,t\n';
+    expect(run(text, 2, ',')).toBe(want);
+    const bytes = Buffer.from(text);
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const r = new CsvReshaper(0x2c, 2, 1);
+      expect(Buffer.concat([r.push(bytes.subarray(0, cut)), r.push(bytes.subarray(cut)), r.end()]).toString(), `cut ${cut}`).toBe(want);
+    }
+  });
+  it('refuses a line of only \\. inside quotes (PostgreSQL would end the COPY there), keeps \\.x', () => {
+    expect(() => run('\na,"x\n\\.\r\ny"\n', 2, ',')).toThrow(expect.objectContaining({ code: 'CSV_RESHAPE', lines: 3 }));
+    expect(run('\na,"x\n\\.x\n\\"\n', 2, ',')).toBe('a,"x\n\\.x\n\\",4,\n');
+  });
+  it('a lone CR ends a record too; semicolons and tabs separate', () => {
+    expect(run('\ra;b\rc;d', 2, ';')).toBe('a;b;2;\nc;d;3;\n');
+    expect(run('\na\tb\tc\n', 1, '\t')).toBe('a\t2\t\n');
   });
 });
 
