@@ -217,6 +217,16 @@ describe('CRM sync: outbound', () => {
       expect(sf.find('Account', { Name: 'Endframe' })).toHaveLength(1);
     }, 120_000);
 
+    it('a stored bulk job Salesforce no longer knows is forgotten; its record is compared and sent again', async () => {
+      const lost = await newCompany(admin, { name: 'Lost Job Co', website: 'lostjob.example.com' });
+      await ctx.em().execute(`insert into crm_push_job (id, organization_id, provider, entity_type, job_id, items, created_at) values (gen_random_uuid(), ?, 'salesforce', 'company', '7500000000GONEAAA', ?, now())`,
+        [orgId, JSON.stringify({ [lost.id]: { localId: lost.id, crmId: null, agreed: {}, sent: [] } })]);
+      const s = await sync(admin);
+      expect(s.status, JSON.stringify(s)).toBe('completed');
+      expect(sf.find('Account', { Dealscout_Id__c: lost.id })).toHaveLength(1);
+      expect(await rows(`select job_id from crm_push_job where organization_id = ?`, [orgId])).toEqual([]);
+    }, 90_000);
+
     it('another organization cannot read the sync history of this one (404)', async () => {
       const b = await createOrg(ctx, { name: 'Pushco rival' });
       const rival = await signedIn(ctx, b.admin.email);

@@ -186,9 +186,12 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
       `select job_id, items from crm_push_job where organization_id = ? and provider = ? and entity_type = ? order by created_at`, [org, ctx.provider, entityType]);
     for (const j of jobs) {
       let results: CrmWriteResult[] = [];
-      if (writer instanceof SalesforceCrmWriter) {
+      if (writer instanceof SalesforceCrmWriter && ctx.crm.kind === 'salesforce') {
         try {
-          results = await writer.resumeBulkJob(j.job_id);
+          // Made but never uploaded (the crash came first): abort it; its records are sent again below.
+          const info = await ctx.crm.client.ingestJobInfo(j.job_id);
+          if (info.state === 'Open') await ctx.crm.client.setIngestJobState(j.job_id, 'Aborted');
+          else if (info.state !== 'Aborted') results = await writer.resumeBulkJob(j.job_id);
         } catch (err) {
           // A job Salesforce no longer knows (deleted, expired): forget it; the records are compared and sent again.
           if (!(err instanceof SalesforceError) || err.rateLimited || err.authorizationLost || err.errorCode === 'CONNECTION_FAILED') throw err;
