@@ -217,6 +217,44 @@ describe('CRM sync: outbound', () => {
       expect(sf.find('Account', { Name: 'Endframe' })).toHaveLength(1);
     }, 120_000);
 
+    it('the API limit reached by the write: the attempt fails with the rate-limit message, the retry writes it once', async () => {
+      // How many requests a sync with nothing to send makes (its queries), to let exactly those and the describe through.
+      const before = sf.apiRequests;
+      expect((await sync(admin)).result!.outbound).toEqual({ written: 0, failed: 0 });
+      const reads = sf.apiRequests - before;
+      const limited = await newCompany(admin, { name: 'Limited Co', website: 'limited.example.com' });
+      sf.requestLimit = sf.apiRequests + reads + 1;
+      const start = await admin.post('/api/v1/crm/sync', {});
+      const executionId = start.json().executionId as string;
+      await eventually(async () => {
+        const [r] = await rows<{ status_message: string | null }>(`select status_message from execution where id = ?`, [executionId]);
+        return r.status_message === 'Salesforce is limiting requests right now. Please try again in a minute.' ? true : undefined;
+      }, 'the rate-limited attempt', 30_000);
+      expect(sf.find('Account', { Dealscout_Id__c: limited.id })).toHaveLength(0);
+      sf.requestLimit = 1_000_000;
+      const done = await eventually(async () => {
+        const st = (await admin.get('/api/v1/crm/sync')).json();
+        return st.status === 'progress' ? undefined : st;
+      }, 'the retried sync', 60_000);
+      expect(done.status, JSON.stringify(done)).toBe('completed');
+      expect(sf.find('Account', { Dealscout_Id__c: limited.id })).toHaveLength(1);
+    }, 120_000);
+
+    it('a record Salesforce refuses is counted as failed (with its code) and tried again on the next sync', async () => {
+      const refused = await newCompany(admin, { name: 'Refused Co', website: 'refused.example.com' });
+      let lift = false;
+      sf.rejectWrites({ sobject: 'Account', when: (v) => !lift && v.Name === 'Refused Co', statusCode: 'FIELD_CUSTOM_VALIDATION_EXCEPTION', message: 'Industry is required' });
+      const s = await sync(admin);
+      expect(s.status).toBe('completed');
+      expect(s.message).toBe(CRM_SYNC_MESSAGES.failures);
+      expect(s.result!.outbound).toEqual({ written: 0, failed: 1 });
+      expect(s.result!.failures.join(' ')).toContain('FIELD_CUSTOM_VALIDATION_EXCEPTION');
+      lift = true;
+      const again = await sync(admin);
+      expect(again.message).toBe(CRM_SYNC_MESSAGES.completed);
+      expect(sf.find('Account', { Dealscout_Id__c: refused.id })).toHaveLength(1);
+    }, 120_000);
+
     it('a stored bulk job Salesforce no longer knows is forgotten; its record is compared and sent again', async () => {
       const lost = await newCompany(admin, { name: 'Lost Job Co', website: 'lostjob.example.com' });
       await ctx.em().execute(`insert into crm_push_job (id, organization_id, provider, entity_type, job_id, items, created_at) values (gen_random_uuid(), ?, 'salesforce', 'company', '7500000000GONEAAA', ?, now())`,
@@ -269,6 +307,12 @@ describe('CRM sync: outbound', () => {
       expect(aff.organizations.find((o) => o.id === o1.id)!.name).toBe('Aviato Ltd');
       expect((await rows<{ name: string }>(`select name from company where id = ?`, [aviato.id]))[0].name).toBe('Aviato Ltd');
       expect(aff.organizations.filter((o) => o.domain === 'breamhall.example.com')).toHaveLength(1);
+      // An activity logged here on the linked person: one note, also after more syncs.
+      const [erlich] = await rows<{ id: string }>(`select id from contact where organization_id = ? and lower(email) = 'erlich@aviato.example.com'`, [g.organization.id]);
+      const today = new Date().toISOString().slice(0, 10);
+      const logged = await gAdmin.post('/api/v1/activity', { type: 'f2f', companyId: aviato.id, contactId: erlich.id, date: today, content: 'Met at the incubator' });
+      expect(logged.statusCode, logged.body).toBe(201);
+      const activityId = logged.json().activity?.id ?? logged.json().id;
       // A link lost (as after a crash before we stored it): the next sync finds the organization by domain instead of creating it again.
       await ctx.em().execute(`delete from crm_link where organization_id = ? and company_id = ?`, [g.organization.id, bream.id]);
       const again = await sync(gAdmin);
@@ -277,6 +321,9 @@ describe('CRM sync: outbound', () => {
       expect(aff.organizations.filter((o) => o.domain === 'aviato.example.com')).toHaveLength(1);
       const third = await sync(gAdmin);
       expect(third.result!.outbound).toEqual({ written: 0, failed: 0 });
+      const notes = aff.notes.filter((n) => n.content.includes(`Dealscout activity ${activityId}`));
+      expect(notes).toHaveLength(1);
+      expect(notes[0].content).toContain('Met at the incubator');
     }, 120_000);
   });
 });
