@@ -192,6 +192,12 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
     const before = shadows.get(crmId);
     return !!before && m.crmField in before && sameValue(before[m.crmField], agreed.get(crmId)![m.crmField]);
   };
+  // Under use_latest, a value not changed here since the last agreement takes the CRM's change
+  // whatever the record's updated_at says (an edit of another column here is not a change of this one).
+  const unchangedHere = (crmId: string, m: ResolvedMapping, current: unknown): boolean => {
+    const before = shadows.get(crmId);
+    return m.reconciliation === 'use_latest' && !!before && m.crmField in before && sameValue(before[m.crmField], mappedText(m, current));
+  };
 
   const changes: ChangeRow[] = [];
   const linkedNow = new Set(newLinks.map((l) => l.crmId));
@@ -214,7 +220,8 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
       // Identity columns are never emptied by sync (a company needs its website, a contact its email).
       if (isEmptyValue(incoming) && (col === 'website' || col === 'email')) continue;
       if (!isNew && unchangedInCrm(r.crmId, m)) continue;
-      if (!crmWins(m.reconciliation, cur, incoming, isNew ? null : new Date(row.updated_at), r.stamp)) continue;
+      if (!isNew && unchangedHere(r.crmId, m, cur) ? sameValue(mappedText(m, cur), mappedText(m, incoming))
+        : !crmWins(m.reconciliation, cur, incoming, isNew ? null : new Date(row.updated_at), r.stamp)) continue;
       const next = clip(text(incoming), col === 'name' || col === 'website' ? 255 : 128);
       const upd = columnUpdates.get(id) ?? {};
       upd[col] = next;
@@ -228,7 +235,8 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
       if (!coerced.ok) { fail(ctx, `${r.crmId} ${m.crmField}: ${coerced.message}`); continue; }
       const cur = values.get(`${id}:${m.fieldId}`);
       if (!isNew && unchangedInCrm(r.crmId, m)) continue;
-      if (!crmWins(m.reconciliation, cur?.value ?? null, coerced.value, isNew ? null : cur?.updated_at ?? null, r.stamp)) continue;
+      if (!isNew && unchangedHere(r.crmId, m, cur?.value ?? null) ? sameValue(mappedText(m, cur?.value ?? null), text(coerced.value))
+        : !crmWins(m.reconciliation, cur?.value ?? null, coerced.value, isNew ? null : cur?.updated_at ?? null, r.stamp)) continue;
       const v = coerced.value;
       if (v === null) valueDeletes.push({ e: id, f: m.fieldId });
       else valueWrites.push({ e: id, f: m.fieldId, v, t: text(v), n: NUMERIC_TYPES.includes(m.dataType) ? Number(v) : null, b: m.dataType === 'boolean' ? Boolean(v) : null });

@@ -145,6 +145,18 @@ describe('CRM sync: outbound', () => {
       expect(s.result!.outbound).toEqual({ written: 1, failed: 0 });
     }, 90_000);
 
+    it('use_latest field by field: the CRM changed the name, we changed the website later — both sides end with both changes', async () => {
+      const [hooli] = await rows<{ id: string }>(`select id from company where organization_id = ? and domain = 'hooli.example.com'`, [orgId]);
+      await new Promise((r) => setTimeout(r, 1100));
+      sf.touch('Account', acc.hooli, { Name: 'Hooli Holdings' });
+      await new Promise((r) => setTimeout(r, 50));
+      expect((await admin.put('/api/v1/entity/company', { id: hooli.id, company: { name: 'Hooli Inc', website: 'https://www.hooli.example.com' } })).statusCode).toBe(200);
+      const s = await sync(admin);
+      expect(s.status).toBe('completed');
+      expect((await rows<{ name: string; website: string }>(`select name, website from company where id = ?`, [hooli.id]))[0]).toEqual({ name: 'Hooli Holdings', website: 'https://www.hooli.example.com' });
+      expect(sf.find('Account', { Id: acc.hooli })[0]).toMatchObject({ Name: 'Hooli Holdings', Website: 'https://www.hooli.example.com' });
+    }, 90_000);
+
     it('records created here are created in Salesforce with the Dealscout id, contacts under their account; an activity becomes one Task', async () => {
       const pied = await newCompany(admin, { name: 'Pied Piper', website: 'piedpiper.example.com' });
       await setValue(admin, 'company', pied.id, industry.id, 'Compression');
