@@ -59,6 +59,15 @@ describe('CRM sync: outbound', () => {
       return s.status === 'progress' ? undefined : s;
     }, 'the sync to finish', 60_000);
   }
+  /** Connects through the fake's consent page; answers where the callback sends the browser. */
+  async function connectSalesforce(c: TestClient): Promise<URL> {
+    const start = await c.post('/api/v1/organization/integration', { provider: 'salesforce' });
+    expect(start.statusCode, start.body).toBe(201);
+    const url = new URL(start.json().authorizationUrl as string);
+    const res = await fetch(`${sf.url}/services/oauth2/authorize`, { method: 'POST', body: new URLSearchParams({ ...Object.fromEntries(url.searchParams), decision: 'allow' }), redirect: 'manual' });
+    const back = new URL(res.headers.get('location')!);
+    return new URL((await c.get(`${back.pathname}${back.search}`)).headers.location as string);
+  }
   const rows = <T>(sql: string, params: unknown[]) => ctx.em().execute<T[]>(sql, params);
   const writes = () => sf.requests.filter((r) => r.method !== 'GET' && (r.path.includes('/composite/sobjects') || r.path.includes('/jobs/ingest'))).length;
 
@@ -74,11 +83,9 @@ describe('CRM sync: outbound', () => {
       const a = await createOrg(ctx, { name: 'Pushco' });
       orgId = a.organization.id;
       admin = await signedIn(ctx, a.admin.email);
-      const start = await admin.post('/api/v1/organization/integration', { provider: 'salesforce' });
-      const url = new URL(start.json().authorizationUrl as string);
-      const res = await fetch(`${sf.url}/services/oauth2/authorize`, { method: 'POST', body: new URLSearchParams({ ...Object.fromEntries(url.searchParams), decision: 'allow' }), redirect: 'manual' });
-      const back = new URL(res.headers.get('location')!);
-      await admin.get(`${back.pathname}${back.search}`);
+      const to = await connectSalesforce(admin);
+      expect(to.searchParams.get('crm')).toBe('salesforce');
+      expect(to.searchParams.get('crmWarning')).toBeNull();
       industry = await newField(admin, 'company', 'string', 'Industry');
       title = await newField(admin, 'contact', 'string', 'Job title');
       const co = await fieldsOf(admin, 'company');
@@ -297,6 +304,21 @@ describe('CRM sync: outbound', () => {
         sf.fields.Account = saved;
       }
     }, 90_000);
+  });
+
+  describe('Salesforce without the Dealscout_Id__c field', () => {
+    it('connecting still connects, with a warning that says what to create', async () => {
+      const saved = sf.fields.Task;
+      sf.fields.Task = saved.filter((f) => f.name !== 'Dealscout_Id__c');
+      try {
+        const c = await createOrg(ctx, { name: 'Nofieldco' });
+        const to = await connectSalesforce(await signedIn(ctx, c.admin.email));
+        expect(to.searchParams.get('crm')).toBe('salesforce');
+        expect(to.searchParams.get('crmWarning')).toBe(CRM_SYNC_MESSAGES.externalIdMissing('Dealscout_Id__c', 'Activity'));
+      } finally {
+        sf.fields.Task = saved;
+      }
+    }, 60_000);
   });
 
   describe('Affinity', () => {
