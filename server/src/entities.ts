@@ -18,14 +18,14 @@ import { ListCompany, ListSource, Idea, ListSourceRejection } from './modules/li
 import { ScoringModel, ScoreRun, IdeaScore } from './modules/scoring/scoring.entity';
 import { EmailOutbox, MailboxSync } from './modules/email-send/outbox.entity';
 import { CrmUserLink } from './modules/crm/crm-user-link.entity';
-import { CrmSyncSettings, CrmSyncState, CrmSyncChange } from './modules/crm-sync/crm-sync.entity';
+import { CrmSyncSettings, CrmSyncState, CrmSyncChange, CrmPushJob, CrmActivityPush } from './modules/crm-sync/crm-sync.entity';
 
 export const entities = [Organization, User, Session, LoginThrottle, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout, RecordCount,
-  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, ListCompany, ListSource, Idea, ListSourceRejection, ScoringModel, ScoreRun, IdeaScore, EmailOutbox, CrmUserLink, MailboxSync, CrmSyncSettings, CrmSyncState, CrmSyncChange];
+  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, ListCompany, ListSource, Idea, ListSourceRejection, ScoringModel, ScoreRun, IdeaScore, EmailOutbox, CrmUserLink, MailboxSync, CrmSyncSettings, CrmSyncState, CrmSyncChange, CrmPushJob, CrmActivityPush];
 
 /** Entities owned by an organization: the tenant filter applies to all of them. */
 export const tenantEntities = [User, Session, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout, RecordCount,
-  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, ListCompany, ListSource, Idea, ListSourceRejection, ScoringModel, ScoreRun, IdeaScore, EmailOutbox, CrmUserLink, MailboxSync, CrmSyncSettings, CrmSyncState, CrmSyncChange];
+  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, ListCompany, ListSource, Idea, ListSourceRejection, ScoringModel, ScoreRun, IdeaScore, EmailOutbox, CrmUserLink, MailboxSync, CrmSyncSettings, CrmSyncState, CrmSyncChange, CrmPushJob, CrmActivityPush];
 
 /** Tables that belong to no organization (checked by the suite-level tenancy test). */
 export const globalTables = ['organization', 'login_throttle', 'mikro_orm_migrations'];

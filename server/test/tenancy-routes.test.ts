@@ -411,6 +411,11 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     await db.query(`insert into crm_sync_state (id, organization_id, provider, object, scope, high_water, last_id, updated_at) values (gen_random_uuid(), $1, 'salesforce', 'Account', '*', now(), $2, now())`, [org.organization.id, `${mark}-sf-last`]);
     await db.query(`insert into crm_sync_change (id, organization_id, provider, entity_type, entity_id, side, action, field_label, old_value, new_value, crm_id, changed_at) values (gen_random_uuid(), $1, 'salesforce', 'company', $2, 'dealscout', 'updated', 'Name', $3, $4, $5, now())`,
       [org.organization.id, company.id, `${mark} old`, `${mark} new`, `${mark}-sf-1`]);
+    // The outbound phase: a Bulk API job not collected yet, and an activity logged in the CRM (issue 23).
+    await db.query(`insert into crm_push_job (id, organization_id, provider, entity_type, job_id, items, created_at) values (gen_random_uuid(), $1, 'salesforce', 'company', $2, $3, now())`,
+      [org.organization.id, `750${mark}job`.slice(0, 40), JSON.stringify({ [company.id]: { localId: company.id, crmId: null, agreed: { Name: `${mark} name` }, sent: [] } })]);
+    await db.query(`insert into crm_activity_push (id, organization_id, provider, activity_id, crm_id, created_at) values (gen_random_uuid(), $1, 'salesforce', (select id from activity where organization_id = $1 limit 1), $2, now())`,
+      [org.organization.id, `00T${mark}`]);
     const play = await db.query<{ id: string }>(`insert into play (id, organization_id, name, instructions, play_type, status, enrichments_included, created_by_id, created_at, updated_at) values (gen_random_uuid(), $1, $2, '[]', 'non_ai', 'published', '[]', $3, now(), now()) returning id::text`, [org.organization.id, `${mark} play`, org.admin.id]);
     const draft = await client.put('/api/v1/play/draft/openai', { name: `${mark} unsaved play`, description: '', instructions: [], title: '', subjectPrompt: '', targetContactId: contact.id });
     expect(draft.statusCode, draft.body).toBe(200);

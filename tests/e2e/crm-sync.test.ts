@@ -1,8 +1,8 @@
 // CRM sync journey in Chromium (issue 23): an admin connects Salesforce through the fake's consent
 // page, tries the header's sync icon before any mapping (the invalid-settings toast), maps Account
 // and Contact fields in the Salesforce settings, syncs from the header (progress, then completed —
-// toasts that stay until dismissed), finds the companies in the table, and reads the sync history in
-// a company's drawer. Real server (web + worker), PostgreSQL, the loopback fake of Salesforce.
+// toasts that stay until dismissed), finds the companies in the table, reads the sync history in
+// a company's drawer, then edits a mapped field there, syncs again and finds the change in the fake. Real server (web + worker), PostgreSQL, the loopback fake of Salesforce.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
@@ -16,11 +16,12 @@ describe('CRM sync in Chromium', () => {
   let server: RunningServer;
   let sf: FakeSalesforce;
   let browser: Browser;
+  let acme: { Id: string };
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-crm-sync-${name}.png`), fullPage: true });
 
   beforeAll(async () => {
     sf = await FakeSalesforce.start({ clientId: 'e2e-client', clientSecret: 'e2e-secret', username: ADMIN.email });
-    const acme = sf.addRecord('Account', { Name: 'Acme Robotics', Website: 'https://acme-robotics.example', Industry: 'Manufacturing' });
+    acme = sf.addRecord('Account', { Name: 'Acme Robotics', Website: 'https://acme-robotics.example', Industry: 'Manufacturing' });
     sf.addRecord('Account', { Name: 'Bluefin Analytics', Website: 'bluefin.example', Industry: 'Software' });
     sf.addRecord('Account', { Name: 'Cobalt Freight', Website: 'https://www.cobalt-freight.example', Industry: 'Logistics' });
     sf.addRecord('Contact', { FirstName: 'Ada', LastName: 'Acme', Email: 'ada@acme-robotics.example', AccountId: acme.Id });
@@ -117,6 +118,45 @@ describe('CRM sync in Chromium', () => {
     expect(await page.getByTestId('sync-history').innerText()).toContain('Created in Dealscout from Salesforce');
     await page.getByTestId('drawer-section-crmSync').scrollIntoViewIfNeeded();
     await shot(page, 'drawer-history');
+
+    // Edit a mapped field here, sync back, find the change in Salesforce. A custom 'Industry' field,
+    // mapped (keep_existing: Dealscout's value is kept and written back) through the API.
+    const fieldKey = await page.evaluate(async () => {
+      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
+      const h = { 'content-type': 'application/json', 'x-csrf-token': csrf };
+      const made = await fetch('/api/v1/entity/field', { method: 'POST', headers: h, body: JSON.stringify({ entityType: 'company', label: 'Industry', dataType: 'string' }) });
+      if (!made.ok) throw new Error(`field: ${made.status} ${await made.text()}`);
+      const field = (await made.json()).field as { id: string; key: string };
+      const current = (await (await fetch('/api/v1/crm/sync-settings')).json()).settings;
+      const saved = await fetch('/api/v1/crm/sync-settings', { method: 'PUT', headers: h, body: JSON.stringify({
+        syncAccounts: current.syncAccounts, syncContacts: current.syncContacts, contactMappings: current.contactMappings,
+        accountMappings: [...current.accountMappings, { crmField: 'Industry', fieldId: field.id, reconciliation: 'keep_existing' }],
+      }) });
+      if (!saved.ok) throw new Error(`sync settings: ${saved.status} ${await saved.text()}`);
+      return field.key;
+    });
+    await page.reload();
+    await rows.filter({ hasText: 'Acme Robotics' }).click();
+    await page.locator('[data-testid="record-drawer"][data-visibility="Visible"]').waitFor();
+    await page.getByTestId('drawer-tab-details').click();
+    const fieldRow = page.locator(`[data-testid="drawer-field-row"][data-field-key="${fieldKey}"]`);
+    await fieldRow.waitFor();
+    await fieldRow.getByTestId('drawer-field-edit').click();
+    await fieldRow.getByTestId('drawer-field-input').fill('Industrial robots');
+    await fieldRow.getByTestId('drawer-field-save').click();
+    await expect.poll(async () => (await server.query<{ v: string }>(`select value_text as v from field_value`))[0]?.v, { timeout: 20_000 }).toBe('Industrial robots');
+    await expect.poll(() => fieldRow.getByTestId('drawer-field-value').innerText(), { timeout: 20_000 }).toContain('Industrial robots');
+    await syncButton.click();
+    await expect.poll(() => sf.find('Account', { Id: acme.Id })[0]?.Industry, { timeout: 60_000 }).toBe('Industrial robots');
+    await toast('success', 'Sync completed successfully!').last().waitFor({ timeout: 60_000 });
+    const [acmeRow] = await server.query<{ id: string }>(`select id from company where name = 'Acme Robotics'`);
+    expect(sf.find('Account', { Id: acme.Id })[0]).toMatchObject({ Name: 'Acme Robotics', Dealscout_Id__c: acmeRow.id });
+    // Updated, not duplicated; the drawer's history says what went to Salesforce.
+    expect(sf.find('Account', { Name: 'Acme Robotics' })).toHaveLength(1);
+    await page.getByTestId('drawer-section-toggle-crmSync').click();
+    await page.getByTestId('sync-history').filter({ hasText: 'Industry updated in Salesforce: (empty) → Industrial robots' }).waitFor();
+    await page.getByTestId('drawer-section-crmSync').scrollIntoViewIfNeeded();
+    await shot(page, 'synced-back');
     await ctx.close();
   }, 180_000);
 });

@@ -21,6 +21,9 @@ export const CRM_SYNC_MESSAGES = {
   fieldInvalid: 'This Dealscout field cannot be mapped.',
   duplicateTarget: 'Each Dealscout field can be mapped once.',
   crmFieldRequired: 'Pick a CRM field.',
+  /** Salesforce lacks the External ID field sync writes back by (ARCHITECTURE 'Idempotency'). */
+  externalIdMissing: (field: string, sobject: string) =>
+    `Salesforce has no ${field} External ID field on ${sobject}. Ask your Salesforce admin to create it (Text(64), External ID, Unique) on Account, Contact and Activity, then sync again.`,
 } as const;
 
 // NUL characters and lone surrogates are refused for every route by the server's input guard.
@@ -71,7 +74,7 @@ export const CrmSyncCounts = z.object({
 export type CrmSyncCounts = z.infer<typeof CrmSyncCounts>;
 export const CrmSyncResult = z.object({
   accounts: CrmSyncCounts, contacts: CrmSyncCounts,
-  /** The outbound phase (pushChanges): null while it is not built. */
+  /** The outbound phase (pushChanges): records and activities written to the CRM, and those that failed (null: not run, e.g. an older result). */
   outbound: z.object({ written: z.number().int(), failed: z.number().int() }).nullable(),
   failures: z.array(z.string()).max(50),
 });

@@ -20,6 +20,10 @@ export const CrmLink = defineEntity({
     externalId: p.string().length(255),
     company: () => p.manyToOne(Company).nullable().deleteRule('cascade'),
     contact: () => p.manyToOne(Contact).nullable().deleteRule('cascade'),
+    /** CRM sync: the mapped fields' values both sides last agreed on, by CRM field name (crm-sync/push.ts). */
+    crmValues: p.json<Record<string, string | null>>().nullable(),
+    /** When crm_values last changed because the CRM's values did (a read that found them changed). */
+    crmValuesAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   checks: [{ name: 'crm_link_one_record_check', expression: '(company_id is null) <> (contact_id is null)' }],

@@ -77,3 +77,41 @@ export const CrmSyncChange = defineEntity({
   indexes: [{ name: 'crm_sync_change_org_entity_index', properties: ['organization', 'entityType', 'entityId', 'changedAt'] }],
 });
 export type ICrmSyncChange = InferEntity<typeof CrmSyncChange>;
+
+/**
+ * A Bulk API 2.0 job the outbound phase started and has not collected yet: its id (heard as soon as
+ * Salesforce made it) and what was sent per Dealscout id (the CRM id it had, the values to remember
+ * as agreed). A sync resumed after a crash collects the job instead of loading a second one.
+ */
+export const CrmPushJob = defineEntity({
+  name: 'CrmPushJob',
+  tableName: 'crm_push_job',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    organization: () => p.manyToOne(Organization),
+    provider: p.string().length(20),
+    entityType: p.string().length(20),
+    jobId: p.string().length(40),
+    items: p.json<Record<string, { crmId: string | null; values: Record<string, string | null>; sent: Record<string, string | null> }>>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  indexes: [{ name: 'crm_push_job_org_provider_type_index', properties: ['organization', 'provider', 'entityType'] }],
+});
+export type ICrmPushJob = InferEntity<typeof CrmPushJob>;
+
+/** An activity logged in the CRM (a Salesforce Task, an Affinity note): each once per provider. */
+export const CrmActivityPush = defineEntity({
+  name: 'CrmActivityPush',
+  tableName: 'crm_activity_push',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    organization: () => p.manyToOne(Organization),
+    provider: p.string().length(20),
+    /** The activity (no FK, like crm_sync_change: the CRM keeps the Task when the activity is deleted here). */
+    activityId: p.uuid(),
+    crmId: p.string().length(255),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [{ name: 'crm_activity_push_org_provider_activity_unique', properties: ['organization', 'provider', 'activityId'] }],
+});
+export type ICrmActivityPush = InferEntity<typeof CrmActivityPush>;

@@ -183,12 +183,14 @@ describe('CRM sync', () => {
       const hist = (await admin.get(`/api/v1/crm/sync-changes?entityType=company&entityId=${globex.id}`)).json().changes as { action: string; side: string }[];
       expect(hist.map((h) => h.action)).toContain('created');
       expect(hist.every((h) => h.side === 'dealscout')).toBe(true);
-      const wileHist = (await admin.get(`/api/v1/crm/sync-changes?entityType=contact&entityId=${wile.id}`)).json().changes as { action: string; fieldLabel: string | null; oldValue: string | null; newValue: string | null }[];
+      const wileHist = (await admin.get(`/api/v1/crm/sync-changes?entityType=contact&entityId=${wile.id}`)).json().changes as { side: string; action: string; fieldLabel: string | null; oldValue: string | null; newValue: string | null }[];
       expect(wileHist).toEqual(expect.arrayContaining([
         expect.objectContaining({ action: 'linked' }),
         expect.objectContaining({ action: 'updated', fieldLabel: 'Job title', newValue: 'Engineer' }),
       ]));
-      expect(wileHist.some((h) => h.fieldLabel === 'First name')).toBe(false);
+      expect(wileHist.some((h) => h.fieldLabel === 'First name' && h.side === 'dealscout')).toBe(false);
+      // …and the outbound phase wrote ours back to Salesforce (push.ts).
+      expect(wileHist).toEqual(expect.arrayContaining([expect.objectContaining({ side: 'crm', action: 'updated', fieldLabel: 'First name', oldValue: 'Wile', newValue: 'W.' })]));
       expect((await ctx.em().execute<{ first_name: string }[]>(`select first_name from contact where id = ?`, [wile.id]))[0].first_name).toBe('W.');
       // The refreshed access token was stored.
       expect(sf.requests.filter((r) => r.path === '/services/oauth2/token').length).toBeGreaterThanOrEqual(2);

@@ -19,7 +19,7 @@ import { User } from '../users/user.entity';
 import { CrmUserLink } from '../crm/crm-user-link.entity';
 import { writeInboundPage, type InboundRecord, type PageContext, type ResolvedMapping } from './inbound';
 import { affinityClientFor, crmFailure, readSyncSettings, resolveMappings } from './settings';
-import { pushChanges } from './push';
+import { pushChanges, type PushContext } from './push';
 
 const emptyCounts = (): CrmSyncCounts => ({ created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 });
 
@@ -158,7 +158,7 @@ async function affinityInbound(run: SyncRun, client: AffinityClient, settings: {
   } while (token);
 }
 
-export function createCrmSyncHandler(deps: { config?: Config } = {}): ExecutionHandler<CrmSyncResult> {
+export function createCrmSyncHandler(deps: { config?: Config; writerOptions?: PushContext['writerOptions'] } = {}): ExecutionHandler<CrmSyncResult> {
   let config: Config | null = deps.config ?? null;
   const settingsOf = () => (config ??= loadConfig());
   return defineExecutionHandler<CrmSyncResult>({
@@ -195,14 +195,22 @@ export function createCrmSyncHandler(deps: { config?: Config } = {}): ExecutionH
         base: { organizationId: org, provider, actorId: actor.id, executionId: row.id, owners, failures: result.failures },
       };
       try {
+        let client: PushContext['crm'];
         if (provider === 'salesforce') {
-          const client = salesforceClientFor(ctx.em, settingsOf(), crm);
-          if (settings.sync_accounts) await salesforceObject(run, client, 'Account', accountM, result.accounts);
-          if (settings.sync_contacts) await salesforceObject(run, client, 'Contact', contactM, result.contacts);
+          client = { kind: 'salesforce', client: salesforceClientFor(ctx.em, settingsOf(), crm) };
+          if (settings.sync_accounts) await salesforceObject(run, client.client, 'Account', accountM, result.accounts);
+          if (settings.sync_contacts) await salesforceObject(run, client.client, 'Contact', contactM, result.contacts);
         } else {
-          await affinityInbound(run, affinityClientFor(settingsOf(), crm), { accounts: settings.sync_accounts, contacts: settings.sync_contacts }, accountM, contactM, result);
+          client = { kind: 'affinity', client: affinityClientFor(settingsOf(), crm) };
+          await affinityInbound(run, client.client, { accounts: settings.sync_accounts, contacts: settings.sync_contacts }, accountM, contactM, result);
         }
-        result.outbound = await pushChanges({ em: ctx.em, organizationId: org, provider, executionId: row.id, accountMappings: accountM, contactMappings: contactM, signal: ctx.signal });
+        const pushed = await pushChanges({
+          em: ctx.em, organizationId: org, provider, executionId: row.id, crm: client, accountMappings: accountM, contactMappings: contactM,
+          syncAccounts: settings.sync_accounts, syncContacts: settings.sync_contacts, scope, ownerId: scope === '*' ? null : actor.id,
+          signal: ctx.signal, checkStop: () => checkStop(ctx), writerOptions: deps.writerOptions,
+        });
+        result.outbound = { written: pushed.written, failed: pushed.failed };
+        result.failures.push(...pushed.failures.slice(0, Math.max(0, 50 - result.failures.length)));
       } catch (err) {
         if (err instanceof SalesforceError || err instanceof AffinityError) throw new ExecutionError(crmFailure(crm, err).message);
         throw err;

@@ -13,7 +13,7 @@ import type { CrmProvider, CrmSyncCounts, Reconciliation } from '@dealscout/shar
 import { tenantSql } from '../../db/sql';
 import { projectionOf, slotColumn, slotFamily } from '../fields/projection';
 import { publishEntityChange } from '../records/records.service';
-import { crmWins, isEmptyValue } from './reconcile';
+import { crmWins, isEmptyValue, sameValue } from './reconcile';
 
 export interface ResolvedMapping {
   crmField: string;
@@ -65,6 +65,21 @@ interface ChangeRow { entityId: string; action: 'created' | 'updated' | 'linked'
 
 const text = (v: unknown): string | null => (isEmptyValue(v) ? null : typeof v === 'object' ? JSON.stringify(v) : String(v));
 const clip = (s: string | null | undefined, n: number) => (s ?? '').trim().slice(0, n);
+
+/** A mapped field's value as text, the form crm_link.crm_values keeps (custom values coerced to the field's type first). */
+export function mappedText(m: ResolvedMapping, v: unknown): string | null {
+  if (m.builtInColumn === 'email') return clip(text(v), 128).toLowerCase() || null;
+  if (m.builtInColumn) return clip(text(v), m.builtInColumn === 'name' || m.builtInColumn === 'website' ? 255 : 128) || null;
+  const c = coerceFieldValue(m.dataType, v);
+  return text(c.ok ? c.value : v);
+}
+
+/** The CRM's values of the mapped fields, by CRM field name, as text. */
+export function crmValuesOf(mappings: readonly ResolvedMapping[], values: Record<string, unknown>): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const m of mappings) out[m.crmField] = mappedText(m, values[m.crmField]);
+  return out;
+}
 
 function fail(ctx: PageContext, message: string): void {
   ctx.counts.failed += 1;
@@ -164,6 +179,26 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
     }
   }
 
+  // What the CRM has now for each mapped field, as text: the values both sides agree on once this
+  // page is written (crm_link.crm_values). A CRM value equal to it has not changed since the last
+  // sync, so it never overwrites a change made here (push.ts writes that one back instead).
+  const agreed = new Map<string, Record<string, string | null>>();
+  for (const { r } of pairs) agreed.set(r.crmId, crmValuesOf(ctx.mappings, r.values));
+  const shadows = new Map((await sql.all<{ external_id: string; crm_values: Record<string, string | null> | null }>(
+    `select x.k as external_id, l.crm_values from jsonb_array_elements_text(?::jsonb) as x(k)
+       cross join lateral (select crm_values from crm_link where organization_id = ? and source = ? and entity_type = ? and external_id = x.k) l`,
+    [JSON.stringify(pairs.map((p) => p.r.crmId)), org, ctx.provider, entityType])).map((l) => [l.external_id, l.crm_values]));
+  const unchangedInCrm = (crmId: string, m: ResolvedMapping): boolean => {
+    const before = shadows.get(crmId);
+    return !!before && m.crmField in before && sameValue(before[m.crmField], agreed.get(crmId)![m.crmField]);
+  };
+  // Under use_latest, a value not changed here since the last agreement takes the CRM's change
+  // whatever the record's updated_at says (an edit of another column here is not a change of this one).
+  const unchangedHere = (crmId: string, m: ResolvedMapping, current: unknown): boolean => {
+    const before = shadows.get(crmId);
+    return m.reconciliation === 'use_latest' && !!before && m.crmField in before && sameValue(before[m.crmField], mappedText(m, current));
+  };
+
   const changes: ChangeRow[] = [];
   const linkedNow = new Set(newLinks.map((l) => l.crmId));
   const columnUpdates = new Map<string, Record<string, string>>();
@@ -184,7 +219,9 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
       const cur = row[col];
       // Identity columns are never emptied by sync (a company needs its website, a contact its email).
       if (isEmptyValue(incoming) && (col === 'website' || col === 'email')) continue;
-      if (!crmWins(m.reconciliation, cur, incoming, isNew ? null : new Date(row.updated_at), r.stamp)) continue;
+      if (!isNew && unchangedInCrm(r.crmId, m)) continue;
+      if (!isNew && unchangedHere(r.crmId, m, cur) ? sameValue(mappedText(m, cur), mappedText(m, incoming))
+        : !crmWins(m.reconciliation, cur, incoming, isNew ? null : new Date(row.updated_at), r.stamp)) continue;
       const next = clip(text(incoming), col === 'name' || col === 'website' ? 255 : 128);
       const upd = columnUpdates.get(id) ?? {};
       upd[col] = next;
@@ -197,7 +234,9 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
       const coerced = coerceFieldValue(m.dataType, incoming);
       if (!coerced.ok) { fail(ctx, `${r.crmId} ${m.crmField}: ${coerced.message}`); continue; }
       const cur = values.get(`${id}:${m.fieldId}`);
-      if (!crmWins(m.reconciliation, cur?.value ?? null, coerced.value, isNew ? null : cur?.updated_at ?? null, r.stamp)) continue;
+      if (!isNew && unchangedInCrm(r.crmId, m)) continue;
+      if (!isNew && unchangedHere(r.crmId, m, cur?.value ?? null) ? sameValue(mappedText(m, cur?.value ?? null), text(coerced.value))
+        : !crmWins(m.reconciliation, cur?.value ?? null, coerced.value, isNew ? null : cur?.updated_at ?? null, r.stamp)) continue;
       const v = coerced.value;
       if (v === null) valueDeletes.push({ e: id, f: m.fieldId });
       else valueWrites.push({ e: id, f: m.fieldId, v, t: text(v), n: NUMERIC_TYPES.includes(m.dataType) ? Number(v) : null, b: m.dataType === 'boolean' ? Boolean(v) : null });
@@ -268,6 +307,12 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
             on conflict (organization_id, company_id, contact_id) do nothing`, [org, JSON.stringify(links)]);
       }
     }
+  }
+
+  if (agreed.size > 0) {
+    await sql.run(`update crm_link l set crm_values = x.v, crm_values_at = now() from (select y->>'k' as k, y->'v' as v from jsonb_array_elements(?::jsonb) y) x
+        where l.organization_id = ? and l.source = ? and l.entity_type = ? and l.external_id = x.k and l.crm_values is distinct from x.v`,
+    [JSON.stringify([...agreed].map(([k, v]) => ({ k, v }))), org, ctx.provider, entityType]);
   }
 
   if (changes.length > 0) {

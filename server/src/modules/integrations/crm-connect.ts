@@ -6,7 +6,7 @@
 // token encrypted. Affinity: the API key is checked with GET /auth/whoami, then stored encrypted.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CRM_MESSAGES, CRM_NAMES, type CrmProvider, type SalesforceEnvironment } from '@dealscout/shared/contracts';
+import { CRM_MESSAGES, CRM_NAMES, CRM_SYNC_MESSAGES, type CrmProvider, type SalesforceEnvironment } from '@dealscout/shared/contracts';
 import type { Config } from '../../config';
 import { Integration, type IIntegration } from './integration.entity';
 import { User } from '../users/user.entity';
@@ -74,7 +74,28 @@ export async function startSalesforceConnect(em: EntityManager, config: Config, 
   return { id, url: authorizationUrl(app, state, challenge) };
 }
 
-export type CallbackOutcome = { ok: true } | { ok: false; message: string };
+export type CallbackOutcome = { ok: true; warning?: string } | { ok: false; message: string };
+
+/** The sObjects sync writes to with the Dealscout_Id__c External ID (crm-sync/push.ts). */
+const EXTERNAL_ID_OBJECTS = ['Account', 'Contact', 'Task'] as const;
+
+/**
+ * After a connect: the sObjects missing the Dealscout_Id__c External ID field, said as a warning
+ * (the connection stands; sync fails with the same words before writing back). A failed describe
+ * says nothing here: the sync checks again.
+ */
+async function externalIdWarning(client: SalesforceClient): Promise<string | undefined> {
+  try {
+    const missing: string[] = [];
+    for (const sobject of EXTERNAL_ID_OBJECTS) {
+      const f = (await client.describe(sobject)).find((x) => x.name.toLowerCase() === 'dealscout_id__c');
+      if (!f?.externalId) missing.push(sobject === 'Task' ? 'Activity' : sobject);
+    }
+    return missing.length ? CRM_SYNC_MESSAGES.externalIdMissing('Dealscout_Id__c', missing.join(', ')) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The OAuth callback: checks the state, exchanges the code with the PKCE verifier, stores the tokens encrypted. */
 export async function finishSalesforceConnect(
@@ -131,7 +152,7 @@ export async function finishSalesforceConnect(
     accountName: identity.username, username: identity.username, salesforceOrgId: identity.organizationId, salesforceUserId: identity.userId,
   };
   await em.flush();
-  return { ok: true };
+  return { ok: true, warning: await externalIdWarning(salesforceClientFor(em, config, row)) };
 }
 
 /** A Salesforce client for an organization's active connection; new access tokens are stored (encrypted). */

@@ -189,7 +189,10 @@ export async function integrationRoutes(app: FastifyInstance): Promise<void> {
     const auth = authOf(req);
     const outcome = await finishSalesforceConnect(req.em, app.config, auth.organizationId, auth.user.id, req.query);
     const back = new URL(`${app.config.publicUrl}/organization/settings`);
-    if (outcome.ok) back.searchParams.set('crm', 'salesforce');
+    if (outcome.ok) {
+      back.searchParams.set('crm', 'salesforce');
+      if (outcome.warning) back.searchParams.set('crmWarning', outcome.warning);
+    }
     else back.searchParams.set('crmError', outcome.message);
     return reply.redirect(back.toString(), 302);
   });

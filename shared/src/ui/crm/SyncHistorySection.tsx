@@ -20,7 +20,7 @@ const useStyles = makeStyles({
 
 export function syncChangeText(c: SyncChangeDto): string {
   const where = c.side === 'crm' ? `in ${CRM_NAMES[c.provider]}` : 'in Dealscout';
-  if (c.action === 'created') return `Created ${where} from ${CRM_NAMES[c.provider]}${c.crmId ? ` (${c.crmId})` : ''}`;
+  if (c.action === 'created') return `Created ${where} from ${c.side === 'crm' ? 'Dealscout' : CRM_NAMES[c.provider]}${c.crmId ? ` (${c.crmId})` : ''}`;
   if (c.action === 'linked') return `Linked to ${CRM_NAMES[c.provider]} record ${c.crmId ?? ''}`.trim();
   return `${c.fieldLabel ?? 'A field'} updated ${where}: ${c.oldValue ?? '(empty)'} → ${c.newValue ?? '(empty)'}`;
 }

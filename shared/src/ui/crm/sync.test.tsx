@@ -8,6 +8,7 @@ import { CRM_SYNC_MESSAGES, type CrmSyncResponse, type FieldDto } from '../../co
 import { fakeApi, renderWithApi } from '../test-render';
 import { CrmSyncButton, syncTooltip } from './CrmSyncButton';
 import { CrmSyncSettings, mappableFields } from './CrmSyncSettings';
+import { syncChangeText } from './SyncHistorySection';
 
 afterEach(cleanup);
 
@@ -22,6 +23,15 @@ describe('syncTooltip (001 §8 Sync tooltips)', () => {
     expect(syncTooltip({ provider: 'salesforce', crmUserId: null }, false)).toEqual({ text: 'To enable user based sync, please add your Salesforce username in the profile settings page', enabled: false });
     expect(syncTooltip({ provider: 'affinity', crmUserId: '7' }, false)).toEqual({ text: 'Click to fetch your data from Affinity', enabled: true });
     expect(syncTooltip({ provider: 'salesforce', crmUserId: null }, true).text).toBe('Click to fetch your data from Salesforce');
+  });
+});
+
+describe('syncChangeText (the drawer\'s sync history)', () => {
+  it('says which side changed, and where a record was created from', () => {
+    const c = { id: '1', provider: 'salesforce' as const, crmId: '001A', changedAt: '2026-11-26T10:00:00Z', fieldLabel: null, oldValue: null, newValue: null };
+    expect(syncChangeText({ ...c, side: 'dealscout', action: 'created' })).toBe('Created in Dealscout from Salesforce (001A)');
+    expect(syncChangeText({ ...c, side: 'crm', action: 'created' })).toBe('Created in Salesforce from Dealscout (001A)');
+    expect(syncChangeText({ ...c, side: 'crm', action: 'updated', fieldLabel: 'Name', oldValue: 'Hooli', newValue: 'Hooli XYZ' })).toBe('Name updated in Salesforce: Hooli → Hooli XYZ');
   });
 });
 

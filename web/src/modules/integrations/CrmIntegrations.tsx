@@ -1,6 +1,7 @@
 // The CRM cards of the integrations page (organization settings and profile): Salesforce and
 // Affinity. Salesforce's OAuth callback comes back to /organization/settings?crm=salesforce (or
-// ?crmError=message): the outcome is told once as a toast and the query removed.
+// ?crmError=message; ?crmWarning=message when the Dealscout_Id__c External ID fields sync writes
+// back by are missing): the outcome is told once as a toast and the query removed.
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -13,16 +14,20 @@ export function CrmIntegrations({ isAdmin }: { isAdmin: boolean }) {
   const queryClient = useQueryClient();
   const connected = params.get('crm');
   const failed = params.get('crmError');
+  const warning = params.get('crmWarning');
   useEffect(() => {
     if (!connected && !failed) return;
     if (connected === 'salesforce') notify.success(CRM_MESSAGES.connected('Salesforce'));
     if (failed) notify.error(failed);
+    // Stays until dismissed: the admin has a setup step to do in Salesforce.
+    if (warning) notify.warning(warning, 0);
     void queryClient.invalidateQueries({ queryKey: INTEGRATIONS_QUERY_KEY });
     const next = new URLSearchParams(params);
     next.delete('crm');
     next.delete('crmError');
+    next.delete('crmWarning');
     setParams(next, { replace: true });
-  }, [connected, failed, notify, params, queryClient, setParams]);
+  }, [connected, failed, warning, notify, params, queryClient, setParams]);
   return (
     <>
       <SalesforceCard isAdmin={isAdmin} onAuthorize={(url) => window.location.assign(url)} />
