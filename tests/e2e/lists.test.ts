@@ -125,9 +125,25 @@ describe('lists of ideas, in Chromium', () => {
     await expect.poll(async () => (await cells.allTextContents()).sort(), { timeout: 20_000 }).toEqual(['Parcels by air', 'Sea freight']);
     expect(await page.getByTestId('record-table-row').filter({ hasText: 'Fjord Freight' }).getByTestId('idea-enrichment-cell').textContent()).toBe('Sea freight');
     await shot(page, '02c-enrichment-done');
-    await page.getByTestId('ideas-shortlist-filter').click();
-    await page.getByRole('option', { name: 'All ideas', exact: true }).click();
+    // The column (70 px by default) widened by dragging keeps its width: saved on the enrichment (PUT /enrichment/column).
+    const handle = page.locator('[data-testid="column-resize-handle"][data-key^="enrichment:"]');
+    const headerWidth = async () => (await handle.locator('xpath=..').boundingBox())?.width ?? 0;
+    expect(Math.round(await headerWidth())).toBe(70);
+    const hb = (await handle.boundingBox())!;
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/v1/enrichment/column') && r.request().method() === 'PUT');
+    await page.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(hb.x + 60, hb.y + hb.height / 2, { steps: 5 });
+    await page.mouse.move(hb.x + 110, hb.y + hb.height / 2, { steps: 5 });
+    await page.mouse.up();
+    expect((await saved).status()).toBe(200);
+    // After a reload (all ideas again): the width stays, the answers come with the ideas, the third idea has none.
+    await page.reload();
+    await page.getByTestId('list-page').waitFor();
     await expect.poll(() => page.getByTestId('record-table-row').count()).toBe(3);
+    await expect.poll(async () => Math.round(await headerWidth())).toBeGreaterThan(150);
+    await expect.poll(async () => (await cells.allTextContents()).sort()).toEqual(['-', 'Parcels by air', 'Sea freight']);
+    await shot(page, '02d-enrichment-column-widened');
 
     // Completion: the confirmation shows its totals, then the shortlisted ideas are in Dealscout.
     await page.getByTestId('list-complete').click();

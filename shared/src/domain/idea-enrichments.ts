@@ -77,3 +77,18 @@ export function ideaEnrichmentCell(r: { status?: string | null; value?: unknown;
   }
   return { status: 'completed', value: v, text: resultValueText(v) ?? '' };
 }
+
+/**
+ * The enrichment's list columns after one of its table columns was resized (what
+ * PUT /enrichment/column saves): the column's width changed; an enrichment without list columns
+ * gets its one default column ($.result, named after it) with that width.
+ */
+export function listColumnsWithWidth(e: EnrichmentLike, columnKey: string, width: number): { id: string; path: string; keys: string[]; label: string; order: number; width: number; sortOrder?: 'asc' | 'desc' | null }[] {
+  const cols = e.listColumns ?? [];
+  if (cols.length === 0) return [{ id: 'result', path: '$.result', keys: [], label: e.name, order: 0, width }];
+  return cols.map((c, i) => ({
+    id: c.id, path: c.path, keys: [...(c.keys ?? [])], label: c.label, order: c.order ?? i,
+    width: `enrichment:${e.id}:${c.id}` === columnKey ? width : c.width ?? IDEA_LIST_COLUMN_WIDTH,
+    ...(c.sortOrder !== undefined ? { sortOrder: c.sortOrder } : {}),
+  }));
+}

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EnrichmentDto, EnrichmentResultDto, RealtimeEvent } from '../../contracts';
-import { ideaEnrichmentCell, ideaEnrichmentColumns } from '../../domain';
+import { ideaEnrichmentCell, ideaEnrichmentColumns, listColumnsWithWidth } from '../../domain';
 import { fakeApi, renderWithApi } from '../test-render';
 import { applyEnrichmentEvent } from '../enrichments/liveResults';
 import { EnrichIdeasDialog, IdeaEnrichmentCell } from './IdeaEnrichments';
@@ -42,6 +42,14 @@ describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea 
       enrichment({ id: 'company-one', entityType: 'company' }),
     ]);
     expect(cols.map((c) => [c.label, c.path, c.width])).toEqual([['Answer', '$.result', 70], ['Size', '$.result.size', 120]]);
+  });
+
+  it('a resized column is saved in the list columns (PUT /enrichment/column): the default one is created with its width', () => {
+    expect(listColumnsWithWidth(enrichment(), `enrichment:${E}:result`, 140)).toEqual([{ id: 'result', path: '$.result', keys: [], label: 'What they sell', order: 0, width: 140 }]);
+    const e = enrichment({ listColumns: [{ id: 'a', path: '$.result', keys: ['answer'], label: 'Answer', order: 0, width: 70 }, { id: 'b', path: '$.result.size', keys: [], label: 'Size', order: 1, width: 90 }] });
+    expect(listColumnsWithWidth(e, `enrichment:${E}:b`, 200).map((c) => [c.id, c.width])).toEqual([['a', 70], ['b', 200]]);
+    // Saved, the default column keeps its table key.
+    expect(ideaEnrichmentColumns([enrichment({ listColumns: listColumnsWithWidth(enrichment(), `enrichment:${E}:result`, 140) })])[0]).toMatchObject({ key: `enrichment:${E}:result`, width: 140, label: 'What they sell' });
   });
 
   it('completed gives completed, error gives error (default message), anything else processing; a string answer is the answer', () => {

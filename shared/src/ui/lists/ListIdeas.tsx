@@ -11,7 +11,7 @@ import {
 } from '@fluentui/react-components';
 import { AddRegular, SparkleRegular, DatabaseSearchRegular, ArrowUploadRegular, ArrowDownloadRegular, CheckmarkCircleRegular, DeleteRegular, DismissRegular, EditRegular, StarFilled, StarRegular } from '@fluentui/react-icons';
 import type { IdeaDto, IdeaFilters, IdeaListBody, ListDto } from '../../contracts';
-import { companyProblems, ideaEnrichmentColumns, ideaEnrichmentCell, realtimePaths, LIST_MESSAGES, type IdeaStatus } from '../../domain';
+import { companyProblems, ideaEnrichmentColumns, ideaEnrichmentCell, listColumnsWithWidth, realtimePaths, LIST_MESSAGES, type IdeaStatus } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
 import { usePluginMode, useModalSurfaceStyle } from '../PluginMode';
 import { useNotify } from '../toast';
@@ -106,6 +106,8 @@ export function ListIdeas(props: ListIdeasProps) {
   const [confirmDeleteList, setConfirmDeleteList] = useState(false);
   const [busy, setBusy] = useState(false);
   const [enriching, setEnriching] = useState(false);
+  /** Widths the user gave columns in this view (the enrichment columns' are also saved on the enrichment). */
+  const [widths, setWidths] = useState<Record<string, number>>({});
 
   // Any filter change clears the selection and goes back to page 0 (spec 002 §4).
   const resetView = () => { setSelection(NO_SELECTION); setPageIndex(0); };
@@ -181,7 +183,17 @@ export function ListIdeas(props: ListIdeasProps) {
 
   // Scoring (issue 22): the Score menu, a score column per model, runs and their breakdowns.
   const scoring = useListScoring({ listId, listName: list?.name ?? '', rows, dataKeys, enrichments: enrichments.data?.enrichments ?? [], filters, onReload: reload });
-  const allColumns = useMemo(() => [...columns.slice(0, -1), ...scoring.columns, ...columns.slice(-1)], [columns, scoring.columns]);
+  const allColumns = useMemo(() => [...columns.slice(0, -1), ...scoring.columns, ...columns.slice(-1)].map((c) => (widths[c.key] ? { ...c, width: widths[c.key] } : c)), [columns, scoring.columns, widths]);
+  // A resized enrichment column keeps its width: saved in the enrichment's list columns (PUT /enrichment/column).
+  const onColumnResize = (key: string, width: number) => {
+    setWidths((w) => ({ ...w, [key]: width }));
+    const col = enrichmentColumns.find((c) => c.key === key);
+    const e = col && enrichments.data?.enrichments.find((x) => x.id === col.enrichmentId);
+    if (!e) return;
+    void api.enrichments.setColumns({ enrichmentId: e.id, listColumns: listColumnsWithWidth(e, key, width) })
+      .then(() => qc.invalidateQueries({ queryKey: listEnrichmentsKey(listId) }))
+      .catch((err: unknown) => notify.error(err instanceof Error ? err.message : 'Could not save the column width'));
+  };
 
   const openIdea = rows.find((r) => r.id === openIdeaId) ?? null;
   const enrichmentNames = useMemo(() => new Map((enrichments.data?.enrichments ?? []).map((e) => [e.id, e.name])), [enrichments.data]);
@@ -283,6 +295,7 @@ export function ListIdeas(props: ListIdeasProps) {
           sort={sort}
           defaultSort={IDEA_DEFAULT_SORT}
           onSortChange={(s) => { setSort(s); setPageIndex(0); }}
+          onColumnResize={onColumnResize}
           selection={selection}
           onSelectionChange={setSelection}
           onRowClick={(r) => setOpenIdeaId(r.id)}
