@@ -11,7 +11,8 @@ import type { EnrichmentResultDto, ExecuteEnrichmentResponse, IdeaDto } from '@d
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { startTestWorker, eventually, type TestWorker } from '../../../test/execution-harness';
 import { FakeOpenAiServer, lastUserText } from '../../../test/fakes/openai-server';
-import { createQueues } from '../../jobs/definitions';
+import { createQueues, type JobDefinition } from '../../jobs/definitions';
+import { executeEnrichment, executeRestJob, executeRestDeadLetterJob, createRestOfRun, EXECUTE_REST_QUEUE, ExecuteRestData } from './execute';
 import { executionJobDefinitions } from '../executions/runner';
 import { createEnrichmentHandler } from './handler';
 import { configFor } from './configs';
@@ -152,6 +153,26 @@ describe('enrichments: running on ideas', () => {
     expect(byIdea.get(q)!.status).toBe('error');
     expect(byIdea.get(q)!.statusMessage).toBeTruthy();
     expect(await results(a.c, [r, s], [id])).toEqual([]);
+  });
+
+  it('a large all-selected idea run is answered after its first chunk; the rest job creates the other ideas, which run too', async () => {
+    await createQueues(ctx.boss!, [executeRestDeadLetterJob as JobDefinition, executeRestJob as JobDefinition], ctx.config);
+    const listId = await newList(a, 'Large list');
+    const ids = await seedIdeas(a, listId, ['L1co', 'L2co', 'L3co', 'L4co', 'L5co', 'L6co']);
+    const id = await ideaEnrichment(a, listId);
+    fake.reset();
+    const em = ctx.em();
+    em.setFilterParams('tenant', { organizationId: a.orgId });
+    const answer = await executeEnrichment(em, ctx.boss!, { organizationId: a.orgId, userId: a.userId }, { enrichmentId: id, entityType: 'idea', ideaFilters: { listCompanyId: listId, text: '' } }, { firstChunk: 2 });
+    expect(answer).toMatchObject({ count: 6, started: 6, duplicates: 0, failed: 0 });
+    const [job] = await ctx.boss!.fetch(EXECUTE_REST_QUEUE);
+    const data = ExecuteRestData.parse(job.data);
+    expect([data.entityType, data.items.length]).toEqual(['idea', 4]);
+    expect(await createRestOfRun(ctx.em(), ctx.boss!, data)).toBe(4);
+    await ctx.boss!.complete(EXECUTE_REST_QUEUE, job.id);
+    worker ??= await startTestWorker(ctx.dbUrl, ctx.config, [createEnrichmentHandler({ config: ctx.config })]);
+    const finished = await done(a.c, id, ids);
+    expect(finished.map((r) => r.status)).toEqual(['complete', 'complete', 'complete', 'complete', 'complete', 'complete']);
   });
 });
 
