@@ -1,27 +1,38 @@
 // Lists of ideas in Chromium (issue 21): create a list, add companies by hand, shortlist with the
-// star and with 'all selected', open the idea drawer, complete the list with its confirmation
-// totals, and find the companies in the companies table. Real server, PostgreSQL, Chromium.
+// star and with 'all selected', open the idea drawer, run an idea enrichment on the shortlisted
+// ideas (its column's cells fill live), complete the list with its confirmation totals, and find
+// the companies in the companies table. Real server, PostgreSQL, Chromium, the fake OpenAI server.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import { signedInPage } from '../support/session';
+import { FakeOpenAiServer, allText } from '../../server/test/fakes/openai-server';
 
 const ADMIN = { email: 'riley@lists.example', password: 'Lists1234' };
 
 describe('lists of ideas, in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
+  let fake: FakeOpenAiServer;
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-lists-${name}.png`) });
 
   beforeAll(async () => {
-    server = await startServer({ DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Lists Capital' });
+    fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
+    // The idea enrichment's answers, by idea (one JSON, one plain text: both complete).
+    fake.when((r) => allText(r).includes('Fjord Freight') && allText(r).includes('ship'), { json: { answer: 'Sea freight' }, latencyMs: 1500 });
+    fake.when((r) => allText(r).includes('Polar Parcel') && allText(r).includes('ship'), { content: 'Parcels by air', latencyMs: 1500 });
+    server = await startServer({
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Lists Capital',
+      OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e',
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    await fake?.close();
   });
 
   it('create a list, add and shortlist ideas, open the drawer, complete the list, find the companies', async () => {
@@ -93,6 +104,46 @@ describe('lists of ideas, in Chromium', () => {
     await page.getByTestId('idea-drawer-shortlist').click();
     await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 2 shortlisted · 2 sources');
     await shot(page, '02-drawer');
+
+    // An idea enrichment on the shortlisted ideas: a new LLM prompt from the bulk bar; its column's
+    // cells show processing, then the answers arrive over realtime (no reload).
+    await page.getByTestId('ideas-shortlist-filter').click();
+    await page.getByRole('option', { name: 'Shortlisted', exact: true }).click();
+    await expect.poll(() => page.getByTestId('record-table-row').count()).toBe(2);
+    await page.getByTestId('record-table-select-page').click();
+    await page.getByTestId('bulk-enrich').click();
+    await page.getByTestId('enrich-ideas-dialog').waitFor();
+    await page.getByTestId('enrich-ideas-name').fill('What they ship');
+    await page.getByTestId('enrich-ideas-prompt').fill('What does the company ship?');
+    await page.getByTestId('enrich-ideas-run').click();
+    await page.getByTestId('enrich-ideas-dialog').waitFor({ state: 'detached' });
+    const cells = page.getByTestId('idea-enrichment-cell');
+    await expect.poll(() => cells.count()).toBe(2);
+    expect(await page.getByRole('columnheader', { name: 'What they ship' }).count()).toBe(1);
+    await expect.poll(async () => (await cells.evaluateAll((els) => els.map((e) => e.getAttribute('data-cell-status')))).every((x) => x === 'processing')).toBe(true);
+    await shot(page, '02b-enrichment-processing');
+    await expect.poll(async () => (await cells.allTextContents()).sort(), { timeout: 20_000 }).toEqual(['Parcels by air', 'Sea freight']);
+    expect(await page.getByTestId('record-table-row').filter({ hasText: 'Fjord Freight' }).getByTestId('idea-enrichment-cell').textContent()).toBe('Sea freight');
+    await shot(page, '02c-enrichment-done');
+    // The column (70 px by default) widened by dragging keeps its width: saved on the enrichment (PUT /enrichment/column).
+    const handle = page.locator('[data-testid="column-resize-handle"][data-key^="enrichment:"]');
+    const headerWidth = async () => (await handle.locator('xpath=..').boundingBox())?.width ?? 0;
+    expect(Math.round(await headerWidth())).toBe(70);
+    const hb = (await handle.boundingBox())!;
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/v1/enrichment/column') && r.request().method() === 'PUT');
+    await page.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(hb.x + 60, hb.y + hb.height / 2, { steps: 5 });
+    await page.mouse.move(hb.x + 110, hb.y + hb.height / 2, { steps: 5 });
+    await page.mouse.up();
+    expect((await saved).status()).toBe(200);
+    // After a reload (all ideas again): the width stays, the answers come with the ideas, the third idea has none.
+    await page.reload();
+    await page.getByTestId('list-page').waitFor();
+    await expect.poll(() => page.getByTestId('record-table-row').count()).toBe(3);
+    await expect.poll(async () => Math.round(await headerWidth())).toBeGreaterThan(150);
+    await expect.poll(async () => (await cells.allTextContents()).sort()).toEqual(['-', 'Parcels by air', 'Sea freight']);
+    await shot(page, '02d-enrichment-column-widened');
 
     // Completion: the confirmation shows its totals, then the shortlisted ideas are in Dealscout.
     await page.getByTestId('list-complete').click();

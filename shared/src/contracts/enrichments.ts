@@ -7,6 +7,7 @@ import {
 } from '../domain/enrichments';
 import { TableFilterSchema, FieldValueDto } from './records';
 import { ExecutionDto } from './executions';
+import { IdeaFilters } from './idea-filters';
 
 export const EnrichmentTypeSchema = z.enum(ENRICHMENT_TYPES);
 export const EnrichmentEntityTypeSchema = z.enum(ENRICHMENT_ENTITY_TYPES);
@@ -225,7 +226,7 @@ export const EntityFiltersSchema = z.object({
  * across pages). `options.onlyEmpty`: only rows whose assigned field is empty (or, when the
  * enrichment has no field, rows without a completed result). Messages: no enrichment or one of
  * another entity type → 400 'Invalid Enrichment'; no rows → 400 'Please select a company.' /
- * 'Please select a contact.'; only-empty with none empty → 400 'No empty rows to enrich.';
+ * 'Please select a contact.' / 'Please select an idea.'; only-empty with none empty → 400 'No empty rows to enrich.';
  * unknown id → 404 'Enrichment not found.'.
  */
 export const ExecuteEnrichmentBody = z.object({
@@ -233,6 +234,11 @@ export const ExecuteEnrichmentBody = z.object({
   entityType: RunnableEntityTypeSchema,
   entityIds: z.array(z.uuid()).max(10_000).optional(),
   entityFilters: EntityFiltersSchema.nullable().optional(),
+  /**
+   * Ideas all selected across pages (entityType 'idea'): the ideas table's filters of one list
+   * (listCompanyId; default the enrichment's list), minus excludeIds.
+   */
+  ideaFilters: IdeaFilters.extend({ listCompanyId: z.uuid().nullable().optional() }).nullable().optional(),
   options: z.object({ onlyEmpty: z.boolean().default(false) }).default({ onlyEmpty: false }),
 });
 export type ExecuteEnrichmentBody = z.input<typeof ExecuteEnrichmentBody>;

@@ -1,10 +1,12 @@
 // Lists, list sources and ideas (spec 002 §7 'Ideas', 'Lists and sources').
 import { z } from 'zod';
-import { IDEA_STATUSES, LIST_STATUSES, LIST_SOURCE_STATUSES, LIST_MESSAGES, LIST_NAME_MAX } from '../domain/lists';
+import { LIST_STATUSES, LIST_SOURCE_STATUSES, LIST_MESSAGES, LIST_NAME_MAX } from '../domain/lists';
 import { MAX_PAGE_SIZE } from '../domain/records';
 import { EnrichmentResultDto } from './enrichments';
+import { IdeaFilters, IdeaStatusSchema } from './idea-filters';
 
-export const IdeaStatusSchema = z.enum(IDEA_STATUSES);
+export { IdeaFilters, IdeaStatusSchema };
+
 export const ListStatusSchema = z.enum(LIST_STATUSES);
 export const ListSourceStatusSchema = z.enum(LIST_SOURCE_STATUSES);
 
@@ -71,18 +73,6 @@ export const IdeaDto = z.object({
 });
 export type IdeaDto = z.infer<typeof IdeaDto>;
 
-/** The filters of the ideas table; also what 'all selected across pages' sends (ideaFilters). */
-export const IdeaFilters = z.object({
-  text: z.string().max(200).default(''),
-  /** true: shortlisted only; false: not shortlisted; null/absent: both. */
-  inShortlist: z.boolean().nullable().optional(),
-  /** Idea statuses to show (empty: all). A single status is accepted too. */
-  recordStatus: z.union([IdeaStatusSchema, z.array(IdeaStatusSchema).max(3)]).nullable().optional(),
-  listSourceIds: z.array(z.uuid()).max(200).default([]),
-  /** Rows deselected after 'select all' (all-selected bulk calls only). */
-  excludeIds: z.array(z.uuid()).max(10_000).default([]),
-});
-export type IdeaFilters = z.input<typeof IdeaFilters>;
 
 // POST /api/v1/list-company/idea/list
 export const IdeaListBody = z.object({

@@ -23,10 +23,14 @@ export const ENRICHMENT_NAME_PREFIXES: Record<EnrichmentType, string> = {
   mixrankCompanyDetails: 'Linkedin',
 };
 
-/** Entity types an enrichment is defined on (spec 001 §3). Enrichments run from the tables on company and contact. */
+/**
+ * Entity types an enrichment is defined on (spec 001 §3). Enrichments run on companies and contacts
+ * (their tables) and on ideas (a list's ideas table; spec 002 §4 'Idea enrichment results').
+ */
 export const ENRICHMENT_ENTITY_TYPES = ['company', 'contact', 'idea', 'list'] as const;
 export type EnrichmentEntityType = (typeof ENRICHMENT_ENTITY_TYPES)[number];
-export const RUNNABLE_ENRICHMENT_ENTITY_TYPES = ['company', 'contact'] as const;
+export const RUNNABLE_ENRICHMENT_ENTITY_TYPES = ['company', 'contact', 'idea'] as const;
+export type RunnableEntityType = (typeof RUNNABLE_ENRICHMENT_ENTITY_TYPES)[number];
 
 /**
  * 'LLM Prompt 3' when 'LLM Prompt 1' and 'LLM Prompt 2' exist: one more than the highest number
@@ -83,12 +87,13 @@ export const ENRICHMENT_MESSAGES = {
   primarySet: 'Primary enrichment updated successfully.',
   colorSet: 'Color updated successfully.',
   columnsSet: 'Columns updated successfully.',
-  cannotRunOn: 'Enrichments run on companies and contacts only.',
+  cannotRunOn: 'Enrichments run on companies, contacts and ideas only.',
+  linkedinOn: 'The LinkedIn lookup runs on companies and ideas only.',
   resultParseError: 'Error parsing data',
 } as const;
 
 export function selectEntityProblem(entityType: string): string {
-  return `Please select a ${entityType}.`;
+  return `Please select ${/^[aeiou]/i.test(entityType) ? 'an' : 'a'} ${entityType}.`;
 }
 
 /** 'N enrichment execution(s) started' (spec 002 §8). */

@@ -23,3 +23,4 @@ export * from './lists';
 export * from './send-window';
 export * from './drafts';
 export * from './run-cost';
+export * from './idea-enrichments';

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import {
-  ENRICHMENT_MESSAGES, executionsStartedMessage, selectEntityProblem, type RecordEntityType,
+  ENRICHMENT_MESSAGES, executionsStartedMessage, selectEntityProblem, type RunnableEntityType,
 } from '@dealscout/shared/domain';
 import type { ExecuteEnrichmentBody, ExecuteEnrichmentResponse, ExecuteItemDto } from '@dealscout/shared/contracts';
 import { badRequest } from '../../lib/errors';
@@ -27,6 +27,7 @@ import { loadQueryContext, whereSql } from '../records/table-query';
 import { getEnrichment, type Actor } from './enrichments.service';
 import { RESULT_COLUMNS, resultEvent, toResultDto } from './enrichment.presenter';
 import { tenantSql } from '../../db/sql';
+import { ideaWhere } from '../lists/lists.service';
 
 /** The most records one run may take (the all-selected form over a very large table). */
 export const MAX_RUN_ROWS = 100_000;
@@ -48,7 +49,7 @@ interface RunScope {
   organizationId: string;
   userId: string | null;
   enrichmentId: string;
-  entityType: RecordEntityType;
+  entityType: RunnableEntityType;
 }
 
 /**
@@ -87,7 +88,7 @@ export const ExecuteRestData = z.object({
   organizationId: z.uuid(),
   userId: z.uuid().nullable(),
   enrichmentId: z.uuid(),
-  entityType: z.enum(['company', 'contact']),
+  entityType: z.enum(['company', 'contact', 'idea']),
   /** [entityId, executionId] of each row still to create. */
   items: z.array(z.tuple([z.uuid(), z.uuid()])),
 });
@@ -184,18 +185,29 @@ async function startRestOfRun(em: EntityManager, boss: PgBoss, run: RunScope, ro
 
 export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: Actor, body: Body, opts: { firstChunk?: number } = {}): Promise<ExecuteEnrichmentResponse> {
   const enrichment = await getEnrichment(em, body.enrichmentId);
-  const entityType = body.entityType as RecordEntityType;
+  const entityType = body.entityType as RunnableEntityType;
   if (enrichment.entityType !== entityType) throw badRequest(ENRICHMENT_MESSAGES.invalid);
-  const table = entityType === 'company' ? 'company' : 'contact';
-  const byIds = !body.entityFilters;
+  const table = entityType;
+  const byIds = entityType === 'idea' ? !body.ideaFilters : !body.entityFilters;
   const requested = byIds ? [...new Set(body.entityIds ?? [])] : [];
   if (byIds && requested.length === 0) throw badRequest(selectEntityProblem(entityType));
 
-  // The records meant: the given ids that are the organization's, or every row the filters select.
-  const ctx = await loadQueryContext(em, actor.organizationId, entityType);
-  const where = byIds
-    ? whereSql(ctx, { ids: requested })
-    : whereSql(ctx, { text: body.entityFilters!.text ?? '', filters: body.entityFilters!.filters ?? [], excludeIds: body.entityFilters!.excludeIds ?? [] });
+  // The records meant: the given ids that are the organization's, or every row the filters select
+  // (ideas: the ideas table's filters of one list, lists.service ideaWhere).
+  let where: { text: string; params: unknown[] };
+  if (entityType === 'idea') {
+    const f = body.ideaFilters;
+    const listId = f?.listCompanyId ?? enrichment.listCompanyId ?? null;
+    if (!byIds && !listId) throw badRequest(selectEntityProblem(entityType));
+    where = byIds
+      ? { text: 'where r.organization_id = ? and r.id = any(?::uuid[])', params: [actor.organizationId, `{${requested.join(',')}}`] }
+      : ideaWhere(actor.organizationId, listId!, { text: f!.text ?? '', inShortlist: f!.inShortlist ?? null, recordStatus: f!.recordStatus ?? null, listSourceIds: f!.listSourceIds ?? [], excludeIds: f!.excludeIds ?? [] });
+  } else {
+    const ctx = await loadQueryContext(em, actor.organizationId, entityType);
+    where = byIds
+      ? whereSql(ctx, { ids: requested })
+      : whereSql(ctx, { text: body.entityFilters!.text ?? '', filters: body.entityFilters!.filters ?? [], excludeIds: body.entityFilters!.excludeIds ?? [] });
+  }
   const fieldId = enrichment.field?.id ?? null;
   const emptyOnly = body.options?.onlyEmpty === true;
   const empty = fieldId
@@ -263,7 +275,7 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
     answer.items = requested.flatMap((id): ExecuteItemDto[] => {
       const s = byEntity.get(id);
       if (s) return [{ entityId: id, executionId: s.executionId, status: s.status }];
-      if (failedIds.has(id)) return [{ entityId: id, executionId: null, status: 'failed', message: `${entityType === 'company' ? 'Company' : 'Contact'} not found.` }];
+      if (failedIds.has(id)) return [{ entityId: id, executionId: null, status: 'failed', message: `${entityType === 'company' ? 'Company' : entityType === 'contact' ? 'Contact' : 'Idea'} not found.` }];
       // Not empty (an only-empty run): left alone.
       return [];
     });

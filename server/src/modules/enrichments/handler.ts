@@ -16,7 +16,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   ENRICHMENT_MESSAGES, coerceFieldValue, enrichmentResultValue, fieldValueOfResult, promptText, schemaItemsToJsonSchema, valueAtPath,
-  realtimePaths, type FieldDataType, type RecordEntityType, type RichPromptNode, type EnrichmentType,
+  realtimePaths, type FieldDataType, type RunnableEntityType, type RichPromptNode, type EnrichmentType,
 } from '@dealscout/shared/domain';
 import type { CompanyDto, ContactDto } from '@dealscout/shared/contracts';
 import { loadConfig, type Config } from '../../config';
@@ -60,12 +60,36 @@ export interface EnrichmentRunOutcome {
   results: ComputedResult[];
 }
 
-type RecordDto = (CompanyDto | ContactDto) & Record<string, unknown>;
+/** An idea as the handler reads it (spec 002 §3 'Idea'): its name, website, domain and the source row's other columns. */
+export interface IdeaRecord { id: string; name: string; website: string; domain: string; data: Record<string, unknown>; fields: Record<string, never> }
+
+type RecordDto = (CompanyDto | ContactDto | IdeaRecord) & Record<string, unknown>;
+
+/** Ideas by id (one statement for a claimed batch). */
+async function ideaRows(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<IdeaRecord[]> {
+  const rows = await tenantSql(em, organizationId).all<{ id: string; name: string; website: string; domain: string; data: Record<string, unknown> | null }>(
+    `select id, name, website, domain, data from idea where organization_id = ? and id = any(?::uuid[])`, [organizationId, `{${ids.join(',')}}`]);
+  return rows.map((r) => ({ id: String(r.id), name: r.name, website: r.website, domain: r.domain, data: r.data ?? {}, fields: {} }));
+}
 
 class Failure extends Error {}
 
 /** The record's value of a field: a built-in column or a custom value. */
-export function fieldValue(record: RecordDto, field: { id: string; builtInColumn?: string | null; key: string }): unknown {
+/**
+ * An idea's value of a (company) field: ideas have no custom values, so a field box reads the
+ * built-in column of the same name (name, website, domain) or the source row's column named like
+ * the field's key or label (a CSV's extra column).
+ */
+export function ideaFieldValue(idea: IdeaRecord, field: { builtInColumn?: string | null; key: string; label?: string }): unknown {
+  const col = field.builtInColumn ?? field.key;
+  if (col === 'name' || col === 'website' || col === 'domain') return idea[col];
+  const want = [field.key, field.label ?? ''].map((x) => x.trim().toLowerCase()).filter(Boolean);
+  const k = Object.keys(idea.data).find((x) => want.includes(x.trim().toLowerCase()));
+  return k === undefined ? null : idea.data[k] ?? null;
+}
+
+export function fieldValue(rec: RecordDto, field: { id: string; builtInColumn?: string | null; key: string }): unknown {
+  const record = rec as (CompanyDto | ContactDto) & Record<string, unknown>;
   if (field.builtInColumn) {
     const col = field.builtInColumn;
     const camel = col.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -79,10 +103,16 @@ export function fieldValue(record: RecordDto, field: { id: string; builtInColumn
 const isEmpty = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
 
 /** A short description of the record, so the model knows what it is enriching. */
-function recordContext(entityType: RecordEntityType, r: RecordDto): string {
+function recordContext(entityType: RunnableEntityType, r: RecordDto): string {
   if (entityType === 'company') {
     const c = r as CompanyDto;
     return `Company: ${c.name}\nWebsite: ${c.website}\nDomain: ${c.domain}`;
+  }
+  if (entityType === 'idea') {
+    const i = r as IdeaRecord;
+    const extra = Object.entries(i.data ?? {}).filter(([, v]) => v !== null && v !== undefined && v !== '').slice(0, 30)
+      .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`.slice(0, 500));
+    return [`Company: ${i.name}`, `Website: ${i.website}`, `Domain: ${i.domain}`, ...extra].join('\n');
   }
   const c = r as ContactDto;
   return `Contact: ${c.firstName} ${c.lastName}\nEmail: ${c.email}${c.primaryCompany ? `\nCompany: ${c.primaryCompany.name} (${c.primaryCompany.website})` : ''}`;
@@ -102,13 +132,13 @@ export class Run {
   private get em() { return this.ctx.em; }
   private get org() { return this.ctx.execution.organization_id; }
 
-  async record(entityType: RecordEntityType, id: string): Promise<RecordDto> {
+  async record(entityType: RunnableEntityType, id: string): Promise<RecordDto> {
     let r = this.records.get(id);
     if (!r) {
       // The records of the whole claimed batch are read together (once, by the first execution that asks).
       const org = this.org;
       const ids = [...new Set(this.ctx.batch.filter((x) => x.organization_id === org && x.entity_type === entityType && x.entity_id).map((x) => x.entity_id!))];
-      const load = (list: string[]) => (entityType === 'company' ? companyRows(this.em, org, list) : contactRows(this.em, org, list)) as Promise<RecordDto[]>;
+      const load = (list: string[]) => (entityType === 'company' ? companyRows(this.em, org, list) : entityType === 'idea' ? ideaRows(this.em, org, list) : contactRows(this.em, org, list)) as Promise<RecordDto[]>;
       const row = ids.includes(id)
         ? (await this.ctx.memo(`records:${org}:${entityType}`, async () => new Map((await load(ids)).map((x) => [x.id, x])))).get(id)
         : (await load([id]))[0];
@@ -120,7 +150,7 @@ export class Run {
   }
 
   /** Runs an enrichment for the record (the execution's own one, or a dependency with autorun). */
-  async compute(e: IEnrichment, entityType: RecordEntityType, entityId: string, depth: number, chain: string[]): Promise<ComputedResult> {
+  async compute(e: IEnrichment, entityType: RunnableEntityType, entityId: string, depth: number, chain: string[]): Promise<ComputedResult> {
     const done = this.computed.get(e.id);
     if (done) return done;
     if (chain.includes(e.id) || depth > MAX_DEPTH) throw new Failure(`The enrichment "${e.name}" depends on itself through its prompt.`);
@@ -131,8 +161,8 @@ export class Run {
     let out: { result: Record<string, unknown>; sources: Sources };
     const type = e.enrichmentType as EnrichmentType;
     if (type === 'mixrankCompanyDetails') {
-      if (entityType !== 'company') throw new Failure(ENRICHMENT_MESSAGES.cannotRunOn);
-      const c = record as unknown as CompanyDto;
+      if (entityType === 'contact') throw new Failure(ENRICHMENT_MESSAGES.linkedinOn);
+      const c = record as unknown as CompanyDto | IdeaRecord;
       const ports = this.ports();
       const r = await lookupCompanyDetails({ provider: ports.companyDetails, organizationId: this.org, query: { website: c.website || c.domain }, signal: this.ctx.signal });
       out = { result: enrichmentResultValue(r.result), sources: r.sources };
@@ -148,6 +178,8 @@ export class Run {
             { role: 'user', content: `${context}\n\nRequest:\n${objective}` },
           ],
           responseSchema: { name: 'enrichment', schema },
+          // An idea's plain-text answer is kept as its answer (spec 002 §4 'Idea enrichment results').
+          textAnswer: entityType === 'idea',
           signal: this.ctx.signal,
           chargeKey: `${chargeKey}:llm`,
           priority: this.ctx.claimedAt,
@@ -175,7 +207,7 @@ export class Run {
   }
 
   /** The prompt as text: field boxes and enrich boxes replaced by values (autorun first; required ones must have a value). */
-  async render(e: IEnrichment, entityType: RecordEntityType, entityId: string, depth: number, chain: string[]): Promise<string> {
+  async render(e: IEnrichment, entityType: RunnableEntityType, entityId: string, depth: number, chain: string[]): Promise<string> {
     const prompt = e.data.prompt;
     if (prompt == null) return '';
     if (typeof prompt === 'string') return prompt;
@@ -188,14 +220,16 @@ export class Run {
     return parts.join('');
   }
 
-  private async fieldBox(node: Extract<RichPromptNode, { type: 'field-box' }>, entityType: RecordEntityType, entityId: string, depth: number, chain: string[]): Promise<unknown> {
+  private async fieldBox(node: Extract<RichPromptNode, { type: 'field-box' }>, entityType: RunnableEntityType, entityId: string, depth: number, chain: string[]): Promise<unknown> {
     const field = await this.ctx.memo(`field:${node.fieldId}`, () => this.em.findOne(FieldDefinition, { id: node.fieldId }));
     if (!field) {
       if (node.required) throw new Failure('A field used in the prompt no longer exists.');
       return '';
     }
-    let v = fieldValue(await this.record(entityType, entityId), field);
-    if (isEmpty(v) && node.autorun) {
+    const record = await this.record(entityType, entityId);
+    let v = entityType === 'idea' ? ideaFieldValue(record as unknown as IdeaRecord, field) : fieldValue(record, field);
+    // (An idea's field box reads the idea; the field's primary enrichment runs on companies.)
+    if (isEmpty(v) && node.autorun && entityType !== 'idea') {
       const primary = await this.em.findOne(Enrichment, { field: field.id, isPrimary: true });
       if (primary && !chain.includes(primary.id)) v = fieldValueOfResult((await this.compute(primary, entityType, entityId, depth + 1, chain)).result);
     }
@@ -203,7 +237,7 @@ export class Run {
     return v;
   }
 
-  private async enrichBox(node: Extract<RichPromptNode, { type: 'enrich-box' }>, entityType: RecordEntityType, entityId: string, depth: number, chain: string[]): Promise<unknown> {
+  private async enrichBox(node: Extract<RichPromptNode, { type: 'enrich-box' }>, entityType: RunnableEntityType, entityId: string, depth: number, chain: string[]): Promise<unknown> {
     const dep = await this.em.findOne(Enrichment, { id: node.enrichmentId });
     if (!dep) {
       if (node.required) throw new Failure('An enrichment used in the prompt no longer exists.');
@@ -241,7 +275,7 @@ async function failNow(em: EntityManager, row: ExecutionRow, message: string): P
 /** Writes results (complete) and the assigned fields of primary enrichments per reconciliation; answers their events (the runner publishes them with the group). */
 async function commitResults(em: EntityManager, execution: ExecutionRow, outcome: EnrichmentRunOutcome): Promise<PublishEvent[]> {
   const org = execution.organization_id;
-  const entityType = execution.entity_type as RecordEntityType;
+  const entityType = execution.entity_type as RunnableEntityType;
   const entityId = execution.entity_id!;
   const events: PublishEvent[] = [];
   for (const r of outcome.results) {
@@ -268,7 +302,8 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
     const e = row.f_field_id
       ? { field_id: row.f_field_id, is_primary: Boolean(row.f_primary), data_type: row.f_data_type, reconciliation: row.f_reconciliation, built_in_column: row.f_built_in, slot: row.f_slot, has_value: Boolean(row.f_has_value) }
       : null;
-    if (e?.field_id && e.is_primary && !e.built_in_column) {
+    // Ideas have no field values: an idea enrichment's result is its only output.
+    if (entityType !== 'idea' && e?.field_id && e.is_primary && !e.built_in_column) {
       const value = fieldValueOfResult(r.result);
       const coerced = coerceFieldValue(e.data_type as FieldDataType, value);
       if (!coerced.ok || coerced.value === null) continue;
@@ -308,8 +343,8 @@ export function createEnrichmentHandler(deps: EnrichmentHandlerDeps = {}): Execu
         await failNow(ctx.em, row, ENRICHMENT_MESSAGES.notFound);
         return null;
       }
-      const entityType = row.entity_type as RecordEntityType;
-      if ((entityType !== 'company' && entityType !== 'contact') || !row.entity_id || e.entityType !== entityType) {
+      const entityType = row.entity_type as RunnableEntityType;
+      if ((entityType !== 'company' && entityType !== 'contact' && entityType !== 'idea') || !row.entity_id || e.entityType !== entityType) {
         await failNow(ctx.em, row, ENRICHMENT_MESSAGES.cannotRunOn);
         return null;
       }

@@ -130,7 +130,7 @@ export async function completeWithOpenAi(target: OpenAiTarget, req: LlmRequest, 
         try {
           JSON.parse(content);
         } catch {
-          throw new LlmError('bad_output', 'The AI model returned an answer that is not valid JSON.');
+          if (!req.textAnswer || content.trim() === '') throw new LlmError('bad_output', 'The AI model returned an answer that is not valid JSON.');
         }
       }
       return {

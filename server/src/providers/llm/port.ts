@@ -30,6 +30,11 @@ export interface LlmRequest {
   messages: LlmMessage[];
   /** Structured output: the answer must be JSON valid against this schema (sent strict). */
   responseSchema?: { name: string; schema: JsonSchema };
+  /**
+   * With responseSchema: an answer that is not JSON is returned as it is (the caller keeps the text,
+   * e.g. an idea enrichment's plain answer — spec 002 §4) instead of failing with 'bad_output'.
+   */
+  textAnswer?: boolean;
   tools?: LlmTool[];
   signal?: AbortSignal;
   /** Per call; the adapter has a default from configuration. */

@@ -45,7 +45,7 @@ export function useCellResult(enrichmentId: string | null | undefined, entityId:
 const fromDto = (r: EnrichmentResultDto): CellResult => ({ status: r.status, value: r.value, statusMessage: r.statusMessage, executionId: r.executionId, updatedAt: r.updatedAt });
 
 /** A fetched result replaces what is known unless what is known is newer. */
-function applyFetched(qc: QueryClient, r: EnrichmentResultDto): void {
+export function applyFetchedResult(qc: QueryClient, r: EnrichmentResultDto): void {
   const cur = getCellResult(qc, r.enrichmentId, r.entityId);
   if (cur?.updatedAt && cur.updatedAt > r.updatedAt) return;
   // A local mark (no updatedAt) made after the fetch started stays until the server moves on.
@@ -66,7 +66,7 @@ export function useSeedResults(entityType: 'company' | 'contact', entityIds: rea
     staleTime: 10_000,
   });
   useEffect(() => {
-    for (const r of q.data ?? []) applyFetched(qc, r);
+    for (const r of q.data ?? []) applyFetchedResult(qc, r);
   }, [q.data, qc]);
 }
 

@@ -1,7 +1,7 @@
 // One list (spec 002 §2 'Other screens', §4 'Bulk selection', §7 'Ideas'): its name and totals, its
 // sources (per-source status and totals, removable), the ideas table (shortlist toggles, status
-// chips, the sources' extra columns, search and filters, newest first, zero-based pages of 10), the
-// bulk bar (shortlist, remove from shortlist, export, delete — by ids or 'all selected across
+// chips, the sources' extra columns, the list's idea enrichments as live columns, search and filters, newest first, zero-based pages of 10), the
+// bulk bar (enrich, shortlist, remove from shortlist, export, delete — by ids or 'all selected across
 // pages'), an idea drawer, a manual add dialog and the completion confirmation with its totals.
 import { useEffect, useMemo, useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,9 +9,9 @@ import {
   Badge, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Input, Link, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger,
   Option, SearchBox, Text, makeStyles, mergeClasses, tokens,
 } from '@fluentui/react-components';
-import { AddRegular, DatabaseSearchRegular, ArrowUploadRegular, ArrowDownloadRegular, CheckmarkCircleRegular, DeleteRegular, DismissRegular, EditRegular, StarFilled, StarRegular } from '@fluentui/react-icons';
+import { AddRegular, SparkleRegular, DatabaseSearchRegular, ArrowUploadRegular, ArrowDownloadRegular, CheckmarkCircleRegular, DeleteRegular, DismissRegular, EditRegular, StarFilled, StarRegular } from '@fluentui/react-icons';
 import type { IdeaDto, IdeaFilters, IdeaListBody, ListDto } from '../../contracts';
-import { companyProblems, realtimePaths, LIST_MESSAGES, type IdeaStatus } from '../../domain';
+import { companyProblems, ideaEnrichmentColumns, ideaEnrichmentCell, listColumnsWithWidth, realtimePaths, LIST_MESSAGES, type IdeaStatus } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
 import { usePluginMode, useModalSurfaceStyle } from '../PluginMode';
 import { useNotify } from '../toast';
@@ -28,6 +28,8 @@ import { UploadCsvDialog } from './UploadCsvDialog';
 import { AddSourceDialog, PROVIDER_KINDS, type ProviderKind } from './AddSourceDialog';
 import { IDEA_STATUS_LABEL, sourceLabel } from './labels';
 import { useListScoring } from '../scoring/useListScoring';
+import { EnrichIdeasDialog, IdeaEnrichmentCell, listEnrichmentsKey, useIdeaEnrichmentLive } from './IdeaEnrichments';
+import { getCellResult } from '../enrichments/liveResults';
 
 /** Spec 002 §9: the ideas table sorts descending (newest first) by default. */
 export const IDEA_DEFAULT_SORT: SortState = { key: 'createdAt', order: 'desc' };
@@ -103,6 +105,9 @@ export function ListIdeas(props: ListIdeasProps) {
   const [confirmDelete, setConfirmDelete] = useState<{ open: boolean; count: number }>({ open: false, count: 0 });
   const [confirmDeleteList, setConfirmDeleteList] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [enriching, setEnriching] = useState(false);
+  /** Widths the user gave columns in this view (the enrichment columns' are also saved on the enrichment). */
+  const [widths, setWidths] = useState<Record<string, number>>({});
 
   // Any filter change clears the selection and goes back to page 0 (spec 002 §4).
   const resetView = () => { setSelection(NO_SELECTION); setPageIndex(0); };
@@ -116,8 +121,10 @@ export function ListIdeas(props: ListIdeasProps) {
   const filters: IdeaFilters = { text, inShortlist, recordStatus: status || null, listSourceIds: sourceIds, excludeIds: [] };
   const query: IdeaListBody = { listCompanyId: listId, text, inShortlist, recordStatus: status || null, listSourceIds: sourceIds, pageIndex, pageSize, sortKey: sort?.key ?? null, sortOrder: sort?.order ?? null };
   const page = useQuery({ queryKey: queryKeys.ideasPage(listId, query), queryFn: () => api.lists.ideas(query), placeholderData: keepPreviousData });
-  const enrichments = useQuery({ queryKey: ['enrichments', 'for-list', listId], queryFn: () => api.enrichments.forList(listId), staleTime: 30_000 });
-  const rows = page.data?.listCompanyIdeas ?? [];
+  const enrichments = useQuery({ queryKey: listEnrichmentsKey(listId), queryFn: () => api.enrichments.forList(listId), staleTime: 30_000 });
+  const rows = useMemo(() => page.data?.listCompanyIdeas ?? [], [page.data]);
+  // The idea enrichments' cells: seeded from the page, then live (spec 002 §4).
+  useIdeaEnrichmentLive(listId, rows);
   const total = page.data?.totalRecords ?? 0;
   const about = page.data?.totalIsEstimate ? 'about ' : '';
 
@@ -147,6 +154,7 @@ export function ListIdeas(props: ListIdeasProps) {
   // The list columns: the sources' extra columns (a CSV's other columns) seen on this page.
   const dataKeys = useMemo(() => [...new Set(rows.flatMap((r) => Object.keys(r.data ?? {})))].slice(0, 20), [rows]);
   const sourceType = useMemo(() => new Map((list?.sources ?? []).map((s) => [s.id, s.type])), [list]);
+  const enrichmentColumns = useMemo(() => ideaEnrichmentColumns(enrichments.data?.enrichments ?? []), [enrichments.data]);
   const columns = useMemo<RecordColumn<IdeaDto>[]>(() => [
     {
       key: 'shortListed', label: 'Shortlist', sortKey: 'shortListed', width: 90, text: (r) => (r.shortListed ? 'Yes' : 'No'),
@@ -164,12 +172,28 @@ export function ListIdeas(props: ListIdeasProps) {
     },
     { key: 'sources', label: 'Sources', width: 140, text: (r) => r.sourceIds.map((id) => sourceLabel(sourceType.get(id) ?? '')).join(', ') },
     ...dataKeys.map((k) => ({ key: `data.${k}`, label: k, width: Math.max(LIST_COLUMN_WIDTH, Math.min(200, k.length * 9 + 40)), text: (r: IdeaDto) => { const v = r.data?.[k]; return v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v); } })),
+    // The idea enrichments' list columns (spec 002 §3 'List column'; width 70 px by default).
+    ...enrichmentColumns.map((c): RecordColumn<IdeaDto> => ({
+      key: c.key, label: c.label, width: c.width,
+      text: (r) => { const cell = ideaEnrichmentCell(getCellResult(qc, c.enrichmentId, r.id), c); return cell.status === 'completed' ? cell.text : ''; },
+      render: (r) => <IdeaEnrichmentCell column={c} ideaId={r.id} />,
+    })),
     { key: 'createdAt', label: 'Added', sortKey: 'createdAt', width: 120, text: (r) => formatDate(r.createdAt) },
-  ], [dataKeys, sourceType, styles.star]);
+  ], [dataKeys, sourceType, styles.star, enrichmentColumns, qc]);
 
   // Scoring (issue 22): the Score menu, a score column per model, runs and their breakdowns.
   const scoring = useListScoring({ listId, listName: list?.name ?? '', rows, dataKeys, enrichments: enrichments.data?.enrichments ?? [], filters, onReload: reload });
-  const allColumns = useMemo(() => [...columns.slice(0, -1), ...scoring.columns, ...columns.slice(-1)], [columns, scoring.columns]);
+  const allColumns = useMemo(() => [...columns.slice(0, -1), ...scoring.columns, ...columns.slice(-1)].map((c) => (widths[c.key] ? { ...c, width: widths[c.key] } : c)), [columns, scoring.columns, widths]);
+  // A resized enrichment column keeps its width: saved in the enrichment's list columns (PUT /enrichment/column).
+  const onColumnResize = (key: string, width: number) => {
+    setWidths((w) => ({ ...w, [key]: width }));
+    const col = enrichmentColumns.find((c) => c.key === key);
+    const e = col && enrichments.data?.enrichments.find((x) => x.id === col.enrichmentId);
+    if (!e) return;
+    void api.enrichments.setColumns({ enrichmentId: e.id, listColumns: listColumnsWithWidth(e, key, width) })
+      .then(() => qc.invalidateQueries({ queryKey: listEnrichmentsKey(listId) }))
+      .catch((err: unknown) => notify.error(err instanceof Error ? err.message : 'Could not save the column width'));
+  };
 
   const openIdea = rows.find((r) => r.id === openIdeaId) ?? null;
   const enrichmentNames = useMemo(() => new Map((enrichments.data?.enrichments ?? []).map((e) => [e.id, e.name])), [enrichments.data]);
@@ -252,6 +276,7 @@ export function ListIdeas(props: ListIdeasProps) {
             )}
             <Link as="button" onClick={() => setSelection(NO_SELECTION)} data-testid="bulk-clear">Clear selection</Link>
             <div className={styles.bulkActions}>
+              <Button size="small" icon={<SparkleRegular />} disabled={busy} onClick={() => setEnriching(true)} data-testid="bulk-enrich">Enrich</Button>
               <Button size="small" icon={<StarFilled />} disabled={busy} onClick={async () => { await setShortlist(selectionIds, true); setSelection(NO_SELECTION); }} data-testid="bulk-shortlist">Shortlist</Button>
               <Button size="small" icon={<StarRegular />} disabled={busy} onClick={async () => { await setShortlist(selectionIds, false); setSelection(NO_SELECTION); }} data-testid="bulk-unshortlist">Remove from shortlist</Button>
               <Button size="small" icon={<ArrowDownloadRegular />} disabled={busy}
@@ -270,6 +295,7 @@ export function ListIdeas(props: ListIdeasProps) {
           sort={sort}
           defaultSort={IDEA_DEFAULT_SORT}
           onSortChange={(s) => { setSort(s); setPageIndex(0); }}
+          onColumnResize={onColumnResize}
           selection={selection}
           onSelectionChange={setSelection}
           onRowClick={(r) => setOpenIdeaId(r.id)}
@@ -287,6 +313,9 @@ export function ListIdeas(props: ListIdeasProps) {
           onShortlist={(i, v) => void setShortlist([i.id], v)} onClose={() => setOpenIdeaId(null)} />
       )}
       {scoring.dialogs}
+      <EnrichIdeasDialog open={enriching} listId={listId} ideaIds={selectionIds} count={count}
+        filters={{ ...filters, excludeIds: selection.kind === 'all' ? [...selection.excludeIds] : [] }}
+        onClose={() => setEnriching(false)} onStarted={() => setSelection(NO_SELECTION)} />
       <NameDialog open={renaming} title="Rename list" initial={list?.name} confirmLabel="Save" onClose={() => setRenaming(false)}
         onSave={async (name) => { await api.lists.rename(listId, name); notify.success(LIST_MESSAGES.listRenamed); await reload(); }} />
       <AddIdeaDialog open={adding} onClose={() => setAdding(false)} onSave={async (companyName, website) => {

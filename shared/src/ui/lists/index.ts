@@ -7,3 +7,4 @@ export * from './UploadCsvDialog';
 export * from './csvHeader';
 export * from './AddSourceDialog';
 export * from './DataProviderKeysCard';
+export * from './IdeaEnrichments';

@@ -293,12 +293,12 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
                       data-testid="record-table-sort"
                       data-key={c.key}
                     >
-                      <span className={styles.headLabel}>{c.label}</span>
+                      <span className={styles.headLabel} title={c.label}>{c.label}</span>
                       {sorted === 'asc' && <ArrowSortUpRegular className={styles.sortIcon} aria-hidden />}
                       {sorted === 'desc' && <ArrowSortDownRegular className={styles.sortIcon} aria-hidden />}
                     </button>
                   ) : (
-                    <span className={styles.headLabel}>{c.label}</span>
+                    <span className={styles.headLabel} title={c.label}>{c.label}</span>
                   )}
                   {onColumnResize && (
                     <span
