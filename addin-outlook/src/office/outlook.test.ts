@@ -108,6 +108,17 @@ describe('Outlook adapter (office-addin-mock)', () => {
     expect(mock.context.mailbox.item.replied).toEqual({ htmlBody: '<p>Thanks!</p>' });
   });
 
+  it("gives an item's Graph id through convertToRestId (REST v2.0); null without it", () => {
+    const seen: unknown[] = [];
+    const { host } = hostOf({
+      MailboxEnums: { RestVersion: { v2_0: 'v2.0' } },
+      context: { mailbox: { item: readMessage, convertToRestId: (id: string, v: unknown) => { seen.push([id, v]); return id.replace('AAMk-', 'AAMk_rest_'); } } },
+    });
+    expect(host.graphId('AAMk-1')).toBe('AAMk_rest_1');
+    expect(seen).toEqual([['AAMk-1', 'v2.0']]);
+    expect(hostOf({ context: { mailbox: { item: readMessage } } }).host.graphId('AAMk-1')).toBeNull();
+  });
+
   it('opens a dialog, resolves with the message its page sends, and closes it', async () => {
     const handlers = new Map<string, (arg: unknown) => void>();
     const dialog = { closed: false, addEventHandler: (t: string, h: (arg: unknown) => void) => void handlers.set(t, h), close() { this.closed = true; } };

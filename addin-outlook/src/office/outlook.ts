@@ -47,6 +47,11 @@ export interface OutlookHost {
   openDialog(url: string, size?: { width: number; height: number }): Promise<string | null>;
   /** Read mode: opens Outlook's reply form with this HTML body. */
   displayReplyForm(html: string): void;
+  /**
+   * An item id as Microsoft Graph reads it (Office.js gives EWS-format ids: convertToRestId, REST
+   * v2.0 = Graph); null outside Outlook or when the conversion is not available.
+   */
+  graphId(itemId: string): string | null;
   /** Per-mailbox settings that roam with the user (localStorage outside Outlook). */
   settings: {
     get(key: string): string | null;
@@ -207,6 +212,17 @@ export function createOutlookHost(getOffice: () => OfficeApi | undefined = () =>
         // 12006: the user closed the dialog (other codes: it could not load the page); either way nothing came back.
         dialog.addEventHandler((types?.DialogEventReceived ?? DIALOG_EVENT) as Office.EventType, () => finish(null, false));
       });
+    },
+
+    graphId(itemId) {
+      const mb = mailbox() as (Office.Mailbox & { convertToRestId?: (id: string, v: unknown) => string }) | null;
+      if (!mb || typeof mb.convertToRestId !== 'function') return null;
+      try {
+        const v2 = office()?.MailboxEnums?.RestVersion?.v2_0 ?? 'v2.0';
+        return mb.convertToRestId(itemId, v2) || null;
+      } catch {
+        return null;
+      }
     },
 
     displayReplyForm(html) {

@@ -57,6 +57,7 @@ function host(): OutlookHost {
     insertBody: vi.fn(async () => {}),
     openDialog: vi.fn(async () => 'connected'),
     displayReplyForm: vi.fn(),
+    graphId: (id: string) => `graph-${id}`,
     settings: { get: () => null, set: async () => {} },
   };
 }
@@ -226,7 +227,23 @@ describe('compose mode: drafting with a play', { timeout: 30_000 }, () => {
     await user.click(within(panel).getByTestId('draft-send-now'));
     await waitFor(() => expect(screen.getByTestId('compose-done').getAttribute('data-kind')).toBe('sent'));
     expect(calls.send).toHaveBeenCalledWith(expect.objectContaining({ id: D1, status: 'sent', subject: 'A note for Jane', contactId: CONTACT }));
+    expect(calls.send.mock.calls[0]![0]).not.toHaveProperty('replyToMessageId');
     expect(calls.activity).not.toHaveBeenCalled();
+  });
+
+  it('read mode: Send Now answers the email being read in its thread (its Graph id goes with the send)', async () => {
+    const { api, calls } = apiFor();
+    const h = host();
+    renderWithApi(<ComposeDraft reply replyToMessageId="AAMk_rest_1" host={h} recipient={{ email: jane.email }} contact={jane} currentSubject="Q3 numbers" userId="u1" />, api, { pluginMode: true });
+    const user = userEvent.setup();
+    const panel = await generated(user);
+    await user.click(await within(panel).findByTestId('compose-connect'));
+    await screen.findByText(COMPOSE_TEXT.connected);
+    await waitFor(() => expect((within(panel).getByTestId('draft-send-now') as HTMLButtonElement).disabled).toBe(false));
+    await user.click(within(panel).getByTestId('draft-send-now'));
+    await waitFor(() => expect(screen.getByTestId('compose-done').getAttribute('data-kind')).toBe('sent'));
+    expect(calls.send).toHaveBeenCalledWith(expect.objectContaining({ id: D1, status: 'sent', replyToMessageId: 'AAMk_rest_1' }));
+    expect(h.displayReplyForm).not.toHaveBeenCalled();
   });
 });
 

@@ -76,6 +76,8 @@ export interface ComposeDraftProps {
   userId: string;
   /** Read mode: the draft becomes Outlook's reply to the email being read instead of being inserted. */
   reply?: boolean;
+  /** Read mode: the email being read (its Graph id), so Send Now and Schedule answer it in its thread. */
+  replyToMessageId?: string | null;
 }
 
 /** The drafts' state for the compose pane (the pending list, verification of a play's email). */
@@ -89,7 +91,7 @@ export function ComposeDraft(props: ComposeDraftProps) {
 
 type Done = { kind: 'inserted' | 'replied'; logged: boolean } | { kind: 'sent' | 'scheduled' };
 
-function ComposeDraftInner({ host, recipient, contact, currentSubject, reply }: ComposeDraftProps) {
+function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, replyToMessageId }: ComposeDraftProps) {
   const styles = useStyles();
   const api = useApi();
   const notify = useNotify();
@@ -238,6 +240,7 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply }: 
           fullWidth
           embedded
           onDraftChange={onDraftChange}
+          replyToMessageId={reply ? replyToMessageId ?? null : null}
           actions={({ edit, flush }) => (
             <>
               {reply ? (

@@ -31,6 +31,7 @@ function scriptedHost(first: MailItem | null) {
     insertBody: vi.fn(async () => {}),
     openDialog: vi.fn(async () => null),
     displayReplyForm: vi.fn(),
+    graphId: (id: string) => `graph-${id}`,
     settings: { get: () => null, set: async () => {} },
   };
   return { host, select: (next: MailItem | null) => { item = next; act(() => changed?.()); } };

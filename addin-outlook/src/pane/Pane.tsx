@@ -172,7 +172,7 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
         <div className={styles.main}>
           {item.mode === 'read' && replying && contact && selected && (
             <Suspense fallback={<Spinner size="tiny" className={styles.center} />}>
-              <ComposeDraft key={`${mail.selection}:${contact.id}`} reply host={host} recipient={selected} contact={contact} currentSubject={item.subject} userId={userId} />
+              <ComposeDraft key={`${mail.selection}:${contact.id}`} reply replyToMessageId={item.id ? host.graphId(item.id) : null} host={host} recipient={selected} contact={contact} currentSubject={item.subject} userId={userId} />
             </Suspense>
           )}
           {item.mode === 'compose' && (people.length === 0 || (!match.isPending && !match.isError)) && (

@@ -100,11 +100,13 @@ export interface DraftPanelProps {
   actions?: (ctx: { edit: DraftEdit; flush: () => Promise<void> }) => ReactNode;
   /** Every new state of the draft this panel learns (saved, generated, sent, scheduled). */
   onDraftChange?: (draft: EmailDraftDto) => void;
+  /** Sending answers this received message, in its thread (the Outlook pane's reply; its Graph id). */
+  replyToMessageId?: string | null;
 }
 
 type SaveState = 'idle' | 'pending' | 'saving' | 'saved' | 'failed';
 
-export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth, embedded, actions, onDraftChange }: DraftPanelProps) {
+export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth, embedded, actions, onDraftChange, replyToMessageId }: DraftPanelProps) {
   const styles = useStyles();
   const api = useApi();
   const notify = useNotify();
@@ -339,7 +341,7 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth, embed
       </div>
       {actions && <div className={styles.actions} data-testid="draft-actions">{actions({ edit, flush })}</div>}
       <div className={styles.footer}>
-        <div className={styles.sendControls}><DraftSendControls draft={draft} onChange={report} /></div>
+        <div className={styles.sendControls}><DraftSendControls draft={draft} onChange={report} replyToMessageId={replyToMessageId} /></div>
         <Button size="small" appearance="subtle" icon={<DeleteRegular />} disabled={draft.status === 'sent' || draft.status === 'scheduled'} onClick={() => setConfirm('discard')} data-testid="draft-discard">
           Discard
         </Button>

@@ -42,9 +42,11 @@ const formatWhen = (iso: string) => new Date(iso).toLocaleString('en-US', { week
 export interface DraftSendControlsProps {
   draft: EmailDraftDto;
   onChange?: (draft: EmailDraftDto) => void;
+  /** A reply to a received message (its Graph id): the send goes out in that thread (createReply). */
+  replyToMessageId?: string | null;
 }
 
-export function DraftSendControls({ draft, onChange }: DraftSendControlsProps) {
+export function DraftSendControls({ draft, onChange, replyToMessageId }: DraftSendControlsProps) {
   const styles = useStyles();
   const api = useApi();
   const notify = useNotify();
@@ -91,6 +93,7 @@ export function DraftSendControls({ draft, onChange }: DraftSendControlsProps) {
       const res = await api.emailService.send({
         id: draft.channelEmailId, contactId: draft.contact?.id ?? null, companyId: draft.companyId, type: 'email',
         status: kind === 'now' ? 'sent' : 'scheduled', to: draft.to, cc: draft.cc, subject: draft.subject, body: draft.emailBody, scheduledAt,
+        ...(replyToMessageId ? { replyToMessageId } : {}),
       });
       notify.success(res.message);
       setScheduling(false);
