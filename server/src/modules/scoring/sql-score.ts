@@ -165,6 +165,8 @@ function finalReading(type: ScoreRuleSet['fieldData']['fieldType'], i: number): 
   }
 }
 
+const wellFormed = (v: string) => (typeof v === 'string' ? v.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd') : v);
+
 const ROUND2 = (x: string, eps: string) => `(floor((${x} + ${eps}) * 100 + 0.5) / 100)`;
 
 export interface CompiledScore {
@@ -244,14 +246,19 @@ export function compileScoreBatch(organizationId: string, modelId: string, execu
                   case when c.missing${i} or ${invalid} then ${def} when c.m${i} is not null then c.m${i}[2]::float8 else 0::float8 end as sc${i},
                   case when c.missing${i} then null else c.shown${i} end as shown${i}`);
     const share = p.add(shareOf(rs), 'float8');
-    fieldsJson.push(`jsonb_build_object('ruleSetId', ${p.add(rs.id, 'text')}, 'label', ${p.add(rs.label, 'text')}, 'fieldPath', ${p.add(rs.fieldData.fieldPath, 'text')},
-             'value', g.shown${i}, 'reason', g.reason${i}, 'ruleId', g.rule_id${i}, 'score', g.sc${i}, 'weight', ${p.add(rs.weight, 'float8')},
-             'contribution', ${ROUND2(`${share} * g.sc${i}`, eps)})`);
+    const contribution = ROUND2(`${share} * g.sc${i}`, eps);
+    // The breakdown as JSON text, read once as jsonb: the model's part of each entry is written by
+    // JSON.stringify here (one parameter), the idea's part by to_json and float8out (the same
+    // shortest round-trip digits as JavaScript's).
+    // (Lone surrogates as U+FFFD, as a bound text parameter carries them: jsonb refuses their escapes.)
+    const fixed = JSON.stringify({ ruleSetId: wellFormed(rs.id), label: wellFormed(rs.label), fieldPath: wellFormed(rs.fieldData.fieldPath), weight: rs.weight });
+    fieldsJson.push(`${p.add(fixed.slice(0, -1) + ',"value":', 'text')} || coalesce(to_json(g.shown${i})::text, 'null') || ',"reason":"' || g.reason${i} || '","ruleId":' || coalesce(to_json(g.rule_id${i})::text, 'null')
+             || ',"score":' || coalesce(g.sc${i}::text, 'null') || ',"contribution":' || coalesce(${contribution}::text, 'null') || '}'`);
     // The reference's order: ((0 + s1·x1) + s2·x2) + …
     sum = `(${sum} + ${share} * g.sc${i})`;
   });
   const totalSql = ruleSets.length === 0 ? '0::float8' : ROUND2(sum, eps);
-  const details = ruleSets.length === 0 ? `'[]'::jsonb` : `jsonb_build_array(${fieldsJson.join(',\n')})`;
+  const details = ruleSets.length === 0 ? `'[]'::jsonb` : `('[' || ${fieldsJson.join(` || ',' || `)} || ']')::jsonb`;
   const list = (cols: string[]) => (cols.length ? ', ' + cols.join(',\n') : '');
   const scored = `select g.id, ${totalSql} as total, ${details} as details from (
         select c.id${list(outcome)} from (
@@ -286,9 +293,13 @@ export function compileScoreBatch(organizationId: string, modelId: string, execu
 export async function scoreBatchInDatabase(em: EntityManager, organizationId: string, modelId: string, executionId: string, scope: ScoreScope, ruleSets: readonly ScoreRuleSet[], afterId: string | null, limit: number | null, upToId: string | null = null): Promise<{ n: number; last: string | null }> {
   const { sql, params } = compileScoreBatch(organizationId, modelId, executionId, scope, ruleSets, afterId, limit, upToId);
   // Without JIT: the statement's cost estimate asks for it, but compiling its expressions takes
-  // 40–250 ms a batch and saves less than it costs (measured, docs/benchmarks.md).
+  // 40–250 ms a batch and saves less than it costs (measured, docs/benchmarks.md). Without waiting
+  // for the batch's WAL to reach the disk at commit: a crash may lose the last batches, which a
+  // resumed run writes again (writing is idempotent), and the run's completion is committed
+  // synchronously later, which flushes every batch's WAL before it.
   const [row] = await em.fork().transactional(async (tem) => {
     await unscopedSql(tem, 'connection').run('set local jit = off');
+    await unscopedSql(tem, 'connection').run('set local synchronous_commit = off');
     return tenantSql(tem, organizationId).bound<{ n: number; last: string | null }>(sql, params);
   });
   return { n: Number(row?.n ?? 0), last: row?.last ?? null };
