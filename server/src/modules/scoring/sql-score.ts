@@ -155,9 +155,9 @@ function presence(i: number): string {
 
 /** The typed reading of the field's type as the rules use it (a number: double precision as JavaScript's Number() reads it). */
 function finalReading(type: ScoreRuleSet['fieldData']['fieldType'], i: number): { col: string; unreadable: string } {
+  // A number beyond the double range → null (not finite); below the smallest → 0.
   switch (type) {
     case 'int':
-    // Beyond the double range → null (not finite); below the smallest → 0.
     case 'double': return { col: `case when abs(r.num${i}) > 1.7976931348623157e308 then null when abs(r.num${i}) < 2.4703282292062328e-324 then 0::float8 else r.num${i}::float8 end as n${i}`, unreadable: `c.n${i} is null` };
     case 'boolean': return { col: `r.b${i}`, unreadable: `c.b${i} is null` };
     case 'array': return { col: `r.arr${i}`, unreadable: `c.arr${i} is null` };
