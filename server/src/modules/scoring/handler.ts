@@ -14,7 +14,7 @@ import type { IdeaFilters } from '@dealscout/shared/contracts';
 import type { ScoreRuleSet } from '@dealscout/shared/domain';
 import { SCORING_MESSAGES } from '@dealscout/shared/domain';
 import { defineExecutionHandler, ExecutionError, type ExecutionHandler } from '../executions/runner';
-import { nextBatchEnd, scoreBatchInDatabase } from './sql-score';
+import { nextBatchEnd, scoreBatchInDatabase, writeRunFields } from './sql-score';
 import { tenantSql } from '../../db/sql';
 
 /** Ideas per statement: large enough that a statement's fixed costs vanish, small enough that progress and cancel stay prompt. */
@@ -37,6 +37,8 @@ export function createScoreHandler(opts: { batch?: number; streams?: number } = 
           where s.organization_id = ? and s.id = ?`, [org, row.id]);
       if (!run) throw new ExecutionError(SCORING_MESSAGES.notFound);
       const scope = { listId: run.list_id, ideaIds: run.idea_ids, filters: run.filters };
+      // The model's part of the breakdown, once for the run (the entries keep only each idea's part).
+      await writeRunFields(ctx.em, org, row.id, run.rule_sets);
       const total = row.total ?? null;
       let done = 0;
       // The ranges (after, end]: handed out one at a time, in id order; the last one (end null) runs to the end of the scope.

@@ -41,6 +41,8 @@ export const ScoreRun = defineEntity({
     list: () => p.manyToOne(ListCompany).deleteRule('cascade'),
     ideaIds: p.array<string>().nullable(),
     filters: p.json<Record<string, unknown>>().nullable(),
+    /** What the run's model brings to each breakdown entry (breakdown.ts RunField[]), written when the run starts. */
+    fields: p.json<unknown[]>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['organization', 'id'] }],

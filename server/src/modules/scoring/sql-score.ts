@@ -39,6 +39,7 @@ import type { IdeaFilters } from '@dealscout/shared/contracts';
 import { tenantSql, unscopedSql } from '../../db/sql';
 import { ideaWhere } from '../lists/lists.service';
 import { enrichmentPath, fieldKey, mandatoryColumn } from './scoring.service';
+import { runFields } from './breakdown';
 
 /** JavaScript's String.prototype.trim() whitespace (WhiteSpace and LineTerminator). */
 export const JS_WHITESPACE = '\t\n\u000b\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
@@ -165,7 +166,6 @@ function finalReading(type: ScoreRuleSet['fieldData']['fieldType'], i: number): 
   }
 }
 
-const wellFormed = (v: string) => (typeof v === 'string' ? v.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd') : v);
 
 const ROUND2 = (x: string, eps: string) => `(floor((${x} + ${eps}) * 100 + 0.5) / 100)`;
 
@@ -247,13 +247,12 @@ export function compileScoreBatch(organizationId: string, modelId: string, execu
                   case when c.missing${i} then null else c.shown${i} end as shown${i}`);
     const share = p.add(shareOf(rs), 'float8');
     const contribution = ROUND2(`${share} * g.sc${i}`, eps);
-    // The breakdown as JSON text, read once as jsonb: the model's part of each entry is written by
-    // JSON.stringify here (one parameter), the idea's part by to_json and float8out (the same
-    // shortest round-trip digits as JavaScript's).
-    // (Lone surrogates as U+FFFD, as a bound text parameter carries them: jsonb refuses their escapes.)
-    const fixed = JSON.stringify({ ruleSetId: wellFormed(rs.id), label: wellFormed(rs.label), fieldPath: wellFormed(rs.fieldData.fieldPath), weight: rs.weight });
-    fieldsJson.push(`${p.add(fixed.slice(0, -1) + ',"value":', 'text')} || coalesce(to_json(g.shown${i})::text, 'null') || ',"reason":"' || g.reason${i} || '","ruleId":' || coalesce(to_json(g.rule_id${i})::text, 'null')
-             || ',"score":' || coalesce(g.sc${i}::text, 'null') || ',"contribution":' || coalesce(${contribution}::text, 'null') || '}'`);
+    // The breakdown as JSON text, read once as jsonb, and only the idea's part of each entry:
+    // [value, reason, ruleId, score, contribution] (breakdown.ts; the model's part is the run's
+    // score_run.fields). to_json writes the text, float8out the numbers (the same shortest
+    // round-trip digits as JavaScript's).
+    fieldsJson.push(`'[' || coalesce(to_json(g.shown${i})::text, 'null') || ',"' || g.reason${i} || '",' || coalesce(to_json(g.rule_id${i})::text, 'null')
+             || ',' || coalesce(g.sc${i}::text, 'null') || ',' || coalesce(${contribution}::text, 'null') || ']'`);
     // The reference's order: ((0 + s1·x1) + s2·x2) + …
     sum = `(${sum} + ${share} * g.sc${i})`;
   });
@@ -303,6 +302,11 @@ export async function scoreBatchInDatabase(em: EntityManager, organizationId: st
     return tenantSql(tem, organizationId).bound<{ n: number; last: string | null }>(sql, params);
   });
   return { n: Number(row?.n ?? 0), last: row?.last ?? null };
+}
+
+/** Writes what the run's model brings to every breakdown entry (breakdown.ts) on its score_run row. */
+export async function writeRunFields(em: EntityManager, organizationId: string, runId: string, ruleSets: readonly ScoreRuleSet[]): Promise<void> {
+  await tenantSql(em, organizationId).all(`update score_run set fields = ?::jsonb where organization_id = ? and id = ?`, [JSON.stringify(runFields(ruleSets)), organizationId, runId]);
 }
 
 /**
