@@ -14,7 +14,9 @@ import { User } from '../../server/src/modules/users/user.entity';
 import { hashPassword } from '../../server/src/lib/password';
 import { freePort } from './procs';
 
-export const SERVICES_DB = 'dealscout_bench_services';
+// BENCH_SERVICES_DB names another database (helpers benching at once on one server must not drop
+// each other's); BENCH_KEEP_DB=1 leaves it in place after the run (to EXPLAIN against its data).
+export const SERVICES_DB = process.env.BENCH_SERVICES_DB || 'dealscout_bench_services';
 export const SERVICES_PASSWORD = 'Bench-Secret-1';
 
 export interface ServicesDb {
@@ -86,7 +88,7 @@ export async function openServicesDatabase(log: (m: string) => void): Promise<Se
     return {
       url, source, version: String(facts.rows[0].v).split(' on ')[0], settings: String(facts.rows[0].s),
       async stop() {
-        await adminQuery(adminUrl, `drop database if exists "${SERVICES_DB}" with (force)`).catch(() => {});
+        if (process.env.BENCH_KEEP_DB !== '1') await adminQuery(adminUrl, `drop database if exists "${SERVICES_DB}" with (force)`).catch(() => {});
         await stopServer();
       },
     };

@@ -3,6 +3,7 @@
 // statements that change ideas: each locks the list row first (so writers of one list queue on it),
 // changes the ideas set-based and adds the deltas it saw in the same transaction — a list of a
 // million ideas answers its totals without counting.
+import { expandDetails, type RunField } from '../scoring/breakdown';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   companyProblems, normalizeDomain, roundEstimate, totalPagesFor, EXACT_TOTAL_MAX, LIST_MESSAGES, realtimePaths,
@@ -85,8 +86,9 @@ export async function ideaDtos(em: EntityManager, organizationId: string, ids: r
       `select id, type, type_id, status, status_message, entity_id from execution where organization_id = ? and entity_type = 'idea' and entity_id = any(?::uuid[])
           and status in ('scheduled', 'processing') order by created_at`, [organizationId, arr]),
     db.all<Row>(
-      `select id, model_id, idea_id, status, status_message, details, execution_id, total_score from idea_score
-        where organization_id = ? and idea_id = any(?::uuid[]) order by updated_at`, [organizationId, arr]),
+      `select s.id, s.model_id, s.idea_id, s.status, s.status_message, s.details, s.execution_id, s.total_score, sr.fields from idea_score s
+         left join score_run sr on sr.organization_id = s.organization_id and sr.id = s.execution_id
+        where s.organization_id = ? and s.idea_id = any(?::uuid[]) order by s.updated_at`, [organizationId, arr]),
   ]);
   const byId = new Map(rows.map((r) => [String(r.id), r]));
   return ids.filter((id) => byId.has(id)).map((id) => {
@@ -98,7 +100,7 @@ export async function ideaDtos(em: EntityManager, organizationId: string, ids: r
       enrichmentResults: results.filter((x) => x.entityId === id),
       scoringResults: scores.filter((x) => String(x.idea_id) === id).map((x) => ({
         id: String(x.id), scoringModelId: String(x.model_id), status: String(x.status), entityId: id, statusMessage: (x.status_message as string | null) ?? null,
-        details: x.details, executionId: (x.execution_id as string | null) ?? null, totalScore: x.total_score === null ? null : Number(x.total_score),
+        details: expandDetails(x.details, x.fields as RunField[] | null), executionId: (x.execution_id as string | null) ?? null, totalScore: x.total_score === null ? null : Number(x.total_score),
       })),
       executions: executions.filter((x) => String(x.entity_id) === id).map((x) => ({ id: String(x.id), type: String(x.type), typeId: (x.type_id as string | null) ?? null, status: String(x.status), statusMessage: (x.status_message as string | null) ?? null })),
       company: r.company_id ? { id: String(r.company_id), name: String(r.c_name), domain: String(r.c_domain) } : null,

@@ -28,7 +28,8 @@ export type IScoringModel = InferEntity<typeof ScoringModel>;
 /**
  * What one score run covers (one execution of type score per run): the ideas it names, or every idea
  * of the list that matches `filters` when it runs on all. Written with the execution, read by the
- * handler; a retried job reads the same scope.
+ * handler; a retried job reads the same scope. Its `fields` (the model's part of every breakdown
+ * entry, breakdown.ts) are read with each result the run wrote: the row lives as long as they do.
  */
 export const ScoreRun = defineEntity({
   name: 'ScoreRun',
@@ -41,6 +42,8 @@ export const ScoreRun = defineEntity({
     list: () => p.manyToOne(ListCompany).deleteRule('cascade'),
     ideaIds: p.array<string>().nullable(),
     filters: p.json<Record<string, unknown>>().nullable(),
+    /** What the run's model brings to each breakdown entry (breakdown.ts RunField[]), written when the run starts. */
+    fields: p.json<unknown[]>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['organization', 'id'] }],

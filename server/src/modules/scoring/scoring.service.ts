@@ -2,6 +2,7 @@
 // Every statement names the organization. A run is one execution of type score (starting as draft)
 // whose scope — the ideas it names, or the list's ideas under the table's filters — is kept in
 // score_run with it; the handler (handler.ts) scores in batches and writes each idea's result.
+import { expandDetails, type RunField } from './breakdown';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import { SCORING_MESSAGES, describeFieldScore, scoreValues, type FieldScore, type ScoreFieldData, type ScoreModelInput, type ScoreRuleSet } from '@dealscout/shared/domain';
@@ -193,8 +194,11 @@ export async function exportScoreColumns(em: EntityManager, organizationId: stri
     async cells(ideaIds) {
       const out = new Map<string, string[]>();
       if (models.length === 0 || ideaIds.length === 0) return out;
-      const rows = await tenantSql(em, organizationId).all<{ idea_id: string; model_id: string; total_score: number | null; details: FieldScore[] }>(
-        `select idea_id::text, model_id::text, total_score, details from idea_score where organization_id = ? and idea_id = any(?::uuid[])`, [organizationId, pgArray([...ideaIds])]);
+      const rows = (await tenantSql(em, organizationId).all<{ idea_id: string; model_id: string; total_score: number | null; details: unknown; fields: RunField[] | null }>(
+        `select s.idea_id::text, s.model_id::text, s.total_score, s.details, sr.fields from idea_score s
+           left join score_run sr on sr.organization_id = s.organization_id and sr.id = s.execution_id
+          where s.organization_id = ? and s.idea_id = any(?::uuid[])`, [organizationId, pgArray([...ideaIds])]))
+        .map((r) => ({ ...r, details: expandDetails(r.details, r.fields) }));
       for (const id of ideaIds) {
         out.set(id, models.flatMap((m) => {
           const r = rows.find((x) => x.idea_id === id && x.model_id === m.id);

@@ -7,7 +7,8 @@ import { startTestWorker, eventually, type TestWorker } from '../../../test/exec
 import { insertIdeas, lockList, createSource } from '../lists/lists.service';
 import { createScoreHandler } from './handler';
 import { readIdeaBatch, scoreIdeas, writeScores } from './scoring.service';
-import { scoreBatchInDatabase } from './sql-score';
+import { scoreBatchInDatabase, writeRunFields } from './sql-score';
+import { expandDetails, type RunField } from './breakdown';
 
 const revenue = (over: Partial<ScoreRuleSet> = {}): ScoreRuleSet => ({
   id: 'rs-revenue', label: 'Revenue', weight: 100, defaultScore: 2,
@@ -64,9 +65,12 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
   /** Each idea of the list with its results, as the ideas table's DTO shows them. */
   const results = async (listId: string) => {
     const rows = await ctx.em().execute<{ id: string }[]>(`select id from idea where organization_id = ? and list_id = ? order by id`, [orgA, listId]);
-    const scores = await ctx.em().execute<{ idea_id: string; model_id: string; total_score: number; details: unknown[]; execution_id: string; status: string }[]>(
-      `select idea_id, model_id, total_score, details, execution_id, status from idea_score where organization_id = ? and idea_id in (select id from idea where organization_id = ? and list_id = ?)`, [orgA, orgA, listId]);
-    return rows.map((r) => ({ id: r.id, scoring_results: scores.filter((s) => s.idea_id === r.id).map((s) => ({ scoringModelId: s.model_id, totalScore: s.total_score, details: s.details, executionId: s.execution_id, status: s.status })) }));
+    // The stored breakdown joined with its run's fields (breakdown.ts), as the ideas' DTO and the export read it.
+    const scores = await ctx.em().execute<{ idea_id: string; model_id: string; total_score: number; details: unknown[]; fields: RunField[] | null; execution_id: string; status: string }[]>(
+      `select s.idea_id, s.model_id, s.total_score, s.details, sr.fields, s.execution_id, s.status from idea_score s
+         left join score_run sr on sr.organization_id = s.organization_id and sr.id = s.execution_id
+        where s.organization_id = ? and s.idea_id in (select id from idea where organization_id = ? and list_id = ?)`, [orgA, orgA, listId]);
+    return rows.map((r) => ({ id: r.id, scoring_results: scores.filter((s) => s.idea_id === r.id).map((s) => ({ scoringModelId: s.model_id, totalScore: s.total_score, details: expandDetails(s.details, s.fields), executionId: s.execution_id, status: s.status })) }));
   };
   it('creates, lists, reads, updates and deletes (204) models, with the editor messages; another organization gets 404', async () => {
     const list = await newList(a, 'Nordic SaaS');
@@ -228,10 +232,14 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
         await writeScores(em, orgA, propertyModel, randomUUID(), scoreIdeas(ruleSets, batch));
         after = batch[batch.length - 1]!.id;
       }
-      // …and the set-based one (the model compiled into SQL, what runs use) for the other, batches of 5.
+      // …and the set-based one (the model compiled into SQL, what runs use) for the other, batches of 5,
+      // with its run's fields written as a run writes them.
+      const runId = randomUUID();
+      await em.execute(`insert into score_run (id, organization_id, model_id, list_id, created_at) values (?, ?, ?, ?, now())`, [runId, orgA, sqlModel, list.id]);
+      await writeRunFields(em, orgA, runId, ruleSets);
       after = null;
       for (;;) {
-        const { n, last } = await scoreBatchInDatabase(em, orgA, sqlModel, randomUUID(), scope, ruleSets, after, 5);
+        const { n, last } = await scoreBatchInDatabase(em, orgA, sqlModel, runId, scope, ruleSets, after, 5);
         if (n === 0 || !last) break;
         after = last;
       }

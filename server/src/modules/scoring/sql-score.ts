@@ -9,6 +9,16 @@
 // written into the SQL text; the text only holds the model's shape (how many fields and rules, which
 // operators), so it is the same for every model of that shape.
 //
+// The statement's shape: the batch's values (b), then one level per step of the reference, each a
+// subquery with one column per field — raw jsonb, type and text (a); missing, shown and the reading
+// of the field's type (r); that reading as the rules use it (c); the best rule (m); the outcome:
+// reason, rule, score (g) — and on top the total and the breakdown. Each level ends with OFFSET 0 so
+// PostgreSQL does not pull it up into the level above: pulled up, every reference to a reading (a
+// number appears in each rule, the best rule in the reason, the rule and the score) was computed
+// again — about ten times slower (measured: 50,000 ideas in 220 s against 22 s). Levels of columns
+// rather than a lateral subquery per field: no nested loop re-scanned per idea and field (10–15 %
+// less CPU a batch, docs/benchmarks.md).
+//
 // How the reference's rules read in SQL (the value of a field is a jsonb, null when absent):
 // - missing: SQL or JSON null, text that trims to '' (JavaScript's whitespace set: `btrim` with the
 //   same characters), an empty array;
@@ -26,9 +36,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { toBoolean, toNumber, type ScoreRule, type ScoreRuleSet } from '@dealscout/shared/domain';
 import type { IdeaFilters } from '@dealscout/shared/contracts';
-import { tenantSql } from '../../db/sql';
+import { tenantSql, unscopedSql } from '../../db/sql';
 import { ideaWhere } from '../lists/lists.service';
 import { enrichmentPath, fieldKey, mandatoryColumn } from './scoring.service';
+import { runFields } from './breakdown';
 
 /** JavaScript's String.prototype.trim() whitespace (WhiteSpace and LineTerminator). */
 export const JS_WHITESPACE = '\t\n\u000b\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
@@ -58,8 +69,8 @@ function dollars(text: string, params: readonly unknown[], p: Params): string {
   });
 }
 
-/** The match of one rule on a field's typed reading (columns n, b, arr, nv of the field's lateral). */
-function ruleMatch(type: ScoreRuleSet['fieldData']['fieldType'], rule: Pick<ScoreRule, 'operator' | 'value'>, p: Params): string {
+/** The match of one rule on field `i`'s typed reading (columns n<i>, b<i>, arr<i>, nv<i> of the level below). */
+function ruleMatch(type: ScoreRuleSet['fieldData']['fieldType'], rule: Pick<ScoreRule, 'operator' | 'value'>, p: Params, i: number): string {
   const prim = rule.value.primary;
   const sec = rule.value.secondary ?? '';
   switch (type) {
@@ -68,15 +79,16 @@ function ruleMatch(type: ScoreRuleSet['fieldData']['fieldType'], rule: Pick<Scor
       const a = toNumber(prim);
       const b = toNumber(sec);
       if (a === null) return 'false';
+      const n = `c.n${i}`;
       switch (rule.operator) {
-        case 'equals': return `(c.n = ${p.add(a, 'float8')})`;
-        case 'not_equals': return `(c.n <> ${p.add(a, 'float8')})`;
-        case 'greater_than': return `(c.n > ${p.add(a, 'float8')})`;
-        case 'less_than': return `(c.n < ${p.add(a, 'float8')})`;
+        case 'equals': return `(${n} = ${p.add(a, 'float8')})`;
+        case 'not_equals': return `(${n} <> ${p.add(a, 'float8')})`;
+        case 'greater_than': return `(${n} > ${p.add(a, 'float8')})`;
+        case 'less_than': return `(${n} < ${p.add(a, 'float8')})`;
         case 'between':
         case 'not_between': {
           if (b === null) return 'false';
-          const inside = `(c.n >= ${p.add(Math.min(a, b), 'float8')} and c.n <= ${p.add(Math.max(a, b), 'float8')})`;
+          const inside = `(${n} >= ${p.add(Math.min(a, b), 'float8')} and ${n} <= ${p.add(Math.max(a, b), 'float8')})`;
           return rule.operator === 'between' ? inside : `(not ${inside})`;
         }
         default: return 'false';
@@ -85,112 +97,77 @@ function ruleMatch(type: ScoreRuleSet['fieldData']['fieldType'], rule: Pick<Scor
     case 'boolean': {
       const want = toBoolean(prim);
       if (want === null) return 'false';
-      if (rule.operator === 'equals') return `(c.b = ${p.add(want, 'boolean')})`;
-      if (rule.operator === 'not_equals') return `(c.b <> ${p.add(want, 'boolean')})`;
+      if (rule.operator === 'equals') return `(c.b${i} = ${p.add(want, 'boolean')})`;
+      if (rule.operator === 'not_equals') return `(c.b${i} <> ${p.add(want, 'boolean')})`;
       return 'false';
     }
     case 'array': {
-      const has = `exists (select 1 from unnest(c.arr) x where lower(btrim(x, $1::text)) = ${p.add(norm(prim), 'text')})`;
-      if (rule.operator === 'is') return `(${has})`;
+      const has = `(${p.add(norm(prim), 'text')} = any(c.arr${i}))`;
+      if (rule.operator === 'is') return has;
       if (rule.operator === 'is_not') return `(not ${has})`;
       return 'false';
     }
     default: {
       const q = p.add(norm(prim), 'text');
+      const v = `c.nv${i}`;
       switch (rule.operator) {
-        case 'contain': return `(strpos(c.nv, ${q}) > 0)`;
-        case 'not_contain': return `(strpos(c.nv, ${q}) = 0)`;
-        case 'starts_with': return `(left(c.nv, length(${q})) = ${q})`;
-        case 'ends_with': return `(length(c.nv) >= length(${q}) and right(c.nv, length(${q})) = ${q})`;
-        case 'equals': return `(c.nv = ${q})`;
-        case 'not_equals': return `(c.nv <> ${q})`;
+        case 'contain': return `(strpos(${v}, ${q}) > 0)`;
+        case 'not_contain': return `(strpos(${v}, ${q}) = 0)`;
+        case 'starts_with': return `(left(${v}, length(${q})) = ${q})`;
+        case 'ends_with': return `(length(${v}) >= length(${q}) and right(${v}, length(${q})) = ${q})`;
+        case 'equals': return `(${v} = ${q})`;
+        case 'not_equals': return `(${v} <> ${q})`;
         default: return 'false';
       }
     }
   }
 }
 
-/** The typed reading of the field's type: its column and whether the value is unreadable as it. */
-function reading(type: ScoreRuleSet['fieldData']['fieldType']): { col: string; unreadable: string } {
+/** The typed reading field `i`'s type needs, as a column of the readings level (from its a-level columns v<i>, t<i>, s<i>). */
+function typedReading(type: ScoreRuleSet['fieldData']['fieldType'], i: number): string {
+  // $1 is the whitespace set, $2 the number pattern (bound by compileScoreBatch()).
+  const [v, t, s] = [`a.v${i}`, `a.t${i}`, `a.s${i}`];
+  const scalar = `${t} in ('string', 'number', 'boolean')`;
   switch (type) {
     case 'int':
-    case 'double': return { col: 'n', unreadable: 'c.n is null' };
-    case 'boolean': return { col: 'b', unreadable: 'c.b is null' };
-    case 'array': return { col: 'arr', unreadable: 'c.arr is null' };
-    default: return { col: 'nv', unreadable: 'c.nv is null' };
+    case 'double': return `case when ${t} = 'number' then ${s}::numeric
+                     when ${t} = 'string' and replace(btrim(${s}, $1::text), ',', '') ~ $2::text then replace(btrim(${s}, $1::text), ',', '')::numeric
+                     else null end as num${i}`;
+    case 'boolean': return `case when ${t} = 'boolean' then ${s}::boolean
+                     when ${t} = 'number' then case when ${s}::numeric = 1 then true when ${s}::numeric = 0 then false else null end
+                     when ${t} = 'string' then case when lower(btrim(${s}, $1::text)) in ('true', 'yes', '1') then true when lower(btrim(${s}, $1::text)) in ('false', 'no', '0') then false else null end
+                     else null end as b${i}`;
+    // The elements compared as the rules compare them (lower-cased, trimmed).
+    case 'array': return `case when ${t} = 'array' then (select case when bool_and(jsonb_typeof(e) in ('string', 'number', 'boolean')) then coalesce(array_agg(lower(btrim(e #>> '{}', $1::text))), '{}') end
+                                                   from jsonb_array_elements(${v}) x(e))
+                     when ${scalar} then array[lower(btrim(${s}, $1::text))] else null end as arr${i}`;
+    default: return `case when ${scalar} then lower(btrim(${s}, $1::text)) else null end as nv${i}`;
   }
 }
 
+/** Is field `i`'s value missing, and the value shown (columns of the readings level). */
+function presence(i: number): string {
+  const [v, t, s] = [`a.v${i}`, `a.t${i}`, `a.s${i}`];
+  return `(${v} is null or ${t} = 'null' or (${t} = 'string' and btrim(${s}, $1::text) = '') or (${t} = 'array' and jsonb_array_length(${v}) = 0)) as missing${i},
+          case when ${t} = 'array' then (select case when bool_and(jsonb_typeof(e) in ('string', 'number', 'boolean')) then string_agg(e #>> '{}', ', ' order by o) else '[…]' end
+                                          from jsonb_array_elements(${v}) with ordinality x(e, o))
+               when ${t} in ('string', 'number', 'boolean') then ${s} else '{…}' end as shown${i}`;
+}
+
+/** The typed reading of the field's type as the rules use it (a number: double precision as JavaScript's Number() reads it). */
+function finalReading(type: ScoreRuleSet['fieldData']['fieldType'], i: number): { col: string; unreadable: string } {
+  // A number beyond the double range → null (not finite); below the smallest → 0.
+  switch (type) {
+    case 'int':
+    case 'double': return { col: `case when abs(r.num${i}) > 1.7976931348623157e308 then null when abs(r.num${i}) < 2.4703282292062328e-324 then 0::float8 else r.num${i}::float8 end as n${i}`, unreadable: `c.n${i} is null` };
+    case 'boolean': return { col: `r.b${i}`, unreadable: `c.b${i} is null` };
+    case 'array': return { col: `r.arr${i}`, unreadable: `c.arr${i} is null` };
+    default: return { col: `r.nv${i}`, unreadable: `c.nv${i} is null` };
+  }
+}
+
+
 const ROUND2 = (x: string, eps: string) => `(floor((${x} + ${eps}) * 100 + 0.5) / 100)`;
-
-/**
- * The lateral that scores one field (its value in `valueSql`): d (the FieldScore as jsonb) and sc
- * (the score, double precision).
- */
-function fieldLateral(rs: ScoreRuleSet, share: number, valueSql: string, p: Params, eps: string, alias: string): string {
-  const type = rs.fieldData.fieldType;
-  const { unreadable } = reading(type);
-  // Rules by score, highest first, then in their order: the first that matches is the reference's best.
-  const ordered = rs.rules.map((r, i) => ({ r, i })).sort((x, y) => y.r.score - x.r.score || x.i - y.i);
-  const def = p.add(rs.defaultScore, 'float8');
-  const cases = ordered.map(({ r }) => `when ${ruleMatch(type, r, p)} then array[${p.add(r.id, 'text')}, ${p.add(r.score, 'float8')}::text]`).join(' ');
-  const hasRules = rs.rules.length > 0;
-  // m: [ruleId, score] of the best matching rule, or null.
-  const best = hasRules ? `case ${cases} else null end` : 'null::text[]';
-  const invalid = hasRules ? unreadable : 'false';
-  return `cross join lateral (
-    select jsonb_build_object('ruleSetId', ${p.add(rs.id, 'text')}, 'label', ${p.add(rs.label, 'text')}, 'fieldPath', ${p.add(rs.fieldData.fieldPath, 'text')},
-             'value', g.shown, 'reason', g.reason, 'ruleId', g.rule_id, 'score', g.sc, 'weight', ${p.add(rs.weight, 'float8')},
-             'contribution', ${ROUND2(`${p.add(share, 'float8')} * g.sc`, eps)}) as d, g.sc
-      from (select case when c.missing then 'missing' when ${invalid} then 'invalid' when m.m is not null then 'rule' else 'no_match' end as reason,
-                   case when c.missing or ${invalid} or m.m is null then null else m.m[1] end as rule_id,
-                   case when c.missing or ${invalid} then ${def} when m.m is not null then m.m[2]::float8 else 0::float8 end as sc,
-                   case when c.missing then null else c.shown end as shown
-              from (${readingsSql(valueSql, type)}) c
-              cross join lateral (select ${best} as m offset 0) m offset 0) g
-  ) ${alias}`;
-}
-
-/**
- * The readings of one jsonb value: missing, shown, and the typed reading the field's type needs.
- * Each level ends with OFFSET 0 so PostgreSQL does not pull it up into the level above: pulled up,
- * every reference to a reading (c.n appears in each rule, the best rule in the reason, the rule and
- * the score) was computed again with its subplans — about ten times slower than reading the values
- * into the worker (measured: 50,000 ideas in 220 s against 22 s).
- */
-function readingsSql(valueSql: string, type: ScoreRuleSet['fieldData']['fieldType']): string {
-  // $1 is the whitespace set, $2 the number pattern (bound by compile()).
-  const scalar = `a.t in ('string', 'number', 'boolean')`;
-  const typed = (() => {
-    switch (type) {
-      case 'int':
-      case 'double': return `case when a.t = 'number' then ${safeDouble('a.s')}
-                     when a.t = 'string' and replace(btrim(a.s, $1::text), ',', '') ~ $2::text then ${safeDouble(`replace(btrim(a.s, $1::text), ',', '')`)}
-                     else null end as n`;
-      case 'boolean': return `case when a.t = 'boolean' then a.s::boolean
-                     when a.t = 'number' then case when a.s::numeric = 1 then true when a.s::numeric = 0 then false else null end
-                     when a.t = 'string' then case when lower(btrim(a.s, $1::text)) in ('true', 'yes', '1') then true when lower(btrim(a.s, $1::text)) in ('false', 'no', '0') then false else null end
-                     else null end as b`;
-      case 'array': return `case when a.t = 'array' then (select case when bool_and(jsonb_typeof(e) in ('string', 'number', 'boolean')) then coalesce(array_agg(e #>> '{}' order by o), '{}') end
-                                                   from jsonb_array_elements(a.v) with ordinality x(e, o))
-                     when ${scalar} then array[a.s] else null end as arr`;
-      default: return `case when ${scalar} then lower(btrim(a.s, $1::text)) else null end as nv`;
-    }
-  })();
-  return `select (a.v is null or a.t = 'null' or (a.t = 'string' and btrim(a.s, $1::text) = '') or (a.t = 'array' and jsonb_array_length(a.v) = 0)) as missing,
-                 case when a.t = 'array' then (select case when bool_and(jsonb_typeof(e) in ('string', 'number', 'boolean')) then string_agg(e #>> '{}', ', ' order by o) else '[…]' end
-                                                 from jsonb_array_elements(a.v) with ordinality x(e, o))
-                      when ${scalar} then a.s else '{…}' end as shown,
-                 ${typed}
-            from (select ${valueSql} as v, jsonb_typeof(${valueSql}) as t, ${valueSql} #>> '{}' as s offset 0) a
-          offset 0`;
-}
-
-/** Text that is a number (already checked) as double precision, as JavaScript's Number() reads it: beyond the range → null; below the smallest → 0. */
-function safeDouble(text: string): string {
-  return `(select case when abs(x.num) > 1.7976931348623157e308 then null when abs(x.num) < 2.4703282292062328e-324 then 0::float8 else x.num::float8 end
-             from (select (${text})::numeric as num) x)`;
-}
 
 export interface CompiledScore {
   /** The statement: scores and writes the batch after $afterId (null: from the start), answers { n, last }. */
@@ -205,7 +182,7 @@ export interface ScoreScope { listId: string; ideaIds: string[] | null; filters:
  * `afterId`, each scored with the model's rule sets and written to idea_score (inserted or replaced:
  * a retried batch writes the same). Answers how many ideas it scored and the last id.
  */
-export function compileScoreBatch(organizationId: string, modelId: string, executionId: string, scope: ScoreScope, ruleSets: readonly ScoreRuleSet[], afterId: string | null, limit: number): CompiledScore {
+export function compileScoreBatch(organizationId: string, modelId: string, executionId: string, scope: ScoreScope, ruleSets: readonly ScoreRuleSet[], afterId: string | null, limit: number | null, upToId: string | null = null): CompiledScore {
   const p = new Params();
   p.add(JS_WHITESPACE, 'text');
   p.add(NUMBER_PATTERN, 'text');
@@ -236,29 +213,70 @@ export function compileScoreBatch(organizationId: string, modelId: string, execu
   const where = ideaWhere(organizationId, scope.listId, scope.ideaIds ? { ids: scope.ideaIds } : (scope.filters ?? {}));
   const whereSql = dollars(where.text, where.params, p);
   const after = afterId ? ` and r.id > ${p.add(afterId, 'uuid')}` : '';
-  const lim = p.add(limit, 'int');
+  const upTo = upToId ? ` and r.id <= ${p.add(upToId, 'uuid')}` : '';
+  const lim = limit === null ? '' : ` limit ${p.add(limit, 'int')}`;
 
   const total = ruleSets.reduce((s, rs) => s + Math.max(0, rs.weight), 0);
   const shareOf = (rs: ScoreRuleSet) => (total === 0 ? 1 / ruleSets.length : Math.max(0, rs.weight) / total);
-  const laterals: string[] = [];
-  const names: string[] = [];
+  // One column per field at each level, each level fenced with OFFSET 0 (see the header): raw (a),
+  // readings (r), typed readings (c), best rule (m), outcome (g), then the total and the breakdown.
+  const raw: string[] = [];
+  const readings: string[] = [];
+  const typed: string[] = [];
+  const best: string[] = [];
+  const outcome: string[] = [];
+  const fieldsJson: string[] = [];
   let sum = '0::float8';
   ruleSets.forEach((rs, i) => {
-    const alias = `f${i}`;
-    laterals.push(fieldLateral(rs, shareOf(rs), column.get(fieldKey(rs.fieldData))!, p, eps, alias));
-    names.push(alias);
+    const type = rs.fieldData.fieldType;
+    const v = column.get(fieldKey(rs.fieldData))!;
+    raw.push(`${v} as v${i}, jsonb_typeof(${v}) as t${i}, ${v} #>> '{}' as s${i}`);
+    readings.push(`${presence(i)}, ${typedReading(type, i)}`);
+    const fin = finalReading(type, i);
+    typed.push(`r.missing${i}, r.shown${i}, ${fin.col}`);
+    // Rules by score, highest first, then in their order: the first that matches is the reference's best.
+    const ordered = rs.rules.map((r, j) => ({ r, j })).sort((x, y) => y.r.score - x.r.score || x.j - y.j);
+    const hasRules = rs.rules.length > 0;
+    // m<i>: [ruleId, score] of the best matching rule, or null.
+    best.push(hasRules ? `case ${ordered.map(({ r }) => `when ${ruleMatch(type, r, p, i)} then array[${p.add(r.id, 'text')}, ${p.add(r.score, 'float8')}::text]`).join(' ')} else null end as m${i}` : `null::text[] as m${i}`);
+    const invalid = hasRules ? fin.unreadable : 'false';
+    const def = p.add(rs.defaultScore, 'float8');
+    outcome.push(`case when c.missing${i} then 'missing' when ${invalid} then 'invalid' when c.m${i} is not null then 'rule' else 'no_match' end as reason${i},
+                  case when c.missing${i} or ${invalid} or c.m${i} is null then null else c.m${i}[1] end as rule_id${i},
+                  case when c.missing${i} or ${invalid} then ${def} when c.m${i} is not null then c.m${i}[2]::float8 else 0::float8 end as sc${i},
+                  case when c.missing${i} then null else c.shown${i} end as shown${i}`);
+    const share = p.add(shareOf(rs), 'float8');
+    const contribution = ROUND2(`${share} * g.sc${i}`, eps);
+    // The breakdown as JSON text, read once as jsonb, and only the idea's part of each entry:
+    // [value, reason, ruleId, score, contribution] (breakdown.ts; the model's part is the run's
+    // score_run.fields). to_json writes the text, float8out the numbers (the same shortest
+    // round-trip digits as JavaScript's).
+    fieldsJson.push(`'[' || coalesce(to_json(g.shown${i})::text, 'null') || ',"' || g.reason${i} || '",' || coalesce(to_json(g.rule_id${i})::text, 'null')
+             || ',' || coalesce(g.sc${i}::text, 'null') || ',' || coalesce(${contribution}::text, 'null') || ']'`);
     // The reference's order: ((0 + s1·x1) + s2·x2) + …
-    sum = `(${sum} + ${p.add(shareOf(rs), 'float8')} * ${alias}.sc)`;
+    sum = `(${sum} + ${share} * g.sc${i})`;
   });
   const totalSql = ruleSets.length === 0 ? '0::float8' : ROUND2(sum, eps);
-  const details = ruleSets.length === 0 ? `'[]'::jsonb` : `jsonb_build_array(${names.map((n) => `${n}.d`).join(', ')})`;
+  const details = ruleSets.length === 0 ? `'[]'::jsonb` : `('[' || ${fieldsJson.join(` || ',' || `)} || ']')::jsonb`;
+  const list = (cols: string[]) => (cols.length ? ', ' + cols.join(',\n') : '');
+  const scored = `select g.id, ${totalSql} as total, ${details} as details from (
+        select c.id${list(outcome)} from (
+          select c.*${list(best)} from (
+            select r.id${list(typed)} from (
+              select a.id${list(readings)} from (
+                select b.id${list(raw)} from b offset 0
+              ) a offset 0
+            ) r offset 0
+          ) c offset 0
+        ) c offset 0
+      ) g`;
   const model = p.add(modelId, 'uuid');
   const execution = p.add(executionId, 'uuid');
 
   const sql = `with b as (
-      select r.id${cols.length ? ', ' + cols.join(', ') : ''} from idea r ${joins.join(' ')} ${whereSql}${after} order by r.id limit ${lim}
+      select r.id${cols.length ? ', ' + cols.join(', ') : ''} from idea r ${joins.join(' ')} ${whereSql}${after}${upTo} order by r.id${lim}
     ), s as (
-      select b.id, ${totalSql} as total, ${details} as details from b ${laterals.join('\n')}
+      ${scored}
     ), ins as (
       insert into idea_score (id, organization_id, model_id, idea_id, execution_id, status, status_message, total_score, details, updated_at)
       select gen_random_uuid(), ${org}, ${model}, s.id, ${execution}, 'completed', null, s.total, s.details, clock_timestamp() from s
@@ -271,9 +289,34 @@ export function compileScoreBatch(organizationId: string, modelId: string, execu
 }
 
 /** Scores and writes one batch inside the database (see compileScoreBatch). */
-export async function scoreBatchInDatabase(em: EntityManager, organizationId: string, modelId: string, executionId: string, scope: ScoreScope, ruleSets: readonly ScoreRuleSet[], afterId: string | null, limit: number): Promise<{ n: number; last: string | null }> {
-  const { sql, params } = compileScoreBatch(organizationId, modelId, executionId, scope, ruleSets, afterId, limit);
-  const [row] = await tenantSql(em, organizationId).bound<{ n: number; last: string | null }>(sql, params);
+export async function scoreBatchInDatabase(em: EntityManager, organizationId: string, modelId: string, executionId: string, scope: ScoreScope, ruleSets: readonly ScoreRuleSet[], afterId: string | null, limit: number | null, upToId: string | null = null): Promise<{ n: number; last: string | null }> {
+  const { sql, params } = compileScoreBatch(organizationId, modelId, executionId, scope, ruleSets, afterId, limit, upToId);
+  // Without JIT: the statement's cost estimate asks for it, but compiling its expressions takes
+  // 40–250 ms a batch and saves less than it costs (measured, docs/benchmarks.md). Without waiting
+  // for the batch's WAL to reach the disk at commit: a crash may lose the last batches, which a
+  // resumed run writes again (writing is idempotent), and the run's completion is committed
+  // synchronously later, which flushes every batch's WAL before it.
+  const [row] = await em.fork().transactional(async (tem) => {
+    await unscopedSql(tem, 'connection').run('set local jit = off');
+    await unscopedSql(tem, 'connection').run('set local synchronous_commit = off');
+    return tenantSql(tem, organizationId).bound<{ n: number; last: string | null }>(sql, params);
+  });
   return { n: Number(row?.n ?? 0), last: row?.last ?? null };
 }
 
+/** Writes what the run's model brings to every breakdown entry (breakdown.ts) on its score_run row. */
+export async function writeRunFields(em: EntityManager, organizationId: string, runId: string, ruleSets: readonly ScoreRuleSet[]): Promise<void> {
+  await tenantSql(em, organizationId).all(`update score_run set fields = ?::jsonb where organization_id = ? and id = ?`, [JSON.stringify(runFields(ruleSets)), organizationId, runId]);
+}
+
+/**
+ * The end of the next batch of the scope after `afterId` (null: from the start): the id of its
+ * `size`-th idea in id order, or null when fewer are left (the last batch runs to the end).
+ */
+export async function nextBatchEnd(em: EntityManager, organizationId: string, scope: ScoreScope, afterId: string | null, size: number): Promise<string | null> {
+  const where = ideaWhere(organizationId, scope.listId, scope.ideaIds ? { ids: scope.ideaIds } : (scope.filters ?? {}));
+  const [row] = await tenantSql(em, organizationId).all<{ id: string }>(
+    `select r.id::text as id from idea r ${where.text}${afterId ? ' and r.id > ?' : ''} order by r.id offset ? limit 1`,
+    [...where.params, ...(afterId ? [afterId] : []), size - 1]);
+  return row?.id ?? null;
+}
