@@ -137,10 +137,16 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
          from generate_series(0, 30) g(s) order by g.s`, [org.id, `play:${playId}:bench:%`]);
     // The start (bench clock and database clock are the same machine's): when the first execution
     // was written, when the first was claimed by the worker, when the first model call arrived.
-    const { rows: [st] } = await sql.query<{ created: number; claimed: number }>(
-      `select extract(epoch from min(created_at)) * 1000 as created, extract(epoch from min(started_at)) * 1000 as claimed
-         from execution where organization_id = $1 and idempotency_key like $2`, [org.id, `play:${playId}:bench:%`]);
-    const startLine = `first execution written ${fmtMs(Number(st.created) - t0)} ms, first claimed ${fmtMs(Number(st.claimed) - t0)} ms, first model call ${fmtMs(firstCall)} ms after the execute call`;
+    // Also when the first claim's 'processing' event was written (the claim's transaction reached
+    // its end) and when the first credit was charged (an execution reached its model call).
+    const { rows: [st] } = await sql.query<{ created: number; claimed: number; announced: number; charged: number }>(
+      `with x as (select id, created_at, started_at from execution where organization_id = $1 and idempotency_key like $2)
+       select (select extract(epoch from min(created_at)) * 1000 from x) as created, (select extract(epoch from min(started_at)) * 1000 from x) as claimed,
+              (select extract(epoch from min(e.created_at)) * 1000 from realtime_event e where e.organization_id = $1 and e.kind = 'execution.updated'
+                  and e.data->>'status' = 'processing' and (e.data->>'id')::uuid in (select id from x)) as announced,
+              (select extract(epoch from min(c.created_at)) * 1000 from llm_charge c where c.organization_id = $1 and c.charge_key in (select id::text || ':play' from x)) as charged`,
+      [org.id, `play:${playId}:bench:%`]);
+    const startLine = `first execution written ${fmtMs(Number(st.created) - t0)} ms, first claimed ${fmtMs(Number(st.claimed) - t0)} ms (its 'processing' event ${fmtMs(Number(st.announced) - t0)} ms), first credit charged ${fmtMs(Number(st.charged) - t0)} ms, first model call ${fmtMs(firstCall)} ms after the execute call`;
     log(`start: ${startLine}`);
     const callsBySecond = Array.from({ length: 31 }, (_, i) => run.filter((c) => c.start - t0 < (i + 1) * 1000).length);
     log(`timeline (cumulative per second): created ${tl.map((r) => r.created).join(',')}\n claimed ${tl.map((r) => r.claimed).join(',')}\n calls ${callsBySecond.join(',')}\n completed ${tl.map((r) => r.completed).join(',')}`);
