@@ -1,8 +1,14 @@
 // Starting plays (POST /api/v1/play/execute): the targets are checked in one statement (a contact
 // needs a primary company and a company a key contact, each with the details an email needs), then
-// one execution per valid target is created with its job in one transaction (createExecutions:
-// bulk, 5,000 per statement), keyed so a target already queued or running for the same play (or
-// the same client run id) answers with that execution instead of a second one.
+// one execution per valid target is created with its job (createExecutions: bulk, 5,000 per
+// statement), keyed so a target already queued or running for the same play (or the same client
+// run id) answers with that execution instead of a second one.
+//
+// A larger run is checked and created in two parts before the answer: its first FIRST_CHUNK targets
+// in a short transaction, committed at once so the worker claims them and the first model calls
+// start while the rest of the run (checked, then created in a second transaction) is still on its way. A failure of the second
+// transaction answers an error with the first chunk already running; the same request again
+// answers those as duplicates (while they run) and creates the rest.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import {
@@ -10,9 +16,10 @@ import {
 } from '@dealscout/shared/domain';
 import type { PlayExecuteItem, PlayExecuteResponse } from '@dealscout/shared/contracts';
 import { badRequest, notFound } from '../../lib/errors';
-import { createExecutions } from '../executions/commands/create-executions';
+import { createExecutions, type StartedExecution } from '../executions/commands/create-executions';
 import { Play } from './play.entity';
 import { tenantSql } from '../../db/sql';
+import { publish, type PublishEvent } from '../realtime/publish';
 
 export interface ExecuteActor { organizationId: string; userId: string }
 
@@ -47,33 +54,58 @@ export async function checkTargets(em: EntityManager, organizationId: string, en
   return out;
 }
 
+/**
+ * Targets whose executions are committed in a transaction of their own before the rest of the run:
+ * enough for a first wave of model calls at an organization's concurrency limit
+ * (LLM_ORG_CONCURRENCY; the speed target is measured at 50) while the rest is created.
+ */
+export const FIRST_CHUNK = 50;
+
 export function playKey(playId: string, entityId: string, runId?: string | null): string {
   return runId ? `play:${playId}:${runId.slice(0, 100)}:${entityId}` : `play:${playId}:${entityId}`;
 }
 
 export async function executePlay(em: EntityManager, boss: PgBoss, actor: ExecuteActor,
-  body: { playId?: string | null; targetIds: string[]; entityType: 'contact' | 'company'; executionId?: string | null }): Promise<PlayExecuteResponse> {
+  body: { playId?: string | null; targetIds: string[]; entityType: 'contact' | 'company'; executionId?: string | null },
+  opts: { firstChunk?: number } = {}): Promise<PlayExecuteResponse> {
   const requested = [...new Set(body.targetIds)];
   if (!body.playId || requested.length === 0) throw badRequest(PLAY_MESSAGES.invalidSelection);
   const play = await em.findOne(Play, { id: body.playId, organization: actor.organizationId });
   if (!play) throw notFound(PLAY_MESSAGES.invalid);
   if (play.status !== 'published') throw badRequest(PLAY_MESSAGES.invalid);
 
-  const checks = await checkTargets(em, actor.organizationId, body.entityType, requested);
-  const valid = requested.filter((id) => checks.get(id) === null);
-  const started = valid.length === 0 ? [] : await em.transactional(async (tem) => {
+  // One transaction per part: the executions and their jobs, the play's use count, then the
+  // 'scheduled' events last in one statement (the organization's sequence row is locked from there
+  // to the commit only, so the worker's claim of the first chunk, which publishes too, is not held
+  // behind the creation of the rest).
+  const start = (ids: readonly string[]) => em.transactional(async (tem) => {
+    const events: PublishEvent[] = [];
     const out = await createExecutions(tem, boss, {
+      events,
       organizationId: actor.organizationId,
       createdById: actor.userId,
       type: 'play',
       typeId: play.id,
       entityType: body.entityType,
-      targets: valid.map((id) => ({ entityId: id, idempotencyKey: playKey(play.id, id, body.executionId) })),
+      targets: ids.map((id) => ({ entityId: id, idempotencyKey: playKey(play.id, id, body.executionId) })),
     });
     const fresh = out.filter((s) => s.status === 'started').length;
     if (fresh > 0) await tenantSql(tem, actor.organizationId).all(`update play set use_count = use_count + ? where id = ? and organization_id = ?`, [fresh, play.id, actor.organizationId]);
+    await publish(tem, actor.organizationId, events);
     return out;
   });
+  // The first chunk of targets is checked and started first, then the rest (each part's targets in
+  // one statement).
+  const firstChunk = opts.firstChunk ?? FIRST_CHUNK;
+  const checks = new Map<string, string | null>();
+  const started: StartedExecution[] = [];
+  for (const part of [requested.slice(0, firstChunk), requested.slice(firstChunk)]) {
+    if (part.length === 0) continue;
+    const checked = await checkTargets(em, actor.organizationId, body.entityType, part);
+    for (const [id, problem] of checked) checks.set(id, problem);
+    const valid = part.filter((id) => checked.get(id) === null);
+    if (valid.length > 0) started.push(...await start(valid));
+  }
   const byEntity = new Map(started.map((s) => [s.entityId, s]));
   let missing = 0;
   const items: PlayExecuteItem[] = requested.map((id) => {

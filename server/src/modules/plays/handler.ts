@@ -80,24 +80,35 @@ export function createPlayHandler(deps: PlayHandlerDeps = {}): ExecutionHandler<
     async run(ctx) {
       const row = ctx.execution;
       const org = row.organization_id;
-      const play = row.type_id ? await ctx.memo(`play:${row.type_id}`, () => ctx.em.findOne(Play, { id: row.type_id!, organization: org })) : null;
+      const entityType = row.entity_type;
+      const runnable = (entityType === 'contact' || entityType === 'company') && !!row.entity_id;
+      const llm = deps.llm ? deps.llm(ctx.em) : getLlm({ em: ctx.em, config: settings(), memo: ctx.memo });
+      // What the first model call of a claimed batch waits for is read at once, side by side: the
+      // play, the batch's targets, the sender and the organization's model settings (each once per
+      // batch through ctx.memo), rather than one read after the other. A failed read is not kept by
+      // the memo: the step that needs it reads again below and reports it.
+      const playRead = row.type_id ? ctx.memo(`play:${row.type_id}`, () => ctx.em.fork().findOne(Play, { id: row.type_id!, organization: org })) : Promise.resolve(null);
+      // The targets of every play execution of the claimed batch (same organization and entity
+      // type) are read together, once: four statements for the batch instead of four per draft,
+      // so a freshly claimed batch reaches the model within one read instead of after every
+      // row's own reads have queued for the connection pool.
+      const ids = runnable ? [...new Set(ctx.batch.filter((x) => x.type === 'play' && x.organization_id === org && x.entity_type === entityType && x.entity_id).map((x) => x.entity_id!))] : [];
+      if (runnable && !ids.includes(row.entity_id!)) ids.push(row.entity_id!);
+      const targetsRead = runnable ? ctx.memo(`play-targets:${org}:${entityType}`, () => loadTargets(ctx.em.fork(), org, entityType as 'contact' | 'company', ids)) : null;
+      const senderRead = ctx.memo(`play-sender:${row.created_by_id ?? ''}`, () => loadSender(ctx.em.fork(), org, row.created_by_id));
+      targetsRead?.catch(() => {});
+      senderRead.catch(() => {});
+      llm.prepare?.(org);
+      const play = await playRead;
       if (!play) {
         await failNow(ctx.em, row, PLAY_MESSAGES.invalid);
         return null;
       }
-      const entityType = row.entity_type;
-      if ((entityType !== 'contact' && entityType !== 'company') || !row.entity_id) {
+      if (!runnable || (entityType !== 'contact' && entityType !== 'company') || !row.entity_id) {
         await failNow(ctx.em, row, PLAY_MESSAGES.invalidEntity);
         return null;
       }
-      const llm = deps.llm ? deps.llm(ctx.em) : getLlm({ em: ctx.em, config: settings(), memo: ctx.memo });
       try {
-        // The targets of every play execution of the claimed batch (same organization and entity
-        // type) are read together, once: four statements for the batch instead of four per draft,
-        // so a freshly claimed batch reaches the model within one read instead of after every
-        // row's own reads have queued for the connection pool.
-        const ids = [...new Set(ctx.batch.filter((x) => x.type === 'play' && x.organization_id === org && x.entity_type === entityType && x.entity_id).map((x) => x.entity_id!))];
-        if (!ids.includes(row.entity_id)) ids.push(row.entity_id);
         const targets = await ctx.memo(`play-targets:${org}:${entityType}`, () => loadTargets(ctx.em.fork(), org, entityType, ids));
         const target: TargetOutcome | undefined = targets.has(row.entity_id) ? targets.get(row.entity_id) : (await loadTargets(ctx.em, org, entityType, [row.entity_id])).get(row.entity_id);
         if (!target) throw new TargetProblem('Entity not found.');
@@ -112,7 +123,7 @@ export function createPlayHandler(deps: PlayHandlerDeps = {}): ExecutionHandler<
         };
         // The user who ran the play: the name the model writes as, and their signature under the body
         // (read once per claimed batch: a run's executions share their creator).
-        const sender = await ctx.memo(`play-sender:${row.created_by_id ?? ''}`, () => loadSender(ctx.em, org, row.created_by_id));
+        const sender = await ctx.memo(`play-sender:${row.created_by_id ?? ''}`, () => loadSender(ctx.em.fork(), org, row.created_by_id));
         if (play.playType === 'non_ai') {
           return { ...base, subject: play.subject, body: textToHtml(withSignature(rendered.text, sender.signature)), model: null, isAi: false, signature: sender.signature };
         }

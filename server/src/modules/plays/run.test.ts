@@ -11,6 +11,7 @@ import { newCompany, newContact, newField, setValue, link } from '../../../test/
 import { createQueues } from '../../jobs/definitions';
 import { executionJobDefinitions } from '../executions/runner';
 import { createPlayHandler } from './handler';
+import { executePlay } from './execute';
 import type { ExecutionRow } from '../executions/execution.presenter';
 
 const env = { EXECUTION_RETRY_DELAY_SECONDS: '0', EXECUTION_RETRY_LIMIT: '1', LLM_MAX_ATTEMPTS: '1', JOB_POLL_SECONDS: '0.5' };
@@ -24,6 +25,7 @@ describe('plays: running and drafts', () => {
   let colleague: TestClient;
   let rival: TestClient;
   let orgId: string;
+  let repId: string;
 
   const pending = async (c: TestClient) => (await c.get('/api/v1/email/pending')).json().emails as EmailDraftDto[];
   const publish = async (c: TestClient, body: Record<string, unknown>) => {
@@ -47,6 +49,7 @@ describe('plays: running and drafts', () => {
     worker = await startTestWorker(ctx.dbUrl, ctx.config, [createPlayHandler({ config: ctx.config })]);
     const o = await createOrg(ctx, { name: 'Run Plays Co' });
     orgId = o.organization.id;
+    repId = o.admin.id;
     rep = await signedIn(ctx, o.admin.email);
     colleague = await signedIn(ctx, (await createUser(ctx, o.organization.id)).email);
     rival = await signedIn(ctx, (await createOrg(ctx, { name: 'Rival Co' })).admin.email);
@@ -134,6 +137,48 @@ describe('plays: running and drafts', () => {
     const [row] = await ctx.em().execute<ExecutionRow[]>(`select * from execution where id = ?`, [alice.executionId]);
     await handler.commit!(ctx.em(), row, { kind: 'done', subject: 'Again', body: '<p>x</p>', model: 'gpt-test', isAi: true, rendered: { text: '', values: [] }, playId, playName: 'Founder note', playVersion: 1, contact: { id: ca.id, email: ca.email, firstName: 'Alice', lastName: 'Owner' }, companyId: a.id, companyName: 'x' }, []);
     expect(await ctx.em().execute(`select id from channel_email where execution_id = ?`, [alice.executionId])).toHaveLength(1);
+  });
+
+  it('a run larger than its first chunk: the first targets are committed in a transaction of their own, then the rest; each target once, a repeated run answers the same executions, one draft each', async () => {
+    const cos = [];
+    for (const n of ['Chunka', 'Chunkb', 'Chunkc', 'Chunkd']) cos.push((await companyWithKey(rep, n)).co);
+    const keyless = await newCompany(rep, { name: 'Chunkless Inc' });
+    const unknown = randomUUID();
+    // Slow answers: the executions are still running when the run is repeated.
+    fake.when((r) => lastUserText(r).includes('Chunk'), { json: { subject: 'Hi', body: 'Hello' }, latencyMs: 1500 });
+    const playId = await publish(rep, { name: 'Chunked', instructions: [text('Write briefly')] });
+    const em = ctx.em();
+    em.setFilterParams('tenant', { organizationId: orgId });
+    // Two targets in the first chunk (one of them without a key contact), four in the rest (one unknown).
+    const targetIds = [cos[0].id, keyless.id, cos[1].id, cos[2].id, unknown, cos[3].id];
+    const body = { playId, targetIds, entityType: 'company' as const, executionId: 'chunked-run' };
+    const answer = await executePlay(em, ctx.boss!, { organizationId: orgId, userId: repId }, body, { firstChunk: 2 });
+    expect(answer.message).toBe('1 entities have missing information and could not be processed.');
+    expect(answer.items.map((i) => [i.entityId, i.success, i.message ?? null])).toEqual([
+      [cos[0].id, true, null], [keyless.id, false, 'No key contact found for Chunkless Inc'], [cos[1].id, true, null],
+      [cos[2].id, true, null], [unknown, false, 'Entity not found.'], [cos[3].id, true, null],
+    ]);
+    const ids = answer.items.filter((i) => i.success).map((i) => i.playExecutionId!);
+    expect(new Set(ids).size).toBe(4);
+    // Their first events (status draft: queued) were written by two transactions, the first chunk's first.
+    const events = await ctx.em().execute<{ tx: string; seq: string; id: string }[]>(
+      `select xmin::text as tx, seq::text as seq, data->>'id' as id from realtime_event where organization_id = ? and data->>'status' = 'draft' and data->>'id' in (?, ?, ?, ?) order by seq`, [orgId, ...ids]);
+    expect(events.map((e) => e.id)).toEqual(ids);
+    expect(events.map((e) => e.tx)).toEqual([events[0].tx, events[1].tx, events[1].tx, events[1].tx]);
+    expect(events[0].tx).not.toBe(events[1].tx);
+    // The same run again while they run: the same executions (duplicates), in both parts, and no new ones.
+    const again = await executePlay(em, ctx.boss!, { organizationId: orgId, userId: repId }, body, { firstChunk: 2 });
+    expect(again.items.map((i) => i.playExecutionId)).toEqual(answer.items.map((i) => i.playExecutionId));
+    expect(await ctx.em().execute(`select id from execution where type_id = ?`, [playId])).toHaveLength(4);
+    // One draft per execution, and the play counted four uses.
+    const drafts = await eventually(async () => {
+      const d = (await pending(rep)).filter((e) => e.play?.id === playId);
+      return d.length === 4 ? d : undefined;
+    }, 'four drafts');
+    expect(new Set(drafts.map((d) => d.executionId))).toEqual(new Set(ids));
+    const written = await ctx.em().execute<{ n: number }[]>(`select count(*)::int as n from channel_email where play_id = ?`, [playId]);
+    expect(written[0].n).toBe(4);
+    expect((await rep.get(`/api/v1/play/${playId}`)).json().play.useCount).toBe(4);
   });
 
   it('a required field box without a value fails that target with a clear message; a Non-Ai play fills its template without a model', async () => {

@@ -75,6 +75,16 @@ export class LlmService implements LlmPort {
     return resolveLlm(this.em.fork(), this.config, organizationId);
   }
 
+  /**
+   * With a memo (an execution batch's): starts resolving the organization's provider now, beside the
+   * handler's own reads, so the batch's first call does not wait for it after them. A failed read
+   * is not kept by the memo: the call reads again and reports it.
+   */
+  prepare(organizationId: string): void {
+    if (!this.memo) return;
+    this.memo(`llm-resolve:${organizationId}`, () => this.resolve(organizationId)).catch(() => {});
+  }
+
   async complete(req: LlmRequest): Promise<LlmResponse> {
     if (req.signal?.aborted || this.stopping?.aborted) throw new LlmError('cancelled', 'The AI request was cancelled.');
     const resolved = this.memo ? await this.memo(`llm-resolve:${req.organizationId}`, () => this.resolve(req.organizationId)) : await this.resolve(req.organizationId);

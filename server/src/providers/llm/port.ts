@@ -80,4 +80,9 @@ export class LlmError extends Error {
 
 export interface LlmPort {
   complete(req: LlmRequest): Promise<LlmResponse>;
+  /**
+   * Optional: starts reading what the organization's calls need (its provider, models and credits)
+   * so a first call soon after does not wait for it; errors are left to that call.
+   */
+  prepare?(organizationId: string): void;
 }
