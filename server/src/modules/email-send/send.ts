@@ -19,7 +19,7 @@ import { REALTIME_EVENT_KINDS, type EmailDraftDto } from '@dealscout/shared/cont
 import { HttpError, badRequest } from '../../lib/errors';
 import type { Config } from '../../config';
 import { enqueueInTransaction } from '../../jobs/boss';
-import { tenantSql, scopedTo } from '../../db/sql';
+import { tenantSql, unscopedSql, scopedTo } from '../../db/sql';
 import { GraphError } from '../../providers/mail/graph';
 import { publish } from '../realtime/publish';
 import { Activity, type IActivity } from '../activities/activity.entity';
@@ -226,6 +226,12 @@ async function activityOf(em: EntityManager, organizationId: string, channelEmai
 
 async function finish(d: DeliverDeps, row: OutboxRow, outcome: 'sent' | 'failed', message: string | null, conversationId: string | null = null): Promise<void> {
   await d.em.fork().transactional(async (tem) => {
+    // The commit does not wait for the WAL flush: the publish below holds the organization's
+    // realtime sequence row until commit, so every send of an organization queues behind this
+    // flush otherwise. Safe for exactly-once: a record lost in a database crash leaves the row
+    // `sending` with its send stamped, and the retry (the job is completed only after this, and its
+    // synchronous commit flushes this one too) asks the mailbox, finds the message sent and records it.
+    await unscopedSql(tem, 'connection').run(`set local synchronous_commit = off`);
     const updated = await tenantSql(tem, row.organization_id).all<{ id: string }>(
       `update email_outbox set state = ?, sent_at = case when ? = 'sent' then clock_timestamp() else sent_at end, lease_until = null, error = ?, conversation_id = coalesce(?, conversation_id), updated_at = clock_timestamp()
         where id = ? and organization_id = ? and state in ('queued', 'sending') returning id`, [outcome, outcome, message, conversationId, row.id, row.organization_id]);
