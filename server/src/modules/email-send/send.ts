@@ -26,7 +26,7 @@ import { Activity, type IActivity } from '../activities/activity.entity';
 import { toActivityDto } from '../activities/activity.presenter';
 import { emailById, sanitizeBody, updateEmailStatus, type EmailActor } from '../plays/emails.service';
 import { findConnection, withMailbox, MailboxUnavailable } from './o365';
-import { reserveSlot, shiftMailbox, lockMailbox } from './slots';
+import { reserveSlot, shiftMailbox, lockMailbox, firstSlot } from './slots';
 import type { IIntegration } from '../integrations/integration.entity';
 
 export const EMAIL_SEND_QUEUE = 'email.send';
@@ -213,7 +213,15 @@ async function claim(d: DeliverDeps, organizationId: string, outboxId: string): 
          from email_outbox where organization_id = ? and owner_id = ? and claimed_at > clock_timestamp() - interval '1 day'`,
       [row.id, row.id, row.id, row.id, row.id, organizationId, row.owner_id]);
     if (Number(load.sending) >= MAILBOX_LIMITS.concurrentRequests) return later(new Date(now + 1000));
-    if (Number(load.minute) >= MAILBOX_LIMITS.messagesPerMinute && load.oldest_minute) return later(new Date(new Date(load.oldest_minute).getTime() + 60_000 + 50));
+    if (Number(load.minute) >= MAILBOX_LIMITS.messagesPerMinute && load.oldest_minute) {
+      // The mailbox's earlier sends went later than their slots (a slow minute): this row takes a
+      // new slot from the ledger, which counts those sends at their real claims, so its job comes
+      // once when the minute has room instead of hopping with its neighbours to the same instant.
+      await tenantSql(tem, organizationId).run(`update email_outbox set slot_at = null where id = ? and organization_id = ?`, [row.id, organizationId]);
+      const slot = await firstSlot(tem, organizationId, row.owner_id, new Date(Math.max(now, new Date(load.oldest_minute).getTime() + 60_000 + 50)));
+      await tenantSql(tem, organizationId).run(`update email_outbox set slot_at = ? where id = ? and organization_id = ?`, [slot, row.id, organizationId]);
+      return later(slot);
+    }
     if (Number(load.day ?? 0) + row.recipients > MAILBOX_LIMITS.recipientsPerDay && load.oldest_day) return later(new Date(new Date(load.oldest_day).getTime() + 86_400_000 + 50));
     await tenantSql(tem, organizationId).run(`update email_outbox set state = 'sending', attempt = attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp() + ? * interval '1 millisecond', updated_at = clock_timestamp() where id = ? and organization_id = ?`, [leaseMs(d.config), row.id, organizationId]);
     return { ...row, attempt: row.attempt + 1 };
