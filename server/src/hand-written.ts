@@ -42,6 +42,8 @@ export const HAND_WRITTEN_INDEXES = [
   'idea_org_list_name_index',
   // One active send per email (Migration20261126180000, partial).
   'email_outbox_org_email_active_unique',
+  // One active or sent row per send slot of a mailbox (Migration20261127100000, partial).
+  'email_outbox_org_owner_slot_unique',
 ] as const;
 
 /**

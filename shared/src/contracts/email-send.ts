@@ -46,9 +46,11 @@ export const EmailServiceStatusResponse = z.object({
 });
 export type EmailServiceStatusResponse = z.infer<typeof EmailServiceStatusResponse>;
 
-// POST /api/v1/email/send-time — when an email scheduled for `scheduledAt` will actually leave.
+// POST /api/v1/email/send-time — when an email scheduled for `scheduledAt` will actually leave:
+// the mailbox's first free send slot (issue 18 pacing) inside the sender's working hours. `moved`:
+// the working hours moved it; `queued`: the emails already waiting in the mailbox (its 30 a minute) did.
 export const SendTimeBody = z.object({ scheduledAt: z.iso.datetime({ offset: true, message: 'Please select a valid date and time.' }).nullable().optional() });
-export const SendTimeResponse = z.object({ success: z.literal(true), sendAt: z.string(), moved: z.boolean() });
+export const SendTimeResponse = z.object({ success: z.literal(true), sendAt: z.string(), moved: z.boolean(), queued: z.boolean().optional() });
 export type SendTimeResponse = z.infer<typeof SendTimeResponse>;
 
 // POST /api/v1/email/send-to-email — send now (no scheduledAt) or schedule.

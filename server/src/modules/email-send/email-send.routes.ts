@@ -16,6 +16,7 @@ import { Integration } from '../integrations/integration.entity';
 import { emailById, sanitizeBody } from '../plays/emails.service';
 import { connectUrl, readState, completeConnect, findConnection, withMailbox } from './o365';
 import { scheduleSend, deliverOutbox, workingHoursOf, sendError, type DeliverDeps } from './send';
+import { firstSlot } from './slots';
 
 const tags = ['emails'];
 const errors = { 400: ErrorResponse, 404: ErrorResponse };
@@ -102,8 +103,11 @@ export async function emailSendRoutes(app: FastifyInstance): Promise<void> {
     const a = actorOf(req);
     const i = await findConnection(req.em, a.organizationId, a.userId);
     const at = req.body.scheduledAt ? new Date(req.body.scheduledAt) : new Date();
-    const sendAt = req.body.scheduledAt ? nextSendTime(at, workingHoursOf({ calendar: a.calendar }, i).hours) : at;
-    return { success: true as const, sendAt: sendAt.toISOString(), moved: sendAt.getTime() !== at.getTime() };
+    const hours = workingHoursOf({ calendar: a.calendar }, i).hours;
+    const inWindow = req.body.scheduledAt ? nextSendTime(at, hours) : at;
+    // The slot the email would get now (not held: scheduling takes the then-first free one).
+    const sendAt = await firstSlot(req.em, a.organizationId, a.userId, inWindow, req.body.scheduledAt ? (t) => nextSendTime(t, hours) : undefined);
+    return { success: true as const, sendAt: sendAt.toISOString(), moved: inWindow.getTime() !== at.getTime(), queued: sendAt.getTime() !== inWindow.getTime() };
   });
 
   r.post('/email/send-to-email', {

@@ -337,8 +337,10 @@ describe('email sending (Office 365)', () => {
       await sql(`insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, claimed_at, sent_at, created_at, updated_at)
                  select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '30 seconds', now(), now(), now() from generate_series(1, 30)`, [orgId, me.id]);
       expect(await deliverOutbox(deps(), orgId, outboxId)).toBe('deferred');
-      const [o] = await sql<{ send_after: Date }>(`select send_after from email_outbox where id = ?`, [outboxId]);
+      const [o] = await sql<{ send_after: Date; slot_at: Date }>(`select send_after, slot_at from email_outbox where id = ?`, [outboxId]);
       expect(new Date(o.send_after).getTime()).toBeGreaterThan(Date.now() + 25_000);
+      // It took a new slot (the ledger counts those 30 at their claims): its job comes once, then.
+      expect(new Date(o.slot_at).getTime()).toBe(new Date(o.send_after).getTime());
       expect(sentWith(outboxId)).toHaveLength(0);
       await sql(`update email_outbox set claimed_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`, [me.id]);
       await sql(`update email_outbox set send_after = now() where id = ?`, [outboxId]);

@@ -22,6 +22,11 @@ export const EmailOutbox = defineEntity({
     state: p.string().length(20),
     /** Not before this instant (the schedule inside the send window, or a 429's Retry-After). */
     sendAfter: p.datetime(),
+    /**
+     * The mailbox's send slot this row holds (slots.ts): handed out at schedule time, unique per
+     * mailbox among waiting, leaving and sent rows (a partial unique index, hand-written.ts).
+     */
+    slotAt: p.datetime().nullable(),
     /** What the user asked for (null = send now). */
     requestedAt: p.datetime().nullable(),
     attempt: p.integer().default(0),

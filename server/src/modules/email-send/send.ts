@@ -26,6 +26,7 @@ import { Activity, type IActivity } from '../activities/activity.entity';
 import { toActivityDto } from '../activities/activity.presenter';
 import { emailById, sanitizeBody, updateEmailStatus, type EmailActor } from '../plays/emails.service';
 import { findConnection, withMailbox, MailboxUnavailable } from './o365';
+import { reserveSlot, shiftMailbox, lockMailbox, firstSlot } from './slots';
 import type { IIntegration } from '../integrations/integration.entity';
 
 export const EMAIL_SEND_QUEUE = 'email.send';
@@ -110,13 +111,15 @@ export async function scheduleSend(em: EntityManager, boss: PgBoss, config: Conf
     const integration = await findConnection(tem, actor.organizationId, actor.userId);
     if (!usable(integration)) throw badRequest(EMAIL_MESSAGES.noOffice365);
     const { hours } = workingHoursOf({ calendar: actor.calendar }, integration);
-    const sendAt = requested ? nextSendTime(requested, hours) : new Date();
+    // The mailbox's next free send slot at or after the chosen time (inside the working hours),
+    // held under the mailbox's lock until this transaction commits (slots.ts).
+    const sendAt = await reserveSlot(tem, actor.organizationId, actor.userId, requested ? nextSendTime(requested, hours) : new Date(), requested ? (t) => nextSendTime(t, hours) : undefined);
     await tenantSql(tem, actor.organizationId).run(`update channel_email set to_address = ?, cc = ?::jsonb, subject = ?, body = ?, status = 'scheduled', status_message = null, updated_at = clock_timestamp()
                         where id = ? and organization_id = ? and owner_id = ?`, [to, JSON.stringify(input.cc), input.subject, body, id, actor.organizationId, actor.userId]);
     const [row] = await tenantSql(tem, actor.organizationId).all<{ id: string }>(
-      `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, requested_at, attempt, recipients, reply_to_message_id, created_at, updated_at)
-       values (gen_random_uuid(), ?, ?, ?, 'queued', ?, ?, 0, ?, ?, clock_timestamp(), clock_timestamp()) returning id`,
-      [actor.organizationId, id, actor.userId, sendAt, requested, 1 + input.cc.length, input.replyToMessageId ?? null]);
+      `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, slot_at, requested_at, attempt, recipients, reply_to_message_id, created_at, updated_at)
+       values (gen_random_uuid(), ?, ?, ?, 'queued', ?, ?, ?, 0, ?, ?, clock_timestamp(), clock_timestamp()) returning id`,
+      [actor.organizationId, id, actor.userId, sendAt, sendAt, requested, 1 + input.cc.length, input.replyToMessageId ?? null]);
     const activity = tem.create(Activity, {
       organization: actor.organizationId, type: 'email', title: input.subject.slice(0, 255), date: dateIn(sendAt, hours.timeZone), dueDate: sendAt, status: 'scheduled',
       source: 'email', sourceId: id, content: plainText(body), subject: input.subject.slice(0, 500), to, others: input.cc, by: actor.email,
@@ -172,6 +175,20 @@ async function requeue(d: DeliverDeps, row: Pick<OutboxRow, 'id' | 'organization
   });
 }
 
+/**
+ * A 429 (Retry-After): the row goes back to the queue and it and the mailbox's other waiting rows
+ * due before `until` take new slots from then on (slots.ts shiftMailbox); one transaction.
+ */
+async function throttle(d: DeliverDeps, row: Pick<OutboxRow, 'id' | 'organization_id' | 'owner_id'>, until: Date, note: string): Promise<void> {
+  await d.em.fork().transactional(async (tem) => {
+    const back = await tenantSql(tem, row.organization_id).all<{ id: string }>(`update email_outbox set state = 'queued', lease_until = null, error = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and state in ('queued', 'sending') returning id`,
+      [note, row.id, row.organization_id]);
+    if (back.length === 0) return;
+    const slot = await shiftMailbox(tem, row.organization_id, row.owner_id, row.id, until);
+    await enqueueInTransaction(d.boss, tem, EMAIL_SEND_QUEUE, { organizationId: row.organization_id, outboxId: row.id }, sendJobOptions(row.organization_id, row.owner_id, slot));
+  });
+}
+
 /** Claims the row for one attempt, or says why not now (deferred / already done). */
 async function claim(d: DeliverDeps, organizationId: string, outboxId: string): Promise<OutboxRow | DeliverOutcome> {
   return d.em.fork().transactional(async (tem) => {
@@ -186,7 +203,7 @@ async function claim(d: DeliverDeps, organizationId: string, outboxId: string): 
     if (row.state === 'sending' && row.lease_until && new Date(row.lease_until).getTime() > now) return later(new Date(new Date(row.lease_until).getTime() + 1000));
     if (new Date(row.send_after).getTime() > now + 1000) return later(new Date(row.send_after));
     // The mailbox's limits, counted under a per-mailbox lock so concurrent claims see each other.
-    await unscopedSql(tem, 'connection').all(`select pg_advisory_xact_lock(hashtextextended(?, 18))`, [`${organizationId}:${row.owner_id}`]);
+    await lockMailbox(tem, organizationId, row.owner_id);
     const [load] = await tenantSql(tem, organizationId).all<{ sending: string; minute: string; oldest_minute: Date | null; day: string | null; oldest_day: Date | null }>(
       `select count(*) filter (where state = 'sending' and lease_until > clock_timestamp() and id <> ?) as sending,
               count(*) filter (where claimed_at > clock_timestamp() - interval '1 minute' and state in ('sending', 'sent') and id <> ?) as minute,
@@ -196,7 +213,15 @@ async function claim(d: DeliverDeps, organizationId: string, outboxId: string): 
          from email_outbox where organization_id = ? and owner_id = ? and claimed_at > clock_timestamp() - interval '1 day'`,
       [row.id, row.id, row.id, row.id, row.id, organizationId, row.owner_id]);
     if (Number(load.sending) >= MAILBOX_LIMITS.concurrentRequests) return later(new Date(now + 1000));
-    if (Number(load.minute) >= MAILBOX_LIMITS.messagesPerMinute && load.oldest_minute) return later(new Date(new Date(load.oldest_minute).getTime() + 60_000 + 50));
+    if (Number(load.minute) >= MAILBOX_LIMITS.messagesPerMinute && load.oldest_minute) {
+      // The mailbox's earlier sends went later than their slots (a slow minute): this row takes a
+      // new slot from the ledger, which counts those sends at their real claims, so its job comes
+      // once when the minute has room instead of hopping with its neighbours to the same instant.
+      await tenantSql(tem, organizationId).run(`update email_outbox set slot_at = null where id = ? and organization_id = ?`, [row.id, organizationId]);
+      const slot = await firstSlot(tem, organizationId, row.owner_id, new Date(Math.max(now, new Date(load.oldest_minute).getTime() + 60_000 + 50)));
+      await tenantSql(tem, organizationId).run(`update email_outbox set slot_at = ? where id = ? and organization_id = ?`, [slot, row.id, organizationId]);
+      return later(slot);
+    }
     if (Number(load.day ?? 0) + row.recipients > MAILBOX_LIMITS.recipientsPerDay && load.oldest_day) return later(new Date(new Date(load.oldest_day).getTime() + 86_400_000 + 50));
     await tenantSql(tem, organizationId).run(`update email_outbox set state = 'sending', attempt = attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp() + ? * interval '1 millisecond', updated_at = clock_timestamp() where id = ? and organization_id = ?`, [leaseMs(d.config), row.id, organizationId]);
     return { ...row, attempt: row.attempt + 1 };
@@ -209,6 +234,12 @@ async function activityOf(em: EntityManager, organizationId: string, channelEmai
 
 async function finish(d: DeliverDeps, row: OutboxRow, outcome: 'sent' | 'failed', message: string | null, conversationId: string | null = null): Promise<void> {
   await d.em.fork().transactional(async (tem) => {
+    // The commit does not wait for the WAL flush: the publish below holds the organization's
+    // realtime sequence row until commit, so every send of an organization queues behind this
+    // flush otherwise. Safe for exactly-once: a record lost in a database crash leaves the row
+    // `sending` with its send stamped, and the retry (the job is completed only after this, and its
+    // synchronous commit flushes this one too) asks the mailbox, finds the message sent and records it.
+    await unscopedSql(tem, 'connection').run(`set local synchronous_commit = off`);
     const updated = await tenantSql(tem, row.organization_id).all<{ id: string }>(
       `update email_outbox set state = ?, sent_at = case when ? = 'sent' then clock_timestamp() else sent_at end, lease_until = null, error = ?, conversation_id = coalesce(?, conversation_id), updated_at = clock_timestamp()
         where id = ? and organization_id = ? and state in ('queued', 'sending') returning id`, [outcome, outcome, message, conversationId, row.id, row.organization_id]);
@@ -283,7 +314,7 @@ export async function deliverOutbox(d: DeliverDeps, organizationId: string, outb
       return 'failed';
     }
     if (err instanceof GraphError && err.throttled) {
-      await requeue(d, row, new Date(Date.now() + (err.retryAfter ?? 5) * 1000), `throttled: ${err.message}`);
+      await throttle(d, row, new Date(Date.now() + (err.retryAfter ?? 5) * 1000), `throttled: ${err.message}`);
       return 'deferred';
     }
     if (err instanceof GraphError && !err.transient && err.status !== 401) {
@@ -337,18 +368,21 @@ export async function retryFailed(em: EntityManager, boss: PgBoss, actor: EmailA
     if (!o) throw badRequest(EMAIL_MESSAGES.updateStatusFailed);
     const integration = await findConnection(tem, actor.organizationId, actor.userId);
     if (!usable(integration)) throw badRequest(EMAIL_MESSAGES.noOffice365);
-    await tenantSql(tem, actor.organizationId).run(`update email_outbox set state = 'queued', attempt = 0, error = null, lease_until = null, send_after = clock_timestamp(), updated_at = clock_timestamp() where id = ? and organization_id = ?`, [o.id, actor.organizationId]);
+    // A new slot from now on (the failed row holds none: only waiting, leaving and sent rows do).
+    await tenantSql(tem, actor.organizationId).run(`update email_outbox set slot_at = null where id = ? and organization_id = ?`, [o.id, actor.organizationId]);
+    const slot = await reserveSlot(tem, actor.organizationId, actor.userId, new Date());
+    await tenantSql(tem, actor.organizationId).run(`update email_outbox set state = 'queued', attempt = 0, error = null, lease_until = null, send_after = ?, slot_at = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [slot, slot, o.id, actor.organizationId]);
     await tenantSql(tem, actor.organizationId).run(`update channel_email set status = 'scheduled', status_message = null, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [id, actor.organizationId]);
     const a = await activityOf(tem, actor.organizationId, id);
     if (a) {
       a.status = 'scheduled';
       a.errorMessage = null;
-      a.dueDate = new Date();
+      a.dueDate = slot;
       await tem.flush();
-      await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: o.id }, sendJobOptions(actor.organizationId, actor.userId));
+      await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: o.id }, sendJobOptions(actor.organizationId, actor.userId, slot));
       await publish(tem, actor.organizationId, { path: realtimePaths.activities(actor.organizationId), kind: REALTIME_EVENT_KINDS.activityUpdated, data: toActivityDto(a, new Date().toISOString().slice(0, 10)) });
     } else {
-      await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: o.id }, sendJobOptions(actor.organizationId, actor.userId));
+      await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: o.id }, sendJobOptions(actor.organizationId, actor.userId, slot));
     }
     return emailById(tem, actor, id);
   });

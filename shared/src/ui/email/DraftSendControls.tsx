@@ -56,7 +56,7 @@ export function DraftSendControls({ draft, onChange, replyToMessageId }: DraftSe
   const [sendError, setSendError] = useState<string | null>(null);
   const [scheduling, setScheduling] = useState(false);
   const [when, setWhen] = useState(() => localInputValue(new Date(Date.now() + 3_600_000)));
-  const [leaves, setLeaves] = useState<{ sendAt: string; moved: boolean } | null>(null);
+  const [leaves, setLeaves] = useState<{ sendAt: string; moved: boolean; queued?: boolean } | null>(null);
   const readOnly = isEmailReadOnly(draft.status) || draft.status === 'cancelled';
   const banner = status.data?.banner ?? null;
   const blocked = banner?.level === 'error';
@@ -66,7 +66,7 @@ export function DraftSendControls({ draft, onChange, replyToMessageId }: DraftSe
     const at = new Date(when);
     if (Number.isNaN(at.getTime())) return;
     let gone = false;
-    api.emailService.sendTime({ scheduledAt: at.toISOString() }).then((r) => { if (!gone) setLeaves({ sendAt: r.sendAt, moved: r.moved }); }, () => { if (!gone) setLeaves(null); });
+    api.emailService.sendTime({ scheduledAt: at.toISOString() }).then((r) => { if (!gone) setLeaves({ sendAt: r.sendAt, moved: r.moved, queued: r.queued }); }, () => { if (!gone) setLeaves(null); });
     return () => { gone = true; };
   }, [api, scheduling, when]);
 
@@ -156,7 +156,7 @@ export function DraftSendControls({ draft, onChange, replyToMessageId }: DraftSe
           <Button appearance="subtle" onClick={() => setScheduling(false)}>Cancel</Button>
           {leaves && (
             <Text className={styles.when} data-testid="draft-leaves-at">
-              Leaves {formatWhen(leaves.sendAt)}{leaves.moved ? ' (the first time inside your working hours)' : ''}
+              Leaves {formatWhen(leaves.sendAt)}{leaves.moved ? ' (the first time inside your working hours)' : ''}{leaves.queued ? ' (after the emails already waiting in your mailbox: 30 a minute)' : ''}
             </Text>
           )}
         </div>

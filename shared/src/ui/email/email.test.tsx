@@ -146,6 +146,17 @@ describe('DraftSendControls', () => {
     expect(send).toHaveBeenCalledWith(expect.objectContaining({ status: 'scheduled', scheduledAt: expect.stringMatching(/Z$/) }));
   });
 
+  it("schedule: when the mailbox's waiting emails push it back (30 a minute), the panel says so", async () => {
+    const user = userEvent.setup();
+    const leaves = new Date(Date.now() + DAY + 60_000).toISOString();
+    const sendTime = vi.fn(async () => ({ success: true as const, sendAt: leaves, moved: false, queued: true }));
+    renderWithApi(<DraftSendControls draft={draft()} />, fakeApi({ emailService: { status: async () => serviceStatus(), sendTime } }));
+    await user.click(await screen.findByTestId('draft-schedule'));
+    const text = (await screen.findByTestId('draft-leaves-at')).textContent;
+    expect(text).toContain('after the emails already waiting in your mailbox');
+    expect(text).not.toContain('inside your working hours');
+  });
+
   it("the mailbox status: an error banner ('Office 365 integration not found.') blocks sending; a warning does not", async () => {
     renderWithApi(<DraftSendControls draft={draft()} />, fakeApi({ emailService: { status: async () => serviceStatus({ integration: null, banner: { level: 'error', message: 'Office 365 integration not found.' } }) } }));
     expect((await screen.findByTestId('draft-banner-error')).textContent).toBe('ErrorOffice 365 integration not found.');
