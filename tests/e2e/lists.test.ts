@@ -8,6 +8,7 @@ import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import { signedInPage } from '../support/session';
+import { xlsxWorkbook } from '../../shared/src/ui/lists/xlsx-fixture';
 import { FakeOpenAiServer, allText } from '../../server/test/fakes/openai-server';
 
 const ADMIN = { email: 'riley@lists.example', password: 'Lists1234' };
@@ -83,26 +84,41 @@ describe('lists of ideas, in Chromium', () => {
     await shot(page, '01c-upload-result');
     await page.getByTestId('upload-csv-dialog').getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('4 ideas · 0 shortlisted · 2 sources');
-    // The uploaded idea goes again, so the rest of the journey works on the three added by hand.
-    await page.getByTestId('record-table-row').filter({ hasText: 'Skagen Shipping' }).getByTestId('record-table-select-row').click();
+
+    // An Excel workbook: its first sheet is read in the browser and goes the CSV's way (a blank row
+    // above the header, a date column; one company is already in the list).
+    await page.getByTestId('list-upload-csv').click();
+    const workbook = xlsxWorkbook([[null], ['Company', 'Web site', 'Founded'], ['Skagen Shipping', 'https://skagenshipping.example.com', new Date(Date.UTC(1998, 4, 1))], ['Baltic Barges', 'balticbarges.example.com', new Date(Date.UTC(2011, 9, 12))]]);
+    await page.getByTestId('upload-csv-file').setInputFiles({ name: 'More ideas.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: Buffer.from(workbook) });
+    await expect.poll(() => page.getByTestId('upload-csv-name').textContent()).toContain('Company');
+    expect(await page.getByTestId('upload-csv-website').textContent()).toContain('Web site');
+    await page.getByTestId('upload-csv-submit').click();
+    await expect.poll(() => page.getByTestId('upload-csv-result').textContent()).toContain('1 idea added, 1 already in the list');
+    await shot(page, '01d-upload-xlsx-result');
+    await page.getByTestId('upload-csv-dialog').getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('5 ideas · 0 shortlisted · 3 sources');
+    expect(await page.getByTestId('record-table-row').filter({ hasText: 'Baltic Barges' }).textContent()).toContain('2011-10-12');
+
+    // The uploaded ideas go again, so the rest of the journey works on the three added by hand.
+    for (const name of ['Skagen Shipping', 'Baltic Barges']) await page.getByTestId('record-table-row').filter({ hasText: name }).getByTestId('record-table-select-row').click();
     await page.getByTestId('bulk-delete').click();
     await page.getByTestId('bulk-delete-dialog').getByRole('button', { name: 'Delete' }).click();
-    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 0 shortlisted · 2 sources');
+    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 0 shortlisted · 3 sources');
 
     // The star shortlists one idea; the bulk bar shortlists the page's selection.
     const firstRow = page.getByTestId('record-table-row').first();
     await firstRow.locator('[data-testid^="idea-shortlist-"]').click();
-    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 1 shortlisted · 2 sources');
+    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 1 shortlisted · 3 sources');
     await page.getByTestId('record-table-select-page').click();
     await page.getByTestId('bulk-action-bar').waitFor();
     await page.getByTestId('bulk-shortlist').click();
-    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 3 shortlisted · 2 sources');
+    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 3 shortlisted · 3 sources');
     // And one comes off the shortlist again from the drawer.
     await page.getByTestId('record-table-row').filter({ hasText: 'Aurora Haulage' }).locator('[data-key="name"]').click();
     await page.getByTestId('idea-drawer').waitFor();
     expect(await page.getByTestId('idea-drawer-name').textContent()).toBe('Aurora Haulage');
     await page.getByTestId('idea-drawer-shortlist').click();
-    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 2 shortlisted · 2 sources');
+    await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 2 shortlisted · 3 sources');
     await shot(page, '02-drawer');
 
     // An idea enrichment on the shortlisted ideas: a new LLM prompt from the bulk bar; its column's

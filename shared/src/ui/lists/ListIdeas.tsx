@@ -212,7 +212,7 @@ export function ListIdeas(props: ListIdeasProps) {
           </Text>
           <div className={styles.end}>
             <Button size="small" icon={<AddRegular />} onClick={() => setAdding(true)} data-testid="list-add-idea">Add company</Button>
-            <Button size="small" icon={<ArrowUploadRegular />} onClick={() => setUploading(true)} data-testid="list-upload-csv">Upload CSV</Button>
+            <Button size="small" icon={<ArrowUploadRegular />} onClick={() => setUploading(true)} data-testid="list-upload-csv">Upload CSV or Excel</Button>
             <Menu>
               <MenuTrigger disableButtonEnhancement>
                 <Button size="small" icon={<DatabaseSearchRegular />} data-testid="list-add-source">Add source</Button>

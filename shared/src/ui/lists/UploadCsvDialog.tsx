@@ -1,5 +1,5 @@
-// 'Upload a CSV file' (issue 21): pick a file, map its name and website columns from its header
-// (guessed, changeable), upload; the outcome says how many ideas came in, how many were already in
+// 'Upload a CSV or Excel file' (issue 21): pick a file (an .xlsx is turned into CSV in the browser
+// first, xlsx.ts), map its name and website columns from its header (guessed, changeable), upload; the outcome says how many ideas came in, how many were already in
 // the list and how many rows were rejected, with the report of rejected rows to download.
 import { useState } from 'react';
 import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Option, Spinner, Text, tokens } from '@fluentui/react-components';
@@ -7,6 +7,7 @@ import type { SourceUploadResponse } from '../../contracts';
 import { useApi } from '../ApiContext';
 import { useModalSurfaceStyle } from '../PluginMode';
 import { csvHeader, guessColumn } from './csvHeader';
+import { XLSX_MIME, isXlsx, xlsxToCsvFile } from './xlsx';
 import { downloadName } from '../table/EntityTable';
 
 export function UploadCsvDialog(props: { open: boolean; listId: string; onClose: () => void; onUploaded: (res: SourceUploadResponse) => Promise<void> | void }) {
@@ -22,9 +23,22 @@ export function UploadCsvDialog(props: { open: boolean; listId: string; onClose:
   const reset = () => { setFile(null); setHeaders([]); setName(''); setWebsite(''); setError(null); setResult(null); };
   const close = () => { reset(); props.onClose(); };
 
-  const pick = async (f: File | null) => {
+  const [reading, setReading] = useState(false);
+  const pick = async (picked: File | null) => {
     reset();
-    if (!f) return;
+    if (!picked) return;
+    let f = picked;
+    if (isXlsx(picked)) {
+      setReading(true);
+      try {
+        f = await xlsxToCsvFile(picked);
+      } catch (e) {
+        setError(e instanceof Error ? e.message : 'This Excel file could not be read.');
+        return;
+      } finally {
+        setReading(false);
+      }
+    }
     setFile(f);
     const head = csvHeader(await f.slice(0, 64 * 1024).text());
     setHeaders(head.headers);
@@ -63,12 +77,12 @@ export function UploadCsvDialog(props: { open: boolean; listId: string; onClose:
     <Dialog open={props.open} onOpenChange={(_, d) => { if (!d.open) close(); }}>
       <DialogSurface style={surface} data-testid="upload-csv-dialog">
         <DialogBody>
-          <DialogTitle>Upload a CSV file</DialogTitle>
+          <DialogTitle>Upload a CSV or Excel file</DialogTitle>
           <DialogContent style={{ display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM }}>
             {!result && (
               <>
-                <Field label="File (CSV, UTF-8; comma, semicolon or tab separated)" required>
-                  <input type="file" accept=".csv,text/csv" onChange={(e) => void pick(e.target.files?.[0] ?? null)} data-testid="upload-csv-file" />
+                <Field label="File (CSV in UTF-8, comma, semicolon or tab separated; or Excel .xlsx, its first sheet)" required>
+                  <input type="file" accept={`.csv,text/csv,.xlsx,${XLSX_MIME}`} onChange={(e) => void pick(e.target.files?.[0] ?? null)} data-testid="upload-csv-file" />
                 </Field>
                 {headers.length > 0 && (
                   <>
@@ -87,6 +101,7 @@ export function UploadCsvDialog(props: { open: boolean; listId: string; onClose:
                 )}
               </>
             )}
+            {reading && <Spinner size="small" label="Reading the Excel file…" />}
             {busy && <Spinner size="small" label="Uploading and importing…" />}
             {error && <Text role="alert" style={{ color: tokens.colorPaletteRedForeground1 }} data-testid="upload-csv-error">{error}</Text>}
             {result && (
