@@ -19,8 +19,8 @@ import { tenantSql } from '../../db/sql';
 
 /** Ideas per statement: large enough that a statement's fixed costs vanish, small enough that progress and cancel stay prompt. */
 export const SCORE_BATCH = 20_000;
-/** Batches in flight at once (the database machine's two cores; more only queue for them). */
-export const SCORE_STREAMS = 2;
+/** Batches in flight at once: three on two database cores (with two, a core idles while a range is handed out and its progress written; measured 27.8 s against 29.6 s for 1,000,000 ideas). */
+export const SCORE_STREAMS = 3;
 
 export interface ScoreRunOutcome { scored: number }
 
@@ -67,11 +67,13 @@ export function createScoreHandler(opts: { batch?: number; streams?: number } = 
           const { n } = await scoreBatchInDatabase(ctx.em, org, run.model_id, row.id, scope, run.rule_sets, range.after, null, range.end);
           done += n;
           const now = done;
+          // Not awaited here: the next range starts while the progress is written (in order, behind the others).
           reported = reported.then(() => ctx.progress(now, total !== null ? Math.max(total, now) : null));
-          await reported;
+          reported.catch(() => {}); // handled: the await after the streams rethrows it
         }
       };
       await Promise.all(Array.from({ length: streams }, stream));
+      await reported;
       if (ctx.signal.aborted) throw new ExecutionError('Cancelled');
       return { scored: done };
     },
