@@ -9,7 +9,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CRM_NAMES, CRM_SYNC_MESSAGES, CRM_USERNAME_MESSAGES, type CrmProvider, type CrmSyncCounts, type CrmSyncResult } from '@dealscout/shared/contracts';
 import { loadConfig, type Config } from '../../config';
-import { tenantSql } from '../../db/sql';
+import { tenantSql, unscopedSql } from '../../db/sql';
 import { SalesforceError, soqlString, type SalesforceClient } from '../../providers/crm/salesforce';
 import { AffinityError, type AffinityClient } from '../../providers/crm/affinity';
 import { defineExecutionHandler, ExecutionError, type ExecutionHandler, type ExecutionRunContext } from '../executions/runner';
@@ -63,6 +63,9 @@ function checkStop(ctx: ExecutionRunContext): void {
   if (ctx.signal.aborted) throw new ExecutionError('Cancelled');
   if (ctx.draining.aborted) throw new Error('the worker is stopping');
 }
+
+/** Rows written by a sync's inbound phase from which the tables are analyzed before the outbound read. */
+export const ANALYZE_AFTER_ROWS = 5_000;
 
 async function writePage(run: SyncRun, entityType: 'company' | 'contact', mappings: readonly ResolvedMapping[], counts: CrmSyncCounts, records: InboundRecord[], after: (tem: EntityManager) => Promise<void>): Promise<void> {
   await run.ctx.em.fork().transactional(async (tem) => {
@@ -203,6 +206,14 @@ export function createCrmSyncHandler(deps: { config?: Config; writerOptions?: Pu
         } else {
           client = { kind: 'affinity', client: affinityClientFor(settingsOf(), crm) };
           await affinityInbound(run, client.client, { accounts: settings.sync_accounts, contacts: settings.sync_contacts }, accountM, contactM, result);
+        }
+        // A first sync has just written thousands of rows into tables the planner still believes
+        // small (autovacuum's analyze comes later): the outbound read's per-record lookups of
+        // crm_link were then planned as scans — 20,000 + 40,000 records took 186 s instead of ~20 s.
+        // Fresh statistics first when the inbound phase wrote many rows.
+        const written = result.accounts.created + result.accounts.updated + result.contacts.created + result.contacts.updated;
+        if (written >= ANALYZE_AFTER_ROWS) {
+          for (const t of ['crm_link', 'company', 'contact', 'company_contact', 'field_value']) await unscopedSql(ctx.em, 'connection').run(`analyze ${t}`);
         }
         const pushed = await pushChanges({
           em: ctx.em, organizationId: org, provider, executionId: row.id, crm: client, accountMappings: accountM, contactMappings: contactM,
