@@ -161,7 +161,8 @@ async function affinityInbound(run: SyncRun, client: AffinityClient, settings: {
   } while (token);
 }
 
-export function createCrmSyncHandler(deps: { config?: Config; writerOptions?: PushContext['writerOptions'] } = {}): ExecutionHandler<CrmSyncResult> {
+export function createCrmSyncHandler(deps: { config?: Config; writerOptions?: PushContext['writerOptions']; analyzeAfterRows?: number } = {}): ExecutionHandler<CrmSyncResult> {
+  const analyzeAfterRows = deps.analyzeAfterRows ?? ANALYZE_AFTER_ROWS;
   let config: Config | null = deps.config ?? null;
   const settingsOf = () => (config ??= loadConfig());
   return defineExecutionHandler<CrmSyncResult>({
@@ -212,7 +213,7 @@ export function createCrmSyncHandler(deps: { config?: Config; writerOptions?: Pu
         // crm_link were then planned as scans — 20,000 + 40,000 records took 186 s instead of ~20 s.
         // Fresh statistics first when the inbound phase wrote many rows.
         const written = result.accounts.created + result.accounts.updated + result.contacts.created + result.contacts.updated;
-        if (written >= ANALYZE_AFTER_ROWS) {
+        if (written >= analyzeAfterRows) {
           for (const t of ['crm_link', 'company', 'contact', 'company_contact', 'field_value']) await unscopedSql(ctx.em, 'connection').run(`analyze ${t}`);
         }
         const pushed = await pushChanges({

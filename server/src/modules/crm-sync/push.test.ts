@@ -37,7 +37,7 @@ describe('CRM sync: outbound', () => {
       EXECUTION_RETRY_LIMIT: '2', EXECUTION_RETRY_DELAY_SECONDS: '1',
     } });
     await createQueues(ctx.boss!, executionJobDefinitions([createCrmSyncHandler({ config: ctx.config, writerOptions: WRITER })]), ctx.config);
-    worker = await startTestWorker(ctx.dbUrl, ctx.config, [createCrmSyncHandler({ config: ctx.config, writerOptions: WRITER })], { superviseIntervalSeconds: 1 });
+    worker = await startTestWorker(ctx.dbUrl, ctx.config, [createCrmSyncHandler({ config: ctx.config, writerOptions: WRITER, analyzeAfterRows: 2 })], { superviseIntervalSeconds: 1 });
   }, 60_000);
   afterAll(async () => {
     await worker?.stop();
@@ -104,9 +104,15 @@ describe('CRM sync: outbound', () => {
       expect((await admin.put('/api/v1/crm/sync-settings', { syncAccounts: true, syncContacts: true, accountMappings, contactMappings })).statusCode).toBe(200);
       acc.hooli = sf.addRecord('Account', { Name: 'Hooli', Website: 'https://hooli.example.com', Industry: 'Technology' }).Id;
       con.gavin = sf.addRecord('Contact', { FirstName: 'Gavin', LastName: 'Belson', Email: 'gavin@hooli.example.com', Title: 'CEO', AccountId: acc.hooli }).Id;
+      const analyzed = async () => (await rows<{ n: number }>(`select count(*)::int as n from pg_stat_user_tables where relname in ('crm_link', 'company', 'contact', 'company_contact', 'field_value') and last_analyze is not null`, []))[0].n;
+      const analyzedBefore = await analyzed();
       const first = await sync(admin);
       expect(first.status, JSON.stringify(first)).toBe('completed');
       expect(first.result!.accounts.created).toBe(1);
+      // The inbound phase wrote 2 rows (≥ analyzeAfterRows here): the outbound read plans on fresh statistics.
+      expect(analyzedBefore).toBeLessThan(5);
+      for (let i = 0; i < 50 && (await analyzed()) < 5; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await analyzed()).toBe(5);
       // Read from Salesforce and nothing changed here since: nothing goes back.
       expect(first.result!.outbound).toEqual({ written: 0, failed: 0 });
     }, 90_000);
