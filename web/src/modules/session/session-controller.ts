@@ -14,18 +14,20 @@ let signingOut: Promise<void> | null = null;
 export function signOut(): Promise<void> {
   if (signingOut) return signingOut;
   signingOut = (async () => {
+    // The signed-in screens go first (their queries, polls and the realtime socket with them), then
+    // the server session: a request still running after the session ended would answer 401.
+    const qc = queryClientRef;
+    if (qc) {
+      await qc.cancelQueries();
+      qc.setQueryData(USER_KEY, null);
+    }
+    navigateRef?.('/login');
+    qc?.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
     try {
       await api.auth.logout();
     } catch {
       // Best effort: the session may already be gone.
     }
-    const qc = queryClientRef;
-    if (qc) {
-      await qc.cancelQueries();
-      qc.setQueryData(USER_KEY, null);
-      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
-    }
-    navigateRef?.('/login');
   })().finally(() => {
     signingOut = null;
   });

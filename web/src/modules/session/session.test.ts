@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@dealscout/shared/client';
 import type { UserDto } from '@dealscout/shared/contracts';
+import { isCancelledError } from '@tanstack/react-query';
 import { createQueryClient } from '../../app/queryClient';
 import { api } from '../../app/api';
 import { installSessionController, signOut } from './session-controller';
@@ -26,12 +27,15 @@ function json(status: number, body: unknown): Response {
 describe('session (spec 000 §4)', () => {
   let calls: string[];
   let navigate: ReturnType<typeof vi.fn<(to: string) => void>>;
+  let navigatedBeforeLogout: boolean | null;
 
   beforeEach(() => {
     calls = [];
+    navigatedBeforeLogout = null;
     navigate = vi.fn<(to: string) => void>();
     vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
       calls.push(`${init?.method ?? 'GET'} ${url}`);
+      if (url === '/api/account/logout') navigatedBeforeLogout ??= navigate.mock.calls.length > 0;
       if (url === '/api/account/logout') return json(200, { success: true, message: 'Logged out' });
       if (url === '/api/v1/organization') return json(401, { success: false, message: 'Unauthorized: please sign in' });
       if (url === '/api/v1/organization/users') return json(500, { success: false, message: 'Database down' });
@@ -47,12 +51,13 @@ describe('session (spec 000 §4)', () => {
     const qc = createQueryClient();
     installSessionController(qc, navigate);
     qc.setQueryData(USER_KEY, USER);
-    await expect(qc.fetchQuery({ queryKey: ['organization', 'details'], queryFn: () => api.organization.get(), retry: false })).rejects.toBeInstanceOf(ApiError);
-    await flush();
-    await flush();
-    expect(calls).toContain('POST /api/account/logout');
+    // The 401 signs out at once, which cancels the signed-in queries, this one among them.
+    await expect(qc.fetchQuery({ queryKey: ['organization', 'details'], queryFn: () => api.organization.get(), retry: false })).rejects.toSatisfy((e) => e instanceof ApiError || isCancelledError(e));
+    await vi.waitFor(() => expect(calls).toContain('POST /api/account/logout'));
     expect(qc.getQueryData(USER_KEY)).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/login');
+    // The signed-in screens left before the server session ended (no request of theirs meets a 401).
+    expect(navigatedBeforeLogout).toBe(true);
   });
 
   it('ignores a 401 when nobody is signed in (a wrong password on the sign-in page)', async () => {
