@@ -9,6 +9,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { FakeGraphServer } from '../../server/test/fakes/graph-server';
 import pg from 'pg';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { createOrg, createUser, signedIn, type TestClient, type TestContext } from '../../server/test/helpers';
 import { loadConfig } from '../../server/src/config';
@@ -78,6 +79,8 @@ for (const r of reps) {
 const scheduleSeconds = (Date.now() - t0) / 1000;
 if (Date.now() > at.getTime()) throw new Error('scheduling took longer than the lead time: raise LEAD_MS');
 const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
 const cpu0 = process.cpuUsage();
 const wall0 = Date.now();
 await startWorkers(ctx.boss!, [emailSendJob], { orm: ctx.orm, logger, boss: ctx.boss!, config: ctx.config });
@@ -89,11 +92,21 @@ for (;;) {
   await new Promise((r) => setTimeout(r, 1000));
 }
 const cpu1 = process.cpuUsage(cpu0);
+loop.disable();
 const sendingSeconds = (Date.now() - wall0) / 1000;
 const [{ jobs }] = await ctx.em().execute<{ jobs: number }[]>(`select count(*)::int as jobs from pgboss.job where name = 'email.send' and state = 'completed'`);
 const loadAfter = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const work = emailSendJob.workOptions as { batchSize?: number; localConcurrency?: number; groupConcurrency?: number };
 const rows = await ctx.em().execute<{ owner_id: string; sent_at: Date | null; state: string }[]>(`select owner_id, sent_at, state from email_outbox where organization_id = ? order by owner_id, sent_at`, [organization.id]);
+// Where an email's lateness comes from: its slot (schedule time), its job's pick-up, its claim, its record.
+const stages = await ctx.em().execute<{ slot: number; pickup: number | null; claim: number; record: number; attempts: number }[]>(
+  `select extract(epoch from o.slot_at - ?::timestamptz) * 1000 as slot,
+          (select extract(epoch from min(j.started_on) - o.slot_at) * 1000 from pgboss.job j where j.name = 'email.send' and j.data->>'outboxId' = o.id::text) as pickup,
+          extract(epoch from o.claimed_at - o.slot_at) * 1000 as claim, extract(epoch from o.sent_at - o.claimed_at) * 1000 as record, o.attempt as attempts
+     from email_outbox o where o.organization_id = ? and o.state = 'sent'`, [at, organization.id]);
+const ms = (xs: number[]) => `${(pct(xs, 50) / 1000).toFixed(2)} / ${(pct(xs, 95) / 1000).toFixed(2)} / ${(Math.max(...xs) / 1000).toFixed(2)} s`;
+const stageLine = `slot after the minute ${ms(stages.map((s) => Number(s.slot)))}; job picked up after its slot ${ms(stages.filter((s) => s.pickup !== null).map((s) => Number(s.pickup)))}; claimed after its slot ${ms(stages.map((s) => Number(s.claim)))}; claim to recorded sent ${ms(stages.map((s) => Number(s.record)))}; attempts > 1: ${stages.filter((s) => Number(s.attempts) > 1).length}; 429s from the fake: ${fake.throttledCount}; event-loop delay p50 / p99 / max ${(loop.percentile(50) / 1e6).toFixed(0)} / ${(loop.percentile(99) / 1e6).toFixed(0)} / ${(loop.max / 1e6).toFixed(0)} ms`;
+console.log(stageLine);
 const sent = fake.sent().filter((m) => m.subject.startsWith('Bench '));
 const distinct = new Set(sent.map((m) => m.subject)).size;
 const excess: number[] = [];
@@ -121,6 +134,7 @@ const report = `## Sending email (issue 18)
 | lateness beyond what the limits force, p50 / p95 / max | ${(pct(excess, 50) / 1000).toFixed(1)} / ${(pct(excess, 95) / 1000).toFixed(1)} / ${(Math.max(...excess) / 1000).toFixed(1)} s |
 | email.send jobs run (a job the claim sends back to wait counts again) | ${jobs} |
 | CPU of the process (API + workers + the fake) while sending, per email | ${((cpu1.user + cpu1.system) / 1000 / total).toFixed(1)} ms (${((cpu1.user + cpu1.system) / 1e6).toFixed(1)} s CPU in ${sendingSeconds.toFixed(0)} s: ${(((cpu1.user + cpu1.system) / 1e6 / sendingSeconds) * 100).toFixed(0)} % of one core) |
+| where the lateness comes from (p50 / p95 / max) | ${stageLine} |
 | load average (1/5/15 min) when sending started / ended | ${loadBefore} / ${loadAfter} (2 cores) |
 
 The limits force the 31st–40th email of each mailbox into the next minute (the outbox holds them: at most 30 claims a minute per mailbox), which is the difference between the two lateness rows.

@@ -79,6 +79,12 @@ export class FakeGraphServer {
   /** Seconds an access token lives (Microsoft: 60–90 minutes). */
   accessTokenSeconds = 3600;
   limits = { messagesPerMinute: 30, recipientsPerDay: 10_000, concurrentRequests: 4 };
+  /** How many requests the limits refused with 429 (concurrency, message rate, recipients). */
+  throttledCount = 0;
+  /** How long each Graph request takes (0: answered on the next turn). */
+  latencyMs = 0;
+  /** The most requests a mailbox had in flight at once. */
+  readonly peakInFlight = new Map<string, number>();
   private readonly codes = new Map<string, { user: string; challenge: string; redirectUri: string; clientId: string }>();
   private readonly accessTokens = new Map<string, Token>();
   private readonly refreshTokens = new Map<string, string>();
@@ -216,11 +222,13 @@ export class FakeGraphServer {
     const mailbox = user.mail.toLowerCase();
     const active = this.inFlight.get(mailbox) ?? 0;
     if (active >= this.limits.concurrentRequests) {
+      this.throttledCount += 1;
       return json(res, 429, { error: { code: 'ApplicationThrottled', message: 'Application is over its MailboxConcurrency limit.', innerError: innerError() } }, { 'retry-after': '1' });
     }
     this.inFlight.set(mailbox, active + 1);
+    this.peakInFlight.set(mailbox, Math.max(active + 1, this.peakInFlight.get(mailbox) ?? 0));
     try {
-      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => (this.latencyMs > 0 ? setTimeout(r, this.latencyMs) : setImmediate(r)));
       const answer = this.graph(req.method ?? 'GET', url, raw, user, String(req.headers.prefer ?? ''));
       if (fault?.kind === 'lostAnswer') {
         req.socket.destroy();
@@ -426,11 +434,13 @@ export class FakeGraphServer {
     const sends = (this.sends.get(mailbox) ?? []).filter((t) => t > now - 60_000);
     if (sends.length >= this.limits.messagesPerMinute) {
       const wait = Math.max(1, Math.ceil((sends[0] + 60_000 - now) / 1000));
+      this.throttledCount += 1;
       return { status: 429, body: { error: { code: 'ApplicationThrottled', message: 'Mailbox has exceeded its message rate limit.', innerError: innerError() } }, headers: { 'retry-after': String(wait) } };
     }
     const day = (this.recipients.get(mailbox) ?? []).filter((r) => r.at > now - 86_400_000);
     if (day.reduce((s, r) => s + r.n, 0) + recipients > this.limits.recipientsPerDay) {
       const wait = Math.max(1, Math.ceil((day[0].at + 86_400_000 - now) / 1000));
+      this.throttledCount += 1;
       return { status: 429, body: { error: { code: 'ApplicationThrottled', message: 'Mailbox has exceeded its recipient rate limit.', innerError: innerError() } }, headers: { 'retry-after': String(wait) } };
     }
     sends.push(now);

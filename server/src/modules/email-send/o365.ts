@@ -3,7 +3,7 @@
 // its tokens encrypted with SECRETS_KEY (lib/secrets.ts, the organization id as context), the
 // access token refreshed before it expires, and the row's expiresAt = the refresh token's life.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { EMAIL_MESSAGES } from '@dealscout/shared/domain';
+import { EMAIL_MESSAGES, MAILBOX_LIMITS } from '@dealscout/shared/domain';
 import { encryptSecret, decryptSecret } from '../../lib/secrets';
 import { badRequest } from '../../lib/errors';
 import type { Config } from '../../config';
@@ -100,13 +100,13 @@ export class MailboxUnavailable extends Error {
  * otherwise refreshed under a lock of the integration row (so concurrent senders refresh once and
  * the rotated refresh token is never lost). `force` refreshes even a fresh one (after a 401).
  */
-export async function accessToken(em: EntityManager, config: Config, organizationId: string, userId: string, force = false): Promise<{ token: string; integrationId: string }> {
-  const read = (row: IIntegration | null): StoredTokens => {
+export async function accessToken(em: EntityManager, config: Config, organizationId: string, userId: string, force = false, known?: StoredConnection | null): Promise<{ token: string; integrationId: string }> {
+  const read = (row: StoredConnection | null): StoredTokens => {
     if (!row || !row.active || !row.secret) throw new MailboxUnavailable();
     if (row.expiresAt && row.expiresAt.getTime() < Date.now()) throw new MailboxUnavailable();
     return JSON.parse(decryptSecret(row.secret, config.SECRETS_KEY, organizationId)) as StoredTokens;
   };
-  const first = await findConnection(em.fork(), organizationId, userId);
+  const first = known !== undefined && !force ? known : await findConnection(em.fork(), organizationId, userId);
   const t = read(first);
   if (!force && t.accessExpiresAt - REFRESH_MARGIN_MS > Date.now()) return { token: t.accessToken, integrationId: first!.id };
   const staleToken = t.accessToken;
@@ -139,13 +139,48 @@ export async function accessToken(em: EntityManager, config: Config, organizatio
   return outcome;
 }
 
+/** The stored connection as a caller may have read it already (the send's claim reads it with the outbox row). */
+export interface StoredConnection { id: string; active: boolean; secret?: string | null; expiresAt?: Date | null }
+
 /**
  * Runs a Graph call with the user's token; a 401 (expired or revoked access token) refreshes once
- * and tries again.
+ * and tries again. `known`: the connection row the caller read just now (saves a lookup).
  */
-export async function withMailbox<T>(em: EntityManager, config: Config, organizationId: string, userId: string, fn: (client: GraphClient, token: string) => Promise<T>): Promise<T> {
+export async function withMailbox<T>(em: EntityManager, config: Config, organizationId: string, userId: string, fn: (client: GraphClient, token: string) => Promise<T>, known?: StoredConnection | null): Promise<T> {
+  const release = await mailboxPermit(`${organizationId}:${userId}`);
+  try {
+    return await withMailboxHeld(em, config, organizationId, userId, fn, known);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * At most MAILBOX_LIMITS.concurrentRequests callers of one mailbox at a time in this process
+ * (Exchange Online refuses a fifth request at once with 429 MailboxConcurrency): the send jobs of a
+ * mailbox are already spread that way (pg-boss group concurrency), but two workers fetching at the
+ * same moment can both take the last place; the permit makes the extra one wait here instead.
+ */
+const permits = new Map<string, { active: number; waiting: (() => void)[] }>();
+async function mailboxPermit(key: string): Promise<() => void> {
+  let p = permits.get(key);
+  if (!p) permits.set(key, (p = { active: 0, waiting: [] }));
+  const slot = p;
+  if (slot.active >= MAILBOX_LIMITS.concurrentRequests) await new Promise<void>((resolve) => slot.waiting.push(resolve));
+  else slot.active += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const next = slot.waiting.shift();
+    if (next) next(); // the place passes to the next waiter
+    else if ((slot.active -= 1) === 0) permits.delete(key);
+  };
+}
+
+async function withMailboxHeld<T>(em: EntityManager, config: Config, organizationId: string, userId: string, fn: (client: GraphClient, token: string) => Promise<T>, known?: StoredConnection | null): Promise<T> {
   const client = graphClient(config);
-  const { token } = await accessToken(em, config, organizationId, userId);
+  const { token } = await accessToken(em, config, organizationId, userId, false, known);
   try {
     return await fn(client, token);
   } catch (err) {

@@ -177,6 +177,50 @@ describe('send pacing (routes, job, fake Graph)', () => {
     await ctx.boss!.offWork(emailSendJob.queue);
   });
 
+  it("at most 4 requests at once to a mailbox from this process (Exchange's concurrency limit); a 429 MailboxConcurrency retries that email alone and moves no slot", async () => {
+    const now = Date.now();
+    const due = async (r: (typeof reps)[number], n: number, from = now - 5_000) => {
+      const ids = await drafts(r.id, r.mail, n);
+      await schedule(r, ids, new Date(now + 3_600_000));
+      const rows = await rowsOf(ids);
+      for (const [i, row] of rows.entries()) await sql(`update email_outbox set slot_at = ?, send_after = ? where id = ?`, [new Date(from + i * SLOT_SPACING_MS), new Date(from + i * SLOT_SPACING_MS), row.id]);
+      return rowsOf(ids);
+    };
+    // Ten due emails of one mailbox delivered at once: the fifth and later wait for a place, none is refused.
+    const throttled = fake.throttledCount;
+    const ten = await due(reps[1], 10);
+    fake.latencyMs = 100; // each request takes a while, so the deliveries overlap
+    try {
+      expect(await Promise.all(ten.map((x) => deliverOutbox(deps(), orgId, x.id)))).toEqual(Array(10).fill('sent'));
+    } finally {
+      fake.latencyMs = 0;
+    }
+    expect(fake.peakInFlight.get(reps[1].mail.toLowerCase())).toBeLessThanOrEqual(4);
+    expect(fake.throttledCount).toBe(throttled);
+    // A mailbox that takes one request at a time (another client of it is busy): the refused ones
+    // go back to the queue for Retry-After (1 s) with their slots, and the mailbox's waiting email keeps its own.
+    const three = await due(reps[2], 3);
+    const [waiting] = await due(reps[2], 1, now + 600_000);
+    fake.limits.concurrentRequests = 1;
+    try {
+      const outcomes = await Promise.all(three.map((x) => deliverOutbox(deps(), orgId, x.id)));
+      expect(outcomes.filter((o) => o === 'deferred').length).toBeGreaterThan(0);
+      expect(fake.throttledCount).toBeGreaterThan(throttled);
+    } finally {
+      fake.limits.concurrentRequests = 4;
+    }
+    const after = await rowsOf(three.map((x) => x.channel_email_id));
+    expect(after.map((x) => new Date(x.slot_at!).getTime()).sort()).toEqual(three.map((x) => new Date(x.slot_at!).getTime()).sort());
+    expect(new Date((await rowsOf([waiting.channel_email_id]))[0].slot_at!).getTime()).toBe(now + 600_000);
+    for (const x of after.filter((y) => y.state === 'queued')) {
+      expect(new Date(x.send_after).getTime()).toBeGreaterThan(now);
+      await sql(`update email_outbox set send_after = now() where id = ?`, [x.id]);
+      expect(await deliverOutbox(deps(), orgId, x.id)).toBe('sent');
+    }
+    for (const x of three) expect(fake.sent().filter((m) => m.singleValueExtendedProperties.some((p) => p.value === x.id))).toHaveLength(1);
+    await sql(`update email_outbox set state = 'cancelled', slot_at = null where id = ?`, [waiting.id]);
+  });
+
   it("a 429's Retry-After shifts the throttled email and the mailbox's later waiting ones past it, in order; each is then sent once", async () => {
     const r = reps[0];
     const ids = await drafts(r.id, r.mail, 4);

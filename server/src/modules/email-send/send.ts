@@ -25,7 +25,7 @@ import { publish } from '../realtime/publish';
 import { Activity, type IActivity } from '../activities/activity.entity';
 import { toActivityDto } from '../activities/activity.presenter';
 import { emailById, sanitizeBody, updateEmailStatus, type EmailActor } from '../plays/emails.service';
-import { findConnection, withMailbox, MailboxUnavailable } from './o365';
+import { findConnection, withMailbox, MailboxUnavailable, O365_PROVIDER, type StoredConnection } from './o365';
 import { reserveSlot, shiftMailbox, lockMailbox, firstSlot } from './slots';
 import type { IIntegration } from '../integrations/integration.entity';
 
@@ -158,11 +158,12 @@ class LeaseLost extends Error {}
  * lapsed)? Then the lease is renewed to cover the next call, so no other attempt can start while
  * it runs; otherwise this attempt stops.
  */
-async function fence(d: DeliverDeps, row: OutboxRow, extra = ''): Promise<void> {
+async function fence(d: DeliverDeps, row: OutboxRow, sendingMessageId?: string): Promise<void> {
+  const sending = sendingMessageId !== undefined;
   const ok = await tenantSql(d.em.fork(), row.organization_id).all<{ id: string }>(
-    `update email_outbox set lease_until = clock_timestamp() + ? * interval '1 millisecond'${extra}, updated_at = clock_timestamp()
+    `update email_outbox set lease_until = clock_timestamp() + ? * interval '1 millisecond'${sending ? ', graph_message_id = ?, send_attempted_at = clock_timestamp()' : ''}, updated_at = clock_timestamp()
       where id = ? and organization_id = ? and state = 'sending' and attempt = ? and lease_until > clock_timestamp() returning id`,
-    [d.config.GRAPH_TIMEOUT_MS + 15_000, row.id, row.organization_id, row.attempt]);
+    [d.config.GRAPH_TIMEOUT_MS + 15_000, ...(sending ? [sendingMessageId] : []), row.id, row.organization_id, row.attempt]);
   if (ok.length === 0) throw new LeaseLost('the send lease lapsed');
 }
 
@@ -189,6 +190,57 @@ async function throttle(d: DeliverDeps, row: Pick<OutboxRow, 'id' | 'organizatio
   });
 }
 
+/** What the one-statement claim answers besides the row: the email's content and the mailbox's connection, read with it. */
+interface FastClaim {
+  row: OutboxRow;
+  email: { to_address: string; cc: string[]; subject: string; body: string } | null;
+  connection: StoredConnection | null;
+}
+
+/**
+ * The common case in one statement, no transaction and no lock: a due row that no attempt holds,
+ * whose mailbox is well within its limits, is taken (lease, attempt, claimed_at), and the email's
+ * content and the mailbox's connection come back with it. "Well within": the minute's claims stay
+ * MAILBOX_LIMITS.concurrentRequests below the limit and fewer than that many sends are in flight —
+ * claims of one mailbox that race this statement (at most that many: the send jobs of a mailbox run
+ * at most concurrentRequests at a time, pg-boss group concurrency) cannot then push the mailbox past
+ * its limit. Anything else (not due, held, near a limit, done) answers null and goes through the
+ * claim under the mailbox's lock, which counts exactly and says why.
+ */
+async function claimFast(d: DeliverDeps, organizationId: string, outboxId: string): Promise<FastClaim | null> {
+  const rows = await tenantSql(d.em.fork(), organizationId).all<OutboxRow & { new_attempt: number; e_found: boolean; e_to: string; e_cc: string[]; e_subject: string; e_body: string;
+    i_id: string | null; i_active: boolean | null; i_secret: string | null; i_expires_at: Date | null }>(
+    `with cur as (
+       select o.* from email_outbox o
+        where o.id = ? and o.organization_id = ? and o.state = 'queued' and o.send_after <= clock_timestamp() + interval '1 second'
+        for update skip locked
+     ), load as (
+       select count(*) filter (where l.claimed_at > clock_timestamp() - interval '1 minute' and l.state in ('sending', 'sent')) as minute,
+              coalesce(sum(l.recipients) filter (where l.state in ('sending', 'sent')), 0) as day
+         from cur join email_outbox l on l.organization_id = cur.organization_id and l.owner_id = cur.owner_id
+        where l.claimed_at > clock_timestamp() - interval '1 day' and l.id <> cur.id
+     )
+     update email_outbox o set state = 'sending', attempt = o.attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp() + ? * interval '1 millisecond', updated_at = clock_timestamp()
+       from cur cross join load
+       left join channel_email e on e.organization_id = cur.organization_id and e.id = cur.channel_email_id
+       left join integration i on i.organization_id = cur.organization_id and i.user_id = cur.owner_id and i.provider = ?
+      where o.id = cur.id and o.organization_id = ?
+        and load.minute + ? < ? and load.day + cur.recipients + ? <= ?
+     returning cur.*, o.attempt as new_attempt,
+       e.id is not null as e_found, e.to_address as e_to, e.cc as e_cc, e.subject as e_subject, e.body as e_body,
+       i.id as i_id, i.active as i_active, i.secret as i_secret, i.expires_at as i_expires_at`,
+    [outboxId, organizationId, leaseMs(d.config), O365_PROVIDER, organizationId,
+      MAILBOX_LIMITS.concurrentRequests, MAILBOX_LIMITS.messagesPerMinute, MAILBOX_LIMITS.concurrentRequests, MAILBOX_LIMITS.recipientsPerDay]);
+  const r = rows[0];
+  if (!r) return null;
+  const { new_attempt, e_found, e_to, e_cc, e_subject, e_body, i_id, i_active, i_secret, i_expires_at, ...row } = r;
+  return {
+    row: { ...row, attempt: Number(new_attempt) },
+    email: e_found ? { to_address: e_to, cc: e_cc, subject: e_subject, body: e_body } : null,
+    connection: i_id ? { id: i_id, active: Boolean(i_active), secret: i_secret, expiresAt: i_expires_at ? new Date(i_expires_at) : null } : null,
+  };
+}
+
 /** Claims the row for one attempt, or says why not now (deferred / already done). */
 async function claim(d: DeliverDeps, organizationId: string, outboxId: string): Promise<OutboxRow | DeliverOutcome> {
   return d.em.fork().transactional(async (tem) => {
@@ -204,15 +256,13 @@ async function claim(d: DeliverDeps, organizationId: string, outboxId: string): 
     if (new Date(row.send_after).getTime() > now + 1000) return later(new Date(row.send_after));
     // The mailbox's limits, counted under a per-mailbox lock so concurrent claims see each other.
     await lockMailbox(tem, organizationId, row.owner_id);
-    const [load] = await tenantSql(tem, organizationId).all<{ sending: string; minute: string; oldest_minute: Date | null; day: string | null; oldest_day: Date | null }>(
-      `select count(*) filter (where state = 'sending' and lease_until > clock_timestamp() and id <> ?) as sending,
-              count(*) filter (where claimed_at > clock_timestamp() - interval '1 minute' and state in ('sending', 'sent') and id <> ?) as minute,
+    const [load] = await tenantSql(tem, organizationId).all<{ minute: string; oldest_minute: Date | null; day: string | null; oldest_day: Date | null }>(
+      `select count(*) filter (where claimed_at > clock_timestamp() - interval '1 minute' and state in ('sending', 'sent') and id <> ?) as minute,
               min(claimed_at) filter (where claimed_at > clock_timestamp() - interval '1 minute' and state in ('sending', 'sent') and id <> ?) as oldest_minute,
               sum(recipients) filter (where claimed_at > clock_timestamp() - interval '1 day' and state in ('sending', 'sent') and id <> ?) as day,
               min(claimed_at) filter (where claimed_at > clock_timestamp() - interval '1 day' and state in ('sending', 'sent') and id <> ?) as oldest_day
          from email_outbox where organization_id = ? and owner_id = ? and claimed_at > clock_timestamp() - interval '1 day'`,
-      [row.id, row.id, row.id, row.id, row.id, organizationId, row.owner_id]);
-    if (Number(load.sending) >= MAILBOX_LIMITS.concurrentRequests) return later(new Date(now + 1000));
+      [row.id, row.id, row.id, row.id, organizationId, row.owner_id]);
     if (Number(load.minute) >= MAILBOX_LIMITS.messagesPerMinute && load.oldest_minute) {
       // The mailbox's earlier sends went later than their slots (a slow minute): this row takes a
       // new slot from the ledger, which counts those sends at their real claims, so its job comes
@@ -232,35 +282,107 @@ async function activityOf(em: EntityManager, organizationId: string, channelEmai
   return em.findOne(Activity, { organization: organizationId, source: 'email', sourceId: channelEmailId }, { ...scopedTo(organizationId), orderBy: { createdAt: 'desc' }, populate: ['company', 'contact'] });
 }
 
-async function finish(d: DeliverDeps, row: OutboxRow, outcome: 'sent' | 'failed', message: string | null, conversationId: string | null = null): Promise<void> {
-  await d.em.fork().transactional(async (tem) => {
-    // The commit does not wait for the WAL flush: the publish below holds the organization's
-    // realtime sequence row until commit, so every send of an organization queues behind this
-    // flush otherwise. Safe for exactly-once: a record lost in a database crash leaves the row
-    // `sending` with its send stamped, and the retry (the job is completed only after this, and its
-    // synchronous commit flushes this one too) asks the mailbox, finds the message sent and records it.
-    await unscopedSql(tem, 'connection').run(`set local synchronous_commit = off`);
-    const updated = await tenantSql(tem, row.organization_id).all<{ id: string }>(
-      `update email_outbox set state = ?, sent_at = case when ? = 'sent' then clock_timestamp() else sent_at end, lease_until = null, error = ?, conversation_id = coalesce(?, conversation_id), updated_at = clock_timestamp()
-        where id = ? and organization_id = ? and state in ('queued', 'sending') returning id`, [outcome, outcome, message, conversationId, row.id, row.organization_id]);
-    if (updated.length === 0) return;
-    await tenantSql(tem, row.organization_id).run(`update channel_email set status = ?, status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
-      [outcome === 'sent' ? 'sent' : 'error', outcome === 'sent' ? null : message, row.channel_email_id, row.organization_id]);
-    const a = await activityOf(tem, row.organization_id, row.channel_email_id);
-    if (a) {
-      if (outcome === 'sent') {
-        a.status = null;
-        a.errorMessage = null;
-        a.dueDate = new Date();
-        a.date = new Date().toISOString().slice(0, 10);
-      } else {
-        a.status = 'error';
-        a.errorMessage = message;
-      }
-      await tem.flush();
-      await publish(tem, row.organization_id, { path: realtimePaths.activities(row.organization_id), kind: REALTIME_EVENT_KINDS.activityUpdated, data: toActivityDto(a, new Date().toISOString().slice(0, 10)) });
+interface Outcome { row: Pick<OutboxRow, 'id' | 'organization_id'>; outcome: 'sent' | 'failed'; message: string | null; conversationId: string | null }
+
+/**
+ * Records the outcome of sends in groups, one transaction per group: whatever finished while the
+ * previous group was committing goes into the next (per organization one statement for the outbox
+ * rows, the emails' statuses and their activities, then one publish). The organization's realtime
+ * sequence row is held from the publish until the commit, so recording one send at a time limited
+ * an organization to one commit's round trips per email (the same reason as the executions' group
+ * commit, executions/runner.ts). A caller's promise settles when its send is committed; a group
+ * that fails is retried one send at a time, so one cannot sink the rest.
+ */
+class SendRecorder {
+  private pending: (Outcome & { resolve(): void; reject(e: unknown): void })[] = [];
+  private flushing = false;
+  constructor(private readonly em: EntityManager) {}
+
+  submit(o: Outcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ ...o, resolve, reject });
+      if (this.flushing) return;
+      this.flushing = true;
+      // After the current turn: the sends that finish together join this group.
+      setImmediate(() => { void this.flush(); });
+    });
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      while (this.pending.length > 0) await this.commit(this.pending.splice(0, 100));
+    } finally {
+      this.flushing = false;
     }
-  });
+  }
+
+  private async commit(group: SendRecorder['pending']): Promise<void> {
+    try {
+      await this.em.fork().transactional(async (tem) => {
+        // The commit does not wait for the WAL flush (the sequence row is held until it ends). Safe
+        // for exactly-once: a record lost in a database crash leaves the row `sending` with its send
+        // stamped, and the retry (the job is completed only after this, and its synchronous commit
+        // flushes this one too) asks the mailbox, finds the message sent and records it.
+        await unscopedSql(tem, 'connection').run(`set local synchronous_commit = off`);
+        const byOrg = new Map<string, Outcome[]>();
+        for (const o of group) (byOrg.get(o.row.organization_id) ?? byOrg.set(o.row.organization_id, []).get(o.row.organization_id)!).push(o);
+        const today = new Date().toISOString().slice(0, 10);
+        for (const [org, items] of [...byOrg].sort(([x], [y]) => x.localeCompare(y))) {
+          const rows = await tenantSql(tem, org).all<Record<string, unknown> & { _activity: boolean }>(
+            `with v as (
+               select (x->>'id')::uuid as id, x->>'outcome' as outcome, x->>'message' as message, x->>'conv' as conv from jsonb_array_elements(?::jsonb) as x
+             ), o as (
+               update email_outbox b set state = v.outcome, sent_at = case when v.outcome = 'sent' then clock_timestamp() else b.sent_at end, lease_until = null,
+                      error = v.message, conversation_id = coalesce(v.conv, b.conversation_id), updated_at = clock_timestamp()
+                 from v where b.organization_id = ? and b.id = v.id and b.state in ('queued', 'sending')
+               returning b.id, b.organization_id, b.channel_email_id, v.outcome, v.message
+             ), e as (
+               update channel_email c set status = case when o.outcome = 'sent' then 'sent' else 'error' end, status_message = case when o.outcome = 'sent' then null else o.message end,
+                      updated_at = clock_timestamp()
+                 from o where c.organization_id = o.organization_id and c.id = o.channel_email_id returning c.id
+             ), t as (
+               -- The newest activity of each email.
+               select distinct on (o.id) x.id, o.outcome, o.message from o
+                 join activity x on x.organization_id = o.organization_id and x.source = 'email' and x.source_id = o.channel_email_id::text
+                order by o.id, x.created_at desc
+             )
+             update activity x set status = case when t.outcome = 'sent' then null else 'error' end,
+                    error_message = case when t.outcome = 'sent' then null else t.message end,
+                    due_date = case when t.outcome = 'sent' then clock_timestamp() else x.due_date end,
+                    date = case when t.outcome = 'sent' then (clock_timestamp() at time zone 'UTC')::date else x.date end,
+                    updated_at = clock_timestamp()
+               from t where x.organization_id = ? and x.id = t.id
+             returning x.*`,
+            [JSON.stringify(items.map((i) => ({ id: i.row.id, outcome: i.outcome, message: i.message, conv: i.conversationId }))), org, org]);
+          if (rows.length === 0) continue;
+          await publish(tem, org, rows.map((raw) => ({
+            path: realtimePaths.activities(org), kind: REALTIME_EVENT_KINDS.activityUpdated, data: toActivityDto(tem.map(Activity, raw), today),
+          })));
+        }
+      });
+    } catch (error) {
+      if (group.length > 1) {
+        for (const item of group) await this.commit([item]);
+        return;
+      }
+      group[0].reject(error);
+      return;
+    }
+    for (const item of group) item.resolve();
+  }
+}
+
+const recorders = new WeakMap<object, SendRecorder>();
+/** The recorder of the caller's database (one per ORM instance). */
+function recorderFor(em: EntityManager): SendRecorder {
+  const key = em.config;
+  let r = recorders.get(key);
+  if (!r) recorders.set(key, (r = new SendRecorder(em)));
+  return r;
+}
+
+async function finish(d: DeliverDeps, row: OutboxRow, outcome: 'sent' | 'failed', message: string | null, conversationId: string | null = null): Promise<void> {
+  await recorderFor(d.em).submit({ row, outcome, message, conversationId });
 }
 
 /**
@@ -268,11 +390,22 @@ async function finish(d: DeliverDeps, row: OutboxRow, outcome: 'sent' | 'failed'
  * keeps two attempts apart, and each attempt asks the mailbox what earlier ones did.
  */
 export async function deliverOutbox(d: DeliverDeps, organizationId: string, outboxId: string): Promise<DeliverOutcome> {
-  const claimed = await claim(d, organizationId, outboxId);
-  if (typeof claimed === 'string') return claimed;
-  const row = claimed;
-  const [email] = await tenantSql(d.em.fork(), organizationId).all<{ to_address: string; cc: string[]; subject: string; body: string }>(
-    `select to_address, cc, subject, body from channel_email where id = ? and organization_id = ?`, [row.channel_email_id, organizationId]);
+  const fast = await claimFast(d, organizationId, outboxId);
+  let row: OutboxRow;
+  let email: FastClaim['email'];
+  let connection: StoredConnection | null | undefined;
+  if (fast) {
+    ({ row, email, connection } = fast);
+  } else {
+    const claimed = await claim(d, organizationId, outboxId);
+    if (typeof claimed === 'string') return claimed;
+    row = claimed;
+    [email = null] = await tenantSql(d.em.fork(), organizationId).all<{ to_address: string; cc: string[]; subject: string; body: string }>(
+      `select to_address, cc, subject, body from channel_email where id = ? and organization_id = ?`, [row.channel_email_id, organizationId]);
+  }
+  // Until when, by this process's clock, no other attempt can take the row: the claim's lease, less
+  // a margin for the time between the claim's commit and its answer here.
+  const heldUntil = performance.now() + leaseMs(d.config) - 5_000;
   try {
     if (!email) throw new GraphError(400, 'missing', EMAIL_MESSAGES.invalidChannelEmail);
     const outcome = await withMailbox(d.em, d.config, organizationId, row.owner_id, async (client, token) => {
@@ -287,20 +420,21 @@ export async function deliverOutbox(d: DeliverDeps, organizationId: string, outb
         return { outcome: 'already-sent' as const, conversationId: null };
       }
       if (!message) {
-        await fence(d, row);
+        // The fence before the create; skipped while the claim's own lease still covers the create
+        // call (GRAPH_TIMEOUT_MS caps it) — no other attempt can start before that.
+        if (performance.now() + d.config.GRAPH_TIMEOUT_MS >= heldUntil) await fence(d, row);
         const input = { subject: email.subject, html: email.body, to: [email.to_address], cc: email.cc ?? [], outboxId: row.id };
         // A reply goes through createReply (the thread holds); the adapter then sets the outbox id on the draft.
         message = row.reply_to_message_id ? await client.createReply(token, row.reply_to_message_id, input) : await client.createMessage(token, input);
         await d.hooks?.afterCreate?.();
-        await tenantSql(d.em.fork(), organizationId).run(`update email_outbox set graph_message_id = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [message.id, row.id, organizationId]);
-      } else if (message.id !== row.graph_message_id) {
-        await tenantSql(d.em.fork(), organizationId).run(`update email_outbox set graph_message_id = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [message.id, row.id, organizationId]);
       }
-      await fence(d, row, ', send_attempted_at = clock_timestamp()');
+      // The fence before the send: still ours, the lease renewed for the call, the message's id kept
+      // and the attempt to send stamped (a later attempt then never sends without asking the mailbox).
+      await fence(d, row, message.id);
       await client.send(token, message.id);
       await d.hooks?.afterSend?.();
       return { outcome: 'sent-now' as const, conversationId: message.conversationId ?? null };
-    });
+    }, connection);
     d.logger?.info({ outboxId, outcome: outcome.outcome }, 'email delivered');
     await finish(d, row, 'sent', null, outcome.conversationId);
     return 'sent';
@@ -312,6 +446,12 @@ export async function deliverOutbox(d: DeliverDeps, organizationId: string, outb
     if (err instanceof MailboxUnavailable) {
       await finish(d, row, 'failed', err.message);
       return 'failed';
+    }
+    if (err instanceof GraphError && err.concurrencyLimited) {
+      // Too many requests at once (another process's, or a race of two claims): this row alone
+      // tries again after Retry-After; the mailbox's rate was not the reason, so no slot moves.
+      await requeue(d, row, new Date(Date.now() + (err.retryAfter ?? 1) * 1000), `throttled: ${err.message}`);
+      return 'deferred';
     }
     if (err instanceof GraphError && err.throttled) {
       await throttle(d, row, new Date(Date.now() + (err.retryAfter ?? 5) * 1000), `throttled: ${err.message}`);

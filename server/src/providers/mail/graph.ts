@@ -37,6 +37,11 @@ export class GraphError extends Error {
     super(message);
   }
   get throttled(): boolean { return this.status === 429 || (this.status === 503 && this.retryAfter !== null); }
+  /**
+   * Refused for too many requests at once to the mailbox (Exchange's MailboxConcurrency limit), not
+   * for its sending rate: the request may simply be made again after Retry-After.
+   */
+  get concurrencyLimited(): boolean { return this.status === 429 && /MailboxConcurrency/i.test(this.message); }
   get transient(): boolean { return this.status === 429 || this.status >= 500 || this.status === 0; }
 }
 
