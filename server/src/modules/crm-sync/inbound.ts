@@ -108,6 +108,19 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
     [JSON.stringify(recs.map((r) => r.crmId)), org, ctx.provider, entityType]);
   const entityOf = new Map(linked.map((l) => [l.external_id, l.entity_id]));
 
+  // Contacts: the companies of their accounts (step 5 links them; a contact created here takes its
+  // first account's company as primary).
+  const companyOfAccount = new Map<string, string>();
+  if (entityType === 'contact') {
+    const acc = [...new Set(recs.flatMap((r) => r.accountCrmIds ?? []))];
+    if (acc.length > 0) {
+      for (const l of await sql.bound<{ external_id: string; company_id: string }>(
+        `select x.k as external_id, l.company_id from jsonb_array_elements_text($1::jsonb) as x(k)
+           cross join lateral (select company_id from crm_link where organization_id = $2 and source = $3 and entity_type = 'company' and external_id = x.k) l`,
+        [JSON.stringify(acc), org, ctx.provider])) companyOfAccount.set(l.external_id, l.company_id);
+    }
+  }
+
   // 2. By domain / email; 3. created.
   const keyOf = (r: InboundRecord): string => {
     if (entityType === 'company') return r.website ? normalizeDomain(r.website) : '';
@@ -132,17 +145,32 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
     const toCreate = new Map<string, InboundRecord>();
     for (const r of keyed) if (!found.has(keyOf(r)) && !toCreate.has(keyOf(r))) toCreate.set(keyOf(r), r);
     if (toCreate.size > 0) {
+      const slotted = ctx.mappings.filter((m) => !m.builtInColumn && m.slot);
       const rows = [...toCreate.entries()].map(([k, r]) => ({
         id: randomUUID(), k, owner: (r.ownerCrmId && ctx.owners.get(r.ownerCrmId)) || ctx.actorId,
         a: entityType === 'company' ? clip(r.name, 255) || k : clip(r.firstName, 128),
         b: entityType === 'company' ? clip(r.website, 255) : clip(r.lastName, 128),
+        pc: entityType === 'contact' && r.accountCrmIds?.length ? companyOfAccount.get(r.accountCrmIds[0]) ?? null : null,
+        s: Object.fromEntries(slotted.map((m) => {
+          const c = coerceFieldValue(m.dataType, r.values[m.crmField]);
+          return [m.slot, c.ok && !isEmptyValue(c.value) ? projectionOf(m.dataType, c.value) : null];
+        })),
       }));
+      // The typed slots of the mapped custom values a new record gets in step 4 are written with it
+      // (step 4's slot update then finds them right instead of writing each new row a second time).
+      const slotCols = slotted.map((m) => `, ${slotColumn(m.slot!)}`).join('');
+      const slotVals = slotted.map((m) => `, (x->'s'->>'${m.slot!}')::${slotFamily(m.dataType) === 'num' ? 'float8' : 'text'}`).join('');
       const inserted = entityType === 'company'
-        ? await sql.bound<{ id: string; k: string }>(`insert into company (id, organization_id, name, website, domain, owner_id, created_by_id, created_at, updated_at)
-            select (x->>'id')::uuid, $1::uuid, x->>'a', x->>'b', x->>'k', (x->>'owner')::uuid, $2::uuid, now(), now() from jsonb_array_elements($3::jsonb) x
+        ? await sql.bound<{ id: string; k: string }>(`insert into company (id, organization_id, name, website, domain, owner_id, created_by_id, created_at, updated_at${slotCols})
+            select (x->>'id')::uuid, $1::uuid, x->>'a', x->>'b', x->>'k', (x->>'owner')::uuid, $2::uuid, now(), now()${slotVals} from jsonb_array_elements($3::jsonb) x
             on conflict (organization_id, domain) do nothing returning id, domain as k`, [org, ctx.actorId, JSON.stringify(rows)])
-        : await sql.bound<{ id: string; k: string }>(`insert into contact (id, organization_id, first_name, last_name, email, owner_id, created_by_id, created_at, updated_at)
-            select (x->>'id')::uuid, $1::uuid, x->>'a', x->>'b', x->>'k', (x->>'owner')::uuid, $2::uuid, now(), now() from jsonb_array_elements($3::jsonb) x
+        // A contact is created with the sort text of the primary company step 5 gives it (the text
+        // the link trigger computes, Migration20261122220100: lower(name)), so that trigger finds it
+        // right and does not write each new contact a second time (it still corrects it otherwise).
+        : await sql.bound<{ id: string; k: string }>(`insert into contact (id, organization_id, first_name, last_name, email, owner_id, created_by_id, created_at, updated_at, primary_company_sort${slotCols})
+            select (x->>'id')::uuid, $1::uuid, x->>'a', x->>'b', x->>'k', (x->>'owner')::uuid, $2::uuid, now(), now(),
+                   (select lower(co.name) from company co where co.organization_id = $1::uuid and co.id = (x->>'pc')::uuid)${slotVals}
+              from jsonb_array_elements($3::jsonb) x
             on conflict (organization_id, lower(email)) do nothing returning id, lower(email) as k`, [org, ctx.actorId, JSON.stringify(rows)]);
       for (const i of inserted) { found.set(i.k, i.id); created.add(i.id); }
       // Lost a race with another writer: read what won.
@@ -285,7 +313,7 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
   for (const [slot, list] of slotWrites) {
     const cast = slotFamily(ctx.mappings.find((m) => m.slot === slot)!.dataType) === 'num' ? 'float8' : 'text';
     await sql.bound(`update ${table} t set ${slotColumn(slot)} = (x->>'p')::${cast}
-        from jsonb_array_elements($1::jsonb) x where t.organization_id = $2 and t.id = (x->>'e')::uuid`, [JSON.stringify(list), org]);
+        from jsonb_array_elements($1::jsonb) x where t.organization_id = $2 and t.id = (x->>'e')::uuid and t.${slotColumn(slot)} is distinct from (x->>'p')::${cast}`, [JSON.stringify(list), org]);
   }
   if (valueWrites.length > 0) {
     await sql.bound(`insert into field_value (id, organization_id, entity_type, entity_id, field_id, value, value_text, value_num, value_bool, status, updated_at)
@@ -302,13 +330,8 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
   // 5. Contacts: linked to their accounts' companies. A contact this page created has no link yet:
   // its first account's company becomes its primary one; an existing contact's primary is left alone.
   if (entityType === 'contact') {
-    const acc = [...new Set(pairs.flatMap((p) => p.r.accountCrmIds ?? []))];
-    if (acc.length > 0) {
-      const companies = new Map((await sql.bound<{ external_id: string; company_id: string }>(
-        `select x.k as external_id, l.company_id from jsonb_array_elements_text($1::jsonb) as x(k)
-           cross join lateral (select company_id from crm_link where organization_id = $2 and source = $3 and entity_type = 'company' and external_id = x.k) l`,
-        [JSON.stringify(acc), org, ctx.provider])).map((l) => [l.external_id, l.company_id]));
-      const links = pairs.flatMap((p) => (p.r.accountCrmIds ?? []).map((a, i) => ({ company: companies.get(a), contact: p.id, primary: i === 0 && created.has(p.id) })))
+    if (companyOfAccount.size > 0) {
+      const links = pairs.flatMap((p) => (p.r.accountCrmIds ?? []).map((a, i) => ({ company: companyOfAccount.get(a), contact: p.id, primary: i === 0 && created.has(p.id) })))
         .filter((l) => l.company);
       if (links.length > 0) {
         await sql.bound(`insert into company_contact (id, organization_id, company_id, contact_id, is_key, is_primary, created_at)
