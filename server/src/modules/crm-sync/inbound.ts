@@ -61,6 +61,9 @@ export interface PageContext {
 /** At most this many created / updated records of a page are announced one by one on the realtime feed. */
 export const LIVE_EVENTS_MAX = 200;
 
+/** A record's row as step 4 reconciles it: id, updated_at and the built-in columns. */
+type CurrentRow = Record<string, unknown> & { id: string; updated_at: Date };
+
 interface ChangeRow { entityId: string; action: 'created' | 'updated' | 'linked'; fieldLabel: string | null; oldValue: string | null; newValue: string | null; crmId: string }
 
 const text = (v: unknown): string | null => (isEmptyValue(v) ? null : typeof v === 'object' ? JSON.stringify(v) : String(v));
@@ -131,19 +134,23 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
   const newLinks: { crmId: string; entityId: string }[] = [];
   /** CRM ids whose crm_link this page inserted, with its crm_values. */
   const linkMadeNow = new Set<string>();
+  /** The records this page created, as the insert returned them (step 4 reads the others). */
+  const createdRows = new Map<string, CurrentRow>();
   if (unlinked.length > 0) {
     const keyed = unlinked.filter((r) => {
       if (keyOf(r)) return true;
       ctx.counts.skipped += 1;
       return false;
     });
-    const keys = [...new Set(keyed.map(keyOf))];
     const matchSql = entityType === 'company'
       ? `select m.id, x.k from jsonb_array_elements_text($1::jsonb) as x(k) cross join lateral (select id from company where organization_id = $2 and domain = x.k) m`
       : `select m.id, x.k from jsonb_array_elements_text($1::jsonb) as x(k) cross join lateral (select id from contact where organization_id = $2 and lower(email) = x.k) m`;
-    const found = new Map((await sql.bound<{ id: string; k: string }>(matchSql, [JSON.stringify(keys), org])).map((m) => [m.k, m.id]));
+    // Created first, `on conflict do nothing`; the keys it did not create (a record that exists, or
+    // one another writer created meanwhile) are then read: one probe of the key per record either
+    // way, and none more for the records a first sync creates.
+    const found = new Map<string, string>();
     const toCreate = new Map<string, InboundRecord>();
-    for (const r of keyed) if (!found.has(keyOf(r)) && !toCreate.has(keyOf(r))) toCreate.set(keyOf(r), r);
+    for (const r of keyed) if (!toCreate.has(keyOf(r))) toCreate.set(keyOf(r), r);
     if (toCreate.size > 0) {
       const slotted = ctx.mappings.filter((m) => !m.builtInColumn && m.slot);
       const rows = [...toCreate.entries()].map(([k, r]) => ({
@@ -161,19 +168,18 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
       const slotCols = slotted.map((m) => `, ${slotColumn(m.slot!)}`).join('');
       const slotVals = slotted.map((m) => `, (x->'s'->>'${m.slot!}')::${slotFamily(m.dataType) === 'num' ? 'float8' : 'text'}`).join('');
       const inserted = entityType === 'company'
-        ? await sql.bound<{ id: string; k: string }>(`insert into company (id, organization_id, name, website, domain, owner_id, created_by_id, created_at, updated_at${slotCols})
+        ? await sql.bound<CurrentRow & { k: string }>(`insert into company (id, organization_id, name, website, domain, owner_id, created_by_id, created_at, updated_at${slotCols})
             select (x->>'id')::uuid, $1::uuid, x->>'a', x->>'b', x->>'k', (x->>'owner')::uuid, $2::uuid, now(), now()${slotVals} from jsonb_array_elements($3::jsonb) x
-            on conflict (organization_id, domain) do nothing returning id, domain as k`, [org, ctx.actorId, JSON.stringify(rows)])
+            on conflict (organization_id, domain) do nothing returning id, domain as k, updated_at, name, website`, [org, ctx.actorId, JSON.stringify(rows)])
         // A contact is created with the sort text of the primary company step 5 gives it (the text
         // the link trigger computes, Migration20261122220100: lower(name)), so that trigger finds it
         // right and does not write each new contact a second time (it still corrects it otherwise).
-        : await sql.bound<{ id: string; k: string }>(`insert into contact (id, organization_id, first_name, last_name, email, owner_id, created_by_id, created_at, updated_at, primary_company_sort${slotCols})
+        : await sql.bound<CurrentRow & { k: string }>(`insert into contact (id, organization_id, first_name, last_name, email, owner_id, created_by_id, created_at, updated_at, primary_company_sort${slotCols})
             select (x->>'id')::uuid, $1::uuid, x->>'a', x->>'b', x->>'k', (x->>'owner')::uuid, $2::uuid, now(), now(),
                    (select lower(co.name) from company co where co.organization_id = $1::uuid and co.id = (x->>'pc')::uuid)${slotVals}
               from jsonb_array_elements($3::jsonb) x
-            on conflict (organization_id, lower(email)) do nothing returning id, lower(email) as k`, [org, ctx.actorId, JSON.stringify(rows)]);
-      for (const i of inserted) { found.set(i.k, i.id); created.add(i.id); }
-      // Lost a race with another writer: read what won.
+            on conflict (organization_id, lower(email)) do nothing returning id, lower(email) as k, updated_at, first_name, last_name, email`, [org, ctx.actorId, JSON.stringify(rows)]);
+      for (const { k, ...row } of inserted) { found.set(k, row.id); created.add(row.id); createdRows.set(row.id, row); }
       const missing = [...toCreate.keys()].filter((k) => !found.has(k));
       if (missing.length > 0) for (const m of await sql.bound<{ id: string; k: string }>(matchSql, [JSON.stringify(missing), org])) found.set(m.k, m.id);
     }
@@ -201,10 +207,11 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
   const table = entityType;
   const builtIns = ctx.mappings.filter((m) => m.builtInColumn);
   const customs = ctx.mappings.filter((m) => !m.builtInColumn);
-  const current = new Map((await sql.bound<Record<string, unknown> & { id: string; updated_at: Date }>(
+  const toRead = ids.filter((id) => !createdRows.has(id));
+  const current = new Map([...createdRows, ...(toRead.length === 0 ? [] : await sql.bound<CurrentRow>(
     `select t.* from jsonb_array_elements_text($1::jsonb) as x(id)
        cross join lateral (select id, updated_at, ${entityType === 'company' ? 'name, website' : 'first_name, last_name, email'} from ${table} where organization_id = $2 and id = x.id::uuid) t`,
-    [JSON.stringify(ids), org])).map((r) => [r.id, r]));
+    [JSON.stringify(toRead), org])).map((r) => [r.id, r] as const)]);
   const values = new Map<string, { value: unknown; updated_at: Date }>();
   if (customs.length > 0) {
     for (const v of await sql.bound<{ entity_id: string; field_id: string; value: unknown; updated_at: Date }>(
