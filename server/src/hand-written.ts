@@ -72,8 +72,9 @@ export const HAND_WRITTEN_TRIGGERS = [
   ...(['company', 'contact'] as const).flatMap((table) => (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_count_${t}` }))),
   // record_count rows per filled slot (Migration20261122172000).
   ...(['company', 'contact'] as const).flatMap((table) => (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_slots_${t}` }))),
-  // The key contact / primary company sort texts (Migration20261122220100).
-  { table: 'company_contact', name: 'company_contact_sort' },
+  // The key contact / primary company sort texts (Migration20261122220100; on company_contact one
+  // statement trigger per event since Migration20261128100000).
+  ...(['insert', 'delete', 'update'] as const).map((t) => ({ table: 'company_contact', name: `company_contact_sort_${t}` })),
   { table: 'contact', name: 'contact_key_sort' },
   { table: 'company', name: 'company_primary_sort' },
   // Their filled counts in record_count, slot 0 (Migration20261122220200).

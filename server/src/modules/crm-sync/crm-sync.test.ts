@@ -14,6 +14,7 @@ import { createQueues } from '../../jobs/definitions';
 import { executionJobDefinitions } from '../executions/runner';
 import { createCrmSyncHandler } from './handler';
 import { crmWins } from './reconcile';
+import { slotColumn } from '../fields/projection';
 
 const AFF_KEY = 'affinity-key-sync-0123456789';
 
@@ -177,7 +178,15 @@ describe('CRM sync', () => {
       expect(globex.name).toBe('Globex');
       const [ind] = await ctx.em().execute<{ value: unknown }[]>(`select value from field_value where organization_id = ? and entity_id = ? and field_id = ?`, [orgId, globex.id, industry.id]);
       expect(ind.value).toBe('Energy');
+      // …and in its typed slot (the table's sort and filter read it), written with the new company.
+      const [{ slot }] = await ctx.em().execute<{ slot: number }[]>(`select slot from field_definition where organization_id = ? and id = ?`, [orgId, industry.id]);
+      const [projected] = await ctx.em().execute<Record<string, unknown>[]>(`select ${slotColumn(slot)} as v from company where organization_id = ? and id = ?`, [orgId, globex.id]);
+      expect(projected.v).toBe('energy');
       expect(await count(`select count(*)::int as n from company_contact cc join contact c on c.id = cc.contact_id where cc.organization_id = ? and cc.company_id = ? and lower(c.email) = 'hank@globex.example.com' and cc.is_primary`, [orgId, globex.id])).toBe(1);
+      // Every contact's primary-company sort text is its primary company's (the sync writes it with the contact).
+      expect(await count(`select count(*)::int as n from contact c where c.organization_id = ? and c.primary_company_sort is distinct from
+          (select lower(co.name) from company_contact cc join company co on co.organization_id = cc.organization_id and co.id = cc.company_id where cc.organization_id = c.organization_id and cc.contact_id = c.id and cc.is_primary)`, [orgId])).toBe(0);
+      expect(await count(`select count(*)::int as n from contact where organization_id = ? and primary_company_sort = 'globex'`, [orgId])).toBeGreaterThanOrEqual(1);
       // The drawer's history: Globex created by sync; our contact Wile linked. Wile's first name was
       // edited here after the CRM's last change, so use_latest keeps ours ('W.'); the empty title is filled.
       const hist = (await admin.get(`/api/v1/crm/sync-changes?entityType=company&entityId=${globex.id}`)).json().changes as { action: string; side: string }[];

@@ -98,6 +98,12 @@ async function salesforceObject(run: SyncRun, client: SalesforceClient, object: 
   await run.ctx.progress(run.processed, run.total);
   for (;;) {
     checkStop(run.ctx);
+    // The next page is read while this one is written (the CRM's answer and the database's work
+    // overlap). It is only awaited after this page committed, so a failed read still leaves this
+    // page written and its mark moved, as when pages were read one after the other.
+    const nextUrl = page.done ? null : page.nextRecordsUrl;
+    const next = nextUrl ? client.queryPage<Record<string, unknown>>({ nextRecordsUrl: nextUrl }) : null;
+    next?.catch(() => {});
     const fresh = page.records.filter((r) => {
       const stamp = salesforceStamp(r.SystemModstamp);
       if (!hw || !stamp) return true;
@@ -115,8 +121,8 @@ async function salesforceObject(run: SyncRun, client: SalesforceClient, object: 
     }
     run.processed += page.records.length;
     await run.ctx.progress(run.processed, run.total);
-    if (page.done || !page.nextRecordsUrl) break;
-    page = await client.queryPage<Record<string, unknown>>({ nextRecordsUrl: page.nextRecordsUrl });
+    if (!next) break;
+    page = await next;
   }
 }
 

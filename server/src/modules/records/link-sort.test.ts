@@ -13,6 +13,8 @@ import { vacuumAfterMigrations } from '../../database';
 const MIGRATION = 'Migration20261122220100';
 /** Its filled counts (record_count slot 0), which read its columns: rolled back and applied with it. */
 const COUNTS = 'Migration20261122220200';
+/** The statement triggers that replaced its link trigger, which write its columns: rolled back first, applied last. */
+const STATEMENT_TRIGGERS = 'Migration20261128100000';
 
 type Entity = 'company' | 'contact';
 const sortKeyOf = { company: 'keyContact', contact: 'primaryCompany' } as const;
@@ -171,6 +173,7 @@ describe(`${MIGRATION} backfills the sort texts`, () => {
     const y = await newContact(c, { firstName: 'Yuri', lastName: 'Lo' });
     await link(c, a.id, x.id);
     await link(c, b.id, y.id);
+    await ctx.orm.migrator.down({ migrations: [STATEMENT_TRIGGERS] });
     await ctx.orm.migrator.down({ migrations: [COUNTS] });
     await ctx.orm.migrator.down({ migrations: [MIGRATION] });
     expect(await sql(`select 1 from information_schema.columns where column_name in ('key_contact_sort', 'primary_company_sort')`)).toHaveLength(0);
@@ -179,7 +182,7 @@ describe(`${MIGRATION} backfills the sort texts`, () => {
     await sql(`update company_contact set is_key = false where company_id = ?`, [b.id]);
     await sql(`update company_contact set is_key = true where company_id = ? and contact_id = ?`, [b.id, x.id]);
     await sql(`update company set name = 'Zulu ' || name where id = ?`, [a.id]);
-    const applied = await ctx.orm.migrator.up({ migrations: [MIGRATION, COUNTS] });
+    const applied = await ctx.orm.migrator.up({ migrations: [MIGRATION, COUNTS, STATEMENT_TRIGGERS] });
     vacuumed = await vacuumAfterMigrations(ctx.orm, applied.map((m) => m.name), ctx.app.log);
   });
   afterAll(async () => { await ctx.close(); });
