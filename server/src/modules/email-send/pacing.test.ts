@@ -197,6 +197,14 @@ describe('send pacing (routes, job, fake Graph)', () => {
     }
     expect(fake.peakInFlight.get(reps[1].mail.toLowerCase())).toBeLessThanOrEqual(4);
     expect(fake.throttledCount).toBe(throttled);
+    // Recorded together (group commits): each email sent, its activity no longer scheduled, and one
+    // 'activity updated' event per email for the clients.
+    const emails = ten.map((x) => x.channel_email_id);
+    expect((await sql<{ status: string }>(`select status from channel_email where id = any(?::uuid[])`, [`{${emails.join(',')}}`])).map((e) => e.status)).toEqual(Array(10).fill('sent'));
+    const acts = await sql<{ id: string; status: string | null }>(`select id, status from activity where source = 'email' and source_id = any(?::text[])`, [`{${emails.join(',')}}`]);
+    expect(acts.map((a) => a.status)).toEqual(Array(10).fill(null));
+    const events = await sql<{ id: string }>(`select data->>'id' as id from realtime_event where organization_id = ? and kind = 'activity.updated' and data->>'id' = any(?::text[]) and data->>'status' is null`, [orgId, `{${acts.map((a) => a.id).join(',')}}`]);
+    expect(new Set(events.map((e) => e.id)).size).toBe(10);
     // A mailbox that takes one request at a time (another client of it is busy): the refused ones
     // go back to the queue for Retry-After (1 s) with their slots, and the mailbox's waiting email keeps its own.
     const three = await due(reps[2], 3);
