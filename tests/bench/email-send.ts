@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
+import { connectMailbox, ALL_WEEK_HOURS } from '../../server/test/mailbox';
 import { FakeGraphServer } from '../../server/test/fakes/graph-server';
 import pg from 'pg';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -51,16 +52,12 @@ const first = await signedIn(ctx, admin.email);
 const co = await newCompany(first, { name: 'Target', website: 'https://target.example.com' });
 const ct = await newContact(first, { firstName: 'Tia', lastName: 'Target', email: 'tia@target.example.com' });
 await link(first, co.id, ct.id);
-const allDay = { daysOfWeek: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'], startTime: '00:00:00.0000000', endTime: '23:59:00.0000000', timeZone: { name: 'UTC' } };
 
 const reps: { client: TestClient; id: string; mail: string }[] = [];
 for (let i = 0; i < MAILBOXES; i += 1) {
   const u = i === 0 ? admin : await createUser(ctx, organization.id, { firstName: `Rep${i}` });
   const client = i === 0 ? first : await signedIn(ctx, u.email);
-  fake.addUser({ mail: u.email, workingHours: allDay });
-  const start = await client.post('/api/v1/user/o365-integration', {});
-  const back = new URL(await fake.consent(start.json().authorizeUrl, u.email));
-  await client.get(back.pathname + back.search);
+  await connectMailbox(client, fake, u.email, { workingHours: ALL_WEEK_HOURS });
   reps.push({ client, id: u.id, mail: u.email });
 }
 const at = new Date(Math.ceil((Date.now() + LEAD_MS + 60_000) / 60_000) * 60_000); // the start of a coming minute

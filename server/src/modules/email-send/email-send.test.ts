@@ -4,6 +4,7 @@
 // window, Cancel Send & Edit, Try Again, and exactly-once under crashes at every step of a send.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { connectMailbox } from '../../../test/mailbox';
 import { FakeGraphServer } from '../../../test/fakes/graph-server';
 import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { newCompany, newContact, link } from '../../../test/records';
@@ -27,15 +28,7 @@ describe('email sending (Office 365)', () => {
   const deps = (hooks?: DeliverDeps['hooks']): DeliverDeps => ({ em: ctx.em(), boss: ctx.boss!, config: ctx.config, hooks });
   const sql = <T = Record<string, unknown>>(q: string, p: unknown[] = []) => ctx.em().execute<T[]>(q, p);
 
-  async function connect(c: TestClient, mail: string) {
-    const start = await c.post('/api/v1/user/o365-integration', {});
-    expect(start.statusCode, start.body).toBe(200);
-    const location = await fake.consent(start.json().authorizeUrl, mail);
-    const back = new URL(location);
-    const res = await c.get(back.pathname + back.search);
-    expect(res.statusCode).toBe(302);
-    return new URL(res.headers.location as string);
-  }
+  const connect = (c: TestClient, mail: string) => connectMailbox(c, fake, mail);
   async function draft(c: TestClient = rep) {
     const res = await c.post('/api/v1/email/draft', { contactId });
     expect(res.statusCode, res.body).toBe(201);

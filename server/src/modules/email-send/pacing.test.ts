@@ -4,6 +4,7 @@
 // The pure slot arithmetic, then the routes and the send job against real PostgreSQL and the
 // loopback fake of Graph.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { connectMailbox, ALL_WEEK_HOURS } from '../../../test/mailbox';
 import { FakeGraphServer } from '../../../test/fakes/graph-server';
 import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { newCompany, newContact, link } from '../../../test/records';
@@ -73,7 +74,6 @@ describe('send pacing (routes, job, fake Graph)', () => {
   const reps: { client: TestClient; id: string; mail: string }[] = [];
   const sql = <T = Record<string, unknown>>(q: string, p: unknown[] = []) => ctx.em().execute<T[]>(q, p);
   const deps = (): DeliverDeps => ({ em: ctx.em(), boss: ctx.boss!, config: ctx.config });
-  const allDay = { daysOfWeek: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'], startTime: '00:00:00.0000000', endTime: '23:59:00.0000000', timeZone: { name: 'UTC' } };
 
   async function drafts(ownerId: string, mail: string, n: number): Promise<string[]> {
     const rows = await sql<{ id: string }>(
@@ -107,10 +107,7 @@ describe('send pacing (routes, job, fake Graph)', () => {
     for (let i = 0; i < 3; i += 1) {
       const u = i === 0 ? o.admin : await createUser(ctx, orgId, { firstName: `Rep${i}` });
       const client = i === 0 ? first : await signedIn(ctx, u.email);
-      fake.addUser({ mail: u.email, workingHours: allDay });
-      const start = await client.post('/api/v1/user/o365-integration', {});
-      const back = new URL(await fake.consent(start.json().authorizeUrl, u.email));
-      await client.get(back.pathname + back.search);
+      await connectMailbox(client, fake, u.email, { workingHours: ALL_WEEK_HOURS });
       reps.push({ client, id: u.id, mail: u.email });
     }
   });

@@ -7,6 +7,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
+import { connectMailbox } from '../../../test/mailbox';
 import { FakeGraphServer } from '../../../test/fakes/graph-server';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { newCompany, newContact, link } from '../../../test/records';
@@ -35,11 +36,7 @@ describe('reply follower (Inbox delta query)', () => {
   const sql = <T = Record<string, unknown>>(q: string, p: unknown[] = []) => ctx.em().execute<T[]>(q, p);
   const follow = (org = orgId, integration = integrationId, pageSize?: number) => followInbox({ em: ctx.em(), config: ctx.config, logger }, org, integration, { pageSize });
 
-  async function connect(c: TestClient, mail: string) {
-    const start = await c.post('/api/v1/user/o365-integration', {});
-    const back = new URL(await fake.consent(start.json().authorizeUrl, mail));
-    expect((await c.get(back.pathname + back.search)).statusCode).toBe(302);
-  }
+  const connect = (c: TestClient, mail: string) => connectMailbox(c, fake, mail);
   /** A draft of a play for a contact, sent now or scheduled. */
   async function email(c: TestClient, contactId: string, to: string, playId: string | null, scheduledAt?: string, extra: Record<string, unknown> = {}) {
     const d = await c.post('/api/v1/email/draft', { contactId });

@@ -5,6 +5,7 @@
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { connectMailbox, ALL_WEEK_HOURS } from '../../../test/mailbox';
 import { FakeGraphServer } from '../../../test/fakes/graph-server';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { eventually } from '../../../test/execution-harness';
@@ -60,10 +61,7 @@ describe('worker process killed between the send and the database update', () =>
   it('kill -9 while Graph has sent but not answered: a new worker records it, nothing leaves twice', async () => {
     const { admin } = await createOrg(ctx, { name: 'Killmail' });
     const rep: TestClient = await signedIn(ctx, admin.email);
-    fake.addUser({ mail: admin.email, workingHours: { daysOfWeek: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'], startTime: '00:00:00.0000000', endTime: '23:59:00.0000000', timeZone: { name: 'UTC' } } });
-    const start = await rep.post('/api/v1/user/o365-integration', {});
-    const back = new URL(await fake.consent(start.json().authorizeUrl, admin.email));
-    expect((await rep.get(back.pathname + back.search)).statusCode).toBe(302);
+    await connectMailbox(rep, fake, admin.email, { workingHours: ALL_WEEK_HOURS });
     const co = await newCompany(rep, { name: 'Target Co', website: 'https://target.example.com' });
     const ct = await newContact(rep, { firstName: 'Tom', lastName: 'Target', email: 'tom@target.example.com' });
     await link(rep, co.id, ct.id);
