@@ -9,6 +9,7 @@ import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import { FakeSalesforce } from '../../server/test/fakes/salesforce-server';
+import { signIn } from '../support/session';
 
 const ADMIN = { email: 'sana@harbor.example', password: 'Harbor12345678' };
 
@@ -40,11 +41,7 @@ describe('CRM sync in Chromium', () => {
   it('maps fields, syncs from the header and shows the companies and their sync history', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
-    await page.goto(`${server.url}/login`);
-    await page.getByTestId('login-email').fill(ADMIN.email);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.getByTestId('app-shell').waitFor();
+    await signIn(page, server.url, ADMIN);
 
     // Connect Salesforce (production) through the consent page.
     await page.goto(`${server.url}/organization/settings`);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import { FakeGraphServer } from '../../server/test/fakes/graph-server';
+import { signIn } from '../support/session';
 
 const ADMIN = { email: 'rita@northwind.example', password: 'Northwind1234' };
 
@@ -42,11 +43,7 @@ describe('Office 365 sending in Chromium', () => {
   it('connects the mailbox through the consent page, sends, schedules, cancels and tries again', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await ctx.newPage();
-    await page.goto(`${server.url}/login`);
-    await page.getByTestId('login-email').fill(ADMIN.email);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.getByTestId('app-shell').waitFor();
+    await signIn(page, server.url, ADMIN);
 
     // The integrations card: not connected, then Microsoft's consent page, then back, connected.
     await page.goto(`${server.url}/account/profile`);

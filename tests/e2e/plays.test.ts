@@ -10,6 +10,7 @@ import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import { FakeOpenAiServer, allText } from '../../server/test/fakes/openai-server';
+import { signIn } from '../support/session';
 
 const ADMIN = { email: 'pia@northgate.example', password: 'North12345' };
 
@@ -39,11 +40,7 @@ describe('plays journey in Chromium', () => {
   it('creates an Ai play with a field box, previews it against a contact, publishes it and runs it on three companies', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await ctx.newPage();
-    await page.goto(`${server.url}/login`);
-    await page.getByTestId('login-email').fill(ADMIN.email);
-    await page.getByTestId('login-password').fill(ADMIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.getByTestId('app-shell').waitFor();
+    await signIn(page, server.url, ADMIN);
 
     // Three companies, each with a key contact (the first link), through the API.
     await page.evaluate(async () => {
