@@ -3,8 +3,7 @@
 // takes the job again (the heartbeat stopped), resumes after the mark, and the sync completes with
 // every account and contact exactly once.
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { startWorkerProcess, killWorkers, type WorkerProcess } from '../../../test/worker-process';
 import { createTestApp, createOrg, signedIn, type TestContext } from '../../../test/helpers';
 import { eventually } from '../../../test/execution-harness';
 import { FakeSalesforce } from '../../../test/fakes/salesforce-server';
@@ -13,13 +12,12 @@ import { jobDefinitions } from '../../job-registry';
 
 const ACCOUNTS = 6_000;
 const CONTACTS = 2_000;
-interface Worker { child: ChildProcess; output(): string; exited: Promise<number | null> }
 
 describe('a worker killed mid-sync', () => {
   let ctx: TestContext;
   let sf: FakeSalesforce;
   let env: Record<string, string>;
-  const workers: Worker[] = [];
+  const workers: WorkerProcess[] = [];
 
   beforeAll(async () => {
     sf = await FakeSalesforce.start({ clientId: 'sf-client', pageSize: 200 });
@@ -31,28 +29,16 @@ describe('a worker killed mid-sync', () => {
     await createQueues(ctx.boss!, jobDefinitions, ctx.config);
   }, 60_000);
   afterEach(async () => {
-    for (const w of workers.splice(0)) {
-      if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
-      await w.exited;
-    }
+    await killWorkers(workers);
   });
   afterAll(async () => {
     await ctx?.close();
     await sf?.close();
   });
 
-  async function startWorker(): Promise<Worker> {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts'), '--role', 'worker'], {
-      env: { ...process.env, ...env, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: ctx.dbUrl },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout!.on('data', (d) => { out += d; });
-    child.stderr!.on('data', (d) => { out += d; });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const w = { child, output: () => out, exited };
+  async function startWorker(): Promise<WorkerProcess> {
+    const w = await startWorkerProcess(ctx.dbUrl, { ...env });
     workers.push(w);
-    await eventually(async () => (out.includes('worker started') ? true : undefined), `the worker process to start (${out})`, 90_000);
     return w;
   }
 

@@ -3,8 +3,7 @@
 // the worker is killed in that moment, and a new worker finishes the run. Every email leaves the
 // mailbox exactly once and is recorded sent.
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { startWorkerProcess, killWorkers, type WorkerProcess } from '../../../test/worker-process';
 import { connectMailbox, ALL_WEEK_HOURS } from '../../../test/mailbox';
 import { FakeGraphServer } from '../../../test/fakes/graph-server';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
@@ -14,13 +13,12 @@ import { createQueues } from '../../jobs/definitions';
 import { jobDefinitions } from '../../job-registry';
 
 const EMAILS = 6;
-interface Worker { child: ChildProcess; output(): string; exited: Promise<number | null> }
 
 describe('worker process killed between the send and the database update', () => {
   let ctx: TestContext;
   let fake: FakeGraphServer;
   let env: Record<string, string>;
-  const workers: Worker[] = [];
+  const workers: WorkerProcess[] = [];
 
   beforeAll(async () => {
     fake = await FakeGraphServer.start();
@@ -33,28 +31,16 @@ describe('worker process killed between the send and the database update', () =>
     await createQueues(ctx.boss!, jobDefinitions, ctx.config);
   });
   afterEach(async () => {
-    for (const w of workers.splice(0)) {
-      if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
-      await w.exited;
-    }
+    await killWorkers(workers);
   });
   afterAll(async () => {
     await ctx.close();
     await fake.close();
   });
 
-  async function startWorker(): Promise<Worker> {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts'), '--role', 'worker'], {
-      env: { ...process.env, ...env, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: ctx.dbUrl },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout!.on('data', (d) => { out += d; });
-    child.stderr!.on('data', (d) => { out += d; });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const w = { child, output: () => out, exited };
+  async function startWorker(): Promise<WorkerProcess> {
+    const w = await startWorkerProcess(ctx.dbUrl, { ...env });
     workers.push(w);
-    await eventually(async () => (out.includes('worker started') ? true : undefined), `the worker process to start (${out})`, 90_000);
     return w;
   }
 

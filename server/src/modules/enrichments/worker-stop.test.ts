@@ -9,8 +9,7 @@
 //     are released at once to the other worker; every row is asked exactly once; the process exits 0
 //     without error-level logs.
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { startWorkerProcess, killWorkers, type WorkerProcess } from '../../../test/worker-process';
 import { createTestApp, createOrg, signedIn, type TestContext } from '../../../test/helpers';
 import { eventually, startTestWorker, type TestWorker } from '../../../test/execution-harness';
 import { createEnrichmentHandler } from './handler';
@@ -29,12 +28,11 @@ const env = {
   SHUTDOWN_GRACE_SECONDS: '10',
 };
 
-interface Worker { child: ChildProcess; output(): string; exited: Promise<number | null> }
 
 describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
   let ctx: TestContext;
   let fake: FakeOpenAiServer;
-  const workers: Worker[] = [];
+  const workers: WorkerProcess[] = [];
   const inProcess: TestWorker[] = [];
 
   beforeAll(async () => {
@@ -42,10 +40,7 @@ describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
     ctx = await createTestApp({ boss: true, env: { ...env, OPENAI_BASE_URL: fake.url } });
   });
   afterEach(async () => {
-    for (const w of workers.splice(0)) {
-      if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
-      await w.exited;
-    }
+    await killWorkers(workers);
     for (const w of inProcess.splice(0)) await w.stop();
   });
   afterAll(async () => {
@@ -53,18 +48,9 @@ describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
     await fake.close();
   });
 
-  async function startWorker(): Promise<Worker> {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts'), '--role', 'worker'], {
-      env: { ...process.env, ...env, NODE_ENV: 'test', LOG_LEVEL: 'info', OPENAI_BASE_URL: fake.url, DATABASE_URL: ctx.dbUrl },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout!.on('data', (d) => { out += d; });
-    child.stderr!.on('data', (d) => { out += d; });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const w = { child, output: () => out, exited };
+  async function startWorker(): Promise<WorkerProcess> {
+    const w = await startWorkerProcess(ctx.dbUrl, { ...env, OPENAI_BASE_URL: fake.url });
     workers.push(w);
-    await eventually(async () => (out.includes('worker started') ? true : undefined), `the worker process to start (${out})`, 90_000);
     return w;
   }
 
