@@ -16,7 +16,6 @@ export const HAND_WRITTEN_INDEXES = [
   'contact_org_name_index',
   'contact_org_created_index',
   'contact_search_trgm',
-  'company_contact_org_company_index',
   'company_contact_one_key',
   'company_contact_one_primary',
   'field_value_org_num_index',

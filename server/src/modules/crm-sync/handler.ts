@@ -67,6 +67,31 @@ function checkStop(ctx: ExecutionRunContext): void {
 /** Rows written by a sync's inbound phase from which the tables are analyzed before the outbound read. */
 export const ANALYZE_AFTER_ROWS = 5_000;
 
+/**
+ * The columns whose statistics the outbound read's plans (and the inbound lookups) depend on: the
+ * organization, the keys the lateral lookups probe, the owner and the change stamps. Only these,
+ * from a small sample (default_statistics_target 10, this transaction only): 2.7 s → ~0.2 s after
+ * a 300,000-record first sync (docs/benchmarks.md 'CRM sync (issue 23)'); a full ANALYZE also
+ * sampled 30,000 rows a table and computed every expression index's statistics. An ANALYZE with a
+ * column list does not reset the table's count of changes, so autovacuum's own ANALYZE (every
+ * column, the default sample) still follows the rows the sync wrote.
+ */
+const ANALYZED: Record<string, readonly string[]> = {
+  crm_link: ['organization_id', 'source', 'entity_type', 'external_id', 'company_id', 'contact_id', 'created_at'],
+  company: ['organization_id', 'id', 'owner_id', 'updated_at'],
+  contact: ['organization_id', 'id', 'owner_id', 'updated_at'],
+  company_contact: ['organization_id', 'company_id', 'contact_id'],
+  field_value: ['organization_id', 'entity_id', 'field_id', 'updated_at'],
+};
+
+async function analyzeSynced(em: EntityManager): Promise<void> {
+  await em.fork().transactional(async (tem) => {
+    const sql = unscopedSql(tem, 'connection');
+    await sql.run(`set local default_statistics_target = 10`);
+    for (const [table, cols] of Object.entries(ANALYZED)) await sql.run(`analyze ${table} (${cols.join(', ')})`);
+  });
+}
+
 async function writePage(run: SyncRun, entityType: 'company' | 'contact', mappings: readonly ResolvedMapping[], counts: CrmSyncCounts, records: InboundRecord[], after: (tem: EntityManager) => Promise<void>): Promise<void> {
   await run.ctx.em.fork().transactional(async (tem) => {
     tem.setFilterParams('tenant', { organizationId: run.org });
@@ -219,9 +244,7 @@ export function createCrmSyncHandler(deps: { config?: Config; writerOptions?: Pu
         // crm_link were then planned as scans — 20,000 + 40,000 records took 186 s instead of ~20 s.
         // Fresh statistics first when the inbound phase wrote many rows.
         const written = result.accounts.created + result.accounts.updated + result.contacts.created + result.contacts.updated;
-        if (written >= analyzeAfterRows) {
-          for (const t of ['crm_link', 'company', 'contact', 'company_contact', 'field_value']) await unscopedSql(ctx.em, 'connection').run(`analyze ${t}`);
-        }
+        if (written >= analyzeAfterRows) await analyzeSynced(ctx.em);
         const pushed = await pushChanges({
           em: ctx.em, organizationId: org, provider, executionId: row.id, crm: client, accountMappings: accountM, contactMappings: contactM,
           syncAccounts: settings.sync_accounts, syncContacts: settings.sync_contacts, scope, ownerId: scope === '*' ? null : actor.id,

@@ -136,6 +136,8 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
   const linkMadeNow = new Set<string>();
   /** The records this page created, as the insert returned them (step 4 reads the others). */
   const createdRows = new Map<string, CurrentRow>();
+  /** CRM ids whose record this page's insert created, with the typed slots of their mapped values. */
+  const slotsWritten = new Set<string>();
   if (unlinked.length > 0) {
     const keyed = unlinked.filter((r) => {
       if (keyOf(r)) return true;
@@ -179,7 +181,7 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
                    (select lower(co.name) from company co where co.organization_id = $1::uuid and co.id = (x->>'pc')::uuid)${slotVals}
               from jsonb_array_elements($3::jsonb) x
             on conflict (organization_id, lower(email)) do nothing returning id, lower(email) as k, updated_at, first_name, last_name, email`, [org, ctx.actorId, JSON.stringify(rows)]);
-      for (const { k, ...row } of inserted) { found.set(k, row.id); created.add(row.id); createdRows.set(row.id, row); }
+      for (const { k, ...row } of inserted) { found.set(k, row.id); created.add(row.id); createdRows.set(row.id, row); const r = toCreate.get(k); if (r) slotsWritten.add(r.crmId); }
       const missing = [...toCreate.keys()].filter((k) => !found.has(k));
       if (missing.length > 0) for (const m of await sql.bound<{ id: string; k: string }>(matchSql, [JSON.stringify(missing), org])) found.set(m.k, m.id);
     }
@@ -285,7 +287,9 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
       const v = coerced.value;
       if (v === null) valueDeletes.push({ e: id, f: m.fieldId });
       else valueWrites.push({ e: id, f: m.fieldId, v, t: text(v), n: NUMERIC_TYPES.includes(m.dataType) ? Number(v) : null, b: m.dataType === 'boolean' ? Boolean(v) : null });
-      if (m.slot) {
+      // A record this page inserted has this slot already (written with it, from the same coerced
+      // value): no update of each new row that would find it right (an empty value still goes).
+      if (m.slot && !(slotsWritten.has(r.crmId) && !isEmptyValue(v))) {
         const list = slotWrites.get(m.slot) ?? [];
         list.push({ e: id, p: projectionOf(m.dataType, v) });
         slotWrites.set(m.slot, list);

@@ -221,9 +221,12 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
     for (;;) {
       ctx.checkStop?.();
       const cols = entityType === 'company' ? 'r.name, r.website' : 'r.first_name, r.last_name, r.email';
+      // The contact's account is only sent when the contact is created in the CRM: a linked contact's
+      // lookup is skipped (`l.external_id is null` inside the lateral is a one-time filter per row),
+      // which is every contact of a first sync's outbound read that the inbound phase created.
       const account = entityType === 'contact'
         ? `left join lateral (select l2.external_id from company_contact cc join crm_link l2 on l2.organization_id = cc.organization_id and l2.source = ? and l2.entity_type = 'company' and l2.company_id = cc.company_id
-             where cc.organization_id = r.organization_id and cc.contact_id = r.id order by cc.is_primary desc, cc.created_at limit 1) a on true`
+             where l.external_id is null and cc.organization_id = r.organization_id and cc.contact_id = r.id order by cc.is_primary desc, cc.created_at limit 1) a on true`
         : '';
       const params: unknown[] = [ctx.provider];
       if (entityType === 'contact') params.push(ctx.provider);
