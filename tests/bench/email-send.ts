@@ -93,7 +93,7 @@ loop.disable();
 const sendingSeconds = (Date.now() - wall0) / 1000;
 const [{ jobs }] = await ctx.em().execute<{ jobs: number }[]>(`select count(*)::int as jobs from pgboss.job where name = 'email.send' and state = 'completed'`);
 const loadAfter = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-const work = emailSendJob.workOptions as { batchSize?: number; localConcurrency?: number; groupConcurrency?: number };
+const work = (emailSendJob.workOptions ?? {}) as { batchSize?: number; localConcurrency?: number; groupConcurrency?: number };
 const rows = await ctx.em().execute<{ owner_id: string; sent_at: Date | null; state: string }[]>(`select owner_id, sent_at, state from email_outbox where organization_id = ? order by owner_id, sent_at`, [organization.id]);
 // Where an email's lateness comes from: its slot (schedule time), its job's pick-up, its claim, its record.
 const stages = await ctx.em().execute<{ slot: number; pickup: number | null; claim: number; record: number; attempts: number }[]>(

@@ -44,6 +44,8 @@ export const Activity = defineEntity({
   indexes: [
     { name: 'activity_org_company_date_index', properties: ['organization', 'company', 'date'] },
     { name: 'activity_org_contact_date_index', properties: ['organization', 'contact', 'date'] },
+    // An email's activity by its source (send records, Cancel Send & Edit, replies: Migration20261128120000).
+    { name: 'activity_org_source_index', properties: ['organization', 'source', 'sourceId'] },
   ],
 });
 export type IActivity = InferEntity<typeof Activity>;

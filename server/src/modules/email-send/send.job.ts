@@ -15,13 +15,13 @@ export const emailSendJob = defineJob({
   queue: EMAIL_SEND_QUEUE,
   schema: z.object({ organizationId: z.uuid(), outboxId: z.uuid() }),
   queueOptions: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
-  // Up to 64 sends in flight per worker process, at most 4 per mailbox across every worker (pg-boss
+  // Up to 128 sends in flight per worker process (32 workers × 4), at most 4 per mailbox across every worker (pg-boss
   // group concurrency: jobs carry their mailbox as group, send.ts sendJobOptions); the outbox's
   // claim still counts the mailbox's rate itself. Batches of 4 (a fetch takes at most 4 of one
   // mailbox, so a batch is mostly full) and fetching again at once while they come back full: a
   // worker that waited its polling interval after every batch drained ~35 emails a second in all
   // (docs/benchmarks.md, 'Sending email').
-  workOptions: { batchSize: 4, localConcurrency: 16, groupConcurrency: MAILBOX_LIMITS.concurrentRequests, burstWhenBatchFull: true },
+  workOptions: { batchSize: 4, localConcurrency: 32, groupConcurrency: MAILBOX_LIMITS.concurrentRequests, burstWhenBatchFull: true },
   async handle(data, ctx) {
     const config = ctx.config ?? loadConfig();
     const outcome = await deliverOutbox({ em: ctx.orm.em.fork(), boss: ctx.boss, config, logger: ctx.logger }, data.organizationId, data.outboxId);
