@@ -233,6 +233,19 @@ describe('CRM sync', () => {
       expect(await count(`select count(*)::int as n from company where organization_id = ?`, [orgId])).toBe(before);
     }, 90_000);
 
+    it('two Salesforce contacts with one email (a duplicate in the CRM) at two accounts: one contact, linked to both companies, one primary', async () => {
+      sf.addRecord('Contact', { FirstName: 'Dee', LastName: 'Duplicate', Email: 'dee.dup@acme.example.com', AccountId: acc.acme });
+      sf.addRecord('Contact', { FirstName: 'Dee', LastName: 'Duplicate', Email: 'DEE.DUP@acme.example.com', AccountId: acc.globex });
+      const run = await sync(admin);
+      expect(run.status, JSON.stringify(run.result)).toBe('completed');
+      const dee = await ctx.em().execute<{ id: string }[]>(`select id from contact where organization_id = ? and lower(email) = 'dee.dup@acme.example.com'`, [orgId]);
+      expect(dee).toHaveLength(1);
+      const links = await ctx.em().execute<{ domain: string; is_primary: boolean }[]>(
+        `select c.domain, l.is_primary from company_contact l join company c on c.organization_id = l.organization_id and c.id = l.company_id where l.organization_id = ? and l.contact_id = ? order by c.domain`, [orgId, dee[0].id]);
+      expect(links.map((l) => l.domain)).toEqual(['acme.example.com', 'globex.example.com']);
+      expect(links.filter((l) => l.is_primary)).toHaveLength(1);
+    }, 90_000);
+
     it('a user syncs the accounts of their CRM user only; created records are owned by the linked user', async () => {
       const b = await createOrg(ctx, { name: 'Repco' });
       const bAdmin = await signedIn(ctx, b.admin.email);

@@ -342,12 +342,28 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
   // its first account's company becomes its primary one; an existing contact's primary is left alone.
   if (entityType === 'contact') {
     if (companyOfAccount.size > 0) {
-      const links = pairs.flatMap((p) => (p.r.accountCrmIds ?? []).map((a, i) => ({ company: companyOfAccount.get(a), contact: p.id, primary: i === 0 && created.has(p.id) })))
-        .filter((l) => l.company);
+      // One link per company and contact, and one primary per contact: two CRM contacts of a page
+      // can be one Dealscout contact (a duplicate in the CRM, matched by email), and a contact has
+      // a single primary company (company_contact_one_primary) — the first account of the first.
+      const byPair = new Map<string, { company: string; contact: string; primary: boolean }>();
+      const givenPrimary = new Set<string>();
+      for (const p of pairs) {
+        (p.r.accountCrmIds ?? []).forEach((a, i) => {
+          const company = companyOfAccount.get(a);
+          if (!company) return;
+          const primary = i === 0 && created.has(p.id) && !givenPrimary.has(p.id);
+          if (primary) givenPrimary.add(p.id);
+          const key = `${company}:${p.id}`;
+          const prev = byPair.get(key);
+          if (!prev) byPair.set(key, { company, contact: p.id, primary });
+          else if (primary) prev.primary = true;
+        });
+      }
+      const links = [...byPair.values()];
       if (links.length > 0) {
         await sql.bound(`insert into company_contact (id, organization_id, company_id, contact_id, is_key, is_primary, created_at)
             select gen_random_uuid(), $1::uuid, (x->>'company')::uuid, (x->>'contact')::uuid, false, (x->>'primary')::boolean, now()
-              from (select distinct on (y->>'company', y->>'contact') y as x from jsonb_array_elements($2::jsonb) y) s
+              from jsonb_array_elements($2::jsonb) x
             on conflict (organization_id, company_id, contact_id) do nothing`, [org, JSON.stringify(links)]);
       }
     }
