@@ -200,12 +200,14 @@ interface FastClaim {
 /**
  * The common case in one statement, no transaction and no lock: a due row that no attempt holds,
  * whose mailbox is well within its limits, is taken (lease, attempt, claimed_at), and the email's
- * content and the mailbox's connection come back with it. "Well within": the minute's claims stay
- * MAILBOX_LIMITS.concurrentRequests below the limit and fewer than that many sends are in flight —
- * claims of one mailbox that race this statement (at most that many: the send jobs of a mailbox run
+ * content and the mailbox's connection come back with it. "Well within": the rolling minute's
+ * claims (and the day's recipients) stay MAILBOX_LIMITS.concurrentRequests below the limit — claims
+ * of one mailbox that race this statement (about that many at most: the send jobs of a mailbox run
  * at most concurrentRequests at a time, pg-boss group concurrency) cannot then push the mailbox past
- * its limit. Anything else (not due, held, near a limit, done) answers null and goes through the
- * claim under the mailbox's lock, which counts exactly and says why.
+ * it. Concurrent requests are not counted here: withMailbox's per-mailbox permit holds them, and a
+ * 429 MailboxConcurrency re-queues the email alone. Anything else (not due, held, near a limit,
+ * done) answers null and goes through the claim under the mailbox's lock, which counts exactly and
+ * says why.
  */
 async function claimFast(d: DeliverDeps, organizationId: string, outboxId: string): Promise<FastClaim | null> {
   const rows = await tenantSql(d.em.fork(), organizationId).all<OutboxRow & { new_attempt: number; e_found: boolean; e_to: string; e_cc: string[]; e_subject: string; e_body: string;
