@@ -330,7 +330,7 @@ class SendRecorder {
         for (const o of group) (byOrg.get(o.row.organization_id) ?? byOrg.set(o.row.organization_id, []).get(o.row.organization_id)!).push(o);
         const today = new Date().toISOString().slice(0, 10);
         for (const [org, items] of [...byOrg].sort(([x], [y]) => x.localeCompare(y))) {
-          const rows = await tenantSql(tem, org).all<Record<string, unknown> & { _activity: boolean }>(
+          const rows = await tenantSql(tem, org).all<Record<string, unknown>>(
             `with v as (
                select (x->>'id')::uuid as id, x->>'outcome' as outcome, x->>'message' as message, x->>'conv' as conv from jsonb_array_elements(?::jsonb) as x
              ), o as (
