@@ -19,6 +19,7 @@ import { REALTIME_EVENT_KINDS, type EmailDraftDto } from '@dealscout/shared/cont
 import { HttpError, badRequest } from '../../lib/errors';
 import type { Config } from '../../config';
 import { enqueueInTransaction } from '../../jobs/boss';
+import { GroupCommit } from '../../jobs/group-commit';
 import { tenantSql, unscopedSql, scopedTo } from '../../db/sql';
 import { GraphError } from '../../providers/mail/graph';
 import { publish } from '../realtime/publish';
@@ -287,99 +288,65 @@ async function activityOf(em: EntityManager, organizationId: string, channelEmai
 interface Outcome { row: Pick<OutboxRow, 'id' | 'organization_id'>; outcome: 'sent' | 'failed'; message: string | null; conversationId: string | null }
 
 /**
- * Records the outcome of sends in groups, one transaction per group: whatever finished while the
- * previous group was committing goes into the next (per organization one statement for the outbox
- * rows, the emails' statuses and their activities, then one publish). The organization's realtime
- * sequence row is held from the publish until the commit, so recording one send at a time limited
- * an organization to one commit's round trips per email (the same reason as the executions' group
- * commit, executions/runner.ts). A caller's promise settles when its send is committed; a group
- * that fails is retried one send at a time, so one cannot sink the rest.
+ * Records the outcome of sends in groups (jobs/group-commit.ts): whatever finished while the
+ * previous group was committing goes into the next transaction — per organization one statement for
+ * the outbox rows, the emails' statuses and their activities, then one publish. The organization's
+ * realtime sequence row is held from the publish until the commit, so recording one send at a time
+ * limited an organization to one commit's round trips per email. A caller's promise settles when
+ * its send is committed; a group that fails is written again one send at a time.
  */
-class SendRecorder {
-  private pending: (Outcome & { resolve(): void; reject(e: unknown): void })[] = [];
-  private flushing = false;
-  constructor(private readonly em: EntityManager) {}
-
-  submit(o: Outcome): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ ...o, resolve, reject });
-      if (this.flushing) return;
-      this.flushing = true;
-      // After the current turn: the sends that finish together join this group.
-      setImmediate(() => { void this.flush(); });
-    });
-  }
-
-  private async flush(): Promise<void> {
-    try {
-      while (this.pending.length > 0) await this.commit(this.pending.splice(0, 100));
-    } finally {
-      this.flushing = false;
+async function recordGroup(em: EntityManager, group: Outcome[]): Promise<void[]> {
+  await em.fork().transactional(async (tem) => {
+    // The commit does not wait for the WAL flush (the sequence row is held until it ends). Safe
+    // for exactly-once: a record lost in a database crash leaves the row `sending` with its send
+    // stamped, and the retry (the job is completed only after this, and its synchronous commit
+    // flushes this one too) asks the mailbox, finds the message sent and records it.
+    await unscopedSql(tem, 'connection').run(`set local synchronous_commit = off`);
+    const byOrg = new Map<string, Outcome[]>();
+    for (const o of group) (byOrg.get(o.row.organization_id) ?? byOrg.set(o.row.organization_id, []).get(o.row.organization_id)!).push(o);
+    const today = new Date().toISOString().slice(0, 10);
+    for (const [org, items] of [...byOrg].sort(([x], [y]) => x.localeCompare(y))) {
+      const rows = await tenantSql(tem, org).all<Record<string, unknown>>(
+        `with v as (
+           select (x->>'id')::uuid as id, x->>'outcome' as outcome, x->>'message' as message, x->>'conv' as conv from jsonb_array_elements(?::jsonb) as x
+         ), o as (
+           update email_outbox b set state = v.outcome, sent_at = case when v.outcome = 'sent' then clock_timestamp() else b.sent_at end, lease_until = null,
+                  error = v.message, conversation_id = coalesce(v.conv, b.conversation_id), updated_at = clock_timestamp()
+             from v where b.organization_id = ? and b.id = v.id and b.state in ('queued', 'sending')
+           returning b.id, b.organization_id, b.channel_email_id, v.outcome, v.message
+         ), e as (
+           update channel_email c set status = case when o.outcome = 'sent' then 'sent' else 'error' end, status_message = case when o.outcome = 'sent' then null else o.message end,
+                  updated_at = clock_timestamp()
+             from o where c.organization_id = o.organization_id and c.id = o.channel_email_id returning c.id
+         ), t as (
+           -- The newest activity of each email.
+           select distinct on (o.id) x.id, o.outcome, o.message from o
+             join activity x on x.organization_id = o.organization_id and x.source = 'email' and x.source_id = o.channel_email_id::text
+            order by o.id, x.created_at desc
+         )
+         update activity x set status = case when t.outcome = 'sent' then null else 'error' end,
+                error_message = case when t.outcome = 'sent' then null else t.message end,
+                due_date = case when t.outcome = 'sent' then clock_timestamp() else x.due_date end,
+                date = case when t.outcome = 'sent' then (clock_timestamp() at time zone 'UTC')::date else x.date end,
+                updated_at = clock_timestamp()
+           from t where x.organization_id = ? and x.id = t.id
+         returning x.*`,
+        [JSON.stringify(items.map((i) => ({ id: i.row.id, outcome: i.outcome, message: i.message, conv: i.conversationId }))), org, org]);
+      if (rows.length === 0) continue;
+      await publish(tem, org, rows.map((raw) => ({
+        path: realtimePaths.activities(org), kind: REALTIME_EVENT_KINDS.activityUpdated, data: toActivityDto(tem.map(Activity, raw), today),
+      })));
     }
-  }
-
-  private async commit(group: SendRecorder['pending']): Promise<void> {
-    try {
-      await this.em.fork().transactional(async (tem) => {
-        // The commit does not wait for the WAL flush (the sequence row is held until it ends). Safe
-        // for exactly-once: a record lost in a database crash leaves the row `sending` with its send
-        // stamped, and the retry (the job is completed only after this, and its synchronous commit
-        // flushes this one too) asks the mailbox, finds the message sent and records it.
-        await unscopedSql(tem, 'connection').run(`set local synchronous_commit = off`);
-        const byOrg = new Map<string, Outcome[]>();
-        for (const o of group) (byOrg.get(o.row.organization_id) ?? byOrg.set(o.row.organization_id, []).get(o.row.organization_id)!).push(o);
-        const today = new Date().toISOString().slice(0, 10);
-        for (const [org, items] of [...byOrg].sort(([x], [y]) => x.localeCompare(y))) {
-          const rows = await tenantSql(tem, org).all<Record<string, unknown>>(
-            `with v as (
-               select (x->>'id')::uuid as id, x->>'outcome' as outcome, x->>'message' as message, x->>'conv' as conv from jsonb_array_elements(?::jsonb) as x
-             ), o as (
-               update email_outbox b set state = v.outcome, sent_at = case when v.outcome = 'sent' then clock_timestamp() else b.sent_at end, lease_until = null,
-                      error = v.message, conversation_id = coalesce(v.conv, b.conversation_id), updated_at = clock_timestamp()
-                 from v where b.organization_id = ? and b.id = v.id and b.state in ('queued', 'sending')
-               returning b.id, b.organization_id, b.channel_email_id, v.outcome, v.message
-             ), e as (
-               update channel_email c set status = case when o.outcome = 'sent' then 'sent' else 'error' end, status_message = case when o.outcome = 'sent' then null else o.message end,
-                      updated_at = clock_timestamp()
-                 from o where c.organization_id = o.organization_id and c.id = o.channel_email_id returning c.id
-             ), t as (
-               -- The newest activity of each email.
-               select distinct on (o.id) x.id, o.outcome, o.message from o
-                 join activity x on x.organization_id = o.organization_id and x.source = 'email' and x.source_id = o.channel_email_id::text
-                order by o.id, x.created_at desc
-             )
-             update activity x set status = case when t.outcome = 'sent' then null else 'error' end,
-                    error_message = case when t.outcome = 'sent' then null else t.message end,
-                    due_date = case when t.outcome = 'sent' then clock_timestamp() else x.due_date end,
-                    date = case when t.outcome = 'sent' then (clock_timestamp() at time zone 'UTC')::date else x.date end,
-                    updated_at = clock_timestamp()
-               from t where x.organization_id = ? and x.id = t.id
-             returning x.*`,
-            [JSON.stringify(items.map((i) => ({ id: i.row.id, outcome: i.outcome, message: i.message, conv: i.conversationId }))), org, org]);
-          if (rows.length === 0) continue;
-          await publish(tem, org, rows.map((raw) => ({
-            path: realtimePaths.activities(org), kind: REALTIME_EVENT_KINDS.activityUpdated, data: toActivityDto(tem.map(Activity, raw), today),
-          })));
-        }
-      });
-    } catch (error) {
-      if (group.length > 1) {
-        for (const item of group) await this.commit([item]);
-        return;
-      }
-      group[0].reject(error);
-      return;
-    }
-    for (const item of group) item.resolve();
-  }
+  });
+  return group.map(() => undefined);
 }
 
-const recorders = new WeakMap<object, SendRecorder>();
+const recorders = new WeakMap<object, GroupCommit<Outcome, void>>();
 /** The recorder of the caller's database (one per ORM instance). */
-function recorderFor(em: EntityManager): SendRecorder {
+function recorderFor(em: EntityManager): GroupCommit<Outcome, void> {
   const key = em.config;
   let r = recorders.get(key);
-  if (!r) recorders.set(key, (r = new SendRecorder(em)));
+  if (!r) recorders.set(key, (r = new GroupCommit((group) => recordGroup(em, group), 100)));
   return r;
 }
 

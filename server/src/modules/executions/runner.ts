@@ -9,6 +9,7 @@
 //   commit(...)   writes the result, inside the transaction that moves the execution from
 //                 'processing' to 'completed'. That move is conditional, so however many attempts
 //                 reach it, exactly one commits; the others roll back and write nothing.
+import { GroupCommit } from '../../jobs/group-commit';
 import type { Job, JobResult } from 'pg-boss';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
@@ -167,110 +168,73 @@ interface CommitItem {
 }
 
 /**
- * Completes executions in groups: whatever finished while the previous group was committing goes
- * into the next transaction (one statement for the group, the handlers' commit steps, one sequence
- * lock per organization). The per-organization sequence row is locked until commit, so committing
- * one at a time would limit an organization to one commit's latency per execution.
+ * Completes executions in groups (jobs/group-commit.ts): whatever finished while the previous group
+ * was committing goes into the next transaction (one statement for the group, the handlers' commit
+ * steps, one sequence lock per organization). The per-organization sequence row is locked until
+ * commit, so committing one at a time would limit an organization to one commit's latency per
+ * execution. Answers per item whether it was committed or already settled (cancelled, or completed
+ * by another attempt). A handler that throws fails the group, which is then written one execution
+ * at a time, so it fails alone.
  */
-class GroupCommitter {
-  private pending: (CommitItem & { resolve(v: 'committed' | 'settled'): void; reject(e: unknown): void })[] = [];
-  private flushing = false;
-  constructor(private readonly ctx: JobContext) {}
-
-  submit(item: CommitItem): Promise<'committed' | 'settled'> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ ...item, resolve, reject });
-      this.wake();
-    });
-  }
-
-  private wake(): void {
-    if (this.flushing) return;
-    this.flushing = true;
-    // After the current turn: the other jobs of a batch that finish together join this group.
-    setImmediate(() => { void this.flush(); });
-  }
-
-  private async flush(): Promise<void> {
-    try {
-      // A group settles its own items (commit() does not throw).
-      while (this.pending.length > 0) await this.commit(this.pending.splice(0, 200));
-    } finally {
-      this.flushing = false;
+async function commitGroup(ctx: JobContext, group: CommitItem[]): Promise<('committed' | 'settled')[]> {
+  const outcome = new Map<CommitItem, 'committed' | 'settled'>();
+  await ctx.orm.em.fork().transactional(async (tem) => {
+    // One conditional statement completes the whole group: only executions still 'processing'
+    // move (a cancelled one, or one another attempt completed, stays as it is and writes nothing).
+    const rows = await unscopedSql(tem, 'worker-claim').bound<ExecutionRow>(
+      `update execution e set status = 'completed', result = v.result, processed = coalesce(e.total, e.processed), status_message = null,
+              completed_at = clock_timestamp(), updated_at = clock_timestamp()
+         from (select (x->>'id')::uuid as id, (x->>'org')::uuid as org, x->'result' as result from jsonb_array_elements($1::jsonb) as x) v
+        where e.id = v.id and e.organization_id = v.org and e.status = 'processing'
+        returning ${QUALIFIED_COLUMNS}`,
+      [JSON.stringify(group.map((i) => ({ id: i.row.id, org: i.row.organization_id, result: i.result ?? null })))],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    // Per execution: the handler's events, then its own 'completed' (the order a client sees).
+    const events: { org: string; events: PublishEvent[] }[] = [];
+    // Handlers that write a group at once: one call per handler and organization, its events
+    // before the group's own 'completed' events.
+    const many = new Map<string, { handler: ExecutionHandler; org: string; items: { execution: ExecutionRow; result: unknown }[] }>();
+    for (const item of group) {
+      const row = byId.get(item.row.id);
+      if (!row || !item.handler.commitMany) continue;
+      const key = `${item.handler.type}:${row.organization_id}`;
+      const g = many.get(key) ?? { handler: item.handler, org: row.organization_id, items: [] };
+      g.items.push({ execution: row, result: item.result });
+      many.set(key, g);
     }
-  }
-
-  private async commit(group: GroupCommitter['pending']): Promise<void> {
-    const outcome = new Map<(typeof group)[number], 'committed' | 'settled'>();
-    try {
-      await this.ctx.orm.em.fork().transactional(async (tem) => {
-        // One conditional statement completes the whole group: only executions still 'processing'
-        // move (a cancelled one, or one another attempt completed, stays as it is and writes nothing).
-        const rows = await unscopedSql(tem, 'worker-claim').bound<ExecutionRow>(
-          `update execution e set status = 'completed', result = v.result, processed = coalesce(e.total, e.processed), status_message = null,
-                  completed_at = clock_timestamp(), updated_at = clock_timestamp()
-             from (select (x->>'id')::uuid as id, (x->>'org')::uuid as org, x->'result' as result from jsonb_array_elements($1::jsonb) as x) v
-            where e.id = v.id and e.organization_id = v.org and e.status = 'processing'
-            returning ${QUALIFIED_COLUMNS}`,
-          [JSON.stringify(group.map((i) => ({ id: i.row.id, org: i.row.organization_id, result: i.result ?? null })))],
-        );
-        const byId = new Map(rows.map((r) => [r.id, r]));
-        // Per execution: the handler's events, then its own 'completed' (the order a client sees).
-        const events: { org: string; events: PublishEvent[] }[] = [];
-        // Handlers that write a group at once: one call per handler and organization, its events
-        // before the group's own 'completed' events.
-        const many = new Map<string, { handler: ExecutionHandler; org: string; items: { execution: ExecutionRow; result: unknown }[] }>();
-        for (const item of group) {
-          const row = byId.get(item.row.id);
-          if (!row || !item.handler.commitMany) continue;
-          const key = `${item.handler.type}:${row.organization_id}`;
-          const g = many.get(key) ?? { handler: item.handler, org: row.organization_id, items: [] };
-          g.items.push({ execution: row, result: item.result });
-          many.set(key, g);
-        }
-        for (const g of many.values()) {
-          const em = tem.fork({ keepTransactionContext: true, clear: true });
-          em.setFilterParams('tenant', { organizationId: g.org });
-          const own: PublishEvent[] = [];
-          await g.handler.commitMany!(em, g.items, own);
-          if (own.length) events.push({ org: g.org, events: own });
-        }
-        for (const item of group) {
-          const row = byId.get(item.row.id);
-          outcome.set(item, row ? 'committed' : 'settled');
-          if (!row) continue;
-          const own: PublishEvent[] = [];
-          if (item.handler.commit && !item.handler.commitMany) {
-            // The handler's writes, in the same transaction, on an EntityManager of its own scoped
-            // to the execution's organization. A handler that throws rolls the whole group back;
-            // the group is then committed one execution at a time, so it fails alone.
-            const em = tem.fork({ keepTransactionContext: true, clear: true });
-            em.setFilterParams('tenant', { organizationId: row.organization_id });
-            await item.handler.commit(em, row, item.result, own);
-          }
-          own.push(executionEvent(row));
-          events.push({ org: row.organization_id, events: own });
-        }
-        await publishByOrg(tem, events);
-      });
-    } catch (error) {
-      // The group failed (a handler's commit threw, connection, lock timeout…): each one alone, so
-      // one cannot sink the rest.
-      if (group.length > 1) {
-        for (const item of group) await this.commit([item]);
-        return;
+    for (const g of many.values()) {
+      const em = tem.fork({ keepTransactionContext: true, clear: true });
+      em.setFilterParams('tenant', { organizationId: g.org });
+      const own: PublishEvent[] = [];
+      await g.handler.commitMany!(em, g.items, own);
+      if (own.length) events.push({ org: g.org, events: own });
+    }
+    for (const item of group) {
+      const row = byId.get(item.row.id);
+      outcome.set(item, row ? 'committed' : 'settled');
+      if (!row) continue;
+      const own: PublishEvent[] = [];
+      if (item.handler.commit && !item.handler.commitMany) {
+        // The handler's writes, in the same transaction, on an EntityManager of its own scoped
+        // to the execution's organization. A handler that throws rolls the whole group back;
+        // the group is then committed one execution at a time, so it fails alone.
+        const em = tem.fork({ keepTransactionContext: true, clear: true });
+        em.setFilterParams('tenant', { organizationId: row.organization_id });
+        await item.handler.commit(em, row, item.result, own);
       }
-      group[0].reject(error);
-      return;
+      own.push(executionEvent(row));
+      events.push({ org: row.organization_id, events: own });
     }
-    for (const item of group) item.resolve(outcome.get(item)!);
-  }
+    await publishByOrg(tem, events);
+  });
+  return group.map((item) => outcome.get(item)!);
 }
 
-const committers = new WeakMap<object, GroupCommitter>();
-function committerFor(ctx: JobContext): GroupCommitter {
+const committers = new WeakMap<object, GroupCommit<CommitItem, 'committed' | 'settled'>>();
+function committerFor(ctx: JobContext): GroupCommit<CommitItem, 'committed' | 'settled'> {
   let c = committers.get(ctx.orm);
-  if (!c) committers.set(ctx.orm, (c = new GroupCommitter(ctx)));
+  if (!c) committers.set(ctx.orm, (c = new GroupCommit((group) => commitGroup(ctx, group), 200)));
   return c;
 }
 
