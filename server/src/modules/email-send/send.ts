@@ -157,15 +157,41 @@ class LeaseLost extends Error {}
 /**
  * The fence before each step that changes the mailbox: still ours (same attempt, lease not
  * lapsed)? Then the lease is renewed to cover the next call, so no other attempt can start while
- * it runs; otherwise this attempt stops.
+ * it runs; otherwise this attempt stops. Fences are written in groups (one statement per
+ * organization for whatever fences wait meanwhile, each committed before its caller goes on).
  */
 async function fence(d: DeliverDeps, row: OutboxRow, sendingMessageId?: string): Promise<void> {
-  const sending = sendingMessageId !== undefined;
-  const ok = await tenantSql(d.em.fork(), row.organization_id).prepared<{ id: string }>(
-    `update email_outbox set lease_until = clock_timestamp() + $1::int * interval '1 millisecond'${sending ? ', graph_message_id = $5::text, send_attempted_at = clock_timestamp()' : ''}, updated_at = clock_timestamp()
-      where id = $2::uuid and organization_id = $3::uuid and state = 'sending' and attempt = $4::int and lease_until > clock_timestamp() returning id`,
-    [d.config.GRAPH_TIMEOUT_MS + 15_000, row.id, row.organization_id, row.attempt, ...(sending ? [sendingMessageId] : [])]);
-  if (ok.length === 0) throw new LeaseLost('the send lease lapsed');
+  const ok = await fencerFor(d.em).submit({ id: row.id, organizationId: row.organization_id, attempt: row.attempt, messageId: sendingMessageId ?? null, renewMs: d.config.GRAPH_TIMEOUT_MS + 15_000 });
+  if (!ok) throw new LeaseLost('the send lease lapsed');
+}
+
+interface FenceItem { id: string; organizationId: string; attempt: number; messageId: string | null; renewMs: number }
+
+/** One statement per organization: each row's lease renewed (and its message id and send stamp kept) if the attempt still holds it. */
+async function fenceGroup(em: EntityManager, group: FenceItem[]): Promise<boolean[]> {
+  const held = new Set<string>();
+  for (const [org, items] of byOrganization(group, (f) => f.organizationId)) {
+    const rows = await tenantSql(em.fork(), org).prepared<{ id: string; attempt: number }>(
+      `with v as (
+         select (x->>'id')::uuid as id, (x->>'attempt')::int as attempt, x->>'message' as message, (x->>'renew')::int as renew from jsonb_array_elements($1::jsonb) as x
+       )
+       update email_outbox o set lease_until = clock_timestamp() + v.renew * interval '1 millisecond',
+              graph_message_id = coalesce(v.message, o.graph_message_id),
+              send_attempted_at = case when v.message is not null then clock_timestamp() else o.send_attempted_at end,
+              updated_at = clock_timestamp()
+         from v
+        where o.organization_id = $2::uuid and o.id = v.id and o.state = 'sending' and o.attempt = v.attempt and o.lease_until > clock_timestamp()
+       returning o.id, v.attempt`,
+      [JSON.stringify(items.map((f) => ({ id: f.id, attempt: f.attempt, message: f.messageId, renew: f.renewMs }))), org]);
+    for (const r of rows) held.add(`${r.id}:${Number(r.attempt)}`);
+  }
+  return group.map((f) => held.has(`${f.id}:${f.attempt}`));
+}
+
+function byOrganization<T>(items: T[], org: (t: T) => string): [string, T[]][] {
+  const m = new Map<string, T[]>();
+  for (const t of items) (m.get(org(t)) ?? m.set(org(t), []).get(org(t))!).push(t);
+  return [...m].sort(([x], [y]) => x.localeCompare(y));
 }
 
 /** Moves the row back to the queue and enqueues its next attempt (one transaction). */
@@ -208,41 +234,62 @@ interface FastClaim {
  * it. Concurrent requests are not counted here: withMailbox's per-mailbox permit holds them, and a
  * 429 MailboxConcurrency re-queues the email alone. Anything else (not due, held, near a limit,
  * done) answers null and goes through the claim under the mailbox's lock, which counts exactly and
- * says why.
+ * says why. Claims are made in groups: whatever claims wait while one statement runs go into the
+ * next, one statement per organization.
  */
 async function claimFast(d: DeliverDeps, organizationId: string, outboxId: string): Promise<FastClaim | null> {
-  // A prepared statement: planning this join costs more than running it (docs/benchmarks.md 'Sending email').
-  const rows = await tenantSql(d.em.fork(), organizationId).prepared<OutboxRow & { new_attempt: number; e_found: boolean; e_to: string; e_cc: string[]; e_subject: string; e_body: string;
-    i_id: string | null; i_active: boolean | null; i_secret: string | null; i_expires_at: Date | null }>(
-    `with cur as (
-       select o.* from email_outbox o
-        where o.id = $1::uuid and o.organization_id = $2::uuid and o.state = 'queued' and o.send_after <= clock_timestamp() + interval '1 second'
-        for update skip locked
-     ), load as (
-       select count(*) filter (where l.claimed_at > clock_timestamp() - $3::int * interval '1 millisecond' and l.state in ('sending', 'sent')) as minute,
-              coalesce(sum(l.recipients) filter (where l.state in ('sending', 'sent')), 0) as day
-         from cur join email_outbox l on l.organization_id = cur.organization_id and l.owner_id = cur.owner_id
-        where l.claimed_at > clock_timestamp() - interval '1 day' and l.id <> cur.id
-     )
-     update email_outbox o set state = 'sending', attempt = o.attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp() + $4::int * interval '1 millisecond', updated_at = clock_timestamp()
-       from cur cross join load
-       left join channel_email e on e.organization_id = cur.organization_id and e.id = cur.channel_email_id
-       left join integration i on i.organization_id = cur.organization_id and i.user_id = cur.owner_id and i.provider = $5::text
-      where o.id = cur.id and o.organization_id = $2::uuid
-        and load.minute + $6::int < $7::int and load.day + cur.recipients + $6::int <= $8::int
-     returning cur.*, o.attempt as new_attempt,
-       e.id is not null as e_found, e.to_address as e_to, e.cc as e_cc, e.subject as e_subject, e.body as e_body,
-       i.id as i_id, i.active as i_active, i.secret as i_secret, i.expires_at as i_expires_at`,
-    [outboxId, organizationId, RATE_WINDOW_MS + SEND_MARGIN_MS, leaseMs(d.config), O365_PROVIDER,
-      MAILBOX_LIMITS.concurrentRequests, MAILBOX_LIMITS.messagesPerMinute, MAILBOX_LIMITS.recipientsPerDay]);
-  const r = rows[0];
-  if (!r) return null;
-  const { new_attempt, e_found, e_to, e_cc, e_subject, e_body, i_id, i_active, i_secret, i_expires_at, ...row } = r;
-  return {
-    row: { ...row, attempt: Number(new_attempt) },
-    email: e_found ? { to_address: e_to, cc: e_cc, subject: e_subject, body: e_body } : null,
-    connection: i_id ? { id: i_id, active: Boolean(i_active), secret: i_secret, expiresAt: i_expires_at ? new Date(i_expires_at) : null } : null,
-  };
+  return claimerFor(d.em).submit({ organizationId, outboxId, leaseMs: leaseMs(d.config) });
+}
+
+interface ClaimItem { organizationId: string; outboxId: string; leaseMs: number }
+
+async function claimGroup(em: EntityManager, group: ClaimItem[]): Promise<(FastClaim | null)[]> {
+  const claimed = new Map<string, FastClaim>();
+  for (const [org, items] of byOrganization(group, (c) => c.organizationId)) {
+    // A prepared statement: planning this join costs more than running it (docs/benchmarks.md 'Sending email').
+    const rows = await tenantSql(em.fork(), org).prepared<OutboxRow & { lease: number; new_attempt: number; e_found: boolean; e_to: string; e_cc: string[]; e_subject: string; e_body: string;
+      i_id: string | null; i_active: boolean | null; i_secret: string | null; i_expires_at: Date | null }>(
+      `with v as (
+         select distinct on (x->>'id') (x->>'id')::uuid as id, (x->>'lease')::int as lease from jsonb_array_elements($1::jsonb) as x
+       ), cur as (
+         select o.*, v.lease from email_outbox o join v on v.id = o.id
+          where o.organization_id = $2::uuid and o.state = 'queued' and o.send_after <= clock_timestamp() + interval '1 second'
+          for update of o skip locked
+       ), load as (
+         select cur.id,
+                count(*) filter (where l.claimed_at > clock_timestamp() - $3::int * interval '1 millisecond' and l.state in ('sending', 'sent')) as minute,
+                coalesce(sum(l.recipients) filter (where l.state in ('sending', 'sent')), 0) as day
+           from cur join email_outbox l on l.organization_id = cur.organization_id and l.owner_id = cur.owner_id
+          where l.claimed_at > clock_timestamp() - interval '1 day' and l.id <> cur.id
+          group by cur.id
+       )
+       update email_outbox o set state = 'sending', attempt = o.attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp() + cur.lease * interval '1 millisecond', updated_at = clock_timestamp()
+         from cur left join load on load.id = cur.id
+         left join channel_email e on e.organization_id = cur.organization_id and e.id = cur.channel_email_id
+         left join integration i on i.organization_id = cur.organization_id and i.user_id = cur.owner_id and i.provider = $4::text
+        where o.id = cur.id and o.organization_id = $2::uuid
+          and coalesce(load.minute, 0) + $5::int < $6::int and coalesce(load.day, 0) + cur.recipients + $5::int <= $7::int
+       returning cur.*, o.attempt as new_attempt,
+         e.id is not null as e_found, e.to_address as e_to, e.cc as e_cc, e.subject as e_subject, e.body as e_body,
+         i.id as i_id, i.active as i_active, i.secret as i_secret, i.expires_at as i_expires_at`,
+      [JSON.stringify(items.map((c) => ({ id: c.outboxId, lease: c.leaseMs }))), org, RATE_WINDOW_MS + SEND_MARGIN_MS, O365_PROVIDER,
+        MAILBOX_LIMITS.concurrentRequests, MAILBOX_LIMITS.messagesPerMinute, MAILBOX_LIMITS.recipientsPerDay]);
+    for (const r of rows) {
+      const { new_attempt, lease: _lease, e_found, e_to, e_cc, e_subject, e_body, i_id, i_active, i_secret, i_expires_at, ...row } = r;
+      claimed.set(row.id, {
+        row: { ...row, attempt: Number(new_attempt) },
+        email: e_found ? { to_address: e_to, cc: e_cc, subject: e_subject, body: e_body } : null,
+        connection: i_id ? { id: i_id, active: Boolean(i_active), secret: i_secret, expiresAt: i_expires_at ? new Date(i_expires_at) : null } : null,
+      });
+    }
+  }
+  // A row asked for twice in one group is claimed once: the first asker holds it, the other goes
+  // through the locked claim (which finds it held and sends its job back to wait).
+  return group.map((c) => {
+    const hit = claimed.get(c.outboxId) ?? null;
+    if (hit) claimed.delete(c.outboxId);
+    return hit;
+  });
 }
 
 /** Claims the row for one attempt, or says why not now (deferred / already done). */
@@ -343,12 +390,26 @@ async function recordGroup(em: EntityManager, group: Outcome[]): Promise<void[]>
 }
 
 const recorders = new WeakMap<object, GroupCommit<Outcome, void>>();
+const claimers = new WeakMap<object, GroupCommit<ClaimItem, FastClaim | null>>();
+const fencers = new WeakMap<object, GroupCommit<FenceItem, boolean>>();
 /** The recorder of the caller's database (one per ORM instance). */
 function recorderFor(em: EntityManager): GroupCommit<Outcome, void> {
   const key = em.config;
   let r = recorders.get(key);
   if (!r) recorders.set(key, (r = new GroupCommit((group) => recordGroup(em, group), 100)));
   return r;
+}
+/** The claims of the caller's database (one per ORM instance). */
+function claimerFor(em: EntityManager): GroupCommit<ClaimItem, FastClaim | null> {
+  let c = claimers.get(em.config);
+  if (!c) claimers.set(em.config, (c = new GroupCommit((group) => claimGroup(em, group), 100)));
+  return c;
+}
+/** The fences of the caller's database (one per ORM instance). */
+function fencerFor(em: EntityManager): GroupCommit<FenceItem, boolean> {
+  let f = fencers.get(em.config);
+  if (!f) fencers.set(em.config, (f = new GroupCommit((group) => fenceGroup(em, group), 100)));
+  return f;
 }
 
 async function finish(d: DeliverDeps, row: OutboxRow, outcome: 'sent' | 'failed', message: string | null, conversationId: string | null = null): Promise<void> {
