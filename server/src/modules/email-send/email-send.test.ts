@@ -326,18 +326,33 @@ describe('email sending (Office 365)', () => {
     it('the mailbox limit of 30 messages a minute holds the 31st until the minute has passed', async () => {
       const { outboxId } = await scheduled();
       const [me] = await sql<{ id: string }>(`select id from app_user where email = ?`, [repEmail]);
-      await sql(`update email_outbox set claimed_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`, [me.id]);
+      await sql(`update email_outbox set claimed_at = now() - interval '2 minutes', sent_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`, [me.id]);
       await sql(`insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, claimed_at, sent_at, created_at, updated_at)
-                 select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '30 seconds', now(), now(), now() from generate_series(1, 30)`, [orgId, me.id]);
+                 select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '30 seconds', now() - interval '29.8 seconds', now(), now() from generate_series(1, 30)`, [orgId, me.id]);
       expect(await deliverOutbox(deps(), orgId, outboxId)).toBe('deferred');
       const [o] = await sql<{ send_after: Date; slot_at: Date }>(`select send_after, slot_at from email_outbox where id = ?`, [outboxId]);
       expect(new Date(o.send_after).getTime()).toBeGreaterThan(Date.now() + 25_000);
-      // It took a new slot (the ledger counts those 30 at their claims): its job comes once, then.
+      // It took a new slot (the ledger counts those 30 when they were sent): its job comes once, then.
       expect(new Date(o.slot_at).getTime()).toBe(new Date(o.send_after).getTime());
       expect(sentWith(outboxId)).toHaveLength(0);
-      await sql(`update email_outbox set claimed_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`, [me.id]);
+      await sql(`update email_outbox set claimed_at = now() - interval '2 minutes', sent_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`, [me.id]);
       await sql(`update email_outbox set send_after = now() where id = ?`, [outboxId]);
       expect(await deliverOutbox(deps(), orgId, outboxId)).toBe('sent');
+    });
+    it('a recorded send counts in the rolling minute when it was sent; one still leaving counts a margin after its claim', async () => {
+      const { outboxId } = await scheduled();
+      const [me] = await sql<{ id: string }>(`select id from app_user where email = ?`, [repEmail]);
+      await sql(`update email_outbox set claimed_at = now() - interval '2 minutes', sent_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`, [me.id]);
+      // 30 sends claimed 60.5 s ago and answered 0.1 s later: out of the minute, so the next one leaves now.
+      await sql(`insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, claimed_at, sent_at, created_at, updated_at)
+                 select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '60.5 seconds', now() - interval '60.4 seconds', now(), now() from generate_series(1, 30)`, [orgId, me.id]);
+      expect(await deliverOutbox(deps(), orgId, outboxId)).toBe('sent');
+      // The same 30 still leaving (not recorded yet): they count a second after their claims, inside the minute.
+      await sql(`update email_outbox set state = 'sending', sent_at = null, lease_until = now() + interval '1 minute' where owner_id = ? and state = 'sent' and claimed_at > now() - interval '61 seconds' and id <> ?`, [me.id, outboxId]);
+      const next = await scheduled();
+      expect(await deliverOutbox(deps(), orgId, next.outboxId)).toBe('deferred');
+      expect(sentWith(next.outboxId)).toHaveLength(0);
+      await sql(`update email_outbox set state = 'sent', sent_at = now() - interval '2 minutes', claimed_at = now() - interval '2 minutes', lease_until = null where owner_id = ? and state = 'sending'`, [me.id]);
     });
   });
 

@@ -27,7 +27,7 @@ import { Activity, type IActivity } from '../activities/activity.entity';
 import { toActivityDto } from '../activities/activity.presenter';
 import { emailById, sanitizeBody, updateEmailStatus, type EmailActor } from '../plays/emails.service';
 import { findConnection, withMailbox, MailboxUnavailable, O365_PROVIDER, type StoredConnection } from './o365';
-import { reserveSlot, shiftMailbox, lockMailbox, firstSlot, RATE_WINDOW_MS, SEND_MARGIN_MS } from './slots';
+import { reserveSlot, shiftMailbox, lockMailbox, firstSlot, countsAtSql, RATE_WINDOW_MS } from './slots';
 import type { IIntegration } from '../integrations/integration.entity';
 
 export const EMAIL_SEND_QUEUE = 'email.send';
@@ -257,7 +257,7 @@ async function claimGroup(em: EntityManager, group: ClaimItem[]): Promise<(FastC
           for update of o skip locked
        ), load as (
          select cur.id,
-                count(*) filter (where l.claimed_at > clock_timestamp() - $3::int * interval '1 millisecond' and l.state in ('sending', 'sent')) as minute,
+                count(*) filter (where ${countsAtSql('l.')} > clock_timestamp() - $3::int * interval '1 millisecond' and l.state in ('sending', 'sent')) as minute,
                 coalesce(sum(l.recipients) filter (where l.state in ('sending', 'sent')), 0) as day
            from cur join email_outbox l on l.organization_id = cur.organization_id and l.owner_id = cur.owner_id
           where l.claimed_at > clock_timestamp() - interval '1 day' and l.id <> cur.id
@@ -272,7 +272,7 @@ async function claimGroup(em: EntityManager, group: ClaimItem[]): Promise<(FastC
        returning cur.*, o.attempt as new_attempt,
          e.id is not null as e_found, e.to_address as e_to, e.cc as e_cc, e.subject as e_subject, e.body as e_body,
          i.id as i_id, i.active as i_active, i.secret as i_secret, i.expires_at as i_expires_at`,
-      [JSON.stringify(items.map((c) => ({ id: c.outboxId, lease: c.leaseMs }))), org, RATE_WINDOW_MS + SEND_MARGIN_MS, O365_PROVIDER,
+      [JSON.stringify(items.map((c) => ({ id: c.outboxId, lease: c.leaseMs }))), org, RATE_WINDOW_MS, O365_PROVIDER,
         MAILBOX_LIMITS.concurrentRequests, MAILBOX_LIMITS.messagesPerMinute, MAILBOX_LIMITS.recipientsPerDay]);
     for (const r of rows) {
       const { new_attempt, lease: _lease, e_found, e_to, e_cc, e_subject, e_body, i_id, i_active, i_secret, i_expires_at, ...row } = r;
@@ -308,18 +308,18 @@ async function claim(d: DeliverDeps, organizationId: string, outboxId: string): 
     // The mailbox's limits, counted under a per-mailbox lock so concurrent claims see each other.
     await lockMailbox(tem, organizationId, row.owner_id);
     const [load] = await tenantSql(tem, organizationId).all<{ minute: string; oldest_minute: Date | null; day: string | null; oldest_day: Date | null }>(
-      `select count(*) filter (where claimed_at > clock_timestamp() - ? * interval '1 millisecond' and state in ('sending', 'sent') and id <> ?) as minute,
-              min(claimed_at) filter (where claimed_at > clock_timestamp() - ? * interval '1 millisecond' and state in ('sending', 'sent') and id <> ?) as oldest_minute,
+      `select count(*) filter (where ${countsAtSql()} > clock_timestamp() - ? * interval '1 millisecond' and state in ('sending', 'sent') and id <> ?) as minute,
+              min(${countsAtSql()}) filter (where ${countsAtSql()} > clock_timestamp() - ? * interval '1 millisecond' and state in ('sending', 'sent') and id <> ?) as oldest_minute,
               sum(recipients) filter (where claimed_at > clock_timestamp() - interval '1 day' and state in ('sending', 'sent') and id <> ?) as day,
               min(claimed_at) filter (where claimed_at > clock_timestamp() - interval '1 day' and state in ('sending', 'sent') and id <> ?) as oldest_day
          from email_outbox where organization_id = ? and owner_id = ? and claimed_at > clock_timestamp() - interval '1 day'`,
-      [RATE_WINDOW_MS + SEND_MARGIN_MS, row.id, RATE_WINDOW_MS + SEND_MARGIN_MS, row.id, row.id, row.id, organizationId, row.owner_id]);
+      [RATE_WINDOW_MS, row.id, RATE_WINDOW_MS, row.id, row.id, row.id, organizationId, row.owner_id]);
     if (Number(load.minute) >= MAILBOX_LIMITS.messagesPerMinute && load.oldest_minute) {
       // The mailbox's earlier sends went later than their slots (a slow minute): this row takes a
       // new slot from the ledger, which counts those sends at their real claims, so its job comes
       // once when the minute has room instead of hopping with its neighbours to the same instant.
       await tenantSql(tem, organizationId).run(`update email_outbox set slot_at = null where id = ? and organization_id = ?`, [row.id, organizationId]);
-      const slot = await firstSlot(tem, organizationId, row.owner_id, new Date(Math.max(now, new Date(load.oldest_minute).getTime() + RATE_WINDOW_MS + SEND_MARGIN_MS + 50)));
+      const slot = await firstSlot(tem, organizationId, row.owner_id, new Date(Math.max(now, new Date(load.oldest_minute).getTime() + RATE_WINDOW_MS + 50)));
       await tenantSql(tem, organizationId).run(`update email_outbox set slot_at = ? where id = ? and organization_id = ?`, [slot, row.id, organizationId]);
       return later(slot);
     }
