@@ -1,5 +1,5 @@
 // `npm run bench:email` (issue 18): 2,000 emails scheduled for the same minute across 50 mailboxes,
-// sent by one worker process's email.send workers against the loopback fake of Microsoft Graph
+// sent by one worker process's email.send workers against the loopback fake of Microsoft Graph (its own process)
 // with Exchange Online's per-mailbox limits (30 messages a minute, 4 concurrent requests). Checks
 // that each email left exactly once and measures the lateness beyond what the limits force (an
 // email that is the n-th of its mailbox in that minute cannot leave before floor(n / 30) minutes
@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
 import { connectMailbox, ALL_WEEK_HOURS } from '../../server/test/mailbox';
-import { FakeGraphServer } from '../../server/test/fakes/graph-server';
+import { startRemoteGraphFake } from './remote-graph-fake';
 import pg from 'pg';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { MikroORM } from '@mikro-orm/postgresql';
@@ -29,7 +29,8 @@ const LEAD_MS = Number(process.env.BENCH_LEAD_MS ?? 150_000);
 
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0; };
 
-const fake = await FakeGraphServer.start();
+// The fake of Graph in a process of its own (Microsoft's side does not run on our CPU in production).
+const fake = await startRemoteGraphFake();
 const env = { O365_CLIENT_ID: fake.clientId, O365_CLIENT_SECRET: fake.clientSecret, O365_AUTHORITY_URL: fake.url, GRAPH_BASE_URL: `${fake.url}/v1.0`, JOB_POLL_SECONDS: '0.5' };
 // Its own database on the TEST_DATABASE_URL server, migrated, dropped at the end.
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -74,6 +75,7 @@ for (const r of reps) {
   }));
 }
 const scheduleSeconds = (Date.now() - t0) / 1000;
+if (process.env.BENCH_ANALYZE !== '0') await ctx.em().execute('analyze');
 if (Date.now() > at.getTime()) throw new Error('scheduling took longer than the lead time: raise LEAD_MS');
 const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -102,11 +104,12 @@ const stages = await ctx.em().execute<{ slot: number; pickup: number | null; cla
           extract(epoch from o.claimed_at - o.slot_at) * 1000 as claim, extract(epoch from o.sent_at - o.claimed_at) * 1000 as record, o.attempt as attempts
      from email_outbox o where o.organization_id = ? and o.state = 'sent'`, [at, organization.id]);
 const ms = (xs: number[]) => `${(pct(xs, 50) / 1000).toFixed(2)} / ${(pct(xs, 95) / 1000).toFixed(2)} / ${(Math.max(...xs) / 1000).toFixed(2)} s`;
-const stageLine = `slot after the minute ${ms(stages.map((s) => Number(s.slot)))}; job picked up after its slot ${ms(stages.filter((s) => s.pickup !== null).map((s) => Number(s.pickup)))}; claimed after its slot ${ms(stages.map((s) => Number(s.claim)))}; claim to recorded sent ${ms(stages.map((s) => Number(s.record)))}; attempts > 1: ${stages.filter((s) => Number(s.attempts) > 1).length}; 429s from the fake: ${fake.throttledCount}; event-loop delay p50 / p99 / max ${(loop.percentile(50) / 1e6).toFixed(0)} / ${(loop.percentile(99) / 1e6).toFixed(0)} / ${(loop.max / 1e6).toFixed(0)} ms`;
+const stageLine = `slot after the minute ${ms(stages.map((s) => Number(s.slot)))}; job picked up after its slot ${ms(stages.filter((s) => s.pickup !== null).map((s) => Number(s.pickup)))}; claimed after its slot ${ms(stages.map((s) => Number(s.claim)))}; claim to recorded sent ${ms(stages.map((s) => Number(s.record)))}; attempts > 1: ${stages.filter((s) => Number(s.attempts) > 1).length}; 429s from the fake: ${await fake.throttledCount()}; event-loop delay p50 / p99 / max ${(loop.percentile(50) / 1e6).toFixed(0)} / ${(loop.percentile(99) / 1e6).toFixed(0)} / ${(loop.max / 1e6).toFixed(0)} ms`;
 console.log(stageLine);
-const sent = fake.sent().filter((m) => m.subject.startsWith('Bench '));
+const sent = (await fake.sent()).filter((m) => m.subject.startsWith('Bench '));
 const distinct = new Set(sent.map((m) => m.subject)).size;
 const excess: number[] = [];
+const excessByMinute: number[][] = [[], []];
 const lateness: number[] = [];
 const byOwner = new Map<string, Date[]>();
 for (const r of rows) if (r.sent_at) (byOwner.get(r.owner_id) ?? byOwner.set(r.owner_id, []).get(r.owner_id)!).push(new Date(r.sent_at));
@@ -116,11 +119,14 @@ for (const times of byOwner.values()) {
     const late = t.getTime() - at.getTime();
     lateness.push(late);
     excess.push(Math.max(0, late - Math.floor(n / 30) * 60_000));
+    excessByMinute[Math.min(1, Math.floor(n / 30))].push(Math.max(0, late - Math.floor(n / 30) * 60_000));
   });
 }
+const byMinuteLine = excessByMinute.map((xs, i) => `${i === 0 ? 'the first 30 of each mailbox' : 'the 31st and later'} (${xs.length}): ${xs.length ? `${(pct(xs, 50) / 1000).toFixed(1)} / ${(pct(xs, 95) / 1000).toFixed(1)} / ${(Math.max(...xs) / 1000).toFixed(1)} s` : '—'}`).join('; ');
+console.log(`beyond the limits, p50 / p95 / max: ${byMinuteLine}`);
 const report = `## Sending email (issue 18)
 
-\`npm run bench:email\` (tests/bench/email-send.ts), ${new Date().toISOString().slice(0, 10)}: ${total.toLocaleString('en-US')} emails scheduled for the same minute across ${MAILBOXES} mailboxes (${PER_MAILBOX} each), one worker process's \`email.send\` workers (batch ${work.batchSize} × ${work.localConcurrency}${work.groupConcurrency ? `, at most ${work.groupConcurrency} per mailbox (pg-boss group concurrency)` : ''}), the loopback fake of Graph enforcing 30 messages a minute and 4 concurrent requests per mailbox; PostgreSQL on loopback, 2 shared cores.
+\`npm run bench:email\` (tests/bench/email-send.ts), ${new Date().toISOString().slice(0, 10)}: ${total.toLocaleString('en-US')} emails scheduled for the same minute across ${MAILBOXES} mailboxes (${PER_MAILBOX} each), one worker process's \`email.send\` workers (batch ${work.batchSize} × ${work.localConcurrency}${work.groupConcurrency ? `, at most ${work.groupConcurrency} per mailbox (pg-boss group concurrency)` : ''}), the loopback fake of Graph in its own process enforcing 30 messages a minute and 4 concurrent requests per mailbox; PostgreSQL on loopback, 2 shared cores.
 
 | figure | value |
 |---|---|
@@ -128,9 +134,9 @@ const report = `## Sending email (issue 18)
 | messages in the fake's Sent Items | ${sent.length} (${distinct} distinct — ${sent.length - distinct} sent twice) |
 | scheduling (${total} POST /email/send-to-email) | ${scheduleSeconds.toFixed(1)} s |
 | lateness after the scheduled minute, p50 / p95 / max | ${(pct(lateness, 50) / 1000).toFixed(1)} / ${(pct(lateness, 95) / 1000).toFixed(1)} / ${(Math.max(...lateness) / 1000).toFixed(1)} s |
-| lateness beyond what the limits force, p50 / p95 / max | ${(pct(excess, 50) / 1000).toFixed(1)} / ${(pct(excess, 95) / 1000).toFixed(1)} / ${(Math.max(...excess) / 1000).toFixed(1)} s |
+| lateness beyond what the limits force, p50 / p95 / max | ${(pct(excess, 50) / 1000).toFixed(1)} / ${(pct(excess, 95) / 1000).toFixed(1)} / ${(Math.max(...excess) / 1000).toFixed(1)} s (${byMinuteLine}) |
 | email.send jobs run (a job the claim sends back to wait counts again) | ${jobs} |
-| CPU of the process (API + workers + the fake) while sending, per email | ${((cpu1.user + cpu1.system) / 1000 / total).toFixed(1)} ms (${((cpu1.user + cpu1.system) / 1e6).toFixed(1)} s CPU in ${sendingSeconds.toFixed(0)} s: ${(((cpu1.user + cpu1.system) / 1e6 / sendingSeconds) * 100).toFixed(0)} % of one core) |
+| CPU of the process (API + workers) while sending, per email | ${((cpu1.user + cpu1.system) / 1000 / total).toFixed(1)} ms (${((cpu1.user + cpu1.system) / 1e6).toFixed(1)} s CPU in ${sendingSeconds.toFixed(0)} s: ${(((cpu1.user + cpu1.system) / 1e6 / sendingSeconds) * 100).toFixed(0)} % of one core) |
 | where the lateness comes from (p50 / p95 / max) | ${stageLine} |
 | load average (1/5/15 min) when sending started / ended | ${loadBefore} / ${loadAfter} (2 cores) |
 
