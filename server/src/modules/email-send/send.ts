@@ -238,15 +238,18 @@ interface FastClaim {
  * next, one statement per organization.
  */
 async function claimFast(d: DeliverDeps, organizationId: string, outboxId: string): Promise<FastClaim | null> {
-  return claimerFor(d.em).submit({ organizationId, outboxId, leaseMs: leaseMs(d.config) });
+  return claimerFor(d.em, d.logger).submit({ organizationId, outboxId, leaseMs: leaseMs(d.config) });
 }
 
 interface ClaimItem { organizationId: string; outboxId: string; leaseMs: number }
 
-async function claimGroup(em: EntityManager, group: ClaimItem[]): Promise<(FastClaim | null)[]> {
+async function claimGroup(em: EntityManager, group: ClaimItem[], logger?: Logger): Promise<(FastClaim | null)[]> {
   const claimed = new Map<string, FastClaim>();
   for (const [org, items] of byOrganization(group, (c) => c.organizationId)) {
     // A prepared statement: planning this join costs more than running it (docs/benchmarks.md 'Sending email').
+    // A failure of one organization's statement leaves its rows to the locked claim (which reports
+    // a real failure itself); it must not fail the group, whose other statements may have committed
+    // claims already (a claim is not idempotent: retrying it would find its own row held).
     const rows = await tenantSql(em.fork(), org).prepared<OutboxRow & { lease: number; new_attempt: number; e_found: boolean; e_to: string; e_cc: string[]; e_subject: string; e_body: string;
       i_id: string | null; i_active: boolean | null; i_secret: string | null; i_expires_at: Date | null }>(
       `with v as (
@@ -273,7 +276,10 @@ async function claimGroup(em: EntityManager, group: ClaimItem[]): Promise<(FastC
          e.id is not null as e_found, e.to_address as e_to, e.cc as e_cc, e.subject as e_subject, e.body as e_body,
          i.id as i_id, i.active as i_active, i.secret as i_secret, i.expires_at as i_expires_at`,
       [JSON.stringify(items.map((c) => ({ id: c.outboxId, lease: c.leaseMs }))), org, RATE_WINDOW_MS, O365_PROVIDER,
-        MAILBOX_LIMITS.concurrentRequests, MAILBOX_LIMITS.messagesPerMinute, MAILBOX_LIMITS.recipientsPerDay]);
+        MAILBOX_LIMITS.concurrentRequests, MAILBOX_LIMITS.messagesPerMinute, MAILBOX_LIMITS.recipientsPerDay]).catch((err: unknown) => {
+      logger?.warn({ err, organizationId: org, claims: items.length }, 'grouped send claim failed; its rows go through the locked claim');
+      return [];
+    });
     for (const r of rows) {
       const { new_attempt, lease: _lease, e_found, e_to, e_cc, e_subject, e_body, i_id, i_active, i_secret, i_expires_at, ...row } = r;
       claimed.set(row.id, {
@@ -400,9 +406,9 @@ function recorderFor(em: EntityManager): GroupCommit<Outcome, void> {
   return r;
 }
 /** The claims of the caller's database (one per ORM instance). */
-function claimerFor(em: EntityManager): GroupCommit<ClaimItem, FastClaim | null> {
+function claimerFor(em: EntityManager, logger?: Logger): GroupCommit<ClaimItem, FastClaim | null> {
   let c = claimers.get(em.config);
-  if (!c) claimers.set(em.config, (c = new GroupCommit((group) => claimGroup(em, group), 100)));
+  if (!c) claimers.set(em.config, (c = new GroupCommit((group) => claimGroup(em, group, logger), 100)));
   return c;
 }
 /** The fences of the caller's database (one per ORM instance). */
