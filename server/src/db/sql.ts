@@ -124,6 +124,36 @@ async function executePrepared<T>(em: EntityManager, sql: string, params: readon
   return res.rows as T[];
 }
 
+/**
+ * A transaction of one organization's prepared statements on one pooled connection: `begin`, the
+ * caller's statements (each checked like tenantSql's, `$n` parameters, named so the connection
+ * plans each once), `commit` — or `rollback` when the caller throws. For a hot transaction of a few
+ * statements whose planning would cost more than their execution (the send's grouped claim under
+ * its mailboxes' locks); anything else uses `em.transactional` and tenantSql.
+ */
+export async function preparedTransaction<T>(em: EntityManager, organizationId: string, fn: (query: <R = Record<string, unknown>>(sql: string, params: readonly unknown[]) => Promise<R[]>) => Promise<T>): Promise<T> {
+  const pool = await (em.getConnection() as unknown as { getNativeClient(): Promise<pg.Pool> }).getNativeClient();
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    try {
+      await client.query('begin');
+      const result = await fn(async <R>(sql: string, params: readonly unknown[]) => {
+        checkScoped(organizationId, sql, params);
+        return (await client.query({ name: statementName(sql), text: sql, values: [...params] })).rows as R[];
+      });
+      await client.query('commit');
+      return result;
+    } catch (err) {
+      await client.query('rollback').catch((e: Error) => { broken = e; });
+      throw err;
+    }
+  } finally {
+    // A connection whose rollback failed is not handed out again.
+    client.release(broken);
+  }
+}
+
 function sqlOn(em: EntityManager, check: (sql: string, params: readonly unknown[]) => void): Sql {
   return {
     async all<T>(sql: string, params: readonly unknown[] = []) {

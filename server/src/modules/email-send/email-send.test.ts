@@ -339,6 +339,22 @@ describe('email sending (Office 365)', () => {
       await sql(`update email_outbox set send_after = now() where id = ?`, [outboxId]);
       expect(await deliverOutbox(deps(), orgId, outboxId)).toBe('sent');
     });
+    it('claims made together count each other: with 28 sends in the minute, 2 of 3 due emails of the mailbox leave and the third waits', async () => {
+      const [me] = await sql<{ id: string }>(`select id from app_user where email = ?`, [repEmail]);
+      await sql(`update email_outbox set claimed_at = now() - interval '2 minutes', sent_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`, [me.id]);
+      await sql(`insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, claimed_at, sent_at, created_at, updated_at)
+                 select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '10 seconds', now() - interval '9.9 seconds', now(), now() from generate_series(1, 28)`, [orgId, me.id]);
+      const due = [await scheduled(), await scheduled(), await scheduled()];
+      const outcomes = await Promise.all(due.map((e) => deliverOutbox(deps(), orgId, e.outboxId)));
+      expect(outcomes.filter((o) => o === 'sent')).toHaveLength(2);
+      expect(outcomes.filter((o) => o === 'deferred')).toHaveLength(1);
+      expect(due.map((e) => sentWith(e.outboxId).length).sort()).toEqual([0, 1, 1]);
+      await sql(`update email_outbox set claimed_at = now() - interval '2 minutes', sent_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`, [me.id]);
+      const waiting = due[outcomes.indexOf('deferred')];
+      await sql(`update email_outbox set send_after = now() where id = ?`, [waiting.outboxId]);
+      expect(await deliverOutbox(deps(), orgId, waiting.outboxId)).toBe('sent');
+    });
+
     it('a recorded send counts in the rolling minute when it was sent; one still leaving counts a margin after its claim', async () => {
       const { outboxId } = await scheduled();
       const [me] = await sql<{ id: string }>(`select id from app_user where email = ?`, [repEmail]);

@@ -20,7 +20,7 @@ import { HttpError, badRequest } from '../../lib/errors';
 import type { Config } from '../../config';
 import { enqueueInTransaction } from '../../jobs/boss';
 import { GroupCommit } from '../../jobs/group-commit';
-import { tenantSql, unscopedSql, scopedTo } from '../../db/sql';
+import { tenantSql, unscopedSql, scopedTo, preparedTransaction } from '../../db/sql';
 import { GraphError } from '../../providers/mail/graph';
 import { publish } from '../realtime/publish';
 import { Activity, type IActivity } from '../activities/activity.entity';
@@ -225,17 +225,16 @@ interface FastClaim {
 }
 
 /**
- * The common case in one statement, no transaction and no lock: a due row that no attempt holds,
- * whose mailbox is well within its limits, is taken (lease, attempt, claimed_at), and the email's
- * content and the mailbox's connection come back with it. "Well within": the rolling minute's
- * claims (and the day's recipients) stay MAILBOX_LIMITS.concurrentRequests below the limit — claims
- * of one mailbox that race this statement (about that many at most: the send jobs of a mailbox run
- * at most concurrentRequests at a time, pg-boss group concurrency) cannot then push the mailbox past
- * it. Concurrent requests are not counted here: withMailbox's per-mailbox permit holds them, and a
- * 429 MailboxConcurrency re-queues the email alone. Anything else (not due, held, near a limit,
- * done) answers null and goes through the claim under the mailbox's lock, which counts exactly and
- * says why. Claims are made in groups: whatever claims wait while one statement runs go into the
- * next, one statement per organization.
+ * The common case, without the locked claim's round trips: a due row that no attempt holds, whose
+ * mailbox has room in its rolling minute and its day, is taken (lease, attempt, claimed_at), and
+ * the email's content and the mailbox's connection come back with it. Claims are made in groups:
+ * whatever claims wait while one group runs go into the next — per organization one short
+ * transaction of prepared statements: the mailboxes' advisory locks (the lock the locked claim and
+ * the slot ledger take; in sorted order, so two groups cannot deadlock), then one statement that
+ * counts each mailbox's limits exactly (rows of one mailbox in the group counted in their slot
+ * order) and claims what fits. Concurrent requests are not counted here: withMailbox's per-mailbox
+ * permit holds them, and a 429 MailboxConcurrency re-queues the email alone. Anything else (not due,
+ * held, at a limit, done) answers null and goes through the locked claim, which says why.
  */
 async function claimFast(d: DeliverDeps, organizationId: string, outboxId: string): Promise<FastClaim | null> {
   return claimerFor(d.em, d.logger).submit({ organizationId, outboxId, leaseMs: leaseMs(d.config) });
@@ -243,45 +242,56 @@ async function claimFast(d: DeliverDeps, organizationId: string, outboxId: strin
 
 interface ClaimItem { organizationId: string; outboxId: string; leaseMs: number }
 
+type ClaimedRow = OutboxRow & { lease: number; rn: number; rcum: number; new_attempt: number; e_found: boolean; e_to: string; e_cc: string[]; e_subject: string; e_body: string;
+  i_id: string | null; i_active: boolean | null; i_secret: string | null; i_expires_at: Date | null };
+
 async function claimGroup(em: EntityManager, group: ClaimItem[], logger?: Logger): Promise<(FastClaim | null)[]> {
   const claimed = new Map<string, FastClaim>();
   for (const [org, items] of byOrganization(group, (c) => c.organizationId)) {
-    // A prepared statement: planning this join costs more than running it (docs/benchmarks.md 'Sending email').
-    // A failure of one organization's statement leaves its rows to the locked claim (which reports
-    // a real failure itself); it must not fail the group, whose other statements may have committed
-    // claims already (a claim is not idempotent: retrying it would find its own row held).
-    const rows = await tenantSql(em.fork(), org).prepared<OutboxRow & { lease: number; new_attempt: number; e_found: boolean; e_to: string; e_cc: string[]; e_subject: string; e_body: string;
-      i_id: string | null; i_active: boolean | null; i_secret: string | null; i_expires_at: Date | null }>(
-      `with v as (
-         select distinct on (x->>'id') (x->>'id')::uuid as id, (x->>'lease')::int as lease from jsonb_array_elements($1::jsonb) as x
-       ), cur as (
-         select o.*, v.lease from email_outbox o join v on v.id = o.id
-          where o.organization_id = $2::uuid and o.state = 'queued' and o.send_after <= clock_timestamp() + interval '1 second'
-          for update of o skip locked
-       ), load as (
-         select cur.id,
-                count(*) filter (where ${countsAtSql('l.')} > clock_timestamp() - $3::int * interval '1 millisecond' and l.state in ('sending', 'sent')) as minute,
-                coalesce(sum(l.recipients) filter (where l.state in ('sending', 'sent')), 0) as day
-           from cur join email_outbox l on l.organization_id = cur.organization_id and l.owner_id = cur.owner_id
-          where l.claimed_at > clock_timestamp() - interval '1 day' and l.id <> cur.id
-          group by cur.id
-       )
-       update email_outbox o set state = 'sending', attempt = o.attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp() + cur.lease * interval '1 millisecond', updated_at = clock_timestamp()
-         from cur left join load on load.id = cur.id
-         left join channel_email e on e.organization_id = cur.organization_id and e.id = cur.channel_email_id
-         left join integration i on i.organization_id = cur.organization_id and i.user_id = cur.owner_id and i.provider = $4::text
-        where o.id = cur.id and o.organization_id = $2::uuid
-          and coalesce(load.minute, 0) + $5::int < $6::int and coalesce(load.day, 0) + cur.recipients + $5::int <= $7::int
-       returning cur.*, o.attempt as new_attempt,
-         e.id is not null as e_found, e.to_address as e_to, e.cc as e_cc, e.subject as e_subject, e.body as e_body,
-         i.id as i_id, i.active as i_active, i.secret as i_secret, i.expires_at as i_expires_at`,
-      [JSON.stringify(items.map((c) => ({ id: c.outboxId, lease: c.leaseMs }))), org, RATE_WINDOW_MS, O365_PROVIDER,
-        MAILBOX_LIMITS.concurrentRequests, MAILBOX_LIMITS.messagesPerMinute, MAILBOX_LIMITS.recipientsPerDay]).catch((err: unknown) => {
+    // A failure of one organization's transaction leaves its rows to the locked claim (which reports
+    // a real failure itself); it must not fail the group, whose other organizations' claims may have
+    // committed already (a claim is not idempotent: retrying it would find its own row held).
+    const rows = await preparedTransaction(em, org, async (query) => {
+      await query(`select pg_advisory_xact_lock(hashtextextended(m.organization_id::text || ':' || m.owner_id::text, 18))
+                     from (select distinct organization_id, owner_id from email_outbox where organization_id = $1::uuid and id = any($2::uuid[]) order by 1, 2) m`,
+        [org, items.map((c) => c.outboxId)]);
+      // Prepared: planning this join costs more than running it (docs/benchmarks.md 'Sending email').
+      return query<ClaimedRow>(
+        `with v as (
+           select distinct on (x->>'id') (x->>'id')::uuid as id, (x->>'lease')::int as lease from jsonb_array_elements($1::jsonb) as x
+         ), locked as (
+           select o.*, v.lease from email_outbox o join v on v.id = o.id
+            where o.organization_id = $2::uuid and o.state = 'queued' and o.send_after <= clock_timestamp() + interval '1 second'
+            for update of o skip locked
+         ), cur as (
+           -- Rows of one mailbox in this group: each counts the ones before it (slot order).
+           select locked.*, row_number() over w as rn, sum(locked.recipients) over w as rcum from locked
+           window w as (partition by locked.owner_id order by locked.slot_at nulls last, locked.id)
+         ), load as (
+           select cur.id,
+                  count(*) filter (where ${countsAtSql('l.')} > clock_timestamp() - $3::int * interval '1 millisecond' and l.state in ('sending', 'sent')) as minute,
+                  coalesce(sum(l.recipients) filter (where l.state in ('sending', 'sent')), 0) as day
+             from cur join email_outbox l on l.organization_id = cur.organization_id and l.owner_id = cur.owner_id
+            where l.claimed_at > clock_timestamp() - interval '1 day' and l.id <> cur.id
+            group by cur.id
+         )
+         update email_outbox o set state = 'sending', attempt = o.attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp() + cur.lease * interval '1 millisecond', updated_at = clock_timestamp()
+           from cur left join load on load.id = cur.id
+           left join channel_email e on e.organization_id = cur.organization_id and e.id = cur.channel_email_id
+           left join integration i on i.organization_id = cur.organization_id and i.user_id = cur.owner_id and i.provider = $4::text
+          where o.id = cur.id and o.organization_id = $2::uuid
+            and coalesce(load.minute, 0) + cur.rn <= $5::int and coalesce(load.day, 0) + cur.rcum <= $6::int
+         returning cur.*, o.attempt as new_attempt,
+           e.id is not null as e_found, e.to_address as e_to, e.cc as e_cc, e.subject as e_subject, e.body as e_body,
+           i.id as i_id, i.active as i_active, i.secret as i_secret, i.expires_at as i_expires_at`,
+        [JSON.stringify(items.map((c) => ({ id: c.outboxId, lease: c.leaseMs }))), org, RATE_WINDOW_MS, O365_PROVIDER,
+          MAILBOX_LIMITS.messagesPerMinute, MAILBOX_LIMITS.recipientsPerDay]);
+    }).catch((err: unknown) => {
       logger?.warn({ err, organizationId: org, claims: items.length }, 'grouped send claim failed; its rows go through the locked claim');
-      return [];
+      return [] as ClaimedRow[];
     });
     for (const r of rows) {
-      const { new_attempt, lease: _lease, e_found, e_to, e_cc, e_subject, e_body, i_id, i_active, i_secret, i_expires_at, ...row } = r;
+      const { new_attempt, lease: _lease, rn: _rn, rcum: _rcum, e_found, e_to, e_cc, e_subject, e_body, i_id, i_active, i_secret, i_expires_at, ...row } = r;
       claimed.set(row.id, {
         row: { ...row, attempt: Number(new_attempt) },
         email: e_found ? { to_address: e_to, cc: e_cc, subject: e_subject, body: e_body } : null,
