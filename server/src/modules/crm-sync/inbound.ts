@@ -249,9 +249,12 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
   const changes: ChangeRow[] = [];
   const linkedNow = new Set(newLinks.map((l) => l.crmId));
   const columnUpdates = new Map<string, Record<string, string>>();
-  const valueWrites: { e: string; f: string; v: unknown; t: string | null; n: number | null; b: boolean | null }[] = [];
-  const valueDeletes: { e: string; f: string }[] = [];
-  const slotWrites = new Map<number, { e: string; p: number | string | null }[]>();
+  // By record and field: two CRM records of a page can be one Dealscout record (a duplicate in the
+  // CRM, matched by email or domain) and the last one's value wins, as for the built-in columns —
+  // one statement cannot write a row twice (ON CONFLICT DO UPDATE refuses it).
+  type ValueWrite = { e: string; f: string; v: unknown; t: string | null; n: number | null; b: boolean | null };
+  const valueOps = new Map<string, ValueWrite | { e: string; f: string; v: null }>();
+  const slotWrites = new Map<number, Map<string, number | string | null>>();
   const touched = new Set<string>();
   for (const { r, id } of pairs) {
     const isNew = created.has(id);
@@ -285,14 +288,15 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
       if (!isNew && unchangedHere(r.crmId, m, cur?.value ?? null) ? sameValue(mappedText(m, cur?.value ?? null), text(coerced.value))
         : !crmWins(m.reconciliation, cur?.value ?? null, coerced.value, isNew ? null : cur?.updated_at ?? null, r.stamp)) continue;
       const v = coerced.value;
-      if (v === null) valueDeletes.push({ e: id, f: m.fieldId });
-      else valueWrites.push({ e: id, f: m.fieldId, v, t: text(v), n: NUMERIC_TYPES.includes(m.dataType) ? Number(v) : null, b: m.dataType === 'boolean' ? Boolean(v) : null });
+      valueOps.delete(`${id}:${m.fieldId}`);
+      valueOps.set(`${id}:${m.fieldId}`, v === null ? { e: id, f: m.fieldId, v: null }
+        : { e: id, f: m.fieldId, v, t: text(v), n: NUMERIC_TYPES.includes(m.dataType) ? Number(v) : null, b: m.dataType === 'boolean' ? Boolean(v) : null });
       // A record this page inserted has this slot already (written with it, from the same coerced
       // value): no update of each new row that would find it right (an empty value still goes).
       if (m.slot && !(slotsWritten.has(r.crmId) && !isEmptyValue(v))) {
-        const list = slotWrites.get(m.slot) ?? [];
-        list.push({ e: id, p: projectionOf(m.dataType, v) });
-        slotWrites.set(m.slot, list);
+        const bySlot = slotWrites.get(m.slot) ?? new Map<string, number | string | null>();
+        bySlot.set(id, projectionOf(m.dataType, v));
+        slotWrites.set(m.slot, bySlot);
       }
       changes.push({ entityId: id, action: 'updated', fieldLabel: m.label, oldValue: text(cur?.value ?? null), newValue: text(v), crmId: r.crmId });
       changed = true;
@@ -321,7 +325,10 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
       [JSON.stringify(rows), org]);
     }
   }
-  for (const [slot, list] of slotWrites) {
+  const valueWrites = [...valueOps.values()].filter((o): o is ValueWrite => o.v !== null);
+  const valueDeletes = [...valueOps.values()].filter((o) => o.v === null).map(({ e, f }) => ({ e, f }));
+  for (const [slot, bySlot] of slotWrites) {
+    const list = [...bySlot].map(([e, p]) => ({ e, p }));
     const cast = slotFamily(ctx.mappings.find((m) => m.slot === slot)!.dataType) === 'num' ? 'float8' : 'text';
     await sql.bound(`update ${table} t set ${slotColumn(slot)} = (x->>'p')::${cast}
         from jsonb_array_elements($1::jsonb) x where t.organization_id = $2 and t.id = (x->>'e')::uuid and t.${slotColumn(slot)} is distinct from (x->>'p')::${cast}`, [JSON.stringify(list), org]);
