@@ -246,6 +246,46 @@ describe('CRM sync', () => {
       expect(links.filter((l) => l.is_primary)).toHaveLength(1);
     }, 90_000);
 
+    it('pages are written two at once: an email split across two pages is one contact; pages read again after a lost mark change nothing', async () => {
+      // Pages of 3 (the fake's page size): each pair below straddles two pages written together, the
+      // second pair in the opposite order (each page inserts the other's key after its own).
+      const mk = (first: string, email: string, account: string) => sf.addRecord('Contact', { FirstName: first, LastName: 'Split', Email: email, Title: 'Partner', AccountId: account });
+      const emails = ['split.a@acme.example.com', 'split.b@acme.example.com', 'split.c@acme.example.com', 'split.d@acme.example.com'];
+      const added = [mk('A1', emails[0], acc.acme), mk('B1', emails[1], acc.acme), mk('C1', emails[2], acc.acme),
+        mk('C2', emails[2].toUpperCase(), acc.globex), mk('B2', emails[1].toUpperCase(), acc.globex), mk('A2', emails[0].toUpperCase(), acc.globex),
+        mk('D1', emails[3], acc.initech)];
+      // The last of these in the query's order (SystemModstamp, then Id: several share a millisecond)
+      // is the last record the sync reads, where its mark ends up.
+      const order = (r: { SystemModstamp?: string; Id: string }) => `${r.SystemModstamp} ${r.Id}`;
+      const newest = added.reduce((a, b) => (order(b) > order(a) ? b : a));
+      const run = await sync(admin);
+      expect(run.status, JSON.stringify(run)).toBe('completed');
+      const split = await ctx.em().execute<{ id: string; email: string }[]>(`select id, lower(email) as email from contact where organization_id = ? and last_name = 'Split' order by 2`, [orgId]);
+      expect(split.map((c) => c.email)).toEqual(emails);
+      const linkCount = async () => count(`select count(*)::int as n from company_contact l join contact c on c.id = l.contact_id where l.organization_id = ? and c.last_name = 'Split'`, [orgId]);
+      const primaries = async () => count(`select count(*)::int as n from company_contact l join contact c on c.id = l.contact_id where l.organization_id = ? and c.last_name = 'Split' and l.is_primary`, [orgId]);
+      expect(await linkCount()).toBe(7);
+      expect(await primaries()).toBe(4);
+      const [mark] = await ctx.em().execute<{ last_id: string }[]>(`select last_id from crm_sync_state where organization_id = ? and object = 'Contact' and scope = '*'`, [orgId]);
+      expect(mark.last_id).toBe(newest.Id);
+
+      // A sync stopped after a page committed but before its mark did (a page written before the one
+      // ahead of it) reads those pages again: here every contact, from no mark at all.
+      const totals = async () => ({
+        contacts: await count(`select count(*)::int as n from contact where organization_id = ?`, [orgId]),
+        links: await count(`select count(*)::int as n from crm_link where organization_id = ? and entity_type = 'contact'`, [orgId]),
+        memberships: await count(`select count(*)::int as n from company_contact where organization_id = ?`, [orgId]),
+        changes: await count(`select count(*)::int as n from crm_sync_change where organization_id = ? and entity_type = 'contact' and side = 'dealscout'`, [orgId]),
+      });
+      const before = await totals();
+      await ctx.em().execute(`update crm_sync_state set high_water = null, last_id = null where organization_id = ? and object = 'Contact'`, [orgId]);
+      const again = await sync(admin);
+      expect(again.status, JSON.stringify(again.result)).toBe('completed');
+      expect(again.result!.contacts).toMatchObject({ created: 0, updated: 0, failed: 0 });
+      expect(again.result!.contacts.unchanged).toBeGreaterThanOrEqual(split.length);
+      expect(await totals()).toEqual(before);
+    }, 90_000);
+
     it('a user syncs the accounts of their CRM user only; created records are owned by the linked user', async () => {
       const b = await createOrg(ctx, { name: 'Repco' });
       const bAdmin = await signedIn(ctx, b.admin.email);

@@ -1,8 +1,9 @@
 // The CRM sync execution (type 'crmsync', one active per organization): the inbound phase reads
 // the CRM's accounts and contacts — those owned by the CRM user linked to the user who started it,
-// everything for an admin — page by page, each page written with the high-water mark in one
-// transaction (so a sync killed at any moment resumes after its last committed page and writes
-// nothing twice), then the outbound phase (push.ts). Salesforce is read incrementally by
+// everything for an admin — page by page, two pages written at once on two connections (PagePipeline),
+// each page in one transaction with its high-water mark when the marks before it are committed, and
+// its mark written after theirs otherwise (so a sync killed at any moment resumes at or before its
+// first page not committed and writes nothing twice), then the outbound phase (push.ts). Salesforce is read incrementally by
 // SystemModstamp (`SystemModstamp >= hw ORDER BY SystemModstamp, Id`; ties on the mark skipped up to
 // the last id written); Affinity's v1 API has no modification filter, so each Affinity sync reads
 // every organization and person and writes only what differs.
@@ -10,7 +11,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { CRM_NAMES, CRM_SYNC_MESSAGES, CRM_USERNAME_MESSAGES, type CrmProvider, type CrmSyncCounts, type CrmSyncResult } from '@dealscout/shared/contracts';
 import { loadConfig, type Config } from '../../config';
 import { tenantSql, unscopedSql } from '../../db/sql';
-import { SalesforceError, soqlString, type SalesforceClient } from '../../providers/crm/salesforce';
+import { SalesforceError, soqlString, type SalesforceClient, type SalesforceQueryPage } from '../../providers/crm/salesforce';
 import { AffinityError, type AffinityClient } from '../../providers/crm/affinity';
 import { defineExecutionHandler, ExecutionError, type ExecutionHandler, type ExecutionRunContext } from '../executions/runner';
 import { salesforceClientFor } from '../integrations/crm-connect';
@@ -92,19 +93,90 @@ async function analyzeSynced(em: EntityManager): Promise<void> {
   });
 }
 
+/** Pages written at once, each on its own connection and transaction (below). */
+export const PAGES_IN_FLIGHT = 2;
+
+/** PostgreSQL's deadlock and serialization failures: the page's transaction is retried. */
+function retryable(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
 async function writePage(run: SyncRun, entityType: 'company' | 'contact', mappings: readonly ResolvedMapping[], counts: CrmSyncCounts, records: InboundRecord[], after: (tem: EntityManager) => Promise<void>): Promise<void> {
-  await run.ctx.em.fork().transactional(async (tem) => {
-    tem.setFilterParams('tenant', { organizationId: run.org });
-    // The page's counts are added only when its transaction commits.
-    const pageCounts = emptyCounts();
-    const failures: string[] = [];
-    await writeInboundPage({ ...run.base, em: tem, mappings, counts: pageCounts, failures }, entityType, records);
-    await after(tem);
-    return { pageCounts, failures };
-  }).then(({ pageCounts, failures }) => {
-    for (const k of Object.keys(counts) as (keyof CrmSyncCounts)[]) counts[k] += pageCounts[k];
-    run.base.failures.push(...failures.slice(0, Math.max(0, 50 - run.base.failures.length)));
-  });
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const { pageCounts, failures } = await run.ctx.em.fork().transactional(async (tem) => {
+        tem.setFilterParams('tenant', { organizationId: run.org });
+        // The page's counts are added only when its transaction commits.
+        const pageCounts = emptyCounts();
+        const failures: string[] = [];
+        await writeInboundPage({ ...run.base, em: tem, mappings, counts: pageCounts, failures }, entityType, records);
+        await after(tem);
+        return { pageCounts, failures };
+      });
+      for (const k of Object.keys(counts) as (keyof CrmSyncCounts)[]) counts[k] += pageCounts[k];
+      run.base.failures.push(...failures.slice(0, Math.max(0, 50 - run.base.failures.length)));
+      return;
+    } catch (err) {
+      // Two pages written at once can wait on each other's new keys (one email in both, each page
+      // inserting in its own order): PostgreSQL breaks the cycle by failing one, which is written again.
+      if (!retryable(err) || attempt >= 3) throw err;
+    }
+  }
+}
+
+/**
+ * Pages written at once, the high-water mark kept in page order. A page's transaction writes its
+ * mark itself when every earlier page's mark is already committed (the usual case: page and mark
+ * in one commit, as when pages were written one after the other); otherwise it commits without the
+ * mark, which is written once the earlier marks are. A sync stopped at any moment therefore resumes
+ * at or before the first page not committed: a page committed without its mark is read again and
+ * written again, which changes nothing (its records are linked by CRM id and its values agreed, so
+ * they come back unchanged — no record, link or change row twice).
+ */
+class PagePipeline {
+  private readonly inFlight = new Set<Promise<void>>();
+  /** The last started page: settles when its mark is committed (rejects when it failed). */
+  private last: { marked: Promise<void>; done: boolean } = { marked: Promise.resolve(), done: true };
+  private failure: unknown = null;
+
+  constructor(private readonly run: SyncRun, private readonly depth = PAGES_IN_FLIGHT) {}
+
+  /**
+   * Starts writing a page once fewer than `depth` are in flight (throws the first failure of any
+   * page). `mark` writes the page's high-water mark; `done` runs once the page is committed.
+   */
+  async add(entityType: 'company' | 'contact', mappings: readonly ResolvedMapping[], counts: CrmSyncCounts, records: InboundRecord[],
+    mark: ((em: EntityManager) => Promise<void>) | null, done: () => Promise<void>): Promise<void> {
+    while (this.inFlight.size >= this.depth) await Promise.race(this.inFlight);
+    if (this.failure) throw this.failure;
+    const previous = this.last;
+    const state = { marked: null as unknown as Promise<void>, done: false };
+    state.marked = (async () => {
+      let markedInPage = false;
+      await writePage(this.run, entityType, mappings, counts, records, async (tem) => {
+        if (mark && previous.done) { await mark(tem); markedInPage = true; }
+      });
+      await previous.marked;
+      if (mark && !markedInPage) await mark(this.run.ctx.em.fork());
+    })();
+    state.marked.then(() => { state.done = true; }, () => {});
+    this.last = state;
+    const entry: Promise<void> = state.marked.then(done).catch((err: unknown) => { this.failure ??= err; })
+      .finally(() => { this.inFlight.delete(entry); });
+    this.inFlight.add(entry);
+  }
+
+  /** Waits for every page in flight; throws the first failure. */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.race(this.inFlight);
+    if (this.failure) throw this.failure;
+  }
+
+  /** Waits for the pages in flight without throwing (a sync that failed or is stopping). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
 }
 
 async function salesforceObject(run: SyncRun, client: SalesforceClient, object: 'Account' | 'Contact', mappings: readonly ResolvedMapping[], counts: CrmSyncCounts): Promise<void> {
@@ -118,14 +190,26 @@ async function salesforceObject(run: SyncRun, client: SalesforceClient, object: 
   if (hw) where.push(`SystemModstamp >= ${new Date(Math.floor(hw.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z')}`);
   if (run.scope !== '*') where.push(`OwnerId = '${soqlString(run.scope)}'`);
   const soql = `SELECT ${fields.join(', ')} FROM ${object}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY SystemModstamp ASC, Id ASC`;
-  let page = await client.queryPage<Record<string, unknown>>({ soql });
+  const page = await client.queryPage<Record<string, unknown>>({ soql });
   run.total += page.totalSize;
   await run.ctx.progress(run.processed, run.total);
+  const pipeline = new PagePipeline(run);
+  try {
+    await salesforcePages(run, client, pipeline, page, entityType, mappings, counts, object, hw, lastId);
+    await pipeline.drain();
+  } finally {
+    await pipeline.settle();
+  }
+}
+
+async function salesforcePages(run: SyncRun, client: SalesforceClient, pipeline: PagePipeline, first: SalesforceQueryPage<Record<string, unknown>>,
+  entityType: 'company' | 'contact', mappings: readonly ResolvedMapping[], counts: CrmSyncCounts, object: 'Account' | 'Contact', hw: Date | null, lastId: string | null): Promise<void> {
+  let page = first;
   for (;;) {
     checkStop(run.ctx);
     // The next page is read while this one is written (the CRM's answer and the database's work
-    // overlap). It is only awaited after this page committed, so a failed read still leaves this
-    // page written and its mark moved, as when pages were read one after the other.
+    // overlap). A failed read still leaves the pages in flight written and their marks moved (the
+    // caller settles the pipeline before the failure goes on), as when pages were read one by one.
     const nextUrl = page.done ? null : page.nextRecordsUrl;
     const next = nextUrl ? client.queryPage<Record<string, unknown>>({ nextRecordsUrl: nextUrl }) : null;
     next?.catch(() => {});
@@ -142,10 +226,15 @@ async function salesforceObject(run: SyncRun, client: SalesforceClient, object: 
         email: r.Email as string | null, accountCrmIds: r.AccountId ? [String(r.AccountId)] : [], values: r,
       }));
       const last = fresh[fresh.length - 1]!;
-      await writePage(run, entityType, mappings, counts, records, (tem) => writeState(tem, run.org, run.provider, object, run.scope, salesforceStamp(last.SystemModstamp), String(last.Id)));
+      const n = page.records.length;
+      // Written while the next page is read and the previous one may still be written (PagePipeline).
+      await pipeline.add(entityType, mappings, counts, records,
+        (em) => writeState(em, run.org, run.provider, object, run.scope, salesforceStamp(last.SystemModstamp), String(last.Id)),
+        async () => { run.processed += n; await run.ctx.progress(run.processed, run.total); });
+    } else {
+      run.processed += page.records.length;
+      await run.ctx.progress(run.processed, run.total);
     }
-    run.processed += page.records.length;
-    await run.ctx.progress(run.processed, run.total);
     if (!next) break;
     page = await next;
   }
