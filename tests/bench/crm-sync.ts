@@ -97,7 +97,7 @@ const report = `## CRM sync (issue 23)
 | first sync | ${ACCOUNTS.toLocaleString('en-US')} accounts + ${CONTACTS.toLocaleString('en-US')} contacts | ${first.seconds.toFixed(1)} s | ≤ 60 s (100,000 + 200,000) | ${first.body.status}: accounts created ${r1.accounts.created}, contacts created ${r1.contacts.created}; in the database ${companies} companies, ${contacts} contacts, ${links} company–contact links |
 | incremental | ${CHANGES.toLocaleString('en-US')} changed records | ${second.seconds.toFixed(2)} s | ≤ 5 s | ${second.body.status}: accounts updated ${r2.accounts.updated}, contacts updated ${r2.contacts.updated}, read ${second.body.processed} |
 
-Each query page is written in one transaction with a handful of set-based statements, its rows bound as one JSON parameter (crm_link lookup, insert … on conflict do nothing, the domain / email match of the keys it did not create, the custom field values, the change log, the high-water mark), while the next page is read. The incremental run reads from the mark's second (\`SystemModstamp >= …\`), so it reads the changed records plus the few on the mark's second.
+Each query page is written in one transaction with a handful of set-based statements, its rows bound as one JSON parameter (crm_link lookup, insert … on conflict do nothing, the domain / email match of the keys it did not create, the custom field values, the change log, the high-water mark); two pages are written at once on two connections (the mark kept in page order) while the next page is read. The incremental run reads from the mark's second (\`SystemModstamp >= …\`), so it reads the changed records plus the few on the mark's second.
 `;
 console.log(report);
 const file = path.resolve('docs/benchmarks.md');
