@@ -9,7 +9,8 @@
 // against the field's value_type; one value per entity for a single-value field); POST /notes, GET
 // /notes?person_id|organization_id with page_token. Validation errors are 422 { message }, unknown
 // ids 404 { message }. Inspection: `organizations`, `persons`, `fieldValues`, `notes`; `seed()` for
-// benches.
+// benches. And v2's reads of records with their global field values (bearer auth): GET /v2/companies,
+// /v2/persons with ids, fieldIds, limit and cursor (v2List).
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -41,7 +42,7 @@ export class FakeAffinity {
   readonly tenant = { id: 4242, name: 'Acme Capital', subdomain: 'acmecapital' };
   readonly user = { id: 77, first_name: 'Alex', last_name: 'Partner', email: 'alex@acmecapital.example.com' };
   private readonly server: http.Server;
-  private readonly tokens = new Map<string, { kind: 'organizations' | 'persons' | 'notes'; offset: number }>();
+  private readonly tokens = new Map<string, { kind: 'organizations' | 'persons' | 'notes' | 'companies'; offset: number }>();
   private limited: { remaining: number; seconds: number } | null = null;
   private nextId = 1000;
 
@@ -103,15 +104,24 @@ export class FakeAffinity {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
     };
-    const m = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
-    const key = m ? Buffer.from(m[1], 'base64').toString('utf8').replace(/^[^:]*:/, '') : null;
-    if (!key || !this.apiKeys.includes(key)) return send(401, { message: 'Authentication failed' });
+    // v1 takes the key as a basic-auth password, v2 (/v2/…) as a bearer token; each refuses the other.
+    const v2 = u.pathname.startsWith('/v2/');
+    const m = v2 ? /^Bearer (.+)$/.exec(req.headers.authorization ?? '') : /^Basic (.+)$/.exec(req.headers.authorization ?? '');
+    const key = m ? (v2 ? m[1] : Buffer.from(m[1], 'base64').toString('utf8').replace(/^[^:]*:/, '')) : null;
+    if (!key || !this.apiKeys.includes(key)) {
+      return v2 ? send(401, { errors: [{ code: 'authentication', message: 'Invalid API key' }] }) : send(401, { message: 'Authentication failed' });
+    }
     const limitHeaders = { 'X-Ratelimit-Limit-User': '900', 'X-Ratelimit-Limit-User-Remaining': String(this.limited ? 0 : 899), 'X-Ratelimit-Limit-User-Reset': '60' };
     if (this.limited && this.limited.remaining > 0) {
       this.limited.remaining -= 1;
       const seconds = this.limited.seconds;
       if (this.limited.remaining === 0) this.limited = null;
       return send(429, { message: 'Too many requests' }, { ...limitHeaders, 'Retry-After': String(seconds) });
+    }
+    const v2List = /^\/v2\/(companies|persons)$/.exec(u.pathname);
+    if (v2List && (req.method ?? 'GET') === 'GET') {
+      const [status, out] = this.v2List(v2List[1] as 'companies' | 'persons', u);
+      return send(status, out, limitHeaders);
     }
     if (u.pathname === '/auth/whoami') {
       return send(200, { tenant: this.tenant, user: this.user, grant: { type: 'api_key', scope: 'external_api', created_at: '2024-01-01T00:00:00.000-08:00' } }, limitHeaders);
@@ -155,6 +165,60 @@ export class FakeAffinity {
       return send(200, { [kind]: items, next_page_token: next }, limitHeaders);
     }
     return send(404, { message: 'Not found' }, limitHeaders);
+  }
+
+  /**
+   * v2 GET /v2/companies | /v2/persons: `ids` and `fieldIds` (repeated), `limit` 1–100 (default
+   * 100), `cursor`; { data, pagination: { prevUrl, nextUrl } } with each requested global field as
+   * { id: 'field-<id>', name, type: 'global', enrichmentSource: 'none', value: { type, data } }.
+   * Errors as v2 answers them: 400 { errors: [{ code: 'bad-request', message }] }.
+   */
+  private v2List(kind: 'companies' | 'persons', u: URL): [number, unknown] {
+    const bad = (message: string): [number, unknown] => [400, { errors: [{ code: 'bad-request', message }] }];
+    const limit = u.searchParams.has('limit') ? Number(u.searchParams.get('limit')) : 100;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) return bad('limit must be between 1 and 100');
+    const ids = u.searchParams.getAll('ids').map(Number);
+    if (ids.some((id) => !Number.isInteger(id) || id < 1)) return bad('ids must be positive integers');
+    const defs = this.fieldDefs[kind === 'companies' ? 'organizations' : 'persons'];
+    const fieldIds = u.searchParams.getAll('fieldIds');
+    const wanted: FakeAffinityField[] = [];
+    for (const f of fieldIds) {
+      const def = /^field-(\d+)$/.exec(f) ? defs.find((d) => `field-${d.id}` === f) : undefined;
+      if (!def) return bad(`Field ${f} not found`);
+      wanted.push(def);
+    }
+    let offset = 0;
+    const cursor = u.searchParams.get('cursor');
+    if (cursor) {
+      const t = this.tokens.get(cursor);
+      if (!t || t.kind !== kind) return bad('Invalid cursor');
+      offset = t.offset;
+    }
+    const source = kind === 'companies'
+      ? this.organizations.map((o) => ({ id: o.id, name: o.name, domain: o.domain, domains: o.domains, isGlobal: o.global ?? false }))
+      : this.persons.map((p) => ({ id: p.id, firstName: p.first_name, lastName: p.last_name, primaryEmailAddress: p.primary_email, emailAddresses: p.emails, type: p.type === 1 ? 'internal' : 'external' }));
+    const all = ids.length ? source.filter((r) => ids.includes(r.id)) : source;
+    const entityType = kind === 'companies' ? 'organization' : 'person';
+    const valueOf = (def: FakeAffinityField, entityId: number): { type: string; data: unknown } => {
+      const vals = this.fieldValues.filter((v) => v.field_id === def.id && v.entity_id === entityId && v.entity_type === entityType && v.list_entry_id === null).map((v) => v.value);
+      const one = (v: unknown): unknown => (def.value_type === 7 ? (() => { const o = v as { id: number; text: string; rank: number; color: number }; return { dropdownOptionId: o.id, text: o.text, rank: o.rank, color: o.color }; })()
+        : def.value_type === 2 ? { dropdownOptionId: null, text: v } : v);
+      const type = { 2: 'dropdown', 3: 'number', 4: 'datetime', 6: 'text', 7: 'ranked-dropdown' }[def.value_type] ?? 'text';
+      if (def.allows_multiple) return { type: type === 'text' ? 'filterable-text-multi' : `${type}-multi`, data: vals.length ? vals.map(one) : null };
+      return { type, data: vals.length ? one(vals[0]) : null };
+    };
+    const page = all.slice(offset, offset + limit).map((r) => (wanted.length === 0 ? r : {
+      ...r, fields: wanted.map((def) => ({ id: `field-${def.id}`, name: def.name, type: 'global', enrichmentSource: 'none', value: valueOf(def, r.id) })),
+    }));
+    let nextUrl: string | null = null;
+    if (offset + limit < all.length) {
+      const token = randomBytes(12).toString('base64url');
+      this.tokens.set(token, { kind, offset: offset + limit });
+      const q = new URLSearchParams(u.searchParams);
+      q.set('cursor', token);
+      nextUrl = `${this.url}${u.pathname}?${q}`;
+    }
+    return [200, { data: page, pagination: { prevUrl: null, nextUrl } }];
   }
 
   /** The write endpoints; null when the path is not one of them. */

@@ -387,5 +387,44 @@ describe('CRM sync', () => {
       expect(again.result!.accounts.created + again.result!.contacts.created).toBe(0);
       expect(await count(`select count(*)::int as n from contact where organization_id = ?`, [g.organization.id])).toBe(1);
     }, 90_000);
+
+    it('mapped Affinity global fields are read with their records (v2) and change here when they change in Affinity', async () => {
+      const h = await createOrg(ctx, { name: 'Afffields' });
+      const hAdmin = await signedIn(ctx, h.admin.email);
+      expect((await hAdmin.post('/api/v1/organization/integration', { provider: 'affinity', apiKey: AFF_KEY })).statusCode).toBe(201);
+      const org = aff.addOrganization('Wayne Enterprises', 'wayne.example.com');
+      const person = aff.addPerson('Lucius', 'Fox', 'lucius@wayne.example.com', [org.id]);
+      const value = (fieldId: number, entityId: number, entityType: 'organization' | 'person', v: unknown) =>
+        aff.fieldValues.push({ id: 900_000 + aff.fieldValues.length, field_id: fieldId, entity_id: entityId, entity_type: entityType, list_entry_id: null, value: v });
+      value(101, org.id, 'organization', 'Defense');
+      value(102, org.id, 'organization', { id: 2, text: 'Qualified', rank: 1, color: 0 });
+      value(201, person.id, 'person', 'CEO');
+      const offered = (await hAdmin.get('/api/v1/crm/fields')).json();
+      expect(offered.account).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'field:101', label: 'Industry' }), expect.objectContaining({ name: 'field:102', label: 'Stage' })]));
+      const sector = await newField(hAdmin, 'company', 'string', 'Sector');
+      const stage = await newField(hAdmin, 'company', 'string', 'Stage');
+      const role = await newField(hAdmin, 'contact', 'string', 'Role');
+      const co = await fieldsOf(hAdmin, 'company');
+      const ct = await fieldsOf(hAdmin, 'contact');
+      expect((await hAdmin.put('/api/v1/crm/sync-settings', { syncAccounts: true, syncContacts: true,
+        accountMappings: [{ crmField: 'name', fieldId: co.get('name')!.id }, { crmField: 'field:101', fieldId: sector.id, reconciliation: 'use_latest' }, { crmField: 'field:102', fieldId: stage.id }],
+        contactMappings: [{ crmField: 'primary_email', fieldId: ct.get('email')!.id }, { crmField: 'field:201', fieldId: role.id, reconciliation: 'use_latest' }] })).statusCode).toBe(200);
+      const before = aff.requests.length;
+      const first = await sync(hAdmin);
+      expect(first.status, JSON.stringify(first)).toBe('completed');
+      const v2 = aff.requests.slice(before).filter((r) => r.path.startsWith('/v2/'));
+      expect(v2.map((r) => r.path).sort()).toEqual(['/v2/companies', '/v2/persons']);
+      expect(aff.requests.slice(before).some((r) => r.path === '/field-values' && r.method === 'GET')).toBe(false);
+      const labels = new Map([[sector.id, 'Sector'], [stage.id, 'Stage'], [role.id, 'Role']]);
+      const valuesOf = async () => Object.fromEntries((await ctx.em().execute<{ field_id: string; value: unknown }[]>(
+        `select field_id, value from field_value where organization_id = ? and field_id in (?, ?, ?)`, [h.organization.id, sector.id, stage.id, role.id])).map((r) => [labels.get(r.field_id), r.value]));
+      expect(await valuesOf()).toEqual({ Sector: 'Defense', Stage: 'Qualified', Role: 'CEO' });
+      // Changed in Affinity: the next sync takes it (use_latest; it differs from what both sides agreed).
+      aff.fieldValues.find((v) => v.field_id === 201 && v.entity_id === person.id)!.value = 'Chairman';
+      const second = await sync(hAdmin);
+      expect(second.status, JSON.stringify(second)).toBe('completed');
+      expect(second.result!.contacts).toMatchObject({ created: 0, updated: 1 });
+      expect(await valuesOf()).toEqual({ Sector: 'Defense', Stage: 'Qualified', Role: 'Chairman' });
+    }, 90_000);
   });
 });

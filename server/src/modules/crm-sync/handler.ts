@@ -12,7 +12,7 @@ import { CRM_NAMES, CRM_SYNC_MESSAGES, CRM_USERNAME_MESSAGES, type CrmProvider, 
 import { loadConfig, type Config } from '../../config';
 import { tenantSql, unscopedSql } from '../../db/sql';
 import { SalesforceError, soqlString, type SalesforceClient, type SalesforceQueryPage } from '../../providers/crm/salesforce';
-import { AffinityError, type AffinityClient } from '../../providers/crm/affinity';
+import { AffinityError, affinityPlainValue, type AffinityClient } from '../../providers/crm/affinity';
 import { defineExecutionHandler, ExecutionError, type ExecutionHandler, type ExecutionRunContext } from '../executions/runner';
 import { salesforceClientFor } from '../integrations/crm-connect';
 import { activeCrm } from '../crm/crm-username';
@@ -240,9 +240,27 @@ async function salesforcePages(run: SyncRun, client: SalesforceClient, pipeline:
   }
 }
 
+/** The v1 ids of the Affinity global fields the mappings name (`field:1234`). */
+function affinityFieldIds(mappings: readonly ResolvedMapping[]): number[] {
+  return [...new Set(mappings.map((m) => /^field:(\d+)$/.exec(m.crmField)?.[1]).filter((x): x is string => !!x).map(Number))];
+}
+
+/** The mapped global field values of a page's records (v2, 100 records a request), as `field:1234` → plain value. */
+async function affinityValues(client: AffinityClient, kind: 'organizations' | 'persons', ids: number[], fieldIds: number[]): Promise<Map<number, Record<string, unknown>>> {
+  const out = new Map<number, Record<string, unknown>>();
+  if (fieldIds.length === 0) return out;
+  for (const [id, values] of await client.globalFieldValues(kind, ids, fieldIds)) {
+    out.set(id, Object.fromEntries(fieldIds.map((f) => [`field:${f}`, affinityPlainValue(values.get(f))])));
+  }
+  return out;
+}
+
 async function affinityInbound(run: SyncRun, client: AffinityClient, settings: { accounts: boolean; contacts: boolean }, accountM: readonly ResolvedMapping[], contactM: readonly ResolvedMapping[], result: CrmSyncResult): Promise<void> {
   const owned = new Set<string>();
   const mine = run.scope === '*' ? null : Number(run.scope);
+  // Global field values come from v2 with the records of each page (v1 has them one record at a time).
+  const accountFields = affinityFieldIds(accountM);
+  const contactFields = affinityFieldIds(contactM);
   if (settings.accounts || mine !== null) {
     let token: string | null = null;
     do {
@@ -251,9 +269,11 @@ async function affinityInbound(run: SyncRun, client: AffinityClient, settings: {
       const items = page.items.filter((o) => mine === null || (o.crm_owner_ids ?? []).includes(mine));
       for (const o of items) owned.add(String(o.id));
       if (settings.accounts && items.length > 0) {
+        const custom = await affinityValues(client, 'organizations', items.map((o) => o.id), accountFields);
         await writePage(run, 'company', accountM, result.accounts, items.map((o) => ({
           crmId: String(o.id), stamp: null, ownerCrmId: o.crm_owner_ids?.[0] !== undefined ? String(o.crm_owner_ids[0]) : null,
-          name: o.name, website: o.domain ?? o.domains?.[0] ?? null, values: { name: o.name, domain: o.domain ?? o.domains?.[0] ?? null },
+          name: o.name, website: o.domain ?? o.domains?.[0] ?? null,
+          values: { ...custom.get(o.id), name: o.name, domain: o.domain ?? o.domains?.[0] ?? null },
         })), async () => {});
       }
       run.processed += page.items.length;
@@ -270,9 +290,11 @@ async function affinityInbound(run: SyncRun, client: AffinityClient, settings: {
     // Internal persons (type 1) are the instance's users, not contacts.
     const items = page.items.filter((p) => (p as { type?: number }).type !== 1 && (mine === null || (p.organization_ids ?? []).some((id) => owned.has(String(id)))));
     if (items.length > 0) {
+      const custom = await affinityValues(client, 'persons', items.map((p) => p.id), contactFields);
       await writePage(run, 'contact', contactM, result.contacts, items.map((p) => ({
         crmId: String(p.id), stamp: null, ownerCrmId: null, firstName: p.first_name, lastName: p.last_name, email: p.primary_email ?? p.emails?.[0] ?? null,
-        accountCrmIds: (p.organization_ids ?? []).map(String), values: { first_name: p.first_name, last_name: p.last_name, primary_email: p.primary_email ?? p.emails?.[0] ?? null },
+        accountCrmIds: (p.organization_ids ?? []).map(String),
+        values: { ...custom.get(p.id), first_name: p.first_name, last_name: p.last_name, primary_email: p.primary_email ?? p.emails?.[0] ?? null },
       })), async () => {});
     }
     run.processed += page.items.length;

@@ -280,6 +280,9 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
       changed = true;
     }
     for (const m of customs) {
+      // A field the CRM's answer does not carry is not known (an Affinity record its v2 read did
+      // not return): left alone, never emptied.
+      if (!(m.crmField in r.values)) continue;
       const incoming = r.values[m.crmField];
       const coerced = coerceFieldValue(m.dataType, incoming);
       if (!coerced.ok) { fail(ctx, `${r.crmId} ${m.crmField}: ${coerced.message}`); continue; }
