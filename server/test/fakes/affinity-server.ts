@@ -194,21 +194,39 @@ export class FakeAffinity {
       if (!t || t.kind !== kind) return bad('Invalid cursor');
       offset = t.offset;
     }
-    const source = kind === 'companies'
-      ? this.organizations.map((o) => ({ id: o.id, name: o.name, domain: o.domain, domains: o.domains, isGlobal: o.global ?? false }))
-      : this.persons.map((p) => ({ id: p.id, firstName: p.first_name, lastName: p.last_name, primaryEmailAddress: p.primary_email, emailAddresses: p.emails, type: p.type === 1 ? 'internal' : 'external' }));
-    const all = ids.length ? source.filter((r) => ids.includes(r.id)) : source;
+    // Records by id and global values by record, indexed once per request (benches ask thousands).
+    const base: Array<{ id: number }> = kind === 'companies' ? this.organizations : this.persons;
+    const byId = new Map(base.map((r) => [r.id, r]));
+    const all = ids.length ? [...new Set(ids)].map((id) => byId.get(id)).filter((r): r is { id: number } => !!r) : base;
     const entityType = kind === 'companies' ? 'organization' : 'person';
+    const stored = new Map<string, unknown[]>();
+    if (wanted.length > 0) {
+      for (const v of this.fieldValues) {
+        if (v.entity_type !== entityType || v.list_entry_id !== null) continue;
+        const k = `${v.entity_id}:${v.field_id}`;
+        const list = stored.get(k) ?? [];
+        list.push(v.value);
+        stored.set(k, list);
+      }
+    }
     const valueOf = (def: FakeAffinityField, entityId: number): { type: string; data: unknown } => {
-      const vals = this.fieldValues.filter((v) => v.field_id === def.id && v.entity_id === entityId && v.entity_type === entityType && v.list_entry_id === null).map((v) => v.value);
+      const vals = stored.get(`${entityId}:${def.id}`) ?? [];
       const one = (v: unknown): unknown => (def.value_type === 7 ? (() => { const o = v as { id: number; text: string; rank: number; color: number }; return { dropdownOptionId: o.id, text: o.text, rank: o.rank, color: o.color }; })()
         : def.value_type === 2 ? { dropdownOptionId: null, text: v } : v);
       const type = { 2: 'dropdown', 3: 'number', 4: 'datetime', 6: 'text', 7: 'ranked-dropdown' }[def.value_type] ?? 'text';
       if (def.allows_multiple) return { type: type === 'text' ? 'filterable-text-multi' : `${type}-multi`, data: vals.length ? vals.map(one) : null };
       return { type, data: vals.length ? one(vals[0]) : null };
     };
-    const page = all.slice(offset, offset + limit).map((r) => (wanted.length === 0 ? r : {
-      ...r, fields: wanted.map((def) => ({ id: `field-${def.id}`, name: def.name, type: 'global', enrichmentSource: 'none', value: valueOf(def, r.id) })),
+    const shape = (r: { id: number }): Record<string, unknown> => {
+      if (kind === 'companies') {
+        const o = r as FakeAffinity['organizations'][number];
+        return { id: o.id, name: o.name, domain: o.domain, domains: o.domains, isGlobal: o.global ?? false };
+      }
+      const p = r as FakeAffinity['persons'][number];
+      return { id: p.id, firstName: p.first_name, lastName: p.last_name, primaryEmailAddress: p.primary_email, emailAddresses: p.emails, type: p.type === 1 ? 'internal' : 'external' };
+    };
+    const page = all.slice(offset, offset + limit).map((r) => (wanted.length === 0 ? shape(r) : {
+      ...shape(r), fields: wanted.map((def) => ({ id: `field-${def.id}`, name: def.name, type: 'global', enrichmentSource: 'none', value: valueOf(def, r.id) })),
     }));
     let nextUrl: string | null = null;
     if (offset + limit < all.length) {

@@ -12,7 +12,7 @@ import { CRM_NAMES, CRM_SYNC_MESSAGES, CRM_USERNAME_MESSAGES, type CrmProvider, 
 import { loadConfig, type Config } from '../../config';
 import { tenantSql, unscopedSql } from '../../db/sql';
 import { SalesforceError, soqlString, type SalesforceClient, type SalesforceQueryPage } from '../../providers/crm/salesforce';
-import { AffinityError, affinityPlainValue, type AffinityClient } from '../../providers/crm/affinity';
+import { AffinityError, affinityPlainValue, type AffinityClient, type AffinityPage } from '../../providers/crm/affinity';
 import { defineExecutionHandler, ExecutionError, type ExecutionHandler, type ExecutionRunContext } from '../executions/runner';
 import { salesforceClientFor } from '../integrations/crm-connect';
 import { activeCrm } from '../crm/crm-username';
@@ -255,52 +255,74 @@ async function affinityValues(client: AffinityClient, kind: 'organizations' | 'p
   return out;
 }
 
+/**
+ * Reads Affinity's pages one ahead: the next page is asked for while `each` handles this one (which
+ * hands the page to the pipeline and returns once it is started). A failed read goes on as the
+ * failure once the pages in flight are settled (the caller's `finally`).
+ */
+async function affinityPages<T>(run: SyncRun, read: (token: string | null) => Promise<AffinityPage<T>>, each: (items: T[]) => Promise<void>): Promise<void> {
+  let page = await read(null);
+  for (;;) {
+    checkStop(run.ctx);
+    const next = page.nextPageToken ? read(page.nextPageToken) : null;
+    next?.catch(() => {});
+    await each(page.items);
+    if (!next) return;
+    page = await next;
+  }
+}
+
 async function affinityInbound(run: SyncRun, client: AffinityClient, settings: { accounts: boolean; contacts: boolean }, accountM: readonly ResolvedMapping[], contactM: readonly ResolvedMapping[], result: CrmSyncResult): Promise<void> {
   const owned = new Set<string>();
   const mine = run.scope === '*' ? null : Number(run.scope);
   // Global field values come from v2 with the records of each page (v1 has them one record at a time).
   const accountFields = affinityFieldIds(accountM);
   const contactFields = affinityFieldIds(contactM);
+  // Pages are written two at once as for Salesforce (PagePipeline), without a mark: Affinity's v1
+  // has no modification filter, so every sync reads everything and writes only what differs.
+  const progress = (n: number) => async () => {
+    run.processed += n;
+    run.total = Math.max(run.total, run.processed);
+    await run.ctx.progress(run.processed, null);
+  };
   if (settings.accounts || mine !== null) {
-    let token: string | null = null;
-    do {
-      checkStop(run.ctx);
-      const page = await client.organizationsPage(token);
-      const items = page.items.filter((o) => mine === null || (o.crm_owner_ids ?? []).includes(mine));
-      for (const o of items) owned.add(String(o.id));
-      if (settings.accounts && items.length > 0) {
+    const pipeline = new PagePipeline(run);
+    try {
+      await affinityPages(run, (token) => client.organizationsPage(token), async (all) => {
+        const items = all.filter((o) => mine === null || (o.crm_owner_ids ?? []).includes(mine));
+        for (const o of items) owned.add(String(o.id));
+        if (!settings.accounts || items.length === 0) return progress(all.length)();
         const custom = await affinityValues(client, 'organizations', items.map((o) => o.id), accountFields);
-        await writePage(run, 'company', accountM, result.accounts, items.map((o) => ({
+        await pipeline.add('company', accountM, result.accounts, items.map((o) => ({
           crmId: String(o.id), stamp: null, ownerCrmId: o.crm_owner_ids?.[0] !== undefined ? String(o.crm_owner_ids[0]) : null,
           name: o.name, website: o.domain ?? o.domains?.[0] ?? null,
           values: { ...custom.get(o.id), name: o.name, domain: o.domain ?? o.domains?.[0] ?? null },
-        })), async () => {});
-      }
-      run.processed += page.items.length;
-      run.total = Math.max(run.total, run.processed);
-      await run.ctx.progress(run.processed, null);
-      token = page.nextPageToken;
-    } while (token);
+        })), null, progress(all.length));
+      });
+      // Every organization is written before the persons are linked to their companies.
+      await pipeline.drain();
+    } finally {
+      await pipeline.settle();
+    }
   }
   if (!settings.contacts) return;
-  let token: string | null = null;
-  do {
-    checkStop(run.ctx);
-    const page = await client.personsPage(token);
-    // Internal persons (type 1) are the instance's users, not contacts.
-    const items = page.items.filter((p) => (p as { type?: number }).type !== 1 && (mine === null || (p.organization_ids ?? []).some((id) => owned.has(String(id)))));
-    if (items.length > 0) {
+  const pipeline = new PagePipeline(run);
+  try {
+    await affinityPages(run, (token) => client.personsPage(token), async (all) => {
+      // Internal persons (type 1) are the instance's users, not contacts.
+      const items = all.filter((p) => (p as { type?: number }).type !== 1 && (mine === null || (p.organization_ids ?? []).some((id) => owned.has(String(id)))));
+      if (items.length === 0) return progress(all.length)();
       const custom = await affinityValues(client, 'persons', items.map((p) => p.id), contactFields);
-      await writePage(run, 'contact', contactM, result.contacts, items.map((p) => ({
+      await pipeline.add('contact', contactM, result.contacts, items.map((p) => ({
         crmId: String(p.id), stamp: null, ownerCrmId: null, firstName: p.first_name, lastName: p.last_name, email: p.primary_email ?? p.emails?.[0] ?? null,
         accountCrmIds: (p.organization_ids ?? []).map(String),
         values: { ...custom.get(p.id), first_name: p.first_name, last_name: p.last_name, primary_email: p.primary_email ?? p.emails?.[0] ?? null },
-      })), async () => {});
-    }
-    run.processed += page.items.length;
-    await run.ctx.progress(run.processed, null);
-    token = page.nextPageToken;
-  } while (token);
+      })), null, progress(all.length));
+    });
+    await pipeline.drain();
+  } finally {
+    await pipeline.settle();
+  }
 }
 
 export function createCrmSyncHandler(deps: { config?: Config; writerOptions?: PushContext['writerOptions']; analyzeAfterRows?: number } = {}): ExecutionHandler<CrmSyncResult> {

@@ -1,0 +1,90 @@
+// `npm run bench:crm:affinity`: the first Affinity sync of BENCH_AFF_ORGS organizations (default
+// 50,000) and BENCH_AFF_PERSONS persons (default 100,000) from the loopback fake (v1 pages of 500,
+// each organization with an Industry global field value read through v2), run by the crmsync
+// execution on a pg-boss worker in this process, then a second sync (Affinity's v1 has no
+// modification filter: it reads everything again and writes what differs — here BENCH_AFF_CHANGES
+// (default 1,000) changed values). No target in the issue; printed, not written (the figures go
+// into docs/benchmarks.md by hand). Needs TEST_DATABASE_URL (default: 127.0.0.1:5432).
+import fs from 'node:fs';
+import pino from 'pino';
+import pg from 'pg';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { FakeAffinity } from '../../server/test/fakes/affinity-server';
+import { createOrg, signedIn, type TestContext } from '../../server/test/helpers';
+import { newField } from '../../server/test/records';
+import { loadConfig } from '../../server/src/config';
+import { ormConfig } from '../../server/src/orm-config';
+import { startBoss } from '../../server/src/jobs/boss';
+import { buildApp } from '../../server/src/app';
+import { createQueues, startWorkers } from '../../server/src/jobs/definitions';
+import { executionJobDefinitions } from '../../server/src/modules/executions/runner';
+import { createCrmSyncHandler } from '../../server/src/modules/crm-sync/handler';
+
+const ORGS = Number(process.env.BENCH_AFF_ORGS ?? 50_000);
+const PERSONS = Number(process.env.BENCH_AFF_PERSONS ?? 100_000);
+const CHANGES = Number(process.env.BENCH_AFF_CHANGES ?? 1_000);
+const KEY = 'affinity-bench-key-0123456789';
+
+const aff = await FakeAffinity.start({ apiKeys: [KEY] });
+const env = { AFFINITY_BASE_URL: aff.url, OUTBOUND_ALLOWED_PRIVATE_HOSTS: new URL(aff.url).host, JOB_POLL_SECONDS: '0.5' };
+const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const dbName = `dealscout_bench_aff_${Date.now()}`;
+const withDb = (db: string) => { const u = new URL(adminUrl); u.pathname = `/${db}`; return u.toString(); };
+const admin0 = new pg.Client({ connectionString: adminUrl });
+await admin0.connect();
+await admin0.query(`create database "${dbName}"`);
+const logger = pino({ level: 'warn' });
+const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', PUBLIC_URL: 'http://localhost:3000', WEB_DIST: '/nonexistent', DATABASE_URL: withDb(dbName), ...env });
+const orm = await MikroORM.init(ormConfig(withDb(dbName), { logger: () => {} }));
+await orm.migrator.up();
+const boss = await startBoss(withDb(dbName), logger, { supervise: true });
+const app = await buildApp({ config, orm, boss, logger });
+await app.ready();
+const ctx = { app, orm, boss, config, dbUrl: withDb(dbName), em: () => orm.em.fork() } as unknown as TestContext;
+const defs = executionJobDefinitions([createCrmSyncHandler({ config })]);
+await createQueues(boss, defs, config);
+await startWorkers(boss, defs, { orm, logger, boss, config });
+
+const { admin, organization } = await createOrg(ctx, { name: 'Bench Affinity' });
+const client = await signedIn(ctx, admin.email);
+const connected = await client.post('/api/v1/organization/integration', { provider: 'affinity', apiKey: KEY });
+if (connected.statusCode !== 201) throw new Error(connected.body);
+const industry = await newField(client, 'company', 'string', 'Industry');
+const fields = new Map(((await client.get('/api/v1/entity/fields')).json().fields as { id: string; key: string; entityType: string }[]).map((f) => [`${f.entityType}.${f.key}`, f.id]));
+const saved = await client.put('/api/v1/crm/sync-settings', { syncAccounts: true, syncContacts: true,
+  accountMappings: [{ crmField: 'name', fieldId: fields.get('company.name') }, { crmField: 'field:101', fieldId: industry.id, reconciliation: 'use_latest' }],
+  contactMappings: [{ crmField: 'first_name', fieldId: fields.get('contact.first_name') }, { crmField: 'last_name', fieldId: fields.get('contact.last_name') }, { crmField: 'primary_email', fieldId: fields.get('contact.email') }] });
+if (saved.statusCode !== 200) throw new Error(saved.body);
+
+aff.seed({ organizations: ORGS, persons: PERSONS });
+const orgs = aff.organizations.filter((o) => o.name.startsWith('Org '));
+orgs.forEach((o, i) => aff.fieldValues.push({ id: 10_000_000 + i, field_id: 101, entity_id: o.id, entity_type: 'organization', list_entry_id: null, value: ['Energy', 'Software', 'Retail'][i % 3] }));
+
+async function runSync(): Promise<{ seconds: number; body: Record<string, unknown> }> {
+  const t0 = Date.now();
+  const s = await client.post('/api/v1/crm/sync', {});
+  if (s.json().status !== 'progress') throw new Error(s.body);
+  for (;;) {
+    const st = (await client.get('/api/v1/crm/sync')).json();
+    if (st.status !== 'progress') return { seconds: (Date.now() - t0) / 1000, body: st };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+const load0 = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const requests0 = aff.requests.length;
+const first = await runSync();
+const firstRequests = aff.requests.length - requests0;
+console.log('first', first.seconds, JSON.stringify(first.body.result), `${firstRequests} requests (${aff.requests.slice(requests0).filter((r) => r.path.startsWith('/v2/')).length} v2)`);
+for (let i = 0; i < CHANGES; i += 1) aff.fieldValues[aff.fieldValues.length - ORGS + i * Math.floor(ORGS / CHANGES)].value = `Changed ${i}`;
+const second = await runSync();
+console.log('second', second.seconds, JSON.stringify(second.body.result));
+const count = async (t: string) => (await orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from ${t} where organization_id = ?`, [organization.id]))[0].n;
+console.log('database', JSON.stringify({ companies: await count('company'), contacts: await count('contact'), links: await count('company_contact'), values: await count('field_value') }));
+console.log('load', load0, '→', fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '));
+await boss.stop({ graceful: false });
+await app.close();
+await orm.close();
+await admin0.query(`drop database "${dbName}" with (force)`);
+await admin0.end();
+await aff.close();
+process.exit(0);
