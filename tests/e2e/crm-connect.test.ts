@@ -157,6 +157,8 @@ describe('CRM connect in Chromium', () => {
     expect(await affCard.getByTestId('affinity-account').textContent()).toBe('Acme Capital');
     expect(await sfCard.getByTestId('salesforce-connect').isDisabled()).toBe(true);
     await affCard.scrollIntoViewIfNeeded();
+    // The key dialog closes with a transition: the picture is taken once it has gone.
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
     await shot(page, 'affinity-connected');
     const rows = await server.query<{ t: string }>(`select row_to_json(i)::text as t from integration i`);
     expect(rows.map((r) => r.t).join()).not.toContain('SECRET');
