@@ -6,19 +6,10 @@
 // (default 1,000) changed values). No target in the issue; printed, not written (the figures go
 // into docs/benchmarks.md by hand). Needs TEST_DATABASE_URL (default: 127.0.0.1:5432).
 import fs from 'node:fs';
-import pino from 'pino';
-import pg from 'pg';
-import { MikroORM } from '@mikro-orm/postgresql';
 import { FakeAffinity } from '../../server/test/fakes/affinity-server';
-import { createOrg, signedIn, type TestContext } from '../../server/test/helpers';
+import { createOrg, signedIn } from '../../server/test/helpers';
+import { startCrmBench } from './crm-bench-app';
 import { newField } from '../../server/test/records';
-import { loadConfig } from '../../server/src/config';
-import { ormConfig } from '../../server/src/orm-config';
-import { startBoss } from '../../server/src/jobs/boss';
-import { buildApp } from '../../server/src/app';
-import { createQueues, startWorkers } from '../../server/src/jobs/definitions';
-import { executionJobDefinitions } from '../../server/src/modules/executions/runner';
-import { createCrmSyncHandler } from '../../server/src/modules/crm-sync/handler';
 
 const ORGS = Number(process.env.BENCH_AFF_ORGS ?? 50_000);
 const PERSONS = Number(process.env.BENCH_AFF_PERSONS ?? 100_000);
@@ -26,24 +17,9 @@ const CHANGES = Number(process.env.BENCH_AFF_CHANGES ?? 1_000);
 const KEY = 'affinity-bench-key-0123456789';
 
 const aff = await FakeAffinity.start({ apiKeys: [KEY] });
-const env = { AFFINITY_BASE_URL: aff.url, OUTBOUND_ALLOWED_PRIVATE_HOSTS: new URL(aff.url).host, JOB_POLL_SECONDS: '0.5' };
-const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `dealscout_bench_aff_${Date.now()}`;
-const withDb = (db: string) => { const u = new URL(adminUrl); u.pathname = `/${db}`; return u.toString(); };
-const admin0 = new pg.Client({ connectionString: adminUrl });
-await admin0.connect();
-await admin0.query(`create database "${dbName}"`);
-const logger = pino({ level: 'warn' });
-const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', PUBLIC_URL: 'http://localhost:3000', WEB_DIST: '/nonexistent', DATABASE_URL: withDb(dbName), ...env });
-const orm = await MikroORM.init(ormConfig(withDb(dbName), { logger: () => {} }));
-await orm.migrator.up();
-const boss = await startBoss(withDb(dbName), logger, { supervise: true });
-const app = await buildApp({ config, orm, boss, logger });
-await app.ready();
-const ctx = { app, orm, boss, config, dbUrl: withDb(dbName), em: () => orm.em.fork() } as unknown as TestContext;
-const defs = executionJobDefinitions([createCrmSyncHandler({ config })]);
-await createQueues(boss, defs, config);
-await startWorkers(boss, defs, { orm, logger, boss, config });
+const env = { AFFINITY_BASE_URL: aff.url, OUTBOUND_ALLOWED_PRIVATE_HOSTS: new URL(aff.url).host };
+const bench = await startCrmBench('aff', env);
+const { ctx, orm } = bench;
 
 const { admin, organization } = await createOrg(ctx, { name: 'Bench Affinity' });
 const client = await signedIn(ctx, admin.email);
@@ -81,10 +57,6 @@ console.log('second', second.seconds, JSON.stringify(second.body.result));
 const count = async (t: string) => (await orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from ${t} where organization_id = ?`, [organization.id]))[0].n;
 console.log('database', JSON.stringify({ companies: await count('company'), contacts: await count('contact'), links: await count('company_contact'), values: await count('field_value') }));
 console.log('load', load0, '→', fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '));
-await boss.stop({ graceful: false });
-await app.close();
-await orm.close();
-await admin0.query(`drop database "${dbName}" with (force)`);
-await admin0.end();
+await bench.close();
 await aff.close();
 process.exit(0);

@@ -7,6 +7,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { CRM_SYNC_MESSAGES, CRM_USERNAME_MESSAGES, type FieldMapping } from '@dealscout/shared/contracts';
 import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { FakeSalesforce } from '../../../test/fakes/salesforce-server';
+import { connectSalesforce as connectSf } from '../../../test/crm';
 import { FakeAffinity } from '../../../test/fakes/affinity-server';
 import { startTestWorker, eventually, type TestWorker } from '../../../test/execution-harness';
 import { newCompany, newContact, newField, setValue } from '../../../test/records';
@@ -44,14 +45,7 @@ describe('CRM sync', () => {
     await aff?.close();
   });
 
-  async function connectSalesforce(admin: TestClient): Promise<void> {
-    const start = await admin.post('/api/v1/organization/integration', { provider: 'salesforce' });
-    expect(start.statusCode, start.body).toBe(201);
-    const url = new URL(start.json().authorizationUrl as string);
-    const res = await fetch(`${sf.url}/services/oauth2/authorize`, { method: 'POST', body: new URLSearchParams({ ...Object.fromEntries(url.searchParams), decision: 'allow' }), redirect: 'manual' });
-    const back = new URL(res.headers.get('location')!);
-    expect(new URL((await admin.get(`${back.pathname}${back.search}`)).headers.location as string).searchParams.get('crm')).toBe('salesforce');
-  }
+  const connectSalesforce = (admin: TestClient) => connectSf(admin, sf);
   async function fieldsOf(c: TestClient, entityType: 'company' | 'contact'): Promise<Map<string, Field>> {
     const res = await c.get(`/api/v1/entity/fields?entityType=${entityType}`);
     return new Map((res.json().fields as Field[]).map((f) => [f.key, f]));

@@ -7,6 +7,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import pg from 'pg';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { FakeSalesforce } from '../../../test/fakes/salesforce-server';
+import { connectSalesforce } from '../../../test/crm';
 import { startTestWorker, eventually, type TestWorker } from '../../../test/execution-harness';
 import { createQueues } from '../../jobs/definitions';
 import { executionJobDefinitions } from '../executions/runner';
@@ -43,11 +44,7 @@ describe('CRM sync pages written two at once', () => {
     const { admin: adminUser, organization } = await createOrg(ctx, { name: 'Pipeco' });
     const org = organization.id;
     const admin = await signedIn(ctx, adminUser.email);
-    const start = await admin.post('/api/v1/organization/integration', { provider: 'salesforce' });
-    const url = new URL(start.json().authorizationUrl as string);
-    const res = await fetch(`${sf.url}/services/oauth2/authorize`, { method: 'POST', body: new URLSearchParams({ ...Object.fromEntries(url.searchParams), decision: 'allow' }), redirect: 'manual' });
-    const back = new URL(res.headers.get('location')!);
-    await admin.get(`${back.pathname}${back.search}`);
+    await connectSalesforce(admin, sf);
     const fields = new Map(((await admin.get('/api/v1/entity/fields')).json().fields as { id: string; key: string; entityType: string }[]).map((f) => [`${f.entityType}.${f.key}`, f.id]));
     const settings = (contacts: boolean) => ({ syncAccounts: true, syncContacts: contacts,
       accountMappings: [{ crmField: 'Name', fieldId: fields.get('company.name') }, { crmField: 'Website', fieldId: fields.get('company.website') }],

@@ -7,6 +7,7 @@ import { startWorkerProcess, killWorkers, type WorkerProcess } from '../../../te
 import { createTestApp, createOrg, signedIn, type TestContext } from '../../../test/helpers';
 import { eventually } from '../../../test/execution-harness';
 import { FakeSalesforce } from '../../../test/fakes/salesforce-server';
+import { connectSalesforce } from '../../../test/crm';
 import { createQueues } from '../../jobs/definitions';
 import { jobDefinitions } from '../../job-registry';
 
@@ -46,11 +47,7 @@ describe('a worker killed mid-sync', () => {
     const { admin, organization } = await createOrg(ctx, { name: 'Killsync' });
     const org = organization.id;
     const rep = await signedIn(ctx, admin.email);
-    const start = await rep.post('/api/v1/organization/integration', { provider: 'salesforce' });
-    const url = new URL(start.json().authorizationUrl as string);
-    const res = await fetch(`${sf.url}/services/oauth2/authorize`, { method: 'POST', body: new URLSearchParams({ ...Object.fromEntries(url.searchParams), decision: 'allow' }), redirect: 'manual' });
-    const back = new URL(res.headers.get('location')!);
-    await rep.get(`${back.pathname}${back.search}`);
+    await connectSalesforce(rep, sf);
     sf.seed('Account', ACCOUNTS, (i) => ({ Name: `Kill ${i}`, Website: `kill-${i}.example.com`, Industry: i % 2 ? 'Odd' : 'Even' }), 5);
     const accounts = sf.records.Account;
     sf.seed('Contact', CONTACTS, (i) => ({ FirstName: `K${i}`, LastName: 'Ill', Email: `k${i}@kill.example.com`, AccountId: accounts[i].Id }), 5);
