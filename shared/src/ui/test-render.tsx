@@ -43,3 +43,15 @@ export function renderWithApi(ui: ReactElement, api: Api, opts: { pluginMode?: b
   );
   return { ...result, queryClient };
 }
+
+/**
+ * Watches the page for a text from now on: `seen()` is true once it appeared, even if it is gone
+ * again. For short-lived toasts (the copy toast lives 500 ms, less than a render can take on a
+ * loaded machine), where polling for it after the action can miss it.
+ */
+export function watchForText(text: string) {
+  let seen = document.body.textContent?.includes(text) ?? false;
+  const observer = new MutationObserver(() => { if (document.body.textContent?.includes(text)) seen = true; });
+  observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  return { seen: () => seen, stop: () => observer.disconnect() };
+}

@@ -18,8 +18,8 @@ import { DrawerSection, SectionNote } from './DrawerSection';
 import { ResultValue } from '../enrichments/ResultValue';
 import { useCellResult, useEnrichmentLiveUpdates, useSeedResults } from '../enrichments/liveResults';
 import { primaryEnrichmentId } from '../enrichments/FieldResultCell';
-import { copyableResultText, useRunEnrichment } from '../enrichments/DrawerEnrichments';
-import { COPIED_MESSAGE, COPY_TOAST_MS, NOT_EXECUTED, drawerFields, editText, fieldValueOf, formatFieldValue, type SectionKey } from './drawer-rules';
+import { copyableResultText, useCopyValue, useRunEnrichment } from '../enrichments/DrawerEnrichments';
+import { NOT_EXECUTED, drawerFields, editText, fieldValueOf, formatFieldValue, type SectionKey } from './drawer-rules';
 
 const useStyles = makeStyles({
   list: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '2px' },
@@ -114,15 +114,8 @@ function FieldRow({ field, value, entityType, entityId }: { field: FieldDto; val
     }
   };
 
-  const copy = async () => {
-    if (text === null) return;
-    try {
-      await navigator.clipboard.writeText(text);
-      notify.success(COPIED_MESSAGE, COPY_TOAST_MS);
-    } catch {
-      notify.error('Could not copy the value');
-    }
-  };
+  const copyValue = useCopyValue();
+  const copy = () => copyValue(text);
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Escape') {

@@ -7,7 +7,7 @@ import userEvent from '@testing-library/user-event';
 import type { Api } from '../../client';
 import type { CompanyDetails, ContactDetails, FieldDto, FieldValueDto, UserSettingsBody } from '../../contracts';
 import { defaultUserConfig, ENTITY_MESSAGES, type UserConfig } from '../../domain';
-import { fakeApi, renderWithApi } from '../test-render';
+import { fakeApi, renderWithApi, watchForText } from '../test-render';
 import { DrawerProvider, useDrawer, type DrawerTarget } from '../DrawerContext';
 import { queryKeys } from '../ApiContext';
 import { RecordDrawer, DRAFT_EMAIL_ELSEWHERE } from './RecordDrawer';
@@ -429,14 +429,11 @@ describe('RecordDrawer fields', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.getAllByTestId('drawer-field-row')).toHaveLength(3));
     const [arr, board] = screen.getAllByTestId('drawer-field-row');
     expect(within(board).getByTestId('drawer-field-copy').getAttribute('aria-disabled')).toBe('true');
-    // The toast lives only 500 ms, less than a render can take on a loaded machine: watch the DOM
-    // for it from before the click instead of polling for it afterwards.
-    let seen = false;
-    const watch = new MutationObserver(() => { if (document.body.textContent?.includes(COPIED_MESSAGE)) seen = true; });
-    watch.observe(document.body, { childList: true, subtree: true, characterData: true });
+    // The toast lives only 500 ms: watch the DOM for it from before the click.
+    const toast = watchForText(COPIED_MESSAGE);
     await user.click(within(arr).getByTestId('drawer-field-copy'));
-    await waitFor(() => expect(seen).toBe(true), { timeout: 5000 });
-    watch.disconnect();
+    await waitFor(() => expect(toast.seen()).toBe(true), { timeout: 5000 });
+    toast.stop();
     expect(await navigator.clipboard.readText()).toBe('€1,250,000.00');
     // Dismissed after 500 ms, not the 3 s default (toast.tsx times it; toast.test.tsx measures it).
     const shown = () => [...document.querySelectorAll('[data-testid^="toast-"]')].some((t) => t.textContent === COPIED_MESSAGE);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EnrichmentDto, EnrichmentResultDto, ExecuteEnrichmentBody, FieldDto } from '../../contracts';
-import { fakeApi, renderWithApi } from '../test-render';
+import { fakeApi, renderWithApi, watchForText } from '../test-render';
 import { FieldsSection } from '../drawer/FieldsSection';
 import { UnassignedEnrichmentsSection } from './DrawerEnrichments';
 import { getCellResult } from './liveResults';
@@ -61,9 +61,12 @@ describe('drawer enrichments', { timeout: 20_000 }, () => {
     // A failed one says why at once in the drawer (spec 000 §2: an 'Error' heading, the message on red).
     expect(within(rows[1]).getByTestId('enrichment-result').getAttribute('data-status')).toBe('error');
     expect(within(rows[1]).getByTestId('enrichment-error-message').textContent).toBe('Error parsing data');
+    // The copy toast lives 500 ms: watched from before the click (polling afterwards can miss it).
+    const toast = watchForText('Value copied to clipboard');
     await user.click(within(rows[0]).getByTestId('drawer-enrichment-copy'));
     expect(writeText).toHaveBeenCalledWith('1999');
-    expect(await screen.findByText('Value copied to clipboard')).toBeTruthy();
+    await waitFor(() => expect(toast.seen()).toBe(true));
+    toast.stop();
     await user.click(within(rows[1]).getByTestId('drawer-enrichment-run'));
     expect(execute).toHaveBeenCalledWith({ enrichmentId: E_B, entityType: 'company', entityIds: [COMPANY], options: { onlyEmpty: false } });
     await waitFor(() => expect(within(rows[1]).getByTestId('enrichment-result').textContent).toBe('Processing...'));
