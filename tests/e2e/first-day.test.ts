@@ -97,9 +97,11 @@ describe('first day in the workspace, in Chromium', () => {
     });
     console.log(`copy toast: visible ${Math.round(timing.appearedAfter)} ms after the click, on screen ${Math.round(timing.shown)} ms`);
     expect(timing.appearedAfter).toBeGreaterThanOrEqual(0);
-    expect(timing.appearedAfter).toBeLessThan(500);
+    // Bounds with room for a loaded machine (CI runs two test workers on two cores) that still tell
+    // 0.5 s from the ~1.7 s that Fluent's motions made of it.
+    expect(timing.appearedAfter).toBeLessThan(1000);
     expect(timing.shown).toBeGreaterThan(300);
-    expect(timing.shown).toBeLessThan(750);
+    expect(timing.shown).toBeLessThan(1100);
     await toast.waitFor({ state: 'detached', timeout: 3000 });
     // …and covers neither the drawer's title nor its buttons.
     await row.getByTestId('drawer-field-copy').click();
