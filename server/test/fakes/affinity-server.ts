@@ -43,6 +43,14 @@ export class FakeAffinity {
   readonly user = { id: 77, first_name: 'Alex', last_name: 'Partner', email: 'alex@acmecapital.example.com' };
   private readonly server: http.Server;
   private readonly tokens = new Map<string, { kind: 'organizations' | 'persons' | 'notes' | 'companies'; offset: number }>();
+  /**
+   * The v2 reads' indexes (records by id, global values by record and field), built when first
+   * asked and again when the array they index has changed length or last element (records and
+   * values are added by push and removed by splice — a removal then an addition changes the last
+   * element; a value changed in place is seen through its object). Built per
+   * request, they made the fake — not the sync — most of a bench's second Affinity sync.
+   */
+  private readonly v2Indexes = new Map<string, { length: number; last: unknown; index: Map<number | string, unknown> }>();
   private limited: { remaining: number; seconds: number } | null = null;
   private nextId = 1000;
 
@@ -194,23 +202,22 @@ export class FakeAffinity {
       if (!t || t.kind !== kind) return bad('Invalid cursor');
       offset = t.offset;
     }
-    // Records by id and global values by record, indexed once per request (benches ask thousands).
     const base: Array<{ id: number }> = kind === 'companies' ? this.organizations : this.persons;
-    const byId = new Map(base.map((r) => [r.id, r]));
+    const byId = this.v2Index(`${kind}:records`, base, (index) => { for (const r of base) index.set(r.id, r); }) as Map<number, { id: number }>;
     const all = ids.length ? [...new Set(ids)].map((id) => byId.get(id)).filter((r): r is { id: number } => !!r) : base;
     const entityType = kind === 'companies' ? 'organization' : 'person';
-    const stored = new Map<string, unknown[]>();
-    if (wanted.length > 0) {
+    type Fv = FakeAffinity['fieldValues'][number];
+    const stored = this.v2Index(`${kind}:values`, this.fieldValues, (index) => {
       for (const v of this.fieldValues) {
         if (v.entity_type !== entityType || v.list_entry_id !== null) continue;
         const k = `${v.entity_id}:${v.field_id}`;
-        const list = stored.get(k) ?? [];
-        list.push(v.value);
-        stored.set(k, list);
+        const list = (index.get(k) as Fv[] | undefined) ?? [];
+        list.push(v);
+        index.set(k, list);
       }
-    }
+    }) as Map<string, Fv[]>;
     const valueOf = (def: FakeAffinityField, entityId: number): { type: string; data: unknown } => {
-      const vals = stored.get(`${entityId}:${def.id}`) ?? [];
+      const vals = (stored.get(`${entityId}:${def.id}`) ?? []).map((v) => v.value);
       const one = (v: unknown): unknown => (def.value_type === 7 ? (() => { const o = v as { id: number; text: string; rank: number; color: number }; return { dropdownOptionId: o.id, text: o.text, rank: o.rank, color: o.color }; })()
         : def.value_type === 2 ? { dropdownOptionId: null, text: v } : v);
       const type = { 2: 'dropdown', 3: 'number', 4: 'datetime', 6: 'text', 7: 'ranked-dropdown' }[def.value_type] ?? 'text';
@@ -237,6 +244,16 @@ export class FakeAffinity {
       nextUrl = `${this.url}${u.pathname}?${q}`;
     }
     return [200, { data: page, pagination: { prevUrl: null, nextUrl } }];
+  }
+
+  private v2Index(name: string, source: readonly unknown[], build: (index: Map<number | string, unknown>) => void): Map<number | string, unknown> {
+    const cached = this.v2Indexes.get(name);
+    const last = source[source.length - 1];
+    if (cached && cached.length === source.length && cached.last === last) return cached.index;
+    const index = new Map<number | string, unknown>();
+    build(index);
+    this.v2Indexes.set(name, { length: source.length, last, index });
+    return index;
   }
 
   /** The write endpoints; null when the path is not one of them. */
