@@ -192,8 +192,7 @@ export class FakeSalesforce {
     const rec = this.writes.byId(sobject, id);
     if (!rec) throw new Error(`no ${sobject} ${id}`);
     const now = new Date().toISOString().replace('Z', '+0000');
-    Object.assign(rec, fields, { LastModifiedDate: now, SystemModstamp: now });
-    this.writes.reindex(sobject);
+    this.writes.changeInPlace(sobject, rec, { ...fields, LastModifiedDate: now, SystemModstamp: now });
     return rec;
   }
   addRecord(sobject: 'Account' | 'Contact', fields: Record<string, unknown> & { Id?: string }): FakeSfRecord {

@@ -116,13 +116,16 @@ export class SfWriteStore {
 
   private addToIndex(ix: Index, r: FakeSfRecord): void {
     ix.byId.set(r.Id, r);
-    for (const [name, map] of ix.byField) {
-      const v = r[name];
-      if (v === null || v === undefined || v === '') continue;
-      const key = String(v).toLowerCase();
-      const list = map.get(key);
-      if (list) list.push(r); else map.set(key, [r]);
-    }
+    for (const name of ix.byField.keys()) this.addToFieldIndex(ix, r, name);
+  }
+
+  private addToFieldIndex(ix: Index, r: FakeSfRecord, name: string): void {
+    const v = r[name];
+    const map = ix.byField.get(name);
+    if (v === null || v === undefined || v === '' || !map) return;
+    const key = String(v).toLowerCase();
+    const list = map.get(key);
+    if (list) list.push(r); else map.set(key, [r]);
   }
 
   private removeFromFieldIndex(ix: Index, r: FakeSfRecord, name: string): void {
@@ -142,9 +145,17 @@ export class SfWriteStore {
     return this.indexed(sobject).byField.get(field)?.get(value.toLowerCase()) ?? [];
   }
 
-  /** Forgets the indexes of an sObject (after records were changed in place from outside). */
-  reindex(sobject: string): void {
-    this.indexes.delete(sobject);
+  /**
+   * Changes an indexed record in place from outside (a test's or bench's edit), keeping the
+   * indexes: only the changed fields' entries move (rebuilding an sObject's indexes per edit made
+   * the bench's 1,000 edits of 300,000 records take most of a minute).
+   */
+  changeInPlace(sobject: string, rec: FakeSfRecord, fields: Record<string, unknown>): void {
+    const ix = this.indexed(sobject);
+    const names = Object.keys(fields).filter((n) => ix.byField.has(n));
+    for (const name of names) this.removeFromFieldIndex(ix, rec, name);
+    Object.assign(rec, fields);
+    for (const name of names) this.addToFieldIndex(ix, rec, name);
   }
 
   // ---- validation and application of one record ------------------------------------------------
