@@ -13,3 +13,9 @@ export async function connectSalesforce(c: TestClient, sf: FakeSalesforce): Prom
   const crm = new URL(String(done.headers.location), 'http://localhost').searchParams.get('crm');
   if (crm !== 'salesforce') throw new Error(`the Salesforce callback redirected to ${String(done.headers.location)}`);
 }
+
+/** The organization's fields' ids by `entityType.key` (e.g. 'company.name'), as mappings name them. */
+export async function fieldIds(c: TestClient): Promise<Map<string, string>> {
+  const fields = (await c.get('/api/v1/entity/fields')).json().fields as { id: string; key: string; entityType: string }[];
+  return new Map(fields.map((f) => [`${f.entityType}.${f.key}`, f.id]));
+}

@@ -10,6 +10,7 @@ import { FakeAffinity } from '../../server/test/fakes/affinity-server';
 import { createOrg, signedIn } from '../../server/test/helpers';
 import { startCrmBench } from './crm-bench-app';
 import { newField } from '../../server/test/records';
+import { fieldIds } from '../../server/test/crm';
 
 const ORGS = Number(process.env.BENCH_AFF_ORGS ?? 50_000);
 const PERSONS = Number(process.env.BENCH_AFF_PERSONS ?? 100_000);
@@ -26,7 +27,7 @@ const client = await signedIn(ctx, admin.email);
 const connected = await client.post('/api/v1/organization/integration', { provider: 'affinity', apiKey: KEY });
 if (connected.statusCode !== 201) throw new Error(connected.body);
 const industry = await newField(client, 'company', 'string', 'Industry');
-const fields = new Map(((await client.get('/api/v1/entity/fields')).json().fields as { id: string; key: string; entityType: string }[]).map((f) => [`${f.entityType}.${f.key}`, f.id]));
+const fields = await fieldIds(client);
 const saved = await client.put('/api/v1/crm/sync-settings', { syncAccounts: true, syncContacts: true,
   accountMappings: [{ crmField: 'name', fieldId: fields.get('company.name') }, { crmField: 'field:101', fieldId: industry.id, reconciliation: 'use_latest' }],
   contactMappings: [{ crmField: 'first_name', fieldId: fields.get('contact.first_name') }, { crmField: 'last_name', fieldId: fields.get('contact.last_name') }, { crmField: 'primary_email', fieldId: fields.get('contact.email') }] });

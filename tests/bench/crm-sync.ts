@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { FakeSalesforce } from '../../server/test/fakes/salesforce-server';
-import { connectSalesforce } from '../../server/test/crm';
+import { connectSalesforce, fieldIds } from '../../server/test/crm';
 import { createOrg, signedIn } from '../../server/test/helpers';
 import { startCrmBench } from './crm-bench-app';
 import { newField } from '../../server/test/records';
@@ -25,7 +25,7 @@ const { admin, organization } = await createOrg(ctx, { name: 'Bench CRM' });
 const client = await signedIn(ctx, admin.email);
 await connectSalesforce(client, sf);
 const industry = await newField(client, 'company', 'string', 'Industry');
-const fields = new Map(((await client.get('/api/v1/entity/fields')).json().fields as { id: string; key: string; entityType: string }[]).map((f) => [`${f.entityType}.${f.key}`, f.id]));
+const fields = await fieldIds(client);
 const saved = await client.put('/api/v1/crm/sync-settings', { syncAccounts: true, syncContacts: true,
   accountMappings: [{ crmField: 'Name', fieldId: fields.get('company.name') }, { crmField: 'Website', fieldId: fields.get('company.website') }, { crmField: 'Industry', fieldId: industry.id }],
   contactMappings: [{ crmField: 'FirstName', fieldId: fields.get('contact.first_name') }, { crmField: 'LastName', fieldId: fields.get('contact.last_name') }, { crmField: 'Email', fieldId: fields.get('contact.email') }] });

@@ -50,7 +50,7 @@ export class FakeAffinity {
    * element; a value changed in place is seen through its object). Built per
    * request, they made the fake — not the sync — most of a bench's second Affinity sync.
    */
-  private readonly v2Indexes = new Map<string, { length: number; last: unknown; index: Map<number | string, unknown> }>();
+  private readonly v2Indexes = new Map<string, { length: number; last: unknown; index: Map<unknown, unknown> }>();
   private limited: { remaining: number; seconds: number } | null = null;
   private nextId = 1000;
 
@@ -203,19 +203,19 @@ export class FakeAffinity {
       offset = t.offset;
     }
     const base: Array<{ id: number }> = kind === 'companies' ? this.organizations : this.persons;
-    const byId = this.v2Index(`${kind}:records`, base, (index) => { for (const r of base) index.set(r.id, r); }) as Map<number, { id: number }>;
+    const byId = this.v2Index<number, { id: number }>(`${kind}:records`, base, (index) => { for (const r of base) index.set(r.id, r); });
     const all = ids.length ? [...new Set(ids)].map((id) => byId.get(id)).filter((r): r is { id: number } => !!r) : base;
     const entityType = kind === 'companies' ? 'organization' : 'person';
     type Fv = FakeAffinity['fieldValues'][number];
-    const stored = this.v2Index(`${kind}:values`, this.fieldValues, (index) => {
+    const stored = this.v2Index<string, Fv[]>(`${kind}:values`, this.fieldValues, (index) => {
       for (const v of this.fieldValues) {
         if (v.entity_type !== entityType || v.list_entry_id !== null) continue;
         const k = `${v.entity_id}:${v.field_id}`;
-        const list = (index.get(k) as Fv[] | undefined) ?? [];
+        const list = index.get(k) ?? [];
         list.push(v);
         index.set(k, list);
       }
-    }) as Map<string, Fv[]>;
+    });
     const valueOf = (def: FakeAffinityField, entityId: number): { type: string; data: unknown } => {
       const vals = (stored.get(`${entityId}:${def.id}`) ?? []).map((v) => v.value);
       const one = (v: unknown): unknown => (def.value_type === 7 ? (() => { const o = v as { id: number; text: string; rank: number; color: number }; return { dropdownOptionId: o.id, text: o.text, rank: o.rank, color: o.color }; })()
@@ -246,11 +246,11 @@ export class FakeAffinity {
     return [200, { data: page, pagination: { prevUrl: null, nextUrl } }];
   }
 
-  private v2Index(name: string, source: readonly unknown[], build: (index: Map<number | string, unknown>) => void): Map<number | string, unknown> {
+  private v2Index<K, V>(name: string, source: readonly unknown[], build: (index: Map<K, V>) => void): Map<K, V> {
     const cached = this.v2Indexes.get(name);
     const last = source[source.length - 1];
-    if (cached && cached.length === source.length && cached.last === last) return cached.index;
-    const index = new Map<number | string, unknown>();
+    if (cached && cached.length === source.length && cached.last === last) return cached.index as Map<K, V>;
+    const index = new Map<K, V>();
     build(index);
     this.v2Indexes.set(name, { length: source.length, last, index });
     return index;

@@ -9,7 +9,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import pg from 'pg';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { FakeSalesforce } from '../../../test/fakes/salesforce-server';
-import { connectSalesforce } from '../../../test/crm';
+import { connectSalesforce, fieldIds } from '../../../test/crm';
 import { startTestWorker, eventually, type TestWorker } from '../../../test/execution-harness';
 import { createQueues } from '../../jobs/definitions';
 import { executionJobDefinitions } from '../executions/runner';
@@ -42,12 +42,16 @@ describe('CRM sync pages written two at once', () => {
     }, 'the sync to finish', 60_000);
   }
 
-  it('a page committed before the one ahead of it leaves the mark where it was until that one commits', async () => {
-    const { admin: adminUser, organization } = await createOrg(ctx, { name: 'Pipeco' });
-    const org = organization.id;
+  /** A new organization whose Admin has connected the fake Salesforce; its field ids by entityType.key. */
+  async function connected(name: string): Promise<{ org: string; admin: TestClient; fields: Map<string, string> }> {
+    const { admin: adminUser, organization } = await createOrg(ctx, { name });
     const admin = await signedIn(ctx, adminUser.email);
     await connectSalesforce(admin, sf);
-    const fields = new Map(((await admin.get('/api/v1/entity/fields')).json().fields as { id: string; key: string; entityType: string }[]).map((f) => [`${f.entityType}.${f.key}`, f.id]));
+    return { org: organization.id, admin, fields: await fieldIds(admin) };
+  }
+
+  it('a page committed before the one ahead of it leaves the mark where it was until that one commits', async () => {
+    const { org, admin, fields } = await connected('Pipeco');
     const settings = (contacts: boolean) => ({ syncAccounts: true, syncContacts: contacts,
       accountMappings: [{ crmField: 'Name', fieldId: fields.get('company.name') }, { crmField: 'Website', fieldId: fields.get('company.website') }],
       contactMappings: [{ crmField: 'Email', fieldId: fields.get('contact.email') }, { crmField: 'LastName', fieldId: fields.get('contact.last_name') }] });
@@ -92,11 +96,7 @@ describe('CRM sync pages written two at once', () => {
   }, 120_000);
 
   it("a page failed by PostgreSQL's deadlock detection is written again; a page that keeps failing fails the sync, and the next sync writes each record once", async () => {
-    const { admin: adminUser, organization } = await createOrg(ctx, { name: 'Deadlockco' });
-    const org = organization.id;
-    const admin = await signedIn(ctx, adminUser.email);
-    await connectSalesforce(admin, sf);
-    const fields = new Map(((await admin.get('/api/v1/entity/fields')).json().fields as { id: string; key: string; entityType: string }[]).map((f) => [`${f.entityType}.${f.key}`, f.id]));
+    const { org, admin, fields } = await connected('Deadlockco');
     expect((await admin.put('/api/v1/crm/sync-settings', { syncAccounts: true, syncContacts: true,
       accountMappings: [{ crmField: 'Name', fieldId: fields.get('company.name') }],
       contactMappings: [{ crmField: 'Email', fieldId: fields.get('contact.email') }, { crmField: 'LastName', fieldId: fields.get('contact.last_name') }] })).statusCode).toBe(200);

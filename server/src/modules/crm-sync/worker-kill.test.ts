@@ -7,7 +7,7 @@ import { startWorkerProcess, killWorkers, type WorkerProcess } from '../../../te
 import { createTestApp, createOrg, signedIn, type TestContext } from '../../../test/helpers';
 import { eventually } from '../../../test/execution-harness';
 import { FakeSalesforce } from '../../../test/fakes/salesforce-server';
-import { connectSalesforce } from '../../../test/crm';
+import { connectSalesforce, fieldIds } from '../../../test/crm';
 import { createQueues } from '../../jobs/definitions';
 import { jobDefinitions } from '../../job-registry';
 
@@ -51,7 +51,7 @@ describe('a worker killed mid-sync', () => {
     sf.seed('Account', ACCOUNTS, (i) => ({ Name: `Kill ${i}`, Website: `kill-${i}.example.com`, Industry: i % 2 ? 'Odd' : 'Even' }), 5);
     const accounts = sf.records.Account;
     sf.seed('Contact', CONTACTS, (i) => ({ FirstName: `K${i}`, LastName: 'Ill', Email: `k${i}@kill.example.com`, AccountId: accounts[i].Id }), 5);
-    const fields = new Map(((await rep.get('/api/v1/entity/fields')).json().fields as { id: string; key: string; entityType: string }[]).map((f) => [`${f.entityType}.${f.key}`, f.id]));
+    const fields = await fieldIds(rep);
     const saved = await rep.put('/api/v1/crm/sync-settings', { syncAccounts: true, syncContacts: true,
       accountMappings: [{ crmField: 'Name', fieldId: fields.get('company.name') }, { crmField: 'Website', fieldId: fields.get('company.website') }],
       contactMappings: [{ crmField: 'Email', fieldId: fields.get('contact.email') }, { crmField: 'FirstName', fieldId: fields.get('contact.first_name') }] });
