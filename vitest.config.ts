@@ -25,6 +25,13 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'repo',
+          include: ['tests/repo/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
           name: 'server',
           include: ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'],
           environment: 'node',
