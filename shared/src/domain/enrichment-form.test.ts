@@ -149,15 +149,15 @@ describe('result display', () => {
   it('follows the statuses', () => {
     expect(resultDisplay(null)).toEqual({ kind: 'none', text: 'Not executed yet' });
     expect(resultDisplay({ status: 'preprocessing' })).toEqual({ kind: 'preprocessing', text: '-' });
-    expect(resultDisplay({ status: 'preprocessing', value: { result: { answer: 'old' } } })).toEqual({ kind: 'preprocessing', text: 'old' });
+    expect(resultDisplay({ status: 'preprocessing', value: { result: { answer: 'old' } } })).toMatchObject({ kind: 'preprocessing', text: 'old' });
     expect(resultDisplay({ status: 'processing' }).text).toBe('Processing...');
     expect(resultDisplay({ status: 'error', statusMessage: 'boom' })).toEqual({ kind: 'error', text: 'Error', message: 'boom' });
-    expect(resultDisplay({ status: 'complete', value: { result: { answer: 'Jane Doe' } } })).toEqual({ kind: 'value', text: 'Jane Doe' });
-    expect(resultDisplay({ status: 'ready', value: 42 })).toEqual({ kind: 'value', text: '42' });
+    expect(resultDisplay({ status: 'complete', value: { result: { answer: 'Jane Doe' } } })).toMatchObject({ kind: 'value', text: 'Jane Doe' });
+    expect(resultDisplay({ status: 'ready', value: 42 })).toMatchObject({ kind: 'value', text: '42', formatted: { kind: 'number', text: '42', value: 42 }, raw: 42 });
   });
 
-  it('shows structured results as JSON', () => {
-    expect(resultValueText({ result: { answer: 'a', size: 3 } })).toBe('{"answer":"a","size":3}');
+  it('shows structured results as labelled fields, never JSON', () => {
+    expect(resultValueText({ result: { answer: 'a', size: 3 } })).toBe('Answer: a; Size: 3');
     expect(resultValueText(['a', 'b'])).toBe('a, b');
     expect(resultValueText('')).toBeNull();
   });

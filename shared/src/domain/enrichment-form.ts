@@ -4,6 +4,7 @@
 // enrichment'; §8 'Enrichment'; §9). Pure: the React editors and the tests both use these.
 
 import { ENRICHMENT_MESSAGES, schemaItemProblems, selectEntityProblem } from './enrichments';
+import { formatResult, valueText, type FormattedValue, type ValueSchemaItem } from './values';
 
 // The texts of spec 001 §5 and §8 are written once, in enrichments.ts (the server checks the same
 // rules); the editors name them here with the few that only the client shows.
@@ -324,43 +325,40 @@ export const RESULT_TEXTS = { notExecuted: 'Not executed yet', processing: 'Proc
 
 export type ResultDisplay =
   | { kind: 'none'; text: string }
-  | { kind: 'preprocessing'; text: string }
+  | { kind: 'preprocessing'; text: string; formatted?: FormattedValue }
   | { kind: 'processing'; text: string }
   | { kind: 'error'; text: string; message: string | null }
-  | { kind: 'value'; text: string };
+  | { kind: 'value'; text: string; formatted?: FormattedValue; raw?: unknown };
 
-/** The text of a result value: value.result.answer when it is the only key, else JSON. */
-export function resultValueText(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  let v: unknown = value;
-  if (typeof v === 'object' && v !== null && !Array.isArray(v) && 'result' in v) v = (v as { result: unknown }).result;
-  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
-    const keys = Object.keys(v);
-    if (keys.length === 1 && keys[0] === 'answer') v = (v as { answer: unknown }).answer;
-  }
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'string') return v.trim() === '' ? null : v;
-  if (typeof v === 'number' || typeof v === 'boolean') return typeof v === 'boolean' ? (v ? 'Yes' : 'No') : String(v);
-  if (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number')) return v.length ? v.join(', ') : null;
-  try {
-    return JSON.stringify(v);
-  } catch {
-    return String(v);
-  }
+/**
+ * The text of a result value (domain/values.ts): one field → its value formatted by type, several
+ * → 'Label: value; Label: value'; null when empty. The response schema, when known, gives the
+ * fields' order, labels and types.
+ */
+export function resultValueText(value: unknown, schema?: readonly ValueSchemaItem[] | null): string | null {
+  return valueText(formatResult(value, schema));
 }
 
 /**
  * What a cell or a drawer row shows: no result = 'Not executed yet'; preprocessing = the interim
  * answer (greyed) or '-'; processing = 'Processing...'; error = 'Error'; done = the value.
  */
-export function resultDisplay(r: { status?: string | null; value?: unknown; statusMessage?: string | null } | null | undefined): ResultDisplay {
-  if (!r || !r.status) {
-    const text = r ? resultValueText(r.value) : null;
-    return text !== null ? { kind: 'value', text } : { kind: 'none', text: RESULT_TEXTS.notExecuted };
-  }
+export function resultDisplay(
+  r: { status?: string | null; value?: unknown; statusMessage?: string | null } | null | undefined,
+  schema?: readonly ValueSchemaItem[] | null,
+): ResultDisplay {
+  const value = (): ResultDisplay => {
+    const formatted = formatResult(r?.value, schema);
+    const text = valueText(formatted);
+    return text !== null ? { kind: 'value', text, formatted, raw: r?.value } : { kind: 'none', text: RESULT_TEXTS.notExecuted };
+  };
+  if (!r || !r.status) return r ? value() : { kind: 'none', text: RESULT_TEXTS.notExecuted };
   switch (r.status) {
-    case 'preprocessing':
-      return { kind: 'preprocessing', text: resultValueText(r.value) ?? RESULT_TEXTS.none };
+    case 'preprocessing': {
+      const formatted = formatResult(r.value, schema);
+      const text = valueText(formatted);
+      return text !== null ? { kind: 'preprocessing', text, formatted } : { kind: 'preprocessing', text: RESULT_TEXTS.none };
+    }
     case 'processing':
     case 'scheduled':
     case 'pending':
@@ -368,9 +366,7 @@ export function resultDisplay(r: { status?: string | null; value?: unknown; stat
       return { kind: 'processing', text: RESULT_TEXTS.processing };
     case 'error':
       return { kind: 'error', text: RESULT_TEXTS.error, message: r.statusMessage ?? null };
-    default: {
-      const text = resultValueText(r.value);
-      return text !== null ? { kind: 'value', text } : { kind: 'none', text: RESULT_TEXTS.notExecuted };
-    }
+    default:
+      return value();
   }
 }

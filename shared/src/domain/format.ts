@@ -1,11 +1,13 @@
 // One formatter for every field data type (the tables, the drawer and the plugin clients show a
-// value the same way; the export writes raw values). Numbers are grouped ('1,250,000'); a currency
-// value carries its field's currency ('$1,250,000.00', '€1,250,000.00'); dates read 'Jan 5, 2024'.
+// value the same way; values.ts holds the rules, the export writes them in its 'export' mode).
+// Numbers are grouped ('1,250,000'); a currency value carries its field's currency ('$1,250,000.00',
+// '€1,250,000.00'); dates read 'Jan 5, 2024'.
 import type { FieldDataType } from './fields';
+import { VALUE_LOCALE, formatValue, valueText, type FormattedValue } from './values';
 
 /** The organization's currency when it has not chosen one, and a field's when it names none. */
 export const DEFAULT_CURRENCY = 'USD';
-const LOCALE = 'en-US';
+const LOCALE = VALUE_LOCALE;
 
 /** ISO 4217 codes the runtime knows ('USD', 'EUR'…), for the currency pickers. */
 export function currencyCodes(): string[] {
@@ -42,44 +44,15 @@ export interface FormatOptions {
   currency?: string | null;
 }
 
-const numberFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 6 });
-const currencyFormats = new Map<string, Intl.NumberFormat>();
-function currencyFormat(code: string): Intl.NumberFormat {
-  let f = currencyFormats.get(code);
-  if (!f) {
-    f = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: code });
-    currencyFormats.set(code, f);
-  }
-  return f;
-}
-
-function formatDay(iso: string): string {
-  const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(iso) ? `${iso}T00:00:00Z` : iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleDateString(LOCALE, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
-}
-
-/** The text shown (and copied) for a field's value; null when there is none. */
+/**
+ * The text shown (and copied) for a field's value; null when there is none. The one formatter of
+ * every value (values.ts): a field's data type says how its value reads.
+ */
 export function formatFieldValue(dataType: FieldDataType, value: unknown, options: FormatOptions = {}): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string' && value.trim() === '') return null;
-  if (Array.isArray(value) && value.length === 0) return null;
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  const asNumber = typeof value === 'number' ? value : (['int', 'double', 'currency', 'number'].includes(dataType) && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : null);
-  if (asNumber !== null) {
-    if (!Number.isFinite(asNumber)) return null;
-    if (dataType === 'currency') return currencyFormat(fieldCurrency(options.currency, null)).format(asNumber);
-    return numberFormat.format(asNumber);
-  }
-  if (typeof value === 'string') return dataType === 'date' ? formatDay(value) : value;
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number')) return value.join(', ');
-  if (dataType === 'address' && typeof value === 'object') {
-    const parts = Object.values(value as Record<string, unknown>).filter((v) => typeof v === 'string' && v.trim());
-    if (parts.length) return parts.join(', ');
-  }
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return String(value);
-  }
+  return valueText(formatValue(value, { dataType, currency: dataType === 'currency' ? fieldCurrency(options.currency, null) : null }));
+}
+
+/** A field's value formatted for the renderer (shared/src/ui/values): links, chips, labelled fields. */
+export function formatFieldParts(dataType: FieldDataType, value: unknown, options: FormatOptions = {}): FormattedValue {
+  return formatValue(value, { dataType, currency: dataType === 'currency' ? fieldCurrency(options.currency, null) : null });
 }

@@ -2,7 +2,7 @@
 // 'Idea execution display'; 001 §9: an idea enrichment's path defaults to $.result). Pure: the
 // list page and its tests read the same rules.
 import { ENRICHMENT_MESSAGES, valueAtPath } from './enrichments';
-import { resultValueText } from './enrichment-form';
+import { formatResult, valueText, type FormattedValue, type ValueSchemaItem } from './values';
 
 /** List column default width (spec 002 §9). */
 export const IDEA_LIST_COLUMN_WIDTH = 70;
@@ -16,12 +16,15 @@ export interface IdeaEnrichmentColumn {
   keys: string[];
   width: number;
   sortOrder: 'asc' | 'desc' | null;
+  /** The enrichment's response schema (how its values read). */
+  schema?: readonly ValueSchemaItem[];
 }
 
 interface EnrichmentLike {
   id: string;
   name: string;
   entityType: string;
+  data?: { schema?: readonly ValueSchemaItem[] } | null;
   listColumns?: readonly { id: string; path: string; keys?: readonly string[]; label: string; order?: number; width?: number; sortOrder?: 'asc' | 'desc' | null }[] | null;
 }
 
@@ -32,10 +35,11 @@ interface EnrichmentLike {
 export function ideaEnrichmentColumns(enrichments: readonly EnrichmentLike[]): IdeaEnrichmentColumn[] {
   return enrichments.filter((e) => e.entityType === 'idea').flatMap((e) => {
     const cols = [...(e.listColumns ?? [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
-    if (cols.length === 0) return [{ key: `enrichment:${e.id}:result`, enrichmentId: e.id, label: e.name, path: '$.result', keys: [], width: IDEA_LIST_COLUMN_WIDTH, sortOrder: null }];
+    const schema = e.data?.schema ? { schema: e.data.schema } : {};
+    if (cols.length === 0) return [{ key: `enrichment:${e.id}:result`, enrichmentId: e.id, label: e.name, path: '$.result', keys: [], width: IDEA_LIST_COLUMN_WIDTH, sortOrder: null, ...schema }];
     return cols.map((c) => ({
       key: `enrichment:${e.id}:${c.id}`, enrichmentId: e.id, label: c.label || e.name, path: c.path || '$.result', keys: [...(c.keys ?? [])],
-      width: c.width ?? IDEA_LIST_COLUMN_WIDTH, sortOrder: c.sortOrder ?? null,
+      width: c.width ?? IDEA_LIST_COLUMN_WIDTH, sortOrder: c.sortOrder ?? null, ...schema,
     }));
   });
 }
@@ -44,7 +48,7 @@ export type IdeaCell =
   | { status: 'none' }
   | { status: 'processing' }
   | { status: 'error'; message: string }
-  | { status: 'completed'; value: unknown; text: string };
+  | { status: 'completed'; value: unknown; text: string; formatted: FormattedValue };
 
 /** A result's answer as an object: a string that does not parse as structured data is `{ answer }`. */
 export function ideaResultObject(value: unknown): unknown {
@@ -65,17 +69,28 @@ export function ideaResultObject(value: unknown): unknown {
  * column's path, its keys picked), error gives error with the message defaulting to 'Error parsing
  * data', anything else (queued, scheduled, pending, in queue, processing) gives processing.
  */
-export function ideaEnrichmentCell(r: { status?: string | null; value?: unknown; statusMessage?: string | null } | null | undefined, column: Pick<IdeaEnrichmentColumn, 'path' | 'keys'>): IdeaCell {
+export function ideaEnrichmentCell(
+  r: { status?: string | null; value?: unknown; statusMessage?: string | null } | null | undefined,
+  column: Pick<IdeaEnrichmentColumn, 'path' | 'keys' | 'schema'>,
+): IdeaCell {
   if (!r || !r.status) return { status: 'none' };
   if (r.status === 'error') return { status: 'error', message: r.statusMessage || ENRICHMENT_MESSAGES.resultParseError };
   if (r.status !== 'complete' && r.status !== 'completed') return { status: 'processing' };
   let v = valueAtPath(ideaResultObject(r.value), column.path);
+  // The value reads by the schema: the whole result with its items, a property with its own item.
+  const segments = column.path.replace(/^\$\.?/, '').split('.').filter(Boolean).filter((p, i) => i > 0 || p !== 'result');
+  const key = segments.at(-1);
+  const item = key ? column.schema?.find((it) => it.name === key || it.name.replace(/[^A-Za-z0-9_-]+/g, '_') === key) : undefined;
+  let schema = key ? (item ? [item] : undefined) : column.schema;
   if (column.keys.length > 0 && v !== null && typeof v === 'object' && !Array.isArray(v)) {
     const o = v as Record<string, unknown>;
-    const picked = column.keys.filter((k) => k in o).map((k) => o[k]);
-    v = picked.length === 1 ? picked[0] : picked;
+    const picked = column.keys.filter((k) => k in o);
+    // One key: its value; several: labelled fields.
+    v = picked.length === 1 ? { [picked[0]]: o[picked[0]] } : Object.fromEntries(picked.map((k) => [k, o[k]]));
+    schema = column.schema;
   }
-  return { status: 'completed', value: v, text: resultValueText(v) ?? '' };
+  const formatted = formatResult(v, schema, key && !item ? { key } : {});
+  return { status: 'completed', value: v, text: valueText(formatted) ?? '', formatted };
 }
 
 /**

@@ -17,6 +17,7 @@ export * from './enrichment-form';
 export * from './enrichments';
 export * from './mailbox';
 export * from './format';
+export * from './values';
 export * from './plays';
 export * from './scoring';
 export * from './lists';

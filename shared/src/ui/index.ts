@@ -23,3 +23,4 @@ export * from './email';
 export * from './drafts';
 export * from './crm';
 export * from './settings';
+export * from './values';

@@ -9,7 +9,7 @@ import {
   ListResponse, RenameListBody, ListsQuery, ListsPage, ListUsersResponse, CompleteConfirmationResponse, CompleteResponse, IntentionsResponse,
   SuccessResponse, ErrorResponse, IdParams,
 } from '@dealscout/shared/contracts';
-import { csvCell, ideaCountMessage, totalPagesFor, LIST_INTENTIONS, LIST_MESSAGES, LIST_SOURCE_MESSAGES, PROVIDER_INTENTIONS } from '@dealscout/shared/domain';
+import { csvCell, exportValueText, ideaCountMessage, totalPagesFor, LIST_INTENTIONS, LIST_MESSAGES, LIST_SOURCE_MESSAGES, PROVIDER_INTENTIONS } from '@dealscout/shared/domain';
 import { createProviderSource } from './list-sources.routes';
 import { authOf } from '../../plugins/types';
 import { badRequest } from '../../lib/errors';
@@ -288,7 +288,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
         for (const x of rows) {
           const data = (x.data ?? {}) as Record<string, unknown>;
           chunk += [x.name, x.website, x.domain, x.short_listed ? 'Yes' : 'No', x.status, ((x.source_ids as string[]) ?? []).map((s) => sourceType.get(s) ?? s).join('; '),
-            new Date(x.created_at as string).toISOString(), ...extra.map((k) => data[k] ?? ''), ...(scoreCells.get(String(x.id)) ?? [])].map(csvCell).join(',') + '\r\n';
+            new Date(x.created_at as string).toISOString(), ...extra.map((k) => exportValueText(data[k], { key: k })), ...(scoreCells.get(String(x.id)) ?? [])].map(csvCell).join(',') + '\r\n';
         }
         yield chunk;
         const last = rows[rows.length - 1];

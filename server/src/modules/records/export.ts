@@ -1,8 +1,10 @@
 // CSV export of the selected or filtered rows, streamed in batches from one cursor (memory stays
 // flat whatever the number of rows); every cell is safe against spreadsheet formula injection.
+// A custom field's value is written by the rules the tables show it with (domain/values.ts, its
+// export mode): one value as itself (numbers plain, dates ISO), several as 'Label: value; …'.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Readable } from 'node:stream';
-import { csvCell, type RecordEntityType } from '@dealscout/shared/domain';
+import { csvCell, exportValueText, type RecordEntityType } from '@dealscout/shared/domain';
 import type { QueryContext, Sql } from './table-query';
 import { companyRows, contactRows } from './presenter';
 import { tenantSql, unscopedSql } from '../../db/sql';
@@ -49,7 +51,10 @@ export async function exportCsv(em: EntityManager, ctx: QueryContext, where: Sql
     .sort((a, b) => a.label.localeCompare(b.label));
   const columns: Column[] = [
     ...builtInColumns(ctx.entityType),
-    ...custom.map((f) => ({ header: f.label, get: (r: Record<string, unknown>) => (r.fields as Record<string, { value: unknown }>)[f.id]?.value ?? '' })),
+    ...custom.map((f) => ({
+      header: f.label,
+      get: (r: Record<string, unknown>) => exportValueText((r.fields as Record<string, { value: unknown }>)[f.id]?.value, { dataType: f.dataType, key: f.key }),
+    })),
   ];
   const { table, order } = ORDER[ctx.entityType];
   // The cursor is declared and the first batch read BEFORE the answer starts: a query the database

@@ -8,7 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Field, Input, Select, Spinner, Textarea, Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { AddRegular, CheckmarkRegular, CopyRegular, DismissRegular, EditRegular, PlayRegular } from '@fluentui/react-icons';
 import type { FieldDto, FieldValueDto } from '../../contracts';
-import { ENTITY_MESSAGES, coerceFieldValue, type RecordEntityType } from '../../domain';
+import { ENTITY_MESSAGES, coerceFieldValue, formatFieldParts, type RecordEntityType } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
 import { useNotify } from '../toast';
 import { serverMessage } from '../InviteUsersModal';
@@ -47,7 +47,6 @@ const useStyles = makeStyles({
     textOverflow: 'ellipsis',
     whiteSpace: 'nowrap',
   },
-  valueFull: { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' },
   empty: { color: tokens.colorNeutralForeground4, fontStyle: 'italic', cursor: 'default' },
   actions: { display: 'flex', gap: '2px' },
   editor: { gridColumn: '2 / 4', display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
@@ -77,7 +76,6 @@ function FieldRow({ field, value, entityType, entityId }: { field: FieldDto; val
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [full, setFull] = useState(false);
   const stored = formatFieldValue(field.dataType, value?.value, { currency: field.currency });
   // The primary enrichment's result: its status while it runs, its value while the field is empty.
   const primaryId = primaryEnrichmentId(field);
@@ -173,16 +171,9 @@ function FieldRow({ field, value, entityType, entityId }: { field: FieldDto; val
           ) : text === null ? (
             <span className={mergeClasses(styles.value, styles.empty)} data-testid="drawer-field-value">{NOT_EXECUTED}</span>
           ) : (
-            <button
-              type="button"
-              className={mergeClasses(styles.value, full && styles.valueFull)}
-              title={full ? undefined : text}
-              aria-expanded={full}
-              onClick={() => setFull((f) => !f)}
-              data-testid="drawer-field-value"
-            >
-              {text}
-            </button>
+            <span className={styles.value} data-testid="drawer-field-value">
+              <ResultValue display={{ kind: 'value', text, formatted: formatFieldParts(field.dataType, value?.value, { currency: field.currency }), raw: value?.value }} />
+            </span>
           )}
           <span className={styles.actions}>
             {primaryId && (

@@ -200,7 +200,7 @@ describe('drawer rules', () => {
     expect(formatFieldValue('int', null)).toBeNull();
     expect(formatFieldValue('int', 0)).toBe('0');
     expect(formatFieldValue('boolean', false)).toBe('No');
-    expect(formatFieldValue('object', { a: 1 })).toBe('{"a":1}');
+    expect(formatFieldValue('object', { a: 1 })).toBe('A: 1');
     expect(formatFieldValue('address', { street: '1 Main St', city: 'Springfield' })).toBe('1 Main St, Springfield');
   });
 

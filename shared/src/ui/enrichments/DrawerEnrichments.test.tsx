@@ -18,12 +18,12 @@ const E_CEO = 'e0000000-0000-4000-8000-000000000001';
 const E_B = 'e0000000-0000-4000-8000-00000000000b';
 const E_A = 'e0000000-0000-4000-8000-00000000000a';
 
-const enrichment = (id: string, name: string, fieldId: string | null): EnrichmentDto => ({
+const enrichment = (id: string, name: string, fieldId: string | null, schema: EnrichmentDto['data']['schema'] = []): EnrichmentDto => ({
   id, name, entityType: 'company', configId: 'llm-company',
   config: { id: 'llm-company', name: 'LLM Prompt', enrichmentType: 'llm', description: '', provider: 'dealscout' }, provider: 'dealscout',
   entityFieldId: fieldId, field: fieldId ? { id: fieldId, key: 'ceo', label: 'CEO', dataType: 'string' } : null, isPrimary: !!fieldId, llmModelId: 'default',
   listColumns: [], listCompanyId: null, color: null, createdBy: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
-  data: { prompt: 'x', schema: [], jsonSchema: null, listId: null, llmModelId: 'default', color: null, fieldIdToAssign: fieldId, isFieldPrimary: !!fieldId, scrapeFieldId: null, websiteToScrape: null },
+  data: { prompt: 'x', schema, jsonSchema: null, listId: null, llmModelId: 'default', color: null, fieldIdToAssign: fieldId, isFieldPrimary: !!fieldId, scrapeFieldId: null, websiteToScrape: null },
 });
 const result = (enrichmentId: string, status: EnrichmentResultDto['status'], answer: string | null): EnrichmentResultDto => ({
   id: `r-${enrichmentId}`, enrichmentId, entityType: 'company', entityId: COMPANY, executionId: null, status, statusMessage: status === 'error' ? 'Error parsing data' : null,
@@ -94,5 +94,49 @@ describe('drawer enrichments', { timeout: 20_000 }, () => {
     await user.click(within(row).getByTestId('enrichment-result'));
     expect(within(row).queryByTestId('enrichment-error-message')).toBeNull();
     expect(within(row).getByTestId('enrichment-result').textContent).toBe('Error');
+  });
+
+  it("reads a value from its response schema: 'employees' shows 44, never {\"employees\":44}; several fields are labelled; 'Show raw' shows the JSON", async () => {
+    const user = userEvent.setup();
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const E_EMP = 'e0000000-0000-4000-8000-0000000000e1';
+    const E_PROFILE = 'e0000000-0000-4000-8000-0000000000e2';
+    const item = (name: string, type: 'string' | 'number' | 'array') => ({ name, type, description: name, required: true, createColumn: false });
+    const results: EnrichmentResultDto[] = [
+      { ...result(E_EMP, 'complete', null), value: { result: { employees: 4400 } } },
+      { ...result(E_PROFILE, 'complete', null), value: { result: { website: 'https://acme.example', industries: ['Robotics', 'Automation'], hq: 'Boston' } } },
+    ];
+    renderWithApi(<UnassignedEnrichmentsSection entityType="company" entityId={COMPANY} open onToggle={vi.fn()} />, fakeApi({
+      fields: { list: vi.fn(async () => ({ success: true as const, fields: [] })) },
+      enrichments: {
+        list: vi.fn(async () => ({
+          success: true as const, totalRecords: 2, totalPages: 1, hasRecords: true, pageIndex: 0, pageSize: 100,
+          enrichments: [enrichment(E_EMP, 'Employees', null, [item('employees', 'number')]), enrichment(E_PROFILE, 'Profile', null, [item('hq', 'string'), item('website', 'string'), item('industries', 'array')])],
+        })),
+        results: vi.fn(async () => ({ success: true as const, results })),
+      },
+    }));
+    await waitFor(() => expect(screen.getAllByTestId('drawer-enrichment-name').map((n) => n.textContent)).toEqual(['Employees', 'Profile']));
+    const [employees, profile] = screen.getAllByTestId('drawer-enrichment-row');
+    await waitFor(() => expect(within(employees).getByTestId('enrichment-result').textContent).toBe('4,400'));
+    await user.click(within(employees).getByTestId('drawer-enrichment-copy'));
+    expect(writeText).toHaveBeenLastCalledWith('4,400');
+
+    // Several fields: labelled, in the schema's order; the URL is a link in the full view, the list chips.
+    const cell = within(profile).getByTestId('enrichment-result');
+    expect(cell.getAttribute('title')).toBe('Hq: Boston; Website: https://acme.example; Industries: Robotics, Automation');
+    expect(cell.textContent).not.toContain('{');
+    await user.click(cell);
+    const full = within(profile).getByTestId('enrichment-result');
+    expect(within(full).getAllByTestId('value-field-label').map((l) => l.textContent)).toEqual(['Hq', 'Website', 'Industries']);
+    expect(within(full).getByTestId('value-link').getAttribute('href')).toBe('https://acme.example');
+    expect(within(full).getAllByTestId('value-chip').map((c) => c.textContent)).toEqual(['Robotics', 'Automation']);
+    // Raw JSON only on request.
+    expect(within(profile).queryByTestId('enrichment-raw')).toBeNull();
+    await user.click(within(profile).getByTestId('enrichment-show-raw'));
+    expect(JSON.parse(within(profile).getByTestId('enrichment-raw').textContent ?? '')).toEqual({ website: 'https://acme.example', industries: ['Robotics', 'Automation'], hq: 'Boston' });
+    await user.click(within(profile).getByTestId('drawer-enrichment-copy'));
+    expect(writeText).toHaveBeenLastCalledWith('Hq: Boston; Website: https://acme.example; Industries: Robotics, Automation');
   });
 });

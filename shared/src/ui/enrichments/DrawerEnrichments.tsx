@@ -5,7 +5,7 @@ import { useCallback, useMemo } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Spinner, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
 import { CopyRegular, PlayRegular } from '@fluentui/react-icons';
-import { RUN_ENRICHMENT_MESSAGES, executionToasts, resultDisplay, type RecordEntityType } from '../../domain';
+import { RUN_ENRICHMENT_MESSAGES, executionToasts, resultDisplay, type RecordEntityType, type ValueSchemaItem } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
 import { serverMessage } from '../InviteUsersModal';
@@ -62,23 +62,28 @@ export function useCopyValue() {
   }, [notify]);
 }
 
-/** A result's text for copying (null when there is none to copy). */
-export function copyableResultText(result: Parameters<typeof resultDisplay>[0]): string | null {
-  const d = resultDisplay(result);
+/** A result's text for copying, as it reads on screen (null when there is none to copy). */
+export function copyableResultText(result: Parameters<typeof resultDisplay>[0], schema?: readonly ValueSchemaItem[] | null): string | null {
+  const d = resultDisplay(result, schema);
   return d.kind === 'value' ? d.text : null;
 }
 
-function UnassignedRow({ enrichment, entityType, entityId }: { enrichment: { id: string; name: string; color: string | null }; entityType: RecordEntityType; entityId: string }) {
+function UnassignedRow({ enrichment, entityType, entityId }: {
+  enrichment: { id: string; name: string; color: string | null; data?: { schema?: readonly ValueSchemaItem[] } };
+  entityType: RecordEntityType;
+  entityId: string;
+}) {
   const styles = useStyles();
   const result = useCellResult(enrichment.id, entityId);
   const run = useRunEnrichment(entityType);
   const copy = useCopyValue();
   const running = result?.status === 'preprocessing' || result?.status === 'processing';
-  const text = copyableResultText(result);
+  const schema = enrichment.data?.schema;
+  const text = copyableResultText(result, schema);
   return (
     <li className={styles.row} data-testid="drawer-enrichment-row" data-enrichment-id={enrichment.id}>
       <span className={styles.label}><ColorDot color={enrichment.color} /><span data-testid="drawer-enrichment-name">{enrichment.name}</span></span>
-      <span className={styles.value}><ResultValue errorOpen result={result ?? null} /></span>
+      <span className={styles.value}><ResultValue errorOpen result={result ?? null} schema={schema} /></span>
       <span className={styles.actions}>
         <Tooltip content={`Run ${enrichment.name}`} relationship="label">
           <Button appearance="subtle" size="small" icon={running ? <Spinner size="extra-tiny" /> : <PlayRegular />} disabled={running} onClick={() => void run(enrichment.id, entityId, result?.value)} data-testid="drawer-enrichment-run" />

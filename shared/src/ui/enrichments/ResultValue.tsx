@@ -1,11 +1,14 @@
 // An enrichment result as a cell or a drawer row shows it (spec 000 §2 'Enrichment result display',
 // spec 001 §4): no result 'Not executed yet'; preprocessing the interim answer greyed, or '-';
 // processing 'Processing...'; error 'Error' (the message as tooltip, and on click — at once in the
-// drawer's details — the spec's error display: an 'Error' heading and the message on red); done the value, where a click toggles the
-// truncated and the full text.
+// drawer's details — the spec's error display: an 'Error' heading and the message on red); done the
+// value, rendered from its response schema by the one value renderer (ValueView: a number, a link,
+// chips, labelled fields), where a click toggles the truncated and the full view; the full view
+// offers 'Show raw' (the stored JSON). A value that is one link is that link.
 import { useState } from 'react';
-import { Spinner, Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { resultDisplay, type ResultDisplay } from '../../domain';
+import { Button, Spinner, Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { rawValueText, resultDisplay, type ResultDisplay, type ValueSchemaItem } from '../../domain';
+import { ValueView } from '../values/ValueView';
 
 const useStyles = makeStyles({
   base: {
@@ -26,10 +29,18 @@ const useStyles = makeStyles({
     backgroundColor: tokens.colorPaletteRedBackground1, color: tokens.colorNeutralForeground1,
   },
   errorHeading: { display: 'block', fontWeight: tokens.fontWeightSemibold, color: tokens.colorPaletteRedForeground1 },
+  fullBox: { display: 'flex', flexDirection: 'column', gap: '4px', minWidth: 0, width: '100%', overflowWrap: 'anywhere', whiteSpace: 'normal' },
+  fullActions: { display: 'flex', gap: '2px', marginLeft: '-6px' },
+  raw: {
+    display: 'block', margin: 0, padding: '6px 8px', maxHeight: '240px', overflow: 'auto', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere',
+    fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase200, backgroundColor: tokens.colorNeutralBackground3, borderRadius: tokens.borderRadiusMedium,
+  },
 });
 
-export function ResultValue({ result, display: given, className, errorOpen = false }: {
+export function ResultValue({ result, schema, display: given, className, errorOpen = false }: {
   result?: { status?: string | null; value?: unknown; statusMessage?: string | null } | null;
+  /** The enrichment's response schema (the fields' order, labels and types). */
+  schema?: readonly ValueSchemaItem[] | null;
   /** Already computed (takes precedence over result). */
   display?: ResultDisplay;
   className?: string;
@@ -38,14 +49,19 @@ export function ResultValue({ result, display: given, className, errorOpen = fal
 }) {
   const styles = useStyles();
   const [full, setFull] = useState(false);
+  const [rawShown, setRawShown] = useState(false);
   const [errorShown, setErrorShown] = useState(errorOpen);
-  const d = given ?? resultDisplay(result);
+  const d = given ?? resultDisplay(result, schema);
   const common = { 'data-testid': 'enrichment-result', 'data-status': d.kind } as const;
   switch (d.kind) {
     case 'none':
       return <span className={mergeClasses(styles.base, styles.none, className)} {...common}>{d.text}</span>;
     case 'preprocessing':
-      return <span className={mergeClasses(styles.base, styles.interim, className)} title={d.text} {...common}>{d.text}</span>;
+      return (
+        <span className={mergeClasses(styles.base, styles.interim, className)} title={d.text} {...common}>
+          <span className={styles.text}>{d.formatted ? <ValueView value={d.formatted} links={false} /> : d.text}</span>
+        </span>
+      );
     case 'processing':
       return (
         <span className={mergeClasses(styles.base, styles.processing, className)} {...common}>
@@ -82,19 +98,43 @@ export function ResultValue({ result, display: given, className, errorOpen = fal
           </button>
         </Tooltip>
       );
-    default:
+    default: {
+      const formatted = d.formatted ?? { kind: 'text' as const, text: d.text };
+      // One link: the link itself (a button cannot hold it).
+      if (formatted.kind === 'url' || formatted.kind === 'email') {
+        return <span className={mergeClasses(styles.base, className)} title={d.text} {...common}><span className={styles.text}><ValueView value={formatted} /></span></span>;
+      }
+      if (full) {
+        return (
+          <span className={mergeClasses(styles.fullBox, className)} data-expanded="true" {...common}>
+            <ValueView value={formatted} layout="block" />
+            <span className={styles.fullActions}>
+              <Button size="small" appearance="transparent" onClick={(e) => { e.stopPropagation(); setFull(false); setRawShown(false); }} data-no-row-click data-testid="enrichment-show-less">
+                Show less
+              </Button>
+              {d.raw !== undefined && (
+                <Button size="small" appearance="transparent" aria-expanded={rawShown} onClick={(e) => { e.stopPropagation(); setRawShown((r) => !r); }} data-no-row-click data-testid="enrichment-show-raw">
+                  {rawShown ? 'Hide raw' : 'Show raw'}
+                </Button>
+              )}
+            </span>
+            {rawShown && <code className={styles.raw} data-testid="enrichment-raw">{rawValueText(d.raw)}</code>}
+          </span>
+        );
+      }
       return (
         <button
           type="button"
-          className={mergeClasses(styles.base, styles.value, full && styles.full, className)}
-          title={full ? undefined : d.text}
-          aria-expanded={full}
-          onClick={(e) => { e.stopPropagation(); setFull((f) => !f); }}
+          className={mergeClasses(styles.base, styles.value, className)}
+          title={d.text}
+          aria-expanded={false}
+          onClick={(e) => { e.stopPropagation(); setFull(true); }}
           data-no-row-click
           {...common}
         >
-          <span className={mergeClasses(styles.text, full && styles.full)}>{d.text}</span>
+          <span className={styles.text}><ValueView value={formatted} links={false} /></span>
         </button>
       );
+    }
   }
 }

@@ -5,6 +5,9 @@ import { useState } from 'react';
 import { Badge, Button, Link, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { DismissRegular, StarFilled, StarRegular } from '@fluentui/react-icons';
 import type { IdeaDto, ListSourceDto } from '../../contracts';
+import { formatValue, type ValueSchemaItem } from '../../domain';
+import { ResultValue } from '../enrichments/ResultValue';
+import { ValueView } from '../values/ValueView';
 import { usePluginMode } from '../PluginMode';
 import { DrawerSection } from '../drawer/DrawerSection';
 import { websiteHref, formatDate } from '../table/format';
@@ -27,6 +30,8 @@ export function IdeaDrawer(props: {
   idea: IdeaDto;
   sources: readonly ListSourceDto[];
   enrichmentNames: ReadonlyMap<string, string>;
+  /** The enrichments' response schemas (how their results read). */
+  enrichmentSchemas?: ReadonlyMap<string, readonly ValueSchemaItem[]>;
   groups: Groups;
   onGroupsChange: (groups: Groups) => void;
   onShortlist: (idea: IdeaDto, status: boolean) => void;
@@ -65,7 +70,7 @@ export function IdeaDrawer(props: {
           <div key={r.id} className={styles.result} data-testid="idea-drawer-result">
             <Text weight="semibold">{props.enrichmentNames.get(r.enrichmentId) ?? 'Enrichment'}</Text>{' '}
             <Badge appearance="tint" color={r.status === 'error' ? 'danger' : r.status === 'complete' ? 'success' : 'informative'}>{r.status}</Badge>
-            <div>{r.status === 'error' ? r.statusMessage ?? 'Error parsing data' : r.value.result ? Object.entries(r.value.result).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join('; ') : ''}</div>
+            <div>{r.status === 'error' ? r.statusMessage ?? 'Error parsing data' : r.status === 'complete' ? <ResultValue result={r} schema={props.enrichmentSchemas?.get(r.enrichmentId)} /> : ''}</div>
           </div>
         ))}
       </DrawerSection>
@@ -80,7 +85,7 @@ export function IdeaDrawer(props: {
           <Text className={styles.label}>Added</Text><Text>{formatDate(idea.createdAt)}</Text>
           {extra.map(([k, v]) => [
             <Text key={`${k}-l`} className={styles.label}>{k}</Text>,
-            <Text key={`${k}-v`}>{v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v)}</Text>,
+            <Text key={`${k}-v`}><ValueView value={formatValue(v, { key: k })} /></Text>,
           ])}
         </div>
       </DrawerSection>

@@ -32,7 +32,7 @@ afterEach(cleanup);
 describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea enrichment results)', () => {
   it('one column per list column in order (70 px by default), or one named after the enrichment reading $.result', () => {
     expect(ideaEnrichmentColumns([enrichment()])).toEqual([
-      { key: `enrichment:${E}:result`, enrichmentId: E, label: 'What they sell', path: '$.result', keys: [], width: 70, sortOrder: null },
+      { key: `enrichment:${E}:result`, enrichmentId: E, label: 'What they sell', path: '$.result', keys: [], width: 70, sortOrder: null, schema: [] },
     ]);
     const cols = ideaEnrichmentColumns([
       enrichment({ listColumns: [
@@ -58,6 +58,11 @@ describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea 
     expect(ideaEnrichmentCell({ status: 'complete', value: { result: { answer: 'Anvils' } } }, col)).toMatchObject({ status: 'completed', text: 'Anvils' });
     expect(ideaEnrichmentCell({ status: 'completed', value: 'Bolts, not JSON' }, { path: '$.result.answer', keys: [] })).toMatchObject({ status: 'completed', text: 'Bolts, not JSON' });
     expect(ideaEnrichmentCell({ status: 'complete', value: { result: { size: 12, type: 'Private' } } }, { path: '$.result', keys: ['type'] })).toMatchObject({ text: 'Private' });
+    // Values read by the response schema, never as JSON: a number grouped, several keys labelled, a URL a link.
+    expect(ideaEnrichmentCell({ status: 'complete', value: { result: { employees: 4400 } } }, col)).toMatchObject({ text: '4,400', formatted: { kind: 'number' } });
+    expect(ideaEnrichmentCell({ status: 'complete', value: { result: { size: 12, type: 'Private' } } }, { path: '$.result', keys: ['size', 'type'] })).toMatchObject({ text: 'Size: 12; Type: Private' });
+    expect(ideaEnrichmentCell({ status: 'complete', value: { result: { size: '12' } } }, { path: '$.result.size', keys: [], schema: [{ name: 'size', type: 'number' }] })).toMatchObject({ text: '12', formatted: { kind: 'number', value: 12 } });
+    expect(ideaEnrichmentCell({ status: 'complete', value: { result: { site: 'https://a.example' } } }, col)).toMatchObject({ formatted: { kind: 'url', href: 'https://a.example' } });
     expect(ideaEnrichmentCell({ status: 'error', value: null, statusMessage: null }, col)).toEqual({ status: 'error', message: 'Error parsing data' });
     expect(ideaEnrichmentCell({ status: 'error', value: null, statusMessage: 'Quota' }, col)).toEqual({ status: 'error', message: 'Quota' });
     for (const s of ['preprocessing', 'processing', 'scheduled', 'pending', 'inqueue']) expect(ideaEnrichmentCell({ status: s, value: null }, col)).toEqual({ status: 'processing' });

@@ -55,7 +55,7 @@ export function IdeaEnrichmentCell({ column, ideaId }: { column: IdeaEnrichmentC
     case 'error':
       return <span {...common}><ResultValue display={{ kind: 'error', text: RESULT_TEXTS.error, message: cell.message }} /></span>;
     default:
-      return <span {...common}><ResultValue display={cell.text ? { kind: 'value', text: cell.text } : { kind: 'none', text: RESULT_TEXTS.none }} /></span>;
+      return <span {...common}><ResultValue display={cell.text ? { kind: 'value', text: cell.text, formatted: cell.formatted, raw: cell.value } : { kind: 'none', text: RESULT_TEXTS.none }} /></span>;
   }
 }
 

@@ -11,7 +11,10 @@ import {
 } from '@fluentui/react-components';
 import { AddRegular, SparkleRegular, DatabaseSearchRegular, ArrowUploadRegular, ArrowDownloadRegular, CheckmarkCircleRegular, DeleteRegular, DismissRegular, EditRegular, StarFilled, StarRegular } from '@fluentui/react-icons';
 import type { IdeaDto, IdeaFilters, IdeaListBody, ListDto } from '../../contracts';
-import { companyProblems, ideaEnrichmentColumns, ideaEnrichmentCell, listColumnsWithWidth, realtimePaths, LIST_MESSAGES, type IdeaStatus } from '../../domain';
+import {
+  companyProblems, formatValue, ideaEnrichmentColumns, ideaEnrichmentCell, listColumnsWithWidth, realtimePaths, valueText, LIST_MESSAGES, type IdeaStatus,
+} from '../../domain';
+import { ValueView } from '../values/ValueView';
 import { useApi, queryKeys } from '../ApiContext';
 import { usePluginMode, useModalSurfaceStyle } from '../PluginMode';
 import { useNotify } from '../toast';
@@ -171,7 +174,11 @@ export function ListIdeas(props: ListIdeasProps) {
       render: (r) => <Badge appearance="tint" color={r.status === 'inDealscout' ? 'success' : r.status === 'invalid' ? 'danger' : 'informative'} data-testid="idea-status">{IDEA_STATUS_LABEL[r.status]}</Badge>,
     },
     { key: 'sources', label: 'Sources', width: 140, text: (r) => r.sourceIds.map((id) => sourceLabel(sourceType.get(id) ?? '')).join(', ') },
-    ...dataKeys.map((k) => ({ key: `data.${k}`, label: k, width: Math.max(LIST_COLUMN_WIDTH, Math.min(200, k.length * 9 + 40)), text: (r: IdeaDto) => { const v = r.data?.[k]; return v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v); } })),
+    ...dataKeys.map((k) => ({
+      key: `data.${k}`, label: k, width: Math.max(LIST_COLUMN_WIDTH, Math.min(200, k.length * 9 + 40)),
+      text: (r: IdeaDto) => valueText(formatValue(r.data?.[k], { key: k })) ?? '',
+      render: (r: IdeaDto) => <ValueView value={formatValue(r.data?.[k], { key: k })} />,
+    })),
     // The idea enrichments' list columns (spec 002 §3 'List column'; width 70 px by default).
     ...enrichmentColumns.map((c): RecordColumn<IdeaDto> => ({
       key: c.key, label: c.label, width: c.width,
@@ -197,6 +204,7 @@ export function ListIdeas(props: ListIdeasProps) {
 
   const openIdea = rows.find((r) => r.id === openIdeaId) ?? null;
   const enrichmentNames = useMemo(() => new Map((enrichments.data?.enrichments ?? []).map((e) => [e.id, e.name])), [enrichments.data]);
+  const enrichmentSchemas = useMemo(() => new Map((enrichments.data?.enrichments ?? []).map((e) => [e.id, e.data.schema])), [enrichments.data]);
 
   if (listQuery.isError) return <Text role="alert">{listQuery.error instanceof Error ? listQuery.error.message : LIST_MESSAGES.listNotFound}</Text>;
 
@@ -309,7 +317,7 @@ export function ListIdeas(props: ListIdeasProps) {
           onPageChange={setPageIndex} onPageSizeChange={(s) => { setPageSize(s); resetView(); }} />
       </section>
       {openIdea && list && (
-        <IdeaDrawer idea={openIdea} sources={list.sources} enrichmentNames={enrichmentNames} groups={props.drawerGroups} onGroupsChange={props.onDrawerGroupsChange}
+        <IdeaDrawer idea={openIdea} sources={list.sources} enrichmentNames={enrichmentNames} enrichmentSchemas={enrichmentSchemas} groups={props.drawerGroups} onGroupsChange={props.onDrawerGroupsChange}
           onShortlist={(i, v) => void setShortlist([i.id], v)} onClose={() => setOpenIdeaId(null)} />
       )}
       {scoring.dialogs}

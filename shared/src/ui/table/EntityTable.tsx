@@ -8,7 +8,7 @@ import { Button, Link, SearchBox, Text, makeStyles, mergeClasses, tokens } from 
 import { ArrowDownloadRegular, DeleteRegular } from '@fluentui/react-icons';
 import type { CompanyDto, ContactDto, ExportBody, FieldDto, Selection, TableQuery, TableTotalQuery } from '../../contracts';
 import type { Api } from '../../client';
-import type { TableFilter } from '../../domain';
+import { formatFieldParts, type TableFilter } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
 import { useDrawer } from '../DrawerContext';
 import { ConfirmDialog } from '../ConfirmDialog';
@@ -22,6 +22,7 @@ import { useTableLayout } from './useTableLayout';
 import { RunPlayPopover } from '../plays';
 import { fieldValueText, personName } from './format';
 import { EnrichPopover, FieldResultCell, primaryEnrichmentId, useEnrichmentLiveUpdates, useSeedResults, type EnrichTargets } from '../enrichments';
+import { ValueView } from '../values/ValueView';
 import type { FilterFieldInfo, FilterOption } from './FilterEditor';
 import {
   initialTableState, pageSelectionState, selectedCount, tableReducer, toSelectionBody, type SortState,
@@ -77,10 +78,10 @@ export function customFieldColumn<Row extends RecordRow>(field: FieldDto): Recor
     width: CUSTOM_COLUMN_WIDTH,
     text: (row) => fieldValueText(row.fields[field.id]?.value, field.dataType, field.currency),
     // While the field's primary enrichment runs on the row, its status shows instead (spec 002 §4).
-    // Fields without one render their text (no per-cell subscription on large pages).
+    // Fields without one render their value (links, chips, labelled fields) with no per-cell subscription.
     render: primaryEnrichmentId(field)
-      ? (row) => <FieldResultCell field={field} entityId={row.id} text={fieldValueText(row.fields[field.id]?.value, field.dataType, field.currency)} />
-      : undefined,
+      ? (row) => <FieldResultCell field={field} entityId={row.id} text={fieldValueText(row.fields[field.id]?.value, field.dataType, field.currency)} value={row.fields[field.id]?.value} />
+      : (row) => <ValueView value={formatFieldParts(field.dataType, row.fields[field.id]?.value, { currency: field.currency })} />,
   };
 }
 
