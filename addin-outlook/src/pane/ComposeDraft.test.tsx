@@ -244,6 +244,8 @@ describe('compose mode: drafting with a play', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.getByTestId('compose-done').getAttribute('data-kind')).toBe('sent'));
     expect(calls.send).toHaveBeenCalledWith(expect.objectContaining({ id: D1, status: 'sent', replyToMessageId: 'AAMk_rest_1' }));
     expect(h.displayReplyForm).not.toHaveBeenCalled();
+    // The draft was made as a reply: the server gives it 'Re: <subject>' and remembers the message it answers.
+    expect(calls.create).toHaveBeenCalledWith({ contactId: CONTACT, companyId: null, replyTo: { subject: 'Q3 numbers', messageId: 'AAMk_rest_1' } });
   });
 });
 

@@ -135,7 +135,9 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
     setStarting(true);
     setDone(null);
     try {
-      const created = await drafts.create({ contactId: contact.id });
+      // A reply starts as one: 'Re: <subject>' (a play writes the body, not the subject) and the
+      // message it answers, so it leaves in the thread from whichever client sends it.
+      const created = await drafts.create(reply ? { contactId: contact.id, replyTo: { subject: currentSubject, messageId: replyToMessageId ?? null } } : { contactId: contact.id });
       if (!created) return;
       last.current = created;
       setDraftId(created.channelEmailId);

@@ -6,8 +6,9 @@
 //   Graph v1.0: GET /me, GET /me/mailboxSettings, POST /me/messages (201, the message), GET
 //     /me/messages?$filter=singleValueExtendedProperties/Any(...), GET /me/messages/{id},
 //     POST /me/messages/{id}/send (202, no body), POST /me/sendMail (202),
-//     POST /me/messages/{id}/createReply (201, a draft in the thread: 'RE: ' subject, the sender
-//     (or replyTo) as recipient, the same conversationId; `comment` or `message.body`, not both),
+//     POST /me/messages/{id}/createReply (201, a draft in the thread: 'RE: ' subject unless
+//     `message.subject` sets one, the sender (or replyTo) as recipient, the same conversationId;
+//     `comment` or `message.body`, not both; the fake records the answered message as `replyToId`),
 //     PATCH /me/messages/{id} (writable properties; single-value extended properties are merged),
 //     GET /me/mailFolders/inbox/messages/delta (also mailFolders('inbox')): the delta query as
 //     documented — an initial round lists the folder's messages (optionally `$filter=
@@ -58,6 +59,8 @@ export interface FakeMessage {
   replyTo: { emailAddress: { address: string } }[];
   /** The Inbox change sequence of its last change (delta query). */
   changeSeq: number;
+  /** The fake's own record (not a Graph property): the message a createReply draft answers. */
+  replyToId?: string;
 }
 
 export type FakeFault =
@@ -350,11 +353,11 @@ export class FakeGraphServer {
         const b = JSON.parse(raw || '{}') as { comment?: string; message?: Partial<FakeMessage> };
         if (b.comment !== undefined && b.message?.body) return { status: 400, body: { error: { code: 'ErrorInvalidRequest', message: 'Specify either a comment or the body property of the message parameter, not both.' } } };
         const reply: FakeMessage = {
-          id: newId(), mailbox, subject: /^re:/i.test(m.subject) ? m.subject : `RE: ${m.subject}`,
+          id: newId(), mailbox, subject: b.message?.subject ?? (/^re:/i.test(m.subject) ? m.subject : `RE: ${m.subject}`),
           body: b.message?.body ?? { contentType: 'HTML', content: `${esc(b.comment ?? '')}<hr><div>${m.body.content}</div>` },
           toRecipients: b.message?.toRecipients ?? (m.replyTo.length ? m.replyTo : m.from ? [m.from] : []), ccRecipients: b.message?.ccRecipients ?? [],
           singleValueExtendedProperties: [], isDraft: true, folder: 'drafts', sentDateTime: null, conversationId: m.conversationId, receivedDateTime: null,
-          from: { emailAddress: { address: mailbox } }, replyTo: [], changeSeq: 0,
+          from: { emailAddress: { address: mailbox } }, replyTo: [], changeSeq: 0, replyToId: m.id,
         };
         this.messages.set(reply.id, reply);
         return { status: 201, body: present(reply) };

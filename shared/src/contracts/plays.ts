@@ -186,6 +186,8 @@ export const EmailDraftDto = z.object({
   statusMessage: z.string().nullable(),
   /** The Cc row is shown (spec 000 §3 'showToFromCC'). */
   showToFromCC: z.boolean(),
+  /** A reply to a received message (its subject stays 'Re: …'); messageId: that message's Graph id, when known. */
+  reply: z.object({ messageId: z.string().nullable() }).nullable().optional(),
   /** 'Why this email': what made it. */
   provenance: z.object({
     model: z.string().nullable(),
@@ -209,6 +211,14 @@ const emailList = z.array(z.email({ message: EMAIL_MESSAGES.invalidEmailInfo }).
 export const CreateDraftBody = z.object({
   contactId: z.uuid({ message: EMAIL_MESSAGES.invalidEntity }).nullable().optional(),
   companyId: z.uuid({ message: EMAIL_MESSAGES.invalidEntity }).nullable().optional(),
+  /**
+   * A reply to the message being read (the Outlook pane's read mode): its subject (the draft's becomes
+   * 'Re: <subject>', which a play does not change) and its Graph id (sending answers it, in its thread).
+   */
+  replyTo: z.object({
+    subject: cleanString(998, EMAIL_MESSAGES.invalidEmailInfo),
+    messageId: z.string().min(1).max(1024).regex(/^[A-Za-z0-9+/=_-]+$/, { message: EMAIL_MESSAGES.invalidEmailInfo }).nullable().optional(),
+  }).optional(),
 });
 // PUT /api/v1/email/draft/{id} — save on change
 export const SaveDraftBody = z.object({

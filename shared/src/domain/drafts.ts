@@ -114,3 +114,20 @@ export function layoutPanels(order: readonly PanelSlot[], available: number, ove
   }
   return { shown, hidden: order.slice(shown.length) };
 }
+
+/** Reply prefixes as mail programs write them ('Re:', 'RE:', 'Re[2]:', and common translations: AW, SV, VS, Antw, RIF). */
+const REPLY_PREFIX = /^(re|aw|sv|vs|antw|rif)(\s*\[\d+\]|\s*\(\d+\))?\s*:\s*/i;
+
+/**
+ * The subject of a reply to a message with this subject: 'Re: <subject>', never doubled — a subject
+ * that already starts with a reply prefix keeps it (repeated prefixes collapse to the first:
+ * 'RE: Re: x' → 'RE: x'); a forward is answered as one ('Fwd: x' → 'Re: Fwd: x').
+ */
+export function replySubject(original: string): string {
+  const s = original.replace(/\s+/g, ' ').trim();
+  const first = REPLY_PREFIX.exec(s);
+  if (!first) return s ? `Re: ${s}` : 'Re:';
+  let rest = s.slice(first[0].length);
+  for (let m = REPLY_PREFIX.exec(rest); m; m = REPLY_PREFIX.exec(rest)) rest = rest.slice(m[0].length);
+  return `${first[0].replace(/\s*:\s*$/, ':')} ${rest}`.trim();
+}

@@ -185,10 +185,21 @@ describe('reply follower (Inbox delta query)', () => {
     expect(r.outbox.state).toBe('sent');
     const sent = fake.sent(repEmail).filter((m) => m.singleValueExtendedProperties.some((p) => p.value === r.outbox.id));
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ subject: 'RE: Pricing?', conversationId: incoming.conversationId, body: { content: '<p>Hello</p>' } });
+    // The draft's subject leaves (the user wrote 'Step'); the thread holds.
+    expect(sent[0]).toMatchObject({ subject: 'Step', conversationId: incoming.conversationId, body: { content: '<p>Hello</p>' }, replyToId: incoming.id });
     expect(fake.requests.some((q) => q.method === 'POST' && q.path.endsWith(`/${incoming.id}/createReply`))).toBe(true);
     const [o] = await sql<{ conversation_id: string }>(`select conversation_id from email_outbox where id = ?`, [r.outbox.id]);
     expect(o.conversation_id).toBe(incoming.conversationId);
+    // A reply drafted from the message being read (the pane's 'Reply with a play') remembers it:
+    // sending it from any client answers in the thread, with the reply's subject.
+    const question = fake.receive(repEmail, { from: 'ann@buyer.example.com', subject: 'Re: Quick question…' });
+    const draft = (await rep.post('/api/v1/email/draft', { contactId: ann, replyTo: { subject: question.subject, messageId: question.id } })).json().email;
+    expect(draft.subject).toBe('Re: Quick question…');
+    const sentNow = await rep.post('/api/v1/email/send-to-email', { id: draft.channelEmailId, contactId: ann, to: 'ann@buyer.example.com', cc: [], subject: draft.subject, body: '<p>Here it is</p>' });
+    expect(sentNow.statusCode, sentNow.body).toBe(200);
+    const threaded = fake.sent(repEmail).filter((m) => m.replyToId === question.id);
+    expect(threaded).toHaveLength(1);
+    expect(threaded[0]).toMatchObject({ subject: 'Re: Quick question…', conversationId: question.conversationId, body: { content: '<p>Here it is</p>' } });
     // A replyToMessageId that is not an id is refused with the spec's message, changing nothing.
     const d = (await rep.post('/api/v1/email/draft', { contactId: ann })).json().email.channelEmailId as string;
     const bad = await rep.post('/api/v1/email/send-to-email', { id: d, to: 'ann@buyer.example.com', cc: [], subject: 's', body: '<p>b</p>', replyToMessageId: "x' or 1=1" });

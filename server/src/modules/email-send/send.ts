@@ -120,7 +120,7 @@ export async function scheduleSend(em: EntityManager, boss: PgBoss, config: Conf
     const [row] = await tenantSql(tem, actor.organizationId).all<{ id: string }>(
       `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, slot_at, requested_at, attempt, recipients, reply_to_message_id, created_at, updated_at)
        values (gen_random_uuid(), ?, ?, ?, 'queued', ?, ?, ?, 0, ?, ?, clock_timestamp(), clock_timestamp()) returning id`,
-      [actor.organizationId, id, actor.userId, sendAt, sendAt, requested, 1 + input.cc.length, input.replyToMessageId ?? null]);
+      [actor.organizationId, id, actor.userId, sendAt, sendAt, requested, 1 + input.cc.length, input.replyToMessageId ?? current.reply?.messageId ?? null]);
     const activity = tem.create(Activity, {
       organization: actor.organizationId, type: 'email', title: input.subject.slice(0, 255), date: dateIn(sendAt, hours.timeZone), dueDate: sendAt, status: 'scheduled',
       source: 'email', sourceId: id, content: plainText(body), subject: input.subject.slice(0, 500), to, others: input.cc, by: actor.email,

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import sanitizeHtml from 'sanitize-html';
 import {
-  EMAIL_MESSAGES, PLAY_MESSAGES, isEmailReadOnly, noKeyContactMessage, noPrimaryCompanyMessage,
+  EMAIL_MESSAGES, PLAY_MESSAGES, isEmailReadOnly, noKeyContactMessage, noPrimaryCompanyMessage, replySubject,
 } from '@dealscout/shared/domain';
 import type { EmailDraftDto } from '@dealscout/shared/contracts';
 import { badRequest, notFound } from '../../lib/errors';
@@ -25,7 +25,7 @@ export function sanitizeBody(html: string): string {
 }
 
 export const EMAIL_COLUMNS = `e.id, e.title, e.from_address, e.to_address, e.cc, e.subject, e.body, e.contact_id, e.company_id, e.play_id, e.play_name, e.play_version,
-  e.execution_id, e.is_ai_email_generated, e.status, e.status_message, e.show_to_from_cc, e.provenance, e.created_at, e.updated_at,
+  e.execution_id, e.is_ai_email_generated, e.status, e.status_message, e.show_to_from_cc, e.provenance, e.is_reply, e.reply_to_message_id, e.created_at, e.updated_at,
   c.first_name as c_first, c.last_name as c_last, c.email as c_email`;
 export const EMAIL_FROM = `channel_email e left join contact c on c.id = e.contact_id and c.organization_id = e.organization_id`;
 
@@ -50,6 +50,7 @@ export function toEmailDto(r: Row): EmailDraftDto {
     statusMessage: (r.status_message as string | null) ?? null,
     showToFromCC: Boolean(r.show_to_from_cc),
     provenance: r.provenance ?? null,
+    reply: r.is_reply ? { messageId: (r.reply_to_message_id as string | null) ?? null } : null,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
   };
@@ -94,10 +95,19 @@ export async function resolveRecipient(em: EntityManager, organizationId: string
   return { contact: { id: c.id, firstName: c.first_name, lastName: c.last_name, email: c.email }, company: { id: k.id, name: k.name, website: k.website } };
 }
 
-export async function createDraft(em: EntityManager, actor: EmailActor, contactId?: string | null, companyId?: string | null): Promise<EmailDraftDto> {
+/**
+ * A new draft to a contact or a company's key contact. A reply (`replyTo`: the message being read)
+ * starts with the reply's subject ('Re: <subject>', never doubled) and remembers the message it
+ * answers: a play then writes its body only, and sending it goes through createReply, in the thread.
+ */
+export async function createDraft(em: EntityManager, actor: EmailActor, contactId?: string | null, companyId?: string | null,
+  replyTo?: { subject: string; messageId?: string | null }): Promise<EmailDraftDto> {
   const r = await resolveRecipient(em, actor.organizationId, contactId, companyId);
-  const [row] = await tenantSql(em, actor.organizationId).all<{ id: string }>(`insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id, company_id, is_ai_email_generated, status, show_to_from_cc, created_at, updated_at)
-     values (gen_random_uuid(), ?, ?, ?, ?, ?, '[]'::jsonb, '', '', ?, ?, false, 'draft', false, clock_timestamp(), clock_timestamp()) returning id`, [actor.organizationId, actor.userId, `${r.contact.firstName} ${r.contact.lastName}`.trim(), actor.email, r.contact.email, r.contact.id, r.company.id]);
+  const [row] = await tenantSql(em, actor.organizationId).all<{ id: string }>(`insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id, company_id,
+                                  is_ai_email_generated, status, show_to_from_cc, is_reply, reply_to_message_id, created_at, updated_at)
+     values (gen_random_uuid(), ?, ?, ?, ?, ?, '[]'::jsonb, ?, '', ?, ?, false, 'draft', false, ?, ?, clock_timestamp(), clock_timestamp()) returning id`,
+  [actor.organizationId, actor.userId, `${r.contact.firstName} ${r.contact.lastName}`.trim(), actor.email, r.contact.email, replyTo ? replySubject(replyTo.subject) : '', r.contact.id, r.company.id,
+    !!replyTo, replyTo?.messageId ?? null]);
   return emailById(em, actor, row.id);
 }
 

@@ -182,7 +182,8 @@ async function commitDrafts(em: EntityManager, items: readonly { execution: Exec
     const status = outcome.isAi ? 'processing' : 'draft';
     const draft = regenerateTarget(execution.idempotency_key);
     if (draft) {
-      await tenantSql(em, org).all(`update channel_email set subject = ?, body = ?, play_id = ?, play_name = ?, play_version = ?, execution_id = ?, is_ai_email_generated = ?,
+      // A reply keeps its subject ('Re: …', or what the user made of it): the play writes the body.
+      await tenantSql(em, org).all(`update channel_email set subject = case when is_reply then subject else ? end, body = ?, play_id = ?, play_name = ?, play_version = ?, execution_id = ?, is_ai_email_generated = ?,
                 status = ?, status_message = null, provenance = ?::jsonb, updated_at = clock_timestamp()
           where id = ? and organization_id = ? and status not in ('cancelled', 'sent', 'scheduled')`, [outcome.subject, outcome.body, outcome.playId, outcome.playName, outcome.playVersion, execution.id, outcome.isAi, status, JSON.stringify(provenance), draft, org]);
       continue;

@@ -101,6 +101,10 @@ export const ChannelEmail = defineEntity({
     statusMessage: p.text().nullable(),
     showToFromCc: p.boolean().default(false),
     provenance: p.json<EmailProvenance>().nullable(),
+    /** A reply to a received message: its subject stays the reply's ('Re: …'); a play writes the body only. */
+    isReply: p.boolean().default(false),
+    /** The received message a reply answers (its Graph id): sent through createReply, in the thread. */
+    replyToMessageId: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -185,7 +185,7 @@ export async function playRoutes(app: FastifyInstance): Promise<void> {
   r.post('/email/draft', {
     schema: { tags: emailTags, summary: "A new draft to a contact (its primary company) or a company (its key contact): 'Draft Email to {name}'", body: CreateDraftBody, response: { 201: EmailResponse, ...errors } },
   }, async (req, reply) => {
-    const email = await createDraft(req.em, emailActor(req), req.body.contactId, req.body.companyId);
+    const email = await createDraft(req.em, emailActor(req), req.body.contactId, req.body.companyId, req.body.replyTo);
     return reply.status(201).send({ success: true as const, message: EMAIL_MESSAGES.saved, email });
   });
 

@@ -271,6 +271,37 @@ describe('plays: running and drafts', () => {
     expect((await rep.put(`/api/v1/email/draft/${d.channelEmailId}`, { subject: 'late' })).json().message).toBe('Invalid email information.');
   });
 
+  it("a reply drafted from the message being read keeps 'Re: <subject>' (a play writes its body) unless the user edits it", async () => {
+    const { ct } = await companyWithKey(rep, 'Ria');
+    const created = await rep.post('/api/v1/email/draft', { contactId: ct.id, replyTo: { subject: 'Re: Quick question about Ria Holdings', messageId: 'AAkALgReplyTo1' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const d = created.json().email as EmailDraftDto;
+    expect(d).toMatchObject({ subject: 'Re: Quick question about Ria Holdings', reply: { messageId: 'AAkALgReplyTo1' } });
+    fake.when((r) => lastUserText(r).includes('Ria'), { json: { subject: 'A brand new subject', body: 'Hello Ria' } });
+    const playId = await publish(rep, { name: 'Reply play', instructions: [text('Write a reply')] });
+    const generated = async () => {
+      const gen = (await rep.post('/api/v1/email/generate', { channelEmailId: d.channelEmailId, playId })).json().email as EmailDraftDto;
+      return eventually(async () => {
+        const r = await rep.post('/api/v1/entity/check-ai-generated', { executionId: gen.executionId, channelEmailId: d.channelEmailId });
+        return r.statusCode === 200 && r.json().email.status === 'draft' ? r.json().email as EmailDraftDto : undefined;
+      }, 'the written reply');
+    };
+    expect(await generated()).toMatchObject({ subject: 'Re: Quick question about Ria Holdings', emailBody: '<p>Hello Ria</p>', reply: { messageId: 'AAkALgReplyTo1' } });
+    // The user's own subject stays through a regeneration.
+    await rep.put(`/api/v1/email/draft/${d.channelEmailId}`, { subject: 'Numbers for next week' });
+    expect((await generated()).subject).toBe('Numbers for next week');
+    // A subject without a prefix gets one, never doubled; a message id is optional; a draft that is not a reply has none.
+    const plain = (await rep.post('/api/v1/email/draft', { contactId: ct.id, replyTo: { subject: 'RE: Re: Numbers' } })).json().email as EmailDraftDto;
+    expect(plain).toMatchObject({ subject: 'RE: Numbers', reply: { messageId: null } });
+    expect((await rep.post('/api/v1/email/draft', { contactId: ct.id })).json().email).toMatchObject({ subject: '', reply: null });
+    // Bad input: a 400 with the spec's message, nothing made.
+    const before = (await pending(rep)).length;
+    const bad = await rep.post('/api/v1/email/draft', { contactId: ct.id, replyTo: { subject: 'x', messageId: "x' or 1=1" } });
+    expect([bad.statusCode, bad.json().message]).toEqual([400, 'Invalid email information.']);
+    expect((await rep.post('/api/v1/email/draft', { contactId: ct.id, replyTo: { subject: 'nul\u0000' } })).statusCode).toBe(400);
+    expect((await pending(rep)).length).toBe(before);
+  });
+
   it('a failed model call makes a regenerated draft an error with the spec message', async () => {
     const { co } = await companyWithKey(rep, 'Gus');
     const d = (await rep.post('/api/v1/email/draft', { companyId: co.id })).json().email as EmailDraftDto;

@@ -202,13 +202,16 @@ export class GraphClient {
 
   /**
    * A reply to a received message that keeps the thread (POST /me/messages/{id}/createReply: a
-   * draft with the original's conversation and quoted headers), with our body and recipients; then
+   * draft with the original's conversation and quoted headers), with our subject, body and
+   * recipients (`message` carries any writable property to set on the reply; Graph's own subject
+   * would be 'RE: <original>', ours is the draft's — the reply's unless the user changed it); then
    * the outbox id is set on it (PATCH, the documented way to add a single-value extended property),
    * so a retry finds it like any other message.
    */
   async createReply(token: string, replyToId: string, m: GraphMessageInput): Promise<MessageRef> {
     const draft = await this.graph<MessageRef>(token, 'POST', `/me/messages/${encodeURIComponent(replyToId)}/createReply`, {
       message: {
+        ...(m.subject.trim() ? { subject: m.subject } : {}),
         body: { contentType: 'HTML', content: m.html },
         toRecipients: m.to.map((address) => ({ emailAddress: { address } })),
         ccRecipients: m.cc.map((address) => ({ emailAddress: { address } })),

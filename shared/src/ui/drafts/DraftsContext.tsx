@@ -20,7 +20,12 @@ export const PROCESSING_POLL_MS = 4000;
 const VERIFY_CONCURRENCY = 4;
 export const REFRESH_THROTTLE_MS = 300;
 
-export interface DraftTarget { contactId?: string | null; companyId?: string | null }
+export interface DraftTarget {
+  contactId?: string | null;
+  companyId?: string | null;
+  /** A reply to the message being read: its subject (the draft's becomes 'Re: …') and Graph id. */
+  replyTo?: { subject: string; messageId?: string | null };
+}
 
 export interface DraftsState {
   /** The panels' drafts (not cancelled, sent or scheduled), in panel order (rightmost first). */
@@ -105,7 +110,7 @@ export function DraftsProvider({ userId, children }: { userId: string; children:
   }, [setExpanded]);
   const create = useCallback(async (target: DraftTarget) => {
     try {
-      const res = await api.emails.create({ contactId: target.contactId ?? null, companyId: target.companyId ?? null });
+      const res = await api.emails.create({ contactId: target.contactId ?? null, companyId: target.companyId ?? null, ...(target.replyTo ? { replyTo: target.replyTo } : {}) });
       update(res.email);
       open(res.email.channelEmailId);
       return res.email;
