@@ -34,12 +34,20 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
 
 
+/** Graph's timeZoneBase or customTimeZone (with '@odata.type': '#microsoft.graph.customTimeZone'). */
+export type FakeZone = { name: string } | {
+  '@odata.type': '#microsoft.graph.customTimeZone'; name: string; bias: number;
+  standardOffset: { time: string; dayOccurrence: number; dayOfWeek: string; month: number; year: number };
+  daylightOffset: { time: string; dayOccurrence: number; dayOfWeek: string; month: number; year: number; daylightBias: number };
+};
+
 export interface FakeMailUser {
   id: string;
   mail: string;
   displayName: string;
   timeZone: string;
-  workingHours: { daysOfWeek: string[]; startTime: string; endTime: string; timeZone: { name: string } } | null;
+  /** As Graph answers it: timeZone is a timeZoneBase ({name}) or a customTimeZone (Windows-style bias, standard/daylight rules). */
+  workingHours: { daysOfWeek: string[]; startTime: string; endTime: string; timeZone: FakeZone } | null;
 }
 
 export interface FakeMessage {

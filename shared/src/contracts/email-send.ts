@@ -43,6 +43,8 @@ export const EmailServiceStatusResponse = z.object({
   workingHoursSource: z.enum(['mailbox', 'profile', 'default']),
   /** Emails of the caller waiting to leave. */
   queued: z.number().int(),
+  /** Set when the mailbox's time zone is one the product cannot read: which zone the send window follows instead. */
+  zoneNotice: z.string().nullable().optional(),
 });
 export type EmailServiceStatusResponse = z.infer<typeof EmailServiceStatusResponse>;
 
@@ -90,6 +92,8 @@ export type SendToMyselfBody = z.infer<typeof SendToMyselfBody>;
 export const SEND_WINDOW_MESSAGES = {
   invalid: 'Please enter a valid send window: days, a start before the end, and a time zone.',
   saved: 'Send window saved.',
+  unknownZone: (mailboxZone: string, used: string) =>
+    `Your mailbox's time zone (${mailboxZone}) is not one we know: scheduled emails follow ${used} until you set your own send window.`,
 } as const;
 export const SendWindowBody = z.object({
   window: z.object({

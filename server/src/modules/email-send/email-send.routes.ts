@@ -46,7 +46,11 @@ export async function emailSendRoutes(app: FastifyInstance): Promise<void> {
     if (!state) return back('error');
     if (req.query.error || !req.query.code) return back('error', state.r);
     try {
-      await completeConnect(req.em, app.config, state, req.query.code);
+      const row = await completeConnect(req.em, app.config, state, req.query.code);
+      const { unknownZone, hours } = workingHoursOf({ calendar: null }, row);
+      if (unknownZone) {
+        req.log.warn({ integrationId: row.id, mailboxZone: unknownZone, used: hours.timeZone }, 'office 365 mailbox in a time zone we do not know');
+      }
     } catch (err) {
       req.log.warn({ err }, 'office 365 connect failed');
       return back('error', state.r);
@@ -73,7 +77,7 @@ export async function emailSendRoutes(app: FastifyInstance): Promise<void> {
     const a = actorOf(req);
     const i = await findConnection(req.em, a.organizationId, a.userId);
     const present = i && i.active ? i : null;
-    const { hours, source } = workingHoursOf({ calendar: a.calendar }, present);
+    const { hours, source, unknownZone } = workingHoursOf({ calendar: a.calendar }, present);
     const [q] = await tenantSql(req.em, a.organizationId).all<{ n: string }>(`select count(*) as n from email_outbox where organization_id = ? and owner_id = ? and state in ('queued', 'sending')`, [a.organizationId, a.userId]);
     return {
       success: true as const,
@@ -81,6 +85,7 @@ export async function emailSendRoutes(app: FastifyInstance): Promise<void> {
       integration: i ? { id: i.id, account: i.name, expiresAt: i.expiresAt?.toISOString() ?? null, active: i.active } : null,
       banner: emailIntegrationBanner(present ? { provider: 'Office 365', expiresAt: present.expiresAt ?? null } : null),
       workingHours: hours, workingHoursSource: source, queued: Number(q.n),
+      zoneNotice: unknownZone ? SEND_WINDOW_MESSAGES.unknownZone(unknownZone, hours.timeZone) : null,
     };
   });
 
@@ -90,7 +95,7 @@ export async function emailSendRoutes(app: FastifyInstance): Promise<void> {
     const a = authOf(req);
     const w = req.body.window;
     // An unknown zone would silently mean UTC: refused instead.
-    if (w && ianaZone(w.timeZone) === 'UTC' && !/^(UTC|Etc\/UTC|Coordinated Universal Time)$/i.test(w.timeZone)) throw badRequest(SEND_WINDOW_MESSAGES.invalid);
+    if (w && !ianaZone(w.timeZone)) throw badRequest(SEND_WINDOW_MESSAGES.invalid);
     await tenantSql(req.em, a.organizationId).run(`update app_user set calendar = case when ?::jsonb is null then calendar - 'sendWindow' else calendar || jsonb_build_object('sendWindow', ?::jsonb, 'timezone', ?::text) end
                            where id = ? and organization_id = ?`,
       [w ? JSON.stringify(w) : null, w ? JSON.stringify({ daysOfWeek: w.daysOfWeek, startTime: w.startTime, endTime: w.endTime }) : null, w?.timeZone ?? null, a.user.id, a.organizationId]);

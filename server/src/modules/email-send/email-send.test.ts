@@ -2,7 +2,7 @@
 // PostgreSQL and the loopback fake of the identity platform and Graph: connecting (PKCE, encrypted
 // tokens), every message, other users and organizations (404), send now, schedule inside the send
 // window, Cancel Send & Edit, Try Again, and exactly-once under crashes at every step of a send.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, onTestFinished } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { connectMailbox } from '../../../test/mailbox';
 import { FakeGraphServer } from '../../../test/fakes/graph-server';
@@ -191,6 +191,46 @@ describe('email sending (Office 365)', () => {
     expect((await colleague.get('/api/v1/email/service-status')).json().workingHoursSource).not.toBe('profile');
     await rep.put('/api/v1/email/send-window', { window: null });
     expect((await rep.get('/api/v1/email/service-status')).json().workingHoursSource).toBe('mailbox');
+  });
+
+  it("the mailbox's time zone as Graph answers it: any Windows zone, its own offset and rules (customTimeZone), and an unknown one said out loud", async () => {
+    const weekdays = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'];
+    const nine = { daysOfWeek: weekdays, startTime: '09:00:00.0000000', endTime: '17:00:00.0000000' };
+    const zones = (await createOrg(ctx, { name: 'Zones Co' })).organization.id;
+    // Other tests here read the one office365 integration row: this test's mailboxes go when it ends.
+    onTestFinished(async () => { await sql(`delete from integration where organization_id = ?`, [zones]); });
+    const repIn = async (mailboxZone: string, timeZone: NonNullable<Parameters<typeof fake.addUser>[0]['workingHours']>['timeZone']) => {
+      const u = await createUser(ctx, zones, { firstName: 'Zone' });
+      fake.addUser({ mail: u.email, timeZone: mailboxZone, workingHours: { ...nine, timeZone } });
+      const c = await signedIn(ctx, u.email);
+      await connectMailbox(c, fake, u.email);
+      return c;
+    };
+    // Wednesday 2031-03-05 00:00Z → that day's 09:00 in the mailbox's zone.
+    const sendTime = async (c: TestClient) => (await c.post('/api/v1/email/send-time', { scheduledAt: '2031-03-05T00:00:00Z' })).json().sendAt;
+    const karachi = await repIn('Pakistan Standard Time', { name: 'Pakistan Standard Time' });
+    expect(await sendTime(karachi)).toBe('2031-03-05T04:00:00.000Z');
+    expect((await karachi.get('/api/v1/email/service-status')).json())
+      .toMatchObject({ workingHoursSource: 'mailbox', workingHours: { timeZone: 'Pakistan Standard Time' }, zoneNotice: null });
+    const tehran = await repIn('Iran Standard Time', { name: 'Iran Standard Time' });
+    expect(await sendTime(tehran)).toBe('2031-03-05T05:30:00.000Z');
+    // A custom zone: UTC+05:45 (Windows-style bias −345), no daylight time.
+    const custom = await repIn('Customized Time Zone', { '@odata.type': '#microsoft.graph.customTimeZone', name: 'Customized Time Zone', bias: -345,
+      standardOffset: { time: '00:00:00.0000000', dayOccurrence: 0, dayOfWeek: 'sunday', month: 0, year: 0 },
+      daylightOffset: { time: '00:00:00.0000000', dayOccurrence: 0, dayOfWeek: 'sunday', month: 0, year: 0, daylightBias: 0 } });
+    expect(await sendTime(custom)).toBe('2031-03-05T03:15:00.000Z');
+    expect((await custom.get('/api/v1/email/service-status')).json()).toMatchObject({ workingHours: { timeZone: 'UTC+05:45' }, zoneNotice: null });
+    // A name nobody knows and no offset: not silently UTC — the card says which zone stands in, and the user's own zone does.
+    const lost = await repIn('Mars Standard Time', { name: 'Mars Standard Time' });
+    expect((await lost.get('/api/v1/email/service-status')).json()).toMatchObject({
+      workingHours: { timeZone: 'UTC' },
+      zoneNotice: "Your mailbox's time zone (Mars Standard Time) is not one we know: scheduled emails follow UTC until you set your own send window.",
+    });
+    const noHours = { monday: [], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [], sunday: [] };
+    await lost.put('/api/v1/user/calendar', { timezone: 'Asia/Taipei', meetingLength: 30, weeklyHours: noHours });
+    const after = (await lost.get('/api/v1/email/service-status')).json();
+    expect(after.zoneNotice).toContain('follow Asia/Taipei');
+    expect(await sendTime(lost)).toBe('2031-03-05T01:00:00.000Z');
   });
 
   it('a scheduled email that is leaving right now cannot be cancelled', async () => {

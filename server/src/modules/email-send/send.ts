@@ -13,7 +13,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import {
   EMAIL_MESSAGES, fieldRequiredMessage, realtimePaths, nextSendTime, workingHoursFromGraph, DEFAULT_WORKING_HOURS, MAILBOX_LIMITS,
-  WEEK_DAYS, ianaZone, todayIn, type WorkingHours,
+  WEEK_DAYS, ianaZone, knowsZone, dateInHours, type WorkingHours,
 } from '@dealscout/shared/domain';
 import { REALTIME_EVENT_KINDS, type EmailDraftDto } from '@dealscout/shared/contracts';
 import { HttpError, badRequest } from '../../lib/errors';
@@ -55,19 +55,35 @@ export const SCHEDULE_MESSAGES = {
 
 const simpleEmail = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The user's working hours: the profile's override, else the mailbox's, else Mon–Fri 8–17 in the profile's zone. */
-export function workingHoursOf(user: { calendar?: Record<string, unknown> | null }, integration: IIntegration | null): { hours: WorkingHours; source: 'mailbox' | 'profile' | 'default' } {
+/**
+ * The user's working hours: the profile's override, else the mailbox's, else Mon–Fri 8–17 in the
+ * profile's zone. A mailbox zone the product cannot read (an unknown name and no offset) is never
+ * silently UTC: the profile's zone stands in (UTC when it has none), and `unknownZone` names the
+ * mailbox's zone so the card says so.
+ */
+export function workingHoursOf(user: { calendar?: Record<string, unknown> | null }, integration: IIntegration | null): {
+  hours: WorkingHours; source: 'mailbox' | 'profile' | 'default'; unknownZone: string | null;
+} {
   const cal = (user.calendar ?? {}) as { timezone?: string; sendWindow?: { daysOfWeek?: string[]; startTime?: string; endTime?: string } };
+  const profileZone = cal.timezone && ianaZone(cal.timezone) ? cal.timezone : null;
   if (cal.sendWindow?.daysOfWeek && cal.sendWindow.startTime && cal.sendWindow.endTime) {
     return {
-      hours: { daysOfWeek: cal.sendWindow.daysOfWeek.filter((d): d is WorkingHours['daysOfWeek'][number] => (WEEK_DAYS as readonly string[]).includes(d)), startTime: cal.sendWindow.startTime, endTime: cal.sendWindow.endTime, timeZone: cal.timezone ?? 'UTC' },
-      source: 'profile',
+      hours: {
+        daysOfWeek: cal.sendWindow.daysOfWeek.filter((d): d is WorkingHours['daysOfWeek'][number] => (WEEK_DAYS as readonly string[]).includes(d)),
+        startTime: cal.sendWindow.startTime, endTime: cal.sendWindow.endTime, timeZone: profileZone ?? 'UTC',
+      },
+      source: 'profile', unknownZone: null,
     };
   }
   const data = (integration?.data ?? {}) as { workingHours?: Parameters<typeof workingHoursFromGraph>[0]; timeZone?: string | null };
   const fromMailbox = workingHoursFromGraph(data.workingHours, data.timeZone);
-  if (fromMailbox) return { hours: fromMailbox, source: 'mailbox' };
-  return { hours: { ...DEFAULT_WORKING_HOURS, timeZone: cal.timezone ?? data.timeZone ?? 'UTC' }, source: 'default' };
+  if (fromMailbox && knowsZone(fromMailbox)) return { hours: fromMailbox, source: 'mailbox', unknownZone: null };
+  if (fromMailbox) return { hours: { ...fromMailbox, timeZone: profileZone ?? 'UTC' }, source: 'mailbox', unknownZone: fromMailbox.timeZone || 'none' };
+  const mailboxZone = data.timeZone && ianaZone(data.timeZone) ? data.timeZone : null;
+  return {
+    hours: { ...DEFAULT_WORKING_HOURS, timeZone: profileZone ?? mailboxZone ?? 'UTC' },
+    source: 'default', unknownZone: !profileZone && !mailboxZone && data.timeZone ? data.timeZone : null,
+  };
 }
 
 function usable(i: IIntegration | null): i is IIntegration {
@@ -76,10 +92,6 @@ function usable(i: IIntegration | null): i is IIntegration {
 
 function plainText(html: string): string {
   return html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/(p|div|li|h\d)>/gi, '\n').replace(/<[^>]+>/g, '').replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/\n{3,}/g, '\n\n').trim();
-}
-
-function dateIn(at: Date, zone: string): string {
-  return todayIn(ianaZone(zone), at) ?? at.toISOString().slice(0, 10);
 }
 
 export interface ScheduleInput {
@@ -122,13 +134,16 @@ export async function scheduleSend(em: EntityManager, boss: PgBoss, config: Conf
        values (gen_random_uuid(), ?, ?, ?, 'queued', ?, ?, ?, 0, ?, ?, clock_timestamp(), clock_timestamp()) returning id`,
       [actor.organizationId, id, actor.userId, sendAt, sendAt, requested, 1 + input.cc.length, input.replyToMessageId ?? current.reply?.messageId ?? null]);
     const activity = tem.create(Activity, {
-      organization: actor.organizationId, type: 'email', title: input.subject.slice(0, 255), date: dateIn(sendAt, hours.timeZone), dueDate: sendAt, status: 'scheduled',
+      organization: actor.organizationId, type: 'email', title: input.subject.slice(0, 255), date: dateInHours(sendAt, hours), dueDate: sendAt,
+      status: 'scheduled',
       source: 'email', sourceId: id, content: plainText(body), subject: input.subject.slice(0, 500), to, others: input.cc, by: actor.email,
       company: current.companyId ?? null, contact: current.contact?.id ?? null, createdBy: actor.userId,
     });
     await tem.flush();
     await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: row.id }, sendJobOptions(actor.organizationId, actor.userId, sendAt));
-    await publish(tem, actor.organizationId, { path: realtimePaths.activities(actor.organizationId), kind: REALTIME_EVENT_KINDS.activityCreated, data: toActivityDto(activity, dateIn(new Date(), hours.timeZone)) });
+    const today = dateInHours(new Date(), hours);
+    const created = { path: realtimePaths.activities(actor.organizationId), kind: REALTIME_EVENT_KINDS.activityCreated, data: toActivityDto(activity, today) };
+    await publish(tem, actor.organizationId, created);
     return { email: await emailById(tem, actor, id), outboxId: row.id, sendAt };
   });
 }

@@ -11,6 +11,7 @@
 // send went through. Every message carries the outbox id in a single-value extended property.
 import { createHash, randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
+import type { GraphWorkingHoursZone } from '@dealscout/shared/domain';
 
 export const DELEGATED_SCOPES = ['openid', 'profile', 'email', 'offline_access', 'User.Read', 'Mail.Send', 'Mail.ReadWrite', 'MailboxSettings.Read'];
 
@@ -78,9 +79,10 @@ export interface InboxChange {
 /** One page of a delta round: its changes, then either the next page or the link of the next round. */
 export interface InboxDeltaPage { changes: InboxChange[]; nextLink: string | null; deltaLink: string | null }
 
+/** The parts of Graph's mailboxSettings we read. workingHours.timeZone is a timeZoneBase ({name}) or a customTimeZone (bias, rules). */
 export interface MailboxSettings {
   timeZone: string | null;
-  workingHours: { daysOfWeek?: string[]; startTime?: string; endTime?: string; timeZone?: { name?: string } } | null;
+  workingHours: { daysOfWeek?: string[]; startTime?: string; endTime?: string; timeZone?: GraphWorkingHoursZone } | null;
 }
 
 /** The connections to the identity platform and Graph: kept alive and shared by every mailbox of the process. */

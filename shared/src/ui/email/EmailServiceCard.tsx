@@ -160,6 +160,9 @@ export function EmailServiceCard({ returnTo = '/account/profile', openConsent }:
             {status.data!.workingHours.startTime.slice(0, 5)}–{status.data!.workingHours.endTime.slice(0, 5)} ({status.data!.workingHours.timeZone}), {status.data!.workingHours.daysOfWeek.map((d) => d.slice(0, 3)).join(', ')}
             {status.data!.workingHoursSource === 'mailbox' ? ' — from your mailbox' : status.data!.workingHoursSource === 'profile' ? ' — your own' : ''}
             {!editingWindow && <Button size="small" appearance="transparent" onClick={() => setEditingWindow(true)} data-testid="email-service-window-edit">Change</Button>}
+            {status.data!.zoneNotice && (
+              <Text block className={styles.warn} role="status" data-testid="email-service-zone-notice">{status.data!.zoneNotice}</Text>
+            )}
           </dd>
         </dl>
       )}

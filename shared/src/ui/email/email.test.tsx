@@ -54,6 +54,13 @@ describe('EmailServiceCard', () => {
     expect(connect).toHaveBeenCalledWith({ returnTo: '/account/profile' });
   });
 
+  it("a mailbox zone the server cannot read: the card says which zone the send window follows instead", async () => {
+    const zoneNotice = "Your mailbox's time zone (Mars Standard Time) is not one we know: scheduled emails follow UTC until you set your own send window.";
+    const status = async () => serviceStatus({ zoneNotice, workingHours: { ...serviceStatus().workingHours, timeZone: 'UTC' } });
+    renderWithApi(<EmailServiceCard />, fakeApi({ emailService: { status } }));
+    expect((await screen.findByTestId('email-service-zone-notice')).textContent).toBe(zoneNotice);
+  });
+
   it('connected: the account, Expires at, the send window; Disconnect goes through the confirmation modal', async () => {
     const user = userEvent.setup();
     const disconnect = vi.fn(async () => ({ success: true as const, message: 'Office 365 disconnected.' }));
