@@ -81,13 +81,16 @@ describe('CRM sync in Chromium', () => {
     await dialog.getByTestId('contact-add-mapping').click();
     await dialog.getByTestId('contact-crm-field').nth(1).selectOption('FirstName');
     await page.waitForTimeout(300);
+    // One action bar with one primary action (Back · Cancel · Save mappings).
+    const primaries = await dialog.getByRole('button').evaluateAll((bs) => bs.filter((b) => getComputedStyle(b).backgroundColor === 'rgb(15, 108, 189)').map((b) => b.textContent));
+    expect(primaries).toEqual(['Save mappings']);
     await shot(page, 'mapping');
     await dialog.getByTestId('sync-settings-save').click();
     await toast('success', 'Sync settings saved').waitFor();
     const [settings] = await server.query<{ account_mappings: { crmField: string; reconciliation: string }[]; contact_mappings: { crmField: string }[] }>(`select account_mappings, contact_mappings from crm_sync_settings`);
     expect(settings.account_mappings.map((m) => [m.crmField, m.reconciliation])).toEqual([['Name', 'use_latest'], ['Website', 'keep_existing']]);
     expect(settings.contact_mappings.map((m) => m.crmField)).toEqual(['Email', 'FirstName']);
-    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    // Saving closes the dialog.
     await dialog.waitFor({ state: 'hidden' });
 
     // Sync from the header: progress, then completed (both stay until dismissed).

@@ -174,6 +174,11 @@ describe('Chrome side panel in Chromium', () => {
     await shot(panel, '03-company');
     await unassigned.getByTestId('drawer-enrichment-run').click();
     await panel.getByText('1 enrichment execution(s) started').first().waitFor();
+    // The toast sits at the bottom of the panel, clear of its header and toolbar.
+    const toastBox = (await panel.getByTestId('toast-success').boundingBox())!;
+    const toolbarBox = (await panel.getByTestId('panel-toolbar').boundingBox())!;
+    expect(toastBox.y).toBeGreaterThan(toolbarBox.y + toolbarBox.height);
+    await shot(panel, '04a-toast-clear-of-toolbar');
     await expect.poll(() => unassigned.getByTestId('enrichment-result').innerText(), { timeout: 20_000 }).toBe('Processing...');
     await shot(panel, '04-processing');
     await expect.poll(() => unassigned.getByTestId('enrichment-result').innerText(), { timeout: 30_000 }).toBe('2011');

@@ -79,6 +79,17 @@ describe('scoring ideas, in Chromium', () => {
     await card.getByLabel('Score', { exact: true }).selectOption('6');
     await card.getByTestId('score-field-weight').selectOption('40');
     await expect.poll(() => page.getByTestId('weight-legend-item').allTextContents(), { timeout: 10_000 }).toEqual(['Name 50%', 'Website 30%', 'Shortlisted 20%']);
+    // The rule rows of a text, a URL and a boolean field line up: operator, value and score at the same x and width.
+    const columnsOf = () => page.getByTestId('score-rule').evaluateAll((rows) => rows.map((r) => ['Operator', 'Value', 'Score'].map((name) => {
+      const box = r.querySelector(`[aria-label="${name}"]`)!.getBoundingClientRect();
+      return [Math.round(box.left), Math.round(box.width)];
+    })));
+    const columns = await columnsOf();
+    expect(columns).toHaveLength(3);
+    expect(columns[1]).toEqual(columns[0]);
+    expect(columns[2]).toEqual(columns[0]);
+    // The collapse control is an icon button named for its field.
+    expect(await page.getByRole('button', { name: 'Collapse Website' }).locator('svg').count()).toBe(1);
     await shot(page, '01-editor');
 
     await page.getByTestId('score-model-save').click();

@@ -122,7 +122,8 @@ export function PanelApp({ host, queryClient: given }: { host: PanelHost; queryC
                 )}
               </div>
             </div>
-            <AppToaster />
+            {/* At the bottom: the panel's top is its header and toolbar. */}
+            <AppToaster position="bottom" />
           </ApiProvider>
         </QueryClientProvider>
       </PluginModeProvider>

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, configure, renderHook, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { render } from '@testing-library/react';
-import { DrawerProvider } from '@dealscout/shared/ui';
+import { FluentProvider, webLightTheme } from '@fluentui/react-components';
+import { DrawerProvider, useNotify } from '@dealscout/shared/ui';
 import { fakeApi, renderWithApi } from '../../../shared/src/ui/test-render';
 import type { LookupBody } from '@dealscout/shared/contracts';
 import { MemoryHost } from '../host/memory-host';
@@ -152,6 +153,21 @@ describe('PanelApp: sign-in with a bearer token kept in extension storage', { ti
     expect((await screen.findByTestId('signin-notice')).textContent).toBe(SESSION_ENDED);
     expect(host.session).toBeNull();
     vi.unstubAllGlobals();
+  });
+
+  it("puts its toasts at the bottom, clear of the panel's header and toolbar", async () => {
+    const host = new MemoryHost();
+    host.settings = { serverUrl: 'https://dealscout.example.com' };
+    let notify: ReturnType<typeof useNotify> | null = null;
+    function Grab() {
+      notify = useNotify();
+      return null;
+    }
+    render(<><PanelApp host={host} /><FluentProvider theme={webLightTheme}><Grab /></FluentProvider></>);
+    await screen.findByTestId('signin-server');
+    act(() => notify!.success('1 enrichment execution(s) started'));
+    const toast = await screen.findByTestId('toast-success');
+    expect(toast.closest('[data-toaster-position]')?.getAttribute('data-toaster-position')).toBe('bottom');
   });
 
   it('a session of another server is not used', async () => {

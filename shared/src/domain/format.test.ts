@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fieldCurrency, formatFieldValue, isCurrencyCode } from './format';
+import { fieldCurrency, formatFieldValue, isCurrencyCode, untypedColumnType } from './format';
+import { formatValue, valueText } from './values';
 
 describe('formatFieldValue: one formatter for every data type', () => {
   it('a currency value carries its currency, grouped, with cents', () => {
@@ -34,5 +35,31 @@ describe('fieldCurrency: the field override, else the organization default, else
     expect(fieldCurrency('XYZ1', 'nope')).toBe('USD');
     expect(isCurrencyCode('usd')).toBe(false);
     expect(isCurrencyCode('JPY')).toBe(true);
+  });
+});
+
+describe('untyped columns (a list source\'s other columns): numbers grouped like number fields', () => {
+  it('a column of plain numbers is a number column; its values read like the companies table ("1,625")', () => {
+    const type = untypedColumnType('Employees', ['1625', '980', '', null, '12500.5']);
+    expect(type).toBe('number');
+    // The shared value renderer with the column's number hint.
+    const text = (v: unknown) => valueText(formatValue(v, { key: 'Employees', dataType: type })) ?? '';
+    expect(['1625', '980', '12500.5', 1597].map(text)).toEqual(['1,625', '980', '12,500.5', '1,597']);
+    expect(text(null)).toBe('');
+  });
+
+  it('years, codes, identifiers and phone numbers stay as written; so does text and a column with any non-number', () => {
+    expect(untypedColumnType('Founded', ['2011', '1998'])).toBe('text');
+    expect(untypedColumnType('Year', ['2011'])).toBe('text');
+    expect(untypedColumnType('zip_code', ['10115'])).toBe('text');
+    expect(untypedColumnType('SIC', ['7372'])).toBe('text');
+    expect(untypedColumnType('companyId', ['123456'])).toBe('text');
+    expect(untypedColumnType('Phone', ['4915112345678'])).toBe('text');
+    expect(untypedColumnType('Employees', ['1625', 'about 200'])).toBe('text');
+    expect(untypedColumnType('Employees', ['01625'])).toBe('text');
+    expect(untypedColumnType('Employees', ['1,625'])).toBe('text');
+    expect(untypedColumnType('Employees', ['', null])).toBe('text');
+    expect(untypedColumnType('Number of employees', ['1625'])).toBe('number');
+    expect(valueText(formatValue('2011', { key: 'Founded', dataType: untypedColumnType('Founded', ['2011']) }))).toBe('2011');
   });
 });

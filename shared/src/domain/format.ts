@@ -56,3 +56,24 @@ export function formatFieldValue(dataType: FieldDataType, value: unknown, option
 export function formatFieldParts(dataType: FieldDataType, value: unknown, options: FormatOptions = {}): FormattedValue {
   return formatValue(value, { dataType, currency: dataType === 'currency' ? fieldCurrency(options.currency, null) : null });
 }
+
+/** Column names whose numbers are codes or years, never grouped ('2011', not '2,011'). */
+const CODE_LIKE = /\b(years?|founded|since|established|zip|postal|post ?code|postcode|phone|tel|fax|id|ids|code|sic|naics|cik|duns|ein|vat)\b/i;
+const PLAIN_NUMBER = /^-?(0|[1-9]\d{0,14})(\.\d+)?$/;
+
+/**
+ * The kind of a column of untyped values (a list's source columns: a CSV's other columns), read
+ * from its name and the values at hand: 'number' when every present value is a plain decimal
+ * number (no leading zeros, no thousands separators already) and the name does not say it is a
+ * year, a code or an identifier; 'text' otherwise.
+ */
+export function untypedColumnType(name: string, values: readonly unknown[]): 'number' | 'text' {
+  if (CODE_LIKE.test(name.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2'))) return 'text';
+  let any = false;
+  for (const v of values) {
+    if (v === null || v === undefined || v === '') continue;
+    if (typeof v === 'number' ? !Number.isFinite(v) : typeof v !== 'string' || !PLAIN_NUMBER.test(v.trim())) return 'text';
+    any = true;
+  }
+  return any ? 'number' : 'text';
+}

@@ -1,6 +1,7 @@
 // One toaster per client (spec 000 §9: toasts time out after 3000 ms, the copy toast after 500 ms).
 //  - Placement: top centre, over the header band's empty middle, where it covers neither the
-//    drawer's title and buttons (top right) nor the page's toolbar, table or pagination bar.
+//    drawer's title and buttons (top right) nor the page's toolbar, table or pagination bar. The
+//    side panel has no such band (its header and toolbar fill its width): bottom centre there.
 //  - Timing: the spec's timeout is how long the message is on screen. Fluent's own timer only
 //    starts after the enter animation (and pauses while hovered or focused), and its enter and exit
 //    motions (collapse plus a delayed fade: 600 ms each way) kept the 0.5 s copy toast visible for
@@ -15,10 +16,14 @@ import { MotionBehaviourProvider } from '@fluentui/react-motion';
 export const TOASTER_ID = 'dealscout-toaster';
 export const TOAST_TIMEOUT = 3000;
 
-export function AppToaster() {
+/**
+ * `position`: top centre by default; the Chrome side panel puts its toasts at the bottom, since its
+ * top is the panel's own header and toolbar (Enrich, Add to list), which a toast there covered.
+ */
+export function AppToaster({ position = 'top' }: { position?: 'top' | 'bottom' }) {
   return (
     <MotionBehaviourProvider value="skip">
-      <Toaster toasterId={TOASTER_ID} position="top" offset={{ vertical: 6 }} timeout={-1} limit={4} />
+      <Toaster toasterId={TOASTER_ID} position={position} offset={{ vertical: position === 'top' ? 6 : 12 }} timeout={-1} limit={4} />
     </MotionBehaviourProvider>
   );
 }

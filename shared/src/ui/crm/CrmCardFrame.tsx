@@ -157,11 +157,7 @@ export function CrmCardFrame({ provider, icon, title, isAdmin, renderConnect, re
         <DialogSurface style={{ ...surface, maxWidth: '860px', width: '100%' }} data-testid={`${provider}-mapping-dialog`}>
           <DialogBody>
             <DialogTitle>{name}: {CRM_CARD_TEXT.mapping.toLowerCase()}</DialogTitle>
-            <DialogContent>{open === 'mapping' && <CrmSyncSettings isAdmin={isAdmin} />}</DialogContent>
-            <DialogActions>
-              <Button onClick={() => setOpen('settings')}>Back</Button>
-              <Button appearance="primary" onClick={() => setOpen(null)}>Close</Button>
-            </DialogActions>
+            {open === 'mapping' && <CrmSyncSettings isAdmin={isAdmin} dialog={{ onBack: () => setOpen('settings'), onClose: () => setOpen(null) }} />}
           </DialogBody>
         </DialogSurface>
       </Dialog>

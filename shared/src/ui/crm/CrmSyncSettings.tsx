@@ -2,10 +2,13 @@
 // syncContacts) and the field mappings — Account ↔ company and Contact ↔ contact — each a field from
 // the CRM's own list (Salesforce describe, Affinity attributes and fields) onto a Dealscout field
 // (built-in or custom), with the side that wins a conflict: 'Latest change wins' (use_latest) or
-// 'Keep the Dealscout value' (keep_existing). Admins edit; users see them read-only.
-import { useEffect, useMemo, useState } from 'react';
+// 'Keep the Dealscout value' (keep_existing). Admins edit; users see them read-only. In a dialog
+// (`dialog` given) it renders the dialog's content and its action bar: Back at the start, then
+// Cancel and the one primary action, 'Save mappings' (which saves and closes); a user who cannot
+// edit gets Close.
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Field, Select, Spinner, Switch, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, DialogActions, DialogContent, Field, Select, Spinner, Switch, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { AddRegular, DeleteRegular } from '@fluentui/react-icons';
 import {
   CRM_NAMES, CRM_SYNC_MESSAGES, type CrmFieldDto, type FieldDto, type FieldMapping, type Reconciliation, type SyncSettingsBody,
@@ -85,7 +88,14 @@ function MappingRows({ title, testid, crmFields, ours, rows, onChange, readOnly,
   );
 }
 
-export function CrmSyncSettings({ isAdmin, onSaved }: { isAdmin: boolean; onSaved?: () => void }) {
+export interface CrmSyncSettingsProps {
+  isAdmin: boolean;
+  onSaved?: () => void;
+  /** Rendered as a dialog's content and action bar: Back goes to the previous dialog, Close/Cancel closes. */
+  dialog?: { onBack?: () => void; onClose: () => void };
+}
+
+export function CrmSyncSettings({ isAdmin, onSaved, dialog }: CrmSyncSettingsProps) {
   const styles = useStyles();
   const api = useApi();
   const notify = useNotify();
@@ -105,8 +115,27 @@ export function CrmSyncSettings({ isAdmin, onSaved }: { isAdmin: boolean; onSave
   const oursCompany = useMemo(() => mappableFields(companyFields.data ?? [], 'company'), [companyFields.data]);
   const oursContact = useMemo(() => mappableFields(contactFields.data ?? [], 'contact'), [contactFields.data]);
 
-  if (settings.isError || crmFields.isError) return <Text role="alert" data-testid="sync-settings-error">{serverMessage(settings.error ?? crmFields.error) ?? 'Integration data not found'}</Text>;
-  if (!draft || !crmFields.data || !companyFields.data || !contactFields.data) return <Spinner size="tiny" label="Loading fields…" />;
+  // In a dialog: the content, then the action bar (one primary action).
+  const frame = (body: ReactNode, save: (() => Promise<void>) | null) => (!dialog ? body : (
+    <>
+      <DialogContent>{body}</DialogContent>
+      <DialogActions position="start">
+        {dialog.onBack && <Button onClick={dialog.onBack} data-testid="sync-settings-back">Back</Button>}
+      </DialogActions>
+      <DialogActions position="end">
+        {save ? (
+          <>
+            <Button onClick={dialog.onClose} data-testid="sync-settings-cancel">Cancel</Button>
+            <Button appearance="primary" disabled={saving} onClick={() => void save()} data-testid="sync-settings-save">{saving ? 'Saving…' : 'Save mappings'}</Button>
+          </>
+        ) : (
+          <Button appearance="primary" onClick={dialog.onClose} data-testid="sync-settings-close">Close</Button>
+        )}
+      </DialogActions>
+    </>
+  ));
+  if (settings.isError || crmFields.isError) return frame(<Text role="alert" data-testid="sync-settings-error">{serverMessage(settings.error ?? crmFields.error) ?? 'Integration data not found'}</Text>, null);
+  if (!draft || !crmFields.data || !companyFields.data || !contactFields.data) return frame(<Spinner size="tiny" label="Loading fields…" />, null);
   const crmName = CRM_NAMES[crmFields.data.provider];
   const readOnly = !isAdmin;
   const complete = draft.accountMappings.length > 0 && draft.contactMappings.length > 0;
@@ -118,6 +147,7 @@ export function CrmSyncSettings({ isAdmin, onSaved }: { isAdmin: boolean; onSave
       notify.success(res.message ?? CRM_SYNC_MESSAGES.settingsSaved);
       queryClient.setQueryData(SYNC_SETTINGS_KEY, res.settings);
       onSaved?.();
+      dialog?.onClose();
     } catch (e) {
       notify.error(serverMessage(e) ?? 'Could not save the sync settings.');
     } finally {
@@ -125,7 +155,7 @@ export function CrmSyncSettings({ isAdmin, onSaved }: { isAdmin: boolean; onSave
     }
   };
 
-  return (
+  return frame(
     <div className={styles.root} data-testid="sync-settings">
       <Text className={styles.muted}>
         Pick which {crmName} fields fill which Dealscout fields. Sync reads the records owned by your {crmName} user (everything for an Admin) and matches them by {crmName} id, then by domain or email.
@@ -139,11 +169,12 @@ export function CrmSyncSettings({ isAdmin, onSaved }: { isAdmin: boolean; onSave
       <MappingRows title={crmFields.data.provider === 'salesforce' ? 'Contact ↔ Contact' : 'Person ↔ Contact'} testid="contact" crmFields={crmFields.data.contact} ours={oursContact}
         rows={draft.contactMappings} onChange={(contactMappings) => setDraft({ ...draft, contactMappings })} readOnly={readOnly} crmName={crmName} />
       {!complete && <Field validationState="warning" validationMessage={CRM_SYNC_MESSAGES.invalidSettings}><span /></Field>}
-      {!readOnly && (
+      {!readOnly && !dialog && (
         <div className={styles.actions}>
           <Button appearance="primary" disabled={saving} onClick={() => void save()} data-testid="sync-settings-save">{saving ? 'Saving…' : 'Save mappings'}</Button>
         </div>
       )}
-    </div>
+    </div>,
+    readOnly ? null : save,
   );
 }

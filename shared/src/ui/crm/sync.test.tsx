@@ -8,6 +8,7 @@ import { CRM_SYNC_MESSAGES, type CrmSyncResponse, type FieldDto } from '../../co
 import { fakeApi, renderWithApi } from '../test-render';
 import { CrmSyncButton, syncTooltip } from './CrmSyncButton';
 import { CrmSyncSettings, mappableFields } from './CrmSyncSettings';
+import { SalesforceCard } from './SalesforceCard';
 import { syncChangeText } from './SyncHistorySection';
 
 afterEach(cleanup);
@@ -105,5 +106,59 @@ describe('CrmSyncSettings', () => {
       contactMappings: [{ crmField: 'Email', crmLabel: 'Email', fieldId: 'p-mail', reconciliation: 'use_latest' }],
     });
     expect(await screen.findByText(CRM_SYNC_MESSAGES.settingsSaved)).toBeTruthy();
+  });
+});
+
+describe('the Salesforce mapping dialog', () => {
+  const sfIntegration = {
+    id: '33333333-3333-4333-8333-333333333333', provider: 'salesforce' as const, type: 'crm' as const, scope: 'organization' as const,
+    data: {
+      name: 'Salesforce', createdById: 'u1', createdBy: { id: 'u1', firstName: 'Ada', lastName: 'Admin' }, createdAt: '2026-03-04T10:00:00.000Z', expiresAt: '2027-01-02T10:00:00.000Z', active: true,
+      metadata: { name: 'ada@acme.example.com', username: 'ada@acme.example.com', environment: 'production', instanceUrl: 'https://acme.my.salesforce.com' },
+    },
+  };
+  const company = [field({ id: 'c-name', key: 'name', label: 'Name', isMandatory: true })];
+  const contact = [field({ id: 'p-mail', key: 'email', label: 'Email', entityType: 'contact', isMandatory: true })];
+  const apis = (saveSyncSettings = vi.fn()) => fakeApi({
+    llm: { integrations: vi.fn(async () => ({ success: true as const, integrations: [sfIntegration] })) },
+    crm: {
+      syncSettings: vi.fn(async () => ({ success: true as const, settings: { provider: 'salesforce' as const, syncAccounts: true, syncContacts: true, accountMappings: [], contactMappings: [], updatedAt: null } })),
+      fields: vi.fn(async () => ({ success: true as const, provider: 'salesforce' as const, account: [{ name: 'Name', label: 'Account Name', type: 'string', custom: false }], contact: [{ name: 'Email', label: 'Email', type: 'email', custom: false }] })),
+      saveSyncSettings,
+    },
+    fields: { list: vi.fn(async (t?: string) => ({ success: true as const, fields: t === 'company' ? company : contact })) },
+  });
+  const actionBar = (dialog: HTMLElement) => [...dialog.querySelectorAll('.fui-DialogActions button')].map((b) => b.textContent);
+
+  it('has one action bar: Back, then Cancel and the one primary action, Save mappings, which saves and closes', async () => {
+    const user = userEvent.setup();
+    const saveSyncSettings = vi.fn(async (body: unknown) => ({ success: true as const, message: CRM_SYNC_MESSAGES.settingsSaved, settings: { ...(body as object), provider: 'salesforce' as const, updatedAt: null } as never }));
+    renderWithApi(<SalesforceCard isAdmin onAuthorize={() => {}} />, apis(saveSyncSettings));
+    await user.click(await screen.findByTestId('salesforce-settings'));
+    await user.click(await screen.findByTestId('salesforce-mapping'));
+    const dialog = await screen.findByTestId('salesforce-mapping-dialog');
+    await screen.findByTestId('sync-settings');
+    expect(actionBar(dialog)).toEqual(['Back', 'Cancel', 'Save mappings']);
+    // Nothing else to press in the content: the save button is the action bar's, not the form's.
+    expect(dialog.querySelector('.fui-DialogContent [data-testid="sync-settings-save"]')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Close' })).toBeNull();
+    await user.click(screen.getByTestId('account-add-mapping'));
+    await user.click(screen.getByTestId('sync-settings-save'));
+    await waitFor(() => expect(saveSyncSettings).toHaveBeenCalled());
+    await waitFor(() => expect(screen.queryByTestId('salesforce-mapping-dialog')).toBeNull());
+  });
+
+  it('Back returns to the settings; a user who cannot edit gets Close only', async () => {
+    const user = userEvent.setup();
+    renderWithApi(<SalesforceCard isAdmin onAuthorize={() => {}} />, apis());
+    await user.click(await screen.findByTestId('salesforce-settings'));
+    await user.click(await screen.findByTestId('salesforce-mapping'));
+    await screen.findByTestId('sync-settings');
+    await user.click(screen.getByTestId('sync-settings-back'));
+    expect(await screen.findByTestId('salesforce-settings-dialog')).toBeTruthy();
+    cleanup();
+    renderWithApi(<CrmSyncSettings isAdmin={false} dialog={{ onClose: () => {} }} />, apis());
+    await screen.findByTestId('sync-settings');
+    expect([...document.querySelectorAll('.fui-DialogActions button')].map((b) => b.textContent)).toEqual(['Close']);
   });
 });

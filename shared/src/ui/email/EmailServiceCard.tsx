@@ -3,8 +3,9 @@
 // the browser to Microsoft's consent page (the server answers its address); Disconnect asks
 // 'Disconnect Office365 Email Service ?' first. States: 'Expires at' a date; 'Expires soon' at 5
 // days or fewer (with Re Authenticate); 'Expired' at zero or less, or when Microsoft refused the
-// grant (Re Authenticate).
-import { useState } from 'react';
+// grant (Re Authenticate). Back from the consent page (`returnedWith`), the card scrolls into view,
+// takes the focus and says how it went.
+import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Checkbox, Field, Input, Spinner, Subtitle2, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { MailRegular, PlugConnectedRegular, PlugDisconnectedRegular, ArrowSyncRegular } from '@fluentui/react-icons';
@@ -31,6 +32,8 @@ export const EMAIL_SERVICE_TEXT = {
   disconnectConfirm: 'Yes, Disconnect',
   disconnected: 'Office 365 disconnected.',
   connectFailed: 'Could not start connecting Office 365. Please try again.',
+  connectedNow: 'Office 365 connected.',
+  notConnectedBack: 'Office 365 was not connected. Please try again.',
 } as const;
 
 /** The card's state from the days left (spec 001 §4): 'Expires soon' at 5 or fewer, 'Expired' at zero or less. */
@@ -47,7 +50,8 @@ const useStyles = makeStyles({
   card: {
     display: 'flex', flexDirection: 'column', gap: '12px', padding: '16px 20px',
     border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusLarge,
-    backgroundColor: tokens.colorNeutralBackground1,
+    backgroundColor: tokens.colorNeutralBackground1, scrollMarginTop: '24px', scrollMarginBottom: '24px',
+    ':focus-visible': { outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}`, outlineOffset: '2px' },
   },
   head: { display: 'flex', alignItems: 'center', gap: '10px', flexWrap: 'wrap' },
   grow: { flexGrow: 1 },
@@ -107,9 +111,16 @@ export interface EmailServiceCardProps {
   returnTo?: string;
   /** Opens Microsoft's consent page; default: this window goes there. The add-in passes its dialog. */
   openConsent?: (url: string) => void;
+  /**
+   * The user just came back from the consent page ('connected' or 'error'): once the card has its
+   * status, it scrolls into view, takes the focus and says so; then `onReturnHandled` (the host
+   * forgets the outcome, e.g. drops it from the address).
+   */
+  returnedWith?: 'connected' | 'error' | null;
+  onReturnHandled?: () => void;
 }
 
-export function EmailServiceCard({ returnTo = '/account/profile', openConsent }: EmailServiceCardProps) {
+export function EmailServiceCard({ returnTo = '/account/profile', openConsent, returnedWith, onReturnHandled }: EmailServiceCardProps) {
   const styles = useStyles();
   const api = useApi();
   const notify = useNotify();
@@ -120,6 +131,20 @@ export function EmailServiceCard({ returnTo = '/account/profile', openConsent }:
   const status = useQuery({ queryKey: EMAIL_SERVICE_QUERY_KEY, queryFn: () => api.emailService.status() });
   const i = status.data?.integration ?? null;
   const state = i ? emailServiceState(i.expiresAt, i.active) : null;
+
+  const cardRef = useRef<HTMLElement>(null);
+  const handled = useRef(onReturnHandled);
+  handled.current = onReturnHandled;
+  const loaded = !status.isPending;
+  useEffect(() => {
+    const el = cardRef.current;
+    if (!returnedWith || !loaded || !el) return;
+    el.focus({ preventScroll: true });
+    el.scrollIntoView({ block: 'start' });
+    if (returnedWith === 'connected') notify.success(EMAIL_SERVICE_TEXT.connectedNow);
+    else notify.error(EMAIL_SERVICE_TEXT.notConnectedBack);
+    handled.current?.();
+  }, [returnedWith, loaded, notify]);
 
   const connect = async () => {
     setStarting(true);
@@ -134,7 +159,7 @@ export function EmailServiceCard({ returnTo = '/account/profile', openConsent }:
   };
 
   return (
-    <section className={styles.card} aria-label={EMAIL_SERVICE_TEXT.title} data-testid="email-service-card" data-state={state ?? 'none'}>
+    <section ref={cardRef} tabIndex={-1} id="email-service" className={styles.card} aria-label={EMAIL_SERVICE_TEXT.title} data-testid="email-service-card" data-state={state ?? 'none'}>
       <div className={styles.head}>
         <MailRegular fontSize={24} />
         <Subtitle2 as="h3" className={styles.grow}>{EMAIL_SERVICE_TEXT.title}</Subtitle2>

@@ -61,6 +61,30 @@ describe('EmailServiceCard', () => {
     expect((await screen.findByTestId('email-service-zone-notice')).textContent).toBe(zoneNotice);
   });
 
+  it('back from the consent page: once loaded, the card scrolls into view, takes the focus and says how it went', async () => {
+    const scrolled = vi.fn();
+    const original = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = scrolled;
+    try {
+      const handled = vi.fn();
+      renderWithApi(<EmailServiceCard returnedWith="connected" onReturnHandled={handled} />, fakeApi({ emailService: { status: async () => serviceStatus() } }));
+      const card = screen.getByTestId('email-service-card');
+      expect(document.activeElement).not.toBe(card);
+      await screen.findByTestId('email-service-connected');
+      await waitFor(() => expect(document.activeElement).toBe(card));
+      expect(scrolled).toHaveBeenCalledTimes(1);
+      expect(scrolled.mock.contexts[0]).toBe(card);
+      expect((await screen.findByTestId('toast-success')).textContent).toBe('Office 365 connected.');
+      expect(handled).toHaveBeenCalledTimes(1);
+      cleanup();
+      renderWithApi(<EmailServiceCard returnedWith="error" />, fakeApi({ emailService: { status: async () => serviceStatus({ integration: null }) } }));
+      await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('email-service-card')));
+      expect((await screen.findByTestId('toast-error')).textContent).toBe('Office 365 was not connected. Please try again.');
+    } finally {
+      Element.prototype.scrollIntoView = original;
+    }
+  });
+
   it('connected: the account, Expires at, the send window; Disconnect goes through the confirmation modal', async () => {
     const user = userEvent.setup();
     const disconnect = vi.fn(async () => ({ success: true as const, message: 'Office 365 disconnected.' }));

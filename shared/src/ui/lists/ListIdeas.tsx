@@ -12,7 +12,7 @@ import {
 import { AddRegular, SparkleRegular, DatabaseSearchRegular, ArrowUploadRegular, ArrowDownloadRegular, CheckmarkCircleRegular, DeleteRegular, DismissRegular, EditRegular, StarFilled, StarRegular } from '@fluentui/react-icons';
 import type { IdeaDto, IdeaFilters, IdeaListBody, ListDto } from '../../contracts';
 import {
-  companyProblems, formatValue, ideaEnrichmentColumns, ideaEnrichmentCell, listColumnsWithWidth, realtimePaths, valueText, LIST_MESSAGES, type IdeaStatus,
+  companyProblems, formatValue, ideaEnrichmentColumns, ideaEnrichmentCell, listColumnsWithWidth, realtimePaths, untypedColumnType, valueText, LIST_MESSAGES, type IdeaStatus,
 } from '../../domain';
 import { ValueView } from '../values/ValueView';
 import { useApi, queryKeys } from '../ApiContext';
@@ -174,11 +174,15 @@ export function ListIdeas(props: ListIdeasProps) {
       render: (r) => <Badge appearance="tint" color={r.status === 'inDealscout' ? 'success' : r.status === 'invalid' ? 'danger' : 'informative'} data-testid="idea-status">{IDEA_STATUS_LABEL[r.status]}</Badge>,
     },
     { key: 'sources', label: 'Sources', width: 140, text: (r) => r.sourceIds.map((id) => sourceLabel(sourceType.get(id) ?? '')).join(', ') },
-    ...dataKeys.map((k) => ({
-      key: `data.${k}`, label: k, width: Math.max(LIST_COLUMN_WIDTH, Math.min(200, k.length * 9 + 40)),
-      text: (r: IdeaDto) => valueText(formatValue(r.data?.[k], { key: k })) ?? '',
-      render: (r: IdeaDto) => <ValueView value={formatValue(r.data?.[k], { key: k })} />,
-    })),
+    // A source column of plain numbers reads like a number field ('1,625', as in the companies table).
+    ...dataKeys.map((k) => {
+      const hint = { key: k, dataType: untypedColumnType(k, rows.map((r) => r.data?.[k])) === 'number' ? 'number' : undefined };
+      return {
+        key: `data.${k}`, label: k, width: Math.max(LIST_COLUMN_WIDTH, Math.min(200, k.length * 9 + 40)),
+        text: (r: IdeaDto) => valueText(formatValue(r.data?.[k], hint)) ?? '',
+        render: (r: IdeaDto) => <ValueView value={formatValue(r.data?.[k], hint)} />,
+      };
+    }),
     // The idea enrichments' list columns (spec 002 §3 'List column'; width 70 px by default).
     ...enrichmentColumns.map((c): RecordColumn<IdeaDto> => ({
       key: c.key, label: c.label, width: c.width,
@@ -186,7 +190,7 @@ export function ListIdeas(props: ListIdeasProps) {
       render: (r) => <IdeaEnrichmentCell column={c} ideaId={r.id} />,
     })),
     { key: 'createdAt', label: 'Added', sortKey: 'createdAt', width: 120, text: (r) => formatDate(r.createdAt) },
-  ], [dataKeys, sourceType, styles.star, enrichmentColumns, qc]);
+  ], [dataKeys, rows, sourceType, styles.star, enrichmentColumns, qc]);
 
   // Scoring (issue 22): the Score menu, a score column per model, runs and their breakdowns.
   const scoring = useListScoring({ listId, listName: list?.name ?? '', rows, dataKeys, enrichments: enrichments.data?.enrichments ?? [], filters, onReload: reload });

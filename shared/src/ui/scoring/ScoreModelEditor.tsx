@@ -33,11 +33,14 @@ import {
   WEIGHT_LEVELS, defaultScoreModelName, validateScoreModel, weightDistribution, weightLegend,
   type ScoreFieldData, type ScoreModelInput, type ScoreOperator, type ScoreRule, type ScoreRuleSet,
 } from '../../domain/scoring';
+import { ChevronDownRegular, ChevronRightRegular, DismissRegular } from '@fluentui/react-icons';
 import { usePluginMode } from '../PluginMode';
 import { useNotify } from '../toast';
 
 /** 4xl = 56rem. */
 export const SCORE_EDITOR_WIDTH = 896;
+/** The rule rows' fixed columns (px); the value column takes the rest. */
+export const RULE_COLUMNS = { operator: 200, scoreLabel: 40, score: 80, remove: 32 } as const;
 
 export interface ScoreFieldOption extends ScoreFieldData {
   label: string;
@@ -67,7 +70,16 @@ const useStyles = makeStyles({
   card: { border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, padding: tokens.spacingVerticalS },
   cardHead: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
   grow: { flexGrow: 1 },
-  rule: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center', marginTop: tokens.spacingVerticalXS, flexWrap: 'wrap' },
+  // Every rule row of every card on one grid (operator · value(s) · 'Score' · score · remove), whatever
+  // the field's type: a text field's longer operator names do not move its row off the number rows'.
+  rule: {
+    display: 'grid', gridTemplateColumns: `${RULE_COLUMNS.operator}px minmax(0, 1fr) ${RULE_COLUMNS.scoreLabel}px ${RULE_COLUMNS.score}px ${RULE_COLUMNS.remove}px`,
+    columnGap: tokens.spacingHorizontalS, alignItems: 'center', marginTop: tokens.spacingVerticalXS,
+  },
+  values: { display: 'flex', gap: tokens.spacingHorizontalS, minWidth: 0, '& > *': { flex: '1 1 0', minWidth: 0 } },
+  // The card's last row on the same grid: '+ Add rule' under the operators, the default score under the scores.
+  missing: { gridColumn: '2 / span 2', justifySelf: 'end', textAlign: 'end' },
+  ruleFooter: { gridColumn: '4' },
   footer: { display: 'flex', justifyContent: 'flex-end', gap: tokens.spacingHorizontalS },
 });
 
@@ -197,7 +209,8 @@ export function ScoreModelEditor(props: ScoreModelEditorProps) {
               return (
                 <div key={rs.id} className={styles.card} data-testid="score-field-card" aria-label={rs.label}>
                   <div className={styles.cardHead}>
-                    <Button appearance="subtle" size="small" aria-expanded={!isCollapsed} onClick={() => setCollapsed((c) => ({ ...c, [rs.id]: !isCollapsed }))}>{isCollapsed ? '▸' : '▾'}</Button>
+                    <Button appearance="subtle" size="small" icon={isCollapsed ? <ChevronRightRegular /> : <ChevronDownRegular />} aria-expanded={!isCollapsed}
+                      aria-label={`${isCollapsed ? 'Expand' : 'Collapse'} ${rs.label}`} onClick={() => setCollapsed((c) => ({ ...c, [rs.id]: !isCollapsed }))} data-testid="score-field-toggle" />
                     <Text weight="semibold" className={styles.grow}>{rs.label}</Text>
                     <Field label="Weight" orientation="horizontal">
                       <Select value={String(rs.weight)} onChange={(_, d) => update(rs.id, (x) => ({ ...x, weight: Number(d.value) }))} data-testid="score-field-weight">
@@ -213,25 +226,27 @@ export function ScoreModelEditor(props: ScoreModelEditorProps) {
                           <Select aria-label="Operator" value={r.operator} onChange={(_, d) => update(rs.id, (x) => ({ ...x, rules: x.rules.map((y) => (y.id === r.id ? { ...y, operator: d.value as ScoreOperator } : y)) }))}>
                             {ops.filter((o) => o === r.operator || !used.includes(o)).map((o) => <option key={o} value={o}>{SCORE_OPERATOR_LABELS[o]}</option>)}
                           </Select>
-                          <Input aria-label="Value" value={r.value.primary} onChange={(_, d) => update(rs.id, (x) => ({ ...x, rules: x.rules.map((y) => (y.id === r.id ? { ...y, value: { ...y.value, primary: d.value } } : y)) }))} />
-                          {RANGE_OPERATORS.includes(r.operator) && (
-                            <Input aria-label="Second value" value={r.value.secondary ?? ''} onChange={(_, d) => update(rs.id, (x) => ({ ...x, rules: x.rules.map((y) => (y.id === r.id ? { ...y, value: { ...y.value, secondary: d.value } } : y)) }))} />
-                          )}
+                          <div className={styles.values}>
+                            <Input aria-label="Value" value={r.value.primary} onChange={(_, d) => update(rs.id, (x) => ({ ...x, rules: x.rules.map((y) => (y.id === r.id ? { ...y, value: { ...y.value, primary: d.value } } : y)) }))} />
+                            {RANGE_OPERATORS.includes(r.operator) && (
+                              <Input aria-label="Second value" value={r.value.secondary ?? ''} onChange={(_, d) => update(rs.id, (x) => ({ ...x, rules: x.rules.map((y) => (y.id === r.id ? { ...y, value: { ...y.value, secondary: d.value } } : y)) }))} />
+                            )}
+                          </div>
                           <Text size={200}>Score</Text>
                           <Select aria-label="Score" value={String(r.score)} onChange={(_, d) => update(rs.id, (x) => ({ ...x, rules: x.rules.map((y) => (y.id === r.id ? { ...y, score: Number(d.value) } : y)) }))}>
                             {scores.map((s) => <option key={s} value={s}>{s}</option>)}
                           </Select>
-                          <Button appearance="subtle" size="small" aria-label="Remove rule" onClick={() => update(rs.id, (x) => {
+                          <Button appearance="subtle" size="small" icon={<DismissRegular />} aria-label="Remove rule" onClick={() => update(rs.id, (x) => {
                             const rules = x.rules.filter((y) => y.id !== r.id);
                             // Removing the last rule of a field removes the field (spec 002 §5).
                             return rules.length === 0 ? null : { ...x, rules };
-                          })}>✕</Button>
+                          })} />
                         </div>
                       ))}
-                      <div className={styles.rule}>
-                        <Button size="small" disabled={used.length >= ops.length} onClick={() => update(rs.id, (x) => ({ ...x, rules: [...x.rules, newRule(ops, x.rules.map((y) => y.operator))] }))}>+ Add rule</Button>
-                        <Text size={200} className={styles.grow} align="end">{SCORING_MESSAGES.editor.missing}</Text>
-                        <Select aria-label="Default score" value={String(rs.defaultScore)} onChange={(_, d) => update(rs.id, (x) => ({ ...x, defaultScore: Number(d.value) }))}>
+                      <div className={styles.rule} data-testid="score-rule-footer">
+                        <Button size="small" style={{ justifySelf: 'start' }} disabled={used.length >= ops.length} onClick={() => update(rs.id, (x) => ({ ...x, rules: [...x.rules, newRule(ops, x.rules.map((y) => y.operator))] }))}>+ Add rule</Button>
+                        <Text size={200} className={styles.missing}>{SCORING_MESSAGES.editor.missing}</Text>
+                        <Select className={styles.ruleFooter} aria-label="Default score" value={String(rs.defaultScore)} onChange={(_, d) => update(rs.id, (x) => ({ ...x, defaultScore: Number(d.value) }))}>
                           {scores.map((s) => <option key={s} value={s}>{s}</option>)}
                         </Select>
                       </div>

@@ -61,6 +61,30 @@ describe('score model editor (spec 002 §2)', () => {
     expect(await screen.findByText('No field found')).toBeTruthy();
   });
 
+  it('collapses a card with a Fluent chevron named for its field; rule rows of text and number fields share one grid', async () => {
+    const user = userEvent.setup();
+    open();
+    await addField(user, 'Revenue');
+    await addField(user, 'Website');
+    const cards = screen.getAllByTestId('score-field-card');
+    // An icon button (svg), not a '▾' / '▸' character.
+    expect(cards.map((c) => c.textContent).join('')).not.toMatch(/[▾▸✕]/);
+    const toggle = within(cards[0]!).getByRole('button', { name: 'Collapse Revenue' });
+    expect(toggle.querySelector('svg')).not.toBeNull();
+    await user.click(toggle);
+    expect(within(cards[0]!).queryByTestId('score-rule')).toBeNull();
+    expect(within(cards[0]!).getByRole('button', { name: 'Expand Revenue' }).getAttribute('aria-expanded')).toBe('false');
+    // Same row class and the same children in the same places, whatever the field's operators.
+    const [numberRow, textRow] = [screen.getAllByTestId('score-rule')[0]!, within(cards[1]!).getByTestId('score-rule')];
+    await user.click(within(cards[0]!).getByRole('button', { name: 'Expand Revenue' }));
+    const rows = screen.getAllByTestId('score-rule');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.className).toBe(rows[1]!.className);
+    expect(numberRow.className).toBe(textRow.className);
+    expect(rows.map((r) => r.children.length)).toEqual([5, 5]);
+    expect(screen.getAllByTestId('score-rule-footer')[0]!.className).toBe(rows[0]!.className);
+   }, 15_000);
+
   it('removing the last rule removes the field', async () => {
     const user = userEvent.setup();
     open();

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useIsFetching, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
 import { Button, Field, Input, Spinner, Switch, Text, Title2, Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
 import { AiProviderCard, CrmUsernameSettings, DataProviderKeysCard, useNotify } from '@dealscout/shared/ui';
 import { EmailServiceCard } from '@dealscout/shared/ui';
@@ -45,6 +46,13 @@ export default function ProfilePage() {
   const [firstName, setFirstName] = useState(user.firstName);
   const [lastName, setLastName] = useState(user.lastName);
   const [submitted, setSubmitted] = useState(false);
+  // Back from Microsoft's consent page (?o365=connected|error): the email service card takes the
+  // focus once the page has loaded (the cards above it no longer change height), then the outcome
+  // leaves the address so a reload does not repeat it.
+  const [params, setParams] = useSearchParams();
+  const o365 = params.get('o365');
+  const returnedWith = o365 === 'connected' || o365 === 'error' ? o365 : null;
+  const settled = useIsFetching() === 0;
 
   useEffect(() => {
     setFirstName(user.firstName);
@@ -119,7 +127,10 @@ export default function ProfilePage() {
           Your own Office 365 mailbox sends and schedules your emails; the AI provider is the organization's.
         </Text>
         <AiProviderCard isAdmin={user.isAdmin} />
-        <EmailServiceCard />
+        <EmailServiceCard
+          returnedWith={settled ? returnedWith : null}
+          onReturnHandled={() => setParams((p) => { const next = new URLSearchParams(p); next.delete('o365'); return next; }, { replace: true })}
+        />
         <CrmIntegrations isAdmin={user.isAdmin} />
         <DataProviderKeysCard isAdmin={user.isAdmin} />
       </Section>
