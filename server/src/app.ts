@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config';
+import { RedactingLogController, withRedaction } from './logger';
 import './plugins/types';
 import { registerErrorHandler } from './plugins/errors';
 import { registerAuth } from './modules/auth/auth.plugin';
@@ -60,7 +61,9 @@ export type App = FastifyInstance;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    // Request lines never carry OAuth codes, `state` or other secrets of a query string (logger.ts).
+    loggerInstance: withRedaction(deps.logger) as FastifyBaseLogger,
+    logController: new RedactingLogController(),
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
   });
