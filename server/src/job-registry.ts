@@ -7,6 +7,7 @@ import { realtimePruneJob } from './modules/realtime/prune.job';
 import { executeRestDeadLetterJob, executeRestJob } from './modules/enrichments/execute';
 import { emailSendJob } from './modules/email-send/send.job';
 import { replyMailboxJob, replySweepJob } from './modules/email-send/replies';
+import { importSweepJob } from './modules/lists/import-sweep';
 
 /** Every job of the product; later modules add theirs here (execution handlers go to modules/executions/handlers.ts). */
 export const jobDefinitions: readonly JobDefinition[] = [
@@ -20,4 +21,5 @@ export const jobDefinitions: readonly JobDefinition[] = [
   emailSendJob as JobDefinition,
   replyMailboxJob as JobDefinition,
   replySweepJob as JobDefinition,
+  importSweepJob as JobDefinition,
 ];

@@ -9,6 +9,7 @@ import { createQueues, createWorkerStop, startWorkers } from './jobs/definitions
 import { jobDefinitions } from './job-registry';
 import { buildApp } from './app';
 import { ensureAdminFromEnv } from './modules/organization/env-admin';
+import { sweepStoppedImportsLogged } from './modules/lists/import-sweep';
 
 function roleFromArgs(argv: string[]): string | undefined {
   const i = argv.indexOf('--role');
@@ -71,6 +72,9 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
 
   try {
     await ensureAdminFromEnv(db.orm, config, logger);
+    // CSV imports this or another process was running when it died are failed now (a live
+    // process's import holds its lease and is left alone); workers sweep again every minute.
+    await sweepStoppedImportsLogged(db.orm.em.fork(), logger);
     boss = await startBoss(db.url, logger, { supervise: runWorker, superviseIntervalSeconds: config.JOB_SUPERVISE_SECONDS, quiet: () => stopping });
     await createQueues(boss, jobDefinitions, config);
     if (runWorker) {

@@ -10,6 +10,7 @@ const MAINTENANCE: Record<string, string> = {
   'realtime.prune': 'deletes realtime events of every organization by age',
   'notifications.integration-expiry': 'finds the integrations of every organization that expire soon and notifies each organization’s own admins',
   'email.replies': 'lists the connected mailboxes of every organization and enqueues one email.replies.mailbox job each, carrying its organization',
+  'lists.import-sweep': 'fails the CSV imports of every organization left in progress without a live lease; each change is published to its organization',
 };
 
 describe('job payloads carry the organization', () => {

@@ -6,7 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { createTestApp, createOrg, createUser, type TestContext } from '../../test/helpers';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
 import { tenantSql, unscopedSql, scopedTo, crossTenant, tenantCopyClient, UnscopedStatementError, UNSCOPED } from './sql';
+import { isConnectionLoss } from './connection-loss';
 import { User } from '../modules/users/user.entity';
 
 describe('db/sql.ts', () => {
@@ -121,6 +123,37 @@ describe('db/sql.ts', () => {
       expect(rows[0].users).toBeGreaterThan(0);
       await c.local('commit');
     } finally {
+      await c.end();
+    }
+  });
+
+  it('tenantCopyClient: a connection cut in the middle of a COPY fails the COPY and every later statement, not the process', async () => {
+    const c = await tenantCopyClient(ctx.dbUrl, a, 'sql-test-cut');
+    const admin = new pg.Client({ connectionString: ctx.dbUrl });
+    await admin.connect();
+    try {
+      expect(await c.lease('sql-test-lease')).toBe(true);
+      await c.local('begin');
+      await c.temp('t_cut', 'n int');
+      const copy = c.copyInto('t_cut', ['n']);
+      const copied = pipeline(Readable.from((async function* rows() {
+        yield '1\n';
+        // The COPY waits for more rows: terminate its connection, as an operator's pg_terminate_backend does.
+        const cut = await admin.query<{ n: number }>(`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+                                                       where application_name = 'sql-test-cut' and datname = current_database()`);
+        expect(cut.rows[0].n).toBe(1);
+        await new Promise((r) => setTimeout(r, 200));
+        yield '2\n';
+      })()), copy);
+      const err = await copied.then(() => null, (e: unknown) => e);
+      expect(isConnectionLoss(err), String(err)).toBe(true);
+      await expect(c.local('commit')).rejects.toSatisfy(isConnectionLoss);
+      // The lease went with the connection: another one takes it.
+      const next = await tenantCopyClient(ctx.dbUrl, a, 'sql-test-next');
+      expect(await next.lease('sql-test-lease')).toBe(true);
+      await next.end();
+    } finally {
+      await admin.end();
       await c.end();
     }
   });

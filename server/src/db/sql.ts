@@ -10,7 +10,8 @@
 //   scopedTo(organizationId)                         find options: the tenant filter with this organization
 //   crossTenant(reason)                              find options: the tenant filter off, for a listed reason
 //   tenantCopyClient(url, organizationId)            a connection of its own for bulk loads: COPY into
-//                                                    temporary tables, tenant statements checked as above
+//                                                    temporary tables, tenant statements checked as above,
+//                                                    a lease (advisory lock) held while the connection lives
 //
 // A tenant statement must name `organization_id` and bind the organization it was given among its
 // parameters, or it throws before reaching the database: a statement that forgets its
@@ -54,6 +55,10 @@ export const UNSCOPED = {
   // The reply follower's sweep (email-send/replies.ts): lists the connected mailboxes of every
   // organization (id and organization only) and enqueues one job per mailbox carrying its organization.
   'reply-sweep': 'the minute sweep lists connected mailboxes of every organization (id, organization_id) to enqueue one tenant job each',
+  // The import sweep (lists/import-sweep.ts): CSV imports of every organization left 'inProgress'
+  // whose lease (the import connection's advisory lock) nobody holds are marked failed; each row
+  // carries its organization, and each list's change is published to that organization.
+  'import-sweep': 'CSV imports of every organization left in progress without a live lease are marked failed; each change is published to its own organization',
 } as const;
 
 export type UnscopedReason = keyof typeof UNSCOPED;
@@ -216,8 +221,17 @@ export interface TenantCopyClient {
   temp(name: string, columns: string): Promise<void>;
   local(sql: string, params?: readonly unknown[]): Promise<number>;
   copyInto(table: string, columns: readonly string[], csv?: { delimiter: CopyCsvDelimiter }): Writable;
+  /**
+   * Takes the session advisory lock of `key` (false when another connection holds it). It is held
+   * until this connection ends — also when its process dies or the connection is cut — so another
+   * process can tell a running bulk load from one that was stopped (lists/import-sweep.ts).
+   */
+  lease(key: string): Promise<boolean>;
   end(): Promise<void>;
 }
+
+/** The advisory lock key of a lease (`tenantCopyClient.lease`), for `pg_try_advisory_xact_lock(leaseKey(?))`-style checks. */
+export const LEASE_KEY_SQL = (param: string) => `hashtextextended('dealscout-lease:' || ${param}, 18)`;
 
 /** The separators a CSV COPY may be told (PostgreSQL parses the CSV itself: `format csv`). */
 export type CopyCsvDelimiter = ',' | ';' | '\t';
@@ -230,6 +244,10 @@ const TABLE_REF = /\b(?:from|join|update|into|table|analyze)\s+("?[a-z_][a-z0-9_
 export async function tenantCopyClient(connectionString: string, organizationId: string, applicationName: string): Promise<TenantCopyClient> {
   if (typeof organizationId !== 'string' || !UUID.test(organizationId)) throw new UnscopedStatementError(`tenantCopyClient: an organization id is required (got ${JSON.stringify(organizationId)})`);
   const client = new pg.Client({ connectionString, application_name: applicationName });
+  // A connection cut under the load (pg_terminate_backend, failover, network) is reported as an
+  // 'error' event besides the failed statement: without a listener it would end the process. The
+  // statement in flight (or the COPY stream) fails on its own, and so does every later one.
+  client.on('error', () => {});
   await client.connect();
   const temps = new Set<string>();
   const onlyTemps = (sql: string) => {
@@ -261,6 +279,10 @@ export async function tenantCopyClient(connectionString: string, organizationId:
       if (csv && !(csv.delimiter in COPY_CSV_DELIMITER)) throw new UnscopedStatementError('tenantCopyClient.copyInto: a comma, semicolon or tab separator only');
       const opts = csv ? ` with (format csv, delimiter ${COPY_CSV_DELIMITER[csv.delimiter]}, encoding 'UTF8')` : '';
       return client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin${opts}`));
+    },
+    async lease(key: string) {
+      const res = await client.query<{ ok: boolean }>(`select pg_try_advisory_lock(${LEASE_KEY_SQL('$1')}) as ok`, [key]);
+      return res.rows[0].ok;
     },
     async end() {
       await client.end();

@@ -29,7 +29,14 @@ export const CSV_MESSAGES = {
   duplicateInFile: (line: number) => `Duplicate domain in the file (first on line ${line})`,
   nul: 'The row contains a NUL character',
   tooManyColumns: 'The mapped columns must be among the first 1,500 columns of the file.',
+  /** A failed source's reason (statusReason) and the upload's answer. */
+  failed: 'The import failed; please upload the file again.',
+  connectionLost: 'The import was interrupted (the database connection was lost); please upload the file again.',
+  serverStopped: 'The import was interrupted (the server stopped); please upload the file again.',
 } as const;
+
+/** The lease (advisory lock) an import's connection holds while it runs (import-sweep.ts reads it). */
+export const importLeaseKey = (sourceId: string) => `list-import:${sourceId}`;
 
 /** The staging table's columns at most (PostgreSQL's limit is 1,600 a table). */
 export const CSV_MAX_COLUMNS = 1500;
@@ -261,14 +268,17 @@ export class CsvReshaper {
 
 /**
  * Imports one uploaded CSV into a list as the given source, in one transaction of its own
- * connection (COPY needs the client itself). The caller has created the source; `onProgress` is
- * told the rows read now and then.
+ * connection (COPY needs the client itself). That connection first takes the import's lease
+ * (`importLeaseKey`), then `register` creates the source (inProgress): a source in progress whose
+ * lease nobody holds is an import that stopped (import-sweep.ts). `onProgress` is told the rows
+ * read now and then.
  */
 export async function importCsv(opts: {
   connectionString: string;
   organizationId: string;
   listId: string;
   sourceId: string;
+  register: () => Promise<void>;
   file: Readable;
   mapping: CsvMapping;
   onProgress?: (rows: number) => void;
@@ -278,6 +288,8 @@ export async function importCsv(opts: {
   if (!mapping.name?.trim() || !mapping.website?.trim()) throw badRequest(CSV_MESSAGES.mapping);
   const client = await tenantCopyClient(opts.connectionString, organizationId, 'dealscout-import');
   try {
+    if (!(await client.lease(importLeaseKey(sourceId)))) throw new Error(`the lease of import ${sourceId} is held by another connection`);
+    await opts.register();
     // Memory for this connection's work: the temporary table of a million rows stays in local
     // buffers instead of temp files, and the dedupe's hash aggregate does not spill to disk.
     await client.local(`set temp_buffers = '256MB'`);

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Readable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import {
   IdeaListBody, IdeaListResponse, ShortlistBody, IdeaDeleteBody, IdeaExportBody, CountResponse, ManualIdeaBody, IdeaResponse, CreateListBody,
@@ -19,11 +20,13 @@ import {
   addManualIdea, completeConfirmation, completeList, createList, deleteIdeas, deleteList, deleteSource, ideaDtos, ideaOrder, ideaPage, ideaWhere,
   listDtos, listOr404, renameList, selectionWhere, setShortlist, createSource, publishListChange, type Actor,
 } from './lists.service';
-import { importCsv, type CsvMapping } from './csv-import';
+import { importCsv, CSV_MESSAGES, type CsvMapping } from './csv-import';
 import { buildIdeaBoundariesLater, IDEA_MAP_MIN_TOTAL } from './idea-boundaries';
 import { HttpError, notFound } from '../../lib/errors';
 import { publish } from '../realtime/publish';
 import { tenantSql } from '../../db/sql';
+import { isConnectionLoss, retryOnConnectionLoss } from '../../db/connection-loss';
+import { loggableError } from '../../plugins/errors';
 import { realtimePaths } from '@dealscout/shared/domain';
 import { REALTIME_EVENT_KINDS, SourceUploadResponse } from '@dealscout/shared/contracts';
 
@@ -49,7 +52,8 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   r.post('/list-company/source', {
     schema: {
       tags: ['lists'], summary: 'Add a source to a list. CSV: multipart form with the fields source (JSON: { mapping: { name, website, columns? } }), intentionSourceId (csv) and listCompanyId first, then file',
-      consumes: ['multipart/form-data'], response: { 201: SourceUploadResponse, 400: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse },
+      consumes: ['multipart/form-data'],
+      response: { 201: SourceUploadResponse, 400: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse, 503: ErrorResponse },
     },
   }, async (req, reply) => {
     const actor = actorOf(req);
@@ -69,11 +73,15 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
         throw badRequest('The source field must be JSON.');
       }
       await listOr404(req.em, actor.organizationId, listId);
-      const sourceId = await createSource(req.em, actor, listId, 'csv', { fileName: part.filename, mapping }, 'inProgress');
-      await publishListChange(req.em, actor.organizationId, listId, 'sources');
+      const sourceId = randomUUID();
       try {
         const res = await importCsv({
           connectionString: app.orm.config.get('clientUrl')!, organizationId: actor.organizationId, listId, sourceId, file: part.file, mapping,
+          // The source appears (inProgress) once the import's connection holds its lease.
+          register: async () => {
+            await createSource(req.em, actor, listId, 'csv', { fileName: part.filename, mapping }, 'inProgress', sourceId);
+            await publishListChange(req.em, actor.organizationId, listId, 'sources');
+          },
           onProgress: (rows) => void publish(req.em.fork(), actor.organizationId, { path: realtimePaths.lists(actor.organizationId, listId), kind: REALTIME_EVENT_KINDS.entityUpdated, key: `source-progress:${sourceId}`, data: { id: listId, sourceId, rows } }).catch(() => {}),
         });
         if (part.file.truncated) throw badRequest(`The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`);
@@ -82,10 +90,22 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
         if (res.inserted >= IDEA_MAP_MIN_TOTAL) buildIdeaBoundariesLater(req.em, actor.organizationId, listId, ideaOrder(null, null));
         return reply.status(201).send({ success: true as const, message: `${res.inserted.toLocaleString('en-US')} idea${res.inserted === 1 ? '' : 's'} added, ${res.merged.toLocaleString('en-US')} already in the list, ${res.rejected.toLocaleString('en-US')} row${res.rejected === 1 ? '' : 's'} rejected`, sourceId, ...res, list: await listOr404(req.em, actor.organizationId, listId) });
       } catch (e) {
-        // Bad input changes nothing: the source goes again. Anything else leaves it failed, with the reason.
-        if (e instanceof HttpError && e.statusCode < 500) await tenantSql(req.em, actor.organizationId).run(`delete from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
-        else await tenantSql(req.em, actor.organizationId).run(`update list_source set status = 'failed', status_severity = 'error', status_reason = 'The import failed; please upload the file again.', updated_at = now() where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
-        await publishListChange(req.em, actor.organizationId, listId, 'sources');
+        // Bad input changes nothing: the source goes again. Anything else leaves it failed, with the
+        // reason; a lost database connection says so (503: the user uploads the file again). These
+        // statements run right after the connections were cut and get another try on a new one; if
+        // they cannot be written at all, the import sweep fails the source (its lease is gone).
+        const lost = !(e instanceof HttpError) && isConnectionLoss(e);
+        const reason = lost ? CSV_MESSAGES.connectionLost : CSV_MESSAGES.failed;
+        const db = tenantSql(req.em, actor.organizationId);
+        await retryOnConnectionLoss(async () => {
+          if (e instanceof HttpError && e.statusCode < 500) await db.run(`delete from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
+          else {
+            await db.run(`update list_source set status = 'failed', status_severity = 'error', status_reason = ?, updated_at = now()
+                           where organization_id = ? and id = ? and status = 'inProgress'`, [reason, actor.organizationId, sourceId]);
+          }
+          await publishListChange(req.em, actor.organizationId, listId, 'sources');
+        }).catch((err: unknown) => req.log.warn({ err: loggableError(err as Error) }, 'could not record the failed import; the import sweep will'));
+        if (lost) throw new HttpError(503, reason);
         throw e;
       }
     }

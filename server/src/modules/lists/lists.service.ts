@@ -367,10 +367,13 @@ export async function insertIdeas(em: EntityManager, organizationId: string, lis
 }
 
 /** A new source of a list (its ideas come after). */
-export async function createSource(em: EntityManager, actor: Actor, listId: string, type: string, parameters: Record<string, unknown>, status = 'pending'): Promise<string> {
+export async function createSource(
+  em: EntityManager, actor: Actor, listId: string, type: string, parameters: Record<string, unknown>, status = 'pending', id?: string,
+): Promise<string> {
   const [n] = await tenantSql(em, actor.organizationId).all<{ id: string }>(
-    `insert into list_source (id, organization_id, list_id, type, status, parameters, created_by_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, ?, ?, ?::jsonb, ?, now(), now()) returning id::text`,
-    [actor.organizationId, listId, type, status, JSON.stringify(parameters), actor.userId]);
+    `insert into list_source (id, organization_id, list_id, type, status, parameters, created_by_id, created_at, updated_at)
+     values (coalesce(?::uuid, gen_random_uuid()), ?, ?, ?, ?, ?::jsonb, ?, now(), now()) returning id::text`,
+    [id ?? null, actor.organizationId, listId, type, status, JSON.stringify(parameters), actor.userId]);
   return n.id;
 }
 
