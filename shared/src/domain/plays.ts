@@ -31,7 +31,8 @@ export const isEmailBusy = (s: string) => (BUSY_EMAIL_STATUSES as readonly strin
 /** Draft auto-save delay (spec 000 §9). */
 export const DRAFT_AUTOSAVE_MS = 500;
 /** Draft panel geometry (spec 000 §2, §9). */
-export const DRAFT_PANEL = { width: 600, height: 610, minimisedWidth: 250, gap: 10 } as const;
+/** Minimised, a panel is its header: `minimisedHeight` tall. */
+export const DRAFT_PANEL = { width: 600, height: 610, minimisedWidth: 250, minimisedHeight: 36, gap: 10 } as const;
 export const DRAFT_FONTS = ['Calibri', 'Anton', 'Arial', 'Courier', 'Garamond', 'Tahoma', 'Times New Roman', 'Verdana'] as const;
 
 export const PLAY_MESSAGES = {

@@ -10,7 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import {
   Button, Field, Input, MessageBar, MessageBarBody, MessageBarTitle, Select, Spinner, Text, Tooltip, makeStyles, mergeClasses, tokens,
 } from '@fluentui/react-components';
-import { ChevronUpRegular, DeleteRegular, InfoRegular, SparkleRegular, SubtractRegular } from '@fluentui/react-icons';
+import { ChevronUpRegular, DeleteRegular, DismissRegular, InfoRegular, SparkleRegular, SubtractRegular } from '@fluentui/react-icons';
 import type { EmailDraftDto } from '../../contracts';
 import {
   DRAFT_AUTOSAVE_MS, DRAFT_PANEL, EMAIL_MESSAGES, PLAY_MESSAGES, draftBanners, draftChanges, generateAction, invalidCc,
@@ -45,7 +45,7 @@ const useStyles = makeStyles({
   minimised: { width: `${DRAFT_PANEL.minimisedWidth}px`, height: 'auto' },
   plugin: { width: '100%', maxWidth: '100%' },
   header: {
-    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minHeight: '36px', padding: `0 ${tokens.spacingHorizontalS} 0 ${tokens.spacingHorizontalM}`,
+    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minHeight: `${DRAFT_PANEL.minimisedHeight}px`, padding: `0 ${tokens.spacingHorizontalS} 0 ${tokens.spacingHorizontalM}`,
     backgroundColor: tokens.colorNeutralBackground3, borderRadius: `${tokens.borderRadiusLarge} ${tokens.borderRadiusLarge} 0 0`, cursor: 'pointer',
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
@@ -92,6 +92,8 @@ export interface DraftPanelProps {
   draft: EmailDraftDto;
   expanded: boolean;
   onExpandedChange: (expanded: boolean) => void;
+  /** Takes the panel out of the dock (the draft stays; its record's Activities tab opens it again). */
+  onClose?: () => void;
   /** Under a plugin the panel takes the full width. */
   fullWidth?: boolean;
   /** Laid out in its host's flow (the Outlook compose pane) instead of floating: no fixed height or shadow. */
@@ -106,7 +108,9 @@ export interface DraftPanelProps {
 
 type SaveState = 'idle' | 'pending' | 'saving' | 'saved' | 'failed';
 
-export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth, embedded, actions, onDraftChange, replyToMessageId }: DraftPanelProps) {
+export const CLOSE_PANEL_HINT = 'Close (the draft is kept: open it again from its contact or company)';
+
+export function DraftPanel({ draft, expanded, onExpandedChange, onClose, fullWidth, embedded, actions, onDraftChange, replyToMessageId }: DraftPanelProps) {
   const styles = useStyles();
   const api = useApi();
   const notify = useNotify();
@@ -252,6 +256,11 @@ export function DraftPanel({ draft, expanded, onExpandedChange, fullWidth, embed
         <Button appearance="subtle" size="small" icon={expanded ? <SubtractRegular /> : <ChevronUpRegular />}
           onClick={(e) => { e.stopPropagation(); onExpandedChange(!expanded); }} data-testid="draft-panel-toggle" />
       </Tooltip>
+      {onClose && (
+        <Tooltip content={CLOSE_PANEL_HINT} relationship="label">
+          <Button appearance="subtle" size="small" icon={<DismissRegular />} onClick={(e) => { e.stopPropagation(); onClose(); }} data-testid="draft-panel-close" />
+        </Tooltip>
+      )}
     </div>
   );
 

@@ -2,6 +2,9 @@
 // 10 px apart (expanded 600 × 610 px, minimised 250 px), shifted left by `offsetRight` (the
 // detail drawer, open or collapsed). The rightmost is the last opened; panels that do not fit go
 // behind a '+N' menu that brings one to the front. Under a plugin one panel takes the full width.
+// A closed panel leaves the dock (DraftsContext). The page keeps a band free at its bottom for the
+// minimised panels (useDraftDockReserve), so they never cover its controls (the pagination bar's
+// 'Go to page'); an expanded panel is a window the user opened and lies over the page.
 import { useEffect, useState } from 'react';
 import { Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, makeStyles, tokens } from '@fluentui/react-components';
 import { DRAFT_PANEL, layoutPanels } from '../../domain';
@@ -31,21 +34,31 @@ function useWindowWidth(): number {
   return w;
 }
 
+/** Space between the page's bottom and the minimised panels' band. */
+const DOCK_CLEARANCE = 8;
+
+/** The height (px) a page keeps free at its bottom for the dock: 0 without docked panels or under a plugin. */
+export function useDraftDockReserve(): number {
+  const drafts = useDrafts();
+  const plugin = usePluginMode();
+  return !plugin && drafts && drafts.docked.length > 0 ? DRAFT_PANEL.minimisedHeight + DOCK_CLEARANCE : 0;
+}
+
 export function DraftPanels({ offsetRight = 0, offsetLeft = LEFT_RESERVE }: { offsetRight?: number; offsetLeft?: number }) {
   const styles = useStyles();
   const drafts = useDrafts();
   const plugin = usePluginMode();
   const width = useWindowWidth();
-  if (!drafts || drafts.drafts.length === 0) return null;
-  const slots = drafts.drafts.map((d) => ({ id: d.channelEmailId, expanded: drafts.isExpanded(d.channelEmailId) }));
+  if (!drafts || drafts.docked.length === 0) return null;
+  const slots = drafts.docked.map((d) => ({ id: d.channelEmailId, expanded: drafts.isExpanded(d.channelEmailId) }));
   const available = plugin ? 0 : width - offsetRight - DRAFT_PANEL.gap - offsetLeft;
   const { shown, hidden } = layoutPanels(slots, available);
-  const byId = new Map(drafts.drafts.map((d) => [d.channelEmailId, d]));
+  const byId = new Map(drafts.docked.map((d) => [d.channelEmailId, d]));
   return (
     <div className={styles.dock} style={plugin ? { left: 0, right: 0 } : { right: `${offsetRight + DRAFT_PANEL.gap}px` }} data-testid="draft-panels">
       {shown.map((s) => (
         <DraftPanel key={s.id} draft={byId.get(s.id)!} expanded={s.expanded} fullWidth={plugin}
-          onExpandedChange={(on) => (on ? drafts.open(s.id) : drafts.setExpanded(s.id, false))} />
+          onExpandedChange={(on) => (on ? drafts.open(s.id) : drafts.setExpanded(s.id, false))} onClose={() => drafts.dismiss(s.id)} />
       ))}
       {hidden.length > 0 && (
         <Menu>

@@ -3,7 +3,10 @@
 // (the last opened is the rightmost) are this client's. A play run writes drafts in the worker:
 // its executions' realtime events refetch the list, and an AI email that is still 'processing' is
 // verified (`POST /entity/check-ai-generated`), which makes it a draft (or an error). A poll every
-// few seconds while something is processing covers a missed event.
+// few seconds while something is processing covers a missed event. A panel the user closed leaves
+// the dock (the draft stays, listed in its record's Activities tab) until it is opened again; the
+// closed ones are kept per user in this browser's storage, so they stay closed across pages and
+// reloads.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EmailDraftDto, ExecutionDto } from '../../contracts';
@@ -28,11 +31,15 @@ export interface DraftTarget {
 }
 
 export interface DraftsState {
-  /** The panels' drafts (not cancelled, sent or scheduled), in panel order (rightmost first). */
+  /** The user's open drafts (not cancelled, sent or scheduled), in panel order (rightmost first). */
   drafts: EmailDraftDto[];
+  /** Those with a panel in the dock: the drafts less the ones the user closed. */
+  docked: EmailDraftDto[];
+  /** Takes a draft's panel out of the dock (the draft stays) until it is opened again. */
+  dismiss(id: string): void;
   isExpanded(id: string): boolean;
   setExpanded(id: string, expanded: boolean): void;
-  /** Brings a draft's panel to the front, expanded. */
+  /** Brings a draft's panel to the front, expanded (back in the dock if it was closed). */
   open(id: string): void;
   /** 'Draft Email to {name}' / 'create email with defaults': a new draft to a contact or a company's key contact. */
   create(target: DraftTarget): Promise<EmailDraftDto | null>;
@@ -42,6 +49,25 @@ export interface DraftsState {
 }
 
 const Ctx = createContext<DraftsState | null>(null);
+
+/** Where a user's closed panels are kept (this browser's storage, per user). */
+export const dismissedDraftsKey = (userId: string) => `dealscout:drafts:dismissed:${userId}`;
+
+function readDismissed(userId: string): Set<string> {
+  try {
+    const raw: unknown = JSON.parse(globalThis.localStorage?.getItem(dismissedDraftsKey(userId)) ?? '[]');
+    return new Set(Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+
+function writeDismissed(userId: string, ids: ReadonlySet<string>) {
+  try {
+    if (ids.size === 0) globalThis.localStorage?.removeItem(dismissedDraftsKey(userId));
+    else globalThis.localStorage?.setItem(dismissedDraftsKey(userId), JSON.stringify([...ids]));
+  } catch { /* storage full or blocked: closed for this page only */ }
+}
 
 /** The drafts' state, or null in a client without panels (then the openers are hidden). */
 export function useDrafts(): DraftsState | null {
@@ -60,6 +86,20 @@ export function DraftsProvider({ userId, children }: { userId: string; children:
 
   const [order, setOrder] = useState<string[]>([]);
   const [expanded, setExpandedIds] = useState<ReadonlySet<string>>(new Set());
+  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(() => readDismissed(userId));
+  const changeDismissed = useCallback((fn: (old: ReadonlySet<string>) => ReadonlySet<string>) => {
+    setDismissed((old) => {
+      const next = fn(old);
+      if (next !== old) writeDismissed(userId, next);
+      return next;
+    });
+  }, [userId]);
+  // Drafts that are gone (sent, discarded) are forgotten, so the kept list stays small.
+  useEffect(() => {
+    if (!pending.isSuccess || pending.isPlaceholderData) return;
+    const live = new Set(pending.data.map((d) => d.channelEmailId));
+    changeDismissed((old) => ([...old].some((id) => !live.has(id)) ? new Set([...old].filter((id) => live.has(id))) : old));
+  }, [pending.isSuccess, pending.isPlaceholderData, pending.data, changeDismissed]);
 
   // A draft seen for the first time takes its place at the front (rightmost); opening one moves it there.
   useEffect(() => {
@@ -107,7 +147,13 @@ export function DraftsProvider({ userId, children }: { userId: string; children:
   const open = useCallback((id: string) => {
     setOrder((old) => [id, ...old.filter((x) => x !== id)]);
     setExpanded(id, true);
-  }, [setExpanded]);
+    changeDismissed((old) => (old.has(id) ? new Set([...old].filter((x) => x !== id)) : old));
+  }, [setExpanded, changeDismissed]);
+  const dismiss = useCallback((id: string) => {
+    setExpanded(id, false);
+    changeDismissed((old) => (old.has(id) ? old : new Set([...old, id])));
+  }, [setExpanded, changeDismissed]);
+  const docked = useMemo(() => drafts.filter((d) => !dismissed.has(d.channelEmailId)), [drafts, dismissed]);
   const create = useCallback(async (target: DraftTarget) => {
     try {
       const res = await api.emails.create({ contactId: target.contactId ?? null, companyId: target.companyId ?? null, ...(target.replyTo ? { replyTo: target.replyTo } : {}) });
@@ -159,7 +205,7 @@ export function DraftsProvider({ userId, children }: { userId: string; children:
   }, { kinds: [REALTIME_EVENT_KINDS.executionUpdated] });
 
   const isExpanded = useCallback((id: string) => expanded.has(id), [expanded]);
-  const value = useMemo<DraftsState>(() => ({ drafts, isExpanded, setExpanded, open, create, update, remove }),
-    [drafts, isExpanded, setExpanded, open, create, update, remove]);
+  const value = useMemo<DraftsState>(() => ({ drafts, docked, dismiss, isExpanded, setExpanded, open, create, update, remove }),
+    [drafts, docked, dismiss, isExpanded, setExpanded, open, create, update, remove]);
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }

@@ -16,7 +16,9 @@ import { fakeApi, renderWithApi } from '../test-render';
 import { MiniDrawerProvider } from '../activities/MiniDrawerContext';
 import { ActivitiesTab } from '../activities/ActivitiesTab';
 import { DraftsProvider } from './DraftsContext';
-import { DraftPanels } from './DraftPanels';
+import { DraftPanels, useDraftDockReserve } from './DraftPanels';
+import { DraftItems } from './DraftItems';
+import { dismissedDraftsKey } from './DraftsContext';
 import { DRAFT_DEFAULT_ERROR } from '../../domain/drafts';
 
 afterEach(cleanup);
@@ -86,7 +88,7 @@ describe('draft rules (shared/src/domain/drafts)', () => {
     expect(layoutPanels(slots, 1000).hidden.map((s) => s.id)).toEqual(['c', 'd']);
     // The first one always shows.
     expect(layoutPanels(slots, 100).shown.map((s) => s.id)).toEqual(['a']);
-    expect(DRAFT_PANEL).toEqual({ width: 600, height: 610, minimisedWidth: 250, gap: 10 });
+    expect(DRAFT_PANEL).toEqual({ width: 600, height: 610, minimisedWidth: 250, minimisedHeight: 36, gap: 10 });
   });
 
   it('Generate needs a play, a recipient and an editable draft; Regenerate only a play', () => {
@@ -297,6 +299,50 @@ describe('Activities tab and drafts', () => {
     await user.click(item);
     expect(expanded().getAttribute('data-id')).toBe(D2);
   });
+
+  it('a closed panel leaves the dock and stays closed across pages and reloads, until its draft is opened again', async () => {
+    const user = userEvent.setup();
+    localStorage.clear();
+    const errored = draft({ channelEmailId: D2, title: 'Ada Lovelace', status: 'error', statusMessage: 'The mailbox refused the message.', createdAt: '2026-11-26T11:00:00.000Z' });
+    const { api } = apiWith([draft(), errored]);
+    let reserve = -1;
+    function Reserve() {
+      reserve = useDraftDockReserve();
+      return null;
+    }
+    const page = () => (
+      <DraftsProvider userId="u1">
+        <DraftItems entityType="company" id={COMPANY} />
+        <DraftPanels offsetLeft={0} />
+        <Reserve />
+      </DraftsProvider>
+    );
+    const first = renderWithApi(page(), api);
+    await waitFor(() => expect(screen.getAllByTestId('draft-panel')).toHaveLength(2));
+    // Docked panels: the page keeps their band free (a minimised panel's height and a little air).
+    expect(reserve).toBe(DRAFT_PANEL.minimisedHeight + 8);
+    const panelOf = (id: string) => screen.getAllByTestId('draft-panel').find((p) => p.getAttribute('data-id') === id);
+    await user.click(within(panelOf(D2)!).getByTestId('draft-panel-close'));
+    expect(panelOf(D2)).toBeUndefined();
+    expect(panelOf(D1)).toBeDefined();
+    // The draft is kept: its record still lists it.
+    expect(screen.getAllByTestId('activity-draft').map((b) => b.getAttribute('data-id')).sort()).toEqual([D1, D2].sort());
+    expect(JSON.parse(localStorage.getItem(dismissedDraftsKey('u1'))!)).toEqual([D2]);
+    first.unmount();
+
+    // Another page, or a reload: still closed; another user's dock is not affected.
+    renderWithApi(page(), api);
+    await waitFor(() => expect(screen.getAllByTestId('draft-panel')).toHaveLength(1));
+    expect(panelOf(D1)).toBeDefined();
+    await user.click(within(panelOf(D1)!).getByTestId('draft-panel-close'));
+    await waitFor(() => expect(screen.queryAllByTestId('draft-panel')).toHaveLength(0));
+    expect(reserve).toBe(0);
+    // Opened again from its record: back in the dock, expanded, and no longer kept as closed.
+    await user.click(screen.getAllByTestId('activity-draft').find((b) => b.getAttribute('data-id') === D2)!);
+    await waitFor(() => expect(expanded().getAttribute('data-id')).toBe(D2));
+    expect(JSON.parse(localStorage.getItem(dismissedDraftsKey('u1'))!)).toEqual([D1]);
+    expect(localStorage.getItem(dismissedDraftsKey('u2'))).toBeNull();
+  }, 20_000);
 
   it('a refused draft (no primary company) is a toast', async () => {
     const user = userEvent.setup();

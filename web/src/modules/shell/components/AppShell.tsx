@@ -5,7 +5,7 @@ import { ArrowLeftRegular } from '@fluentui/react-icons';
 import { PRODUCT_NAME, type DrawerVisibility } from '@dealscout/shared/domain';
 import type { UserSettingsBody } from '@dealscout/shared/contracts';
 import {
-  COLLAPSED_WIDTH, DRAWER_WIDTH, DraftPanels, DraftsProvider, DrawerProvider, MiniDrawer, MiniDrawerProvider, RealtimeProvider, RecordDrawer, useDrawer,
+  COLLAPSED_WIDTH, DRAWER_WIDTH, DraftPanels, DraftsProvider, DrawerProvider, MiniDrawer, MiniDrawerProvider, RealtimeProvider, RecordDrawer, useDraftDockReserve, useDrawer,
 } from '@dealscout/shared/ui';
 import { useSaveSettings, useUser, useUserConfig } from '../../session/hooks/useSession';
 import { LoadingScreen } from '../../session/components/LoadingScreen';
@@ -62,6 +62,18 @@ function ShellMiniDrawer({ userId, withDrawer }: { userId: string; withDrawer: b
 /** The floating draft panels shift left while the drawer is open or collapsed (spec 000 §2). */
 function ShellDraftPanels({ withDrawer }: { withDrawer: boolean }) {
   return <DraftPanels offsetRight={useDrawerOffset(withDrawer)} />;
+}
+
+/** The page: its bottom keeps the minimised draft panels' band free, so they never cover its controls. */
+function PageContent({ className }: { className: string }) {
+  const reserve = useDraftDockReserve();
+  return (
+    <main className={className} id="main-content" data-testid="page-content" style={reserve ? { paddingBottom: `${reserve}px` } : undefined}>
+      <Suspense fallback={<LoadingScreen inline />}>
+        <Outlet />
+      </Suspense>
+    </main>
+  );
 }
 
 /** True on narrow screens, where the navigation starts with icons only. */
@@ -146,11 +158,7 @@ export default function AppShell() {
             <HeaderActions user={user} />
           </header>
           <div className={styles.body}>
-            <main className={styles.content} id="main-content" data-testid="page-content">
-              <Suspense fallback={<LoadingScreen inline />}>
-                <Outlet />
-              </Suspense>
-            </main>
+            <PageContent className={styles.content} />
             {/* Only pages that show records have the drawer; its state waits in the provider. */}
             {withDrawer && <RecordDrawer className={styles.drawer} initialConfig={initialConfig} saveSettings={saveDrawerSettings} defaultOwnerId={user.id} />}
           </div>
