@@ -228,7 +228,8 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
       </header>
       {body}
       <Suspense fallback={null}>
-        <MiniDrawer defaultOwnerId={userId} />
+        {/* Run Play runs on the record open in the drawer (the matched contact, or a record opened from it). */}
+        <MiniDrawer defaultOwnerId={userId} runPlayTarget={drawer.target} />
       </Suspense>
     </div>
   );

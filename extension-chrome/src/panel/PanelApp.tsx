@@ -10,7 +10,7 @@ import { SignOutRegular, SettingsRegular } from '@fluentui/react-icons';
 import { ApiError, createApi, realtimeUrl, type Api } from '@dealscout/shared/client';
 import type { TokenResponse } from '@dealscout/shared/contracts';
 import {
-  ApiProvider, AppToaster, DrawerProvider, MiniDrawer, MiniDrawerProvider, PluginModeProvider, RealtimeProvider,
+  ApiProvider, AppToaster, DrawerProvider, MiniDrawer, MiniDrawerProvider, PluginModeProvider, RealtimeProvider, useDrawer,
 } from '@dealscout/shared/ui';
 import type { PanelHost, StoredSession } from '../host/types';
 import { DEFAULT_SERVER_URL } from './server-url';
@@ -131,6 +131,12 @@ export function PanelApp({ host, queryClient: given }: { host: PanelHost; queryC
   );
 }
 
+/** The mini drawer: Run Play runs on the record the drawer shows. */
+function PanelMiniDrawer({ session }: { session: StoredSession }) {
+  const drawer = useDrawer();
+  return <MiniDrawer defaultOwnerId={session.user.id} runPlayTarget={drawer.target} onNewPlay={() => window.open(`${session.serverUrl}/playbooks/new`, '_blank', 'noopener')} />;
+}
+
 function SignedIn({ host, session }: { host: PanelHost; session: StoredSession }) {
   const page = usePageRecord(host);
   return (
@@ -138,7 +144,7 @@ function SignedIn({ host, session }: { host: PanelHost; session: StoredSession }
       <DrawerProvider>
         <MiniDrawerProvider>
           <RecordPanel page={page} userId={session.user.id} />
-          <MiniDrawer defaultOwnerId={session.user.id} onNewPlay={() => window.open(`${session.serverUrl}/playbooks/new`, '_blank', 'noopener')} />
+          <PanelMiniDrawer session={session} />
         </MiniDrawerProvider>
       </DrawerProvider>
     </RealtimeProvider>

@@ -1,7 +1,9 @@
 // Play routes (spec 001 §7 every /play route; spec 000 §7 'Activities and email') and the email
 // draft routes. Base path /api/v1.
 import { z } from 'zod';
-import { PLAY_TYPES, PLAY_STATUSES, EMAIL_STATUSES, PLAY_MESSAGES, EMAIL_MESSAGES, USER_SETTABLE_EMAIL_STATUSES } from '../domain/plays';
+import {
+  PLAY_TYPES, PLAY_STATUSES, EMAIL_STATUSES, PLAY_MESSAGES, EMAIL_MESSAGES, USER_SETTABLE_EMAIL_STATUSES, MISSING_INFO,
+} from '../domain/plays';
 import { PromptNodeSchema } from './enrichments';
 
 /** Text without NUL bytes or lone surrogates (PostgreSQL cannot store the first; the second is not text). */
@@ -148,7 +150,28 @@ export const PlayExecuteBody = z.object({
 export type PlayExecuteBody = z.input<typeof PlayExecuteBody>;
 export const PlayExecuteItem = z.object({ success: z.boolean(), playExecutionId: z.string().nullable(), entityId: z.string(), message: z.string().optional() });
 export type PlayExecuteItem = z.infer<typeof PlayExecuteItem>;
-export const PlayExecuteResponse = z.object({ success: z.literal(true), message: z.string(), missing: z.number(), items: z.array(PlayExecuteItem) });
+/**
+ * A target a run skipped for missing information: who it is, what it lacks, and the record to fix
+ * (`fix`: the target itself, or — for a company whose key contact has no address — that contact;
+ * `action` 'edit' opens its edit dialog, 'open' its drawer, where links are made).
+ */
+export const PlaySkippedTarget = z.object({
+  entityId: z.string(),
+  entityType: z.enum(['contact', 'company']),
+  name: z.string(),
+  missing: z.array(z.enum(MISSING_INFO)),
+  message: z.string(),
+  fix: z.object({ entityType: z.enum(['contact', 'company']), id: z.string(), action: z.enum(['edit', 'open']) }),
+});
+export type PlaySkippedTarget = z.infer<typeof PlaySkippedTarget>;
+export const PlayExecuteResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  missing: z.number(),
+  items: z.array(PlayExecuteItem),
+  /** The targets skipped for missing information (the first SKIPPED_LIST_MAX; `missing` counts them all). */
+  skipped: z.array(PlaySkippedTarget).default([]),
+});
 export type PlayExecuteResponse = z.infer<typeof PlayExecuteResponse>;
 
 // POST /api/v1/play/execution/cancel

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import {
-  renderRichPrompt, RenderError, playPublishProblem, enrichmentsIncluded, playExecutionToast, textToHtml, htmlToText, type RenderResolvers,
+  renderRichPrompt, RenderError, playPublishProblem, enrichmentsIncluded, playExecutionToast, textToHtml, htmlToText, missingInfoText, type RenderResolvers,
 } from './plays';
 import type { RichPromptNode } from './enrichments';
 
@@ -68,5 +68,14 @@ describe('play rules', () => {
   it('text ↔ HTML of draft bodies escapes markup', () => {
     expect(textToHtml('Hi <b>you</b>,\n\nLine one\nline two')).toBe('<p>Hi &lt;b&gt;you&lt;/b&gt;,</p><p>Line one<br>line two</p>');
     expect(htmlToText('<p>Hi &amp; bye</p><p>a<br>b</p>')).toBe('Hi & bye\n\na\nb');
+  });
+});
+
+describe('skipped targets: what they lack', () => {
+  it("names the missing details ('Missing website', 'Missing first name and email', 'Missing a, b and c')", () => {
+    expect(missingInfoText(['website'])).toBe('Missing website');
+    expect(missingInfoText(['firstName', 'email'])).toBe('Missing first name and email');
+    expect(missingInfoText(['name', 'website', 'keyContact'])).toBe('Missing name, website and key contact');
+    expect(missingInfoText([])).toBe('Missing information');
   });
 });

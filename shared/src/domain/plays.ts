@@ -92,6 +92,32 @@ export const EMAIL_MESSAGES = {
 export const noPrimaryCompanyMessage = (name: string) => `No primary company found for ${name}`;
 export const noKeyContactMessage = (name: string) => `No key contact found for ${name}`;
 export const missingInformationMessage = (n: number) => `${n} entities have missing information and could not be processed.`;
+
+/** What a play's target can lack (spec 000 §7: an email needs a contact with a name and an address, at a company with a name and a website). */
+export const MISSING_INFO = ['firstName', 'lastName', 'email', 'name', 'website', 'primaryCompany', 'keyContact', 'keyContactEmail'] as const;
+export type MissingInfo = (typeof MISSING_INFO)[number];
+export const MISSING_INFO_LABELS: Record<MissingInfo, string> = {
+  firstName: 'first name',
+  lastName: 'last name',
+  email: 'email',
+  name: 'name',
+  website: 'website',
+  primaryCompany: 'primary company',
+  keyContact: 'key contact',
+  keyContactEmail: "key contact's email",
+};
+
+/** How many skipped targets a run's answer names (the count in the message is always whole). */
+export const SKIPPED_LIST_MAX = 100;
+
+/** 'Missing website', 'Missing first name and email', 'Missing name, website and key contact'. */
+export function missingInfoText(missing: readonly MissingInfo[]): string {
+  const words = missing.map((m) => MISSING_INFO_LABELS[m]);
+  if (words.length === 0) return 'Missing information';
+  const list = words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+  return `Missing ${list}`;
+}
+
 export const fieldRequiredMessage = (label: string) => `${label} is required.`;
 
 /** Which statuses a user may set through update-email-status (the others belong to the server). */

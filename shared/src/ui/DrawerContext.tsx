@@ -8,6 +8,8 @@ import type { DrawerVisibility } from '../domain';
 export interface DrawerTarget {
   entityType: 'company' | 'contact';
   id: string;
+  /** Opens with the record's edit dialog (a fix for details it lacks). */
+  edit?: boolean;
 }
 
 export interface DrawerState {
@@ -61,6 +63,11 @@ export function DrawerProvider({ children, initialVisibility = 'NoDrawer', onVis
     close,
   }), [stack, visibility, open, push, back, setVisibility, close]);
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+}
+
+/** The drawer, or null where there is none (a component that also renders outside the drawer's clients). */
+export function useOptionalDrawer(): DrawerState | null {
+  return useContext(Ctx);
 }
 
 export function useDrawer(): DrawerState {

@@ -9,8 +9,10 @@
 //    (MotionBehaviourProvider 'skip'): a toast appears at once and is gone at once.
 //  - Replacement: a new message replaces the shown one of the same kind (the intent, unless the
 //    caller names a kind): the older one is dismissed as the new one comes, so they do not pile up.
-import { useCallback, useMemo, useRef } from 'react';
-import { Toast, ToastTitle, Toaster, useToastController, type ToastIntent } from '@fluentui/react-components';
+//  - Details: a toast may carry a body under its title (e.g. who a play run skipped, with links to
+//    fix each); such a toast has a Dismiss action, and callers keep it until dismissed (timeout 0).
+import { useCallback, useMemo, useRef, type ReactNode } from 'react';
+import { Link, Toast, ToastBody, ToastTitle, ToastTrigger, Toaster, useToastController, type ToastIntent } from '@fluentui/react-components';
 import { MotionBehaviourProvider } from '@fluentui/react-motion';
 
 export const TOASTER_ID = 'dealscout-toaster';
@@ -31,6 +33,8 @@ export function AppToaster({ position = 'top' }: { position?: 'top' | 'bottom' }
 export interface NotifyOptions {
   /** Messages of one kind replace each other; defaults to the intent (persistent ones to their text). */
   kind?: string;
+  /** Shown under the message (the toast then has a Dismiss action). */
+  body?: ReactNode;
 }
 
 export interface Notify {
@@ -50,10 +54,12 @@ interface Shown {
 const shown = new Map<string, Shown>();
 let nextId = 0;
 
-function content(intent: ToastIntent, message: string) {
+function content(intent: ToastIntent, message: string, body?: ReactNode) {
+  const dismiss = body ? <ToastTrigger><Link as="button" data-testid="toast-dismiss">Dismiss</Link></ToastTrigger> : undefined;
   return (
     <Toast data-testid={`toast-${intent}`}>
-      <ToastTitle>{message}</ToastTitle>
+      <ToastTitle action={dismiss}>{message}</ToastTitle>
+      {body ? <ToastBody>{body}</ToastBody> : null}
     </Toast>
   );
 }
@@ -85,7 +91,7 @@ export function useNotify(): Notify {
     }
     const entry: Shown = { toastId: `toast-${++nextId}`, timer: null };
     shown.set(kind, entry);
-    dispatch(content(intent, message), {
+    dispatch(content(intent, message, options.body), {
       toastId: entry.toastId,
       intent,
       timeout: -1,

@@ -12,9 +12,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import {
-  PLAY_MESSAGES, EMAIL_MESSAGES, noKeyContactMessage, noPrimaryCompanyMessage, missingInformationMessage,
+  PLAY_MESSAGES, EMAIL_MESSAGES, SKIPPED_LIST_MAX, noKeyContactMessage, noPrimaryCompanyMessage, missingInformationMessage, type MissingInfo,
 } from '@dealscout/shared/domain';
-import type { PlayExecuteItem, PlayExecuteResponse } from '@dealscout/shared/contracts';
+import type { PlayExecuteItem, PlayExecuteResponse, PlaySkippedTarget } from '@dealscout/shared/contracts';
 import { badRequest, notFound } from '../../lib/errors';
 import { createExecutions, type StartedExecution } from '../executions/commands/create-executions';
 import { Play } from './play.entity';
@@ -24,30 +24,45 @@ import { publish, type PublishEvent } from '../realtime/publish';
 export interface ExecuteActor { organizationId: string; userId: string }
 
 
+/** Why a target cannot be written to: the spec's message, and for the user what it lacks and which record to fix. */
+export interface TargetProblem {
+  message: string;
+  name: string;
+  missing: MissingInfo[];
+  fix: PlaySkippedTarget['fix'];
+}
+
 /** Each target's problem (null when it can be written to); unknown ids are absent. */
-export async function checkTargets(em: EntityManager, organizationId: string, entityType: 'contact' | 'company', ids: readonly string[]): Promise<Map<string, string | null>> {
+export async function checkTargets(em: EntityManager, organizationId: string, entityType: 'contact' | 'company', ids: readonly string[]): Promise<Map<string, TargetProblem | null>> {
   const sql = entityType === 'contact'
     ? `select c.id, c.first_name, c.last_name, c.email,
               exists (select 1 from company_contact m join company k on k.id = m.company_id and k.organization_id = m.organization_id
                        where m.organization_id = c.organization_id and m.contact_id = c.id and m.is_primary) as linked
          from contact c where c.organization_id = $1 and c.id in (select (jsonb_array_elements_text($2::jsonb))::uuid)`
-    : `select r.id, r.name, r.website,
-              (select k.email from company_contact m join contact k on k.id = m.contact_id and k.organization_id = m.organization_id
-                where m.organization_id = r.organization_id and m.company_id = r.id and m.is_key limit 1) as key_email,
-              exists (select 1 from company_contact m where m.organization_id = r.organization_id and m.company_id = r.id and m.is_key) as linked
-         from company r where r.organization_id = $1 and r.id in (select (jsonb_array_elements_text($2::jsonb))::uuid)`;
+    : `select r.id, r.name, r.website, key.id as key_id, key.email as key_email
+         from company r
+         left join lateral (select k.id, k.email from company_contact m join contact k on k.id = m.contact_id and k.organization_id = m.organization_id
+                             where m.organization_id = r.organization_id and m.company_id = r.id and m.is_key limit 1) key on true
+        where r.organization_id = $1 and r.id in (select (jsonb_array_elements_text($2::jsonb))::uuid)`;
   const rows = await tenantSql(em, organizationId).bound<Record<string, unknown>>(sql, [organizationId, JSON.stringify(ids)]);
-  const out = new Map<string, string | null>();
+  const out = new Map<string, TargetProblem | null>();
+  const blank = (v: unknown) => !v || String(v).trim() === '';
   for (const r of rows) {
     const id = String(r.id);
     if (entityType === 'contact') {
       const name = `${String(r.first_name ?? '')} ${String(r.last_name ?? '')}`.trim();
-      if (!r.first_name || !r.last_name || !r.email) out.set(id, EMAIL_MESSAGES.invalidContact);
-      else if (!r.linked) out.set(id, noPrimaryCompanyMessage(name));
+      const own = (['firstName', 'lastName', 'email'] as const).filter((k) => blank(r[{ firstName: 'first_name', lastName: 'last_name', email: 'email' }[k]]));
+      const self = { entityType: 'contact' as const, id };
+      if (own.length > 0) out.set(id, { message: EMAIL_MESSAGES.invalidContact, name: name || String(r.email ?? '') || 'A contact', missing: own, fix: { ...self, action: 'edit' } });
+      else if (!r.linked) out.set(id, { message: noPrimaryCompanyMessage(name), name, missing: ['primaryCompany'], fix: { ...self, action: 'open' } });
       else out.set(id, null);
     } else {
-      if (!r.name || !r.website) out.set(id, EMAIL_MESSAGES.invalidCompany);
-      else if (!r.linked || !r.key_email) out.set(id, noKeyContactMessage(String(r.name)));
+      const own = (['name', 'website'] as const).filter((k) => blank(r[k]));
+      const name = String(r.name ?? '').trim() || String(r.website ?? '').trim() || 'A company';
+      const self = { entityType: 'company' as const, id };
+      if (own.length > 0) out.set(id, { message: EMAIL_MESSAGES.invalidCompany, name, missing: own, fix: { ...self, action: 'edit' } });
+      else if (!r.key_id) out.set(id, { message: noKeyContactMessage(String(r.name)), name, missing: ['keyContact'], fix: { ...self, action: 'open' } });
+      else if (blank(r.key_email)) out.set(id, { message: noKeyContactMessage(String(r.name)), name, missing: ['keyContactEmail'], fix: { entityType: 'contact', id: String(r.key_id), action: 'edit' } });
       else out.set(id, null);
     }
   }
@@ -97,7 +112,7 @@ export async function executePlay(em: EntityManager, boss: PgBoss, actor: Execut
   // The first chunk of targets is checked and started first, then the rest (each part's targets in
   // one statement).
   const firstChunk = opts.firstChunk ?? FIRST_CHUNK;
-  const checks = new Map<string, string | null>();
+  const checks = new Map<string, TargetProblem | null>();
   const started: StartedExecution[] = [];
   for (const part of [requested.slice(0, firstChunk), requested.slice(firstChunk)]) {
     if (part.length === 0) continue;
@@ -108,16 +123,21 @@ export async function executePlay(em: EntityManager, boss: PgBoss, actor: Execut
   }
   const byEntity = new Map(started.map((s) => [s.entityId, s]));
   let missing = 0;
+  const skipped: PlaySkippedTarget[] = [];
   const items: PlayExecuteItem[] = requested.map((id) => {
     const s = byEntity.get(id);
     if (s) return { success: true, playExecutionId: s.executionId, entityId: id };
     if (!checks.has(id)) return { success: false, playExecutionId: null, entityId: id, message: EMAIL_MESSAGES.entityNotFound };
+    const problem = checks.get(id);
+    if (!problem) return { success: false, playExecutionId: null, entityId: id, message: PLAY_MESSAGES.invalidEntity };
     missing += 1;
-    return { success: false, playExecutionId: null, entityId: id, message: checks.get(id)! };
+    // Who was skipped and what they lack (the first ones: the message counts them all).
+    if (skipped.length < SKIPPED_LIST_MAX) skipped.push({ entityId: id, entityType: body.entityType, name: problem.name, missing: problem.missing, message: problem.message, fix: problem.fix });
+    return { success: false, playExecutionId: null, entityId: id, message: problem.message };
   });
   const message = started.length === 0
     ? (missing > 0 ? missingInformationMessage(missing) : PLAY_MESSAGES.unableToCreate)
     : missing > 0 ? missingInformationMessage(missing)
       : items.some((i) => !i.success) ? PLAY_MESSAGES.invalidEntity : PLAY_MESSAGES.started;
-  return { success: true, message, missing, items };
+  return { success: true, message, missing, items, skipped };
 }

@@ -80,9 +80,28 @@ describe('plays: running and drafts', () => {
       { success: false, playExecutionId: null, entityId: lonely.id, message: 'No key contact found for Lonely Inc' },
       { success: false, playExecutionId: null, entityId: body.items[1].entityId, message: 'Entity not found.' },
     ]);
+    // Who was skipped, what they lack, and the record to fix (the spec's message stays as it is).
+    expect(body.skipped).toEqual([
+      { entityId: lonely.id, entityType: 'company', name: 'Lonely Inc', missing: ['keyContact'], message: 'No key contact found for Lonely Inc', fix: { entityType: 'company', id: lonely.id, action: 'open' } },
+    ]);
     const contactAlone = await newContact(rep, { firstName: 'Solo', lastName: 'Person' });
     const c2 = (await execute(rep, { playId, targetIds: [contactAlone.id], entityType: 'contact' })).json() as PlayExecuteResponse;
     expect(c2.items[0].message).toBe('No primary company found for Solo Person');
+    expect(c2.skipped).toEqual([
+      { entityId: contactAlone.id, entityType: 'contact', name: 'Solo Person', missing: ['primaryCompany'], message: 'No primary company found for Solo Person', fix: { entityType: 'contact', id: contactAlone.id, action: 'open' } },
+    ]);
+    // Records imported without some details (a CRM sync): each missing detail named, the fix is the edit dialog —
+    // of the key contact itself when it is the one without an address.
+    const { co: mute, ct: muteKey } = await companyWithKey(rep, 'Mute');
+    const { ct: nameless } = await companyWithKey(rep, 'Nameless');
+    await ctx.em().execute(`update contact set email = '' where id = ?`, [muteKey.id]);
+    await ctx.em().execute(`update contact set first_name = '', last_name = '' where id = ?`, [nameless.id]);
+    const c3 = (await execute(rep, { playId, targetIds: [nameless.id], entityType: 'contact' })).json() as PlayExecuteResponse;
+    expect(c3.message).toBe('1 entities have missing information and could not be processed.');
+    expect(c3.skipped).toEqual([{ entityId: nameless.id, entityType: 'contact', name: nameless.email, missing: ['firstName', 'lastName'], message: 'Invalid contact details please check firstName, lastName or email', fix: { entityType: 'contact', id: nameless.id, action: 'edit' } }]);
+    const c4 = (await execute(rep, { playId, targetIds: [mute.id, co.id], entityType: 'company' })).json() as PlayExecuteResponse;
+    expect(c4.message).toBe('1 entities have missing information and could not be processed.');
+    expect(c4.skipped).toEqual([{ entityId: mute.id, entityType: 'company', name: 'Mute Holdings', missing: ['keyContactEmail'], message: 'No key contact found for Mute Holdings', fix: { entityType: 'contact', id: muteKey.id, action: 'edit' } }]);
     // Check-valid-entity gives the same answers.
     expect((await rep.post('/api/v1/entity/check-valid-entity', { companyId: lonely.id })).json().message).toBe('No key contact found for Lonely Inc');
     expect((await rep.post('/api/v1/entity/check-valid-entity', { contactId: contactAlone.id })).json().message).toBe('No primary company found for Solo Person');

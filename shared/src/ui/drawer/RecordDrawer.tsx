@@ -2,7 +2,7 @@
 // 'Drawer visibility'). It renders from useDrawer(): NoDrawer shows nothing, Collapsed a thin
 // toolbar, Visible the panel with its header, the Activities and Details tabs. Section collapse
 // states are saved per entity type in the user's config (drawer.<type>.details.showGroups).
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   Avatar,
@@ -290,7 +290,9 @@ function RecordView(props: {
   const styles = useStyles();
   const drawer = useDrawer();
   const { loaded, isPending, error, refetch } = useRecord(target);
-  const [editing, setEditing] = useState(false);
+  const [editing, setEditing] = useState(!!target.edit);
+  // Opened to fix its details (a play's skipped target): the edit dialog comes up, each time it is asked.
+  useEffect(() => { if (target.edit) setEditing(true); }, [target]);
   const noun = target.entityType === 'company' ? 'company' : 'contact';
 
   const back = props.nested ? (

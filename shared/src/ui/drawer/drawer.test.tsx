@@ -250,6 +250,12 @@ describe('RecordDrawer visibility', () => {
     expect(screen.queryByTestId('record-drawer')).toBeNull();
   });
 
+  it('a record opened to fix its details comes up with its edit dialog (a play run names it as skipped)', async () => {
+    renderDrawer(companyApi(), { target: { entityType: 'company', id: COMPANY_ID, edit: true } });
+    const dialog = await screen.findByTestId('company-dialog');
+    expect(dialog.getAttribute('data-mode')).toBe('edit');
+  });
+
   it('has no close or collapse button under a plugin, and takes the full width', async () => {
     renderDrawer(companyApi(), { target: { entityType: 'company', id: COMPANY_ID }, pluginMode: true });
     await screen.findByTestId('drawer-title');

@@ -7,10 +7,12 @@ import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Popover, PopoverSurface, PopoverTrigger, SearchBox, Spinner, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { AddRegular, PlayRegular } from '@fluentui/react-icons';
-import type { PlayDto } from '../../contracts';
+import type { PlayDto, PlaySkippedTarget } from '../../contracts';
 import { PLAY_MESSAGES, playExecutionToast } from '../../domain';
 import { useApi } from '../ApiContext';
+import { useOptionalDrawer } from '../DrawerContext';
 import { useNotify } from '../toast';
+import { SkippedTargets } from './SkippedTargets';
 
 const useStyles = makeStyles({
   surface: { width: '340px', display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
@@ -52,6 +54,7 @@ export function RunPlayList({ entityType, targetIds, onNewPlay, onStarted, empty
   const styles = useStyles();
   const api = useApi();
   const notify = useNotify();
+  const drawer = useOptionalDrawer();
   const [query, setQuery] = useState('');
   const [picked, setPicked] = useState<PlayDto | null>(null);
   const [running, setRunning] = useState(false);
@@ -72,7 +75,12 @@ export function RunPlayList({ entityType, targetIds, onNewPlay, onStarted, empty
     try {
       const res = await api.plays.execute({ playId: picked.id, targetIds: [...targetIds], entityType });
       const toast = playExecutionToast(res.items, res.missing);
-      notify[toast.intent](toast.message);
+      // The spec's message, then who was skipped and what they lack, each with its fix: kept until dismissed.
+      const skipped = res.skipped ?? [];
+      if (skipped.length > 0) {
+        const onFix = drawer ? (t: PlaySkippedTarget) => drawer.open({ entityType: t.fix.entityType, id: t.fix.id, edit: t.fix.action === 'edit' }) : undefined;
+        notify[toast.intent](toast.message, 0, { kind: 'play-run', body: <SkippedTargets skipped={skipped} total={res.missing} onFix={onFix} /> });
+      } else notify[toast.intent](toast.message, undefined, { kind: 'play-run' });
       onStarted?.(res.items.filter((i) => i.playExecutionId).map((i) => i.playExecutionId!));
     } catch {
       notify.error(PLAY_MESSAGES.failed);

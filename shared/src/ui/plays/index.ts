@@ -1,1 +1,2 @@
 export * from './RunPlayPopover';
+export * from './SkippedTargets';
