@@ -176,13 +176,13 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
   type Compose = { subject: string; body: string };
   const composeState = (page: Page) => page.evaluate(() => (window as unknown as { __fakeOutlook: { compose(): Compose } }).__fakeOutlook.compose());
 
-  async function generateFor(page: Page) {
+  async function generateFor(page: Page, subject = 'A note for Jane') {
     await page.locator('[data-testid="compose-draft"][data-state="pick"]').waitFor({ timeout: 15_000 });
     await page.getByTestId('compose-play').selectOption({ label: 'First note to a founder or owner' });
     await page.getByTestId('compose-generate').click();
     const panel = page.locator('[data-testid="compose-draft"] [data-testid="draft-panel"]');
     await panel.waitFor();
-    await expect.poll(() => panel.getByTestId('draft-subject').inputValue(), { timeout: 30_000 }).toBe('A note for Jane');
+    await expect.poll(() => panel.getByTestId('draft-subject').inputValue(), { timeout: 30_000 }).toBe(subject);
     await expect.poll(() => panel.getAttribute('data-status'), { timeout: 30_000 }).toBe('draft');
     await panel.getByTestId('draft-body-input').getByText('We follow Acme Industrial closely').waitFor();
     return panel;
@@ -270,12 +270,16 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     await page.context().close();
   });
 
-  it("read mode: 'Reply with a play' opens the generated email as Outlook's reply form", async () => {
-    const page = await openPane(450, { mode: 'read', subject: 'Q3 numbers for Acme', from: JANE, to: [ME] });
+  it("read mode: 'Reply with a play' keeps 'Re: <subject>', opens as Outlook's reply form, and Send Now answers in the thread through Graph", async () => {
+    // The email being read is in the rep's mailbox (the Graph fake): a reply to it keeps its subject and thread.
+    const incoming = graph.receive(ME.email, { from: JANE.email, subject: 'Re: Quick question about Acme', html: '<p>Can you send the numbers?</p>' });
+    const page = await openPane(450, { mode: 'read', subject: incoming.subject, from: JANE, to: [ME], id: incoming.id });
     await signIn(page);
     await expect.poll(() => page.getByTestId('drawer-title').innerText(), { timeout: 15_000 }).toBe('Jane Doe');
     await page.getByTestId('pane-reply').click();
-    const panel = await generateFor(page);
+    // The play writes the body; the subject stays the reply's (not the play's 'A note for Jane', not doubled).
+    const panel = await generateFor(page, 'Re: Quick question about Acme');
+    await shot(page, '14-read-reply-subject-450');
     await panel.getByTestId('compose-reply').click();
     await page.locator('[data-testid="compose-done"][data-kind="replied"]').waitFor({ timeout: 15_000 });
     await shot(page, '14-read-reply-450');
@@ -284,6 +288,20 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     const activities = await server.query<{ content: string }>(
       `select a.content from activity a join contact c on c.id = a.contact_id where c.email = $1 and a.type = 'other' order by a.created_at`, [JANE.email]);
     expect(activities.at(-1)?.content).toContain('and opened as a reply in Outlook');
+
+    // Another reply, sent through Dealscout (the mailbox was connected above): Graph's createReply on
+    // the message being read, with the reply's subject, in its conversation.
+    await page.getByTestId('compose-another').click();
+    const again = await generateFor(page, 'Re: Quick question about Acme');
+    await expect.poll(() => again.getByTestId('draft-send-now').isDisabled(), { timeout: 15_000 }).toBe(false);
+    await again.getByTestId('draft-send-now').click();
+    await page.locator('[data-testid="compose-done"][data-kind="sent"]').waitFor({ timeout: 30_000 });
+    await shot(page, '15-read-reply-sent-450');
+    const threaded = graph.sent(ME.email).filter((m) => m.replyToId === incoming.id);
+    expect(threaded).toHaveLength(1);
+    expect(threaded[0]).toMatchObject({ subject: 'Re: Quick question about Acme', conversationId: incoming.conversationId });
+    expect(threaded[0].body.content).toContain('We follow Acme Industrial closely');
+    expect(graph.requests.some((q) => q.method === 'POST' && q.path.endsWith(`/${incoming.id}/createReply`))).toBe(true);
     expect((page as Page & { errors?: string[] }).errors).toEqual([]);
     await page.context().close();
   });

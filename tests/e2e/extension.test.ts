@@ -44,6 +44,7 @@ describe('Chrome side panel in Chromium', () => {
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
     fake.when((r) => allText(r).includes('founded') && allText(r).includes('Acme Robotics'), { json: { answer: '2011' }, latencyMs: 2500 });
     fake.when((r) => allText(r).includes('chief executive') && allText(r).includes('Acme Robotics'), { json: { ceo: 'Ada Lovelace' }, latencyMs: 1500 });
+    fake.when((r) => allText(r).includes('How many employees') && allText(r).includes('Acme Robotics'), { json: { employees: 44 }, latencyMs: 500 });
     server = await startServer({
       DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Northwind Partners',
       OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e',
@@ -96,6 +97,7 @@ describe('Chrome side panel in Chromium', () => {
     const configs = (await call('GET', '/api/v1/enrichment/configs')).configs as { id: string; entityType: string; enrichmentType: string }[];
     const configId = configs.find((c) => c.entityType === 'company' && c.enrichmentType === 'llm')!.id;
     await call('POST', '/api/v1/enrichment', { configId, entityType: 'company', name: 'Founding year', prompt: 'In which year was this company founded?', schema: [{ name: 'answer', type: 'string', description: 'The year', required: true }] });
+    await call('POST', '/api/v1/enrichment', { configId, entityType: 'company', name: 'Employees', prompt: 'How many employees does this company have?', schema: [{ name: 'employees', type: 'number', description: 'Head count', required: true }] });
     await call('POST', '/api/v1/enrichment', {
       configId, entityType: 'company', name: 'CEO Finder', prompt: 'Who is the chief executive of this company?',
       schema: [{ name: 'ceo', type: 'string', description: 'Full name', required: true }], fieldIdToAssign: fieldId, isFieldPrimary: true,
@@ -182,6 +184,12 @@ describe('Chrome side panel in Chromium', () => {
     await expect.poll(() => unassigned.getByTestId('enrichment-result').innerText(), { timeout: 20_000 }).toBe('Processing...');
     await shot(panel, '04-processing');
     await expect.poll(() => unassigned.getByTestId('enrichment-result').innerText(), { timeout: 30_000 }).toBe('2011');
+    // A one-field result reads as its value: 44, never {"employees":44}.
+    const employees = panel.locator('[data-testid="drawer-enrichment-row"]').filter({ hasText: 'Employees' });
+    await employees.getByTestId('drawer-enrichment-run').click();
+    await expect.poll(() => employees.getByTestId('enrichment-result').innerText(), { timeout: 30_000 }).toBe('44');
+    await employees.scrollIntoViewIfNeeded();
+    await shot(panel, '04b-employees-value');
 
     // The Enrich popover: field → its enrichment → run; the field's value arrives in the drawer.
     await panel.getByTestId('enrich-button').click();

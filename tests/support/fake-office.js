@@ -69,6 +69,8 @@
     userProfile: { emailAddress: init.userEmail || 'rep@example.com', displayName: 'Rep' },
     addHandlerAsync: function (type, handler, opts, cb) { handlers[type] = handler; ok(typeof opts === 'function' ? opts : cb); },
     removeHandlerAsync: function (type, opts, cb) { delete handlers[type]; ok(typeof opts === 'function' ? opts : cb); },
+    // EWS id → REST (Graph) id, as documented: '/' becomes '-', '+' becomes '_'.
+    convertToRestId: function (id) { return String(id).replace(/\//g, '-').replace(/\+/g, '_'); },
   };
   Object.defineProperty(mailbox, 'item', { get: function () { return current; }, enumerable: true });
 

@@ -12,6 +12,8 @@ const useStyles = makeStyles({
   number: { fontVariantNumeric: 'tabular-nums' },
   chips: { display: 'inline-flex', flexWrap: 'wrap', gap: '4px', verticalAlign: 'middle', maxWidth: '100%' },
   chipsInline: { flexWrap: 'nowrap', overflow: 'hidden' },
+  // In the full view a long chip wraps instead of being cut.
+  chipBlock: { whiteSpace: 'normal', overflowWrap: 'anywhere' },
   chip: {
     display: 'inline-block', maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', boxSizing: 'border-box',
     padding: '0 6px', lineHeight: '18px', fontSize: tokens.fontSizeBase200, borderRadius: tokens.borderRadiusMedium,
@@ -71,7 +73,7 @@ function Part({ value, layout, links }: { value: FormattedValue; layout: 'inline
       return (
         <span className={mergeClasses(styles.chips, layout === 'inline' && styles.chipsInline)} data-testid="value-chips">
           {value.items.map((item, i) => (
-            <span key={i} className={styles.chip} data-testid="value-chip"><Part value={item} layout="inline" links={links} /></span>
+            <span key={i} className={mergeClasses(styles.chip, layout === 'block' && styles.chipBlock)} data-testid="value-chip"><Part value={item} layout="inline" links={links} /></span>
           ))}
         </span>
       );
