@@ -223,7 +223,7 @@ const ROUTES: Record<string, Rule> = {
   'POST /api/v1/list-company/idea/delete': ids,
   'POST /api/v1/list-company/idea': idsWith({ companyName: 'Matrix Idea', website: 'https://matrix-idea.example.com' }),
   'POST /api/v1/list-company/idea/export': ids,
-  'GET /api/v1/scoring-model/': ids,
+  'GET /api/v1/scoring-model': ids,
   'POST /api/v1/scoring-model': idsWith({ name: 'Matrix score', ruleSets: [MATRIX_RULE_SET] }),
   'GET /api/v1/scoring-model/{id}': ids,
   'PUT /api/v1/scoring-model/{id}': idsWith({ name: 'Matrix score', ruleSets: [MATRIX_RULE_SET] }),

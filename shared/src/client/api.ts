@@ -266,7 +266,7 @@ export function createApi(opts: HttpOptions = {}) {
       autoComplete: (body: C.AutoCompleteBody) => http.request('POST', '/api/v1/list-company/auto-complete', C.AutoCompleteResponse, body),
     },
     scoring: {
-      list: (listCompanyId: string) => http.request('GET', `/api/v1/scoring-model/?listCompanyId=${encodeURIComponent(listCompanyId)}`, C.ScoreModelsResponse),
+      list: (listCompanyId: string) => http.request('GET', `/api/v1/scoring-model?listCompanyId=${encodeURIComponent(listCompanyId)}`, C.ScoreModelsResponse),
       get: (id: string) => http.request('GET', `/api/v1/scoring-model/${encodeURIComponent(id)}`, C.ScoreModelResponse),
       create: (body: C.CreateScoreModelBody) => http.request('POST', '/api/v1/scoring-model', C.ScoreModelResponse, body),
       update: (id: string, body: C.UpdateScoreModelBody) => http.request('PUT', `/api/v1/scoring-model/${encodeURIComponent(id)}`, C.ScoreModelResponse, body),

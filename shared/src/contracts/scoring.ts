@@ -48,7 +48,7 @@ export type CreateScoreModelBody = z.input<typeof CreateScoreModelBody>;
 export const UpdateScoreModelBody = z.object(modelFields).superRefine(checkModel);
 export type UpdateScoreModelBody = z.input<typeof UpdateScoreModelBody>;
 
-/** GET /scoring-model/?listCompanyId= */
+/** GET /scoring-model?listCompanyId= (also answered at /scoring-model/, the specification's spelling) */
 export const ListScoreModelsQuery = z.object({ listCompanyId: z.uuid({ message: SCORING_MESSAGES.listNotFound }) });
 
 export const ScoreModelDto = z.object({

@@ -20,9 +20,15 @@ function actorOf(req: FastifyRequest): Actor {
 export async function scoringRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/scoring-model/', {
-    schema: { tags: ['scoring'], summary: "A list's scoring models", querystring: ListScoreModelsQuery, response: { 200: ScoreModelsResponse, 400: ErrorResponse, 404: ErrorResponse } },
-  }, async (req) => ({ success: true as const, scoringModels: await listModels(req.em, authOf(req).organizationId, req.query.listCompanyId) }));
+  // GET /scoring-model/ is the specification's spelling: it answers the same, out of the document (which lists the path without the trailing slash).
+  for (const [url, hide] of [['/scoring-model', false], ['/scoring-model/', true]] as const) {
+    r.get(url, {
+      schema: {
+        tags: ['scoring'], summary: "A list's scoring models", hide, querystring: ListScoreModelsQuery,
+        response: { 200: ScoreModelsResponse, 400: ErrorResponse, 404: ErrorResponse },
+      },
+    }, async (req) => ({ success: true as const, scoringModels: await listModels(req.em, authOf(req).organizationId, req.query.listCompanyId) }));
+  }
 
   r.post('/scoring-model', {
     schema: { tags: ['scoring'], summary: 'Create a scoring model (201)', body: CreateScoreModelBody, response: { 201: ScoreModelResponse, 400: ErrorResponse, 404: ErrorResponse } },

@@ -79,6 +79,8 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     expect(created.json()).toMatchObject({ success: true, message: 'Score created successfully.', scoringModel: { name: 'Early Saas', listCompanyId: list.id, description: '' } });
     const id = created.json().scoringModel.id as string;
     expect((await a.get(`/api/v1/scoring-model/?listCompanyId=${list.id}`)).json().scoringModels.map((m: { id: string }) => m.id)).toEqual([id]);
+    // The documented path (no trailing slash) answers the same as the specification's spelling.
+    expect((await a.get(`/api/v1/scoring-model?listCompanyId=${list.id}`)).json().scoringModels.map((m: { id: string }) => m.id)).toEqual([id]);
     expect((await a.get(`/api/v1/scoring-model/${id}`)).json().scoringModel.ruleSets).toEqual([revenue()]);
     const updated = await a.put(`/api/v1/scoring-model/${id}`, { name: 'Later Saas', ruleSets: [revenue({ weight: 60 })] });
     expect(updated.json()).toMatchObject({ success: true, message: 'Score updated successfully.', scoringModel: { name: 'Later Saas' } });
@@ -97,6 +99,7 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     // Another organization: its session with our ids is 404 and changes nothing.
     expect((await b.get(`/api/v1/scoring-model/${id}`)).statusCode).toBe(404);
     expect((await b.get(`/api/v1/scoring-model/?listCompanyId=${list.id}`)).statusCode).toBe(404);
+    expect((await b.get(`/api/v1/scoring-model?listCompanyId=${list.id}`)).statusCode).toBe(404);
     expect((await b.put(`/api/v1/scoring-model/${id}`, { name: 'Mine', ruleSets: [revenue()] })).statusCode).toBe(404);
     expect((await b.del(`/api/v1/scoring-model/${id}`)).statusCode).toBe(404);
     expect((await b.post('/api/v1/scoring-model/execute', { scoringModelId: id, options: { runAll: true } })).statusCode).toBe(404);
