@@ -310,7 +310,10 @@ function sample(s: Schema | undefined, id: string, depth = 0, name?: string): un
   }
 }
 
-interface Op { method: string; path: string; parameters?: { name: string; in: string; required?: boolean; schema?: Schema }[]; requestBody?: { content?: Record<string, { schema?: Schema }> } }
+interface Op {
+  method: string; path: string; parameters?: { name: string; in: string; required?: boolean; schema?: Schema }[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> }; responses?: Record<string, unknown>;
+}
 
 /** The generated body with the route's own example fields over it (objects merged key by key). */
 function merge(generated: unknown, example: unknown): unknown {
@@ -495,6 +498,12 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     // A route that takes ids cannot be classified as if it took none.
     const mislabeled = ops.filter((op) => ROUTES[`${op.method} ${op.path}`]?.kind === 'public' && takesIds(op)).map((op) => `${op.method} ${op.path}`);
     expect(mislabeled).toEqual([]);
+  });
+
+  it('every route that takes ids documents the 404 another organization gets', () => {
+    const undocumented = ops.filter((op) => ROUTES[`${op.method} ${op.path}`]?.kind === 'ids' && takesIds(op) && !op.responses?.['404'])
+      .map((op) => `${op.method} ${op.path}`);
+    expect(undocumented.map((r) => `${r} answers 404 for another organization's ids: add 404: ErrorResponse to its response schema`)).toEqual([]);
   });
 
   for (const via of ['cookie session', 'bearer token'] as const) {

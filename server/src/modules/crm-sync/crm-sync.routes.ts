@@ -21,7 +21,10 @@ export async function crmSyncRoutes(app: FastifyInstance): Promise<void> {
   }, async (req) => ({ success: true as const, settings: await getSyncSettings(req.em, authOf(req).organizationId) }));
 
   r.put('/crm/sync-settings', {
-    schema: { tags: ['crm'], summary: 'Saves the CRM sync settings and field mappings (admin)', body: SyncSettingsBody, response: { 200: SyncSettingsResponse, 400: ErrorResponse, 403: ErrorResponse } },
+    schema: {
+      tags: ['crm'], summary: 'Saves the CRM sync settings and field mappings (admin)', body: SyncSettingsBody,
+      response: { 200: SyncSettingsResponse, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+    },
   }, async (req) => {
     const auth = authOf(req);
     if (!auth.isAdmin) throw forbidden('Only an organization Admin can change the sync settings');
