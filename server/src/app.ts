@@ -2,10 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyBaseLogger } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
-import { serializerCompiler, validatorCompiler, jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
@@ -17,6 +15,7 @@ import './plugins/types';
 import { registerErrorHandler } from './plugins/errors';
 import { registerAuth } from './modules/auth/auth.plugin';
 import { registerInputGuard } from './plugins/input-guard';
+import { registerOpenApi } from './plugins/openapi';
 import { Mailer } from './modules/mail/mailer';
 import { BackgroundTasks } from './lib/background';
 import { healthRoutes } from './modules/system/health.routes';
@@ -104,20 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     allowedHeaders: ['content-type', 'authorization', 'x-csrf-token'],
   });
   await app.register(cookie);
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Dealscout API', version: '1.0.0', description: 'Every route, generated from the zod contracts in shared/src/contracts.' },
-      components: {
-        securitySchemes: {
-          cookie: { type: 'apiKey', in: 'cookie', name: 'ds_session' },
-          bearer: { type: 'http', scheme: 'bearer' },
-        },
-      },
-      security: [{ cookie: [] }, { bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  await registerOpenApi(app, config);
 
   // One EntityManager per request; the auth hook switches its tenant filter on.
   app.decorateRequest('em', null as never);

@@ -9,6 +9,14 @@ import type { LlmService } from '../providers/llm';
 
 export type RouteAuth = 'public' | 'user' | 'admin';
 
+/**
+ * Who may call a route (default-deny): its declared `config.auth`, else a signed-in user under /api/
+ * (the API document at /api/docs excepted) and anyone elsewhere (/health, the web app's files).
+ */
+export function routeAuth(url: string, declared: RouteAuth | undefined): RouteAuth {
+  return declared ?? (url.startsWith('/api/') && !url.startsWith('/api/docs') ? 'user' : 'public');
+}
+
 export interface AuthContext {
   user: IUser;
   session: ISession;

@@ -49,10 +49,11 @@ export type FieldDto = z.infer<typeof FieldDto>;
 export const FieldValueDto = z.object({
   fieldId: z.string(),
   value: z.unknown(),
-  infoValue: z.unknown().nullable(),
+  // Any JSON value, null included (`.nullable()` on unknown would add nothing but an `anyOf` with an empty schema).
+  infoValue: z.unknown(),
   status: z.string().nullable(),
   statusMessage: z.string().nullable(),
-  details: z.unknown().nullable(),
+  details: z.unknown(),
   updatedAt: z.string(),
 });
 export type FieldValueDto = z.infer<typeof FieldValueDto>;

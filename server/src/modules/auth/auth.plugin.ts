@@ -3,7 +3,7 @@ import { AUTH_MESSAGES } from '@dealscout/shared/contracts';
 import { Session } from './session.entity';
 import { sha256, safeEqual } from '../../lib/tokens';
 import { HttpError } from '../../lib/errors';
-import type { RouteAuth } from '../../plugins/types';
+import { routeAuth, type RouteAuth } from '../../plugins/types';
 import { crossTenant, scopedTo } from '../../db/sql';
 
 export const SESSION_COOKIE = 'ds_session';
@@ -27,7 +27,7 @@ function bearerToken(req: FastifyRequest): string | null {
 export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (req) => {
-    const level: RouteAuth = req.routeOptions.config.auth ?? (req.url.startsWith('/api/') && !req.url.startsWith('/api/docs') ? 'user' : 'public');
+    const level: RouteAuth = routeAuth(req.url, req.routeOptions.config.auth);
     const bearer = bearerToken(req);
     const token = bearer ?? req.cookies[SESSION_COOKIE] ?? null;
     let expired = false;

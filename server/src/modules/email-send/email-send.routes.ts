@@ -4,6 +4,7 @@
 // & Edit and Try Again live in plays.routes.ts (the route is the drafts'), calling send.ts.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   ErrorResponse, IdParams, SuccessResponse, O365ConnectBody, O365ConnectResponse, O365CallbackQuery, EmailServiceStatusResponse,
   SendTimeBody, SendTimeResponse, SendToEmailBody, SendToEmailResponse, SendToMyselfBody, SendWindowBody, SEND_WINDOW_MESSAGES,
@@ -35,7 +36,13 @@ export async function emailSendRoutes(app: FastifyInstance): Promise<void> {
 
   r.get('/user/o365-integration/callback', {
     config: { auth: 'public' },
-    schema: { tags: ['integrations'], summary: "Microsoft's redirect after consent: stores the mailbox (state carries the user, encrypted) and sends the browser back to the app", querystring: O365CallbackQuery },
+    schema: {
+      tags: ['integrations'], querystring: O365CallbackQuery,
+      summary: "Microsoft's redirect after consent: stores the mailbox (state carries the user, encrypted) and sends the browser back to the app",
+      response: {
+        302: z.null().describe('Back to the app (Location: the page the connection started from, or the profile) with o365=connected or o365=error'),
+      },
+    },
   }, async (req, reply) => {
     const state = req.query.state ? readState(app.config, req.query.state) : null;
     const back = (outcome: string, path = '/account/profile') => {

@@ -184,6 +184,10 @@ export async function integrationRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       tags: ['integrations'], summary: "Salesforce's OAuth redirect: exchanges the code (PKCE), stores the tokens encrypted, then sends the browser back to the organization settings",
       querystring: z.object({ code: z.string().max(2000).optional(), state: z.string().max(200).optional(), error: z.string().max(200).optional(), error_description: z.string().max(2000).optional() }),
+      response: {
+        302: z.null().describe('Back to the organization settings (Location): crm=salesforce (and crmWarning) when connected, '
+          + 'crmError with the reason otherwise'),
+      },
     },
   }, async (req, reply) => {
     const auth = authOf(req);
