@@ -16,6 +16,7 @@ import { authOf } from '../../plugins/types';
 import { badRequest } from '../../lib/errors';
 import { likeEscape, orderBy } from '../records/table-query';
 import { exportScoreColumns } from '../scoring/scoring.service';
+import { exportEnrichmentColumns } from './export-enrichments';
 import {
   addManualIdea, completeConfirmation, completeList, createList, deleteIdeas, deleteList, deleteSource, ideaDtos, ideaOrder, ideaPage, ideaWhere,
   listDtos, listOr404, renameList, selectionWhere, setShortlist, createSource, publishListChange, type Actor,
@@ -292,9 +293,10 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     const keys = await db.all<{ k: string }>(`select distinct jsonb_object_keys(r.data) as k from (select data from idea r ${where.text} limit 1000) r order by 1`, where.params);
     const extra = keys.map((k) => k.k);
     const scores = await exportScoreColumns(req.em.fork(), organizationId, list.id);
+    const enriched = await exportEnrichmentColumns(req.em.fork(), organizationId, list.id);
     const BATCH = 2000;
     async function* csv() {
-      yield '\uFEFF' + ['Name', 'Website', 'Domain', 'Shortlisted', 'Status', 'Sources', 'Created', ...extra, ...scores.header].map(csvCell).join(',') + '\r\n';
+      yield '\uFEFF' + ['Name', 'Website', 'Domain', 'Shortlisted', 'Status', 'Sources', 'Created', ...extra, ...enriched.header, ...scores.header].map(csvCell).join(',') + '\r\n';
       // Keyset pages in the table's default order (newest first): each batch its own short query.
       let after: { at: unknown; id: string } | null = null;
       for (;;) {
@@ -305,10 +307,12 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
         if (rows.length === 0) return;
         let chunk = '';
         const scoreCells = await scores.cells(rows.map((x) => String(x.id)));
+        const enrichmentCells = await enriched.cells(rows.map((x) => String(x.id)));
         for (const x of rows) {
           const data = (x.data ?? {}) as Record<string, unknown>;
           chunk += [x.name, x.website, x.domain, x.short_listed ? 'Yes' : 'No', x.status, ((x.source_ids as string[]) ?? []).map((s) => sourceType.get(s) ?? s).join('; '),
-            new Date(x.created_at as string).toISOString(), ...extra.map((k) => exportValueText(data[k], { key: k })), ...(scoreCells.get(String(x.id)) ?? [])].map(csvCell).join(',') + '\r\n';
+            new Date(x.created_at as string).toISOString(), ...extra.map((k) => exportValueText(data[k], { key: k })), ...(enrichmentCells.get(String(x.id)) ?? []),
+            ...(scoreCells.get(String(x.id)) ?? [])].map(csvCell).join(',') + '\r\n';
         }
         yield chunk;
         const last = rows[rows.length - 1];

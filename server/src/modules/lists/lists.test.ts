@@ -213,6 +213,35 @@ describe('lists and ideas (spec 002 §7)', () => {
     expect((await b.post('/api/v1/list-company/idea/export', { listCompanyId: list.id })).statusCode).toBe(404);
   });
 
+  it("exports the list's enrichment columns, each value read by its response schema (one field its value, several labelled), never JSON", async () => {
+    const list = await newList(a, 'Enriched export');
+    await seedIdeas(list.id, 2, 'iota');
+    const configs = (await a.get('/api/v1/enrichment/idea/configs')).json().configs as { id: string; enrichmentType: string }[];
+    const configId = configs.find((c) => c.enrichmentType === 'llm')!.id;
+    const create = async (name: string, schema: { name: string; type: string }[]) => {
+      const res = await a.post('/api/v1/enrichment', { configId, entityType: 'idea', listId: list.id, name, prompt: 'x', schema: schema.map((i) => ({ ...i, description: i.name, required: true })) });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().id as string;
+    };
+    const profile = await create('Profile', [{ name: 'employees', type: 'number' }, { name: 'industry', type: 'string' }]);
+    const size = await create('Head count', [{ name: 'employees', type: 'number' }]);
+    const ideas = await ctx.em().getConnection().execute<{ id: string; name: string }[]>(`select id::text, name from idea where organization_id = ? and list_id = ? order by name`, [orgA, list.id]);
+    const put = (enrichmentId: string, ideaId: string, result: unknown) => ctx.em().getConnection().execute(
+      `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, status, value, sources, updated_at)
+       values (gen_random_uuid(), ?, ?, 'idea', ?, 'complete', ?::jsonb, '[]'::jsonb, now())`, [orgA, enrichmentId, ideaId, JSON.stringify({ result })]);
+    await put(profile, ideas[0].id, { industry: 'Robotics', employees: 4400 });
+    await put(size, ideas[0].id, { employees: 4400 });
+    const res = await a.post('/api/v1/list-company/idea/export', { listCompanyId: list.id });
+    expect(res.statusCode, res.body).toBe(200);
+    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('Name,Website,Domain,Shortlisted,Status,Sources,Created,n,Profile,Head count');
+    const row = lines.find((l) => l.startsWith(`${ideas[0].name},`))!;
+    expect(row.endsWith(',Employees: 4400; Industry: Robotics,4400')).toBe(true);
+    expect(row).not.toContain('{');
+    // An idea without results: empty cells.
+    expect(lines.find((l) => l.startsWith(`${ideas[1].name},`))!.endsWith(',,')).toBe(true);
+  });
+
   it('estimates the total above 10,000 matches (and says so), exact below', async () => {
     const list = await newList(a);
     // 10,500 ideas, 10,400 of them matching 'big'.
