@@ -2,6 +2,7 @@
 // §9; spec 002 §3 'Enrichment', 'Enrichment config', 'Built-in company info schema fields', §4, §8).
 // Pure: the server and the clients read the same types, names, schema conversion and result mapping.
 // (The editors' own rules live in enrichment-form.ts.)
+import { formatResult, valueText } from './values';
 
 /** llm (language-model prompt), agent (AI research agent), deepresearchagent, mixrankCompanyDetails (shown as LinkedIn). */
 export const ENRICHMENT_TYPES = ['llm', 'agent', 'deepresearchagent', 'mixrankCompanyDetails'] as const;
@@ -222,12 +223,16 @@ export function valueAtPath(result: unknown, path: string | null | undefined): u
   return cur;
 }
 
-/** A value as prompt text: strings as they are, others as JSON. */
+/**
+ * A value as the text a box puts into a prompt or a template's email (and 'Why this email'):
+ * strings and numbers as they are; a result or any structured value read like everywhere else
+ * (values.ts: one field → its value, several → 'Label: value; …'), never as JSON.
+ */
 export function promptText(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return JSON.stringify(v);
+  return valueText(formatResult(v)) ?? '';
 }
 
 // ---------- results ----------

@@ -29,7 +29,10 @@ describe('renderRichPrompt', () => {
 
   it('renders structured and numeric values as text, and an optional empty box as nothing', async () => {
     const r = await renderRichPrompt(nodes, resolvers({ first: { label: 'First name', value: null } }, { sector: { label: 'Sector', value: { a: 1 } } }));
-    expect(r.text).toBe('Write to  at a company in {"a":1}.');
+    expect(r.text).toBe('Write to  at a company in 1.');
+    // A whole result (an enrich box reading $.result): its one field's value, several labelled — never JSON.
+    expect((await renderRichPrompt(nodes, resolvers({ first: { label: 'First name', value: 'Ada' } }, { sector: { label: 'Sector', value: { answer: 'logistics' } } }))).text).toBe('Write to Ada at a company in logistics.');
+    expect((await renderRichPrompt(nodes, resolvers({}, { sector: { label: 'Sector', value: { industry: 'Logistics', employees: 1250 } } }))).values[0]).toMatchObject({ value: 'Industry: Logistics; Employees: 1,250' });
     const n = await renderRichPrompt([{ type: 'field-box', id: 'x', fieldId: 'n' }], resolvers({ n: { label: 'Employees', value: 42 } }, {}));
     expect(n.text).toBe('42');
   });
