@@ -50,14 +50,17 @@ export type PromptNodeInput = z.input<typeof PromptNodeSchema>;
 export const PromptSchema = z.union([z.string().max(20_000), z.array(PromptNodeSchema).max(500)]);
 export type PromptInput = z.input<typeof PromptSchema>;
 
-/** A list column (spec 002 §3): width defaults to 70 (px). */
+/**
+ * A list column (spec 002 §3). `width` is the one the user gave the column (px); without one the
+ * ideas table sizes it from its content, at least the spec's default 70 px.
+ */
 export const ListColumnSchema = z.object({
   id: z.string().max(64),
   path: z.string().max(200),
   keys: z.array(z.string().max(100)).max(50).default([]),
   label: z.string().max(200),
   order: z.number().int().min(0).default(0),
-  width: z.number().int().min(20).max(2000).default(70),
+  width: z.number().int().min(20).max(2000).optional(),
   sortOrder: z.enum(['asc', 'desc']).nullable().optional(),
 });
 export type ListColumn = z.infer<typeof ListColumnSchema>;

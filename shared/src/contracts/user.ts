@@ -42,6 +42,9 @@ export const UserSettingsBody = z.object({
     contact: DrawerDetails.optional(),
     idea: DrawerDetails.optional(),
   }).strict().optional(),
+  /** Column widths the user gave a list's ideas table, per list id then column key (px). */
+  listColumnWidths: z.record(z.uuid(), z.record(z.string().min(1).max(300), z.number().int().min(40).max(2000))
+    .refine((r) => Object.keys(r).length <= 300, 'Too many columns')).refine((r) => Object.keys(r).length <= 500, 'Too many lists').optional(),
 }).strict();
 export type UserSettingsBody = z.infer<typeof UserSettingsBody>;
 export const UserSettingsResponse = z.object({ success: z.literal(true), settings: z.record(z.string(), z.unknown()) });

@@ -23,6 +23,8 @@ export interface UserConfig {
     contact: { details: { showGroups: DetailsGroups } };
     idea: { details: { showGroups: DetailsGroups } };
   };
+  /** Widths the user gave the columns of a list's ideas table: list id → column key → px. */
+  listColumnWidths?: Record<string, Record<string, number>>;
 }
 
 export function defaultUserConfig(): UserConfig {

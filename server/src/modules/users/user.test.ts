@@ -99,6 +99,19 @@ describe('the signed-in user: GET /api/v1/user, PUT /api/v1/user/settings, PUT /
       expect((await c.put('/api/v1/user/settings', { drawer: { tab: 'Emails' } })).statusCode).toBe(400);
     });
 
+    it('keeps the column widths of a list\'s ideas table per list, merged column by column', async () => {
+      const L1 = '11111111-1111-4111-8111-111111111111';
+      const L2 = '22222222-2222-4222-8222-222222222222';
+      await c.put('/api/v1/user/settings', { listColumnWidths: { [L1]: { name: 240 } } });
+      await c.put('/api/v1/user/settings', { listColumnWidths: { [L1]: { 'data.Employees': 130 }, [L2]: { website: 300 } } });
+      const settings = (await c.get('/api/v1/user')).json().user.settings;
+      expect(settings.listColumnWidths).toEqual({ [L1]: { name: 240, 'data.Employees': 130 }, [L2]: { website: 300 } });
+      expect(settings.version).toBe(4);
+      expect((await c.put('/api/v1/user/settings', { listColumnWidths: { 'not-a-list': { name: 240 } } })).statusCode).toBe(400);
+      expect((await c.put('/api/v1/user/settings', { listColumnWidths: { [L1]: { name: 10 } } })).statusCode).toBe(400);
+      expect((await c.put('/api/v1/user/settings', { listColumnWidths: { [L1]: { name: 'wide' } } })).statusCode).toBe(400);
+    });
+
     it('replaces an older stored version by the defaults before merging', async () => {
       const user = await createUser(ctx, orgId);
       await ctx.em().getConnection().execute(`update app_user set settings = ?::jsonb where id = ?`, [JSON.stringify({ version: 3, navigationExpanded: false, drawer: { visibility: 'Bogus' } }), user.id]);

@@ -30,9 +30,9 @@ const event = (data: unknown, seq = 1): RealtimeEvent => ({ seq, path: 'org/o/ex
 afterEach(cleanup);
 
 describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea enrichment results)', () => {
-  it('one column per list column in order (70 px by default), or one named after the enrichment reading $.result', () => {
+  it('one column per list column in order (its saved width, else none: sized from its content), or one named after the enrichment reading $.result', () => {
     expect(ideaEnrichmentColumns([enrichment()])).toEqual([
-      { key: `enrichment:${E}:result`, enrichmentId: E, label: 'What they sell', path: '$.result', keys: [], width: 70, sortOrder: null, schema: [] },
+      { key: `enrichment:${E}:result`, enrichmentId: E, label: 'What they sell', path: '$.result', keys: [], sortOrder: null, schema: [] },
     ]);
     const cols = ideaEnrichmentColumns([
       enrichment({ listColumns: [

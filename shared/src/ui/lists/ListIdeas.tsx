@@ -36,8 +36,6 @@ import { getCellResult } from '../enrichments/liveResults';
 
 /** Spec 002 §9: the ideas table sorts descending (newest first) by default. */
 export const IDEA_DEFAULT_SORT: SortState = { key: 'createdAt', order: 'desc' };
-/** List column default width (spec 002 §9). */
-export const LIST_COLUMN_WIDTH = 70;
 
 type Groups = { contacts: boolean; unassignedEnrichments: boolean; companyFields: boolean };
 
@@ -79,6 +77,10 @@ export interface ListIdeasProps {
   onDrawerGroupsChange: (groups: Groups) => void;
   /** After the list was deleted. */
   onDeleted: () => void;
+  /** The widths the user gave this list's columns (other than its enrichments' list columns, saved on them). */
+  columnWidths?: Readonly<Record<string, number>>;
+  /** Keeps a column width for this list (the host saves it with the user's settings). */
+  onColumnWidthChange?: (key: string, width: number) => void;
 }
 
 export function ListIdeas(props: ListIdeasProps) {
@@ -160,47 +162,58 @@ export function ListIdeas(props: ListIdeasProps) {
   const enrichmentColumns = useMemo(() => ideaEnrichmentColumns(enrichments.data?.enrichments ?? []), [enrichments.data]);
   const columns = useMemo<RecordColumn<IdeaDto>[]>(() => [
     {
-      key: 'shortListed', label: 'Shortlist', sortKey: 'shortListed', width: 90, text: (r) => (r.shortListed ? 'Yes' : 'No'),
+      key: 'shortListed', label: 'Shortlist', sortKey: 'shortListed', kind: 'icon', pinned: true, text: (r) => (r.shortListed ? 'Yes' : 'No'),
       render: (r) => (
         <Button appearance="transparent" size="small" className={styles.star} icon={r.shortListed ? <StarFilled color={tokens.colorPaletteMarigoldForeground1} /> : <StarRegular />}
           aria-pressed={r.shortListed} aria-label={r.shortListed ? `Remove ${r.name} from the shortlist` : `Shortlist ${r.name}`}
           onClick={(e) => { e.stopPropagation(); void setShortlist([r.id], !r.shortListed); }} data-testid={`idea-shortlist-${r.id}`} />
       ),
     },
-    { key: 'name', label: 'Name', sortKey: 'name', width: 220, text: (r) => r.name },
-    { key: 'website', label: 'Website', sortKey: 'website', width: 200, text: (r) => r.website },
+    { key: 'name', label: 'Name', sortKey: 'name', pinned: true, text: (r) => r.name },
+    { key: 'website', label: 'Website', sortKey: 'website', kind: 'url', text: (r) => r.website },
     {
-      key: 'status', label: 'Status', sortKey: 'status', width: 120, text: (r) => IDEA_STATUS_LABEL[r.status],
+      key: 'status', label: 'Status', sortKey: 'status', kind: 'status', text: (r) => IDEA_STATUS_LABEL[r.status],
       render: (r) => <Badge appearance="tint" color={r.status === 'inDealscout' ? 'success' : r.status === 'invalid' ? 'danger' : 'informative'} data-testid="idea-status">{IDEA_STATUS_LABEL[r.status]}</Badge>,
     },
-    { key: 'sources', label: 'Sources', width: 140, text: (r) => r.sourceIds.map((id) => sourceLabel(sourceType.get(id) ?? '')).join(', ') },
+    { key: 'sources', label: 'Sources', text: (r) => r.sourceIds.map((id) => sourceLabel(sourceType.get(id) ?? '')).join(', ') },
     // A source column of plain numbers reads like a number field ('1,625', as in the companies table).
     ...dataKeys.map((k) => {
-      const hint = { key: k, dataType: untypedColumnType(k, rows.map((r) => r.data?.[k])) === 'number' ? 'number' : undefined };
+      const numeric = untypedColumnType(k, rows.map((r) => r.data?.[k])) === 'number';
+      const hint = { key: k, dataType: numeric ? 'number' : undefined };
       return {
-        key: `data.${k}`, label: k, width: Math.max(LIST_COLUMN_WIDTH, Math.min(200, k.length * 9 + 40)),
+        key: `data.${k}`, label: k, kind: numeric ? 'number' as const : 'text' as const,
         text: (r: IdeaDto) => valueText(formatValue(r.data?.[k], hint)) ?? '',
         render: (r: IdeaDto) => <ValueView value={formatValue(r.data?.[k], hint)} />,
       };
     }),
     // The idea enrichments' list columns (spec 002 §3 'List column'; width 70 px by default).
     ...enrichmentColumns.map((c): RecordColumn<IdeaDto> => ({
-      key: c.key, label: c.label, width: c.width,
+      key: c.key, label: c.label, width: c.width, kind: 'enrichment',
       text: (r) => { const cell = ideaEnrichmentCell(getCellResult(qc, c.enrichmentId, r.id), c); return cell.status === 'completed' ? cell.text : ''; },
       render: (r) => <IdeaEnrichmentCell column={c} ideaId={r.id} />,
     })),
-    { key: 'createdAt', label: 'Added', sortKey: 'createdAt', width: 120, text: (r) => formatDate(r.createdAt) },
+    { key: 'createdAt', label: 'Added', sortKey: 'createdAt', kind: 'date', text: (r) => formatDate(r.createdAt) },
   ], [dataKeys, rows, sourceType, styles.star, enrichmentColumns, qc]);
 
   // Scoring (issue 22): the Score menu, a score column per model, runs and their breakdowns.
   const scoring = useListScoring({ listId, listName: list?.name ?? '', rows, dataKeys, enrichments: enrichments.data?.enrichments ?? [], filters, onReload: reload });
-  const allColumns = useMemo(() => [...columns.slice(0, -1), ...scoring.columns, ...columns.slice(-1)].map((c) => (widths[c.key] ? { ...c, width: widths[c.key] } : c)), [columns, scoring.columns, widths]);
-  // A resized enrichment column keeps its width: saved in the enrichment's list columns (PUT /enrichment/column).
+  // Widths: the one just set here, else the saved one (the user's for this list; an enrichment's on its
+  // list column), else none: the table sizes the column from its kind and content.
+  const savedWidths = props.columnWidths;
+  const allColumns = useMemo(() => [...columns.slice(0, -1), ...scoring.columns, ...columns.slice(-1)].map((c) => {
+    const w = widths[c.key] ?? (c.key.startsWith('enrichment:') ? undefined : savedWidths?.[c.key]);
+    return w ? { ...c, width: w } : c;
+  }), [columns, scoring.columns, widths, savedWidths]);
+  // A resized enrichment column keeps its width in the enrichment's list columns (PUT /enrichment/column,
+  // the list's own, seen by everyone); the others with the user's settings, per list.
   const onColumnResize = (key: string, width: number) => {
     setWidths((w) => ({ ...w, [key]: width }));
     const col = enrichmentColumns.find((c) => c.key === key);
     const e = col && enrichments.data?.enrichments.find((x) => x.id === col.enrichmentId);
-    if (!e) return;
+    if (!e) {
+      props.onColumnWidthChange?.(key, width);
+      return;
+    }
     void api.enrichments.setColumns({ enrichmentId: e.id, listColumns: listColumnsWithWidth(e, key, width) })
       .then(() => qc.invalidateQueries({ queryKey: listEnrichmentsKey(listId) }))
       .catch((err: unknown) => notify.error(err instanceof Error ? err.message : 'Could not save the column width'));

@@ -114,7 +114,7 @@ export function useListScoring(o: ListScoringOptions): { columns: RecordColumn<I
     label: m.name,
     // The header sorts the ideas by this model's total (server sort key score:<model id>; unscored last).
     sortKey: `score:${m.id}`,
-    width: 120,
+    kind: 'score' as const,
     text: (r: IdeaDto) => {
       const s = r.scoringResults.find((x) => x.scoringModelId === m.id);
       return s?.totalScore === null || s?.totalScore === undefined ? '' : s.totalScore.toFixed(2);

@@ -363,7 +363,7 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     expect(layoutCreate.mock.calls[0][1].columns).toEqual([
       { key: 'name', order: 0, width: 200, visible: true },
       { key: 'website', order: 1, width: 180, visible: false },
-      { key: 'employees', order: 2, width: 160, visible: true },
+      { key: 'employees', order: 2, width: 120, visible: true },
     ]);
     await user.click(within(item('employees')).getByTestId('columns-menu-up'));
     await waitFor(() => expect(layoutUpdate).toHaveBeenCalledTimes(1));

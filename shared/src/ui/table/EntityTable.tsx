@@ -31,6 +31,16 @@ import {
 export const TABLE_SEARCH_DEBOUNCE_MS = 300;
 export const CUSTOM_COLUMN_WIDTH = 160;
 
+/** A custom field's column width before the user sets one: from its data type (a number needs less than an address). */
+export function customColumnWidth(field: Pick<FieldDto, 'dataType' | 'label'>): number {
+  const byType: Record<string, number> = {
+    int: 120, double: 130, number: 130, currency: 150, boolean: 100, date: 130, time: 110, url: 210, email: 220, phone: 150, address: 260, object: 220,
+  };
+  // Wide enough for the header's label too (about 8 px a character, the sort arrow and padding), up to 260.
+  const header = Math.min(260, Math.round(field.label.length * 8 + 48));
+  return Math.max(byType[field.dataType] ?? CUSTOM_COLUMN_WIDTH, header);
+}
+
 type EntityType = 'company' | 'contact';
 type RecordRow = CompanyDto | ContactDto;
 
@@ -75,7 +85,7 @@ export function customFieldColumn<Row extends RecordRow>(field: FieldDto): Recor
     key: field.key,
     label: field.label,
     sortKey: field.key,
-    width: CUSTOM_COLUMN_WIDTH,
+    width: customColumnWidth(field),
     text: (row) => fieldValueText(row.fields[field.id]?.value, field.dataType, field.currency),
     // While the field's primary enrichment runs on the row, its status shows instead (spec 002 §4).
     // Fields without one render their value (links, chips, labelled fields) with no per-cell subscription.
@@ -214,7 +224,7 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
   }, [props.columns, fieldsQuery.data, entityType]);
   const columnByKey = useMemo(() => new Map(allColumns.map((c) => [c.key, c])), [allColumns]);
   const labels = useMemo(() => Object.fromEntries(allColumns.map((c) => [c.key, c.label])), [allColumns]);
-  const defaults = useMemo(() => allColumns.map((c) => ({ key: c.key, width: c.width })), [allColumns]);
+  const defaults = useMemo(() => allColumns.map((c) => ({ key: c.key, width: c.width ?? CUSTOM_COLUMN_WIDTH })), [allColumns]);
   const layout = useTableLayout(entityType, defaults);
   const visibleColumns = useMemo(
     () => layout.layout.filter((l) => l.visible && columnByKey.has(l.key)).map((l) => ({ ...columnByKey.get(l.key)!, width: l.width })),

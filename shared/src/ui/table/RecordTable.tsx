@@ -1,17 +1,28 @@
 // The record table: sortable headers (descending → ascending → none, spec 001 §4), a checkbox per
-// row and one for the page, resizable columns, a sticky header, and row windowing for the large
-// page sizes (up to 1000 rows) so paging stays quick. Presentational: state lives in the caller.
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type MouseEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
-import { Checkbox, ProgressBar, Spinner, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+// row and one for the page, a sticky header, and row windowing for the large page sizes (up to 1000
+// rows) so paging stays quick. Columns: a width the user set, else one chosen from the column's kind
+// and content (columnSizing.ts); resizable by drag and by keyboard (the header's separator: arrows,
+// Shift for larger steps; a double click fits the content); the full header label on hover. The
+// selection column and the pinned columns (the name) stay in place when the table scrolls
+// sideways; header and rows share one column grid (a fixed layout with one <colgroup>), so they
+// stay aligned, windowed rows included. Presentational: state lives in the caller.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
+import { Checkbox, ProgressBar, Spinner, Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { ArrowSortDownRegular, ArrowSortUpRegular } from '@fluentui/react-icons';
 import { isRowSelected, pageSelectionState, setPageSelected, toggleRow, nextSort, type RowSelection, type SortState } from './tableState';
+import { RESIZE_STEP, RESIZE_STEP_LARGE, autoColumnWidth, type ColumnKind } from './columnSizing';
 
 export interface RecordColumn<Row> {
   key: string;
   label: string;
   /** The server's sort key; absent or null: not sortable. */
   sortKey?: string | null;
-  width: number;
+  /** The width the user set (or the host fixes); absent: chosen from `kind` and the content. */
+  width?: number;
+  /** What the column holds, for its automatic width (default text). */
+  kind?: ColumnKind;
+  /** Stays in place, after the selection column, when the table scrolls sideways (the name). */
+  pinned?: boolean;
   /** Plain text of the cell (also its tooltip and the default rendering). */
   text: (row: Row) => string;
   render?: (row: Row) => ReactNode;
@@ -110,10 +121,13 @@ const useStyles = makeStyles({
     cursor: 'col-resize',
     touchAction: 'none',
     ':hover': { backgroundColor: tokens.colorBrandStroke2 },
+    ':focus-visible': { outline: 'none', backgroundColor: tokens.colorBrandStroke1 },
   },
   tr: {
     height: `${ROW_HEIGHT}px`,
     cursor: 'pointer',
+    // An explicit background: the sticky cells take it (inherit) and hide what scrolls beneath them.
+    backgroundColor: tokens.colorNeutralBackground1,
     ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover },
     ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
   },
@@ -129,6 +143,11 @@ const useStyles = makeStyles({
     boxSizing: 'border-box',
   },
   selectTd: { padding: 0, textAlign: 'center', cursor: 'default' },
+  /** A cell that stays in place when the table scrolls sideways (its `left` is set per column). */
+  stickyTd: { position: 'sticky', zIndex: 1, backgroundColor: 'inherit' },
+  stickyTh: { zIndex: 3 },
+  /** The last pinned column: a line marks where the scrolling part starts. */
+  pinnedEdge: { boxShadow: `inset -1px 0 0 ${tokens.colorNeutralStroke2}` },
   messageCell: { padding: 0, cursor: 'default' },
   message: {
     position: 'sticky',
@@ -146,7 +165,9 @@ const useStyles = makeStyles({
 });
 
 export function RecordTable<Row>(props: RecordTableProps<Row>) {
-  const { columns, rows, getRowId, sort: chosenSort, defaultSort = null, onSortChange, selection, onSelectionChange, onRowClick, onColumnResize } = props;
+  const { rows, getRowId, sort: chosenSort, defaultSort = null, onSortChange, selection, onSelectionChange, onRowClick, onColumnResize } = props;
+  // Pinned columns first (in their order), then the others.
+  const columns = useMemo(() => [...props.columns.filter((c) => c.pinned), ...props.columns.filter((c) => !c.pinned)], [props.columns]);
   const styles = useStyles();
   const wrapRef = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 0, width: 0 });
@@ -196,8 +217,63 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
     end = Math.min(rows.length, start + visible + OVERSCAN * 2);
   }
 
-  const widthOf = (c: RecordColumn<Row>) => drafts[c.key] ?? c.width;
+  // Automatic widths (columns without one): from the header and the page's cells; within one
+  // table they only grow, so paging never makes columns jump narrower.
+  const autoWidths = useRef(new Map<string, number>());
+  const auto = useMemo(() => {
+    const out = new Map<string, number>();
+    for (const c of columns) {
+      if (c.width !== undefined) continue;
+      const w = autoColumnWidth({ label: c.label, kind: c.kind ?? 'text', sortable: !!c.sortKey, texts: rows.map((r) => c.text(r)) });
+      const kept = Math.max(w, autoWidths.current.get(c.key) ?? 0);
+      autoWidths.current.set(c.key, kept);
+      out.set(c.key, kept);
+    }
+    return out;
+  }, [columns, rows]);
+  const widthOf = (c: RecordColumn<Row>) => drafts[c.key] ?? c.width ?? auto.get(c.key) ?? MIN_COLUMN_WIDTH;
   const tableWidth = SELECT_WIDTH + columns.reduce((s, c) => s + widthOf(c), 0);
+  // Where each pinned column sticks (after the selection column and the pinned ones before it).
+  const pinnedLeft = new Map<string, number>();
+  let lastPinned: string | null = null;
+  {
+    let left = SELECT_WIDTH;
+    for (const c of columns) {
+      if (!c.pinned) break;
+      pinnedLeft.set(c.key, left);
+      left += widthOf(c);
+      lastPinned = c.key;
+    }
+  }
+  const stickyStyle = (key: string): CSSProperties | undefined => (pinnedLeft.has(key) ? { left: `${pinnedLeft.get(key)}px` } : undefined);
+
+  // Keyboard resizing: the width moves at once and is saved when the keys rest.
+  const keyCommit = useRef<{ key: string; timer: ReturnType<typeof setTimeout> } | null>(null);
+  useEffect(() => () => { if (keyCommit.current) clearTimeout(keyCommit.current.timer); }, []);
+  const clampWidth = (w: number) => Math.round(Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, w)));
+  const commitDraft = (key: string, w: number) => {
+    setDrafts((d) => {
+      const { [key]: _, ...rest } = d;
+      return rest;
+    });
+    onColumnResize?.(key, w);
+  };
+  const onResizeKey = (e: KeyboardEvent<HTMLSpanElement>, col: RecordColumn<Row>) => {
+    const step = e.shiftKey ? RESIZE_STEP_LARGE : RESIZE_STEP;
+    const delta = e.key === 'ArrowRight' ? step : e.key === 'ArrowLeft' ? -step : 0;
+    if (!delta) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const w = clampWidth(widthOf(col) + delta);
+    setDrafts((d) => ({ ...d, [col.key]: w }));
+    if (keyCommit.current) clearTimeout(keyCommit.current.timer);
+    keyCommit.current = { key: col.key, timer: setTimeout(() => { keyCommit.current = null; commitDraft(col.key, w); }, 600) };
+  };
+  /** Double click on the edge: the width that fits the header and the page's cells. */
+  const fitColumn = (col: RecordColumn<Row>) => {
+    const w = autoColumnWidth({ label: col.label, kind: col.kind ?? 'text', sortable: !!col.sortKey, texts: rows.map((r) => col.text(r)) });
+    if (w !== widthOf(col)) onColumnResize?.(col.key, w);
+  };
 
   const startResize = (e: ReactPointerEvent<HTMLSpanElement>, col: RecordColumn<Row>) => {
     e.preventDefault();
@@ -261,7 +337,7 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
         </colgroup>
         <thead>
           <tr>
-            <th className={mergeClasses(styles.th, styles.selectTh)} scope="col">
+            <th className={mergeClasses(styles.th, styles.selectTh, !lastPinned && styles.pinnedEdge)} scope="col" data-testid="record-table-select-header">
               <Checkbox
                 aria-label="Select all rows on this page"
                 checked={pageState === 'all' ? true : pageState === 'some' ? 'mixed' : false}
@@ -276,37 +352,45 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
               return (
                 <th
                   key={c.key}
-                  className={styles.th}
-                  style={{ position: 'sticky' }}
+                  className={mergeClasses(styles.th, c.pinned && styles.stickyTh, c.key === lastPinned && styles.pinnedEdge)}
+                  style={{ position: 'sticky', ...stickyStyle(c.key) }}
                   scope="col"
                   aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : c.sortKey ? 'none' : undefined}
                   data-testid="record-table-header"
                   data-key={c.key}
                   data-sort={sorted ?? 'none'}
                 >
-                  {c.sortKey ? (
-                    <button
-                      type="button"
-                      className={styles.sortButton}
-                      onClick={() => onSortChange(nextSort(chosenSort, c.sortKey!, defaultSort))}
-                      title={`Sort by ${c.label}`}
-                      data-testid="record-table-sort"
-                      data-key={c.key}
-                    >
-                      <span className={styles.headLabel} title={c.label}>{c.label}</span>
-                      {sorted === 'asc' && <ArrowSortUpRegular className={styles.sortIcon} aria-hidden />}
-                      {sorted === 'desc' && <ArrowSortDownRegular className={styles.sortIcon} aria-hidden />}
-                    </button>
-                  ) : (
-                    <span className={styles.headLabel} title={c.label}>{c.label}</span>
-                  )}
+                  {/* The full label on hover and on focus, however narrow the column. */}
+                  <Tooltip content={c.label} relationship="inaccessible" positioning="above-start" showDelay={400}>
+                    {c.sortKey ? (
+                      <button
+                        type="button"
+                        className={styles.sortButton}
+                        onClick={() => onSortChange(nextSort(chosenSort, c.sortKey!, defaultSort))}
+                        data-testid="record-table-sort"
+                        data-key={c.key}
+                      >
+                        <span className={styles.headLabel}>{c.label}</span>
+                        {sorted === 'asc' && <ArrowSortUpRegular className={styles.sortIcon} aria-hidden />}
+                        {sorted === 'desc' && <ArrowSortDownRegular className={styles.sortIcon} aria-hidden />}
+                      </button>
+                    ) : (
+                      <span className={styles.headLabel} data-testid="record-table-header-label">{c.label}</span>
+                    )}
+                  </Tooltip>
                   {onColumnResize && (
                     <span
                       className={styles.resize}
                       role="separator"
+                      tabIndex={0}
                       aria-orientation="vertical"
                       aria-label={`Resize ${c.label}`}
+                      aria-valuenow={widthOf(c)}
+                      aria-valuemin={MIN_COLUMN_WIDTH}
+                      aria-valuemax={MAX_COLUMN_WIDTH}
                       onPointerDown={(e) => startResize(e, c)}
+                      onKeyDown={(e) => onResizeKey(e, c)}
+                      onDoubleClick={() => fitColumn(c)}
                       data-testid="column-resize-handle"
                       data-key={c.key}
                     />
@@ -352,7 +436,7 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
                     data-selected={selected ? 'true' : undefined}
                     data-active={active ? 'true' : undefined}
                   >
-                    <td className={mergeClasses(styles.td, styles.selectTd)} data-no-row-click onClick={(e) => e.stopPropagation()}>
+                    <td className={mergeClasses(styles.td, styles.selectTd, styles.stickyTd, !lastPinned && styles.pinnedEdge)} style={{ left: 0 }} data-no-row-click onClick={(e) => e.stopPropagation()}>
                       <Checkbox
                         aria-label="Select row"
                         checked={selected}
@@ -363,7 +447,8 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
                     {columns.map((c) => {
                       const text = c.text(row);
                       return (
-                        <td key={c.key} className={styles.td} title={text || undefined} data-testid="record-table-cell" data-key={c.key}>
+                        <td key={c.key} className={mergeClasses(styles.td, c.pinned && styles.stickyTd, c.key === lastPinned && styles.pinnedEdge)} style={stickyStyle(c.key)}
+                          title={text || undefined} data-testid="record-table-cell" data-key={c.key}>
                           {c.render ? c.render(row) : text}
                         </td>
                       );

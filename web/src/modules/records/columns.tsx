@@ -1,4 +1,5 @@
 // The built-in columns of the companies and contacts tables (custom fields follow, one column each).
+// The name columns are pinned: they stay in place when the table scrolls sideways.
 import { Link } from '@fluentui/react-components';
 import type { CompanyDto, ContactDto } from '@dealscout/shared/contracts';
 import { formatDate, personName, websiteHref, type RecordColumn } from '@dealscout/shared/ui';
@@ -6,7 +7,7 @@ import { formatDate, personName, websiteHref, type RecordColumn } from '@dealsco
 const ownerText = (o: CompanyDto['owner']) => (o ? personName(o) || o.email : '');
 
 export const COMPANY_COLUMNS: readonly RecordColumn<CompanyDto>[] = [
-  { key: 'name', label: 'Name', sortKey: 'name', width: 220, text: (r) => r.name },
+  { key: 'name', label: 'Name', sortKey: 'name', width: 220, pinned: true, text: (r) => r.name },
   {
     key: 'website',
     label: 'Website',
@@ -26,8 +27,8 @@ export const COMPANY_COLUMNS: readonly RecordColumn<CompanyDto>[] = [
 ];
 
 export const CONTACT_COLUMNS: readonly RecordColumn<ContactDto>[] = [
-  { key: 'firstName', label: 'First name', sortKey: 'firstName', width: 150, text: (r) => r.firstName },
-  { key: 'lastName', label: 'Last name', sortKey: 'lastName', width: 150, text: (r) => r.lastName },
+  { key: 'firstName', label: 'First name', sortKey: 'firstName', width: 150, pinned: true, text: (r) => r.firstName },
+  { key: 'lastName', label: 'Last name', sortKey: 'lastName', width: 150, pinned: true, text: (r) => r.lastName },
   {
     key: 'email',
     label: 'Email',

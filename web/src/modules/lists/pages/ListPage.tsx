@@ -17,6 +17,8 @@ export default function ListPage() {
         drawerGroups={{ contacts: groups.contacts !== false, unassignedEnrichments: groups.unassignedEnrichments !== false, companyFields: groups.companyFields !== false }}
         onDrawerGroupsChange={(showGroups) => save.mutate({ drawer: { idea: { details: { showGroups } } } })}
         onDeleted={() => navigate('/list-company')}
+        columnWidths={config.listColumnWidths?.[id]}
+        onColumnWidthChange={(key, width) => save.mutate({ listColumnWidths: { [id]: { [key]: width } } })}
       />
     </div>
   );
