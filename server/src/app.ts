@@ -14,6 +14,7 @@ import { RedactingLogController, withRedaction } from './logger';
 import './plugins/types';
 import { registerErrorHandler } from './plugins/errors';
 import { registerAuth } from './modules/auth/auth.plugin';
+import { registerProxyWarning } from './plugins/proxy-warning';
 import { registerInputGuard } from './plugins/input-guard';
 import { registerOpenApi } from './plugins/openapi';
 import { Mailer } from './modules/mail/mailer';
@@ -80,6 +81,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app, { spaHtml });
   // Before every route: NUL characters and lone surrogates anywhere in the input answer 400.
   registerInputGuard(app);
+  // Behind a proxy without TRUST_PROXY every user has the proxy's address: warned (start-up, hourly).
+  registerProxyWarning(app, config, app.log);
 
   await app.register(helmet, {
     contentSecurityPolicy: {

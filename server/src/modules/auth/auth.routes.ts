@@ -32,12 +32,17 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const email = normalizeEmail(rawEmail);
     // The attempt is counted as a failure before the password is checked (one atomic step with the
     // limit check), so parallel attempts cannot all pass the check; a success gives it back.
-    const wait = await throttle.reserve(em, email, req.ip);
-    if (wait > 0) throw tooManyRequests(AUTH_MESSAGES.throttled, wait);
+    // An address at its limit still lets a correct password through while the account's own
+    // limit is not reached (throttle.ts); a wrong one gets the address's 429.
+    const reservation = await throttle.reserve(em, email, req.ip);
+    if (reservation.kind === 'refused') throw tooManyRequests(AUTH_MESSAGES.throttled, reservation.wait);
     const user = await em.findOne(User, { email, deleted: false }, crossTenant('sign-in'));
     const ok = await verifyPassword(user?.passwordHash, password);
-    if (!ok || !user) throw new HttpError(401, AUTH_MESSAGES.invalidCredentials);
-    await throttle.recordSuccess(em, email, req.ip);
+    if (!ok || !user) {
+      if (reservation.kind === 'addressThrottled') throw tooManyRequests(AUTH_MESSAGES.throttled, reservation.wait);
+      throw new HttpError(401, AUTH_MESSAGES.invalidCredentials);
+    }
+    await throttle.recordSuccess(em, email, req.ip, reservation);
     if (user.status !== 'active') throw new HttpError(403, DISABLED_MESSAGE);
     return user;
   }

@@ -93,9 +93,37 @@ describe('login throttling (per account and per address)', () => {
       expect(res.statusCode).toBe(401);
     }
     expectThrottled(await attempt(uniqueEmail('spray'), 'Wrong1234', ip));
-    expectThrottled(await attempt(victim.email, TEST_PASSWORD, ip));
+    expectThrottled(await attempt(victim.email, 'Wrong1234', ip));
     // The same account from another address still signs in.
     expect((await attempt(victim.email, TEST_PASSWORD, '10.2.9.10')).statusCode).toBe(200);
+  });
+
+  it('a correct password signs in from a throttled address (users behind one proxy are not locked out by others\' guesses)', async () => {
+    const ip = '10.2.10.1';
+    for (let i = 0; i < PER_ADDRESS; i++) expect((await attempt(uniqueEmail('spray'), 'Wrong1234', ip)).statusCode).toBe(401);
+    expectThrottled(await attempt(uniqueEmail('spray'), 'Wrong1234', ip));
+    const colleague = await createUser(ctx, orgId);
+    const res = await attempt(colleague.email, TEST_PASSWORD, ip);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, user: { email: colleague.email } });
+    // The bearer-token exchange too.
+    expect((await attempt(colleague.email, TEST_PASSWORD, ip, '/api/v1/auth/token')).statusCode).toBe(200);
+    // The address stays throttled for wrong passwords, and its count stays at the limit.
+    expectThrottled(await attempt(uniqueEmail('spray'), 'Wrong1234', ip));
+    const [row] = await ctx.em().getConnection().execute<{ failures: number }[]>('select failures from login_throttle where key = ?', [`addr:${ip}`]);
+    expect(row.failures).toBe(PER_ADDRESS);
+  });
+
+  it('from a throttled address the account limit still holds: wrong passwords count against the account, then even the correct one is refused', async () => {
+    const ip = '10.2.11.1';
+    for (let i = 0; i < PER_ADDRESS; i++) await attempt(uniqueEmail('spray'), 'Wrong1234', ip);
+    const victim = await createUser(ctx, orgId);
+    for (let i = 0; i < PER_ACCOUNT; i++) expectThrottled(await attempt(victim.email, 'Wrong1234', ip));
+    expectThrottled(await attempt(victim.email, TEST_PASSWORD, ip));
+    // The account's lock holds from every address, like any account lock.
+    expectThrottled(await attempt(victim.email, TEST_PASSWORD, '10.2.11.2'));
+    const [row] = await ctx.em().getConnection().execute<{ failures: number }[]>('select failures from login_throttle where key = ?', [`acct:${victim.email}`]);
+    expect(row.failures).toBe(PER_ACCOUNT);
   });
 
   it('keeps the counts in the database (shared by every API process), never a password', async () => {
