@@ -49,6 +49,9 @@ export default defineConfig({
           globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // A journey waits on what a user waits on (a realtime answer, an upload's report): vitest's
+          // 1 s default for expect.poll is shorter than a busy 2-core machine takes.
+          expect: { poll: { timeout: 10_000 } },
           pool: 'forks',
           fileParallelism: false,
         },

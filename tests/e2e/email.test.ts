@@ -56,6 +56,8 @@ describe('Office 365 sending in Chromium', () => {
     await shot(page, '02-consent');
     await page.getByRole('button', { name: 'Accept' }).click();
     await page.waitForURL(/\/account\/profile\?o365=connected/, { waitUntil: 'commit' });
+    // The outcome's toast lives 3 s: watch for it from the start, not after the checks below.
+    const said = page.getByText('Office 365 connected.').first().waitFor();
     await card.getByTestId('email-service-connected').waitFor();
     // Back on Profile at the Email service card, not at the top: it is in view and has the focus,
     // the outcome is said once and leaves the address.
@@ -63,7 +65,7 @@ describe('Office 365 sending in Chromium', () => {
     const landed = (await card.boundingBox())!;
     expect(landed.y).toBeGreaterThanOrEqual(0);
     expect(landed.y).toBeLessThan(900 / 2);
-    await page.getByText('Office 365 connected.').waitFor();
+    await said;
     await expect.poll(() => new URL(page.url()).search).toBe('');
     await shot(page, '02b-landed-on-card');
     expect(await card.getByTestId('email-service-account').innerText()).toBe(ADMIN.email);

@@ -22,8 +22,8 @@ describe('lists of ideas, in Chromium', () => {
   beforeAll(async () => {
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
     // The idea enrichment's answers, by idea (one JSON, one plain text: both complete).
-    fake.when((r) => allText(r).includes('Fjord Freight') && allText(r).includes('ship'), { json: { answer: 'Sea freight' }, latencyMs: 1500 });
-    fake.when((r) => allText(r).includes('Polar Parcel') && allText(r).includes('ship'), { content: 'Parcels by air', latencyMs: 1500 });
+    fake.when((r) => allText(r).includes('Fjord Freight') && allText(r).includes('ship'), { json: { answer: 'Sea freight' }, latencyMs: 4000 });
+    fake.when((r) => allText(r).includes('Polar Parcel') && allText(r).includes('ship'), { content: 'Parcels by air', latencyMs: 4000 });
     server = await startServer({
       DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Lists Capital',
       OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e',
@@ -97,7 +97,7 @@ describe('lists of ideas, in Chromium', () => {
     await shot(page, '01d-upload-xlsx-result');
     await page.getByTestId('upload-csv-dialog').getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('5 ideas · 0 shortlisted · 3 sources');
-    expect(await page.getByTestId('record-table-row').filter({ hasText: 'Baltic Barges' }).textContent()).toContain('2011-10-12');
+    expect(await page.getByTestId('record-table-row').filter({ hasText: 'Baltic Barges' }).textContent()).toContain('Oct 12, 2011');
 
     // The uploaded ideas go again, so the rest of the journey works on the three added by hand.
     for (const name of ['Skagen Shipping', 'Baltic Barges']) await page.getByTestId('record-table-row').filter({ hasText: name }).getByTestId('record-table-select-row').click();

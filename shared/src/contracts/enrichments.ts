@@ -51,8 +51,9 @@ export const PromptSchema = z.union([z.string().max(20_000), z.array(PromptNodeS
 export type PromptInput = z.input<typeof PromptSchema>;
 
 /**
- * A list column (spec 002 §3). `width` is the one the user gave the column (px); without one the
- * ideas table sizes it from its content, at least the spec's default 70 px.
+ * A list column (spec 002 §3). `width` defaults to the spec's 70 (px), which means 'not resized':
+ * the ideas table sizes such a column from its content (at least 70 px); any other width is the
+ * one the user gave it.
  */
 export const ListColumnSchema = z.object({
   id: z.string().max(64),
@@ -60,7 +61,7 @@ export const ListColumnSchema = z.object({
   keys: z.array(z.string().max(100)).max(50).default([]),
   label: z.string().max(200),
   order: z.number().int().min(0).default(0),
-  width: z.number().int().min(20).max(2000).optional(),
+  width: z.number().int().min(20).max(2000).default(70),
   sortOrder: z.enum(['asc', 'desc']).nullable().optional(),
 });
 export type ListColumn = z.infer<typeof ListColumnSchema>;

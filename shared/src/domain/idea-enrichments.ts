@@ -5,8 +5,8 @@ import { ENRICHMENT_MESSAGES, valueAtPath } from './enrichments';
 import { formatResult, valueText, type FormattedValue, type ValueSchemaItem } from './values';
 
 /**
- * The spec's list column default width (002 §9). A list column the user has not widened carries no
- * width: the ideas table sizes it from its content (at least this wide), so answers stay readable.
+ * The spec's list column default width (002 §9). A list column at this width has not been resized:
+ * the ideas table sizes it from its content (at least this wide), so answers stay readable.
  */
 export const IDEA_LIST_COLUMN_WIDTH = 70;
 
@@ -43,7 +43,7 @@ export function ideaEnrichmentColumns(enrichments: readonly EnrichmentLike[]): I
     if (cols.length === 0) return [{ key: `enrichment:${e.id}:result`, enrichmentId: e.id, label: e.name, path: '$.result', keys: [], sortOrder: null, ...schema }];
     return cols.map((c) => ({
       key: `enrichment:${e.id}:${c.id}`, enrichmentId: e.id, label: c.label || e.name, path: c.path || '$.result', keys: [...(c.keys ?? [])],
-      ...(c.width !== undefined ? { width: c.width } : {}), sortOrder: c.sortOrder ?? null, ...schema,
+      ...(c.width !== undefined && c.width !== IDEA_LIST_COLUMN_WIDTH ? { width: c.width } : {}), sortOrder: c.sortOrder ?? null, ...schema,
     }));
   });
 }
@@ -102,12 +102,12 @@ export function ideaEnrichmentCell(
  * PUT /enrichment/column saves): the column's width changed; an enrichment without list columns
  * gets its one default column ($.result, named after it) with that width.
  */
-export function listColumnsWithWidth(e: EnrichmentLike, columnKey: string, width: number): { id: string; path: string; keys: string[]; label: string; order: number; width?: number; sortOrder?: 'asc' | 'desc' | null }[] {
+export function listColumnsWithWidth(e: EnrichmentLike, columnKey: string, width: number): { id: string; path: string; keys: string[]; label: string; order: number; width: number; sortOrder?: 'asc' | 'desc' | null }[] {
   const cols = e.listColumns ?? [];
   if (cols.length === 0) return [{ id: 'result', path: '$.result', keys: [], label: e.name, order: 0, width }];
   return cols.map((c, i) => ({
     id: c.id, path: c.path, keys: [...(c.keys ?? [])], label: c.label, order: c.order ?? i,
-    ...(`enrichment:${e.id}:${c.id}` === columnKey ? { width } : c.width !== undefined ? { width: c.width } : {}),
+    width: `enrichment:${e.id}:${c.id}` === columnKey ? width : c.width ?? IDEA_LIST_COLUMN_WIDTH,
     ...(c.sortOrder !== undefined ? { sortOrder: c.sortOrder } : {}),
   }));
 }

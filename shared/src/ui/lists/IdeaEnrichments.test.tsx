@@ -30,7 +30,7 @@ const event = (data: unknown, seq = 1): RealtimeEvent => ({ seq, path: 'org/o/ex
 afterEach(cleanup);
 
 describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea enrichment results)', () => {
-  it('one column per list column in order (its saved width, else none: sized from its content), or one named after the enrichment reading $.result', () => {
+  it('one column per list column in order (a resized width; the default 70 or none: sized from its content), or one named after the enrichment reading $.result', () => {
     expect(ideaEnrichmentColumns([enrichment()])).toEqual([
       { key: `enrichment:${E}:result`, enrichmentId: E, label: 'What they sell', path: '$.result', keys: [], sortOrder: null, schema: [] },
     ]);
@@ -41,7 +41,7 @@ describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea 
       ] }),
       enrichment({ id: 'company-one', entityType: 'company' }),
     ]);
-    expect(cols.map((c) => [c.label, c.path, c.width])).toEqual([['Answer', '$.result', 70], ['Size', '$.result.size', 120]]);
+    expect(cols.map((c) => [c.label, c.path, c.width])).toEqual([['Answer', '$.result', undefined], ['Size', '$.result.size', 120]]);
   });
 
   it('a resized column is saved in the list columns (PUT /enrichment/column): the default one is created with its width', () => {
