@@ -176,13 +176,14 @@ const ROUTES: Record<string, Rule> = {
   'POST /api/v1/contact/from-email': scoped,
   'POST /api/v1/entity/lookup': scoped,
   // Plays and drafts (issue 17). Runs, estimates and checks answer per target ('Entity not found.'),
-  // so they are scoped: nothing of A's may show and A's rows stay unchanged.
-  'POST /api/v1/play': scoped,
+  // so they are scoped: nothing of A's may show and A's rows stay unchanged. A saved play and the
+  // editor's draft keep the ids inside them (boxes' fields and enrichments, the test contact): 404.
+  'POST /api/v1/play': idsWith({ name: 'Matrix play' }),
   'POST /api/v1/play/playbook': scoped,
   'GET /api/v1/play': scoped,
   'GET /api/v1/play/playbook-users': scoped,
   'GET /api/v1/play/draft/{provider}': scoped,
-  'PUT /api/v1/play/draft/{provider}': scoped,
+  'PUT /api/v1/play/draft/{provider}': ids,
   'DELETE /api/v1/play/draft': scoped,
   'GET /api/v1/play/{id}': ids,
   'DELETE /api/v1/play/remove/{id}': ids,

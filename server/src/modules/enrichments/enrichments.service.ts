@@ -13,6 +13,7 @@ import { Enrichment, type IEnrichment } from './enrichment.entity';
 import { findConfig } from './configs';
 import { publishFieldsChanged } from '../fields/fields-events';
 import { tenantSql } from '../../db/sql';
+import { assertOwned, assertPromptRefsOwned } from './owned-refs';
 
 export interface Actor {
   organizationId: string;
@@ -62,6 +63,13 @@ async function cleanForm(em: EntityManager, config: EnrichmentConfigDto, body: F
   const problems = schemaItemProblems(schema);
   if (problems.length > 0) throw badRequest(problems[0].message);
   return { name, prompt, schema, jsonSchema: schemaItemsToJsonSchema(schema) };
+}
+
+/** The ids inside the form (its prompt's boxes, its list, its scrape field) name rows of the organization: else 404. */
+async function assertFormRefsOwned(em: EntityManager, organizationId: string, form: CleanForm, body: FormInput): Promise<void> {
+  await assertPromptRefsOwned(em, organizationId, form.prompt);
+  await assertOwned(em, organizationId, 'list_company', [body.listId]);
+  await assertOwned(em, organizationId, 'field_definition', [body.scrapeFieldId]);
 }
 
 /** A field of the organization that an enrichment of `entityType` may fill. */
@@ -115,6 +123,7 @@ export async function createEnrichment(em: EntityManager, actor: Actor, body: Fo
   const config = configOf(body.configId);
   if (body.entityType && body.entityType !== config.entityType) throw badRequest(ENRICHMENT_MESSAGES.invalid);
   const form = await cleanForm(em, config, body, true);
+  await assertFormRefsOwned(em, actor.organizationId, form, body);
   if (body.fieldIdToAssign) await assignableField(em, body.fieldIdToAssign, config.entityType);
   const id = await em.transactional(async (tem) => {
     const e = tem.create(Enrichment, {
@@ -146,6 +155,7 @@ export async function updateEnrichment(em: EntityManager, actor: Actor, body: Fo
   const config = configOf(body.configId);
   if (config.enrichmentType !== e.enrichmentType || config.entityType !== e.entityType) throw badRequest(ENRICHMENT_MESSAGES.invalid);
   const form = await cleanForm(em, config, body, false);
+  await assertFormRefsOwned(em, actor.organizationId, form, body);
   await em.transactional(async (tem) => {
     const cur = await tem.findOneOrFail(Enrichment, { id: e.id }, { populate: ['field'] });
     cur.name = form.name;

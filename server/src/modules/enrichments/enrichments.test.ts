@@ -242,6 +242,30 @@ describe('enrichments: configs, CRUD, assignment, table', () => {
     expect((await c.get(`/api/v1/enrichment/${id}`)).json().enrichment.name).toBe('Private one');
   });
 
+  it("another organization's ids inside the form (a prompt box's field or enrichment, the list, the scrape field) answer 404 and nothing is kept", async () => {
+    const { e } = await create(c, llm('Theirs to reuse'));
+    const list = await c.post('/api/v1/list-company', { name: 'Their list' });
+    expect(list.statusCode, list.body).toBe(201);
+    const listId = list.json().list.id as string;
+    const own = (await create(rival, llm('Rival keeps this'))).e!;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ prompt: [{ type: 'text', text: 'Sector of ' }, { type: 'field-box', id: 'fieldbox0001', fieldId }] }, 'Field not found'],
+      [{ prompt: [{ type: 'text', text: 'Using ' }, { type: 'enrich-box', id: 'enrichbox001', enrichmentId: e!.id }] }, 'Enrichment not found.'],
+      [{ listId }, 'List not found'],
+      [{ scrapeFieldId: fieldId }, 'Field not found'],
+    ];
+    for (const [extra, message] of cases) {
+      const created = await rival.post('/api/v1/enrichment', llm('Spy', extra));
+      expect([created.statusCode, created.json().message], JSON.stringify(extra)).toEqual([404, message]);
+      const updated = await rival.put('/api/v1/enrichment', llm('Rival keeps this', { id: own.id, ...extra }));
+      expect([updated.statusCode, updated.json().message], JSON.stringify(extra)).toEqual([404, message]);
+    }
+    const names = (await rival.post('/api/v1/enrichment/list', { take: 100 })).json().enrichments.map((x: EnrichmentDto) => x.name);
+    expect(names).not.toContain('Spy');
+    const kept = (await rival.get(`/api/v1/enrichment/${own.id}`)).json().enrichment as EnrichmentDto;
+    expect(kept.data).toMatchObject({ prompt, listId: null, scrapeFieldId: null });
+  });
+
   it('lists the enrichments of a list (none yet)', async () => {
     const res = await c.get(`/api/v1/enrichment/${randomUUID()}/list`);
     expect(res.json()).toEqual({ success: true, enrichments: [] });

@@ -21,6 +21,7 @@ import { RenderError } from '@dealscout/shared/domain';
 import { LlmError } from '../../providers/llm';
 import { changeEmailStatus } from '../email-send/send';
 import { tenantSql } from '../../db/sql';
+import { assertOwned, assertPromptRefsOwned } from '../enrichments/owned-refs';
 
 const tags = ['plays'];
 const emailTags = ['emails'];
@@ -87,9 +88,11 @@ export async function playRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.put('/play/draft/:provider', {
-    schema: { tags, summary: "Keep the caller's unsaved new play of a provider", params: PlayDraftParams, body: PlayDraftBody, response: { 200: PlayDraftResponse, 400: ErrorResponse } },
+    schema: { tags, summary: "Keep the caller's unsaved new play of a provider (its test contact and the fields and enrichments of its boxes must be the organization's: 404)", params: PlayDraftParams, body: PlayDraftBody, response: { 200: PlayDraftResponse, 400: ErrorResponse, 404: ErrorResponse } },
   }, async (req) => {
     const a = playActor(req);
+    await assertOwned(req.em, a.organizationId, 'contact', [req.body.targetContactId]);
+    await assertPromptRefsOwned(req.em, a.organizationId, req.body.instructions as RichPromptNode[]);
     const data = { name: req.body.name, description: req.body.description, instructions: req.body.instructions as RichPromptNode[], title: req.body.title, subjectPrompt: req.body.subjectPrompt, targetContactId: req.body.targetContactId ?? null };
     await tenantSql(req.em, a.organizationId).all(`insert into play_draft (id, organization_id, user_id, provider, data, updated_at) values (gen_random_uuid(), ?, ?, ?, ?::jsonb, clock_timestamp())
        on conflict (organization_id, user_id, provider) do update set data = excluded.data, updated_at = clock_timestamp()`, [a.organizationId, a.userId, req.params.provider, JSON.stringify(data)]);

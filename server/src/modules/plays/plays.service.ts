@@ -10,6 +10,7 @@ import type { IOrganization } from '../organization/organization.entity';
 import { Play, PlayDraft, type IPlay } from './play.entity';
 import { PROVIDED_PLAYS } from './provided';
 import { tenantSql } from '../../db/sql';
+import { assertPromptRefsOwned } from '../enrichments/owned-refs';
 
 export interface PlayActor {
   organizationId: string;
@@ -161,6 +162,7 @@ export async function savePlay(em: EntityManager, actor: PlayActor, body: SavePl
     const problem = playPublishProblem({ name, instructions });
     if (problem) throw badRequest(problem);
   } else if (!name) throw badRequest(PLAY_MESSAGES.enterName);
+  await assertPromptRefsOwned(em, actor.organizationId, instructions);
   const playType = body.llmProvider ?? 'openai';
   const fields = {
     name, description: (body.description ?? '').trim(), instructions, subject: body.title ?? '', subjectPrompt: body.subjectPrompt ?? '',

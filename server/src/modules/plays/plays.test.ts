@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { PlayDto } from '@dealscout/shared/contracts';
 import { configFor } from '../enrichments/configs';
 import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
+import { newContact } from '../../../test/records';
 
 const text = (t: string) => ({ type: 'text', text: t });
 
@@ -141,6 +142,39 @@ describe('plays', () => {
     await member.put('/api/v1/play/draft/non_ai', { name: 'Tmpl' });
     await save(member, { name: 'Tmpl', instructions: [text('Hi')], status: 'published', llmProvider: 'non_ai' });
     expect((await member.get('/api/v1/play/draft/non_ai')).json().draft).toBeNull();
+  });
+
+  it("another organization's ids inside a draft or a play (the test contact, a box's field or enrichment) answer 404 and are not kept", async () => {
+    const rivalContactId = (await newContact(rival, { lastName: 'Rival' })).id;
+    const rivalField = await rival.post('/api/v1/entity/field', { label: 'Rival notes', dataType: 'string', entityType: 'contact' });
+    expect(rivalField.statusCode, rivalField.body).toBeLessThan(300);
+    const rivalFieldId = rivalField.json().field.id as string;
+    const rivalEnrichment = await rival.post('/api/v1/enrichment', { configId: configFor('contact', 'llm')!.id, name: 'Rival research', prompt: 'x', schema: [{ name: 'answer', type: 'string', description: 'd', required: true }] });
+    expect(rivalEnrichment.statusCode, rivalEnrichment.body).toBe(201);
+    const rivalEnrichmentId = rivalEnrichment.json().id as string;
+    const fieldBox = { type: 'field-box', id: 'fieldbox0009', fieldId: rivalFieldId };
+    const enrichBox = { type: 'enrich-box', id: 'enrichbox009', enrichmentId: rivalEnrichmentId };
+
+    const cases: [Record<string, unknown>, string][] = [
+      [{ name: 'Spy', targetContactId: rivalContactId }, 'Contact not found'],
+      [{ name: 'Spy', instructions: [text('Hi '), fieldBox] }, 'Field not found'],
+      [{ name: 'Spy', instructions: [text('Hi '), enrichBox] }, 'Enrichment not found.'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await member.put('/api/v1/play/draft/openai', body);
+      expect([res.statusCode, res.json().message], JSON.stringify(body)).toEqual([404, message]);
+      expect((await member.get('/api/v1/play/draft/openai')).json().draft).toBeNull();
+    }
+    for (const [body, message] of cases.slice(1)) {
+      const res = await save(member, { ...body, status: 'draft' });
+      expect([res.statusCode, res.json().message], JSON.stringify(body)).toEqual([404, message]);
+    }
+    expect((await book(member, { text: 'Spy' })).totalRecords).toBe(0);
+    // The organization's own contact is kept and echoed back.
+    const ownContactId = (await newContact(member, { lastName: 'Own' })).id;
+    const ok = await member.put('/api/v1/play/draft/openai', { name: 'Mine', targetContactId: ownContactId });
+    expect([ok.statusCode, ok.json().draft.targetContactId]).toEqual([200, ownContactId]);
+    await member.del('/api/v1/play/draft');
   });
 
   it('estimates a run before it starts: model calls, credits remaining, and whether they suffice', async () => {
