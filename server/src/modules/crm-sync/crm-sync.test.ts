@@ -13,7 +13,7 @@ import { startTestWorker, eventually, type TestWorker } from '../../../test/exec
 import { newCompany, newContact, newField, setValue } from '../../../test/records';
 import { createQueues } from '../../jobs/definitions';
 import { executionJobDefinitions } from '../executions/runner';
-import { createCrmSyncHandler } from './handler';
+import { createCrmSyncHandler, wholeSync } from './handler';
 import { crmWins } from './reconcile';
 import { slotColumn } from '../fields/projection';
 
@@ -70,6 +70,18 @@ describe('CRM sync', () => {
     expect(crmWins('keep_existing', 'ours', 'theirs', t0, t1)).toBe(false);
     expect(crmWins('keep_existing', null, 'theirs', t1, t0)).toBe(true);
     expect(crmWins('keep_existing', '  ', 'theirs', t1, t0)).toBe(true);
+  });
+
+  it('a resumed Affinity sync (every attempt reads everything) adds up created and updated; what earlier attempts wrote is not counted unchanged again', () => {
+    const c = (created: number, updated: number, unchanged: number, skipped = 0, failed = 0) => ({ created, updated, unchanged, skipped, failed });
+    // 20,000 organizations: the first attempt created 12,000 and updated 1,000 before it stopped; the
+    // second read all 20,000 again (13,000 of them now unchanged) and created the other 7,000.
+    const earlier = { accounts: c(12_000, 1_000, 0), contacts: c(0, 0, 0) };
+    const current = { accounts: c(7_000, 0, 13_000, 2, 1), contacts: c(5, 1, 4) };
+    const kept = { accounts: c(19_000, 1_000, 13_000, 2, 1), contacts: c(5, 1, 4) };
+    expect(wholeSync('affinity', earlier, current, kept)).toEqual({ accounts: c(19_000, 1_000, 0, 2, 1), contacts: c(5, 1, 4) });
+    // Salesforce resumes after its mark: what every attempt committed is the whole sync.
+    expect(wholeSync('salesforce', earlier, current, kept)).toEqual(kept);
   });
 
   describe('Salesforce', () => {
@@ -304,11 +316,12 @@ describe('CRM sync', () => {
       expect((await bRep.get(`/api/v1/crm/sync-changes?entityType=company&entityId=${foreign.id}`)).statusCode).toBe(404);
     }, 90_000);
 
-    it('the API limit reached mid-sync: the run fails its attempt, the retry resumes after the last page written, nothing is duplicated', async () => {
+    it('the API limit reached mid-sync: the run fails its attempt, the retry resumes after the last page written, nothing is duplicated, the summary counts the whole sync', async () => {
       const extra = sf.seed('Account', 30, (i) => ({ Name: `Bulk ${i}`, Website: `bulk-${i}.example.com` }));
       expect(extra).toHaveLength(30);
       // A few pages, then REQUEST_LIMIT_EXCEEDED; the limit is lifted before the retry (1 s later).
       sf.requestLimit = sf.apiRequests + 4;
+      const companiesBefore = await count(`select count(*)::int as n from company where organization_id = ?`, [orgId]);
       const start = await admin.post('/api/v1/crm/sync', {});
       const executionId = start.json().executionId as string;
       await eventually(async () => {
@@ -325,6 +338,11 @@ describe('CRM sync', () => {
       }, 'the retried sync', 60_000);
       expect(done.status).toBe('completed');
       expect(await count(`select count(*)::int as n from company where organization_id = ? and name like 'Bulk %'`, [orgId])).toBe(30);
+      // The summary is the whole sync's: the first attempt's pages count too (the 30, and any account
+      // another test added to the fake CRM since this organization's last sync).
+      const companiesAfter = await count(`select count(*)::int as n from company where organization_id = ?`, [orgId]);
+      expect(companiesAfter - companiesBefore).toBeGreaterThanOrEqual(30);
+      expect(done.result.accounts).toMatchObject({ created: companiesAfter - companiesBefore, failed: 0 });
       expect(await count(`select count(*)::int as n from crm_link where organization_id = ? and entity_type = 'company' and external_id like '001S%'`, [orgId])).toBe(30);
     }, 120_000);
 

@@ -23,6 +23,37 @@ import { affinityClientFor, crmFailure, readSyncSettings, resolveMappings } from
 import { pushChanges, type PushContext } from './push';
 
 const emptyCounts = (): CrmSyncCounts => ({ created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 });
+const emptyResult = (): CrmSyncResult => ({ accounts: emptyCounts(), contacts: emptyCounts(), outbound: null, failures: [] });
+const COUNT_KEYS = ['created', 'updated', 'unchanged', 'skipped', 'failed'] as const;
+
+/** The counts kept on the execution so far (every committed page of every attempt), or zeros. */
+function countsOf(result: unknown): { accounts: CrmSyncCounts; contacts: CrmSyncCounts } {
+  const r = (result ?? {}) as Partial<Record<'accounts' | 'contacts', Partial<CrmSyncCounts>>>;
+  const read = (c: Partial<CrmSyncCounts> | undefined): CrmSyncCounts => Object.fromEntries(COUNT_KEYS.map((k) => [k, Number(c?.[k] ?? 0) || 0])) as CrmSyncCounts;
+  return { accounts: read(r.accounts), contacts: read(r.contacts) };
+}
+
+async function readTally(em: EntityManager, org: string, executionId: string): Promise<{ accounts: CrmSyncCounts; contacts: CrmSyncCounts }> {
+  const [row] = await tenantSql(em, org).all<{ result: unknown }>(`select result from execution where organization_id = ? and id = ?`, [org, executionId]);
+  return countsOf(row?.result);
+}
+
+/**
+ * Adds a page's counts to the execution's running result in the page's own transaction, so the
+ * counts of a page are kept exactly when the page is: a sync that resumes (another attempt, after
+ * a crash or a failed attempt) still reports what the whole sync did, not only its last attempt.
+ * While the sync runs, GET /crm/sync shows these counts as they grow.
+ */
+async function tallyPage(em: EntityManager, org: string, executionId: string, entityType: 'company' | 'contact', page: CrmSyncCounts): Promise<void> {
+  const key = entityType === 'company' ? 'accounts' : 'contacts';
+  const base = JSON.stringify(emptyResult());
+  await tenantSql(em, org).run(
+    `update execution set result = jsonb_set(coalesce(result, ?::jsonb), ?::text[], (
+        select jsonb_object_agg(k.key, coalesce((coalesce(result, ?::jsonb) #>> array[?, k.key])::int, 0) + k.value::int)
+          from jsonb_each_text(?::jsonb) k))
+      where organization_id = ? and id = ?`,
+    [base, `{${key}}`, base, key, JSON.stringify(page), org, executionId]);
+}
 
 /** Salesforce fields read whatever the mappings (matching, creating, ownership, the mark). */
 const SF_BASE: Record<'Account' | 'Contact', string[]> = {
@@ -112,6 +143,8 @@ async function writePage(run: SyncRun, entityType: 'company' | 'contact', mappin
         const failures: string[] = [];
         await writeInboundPage({ ...run.base, em: tem, mappings, counts: pageCounts, failures }, entityType, records);
         await after(tem);
+        // Last in the transaction: the execution's row is locked only until this page commits.
+        await tallyPage(tem, run.org, run.base.executionId, entityType, pageCounts);
         return { pageCounts, failures };
       });
       for (const k of Object.keys(counts) as (keyof CrmSyncCounts)[]) counts[k] += pageCounts[k];
@@ -325,6 +358,25 @@ async function affinityInbound(run: SyncRun, client: AffinityClient, settings: {
   }
 }
 
+/**
+ * The summary of the whole sync from what every attempt committed (`kept`: the execution's running
+ * counts), what earlier attempts had committed when this one started (`earlier`) and this attempt's
+ * own counts. Salesforce resumes after its high-water mark, so every attempt read different records:
+ * the kept counts are the whole sync's. Affinity has no mark and each attempt reads everything again:
+ * created and updated add up (a record written by an earlier attempt comes back unchanged), while
+ * this attempt's unchanged count also holds what earlier attempts wrote, and its skipped and failed
+ * counts cover every record already.
+ */
+export function wholeSync(provider: CrmProvider, earlier: { accounts: CrmSyncCounts; contacts: CrmSyncCounts }, current: { accounts: CrmSyncCounts; contacts: CrmSyncCounts },
+  kept: { accounts: CrmSyncCounts; contacts: CrmSyncCounts }): { accounts: CrmSyncCounts; contacts: CrmSyncCounts } {
+  if (provider === 'salesforce') return kept;
+  const one = (e: CrmSyncCounts, c: CrmSyncCounts): CrmSyncCounts => ({
+    created: e.created + c.created, updated: e.updated + c.updated,
+    unchanged: Math.max(0, c.unchanged - e.created - e.updated), skipped: c.skipped, failed: c.failed,
+  });
+  return { accounts: one(earlier.accounts, current.accounts), contacts: one(earlier.contacts, current.contacts) };
+}
+
 export function createCrmSyncHandler(deps: { config?: Config; writerOptions?: PushContext['writerOptions']; analyzeAfterRows?: number } = {}): ExecutionHandler<CrmSyncResult> {
   const analyzeAfterRows = deps.analyzeAfterRows ?? ANALYZE_AFTER_ROWS;
   let config: Config | null = deps.config ?? null;
@@ -357,7 +409,9 @@ export function createCrmSyncHandler(deps: { config?: Config; writerOptions?: Pu
         scope = link.crmUserId;
       }
       const owners = new Map((await ctx.em.find(CrmUserLink, { provider })).map((l) => [l.crmUserId, typeof l.user === 'string' ? l.user : l.user.id]));
-      const result: CrmSyncResult = { accounts: emptyCounts(), contacts: emptyCounts(), outbound: null, failures: [] };
+      // What earlier attempts of this sync committed (kept on the execution page by page).
+      const earlier = await readTally(ctx.em, org, row.id);
+      const result: CrmSyncResult = emptyResult();
       const run: SyncRun = {
         ctx, org, provider, scope, processed: 0, total: 0,
         base: { organizationId: org, provider, actorId: actor.id, executionId: row.id, owners, failures: result.failures },
@@ -390,7 +444,7 @@ export function createCrmSyncHandler(deps: { config?: Config; writerOptions?: Pu
         throw err;
       }
       await ctx.progress(run.processed, run.processed);
-      return result;
+      return { ...result, ...wholeSync(provider, earlier, result, await readTally(ctx.em, org, row.id)) };
     },
   });
 }
