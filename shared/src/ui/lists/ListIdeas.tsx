@@ -23,7 +23,7 @@ import { useRealtimeEvents } from '../realtime';
 import { PaginationBar } from '../table/PaginationBar';
 import { RecordTable, type RecordColumn } from '../table/RecordTable';
 import { NO_SELECTION, pageSelectionState, selectedCount, type RowSelection, type SortState } from '../table/tableState';
-import { downloadName } from '../table/EntityTable';
+import { saveResponseAsFile } from '../table/EntityTable';
 import { formatDate } from '../table/format';
 import { NameDialog } from './NameDialog';
 import { IdeaDrawer } from './IdeaDrawer';
@@ -57,18 +57,6 @@ const useStyles = makeStyles({
   star: { minWidth: 'auto' },
   totalsGrid: { display: 'grid', gridTemplateColumns: 'auto auto', columnGap: tokens.spacingHorizontalL, rowGap: tokens.spacingVerticalXS },
 });
-
-async function saveFile(res: Response, fallback: string) {
-  const blob = await res.blob();
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = downloadName(res.headers.get('content-disposition'), fallback);
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 export interface ListIdeasProps {
   listId: string;
@@ -152,6 +140,14 @@ export function ListIdeas(props: ListIdeasProps) {
     }
   };
   const selectionIds = selection.kind === 'ids' ? [...selection.ids] : null;
+  /** Downloads the ideas CSV; a refused or broken-off export says why. */
+  const exportIdeas = async (body: Parameters<typeof api.lists.exportIdeas>[0]) => {
+    try {
+      await saveResponseAsFile(await api.lists.exportIdeas(body), 'ideas.csv');
+    } catch (e) {
+      notify.error(e instanceof Error && e.message ? e.message : 'Export failed');
+    }
+  };
   const count = selectedCount(selection, total);
   const pageIds = rows.map((r) => r.id);
   const allAcross = selection.kind === 'all';
@@ -290,7 +286,7 @@ export function ListIdeas(props: ListIdeasProps) {
           <div className={styles.end}>
             {scoring.toolbar}
             <Button size="small" appearance="subtle" icon={<ArrowDownloadRegular />} disabled={total === 0 || busy}
-              onClick={async () => saveFile(await api.lists.exportIdeas({ listCompanyId: listId, ideaFilters: filters }), 'ideas.csv')} data-testid="ideas-export">Export</Button>
+              onClick={() => void exportIdeas({ listCompanyId: listId, ideaFilters: filters })} data-testid="ideas-export">Export</Button>
           </div>
         </div>
         {count > 0 && (
@@ -305,7 +301,7 @@ export function ListIdeas(props: ListIdeasProps) {
               <Button size="small" icon={<StarFilled />} disabled={busy} onClick={async () => { await setShortlist(selectionIds, true); setSelection(NO_SELECTION); }} data-testid="bulk-shortlist">Shortlist</Button>
               <Button size="small" icon={<StarRegular />} disabled={busy} onClick={async () => { await setShortlist(selectionIds, false); setSelection(NO_SELECTION); }} data-testid="bulk-unshortlist">Remove from shortlist</Button>
               <Button size="small" icon={<ArrowDownloadRegular />} disabled={busy}
-                onClick={async () => saveFile(await api.lists.exportIdeas(selectionIds ? { listCompanyId: listId, ideaIds: selectionIds } : { listCompanyId: listId, ideaFilters: { ...filters, excludeIds: selection.kind === 'all' ? [...selection.excludeIds] : [] } }), 'ideas.csv')}
+                onClick={() => void exportIdeas(selectionIds ? { listCompanyId: listId, ideaIds: selectionIds } : { listCompanyId: listId, ideaFilters: { ...filters, excludeIds: selection.kind === 'all' ? [...selection.excludeIds] : [] } })}
                 data-testid="bulk-export">Export</Button>
               <Button size="small" icon={<DeleteRegular />} disabled={busy} onClick={() => setConfirmDelete({ open: true, count })} data-testid="bulk-delete">Delete</Button>
             </div>

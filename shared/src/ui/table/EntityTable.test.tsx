@@ -350,6 +350,25 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     expect(await created[0].text()).toBe('Name\r\nAcme\r\n');
   });
 
+  it('an export whose CSV breaks off before its end saves no file and says so', async () => {
+    const user = userEvent.setup();
+    const createObjectURL = vi.fn(() => 'blob:companies');
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    const { exportCsv } = renderTable();
+    // The first rows arrive, then the transfer is cut (the server lost its database connection).
+    exportCsv.mockImplementationOnce(async () => new Response(new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('Name\r\nAcme\r\n'));
+        c.error(new TypeError('network error'));
+      },
+    }), { headers: { 'content-type': 'text/csv' } }));
+    await waitFor(() => expect(rowIds()).toHaveLength(10));
+    await user.click(screen.getAllByTestId('record-table-select-row')[0]);
+    await user.click(screen.getByTestId('bulk-export'));
+    expect((await screen.findByTestId('toast-error')).textContent).toContain('The export was interrupted before it finished; please export again.');
+    expect(createObjectURL).not.toHaveBeenCalled();
+  });
+
   it('creates the column layout on the first change, then updates it', async () => {
     const user = userEvent.setup();
     const { layoutCreate, layoutUpdate } = renderTable();

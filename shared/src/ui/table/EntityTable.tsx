@@ -108,8 +108,17 @@ export function downloadName(disposition: string | null, fallback: string): stri
   return plain ? plain[1].trim() : fallback;
 }
 
-async function saveResponseAsFile(res: Response, fallbackName: string): Promise<void> {
-  const blob = await res.blob();
+/** A download whose CSV stopped before its end (the server lost its database connection, or the network dropped). */
+export const EXPORT_INTERRUPTED = 'The export was interrupted before it finished; please export again.';
+
+/** Saves a CSV answer as a file: only a whole one (a body broken off fails with EXPORT_INTERRUPTED). */
+export async function saveResponseAsFile(res: Response, fallbackName: string): Promise<void> {
+  let blob: Blob;
+  try {
+    blob = await res.blob();
+  } catch {
+    throw new Error(EXPORT_INTERRUPTED);
+  }
   const name = downloadName(res.headers.get('content-disposition'), fallbackName);
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
