@@ -23,6 +23,7 @@ import { EXECUTION_COLUMNS, executionEvent, type ExecutionRow } from './executio
 import { executionQueue, EXECUTION_DEAD_LETTER_QUEUE, ExecutionJobData } from './queues';
 import { BOSS_SCHEMA } from '../../jobs/boss';
 import { tenantSql, unscopedSql } from '../../db/sql';
+import { retryOnConnectionLoss } from '../../db/connection-loss';
 
 export interface ExecutionRunContext {
   /** The execution as claimed (status 'processing'). */
@@ -243,6 +244,9 @@ export interface BatchItem {
   job: Pick<Job, 'id' | 'retryCount'>;
 }
 
+/** Tries of a commit whose connection was lost (250 ms apart, doubling: about 8 s in all). */
+const COMMIT_ATTEMPTS = 6;
+
 /** Executions running in this process (per ORM), by id: the outcome of their run, for a job fetched again meanwhile. */
 const running = new WeakMap<object, Map<string, Promise<Pick<JobResult, 'status' | 'output'>>>>();
 function runningIn(ctx: JobContext): Map<string, Promise<Pick<JobResult, 'status' | 'output'>>> {
@@ -364,7 +368,15 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
         log.info('execution cancelled while running; result discarded');
         return { id: job.id, status: 'completed' };
       }
-      const outcome = await committerFor(ctx).submit({ row, result, handler });
+      // The result is in hand (a model answer bought, a provider asked): a commit whose database
+      // connection was cut is tried again on a new one instead of failing the job, whose retry would
+      // do the work — and buy the answer — again. The completion is conditional, so a commit that
+      // landed before its answer was lost is found settled the second time, never written twice.
+      let tries = 0;
+      const outcome = await retryOnConnectionLoss(() => {
+        if (tries++ > 0) log.warn({ attempt: tries }, 'the commit lost its database connection; committing again');
+        return committerFor(ctx).submit({ row, result, handler });
+      }, COMMIT_ATTEMPTS);
       if (outcome === 'settled') log.info('execution already completed or cancelled by another attempt; this result was not written');
       return { id: job.id, status: 'completed' };
     } catch (err) {
@@ -377,7 +389,10 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
       }
       const message = err instanceof ExecutionError ? err.message : EXECUTION_MESSAGES.unexpected;
       if (!(err instanceof ExecutionError)) log.error({ err }, 'execution failed');
-      await tenantSql(ctx.orm.em.fork(), row.organization_id).run(`update execution set status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and status = 'processing'`, [message, row.id, row.organization_id]);
+      // The reason on the row is a courtesy for the retry's wait: a lost connection must not turn
+      // this job's failure into the whole batch's.
+      await retryOnConnectionLoss(() => tenantSql(ctx.orm.em.fork(), row.organization_id).run(`update execution set status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and status = 'processing'`, [message, row.id, row.organization_id]))
+        .catch((e: unknown) => log.warn({ err: e }, 'could not keep the failure message on the execution'));
       return { id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } };
     }
   }

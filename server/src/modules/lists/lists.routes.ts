@@ -298,16 +298,20 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     async function* csv() {
       yield '\uFEFF' + ['Name', 'Website', 'Domain', 'Shortlisted', 'Status', 'Sources', 'Created', ...extra, ...enriched.header, ...scores.header].map(csvCell).join(',') + '\r\n';
       // Keyset pages in the table's default order (newest first): each batch its own short query.
+      // A page whose connection was cut is read again on a new one (reads only, from the same key):
+      // the download goes on and every idea is in it once.
       let after: { at: unknown; id: string } | null = null;
       for (;;) {
-        const rows: Record<string, unknown>[] = await db.all(
+        const page = after;
+        const rows: Record<string, unknown>[] = await retryOnConnectionLoss(() => db.all(
           `select r.id::text, r.name, r.website, r.domain, r.short_listed, r.status, r.source_ids, r.created_at, r.data from idea r ${where.text}
-             ${after ? 'and (r.created_at, r.id) < (?, ?)' : ''} order by r.created_at desc, r.id desc limit ?`,
-          [...where.params, ...(after ? [after.at, after.id] : []), BATCH]);
+             ${page ? 'and (r.created_at, r.id) < (?, ?)' : ''} order by r.created_at desc, r.id desc limit ?`,
+          [...where.params, ...(page ? [page.at, page.id] : []), BATCH]));
         if (rows.length === 0) return;
         let chunk = '';
-        const scoreCells = await scores.cells(rows.map((x) => String(x.id)));
-        const enrichmentCells = await enriched.cells(rows.map((x) => String(x.id)));
+        const ids = rows.map((x) => String(x.id));
+        const scoreCells = await retryOnConnectionLoss(() => scores.cells(ids));
+        const enrichmentCells = await retryOnConnectionLoss(() => enriched.cells(ids));
         for (const x of rows) {
           const data = (x.data ?? {}) as Record<string, unknown>;
           chunk += [x.name, x.website, x.domain, x.short_listed ? 'Yes' : 'No', x.status, ((x.source_ids as string[]) ?? []).map((s) => sourceType.get(s) ?? s).join('; '),
