@@ -1,6 +1,6 @@
 // Lists of ideas in Chromium (issue 21): create a list, add companies by hand, shortlist with the
 // star and with 'all selected', open the idea drawer, run an idea enrichment on the shortlisted
-// ideas (its column's cells fill live), complete the list with its confirmation totals, and find
+// ideas (its column's cells fill live), reuse a company enrichment on the list, complete the list with its confirmation totals, and find
 // the companies in the companies table. Real server, PostgreSQL, Chromium, the fake OpenAI server.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -24,6 +24,8 @@ describe('lists of ideas, in Chromium', () => {
     // The idea enrichment's answers, by idea (one JSON, one plain text: both complete).
     fake.when((r) => allText(r).includes('Fjord Freight') && allText(r).includes('ship'), { json: { answer: 'Sea freight' }, latencyMs: 4000 });
     fake.when((r) => allText(r).includes('Polar Parcel') && allText(r).includes('ship'), { content: 'Parcels by air', latencyMs: 4000 });
+    // The company enrichment reused on the list.
+    fake.when((r) => allText(r).includes('How many people work there'), { json: { employees: 1625 }, latencyMs: 500 });
     server = await startServer({
       DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Lists Capital',
       OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e',
@@ -162,6 +164,33 @@ describe('lists of ideas, in Chromium', () => {
     await expect.poll(async () => Math.round(await headerWidth())).toBeGreaterThan(initial + 100);
     await expect.poll(async () => (await cells.allTextContents()).sort()).toEqual(['-', 'Parcels by air', 'Sea freight']);
     await shot(page, '02d-enrichment-column-widened');
+
+    // A company enrichment made on the Enrichments page runs on the list's ideas too: the Enrich
+    // dialog offers it under 'Company enrichments', and its column joins the list.
+    const made = await page.evaluate(async () => {
+      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
+      const configs = (await (await fetch('/api/v1/enrichment/configs')).json()) as { configs: { id: string; entityType: string; enrichmentType: string }[] };
+      const res = await fetch('/api/v1/enrichment', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body: JSON.stringify({
+        configId: configs.configs.find((c) => c.entityType === 'company' && c.enrichmentType === 'llm')!.id,
+        entityType: 'company', name: 'Company headcount', prompt: 'How many people work there?', schema: [{ name: 'employees', type: 'number', description: 'Employees', required: true }],
+      }) });
+      return { status: res.status, id: ((await res.json()) as { id: string }).id };
+    });
+    expect(made.status).toBe(201);
+    await page.getByTestId('record-table-select-page').click();
+    await page.getByTestId('bulk-enrich').click();
+    await page.getByTestId('enrich-ideas-dialog').waitFor();
+    await page.getByTestId('enrich-ideas-existing').click();
+    await page.getByTestId('enrich-ideas-pick').click();
+    await page.getByRole('option', { name: 'Company headcount' }).waitFor();
+    await shot(page, '02e-enrich-company-enrichment');
+    await page.getByRole('option', { name: 'Company headcount' }).click();
+    await page.getByTestId('enrich-ideas-run').click();
+    await page.getByTestId('enrich-ideas-dialog').waitFor({ state: 'detached' });
+    await page.getByRole('columnheader', { name: 'Company headcount' }).waitFor();
+    const headcount = page.locator(`[data-testid="idea-enrichment-cell"][data-enrichment-id="${made.id}"]`);
+    await expect.poll(async () => await headcount.allTextContents(), { timeout: 20_000 }).toEqual(['1,625', '1,625', '1,625']);
+    await shot(page, '02f-company-enrichment-column');
 
     // Completion: the confirmation shows its totals, then the shortlisted ideas are in Dealscout.
     await page.getByTestId('list-complete').click();

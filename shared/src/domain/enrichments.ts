@@ -34,6 +34,14 @@ export const RUNNABLE_ENRICHMENT_ENTITY_TYPES = ['company', 'contact', 'idea'] a
 export type RunnableEntityType = (typeof RUNNABLE_ENRICHMENT_ENTITY_TYPES)[number];
 
 /**
+ * Whether an enrichment of one entity type runs on records of another: on its own, and a company
+ * enrichment on ideas too (an idea is a company by name and website; its results are the idea's).
+ */
+export function enrichmentRunsOn(enrichmentEntityType: string, entityType: string): boolean {
+  return enrichmentEntityType === entityType || (enrichmentEntityType === 'company' && entityType === 'idea');
+}
+
+/**
  * 'LLM Prompt 3' when 'LLM Prompt 1' and 'LLM Prompt 2' exist: one more than the highest number
  * used with that prefix (case-insensitive), 1 when none is.
  */

@@ -33,11 +33,12 @@ interface EnrichmentLike {
 }
 
 /**
- * One column per list column of each idea enrichment (in their order), or — for an enrichment
+ * One column per list column of each idea enrichment — and of each company enrichment run on the
+ * list's ideas (the list's enrichments, GET /enrichment/{listId}/list) — in their order, or — for an enrichment
  * without list columns — one column named after the enrichment reading $.result.
  */
 export function ideaEnrichmentColumns(enrichments: readonly EnrichmentLike[]): IdeaEnrichmentColumn[] {
-  return enrichments.filter((e) => e.entityType === 'idea').flatMap((e) => {
+  return enrichments.filter((e) => e.entityType === 'idea' || e.entityType === 'company').flatMap((e) => {
     const cols = [...(e.listColumns ?? [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
     const schema = e.data?.schema ? { schema: e.data.schema } : {};
     if (cols.length === 0) return [{ key: `enrichment:${e.id}:result`, enrichmentId: e.id, label: e.name, path: '$.result', keys: [], sortOrder: null, ...schema }];

@@ -18,7 +18,7 @@ import {
   createEnrichment, updateEnrichment, deleteEnrichment, setColor, setColumns, assign, unassign, setPrimary, listEnrichments, getEnrichment, nextName,
   type Actor,
 } from './enrichments.service';
-import { executeEnrichment } from './execute';
+import { executeEnrichment, enrichmentsOfLists } from './execute';
 import { tenantSql } from '../../db/sql';
 
 function actorOf(req: FastifyRequest): Actor {
@@ -159,10 +159,11 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.get('/enrichment/:listId/list', {
-    schema: { tags, summary: 'The enrichments of a list', params: z.object({ listId: z.uuid({ message: 'Invalid id' }) }), response: { 200: ListEnrichmentsResponse, 400: ErrorResponse } },
+    schema: { tags, summary: "The enrichments of a list: its idea enrichments and the company enrichments run on its ideas", params: z.object({ listId: z.uuid({ message: 'Invalid id' }) }), response: { 200: ListEnrichmentsResponse, 400: ErrorResponse } },
   }, async (req) => {
-    const rows = await req.em.find(Enrichment, { listCompanyId: req.params.listId }, { populate: ['field', 'createdBy'], orderBy: { createdAt: 'asc', id: 'asc' } });
-    return { success: true as const, enrichments: rows.map(toEnrichmentDto) };
+    // Its own idea enrichments and the company enrichments run on its ideas.
+    const byList = await enrichmentsOfLists(req.em, authOf(req).organizationId, [req.params.listId]);
+    return { success: true as const, enrichments: byList.get(req.params.listId) ?? [] };
   });
 
   r.get('/enrichment/:id', {

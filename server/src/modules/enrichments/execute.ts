@@ -13,9 +13,9 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import {
-  ENRICHMENT_MESSAGES, executionsStartedMessage, selectEntityProblem, type RunnableEntityType,
+  ENRICHMENT_MESSAGES, enrichmentRunsOn, executionsStartedMessage, selectEntityProblem, type RunnableEntityType,
 } from '@dealscout/shared/domain';
-import type { ExecuteEnrichmentBody, ExecuteEnrichmentResponse, ExecuteItemDto } from '@dealscout/shared/contracts';
+import type { EnrichmentDto, ExecuteEnrichmentBody, ExecuteEnrichmentResponse, ExecuteItemDto } from '@dealscout/shared/contracts';
 import { badRequest } from '../../lib/errors';
 import { enqueueInTransaction } from '../../jobs/boss';
 import { defineJob } from '../../jobs/definitions';
@@ -25,7 +25,8 @@ import { executionFailedNotice } from '@dealscout/shared/domain';
 import { publish, type PublishEvent } from '../realtime/publish';
 import { loadQueryContext, whereSql } from '../records/table-query';
 import { getEnrichment, type Actor } from './enrichments.service';
-import { RESULT_COLUMNS, resultEvent, toResultDto } from './enrichment.presenter';
+import { RESULT_COLUMNS, resultEvent, toEnrichmentDto, toResultDto } from './enrichment.presenter';
+import { Enrichment } from './enrichment.entity';
 import { tenantSql } from '../../db/sql';
 import { ideaWhere } from '../lists/lists.service';
 
@@ -183,10 +184,37 @@ async function startRestOfRun(em: EntityManager, boss: PgBoss, run: RunScope, ro
   return [...rest.map((r) => ({ ...r, status: 'started' as const })), ...dup];
 }
 
+/** The lists of these ideas remember the company enrichment run on them (GET /enrichment/{listId}/list shows it). */
+async function rememberOnLists(em: EntityManager, organizationId: string, enrichmentId: string, ideaIds: readonly string[]): Promise<void> {
+  if (ideaIds.length === 0) return;
+  await tenantSql(em, organizationId).bound(
+    `update list_company l set enrichment_ids = l.enrichment_ids || jsonb_build_array($1::text)
+      where l.organization_id = $2 and not l.enrichment_ids @> jsonb_build_array($1::text)
+        and l.id in (select distinct i.list_id from idea i where i.organization_id = $2 and i.id = any($3::uuid[]))`,
+    [enrichmentId, organizationId, `{${ideaIds.join(',')}}`]);
+}
+
+export async function enrichmentsOfLists(em: EntityManager, organizationId: string, listIds: readonly string[]): Promise<Map<string, EnrichmentDto[]>> {
+  const out = new Map<string, EnrichmentDto[]>();
+  if (listIds.length === 0) return out;
+  const used = await tenantSql(em, organizationId).all<{ id: string; ids: string[] | null }>(
+    `select id::text, enrichment_ids as ids from list_company where organization_id = ? and id = any(?::uuid[])`, [organizationId, `{${listIds.join(',')}}`]);
+  const usedBy = new Map(used.map((u) => [u.id, new Set((u.ids ?? []).filter((x) => typeof x === 'string'))]));
+  const usedIds = [...new Set(used.flatMap((u) => [...(usedBy.get(u.id) ?? [])]))];
+  const rows = await em.find(Enrichment, { $or: [{ listCompanyId: { $in: [...listIds] } }, ...(usedIds.length ? [{ id: { $in: usedIds }, entityType: 'company' }] : [])] },
+    { populate: ['field', 'createdBy'], orderBy: { createdAt: 'asc', id: 'asc' } });
+  for (const listId of listIds) {
+    out.set(listId, rows.filter((e) => e.listCompanyId === listId || (e.entityType === 'company' && usedBy.get(listId)?.has(e.id))).map(toEnrichmentDto));
+  }
+  return out;
+}
+
 export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: Actor, body: Body, opts: { firstChunk?: number } = {}): Promise<ExecuteEnrichmentResponse> {
   const enrichment = await getEnrichment(em, body.enrichmentId);
   const entityType = body.entityType as RunnableEntityType;
-  if (enrichment.entityType !== entityType) throw badRequest(ENRICHMENT_MESSAGES.invalid);
+  // A company enrichment runs on ideas too (an idea is a company by name and website): its results
+  // are the ideas' own, and the lists it ran on show its column.
+  if (!enrichmentRunsOn(enrichment.entityType, entityType)) throw badRequest(ENRICHMENT_MESSAGES.invalid);
   const table = entityType;
   const byIds = entityType === 'idea' ? !body.ideaFilters : !body.entityFilters;
   const requested = byIds ? [...new Set(body.entityIds ?? [])] : [];
@@ -208,7 +236,8 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
       ? whereSql(ctx, { ids: requested })
       : whereSql(ctx, { text: body.entityFilters!.text ?? '', filters: body.entityFilters!.filters ?? [], excludeIds: body.entityFilters!.excludeIds ?? [] });
   }
-  const fieldId = enrichment.field?.id ?? null;
+  // Ideas have no field values: 'empty' is 'without a complete result' there.
+  const fieldId = entityType === 'idea' ? null : enrichment.field?.id ?? null;
   const emptyOnly = body.options?.onlyEmpty === true;
   const empty = fieldId
     ? `not exists (select 1 from field_value v where v.organization_id = r.organization_id and v.field_id = ? and v.entity_id = r.id and v.value is not null and v.value <> 'null'::jsonb)`
@@ -257,6 +286,8 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
     const headIds = new Set(head.map((r) => r.id));
     started = [...out.first, ...await startRestOfRun(em, boss, run, out.chosen.filter((r) => !headIds.has(r.id) || r.active_id))];
   }
+
+  if (entityType === 'idea' && enrichment.entityType === 'company') await rememberOnLists(em, actor.organizationId, enrichment.id, rows.map((r) => r.id));
 
   const byEntity = new Map(started.map((s) => [s.entityId, s]));
   const startedCount = started.filter((s) => s.status === 'started').length;

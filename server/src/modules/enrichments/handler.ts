@@ -15,7 +15,7 @@
 // by the runner, and after the last attempt the execution becomes 'error' (the dead-letter queue).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  ENRICHMENT_MESSAGES, coerceFieldValue, enrichmentResultValue, fieldValueOfResult, promptText, schemaItemsToJsonSchema, valueAtPath,
+  ENRICHMENT_MESSAGES, coerceFieldValue, enrichmentRunsOn, enrichmentResultValue, fieldValueOfResult, promptText, schemaItemsToJsonSchema, valueAtPath,
   realtimePaths, type FieldDataType, type RunnableEntityType, type RichPromptNode, type EnrichmentType,
 } from '@dealscout/shared/domain';
 import type { CompanyDto, ContactDto } from '@dealscout/shared/contracts';
@@ -344,7 +344,7 @@ export function createEnrichmentHandler(deps: EnrichmentHandlerDeps = {}): Execu
         return null;
       }
       const entityType = row.entity_type as RunnableEntityType;
-      if ((entityType !== 'company' && entityType !== 'contact' && entityType !== 'idea') || !row.entity_id || e.entityType !== entityType) {
+      if ((entityType !== 'company' && entityType !== 'contact' && entityType !== 'idea') || !row.entity_id || !enrichmentRunsOn(e.entityType, entityType)) {
         await failNow(ctx.em, row, ENRICHMENT_MESSAGES.cannotRunOn);
         return null;
       }

@@ -155,6 +155,51 @@ describe('enrichments: running on ideas', () => {
     expect(await results(a.c, [r, s], [id])).toEqual([]);
   });
 
+  it("a company enrichment runs on a list's ideas: results on the ideas, no field written, its column in that list only (and its export)", async () => {
+    const listId = await newList(a, 'Reuse list');
+    const otherList = await newList(a, 'Other list');
+    const [x, y] = await seedIdeas(a, listId, ['Reuseco', 'Reusetwo']);
+    const fieldRes = await a.c.post('/api/v1/entity/field', { label: 'Headcount', dataType: 'int', entityType: 'company', config: { reconciliation: 'use_latest' } });
+    expect(fieldRes.statusCode, fieldRes.body).toBe(201);
+    const field = fieldRes.json().field.id as string;
+    // Made on the Enrichments page for companies, filling a company field as its primary enrichment.
+    const made = await a.c.post('/api/v1/enrichment', { configId: configFor('company', 'llm')!.id, entityType: 'company', name: 'Company headcount', prompt: 'How many employees?', schema: [{ name: 'employees', type: 'number', description: 'Employees', required: true }], fieldIdToAssign: field, isFieldPrimary: true });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = made.json().id as string;
+    const forList = async (o: Org, l: string) => ((await o.c.get(`/api/v1/enrichment/${l}/list`)).json().enrichments as { id: string }[]).map((e) => e.id);
+    expect(await forList(a, listId)).not.toContain(id);
+    // Not on contacts.
+    expect((await a.c.post('/api/v1/enrichment/execute', { enrichmentId: id, entityType: 'contact', entityIds: [randomUUID()] })).json().message).toBe('Invalid Enrichment');
+    // Another organization cannot run it on its ideas.
+    const rivalList = await newList(rival, 'Rival reuse');
+    const [theirs] = await seedIdeas(rival, rivalList, ['Rivalreuse']);
+    expect((await execute(rival.c, { enrichmentId: id, entityIds: [theirs] })).statusCode).toBe(404);
+
+    fake.reset();
+    fake.when((req) => lastUserText(req).includes('Reuseco'), { json: { employees: 44 } });
+    fake.when((req) => lastUserText(req).includes('Reusetwo'), { json: { employees: 1625 } });
+    const res = await execute(a.c, { enrichmentId: id, entityIds: [x, y], options: { onlyEmpty: true } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ started: 2, failed: 0 });
+    worker ??= await startTestWorker(ctx.dbUrl, ctx.config, [createEnrichmentHandler({ config: ctx.config })]);
+    const finished = await done(a.c, id, [x, y]);
+    expect(new Map(finished.map((r) => [r.entityId, r.value]))).toEqual(new Map([[x, { result: { employees: 44 } }], [y, { result: { employees: 1625 } }]]));
+    expect(finished.every((r) => r.status === 'complete' && r.entityType === 'idea')).toBe(true);
+    // Ideas have no field values: nothing was written to the company field.
+    expect(await ctx.em().execute(`select 1 from field_value where organization_id = ? and field_id = ?`, [a.orgId, field])).toHaveLength(0);
+    // Its column is in this list (beside the list's own enrichments), not in the other list nor the rival's.
+    expect(await forList(a, listId)).toContain(id);
+    expect(await forList(a, otherList)).not.toContain(id);
+    expect(await forList(rival, listId)).not.toContain(id);
+    expect(await forList(rival, rivalList)).not.toContain(id);
+    // The export carries its column; a second run adds it to the list once.
+    const csv = (await a.c.post('/api/v1/list-company/idea/export', { listCompanyId: listId })).body;
+    expect(csv.split('\n')[0]).toContain('Company headcount');
+    expect(csv).toContain('1625');
+    expect((await execute(a.c, { enrichmentId: id, ideaFilters: { listCompanyId: listId, text: '' } })).statusCode).toBe(200);
+    expect((await forList(a, listId)).filter((e) => e === id)).toHaveLength(1);
+  });
+
   it('a large all-selected idea run is answered after its first chunk; the rest job creates the other ideas, which run too', async () => {
     await createQueues(ctx.boss!, [executeRestDeadLetterJob as JobDefinition, executeRestJob as JobDefinition], ctx.config);
     const listId = await newList(a, 'Large list');

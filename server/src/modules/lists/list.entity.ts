@@ -20,6 +20,8 @@ export const ListCompany = defineEntity({
     status: p.string().length(20).default('active'),
     totalIdeas: p.integer().default(0),
     totalShortListedIdeas: p.integer().default(0),
+    /** The company enrichments run on its ideas (ids, first use first): their columns show in the list. */
+    enrichmentIds: p.json<string[]>().defaultRaw(`'[]'`).onCreate(() => []),
     createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),

@@ -29,6 +29,9 @@ const event = (data: unknown, seq = 1): RealtimeEvent => ({ seq, path: 'org/o/ex
 
 afterEach(cleanup);
 
+const listPage = (enrichments: EnrichmentDto[]) => ({ success: true as const, enrichments, totalRecords: enrichments.length, totalPages: 1, hasRecords: enrichments.length > 0, pageIndex: 0, pageSize: 100 });
+const noCompanyEnrichments = async () => listPage([]);
+
 describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea enrichment results)', () => {
   it('one column per list column in order (a resized width; the default 70 or none: sized from its content), or one named after the enrichment reading $.result', () => {
     expect(ideaEnrichmentColumns([enrichment()])).toEqual([
@@ -39,9 +42,11 @@ describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea 
         { id: 'b', path: '$.result.size', keys: [], label: 'Size', order: 2, width: 120 },
         { id: 'a', path: '$.result', keys: ['answer'], label: 'Answer', order: 1, width: 70 },
       ] }),
-      enrichment({ id: 'company-one', entityType: 'company' }),
+      // A company enrichment run on the list's ideas has its column too; a contact one never.
+      enrichment({ id: 'company-one', name: 'Headcount', entityType: 'company' }),
+      enrichment({ id: 'contact-one', name: 'Title', entityType: 'contact' }),
     ]);
-    expect(cols.map((c) => [c.label, c.path, c.width])).toEqual([['Answer', '$.result', undefined], ['Size', '$.result.size', 120]]);
+    expect(cols.map((c) => [c.label, c.path, c.width])).toEqual([['Answer', '$.result', undefined], ['Size', '$.result.size', 120], ['Headcount', '$.result', undefined]]);
   });
 
   it('a resized column is saved in the list columns (PUT /enrichment/column): the default one is created with its width', () => {
@@ -74,7 +79,7 @@ describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea 
       items: [{ entityId: I1, executionId: 'x1', status: 'started' as const }, { entityId: I2, executionId: 'x2', status: 'started' as const }],
     }));
     const onStarted = vi.fn();
-    const api = fakeApi({ enrichments: { forList: async () => ({ success: true as const, enrichments: [enrichment()] }), ideaConfigs: async () => ({ success: true as const, configs: [] }), execute } });
+    const api = fakeApi({ enrichments: { forList: async () => ({ success: true as const, enrichments: [enrichment()] }), list: noCompanyEnrichments, ideaConfigs: async () => ({ success: true as const, configs: [] }), execute } });
     const [col] = ideaEnrichmentColumns([enrichment()]);
     const { queryClient } = renderWithApi(
       <>
@@ -98,5 +103,26 @@ describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea 
     expect(cell(1).textContent).toBe('Anvils');
     expect(cell(2).getAttribute('data-cell-status')).toBe('error');
     expect(cell(2).textContent).toContain('Error');
+  });
+
+  it("offers the organization's company enrichments beside the list's own and runs the chosen one on the ideas", async () => {
+    const execute = vi.fn(async () => ({
+      success: true as const, message: '1 enrichment execution(s) started', count: 1, started: 1, duplicates: 0, failed: 0,
+      items: [{ entityId: I1, executionId: 'x1', status: 'started' as const }],
+    }));
+    const C = 'c0000000-0000-4000-8000-000000000001';
+    const list = vi.fn(async () => listPage([enrichment({ id: C, name: 'Company headcount', entityType: 'company', listCompanyId: null })]));
+    const forList = vi.fn(async () => ({ success: true as const, enrichments: [] as EnrichmentDto[] }));
+    const api = fakeApi({ enrichments: { forList, list, ideaConfigs: async () => ({ success: true as const, configs: [] }), execute } });
+    renderWithApi(<EnrichIdeasDialog open listId={LIST} ideaIds={[I1]} filters={{ text: '' }} count={1} onClose={() => {}} onStarted={() => {}} />, api);
+    // The list has no enrichment of its own: the company one is offered and chosen, not only 'New enrichment'.
+    await waitFor(() => expect(screen.getByTestId('enrich-ideas-pick').textContent).toContain('Company headcount'));
+    expect(list).toHaveBeenCalledWith(expect.objectContaining({ entityType: 'company' }));
+    expect((screen.getByTestId('enrich-ideas-existing') as HTMLInputElement).disabled).toBe(false);
+    const reads = forList.mock.calls.length;
+    await userEvent.click(screen.getByTestId('enrich-ideas-run'));
+    await waitFor(() => expect(execute).toHaveBeenCalledWith({ enrichmentId: C, entityType: 'idea', entityIds: [I1] }));
+    // The list's enrichments are read again, so its new column shows.
+    await waitFor(() => expect(forList.mock.calls.length).toBeGreaterThan(reads));
   });
 });

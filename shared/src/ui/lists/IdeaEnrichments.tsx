@@ -3,11 +3,12 @@
 // list's idea enrichments (or one named after the enrichment reading $.result), cells that follow
 // the runs live (the same per-cell cache and realtime events as the companies' tables, on
 // org/{oid}/executions/enrichment/idea), and the Enrich dialog of the bulk bar (one of the list's
-// idea enrichments, or a new LLM prompt one) that runs it on the selected ideas.
+// idea enrichments, any company enrichment of the organization, or a new LLM prompt one) that runs
+// it on the selected ideas; a company enrichment run on a list's ideas gets its column there too.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Input, Option, Radio, RadioGroup, Text, Textarea, tokens,
+  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Input, Option, OptionGroup, Radio, RadioGroup, Text, Textarea, tokens,
 } from '@fluentui/react-components';
 import type { EnrichmentDto, IdeaDto, IdeaFilters, RealtimeEvent } from '../../contracts';
 import { ideaEnrichmentCell, realtimePaths, RESULT_TEXTS, type IdeaEnrichmentColumn } from '../../domain';
@@ -74,7 +75,7 @@ export interface EnrichIdeasDialogProps {
 
 const NEW = '__new__';
 
-/** Runs one of the list's idea enrichments (or a new LLM prompt one) on the selected ideas. */
+/** Runs one of the list's enrichments, a company enrichment, or a new LLM prompt one on the selected ideas. */
 export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
   const api = useApi();
   const qc = useQueryClient();
@@ -82,7 +83,14 @@ export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
   const surface = useModalSurfaceStyle();
   const enrichments = useQuery({ queryKey: listEnrichmentsKey(props.listId), queryFn: () => api.enrichments.forList(props.listId), staleTime: 30_000, enabled: props.open });
   const configs = useQuery({ queryKey: ['enrichment-configs', 'idea'], queryFn: async () => (await api.enrichments.ideaConfigs()).configs, staleTime: 5 * 60_000, enabled: props.open });
-  const ideaEnrichments: EnrichmentDto[] = useMemo(() => (enrichments.data?.enrichments ?? []).filter((e) => e.entityType === 'idea'), [enrichments.data]);
+  // The organization's company enrichments run on ideas too (an idea is a company by name and website).
+  const companyEnrichments = useQuery({ queryKey: ['enrichments', 'pick', 'company'], queryFn: async () => (await api.enrichments.list({ entityType: 'company', take: 100, sortKey: 'name', sortOrder: 'asc' })).enrichments, staleTime: 30_000, enabled: props.open });
+  const ownEnrichments: EnrichmentDto[] = useMemo(() => (enrichments.data?.enrichments ?? []).filter((e) => e.entityType === 'idea' || e.entityType === 'company'), [enrichments.data]);
+  const otherEnrichments: EnrichmentDto[] = useMemo(() => {
+    const own = new Set(ownEnrichments.map((e) => e.id));
+    return (companyEnrichments.data ?? []).filter((e) => !own.has(e.id));
+  }, [ownEnrichments, companyEnrichments.data]);
+  const ideaEnrichments: EnrichmentDto[] = useMemo(() => [...ownEnrichments, ...otherEnrichments], [ownEnrichments, otherEnrichments]);
   const [choice, setChoice] = useState<string>('');
   const [name, setName] = useState('');
   const [prompt, setPrompt] = useState('');
@@ -110,7 +118,6 @@ export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
           schema: config.responseSchema ?? [{ name: 'answer', type: 'string', description: "Your answer to the user's request.", required: true, createColumn: false }],
         });
         enrichmentId = res.id;
-        await qc.invalidateQueries({ queryKey: listEnrichmentsKey(props.listId) });
       }
       // Spec 002 §4 'Starting an enrichment': the targets first show preprocessing, those started processing.
       const ids = props.ideaIds ?? [];
@@ -128,6 +135,8 @@ export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
         for (const [id, r] of before) setCellResult(qc, enrichmentId, id, r ?? null);
         throw e;
       }
+      // A new enrichment, or a company one run here for the first time, gets its column.
+      await qc.invalidateQueries({ queryKey: listEnrichmentsKey(props.listId) });
       // All selected: the page's cells come from the server's preprocessing events and a reload.
       if (!props.ideaIds) await qc.invalidateQueries({ queryKey: queryKeys.ideas(props.listId) });
       props.onStarted();
@@ -147,13 +156,22 @@ export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
             <DialogTitle>Enrich {props.count.toLocaleString('en-US')} idea{props.count === 1 ? '' : 's'}</DialogTitle>
             <DialogContent style={{ display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM }}>
               <RadioGroup value={creating ? NEW : 'existing'} onChange={(_, d) => setChoice(d.value === NEW ? NEW : ideaEnrichments[0]?.id ?? NEW)} layout="horizontal">
-                <Radio value="existing" label="Run an enrichment of this list" disabled={ideaEnrichments.length === 0} data-testid="enrich-ideas-existing" />
+                <Radio value="existing" label="Run an existing enrichment" disabled={ideaEnrichments.length === 0} data-testid="enrich-ideas-existing" />
                 <Radio value={NEW} label="New enrichment" data-testid="enrich-ideas-new" />
               </RadioGroup>
               {!creating && (
                 <Field label="Enrichment">
                   <Dropdown value={ideaEnrichments.find((e) => e.id === choice)?.name ?? ''} selectedOptions={[choice]} onOptionSelect={(_, d) => setChoice(d.optionValue ?? '')} data-testid="enrich-ideas-pick">
-                    {ideaEnrichments.map((e) => <Option key={e.id} value={e.id}>{e.name}</Option>)}
+                    {ownEnrichments.length > 0 && (
+                      <OptionGroup label="This list">
+                        {ownEnrichments.map((e) => <Option key={e.id} value={e.id} text={e.name}>{e.name}{e.entityType === 'company' ? ' (company enrichment)' : ''}</Option>)}
+                      </OptionGroup>
+                    )}
+                    {otherEnrichments.length > 0 && (
+                      <OptionGroup label="Company enrichments">
+                        {otherEnrichments.map((e) => <Option key={e.id} value={e.id}>{e.name}</Option>)}
+                      </OptionGroup>
+                    )}
                   </Dropdown>
                 </Field>
               )}
