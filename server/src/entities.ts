@@ -5,7 +5,7 @@ import { Invitation } from './modules/invitations/invitation.entity';
 import { SystemMail } from './modules/mail/system-mail.entity';
 import { FieldDefinition, FieldValue } from './modules/fields/field.entity';
 import { Company, Contact, CompanyContact, TableLayout, RecordCount } from './modules/records/records.entity';
-import { Execution } from './modules/executions/execution.entity';
+import { Execution, ExecutionRun } from './modules/executions/execution.entity';
 import { RealtimeEventRow, RealtimeSequence } from './modules/realtime/realtime.entity';
 import { Notification } from './modules/notifications/notification.entity';
 import { Activity } from './modules/activities/activity.entity';
@@ -21,11 +21,11 @@ import { CrmUserLink } from './modules/crm/crm-user-link.entity';
 import { CrmSyncSettings, CrmSyncState, CrmSyncChange, CrmPushJob, CrmActivityPush } from './modules/crm-sync/crm-sync.entity';
 
 export const entities = [Organization, User, Session, LoginThrottle, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout, RecordCount,
-  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, ListCompany, ListSource, Idea, ListSourceRejection, ScoringModel, ScoreRun, IdeaScore, EmailOutbox, CrmUserLink, MailboxSync, CrmSyncSettings, CrmSyncState, CrmSyncChange, CrmPushJob, CrmActivityPush];
+  Execution, ExecutionRun, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, ListCompany, ListSource, Idea, ListSourceRejection, ScoringModel, ScoreRun, IdeaScore, EmailOutbox, CrmUserLink, MailboxSync, CrmSyncSettings, CrmSyncState, CrmSyncChange, CrmPushJob, CrmActivityPush];
 
 /** Entities owned by an organization: the tenant filter applies to all of them. */
 export const tenantEntities = [User, Session, PasswordReset, Invitation, SystemMail, FieldDefinition, FieldValue, Company, Contact, CompanyContact, TableLayout, RecordCount,
-  Execution, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, ListCompany, ListSource, Idea, ListSourceRejection, ScoringModel, ScoreRun, IdeaScore, EmailOutbox, CrmUserLink, MailboxSync, CrmSyncSettings, CrmSyncState, CrmSyncChange, CrmPushJob, CrmActivityPush];
+  Execution, ExecutionRun, RealtimeEventRow, RealtimeSequence, Notification, Activity, Integration, LlmCharge, Enrichment, EnrichmentResult, CrmLink, Play, PlayDraft, ChannelEmail, ListCompany, ListSource, Idea, ListSourceRejection, ScoringModel, ScoreRun, IdeaScore, EmailOutbox, CrmUserLink, MailboxSync, CrmSyncSettings, CrmSyncState, CrmSyncChange, CrmPushJob, CrmActivityPush];
 
 /** Tables that belong to no organization (checked by the suite-level tenancy test). */
 export const globalTables = ['organization', 'login_throttle', 'mikro_orm_migrations'];

@@ -17,6 +17,7 @@ import { openSocket } from './ws-client';
 import { newCompany, newContact, newField, setValue, link } from './records';
 import { notifyUser } from '../src/modules/notifications/notify';
 import { createExecutions } from '../src/modules/executions/commands/create-executions';
+import { createRun } from '../src/modules/executions/runs';
 import { createQueues } from '../src/jobs/definitions';
 import { jobDefinitions } from '../src/job-registry';
 import { z } from 'zod';
@@ -115,6 +116,8 @@ const ROUTES: Record<string, Rule> = {
   'POST /api/v1/play/execution/cancel': ids,
   'GET /api/v1/execution/{id}': ids,
   'POST /api/v1/execution/active': scoped,
+  'POST /api/v1/execution/progress': scoped,
+  'POST /api/v1/execution/run/cancel': ids,
   'GET /api/v1/notifications': scoped,
   'GET /api/v1/notifications/unread-count': scoped,
   'PUT /api/v1/notifications/read-all': scoped,
@@ -396,7 +399,9 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
       [org.organization.id, `${mark} key`, JSON.stringify({ baseUrl: 'http://127.0.0.1:9/v1', models: ['gpt-matrix'] }), org.admin.id]);
     const em = ctx.em();
     await notifyUser(em, { organizationId: org.organization.id, userId: org.admin.id, level: 'info', message: `${mark} notice`, uniqueKey: `${mark}-n` });
-    const [exec] = await createExecutions(em, ctx.boss!, { organizationId: org.organization.id, createdById: org.admin.id, type: 'enrichment', typeId: enrichmentId, entityType: 'company', targets: [{ entityId: company.id }] });
+    const runId = randomUUID();
+    const [exec] = await createExecutions(em, ctx.boss!, { organizationId: org.organization.id, createdById: org.admin.id, type: 'enrichment', typeId: enrichmentId, entityType: 'company', targets: [{ entityId: company.id }], runId });
+    await createRun(em, { id: runId, organizationId: org.organization.id, type: 'enrichment', typeId: enrichmentId, entityType: 'company', total: 1, createdById: org.admin.id });
     // Rows only the worker writes: a result of the enrichment, and an LLM charge.
     await db.query(`insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, value, sources, updated_at) values (gen_random_uuid(), $1, $2, 'company', $3, $4, 'complete', $5, '[]', now())`,
       [org.organization.id, enrichmentId, company.id, exec.executionId, JSON.stringify({ result: { answer: `${mark} answer` } })]);

@@ -105,6 +105,9 @@ export function createApi(opts: HttpOptions = {}) {
       active: (body: C.ActiveExecutionsBody = {}) => http.request('POST', '/api/v1/execution/active', C.ExecutionsResponse, body),
       cancel: (executionId: string) => http.request('POST', '/api/v1/execution/cancel', C.ExecutionResponse, { executionId }),
       cancelPlay: (executionId: string) => http.request('POST', '/api/v1/play/execution/cancel', C.ExecutionResponse, { executionId }),
+      /** Progress lines of runs (ids of runs or executions), or the user's running and recent ones. */
+      progress: (ids?: string[]) => http.request('POST', '/api/v1/execution/progress', C.RunProgressResponse, ids ? { ids } : {}),
+      cancelRun: (runId: string) => http.request('POST', '/api/v1/execution/run/cancel', C.CancelRunResponse, { runId }),
     },
     plays: {
       /** The playbook table (pages of 10, zero-based). */

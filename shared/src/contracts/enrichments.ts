@@ -243,6 +243,8 @@ export const ExecuteEnrichmentBody = z.object({
    * (listCompanyId; default the enrichment's list), minus excludeIds.
    */
   ideaFilters: IdeaFilters.extend({ listCompanyId: z.uuid().nullable().optional() }).nullable().optional(),
+  /** Ideas: the ideas table's sort, so the rows run in the table's order (default: the table's, newest first). */
+  sort: z.object({ key: z.string().max(100), order: z.enum(['asc', 'desc']) }).nullable().optional(),
   options: z.object({ onlyEmpty: z.boolean().default(false) }).default({ onlyEmpty: false }),
 });
 export type ExecuteEnrichmentBody = z.input<typeof ExecuteEnrichmentBody>;
@@ -267,6 +269,8 @@ export const ExecuteEnrichmentResponse = z.object({
   duplicates: z.number(),
   failed: z.number(),
   items: z.array(ExecuteItemDto).optional(),
+  /** The run of the executions started (its progress: POST /execution/progress), when any started. */
+  runId: z.string().nullable().optional(),
 });
 export type ExecuteEnrichmentResponse = z.infer<typeof ExecuteEnrichmentResponse>;
 

@@ -25,6 +25,8 @@ export const ExecutionDto = z.object({
   updatedAt: z.string(),
   startedAt: z.string().nullable(),
   completedAt: z.string().nullable(),
+  /** The run it belongs to (started with others over many rows), when any. */
+  runId: z.string().nullable().optional(),
 });
 export type ExecutionDto = z.infer<typeof ExecutionDto>;
 
@@ -50,3 +52,42 @@ export const ActiveExecutionsBody = z.object({
 export type ActiveExecutionsBody = z.input<typeof ActiveExecutionsBody>;
 export const ExecutionsResponse = z.object({ success: z.literal(true), executions: z.array(ExecutionDto) });
 export type ExecutionsResponse = z.infer<typeof ExecutionsResponse>;
+
+/**
+ * The progress of a long run (POST /api/v1/execution/progress, and the 'run.progress' realtime
+ * event on the run's executions path): a run of many executions (kind 'run': an enrichment or a
+ * play over many rows) or one execution that reports its own rows (kind 'execution': a list
+ * source, a score run, a CRM sync). Rate and time left are the client's (shared/src/domain/progress.ts).
+ */
+export const RunProgressDto = z.object({
+  id: z.string(),
+  kind: z.enum(['run', 'execution']),
+  type: ExecutionTypeSchema,
+  typeId: z.string().nullable(),
+  entityType: ExecutionEntityTypeSchema,
+  /** running; completed (every row settled); cancelled; error (an execution that failed as a whole). */
+  status: z.enum(['running', 'completed', 'cancelled', 'error']),
+  /** Rows in all (null: not known yet). */
+  total: z.number().nullable(),
+  /** Rows finished (completed). */
+  done: z.number(),
+  failed: z.number(),
+  /** Rows that will not run (cancelled before they started). */
+  cancelled: z.number(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type RunProgressDto = z.infer<typeof RunProgressDto>;
+
+// POST /api/v1/execution/progress — the runs asked for (ids of runs or of executions), or without
+// ids the signed-in user's runs that are running or finished in the last ten minutes, newest first.
+export const RunProgressBody = z.object({ ids: z.array(z.uuid()).max(50).optional() });
+export type RunProgressBody = z.input<typeof RunProgressBody>;
+export const RunProgressResponse = z.object({ success: z.literal(true), runs: z.array(RunProgressDto) });
+export type RunProgressResponse = z.infer<typeof RunProgressResponse>;
+
+// POST /api/v1/execution/run/cancel — its rows still waiting do not run; the run reads cancelled.
+export const CancelRunBody = z.object({ runId: z.uuid({ message: EXECUTION_MESSAGES.notFound }) });
+export type CancelRunBody = z.infer<typeof CancelRunBody>;
+export const CancelRunResponse = z.object({ success: z.literal(true), message: z.string(), run: RunProgressDto });
+export type CancelRunResponse = z.infer<typeof CancelRunResponse>;

@@ -171,6 +171,8 @@ export const PlayExecuteResponse = z.object({
   items: z.array(PlayExecuteItem),
   /** The targets skipped for missing information (the first SKIPPED_LIST_MAX; `missing` counts them all). */
   skipped: z.array(PlaySkippedTarget).default([]),
+  /** The run of the executions started over several targets (its progress: POST /execution/progress). */
+  runId: z.string().nullable().optional(),
 });
 export type PlayExecuteResponse = z.infer<typeof PlayExecuteResponse>;
 

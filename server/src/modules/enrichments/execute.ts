@@ -28,7 +28,9 @@ import { getEnrichment, type Actor } from './enrichments.service';
 import { RESULT_COLUMNS, resultEvent, toEnrichmentDto, toResultDto } from './enrichment.presenter';
 import { Enrichment } from './enrichment.entity';
 import { tenantSql } from '../../db/sql';
-import { ideaWhere } from '../lists/lists.service';
+import { ideaOrder, ideaWhere } from '../lists/lists.service';
+import { orderBy } from '../records/table-query';
+import { createRun, runCancelled } from '../executions/runs';
 
 /** The most records one run may take (the all-selected form over a very large table). */
 export const MAX_RUN_ROWS = 100_000;
@@ -51,6 +53,8 @@ interface RunScope {
   userId: string | null;
   enrichmentId: string;
   entityType: RunnableEntityType;
+  /** The run the executions belong to (executions/runs.ts). */
+  runId?: string | null;
 }
 
 /**
@@ -68,6 +72,7 @@ async function startRows(tem: EntityManager, boss: PgBoss, run: RunScope, rows: 
     type: 'enrichment',
     typeId: run.enrichmentId,
     entityType: run.entityType,
+    runId: run.runId ?? null,
     targets: rows.map((t) => ({ entityId: t.entityId, idempotencyKey: idempotencyKey(run.enrichmentId, t.entityId), executionId: t.executionId })),
   });
   const fresh = out.filter((s) => s.status === 'started');
@@ -92,6 +97,8 @@ export const ExecuteRestData = z.object({
   entityType: z.enum(['company', 'contact', 'idea']),
   /** [entityId, executionId] of each row still to create. */
   items: z.array(z.tuple([z.uuid(), z.uuid()])),
+  /** The run they belong to: once it is cancelled, the rest is not created. */
+  runId: z.uuid().nullable().optional(),
 });
 export type ExecuteRestData = z.infer<typeof ExecuteRestData>;
 
@@ -109,6 +116,7 @@ export async function createRestOfRun(em: EntityManager, boss: PgBoss, data: Exe
     created += await em.fork().transactional(async (tem) => {
       const [live] = await tenantSql(tem, data.organizationId).bound<{ n: number }>(`select count(*)::int as n from enrichment where id = $1 and organization_id = $2`, [data.enrichmentId, data.organizationId]);
       if (!live?.n) return 0;
+      if (await runCancelled(tem, data.organizationId, data.runId)) return 0;
       const have = new Set((await tenantSql(tem, data.organizationId).bound<{ id: string }>(
         `select id from execution where organization_id = $2 and id in (select (jsonb_array_elements_text($1::jsonb))::uuid)`, [JSON.stringify(chunk.map((c) => c[1])), data.organizationId])).map((r) => r.id));
       const todo = chunk.filter((c) => !have.has(c[1]));
@@ -175,12 +183,13 @@ export const executeRestJob = defineJob({
  * job that creates them, committed before the run is answered. A crash before that commit answers
  * nothing: the first rows run, and running the same rows again reports those as duplicates.
  */
-async function startRestOfRun(em: EntityManager, boss: PgBoss, run: RunScope, rows: readonly { id: string; active_id: string | null }[]): Promise<StartedExecution[]> {
+async function startRestOfRun(em: EntityManager, boss: PgBoss, run: RunScope, rows: readonly { id: string; active_id: string | null }[], withRun: (tem: EntityManager) => Promise<void>): Promise<StartedExecution[]> {
   const dup = rows.filter((r) => r.active_id).map((r) => ({ entityId: r.id, executionId: r.active_id!, status: 'duplicate' as const }));
   const rest = rows.filter((r) => !r.active_id).map((r) => ({ entityId: r.id, executionId: randomUUID() }));
-  if (rest.length > 0) {
-    await em.transactional((tem) => enqueueInTransaction(boss, tem, EXECUTE_REST_QUEUE, { ...run, items: rest.map((r) => [r.entityId, r.executionId]) } satisfies ExecuteRestData));
-  }
+  await em.transactional(async (tem) => {
+    if (rest.length > 0) await enqueueInTransaction(boss, tem, EXECUTE_REST_QUEUE, { ...run, items: rest.map((r) => [r.entityId, r.executionId]) } satisfies ExecuteRestData);
+    await withRun(tem);
+  });
   return [...rest.map((r) => ({ ...r, status: 'started' as const })), ...dup];
 }
 
@@ -236,6 +245,9 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
       ? whereSql(ctx, { ids: requested })
       : whereSql(ctx, { text: body.entityFilters!.text ?? '', filters: body.entityFilters!.filters ?? [], excludeIds: body.entityFilters!.excludeIds ?? [] });
   }
+  // The rows run in the table's order (jobs are fetched in the order they were queued): the ideas
+  // table's sort, newest first by default; the first rows on screen are the first done.
+  const order = entityType === 'idea' ? ` ${orderBy(ideaOrder(body.sort?.key ?? null, body.sort?.order ?? null))}` : '';
   // Ideas have no field values: 'empty' is 'without a complete result' there.
   const fieldId = entityType === 'idea' ? null : enrichment.field?.id ?? null;
   const emptyOnly = body.options?.onlyEmpty === true;
@@ -248,7 +260,7 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
     `select r.id, ${empty} as empty,
             (select x.id from execution x where x.organization_id = r.organization_id and x.idempotency_key = ? || r.id::text
                 and x.status in ('draft', 'scheduled', 'processing')) as active_id
-       from ${table} r ${where.text}${onlyEmptyRows ? ` and ${empty}` : ''} limit ${limit}`,
+       from ${table} r ${where.text}${onlyEmptyRows ? ` and ${empty}` : ''}${order} limit ${limit}`,
     [fieldId ?? enrichment.id, idempotencyKey(enrichment.id, ''), ...where.params, ...(onlyEmptyRows ? [fieldId ?? enrichment.id] : [])],
   );
   /** The run's rows (refused when too many, none, or none empty for an only-empty run). */
@@ -260,14 +272,19 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
     return chosen;
   };
 
-  const run: RunScope = { organizationId: actor.organizationId, userId: actor.userId, enrichmentId: enrichment.id, entityType };
+  const run: RunScope = { organizationId: actor.organizationId, userId: actor.userId, enrichmentId: enrichment.id, entityType, runId: randomUUID() };
+  const recordRun = async (tem: EntityManager, total: number): Promise<void> => { if (total > 0) await createRun(tem, { id: run.runId!, organizationId: actor.organizationId, type: 'enrichment', typeId: enrichment.id, entityType, total, createdById: actor.userId }); };
   const firstChunk = opts.firstChunk ?? FIRST_CHUNK;
   let rows: Target[];
   let started: StartedExecution[];
   if (byIds && requested.length <= firstChunk) {
     rows = await query(em, false, MAX_RUN_ROWS + 1);
     const chosen = check(rows);
-    started = await em.transactional((tem) => startRows(tem, boss, run, chosen.map((r) => ({ entityId: r.id }))));
+    started = await em.transactional(async (tem) => {
+      const out = await startRows(tem, boss, run, chosen.map((r) => ({ entityId: r.id })));
+      await recordRun(tem, out.filter((s) => s.status === 'started').length);
+      return out;
+    });
   } else {
     // A run that may be large: its first rows (a short query) are created while the query of the
     // whole set runs beside them on another connection, and their transaction commits once the
@@ -284,7 +301,10 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
     });
     rows = out.all;
     const headIds = new Set(head.map((r) => r.id));
-    started = [...out.first, ...await startRestOfRun(em, boss, run, out.chosen.filter((r) => !headIds.has(r.id) || r.active_id))];
+    // The run's row (its total known now) commits with the rest's job, before the answer.
+    const rest = out.chosen.filter((r) => !headIds.has(r.id) || r.active_id);
+    const restFresh = rest.filter((r) => !r.active_id).length;
+    started = [...out.first, ...await startRestOfRun(em, boss, run, rest, (tem) => recordRun(tem, out.first.filter((s) => s.status === 'started').length + restFresh))];
   }
 
   if (entityType === 'idea' && enrichment.entityType === 'company') await rememberOnLists(em, actor.organizationId, enrichment.id, rows.map((r) => r.id));
@@ -301,6 +321,7 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
     started: startedCount,
     duplicates,
     failed: failedIds.size,
+    runId: startedCount > 0 ? run.runId! : null,
   };
   if (byIds) {
     answer.items = requested.flatMap((id): ExecuteItemDto[] => {

@@ -33,6 +33,7 @@ import {
   runResearchAgent, runDeepResearchAgent, lookupCompanyDetails, createAgentPorts, agentLimitsFromConfig, AgentError, type AgentPorts, type AgentSource,
 } from './agents';
 import { tenantSql } from '../../db/sql';
+import { runEventsOf } from '../executions/runs';
 
 export interface EnrichmentHandlerDeps {
   /** The process's settings (default: the environment). */
@@ -268,7 +269,8 @@ async function failNow(em: EntityManager, row: ExecutionRow, message: string): P
     await tenantSql(tem, row.organization_id).all(`update enrichment_result set status = 'error', status_message = ?, updated_at = clock_timestamp()
         where organization_id = ? and enrichment_id = ? and entity_id = ?`, [message, row.organization_id, row.type_id, row.entity_id]);
     const results = await tenantSql(tem, row.organization_id).all<Record<string, unknown>>(`select ${RESULT_SELECT} from ${RESULT_FROM} where r.organization_id = ? and r.enrichment_id = ? and r.entity_id = ?`, [row.organization_id, row.type_id, row.entity_id]);
-    await publish(tem, row.organization_id, [executionEvent(x), ...results.map((r) => resultEvent(row.organization_id, toResultDto(r)))]);
+    const runs = await runEventsOf(tem, [x]);
+    await publish(tem, row.organization_id, [executionEvent(x), ...results.map((r) => resultEvent(row.organization_id, toResultDto(r))), ...runs.flatMap((r) => r.events)]);
   });
 }
 

@@ -35,10 +35,39 @@ export const Execution = defineEntity({
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
     startedAt: p.datetime().nullable(),
     completedAt: p.datetime().nullable(),
+    /** The run it belongs to (started with others over many rows): its progress is counted from them. */
+    runId: p.uuid().nullable(),
   },
   indexes: [
+    { name: 'execution_org_run_index', properties: ['organization', 'runId'] },
     { name: 'execution_org_type_status_index', properties: ['organization', 'type', 'status'] },
     { name: 'execution_org_entity_index', properties: ['organization', 'entityId'] },
   ],
 });
 export type IExecution = InferEntity<typeof Execution>;
+
+/**
+ * A run: the executions started together over many rows (an enrichment or a play over a selection
+ * or a whole list). It keeps how many rows it took (`total`) and whether it was cancelled; done,
+ * failed and cancelled are counted from its executions (execution.run_id).
+ */
+export const ExecutionRun = defineEntity({
+  name: 'ExecutionRun',
+  tableName: 'execution_run',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    organization: () => p.manyToOne(Organization),
+    type: p.string().length(20),
+    typeId: p.uuid().nullable(),
+    entityType: p.string().length(20),
+    total: p.integer().default(0),
+    /** running | cancelled (finished is counted: every execution settled). */
+    status: p.string().length(20),
+    createdById: p.uuid().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    cancelledAt: p.datetime().nullable(),
+  },
+  indexes: [
+    { name: 'execution_run_org_user_created_index', properties: ['organization', 'createdById', 'createdAt'] },
+  ],
+});

@@ -22,9 +22,10 @@ export interface ExecutionRow {
   updated_at: Date | string;
   started_at: Date | string | null;
   completed_at: Date | string | null;
+  run_id: string | null;
 }
 
-export const EXECUTION_COLUMNS = 'id, organization_id, type, type_id, entity_type, entity_id, status, status_message, idempotency_key, attempt, processed, total, result, created_by_id, created_at, updated_at, started_at, completed_at';
+export const EXECUTION_COLUMNS = 'id, organization_id, type, type_id, entity_type, entity_id, status, status_message, idempotency_key, attempt, processed, total, result, created_by_id, created_at, updated_at, started_at, completed_at, run_id';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -45,6 +46,7 @@ export function toExecutionDto(r: ExecutionRow): ExecutionDto {
     updatedAt: iso(r.updated_at)!,
     startedAt: iso(r.started_at),
     completedAt: iso(r.completed_at),
+    runId: r.run_id ?? null,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  CancelExecutionBody, ExecutionResponse, GetExecutionResponse, ActiveExecutionsBody, ExecutionsResponse, ErrorResponse, IdParams,
+  CancelExecutionBody, CancelRunBody, CancelRunResponse, RunProgressBody, RunProgressResponse, ExecutionResponse, GetExecutionResponse, ActiveExecutionsBody, ExecutionsResponse, ErrorResponse, IdParams,
 } from '@dealscout/shared/contracts';
 import { EXECUTION_MESSAGES } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
@@ -9,6 +9,7 @@ import { notFound } from '../../lib/errors';
 import { cancelExecution } from './commands/cancel-execution';
 import { EXECUTION_COLUMNS, toExecutionDto, type ExecutionRow } from './execution.presenter';
 import { tenantSql } from '../../db/sql';
+import { cancelRun, progressOf } from './runs';
 
 export async function executionRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -27,6 +28,20 @@ export async function executionRoutes(app: FastifyInstance): Promise<void> {
     // A draft it was (re)writing stops waiting for it (plays/emails.service.ts).
     await tenantSql(req.em, authOf(req).organizationId).all(`update channel_email set status = 'cancelled', updated_at = clock_timestamp() where organization_id = ? and execution_id = ? and status = 'processing'`, [authOf(req).organizationId, row.id]);
     return { success: true as const, message: EXECUTION_MESSAGES.cancelled, execution: toExecutionDto(row) };
+  });
+
+  r.post('/execution/progress', {
+    schema: { tags: ['executions'], summary: "The progress of long runs (done / total, failed, started at): the runs or executions asked for, or the user's running and recently finished ones", body: RunProgressBody, response: { 200: RunProgressResponse, 400: ErrorResponse } },
+  }, async (req) => {
+    const a = authOf(req);
+    return { success: true as const, runs: await progressOf(req.em, a.organizationId, a.user.id, req.body.ids) };
+  });
+
+  r.post('/execution/run/cancel', {
+    schema: { tags: ['executions'], summary: 'Cancel a run: its rows still waiting do not run (no further model call), the run reads cancelled', body: CancelRunBody, response: { 200: CancelRunResponse, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse } },
+  }, async (req) => {
+    const run = await cancelRun(req.em, app.boss, { organizationId: authOf(req).organizationId, runId: req.body.runId });
+    return { success: true as const, message: EXECUTION_MESSAGES.cancelled, run };
   });
 
   r.get('/execution/:id', {

@@ -24,6 +24,7 @@ import { executionQueue, EXECUTION_DEAD_LETTER_QUEUE, ExecutionJobData } from '.
 import { BOSS_SCHEMA } from '../../jobs/boss';
 import { tenantSql, unscopedSql } from '../../db/sql';
 import { retryOnConnectionLoss } from '../../db/connection-loss';
+import { runEventsOf } from './runs';
 
 export interface ExecutionRunContext {
   /** The execution as claimed (status 'processing'). */
@@ -227,6 +228,8 @@ async function commitGroup(ctx: JobContext, group: CommitItem[]): Promise<('comm
       own.push(executionEvent(row));
       events.push({ org: row.organization_id, events: own });
     }
+    // The progress of the runs these executions belong to, after their own events.
+    events.push(...await runEventsOf(tem, rows));
     await publishByOrg(tem, events);
   });
   return group.map((item) => outcome.get(item)!);
@@ -436,7 +439,8 @@ export async function handleDeadExecution(data: ExecutionJobData, ctx: JobContex
     const [row] = await tenantSql(tem, data.organizationId).all<ExecutionRow>(`update execution set status = 'error', status_message = coalesce(status_message, ?), completed_at = clock_timestamp(), updated_at = clock_timestamp()
         where id = ? and organization_id = ? and status in ('draft', 'scheduled', 'processing') returning ${EXECUTION_COLUMNS}`, [EXECUTION_MESSAGES.unexpected, data.executionId, data.organizationId]);
     if (!row) return;
-    await publish(tem, data.organizationId, executionEvent(row));
+    const runs = await runEventsOf(tem, [row]);
+    await publish(tem, data.organizationId, [executionEvent(row), ...runs.flatMap((r) => r.events)]);
     if (row.created_by_id) {
       await notifyUser(tem, {
         organizationId: data.organizationId,

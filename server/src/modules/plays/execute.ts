@@ -9,6 +9,7 @@
 // start while the rest of the run (checked, then created in a second transaction) is still on its way. A failure of the second
 // transaction answers an error with the first chunk already running; the same request again
 // answers those as duplicates (while they run) and creates the rest.
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import {
@@ -17,6 +18,7 @@ import {
 import type { PlayExecuteItem, PlayExecuteResponse, PlaySkippedTarget } from '@dealscout/shared/contracts';
 import { badRequest, notFound } from '../../lib/errors';
 import { createExecutions, type StartedExecution } from '../executions/commands/create-executions';
+import { createRun } from '../executions/runs';
 import { Play } from './play.entity';
 import { tenantSql } from '../../db/sql';
 import { publish, type PublishEvent } from '../realtime/publish';
@@ -93,6 +95,8 @@ export async function executePlay(em: EntityManager, boss: PgBoss, actor: Execut
   // 'scheduled' events last in one statement (the organization's sequence row is locked from there
   // to the commit only, so the worker's claim of the first chunk, which publishes too, is not held
   // behind the creation of the rest).
+  // Several targets are a run (executions/runs.ts): one progress line, one Cancel.
+  const runId = requested.length > 1 ? randomUUID() : null;
   const start = (ids: readonly string[]) => em.transactional(async (tem) => {
     const events: PublishEvent[] = [];
     const out = await createExecutions(tem, boss, {
@@ -102,6 +106,7 @@ export async function executePlay(em: EntityManager, boss: PgBoss, actor: Execut
       type: 'play',
       typeId: play.id,
       entityType: body.entityType,
+      runId,
       targets: ids.map((id) => ({ entityId: id, idempotencyKey: playKey(play.id, id, body.executionId) })),
     });
     const fresh = out.filter((s) => s.status === 'started').length;
@@ -121,6 +126,8 @@ export async function executePlay(em: EntityManager, boss: PgBoss, actor: Execut
     const valid = part.filter((id) => checked.get(id) === null);
     if (valid.length > 0) started.push(...await start(valid));
   }
+  const fresh = started.filter((s) => s.status === 'started').length;
+  if (runId && fresh > 0) await createRun(em, { id: runId, organizationId: actor.organizationId, type: 'play', typeId: play.id, entityType: body.entityType, total: fresh, createdById: actor.userId });
   const byEntity = new Map(started.map((s) => [s.entityId, s]));
   let missing = 0;
   const skipped: PlaySkippedTarget[] = [];
@@ -139,5 +146,5 @@ export async function executePlay(em: EntityManager, boss: PgBoss, actor: Execut
     ? (missing > 0 ? missingInformationMessage(missing) : PLAY_MESSAGES.unableToCreate)
     : missing > 0 ? missingInformationMessage(missing)
       : items.some((i) => !i.success) ? PLAY_MESSAGES.invalidEntity : PLAY_MESSAGES.started;
-  return { success: true, message, missing, items, skipped };
+  return { success: true, message, missing, items, skipped, runId: runId && fresh > 0 ? runId : null };
 }

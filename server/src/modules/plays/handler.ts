@@ -21,6 +21,7 @@ import { createAgentPorts, type AgentPorts } from '../enrichments/agents';
 import { Play } from './play.entity';
 import { loadTargets, loadSender, renderForTarget, targetContext, emailMessages, EMAIL_SCHEMA, TargetProblem, type TargetOutcome } from './render';
 import { tenantSql } from '../../db/sql';
+import { runEventsOf } from '../executions/runs';
 
 export interface PlayRunOutcome {
   kind: 'done';
@@ -55,7 +56,8 @@ async function failNow(em: EntityManager, row: ExecutionRow, message: string): P
     if (draft) {
       await tenantSql(tem, row.organization_id).all(`update channel_email set status = 'error', status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and execution_id = ?`, [PLAY_MESSAGES.executionFailedMessage, draft, row.organization_id, row.id]);
     }
-    await publish(tem, row.organization_id, [executionEvent(x)]);
+    const runs = await runEventsOf(tem, [x]);
+    await publish(tem, row.organization_id, [executionEvent(x), ...runs.flatMap((r) => r.events)]);
   });
 }
 

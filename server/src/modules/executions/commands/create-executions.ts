@@ -33,6 +33,8 @@ export interface CreateExecutionsInput {
    * for one statement and the commit, not for the rest of the transaction).
    */
   events?: PublishEvent[];
+  /** The run these executions belong to (executions/runs.ts), when started together over many rows. */
+  runId?: string | null;
 }
 
 export interface StartedExecution {
@@ -60,11 +62,11 @@ export async function createExecutions(em: EntityManager, boss: PgBoss, input: C
 async function createChunk(em: EntityManager, boss: PgBoss, input: CreateExecutionsInput, targets: readonly ExecutionTarget[], round: number): Promise<StartedExecution[]> {
   const status = initialExecutionStatus(input.type);
   const items = targets.map((t) => ({ id: t.executionId ?? randomUUID(), entityId: t.entityId, key: t.idempotencyKey ?? null }));
-  const created = await tenantSql(em, input.organizationId).bound<ExecutionRow>(`insert into execution (id, organization_id, type, type_id, entity_type, entity_id, status, idempotency_key, attempt, processed, created_by_id, created_at, updated_at)
-     select (e->>'id')::uuid, $1::uuid, $2::text, $3::uuid, $4::text, (e->>'entityId')::uuid, $5::text, e->>'key', 0, 0, $6::uuid, clock_timestamp(), clock_timestamp()
+  const created = await tenantSql(em, input.organizationId).bound<ExecutionRow>(`insert into execution (id, organization_id, type, type_id, entity_type, entity_id, status, idempotency_key, attempt, processed, created_by_id, created_at, updated_at, run_id)
+     select (e->>'id')::uuid, $1::uuid, $2::text, $3::uuid, $4::text, (e->>'entityId')::uuid, $5::text, e->>'key', 0, 0, $6::uuid, clock_timestamp(), clock_timestamp(), $8::uuid
        from jsonb_array_elements($7::jsonb) as e
      on conflict (organization_id, idempotency_key) where idempotency_key is not null and status in ('draft', 'scheduled', 'processing') do nothing
-     returning ${EXECUTION_COLUMNS}`, [input.organizationId, input.type, input.typeId ?? null, input.entityType, status, input.createdById, JSON.stringify(items)]);
+     returning ${EXECUTION_COLUMNS}`, [input.organizationId, input.type, input.typeId ?? null, input.entityType, status, input.createdById, JSON.stringify(items), input.runId ?? null]);
   const createdIds = new Set(created.map((r) => r.id));
   const answer = new Map<string, StartedExecution>(created.map((r) => [r.id, { entityId: r.entity_id, executionId: r.id, status: 'started' as const }]));
 
