@@ -10,6 +10,7 @@ export * from './filters';
 export * from './records';
 export * from './time-ago';
 export * from './executions';
+export * from './progress';
 export * from './realtime';
 export * from './notifications';
 export * from './activities';

@@ -24,3 +24,4 @@ export * from './drafts';
 export * from './crm';
 export * from './settings';
 export * from './values';
+export * from './progress';

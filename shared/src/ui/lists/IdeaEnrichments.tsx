@@ -68,9 +68,11 @@ export interface EnrichIdeasDialogProps {
   filters: IdeaFilters;
   /** How many ideas the run takes (for the title). */
   count: number;
+  /** The table's sort: the run takes the rows in the table's order (the first on screen first). */
+  sort?: { key: string; order: 'asc' | 'desc' } | null;
   onClose: () => void;
-  /** After the run was started (e.g. clear the selection). */
-  onStarted: () => void;
+  /** After the run was started (e.g. clear the selection, show its progress line). */
+  onStarted: (runId: string | null) => void;
 }
 
 const NEW = '__new__';
@@ -110,6 +112,7 @@ export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
     setBusy(true);
     try {
       let enrichmentId = choice;
+      let runId: string | null = null;
       if (creating) {
         const config = (configs.data ?? []).find((c) => c.enrichmentType === 'llm');
         if (!config) throw new Error('The idea enrichment types could not be loaded.');
@@ -124,8 +127,9 @@ export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
       const before = markPreprocessing(qc, enrichmentId, ids, () => null);
       try {
         const res = await api.enrichments.execute(props.ideaIds
-          ? { enrichmentId, entityType: 'idea', entityIds: props.ideaIds }
-          : { enrichmentId, entityType: 'idea', ideaFilters: { ...props.filters, listCompanyId: props.listId } });
+          ? { enrichmentId, entityType: 'idea', entityIds: props.ideaIds, sort: props.sort ?? null }
+          : { enrichmentId, entityType: 'idea', ideaFilters: { ...props.filters, listCompanyId: props.listId }, sort: props.sort ?? null });
+        runId = res.runId ?? null;
         for (const item of res.items ?? []) {
           if (item.status === 'failed') setCellResult(qc, enrichmentId, item.entityId, before.get(item.entityId) ?? null);
           else markProcessing(qc, enrichmentId, item.entityId, item.executionId);
@@ -139,7 +143,7 @@ export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
       await qc.invalidateQueries({ queryKey: listEnrichmentsKey(props.listId) });
       // All selected: the page's cells come from the server's preprocessing events and a reload.
       if (!props.ideaIds) await qc.invalidateQueries({ queryKey: queryKeys.ideas(props.listId) });
-      props.onStarted();
+      props.onStarted(runId);
       props.onClose();
     } catch (e) {
       setError(e instanceof Error ? e.message : 'Unable to execute enrichment');

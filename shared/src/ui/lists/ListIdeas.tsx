@@ -10,7 +10,7 @@ import {
   Option, SearchBox, Text, makeStyles, mergeClasses, tokens,
 } from '@fluentui/react-components';
 import { AddRegular, SparkleRegular, DatabaseSearchRegular, ArrowUploadRegular, ArrowDownloadRegular, CheckmarkCircleRegular, DeleteRegular, DismissRegular, EditRegular, StarFilled, StarRegular } from '@fluentui/react-icons';
-import type { IdeaDto, IdeaFilters, IdeaListBody, ListDto } from '../../contracts';
+import type { IdeaDto, IdeaFilters, IdeaListBody, ListDto, RunProgressDto } from '../../contracts';
 import {
   companyProblems, formatValue, ideaEnrichmentColumns, ideaEnrichmentCell, listColumnsWithWidth, realtimePaths, untypedColumnType, valueText, LIST_MESSAGES, type IdeaStatus,
 } from '../../domain';
@@ -33,6 +33,7 @@ import { IDEA_STATUS_LABEL, sourceLabel } from './labels';
 import { useListScoring } from '../scoring/useListScoring';
 import { EnrichIdeasDialog, IdeaEnrichmentCell, listEnrichmentsKey, useIdeaEnrichmentLive } from './IdeaEnrichments';
 import { getCellResult } from '../enrichments/liveResults';
+import { ActiveRuns } from '../progress/RunProgress';
 
 /** Spec 002 §9: the ideas table sorts descending (newest first) by default. */
 export const IDEA_DEFAULT_SORT: SortState = { key: 'createdAt', order: 'desc' };
@@ -99,6 +100,8 @@ export function ListIdeas(props: ListIdeasProps) {
   const [confirmDeleteList, setConfirmDeleteList] = useState(false);
   const [busy, setBusy] = useState(false);
   const [enriching, setEnriching] = useState(false);
+  /** Runs started on this page (their progress lines show at once, before the user's runs are read again). */
+  const [startedRuns, setStartedRuns] = useState<string[]>([]);
   /** Widths the user gave columns in this view (the enrichment columns' are also saved on the enrichment). */
   const [widths, setWidths] = useState<Record<string, number>>({});
 
@@ -217,6 +220,9 @@ export function ListIdeas(props: ListIdeasProps) {
 
   const openIdea = rows.find((r) => r.id === openIdeaId) ?? null;
   const enrichmentNames = useMemo(() => new Map((enrichments.data?.enrichments ?? []).map((e) => [e.id, e.name])), [enrichments.data]);
+  /** This list's runs: its idea enrichments and score runs, and its sources being added. */
+  const isListRun = (r: RunProgressDto) => (r.entityType === 'idea' && (r.type === 'score' || enrichmentNames.has(r.typeId ?? '')))
+    || (r.type === 'list' && (list?.sources ?? []).some((s) => s.id === r.typeId));
   const enrichmentSchemas = useMemo(() => new Map((enrichments.data?.enrichments ?? []).map((e) => [e.id, e.data.schema])), [enrichments.data]);
 
   if (listQuery.isError) return <Text role="alert">{listQuery.error instanceof Error ? listQuery.error.message : LIST_MESSAGES.listNotFound}</Text>;
@@ -307,6 +313,7 @@ export function ListIdeas(props: ListIdeasProps) {
             </div>
           </div>
         )}
+        <ActiveRuns started={startedRuns} match={(r) => isListRun(r)} style={{ marginBottom: tokens.spacingVerticalS }} />
         <RecordTable<IdeaDto>
           aria-label="Ideas"
           entityType="idea"
@@ -336,7 +343,8 @@ export function ListIdeas(props: ListIdeasProps) {
       {scoring.dialogs}
       <EnrichIdeasDialog open={enriching} listId={listId} ideaIds={selectionIds} count={count}
         filters={{ ...filters, excludeIds: selection.kind === 'all' ? [...selection.excludeIds] : [] }}
-        onClose={() => setEnriching(false)} onStarted={() => setSelection(NO_SELECTION)} />
+        sort={sort}
+        onClose={() => setEnriching(false)} onStarted={(runId) => { setSelection(NO_SELECTION); if (runId) setStartedRuns((r) => [...r, runId]); }} />
       <NameDialog open={renaming} title="Rename list" initial={list?.name} confirmLabel="Save" onClose={() => setRenaming(false)}
         onSave={async (name) => { await api.lists.rename(listId, name); notify.success(LIST_MESSAGES.listRenamed); await reload(); }} />
       <AddIdeaDialog open={adding} onClose={() => setAdding(false)} onSave={async (companyName, website) => {

@@ -29,6 +29,11 @@ import type { NotificationDto } from '../../contracts';
 import { NOTIFICATION_MESSAGES, timeAgo, type NotificationLevel } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
 import { applyNotificationsRead } from '../realtime/cache';
+import { ActiveRuns } from '../progress/RunProgress';
+
+function ActiveRunsSection() {
+  return <ActiveRuns style={{ padding: '8px 12px', borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` }} />;
+}
 
 export const NOTIFICATIONS_LOAD_FAILED = 'Could not load notifications.';
 
@@ -126,6 +131,8 @@ export function NotificationBell({ onNavigate }: NotificationBellProps) {
           <div className={styles.header}>
             <Subtitle2>Notifications</Subtitle2>
           </div>
+          {/* The user's long runs (running, or ended in the last minutes), each a live line with Cancel. */}
+          <ActiveRunsSection />
           {list.isPending ? (
             <div className={styles.center}><Spinner size="small" label="Loading..." /></div>
           ) : list.isError ? (

@@ -1,0 +1,106 @@
+// Progress of a long run, in Chromium: a list of 60 ideas (a CSV upload), an enrichment of all of
+// them from the bulk bar; one progress line above the table shows done / total (advancing), the
+// rate and the time left; the rows on screen (the table's first page) are done first; the bell
+// shows the same line; Cancel stops the rest and the line reads cancelled.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import path from 'node:path';
+import { launchBrowser, ARTIFACTS } from '../support/browser';
+import { startServer, type RunningServer } from '../support/server';
+import { signedInPage } from '../support/session';
+import { FakeOpenAiServer } from '../../server/test/fakes/openai-server';
+
+const ADMIN = { email: 'progress.admin@example.com', password: 'Progress-Admin-Pass-1' };
+const ROWS = 60;
+
+describe('progress of a long run, in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let fake: FakeOpenAiServer;
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-progress-${name}.png`) });
+
+  beforeAll(async () => {
+    fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
+    // Each answer takes a while and two go at once: the run lasts long enough to watch.
+    fake.otherwise({ json: { answer: 'Freight' }, latencyMs: 1000 });
+    server = await startServer({
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Progress Capital',
+      OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e', LLM_ORG_CONCURRENCY: '2',
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await fake?.close();
+  });
+
+  it('a list enrichment of 60 ideas: one live progress line (done / total advancing, rate, time left), rows on screen first, in the bell, Cancel', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await signedInPage(ctx, server.url, ADMIN);
+    await page.getByTestId('nav-lists').click();
+    await page.getByTestId('lists-table').waitFor();
+    await page.getByTestId('lists-new').click();
+    await page.getByTestId('list-name-input').fill('Freight prospects');
+    await page.getByTestId('list-name-save').click();
+    await page.getByTestId('list-page').waitFor();
+
+    const csv = ['Company,Website', ...Array.from({ length: ROWS }, (_, i) => `Carrier ${String(i + 1).padStart(2, '0')},carrier${i + 1}.example.com`)].join('\n');
+    await page.getByTestId('list-upload-csv').click();
+    await page.getByTestId('upload-csv-file').setInputFiles({ name: 'carriers.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await expect.poll(() => page.getByTestId('upload-csv-name').textContent()).toContain('Company');
+    await page.getByTestId('upload-csv-submit').click();
+    await expect.poll(() => page.getByTestId('upload-csv-result').textContent(), { timeout: 20_000 }).toContain(`${ROWS} ideas added`);
+    await page.getByTestId('upload-csv-dialog').getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.getByTestId('record-table-row').count()).toBe(10);
+
+    // All 60 selected, a new enrichment from the bulk bar.
+    await page.getByRole('checkbox', { name: 'Select all rows on this page' }).click();
+    await page.getByTestId('bulk-select-all-across').click();
+    await page.getByTestId('bulk-enrich').click();
+    await page.getByTestId('enrich-ideas-dialog').waitFor();
+    await page.getByTestId('enrich-ideas-new').click();
+    await page.getByTestId('enrich-ideas-name').fill('What they carry');
+    await page.getByTestId('enrich-ideas-prompt').fill('What does the company carry?');
+    await page.getByTestId('enrich-ideas-run').click();
+    await page.getByTestId('enrich-ideas-dialog').waitFor({ state: 'detached' });
+
+    // One line, where it was started: done / total, advancing.
+    const line = page.getByTestId('list-page').getByTestId('run-progress');
+    await line.waitFor();
+    expect(await line.getAttribute('data-total')).toBe(String(ROWS));
+    await expect.poll(async () => Number(await line.getAttribute('data-done')), { timeout: 30_000 }).toBeGreaterThanOrEqual(12);
+    const first = Number(await line.getAttribute('data-done'));
+    expect(first).toBeLessThan(ROWS);
+    const text = (await line.getByTestId('run-progress-text').textContent()) ?? '';
+    expect(text).toMatch(new RegExp(`^\\d+ / ${ROWS} done`));
+    expect(text).toMatch(/rows\/(s|min)/);
+    expect(text).toMatch(/left|almost done/);
+    // The rows on screen (the table's first page, newest first) were taken first: all done already.
+    const cells = page.getByTestId('list-page').getByTestId('idea-enrichment-cell');
+    await expect.poll(async () => (await cells.evaluateAll((els) => els.map((e) => e.getAttribute('data-cell-status')))).filter((s) => s === 'processing').length, { timeout: 15_000 }).toBe(0);
+    await shot(page, '01-running');
+    await expect.poll(async () => Number(await line.getAttribute('data-done')), { timeout: 30_000 }).toBeGreaterThan(first);
+
+    // The same run in the notifications.
+    await page.getByTestId('notifications-bell').click();
+    const inBell = page.getByTestId('notifications-popover').getByTestId('run-progress');
+    await inBell.waitFor();
+    expect(await inBell.getAttribute('data-total')).toBe(String(ROWS));
+    await shot(page, '02-bell');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('notifications-popover').waitFor({ state: 'detached' });
+
+    // Cancel: the rest do not run, the line says so.
+    await line.getByTestId('run-progress-cancel').click();
+    await expect.poll(() => line.getAttribute('data-status')).toBe('cancelled');
+    const doneAtCancel = Number(await line.getAttribute('data-done'));
+    expect(doneAtCancel).toBeLessThan(ROWS);
+    expect(await line.getByTestId('run-progress-text').textContent()).toMatch(new RegExp(`^Cancelled: \\d+ / ${ROWS} done`));
+    const calls = fake.chatRequests.length;
+    await page.waitForTimeout(2_000);
+    expect(fake.chatRequests.length).toBeLessThanOrEqual(calls + 2);
+    await shot(page, '03-cancelled');
+    await ctx.close();
+  });
+});
