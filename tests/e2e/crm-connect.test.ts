@@ -51,8 +51,26 @@ describe('CRM connect in Chromium', () => {
     await sfCard.getByTestId('salesforce-status').waitFor();
     await sfCard.scrollIntoViewIfNeeded();
     await shot(page, 'cards-before');
+    // A first try declined on Salesforce's page: the card keeps why and what to do next (no toast
+    // that is gone in three seconds), also after a reload, until the admin tries again.
     await sfCard.getByTestId('salesforce-connect').click();
     await page.getByTestId('salesforce-form').waitFor();
+    await page.getByTestId('salesforce-submit').click();
+    await page.waitForURL((u) => u.pathname === '/services/oauth2/authorize');
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await page.waitForURL((u) => u.pathname === '/organization/settings' && !u.search.includes('crmError'));
+    const failure = sfCard.getByTestId('salesforce-connect-failure');
+    await failure.waitFor();
+    expect(await failure.getByTestId('salesforce-connect-failure-reason').textContent()).toBe('The Salesforce connection was cancelled.');
+    expect(await failure.getByTestId('salesforce-connect-failure-next').textContent()).toBe("Connect again and choose Allow on Salesforce's page.");
+    await page.waitForTimeout(3_500);
+    await page.reload();
+    await failure.waitFor();
+    await sfCard.scrollIntoViewIfNeeded();
+    await shot(page, 'salesforce-connect-failure');
+    await failure.getByTestId('salesforce-connect-failure-retry').click();
+    await page.getByTestId('salesforce-form').waitFor();
+    expect(await failure.count()).toBe(0);
     await page.getByLabel(/Sandbox/).check();
     await shot(page, 'salesforce-environment');
     await page.getByTestId('salesforce-submit').click();

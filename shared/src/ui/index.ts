@@ -3,6 +3,7 @@
 export * from './PluginMode';
 export * from './toast';
 export * from './ConfirmDialog';
+export * from './FailureNotice';
 export * from './TagsInput';
 export * from './InviteUsersModal';
 export * from './ApiContext';

@@ -40,18 +40,21 @@ export async function emailSendRoutes(app: FastifyInstance): Promise<void> {
       tags: ['integrations'], querystring: O365CallbackQuery,
       summary: "Microsoft's redirect after consent: stores the mailbox (state carries the user, encrypted) and sends the browser back to the app",
       response: {
-        302: z.null().describe('Back to the app (Location: the page the connection started from, or the profile) with o365=connected or o365=error'),
+        302: z.null().describe('Back to the app (Location: the page the connection started from, or the profile) with o365=connected, or o365=error and o365Reason (denied, expired or failed)'),
       },
     },
   }, async (req, reply) => {
     const state = req.query.state ? readState(app.config, req.query.state) : null;
-    const back = (outcome: string, path = '/account/profile') => {
+    // A failure says why in o365Reason (a code the app words: denied, expired, failed), so the
+    // card can keep the reason and what to do next.
+    const back = (outcome: string, path = '/account/profile', reason?: 'denied' | 'expired' | 'failed') => {
       const url = new URL(path, app.config.publicUrl);
       url.searchParams.set('o365', outcome);
+      if (reason) url.searchParams.set('o365Reason', reason);
       return reply.redirect(url.toString(), 302);
     };
-    if (!state) return back('error');
-    if (req.query.error || !req.query.code) return back('error', state.r);
+    if (!state) return back('error', undefined, 'expired');
+    if (req.query.error || !req.query.code) return back('error', state.r, req.query.error === 'access_denied' ? 'denied' : 'failed');
     try {
       const row = await completeConnect(req.em, app.config, state, req.query.code);
       const { unknownZone, hours } = workingHoursOf({ calendar: null }, row);
@@ -60,7 +63,7 @@ export async function emailSendRoutes(app: FastifyInstance): Promise<void> {
       }
     } catch (err) {
       req.log.warn({ err }, 'office 365 connect failed');
-      return back('error', state.r);
+      return back('error', state.r, 'failed');
     }
     return back('connected', state.r);
   });

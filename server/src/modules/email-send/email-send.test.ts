@@ -94,6 +94,14 @@ describe('email sending (Office 365)', () => {
     // A tampered or foreign state is refused without storing anything.
     const bad = await rep.get('/api/v1/user/o365-integration/callback?code=x&state=v1.forged');
     expect(new URL(bad.headers.location as string).searchParams.get('o365')).toBe('error');
+    expect(new URL(bad.headers.location as string).searchParams.get('o365Reason')).toBe('expired');
+    // Declined on Microsoft's page, or a code Microsoft will not exchange: the reason goes back too.
+    const start = new URL((await rep.post('/api/v1/user/o365-integration', {})).json().authorizeUrl);
+    const state = start.searchParams.get('state')!;
+    const declined = new URL((await rep.get(`/api/v1/user/o365-integration/callback?error=access_denied&state=${encodeURIComponent(state)}`)).headers.location as string);
+    expect([declined.searchParams.get('o365'), declined.searchParams.get('o365Reason')]).toEqual(['error', 'denied']);
+    const refused = new URL((await rep.get(`/api/v1/user/o365-integration/callback?code=not-a-code&state=${encodeURIComponent(state)}`)).headers.location as string);
+    expect([refused.searchParams.get('o365'), refused.searchParams.get('o365Reason')]).toEqual(['error', 'failed']);
   });
 
   it("checks every field with the spec's messages; another user's or organization's draft is not found", async () => {

@@ -1,7 +1,7 @@
 // The common body of the CRM cards (spec 001 §2: CRM (salesforce) and contact-graph CRM (affinity):
 // buttons Connect or Settings; account, created by, created and expires). Each provider's card
 // (SalesforceCard, AffinityCard) supplies its connect form and its settings extras.
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Badge, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Spinner, Subtitle2, Text, Tooltip, makeStyles, tokens,
@@ -11,6 +11,7 @@ import { CRM_MESSAGES, CRM_NAMES, type CrmProvider, type IntegrationDto } from '
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
 import { ConfirmDialog } from '../ConfirmDialog';
+import { FailureNotice, connectNextStep, useKeptFailure } from '../FailureNotice';
 import { serverMessage } from '../InviteUsersModal';
 import { useModalSurfaceStyle } from '../PluginMode';
 import { INTEGRATIONS_QUERY_KEY, formatAiDate } from '../llm/AiProviderCard';
@@ -28,7 +29,11 @@ export const CRM_CARD_TEXT = {
   never: 'Never',
   loadFailed: 'Integration data not found',
   mapping: 'Field mapping and sync',
+  connectFailed: (crm: string) => `${crm} was not connected`,
 } as const;
+
+/** Where a CRM's last failed connect is kept until the admin acts (see FailureNotice). */
+export const crmConnectFailureKey = (provider: CrmProvider) => `${provider}-connect`;
 
 export const useCrmCardStyles = makeStyles({
   card: {
@@ -99,6 +104,12 @@ export function CrmCardFrame({ provider, icon, title, isAdmin, renderConnect, re
   const integration = state.integration;
   const name = CRM_NAMES[provider];
   const disabled = !isAdmin || state.blockedBy !== null;
+  const [failure, forgetFailure] = useKeptFailure(crmConnectFailureKey(provider));
+  const connectedNow = Boolean(integration?.data.active && integration.data.metadata.username);
+  // A connection that went through answers the failure before it.
+  useEffect(() => {
+    if (connectedNow && failure && integration && Date.parse(integration.data.createdAt) >= Date.parse(failure.at)) forgetFailure();
+  }, [connectedNow, failure, integration, forgetFailure]);
   const button = (
     <Button
       appearance={state.action === 'connect' ? 'primary' : 'secondary'}
@@ -120,6 +131,16 @@ export function CrmCardFrame({ provider, icon, title, isAdmin, renderConnect, re
         {integration && !integration.data.active && integration.data.metadata.username && <Badge appearance="tint" color="warning" data-testid={`${provider}-paused`}>{CRM_CARD_TEXT.paused}</Badge>}
         {state.blockedBy && isAdmin ? <Tooltip content={CRM_CARD_TEXT.blocked(state.blockedBy)} relationship="description">{button}</Tooltip> : button}
       </div>
+      {failure && !connectedNow && (
+        <FailureNotice
+          title={CRM_CARD_TEXT.connectFailed(name)}
+          failure={failure}
+          nextStep={connectNextStep(name, failure.message)}
+          onDismiss={forgetFailure}
+          onRetry={isAdmin && state.action === 'connect' && !state.blockedBy ? () => { forgetFailure(); setOpen('connect'); } : undefined}
+          data-testid={`${provider}-connect-failure`}
+        />
+      )}
       {integrations.isPending && <Spinner size="tiny" label="Loading…" />}
       {integrations.isError && <Text role="alert" data-testid={`${provider}-load-error`}>{CRM_CARD_TEXT.loadFailed}</Text>}
       {integration && integration.data.metadata.username && <CrmFacts integration={integration} provider={provider} />}

@@ -9,7 +9,8 @@ import { fakeApi, renderWithApi } from '../test-render';
 import { SalesforceCard } from './SalesforceCard';
 import { AffinityCard, AFFINITY_TEXT } from './AffinityCard';
 import { crmCardState } from './state';
-import { CRM_CARD_TEXT } from './CrmCardFrame';
+import { CRM_CARD_TEXT, crmConnectFailureKey } from './CrmCardFrame';
+import { connectNextStep, keepFailure } from '../FailureNotice';
 
 afterEach(cleanup);
 
@@ -110,5 +111,63 @@ describe('AffinityCard', () => {
     await user.click(confirm);
     await waitFor(() => expect(remove).toHaveBeenCalledWith('44444444-4444-4444-8444-444444444444'));
     expect(await screen.findByTestId('affinity-connect')).toBeTruthy();
+  });
+});
+
+describe('a failed Salesforce connect stays on the card', () => {
+  afterEach(() => localStorage.clear());
+
+  it('the reason and what to do next stay (across a new render, as after a reload) until Dismiss', async () => {
+    const user = userEvent.setup();
+    keepFailure(crmConnectFailureKey('salesforce'), CRM_MESSAGES.authorizationDenied, '2026-11-29T04:00:00.000Z');
+    const first = renderWithApi(<SalesforceCard isAdmin onAuthorize={() => {}} />, fakeApi(listed([])));
+    const notice = await screen.findByTestId('salesforce-connect-failure');
+    expect(notice.getAttribute('role')).toBe('alert');
+    expect(screen.getByTestId('salesforce-connect-failure-reason').textContent).toBe(CRM_MESSAGES.authorizationDenied);
+    expect(screen.getByTestId('salesforce-connect-failure-next').textContent).toBe("Connect again and choose Allow on Salesforce's page.");
+    expect((await screen.findByTestId('salesforce-status')).textContent).toBe(CRM_CARD_TEXT.notConnected);
+    first.unmount();
+    renderWithApi(<SalesforceCard isAdmin onAuthorize={() => {}} />, fakeApi(listed([])));
+    await screen.findByTestId('salesforce-connect-failure');
+    await user.click(screen.getByTestId('salesforce-connect-failure-dismiss'));
+    await waitFor(() => expect(screen.queryByTestId('salesforce-connect-failure')).toBeNull());
+    expect(localStorage.getItem('dealscout.failure.salesforce-connect')).toBeNull();
+  });
+
+  it('Try again opens the connect form; a connection made after the failure clears it', async () => {
+    const user = userEvent.setup();
+    keepFailure(crmConnectFailureKey('salesforce'), CRM_MESSAGES.unreachable('Salesforce'), '2026-01-01T00:00:00.000Z');
+    const first = renderWithApi(<SalesforceCard isAdmin onAuthorize={() => {}} />, fakeApi(listed([])));
+    expect((await screen.findByTestId('salesforce-connect-failure-next')).textContent).toMatch(/Salesforce did not answer/);
+    await user.click(screen.getByTestId('salesforce-connect-failure-retry'));
+    expect(await screen.findByTestId('salesforce-form')).toBeTruthy();
+    expect(screen.queryByTestId('salesforce-connect-failure')).toBeNull();
+    first.unmount();
+    keepFailure(crmConnectFailureKey('salesforce'), CRM_MESSAGES.authorizationFailed, '2026-01-01T00:00:00.000Z');
+    renderWithApi(<SalesforceCard isAdmin onAuthorize={() => {}} />, fakeApi(listed([crm('salesforce', true)])));
+    await screen.findByTestId('salesforce-settings');
+    await waitFor(() => expect(localStorage.getItem('dealscout.failure.salesforce-connect')).toBeNull());
+    expect(screen.queryByTestId('salesforce-connect-failure')).toBeNull();
+  });
+
+  it('a member sees the failure without Try again', async () => {
+    keepFailure(crmConnectFailureKey('salesforce'), CRM_MESSAGES.authorizationFailed);
+    renderWithApi(<SalesforceCard isAdmin={false} onAuthorize={() => {}} />, fakeApi(listed([])));
+    await screen.findByTestId('salesforce-connect-failure');
+    expect(screen.queryByTestId('salesforce-connect-failure-retry')).toBeNull();
+  });
+});
+
+describe('connectNextStep', () => {
+  it.each([
+    [CRM_MESSAGES.authorizationDenied, /choose Allow/],
+    [CRM_MESSAGES.authorizationExpired, /fifteen minutes/],
+    [CRM_MESSAGES.salesforceNotConfigured, /connected app/],
+    [CRM_MESSAGES.otherCrmActive('Affinity'), /Disconnect the other CRM/],
+    [CRM_MESSAGES.unreachable('Salesforce'), /did not answer/],
+    ['Salesforce answered an instance URL that cannot be used: x', /My Domain/],
+    [CRM_MESSAGES.authorizationFailed, /allowed to use connected apps/],
+  ])('%s', (message, next) => {
+    expect(connectNextStep('Salesforce', message)).toMatch(next);
   });
 });

@@ -14,6 +14,7 @@ import type { SendWindowBody, WorkingHoursDto } from '../../contracts';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
 import { ConfirmDialog } from '../ConfirmDialog';
+import { FailureNotice, connectNextStep, keepFailure, useKeptFailure } from '../FailureNotice';
 import { serverMessage } from '../InviteUsersModal';
 
 export const EMAIL_SERVICE_QUERY_KEY = ['email-service'] as const;
@@ -34,7 +35,22 @@ export const EMAIL_SERVICE_TEXT = {
   connectFailed: 'Could not start connecting Office 365. Please try again.',
   connectedNow: 'Office 365 connected.',
   notConnectedBack: 'Office 365 was not connected. Please try again.',
+  failedTitle: 'Office 365 was not connected',
+  /** Why, from the callback's o365Reason. */
+  reasons: {
+    denied: 'The Office 365 connection was cancelled on Microsoft\'s page.',
+    expired: 'This Office 365 connection link has expired or was started in another browser.',
+    failed: 'Microsoft did not authorize the connection.',
+  },
 } as const;
+
+/** Where the last failed Office 365 connect is kept until the user acts (see FailureNotice). */
+export const O365_CONNECT_FAILURE_KEY = 'office365-connect';
+
+/** The sentence for a callback's o365Reason (an unknown one reads as the general failure). */
+export function o365FailureText(reason: string | null | undefined): string {
+  return reason && reason in EMAIL_SERVICE_TEXT.reasons ? EMAIL_SERVICE_TEXT.reasons[reason as keyof typeof EMAIL_SERVICE_TEXT.reasons] : EMAIL_SERVICE_TEXT.notConnectedBack;
+}
 
 /** The card's state from the days left (spec 001 §4): 'Expires soon' at 5 or fewer, 'Expired' at zero or less. */
 export function emailServiceState(expiresAt: string | null, active: boolean, now: number = Date.now()): 'active' | 'expiresSoon' | 'expired' {
@@ -117,10 +133,12 @@ export interface EmailServiceCardProps {
    * forgets the outcome, e.g. drops it from the address).
    */
   returnedWith?: 'connected' | 'error' | null;
+  /** With 'error': the callback's o365Reason. */
+  returnedReason?: string | null;
   onReturnHandled?: () => void;
 }
 
-export function EmailServiceCard({ returnTo = '/account/profile', openConsent, returnedWith, onReturnHandled }: EmailServiceCardProps) {
+export function EmailServiceCard({ returnTo = '/account/profile', openConsent, returnedWith, returnedReason, onReturnHandled }: EmailServiceCardProps) {
   const styles = useStyles();
   const api = useApi();
   const notify = useNotify();
@@ -141,10 +159,17 @@ export function EmailServiceCard({ returnTo = '/account/profile', openConsent, r
     if (!returnedWith || !loaded || !el) return;
     el.focus({ preventScroll: true });
     el.scrollIntoView({ block: 'start' });
-    if (returnedWith === 'connected') notify.success(EMAIL_SERVICE_TEXT.connectedNow);
-    else notify.error(EMAIL_SERVICE_TEXT.notConnectedBack);
+    // Success is said once; a failure stays on the card with what to do next until the user acts.
+    if (returnedWith === 'connected') {
+      keepFailure(O365_CONNECT_FAILURE_KEY, null);
+      notify.success(EMAIL_SERVICE_TEXT.connectedNow);
+    } else keepFailure(O365_CONNECT_FAILURE_KEY, o365FailureText(returnedReason));
     handled.current?.();
-  }, [returnedWith, loaded, notify]);
+  }, [returnedWith, returnedReason, loaded, notify]);
+  const [failure, forgetFailure] = useKeptFailure(O365_CONNECT_FAILURE_KEY);
+  useEffect(() => {
+    if (i?.active && failure) forgetFailure();
+  }, [i, failure, forgetFailure]);
 
   const connect = async () => {
     setStarting(true);
@@ -174,6 +199,16 @@ export function EmailServiceCard({ returnTo = '/account/profile', openConsent, r
           <Button appearance="primary" disabled={starting || !status.data.configured} icon={starting ? <Spinner size="tiny" /> : undefined} onClick={() => void connect()} data-testid="email-service-connect">Connect</Button>
         )}
       </div>
+      {failure && !(i?.active) && (
+        <FailureNotice
+          title={EMAIL_SERVICE_TEXT.failedTitle}
+          failure={failure}
+          nextStep={connectNextStep('Office 365', failure.message)}
+          onDismiss={forgetFailure}
+          onRetry={status.data?.configured ? () => { forgetFailure(); void connect(); } : undefined}
+          data-testid="email-service-connect-failure"
+        />
+      )}
       {status.isPending && <Spinner size="tiny" label="Loading…" />}
       {status.isError && <Text role="alert">{serverMessage(status.error) ?? 'Integration data not found'}</Text>}
       {i && (

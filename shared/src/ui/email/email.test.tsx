@@ -77,9 +77,22 @@ describe('EmailServiceCard', () => {
       expect((await screen.findByTestId('toast-success')).textContent).toBe('Office 365 connected.');
       expect(handled).toHaveBeenCalledTimes(1);
       cleanup();
-      renderWithApi(<EmailServiceCard returnedWith="error" />, fakeApi({ emailService: { status: async () => serviceStatus({ integration: null }) } }));
+      // A failure stays on the card with its reason and what to do next (no toast that vanishes),
+      // also after a reload (a new render without the callback's outcome), until dismissed.
+      renderWithApi(<EmailServiceCard returnedWith="error" returnedReason="denied" />, fakeApi({ emailService: { status: async () => serviceStatus({ integration: null }) } }));
       await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('email-service-card')));
-      expect((await screen.findByTestId('toast-error')).textContent).toBe('Office 365 was not connected. Please try again.');
+      expect((await screen.findByTestId('email-service-connect-failure-reason')).textContent).toBe("The Office 365 connection was cancelled on Microsoft's page.");
+      expect(screen.getByTestId('email-service-connect-failure-next').textContent).toMatch(/accept the permissions Microsoft asks for/);
+      expect(screen.queryByTestId('toast-error')).toBeNull();
+      cleanup();
+      renderWithApi(<EmailServiceCard />, fakeApi({ emailService: { status: async () => serviceStatus({ integration: null }) } }));
+      await screen.findByTestId('email-service-connect-failure');
+      await userEvent.setup().click(screen.getByTestId('email-service-connect-failure-dismiss'));
+      await waitFor(() => expect(screen.queryByTestId('email-service-connect-failure')).toBeNull());
+      cleanup();
+      renderWithApi(<EmailServiceCard returnedWith="error" returnedReason="something-new" />, fakeApi({ emailService: { status: async () => serviceStatus({ integration: null }) } }));
+      expect((await screen.findByTestId('email-service-connect-failure-reason')).textContent).toBe('Office 365 was not connected. Please try again.');
+      localStorage.clear();
     } finally {
       Element.prototype.scrollIntoView = original;
     }

@@ -1,12 +1,13 @@
 // The CRM cards of the integrations page (organization settings and profile): Salesforce and
 // Affinity. Salesforce's OAuth callback comes back to /organization/settings?crm=salesforce (or
 // ?crmError=message; ?crmWarning=message when the Dealscout_Id__c External ID fields sync writes
-// back by are missing): the outcome is told once as a toast and the query removed.
+// back by are missing): success is told once as a toast; a failure stays on the Salesforce card with
+// what to do next until the admin acts; the query is removed.
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { CRM_MESSAGES } from '@dealscout/shared/contracts';
-import { AffinityCard, INTEGRATIONS_QUERY_KEY, SalesforceCard, useNotify } from '@dealscout/shared/ui';
+import { AffinityCard, INTEGRATIONS_QUERY_KEY, SalesforceCard, crmConnectFailureKey, keepFailure, useNotify } from '@dealscout/shared/ui';
 
 export function CrmIntegrations({ isAdmin }: { isAdmin: boolean }) {
   const [params, setParams] = useSearchParams();
@@ -17,8 +18,14 @@ export function CrmIntegrations({ isAdmin }: { isAdmin: boolean }) {
   const warning = params.get('crmWarning');
   useEffect(() => {
     if (!connected && !failed) return;
-    if (connected === 'salesforce') notify.success(CRM_MESSAGES.connected('Salesforce'));
-    if (failed) notify.error(failed);
+    if (connected === 'salesforce') {
+      keepFailure(crmConnectFailureKey('salesforce'), null);
+      notify.success(CRM_MESSAGES.connected('Salesforce'));
+    }
+    if (failed) {
+      keepFailure(crmConnectFailureKey('salesforce'), failed);
+      document.querySelector('[data-testid="salesforce-card"]')?.scrollIntoView({ block: 'center' });
+    }
     // Stays until dismissed: the admin has a setup step to do in Salesforce.
     if (warning) notify.warning(warning, 0);
     void queryClient.invalidateQueries({ queryKey: INTEGRATIONS_QUERY_KEY });

@@ -129,7 +129,8 @@ export default function ProfilePage() {
         <AiProviderCard isAdmin={user.isAdmin} />
         <EmailServiceCard
           returnedWith={settled ? returnedWith : null}
-          onReturnHandled={() => setParams((p) => { const next = new URLSearchParams(p); next.delete('o365'); return next; }, { replace: true })}
+          returnedReason={params.get('o365Reason')}
+          onReturnHandled={() => setParams((p) => { const next = new URLSearchParams(p); next.delete('o365'); next.delete('o365Reason'); return next; }, { replace: true })}
         />
         <CrmIntegrations isAdmin={user.isAdmin} />
         <DataProviderKeysCard isAdmin={user.isAdmin} />
