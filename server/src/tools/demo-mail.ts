@@ -73,7 +73,9 @@ export async function seedDemoMail(orm: MikroORM, boss: PgBoss, baseConfig: Conf
     if (contacts[6]) {
       const id = await draft(contacts[6], 'Partnership idea');
       const s = await scheduleSend(em(), boss, config, { ...user, calendar: null }, id, { to: contacts[6].email, cc: [], subject: 'Partnership idea', body: `<p>Hi ${contacts[6].first_name}, an idea.</p>` });
-      fake.fault(/POST \/v1\.0\/me\/messages\/[^/]+\/send$/, { kind: 'status', status: 400, code: 'ErrorInvalidRecipients' });
+      // Refused as Exchange Online refuses an address it cannot deliver to (its own words).
+      fake.fault(/POST \/v1\.0\/me\/messages\/[^/]+\/send$/, { kind: 'status', status: 400, code: 'ErrorInvalidRecipients',
+        message: `At least one recipient isn't valid., Recipient '${contacts[6].email}' isn't resolved. All recipients must be resolved before a message can be submitted.` });
       if ((await deliverOutbox(deps, user.organizationId, s.outboxId)) === 'failed') out.failed += 1;
     }
     // The first contact answers: the reply follower marks that email replied.
@@ -84,6 +86,10 @@ export async function seedDemoMail(orm: MikroORM, boss: PgBoss, baseConfig: Conf
       const integration = await findConnection(em(), user.organizationId, user.userId);
       out.replied = (await followInbox({ em: em(), config }, user.organizationId, integration!.id)).replies;
     }
+    // The Inbox cursor is the fake's address, gone with it: the follower starts a new round against
+    // the configured Graph instead of failing on a link it must refuse.
+    await tenantSql(em(), user.organizationId).run(`update mailbox_sync set next_link = null, delta_link = null, error = null, updated_at = clock_timestamp() where organization_id = ? and owner_id = ?`,
+      [user.organizationId, user.userId]);
     log(`demo mailbox: ${out.sent} sent, ${out.scheduled} scheduled, ${out.failed} refused, ${out.replied} answered`);
     return out;
   } finally {

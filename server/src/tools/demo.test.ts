@@ -6,6 +6,9 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestApp, TestClient, type TestContext } from '../../test/helpers';
+import { replyMailboxJob } from '../modules/email-send/replies';
+import { loadConfig } from '../config';
+import { FakeGraphServer } from '../../test/fakes/graph-server';
 import { seedDemo, DEMO_ADMIN_EMAIL, DEMO_PASSWORD, DEMO_COMPANIES, type DemoSummary } from './demo';
 
 const SIZE = 40;
@@ -102,5 +105,38 @@ describe('npm run seed:demo', { timeout: 600_000 }, () => {
       cwd: ROOT, env: { ...process.env, DATABASE_URL: ctx.dbUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent' }, timeout: 120_000,
     });
     expect(again2.stdout).toContain(`Mailbox ${DEMO_ADMIN_EMAIL} already connected (nothing changed).`);
+  });
+
+  it('the demo reads like real use and leaves no job failing: a real refusal reason, the reply follower runs clean', async () => {
+    const db = ctx.em();
+    const org = first.organizationId;
+    // No test text anywhere in the organization's rows (the refused email's banner included).
+    const tables = (await db.execute<{ table_name: string }[]>(`select table_name from information_schema.columns where table_schema = 'public' and column_name = 'organization_id'`)).map((r) => r.table_name);
+    for (const t of tables) {
+      const [{ n }] = await db.execute<{ n: number }[]>(`select count(*)::int as n from "${t}" x where organization_id = ? and x::text ilike '%injected fault%'`, [org]);
+      expect(n, t).toBe(0);
+    }
+    const [refused] = await db.execute<{ status_message: string }[]>(`select status_message from channel_email where organization_id = ? and subject = 'Partnership idea'`, [org]);
+    expect(refused.status_message).toMatch(/recipient/i);
+    // The fake the seed connected through is gone: no link of its is kept for the follower.
+    const [sync] = await db.execute<{ delta_link: string | null; next_link: string | null; error: string | null }[]>(`select delta_link, next_link, error from mailbox_sync where organization_id = ?`, [org]);
+    expect(sync).toEqual({ delta_link: null, next_link: null, error: null });
+    const [mailbox] = await db.execute<{ id: string }[]>(`select id from integration where organization_id = ? and provider = 'office365' and user_id is not null`, [org]);
+    const run = (config: typeof ctx.config) => replyMailboxJob.handle({ organizationId: org, integrationId: mailbox.id }, { orm: ctx.orm, logger: ctx.app.log as never, boss: null as never, config }, null as never);
+    // The follower job once, as the worker's minute sweep would run it: Office 365 not configured here.
+    await expect(run(ctx.config)).resolves.toBeUndefined();
+    // With Office 365 configured, even a link an older seed left behind (the fake's address) starts a
+    // new round instead of failing; the fake's tokens are refused and the card asks to reconnect.
+    const graph = await FakeGraphServer.start();
+    try {
+      await db.execute(`update mailbox_sync set delta_link = ? where organization_id = ?`, ["http://127.0.0.1:9/v1.0/me/mailFolders('inbox')/messages/delta?$deltatoken=old", org]);
+      const configured = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000', WEB_DIST: '/nonexistent', DATABASE_URL: ctx.dbUrl, SECRETS_KEY: ctx.config.SECRETS_KEY,
+        O365_CLIENT_ID: graph.clientId, O365_CLIENT_SECRET: graph.clientSecret, O365_AUTHORITY_URL: graph.url, GRAPH_BASE_URL: `${graph.url}/v1.0` });
+      await expect(run(configured)).resolves.toBeUndefined();
+      const [after] = await db.execute<{ error: string | null }[]>(`select error from mailbox_sync where organization_id = ?`, [org]);
+      expect(after.error).toBeNull();
+    } finally {
+      await graph.close();
+    }
   });
 });

@@ -72,7 +72,7 @@ export interface FakeMessage {
 }
 
 export type FakeFault =
-  | { kind: 'status'; status: number; retryAfter?: number; code?: string }
+  | { kind: 'status'; status: number; retryAfter?: number; code?: string; message?: string }
   | { kind: 'hang' }
   | { kind: 'lostAnswer' }
   /** Does the work, then never answers (the caller waits: a process killed in that moment). */
@@ -215,7 +215,7 @@ export class FakeGraphServer {
     const fault = fi >= 0 ? this.faults.splice(fi, 1)[0].fault : null;
     if (fault?.kind === 'hang') return;
     if (fault?.kind === 'status') {
-      return json(res, fault.status, { error: { code: fault.code ?? (fault.status === 429 ? 'ApplicationThrottled' : 'ServiceUnavailable'), message: 'Injected fault.', innerError: innerError() } },
+      return json(res, fault.status, { error: { code: fault.code ?? (fault.status === 429 ? 'ApplicationThrottled' : 'ServiceUnavailable'), message: fault.message ?? 'Injected fault.', innerError: innerError() } },
         fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {});
     }
 

@@ -17,7 +17,7 @@ import type { Config } from '../../config';
 import { loadConfig } from '../../config';
 import { defineJob } from '../../jobs/definitions';
 import { tenantSql, unscopedSql, scopedTo } from '../../db/sql';
-import { GraphError, type InboxChange, type InboxDeltaPage } from '../../providers/mail/graph';
+import { GraphError, graphSettingsFrom, type InboxChange, type InboxDeltaPage } from '../../providers/mail/graph';
 import { publish } from '../realtime/publish';
 import { Activity } from '../activities/activity.entity';
 import { toActivityDto } from '../activities/activity.presenter';
@@ -124,6 +124,8 @@ async function cancelPlayFollowUps(tem: EntityManager, organizationId: string, a
  */
 export async function followInbox(d: { em: EntityManager; config: Config; logger?: Logger }, organizationId: string, integrationId: string, opts: { pageSize?: number; now?: Date } = {}): Promise<FollowResult> {
   const result: FollowResult = { pages: 0, replies: 0, cancelled: 0, restarted: false };
+  // Without Office 365 configured (O365_CLIENT_ID…) no mailbox can be read: nothing to follow.
+  if (!graphSettingsFrom(d.config)) return result;
   const integration = await d.em.fork().findOne(Integration, { id: integrationId, organization: organizationId, provider: O365_PROVIDER }, scopedTo(organizationId));
   if (!integration?.user || !integration.active || !integration.secret) return result;
   const ownerId = integration.user.id;
@@ -136,8 +138,9 @@ export async function followInbox(d: { em: EntityManager; config: Config; logger
     try {
       page = await withMailbox(d.em, d.config, organizationId, ownerId, (client, token) => client.inboxDelta(token, link, { since, pageSize: opts.pageSize }));
     } catch (err) {
-      if (err instanceof GraphError && err.status === 410 && !result.restarted) {
-        // The sync state expired or belongs to another account: a new full round.
+      if (err instanceof GraphError && (err.status === 410 || err.code === 'foreign_link') && !result.restarted) {
+        // The sync state expired or belongs to another account, or its link is not the configured
+        // Graph's (GRAPH_BASE_URL changed since): a new full round.
         d.logger?.info({ integrationId }, 'inbox delta state gone; starting a new round');
         await tenantSql(d.em.fork(), organizationId).run(`update mailbox_sync set next_link = null, delta_link = null, round_started_at = clock_timestamp(), updated_at = clock_timestamp() where id = ? and organization_id = ?`, [sync.id, organizationId]);
         link = null;
