@@ -24,7 +24,7 @@ import {
 import { ArrowClockwiseRegular, ArrowReplyRegular, BookOpenRegular, MailRegular, PersonRegular, SignOutRegular } from '@fluentui/react-icons';
 import { realtimePaths, type UserConfig } from '@dealscout/shared/domain';
 import type { MatchedContact } from '@dealscout/shared/contracts';
-import { serverMessage, useApi, useDrawer, useMiniDrawer, useRealtimeEvents, useRealtimeStatus } from '@dealscout/shared/ui';
+import { ActiveRuns, serverMessage, useApi, useDrawer, useMiniDrawer, useRealtimeEvents, useRealtimeStatus } from '@dealscout/shared/ui';
 import type { OutlookHost } from '../office/outlook';
 import { useMailItem } from './useMailItem';
 import { participantsOf, type Participant } from './people';
@@ -226,6 +226,8 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
           </MenuPopover>
         </Menu>
       </header>
+      {/* The user's long runs (an enrichment or a play over many rows), each with Cancel. */}
+      <ActiveRuns style={{ margin: '6px 8px 0' }} />
       {body}
       <Suspense fallback={null}>
         {/* Run Play runs on the record open in the drawer (the matched contact, or a record opened from it). */}

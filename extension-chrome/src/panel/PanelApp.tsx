@@ -10,7 +10,7 @@ import { SignOutRegular, SettingsRegular } from '@fluentui/react-icons';
 import { ApiError, createApi, realtimeUrl, type Api } from '@dealscout/shared/client';
 import type { TokenResponse } from '@dealscout/shared/contracts';
 import {
-  ApiProvider, AppToaster, DrawerProvider, MiniDrawer, MiniDrawerProvider, PluginModeProvider, RealtimeProvider, useDrawer,
+  ActiveRuns, ApiProvider, AppToaster, DrawerProvider, MiniDrawer, MiniDrawerProvider, PluginModeProvider, RealtimeProvider, useDrawer,
 } from '@dealscout/shared/ui';
 import type { PanelHost, StoredSession } from '../host/types';
 import { DEFAULT_SERVER_URL } from './server-url';
@@ -143,6 +143,8 @@ function SignedIn({ host, session }: { host: PanelHost; session: StoredSession }
     <RealtimeProvider identity={{ uid: session.user.id, oid: session.user.organizationId }} url={realtimeUrl(session.serverUrl)}>
       <DrawerProvider>
         <MiniDrawerProvider>
+          {/* The user's long runs (an enrichment or a play over many rows), each with Cancel. */}
+          <ActiveRuns style={{ marginBottom: '8px' }} />
           <RecordPanel page={page} userId={session.user.id} />
           <PanelMiniDrawer session={session} />
         </MiniDrawerProvider>
