@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { utf8, CSV_MESSAGES, CsvReshaper } from './csv-import';
+import { utf8, CSV_MESSAGES, CSV_MAX_HEADER_BYTES, CsvReshaper, countFields, locateColumns, readHeader, sniffDelimiter } from './csv-import';
 import { companyProblems, normalizeDomain } from '@dealscout/shared/domain';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 
@@ -252,5 +252,51 @@ describe('the UTF-8 check of an upload (csv-import.ts utf8)', () => {
   it('refuses bytes that are not UTF-8 (Latin-1), also at the very end of the file', async () => {
     await expect(through([Buffer.from('M\xfcnchen,ok\n', 'latin1')])).rejects.toThrow(CSV_MESSAGES.notUtf8);
     await expect(through([Buffer.from('ok\n'), Buffer.from([0xc3])])).rejects.toThrow(CSV_MESSAGES.notUtf8);
+  });
+});
+
+describe('the header of an upload (csv-import.ts readHeader, locateColumns)', () => {
+  const read = async (chunks: Buffer[]) => {
+    const it = (async function* () { for (const c of chunks) yield c; })();
+    const { header, line, rest } = await readHeader(it);
+    const tail: Buffer[] = [rest];
+    for (let n = await it.next(); !n.done; n = await it.next()) tail.push(n.value);
+    return { header: header.toString(), line, rest: Buffer.concat(tail).toString() };
+  };
+  it('skips the byte-order mark and leading empty lines, keeps a quoted line break, across chunk boundaries at every byte', async () => {
+    for (const [text, want] of [
+      ['\uFEFF\r\n\nCompany,"Web\nsite"\r\nA,b\n', { header: 'Company,"Web\nsite"', line: 3, rest: '\r\nA,b\n' }],
+      ['Company,Website', { header: 'Company,Website', line: 1, rest: '' }],
+      ['\uFEFFa\rb', { header: 'a', line: 1, rest: '\rb' }],
+      ['\n\n', { header: '', line: 3, rest: '' }],
+    ] as const) {
+      const bytes = Buffer.from(text);
+      expect(await read([bytes]), text).toEqual(want);
+      for (let cut = 1; cut < bytes.length; cut++) {
+        expect(await read([bytes.subarray(0, cut), bytes.subarray(cut)]), `${JSON.stringify(text)} cut ${cut}`).toEqual(want);
+      }
+      expect(await read(Array.from(bytes, (b) => Buffer.from([b]))), `${JSON.stringify(text)} byte by byte`).toEqual(want);
+    }
+  });
+  it('refuses a header longer than the limit as soon as it has read that much', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 0x78);
+    let served = 0;
+    const it = (async function* () { for (;;) { served++; yield chunk; } })();
+    await expect(readHeader(it)).rejects.toThrow(CSV_MESSAGES.headerTooLong);
+    expect(served * chunk.length).toBeLessThanOrEqual(CSV_MAX_HEADER_BYTES + 2 * chunk.length);
+  });
+  it('counts fields outside quotes and finds each mapped column in one pass (the first of a repeated name wins)', () => {
+    expect(countFields(Buffer.from('a,"b,c",d'), 0x2c)).toBe(3);
+    expect(sniffDelimiter(Buffer.from('a;b;c,d\nx,y,z,w'))).toBe(';');
+    expect(sniffDelimiter(Buffer.from('a\tb'))).toBe('\t');
+    expect(sniffDelimiter(Buffer.from('a;b,c'))).toBe(',');
+    const headers = ['Company', 'Note', 'Website', 'Note', 'Company', 'City'];
+    expect(locateColumns(headers, { name: ' Company ', website: 'Website' })).toEqual({ nameAt: 0, siteAt: 2, keep: [{ key: 'Note', at: 1 }, { key: 'Note', at: 1 }, { key: 'City', at: 5 }] });
+    expect(locateColumns(headers, { name: 'Company', website: 'Website', columns: ['City', 'Missing', 'Company'] }).keep).toEqual([{ key: 'City', at: 5 }]);
+    expect(() => locateColumns(headers, { name: 'Name', website: 'Website' })).toThrow("The file has no column 'Name'.");
+    const wide = Array.from({ length: 10_000 }, (_, i) => `c${i}`);
+    const t = performance.now();
+    expect(locateColumns(['Company', 'Website', ...wide], { name: 'Company', website: 'Website', columns: wide }).keep).toHaveLength(50);
+    expect(performance.now() - t).toBeLessThan(50);
   });
 });

@@ -29,6 +29,10 @@ export const CSV_MESSAGES = {
   duplicateInFile: (line: number) => `Duplicate domain in the file (first on line ${line})`,
   nul: 'The row contains a NUL character',
   tooManyColumns: 'The mapped columns must be among the first 1,500 columns of the file.',
+  tooManyFileColumns: 'The file has more than 10,000 columns. Remove the columns you do not need and upload it again.',
+  headerTooLong: 'The header row is longer than 256 KB. Shorten the column names or remove columns and upload the file again.',
+  headerNul: (column: number) => `The name of column ${column.toLocaleString('en-US')} contains a NUL character. Remove it and upload the file again.`,
+  mappingShape: 'The mapping must give the name and website columns as text, and the other columns as a list of text.',
   /** A failed source's reason (statusReason) and the upload's answer. */
   failed: 'The import failed; please upload the file again.',
   connectionLost: 'The import was interrupted (the database connection was lost); please upload the file again.',
@@ -40,6 +44,10 @@ export const importLeaseKey = (sourceId: string) => `list-import:${sourceId}`;
 
 /** The staging table's columns at most (PostgreSQL's limit is 1,600 a table). */
 export const CSV_MAX_COLUMNS = 1500;
+/** The columns a file's header may have (only the first CSV_MAX_COLUMNS can be mapped). */
+export const CSV_MAX_FILE_COLUMNS = 10_000;
+/** The bytes a file's header record may have. */
+export const CSV_MAX_HEADER_BYTES = 256 * 1024;
 
 export interface CsvMapping {
   /** Header of the name column. */
@@ -111,24 +119,101 @@ const NUL = 0x00;
 /** The file without its UTF-8 byte-order mark. */
 const noBom = (b: Buffer): Buffer => (b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? b.subarray(3) : b);
 
-/** The separator the header line uses most (comma, semicolon or tab; a comma when it has none). */
-export function sniffDelimiter(headerLine: string): CopyCsvDelimiter {
-  const counts = ([',', ';', '\t'] as const).map((d) => ({ d, n: headerLine.split(d).length - 1 })).sort((x, y) => y.n - x.n);
-  return counts[0].n > 0 ? counts[0].d : ',';
+/**
+ * The separator the header's first line (up to its first line feed) uses most: comma, semicolon or
+ * tab, a comma on a tie or when it has none. One pass over the bytes, nothing allocated.
+ */
+export function sniffDelimiter(header: Buffer): CopyCsvDelimiter {
+  let comma = 0;
+  let semicolon = 0;
+  let tab = 0;
+  for (let i = 0; i < header.length; i++) {
+    const c = header[i];
+    if (c === LF) break;
+    if (c === 0x2c) comma++;
+    else if (c === 0x3b) semicolon++;
+    else if (c === 0x09) tab++;
+  }
+  if (comma >= semicolon && comma >= tab) return ',';
+  return semicolon >= tab ? ';' : '\t';
+}
+
+/** The line breaks in `b` (CRLF counts once), quoted or not. */
+function lineBreaks(b: Buffer): number {
+  let n = 0;
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i];
+    if (c === CR || (c === LF && (i === 0 || b[i - 1] !== CR))) n++;
+  }
+  return n;
+}
+
+/** Lets the event loop run (other requests, /health) between two steps of CPU work. */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * A pacer for a loop over chunks: `await pace()` after each chunk lets the event loop run once
+ * `ms` have passed since it last did. Chunks already buffered arrive by promise (microtasks) and
+ * would otherwise be worked through back to back, holding the loop for a whole fast upload.
+ */
+export function pacer(ms = 10): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < ms) return;
+    await yieldToLoop();
+    since = performance.now();
+  };
 }
 
 /**
- * The end of the first CSV record of `b` from `from` (the index of its unquoted line break, -1 when
- * the record is not complete yet). Quotes toggle, as in PostgreSQL's CSV reader.
+ * The end of the first CSV record of `b`, scanning from `state.at` on (the index of its unquoted
+ * line break, -1 when the record is not complete yet; `state` then holds where the scan stopped and
+ * the quote state, so the next chunk continues the scan instead of repeating it). Quotes toggle, as
+ * in PostgreSQL's CSV reader.
  */
-function recordEnd(b: Buffer, from: number): number {
-  let q = false;
-  for (let i = from; i < b.length; i++) {
+function recordEnd(b: Buffer, state: { at: number; quoted: boolean }): number {
+  let q = state.quoted;
+  for (let i = state.at; i < b.length; i++) {
     const c = b[i];
     if (c === QUOTE) q = !q;
     else if (!q && (c === LF || c === CR)) return i;
   }
+  state.at = b.length;
+  state.quoted = q;
   return -1;
+}
+
+/** The fields of one CSV record (its separators outside quotes, plus one). */
+export function countFields(record: Buffer, delimiter: number): number {
+  let q = false;
+  let n = 1;
+  for (let i = 0; i < record.length; i++) {
+    const c = record[i];
+    if (c === QUOTE) q = !q;
+    else if (!q && c === delimiter) n++;
+  }
+  return n;
+}
+
+/**
+ * Where each mapped column is, looked up in one map of the header (the first column of a name wins),
+ * so a header of many columns costs one pass instead of a search per column. Throws the 400s of a
+ * missing name or website column.
+ */
+export function locateColumns(headers: readonly string[], mapping: CsvMapping): { nameAt: number; siteAt: number; keep: { key: string; at: number }[] } {
+  const index = new Map<string, number>();
+  for (let i = 0; i < headers.length; i++) if (!index.has(headers[i])) index.set(headers[i], i);
+  const nameAt = index.get(mapping.name.trim()) ?? -1;
+  const siteAt = index.get(mapping.website.trim()) ?? -1;
+  if (nameAt < 0) throw badRequest(CSV_MESSAGES.missingColumn(mapping.name));
+  if (siteAt < 0) throw badRequest(CSV_MESSAGES.missingColumn(mapping.website));
+  const keep: { key: string; at: number }[] = [];
+  const wanted = mapping.columns ?? headers;
+  for (let i = 0; i < wanted.length && keep.length < 50; i++) {
+    const at = index.get(wanted[i]) ?? -1;
+    if (at >= 0 && at !== nameAt && at !== siteAt) keep.push({ key: wanted[i], at });
+  }
+  return { nameAt, siteAt, keep };
 }
 
 /**
@@ -267,6 +352,59 @@ export class CsvReshaper {
 }
 
 /**
+ * Reads a CSV upload's header record from its chunks: leading empty lines skipped (counted in
+ * `line`, the file line the header starts on), the byte-order mark removed. Each chunk is scanned
+ * once (the scan state carries over) and held; the held chunks are joined once, when the header's
+ * end is found, so a long header costs one pass. A header beyond CSV_MAX_HEADER_BYTES is refused as
+ * soon as it is. `rest` is the rest of the last chunk read, from the header's own line break on.
+ */
+export async function readHeader(it: AsyncIterator<Buffer>): Promise<{ header: Buffer; line: number; rest: Buffer }> {
+  let buf: Buffer = Buffer.alloc(0);
+  let bom = false;
+  let line = 1;
+  let at = 0;
+  let end = -1;
+  // The last empty line ended with CR (a LF right after it, also in the next chunk, is the same line break).
+  let afterCR = false;
+  const scan = { at: 0, quoted: false };
+  const pace = pacer();
+  const held: Buffer[] = [];
+  let heldBytes = 0;
+  for (;;) {
+    if (!held.length) {
+      if (!bom && buf.length >= 3) { const nb = noBom(buf); bom = true; if (nb !== buf) { buf = nb; at = 0; } }
+      while (at < buf.length && (buf[at] === LF || buf[at] === CR)) { if (buf[at] === CR || !afterCR) line++; afterCR = buf[at] === CR; at++; bom = true; }
+      // The header starts here (once a byte-order mark can no longer be on its way).
+      if (at < buf.length && bom) {
+        scan.at = at;
+        scan.quoted = false;
+        end = recordEnd(buf, scan);
+        if (end >= 0) break;
+        held.push(buf.subarray(at));
+        heldBytes = buf.length - at;
+      }
+    } else {
+      end = recordEnd(buf, scan);
+      if (end >= 0) break;
+      held.push(buf);
+      heldBytes += buf.length;
+    }
+    if (heldBytes > CSV_MAX_HEADER_BYTES) {
+      // Too long because of too many columns: that is the answer that helps.
+      const part = Buffer.concat(held);
+      throw badRequest(countFields(part, sniffDelimiter(part).charCodeAt(0)) > CSV_MAX_FILE_COLUMNS ? CSV_MESSAGES.tooManyFileColumns : CSV_MESSAGES.headerTooLong);
+    }
+    await pace();
+    const n = await it.next();
+    if (n.done) break;
+    if (held.length) { buf = n.value; scan.at = 0; } else { buf = at < buf.length ? Buffer.concat([buf.subarray(at), n.value]) : n.value; at = 0; }
+  }
+  // The header's bytes; the body starts in `buf` at `end` (the header's line break).
+  const headerBytes = !held.length ? buf.subarray(at, end >= 0 ? end : buf.length) : Buffer.concat(end >= 0 ? [...held, buf.subarray(0, end)] : held);
+  return { header: headerBytes, line, rest: end < 0 ? Buffer.alloc(0) : buf.subarray(end) };
+}
+
+/**
  * Imports one uploaded CSV into a list as the given source, in one transaction of its own
  * connection (COPY needs the client itself). That connection first takes the import's lease
  * (`importLeaseKey`), then `register` creates the source (inProgress): a source in progress whose
@@ -305,52 +443,44 @@ export async function importCsv(opts: {
     let rows = 0;
     const load = async (source: AsyncIterable<Buffer>) => {
       const it = source[Symbol.asyncIterator]();
-      let buf: Buffer = Buffer.alloc(0);
-      let bom = false;
-      let line = 1;
-      let at = 0;
-      let end: number;
-      // The header record: leading empty lines skipped, the byte-order mark removed.
-      for (;;) {
-        if (!bom && buf.length >= 3) { const nb = noBom(buf); bom = true; if (nb !== buf) { buf = nb; at = 0; } }
-        while (at < buf.length && (buf[at] === LF || buf[at] === CR)) { if (buf[at] === LF ? at === 0 || buf[at - 1] !== CR : true) line++; at++; }
-        end = at < buf.length ? recordEnd(buf, at) : -1;
-        if (end >= 0 || buf.length - at > 1_000_000) break;
-        const n = await it.next();
-        if (n.done) break;
-        buf = buf.length ? Buffer.concat([buf, n.value]) : n.value;
-      }
-      if (!bom) buf = noBom(buf);
-      const headerBytes = buf.subarray(at, end < 0 ? buf.length : end);
+      const { header: headerBytes, rest: body, line: startLine } = await readHeader(it);
+      let line = startLine;
       if (headerBytes.length === 0) return;
+      if (headerBytes.length > CSV_MAX_HEADER_BYTES) throw badRequest(CSV_MESSAGES.headerTooLong);
       // A header with a quoted line break spans more than one line.
-      line += (headerBytes.toString('latin1').match(/\r\n|\r|\n/g) ?? []).length;
-      const firstLine = headerBytes.toString('utf8');
-      const delimiter = sniffDelimiter(firstLine.split('\n')[0]);
+      line += lineBreaks(headerBytes);
+      const delimiter = sniffDelimiter(headerBytes);
+      // Counted before anything parses the header: a hostile header of 100,000 columns stops here.
+      if (countFields(headerBytes, delimiter.charCodeAt(0)) > CSV_MAX_FILE_COLUMNS) throw badRequest(CSV_MESSAGES.tooManyFileColumns);
+      await yieldToLoop();
       let headers: string[];
       try {
-        headers = ((parseSync(headerBytes, { delimiter, relax_column_count: true, bom: false }) as string[][])[0] ?? []).map((h) => h.trim());
+        // The record delimiters given: csv-parse otherwise looks for one at every byte of the first
+        // record, allocating three buffers each time (a 1 MB header: 3 million buffers).
+        headers = ((parseSync(headerBytes, { delimiter, record_delimiter: ['\r\n', '\n', '\r'], relax_column_count: true, bom: false }) as string[][])[0] ?? []).map((h) => h.trim());
       } catch (e) {
         throw badRequest(CSV_MESSAGES.parse(line, (e as Error).message));
       }
-      const nameAt = headers.indexOf(mapping.name.trim());
-      const siteAt = headers.indexOf(mapping.website.trim());
-      if (nameAt < 0) throw badRequest(CSV_MESSAGES.missingColumn(mapping.name));
-      if (siteAt < 0) throw badRequest(CSV_MESSAGES.missingColumn(mapping.website));
-      const wanted = mapping.columns ?? headers.filter((_, i) => i !== nameAt && i !== siteAt);
-      const keep = wanted.map((key) => ({ key, at: headers.indexOf(key) })).filter((k) => k.at >= 0 && k.at !== nameAt && k.at !== siteAt).slice(0, 50);
+      // PostgreSQL text cannot hold NUL: a column name with one could never be a key of the data.
+      await yieldToLoop();
+      const nulAt = headers.findIndex((h) => h.includes('\u0000'));
+      if (nulAt >= 0) throw badRequest(CSV_MESSAGES.headerNul(nulAt + 1));
+      const { nameAt, siteAt, keep } = locateColumns(headers, mapping);
       head = { headers, nameAt, siteAt, keep };
       columns = Math.max(nameAt, siteAt, ...keep.map((k) => k.at)) + 1;
       // The staging table has a text column up to the last needed one (PostgreSQL allows 1,600 a table).
       if (columns > CSV_MAX_COLUMNS) throw badRequest(CSV_MESSAGES.tooManyColumns);
       const cols = Array.from({ length: columns }, (_, i) => `c${i}`);
       await client.temp('import_raw', `${cols.map((c) => `${c} text`).join(', ')}, line int not null, nul boolean`);
-      // From the header's own line break on: the reshaper reads it as the end of an empty record.
-      const body = end < 0 ? Buffer.alloc(0) : buf.subarray(end);
+      // `body` starts at the header's own line break: the reshaper reads it as the end of an empty record.
       const reshaper = new CsvReshaper(delimiter.charCodeAt(0), columns, line, opts.onProgress);
       async function* reshaped() {
+        const pace = pacer();
         yield reshaper.push(body);
-        for (let n = await it.next(); !n.done; n = await it.next()) yield reshaper.push(n.value);
+        for (let n = await it.next(); !n.done; n = await it.next()) {
+          yield reshaper.push(n.value);
+          await pace();
+        }
         yield reshaper.end();
       }
       await pipeline(Readable.from(reshaped()), client.copyInto('import_raw', [...cols, 'line', 'nul'], { delimiter }));

@@ -21,7 +21,8 @@ import {
   addManualIdea, completeConfirmation, completeList, createList, deleteIdeas, deleteList, deleteSource, ideaDtos, ideaOrder, ideaPage, ideaWhere,
   listDtos, listOr404, renameList, selectionWhere, setShortlist, createSource, publishListChange, type Actor,
 } from './lists.service';
-import { importCsv, CSV_MESSAGES, type CsvMapping } from './csv-import';
+import { importCsv, CSV_MESSAGES, CSV_MAX_FILE_COLUMNS, type CsvMapping } from './csv-import';
+import { findInvalidText, INVALID_TEXT_MESSAGE } from '../../plugins/input-guard';
 import { buildIdeaBoundariesLater, IDEA_MAP_MIN_TOTAL } from './idea-boundaries';
 import { HttpError, notFound } from '../../lib/errors';
 import { publish } from '../realtime/publish';
@@ -33,6 +34,34 @@ import { REALTIME_EVENT_KINDS, SourceUploadResponse } from '@dealscout/shared/co
 
 /** The largest upload (bytes): a million rows of name, website and a few columns is ≈ 60–80 MB. */
 export const UPLOAD_MAX_BYTES = 300 * 1024 * 1024;
+
+/** The answers to a multipart form the server cannot read. */
+export const UPLOAD_MESSAGES = {
+  noBoundary: 'The upload is not a valid multipart form (no boundary in its Content-Type).',
+  malformed: 'The upload is not a valid multipart form.',
+  truncated: 'The upload ended before the whole form arrived; please upload the file again.',
+} as const;
+
+/** The source field of a CSV upload: its mapping's names are text (checked before anything reads them). */
+const CsvSourceField = z.object({
+  mapping: z.object({ name: z.string().optional(), website: z.string().optional(), columns: z.array(z.string()).max(CSV_MAX_FILE_COLUMNS).optional() }).optional(),
+}).passthrough();
+
+const jsonOrNull = (text: string): unknown => { try { return JSON.parse(text) as unknown; } catch { return null; } };
+
+const invalidText = (field: string) => new HttpError(400, INVALID_TEXT_MESSAGE, { issues: [{ path: `body.${field}`, message: INVALID_TEXT_MESSAGE }] });
+
+/**
+ * Errors of the multipart parser (busboy, @fastify/multipart) about the form itself — cut off
+ * before its end, a part's header malformed — as 400s; anything else as it is.
+ */
+export function uploadError(e: unknown): unknown {
+  if (e instanceof HttpError || !(e instanceof Error)) return e;
+  const code = (e as { code?: unknown }).code;
+  if (code === 'FST_MP_PREMATURE_CLOSE' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || /^Unexpected end of (form|multipart data|file)|terminated early|aborted/i.test(e.message)) return new HttpError(400, UPLOAD_MESSAGES.truncated);
+  if (/^(Malformed|Multipart: )|boundary/i.test(e.message)) return new HttpError(400, UPLOAD_MESSAGES.malformed);
+  return e;
+}
 
 function actorOf(req: FastifyRequest): Actor {
   const a = authOf(req);
@@ -59,56 +88,75 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   }, async (req, reply) => {
     const actor = actorOf(req);
     if (!req.isMultipart()) throw badRequest('Please upload the file as multipart/form-data.');
+    if (!/;\s*boundary=/i.test(req.headers['content-type'] ?? '')) throw badRequest(UPLOAD_MESSAGES.noBoundary);
     const fields: Record<string, string> = {};
-    for await (const part of req.parts()) {
-      if (part.type === 'field') { fields[part.fieldname] = String(part.value); continue; }
-      const listId = fields.listCompanyId ?? '';
-      if (!/^[0-9a-f-]{36}$/i.test(listId)) throw notFound(LIST_MESSAGES.listNotFound);
-      const intention = fields.intentionSourceId || 'csv';
-      if (intention !== 'csv') throw badRequest('Only CSV files can be uploaded here.');
-      let mapping: CsvMapping;
-      try {
-        const source = JSON.parse(fields.source ?? '{}') as { mapping?: CsvMapping };
-        mapping = source.mapping ?? ({} as CsvMapping);
-      } catch {
-        throw badRequest('The source field must be JSON.');
-      }
-      await listOr404(req.em, actor.organizationId, listId);
-      const sourceId = randomUUID();
-      try {
-        const res = await importCsv({
-          connectionString: app.orm.config.get('clientUrl')!, organizationId: actor.organizationId, listId, sourceId, file: part.file, mapping,
-          // The source appears (inProgress) once the import's connection holds its lease.
-          register: async () => {
-            await createSource(req.em, actor, listId, 'csv', { fileName: part.filename, mapping }, 'inProgress', sourceId);
+    try {
+      for await (const part of req.parts()) {
+        if (part.type === 'field') {
+          const value = String(part.value);
+          // The input guard reads JSON bodies only: the form's fields (and the JSON inside `source`) get the same rule here.
+          if (findInvalidText(value) !== null || (part.fieldname === 'source' && findInvalidText(jsonOrNull(value)) !== null)) throw invalidText(part.fieldname);
+          fields[part.fieldname] = value;
+          continue;
+        }
+        if (findInvalidText(part.filename) !== null) throw invalidText('filename');
+        const listId = fields.listCompanyId ?? '';
+        if (!/^[0-9a-f-]{36}$/i.test(listId)) throw notFound(LIST_MESSAGES.listNotFound);
+        const intention = fields.intentionSourceId || 'csv';
+        if (intention !== 'csv') throw badRequest('Only CSV files can be uploaded here.');
+        let source: unknown;
+        try {
+          source = JSON.parse(fields.source ?? '{}');
+        } catch {
+          throw badRequest('The source field must be JSON.');
+        }
+        const shape = CsvSourceField.safeParse(source);
+        if (!shape.success) throw badRequest(CSV_MESSAGES.mappingShape);
+        const mapping = (shape.data.mapping ?? {}) as CsvMapping;
+        await listOr404(req.em, actor.organizationId, listId);
+        const sourceId = randomUUID();
+        try {
+          const res = await importCsv({
+            connectionString: app.orm.config.get('clientUrl')!, organizationId: actor.organizationId, listId, sourceId, file: part.file, mapping,
+            // The source appears (inProgress) once the import's connection holds its lease.
+            register: async () => {
+              await createSource(req.em, actor, listId, 'csv', { fileName: part.filename, mapping }, 'inProgress', sourceId);
+              await publishListChange(req.em, actor.organizationId, listId, 'sources');
+            },
+            onProgress: (rows) => void publish(req.em.fork(), actor.organizationId, { path: realtimePaths.lists(actor.organizationId, listId), kind: REALTIME_EVENT_KINDS.entityUpdated, key: `source-progress:${sourceId}`, data: { id: listId, sourceId, rows } }).catch(() => {}),
+          });
+          if (part.file.truncated) throw badRequest(`The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`);
+          await publishListChange(req.em, actor.organizationId, listId, 'ideas');
+          // A large upload is browsed next: its default order's page-boundary map is built now, in the background.
+          if (res.inserted >= IDEA_MAP_MIN_TOTAL) buildIdeaBoundariesLater(req.em, actor.organizationId, listId, ideaOrder(null, null));
+          return reply.status(201).send({ success: true as const, message: `${res.inserted.toLocaleString('en-US')} idea${res.inserted === 1 ? '' : 's'} added, ${res.merged.toLocaleString('en-US')} already in the list, ${res.rejected.toLocaleString('en-US')} row${res.rejected === 1 ? '' : 's'} rejected`, sourceId, ...res, list: await listOr404(req.em, actor.organizationId, listId) });
+        } catch (caught) {
+          // A malformed or cut-off form is the client's: a 400, like the rest of bad input.
+          const e = uploadError(caught);
+          // Bad input changes nothing: the source goes again. Anything else leaves it failed, with the
+          // reason; a lost database connection says so (503: the user uploads the file again). These
+          // statements run right after the connections were cut and get another try on a new one; if
+          // they cannot be written at all, the import sweep fails the source (its lease is gone).
+          const lost = !(e instanceof HttpError) && isConnectionLoss(e);
+          const reason = lost ? CSV_MESSAGES.connectionLost : CSV_MESSAGES.failed;
+          const db = tenantSql(req.em, actor.organizationId);
+          await retryOnConnectionLoss(async () => {
+            if (e instanceof HttpError && e.statusCode < 500) await db.run(`delete from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
+            else {
+              await db.run(`update list_source set status = 'failed', status_severity = 'error', status_reason = ?, updated_at = now()
+                             where organization_id = ? and id = ? and status = 'inProgress'`, [reason, actor.organizationId, sourceId]);
+            }
             await publishListChange(req.em, actor.organizationId, listId, 'sources');
-          },
-          onProgress: (rows) => void publish(req.em.fork(), actor.organizationId, { path: realtimePaths.lists(actor.organizationId, listId), kind: REALTIME_EVENT_KINDS.entityUpdated, key: `source-progress:${sourceId}`, data: { id: listId, sourceId, rows } }).catch(() => {}),
-        });
-        if (part.file.truncated) throw badRequest(`The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`);
-        await publishListChange(req.em, actor.organizationId, listId, 'ideas');
-        // A large upload is browsed next: its default order's page-boundary map is built now, in the background.
-        if (res.inserted >= IDEA_MAP_MIN_TOTAL) buildIdeaBoundariesLater(req.em, actor.organizationId, listId, ideaOrder(null, null));
-        return reply.status(201).send({ success: true as const, message: `${res.inserted.toLocaleString('en-US')} idea${res.inserted === 1 ? '' : 's'} added, ${res.merged.toLocaleString('en-US')} already in the list, ${res.rejected.toLocaleString('en-US')} row${res.rejected === 1 ? '' : 's'} rejected`, sourceId, ...res, list: await listOr404(req.em, actor.organizationId, listId) });
-      } catch (e) {
-        // Bad input changes nothing: the source goes again. Anything else leaves it failed, with the
-        // reason; a lost database connection says so (503: the user uploads the file again). These
-        // statements run right after the connections were cut and get another try on a new one; if
-        // they cannot be written at all, the import sweep fails the source (its lease is gone).
-        const lost = !(e instanceof HttpError) && isConnectionLoss(e);
-        const reason = lost ? CSV_MESSAGES.connectionLost : CSV_MESSAGES.failed;
-        const db = tenantSql(req.em, actor.organizationId);
-        await retryOnConnectionLoss(async () => {
-          if (e instanceof HttpError && e.statusCode < 500) await db.run(`delete from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
-          else {
-            await db.run(`update list_source set status = 'failed', status_severity = 'error', status_reason = ?, updated_at = now()
-                           where organization_id = ? and id = ? and status = 'inProgress'`, [reason, actor.organizationId, sourceId]);
-          }
-          await publishListChange(req.em, actor.organizationId, listId, 'sources');
-        }).catch((err: unknown) => req.log.warn({ err: loggableError(err as Error) }, 'could not record the failed import; the import sweep will'));
-        if (lost) throw new HttpError(503, reason);
-        throw e;
+          }).catch((err: unknown) => req.log.warn({ err: loggableError(err as Error) }, 'could not record the failed import; the import sweep will'));
+          if (lost) throw new HttpError(503, reason);
+          throw e;
+        }
       }
+    } catch (e) {
+      // Refused before the whole body was read: the connection closes after the answer, so the
+      // client is not left sending the rest of its file into a socket nobody reads.
+      if (!req.raw.complete) reply.header('connection', 'close');
+      throw uploadError(e);
     }
     // A provider source (Ocean.io, Source Scrub, Google Maps, the list-building agent): no file, its
     // parameters in the source field; POST /list-company/execute then fetches its companies.
