@@ -23,7 +23,7 @@ import { EXECUTION_COLUMNS, executionEvent, type ExecutionRow } from './executio
 import { executionQueue, EXECUTION_DEAD_LETTER_QUEUE, ExecutionJobData } from './queues';
 import { BOSS_SCHEMA } from '../../jobs/boss';
 import { tenantSql, unscopedSql } from '../../db/sql';
-import { retryOnConnectionLoss } from '../../db/connection-loss';
+import { isConnectionLoss, retryOnConnectionLoss } from '../../db/connection-loss';
 import { runEventsOf } from './runs';
 
 export interface ExecutionRunContext {
@@ -409,12 +409,23 @@ function progressReporter(ctx: JobContext, claimed: ExecutionRow, ac: AbortContr
     const final = total != null && processed >= total;
     if (!final && Date.now() - last < (opts.progressMs ?? 500)) return;
     last = Date.now();
-    const row = await ctx.orm.em.fork().transactional(async (tem) => {
-      const [r] = await tenantSql(tem, org).all<ExecutionRow>(`update execution set processed = ?, total = coalesce(?, total), updated_at = clock_timestamp()
-          where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`, [Math.max(0, Math.floor(processed)), total ?? null, claimed.id, org]);
-      if (r) await publish(tem, org, executionEvent(r));
-      return r;
-    });
+    let row: ExecutionRow | undefined;
+    try {
+      row = await ctx.orm.em.fork().transactional(async (tem) => {
+        const [r] = await tenantSql(tem, org).all<ExecutionRow>(`update execution set processed = ?, total = coalesce(?, total), updated_at = clock_timestamp()
+            where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`, [Math.max(0, Math.floor(processed)), total ?? null, claimed.id, org]);
+        if (r) await publish(tem, org, executionEvent(r));
+        return r;
+      });
+    } catch (err) {
+      // A progress write reports the work, it is not the work: one whose connection was cut, or
+      // that PostgreSQL chose as a deadlock's victim (a page of the run writing the same rows), is
+      // skipped — the next one carries the count, the completion writes the final one — instead of
+      // failing the run and doing its work again.
+      if (!isConnectionLoss(err) && (err as { code?: unknown } | null)?.code !== '40P01') throw err;
+      last = 0;
+      return;
+    }
     if (!row) {
       ac.abort(new ExecutionCancelled());
       throw new ExecutionCancelled();
