@@ -227,6 +227,8 @@ const ROUTES: Record<string, Rule> = {
   'POST /api/v1/list-company/idea/delete': ids,
   'POST /api/v1/list-company/idea': idsWith({ companyName: 'Matrix Idea', website: 'https://matrix-idea.example.com' }),
   'POST /api/v1/list-company/idea/export': ids,
+  // The side panel's lists of a company: by a website's domain, only the caller's lists.
+  'POST /api/v1/list-company/idea/memberships': scoped,
   'GET /api/v1/scoring-model': ids,
   'POST /api/v1/scoring-model': idsWith({ name: 'Matrix score', ruleSets: [MATRIX_RULE_SET] }),
   'GET /api/v1/scoring-model/{id}': ids,

@@ -37,6 +37,10 @@ describe('Chrome side panel in Chromium', () => {
   let fake: FakeOpenAiServer;
   let context: BrowserContext;
   let userDir: string;
+  let call: (method: string, p: string, body?: unknown) => Promise<Record<string, unknown>>;
+  let employeesId = '';
+  let listId = '';
+  let modelId = '';
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-extension-${name}.png`) });
 
   beforeAll(async () => {
@@ -84,7 +88,7 @@ describe('Chrome side panel in Chromium', () => {
 
     // The organization's data, through the API with a bearer token (the calls the web app makes).
     const tok = await (await fetch(`${server.url}/api/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ADMIN, label: 'e2e setup' }) })).json() as { token: string };
-    const call = async (method: string, p: string, body?: unknown) => {
+    call = async (method: string, p: string, body?: unknown) => {
       const res = await fetch(`${server.url}${p}`, { method, headers: { authorization: `Bearer ${tok.token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
       if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
       return res.json() as Promise<Record<string, unknown>>;
@@ -97,7 +101,13 @@ describe('Chrome side panel in Chromium', () => {
     const configs = (await call('GET', '/api/v1/enrichment/configs')).configs as { id: string; entityType: string; enrichmentType: string }[];
     const configId = configs.find((c) => c.entityType === 'company' && c.enrichmentType === 'llm')!.id;
     await call('POST', '/api/v1/enrichment', { configId, entityType: 'company', name: 'Founding year', prompt: 'In which year was this company founded?', schema: [{ name: 'answer', type: 'string', description: 'The year', required: true }] });
-    await call('POST', '/api/v1/enrichment', { configId, entityType: 'company', name: 'Employees', prompt: 'How many employees does this company have?', schema: [{ name: 'employees', type: 'number', description: 'Head count', required: true }] });
+    employeesId = (await call('POST', '/api/v1/enrichment', { configId, entityType: 'company', name: 'Employees', prompt: 'How many employees does this company have?', schema: [{ name: 'employees', type: 'number', description: 'Head count', required: true }] })).id as string;
+    // A list with a scoring model (a name containing 'Robotics' scores 8).
+    listId = ((await call('POST', '/api/v1/list-company', { name: 'Robotics targets' })).list as { id: string }).id;
+    modelId = ((await call('POST', '/api/v1/scoring-model', { name: 'Robotics fit', listCompanyId: listId, ruleSets: [{
+      id: 'rs-name', label: 'Name', weight: 100, defaultScore: 2, fieldData: { id: 'name', sourceType: 'mandatory', fieldType: 'string', fieldPath: 'name' },
+      rules: [{ id: 'r-robotics', operator: 'contain', value: { primary: 'Robotics' }, score: 8 }],
+    }] })).scoringModel as { id: string }).id;
     await call('POST', '/api/v1/enrichment', {
       configId, entityType: 'company', name: 'CEO Finder', prompt: 'Who is the chief executive of this company?',
       schema: [{ name: 'ceo', type: 'string', description: 'Full name', required: true }], fieldIdToAssign: fieldId, isFieldPrimary: true,
@@ -165,8 +175,9 @@ describe('Chrome side panel in Chromium', () => {
     const links = await server.query<{ external_id: string; source: string }>(`select external_id, source from crm_link`);
     expect(links).toEqual([{ external_id: '0015g00000XyZaBAAV', source: 'salesforce' }]);
 
-    // 'Add to list' waits for lists.
-    expect(await panel.getByTestId('panel-add-to-list').getAttribute('aria-disabled')).toBe('true');
+    // 'Add to list' is there (no 'Coming soon'); the company is in no list yet.
+    await expect.poll(() => panel.getByTestId('panel-add-to-list').isEnabled()).toBe(true);
+    await panel.getByTestId('company-lists-none').waitFor();
 
     // An unassigned enrichment runs from the drawer and its value arrives live.
     await panel.getByTestId('drawer-tab-details').click();
@@ -203,6 +214,35 @@ describe('Chrome side panel in Chromium', () => {
     // The primary enrichment writes the field; the drawer re-reads the company when the run ends.
     await expect.poll(() => ceo.getByTestId('drawer-field-value').innerText().catch(() => ''), { timeout: 30_000 }).toBe('Ada Lovelace');
     await shot(panel, '06-values');
+
+    // Add to list: the page's company into an existing list and a new one, as an idea.
+    await panel.getByTestId('panel-add-to-list').click();
+    await panel.getByTestId('add-to-list-dialog').waitFor();
+    await panel.getByTestId('add-to-list-pick').click();
+    await panel.getByRole('option', { name: 'Robotics targets' }).click();
+    await shot(panel, '06a-add-to-list');
+    await panel.getByTestId('add-to-list-save').click();
+    await panel.getByText('Added to Robotics targets').first().waitFor();
+    await expect.poll(() => panel.getByTestId('company-list-name').allInnerTexts()).toEqual(['Robotics targets']);
+    await panel.getByTestId('panel-add-to-list').click();
+    await panel.getByTestId('add-to-list-pick').click();
+    // The list that holds it already is offered as such (one idea per domain and list).
+    expect(await panel.getByRole('option', { name: /Robotics targets/ }).getAttribute('aria-disabled')).toBe('true');
+    await panel.getByTestId('add-to-list-new').click();
+    await panel.getByTestId('add-to-list-new-name').fill('Warm intros');
+    await panel.getByTestId('add-to-list-save').click();
+    await panel.getByText('Added to Warm intros').first().waitFor();
+    await expect.poll(() => panel.getByTestId('company-list-name').allInnerTexts()).toEqual(['Warm intros', 'Robotics targets']);
+    // The list is scored and enriched (as from the web's list page): its score and key enrichment arrive live.
+    const held = (await call('POST', '/api/v1/list-company/idea/memberships', { website: 'acme-robotics.com' })).memberships as { list: { id: string }; idea: { id: string } }[];
+    const ideaId = held.find((m) => m.list.id === listId)!.idea.id;
+    expect(await server.query<{ n: string }>(`select count(*)::text as n from idea where domain = 'acme-robotics.com'`)).toEqual([{ n: '2' }]);
+    await call('POST', '/api/v1/scoring-model/execute', { scoringModelId: modelId, entityType: 'idea', entityIds: [ideaId] });
+    await call('POST', '/api/v1/enrichment/execute', { enrichmentId: employeesId, entityType: 'idea', entityIds: [ideaId] });
+    const robotics = panel.locator('[data-testid="company-list"]').filter({ hasText: 'Robotics targets' });
+    await expect.poll(() => robotics.getByTestId('company-list-score-value').innerText().catch(() => ''), { timeout: 30_000 }).toBe('8');
+    await expect.poll(() => robotics.getByTestId('company-list-enrichment').innerText().catch(() => ''), { timeout: 30_000 }).toContain('44');
+    await shot(panel, '06b-lists-score-enrichment');
 
     // Another Account that Dealscout does not know: 'Create company', prefilled from the page.
     await crm.goto(`${SF}/lightning/r/Account/0015g00000NeWcOAAV/view`);

@@ -1,16 +1,17 @@
 // The signed-in panel: the record of the page in the active tab, looked up on the server (CRM id,
 // then domain or email), shown in the shared detail drawer in plugin mode with the Enrich popover
 // above it; an unknown company or person gets 'Create company' / 'Create contact' prefilled from
-// the page. Cells update live through the realtime provider mounted by PanelApp.
+// the page. A company goes into a list ('Add to list'), and the lists that hold it show with its
+// scores and key enrichments. Cells update live through the realtime provider mounted by PanelApp.
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Button, Card, Spinner, Text, Tooltip, makeStyles, tokens,
+  Button, Card, Spinner, Text, makeStyles, tokens,
 } from '@fluentui/react-components';
-import { AddRegular, BuildingRegular, PersonRegular, TextBulletListAddRegular } from '@fluentui/react-icons';
+import { AddRegular, BuildingRegular, PersonRegular } from '@fluentui/react-icons';
 import type { LookupMatch } from '@dealscout/shared/contracts';
 import {
-  CompanyDialog, ContactDialog, EnrichPopover, RecordDrawer, queryKeys, useApi, useDrawer, type EnrichRow,
+  AddToListButton, CompanyDialog, CompanyListsSection, ContactDialog, EnrichPopover, RecordDrawer, queryKeys, useApi, useDrawer, type EnrichRow,
 } from '@dealscout/shared/ui';
 import { SOURCE_LABELS, type PageRecord } from '../extract/types';
 import { RECORD_SHOWN_MARK, type PageState } from './usePageRecord';
@@ -20,7 +21,6 @@ export const PANEL_TEXTS = {
   unknownCompany: 'This company is not in Dealscout yet.',
   unknownContact: 'This person is not in Dealscout yet.',
   lookupFailed: 'Could not look this record up in Dealscout.',
-  comingSoon: 'Coming soon',
 } as const;
 
 export const lookupKey = (r: PageRecord) => ['page-lookup', r.kind, r.source, r.crmId, r.kind === 'company' ? r.domain : r.email] as const;
@@ -33,6 +33,7 @@ const useStyles = makeStyles({
   },
   source: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200, marginLeft: 'auto' },
   drawer: { flexGrow: 1, minHeight: 0 },
+  lists: { maxHeight: '40%', overflowY: 'auto', flexShrink: 0, borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
   center: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: tokens.spacingVerticalM, padding: '32px 20px', textAlign: 'center', color: tokens.colorNeutralForeground3 },
   card: { margin: tokens.spacingHorizontalL, padding: '20px', display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   cardTitle: { fontSize: tokens.fontSizeBase400, fontWeight: tokens.fontWeightSemibold },
@@ -89,6 +90,7 @@ export function RecordPanel({ page, userId }: { page: PageState; userId: string 
   return (
     <div className={styles.root} data-testid="panel-record" data-matched-by={match.matchedBy}>
       <RecordToolbar match={match} record={record} />
+      {match.entityType === 'company' && <CompanyListsOf id={match.id} />}
       <RecordDrawer className={styles.drawer} defaultOwnerId={userId} />
     </div>
   );
@@ -109,12 +111,20 @@ function RecordToolbar({ match, record }: { match: LookupMatch; record: PageReco
   return (
     <div className={styles.toolbar} data-testid="panel-toolbar">
       <EnrichPopover entityType={match.entityType} targets={{ kind: 'ids', ids: [match.id] }} rows={rows} />
-      <Tooltip content={PANEL_TEXTS.comingSoon} relationship="description">
-        <Button size="small" icon={<TextBulletListAddRegular />} disabledFocusable data-testid="panel-add-to-list">Add to list</Button>
-      </Tooltip>
+      {match.entityType === 'company' && <AddToListButton name={company.data?.company.name ?? record.name} website={company.data?.company.website ?? ''} disabled={!company.data} />}
       <Text className={styles.source} data-testid="panel-source">{SOURCE_LABELS[record.source]}</Text>
     </div>
   );
+}
+
+/** The lists that hold the page's company, with its scores and key enrichments (below the toolbar). */
+function CompanyListsOf({ id }: { id: string }) {
+  const styles = useStyles();
+  const api = useApi();
+  const company = useQuery({ queryKey: queryKeys.company(id), queryFn: () => api.companies.details(id) });
+  const website = company.data?.company.website;
+  if (!website) return null;
+  return <div className={styles.lists}><CompanyListsSection website={website} /></div>;
 }
 
 function UnknownRecord({ record, userId }: { record: PageRecord; userId: string }) {
@@ -134,6 +144,12 @@ function UnknownRecord({ record, userId }: { record: PageRecord; userId: string 
       <Button appearance="primary" icon={<AddRegular />} onClick={() => setCreating(true)} data-testid="panel-create">
         {record.kind === 'company' ? 'Create company' : 'Create contact'}
       </Button>
+      {record.kind === 'company' && (record.website ?? record.domain) && (
+        <>
+          <AddToListButton name={record.name} website={record.website ?? record.domain ?? ''} />
+          <CompanyListsSection website={record.website ?? record.domain ?? ''} />
+        </>
+      )}
       {record.kind === 'company' ? (
         <CompanyDialog open={creating} onOpenChange={setCreating} defaultOwnerId={userId} initial={{ name: record.name, website: record.website ?? record.domain ?? '' }} onSaved={created} />
       ) : (

@@ -240,6 +240,7 @@ export function createApi(opts: HttpOptions = {}) {
       shortlist: (body: C.ShortlistBody) => http.request('PUT', '/api/v1/list-company/idea/shortlist', C.CountResponse, body),
       deleteIdeas: (body: C.IdeaDeleteBody) => http.request('POST', '/api/v1/list-company/idea/delete', C.CountResponse, body),
       addIdea: (body: C.ManualIdeaBody) => http.request('POST', '/api/v1/list-company/idea', C.IdeaResponse, body),
+      memberships: (body: C.IdeaMembershipsBody) => http.request('POST', '/api/v1/list-company/idea/memberships', C.IdeaMembershipsResponse, body),
       exportIdeas: (body: C.IdeaExportBody) => http.download('/api/v1/list-company/idea/export', body),
       /** A CSV upload: the fields first, then the file (the server reads the form in order). */
       uploadCsv: (listId: string, mapping: { name: string; website: string; columns?: string[] }, file: Blob, fileName: string) => {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { LIST_STATUSES, LIST_SOURCE_STATUSES, LIST_MESSAGES, LIST_NAME_MAX } from '../domain/lists';
 import { MAX_PAGE_SIZE } from '../domain/records';
-import { EnrichmentResultDto } from './enrichments';
+import { EnrichmentDto, EnrichmentResultDto } from './enrichments';
 import { IdeaFilters, IdeaStatusSchema } from './idea-filters';
 
 export { IdeaFilters, IdeaStatusSchema };
@@ -136,6 +136,21 @@ export const ManualIdeaBody = z.object({
 });
 export type ManualIdeaBody = z.input<typeof ManualIdeaBody>;
 export const IdeaResponse = z.object({ success: z.literal(true), message: z.string(), idea: IdeaDto });
+
+// POST /api/v1/list-company/idea/memberships — the lists that hold a company (by its website's
+// domain): each with the idea (its shortlist flag, status, scores and enrichment results), the
+// list's scoring models and its enrichments (the columns the list shows). Our route (the side panel).
+export const IdeaMembershipsBody = z.object({ website: z.string().trim().min(1, 'Company website is required').max(255, 'URL must be at most 255 characters long') });
+export type IdeaMembershipsBody = z.input<typeof IdeaMembershipsBody>;
+export const IdeaMembershipDto = z.object({
+  list: z.object({ id: z.string(), name: z.string(), status: ListStatusSchema }),
+  idea: IdeaDto,
+  scoringModels: z.array(z.object({ id: z.string(), name: z.string() })),
+  enrichments: z.array(EnrichmentDto),
+});
+export type IdeaMembershipDto = z.infer<typeof IdeaMembershipDto>;
+export const IdeaMembershipsResponse = z.object({ success: z.literal(true), domain: z.string(), memberships: z.array(IdeaMembershipDto) });
+export type IdeaMembershipsResponse = z.infer<typeof IdeaMembershipsResponse>;
 
 const listName = z.string().trim().min(1, LIST_MESSAGES.listNameRequired).max(LIST_NAME_MAX, LIST_MESSAGES.listNameMax);
 

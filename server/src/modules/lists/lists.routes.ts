@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import {
-  IdeaListBody, IdeaListResponse, ShortlistBody, IdeaDeleteBody, IdeaExportBody, CountResponse, ManualIdeaBody, IdeaResponse, CreateListBody,
+  IdeaListBody, IdeaListResponse, IdeaMembershipsBody, IdeaMembershipsResponse, ShortlistBody, IdeaDeleteBody, IdeaExportBody, CountResponse, ManualIdeaBody, IdeaResponse, CreateListBody,
   ListResponse, RenameListBody, ListsQuery, ListsPage, ListUsersResponse, CompleteConfirmationResponse, CompleteResponse, IntentionsResponse,
   SuccessResponse, ErrorResponse, IdParams,
 } from '@dealscout/shared/contracts';
@@ -19,8 +19,9 @@ import { exportScoreColumns } from '../scoring/scoring.service';
 import { exportEnrichmentColumns } from './export-enrichments';
 import {
   addManualIdea, completeConfirmation, completeList, createList, deleteIdeas, deleteList, deleteSource, ideaDtos, ideaOrder, ideaPage, ideaWhere,
-  listDtos, listOr404, renameList, selectionWhere, setShortlist, createSource, publishListChange, type Actor,
+  listDtos, listOr404, renameList, selectionWhere, setShortlist, createSource, publishListChange, ideasByDomain, type Actor,
 } from './lists.service';
+import { enrichmentsOfLists } from '../enrichments/execute';
 import { importCsv, CSV_MESSAGES, CSV_MAX_FILE_COLUMNS, type CsvMapping } from './csv-import';
 import { findInvalidText, INVALID_TEXT_MESSAGE } from '../../plugins/input-guard';
 import { buildIdeaBoundariesLater, IDEA_MAP_MIN_TOTAL } from './idea-boundaries';
@@ -326,6 +327,30 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     const id = await addManualIdea(req.em, actor, req.body.id, req.body.companyName, req.body.website);
     const [idea] = await ideaDtos(req.em, actor.organizationId, [id]);
     return reply.status(201).send({ success: true as const, message: LIST_MESSAGES.ideaAdded, idea });
+  });
+
+  r.post('/list-company/idea/memberships', {
+    schema: { tags: ['ideas'], summary: "The lists that hold a company (by its website's domain), each with the idea, its scores and enrichment results, the list's scoring models and enrichments", body: IdeaMembershipsBody, response: { 200: IdeaMembershipsResponse, 400: ErrorResponse } },
+  }, async (req) => {
+    const org = authOf(req).organizationId;
+    const found = await ideasByDomain(req.em, org, req.body.website);
+    const listIds = found.rows.map((x) => x.listId);
+    const [ideas, models, enrichments] = await Promise.all([
+      ideaDtos(req.em, org, found.rows.map((x) => x.ideaId)),
+      listIds.length ? tenantSql(req.em, org).all<{ id: string; name: string; list_id: string }>(
+        `select id::text, name, list_id::text from scoring_model where organization_id = ? and list_id = any(?::uuid[]) order by created_at, id`, [org, `{${listIds.join(',')}}`]) : [],
+      enrichmentsOfLists(req.em, org, listIds),
+    ]);
+    const ideaById = new Map(ideas.map((i) => [i.id, i]));
+    return {
+      success: true as const, domain: found.domain,
+      memberships: found.rows.filter((x) => ideaById.has(x.ideaId)).map((x) => ({
+        list: { id: x.listId, name: x.name, status: x.status as 'active' | 'completed' },
+        idea: ideaById.get(x.ideaId)!,
+        scoringModels: models.filter((m) => m.list_id === x.listId).map((m) => ({ id: m.id, name: m.name })),
+        enrichments: enrichments.get(x.listId) ?? [],
+      })),
+    };
   });
 
   r.post('/list-company/idea/export', {

@@ -338,6 +338,21 @@ export async function addManualIdea(em: EntityManager, actor: Actor, listId: str
   });
 }
 
+/**
+ * The lists that hold a company, by its website's normalized domain (the side panel): one indexed
+ * probe per list of the organization ((organization_id, list_id, domain) is unique), newest list
+ * first, each with its idea as the ideas table reads it. The caller adds the lists' models and enrichments.
+ */
+export async function ideasByDomain(em: EntityManager, organizationId: string, website: string): Promise<{ domain: string; rows: { listId: string; name: string; status: string; ideaId: string }[] }> {
+  const domain = normalizeDomain(website);
+  if (!domain) return { domain: '', rows: [] };
+  const rows = await tenantSql(em, organizationId).all<{ list_id: string; name: string; status: string; idea_id: string }>(
+    `select l.id::text as list_id, l.name, l.status, i.id::text as idea_id from list_company l
+       join lateral (select x.id from idea x where x.organization_id = l.organization_id and x.list_id = l.id and x.domain = ?) i on true
+      where l.organization_id = ? order by l.created_at desc, l.id limit 200`, [domain, organizationId]);
+  return { domain, rows: rows.map((r) => ({ listId: r.list_id, name: r.name, status: r.status, ideaId: r.idea_id })) };
+}
+
 export interface IdeaInput { name: string; website: string; domain: string; data?: Record<string, unknown> }
 
 /**

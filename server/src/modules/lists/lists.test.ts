@@ -299,4 +299,36 @@ describe('lists and ideas (spec 002 §7)', () => {
     await ideaBoundariesSettled();
     expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder(null, null), where, 7_000, 10, true)).toEqual(byCreated.filter((_, i) => i !== 5).slice(7_000, 7_010));
   }, 180_000);
+
+  it("a company's lists by its website's domain (the side panel): each list's idea, its models and enrichments; another organization sees none", async () => {
+    const one = await newList(a, 'Panel one');
+    const two = await newList(a, 'Panel two');
+    await newList(a, 'Panel none');
+    // Added by hand as the side panel does, in two spellings of one domain; a second add to one list is refused.
+    expect((await a.post('/api/v1/list-company/idea', { id: one.id, companyName: 'Harbor Labs', website: 'https://www.harborlabs.example.com/about' })).statusCode).toBe(201);
+    expect((await a.post('/api/v1/list-company/idea', { id: two.id, companyName: 'Harbor Labs', website: 'harborlabs.example.com' })).statusCode).toBe(201);
+    const again = await a.post('/api/v1/list-company/idea', { id: one.id, companyName: 'Harbor Labs', website: 'http://harborlabs.example.com' });
+    expect([again.statusCode, again.json().message]).toEqual([409, 'Idea with same domain already exists in this list']);
+    const model = await a.post('/api/v1/scoring-model', { name: 'Fit', listCompanyId: one.id, ruleSets: [{ id: 'rs', label: 'Revenue', weight: 100, defaultScore: 2, fieldData: { id: 'revenue', sourceType: 'mandatory', fieldType: 'double', fieldPath: 'data.revenue' }, rules: [{ id: 'r', operator: 'greater_than', value: { primary: '5' }, score: 10 }] }] });
+    expect(model.statusCode, model.body).toBe(201);
+    const modelId = model.json().scoringModel.id as string;
+    const ideaOne = (await page(a, { listCompanyId: one.id })).listCompanyIdeas[0];
+    await ctx.em().execute(`insert into idea_score (id, organization_id, model_id, idea_id, status, total_score, details, updated_at) values (gen_random_uuid(), ?, ?, ?, 'completed', 7.5, '[]', now())`, [orgA, modelId, ideaOne.id]);
+    expect((await a.put('/api/v1/list-company/idea/shortlist', { listId: one.id, ideaIds: [ideaOne.id], status: true })).statusCode).toBe(200);
+
+    const res = await a.post('/api/v1/list-company/idea/memberships', { website: 'HTTPS://harborlabs.example.com' });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as { domain: string; memberships: { list: { id: string; name: string }; idea: { id: string; shortListed: boolean; scoringResults: { scoringModelId: string; totalScore: number }[] }; scoringModels: { id: string; name: string }[] }[] };
+    expect(body.domain).toBe('harborlabs.example.com');
+    expect(body.memberships.map((m) => m.list.name)).toEqual(['Panel two', 'Panel one']);
+    const m1 = body.memberships.find((m) => m.list.id === one.id)!;
+    expect(m1.idea).toMatchObject({ id: ideaOne.id, shortListed: true });
+    expect(m1.scoringModels).toEqual([{ id: modelId, name: 'Fit' }]);
+    expect(m1.idea.scoringResults).toMatchObject([{ scoringModelId: modelId, totalScore: 7.5 }]);
+    // Another organization: nothing of ours; bad input: 400.
+    expect((await b.post('/api/v1/list-company/idea/memberships', { website: 'harborlabs.example.com' })).json().memberships).toEqual([]);
+    const bad = await a.post('/api/v1/list-company/idea/memberships', { website: '' });
+    expect([bad.statusCode, bad.json().message]).toEqual([400, 'Company website is required']);
+    expect((await a.post('/api/v1/list-company/idea/memberships', { website: 'nowhere.example.com' })).json().memberships).toEqual([]);
+  });
 });

@@ -8,3 +8,4 @@ export * from './csvHeader';
 export * from './AddSourceDialog';
 export * from './DataProviderKeysCard';
 export * from './IdeaEnrichments';
+export * from './CompanyLists';
