@@ -13,6 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
+import { expectNoAxeFindings } from '../support/axe';
 import { startServer, type RunningServer } from '../support/server';
 import { FakeOpenAiServer, allText } from '../../server/test/fakes/openai-server';
 import { FakeGraphServer } from '../../server/test/fakes/graph-server';
@@ -31,7 +32,11 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
   let fake: FakeOpenAiServer;
   let graph: FakeGraphServer;
   let token: string;
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-addin-${name}.png`) });
+  // Every screen the journey shows also passes axe-core (WCAG 2.1 A/AA: no serious or critical finding).
+  const shot = async (page: Page, name: string) => {
+    await page.screenshot({ path: path.join(ARTIFACTS, `e2e-addin-${name}.png`) });
+    await expectNoAxeFindings(page, `the Outlook pane, ${name}`);
+  };
 
   async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
     const res = await fetch(`${server.url}${url}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });

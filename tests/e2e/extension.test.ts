@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ARTIFACTS, CHROMIUM_ARGS } from '../support/browser';
+import { expectNoAxeFindings } from '../support/axe';
 import { startServer, type RunningServer } from '../support/server';
 import { FakeOpenAiServer, allText } from '../../server/test/fakes/openai-server';
 
@@ -41,7 +42,11 @@ describe('Chrome side panel in Chromium', () => {
   let employeesId = '';
   let listId = '';
   let modelId = '';
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-extension-${name}.png`) });
+  // Every screen the journey shows also passes axe-core (WCAG 2.1 A/AA: no serious or critical finding).
+  const shot = async (page: Page, name: string) => {
+    await page.screenshot({ path: path.join(ARTIFACTS, `e2e-extension-${name}.png`) });
+    await expectNoAxeFindings(page, `the side panel, ${name}`);
+  };
 
   beforeAll(async () => {
     if (!fs.existsSync(path.join(EXTENSION, 'manifest.json'))) throw new Error('Build the extension first: npm run build -w extension-chrome');

@@ -127,7 +127,7 @@ export function App(props: AppProps) {
     <FluentProvider theme={webLightTheme} style={{ minHeight: '100vh' }}>
       <PluginModeProvider value>
         {session ? <SignedIn key={session.token} {...props} session={session} /> : (
-          <Suspense fallback={<Spinner style={{ marginTop: 48 }} />}>
+          <Suspense fallback={<Spinner aria-label="Loading" style={{ marginTop: 48 }} />}>
             <SignIn store={props.store} />
           </Suspense>
         )}

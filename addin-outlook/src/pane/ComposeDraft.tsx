@@ -267,7 +267,7 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
     <Card className={styles.card} data-testid="compose-draft" data-state="pick">
       <div className={styles.title}><SparkleRegular /><Text weight="semibold">{reply ? COMPOSE_TEXT.replyTitle : COMPOSE_TEXT.title}</Text></div>
       <Text size={200} className={styles.hint}>{`${COMPOSE_TEXT.pick}: ${name}`}</Text>
-      {plays.isPending ? <Spinner size="tiny" /> : list.length === 0 ? (
+      {plays.isPending ? <Spinner aria-label="Loading" size="tiny" /> : list.length === 0 ? (
         <Text size={200} data-testid="compose-no-plays">{COMPOSE_TEXT.noPlays}</Text>
       ) : (
         <div className={styles.row}>
@@ -275,7 +275,7 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
             <option value="">Select a play</option>
             {list.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
           </Select>
-          <Button size="small" appearance="primary" icon={starting ? <Spinner size="tiny" /> : <SparkleRegular />} disabled={!playId || starting}
+          <Button size="small" appearance="primary" icon={starting ? <Spinner aria-label="Loading" size="tiny" /> : <SparkleRegular />} disabled={!playId || starting}
             onClick={() => void generate()} data-testid="compose-generate">
             {COMPOSE_TEXT.generate}
           </Button>
@@ -311,7 +311,7 @@ function InsertButton({ disabled, onInsert }: { disabled: boolean; onInsert: (re
         {(triggerProps: MenuButtonProps) => (
           <SplitButton size="small" appearance="primary" disabled={disabled || busy} menuButton={{ ...triggerProps, 'aria-label': 'More ways to insert' } as MenuButtonProps}
             primaryActionButton={{ onClick: () => void run(false), 'data-testid': 'compose-insert' } as never}
-            icon={busy ? <Spinner size="tiny" /> : <MailArrowUpRegular />}>
+            icon={busy ? <Spinner aria-label="Loading" size="tiny" /> : <MailArrowUpRegular />}>
             {COMPOSE_TEXT.insert}
           </SplitButton>
         )}
@@ -356,7 +356,7 @@ function ConnectMailbox({ host }: { host: OutlookHost }) {
   };
   return (
     <Tooltip content={COMPOSE_TEXT.connectHint} relationship="description">
-      <Button size="small" icon={busy ? <Spinner size="tiny" /> : <PlugConnectedRegular />} disabled={busy} onClick={() => void connect()} data-testid="compose-connect">
+      <Button size="small" icon={busy ? <Spinner aria-label="Loading" size="tiny" /> : <PlugConnectedRegular />} disabled={busy} onClick={() => void connect()} data-testid="compose-connect">
         {s.integration ? 'Re Authenticate' : COMPOSE_TEXT.connect}
       </Button>
     </Tooltip>

@@ -88,7 +88,7 @@ function LiveDot() {
   const label = live ? 'Live: changes appear as they happen' : status === 'idle' || status === 'connecting' ? 'Connecting...' : 'Reconnecting...';
   return (
     <Tooltip content={label} relationship="label">
-      <span className={styles.live} style={{ backgroundColor: live ? tokens.colorPaletteGreenForeground1 : tokens.colorNeutralForeground4 }} data-testid="realtime-status" data-status={status} />
+      <span role="img" className={styles.live} style={{ backgroundColor: live ? tokens.colorPaletteGreenForeground1 : tokens.colorNeutralForeground4 }} data-testid="realtime-status" data-status={status} />
     </Tooltip>
   );
 }
@@ -171,22 +171,22 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
         </div>
         <div className={styles.main}>
           {item.mode === 'read' && replying && contact && selected && (
-            <Suspense fallback={<Spinner size="tiny" className={styles.center} />}>
+            <Suspense fallback={<Spinner aria-label="Loading" size="tiny" className={styles.center} />}>
               <ComposeDraft key={`${mail.selection}:${contact.id}`} reply replyToMessageId={item.id ? host.graphId(item.id) : null} host={host} recipient={selected} contact={contact} currentSubject={item.subject} userId={userId} />
             </Suspense>
           )}
           {item.mode === 'compose' && (people.length === 0 || (!match.isPending && !match.isError)) && (
-            <Suspense fallback={<Spinner size="tiny" className={styles.center} />}>
+            <Suspense fallback={<Spinner aria-label="Loading" size="tiny" className={styles.center} />}>
               <ComposeDraft key={mail.selection} host={host} recipient={selected} contact={contact} currentSubject={item.subject} userId={userId} />
             </Suspense>
           )}
-          <Suspense fallback={<Spinner size="small" className={styles.center} />}>
+          <Suspense fallback={<Spinner aria-label="Loading" size="small" className={styles.center} />}>
             {selected && !contact && !match.isPending && !match.isError && (
               <NewContactFromEmail key={selected.email} person={selected} onCreated={(r) => open({ entityType: 'contact', id: r.contact.id })} />
             )}
             {contact && (initialConfig
               ? <RecordDrawer className={styles.drawer} initialConfig={initialConfig} defaultOwnerId={userId} />
-              : <Spinner size="small" className={styles.center} />)}
+              : <Spinner aria-label="Loading" size="small" className={styles.center} />)}
           </Suspense>
         </div>
       </>

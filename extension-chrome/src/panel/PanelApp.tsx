@@ -114,7 +114,7 @@ export function PanelApp({ host, queryClient: given }: { host: PanelHost; queryC
               </header>
               <div className={styles.body}>
                 {!loaded ? (
-                  <div className={styles.center}><Spinner size="small" /></div>
+                  <div className={styles.center}><Spinner aria-label="Loading" size="small" /></div>
                 ) : session ? (
                   <SignedIn host={host} session={session} />
                 ) : (

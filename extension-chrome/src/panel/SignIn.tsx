@@ -70,7 +70,7 @@ export function SignIn(props: { serverUrl: string; notice?: string | null; onSig
           <Field label="Password" validationMessage={errors.password} validationState={errors.password ? 'error' : 'none'}>
             <Input type="password" name="password" autoComplete="current-password" value={password} onChange={(_, d) => setPassword(d.value)} data-testid="login-password" />
           </Field>
-          <Button type="submit" appearance="primary" disabled={login.isPending} icon={login.isPending ? <Spinner size="tiny" /> : undefined} data-testid="login-submit">
+          <Button type="submit" appearance="primary" disabled={login.isPending} icon={login.isPending ? <Spinner aria-hidden size="tiny" /> : undefined} data-testid="login-submit">
             Sign in
           </Button>
         </form>

@@ -113,7 +113,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
               appearance="primary"
               className={type === 'delete' ? styles.danger : undefined}
               disabled={busy || props.confirmDisabled}
-              icon={busy ? <Spinner size="tiny" /> : undefined}
+              icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined}
               onClick={() => void confirm()}
               data-testid="confirm-dialog-confirm"
             >

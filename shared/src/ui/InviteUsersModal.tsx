@@ -193,7 +193,7 @@ export function InviteUsersModal(props: InviteUsersModalProps) {
             <Button
               appearance="primary"
               disabled={busy}
-              icon={busy ? <Spinner size="tiny" /> : undefined}
+              icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined}
               onClick={() => void send()}
               data-testid="invite-send"
             >

@@ -212,7 +212,7 @@ export function ActivitiesTab({ loaded }: { loaded: LoadedRecord }) {
       <div className={styles.toolbar}>
         <Popover positioning="below-start" trapFocus>
           <PopoverTrigger disableButtonEnhancement>
-            <Button appearance="subtle" size="small" icon={<FilterRegular />} data-testid="activity-filters-button" aria-label="Filter activities">
+            <Button appearance="subtle" size="small" icon={<FilterRegular />} data-testid="activity-filters-button" aria-label="Filters (activity types)">
               Filters
             </Button>
           </PopoverTrigger>

@@ -289,7 +289,7 @@ function LogActivityForm({ defaultOwnerId }: { defaultOwnerId?: string | null })
       </div>
       <div className={styles.footer}>
         <Button onClick={mini.close} data-testid="mini-drawer-close">Close</Button>
-        <Button appearance="primary" disabled={busy} icon={busy ? <Spinner size="tiny" /> : undefined} onClick={() => void save()} data-testid="mini-drawer-save">
+        <Button appearance="primary" disabled={busy} icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined} onClick={() => void save()} data-testid="mini-drawer-save">
           Save
         </Button>
       </div>

@@ -73,7 +73,7 @@ export function ResetRequestForm({ className }: { className?: string }) {
         <Button
           type="submit"
           disabled={request.isPending}
-          icon={request.isPending ? <Spinner size="tiny" /> : undefined}
+          icon={request.isPending ? <Spinner aria-hidden size="tiny" /> : undefined}
           data-testid="reset-request-submit"
         >
           Send reset link

@@ -52,7 +52,7 @@ function AffinityKeyForm({ integration, onDone }: { integration: IntegrationDto 
         <MessageBar intent="error" data-testid="affinity-error"><MessageBarBody>{serverMessage(save.error) ?? AFFINITY_TEXT.failed}</MessageBarBody></MessageBar>
       )}
       <div className={styles.actions}>
-        <Button type="submit" appearance="primary" disabled={save.isPending} icon={save.isPending ? <Spinner size="tiny" /> : undefined} data-testid="affinity-submit">
+        <Button type="submit" appearance="primary" disabled={save.isPending} icon={save.isPending ? <Spinner aria-hidden size="tiny" /> : undefined} data-testid="affinity-submit">
           {integration?.data.active ? AFFINITY_TEXT.replace : AFFINITY_TEXT.connect}
         </Button>
       </div>

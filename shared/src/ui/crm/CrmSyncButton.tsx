@@ -89,7 +89,7 @@ export function CrmSyncButton({ isAdmin }: { isAdmin: boolean }) {
       <Button
         appearance="subtle"
         className={styles.iconButton}
-        icon={running ? <Spinner size="tiny" /> : <ArrowSyncRegular />}
+        icon={running ? <Spinner aria-hidden size="tiny" /> : <ArrowSyncRegular />}
         disabledFocusable={!tip.enabled}
         onClick={() => { if (tip.enabled) void start(); }}
         aria-label="CRM sync"

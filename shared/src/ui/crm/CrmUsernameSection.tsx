@@ -87,7 +87,7 @@ function UsernameModal({ open, crmName, onClose }: { open: boolean; crmName: str
                   onChange={(_, d) => setUsername(d.value)}
                   placeholder="name@company.com"
                   autoComplete="off"
-                  contentAfter={check.kind === 'checking' ? <Spinner size="extra-tiny" /> : undefined}
+                  contentAfter={check.kind === 'checking' ? <Spinner aria-hidden size="extra-tiny" /> : undefined}
                   data-testid="crm-username-input"
                 />
               </Field>

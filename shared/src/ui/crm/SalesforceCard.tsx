@@ -46,7 +46,7 @@ function ConnectSalesforce({ onAuthorize, initial, label = SALESFORCE_TEXT.conti
         <MessageBar intent="error" data-testid="salesforce-error"><MessageBarBody>{serverMessage(start.error) ?? SALESFORCE_TEXT.failed}</MessageBarBody></MessageBar>
       )}
       <div className={styles.actions}>
-        <Button type="submit" appearance="primary" disabled={start.isPending || start.isSuccess} icon={start.isPending || start.isSuccess ? <Spinner size="tiny" /> : undefined} data-testid="salesforce-submit">
+        <Button type="submit" appearance="primary" disabled={start.isPending || start.isSuccess} icon={start.isPending || start.isSuccess ? <Spinner aria-hidden size="tiny" /> : undefined} data-testid="salesforce-submit">
           {label}
         </Button>
       </div>

@@ -38,7 +38,7 @@ export function SyncHistorySection({ entityType, entityId }: { entityType: 'comp
   if (!crm.data?.provider) return null;
   return (
     <DrawerSection id="crmSync" title="CRM sync history" count={changes.data?.length} open={open} onToggle={() => setOpen((o) => !o)}>
-      {changes.isLoading ? <Spinner size="tiny" /> : changes.data && changes.data.length > 0 ? (
+      {changes.isLoading ? <Spinner aria-label="Loading" size="tiny" /> : changes.data && changes.data.length > 0 ? (
         <ul className={styles.list} data-testid="sync-history">
           {changes.data.map((c) => (
             <li key={c.id} className={styles.row} data-testid="sync-history-row">

@@ -207,7 +207,7 @@ export function CompanyDialog(props: CompanyDialogProps) {
               <Button appearance="secondary" disabled={busy} onClick={() => onOpenChange(false)} data-testid="company-dialog-cancel">
                 Cancel
               </Button>
-              <Button type="submit" appearance="primary" disabledFocusable={busy} icon={busy ? <Spinner size="tiny" /> : undefined} data-testid="company-dialog-save">
+              <Button type="submit" appearance="primary" disabledFocusable={busy} icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined} data-testid="company-dialog-save">
                 {isEdit ? 'Save' : 'Create'}
               </Button>
             </DialogActions>

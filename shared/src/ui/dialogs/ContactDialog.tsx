@@ -207,7 +207,7 @@ export function ContactDialog(props: ContactDialogProps) {
               <Button appearance="secondary" disabled={busy} onClick={() => onOpenChange(false)} data-testid="contact-dialog-cancel">
                 Cancel
               </Button>
-              <Button type="submit" appearance="primary" disabledFocusable={busy} icon={busy ? <Spinner size="tiny" /> : undefined} data-testid="contact-dialog-save">
+              <Button type="submit" appearance="primary" disabledFocusable={busy} icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined} data-testid="contact-dialog-save">
                 {isEdit ? 'Save' : 'Create'}
               </Button>
             </DialogActions>

@@ -171,7 +171,7 @@ export function NewFieldDialog(props: NewFieldDialogProps) {
               <Button appearance="secondary" disabled={busy} onClick={() => onOpenChange(false)} data-testid="new-field-cancel">
                 Cancel
               </Button>
-              <Button type="submit" appearance="primary" disabledFocusable={busy} icon={busy ? <Spinner size="tiny" /> : undefined} data-testid="new-field-save">
+              <Button type="submit" appearance="primary" disabledFocusable={busy} icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined} data-testid="new-field-save">
                 Create
               </Button>
             </DialogActions>

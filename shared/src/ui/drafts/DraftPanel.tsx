@@ -242,18 +242,16 @@ export function DraftPanel({ draft, expanded, onExpandedChange, onClose, fullWid
   const header = (
     <div
       className={mergeClasses(styles.header, embedded && styles.embeddedHeader)}
+      // A click anywhere on the band toggles it (a pointer convenience); the keyboard and screen
+      // readers use the Minimise / Expand button, so no control is nested in another.
       onClick={() => onExpandedChange(!expanded)}
-      role="button"
-      tabIndex={0}
-      aria-expanded={expanded}
-      onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onExpandedChange(!expanded); } }}
       data-testid="draft-panel-header"
     >
       {busy && <Spinner size="extra-tiny" aria-label="Writing the email" />}
       <span className={styles.headerText} title={title} data-testid="draft-panel-title">{title}</span>
       {expanded && saveLabel && <span className={styles.saveState} data-testid="draft-save-state">{saveLabel}</span>}
       <Tooltip content={expanded ? 'Minimise' : 'Expand'} relationship="label">
-        <Button appearance="subtle" size="small" icon={expanded ? <SubtractRegular /> : <ChevronUpRegular />}
+        <Button appearance="subtle" size="small" icon={expanded ? <SubtractRegular /> : <ChevronUpRegular />} aria-expanded={expanded}
           onClick={(e) => { e.stopPropagation(); onExpandedChange(!expanded); }} data-testid="draft-panel-toggle" />
       </Tooltip>
       {onClose && (
@@ -343,7 +341,7 @@ export function DraftPanel({ draft, expanded, onExpandedChange, onClose, fullWid
             <pre className={styles.prompt} data-testid="draft-why-prompt">{draft.provenance.renderedPrompt}</pre>
           </div>
         ) : (
-          <Suspense fallback={<Spinner size="small" className={styles.editor} />}>
+          <Suspense fallback={<Spinner aria-label="Loading" size="small" className={styles.editor} />}>
             <DraftBodyEditor className={styles.editor} value={edit.body} readOnly={readOnly} onChange={(body) => change({ body })} placeholder="Write your email, or generate it with a play" />
           </Suspense>
         )}

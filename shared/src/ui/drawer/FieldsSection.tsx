@@ -154,7 +154,7 @@ function FieldRow({ field, value, entityType, entityId }: { field: FieldDto; val
             )}
           </Field>
           <div className={styles.editorRow}>
-            <Button size="small" appearance="primary" icon={busy ? <Spinner size="extra-tiny" /> : <CheckmarkRegular />} disabled={busy} onClick={() => void save()} data-testid="drawer-field-save">
+            <Button size="small" appearance="primary" icon={busy ? <Spinner aria-hidden size="extra-tiny" /> : <CheckmarkRegular />} disabled={busy} onClick={() => void save()} data-testid="drawer-field-save">
               Save
             </Button>
             <Button size="small" icon={<DismissRegular />} disabled={busy} onClick={() => setEditing(false)} data-testid="drawer-field-cancel">
@@ -181,7 +181,7 @@ function FieldRow({ field, value, entityType, entityId }: { field: FieldDto; val
                 <Button
                   appearance="subtle"
                   size="small"
-                  icon={running ? <Spinner size="extra-tiny" /> : <PlayRegular />}
+                  icon={running ? <Spinner aria-hidden size="extra-tiny" /> : <PlayRegular />}
                   disabled={running}
                   onClick={() => void runEnrichment(primaryId, entityId, value?.value ?? null)}
                   data-testid="drawer-field-run"

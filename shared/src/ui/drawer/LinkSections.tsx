@@ -171,7 +171,7 @@ export function ContactsSection({ company, open, onToggle, defaultOwnerId }: {
                     appearance="transparent"
                     size="small"
                     className={mergeClasses(styles.marker, l.isKey && styles.markerOn)}
-                    icon={busyId === l.contactId ? <Spinner size="extra-tiny" /> : l.isKey ? <StarFilled /> : <StarRegular />}
+                    icon={busyId === l.contactId ? <Spinner aria-hidden size="extra-tiny" /> : l.isKey ? <StarFilled /> : <StarRegular />}
                     aria-pressed={l.isKey}
                     disabled={busyId !== null}
                     onClick={() => {
@@ -303,7 +303,7 @@ export function CompaniesSection({ contact, open, onToggle, defaultOwnerId }: {
                     appearance="transparent"
                     size="small"
                     className={mergeClasses(styles.marker, l.isPrimary && styles.markerOn)}
-                    icon={busyId === l.companyId ? <Spinner size="extra-tiny" /> : l.isPrimary ? <StarFilled /> : <StarRegular />}
+                    icon={busyId === l.companyId ? <Spinner aria-hidden size="extra-tiny" /> : l.isPrimary ? <StarFilled /> : <StarRegular />}
                     aria-pressed={l.isPrimary}
                     disabled={busyId !== null}
                     onClick={() => {

@@ -152,7 +152,7 @@ export function DraftSendControls({ draft, onChange, replyToMessageId }: DraftSe
         <div className={styles.row}>
           <Input type="datetime-local" value={when} min={localInputValue(new Date())} onChange={(_, d) => setWhen(d.value)} aria-label="Send at" data-testid="draft-schedule-at" />
           <Button appearance="primary" disabled={busy !== null || readOnly || blocked} onClick={() => void send('schedule')} data-testid="draft-schedule-confirm"
-            icon={busy === 'schedule' ? <Spinner size="tiny" /> : undefined}>Schedule</Button>
+            icon={busy === 'schedule' ? <Spinner aria-hidden size="tiny" /> : undefined}>Schedule</Button>
           <Button appearance="subtle" onClick={() => setScheduling(false)}>Cancel</Button>
           {leaves && (
             <Text className={styles.when} data-testid="draft-leaves-at">
@@ -162,14 +162,14 @@ export function DraftSendControls({ draft, onChange, replyToMessageId }: DraftSe
         </div>
       )}
       <div className={styles.row}>
-        <Button appearance="primary" icon={busy === 'now' ? <Spinner size="tiny" /> : <SendRegular />} disabled={busy !== null || readOnly || blocked} onClick={() => void send('now')} data-testid="draft-send-now">
+        <Button appearance="primary" icon={busy === 'now' ? <Spinner aria-hidden size="tiny" /> : <SendRegular />} disabled={busy !== null || readOnly || blocked} onClick={() => void send('now')} data-testid="draft-send-now">
           Send Now
         </Button>
         <Tooltip content="Schedule" relationship="label">
           <Button icon={<CalendarClockRegular />} disabled={busy !== null || readOnly || blocked} onClick={() => setScheduling((v) => !v)} data-testid="draft-schedule" />
         </Tooltip>
         <Tooltip content="Send test to self" relationship="label">
-          <Button icon={busy === 'self' ? <Spinner size="tiny" /> : <PersonMailRegular />} disabled={busy !== null || blocked} onClick={() => void sendToSelf()} data-testid="draft-send-self" />
+          <Button icon={busy === 'self' ? <Spinner aria-hidden size="tiny" /> : <PersonMailRegular />} disabled={busy !== null || blocked} onClick={() => void sendToSelf()} data-testid="draft-send-self" />
         </Tooltip>
       </div>
     </div>

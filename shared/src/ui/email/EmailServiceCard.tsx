@@ -192,11 +192,11 @@ export function EmailServiceCard({ returnTo = '/account/profile', openConsent, r
         {state === 'expiresSoon' && <Badge appearance="tint" color="warning" data-testid="email-service-expires-soon">{EMAIL_SERVICE_TEXT.expiresSoon}</Badge>}
         {state === 'expired' && <Badge appearance="tint" color="danger" data-testid="email-service-expired">{EMAIL_SERVICE_TEXT.expired}</Badge>}
         {i && (state === 'expiresSoon' || state === 'expired') && (
-          <Button appearance="primary" icon={starting ? <Spinner size="tiny" /> : <ArrowSyncRegular />} disabled={starting} onClick={() => void connect()} data-testid="email-service-reauth">Re Authenticate</Button>
+          <Button appearance="primary" icon={starting ? <Spinner aria-hidden size="tiny" /> : <ArrowSyncRegular />} disabled={starting} onClick={() => void connect()} data-testid="email-service-reauth">Re Authenticate</Button>
         )}
         {i && <Button icon={<PlugDisconnectedRegular />} onClick={() => setConfirming(true)} data-testid="email-service-disconnect">Disconnect</Button>}
         {status.isSuccess && !i && (
-          <Button appearance="primary" disabled={starting || !status.data.configured} icon={starting ? <Spinner size="tiny" /> : undefined} onClick={() => void connect()} data-testid="email-service-connect">Connect</Button>
+          <Button appearance="primary" disabled={starting || !status.data.configured} icon={starting ? <Spinner aria-hidden size="tiny" /> : undefined} onClick={() => void connect()} data-testid="email-service-connect">Connect</Button>
         )}
       </div>
       {failure && !(i?.active) && (

@@ -86,7 +86,7 @@ function UnassignedRow({ enrichment, entityType, entityId }: {
       <span className={styles.value}><ResultValue errorOpen result={result ?? null} schema={schema} /></span>
       <span className={styles.actions}>
         <Tooltip content={`Run ${enrichment.name}`} relationship="label">
-          <Button appearance="subtle" size="small" icon={running ? <Spinner size="extra-tiny" /> : <PlayRegular />} disabled={running} onClick={() => void run(enrichment.id, entityId, result?.value)} data-testid="drawer-enrichment-run" />
+          <Button appearance="subtle" size="small" icon={running ? <Spinner aria-hidden size="extra-tiny" /> : <PlayRegular />} disabled={running} onClick={() => void run(enrichment.id, entityId, result?.value)} data-testid="drawer-enrichment-run" />
         </Tooltip>
         <Tooltip content={text === null ? 'Nothing to copy' : 'Copy value'} relationship="label">
           <Button appearance="subtle" size="small" icon={<CopyRegular />} disabledFocusable={text === null} onClick={() => void copy(text)} data-testid="drawer-enrichment-copy" />

@@ -202,7 +202,7 @@ export function EnrichPopover({ entityType, targets, rows, onStarted }: {
             <Button size="small" appearance="subtle" icon={<AddRegular />} onClick={() => { setOpen(false); setCreating(true); }} data-testid="enrich-new-enrichment">
               New Enrichment
             </Button>
-            <Button size="small" appearance="primary" disabled={busy} icon={busy ? <Spinner size="extra-tiny" /> : undefined} onClick={() => void run()} data-testid="enrich-run">
+            <Button size="small" appearance="primary" disabled={busy} icon={busy ? <Spinner aria-hidden size="extra-tiny" /> : undefined} onClick={() => void run()} data-testid="enrich-run">
               Run
             </Button>
           </div>

@@ -245,7 +245,7 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
           <div className={styles.section}>
             <div className={styles.sectionHead}>
               <Label>Response Structure</Label>
-              {promptState === 'generating' && <span className={styles.status} data-testid="schema-generating"><Spinner size="extra-tiny" /> Generating schema…</span>}
+              {promptState === 'generating' && <span className={styles.status} data-testid="schema-generating"><Spinner size="extra-tiny" aria-hidden /> Generating schema…</span>}
             </div>
             {generationError && (
               <MessageBar intent="error" data-testid="schema-generation-error">
@@ -291,7 +291,7 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
             appearance="primary"
             type="submit"
             disabled={!canSave && (promptState !== 'ready' || saving)}
-            icon={saving ? <Spinner size="tiny" /> : undefined}
+            icon={saving ? <Spinner aria-hidden size="tiny" /> : undefined}
             data-testid="enrichment-save"
           >
             {editing ? 'Save' : 'Create'}

@@ -180,7 +180,7 @@ export function LinkedinEnrichmentModal({ open, onOpenChange, config, entityType
             </DialogContent>
             <DialogActions fluid style={{ justifyContent: 'flex-end', marginTop: 8 }}>
               <Button appearance="secondary" disabled={busy} onClick={() => onOpenChange(false)}>Cancel</Button>
-              <Button appearance="primary" type="submit" disabled={busy} icon={busy ? <Spinner size="tiny" /> : undefined} data-testid="linkedin-enrichment-save">
+              <Button appearance="primary" type="submit" disabled={busy} icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined} data-testid="linkedin-enrichment-save">
                 {enrichment ? 'Save' : 'Create'}
               </Button>
             </DialogActions>

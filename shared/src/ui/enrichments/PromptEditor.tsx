@@ -322,7 +322,6 @@ export function PromptEditor(props: PromptEditorProps) {
         aria-multiline
         aria-label={props['aria-label'] ?? 'Prompt'}
         aria-invalid={props.invalid || undefined}
-        aria-expanded={!!menu}
         aria-haspopup="listbox"
         tabIndex={0}
         onInput={() => { emit(); checkMenu(); }}

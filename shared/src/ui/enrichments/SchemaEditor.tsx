@@ -218,7 +218,7 @@ export function SchemaEditor(props: SchemaEditorProps) {
               data-testid="schema-hint-input"
             />
             <Button
-              icon={generating ? <Spinner size="extra-tiny" /> : <SparkleRegular />}
+              icon={generating ? <Spinner aria-hidden size="extra-tiny" /> : <SparkleRegular />}
               disabled={props.disabled || generating || !hint.trim()}
               onClick={() => void generate()}
               data-testid="schema-hint-generate"

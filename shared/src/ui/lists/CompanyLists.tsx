@@ -67,7 +67,7 @@ export function CompanyListsSection({ website }: { website: string }) {
   return (
     <section className={styles.section} aria-label={COMPANY_LISTS_TEXTS.title} data-testid="company-lists">
       <Text className={styles.heading}>{COMPANY_LISTS_TEXTS.title}</Text>
-      {q.isPending && <Spinner size="tiny" />}
+      {q.isPending && <Spinner aria-label="Loading" size="tiny" />}
       {q.isError && <Text role="alert" className={styles.muted}>{q.error instanceof Error ? q.error.message : 'Could not read the lists.'}</Text>}
       {q.isSuccess && memberships.length === 0 && <Text className={styles.muted} data-testid="company-lists-none">{COMPANY_LISTS_TEXTS.none}</Text>}
       {memberships.map((m) => <MembershipCard key={m.list.id} m={m} />)}

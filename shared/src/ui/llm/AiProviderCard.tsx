@@ -90,7 +90,7 @@ function ConnectForm({ onDone, onCancel }: { onDone: () => void; onCancel: () =>
       )}
       <div className={styles.actions}>
         <Button onClick={onCancel} disabled={connect.isPending}>Cancel</Button>
-        <Button type="submit" appearance="primary" disabled={connect.isPending} icon={connect.isPending ? <Spinner size="tiny" /> : undefined} data-testid="ai-provider-submit">
+        <Button type="submit" appearance="primary" disabled={connect.isPending} icon={connect.isPending ? <Spinner aria-hidden size="tiny" /> : undefined} data-testid="ai-provider-submit">
           Connect
         </Button>
       </div>

@@ -98,7 +98,7 @@ export function LlmSettingsCard() {
             {ai.llmModels.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
           </Select>
         </Field>
-        <Button appearance="primary" disabled={!model || model === currentDefault || save.isPending} icon={save.isPending ? <Spinner size="tiny" /> : undefined} onClick={() => save.mutate()} data-testid="llm-save">
+        <Button appearance="primary" disabled={!model || model === currentDefault || save.isPending} icon={save.isPending ? <Spinner aria-hidden size="tiny" /> : undefined} onClick={() => save.mutate()} data-testid="llm-save">
           Save
         </Button>
       </div>

@@ -92,7 +92,7 @@ export function RunPlayList({ entityType, targetIds, onNewPlay, onStarted, empty
     <div className={styles.surface} data-testid="run-play">
       <SearchBox placeholder="Search Plays" value={query} onChange={(_, d) => setQuery(d.value)} data-testid="run-play-search" />
       <div className={styles.list} role="listbox" aria-label="Plays">
-        {plays.isPending && <Spinner size="tiny" />}
+        {plays.isPending && <Spinner aria-label="Loading" size="tiny" />}
         {shown.map((p) => (
           <button type="button" key={p.id} role="option" aria-selected={picked?.id === p.id} className={mergeClasses(styles.item, picked?.id === p.id && styles.picked)}
             onClick={() => setPicked(p)} data-testid="run-play-option">

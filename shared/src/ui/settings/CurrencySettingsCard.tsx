@@ -92,7 +92,7 @@ export function CurrencySettingsCard() {
         <Button
           appearance="primary"
           disabled={choice === current || saveDefault.isPending}
-          icon={saveDefault.isPending ? <Spinner size="tiny" /> : undefined}
+          icon={saveDefault.isPending ? <Spinner aria-hidden size="tiny" /> : undefined}
           onClick={() => saveDefault.mutate()}
           data-testid="currency-default-save"
         >

@@ -82,7 +82,7 @@ export function CalendarSettings() {
         </div>
       </Field>
       <div className={styles.actions}>
-        <Button appearance="primary" disabled={!dirty || Boolean(problem) || save.isPending} icon={save.isPending ? <Spinner size="tiny" /> : undefined} onClick={() => save.mutate()} data-testid="calendar-save">
+        <Button appearance="primary" disabled={!dirty || Boolean(problem) || save.isPending} icon={save.isPending ? <Spinner aria-hidden size="tiny" /> : undefined} onClick={() => save.mutate()} data-testid="calendar-save">
           Save calendar
         </Button>
       </div>

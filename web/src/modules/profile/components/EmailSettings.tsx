@@ -67,7 +67,7 @@ export function EmailSettings() {
       {generate.isError && <MessageBar intent="error" data-testid="ai-summary-error"><MessageBarBody>{errorMessage(generate.error, 'Could not generate the summary. Please try again.')}</MessageBarBody></MessageBar>}
       {s.canEditSummary && (
         <div className={styles.actions}>
-          <Button icon={generate.isPending ? <Spinner size="tiny" /> : <SparkleRegular />} disabled={generate.isPending} onClick={() => generate.mutate()} data-testid="ai-summary-generate">Generate from website</Button>
+          <Button icon={generate.isPending ? <Spinner aria-hidden size="tiny" /> : <SparkleRegular />} disabled={generate.isPending} onClick={() => generate.mutate()} data-testid="ai-summary-generate">Generate from website</Button>
           <Button appearance="primary" disabled={!summaryDirty || saveSummary.isPending} onClick={() => saveSummary.mutate()} data-testid="ai-summary-save">Save summary</Button>
         </div>
       )}

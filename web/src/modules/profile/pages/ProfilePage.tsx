@@ -101,7 +101,7 @@ export default function ProfilePage() {
               type="submit"
               appearance="primary"
               disabled={!dirty || saveProfile.isPending}
-              icon={saveProfile.isPending ? <Spinner size="tiny" /> : undefined}
+              icon={saveProfile.isPending ? <Spinner aria-hidden size="tiny" /> : undefined}
               data-testid="profile-save"
             >
               Save

@@ -108,7 +108,7 @@ export default function InvitePage() {
           type="submit"
           appearance="primary"
           disabled={accept.isPending}
-          icon={accept.isPending ? <Spinner size="tiny" /> : undefined}
+          icon={accept.isPending ? <Spinner aria-hidden size="tiny" /> : undefined}
           data-testid="invite-accept-submit"
         >
           Accept invitation

@@ -124,7 +124,7 @@ function SignInForm() {
           appearance="primary"
           className={styles.submit}
           disabled={login.isPending}
-          icon={login.isPending ? <Spinner size="tiny" /> : undefined}
+          icon={login.isPending ? <Spinner aria-hidden size="tiny" /> : undefined}
           data-testid="login-submit"
         >
           Sign in

