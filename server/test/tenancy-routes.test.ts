@@ -247,6 +247,8 @@ const ROUTES: Record<string, Rule> = {
   'POST /api/v1/list-company/source-scrub-companies/preview': scoped,
   'POST /api/v1/list-company/execute': ids,
   'POST /api/v1/list-company/auto-complete': idsWith({ query: { value: 'matrix' } }),
+  // 'Companies matching filters': the list is A's (404 for B); the companies are always the caller's own.
+  'POST /api/v1/list-company/filter': ids,
 };
 
 /** Routes whose own-organization check cannot find a row of the fixture, with the reason. */

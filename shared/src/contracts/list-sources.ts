@@ -2,6 +2,8 @@
 // previews, provider sources' parameters, POST /list-company/execute and auto-complete.
 import { z } from 'zod';
 import { LIST_MESSAGES, LIST_SOURCE_MESSAGES, PROVIDER_SOURCE_MAX } from '../domain/lists';
+import { TableFilterSchema } from './records';
+import { ListDto } from './lists';
 
 const domainRe = /^(?!-)[a-z0-9-]+(\.[a-z0-9-]+)+$/i;
 /** Seed domains: 'acme.com', 'https://www.acme.com/about' → 'acme.com'. */
@@ -111,3 +113,34 @@ export const AutoCompleteResponse = z.object({
   suggestionsNote: z.string().nullable(),
 });
 export type AutoCompleteResponse = z.infer<typeof AutoCompleteResponse>;
+
+// POST /list-company/filter (002 §7 'Lists and sources'; its shape is ours): the list source
+// 'Companies matching filters'. The conditions are the companies table's own (its search text and
+// filters, as POST /company/get-companies takes them). dryRun: only count the matches; otherwise
+// the matching companies are added as ideas (de-duplicated by domain) under a new source.
+export const ListFilterBody = z.object({
+  listCompanyId: z.uuid({ message: LIST_MESSAGES.listNotFound }),
+  text: z.string().max(200).default(''),
+  filters: z.array(TableFilterSchema).max(50).default([]),
+  dryRun: z.boolean().default(false),
+});
+export type ListFilterBody = z.input<typeof ListFilterBody>;
+export const ListFilterResponse = z.object({
+  success: z.literal(true),
+  dryRun: z.boolean(),
+  /** Companies matching the conditions. */
+  total: z.number(),
+  /** The report ('N ideas added, M already in the list, K skipped'); empty on a dry run. */
+  message: z.string(),
+  /** The new source; null on a dry run. */
+  sourceId: z.string().nullable(),
+  /** New ideas. */
+  inserted: z.number(),
+  /** Companies whose domain was already in the list (the idea gained this source). */
+  merged: z.number(),
+  /** Companies that did not become ideas (no domain). */
+  skipped: z.number(),
+  /** The list after the run; null on a dry run. */
+  list: ListDto.nullable(),
+});
+export type ListFilterResponse = z.infer<typeof ListFilterResponse>;

@@ -20,6 +20,7 @@ export const LIST_INTENTIONS = [
   { id: 'sourceScrub', name: 'Source Scrub', description: 'Companies from Source Scrub searches and sources.' },
   { id: 'googleMaps', name: 'Google Maps', description: 'Businesses from a Google Maps text search.' },
   { id: 'agent', name: 'List Building Agent', description: 'An AI agent proposes companies matching a description, with its sources.' },
+  { id: 'filter', name: 'Companies matching filters', description: 'Companies already in your workspace that match the filters of the companies table.' },
 ] as const;
 export type ListIntentionId = (typeof LIST_INTENTIONS)[number]['id'];
 
@@ -57,7 +58,12 @@ export const LIST_SOURCE_MESSAGES = {
   queryRequired: 'Please enter a search',
   sourcesRequired: 'Please choose at least one Source Scrub source',
   descriptionRequired: 'Please describe the companies to find',
+  filterTooMany: (max: number) => `More than ${max.toLocaleString('en-US')} companies match these filters. Please narrow them down.`,
+  filterNoMatch: 'No companies match these filters',
 } as const;
+
+/** The most companies one 'Companies matching filters' source adds (POST /list-company/filter). */
+export const FILTER_SOURCE_MAX = 50_000;
 
 /** The intentions whose ideas a provider fetches in a list execution (POST /list-company/execute). */
 export const PROVIDER_INTENTIONS = ['ocean', 'sourceScrub', 'googleMaps', 'agent'] as const;

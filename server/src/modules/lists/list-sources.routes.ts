@@ -3,24 +3,25 @@
 // companies of sources); POST /list-company/execute (a list execution fetching a provider source's
 // companies into ideas); POST /list-company/auto-complete (the organization's companies plus
 // Ocean.io's suggestions). Provider sources themselves are added by POST /list-company/source
-// (createProviderSource, below).
+// (createProviderSource, below). POST /list-company/filter: the source 'Companies matching filters'
+// (the organization's companies matching the companies table's search and filters, added as ideas).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  AutoCompleteBody, AutoCompleteResponse, ErrorResponse, GoogleMapsSamplesBody, ListExecuteBody, ListExecuteResponse, OceanPreviewBody, PreviewCompaniesResponse,
+  AutoCompleteBody, AutoCompleteResponse, ErrorResponse, GoogleMapsSamplesBody, ListExecuteBody, ListExecuteResponse, ListFilterBody, ListFilterResponse, OceanPreviewBody, PreviewCompaniesResponse,
   ProviderSourceParams, SourceScrubCompaniesPreviewBody, SourceScrubPreviewBody, SourceScrubSourcesPreviewBody, SourceScrubSourcesResponse, type AutoCompleteSuggestion,
 } from '@dealscout/shared/contracts';
-import { LIST_MESSAGES, LIST_SOURCE_MESSAGES, PROVIDER_INTENTIONS, normalizeDomain } from '@dealscout/shared/domain';
+import { FILTER_SOURCE_MAX, LIST_MESSAGES, LIST_SOURCE_MESSAGES, PROVIDER_INTENTIONS, normalizeDomain } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
 import { badRequest, notFound } from '../../lib/errors';
 import { tenantSql } from '../../db/sql';
-import { likeEscape } from '../records/table-query';
+import { exactTotal, likeEscape, loadQueryContext, whereSql } from '../records/table-query';
 import { createExecutions } from '../executions/commands/create-executions';
 import { googlePlacesFor, oceanFor, sourceScrubFor } from '../../providers/list-sources/keys';
 import { ListProviderError } from '../../providers/list-sources/port';
 import { providerHttpError } from './list-sources.service';
-import { createSource, listOr404, publishListChange, type Actor } from './lists.service';
+import { createSource, insertIdeas, listOr404, lockList, publishListChange, type Actor } from './lists.service';
 
 function actorOf(req: FastifyRequest): Actor {
   const a = authOf(req);
@@ -139,6 +140,43 @@ export async function listSourceRoutes(app: FastifyInstance): Promise<void> {
       return s;
     });
     return { success: true as const, message: started.status === 'started' ? LIST_SOURCE_MESSAGES.executionStarted : LIST_SOURCE_MESSAGES.executionRunning, executionId: started.executionId, status: started.status };
+  });
+
+  r.post('/list-company/filter', {
+    schema: {
+      tags: ['lists'], summary: "The source 'Companies matching filters': the organization's companies matching the companies table's search text and filters. dryRun: their count only; otherwise they are added as ideas (de-duplicated by domain) under a new source",
+      body: ListFilterBody, response: { 200: ListFilterResponse, 201: ListFilterResponse, 400: ErrorResponse, 404: ErrorResponse },
+    },
+  }, async (req, reply) => {
+    const actor = actorOf(req);
+    const b = req.body;
+    await listOr404(req.em, actor.organizationId, b.listCompanyId);
+    // The filters are checked here (unknown field, empty value...: 400 with the filter editor's message).
+    const ctx = await loadQueryContext(req.em, actor.organizationId, 'company');
+    const where = whereSql(ctx, { text: b.text, filters: b.filters });
+    if (b.dryRun) {
+      const total = await exactTotal(req.em, ctx, where);
+      return { success: true as const, dryRun: true, total, message: '', sourceId: null, inserted: 0, merged: 0, skipped: 0, list: null };
+    }
+    const done = await req.em.transactional(async (tem) => {
+      await lockList(tem, actor.organizationId, b.listCompanyId);
+      const companies = await tenantSql(tem, actor.organizationId).all<{ name: string; website: string; domain: string }>(
+        `select r.name, r.website, r.domain from company r ${where.text} order by r.created_at, r.id limit ${FILTER_SOURCE_MAX + 1}`, where.params);
+      if (companies.length > FILTER_SOURCE_MAX) throw badRequest(LIST_SOURCE_MESSAGES.filterTooMany(FILTER_SOURCE_MAX));
+      if (companies.length === 0) throw badRequest(LIST_SOURCE_MESSAGES.filterNoMatch);
+      const rows = companies.filter((c) => c.domain && c.website);
+      const skipped = companies.length - rows.length;
+      const sourceId = await createSource(tem, actor, b.listCompanyId, 'filter', { text: b.text, filters: b.filters, matched: companies.length }, 'completed');
+      const res = await insertIdeas(tem, actor.organizationId, b.listCompanyId, sourceId, rows);
+      const parts = [`${res.inserted.toLocaleString('en-US')} idea${res.inserted === 1 ? '' : 's'} added`, `${res.merged.toLocaleString('en-US')} already in the list`, `${skipped.toLocaleString('en-US')} without a domain skipped`];
+      const message = parts.join(', ');
+      await tenantSql(tem, actor.organizationId).run(`update list_source set status_severity = ?, status_reason = ?, updated_at = now() where organization_id = ? and id = ?`,
+        [skipped ? 'warning' : 'info', message, actor.organizationId, sourceId]);
+      return { sourceId, total: companies.length, message, skipped, ...res };
+    });
+    await publishListChange(req.em, actor.organizationId, b.listCompanyId, 'sources');
+    await publishListChange(req.em, actor.organizationId, b.listCompanyId, 'ideas');
+    return reply.status(201).send({ success: true as const, dryRun: false, ...done, list: await listOr404(req.em, actor.organizationId, b.listCompanyId) });
   });
 
   r.post('/list-company/auto-complete', {

@@ -42,7 +42,7 @@ export const ListSource = defineEntity({
     id: p.uuid().primary().onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     list: () => p.manyToOne(ListCompany).deleteRule('cascade'),
-    /** An intention id (GET /list-company/intentions): manual, csv, ocean, sourceScrub, googleMaps, agent. */
+    /** An intention id (GET /list-company/intentions): manual, csv, ocean, sourceScrub, googleMaps, agent, filter. */
     type: p.string().length(40),
     /** pending | inProgress | completed | failed */
     status: p.string().length(20).default('completed'),
