@@ -268,6 +268,8 @@ export function createApi(opts: HttpOptions = {}) {
       },
       execute: (body: C.ListExecuteBody) => http.request('POST', '/api/v1/list-company/execute', C.ListExecuteResponse, body),
       autoComplete: (body: C.AutoCompleteBody) => http.request('POST', '/api/v1/list-company/auto-complete', C.AutoCompleteResponse, body),
+      /** 'Companies matching filters': the companies table's search and filters; dryRun counts, otherwise adds them as ideas. */
+      filterSource: (body: C.ListFilterBody) => http.request('POST', '/api/v1/list-company/filter', C.ListFilterResponse, body),
     },
     scoring: {
       list: (listCompanyId: string) => http.request('GET', `/api/v1/scoring-model?listCompanyId=${encodeURIComponent(listCompanyId)}`, C.ScoreModelsResponse),

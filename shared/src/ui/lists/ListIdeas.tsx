@@ -29,6 +29,7 @@ import { NameDialog } from './NameDialog';
 import { IdeaDrawer } from './IdeaDrawer';
 import { UploadCsvDialog } from './UploadCsvDialog';
 import { AddSourceDialog, PROVIDER_KINDS, type ProviderKind } from './AddSourceDialog';
+import { FilterSourceDialog } from './FilterSourceDialog';
 import { IDEA_STATUS_LABEL, sourceLabel } from './labels';
 import { useListScoring } from '../scoring/useListScoring';
 import { EnrichIdeasDialog, IdeaEnrichmentCell, listEnrichmentsKey, useIdeaEnrichmentLive } from './IdeaEnrichments';
@@ -95,6 +96,7 @@ export function ListIdeas(props: ListIdeasProps) {
   const [adding, setAdding] = useState(false);
   const [uploading, setUploading] = useState(false);
   const [providerKind, setProviderKind] = useState<ProviderKind | null>(null);
+  const [filtering, setFiltering] = useState(false);
   const [completing, setCompleting] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState<{ open: boolean; count: number }>({ open: false, count: 0 });
   const [confirmDeleteList, setConfirmDeleteList] = useState(false);
@@ -246,6 +248,7 @@ export function ListIdeas(props: ListIdeasProps) {
               </MenuTrigger>
               <MenuPopover>
                 <MenuList>
+                  <MenuItem onClick={() => setFiltering(true)} data-testid="list-add-source-filter">{sourceLabel('filter')}</MenuItem>
                   {PROVIDER_KINDS.map((k) => <MenuItem key={k} onClick={() => setProviderKind(k)} data-testid={`list-add-source-${k}`}>{sourceLabel(k)}</MenuItem>)}
                 </MenuList>
               </MenuPopover>
@@ -353,6 +356,7 @@ export function ListIdeas(props: ListIdeasProps) {
         await reload();
       }} surface={surface} />
       {providerKind && <AddSourceDialog key={providerKind} open kind={providerKind} listId={listId} onClose={() => setProviderKind(null)} onAdded={async (message) => { notify.success(message); await reload(); }} />}
+      {filtering && <FilterSourceDialog open listId={listId} onClose={() => setFiltering(false)} onAdded={async (message) => { notify.success(message); await reload(); }} />}
       <UploadCsvDialog open={uploading} listId={listId} onClose={() => setUploading(false)} onUploaded={async (res) => { notify.success(res.message); await reload(); }} />
       <CompleteDialog open={completing} listId={listId} onClose={() => setCompleting(false)} onDone={async (message) => { notify.success(message); await reload(); await qc.invalidateQueries({ queryKey: queryKeys.companies }); }} />
       <ConfirmDialog open={confirmDelete.open} type="delete" title="Delete ideas"

@@ -6,6 +6,7 @@ export * from './labels';
 export * from './UploadCsvDialog';
 export * from './csvHeader';
 export * from './AddSourceDialog';
+export * from './FilterSourceDialog';
 export * from './DataProviderKeysCard';
 export * from './IdeaEnrichments';
 export * from './CompanyLists';
