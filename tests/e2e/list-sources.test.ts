@@ -1,7 +1,8 @@
 // Data-provider sources in Chromium (issue 21): without a key the preview says which key is
 // missing; with the organization's Ocean.io key (stored through the integrations API) the add-source
 // dialog previews the lookalikes of seed domains, adds the source, and its list execution fills the
-// list with ideas while the page follows it. Real server and worker, PostgreSQL, Chromium, and
+// list with ideas while the page follows it; 'Companies matching filters' adds the workspace's own
+// companies picked with the companies table's filter builder. Real server and worker, PostgreSQL, Chromium, and
 // loopback fakes of Ocean.io and Google Places.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -88,6 +89,33 @@ describe('list sources from data providers, in Chromium', () => {
     expect(await page.getByTestId('list-source').textContent()).toContain('8 ideas added, 0 already in the list');
     await expect.poll(() => page.getByTestId('record-table-row').count(), { timeout: 20_000 }).toBe(8);
     await shot(page, '03-ideas-from-ocean');
+
+    // Companies already in the workspace: two robotics companies, one of them already an idea.
+    const made = await page.evaluate(async () => {
+      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))?.slice(8) ?? '');
+      const out: number[] = [];
+      for (const company of [{ name: 'Nordlys Robotics', website: 'https://nordlysrobotics.example.com' }, { name: 'Kyst Robotics', website: 'https://kystrobotics.example.com' }, { name: 'Fjord Bakery', website: 'https://fjordbakery.example.com' }]) {
+        out.push((await fetch('/api/v1/company/create', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body: JSON.stringify({ company }) })).status);
+      }
+      return out;
+    });
+    expect(made).toEqual([201, 201, 201]);
+    // Add source → 'Companies matching filters': the companies table's filter builder and a live count.
+    await page.getByTestId('list-add-source').click();
+    await page.getByTestId('list-add-source-filter').click();
+    await expect.poll(() => page.getByTestId('filter-source-count').textContent(), { timeout: 20_000 }).toBe('3 companies match');
+    await page.getByTestId('filter-add').click();
+    await page.getByTestId('filter-field-option').and(page.locator('[data-key="name"]')).click();
+    await page.getByTestId('filter-condition-select').selectOption({ label: 'contains' });
+    await page.getByTestId('filter-value').fill('robotics');
+    await page.getByTestId('filter-editor-save').click();
+    await expect.poll(() => page.getByTestId('filter-source-count').textContent(), { timeout: 20_000 }).toBe('2 companies match');
+    await shot(page, '04-companies-matching-filters');
+    await page.getByTestId('filter-source-add').click();
+    await page.getByTestId('filter-source-dialog').waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('list-totals').textContent(), { timeout: 20_000 }).toBe('9 ideas · 0 shortlisted · 2 sources');
+    expect(await page.getByTestId('list-source').filter({ hasText: 'Companies matching filters' }).textContent()).toContain('1 idea added, 1 already in the list, 0 without a domain skipped');
+    await shot(page, '05-ideas-from-filters');
     await ctx.close();
   });
 });
