@@ -19,7 +19,8 @@ import { registerInputGuard } from './plugins/input-guard';
 import { registerOpenApi } from './plugins/openapi';
 import { Mailer } from './modules/mail/mailer';
 import { BackgroundTasks } from './lib/background';
-import { healthRoutes } from './modules/system/health.routes';
+import { healthRoutes, type Readiness } from './modules/system/health.routes';
+import { metricsPlugin } from './modules/system/metrics';
 import { setupRoutes } from './modules/auth/setup.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { userRoutes } from './modules/users/user.routes';
@@ -52,6 +53,8 @@ export interface AppDeps {
   config: Config;
   orm: MikroORM;
   boss: PgBoss | null;
+  /** Shared with main.ts, which flips it on SIGTERM and when the worker has started (GET /ready). */
+  readiness?: Readiness;
   logger: Logger;
   mailer?: Mailer;
 }
@@ -73,6 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.decorate('orm', deps.orm);
   app.decorate('boss', deps.boss);
+  app.decorate('readiness', deps.readiness ?? { shuttingDown: false, workerStarted: null });
   app.decorate('mailer', deps.mailer ?? new Mailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger: deps.logger }));
   app.decorate('background', new BackgroundTasks(deps.logger));
   app.decorate('llm', new LlmService({ orm: deps.orm, config, logger: deps.logger }));
@@ -115,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerAuth(app);
 
+  await app.register(metricsPlugin);
   await app.register(healthRoutes);
   await app.register(setupRoutes, { prefix: '/api/v1' });
   await app.register(authRoutes, { prefix: '/api' });

@@ -43,6 +43,10 @@ export const ConfigSchema = z.object({
   TOKEN_TTL_DAYS: z.coerce.number().positive().default(90),
   COOKIE_SECURE: bool.optional(),
   TRUST_PROXY: bool.default(false),
+  // GET /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset: the route is a 404.
+  METRICS_TOKEN: optional,
+  // After SIGTERM the API answers not-ready (GET /ready 503) this long before it stops listening.
+  READY_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(20),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),

@@ -34,6 +34,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   let stopping = false;
   const workerStop = createWorkerStop();
   const graceMs = config.SHUTDOWN_GRACE_SECONDS * 1000;
+  const readiness = { shuttingDown: false, workerStarted: runWorker ? false : null };
 
   // SIGTERM / SIGINT (a terminal's Ctrl-C reaches the whole process group; the embedded PostgreSQL
   // runs in a group of its own, so it stays up until the end):
@@ -45,6 +46,9 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // Not ready first: a balancer checking GET /ready stops sending work while requests in flight
+    // finish; READY_DRAIN_MS gives its health check time to notice before the listener closes.
+    readiness.shuttingDown = true;
     logger.info({ signal, graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, 'shutting down');
     const force = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
@@ -55,6 +59,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     const deadline = setTimeout(() => workerStop.expire(), graceMs);
     deadline.unref();
     try {
+      if (app && config.READY_DRAIN_MS > 0) await new Promise((r) => setTimeout(r, config.READY_DRAIN_MS));
       if (app) await app.close();
       // Waits for the handlers in flight (released or finished by the deadline), then closes its pool.
       if (boss) await boss.stop({ graceful: true, timeout: graceMs + 5_000 });
@@ -79,10 +84,11 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     await createQueues(boss, jobDefinitions, config);
     if (runWorker) {
       await startWorkers(boss, jobDefinitions, { orm: db.orm, logger, boss, config, stop: workerStop.stop });
+      readiness.workerStarted = true;
       logger.info({ queues: jobDefinitions.map((d) => d.queue) }, 'worker started');
     }
     if (runApi) {
-      app = await buildApp({ config, orm: db.orm, boss, logger });
+      app = await buildApp({ config, orm: db.orm, boss, logger, readiness });
       await app.listen({ port: config.PORT, host: config.HOST });
       logger.info(`Dealscout is running at ${config.publicUrl} (API docs at ${config.publicUrl}/api/docs)`);
     }

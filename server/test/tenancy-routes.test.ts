@@ -53,6 +53,7 @@ const MATRIX_RULE_SET = { id: 'rs', label: 'Name', weight: 100, defaultScore: 5,
 /** Every route of the OpenAPI document, by `METHOD path`. */
 const ROUTES: Record<string, Rule> = {
   'GET /health': pub('liveness probe, answers no data'),
+  'GET /ready': pub('readiness probe for a balancer, answers no data'),
   'GET /api/v1/setup': pub('first run: says only whether any user exists'),
   'POST /api/v1/setup': pub('first run: creates the first organization (409 once one exists)'),
   'POST /api/v1/auth/login': pub('sign-in by email and password'),

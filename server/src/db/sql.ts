@@ -59,6 +59,9 @@ export const UNSCOPED = {
   // whose lease (the import connection's advisory lock) nobody holds are marked failed; each row
   // carries its organization, and each list's change is published to that organization.
   'import-sweep': 'CSV imports of every organization left in progress without a live lease are marked failed; each change is published to its own organization',
+  // GET /metrics (system/metrics.ts): one grouped count of executions by type and status across
+  // organizations, for the operator's Prometheus behind METRICS_TOKEN; no row and no organization.
+  metrics: 'the operator\'s metrics count executions by type and status across organizations (counts only, behind METRICS_TOKEN)',
 } as const;
 
 export type UnscopedReason = keyof typeof UNSCOPED;

@@ -3,12 +3,54 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { unscopedSql } from '../../db/sql';
 
+/**
+ * What /ready reads besides the database: set by main.ts. `shuttingDown` turns the process
+ * not-ready the moment SIGTERM arrives, before it stops taking requests, so a balancer stops
+ * sending it work; `workerStarted` is false until a worker's pg-boss subscriptions run (a process
+ * that runs no worker leaves it null).
+ */
+export interface Readiness {
+  shuttingDown: boolean;
+  workerStarted: boolean | null;
+}
+
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
+  let migrated = false;
+  app.withTypeProvider<ZodTypeProvider>().get('/ready', {
+    config: { auth: 'public' },
+    schema: {
+      tags: ['system'],
+      summary: 'Readiness for a load balancer: database reachable, migrations applied, the worker started (when this process runs one), not shutting down',
+      response: {
+        200: z.object({ status: z.literal('ready') }),
+        503: z.object({ status: z.literal('not ready'), reason: z.enum(['shutting down', 'database down', 'migrations pending', 'worker not started']) }),
+      },
+    },
+  }, async (req, reply) => {
+    const notReady = (reason: 'shutting down' | 'database down' | 'migrations pending' | 'worker not started') => reply.status(503).send({ status: 'not ready' as const, reason });
+    if (app.readiness.shuttingDown) return notReady('shutting down');
+    try {
+      await unscopedSql(req.em, 'connection').all('select 1');
+    } catch {
+      return notReady('database down');
+    }
+    if (!migrated) {
+      try {
+        migrated = (await app.orm.migrator.getPending()).length === 0;
+      } catch {
+        return notReady('database down');
+      }
+      if (!migrated) return notReady('migrations pending');
+    }
+    if (app.readiness.workerStarted === false) return notReady('worker not started');
+    return { status: 'ready' as const };
+  });
+
   app.withTypeProvider<ZodTypeProvider>().get('/health', {
     config: { auth: 'public' },
     schema: {
       tags: ['system'],
-      summary: 'Liveness and database reachability',
+      summary: 'Liveness: the process answers (and whether its database is reachable); /ready is what a balancer checks',
       response: { 200: z.object({ status: z.literal('ok'), database: z.literal('up') }), 503: z.object({ status: z.literal('error'), database: z.literal('down') }) },
     },
   }, async (req, reply) => {
@@ -20,4 +62,10 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
       return reply.status(503).send({ status: 'error' as const, database: 'down' as const });
     }
   });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    readiness: Readiness;
+  }
 }

@@ -1,0 +1,80 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createOrg, createTestApp, type TestContext } from '../../../test/helpers';
+import { Execution } from '../executions/execution.entity';
+import { Organization } from '../organization/organization.entity';
+
+describe('GET /ready', () => {
+  let ctx: TestContext;
+  beforeAll(async () => { ctx = await createTestApp(); });
+  afterAll(async () => { await ctx.close(); });
+
+  it('ready with the database up and migrations applied; not ready while shutting down or before its worker started', async () => {
+    expect((await ctx.app.inject({ method: 'GET', url: '/ready' })).json()).toEqual({ status: 'ready' });
+    ctx.app.readiness.workerStarted = false;
+    const noWorker = await ctx.app.inject({ method: 'GET', url: '/ready' });
+    expect([noWorker.statusCode, noWorker.json()]).toEqual([503, { status: 'not ready', reason: 'worker not started' }]);
+    ctx.app.readiness.workerStarted = true;
+    ctx.app.readiness.shuttingDown = true;
+    const stopping = await ctx.app.inject({ method: 'GET', url: '/ready' });
+    expect([stopping.statusCode, stopping.json()]).toEqual([503, { status: 'not ready', reason: 'shutting down' }]);
+    // /health stays the liveness answer: the process is alive while it drains.
+    expect((await ctx.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+    ctx.app.readiness.shuttingDown = false;
+  });
+});
+
+describe('GET /metrics', () => {
+  it('is a 404 without METRICS_TOKEN (never public by default)', async () => {
+    const ctx = await createTestApp();
+    try {
+      expect((await ctx.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  describe('with METRICS_TOKEN', () => {
+    let ctx: TestContext;
+    beforeAll(async () => { ctx = await createTestApp({ boss: true, env: { METRICS_TOKEN: 'scrape-me-please' } }); });
+    afterAll(async () => { await ctx.close(); });
+    const scrape = (authorization?: string) => ctx.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
+
+    it('refuses a scrape without the token or with another', async () => {
+      expect((await scrape()).statusCode).toBe(401);
+      expect((await scrape('Bearer scrape-me-pleasE')).statusCode).toBe(401);
+      expect((await scrape('Basic scrape-me-please')).statusCode).toBe(401);
+    });
+
+    it('counts the requests it answered per route pattern, the executions by type and state, the queues and the process', async () => {
+      for (let i = 0; i < 3; i++) await ctx.app.inject({ method: 'GET', url: '/health' });
+      await ctx.app.inject({ method: 'GET', url: '/api/v1/user' });
+      const { organization } = await createOrg(ctx);
+      const em = ctx.em();
+      const org = em.getReference(Organization, organization.id);
+      for (const status of ['completed', 'completed', 'error']) em.create(Execution, { organization: org, type: 'enrichment', entityType: 'company', status, result: null });
+      em.create(Execution, { organization: org, type: 'play', entityType: 'contact', status: 'processing', result: null });
+      await em.flush();
+      await ctx.boss!.createQueue('metrics-probe');
+
+      const res = await scrape('Bearer scrape-me-please');
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/plain');
+      const text = res.body;
+      // The sample of `name` whose labels include every pair given (label order is prom-client's).
+      const sample = (name: string, labels: Record<string, string>) => {
+        const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && Object.entries({ role: 'both', ...labels }).every(([k, v]) => l.includes(`${k}="${v}"`)));
+        return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+      };      expect(sample('dealscout_http_requests_total', { method: 'GET', route: '/health', status_code: '200' })).toBe(3);
+      expect(sample('dealscout_http_request_duration_seconds_count', { method: 'GET', route: '/health', status_code: '200' })).toBe(3);
+      expect(sample('dealscout_http_requests_total', { method: 'GET', route: '/api/v1/user', status_code: '401' })).toBe(1);
+      expect(sample('dealscout_executions', { type: 'enrichment', status: 'completed' })).toBe(2);
+      expect(sample('dealscout_executions', { type: 'enrichment', status: 'error' })).toBe(1);
+      expect(sample('dealscout_executions', { type: 'play', status: 'processing' })).toBe(1);
+      expect(sample('dealscout_queue_jobs', { queue: 'metrics-probe', state: 'queued' })).toBe(0);
+      expect(sample('dealscout_queue_jobs', { queue: 'metrics-probe', state: 'active' })).toBe(0);
+      expect(sample('dealscout_realtime_sockets', {})).toBe(0);
+      expect(sample('process_cpu_user_seconds_total', {})).toBeGreaterThan(0);
+      expect(sample('nodejs_eventloop_lag_p99_seconds', {})).toBeGreaterThanOrEqual(0);
+    });
+  });
+});
