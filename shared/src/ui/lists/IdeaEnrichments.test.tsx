@@ -92,7 +92,7 @@ describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea 
     await waitFor(() => expect(screen.getByTestId('enrich-ideas-pick').textContent).toContain('What they sell'));
     await userEvent.click(screen.getByTestId('enrich-ideas-run'));
     await waitFor(() => expect(onStarted).toHaveBeenCalled());
-    expect(execute).toHaveBeenCalledWith({ enrichmentId: E, entityType: 'idea', entityIds: [I1, I2] });
+    expect(execute).toHaveBeenCalledWith({ enrichmentId: E, entityType: 'idea', entityIds: [I1, I2], sort: null });
     expect(cell(1).getAttribute('data-cell-status')).toBe('processing');
     expect(cell(2).textContent).toContain('Processing...');
     act(() => {
@@ -121,7 +121,7 @@ describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea 
     expect((screen.getByTestId('enrich-ideas-existing') as HTMLInputElement).disabled).toBe(false);
     const reads = forList.mock.calls.length;
     await userEvent.click(screen.getByTestId('enrich-ideas-run'));
-    await waitFor(() => expect(execute).toHaveBeenCalledWith({ enrichmentId: C, entityType: 'idea', entityIds: [I1] }));
+    await waitFor(() => expect(execute).toHaveBeenCalledWith({ enrichmentId: C, entityType: 'idea', entityIds: [I1], sort: null }));
     // The list's enrichments are read again, so its new column shows.
     await waitFor(() => expect(forList.mock.calls.length).toBeGreaterThan(reads));
   });
