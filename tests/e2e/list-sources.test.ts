@@ -10,6 +10,7 @@ import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import { signedInPage } from '../support/session';
+import { expectNoAxeFindings } from '../support/axe';
 import { startFakeOcean, type FakeOceanServer } from '../../server/test/fakes/ocean-server';
 import { startFakeGooglePlaces, type FakeGooglePlacesServer } from '../../server/test/fakes/google-places-server';
 
@@ -111,6 +112,7 @@ describe('list sources from data providers, in Chromium', () => {
     await page.getByTestId('filter-editor-save').click();
     await expect.poll(() => page.getByTestId('filter-source-count').textContent(), { timeout: 20_000 }).toBe('2 companies match');
     await shot(page, '04-companies-matching-filters');
+    await expectNoAxeFindings(page, "the 'Companies matching filters' dialog");
     await page.getByTestId('filter-source-add').click();
     await page.getByTestId('filter-source-dialog').waitFor({ state: 'detached' });
     await expect.poll(() => page.getByTestId('list-totals').textContent(), { timeout: 20_000 }).toBe('9 ideas · 0 shortlisted · 2 sources');

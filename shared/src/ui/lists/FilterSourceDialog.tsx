@@ -89,7 +89,7 @@ export function FilterSourceDialog(props: { open: boolean; listId: string; onClo
           </DialogContent>
           <DialogActions>
             <Button onClick={close}>Cancel</Button>
-            <Button appearance="primary" disabled={busy || counting || !count} onClick={() => void add()} data-testid="filter-source-add">
+            <Button appearance="primary" style={{ whiteSpace: 'nowrap' }} disabled={busy || counting || !count} onClick={() => void add()} data-testid="filter-source-add">
               {count ? `Add ${count.toLocaleString('en-US')} ${count === 1 ? 'company' : 'companies'}` : 'Add companies'}
             </Button>
           </DialogActions>
