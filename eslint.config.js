@@ -9,13 +9,29 @@ import tseslint from 'typescript-eslint';
  * Its list of reasons (UNSCOPED) is the commented allowlist; this rule finds the unscoped forms
  * everywhere else. Tests and migrations are exempt (fixtures and schema changes write raw SQL).
  */
-const SCOPE_HELP = 'Raw SQL and the tenant filter go through server/src/db/sql.ts: tenantSql(em, organizationId) / scopedTo(organizationId), or unscopedSql / crossTenant with a reason from UNSCOPED (docs/ARCHITECTURE.md, "Scoping in one place").';
+const SCOPE_HELP =
+  'Raw SQL and the tenant filter go through server/src/db/sql.ts: tenantSql(em, organizationId) / scopedTo(organizationId), or unscopedSql / crossTenant with a reason from UNSCOPED (docs/ARCHITECTURE.md, "Scoping in one place").';
 export const tenancySyntax = [
-  { selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(execute|executeQuery|raw)$/]", message: `Raw SQL outside the helper. ${SCOPE_HELP}` },
-  { selector: "MemberExpression[property.name=/^(getConnection|getKysely|getKnex|createQueryBuilder|qb)$/]", message: `Unscoped connection or query builder (filters do not apply). ${SCOPE_HELP}` },
-  { selector: "ImportDeclaration[source.value='pg-copy-streams']", message: `COPY goes through tenantCopyClient (server/src/db/sql.ts): tenant statements checked, COPY only into the connection's temporary tables. ${SCOPE_HELP}` },
-  { selector: "Property[key.name='filters'][value.type='Literal'][value.value=false]", message: `\`filters: false\` turns the tenant filter off. ${SCOPE_HELP}` },
-  { selector: "Property[key.name='filters'] > ObjectExpression > Property[key.name='tenant'][value.type='Literal'][value.value=false]", message: `\`filters: { tenant: false }\` turns the tenant filter off. ${SCOPE_HELP}` },
+  {
+    selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(execute|executeQuery|raw)$/]",
+    message: `Raw SQL outside the helper. ${SCOPE_HELP}`,
+  },
+  {
+    selector: 'MemberExpression[property.name=/^(getConnection|getKysely|getKnex|createQueryBuilder|qb)$/]',
+    message: `Unscoped connection or query builder (filters do not apply). ${SCOPE_HELP}`,
+  },
+  {
+    selector: "ImportDeclaration[source.value='pg-copy-streams']",
+    message: `COPY goes through tenantCopyClient (server/src/db/sql.ts): tenant statements checked, COPY only into the connection's temporary tables. ${SCOPE_HELP}`,
+  },
+  {
+    selector: "Property[key.name='filters'][value.type='Literal'][value.value=false]",
+    message: `\`filters: false\` turns the tenant filter off. ${SCOPE_HELP}`,
+  },
+  {
+    selector: "Property[key.name='filters'] > ObjectExpression > Property[key.name='tenant'][value.type='Literal'][value.value=false]",
+    message: `\`filters: { tenant: false }\` turns the tenant filter off. ${SCOPE_HELP}`,
+  },
 ];
 
 /** `@typescript-eslint/no-restricted-imports` entries: each server room may not import the rooms above it. */
@@ -25,22 +41,62 @@ function serverRooms() {
   const entry = (files, rooms, what, extra = {}) => ({
     files,
     ignores: ['server/src/**/*.test.ts', 'server/src/**/fixtures/**'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: up(rooms), message: `${what} (eslint.config.js, serverRooms; docs/ARCHITECTURE.md "Dependency direction").`, ...extra }] }] },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: up(rooms),
+              message: `${what} (eslint.config.js, serverRooms; docs/ARCHITECTURE.md "Dependency direction").`,
+              ...extra,
+            },
+          ],
+        },
+      ],
+    },
   });
   return [
-    entry(['server/src/lib/**/*.ts', 'server/src/config.ts', 'server/src/logger.ts'], ['db', 'jobs', 'providers', 'plugins', 'modules'], 'lib/, config.ts and logger.ts are the ground floor: they import no other room'),
-    entry(['server/src/db/**/*.ts'], ['jobs', 'providers', 'plugins', 'modules'], 'db/ stands on lib/ only: the entity list and the ORM config are assembled beside app.ts'),
-    entry(['server/src/jobs/**/*.ts'], ['providers', 'plugins', 'modules'], 'jobs/ stands on db/ and lib/: the job list is assembled in job-registry.ts'),
+    entry(
+      ['server/src/lib/**/*.ts', 'server/src/config.ts', 'server/src/logger.ts'],
+      ['db', 'jobs', 'providers', 'plugins', 'modules'],
+      'lib/, config.ts and logger.ts are the ground floor: they import no other room',
+    ),
+    entry(
+      ['server/src/db/**/*.ts'],
+      ['jobs', 'providers', 'plugins', 'modules'],
+      'db/ stands on lib/ only: the entity list and the ORM config are assembled beside app.ts',
+    ),
+    entry(
+      ['server/src/jobs/**/*.ts'],
+      ['providers', 'plugins', 'modules'],
+      'jobs/ stands on db/ and lib/: the job list is assembled in job-registry.ts',
+    ),
     entry(['server/src/providers/**/*.ts'], ['plugins', 'modules'], 'providers/ (outside services) know nothing of plugins or modules'),
     entry(['server/src/plugins/**/*.ts'], ['modules'], 'plugins/ may import only the types of modules', { allowTypeImports: true }),
-    entry(['server/src/modules/**/*.ts'], [], 'modules never import the composition root (app.ts, entities.ts, orm-config.ts, job-registry.ts, tools/)'),
+    entry(
+      ['server/src/modules/**/*.ts'],
+      [],
+      'modules never import the composition root (app.ts, entities.ts, orm-config.ts, job-registry.ts, tools/)',
+    ),
   ];
 }
 
 const boundary = (patterns, message) => ['error', { patterns: patterns.map((group) => ({ group: [group], message })) }];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/.output/**', '**/.wxt/**', 'tests/artifacts/**', 'tests/.chromium/**', '.data/**', 'server/src/db/migrations/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/.output/**',
+      '**/.wxt/**',
+      'tests/artifacts/**',
+      'tests/.chromium/**',
+      '.data/**',
+      'server/src/db/migrations/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -55,7 +111,10 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      'no-restricted-imports': boundary(['@dealscout/shared/ui', '@dealscout/shared/ui/*', '**/shared/src/ui/**', 'react', 'react-dom', '@fluentui/*', '@dealscout/web*'], 'The server never imports UI code.'),
+      'no-restricted-imports': boundary(
+        ['@dealscout/shared/ui', '@dealscout/shared/ui/*', '**/shared/src/ui/**', 'react', 'react-dom', '@fluentui/*', '@dealscout/web*'],
+        'The server never imports UI code.',
+      ),
     },
   },
   // The server's rooms stand on each other in one direction (issue 15): lib (and config.ts,
@@ -71,19 +130,28 @@ export default tseslint.config(
   {
     files: ['shared/src/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': boundary(['@dealscout/*', '../contracts*', '../client*', '../ui*', 'react', 'react-dom', '@fluentui/*', 'zod', 'node:*'], 'shared/domain holds pure rules: it imports nothing from other packages or layers.'),
+      'no-restricted-imports': boundary(
+        ['@dealscout/*', '../contracts*', '../client*', '../ui*', 'react', 'react-dom', '@fluentui/*', 'zod', 'node:*'],
+        'shared/domain holds pure rules: it imports nothing from other packages or layers.',
+      ),
     },
   },
   {
     files: ['shared/src/contracts/**/*.ts'],
     rules: {
-      'no-restricted-imports': boundary(['@dealscout/*', '../client*', '../ui*', 'react', 'react-dom', '@fluentui/*', 'node:*'], 'shared/contracts may import zod and shared/domain only.'),
+      'no-restricted-imports': boundary(
+        ['@dealscout/*', '../client*', '../ui*', 'react', 'react-dom', '@fluentui/*', 'node:*'],
+        'shared/contracts may import zod and shared/domain only.',
+      ),
     },
   },
   {
     files: ['shared/src/client/**/*.ts'],
     rules: {
-      'no-restricted-imports': boundary(['@dealscout/*', '../ui*', 'react', 'react-dom', '@fluentui/*'], 'shared/client has no React and no other package.'),
+      'no-restricted-imports': boundary(
+        ['@dealscout/*', '../ui*', 'react', 'react-dom', '@fluentui/*'],
+        'shared/client has no React and no other package.',
+      ),
     },
   },
   {
@@ -91,14 +159,30 @@ export default tseslint.config(
     files: ['addin-outlook/src/**/*.{ts,tsx}'],
     ignores: ['addin-outlook/src/office/**'],
     rules: {
-      'no-restricted-globals': ['error', { name: 'Office', message: 'Only addin-outlook/src/office/ touches Office.js: use the OutlookHost adapter.' }, { name: 'OfficeRuntime', message: 'Only addin-outlook/src/office/ touches Office.js.' }],
-      'no-restricted-properties': ['error', { object: 'globalThis', property: 'Office', message: 'Only addin-outlook/src/office/ touches Office.js.' }, { object: 'window', property: 'Office', message: 'Only addin-outlook/src/office/ touches Office.js.' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'Office', message: 'Only addin-outlook/src/office/ touches Office.js: use the OutlookHost adapter.' },
+        { name: 'OfficeRuntime', message: 'Only addin-outlook/src/office/ touches Office.js.' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'globalThis', property: 'Office', message: 'Only addin-outlook/src/office/ touches Office.js.' },
+        { object: 'window', property: 'Office', message: 'Only addin-outlook/src/office/ touches Office.js.' },
+      ],
     },
   },
   {
-    files: ['web/src/**/*.{ts,tsx}', 'addin-outlook/src/**/*.{ts,tsx}', 'extension-chrome/src/**/*.{ts,tsx}', 'shared/src/ui/**/*.{ts,tsx}'],
+    files: [
+      'web/src/**/*.{ts,tsx}',
+      'addin-outlook/src/**/*.{ts,tsx}',
+      'extension-chrome/src/**/*.{ts,tsx}',
+      'shared/src/ui/**/*.{ts,tsx}',
+    ],
     rules: {
-      'no-restricted-imports': boundary(['@dealscout/server*', '**/server/src/**'], 'Clients talk to the server only through @dealscout/shared/client.'),
+      'no-restricted-imports': boundary(
+        ['@dealscout/server*', '**/server/src/**'],
+        'Clients talk to the server only through @dealscout/shared/client.',
+      ),
     },
   },
   {
@@ -106,11 +190,26 @@ export default tseslint.config(
     files: ['extension-chrome/src/**/*.{ts,tsx}'],
     ignores: ['extension-chrome/src/host/extension-host.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['@dealscout/server*', '**/server/src/**'], message: 'Clients talk to the server only through @dealscout/shared/client.' },
-        { group: ['webextension-polyfill', 'wxt/browser', '@wxt-dev/browser'], message: 'Extension APIs only in src/host/extension-host.ts.' },
-      ] }],
-      'no-restricted-globals': ['error', { name: 'chrome', message: 'Extension APIs only in src/host/extension-host.ts.' }, { name: 'browser', message: 'Extension APIs only in src/host/extension-host.ts.' }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@dealscout/server*', '**/server/src/**'],
+              message: 'Clients talk to the server only through @dealscout/shared/client.',
+            },
+            {
+              group: ['webextension-polyfill', 'wxt/browser', '@wxt-dev/browser'],
+              message: 'Extension APIs only in src/host/extension-host.ts.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'chrome', message: 'Extension APIs only in src/host/extension-host.ts.' },
+        { name: 'browser', message: 'Extension APIs only in src/host/extension-host.ts.' },
+      ],
     },
   },
 );

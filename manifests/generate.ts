@@ -29,5 +29,7 @@ export function generate(publicUrl: string, dist = DIST): { xml: string; json: s
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const url = process.env.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
   const out = generate(url);
-  console.log(`Outlook add-in manifests for ${publicOrigin(url)}:\n  ${path.relative(process.cwd(), out.xml)}\n  ${path.relative(process.cwd(), out.json)} (with color.png, outline.png)`);
+  console.log(
+    `Outlook add-in manifests for ${publicOrigin(url)}:\n  ${path.relative(process.cwd(), out.xml)}\n  ${path.relative(process.cwd(), out.json)} (with color.png, outline.png)`,
+  );
 }

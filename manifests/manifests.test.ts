@@ -39,7 +39,9 @@ describe('Outlook add-in manifests', () => {
     fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify(json));
     expect((await validateJson(path.join(d, 'manifest.json'))).length).toBeGreaterThan(0);
     fs.writeFileSync(path.join(d, 'manifest.xml'), renderXmlManifest('https://elsewhere.example.com'));
-    expect(await checkXml(path.join(d, 'manifest.xml'), 'https://dealscout.example.com')).toEqual(expect.arrayContaining([expect.stringContaining('AppDomains')]));
+    expect(await checkXml(path.join(d, 'manifest.xml'), 'https://dealscout.example.com')).toEqual(
+      expect.arrayContaining([expect.stringContaining('AppDomains')]),
+    );
   });
 
   it('refuses a public address that is not http(s)', () => {

@@ -15,7 +15,13 @@ const require = createRequire(import.meta.url);
 
 export async function validateJson(file: string): Promise<string[]> {
   const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as AppManifest;
-  const schemaFile = path.join(path.dirname(require.resolve('@microsoft/app-manifest')), 'json-schemas', 'teams', `v${UNIFIED_MANIFEST_VERSION}`, 'MicrosoftTeams.schema.json');
+  const schemaFile = path.join(
+    path.dirname(require.resolve('@microsoft/app-manifest')),
+    'json-schemas',
+    'teams',
+    `v${UNIFIED_MANIFEST_VERSION}`,
+    'MicrosoftTeams.schema.json',
+  );
   const schema = JSON.parse(fs.readFileSync(schemaFile, 'utf8'));
   return AppManifestUtils.validateAgainstSchema(manifest, schema);
 }
@@ -48,8 +54,13 @@ async function main(): Promise<void> {
   const jsonErrors = await validateJson(out.json);
   if (jsonErrors.length) {
     failed = true;
-    console.error(`✗ ${path.relative(process.cwd(), out.json)} does not match the unified manifest schema v${UNIFIED_MANIFEST_VERSION}:\n  ${jsonErrors.join('\n  ')}`);
-  } else console.log(`✓ ${path.relative(process.cwd(), out.json)}: valid against the bundled unified manifest schema v${UNIFIED_MANIFEST_VERSION} (offline)`);
+    console.error(
+      `✗ ${path.relative(process.cwd(), out.json)} does not match the unified manifest schema v${UNIFIED_MANIFEST_VERSION}:\n  ${jsonErrors.join('\n  ')}`,
+    );
+  } else
+    console.log(
+      `✓ ${path.relative(process.cwd(), out.json)}: valid against the bundled unified manifest schema v${UNIFIED_MANIFEST_VERSION} (offline)`,
+    );
 
   const xmlProblems = await checkXml(out.xml, origin);
   if (xmlProblems.length) {
@@ -62,10 +73,14 @@ async function main(): Promise<void> {
       const v = await validateManifest(out.xml);
       if (!v.isValid) {
         failed = true;
-        console.error(`✗ Microsoft's validation service refused the XML manifest:\n  ${(v.report?.errors ?? []).map((e) => `${e.title}: ${e.content}`).join('\n  ')}`);
+        console.error(
+          `✗ Microsoft's validation service refused the XML manifest:\n  ${(v.report?.errors ?? []).map((e) => `${e.title}: ${e.content}`).join('\n  ')}`,
+        );
       } else console.log("✓ manifest.xml: valid for Microsoft's validation service");
     } catch (e) {
-      console.log(`- Microsoft's validation service could not be reached (${e instanceof Error ? e.message : String(e)}): online XML validation skipped`);
+      console.log(
+        `- Microsoft's validation service could not be reached (${e instanceof Error ? e.message : String(e)}): online XML validation skipped`,
+      );
     }
   } else {
     console.log("- Online XML validation skipped: it calls Microsoft's service (set MANIFEST_VALIDATE_ONLINE=1 where it is reachable)");

@@ -27,7 +27,11 @@ export default defineConfig({
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/, priority: 3 },
             // Only Fluent's core (theme, styling engine, focus management) is shared by every page;
             // the components stay with the pages that use them.
-            { name: 'fluent-core', test: /node_modules[\\/](@griffel|tabster|keyborg|stylis|rtl-css-js|@fluentui[\\/](tokens|react-theme|react-provider|react-utilities|react-shared-contexts|react-jsx-runtime|react-tabster|react-portal|react-positioning|react-motion|react-context-selector|keyboard-keys)|@floating-ui)[\\/]/, priority: 2 },
+            {
+              name: 'fluent-core',
+              test: /node_modules[\\/](@griffel|tabster|keyborg|stylis|rtl-css-js|@fluentui[\\/](tokens|react-theme|react-provider|react-utilities|react-shared-contexts|react-jsx-runtime|react-tabster|react-portal|react-positioning|react-motion|react-context-selector|keyboard-keys)|@floating-ui)[\\/]/,
+              priority: 2,
+            },
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 2 },
           ],
         },

@@ -4,9 +4,10 @@
 // through messageParent and closes the dialog.
 (function () {
   var outcome = new URLSearchParams(window.location.search).get('o365') === 'connected' ? 'connected' : 'error';
-  document.getElementById('outcome').textContent = outcome === 'connected'
-    ? 'Office 365 connected. You can close this window.'
-    : 'Office 365 could not be connected. Close this window and try again.';
+  document.getElementById('outcome').textContent =
+    outcome === 'connected'
+      ? 'Office 365 connected. You can close this window.'
+      : 'Office 365 could not be connected. Close this window and try again.';
   if (typeof Office === 'undefined' || !Office.onReady) return;
   Office.onReady(function () {
     try {

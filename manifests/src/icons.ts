@@ -33,14 +33,26 @@ function encodePng(size: number, pixel: (x: number, y: number) => [number, numbe
     for (let x = 0; x < size; x++) {
       const [r, g, b, a] = pixel(x, y);
       const o = y * (size * 4 + 1) + 1 + x * 4;
-      raw[o] = r; raw[o + 1] = g; raw[o + 2] = b; raw[o + 3] = a;
+      raw[o] = r;
+      raw[o + 1] = g;
+      raw[o + 2] = b;
+      raw[o + 3] = a;
     }
   }
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(size, 0);
   ihdr.writeUInt32BE(size, 4);
-  ihdr[8] = 8; ihdr[9] = 6; ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  ihdr[8] = 8;
+  ihdr[9] = 6;
+  ihdr[10] = 0;
+  ihdr[11] = 0;
+  ihdr[12] = 0;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** How much of the pixel (0..1) the magnifier covers, sampled 4x4 for smooth edges. */
@@ -53,8 +65,8 @@ function glyph(size: number, x: number, y: number): number {
       const d = Math.hypot(u - 0.43, v - 0.43);
       const ring = d > 0.19 && d < 0.27;
       // The handle: a thick segment from the ring towards the lower right.
-      const t = ((u - 0.6) + (v - 0.6)) / 2;
-      const off = Math.abs((u - 0.6) - (v - 0.6)) / Math.SQRT2;
+      const t = (u - 0.6 + (v - 0.6)) / 2;
+      const off = Math.abs(u - 0.6 - (v - 0.6)) / Math.SQRT2;
       const handle = t > 0 && t < 0.17 && off < 0.055;
       if (ring || handle) hit++;
     }
@@ -71,7 +83,12 @@ export function colorIcon(size: number): Buffer {
     const inside = Math.hypot(x + 0.5 - cx, y + 0.5 - cy) <= r;
     if (!inside) return [0, 0, 0, 0];
     const g = glyph(size, x, y);
-    return [Math.round(BRAND[0] + (255 - BRAND[0]) * g), Math.round(BRAND[1] + (255 - BRAND[1]) * g), Math.round(BRAND[2] + (255 - BRAND[2]) * g), 255];
+    return [
+      Math.round(BRAND[0] + (255 - BRAND[0]) * g),
+      Math.round(BRAND[1] + (255 - BRAND[1]) * g),
+      Math.round(BRAND[2] + (255 - BRAND[2]) * g),
+      255,
+    ];
   });
 }
 

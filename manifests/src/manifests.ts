@@ -9,7 +9,8 @@ export const ADDIN = {
   provider: 'Dealscout',
   name: 'Dealscout',
   fullName: 'Dealscout for Outlook',
-  description: "The people of your emails in Dealscout: their contact and company drawer, activities and enrichments, and Log Activity, beside the message you read or write.",
+  description:
+    'The people of your emails in Dealscout: their contact and company drawer, activities and enrichments, and Log Activity, beside the message you read or write.',
   tooltip: 'Open Dealscout for the people of this email',
   accentColor: '#0F6CBD',
   /** The pane's page and its icons, under the public address. */
@@ -144,7 +145,10 @@ export function renderJsonManifest(publicUrl: string): Record<string, unknown> {
   const icons = [16, 32, 80].map((size) => ({ size, url: `${o}${ADDIN.iconPath(size)}` }));
   const req = { capabilities: [{ name: 'Mailbox', minVersion: ADDIN.mailboxMinVersion }] };
   const control = (id: string) => ({
-    id, type: 'button', label: ADDIN.name, icons,
+    id,
+    type: 'button',
+    label: ADDIN.name,
+    icons,
     supertip: { title: ADDIN.name, description: ADDIN.tooltip },
     actionId: 'openDealscoutPane',
   });
@@ -164,23 +168,31 @@ export function renderJsonManifest(publicUrl: string): Record<string, unknown> {
     isFullScreen: false,
     defaultBlockUntilAdminAction: false,
     authorization: { permissions: { resourceSpecific: [{ name: 'MailboxItem.ReadWrite.User', type: 'Delegated' }] } },
-    extensions: [{
-      requirements: { scopes: ['mail'], ...req },
-      runtimes: [{
-        requirements: req,
-        id: 'TaskPaneRuntime',
-        type: 'general',
-        code: { page: `${o}${ADDIN.panePath}` },
-        lifetime: 'short',
-        actions: [{ id: 'openDealscoutPane', type: 'openPage', pinnable: true, view: 'dashboard' }],
-      }],
-      ribbons: [{
-        contexts: ['mailRead', 'mailCompose'],
-        tabs: [{
-          builtInTabId: 'TabDefault',
-          groups: [{ id: 'dealscoutGroup', label: ADDIN.name, icons, controls: [control('dealscoutOpenPane')] }],
-        }],
-      }],
-    }],
+    extensions: [
+      {
+        requirements: { scopes: ['mail'], ...req },
+        runtimes: [
+          {
+            requirements: req,
+            id: 'TaskPaneRuntime',
+            type: 'general',
+            code: { page: `${o}${ADDIN.panePath}` },
+            lifetime: 'short',
+            actions: [{ id: 'openDealscoutPane', type: 'openPage', pinnable: true, view: 'dashboard' }],
+          },
+        ],
+        ribbons: [
+          {
+            contexts: ['mailRead', 'mailCompose'],
+            tabs: [
+              {
+                builtInTabId: 'TabDefault',
+                groups: [{ id: 'dealscoutGroup', label: ADDIN.name, icons, controls: [control('dealscoutOpenPane')] }],
+              },
+            ],
+          },
+        ],
+      },
+    ],
   };
 }

@@ -163,7 +163,13 @@ const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[\w-]{8}\.(?:js|css)$/;
 
 async function registerAddin(app: FastifyInstance, config: Config, logger: Logger): Promise<void> {
   if (fs.existsSync(path.join(config.OFFICE_JS_DIST, 'office.js'))) {
-    await app.register(fastifyStatic, { root: config.OFFICE_JS_DIST, prefix: '/addin/office-js/', decorateReply: false, index: false, maxAge: '1d' });
+    await app.register(fastifyStatic, {
+      root: config.OFFICE_JS_DIST,
+      prefix: '/addin/office-js/',
+      decorateReply: false,
+      index: false,
+      maxAge: '1d',
+    });
   } else {
     logger.warn({ dist: config.OFFICE_JS_DIST }, 'office.js not found (npm install): the Outlook add-in cannot start');
   }

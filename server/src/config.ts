@@ -8,10 +8,13 @@ import { parseAllowedPrivateHosts, type AllowedPrivateHost } from './lib/private
 /** The repository root (server/src/config.ts → ../..). */
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
-const optional = z.string().trim().min(1).optional().or(z.literal('').transform(() => undefined));
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+const optional = z
+  .string()
+  .trim()
+  .min(1)
+  .optional()
+  .or(z.literal('').transform(() => undefined));
 
 /** The id of the product's own Chrome extension (derived from the public key in its manifest). */
 export const OWN_EXTENSION_ID = 'lmpiopghbddnplkmihdpolifpfjmgfke';
@@ -39,7 +42,10 @@ export const ConfigSchema = z.object({
    */
   CHROME_EXTENSION_IDS: z.string().default(OWN_EXTENSION_ID),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
-  SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 14),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 14),
   TOKEN_TTL_DAYS: z.coerce.number().positive().default(90),
   COOKIE_SECURE: bool.optional(),
   TRUST_PROXY: bool.default(false),
@@ -76,9 +82,17 @@ export const ConfigSchema = z.object({
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(15),
   // Realtime (server/src/modules/realtime). The secret signs the short-lived socket tokens; every API
   // process must share it. Required in production; development and tests use a fixed default.
-  REALTIME_SECRET: z.string().min(32, 'REALTIME_SECRET must be at least 32 characters').optional().or(z.literal('').transform(() => undefined)),
+  REALTIME_SECRET: z
+    .string()
+    .min(32, 'REALTIME_SECRET must be at least 32 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   REALTIME_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
-  REALTIME_MAX_BUFFERED_BYTES: z.coerce.number().int().positive().default(4 * 1_048_576),
+  REALTIME_MAX_BUFFERED_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1_048_576),
   REALTIME_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(25),
   REALTIME_REPLAY_LIMIT: z.coerce.number().int().positive().default(10_000),
   REALTIME_RETENTION_HOURS: z.coerce.number().positive().default(72),
@@ -132,7 +146,11 @@ export const ConfigSchema = z.object({
   EMAIL_SEND_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(10),
   // Encrypts stored secrets (integration API keys) with AES-256-GCM. Required in production; every
   // process must share it (a changed key makes stored secrets unreadable).
-  SECRETS_KEY: z.string().min(32, 'SECRETS_KEY must be at least 32 characters').optional().or(z.literal('').transform(() => undefined)),
+  SECRETS_KEY: z
+    .string()
+    .min(32, 'SECRETS_KEY must be at least 32 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   // CRM integrations (server/src/providers/crm, server/src/modules/integrations). Salesforce: the
   // connected app's consumer key (and secret, unless the app is a PKCE-only public client); its
   // callback URL is {PUBLIC_URL}/api/v1/integrations/salesforce/callback. Without the key the
@@ -168,7 +186,12 @@ export const ConfigSchema = z.object({
   AGENT_MAX_SECONDS: z.coerce.number().int().min(5).max(1800).default(120),
   /** Per page fetched by an agent: total time (all redirects) and decoded body size. */
   FETCH_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
-  FETCH_MAX_BYTES: z.coerce.number().int().min(1024).max(50 * 1_048_576).default(2 * 1_048_576),
+  FETCH_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(50 * 1_048_576)
+    .default(2 * 1_048_576),
 });
 
 export type Config = Omit<z.infer<typeof ConfigSchema>, 'REALTIME_SECRET' | 'SECRETS_KEY'> & {
@@ -226,12 +249,17 @@ export function productionProblems(config: Config, role: { api: boolean }): stri
     problems.push('REALTIME_SECRET is required in production: a random string of 32 characters or more, the same for every API process');
   }
   if (config.NODE_ENV === 'production' && !config.secretsKeySet) {
-    problems.push('SECRETS_KEY is required in production: a random string of 32 characters or more, the same for every process (it encrypts stored API keys)');
+    problems.push(
+      'SECRETS_KEY is required in production: a random string of 32 characters or more, the same for every process (it encrypts stored API keys)',
+    );
   }
   return problems;
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Record<keyof z.infer<typeof ConfigSchema>, unknown>> = {}): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Partial<Record<keyof z.infer<typeof ConfigSchema>, unknown>> = {},
+): Config {
   const parsed = ConfigSchema.safeParse({ ...env, ...overrides });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
@@ -239,9 +267,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const c = parsed.data;
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
-  const extensionOrigins = c.CHROME_EXTENSION_IDS.split(',').map((s) => s.trim()).filter(Boolean).map((id) => `chrome-extension://${id}`);
-  const corsOrigins = [...(c.CORS_ORIGINS ? c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : [new URL(publicUrl).origin]), ...extensionOrigins];
-  const openaiModels = c.OPENAI_MODELS.split(',').map((s) => s.trim()).filter(Boolean);
+  const extensionOrigins = c.CHROME_EXTENSION_IDS.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((id) => `chrome-extension://${id}`);
+  const corsOrigins = [
+    ...(c.CORS_ORIGINS
+      ? c.CORS_ORIGINS.split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [new URL(publicUrl).origin]),
+    ...extensionOrigins,
+  ];
+  const openaiModels = c.OPENAI_MODELS.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   let allowedPrivateHosts: AllowedPrivateHost[];
   try {
     allowedPrivateHosts = parseAllowedPrivateHosts(c.OUTBOUND_ALLOWED_PRIVATE_HOSTS);
@@ -251,7 +291,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // Production requires both (productionProblems); tests use the fixed values; development generates its own.
   const local = c.NODE_ENV === 'development' && (!c.REALTIME_SECRET || !c.SECRETS_KEY) ? localSecrets(c.DATA_DIR) : null;
   const fallback = local ?? { REALTIME_SECRET: DEV_REALTIME_SECRET, SECRETS_KEY: DEV_SECRETS_KEY };
-  return { ...c, REALTIME_SECRET: c.REALTIME_SECRET ?? fallback.REALTIME_SECRET, realtimeSecretSet: Boolean(c.REALTIME_SECRET),
-    SECRETS_KEY: c.SECRETS_KEY ?? fallback.SECRETS_KEY, secretsKeySet: Boolean(c.SECRETS_KEY), openaiModels, publicUrl, corsOrigins, allowedPrivateHosts, cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
-    o365RedirectUrl: c.O365_REDIRECT_URL ?? `${publicUrl}/api/v1/user/o365-integration/callback` };
+  return {
+    ...c,
+    REALTIME_SECRET: c.REALTIME_SECRET ?? fallback.REALTIME_SECRET,
+    realtimeSecretSet: Boolean(c.REALTIME_SECRET),
+    SECRETS_KEY: c.SECRETS_KEY ?? fallback.SECRETS_KEY,
+    secretsKeySet: Boolean(c.SECRETS_KEY),
+    openaiModels,
+    publicUrl,
+    corsOrigins,
+    allowedPrivateHosts,
+    cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
+    o365RedirectUrl: c.O365_REDIRECT_URL ?? `${publicUrl}/api/v1/user/o365-integration/callback`,
+  };
 }

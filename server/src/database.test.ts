@@ -11,8 +11,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('database pool', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
-  beforeAll(async () => { db = await createTestDatabase(); });
-  afterAll(async () => { await db.drop(); });
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
 
   /** The backend process behind two queries run `pauseMs` apart, one at a time. */
   async function backendsAcrossPause(idleSeconds: string, pauseMs: number): Promise<[number, number]> {

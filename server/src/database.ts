@@ -47,7 +47,14 @@ export function serverOrmConfig(url: string, config: Pick<Config, 'DB_POOL_IDLE_
 
 /** Connects to DATABASE_URL, or starts the embedded PostgreSQL when none is set; runs migrations. */
 export async function openDatabase(config: Config, logger: Logger, opts: { migrate?: boolean } = {}): Promise<Database> {
-  const embedded = config.DATABASE_URL ? null : await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, sharedBuffersMb: config.EMBEDDED_PG_SHARED_BUFFERS_MB, logger });
+  const embedded = config.DATABASE_URL
+    ? null
+    : await startEmbeddedPostgres({
+        dataDir: config.DATA_DIR,
+        port: config.EMBEDDED_PG_PORT,
+        sharedBuffersMb: config.EMBEDDED_PG_SHARED_BUFFERS_MB,
+        logger,
+      });
   const url = config.DATABASE_URL ?? embedded!.url;
   let orm: MikroORM;
   try {
@@ -55,7 +62,11 @@ export async function openDatabase(config: Config, logger: Logger, opts: { migra
     if (opts.migrate !== false) {
       const done = await orm.migrator.up();
       if (done.length > 0) logger.info({ migrations: done.map((m) => m.name) }, 'migrations applied');
-      await vacuumAfterMigrations(orm, done.map((m) => m.name), logger);
+      await vacuumAfterMigrations(
+        orm,
+        done.map((m) => m.name),
+        logger,
+      );
     }
   } catch (err) {
     await embedded?.stop();

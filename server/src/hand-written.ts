@@ -1,6 +1,9 @@
 import { NUM_SLOTS, TEXT_SLOTS } from './modules/fields/projection';
 
-const SLOT_COLUMNS = [...Array.from({ length: NUM_SLOTS }, (_, i) => `num_${i + 1}`), ...Array.from({ length: TEXT_SLOTS }, (_, i) => `txt_${i + 1}`)];
+const SLOT_COLUMNS = [
+  ...Array.from({ length: NUM_SLOTS }, (_, i) => `num_${i + 1}`),
+  ...Array.from({ length: TEXT_SLOTS }, (_, i) => `txt_${i + 1}`),
+];
 
 // Schema objects MikroORM's entity metadata cannot express (expression, partial and trigram
 // indexes). They are created by migrations; the schema-diff test expects exactly these as the only
@@ -52,7 +55,9 @@ export const HAND_WRITTEN_INDEXES = [
  * and the trigger-kept sort texts of the key contact and the primary company (Migration20261122220100).
  */
 export const HAND_WRITTEN_COLUMNS = [
-  ...(['company', 'contact'] as const).flatMap((table) => [...SLOT_COLUMNS, 'filled_mask', 'search_text'].map((column) => ({ table, column }))),
+  ...(['company', 'contact'] as const).flatMap((table) =>
+    [...SLOT_COLUMNS, 'filled_mask', 'search_text'].map((column) => ({ table, column })),
+  ),
   { table: 'company', column: 'key_contact_sort' },
   { table: 'contact', column: 'primary_company_sort' },
   { table: 'idea', column: 'search_text' },
@@ -68,18 +73,26 @@ export const HAND_WRITTEN_TRIGGERS = [
   { table: 'app_user', name: 'app_user_disabled_notify' },
   // record_count, the maintained totals of the companies and contacts tables (Migration20261122050000).
   // Their `{table}_count_truncate` triggers exist too, but MikroORM does not see TRUNCATE triggers.
-  ...(['company', 'contact'] as const).flatMap((table) => (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_count_${t}` }))),
+  ...(['company', 'contact'] as const).flatMap((table) =>
+    (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_count_${t}` })),
+  ),
   // record_count rows per filled slot (Migration20261122172000).
-  ...(['company', 'contact'] as const).flatMap((table) => (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_slots_${t}` }))),
+  ...(['company', 'contact'] as const).flatMap((table) =>
+    (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_slots_${t}` })),
+  ),
   // The key contact / primary company sort texts (Migration20261122220100; on company_contact one
   // statement trigger per event since Migration20261128100000).
   ...(['insert', 'delete', 'update'] as const).map((t) => ({ table: 'company_contact', name: `company_contact_sort_${t}` })),
   { table: 'contact', name: 'contact_key_sort' },
   { table: 'company', name: 'company_primary_sort' },
   // Their filled counts in record_count, slot 0 (Migration20261122220200).
-  ...(['company', 'contact'] as const).flatMap((table) => (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_link_count_${t}` }))),
+  ...(['company', 'contact'] as const).flatMap((table) =>
+    (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_link_count_${t}` })),
+  ),
   // The number of records per owner in record_count, slot -1 (Migration20261122234000).
-  ...(['company', 'contact'] as const).flatMap((table) => (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_owner_count_${t}` }))),
+  ...(['company', 'contact'] as const).flatMap((table) =>
+    (['insert', 'delete', 'update'] as const).map((t) => ({ table, name: `${table}_owner_count_${t}` })),
+  ),
 ] as const;
 
 /**
@@ -88,7 +101,12 @@ export const HAND_WRITTEN_TRIGGERS = [
  * entities declare them on the column alone; the schema-diff test expects exactly the statements
  * that would turn each back into that.
  */
-export const HAND_WRITTEN_FOREIGN_KEYS: readonly { table: string; column: string; target: string; onDelete: 'no action' | 'cascade' | 'set null' }[] = [
+export const HAND_WRITTEN_FOREIGN_KEYS: readonly {
+  table: string;
+  column: string;
+  target: string;
+  onDelete: 'no action' | 'cascade' | 'set null';
+}[] = [
   { table: 'session', column: 'user_id', target: 'app_user', onDelete: 'no action' },
   { table: 'password_reset', column: 'user_id', target: 'app_user', onDelete: 'no action' },
   { table: 'invitation', column: 'invited_by_id', target: 'app_user', onDelete: 'set null' },

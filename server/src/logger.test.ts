@@ -18,46 +18,85 @@ describe('request logs', () => {
   let ctx: TestContext;
   const lines: string[] = [];
   beforeAll(async () => {
-    ctx = await createTestApp({ routes, logStream: { write: (l) => { lines.push(l); } } });
+    ctx = await createTestApp({
+      routes,
+      logStream: {
+        write: (l) => {
+          lines.push(l);
+        },
+      },
+    });
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
-  it('redact the OAuth callbacks\' query strings and every secret-named parameter, keeping the rest', async () => {
+  it("redact the OAuth callbacks' query strings and every secret-named parameter, keeping the rest", async () => {
     const [code, state, token, key, refresh, password, secret, sig] = SECRETS;
     const admin = await signedIn(ctx, (await createOrg(ctx)).admin.email);
     lines.length = 0;
     await ctx.app.inject({ method: 'GET', url: `/api/v1/user/o365-integration/callback?code=${code}&state=${state}&session_state=x` });
     await admin.get(`/api/v1/integrations/salesforce/callback?code=${code}&state=${state}`);
-    await admin.get(`/api/v1/company?search=keepme&access_token=${token}&apiKey=${key}&refresh_token=${refresh}&password=${password}&client_secret=${secret}`);
+    await admin.get(
+      `/api/v1/company?search=keepme&access_token=${token}&apiKey=${key}&refresh_token=${refresh}&password=${password}&client_secret=${secret}`,
+    );
     await ctx.app.inject({ method: 'GET', url: `/api/v1/no-such-route?code=${code}&X-Amz-Signature=${sig}&page=2` });
     await ctx.app.inject({ method: 'GET', url: '/api/v1/test/outbound-failure' });
     const log = lines.join('\n');
     for (const s of SECRETS) expect(log, s).not.toContain(s);
-    const urls = lines.map((l) => JSON.parse(l) as { req?: { url?: string } }).map((l) => l.req?.url).filter(Boolean);
-    expect(urls).toEqual(expect.arrayContaining([
-      '/api/v1/user/o365-integration/callback?[redacted]',
-      '/api/v1/integrations/salesforce/callback?[redacted]',
-      '/api/v1/company?search=keepme&access_token=[redacted]&apiKey=[redacted]&refresh_token=[redacted]&password=[redacted]&client_secret=[redacted]',
-      '/api/v1/no-such-route?code=[redacted]&X-Amz-Signature=[redacted]&page=2',
-    ]));
+    const urls = lines
+      .map((l) => JSON.parse(l) as { req?: { url?: string } })
+      .map((l) => l.req?.url)
+      .filter(Boolean);
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        '/api/v1/user/o365-integration/callback?[redacted]',
+        '/api/v1/integrations/salesforce/callback?[redacted]',
+        '/api/v1/company?search=keepme&access_token=[redacted]&apiKey=[redacted]&refresh_token=[redacted]&password=[redacted]&client_secret=[redacted]',
+        '/api/v1/no-such-route?code=[redacted]&X-Amz-Signature=[redacted]&page=2',
+      ]),
+    );
     expect(log).toContain('key=[redacted] answered 500');
   });
 
   it('know a secret by any spelling of its name, and leave other parameters alone', () => {
-    for (const n of ['code', 'state', 'token', 'key', 'access_token', 'refreshToken', 'id_token', 'apiKey', 'api-key', 'client_secret', 'Password', 'sig', 'code_verifier', 'api%5Fkey']) {
+    for (const n of [
+      'code',
+      'state',
+      'token',
+      'key',
+      'access_token',
+      'refreshToken',
+      'id_token',
+      'apiKey',
+      'api-key',
+      'client_secret',
+      'Password',
+      'sig',
+      'code_verifier',
+      'api%5Fkey',
+    ]) {
       expect(isSecretParam(n), n).toBe(true);
     }
     for (const n of ['search', 'page', 'limit', 'keyword', 'sort', 'listId', 'o365']) expect(isSecretParam(n), n).toBe(false);
     expect(redactUrl('/a/callback/?code=1&state=2#frag')).toBe('/a/callback/?[redacted]');
     expect(redactUrl('/a?b=1&token&key=')).toBe('/a?b=1&token&key=[redacted]');
     expect(redactUrlsInText('GET https://x.test/p?q=1&apikey=abc failed; retry https://x.test/p?token=def')).toBe(
-      'GET https://x.test/p?q=1&apikey=[redacted] failed; retry https://x.test/p?token=[redacted]');
+      'GET https://x.test/p?q=1&apikey=[redacted] failed; retry https://x.test/p?token=[redacted]',
+    );
   });
 
   it("also in Fastify's default 404 line ('Route GET:<url> not found')", async () => {
     const out: string[] = [];
     const bare = Fastify({
-      loggerInstance: pino({ serializers: logSerializers }, { write: (l: string) => { out.push(l); } }) as FastifyBaseLogger,
+      loggerInstance: pino(
+        { serializers: logSerializers },
+        {
+          write: (l: string) => {
+            out.push(l);
+          },
+        },
+      ) as FastifyBaseLogger,
       logController: new RedactingLogController(),
     });
     await bare.inject({ url: `/nowhere?token=${SECRETS[2]}&q=1` });

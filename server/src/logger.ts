@@ -15,9 +15,37 @@ const OAUTH_CALLBACK = /\/callback\/?$/i;
 
 /** Parameter-name words that mark a secret (the name is split on _ - . and camelCase). */
 const SECRET_WORDS = new Set([
-  'code', 'state', 'token', 'tokens', 'key', 'keys', 'apikey', 'password', 'passwd', 'pwd', 'secret', 'secrets', 'signature', 'sig',
-  'jwt', 'session', 'sessionid', 'sid', 'credential', 'credentials', 'auth', 'authorization', 'assertion', 'ticket', 'otp', 'nonce',
-  'verifier', 'accesstoken', 'refreshtoken', 'idtoken', 'clientsecret',
+  'code',
+  'state',
+  'token',
+  'tokens',
+  'key',
+  'keys',
+  'apikey',
+  'password',
+  'passwd',
+  'pwd',
+  'secret',
+  'secrets',
+  'signature',
+  'sig',
+  'jwt',
+  'session',
+  'sessionid',
+  'sid',
+  'credential',
+  'credentials',
+  'auth',
+  'authorization',
+  'assertion',
+  'ticket',
+  'otp',
+  'nonce',
+  'verifier',
+  'accesstoken',
+  'refreshtoken',
+  'idtoken',
+  'clientsecret',
 ]);
 
 function decoded(name: string): string {
@@ -30,16 +58,23 @@ function decoded(name: string): string {
 
 /** Whether a query parameter's name marks a secret. */
 export function isSecretParam(name: string): boolean {
-  const words = decoded(name).replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const words = decoded(name)
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   return words.some((w) => SECRET_WORDS.has(w)) || SECRET_WORDS.has(words.join(''));
 }
 
 function redactQuery(query: string): string {
-  return query.split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    const name = eq < 0 ? pair : pair.slice(0, eq);
-    return eq >= 0 && isSecretParam(name) ? `${name}=${REDACTED}` : pair;
-  }).join('&');
+  return query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      return eq >= 0 && isSecretParam(name) ? `${name}=${REDACTED}` : pair;
+    })
+    .join('&');
 }
 
 /** A request URL as logs may show it: an OAuth callback without its query, elsewhere secret parameters redacted. */
@@ -55,10 +90,19 @@ export function redactUrl(url: string): string {
 
 /** Secret parameters of any URL inside free text (an error message, a stack) redacted. */
 export function redactUrlsInText(text: string): string {
-  return text.replace(/([?&])([^=&\s?#"'<>]+)=([^&\s#"'<>]*)/g, (all, sep: string, name: string) => (isSecretParam(name) ? `${sep}${name}=${REDACTED}` : all));
+  return text.replace(/([?&])([^=&\s?#"'<>]+)=([^&\s#"'<>]*)/g, (all, sep: string, name: string) =>
+    isSecretParam(name) ? `${sep}${name}=${REDACTED}` : all,
+  );
 }
 
-interface LoggedRequest { method?: string; url?: string; host?: string; ip?: string; headers?: Record<string, unknown>; socket?: { remotePort?: number } }
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  headers?: Record<string, unknown>;
+  socket?: { remotePort?: number };
+}
 
 /** Fastify's own `req` serializer (method, url, host, address, port) with the URL redacted. */
 const req: SerializerFn = (r: LoggedRequest) => ({

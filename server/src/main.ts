@@ -80,7 +80,11 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     // CSV imports this or another process was running when it died are failed now (a live
     // process's import holds its lease and is left alone); workers sweep again every minute.
     await sweepStoppedImportsLogged(db.orm.em.fork(), logger);
-    boss = await startBoss(db.url, logger, { supervise: runWorker, superviseIntervalSeconds: config.JOB_SUPERVISE_SECONDS, quiet: () => stopping });
+    boss = await startBoss(db.url, logger, {
+      supervise: runWorker,
+      superviseIntervalSeconds: config.JOB_SUPERVISE_SECONDS,
+      quiet: () => stopping,
+    });
     await createQueues(boss, jobDefinitions, config);
     if (runWorker) {
       await startWorkers(boss, jobDefinitions, { orm: db.orm, logger, boss, config, stop: workerStop.stop });

@@ -7,7 +7,11 @@ export async function connectSalesforce(c: TestClient, sf: FakeSalesforce): Prom
   const start = await c.post('/api/v1/organization/integration', { provider: 'salesforce' });
   if (start.statusCode !== 201) throw new Error(`POST /organization/integration answered ${start.statusCode}: ${start.body}`);
   const url = new URL(start.json().authorizationUrl as string);
-  const res = await fetch(`${sf.url}/services/oauth2/authorize`, { method: 'POST', body: new URLSearchParams({ ...Object.fromEntries(url.searchParams), decision: 'allow' }), redirect: 'manual' });
+  const res = await fetch(`${sf.url}/services/oauth2/authorize`, {
+    method: 'POST',
+    body: new URLSearchParams({ ...Object.fromEntries(url.searchParams), decision: 'allow' }),
+    redirect: 'manual',
+  });
   const back = new URL(res.headers.get('location')!);
   const done = await c.get(`${back.pathname}${back.search}`);
   const crm = new URL(String(done.headers.location), 'http://localhost').searchParams.get('crm');

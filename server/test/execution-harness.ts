@@ -9,7 +9,12 @@ import { ormConfig } from '../src/orm-config';
 import { startBoss } from '../src/jobs/boss';
 import { createQueues, startWorkers } from '../src/jobs/definitions';
 import type { Config } from '../src/config';
-import { executionJobDefinitions, type ExecutionHandler, type ExecutionRunContext, type RunnerOptions } from '../src/modules/executions/runner';
+import {
+  executionJobDefinitions,
+  type ExecutionHandler,
+  type ExecutionRunContext,
+  type RunnerOptions,
+} from '../src/modules/executions/runner';
 import type { ExecutionRow } from '../src/modules/executions/execution.presenter';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { boundedTeardown } from './teardown';
@@ -48,10 +53,19 @@ export interface TestWorker {
 }
 
 /** A worker on the database at `dbUrl`: creates the queues and works them with the given handlers. */
-export async function startTestWorker(dbUrl: string, config: Config, handlers: readonly ExecutionHandler[], opts: RunnerOptions & { superviseIntervalSeconds?: number } = {}): Promise<TestWorker> {
+export async function startTestWorker(
+  dbUrl: string,
+  config: Config,
+  handlers: readonly ExecutionHandler[],
+  opts: RunnerOptions & { superviseIntervalSeconds?: number } = {},
+): Promise<TestWorker> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const orm = await MikroORM.init(ormConfig(dbUrl, { logger: () => {}, pool: { min: 0, max: 10 } }));
-  const boss = await startBoss(dbUrl, logger, { supervise: true, listen: true, superviseIntervalSeconds: opts.superviseIntervalSeconds ?? 1 });
+  const boss = await startBoss(dbUrl, logger, {
+    supervise: true,
+    listen: true,
+    superviseIntervalSeconds: opts.superviseIntervalSeconds ?? 1,
+  });
   const defs = executionJobDefinitions(handlers, { cancelPollMs: opts.cancelPollMs ?? 100, progressMs: opts.progressMs });
   await createQueues(boss, defs, config);
   await startWorkers(boss, defs, { orm, logger, boss, config });
@@ -62,8 +76,8 @@ export async function startTestWorker(dbUrl: string, config: Config, handlers: r
       // Bounded: a handler still holding a connection (an aborted run awaiting its provider) would
       // keep pool.end() waiting; the test database is then dropped WITH (FORCE), which ends those
       // connections and lets the close finish in the background (CI once timed out here at 60 s).
-      await boundedTeardown(boss.stop({ graceful: false }), 'the test worker\'s pg-boss stop');
-      await boundedTeardown(orm.close(), 'the test worker\'s ORM close');
+      await boundedTeardown(boss.stop({ graceful: false }), "the test worker's pg-boss stop");
+      await boundedTeardown(orm.close(), "the test worker's ORM close");
     },
   };
 }

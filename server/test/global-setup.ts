@@ -81,7 +81,10 @@ export default async function setup(project: TestProject) {
   return async () => {
     const c = new pg.Client({ connectionString: adminUrl });
     await c.connect();
-    const dbs = await c.query<{ datname: string }>(`select datname from pg_database where starts_with(datname, $1) order by length(datname) desc`, [template]);
+    const dbs = await c.query<{ datname: string }>(
+      `select datname from pg_database where starts_with(datname, $1) order by length(datname) desc`,
+      [template],
+    );
     for (const { datname } of dbs.rows) await c.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
     await c.end();
     for (const fn of teardownFns) await fn();

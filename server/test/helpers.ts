@@ -63,17 +63,28 @@ export function testPasswordHashOnce(): Promise<string> {
   return testPasswordHash;
 }
 
-export async function createTestApp(opts: {
-  env?: Record<string, string>;
-  boss?: boolean;
-  /** Extra routes registered on the app before it is ready (e.g. a route that throws). */
-  routes?: (app: FastifyInstance) => void | Promise<void>;
-  /** Receives the app's log lines (JSON), at level TEST_LOG_LEVEL or 'info'. */
-  logStream?: { write(line: string): void };
-} = {}): Promise<TestContext> {
+export async function createTestApp(
+  opts: {
+    env?: Record<string, string>;
+    boss?: boolean;
+    /** Extra routes registered on the app before it is ready (e.g. a route that throws). */
+    routes?: (app: FastifyInstance) => void | Promise<void>;
+    /** Receives the app's log lines (JSON), at level TEST_LOG_LEVEL or 'info'. */
+    logStream?: { write(line: string): void };
+  } = {},
+): Promise<TestContext> {
   const db = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000', WEB_DIST: '/nonexistent', DATABASE_URL: db.url, ...opts.env });
-  const logger = opts.logStream ? pino({ level: process.env.TEST_LOG_LEVEL ?? 'info' }, opts.logStream) : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://localhost:3000',
+    WEB_DIST: '/nonexistent',
+    DATABASE_URL: db.url,
+    ...opts.env,
+  });
+  const logger = opts.logStream
+    ? pino({ level: process.env.TEST_LOG_LEVEL ?? 'info' }, opts.logStream)
+    : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const orm = await MikroORM.init(ormConfig(db.url, { logger: () => {}, pool: { min: 0, max: 5 } }));
   const boss = opts.boss ? await startBoss(db.url, logger, { supervise: false }) : null;
   const app = await buildApp({ config, orm, boss, logger });
@@ -115,7 +126,11 @@ export async function createOrg(ctx: TestContext, opts: { name?: string; maxUser
   return { organization, admin: user };
 }
 
-export async function createUser(ctx: TestContext, organizationId: string, opts: Partial<Pick<IUser, 'role' | 'status' | 'deleted' | 'firstName' | 'lastName'>> & { email?: string } = {}) {
+export async function createUser(
+  ctx: TestContext,
+  organizationId: string,
+  opts: Partial<Pick<IUser, 'role' | 'status' | 'deleted' | 'firstName' | 'lastName'>> & { email?: string } = {},
+) {
   const em = ctx.em();
   const user = em.create(User, {
     organization: organizationId,
@@ -150,12 +165,23 @@ export class TestClient {
   bearer: string | null = null;
   /** Echo the CSRF cookie in x-csrf-token on state-changing calls (switch off to test the refusal). */
   sendCsrf = true;
-  constructor(private readonly app: FastifyInstance, public ip = '10.0.0.1') {}
+  constructor(
+    private readonly app: FastifyInstance,
+    public ip = '10.0.0.1',
+  ) {}
 
-  async request(method: InjectOptions['method'], url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  async request(
+    method: InjectOptions['method'],
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> {
     const h: Record<string, string> = { ...headers };
     if (this.bearer) h.authorization = `Bearer ${this.bearer}`;
-    if (Object.keys(this.cookies).length) h.cookie = Object.entries(this.cookies).map(([k, v]) => `${k}=${v}`).join('; ');
+    if (Object.keys(this.cookies).length)
+      h.cookie = Object.entries(this.cookies)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('; ');
     if (method !== 'GET' && this.sendCsrf && this.cookies.ds_csrf && !('x-csrf-token' in h)) h['x-csrf-token'] = this.cookies.ds_csrf;
     const res = await this.app.inject({ method, url, payload: body as InjectOptions['payload'], headers: h, remoteAddress: this.ip });
     for (const c of res.cookies) {

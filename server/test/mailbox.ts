@@ -12,7 +12,9 @@ export interface FakeGraphLike {
 /** Working hours that never close (a send window that moves nothing). */
 export const ALL_WEEK_HOURS: NonNullable<FakeMailUser['workingHours']> = {
   daysOfWeek: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'],
-  startTime: '00:00:00.0000000', endTime: '23:59:00.0000000', timeZone: { name: 'UTC' },
+  startTime: '00:00:00.0000000',
+  endTime: '23:59:00.0000000',
+  timeZone: { name: 'UTC' },
 };
 
 /**
@@ -21,7 +23,10 @@ export const ALL_WEEK_HOURS: NonNullable<FakeMailUser['workingHours']> = {
  * the callback sent the browser (throws when a step does not answer as Microsoft and we do).
  */
 export async function connectMailbox(
-  client: TestClient, fake: FakeGraphLike, mail: string, opts: { workingHours?: NonNullable<FakeMailUser['workingHours']> } = {},
+  client: TestClient,
+  fake: FakeGraphLike,
+  mail: string,
+  opts: { workingHours?: NonNullable<FakeMailUser['workingHours']> } = {},
 ): Promise<URL> {
   if (opts.workingHours) fake.addUser({ mail, workingHours: opts.workingHours });
   const start = await client.post('/api/v1/user/o365-integration', {});

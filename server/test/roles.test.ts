@@ -29,16 +29,34 @@ function freePort(): Promise<number> {
   });
 }
 
-interface Proc { child: ChildProcess; output: () => string }
+interface Proc {
+  child: ChildProcess;
+  output: () => string;
+}
 
 function start(role: 'api' | 'worker', dbUrl: string, port: number): Proc {
   let out = '';
   const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts'), '--role', role], {
-    env: { ...process.env, DATABASE_URL: dbUrl, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info', NODE_ENV: 'production', REALTIME_SECRET: 'roles-test-realtime-secret-0123456789abcdef', SECRETS_KEY: 'roles-test-secrets-key-0123456789abcdef', WEB_DIST: '/nonexistent' },
+    env: {
+      ...process.env,
+      DATABASE_URL: dbUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'production',
+      REALTIME_SECRET: 'roles-test-realtime-secret-0123456789abcdef',
+      SECRETS_KEY: 'roles-test-secrets-key-0123456789abcdef',
+      WEB_DIST: '/nonexistent',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
   return { child, output: () => out };
 }
 
@@ -46,8 +64,14 @@ async function stop(p: Proc | null) {
   if (!p || p.child.exitCode !== null) return;
   p.child.kill('SIGTERM');
   await new Promise<void>((resolve) => {
-    const t = setTimeout(() => { p.child.kill('SIGKILL'); resolve(); }, 15_000);
-    p.child.once('exit', () => { clearTimeout(t); resolve(); });
+    const t = setTimeout(() => {
+      p.child.kill('SIGKILL');
+      resolve();
+    }, 15_000);
+    p.child.once('exit', () => {
+      clearTimeout(t);
+      resolve();
+    });
   });
 }
 
@@ -63,14 +87,24 @@ describe('separate API and worker processes', () => {
     [apiPort, workerPort] = [await freePort(), await freePort()];
     api = start('api', db.url, apiPort);
     worker = start('worker', db.url, workerPort);
-    await eventually(async () => (worker!.output().includes('worker started') ? true : undefined), 'the worker to start', 60_000).catch((e) => { throw new Error(`${e.message}\n${worker!.output()}`); });
-    await eventually(async () => {
-      try {
-        return (await fetch(`http://127.0.0.1:${apiPort}/health`)).ok ? true : undefined;
-      } catch {
-        return undefined;
-      }
-    }, 'the API to answer', 60_000).catch((e) => { throw new Error(`${e.message}\n${api!.output()}`); });
+    await eventually(async () => (worker!.output().includes('worker started') ? true : undefined), 'the worker to start', 60_000).catch(
+      (e) => {
+        throw new Error(`${e.message}\n${worker!.output()}`);
+      },
+    );
+    await eventually(
+      async () => {
+        try {
+          return (await fetch(`http://127.0.0.1:${apiPort}/health`)).ok ? true : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      'the API to answer',
+      60_000,
+    ).catch((e) => {
+      throw new Error(`${e.message}\n${api!.output()}`);
+    });
   });
   afterAll(async () => {
     await stop(api);
@@ -87,13 +121,26 @@ describe('separate API and worker processes', () => {
     const boss = await startBoss(db.url, pino({ level: 'silent' }), { supervise: false });
     try {
       const { organization, user } = await createOrganizationWithAdmin(orm.em.fork(), {
-        organizationName: 'Roles Co', email: 'roles-admin@example.com', firstName: 'Rae', lastName: 'Roles', maxUser: 5, passwordHash: await testPasswordHashOnce(),
+        organizationName: 'Roles Co',
+        email: 'roles-admin@example.com',
+        firstName: 'Rae',
+        lastName: 'Roles',
+        maxUser: 5,
+        passwordHash: await testPasswordHashOnce(),
       });
       // A real HTTP client against the API process (bearer token, as the add-in and extension do).
-      const login = await fetch(`http://127.0.0.1:${apiPort}/api/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'roles-admin@example.com', password: 'Secret123', label: 'roles test' }) });
+      const login = await fetch(`http://127.0.0.1:${apiPort}/api/v1/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'roles-admin@example.com', password: 'Secret123', label: 'roles test' }),
+      });
       expect(login.status, await login.clone().text()).toBe(200);
       const bearer = (await login.json()).token as string;
-      const token = (await (await fetch(`http://127.0.0.1:${apiPort}/api/v1/notifications/token`, { headers: { authorization: `Bearer ${bearer}` } })).json()).token as string;
+      const token = (
+        await (
+          await fetch(`http://127.0.0.1:${apiPort}/api/v1/notifications/token`, { headers: { authorization: `Bearer ${bearer}` } })
+        ).json()
+      ).token as string;
       const s = await openSocket(`ws://127.0.0.1:${apiPort}/api/v1/realtime`);
       s.send({ type: 'auth', token });
       await s.next('ready');
@@ -102,10 +149,20 @@ describe('separate API and worker processes', () => {
 
       // The execution waits in its queue (it may start only in an hour, so no handler takes it). Its
       // dead letter, handled by the worker process, turns it into an error and a notice.
-      const [started] = await createExecutions(orm.em.fork(), boss, { organizationId: organization.id, createdById: user.id, type: 'score', entityType: 'company', targets: [{ entityId: null }], startAfter: new Date(Date.now() + 3_600_000) });
+      const [started] = await createExecutions(orm.em.fork(), boss, {
+        organizationId: organization.id,
+        createdById: user.id,
+        type: 'score',
+        entityType: 'company',
+        targets: [{ entityId: null }],
+        startAfter: new Date(Date.now() + 3_600_000),
+      });
       await boss.send(EXECUTION_DEAD_LETTER_QUEUE, { executionId: started.executionId, organizationId: organization.id, type: 'score' });
       const events = await s.waitForEvents((e) => e.some((x) => x.kind === 'notification.created'), 30_000);
-      expect(events.find((e) => e.kind === 'notification.created')!.data as NotificationDto).toMatchObject({ level: 'error', message: 'Score execution failed: The execution failed unexpectedly.' });
+      expect(events.find((e) => e.kind === 'notification.created')!.data as NotificationDto).toMatchObject({
+        level: 'error',
+        message: 'Score execution failed: The execution failed unexpectedly.',
+      });
       expect(events.some((e) => e.kind === 'execution.updated' && (e.data as { status: string }).status === 'error')).toBe(true);
       await s.close();
     } finally {
@@ -118,11 +175,23 @@ describe('separate API and worker processes', () => {
     const port = await freePort();
     let out = '';
     const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts'), '--role', 'api'], {
-      env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', REALTIME_SECRET: '', WEB_DIST: '/nonexistent' },
+      env: {
+        ...process.env,
+        DATABASE_URL: db.url,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        NODE_ENV: 'production',
+        REALTIME_SECRET: '',
+        WEB_DIST: '/nonexistent',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout!.on('data', (d) => { out += d; });
-    child.stderr!.on('data', (d) => { out += d; });
+    child.stdout!.on('data', (d) => {
+      out += d;
+    });
+    child.stderr!.on('data', (d) => {
+      out += d;
+    });
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
     expect(out).toContain('REALTIME_SECRET is required in production');

@@ -34,23 +34,41 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts `main.ts` on `databaseUrl` and waits until it answers /health (api, both) or says 'worker started' (worker). */
-export async function startServerProcess(databaseUrl: string, env: Record<string, string>, role: 'both' | 'api' | 'worker' = 'both'): Promise<ServerProcess> {
+export async function startServerProcess(
+  databaseUrl: string,
+  env: Record<string, string>,
+  role: 'both' | 'api' | 'worker' = 'both',
+): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts'), '--role', role], {
     env: {
-      ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', WEB_DIST: '/nonexistent', ...env,
-      DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url,
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      WEB_DIST: '/nonexistent',
+      ...env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const alive = () => child.exitCode === null && child.signalCode === null;
   const p: ServerProcess = {
-    url, child, exited, alive,
+    url,
+    child,
+    exited,
+    alive,
     output: () => out,
     async kill() {
       if (alive()) child.kill('SIGKILL');
@@ -58,15 +76,19 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
     },
   };
   try {
-    await eventually(async () => {
-      if (!alive()) throw new Error(`the server process exited (${child.exitCode ?? child.signalCode}):\n${out}`);
-      if (role === 'worker') return out.includes('worker started') ? true : undefined;
-      try {
-        return (await fetch(`${url}/health`)).ok ? true : undefined;
-      } catch {
-        return undefined;
-      }
-    }, `the ${role} process to start`, 90_000);
+    await eventually(
+      async () => {
+        if (!alive()) throw new Error(`the server process exited (${child.exitCode ?? child.signalCode}):\n${out}`);
+        if (role === 'worker') return out.includes('worker started') ? true : undefined;
+        try {
+          return (await fetch(`${url}/health`)).ok ? true : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      `the ${role} process to start`,
+      90_000,
+    );
   } catch (err) {
     await p.kill();
     throw new Error(`${(err as Error).message}\n${out}`, { cause: err });
@@ -76,11 +98,16 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
 
 /** An HTTP client of a server process with a bearer token (no cookies, no CSRF header needed). */
 export class BearerClient {
-  private constructor(public readonly url: string, public readonly token: string) {}
+  private constructor(
+    public readonly url: string,
+    public readonly token: string,
+  ) {}
 
   static async signIn(url: string, email: string, password = TEST_PASSWORD): Promise<BearerClient> {
     const res = await fetch(`${url}/api/v1/auth/token`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password, label: 'test' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password, label: 'test' }),
     });
     if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
     return new BearerClient(url, ((await res.json()) as { token: string }).token);
@@ -120,36 +147,59 @@ export const csvRows = (from: number, to: number) => {
  * response (a server that answers early stops the upload).
  */
 export function streamUpload(
-  url: string, token: string, listId: string, rows: number, pauseAt: number, whilePaused: () => Promise<void>,
+  url: string,
+  token: string,
+  listId: string,
+  rows: number,
+  pauseAt: number,
+  whilePaused: () => Promise<void>,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const boundary = `----ds${randomUUID().replace(/-/g, '')}`;
   const field = (k: string, v: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = http.request(`${url}/api/v1/list-company/source`, {
-      method: 'POST',
-      agent: false,
-      headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' },
-    }, (res) => {
-      answered = true;
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => { text += d; });
-      res.on('end', () => {
-        req.destroy();
-        try {
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> });
-        } catch {
-          reject(new Error(`not JSON (${res.statusCode}): ${text.slice(0, 300)}`));
-        }
-      });
+    const req = http.request(
+      `${url}/api/v1/list-company/source`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'transfer-encoding': 'chunked',
+        },
+      },
+      (res) => {
+        answered = true;
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => {
+          text += d;
+        });
+        res.on('end', () => {
+          req.destroy();
+          try {
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> });
+          } catch {
+            reject(new Error(`not JSON (${res.statusCode}): ${text.slice(0, 300)}`));
+          }
+        });
+      },
+    );
+    req.on('error', (e) => {
+      if (!answered) reject(e);
     });
-    req.on('error', (e) => { if (!answered) reject(e); });
-    const write = (s: string) => new Promise<void>((ok) => { if (answered || req.destroyed) return ok(); req.write(s, () => ok()); });
+    const write = (s: string) =>
+      new Promise<void>((ok) => {
+        if (answered || req.destroyed) return ok();
+        req.write(s, () => ok());
+      });
     void (async () => {
       const mapping = JSON.stringify({ mapping: { name: 'Company', website: 'Website' } });
       await write(field('listCompanyId', listId) + field('intentionSourceId', 'csv') + field('source', mapping));
-      await write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="companies.csv"\r\nContent-Type: text/csv\r\n\r\nCompany,Website\n`);
+      await write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="companies.csv"\r\nContent-Type: text/csv\r\n\r\nCompany,Website\n`,
+      );
       for (let i = 0; i < pauseAt; i += 5_000) await write(csvRows(i, Math.min(i + 5_000, pauseAt)));
       await whilePaused();
       for (let i = pauseAt; i < rows; i += 5_000) await write(csvRows(i, Math.min(i + 5_000, rows)));
@@ -161,7 +211,16 @@ export function streamUpload(
 
 /** Waits until a CSV import's COPY runs on `admin`'s database (fed by `streamUpload`, it waits for the rest of the file). */
 export async function importCopyRunning(admin: pg.Client): Promise<void> {
-  await eventually(async () => ((await admin.query(
-    `select 1 from pg_stat_activity where datname = current_database() and application_name = 'dealscout-import' and query ilike 'copy%'`,
-  )).rowCount ? true : undefined), 'the COPY of the import to run', 30_000);
+  await eventually(
+    async () =>
+      (
+        await admin.query(
+          `select 1 from pg_stat_activity where datname = current_database() and application_name = 'dealscout-import' and query ilike 'copy%'`,
+        )
+      ).rowCount
+        ? true
+        : undefined,
+    'the COPY of the import to run',
+    30_000,
+  );
 }

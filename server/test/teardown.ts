@@ -5,8 +5,18 @@
  */
 export async function boundedTeardown(step: Promise<unknown>, what: string, ms = 10_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), ms); });
-  const outcome = await Promise.race([step.then(() => 'done' as const, (e: unknown) => { throw e; }), late]).finally(() => clearTimeout(timer));
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  const outcome = await Promise.race([
+    step.then(
+      () => 'done' as const,
+      (e: unknown) => {
+        throw e;
+      },
+    ),
+    late,
+  ]).finally(() => clearTimeout(timer));
   if (outcome === 'late') {
     process.stderr.write(`teardown: ${what} did not finish within ${ms} ms; going on (its connections end with the test database)\n`);
     step.catch(() => {});

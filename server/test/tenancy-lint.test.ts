@@ -12,7 +12,18 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 function problems(code: string): string[] {
   const linter = new Linter({ configType: 'flat' });
-  return linter.verify(code, [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser }, rules: { 'no-restricted-syntax': ['error', ...tenancySyntax] } }], 'x.ts')
+  return linter
+    .verify(
+      code,
+      [
+        {
+          files: ['**/*.ts'],
+          languageOptions: { parser: tseslint.parser as Linter.Parser },
+          rules: { 'no-restricted-syntax': ['error', ...tenancySyntax] },
+        },
+      ],
+      'x.ts',
+    )
     .map((m) => m.message);
 }
 
@@ -22,7 +33,7 @@ describe('lint: raw SQL and the tenant filter go through db/sql.ts', () => {
     ['req.em.execute', "await req.em.execute<{ id: string }[]>('select id from company');"],
     ['a connection', "const conn = em.getConnection(); await conn.execute('select 1');"],
     ['kysely', "await em.getKysely().selectFrom('company').selectAll().execute();"],
-    ['a query builder', "await em.createQueryBuilder(Company).where({ id }).getResult();"],
+    ['a query builder', 'await em.createQueryBuilder(Company).where({ id }).getResult();'],
     ['knex.raw', "await knex.raw('select 1');"],
     ['filters: false', 'await em.find(User, { email }, { filters: false });'],
     ['filters: { tenant: false }', "await em.findOne(Session, { tokenHash }, { populate: ['user'], filters: { tenant: false } });"],
@@ -38,15 +49,22 @@ describe('lint: raw SQL and the tenant filter go through db/sql.ts', () => {
     ['tenantSql', "await tenantSql(em, organizationId).all('select id from company where organization_id = ?', [organizationId]);"],
     ['scopedTo', 'await em.find(User, { email }, scopedTo(organizationId));'],
     ['crossTenant', "await em.findOne(User, { email }, crossTenant('sign-in'));"],
-    ['the tenant filter with its organization', "await em.find(User, {}, { filters: { tenant: { organizationId } } });"],
+    ['the tenant filter with its organization', 'await em.find(User, {}, { filters: { tenant: { organizationId } } });'],
   ])('lets %s pass', (_name, code) => {
     expect(problems(code)).toEqual([]);
   });
 
   it('applies to every server source file but db/sql.ts and tests', async () => {
     const eslint = new ESLint({ cwd: root });
-    const rule = async (file: string) => ((await eslint.calculateConfigForFile(path.join(root, file))) as { rules?: Record<string, unknown> }).rules?.['no-restricted-syntax'];
-    for (const file of ['server/src/modules/records/records.service.ts', 'server/src/jobs/cleanup.job.ts', 'server/src/modules/auth/auth.plugin.ts', 'server/src/app.ts', 'server/src/modules/some-new-module/new.routes.ts']) {
+    const rule = async (file: string) =>
+      ((await eslint.calculateConfigForFile(path.join(root, file))) as { rules?: Record<string, unknown> }).rules?.['no-restricted-syntax'];
+    for (const file of [
+      'server/src/modules/records/records.service.ts',
+      'server/src/jobs/cleanup.job.ts',
+      'server/src/modules/auth/auth.plugin.ts',
+      'server/src/app.ts',
+      'server/src/modules/some-new-module/new.routes.ts',
+    ]) {
       expect(JSON.stringify(await rule(file)), file).toContain('getConnection');
     }
     expect(JSON.stringify((await rule('server/src/db/sql.ts')) ?? null)).not.toContain('getConnection');
@@ -57,25 +75,59 @@ describe('lint: raw SQL and the tenant filter go through db/sql.ts', () => {
 describe('lint: the server rooms import downward only (lib < db < jobs < providers < plugins < modules < composition root)', () => {
   const restricted = async (file: string, code: string) => {
     // Without type information (the import rule needs none; building the program takes ~40 s).
-    const eslint = new ESLint({ cwd: root, overrideConfig: { languageOptions: { parserOptions: { projectService: false } }, rules: { '@typescript-eslint/no-floating-promises': 'off' } } });
+    const eslint = new ESLint({
+      cwd: root,
+      overrideConfig: {
+        languageOptions: { parserOptions: { projectService: false } },
+        rules: { '@typescript-eslint/no-floating-promises': 'off' },
+      },
+    });
     const [r] = await eslint.lintText(code, { filePath: path.join(root, file) });
     return r.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.line);
   };
   it.each([
     ['db imports a module', 'server/src/db/embedded.ts', "import { User } from '../modules/users/user.entity';\nexport const x = User;\n"],
     ['jobs import the entity list', 'server/src/jobs/boss.ts', "import { entities } from '../entities';\nexport const x = entities;\n"],
-    ['a module imports the composition root', 'server/src/modules/records/export.ts', "import { entities } from '../../entities';\nexport const x = entities;\n"],
-    ['a module imports a tool', 'server/src/modules/records/export.ts', "import { seedDemo } from '../../tools/demo';\nexport const x = seedDemo;\n"],
+    [
+      'a module imports the composition root',
+      'server/src/modules/records/export.ts',
+      "import { entities } from '../../entities';\nexport const x = entities;\n",
+    ],
+    [
+      'a module imports a tool',
+      'server/src/modules/records/export.ts',
+      "import { seedDemo } from '../../tools/demo';\nexport const x = seedDemo;\n",
+    ],
     ['lib imports db', 'server/src/lib/tokens.ts', "import { tenantSql } from '../db/sql';\nexport const t = tenantSql;\n"],
-    ['config imports a provider', 'server/src/config.ts', "import { outboundFetchFor } from './providers/web/outbound';\nexport const t = outboundFetchFor;\n"],
-    ['a plugin imports a module at run time', 'server/src/plugins/types.ts', "import { User } from '../modules/users/user.entity';\nexport const u = User;\n"],
+    [
+      'config imports a provider',
+      'server/src/config.ts',
+      "import { outboundFetchFor } from './providers/web/outbound';\nexport const t = outboundFetchFor;\n",
+    ],
+    [
+      'a plugin imports a module at run time',
+      'server/src/plugins/types.ts',
+      "import { User } from '../modules/users/user.entity';\nexport const u = User;\n",
+    ],
   ])('refuses: %s', async (_name, file, code) => {
     expect(await restricted(file, code)).toEqual([1]);
   });
   it.each([
-    ['a module imports db, jobs, lib and another module', 'server/src/modules/records/export.ts', "import { tenantSql } from '../../db/sql';\nimport { defineJob } from '../../jobs/definitions';\nimport { sha256 } from '../../lib/tokens';\nimport { User } from '../users/user.entity';\nexport const x = [tenantSql, defineJob, sha256, User];\n"],
-    ['a plugin imports module types', 'server/src/plugins/types.ts', "import type { IUser } from '../modules/users/user.entity';\nexport type X = IUser;\n"],
-    ['the composition root imports everything', 'server/src/entities.ts', "import { User } from './modules/users/user.entity';\nimport { tenantSql } from './db/sql';\nexport const x = [User, tenantSql];\n"],
+    [
+      'a module imports db, jobs, lib and another module',
+      'server/src/modules/records/export.ts',
+      "import { tenantSql } from '../../db/sql';\nimport { defineJob } from '../../jobs/definitions';\nimport { sha256 } from '../../lib/tokens';\nimport { User } from '../users/user.entity';\nexport const x = [tenantSql, defineJob, sha256, User];\n",
+    ],
+    [
+      'a plugin imports module types',
+      'server/src/plugins/types.ts',
+      "import type { IUser } from '../modules/users/user.entity';\nexport type X = IUser;\n",
+    ],
+    [
+      'the composition root imports everything',
+      'server/src/entities.ts',
+      "import { User } from './modules/users/user.entity';\nimport { tenantSql } from './db/sql';\nexport const x = [User, tenantSql];\n",
+    ],
   ])('allows: %s', async (_name, file, code) => {
     expect(await restricted(file, code)).toEqual([]);
   });

@@ -33,15 +33,18 @@ describe('tenancy of the schema', () => {
   const owned = () => tables.filter((t) => !globalTables.includes(t));
 
   /** Every index of the public schema with its columns in order (expressions as null). */
-  const indexes = async () => (await db.query<{ table: string; index: string; columns: (string | null)[]; primary: boolean; partial: boolean }>(
-    `select t.relname as "table", i.relname as index, x.indisprimary as primary, x.indpred is not null as partial,
+  const indexes = async () =>
+    (
+      await db.query<{ table: string; index: string; columns: (string | null)[]; primary: boolean; partial: boolean }>(
+        `select t.relname as "table", i.relname as index, x.indisprimary as primary, x.indpred is not null as partial,
             array(select a.attname::text from unnest(x.indkey[0:x.indnkeyatts - 1]) with ordinality k(n, o) left join pg_attribute a on a.attrelid = t.oid and a.attnum = k.n order by k.o) as columns
        from pg_index x
        join pg_class t on t.oid = x.indrelid
        join pg_class i on i.oid = x.indexrelid
        join pg_namespace n on n.oid = t.relnamespace
       where n.nspname = 'public'`,
-  )).rows;
+      )
+    ).rows;
 
   it('finds the tables, and the documented global ones exist', () => {
     expect(tables.length).toBeGreaterThan(globalTables.length);
@@ -57,10 +60,17 @@ describe('tenancy of the schema', () => {
         where table_schema = 'public' and column_name = 'organization_id'`,
     );
     const byTable = new Map(res.rows.map((r) => [r.table, r]));
-    const [{ data_type: orgIdType }] = (await db.query(`select data_type from information_schema.columns where table_schema = 'public' and table_name = 'organization' and column_name = 'id'`)).rows;
+    const [{ data_type: orgIdType }] = (
+      await db.query(
+        `select data_type from information_schema.columns where table_schema = 'public' and table_name = 'organization' and column_name = 'id'`,
+      )
+    ).rows;
     for (const t of owned()) {
       const col = byTable.get(t);
-      expect(col, `${t} has no organization_id: give its entity \`organization: () => p.manyToOne(Organization)\` (NOT NULL, in its migration too), or, if it really belongs to no organization, list it in globalTables (server/src/db/entities.ts) with the reason`).toBeDefined();
+      expect(
+        col,
+        `${t} has no organization_id: give its entity \`organization: () => p.manyToOne(Organization)\` (NOT NULL, in its migration too), or, if it really belongs to no organization, list it in globalTables (server/src/db/entities.ts) with the reason`,
+      ).toBeDefined();
       expect(col!.nullable, `${t}.organization_id is nullable`).toBe('NO');
       expect(col!.type, `${t}.organization_id type`).toBe(orgIdType);
     }
@@ -68,7 +78,11 @@ describe('tenancy of the schema', () => {
 
   it('every organization-owned table has an index whose first column is organization_id', async () => {
     const indexed = new Set((await indexes()).filter((i) => i.columns[0] === 'organization_id' && !i.partial).map((i) => i.table));
-    for (const t of owned()) expect(indexed.has(t), `${t}: no index leading with organization_id: add indexes: [{ properties: ['organization', …] }] to its entity and the index to a migration`).toBe(true);
+    for (const t of owned())
+      expect(
+        indexed.has(t),
+        `${t}: no index leading with organization_id: add indexes: [{ properties: ['organization', …] }] to its entity and the index to a migration`,
+      ).toBe(true);
   });
 
   // GitLab's sharding-key check, for distributing by organization_id (Citus): every index and
@@ -92,10 +106,16 @@ describe('tenancy of the schema', () => {
       // The primary key on a random uuid is the row's identity; the (organization_id, id) unique beside it is what foreign keys and Citus use.
       .filter((i) => !(i.primary && i.columns.length === 1 && i.columns[0] === 'id'))
       .filter((i) => !(i.index in INDEX_EXCEPTIONS));
-    expect(wrong.map((i) => `${i.table}.${i.index} (${i.columns.join(', ')}): put organization_id first (indexes/uniques: [{ properties: ['organization', …] }] in the entity, or the migration that writes it), or list it in INDEX_EXCEPTIONS in server/test/tenancy.test.ts with the reason`)).toEqual([]);
+    expect(
+      wrong.map(
+        (i) =>
+          `${i.table}.${i.index} (${i.columns.join(', ')}): put organization_id first (indexes/uniques: [{ properties: ['organization', …] }] in the entity, or the migration that writes it), or list it in INDEX_EXCEPTIONS in server/test/tenancy.test.ts with the reason`,
+      ),
+    ).toEqual([]);
     // An exception that no longer exists is dropped from the list.
     const names = new Set((await indexes()).map((i) => i.index));
-    for (const name of Object.keys(INDEX_EXCEPTIONS)) expect(names.has(name), `INDEX_EXCEPTIONS names ${name}, which no longer exists`).toBe(true);
+    for (const name of Object.keys(INDEX_EXCEPTIONS))
+      expect(names.has(name), `INDEX_EXCEPTIONS names ${name}, which no longer exists`).toBe(true);
   });
 
   it('every foreign key between tenant tables includes organization_id on both sides', async () => {
@@ -113,7 +133,12 @@ describe('tenancy of the schema', () => {
       const i = r.cols.indexOf('organization_id');
       return i < 0 || r.refcols[i] !== 'organization_id';
     });
-    expect(wrong.map((r) => `${bare(r.table)}.${r.name} (${r.cols.join(', ')}) → ${bare(r.target)} (${r.refcols.join(', ')}): make it (organization_id, ${r.cols.filter((c) => c !== 'organization_id').join(', ')}) → ${bare(r.target)} (organization_id, id) in a migration (with ON DELETE SET NULL (column) for a nullable reference) and list it in HAND_WRITTEN_FOREIGN_KEYS (server/src/db/hand-written.ts)`)).toEqual([]);
+    expect(
+      wrong.map(
+        (r) =>
+          `${bare(r.table)}.${r.name} (${r.cols.join(', ')}) → ${bare(r.target)} (${r.refcols.join(', ')}): make it (organization_id, ${r.cols.filter((c) => c !== 'organization_id').join(', ')}) → ${bare(r.target)} (organization_id, id) in a migration (with ON DELETE SET NULL (column) for a nullable reference) and list it in HAND_WRITTEN_FOREIGN_KEYS (server/src/db/hand-written.ts)`,
+      ),
+    ).toEqual([]);
   });
 
   it('every organization-owned table has a foreign key from organization_id to organization(id)', async () => {
@@ -133,8 +158,11 @@ describe('tenancy of the schema', () => {
   it('the database refuses a row of one organization pointing at a row of another', async () => {
     const a = await createOrg(ctx, { name: 'Org A' });
     const b = await createOrg(ctx, { name: 'Org B' });
-    const insert = (org: string, user: string) => db.query(
-      `insert into table_layout (id, organization_id, user_id, entity_type, name, columns, created_at, updated_at) values (gen_random_uuid(), $1, $2, 'company', 'x', '[]', now(), now())`, [org, user]);
+    const insert = (org: string, user: string) =>
+      db.query(
+        `insert into table_layout (id, organization_id, user_id, entity_type, name, columns, created_at, updated_at) values (gen_random_uuid(), $1, $2, 'company', 'x', '[]', now(), now())`,
+        [org, user],
+      );
     await expect(insert(b.organization.id, a.admin.id)).rejects.toThrow(/table_layout_user_id_foreign/);
     await insert(a.organization.id, a.admin.id);
   });
@@ -148,16 +176,29 @@ describe('tenancy of the schema', () => {
 
   it('the migrations and the entities describe the same schema (except the indexes, triggers, columns and foreign keys written by hand)', async () => {
     const diff = await ctx.orm.schema.getUpdateSchemaSQL({ wrap: false });
-    const statements = diff.split(';').map((s) => s.trim()).filter(Boolean);
-    expect(statements.sort()).toEqual([
-      ...HAND_WRITTEN_INDEXES.map((n) => `drop index "${n}"`),
-      ...HAND_WRITTEN_TRIGGERS.flatMap((t) => [`drop trigger if exists "${t.name}" on "${t.table}"`, `drop function if exists "${t.table}_${t.name}_fn"()`]),
-      ...[...new Set(HAND_WRITTEN_COLUMNS.map((c) => c.table))].map((table) => `alter table "${table}" ${HAND_WRITTEN_COLUMNS.filter((c) => c.table === table).map((c) => `drop column "${c.column}"`).join(', ')}`),
-      ...HAND_WRITTEN_FOREIGN_KEYS.flatMap((f) => [
-        `alter table "${f.table}" drop constraint "${f.table}_${f.column}_foreign"`,
-        `alter table "${f.table}" add constraint "${f.table}_${f.column}_foreign" foreign key ("${f.column}") references "${f.target}" ("id")${f.onDelete === 'no action' ? '' : ` on delete ${f.onDelete}`}`,
-      ]),
-    ].sort());
+    const statements = diff
+      .split(';')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    expect(statements.sort()).toEqual(
+      [
+        ...HAND_WRITTEN_INDEXES.map((n) => `drop index "${n}"`),
+        ...HAND_WRITTEN_TRIGGERS.flatMap((t) => [
+          `drop trigger if exists "${t.name}" on "${t.table}"`,
+          `drop function if exists "${t.table}_${t.name}_fn"()`,
+        ]),
+        ...[...new Set(HAND_WRITTEN_COLUMNS.map((c) => c.table))].map(
+          (table) =>
+            `alter table "${table}" ${HAND_WRITTEN_COLUMNS.filter((c) => c.table === table)
+              .map((c) => `drop column "${c.column}"`)
+              .join(', ')}`,
+        ),
+        ...HAND_WRITTEN_FOREIGN_KEYS.flatMap((f) => [
+          `alter table "${f.table}" drop constraint "${f.table}_${f.column}_foreign"`,
+          `alter table "${f.table}" add constraint "${f.table}_${f.column}_foreign" foreign key ("${f.column}") references "${f.target}" ("id")${f.onDelete === 'no action' ? '' : ` on delete ${f.onDelete}`}`,
+        ]),
+      ].sort(),
+    );
   });
 
   it('a query on a tenant entity without an organization fails loudly instead of reading across tenants', async () => {

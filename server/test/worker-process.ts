@@ -4,7 +4,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { eventually } from './execution-harness';
 
-export interface WorkerProcess { child: ChildProcess; output(): string; exited: Promise<number | null> }
+export interface WorkerProcess {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
 
 /**
  * Starts a worker process on `databaseUrl` with `env` added to this process's environment, and
@@ -16,8 +20,12 @@ export async function startWorkerProcess(databaseUrl: string, env: Record<string
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const w = { child, output: () => out, exited };
   try {

@@ -36,38 +36,47 @@ export async function openSocket(url: string): Promise<TestSocket> {
     ws.once('open', () => resolve());
     ws.once('error', reject);
   });
-  const waitUntil = <R>(check: () => R | undefined, what: string, timeoutMs: number) => new Promise<R>((resolve, reject) => {
-    const tryIt = () => {
-      const r = check();
-      if (r !== undefined) {
+  const waitUntil = <R>(check: () => R | undefined, what: string, timeoutMs: number) =>
+    new Promise<R>((resolve, reject) => {
+      const tryIt = () => {
+        const r = check();
+        if (r !== undefined) {
+          waiters.delete(tryIt);
+          clearTimeout(timer);
+          resolve(r);
+        } else if (ws.readyState === WebSocket.CLOSED) {
+          waiters.delete(tryIt);
+          clearTimeout(timer);
+          reject(new Error(`socket closed while waiting for ${what}; got ${JSON.stringify(messages).slice(0, 2000)}`));
+        }
+      };
+      const timer = setTimeout(() => {
         waiters.delete(tryIt);
-        clearTimeout(timer);
-        resolve(r);
-      } else if (ws.readyState === WebSocket.CLOSED) {
-        waiters.delete(tryIt);
-        clearTimeout(timer);
-        reject(new Error(`socket closed while waiting for ${what}; got ${JSON.stringify(messages).slice(0, 2000)}`));
-      }
-    };
-    const timer = setTimeout(() => { waiters.delete(tryIt); reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify(messages).slice(0, 2000)}`)); }, timeoutMs);
-    waiters.add(tryIt);
-    tryIt();
-  });
+        reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify(messages).slice(0, 2000)}`));
+      }, timeoutMs);
+      waiters.add(tryIt);
+      tryIt();
+    });
   const events = () => messages.flatMap((m) => (m.type === 'events' ? m.events : []));
   return {
     ws,
     messages,
     events,
     send: (msg) => ws.send(JSON.stringify(msg)),
-    next: <T extends RealtimeServerMessage['type']>(type: T, timeoutMs = 10_000) => waitUntil<Extract<RealtimeServerMessage, { type: T }>>(() => {
-      for (let i = consumed; i < messages.length; i++) {
-        if (messages[i].type === type) {
-          consumed = i + 1;
-          return messages[i] as Extract<RealtimeServerMessage, { type: T }>;
-        }
-      }
-      return undefined;
-    }, `a '${type}' message`, timeoutMs),
+    next: <T extends RealtimeServerMessage['type']>(type: T, timeoutMs = 10_000) =>
+      waitUntil<Extract<RealtimeServerMessage, { type: T }>>(
+        () => {
+          for (let i = consumed; i < messages.length; i++) {
+            if (messages[i].type === type) {
+              consumed = i + 1;
+              return messages[i] as Extract<RealtimeServerMessage, { type: T }>;
+            }
+          }
+          return undefined;
+        },
+        `a '${type}' message`,
+        timeoutMs,
+      ),
     waitForEvents: (pred, timeoutMs = 10_000) => waitUntil(() => (pred(events()) ? events() : undefined), 'events', timeoutMs),
     closed,
     async close() {

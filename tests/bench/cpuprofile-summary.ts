@@ -4,8 +4,19 @@
 //   node --import tsx tests/bench/cpuprofile-summary.ts DIR/CPU.*.cpuprofile [--top 25]
 import fs from 'node:fs';
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }
-interface Profile { nodes: Node[]; startTime: number; endTime: number; samples: number[]; timeDeltas: number[] }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+  children?: number[];
+}
+interface Profile {
+  nodes: Node[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
 
 const args = process.argv.slice(2);
 const ti = args.indexOf('--top');
@@ -22,7 +33,11 @@ function area(url: string, fn: string): string {
   if (url.startsWith('node:')) return 'node internals';
   const m = url.match(/\/(server|shared)\/src\/(.*?)(\/[^/]+)?$/);
   if (m) return `${m[1]}/src/${m[2].split('/').slice(0, 2).join('/')}`;
-  return url.replace(/^file:\/\//, '').split('/').slice(-2).join('/');
+  return url
+    .replace(/^file:\/\//, '')
+    .split('/')
+    .slice(-2)
+    .join('/');
 }
 
 for (const file of files) {
@@ -44,10 +59,20 @@ for (const file of files) {
   }
   const wall = (p.endTime - p.startTime) / 1e6;
   const idle = areaTime.get('(idle)') ?? 0;
-  console.log(`\n${file}: ${wall.toFixed(1)} s profiled, ${((total - idle) / 1e6).toFixed(2)} s busy (${(((total - idle) / total) * 100).toFixed(0)}%)`);
+  console.log(
+    `\n${file}: ${wall.toFixed(1)} s profiled, ${((total - idle) / 1e6).toFixed(2)} s busy (${(((total - idle) / total) * 100).toFixed(0)}%)`,
+  );
   const pctBusy = (us: number) => `${((us / Math.max(1, total - idle)) * 100).toFixed(1)}%`;
   console.log('By area (self time, share of busy time):');
-  for (const [k, v] of [...areaTime].filter(([k]) => k !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${pctBusy(v).padStart(6)}  ${(v / 1e3).toFixed(0).padStart(7)} ms  ${k}`);
+  for (const [k, v] of [...areaTime]
+    .filter(([k]) => k !== '(idle)')
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 15))
+    console.log(`  ${pctBusy(v).padStart(6)}  ${(v / 1e3).toFixed(0).padStart(7)} ms  ${k}`);
   console.log(`Top ${top} functions (self time):`);
-  for (const [k, v] of [...fnTime].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pctBusy(v).padStart(6)}  ${(v / 1e3).toFixed(0).padStart(7)} ms  ${k}`);
+  for (const [k, v] of [...fnTime]
+    .filter(([k]) => !k.startsWith('(idle)'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top))
+    console.log(`  ${pctBusy(v).padStart(6)}  ${(v / 1e3).toFixed(0).padStart(7)} ms  ${k}`);
 }

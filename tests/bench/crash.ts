@@ -68,10 +68,22 @@ const numArg = (argv: string[], name: string, def: number) => {
 };
 
 async function login(base: string, email: string): Promise<Record<string, string>> {
-  const res = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: SERVICES_PASSWORD }), signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: SERVICES_PASSWORD }),
+    signal: AbortSignal.timeout(30_000),
+  });
   if (!res.ok) throw new Error(`login: ${res.status} ${await res.text()}`);
   const { csrfToken } = (await res.json()) as { csrfToken: string };
-  return { 'content-type': 'application/json', cookie: res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; '), 'x-csrf-token': csrfToken };
+  return {
+    'content-type': 'application/json',
+    cookie: res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; '),
+    'x-csrf-token': csrfToken,
+  };
 }
 
 async function post(base: string, headers: Record<string, string>, p: string, body: unknown): Promise<{ status: number; text: string }> {
@@ -79,35 +91,65 @@ async function post(base: string, headers: Record<string, string>, p: string, bo
   return { status: res.status, text: await res.text() };
 }
 
-async function runOne(db: ServicesDb, kind: Kind, rows: number, latencyMs: number, killAfter: number, log: (m: string) => void): Promise<CrashRun> {
+async function runOne(
+  db: ServicesDb,
+  kind: Kind,
+  rows: number,
+  latencyMs: number,
+  killAfter: number,
+  log: (m: string) => void,
+): Promise<CrashRun> {
   const fake = await FakeOpenAiServer.start({ latencyMs, models: ['gpt-bench'] });
   const org = await createBenchOrg(db.url, `Bench Crash ${kind} ${Date.now()}`, 1);
   const sql = new pg.Client({ connectionString: db.url });
   await sql.connect();
   const procs: Proc[] = [];
   try {
-    await sql.query(`insert into company (id, organization_id, name, website, domain, created_at, updated_at)
+    await sql.query(
+      `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
       select gen_random_uuid(), $1::uuid, 'Crash Company ' || i, 'https://crash-' || i || '.example', 'crash-' || i || '.example', now(), now()
-        from generate_series(1, $2::int) i`, [org.id, rows]);
+        from generate_series(1, $2::int) i`,
+      [org.id, rows],
+    );
     // The product's settings (heartbeat 10 s, supervise 5 s, retry delay 5 s), model calls 50 at a time.
-    const env = { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-bench', LLM_ORG_CONCURRENCY: '50', LLM_ORG_RATE_PER_MINUTE: '0' };
+    const env = {
+      OPENAI_API_KEY: 'sk-bench',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_MODELS: 'gpt-bench',
+      LLM_ORG_CONCURRENCY: '50',
+      LLM_ORG_RATE_PER_MINUTE: '0',
+    };
     const api = await startApi(db.url, 'api', env);
     procs.push(api);
-    const startWorker = (name: string) => startProc(name, 'server/src/main.ts', ['--role', 'worker'], appEnv(db.url, { LOG_LEVEL: 'info', ...env }), (out) => out.includes('worker started'));
+    const startWorker = (name: string) =>
+      startProc(name, 'server/src/main.ts', ['--role', 'worker'], appEnv(db.url, { LOG_LEVEL: 'info', ...env }), (out) =>
+        out.includes('worker started'),
+      );
     const a = await startWorker('worker A');
     procs.push(a);
     const headers = await login(api.base, org.emails[0]);
     const created = await post(api.base, headers, '/api/v1/enrichment', {
-      configId: configFor('company', 'llm')!.id, name: 'Bench crash', prompt: 'Describe this company in one sentence.',
+      configId: configFor('company', 'llm')!.id,
+      name: 'Bench crash',
+      prompt: 'Describe this company in one sentence.',
       schema: [{ name: 'answer', type: 'string', description: "Your answer to the user's request.", required: true }],
     });
     if (created.status !== 201) throw new Error(`create enrichment: ${created.status} ${created.text}`);
     const enrichmentId = (JSON.parse(created.text) as { id: string }).id;
-    const doneCount = async () => (await sql.query<{ n: number }>(`select count(*)::int as n from execution where type_id = $1 and status = 'completed'`, [enrichmentId])).rows[0].n;
+    const doneCount = async () =>
+      (
+        await sql.query<{ n: number }>(`select count(*)::int as n from execution where type_id = $1 and status = 'completed'`, [
+          enrichmentId,
+        ])
+      ).rows[0].n;
     // The second worker runs before the first stops (a rolling deploy, or a fleet of workers).
     const b0 = kind !== 'kill -9, restart' ? await startWorker('worker B') : null;
     if (b0) procs.push(b0);
-    const exec = await post(api.base, headers, '/api/v1/enrichment/execute', { enrichmentId, entityType: 'company', entityFilters: { allSelected: true, text: '', filters: [], excludeIds: [] } });
+    const exec = await post(api.base, headers, '/api/v1/enrichment/execute', {
+      enrichmentId,
+      entityType: 'company',
+      entityFilters: { allSelected: true, text: '', filters: [], excludeIds: [] },
+    });
     if (exec.status !== 200) throw new Error(`execute: ${exec.status} ${exec.text}`);
     while ((await doneCount()) < killAfter) await sleep(20);
 
@@ -122,16 +164,32 @@ async function runOne(db: ServicesDb, kind: Kind, rows: number, latencyMs: numbe
     const freed = (async () => {
       const before = new Date(t0Db);
       for (let i = 0; i < 3000; i++) {
-        const { rows: [x] } = await poller.query<{ n: number }>(`select count(*)::int as n from pgboss.job where name = 'execution.enrichment' and state = 'active' and started_on < $1`, [before]);
-        if (x.n === 0) { freedMs = Date.now() - t0Db; return; }
+        const {
+          rows: [x],
+        } = await poller.query<{ n: number }>(
+          `select count(*)::int as n from pgboss.job where name = 'execution.enrichment' and state = 'active' and started_on < $1`,
+          [before],
+        );
+        if (x.n === 0) {
+          freedMs = Date.now() - t0Db;
+          return;
+        }
         await sleep(100);
       }
     })();
     const exitCode = await aExit;
     const exitMs = wallNow() - t0;
     const doneAtSignal = await doneCount();
-    const recorded = new Set((await sql.query<{ entity_id: string }>(`select entity_id from enrichment_result where enrichment_id = $1 and status = 'complete'`, [enrichmentId])).rows.map((r) => r.entity_id));
-    const pendingIds = (await sql.query<{ id: string }>(`select id from execution where type_id = $1 and status <> 'completed'`, [enrichmentId])).rows.map((r) => r.id);
+    const recorded = new Set(
+      (
+        await sql.query<{ entity_id: string }>(`select entity_id from enrichment_result where enrichment_id = $1 and status = 'complete'`, [
+          enrichmentId,
+        ])
+      ).rows.map((r) => r.entity_id),
+    );
+    const pendingIds = (
+      await sql.query<{ id: string }>(`select id from execution where type_id = $1 and status <> 'completed'`, [enrichmentId])
+    ).rows.map((r) => r.id);
     let readyMs = NaN;
     if (kind === 'kill -9, restart') {
       const b = await startWorker('worker B');
@@ -143,27 +201,68 @@ async function runOne(db: ServicesDb, kind: Kind, rows: number, latencyMs: numbe
     const finished = (await doneCount()) >= rows;
     await freed;
     await poller.end();
-    const timing = (await sql.query<{ last: Date | null; p50: number | null; p90: number | null }>(
-      `select max(completed_at) as last,
+    const timing = (
+      await sql.query<{ last: Date | null; p50: number | null; p90: number | null }>(
+        `select max(completed_at) as last,
               percentile_cont(0.5) within group (order by extract(epoch from completed_at - $2::timestamptz) * 1000) filter (where completed_at >= $2) as p50,
               percentile_cont(0.9) within group (order by extract(epoch from completed_at - $2::timestamptz) * 1000) filter (where completed_at >= $2) as p90
-         from execution where type_id = $1`, [enrichmentId, new Date(t0Db)])).rows[0];
+         from execution where type_id = $1`,
+        [enrichmentId, new Date(t0Db)],
+      )
+    ).rows[0];
     // When the rows not done at the signal were done, by the attempt that did them (0: never claimed before; 1+: claimed by A).
-    const byAttempt = Object.fromEntries((await sql.query<{ attempt: number; n: number; first: Date; last: Date }>(
-      `select attempt, count(*)::int as n, min(completed_at) as first, max(completed_at) as last from execution
-        where type_id = $1 and id = any($2::uuid[]) group by 1 order by 1`, [enrichmentId, pendingIds])).rows
-      .map((r) => [String(r.attempt), `${r.n} rows done ${s(r.first.getTime() - t0Db)}–${s(r.last.getTime() - t0Db)}`]));
+    const byAttempt = Object.fromEntries(
+      (
+        await sql.query<{ attempt: number; n: number; first: Date; last: Date }>(
+          `select attempt, count(*)::int as n, min(completed_at) as first, max(completed_at) as last from execution
+        where type_id = $1 and id = any($2::uuid[]) group by 1 order by 1`,
+          [enrichmentId, pendingIds],
+        )
+      ).rows.map((r) => [String(r.attempt), `${r.n} rows done ${s(r.first.getTime() - t0Db)}–${s(r.last.getTime() - t0Db)}`]),
+    );
     // The first re-claim: the earliest 'processing' event of a row not done at the signal, after it.
-    const reclaim = (await sql.query<{ at: Date | null }>(
-      `select min(created_at) as at from realtime_event where organization_id = $1 and kind = 'execution.updated' and data->>'status' = 'processing'
-          and created_at >= $2 and key = any(select 'execution:' || x from unnest($3::text[]) x)`, [org.id, new Date(t0Db), pendingIds])).rows[0];
-    const executions = Object.fromEntries((await sql.query<{ status: string; n: number }>(`select status, count(*)::int as n from execution where type_id = $1 group by 1`, [enrichmentId])).rows.map((r) => [r.status, r.n]));
-    const lastEvents = Object.fromEntries((await sql.query<{ status: string; n: number }>(
-      `select status, count(*)::int as n from (select distinct on (key) data->>'status' as status from realtime_event
-         where organization_id = $1 and kind = 'execution.updated' order by key, seq desc) x group by 1`, [org.id])).rows.map((r) => [r.status, r.n]));
-    const results = (await sql.query<{ n: number }>(`select count(*)::int as n from enrichment_result where enrichment_id = $1 and status = 'complete'`, [enrichmentId])).rows[0].n;
-    const attempts = Object.fromEntries((await sql.query<{ attempt: number; n: number }>(`select attempt, count(*)::int as n from execution where type_id = $1 group by 1 order by 1`, [enrichmentId])).rows.map((r) => [String(r.attempt), r.n]));
-    const names = new Map((await sql.query<{ id: string; name: string }>(`select id, name from company where organization_id = $1`, [org.id])).rows.map((r) => [r.name, r.id]));
+    const reclaim = (
+      await sql.query<{ at: Date | null }>(
+        `select min(created_at) as at from realtime_event where organization_id = $1 and kind = 'execution.updated' and data->>'status' = 'processing'
+          and created_at >= $2 and key = any(select 'execution:' || x from unnest($3::text[]) x)`,
+        [org.id, new Date(t0Db), pendingIds],
+      )
+    ).rows[0];
+    const executions = Object.fromEntries(
+      (
+        await sql.query<{ status: string; n: number }>(`select status, count(*)::int as n from execution where type_id = $1 group by 1`, [
+          enrichmentId,
+        ])
+      ).rows.map((r) => [r.status, r.n]),
+    );
+    const lastEvents = Object.fromEntries(
+      (
+        await sql.query<{ status: string; n: number }>(
+          `select status, count(*)::int as n from (select distinct on (key) data->>'status' as status from realtime_event
+         where organization_id = $1 and kind = 'execution.updated' order by key, seq desc) x group by 1`,
+          [org.id],
+        )
+      ).rows.map((r) => [r.status, r.n]),
+    );
+    const results = (
+      await sql.query<{ n: number }>(`select count(*)::int as n from enrichment_result where enrichment_id = $1 and status = 'complete'`, [
+        enrichmentId,
+      ])
+    ).rows[0].n;
+    const attempts = Object.fromEntries(
+      (
+        await sql.query<{ attempt: number; n: number }>(
+          `select attempt, count(*)::int as n from execution where type_id = $1 group by 1 order by 1`,
+          [enrichmentId],
+        )
+      ).rows.map((r) => [String(r.attempt), r.n]),
+    );
+    const names = new Map(
+      (await sql.query<{ id: string; name: string }>(`select id, name from company where organization_id = $1`, [org.id])).rows.map((r) => [
+        r.name,
+        r.id,
+      ]),
+    );
     const perRow = new Map<string, number>();
     for (const r of fake.chatRequests) {
       const name = /Company: (.*)\n/.exec(lastUserText(r))?.[1] ?? '';
@@ -176,15 +275,44 @@ async function runOne(db: ServicesDb, kind: Kind, rows: number, latencyMs: numbe
       if (n > 1) calls.askedTwice += 1;
       if (n > 1 && recorded.has(id)) calls.recordedAskedAgain += 1;
     }
-    const errorLines = a.output().split('\n').filter((l) => /"level":(50|60)/.test(l));
+    const errorLines = a
+      .output()
+      .split('\n')
+      .filter((l) => /"level":(50|60)/.test(l));
     const stoppedWorkerErrors = errorLines.length;
-    const errorMessages = [...new Set(errorLines.map((l) => { try { const j = JSON.parse(l) as { msg?: string; err?: { message?: string } }; return `${j.msg ?? ''}${j.err?.message ? `: ${j.err.message}` : ''}`.slice(0, 160); } catch { return l.slice(0, 160); } }))];
+    const errorMessages = [
+      ...new Set(
+        errorLines.map((l) => {
+          try {
+            const j = JSON.parse(l) as { msg?: string; err?: { message?: string } };
+            return `${j.msg ?? ''}${j.err?.message ? `: ${j.err.message}` : ''}`.slice(0, 160);
+          } catch {
+            return l.slice(0, 160);
+          }
+        }),
+      ),
+    ];
     const run: CrashRun = {
-      kind, rows, doneAtSignal, exitMs, exitCode, readyMs, freedMs,
+      kind,
+      rows,
+      doneAtSignal,
+      exitMs,
+      exitCode,
+      readyMs,
+      freedMs,
       firstReclaimMs: reclaim.at ? reclaim.at.getTime() - t0Db : NaN,
       lastDoneMs: timing.last ? timing.last.getTime() - t0Db : NaN,
-      finished, executions, lastEvents, results, calls, attempts, stoppedWorkerErrors, errorMessages, pendingByAttempt: byAttempt,
-      p50Ms: Number(timing.p50 ?? NaN), p90Ms: Number(timing.p90 ?? NaN),
+      finished,
+      executions,
+      lastEvents,
+      results,
+      calls,
+      attempts,
+      stoppedWorkerErrors,
+      errorMessages,
+      pendingByAttempt: byAttempt,
+      p50Ms: Number(timing.p50 ?? NaN),
+      p90Ms: Number(timing.p90 ?? NaN),
     };
     log(`crash ${kind}: ${JSON.stringify(run)}`);
     return run;
@@ -204,7 +332,8 @@ export async function runCrashBench(opts: { argv: string[]; log: (m: string) => 
   const db = await openServicesDatabase(log);
   const results: CrashRun[] = [];
   try {
-    for (const kind of ['kill -9, restart', 'kill -9, second worker running', 'SIGTERM, second worker running'] as const) results.push(await runOne(db, kind, rows, latency, killAfter, log));
+    for (const kind of ['kill -9, restart', 'kill -9, second worker running', 'SIGTERM, second worker running'] as const)
+      results.push(await runOne(db, kind, rows, latency, killAfter, log));
   } finally {
     await db.stop();
   }
@@ -217,22 +346,47 @@ export async function runCrashBench(opts: { argv: string[]; log: (m: string) => 
   }
 }
 
-
 function render(started: Date, db: ServicesDb, results: CrashRun[], latency: number): string {
   const cpu = os.cpus();
   const L: string[] = [];
   L.push('### Latest run: crash recovery', '');
-  L.push(`- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only crash\`. Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; Node ${process.version}; load average at the end ${os.loadavg().map((x) => x.toFixed(1)).join(', ')}. PostgreSQL: ${db.version} — ${db.source}.`);
-  L.push(`- An LLM enrichment over ${results[0]?.rows.toLocaleString('en-US')} companies (model ${latency} ms per answer, 50 calls at a time), an API process and worker processes (\`server/src/main.ts --role worker\`); the signal goes to worker A once about 30 % of the rows are done. 'restart': A was the only worker, a new one is started right after the kill (as a process supervisor would). 'second worker running': worker B was already up (a fleet, or a rolling deploy). The product's settings: JOB_HEARTBEAT_SECONDS=10, JOB_SUPERVISE_SECONDS=5, EXECUTION_RETRY_DELAY_SECONDS=5, SHUTDOWN_GRACE_SECONDS=15. All times from the signal.`, '');
-  L.push('| Signal | Rows done at the signal | A exited after | New worker ready after | A\'s jobs no longer active after | First of A\'s rows claimed again after | **Last row done after** | Executions | Last realtime event per execution | Results | Model calls (rows asked twice / recorded rows asked again / never asked) | Error-level log lines of A |');
+  L.push(
+    `- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only crash\`. Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; Node ${process.version}; load average at the end ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(', ')}. PostgreSQL: ${db.version} — ${db.source}.`,
+  );
+  L.push(
+    `- An LLM enrichment over ${results[0]?.rows.toLocaleString('en-US')} companies (model ${latency} ms per answer, 50 calls at a time), an API process and worker processes (\`server/src/main.ts --role worker\`); the signal goes to worker A once about 30 % of the rows are done. 'restart': A was the only worker, a new one is started right after the kill (as a process supervisor would). 'second worker running': worker B was already up (a fleet, or a rolling deploy). The product's settings: JOB_HEARTBEAT_SECONDS=10, JOB_SUPERVISE_SECONDS=5, EXECUTION_RETRY_DELAY_SECONDS=5, SHUTDOWN_GRACE_SECONDS=15. All times from the signal.`,
+    '',
+  );
+  L.push(
+    "| Signal | Rows done at the signal | A exited after | New worker ready after | A's jobs no longer active after | First of A's rows claimed again after | **Last row done after** | Executions | Last realtime event per execution | Results | Model calls (rows asked twice / recorded rows asked again / never asked) | Error-level log lines of A |",
+  );
   L.push('|---|---:|---:|---:|---:|---:|---:|---|---|---:|---|---:|');
   for (const r of results) {
-    L.push(`| ${r.kind} | ${r.doneAtSignal.toLocaleString('en-US')} | ${s(r.exitMs)} (code ${r.exitCode}) | ${s(r.readyMs)} | ${s(r.freedMs)} | ${s(r.firstReclaimMs)} | **${s(r.lastDoneMs)}**${r.finished ? '' : ' (**not finished in 180 s**)'} | ${JSON.stringify(r.executions)} | ${JSON.stringify(r.lastEvents)} | ${r.results.toLocaleString('en-US')} | ${r.calls.total.toLocaleString('en-US')} (${r.calls.askedTwice} / ${r.calls.recordedAskedAgain} / ${r.calls.never}) | ${r.stoppedWorkerErrors} |`);
+    L.push(
+      `| ${r.kind} | ${r.doneAtSignal.toLocaleString('en-US')} | ${s(r.exitMs)} (code ${r.exitCode}) | ${s(r.readyMs)} | ${s(r.freedMs)} | ${s(r.firstReclaimMs)} | **${s(r.lastDoneMs)}**${r.finished ? '' : ' (**not finished in 180 s**)'} | ${JSON.stringify(r.executions)} | ${JSON.stringify(r.lastEvents)} | ${r.results.toLocaleString('en-US')} | ${r.calls.total.toLocaleString('en-US')} (${r.calls.askedTwice} / ${r.calls.recordedAskedAgain} / ${r.calls.never}) | ${r.stoppedWorkerErrors} |`,
+    );
   }
-  L.push('', 'Rows not done at the signal, by the attempt that completed them (0: claimed for the first time after the signal; 1: A had claimed them), and when (from the signal); half and nine tenths of those rows done after:', '');
+  L.push(
+    '',
+    'Rows not done at the signal, by the attempt that completed them (0: claimed for the first time after the signal; 1: A had claimed them), and when (from the signal); half and nine tenths of those rows done after:',
+    '',
+  );
   const errs = results.filter((r) => r.errorMessages.length);
-  if (errs.length) L.push('', `Error-level lines of A: ${errs.map((r) => `${r.kind}: ${r.errorMessages.map((m) => `\`${m.replace(/`/g, "'")}\``).join(', ')}`).join('; ')}.`, '');
-  for (const r of results) L.push(`- ${r.kind}: ${Object.entries(r.pendingByAttempt).map(([k, v]) => `attempt ${k}: ${v}`).join('; ')}; p50 ${s(r.p50Ms)}, p90 ${s(r.p90Ms)}. All executions by attempt ${JSON.stringify(r.attempts)}.`);
+  if (errs.length)
+    L.push(
+      '',
+      `Error-level lines of A: ${errs.map((r) => `${r.kind}: ${r.errorMessages.map((m) => `\`${m.replace(/`/g, "'")}\``).join(', ')}`).join('; ')}.`,
+      '',
+    );
+  for (const r of results)
+    L.push(
+      `- ${r.kind}: ${Object.entries(r.pendingByAttempt)
+        .map(([k, v]) => `attempt ${k}: ${v}`)
+        .join('; ')}; p50 ${s(r.p50Ms)}, p90 ${s(r.p90Ms)}. All executions by attempt ${JSON.stringify(r.attempts)}.`,
+    );
   return L.join('\n');
 }
 

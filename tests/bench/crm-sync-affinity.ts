@@ -28,14 +28,33 @@ const connected = await client.post('/api/v1/organization/integration', { provid
 if (connected.statusCode !== 201) throw new Error(connected.body);
 const industry = await newField(client, 'company', 'string', 'Industry');
 const fields = await fieldIds(client);
-const saved = await client.put('/api/v1/crm/sync-settings', { syncAccounts: true, syncContacts: true,
-  accountMappings: [{ crmField: 'name', fieldId: fields.get('company.name') }, { crmField: 'field:101', fieldId: industry.id, reconciliation: 'use_latest' }],
-  contactMappings: [{ crmField: 'first_name', fieldId: fields.get('contact.first_name') }, { crmField: 'last_name', fieldId: fields.get('contact.last_name') }, { crmField: 'primary_email', fieldId: fields.get('contact.email') }] });
+const saved = await client.put('/api/v1/crm/sync-settings', {
+  syncAccounts: true,
+  syncContacts: true,
+  accountMappings: [
+    { crmField: 'name', fieldId: fields.get('company.name') },
+    { crmField: 'field:101', fieldId: industry.id, reconciliation: 'use_latest' },
+  ],
+  contactMappings: [
+    { crmField: 'first_name', fieldId: fields.get('contact.first_name') },
+    { crmField: 'last_name', fieldId: fields.get('contact.last_name') },
+    { crmField: 'primary_email', fieldId: fields.get('contact.email') },
+  ],
+});
 if (saved.statusCode !== 200) throw new Error(saved.body);
 
 aff.seed({ organizations: ORGS, persons: PERSONS });
 const orgs = aff.organizations.filter((o) => o.name.startsWith('Org '));
-orgs.forEach((o, i) => aff.fieldValues.push({ id: 10_000_000 + i, field_id: 101, entity_id: o.id, entity_type: 'organization', list_entry_id: null, value: ['Energy', 'Software', 'Retail'][i % 3] }));
+orgs.forEach((o, i) =>
+  aff.fieldValues.push({
+    id: 10_000_000 + i,
+    field_id: 101,
+    entity_id: o.id,
+    entity_type: 'organization',
+    list_entry_id: null,
+    value: ['Energy', 'Software', 'Retail'][i % 3],
+  }),
+);
 
 async function runSync(): Promise<{ seconds: number; body: Record<string, unknown> }> {
   const t0 = Date.now();
@@ -51,12 +70,26 @@ const load0 = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).jo
 const requests0 = aff.requests.length;
 const first = await runSync();
 const firstRequests = aff.requests.length - requests0;
-console.log('first', first.seconds, JSON.stringify(first.body.result), `${firstRequests} requests (${aff.requests.slice(requests0).filter((r) => r.path.startsWith('/v2/')).length} v2)`);
+console.log(
+  'first',
+  first.seconds,
+  JSON.stringify(first.body.result),
+  `${firstRequests} requests (${aff.requests.slice(requests0).filter((r) => r.path.startsWith('/v2/')).length} v2)`,
+);
 for (let i = 0; i < CHANGES; i += 1) aff.fieldValues[aff.fieldValues.length - ORGS + i * Math.floor(ORGS / CHANGES)].value = `Changed ${i}`;
 const second = await runSync();
 console.log('second', second.seconds, JSON.stringify(second.body.result));
-const count = async (t: string) => (await orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from ${t} where organization_id = ?`, [organization.id]))[0].n;
-console.log('database', JSON.stringify({ companies: await count('company'), contacts: await count('contact'), links: await count('company_contact'), values: await count('field_value') }));
+const count = async (t: string) =>
+  (await orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from ${t} where organization_id = ?`, [organization.id]))[0].n;
+console.log(
+  'database',
+  JSON.stringify({
+    companies: await count('company'),
+    contacts: await count('contact'),
+    links: await count('company_contact'),
+    values: await count('field_value'),
+  }),
+);
 console.log('load', load0, '→', fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '));
 await bench.close();
 await aff.close();

@@ -26,15 +26,41 @@ const client = await signedIn(ctx, admin.email);
 await connectSalesforce(client, sf);
 const industry = await newField(client, 'company', 'string', 'Industry');
 const fields = await fieldIds(client);
-const saved = await client.put('/api/v1/crm/sync-settings', { syncAccounts: true, syncContacts: true,
-  accountMappings: [{ crmField: 'Name', fieldId: fields.get('company.name') }, { crmField: 'Website', fieldId: fields.get('company.website') }, { crmField: 'Industry', fieldId: industry.id }],
-  contactMappings: [{ crmField: 'FirstName', fieldId: fields.get('contact.first_name') }, { crmField: 'LastName', fieldId: fields.get('contact.last_name') }, { crmField: 'Email', fieldId: fields.get('contact.email') }] });
+const saved = await client.put('/api/v1/crm/sync-settings', {
+  syncAccounts: true,
+  syncContacts: true,
+  accountMappings: [
+    { crmField: 'Name', fieldId: fields.get('company.name') },
+    { crmField: 'Website', fieldId: fields.get('company.website') },
+    { crmField: 'Industry', fieldId: industry.id },
+  ],
+  contactMappings: [
+    { crmField: 'FirstName', fieldId: fields.get('contact.first_name') },
+    { crmField: 'LastName', fieldId: fields.get('contact.last_name') },
+    { crmField: 'Email', fieldId: fields.get('contact.email') },
+  ],
+});
 if (saved.statusCode !== 200) throw new Error(saved.body);
 
 // A bulk load into Salesforce spreads over time: 1 ms between records' stamps.
-sf.seed('Account', ACCOUNTS, (i) => ({ Name: `Account ${i}`, Website: `account-${i}.example.com`, Industry: ['Energy', 'Software', 'Retail'][i % 3] }), 1);
+sf.seed(
+  'Account',
+  ACCOUNTS,
+  (i) => ({ Name: `Account ${i}`, Website: `account-${i}.example.com`, Industry: ['Energy', 'Software', 'Retail'][i % 3] }),
+  1,
+);
 const accounts = sf.records.Account;
-sf.seed('Contact', CONTACTS, (i) => ({ FirstName: `First${i}`, LastName: `Last${i}`, Email: `person${i}@account-${i % ACCOUNTS}.example.com`, AccountId: accounts[i % ACCOUNTS].Id }), 1);
+sf.seed(
+  'Contact',
+  CONTACTS,
+  (i) => ({
+    FirstName: `First${i}`,
+    LastName: `Last${i}`,
+    Email: `person${i}@account-${i % ACCOUNTS}.example.com`,
+    AccountId: accounts[i % ACCOUNTS].Id,
+  }),
+  1,
+);
 
 async function runSync(): Promise<{ seconds: number; body: Record<string, unknown> }> {
   const t0 = Date.now();
@@ -49,12 +75,18 @@ async function runSync(): Promise<{ seconds: number; body: Record<string, unknow
 const load0 = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const first = await runSync();
 console.log('first', first.seconds, JSON.stringify(first.body.result));
-const count = async (t: string) => (await orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from ${t} where organization_id = ?`, [organization.id]))[0].n;
+const count = async (t: string) =>
+  (await orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from ${t} where organization_id = ?`, [organization.id]))[0].n;
 const companies = await count('company');
 const contacts = await count('contact');
 const links = await count('company_contact');
 await new Promise((r) => setTimeout(r, 1100));
-for (let i = 0; i < CHANGES; i += 1) sf.touch(i % 2 ? 'Contact' : 'Account', (i % 2 ? sf.records.Contact : accounts)[i * 7].Id, i % 2 ? { LastName: `Changed${i}` } : { Name: `Changed ${i}` });
+for (let i = 0; i < CHANGES; i += 1)
+  sf.touch(
+    i % 2 ? 'Contact' : 'Account',
+    (i % 2 ? sf.records.Contact : accounts)[i * 7].Id,
+    i % 2 ? { LastName: `Changed${i}` } : { Name: `Changed ${i}` },
+  );
 const second = await runSync();
 console.log('incremental', second.seconds, JSON.stringify(second.body.result));
 const load1 = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');

@@ -30,29 +30,64 @@ const cfg = { clientId: 'bench', clientSecret: 'bench', loginUrl: sf.url, redire
 const { verifier, challenge } = pkcePair();
 const authUrl = new URL(authorizationUrl(cfg, 's', challenge));
 const consent = await fetch(`${sf.url}/services/oauth2/authorize`, {
-  method: 'POST', redirect: 'manual',
-  body: new URLSearchParams({ client_id: 'bench', redirect_uri: cfg.redirectUri, state: 's', code_challenge: authUrl.searchParams.get('code_challenge') ?? '', decision: 'allow' }),
+  method: 'POST',
+  redirect: 'manual',
+  body: new URLSearchParams({
+    client_id: 'bench',
+    redirect_uri: cfg.redirectUri,
+    state: 's',
+    code_challenge: authUrl.searchParams.get('code_challenge') ?? '',
+    decision: 'allow',
+  }),
 });
 const code = new URL(consent.headers.get('location') ?? '').searchParams.get('code') ?? '';
 const client = new SalesforceClient(cfg, await exchangeCode(cfg, code, verifier));
 const writer = new SalesforceCrmWriter(client, { bulkPollIntervalMs: 200 });
 
 await timed(`Salesforce: ${ACCOUNTS.toLocaleString('en')} new accounts (Bulk API 2.0 upsert)`, () =>
-  writer.upsertAccounts(Array.from({ length: ACCOUNTS }, (_, i) => ({ localId: `co-${i}`, fields: { Name: `Company ${i}`, Website: `company${i}.example.com`, NumberOfEmployees: i % 5000 } }))));
+  writer.upsertAccounts(
+    Array.from({ length: ACCOUNTS }, (_, i) => ({
+      localId: `co-${i}`,
+      fields: { Name: `Company ${i}`, Website: `company${i}.example.com`, NumberOfEmployees: i % 5000 },
+    })),
+  ),
+);
 await timed(`Salesforce: ${CONTACTS.toLocaleString('en')} new contacts (Bulk API 2.0 upsert)`, () =>
-  writer.upsertContacts(Array.from({ length: CONTACTS }, (_, i) => ({ localId: `ct-${i}`, fields: { FirstName: 'Pat', LastName: `Person ${i}`, Email: `p${i}@company${i % ACCOUNTS}.example.com` } }))));
-const changes = Array.from({ length: CHANGES }, (_, i) => ({ localId: `co-${i * 37 % ACCOUNTS}`, fields: { Name: `Company ${i} renamed`, Industry: 'Software' } }));
-await timed(`Salesforce: ${CHANGES.toLocaleString('en')} changed accounts (collections, ${Math.ceil(CHANGES / 200)} requests)`, () => writer.upsertAccounts(changes));
+  writer.upsertContacts(
+    Array.from({ length: CONTACTS }, (_, i) => ({
+      localId: `ct-${i}`,
+      fields: { FirstName: 'Pat', LastName: `Person ${i}`, Email: `p${i}@company${i % ACCOUNTS}.example.com` },
+    })),
+  ),
+);
+const changes = Array.from({ length: CHANGES }, (_, i) => ({
+  localId: `co-${(i * 37) % ACCOUNTS}`,
+  fields: { Name: `Company ${i} renamed`, Industry: 'Software' },
+}));
+await timed(`Salesforce: ${CHANGES.toLocaleString('en')} changed accounts (collections, ${Math.ceil(CHANGES / 200)} requests)`, () =>
+  writer.upsertAccounts(changes),
+);
 await timed(`Salesforce: the same ${CHANGES.toLocaleString('en')} again (re-run)`, () => writer.upsertAccounts(changes));
-rows.push(['Salesforce records after the runs', `${sf.records.Account.length.toLocaleString('en')} accounts, ${sf.records.Contact.length.toLocaleString('en')} contacts`]);
+rows.push([
+  'Salesforce records after the runs',
+  `${sf.records.Account.length.toLocaleString('en')} accounts, ${sf.records.Contact.length.toLocaleString('en')} contacts`,
+]);
 await sf.close();
 
 const aff = await FakeAffinity.start({ apiKeys: ['bench'] });
 const aw = new AffinityCrmWriter(new AffinityClient({ apiKey: 'bench', baseUrl: aff.url }));
 await timed(`Affinity: ${AFFINITY_ORGS} new organizations with 2 field values (sequential)`, () =>
-  aw.upsertAccounts(Array.from({ length: AFFINITY_ORGS }, (_, i) => ({ localId: `a-${i}`, fields: { name: `Org ${i}`, domain: `org${i}.example.com`, '103': i, '104': 'bench' } }))));
+  aw.upsertAccounts(
+    Array.from({ length: AFFINITY_ORGS }, (_, i) => ({
+      localId: `a-${i}`,
+      fields: { name: `Org ${i}`, domain: `org${i}.example.com`, '103': i, '104': 'bench' },
+    })),
+  ),
+);
 rows.push(['Affinity requests', String(aff.requests.length)]);
 await aff.close();
 
 const load = (await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').trim();
-console.log(`\n| figure | value |\n|---|---|\n${rows.map(([a, b]) => `| ${a} | ${b} |`).join('\n')}\n\nload average before the end: ${load}`);
+console.log(
+  `\n| figure | value |\n|---|---|\n${rows.map(([a, b]) => `| ${a} | ${b} |`).join('\n')}\n\nload average before the end: ${load}`,
+);

@@ -27,26 +27,59 @@ const PER_MAILBOX = Number(process.env.BENCH_PER_MAILBOX ?? 40);
 // Scheduling 2,000 emails through the API takes about a minute on a loaded 2-core machine: the minute they are due comes after it.
 const LEAD_MS = Number(process.env.BENCH_LEAD_MS ?? 150_000);
 
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0; };
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+};
 
 // The fake of Graph in a process of its own (Microsoft's side does not run on our CPU in production).
 const fake = await startRemoteGraphFake();
-const env = { O365_CLIENT_ID: fake.clientId, O365_CLIENT_SECRET: fake.clientSecret, O365_AUTHORITY_URL: fake.url, GRAPH_BASE_URL: `${fake.url}/v1.0`, JOB_POLL_SECONDS: '0.5' };
+const env = {
+  O365_CLIENT_ID: fake.clientId,
+  O365_CLIENT_SECRET: fake.clientSecret,
+  O365_AUTHORITY_URL: fake.url,
+  GRAPH_BASE_URL: `${fake.url}/v1.0`,
+  JOB_POLL_SECONDS: '0.5',
+};
 // Its own database on the TEST_DATABASE_URL server, migrated, dropped at the end.
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `dealscout_bench_email_${Date.now()}`;
-const withDb = (db: string) => { const u = new URL(adminUrl); u.pathname = `/${db}`; return u.toString(); };
+const withDb = (db: string) => {
+  const u = new URL(adminUrl);
+  u.pathname = `/${db}`;
+  return u.toString();
+};
 const admin0 = new pg.Client({ connectionString: adminUrl });
 await admin0.connect();
 await admin0.query(`create database "${dbName}"`);
 const logger = pino({ level: 'warn' });
-const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', PUBLIC_URL: 'http://localhost:3000', WEB_DIST: '/nonexistent', DATABASE_URL: withDb(dbName), ...env });
+const config = loadConfig({
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'warn',
+  PUBLIC_URL: 'http://localhost:3000',
+  WEB_DIST: '/nonexistent',
+  DATABASE_URL: withDb(dbName),
+  ...env,
+});
 const orm = await MikroORM.init(ormConfig(withDb(dbName), { logger: () => {} }));
 await orm.migrator.up();
 const boss = await startBoss(withDb(dbName), logger, { supervise: true });
 const app = await buildApp({ config, orm, boss, logger });
 await app.ready();
-const ctx = { app, orm, boss, config, dbUrl: withDb(dbName), em: () => orm.em.fork(), close: async () => { await app.close(); await orm.close(); await admin0.query(`drop database "${dbName}" with (force)`); await admin0.end(); } } as unknown as TestContext;
+const ctx = {
+  app,
+  orm,
+  boss,
+  config,
+  dbUrl: withDb(dbName),
+  em: () => orm.em.fork(),
+  close: async () => {
+    await app.close();
+    await orm.close();
+    await admin0.query(`drop database "${dbName}" with (force)`);
+    await admin0.end();
+  },
+} as unknown as TestContext;
 await createQueues(ctx.boss!, jobDefinitions, ctx.config);
 const { organization, admin } = await createOrg(ctx, { name: 'Bench Mail', maxUser: MAILBOXES + 5 });
 const first = await signedIn(ctx, admin.email);
@@ -68,11 +101,21 @@ for (const r of reps) {
   const drafts = await ctx.em().execute<{ id: string }[]>(
     `insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id, company_id, is_ai_email_generated, status, show_to_from_cc, created_at, updated_at)
      select gen_random_uuid(), ?, ?, 'Tia Target', ?, 'tia@target.example.com', '[]', 'Bench', '', ?, ?, false, 'draft', false, now(), now() from generate_series(1, ?) returning id`,
-    [organization.id, r.id, r.mail, ct.id, co.id, PER_MAILBOX]);
-  await Promise.all(drafts.map(async (d, n) => {
-    const res = await r.client.post('/api/v1/email/send-to-email', { id: d.id, to: 'tia@target.example.com', cc: [], subject: `Bench ${r.mail} ${n}`, body: '<p>Hello</p>', scheduledAt: at.toISOString() });
-    if (res.statusCode !== 200) throw new Error(res.body);
-  }));
+    [organization.id, r.id, r.mail, ct.id, co.id, PER_MAILBOX],
+  );
+  await Promise.all(
+    drafts.map(async (d, n) => {
+      const res = await r.client.post('/api/v1/email/send-to-email', {
+        id: d.id,
+        to: 'tia@target.example.com',
+        cc: [],
+        subject: `Bench ${r.mail} ${n}`,
+        body: '<p>Hello</p>',
+        scheduledAt: at.toISOString(),
+      });
+      if (res.statusCode !== 200) throw new Error(res.body);
+    }),
+  );
 }
 const scheduleSeconds = (Date.now() - t0) / 1000;
 if (process.env.BENCH_ANALYZE !== '0') await ctx.em().execute('analyze');
@@ -86,24 +129,38 @@ await startWorkers(ctx.boss!, [emailSendJob], { orm: ctx.orm, logger, boss: ctx.
 const total = MAILBOXES * PER_MAILBOX;
 const deadline = Date.now() + 15 * 60_000;
 for (;;) {
-  const [{ n }] = await ctx.em().execute<{ n: number }[]>(`select count(*)::int as n from email_outbox where organization_id = ? and state = 'sent'`, [organization.id]);
+  const [{ n }] = await ctx
+    .em()
+    .execute<{ n: number }[]>(`select count(*)::int as n from email_outbox where organization_id = ? and state = 'sent'`, [
+      organization.id,
+    ]);
   if (n >= total || Date.now() > deadline) break;
   await new Promise((r) => setTimeout(r, 1000));
 }
 const cpu1 = process.cpuUsage(cpu0);
 loop.disable();
 const sendingSeconds = (Date.now() - wall0) / 1000;
-const [{ jobs }] = await ctx.em().execute<{ jobs: number }[]>(`select count(*)::int as jobs from pgboss.job where name = 'email.send' and state = 'completed'`);
+const [{ jobs }] = await ctx
+  .em()
+  .execute<{ jobs: number }[]>(`select count(*)::int as jobs from pgboss.job where name = 'email.send' and state = 'completed'`);
 const loadAfter = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const work = (emailSendJob.workOptions ?? {}) as { batchSize?: number; localConcurrency?: number; groupConcurrency?: number };
-const rows = await ctx.em().execute<{ owner_id: string; sent_at: Date | null; state: string }[]>(`select owner_id, sent_at, state from email_outbox where organization_id = ? order by owner_id, sent_at`, [organization.id]);
+const rows = await ctx
+  .em()
+  .execute<{ owner_id: string; sent_at: Date | null; state: string }[]>(
+    `select owner_id, sent_at, state from email_outbox where organization_id = ? order by owner_id, sent_at`,
+    [organization.id],
+  );
 // Where an email's lateness comes from: its slot (schedule time), its job's pick-up, its claim, its record.
 const stages = await ctx.em().execute<{ slot: number; pickup: number | null; claim: number; record: number; attempts: number }[]>(
   `select extract(epoch from o.slot_at - ?::timestamptz) * 1000 as slot,
           (select extract(epoch from min(j.started_on) - o.slot_at) * 1000 from pgboss.job j where j.name = 'email.send' and j.data->>'outboxId' = o.id::text) as pickup,
           extract(epoch from o.claimed_at - o.slot_at) * 1000 as claim, extract(epoch from o.sent_at - o.claimed_at) * 1000 as record, o.attempt as attempts
-     from email_outbox o where o.organization_id = ? and o.state = 'sent'`, [at, organization.id]);
-const ms = (xs: number[]) => `${(pct(xs, 50) / 1000).toFixed(2)} / ${(pct(xs, 95) / 1000).toFixed(2)} / ${(Math.max(...xs) / 1000).toFixed(2)} s`;
+     from email_outbox o where o.organization_id = ? and o.state = 'sent'`,
+  [at, organization.id],
+);
+const ms = (xs: number[]) =>
+  `${(pct(xs, 50) / 1000).toFixed(2)} / ${(pct(xs, 95) / 1000).toFixed(2)} / ${(Math.max(...xs) / 1000).toFixed(2)} s`;
 const stageLine = `slot after the minute ${ms(stages.map((s) => Number(s.slot)))}; job picked up after its slot ${ms(stages.filter((s) => s.pickup !== null).map((s) => Number(s.pickup)))}; claimed after its slot ${ms(stages.map((s) => Number(s.claim)))}; claim to recorded sent ${ms(stages.map((s) => Number(s.record)))}; attempts > 1: ${stages.filter((s) => Number(s.attempts) > 1).length}; 429s from the fake: ${await fake.throttledCount()}; event-loop delay p50 / p99 / max ${(loop.percentile(50) / 1e6).toFixed(0)} / ${(loop.percentile(99) / 1e6).toFixed(0)} / ${(loop.max / 1e6).toFixed(0)} ms`;
 console.log(stageLine);
 const sent = (await fake.sent()).filter((m) => m.subject.startsWith('Bench '));
@@ -122,7 +179,12 @@ for (const times of byOwner.values()) {
     excessByMinute[Math.min(1, Math.floor(n / 30))].push(Math.max(0, late - Math.floor(n / 30) * 60_000));
   });
 }
-const byMinuteLine = excessByMinute.map((xs, i) => `${i === 0 ? 'the first 30 of each mailbox' : 'the 31st and later'} (${xs.length}): ${xs.length ? `${(pct(xs, 50) / 1000).toFixed(1)} / ${(pct(xs, 95) / 1000).toFixed(1)} / ${(Math.max(...xs) / 1000).toFixed(1)} s` : '—'}`).join('; ');
+const byMinuteLine = excessByMinute
+  .map(
+    (xs, i) =>
+      `${i === 0 ? 'the first 30 of each mailbox' : 'the 31st and later'} (${xs.length}): ${xs.length ? `${(pct(xs, 50) / 1000).toFixed(1)} / ${(pct(xs, 95) / 1000).toFixed(1)} / ${(Math.max(...xs) / 1000).toFixed(1)} s` : '—'}`,
+  )
+  .join('; ');
 console.log(`beyond the limits, p50 / p95 / max: ${byMinuteLine}`);
 const report = `## Sending email (issue 18)
 
@@ -142,7 +204,7 @@ const report = `## Sending email (issue 18)
 
 The limits force the 31st–40th email of each mailbox into the next minute (the outbox holds them: at most 30 claims a minute per mailbox), which is the difference between the two lateness rows.
 
-${pct(excess, 95) <= 5000 ? 'Within the issue\'s aim (lateness beyond the limits, p95 ≤ 5 s).' : 'Not within the issue\'s aim (lateness beyond the limits, p95 ≤ 5 s).'}
+${pct(excess, 95) <= 5000 ? "Within the issue's aim (lateness beyond the limits, p95 ≤ 5 s)." : "Not within the issue's aim (lateness beyond the limits, p95 ≤ 5 s)."}
 `;
 console.log(report);
 const file = path.resolve('docs/benchmarks.md');

@@ -73,7 +73,10 @@ export interface EnrichRun {
   eventsTotal: number;
   frames: number;
   db: {
-    executions: Record<string, number>; results: Record<string, number>; eventsWritten: number; lastCompletedMs: number;
+    executions: Record<string, number>;
+    results: Record<string, number>;
+    eventsWritten: number;
+    lastCompletedMs: number;
     /** Request start → the first execution claimed by the worker (started_at). */
     firstClaimMs: number;
     /** Executions by the attempt that last claimed them (0 = first). */
@@ -105,15 +108,30 @@ const uptime = () => {
   try {
     return execFileSync('uptime', { encoding: 'utf8' }).trim();
   } catch {
-    return `load average: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}`;
+    return `load average: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')}`;
   }
 };
 
 async function login(base: string, email: string): Promise<Record<string, string>> {
-  const res = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: SERVICES_PASSWORD }), signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: SERVICES_PASSWORD }),
+    signal: AbortSignal.timeout(30_000),
+  });
   if (!res.ok) throw new Error(`login: ${res.status} ${await res.text()}`);
   const { csrfToken } = (await res.json()) as { csrfToken: string };
-  return { 'content-type': 'application/json', cookie: res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; '), 'x-csrf-token': csrfToken };
+  return {
+    'content-type': 'application/json',
+    cookie: res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; '),
+    'x-csrf-token': csrfToken,
+  };
 }
 
 async function post(base: string, headers: Record<string, string>, p: string, body: unknown): Promise<{ status: number; text: string }> {
@@ -130,35 +148,58 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
   server?.on('request', (_req, res) => {
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    res.once('close', () => { inFlight -= 1; });
+    res.once('close', () => {
+      inFlight -= 1;
+    });
   });
   const org = await createBenchOrg(db.url, `Bench Enrich ${sc.id} ${run}`, 1);
   const sql = new pg.Client({ connectionString: db.url });
   await sql.connect();
   const procs: Proc[] = [];
   try {
-    await sql.query(`insert into company (id, organization_id, name, website, domain, created_at, updated_at)
+    await sql.query(
+      `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
       select gen_random_uuid(), $1::uuid, 'Bench Company ' || i, 'https://bench-' || i || '.example', 'bench-' || i || '.example', now(), now()
-        from generate_series(1, $2::int) i`, [org.id, sc.rows]);
+        from generate_series(1, $2::int) i`,
+      [org.id, sc.rows],
+    );
     await sql.query('analyze company');
     const env = {
-      OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${fake.url.replace(/\/$/, '')}`, OPENAI_MODELS: 'gpt-bench',
-      LLM_ORG_CONCURRENCY: String(sc.concurrency), EXECUTION_ORG_CONCURRENCY: String(sc.execConcurrency), LLM_ORG_RATE_PER_MINUTE: '0',
+      OPENAI_API_KEY: 'sk-bench',
+      OPENAI_BASE_URL: `${fake.url.replace(/\/$/, '')}`,
+      OPENAI_MODELS: 'gpt-bench',
+      LLM_ORG_CONCURRENCY: String(sc.concurrency),
+      EXECUTION_ORG_CONCURRENCY: String(sc.execConcurrency),
+      LLM_ORG_RATE_PER_MINUTE: '0',
       // The organization's own base URL is the fake on loopback: the operator allows that host.
       ...(sc.ownKey ? { LLM_ALLOW_HTTP_BASE_URL: 'true', OUTBOUND_ALLOWED_PRIVATE_HOSTS: new URL(fake.url).host } : {}),
       ...sc.env,
     };
     const api = await startApi(db.url, 'api', env);
     procs.push(api);
-    const worker = await startProc('worker', 'server/src/main.ts', ['--role', 'worker'], appEnv(db.url, { LOG_LEVEL: 'info', ...env }), (out) => out.includes('worker started'));
+    const worker = await startProc(
+      'worker',
+      'server/src/main.ts',
+      ['--role', 'worker'],
+      appEnv(db.url, { LOG_LEVEL: 'info', ...env }),
+      (out) => out.includes('worker started'),
+    );
     procs.push(worker);
     const headers = await login(api.base, org.emails[0]);
     if (sc.ownKey) {
-      const own = await post(api.base, headers, '/api/v1/organization/integration', { provider: 'openai', name: 'Bench key', apiKey: 'sk-bench-own', baseUrl: fake.url, models: ['gpt-bench'] });
+      const own = await post(api.base, headers, '/api/v1/organization/integration', {
+        provider: 'openai',
+        name: 'Bench key',
+        apiKey: 'sk-bench-own',
+        baseUrl: fake.url,
+        models: ['gpt-bench'],
+      });
       if (own.status !== 201) throw new Error(`own key: ${own.status} ${own.text}`);
     }
     const created = await post(api.base, headers, '/api/v1/enrichment', {
-      configId: configFor('company', 'llm')!.id, name: 'Bench LLM', prompt: 'Describe this company in one sentence.',
+      configId: configFor('company', 'llm')!.id,
+      name: 'Bench LLM',
+      prompt: 'Describe this company in one sentence.',
       schema: [{ name: 'answer', type: 'string', description: "Your answer to the user's request.", required: true }],
     });
     if (created.status !== 201) throw new Error(`create enrichment: ${created.status} ${created.text}`);
@@ -167,20 +208,35 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
     // processes as a deployed API and worker are — not the first request's and first job's module
     // loading, JIT and connection set-up of processes started a second ago.
     const warm = await post(api.base, headers, '/api/v1/enrichment', {
-      configId: configFor('company', 'llm')!.id, name: 'Bench warm-up', prompt: 'Warm up.',
+      configId: configFor('company', 'llm')!.id,
+      name: 'Bench warm-up',
+      prompt: 'Warm up.',
       schema: [{ name: 'answer', type: 'string', description: 'Anything.', required: true }],
     });
     const warmId = (JSON.parse(warm.text) as { id: string }).id;
-    const { rows: [one] } = await sql.query<{ id: string }>(`select id from company where organization_id = $1 limit 1`, [org.id]);
-    const warmRun = await post(api.base, headers, '/api/v1/enrichment/execute', { enrichmentId: warmId, entityType: 'company', entityIds: [one.id] });
+    const {
+      rows: [one],
+    } = await sql.query<{ id: string }>(`select id from company where organization_id = $1 limit 1`, [org.id]);
+    const warmRun = await post(api.base, headers, '/api/v1/enrichment/execute', {
+      enrichmentId: warmId,
+      entityType: 'company',
+      entityIds: [one.id],
+    });
     if (warmRun.status !== 200) throw new Error(`warm-up: ${warmRun.status} ${warmRun.text}`);
     for (let i = 0; i < 300; i++) {
-      const { rows: [w] } = await sql.query<{ n: number }>(`select count(*)::int as n from execution where type_id = $1 and status in ('completed', 'error')`, [warmId]);
+      const {
+        rows: [w],
+      } = await sql.query<{ n: number }>(
+        `select count(*)::int as n from execution where type_id = $1 and status in ('completed', 'error')`,
+        [warmId],
+      );
       if (w.n > 0) break;
       await sleep(100);
     }
     const warmCalls = fake.chatRequests.length;
-    const { rows: [{ n: warmEvents }] } = await sql.query<{ n: number }>(`select count(*)::int as n from realtime_event where organization_id = $1`, [org.id]);
+    const {
+      rows: [{ n: warmEvents }],
+    } = await sql.query<{ n: number }>(`select count(*)::int as n from realtime_event where organization_id = $1`, [org.id]);
 
     const session = new Session(api.base);
     await session.login(org.emails[0], SERVICES_PASSWORD);
@@ -190,7 +246,12 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
     let firstProcessing = NaN;
     let firstPreprocessing = NaN;
     let firstComplete = NaN;
-    const fleet = await openFleet({ count: 1, sessions: [session], wsUrls: [`${api.base.replace('http', 'ws')}/api/v1/realtime`], paths: [realtimePaths.executions(org.id, 'enrichment', 'company')] });
+    const fleet = await openFleet({
+      count: 1,
+      sessions: [session],
+      wsUrls: [`${api.base.replace('http', 'ws')}/api/v1/realtime`],
+      paths: [realtimePaths.executions(org.id, 'enrichment', 'company')],
+    });
     fleet.arrivals.push = (...items) => {
       for (const a of items) {
         const d = a.data as { status?: string; entityId?: string };
@@ -216,7 +277,8 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
       while (sampling) {
         const { rows } = await sampler.query<{ w: string; n: number }>(
           `select coalesce(wait_event_type || ':' || wait_event, 'CPU') || ' — ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 60) as w, count(*)::int as n
-             from pg_stat_activity where datname = current_database() and state = 'active' and pid <> pg_backend_pid() group by 1`);
+             from pg_stat_activity where datname = current_database() and state = 'active' and pid <> pg_backend_pid() group by 1`,
+        );
         waitSamples += 1;
         for (const r of rows) waits[r.w] = (waits[r.w] ?? 0) + r.n;
         await sleep(100);
@@ -235,7 +297,9 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
     meter.begin();
     const t0 = wallNow();
     const exec = await post(api.base, headers, '/api/v1/enrichment/execute', {
-      enrichmentId, entityType: 'company', entityFilters: { allSelected: true, text: '', filters: [], excludeIds: [] },
+      enrichmentId,
+      entityType: 'company',
+      entityFilters: { allSelected: true, text: '', filters: [], excludeIds: [] },
     });
     const executeMs = wallNow() - t0;
     if (exec.status !== 200) throw new Error(`execute: ${exec.status} ${exec.text}`);
@@ -253,19 +317,36 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
     await fleet.close();
     await Promise.all([api.stop(), worker.stop()]);
     // A run stopped at the limit leaves queued jobs: cancelled here, so the next scenario's worker skips them.
-    await sql.query(`update execution set status = 'cancelled', updated_at = clock_timestamp() where type_id = $1 and status in ('scheduled', 'processing')`, [enrichmentId]);
+    await sql.query(
+      `update execution set status = 'cancelled', updated_at = clock_timestamp() where type_id = $1 and status in ('scheduled', 'processing')`,
+      [enrichmentId],
+    );
     await sleep(1000);
     await sql.query('select pg_stat_clear_snapshot()');
     const stats1 = (await sql.query<Stats>(statsSql)).rows[0];
     const pgStats = {
-      commits: Number(stats1.commits) - Number(stats0.commits), rollbacks: Number(stats1.rollbacks) - Number(stats0.rollbacks),
-      writes: Object.fromEntries(Object.entries(stats1.writes).map(([k, v]) => [k, Number(v) - Number(stats0.writes[k] ?? 0)]).filter(([, v]) => Number(v) > 0)),
+      commits: Number(stats1.commits) - Number(stats0.commits),
+      rollbacks: Number(stats1.rollbacks) - Number(stats0.rollbacks),
+      writes: Object.fromEntries(
+        Object.entries(stats1.writes)
+          .map(([k, v]) => [k, Number(v) - Number(stats0.writes[k] ?? 0)])
+          .filter(([, v]) => Number(v) > 0),
+      ),
     };
-    const ex = await sql.query<{ status: string; n: number; last: Date | null }>(`select status, count(*)::int as n, max(completed_at) as last from execution where type_id = $1 group by status`, [enrichmentId]);
-    const rs = await sql.query<{ status: string; n: number }>(`select status, count(*)::int as n from enrichment_result where enrichment_id = $1 group by status`, [enrichmentId]);
+    const ex = await sql.query<{ status: string; n: number; last: Date | null }>(
+      `select status, count(*)::int as n, max(completed_at) as last from execution where type_id = $1 group by status`,
+      [enrichmentId],
+    );
+    const rs = await sql.query<{ status: string; n: number }>(
+      `select status, count(*)::int as n from enrichment_result where enrichment_id = $1 group by status`,
+      [enrichmentId],
+    );
     const ev = await sql.query<{ n: number }>(`select count(*)::int as n from realtime_event where organization_id = $1`, [org.id]);
     const last = Math.max(0, ...ex.rows.map((r) => (r.last ? r.last.getTime() : 0)));
-    const attempts = await sql.query<{ attempt: number; n: number }>(`select attempt, count(*)::int as n from execution where type_id = $1 group by 1 order by 1`, [enrichmentId]);
+    const attempts = await sql.query<{ attempt: number; n: number }>(
+      `select attempt, count(*)::int as n from execution where type_id = $1 group by 1 order by 1`,
+      [enrichmentId],
+    );
     const workerLog: Record<string, number> = {};
     for (const line of worker.output().split('\n')) {
       if (!line.startsWith('{')) continue;
@@ -275,28 +356,53 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
           const k = `${j.level} ${j.msg ?? ''}${j.err?.message ? `: ${j.err.message}` : ''}`.slice(0, 200);
           workerLog[k] = (workerLog[k] ?? 0) + 1;
         }
-      } catch { /* not a log line */ }
+      } catch {
+        /* not a log line */
+      }
     }
     const timing = await sql.query<{ first: Date | null; p50: number | null; p95: number | null }>(
       `select min(started_at) as first,
               percentile_cont(0.5) within group (order by extract(epoch from completed_at - started_at) * 1000) as p50,
               percentile_cont(0.95) within group (order by extract(epoch from completed_at - started_at) * 1000) as p95
-         from execution where type_id = $1`, [enrichmentId]);
+         from execution where type_id = $1`,
+      [enrichmentId],
+    );
     const r: EnrichRun = {
-      scenario: sc, run, finished, wallMs, executeMs, executeAnswer: exec.text.slice(0, 200),
-      firstProcessingMs: firstProcessing - t0, firstPreprocessingMs: firstPreprocessing - t0, firstCompleteMs: firstComplete - t0,
-      rowsCompleted: completed.size, resultsComplete: complete.size, events, eventsTotal: Object.values(events).reduce((a, b) => a + b, 0), frames: fleet.frames,
+      scenario: sc,
+      run,
+      finished,
+      wallMs,
+      executeMs,
+      executeAnswer: exec.text.slice(0, 200),
+      firstProcessingMs: firstProcessing - t0,
+      firstPreprocessingMs: firstPreprocessing - t0,
+      firstCompleteMs: firstComplete - t0,
+      rowsCompleted: completed.size,
+      resultsComplete: complete.size,
+      events,
+      eventsTotal: Object.values(events).reduce((a, b) => a + b, 0),
+      frames: fleet.frames,
       db: {
-        executions: Object.fromEntries(ex.rows.map((x) => [x.status, x.n])), results: Object.fromEntries(rs.rows.map((x) => [x.status, x.n])),
-        eventsWritten: ev.rows[0].n - warmEvents, lastCompletedMs: last ? last - t0 : NaN,
+        executions: Object.fromEntries(ex.rows.map((x) => [x.status, x.n])),
+        results: Object.fromEntries(rs.rows.map((x) => [x.status, x.n])),
+        eventsWritten: ev.rows[0].n - warmEvents,
+        lastCompletedMs: last ? last - t0 : NaN,
         attempts: Object.fromEntries(attempts.rows.map((x) => [String(x.attempt), x.n])),
         firstClaimMs: timing.rows[0].first ? timing.rows[0].first.getTime() - t0 : NaN,
         claimToDone: { p50: Number(timing.rows[0].p50 ?? NaN), p95: Number(timing.rows[0].p95 ?? NaN) },
       },
-      waits, waitSamples, workerLog, pgStats,
-      modelCalls: fake.chatRequests.length - warmCalls, maxInFlight, cpu, uptime: ups,
+      waits,
+      waitSamples,
+      workerLog,
+      pgStats,
+      modelCalls: fake.chatRequests.length - warmCalls,
+      maxInFlight,
+      cpu,
+      uptime: ups,
     };
-    log(`enrichments ${sc.id} run ${run + 1}: ${finished ? 'finished' : `STOPPED at ${limitMs / 1000} s`} — ${r.rowsCompleted}/${sc.rows} rows in ${(wallMs / 1000).toFixed(2)} s = ${(r.rowsCompleted / (wallMs / 1000)).toFixed(1)} rows/s; execute ${executeMs.toFixed(0)} ms; first processing ${fmtMs(r.firstProcessingMs)} ms; events ${JSON.stringify(events)}; model calls ${r.modelCalls} (max in flight ${maxInFlight}); cores ${JSON.stringify(cpu.cores)}; ${ups.at(-1)}`);
+    log(
+      `enrichments ${sc.id} run ${run + 1}: ${finished ? 'finished' : `STOPPED at ${limitMs / 1000} s`} — ${r.rowsCompleted}/${sc.rows} rows in ${(wallMs / 1000).toFixed(2)} s = ${(r.rowsCompleted / (wallMs / 1000)).toFixed(1)} rows/s; execute ${executeMs.toFixed(0)} ms; first processing ${fmtMs(r.firstProcessingMs)} ms; events ${JSON.stringify(events)}; model calls ${r.modelCalls} (max in flight ${maxInFlight}); cores ${JSON.stringify(cpu.cores)}; ${ups.at(-1)}`,
+    );
     return r;
   } finally {
     for (const p of procs) await p.stop().catch(() => {});
@@ -312,7 +418,10 @@ export async function runEnrichmentBench(opts: { argv: string[]; log: (m: string
   // limit of 50" is the model-call limit (LLM_ORG_CONCURRENCY).
   const execConcurrency = numArg(argv, '--enrich-exec-concurrency', 200);
   const ei = argv.indexOf('--enrich-env');
-  const env = ei >= 0 ? Object.fromEntries(argv[ei + 1].split(',').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])) : undefined;
+  const env =
+    ei >= 0
+      ? Object.fromEntries(argv[ei + 1].split(',').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]))
+      : undefined;
   const scenarios: EnrichScenario[] = [
     { id: 'no-latency', rows: numArg(argv, '--enrich-rows', 5000), latencyMs: 0, concurrency, execConcurrency, env },
     { id: 'latency-500', rows: numArg(argv, '--enrich-latency-rows', 2000), latencyMs: 500, concurrency, execConcurrency, env },
@@ -356,35 +465,67 @@ function render(started: Date, db: ServicesDb, results: EnrichRun[]): string {
   const ok = (good: boolean) => (good ? '✅' : '❌');
   const L: string[] = [];
   L.push('### Latest run: enrichments', '');
-  L.push(`- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only enrichments\`. Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; Node ${process.version}. PostgreSQL: ${db.version} — ${db.source}.`);
-  L.push('- Time from the start of POST /api/v1/enrichment/execute (all-selected form) until the socket has, for every row, the execution\'s \'completed\' event and the result\'s \'complete\' event. Overhead per row = (wall time − ⌈rows / concurrency⌉ × model latency) / rows.', '');
-  L.push('| Scenario | Rows done | Wall time | Rows/s | Overhead per row | Execute answer | First \'processing\' | First \'preprocessing\' | First \'complete\' | Events delivered | Model calls (max in flight) |');
+  L.push(
+    `- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only enrichments\`. Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; Node ${process.version}. PostgreSQL: ${db.version} — ${db.source}.`,
+  );
+  L.push(
+    "- Time from the start of POST /api/v1/enrichment/execute (all-selected form) until the socket has, for every row, the execution's 'completed' event and the result's 'complete' event. Overhead per row = (wall time − ⌈rows / concurrency⌉ × model latency) / rows.",
+    '',
+  );
+  L.push(
+    "| Scenario | Rows done | Wall time | Rows/s | Overhead per row | Execute answer | First 'processing' | First 'preprocessing' | First 'complete' | Events delivered | Model calls (max in flight) |",
+  );
   L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     const s = r.scenario;
     const waves = Math.ceil(s.rows / s.concurrency);
     const overhead = (r.wallMs - waves * s.latencyMs) / Math.max(1, r.rowsCompleted);
     const rate = r.rowsCompleted / (r.wallMs / 1000);
-    L.push(`| ${s.rows.toLocaleString('en-US')} rows, ${s.latencyMs} ms model latency, concurrency ${s.concurrency} (model calls), executions ${s.execConcurrency}${s.ownKey ? ', organization\'s own key (no credits)' : ''}${r.finished ? '' : ' (**stopped at the limit**)'} | ${r.rowsCompleted.toLocaleString('en-US')} | ${(r.wallMs / 1000).toFixed(2)} s | ${rate.toFixed(1)} | ${overhead.toFixed(2)} ms | ${fmtMs(r.executeMs)} ms | ${fmtMs(r.firstProcessingMs)} ms | ${fmtMs(r.firstPreprocessingMs)} ms | ${fmtMs(r.firstCompleteMs)} ms | ${r.eventsTotal.toLocaleString('en-US')} in ${r.frames.toLocaleString('en-US')} frames | ${r.modelCalls.toLocaleString('en-US')} (${r.maxInFlight}) |`);
+    L.push(
+      `| ${s.rows.toLocaleString('en-US')} rows, ${s.latencyMs} ms model latency, concurrency ${s.concurrency} (model calls), executions ${s.execConcurrency}${s.ownKey ? ", organization's own key (no credits)" : ''}${r.finished ? '' : ' (**stopped at the limit**)'} | ${r.rowsCompleted.toLocaleString('en-US')} | ${(r.wallMs / 1000).toFixed(2)} s | ${rate.toFixed(1)} | ${overhead.toFixed(2)} ms | ${fmtMs(r.executeMs)} ms | ${fmtMs(r.firstProcessingMs)} ms | ${fmtMs(r.firstPreprocessingMs)} ms | ${fmtMs(r.firstCompleteMs)} ms | ${r.eventsTotal.toLocaleString('en-US')} in ${r.frames.toLocaleString('en-US')} frames | ${r.modelCalls.toLocaleString('en-US')} (${r.maxInFlight}) |`,
+    );
   }
   L.push('', 'Targets (issue 5):', '');
   for (const r of results) {
     const s = r.scenario;
     const rate = r.rowsCompleted / (r.wallMs / 1000);
     const overhead = (r.wallMs - Math.ceil(s.rows / s.concurrency) * s.latencyMs) / Math.max(1, r.rowsCompleted);
-    if (s.latencyMs === 0) L.push(`- ${s.rows.toLocaleString('en-US')} rows at 0 ms: ${(r.wallMs / 1000).toFixed(1)} s (target ≤ 30 s for 5,000) ${ok(r.finished && r.wallMs <= 30_000 * (s.rows / 5000))}; overhead ${overhead.toFixed(2)} ms per row (target ≤ 5 ms) ${ok(r.finished && overhead <= 5)}.`);
+    if (s.latencyMs === 0)
+      L.push(
+        `- ${s.rows.toLocaleString('en-US')} rows at 0 ms: ${(r.wallMs / 1000).toFixed(1)} s (target ≤ 30 s for 5,000) ${ok(r.finished && r.wallMs <= 30_000 * (s.rows / 5000))}; overhead ${overhead.toFixed(2)} ms per row (target ≤ 5 ms) ${ok(r.finished && overhead <= 5)}.`,
+      );
     else L.push(`- ${s.latencyMs} ms latency, concurrency ${s.concurrency}: ${rate.toFixed(1)} rows/s (target ≥ 90) ${ok(rate >= 90)}.`);
     L.push(`  First 'processing' ${fmtMs(r.firstProcessingMs)} ms after Run (target ≤ 200 ms) ${ok(r.firstProcessingMs <= 200)}.`);
   }
   L.push('', 'Details per run:', '');
   for (const r of results) {
-    L.push(`- ${r.scenario.id} run ${r.run + 1}: events on the socket ${JSON.stringify(r.events)}; database afterwards: executions ${JSON.stringify(r.db.executions)}, results ${JSON.stringify(r.db.results)}, ${r.db.eventsWritten.toLocaleString('en-US')} realtime events written, first execution claimed by the worker ${fmtMs(r.db.firstClaimMs)} ms after Run, last completed ${fmtMs(r.db.lastCompletedMs)} ms after Run; claim → completed per execution p50 ${fmtMs(r.db.claimToDone.p50)} / p95 ${fmtMs(r.db.claimToDone.p95)} ms; executions by attempt ${JSON.stringify(r.db.attempts)}; database transactions committed during the run ${r.pgStats.commits.toLocaleString('en-US')} (${(r.pgStats.commits / Math.max(1, r.rowsCompleted)).toFixed(1)} per row done; ${r.pgStats.rollbacks} rolled back); rows written per row done ${Object.entries(r.pgStats.writes).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k.replace(/^public\./, '')} ${(v / Math.max(1, r.rowsCompleted)).toFixed(1)}`).join(', ')}; worker warnings/errors ${JSON.stringify(r.workerLog)}. ` +
-      `CPU (cores busy on average): ${Object.entries(r.cpu.cores).filter(([, v]) => v >= 0.005).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}. Load: ${r.uptime[0].replace(/^.*load average/, 'load average')} before → ${r.uptime.at(-1)!.replace(/^.*load average/, 'load average')} after (max 1-minute ${r.cpu.loadMax.toFixed(1)}). Execute answered: \`${r.executeAnswer}\`.`);
+    L.push(
+      `- ${r.scenario.id} run ${r.run + 1}: events on the socket ${JSON.stringify(r.events)}; database afterwards: executions ${JSON.stringify(r.db.executions)}, results ${JSON.stringify(r.db.results)}, ${r.db.eventsWritten.toLocaleString('en-US')} realtime events written, first execution claimed by the worker ${fmtMs(r.db.firstClaimMs)} ms after Run, last completed ${fmtMs(r.db.lastCompletedMs)} ms after Run; claim → completed per execution p50 ${fmtMs(r.db.claimToDone.p50)} / p95 ${fmtMs(r.db.claimToDone.p95)} ms; executions by attempt ${JSON.stringify(r.db.attempts)}; database transactions committed during the run ${r.pgStats.commits.toLocaleString('en-US')} (${(r.pgStats.commits / Math.max(1, r.rowsCompleted)).toFixed(1)} per row done; ${r.pgStats.rollbacks} rolled back); rows written per row done ${Object.entries(
+        r.pgStats.writes,
+      )
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k.replace(/^public\./, '')} ${(v / Math.max(1, r.rowsCompleted)).toFixed(1)}`)
+        .join(', ')}; worker warnings/errors ${JSON.stringify(r.workerLog)}. ` +
+        `CPU (cores busy on average): ${Object.entries(r.cpu.cores)
+          .filter(([, v]) => v >= 0.005)
+          .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+          .join(
+            ', ',
+          )}. Load: ${r.uptime[0].replace(/^.*load average/, 'load average')} before → ${r.uptime.at(-1)!.replace(/^.*load average/, 'load average')} after (max 1-minute ${r.cpu.loadMax.toFixed(1)}). Execute answered: \`${r.executeAnswer}\`.`,
+    );
   }
-  L.push('', 'What the active PostgreSQL sessions were doing (pg_stat_activity every 100 ms; average number of sessions in that state per sample, top 8):', '');
+  L.push(
+    '',
+    'What the active PostgreSQL sessions were doing (pg_stat_activity every 100 ms; average number of sessions in that state per sample, top 8):',
+    '',
+  );
   for (const r of results) {
-    const top = Object.entries(r.waits).sort((a, b) => b[1] - a[1]).slice(0, 8);
-    L.push(`- ${r.scenario.id} run ${r.run + 1} (${r.waitSamples} samples): ${top.map(([k, v]) => `${(v / Math.max(1, r.waitSamples)).toFixed(2)} × \`${k.replace(/`/g, "'")}\``).join('; ') || 'idle'}`);
+    const top = Object.entries(r.waits)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8);
+    L.push(
+      `- ${r.scenario.id} run ${r.run + 1} (${r.waitSamples} samples): ${top.map(([k, v]) => `${(v / Math.max(1, r.waitSamples)).toFixed(2)} × \`${k.replace(/`/g, "'")}\``).join('; ') || 'idle'}`,
+    );
   }
   return L.join('\n');
 }

@@ -22,7 +22,16 @@ const url = u.toString();
 const PAUSE_MS = Number(process.env.PROBE_PAUSE_MS ?? 12_000);
 const ROUNDS = Number(process.env.PROBE_ROUNDS ?? 5);
 
-const config = loadConfig({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: url, HOST: '127.0.0.1', PORT: '0', PUBLIC_URL: 'http://127.0.0.1', WEB_DIST: '/nonexistent' });
+const config = loadConfig({
+  ...process.env,
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'silent',
+  DATABASE_URL: url,
+  HOST: '127.0.0.1',
+  PORT: '0',
+  PUBLIC_URL: 'http://127.0.0.1',
+  WEB_DIST: '/nonexistent',
+});
 const orm = await MikroORM.init(serverOrmConfig(url, config));
 const app = await buildApp({ config, orm, boss: null, logger: pino({ level: 'silent' }) });
 await app.listen({ host: '127.0.0.1', port: 0 });
@@ -31,7 +40,14 @@ try {
   const client = new Client(base);
   await client.login(ORGS[0].admin, BENCH_PASSWORD);
   // The first figure: page 0 by name, 'summit' + Revenue > 500.
-  const body = { pageIndex: 0, pageSize: 50, sortKey: 'name', sortOrder: 'asc', text: 'summit', filters: [{ key: 'revenue', operator: 'and', items: [{ id: 'c1', condition: 'greater_than', data: 500 }] }] };
+  const body = {
+    pageIndex: 0,
+    pageSize: 50,
+    sortKey: 'name',
+    sortOrder: 'asc',
+    text: 'summit',
+    filters: [{ key: 'revenue', operator: 'and', items: [{ id: 'c1', condition: 'greater_than', data: 500 }] }],
+  };
   const page = async () => (await client.post('/api/v1/company/get-companies', body)).ms;
   for (let i = 0; i < 10; i++) await page();
   const afterPause: number[] = [];

@@ -44,13 +44,19 @@ export interface JobsReport {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function benchJobs(db: ServicesDb, o: { count: number; runs: number; sockets: number; log: (m: string) => void; env?: Record<string, string> }): Promise<JobsReport> {
+export async function benchJobs(
+  db: ServicesDb,
+  o: { count: number; runs: number; sockets: number; log: (m: string) => void; env?: Record<string, string> },
+): Promise<JobsReport> {
   const { log } = o;
   const org = await createBenchOrg(db.url, 'Bench Jobs', 2);
   const config = loadConfig({ ...process.env, ...o.env });
   const settings = {
-    EXECUTION_BATCH_SIZE: config.EXECUTION_BATCH_SIZE, EXECUTION_WORKER_CONCURRENCY: config.EXECUTION_WORKER_CONCURRENCY,
-    EXECUTION_ORG_CONCURRENCY: config.EXECUTION_ORG_CONCURRENCY, JOB_POLL_SECONDS: config.JOB_POLL_SECONDS, REALTIME_FLUSH_MS: config.REALTIME_FLUSH_MS,
+    EXECUTION_BATCH_SIZE: config.EXECUTION_BATCH_SIZE,
+    EXECUTION_WORKER_CONCURRENCY: config.EXECUTION_WORKER_CONCURRENCY,
+    EXECUTION_ORG_CONCURRENCY: config.EXECUTION_ORG_CONCURRENCY,
+    JOB_POLL_SECONDS: config.JOB_POLL_SECONDS,
+    REALTIME_FLUSH_MS: config.REALTIME_FLUSH_MS,
   };
   const orm = await MikroORM.init(ormConfig(db.url, { logger: () => {}, pool: { min: 0, max: 4 } }));
   const procs: Proc[] = [];
@@ -71,8 +77,14 @@ export async function benchJobs(db: ServicesDb, o: { count: number; runs: number
         const done = Array.from({ length: o.sockets }, () => new Set<string>());
         const latencies: number[] = [];
         const fleet = await openFleet({
-          count: o.sockets, sessions: [session], wsUrls: [`${api.base.replace('http', 'ws')}/api/v1/realtime`], paths: [realtimePaths.executions(org.id)],
-          record: (kind, data) => kind === 'execution.updated' && (data as { typeId: string }).typeId === typeId && (data as { status: string }).status === 'completed',
+          count: o.sockets,
+          sessions: [session],
+          wsUrls: [`${api.base.replace('http', 'ws')}/api/v1/realtime`],
+          paths: [realtimePaths.executions(org.id)],
+          record: (kind, data) =>
+            kind === 'execution.updated' &&
+            (data as { typeId: string }).typeId === typeId &&
+            (data as { status: string }).status === 'completed',
         });
         // Arrivals are folded as they come (10,000 × sockets of them).
         const arrivals = fleet.arrivals;
@@ -97,7 +109,14 @@ export async function benchJobs(db: ServicesDb, o: { count: number; runs: number
         await sleep(500);
         meter.begin();
         const t0 = wallNow();
-        await createExecutions(orm.em.fork(), boss, { organizationId: org.id, createdById: null, type: 'list', typeId, entityType: 'list', targets: Array.from({ length: o.count }, () => ({ entityId: null })) });
+        await createExecutions(orm.em.fork(), boss, {
+          organizationId: org.id,
+          createdById: null,
+          type: 'list',
+          typeId,
+          entityType: 'list',
+          targets: Array.from({ length: o.count }, () => ({ entityId: null })),
+        });
         const enqueueMs = wallNow() - t0;
         const ok = await waitUntil(() => done.every((s) => s.size >= o.count), 120_000);
         const totalMs = wallNow() - t0;
@@ -105,13 +124,29 @@ export async function benchJobs(db: ServicesDb, o: { count: number; runs: number
         const { rows } = await sql.query<{ n: number; last: Date; events: number }>(
           `select count(*) filter (where status = 'completed')::int as n, max(completed_at) as last,
                   (select count(*)::int from realtime_event where organization_id = $2) as events
-             from execution where type_id = $1`, [typeId, org.id]);
+             from execution where type_id = $1`,
+          [typeId, org.id],
+        );
         await fleet.close();
         await listener.end();
-        if (!ok) throw new Error(`jobs: not every socket saw ${o.count} completions within 120 s (${done.map((s) => s.size).join(', ')}; ${rows[0].n} rows completed)`);
-        const r: JobsRun = { totalMs, enqueueMs, dbDoneMs: rows[0].last.getTime() - t0, latency: pcts(latencies), notifyLatency: pcts(notifyLatency), cpu, completedRows: rows[0].n, eventsWritten: rows[0].events };
+        if (!ok)
+          throw new Error(
+            `jobs: not every socket saw ${o.count} completions within 120 s (${done.map((s) => s.size).join(', ')}; ${rows[0].n} rows completed)`,
+          );
+        const r: JobsRun = {
+          totalMs,
+          enqueueMs,
+          dbDoneMs: rows[0].last.getTime() - t0,
+          latency: pcts(latencies),
+          notifyLatency: pcts(notifyLatency),
+          cpu,
+          completedRows: rows[0].n,
+          eventsWritten: rows[0].events,
+        };
         ours.push(r);
-        log(`jobs (ours) run ${run + 1}: ${o.count} in ${(totalMs / 1000).toFixed(2)} s (enqueue ${enqueueMs.toFixed(0)} ms, last row completed at ${(r.dbDoneMs / 1000).toFixed(2)} s) = ${Math.round(o.count / (totalMs / 1000))}/s; write→socket ${JSON.stringify(r.latency)}; write→LISTEN ${JSON.stringify(r.notifyLatency)}; cores ${JSON.stringify(cpu.cores)}`);
+        log(
+          `jobs (ours) run ${run + 1}: ${o.count} in ${(totalMs / 1000).toFixed(2)} s (enqueue ${enqueueMs.toFixed(0)} ms, last row completed at ${(r.dbDoneMs / 1000).toFixed(2)} s) = ${Math.round(o.count / (totalMs / 1000))}/s; write→socket ${JSON.stringify(r.latency)}; write→LISTEN ${JSON.stringify(r.notifyLatency)}; cores ${JSON.stringify(cpu.cores)}`,
+        );
         await sleep(1000);
       }
     } finally {
@@ -121,10 +156,19 @@ export async function benchJobs(db: ServicesDb, o: { count: number; runs: number
 
     // ---------- pg-boss alone ----------
     const queue = 'bench.raw';
-    const rawWorker = await startProc('raw-boss', 'tests/bench/procs/raw-boss.ts', [], {
-      DATABASE_URL: db.url, RAW_QUEUE: queue, EXECUTION_BATCH_SIZE: String(config.EXECUTION_BATCH_SIZE),
-      EXECUTION_WORKER_CONCURRENCY: String(config.EXECUTION_WORKER_CONCURRENCY), EXECUTION_ORG_CONCURRENCY: String(config.EXECUTION_ORG_CONCURRENCY),
-    }, (out) => out.includes('ready'));
+    const rawWorker = await startProc(
+      'raw-boss',
+      'tests/bench/procs/raw-boss.ts',
+      [],
+      {
+        DATABASE_URL: db.url,
+        RAW_QUEUE: queue,
+        EXECUTION_BATCH_SIZE: String(config.EXECUTION_BATCH_SIZE),
+        EXECUTION_WORKER_CONCURRENCY: String(config.EXECUTION_WORKER_CONCURRENCY),
+        EXECUTION_ORG_CONCURRENCY: String(config.EXECUTION_ORG_CONCURRENCY),
+      },
+      (out) => out.includes('ready'),
+    );
     procs.push(rawWorker);
     const producer = new PgBoss({ connectionString: db.url, schema: 'pgboss', supervise: false, schedule: false, max: 5 });
     producer.on('error', () => {});
@@ -137,15 +181,30 @@ export async function benchJobs(db: ServicesDb, o: { count: number; runs: number
         meter.begin();
         const t0 = wallNow();
         for (let i = 0; i < o.count; i += 5000) {
-          await producer.insert(queue, Array.from({ length: Math.min(5000, o.count - i) }, () => ({ id: randomUUID(), data: { executionId: randomUUID(), organizationId: org.id, type: 'list' }, group: { id: org.id } })));
+          await producer.insert(
+            queue,
+            Array.from({ length: Math.min(5000, o.count - i) }, () => ({
+              id: randomUUID(),
+              data: { executionId: randomUUID(), organizationId: org.id, type: 'list' },
+              group: { id: org.id },
+            })),
+          );
         }
         const enqueueMs = wallNow() - t0;
-        const ok = await waitUntil(async () => (await sql.query<{ n: number }>(`select count(*)::int as n from pgboss.job where name = $1 and state = 'completed'`, [queue])).rows[0].n >= o.count, 120_000, 50);
+        const ok = await waitUntil(
+          async () =>
+            (await sql.query<{ n: number }>(`select count(*)::int as n from pgboss.job where name = $1 and state = 'completed'`, [queue]))
+              .rows[0].n >= o.count,
+          120_000,
+          50,
+        );
         const totalMs = wallNow() - t0;
         const cpu = meter.end();
         if (!ok) throw new Error('jobs (pg-boss alone): not completed within 120 s');
         raw.push({ totalMs, enqueueMs, cpu });
-        log(`jobs (pg-boss alone) run ${run + 1}: ${o.count} in ${(totalMs / 1000).toFixed(2)} s (insert ${enqueueMs.toFixed(0)} ms) = ${Math.round(o.count / (totalMs / 1000))}/s; cores ${JSON.stringify(cpu.cores)}`);
+        log(
+          `jobs (pg-boss alone) run ${run + 1}: ${o.count} in ${(totalMs / 1000).toFixed(2)} s (insert ${enqueueMs.toFixed(0)} ms) = ${Math.round(o.count / (totalMs / 1000))}/s; cores ${JSON.stringify(cpu.cores)}`,
+        );
         await sleep(1000);
       }
     } finally {

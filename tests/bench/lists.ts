@@ -24,9 +24,26 @@ const WRITE = ROWS >= 1_000_000 || process.argv.includes('--write');
 const EMAIL = 'bench-lists@example.com';
 const PASSWORD = 'Bench1234';
 
-const freePort = () => new Promise<number>((resolve) => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = (s.address() as net.AddressInfo).port; s.close(() => resolve(p)); }); });
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]; };
-const rssMb = (pid: number) => { try { const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8')); return m ? Number(m[1]) / 1024 : 0; } catch { return 0; } };
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+const rssMb = (pid: number) => {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+};
 
 const dbName = `dealscout_bench_lists_${Date.now()}`;
 const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -37,7 +54,20 @@ u.pathname = `/${dbName}`;
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
-  env: { ...process.env, DATABASE_URL: u.toString(), PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: 'warn', NODE_ENV: 'production', REALTIME_SECRET: 'bench-realtime-secret-0123456789abcdef', SECRETS_KEY: 'bench-secrets-key-0123456789abcdef0123456789', DEALSCOUT_ADMIN_EMAIL: EMAIL, DEALSCOUT_ADMIN_PASSWORD: PASSWORD, DEALSCOUT_ORG_NAME: 'Bench Lists' },
+  env: {
+    ...process.env,
+    DATABASE_URL: u.toString(),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: base,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    REALTIME_SECRET: 'bench-realtime-secret-0123456789abcdef',
+    SECRETS_KEY: 'bench-secrets-key-0123456789abcdef0123456789',
+    DEALSCOUT_ADMIN_EMAIL: EMAIL,
+    DEALSCOUT_ADMIN_PASSWORD: PASSWORD,
+    DEALSCOUT_ORG_NAME: 'Bench Lists',
+  },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 child.on('exit', (code, signal) => console.log(`server exited: code ${code}, signal ${signal}`));
@@ -49,7 +79,11 @@ const stop = async () => {
 };
 try {
   for (let i = 0; ; i++) {
-    try { if ((await fetch(`${base}/health`)).ok) break; } catch { /* starting */ }
+    try {
+      if ((await fetch(`${base}/health`)).ok) break;
+    } catch {
+      /* starting */
+    }
     if (i > 600) throw new Error('server did not start');
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -59,15 +93,23 @@ try {
 
   // The upload: multipart, the CSV generated while it is sent (never held whole in memory here either).
   const boundary = '----dsbenchboundary';
-  const fields = { listCompanyId: list.id, intentionSourceId: 'csv', source: JSON.stringify({ mapping: { name: 'Company', website: 'Website' } }) };
+  const fields = {
+    listCompanyId: list.id,
+    intentionSourceId: 'csv',
+    source: JSON.stringify({ mapping: { name: 'Company', website: 'Website' } }),
+  };
   let bytes = 0;
   async function* body() {
-    for (const [k, v] of Object.entries(fields)) yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
-    yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="million.csv"\r\nContent-Type: text/csv\r\n\r\nCompany,Website,Country,Employees,Founded\n`);
+    for (const [k, v] of Object.entries(fields))
+      yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
+    yield Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="million.csv"\r\nContent-Type: text/csv\r\n\r\nCompany,Website,Country,Employees,Founded\n`,
+    );
     const countries = ['DE', 'FR', 'SE', 'US', 'GB', 'NL', 'ES', 'IT'];
     for (let i = 0; i < ROWS; i += 10_000) {
       let chunk = '';
-      for (let j = i; j < Math.min(ROWS, i + 10_000); j++) chunk += `${j % 2 ? 'Alpha' : 'Beta'} Company ${j},https://www.company-${j}.example.com,${countries[j % 8]},${(j * 7) % 5000},${1950 + (j % 70)}\n`;
+      for (let j = i; j < Math.min(ROWS, i + 10_000); j++)
+        chunk += `${j % 2 ? 'Alpha' : 'Beta'} Company ${j},https://www.company-${j}.example.com,${countries[j % 8]},${(j * 7) % 5000},${1950 + (j % 70)}\n`;
       const b = Buffer.from(chunk);
       bytes += b.length;
       yield b;
@@ -76,35 +118,58 @@ try {
   }
   const rss0 = rssMb(child.pid!);
   let rssMax = rss0;
-  const sampler = setInterval(() => { rssMax = Math.max(rssMax, rssMb(child.pid!)); }, 100);
+  const sampler = setInterval(() => {
+    rssMax = Math.max(rssMax, rssMb(child.pid!));
+  }, 100);
   const t0 = performance.now();
   const res = await fetch(`${base}/api/v1/list-company/source`, {
-    method: 'POST', headers: { ...(api as unknown as { headers: Record<string, string> }).headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    body: Readable.toWeb(Readable.from(body())) as unknown as BodyInit, duplex: 'half', signal: AbortSignal.timeout(30 * 60_000),
+    method: 'POST',
+    headers: {
+      ...(api as unknown as { headers: Record<string, string> }).headers,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+    },
+    body: Readable.toWeb(Readable.from(body())) as unknown as BodyInit,
+    duplex: 'half',
+    signal: AbortSignal.timeout(30 * 60_000),
   } as RequestInit & { duplex: 'half' });
   const uploadText = await res.text();
   const uploadMs = performance.now() - t0;
   clearInterval(sampler);
   if (res.status !== 201) throw new Error(`upload: ${res.status} ${uploadText.slice(0, 500)}`);
   const up = JSON.parse(uploadText) as { rows: number; inserted: number; rejected: number; ms: number };
-  console.log(`upload: ${up.rows} rows, ${up.inserted} ideas in ${(uploadMs / 1000).toFixed(1)} s (${Math.round(up.rows / (uploadMs / 1000))} rows/s), RSS ${rss0.toFixed(0)} → max ${rssMax.toFixed(0)} MB`);
+  console.log(
+    `upload: ${up.rows} rows, ${up.inserted} ideas in ${(uploadMs / 1000).toFixed(1)} s (${Math.round(up.rows / (uploadMs / 1000))} rows/s), RSS ${rss0.toFixed(0)} → max ${rssMax.toFixed(0)} MB`,
+  );
 
   // Pages of the list.
   const first: number[] = [];
   for (let i = 0; i < 30; i++) first.push((await api.post('/api/v1/list-company/idea/list', { listCompanyId: list.id })).ms);
   const totalPages = Math.ceil(ROWS / 10);
   const anyPage: number[] = [];
-  for (let i = 0; i < 30; i++) anyPage.push((await api.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, pageIndex: Math.floor(Math.random() * totalPages) })).ms);
+  for (let i = 0; i < 30; i++)
+    anyPage.push(
+      (await api.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, pageIndex: Math.floor(Math.random() * totalPages) })).ms,
+    );
   const lastPage = (await api.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, pageIndex: totalPages - 1 })).ms;
   const searched: number[] = [];
-  for (let i = 0; i < 10; i++) searched.push((await api.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, text: 'alpha' })).ms);
-  const search = JSON.parse((await api.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, text: 'alpha' })).text) as { totalRecords: number; totalIsEstimate: boolean };
+  for (let i = 0; i < 10; i++)
+    searched.push((await api.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, text: 'alpha' })).ms);
+  const search = JSON.parse((await api.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, text: 'alpha' })).text) as {
+    totalRecords: number;
+    totalIsEstimate: boolean;
+  };
   // Shortlisting every 'alpha' idea (half of the list) as 'all selected'.
   const t1 = performance.now();
-  const sl = JSON.parse((await (async () => {
-    const r = await fetch(`${base}/api/v1/list-company/idea/shortlist`, { method: 'PUT', headers: (api as unknown as { headers: Record<string, string> }).headers, body: JSON.stringify({ listId: list.id, status: true, ideaFilters: { text: 'alpha' } }) });
-    return r.text();
-  })())) as { count: number };
+  const sl = JSON.parse(
+    await (async () => {
+      const r = await fetch(`${base}/api/v1/list-company/idea/shortlist`, {
+        method: 'PUT',
+        headers: (api as unknown as { headers: Record<string, string> }).headers,
+        body: JSON.stringify({ listId: list.id, status: true, ideaFilters: { text: 'alpha' } }),
+      });
+      return r.text();
+    })(),
+  ) as { count: number };
   const shortlistMs = performance.now() - t1;
   const f = (x: number) => `${x.toFixed(1)} ms`;
   const report = [

@@ -30,14 +30,37 @@ function numArg(argv: string[], name: string, def: number): number {
 }
 
 async function login(base: string, email: string): Promise<Record<string, string>> {
-  const res = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: SERVICES_PASSWORD }), signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: SERVICES_PASSWORD }),
+    signal: AbortSignal.timeout(30_000),
+  });
   if (!res.ok) throw new Error(`login: ${res.status} ${await res.text()}`);
   const { csrfToken } = (await res.json()) as { csrfToken: string };
-  return { 'content-type': 'application/json', cookie: res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; '), 'x-csrf-token': csrfToken };
+  return {
+    'content-type': 'application/json',
+    cookie: res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; '),
+    'x-csrf-token': csrfToken,
+  };
 }
 
-async function call(base: string, headers: Record<string, string>, method: string, p: string, body?: unknown): Promise<{ status: number; text: string }> {
-  const res = await fetch(`${base}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(120_000) });
+async function call(
+  base: string,
+  headers: Record<string, string>,
+  method: string,
+  p: string,
+  body?: unknown,
+): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${base}${p}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(120_000),
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -60,7 +83,10 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
     maxInFlight = Math.max(maxInFlight, inFlight);
     const c = { start: wallNow(), end: 0 };
     calls.push(c);
-    res.once('close', () => { inFlight -= 1; c.end = wallNow(); });
+    res.once('close', () => {
+      inFlight -= 1;
+      c.end = wallNow();
+    });
   });
   const org = await createBenchOrg(db.url, `Bench Plays ${Date.now()}`, 1);
   const sql = new pg.Client({ connectionString: db.url });
@@ -68,35 +94,64 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
   const procs: Proc[] = [];
   try {
     // N companies, each with a key contact (its primary company).
-    await sql.query(`insert into company (id, organization_id, name, website, domain, created_at, updated_at)
-      select gen_random_uuid(), $1::uuid, 'Bench Company ' || i, 'https://bench-' || i || '.example', 'bench-' || i || '.example', now(), now() from generate_series(1, $2::int) i`, [org.id, rows + 1]);
-    await sql.query(`insert into contact (id, organization_id, first_name, last_name, email, created_at, updated_at)
-      select gen_random_uuid(), $1::uuid, 'Owner' || i, 'Bench', 'owner' || i || '@bench-' || i || '.example', now(), now() from generate_series(1, $2::int) i`, [org.id, rows + 1]);
-    await sql.query(`insert into company_contact (id, organization_id, company_id, contact_id, is_key, is_primary, created_at)
+    await sql.query(
+      `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
+      select gen_random_uuid(), $1::uuid, 'Bench Company ' || i, 'https://bench-' || i || '.example', 'bench-' || i || '.example', now(), now() from generate_series(1, $2::int) i`,
+      [org.id, rows + 1],
+    );
+    await sql.query(
+      `insert into contact (id, organization_id, first_name, last_name, email, created_at, updated_at)
+      select gen_random_uuid(), $1::uuid, 'Owner' || i, 'Bench', 'owner' || i || '@bench-' || i || '.example', now(), now() from generate_series(1, $2::int) i`,
+      [org.id, rows + 1],
+    );
+    await sql.query(
+      `insert into company_contact (id, organization_id, company_id, contact_id, is_key, is_primary, created_at)
       select gen_random_uuid(), $1::uuid, k.id, c.id, true, true, now()
         from company k join contact c on c.organization_id = k.organization_id and c.email = 'owner' || substr(k.name, 15) || '@' || k.domain
-       where k.organization_id = $1::uuid`, [org.id]);
+       where k.organization_id = $1::uuid`,
+      [org.id],
+    );
     await sql.query('analyze company; analyze contact; analyze company_contact');
     const env = {
-      OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: fake.url.replace(/\/$/, ''), OPENAI_MODELS: 'gpt-bench',
-      LLM_ORG_CONCURRENCY: String(concurrency), LLM_ORG_RATE_PER_MINUTE: '0',
+      OPENAI_API_KEY: 'sk-bench',
+      OPENAI_BASE_URL: fake.url.replace(/\/$/, ''),
+      OPENAI_MODELS: 'gpt-bench',
+      LLM_ORG_CONCURRENCY: String(concurrency),
+      LLM_ORG_RATE_PER_MINUTE: '0',
     };
     const api = await startApi(db.url, 'api', env);
     procs.push(api);
-    const worker = await startProc('worker', 'server/src/main.ts', ['--role', 'worker'], appEnv(db.url, { LOG_LEVEL: 'info', ...env }), (out) => out.includes('worker started'));
+    const worker = await startProc(
+      'worker',
+      'server/src/main.ts',
+      ['--role', 'worker'],
+      appEnv(db.url, { LOG_LEVEL: 'info', ...env }),
+      (out) => out.includes('worker started'),
+    );
     procs.push(worker);
     const headers = await login(api.base, org.emails[0]);
     const created = await call(api.base, headers, 'POST', '/api/v1/play', {
-      name: 'Bench founder note', instructions: [{ type: 'text', text: 'Write a short first note to the founder of this company.' }], status: 'published', llmProvider: 'openai',
+      name: 'Bench founder note',
+      instructions: [{ type: 'text', text: 'Write a short first note to the founder of this company.' }],
+      status: 'published',
+      llmProvider: 'openai',
     });
     if (created.status !== 201) throw new Error(`create play: ${created.status} ${created.text}`);
     const playId = (JSON.parse(created.text) as { play: { id: string } }).play.id;
-    const { rows: companies } = await sql.query<{ id: string }>(`select id from company where organization_id = $1 order by name`, [org.id]);
+    const { rows: companies } = await sql.query<{ id: string }>(`select id from company where organization_id = $1 order by name`, [
+      org.id,
+    ]);
     // Warm-up (not timed): one target, so the timed run meets running processes.
-    const warm = await call(api.base, headers, 'POST', '/api/v1/play/execute', { playId, targetIds: [companies[0].id], entityType: 'company' });
+    const warm = await call(api.base, headers, 'POST', '/api/v1/play/execute', {
+      playId,
+      targetIds: [companies[0].id],
+      entityType: 'company',
+    });
     if (warm.status !== 200) throw new Error(`warm-up: ${warm.status} ${warm.text}`);
     for (let i = 0; i < 300; i++) {
-      const { rows: [w] } = await sql.query<{ n: number }>(`select count(*)::int as n from channel_email where organization_id = $1`, [org.id]);
+      const {
+        rows: [w],
+      } = await sql.query<{ n: number }>(`select count(*)::int as n from channel_email where organization_id = $1`, [org.id]);
       if (w.n > 0) break;
       await sleep(100);
     }
@@ -106,15 +161,24 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
     const meter = new CpuMeter(() => ({ 'API process': api.child.pid, 'worker process': worker.child.pid }));
     meter.begin();
     const t0 = wallNow();
-    const exec = await call(api.base, headers, 'POST', '/api/v1/play/execute', { playId, targetIds: targets, entityType: 'company', executionId: 'bench' });
+    const exec = await call(api.base, headers, 'POST', '/api/v1/play/execute', {
+      playId,
+      targetIds: targets,
+      entityType: 'company',
+      executionId: 'bench',
+    });
     const executeMs = wallNow() - t0;
     if (exec.status !== 200) throw new Error(`execute: ${exec.status} ${exec.text}`);
     let done = 0;
     while (done < rows && wallNow() - t0 < limitMs) {
       await sleep(50);
-      const { rows: [d] } = await sql.query<{ n: number }>(
+      const {
+        rows: [d],
+      } = await sql.query<{ n: number }>(
         `select count(*)::int as n from channel_email e join execution x on x.id = e.execution_id and x.organization_id = e.organization_id
-          where e.organization_id = $1 and x.idempotency_key like $2 and x.status = 'completed'`, [org.id, `play:${playId}:bench:%`]);
+          where e.organization_id = $1 and x.idempotency_key like $2 and x.status = 'completed'`,
+        [org.id, `play:${playId}:bench:%`],
+      );
       done = d.n;
     }
     const wallMs = wallNow() - t0;
@@ -134,28 +198,43 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
        select g.s, (select count(*)::int from x, t0 where x.created_at < t0.t + (g.s + 1) * interval '1 second') as created,
               (select count(*)::int from x, t0 where x.started_at < t0.t + (g.s + 1) * interval '1 second') as claimed,
               (select count(*)::int from x, t0 where x.completed_at < t0.t + (g.s + 1) * interval '1 second') as completed
-         from generate_series(0, 30) g(s) order by g.s`, [org.id, `play:${playId}:bench:%`]);
+         from generate_series(0, 30) g(s) order by g.s`,
+      [org.id, `play:${playId}:bench:%`],
+    );
     // The start (bench clock and database clock are the same machine's): when the first execution
     // was written, when the first was claimed by the worker, when the first model call arrived.
     // Also when the first claim's 'processing' event was written (the claim's transaction reached
     // its end) and when the first credit was charged (an execution reached its model call).
-    const { rows: [st] } = await sql.query<{ created: number; claimed: number; announced: number; charged: number }>(
+    const {
+      rows: [st],
+    } = await sql.query<{ created: number; claimed: number; announced: number; charged: number }>(
       `with x as (select id, created_at, started_at from execution where organization_id = $1 and idempotency_key like $2)
        select (select extract(epoch from min(created_at)) * 1000 from x) as created, (select extract(epoch from min(started_at)) * 1000 from x) as claimed,
               (select extract(epoch from min(e.created_at)) * 1000 from realtime_event e where e.organization_id = $1 and e.kind = 'execution.updated'
                   and e.data->>'status' = 'processing' and (e.data->>'id')::uuid in (select id from x)) as announced,
               (select extract(epoch from min(c.created_at)) * 1000 from llm_charge c where c.organization_id = $1 and c.charge_key in (select id::text || ':play' from x)) as charged`,
-      [org.id, `play:${playId}:bench:%`]);
+      [org.id, `play:${playId}:bench:%`],
+    );
     const startLine = `first execution written ${fmtMs(Number(st.created) - t0)} ms, first claimed ${fmtMs(Number(st.claimed) - t0)} ms (its 'processing' event ${fmtMs(Number(st.announced) - t0)} ms), first credit charged ${fmtMs(Number(st.charged) - t0)} ms, first model call ${fmtMs(firstCall)} ms after the execute call`;
     log(`start: ${startLine}`);
     const callsBySecond = Array.from({ length: 31 }, (_, i) => run.filter((c) => c.start - t0 < (i + 1) * 1000).length);
-    log(`timeline (cumulative per second): created ${tl.map((r) => r.created).join(',')}\n claimed ${tl.map((r) => r.claimed).join(',')}\n calls ${callsBySecond.join(',')}\n completed ${tl.map((r) => r.completed).join(',')}`);
+    log(
+      `timeline (cumulative per second): created ${tl.map((r) => r.created).join(',')}\n claimed ${tl.map((r) => r.claimed).join(',')}\n calls ${callsBySecond.join(',')}\n completed ${tl.map((r) => r.completed).join(',')}`,
+    );
     const modelCalls = fake.chatRequests.length - callsBefore;
-    const { rows: [errs] } = await sql.query<{ n: number }>(`select count(*)::int as n from execution where organization_id = $1 and type = 'play' and status = 'error'`, [org.id]);
+    const {
+      rows: [errs],
+    } = await sql.query<{ n: number }>(
+      `select count(*)::int as n from execution where organization_id = $1 and type = 'play' and status = 'error'`,
+      [org.id],
+    );
 
     // GET /email/pending with 200 open drafts (the rest cancelled).
-    await sql.query(`update channel_email set status = 'cancelled' where organization_id = $1 and id not in
-      (select id from channel_email where organization_id = $1 order by created_at limit 200)`, [org.id]);
+    await sql.query(
+      `update channel_email set status = 'cancelled' where organization_id = $1 and id not in
+      (select id from channel_email where organization_id = $1 order by created_at limit 200)`,
+      [org.id],
+    );
     await sql.query(`update channel_email set status = 'draft' where organization_id = $1 and status = 'processing'`, [org.id]);
     for (let i = 0; i < 10; i++) await call(api.base, headers, 'GET', '/api/v1/email/pending');
     const times: number[] = [];
@@ -178,17 +257,39 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
     const cpuInfo = os.cpus();
     const L: string[] = [];
     L.push('### Latest run: plays', '');
-    L.push(`- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only plays\`. Machine: ${cpuInfo.length} CPU, ${cpuInfo[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; Node ${process.version}. PostgreSQL: ${db.version} — ${db.source}.`);
-    L.push(`- A play run over ${rows.toLocaleString('en-US')} companies (each with a key contact), the fake OpenAI-compatible model answering in ${latencyMs} ms, the organization's model concurrency ${concurrency}: from the start of POST /api/v1/play/execute until every execution is completed with its draft written.`, '');
-    L.push('| Drafts written | Wall time | Drafts/s | Share of the concurrency limit | Overhead per draft | Execute answer | Model calls (max in flight) | Failed executions |');
+    L.push(
+      `- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only plays\`. Machine: ${cpuInfo.length} CPU, ${cpuInfo[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; Node ${process.version}. PostgreSQL: ${db.version} — ${db.source}.`,
+    );
+    L.push(
+      `- A play run over ${rows.toLocaleString('en-US')} companies (each with a key contact), the fake OpenAI-compatible model answering in ${latencyMs} ms, the organization's model concurrency ${concurrency}: from the start of POST /api/v1/play/execute until every execution is completed with its draft written.`,
+      '',
+    );
+    L.push(
+      '| Drafts written | Wall time | Drafts/s | Share of the concurrency limit | Overhead per draft | Execute answer | Model calls (max in flight) | Failed executions |',
+    );
     L.push('|---:|---:|---:|---:|---:|---:|---:|---:|');
-    L.push(`| ${done.toLocaleString('en-US')} | ${(wallMs / 1000).toFixed(2)} s | ${rate.toFixed(1)} | ${((rate / ideal) * 100).toFixed(1)} % of ${ideal.toFixed(0)}/s | ${overhead.toFixed(2)} ms | ${fmtMs(executeMs)} ms | ${modelCalls.toLocaleString('en-US')} (${maxInFlight}) | ${errs.n} |`);
-    L.push('', `- Where the time went: ${startLine}; last answer at ${(lastAnswer / 1000).toFixed(2)} s, last draft seen ${fmtMs(wallMs - lastAnswer)} ms later (the bench reads every 50 ms); between the first call and the last answer the ${concurrency} slots were busy ${(occupancy * 100).toFixed(1)} % of the time; mean model call ${fmtMs(meanCall)} ms (the fake answers after ${latencyMs} ms).`);
-    L.push('', `- GET /api/v1/email/pending with ${count} open drafts, ${requests} requests one after another: p50 ${fmtMs(pending.p50)} ms, p95 ${fmtMs(pending.p95)} ms, p99 ${fmtMs(pending.p99)} ms, max ${fmtMs(pending.max)} ms.`);
-    L.push(`- CPU (cores busy on average during the run): ${Object.entries(cpu.cores).filter(([, v]) => v >= 0.005).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}; 1-minute load max ${cpu.loadMax.toFixed(1)}.`);
+    L.push(
+      `| ${done.toLocaleString('en-US')} | ${(wallMs / 1000).toFixed(2)} s | ${rate.toFixed(1)} | ${((rate / ideal) * 100).toFixed(1)} % of ${ideal.toFixed(0)}/s | ${overhead.toFixed(2)} ms | ${fmtMs(executeMs)} ms | ${modelCalls.toLocaleString('en-US')} (${maxInFlight}) | ${errs.n} |`,
+    );
+    L.push(
+      '',
+      `- Where the time went: ${startLine}; last answer at ${(lastAnswer / 1000).toFixed(2)} s, last draft seen ${fmtMs(wallMs - lastAnswer)} ms later (the bench reads every 50 ms); between the first call and the last answer the ${concurrency} slots were busy ${(occupancy * 100).toFixed(1)} % of the time; mean model call ${fmtMs(meanCall)} ms (the fake answers after ${latencyMs} ms).`,
+    );
+    L.push(
+      '',
+      `- GET /api/v1/email/pending with ${count} open drafts, ${requests} requests one after another: p50 ${fmtMs(pending.p50)} ms, p95 ${fmtMs(pending.p95)} ms, p99 ${fmtMs(pending.p99)} ms, max ${fmtMs(pending.max)} ms.`,
+    );
+    L.push(
+      `- CPU (cores busy on average during the run): ${Object.entries(cpu.cores)
+        .filter(([, v]) => v >= 0.005)
+        .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+        .join(', ')}; 1-minute load max ${cpu.loadMax.toFixed(1)}.`,
+    );
     L.push('', 'Targets (issue 17):', '');
     L.push(`- Overhead ≤ 5 ms per draft: ${overhead.toFixed(2)} ms ${ok(done >= rows && overhead <= 5)}.`);
-    L.push(`- Throughput ≥ 90 % of the concurrency limit (${ideal.toFixed(0)} drafts/s): ${((rate / ideal) * 100).toFixed(1)} % ${ok(rate >= 0.9 * ideal)}.`);
+    L.push(
+      `- Throughput ≥ 90 % of the concurrency limit (${ideal.toFixed(0)} drafts/s): ${((rate / ideal) * 100).toFixed(1)} % ${ok(rate >= 0.9 * ideal)}.`,
+    );
     L.push(`- GET /api/v1/email/pending with 200 open drafts, p95 ≤ 50 ms: ${fmtMs(pending.p95)} ms ${ok(pending.p95 <= 50)}.`);
     const report = L.join('\n');
     if (argv.includes('--write')) {

@@ -36,7 +36,14 @@ export interface Proc {
 }
 
 /** Starts `node --import tsx <script> ...args` from the repository root; resolves once `ready(output)` holds. */
-export async function startProc(name: string, script: string, args: string[], env: Record<string, string>, ready: (out: string) => boolean | Promise<boolean>, timeoutMs = 90_000): Promise<Proc> {
+export async function startProc(
+  name: string,
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: (out: string) => boolean | Promise<boolean>,
+  timeoutMs = 90_000,
+): Promise<Proc> {
   // BENCH_NODE_ARGS: extra Node options for the started processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
@@ -103,7 +110,13 @@ async function answers(url: string): Promise<boolean> {
 export async function startApi(dbUrl: string, name: string, extraEnv: Record<string, string> = {}): Promise<Proc & { base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const p = await startProc(name, 'server/src/main.ts', ['--role', 'api'], appEnv(dbUrl, { PORT: String(port), PUBLIC_URL: base, ...extraEnv }), () => answers(`${base}/api/v1/health`));
+  const p = await startProc(
+    name,
+    'server/src/main.ts',
+    ['--role', 'api'],
+    appEnv(dbUrl, { PORT: String(port), PUBLIC_URL: base, ...extraEnv }),
+    () => answers(`${base}/api/v1/health`),
+  );
   return { ...p, base };
 }
 
@@ -112,7 +125,13 @@ export async function startApi(dbUrl: string, name: string, extraEnv: Record<str
  * benchmark's execution type (no product handler is registered yet; see procs/noop-worker.ts).
  */
 export async function startWorker(dbUrl: string, name: string, extraEnv: Record<string, string> = {}): Promise<Proc> {
-  return startProc(name, 'tests/bench/procs/noop-worker.ts', ['--role', 'worker'], appEnv(dbUrl, { LOG_LEVEL: 'info', ...extraEnv }), (out) => out.includes('worker started'));
+  return startProc(
+    name,
+    'tests/bench/procs/noop-worker.ts',
+    ['--role', 'worker'],
+    appEnv(dbUrl, { LOG_LEVEL: 'info', ...extraEnv }),
+    (out) => out.includes('worker started'),
+  );
 }
 
 // ---------- sessions and sockets ----------
@@ -123,14 +142,23 @@ export class Session {
 
   async login(email: string, password: string): Promise<void> {
     const res = await fetch(`${this.base}/api/v1/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }), signal: AbortSignal.timeout(30_000),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+      signal: AbortSignal.timeout(30_000),
     });
     if (!res.ok) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
-    this.cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    this.cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
   }
 
   async token(): Promise<string> {
-    const res = await fetch(`${this.base}/api/v1/notifications/token`, { headers: { cookie: this.cookie }, signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(`${this.base}/api/v1/notifications/token`, {
+      headers: { cookie: this.cookie },
+      signal: AbortSignal.timeout(30_000),
+    });
     if (!res.ok) throw new Error(`token: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { token: string }).token;
   }
@@ -182,12 +210,20 @@ export async function openFleet(opts: {
       fleet.frames = 0;
     },
     async close() {
-      await Promise.all(sockets.map((ws) => new Promise<void>((resolve) => {
-        if (ws.readyState === WebSocket.CLOSED) return resolve();
-        ws.once('close', () => resolve());
-        ws.close();
-        setTimeout(() => { ws.terminate(); resolve(); }, 5000).unref();
-      })));
+      await Promise.all(
+        sockets.map(
+          (ws) =>
+            new Promise<void>((resolve) => {
+              if (ws.readyState === WebSocket.CLOSED) return resolve();
+              ws.once('close', () => resolve());
+              ws.close();
+              setTimeout(() => {
+                ws.terminate();
+                resolve();
+              }, 5000).unref();
+            }),
+        ),
+      );
     },
   };
   let closing = false;
@@ -226,17 +262,27 @@ export async function openFleet(opts: {
         }
       });
       ws.once('open', () => ws.send(JSON.stringify({ type: 'auth', token })));
-      ws.once('error', (err) => { clearTimeout(timer); reject(err); });
-      ws.on('close', () => { if (!closing && stage === 'live') fleet.closedEarly += 1; });
+      ws.once('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      ws.on('close', () => {
+        if (!closing && stage === 'live') fleet.closedEarly += 1;
+      });
     });
   };
   const concurrency = opts.concurrency ?? 50;
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < opts.count) await open(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < opts.count) await open(next++);
+    }),
+  );
   const close = fleet.close;
-  fleet.close = () => { closing = true; return close(); };
+  fleet.close = () => {
+    closing = true;
+    return close();
+  };
   return fleet;
 }
 
@@ -257,32 +303,45 @@ export async function openRawFleet(count: number, wsUrls: string[]): Promise<Fle
       fleet.frames = 0;
     },
     async close() {
-      await Promise.all(sockets.map((ws) => new Promise<void>((resolve) => {
-        if (ws.readyState === WebSocket.CLOSED) return resolve();
-        ws.once('close', () => resolve());
-        ws.close();
-        setTimeout(() => { ws.terminate(); resolve(); }, 5000).unref();
-      })));
+      await Promise.all(
+        sockets.map(
+          (ws) =>
+            new Promise<void>((resolve) => {
+              if (ws.readyState === WebSocket.CLOSED) return resolve();
+              ws.once('close', () => resolve());
+              ws.close();
+              setTimeout(() => {
+                ws.terminate();
+                resolve();
+              }, 5000).unref();
+            }),
+        ),
+      );
     },
   };
   let next = 0;
-  await Promise.all(Array.from({ length: 50 }, async () => {
-    while (next < count) {
-      const i = next++;
-      const ws = new WebSocket(wsUrls[i % wsUrls.length], { perMessageDeflate: false });
-      sockets.push(ws);
-      ws.on('message', (raw) => {
-        const at = wallNow();
-        fleet.frames += 1;
-        const msg = JSON.parse(raw.toString()) as { events: { seq: number; key: string | null; kind: string; at: string; data: unknown }[] };
-        for (const e of msg.events) fleet.arrivals.push({ at, socket: i, seq: e.seq, key: e.key, kind: e.kind, eventAt: Date.parse(e.at), data: e.data });
-      });
-      await new Promise<void>((resolve, reject) => {
-        ws.once('open', () => resolve());
-        ws.once('error', reject);
-      });
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      while (next < count) {
+        const i = next++;
+        const ws = new WebSocket(wsUrls[i % wsUrls.length], { perMessageDeflate: false });
+        sockets.push(ws);
+        ws.on('message', (raw) => {
+          const at = wallNow();
+          fleet.frames += 1;
+          const msg = JSON.parse(raw.toString()) as {
+            events: { seq: number; key: string | null; kind: string; at: string; data: unknown }[];
+          };
+          for (const e of msg.events)
+            fleet.arrivals.push({ at, socket: i, seq: e.seq, key: e.key, kind: e.kind, eventAt: Date.parse(e.at), data: e.data });
+        });
+        await new Promise<void>((resolve, reject) => {
+          ws.once('open', () => resolve());
+          ws.once('error', reject);
+        });
+      }
+    }),
+  );
   return fleet;
 }
 
@@ -310,34 +369,48 @@ export async function openRemoteFleet(opts: {
   paths?: string[];
   record?: (kind: string, data: unknown) => boolean;
 }): Promise<RemoteFleet> {
-  const specs: { i: number; url: string; token?: string; paths?: string[] }[] = Array.from({ length: opts.count }, (_, i) => ({ i, url: opts.wsUrls[i % opts.wsUrls.length] }));
+  const specs: { i: number; url: string; token?: string; paths?: string[] }[] = Array.from({ length: opts.count }, (_, i) => ({
+    i,
+    url: opts.wsUrls[i % opts.wsUrls.length],
+  }));
   if (opts.sessions) {
     const sessions = opts.sessions;
     let next = 0;
-    await Promise.all(Array.from({ length: 50 }, async () => {
-      while (next < specs.length) {
-        const s = specs[next++];
-        s.token = await sessions[s.i % sessions.length].token();
-        s.paths = opts.paths;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (next < specs.length) {
+          const s = specs[next++];
+          s.token = await sessions[s.i % sessions.length].token();
+          s.paths = opts.paths;
+        }
+      }),
+    );
   }
-  const children = Array.from({ length: opts.procs }, () => fork(path.join(ROOT, 'tests/bench/procs/receiver.ts'), [], {
-    cwd: ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced',
-  }));
-  const ask = <T extends { type: string }>(child: ChildProcess, msg: unknown, want: string): Promise<T> => new Promise((resolve, reject) => {
-    const onMsg = (m: T) => {
-      if (m.type !== want && m.type !== 'error') return;
-      child.off('message', onMsg);
-      child.off('exit', onExit);
-      if (m.type === 'error') reject(new Error((m as unknown as { message: string }).message));
-      else resolve(m);
-    };
-    const onExit = (code: number | null) => { child.off('message', onMsg); reject(new Error(`socket process exited with ${code}`)); };
-    child.on('message', onMsg);
-    child.once('exit', onExit);
-    if (msg !== null) child.send(msg as never);
-  });
+  const children = Array.from({ length: opts.procs }, () =>
+    fork(path.join(ROOT, 'tests/bench/procs/receiver.ts'), [], {
+      cwd: ROOT,
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'advanced',
+    }),
+  );
+  const ask = <T extends { type: string }>(child: ChildProcess, msg: unknown, want: string): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const onMsg = (m: T) => {
+        if (m.type !== want && m.type !== 'error') return;
+        child.off('message', onMsg);
+        child.off('exit', onExit);
+        if (m.type === 'error') reject(new Error((m as unknown as { message: string }).message));
+        else resolve(m);
+      };
+      const onExit = (code: number | null) => {
+        child.off('message', onMsg);
+        reject(new Error(`socket process exited with ${code}`));
+      };
+      child.on('message', onMsg);
+      child.once('exit', onExit);
+      if (msg !== null) child.send(msg as never);
+    });
   await Promise.all(children.map((c) => ask(c, null, 'started')));
   await Promise.all(children.map((c, k) => ask(c, { type: 'open', sockets: specs.filter((s) => s.i % opts.procs === k) }, 'opened')));
   const fleet: RemoteFleet = {
@@ -353,7 +426,11 @@ export async function openRemoteFleet(opts: {
       for (const c of children) c.send({ type: 'reset' });
     },
     async collect() {
-      const got = await Promise.all(children.map((c) => ask<{ type: string; arrivals: Arrival[]; frames: number; closedEarly: number }>(c, { type: 'collect' }, 'arrivals')));
+      const got = await Promise.all(
+        children.map((c) =>
+          ask<{ type: string; arrivals: Arrival[]; frames: number; closedEarly: number }>(c, { type: 'collect' }, 'arrivals'),
+        ),
+      );
       fleet.closedEarly = 0;
       for (const g of got) {
         fleet.frames += g.frames;
@@ -362,10 +439,12 @@ export async function openRemoteFleet(opts: {
       }
     },
     async close() {
-      await Promise.all(children.map(async (c) => {
-        await ask(c, { type: 'close' }, 'closed').catch(() => {});
-        c.disconnect();
-      }));
+      await Promise.all(
+        children.map(async (c) => {
+          await ask(c, { type: 'close' }, 'closed').catch(() => {});
+          c.disconnect();
+        }),
+      );
     },
   };
   return fleet;
@@ -379,7 +458,13 @@ export function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
 }
 
-export interface Pcts { p50: number; p95: number; p99: number; max: number; n: number }
+export interface Pcts {
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  n: number;
+}
 export function pcts(xs: number[]): Pcts {
   const s = Float64Array.from(xs).sort();
   const at = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
@@ -389,10 +474,17 @@ export function pcts(xs: number[]): Pcts {
 /** The median of each percentile over several runs. */
 export function medianOf(runs: Pcts[]): Pcts {
   const m = (f: (r: Pcts) => number) => pct(runs.map(f), 50);
-  return { p50: m((r) => r.p50), p95: m((r) => r.p95), p99: m((r) => r.p99), max: Math.max(...runs.map((r) => r.max)), n: runs.reduce((a, r) => a + r.n, 0) };
+  return {
+    p50: m((r) => r.p50),
+    p95: m((r) => r.p95),
+    p99: m((r) => r.p99),
+    max: Math.max(...runs.map((r) => r.max)),
+    n: runs.reduce((a, r) => a + r.n, 0),
+  };
 }
 
-export const fmtMs = (ms: number): string => (Number.isNaN(ms) ? '–' : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+export const fmtMs = (ms: number): string =>
+  Number.isNaN(ms) ? '–' : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
 
 // ---------- machine load ----------
 
@@ -421,7 +513,9 @@ export function postgresCpuSeconds(): number {
       if (!comm.startsWith('postgres')) continue;
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       total += (Number(f[11]) + Number(f[12])) / CLK_TCK;
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return total;
 }
@@ -433,7 +527,10 @@ export class CpuMeter {
   private load: number[] = [];
   private timer: NodeJS.Timeout | null = null;
   /** `self`: the label of this (the bench's) process. */
-  constructor(private readonly pids: () => Record<string, number | undefined>, private readonly self = 'bench (sockets)') {}
+  constructor(
+    private readonly pids: () => Record<string, number | undefined>,
+    private readonly self = 'bench (sockets)',
+  ) {}
 
   begin(): void {
     this.t0 = performance.now();

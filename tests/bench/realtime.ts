@@ -19,8 +19,22 @@ import { publish } from '../../server/src/modules/realtime/publish';
 import { startBoss } from '../../server/src/jobs/boss';
 import { createExecutions } from '../../server/src/modules/executions/commands/create-executions';
 import {
-  startApi, startWorker, startProc, freePort, openFleet, openRawFleet, openRemoteFleet, Session, wallNow, pcts, medianOf, CpuMeter,
-  type Fleet, type RemoteFleet, type Pcts, type Proc,
+  startApi,
+  startWorker,
+  startProc,
+  freePort,
+  openFleet,
+  openRawFleet,
+  openRemoteFleet,
+  Session,
+  wallNow,
+  pcts,
+  medianOf,
+  CpuMeter,
+  type Fleet,
+  type RemoteFleet,
+  type Pcts,
+  type Proc,
 } from './procs';
 import { createBenchOrg, SERVICES_PASSWORD, type ServicesDb } from './services-db';
 
@@ -86,7 +100,13 @@ async function settle(fleet: Fleet | RemoteFleet, check: () => boolean, timeoutM
 const SOCKET_PROCS = Number(process.env.BENCH_SOCKET_PROCS ?? '2');
 const BENCH_LABEL = SOCKET_PROCS > 0 ? 'bench process' : 'bench (sockets)';
 
-function ourFleet(o: { count: number; sessions: Session[]; wsUrls: string[]; paths: string[]; record: (kind: string, data: unknown) => boolean }): Promise<Fleet | RemoteFleet> {
+function ourFleet(o: {
+  count: number;
+  sessions: Session[];
+  wsUrls: string[];
+  paths: string[];
+  record: (kind: string, data: unknown) => boolean;
+}): Promise<Fleet | RemoteFleet> {
   return SOCKET_PROCS > 0 ? openRemoteFleet({ ...o, procs: SOCKET_PROCS }) : openFleet(o);
 }
 
@@ -97,7 +117,12 @@ function rawFleetOf(count: number, wsUrls: string[]): Promise<Fleet | RemoteFlee
 const pidsOf = (f: Fleet | RemoteFleet): Record<string, number | undefined> => ('pids' in f ? f.pids : {});
 /** Runs `events` paced triggers per run and returns the latencies (arrival − reference) per run. */
 async function paced(opts: {
-  fleet: Fleet | RemoteFleet; runs: number; warmup: number; events: number; intervalMs: number; expectedPerEvent: number;
+  fleet: Fleet | RemoteFleet;
+  runs: number;
+  warmup: number;
+  events: number;
+  intervalMs: number;
+  expectedPerEvent: number;
   trigger: (n: number) => Promise<void>;
   latency: (a: Fleet['arrivals'][number]) => number | null;
   complete: (arrivals: Fleet['arrivals'], triggered: number) => boolean;
@@ -130,18 +155,31 @@ async function paced(opts: {
   return { runs, deliveries, missing, frames };
 }
 
-export async function benchRealtime(db: ServicesDb, o: { sockets: number; events: number; runs: number; warmup: number; intervalMs: number; log: (m: string) => void }): Promise<RealtimeReport> {
+export async function benchRealtime(
+  db: ServicesDb,
+  o: { sockets: number; events: number; runs: number; warmup: number; intervalMs: number; log: (m: string) => void },
+): Promise<RealtimeReport> {
   const { log } = o;
   const org = await createBenchOrg(db.url, 'Bench Realtime', 10);
   const orm = await MikroORM.init(ormConfig(db.url, { logger: () => {}, pool: { min: 0, max: 4 } }));
   const procs: Proc[] = [];
-  const start = async <P extends Proc>(p: Promise<P>) => { const x = await p; procs.push(x); return x; };
+  const start = async <P extends Proc>(p: Promise<P>) => {
+    const x = await p;
+    procs.push(x);
+    return x;
+  };
   const notifier = new pg.Client({ connectionString: db.url });
   await notifier.connect();
   try {
     // ---------- one API process, one event to every socket ----------
     const api1 = await start(startApi(db.url, 'api-1'));
-    const sessions = await Promise.all(org.emails.map(async (email) => { const s = new Session(api1.base); await s.login(email, SERVICES_PASSWORD); return s; }));
+    const sessions = await Promise.all(
+      org.emails.map(async (email) => {
+        const s = new Session(api1.base);
+        await s.login(email, SERVICES_PASSWORD);
+        return s;
+      }),
+    );
     const ws1 = `${api1.base.replace('http', 'ws')}/api/v1/realtime`;
     const path = realtimePaths.activities(org.id);
     log(`realtime: opening ${o.sockets} sockets on one API process`);
@@ -151,13 +189,19 @@ export async function benchRealtime(db: ServicesDb, o: { sockets: number; events
     let meter = new CpuMeter(() => ({ 'API process': api1.child.pid, ...pidsOf(fleet) }), BENCH_LABEL);
     meter.begin();
     const ours = await paced({
-      fleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets,
+      fleet,
+      runs: o.runs,
+      warmup: o.warmup,
+      events: o.events,
+      intervalMs: o.intervalMs,
+      expectedPerEvent: o.sockets,
       trigger: async (n) => {
         const t0 = wallNow();
         // publish() on its own: one statement (sequence, insert, NOTIFY) committed by itself, as the raw write below.
         await publish(orm.em.fork(), org.id, { path, kind: 'bench.broadcast', data: { n, t0, pad: PAD } });
       },
-      latency: fromT0, complete: perEvent,
+      latency: fromT0,
+      complete: perEvent,
     });
     const cpu = meter.end();
     log(`realtime broadcast (ours): ${JSON.stringify(medianOf(ours.runs))}`);
@@ -165,29 +209,61 @@ export async function benchRealtime(db: ServicesDb, o: { sockets: number; events
     await api1.stop();
 
     const rawPort = await freePort();
-    const raw1 = await start(startProc('raw-ws-1', 'tests/bench/procs/raw-ws.ts', [], { DATABASE_URL: db.url, PORT: String(rawPort) }, (out) => out.includes('ready')));
+    const raw1 = await start(
+      startProc('raw-ws-1', 'tests/bench/procs/raw-ws.ts', [], { DATABASE_URL: db.url, PORT: String(rawPort) }, (out) =>
+        out.includes('ready'),
+      ),
+    );
     let rawFleet = await rawFleetOf(o.sockets, [`ws://127.0.0.1:${rawPort}`]);
     // The raw write: the event made durable (one insert) and NOTIFYed in the same transaction, as ours.
     await notifier.query('create table if not exists bench_raw_event (id bigserial primary key, payload jsonb not null)');
     const notify = async (n: number) => {
       const t0 = wallNow();
-      const ev = JSON.stringify({ seq: n + 1, path, kind: 'bench.broadcast', key: null, data: { n, t0, pad: PAD }, at: new Date().toISOString() });
-      await notifier.query(`with i as (insert into bench_raw_event (payload) values ($1::text::jsonb)) select pg_notify('bench_raw', $1::text)`, [ev]);
+      const ev = JSON.stringify({
+        seq: n + 1,
+        path,
+        kind: 'bench.broadcast',
+        key: null,
+        data: { n, t0, pad: PAD },
+        at: new Date().toISOString(),
+      });
+      await notifier.query(
+        `with i as (insert into bench_raw_event (payload) values ($1::text::jsonb)) select pg_notify('bench_raw', $1::text)`,
+        [ev],
+      );
     };
     meter = new CpuMeter(() => ({ 'raw ws process': raw1.child.pid, ...pidsOf(rawFleet) }), BENCH_LABEL);
     meter.begin();
-    const raw = await paced({ fleet: rawFleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets, trigger: notify, latency: fromT0, complete: perEvent });
+    const raw = await paced({
+      fleet: rawFleet,
+      runs: o.runs,
+      warmup: o.warmup,
+      events: o.events,
+      intervalMs: o.intervalMs,
+      expectedPerEvent: o.sockets,
+      trigger: notify,
+      latency: fromT0,
+      complete: perEvent,
+    });
     const rawCpu = meter.end();
     log(`realtime broadcast (raw: insert + NOTIFY + ws): ${JSON.stringify(medianOf(raw.runs))}`);
     // ws alone: a control socket asks the raw server to broadcast (no database at all).
     const control = await openRawFleet(1, [`ws://127.0.0.1:${rawPort}`]);
     const wsOnly = await paced({
-      fleet: rawFleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets,
+      fleet: rawFleet,
+      runs: o.runs,
+      warmup: o.warmup,
+      events: o.events,
+      intervalMs: o.intervalMs,
+      expectedPerEvent: o.sockets,
       trigger: async (n) => {
         const t0 = wallNow();
-        control.send(`!${JSON.stringify({ seq: n + 1, path, kind: 'bench.broadcast', key: null, data: { n, t0, pad: PAD }, at: new Date().toISOString() })}`);
+        control.send(
+          `!${JSON.stringify({ seq: n + 1, path, kind: 'bench.broadcast', key: null, data: { n, t0, pad: PAD }, at: new Date().toISOString() })}`,
+        );
       },
-      latency: fromT0, complete: perEvent,
+      latency: fromT0,
+      complete: perEvent,
     });
     log(`realtime broadcast (raw: ws alone): ${JSON.stringify(medianOf(wsOnly.runs))}`);
     await control.close();
@@ -196,8 +272,17 @@ export async function benchRealtime(db: ServicesDb, o: { sockets: number; events
 
     const broadcast: LatencyFigure = {
       label: `${o.sockets} sockets on one API process, one event to all`,
-      ours: medianOf(ours.runs), raw: medianOf(raw.runs), oursRuns: ours.runs, rawRuns: raw.runs, wsOnly: medianOf(wsOnly.runs),
-      deliveries: ours.deliveries, expected: o.sockets * o.events * o.runs, missing: ours.missing, frames: ours.frames, cpu, rawCpu,
+      ours: medianOf(ours.runs),
+      raw: medianOf(raw.runs),
+      oursRuns: ours.runs,
+      rawRuns: raw.runs,
+      wsOnly: medianOf(wsOnly.runs),
+      deliveries: ours.deliveries,
+      expected: o.sockets * o.events * o.runs,
+      missing: ours.missing,
+      frames: ours.frames,
+      cpu,
+      rawCpu,
       note: 'from just before the write — publish() as one statement committed on its own: sequence upsert, insert, NOTIFY — to the frame on each socket',
     };
 
@@ -206,22 +291,50 @@ export async function benchRealtime(db: ServicesDb, o: { sockets: number; events
     const apiB = await start(startApi(db.url, 'api-b'));
     const worker = await start(startWorker(db.url, 'worker'));
     const wsUrls = [apiA, apiB].map((a) => `${a.base.replace('http', 'ws')}/api/v1/realtime`);
-    const sessionsA = await Promise.all(org.emails.map(async (email) => { const s = new Session(apiA.base); await s.login(email, SERVICES_PASSWORD); return s; }));
+    const sessionsA = await Promise.all(
+      org.emails.map(async (email) => {
+        const s = new Session(apiA.base);
+        await s.login(email, SERVICES_PASSWORD);
+        return s;
+      }),
+    );
     const boss = await startBoss(db.url, pino({ level: 'silent' }), { supervise: false });
     try {
       const execPath = realtimePaths.executions(org.id);
       log(`realtime: opening ${o.sockets} sockets over two API processes; worker process running`);
-      fleet = await ourFleet({ count: o.sockets, sessions: sessionsA, wsUrls, paths: [execPath], record: (kind, data) => kind === 'execution.updated' && (data as { status: string }).status !== 'scheduled' });
+      fleet = await ourFleet({
+        count: o.sockets,
+        sessions: sessionsA,
+        wsUrls,
+        paths: [execPath],
+        record: (kind, data) => kind === 'execution.updated' && (data as { status: string }).status !== 'scheduled',
+      });
       const enqueuedAt = new Map<string, number>();
-      const completedOn = (arrivals: Fleet['arrivals']) => arrivals.filter((a) => (a.data as { status: string }).status === 'completed').length;
+      const completedOn = (arrivals: Fleet['arrivals']) =>
+        arrivals.filter((a) => (a.data as { status: string }).status === 'completed').length;
       const typeId = randomUUID();
-      meter = new CpuMeter(() => ({ 'API process A': apiA.child.pid, 'API process B': apiB.child.pid, 'worker process': worker.child.pid, ...pidsOf(fleet) }), BENCH_LABEL);
+      meter = new CpuMeter(
+        () => ({ 'API process A': apiA.child.pid, 'API process B': apiB.child.pid, 'worker process': worker.child.pid, ...pidsOf(fleet) }),
+        BENCH_LABEL,
+      );
       meter.begin();
       const multi = await paced({
-        fleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets,
+        fleet,
+        runs: o.runs,
+        warmup: o.warmup,
+        events: o.events,
+        intervalMs: o.intervalMs,
+        expectedPerEvent: o.sockets,
         trigger: async () => {
           const t = wallNow();
-          const [s] = await createExecutions(orm.em.fork(), boss, { organizationId: org.id, createdById: null, type: 'list', typeId, entityType: 'list', targets: [{ entityId: null }] });
+          const [s] = await createExecutions(orm.em.fork(), boss, {
+            organizationId: org.id,
+            createdById: null,
+            type: 'list',
+            typeId,
+            entityType: 'list',
+            targets: [{ entityId: null }],
+          });
           enqueuedAt.set(s.executionId, t);
         },
         latency: (a) => a.at - a.eventAt,
@@ -229,28 +342,67 @@ export async function benchRealtime(db: ServicesDb, o: { sockets: number; events
       });
       const mcpu = meter.end();
       // Enqueue → 'completed' on the socket (pg-boss wake-up, claim, completion, fan-out), last run.
-      const e2e = fleet.arrivals.filter((a) => (a.data as { status: string }).status === 'completed').map((a) => a.at - (enqueuedAt.get((a.data as { id: string }).id) ?? a.at));
+      const e2e = fleet.arrivals
+        .filter((a) => (a.data as { status: string }).status === 'completed')
+        .map((a) => a.at - (enqueuedAt.get((a.data as { id: string }).id) ?? a.at));
       log(`realtime multi (ours): ${JSON.stringify(medianOf(multi.runs))}; enqueue→socket ${JSON.stringify(pcts(e2e))}`);
       await fleet.close();
       await Promise.all([apiA.stop(), apiB.stop(), worker.stop()]);
 
       const ports = [await freePort(), await freePort()];
-      const raws = await Promise.all(ports.map((p, i) => start(startProc(`raw-ws-${i + 1}`, 'tests/bench/procs/raw-ws.ts', [], { DATABASE_URL: db.url, PORT: String(p) }, (out) => out.includes('ready')))));
-      rawFleet = await rawFleetOf(o.sockets, ports.map((p) => `ws://127.0.0.1:${p}`));
-      meter = new CpuMeter(() => ({ 'raw ws process 1': raws[0].child.pid, 'raw ws process 2': raws[1].child.pid, ...pidsOf(rawFleet) }), BENCH_LABEL);
+      const raws = await Promise.all(
+        ports.map((p, i) =>
+          start(
+            startProc(`raw-ws-${i + 1}`, 'tests/bench/procs/raw-ws.ts', [], { DATABASE_URL: db.url, PORT: String(p) }, (out) =>
+              out.includes('ready'),
+            ),
+          ),
+        ),
+      );
+      rawFleet = await rawFleetOf(
+        o.sockets,
+        ports.map((p) => `ws://127.0.0.1:${p}`),
+      );
+      meter = new CpuMeter(
+        () => ({ 'raw ws process 1': raws[0].child.pid, 'raw ws process 2': raws[1].child.pid, ...pidsOf(rawFleet) }),
+        BENCH_LABEL,
+      );
       meter.begin();
-      const rawMulti = await paced({ fleet: rawFleet, runs: o.runs, warmup: o.warmup, events: o.events, intervalMs: o.intervalMs, expectedPerEvent: o.sockets, trigger: notify, latency: fromT0, complete: perEvent });
+      const rawMulti = await paced({
+        fleet: rawFleet,
+        runs: o.runs,
+        warmup: o.warmup,
+        events: o.events,
+        intervalMs: o.intervalMs,
+        expectedPerEvent: o.sockets,
+        trigger: notify,
+        latency: fromT0,
+        complete: perEvent,
+      });
       const rawMcpu = meter.end();
       log(`realtime multi (raw: insert + NOTIFY + ws ×2): ${JSON.stringify(medianOf(rawMulti.runs))}`);
       await rawFleet.close();
       await Promise.all(raws.map((r) => r.stop()));
 
       return {
-        sockets: o.sockets, socketProcs: SOCKET_PROCS, events: o.events, runs: o.runs, intervalMs: o.intervalMs, broadcast,
+        sockets: o.sockets,
+        socketProcs: SOCKET_PROCS,
+        events: o.events,
+        runs: o.runs,
+        intervalMs: o.intervalMs,
+        broadcast,
         multi: {
           label: `${o.sockets} sockets over two API processes, events written by a worker process`,
-          ours: medianOf(multi.runs), raw: medianOf(rawMulti.runs), oursRuns: multi.runs, rawRuns: rawMulti.runs,
-          deliveries: multi.deliveries, expected: o.sockets * o.events * o.runs, missing: 0, frames: multi.frames, cpu: mcpu, rawCpu: rawMcpu,
+          ours: medianOf(multi.runs),
+          raw: medianOf(rawMulti.runs),
+          oursRuns: multi.runs,
+          rawRuns: rawMulti.runs,
+          deliveries: multi.deliveries,
+          expected: o.sockets * o.events * o.runs,
+          missing: 0,
+          frames: multi.frames,
+          cpu: mcpu,
+          rawCpu: rawMcpu,
           note: "from the event's insert in the worker's transaction (its `at`, stored to the microsecond and sent to the millisecond) to the frame on each socket; an execution's 'processing' and 'completed' events may arrive in one frame",
           enqueueToSocket: pcts(e2e),
         },

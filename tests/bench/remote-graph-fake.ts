@@ -22,7 +22,10 @@ export interface RemoteGraphFake extends FakeGraphLike {
 
 /** Starts the fake in a child process (this file run with `--child`) and answers a proxy of it. */
 export async function startRemoteGraphFake(): Promise<RemoteGraphFake> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child'], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ready = await new Promise<{ url: string; clientId: string; clientSecret: string }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { url: string; clientId: string; clientSecret: string }));
     child.once('exit', (code) => reject(new Error(`the Graph fake process exited (${code})`)));
@@ -34,13 +37,15 @@ export async function startRemoteGraphFake(): Promise<RemoteGraphFake> {
     const w = waiting.get(a.id);
     if (!w) return;
     waiting.delete(a.id);
-    if (a.error) w.reject(new Error(a.error)); else w.resolve(a.result);
+    if (a.error) w.reject(new Error(a.error));
+    else w.resolve(a.result);
   });
-  const call = <T>(method: Call['method'], ...args: unknown[]) => new Promise<T>((resolve, reject) => {
-    const id = (next += 1);
-    waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
-    child.send({ id, method, args } satisfies Call);
-  });
+  const call = <T>(method: Call['method'], ...args: unknown[]) =>
+    new Promise<T>((resolve, reject) => {
+      const id = (next += 1);
+      waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      child.send({ id, method, args } satisfies Call);
+    });
   return {
     ...ready,
     addUser: (u) => call('addUser', u),
@@ -65,7 +70,10 @@ if (process.argv.includes('--child')) {
         else if (c.method === 'consent') result = await fake.consent(c.args[0] as string, c.args[1] as string);
         else if (c.method === 'sent') result = fake.sent().map((s) => ({ subject: s.subject }));
         else if (c.method === 'throttledCount') result = fake.throttledCount;
-        else { await fake.close(); result = null; }
+        else {
+          await fake.close();
+          result = null;
+        }
         process.send!({ id: c.id, result } satisfies Answer);
       } catch (err) {
         process.send!({ id: c.id, error: (err as Error).message } satisfies Answer);

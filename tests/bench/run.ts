@@ -112,7 +112,11 @@ interface Body {
   filters: TableFilter[];
 }
 
-const revenueOver = (n: number): TableFilter => ({ key: 'revenue', operator: 'and', items: [{ id: 'c1', condition: 'greater_than', data: n }] });
+const revenueOver = (n: number): TableFilter => ({
+  key: 'revenue',
+  operator: 'and',
+  items: [{ id: 'c1', condition: 'greater_than', data: n }],
+});
 const industryIs = (v: string): TableFilter => ({ key: 'industry', operator: 'and', items: [{ id: 'c1', condition: 'equals', data: v }] });
 
 const SELECTIVE = PREFIXES[2].toLowerCase(); // 'summit': one prefix word of 100 (~1% of the names)
@@ -133,7 +137,11 @@ interface Scenario {
 const OWNER_SELF: TableFilter = { key: 'owner', operator: 'and', items: [{ id: 'c1', condition: 'in', data: [] as string[] }] };
 
 /** 'Created between' ten days of the data set (about 10,000 companies); the days are filled in from the data set. */
-const CREATED_RANGE: TableFilter = { key: 'created_at', operator: 'and', items: [{ id: 'c1', condition: 'between', data: [] as string[] }] };
+const CREATED_RANGE: TableFilter = {
+  key: 'created_at',
+  operator: 'and',
+  items: [{ id: 'c1', condition: 'between', data: [] as string[] }],
+};
 
 const nameAsc = { sortKey: 'name', sortOrder: 'asc' as const };
 const same = (i: number) => () => Array.from({ length: REQUESTS }, () => i);
@@ -142,44 +150,133 @@ const randomPages = (seed: number, pageSize: number) => (total: number, run: num
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return Array.from({ length: REQUESTS }, () => Math.floor(r() * pages));
 };
-const lastPage = (pageSize: number) => (total: number) => Array.from({ length: REQUESTS }, () => Math.max(0, Math.ceil(total / pageSize) - 1));
+const lastPage = (pageSize: number) => (total: number) =>
+  Array.from({ length: REQUESTS }, () => Math.max(0, Math.ceil(total / pageSize) - 1));
 
 const SCENARIOS: Scenario[] = [
-  { id: 'first-search-filter', label: `First page of 50 by name, search '${SELECTIVE}' + Revenue > 500`, target: 50, targetNote: 'first page, search + numeric filter',
-    base: { pageSize: 50, ...nameAsc, text: SELECTIVE, filters: [revenueOver(500)] }, pages: same(0) },
-  { id: 'first-broad-search-filter', label: `First page of 50 by name, search '${BROAD}' (less selective) + Revenue > 500`, target: 50, targetNote: 'first page, search + numeric filter',
-    base: { pageSize: 50, ...nameAsc, text: BROAD, filters: [revenueOver(500)] }, pages: same(0) },
-  { id: 'first-one-letter-search', label: "First page of 50 by name, search 'a' (one letter: most names)", target: 50, targetNote: 'first page, search',
-    base: { pageSize: 50, ...nameAsc, text: 'a', filters: [] }, pages: same(0) },
-  { id: 'first-50', label: 'First page of 50 by name, no search or filter', target: 150, targetNote: 'any page of 50',
-    base: { pageSize: 50, ...nameAsc, text: '', filters: [] }, pages: same(0) },
-  { id: 'random-50', label: 'Random pages of 50 by name, no search or filter', target: 150, targetNote: 'any page of 50',
-    base: { pageSize: 50, ...nameAsc, text: '', filters: [] }, pages: randomPages(1, 50) },
-  { id: 'last-50', label: 'Last page of 50 by name, no search or filter', target: 150, targetNote: 'any page of 50',
-    base: { pageSize: 50, ...nameAsc, text: '', filters: [] }, pages: lastPage(50) },
-  { id: 'random-50-broad', label: `Random pages of 50 by name, search '${BROAD}' + Revenue > 500`, target: 150, targetNote: 'any page of 50',
-    base: { pageSize: 50, ...nameAsc, text: BROAD, filters: [revenueOver(500)] }, pages: randomPages(2, 50) },
-  { id: 'random-50-by-revenue', label: 'Random pages of 50 sorted by the custom field Revenue (desc)', target: 150, targetNote: 'any page of 50',
-    base: { pageSize: 50, sortKey: 'revenue', sortOrder: 'desc', text: '', filters: [] }, pages: randomPages(3, 50) },
-  { id: 'random-50-by-website', label: 'Random pages of 50 sorted by Website', target: 150, targetNote: 'any page of 50',
-    base: { pageSize: 50, sortKey: 'website', sortOrder: 'asc', text: '', filters: [] }, pages: randomPages(5, 50) },
-  { id: 'random-50-by-owner', label: 'Random pages of 50 sorted by Account Owner (desc)', target: 150, targetNote: 'any page of 50',
-    base: { pageSize: 50, sortKey: 'owner', sortOrder: 'desc', text: '', filters: [] }, pages: randomPages(6, 50) },
-  { id: 'random-50-my-companies', label: 'Random pages of 50 by name, Account Owner = the signed-in user', target: 150, targetNote: 'any page of 50',
-    base: { pageSize: 50, ...nameAsc, text: '', filters: [OWNER_SELF] }, pages: randomPages(7, 50) },
-  { id: 'random-50-created-range', label: 'Random pages of 50 by name, Created between two days ten days apart', target: 150, targetNote: 'any page of 50',
-    base: { pageSize: 50, ...nameAsc, text: '', filters: [CREATED_RANGE] }, pages: randomPages(8, 50) },
-  { id: 'first-1000', label: 'First page of 1,000 by name, no search or filter', target: 250, targetNote: 'page of 1,000',
-    base: { pageSize: 1000, ...nameAsc, text: '', filters: [] }, pages: same(0) },
-  { id: 'random-1000', label: 'Random pages of 1,000 by name, no search or filter', target: 250, targetNote: 'page of 1,000',
-    base: { pageSize: 1000, ...nameAsc, text: '', filters: [] }, pages: randomPages(4, 1000) },
+  {
+    id: 'first-search-filter',
+    label: `First page of 50 by name, search '${SELECTIVE}' + Revenue > 500`,
+    target: 50,
+    targetNote: 'first page, search + numeric filter',
+    base: { pageSize: 50, ...nameAsc, text: SELECTIVE, filters: [revenueOver(500)] },
+    pages: same(0),
+  },
+  {
+    id: 'first-broad-search-filter',
+    label: `First page of 50 by name, search '${BROAD}' (less selective) + Revenue > 500`,
+    target: 50,
+    targetNote: 'first page, search + numeric filter',
+    base: { pageSize: 50, ...nameAsc, text: BROAD, filters: [revenueOver(500)] },
+    pages: same(0),
+  },
+  {
+    id: 'first-one-letter-search',
+    label: "First page of 50 by name, search 'a' (one letter: most names)",
+    target: 50,
+    targetNote: 'first page, search',
+    base: { pageSize: 50, ...nameAsc, text: 'a', filters: [] },
+    pages: same(0),
+  },
+  {
+    id: 'first-50',
+    label: 'First page of 50 by name, no search or filter',
+    target: 150,
+    targetNote: 'any page of 50',
+    base: { pageSize: 50, ...nameAsc, text: '', filters: [] },
+    pages: same(0),
+  },
+  {
+    id: 'random-50',
+    label: 'Random pages of 50 by name, no search or filter',
+    target: 150,
+    targetNote: 'any page of 50',
+    base: { pageSize: 50, ...nameAsc, text: '', filters: [] },
+    pages: randomPages(1, 50),
+  },
+  {
+    id: 'last-50',
+    label: 'Last page of 50 by name, no search or filter',
+    target: 150,
+    targetNote: 'any page of 50',
+    base: { pageSize: 50, ...nameAsc, text: '', filters: [] },
+    pages: lastPage(50),
+  },
+  {
+    id: 'random-50-broad',
+    label: `Random pages of 50 by name, search '${BROAD}' + Revenue > 500`,
+    target: 150,
+    targetNote: 'any page of 50',
+    base: { pageSize: 50, ...nameAsc, text: BROAD, filters: [revenueOver(500)] },
+    pages: randomPages(2, 50),
+  },
+  {
+    id: 'random-50-by-revenue',
+    label: 'Random pages of 50 sorted by the custom field Revenue (desc)',
+    target: 150,
+    targetNote: 'any page of 50',
+    base: { pageSize: 50, sortKey: 'revenue', sortOrder: 'desc', text: '', filters: [] },
+    pages: randomPages(3, 50),
+  },
+  {
+    id: 'random-50-by-website',
+    label: 'Random pages of 50 sorted by Website',
+    target: 150,
+    targetNote: 'any page of 50',
+    base: { pageSize: 50, sortKey: 'website', sortOrder: 'asc', text: '', filters: [] },
+    pages: randomPages(5, 50),
+  },
+  {
+    id: 'random-50-by-owner',
+    label: 'Random pages of 50 sorted by Account Owner (desc)',
+    target: 150,
+    targetNote: 'any page of 50',
+    base: { pageSize: 50, sortKey: 'owner', sortOrder: 'desc', text: '', filters: [] },
+    pages: randomPages(6, 50),
+  },
+  {
+    id: 'random-50-my-companies',
+    label: 'Random pages of 50 by name, Account Owner = the signed-in user',
+    target: 150,
+    targetNote: 'any page of 50',
+    base: { pageSize: 50, ...nameAsc, text: '', filters: [OWNER_SELF] },
+    pages: randomPages(7, 50),
+  },
+  {
+    id: 'random-50-created-range',
+    label: 'Random pages of 50 by name, Created between two days ten days apart',
+    target: 150,
+    targetNote: 'any page of 50',
+    base: { pageSize: 50, ...nameAsc, text: '', filters: [CREATED_RANGE] },
+    pages: randomPages(8, 50),
+  },
+  {
+    id: 'first-1000',
+    label: 'First page of 1,000 by name, no search or filter',
+    target: 250,
+    targetNote: 'page of 1,000',
+    base: { pageSize: 1000, ...nameAsc, text: '', filters: [] },
+    pages: same(0),
+  },
+  {
+    id: 'random-1000',
+    label: 'Random pages of 1,000 by name, no search or filter',
+    target: 250,
+    targetNote: 'page of 1,000',
+    base: { pageSize: 1000, ...nameAsc, text: '', filters: [] },
+    pages: randomPages(4, 1000),
+  },
 ];
 
 // ---------- HTTP client ----------
 
 // ---------- direct SQL, with a statement log ----------
 
-interface Stmt { sql: string; params: unknown[]; ms: number }
+interface Stmt {
+  sql: string;
+  params: unknown[];
+  ms: number;
+}
 
 /** An ORM of its own whose connection records every statement with its time. */
 async function instrumentedOrm(url: string): Promise<{ orm: MikroORM; take(): Stmt[] }> {
@@ -194,7 +291,14 @@ async function instrumentedOrm(url: string): Promise<{ orm: MikroORM; take(): St
     stmts.push({ sql, params: Array.isArray(a[1]) ? a[1] : [], ms: performance.now() - t0 });
     return r;
   };
-  return { orm, take: () => { const s = stmts; stmts = []; return s; } };
+  return {
+    orm,
+    take: () => {
+      const s = stmts;
+      stmts = [];
+      return s;
+    },
+  };
 }
 
 function kindOfStmt(sql: string): string {
@@ -215,7 +319,10 @@ function kindOfStmt(sql: string): string {
 
 // ---------- measurement ----------
 
-interface Stat { p50: number; p95: number }
+interface Stat {
+  p50: number;
+  p95: number;
+}
 interface Result {
   scenario: Scenario;
   total: number;
@@ -245,7 +352,15 @@ async function main(): Promise<void> {
   let direct: Awaited<ReturnType<typeof instrumentedOrm>> | null = null;
   try {
     // The real server, in this process, on loopback.
-    const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: db.url, HOST: '127.0.0.1', PORT: '0', PUBLIC_URL: 'http://127.0.0.1', WEB_DIST: '/nonexistent' });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: db.url,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      PUBLIC_URL: 'http://127.0.0.1',
+      WEB_DIST: '/nonexistent',
+    });
     const logger = pino({ level: 'silent' });
     orm = await MikroORM.init(serverOrmConfig(db.url, config)); // the server's own pool settings
     app = await buildApp({ config, orm, boss: null, logger });
@@ -264,23 +379,30 @@ async function main(): Promise<void> {
     // Machine and server facts.
     const [{ version }] = await q<{ version: string }[]>('select version()');
     const settings = await q<{ name: string; setting: string; unit: string | null }[]>(
-      `select name, setting, unit from pg_settings where name in ('shared_buffers', 'work_mem', 'effective_cache_size', 'max_parallel_workers_per_gather', 'random_page_cost', 'jit', 'huge_pages') order by name`);
+      `select name, setting, unit from pg_settings where name in ('shared_buffers', 'work_mem', 'effective_cache_size', 'max_parallel_workers_per_gather', 'random_page_cost', 'jit', 'huge_pages') order by name`,
+    );
     // Whether the company table fits PostgreSQL's own cache: searches that visit most of it run
     // ~2× slower when every page is a copy from the OS cache (docs/benchmarks.md 'Running it').
     const [sizes] = await q<{ table_bytes: string; buffer_bytes: string }[]>(
-      `select pg_relation_size('company')::text as table_bytes, (select setting::bigint * 8192 from pg_settings where name = 'shared_buffers')::text as buffer_bytes`);
+      `select pg_relation_size('company')::text as table_bytes, (select setting::bigint * 8192 from pg_settings where name = 'shared_buffers')::text as buffer_bytes`,
+    );
 
     // The data set and the selectivity of the searches.
-    const counts = await q<Record<string, number>[]>(`
+    const counts = await q<Record<string, number>[]>(
+      `
       select (select count(*)::int from company where organization_id = ?) as companies,
              (select count(*)::int from company) as all_companies,
              (select count(*)::int from field_value) as field_values,
              (select count(*)::int from contact) as contacts,
-             (select count(*)::int from company_contact) as links`, [orgId]);
+             (select count(*)::int from company_contact) as links`,
+      [orgId],
+    );
     const [self] = await q<{ id: string }[]>(`select id from app_user where email = ?`, [ORGS[0].admin]);
     OWNER_SELF.items[0].data = [self.id];
     const [range] = await q<{ lo: string; hi: string }[]>(
-      `select to_char(d - 110, 'YYYY-MM-DD') as lo, to_char(d - 101, 'YYYY-MM-DD') as hi from (select (max(created_at) at time zone 'UTC')::date as d from company where organization_id = ?) x`, [orgId]);
+      `select to_char(d - 110, 'YYYY-MM-DD') as lo, to_char(d - 101, 'YYYY-MM-DD') as hi from (select (max(created_at) at time zone 'UTC')::date as d from company where organization_id = ?) x`,
+      [orgId],
+    );
     CREATED_RANGE.items[0].data = [range.lo, range.hi];
     const ctx0 = await loadQueryContext(dem(), orgId, 'company');
     const countOf = async (text: string, filters: Body['filters']) => {
@@ -304,7 +426,14 @@ async function main(): Promise<void> {
       const em = dem();
       const t0 = performance.now();
       const ctx = await loadQueryContext(em, orgId, 'company');
-      const { total, ids } = await pageIds(em, ctx, whereSql(ctx, { text: b.text, filters: b.filters }), orderSql(ctx, b.sortKey, b.sortOrder), b.pageIndex, b.pageSize);
+      const { total, ids } = await pageIds(
+        em,
+        ctx,
+        whereSql(ctx, { text: b.text, filters: b.filters }),
+        orderSql(ctx, b.sortKey, b.sortOrder),
+        b.pageIndex,
+        b.pageSize,
+      );
       const rows = await companyRows(em, orgId, ids);
       return { ms: performance.now() - t0, total, rows: rows.length };
     };
@@ -313,7 +442,10 @@ async function main(): Promise<void> {
     let loadMax = os.loadavg()[0];
     for (const sc of SCENARIOS.filter((x) => !ONLY || ONLY.includes(x.id))) {
       loadMax = Math.max(loadMax, os.loadavg()[0]);
-      const first = JSON.parse((await client.post('/api/v1/company/get-companies', { ...sc.base, pageIndex: 0 })).text) as { totalRecords: number; totalIsEstimate?: boolean };
+      const first = JSON.parse((await client.post('/api/v1/company/get-companies', { ...sc.base, pageIndex: 0 })).text) as {
+        totalRecords: number;
+        totalIsEstimate?: boolean;
+      };
       const total = first.totalRecords;
       if (typeof total !== 'number') throw new Error(`${sc.id}: no totalRecords in the answer`);
       // Warm-up (API and SQL), on pages of the scenario's kind.
@@ -373,25 +505,50 @@ async function main(): Promise<void> {
           if (under) await c.execute(under, [], 'run', trx);
           return c.execute<Record<string, string>[]>(`explain (analyze, buffers) ${s.sql}`, s.params, 'all', trx);
         });
-        explain.push({ kind: under ? `${kind} (${under.replace(/set local /g, '').replace(/;\s*/g, ', ')})` : kind, plan: plan.map((r) => Object.values(r)[0]).join('\n') });
+        explain.push({
+          kind: under ? `${kind} (${under.replace(/set local /g, '').replace(/;\s*/g, ', ')})` : kind,
+          plan: plan.map((r) => Object.values(r)[0]).join('\n'),
+        });
       }
       const res: Result = {
-        scenario: sc, total, estimate: first.totalIsEstimate === true, pagesSample: sc.pages(total, 0).slice(0, 5), rows, bytes,
+        scenario: sc,
+        total,
+        estimate: first.totalIsEstimate === true,
+        pagesSample: sc.pages(total, 0).slice(0, 5),
+        rows,
+        bytes,
         api: { p50: median(apiRuns.map((s) => s.p50)), p95: median(apiRuns.map((s) => s.p95)) },
         sql: { p50: median(sqlRuns.map((s) => s.p50)), p95: median(sqlRuns.map((s) => s.p95)) },
-        apiRuns, sqlRuns,
+        apiRuns,
+        sqlRuns,
         breakdown: Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, median(v)])),
         explain,
       };
       results.push(res);
-      log(`${sc.id}: total ${total}, API p50 ${fmt(res.api.p50)} p95 ${fmt(res.api.p95)} ms; SQL p50 ${fmt(res.sql.p50)} p95 ${fmt(res.sql.p95)} ms; ${JSON.stringify(Object.fromEntries(Object.entries(res.breakdown).map(([k, v]) => [k, Number(fmt(v))])))}`);
+      log(
+        `${sc.id}: total ${total}, API p50 ${fmt(res.api.p50)} p95 ${fmt(res.api.p95)} ms; SQL p50 ${fmt(res.sql.p50)} p95 ${fmt(res.sql.p95)} ms; ${JSON.stringify(Object.fromEntries(Object.entries(res.breakdown).map(([k, v]) => [k, Number(fmt(v))])))}`,
+      );
     }
 
     const exp = SKIP_EXPORT ? null : await measureExport(client, dem, orgId, selectivity.software);
-    if (exp) log(`export: ${exp.rows} rows in ${exp.totalMs.toFixed(0)} ms (first byte ${exp.ttfbMs.toFixed(0)} ms), RSS ${mb(exp.rssStart)} → peak ${mb(exp.rssPeak)} MB; direct ${exp.directMs.toFixed(0)} ms`);
+    if (exp)
+      log(
+        `export: ${exp.rows} rows in ${exp.totalMs.toFixed(0)} ms (first byte ${exp.ttfbMs.toFixed(0)} ms), RSS ${mb(exp.rssStart)} → peak ${mb(exp.rssPeak)} MB; direct ${exp.directMs.toFixed(0)} ms`,
+      );
 
     const load = { start: loadStart, end: os.loadavg()[0], max: loadMax };
-    const report = renderReport({ started, db, version, settings, sizes: { table: Number(sizes.table_bytes), buffers: Number(sizes.buffer_bytes) }, counts: counts[0], selectivity, results, exp, load });
+    const report = renderReport({
+      started,
+      db,
+      version,
+      settings,
+      sizes: { table: Number(sizes.table_bytes), buffers: Number(sizes.buffer_bytes) },
+      counts: counts[0],
+      selectivity,
+      results,
+      exp,
+      load,
+    });
     if (WRITE) {
       writeReport(report);
       log(`wrote ${path.relative(ROOT, REPORT)}`);
@@ -410,8 +567,17 @@ async function main(): Promise<void> {
 // ---------- export ----------
 
 interface ExportResult {
-  rows: number; bytes: number; totalMs: number; ttfbMs: number; directMs: number; directRows: number;
-  rssStart: number; rssPeak: number; rssEnd: number; heapStart: number; heapPeak: number;
+  rows: number;
+  bytes: number;
+  totalMs: number;
+  ttfbMs: number;
+  directMs: number;
+  directRows: number;
+  rssStart: number;
+  rssPeak: number;
+  rssEnd: number;
+  heapStart: number;
+  heapPeak: number;
   /** RSS when a quarter, half, three quarters and all of the rows had arrived. */
   rssAt: number[];
   /** JS heap after a full garbage collection at those points (second run). */
@@ -477,7 +643,22 @@ async function measureExport(client: Client, dem: () => EntityManager, orgId: st
       gc?.();
       liveAt.push(process.memoryUsage().heapUsed);
     }
-    runs.push({ rows: lines - 1, bytes, totalMs, ttfbMs, directMs: 0, directRows: 0, rssStart: m0.rss, rssPeak, rssEnd, heapStart: m0.heapUsed, heapPeak, rssAt, liveAt, runs: [] });
+    runs.push({
+      rows: lines - 1,
+      bytes,
+      totalMs,
+      ttfbMs,
+      directMs: 0,
+      directRows: 0,
+      rssStart: m0.rss,
+      rssPeak,
+      rssEnd,
+      heapStart: m0.heapUsed,
+      heapPeak,
+      rssAt,
+      liveAt,
+      runs: [],
+    });
   }
   if (runs.some((r) => r.rows !== expected)) throw new Error(`export: ${runs.map((r) => r.rows).join(', ')} rows, expected ${expected}`);
   // The same export without HTTP: the server's exportCsv on an EntityManager, consumed in process.
@@ -491,7 +672,11 @@ async function measureExport(client: Client, dem: () => EntityManager, orgId: st
   const directMs = performance.now() - t0;
   // Memory figures of the first run (no forced collection), the slower time of the two, the live heap of the second.
   return {
-    ...runs[0], totalMs: Math.max(...runs.map((r) => r.totalMs)), liveAt: runs[1].liveAt, directMs, directRows,
+    ...runs[0],
+    totalMs: Math.max(...runs.map((r) => r.totalMs)),
+    liveAt: runs[1].liveAt,
+    directMs,
+    directRows,
     runs: runs.map((r) => ({ totalMs: r.totalMs, rssPeak: r.rssPeak })),
   };
 }
@@ -532,52 +717,88 @@ function hugePagesNote(): string {
 }
 
 function renderReport(d: {
-  started: Date; db: Awaited<ReturnType<typeof openBenchDatabase>>; version: string; settings: { name: string; setting: string; unit: string | null }[];
+  started: Date;
+  db: Awaited<ReturnType<typeof openBenchDatabase>>;
+  version: string;
+  settings: { name: string; setting: string; unit: string | null }[];
   sizes: { table: number; buffers: number };
-  counts: Record<string, number>; selectivity: Record<string, number>; results: Result[]; exp: ExportResult | null;
+  counts: Record<string, number>;
+  selectivity: Record<string, number>;
+  results: Result[];
+  exp: ExportResult | null;
   load: { start: number; end: number; max: number };
 }): string {
   const cpu = os.cpus();
   const ok = (v: number, t: number) => (v <= t ? '✅' : '❌');
   const L: string[] = [];
   L.push(`## Latest run`, '');
-  L.push(`- Date: ${d.started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench\` (${RUNS} runs × ${REQUESTS} requests per figure after ${WARMUP} warm-up requests; p50/p95 are the medians of the runs' p50/p95).`);
-  L.push(`- Machine: ${cpu.length} CPU (\`nproc\`), ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB memory, ${os.type()} ${os.release()}; Node ${process.version}.`);
-  L.push(`- Load: 1-minute load average ${d.load.start.toFixed(1)} at the start, up to ${d.load.max.toFixed(1)} during, ${d.load.end.toFixed(1)} at the end (${cpu.length} CPUs; other work on the machine shares them and the figures move with it).`);
-  L.push(`- PostgreSQL: ${d.version.split(' on ')[0]} — ${d.db.source}; ${d.settings.map((s) => `${s.name}=${s.setting}${s.unit ? ` ${s.unit}` : ''}`).join(', ')}${hugePagesNote()}. ` +
-    `The company table is ${(d.sizes.table / MB).toFixed(0)} MB, the buffer cache ${(d.sizes.buffers / MB).toFixed(0)} MB${d.sizes.table > d.sizes.buffers ? ': the table does not fit, so a search that visits most of it copies its pages from the OS cache (\'Running it\' gives the reference configuration)' : ''}.`);
-  L.push(`- Data set${SCALE !== 1 ? ` (BENCH_SCALE=${SCALE}, not the reference size)` : ''}: ${ORGS.map((o) => `${o.name} ${o.companies.toLocaleString('en-US')} companies / ${o.contacts.toLocaleString('en-US')} key contacts`).join('; ')}; ` +
-    `${d.counts.field_values.toLocaleString('en-US')} custom field values (Revenue, double, ~90% filled, uniform 0–1000; Industry, string, ~99.5% filled, 10 values). ` +
-    `Names are word combinations plus a number ('Summit Holdings LLC 48213'), domains unique. ${d.db.seededNow ? `Seeded in this run (${d.db.seedSeconds?.toFixed(0)} s).` : 'Reused from the cache (seeded by an earlier run).'}`);
-  L.push(`- Search selectivity in the big organization: '${SELECTIVE}' matches ${d.selectivity.selective.toLocaleString('en-US')} companies (${d.selectivity.selectiveFiltered.toLocaleString('en-US')} with Revenue > 500); ` +
-    `the less selective '${BROAD}' ${d.selectivity.broad.toLocaleString('en-US')} (${d.selectivity.broadFiltered.toLocaleString('en-US')} with Revenue > 500); 'a' ${d.selectivity.oneLetter.toLocaleString('en-US')}. Revenue > 500 alone: ${d.selectivity.revenueOver500.toLocaleString('en-US')}; owned by the signed-in admin: ${d.selectivity.mine.toLocaleString('en-US')}; created in the ten days of the Created filter: ${d.selectivity.createdRange.toLocaleString('en-US')}.`);
-  L.push(`- Server: \`buildApp\` in the bench process on 127.0.0.1, signed in as the big organization's admin (cookie + CSRF), requests through \`fetch\` (keep-alive), one at a time. ` +
-    `"SQL" runs the statements the handler issues (\`loadQueryContext\`, \`pageIds\`, \`companyRows\`) on a MikroORM EntityManager of the same database, without HTTP, auth, validation or serialization.`);
+  L.push(
+    `- Date: ${d.started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench\` (${RUNS} runs × ${REQUESTS} requests per figure after ${WARMUP} warm-up requests; p50/p95 are the medians of the runs' p50/p95).`,
+  );
+  L.push(
+    `- Machine: ${cpu.length} CPU (\`nproc\`), ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB memory, ${os.type()} ${os.release()}; Node ${process.version}.`,
+  );
+  L.push(
+    `- Load: 1-minute load average ${d.load.start.toFixed(1)} at the start, up to ${d.load.max.toFixed(1)} during, ${d.load.end.toFixed(1)} at the end (${cpu.length} CPUs; other work on the machine shares them and the figures move with it).`,
+  );
+  L.push(
+    `- PostgreSQL: ${d.version.split(' on ')[0]} — ${d.db.source}; ${d.settings.map((s) => `${s.name}=${s.setting}${s.unit ? ` ${s.unit}` : ''}`).join(', ')}${hugePagesNote()}. ` +
+      `The company table is ${(d.sizes.table / MB).toFixed(0)} MB, the buffer cache ${(d.sizes.buffers / MB).toFixed(0)} MB${d.sizes.table > d.sizes.buffers ? ": the table does not fit, so a search that visits most of it copies its pages from the OS cache ('Running it' gives the reference configuration)" : ''}.`,
+  );
+  L.push(
+    `- Data set${SCALE !== 1 ? ` (BENCH_SCALE=${SCALE}, not the reference size)` : ''}: ${ORGS.map((o) => `${o.name} ${o.companies.toLocaleString('en-US')} companies / ${o.contacts.toLocaleString('en-US')} key contacts`).join('; ')}; ` +
+      `${d.counts.field_values.toLocaleString('en-US')} custom field values (Revenue, double, ~90% filled, uniform 0–1000; Industry, string, ~99.5% filled, 10 values). ` +
+      `Names are word combinations plus a number ('Summit Holdings LLC 48213'), domains unique. ${d.db.seededNow ? `Seeded in this run (${d.db.seedSeconds?.toFixed(0)} s).` : 'Reused from the cache (seeded by an earlier run).'}`,
+  );
+  L.push(
+    `- Search selectivity in the big organization: '${SELECTIVE}' matches ${d.selectivity.selective.toLocaleString('en-US')} companies (${d.selectivity.selectiveFiltered.toLocaleString('en-US')} with Revenue > 500); ` +
+      `the less selective '${BROAD}' ${d.selectivity.broad.toLocaleString('en-US')} (${d.selectivity.broadFiltered.toLocaleString('en-US')} with Revenue > 500); 'a' ${d.selectivity.oneLetter.toLocaleString('en-US')}. Revenue > 500 alone: ${d.selectivity.revenueOver500.toLocaleString('en-US')}; owned by the signed-in admin: ${d.selectivity.mine.toLocaleString('en-US')}; created in the ten days of the Created filter: ${d.selectivity.createdRange.toLocaleString('en-US')}.`,
+  );
+  L.push(
+    `- Server: \`buildApp\` in the bench process on 127.0.0.1, signed in as the big organization's admin (cookie + CSRF), requests through \`fetch\` (keep-alive), one at a time. ` +
+      `"SQL" runs the statements the handler issues (\`loadQueryContext\`, \`pageIds\`, \`companyRows\`) on a MikroORM EntityManager of the same database, without HTTP, auth, validation or serialization.`,
+  );
   L.push('');
   L.push('### get-companies (ms)', '');
   L.push('| Scenario | Rows in set | Target (API p95) | API p50 | API p95 | SQL p50 | SQL p95 | API/SQL (p50) | Met |');
   L.push('|---|---:|---:|---:|---:|---:|---:|---:|:-:|');
   for (const r of d.results) {
-    L.push(`| ${r.scenario.label} | ${r.estimate ? 'about ' : ''}${r.total.toLocaleString('en-US')} | ≤ ${r.scenario.target} | ${fmt(r.api.p50)} | ${fmt(r.api.p95)} | ${fmt(r.sql.p50)} | ${fmt(r.sql.p95)} | ${(r.api.p50 / r.sql.p50).toFixed(2)} | ${ok(r.api.p95, r.scenario.target)} |`);
+    L.push(
+      `| ${r.scenario.label} | ${r.estimate ? 'about ' : ''}${r.total.toLocaleString('en-US')} | ≤ ${r.scenario.target} | ${fmt(r.api.p50)} | ${fmt(r.api.p95)} | ${fmt(r.sql.p50)} | ${fmt(r.sql.p95)} | ${(r.api.p50 / r.sql.p50).toFixed(2)} | ${ok(r.api.p95, r.scenario.target)} |`,
+    );
   }
   L.push('', 'Where the SQL time goes (median per request, ms; the count and the page ids of a first page run in parallel):', '');
   const kinds = ['field context', 'count', 'sample', 'anchor', 'page ids', 'count + page ids', 'rows', 'field values', 'other'];
   L.push(`| Scenario | ${kinds.join(' | ')} | answer size |`);
   L.push(`|---|${kinds.map(() => '---:').join('|')}|---:|`);
-  for (const r of d.results) L.push(`| ${r.scenario.id} | ${kinds.map((k) => (r.breakdown[k] !== undefined ? fmt(r.breakdown[k]) : '–')).join(' | ')} | ${r.rows} rows, ${(r.bytes / 1024).toFixed(0)} KiB |`);
+  for (const r of d.results)
+    L.push(
+      `| ${r.scenario.id} | ${kinds.map((k) => (r.breakdown[k] !== undefined ? fmt(r.breakdown[k]) : '–')).join(' | ')} | ${r.rows} rows, ${(r.bytes / 1024).toFixed(0)} KiB |`,
+    );
   L.push('', 'Per-run figures (p50/p95, ms):', '');
   for (const r of d.results) {
-    L.push(`- ${r.scenario.id}: API ${r.apiRuns.map((s) => `${fmt(s.p50)}/${fmt(s.p95)}`).join(', ')}; SQL ${r.sqlRuns.map((s) => `${fmt(s.p50)}/${fmt(s.p95)}`).join(', ')}${r.pagesSample.some((p) => p > 0) ? `; first pages asked: ${r.pagesSample.join(', ')}` : ''}`);
+    L.push(
+      `- ${r.scenario.id}: API ${r.apiRuns.map((s) => `${fmt(s.p50)}/${fmt(s.p95)}`).join(', ')}; SQL ${r.sqlRuns.map((s) => `${fmt(s.p50)}/${fmt(s.p95)}`).join(', ')}${r.pagesSample.some((p) => p > 0) ? `; first pages asked: ${r.pagesSample.join(', ')}` : ''}`,
+    );
   }
   const e = d.exp;
   if (e) {
     L.push('', '### Export to CSV', '');
-    L.push(`Selection: all companies with Industry = 'Software' (\`allSelected\` with a filter) — ${e.rows.toLocaleString('en-US')} rows, ${(e.bytes / 1024 / 1024).toFixed(1)} MiB of CSV, read as a stream and discarded by the client. Process RSS (server and client share it) sampled every 25 ms.`, '');
+    L.push(
+      `Selection: all companies with Industry = 'Software' (\`allSelected\` with a filter) — ${e.rows.toLocaleString('en-US')} rows, ${(e.bytes / 1024 / 1024).toFixed(1)} MiB of CSV, read as a stream and discarded by the client. Process RSS (server and client share it) sampled every 25 ms.`,
+      '',
+    );
     L.push('| Figure | Value | Target |', '|---|---:|---|');
-    L.push(`| Total time (slower of ${e.runs.length} runs: ${e.runs.map((r) => `${(r.totalMs / 1000).toFixed(1)} s`).join(', ')}) | ${(e.totalMs / 1000).toFixed(2)} s | ≤ 10 s ${ok(e.totalMs, 10_000)} |`);
+    L.push(
+      `| Total time (slower of ${e.runs.length} runs: ${e.runs.map((r) => `${(r.totalMs / 1000).toFixed(1)} s`).join(', ')}) | ${(e.totalMs / 1000).toFixed(2)} s | ≤ 10 s ${ok(e.totalMs, 10_000)} |`,
+    );
     L.push(`| First byte | ${e.ttfbMs.toFixed(0)} ms | |`);
-    L.push(`| Same export without HTTP (\`exportCsv\` consumed in process) | ${(e.directMs / 1000).toFixed(2)} s (API/direct ${(e.totalMs / e.directMs).toFixed(2)}) | |`);
-    L.push(`| RSS at start → peak → end, first run | ${mb(e.rssStart)} → ${mb(e.rssPeak)} → ${mb(e.rssEnd)} MB (peak +${mb(e.rssPeak - e.rssStart)} MB) | flat |`);
+    L.push(
+      `| Same export without HTTP (\`exportCsv\` consumed in process) | ${(e.directMs / 1000).toFixed(2)} s (API/direct ${(e.totalMs / e.directMs).toFixed(2)}) | |`,
+    );
+    L.push(
+      `| RSS at start → peak → end, first run | ${mb(e.rssStart)} → ${mb(e.rssPeak)} → ${mb(e.rssEnd)} MB (peak +${mb(e.rssPeak - e.rssStart)} MB) | flat |`,
+    );
     L.push(`| RSS at 25/50/75/100% of the rows, first run | ${e.rssAt.map(mb).join(' / ')} MB | flat |`);
     L.push(`| JS heap used at start → peak (garbage included) | ${mb(e.heapStart)} → ${mb(e.heapPeak)} MB | |`);
     L.push(`| Live JS heap (after a full GC) at 25/50/75/100% of the rows, second run | ${e.liveAt.map(mb).join(' / ')} MB | flat |`);

@@ -28,14 +28,36 @@ function arg(argv: string[], name: string, dflt: number): number {
 }
 
 async function login(base: string, email: string): Promise<Record<string, string>> {
-  const res = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: SERVICES_PASSWORD }) });
+  const res = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: SERVICES_PASSWORD }),
+  });
   if (!res.ok) throw new Error(`login: ${res.status} ${await res.text()}`);
   const { csrfToken } = (await res.json()) as { csrfToken: string };
-  return { 'content-type': 'application/json', cookie: res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; '), 'x-csrf-token': csrfToken };
+  return {
+    'content-type': 'application/json',
+    cookie: res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; '),
+    'x-csrf-token': csrfToken,
+  };
 }
 
-async function call(base: string, headers: Record<string, string>, method: string, p: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${base}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(120_000) });
+async function call(
+  base: string,
+  headers: Record<string, string>,
+  method: string,
+  p: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`${base}${p}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(120_000),
+  });
   const text = await res.text();
   return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
@@ -50,24 +72,42 @@ export async function runScoringBench(opts: { argv: string[]; log: (m: string) =
   await sql.connect();
   try {
     const org = await createBenchOrg(db.url, 'Scoring Bench', 1);
-    const { rows: [user] } = await sql.query<{ id: string }>(`select id from app_user where organization_id = $1 limit 1`, [org.id]);
-    const listId = (await sql.query<{ id: string }>(`insert into list_company (id, organization_id, name, status, total_ideas, total_short_listed_ideas, created_by_id, created_at, updated_at)
-      values (gen_random_uuid(), $1, 'Bench list', 'active', $2, 0, $3, now(), now()) returning id`, [org.id, n, user!.id])).rows[0]!.id;
-    const enrichmentId = (await sql.query<{ id: string }>(`insert into enrichment (id, organization_id, config_id, enrichment_type, provider, entity_type, name, data, created_at, updated_at)
-      values (gen_random_uuid(), $1, 'industry', 'llm', 'openai', 'idea', 'Industry', '{}'::jsonb, now(), now()) returning id`, [org.id])).rows[0]!.id;
+    const {
+      rows: [user],
+    } = await sql.query<{ id: string }>(`select id from app_user where organization_id = $1 limit 1`, [org.id]);
+    const listId = (
+      await sql.query<{ id: string }>(
+        `insert into list_company (id, organization_id, name, status, total_ideas, total_short_listed_ideas, created_by_id, created_at, updated_at)
+      values (gen_random_uuid(), $1, 'Bench list', 'active', $2, 0, $3, now(), now()) returning id`,
+        [org.id, n, user!.id],
+      )
+    ).rows[0]!.id;
+    const enrichmentId = (
+      await sql.query<{ id: string }>(
+        `insert into enrichment (id, organization_id, config_id, enrichment_type, provider, entity_type, name, data, created_at, updated_at)
+      values (gen_random_uuid(), $1, 'industry', 'llm', 'openai', 'idea', 'Industry', '{}'::jsonb, now(), now()) returning id`,
+        [org.id],
+      )
+    ).rows[0]!.id;
     const t0 = Date.now();
     log(`seeding ${n.toLocaleString('en-US')} ideas with an enrichment result each`);
-    await sql.query(`insert into idea (id, organization_id, list_id, name, website, domain, short_listed, status, source_ids, data, created_at, updated_at)
+    await sql.query(
+      `insert into idea (id, organization_id, list_id, name, website, domain, short_listed, status, source_ids, data, created_at, updated_at)
       select gen_random_uuid(), $1::uuid, $2::uuid, 'Idea ' || i, 'https://idea-' || i || '.example', 'idea-' || i || '.example', false, 'idea', '{}',
              jsonb_build_object('revenue', case when i % 11 = 0 then null else (i::bigint * 7919) % 2000 end, 'employees', (i::bigint * 31) % 900,
                                 'country', (array['Sweden', 'Norway', 'Denmark', 'Finland', 'Germany'])[1 + i % 5],
                                 'tags', case when i % 3 = 0 then '["SaaS","B2B"]'::jsonb else '["Retail"]'::jsonb end),
              now() - (i || ' seconds')::interval, now()
-        from generate_series(1, $3::int) i`, [org.id, listId, n]);
-    await sql.query(`insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, status, value, sources, updated_at)
+        from generate_series(1, $3::int) i`,
+      [org.id, listId, n],
+    );
+    await sql.query(
+      `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, status, value, sources, updated_at)
       select gen_random_uuid(), organization_id, $2::uuid, 'idea', id, 'complete',
              jsonb_build_object('result', jsonb_build_object('industry', (array['Software', 'Logistics', 'Healthcare software', 'Retail'])[1 + abs(hashtext(id::text)) % 4])), '[]', now()
-        from idea where organization_id = $1`, [org.id, enrichmentId]);
+        from idea where organization_id = $1`,
+      [org.id, enrichmentId],
+    );
     // The list as it is when someone scores it: imported earlier, then vacuumed by autovacuum (hint
     // bits and the visibility map set) and checkpointed; not a run racing the seed's own writes.
     await sql.query('vacuum (analyze) idea');
@@ -78,25 +118,57 @@ export async function runScoringBench(opts: { argv: string[]; log: (m: string) =
 
     const api = await startApi(db.url, 'api');
     procs.push(api);
-    const worker = await startProc('worker', 'server/src/main.ts', ['--role', 'worker'], appEnv(db.url, { LOG_LEVEL: 'info' }), (out) => out.includes('worker started'));
+    const worker = await startProc('worker', 'server/src/main.ts', ['--role', 'worker'], appEnv(db.url, { LOG_LEVEL: 'info' }), (out) =>
+      out.includes('worker started'),
+    );
     procs.push(worker);
     const headers = await login(api.base, org.emails[0]!);
-    const rs = (id: string, label: string, fieldType: string, fieldPath: string, rules: unknown[], extra: Record<string, unknown> = {}) =>
-      ({ id, label, weight: 100, defaultScore: 3, fieldData: { id, sourceType: 'mandatory', fieldType, fieldPath }, rules, ...extra });
+    const rs = (
+      id: string,
+      label: string,
+      fieldType: string,
+      fieldPath: string,
+      rules: unknown[],
+      extra: Record<string, unknown> = {},
+    ) => ({ id, label, weight: 100, defaultScore: 3, fieldData: { id, sourceType: 'mandatory', fieldType, fieldPath }, rules, ...extra });
     const ruleSets = [
-      rs('revenue', 'Revenue', 'double', 'data.revenue', [{ id: 'a', operator: 'greater_than', value: { primary: '1500' }, score: 10 }, { id: 'b', operator: 'between', value: { primary: '500', secondary: '1500' }, score: 6 }]),
-      rs('employees', 'Employees', 'int', 'data.employees', [{ id: 'a', operator: 'less_than', value: { primary: '200' }, score: 8 }], { weight: 60 }),
-      rs('country', 'Country', 'string', 'data.country', [{ id: 'a', operator: 'equals', value: { primary: 'sweden' }, score: 9 }], { weight: 40 }),
+      rs('revenue', 'Revenue', 'double', 'data.revenue', [
+        { id: 'a', operator: 'greater_than', value: { primary: '1500' }, score: 10 },
+        { id: 'b', operator: 'between', value: { primary: '500', secondary: '1500' }, score: 6 },
+      ]),
+      rs('employees', 'Employees', 'int', 'data.employees', [{ id: 'a', operator: 'less_than', value: { primary: '200' }, score: 8 }], {
+        weight: 60,
+      }),
+      rs('country', 'Country', 'string', 'data.country', [{ id: 'a', operator: 'equals', value: { primary: 'sweden' }, score: 9 }], {
+        weight: 40,
+      }),
       rs('tags', 'Tags', 'array', 'data.tags', [{ id: 'a', operator: 'is', value: { primary: 'saas' }, score: 10 }], { weight: 80 }),
-      { id: 'industry', label: 'Industry', weight: 100, defaultScore: 2, fieldData: { id: 'industry', sourceType: 'enrichment', fieldType: 'string', fieldPath: '$.result.industry', enrichmentId }, rules: [{ id: 'a', operator: 'contain', value: { primary: 'software' }, score: 9 }] },
+      {
+        id: 'industry',
+        label: 'Industry',
+        weight: 100,
+        defaultScore: 2,
+        fieldData: { id: 'industry', sourceType: 'enrichment', fieldType: 'string', fieldPath: '$.result.industry', enrichmentId },
+        rules: [{ id: 'a', operator: 'contain', value: { primary: 'software' }, score: 9 }],
+      },
     ];
-    const created = await call(api.base, headers, 'POST', '/api/v1/scoring-model', { name: 'Bench model', listCompanyId: listId, ruleSets });
+    const created = await call(api.base, headers, 'POST', '/api/v1/scoring-model', {
+      name: 'Bench model',
+      listCompanyId: listId,
+      ruleSets,
+    });
     if (created.status !== 201) throw new Error(`create model: ${created.status} ${JSON.stringify(created.json)}`);
     const modelId = (created.json.scoringModel as { id: string }).id;
 
-    const loadStart = os.loadavg().map((x) => x.toFixed(1)).join(', ');
+    const loadStart = os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(', ');
     const start = Date.now();
-    const started = await call(api.base, headers, 'POST', '/api/v1/scoring-model/execute', { scoringModelId: modelId, options: { runAll: true } });
+    const started = await call(api.base, headers, 'POST', '/api/v1/scoring-model/execute', {
+      scoringModelId: modelId,
+      options: { runAll: true },
+    });
     if (started.status !== 200) throw new Error(`execute: ${started.status} ${JSON.stringify(started.json)}`);
     const answeredMs = Date.now() - start;
     const executionId = started.json.executionId as string;
@@ -112,9 +184,18 @@ export async function runScoringBench(opts: { argv: string[]; log: (m: string) =
       await sleep(200);
     }
     const totalMs = Date.now() - start;
-    const { rows: [check] } = await sql.query<{ scored: string }>(`select count(*) as scored from idea_score where organization_id = $1`, [org.id]);
-    const { rows: [events] } = await sql.query<{ n: string }>(`select count(*) as n from realtime_event where organization_id = $1 and key = $2`, [org.id, `execution:${executionId}`]);
-    log(`scoring: ${n} ideas, status ${status}, ${(totalMs / 1000).toFixed(1)} s end to end (answer ${answeredMs} ms, first progress ${firstProgressMs} ms), ${check!.scored} scored, ${events!.n} realtime events`);
+    const {
+      rows: [check],
+    } = await sql.query<{ scored: string }>(`select count(*) as scored from idea_score where organization_id = $1`, [org.id]);
+    const {
+      rows: [events],
+    } = await sql.query<{ n: string }>(`select count(*) as n from realtime_event where organization_id = $1 and key = $2`, [
+      org.id,
+      `execution:${executionId}`,
+    ]);
+    log(
+      `scoring: ${n} ideas, status ${status}, ${(totalMs / 1000).toFixed(1)} s end to end (answer ${answeredMs} ms, first progress ${firstProgressMs} ms), ${check!.scored} scored, ${events!.n} realtime events`,
+    );
 
     const report = [
       '### Scoring (issue 22)',
@@ -129,7 +210,10 @@ export async function runScoringBench(opts: { argv: string[]; log: (m: string) =
       '',
       `Method: set-based (server/src/modules/scoring/sql-score.ts, handler.ts): the model compiled into one SQL statement (the domain's \`scoreValues()\` in SQL, one level of columns per step, every model value bound as a parameter), one \`INSERT … SELECT … ON CONFLICT\` per id range of ${SCORE_BATCH.toLocaleString('en-US')} ideas that reads the values (one lateral read per enrichment field), scores them and writes the results inside PostgreSQL (JIT off, asynchronous commit), ${SCORE_STREAMS} ranges in flight at once on their own connections. The feed is coalesced by the runner: progress is written at most every half second.`,
       '',
-      `Load average (1, 5, 15 min) at the start: ${loadStart}; at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(', ')}.`,
+      `Load average (1, 5, 15 min) at the start: ${loadStart}; at the end: ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(', ')}.`,
     ].join('\n');
     console.log(`\n${report}\n`);
     if (write) {

@@ -37,7 +37,12 @@ export const BENCH_PASSWORD = 'Bench-Secret-1';
 /** Bump when the generated data changes: an older seed is then rebuilt. */
 const SEED_VERSION = 'dealscout-bench seed v2';
 
-export interface OrgSpec { name: string; admin: string; companies: number; contacts: number }
+export interface OrgSpec {
+  name: string;
+  admin: string;
+  companies: number;
+  contacts: number;
+}
 export const ORGS: OrgSpec[] = [
   { name: 'Bench Big Capital', admin: 'admin@bench-big.example', companies: 1_000_000, contacts: 100_000 },
   { name: 'Bench Other A', admin: 'admin@bench-a.example', companies: 100_000, contacts: 10_000 },
@@ -47,22 +52,178 @@ export const ORGS: OrgSpec[] = [
 // Company names: PREFIX + ' ' + NOUN + ' ' + SUFFIX + ' ' + number. A prefix word matches ~1% of the
 // rows, a noun ~8.3% (the text searches of the benchmark are chosen from these lists).
 export const PREFIXES = [
-  'Acme', 'Northwind', 'Summit', 'Blue', 'Harbor', 'Granite', 'Silver', 'Pioneer', 'Evergreen', 'Redwood',
-  'Atlas', 'Beacon', 'Cedar', 'Crescent', 'Delta', 'Eagle', 'Falcon', 'Frontier', 'Golden', 'Horizon',
-  'Iron', 'Juniper', 'Keystone', 'Lakeside', 'Liberty', 'Maple', 'Meridian', 'Monarch', 'Nexus', 'Oakwood',
-  'Orion', 'Pacific', 'Paragon', 'Pinnacle', 'Polar', 'Prairie', 'Quantum', 'Radiant', 'Ridgeline', 'Riverside',
-  'Sapphire', 'Sequoia', 'Sierra', 'Sterling', 'Slate', 'Sunrise', 'Titan', 'Trident', 'Union', 'Vanguard',
-  'Vertex', 'Vista', 'Willow', 'Zenith', 'Alpine', 'Amber', 'Anchor', 'Apex', 'Arrow', 'Aspen',
-  'Aurora', 'Bayview', 'Birch', 'Bridgeport', 'Canyon', 'Capstone', 'Cascade', 'Coastal', 'Cobalt', 'Compass',
-  'Copper', 'Coral', 'Crown', 'Crystal', 'Cypress', 'Dawn', 'Diamond', 'Echo', 'Ember', 'Emerald',
-  'Fairway', 'Fern', 'Forge', 'Foxglove', 'Glacier', 'Grove', 'Hawk', 'Heritage', 'Highland', 'Hudson',
-  'Indigo', 'Jade', 'Kestrel', 'Lantern', 'Lotus', 'Magnolia', 'Mesa', 'Nova', 'Onyx', 'Opal',
+  'Acme',
+  'Northwind',
+  'Summit',
+  'Blue',
+  'Harbor',
+  'Granite',
+  'Silver',
+  'Pioneer',
+  'Evergreen',
+  'Redwood',
+  'Atlas',
+  'Beacon',
+  'Cedar',
+  'Crescent',
+  'Delta',
+  'Eagle',
+  'Falcon',
+  'Frontier',
+  'Golden',
+  'Horizon',
+  'Iron',
+  'Juniper',
+  'Keystone',
+  'Lakeside',
+  'Liberty',
+  'Maple',
+  'Meridian',
+  'Monarch',
+  'Nexus',
+  'Oakwood',
+  'Orion',
+  'Pacific',
+  'Paragon',
+  'Pinnacle',
+  'Polar',
+  'Prairie',
+  'Quantum',
+  'Radiant',
+  'Ridgeline',
+  'Riverside',
+  'Sapphire',
+  'Sequoia',
+  'Sierra',
+  'Sterling',
+  'Slate',
+  'Sunrise',
+  'Titan',
+  'Trident',
+  'Union',
+  'Vanguard',
+  'Vertex',
+  'Vista',
+  'Willow',
+  'Zenith',
+  'Alpine',
+  'Amber',
+  'Anchor',
+  'Apex',
+  'Arrow',
+  'Aspen',
+  'Aurora',
+  'Bayview',
+  'Birch',
+  'Bridgeport',
+  'Canyon',
+  'Capstone',
+  'Cascade',
+  'Coastal',
+  'Cobalt',
+  'Compass',
+  'Copper',
+  'Coral',
+  'Crown',
+  'Crystal',
+  'Cypress',
+  'Dawn',
+  'Diamond',
+  'Echo',
+  'Ember',
+  'Emerald',
+  'Fairway',
+  'Fern',
+  'Forge',
+  'Foxglove',
+  'Glacier',
+  'Grove',
+  'Hawk',
+  'Heritage',
+  'Highland',
+  'Hudson',
+  'Indigo',
+  'Jade',
+  'Kestrel',
+  'Lantern',
+  'Lotus',
+  'Magnolia',
+  'Mesa',
+  'Nova',
+  'Onyx',
+  'Opal',
 ];
-export const NOUNS = ['Capital', 'Partners', 'Systems', 'Labs', 'Holdings', 'Group', 'Technologies', 'Industries', 'Ventures', 'Solutions', 'Logistics', 'Health'];
+export const NOUNS = [
+  'Capital',
+  'Partners',
+  'Systems',
+  'Labs',
+  'Holdings',
+  'Group',
+  'Technologies',
+  'Industries',
+  'Ventures',
+  'Solutions',
+  'Logistics',
+  'Health',
+];
 export const SUFFIXES = ['Inc', 'LLC', 'Ltd', 'GmbH', 'AG', 'SA', 'BV', 'Co'];
-export const INDUSTRIES = ['Software', 'Healthcare', 'Financial Services', 'Manufacturing', 'Retail', 'Energy', 'Logistics', 'Media', 'Real Estate', 'Biotechnology'];
-const FIRST = ['Ada', 'Ben', 'Chloe', 'Dan', 'Eva', 'Finn', 'Grace', 'Hugo', 'Iris', 'Jon', 'Kim', 'Leo', 'Mia', 'Noah', 'Olga', 'Paul', 'Quinn', 'Rosa', 'Sam', 'Tara'];
-const LAST = ['Smith', 'Jones', 'Brown', 'Garcia', 'Miller', 'Davis', 'Wilson', 'Moore', 'Taylor', 'Anderson', 'Thomas', 'Martin', 'Lee', 'Walker', 'Young', 'King', 'Wright', 'Scott', 'Green', 'Baker'];
+export const INDUSTRIES = [
+  'Software',
+  'Healthcare',
+  'Financial Services',
+  'Manufacturing',
+  'Retail',
+  'Energy',
+  'Logistics',
+  'Media',
+  'Real Estate',
+  'Biotechnology',
+];
+const FIRST = [
+  'Ada',
+  'Ben',
+  'Chloe',
+  'Dan',
+  'Eva',
+  'Finn',
+  'Grace',
+  'Hugo',
+  'Iris',
+  'Jon',
+  'Kim',
+  'Leo',
+  'Mia',
+  'Noah',
+  'Olga',
+  'Paul',
+  'Quinn',
+  'Rosa',
+  'Sam',
+  'Tara',
+];
+const LAST = [
+  'Smith',
+  'Jones',
+  'Brown',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Wilson',
+  'Moore',
+  'Taylor',
+  'Anderson',
+  'Thomas',
+  'Martin',
+  'Lee',
+  'Walker',
+  'Young',
+  'King',
+  'Wright',
+  'Scott',
+  'Green',
+  'Baker',
+];
 
 export interface BenchDb {
   adminUrl: string;
@@ -120,8 +281,18 @@ async function startEmbedded(log: (m: string) => void): Promise<{ adminUrl: stri
     // Durability off: it only speeds up seeding (reads are unaffected). Memory as the app's embedded
     // server sizes it (embeddedMemoryFlags: shared_buffers a quarter of the memory, 128 MB–4 GB).
     // BENCH_PG_FLAGS adds settings, e.g. "-c shared_buffers=128MB" (PostgreSQL's default, to compare).
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'listen_addresses=127.0.0.1',
-      ...embeddedMemoryFlags(), ...(process.env.BENCH_PG_FLAGS ?? '').split(/\s+/).filter(Boolean)],
+    postgresFlags: [
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      ...embeddedMemoryFlags(),
+      ...(process.env.BENCH_PG_FLAGS ?? '').split(/\s+/).filter(Boolean),
+    ],
     onLog: () => {},
     onError: () => {},
   });
@@ -147,14 +318,21 @@ async function seedState(url: string): Promise<{ ok: boolean; why: string }> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const marker = (await c.query<{ d: string | null }>(`select shobj_description(oid, 'pg_database') as d from pg_database where datname = current_database()`)).rows[0]?.d;
+    const marker = (
+      await c.query<{ d: string | null }>(
+        `select shobj_description(oid, 'pg_database') as d from pg_database where datname = current_database()`,
+      )
+    ).rows[0]?.d;
     if (marker !== SEED_VERSION) return { ok: false, why: marker ? `seed marker '${marker}' is not '${SEED_VERSION}'` : 'no seed marker' };
-    const rows = (await c.query<{ name: string; n: number }>(
-      `select o.name, (select count(*)::int from company c where c.organization_id = o.id) as n from organization o`,
-    )).rows;
+    const rows = (
+      await c.query<{ name: string; n: number }>(
+        `select o.name, (select count(*)::int from company c where c.organization_id = o.id) as n from organization o`,
+      )
+    ).rows;
     for (const spec of ORGS) {
       const r = rows.find((x) => x.name === spec.name);
-      if (!r || r.n !== spec.companies) return { ok: false, why: `${spec.name}: ${r?.n ?? 'no organization'} companies, expected ${spec.companies}` };
+      if (!r || r.n !== spec.companies)
+        return { ok: false, why: `${spec.name}: ${r?.n ?? 'no organization'} companies, expected ${spec.companies}` };
     }
     return { ok: true, why: 'seed marker and counts match' };
   } finally {
@@ -228,17 +406,42 @@ async function seed(url: string, log: (m: string) => void): Promise<void> {
     for (const spec of ORGS) {
       const em = orm.em.fork();
       const { organization, user } = await createOrganizationWithAdmin(em, {
-        organizationName: spec.name, email: spec.admin, firstName: 'Bench', lastName: 'Admin', maxUser: 10, passwordHash,
+        organizationName: spec.name,
+        email: spec.admin,
+        firstName: 'Bench',
+        lastName: 'Admin',
+        maxUser: 10,
+        passwordHash,
       });
-      const members = ['Riley', 'Sam'].map((firstName) => em.create(User, {
-        organization, email: `${firstName.toLowerCase()}@${spec.admin.split('@')[1]}`, firstName, lastName: 'Member',
-        role: 'User', status: 'active', deleted: false, invitationAccepted: true, passwordHash,
-      }));
+      const members = ['Riley', 'Sam'].map((firstName) =>
+        em.create(User, {
+          organization,
+          email: `${firstName.toLowerCase()}@${spec.admin.split('@')[1]}`,
+          firstName,
+          lastName: 'Member',
+          role: 'User',
+          status: 'active',
+          deleted: false,
+          invitationAccepted: true,
+          passwordHash,
+        }),
+      );
       // The slots the app would give the first numeric and the first text field (fields/projection.ts).
-      const field = (label: string, dataType: string, slot: number) => em.create(FieldDefinition, {
-        organization, entityType: 'company', key: label.toLowerCase(), label, dataType, namespace: 'company',
-        isMandatory: false, isPseudo: false, builtInColumn: null, slot, config: { reconciliation: 'use_latest', refreshSchedule: 'never' }, createdBy: user,
-      });
+      const field = (label: string, dataType: string, slot: number) =>
+        em.create(FieldDefinition, {
+          organization,
+          entityType: 'company',
+          key: label.toLowerCase(),
+          label,
+          dataType,
+          namespace: 'company',
+          isMandatory: false,
+          isPseudo: false,
+          builtInColumn: null,
+          slot,
+          config: { reconciliation: 'use_latest', refreshSchedule: 'never' },
+          createdBy: user,
+        });
       const revenue = field('Revenue', 'double', REVENUE_SLOT);
       const industry = field('Industry', 'string', INDUSTRY_SLOT);
       await em.flush();
@@ -264,18 +467,23 @@ async function seed(url: string, log: (m: string) => void): Promise<void> {
     // Drop the secondary indexes of the bulk-loaded tables (not those behind constraints) and
     // rebuild them from their exact definitions afterwards: much faster than maintaining them row by row.
     const tables = ['company', 'contact', 'company_contact', 'field_value'];
-    const indexes = (await c.query<{ indexname: string; indexdef: string }>(
-      `select i.indexname, i.indexdef from pg_indexes i
+    const indexes = (
+      await c.query<{ indexname: string; indexdef: string }>(
+        `select i.indexname, i.indexdef from pg_indexes i
         where i.schemaname = 'public' and i.tablename = any($1)
-          and not exists (select 1 from pg_constraint k where k.conname = i.indexname)`, [tables],
-    )).rows;
+          and not exists (select 1 from pg_constraint k where k.conname = i.indexname)`,
+        [tables],
+      )
+    ).rows;
     for (const ix of indexes) await c.query(`drop index "${ix.indexname}"`);
     log(`seeding (${indexes.length} secondary indexes dropped for the load)`);
 
     for (const o of orgs) {
       // The companies carry the typed copies of their custom values (slot columns, as
       // writeFieldValue keeps them); field_value rows are made from them below.
-      await q(`${o.spec.name}: companies`, `
+      await q(
+        `${o.spec.name}: companies`,
+        `
         insert into company (id, organization_id, name, website, domain, owner_id, created_by_id, created_at, updated_at, ${REVENUE_COLUMN}, ${INDUSTRY_COLUMN})
         select gen_random_uuid(), $1::uuid, w.p[s.a] || ' ' || w.n[s.b] || ' ' || w.x[s.c] || ' ' || s.i,
                'https://www.' || lower(w.p[s.a] || w.n[s.b]) || '-' || s.i || '.com',
@@ -288,21 +496,34 @@ async function seed(url: string, log: (m: string) => void): Promise<void> {
                        random() as rr, random() as ri
                   from generate_series(1, $3::int) i) s,
                (select $4::text[] as p, $5::text[] as n, $6::text[] as x) w`,
-      [o.id, o.users, o.spec.companies, PREFIXES, NOUNS, SUFFIXES, INDUSTRIES]);
-      await q(`${o.spec.name}: Revenue values (~90%)`, `
+        [o.id, o.users, o.spec.companies, PREFIXES, NOUNS, SUFFIXES, INDUSTRIES],
+      );
+      await q(
+        `${o.spec.name}: Revenue values (~90%)`,
+        `
         insert into field_value (id, organization_id, entity_type, entity_id, field_id, value, value_text, value_num, status, updated_at)
         select gen_random_uuid(), $1::uuid, 'company', c.id, $2::uuid, to_jsonb(c.${REVENUE_COLUMN}), c.${REVENUE_COLUMN}::text, c.${REVENUE_COLUMN}, 'completed', now()
-          from company c where c.organization_id = $1::uuid and c.${REVENUE_COLUMN} is not null`, [o.id, o.revenue]);
-      await q(`${o.spec.name}: Industry values (~99.5%)`, `
+          from company c where c.organization_id = $1::uuid and c.${REVENUE_COLUMN} is not null`,
+        [o.id, o.revenue],
+      );
+      await q(
+        `${o.spec.name}: Industry values (~99.5%)`,
+        `
         insert into field_value (id, organization_id, entity_type, entity_id, field_id, value, value_text, status, updated_at)
         select gen_random_uuid(), $1::uuid, 'company', c.id, $2::uuid, to_jsonb(t.name), t.name, 'completed', now()
           from company c join unnest($3::text[]) t(name) on lower(t.name) = c.${INDUSTRY_COLUMN}
-         where c.organization_id = $1::uuid`, [o.id, o.industry, INDUSTRIES]);
-      await q(`${o.spec.name}: contacts`, `
+         where c.organization_id = $1::uuid`,
+        [o.id, o.industry, INDUSTRIES],
+      );
+      await q(
+        `${o.spec.name}: contacts`,
+        `
         insert into contact (id, organization_id, first_name, last_name, email, owner_id, created_by_id, created_at, updated_at)
         select gen_random_uuid(), $1::uuid, f, l, lower(f || '.' || l || '.' || i || '@example.com'), ($2::uuid[])[1 + i % 3], ($2::uuid[])[1], now(), now()
           from (select i, ($4::text[])[1 + floor(random() * cardinality($4::text[]))::int] as f, ($5::text[])[1 + floor(random() * cardinality($5::text[]))::int] as l
-                  from generate_series(1, $3::int) i) s`, [o.id, o.users, o.spec.contacts, FIRST, LAST]);
+                  from generate_series(1, $3::int) i) s`,
+        [o.id, o.users, o.spec.contacts, FIRST, LAST],
+      );
       // The link row trigger (company_contact_sort, Migration20261122220100) refreshes one company's
       // and one contact's sort text per link; with the link indexes dropped for the load each of its
       // lookups scans the links, so 100,000 links would take hours. It is off for this statement and
@@ -312,21 +533,33 @@ async function seed(url: string, log: (m: string) => void): Promise<void> {
       // The two numbered sets are joined on their row numbers; without statistics on the fresh rows
       // PostgreSQL 18 chose a nested loop over them (265 s for the 10,000 links of a small organization).
       await c.query('set enable_nestloop = off');
-      await q(`${o.spec.name}: key contacts`, `
+      await q(
+        `${o.spec.name}: key contacts`,
+        `
         insert into company_contact (id, organization_id, company_id, contact_id, is_key, is_primary, created_at)
         select gen_random_uuid(), $1::uuid, co.id, ct.id, true, true, now()
           from (select id, row_number() over (order by id) as rn from company where organization_id = $1::uuid) co
-          join (select id, row_number() over (order by id) as rn from contact where organization_id = $1::uuid) ct on ct.rn = co.rn`, [o.id]);
+          join (select id, row_number() over (order by id) as rn from contact where organization_id = $1::uuid) ct on ct.rn = co.rn`,
+        [o.id],
+      );
       await c.query('reset enable_nestloop');
       await c.query('alter table company_contact enable trigger company_contact_sort');
-      await q(`${o.spec.name}: key contact sort texts`, `
+      await q(
+        `${o.spec.name}: key contact sort texts`,
+        `
         update company r set key_contact_sort = lower(c.first_name || ' ' || c.last_name)
           from company_contact m join contact c on c.id = m.contact_id
-         where m.organization_id = $1::uuid and m.is_key and r.id = m.company_id`, [o.id]);
-      await q(`${o.spec.name}: primary company sort texts`, `
+         where m.organization_id = $1::uuid and m.is_key and r.id = m.company_id`,
+        [o.id],
+      );
+      await q(
+        `${o.spec.name}: primary company sort texts`,
+        `
         update contact r set primary_company_sort = lower(co.name)
           from company_contact m join company co on co.id = m.company_id
-         where m.organization_id = $1::uuid and m.is_primary and r.id = m.contact_id`, [o.id]);
+         where m.organization_id = $1::uuid and m.is_primary and r.id = m.contact_id`,
+        [o.id],
+      );
     }
     for (const ix of indexes) await q(`index ${ix.indexname}`, ix.indexdef);
     await q('vacuum analyze', 'vacuum (analyze)');

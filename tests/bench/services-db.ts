@@ -58,10 +58,21 @@ export async function openServicesDatabase(log: (m: string) => void): Promise<Se
     fs.chmodSync(dir, 0o755);
     const port = await freePort();
     const server = new EmbeddedPostgres({
-      databaseDir: path.join(dir, 'data'), user: 'dealscout', password: 'dealscout', port, persistent: false,
+      databaseDir: path.join(dir, 'data'),
+      user: 'dealscout',
+      password: 'dealscout',
+      port,
+      persistent: false,
       createPostgresUser: process.getuid?.() === 0,
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', ...(process.env.BENCH_PG_FLAGS ?? '').split(/\s+/).filter(Boolean)],
-      onLog: () => {}, onError: () => {},
+      postgresFlags: [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'max_connections=200',
+        ...(process.env.BENCH_PG_FLAGS ?? '').split(/\s+/).filter(Boolean),
+      ],
+      onLog: () => {},
+      onError: () => {},
     });
     log(`starting an embedded PostgreSQL in ${dir}`);
     await server.initialise();
@@ -83,12 +94,19 @@ export async function openServicesDatabase(log: (m: string) => void): Promise<Se
     } finally {
       await orm.close();
     }
-    const facts = await adminQuery(url, `select version() as v, (select string_agg(name || '=' || setting, ', ' order by name) from pg_settings
-      where name in ('fsync', 'synchronous_commit', 'shared_buffers', 'max_connections', 'wal_level', 'commit_delay')) as s`);
+    const facts = await adminQuery(
+      url,
+      `select version() as v, (select string_agg(name || '=' || setting, ', ' order by name) from pg_settings
+      where name in ('fsync', 'synchronous_commit', 'shared_buffers', 'max_connections', 'wal_level', 'commit_delay')) as s`,
+    );
     return {
-      url, source, version: String(facts.rows[0].v).split(' on ')[0], settings: String(facts.rows[0].s),
+      url,
+      source,
+      version: String(facts.rows[0].v).split(' on ')[0],
+      settings: String(facts.rows[0].s),
       async stop() {
-        if (process.env.BENCH_KEEP_DB !== '1') await adminQuery(adminUrl, `drop database if exists "${SERVICES_DB}" with (force)`).catch(() => {});
+        if (process.env.BENCH_KEEP_DB !== '1')
+          await adminQuery(adminUrl, `drop database if exists "${SERVICES_DB}" with (force)`).catch(() => {});
         await stopServer();
       },
     };
@@ -98,7 +116,11 @@ export async function openServicesDatabase(log: (m: string) => void): Promise<Se
   }
 }
 
-export interface BenchOrg { id: string; name: string; emails: string[] }
+export interface BenchOrg {
+  id: string;
+  name: string;
+  emails: string[];
+}
 
 /** An organization whose admin and members can sign in (one session per member). */
 export async function createBenchOrg(url: string, name: string, members: number): Promise<BenchOrg> {
@@ -108,12 +130,27 @@ export async function createBenchOrg(url: string, name: string, members: number)
     const passwordHash = await hashPassword(SERVICES_PASSWORD);
     const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
     const { organization } = await createOrganizationWithAdmin(em, {
-      organizationName: name, email: `admin@${slug}.example`, firstName: 'Bench', lastName: 'Admin', maxUser: members + 5, passwordHash,
+      organizationName: name,
+      email: `admin@${slug}.example`,
+      firstName: 'Bench',
+      lastName: 'Admin',
+      maxUser: members + 5,
+      passwordHash,
     });
     const emails = [`admin@${slug}.example`];
     for (let i = 1; i < members; i++) {
       const email = `member${i}@${slug}.example`;
-      em.create(User, { organization, email, firstName: `Member${i}`, lastName: 'Bench', role: 'User', status: 'active', deleted: false, invitationAccepted: true, passwordHash });
+      em.create(User, {
+        organization,
+        email,
+        firstName: `Member${i}`,
+        lastName: 'Bench',
+        role: 'User',
+        status: 'active',
+        deleted: false,
+        invitationAccepted: true,
+        passwordHash,
+      });
       emails.push(email);
     }
     await em.flush();

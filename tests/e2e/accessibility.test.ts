@@ -17,7 +17,12 @@ describe('accessibility of the web workspace, in Chromium', () => {
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-a11y-${name}.png`) });
 
   beforeAll(async () => {
-    server = await startServer({ DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Access Partners', MIXRANK_API_KEY: '' });
+    server = await startServer({
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Access Partners',
+      MIXRANK_API_KEY: '',
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -29,7 +34,10 @@ describe('accessibility of the web workspace, in Chromium', () => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await ctx.newPage();
     await signIn(page, server.url, ADMIN);
-    const company = await api(page, 'POST', '/api/v1/entity', { company: { name: 'Aurora Haulage', website: 'aurorahaulage.example.com' }, contact: { firstName: 'Ann', lastName: 'Buyer', email: 'ann@aurorahaulage.example.com' } });
+    const company = await api(page, 'POST', '/api/v1/entity', {
+      company: { name: 'Aurora Haulage', website: 'aurorahaulage.example.com' },
+      contact: { firstName: 'Ann', lastName: 'Buyer', email: 'ann@aurorahaulage.example.com' },
+    });
     expect(company.status, JSON.stringify(company.json)).toBeLessThan(300);
     const list = await api(page, 'POST', '/api/v1/list-company', { name: 'Nordic logistics' });
     expect(list.status, JSON.stringify(list.json)).toBeLessThan(300);
@@ -62,18 +70,28 @@ describe('accessibility of the web workspace, in Chromium', () => {
     // The companies page with the drawer, the New menu, a filter popover and the add dialog open.
     await page.goto(`${server.url}/companies`);
     await page.getByTestId('record-table-row').first().locator('[data-key="name"]').click();
-    await page.getByTestId('drawer').first().waitFor().catch(() => undefined);
+    await page
+      .getByTestId('drawer')
+      .first()
+      .waitFor()
+      .catch(() => undefined);
     await check('companies + drawer');
     await shot(page, 'companies-drawer');
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'New' }).first().click();
     await check('New menu');
     await page.keyboard.press('Escape');
-    await page.getByRole('button', { name: /Add Filter/ }).first().click().catch(() => undefined);
+    await page
+      .getByRole('button', { name: /Add Filter/ })
+      .first()
+      .click()
+      .catch(() => undefined);
     await check('filter popover');
     await page.keyboard.press('Escape');
 
-    const report = Object.entries(found).map(([where, f]) => `${where}: ${f.map((x) => `${x.impact} ${x.id} ${x.nodes.join(' ')}`).join(' | ')}`);
+    const report = Object.entries(found).map(
+      ([where, f]) => `${where}: ${f.map((x) => `${x.impact} ${x.id} ${x.nodes.join(' ')}`).join(' | ')}`,
+    );
     expect(report).toEqual([]);
   });
 });

@@ -22,9 +22,13 @@ describe('activities and notifications journey in Chromium', () => {
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-activities-${name}.png`) });
 
   beforeAll(async () => {
-    server = await startServer({ DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Northbridge Partners',
+    server = await startServer({
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Northbridge Partners',
       // Needed by the server once stored API keys are encrypted (harmless before).
-      SECRETS_KEY: 'e2e-secrets-key-0123456789abcdef0123456789' });
+      SECRETS_KEY: 'e2e-secrets-key-0123456789abcdef0123456789',
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -53,12 +57,24 @@ describe('activities and notifications journey in Chromium', () => {
 
     // A company with its key contact, and a second company to search past.
     await a.evaluate(async () => {
-      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
+      const csrf = decodeURIComponent(
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('ds_csrf='))!
+          .slice(8),
+      );
       const post = async (body: unknown) => {
-        const res = await fetch('/api/v1/entity/company', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body: JSON.stringify(body) });
+        const res = await fetch('/api/v1/entity/company', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+          body: JSON.stringify(body),
+        });
         if (res.status !== 201) throw new Error(await res.text());
       };
-      await post({ company: { name: 'Aurora Robotics', website: 'https://aurora-robotics.example' }, contact: { firstName: 'Riya', lastName: 'Shah', email: 'riya@aurora-robotics.example' } });
+      await post({
+        company: { name: 'Aurora Robotics', website: 'https://aurora-robotics.example' },
+        contact: { firstName: 'Riya', lastName: 'Shah', email: 'riya@aurora-robotics.example' },
+      });
       await post({ company: { name: 'Boreal Capital', website: 'https://boreal.example' } });
     });
 
@@ -74,7 +90,9 @@ describe('activities and notifications journey in Chromium', () => {
     await a.getByTestId('mini-drawer').waitFor();
     expect(await a.getByTestId('mini-drawer').getAttribute('data-tab')).toBe('Log Activity');
     await a.getByTestId('mini-drawer-save').click();
-    await expect.poll(() => a.getByTestId('log-activity-problem').innerText()).toBe('Please provide valid activity, company, contact, value');
+    await expect
+      .poll(() => a.getByTestId('log-activity-problem').innerText())
+      .toBe('Please provide valid activity, company, contact, value');
     // Run Play: the published plays (the four provided by the product) on the drawer's record, Search Plays and no Save.
     await a.getByTestId('mini-drawer-tab-run-play').click();
     await a.getByTestId('run-play-tab').waitFor();
@@ -91,7 +109,8 @@ describe('activities and notifications journey in Chromium', () => {
     await a.getByTestId('log-activity-contact-input').click();
     await a.getByTestId('log-activity-contact-input').fill('riya');
     await a.locator('[data-testid="log-activity-contact-option"]').filter({ hasText: 'Riya Shah' }).click();
-    const notes = 'Intro call with Riya about the Series B: they want a buyer for the warehouse robotics unit by Q3, and a follow-up with the CFO next week.';
+    const notes =
+      'Intro call with Riya about the Series B: they want a buyer for the warehouse robotics unit by Q3, and a follow-up with the CFO next week.';
     await a.getByTestId('log-activity-content').fill(notes);
     await shot(a, '02-log-activity');
     await a.getByTestId('mini-drawer-save').click();
@@ -107,7 +126,9 @@ describe('activities and notifications journey in Chromium', () => {
     expect(await b.getByTestId('activity-group-count').innerText()).toBe('1 Activity');
     expect(await rowB.getByTestId('activity-type').innerText()).toBe('Phone');
     expect(await rowB.getByTestId('activity-preview').innerText()).toBe(`${notes.slice(0, 70)}…`);
-    expect(await rowB.getByTestId('activity-date').innerText()).toMatch(/^(Sun|Mon|Tue|Wed|Thu|Fri|Sat), [A-Z][a-z]{2} \d{1,2} \d{2}:\d{2} (am|pm)$/);
+    expect(await rowB.getByTestId('activity-date').innerText()).toMatch(
+      /^(Sun|Mon|Tue|Wed|Thu|Fri|Sat), [A-Z][a-z]{2} \d{1,2} \d{2}:\d{2} (am|pm)$/,
+    );
     await shot(b, '03-live-in-other-context');
 
     // B edits it (the same form, filled from the server); A sees the new text live.
@@ -147,16 +168,21 @@ describe('activities and notifications journey in Chromium', () => {
     expect(await a.getByTestId('notifications-bell').getAttribute('data-unread-count')).toBe('0');
 
     // The server raises an Office 365 expiry notice for the admin (the expiry job's own code).
-    const [{ id: userId, organization_id: orgId }] = await server.query<{ id: string; organization_id: string }>(`select id, organization_id from app_user where email = $1`, [ADMIN.email]);
+    const [{ id: userId, organization_id: orgId }] = await server.query<{ id: string; organization_id: string }>(
+      `select id, organization_id from app_user where email = $1`,
+      [ADMIN.email],
+    );
     const orm = await MikroORM.init(ormConfig(server.dbUrl, { logger: () => {}, pool: { min: 0, max: 2 } }));
     try {
-      const changed = await applyIntegrationExpiryNotices(orm.em.fork(), [{
-        organizationId: orgId,
-        integrationId: '9b2f4c1e-0000-4000-8000-000000000001',
-        provider: 'Office 365',
-        expiresAt: new Date(Date.now() + 3 * 86_400_000 + 3_600_000),
-        userIds: [userId],
-      }]);
+      const changed = await applyIntegrationExpiryNotices(orm.em.fork(), [
+        {
+          organizationId: orgId,
+          integrationId: '9b2f4c1e-0000-4000-8000-000000000001',
+          provider: 'Office 365',
+          expiresAt: new Date(Date.now() + 3 * 86_400_000 + 3_600_000),
+          userIds: [userId],
+        },
+      ]);
       expect(changed).toBe(1);
     } finally {
       await orm.close();
@@ -179,7 +205,9 @@ describe('activities and notifications journey in Chromium', () => {
     await shot(a, '06-bell-open');
     await expect.poll(() => a.getByTestId('notifications-bell').getAttribute('data-unread-count')).toBe('0');
     await expect.poll(() => b.getByTestId('notifications-bell').getAttribute('data-unread-count')).toBe('0');
-    await expect.poll(async () => (await server.query<{ read: boolean }>(`select read from notification`)).map((r) => r.read)).toEqual([true]);
+    await expect
+      .poll(async () => (await server.query<{ read: boolean }>(`select read from notification`)).map((r) => r.read))
+      .toEqual([true]);
 
     // The notice links to the profile page.
     await item.click();

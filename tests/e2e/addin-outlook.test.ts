@@ -39,28 +39,58 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
   };
 
   async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${server.url}${url}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${server.url}${url}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
   }
 
   beforeAll(async () => {
-    if (!fs.existsSync(path.resolve('addin-outlook/dist/index.html'))) throw new Error('Build the add-in first: npm run build -w addin-outlook');
+    if (!fs.existsSync(path.resolve('addin-outlook/dist/index.html')))
+      throw new Error('Build the add-in first: npm run build -w addin-outlook');
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
     fake.when((r) => r.body.response_format?.json_schema?.name === 'email' && allText(r).includes('Jane'), {
-      json: { subject: 'A note for Jane', body: 'Dear Jane,\n\nWe follow Acme Industrial closely and would like to talk.\n\nBest regards' }, latencyMs: 200,
+      json: { subject: 'A note for Jane', body: 'Dear Jane,\n\nWe follow Acme Industrial closely and would like to talk.\n\nBest regards' },
+      latencyMs: 200,
     });
     graph = await FakeGraphServer.start();
-    graph.addUser({ mail: ADMIN.email, displayName: 'Morgan', timeZone: 'UTC', workingHours: { daysOfWeek: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'], startTime: '00:00:00.0000000', endTime: '23:59:00.0000000', timeZone: { name: 'UTC' } } });
+    graph.addUser({
+      mail: ADMIN.email,
+      displayName: 'Morgan',
+      timeZone: 'UTC',
+      workingHours: {
+        daysOfWeek: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'],
+        startTime: '00:00:00.0000000',
+        endTime: '23:59:00.0000000',
+        timeZone: { name: 'UTC' },
+      },
+    });
     server = await startServer({
-      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Northbridge Partners',
-      OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e',
-      O365_CLIENT_ID: graph.clientId, O365_CLIENT_SECRET: graph.clientSecret, O365_AUTHORITY_URL: graph.url, GRAPH_BASE_URL: `${graph.url}/v1.0`,
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Northbridge Partners',
+      OPENAI_API_KEY: 'sk-e2e',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_MODELS: 'gpt-e2e',
+      O365_CLIENT_ID: graph.clientId,
+      O365_CLIENT_SECRET: graph.clientSecret,
+      O365_AUTHORITY_URL: graph.url,
+      GRAPH_BASE_URL: `${graph.url}/v1.0`,
     });
     browser = await launchBrowser();
-    const res = await fetch(`${server.url}/api/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ADMIN, label: 'e2e seed' }) });
+    const res = await fetch(`${server.url}/api/v1/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ADMIN, label: 'e2e seed' }),
+    });
     token = ((await res.json()) as { token: string }).token;
-    await api('POST', '/api/v1/entity/company', { company: { name: 'Acme Industrial', website: 'https://acme-e2e.example' }, contact: { firstName: 'Jane', lastName: 'Doe', email: JANE.email } });
+    await api('POST', '/api/v1/entity/company', {
+      company: { name: 'Acme Industrial', website: 'https://acme-e2e.example' },
+      contact: { firstName: 'Jane', lastName: 'Doe', email: JANE.email },
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -75,7 +105,12 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     (page as Page & { errors?: string[] }).errors = errors;
-    await page.addInitScript((init) => { (window as unknown as { __fakeOutlookInit: unknown }).__fakeOutlookInit = init; }, { userEmail: ME.email, item });
+    await page.addInitScript(
+      (init) => {
+        (window as unknown as { __fakeOutlookInit: unknown }).__fakeOutlookInit = init;
+      },
+      { userEmail: ME.email, item },
+    );
     // For the pane and for the pages its dialogs open (connected.html loads office.js too).
     await ctx.route('**/addin/office-js/office.js', (route) => route.fulfill({ contentType: 'text/javascript', body: FAKE_OFFICE }));
     await page.goto(`${server.url}/addin/`);
@@ -103,7 +138,9 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     await page.getByTestId('sign-in-error').waitFor();
     await page.getByTestId('sign-in-password').fill('');
     await signIn(page);
-    const [session] = await server.query<{ kind: string; label: string | null }>(`select kind, label from session where label = 'Outlook add-in'`);
+    const [session] = await server.query<{ kind: string; label: string | null }>(
+      `select kind, label from session where label = 'Outlook add-in'`,
+    );
     expect(session).toMatchObject({ label: 'Outlook add-in' });
 
     // Read mode: the sender first (a contact: her drawer in plugin mode, no close button), then Bob (unknown); not the rep.
@@ -116,7 +153,10 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     expect(await page.getByTestId('drawer-close').count()).toBe(0);
     expect(await page.getByTestId('drawer-collapse').count()).toBe(0);
     const people = page.getByTestId('pane-person');
-    expect(await people.evaluateAll((els) => els.map((e) => [e.getAttribute('data-email'), e.getAttribute('data-known')]))).toEqual([[JANE.email, 'true'], [BOB.email, 'false']]);
+    expect(await people.evaluateAll((els) => els.map((e) => [e.getAttribute('data-email'), e.getAttribute('data-known')]))).toEqual([
+      [JANE.email, 'true'],
+      [BOB.email, 'false'],
+    ]);
     await page.getByTestId('drawer-tab-details').click();
     await page.getByTestId('drawer-details').waitFor();
     await page.getByText('Acme Industrial').first().waitFor();
@@ -141,7 +181,16 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     await page.locator(`[data-testid="pane-person"][data-email="${BOB.email}"][data-known="true"]`).waitFor();
 
     // A pinned pane follows the selection: an unknown sender gets the one-step create, prefilled.
-    await page.evaluate((nina) => (window as unknown as { __fakeOutlook: { select(s: unknown): void } }).__fakeOutlook.select({ mode: 'read', subject: 'Intro', from: nina, to: [{ email: 'morgan@northbridge.example' }] }), NINA);
+    await page.evaluate(
+      (nina) =>
+        (window as unknown as { __fakeOutlook: { select(s: unknown): void } }).__fakeOutlook.select({
+          mode: 'read',
+          subject: 'Intro',
+          from: nina,
+          to: [{ email: 'morgan@northbridge.example' }],
+        }),
+      NINA,
+    );
     const card = page.getByTestId('new-contact-from-email');
     await card.waitFor();
     expect(await page.getByTestId('pane-mode').innerText()).toBe('Intro');
@@ -154,13 +203,23 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     await page.getByTestId('toast-success').filter({ hasText: 'Contact and company Northwind Traders created' }).waitFor();
     await expect.poll(() => page.getByTestId('drawer-title').innerText(), { timeout: 15_000 }).toBe('Nina Park');
     const rows = await server.query<{ name: string; domain: string; is_key: boolean; is_primary: boolean }>(
-      `select co.name, co.domain, m.is_key, m.is_primary from contact c join company_contact m on m.contact_id = c.id join company co on co.id = m.company_id where c.email = $1`, [NINA.email]);
+      `select co.name, co.domain, m.is_key, m.is_primary from contact c join company_contact m on m.contact_id = c.id join company co on co.id = m.company_id where c.email = $1`,
+      [NINA.email],
+    );
     expect(rows).toEqual([{ name: 'Northwind Traders', domain: 'northwind-e2e.co.uk', is_key: true, is_primary: true }]);
     await page.locator(`[data-testid="pane-person"][data-email="${NINA.email}"][data-known="true"]`).waitFor();
     await shot(page, '05-created-450');
 
     // Compose mode: the recipients' contacts, and drafting with a play (no 'Coming soon' left).
-    await page.evaluate((jane) => (window as unknown as { __fakeOutlook: { select(s: unknown): void } }).__fakeOutlook.select({ mode: 'compose', subject: 'Following up', to: [jane] }), JANE);
+    await page.evaluate(
+      (jane) =>
+        (window as unknown as { __fakeOutlook: { select(s: unknown): void } }).__fakeOutlook.select({
+          mode: 'compose',
+          subject: 'Following up',
+          to: [jane],
+        }),
+      JANE,
+    );
     await expect.poll(() => page.getByTestId('addin-pane').getAttribute('data-mode'), { timeout: 15_000 }).toBe('compose');
     expect(await page.getByTestId('pane-mode').innerText()).toBe('Writing: Following up');
     await page.locator('[data-testid="compose-draft"][data-state="pick"]').waitFor();
@@ -172,14 +231,17 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     await page.getByTestId('pane-user-menu').click();
     await page.getByTestId('pane-sign-out').click();
     await page.getByTestId('addin-sign-in').waitFor();
-    const [revoked] = await server.query<{ n: number }>(`select count(*)::int as n from session where label = 'Outlook add-in' and revoked_at is not null`);
+    const [revoked] = await server.query<{ n: number }>(
+      `select count(*)::int as n from session where label = 'Outlook add-in' and revoked_at is not null`,
+    );
     expect(revoked.n).toBe(1);
     expect((page as Page & { errors?: string[] }).errors).toEqual([]);
     await page.context().close();
   });
 
   type Compose = { subject: string; body: string };
-  const composeState = (page: Page) => page.evaluate(() => (window as unknown as { __fakeOutlook: { compose(): Compose } }).__fakeOutlook.compose());
+  const composeState = (page: Page) =>
+    page.evaluate(() => (window as unknown as { __fakeOutlook: { compose(): Compose } }).__fakeOutlook.compose());
 
   async function generateFor(page: Page, subject = 'A note for Jane') {
     await page.locator('[data-testid="compose-draft"][data-state="pick"]').waitFor({ timeout: 15_000 });
@@ -221,15 +283,26 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     expect(state.body).toMatch(/<p>Dear Jane,<\/p>/);
     // Dealscout's copy is closed (it cannot leave a second time) and the contact has the activity.
     const emails = await server.query<{ status: string; subject: string; is_ai_email_generated: boolean }>(
-      `select e.status, e.subject, e.is_ai_email_generated from channel_email e join contact c on c.id = e.contact_id where c.email = $1`, [JANE.email]);
+      `select e.status, e.subject, e.is_ai_email_generated from channel_email e join contact c on c.id = e.contact_id where c.email = $1`,
+      [JANE.email],
+    );
     expect(emails).toEqual([{ status: 'cancelled', subject: 'A note for Jane', is_ai_email_generated: true }]);
     const activities = await server.query<{ type: string; title: string; source: string; content: string; company: string }>(
-      `select a.type, a.title, a.source, a.content, co.name as company from activity a join contact c on c.id = a.contact_id join company co on co.id = a.company_id where c.email = $1`, [JANE.email]);
-    expect(activities).toEqual([expect.objectContaining({ type: 'other', title: 'Email drafted in Outlook', source: 'manual', company: 'Acme Industrial' })]);
-    expect(activities[0].content).toContain('Written with the play "First note to a founder or owner" and inserted into an email being written in Outlook');
+      `select a.type, a.title, a.source, a.content, co.name as company from activity a join contact c on c.id = a.contact_id join company co on co.id = a.company_id where c.email = $1`,
+      [JANE.email],
+    );
+    expect(activities).toEqual([
+      expect.objectContaining({ type: 'other', title: 'Email drafted in Outlook', source: 'manual', company: 'Acme Industrial' }),
+    ]);
+    expect(activities[0].content).toContain(
+      'Written with the play "First note to a founder or owner" and inserted into an email being written in Outlook',
+    );
     // The drawer's Activities tab shows it live.
     await page.getByTestId('drawer-tab-activities').click();
-    await page.locator('[data-testid="activity-row"][data-type="other"]').filter({ hasText: 'A note for Jane' }).waitFor({ timeout: 15_000 });
+    await page
+      .locator('[data-testid="activity-row"][data-type="other"]')
+      .filter({ hasText: 'A note for Jane' })
+      .waitFor({ timeout: 15_000 });
     await shot(page, '10-compose-inserted-450');
     expect((page as Page & { errors?: string[] }).errors).toEqual([]);
     await page.context().close();
@@ -255,7 +328,9 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     await dialog.getByRole('button', { name: 'Accept' }).click();
     await dialog.waitForURL(/\/addin\/connected\.html\?o365=connected/);
     await page.getByTestId('toast-success').filter({ hasText: 'Office 365 connected.' }).waitFor({ timeout: 15_000 });
-    const opened = await page.evaluate(() => (window as unknown as { __fakeOutlook: { dialog: { url: string; options: unknown; closed: boolean } } }).__fakeOutlook.dialog);
+    const opened = await page.evaluate(
+      () => (window as unknown as { __fakeOutlook: { dialog: { url: string; options: unknown; closed: boolean } } }).__fakeOutlook.dialog,
+    );
     expect(opened.url).toContain('/oauth2/v2.0/authorize');
     expect(opened).toMatchObject({ options: { width: 40, height: 70, displayInIframe: false }, closed: true });
     expect(dialogErrors).toEqual([]);
@@ -266,9 +341,23 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     await panel.getByTestId('draft-send-now').click();
     await page.locator('[data-testid="compose-done"][data-kind="sent"]').waitFor({ timeout: 30_000 });
     await shot(page, '13-compose-sent-320');
-    const [sent] = await server.query<{ status: string }>(`select e.status from channel_email e join contact c on c.id = e.contact_id where c.email = $1 order by e.created_at desc limit 1`, [JANE.email]);
+    const [sent] = await server.query<{ status: string }>(
+      `select e.status from channel_email e join contact c on c.id = e.contact_id where c.email = $1 order by e.created_at desc limit 1`,
+      [JANE.email],
+    );
     expect(sent.status).toBe('sent');
-    await expect.poll(async () => (await server.query(`select a.type from activity a join contact c on c.id = a.contact_id where c.email = $1 and a.type = 'email'`, [JANE.email])).length, { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(
+        async () =>
+          (
+            await server.query(
+              `select a.type from activity a join contact c on c.id = a.contact_id where c.email = $1 and a.type = 'email'`,
+              [JANE.email],
+            )
+          ).length,
+        { timeout: 15_000 },
+      )
+      .toBe(1);
     const state = await composeState(page);
     expect(state.subject).toBe('RE: Q3 numbers for Acme');
     expect(state.body).toBe('');
@@ -277,7 +366,11 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
 
   it("read mode: 'Reply with a play' keeps 'Re: <subject>', opens as Outlook's reply form, and Send Now answers in the thread through Graph", async () => {
     // The email being read is in the rep's mailbox (the Graph fake): a reply to it keeps its subject and thread.
-    const incoming = graph.receive(ME.email, { from: JANE.email, subject: 'Re: Quick question about Acme', html: '<p>Can you send the numbers?</p>' });
+    const incoming = graph.receive(ME.email, {
+      from: JANE.email,
+      subject: 'Re: Quick question about Acme',
+      html: '<p>Can you send the numbers?</p>',
+    });
     const page = await openPane(450, { mode: 'read', subject: incoming.subject, from: JANE, to: [ME], id: incoming.id });
     await signIn(page);
     await expect.poll(() => page.getByTestId('drawer-title').innerText(), { timeout: 15_000 }).toBe('Jane Doe');
@@ -288,10 +381,14 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     await panel.getByTestId('compose-reply').click();
     await page.locator('[data-testid="compose-done"][data-kind="replied"]').waitFor({ timeout: 15_000 });
     await shot(page, '14-read-reply-450');
-    const form = await page.evaluate(() => (window as unknown as { __fakeOutlook: { replyForm?: { htmlBody?: string } } }).__fakeOutlook.replyForm);
+    const form = await page.evaluate(
+      () => (window as unknown as { __fakeOutlook: { replyForm?: { htmlBody?: string } } }).__fakeOutlook.replyForm,
+    );
     expect(form?.htmlBody).toContain('We follow Acme Industrial closely and would like to talk.');
     const activities = await server.query<{ content: string }>(
-      `select a.content from activity a join contact c on c.id = a.contact_id where c.email = $1 and a.type = 'other' order by a.created_at`, [JANE.email]);
+      `select a.content from activity a join contact c on c.id = a.contact_id where c.email = $1 and a.type = 'other' order by a.created_at`,
+      [JANE.email],
+    );
     expect(activities.at(-1)?.content).toContain('and opened as a reply in Outlook');
 
     // Another reply, sent through Dealscout (the mailbox was connected above): Graph's createReply on
@@ -312,7 +409,12 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
   });
 
   it('fits a 320 px pane, and keeps the session across a reload', async () => {
-    const page = await openPane(320, { mode: 'read', subject: 'A long subject line that will not fit in a narrow pane', from: JANE, to: [ME] });
+    const page = await openPane(320, {
+      mode: 'read',
+      subject: 'A long subject line that will not fit in a narrow pane',
+      from: JANE,
+      to: [ME],
+    });
     await signIn(page);
     await expect.poll(() => page.getByTestId('drawer-title').innerText(), { timeout: 15_000 }).toBe('Jane Doe');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

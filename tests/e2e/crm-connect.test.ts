@@ -24,12 +24,22 @@ describe('CRM connect in Chromium', () => {
 
   beforeAll(async () => {
     prod = await FakeSalesforce.start({ clientId: 'e2e-client', clientSecret: 'e2e-secret' });
-    sandbox = await FakeSalesforce.start({ clientId: 'e2e-client', clientSecret: 'e2e-secret', username: 'mara@northgate.example.sandbox' });
+    sandbox = await FakeSalesforce.start({
+      clientId: 'e2e-client',
+      clientSecret: 'e2e-secret',
+      username: 'mara@northgate.example.sandbox',
+    });
     aff = await FakeAffinity.start({ apiKeys: [AFF_KEY] });
     server = await startServer({
-      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Northgate Partners',
-      SALESFORCE_CLIENT_ID: 'e2e-client', SALESFORCE_CLIENT_SECRET: 'e2e-secret', SALESFORCE_LOGIN_URL: prod.url, SALESFORCE_SANDBOX_LOGIN_URL: sandbox.url,
-      AFFINITY_BASE_URL: aff.url, OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Northgate Partners',
+      SALESFORCE_CLIENT_ID: 'e2e-client',
+      SALESFORCE_CLIENT_SECRET: 'e2e-secret',
+      SALESFORCE_LOGIN_URL: prod.url,
+      SALESFORCE_SANDBOX_LOGIN_URL: sandbox.url,
+      AFFINITY_BASE_URL: aff.url,
+      OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
     });
     browser = await launchBrowser();
   });
@@ -62,7 +72,9 @@ describe('CRM connect in Chromium', () => {
     const failure = sfCard.getByTestId('salesforce-connect-failure');
     await failure.waitFor();
     expect(await failure.getByTestId('salesforce-connect-failure-reason').textContent()).toBe('The Salesforce connection was cancelled.');
-    expect(await failure.getByTestId('salesforce-connect-failure-next').textContent()).toBe("Connect again and choose Allow on Salesforce's page.");
+    expect(await failure.getByTestId('salesforce-connect-failure-next').textContent()).toBe(
+      "Connect again and choose Allow on Salesforce's page.",
+    );
     await page.waitForTimeout(3_500);
     await page.reload();
     await failure.waitFor();
@@ -89,7 +101,9 @@ describe('CRM connect in Chromium', () => {
     expect(await affCard.getByTestId('affinity-blocked').textContent()).toContain('Salesforce is the active CRM');
     await sfCard.scrollIntoViewIfNeeded();
     await shot(page, 'salesforce-connected');
-    const [row] = await server.query<{ t: string; active: boolean }>(`select row_to_json(i)::text as t, active from integration i where provider = 'salesforce'`);
+    const [row] = await server.query<{ t: string; active: boolean }>(
+      `select row_to_json(i)::text as t, active from integration i where provider = 'salesforce'`,
+    );
     expect(row.active).toBe(true);
     expect(row.t).not.toMatch(/5Aep|00D!/);
 
@@ -147,8 +161,12 @@ describe('CRM connect in Chromium', () => {
     await shot(page, 'email-settings');
     const [orgRow] = await server.query<{ ai_summary: string }>(`select ai_summary from organization`);
     expect(orgRow.ai_summary).toMatch(/^Northgate Partners advises/);
-    const [me] = await server.query<{ calendar: { timezone: string; weeklyHours: Record<string, unknown> } }>(`select calendar from app_user`);
-    expect((await server.query<{ email_signature: string }>(`select email_signature from app_user`))[0].email_signature).toBe('Best regards,\nMara — Northgate Partners');
+    const [me] = await server.query<{ calendar: { timezone: string; weeklyHours: Record<string, unknown> } }>(
+      `select calendar from app_user`,
+    );
+    expect((await server.query<{ email_signature: string }>(`select email_signature from app_user`))[0].email_signature).toBe(
+      'Best regards,\nMara — Northgate Partners',
+    );
     expect(me.calendar.timezone).toBe('America/New_York');
     expect(me.calendar.weeklyHours.friday).toEqual([{ start: '08:30', end: '13:00' }]);
     expect(me.calendar.weeklyHours.saturday).toEqual([{ start: '09:00', end: '17:00' }]);

@@ -27,8 +27,13 @@ describe('CRM sync in Chromium', () => {
     sf.addRecord('Account', { Name: 'Cobalt Freight', Website: 'https://www.cobalt-freight.example', Industry: 'Logistics' });
     sf.addRecord('Contact', { FirstName: 'Ada', LastName: 'Acme', Email: 'ada@acme-robotics.example', AccountId: acme.Id });
     server = await startServer({
-      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Harbor Capital',
-      SALESFORCE_CLIENT_ID: 'e2e-client', SALESFORCE_CLIENT_SECRET: 'e2e-secret', SALESFORCE_LOGIN_URL: sf.url, OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Harbor Capital',
+      SALESFORCE_CLIENT_ID: 'e2e-client',
+      SALESFORCE_CLIENT_SECRET: 'e2e-secret',
+      SALESFORCE_LOGIN_URL: sf.url,
+      OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
     });
     browser = await launchBrowser();
   });
@@ -82,13 +87,21 @@ describe('CRM sync in Chromium', () => {
     await dialog.getByTestId('contact-crm-field').nth(1).selectOption('FirstName');
     await page.waitForTimeout(300);
     // One action bar with one primary action (Back · Cancel · Save mappings).
-    const primaries = await dialog.getByRole('button').evaluateAll((bs) => bs.filter((b) => getComputedStyle(b).backgroundColor === 'rgb(15, 108, 189)').map((b) => b.textContent));
+    const primaries = await dialog
+      .getByRole('button')
+      .evaluateAll((bs) => bs.filter((b) => getComputedStyle(b).backgroundColor === 'rgb(15, 108, 189)').map((b) => b.textContent));
     expect(primaries).toEqual(['Save mappings']);
     await shot(page, 'mapping');
     await dialog.getByTestId('sync-settings-save').click();
     await toast('success', 'Sync settings saved').waitFor();
-    const [settings] = await server.query<{ account_mappings: { crmField: string; reconciliation: string }[]; contact_mappings: { crmField: string }[] }>(`select account_mappings, contact_mappings from crm_sync_settings`);
-    expect(settings.account_mappings.map((m) => [m.crmField, m.reconciliation])).toEqual([['Name', 'use_latest'], ['Website', 'keep_existing']]);
+    const [settings] = await server.query<{
+      account_mappings: { crmField: string; reconciliation: string }[];
+      contact_mappings: { crmField: string }[];
+    }>(`select account_mappings, contact_mappings from crm_sync_settings`);
+    expect(settings.account_mappings.map((m) => [m.crmField, m.reconciliation])).toEqual([
+      ['Name', 'use_latest'],
+      ['Website', 'keep_existing'],
+    ]);
     expect(settings.contact_mappings.map((m) => m.crmField)).toEqual(['Email', 'FirstName']);
     // Saving closes the dialog.
     await dialog.waitFor({ state: 'hidden' });
@@ -106,7 +119,9 @@ describe('CRM sync in Chromium', () => {
     await shot(page, 'companies');
     const companies = await server.query<{ name: string; domain: string }>(`select name, domain from company order by name`);
     expect(companies).toEqual([
-      { name: 'Acme Robotics', domain: 'acme-robotics.example' }, { name: 'Bluefin Analytics', domain: 'bluefin.example' }, { name: 'Cobalt Freight', domain: 'cobalt-freight.example' },
+      { name: 'Acme Robotics', domain: 'acme-robotics.example' },
+      { name: 'Bluefin Analytics', domain: 'bluefin.example' },
+      { name: 'Cobalt Freight', domain: 'cobalt-freight.example' },
     ]);
 
     // The drawer's sync history.
@@ -122,16 +137,31 @@ describe('CRM sync in Chromium', () => {
     // Edit a mapped field here, sync back, find the change in Salesforce. A custom 'Industry' field,
     // mapped (keep_existing: Dealscout's value is kept and written back) through the API.
     const fieldKey = await page.evaluate(async () => {
-      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
+      const csrf = decodeURIComponent(
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('ds_csrf='))!
+          .slice(8),
+      );
       const h = { 'content-type': 'application/json', 'x-csrf-token': csrf };
-      const made = await fetch('/api/v1/entity/field', { method: 'POST', headers: h, body: JSON.stringify({ entityType: 'company', label: 'Industry', dataType: 'string' }) });
+      const made = await fetch('/api/v1/entity/field', {
+        method: 'POST',
+        headers: h,
+        body: JSON.stringify({ entityType: 'company', label: 'Industry', dataType: 'string' }),
+      });
       if (!made.ok) throw new Error(`field: ${made.status} ${await made.text()}`);
       const field = (await made.json()).field as { id: string; key: string };
       const current = (await (await fetch('/api/v1/crm/sync-settings')).json()).settings;
-      const saved = await fetch('/api/v1/crm/sync-settings', { method: 'PUT', headers: h, body: JSON.stringify({
-        syncAccounts: current.syncAccounts, syncContacts: current.syncContacts, contactMappings: current.contactMappings,
-        accountMappings: [...current.accountMappings, { crmField: 'Industry', fieldId: field.id, reconciliation: 'keep_existing' }],
-      }) });
+      const saved = await fetch('/api/v1/crm/sync-settings', {
+        method: 'PUT',
+        headers: h,
+        body: JSON.stringify({
+          syncAccounts: current.syncAccounts,
+          syncContacts: current.syncContacts,
+          contactMappings: current.contactMappings,
+          accountMappings: [...current.accountMappings, { crmField: 'Industry', fieldId: field.id, reconciliation: 'keep_existing' }],
+        }),
+      });
       if (!saved.ok) throw new Error(`sync settings: ${saved.status} ${await saved.text()}`);
       return field.key;
     });
@@ -144,7 +174,9 @@ describe('CRM sync in Chromium', () => {
     await fieldRow.getByTestId('drawer-field-edit').click();
     await fieldRow.getByTestId('drawer-field-input').fill('Industrial robots');
     await fieldRow.getByTestId('drawer-field-save').click();
-    await expect.poll(async () => (await server.query<{ v: string }>(`select value_text as v from field_value`))[0]?.v, { timeout: 20_000 }).toBe('Industrial robots');
+    await expect
+      .poll(async () => (await server.query<{ v: string }>(`select value_text as v from field_value`))[0]?.v, { timeout: 20_000 })
+      .toBe('Industrial robots');
     await expect.poll(() => fieldRow.getByTestId('drawer-field-value').innerText(), { timeout: 20_000 }).toContain('Industrial robots');
     await syncButton.click();
     await expect.poll(() => sf.find('Account', { Id: acme.Id })[0]?.Industry, { timeout: 60_000 }).toBe('Industrial robots');

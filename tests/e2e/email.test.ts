@@ -20,10 +20,25 @@ describe('Office 365 sending in Chromium', () => {
 
   beforeAll(async () => {
     fake = await FakeGraphServer.start();
-    fake.addUser({ mail: ADMIN.email, displayName: 'Rita Rep', timeZone: 'UTC', workingHours: { daysOfWeek: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'], startTime: '00:00:00.0000000', endTime: '23:59:00.0000000', timeZone: { name: 'UTC' } } });
+    fake.addUser({
+      mail: ADMIN.email,
+      displayName: 'Rita Rep',
+      timeZone: 'UTC',
+      workingHours: {
+        daysOfWeek: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'],
+        startTime: '00:00:00.0000000',
+        endTime: '23:59:00.0000000',
+        timeZone: { name: 'UTC' },
+      },
+    });
     server = await startServer({
-      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Northwind Partners',
-      O365_CLIENT_ID: fake.clientId, O365_CLIENT_SECRET: fake.clientSecret, O365_AUTHORITY_URL: fake.url, GRAPH_BASE_URL: `${fake.url}/v1.0`,
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Northwind Partners',
+      O365_CLIENT_ID: fake.clientId,
+      O365_CLIENT_SECRET: fake.clientSecret,
+      O365_AUTHORITY_URL: fake.url,
+      GRAPH_BASE_URL: `${fake.url}/v1.0`,
       EMAIL_SEND_RETRY_DELAY_SECONDS: '1',
     });
     browser = await launchBrowser();
@@ -34,11 +49,24 @@ describe('Office 365 sending in Chromium', () => {
     await fake?.close();
   });
 
-  const api = (page: Page, method: string, url: string, body?: unknown) => page.evaluate(async ({ method, url, body }) => {
-    const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
-    const res = await fetch(url, { method, headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: res.status, json: await res.json() as Record<string, unknown> & { email?: { channelEmailId: string } } };
-  }, { method, url, body });
+  const api = (page: Page, method: string, url: string, body?: unknown) =>
+    page.evaluate(
+      async ({ method, url, body }) => {
+        const csrf = decodeURIComponent(
+          document.cookie
+            .split('; ')
+            .find((c) => c.startsWith('ds_csrf='))!
+            .slice(8),
+        );
+        const res = await fetch(url, {
+          method,
+          headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return { status: res.status, json: (await res.json()) as Record<string, unknown> & { email?: { channelEmailId: string } } };
+      },
+      { method, url, body },
+    );
 
   it('connects the mailbox through the consent page, sends, schedules, cancels and tries again', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -73,14 +101,28 @@ describe('Office 365 sending in Chromium', () => {
     await card.screenshot({ path: path.join(ARTIFACTS, 'e2e-email-03-card-connected.png') });
 
     // A company with its key contact, and drafts to it.
-    const created = await api(page, 'POST', '/api/v1/entity/company', { company: { name: 'Aurora Robotics', website: 'https://aurora-robotics.example' }, contact: { firstName: 'Riya', lastName: 'Shah', email: 'riya@aurora-robotics.example' } });
+    const created = await api(page, 'POST', '/api/v1/entity/company', {
+      company: { name: 'Aurora Robotics', website: 'https://aurora-robotics.example' },
+      contact: { firstName: 'Riya', lastName: 'Shah', email: 'riya@aurora-robotics.example' },
+    });
     expect(created.status).toBe(201);
     const companyId = (created.json as { company: { id: string } }).company.id;
     const draft = async (subject: string) => {
       const d = await api(page, 'POST', '/api/v1/email/draft', { companyId });
       expect(d.status).toBe(201);
       const id = d.json.email!.channelEmailId;
-      return { id, send: (extra: Record<string, unknown> = {}) => api(page, 'POST', '/api/v1/email/send-to-email', { id, to: 'riya@aurora-robotics.example', cc: [], subject, body: `<p>${subject}</p>`, ...extra }) };
+      return {
+        id,
+        send: (extra: Record<string, unknown> = {}) =>
+          api(page, 'POST', '/api/v1/email/send-to-email', {
+            id,
+            to: 'riya@aurora-robotics.example',
+            cc: [],
+            subject,
+            body: `<p>${subject}</p>`,
+            ...extra,
+          }),
+      };
     };
 
     // Send now.
@@ -105,7 +147,9 @@ describe('Office 365 sending in Chromium', () => {
     await page.getByTestId('activity-email-confirm').getByTestId('confirm-dialog-confirm').click();
     await page.getByTestId('activity-sending').waitFor({ state: 'detached' });
     const pending = await api(page, 'GET', '/api/v1/email/pending');
-    expect((pending.json as { emails: { channelEmailId: string; status: string }[] }).emails.find((e) => e.channelEmailId === later.id)?.status).toBe('draft');
+    expect(
+      (pending.json as { emails: { channelEmailId: string; status: string }[] }).emails.find((e) => e.channelEmailId === later.id)?.status,
+    ).toBe('draft');
 
     // A send the mailbox refuses: the error activity with Try Again; after it the worker sends it once.
     fake.fault(/POST \/v1\.0\/me\/messages\/[^/]+\/send$/, { kind: 'status', status: 400, code: 'ErrorInvalidRecipients' });
@@ -116,7 +160,9 @@ describe('Office 365 sending in Chromium', () => {
     await shot(page, '05-error');
     await page.getByTestId('activity-try-again').click();
     await page.getByTestId('activity-email-confirm').getByTestId('confirm-dialog-confirm').click();
-    await expect.poll(() => fake.sent(ADMIN.email).filter((m) => m.subject === 'Meeting next Tuesday?').length, { timeout: 60_000 }).toBe(1);
+    await expect
+      .poll(() => fake.sent(ADMIN.email).filter((m) => m.subject === 'Meeting next Tuesday?').length, { timeout: 60_000 })
+      .toBe(1);
     await page.getByTestId('activity-try-again').waitFor({ state: 'detached', timeout: 30_000 });
     await shot(page, '06-sent');
     expect(fake.sent(ADMIN.email).filter((m) => m.subject === 'Meeting next Tuesday?')).toHaveLength(1);

@@ -23,15 +23,26 @@ describe('enrichments journey in Chromium', () => {
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
     // The editor's schema generation (generate-prompt) and the two runs, answered by content.
     fake.when((r) => r.body.response_format?.json_schema?.name === 'enrichment_prompt', {
-      json: { enrichmentName: 'CEO Finder', keyName: 'ceo', keyDescription: "The full name of the company's chief executive.", keyDataType: 'string', keyOptions: [] },
+      json: {
+        enrichmentName: 'CEO Finder',
+        keyName: 'ceo',
+        keyDescription: "The full name of the company's chief executive.",
+        keyDataType: 'string',
+        keyOptions: [],
+      },
     });
-    const run = (r: Parameters<typeof allText>[0], ...words: string[]) => r.body.response_format?.json_schema?.name !== 'enrichment_prompt' && words.every((w) => allText(r).includes(w));
+    const run = (r: Parameters<typeof allText>[0], ...words: string[]) =>
+      r.body.response_format?.json_schema?.name !== 'enrichment_prompt' && words.every((w) => allText(r).includes(w));
     fake.when((r) => run(r, 'chief executive', 'Aurora Robotics'), { json: { ceo: 'Jane Aurora' }, latencyMs: 2500 });
     fake.when((r) => run(r, 'chief executive', 'Borealis Labs'), { json: { ceo: 'Ben Borealis' }, latencyMs: 2500 });
     fake.when((r) => run(r, 'founded', 'Aurora Robotics'), { json: { answer: '2011' }, latencyMs: 2000 });
     server = await startServer({
-      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Eastgate Capital',
-      OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e',
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Eastgate Capital',
+      OPENAI_API_KEY: 'sk-e2e',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_MODELS: 'gpt-e2e',
     });
     browser = await launchBrowser();
   });
@@ -48,13 +59,30 @@ describe('enrichments journey in Chromium', () => {
 
     // Three companies and a 'CEO' field through the API (the calls the dialogs make).
     await page.evaluate(async () => {
-      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
+      const csrf = decodeURIComponent(
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('ds_csrf='))!
+          .slice(8),
+      );
       const h = { 'content-type': 'application/json', 'x-csrf-token': csrf };
-      for (const [name, website] of [['Aurora Robotics', 'https://aurora.example'], ['Borealis Labs', 'https://borealis.example'], ['Cirrus Foods', 'https://cirrus.example']]) {
-        const res = await fetch('/api/v1/entity/company', { method: 'POST', headers: h, body: JSON.stringify({ company: { name, website } }) });
+      for (const [name, website] of [
+        ['Aurora Robotics', 'https://aurora.example'],
+        ['Borealis Labs', 'https://borealis.example'],
+        ['Cirrus Foods', 'https://cirrus.example'],
+      ]) {
+        const res = await fetch('/api/v1/entity/company', {
+          method: 'POST',
+          headers: h,
+          body: JSON.stringify({ company: { name, website } }),
+        });
         if (res.status !== 201) throw new Error(await res.text());
       }
-      const f = await fetch('/api/v1/entity/field', { method: 'POST', headers: h, body: JSON.stringify({ label: 'CEO', dataType: 'string', entityType: 'company' }) });
+      const f = await fetch('/api/v1/entity/field', {
+        method: 'POST',
+        headers: h,
+        body: JSON.stringify({ label: 'CEO', dataType: 'string', entityType: 'company' }),
+      });
       if (!f.ok) throw new Error(await f.text());
     });
 
@@ -70,7 +98,9 @@ describe('enrichments journey in Chromium', () => {
     const editor = page.getByTestId('enrichment-editor');
     await editor.waitFor();
     await expect.poll(() => page.getByTestId('enrichment-name').inputValue()).toBe('LLM Prompt 1');
-    expect(await page.getByTestId('schema-placeholder').innerText()).toBe('Your schema will automatically appear here after you type your prompt.');
+    expect(await page.getByTestId('schema-placeholder').innerText()).toBe(
+      'Your schema will automatically appear here after you type your prompt.',
+    );
     expect(await page.getByTestId('enrichment-save').isDisabled()).toBe(true);
 
     // The objective, with a field box from the '/' menu.
@@ -101,7 +131,9 @@ describe('enrichments journey in Chromium', () => {
     expect(await row.innerText()).toContain('CEO');
     expect(await row.getByTestId('enrichment-is-primary').innerText()).toBe('Yes');
     await shot(page, '04-enrichment-table');
-    const [stored] = await server.query<{ prompt: unknown; schema: { name: string }[] }>(`select data->'prompt' as prompt, data->'schema' as schema from enrichment`);
+    const [stored] = await server.query<{ prompt: unknown; schema: { name: string }[] }>(
+      `select data->'prompt' as prompt, data->'schema' as schema from enrichment`,
+    );
     expect(JSON.stringify(stored.prompt)).toContain('"type":"field-box"');
     expect(stored.schema.map((s) => s.name)).toEqual(['ceo']);
 
@@ -127,8 +159,13 @@ describe('enrichments journey in Chromium', () => {
     await expect.poll(() => cell('Borealis Labs').innerText(), { timeout: 30_000 }).toBe('Ben Borealis');
     expect(await cell('Cirrus Foods').innerText()).toBe('');
     await shot(page, '07-values');
-    const values = await server.query<{ name: string; value: unknown }>(`select c.name, v.value from field_value v join company c on c.id = v.entity_id join field_definition f on f.id = v.field_id where f.key = 'ceo' order by c.name`);
-    expect(values).toEqual([{ name: 'Aurora Robotics', value: 'Jane Aurora' }, { name: 'Borealis Labs', value: 'Ben Borealis' }]);
+    const values = await server.query<{ name: string; value: unknown }>(
+      `select c.name, v.value from field_value v join company c on c.id = v.entity_id join field_definition f on f.id = v.field_id where f.key = 'ceo' order by c.name`,
+    );
+    expect(values).toEqual([
+      { name: 'Aurora Robotics', value: 'Jane Aurora' },
+      { name: 'Borealis Labs', value: 'Ben Borealis' },
+    ]);
 
     // The drawer shows the value; copy puts it on the clipboard.
     await rowOf('Aurora Robotics').locator('[data-testid="record-table-cell"][data-key="name"]').click();
@@ -145,13 +182,29 @@ describe('enrichments journey in Chromium', () => {
 
     // An enrichment tied to no field is listed under Unassigned Enrichments and runs from there.
     await page.evaluate(async () => {
-      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
+      const csrf = decodeURIComponent(
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('ds_csrf='))!
+          .slice(8),
+      );
       const h = { 'content-type': 'application/json', 'x-csrf-token': csrf };
-      const configs = (await (await fetch('/api/v1/enrichment/configs')).json()).configs as { id: string; entityType: string; enrichmentType: string }[];
+      const configs = (await (await fetch('/api/v1/enrichment/configs')).json()).configs as {
+        id: string;
+        entityType: string;
+        enrichmentType: string;
+      }[];
       const configId = configs.find((c) => c.entityType === 'company' && c.enrichmentType === 'llm')!.id;
       const res = await fetch('/api/v1/enrichment', {
-        method: 'POST', headers: h,
-        body: JSON.stringify({ configId, entityType: 'company', name: 'Founding year', prompt: 'In which year was this company founded?', schema: [{ name: 'answer', type: 'string', description: 'The year', required: true }] }),
+        method: 'POST',
+        headers: h,
+        body: JSON.stringify({
+          configId,
+          entityType: 'company',
+          name: 'Founding year',
+          prompt: 'In which year was this company founded?',
+          schema: [{ name: 'answer', type: 'string', description: 'The year', required: true }],
+        }),
       });
       if (res.status !== 201) throw new Error(await res.text());
     });

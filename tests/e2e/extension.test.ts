@@ -49,14 +49,25 @@ describe('Chrome side panel in Chromium', () => {
   };
 
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(EXTENSION, 'manifest.json'))) throw new Error('Build the extension first: npm run build -w extension-chrome');
+    if (!fs.existsSync(path.join(EXTENSION, 'manifest.json')))
+      throw new Error('Build the extension first: npm run build -w extension-chrome');
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
     fake.when((r) => allText(r).includes('founded') && allText(r).includes('Acme Robotics'), { json: { answer: '2011' }, latencyMs: 2500 });
-    fake.when((r) => allText(r).includes('chief executive') && allText(r).includes('Acme Robotics'), { json: { ceo: 'Ada Lovelace' }, latencyMs: 1500 });
-    fake.when((r) => allText(r).includes('How many employees') && allText(r).includes('Acme Robotics'), { json: { employees: 44 }, latencyMs: 500 });
+    fake.when((r) => allText(r).includes('chief executive') && allText(r).includes('Acme Robotics'), {
+      json: { ceo: 'Ada Lovelace' },
+      latencyMs: 1500,
+    });
+    fake.when((r) => allText(r).includes('How many employees') && allText(r).includes('Acme Robotics'), {
+      json: { employees: 44 },
+      latencyMs: 500,
+    });
     server = await startServer({
-      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Northwind Partners',
-      OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e',
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Northwind Partners',
+      OPENAI_API_KEY: 'sk-e2e',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_MODELS: 'gpt-e2e',
     });
     userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dealscout-ext-'));
     context = await chromium.launchPersistentContext(userDir, {
@@ -64,8 +75,14 @@ describe('Chrome side panel in Chromium', () => {
       headless: true,
       // Playwright switches extensions off by default.
       ignoreDefaultArgs: ['--disable-extensions'],
-      args: [...CHROMIUM_ARGS, `--disable-extensions-except=${EXTENSION}`, `--load-extension=${EXTENSION}`,
-        '--disable-renderer-backgrounding', '--disable-background-timer-throttling', '--disable-backgrounding-occluded-windows'],
+      args: [
+        ...CHROMIUM_ARGS,
+        `--disable-extensions-except=${EXTENSION}`,
+        `--load-extension=${EXTENSION}`,
+        '--disable-renderer-backgrounding',
+        '--disable-background-timer-throttling',
+        '--disable-backgrounding-occluded-windows',
+      ],
       viewport: { width: 1280, height: 860 },
     });
     // The CRM's host answered from the saved page (the address bar, and so the content script's
@@ -75,47 +92,105 @@ describe('Chrome side panel in Chromium', () => {
       if (url.pathname.includes('/Account/0015g00000XyZaBAAV/')) {
         const html = fs.readFileSync(path.join(FIXTURES, 'salesforce-account.html'), 'utf8');
         // ?renamed: the same Account after its website changed in Salesforce.
-        return route.fulfill({ contentType: 'text/html', body: url.searchParams.has('renamed') ? html.replaceAll('acme-robotics.com', 'acme-robots.ai') : html });
+        return route.fulfill({
+          contentType: 'text/html',
+          body: url.searchParams.has('renamed') ? html.replaceAll('acme-robotics.com', 'acme-robots.ai') : html,
+        });
       }
       if (url.pathname.includes('/Account/0015g00000NeWcOAAV/')) {
-        const html = fs.readFileSync(path.join(FIXTURES, 'salesforce-account.html'), 'utf8')
-          .replaceAll('Acme Robotics', 'Brightline Energy').replaceAll('acme-robotics.com', 'brightline-energy.com');
+        const html = fs
+          .readFileSync(path.join(FIXTURES, 'salesforce-account.html'), 'utf8')
+          .replaceAll('Acme Robotics', 'Brightline Energy')
+          .replaceAll('acme-robotics.com', 'brightline-energy.com');
         return route.fulfill({ contentType: 'text/html', body: html });
       }
       const speed = /\/Account\/(0015g00000Spd0(\d)AAV)\//.exec(url.pathname);
       if (speed) {
-        const html = fs.readFileSync(path.join(FIXTURES, 'salesforce-account.html'), 'utf8')
-          .replaceAll('Acme Robotics', `Speed Co ${speed[2]}`).replaceAll('acme-robotics.com', `speed-${speed[2]}.example`);
+        const html = fs
+          .readFileSync(path.join(FIXTURES, 'salesforce-account.html'), 'utf8')
+          .replaceAll('Acme Robotics', `Speed Co ${speed[2]}`)
+          .replaceAll('acme-robotics.com', `speed-${speed[2]}.example`);
         return route.fulfill({ contentType: 'text/html', body: html });
       }
       return route.fulfill({ status: 404, body: 'not found' });
     });
 
     // The organization's data, through the API with a bearer token (the calls the web app makes).
-    const tok = await (await fetch(`${server.url}/api/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ADMIN, label: 'e2e setup' }) })).json() as { token: string };
+    const tok = (await (
+      await fetch(`${server.url}/api/v1/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...ADMIN, label: 'e2e setup' }),
+      })
+    ).json()) as { token: string };
     call = async (method: string, p: string, body?: unknown) => {
-      const res = await fetch(`${server.url}${p}`, { method, headers: { authorization: `Bearer ${tok.token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${server.url}${p}`, {
+        method,
+        headers: { authorization: `Bearer ${tok.token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
       return res.json() as Promise<Record<string, unknown>>;
     };
     await call('POST', '/api/v1/entity/company', { company: { name: 'Acme Robotics', website: 'https://acme-robotics.com' } });
     await call('POST', '/api/v1/entity/company', { company: { name: 'Cirrus Foods', website: 'https://cirrus.example' } });
-    for (let i = 0; i < 8; i++) await call('POST', '/api/v1/entity/company', { company: { name: `Speed Co ${i}`, website: `https://speed-${i}.example` } });
-    const field = (await call('POST', '/api/v1/entity/field', { label: 'CEO', dataType: 'string', entityType: 'company' })) as { field?: { id: string }; id?: string };
+    for (let i = 0; i < 8; i++)
+      await call('POST', '/api/v1/entity/company', { company: { name: `Speed Co ${i}`, website: `https://speed-${i}.example` } });
+    const field = (await call('POST', '/api/v1/entity/field', { label: 'CEO', dataType: 'string', entityType: 'company' })) as {
+      field?: { id: string };
+      id?: string;
+    };
     const fieldId = field.field?.id ?? field.id;
-    const configs = (await call('GET', '/api/v1/enrichment/configs')).configs as { id: string; entityType: string; enrichmentType: string }[];
+    const configs = (await call('GET', '/api/v1/enrichment/configs')).configs as {
+      id: string;
+      entityType: string;
+      enrichmentType: string;
+    }[];
     const configId = configs.find((c) => c.entityType === 'company' && c.enrichmentType === 'llm')!.id;
-    await call('POST', '/api/v1/enrichment', { configId, entityType: 'company', name: 'Founding year', prompt: 'In which year was this company founded?', schema: [{ name: 'answer', type: 'string', description: 'The year', required: true }] });
-    employeesId = (await call('POST', '/api/v1/enrichment', { configId, entityType: 'company', name: 'Employees', prompt: 'How many employees does this company have?', schema: [{ name: 'employees', type: 'number', description: 'Head count', required: true }] })).id as string;
+    await call('POST', '/api/v1/enrichment', {
+      configId,
+      entityType: 'company',
+      name: 'Founding year',
+      prompt: 'In which year was this company founded?',
+      schema: [{ name: 'answer', type: 'string', description: 'The year', required: true }],
+    });
+    employeesId = (
+      await call('POST', '/api/v1/enrichment', {
+        configId,
+        entityType: 'company',
+        name: 'Employees',
+        prompt: 'How many employees does this company have?',
+        schema: [{ name: 'employees', type: 'number', description: 'Head count', required: true }],
+      })
+    ).id as string;
     // A list with a scoring model (a name containing 'Robotics' scores 8).
     listId = ((await call('POST', '/api/v1/list-company', { name: 'Robotics targets' })).list as { id: string }).id;
-    modelId = ((await call('POST', '/api/v1/scoring-model', { name: 'Robotics fit', listCompanyId: listId, ruleSets: [{
-      id: 'rs-name', label: 'Name', weight: 100, defaultScore: 2, fieldData: { id: 'name', sourceType: 'mandatory', fieldType: 'string', fieldPath: 'name' },
-      rules: [{ id: 'r-robotics', operator: 'contain', value: { primary: 'Robotics' }, score: 8 }],
-    }] })).scoringModel as { id: string }).id;
+    modelId = (
+      (
+        await call('POST', '/api/v1/scoring-model', {
+          name: 'Robotics fit',
+          listCompanyId: listId,
+          ruleSets: [
+            {
+              id: 'rs-name',
+              label: 'Name',
+              weight: 100,
+              defaultScore: 2,
+              fieldData: { id: 'name', sourceType: 'mandatory', fieldType: 'string', fieldPath: 'name' },
+              rules: [{ id: 'r-robotics', operator: 'contain', value: { primary: 'Robotics' }, score: 8 }],
+            },
+          ],
+        })
+      ).scoringModel as { id: string }
+    ).id;
     await call('POST', '/api/v1/enrichment', {
-      configId, entityType: 'company', name: 'CEO Finder', prompt: 'Who is the chief executive of this company?',
-      schema: [{ name: 'ceo', type: 'string', description: 'Full name', required: true }], fieldIdToAssign: fieldId, isFieldPrimary: true,
+      configId,
+      entityType: 'company',
+      name: 'CEO Finder',
+      prompt: 'Who is the chief executive of this company?',
+      schema: [{ name: 'ceo', type: 'string', description: 'Full name', required: true }],
+      fieldIdToAssign: fieldId,
+      isFieldPrimary: true,
     });
   });
   afterAll(async () => {
@@ -127,7 +202,7 @@ describe('Chrome side panel in Chromium', () => {
 
   it('signs in, follows the Salesforce Account tab, shows the company and runs enrichments live', async () => {
     // The loaded extension has the id its manifest key gives (the id the server's CORS admits).
-    const worker = context.serviceWorkers()[0] ?? await context.waitForEvent('serviceworker');
+    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
     const id = new URL(worker.url()).host;
     expect(id).toBe(KEY.id);
     expect(extensionIdOf(KEY.key)).toBe(KEY.id);
@@ -217,7 +292,16 @@ describe('Chrome side panel in Chromium', () => {
     await panel.getByText('1 enrichment execution(s) started').first().waitFor();
     const ceo = panel.locator('[data-testid="drawer-field-row"][data-field-key="ceo"]');
     // The primary enrichment writes the field; the drawer re-reads the company when the run ends.
-    await expect.poll(() => ceo.getByTestId('drawer-field-value').innerText().catch(() => ''), { timeout: 30_000 }).toBe('Ada Lovelace');
+    await expect
+      .poll(
+        () =>
+          ceo
+            .getByTestId('drawer-field-value')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 30_000 },
+      )
+      .toBe('Ada Lovelace');
     await shot(panel, '06-values');
 
     // Add to list: the page's company into an existing list and a new one, as an idea.
@@ -239,14 +323,37 @@ describe('Chrome side panel in Chromium', () => {
     await panel.getByText('Added to Warm intros').first().waitFor();
     await expect.poll(() => panel.getByTestId('company-list-name').allInnerTexts()).toEqual(['Warm intros', 'Robotics targets']);
     // The list is scored and enriched (as from the web's list page): its score and key enrichment arrive live.
-    const held = (await call('POST', '/api/v1/list-company/idea/memberships', { website: 'acme-robotics.com' })).memberships as { list: { id: string }; idea: { id: string } }[];
+    const held = (await call('POST', '/api/v1/list-company/idea/memberships', { website: 'acme-robotics.com' })).memberships as {
+      list: { id: string };
+      idea: { id: string };
+    }[];
     const ideaId = held.find((m) => m.list.id === listId)!.idea.id;
-    expect(await server.query<{ n: string }>(`select count(*)::text as n from idea where domain = 'acme-robotics.com'`)).toEqual([{ n: '2' }]);
+    expect(await server.query<{ n: string }>(`select count(*)::text as n from idea where domain = 'acme-robotics.com'`)).toEqual([
+      { n: '2' },
+    ]);
     await call('POST', '/api/v1/scoring-model/execute', { scoringModelId: modelId, entityType: 'idea', entityIds: [ideaId] });
     await call('POST', '/api/v1/enrichment/execute', { enrichmentId: employeesId, entityType: 'idea', entityIds: [ideaId] });
     const robotics = panel.locator('[data-testid="company-list"]').filter({ hasText: 'Robotics targets' });
-    await expect.poll(() => robotics.getByTestId('company-list-score-value').innerText().catch(() => ''), { timeout: 30_000 }).toBe('8');
-    await expect.poll(() => robotics.getByTestId('company-list-enrichment').innerText().catch(() => ''), { timeout: 30_000 }).toContain('44');
+    await expect
+      .poll(
+        () =>
+          robotics
+            .getByTestId('company-list-score-value')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 30_000 },
+      )
+      .toBe('8');
+    await expect
+      .poll(
+        () =>
+          robotics
+            .getByTestId('company-list-enrichment')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 30_000 },
+      )
+      .toContain('44');
     await shot(panel, '06b-lists-score-enrichment');
 
     // Another Account that Dealscout does not know: 'Create company', prefilled from the page.
@@ -260,15 +367,41 @@ describe('Chrome side panel in Chromium', () => {
     expect(await dialog.getByRole('textbox').first().inputValue()).toBe('Brightline Energy');
     expect(await dialog.locator('input[value="http://www.brightline-energy.com"]').count()).toBe(1);
     await shot(panel, '08-create-company');
-    await dialog.getByRole('button', { name: /save|create/i }).last().click();
-    await expect.poll(() => panel.getByTestId('drawer-title').innerText().catch(() => ''), { timeout: 20_000 }).toBe('Brightline Energy');
+    await dialog
+      .getByRole('button', { name: /save|create/i })
+      .last()
+      .click();
+    await expect
+      .poll(
+        () =>
+          panel
+            .getByTestId('drawer-title')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 20_000 },
+      )
+      .toBe('Brightline Energy');
     await shot(panel, '09-created');
-    const created = await server.query<{ external_id: string; name: string }>(`select l.external_id, c.name from crm_link l join company c on c.id = l.company_id order by l.created_at`);
-    expect(created).toEqual([{ external_id: '0015g00000XyZaBAAV', name: 'Acme Robotics' }, { external_id: '0015g00000NeWcOAAV', name: 'Brightline Energy' }]);
+    const created = await server.query<{ external_id: string; name: string }>(
+      `select l.external_id, c.name from crm_link l join company c on c.id = l.company_id order by l.created_at`,
+    );
+    expect(created).toEqual([
+      { external_id: '0015g00000XyZaBAAV', name: 'Acme Robotics' },
+      { external_id: '0015g00000NeWcOAAV', name: 'Brightline Energy' },
+    ]);
 
     // The first Account again, after its website changed in Salesforce: found by its Salesforce id.
     await crm.goto(`${SF}/lightning/r/Account/0015g00000XyZaBAAV/view?renamed`);
-    await expect.poll(() => panel.getByTestId('drawer-title').innerText().catch(() => ''), { timeout: 20_000 }).toBe('Acme Robotics');
+    await expect
+      .poll(
+        () =>
+          panel
+            .getByTestId('drawer-title')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 20_000 },
+      )
+      .toBe('Acme Robotics');
     expect(await panel.getByTestId('panel-record').getAttribute('data-matched-by')).toBe('crmId');
 
     // Speed (reported, not asserted; docs/benchmarks.md): from the page's record reaching the panel
@@ -277,19 +410,35 @@ describe('Chrome side panel in Chromium', () => {
     for (let i = 0; i < 8; i++) {
       const crmId = `0015g00000Spd0${i}AAV`;
       await crm.goto(`${SF}/lightning/r/Account/${crmId}/view`);
-      await expect.poll(() => panel.getByTestId('drawer-title').innerText().catch(() => ''), { timeout: 20_000, interval: 20 }).toBe(`Speed Co ${i}`);
-      figures.push(await panel.evaluate((id) => {
-        const marks = performance.getEntriesByType('mark') as PerformanceMark[];
-        const known = marks.filter((m) => m.name === 'dealscout:record-known' && m.detail === id)[0];
-        const shown = marks.filter((m) => m.name === 'dealscout:record-shown' && m.detail === id && m.startTime >= known.startTime)[0];
-        const calls = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
-          .filter((r) => r.startTime >= known.startTime && r.startTime <= shown.startTime)
-          .map((r) => `${new URL(r.name).pathname.replace(/[0-9a-f-]{36}/, ':id')} +${(r.startTime - known.startTime).toFixed(0)} ${r.duration.toFixed(0)}ms`);
-        return { total: shown.startTime - known.startTime, calls };
-      }, crmId));
+      await expect
+        .poll(
+          () =>
+            panel
+              .getByTestId('drawer-title')
+              .innerText()
+              .catch(() => ''),
+          { timeout: 20_000, interval: 20 },
+        )
+        .toBe(`Speed Co ${i}`);
+      figures.push(
+        await panel.evaluate((id) => {
+          const marks = performance.getEntriesByType('mark') as PerformanceMark[];
+          const known = marks.filter((m) => m.name === 'dealscout:record-known' && m.detail === id)[0];
+          const shown = marks.filter((m) => m.name === 'dealscout:record-shown' && m.detail === id && m.startTime >= known.startTime)[0];
+          const calls = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+            .filter((r) => r.startTime >= known.startTime && r.startTime <= shown.startTime)
+            .map(
+              (r) =>
+                `${new URL(r.name).pathname.replace(/[0-9a-f-]{36}/, ':id')} +${(r.startTime - known.startTime).toFixed(0)} ${r.duration.toFixed(0)}ms`,
+            );
+          return { total: shown.startTime - known.startTime, calls };
+        }, crmId),
+      );
     }
     const sorted = figures.map((f) => f.total).sort((a, b) => a - b);
-    console.log(`side panel: record known -> company shown, ms (8 unseen companies): median ${sorted[4].toFixed(0)}, max ${sorted[7].toFixed(0)}; all ${figures.map((f) => f.total.toFixed(0)).join(', ')}`);
+    console.log(
+      `side panel: record known -> company shown, ms (8 unseen companies): median ${sorted[4].toFixed(0)}, max ${sorted[7].toFixed(0)}; all ${figures.map((f) => f.total.toFixed(0)).join(', ')}`,
+    );
     console.log(figures.map((f) => f.calls.join(' | ')).join('\n'));
   });
 });

@@ -19,7 +19,12 @@ describe('first day in the workspace, in Chromium', () => {
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-first-day-${name}.png`) });
 
   beforeAll(async () => {
-    server = await startServer({ DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'First Day Partners', MIXRANK_API_KEY: '' });
+    server = await startServer({
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'First Day Partners',
+      MIXRANK_API_KEY: '',
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -33,7 +38,12 @@ describe('first day in the workspace, in Chromium', () => {
     await signIn(page, server.url, ADMIN);
 
     // A currency field in euros (before the table opens: fields are not live).
-    const field = await api(page, 'POST', '/api/v1/entity/field', { label: 'Deal Size', dataType: 'currency', entityType: 'company', config: { currency: 'EUR' } });
+    const field = await api(page, 'POST', '/api/v1/entity/field', {
+      label: 'Deal Size',
+      dataType: 'currency',
+      entityType: 'company',
+      config: { currency: 'EUR' },
+    });
     expect(field.status).toBe(201);
     expect(field.json.field.currency).toBe('EUR');
 
@@ -54,15 +64,22 @@ describe('first day in the workspace, in Chromium', () => {
     expect(Math.abs(empty.right)).toBeLessThan(2);
 
     // A company with a value, created while the table is open.
-    const created = await api(page, 'POST', '/api/v1/entity/company', { company: { name: 'Aurora Robotics', website: 'https://aurora-robotics.example' } });
+    const created = await api(page, 'POST', '/api/v1/entity/company', {
+      company: { name: 'Aurora Robotics', website: 'https://aurora-robotics.example' },
+    });
     expect(created.status).toBe(201);
     const companyId = created.json.company.id as string;
-    expect((await api(page, 'PUT', '/api/v1/entity/company/field', { entityId: companyId, fieldId: field.json.field.id, value: 1250000 })).status).toBe(200);
+    expect(
+      (await api(page, 'PUT', '/api/v1/entity/company/field', { entityId: companyId, fieldId: field.json.field.id, value: 1250000 }))
+        .status,
+    ).toBe(200);
 
     // The open table follows: the new company and its value appear without a reload.
     const aurora = page.locator('[data-testid="record-table-row"]').filter({ hasText: 'Aurora Robotics' });
     await aurora.waitFor({ timeout: 5000 });
-    await expect.poll(() => aurora.locator('[data-testid="record-table-cell"][data-key="deal_size"]').innerText(), { timeout: 5000 }).toBe('€1,250,000.00');
+    await expect
+      .poll(() => aurora.locator('[data-testid="record-table-cell"][data-key="deal_size"]').innerText(), { timeout: 5000 })
+      .toBe('€1,250,000.00');
 
     // The drawer shows the same text; the toolbar stays on one line with the drawer open.
     await aurora.click();
@@ -82,7 +99,11 @@ describe('first day in the workspace, in Chromium', () => {
     const toast = page.getByTestId('toast-success');
     // Measured in the page: from the click to the toast's appearance, and from there until it is gone.
     const timing = await page.evaluate(async () => {
-      (document.querySelector('[data-testid="drawer-field-row"][data-field-key="deal_size"] [data-testid="drawer-field-copy"]') as HTMLElement).click();
+      (
+        document.querySelector(
+          '[data-testid="drawer-field-row"][data-field-key="deal_size"] [data-testid="drawer-field-copy"]',
+        ) as HTMLElement
+      ).click();
       const clicked = performance.now();
       let t0 = -1;
       const find = () => document.querySelector('[data-testid="toast-success"]');
@@ -108,20 +129,26 @@ describe('first day in the workspace, in Chromium', () => {
     await toast.waitFor();
     await shot(page, '02-drawer-currency-toast');
     const toastBox = (await toast.boundingBox())!;
-    const overlaps = (a: typeof toastBox, b: typeof toastBox) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    const overlaps = (a: typeof toastBox, b: typeof toastBox) =>
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
     expect(overlaps(toastBox, (await page.getByTestId('drawer-title').boundingBox())!)).toBe(false);
     expect(overlaps(toastBox, (await page.getByTestId('table-new-company').boundingBox())!)).toBe(false);
 
     // Another session creates a company: it appears in this open table within 5 s, page and drawer kept.
     const other = await (await browser.newContext()).newPage();
     await signIn(other, server.url, ADMIN);
-    expect((await api(other, 'POST', '/api/v1/entity/company', { company: { name: 'Borealis Biotech', website: 'https://borealis.example' } })).status).toBe(201);
+    expect(
+      (await api(other, 'POST', '/api/v1/entity/company', { company: { name: 'Borealis Biotech', website: 'https://borealis.example' } }))
+        .status,
+    ).toBe(201);
     await page.locator('[data-testid="record-table-row"]').filter({ hasText: 'Borealis Biotech' }).waitFor({ timeout: 5000 });
     expect(await page.getByTestId('drawer-title').innerText()).toContain('Aurora Robotics');
     await shot(page, '03-live-row');
 
     // Another session adds a field: its column appears in the open table without a reload.
-    expect((await api(other, 'POST', '/api/v1/entity/field', { label: 'Board Seats', dataType: 'int', entityType: 'company' })).status).toBe(201);
+    expect(
+      (await api(other, 'POST', '/api/v1/entity/field', { label: 'Board Seats', dataType: 'int', entityType: 'company' })).status,
+    ).toBe(201);
     await page.locator('[data-testid="record-table-header"][data-key="board_seats"]').waitFor({ timeout: 5000 });
 
     // A LinkedIn enrichment (its dialog has a name only: it fills no field) is created and run from
@@ -159,7 +186,9 @@ describe('first day in the workspace, in Chromium', () => {
     expect(await dealSize.getByTestId('currency-field-select').inputValue()).toBe('EUR');
     await dealSize.getByTestId('currency-field-select').selectOption('');
     await page.getByTestId('toast-success').filter({ hasText: 'Field updated' }).waitFor();
-    await expect.poll(() => dealSize.getByTestId('currency-field-select').locator('option:checked').innerText()).toBe('Organization default (GBP)');
+    await expect
+      .poll(() => dealSize.getByTestId('currency-field-select').locator('option:checked').innerText())
+      .toBe('Organization default (GBP)');
     await currencies.scrollIntoViewIfNeeded();
     await shot(page, '04b-currency-settings');
     // …and back, with the same record, on return; its value now in pounds, in the drawer and the table.

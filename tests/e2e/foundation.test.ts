@@ -77,7 +77,16 @@ describe('foundation journey in Chromium', () => {
     expect(await page.getByTestId('app-nav').getAttribute('data-expanded')).toBe('true');
     await page.getByTestId('nav-toggle').click();
     await expect.poll(() => page.getByTestId('app-nav').getAttribute('data-expanded')).toBe('false');
-    await expect.poll(async () => (await server.query<{ v: boolean }>(`select (settings->>'navigationExpanded')::boolean as v from app_user where email = $1`, [ADMIN.email]))[0]?.v).toBe(false);
+    await expect
+      .poll(
+        async () =>
+          (
+            await server.query<{ v: boolean }>(`select (settings->>'navigationExpanded')::boolean as v from app_user where email = $1`, [
+              ADMIN.email,
+            ])
+          )[0]?.v,
+      )
+      .toBe(false);
     await page.reload();
     await page.getByTestId('app-shell').waitFor();
     expect(await page.getByTestId('app-nav').getAttribute('data-expanded')).toBe('false');
@@ -105,7 +114,10 @@ describe('foundation journey in Chromium', () => {
     expect(await page.getByTestId('invite-seat-counter').innerText()).toBe(seatsBefore);
     await page.getByTestId('invite-send').click();
     await page.getByTestId('invite-error').waitFor();
-    expect(await page.getByTestId('invite-error-message').allInnerTexts()).toEqual(['Role must be selected', 'Some email addresses are not valid: not-an-address']);
+    expect(await page.getByTestId('invite-error-message').allInnerTexts()).toEqual([
+      'Role must be selected',
+      'Some email addresses are not valid: not-an-address',
+    ]);
     await shot(page, '04b-invite-all-messages');
     await field.press('Backspace');
     await field.fill(INVITEE.email);
@@ -118,7 +130,9 @@ describe('foundation journey in Chromium', () => {
     await shot(page, '06-invited');
 
     // The invitation mail is in the outbox (no SMTP configured): read its link.
-    const mails = await server.query<{ text: string }>(`select text from system_mail where "to" = $1 and kind = 'invitation'`, [INVITEE.email.toLowerCase()]);
+    const mails = await server.query<{ text: string }>(`select text from system_mail where "to" = $1 and kind = 'invitation'`, [
+      INVITEE.email.toLowerCase(),
+    ]);
     expect(mails).toHaveLength(1);
     const link = /(http:\/\/\S+\/invite\/\S+)/.exec(mails[0].text)![1];
     expect(link.startsWith(server.url)).toBe(true);
@@ -130,8 +144,12 @@ describe('foundation journey in Chromium', () => {
     // request fails after accepting (the used token's info was fetched again: 404).
     const consoleErrors: string[] = [];
     const failed: string[] = [];
-    p2.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-    p2.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${new URL(r.url()).pathname}`); });
+    p2.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    p2.on('response', (r) => {
+      if (r.status() >= 400) failed.push(`${r.status()} ${new URL(r.url()).pathname}`);
+    });
     await p2.goto(link);
     await p2.getByTestId('invite-accept').waitFor();
     await expect.poll(() => p2.getByTestId('invite-accept-email').inputValue()).toBe(INVITEE.email.toLowerCase());
@@ -161,7 +179,10 @@ describe('foundation journey in Chromium', () => {
     await p2.waitForURL('**/login');
     await p2.getByTestId('login-email').waitFor();
     expect(consoleErrors).toEqual([]);
-    const sessions = await server.query<{ n: string }>(`select count(*) as n from session s join app_user u on u.id = s.user_id where u.email = $1 and s.revoked_at is null`, [INVITEE.email.toLowerCase()]);
+    const sessions = await server.query<{ n: string }>(
+      `select count(*) as n from session s join app_user u on u.id = s.user_id where u.email = $1 and s.revoked_at is null`,
+      [INVITEE.email.toLowerCase()],
+    );
     expect(Number(sessions[0].n)).toBe(0);
     await shot(p2, '09-after-logout');
 

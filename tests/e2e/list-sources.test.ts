@@ -25,12 +25,31 @@ describe('list sources from data providers, in Chromium', () => {
 
   beforeAll(async () => {
     ocean = await startFakeOcean({ apiToken: 'ocean-e2e-token-4242' });
-    const names = ['Nordlys Robotics', 'Fjell Automation', 'Havn Logistics Tech', 'Skog Sensors', 'Elv Motion', 'Isbre Vision', 'Tind Controls', 'Dal Drives'];
-    names.forEach((name, i) => ocean.companies.push({ domain: `${name.toLowerCase().replace(/\s+/g, '')}.example.com`, name, primaryCountry: i % 2 ? 'no' : 'se', companySize: '51-200' }));
+    const names = [
+      'Nordlys Robotics',
+      'Fjell Automation',
+      'Havn Logistics Tech',
+      'Skog Sensors',
+      'Elv Motion',
+      'Isbre Vision',
+      'Tind Controls',
+      'Dal Drives',
+    ];
+    names.forEach((name, i) =>
+      ocean.companies.push({
+        domain: `${name.toLowerCase().replace(/\s+/g, '')}.example.com`,
+        name,
+        primaryCountry: i % 2 ? 'no' : 'se',
+        companySize: '51-200',
+      }),
+    );
     maps = await startFakeGooglePlaces({ apiKey: 'maps-e2e-key' });
     server = await startServer({
-      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Sources Capital',
-      OCEAN_BASE_URL: ocean.url, GOOGLE_PLACES_BASE_URL: maps.url,
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Sources Capital',
+      OCEAN_BASE_URL: ocean.url,
+      GOOGLE_PLACES_BASE_URL: maps.url,
     });
     browser = await launchBrowser();
   });
@@ -57,15 +76,26 @@ describe('list sources from data providers, in Chromium', () => {
     await page.getByTestId('list-add-source-googleMaps').click();
     await page.getByTestId('source-query').fill('robotics Oslo');
     await page.getByTestId('source-preview-button').click();
-    await expect.poll(() => page.getByTestId('source-error').textContent(), { timeout: 20_000 }).toBe('No Google Maps API key is connected for your organization. An admin can add it under Profile → Integrations.');
+    await expect
+      .poll(() => page.getByTestId('source-error').textContent(), { timeout: 20_000 })
+      .toBe('No Google Maps API key is connected for your organization. An admin can add it under Profile → Integrations.');
     await shot(page, '01-missing-key');
     await page.getByTestId('add-source-dialog').getByRole('button', { name: 'Cancel' }).click();
     await page.getByTestId('add-source-dialog').waitFor({ state: 'detached' });
 
     // The admin connects the organization's Ocean.io key (stored encrypted; never answered back).
     const connected = await page.evaluate(async () => {
-      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))?.slice(8) ?? '');
-      const res = await fetch('/api/v1/organization/integration', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body: JSON.stringify({ provider: 'ocean', apiKey: 'ocean-e2e-token-4242' }) });
+      const csrf = decodeURIComponent(
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('ds_csrf='))
+          ?.slice(8) ?? '',
+      );
+      const res = await fetch('/api/v1/organization/integration', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        body: JSON.stringify({ provider: 'ocean', apiKey: 'ocean-e2e-token-4242' }),
+      });
       return { status: res.status, body: await res.text() };
     });
     expect(connected.status, connected.body).toBe(201);
@@ -77,7 +107,9 @@ describe('list sources from data providers, in Chromium', () => {
     await page.getByTestId('source-preview-button').click();
     await expect.poll(() => page.getByTestId('source-preview-row').count(), { timeout: 20_000 }).toBe(8);
     expect(await page.getByTestId('source-preview').textContent()).toContain('Preview: 8 of 8 companies');
-    expect(ocean.requests.at(-1)!.body).toMatchObject({ companiesFilters: { lookalikeDomains: ['seedrobotics.example.com', 'seedmotion.example.com'] } });
+    expect(ocean.requests.at(-1)!.body).toMatchObject({
+      companiesFilters: { lookalikeDomains: ['seedrobotics.example.com', 'seedmotion.example.com'] },
+    });
     expect(ocean.requests.at(-1)!.headers['x-api-token']).toBe('ocean-e2e-token-4242');
     await expect.poll(() => page.getByTestId('source-add').isEnabled(), { timeout: 20_000 }).toBe(true);
     await shot(page, '02-ocean-preview');
@@ -93,10 +125,27 @@ describe('list sources from data providers, in Chromium', () => {
 
     // Companies already in the workspace: two robotics companies, one of them already an idea.
     const made = await page.evaluate(async () => {
-      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))?.slice(8) ?? '');
+      const csrf = decodeURIComponent(
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('ds_csrf='))
+          ?.slice(8) ?? '',
+      );
       const out: number[] = [];
-      for (const company of [{ name: 'Nordlys Robotics', website: 'https://nordlysrobotics.example.com' }, { name: 'Kyst Robotics', website: 'https://kystrobotics.example.com' }, { name: 'Fjord Bakery', website: 'https://fjordbakery.example.com' }]) {
-        out.push((await fetch('/api/v1/company/create', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body: JSON.stringify({ company }) })).status);
+      for (const company of [
+        { name: 'Nordlys Robotics', website: 'https://nordlysrobotics.example.com' },
+        { name: 'Kyst Robotics', website: 'https://kystrobotics.example.com' },
+        { name: 'Fjord Bakery', website: 'https://fjordbakery.example.com' },
+      ]) {
+        out.push(
+          (
+            await fetch('/api/v1/company/create', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+              body: JSON.stringify({ company }),
+            })
+          ).status,
+        );
       }
       return out;
     });
@@ -116,7 +165,9 @@ describe('list sources from data providers, in Chromium', () => {
     await page.getByTestId('filter-source-add').click();
     await page.getByTestId('filter-source-dialog').waitFor({ state: 'detached' });
     await expect.poll(() => page.getByTestId('list-totals').textContent(), { timeout: 20_000 }).toBe('9 ideas · 0 shortlisted · 2 sources');
-    expect(await page.getByTestId('list-source').filter({ hasText: 'Companies matching filters' }).textContent()).toContain('1 idea added, 1 already in the list, 0 without a domain skipped');
+    expect(await page.getByTestId('list-source').filter({ hasText: 'Companies matching filters' }).textContent()).toContain(
+      '1 idea added, 1 already in the list, 0 without a domain skipped',
+    );
     await shot(page, '05-ideas-from-filters');
     await ctx.close();
   });

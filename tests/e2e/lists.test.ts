@@ -22,13 +22,20 @@ describe('lists of ideas, in Chromium', () => {
   beforeAll(async () => {
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
     // The idea enrichment's answers, by idea (one JSON, one plain text: both complete).
-    fake.when((r) => allText(r).includes('Fjord Freight') && allText(r).includes('ship'), { json: { answer: 'Sea freight' }, latencyMs: 4000 });
+    fake.when((r) => allText(r).includes('Fjord Freight') && allText(r).includes('ship'), {
+      json: { answer: 'Sea freight' },
+      latencyMs: 4000,
+    });
     fake.when((r) => allText(r).includes('Polar Parcel') && allText(r).includes('ship'), { content: 'Parcels by air', latencyMs: 4000 });
     // The company enrichment reused on the list.
     fake.when((r) => allText(r).includes('How many people work there'), { json: { employees: 1625 }, latencyMs: 500 });
     server = await startServer({
-      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Lists Capital',
-      OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e',
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Lists Capital',
+      OPENAI_API_KEY: 'sk-e2e',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_MODELS: 'gpt-e2e',
     });
     browser = await launchBrowser();
   });
@@ -52,7 +59,11 @@ describe('lists of ideas, in Chromium', () => {
     await page.getByTestId('list-page').waitFor();
     await expect.poll(() => page.getByTestId('list-name').textContent()).toBe('Nordic logistics');
 
-    for (const [name, website] of [['Fjord Freight', 'fjordfreight.example.com'], ['Polar Parcel', 'https://www.polarparcel.example.com'], ['Aurora Haulage', 'aurorahaulage.example.com']]) {
+    for (const [name, website] of [
+      ['Fjord Freight', 'fjordfreight.example.com'],
+      ['Polar Parcel', 'https://www.polarparcel.example.com'],
+      ['Aurora Haulage', 'aurorahaulage.example.com'],
+    ]) {
       await page.getByTestId('list-add-idea').click();
       await page.getByTestId('add-idea-name').fill(name);
       await page.getByTestId('add-idea-website').fill(website);
@@ -76,12 +87,20 @@ describe('lists of ideas, in Chromium', () => {
 
     // A CSV upload: the columns are guessed from the header (semicolons), one row is rejected, one domain is already in the list.
     await page.getByTestId('list-upload-csv').click();
-    await page.getByTestId('upload-csv-file').setInputFiles({ name: 'ideas.csv', mimeType: 'text/csv', buffer: Buffer.from('\uFEFFCompany Name;URL;Country\nSkagen Shipping;skagenshipping.example.com;DK\nFjord Freight AS;fjordfreight.example.com;NO\nNo Site;;SE\n') });
+    await page.getByTestId('upload-csv-file').setInputFiles({
+      name: 'ideas.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        '\uFEFFCompany Name;URL;Country\nSkagen Shipping;skagenshipping.example.com;DK\nFjord Freight AS;fjordfreight.example.com;NO\nNo Site;;SE\n',
+      ),
+    });
     await expect.poll(() => page.getByTestId('upload-csv-name').textContent()).toContain('Company Name');
     expect(await page.getByTestId('upload-csv-website').textContent()).toContain('URL');
     await shot(page, '01b-upload-mapping');
     await page.getByTestId('upload-csv-submit').click();
-    await expect.poll(() => page.getByTestId('upload-csv-result').textContent()).toContain('1 idea added, 1 already in the list, 1 row rejected');
+    await expect
+      .poll(() => page.getByTestId('upload-csv-result').textContent())
+      .toContain('1 idea added, 1 already in the list, 1 row rejected');
     await page.getByTestId('upload-csv-rejected').waitFor();
     await shot(page, '01c-upload-result');
     await page.getByTestId('upload-csv-dialog').getByRole('button', { name: 'Close' }).click();
@@ -90,8 +109,17 @@ describe('lists of ideas, in Chromium', () => {
     // An Excel workbook: its first sheet is read in the browser and goes the CSV's way (a blank row
     // above the header, a date column; one company is already in the list).
     await page.getByTestId('list-upload-csv').click();
-    const workbook = xlsxWorkbook([[null], ['Company', 'Web site', 'Founded'], ['Skagen Shipping', 'https://skagenshipping.example.com', new Date(Date.UTC(1998, 4, 1))], ['Baltic Barges', 'balticbarges.example.com', new Date(Date.UTC(2011, 9, 12))]]);
-    await page.getByTestId('upload-csv-file').setInputFiles({ name: 'More ideas.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: Buffer.from(workbook) });
+    const workbook = xlsxWorkbook([
+      [null],
+      ['Company', 'Web site', 'Founded'],
+      ['Skagen Shipping', 'https://skagenshipping.example.com', new Date(Date.UTC(1998, 4, 1))],
+      ['Baltic Barges', 'balticbarges.example.com', new Date(Date.UTC(2011, 9, 12))],
+    ]);
+    await page.getByTestId('upload-csv-file').setInputFiles({
+      name: 'More ideas.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: Buffer.from(workbook),
+    });
     await expect.poll(() => page.getByTestId('upload-csv-name').textContent()).toContain('Company');
     expect(await page.getByTestId('upload-csv-website').textContent()).toContain('Web site');
     await page.getByTestId('upload-csv-submit').click();
@@ -102,7 +130,8 @@ describe('lists of ideas, in Chromium', () => {
     expect(await page.getByTestId('record-table-row').filter({ hasText: 'Baltic Barges' }).textContent()).toContain('Oct 12, 2011');
 
     // The uploaded ideas go again, so the rest of the journey works on the three added by hand.
-    for (const name of ['Skagen Shipping', 'Baltic Barges']) await page.getByTestId('record-table-row').filter({ hasText: name }).getByTestId('record-table-select-row').click();
+    for (const name of ['Skagen Shipping', 'Baltic Barges'])
+      await page.getByTestId('record-table-row').filter({ hasText: name }).getByTestId('record-table-select-row').click();
     await page.getByTestId('bulk-delete').click();
     await page.getByTestId('bulk-delete-dialog').getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => page.getByTestId('list-totals').textContent()).toBe('3 ideas · 0 shortlisted · 3 sources');
@@ -138,10 +167,16 @@ describe('lists of ideas, in Chromium', () => {
     const cells = page.getByTestId('idea-enrichment-cell');
     await expect.poll(() => cells.count()).toBe(2);
     expect(await page.getByRole('columnheader', { name: 'What they ship' }).count()).toBe(1);
-    await expect.poll(async () => (await cells.evaluateAll((els) => els.map((e) => e.getAttribute('data-cell-status')))).every((x) => x === 'processing')).toBe(true);
+    await expect
+      .poll(async () =>
+        (await cells.evaluateAll((els) => els.map((e) => e.getAttribute('data-cell-status')))).every((x) => x === 'processing'),
+      )
+      .toBe(true);
     await shot(page, '02b-enrichment-processing');
     await expect.poll(async () => (await cells.allTextContents()).sort(), { timeout: 20_000 }).toEqual(['Parcels by air', 'Sea freight']);
-    expect(await page.getByTestId('record-table-row').filter({ hasText: 'Fjord Freight' }).getByTestId('idea-enrichment-cell').textContent()).toBe('Sea freight');
+    expect(
+      await page.getByTestId('record-table-row').filter({ hasText: 'Fjord Freight' }).getByTestId('idea-enrichment-cell').textContent(),
+    ).toBe('Sea freight');
     await shot(page, '02c-enrichment-done');
     // The column, sized from its content (not the spec's bare 70 px), widened by dragging keeps its
     // width: saved on the enrichment (PUT /enrichment/column).
@@ -168,12 +203,26 @@ describe('lists of ideas, in Chromium', () => {
     // A company enrichment made on the Enrichments page runs on the list's ideas too: the Enrich
     // dialog offers it under 'Company enrichments', and its column joins the list.
     const made = await page.evaluate(async () => {
-      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
-      const configs = (await (await fetch('/api/v1/enrichment/configs')).json()) as { configs: { id: string; entityType: string; enrichmentType: string }[] };
-      const res = await fetch('/api/v1/enrichment', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body: JSON.stringify({
-        configId: configs.configs.find((c) => c.entityType === 'company' && c.enrichmentType === 'llm')!.id,
-        entityType: 'company', name: 'Company headcount', prompt: 'How many people work there?', schema: [{ name: 'employees', type: 'number', description: 'Employees', required: true }],
-      }) });
+      const csrf = decodeURIComponent(
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('ds_csrf='))!
+          .slice(8),
+      );
+      const configs = (await (await fetch('/api/v1/enrichment/configs')).json()) as {
+        configs: { id: string; entityType: string; enrichmentType: string }[];
+      };
+      const res = await fetch('/api/v1/enrichment', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        body: JSON.stringify({
+          configId: configs.configs.find((c) => c.entityType === 'company' && c.enrichmentType === 'llm')!.id,
+          entityType: 'company',
+          name: 'Company headcount',
+          prompt: 'How many people work there?',
+          schema: [{ name: 'employees', type: 'number', description: 'Employees', required: true }],
+        }),
+      });
       return { status: res.status, id: ((await res.json()) as { id: string }).id };
     });
     expect(made.status).toBe(201);
@@ -204,7 +253,9 @@ describe('lists of ideas, in Chromium', () => {
 
     await page.getByTestId('nav-companies').click();
     await page.getByTestId('companies-page').waitFor();
-    await expect.poll(async () => (await page.getByTestId('record-table-row').locator('[data-key="name"]').allTextContents()).sort()).toEqual(['Fjord Freight', 'Polar Parcel']);
+    await expect
+      .poll(async () => (await page.getByTestId('record-table-row').locator('[data-key="name"]').allTextContents()).sort())
+      .toEqual(['Fjord Freight', 'Polar Parcel']);
     await shot(page, '05-companies');
 
     await page.getByTestId('nav-lists').click();

@@ -22,8 +22,13 @@ describe('AI provider settings in Chromium', () => {
   beforeAll(async () => {
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-system', ORG_KEY] });
     server = await startServer({
-      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Keystone Capital',
-      OPENAI_API_KEY: 'sk-system', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-4o-mini,gpt-4o', LLM_ALLOW_HTTP_BASE_URL: 'true',
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Keystone Capital',
+      OPENAI_API_KEY: 'sk-system',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_MODELS: 'gpt-4o-mini,gpt-4o',
+      LLM_ALLOW_HTTP_BASE_URL: 'true',
       // The organization's own key points at the loopback fake too: the operator allows that host.
       OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
     });
@@ -71,7 +76,9 @@ describe('AI provider settings in Chromium', () => {
     await page.getByText('LLM settings updated').first().waitFor();
     await settings.scrollIntoViewIfNeeded();
     await shot(page, 'organization-llm-settings');
-    const [org] = await server.query<{ settings: { llm: Array<{ llmModelId: string; isDefault: boolean }> } }>(`select settings from organization`);
+    const [org] = await server.query<{ settings: { llm: Array<{ llmModelId: string; isDefault: boolean }> } }>(
+      `select settings from organization`,
+    );
     expect(org.settings.llm.find((m) => m.isDefault)?.llmModelId).toBe('team-model-small');
     await ctx.close();
   });

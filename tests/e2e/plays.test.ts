@@ -23,11 +23,18 @@ describe('plays journey in Chromium', () => {
   beforeAll(async () => {
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
     for (const n of ['Ada', 'Ben', 'Cy', 'Dee']) {
-      fake.when((r) => r.body.response_format?.json_schema?.name === 'email' && allText(r).includes(`${n} Owner`), { json: { subject: `A note for ${n}`, body: `Dear ${n},\n\nWe follow ${n} Works closely and would like to talk.\n\nBest regards` }, latencyMs: 300 });
+      fake.when((r) => r.body.response_format?.json_schema?.name === 'email' && allText(r).includes(`${n} Owner`), {
+        json: { subject: `A note for ${n}`, body: `Dear ${n},\n\nWe follow ${n} Works closely and would like to talk.\n\nBest regards` },
+        latencyMs: 300,
+      });
     }
     server = await startServer({
-      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Northgate Partners',
-      OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e',
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Northgate Partners',
+      OPENAI_API_KEY: 'sk-e2e',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_MODELS: 'gpt-e2e',
     });
     browser = await launchBrowser();
   });
@@ -44,7 +51,12 @@ describe('plays journey in Chromium', () => {
 
     // Three companies, each with a key contact (the first link), through the API.
     await page.evaluate(async () => {
-      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
+      const csrf = decodeURIComponent(
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('ds_csrf='))!
+          .slice(8),
+      );
       const h = { 'content-type': 'application/json', 'x-csrf-token': csrf };
       const post = async (url: string, body: unknown) => {
         const res = await fetch(url, { method: 'POST', headers: h, body: JSON.stringify(body) });
@@ -53,8 +65,14 @@ describe('plays journey in Chromium', () => {
       };
       const ids: string[] = [];
       for (const n of ['Ada', 'Ben', 'Cy', 'Dee']) {
-        const co = (await post('/api/v1/entity/company', { company: { name: `${n} Works`, website: `https://${n.toLowerCase()}works.example` } })).company.id;
-        const ct = (await post('/api/v1/entity/contact', { contact: { firstName: n, lastName: 'Owner', email: `${n.toLowerCase()}@${n.toLowerCase()}works.example` } })).contact.id;
+        const co = (
+          await post('/api/v1/entity/company', { company: { name: `${n} Works`, website: `https://${n.toLowerCase()}works.example` } })
+        ).company.id;
+        const ct = (
+          await post('/api/v1/entity/contact', {
+            contact: { firstName: n, lastName: 'Owner', email: `${n.toLowerCase()}@${n.toLowerCase()}works.example` },
+          })
+        ).contact.id;
         await post('/api/v1/company/create-mapping', { companyId: co, contactId: ct });
         ids.push(co);
       }
@@ -67,7 +85,9 @@ describe('plays journey in Chromium', () => {
     await expect.poll(() => page.getByTestId('play-row').count()).toBe(4);
     expect(await page.getByTestId('play-modify').first().isDisabled()).toBe(true);
     expect(await page.getByTestId('play-remove').first().isDisabled()).toBe(true);
-    const height = await page.locator('[data-testid="play-table"]').evaluate((t) => (t.parentElement as HTMLElement).getBoundingClientRect().height);
+    const height = await page
+      .locator('[data-testid="play-table"]')
+      .evaluate((t) => (t.parentElement as HTMLElement).getBoundingClientRect().height);
     expect(height).toBe(500);
     await shot(page, '01-playbook');
 
@@ -122,7 +142,9 @@ describe('plays journey in Chromium', () => {
     await expect.poll(() => page.locator('[data-testid="draft-panel"][data-status="draft"]').count(), { timeout: 30_000 }).toBe(3);
     const drafts = await page.evaluate(async () => (await (await fetch('/api/v1/email/pending')).json()).emails);
     expect(drafts.map((d: { subject: string }) => d.subject).sort()).toEqual(['A note for Ada', 'A note for Ben', 'A note for Cy']);
-    expect(drafts[0].provenance.renderedPrompt).toMatch(/^Write a warm first note to the contact named (Ada|Ben|Cy) +about a partnership\.$/);
+    expect(drafts[0].provenance.renderedPrompt).toMatch(
+      /^Write a warm first note to the contact named (Ada|Ben|Cy) +about a partnership\.$/,
+    );
     await shot(page, '05-panels-arrived');
 
     // Expand Ada's: 600 × 610 at the bottom right, the generated subject and body, 'Why this email'.
@@ -165,8 +187,14 @@ describe('plays journey in Chromium', () => {
     await page.locator('[data-testid="draft-panel"][data-expanded="true"]').getByTestId('draft-discard').click();
     await page.getByTestId('draft-discard-dialog').getByRole('button', { name: 'Discard' }).click();
     await expect.poll(() => panels.count()).toBe(2);
-    const statuses = await server.query(`select c.first_name, e.status from channel_email e join contact c on c.id = e.contact_id order by c.first_name`);
-    expect(statuses).toEqual([{ first_name: 'Ada', status: 'draft' }, { first_name: 'Ben', status: 'cancelled' }, { first_name: 'Cy', status: 'draft' }]);
+    const statuses = await server.query(
+      `select c.first_name, e.status from channel_email e join contact c on c.id = e.contact_id order by c.first_name`,
+    );
+    expect(statuses).toEqual([
+      { first_name: 'Ada', status: 'draft' },
+      { first_name: 'Ben', status: 'cancelled' },
+      { first_name: 'Cy', status: 'draft' },
+    ]);
 
     // Dee Works has no activity: 'Draft Email to Dee Owner' opens an empty panel; Generate with the play fills it.
     await page.getByTestId('nav-companies').click();
@@ -197,7 +225,9 @@ describe('plays journey in Chromium', () => {
     await page.keyboard.type(' Looking forward.');
     await expect.poll(() => dee.getByTestId('draft-save-state').innerText(), { timeout: 5000 }).toBe('Saved');
     await shot(page, '08-generated-from-activities');
-    const [row] = await server.query(`select e.body, e.status from channel_email e join contact c on c.id = e.contact_id where c.first_name = 'Dee'`);
+    const [row] = await server.query(
+      `select e.body, e.status from channel_email e join contact c on c.id = e.contact_id where c.first_name = 'Dee'`,
+    );
     expect(row.status).toBe('draft');
     expect(row.body).toContain('Looking forward.');
 

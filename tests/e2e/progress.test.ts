@@ -24,8 +24,13 @@ describe('progress of a long run, in Chromium', () => {
     // Each answer takes a while and two go at once: the run lasts long enough to watch.
     fake.otherwise({ json: { answer: 'Freight' }, latencyMs: 1000 });
     server = await startServer({
-      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Progress Capital',
-      OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e', LLM_ORG_CONCURRENCY: '2',
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Progress Capital',
+      OPENAI_API_KEY: 'sk-e2e',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_MODELS: 'gpt-e2e',
+      LLM_ORG_CONCURRENCY: '2',
     });
     browser = await launchBrowser();
   });
@@ -45,7 +50,10 @@ describe('progress of a long run, in Chromium', () => {
     await page.getByTestId('list-name-save').click();
     await page.getByTestId('list-page').waitFor();
 
-    const csv = ['Company,Website', ...Array.from({ length: ROWS }, (_, i) => `Carrier ${String(i + 1).padStart(2, '0')},carrier${i + 1}.example.com`)].join('\n');
+    const csv = [
+      'Company,Website',
+      ...Array.from({ length: ROWS }, (_, i) => `Carrier ${String(i + 1).padStart(2, '0')},carrier${i + 1}.example.com`),
+    ].join('\n');
     await page.getByTestId('list-upload-csv').click();
     await page.getByTestId('upload-csv-file').setInputFiles({ name: 'carriers.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await expect.poll(() => page.getByTestId('upload-csv-name').textContent()).toContain('Company');
@@ -78,7 +86,13 @@ describe('progress of a long run, in Chromium', () => {
     expect(text).toMatch(/left|almost done/);
     // The rows on screen (the table's first page, newest first) were taken first: all done already.
     const cells = page.getByTestId('list-page').getByTestId('idea-enrichment-cell');
-    await expect.poll(async () => (await cells.evaluateAll((els) => els.map((e) => e.getAttribute('data-cell-status')))).filter((s) => s === 'processing').length, { timeout: 15_000 }).toBe(0);
+    await expect
+      .poll(
+        async () =>
+          (await cells.evaluateAll((els) => els.map((e) => e.getAttribute('data-cell-status')))).filter((s) => s === 'processing').length,
+        { timeout: 15_000 },
+      )
+      .toBe(0);
     await shot(page, '01-running');
     await expect.poll(async () => Number(await line.getAttribute('data-done')), { timeout: 30_000 }).toBeGreaterThan(first);
 

@@ -23,12 +23,25 @@ describe('readable values and skipped targets in Chromium', () => {
 
   beforeAll(async () => {
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
-    fake.when((r) => allText(r).includes('How many employees') && allText(r).includes('Acme Robotics'), { json: { employees: 1250 }, latencyMs: 300 });
-    fake.when((r) => allText(r).includes('Describe the company') && allText(r).includes('Acme Robotics'), { json: PROFILE, latencyMs: 300 });
-    fake.when((r) => r.body.response_format?.json_schema?.name === 'email', { json: { subject: 'A note', body: 'Dear owner,\n\nA short note.\n\nBest regards' }, latencyMs: 200 });
+    fake.when((r) => allText(r).includes('How many employees') && allText(r).includes('Acme Robotics'), {
+      json: { employees: 1250 },
+      latencyMs: 300,
+    });
+    fake.when((r) => allText(r).includes('Describe the company') && allText(r).includes('Acme Robotics'), {
+      json: PROFILE,
+      latencyMs: 300,
+    });
+    fake.when((r) => r.body.response_format?.json_schema?.name === 'email', {
+      json: { subject: 'A note', body: 'Dear owner,\n\nA short note.\n\nBest regards' },
+      latencyMs: 200,
+    });
     server = await startServer({
-      DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Readable Partners',
-      OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-e2e',
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Readable Partners',
+      OPENAI_API_KEY: 'sk-e2e',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_MODELS: 'gpt-e2e',
     });
     browser = await launchBrowser();
   });
@@ -41,25 +54,50 @@ describe('readable values and skipped targets in Chromium', () => {
   it('shows results and field values by their type: numbers, links, chips, labelled fields; raw JSON only on request; the export reads the same', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await signIn(await ctx.newPage(), server.url, ADMIN);
-    const api = (method: string, url: string, body?: unknown) => pageApi(page, method, url, body).then((r) => {
-      if (r.status >= 300) throw new Error(`${url}: ${r.status} ${JSON.stringify(r.json)}`);
-      return r.json;
-    });
-    const company = (await api('POST', '/api/v1/entity/company', { company: { name: 'Acme Robotics', website: 'https://acme-robotics.example' } })).company;
+    const api = (method: string, url: string, body?: unknown) =>
+      pageApi(page, method, url, body).then((r) => {
+        if (r.status >= 300) throw new Error(`${url}: ${r.status} ${JSON.stringify(r.json)}`);
+        return r.json;
+      });
+    const company = (
+      await api('POST', '/api/v1/entity/company', { company: { name: 'Acme Robotics', website: 'https://acme-robotics.example' } })
+    ).company;
     // Field values of several types (as a CRM sync or an enrichment writes them).
-    const field = async (label: string, dataType: string) => (await api('POST', '/api/v1/entity/field', { label, dataType, entityType: 'company' })).field;
+    const field = async (label: string, dataType: string) =>
+      (await api('POST', '/api/v1/entity/field', { label, dataType, entityType: 'company' })).field;
     const facts = await field('Facts', 'object');
     const linkedin = await field('LinkedIn', 'url');
     const markets = await field('Markets', 'object');
-    await api('PUT', '/api/v1/entity/company/field', { entityId: company.id, fieldId: facts.id, value: { employees: 1250, founded: 2011 } });
-    await api('PUT', '/api/v1/entity/company/field', { entityId: company.id, fieldId: linkedin.id, value: 'linkedin.com/company/acme-robotics' });
+    await api('PUT', '/api/v1/entity/company/field', {
+      entityId: company.id,
+      fieldId: facts.id,
+      value: { employees: 1250, founded: 2011 },
+    });
+    await api('PUT', '/api/v1/entity/company/field', {
+      entityId: company.id,
+      fieldId: linkedin.id,
+      value: 'linkedin.com/company/acme-robotics',
+    });
     await api('PUT', '/api/v1/entity/company/field', { entityId: company.id, fieldId: markets.id, value: ['Europe', 'North America'] });
     // Two unassigned enrichments: one field (a number) and several (labelled).
-    const configs = (await api('GET', '/api/v1/enrichment/configs')).configs as { id: string; entityType: string; enrichmentType: string }[];
+    const configs = (await api('GET', '/api/v1/enrichment/configs')).configs as {
+      id: string;
+      entityType: string;
+      enrichmentType: string;
+    }[];
     const configId = configs.find((c) => c.entityType === 'company' && c.enrichmentType === 'llm')!.id;
-    await api('POST', '/api/v1/enrichment', { configId, entityType: 'company', name: 'Employees', prompt: 'How many employees does this company have?', schema: [{ name: 'employees', type: 'number', description: 'Head count', required: true }] });
     await api('POST', '/api/v1/enrichment', {
-      configId, entityType: 'company', name: 'Company profile', prompt: 'Describe the company: industry, website and segments.',
+      configId,
+      entityType: 'company',
+      name: 'Employees',
+      prompt: 'How many employees does this company have?',
+      schema: [{ name: 'employees', type: 'number', description: 'Head count', required: true }],
+    });
+    await api('POST', '/api/v1/enrichment', {
+      configId,
+      entityType: 'company',
+      name: 'Company profile',
+      prompt: 'Describe the company: industry, website and segments.',
       schema: [
         { name: 'industry', type: 'string', description: 'Industry', required: true },
         { name: 'website', type: 'string', description: 'Website', required: true },
@@ -89,7 +127,9 @@ describe('readable values and skipped targets in Chromium', () => {
     await profile.getByTestId('drawer-enrichment-run').click();
     await expect.poll(() => employees.getByTestId('enrichment-result').innerText(), { timeout: 30_000 }).toBe('1,250');
     await expect.poll(() => profile.getByTestId('enrichment-result').getAttribute('data-status'), { timeout: 30_000 }).toBe('value');
-    expect(await profile.getByTestId('enrichment-result').getAttribute('title')).toBe('Industry: Industrial robots; Website: https://acme-robotics.example; Segments: Warehousing, Logistics');
+    expect(await profile.getByTestId('enrichment-result').getAttribute('title')).toBe(
+      'Industry: Industrial robots; Website: https://acme-robotics.example; Segments: Warehousing, Logistics',
+    );
     await shot(page, '02-drawer-values');
     // The full view: one labelled field per line, the URL a link, the segments chips; raw JSON only on request.
     await profile.getByTestId('enrichment-result').click();
@@ -103,11 +143,23 @@ describe('readable values and skipped targets in Chromium', () => {
 
     // The export writes the same rules (numbers plain, several fields labelled, lists joined).
     const csv = await page.evaluate(async () => {
-      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
-      const res = await fetch('/api/v1/company/export', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body: JSON.stringify({ selection: { allSelected: true } }) });
+      const csrf = decodeURIComponent(
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('ds_csrf='))!
+          .slice(8),
+      );
+      const res = await fetch('/api/v1/company/export', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        body: JSON.stringify({ selection: { allSelected: true } }),
+      });
       return res.text();
     });
-    const [header, first] = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const [header, first] = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     const cols = header.split(',');
     const values = first.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((v) => v.replace(/,$/, '').replace(/^"|"$/g, '').replace(/""/g, '"'));
     expect(values[cols.indexOf('Facts')].split('; ').sort()).toEqual(['Employees: 1250', 'Founded: 2011']);
@@ -116,17 +168,26 @@ describe('readable values and skipped targets in Chromium', () => {
     await ctx.close();
   });
 
-  it("a play run names who was skipped and what they lack, with a link to fix each; fixed, the next run takes it", async () => {
+  it('a play run names who was skipped and what they lack, with a link to fix each; fixed, the next run takes it', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await signIn(await ctx.newPage(), server.url, ADMIN);
-    const api = (method: string, url: string, body?: unknown) => pageApi(page, method, url, body).then((r) => {
-      if (r.status >= 300) throw new Error(`${url}: ${r.status} ${JSON.stringify(r.json)}`);
-      return r.json;
-    });
+    const api = (method: string, url: string, body?: unknown) =>
+      pageApi(page, method, url, body).then((r) => {
+        if (r.status >= 300) throw new Error(`${url}: ${r.status} ${JSON.stringify(r.json)}`);
+        return r.json;
+      });
     // Ada Works is ready; Lonely Inc has no key contact; Mute Holdings' key contact has no email (an import left it out).
     for (const n of ['Ada', 'Mute']) {
-      const co = (await api('POST', '/api/v1/entity/company', { company: { name: n === 'Ada' ? 'Ada Works' : 'Mute Holdings', website: `https://${n.toLowerCase()}.example` } })).company.id;
-      const ct = (await api('POST', '/api/v1/entity/contact', { contact: { firstName: n, lastName: 'Owner', email: `${n.toLowerCase()}@${n.toLowerCase()}.example` } })).contact.id;
+      const co = (
+        await api('POST', '/api/v1/entity/company', {
+          company: { name: n === 'Ada' ? 'Ada Works' : 'Mute Holdings', website: `https://${n.toLowerCase()}.example` },
+        })
+      ).company.id;
+      const ct = (
+        await api('POST', '/api/v1/entity/contact', {
+          contact: { firstName: n, lastName: 'Owner', email: `${n.toLowerCase()}@${n.toLowerCase()}.example` },
+        })
+      ).contact.id;
       await api('POST', '/api/v1/company/create-mapping', { companyId: co, contactId: ct });
     }
     await api('POST', '/api/v1/entity/company', { company: { name: 'Lonely Inc', website: 'https://lonely.example' } });
@@ -150,7 +211,11 @@ describe('readable values and skipped targets in Chromium', () => {
     expect(await toast.innerText()).toContain('2 entities have missing information and could not be processed.');
     const items = toast.getByTestId('play-skipped-item');
     await expect.poll(() => items.count()).toBe(2);
-    const read = async (i: number) => [await items.nth(i).getByTestId('play-skipped-name').innerText(), await items.nth(i).getByTestId('play-skipped-missing').innerText(), await items.nth(i).getByTestId('play-skipped-fix').innerText()];
+    const read = async (i: number) => [
+      await items.nth(i).getByTestId('play-skipped-name').innerText(),
+      await items.nth(i).getByTestId('play-skipped-missing').innerText(),
+      await items.nth(i).getByTestId('play-skipped-fix').innerText(),
+    ];
     expect([await read(0), await read(1)]).toEqual([
       ['Lonely Inc', 'Missing key contact', 'Set a key contact'],
       ['Mute Holdings', "Missing key contact's email", 'Edit the key contact'],

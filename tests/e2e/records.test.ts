@@ -17,7 +17,11 @@ describe('companies journey in Chromium', () => {
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-records-${name}.png`) });
 
   beforeAll(async () => {
-    server = await startServer({ DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Northbridge Partners' });
+    server = await startServer({
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Northbridge Partners',
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -31,12 +35,19 @@ describe('companies journey in Chromium', () => {
 
     // 24 companies through the API (the same calls the dialogs make), so there are pages to walk.
     await page.evaluate(async () => {
-      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
+      const csrf = decodeURIComponent(
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('ds_csrf='))!
+          .slice(8),
+      );
       for (let i = 0; i < 24; i++) {
         const res = await fetch('/api/v1/entity/company', {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-          body: JSON.stringify({ company: { name: `Portfolio ${String(i).padStart(2, '0')} Group`, website: `https://portfolio${i}.example.com` } }),
+          body: JSON.stringify({
+            company: { name: `Portfolio ${String(i).padStart(2, '0')} Group`, website: `https://portfolio${i}.example.com` },
+          }),
         });
         if (res.status !== 201) throw new Error(await res.text());
       }
@@ -59,7 +70,8 @@ describe('companies journey in Chromium', () => {
     await page.getByTestId('company-dialog-save').click();
     await page.getByTestId('company-dialog').waitFor({ state: 'hidden' });
     const rows = await server.query<{ domain: string; email: string; is_key: boolean }>(
-      `select c.domain, k.email, m.is_key from company c join company_contact m on m.company_id = c.id join contact k on k.id = m.contact_id where c.name = 'Aurora Robotics'`);
+      `select c.domain, k.email, m.is_key from company c join company_contact m on m.company_id = c.id join contact k on k.id = m.contact_id where c.name = 'Aurora Robotics'`,
+    );
     expect(rows).toEqual([{ domain: 'aurora-robotics.example', email: 'riya@aurora-robotics.example', is_key: true }]);
 
     // A custom field from the header New menu.
@@ -72,7 +84,9 @@ describe('companies journey in Chromium', () => {
     await page.getByTestId('new-field-save').click();
     await page.getByTestId('new-field-dialog').waitFor({ state: 'hidden' });
     const fieldKey = 'arr__usd_m_';
-    expect(await server.query(`select key, entity_type, data_type from field_definition where built_in_column is null`)).toEqual([{ key: fieldKey, entity_type: 'company', data_type: 'double' }]);
+    expect(await server.query(`select key, entity_type, data_type from field_definition where built_in_column is null`)).toEqual([
+      { key: fieldKey, entity_type: 'company', data_type: 'double' },
+    ]);
 
     // Set its value in the drawer of Aurora Robotics.
     await page.getByTestId('table-search').fill('aurora');
@@ -95,14 +109,29 @@ describe('companies journey in Chromium', () => {
 
     // Two more values through the API, then filter the table: ARR > 10.
     await page.evaluate(async (key) => {
-      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
+      const csrf = decodeURIComponent(
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('ds_csrf='))!
+          .slice(8),
+      );
       const h = { 'content-type': 'application/json', 'x-csrf-token': csrf };
       const fields = (await (await fetch('/api/v1/entity/fields?entityType=company')).json()).fields as { id: string; key: string }[];
       const fieldId = fields.find((f) => f.key === key)!.id;
-      const page = await (await fetch('/api/v1/company/get-companies', { method: 'POST', headers: h, body: JSON.stringify({ text: 'portfolio 0', pageSize: 100 }) })).json();
+      const page = await (
+        await fetch('/api/v1/company/get-companies', {
+          method: 'POST',
+          headers: h,
+          body: JSON.stringify({ text: 'portfolio 0', pageSize: 100 }),
+        })
+      ).json();
       const values = [5, 15, 25];
       for (let i = 0; i < 3; i++) {
-        await fetch('/api/v1/entity/company/field', { method: 'PUT', headers: h, body: JSON.stringify({ entityId: page.rows[i].id, fieldId, value: values[i] }) });
+        await fetch('/api/v1/entity/company/field', {
+          method: 'PUT',
+          headers: h,
+          body: JSON.stringify({ entityId: page.rows[i].id, fieldId, value: values[i] }),
+        });
       }
     }, fieldKey);
     await page.getByTestId('table-search').fill('');
@@ -157,7 +186,11 @@ describe('companies journey in Chromium', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('bulk-export').click()]);
     const file = path.join(ARTIFACTS, 'e2e-records-export.csv');
     await download.saveAs(file);
-    const lines = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r\n/);
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r\n/);
     expect(lines[0]).toContain('Name');
     expect(lines[0]).toContain('ARR (USD m)');
     expect(lines).toHaveLength(26);
@@ -171,7 +204,14 @@ describe('companies journey in Chromium', () => {
     await page.keyboard.press('Escape');
     await page.getByTestId('drawer-collapse').click();
     await page.locator('[data-testid="record-drawer"][data-visibility="Collapsed"]').waitFor();
-    await expect.poll(async () => (await server.query<{ v: string }>(`select settings->'drawer'->>'visibility' as v from app_user where email = $1`, [ADMIN.email]))[0].v).toBe('Collapsed');
+    await expect
+      .poll(
+        async () =>
+          (
+            await server.query<{ v: string }>(`select settings->'drawer'->>'visibility' as v from app_user where email = $1`, [ADMIN.email])
+          )[0].v,
+      )
+      .toBe('Collapsed');
     await page.reload();
     await page.getByTestId('companies-page').waitFor();
     await page.locator('[data-testid="record-drawer"][data-visibility="Collapsed"]').waitFor();

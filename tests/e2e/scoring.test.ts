@@ -17,7 +17,11 @@ describe('scoring ideas, in Chromium', () => {
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-scoring-${name}.png`) });
 
   beforeAll(async () => {
-    server = await startServer({ DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Scoring Capital' });
+    server = await startServer({
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Scoring Capital',
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -38,9 +42,18 @@ describe('scoring ideas, in Chromium', () => {
     // Twelve ideas through the API (the add dialog is covered by the lists journey).
     const listId = new URL(page.url()).pathname.split('/').pop()!;
     await page.evaluate(async (id) => {
-      const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
+      const csrf = decodeURIComponent(
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('ds_csrf='))!
+          .slice(8),
+      );
       for (let i = 1; i <= 12; i++) {
-        const res = await fetch('/api/v1/list-company/idea', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body: JSON.stringify({ id, companyName: `Nordic ${String(i).padStart(2, '0')}`, website: `nordic${i}.example.se` }) });
+        const res = await fetch('/api/v1/list-company/idea', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+          body: JSON.stringify({ id, companyName: `Nordic ${String(i).padStart(2, '0')}`, website: `nordic${i}.example.se` }),
+        });
         if (!res.ok) throw new Error(await res.text());
       }
     }, listId);
@@ -78,12 +91,19 @@ describe('scoring ideas, in Chromium', () => {
     await card.getByLabel('Value', { exact: true }).fill('false');
     await card.getByLabel('Score', { exact: true }).selectOption('6');
     await card.getByTestId('score-field-weight').selectOption('40');
-    await expect.poll(() => page.getByTestId('weight-legend-item').allTextContents(), { timeout: 10_000 }).toEqual(['Name 50%', 'Website 30%', 'Shortlisted 20%']);
+    await expect
+      .poll(() => page.getByTestId('weight-legend-item').allTextContents(), { timeout: 10_000 })
+      .toEqual(['Name 50%', 'Website 30%', 'Shortlisted 20%']);
     // The rule rows of a text, a URL and a boolean field line up: operator, value and score at the same x and width.
-    const columnsOf = () => page.getByTestId('score-rule').evaluateAll((rows) => rows.map((r) => ['Operator', 'Value', 'Score'].map((name) => {
-      const box = r.querySelector(`[aria-label="${name}"]`)!.getBoundingClientRect();
-      return [Math.round(box.left), Math.round(box.width)];
-    })));
+    const columnsOf = () =>
+      page.getByTestId('score-rule').evaluateAll((rows) =>
+        rows.map((r) =>
+          ['Operator', 'Value', 'Score'].map((name) => {
+            const box = r.querySelector(`[aria-label="${name}"]`)!.getBoundingClientRect();
+            return [Math.round(box.left), Math.round(box.width)];
+          }),
+        ),
+      );
     const columns = await columnsOf();
     expect(columns).toHaveLength(3);
     expect(columns[1]).toEqual(columns[0]);
@@ -109,7 +129,9 @@ describe('scoring ideas, in Chromium', () => {
     const dialog = page.getByTestId('score-breakdown-dialog');
     await dialog.waitFor();
     expect(await dialog.getByText('Why Nordic 09 scored 8.60').count()).toBe(1);
-    const rows = await dialog.getByTestId('score-breakdown-row').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const rows = await dialog
+      .getByTestId('score-breakdown-row')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     expect(rows[0]).toEqual(['Name', 'Nordic 09', 'Contains nordic 0: score 10', '10', '100', '5.00']);
     expect(rows[1]![1]).toContain('nordic9.example.se');
     expect(rows[1]!.slice(2)).toEqual(['Ends with .se: score 8', '8', '60', '2.40']);
@@ -126,7 +148,12 @@ describe('scoring ideas, in Chromium', () => {
     expect(await page.locator('[data-testid^="score-cell-"]').count()).toBe(0);
     await page.getByTestId('score-menu').click();
     await page.getByRole('menuitem', { name: 'Run Nordic SaaS_score' }).click();
-    expect(await page.getByRole('menuitem').filter({ hasText: /^Run (first|on)/ }).allTextContents()).toEqual(['Run first 10 row', 'Run first row', 'Run on all ideas']);
+    expect(
+      await page
+        .getByRole('menuitem')
+        .filter({ hasText: /^Run (first|on)/ })
+        .allTextContents(),
+    ).toEqual(['Run first 10 row', 'Run first row', 'Run on all ideas']);
     await page.getByRole('menuitem', { name: 'Run first row' }).click();
     await page.getByText('Score execution started.').first().waitFor();
     await expect.poll(() => page.locator('[data-testid^="score-cell-"]').allTextContents(), { timeout: 30_000 }).toEqual(['8.60']);

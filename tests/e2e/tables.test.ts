@@ -23,7 +23,11 @@ describe('tables and the draft dock, in Chromium at 1440 px', () => {
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-tables-${name}.png`) });
 
   beforeAll(async () => {
-    server = await startServer({ DEALSCOUT_ADMIN_EMAIL: ADMIN.email, DEALSCOUT_ADMIN_PASSWORD: ADMIN.password, DEALSCOUT_ORG_NAME: 'Tables Capital' });
+    server = await startServer({
+      DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
+      DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
+      DEALSCOUT_ORG_NAME: 'Tables Capital',
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -41,7 +45,9 @@ describe('tables and the draft dock, in Chromium at 1440 px', () => {
     const csv = ['Company Name,Website,Employees,Country,Founded'];
     for (let i = 1; i <= 12; i++) csv.push(`Target ${i} Holding,target${i}.example.com,${1000 + i * 50},DE,${1990 + i}`);
     await page.getByTestId('list-upload-csv').click();
-    await page.getByTestId('upload-csv-file').setInputFiles({ name: 'ideas.csv', mimeType: 'text/csv', buffer: Buffer.from(csv.join('\n')) });
+    await page
+      .getByTestId('upload-csv-file')
+      .setInputFiles({ name: 'ideas.csv', mimeType: 'text/csv', buffer: Buffer.from(csv.join('\n')) });
     await expect.poll(() => page.getByTestId('upload-csv-name').textContent()).toContain('Company Name');
     await page.getByTestId('upload-csv-submit').click();
     await page.getByTestId('upload-csv-result').waitFor();
@@ -50,14 +56,28 @@ describe('tables and the draft dock, in Chromium at 1440 px', () => {
     const configs = await pageApi(page, 'GET', '/api/v1/enrichment/idea/configs');
     const llm = configs.json.configs.find((c: { enrichmentType: string }) => c.enrichmentType === 'llm');
     const enrichment = await pageApi(page, 'POST', '/api/v1/enrichment', {
-      configId: llm.id, entityType: 'idea', listId, name: 'What industry are they in', prompt: 'What industry is the company in?',
+      configId: llm.id,
+      entityType: 'idea',
+      listId,
+      name: 'What industry are they in',
+      prompt: 'What industry is the company in?',
       schema: [{ name: 'answer', type: 'string', description: "Your answer to the user's request.", required: true, createColumn: false }],
     });
     expect(enrichment.status, JSON.stringify(enrichment.json)).toBeLessThan(300);
     const model = await pageApi(page, 'POST', '/api/v1/scoring-model', {
-      name: 'Q3 Industry fit', description: '', listCompanyId: listId,
-      ruleSets: [{ id: 'f1', label: 'Name', weight: 100, defaultScore: 5, fieldData: { id: 'name', sourceType: 'mandatory', fieldType: 'string', fieldPath: 'name' },
-        rules: [{ id: 'r1', operator: 'contain', value: { primary: 'Target', secondary: null }, score: 8 }] }],
+      name: 'Q3 Industry fit',
+      description: '',
+      listCompanyId: listId,
+      ruleSets: [
+        {
+          id: 'f1',
+          label: 'Name',
+          weight: 100,
+          defaultScore: 5,
+          fieldData: { id: 'name', sourceType: 'mandatory', fieldType: 'string', fieldPath: 'name' },
+          rules: [{ id: 'r1', operator: 'contain', value: { primary: 'Target', secondary: null }, score: 8 }],
+        },
+      ],
     });
     expect(model.status, JSON.stringify(model.json)).toBeLessThan(300);
     await page.reload();
@@ -67,11 +87,15 @@ describe('tables and the draft dock, in Chromium at 1440 px', () => {
     const scoreKey = (await page.locator('[data-testid="record-table-header"][data-key^="score."]').getAttribute('data-key'))!;
     // Every header reads in full (no ellipsis): the enrichment's, the score model's, the source's.
     for (const key of [enrichmentKey, scoreKey, 'data.Employees', 'data.Founded', 'createdAt']) {
-      const cut = await header(key).evaluate((th) => { const l = th.querySelector('span')!; return l.scrollWidth > l.clientWidth + 1; });
+      const cut = await header(key).evaluate((th) => {
+        const l = th.querySelector('span')!;
+        return l.scrollWidth > l.clientWidth + 1;
+      });
       expect(cut, key).toBe(false);
     }
     // Numbers grouped like the companies table; a year stays as written.
-    const cell = (key: string) => page.getByTestId('record-table-row').first().locator(`[data-testid="record-table-cell"][data-key="${key}"]`);
+    const cell = (key: string) =>
+      page.getByTestId('record-table-row').first().locator(`[data-testid="record-table-cell"][data-key="${key}"]`);
     expect(await cell('data.Employees').innerText()).toBe('1,600');
     expect(await cell('data.Founded').innerText()).toBe('2002');
     // The full name on hover.
@@ -84,7 +108,9 @@ describe('tables and the draft dock, in Chromium at 1440 px', () => {
     const scroller = page.getByTestId('record-table-scroll');
     const xOf = async (l: Locator) => Math.round((await boxOf(l)).x);
     const before = { name: await xOf(header('name')), check: await xOf(page.getByTestId('record-table-select-page')) };
-    await scroller.evaluate((el) => { el.scrollLeft = el.scrollWidth; });
+    await scroller.evaluate((el) => {
+      el.scrollLeft = el.scrollWidth;
+    });
     await page.waitForTimeout(300);
     expect(await scroller.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
     const tableBox = await boxOf(scroller);
@@ -92,12 +118,18 @@ describe('tables and the draft dock, in Chromium at 1440 px', () => {
     expect(added.x + added.width).toBeLessThanOrEqual(tableBox.x + tableBox.width + 1);
     expect(await xOf(header('name'))).toBe(before.name);
     expect(await xOf(page.getByTestId('record-table-select-page'))).toBe(before.check);
-    const rowChecks = await page.getByTestId('record-table-select-row').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().x)));
+    const rowChecks = await page
+      .getByTestId('record-table-select-row')
+      .evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().x)));
     expect(new Set(rowChecks)).toEqual(new Set([before.check]));
-    const nameCells = await page.locator('[data-testid="record-table-cell"][data-key="name"]').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().x)));
+    const nameCells = await page
+      .locator('[data-testid="record-table-cell"][data-key="name"]')
+      .evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().x)));
     expect(new Set(nameCells)).toEqual(new Set([before.name]));
     await shot(page, '05-ideas-scrolled-sideways');
-    await scroller.evaluate((el) => { el.scrollLeft = 0; });
+    await scroller.evaluate((el) => {
+      el.scrollLeft = 0;
+    });
 
     // Widths: the name by keyboard (focus its edge, arrows), the score column by drag; both come back after a reload.
     const handle = (key: string) => page.locator(`[data-testid="column-resize-handle"][data-key="${key}"]`);
@@ -111,7 +143,9 @@ describe('tables and the draft dock, in Chromium at 1440 px', () => {
     expect(await widthOf('name')).toBe(nameWidth + 60);
     const scoreWidth = await widthOf(scoreKey);
     // The score column is at the right end: scroll there first, so its edge is on screen.
-    await scroller.evaluate((el) => { el.scrollLeft = el.scrollWidth; });
+    await scroller.evaluate((el) => {
+      el.scrollLeft = el.scrollWidth;
+    });
     await page.waitForTimeout(300);
     const hb = await boxOf(handle(scoreKey));
     const savedScore = page.waitForResponse((r) => r.url().endsWith('/api/v1/user/settings') && r.request().method() === 'PUT');
@@ -135,7 +169,11 @@ describe('tables and the draft dock, in Chromium at 1440 px', () => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await signedInPage(ctx, server.url, ADMIN);
     for (const label of ['Annual revenue (USD)', 'Headquarters address', 'Number of employees', 'Ownership structure']) {
-      const f = await pageApi(page, 'POST', '/api/v1/entity/field', { label, dataType: label.startsWith('Number') ? 'int' : 'string', entityType: 'company' });
+      const f = await pageApi(page, 'POST', '/api/v1/entity/field', {
+        label,
+        dataType: label.startsWith('Number') ? 'int' : 'string',
+        entityType: 'company',
+      });
       expect(f.status, JSON.stringify(f.json)).toBeLessThan(300);
     }
     await pageApi(page, 'POST', '/api/v1/entity/company', { company: { name: 'Borealis Labs', website: 'https://borealis.example' } });
@@ -147,7 +185,9 @@ describe('tables and the draft dock, in Chromium at 1440 px', () => {
     const xOf = async (l: Locator) => Math.round((await boxOf(l)).x);
     const name = page.locator('[data-testid="record-table-header"][data-key="name"]');
     const before = { name: await xOf(name), check: await xOf(page.getByTestId('record-table-select-page')) };
-    await scroller.evaluate((el) => { el.scrollLeft = el.scrollWidth; });
+    await scroller.evaluate((el) => {
+      el.scrollLeft = el.scrollWidth;
+    });
     await page.waitForTimeout(300);
     expect(await xOf(name)).toBe(before.name);
     expect(await xOf(page.getByTestId('record-table-select-page'))).toBe(before.check);
@@ -173,7 +213,9 @@ describe('tables and the draft dock, in Chromium at 1440 px', () => {
       expect(d.status).toBe(201);
       ids.push(d.json.email.channelEmailId);
     }
-    await server.query(`update channel_email set status = 'error', status_message = 'The mailbox refused the message.' where id = $1`, [ids[1]]);
+    await server.query(`update channel_email set status = 'error', status_message = 'The mailbox refused the message.' where id = $1`, [
+      ids[1],
+    ]);
 
     // The drafts are read when the app loads.
     await page.goto(`${server.url}/companies`);

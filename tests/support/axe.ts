@@ -20,8 +20,22 @@ export async function axeFindings(target: Page | Frame, opts: { include?: string
   const has = await target.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
   if (!has) await target.evaluate(AXE_SOURCE);
   const results = await target.evaluate(async (include) => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; html: string }> }> }> } }).axe;
-    const r = await axe.run(include ? { include: [include] } : document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: unknown,
+            o: unknown,
+          ): Promise<{
+            violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; html: string }> }>;
+          }>;
+        };
+      }
+    ).axe;
+    const r = await axe.run(include ? { include: [include] } : document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    });
     // Fluent's focus manager (Tabster) puts aria-hidden, focusable <i data-tabster-dummy> sentinels
     // around focus zones; they hand the focus on the moment they get it. axe's aria-hidden-focus
     // flags them: a known false positive that Accessibility Insights suppresses the same way
@@ -30,7 +44,12 @@ export async function axeFindings(target: Page | Frame, opts: { include?: string
     return r.violations
       .map((v) => ({ ...v, nodes: v.id === 'aria-hidden-focus' ? v.nodes.filter((n) => !sentinel(n.html)) : v.nodes }))
       .filter((v) => v.nodes.length > 0)
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${JSON.stringify(n.target)} ${n.html.slice(0, 160)}`) }));
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.slice(0, 5).map((n) => `${JSON.stringify(n.target)} ${n.html.slice(0, 160)}`),
+      }));
   }, opts.include ?? null);
   return results.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
@@ -39,6 +58,8 @@ export async function axeFindings(target: Page | Frame, opts: { include?: string
 export async function expectNoAxeFindings(target: Page | Frame, where: string, opts: { include?: string } = {}): Promise<void> {
   const findings = await axeFindings(target, opts);
   if (findings.length > 0) {
-    throw new Error(`axe-core (WCAG 2.1 A/AA) on ${where}: ${findings.map((f) => `${f.impact} ${f.id} (${f.help}) at ${f.nodes.join(', ')}`).join('; ')}`);
+    throw new Error(
+      `axe-core (WCAG 2.1 A/AA) on ${where}: ${findings.map((f) => `${f.impact} ${f.id} (${f.help}) at ${f.nodes.join(', ')}`).join('; ')}`,
+    );
   }
 }

@@ -31,18 +31,35 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const url = `http://localhost:${port}`;
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts')], {
-    env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, LOG_LEVEL: 'warn', NODE_ENV: 'production', REALTIME_SECRET: 'e2e-realtime-secret-0123456789abcdef', SECRETS_KEY: 'e2e-secrets-key-0123456789abcdef0123456789', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      REALTIME_SECRET: 'e2e-realtime-secret-0123456789abcdef',
+      SECRETS_KEY: 'e2e-secrets-key-0123456789abcdef0123456789',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (d) => { output += d; });
-  child.stderr?.on('data', (d) => { output += d; });
+  child.stdout?.on('data', (d) => {
+    output += d;
+  });
+  child.stderr?.on('data', (d) => {
+    output += d;
+  });
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
     try {
       const res = await fetch(`${url}/health`);
       if (res.ok) break;
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -57,8 +74,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       child.kill('SIGTERM');
       await new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
-        const t = setTimeout(() => { child.kill('SIGKILL'); resolve(); }, 15_000);
-        child.on('exit', () => { clearTimeout(t); resolve(); });
+        const t = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve();
+        }, 15_000);
+        child.on('exit', () => {
+          clearTimeout(t);
+          resolve();
+        });
       });
       await db.drop();
     },

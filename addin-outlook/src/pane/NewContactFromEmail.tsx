@@ -29,7 +29,8 @@ export function NewContactFromEmail({ person, onCreated }: { person: Participant
   const [companyName, setCompanyName] = useState(() => (personal ? '' : companyNameFromDomain(domain)));
 
   const create = useMutation({
-    mutationFn: () => api.mailbox.contactFromEmail({ contact: { ...name, email: person.email }, companyName: personal ? null : companyName }),
+    mutationFn: () =>
+      api.mailbox.contactFromEmail({ contact: { ...name, email: person.email }, companyName: personal ? null : companyName }),
     onSuccess: async (r) => {
       notify.success(r.message);
       await Promise.all([
@@ -47,14 +48,26 @@ export function NewContactFromEmail({ person, onCreated }: { person: Participant
 
   return (
     <Card className={styles.card} data-testid="new-contact-from-email">
-      <Text weight="semibold">{person.displayName || person.email} {NOT_IN_DEALSCOUT}</Text>
-      <Text size={200} className={styles.hint}>{person.email}</Text>
+      <Text weight="semibold">
+        {person.displayName || person.email} {NOT_IN_DEALSCOUT}
+      </Text>
+      <Text size={200} className={styles.hint}>
+        {person.email}
+      </Text>
       <div className={styles.row}>
         <Field label="First name" required validationMessage={issues.firstName}>
-          <Input value={name.firstName} onChange={(_, d) => setName((n) => ({ ...n, firstName: d.value }))} data-testid="new-contact-first-name" />
+          <Input
+            value={name.firstName}
+            onChange={(_, d) => setName((n) => ({ ...n, firstName: d.value }))}
+            data-testid="new-contact-first-name"
+          />
         </Field>
         <Field label="Last name" required validationMessage={issues.lastName}>
-          <Input value={name.lastName} onChange={(_, d) => setName((n) => ({ ...n, lastName: d.value }))} data-testid="new-contact-last-name" />
+          <Input
+            value={name.lastName}
+            onChange={(_, d) => setName((n) => ({ ...n, lastName: d.value }))}
+            data-testid="new-contact-last-name"
+          />
         </Field>
       </div>
       {personal ? (
@@ -66,7 +79,13 @@ export function NewContactFromEmail({ person, onCreated }: { person: Participant
           <Input value={companyName} onChange={(_, d) => setCompanyName(d.value)} data-testid="new-contact-company" />
         </Field>
       )}
-      <Button appearance="primary" icon={<PersonAddRegular />} disabled={create.isPending} onClick={() => create.mutate()} data-testid="new-contact-create">
+      <Button
+        appearance="primary"
+        icon={<PersonAddRegular />}
+        disabled={create.isPending}
+        onClick={() => create.mutate()}
+        data-testid="new-contact-create"
+      >
         {personal ? 'Create contact' : 'Create contact and company'}
       </Button>
     </Card>

@@ -25,7 +25,12 @@ function scriptedHost(first: MailItem | null) {
     inOutlook: () => true,
     userEmail: () => 'me@corp.example',
     currentItem: async () => item,
-    onItemChanged: async (h) => { changed = h; return () => { changed = null; }; },
+    onItemChanged: async (h) => {
+      changed = h;
+      return () => {
+        changed = null;
+      };
+    },
     setSubject: vi.fn(async () => {}),
     setBody: vi.fn(async () => {}),
     insertBody: vi.fn(async () => {}),
@@ -34,25 +39,63 @@ function scriptedHost(first: MailItem | null) {
     graphId: (id: string) => `graph-${id}`,
     settings: { get: () => null, set: async () => {} },
   };
-  return { host, select: (next: MailItem | null) => { item = next; act(() => changed?.()); } };
+  return {
+    host,
+    select: (next: MailItem | null) => {
+      item = next;
+      act(() => changed?.());
+    },
+  };
 }
 
 function details(id: string, firstName: string, lastName: string, email: string): ContactDetails {
-  return { id, firstName, lastName, email, owner: null, createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z', primaryCompany: null, companyCount: 0, fields: {}, entityMapping: [] };
+  return {
+    id,
+    firstName,
+    lastName,
+    email,
+    owner: null,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
+    primaryCompany: null,
+    companyCount: 0,
+    fields: {},
+    entityMapping: [],
+  };
 }
 
-const jane: MatchedContact = { id: JANE_ID, firstName: 'Jane', lastName: 'Doe', email: 'jane@acme.example', primaryCompany: { id: 'k1', name: 'Acme', website: 'acme.example', domain: 'acme.example' } };
+const jane: MatchedContact = {
+  id: JANE_ID,
+  firstName: 'Jane',
+  lastName: 'Doe',
+  email: 'jane@acme.example',
+  primaryCompany: { id: 'k1', name: 'Acme', website: 'acme.example', domain: 'acme.example' },
+};
 
 function setup(first: MailItem | null, known: MatchedContact[] = [jane]) {
   const contacts = new Map<string, ContactDetails>([[JANE_ID, details(JANE_ID, 'Jane', 'Doe', 'jane@acme.example')]]);
   const matched = [...known];
-  const matchEmails = vi.fn(async (emails: string[]) => ({ success: true as const, contacts: matched.filter((c) => emails.includes(c.email)) }));
-  const contactFromEmail = vi.fn(async (body: { contact: { firstName?: string | null; lastName?: string | null; email?: string | null }; companyName?: string | null }) => {
-    const c = details(NINA_ID, body.contact.firstName!, body.contact.lastName!, body.contact.email!);
-    contacts.set(NINA_ID, c);
-    matched.push({ id: NINA_ID, firstName: c.firstName, lastName: c.lastName, email: c.email, primaryCompany: null });
-    return { success: true as const, message: `Contact and company ${body.companyName} created`, contact: { ...c, entityMapping: [] }, company: null, companyCreated: true };
-  });
+  const matchEmails = vi.fn(async (emails: string[]) => ({
+    success: true as const,
+    contacts: matched.filter((c) => emails.includes(c.email)),
+  }));
+  const contactFromEmail = vi.fn(
+    async (body: {
+      contact: { firstName?: string | null; lastName?: string | null; email?: string | null };
+      companyName?: string | null;
+    }) => {
+      const c = details(NINA_ID, body.contact.firstName!, body.contact.lastName!, body.contact.email!);
+      contacts.set(NINA_ID, c);
+      matched.push({ id: NINA_ID, firstName: c.firstName, lastName: c.lastName, email: c.email, primaryCompany: null });
+      return {
+        success: true as const,
+        message: `Contact and company ${body.companyName} created`,
+        contact: { ...c, entityMapping: [] },
+        company: null,
+        companyCreated: true,
+      };
+    },
+  );
   const api = fakeApi({
     mailbox: { matchEmails, contactFromEmail },
     contacts: { details: async (id: string) => ({ success: true as const, contact: contacts.get(id)! }) },
@@ -75,9 +118,15 @@ function setup(first: MailItem | null, known: MatchedContact[] = [jane]) {
 }
 
 const read = (over: Partial<Extract<MailItem, { mode: 'read' }>> = {}): MailItem => ({
-  mode: 'read', kind: 'message', id: 'm1', subject: 'Q3 numbers',
+  mode: 'read',
+  kind: 'message',
+  id: 'm1',
+  subject: 'Q3 numbers',
   from: { displayName: 'Jane Doe', email: 'Jane@Acme.example' },
-  to: [{ displayName: 'Me', email: 'me@corp.example' }, { displayName: 'Nina Park', email: 'nina.park@northwind.example' }],
+  to: [
+    { displayName: 'Me', email: 'me@corp.example' },
+    { displayName: 'Nina Park', email: 'nina.park@northwind.example' },
+  ],
   cc: [],
   ...over,
 });
@@ -109,7 +158,10 @@ describe('the Outlook pane', { timeout: 20_000 }, () => {
     expect((within(card).getByTestId('new-contact-last-name') as HTMLInputElement).value).toBe('Park');
     expect((within(card).getByTestId('new-contact-company') as HTMLInputElement).value).toBe('Northwind');
     await user.click(within(card).getByTestId('new-contact-create'));
-    expect(contactFromEmail).toHaveBeenCalledWith({ contact: { firstName: 'Nina', lastName: 'Park', email: 'nina.park@northwind.example' }, companyName: 'Northwind' });
+    expect(contactFromEmail).toHaveBeenCalledWith({
+      contact: { firstName: 'Nina', lastName: 'Park', email: 'nina.park@northwind.example' },
+      companyName: 'Northwind',
+    });
     await waitFor(() => expect(screen.getByTestId('drawer-title').textContent).toBe('Nina Park'));
     expect(screen.queryByTestId('new-contact-from-email')).toBeNull();
   });
@@ -142,7 +194,16 @@ describe('the Outlook pane', { timeout: 20_000 }, () => {
   });
 
   it('compose mode: the recipients, and drafting with a play for the chosen one (no Coming soon mark)', async () => {
-    setup({ mode: 'compose', kind: 'message', subject: 'Following up', to: [{ displayName: '', email: 'jane@acme.example' }, { displayName: 'Nina Park', email: 'nina.park@northwind.example' }], cc: [] });
+    setup({
+      mode: 'compose',
+      kind: 'message',
+      subject: 'Following up',
+      to: [
+        { displayName: '', email: 'jane@acme.example' },
+        { displayName: 'Nina Park', email: 'nina.park@northwind.example' },
+      ],
+      cc: [],
+    });
     await waitFor(() => expect(screen.getByTestId('drawer-title').textContent).toBe('Jane Doe'));
     expect(screen.getByTestId('pane-mode').textContent).toBe('Writing: Following up');
     await waitFor(() => expect(screen.getByTestId('compose-draft').getAttribute('data-state')).toBe('pick'));

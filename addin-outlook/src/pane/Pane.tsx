@@ -21,7 +21,14 @@ import {
   mergeClasses,
   tokens,
 } from '@fluentui/react-components';
-import { ArrowClockwiseRegular, ArrowReplyRegular, BookOpenRegular, MailRegular, PersonRegular, SignOutRegular } from '@fluentui/react-icons';
+import {
+  ArrowClockwiseRegular,
+  ArrowReplyRegular,
+  BookOpenRegular,
+  MailRegular,
+  PersonRegular,
+  SignOutRegular,
+} from '@fluentui/react-icons';
 import { realtimePaths, type UserConfig } from '@dealscout/shared/domain';
 import type { MatchedContact } from '@dealscout/shared/contracts';
 import { ActiveRuns, serverMessage, useApi, useDrawer, useMiniDrawer, useRealtimeEvents, useRealtimeStatus } from '@dealscout/shared/ui';
@@ -47,29 +54,72 @@ export const NO_PEOPLE = 'No one else is on this email.';
 export const NO_RECIPIENTS = 'Add recipients to see them in Dealscout.';
 
 const useStyles = makeStyles({
-  root: { display: 'flex', flexDirection: 'column', height: '100vh', minWidth: 0, overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground1 },
+  root: {
+    display: 'flex',
+    flexDirection: 'column',
+    height: '100vh',
+    minWidth: 0,
+    overflow: 'hidden',
+    backgroundColor: tokens.colorNeutralBackground1,
+  },
   header: {
-    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexShrink: 0,
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    flexShrink: 0,
     padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   brand: { fontWeight: tokens.fontWeightSemibold, color: tokens.colorBrandForeground1 },
-  mode: { flexGrow: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: tokens.colorNeutralForeground3 },
+  mode: {
+    flexGrow: 1,
+    minWidth: 0,
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    color: tokens.colorNeutralForeground3,
+  },
   live: { width: '8px', height: '8px', borderRadius: '50%', flexShrink: 0 },
-  people: { flexShrink: 0, maxHeight: '38vh', overflowY: 'auto', padding: `${tokens.spacingVerticalXS} 0`, borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
+  people: {
+    flexShrink: 0,
+    maxHeight: '38vh',
+    overflowY: 'auto',
+    padding: `${tokens.spacingVerticalXS} 0`,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
   person: {
-    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, width: '100%', boxSizing: 'border-box',
-    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalM}`, border: 'none', background: 'none', cursor: 'pointer', textAlign: 'left',
-    color: tokens.colorNeutralForeground1, fontFamily: 'inherit',
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    width: '100%',
+    boxSizing: 'border-box',
+    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalM}`,
+    border: 'none',
+    background: 'none',
+    cursor: 'pointer',
+    textAlign: 'left',
+    color: tokens.colorNeutralForeground1,
+    fontFamily: 'inherit',
     ':hover': { backgroundColor: tokens.colorSubtleBackgroundHover },
   },
-  personSelected: { backgroundColor: tokens.colorSubtleBackgroundSelected, ':hover': { backgroundColor: tokens.colorSubtleBackgroundSelected } },
+  personSelected: {
+    backgroundColor: tokens.colorSubtleBackgroundSelected,
+    ':hover': { backgroundColor: tokens.colorSubtleBackgroundSelected },
+  },
   personTexts: { display: 'flex', flexDirection: 'column', minWidth: 0, flexGrow: 1 },
   ellipsis: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   secondary: { color: tokens.colorNeutralForeground3 },
   main: { display: 'flex', flexDirection: 'column', flexGrow: 1, minHeight: 0, overflowY: 'auto' },
   drawer: { flexGrow: 1, minHeight: '240px', height: 'auto' },
-  center: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: tokens.spacingVerticalS, padding: '32px 24px', textAlign: 'center', color: tokens.colorNeutralForeground3 },
+  center: {
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    gap: tokens.spacingVerticalS,
+    padding: '32px 24px',
+    textAlign: 'center',
+    color: tokens.colorNeutralForeground3,
+  },
 });
 
 export interface PaneProps {
@@ -85,10 +135,20 @@ function LiveDot() {
   const styles = useStyles();
   const { status } = useRealtimeStatus();
   const live = status === 'open';
-  const label = live ? 'Live: changes appear as they happen' : status === 'idle' || status === 'connecting' ? 'Connecting...' : 'Reconnecting...';
+  const label = live
+    ? 'Live: changes appear as they happen'
+    : status === 'idle' || status === 'connecting'
+      ? 'Connecting...'
+      : 'Reconnecting...';
   return (
     <Tooltip content={label} relationship="label">
-      <span role="img" className={styles.live} style={{ backgroundColor: live ? tokens.colorPaletteGreenForeground1 : tokens.colorNeutralForeground4 }} data-testid="realtime-status" data-status={status} />
+      <span
+        role="img"
+        className={styles.live}
+        style={{ backgroundColor: live ? tokens.colorPaletteGreenForeground1 : tokens.colorNeutralForeground4 }}
+        data-testid="realtime-status"
+        data-status={status}
+      />
     </Tooltip>
   );
 }
@@ -110,7 +170,10 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
     enabled: emails.length > 0,
   });
   // A contact created or changed anywhere (the web app, a colleague) shows up here at once.
-  useRealtimeEvents(({ oid }) => realtimePaths.entities(oid, 'contact'), () => void queryClient.invalidateQueries({ queryKey: ['mailbox-match'] }));
+  useRealtimeEvents(
+    ({ oid }) => realtimePaths.entities(oid, 'contact'),
+    () => void queryClient.invalidateQueries({ queryKey: ['mailbox-match'] }),
+  );
   const byEmail = useMemo(() => new Map((match.data?.contacts ?? []).map((c) => [c.email, c])), [match.data]);
 
   // The sender (or the first recipient) is chosen for every new selection; a click chooses another.
@@ -123,7 +186,7 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
     setReplying(false);
   }, [mail.selection]);
   const selected: Participant | null = people.find((p) => p.email === chosen) ?? people[0] ?? null;
-  const contact: MatchedContact | null = selected ? byEmail.get(selected.email) ?? null : null;
+  const contact: MatchedContact | null = selected ? (byEmail.get(selected.email) ?? null) : null;
   const { open, close } = drawer;
   useEffect(() => {
     if (contact) open({ entityType: 'contact', id: contact.id });
@@ -133,13 +196,28 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
   const mode = !item ? '' : item.mode === 'read' ? item.subject || '(no subject)' : `Writing: ${item.subject || '(no subject)'}`;
 
   let body: React.ReactNode;
-  if (mail.loading) body = <div className={styles.center}><Spinner size="small" label="Reading the email..." /></div>;
-  else if (!item) body = <div className={styles.center} data-testid="pane-no-item"><MailRegular fontSize={32} /><Text>{host.inOutlook() ? NO_ITEM : NOT_IN_OUTLOOK}</Text></div>;
+  if (mail.loading)
+    body = (
+      <div className={styles.center}>
+        <Spinner size="small" label="Reading the email..." />
+      </div>
+    );
+  else if (!item)
+    body = (
+      <div className={styles.center} data-testid="pane-no-item">
+        <MailRegular fontSize={32} />
+        <Text>{host.inOutlook() ? NO_ITEM : NOT_IN_OUTLOOK}</Text>
+      </div>
+    );
   else {
     body = (
       <>
         <div className={styles.people} role="listbox" aria-label="People on this email" data-testid="pane-people">
-          {people.length === 0 && <Text className={styles.center} as="p">{item.mode === 'read' ? NO_PEOPLE : NO_RECIPIENTS}</Text>}
+          {people.length === 0 && (
+            <Text className={styles.center} as="p">
+              {item.mode === 'read' ? NO_PEOPLE : NO_RECIPIENTS}
+            </Text>
+          )}
           {people.map((p) => {
             const c = byEmail.get(p.email);
             const name = c ? `${c.firstName} ${c.lastName}`.trim() : p.displayName || p.email;
@@ -158,35 +236,66 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
               >
                 <Avatar name={name} size={28} color={c ? 'colorful' : 'neutral'} icon={c ? undefined : <PersonRegular />} />
                 <span className={styles.personTexts}>
-                  <Text weight={isSel ? 'semibold' : 'regular'} className={styles.ellipsis}>{name}</Text>
+                  <Text weight={isSel ? 'semibold' : 'regular'} className={styles.ellipsis}>
+                    {name}
+                  </Text>
                   <Text size={200} className={mergeClasses(styles.ellipsis, styles.secondary)}>
                     {c ? (c.primaryCompany?.name ?? p.email) : match.isPending ? p.email : `${p.email} · Not in Dealscout`}
                   </Text>
                 </span>
-                <Badge appearance="tint" color={p.role === 'From' ? 'brand' : 'informative'} size="small">{p.role}</Badge>
+                <Badge appearance="tint" color={p.role === 'From' ? 'brand' : 'informative'} size="small">
+                  {p.role}
+                </Badge>
               </button>
             );
           })}
-          {match.isError && <Text role="alert" className={styles.center} as="p">{serverMessage(match.error) ?? 'Could not match the people of this email.'}</Text>}
+          {match.isError && (
+            <Text role="alert" className={styles.center} as="p">
+              {serverMessage(match.error) ?? 'Could not match the people of this email.'}
+            </Text>
+          )}
         </div>
         <div className={styles.main}>
           {item.mode === 'read' && replying && contact && selected && (
             <Suspense fallback={<Spinner aria-label="Loading" size="tiny" className={styles.center} />}>
-              <ComposeDraft key={`${mail.selection}:${contact.id}`} reply replyToMessageId={item.id ? host.graphId(item.id) : null} host={host} recipient={selected} contact={contact} currentSubject={item.subject} userId={userId} />
+              <ComposeDraft
+                key={`${mail.selection}:${contact.id}`}
+                reply
+                replyToMessageId={item.id ? host.graphId(item.id) : null}
+                host={host}
+                recipient={selected}
+                contact={contact}
+                currentSubject={item.subject}
+                userId={userId}
+              />
             </Suspense>
           )}
           {item.mode === 'compose' && (people.length === 0 || (!match.isPending && !match.isError)) && (
             <Suspense fallback={<Spinner aria-label="Loading" size="tiny" className={styles.center} />}>
-              <ComposeDraft key={mail.selection} host={host} recipient={selected} contact={contact} currentSubject={item.subject} userId={userId} />
+              <ComposeDraft
+                key={mail.selection}
+                host={host}
+                recipient={selected}
+                contact={contact}
+                currentSubject={item.subject}
+                userId={userId}
+              />
             </Suspense>
           )}
           <Suspense fallback={<Spinner aria-label="Loading" size="small" className={styles.center} />}>
             {selected && !contact && !match.isPending && !match.isError && (
-              <NewContactFromEmail key={selected.email} person={selected} onCreated={(r) => open({ entityType: 'contact', id: r.contact.id })} />
+              <NewContactFromEmail
+                key={selected.email}
+                person={selected}
+                onCreated={(r) => open({ entityType: 'contact', id: r.contact.id })}
+              />
             )}
-            {contact && (initialConfig
-              ? <RecordDrawer className={styles.drawer} initialConfig={initialConfig} defaultOwnerId={userId} />
-              : <Spinner aria-label="Loading" size="small" className={styles.center} />)}
+            {contact &&
+              (initialConfig ? (
+                <RecordDrawer className={styles.drawer} initialConfig={initialConfig} defaultOwnerId={userId} />
+              ) : (
+                <Spinner aria-label="Loading" size="small" className={styles.center} />
+              ))}
           </Suspense>
         </div>
       </>
@@ -197,16 +306,31 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
     <div className={styles.root} data-testid="addin-pane" data-mode={item?.mode ?? 'none'}>
       <header className={styles.header}>
         <Text className={styles.brand}>Dealscout</Text>
-        <Text size={200} className={styles.mode} title={mode} data-testid="pane-mode">{mode}</Text>
+        <Text size={200} className={styles.mode} title={mode} data-testid="pane-mode">
+          {mode}
+        </Text>
         <LiveDot />
         {mini && (
           <Tooltip content="Run Play" relationship="label">
-            <Button appearance="subtle" size="small" icon={<BookOpenRegular />} onClick={() => mini.open({ tab: 'Run Play' })} data-testid="pane-run-play" />
+            <Button
+              appearance="subtle"
+              size="small"
+              icon={<BookOpenRegular />}
+              onClick={() => mini.open({ tab: 'Run Play' })}
+              data-testid="pane-run-play"
+            />
           </Tooltip>
         )}
         {item?.mode === 'read' && contact && (
           <Tooltip content="Reply with a play" relationship="label">
-            <Button appearance="subtle" size="small" icon={<ArrowReplyRegular />} aria-pressed={replying} onClick={() => setReplying((r) => !r)} data-testid="pane-reply" />
+            <Button
+              appearance="subtle"
+              size="small"
+              icon={<ArrowReplyRegular />}
+              aria-pressed={replying}
+              onClick={() => setReplying((r) => !r)}
+              data-testid="pane-reply"
+            />
           </Tooltip>
         )}
         {item?.mode === 'compose' && (
@@ -216,12 +340,20 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
         )}
         <Menu>
           <MenuTrigger disableButtonEnhancement>
-            <Button appearance="subtle" size="small" icon={<Avatar name={userName} size={20} />} aria-label={`Signed in as ${userName}`} data-testid="pane-user-menu" />
+            <Button
+              appearance="subtle"
+              size="small"
+              icon={<Avatar name={userName} size={20} />}
+              aria-label={`Signed in as ${userName}`}
+              data-testid="pane-user-menu"
+            />
           </MenuTrigger>
           <MenuPopover>
             <MenuList>
               <MenuItem disabled>{userName}</MenuItem>
-              <MenuItem icon={<SignOutRegular />} onClick={onSignOut} data-testid="pane-sign-out">Sign out</MenuItem>
+              <MenuItem icon={<SignOutRegular />} onClick={onSignOut} data-testid="pane-sign-out">
+                Sign out
+              </MenuItem>
             </MenuList>
           </MenuPopover>
         </Menu>

@@ -29,9 +29,10 @@ export function insertedDraftActivity(
 ): CreateActivityBody | null {
   const companyId = draft.companyId ?? opts.companyId;
   if (!draft.contact || !companyId) return null;
-  const how = opts.via === 'reply'
-    ? { played: 'opened', bare: 'Opened', where: 'as a reply in Outlook' }
-    : { played: 'inserted', bare: 'Inserted', where: 'into an email being written in Outlook' };
+  const how =
+    opts.via === 'reply'
+      ? { played: 'opened', bare: 'Opened', where: 'as a reply in Outlook' }
+      : { played: 'inserted', bare: 'Inserted', where: 'into an email being written in Outlook' };
   const note = `${draft.play ? `Written with the play "${draft.play.name}" and ${how.played}` : how.bare} ${how.where} (sent from Outlook, not by Dealscout).`;
   const text = htmlText(edit.body);
   const room = INSERTED_ACTIVITY_MAX - note.length - 2;

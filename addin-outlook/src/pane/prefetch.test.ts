@@ -9,13 +9,24 @@ import { matchQueryKey, prefetchFirstView } from './prefetch';
 
 const JANE = 'c0000000-0000-4000-8000-000000000001';
 const read: MailItem = {
-  mode: 'read', kind: 'message', id: 'm1', subject: 'Q3',
-  from: { displayName: 'Jane Doe', email: 'Jane@Acme.example' }, to: [{ displayName: 'Me', email: 'me@corp.example' }, { displayName: 'Nina', email: 'nina@northwind.example' }], cc: [],
+  mode: 'read',
+  kind: 'message',
+  id: 'm1',
+  subject: 'Q3',
+  from: { displayName: 'Jane Doe', email: 'Jane@Acme.example' },
+  to: [
+    { displayName: 'Me', email: 'me@corp.example' },
+    { displayName: 'Nina', email: 'nina@northwind.example' },
+  ],
+  cc: [],
 };
 
 function setup(item: MailItem | null, known: boolean) {
   const host = { currentItem: async () => item, userEmail: () => 'me@corp.example' } as unknown as OutlookHost;
-  const matchEmails = vi.fn(async (emails: string[]) => ({ success: true as const, contacts: known ? [{ id: JANE, firstName: 'Jane', lastName: 'Doe', email: emails[0], primaryCompany: null }] : [] }));
+  const matchEmails = vi.fn(async (emails: string[]) => ({
+    success: true as const,
+    contacts: known ? [{ id: JANE, firstName: 'Jane', lastName: 'Doe', email: emails[0], primaryCompany: null }] : [],
+  }));
   const details = vi.fn(async (id: string) => ({ success: true as const, contact: { id } }));
   const api = { mailbox: { matchEmails }, contacts: { details } } as unknown as Api;
   return { host, api, matchEmails, details, queryClient: new QueryClient() };

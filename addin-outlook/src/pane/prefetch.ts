@@ -20,6 +20,6 @@ export async function prefetchFirstView(host: OutlookHost, api: Api, queryClient
     if (first) await queryClient.prefetchQuery({ queryKey: queryKeys.contact(first.id), queryFn: () => api.contacts.details(first.id) });
   } catch (e) {
     // The pane asks again the usual way and shows the error there.
-    console.warn('Could not prefetch the email\'s people', e);
+    console.warn("Could not prefetch the email's people", e);
   }
 }

@@ -15,21 +15,29 @@ export interface MailItemState {
 export function useMailItem(host: OutlookHost): MailItemState {
   const [state, setState] = useState<Omit<MailItemState, 'refresh'>>({ item: null, loading: true, error: null, selection: 0 });
 
-  const read = useCallback((newSelection: boolean) => {
-    host.currentItem().then(
-      (item) => setState((s) => ({ item, loading: false, error: null, selection: newSelection ? s.selection + 1 : s.selection })),
-      (e: unknown) => setState((s) => ({ ...s, loading: false, error: e instanceof Error ? e.message : 'Could not read the email' })),
-    );
-  }, [host]);
+  const read = useCallback(
+    (newSelection: boolean) => {
+      host.currentItem().then(
+        (item) => setState((s) => ({ item, loading: false, error: null, selection: newSelection ? s.selection + 1 : s.selection })),
+        (e: unknown) => setState((s) => ({ ...s, loading: false, error: e instanceof Error ? e.message : 'Could not read the email' })),
+      );
+    },
+    [host],
+  );
 
   useEffect(() => {
     let off: (() => void) | null = null;
     let alive = true;
     read(true);
-    host.onItemChanged(() => read(true)).then((unsubscribe) => {
-      if (alive) off = unsubscribe;
-      else unsubscribe();
-    }, (e: unknown) => console.warn('ItemChanged is not available', e));
+    host
+      .onItemChanged(() => read(true))
+      .then(
+        (unsubscribe) => {
+          if (alive) off = unsubscribe;
+          else unsubscribe();
+        },
+        (e: unknown) => console.warn('ItemChanged is not available', e),
+      );
     return () => {
       alive = false;
       off?.();

@@ -3,23 +3,56 @@ import { describe, expect, it, vi } from 'vitest';
 import type { OutlookHost } from '../office/outlook';
 import { SERVER_URL_SETTING, SessionStore, TOKEN_STORAGE_KEY, normalizeServerUrl } from './session';
 
-const USER = { id: 'u1', organizationId: 'o1', email: 'rep@corp.example', firstName: 'Rep', lastName: 'One', role: 'User', isAdmin: false, status: 'active', settings: {}, calendar: {} };
+const USER = {
+  id: 'u1',
+  organizationId: 'o1',
+  email: 'rep@corp.example',
+  firstName: 'Rep',
+  lastName: 'One',
+  role: 'User',
+  isAdmin: false,
+  status: 'active',
+  settings: {},
+  calendar: {},
+};
 
 function fakes() {
   const roaming = new Map<string, string>();
-  const host = { settings: { get: (k: string) => roaming.get(k) ?? null, set: async (k: string, v: string | null) => { if (v === null) roaming.delete(k); else roaming.set(k, v); } } } as unknown as OutlookHost;
+  const host = {
+    settings: {
+      get: (k: string) => roaming.get(k) ?? null,
+      set: async (k: string, v: string | null) => {
+        if (v === null) roaming.delete(k);
+        else roaming.set(k, v);
+      },
+    },
+  } as unknown as OutlookHost;
   const mem = new Map<string, string>();
-  const storage = { getItem: (k: string) => mem.get(k) ?? null, setItem: (k: string, v: string) => void mem.set(k, v), removeItem: (k: string) => void mem.delete(k) };
+  const storage = {
+    getItem: (k: string) => mem.get(k) ?? null,
+    setItem: (k: string, v: string) => void mem.set(k, v),
+    removeItem: (k: string) => void mem.delete(k),
+  };
   const calls: { url: string; method: string; auth: string | null; body: unknown }[] = [];
   const fetch = vi.fn(async (url: string, init: RequestInit) => {
     const headers = init.headers as Record<string, string>;
-    calls.push({ url, method: init.method ?? 'GET', auth: headers.authorization ?? null, body: init.body ? JSON.parse(String(init.body)) : null });
+    calls.push({
+      url,
+      method: init.method ?? 'GET',
+      auth: headers.authorization ?? null,
+      body: init.body ? JSON.parse(String(init.body)) : null,
+    });
     if (url.endsWith('/api/v1/auth/token') && init.method === 'POST') {
       const body = JSON.parse(String(init.body));
-      if (body.password !== 'Secret123') return new Response(JSON.stringify({ success: false, message: 'Invalid email or password' }), { status: 401 });
-      return new Response(JSON.stringify({ success: true, token: 'tok-1', tokenId: 't1', expiresAt: '2099-01-01T00:00:00.000Z', user: USER }), { status: 200 });
+      if (body.password !== 'Secret123')
+        return new Response(JSON.stringify({ success: false, message: 'Invalid email or password' }), { status: 401 });
+      return new Response(
+        JSON.stringify({ success: true, token: 'tok-1', tokenId: 't1', expiresAt: '2099-01-01T00:00:00.000Z', user: USER }),
+        { status: 200 },
+      );
     }
-    if (url.endsWith('/api/v1/auth/token') && init.method === 'DELETE') return new Response(JSON.stringify({ success: true, message: 'Token revoked' }), { status: 200 });
+    if (url.endsWith('/api/v1/auth/token') && init.method === 'DELETE')
+      return new Response(JSON.stringify({ success: true, message: 'Token revoked' }), { status: 200 });
     if (url.endsWith('/api/v1/user')) return new Response(JSON.stringify({ success: false, message: 'Unauthorized' }), { status: 401 });
     return new Response('{}', { status: 404 });
   });
@@ -42,7 +75,11 @@ describe('the pane session', () => {
     await expect(store.signIn('https://ds.example.com', 'rep@corp.example', 'nope1')).rejects.toThrow('Invalid email or password');
     expect(store.current()).toBeNull();
     await store.signIn('https://ds.example.com', 'rep@corp.example', 'Secret123');
-    expect(f.calls.at(-1)).toMatchObject({ url: 'https://ds.example.com/api/v1/auth/token', method: 'POST', body: { email: 'rep@corp.example', password: 'Secret123', label: 'Outlook add-in' } });
+    expect(f.calls.at(-1)).toMatchObject({
+      url: 'https://ds.example.com/api/v1/auth/token',
+      method: 'POST',
+      body: { email: 'rep@corp.example', password: 'Secret123', label: 'Outlook add-in' },
+    });
     expect(store.current()).toMatchObject({ token: 'tok-1', serverUrl: 'https://ds.example.com', user: { id: 'u1' } });
     expect(f.roaming.get(SERVER_URL_SETTING)).toBe('https://ds.example.com');
     expect(store.serverUrl()).toBe('https://ds.example.com');
@@ -75,7 +112,16 @@ describe('the pane session', () => {
 
   it('an expired token is dropped on load', () => {
     const f = fakes();
-    f.mem.set(TOKEN_STORAGE_KEY, JSON.stringify({ serverUrl: 'https://ds.example.com', token: 'old', tokenId: 't0', expiresAt: '2020-01-01T00:00:00.000Z', user: USER }));
+    f.mem.set(
+      TOKEN_STORAGE_KEY,
+      JSON.stringify({
+        serverUrl: 'https://ds.example.com',
+        token: 'old',
+        tokenId: 't0',
+        expiresAt: '2020-01-01T00:00:00.000Z',
+        user: USER,
+      }),
+    );
     const store = new SessionStore({ host: f.host, storage: f.storage, fetch: f.fetch });
     expect(store.current()).toBeNull();
     expect(f.mem.has(TOKEN_STORAGE_KEY)).toBe(false);

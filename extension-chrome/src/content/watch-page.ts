@@ -29,7 +29,13 @@ export function watchPage(extract: Extractor, opts: { onInvalidated(cb: () => vo
     timer = setTimeout(refresh, REREAD_DELAY_MS);
   };
   const observer = new MutationObserver(schedule);
-  observer.observe(document.documentElement, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['href', 'title', 'value'] });
+  observer.observe(document.documentElement, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+    attributes: true,
+    attributeFilter: ['href', 'title', 'value'],
+  });
   window.addEventListener('popstate', schedule);
   const stopAnswering = host.answerRecordRequests(() => {
     current = read();

@@ -6,7 +6,8 @@ import { deepQuery, deepQueryAll, emailOf, firstText, firstWebsite, splitName, t
 import type { PageRecord } from './types';
 
 const PATH = /^\/(companies|persons)\/(\d+)(?:\/|$)/;
-const NOT_A_WEBSITE = /(^|\.)(affinity\.co|linkedin\.com|twitter\.com|x\.com|facebook\.com|instagram\.com|crunchbase\.com|angel\.co|wellfound\.com|youtube\.com|github\.com|google\.com|pitchbook\.com)$/i;
+const NOT_A_WEBSITE =
+  /(^|\.)(affinity\.co|linkedin\.com|twitter\.com|x\.com|facebook\.com|instagram\.com|crunchbase\.com|angel\.co|wellfound\.com|youtube\.com|github\.com|google\.com|pitchbook\.com)$/i;
 const HEADER = ['[data-testid="profile-header"]', '[class*="ProfileHeader"]', '[class*="profile-header"]', 'header', 'main'];
 
 function header(doc: Document): Element | Document {
@@ -24,8 +25,20 @@ export function extractAffinity(doc: Document, url: URL): PageRecord | null {
   const name = firstText(root, ['[data-testid="entity-name"]', 'h1']) || titlePrefix(doc);
   if (!name || /^affinity$/i.test(name)) return null;
   if (m[1] === 'companies') {
-    const site = firstWebsite(root, ['[data-testid="entity-domain"] a[href]', '[data-testid="entity-domain"]', 'a[href^="http"]'], NOT_A_WEBSITE);
-    return { kind: 'company', source: 'affinity', crmId: m[2], name, website: site?.website ?? null, domain: site?.domain ?? null, url: url.href };
+    const site = firstWebsite(
+      root,
+      ['[data-testid="entity-domain"] a[href]', '[data-testid="entity-domain"]', 'a[href^="http"]'],
+      NOT_A_WEBSITE,
+    );
+    return {
+      kind: 'company',
+      source: 'affinity',
+      crmId: m[2],
+      name,
+      website: site?.website ?? null,
+      domain: site?.domain ?? null,
+      url: url.href,
+    };
   }
   const mail = deepQuery(root, 'a[href^="mailto:"]') ?? deepQuery(doc, 'a[href^="mailto:"]');
   const email = emailOf(mail?.getAttribute('href'));

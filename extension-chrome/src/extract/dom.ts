@@ -53,7 +53,9 @@ export function websiteOf(raw: string | null | undefined): { website: string; do
     const u = new URL(s);
     const inner = u.searchParams.get('url');
     if (inner && /linkedin\.com$/i.test(u.hostname)) s = inner;
-  } catch { /* a bare domain */ }
+  } catch {
+    /* a bare domain */
+  }
   if (/^(mailto|tel|javascript):/i.test(s)) return null;
   const domain = normalizeDomain(s);
   if (!HOST_RE.test(domain)) return null;
@@ -89,7 +91,10 @@ export function splitName(full: string): { firstName: string; lastName: string }
 }
 
 export function emailOf(raw: string | null | undefined): string | null {
-  const s = (raw ?? '').replace(/^mailto:/i, '').split('?')[0].trim();
+  const s = (raw ?? '')
+    .replace(/^mailto:/i, '')
+    .split('?')[0]
+    .trim();
   return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s) ? s.toLowerCase() : null;
 }
 

@@ -14,8 +14,13 @@ describe('Salesforce Lightning', () => {
   it('reads an Account record: its id from the address, the name of the active view, the website of the highlights panel', () => {
     const url = new URL(`${base}/lightning/r/Account/0015g00000XyZaBAAV/view`);
     expect(extractSalesforce(fixture('salesforce-account.html'), url)).toEqual({
-      kind: 'company', source: 'salesforce', crmId: '0015g00000XyZaBAAV', name: 'Acme Robotics',
-      website: 'http://www.acme-robotics.com', domain: 'acme-robotics.com', url: url.href,
+      kind: 'company',
+      source: 'salesforce',
+      crmId: '0015g00000XyZaBAAV',
+      name: 'Acme Robotics',
+      website: 'http://www.acme-robotics.com',
+      domain: 'acme-robotics.com',
+      url: url.href,
     });
   });
 
@@ -24,22 +29,37 @@ describe('Salesforce Lightning', () => {
     doc.querySelectorAll('records-highlights-details-item').forEach((e) => e.remove());
     const item = doc.createElement('records-record-layout-item');
     item.setAttribute('data-target-selection-name', 'sfdc:RecordField.Account.Website');
-    item.innerHTML = '<span>Website</span><lightning-formatted-url><a href="https://acme-robotics.com/">acme-robotics.com</a></lightning-formatted-url>';
+    item.innerHTML =
+      '<span>Website</span><lightning-formatted-url><a href="https://acme-robotics.com/">acme-robotics.com</a></lightning-formatted-url>';
     doc.querySelector('.oneContent.active')!.append(item);
     const r = extractSalesforce(doc, new URL(`${base}/lightning/r/0015g00000XyZaBAAV/view`));
-    expect(r).toMatchObject({ kind: 'company', crmId: '0015g00000XyZaBAAV', website: 'https://acme-robotics.com', domain: 'acme-robotics.com' });
+    expect(r).toMatchObject({
+      kind: 'company',
+      crmId: '0015g00000XyZaBAAV',
+      website: 'https://acme-robotics.com',
+      domain: 'acme-robotics.com',
+    });
   });
 
   it('an account without a website still has its name and id', () => {
     const doc = fixture('salesforce-account.html');
     doc.querySelectorAll('records-highlights-details-item').forEach((e) => e.remove());
-    expect(extractSalesforce(doc, new URL(`${base}/lightning/r/Account/0015g00000XyZaBAAV/view`))).toMatchObject({ name: 'Acme Robotics', website: null, domain: null });
+    expect(extractSalesforce(doc, new URL(`${base}/lightning/r/Account/0015g00000XyZaBAAV/view`))).toMatchObject({
+      name: 'Acme Robotics',
+      website: null,
+      domain: null,
+    });
   });
 
   it('reads a Contact record: name split without the honorific, email lowercased, its Account with the Account id', () => {
     const url = new URL(`${base}/lightning/r/Contact/0035g00000QwErTAAV/view?ws=1`);
     expect(extractSalesforce(fixture('salesforce-contact.html'), url)).toEqual({
-      kind: 'person', source: 'salesforce', crmId: '0035g00000QwErTAAV', name: 'Dr. Jane van Dyke', firstName: 'Jane', lastName: 'van Dyke',
+      kind: 'person',
+      source: 'salesforce',
+      crmId: '0035g00000QwErTAAV',
+      name: 'Dr. Jane van Dyke',
+      firstName: 'Jane',
+      lastName: 'van Dyke',
       email: 'jane.vandyke@acme-robotics.com',
       company: { name: 'Acme Robotics', crmId: '0015g00000XyZaBAAV', website: null, domain: null },
       url: url.href,
@@ -48,7 +68,12 @@ describe('Salesforce Lightning', () => {
 
   it('is not a record page: list views, home, other objects', () => {
     const doc = fixture('salesforce-account.html');
-    for (const p of ['/lightning/o/Account/list', '/lightning/page/home', '/lightning/r/Opportunity/0065g00000AbCdEAAV/view', '/lightning/r/0065g00000AbCdEAAV/view']) {
+    for (const p of [
+      '/lightning/o/Account/list',
+      '/lightning/page/home',
+      '/lightning/r/Opportunity/0065g00000AbCdEAAV/view',
+      '/lightning/r/0065g00000AbCdEAAV/view',
+    ]) {
       expect(extractSalesforce(doc, new URL(base + p)), p).toBeNull();
     }
     expect(salesforceRecordRef(new URL(`${base}/lightning/r/0035g00000QwErT/view`))).toEqual({ object: 'Contact', id: '0035g00000QwErT' });
@@ -60,8 +85,11 @@ describe('Salesforce Lightning', () => {
     const host = doc.createElement('records-record-layout-item');
     doc.querySelector('.oneContent.active')!.append(host);
     const shadow = host.attachShadow({ mode: 'open' });
-    shadow.innerHTML = '<div data-target-selection-name="sfdc:RecordField.Account.Website"><a href="https://shadow-acme.com">shadow-acme.com</a></div>';
-    expect(extractSalesforce(doc, new URL(`${base}/lightning/r/Account/0015g00000XyZaBAAV/view`))).toMatchObject({ domain: 'shadow-acme.com' });
+    shadow.innerHTML =
+      '<div data-target-selection-name="sfdc:RecordField.Account.Website"><a href="https://shadow-acme.com">shadow-acme.com</a></div>';
+    expect(extractSalesforce(doc, new URL(`${base}/lightning/r/Account/0015g00000XyZaBAAV/view`))).toMatchObject({
+      domain: 'shadow-acme.com',
+    });
   });
 });
 
@@ -69,15 +97,28 @@ describe('Affinity', () => {
   it('reads an organization: id, name, and the website among social links', () => {
     const url = new URL('https://acmecapital.affinity.co/companies/98765');
     expect(extractAffinity(fixture('affinity-company.html'), url)).toEqual({
-      kind: 'company', source: 'affinity', crmId: '98765', name: 'Globex Analytics', website: 'https://globex-analytics.io', domain: 'globex-analytics.io', url: url.href,
+      kind: 'company',
+      source: 'affinity',
+      crmId: '98765',
+      name: 'Globex Analytics',
+      website: 'https://globex-analytics.io',
+      domain: 'globex-analytics.io',
+      url: url.href,
     });
   });
 
   it('reads a person: name, email and their organization with its Affinity id', () => {
     const url = new URL('https://acmecapital.affinity.co/persons/555/notes');
     expect(extractAffinity(fixture('affinity-person.html'), url)).toEqual({
-      kind: 'person', source: 'affinity', crmId: '555', name: 'Hank Scorpio', firstName: 'Hank', lastName: 'Scorpio', email: 'hank@globex-analytics.io',
-      company: { name: 'Globex Analytics', crmId: '98765', website: null, domain: null }, url: url.href,
+      kind: 'person',
+      source: 'affinity',
+      crmId: '555',
+      name: 'Hank Scorpio',
+      firstName: 'Hank',
+      lastName: 'Scorpio',
+      email: 'hank@globex-analytics.io',
+      company: { name: 'Globex Analytics', crmId: '98765', website: null, domain: null },
+      url: url.href,
     });
   });
 
@@ -90,14 +131,23 @@ describe('LinkedIn', () => {
   it("reads a company page: the slug as id, the top card's name and the unwrapped 'Visit website' link", () => {
     const url = new URL('https://www.linkedin.com/company/initech/');
     expect(extractLinkedIn(fixture('linkedin-company.html'), url)).toEqual({
-      kind: 'company', source: 'linkedin', crmId: 'initech', name: 'Initech', website: 'https://www.initech.com', domain: 'initech.com', url: url.href,
+      kind: 'company',
+      source: 'linkedin',
+      crmId: 'initech',
+      name: 'Initech',
+      website: 'https://www.initech.com',
+      domain: 'initech.com',
+      url: url.href,
     });
   });
 
   it("reads the logged-out About page: the About list's Website before the JSON-LD", () => {
     const url = new URL('https://www.linkedin.com/company/Umbrella-Corp/about/');
     expect(extractLinkedIn(fixture('linkedin-about-public.html'), url)).toMatchObject({
-      crmId: 'umbrella-corp', name: 'Umbrella Corp', website: 'https://www.umbrella-corp.com', domain: 'umbrella-corp.com',
+      crmId: 'umbrella-corp',
+      name: 'Umbrella Corp',
+      website: 'https://www.umbrella-corp.com',
+      domain: 'umbrella-corp.com',
     });
     const doc = fixture('linkedin-about-public.html');
     doc.querySelector('.about-us')!.remove();
@@ -105,7 +155,8 @@ describe('LinkedIn', () => {
   });
 
   it('people, feed and job pages are not company records', () => {
-    for (const p of ['/feed/', '/in/someone/', '/jobs/view/1']) expect(extractLinkedIn(fixture('linkedin-company.html'), new URL(`https://www.linkedin.com${p}`))).toBeNull();
+    for (const p of ['/feed/', '/in/someone/', '/jobs/view/1'])
+      expect(extractLinkedIn(fixture('linkedin-company.html'), new URL(`https://www.linkedin.com${p}`))).toBeNull();
   });
 });
 
@@ -114,7 +165,13 @@ describe('HubSpot', () => {
     for (const p of ['/contacts/4455667/company/9988776655', '/contacts/4455667/record/0-2/9988776655/view/1']) {
       const url = new URL(`https://app.hubspot.com${p}`);
       expect(extractHubSpot(fixture('hubspot-company.html'), url), p).toEqual({
-        kind: 'company', source: 'hubspot', crmId: '9988776655', name: 'Soylent Foods', website: 'https://soylent-foods.com', domain: 'soylent-foods.com', url: url.href,
+        kind: 'company',
+        source: 'hubspot',
+        crmId: '9988776655',
+        name: 'Soylent Foods',
+        website: 'https://soylent-foods.com',
+        domain: 'soylent-foods.com',
+        url: url.href,
       });
     }
   });
@@ -122,7 +179,11 @@ describe('HubSpot', () => {
   it("falls back to the 'Company domain name' property", () => {
     const doc = fixture('hubspot-company.html');
     doc.querySelector('[data-selenium-test="highlightSubtitle"]')!.remove();
-    expect(extractHubSpot(doc, new URL('https://app-eu1.hubspot.com/contacts/1/record/0-2/42'))).toMatchObject({ crmId: '42', website: 'soylent-foods.com', domain: 'soylent-foods.com' });
+    expect(extractHubSpot(doc, new URL('https://app-eu1.hubspot.com/contacts/1/record/0-2/42'))).toMatchObject({
+      crmId: '42',
+      website: 'soylent-foods.com',
+      domain: 'soylent-foods.com',
+    });
   });
 
   it('contacts (0-1) and other pages are not company records', () => {
@@ -134,7 +195,10 @@ describe('HubSpot', () => {
 describe('helpers', () => {
   it('websiteOf: bare domains, redirects, non-web addresses', () => {
     expect(websiteOf('www.Acme.com')).toEqual({ website: 'www.Acme.com', domain: 'acme.com' });
-    expect(websiteOf('https://www.linkedin.com/redir/redirect?url=https%3A%2F%2Facme.io%2F')).toEqual({ website: 'https://acme.io', domain: 'acme.io' });
+    expect(websiteOf('https://www.linkedin.com/redir/redirect?url=https%3A%2F%2Facme.io%2F')).toEqual({
+      website: 'https://acme.io',
+      domain: 'acme.io',
+    });
     expect(websiteOf('mailto:a@b.com')).toBeNull();
     expect(websiteOf('Customer - Direct')).toBeNull();
     expect(websiteOf('')).toBeNull();

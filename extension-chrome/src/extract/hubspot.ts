@@ -29,7 +29,16 @@ export function extractHubSpot(doc: Document, url: URL): PageRecord | null {
   if (!m || !/(^|\.)hubspot\.com$/i.test(url.hostname)) return null;
   const name = firstText(doc, ['[data-selenium-test="highlightTitle"]', '[data-test-id="highlight-title"]', 'h1']) || titlePrefix(doc);
   if (!name || /^hubspot$/i.test(name)) return null;
-  const site = firstWebsite(doc, ['[data-selenium-test="highlightSubtitle"] a[href]', '[data-selenium-test="company-domain"] a[href]'], HUBSPOT)
-    ?? propertyValue(doc, ['domain', 'website']);
-  return { kind: 'company', source: 'hubspot', crmId: m[2], name, website: site?.website ?? null, domain: site?.domain ?? null, url: url.href };
+  const site =
+    firstWebsite(doc, ['[data-selenium-test="highlightSubtitle"] a[href]', '[data-selenium-test="company-domain"] a[href]'], HUBSPOT) ??
+    propertyValue(doc, ['domain', 'website']);
+  return {
+    kind: 'company',
+    source: 'hubspot',
+    crmId: m[2],
+    name,
+    website: site?.website ?? null,
+    domain: site?.domain ?? null,
+    url: url.href,
+  };
 }

@@ -12,11 +12,13 @@ function jsonLdOrganization(doc: Document): { name?: string; url?: string; sameA
   for (const s of doc.querySelectorAll('script[type="application/ld+json"]')) {
     try {
       const data = JSON.parse(s.textContent ?? '') as unknown;
-      const items = Array.isArray(data) ? data : (data as { '@graph'?: unknown[] })['@graph'] ?? [data];
+      const items = Array.isArray(data) ? data : ((data as { '@graph'?: unknown[] })['@graph'] ?? [data]);
       for (const it of items as Record<string, unknown>[]) {
         if (it && it['@type'] === 'Organization') return it as { name?: string; url?: string; sameAs?: string };
       }
-    } catch { /* not JSON */ }
+    } catch {
+      /* not JSON */
+    }
   }
   return null;
 }
@@ -37,10 +39,28 @@ export function extractLinkedIn(doc: Document, url: URL): PageRecord | null {
   const slug = decodeURIComponent(m[1]).toLowerCase();
   const ld = jsonLdOrganization(doc);
   const top = deepQuery(doc, '.org-top-card') ?? deepQuery(doc, 'section.top-card-layout') ?? doc;
-  const name = firstText(top, ['h1.org-top-card-summary__title', 'h1 .org-top-card-summary__title', 'h1']) || (ld?.name ?? '') || titlePrefix(doc);
+  const name =
+    firstText(top, ['h1.org-top-card-summary__title', 'h1 .org-top-card-summary__title', 'h1']) || (ld?.name ?? '') || titlePrefix(doc);
   if (!name || /^linkedin$/i.test(name)) return null;
-  const site = firstWebsite(top, ['a[data-control-name="top_card_visit_website"]', 'a.org-top-card-primary-actions__action[href]', 'a[data-tracking-control-name="about_website"]'], LINKEDIN)
-    ?? aboutWebsite(doc)
-    ?? (ld?.sameAs ? websiteOf(ld.sameAs) : null);
-  return { kind: 'company', source: 'linkedin', crmId: slug, name, website: site?.website ?? null, domain: site?.domain ?? null, url: url.href };
+  const site =
+    firstWebsite(
+      top,
+      [
+        'a[data-control-name="top_card_visit_website"]',
+        'a.org-top-card-primary-actions__action[href]',
+        'a[data-tracking-control-name="about_website"]',
+      ],
+      LINKEDIN,
+    ) ??
+    aboutWebsite(doc) ??
+    (ld?.sameAs ? websiteOf(ld.sameAs) : null);
+  return {
+    kind: 'company',
+    source: 'linkedin',
+    crmId: slug,
+    name,
+    website: site?.website ?? null,
+    domain: site?.domain ?? null,
+    url: url.href,
+  };
 }

@@ -14,14 +14,17 @@ export function salesforceRecordRef(url: URL): { object: 'Account' | 'Contact'; 
   const m = RECORD_PATH.exec(url.pathname);
   if (!m) return null;
   const id = m[2];
-  const object = (m[1] as 'Account' | 'Contact' | undefined) ?? (id.startsWith('001') ? 'Account' : id.startsWith('003') ? 'Contact' : null);
+  const object =
+    (m[1] as 'Account' | 'Contact' | undefined) ?? (id.startsWith('001') ? 'Account' : id.startsWith('003') ? 'Contact' : null);
   return object ? { object, id } : null;
 }
 
 function fieldRoot(scope: Document | Element, object: string, field: string, label: string): Element | null {
-  return deepQuery(scope, `[data-target-selection-name="sfdc:RecordField.${object}.${field}"]`)
-    ?? deepQuery(scope, `records-record-layout-item[field-label="${label}"]`)
-    ?? highlightsItem(scope, label);
+  return (
+    deepQuery(scope, `[data-target-selection-name="sfdc:RecordField.${object}.${field}"]`) ??
+    deepQuery(scope, `records-record-layout-item[field-label="${label}"]`) ??
+    highlightsItem(scope, label)
+  );
 }
 
 /** A highlights-panel item ('Website', 'Phone'…) by its label. */
@@ -37,19 +40,28 @@ export function extractSalesforce(doc: Document, url: URL): PageRecord | null {
   const ref = salesforceRecordRef(url);
   if (!ref) return null;
   const scope: Document | Element = deepQuery(doc, '.oneContent.active') ?? doc;
-  const name = firstText(scope, [
-    'records-highlights2 [slot="primaryField"]',
-    'h1 [slot="primaryField"]',
-    '.slds-page-header__title [slot="primaryField"]',
-    'h1 .slds-page-header__title',
-    '.slds-page-header__title',
-  ]) || titlePrefix(doc);
+  const name =
+    firstText(scope, [
+      'records-highlights2 [slot="primaryField"]',
+      'h1 [slot="primaryField"]',
+      '.slds-page-header__title [slot="primaryField"]',
+      'h1 .slds-page-header__title',
+      '.slds-page-header__title',
+    ]) || titlePrefix(doc);
   if (!name || /^(salesforce|lightning experience)$/i.test(name)) return null;
 
   if (ref.object === 'Account') {
     const root = fieldRoot(scope, 'Account', 'Website', 'Website');
     const site = root ? firstWebsite(root, ['a[href]', 'lightning-formatted-url', '.slds-form-element__static'], SF_HOSTS) : null;
-    return { kind: 'company', source: 'salesforce', crmId: ref.id, name, website: site?.website ?? null, domain: site?.domain ?? null, url: url.href };
+    return {
+      kind: 'company',
+      source: 'salesforce',
+      crmId: ref.id,
+      name,
+      website: site?.website ?? null,
+      domain: site?.domain ?? null,
+      url: url.href,
+    };
   }
 
   const emailRoot = fieldRoot(scope, 'Contact', 'Email', 'Email');

@@ -35,7 +35,10 @@ export const extensionStore: Store = {
 
 /** The side panel's host. When the panel page runs in a tab of its own (opened directly), that tab is never the one followed. */
 export function extensionPanelHost(): PanelHost {
-  const ownTab = browser.tabs.getCurrent().then((t) => t?.id ?? null).catch(() => null);
+  const ownTab = browser.tabs
+    .getCurrent()
+    .then((t) => t?.id ?? null)
+    .catch(() => null);
   return {
     store: extensionStore,
     openOptions: () => void browser.runtime.openOptionsPage(),
@@ -46,10 +49,15 @@ export function extensionPanelHost(): PanelHost {
     },
     onActiveTabChange(listener) {
       const activated = (info: { tabId: number }) => {
-        void ownTab.then((own) => { if (info.tabId !== own) listener(info.tabId); });
+        void ownTab.then((own) => {
+          if (info.tabId !== own) listener(info.tabId);
+        });
       };
       const updated = (tabId: number, change: { status?: string }, tab: { active?: boolean }) => {
-        if (tab.active && change.status === 'complete') void ownTab.then((own) => { if (tabId !== own) listener(tabId); });
+        if (tab.active && change.status === 'complete')
+          void ownTab.then((own) => {
+            if (tabId !== own) listener(tabId);
+          });
       };
       browser.tabs.onActivated.addListener(activated);
       browser.tabs.onUpdated.addListener(updated);
@@ -97,6 +105,8 @@ export function contentScriptHost() {
 
 /** Background: the toolbar button opens the side panel. */
 export async function openPanelFromToolbar(): Promise<void> {
-  const chromeApi = (globalThis as unknown as { chrome?: { sidePanel?: { setPanelBehavior(o: { openPanelOnActionClick: boolean }): Promise<void> } } }).chrome;
+  const chromeApi = (
+    globalThis as unknown as { chrome?: { sidePanel?: { setPanelBehavior(o: { openPanelOnActionClick: boolean }): Promise<void> } } }
+  ).chrome;
   await chromeApi?.sidePanel?.setPanelBehavior({ openPanelOnActionClick: true });
 }

@@ -19,16 +19,39 @@ export class MemoryHost implements PanelHost {
 
   store = {
     getSettings: async () => this.settings,
-    setSettings: async (s: StoredSettings) => { this.settings = s; this.changed(); },
+    setSettings: async (s: StoredSettings) => {
+      this.settings = s;
+      this.changed();
+    },
     getSession: async () => this.session,
-    setSession: async (s: StoredSession | null) => { this.session = s; this.changed(); },
-    onChange: (l: () => void) => { this.storeListeners.add(l); return () => { this.storeListeners.delete(l); }; },
+    setSession: async (s: StoredSession | null) => {
+      this.session = s;
+      this.changed();
+    },
+    onChange: (l: () => void) => {
+      this.storeListeners.add(l);
+      return () => {
+        this.storeListeners.delete(l);
+      };
+    },
   };
 
-  openOptions = () => { this.optionsOpened++; };
+  openOptions = () => {
+    this.optionsOpened++;
+  };
   activeTabId = async () => this.active;
-  onActiveTabChange = (l: (tabId: number) => void) => { this.tabListeners.add(l); return () => { this.tabListeners.delete(l); }; };
-  onRecord = (l: (tabId: number, record: PageRecord | null) => void) => { this.recordListeners.add(l); return () => { this.recordListeners.delete(l); }; };
+  onActiveTabChange = (l: (tabId: number) => void) => {
+    this.tabListeners.add(l);
+    return () => {
+      this.tabListeners.delete(l);
+    };
+  };
+  onRecord = (l: (tabId: number, record: PageRecord | null) => void) => {
+    this.recordListeners.add(l);
+    return () => {
+      this.recordListeners.delete(l);
+    };
+  };
   requestRecord = async (tabId: number) => {
     const delay = this.delays.get(tabId) ?? 0;
     if (delay) await new Promise((r) => setTimeout(r, delay));

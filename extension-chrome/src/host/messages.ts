@@ -1,8 +1,13 @@
 // Messages between the content scripts and the side panel.
 import type { PageRecord } from '../extract/types';
 
-export interface RecordMessage { type: 'dealscout/record'; record: PageRecord | null }
-export interface GetRecordMessage { type: 'dealscout/get-record' }
+export interface RecordMessage {
+  type: 'dealscout/record';
+  record: PageRecord | null;
+}
+export interface GetRecordMessage {
+  type: 'dealscout/get-record';
+}
 
 export function isRecordMessage(m: unknown): m is RecordMessage {
   return !!m && typeof m === 'object' && (m as { type?: unknown }).type === 'dealscout/record';

@@ -2,7 +2,18 @@
 // belongs to one server).
 import { useEffect, useState, type FormEvent } from 'react';
 import {
-  Button, Card, Field, FluentProvider, Input, MessageBar, MessageBarBody, Text, Title2, makeStyles, tokens, webLightTheme,
+  Button,
+  Card,
+  Field,
+  FluentProvider,
+  Input,
+  MessageBar,
+  MessageBarBody,
+  Text,
+  Title2,
+  makeStyles,
+  tokens,
+  webLightTheme,
 } from '@fluentui/react-components';
 import type { Store } from '../host/types';
 import { DEFAULT_SERVER_URL, SERVER_URL_MESSAGES, parseServerUrl } from '../panel/server-url';
@@ -41,13 +52,26 @@ export function OptionsPage({ store }: { store: Store }) {
       <div className={styles.root}>
         <Card className={styles.card}>
           <Title2 as="h1">Dealscout</Title2>
-          <Text className={styles.muted}>The side panel signs in to this Dealscout server. Its CORS settings must admit this extension.</Text>
-          {saved && <MessageBar intent="success" data-testid="options-saved"><MessageBarBody>{saved}</MessageBarBody></MessageBar>}
+          <Text className={styles.muted}>
+            The side panel signs in to this Dealscout server. Its CORS settings must admit this extension.
+          </Text>
+          {saved && (
+            <MessageBar intent="success" data-testid="options-saved">
+              <MessageBarBody>{saved}</MessageBarBody>
+            </MessageBar>
+          )}
           <form className={styles.form} onSubmit={(e) => void submit(e)} noValidate>
-            <Field label="Server address" validationMessage={error} validationState={error ? 'error' : 'none'} hint="For example https://dealscout.example.com">
+            <Field
+              label="Server address"
+              validationMessage={error}
+              validationState={error ? 'error' : 'none'}
+              hint="For example https://dealscout.example.com"
+            >
               <Input value={value} onChange={(_, d) => setValue(d.value)} data-testid="options-server-url" />
             </Field>
-            <Button type="submit" appearance="primary" data-testid="options-save">Save</Button>
+            <Button type="submit" appearance="primary" data-testid="options-save">
+              Save
+            </Button>
           </form>
         </Card>
       </div>

@@ -4,13 +4,33 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import {
-  Avatar, Button, FluentProvider, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Spinner, Text, makeStyles, tokens, webLightTheme,
+  Avatar,
+  Button,
+  FluentProvider,
+  Menu,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  Spinner,
+  Text,
+  makeStyles,
+  tokens,
+  webLightTheme,
 } from '@fluentui/react-components';
 import { SignOutRegular, SettingsRegular } from '@fluentui/react-icons';
 import { ApiError, createApi, realtimeUrl, type Api } from '@dealscout/shared/client';
 import type { TokenResponse } from '@dealscout/shared/contracts';
 import {
-  ActiveRuns, ApiProvider, AppToaster, DrawerProvider, MiniDrawer, MiniDrawerProvider, PluginModeProvider, RealtimeProvider, useDrawer,
+  ActiveRuns,
+  ApiProvider,
+  AppToaster,
+  DrawerProvider,
+  MiniDrawer,
+  MiniDrawerProvider,
+  PluginModeProvider,
+  RealtimeProvider,
+  useDrawer,
 } from '@dealscout/shared/ui';
 import type { PanelHost, StoredSession } from '../host/types';
 import { DEFAULT_SERVER_URL } from './server-url';
@@ -23,8 +43,12 @@ export const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', height: '100vh', backgroundColor: tokens.colorNeutralBackground1 },
   header: {
-    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
-    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, backgroundColor: tokens.colorNeutralBackground2,
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    backgroundColor: tokens.colorNeutralBackground2,
   },
   brand: { fontWeight: tokens.fontWeightSemibold, flexGrow: 1 },
   body: { flexGrow: 1, minHeight: 0, display: 'flex', flexDirection: 'column', overflowY: 'auto' },
@@ -61,25 +85,37 @@ export function PanelApp({ host, queryClient: given }: { host: PanelHost; queryC
 
   const serverUrl = loaded?.serverUrl ?? DEFAULT_SERVER_URL;
   const token = loaded?.session?.token ?? null;
-  const signOutLocally = useCallback(async (why: string | null) => {
-    setNotice(why);
-    queryClient.clear();
-    await host.store.setSession(null);
-  }, [host, queryClient]);
+  const signOutLocally = useCallback(
+    async (why: string | null) => {
+      setNotice(why);
+      queryClient.clear();
+      await host.store.setSession(null);
+    },
+    [host, queryClient],
+  );
 
-  const api: Api = useMemo(() => createApi({
-    baseUrl: serverUrl,
-    getToken: () => token,
-    // A revoked or expired token: back to sign-in, saying why.
-    onUnauthorized: () => { if (token) void signOutLocally(SESSION_ENDED); },
-  }), [serverUrl, token, signOutLocally]);
+  const api: Api = useMemo(
+    () =>
+      createApi({
+        baseUrl: serverUrl,
+        getToken: () => token,
+        // A revoked or expired token: back to sign-in, saying why.
+        onUnauthorized: () => {
+          if (token) void signOutLocally(SESSION_ENDED);
+        },
+      }),
+    [serverUrl, token, signOutLocally],
+  );
 
   const signedIn = async (res: TokenResponse) => {
     setNotice(null);
     queryClient.clear();
     const u = res.user;
     await host.store.setSession({
-      serverUrl, token: res.token, tokenId: res.tokenId, expiresAt: res.expiresAt,
+      serverUrl,
+      token: res.token,
+      tokenId: res.tokenId,
+      expiresAt: res.expiresAt,
       user: { id: u.id, organizationId: u.organizationId, email: u.email, firstName: u.firstName, lastName: u.lastName },
     });
   };
@@ -100,13 +136,23 @@ export function PanelApp({ host, queryClient: given }: { host: PanelHost; queryC
                 {session ? (
                   <Menu>
                     <MenuTrigger disableButtonEnhancement>
-                      <Button appearance="subtle" size="small" icon={<Avatar size={20} name={`${session.user.firstName} ${session.user.lastName}`} />} data-testid="panel-user" aria-label={`Signed in as ${session.user.email}`} />
+                      <Button
+                        appearance="subtle"
+                        size="small"
+                        icon={<Avatar size={20} name={`${session.user.firstName} ${session.user.lastName}`} />}
+                        data-testid="panel-user"
+                        aria-label={`Signed in as ${session.user.email}`}
+                      />
                     </MenuTrigger>
                     <MenuPopover>
                       <MenuList>
                         <MenuItem disabled>{session.user.email}</MenuItem>
-                        <MenuItem icon={<SettingsRegular />} onClick={host.openOptions}>Server address</MenuItem>
-                        <MenuItem icon={<SignOutRegular />} onClick={() => void signOut()} data-testid="panel-sign-out">Sign out</MenuItem>
+                        <MenuItem icon={<SettingsRegular />} onClick={host.openOptions}>
+                          Server address
+                        </MenuItem>
+                        <MenuItem icon={<SignOutRegular />} onClick={() => void signOut()} data-testid="panel-sign-out">
+                          Sign out
+                        </MenuItem>
                       </MenuList>
                     </MenuPopover>
                   </Menu>
@@ -114,7 +160,9 @@ export function PanelApp({ host, queryClient: given }: { host: PanelHost; queryC
               </header>
               <div className={styles.body}>
                 {!loaded ? (
-                  <div className={styles.center}><Spinner aria-label="Loading" size="small" /></div>
+                  <div className={styles.center}>
+                    <Spinner aria-label="Loading" size="small" />
+                  </div>
                 ) : session ? (
                   <SignedIn host={host} session={session} />
                 ) : (
@@ -134,7 +182,13 @@ export function PanelApp({ host, queryClient: given }: { host: PanelHost; queryC
 /** The mini drawer: Run Play runs on the record the drawer shows. */
 function PanelMiniDrawer({ session }: { session: StoredSession }) {
   const drawer = useDrawer();
-  return <MiniDrawer defaultOwnerId={session.user.id} runPlayTarget={drawer.target} onNewPlay={() => window.open(`${session.serverUrl}/playbooks/new`, '_blank', 'noopener')} />;
+  return (
+    <MiniDrawer
+      defaultOwnerId={session.user.id}
+      runPlayTarget={drawer.target}
+      onNewPlay={() => window.open(`${session.serverUrl}/playbooks/new`, '_blank', 'noopener')}
+    />
+  );
 }
 
 function SignedIn({ host, session }: { host: PanelHost; session: StoredSession }) {

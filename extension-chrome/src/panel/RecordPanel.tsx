@@ -5,13 +5,20 @@
 // scores and key enrichments. Cells update live through the realtime provider mounted by PanelApp.
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Button, Card, Spinner, Text, makeStyles, tokens,
-} from '@fluentui/react-components';
+import { Button, Card, Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { AddRegular, BuildingRegular, PersonRegular } from '@fluentui/react-icons';
 import type { LookupMatch } from '@dealscout/shared/contracts';
 import {
-  AddToListButton, CompanyDialog, CompanyListsSection, ContactDialog, EnrichPopover, RecordDrawer, queryKeys, useApi, useDrawer, type EnrichRow,
+  AddToListButton,
+  CompanyDialog,
+  CompanyListsSection,
+  ContactDialog,
+  EnrichPopover,
+  RecordDrawer,
+  queryKeys,
+  useApi,
+  useDrawer,
+  type EnrichRow,
 } from '@dealscout/shared/ui';
 import { SOURCE_LABELS, type PageRecord } from '../extract/types';
 import { RECORD_SHOWN_MARK, type PageState } from './usePageRecord';
@@ -28,13 +35,30 @@ export const lookupKey = (r: PageRecord) => ['page-lookup', r.kind, r.source, r.
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 },
   toolbar: {
-    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalM}`,
-    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, flexWrap: 'wrap',
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalM}`,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    flexWrap: 'wrap',
   },
   source: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200, marginLeft: 'auto' },
   drawer: { flexGrow: 1, minHeight: 0 },
-  lists: { maxHeight: '40%', overflowY: 'auto', flexShrink: 0, borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
-  center: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: tokens.spacingVerticalM, padding: '32px 20px', textAlign: 'center', color: tokens.colorNeutralForeground3 },
+  lists: {
+    maxHeight: '40%',
+    overflowY: 'auto',
+    flexShrink: 0,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  center: {
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    gap: tokens.spacingVerticalM,
+    padding: '32px 20px',
+    textAlign: 'center',
+    color: tokens.colorNeutralForeground3,
+  },
   card: { margin: tokens.spacingHorizontalL, padding: '20px', display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   cardTitle: { fontSize: tokens.fontSizeBase400, fontWeight: tokens.fontWeightSemibold },
   icon: { fontSize: '32px', color: tokens.colorNeutralForeground4 },
@@ -51,9 +75,11 @@ export function RecordPanel({ page, userId }: { page: PageState; userId: string 
     enabled: !!record,
     queryFn: async () => {
       const r = record!;
-      const res = await api.entity.lookup(r.kind === 'company'
-        ? { entityType: 'company', source: r.source, crmId: r.crmId, website: r.domain ?? r.website }
-        : { entityType: 'contact', source: r.source, crmId: r.crmId, email: r.email });
+      const res = await api.entity.lookup(
+        r.kind === 'company'
+          ? { entityType: 'company', source: r.source, crmId: r.crmId, website: r.domain ?? r.website }
+          : { entityType: 'contact', source: r.source, crmId: r.crmId, email: r.email },
+      );
       // The details come with the answer: the drawer reads them from its own cache entry at once.
       if (res.company) qc.setQueryData(queryKeys.company(res.company.id), { success: true, company: res.company });
       if (res.contact) qc.setQueryData(queryKeys.contact(res.contact.id), { success: true, contact: res.contact });
@@ -61,14 +87,19 @@ export function RecordPanel({ page, userId }: { page: PageState; userId: string 
     },
     staleTime: 30_000,
   });
-  const match = record ? lookup.data ?? null : null;
+  const match = record ? (lookup.data ?? null) : null;
   const { open, close } = drawer;
   useEffect(() => {
     if (match) open({ entityType: match.entityType, id: match.id });
     else close();
   }, [match?.entityType, match?.id, open, close]);
 
-  if (page.loading && !record) return <div className={styles.center}><Spinner size="small" label="Reading the page..." /></div>;
+  if (page.loading && !record)
+    return (
+      <div className={styles.center}>
+        <Spinner size="small" label="Reading the page..." />
+      </div>
+    );
   if (!record) {
     return (
       <div className={styles.center} data-testid="panel-no-record">
@@ -77,7 +108,12 @@ export function RecordPanel({ page, userId }: { page: PageState; userId: string 
       </div>
     );
   }
-  if (lookup.isPending) return <div className={styles.center}><Spinner size="small" label={`Looking up ${record.name}...`} /></div>;
+  if (lookup.isPending)
+    return (
+      <div className={styles.center}>
+        <Spinner size="small" label={`Looking up ${record.name}...`} />
+      </div>
+    );
   if (lookup.isError) {
     return (
       <div className={styles.center} role="alert" data-testid="panel-lookup-error">
@@ -100,8 +136,16 @@ function RecordToolbar({ match, record }: { match: LookupMatch; record: PageReco
   const styles = useStyles();
   const api = useApi();
   // The same cache entries as the drawer's, so both show one reading of the record.
-  const company = useQuery({ queryKey: queryKeys.company(match.id), queryFn: () => api.companies.details(match.id), enabled: match.entityType === 'company' });
-  const contact = useQuery({ queryKey: queryKeys.contact(match.id), queryFn: () => api.contacts.details(match.id), enabled: match.entityType === 'contact' });
+  const company = useQuery({
+    queryKey: queryKeys.company(match.id),
+    queryFn: () => api.companies.details(match.id),
+    enabled: match.entityType === 'company',
+  });
+  const contact = useQuery({
+    queryKey: queryKeys.contact(match.id),
+    queryFn: () => api.contacts.details(match.id),
+    enabled: match.entityType === 'contact',
+  });
   const fields: EnrichRow['fields'] = (match.entityType === 'company' ? company.data?.company.fields : contact.data?.contact.fields) ?? {};
   const rows: EnrichRow[] = [{ id: match.id, fields }];
   const shown = match.entityType === 'company' ? !!company.data : !!contact.data;
@@ -111,8 +155,16 @@ function RecordToolbar({ match, record }: { match: LookupMatch; record: PageReco
   return (
     <div className={styles.toolbar} data-testid="panel-toolbar">
       <EnrichPopover entityType={match.entityType} targets={{ kind: 'ids', ids: [match.id] }} rows={rows} />
-      {match.entityType === 'company' && <AddToListButton name={company.data?.company.name ?? record.name} website={company.data?.company.website ?? ''} disabled={!company.data} />}
-      <Text className={styles.source} data-testid="panel-source">{SOURCE_LABELS[record.source]}</Text>
+      {match.entityType === 'company' && (
+        <AddToListButton
+          name={company.data?.company.name ?? record.name}
+          website={company.data?.company.website ?? ''}
+          disabled={!company.data}
+        />
+      )}
+      <Text className={styles.source} data-testid="panel-source">
+        {SOURCE_LABELS[record.source]}
+      </Text>
     </div>
   );
 }
@@ -124,7 +176,11 @@ function CompanyListsOf({ id }: { id: string }) {
   const company = useQuery({ queryKey: queryKeys.company(id), queryFn: () => api.companies.details(id) });
   const website = company.data?.company.website;
   if (!website) return null;
-  return <div className={styles.lists}><CompanyListsSection website={website} /></div>;
+  return (
+    <div className={styles.lists}>
+      <CompanyListsSection website={website} />
+    </div>
+  );
 }
 
 function UnknownRecord({ record, userId }: { record: PageRecord; userId: string }) {
@@ -135,11 +191,19 @@ function UnknownRecord({ record, userId }: { record: PageRecord; userId: string 
   const created = () => void qc.invalidateQueries({ queryKey: lookupKey(record) });
   return (
     <Card className={styles.card} data-testid="panel-unknown">
-      {record.kind === 'company' ? <BuildingRegular className={styles.icon} aria-hidden /> : <PersonRegular className={styles.icon} aria-hidden />}
-      <Text className={styles.cardTitle} data-testid="panel-unknown-name">{record.name}</Text>
-      {record.kind === 'company'
-        ? <Text data-testid="panel-unknown-detail">{record.website ?? 'No website on the page'}</Text>
-        : <Text data-testid="panel-unknown-detail">{record.email ?? 'No email on the page'}</Text>}
+      {record.kind === 'company' ? (
+        <BuildingRegular className={styles.icon} aria-hidden />
+      ) : (
+        <PersonRegular className={styles.icon} aria-hidden />
+      )}
+      <Text className={styles.cardTitle} data-testid="panel-unknown-name">
+        {record.name}
+      </Text>
+      {record.kind === 'company' ? (
+        <Text data-testid="panel-unknown-detail">{record.website ?? 'No website on the page'}</Text>
+      ) : (
+        <Text data-testid="panel-unknown-detail">{record.email ?? 'No email on the page'}</Text>
+      )}
       <Text>{record.kind === 'company' ? PANEL_TEXTS.unknownCompany : PANEL_TEXTS.unknownContact}</Text>
       <Button appearance="primary" icon={<AddRegular />} onClick={() => setCreating(true)} data-testid="panel-create">
         {record.kind === 'company' ? 'Create company' : 'Create contact'}
@@ -151,9 +215,21 @@ function UnknownRecord({ record, userId }: { record: PageRecord; userId: string 
         </>
       )}
       {record.kind === 'company' ? (
-        <CompanyDialog open={creating} onOpenChange={setCreating} defaultOwnerId={userId} initial={{ name: record.name, website: record.website ?? record.domain ?? '' }} onSaved={created} />
+        <CompanyDialog
+          open={creating}
+          onOpenChange={setCreating}
+          defaultOwnerId={userId}
+          initial={{ name: record.name, website: record.website ?? record.domain ?? '' }}
+          onSaved={created}
+        />
       ) : (
-        <ContactDialog open={creating} onOpenChange={setCreating} defaultOwnerId={userId} initial={{ firstName: record.firstName, lastName: record.lastName, email: record.email ?? '' }} onSaved={created} />
+        <ContactDialog
+          open={creating}
+          onOpenChange={setCreating}
+          defaultOwnerId={userId}
+          initial={{ firstName: record.firstName, lastName: record.lastName, email: record.email ?? '' }}
+          onSaved={created}
+        />
       )}
     </Card>
   );

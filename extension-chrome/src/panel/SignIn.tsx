@@ -4,7 +4,19 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import {
-  Button, Card, Field, Input, Link, MessageBar, MessageBarBody, MessageBarTitle, Spinner, Text, Title2, makeStyles, tokens,
+  Button,
+  Card,
+  Field,
+  Input,
+  Link,
+  MessageBar,
+  MessageBarBody,
+  MessageBarTitle,
+  Spinner,
+  Text,
+  Title2,
+  makeStyles,
+  tokens,
 } from '@fluentui/react-components';
 import { LOGIN_MESSAGES, isValidEmail, isValidLoginPassword } from '@dealscout/shared/domain';
 import { ResetRequestForm, serverMessage, useApi } from '@dealscout/shared/ui';
@@ -40,20 +52,31 @@ export function SignIn(props: { serverUrl: string; notice?: string | null; onSig
     login.mutate({ email: email.trim(), password });
   };
   // A server that cannot be reached has no message of its own.
-  const failure = login.isError ? serverMessage(login.error) ?? `Cannot reach ${props.serverUrl}. Check the server address.` : null;
+  const failure = login.isError ? (serverMessage(login.error) ?? `Cannot reach ${props.serverUrl}. Check the server address.`) : null;
 
   return (
     <div className={styles.root}>
       <Card className={styles.card}>
         <div>
-          <Title2 as="h1" block>Sign in</Title2>
+          <Title2 as="h1" block>
+            Sign in
+          </Title2>
           <Text as="p" block className={styles.muted}>
-            to Dealscout at <Text weight="semibold" data-testid="signin-server">{props.serverUrl}</Text>{' '}
-            (<Link as="button" onClick={props.onChangeServer} data-testid="signin-change-server">change</Link>)
+            to Dealscout at{' '}
+            <Text weight="semibold" data-testid="signin-server">
+              {props.serverUrl}
+            </Text>{' '}
+            (
+            <Link as="button" onClick={props.onChangeServer} data-testid="signin-change-server">
+              change
+            </Link>
+            )
           </Text>
         </div>
         {props.notice && !login.isError && (
-          <MessageBar intent="warning" data-testid="signin-notice"><MessageBarBody>{props.notice}</MessageBarBody></MessageBar>
+          <MessageBar intent="warning" data-testid="signin-notice">
+            <MessageBarBody>{props.notice}</MessageBarBody>
+          </MessageBar>
         )}
         {failure && (
           <MessageBar intent="error" layout="multiline" data-testid="login-error">
@@ -65,12 +88,32 @@ export function SignIn(props: { serverUrl: string; notice?: string | null; onSig
         )}
         <form className={styles.form} onSubmit={submit} noValidate aria-label="Sign in">
           <Field label="Email" validationMessage={errors.email} validationState={errors.email ? 'error' : 'none'}>
-            <Input type="email" name="email" autoComplete="username" value={email} onChange={(_, d) => setEmail(d.value)} data-testid="login-email" />
+            <Input
+              type="email"
+              name="email"
+              autoComplete="username"
+              value={email}
+              onChange={(_, d) => setEmail(d.value)}
+              data-testid="login-email"
+            />
           </Field>
           <Field label="Password" validationMessage={errors.password} validationState={errors.password ? 'error' : 'none'}>
-            <Input type="password" name="password" autoComplete="current-password" value={password} onChange={(_, d) => setPassword(d.value)} data-testid="login-password" />
+            <Input
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(_, d) => setPassword(d.value)}
+              data-testid="login-password"
+            />
           </Field>
-          <Button type="submit" appearance="primary" disabled={login.isPending} icon={login.isPending ? <Spinner aria-hidden size="tiny" /> : undefined} data-testid="login-submit">
+          <Button
+            type="submit"
+            appearance="primary"
+            disabled={login.isPending}
+            icon={login.isPending ? <Spinner aria-hidden size="tiny" /> : undefined}
+            data-testid="login-submit"
+          >
             Sign in
           </Button>
         </form>

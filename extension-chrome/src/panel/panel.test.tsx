@@ -17,9 +17,35 @@ import { PanelApp, SESSION_ENDED } from './PanelApp';
 afterEach(cleanup);
 configure({ asyncUtilTimeout: 5000 });
 
-const acme: PageRecord = { kind: 'company', source: 'salesforce', crmId: '0015g00000XyZaBAAV', name: 'Acme Robotics', website: 'http://www.acme-robotics.com', domain: 'acme-robotics.com', url: 'https://x.lightning.force.com/lightning/r/Account/0015g00000XyZaBAAV/view' };
-const globex: PageRecord = { kind: 'company', source: 'affinity', crmId: '98765', name: 'Globex', website: 'https://globex.io', domain: 'globex.io', url: 'https://t.affinity.co/companies/98765' };
-const jane: PageRecord = { kind: 'person', source: 'salesforce', crmId: '0035g00000QwErTAAV', name: 'Jane van Dyke', firstName: 'Jane', lastName: 'van Dyke', email: 'jane@acme-robotics.com', company: null, url: 'https://x.lightning.force.com/lightning/r/Contact/0035g00000QwErTAAV/view' };
+const acme: PageRecord = {
+  kind: 'company',
+  source: 'salesforce',
+  crmId: '0015g00000XyZaBAAV',
+  name: 'Acme Robotics',
+  website: 'http://www.acme-robotics.com',
+  domain: 'acme-robotics.com',
+  url: 'https://x.lightning.force.com/lightning/r/Account/0015g00000XyZaBAAV/view',
+};
+const globex: PageRecord = {
+  kind: 'company',
+  source: 'affinity',
+  crmId: '98765',
+  name: 'Globex',
+  website: 'https://globex.io',
+  domain: 'globex.io',
+  url: 'https://t.affinity.co/companies/98765',
+};
+const jane: PageRecord = {
+  kind: 'person',
+  source: 'salesforce',
+  crmId: '0035g00000QwErTAAV',
+  name: 'Jane van Dyke',
+  firstName: 'Jane',
+  lastName: 'van Dyke',
+  email: 'jane@acme-robotics.com',
+  company: null,
+  url: 'https://x.lightning.force.com/lightning/r/Contact/0035g00000QwErTAAV/view',
+};
 
 describe('usePageRecord: the panel follows the active tab', { timeout: 20_000 }, () => {
   it('asks the active tab, follows activation and the tab’s own messages, ignores other tabs and late answers', async () => {
@@ -58,7 +84,13 @@ describe('RecordPanel', { timeout: 20_000 }, () => {
   const page = (record: PageRecord | null) => ({ loading: false, tabId: 1, record });
 
   it('without a record it says which pages it reads', () => {
-    renderWithApi(<DrawerProvider><RecordPanel page={page(null)} userId="u1" /></DrawerProvider>, fakeApi({}), { pluginMode: true });
+    renderWithApi(
+      <DrawerProvider>
+        <RecordPanel page={page(null)} userId="u1" />
+      </DrawerProvider>,
+      fakeApi({}),
+      { pluginMode: true },
+    );
     expect(screen.getByTestId('panel-no-record').textContent).toContain(PANEL_TEXTS.noRecord);
   });
 
@@ -66,12 +98,19 @@ describe('RecordPanel', { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     const lookup = vi.fn(async (_b: LookupBody) => ({ success: true as const, match: null }));
     renderWithApi(
-      <DrawerProvider><RecordPanel page={page(acme)} userId="u1" /></DrawerProvider>,
+      <DrawerProvider>
+        <RecordPanel page={page(acme)} userId="u1" />
+      </DrawerProvider>,
       fakeApi({ entity: { lookup }, companies: { owners: vi.fn(async () => ({ success: true as const, owners: [] })) } }),
       { pluginMode: true },
     );
     await screen.findByTestId('panel-unknown');
-    expect(lookup).toHaveBeenCalledWith({ entityType: 'company', source: 'salesforce', crmId: '0015g00000XyZaBAAV', website: 'acme-robotics.com' });
+    expect(lookup).toHaveBeenCalledWith({
+      entityType: 'company',
+      source: 'salesforce',
+      crmId: '0015g00000XyZaBAAV',
+      website: 'acme-robotics.com',
+    });
     expect(screen.getByTestId('panel-unknown-name').textContent).toBe('Acme Robotics');
     expect(screen.getByText(PANEL_TEXTS.unknownCompany)).toBeTruthy();
     await user.click(screen.getByTestId('panel-create'));
@@ -87,12 +126,19 @@ describe('RecordPanel', { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     const lookup = vi.fn(async (_b: LookupBody) => ({ success: true as const, match: null }));
     renderWithApi(
-      <DrawerProvider><RecordPanel page={page(jane)} userId="u1" /></DrawerProvider>,
+      <DrawerProvider>
+        <RecordPanel page={page(jane)} userId="u1" />
+      </DrawerProvider>,
       fakeApi({ entity: { lookup }, companies: { owners: vi.fn(async () => ({ success: true as const, owners: [] })) } }),
       { pluginMode: true },
     );
     await screen.findByTestId('panel-unknown');
-    expect(lookup).toHaveBeenCalledWith({ entityType: 'contact', source: 'salesforce', crmId: '0035g00000QwErTAAV', email: 'jane@acme-robotics.com' });
+    expect(lookup).toHaveBeenCalledWith({
+      entityType: 'contact',
+      source: 'salesforce',
+      crmId: '0035g00000QwErTAAV',
+      email: 'jane@acme-robotics.com',
+    });
     await user.click(screen.getByTestId('panel-create'));
     const dialog = await screen.findByTestId('contact-dialog', {}, { timeout: 10_000 });
     const inputs = [...dialog.querySelectorAll('input')].map((i) => i.value);
@@ -102,7 +148,13 @@ describe('RecordPanel', { timeout: 20_000 }, () => {
   it('a failed lookup says so and retries', async () => {
     const user = userEvent.setup();
     const lookup = vi.fn().mockRejectedValueOnce(new Error('network')).mockResolvedValue({ success: true, match: null });
-    renderWithApi(<DrawerProvider><RecordPanel page={page(acme)} userId="u1" /></DrawerProvider>, fakeApi({ entity: { lookup } }), { pluginMode: true });
+    renderWithApi(
+      <DrawerProvider>
+        <RecordPanel page={page(acme)} userId="u1" />
+      </DrawerProvider>,
+      fakeApi({ entity: { lookup } }),
+      { pluginMode: true },
+    );
     await screen.findByTestId('panel-lookup-error');
     await user.click(screen.getByText('Try again'));
     await screen.findByTestId('panel-unknown');
@@ -110,8 +162,20 @@ describe('RecordPanel', { timeout: 20_000 }, () => {
 });
 
 describe('PanelApp: sign-in with a bearer token kept in extension storage', { timeout: 20_000 }, () => {
-  const user = { id: 'u1', organizationId: 'o1', email: 'ann@acme.example', firstName: 'Ann', lastName: 'Lee', role: 'Admin', isAdmin: true, status: 'active', settings: {}, calendar: {} };
-  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const user = {
+    id: 'u1',
+    organizationId: 'o1',
+    email: 'ann@acme.example',
+    firstName: 'Ann',
+    lastName: 'Lee',
+    role: 'Admin',
+    isAdmin: true,
+    status: 'active',
+    settings: {},
+    calendar: {},
+  };
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
   it('signs in against the configured server, stores the token, sends it, and a 401 signs the panel out saying why', async () => {
     const u = userEvent.setup();
@@ -121,13 +185,21 @@ describe('PanelApp: sign-in with a bearer token kept in extension storage', { ti
       const url = String(input);
       const headers = new Headers(init?.headers);
       calls.push({ url, auth: headers.get('authorization'), body: init?.body ? JSON.parse(String(init.body)) : null });
-      if (url.endsWith('/api/v1/auth/token')) return json(200, { success: true, token: 'tok-1', tokenId: 't1', expiresAt: '2027-01-01T00:00:00.000Z', user });
-      if (url.endsWith('/api/v1/entity/lookup')) return tokenValid ? json(200, { success: true, match: null }) : json(401, { success: false, message: 'Unauthorized' });
+      if (url.endsWith('/api/v1/auth/token'))
+        return json(200, { success: true, token: 'tok-1', tokenId: 't1', expiresAt: '2027-01-01T00:00:00.000Z', user });
+      if (url.endsWith('/api/v1/entity/lookup'))
+        return tokenValid ? json(200, { success: true, match: null }) : json(401, { success: false, message: 'Unauthorized' });
       return json(404, { success: false, message: 'Not found' });
     });
     vi.stubGlobal('fetch', fetchMock);
     // No realtime socket in this test.
-    vi.stubGlobal('WebSocket', class { close() {} addEventListener() {} });
+    vi.stubGlobal(
+      'WebSocket',
+      class {
+        close() {}
+        addEventListener() {}
+      },
+    );
     const host = new MemoryHost();
     host.settings = { serverUrl: 'https://dealscout.example.com' };
     render(<PanelApp host={host} />);
@@ -137,8 +209,16 @@ describe('PanelApp: sign-in with a bearer token kept in extension storage', { ti
     await u.type(screen.getByTestId('login-password'), 'Secret123');
     await u.click(screen.getByTestId('login-submit'));
     await screen.findByTestId('panel-no-record');
-    expect(calls[0]).toEqual({ url: 'https://dealscout.example.com/api/v1/auth/token', auth: null, body: { email: 'ann@acme.example', password: 'Secret123', label: 'Chrome extension' } });
-    expect(host.session).toMatchObject({ serverUrl: 'https://dealscout.example.com', token: 'tok-1', user: { id: 'u1', organizationId: 'o1', email: 'ann@acme.example' } });
+    expect(calls[0]).toEqual({
+      url: 'https://dealscout.example.com/api/v1/auth/token',
+      auth: null,
+      body: { email: 'ann@acme.example', password: 'Secret123', label: 'Chrome extension' },
+    });
+    expect(host.session).toMatchObject({
+      serverUrl: 'https://dealscout.example.com',
+      token: 'tok-1',
+      user: { id: 'u1', organizationId: 'o1', email: 'ann@acme.example' },
+    });
 
     // A page record: the lookup carries the bearer token.
     host.active = 7;
@@ -163,7 +243,14 @@ describe('PanelApp: sign-in with a bearer token kept in extension storage', { ti
       notify = useNotify();
       return null;
     }
-    render(<><PanelApp host={host} /><FluentProvider theme={webLightTheme}><Grab /></FluentProvider></>);
+    render(
+      <>
+        <PanelApp host={host} />
+        <FluentProvider theme={webLightTheme}>
+          <Grab />
+        </FluentProvider>
+      </>,
+    );
     await screen.findByTestId('signin-server');
     act(() => notify!.success('1 enrichment execution(s) started'));
     const toast = await screen.findByTestId('toast-success');
@@ -173,7 +260,13 @@ describe('PanelApp: sign-in with a bearer token kept in extension storage', { ti
   it('a session of another server is not used', async () => {
     const host = new MemoryHost();
     host.settings = { serverUrl: 'https://new.example.com' };
-    host.session = { serverUrl: 'https://old.example.com', token: 't', tokenId: 'i', expiresAt: '2027-01-01T00:00:00.000Z', user: { id: 'u', organizationId: 'o', email: 'a@b.co', firstName: 'A', lastName: 'B' } };
+    host.session = {
+      serverUrl: 'https://old.example.com',
+      token: 't',
+      tokenId: 'i',
+      expiresAt: '2027-01-01T00:00:00.000Z',
+      user: { id: 'u', organizationId: 'o', email: 'a@b.co', firstName: 'A', lastName: 'B' },
+    };
     render(<PanelApp host={host} />);
     expect((await screen.findByTestId('signin-server')).textContent).toBe('https://new.example.com');
   });

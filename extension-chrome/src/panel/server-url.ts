@@ -22,7 +22,8 @@ export function parseServerUrl(input: string): { origin: string } | { error: str
   } catch {
     return { error: SERVER_URL_MESSAGES.invalid };
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname || url.username || url.password) return { error: SERVER_URL_MESSAGES.invalid };
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname || url.username || url.password)
+    return { error: SERVER_URL_MESSAGES.invalid };
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) return { error: SERVER_URL_MESSAGES.invalid };
   // A bearer token must not cross the network in clear text.
   if (url.protocol === 'http:' && !LOCAL.test(url.hostname)) return { error: SERVER_URL_MESSAGES.insecure };

@@ -38,7 +38,9 @@ describe('embedded PostgreSQL memory', () => {
     try {
       const client = new pg.Client({ connectionString: db.url });
       await client.connect();
-      const { rows } = await client.query<{ name: string; setting: string; unit: string }>(`select name, setting, unit from pg_settings where name in ('shared_buffers', 'effective_cache_size') order by name`);
+      const { rows } = await client.query<{ name: string; setting: string; unit: string }>(
+        `select name, setting, unit from pg_settings where name in ('shared_buffers', 'effective_cache_size') order by name`,
+      );
       await client.end();
       // Both in 8 kB pages: 48 MB = 6144 pages; the cache estimate three quarters of the memory.
       expect(rows.map((r) => [r.name, r.setting, r.unit])).toEqual([

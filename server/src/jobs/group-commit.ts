@@ -13,7 +13,10 @@ export class GroupCommit<I, R> {
   private pending: { item: I; resolve(r: R): void; reject(e: unknown): void }[] = [];
   private flushing = false;
 
-  constructor(private readonly write: (group: I[]) => Promise<R[]>, private readonly maxGroup: number) {}
+  constructor(
+    private readonly write: (group: I[]) => Promise<R[]>,
+    private readonly maxGroup: number,
+  ) {}
 
   submit(item: I): Promise<R> {
     return new Promise((resolve, reject) => {
@@ -21,7 +24,9 @@ export class GroupCommit<I, R> {
       if (this.flushing) return;
       this.flushing = true;
       // After the current turn: the items that finish together join this group.
-      setImmediate(() => { void this.flush(); });
+      setImmediate(() => {
+        void this.flush();
+      });
     });
   }
 

@@ -1,6 +1,10 @@
 /** An error whose message is safe to show to the user, with its HTTP status. */
 export class HttpError extends Error {
-  constructor(public readonly statusCode: number, message: string, public readonly extra: Record<string, unknown> = {}) {
+  constructor(
+    public readonly statusCode: number,
+    message: string,
+    public readonly extra: Record<string, unknown> = {},
+  ) {
     super(message);
     this.name = 'HttpError';
   }

@@ -22,10 +22,14 @@ function failingRoutes(app: FastifyInstance) {
   app.get('/api/v1/test/http-error', { config: { auth: 'public' } }, async () => {
     throw new HttpError(409, 'A safe message for the user');
   });
-  app.withTypeProvider<ZodTypeProvider>().get('/api/v1/test/off-contract', {
-    config: { auth: 'public' },
-    schema: { response: { 200: z.object({ ok: z.literal(true) }) } },
-  }, async () => ({ ok: 'internal value' as unknown as true }));
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/v1/test/off-contract',
+    {
+      config: { auth: 'public' },
+      schema: { response: { 200: z.object({ ok: z.literal(true) }) } },
+    },
+    async () => ({ ok: 'internal value' as unknown as true }),
+  );
   app.get('/api/v1/test/bad-status', { config: { auth: 'public' } }, async () => {
     throw Object.assign(new Error('upstream exploded: password=hunter2'), { statusCode: 502 });
   });
@@ -34,16 +38,31 @@ function failingRoutes(app: FastifyInstance) {
 describe('the error contract', () => {
   let ctx: TestContext;
   const logLines: string[] = [];
-  beforeAll(async () => { ctx = await createTestApp({ routes: failingRoutes, logStream: { write: (l) => { logLines.push(l); } } }); });
-  afterAll(async () => { await ctx.close(); });
-
-  it.each(['/api/v1/test/throws', '/api/v1/test/db-error', '/api/v1/test/bad-status', '/api/v1/test/off-contract'])('a 500 (%s) answers JSON without stack or internal text', async (url) => {
-    const res = await ctx.app.inject({ method: 'GET', url });
-    expect(res.statusCode).toBe(500);
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.json()).toEqual({ success: false, message: 'Internal server error' });
-    for (const leak of ['secret', 'stack', '.ts', 'table_that_does_not_exist', 'relation', 'hunter2', 'internal value', 'at ']) expect(res.body).not.toContain(leak);
+  beforeAll(async () => {
+    ctx = await createTestApp({
+      routes: failingRoutes,
+      logStream: {
+        write: (l) => {
+          logLines.push(l);
+        },
+      },
+    });
   });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it.each(['/api/v1/test/throws', '/api/v1/test/db-error', '/api/v1/test/bad-status', '/api/v1/test/off-contract'])(
+    'a 500 (%s) answers JSON without stack or internal text',
+    async (url) => {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(500);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.json()).toEqual({ success: false, message: 'Internal server error' });
+      for (const leak of ['secret', 'stack', '.ts', 'table_that_does_not_exist', 'relation', 'hunter2', 'internal value', 'at '])
+        expect(res.body).not.toContain(leak);
+    },
+  );
 
   it('a 500 log names the database error by its code, never quoting the submitted JSON', async () => {
     logLines.length = 0;
@@ -68,14 +87,21 @@ describe('the error contract', () => {
     const body = res.json();
     expect(body.success).toBe(false);
     expect(body.message).toBe('Please type a valid email');
-    expect(body.issues).toEqual(expect.arrayContaining([
-      expect.objectContaining({ message: 'Please type a valid email' }),
-      expect.objectContaining({ message: 'Please type a valid password' }),
-    ]));
+    expect(body.issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ message: 'Please type a valid email' }),
+        expect.objectContaining({ message: 'Please type a valid password' }),
+      ]),
+    );
   });
 
   it('malformed JSON answers 400 as JSON', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().success).toBe(false);
     expect(typeof res.json().message).toBe('string');

@@ -9,11 +9,26 @@ import { HttpError } from '../lib/errors';
  * constraint) and call site only. Other errors keep their message (our own code's text) and stack.
  */
 export function loggableError(error: Error): Record<string, unknown> {
-  const e = error as Error & { code?: unknown; sqlState?: unknown; routine?: unknown; table?: unknown; column?: unknown; constraint?: unknown; cause?: unknown };
-  const db = (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) || typeof e.sqlState === 'string' || /Exception$/.test(e.name) || (e.cause && typeof (e.cause as { code?: unknown }).code === 'string');
+  const e = error as Error & {
+    code?: unknown;
+    sqlState?: unknown;
+    routine?: unknown;
+    table?: unknown;
+    column?: unknown;
+    constraint?: unknown;
+    cause?: unknown;
+  };
+  const db =
+    (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) ||
+    typeof e.sqlState === 'string' ||
+    /Exception$/.test(e.name) ||
+    (e.cause && typeof (e.cause as { code?: unknown }).code === 'string');
   if (!db) return { type: e.name, message: e.message, stack: e.stack, ...(typeof e.code === 'string' ? { code: e.code } : {}) };
   const src = (e.cause && typeof e.cause === 'object' ? e.cause : e) as typeof e;
-  const frames = (e.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l)).join('\n');
+  const frames = (e.stack ?? '')
+    .split('\n')
+    .filter((l) => /^\s+at /.test(l))
+    .join('\n');
   return {
     type: e.name,
     message: `database error ${String(src.code ?? e.code ?? e.sqlState ?? '')}`.trim(),
@@ -33,12 +48,18 @@ export function loggableError(error: Error): Record<string, unknown> {
 export function registerErrorHandler(app: FastifyInstance, opts: { spaHtml?: string | null } = {}): void {
   app.setErrorHandler((error: FastifyError | HttpError | Error, req, reply) => {
     if (error instanceof HttpError) {
-      if (error.statusCode === 429 && typeof error.extra.retryAfterSeconds === 'number') reply.header('Retry-After', String(Math.ceil(error.extra.retryAfterSeconds)));
-      return reply.status(error.statusCode).send({ success: false, message: error.message, ...(Array.isArray(error.extra.issues) ? { issues: error.extra.issues } : {}) });
+      if (error.statusCode === 429 && typeof error.extra.retryAfterSeconds === 'number')
+        reply.header('Retry-After', String(Math.ceil(error.extra.retryAfterSeconds)));
+      return reply
+        .status(error.statusCode)
+        .send({ success: false, message: error.message, ...(Array.isArray(error.extra.issues) ? { issues: error.extra.issues } : {}) });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((v) => ({
-        path: [v.instancePath.replace(/^\//, '').replace(/\//g, '.')].filter(Boolean).join('.') || (v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') || '',
+        path:
+          [v.instancePath.replace(/^\//, '').replace(/\//g, '.')].filter(Boolean).join('.') ||
+          (v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') ||
+          '',
         message: v.message ?? 'Invalid value',
       }));
       return reply.status(400).send({ success: false, message: issues[0]?.message ?? 'Invalid request', issues });

@@ -41,13 +41,20 @@ export function registerInputGuard(app: FastifyInstance): void {
   const routes: { method: string; url: string; websocket: boolean }[] = [];
   app.decorate('registeredRoutes', routes);
   app.addHook('onRoute', (opts) => {
-    for (const method of [opts.method].flat()) routes.push({ method, url: opts.url, websocket: Boolean((opts as { websocket?: boolean }).websocket) });
+    for (const method of [opts.method].flat())
+      routes.push({ method, url: opts.url, websocket: Boolean((opts as { websocket?: boolean }).websocket) });
   });
   app.addHook('preValidation', async (req: FastifyRequest) => {
-    for (const [part, value] of [['params', req.params], ['querystring', req.query], ['body', req.body]] as const) {
+    for (const [part, value] of [
+      ['params', req.params],
+      ['querystring', req.query],
+      ['body', req.body],
+    ] as const) {
       const path = findInvalidText(value);
       if (path !== null) {
-        throw new HttpError(400, INVALID_TEXT_MESSAGE, { issues: [{ path: path ? `${part}.${path}` : part, message: INVALID_TEXT_MESSAGE }] });
+        throw new HttpError(400, INVALID_TEXT_MESSAGE, {
+          issues: [{ path: path ? `${part}.${path}` : part, message: INVALID_TEXT_MESSAGE }],
+        });
       }
     }
   });

@@ -31,8 +31,16 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * A route may declare its own `schema.operationId` instead (to keep an id when its path moves).
  */
 export function operationIdOf(method: string, url: string): string {
-  const pascal = (s: string) => s.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
-  const segments = url.replace(/^\/api(\/v1)?(?=\/|$)/, '').split('/').filter(Boolean);
+  const pascal = (s: string) =>
+    s
+      .split(/[^A-Za-z0-9]+/)
+      .filter(Boolean)
+      .map((w) => w[0].toUpperCase() + w.slice(1))
+      .join('');
+  const segments = url
+    .replace(/^\/api(\/v1)?(?=\/|$)/, '')
+    .split('/')
+    .filter(Boolean);
   const words = segments.map((s) => {
     const param = /^(?::|\{)([^}]+)\}?$/.exec(s);
     return param ? `By${pascal(param[1])}` : pascal(s);
@@ -41,30 +49,50 @@ export function operationIdOf(method: string, url: string): string {
 }
 
 const STATUS_TEXT: Record<string, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content', 302: 'Redirect',
-  400: 'Invalid request', 401: 'Not signed in', 403: 'Forbidden', 404: 'Not found (also for an id of another organization)',
-  409: 'Conflict', 413: 'Body too large', 415: 'Unsupported media type', 422: 'Cannot be processed', 429: 'Too many requests',
-  500: 'Internal server error', 502: 'The outside service failed', 503: 'Not available', 504: 'The outside service timed out',
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No content',
+  302: 'Redirect',
+  400: 'Invalid request',
+  401: 'Not signed in',
+  403: 'Forbidden',
+  404: 'Not found (also for an id of another organization)',
+  409: 'Conflict',
+  413: 'Body too large',
+  415: 'Unsupported media type',
+  422: 'Cannot be processed',
+  429: 'Too many requests',
+  500: 'Internal server error',
+  502: 'The outside service failed',
+  503: 'Not available',
+  504: 'The outside service timed out',
 };
 
 type Json = Record<string, unknown>;
 
 /** The error answers a route gives because of the guards in front of it, with what each means. */
-export function guardAnswers(route: Pick<RouteOptions, 'method' | 'url' | 'config'>, schema: Json, bodyLimitBytes: number): Record<number, string> {
+export function guardAnswers(
+  route: Pick<RouteOptions, 'method' | 'url' | 'config'>,
+  schema: Json,
+  bodyLimitBytes: number,
+): Record<number, string> {
   const method = [route.method].flat()[0].toUpperCase();
   const level = routeAuth(route.url, (route.config as { auth?: 'public' | 'user' | 'admin' } | undefined)?.auth);
   const takesBody = Boolean(schema.body) || Array.isArray(schema.consumes);
   const validated = takesBody || Boolean(schema.querystring) || Boolean(schema.params);
   const answers: Record<number, string> = {};
   answers[400] = validated
-    ? "The request does not match the route's contract: `message` is the first problem in the specification's words, `issues` lists each "
-      + `field's path and message.${takesBody ? ' Also a body that is not valid JSON.' : ''} Text with NUL characters or lone surrogates anywhere: '${INVALID_TEXT_MESSAGE}'`
+    ? "The request does not match the route's contract: `message` is the first problem in the specification's words, `issues` lists each " +
+      `field's path and message.${takesBody ? ' Also a body that is not valid JSON.' : ''} Text with NUL characters or lone surrogates anywhere: '${INVALID_TEXT_MESSAGE}'`
     : `Text with NUL characters or lone surrogates in the query string: '${INVALID_TEXT_MESSAGE}' (\`issues\` says where).`;
-  if (level !== 'public') answers[401] = `No valid session or bearer token: '${AUTH_MESSAGES.unauthorized}', or '${AUTH_MESSAGES.sessionExpired}' for an expired or revoked one.`;
+  if (level !== 'public')
+    answers[401] = `No valid session or bearer token: '${AUTH_MESSAGES.unauthorized}', or '${AUTH_MESSAGES.sessionExpired}' for an expired or revoked one.`;
   const forbidden: string[] = [];
   if (level === 'admin') forbidden.push(`the caller is not an Admin: '${AUTH_MESSAGES.forbidden}'`);
   const csrf = (route.config as { csrf?: boolean } | undefined)?.csrf !== false;
-  if (level !== 'public' && csrf && !SAFE_METHODS.has(method)) forbidden.push(`a cookie session without its \`x-csrf-token\` header: '${AUTH_MESSAGES.csrf}'`);
+  if (level !== 'public' && csrf && !SAFE_METHODS.has(method))
+    forbidden.push(`a cookie session without its \`x-csrf-token\` header: '${AUTH_MESSAGES.csrf}'`);
   if (forbidden.length) answers[403] = `Forbidden: ${forbidden.join('; ')}.`;
   if (takesBody) {
     const consumes = Array.isArray(schema.consumes) ? (schema.consumes as string[]) : ['application/json'];
@@ -110,13 +138,31 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Dealscout API', version: '1.0.0', description: 'Every route, generated from the zod contracts in shared/src/contracts.' },
+      info: {
+        title: 'Dealscout API',
+        version: '1.0.0',
+        description: 'Every route, generated from the zod contracts in shared/src/contracts.',
+      },
       servers: [{ url: config.publicUrl, description: 'This Dealscout server' }],
       components: {
-        schemas: { ErrorResponse: { ...errorSchema, description: 'Every error answer: `success: false`, the message to show, and for invalid input the issues by field' } },
+        schemas: {
+          ErrorResponse: {
+            ...errorSchema,
+            description: 'Every error answer: `success: false`, the message to show, and for invalid input the issues by field',
+          },
+        },
         securitySchemes: {
-          cookie: { type: 'apiKey', in: 'cookie', name: 'ds_session', description: 'The web session; state-changing calls also send the `x-csrf-token` header.' },
-          bearer: { type: 'http', scheme: 'bearer', description: 'A token from POST /api/v1/auth/token (Outlook add-in, Chrome extension, scripts).' },
+          cookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'ds_session',
+            description: 'The web session; state-changing calls also send the `x-csrf-token` header.',
+          },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A token from POST /api/v1/auth/token (Outlook add-in, Chrome extension, scripts).',
+          },
         },
       },
       security: [{ cookie: [] }, { bearer: [] }],

@@ -11,8 +11,14 @@ const OTHER_ID = 'abcdefghijklmnopabcdefghijklmnop';
 function upgrade(url: string, origin?: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, origin ? { headers: { origin } } : {});
-    ws.once('open', () => { ws.close(); resolve(101); });
-    ws.once('unexpected-response', (_req, res) => { resolve(res.statusCode ?? 0); ws.terminate(); });
+    ws.once('open', () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      ws.terminate();
+    });
     ws.once('error', reject);
   });
 }
@@ -25,9 +31,12 @@ describe('origins', () => {
     await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     wsUrl = `ws://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}/api/v1/realtime`;
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
-  const preflight = (origin: string) => ctx.app.inject({ method: 'OPTIONS', url: '/api/v1/user', headers: { origin, 'access-control-request-method': 'GET' } });
+  const preflight = (origin: string) =>
+    ctx.app.inject({ method: 'OPTIONS', url: '/api/v1/user', headers: { origin, 'access-control-request-method': 'GET' } });
 
   it("CORS: the web app's origin and the product's own extension are allowed, any other chrome-extension:// origin is not", async () => {
     const web = await preflight('http://localhost:3000');
@@ -46,9 +55,17 @@ describe('origins', () => {
   it('CORS: CHROME_EXTENSION_IDS replaces the default list', async () => {
     const other = await createTestApp({ env: { CHROME_EXTENSION_IDS: OTHER_ID } });
     try {
-      const res = await other.app.inject({ method: 'OPTIONS', url: '/api/v1/user', headers: { origin: `chrome-extension://${OTHER_ID}`, 'access-control-request-method': 'GET' } });
+      const res = await other.app.inject({
+        method: 'OPTIONS',
+        url: '/api/v1/user',
+        headers: { origin: `chrome-extension://${OTHER_ID}`, 'access-control-request-method': 'GET' },
+      });
       expect(res.headers['access-control-allow-origin']).toBe(`chrome-extension://${OTHER_ID}`);
-      const own = await other.app.inject({ method: 'OPTIONS', url: '/api/v1/user', headers: { origin: `chrome-extension://${OWN_EXTENSION_ID}`, 'access-control-request-method': 'GET' } });
+      const own = await other.app.inject({
+        method: 'OPTIONS',
+        url: '/api/v1/user',
+        headers: { origin: `chrome-extension://${OWN_EXTENSION_ID}`, 'access-control-request-method': 'GET' },
+      });
       expect(own.headers['access-control-allow-origin']).toBeUndefined();
     } finally {
       await other.close();

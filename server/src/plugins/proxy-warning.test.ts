@@ -4,12 +4,24 @@ import { PROXY_MESSAGES, PROXY_WARNING_INTERVAL_MS } from './proxy-warning';
 
 describe('a proxy in front without TRUST_PROXY is warned about', () => {
   let ctx: TestContext | null = null;
-  afterEach(async () => { vi.useRealTimers(); await ctx?.close(); ctx = null; });
+  afterEach(async () => {
+    vi.useRealTimers();
+    await ctx?.close();
+    ctx = null;
+  });
 
   async function start(env: Record<string, string>) {
     const lines: string[] = [];
-    ctx = await createTestApp({ env, logStream: { write: (l) => { lines.push(l); } } });
-    const warnings = (msg: string) => lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level === 40 && l.msg === msg);
+    ctx = await createTestApp({
+      env,
+      logStream: {
+        write: (l) => {
+          lines.push(l);
+        },
+      },
+    });
+    const warnings = (msg: string) =>
+      lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level === 40 && l.msg === msg);
     return { lines, warnings };
   }
   const health = (headers: Record<string, string> = {}) => ctx!.app.inject({ method: 'GET', url: '/health', headers });

@@ -24,11 +24,90 @@ export const DEMO_PASSWORD = 'Demo1234';
 export const DEMO_ORGANIZATION = 'Northwind Capital (demo)';
 export const DEMO_COMPANIES = 300;
 
-const PREFIXES = ['Acme', 'Blue', 'Cedar', 'Delta', 'Ember', 'Falcon', 'Granite', 'Harbor', 'Iris', 'Juniper', 'Keystone', 'Lumen', 'Maple', 'Nova', 'Orchid', 'Pioneer', 'Quartz', 'Ridge', 'Summit', 'Tidal'];
-const NOUNS = ['Analytics', 'Foods', 'Robotics', 'Logistics', 'Health', 'Energy', 'Software', 'Textiles', 'Capital', 'Labs', 'Marine', 'Foundry', 'Media', 'Pharma', 'Systems'];
+const PREFIXES = [
+  'Acme',
+  'Blue',
+  'Cedar',
+  'Delta',
+  'Ember',
+  'Falcon',
+  'Granite',
+  'Harbor',
+  'Iris',
+  'Juniper',
+  'Keystone',
+  'Lumen',
+  'Maple',
+  'Nova',
+  'Orchid',
+  'Pioneer',
+  'Quartz',
+  'Ridge',
+  'Summit',
+  'Tidal',
+];
+const NOUNS = [
+  'Analytics',
+  'Foods',
+  'Robotics',
+  'Logistics',
+  'Health',
+  'Energy',
+  'Software',
+  'Textiles',
+  'Capital',
+  'Labs',
+  'Marine',
+  'Foundry',
+  'Media',
+  'Pharma',
+  'Systems',
+];
 const INDUSTRIES = ['Software', 'Manufacturing', 'Healthcare', 'Logistics', 'Energy', 'Consumer', 'Financial services', 'Media'];
-const FIRST = ['Alex', 'Blair', 'Casey', 'Dana', 'Eli', 'Finn', 'Gray', 'Harper', 'Ira', 'Jules', 'Kai', 'Lee', 'Morgan', 'Noa', 'Oakley', 'Parker', 'Quinn', 'Reese', 'Sky', 'Taylor'];
-const LAST = ['Adams', 'Baker', 'Chen', 'Diaz', 'Evans', 'Fischer', 'Garcia', 'Hughes', 'Ito', 'Jensen', 'Khan', 'Lopez', 'Meyer', 'Novak', 'Okafor', 'Patel', 'Rossi', 'Sato', 'Svensson', 'Walsh'];
+const FIRST = [
+  'Alex',
+  'Blair',
+  'Casey',
+  'Dana',
+  'Eli',
+  'Finn',
+  'Gray',
+  'Harper',
+  'Ira',
+  'Jules',
+  'Kai',
+  'Lee',
+  'Morgan',
+  'Noa',
+  'Oakley',
+  'Parker',
+  'Quinn',
+  'Reese',
+  'Sky',
+  'Taylor',
+];
+const LAST = [
+  'Adams',
+  'Baker',
+  'Chen',
+  'Diaz',
+  'Evans',
+  'Fischer',
+  'Garcia',
+  'Hughes',
+  'Ito',
+  'Jensen',
+  'Khan',
+  'Lopez',
+  'Meyer',
+  'Novak',
+  'Okafor',
+  'Patel',
+  'Rossi',
+  'Sato',
+  'Svensson',
+  'Walsh',
+];
 const TITLES = ['CEO', 'CFO', 'Head of Corporate Development', 'Founder', 'VP Sales', 'COO'];
 
 /** A small deterministic generator (mulberry32), so every demo is the same. */
@@ -70,12 +149,31 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const { organization, user: admin } = await createOrganizationWithAdmin(root, {
-    organizationName: DEMO_ORGANIZATION, email: DEMO_ADMIN_EMAIL, firstName: 'Dana', lastName: 'Demo', maxUser: 10, passwordHash,
+    organizationName: DEMO_ORGANIZATION,
+    email: DEMO_ADMIN_EMAIL,
+    firstName: 'Dana',
+    lastName: 'Demo',
+    maxUser: 10,
+    passwordHash,
   });
   organization.website = 'https://northwind-capital.example';
   const members: IUser[] = [admin];
-  for (const [firstName, lastName, role] of [['Riley', 'Researcher', 'User'], ['Sam', 'Sales', 'User']] as const) {
-    members.push(root.create(User, { organization, email: `${firstName.toLowerCase()}.${lastName.toLowerCase()}@dealscout.local`, firstName, lastName, role, status: 'active', invitationAccepted: true, passwordHash }) as IUser);
+  for (const [firstName, lastName, role] of [
+    ['Riley', 'Researcher', 'User'],
+    ['Sam', 'Sales', 'User'],
+  ] as const) {
+    members.push(
+      root.create(User, {
+        organization,
+        email: `${firstName.toLowerCase()}.${lastName.toLowerCase()}@dealscout.local`,
+        firstName,
+        lastName,
+        role,
+        status: 'active',
+        invitationAccepted: true,
+        passwordHash,
+      }) as IUser,
+    );
   }
   await root.flush();
   const orgId = organization.id;
@@ -91,10 +189,34 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
 
   log('custom fields');
   const fields = {
-    revenue: await createCustomField(em(), { organizationId: orgId, userId: admin.id, entityType: 'company', label: 'Revenue (USD m)', dataType: 'double' }),
-    employees: await createCustomField(em(), { organizationId: orgId, userId: admin.id, entityType: 'company', label: 'Employees', dataType: 'int' }),
-    industry: await createCustomField(em(), { organizationId: orgId, userId: admin.id, entityType: 'company', label: 'Industry', dataType: 'string' }),
-    title: await createCustomField(em(), { organizationId: orgId, userId: admin.id, entityType: 'contact', label: 'Job title', dataType: 'string' }),
+    revenue: await createCustomField(em(), {
+      organizationId: orgId,
+      userId: admin.id,
+      entityType: 'company',
+      label: 'Revenue (USD m)',
+      dataType: 'double',
+    }),
+    employees: await createCustomField(em(), {
+      organizationId: orgId,
+      userId: admin.id,
+      entityType: 'company',
+      label: 'Employees',
+      dataType: 'int',
+    }),
+    industry: await createCustomField(em(), {
+      organizationId: orgId,
+      userId: admin.id,
+      entityType: 'company',
+      label: 'Industry',
+      dataType: 'string',
+    }),
+    title: await createCustomField(em(), {
+      organizationId: orgId,
+      userId: admin.id,
+      entityType: 'contact',
+      label: 'Job title',
+      dataType: 'string',
+    }),
   };
 
   log(`${total} companies with contacts`);
@@ -104,7 +226,11 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
     const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
     const owner = members[i % members.length];
     const x = em();
-    const company = await createCompany(x, actor, { name, website: `https://www.${slug}.example`, accountOwnerId: i % 5 === 4 ? null : owner.id });
+    const company = await createCompany(x, actor, {
+      name,
+      website: `https://www.${slug}.example`,
+      accountOwnerId: i % 5 === 4 ? null : owner.id,
+    });
     const industry = pick(INDUSTRIES);
     const row = { id: company.id, name, contacts: [] as string[], industry };
     // Most companies have one to three contacts; the first linked becomes the key contact.
@@ -112,15 +238,38 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
     for (let k = 0; k < n; k++) {
       const first = pick(FIRST);
       const last = pick(LAST);
-      const contact = await createContact(x, actor, { firstName: first, lastName: last, email: `${first}.${last}.${i}.${k}@${slug}.example`.toLowerCase(), accountOwnerId: owner.id });
+      const contact = await createContact(x, actor, {
+        firstName: first,
+        lastName: last,
+        email: `${first}.${last}.${i}.${k}@${slug}.example`.toLowerCase(),
+        accountOwnerId: owner.id,
+      });
       await linkCompanyContact(x, actor, company.id, contact.id);
       row.contacts.push(contact.id);
-      await writeFieldValue(x, { organizationId: orgId, entityType: 'contact', entityId: contact.id, field: fields.title, value: k === 0 ? pick(TITLES.slice(0, 4)) : pick(TITLES) });
-      }
+      await writeFieldValue(x, {
+        organizationId: orgId,
+        entityType: 'contact',
+        entityId: contact.id,
+        field: fields.title,
+        value: k === 0 ? pick(TITLES.slice(0, 4)) : pick(TITLES),
+      });
+    }
     // Revenue and employees for most, the industry for the ones the enrichment did not reach.
     if (i % 10 !== 9) {
-      await writeFieldValue(x, { organizationId: orgId, entityType: 'company', entityId: company.id, field: fields.revenue, value: Math.round(r() * 900_00 + 500) / 100 });
-      await writeFieldValue(x, { organizationId: orgId, entityType: 'company', entityId: company.id, field: fields.employees, value: 10 + Math.floor(r() * 4_990) });
+      await writeFieldValue(x, {
+        organizationId: orgId,
+        entityType: 'company',
+        entityId: company.id,
+        field: fields.revenue,
+        value: Math.round(r() * 900_00 + 500) / 100,
+      });
+      await writeFieldValue(x, {
+        organizationId: orgId,
+        entityType: 'company',
+        entityId: company.id,
+        field: fields.employees,
+        value: 10 + Math.floor(r() * 4_990),
+      });
     }
     companies.push(row);
   }
@@ -129,14 +278,27 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
   const config = configFor('company', 'llm')!;
   const x = em();
   const enrichment = x.create(Enrichment, {
-    organization: orgId, configId: config.id, enrichmentType: config.enrichmentType, provider: config.provider, entityType: 'company',
-    name: 'Industry classifier', llmModelId: 'default',
+    organization: orgId,
+    configId: config.id,
+    enrichmentType: config.enrichmentType,
+    provider: config.provider,
+    entityType: 'company',
+    name: 'Industry classifier',
+    llmModelId: 'default',
     data: {
       prompt: 'Which industry is {{name}} ({{website}}) in? Answer with one of: ' + INDUSTRIES.join(', ') + '.',
       schema: [{ name: 'industry', type: 'string', description: 'The industry', required: true, createColumn: false }],
-      jsonSchema: null, websiteToScrape: null, scrapeFieldId: null,
+      jsonSchema: null,
+      websiteToScrape: null,
+      scrapeFieldId: null,
     },
-    color: null, field: null, isPrimary: false, assignedAt: null, listCompanyId: null, listColumns: [], createdBy: admin.id,
+    color: null,
+    field: null,
+    isPrimary: false,
+    assignedAt: null,
+    listCompanyId: null,
+    listColumns: [],
+    createdBy: admin.id,
   });
   await x.flush();
   await assign(em(), actor, enrichment.id, fields.industry.id);
@@ -146,11 +308,31 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
   for (const c of enriched) {
     const y = em();
     const result = { industry: c.industry };
-    await tenantSql(y, orgId).all(`insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
-       values (gen_random_uuid(), ?, ?, 'company', ?, null, 'complete', null, ?::jsonb, ?::jsonb, clock_timestamp())`, [orgId, enrichment.id, c.id, JSON.stringify({ result }), JSON.stringify([{ url: `https://www.${c.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.example/about`, title: `About ${c.name}` }])]);
+    await tenantSql(y, orgId).all(
+      `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
+       values (gen_random_uuid(), ?, ?, 'company', ?, null, 'complete', null, ?::jsonb, ?::jsonb, clock_timestamp())`,
+      [
+        orgId,
+        enrichment.id,
+        c.id,
+        JSON.stringify({ result }),
+        JSON.stringify([
+          { url: `https://www.${c.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.example/about`, title: `About ${c.name}` },
+        ]),
+      ],
+    );
     await writeFieldValue(y, {
-      organizationId: orgId, entityType: 'company', entityId: c.id, field: fields.industry, value: c.industry,
-      meta: { status: 'completed', statusMessage: null, infoValue: result, details: { enrichmentId: enrichment.id, executionId: null, sources: [] } },
+      organizationId: orgId,
+      entityType: 'company',
+      entityId: c.id,
+      field: fields.industry,
+      value: c.industry,
+      meta: {
+        status: 'completed',
+        statusMessage: null,
+        infoValue: result,
+        details: { enrichmentId: enrichment.id, executionId: null, sources: [] },
+      },
     });
   }
 
@@ -167,35 +349,64 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
     const user = members[i % members.length];
     const kind = kinds[(i / 4) % kinds.length];
     await createActivity(em(), { organizationId: orgId, user }, {
-      type: kind.type, companyId: c.id, contactId: c.contacts[0], date: today, content: kind.content,
-      title: null, followUp: i % 8 === 0, timezone: 'UTC',
+      type: kind.type,
+      companyId: c.id,
+      contactId: c.contacts[0],
+      date: today,
+      content: kind.content,
+      title: null,
+      followUp: i % 8 === 0,
+      timezone: 'UTC',
     } as Parameters<typeof createActivity>[2]);
   }
   const notices = [
     { level: 'info', message: `Enrichment 'Industry classifier' finished: ${enriched.length} companies enriched`, href: '/enrichments' },
     { level: 'info', message: `${companies.length} demo companies are ready to explore`, href: '/companies' },
-    { level: 'warning', message: `${companies.length - enriched.length} companies have no industry yet: run the enrichment on them`, href: '/companies' },
+    {
+      level: 'warning',
+      message: `${companies.length - enriched.length} companies have no industry yet: run the enrichment on them`,
+      href: '/companies',
+    },
   ] as const;
   for (const user of members) {
     for (const [k, n] of notices.entries()) {
       const y = em();
-      await y.transactional(async (t) => { await notifyUser(t, { organizationId: orgId, userId: user.id, level: n.level, message: n.message, href: n.href, uniqueKey: `demo-${k}` }); });
+      await y.transactional(async (t) => {
+        await notifyUser(t, {
+          organizationId: orgId,
+          userId: user.id,
+          level: n.level,
+          message: n.message,
+          href: n.href,
+          uniqueKey: `demo-${k}`,
+        });
+      });
     }
   }
   return { created: true, ...(await summary(orm, orgId)) };
 }
 
 async function summary(orm: MikroORM, orgId: string): Promise<Omit<DemoSummary, 'created'>> {
-  const [row] = await tenantSql(orm.em, orgId).all<Record<string, number>>(`select (select count(*)::int from company where organization_id = ?) as companies,
+  const [row] = await tenantSql(orm.em, orgId).all<Record<string, number>>(
+    `select (select count(*)::int from company where organization_id = ?) as companies,
             (select count(*)::int from contact where organization_id = ?) as contacts,
             (select count(*)::int from field_definition where organization_id = ? and built_in_column is null) as fields,
             (select count(*)::int from field_value where organization_id = ?) as values,
             (select count(*)::int from enrichment_result where organization_id = ? and status = 'complete') as enrichment_results,
             (select count(*)::int from activity where organization_id = ?) as activities,
-            (select count(*)::int from notification where organization_id = ?) as notifications`, [orgId, orgId, orgId, orgId, orgId, orgId, orgId]);
+            (select count(*)::int from notification where organization_id = ?) as notifications`,
+    [orgId, orgId, orgId, orgId, orgId, orgId, orgId],
+  );
   return {
-    email: DEMO_ADMIN_EMAIL, password: DEMO_PASSWORD, organizationId: orgId,
-    companies: row.companies, contacts: row.contacts, fields: row.fields, values: row.values,
-    enrichmentResults: row.enrichment_results, activities: row.activities, notifications: row.notifications,
+    email: DEMO_ADMIN_EMAIL,
+    password: DEMO_PASSWORD,
+    organizationId: orgId,
+    companies: row.companies,
+    contacts: row.contacts,
+    fields: row.fields,
+    values: row.values,
+    enrichmentResults: row.enrichment_results,
+    activities: row.activities,
+    notifications: row.notifications,
   };
 }

@@ -7,7 +7,13 @@ import { startEmbeddedPostgres } from '../db/embedded';
 
 const cmd = process.argv[2] ?? 'create';
 const config = loadConfig();
-const embedded = config.DATABASE_URL ? null : await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, sharedBuffersMb: config.EMBEDDED_PG_SHARED_BUFFERS_MB });
+const embedded = config.DATABASE_URL
+  ? null
+  : await startEmbeddedPostgres({
+      dataDir: config.DATA_DIR,
+      port: config.EMBEDDED_PG_PORT,
+      sharedBuffersMb: config.EMBEDDED_PG_SHARED_BUFFERS_MB,
+    });
 const orm = await MikroORM.init(ormConfig(config.DATABASE_URL ?? embedded!.url));
 try {
   if (cmd === 'create') {

@@ -9,7 +9,9 @@ import { crossTenant } from '../db/sql';
 const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
 const db = await openDatabase(config, createLogger(config), { migrate: false });
 try {
-  const mails = await db.orm.em.fork().find(SystemMail, {}, { ...crossTenant('operator'), orderBy: { createdAt: 'desc' }, limit: Number(process.argv[2] ?? 20) });
+  const mails = await db.orm.em
+    .fork()
+    .find(SystemMail, {}, { ...crossTenant('operator'), orderBy: { createdAt: 'desc' }, limit: Number(process.argv[2] ?? 20) });
   if (mails.length === 0) console.log('The outbox is empty.');
   for (const m of mails.reverse()) {
     console.log(`--- ${m.createdAt.toISOString()}  [${m.status}]  to: ${m.to}\nSubject: ${m.subject}\n\n${m.text}\n`);

@@ -22,24 +22,31 @@ const db = await openDatabase(config, logger);
 try {
   // SEED_DEMO_COMPANIES: fewer (or more) companies than the default 300, e.g. for a quick look.
   const companies = process.env.SEED_DEMO_COMPANIES ? Number(process.env.SEED_DEMO_COMPANIES) : undefined;
-  if (companies !== undefined && !(Number.isInteger(companies) && companies > 0)) throw new Error('SEED_DEMO_COMPANIES must be a positive whole number');
+  if (companies !== undefined && !(Number.isInteger(companies) && companies > 0))
+    throw new Error('SEED_DEMO_COMPANIES must be a positive whole number');
   const s = await seedDemo(db.orm, { companies, log: (m) => logger.info(m) });
-  console.log([
-    s.created ? 'Demo organization created.' : 'Demo organization already present (nothing changed).',
-    `  Sign in as: ${s.email}`,
-    `  Password:   ${s.password}`,
-    `  It holds ${s.companies} companies, ${s.contacts} contacts, ${s.fields} custom fields with ${s.values} values, ` +
-      `${s.enrichmentResults} finished enrichment results, ${s.activities} activities and ${s.notifications} notifications.`,
-  ].join('\n'));
+  console.log(
+    [
+      s.created ? 'Demo organization created.' : 'Demo organization already present (nothing changed).',
+      `  Sign in as: ${s.email}`,
+      `  Password:   ${s.password}`,
+      `  It holds ${s.companies} companies, ${s.contacts} contacts, ${s.fields} custom fields with ${s.values} values, ` +
+        `${s.enrichmentResults} finished enrichment results, ${s.activities} activities and ${s.notifications} notifications.`,
+    ].join('\n'),
+  );
   if (process.env.SEED_DEMO_MAIL !== '0') {
     const boss = await startBoss(db.url, logger, { supervise: false });
     try {
       await createQueues(boss, jobDefinitions, config);
       const admin = await db.orm.em.fork().findOneOrFail(User, { email: s.email, deleted: false }, crossTenant('operator'));
-      const m = await seedDemoMail(db.orm, boss, config, { organizationId: s.organizationId, userId: admin.id, email: s.email }, (x) => logger.info(x));
-      console.log(m.created
-        ? `  Mailbox ${m.account} connected (offline, against the Graph fake): ${m.sent} emails sent, ${m.scheduled} scheduled, ${m.failed} refused (Try Again), ${m.replied} answered.`
-        : `  Mailbox ${m.account} already connected (nothing changed).`);
+      const m = await seedDemoMail(db.orm, boss, config, { organizationId: s.organizationId, userId: admin.id, email: s.email }, (x) =>
+        logger.info(x),
+      );
+      console.log(
+        m.created
+          ? `  Mailbox ${m.account} connected (offline, against the Graph fake): ${m.sent} emails sent, ${m.scheduled} scheduled, ${m.failed} refused (Try Again), ${m.replied} answered.`
+          : `  Mailbox ${m.account} already connected (nothing changed).`,
+      );
     } finally {
       await boss.stop({ graceful: false });
     }

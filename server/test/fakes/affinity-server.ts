@@ -18,27 +18,79 @@ import type { AddressInfo } from 'node:net';
 export class FakeAffinity {
   url = '';
   readonly requests: { method: string; path: string; query: URLSearchParams; authorization?: string }[] = [];
-  readonly organizations: Array<{ id: number; name: string; domain: string | null; domains: string[]; global?: boolean; crm_owner_ids?: number[] }> = [];
+  readonly organizations: Array<{
+    id: number;
+    name: string;
+    domain: string | null;
+    domains: string[];
+    global?: boolean;
+    crm_owner_ids?: number[];
+  }> = [];
   /** type 0: an external person; 1: an internal person (a user of the Affinity instance). */
-  readonly persons: Array<{ id: number; type: number; first_name: string; last_name: string; primary_email: string | null; emails: string[]; organization_ids: number[] }> = [];
+  readonly persons: Array<{
+    id: number;
+    type: number;
+    first_name: string;
+    last_name: string;
+    primary_email: string | null;
+    emails: string[];
+    organization_ids: number[];
+  }> = [];
   /** Global fields per kind (value_type 2 dropdown (text), 3 number, 4 date, 6 text, 7 ranked dropdown (option id)). */
   readonly fieldDefs: Record<'organizations' | 'persons', FakeAffinityField[]> = {
     organizations: [
       { id: 101, name: 'Industry', value_type: 2, allows_multiple: false, list_id: null },
-      { id: 102, name: 'Stage', value_type: 7, allows_multiple: false, list_id: null, dropdown_options: [{ id: 1, text: 'Lead', rank: 0, color: 0 }, { id: 2, text: 'Qualified', rank: 1, color: 0 }] },
+      {
+        id: 102,
+        name: 'Stage',
+        value_type: 7,
+        allows_multiple: false,
+        list_id: null,
+        dropdown_options: [
+          { id: 1, text: 'Lead', rank: 0, color: 0 },
+          { id: 2, text: 'Qualified', rank: 1, color: 0 },
+        ],
+      },
       { id: 103, name: 'Dealscout Score', value_type: 3, allows_multiple: false, list_id: null },
       { id: 104, name: 'Description', value_type: 6, allows_multiple: false, list_id: null },
       { id: 105, name: 'Tags', value_type: 6, allows_multiple: true, list_id: null },
     ],
     persons: [
       { id: 101, name: 'Industry', value_type: 2, allows_multiple: false, list_id: null },
-      { id: 102, name: 'Stage', value_type: 7, allows_multiple: false, list_id: null, dropdown_options: [{ id: 1, text: 'Lead', rank: 0, color: 0 }, { id: 2, text: 'Qualified', rank: 1, color: 0 }] },
+      {
+        id: 102,
+        name: 'Stage',
+        value_type: 7,
+        allows_multiple: false,
+        list_id: null,
+        dropdown_options: [
+          { id: 1, text: 'Lead', rank: 0, color: 0 },
+          { id: 2, text: 'Qualified', rank: 1, color: 0 },
+        ],
+      },
       { id: 201, name: 'Job Title', value_type: 6, allows_multiple: false, list_id: null },
       { id: 202, name: 'Last Contacted', value_type: 4, allows_multiple: false, list_id: null },
     ],
   };
-  readonly fieldValues: Array<{ id: number; field_id: number; entity_id: number; entity_type: 'organization' | 'person'; list_entry_id: number | null; value: unknown }> = [];
-  readonly notes: Array<{ id: number; creator_id: number; person_ids: number[]; organization_ids: number[]; opportunity_ids: number[]; content: string; type: number; created_at: string; updated_at: string | null }> = [];
+  readonly fieldValues: Array<{
+    id: number;
+    field_id: number;
+    entity_id: number;
+    entity_type: 'organization' | 'person';
+    list_entry_id: number | null;
+    value: unknown;
+  }> = [];
+  readonly notes: Array<{
+    id: number;
+    creator_id: number;
+    person_ids: number[];
+    organization_ids: number[];
+    opportunity_ids: number[];
+    content: string;
+    type: number;
+    created_at: string;
+    updated_at: string | null;
+  }> = [];
   readonly tenant = { id: 4242, name: 'Acme Capital', subdomain: 'acmecapital' };
   readonly user = { id: 77, first_name: 'Alex', last_name: 'Partner', email: 'alex@acmecapital.example.com' };
   private readonly server: http.Server;
@@ -60,7 +112,15 @@ export class FakeAffinity {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => this.handle(req, res, Buffer.concat(chunks).toString('utf8')));
     });
-    this.persons.push({ id: this.user.id, type: 1, first_name: this.user.first_name, last_name: this.user.last_name, primary_email: this.user.email, emails: [this.user.email], organization_ids: [] });
+    this.persons.push({
+      id: this.user.id,
+      type: 1,
+      first_name: this.user.first_name,
+      last_name: this.user.last_name,
+      primary_email: this.user.email,
+      emails: [this.user.email],
+      organization_ids: [],
+    });
   }
 
   static async start(opts: { apiKeys: string[] }): Promise<FakeAffinity> {
@@ -80,7 +140,15 @@ export class FakeAffinity {
     return o;
   }
   addPerson(first: string, last: string, email: string | null, organizationIds: number[] = [], type = 0): { id: number } {
-    const p = { id: this.nextId++, type, first_name: first, last_name: last, primary_email: email, emails: email ? [email] : [], organization_ids: organizationIds };
+    const p = {
+      id: this.nextId++,
+      type,
+      first_name: first,
+      last_name: last,
+      primary_email: email,
+      emails: email ? [email] : [],
+      organization_ids: organizationIds,
+    };
     this.persons.push(p);
     return p;
   }
@@ -89,15 +157,26 @@ export class FakeAffinity {
   seed(counts: { organizations?: number; persons?: number }): void {
     const orgStart = this.nextId;
     const orgs = counts.organizations ?? 0;
-    for (let i = 0; i < orgs; i += 1) this.organizations.push({ id: this.nextId++, name: `Org ${i}`, domain: `org${i}.example.com`, domains: [`org${i}.example.com`] });
+    for (let i = 0; i < orgs; i += 1)
+      this.organizations.push({ id: this.nextId++, name: `Org ${i}`, domain: `org${i}.example.com`, domains: [`org${i}.example.com`] });
     for (let i = 0; i < (counts.persons ?? 0); i += 1) {
       const email = `person${i}@org${orgs ? i % orgs : 0}.example.com`;
-      this.persons.push({ id: this.nextId++, type: 0, first_name: 'Person', last_name: String(i), primary_email: email, emails: [email], organization_ids: orgs ? [orgStart + (i % orgs)] : [] });
+      this.persons.push({
+        id: this.nextId++,
+        type: 0,
+        first_name: 'Person',
+        last_name: String(i),
+        primary_email: email,
+        emails: [email],
+        organization_ids: orgs ? [orgStart + (i % orgs)] : [],
+      });
     }
   }
   /** Field values of an entity (inspection). */
   valuesOf(entityType: 'organization' | 'person', entityId: number): Record<number, unknown> {
-    return Object.fromEntries(this.fieldValues.filter((v) => v.entity_type === entityType && v.entity_id === entityId).map((v) => [v.field_id, v.value]));
+    return Object.fromEntries(
+      this.fieldValues.filter((v) => v.entity_type === entityType && v.entity_id === entityId).map((v) => [v.field_id, v.value]),
+    );
   }
 
   async close(): Promise<void> {
@@ -115,11 +194,23 @@ export class FakeAffinity {
     // v1 takes the key as a basic-auth password, v2 (/v2/…) as a bearer token; each refuses the other.
     const v2 = u.pathname.startsWith('/v2/');
     const m = v2 ? /^Bearer (.+)$/.exec(req.headers.authorization ?? '') : /^Basic (.+)$/.exec(req.headers.authorization ?? '');
-    const key = m ? (v2 ? m[1] : Buffer.from(m[1], 'base64').toString('utf8').replace(/^[^:]*:/, '')) : null;
+    const key = m
+      ? v2
+        ? m[1]
+        : Buffer.from(m[1], 'base64')
+            .toString('utf8')
+            .replace(/^[^:]*:/, '')
+      : null;
     if (!key || !this.apiKeys.includes(key)) {
-      return v2 ? send(401, { errors: [{ code: 'authentication', message: 'Invalid API key' }] }) : send(401, { message: 'Authentication failed' });
+      return v2
+        ? send(401, { errors: [{ code: 'authentication', message: 'Invalid API key' }] })
+        : send(401, { message: 'Authentication failed' });
     }
-    const limitHeaders = { 'X-Ratelimit-Limit-User': '900', 'X-Ratelimit-Limit-User-Remaining': String(this.limited ? 0 : 899), 'X-Ratelimit-Limit-User-Reset': '60' };
+    const limitHeaders = {
+      'X-Ratelimit-Limit-User': '900',
+      'X-Ratelimit-Limit-User-Remaining': String(this.limited ? 0 : 899),
+      'X-Ratelimit-Limit-User-Reset': '60',
+    };
     if (this.limited && this.limited.remaining > 0) {
       this.limited.remaining -= 1;
       const seconds = this.limited.seconds;
@@ -132,7 +223,15 @@ export class FakeAffinity {
       return send(status, out, limitHeaders);
     }
     if (u.pathname === '/auth/whoami') {
-      return send(200, { tenant: this.tenant, user: this.user, grant: { type: 'api_key', scope: 'external_api', created_at: '2024-01-01T00:00:00.000-08:00' } }, limitHeaders);
+      return send(
+        200,
+        {
+          tenant: this.tenant,
+          user: this.user,
+          grant: { type: 'api_key', scope: 'external_api', created_at: '2024-01-01T00:00:00.000-08:00' },
+        },
+        limitHeaders,
+      );
     }
     if (u.pathname === '/organizations/fields' || u.pathname === '/persons/fields') {
       return send(200, this.fieldDefs[u.pathname === '/organizations/fields' ? 'organizations' : 'persons'], limitHeaders);
@@ -161,9 +260,7 @@ export class FakeAffinity {
       }
       const term = u.searchParams.get('term')?.toLowerCase() ?? null;
       const source = kind === 'organizations' ? this.organizations : this.persons;
-      const all = term
-        ? source.filter((r) => JSON.stringify(r).toLowerCase().includes(term))
-        : source;
+      const all = term ? source.filter((r) => JSON.stringify(r).toLowerCase().includes(term)) : source;
       const items = all.slice(offset, offset + size);
       let next: string | null = null;
       if (offset + size < all.length) {
@@ -203,7 +300,9 @@ export class FakeAffinity {
       offset = t.offset;
     }
     const base: Array<{ id: number }> = kind === 'companies' ? this.organizations : this.persons;
-    const byId = this.v2Index<number, { id: number }>(`${kind}:records`, base, (index) => { for (const r of base) index.set(r.id, r); });
+    const byId = this.v2Index<number, { id: number }>(`${kind}:records`, base, (index) => {
+      for (const r of base) index.set(r.id, r);
+    });
     const all = ids.length ? [...new Set(ids)].map((id) => byId.get(id)).filter((r): r is { id: number } => !!r) : base;
     const entityType = kind === 'companies' ? 'organization' : 'person';
     type Fv = FakeAffinity['fieldValues'][number];
@@ -218,10 +317,18 @@ export class FakeAffinity {
     });
     const valueOf = (def: FakeAffinityField, entityId: number): { type: string; data: unknown } => {
       const vals = (stored.get(`${entityId}:${def.id}`) ?? []).map((v) => v.value);
-      const one = (v: unknown): unknown => (def.value_type === 7 ? (() => { const o = v as { id: number; text: string; rank: number; color: number }; return { dropdownOptionId: o.id, text: o.text, rank: o.rank, color: o.color }; })()
-        : def.value_type === 2 ? { dropdownOptionId: null, text: v } : v);
+      const one = (v: unknown): unknown =>
+        def.value_type === 7
+          ? (() => {
+              const o = v as { id: number; text: string; rank: number; color: number };
+              return { dropdownOptionId: o.id, text: o.text, rank: o.rank, color: o.color };
+            })()
+          : def.value_type === 2
+            ? { dropdownOptionId: null, text: v }
+            : v;
       const type = { 2: 'dropdown', 3: 'number', 4: 'datetime', 6: 'text', 7: 'ranked-dropdown' }[def.value_type] ?? 'text';
-      if (def.allows_multiple) return { type: type === 'text' ? 'filterable-text-multi' : `${type}-multi`, data: vals.length ? vals.map(one) : null };
+      if (def.allows_multiple)
+        return { type: type === 'text' ? 'filterable-text-multi' : `${type}-multi`, data: vals.length ? vals.map(one) : null };
       return { type, data: vals.length ? one(vals[0]) : null };
     };
     const shape = (r: { id: number }): Record<string, unknown> => {
@@ -230,11 +337,29 @@ export class FakeAffinity {
         return { id: o.id, name: o.name, domain: o.domain, domains: o.domains, isGlobal: o.global ?? false };
       }
       const p = r as FakeAffinity['persons'][number];
-      return { id: p.id, firstName: p.first_name, lastName: p.last_name, primaryEmailAddress: p.primary_email, emailAddresses: p.emails, type: p.type === 1 ? 'internal' : 'external' };
+      return {
+        id: p.id,
+        firstName: p.first_name,
+        lastName: p.last_name,
+        primaryEmailAddress: p.primary_email,
+        emailAddresses: p.emails,
+        type: p.type === 1 ? 'internal' : 'external',
+      };
     };
-    const page = all.slice(offset, offset + limit).map((r) => (wanted.length === 0 ? shape(r) : {
-      ...shape(r), fields: wanted.map((def) => ({ id: `field-${def.id}`, name: def.name, type: 'global', enrichmentSource: 'none', value: valueOf(def, r.id) })),
-    }));
+    const page = all.slice(offset, offset + limit).map((r) =>
+      wanted.length === 0
+        ? shape(r)
+        : {
+            ...shape(r),
+            fields: wanted.map((def) => ({
+              id: `field-${def.id}`,
+              name: def.name,
+              type: 'global',
+              enrichmentSource: 'none',
+              value: valueOf(def, r.id),
+            })),
+          },
+    );
     let nextUrl: string | null = null;
     if (offset + limit < all.length) {
       const token = randomBytes(12).toString('base64url');
@@ -261,15 +386,24 @@ export class FakeAffinity {
     const invalid = (message: string): [number, unknown] => [422, { message }];
     const notFound = (what: string): [number, unknown] => [404, { message: `${what} not found` }];
     const now = new Date().toISOString();
-    const ids = (v: unknown): number[] | null => (v === undefined ? [] : Array.isArray(v) && v.every((x) => Number.isInteger(x)) ? (v as number[]) : null);
+    const ids = (v: unknown): number[] | null =>
+      v === undefined ? [] : Array.isArray(v) && v.every((x) => Number.isInteger(x)) ? (v as number[]) : null;
     const path = u.pathname;
 
     if (path === '/organizations' && method === 'POST') {
       if (typeof b.name !== 'string' || !b.name.trim()) return invalid('name is required');
       const domain = typeof b.domain === 'string' && b.domain.trim() ? b.domain.trim().toLowerCase() : null;
       if (domain && !/^[a-z0-9.-]+\.[a-z]{2,}$/.test(domain)) return invalid(`Domain ${domain} is invalid`);
-      if (domain && this.organizations.some((o) => o.domains.includes(domain))) return invalid(`An organization with domain ${domain} already exists`);
-      const o = { id: this.nextId++, name: b.name.trim(), domain, domains: domain ? [domain] : [], global: false, crm_owner_ids: [] as number[] };
+      if (domain && this.organizations.some((o) => o.domains.includes(domain)))
+        return invalid(`An organization with domain ${domain} already exists`);
+      const o = {
+        id: this.nextId++,
+        name: b.name.trim(),
+        domain,
+        domains: domain ? [domain] : [],
+        global: false,
+        crm_owner_ids: [] as number[],
+      };
       this.organizations.push(o);
       return [200, o];
     }
@@ -277,13 +411,15 @@ export class FakeAffinity {
     if (org) {
       const o = this.organizations.find((x) => x.id === Number(org[1]));
       if (!o) return notFound('Organization');
-      if (method === 'GET') return [200, { ...o, person_ids: this.persons.filter((p) => p.organization_ids.includes(o.id)).map((p) => p.id) }];
+      if (method === 'GET')
+        return [200, { ...o, person_ids: this.persons.filter((p) => p.organization_ids.includes(o.id)).map((p) => p.id) }];
       if (method === 'PUT') {
         if (b.name !== undefined && (typeof b.name !== 'string' || !b.name.trim())) return invalid('name cannot be blank');
         if (b.domain !== undefined && b.domain !== null) {
           const d = String(b.domain).trim().toLowerCase();
           if (!/^[a-z0-9.-]+\.[a-z]{2,}$/.test(d)) return invalid(`Domain ${d} is invalid`);
-          if (this.organizations.some((x) => x !== o && x.domains.includes(d))) return invalid(`An organization with domain ${d} already exists`);
+          if (this.organizations.some((x) => x !== o && x.domains.includes(d)))
+            return invalid(`An organization with domain ${d} already exists`);
         }
         if (typeof b.name === 'string') o.name = b.name.trim();
         if (b.domain !== undefined) {
@@ -295,9 +431,11 @@ export class FakeAffinity {
     }
     const checkPerson = (self: number | null): [number, unknown] | null => {
       const emails = b.emails === undefined ? [] : b.emails;
-      if (!Array.isArray(emails) || emails.some((e) => typeof e !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e))) return invalid('emails must be a list of valid email addresses');
+      if (!Array.isArray(emails) || emails.some((e) => typeof e !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e)))
+        return invalid('emails must be a list of valid email addresses');
       for (const e of emails as string[]) {
-        if (this.persons.some((p) => p.id !== self && p.emails.some((x) => x.toLowerCase() === e.toLowerCase()))) return invalid(`An entity with email ${e} already exists`);
+        if (this.persons.some((p) => p.id !== self && p.emails.some((x) => x.toLowerCase() === e.toLowerCase())))
+          return invalid(`An entity with email ${e} already exists`);
       }
       const orgIds = ids(b.organization_ids);
       if (!orgIds) return invalid('organization_ids must be a list of integers');
@@ -311,7 +449,15 @@ export class FakeAffinity {
       const bad = checkPerson(null);
       if (bad) return bad;
       const emails = ((b.emails as string[] | undefined) ?? []).map((e) => e.toLowerCase());
-      const p = { id: this.nextId++, type: 0, first_name: b.first_name.trim(), last_name: b.last_name.trim(), primary_email: emails[0] ?? null, emails, organization_ids: ids(b.organization_ids) ?? [] };
+      const p = {
+        id: this.nextId++,
+        type: 0,
+        first_name: b.first_name.trim(),
+        last_name: b.last_name.trim(),
+        primary_email: emails[0] ?? null,
+        emails,
+        organization_ids: ids(b.organization_ids) ?? [],
+      };
       this.persons.push(p);
       return [200, p];
     }
@@ -321,14 +467,15 @@ export class FakeAffinity {
       if (!p) return notFound('Person');
       if (method === 'GET') return [200, p];
       if (method === 'PUT') {
-        for (const k of ['first_name', 'last_name'] as const) if (b[k] !== undefined && (typeof b[k] !== 'string' || !String(b[k]).trim())) return invalid(`${k} cannot be blank`);
+        for (const k of ['first_name', 'last_name'] as const)
+          if (b[k] !== undefined && (typeof b[k] !== 'string' || !String(b[k]).trim())) return invalid(`${k} cannot be blank`);
         const bad = checkPerson(p.id);
         if (bad) return bad;
         if (typeof b.first_name === 'string') p.first_name = b.first_name.trim();
         if (typeof b.last_name === 'string') p.last_name = b.last_name.trim();
         if (b.emails !== undefined) {
           p.emails = (b.emails as string[]).map((e) => e.toLowerCase());
-          p.primary_email = p.emails.includes(p.primary_email ?? '') ? p.primary_email : p.emails[0] ?? null;
+          p.primary_email = p.emails.includes(p.primary_email ?? '') ? p.primary_email : (p.emails[0] ?? null);
         }
         if (b.organization_ids !== undefined) p.organization_ids = ids(b.organization_ids) ?? [];
         return [200, p];
@@ -346,7 +493,8 @@ export class FakeAffinity {
       if (def.value_type === 3 && typeof value !== 'number') return `${def.name} expects a number`;
       if ((def.value_type === 2 || def.value_type === 6) && typeof value !== 'string') return `${def.name} expects text`;
       if (def.value_type === 4 && (typeof value !== 'string' || Number.isNaN(Date.parse(value)))) return `${def.name} expects a date`;
-      if (def.value_type === 7 && !(def.dropdown_options ?? []).some((o) => o.id === value)) return `${def.name} expects one of its dropdown option ids`;
+      if (def.value_type === 7 && !(def.dropdown_options ?? []).some((o) => o.id === value))
+        return `${def.name} expects one of its dropdown option ids`;
       return null;
     };
     if (path === '/field-values' && method === 'POST') {
@@ -361,11 +509,23 @@ export class FakeAffinity {
       if (bad) return invalid(bad);
       const entityType = isOrg ? 'organization' : 'person';
       const listEntry = b.list_entry_id === undefined || b.list_entry_id === null ? null : Number(b.list_entry_id);
-      if (!def.allows_multiple && this.fieldValues.some((v) => v.field_id === def.id && v.entity_id === entityId && v.entity_type === entityType && v.list_entry_id === listEntry)) {
+      if (
+        !def.allows_multiple &&
+        this.fieldValues.some(
+          (v) => v.field_id === def.id && v.entity_id === entityId && v.entity_type === entityType && v.list_entry_id === listEntry,
+        )
+      ) {
         return invalid(`${def.name} already has a value for this entity; update it instead`);
       }
       const value = def.value_type === 7 ? def.dropdown_options?.find((o) => o.id === b.value) : b.value;
-      const fv = { id: this.nextId++, field_id: def.id, entity_id: entityId, entity_type: entityType as 'organization' | 'person', list_entry_id: listEntry, value };
+      const fv = {
+        id: this.nextId++,
+        field_id: def.id,
+        entity_id: entityId,
+        entity_type: entityType as 'organization' | 'person',
+        list_entry_id: listEntry,
+        value,
+      };
       this.fieldValues.push(fv);
       const { entity_type: _t, ...out } = fv;
       return [200, out];
@@ -379,7 +539,9 @@ export class FakeAffinity {
         return [200, { success: true }];
       }
       if (method === 'PUT') {
-        const def = this.fieldDefs[fv.entity_type === 'organization' ? 'organizations' : 'persons'].find((f) => f.id === fv.field_id) as FakeAffinityField;
+        const def = this.fieldDefs[fv.entity_type === 'organization' ? 'organizations' : 'persons'].find(
+          (f) => f.id === fv.field_id,
+        ) as FakeAffinityField;
         const bad = checkValue(def, b.value);
         if (bad) return invalid(bad);
         fv.value = def.value_type === 7 ? def.dropdown_options?.find((o) => o.id === b.value) : b.value;
@@ -392,15 +554,23 @@ export class FakeAffinity {
       const orgIds = ids(b.organization_ids);
       const oppIds = ids(b.opportunity_ids);
       if (!personIds || !orgIds || !oppIds) return invalid('person_ids, organization_ids and opportunity_ids must be lists of integers');
-      if (!personIds.length && !orgIds.length && !oppIds.length) return invalid('A note must be associated with at least one person, organization or opportunity');
+      if (!personIds.length && !orgIds.length && !oppIds.length)
+        return invalid('A note must be associated with at least one person, organization or opportunity');
       if (typeof b.content !== 'string' || !b.content.trim()) return invalid('content is required');
       const missingPerson = personIds.find((id) => !this.persons.some((p) => p.id === id));
       if (missingPerson !== undefined) return invalid(`Person ${missingPerson} not found`);
       const missingOrg = orgIds.find((id) => !this.organizations.some((o) => o.id === id));
       if (missingOrg !== undefined) return invalid(`Organization ${missingOrg} not found`);
       const note = {
-        id: this.nextId++, creator_id: this.user.id, person_ids: personIds, organization_ids: orgIds, opportunity_ids: oppIds, content: b.content,
-        type: typeof b.type === 'number' ? b.type : 0, created_at: typeof b.created_at === 'string' ? b.created_at : now, updated_at: null,
+        id: this.nextId++,
+        creator_id: this.user.id,
+        person_ids: personIds,
+        organization_ids: orgIds,
+        opportunity_ids: oppIds,
+        content: b.content,
+        type: typeof b.type === 'number' ? b.type : 0,
+        created_at: typeof b.created_at === 'string' ? b.created_at : now,
+        updated_at: null,
       };
       this.notes.push(note);
       return [200, note];
@@ -408,7 +578,9 @@ export class FakeAffinity {
     if (path === '/notes' && method === 'GET') {
       const pid = u.searchParams.get('person_id');
       const oid = u.searchParams.get('organization_id');
-      const all = this.notes.filter((n) => (pid ? n.person_ids.includes(Number(pid)) : true) && (oid ? n.organization_ids.includes(Number(oid)) : true));
+      const all = this.notes.filter(
+        (n) => (pid ? n.person_ids.includes(Number(pid)) : true) && (oid ? n.organization_ids.includes(Number(oid)) : true),
+      );
       const size = Math.min(Number(u.searchParams.get('page_size') ?? 500) || 500, 500);
       const token = u.searchParams.get('page_token');
       let offset = 0;
@@ -429,6 +601,10 @@ export class FakeAffinity {
 }
 
 export interface FakeAffinityField {
-  id: number; name: string; value_type: number; allows_multiple: boolean; list_id: number | null;
+  id: number;
+  name: string;
+  value_type: number;
+  allows_multiple: boolean;
+  list_id: number | null;
   dropdown_options?: Array<{ id: number; text: string; rank: number; color: number }>;
 }

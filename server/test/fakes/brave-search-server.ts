@@ -34,20 +34,47 @@ export async function startFakeBrave(opts: { apiKey?: string } = {}): Promise<Fa
       res.end(JSON.stringify({ type: 'ErrorResponse', error: { id: 'fake', status, code, detail, meta: {} }, time: Date.now() }));
     };
     if (req.method !== 'GET' || u.pathname !== '/res/v1/web/search') return error(404, 'RESOURCE_NOT_FOUND', 'Resource not found.');
-    if (!token || (opts.apiKey && token !== opts.apiKey)) return error(401, 'SUBSCRIPTION_TOKEN_INVALID', 'The provided subscription token is invalid.');
+    if (!token || (opts.apiKey && token !== opts.apiKey))
+      return error(401, 'SUBSCRIPTION_TOKEN_INVALID', 'The provided subscription token is invalid.');
     const fail = failures.shift();
     if (fail) return error(fail.status, fail.code, 'Scripted failure.');
     const q = u.searchParams.get('q') ?? '';
     if (!q) return error(422, 'VALIDATION', 'Unable to validate request parameter(s).');
     const count = Number(u.searchParams.get('count') ?? 20);
-    const results = (table.get(q) ?? []).slice(0, count).map((r) => ({ type: 'search_result', subtype: 'generic', is_source_local: false, is_source_both: false, family_friendly: true, language: 'en', ...r }));
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({
-      type: 'search',
-      query: { original: q, show_strict_warning: false, is_navigational: false, local_decision: 'drop', local_locations_idx: 0, is_news_breaking: false, spellcheck_off: true, country: 'us', bad_results: false, should_fallback: false, postal_code: '', city: '', header_country: '', more_results_available: false, state: '' },
-      mixed: { type: 'mixed', main: results.map((_, index) => ({ type: 'web', index, all: false })), top: [], side: [] },
-      web: { type: 'search', results, family_friendly: true },
+    const results = (table.get(q) ?? []).slice(0, count).map((r) => ({
+      type: 'search_result',
+      subtype: 'generic',
+      is_source_local: false,
+      is_source_both: false,
+      family_friendly: true,
+      language: 'en',
+      ...r,
     }));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        type: 'search',
+        query: {
+          original: q,
+          show_strict_warning: false,
+          is_navigational: false,
+          local_decision: 'drop',
+          local_locations_idx: 0,
+          is_news_breaking: false,
+          spellcheck_off: true,
+          country: 'us',
+          bad_results: false,
+          should_fallback: false,
+          postal_code: '',
+          city: '',
+          header_country: '',
+          more_results_available: false,
+          state: '',
+        },
+        mixed: { type: 'mixed', main: results.map((_, index) => ({ type: 'web', index, all: false })), top: [], side: [] },
+        web: { type: 'search', results, family_friendly: true },
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -55,9 +82,10 @@ export async function startFakeBrave(opts: { apiKey?: string } = {}): Promise<Fa
     requests,
     results: (query, results) => void table.set(query, results),
     failNext: (status, code = status === 429 ? 'RATE_LIMITED' : 'SERVER_ERROR') => void failures.push({ status, code }),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -33,13 +33,16 @@ import http from 'node:http';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
 
-
 /** Graph's timeZoneBase or customTimeZone (with '@odata.type': '#microsoft.graph.customTimeZone'). */
-export type FakeZone = { name: string } | {
-  '@odata.type': '#microsoft.graph.customTimeZone'; name: string; bias: number;
-  standardOffset: { time: string; dayOccurrence: number; dayOfWeek: string; month: number; year: number };
-  daylightOffset: { time: string; dayOccurrence: number; dayOfWeek: string; month: number; year: number; daylightBias: number };
-};
+export type FakeZone =
+  | { name: string }
+  | {
+      '@odata.type': '#microsoft.graph.customTimeZone';
+      name: string;
+      bias: number;
+      standardOffset: { time: string; dayOccurrence: number; dayOfWeek: string; month: number; year: number };
+      daylightOffset: { time: string; dayOccurrence: number; dayOfWeek: string; month: number; year: number; daylightBias: number };
+    };
 
 export interface FakeMailUser {
   id: string;
@@ -79,7 +82,10 @@ export type FakeFault =
   | { kind: 'doneThenHang' }
   | { kind: 'expireToken' };
 
-interface Token { user: string; expiresAt: number }
+interface Token {
+  user: string;
+  expiresAt: number;
+}
 
 export class FakeGraphServer {
   readonly clientId = randomUUID();
@@ -108,21 +114,34 @@ export class FakeGraphServer {
   private seq = 0;
   private readonly removed: { id: string; mailbox: string; changeSeq: number }[] = [];
 
-  private constructor(private readonly server: http.Server, readonly url: string) {}
+  private constructor(
+    private readonly server: http.Server,
+    readonly url: string,
+  ) {}
 
   static async start(): Promise<FakeGraphServer> {
     let self: FakeGraphServer | null = null;
     const server = http.createServer((req, res) => void self!.handle(req, res));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     self = new FakeGraphServer(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    server.on('connection', (s) => { self!.sockets.add(s); s.on('close', () => self!.sockets.delete(s)); });
+    server.on('connection', (s) => {
+      self!.sockets.add(s);
+      s.on('close', () => self!.sockets.delete(s));
+    });
     return self;
   }
 
   addUser(u: Partial<FakeMailUser> & { mail: string }): FakeMailUser {
     const user: FakeMailUser = {
-      id: randomUUID(), displayName: u.mail.split('@')[0], timeZone: 'UTC',
-      workingHours: { daysOfWeek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'], startTime: '08:00:00.0000000', endTime: '17:00:00.0000000', timeZone: { name: 'UTC' } },
+      id: randomUUID(),
+      displayName: u.mail.split('@')[0],
+      timeZone: 'UTC',
+      workingHours: {
+        daysOfWeek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],
+        startTime: '08:00:00.0000000',
+        endTime: '17:00:00.0000000',
+        timeZone: { name: 'UTC' },
+      },
       ...u,
     };
     this.users.set(user.mail.toLowerCase(), user);
@@ -152,15 +171,29 @@ export class FakeGraphServer {
    * A message arrives in a mailbox's Inbox: a new conversation, or — `inReplyTo` the id of a message
    * of that mailbox (one it sent) — a reply in that message's conversation.
    */
-  receive(mail: string, m: { from: string; subject?: string; html?: string; inReplyTo?: string; conversationId?: string; receivedAt?: Date }): FakeMessage {
+  receive(
+    mail: string,
+    m: { from: string; subject?: string; html?: string; inReplyTo?: string; conversationId?: string; receivedAt?: Date },
+  ): FakeMessage {
     const mailbox = mail.toLowerCase();
     const original = m.inReplyTo ? this.messages.get(m.inReplyTo) : undefined;
     if (m.inReplyTo && (!original || original.mailbox !== mailbox)) throw new Error(`no message ${m.inReplyTo} in ${mailbox}`);
     const msg: FakeMessage = {
-      id: newId(), mailbox, subject: m.subject ?? (original ? `RE: ${original.subject}` : 'Hello'), body: { contentType: 'HTML', content: m.html ?? '<p>Thanks!</p>' },
-      toRecipients: [{ emailAddress: { address: mailbox } }], ccRecipients: [], singleValueExtendedProperties: [], isDraft: false, folder: 'inbox', sentDateTime: (m.receivedAt ?? new Date()).toISOString(),
-      conversationId: original?.conversationId ?? m.conversationId ?? newConversationId(), receivedDateTime: (m.receivedAt ?? new Date()).toISOString(),
-      from: { emailAddress: { address: m.from } }, replyTo: [], changeSeq: ++this.seq,
+      id: newId(),
+      mailbox,
+      subject: m.subject ?? (original ? `RE: ${original.subject}` : 'Hello'),
+      body: { contentType: 'HTML', content: m.html ?? '<p>Thanks!</p>' },
+      toRecipients: [{ emailAddress: { address: mailbox } }],
+      ccRecipients: [],
+      singleValueExtendedProperties: [],
+      isDraft: false,
+      folder: 'inbox',
+      sentDateTime: (m.receivedAt ?? new Date()).toISOString(),
+      conversationId: original?.conversationId ?? m.conversationId ?? newConversationId(),
+      receivedDateTime: (m.receivedAt ?? new Date()).toISOString(),
+      from: { emailAddress: { address: m.from } },
+      replyTo: [],
+      changeSeq: ++this.seq,
     };
     this.messages.set(msg.id, msg);
     return msg;
@@ -191,7 +224,12 @@ export class FakeGraphServer {
   /** Accepts the consent page for a user: answers the redirect back to the app (with code and state). */
   async consent(authorizeUrl: string, mail: string): Promise<string> {
     const u = new URL(authorizeUrl);
-    const res = await fetch(`${this.url}${u.pathname}/consent${u.search}`, { method: 'POST', body: new URLSearchParams({ mail }), redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await fetch(`${this.url}${u.pathname}/consent${u.search}`, {
+      method: 'POST',
+      body: new URLSearchParams({ mail }),
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     const location = res.headers.get('location');
     if (res.status !== 302 || !location) throw new Error(`consent failed: ${res.status} ${await res.text()}`);
     return location;
@@ -211,12 +249,22 @@ export class FakeGraphServer {
     const raw = Buffer.concat(chunks).toString('utf8');
     const line = `${req.method} ${url.pathname}`;
     this.requests.push({ method: req.method ?? '', path: url.pathname + url.search, at: Date.now() });
-    const fi = this.faults.findIndex((f) => f.match.test(line) && (f.skip-- <= 0));
+    const fi = this.faults.findIndex((f) => f.match.test(line) && f.skip-- <= 0);
     const fault = fi >= 0 ? this.faults.splice(fi, 1)[0].fault : null;
     if (fault?.kind === 'hang') return;
     if (fault?.kind === 'status') {
-      return json(res, fault.status, { error: { code: fault.code ?? (fault.status === 429 ? 'ApplicationThrottled' : 'ServiceUnavailable'), message: fault.message ?? 'Injected fault.', innerError: innerError() } },
-        fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {});
+      return json(
+        res,
+        fault.status,
+        {
+          error: {
+            code: fault.code ?? (fault.status === 429 ? 'ApplicationThrottled' : 'ServiceUnavailable'),
+            message: fault.message ?? 'Injected fault.',
+            innerError: innerError(),
+          },
+        },
+        fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {},
+      );
     }
 
     const auth = /^\/([^/]+)\/oauth2\/v2\.0\/(authorize|authorize\/consent|token)$/.exec(url.pathname);
@@ -226,15 +274,28 @@ export class FakeGraphServer {
     // Graph: a bearer token first.
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const token = bearer ? this.accessTokens.get(bearer) : undefined;
-    if (!bearer || !token) return json(res, 401, { error: { code: 'InvalidAuthenticationToken', message: 'Access token is empty.', innerError: innerError() } });
+    if (!bearer || !token)
+      return json(res, 401, { error: { code: 'InvalidAuthenticationToken', message: 'Access token is empty.', innerError: innerError() } });
     if (fault?.kind === 'expireToken') token.expiresAt = 0;
-    if (token.expiresAt <= Date.now()) return json(res, 401, { error: { code: 'InvalidAuthenticationToken', message: 'Lifetime validation failed, the token is expired.', innerError: innerError() } });
+    if (token.expiresAt <= Date.now())
+      return json(res, 401, {
+        error: {
+          code: 'InvalidAuthenticationToken',
+          message: 'Lifetime validation failed, the token is expired.',
+          innerError: innerError(),
+        },
+      });
     const user = this.users.get(token.user)!;
     const mailbox = user.mail.toLowerCase();
     const active = this.inFlight.get(mailbox) ?? 0;
     if (active >= this.limits.concurrentRequests) {
       this.throttledCount += 1;
-      return json(res, 429, { error: { code: 'ApplicationThrottled', message: 'Application is over its MailboxConcurrency limit.', innerError: innerError() } }, { 'retry-after': '1' });
+      return json(
+        res,
+        429,
+        { error: { code: 'ApplicationThrottled', message: 'Application is over its MailboxConcurrency limit.', innerError: innerError() } },
+        { 'retry-after': '1' },
+      );
     }
     this.inFlight.set(mailbox, active + 1);
     this.peakInFlight.set(mailbox, Math.max(active + 1, this.peakInFlight.get(mailbox) ?? 0));
@@ -255,20 +316,36 @@ export class FakeGraphServer {
   private identity(kind: string, url: URL, req: http.IncomingMessage, raw: string, res: http.ServerResponse): void {
     const q = url.searchParams;
     if (kind === 'authorize' || kind === 'authorize/consent') {
-      if (q.get('client_id') !== this.clientId) return html(res, 400, `<h1>AADSTS700016: Application with identifier '${esc(q.get('client_id') ?? '')}' was not found.</h1>`);
-      if (q.get('response_type') !== 'code' || !q.get('redirect_uri')) return html(res, 400, '<h1>AADSTS900144: The request body must contain the following parameter: response_type / redirect_uri.</h1>');
-      if (!q.get('code_challenge') || q.get('code_challenge_method') !== 'S256') return html(res, 400, "<h1>AADSTS9002325: Proof Key for Code Exchange is required.</h1>");
+      if (q.get('client_id') !== this.clientId)
+        return html(res, 400, `<h1>AADSTS700016: Application with identifier '${esc(q.get('client_id') ?? '')}' was not found.</h1>`);
+      if (q.get('response_type') !== 'code' || !q.get('redirect_uri'))
+        return html(
+          res,
+          400,
+          '<h1>AADSTS900144: The request body must contain the following parameter: response_type / redirect_uri.</h1>',
+        );
+      if (!q.get('code_challenge') || q.get('code_challenge_method') !== 'S256')
+        return html(res, 400, '<h1>AADSTS9002325: Proof Key for Code Exchange is required.</h1>');
       if (kind === 'authorize') {
         const hint = q.get('login_hint') ?? [...this.users.values()][0]?.mail ?? '';
-        return html(res, 200, `<!doctype html><html><head><title>Permissions requested</title></head><body style="font-family:Segoe UI,sans-serif;max-width:420px;margin:40px auto">
+        return html(
+          res,
+          200,
+          `<!doctype html><html><head><title>Permissions requested</title></head><body style="font-family:Segoe UI,sans-serif;max-width:420px;margin:40px auto">
 <h1>Permissions requested</h1><p>Dealscout would like to: send mail as you, read and write your mail, read your mailbox settings, maintain access to data you have given it access to.</p>
 <form method="post" action="${esc(url.pathname)}/consent${esc(url.search)}"><label>Account <input name="mail" value="${esc(hint)}"></label>
-<p><button type="submit" name="accept" value="yes">Accept</button></p></form></body></html>`);
+<p><button type="submit" name="accept" value="yes">Accept</button></p></form></body></html>`,
+        );
       }
       const mail = new URLSearchParams(raw).get('mail')?.toLowerCase() ?? '';
       if (!this.users.has(mail)) return html(res, 400, `<h1>AADSTS50034: The user account ${esc(mail)} does not exist.</h1>`);
       const code = randomBytes(24).toString('base64url');
-      this.codes.set(code, { user: mail, challenge: q.get('code_challenge')!, redirectUri: q.get('redirect_uri')!, clientId: this.clientId });
+      this.codes.set(code, {
+        user: mail,
+        challenge: q.get('code_challenge')!,
+        redirectUri: q.get('redirect_uri')!,
+        clientId: this.clientId,
+      });
       const back = new URL(q.get('redirect_uri')!);
       back.searchParams.set('code', code);
       if (q.get('state')) back.searchParams.set('state', q.get('state')!);
@@ -277,25 +354,58 @@ export class FakeGraphServer {
       return;
     }
     // token
-    if (req.method !== 'POST') return json(res, 405, { error: 'invalid_request', error_description: 'AADSTS900561: The endpoint only accepts POST requests.' });
+    if (req.method !== 'POST')
+      return json(res, 405, { error: 'invalid_request', error_description: 'AADSTS900561: The endpoint only accepts POST requests.' });
     const f = new URLSearchParams(raw);
     const tokenError = (status: number, error: string, description: string, codes: number[]) =>
-      json(res, status, { error, error_description: description, error_codes: codes, timestamp: new Date().toISOString(), trace_id: randomUUID(), correlation_id: randomUUID() });
-    if (f.get('client_id') !== this.clientId) return tokenError(400, 'unauthorized_client', `AADSTS700016: Application with identifier '${f.get('client_id')}' was not found in the directory.`, [700016]);
-    if (f.get('client_secret') !== this.clientSecret) return tokenError(401, 'invalid_client', 'AADSTS7000215: Invalid client secret provided.', [7000215]);
+      json(res, status, {
+        error,
+        error_description: description,
+        error_codes: codes,
+        timestamp: new Date().toISOString(),
+        trace_id: randomUUID(),
+        correlation_id: randomUUID(),
+      });
+    if (f.get('client_id') !== this.clientId)
+      return tokenError(
+        400,
+        'unauthorized_client',
+        `AADSTS700016: Application with identifier '${f.get('client_id')}' was not found in the directory.`,
+        [700016],
+      );
+    if (f.get('client_secret') !== this.clientSecret)
+      return tokenError(401, 'invalid_client', 'AADSTS7000215: Invalid client secret provided.', [7000215]);
     let user: string;
     if (f.get('grant_type') === 'authorization_code') {
       const c = this.codes.get(f.get('code') ?? '');
       if (!c) return tokenError(400, 'invalid_grant', 'AADSTS70000: The provided value for the code parameter is not valid.', [70000]);
       this.codes.delete(f.get('code')!);
-      if (c.redirectUri !== f.get('redirect_uri')) return tokenError(400, 'invalid_grant', 'AADSTS70000: The redirect URI does not match the one in the authorization request.', [70000]);
+      if (c.redirectUri !== f.get('redirect_uri'))
+        return tokenError(
+          400,
+          'invalid_grant',
+          'AADSTS70000: The redirect URI does not match the one in the authorization request.',
+          [70000],
+        );
       const verifier = f.get('code_verifier') ?? '';
-      if (createHash('sha256').update(verifier).digest('base64url') !== c.challenge) return tokenError(400, 'invalid_grant', 'AADSTS501481: The Code_Verifier does not match the code_challenge supplied in the authorization request.', [501481]);
+      if (createHash('sha256').update(verifier).digest('base64url') !== c.challenge)
+        return tokenError(
+          400,
+          'invalid_grant',
+          'AADSTS501481: The Code_Verifier does not match the code_challenge supplied in the authorization request.',
+          [501481],
+        );
       user = c.user;
     } else if (f.get('grant_type') === 'refresh_token') {
       const rt = f.get('refresh_token') ?? '';
       const u = this.refreshTokens.get(rt);
-      if (!u) return tokenError(400, 'invalid_grant', 'AADSTS70008: The provided authorization code or refresh token has expired due to inactivity. Send a new interactive authorization request for this user and resource.', [70008]);
+      if (!u)
+        return tokenError(
+          400,
+          'invalid_grant',
+          'AADSTS70008: The provided authorization code or refresh token has expired due to inactivity. Send a new interactive authorization request for this user and resource.',
+          [70008],
+        );
       this.refreshTokens.delete(rt);
       user = u;
     } else {
@@ -305,26 +415,69 @@ export class FakeGraphServer {
     const refresh = randomBytes(32).toString('base64url');
     this.accessTokens.set(access, { user, expiresAt: Date.now() + this.accessTokenSeconds * 1000 });
     this.refreshTokens.set(refresh, user);
-    return json(res, 200, { token_type: 'Bearer', scope: f.get('scope') ?? '', expires_in: this.accessTokenSeconds, ext_expires_in: this.accessTokenSeconds, access_token: access, refresh_token: refresh });
+    return json(res, 200, {
+      token_type: 'Bearer',
+      scope: f.get('scope') ?? '',
+      expires_in: this.accessTokenSeconds,
+      ext_expires_in: this.accessTokenSeconds,
+      access_token: access,
+      refresh_token: refresh,
+    });
   }
 
-  private graph(method: string, url: URL, raw: string, user: FakeMailUser, prefer: string): { status: number; body?: unknown; headers?: Record<string, string> } {
+  private graph(
+    method: string,
+    url: URL,
+    raw: string,
+    user: FakeMailUser,
+    prefer: string,
+  ): { status: number; body?: unknown; headers?: Record<string, string> } {
     const path = url.pathname.slice('/v1.0'.length);
     const mailbox = user.mail.toLowerCase();
-    const notFound = { status: 404, body: { error: { code: 'ErrorItemNotFound', message: 'The specified object was not found in the store.', innerError: innerError() } } };
+    const notFound = {
+      status: 404,
+      body: { error: { code: 'ErrorItemNotFound', message: 'The specified object was not found in the store.', innerError: innerError() } },
+    };
     if (method === 'GET' && path === '/me') {
-      return { status: 200, body: { '@odata.context': `${this.url}/v1.0/$metadata#users/$entity`, id: user.id, displayName: user.displayName, mail: user.mail, userPrincipalName: user.mail } };
+      return {
+        status: 200,
+        body: {
+          '@odata.context': `${this.url}/v1.0/$metadata#users/$entity`,
+          id: user.id,
+          displayName: user.displayName,
+          mail: user.mail,
+          userPrincipalName: user.mail,
+        },
+      };
     }
     if (method === 'GET' && path === '/me/mailboxSettings') {
-      return { status: 200, body: { '@odata.context': `${this.url}/v1.0/$metadata#users('${user.id}')/mailboxSettings`, timeZone: user.timeZone, workingHours: user.workingHours } };
+      return {
+        status: 200,
+        body: {
+          '@odata.context': `${this.url}/v1.0/$metadata#users('${user.id}')/mailboxSettings`,
+          timeZone: user.timeZone,
+          workingHours: user.workingHours,
+        },
+      };
     }
     if (method === 'POST' && path === '/me/messages') {
       const b = JSON.parse(raw || '{}') as Partial<FakeMessage>;
       const m: FakeMessage = {
-        id: `AAkALg${randomBytes(18).toString('base64url')}`, mailbox, subject: b.subject ?? '', body: b.body ?? { contentType: 'Text', content: '' },
-        toRecipients: b.toRecipients ?? [], ccRecipients: b.ccRecipients ?? [], singleValueExtendedProperties: b.singleValueExtendedProperties ?? [],
-        isDraft: true, folder: 'drafts', sentDateTime: null, conversationId: newConversationId(), receivedDateTime: null,
-        from: { emailAddress: { address: mailbox } }, replyTo: [], changeSeq: 0,
+        id: `AAkALg${randomBytes(18).toString('base64url')}`,
+        mailbox,
+        subject: b.subject ?? '',
+        body: b.body ?? { contentType: 'Text', content: '' },
+        toRecipients: b.toRecipients ?? [],
+        ccRecipients: b.ccRecipients ?? [],
+        singleValueExtendedProperties: b.singleValueExtendedProperties ?? [],
+        isDraft: true,
+        folder: 'drafts',
+        sentDateTime: null,
+        conversationId: newConversationId(),
+        receivedDateTime: null,
+        from: { emailAddress: { address: mailbox } },
+        replyTo: [],
+        changeSeq: 0,
       };
       this.messages.set(m.id, m);
       return { status: 201, body: present(m) };
@@ -332,11 +485,20 @@ export class FakeGraphServer {
     if (method === 'GET' && path === '/me/messages') {
       const filter = url.searchParams.get('$filter') ?? '';
       const f = /singleValueExtendedProperties\/Any\(ep: ep\/id eq '([^']+)' and ep\/value eq '([^']+)'\)/i.exec(filter);
-      if (filter && !f) return { status: 400, body: { error: { code: 'ErrorInvalidUrlQueryFilter', message: 'The query filter contains one or more invalid nodes.' } } };
-      const list = [...this.messages.values()].filter((m) => m.mailbox === mailbox && (!f || m.singleValueExtendedProperties.some((p) => p.id.toLowerCase() === f[1].toLowerCase() && p.value === f[2])));
+      if (filter && !f)
+        return {
+          status: 400,
+          body: { error: { code: 'ErrorInvalidUrlQueryFilter', message: 'The query filter contains one or more invalid nodes.' } },
+        };
+      const list = [...this.messages.values()].filter(
+        (m) =>
+          m.mailbox === mailbox &&
+          (!f || m.singleValueExtendedProperties.some((p) => p.id.toLowerCase() === f[1].toLowerCase() && p.value === f[2])),
+      );
       return { status: 200, body: { value: list.map(present) } };
     }
-    if (method === 'GET' && /^\/me\/mailFolders(\/inbox|\('inbox'\))\/messages\/delta(\(\))?$/i.test(path)) return this.delta(url, mailbox, prefer);
+    if (method === 'GET' && /^\/me\/mailFolders(\/inbox|\('inbox'\))\/messages\/delta(\(\))?$/i.test(path))
+      return this.delta(url, mailbox, prefer);
     const one = /^\/me\/messages\/([^/]+)(\/send|\/createReply)?$/.exec(path);
     if (one) {
       const m = this.messages.get(decodeURIComponent(one[1]));
@@ -344,7 +506,11 @@ export class FakeGraphServer {
       if (method === 'GET' && !one[2]) return { status: 200, body: selectOf(present(m), url.searchParams.get('$select')) };
       if (method === 'PATCH' && !one[2]) {
         const b = JSON.parse(raw || '{}') as Partial<FakeMessage>;
-        if (!m.isDraft && (b.body || b.toRecipients || b.ccRecipients || b.subject !== undefined)) return { status: 400, body: { error: { code: 'ErrorInvalidOperation', message: 'Only draft messages can be changed this way.' } } };
+        if (!m.isDraft && (b.body || b.toRecipients || b.ccRecipients || b.subject !== undefined))
+          return {
+            status: 400,
+            body: { error: { code: 'ErrorInvalidOperation', message: 'Only draft messages can be changed this way.' } },
+          };
         if (b.subject !== undefined) m.subject = b.subject;
         if (b.body) m.body = b.body;
         if (b.toRecipients) m.toRecipients = b.toRecipients;
@@ -359,19 +525,40 @@ export class FakeGraphServer {
       }
       if (method === 'POST' && one[2] === '/createReply') {
         const b = JSON.parse(raw || '{}') as { comment?: string; message?: Partial<FakeMessage> };
-        if (b.comment !== undefined && b.message?.body) return { status: 400, body: { error: { code: 'ErrorInvalidRequest', message: 'Specify either a comment or the body property of the message parameter, not both.' } } };
+        if (b.comment !== undefined && b.message?.body)
+          return {
+            status: 400,
+            body: {
+              error: {
+                code: 'ErrorInvalidRequest',
+                message: 'Specify either a comment or the body property of the message parameter, not both.',
+              },
+            },
+          };
         const reply: FakeMessage = {
-          id: newId(), mailbox, subject: b.message?.subject ?? (/^re:/i.test(m.subject) ? m.subject : `RE: ${m.subject}`),
+          id: newId(),
+          mailbox,
+          subject: b.message?.subject ?? (/^re:/i.test(m.subject) ? m.subject : `RE: ${m.subject}`),
           body: b.message?.body ?? { contentType: 'HTML', content: `${esc(b.comment ?? '')}<hr><div>${m.body.content}</div>` },
-          toRecipients: b.message?.toRecipients ?? (m.replyTo.length ? m.replyTo : m.from ? [m.from] : []), ccRecipients: b.message?.ccRecipients ?? [],
-          singleValueExtendedProperties: [], isDraft: true, folder: 'drafts', sentDateTime: null, conversationId: m.conversationId, receivedDateTime: null,
-          from: { emailAddress: { address: mailbox } }, replyTo: [], changeSeq: 0, replyToId: m.id,
+          toRecipients: b.message?.toRecipients ?? (m.replyTo.length ? m.replyTo : m.from ? [m.from] : []),
+          ccRecipients: b.message?.ccRecipients ?? [],
+          singleValueExtendedProperties: [],
+          isDraft: true,
+          folder: 'drafts',
+          sentDateTime: null,
+          conversationId: m.conversationId,
+          receivedDateTime: null,
+          from: { emailAddress: { address: mailbox } },
+          replyTo: [],
+          changeSeq: 0,
+          replyToId: m.id,
         };
         this.messages.set(reply.id, reply);
         return { status: 201, body: present(reply) };
       }
       if (method === 'POST' && one[2] === '/send') {
-        if (!m.isDraft) return { status: 400, body: { error: { code: 'ErrorInvalidOperation', message: 'The message has already been sent.' } } };
+        if (!m.isDraft)
+          return { status: 400, body: { error: { code: 'ErrorInvalidOperation', message: 'The message has already been sent.' } } };
         const limited = this.admit(mailbox, m.toRecipients.length + m.ccRecipients.length);
         if (limited) return limited;
         m.isDraft = false;
@@ -382,13 +569,26 @@ export class FakeGraphServer {
     }
     if (method === 'POST' && path === '/me/sendMail') {
       const b = JSON.parse(raw || '{}') as { message?: Partial<FakeMessage>; saveToSentItems?: boolean };
-      if (!b.message?.toRecipients?.length) return { status: 400, body: { error: { code: 'ErrorInvalidRecipients', message: 'At least one recipient is not valid.' } } };
+      if (!b.message?.toRecipients?.length)
+        return { status: 400, body: { error: { code: 'ErrorInvalidRecipients', message: 'At least one recipient is not valid.' } } };
       const limited = this.admit(mailbox, b.message.toRecipients.length);
       if (limited) return limited;
       const m: FakeMessage = {
-        id: `AAkALg${randomBytes(18).toString('base64url')}`, mailbox, subject: b.message.subject ?? '', body: b.message.body ?? { contentType: 'Text', content: '' },
-        toRecipients: b.message.toRecipients, ccRecipients: [], singleValueExtendedProperties: [], isDraft: false, folder: 'sentitems', sentDateTime: new Date().toISOString(),
-        conversationId: newConversationId(), receivedDateTime: null, from: { emailAddress: { address: mailbox } }, replyTo: [], changeSeq: 0,
+        id: `AAkALg${randomBytes(18).toString('base64url')}`,
+        mailbox,
+        subject: b.message.subject ?? '',
+        body: b.message.body ?? { contentType: 'Text', content: '' },
+        toRecipients: b.message.toRecipients,
+        ccRecipients: [],
+        singleValueExtendedProperties: [],
+        isDraft: false,
+        folder: 'sentitems',
+        sentDateTime: new Date().toISOString(),
+        conversationId: newConversationId(),
+        receivedDateTime: null,
+        from: { emailAddress: { address: mailbox } },
+        replyTo: [],
+        changeSeq: 0,
       };
       this.messages.set(m.id, m);
       return { status: 202 };
@@ -398,8 +598,24 @@ export class FakeGraphServer {
 
   /** The Inbox delta query (see the header): state tokens are opaque to the caller. */
   private delta(url: URL, mailbox: string, prefer: string): { status: number; body?: unknown; headers?: Record<string, string> } {
-    interface State { m: string; from: number; to: number; off: number; since: string | null; select: string | null }
-    const gone = { status: 410, body: { error: { code: 'SyncStateNotFound', message: 'The sync state generation is not found. Please do a full sync.', innerError: innerError() } } };
+    interface State {
+      m: string;
+      from: number;
+      to: number;
+      off: number;
+      since: string | null;
+      select: string | null;
+    }
+    const gone = {
+      status: 410,
+      body: {
+        error: {
+          code: 'SyncStateNotFound',
+          message: 'The sync state generation is not found. Please do a full sync.',
+          innerError: innerError(),
+        },
+      },
+    };
     const skip = url.searchParams.get('$skiptoken');
     const deltaToken = url.searchParams.get('$deltatoken');
     let st: State;
@@ -416,7 +632,13 @@ export class FakeGraphServer {
       let since: string | null = null;
       if (filter) {
         const f = /^receivedDateTime (ge|gt) (\S+)$/.exec(filter.trim());
-        if (!f || !Number.isFinite(Date.parse(f[2]))) return { status: 400, body: { error: { code: 'ErrorInvalidUrlQueryFilter', message: 'Only receivedDateTime ge/gt is supported in a delta $filter.' } } };
+        if (!f || !Number.isFinite(Date.parse(f[2])))
+          return {
+            status: 400,
+            body: {
+              error: { code: 'ErrorInvalidUrlQueryFilter', message: 'Only receivedDateTime ge/gt is supported in a delta $filter.' },
+            },
+          };
         since = new Date(Date.parse(f[2])).toISOString();
       }
       st = { m: mailbox, from: -1, to: this.seq, off: 0, since, select: url.searchParams.get('$select') };
@@ -425,9 +647,22 @@ export class FakeGraphServer {
     const inRange = (seq: number) => (st.from < 0 ? seq <= st.to : seq > st.from && seq <= st.to);
     const changes: { seq: number; item: Record<string, unknown> }[] = [
       ...[...this.messages.values()]
-        .filter((m) => m.mailbox === mailbox && m.folder === 'inbox' && inRange(m.changeSeq) && (!st.since || (m.receivedDateTime ?? '') >= st.since))
-        .map((m) => ({ seq: m.changeSeq, item: { '@odata.type': '#microsoft.graph.message', '@odata.etag': `W/"${m.changeSeq}"`, ...selectOf(present(m), st.select) } })),
-      ...(st.from < 0 ? [] : this.removed.filter((r) => r.mailbox === mailbox && inRange(r.changeSeq)).map((r) => ({ seq: r.changeSeq, item: { '@odata.type': '#microsoft.graph.message', id: r.id, '@removed': { reason: 'deleted' } } }))),
+        .filter(
+          (m) =>
+            m.mailbox === mailbox && m.folder === 'inbox' && inRange(m.changeSeq) && (!st.since || (m.receivedDateTime ?? '') >= st.since),
+        )
+        .map((m) => ({
+          seq: m.changeSeq,
+          item: { '@odata.type': '#microsoft.graph.message', '@odata.etag': `W/"${m.changeSeq}"`, ...selectOf(present(m), st.select) },
+        })),
+      ...(st.from < 0
+        ? []
+        : this.removed
+            .filter((r) => r.mailbox === mailbox && inRange(r.changeSeq))
+            .map((r) => ({
+              seq: r.changeSeq,
+              item: { '@odata.type': '#microsoft.graph.message', id: r.id, '@removed': { reason: 'deleted' } },
+            }))),
     ].sort((a, b) => a.seq - b.seq);
     const page = changes.slice(st.off, st.off + pageSize).map((c) => c.item);
     const base = `${this.url}/v1.0/me/mailFolders('inbox')/messages/delta`;
@@ -436,7 +671,11 @@ export class FakeGraphServer {
     const link = more
       ? { '@odata.nextLink': `${base}?$skiptoken=${token({ ...st, off: st.off + pageSize })}` }
       : { '@odata.deltaLink': `${base}?$deltatoken=${token({ ...st, from: st.to, off: 0 })}` };
-    return { status: 200, body: { '@odata.context': `${this.url}/v1.0/$metadata#Collection(message)`, ...link, value: page }, headers: { 'preference-applied': `odata.maxpagesize=${pageSize}` } };
+    return {
+      status: 200,
+      body: { '@odata.context': `${this.url}/v1.0/$metadata#Collection(message)`, ...link, value: page },
+      headers: { 'preference-applied': `odata.maxpagesize=${pageSize}` },
+    };
   }
 
   /** Exchange Online's per-mailbox sending limits: a send over them is refused with 429 and Retry-After. */
@@ -446,13 +685,25 @@ export class FakeGraphServer {
     if (sends.length >= this.limits.messagesPerMinute) {
       const wait = Math.max(1, Math.ceil((sends[0] + 60_000 - now) / 1000));
       this.throttledCount += 1;
-      return { status: 429, body: { error: { code: 'ApplicationThrottled', message: 'Mailbox has exceeded its message rate limit.', innerError: innerError() } }, headers: { 'retry-after': String(wait) } };
+      return {
+        status: 429,
+        body: {
+          error: { code: 'ApplicationThrottled', message: 'Mailbox has exceeded its message rate limit.', innerError: innerError() },
+        },
+        headers: { 'retry-after': String(wait) },
+      };
     }
     const day = (this.recipients.get(mailbox) ?? []).filter((r) => r.at > now - 86_400_000);
     if (day.reduce((s, r) => s + r.n, 0) + recipients > this.limits.recipientsPerDay) {
       const wait = Math.max(1, Math.ceil((day[0].at + 86_400_000 - now) / 1000));
       this.throttledCount += 1;
-      return { status: 429, body: { error: { code: 'ApplicationThrottled', message: 'Mailbox has exceeded its recipient rate limit.', innerError: innerError() } }, headers: { 'retry-after': String(wait) } };
+      return {
+        status: 429,
+        body: {
+          error: { code: 'ApplicationThrottled', message: 'Mailbox has exceeded its recipient rate limit.', innerError: innerError() },
+        },
+        headers: { 'retry-after': String(wait) },
+      };
     }
     sends.push(now);
     day.push({ at: now, n: recipients });
@@ -464,14 +715,30 @@ export class FakeGraphServer {
 
 function present(m: FakeMessage) {
   return {
-    id: m.id, subject: m.subject, body: m.body, toRecipients: m.toRecipients, ccRecipients: m.ccRecipients, isDraft: m.isDraft, sentDateTime: m.sentDateTime, parentFolderId: m.folder,
-    conversationId: m.conversationId, receivedDateTime: m.receivedDateTime, from: m.from, replyTo: m.replyTo,
+    id: m.id,
+    subject: m.subject,
+    body: m.body,
+    toRecipients: m.toRecipients,
+    ccRecipients: m.ccRecipients,
+    isDraft: m.isDraft,
+    sentDateTime: m.sentDateTime,
+    parentFolderId: m.folder,
+    conversationId: m.conversationId,
+    receivedDateTime: m.receivedDateTime,
+    from: m.from,
+    replyTo: m.replyTo,
   };
 }
 /** Graph's $select: the id always, then the properties asked for (all when none). */
 function selectOf(m: Record<string, unknown>, select: string | null): Record<string, unknown> {
   if (!select) return m;
-  const keep = new Set(['id', ...select.split(',').map((x) => x.trim()).filter(Boolean)]);
+  const keep = new Set([
+    'id',
+    ...select
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  ]);
   return Object.fromEntries(Object.entries(m).filter(([k]) => keep.has(k)));
 }
 function newId(): string {

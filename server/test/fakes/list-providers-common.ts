@@ -4,8 +4,18 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Recorded { method: string; path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders; body: unknown }
-export interface ScriptedFailure { status: number; body?: unknown; retryAfter?: string }
+export interface Recorded {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+  body: unknown;
+}
+export interface ScriptedFailure {
+  status: number;
+  body?: unknown;
+  retryAfter?: string;
+}
 
 export interface FakeBase {
   url: string;
@@ -27,7 +37,13 @@ export async function startFake(handle: Handler, failureBody: (f: ScriptedFailur
       const u = new URL(req.url ?? '/', 'http://x');
       const text = Buffer.concat(chunks).toString('utf8');
       let body: unknown = text;
-      if ((req.headers['content-type'] ?? '').includes('json') && text) { try { body = JSON.parse(text); } catch { body = text; } }
+      if ((req.headers['content-type'] ?? '').includes('json') && text) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+        }
+      }
       if ((req.headers['content-type'] ?? '').includes('x-www-form-urlencoded')) body = Object.fromEntries(new URLSearchParams(text));
       const rec: Recorded = { method: req.method ?? 'GET', path: u.pathname, query: u.searchParams, headers: req.headers, body };
       requests.push(rec);
@@ -45,6 +61,10 @@ export async function startFake(handle: Handler, failureBody: (f: ScriptedFailur
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
     failNext: (f) => void failures.push(f),
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -35,11 +35,21 @@ export async function startFakeMixRank(opts: { apiKey: string }): Promise<FakeMi
     if (fail) return send(fail, { errors: [{ message: 'scripted failure' }] });
     if (m[2] === 'match') {
       const rawUrl = u.searchParams.get('url');
-      const url = rawUrl ? rawUrl.replace(/^https?:\/\//i, '').replace(/^www\./i, '').replace(/\/.*$/, '').toLowerCase() : null;
+      const url = rawUrl
+        ? rawUrl
+            .replace(/^https?:\/\//i, '')
+            .replace(/^www\./i, '')
+            .replace(/\/.*$/, '')
+            .toLowerCase()
+        : null;
       const linkedin = u.searchParams.get('linkedin');
       const found = records.filter((r) => (url && r.domain === url) || (linkedin && r.linkedin_url === linkedin));
-      if (api.matchShape === 'best') return found.length ? send(200, { ...found[0], confidence_score: 0.97 }) : send(404, { errors: ['No match found'] });
-      return send(200, { results: found.map((r) => ({ id: r.id, name: r.name, domain: r.domain, confidence_score: 0.97 })), total_matches: found.length });
+      if (api.matchShape === 'best')
+        return found.length ? send(200, { ...found[0], confidence_score: 0.97 }) : send(404, { errors: ['No match found'] });
+      return send(200, {
+        results: found.map((r) => ({ id: r.id, name: r.name, domain: r.domain, confidence_score: 0.97 })),
+        total_matches: found.length,
+      });
     }
     const rec = records.find((r) => String(r.id) === decodeURIComponent(m[2]));
     return rec ? send(200, rec) : send(404, { errors: [{ message: 'company not found' }] });
@@ -51,10 +61,11 @@ export async function startFakeMixRank(opts: { apiKey: string }): Promise<FakeMi
     add: (r) => void records.push(r),
     failNext: (status) => void failures.push(status),
     matchShape: 'results',
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   return api;
 }

@@ -107,12 +107,17 @@ export function sampleForSchema(schema: Record<string, unknown>, name = 'value',
       const min = typeof s.minItems === 'number' ? s.minItems : 1;
       return Array.from({ length: Math.max(min, 1) }, () => sampleForSchema((s.items ?? {}) as Record<string, unknown>, name, allDefs));
     }
-    case 'string': return `fake ${name}`;
+    case 'string':
+      return `fake ${name}`;
     case 'integer':
-    case 'number': return typeof s.minimum === 'number' ? s.minimum : 0;
-    case 'boolean': return false;
-    case 'null': return null;
-    default: return `fake ${name}`;
+    case 'number':
+      return typeof s.minimum === 'number' ? s.minimum : 0;
+    case 'boolean':
+      return false;
+    case 'null':
+      return null;
+    default:
+      return `fake ${name}`;
   }
 }
 
@@ -126,7 +131,10 @@ export class FakeOpenAiServer {
   private sockets = new Set<Socket>();
   private seq = 0;
 
-  private constructor(private readonly server: http.Server, private readonly opts: FakeOpenAiOptions) {}
+  private constructor(
+    private readonly server: http.Server,
+    private readonly opts: FakeOpenAiOptions,
+  ) {}
 
   static async start(opts: FakeOpenAiOptions = {}): Promise<FakeOpenAiServer> {
     let fake: FakeOpenAiServer | null = null;
@@ -204,7 +212,10 @@ export class FakeOpenAiServer {
     }
     if (req.method === 'GET' && path.endsWith('/models')) {
       this.requests.push({ method: 'GET', path, authorization, body: { model: '', messages: [] }, at: Date.now() });
-      send(200, { object: 'list', data: (this.opts.models ?? ['gpt-test']).map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) });
+      send(200, {
+        object: 'list',
+        data: (this.opts.models ?? ['gpt-test']).map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })),
+      });
       return;
     }
     if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
@@ -233,7 +244,13 @@ export class FakeOpenAiServer {
 
     if ('status' in reply) {
       if (reply.body !== undefined) send(reply.status, reply.body, reply.headers);
-      else error(reply.status, reply.status === 429 ? 'Rate limit reached for requests' : `Fake error ${reply.status}`, reply.status === 429 ? 'requests' : 'server_error', reply.headers);
+      else
+        error(
+          reply.status,
+          reply.status === 429 ? 'Rate limit reached for requests' : `Fake error ${reply.status}`,
+          reply.status === 429 ? 'requests' : 'server_error',
+          reply.headers,
+        );
       return;
     }
     if ('raw' in reply) {

@@ -20,9 +20,16 @@ import type { AddressInfo } from 'node:net';
 import { SfWriteStore, type SfRule } from './salesforce-write';
 
 export interface FakeSfField {
-  name: string; label: string; type: string; updateable?: boolean; createable?: boolean; custom?: boolean; nillable?: boolean;
+  name: string;
+  label: string;
+  type: string;
+  updateable?: boolean;
+  createable?: boolean;
+  custom?: boolean;
+  nillable?: boolean;
   /** An External ID field (upsert key); `unique` refuses a second record with the same value. */
-  externalId?: boolean; unique?: boolean;
+  externalId?: boolean;
+  unique?: boolean;
   /** Restricted picklist values. */
   picklistValues?: string[];
   /** Required on create (not nillable, no default): REQUIRED_FIELD_MISSING. */
@@ -46,7 +53,12 @@ export interface FakeSalesforceOptions {
   bulkPollsInProgress?: number;
 }
 
-interface CodeGrant { redirectUri: string; challenge: string | null; used: boolean; expiresAt: number }
+interface CodeGrant {
+  redirectUri: string;
+  challenge: string | null;
+  used: boolean;
+  expiresAt: number;
+}
 
 const DEFAULT_FIELDS: Record<string, FakeSfField[]> = {
   Account: [
@@ -57,7 +69,17 @@ const DEFAULT_FIELDS: Record<string, FakeSfField[]> = {
     { name: 'NumberOfEmployees', label: 'Employees', type: 'int', updateable: true, createable: true, nillable: true },
     { name: 'AnnualRevenue', label: 'Annual Revenue', type: 'currency', updateable: true, createable: true, nillable: true },
     { name: 'OwnerId', label: 'Owner ID', type: 'reference', updateable: true, createable: true, referenceTo: ['User'] },
-    { name: 'Dealscout_Id__c', label: 'Dealscout ID', type: 'string', updateable: true, createable: true, nillable: true, custom: true, externalId: true, unique: true },
+    {
+      name: 'Dealscout_Id__c',
+      label: 'Dealscout ID',
+      type: 'string',
+      updateable: true,
+      createable: true,
+      nillable: true,
+      custom: true,
+      externalId: true,
+      unique: true,
+    },
     { name: 'LastModifiedDate', label: 'Last Modified Date', type: 'datetime' },
     { name: 'SystemModstamp', label: 'System Modstamp', type: 'datetime' },
   ],
@@ -67,9 +89,27 @@ const DEFAULT_FIELDS: Record<string, FakeSfField[]> = {
     { name: 'LastName', label: 'Last Name', type: 'string', updateable: true, createable: true, required: true },
     { name: 'Email', label: 'Email', type: 'email', updateable: true, createable: true, nillable: true },
     { name: 'Title', label: 'Title', type: 'string', updateable: true, createable: true, nillable: true },
-    { name: 'AccountId', label: 'Account ID', type: 'reference', updateable: true, createable: true, nillable: true, referenceTo: ['Account'] },
+    {
+      name: 'AccountId',
+      label: 'Account ID',
+      type: 'reference',
+      updateable: true,
+      createable: true,
+      nillable: true,
+      referenceTo: ['Account'],
+    },
     { name: 'OwnerId', label: 'Owner ID', type: 'reference', updateable: true, createable: true, referenceTo: ['User'] },
-    { name: 'Dealscout_Id__c', label: 'Dealscout ID', type: 'string', updateable: true, createable: true, nillable: true, custom: true, externalId: true, unique: true },
+    {
+      name: 'Dealscout_Id__c',
+      label: 'Dealscout ID',
+      type: 'string',
+      updateable: true,
+      createable: true,
+      nillable: true,
+      custom: true,
+      externalId: true,
+      unique: true,
+    },
     { name: 'LastModifiedDate', label: 'Last Modified Date', type: 'datetime' },
     { name: 'SystemModstamp', label: 'System Modstamp', type: 'datetime' },
   ],
@@ -78,14 +118,64 @@ const DEFAULT_FIELDS: Record<string, FakeSfField[]> = {
     { name: 'Subject', label: 'Subject', type: 'combobox', updateable: true, createable: true, nillable: true },
     { name: 'Description', label: 'Description', type: 'textarea', updateable: true, createable: true, nillable: true },
     { name: 'ActivityDate', label: 'Due Date Only', type: 'date', updateable: true, createable: true, nillable: true },
-    { name: 'Status', label: 'Status', type: 'picklist', updateable: true, createable: true, defaultValue: 'Not Started', picklistValues: ['Not Started', 'In Progress', 'Completed', 'Waiting on someone else', 'Deferred'] },
-    { name: 'Priority', label: 'Priority', type: 'picklist', updateable: true, createable: true, defaultValue: 'Normal', picklistValues: ['High', 'Normal', 'Low'] },
+    {
+      name: 'Status',
+      label: 'Status',
+      type: 'picklist',
+      updateable: true,
+      createable: true,
+      defaultValue: 'Not Started',
+      picklistValues: ['Not Started', 'In Progress', 'Completed', 'Waiting on someone else', 'Deferred'],
+    },
+    {
+      name: 'Priority',
+      label: 'Priority',
+      type: 'picklist',
+      updateable: true,
+      createable: true,
+      defaultValue: 'Normal',
+      picklistValues: ['High', 'Normal', 'Low'],
+    },
     // TaskSubtype is set when the task is created and cannot be changed afterwards.
-    { name: 'TaskSubtype', label: 'Task Subtype', type: 'picklist', updateable: false, createable: true, nillable: true, picklistValues: ['Task', 'Email', 'ListEmail', 'Cadence', 'Call', 'LinkedIn'] },
-    { name: 'WhoId', label: 'Name ID', type: 'reference', updateable: true, createable: true, nillable: true, referenceTo: ['Contact', 'Lead'] },
-    { name: 'WhatId', label: 'Related To ID', type: 'reference', updateable: true, createable: true, nillable: true, referenceTo: ['Account', 'Opportunity'] },
+    {
+      name: 'TaskSubtype',
+      label: 'Task Subtype',
+      type: 'picklist',
+      updateable: false,
+      createable: true,
+      nillable: true,
+      picklistValues: ['Task', 'Email', 'ListEmail', 'Cadence', 'Call', 'LinkedIn'],
+    },
+    {
+      name: 'WhoId',
+      label: 'Name ID',
+      type: 'reference',
+      updateable: true,
+      createable: true,
+      nillable: true,
+      referenceTo: ['Contact', 'Lead'],
+    },
+    {
+      name: 'WhatId',
+      label: 'Related To ID',
+      type: 'reference',
+      updateable: true,
+      createable: true,
+      nillable: true,
+      referenceTo: ['Account', 'Opportunity'],
+    },
     { name: 'OwnerId', label: 'Assigned To ID', type: 'reference', updateable: true, createable: true, referenceTo: ['User'] },
-    { name: 'Dealscout_Id__c', label: 'Dealscout ID', type: 'string', updateable: true, createable: true, nillable: true, custom: true, externalId: true, unique: true },
+    {
+      name: 'Dealscout_Id__c',
+      label: 'Dealscout ID',
+      type: 'string',
+      updateable: true,
+      createable: true,
+      nillable: true,
+      custom: true,
+      externalId: true,
+      unique: true,
+    },
     { name: 'LastModifiedDate', label: 'Last Modified Date', type: 'datetime' },
     { name: 'SystemModstamp', label: 'System Modstamp', type: 'datetime' },
   ],
@@ -151,8 +241,20 @@ export class FakeSalesforce {
     this.expireAccessTokens();
   }
   /** A Salesforce user of the org (Username is unique across Salesforce). */
-  addUser(username: string, name: string, id = `005${randomBytes(6).toString('hex').toUpperCase().slice(0, 12)}AAA`, active = true): FakeSfRecord {
-    const rec: FakeSfRecord = { Id: id, Username: username, Name: name, Email: username, IsActive: active, LastModifiedDate: new Date().toISOString().replace('Z', '+0000') };
+  addUser(
+    username: string,
+    name: string,
+    id = `005${randomBytes(6).toString('hex').toUpperCase().slice(0, 12)}AAA`,
+    active = true,
+  ): FakeSfRecord {
+    const rec: FakeSfRecord = {
+      Id: id,
+      Username: username,
+      Name: name,
+      Email: username,
+      IsActive: active,
+      LastModifiedDate: new Date().toISOString().replace('Z', '+0000'),
+    };
     this.records.User.push(rec);
     return rec;
   }
@@ -181,7 +283,13 @@ export class FakeSalesforce {
     const out: FakeSfRecord[] = [];
     for (let i = 0; i < count; i += 1) {
       const now = new Date(end - (count - 1 - i) * spreadMs).toISOString().replace('Z', '+0000');
-      const rec: FakeSfRecord = { Id: `${prefix}S${String(base + i).padStart(11, '0')}AAA`, LastModifiedDate: now, SystemModstamp: now, OwnerId: this.userId, ...make(i) };
+      const rec: FakeSfRecord = {
+        Id: `${prefix}S${String(base + i).padStart(11, '0')}AAA`,
+        LastModifiedDate: now,
+        SystemModstamp: now,
+        OwnerId: this.userId,
+        ...make(i),
+      };
       this.records[sobject].push(rec);
       out.push(rec);
     }
@@ -198,7 +306,13 @@ export class FakeSalesforce {
   addRecord(sobject: 'Account' | 'Contact', fields: Record<string, unknown> & { Id?: string }): FakeSfRecord {
     const prefix = sobject === 'Account' ? '001' : '003';
     const now = new Date().toISOString().replace('Z', '+0000');
-    const rec: FakeSfRecord = { Id: fields.Id ?? `${prefix}${randomBytes(6).toString('hex').toUpperCase().slice(0, 12)}AAA`, LastModifiedDate: now, SystemModstamp: now, OwnerId: this.userId, ...fields };
+    const rec: FakeSfRecord = {
+      Id: fields.Id ?? `${prefix}${randomBytes(6).toString('hex').toUpperCase().slice(0, 12)}AAA`,
+      LastModifiedDate: now,
+      SystemModstamp: now,
+      OwnerId: this.userId,
+      ...fields,
+    };
     this.records[sobject].push(rec);
     return rec;
   }
@@ -236,10 +350,26 @@ export class FakeSalesforce {
     const idMatch = /^\/id\/([^/]+)\/([^/]+)$/.exec(u.pathname);
     if (idMatch) {
       return json(200, {
-        id: `${this.url}/id/${this.orgId}/${this.userId}`, asserted_user: true, user_id: this.userId, organization_id: this.orgId,
-        username: this.username, nick_name: 'admin', display_name: 'Ada Admin', email: this.username, first_name: 'Ada', last_name: 'Admin',
-        timezone: 'Europe/London', active: true, user_type: 'STANDARD', language: 'en_US', locale: 'en_GB',
-        urls: { rest: `${this.url}/services/data/v{version}/`, sobjects: `${this.url}/services/data/v{version}/sobjects/`, query: `${this.url}/services/data/v{version}/query/` },
+        id: `${this.url}/id/${this.orgId}/${this.userId}`,
+        asserted_user: true,
+        user_id: this.userId,
+        organization_id: this.orgId,
+        username: this.username,
+        nick_name: 'admin',
+        display_name: 'Ada Admin',
+        email: this.username,
+        first_name: 'Ada',
+        last_name: 'Admin',
+        timezone: 'Europe/London',
+        active: true,
+        user_type: 'STANDARD',
+        language: 'en_US',
+        locale: 'en_GB',
+        urls: {
+          rest: `${this.url}/services/data/v{version}/`,
+          sobjects: `${this.url}/services/data/v{version}/sobjects/`,
+          query: `${this.url}/services/data/v{version}/query/`,
+        },
       });
     }
 
@@ -261,15 +391,33 @@ export class FakeSalesforce {
     if (describe) {
       const fields = this.fields[describe[1]];
       if (!fields) return json(404, [{ errorCode: 'NOT_FOUND', message: `The requested resource does not exist` }], limitHeader);
-      return json(200, {
-        name: describe[1], label: describe[1], queryable: true, createable: true, updateable: true, custom: false,
-        fields: fields.map((f) => ({
-          name: f.name, label: f.label, type: f.type, updateable: f.updateable ?? false, createable: f.createable ?? false, custom: f.custom ?? f.name.endsWith('__c'),
-          nillable: f.nillable ?? false, externalId: f.externalId ?? false, unique: f.unique ?? false, idLookup: f.name === 'Id' || (f.externalId ?? false),
-          defaultedOnCreate: f.defaultValue !== undefined, referenceTo: f.referenceTo ?? [],
-          picklistValues: (f.picklistValues ?? []).map((v) => ({ value: v, label: v, active: true, defaultValue: v === f.defaultValue })),
-        })),
-      }, limitHeader);
+      return json(
+        200,
+        {
+          name: describe[1],
+          label: describe[1],
+          queryable: true,
+          createable: true,
+          updateable: true,
+          custom: false,
+          fields: fields.map((f) => ({
+            name: f.name,
+            label: f.label,
+            type: f.type,
+            updateable: f.updateable ?? false,
+            createable: f.createable ?? false,
+            custom: f.custom ?? f.name.endsWith('__c'),
+            nillable: f.nillable ?? false,
+            externalId: f.externalId ?? false,
+            unique: f.unique ?? false,
+            idLookup: f.name === 'Id' || (f.externalId ?? false),
+            defaultedOnCreate: f.defaultValue !== undefined,
+            referenceTo: f.referenceTo ?? [],
+            picklistValues: (f.picklistValues ?? []).map((v) => ({ value: v, label: v, active: true, defaultValue: v === f.defaultValue })),
+          })),
+        },
+        limitHeader,
+      );
     }
     if (rest === 'query' || rest === 'query/') {
       const q = u.searchParams.get('q');
@@ -277,10 +425,12 @@ export class FakeSalesforce {
       const parsed = parseSoql(q);
       if ('error' in parsed) return json(400, [{ errorCode: 'MALFORMED_QUERY', message: parsed.error }], limitHeader);
       const source = this.records[parsed.from];
-      if (!source) return json(400, [{ errorCode: 'INVALID_TYPE', message: `sObject type '${parsed.from}' is not supported.` }], limitHeader);
+      if (!source)
+        return json(400, [{ errorCode: 'INVALID_TYPE', message: `sObject type '${parsed.from}' is not supported.` }], limitHeader);
       const known = new Set((this.fields[parsed.from] ?? []).map((f) => f.name));
       const bad = parsed.fields.find((f) => !known.has(f));
-      if (bad) return json(400, [{ errorCode: 'INVALID_FIELD', message: `No such column '${bad}' on entity '${parsed.from}'.` }], limitHeader);
+      if (bad)
+        return json(400, [{ errorCode: 'INVALID_FIELD', message: `No such column '${bad}' on entity '${parsed.from}'.` }], limitHeader);
       let rows = source.filter((r) => parsed.where.every((w) => compare(r[w.field], w.op, w.value)));
       if (parsed.orderBy) {
         const key = parsed.orderBy;
@@ -310,7 +460,8 @@ export class FakeSalesforce {
     }
     const more = /^query\/(01g[0-9a-f]+)-(\d+)$/.exec(rest);
     if (more) {
-      if (!this.cursors.has(more[1])) return json(400, [{ errorCode: 'INVALID_QUERY_LOCATOR', message: 'invalid query locator' }], limitHeader);
+      if (!this.cursors.has(more[1]))
+        return json(400, [{ errorCode: 'INVALID_QUERY_LOCATOR', message: 'invalid query locator' }], limitHeader);
       return json(200, this.page(m[1], more[1], Number(more[2])), limitHeader);
     }
     return json(404, [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }], limitHeader);
@@ -321,7 +472,12 @@ export class FakeSalesforce {
     const records = all.slice(offset, offset + this.pageSize);
     const next = offset + this.pageSize;
     const done = next >= all.length;
-    return { totalSize: all.length, done, ...(done ? {} : { nextRecordsUrl: `/services/data/v${version}/query/${locator}-${next}` }), records };
+    return {
+      totalSize: all.length,
+      done,
+      ...(done ? {} : { nextRecordsUrl: `/services/data/v${version}/query/${locator}-${next}` }),
+      records,
+    };
   }
 
   private authorize(req: http.IncomingMessage, u: URL, body: string, res: http.ServerResponse): void {
@@ -350,7 +506,8 @@ export class FakeSalesforce {
       return;
     }
     const hidden = ['client_id', 'redirect_uri', 'state', 'code_challenge', 'scope']
-      .map((k) => params.get(k) !== null ? `<input type="hidden" name="${k}" value="${escapeHtml(params.get(k) ?? '')}">` : '').join('');
+      .map((k) => (params.get(k) !== null ? `<input type="hidden" name="${k}" value="${escapeHtml(params.get(k) ?? '')}">` : ''))
+      .join('');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><html><head><title>Allow Access? | Salesforce (fake)</title></head>
 <body style="font-family:sans-serif;max-width:480px;margin:40px auto">
@@ -363,14 +520,17 @@ export class FakeSalesforce {
 
   private token(p: URLSearchParams, json: (status: number, value: unknown) => void): void {
     const invalid = (description: string) => json(400, { error: 'invalid_grant', error_description: description });
-    if (p.get('client_id') !== this.opts.clientId) return json(400, { error: 'invalid_client_id', error_description: 'client identifier invalid' });
-    if (this.opts.clientSecret && p.get('client_secret') !== this.opts.clientSecret) return json(400, { error: 'invalid_client', error_description: 'invalid client credentials' });
+    if (p.get('client_id') !== this.opts.clientId)
+      return json(400, { error: 'invalid_client_id', error_description: 'client identifier invalid' });
+    if (this.opts.clientSecret && p.get('client_secret') !== this.opts.clientSecret)
+      return json(400, { error: 'invalid_client', error_description: 'invalid client credentials' });
     const grant = p.get('grant_type');
     if (grant === 'authorization_code') {
       const code = this.codes.get(p.get('code') ?? '');
       if (!code || code.used || code.expiresAt < Date.now()) return invalid('expired authorization code');
       code.used = true;
-      if (code.redirectUri !== p.get('redirect_uri')) return json(400, { error: 'redirect_uri_mismatch', error_description: 'redirect_uri must match configuration' });
+      if (code.redirectUri !== p.get('redirect_uri'))
+        return json(400, { error: 'redirect_uri_mismatch', error_description: 'redirect_uri must match configuration' });
       if (code.challenge) {
         const verifier = p.get('code_verifier') ?? '';
         if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge) return invalid('invalid code verifier');
@@ -390,8 +550,13 @@ export class FakeSalesforce {
     const access = `00D!${randomBytes(24).toString('base64url')}`;
     this.accessTokens.set(access, { expired: false });
     return {
-      access_token: access, signature: randomBytes(24).toString('base64'), scope: 'api refresh_token', instance_url: this.url,
-      id: `${this.url}/id/${this.orgId}/${this.userId}`, token_type: 'Bearer', issued_at: String(Date.now()),
+      access_token: access,
+      signature: randomBytes(24).toString('base64'),
+      scope: 'api refresh_token',
+      instance_url: this.url,
+      id: `${this.url}/id/${this.orgId}/${this.userId}`,
+      token_type: 'Bearer',
+      issued_at: String(Date.now()),
     };
   }
 }
@@ -409,12 +574,21 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-interface Soql { fields: string[]; from: string; where: { field: string; op: string; value: string }[]; orderBy: string | null; limit: number | null }
+interface Soql {
+  fields: string[];
+  from: string;
+  where: { field: string; op: string; value: string }[];
+  orderBy: string | null;
+  limit: number | null;
+}
 
 /** SELECT a, b FROM Obj [WHERE f op v [AND ...]] [ORDER BY f [ASC]] [LIMIT n] — the subset the adapter sends. */
 function parseSoql(q: string): Soql | { error: string } {
   // ORDER BY one field, optionally followed by Id (`ORDER BY SystemModstamp ASC, Id ASC`): ties are always broken by Id.
-  const m = /^\s*SELECT\s+(.+?)\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDER\s+BY\s+(\w+)(?:\s+ASC)?(?:\s*,\s*Id(?:\s+ASC)?)?)?(?:\s+LIMIT\s+(\d+))?\s*$/is.exec(q);
+  const m =
+    /^\s*SELECT\s+(.+?)\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDER\s+BY\s+(\w+)(?:\s+ASC)?(?:\s*,\s*Id(?:\s+ASC)?)?)?(?:\s+LIMIT\s+(\d+))?\s*$/is.exec(
+      q,
+    );
   if (!m) return { error: `unexpected token in query: ${q.slice(0, 80)}` };
   const where: Soql['where'] = [];
   if (m[3]) {
@@ -422,7 +596,11 @@ function parseSoql(q: string): Soql | { error: string } {
       const w = /^\s*(\w+)\s*(=|!=|>=|<=|>|<)\s*(.+?)\s*$/.exec(part);
       if (!w) return { error: `unexpected token in WHERE: ${part}` };
       const quoted = /^'(.*)'$/s.exec(w[3]);
-      where.push({ field: w[1], op: w[2], value: quoted ? quoted[1].replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c)) : w[3] });
+      where.push({
+        field: w[1],
+        op: w[2],
+        value: quoted ? quoted[1].replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c)) : w[3],
+      });
     }
   }
   return { fields: m[1].split(',').map((f) => f.trim()), from: m[2], where, orderBy: m[4] ?? null, limit: m[5] ? Number(m[5]) : null };
@@ -434,12 +612,18 @@ function compare(actual: unknown, op: string, raw: string): boolean {
   const a = isDate ? Date.parse(String(actual ?? '').replace(/\+0000$/, 'Z')) : String(actual ?? '');
   const b = isDate ? Date.parse(raw.replace(/\+0000$/, 'Z')) : raw;
   switch (op) {
-    case '=': return typeof a === 'string' && typeof b === 'string' ? a.toLowerCase() === b.toLowerCase() : a === b;
-    case '!=': return a !== b;
-    case '>': return a > b;
-    case '<': return a < b;
-    case '>=': return a >= b;
-    default: return a <= b;
+    case '=':
+      return typeof a === 'string' && typeof b === 'string' ? a.toLowerCase() === b.toLowerCase() : a === b;
+    case '!=':
+      return a !== b;
+    case '>':
+      return a > b;
+    case '<':
+      return a < b;
+    case '>=':
+      return a >= b;
+    default:
+      return a <= b;
   }
 }
 

@@ -23,7 +23,11 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { FakeSfField, FakeSfRecord } from './salesforce-server';
 
-export interface SfRecordError { statusCode: string; message: string; fields: string[] }
+export interface SfRecordError {
+  statusCode: string;
+  message: string;
+  fields: string[];
+}
 
 /** A scripted write failure: matching creates / updates fail with this error. */
 export interface SfRule {
@@ -59,14 +63,24 @@ interface IngestJob {
 
 const PREFIX: Record<string, string> = { Account: '001', Contact: '003', Task: '00T', User: '005', Lead: '00Q', Opportunity: '006' };
 const DELIMITERS: Record<string, string> = { COMMA: ',', TAB: '\t', PIPE: '|', SEMICOLON: ';', CARET: '^', BACKQUOTE: '`' };
-const ROLLED_BACK: SfRecordError = { statusCode: 'ALL_OR_NONE_OPERATION_ROLLED_BACK', message: 'Record rolled back because not all records were valid and the request was using AllOrNone header', fields: [] };
+const ROLLED_BACK: SfRecordError = {
+  statusCode: 'ALL_OR_NONE_OPERATION_ROLLED_BACK',
+  message: 'Record rolled back because not all records were valid and the request was using AllOrNone header',
+  fields: [],
+};
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function stamp(): string {
   return new Date().toISOString().replace('Z', '+0000');
 }
 
-interface Index { len: number; first: FakeSfRecord | undefined; last: FakeSfRecord | undefined; byId: Map<string, FakeSfRecord>; byField: Map<string, Map<string, FakeSfRecord[]>> }
+interface Index {
+  len: number;
+  first: FakeSfRecord | undefined;
+  last: FakeSfRecord | undefined;
+  byId: Map<string, FakeSfRecord>;
+  byField: Map<string, Map<string, FakeSfRecord[]>>;
+}
 
 export class SfWriteStore {
   readonly rules: SfRule[] = [];
@@ -125,7 +139,8 @@ export class SfWriteStore {
     if (v === null || v === undefined || v === '' || !map) return;
     const key = String(v).toLowerCase();
     const list = map.get(key);
-    if (list) list.push(r); else map.set(key, [r]);
+    if (list) list.push(r);
+    else map.set(key, [r]);
   }
 
   private removeFromFieldIndex(ix: Index, r: FakeSfRecord, name: string): void {
@@ -134,7 +149,8 @@ export class SfWriteStore {
     const map = ix.byField.get(name);
     const key = String(v).toLowerCase();
     const list = map?.get(key)?.filter((x) => x !== r) ?? [];
-    if (list.length) map?.set(key, list); else map?.delete(key);
+    if (list.length) map?.set(key, list);
+    else map?.delete(key);
   }
 
   byId(sobject: string, id: string): FakeSfRecord | undefined {
@@ -169,32 +185,68 @@ export class SfWriteStore {
       return f ? !(creating ? f.createable : f.updateable) : false;
     });
     if (readOnly.length) {
-      errors.push({ statusCode: 'INVALID_FIELD_FOR_INSERT_UPDATE', message: `Unable to create/update fields: ${readOnly.join(', ')}. Please check the security settings of this field and verify that it is read/write for your profile or permission set.`, fields: readOnly });
+      errors.push({
+        statusCode: 'INVALID_FIELD_FOR_INSERT_UPDATE',
+        message: `Unable to create/update fields: ${readOnly.join(', ')}. Please check the security settings of this field and verify that it is read/write for your profile or permission set.`,
+        fields: readOnly,
+      });
     }
-    const missing = (this.fields[sobject] ?? []).filter((f) => f.required && (creating ? blank(values[f.name]) : f.name in values && blank(values[f.name]))).map((f) => f.name);
-    if (missing.length) errors.push({ statusCode: 'REQUIRED_FIELD_MISSING', message: `Required fields are missing: [${missing.join(', ')}]`, fields: missing });
+    const missing = (this.fields[sobject] ?? [])
+      .filter((f) => f.required && (creating ? blank(values[f.name]) : f.name in values && blank(values[f.name])))
+      .map((f) => f.name);
+    if (missing.length)
+      errors.push({
+        statusCode: 'REQUIRED_FIELD_MISSING',
+        message: `Required fields are missing: [${missing.join(', ')}]`,
+        fields: missing,
+      });
     for (const [k, v] of Object.entries(values)) {
       const f = this.field(sobject, k);
       if (!f || v === null || v === undefined || v === '') continue;
-      if (f.type === 'email' && !EMAIL.test(String(v))) errors.push({ statusCode: 'INVALID_EMAIL_ADDRESS', message: `${f.label}: invalid email address: ${String(v)}`, fields: [f.name] });
-      if (f.picklistValues && !f.picklistValues.includes(String(v))) errors.push({ statusCode: 'INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST', message: `${f.label}: bad value for restricted picklist field: ${String(v)}`, fields: [f.name] });
-      if (['int', 'double', 'currency', 'percent'].includes(f.type) && Number.isNaN(Number(v))) errors.push({ statusCode: 'INVALID_TYPE_ON_FIELD_IN_RECORD', message: `${f.label}: value not of required type: ${String(v)}`, fields: [f.name] });
+      if (f.type === 'email' && !EMAIL.test(String(v)))
+        errors.push({ statusCode: 'INVALID_EMAIL_ADDRESS', message: `${f.label}: invalid email address: ${String(v)}`, fields: [f.name] });
+      if (f.picklistValues && !f.picklistValues.includes(String(v)))
+        errors.push({
+          statusCode: 'INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST',
+          message: `${f.label}: bad value for restricted picklist field: ${String(v)}`,
+          fields: [f.name],
+        });
+      if (['int', 'double', 'currency', 'percent'].includes(f.type) && Number.isNaN(Number(v)))
+        errors.push({
+          statusCode: 'INVALID_TYPE_ON_FIELD_IN_RECORD',
+          message: `${f.label}: value not of required type: ${String(v)}`,
+          fields: [f.name],
+        });
       if (f.type === 'reference' && f.referenceTo && !f.referenceTo.some((t) => this.records[t] && this.byId(t, String(v)))) {
-        errors.push({ statusCode: 'INVALID_CROSS_REFERENCE_KEY', message: `${f.label}: id value of incorrect type: ${String(v)}`, fields: [f.name] });
+        errors.push({
+          statusCode: 'INVALID_CROSS_REFERENCE_KEY',
+          message: `${f.label}: id value of incorrect type: ${String(v)}`,
+          fields: [f.name],
+        });
       }
       if (f.unique || f.externalId) {
         const other = this.byExternalId(sobject, f.name, String(v)).find((r) => r !== existing);
-        if (other && f.unique) errors.push({ statusCode: 'DUPLICATE_VALUE', message: `duplicate value found: ${f.name} duplicates value on record with id: ${other.Id}`, fields: [] });
+        if (other && f.unique)
+          errors.push({
+            statusCode: 'DUPLICATE_VALUE',
+            message: `duplicate value found: ${f.name} duplicates value on record with id: ${other.Id}`,
+            fields: [],
+          });
       }
     }
     for (const rule of this.rules) {
-      if (rule.sobject === sobject && rule.when(values, existing)) errors.push({ statusCode: rule.statusCode, message: rule.message, fields: rule.fields ?? [] });
+      if (rule.sobject === sobject && rule.when(values, existing))
+        errors.push({ statusCode: rule.statusCode, message: rule.message, fields: rule.fields ?? [] });
     }
     return errors;
   }
 
   /** Creates (existing null) or updates a record; returns an undo for allOrNone. */
-  private apply(sobject: string, values: Record<string, unknown>, existing: FakeSfRecord | null): { outcome: WriteOutcome; undo: () => void } {
+  private apply(
+    sobject: string,
+    values: Record<string, unknown>,
+    existing: FakeSfRecord | null,
+  ): { outcome: WriteOutcome; undo: () => void } {
     const clean: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(values)) {
       if (k === 'Id' || k === 'attributes') continue;
@@ -232,7 +284,14 @@ export class SfWriteStore {
     }
     const defaults: Record<string, unknown> = {};
     for (const f of this.fields[sobject] ?? []) if (f.defaultValue !== undefined) defaults[f.name] = f.defaultValue;
-    const rec = { ...defaults, OwnerId: this.ownerId, ...clean, Id: this.newId(sobject), LastModifiedDate: now, SystemModstamp: now } as FakeSfRecord;
+    const rec = {
+      ...defaults,
+      OwnerId: this.ownerId,
+      ...clean,
+      Id: this.newId(sobject),
+      LastModifiedDate: now,
+      SystemModstamp: now,
+    } as FakeSfRecord;
     const all = this.records[sobject];
     all.push(rec);
     this.addToIndex(ix, rec);
@@ -251,10 +310,25 @@ export class SfWriteStore {
 
   private upsertOne(sobject: string, extField: string, values: Record<string, unknown>): { outcome: WriteOutcome; undo: () => void } {
     const key = values[extField];
-    if (blank(key)) return { outcome: { errors: [{ statusCode: 'MISSING_ARGUMENT', message: `${extField} not specified`, fields: [] }] }, undo: () => undefined };
+    if (blank(key))
+      return {
+        outcome: { errors: [{ statusCode: 'MISSING_ARGUMENT', message: `${extField} not specified`, fields: [] }] },
+        undo: () => undefined,
+      };
     const matches = this.byExternalId(sobject, extField, String(key));
     if (matches.length > 1) {
-      return { outcome: { errors: [{ statusCode: 'DUPLICATE_EXTERNAL_ID', message: `${extField}: more than one record found for external id field: [${matches.map((m) => m.Id).join(', ')}]`, fields: [extField] }] }, undo: () => undefined };
+      return {
+        outcome: {
+          errors: [
+            {
+              statusCode: 'DUPLICATE_EXTERNAL_ID',
+              message: `${extField}: more than one record found for external id field: [${matches.map((m) => m.Id).join(', ')}]`,
+              fields: [extField],
+            },
+          ],
+        },
+        undo: () => undefined,
+      };
     }
     return this.apply(sobject, values, matches[0] ?? null);
   }
@@ -263,7 +337,16 @@ export class SfWriteStore {
     const existing = typeof id === 'string' ? this.byId(sobject, id) : undefined;
     if (!existing) {
       const bad = typeof id !== 'string' || !/^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/.test(id);
-      return { outcome: { errors: [bad ? { statusCode: 'MALFORMED_ID', message: `Record ID: id value of incorrect type: ${String(id)}`, fields: ['Id'] } : { statusCode: 'ENTITY_IS_DELETED', message: 'entity is deleted', fields: [] }] }, undo: () => undefined };
+      return {
+        outcome: {
+          errors: [
+            bad
+              ? { statusCode: 'MALFORMED_ID', message: `Record ID: id value of incorrect type: ${String(id)}`, fields: ['Id'] }
+              : { statusCode: 'ENTITY_IS_DELETED', message: 'entity is deleted', fields: [] },
+          ],
+        },
+        undo: () => undefined,
+      };
     }
     return this.apply(sobject, values, existing);
   }
@@ -272,7 +355,8 @@ export class SfWriteStore {
 
   handle(method: string, rest: string, body: string, version: string, contentType: string): Reply | null {
     const path = rest.replace(/\/$/, '').split('?')[0];
-    if (path === 'composite/sobjects' && (method === 'POST' || method === 'PATCH')) return this.collection(method === 'POST' ? 'create' : 'update', null, null, body);
+    if (path === 'composite/sobjects' && (method === 'POST' || method === 'PATCH'))
+      return this.collection(method === 'POST' ? 'create' : 'update', null, null, body);
     const upsert = /^composite\/sobjects\/([A-Za-z_]+)\/([A-Za-z_]+)$/.exec(path);
     if (upsert && method === 'PATCH') return this.collection('upsert', upsert[1], upsert[2], body);
     if (path === 'jobs/ingest' && method === 'POST') return this.createJob(body, version);
@@ -290,22 +374,34 @@ export class SfWriteStore {
     }
     const records = req.records;
     if (!Array.isArray(records)) return { status: 400, body: [{ errorCode: 'INVALID_FIELD', message: 'records is required' }] };
-    if (records.length > 200) return { status: 400, body: [{ errorCode: 'EXCEEDED_ID_LIMIT', message: 'record limit reached. cannot submit more than 200 records into this call' }] };
-    if (type && !this.fields[type]) return { status: 400, body: [{ errorCode: 'INVALID_TYPE', message: `sObject type '${type}' is not supported.` }] };
+    if (records.length > 200)
+      return {
+        status: 400,
+        body: [{ errorCode: 'EXCEEDED_ID_LIMIT', message: 'record limit reached. cannot submit more than 200 records into this call' }],
+      };
+    if (type && !this.fields[type])
+      return { status: 400, body: [{ errorCode: 'INVALID_TYPE', message: `sObject type '${type}' is not supported.` }] };
     if (type && extField && !this.field(type, extField)?.externalId) {
-      return { status: 404, body: [{ errorCode: 'NOT_FOUND', message: `Provided external ID field does not exist or is not accessible: ${extField}` }] };
+      return {
+        status: 404,
+        body: [{ errorCode: 'NOT_FOUND', message: `Provided external ID field does not exist or is not accessible: ${extField}` }],
+      };
     }
     for (const r of records) {
       const t = r.attributes?.type;
       if (!t) return { status: 400, body: [{ errorCode: 'INVALID_TYPE', message: 'Must send a concrete entity type.' }] };
-      if (!this.fields[t] || (type && t !== type)) return { status: 400, body: [{ errorCode: 'INVALID_TYPE', message: `sObject type '${t}' is not supported.` }] };
+      if (!this.fields[t] || (type && t !== type))
+        return { status: 400, body: [{ errorCode: 'INVALID_TYPE', message: `sObject type '${t}' is not supported.` }] };
       for (const k of Object.keys(r)) {
         if (k === 'attributes' || (k === 'id' && kind === 'update')) continue;
-        if (!this.field(t, k)) return { status: 400, body: [{ errorCode: 'INVALID_FIELD', message: `No such column '${k}' on sobject of type ${t}` }] };
+        if (!this.field(t, k))
+          return { status: 400, body: [{ errorCode: 'INVALID_FIELD', message: `No such column '${k}' on sobject of type ${t}` }] };
       }
     }
     const seen = new Map<string, number>();
-    if (kind === 'upsert' && extField) for (const r of records) if (!blank(r[extField])) seen.set(String(r[extField]).toLowerCase(), (seen.get(String(r[extField]).toLowerCase()) ?? 0) + 1);
+    if (kind === 'upsert' && extField)
+      for (const r of records)
+        if (!blank(r[extField])) seen.set(String(r[extField]).toLowerCase(), (seen.get(String(r[extField]).toLowerCase()) ?? 0) + 1);
     const undo: Array<() => void> = [];
     const outcomes: WriteOutcome[] = records.map((r) => {
       const t = r.attributes?.type as string;
@@ -315,9 +411,21 @@ export class SfWriteStore {
       else if (kind === 'update') done = this.updateOne(t, id ?? values.Id, values);
       else {
         const key = String(values[extField as string] ?? '').toLowerCase();
-        done = (seen.get(key) ?? 0) > 1
-          ? { outcome: { errors: [{ statusCode: 'DUPLICATE_EXTERNAL_ID', message: `Duplicate external id specified: ${String(values[extField as string])}`, fields: [extField as string] }] }, undo: () => undefined }
-          : this.upsertOne(t, extField as string, values);
+        done =
+          (seen.get(key) ?? 0) > 1
+            ? {
+                outcome: {
+                  errors: [
+                    {
+                      statusCode: 'DUPLICATE_EXTERNAL_ID',
+                      message: `Duplicate external id specified: ${String(values[extField as string])}`,
+                      fields: [extField as string],
+                    },
+                  ],
+                },
+                undo: () => undefined,
+              }
+            : this.upsertOne(t, extField as string, values);
       }
       undo.push(done.undo);
       return done.outcome;
@@ -325,28 +433,61 @@ export class SfWriteStore {
     const failed = outcomes.some((o) => 'errors' in o);
     if (req.allOrNone && failed) {
       for (const u of undo.reverse()) u();
-      return { status: 200, body: outcomes.map((o) => ({ success: false, errors: 'errors' in o ? o.errors : [ROLLED_BACK], ...(kind === 'upsert' ? { created: false } : {}) })) };
+      return {
+        status: 200,
+        body: outcomes.map((o) => ({
+          success: false,
+          errors: 'errors' in o ? o.errors : [ROLLED_BACK],
+          ...(kind === 'upsert' ? { created: false } : {}),
+        })),
+      };
     }
     return {
       status: 200,
-      body: outcomes.map((o) => ('errors' in o
-        ? { success: false, errors: o.errors, ...(kind === 'upsert' ? { created: false } : {}) }
-        : { id: o.id, success: true, errors: [], ...(kind === 'upsert' ? { created: o.created } : {}) })),
+      body: outcomes.map((o) =>
+        'errors' in o
+          ? { success: false, errors: o.errors, ...(kind === 'upsert' ? { created: false } : {}) }
+          : { id: o.id, success: true, errors: [], ...(kind === 'upsert' ? { created: o.created } : {}) },
+      ),
     };
   }
 
   private jobInfo(j: IngestJob) {
     return {
-      id: j.id, operation: j.operation, object: j.object, createdById: this.ownerId, createdDate: j.createdDate, systemModstamp: j.systemModstamp,
-      state: j.state, ...(j.externalIdFieldName ? { externalIdFieldName: j.externalIdFieldName } : {}), concurrencyMode: 'Parallel', contentType: 'CSV',
-      apiVersion: Number(j.version), jobType: 'V2Ingest', contentUrl: `services/data/v${j.version}/jobs/ingest/${j.id}/batches`, lineEnding: j.lineEnding,
-      columnDelimiter: j.columnDelimiter, numberRecordsProcessed: j.successful.length + j.failed.length, numberRecordsFailed: j.failed.length, retries: 0,
-      totalProcessingTime: 0, apiActiveProcessingTime: 0, apexProcessingTime: 0, ...(j.errorMessage ? { errorMessage: j.errorMessage } : {}),
+      id: j.id,
+      operation: j.operation,
+      object: j.object,
+      createdById: this.ownerId,
+      createdDate: j.createdDate,
+      systemModstamp: j.systemModstamp,
+      state: j.state,
+      ...(j.externalIdFieldName ? { externalIdFieldName: j.externalIdFieldName } : {}),
+      concurrencyMode: 'Parallel',
+      contentType: 'CSV',
+      apiVersion: Number(j.version),
+      jobType: 'V2Ingest',
+      contentUrl: `services/data/v${j.version}/jobs/ingest/${j.id}/batches`,
+      lineEnding: j.lineEnding,
+      columnDelimiter: j.columnDelimiter,
+      numberRecordsProcessed: j.successful.length + j.failed.length,
+      numberRecordsFailed: j.failed.length,
+      retries: 0,
+      totalProcessingTime: 0,
+      apiActiveProcessingTime: 0,
+      apexProcessingTime: 0,
+      ...(j.errorMessage ? { errorMessage: j.errorMessage } : {}),
     };
   }
 
   private createJob(body: string, version: string): Reply {
-    let req: { object?: string; operation?: string; externalIdFieldName?: string; contentType?: string; lineEnding?: string; columnDelimiter?: string };
+    let req: {
+      object?: string;
+      operation?: string;
+      externalIdFieldName?: string;
+      contentType?: string;
+      lineEnding?: string;
+      columnDelimiter?: string;
+    };
     try {
       req = JSON.parse(body) as typeof req;
     } catch {
@@ -354,20 +495,38 @@ export class SfWriteStore {
     }
     const invalid = (message: string): Reply => ({ status: 400, body: [{ errorCode: 'INVALIDJOB', message }] });
     if (!req.object || !this.fields[req.object]) return invalid(`InvalidJob : Unable to find object: ${req.object ?? ''}`);
-    if (!['insert', 'update', 'upsert', 'delete'].includes(req.operation ?? '')) return invalid(`InvalidJob : Invalid operation: ${req.operation ?? ''}`);
+    if (!['insert', 'update', 'upsert', 'delete'].includes(req.operation ?? ''))
+      return invalid(`InvalidJob : Invalid operation: ${req.operation ?? ''}`);
     if (req.contentType && req.contentType !== 'CSV') return invalid(`InvalidJob : Invalid content type: ${req.contentType}`);
     if (req.operation === 'upsert') {
       if (!req.externalIdFieldName) return invalid('InvalidJob : External ID was blank for upsert');
-      if (!this.field(req.object, req.externalIdFieldName)?.externalId && req.externalIdFieldName !== 'Id') return invalid(`InvalidJob : Field name provided, ${req.externalIdFieldName} is not an External ID or indexed field for ${req.object}`);
+      if (!this.field(req.object, req.externalIdFieldName)?.externalId && req.externalIdFieldName !== 'Id')
+        return invalid(
+          `InvalidJob : Field name provided, ${req.externalIdFieldName} is not an External ID or indexed field for ${req.object}`,
+        );
     }
     const columnDelimiter = req.columnDelimiter ?? 'COMMA';
     if (!DELIMITERS[columnDelimiter]) return invalid(`InvalidJob : Invalid column delimiter: ${columnDelimiter}`);
     this.seq += 1;
     const now = stamp();
     const job: IngestJob = {
-      id: `750W${this.seq.toString(36).toUpperCase().padStart(11, '0')}AAA`, object: req.object, operation: req.operation as IngestJob['operation'],
-      externalIdFieldName: req.externalIdFieldName ?? null, lineEnding: req.lineEnding ?? 'LF', columnDelimiter, state: 'Open', createdDate: now,
-      systemModstamp: now, csv: null, polls: 0, errorMessage: null, header: [], successful: [], failed: [], unprocessed: [], version,
+      id: `750W${this.seq.toString(36).toUpperCase().padStart(11, '0')}AAA`,
+      object: req.object,
+      operation: req.operation as IngestJob['operation'],
+      externalIdFieldName: req.externalIdFieldName ?? null,
+      lineEnding: req.lineEnding ?? 'LF',
+      columnDelimiter,
+      state: 'Open',
+      createdDate: now,
+      systemModstamp: now,
+      csv: null,
+      polls: 0,
+      errorMessage: null,
+      header: [],
+      successful: [],
+      failed: [],
+      unprocessed: [],
+      version,
     };
     this.jobs.set(job.id, job);
     return { status: 200, body: this.jobInfo(job) };
@@ -377,20 +536,43 @@ export class SfWriteStore {
     const j = this.jobs.get(id);
     if (!j) return { status: 404, body: [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }] };
     if (sub === 'batches') {
-      if (method !== 'PUT') return { status: 405, body: [{ errorCode: 'METHOD_NOT_ALLOWED', message: `HTTP Method '${method}' not allowed. Allowed are PUT` }] };
-      if (!/^text\/csv/i.test(contentType)) return { status: 400, body: [{ errorCode: 'INVALIDJOB', message: `InvalidJob : Unsupported content type: ${contentType}` }] };
-      if (j.state !== 'Open') return { status: 409, body: [{ errorCode: 'INVALIDJOBSTATE', message: `Job is not in Open state: ${j.state}` }] };
+      if (method !== 'PUT')
+        return {
+          status: 405,
+          body: [{ errorCode: 'METHOD_NOT_ALLOWED', message: `HTTP Method '${method}' not allowed. Allowed are PUT` }],
+        };
+      if (!/^text\/csv/i.test(contentType))
+        return { status: 400, body: [{ errorCode: 'INVALIDJOB', message: `InvalidJob : Unsupported content type: ${contentType}` }] };
+      if (j.state !== 'Open')
+        return { status: 409, body: [{ errorCode: 'INVALIDJOBSTATE', message: `Job is not in Open state: ${j.state}` }] };
       if (j.csv !== null) {
-        return { status: 400, body: [{ errorCode: 'INVALIDJOBSTATE', message: `Found multiple contents for job: <${j.id}>, please 'Close' / 'Abort' / 'Delete' the current Job then create a new Job and make sure you only do 'PUT' once on a given Job.` }] };
+        return {
+          status: 400,
+          body: [
+            {
+              errorCode: 'INVALIDJOBSTATE',
+              message: `Found multiple contents for job: <${j.id}>, please 'Close' / 'Abort' / 'Delete' the current Job then create a new Job and make sure you only do 'PUT' once on a given Job.`,
+            },
+          ],
+        };
       }
       j.csv = body;
       return { status: 201 };
     }
     if (sub) {
-      if (method !== 'GET') return { status: 405, body: [{ errorCode: 'METHOD_NOT_ALLOWED', message: `HTTP Method '${method}' not allowed. Allowed are GET` }] };
+      if (method !== 'GET')
+        return {
+          status: 405,
+          body: [{ errorCode: 'METHOD_NOT_ALLOWED', message: `HTTP Method '${method}' not allowed. Allowed are GET` }],
+        };
       const cols = j.header;
-      if (sub === 'successfulResults') return { status: 200, csv: stringify([['sf__Id', 'sf__Created', ...cols], ...j.successful.map((r) => [r.id, String(r.created), ...r.row])]) };
-      if (sub === 'failedResults') return { status: 200, csv: stringify([['sf__Id', 'sf__Error', ...cols], ...j.failed.map((r) => [r.id, r.error, ...r.row])]) };
+      if (sub === 'successfulResults')
+        return {
+          status: 200,
+          csv: stringify([['sf__Id', 'sf__Created', ...cols], ...j.successful.map((r) => [r.id, String(r.created), ...r.row])]),
+        };
+      if (sub === 'failedResults')
+        return { status: 200, csv: stringify([['sf__Id', 'sf__Error', ...cols], ...j.failed.map((r) => [r.id, r.error, ...r.row])]) };
       return { status: 200, csv: stringify([cols, ...j.unprocessed]) };
     }
     if (method === 'GET') {
@@ -409,14 +591,19 @@ export class SfWriteStore {
         return { status: 400, body: [{ errorCode: 'JSON_PARSER_ERROR', message: 'Unexpected character in request body' }] };
       }
       if (req.state === 'UploadComplete') {
-        if (j.state !== 'Open') return { status: 409, body: [{ errorCode: 'INVALIDJOBSTATE', message: `Invalid state transition from ${j.state} to UploadComplete` }] };
+        if (j.state !== 'Open')
+          return {
+            status: 409,
+            body: [{ errorCode: 'INVALIDJOBSTATE', message: `Invalid state transition from ${j.state} to UploadComplete` }],
+          };
         j.state = 'UploadComplete';
         if (j.csv === null) {
           j.state = 'Failed';
           j.errorMessage = 'No batches were found for the job';
         }
       } else if (req.state === 'Aborted') {
-        if (['JobComplete', 'Failed', 'Aborted'].includes(j.state)) return { status: 409, body: [{ errorCode: 'INVALIDJOBSTATE', message: `Invalid state transition from ${j.state} to Aborted` }] };
+        if (['JobComplete', 'Failed', 'Aborted'].includes(j.state))
+          return { status: 409, body: [{ errorCode: 'INVALIDJOBSTATE', message: `Invalid state transition from ${j.state} to Aborted` }] };
         j.state = 'Aborted';
         j.unprocessed = this.rows(j).rows;
       } else {
@@ -426,7 +613,8 @@ export class SfWriteStore {
       return { status: 200, body: this.jobInfo(j) };
     }
     if (method === 'DELETE') {
-      if (['UploadComplete', 'InProgress'].includes(j.state)) return { status: 409, body: [{ errorCode: 'INVALIDJOBSTATE', message: `Job cannot be deleted in state ${j.state}` }] };
+      if (['UploadComplete', 'InProgress'].includes(j.state))
+        return { status: 409, body: [{ errorCode: 'INVALIDJOBSTATE', message: `Job cannot be deleted in state ${j.state}` }] };
       this.jobs.delete(id);
       return { status: 204 };
     }
@@ -435,7 +623,12 @@ export class SfWriteStore {
 
   private rows(j: IngestJob): { header: string[]; rows: string[][] } {
     if (!j.csv) return { header: [], rows: [] };
-    const all = parse(j.csv, { delimiter: DELIMITERS[j.columnDelimiter], relax_column_count: false, skip_empty_lines: true, bom: true }) as string[][];
+    const all = parse(j.csv, {
+      delimiter: DELIMITERS[j.columnDelimiter],
+      relax_column_count: false,
+      skip_empty_lines: true,
+      bom: true,
+    }) as string[][];
     return { header: all[0] ?? [], rows: all.slice(1) };
   }
 
@@ -474,7 +667,10 @@ export class SfWriteStore {
       if (j.operation === 'insert') outcome = this.apply(j.object, values, null).outcome;
       else if (j.operation === 'update') outcome = this.updateOne(j.object, values.Id, values).outcome;
       else if (j.operation === 'upsert') {
-        outcome = j.externalIdFieldName === 'Id' ? this.updateOne(j.object, values.Id, values).outcome : this.upsertOne(j.object, j.externalIdFieldName as string, values).outcome;
+        outcome =
+          j.externalIdFieldName === 'Id'
+            ? this.updateOne(j.object, values.Id, values).outcome
+            : this.upsertOne(j.object, j.externalIdFieldName as string, values).outcome;
       } else {
         const existing = typeof values.Id === 'string' ? this.byId(j.object, values.Id) : undefined;
         if (existing) {
@@ -487,7 +683,11 @@ export class SfWriteStore {
         }
       }
       if ('errors' in outcome) {
-        j.failed.push({ id: typeof values.Id === 'string' ? values.Id : '', error: outcome.errors.map((e) => `${e.statusCode}:${e.message}:${e.fields.join(',')} --`).join(' '), row });
+        j.failed.push({
+          id: typeof values.Id === 'string' ? values.Id : '',
+          error: outcome.errors.map((e) => `${e.statusCode}:${e.message}:${e.fields.join(',')} --`).join(' '),
+          row,
+        });
       } else {
         j.successful.push({ id: outcome.id, created: outcome.created, row });
       }

@@ -39,21 +39,28 @@ export async function startFakeWeb(routes: Record<string, FakeRoute> = {}): Prom
     requests,
     allowEntry: { address: '127.0.0.1', port },
     route: (path, handler) => void table.set(path, handler),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
-export const html = (body: string, status = 200, headers: Record<string, string> = {}): FakeRoute => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
-};
+export const html =
+  (body: string, status = 200, headers: Record<string, string> = {}): FakeRoute =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
+  };
 
-export const redirect = (location: string, status = 302): FakeRoute => (_req, res) => {
-  res.writeHead(status, { location }).end();
-};
+export const redirect =
+  (location: string, status = 302): FakeRoute =>
+  (_req, res) => {
+    res.writeHead(status, { location }).end();
+  };
 
-export const raw = (status: number, headers: Record<string, string>, body: string | Buffer): FakeRoute => (_req, res) => {
-  res.writeHead(status, headers).end(body);
-};
+export const raw =
+  (status: number, headers: Record<string, string>, body: string | Buffer): FakeRoute =>
+  (_req, res) => {
+    res.writeHead(status, headers).end(body);
+  };

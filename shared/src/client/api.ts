@@ -37,20 +37,26 @@ export function createApi(opts: HttpOptions = {}) {
     organization: {
       get: () => http.request('GET', '/api/v1/organization', C.GetOrganizationResponse),
       systemRoles: () => http.request('GET', '/api/v1/organization/system-roles', C.SystemRolesResponse),
-      setDefaultCurrency: (currency: string) => http.request('PUT', '/api/v1/organization/currency', C.SetDefaultCurrencyResponse, { currency }),
+      setDefaultCurrency: (currency: string) =>
+        http.request('PUT', '/api/v1/organization/currency', C.SetDefaultCurrencyResponse, { currency }),
       users: () => http.request('GET', '/api/v1/organization/users', C.UsersResponse),
       invite: (body: C.InviteBody) => http.request('POST', '/api/v1/organization/invite', C.InviteResponse, body),
       revokeInvite: (id: string) => http.request('DELETE', `/api/v1/organization/invites/${encodeURIComponent(id)}`, Success),
-      setRole: (id: string, role: C.SetRoleBodyT['role']) => http.request('PUT', `/api/v1/organization/users/${encodeURIComponent(id)}/role`, C.MemberResponse, { role }),
-      setStatus: (id: string, status: C.SetStatusBodyT['status']) => http.request('PUT', `/api/v1/organization/users/${encodeURIComponent(id)}/status`, C.MemberResponse, { status }),
+      setRole: (id: string, role: C.SetRoleBodyT['role']) =>
+        http.request('PUT', `/api/v1/organization/users/${encodeURIComponent(id)}/role`, C.MemberResponse, { role }),
+      setStatus: (id: string, status: C.SetStatusBodyT['status']) =>
+        http.request('PUT', `/api/v1/organization/users/${encodeURIComponent(id)}/status`, C.MemberResponse, { status }),
       deleteUser: (id: string) => http.request('DELETE', `/api/v1/organization/users/${encodeURIComponent(id)}`, Success),
     },
     fields: {
-      list: (entityType?: 'company' | 'contact') => http.request('GET', `/api/v1/entity/fields${entityType ? `?entityType=${entityType}` : ''}`, C.GetFieldsResponse),
-      filterFields: (entityType?: 'company' | 'contact') => http.request('GET', `/api/v1/entity/filters-fields${entityType ? `?entityType=${entityType}` : ''}`, C.GetFilterFieldsResponse),
+      list: (entityType?: 'company' | 'contact') =>
+        http.request('GET', `/api/v1/entity/fields${entityType ? `?entityType=${entityType}` : ''}`, C.GetFieldsResponse),
+      filterFields: (entityType?: 'company' | 'contact') =>
+        http.request('GET', `/api/v1/entity/filters-fields${entityType ? `?entityType=${entityType}` : ''}`, C.GetFilterFieldsResponse),
       create: (body: C.CreateFieldBody) => http.request('POST', '/api/v1/entity/field', C.FieldResponse, body),
       setConfig: (body: C.SetFieldConfigBody) => http.request('PUT', '/api/v1/entity/set-config', C.FieldResponse, body),
-      setValue: (entityType: 'company' | 'contact', body: C.SetFieldValueBody) => http.request('PUT', `/api/v1/entity/${entityType}/field`, C.SetFieldValueResponse, body),
+      setValue: (entityType: 'company' | 'contact', body: C.SetFieldValueBody) =>
+        http.request('PUT', `/api/v1/entity/${entityType}/field`, C.SetFieldValueResponse, body),
     },
     companies: {
       page: (q: C.TableQuery) => http.request('POST', '/api/v1/company/get-companies', C.CompaniesPage, q),
@@ -64,8 +70,10 @@ export function createApi(opts: HttpOptions = {}) {
       search: (query: string) => http.request('POST', '/api/v1/company/search', C.SearchResponse, { query }),
       owners: () => http.request('GET', '/api/v1/company/owners-list', C.OwnersResponse),
       link: (body: C.LinkBody) => http.request('POST', '/api/v1/company/create-mapping', C.MappingResponse, body),
-      setKey: (companyId: string, contactId: string) => http.request('PUT', '/api/v1/company/set-key', C.MappingResponse, { companyId, contactId }),
-      updateMapping: (body: z.input<typeof C.MappingContactBody>) => http.request('PUT', '/api/v1/entity/mapping-contact', C.MappingResponse, body),
+      setKey: (companyId: string, contactId: string) =>
+        http.request('PUT', '/api/v1/company/set-key', C.MappingResponse, { companyId, contactId }),
+      updateMapping: (body: z.input<typeof C.MappingContactBody>) =>
+        http.request('PUT', '/api/v1/entity/mapping-contact', C.MappingResponse, body),
       /** The CSV as a Response (stream it or take its blob); errors are thrown like other calls. */
       export: (body: C.ExportBody) => http.download('/api/v1/company/export', body),
     },
@@ -79,14 +87,17 @@ export function createApi(opts: HttpOptions = {}) {
       remove: (id: string) => http.request('DELETE', `/api/v1/contact/delete/${encodeURIComponent(id)}`, Success),
       bulkDelete: (selection: C.Selection) => http.request('POST', '/api/v1/contact/bulk-delete', C.BulkResponse, { selection }),
       search: (query: string) => http.request('POST', '/api/v1/contact/search', C.SearchResponse, { query }),
-      setPrimary: (contactId: string, companyId: string) => http.request('PUT', '/api/v1/contact/set-primary', C.MappingResponse, { contactId, companyId }),
-      updateMapping: (body: z.input<typeof C.MappingCompanyBody>) => http.request('PUT', '/api/v1/entity/mapping-company', C.MappingResponse, body),
+      setPrimary: (contactId: string, companyId: string) =>
+        http.request('PUT', '/api/v1/contact/set-primary', C.MappingResponse, { contactId, companyId }),
+      updateMapping: (body: z.input<typeof C.MappingCompanyBody>) =>
+        http.request('PUT', '/api/v1/entity/mapping-company', C.MappingResponse, body),
       export: (body: C.ExportBody) => http.download('/api/v1/contact/export', body),
     },
     // The people of an email (the Outlook add-in).
     mailbox: {
       matchEmails: (emails: string[]) => http.request('POST', '/api/v1/contact/match-emails', C.MatchEmailsResponse, { emails }),
-      contactFromEmail: (body: z.input<typeof C.ContactFromEmailBody>) => http.request('POST', '/api/v1/contact/from-email', C.ContactFromEmailResponse, body),
+      contactFromEmail: (body: z.input<typeof C.ContactFromEmailBody>) =>
+        http.request('POST', '/api/v1/contact/from-email', C.ContactFromEmailResponse, body),
     },
     entity: {
       createPair: (body: z.input<typeof C.CreateEntityPairBody>) => http.request('POST', '/api/v1/entity', C.EntityPairResponse, body),
@@ -96,9 +107,12 @@ export function createApi(opts: HttpOptions = {}) {
     },
     tableLayouts: {
       list: (entityType: 'company' | 'contact') => http.request('GET', `/api/v1/user/tablelayout/${entityType}`, C.TableLayoutsResponse),
-      create: (entityType: 'company' | 'contact', body: C.TableLayoutBody) => http.request('POST', `/api/v1/user/tablelayout/${entityType}`, C.TableLayoutResponse, body),
-      update: (entityType: 'company' | 'contact', body: z.input<typeof C.UpdateTableLayoutBody>) => http.request('PUT', `/api/v1/user/tablelayout/${entityType}`, C.TableLayoutResponse, body),
-      remove: (entityType: 'company' | 'contact', id: string) => http.request('DELETE', `/api/v1/user/tablelayout/${entityType}/${encodeURIComponent(id)}`, Success),
+      create: (entityType: 'company' | 'contact', body: C.TableLayoutBody) =>
+        http.request('POST', `/api/v1/user/tablelayout/${entityType}`, C.TableLayoutResponse, body),
+      update: (entityType: 'company' | 'contact', body: z.input<typeof C.UpdateTableLayoutBody>) =>
+        http.request('PUT', `/api/v1/user/tablelayout/${entityType}`, C.TableLayoutResponse, body),
+      remove: (entityType: 'company' | 'contact', id: string) =>
+        http.request('DELETE', `/api/v1/user/tablelayout/${entityType}/${encodeURIComponent(id)}`, Success),
     },
     executions: {
       get: (id: string) => http.request('GET', `/api/v1/execution/${encodeURIComponent(id)}`, C.GetExecutionResponse),
@@ -120,8 +134,10 @@ export function createApi(opts: HttpOptions = {}) {
       duplicate: (id: string) => http.request('POST', `/api/v1/play/duplicate/${encodeURIComponent(id)}`, C.PlayResponse, {}),
       remove: (id: string) => http.request('DELETE', `/api/v1/play/remove/${encodeURIComponent(id)}`, Success),
       draft: (provider: 'openai' | 'non_ai') => http.request('GET', `/api/v1/play/draft/${provider}`, C.PlayDraftResponse),
-      saveDraft: (provider: 'openai' | 'non_ai', body: z.input<typeof C.PlayDraftBody>) => http.request('PUT', `/api/v1/play/draft/${provider}`, C.PlayDraftResponse, body),
-      removeDraft: (provider?: 'openai' | 'non_ai') => http.request('DELETE', `/api/v1/play/draft${provider ? `?provider=${provider}` : ''}`, Success),
+      saveDraft: (provider: 'openai' | 'non_ai', body: z.input<typeof C.PlayDraftBody>) =>
+        http.request('PUT', `/api/v1/play/draft/${provider}`, C.PlayDraftResponse, body),
+      removeDraft: (provider?: 'openai' | 'non_ai') =>
+        http.request('DELETE', `/api/v1/play/draft${provider ? `?provider=${provider}` : ''}`, Success),
       preview: (body: z.input<typeof C.PlayPreviewBody>) => http.request('POST', '/api/v1/play/preview', C.PlayPreviewResponse, body),
       estimate: (body: z.input<typeof C.PlayEstimateBody>) => http.request('POST', '/api/v1/play/estimate', C.PlayEstimateResponse, body),
       execute: (body: C.PlayExecuteBody) => http.request('POST', '/api/v1/play/execute', C.PlayExecuteResponse, body),
@@ -129,11 +145,15 @@ export function createApi(opts: HttpOptions = {}) {
     emails: {
       pending: () => http.request('GET', '/api/v1/email/pending', C.PendingEmailsResponse),
       create: (body: z.input<typeof C.CreateDraftBody>) => http.request('POST', '/api/v1/email/draft', C.EmailResponse, body),
-      save: (id: string, body: z.input<typeof C.SaveDraftBody>) => http.request('PUT', `/api/v1/email/draft/${encodeURIComponent(id)}`, C.EmailResponse, body),
-      updateStatus: (body: z.input<typeof C.UpdateEmailStatusBody>) => http.request('POST', '/api/v1/email/update-email-status', C.UpdateEmailStatusResponse, body),
+      save: (id: string, body: z.input<typeof C.SaveDraftBody>) =>
+        http.request('PUT', `/api/v1/email/draft/${encodeURIComponent(id)}`, C.EmailResponse, body),
+      updateStatus: (body: z.input<typeof C.UpdateEmailStatusBody>) =>
+        http.request('POST', '/api/v1/email/update-email-status', C.UpdateEmailStatusResponse, body),
       generate: (body: z.input<typeof C.GenerateEmailBody>) => http.request('POST', '/api/v1/email/generate', C.EmailResponse, body),
-      checkValidEntity: (body: z.input<typeof C.CheckValidEntityBody>) => http.request('POST', '/api/v1/entity/check-valid-entity', C.CheckValidEntityResponse, body),
-      checkAiGenerated: (body: z.input<typeof C.CheckAiGeneratedBody>) => http.request('POST', '/api/v1/entity/check-ai-generated', C.EmailResponse, body),
+      checkValidEntity: (body: z.input<typeof C.CheckValidEntityBody>) =>
+        http.request('POST', '/api/v1/entity/check-valid-entity', C.CheckValidEntityResponse, body),
+      checkAiGenerated: (body: z.input<typeof C.CheckAiGeneratedBody>) =>
+        http.request('POST', '/api/v1/entity/check-ai-generated', C.EmailResponse, body),
     },
     /** The email service (issue 18): the caller's own Office 365 mailbox, and sending. */
     emailService: {
@@ -157,7 +177,8 @@ export function createApi(opts: HttpOptions = {}) {
       creators: () => http.request('GET', '/api/v1/enrichment/list/creators', C.EnrichmentCreatorsResponse),
       forList: (listId: string) => http.request('GET', `/api/v1/enrichment/${encodeURIComponent(listId)}/list`, C.ListEnrichmentsResponse),
       get: (id: string) => http.request('GET', `/api/v1/enrichment/${encodeURIComponent(id)}`, C.GetEnrichmentResponse),
-      nextName: (configId: string) => http.request('GET', `/api/v1/enrichment/next-name?configId=${encodeURIComponent(configId)}`, C.NextNameResponse),
+      nextName: (configId: string) =>
+        http.request('GET', `/api/v1/enrichment/next-name?configId=${encodeURIComponent(configId)}`, C.NextNameResponse),
       create: (body: C.EnrichmentFormBody) => http.request('POST', '/api/v1/enrichment', C.EnrichmentResponse, body),
       update: (body: C.UpdateEnrichmentBody) => http.request('PUT', '/api/v1/enrichment', C.EnrichmentResponse, body),
       remove: (id: string) => http.request('DELETE', `/api/v1/enrichment/${encodeURIComponent(id)}`, Success),
@@ -176,21 +197,25 @@ export function createApi(opts: HttpOptions = {}) {
       /** Organization LLM settings (admin): the offered models and the default one. */
       setSettings: (body: C.LlmSettingBody) => http.request('PUT', '/api/v1/organization/llmSetting', C.OrganizationAiResponse, body),
       /** Organization LLM settings (admin): true = the system provider, false = the organization's own key. */
-      useSystemSetting: (body: C.UseSystemLlmSettingBody) => http.request('PUT', '/api/v1/organization/useSystemLLMSetting', C.OrganizationAiResponse, body),
+      useSystemSetting: (body: C.UseSystemLlmSettingBody) =>
+        http.request('PUT', '/api/v1/organization/useSystemLLMSetting', C.OrganizationAiResponse, body),
       integrations: () => http.request('GET', '/api/v1/integration', C.IntegrationsResponse),
       /** Connects the organization's own AI provider key (admin); 201. */
       connect: (body: C.CreateOrgIntegrationBody) => http.request('POST', '/api/v1/organization/integration', C.IntegrationResponse, body),
       removeIntegration: (id: string) => http.request('DELETE', `/api/v1/organization/integration/${encodeURIComponent(id)}`, Success),
       /** Enrichment editor: name and answer field from the prompt. */
-      generatePrompt: (body: C.GeneratePromptBody) => http.request('POST', '/api/v1/enrichment/generate-prompt', C.GeneratePromptResponse, body),
+      generatePrompt: (body: C.GeneratePromptBody) =>
+        http.request('POST', '/api/v1/enrichment/generate-prompt', C.GeneratePromptResponse, body),
       /** Schema editor: one column from a hint (400 with ENRICHMENT_AI_MESSAGES.noColumns when none). */
-      generateSchemaObject: (body: C.GenerateSchemaObjectBody) => http.request('POST', '/api/v1/enrichment/generate-schema-object', C.GenerateSchemaObjectResponse, body),
+      generateSchemaObject: (body: C.GenerateSchemaObjectBody) =>
+        http.request('POST', '/api/v1/enrichment/generate-schema-object', C.GenerateSchemaObjectResponse, body),
     },
     crm: {
       /** Connects a CRM (admin); 201. salesforce: answers `authorizationUrl`, where the browser goes next. */
       connect: (body: C.CreateOrgIntegrationBody) => http.request('POST', '/api/v1/organization/integration', C.IntegrationResponse, body),
       /** Renames, replaces an Affinity key, or pauses / resumes a CRM. */
-      update: (id: string, body: C.UpdateIntegrationBody) => http.request('PUT', `/api/v1/integrations/${encodeURIComponent(id)}`, C.IntegrationResponse, body),
+      update: (id: string, body: C.UpdateIntegrationBody) =>
+        http.request('PUT', `/api/v1/integrations/${encodeURIComponent(id)}`, C.IntegrationResponse, body),
       remove: (id: string) => http.request('DELETE', `/api/v1/organization/integration/${encodeURIComponent(id)}`, Success),
       /** USER_AVAILABLE | USER_UNAVAILABLE | USER_INVALID, with the message to show. */
       checkUsername: (username: string) => http.request('POST', '/api/v1/crm/username/check', C.CrmUsernameCheckResponse, { username }),
@@ -207,7 +232,12 @@ export function createApi(opts: HttpOptions = {}) {
       /** The latest sync: progress, completed or failed; status null when the organization never synced. */
       syncStatus: () => http.request('GET', '/api/v1/crm/sync', C.CrmSyncResponse),
       /** What sync changed on a record, newest first. */
-      syncChanges: (entityType: 'company' | 'contact', entityId: string) => http.request('GET', `/api/v1/crm/sync-changes?entityType=${entityType}&entityId=${encodeURIComponent(entityId)}`, C.SyncChangesResponse),
+      syncChanges: (entityType: 'company' | 'contact', entityId: string) =>
+        http.request(
+          'GET',
+          `/api/v1/crm/sync-changes?entityType=${entityType}&entityId=${encodeURIComponent(entityId)}`,
+          C.SyncChangesResponse,
+        ),
     },
     notifications: {
       list: (limit?: number) => http.request('GET', `/api/v1/notifications${limit ? `?limit=${limit}` : ''}`, C.NotificationsResponse),
@@ -220,10 +250,21 @@ export function createApi(opts: HttpOptions = {}) {
     activities: {
       create: (body: C.CreateActivityBody) => http.request('POST', '/api/v1/activity', C.ActivityResponse, body),
       update: (body: C.UpdateActivityBody) => http.request('PUT', '/api/v1/activity', C.ActivityResponse, body),
-      participant: (id: string) => http.request('GET', `/api/v1/activity/participant/${encodeURIComponent(id)}`, C.ActivityParticipantResponse),
+      participant: (id: string) =>
+        http.request('GET', `/api/v1/activity/participant/${encodeURIComponent(id)}`, C.ActivityParticipantResponse),
       remove: (id: string) => http.request('DELETE', `/api/v1/activity/${encodeURIComponent(id)}`, Success),
-      forCompany: (id: string, types?: readonly string[]) => http.request('GET', `/api/v1/activity/company/${encodeURIComponent(id)}${types?.length ? `?types=${types.join(',')}` : ''}`, C.ActivitiesResponse),
-      forContact: (id: string, types?: readonly string[]) => http.request('GET', `/api/v1/activity/contact/${encodeURIComponent(id)}${types?.length ? `?types=${types.join(',')}` : ''}`, C.ActivitiesResponse),
+      forCompany: (id: string, types?: readonly string[]) =>
+        http.request(
+          'GET',
+          `/api/v1/activity/company/${encodeURIComponent(id)}${types?.length ? `?types=${types.join(',')}` : ''}`,
+          C.ActivitiesResponse,
+        ),
+      forContact: (id: string, types?: readonly string[]) =>
+        http.request(
+          'GET',
+          `/api/v1/activity/contact/${encodeURIComponent(id)}${types?.length ? `?types=${types.join(',')}` : ''}`,
+          C.ActivitiesResponse,
+        ),
     },
     lists: {
       create: (name: string) => http.request('POST', '/api/v1/list-company', C.ListResponse, { name }),
@@ -234,13 +275,15 @@ export function createApi(opts: HttpOptions = {}) {
       rename: (listId: string, name: string) => http.request('PATCH', '/api/v1/list-company/name', C.ListResponse, { listId, name }),
       removeSource: (id: string) => http.request('DELETE', `/api/v1/list-company/source/${encodeURIComponent(id)}`, Success),
       intentions: () => http.request('GET', '/api/v1/list-company/intentions', C.IntentionsResponse),
-      completeConfirmation: (id: string) => http.request('GET', `/api/v1/list-company/${encodeURIComponent(id)}/complete-confirmation`, C.CompleteConfirmationResponse),
+      completeConfirmation: (id: string) =>
+        http.request('GET', `/api/v1/list-company/${encodeURIComponent(id)}/complete-confirmation`, C.CompleteConfirmationResponse),
       complete: (id: string) => http.request('POST', `/api/v1/list-company/${encodeURIComponent(id)}/complete`, C.CompleteResponse, {}),
       ideas: (q: C.IdeaListBody) => http.request('POST', '/api/v1/list-company/idea/list', C.IdeaListResponse, q),
       shortlist: (body: C.ShortlistBody) => http.request('PUT', '/api/v1/list-company/idea/shortlist', C.CountResponse, body),
       deleteIdeas: (body: C.IdeaDeleteBody) => http.request('POST', '/api/v1/list-company/idea/delete', C.CountResponse, body),
       addIdea: (body: C.ManualIdeaBody) => http.request('POST', '/api/v1/list-company/idea', C.IdeaResponse, body),
-      memberships: (body: C.IdeaMembershipsBody) => http.request('POST', '/api/v1/list-company/idea/memberships', C.IdeaMembershipsResponse, body),
+      memberships: (body: C.IdeaMembershipsBody) =>
+        http.request('POST', '/api/v1/list-company/idea/memberships', C.IdeaMembershipsResponse, body),
       exportIdeas: (body: C.IdeaExportBody) => http.download('/api/v1/list-company/idea/export', body),
       /** A CSV upload: the fields first, then the file (the server reads the form in order). */
       uploadCsv: (listId: string, mapping: { name: string; website: string; columns?: string[] }, file: Blob, fileName: string) => {
@@ -253,11 +296,16 @@ export function createApi(opts: HttpOptions = {}) {
       },
       rejectedRows: (sourceId: string) => http.raw('GET', `/api/v1/list-company/source/${encodeURIComponent(sourceId)}/rejected`),
       // Data-provider sources (previews change nothing; a source is added, then executed).
-      oceanPreview: (body: C.OceanPreviewBody) => http.request('POST', '/api/v1/list-company/ocean/preview', C.PreviewCompaniesResponse, body),
-      googleMapsSamples: (body: C.GoogleMapsSamplesBody) => http.request('POST', '/api/v1/list-company/google-maps-samples', C.PreviewCompaniesResponse, body),
-      sourceScrubPreview: (body: C.SourceScrubPreviewBody) => http.request('POST', '/api/v1/list-company/source-scrub/preview', C.PreviewCompaniesResponse, body),
-      sourceScrubSources: (body: C.SourceScrubSourcesPreviewBody) => http.request('POST', '/api/v1/list-company/source-scrub-sources/preview', C.SourceScrubSourcesResponse, body),
-      sourceScrubCompanies: (body: C.SourceScrubCompaniesPreviewBody) => http.request('POST', '/api/v1/list-company/source-scrub-companies/preview', C.PreviewCompaniesResponse, body),
+      oceanPreview: (body: C.OceanPreviewBody) =>
+        http.request('POST', '/api/v1/list-company/ocean/preview', C.PreviewCompaniesResponse, body),
+      googleMapsSamples: (body: C.GoogleMapsSamplesBody) =>
+        http.request('POST', '/api/v1/list-company/google-maps-samples', C.PreviewCompaniesResponse, body),
+      sourceScrubPreview: (body: C.SourceScrubPreviewBody) =>
+        http.request('POST', '/api/v1/list-company/source-scrub/preview', C.PreviewCompaniesResponse, body),
+      sourceScrubSources: (body: C.SourceScrubSourcesPreviewBody) =>
+        http.request('POST', '/api/v1/list-company/source-scrub-sources/preview', C.SourceScrubSourcesResponse, body),
+      sourceScrubCompanies: (body: C.SourceScrubCompaniesPreviewBody) =>
+        http.request('POST', '/api/v1/list-company/source-scrub-companies/preview', C.PreviewCompaniesResponse, body),
       /** A provider source (no file): its parameters as the source field. */
       addProviderSource: (listId: string, intention: string, parameters: Record<string, unknown>) => {
         const form = new FormData();
@@ -272,10 +320,12 @@ export function createApi(opts: HttpOptions = {}) {
       filterSource: (body: C.ListFilterBody) => http.request('POST', '/api/v1/list-company/filter', C.ListFilterResponse, body),
     },
     scoring: {
-      list: (listCompanyId: string) => http.request('GET', `/api/v1/scoring-model?listCompanyId=${encodeURIComponent(listCompanyId)}`, C.ScoreModelsResponse),
+      list: (listCompanyId: string) =>
+        http.request('GET', `/api/v1/scoring-model?listCompanyId=${encodeURIComponent(listCompanyId)}`, C.ScoreModelsResponse),
       get: (id: string) => http.request('GET', `/api/v1/scoring-model/${encodeURIComponent(id)}`, C.ScoreModelResponse),
       create: (body: C.CreateScoreModelBody) => http.request('POST', '/api/v1/scoring-model', C.ScoreModelResponse, body),
-      update: (id: string, body: C.UpdateScoreModelBody) => http.request('PUT', `/api/v1/scoring-model/${encodeURIComponent(id)}`, C.ScoreModelResponse, body),
+      update: (id: string, body: C.UpdateScoreModelBody) =>
+        http.request('PUT', `/api/v1/scoring-model/${encodeURIComponent(id)}`, C.ScoreModelResponse, body),
       remove: (id: string) => http.request('DELETE', `/api/v1/scoring-model/${encodeURIComponent(id)}`, z.null()),
       execute: (body: C.ExecuteScoreModelInput) => http.request('POST', '/api/v1/scoring-model/execute', C.ExecuteScoreModelResponse, body),
     },

@@ -3,7 +3,11 @@
 import type { z } from 'zod';
 
 export class ApiError extends Error {
-  constructor(public readonly status: number, message: string, public readonly body: unknown = null) {
+  constructor(
+    public readonly status: number,
+    message: string,
+    public readonly body: unknown = null,
+  ) {
     super(message);
     this.name = 'ApiError';
   }
@@ -50,9 +54,10 @@ export class Http {
       json = null;
     }
     if (!res.ok) {
-      const message = json && typeof json === 'object' && 'message' in json && typeof (json as { message: unknown }).message === 'string'
-        ? (json as { message: string }).message
-        : `Request failed (${res.status})`;
+      const message =
+        json && typeof json === 'object' && 'message' in json && typeof (json as { message: unknown }).message === 'string'
+          ? (json as { message: string }).message
+          : `Request failed (${res.status})`;
       const error = new ApiError(res.status, message, json);
       if (res.status === 401) this.opts.onUnauthorized?.(error);
       throw error;
@@ -68,7 +73,9 @@ export class Http {
     try {
       const json = (await res.json()) as { message?: unknown };
       if (typeof json.message === 'string') message = json.message;
-    } catch { /* not JSON */ }
+    } catch {
+      /* not JSON */
+    }
     const error = new ApiError(res.status, message);
     if (res.status === 401) this.opts.onUnauthorized?.(error);
     throw error;
@@ -78,9 +85,16 @@ export class Http {
   async form<S extends z.ZodType>(path: string, schema: S, form: FormData): Promise<z.infer<S>> {
     const res = await this.raw('POST', path, form);
     let json: unknown = null;
-    try { json = await res.json(); } catch { /* not JSON */ }
+    try {
+      json = await res.json();
+    } catch {
+      /* not JSON */
+    }
     if (!res.ok) {
-      const message = json && typeof json === 'object' && typeof (json as { message?: unknown }).message === 'string' ? (json as { message: string }).message : `Request failed (${res.status})`;
+      const message =
+        json && typeof json === 'object' && typeof (json as { message?: unknown }).message === 'string'
+          ? (json as { message: string }).message
+          : `Request failed (${res.status})`;
       const error = new ApiError(res.status, message);
       if (res.status === 401) this.opts.onUnauthorized?.(error);
       throw error;

@@ -11,11 +11,23 @@ class FakeSocket implements SocketLike {
   onclose: ((ev: { code: number }) => void) | null = null;
   onerror: ((ev: unknown) => void) | null = null;
   constructor(public url: string) {}
-  send(data: string) { this.sent.push(JSON.parse(data)); }
-  close(code?: number) { this.closed = { code }; }
-  open() { this.readyState = 1; this.onopen?.({}); }
-  receive(msg: unknown) { this.onmessage?.({ data: JSON.stringify(msg) }); }
-  drop(code: number) { this.readyState = 3; this.onclose?.({ code }); }
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  close(code?: number) {
+    this.closed = { code };
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  receive(msg: unknown) {
+    this.onmessage?.({ data: JSON.stringify(msg) });
+  }
+  drop(code: number) {
+    this.readyState = 3;
+    this.onclose?.({ code });
+  }
 }
 
 function harness(opts: { tokens?: (() => Promise<{ token: string }>)[]; failAfter?: number; lastSeq?: number } = {}) {
@@ -31,7 +43,11 @@ function harness(opts: { tokens?: (() => Promise<{ token: string }>)[]; failAfte
       tokenCalls += 1;
       return t ? t() : Promise.resolve({ token: `token-${tokenCalls}` });
     },
-    socketFactory: (url) => { const s = new FakeSocket(url); sockets.push(s); return s; },
+    socketFactory: (url) => {
+      const s = new FakeSocket(url);
+      sockets.push(s);
+      return s;
+    },
     initialDelayMs: 500,
     maxDelayMs: 4000,
     jitter: 0.5,
@@ -40,8 +56,15 @@ function harness(opts: { tokens?: (() => Promise<{ token: string }>)[]; failAfte
     pingIntervalMs: 0,
     lastSeq: opts.lastSeq,
     timers: {
-      setTimeout: (fn, ms) => { const id = nextId++; timers.push({ fn, ms, id }); return id; },
-      clearTimeout: (id) => { const i = timers.findIndex((t) => t.id === id); if (i >= 0) timers.splice(i, 1); },
+      setTimeout: (fn, ms) => {
+        const id = nextId++;
+        timers.push({ fn, ms, id });
+        return id;
+      },
+      clearTimeout: (id) => {
+        const i = timers.findIndex((t) => t.id === id);
+        if (i >= 0) timers.splice(i, 1);
+      },
     },
   });
   client.onStatus((s) => statuses.push(s));
@@ -57,7 +80,14 @@ function harness(opts: { tokens?: (() => Promise<{ token: string }>)[]; failAfte
   return { client, sockets, timers, statuses, flush, fireTimer, last };
 }
 
-const ev = (seq: number, path: string, data: unknown = {}): RealtimeEvent => ({ seq, path, kind: 'k', key: null, data, at: '2026-01-01T00:00:00.000Z' });
+const ev = (seq: number, path: string, data: unknown = {}): RealtimeEvent => ({
+  seq,
+  path,
+  kind: 'k',
+  key: null,
+  data,
+  at: '2026-01-01T00:00:00.000Z',
+});
 const P = 'org/11111111-1111-4111-8111-111111111111';
 
 describe('realtime client', () => {
@@ -80,7 +110,16 @@ describe('realtime client', () => {
     h.last().receive({ type: 'subscribed', paths: [], seq: 10 });
     expect(h.client.lastSeq).toBe(10);
     expect(h.client.status).toEqual({ status: 'open' });
-    h.last().receive({ type: 'events', events: [ev(10, `${P}/activities`), ev(11, `${P}/activities`), ev(12, `${P}/executions/play/contact`), ev(12, `${P}/activities`), ev(13, `${P}/lists`)] });
+    h.last().receive({
+      type: 'events',
+      events: [
+        ev(10, `${P}/activities`),
+        ev(11, `${P}/activities`),
+        ev(12, `${P}/executions/play/contact`),
+        ev(12, `${P}/activities`),
+        ev(13, `${P}/lists`),
+      ],
+    });
     // 10 is not newer than the subscription; the second 12 is a duplicate; lists has no handler.
     expect(got).toEqual([11, 1200]);
     expect(h.client.lastSeq).toBe(13);
@@ -140,7 +179,9 @@ describe('realtime client', () => {
   it('later subscriptions are sent without since; the last handler of a path unsubscribes it; reset updates the sequence and tells the app', async () => {
     const h = harness({ lastSeq: 50 });
     let resets = 0;
-    h.client.onReset(() => { resets += 1; });
+    h.client.onReset(() => {
+      resets += 1;
+    });
     h.client.start();
     await h.flush();
     h.last().open();

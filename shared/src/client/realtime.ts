@@ -85,17 +85,22 @@ export class RealtimeClient {
     this.o = {
       url: opts.url,
       getToken: opts.getToken,
-      socketFactory: opts.socketFactory ?? ((url) => {
-        if (!g.WebSocket) throw new Error('No WebSocket implementation');
-        return new g.WebSocket(url);
-      }),
+      socketFactory:
+        opts.socketFactory ??
+        ((url) => {
+          if (!g.WebSocket) throw new Error('No WebSocket implementation');
+          return new g.WebSocket(url);
+        }),
       initialDelayMs: opts.initialDelayMs ?? 500,
       maxDelayMs: opts.maxDelayMs ?? 30_000,
       jitter: opts.jitter ?? 0.3,
       failAfter: opts.failAfter ?? 5,
       pingIntervalMs: opts.pingIntervalMs ?? 30_000,
       random: opts.random ?? Math.random,
-      timers: opts.timers ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
+      timers: opts.timers ?? {
+        setTimeout: (fn, ms) => setTimeout(fn, ms),
+        clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+      },
     };
     this.lastSeq = opts.lastSeq ?? null;
   }

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import {
-  ACTIVITY_TYPES, ACTIVITY_STATUSES, ACTIVITY_SOURCES, ACTIVITY_MESSAGES, missingActivityItems,
-} from '../domain/activities';
+import { ACTIVITY_TYPES, ACTIVITY_STATUSES, ACTIVITY_SOURCES, ACTIVITY_MESSAGES, missingActivityItems } from '../domain/activities';
 
 export const ActivityTypeSchema = z.enum(ACTIVITY_TYPES);
 
@@ -40,7 +38,11 @@ export type ActivityDto = z.infer<typeof ActivityDto>;
 const loose = z.string().nullish().catch(undefined);
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** An id; anything that is not a uuid counts as missing. */
-const uuidOrNull = z.string().nullish().catch(undefined).transform((v) => (v && UUID_RE.test(v) ? v : null));
+const uuidOrNull = z
+  .string()
+  .nullish()
+  .catch(undefined)
+  .transform((v) => (v && UUID_RE.test(v) ? v : null));
 
 const activityFields = {
   type: loose,
@@ -64,7 +66,10 @@ const activityFields = {
   timezone: z.string().max(64).optional(),
 };
 
-function requireItems(a: { type?: string | null; companyId?: string | null; contactId?: string | null; date?: string | null; content?: string | null }, ctx: z.RefinementCtx) {
+function requireItems(
+  a: { type?: string | null; companyId?: string | null; contactId?: string | null; date?: string | null; content?: string | null },
+  ctx: z.RefinementCtx,
+) {
   const missing = missingActivityItems(a);
   if (missing.length > 0) ctx.addIssue({ code: 'custom', message: ACTIVITY_MESSAGES.provideValid(missing), path: [] });
 }
@@ -74,7 +79,9 @@ export const CreateActivityBody = z.object(activityFields).superRefine(requireIt
 export type CreateActivityBody = z.input<typeof CreateActivityBody>;
 
 // PUT /api/v1/activity
-export const UpdateActivityBody = z.object({ id: z.uuid({ message: ACTIVITY_MESSAGES.notFound }), ...activityFields }).superRefine(requireItems);
+export const UpdateActivityBody = z
+  .object({ id: z.uuid({ message: ACTIVITY_MESSAGES.notFound }), ...activityFields })
+  .superRefine(requireItems);
 export type UpdateActivityBody = z.input<typeof UpdateActivityBody>;
 
 export const ActivityResponse = z.object({ success: z.literal(true), message: z.string(), activity: ActivityDto });
@@ -91,12 +98,20 @@ export type ActivityParticipantResponse = z.infer<typeof ActivityParticipantResp
 
 // GET /api/v1/activity/company/{id}, /activity/contact/{id}?types=call,text&limit=200 — newest first.
 export const ActivitiesQuery = z.object({
-  types: z.string().max(200).optional().transform((s, ctx) => {
-    if (!s) return undefined;
-    const list = s.split(',').map((t) => t.trim()).filter(Boolean);
-    for (const t of list) if (!(ACTIVITY_TYPES as readonly string[]).includes(t)) ctx.addIssue({ code: 'custom', message: `Unknown activity type: ${t}` });
-    return list as (typeof ACTIVITY_TYPES)[number][];
-  }),
+  types: z
+    .string()
+    .max(200)
+    .optional()
+    .transform((s, ctx) => {
+      if (!s) return undefined;
+      const list = s
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean);
+      for (const t of list)
+        if (!(ACTIVITY_TYPES as readonly string[]).includes(t)) ctx.addIssue({ code: 'custom', message: `Unknown activity type: ${t}` });
+      return list as (typeof ACTIVITY_TYPES)[number][];
+    }),
   limit: z.coerce.number().int().min(1).max(500).default(200),
 });
 export const ActivitiesResponse = z.object({ success: z.literal(true), activities: z.array(ActivityDto) });

@@ -19,11 +19,19 @@ export type LoginResponse = z.infer<typeof LoginResponse>;
 // POST /api/v1/auth/token — bearer tokens for the add-in and the extension.
 export const TokenBody = LoginBody.extend({ label: z.string().trim().max(200).optional() });
 export type TokenBody = z.infer<typeof TokenBody>;
-export const TokenResponse = z.object({ success: z.literal(true), token: z.string(), tokenId: z.string(), expiresAt: z.string(), user: UserDto });
+export const TokenResponse = z.object({
+  success: z.literal(true),
+  token: z.string(),
+  tokenId: z.string(),
+  expiresAt: z.string(),
+  user: UserDto,
+});
 export type TokenResponse = z.infer<typeof TokenResponse>;
 
 // POST /api/v1/auth/forgotpassword
-export const ForgotPasswordBody = z.object({ email: z.string({ message: 'Email is required' }).trim().min(1, 'Email is required').refine(isValidEmail, LOGIN_MESSAGES.invalidEmail) });
+export const ForgotPasswordBody = z.object({
+  email: z.string({ message: 'Email is required' }).trim().min(1, 'Email is required').refine(isValidEmail, LOGIN_MESSAGES.invalidEmail),
+});
 export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBody>;
 export const FORGOT_PASSWORD_CONFIRMATION = 'If an account exists for that email, we have sent a link to reset the password.';
 

@@ -69,11 +69,16 @@ export const CRM_SYNC_STATUSES = ['invalid', 'failed', 'progress', 'completed'] 
 export type CrmSyncStatus = (typeof CRM_SYNC_STATUSES)[number];
 
 export const CrmSyncCounts = z.object({
-  created: z.number().int(), updated: z.number().int(), unchanged: z.number().int(), skipped: z.number().int(), failed: z.number().int(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  skipped: z.number().int(),
+  failed: z.number().int(),
 });
 export type CrmSyncCounts = z.infer<typeof CrmSyncCounts>;
 export const CrmSyncResult = z.object({
-  accounts: CrmSyncCounts, contacts: CrmSyncCounts,
+  accounts: CrmSyncCounts,
+  contacts: CrmSyncCounts,
   /** The outbound phase (pushChanges): records and activities written to the CRM, and those that failed (null: not run, e.g. an older result). */
   outbound: z.object({ written: z.number().int(), failed: z.number().int() }).nullable(),
   failures: z.array(z.string()).max(50),
@@ -95,9 +100,15 @@ export type CrmSyncResponse = z.infer<typeof CrmSyncResponse>;
 
 export const SyncChangesQuery = z.object({ entityType: z.enum(['company', 'contact']), entityId: z.uuid() });
 export const SyncChangeDto = z.object({
-  id: z.string(), side: z.enum(['dealscout', 'crm']), action: z.enum(['created', 'updated', 'linked']),
-  fieldLabel: z.string().nullable(), oldValue: z.string().nullable(), newValue: z.string().nullable(),
-  provider: z.enum(CRM_PROVIDERS), crmId: z.string().nullable(), changedAt: z.string(),
+  id: z.string(),
+  side: z.enum(['dealscout', 'crm']),
+  action: z.enum(['created', 'updated', 'linked']),
+  fieldLabel: z.string().nullable(),
+  oldValue: z.string().nullable(),
+  newValue: z.string().nullable(),
+  provider: z.enum(CRM_PROVIDERS),
+  crmId: z.string().nullable(),
+  changedAt: z.string(),
 });
 export type SyncChangeDto = z.infer<typeof SyncChangeDto>;
 export const SyncChangesResponse = z.object({ success: z.literal(true), changes: z.array(SyncChangeDto) });

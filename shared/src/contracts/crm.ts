@@ -43,19 +43,25 @@ export const CRM_USERNAME_CHECK_DEBOUNCE_MS = 250;
 
 export const CRM_USERNAME_MESSAGES = {
   invalid: "That doesn't appear to be a valid crm username, check with your CRM admin to get your username",
-  unavailable: 'It appears that username is linked to another Dealscout user. Check the username or tell your Dealscout Admin if this apprears to be incorrect.',
+  unavailable:
+    'It appears that username is linked to another Dealscout user. Check the username or tell your Dealscout Admin if this apprears to be incorrect.',
   notEnabled: 'CRM integration is not enabled. Please configure CRM integration for the organization.',
   alreadyLinked: 'Your CRM username is already linked and cannot be changed.',
   linked: 'CRM username linked',
   title: 'Connect your CRM Username',
   confirmTitle: 'Link this CRM username?',
-  confirm: (username: string, crm: string) => `${username} will be linked to your Dealscout user for ${crm} sync. Once linked, the link cannot be changed.`,
+  confirm: (username: string, crm: string) =>
+    `${username} will be linked to your Dealscout user for ${crm} sync. Once linked, the link cannot be changed.`,
 } as const;
 
 // POST /api/v1/crm/username/check
 export const CrmUsernameBody = z.object({ username: z.string().trim().min(1, 'Username is required').max(255, 'Username is too long') });
 export type CrmUsernameBody = z.infer<typeof CrmUsernameBody>;
-export const CrmUsernameCheckResponse = z.object({ success: z.literal(true), status: z.enum(CRM_USERNAME_STATUSES), message: z.string().nullable() });
+export const CrmUsernameCheckResponse = z.object({
+  success: z.literal(true),
+  status: z.enum(CRM_USERNAME_STATUSES),
+  message: z.string().nullable(),
+});
 export type CrmUsernameCheckResponse = z.infer<typeof CrmUsernameCheckResponse>;
 
 // GET /api/v1/crm/user-settings; POST /api/v1/crm/user-settings (links, 201)

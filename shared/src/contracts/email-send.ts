@@ -11,7 +11,11 @@ const email = z.email({ message: EMAIL_MESSAGES.invalidEmailInfo }).max(254);
 // sends the browser back to GET /api/v1/user/o365-integration/callback, which stores the mailbox.
 export const O365ConnectBody = z.object({
   /** Where the callback sends the browser afterwards: a path of this app (default /account/profile). */
-  returnTo: z.string().max(500).regex(/^\/(?!\/)[^\s\\]*$/, 'Invalid return path').optional(),
+  returnTo: z
+    .string()
+    .max(500)
+    .regex(/^\/(?!\/)[^\s\\]*$/, 'Invalid return path')
+    .optional(),
 });
 export type O365ConnectBody = z.infer<typeof O365ConnectBody>;
 export const O365ConnectResponse = z.object({ success: z.literal(true), authorizeUrl: z.string() });
@@ -51,8 +55,15 @@ export type EmailServiceStatusResponse = z.infer<typeof EmailServiceStatusRespon
 // POST /api/v1/email/send-time — when an email scheduled for `scheduledAt` will actually leave:
 // the mailbox's first free send slot (issue 18 pacing) inside the sender's working hours. `moved`:
 // the working hours moved it; `queued`: the emails already waiting in the mailbox (its 30 a minute) did.
-export const SendTimeBody = z.object({ scheduledAt: z.iso.datetime({ offset: true, message: 'Please select a valid date and time.' }).nullable().optional() });
-export const SendTimeResponse = z.object({ success: z.literal(true), sendAt: z.string(), moved: z.boolean(), queued: z.boolean().optional() });
+export const SendTimeBody = z.object({
+  scheduledAt: z.iso.datetime({ offset: true, message: 'Please select a valid date and time.' }).nullable().optional(),
+});
+export const SendTimeResponse = z.object({
+  success: z.literal(true),
+  sendAt: z.string(),
+  moved: z.boolean(),
+  queued: z.boolean().optional(),
+});
 export type SendTimeResponse = z.infer<typeof SendTimeResponse>;
 
 // POST /api/v1/email/send-to-email — send now (no scheduledAt) or schedule.
@@ -68,11 +79,19 @@ export const SendToEmailBody = z.object({
   body: cleanString(200_000, EMAIL_MESSAGES.invalidEmailInfo),
   scheduledAt: z.iso.datetime({ offset: true, message: 'Please select a valid date and time.' }).nullable().optional(),
   /** A reply to a message the user received: its Graph (REST, immutable) id; it leaves through createReply, in that thread. */
-  replyToMessageId: z.string().min(1).max(1024).regex(/^[A-Za-z0-9+/=_-]+$/, { message: EMAIL_MESSAGES.invalidEmailInfo }).nullable().optional(),
+  replyToMessageId: z
+    .string()
+    .min(1)
+    .max(1024)
+    .regex(/^[A-Za-z0-9+/=_-]+$/, { message: EMAIL_MESSAGES.invalidEmailInfo })
+    .nullable()
+    .optional(),
 });
 export type SendToEmailBody = z.input<typeof SendToEmailBody>;
 export const SendToEmailResponse = z.object({
-  success: z.literal(true), message: z.string(), email: EmailDraftDto,
+  success: z.literal(true),
+  message: z.string(),
+  email: EmailDraftDto,
   /** When it leaves (or left). */
   sendAt: z.string(),
   sent: z.boolean(),
@@ -96,11 +115,19 @@ export const SEND_WINDOW_MESSAGES = {
     `Your mailbox's time zone (${mailboxZone}) is not one we know: scheduled emails follow ${used} until you set your own send window.`,
 } as const;
 export const SendWindowBody = z.object({
-  window: z.object({
-    daysOfWeek: z.array(z.enum(['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']), { message: SEND_WINDOW_MESSAGES.invalid }).min(1, SEND_WINDOW_MESSAGES.invalid).max(7),
-    startTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, SEND_WINDOW_MESSAGES.invalid),
-    endTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, SEND_WINDOW_MESSAGES.invalid),
-    timeZone: z.string().min(1, SEND_WINDOW_MESSAGES.invalid).max(100),
-  }).refine((w) => w.startTime < w.endTime, { message: SEND_WINDOW_MESSAGES.invalid }).nullable(),
+  window: z
+    .object({
+      daysOfWeek: z
+        .array(z.enum(['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']), {
+          message: SEND_WINDOW_MESSAGES.invalid,
+        })
+        .min(1, SEND_WINDOW_MESSAGES.invalid)
+        .max(7),
+      startTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, SEND_WINDOW_MESSAGES.invalid),
+      endTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, SEND_WINDOW_MESSAGES.invalid),
+      timeZone: z.string().min(1, SEND_WINDOW_MESSAGES.invalid).max(100),
+    })
+    .refine((w) => w.startTime < w.endTime, { message: SEND_WINDOW_MESSAGES.invalid })
+    .nullable(),
 });
 export type SendWindowBody = z.infer<typeof SendWindowBody>;

@@ -2,7 +2,11 @@
 // and the realtime events of enrichment results. Base path /api/v1.
 import { z } from 'zod';
 import {
-  ENRICHMENT_TYPES, ENRICHMENT_ENTITY_TYPES, RUNNABLE_ENRICHMENT_ENTITY_TYPES, ENRICHMENT_RESULT_STATUSES, ENRICHMENT_PROVIDERS,
+  ENRICHMENT_TYPES,
+  ENRICHMENT_ENTITY_TYPES,
+  RUNNABLE_ENRICHMENT_ENTITY_TYPES,
+  ENRICHMENT_RESULT_STATUSES,
+  ENRICHMENT_PROVIDERS,
   ENRICHMENT_MESSAGES,
 } from '../domain/enrichments';
 import { TableFilterSchema, FieldValueDto } from './records';
@@ -14,7 +18,10 @@ export const EnrichmentEntityTypeSchema = z.enum(ENRICHMENT_ENTITY_TYPES);
 export const RunnableEntityTypeSchema = z.enum(RUNNABLE_ENRICHMENT_ENTITY_TYPES);
 export const EnrichmentResultStatusSchema = z.enum(ENRICHMENT_RESULT_STATUSES);
 /** ENRICHMENT_PROVIDERS' values. */
-export const EnrichmentProviderSchema = z.enum(['dealscout', 'mixrank'] as const satisfies readonly (typeof ENRICHMENT_PROVIDERS)[number]['value'][]);
+export const EnrichmentProviderSchema = z.enum([
+  'dealscout',
+  'mixrank',
+] as const satisfies readonly (typeof ENRICHMENT_PROVIDERS)[number]['value'][]);
 /** The palette of spec 001 §2. */
 export const EnrichmentColorSchema = z.enum(['rose', 'orange', 'amber', 'lime', 'green', 'teal', 'sky', 'indigo', 'violet']);
 
@@ -43,8 +50,21 @@ export type SchemaItemDto = z.infer<typeof SchemaItemSchema>;
  */
 export const PromptNodeSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string().max(20_000) }),
-  z.object({ type: z.literal('field-box'), id: z.string().max(64), fieldId: z.uuid(), autorun: z.boolean().default(false), required: z.boolean().default(false) }),
-  z.object({ type: z.literal('enrich-box'), id: z.string().max(64), enrichmentId: z.uuid(), path: z.string().max(200).default('$.result'), autorun: z.boolean().default(false), required: z.boolean().default(false) }),
+  z.object({
+    type: z.literal('field-box'),
+    id: z.string().max(64),
+    fieldId: z.uuid(),
+    autorun: z.boolean().default(false),
+    required: z.boolean().default(false),
+  }),
+  z.object({
+    type: z.literal('enrich-box'),
+    id: z.string().max(64),
+    enrichmentId: z.uuid(),
+    path: z.string().max(200).default('$.result'),
+    autorun: z.boolean().default(false),
+    required: z.boolean().default(false),
+  }),
 ]);
 export type PromptNodeInput = z.input<typeof PromptNodeSchema>;
 export const PromptSchema = z.union([z.string().max(20_000), z.array(PromptNodeSchema).max(500)]);
@@ -114,7 +134,13 @@ export const EnrichmentDto = z.object({
   name: z.string(),
   entityType: EnrichmentEntityTypeSchema,
   configId: z.string(),
-  config: z.object({ id: z.string(), name: z.string(), enrichmentType: EnrichmentTypeSchema, description: z.string(), provider: EnrichmentProviderSchema }),
+  config: z.object({
+    id: z.string(),
+    name: z.string(),
+    enrichmentType: EnrichmentTypeSchema,
+    description: z.string(),
+    provider: EnrichmentProviderSchema,
+  }),
   provider: EnrichmentProviderSchema,
   /** The field it is assigned to (null = unassigned). */
   entityFieldId: z.string().nullable(),
@@ -170,15 +196,24 @@ export const NextNameQuery = z.object({ configId: z.string().min(1).max(64) });
 export const NextNameResponse = z.object({ success: z.literal(true), name: z.string() });
 
 // PUT /api/v1/enrichment/set-color
-export const SetColorBody = z.object({ enrichmentId: z.uuid({ message: ENRICHMENT_MESSAGES.notFound }), color: EnrichmentColorSchema.nullable() });
+export const SetColorBody = z.object({
+  enrichmentId: z.uuid({ message: ENRICHMENT_MESSAGES.notFound }),
+  color: EnrichmentColorSchema.nullable(),
+});
 export type SetColorBody = z.infer<typeof SetColorBody>;
 // PUT /api/v1/enrichment/column
-export const SetColumnsBody = z.object({ enrichmentId: z.uuid({ message: ENRICHMENT_MESSAGES.notFound }), listColumns: z.array(ListColumnSchema).max(200) });
+export const SetColumnsBody = z.object({
+  enrichmentId: z.uuid({ message: ENRICHMENT_MESSAGES.notFound }),
+  listColumns: z.array(ListColumnSchema).max(200),
+});
 export type SetColumnsBody = z.input<typeof SetColumnsBody>;
 
 // POST /api/v1/enrichment/assign, POST /api/v1/enrichment/unassign, PUT /api/v1/enrichment/set-primary
 // (the first enrichment assigned to a field becomes its primary one)
-export const AssignBody = z.object({ fieldId: z.uuid({ message: ENRICHMENT_MESSAGES.fieldNotFound }), enrichmentId: z.uuid({ message: ENRICHMENT_MESSAGES.notFound }) });
+export const AssignBody = z.object({
+  fieldId: z.uuid({ message: ENRICHMENT_MESSAGES.fieldNotFound }),
+  enrichmentId: z.uuid({ message: ENRICHMENT_MESSAGES.notFound }),
+});
 export type AssignBody = z.infer<typeof AssignBody>;
 
 // POST /api/v1/enrichment/list
@@ -189,7 +224,21 @@ export const EnrichmentListBody = z.object({
   /** Creator user ids. */
   createdBy: z.array(z.uuid()).max(200).default([]),
   /** Created date range, inclusive, YYYY-MM-DD (either end may be missing). */
-  createdAt: z.object({ from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable().optional(), to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable().optional() }).nullable().optional(),
+  createdAt: z
+    .object({
+      from: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/)
+        .nullable()
+        .optional(),
+      to: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/)
+        .nullable()
+        .optional(),
+    })
+    .nullable()
+    .optional(),
   entityType: EnrichmentEntityTypeSchema.optional(),
   pageIndex: z.number().int().min(0).default(0),
   /** Rows per page (10 by default); 100 fetches all for pickers (spec: take 100). `take` is an alias. */
@@ -211,7 +260,10 @@ export const EnrichmentListResponse = z.object({
 });
 export type EnrichmentListResponse = z.infer<typeof EnrichmentListResponse>;
 // GET /api/v1/enrichment/list/creators — who created enrichments (the Created By filter)
-export const EnrichmentCreatorsResponse = z.object({ success: z.literal(true), users: z.array(z.object({ id: z.string(), firstName: z.string(), lastName: z.string() })) });
+export const EnrichmentCreatorsResponse = z.object({
+  success: z.literal(true),
+  users: z.array(z.object({ id: z.string(), firstName: z.string(), lastName: z.string() })),
+});
 // GET /api/v1/enrichment/{listId}/list — the enrichments of a list
 export const ListEnrichmentsResponse = z.object({ success: z.literal(true), enrichments: z.array(EnrichmentDto) });
 
@@ -244,7 +296,10 @@ export const ExecuteEnrichmentBody = z.object({
    */
   ideaFilters: IdeaFilters.extend({ listCompanyId: z.uuid().nullable().optional() }).nullable().optional(),
   /** Ideas: the ideas table's sort, so the rows run in the table's order (default: the table's, newest first). */
-  sort: z.object({ key: z.string().max(100), order: z.enum(['asc', 'desc']) }).nullable().optional(),
+  sort: z
+    .object({ key: z.string().max(100), order: z.enum(['asc', 'desc']) })
+    .nullable()
+    .optional(),
   options: z.object({ onlyEmpty: z.boolean().default(false) }).default({ onlyEmpty: false }),
 });
 export type ExecuteEnrichmentBody = z.input<typeof ExecuteEnrichmentBody>;
@@ -325,7 +380,12 @@ export type EnrichmentResultsResponse = z.infer<typeof EnrichmentResultsResponse
  */
 export const ENRICHMENT_EVENT_KINDS = { execution: 'execution.updated', result: 'enrichment.result', fieldValue: 'field.value' } as const;
 export const EnrichmentResultEvent = EnrichmentResultDto;
-export const FieldValueEvent = z.object({ entityType: RunnableEntityTypeSchema, entityId: z.string(), fieldId: z.string(), value: FieldValueDto.nullable() });
+export const FieldValueEvent = z.object({
+  entityType: RunnableEntityTypeSchema,
+  entityId: z.string(),
+  fieldId: z.string(),
+  value: FieldValueDto.nullable(),
+});
 export type FieldValueEvent = z.infer<typeof FieldValueEvent>;
 
 // POST /api/v1/enrichment/estimate — what a run over N rows will take before it starts (issue 17

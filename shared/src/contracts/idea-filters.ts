@@ -11,7 +11,10 @@ export const IdeaFilters = z.object({
   /** true: shortlisted only; false: not shortlisted; null/absent: both. */
   inShortlist: z.boolean().nullable().optional(),
   /** Idea statuses to show (empty: all). A single status is accepted too. */
-  recordStatus: z.union([IdeaStatusSchema, z.array(IdeaStatusSchema).max(3)]).nullable().optional(),
+  recordStatus: z
+    .union([IdeaStatusSchema, z.array(IdeaStatusSchema).max(3)])
+    .nullable()
+    .optional(),
   listSourceIds: z.array(z.uuid()).max(200).default([]),
   /** Rows deselected after 'select all' (all-selected bulk calls only). */
   excludeIds: z.array(z.uuid()).max(10_000).default([]),

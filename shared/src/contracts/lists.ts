@@ -66,20 +66,24 @@ export const IdeaDto = z.object({
   data: z.record(z.string(), z.unknown()),
   enrichmentResults: z.array(EnrichmentResultDto.extend({ entityType: z.string() })),
   scoringResults: z.array(IdeaScoringResult),
-  executions: z.array(z.object({ id: z.string(), type: z.string(), typeId: z.string().nullable(), status: z.string(), statusMessage: z.string().nullable() })),
+  executions: z.array(
+    z.object({ id: z.string(), type: z.string(), typeId: z.string().nullable(), status: z.string(), statusMessage: z.string().nullable() }),
+  ),
   company: z.object({ id: z.string(), name: z.string(), domain: z.string() }).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type IdeaDto = z.infer<typeof IdeaDto>;
 
-
 // POST /api/v1/list-company/idea/list
 export const IdeaListBody = z.object({
   listCompanyId: z.uuid({ message: LIST_MESSAGES.listNotFound }),
   text: z.string().max(200).default(''),
   inShortlist: z.boolean().nullable().optional(),
-  recordStatus: z.union([IdeaStatusSchema, z.array(IdeaStatusSchema).max(3)]).nullable().optional(),
+  recordStatus: z
+    .union([IdeaStatusSchema, z.array(IdeaStatusSchema).max(3)])
+    .nullable()
+    .optional(),
   listSourceIds: z.array(z.uuid()).max(200).default([]),
   pageIndex: z.number().int().min(0).default(0),
   pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).default(10),
@@ -140,7 +144,9 @@ export const IdeaResponse = z.object({ success: z.literal(true), message: z.stri
 // POST /api/v1/list-company/idea/memberships — the lists that hold a company (by its website's
 // domain): each with the idea (its shortlist flag, status, scores and enrichment results), the
 // list's scoring models and its enrichments (the columns the list shows). Our route (the side panel).
-export const IdeaMembershipsBody = z.object({ website: z.string().trim().min(1, 'Company website is required').max(255, 'URL must be at most 255 characters long') });
+export const IdeaMembershipsBody = z.object({
+  website: z.string().trim().min(1, 'Company website is required').max(255, 'URL must be at most 255 characters long'),
+});
 export type IdeaMembershipsBody = z.input<typeof IdeaMembershipsBody>;
 export const IdeaMembershipDto = z.object({
   list: z.object({ id: z.string(), name: z.string(), status: ListStatusSchema }),
@@ -165,7 +171,10 @@ export const RenameListBody = z.object({ listId: z.uuid({ message: LIST_MESSAGES
 // POST /api/v1/list-company/list
 export const ListsQuery = z.object({
   text: z.string().max(200).default(''),
-  status: z.union([ListStatusSchema, z.array(ListStatusSchema).max(2)]).nullable().optional(),
+  status: z
+    .union([ListStatusSchema, z.array(ListStatusSchema).max(2)])
+    .nullable()
+    .optional(),
   /** Creator user ids. */
   createdBy: z.array(z.uuid()).max(200).default([]),
   pageIndex: z.number().int().min(0).default(0),
@@ -201,11 +210,20 @@ export const CompleteConfirmationResponse = z.object({
 });
 export type CompleteConfirmationResponse = z.infer<typeof CompleteConfirmationResponse>;
 // POST /api/v1/list-company/{id}/complete
-export const CompleteResponse = z.object({ success: z.literal(true), message: z.string(), created: z.number(), linked: z.number(), list: ListDto });
+export const CompleteResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  created: z.number(),
+  linked: z.number(),
+  list: ListDto,
+});
 export type CompleteResponse = z.infer<typeof CompleteResponse>;
 
 // GET /api/v1/list-company/intentions
-export const IntentionsResponse = z.object({ success: z.literal(true), intentions: z.array(z.object({ id: z.string(), name: z.string(), description: z.string() })) });
+export const IntentionsResponse = z.object({
+  success: z.literal(true),
+  intentions: z.array(z.object({ id: z.string(), name: z.string(), description: z.string() })),
+});
 
 // POST /api/v1/list-company/source (multipart) — a CSV upload's outcome
 export const SourceUploadResponse = z.object({

@@ -38,14 +38,19 @@ export const OrganizationAiDto = z.object({
 export type OrganizationAiDto = z.infer<typeof OrganizationAiDto>;
 
 // PUT /api/v1/organization/useSystemLLMSetting (admin)
-export const UseSystemLlmSettingBody = z.object({ id: z.string().min(1, 'Invalid settings id'), status: z.boolean({ message: 'status must be true or false' }) });
+export const UseSystemLlmSettingBody = z.object({
+  id: z.string().min(1, 'Invalid settings id'),
+  status: z.boolean({ message: 'status must be true or false' }),
+});
 export type UseSystemLlmSettingBody = z.infer<typeof UseSystemLlmSettingBody>;
 
 // PUT /api/v1/organization/llmSetting (admin): the offered models and the default one.
 export const LlmSettingBody = z.object({
   settings: z.object({
-    llm: z.array(z.object({ llmModelId: z.string().trim().min(1, 'Model is required').max(200), isDefault: z.boolean() }))
-      .min(1, 'Choose at least one model').max(50),
+    llm: z
+      .array(z.object({ llmModelId: z.string().trim().min(1, 'Model is required').max(200), isDefault: z.boolean() }))
+      .min(1, 'Choose at least one model')
+      .max(50),
   }),
 });
 export type LlmSettingBody = z.infer<typeof LlmSettingBody>;
@@ -69,7 +74,11 @@ export const INTEGRATION_PROVIDERS = ['openai', 'salesforce', 'affinity', 'offic
 /** Data providers of list sources (type 'data'): an API key each (Source Scrub: 'username:password'). */
 export const DATA_PROVIDERS = ['ocean', 'sourceScrub', 'googleMaps'] as const;
 export type DataProvider = (typeof DATA_PROVIDERS)[number];
-export const DATA_PROVIDER_NAMES: Record<DataProvider, string> = { ocean: 'Ocean.io', sourceScrub: 'Source Scrub', googleMaps: 'Google Maps' };
+export const DATA_PROVIDER_NAMES: Record<DataProvider, string> = {
+  ocean: 'Ocean.io',
+  sourceScrub: 'Source Scrub',
+  googleMaps: 'Google Maps',
+};
 export type IntegrationProvider = (typeof INTEGRATION_PROVIDERS)[number];
 
 export const IntegrationDto = z.object({
@@ -112,21 +121,29 @@ export type IntegrationsResponse = z.infer<typeof IntegrationsResponse>;
 // POST /api/v1/organization/integration (admin) → 201. openai: name + apiKey (+ baseUrl, models);
 // affinity: apiKey (+ name); salesforce: environment (production | sandbox), answered with the
 // authorization URL of the OAuth web-server flow the browser goes to next.
-export const CreateOrgIntegrationBody = z.object({
-  provider: z.enum(['openai', 'salesforce', 'affinity', ...DATA_PROVIDERS], { message: 'Unsupported integration provider' }),
-  name: z.string().trim().max(200, 'API key name is too long').optional(),
-  apiKey: z.string().trim().max(500, 'API key is too long').optional(),
-  baseUrl: z.union([z.url({ protocol: /^https?$/, message: 'Base URL must be an http(s) URL' }), z.literal('').transform(() => null), z.null()]).optional(),
-  models: z.array(z.string().trim().min(1, 'Model names cannot be empty').max(200)).max(20, 'At most 20 models').optional(),
-  environment: z.enum(['production', 'sandbox'], { message: 'Environment must be production or sandbox' }).optional(),
-}).superRefine((b, ctx) => {
-  if (b.provider === 'openai' && !b.name) ctx.addIssue({ code: 'custom', path: ['name'], message: 'API key name is required' });
-  if ((b.provider === 'openai' || b.provider === 'affinity' || (DATA_PROVIDERS as readonly string[]).includes(b.provider)) && !b.apiKey) ctx.addIssue({ code: 'custom', path: ['apiKey'], message: 'API key is required' });
-  if (b.provider === 'sourceScrub' && b.apiKey && !/^[^:]+:.+$/.test(b.apiKey)) ctx.addIssue({ code: 'custom', path: ['apiKey'], message: 'Enter the Source Scrub account as username:password' });
-});
+export const CreateOrgIntegrationBody = z
+  .object({
+    provider: z.enum(['openai', 'salesforce', 'affinity', ...DATA_PROVIDERS], { message: 'Unsupported integration provider' }),
+    name: z.string().trim().max(200, 'API key name is too long').optional(),
+    apiKey: z.string().trim().max(500, 'API key is too long').optional(),
+    baseUrl: z
+      .union([z.url({ protocol: /^https?$/, message: 'Base URL must be an http(s) URL' }), z.literal('').transform(() => null), z.null()])
+      .optional(),
+    models: z.array(z.string().trim().min(1, 'Model names cannot be empty').max(200)).max(20, 'At most 20 models').optional(),
+    environment: z.enum(['production', 'sandbox'], { message: 'Environment must be production or sandbox' }).optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.provider === 'openai' && !b.name) ctx.addIssue({ code: 'custom', path: ['name'], message: 'API key name is required' });
+    if ((b.provider === 'openai' || b.provider === 'affinity' || (DATA_PROVIDERS as readonly string[]).includes(b.provider)) && !b.apiKey)
+      ctx.addIssue({ code: 'custom', path: ['apiKey'], message: 'API key is required' });
+    if (b.provider === 'sourceScrub' && b.apiKey && !/^[^:]+:.+$/.test(b.apiKey))
+      ctx.addIssue({ code: 'custom', path: ['apiKey'], message: 'Enter the Source Scrub account as username:password' });
+  });
 export type CreateOrgIntegrationBody = z.input<typeof CreateOrgIntegrationBody>;
 export const IntegrationResponse = z.object({
-  success: z.literal(true), message: z.string(), integration: IntegrationDto,
+  success: z.literal(true),
+  message: z.string(),
+  integration: IntegrationDto,
   /** salesforce: where the browser goes to authorize (the integration stays inactive until the callback). */
   authorizationUrl: z.string().optional(),
 });

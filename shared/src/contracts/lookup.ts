@@ -14,20 +14,27 @@ export const LOOKUP_MESSAGES = {
 } as const;
 
 // NUL bytes cannot be stored in PostgreSQL text; unpaired surrogates are not text at all.
-const cleanText = (max: number) => z.string().trim().max(max).refine(
-  (s) => !s.includes('\u0000') && !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s),
-  LOOKUP_MESSAGES.invalidText,
-);
+const cleanText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .refine(
+      (s) => !s.includes('\u0000') && !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s),
+      LOOKUP_MESSAGES.invalidText,
+    );
 
-export const LookupBody = z.object({
-  entityType: z.enum(['company', 'contact'], { message: 'Entity type must be company or contact' }),
-  source: z.enum(CRM_SOURCES, { message: 'Source must be one of salesforce, affinity, linkedin, hubspot' }),
-  crmId: cleanText(255).nullish(),
-  /** A website or a bare domain (companies). */
-  website: cleanText(255).nullish(),
-  /** Contacts. */
-  email: cleanText(128).nullish(),
-}).refine((b) => !!(b.crmId || b.website || b.email), { message: LOOKUP_MESSAGES.nothingToMatch, path: ['crmId'] });
+export const LookupBody = z
+  .object({
+    entityType: z.enum(['company', 'contact'], { message: 'Entity type must be company or contact' }),
+    source: z.enum(CRM_SOURCES, { message: 'Source must be one of salesforce, affinity, linkedin, hubspot' }),
+    crmId: cleanText(255).nullish(),
+    /** A website or a bare domain (companies). */
+    website: cleanText(255).nullish(),
+    /** Contacts. */
+    email: cleanText(128).nullish(),
+  })
+  .refine((b) => !!(b.crmId || b.website || b.email), { message: LOOKUP_MESSAGES.nothingToMatch, path: ['crmId'] });
 export type LookupBody = z.input<typeof LookupBody>;
 
 export const LookupMatch = z.object({

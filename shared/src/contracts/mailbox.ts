@@ -6,7 +6,8 @@ import { CompanyRef, ContactDetails, ContactInput, ContactRef } from './records'
 
 // POST /api/v1/contact/match-emails — the contacts whose email is one of these (case-insensitive).
 export const MatchEmailsBody = z.object({
-  emails: z.array(z.string().trim().max(CONTACT_EMAIL_MAX), { message: MAILBOX_MESSAGES.emailsRequired })
+  emails: z
+    .array(z.string().trim().max(CONTACT_EMAIL_MAX), { message: MAILBOX_MESSAGES.emailsRequired })
     .min(1, MAILBOX_MESSAGES.emailsRequired)
     .max(MAX_MATCH_EMAILS, MAILBOX_MESSAGES.tooManyEmails),
 });

@@ -17,7 +17,11 @@ export type NotificationDto = z.infer<typeof NotificationDto>;
 
 // GET /api/v1/notifications?limit=50 — newest first (one per uniqueKey), with the unread count.
 export const NotificationsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(50) });
-export const NotificationsResponse = z.object({ success: z.literal(true), notifications: z.array(NotificationDto), unreadCount: z.number() });
+export const NotificationsResponse = z.object({
+  success: z.literal(true),
+  notifications: z.array(NotificationDto),
+  unreadCount: z.number(),
+});
 export type NotificationsResponse = z.infer<typeof NotificationsResponse>;
 
 // GET /api/v1/notifications/unread-count

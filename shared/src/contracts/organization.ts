@@ -25,7 +25,9 @@ export const GetOrganizationResponse = z.object({ success: z.literal(true), orga
 export const ORGANIZATION_MESSAGES = { notFound: 'Organization data not found', rolesFailed: 'Could not get user roles' } as const;
 
 // PUT /api/v1/organization/currency (admin)
-export const SetDefaultCurrencyBody = z.object({ currency: z.string().refine(isCurrencyCode, { message: 'Please choose a valid currency' }) });
+export const SetDefaultCurrencyBody = z.object({
+  currency: z.string().refine(isCurrencyCode, { message: 'Please choose a valid currency' }),
+});
 export type SetDefaultCurrencyBody = z.infer<typeof SetDefaultCurrencyBody>;
 export const SetDefaultCurrencyResponse = z.object({ success: z.literal(true), message: z.string(), defaultCurrency: z.string() });
 
@@ -43,7 +45,13 @@ export const MemberDto = z.object({
   createdAt: z.string(),
 });
 export type MemberDto = z.infer<typeof MemberDto>;
-export const PendingInviteDto = z.object({ id: z.string(), email: z.string(), role: RoleSchema, createdAt: z.string(), expiresAt: z.string() });
+export const PendingInviteDto = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: RoleSchema,
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
 export type PendingInviteDto = z.infer<typeof PendingInviteDto>;
 
 // GET /api/v1/organization/users (admin)

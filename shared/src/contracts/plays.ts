@@ -2,13 +2,22 @@
 // draft routes. Base path /api/v1.
 import { z } from 'zod';
 import {
-  PLAY_TYPES, PLAY_STATUSES, EMAIL_STATUSES, PLAY_MESSAGES, EMAIL_MESSAGES, USER_SETTABLE_EMAIL_STATUSES, MISSING_INFO,
+  PLAY_TYPES,
+  PLAY_STATUSES,
+  EMAIL_STATUSES,
+  PLAY_MESSAGES,
+  EMAIL_MESSAGES,
+  USER_SETTABLE_EMAIL_STATUSES,
+  MISSING_INFO,
 } from '../domain/plays';
 import { PromptNodeSchema } from './enrichments';
 
 /** Text without NUL bytes or lone surrogates (PostgreSQL cannot store the first; the second is not text). */
 export function cleanString(max: number, message = 'Invalid text') {
-  return z.string().max(max).refine((s) => !s.includes('\u0000') && !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s), { message });
+  return z
+    .string()
+    .max(max)
+    .refine((s) => !s.includes('\u0000') && !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s), { message });
 }
 
 export const PlayTypeSchema = z.enum(PLAY_TYPES);
@@ -49,7 +58,10 @@ export const PlaybookBody = z.object({
   /** Ai (openai) and/or Non-Ai (non_ai). */
   playType: z.array(PlayTypeSchema).max(2).default([]),
   /** Creators; a flagged entry stands for the plays provided by the product. */
-  createdBy: z.array(z.object({ id: z.string().max(64), originalId: z.string().max(64).optional(), isProvidedByProduct: z.boolean().default(false) })).max(200).default([]),
+  createdBy: z
+    .array(z.object({ id: z.string().max(64), originalId: z.string().max(64).optional(), isProvidedByProduct: z.boolean().default(false) }))
+    .max(200)
+    .default([]),
   /** [from, to] inclusive, DD/MM/YYYY. */
   createdAt: z.array(ddmmyyyy).max(2).default([]),
   pageIndex: z.number().int().min(0).default(0),
@@ -73,7 +85,9 @@ export const PlayListResponse = z.object({ success: z.literal(true), plays: z.ar
 // GET /api/v1/play/playbook-users — the Created By filter
 export const PlaybookUsersResponse = z.object({
   success: z.literal(true),
-  users: z.array(z.object({ id: z.string(), originalId: z.string(), firstName: z.string(), lastName: z.string(), isProvidedByProduct: z.boolean() })),
+  users: z.array(
+    z.object({ id: z.string(), originalId: z.string(), firstName: z.string(), lastName: z.string(), isProvidedByProduct: z.boolean() }),
+  ),
 });
 
 export const PlayResponse = z.object({ success: z.literal(true), message: z.string().optional(), play: PlayDto });
@@ -142,13 +156,21 @@ export type PlayPreviewResponse = z.infer<typeof PlayPreviewResponse>;
 // POST /api/v1/play/execute
 export const PlayExecuteBody = z.object({
   playId: z.uuid({ message: PLAY_MESSAGES.invalidSelection }).nullable().optional(),
-  targetIds: z.array(z.uuid({ message: PLAY_MESSAGES.invalidSelection })).max(10_000).default([]),
+  targetIds: z
+    .array(z.uuid({ message: PLAY_MESSAGES.invalidSelection }))
+    .max(10_000)
+    .default([]),
   entityType: z.enum(['contact', 'company'], { message: PLAY_MESSAGES.invalidSelection }),
   /** The client's id of this run (a retried request with the same id starts nothing twice). */
   executionId: z.string().max(100).nullable().optional(),
 });
 export type PlayExecuteBody = z.input<typeof PlayExecuteBody>;
-export const PlayExecuteItem = z.object({ success: z.boolean(), playExecutionId: z.string().nullable(), entityId: z.string(), message: z.string().optional() });
+export const PlayExecuteItem = z.object({
+  success: z.boolean(),
+  playExecutionId: z.string().nullable(),
+  entityId: z.string(),
+  message: z.string().optional(),
+});
 export type PlayExecuteItem = z.infer<typeof PlayExecuteItem>;
 /**
  * A target a run skipped for missing information: who it is, what it lacks, and the record to fix
@@ -180,7 +202,10 @@ export type PlayExecuteResponse = z.infer<typeof PlayExecuteResponse>;
 export const PlayCancelBody = z.object({ executionId: z.uuid({ message: 'Invalid id' }) });
 
 // POST /api/v1/play/estimate — what a run will take before it starts
-export const PlayEstimateBody = z.object({ playId: z.uuid({ message: PLAY_MESSAGES.invalidSelection }), count: z.number().int().min(0).max(100_000) });
+export const PlayEstimateBody = z.object({
+  playId: z.uuid({ message: PLAY_MESSAGES.invalidSelection }),
+  count: z.number().int().min(0).max(100_000),
+});
 export const PlayEstimateResponse = z.object({
   success: z.literal(true),
   modelCalls: z.number(),
@@ -214,12 +239,14 @@ export const EmailDraftDto = z.object({
   /** A reply to a received message (its subject stays 'Re: …'); messageId: that message's Graph id, when known. */
   reply: z.object({ messageId: z.string().nullable() }).nullable().optional(),
   /** 'Why this email': what made it. */
-  provenance: z.object({
-    model: z.string().nullable(),
-    renderedPrompt: z.string(),
-    values: z.array(z.object({ box: z.string(), kind: z.enum(['field', 'enrichment']), label: z.string(), value: z.string() })),
-    playVersion: z.number().nullable(),
-  }).nullable(),
+  provenance: z
+    .object({
+      model: z.string().nullable(),
+      renderedPrompt: z.string(),
+      values: z.array(z.object({ box: z.string(), kind: z.enum(['field', 'enrichment']), label: z.string(), value: z.string() })),
+      playVersion: z.number().nullable(),
+    })
+    .nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -240,10 +267,18 @@ export const CreateDraftBody = z.object({
    * A reply to the message being read (the Outlook pane's read mode): its subject (the draft's becomes
    * 'Re: <subject>', which a play does not change) and its Graph id (sending answers it, in its thread).
    */
-  replyTo: z.object({
-    subject: cleanString(998, EMAIL_MESSAGES.invalidEmailInfo),
-    messageId: z.string().min(1).max(1024).regex(/^[A-Za-z0-9+/=_-]+$/, { message: EMAIL_MESSAGES.invalidEmailInfo }).nullable().optional(),
-  }).optional(),
+  replyTo: z
+    .object({
+      subject: cleanString(998, EMAIL_MESSAGES.invalidEmailInfo),
+      messageId: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^[A-Za-z0-9+/=_-]+$/, { message: EMAIL_MESSAGES.invalidEmailInfo })
+        .nullable()
+        .optional(),
+    })
+    .optional(),
 });
 // PUT /api/v1/email/draft/{id} — save on change
 export const SaveDraftBody = z.object({

@@ -29,7 +29,11 @@ export const MAX_SUBSCRIBE_PATHS = 50;
 // ---------- client → server ----------
 export const RealtimeClientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('auth'), token: z.string().min(1).max(2000) }),
-  z.object({ type: z.literal('subscribe'), paths: z.array(z.string().max(300)).min(1).max(MAX_SUBSCRIBE_PATHS), since: z.number().int().min(0).optional() }),
+  z.object({
+    type: z.literal('subscribe'),
+    paths: z.array(z.string().max(300)).min(1).max(MAX_SUBSCRIBE_PATHS),
+    since: z.number().int().min(0).optional(),
+  }),
   z.object({ type: z.literal('unsubscribe'), paths: z.array(z.string().max(300)).min(1).max(MAX_SUBSCRIBE_PATHS) }),
   z.object({ type: z.literal('ping') }),
 ]);

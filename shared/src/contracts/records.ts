@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import {
-  FIELD_DATA_TYPES, OFFERED_FIELD_TYPES, FIELD_NAMESPACES, REFRESH_SCHEDULES, RECONCILIATIONS, RECORD_ENTITY_TYPES,
-  FIELD_MESSAGES, fieldNameProblem,
+  FIELD_DATA_TYPES,
+  OFFERED_FIELD_TYPES,
+  FIELD_NAMESPACES,
+  REFRESH_SCHEDULES,
+  RECONCILIATIONS,
+  RECORD_ENTITY_TYPES,
+  FIELD_MESSAGES,
+  fieldNameProblem,
 } from '../domain/fields';
 import { FILTER_CONDITIONS } from '../domain/filters';
 import { companyProblems, contactProblems, MAX_PAGE_SIZE, COMPANY_MESSAGES, CONTACT_MESSAGES } from '../domain/records';
@@ -12,7 +18,10 @@ import { isCurrencyCode } from '../domain/format';
 export const EntityTypeSchema = z.enum(RECORD_ENTITY_TYPES);
 export const FieldDataTypeSchema = z.enum(FIELD_DATA_TYPES);
 const offered = OFFERED_FIELD_TYPES.map((t) => t.dataType) as [string, ...string[]];
-export const OfferedDataTypeSchema = z.enum(offered as [(typeof OFFERED_FIELD_TYPES)[number]['dataType'], ...(typeof OFFERED_FIELD_TYPES)[number]['dataType'][]], { message: 'Please pick a data type' });
+export const OfferedDataTypeSchema = z.enum(
+  offered as [(typeof OFFERED_FIELD_TYPES)[number]['dataType'], ...(typeof OFFERED_FIELD_TYPES)[number]['dataType'][]],
+  { message: 'Please pick a data type' },
+);
 
 export const OwnerRef = z.object({ id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() });
 export type OwnerRef = z.infer<typeof OwnerRef>;
@@ -26,7 +35,11 @@ export const FieldConfig = z.object({
 });
 export type FieldConfig = z.infer<typeof FieldConfig>;
 /** A change to a field's config: only the keys sent (no defaults, which would reset the others). */
-export const FieldConfigPatch = z.object({ reconciliation: z.enum(RECONCILIATIONS).optional(), refreshSchedule: z.enum(REFRESH_SCHEDULES).optional(), currency: CurrencyOverride.optional() });
+export const FieldConfigPatch = z.object({
+  reconciliation: z.enum(RECONCILIATIONS).optional(),
+  refreshSchedule: z.enum(REFRESH_SCHEDULES).optional(),
+  currency: CurrencyOverride.optional(),
+});
 
 export const FieldDto = z.object({
   id: z.string(),
@@ -108,23 +121,27 @@ export const SetFieldValueResponse = z.object({ success: z.literal(true), messag
 
 const ownerId = z.uuid().nullable().optional();
 
-export const CompanyInput = z.object({
-  name: z.string().optional().nullable(),
-  website: z.string().optional().nullable(),
-  accountOwnerId: ownerId,
-}).superRefine((c, ctx) => {
-  for (const [path, message] of Object.entries(companyProblems(c))) ctx.addIssue({ code: 'custom', path: [path], message });
-});
+export const CompanyInput = z
+  .object({
+    name: z.string().optional().nullable(),
+    website: z.string().optional().nullable(),
+    accountOwnerId: ownerId,
+  })
+  .superRefine((c, ctx) => {
+    for (const [path, message] of Object.entries(companyProblems(c))) ctx.addIssue({ code: 'custom', path: [path], message });
+  });
 export type CompanyInput = z.infer<typeof CompanyInput>;
 
-export const ContactInput = z.object({
-  firstName: z.string().optional().nullable(),
-  lastName: z.string().optional().nullable(),
-  email: z.string().optional().nullable(),
-  accountOwnerId: ownerId,
-}).superRefine((c, ctx) => {
-  for (const [path, message] of Object.entries(contactProblems(c))) ctx.addIssue({ code: 'custom', path: [path], message });
-});
+export const ContactInput = z
+  .object({
+    firstName: z.string().optional().nullable(),
+    lastName: z.string().optional().nullable(),
+    email: z.string().optional().nullable(),
+    accountOwnerId: ownerId,
+  })
+  .superRefine((c, ctx) => {
+    for (const [path, message] of Object.entries(contactProblems(c))) ctx.addIssue({ code: 'custom', path: [path], message });
+  });
 export type ContactInput = z.infer<typeof ContactInput>;
 
 export const MappingDto = z.object({
@@ -179,13 +196,21 @@ export const ContactDetails = ContactDto.extend({
 export type ContactDetails = z.infer<typeof ContactDetails>;
 
 // POST /api/v1/entity/company — a company, optionally with a new linked contact or an existing one.
-export const CreateCompanyBody = z.object({ company: CompanyInput, contact: ContactInput.optional(), assignContactId: z.uuid().optional() });
+export const CreateCompanyBody = z.object({
+  company: CompanyInput,
+  contact: ContactInput.optional(),
+  assignContactId: z.uuid().optional(),
+});
 export type CreateCompanyBody = z.infer<typeof CreateCompanyBody>;
 export const CompanyResponse = z.object({ success: z.literal(true), message: z.string(), company: CompanyDetails });
 export type CompanyResponse = z.infer<typeof CompanyResponse>;
 
 // POST /api/v1/entity/contact — a contact, optionally with a new linked company or an existing one.
-export const CreateContactBody = z.object({ contact: ContactInput, company: CompanyInput.optional(), assignCompanyId: z.uuid().optional() });
+export const CreateContactBody = z.object({
+  contact: ContactInput,
+  company: CompanyInput.optional(),
+  assignCompanyId: z.uuid().optional(),
+});
 export type CreateContactBody = z.infer<typeof CreateContactBody>;
 export const ContactResponse = z.object({ success: z.literal(true), message: z.string(), contact: ContactDetails });
 export type ContactResponse = z.infer<typeof ContactResponse>;
@@ -195,9 +220,19 @@ export const CreateEntityPairBody = z.object({ company: CompanyInput, contact: C
 export const EntityPairResponse = z.object({ success: z.literal(true), message: z.string(), companyId: z.string(), contactId: z.string() });
 
 // PUT /api/v1/entity/company, PUT /api/v1/entity/contact
-export const UpdateCompanyBody = z.object({ id: z.uuid(), company: CompanyInput, assignContactId: z.uuid().optional(), accountOwnerId: ownerId });
+export const UpdateCompanyBody = z.object({
+  id: z.uuid(),
+  company: CompanyInput,
+  assignContactId: z.uuid().optional(),
+  accountOwnerId: ownerId,
+});
 export type UpdateCompanyBody = z.infer<typeof UpdateCompanyBody>;
-export const UpdateContactBody = z.object({ id: z.uuid(), contact: ContactInput, assignCompanyId: z.uuid().optional(), accountOwnerId: ownerId });
+export const UpdateContactBody = z.object({
+  id: z.uuid(),
+  contact: ContactInput,
+  assignCompanyId: z.uuid().optional(),
+  accountOwnerId: ownerId,
+});
 export type UpdateContactBody = z.infer<typeof UpdateContactBody>;
 
 // POST /api/v1/entity/create (201 with companyId or contactId), PUT /api/v1/entity/update
@@ -205,7 +240,12 @@ export const GenericCreateBody = z.discriminatedUnion('entityType', [
   z.object({ entityType: z.literal('company'), data: CompanyInput }),
   z.object({ entityType: z.literal('contact'), data: ContactInput }),
 ]);
-export const GenericCreateResponse = z.object({ success: z.literal(true), message: z.string(), companyId: z.string().optional(), contactId: z.string().optional() });
+export const GenericCreateResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  companyId: z.string().optional(),
+  contactId: z.string().optional(),
+});
 export const GenericUpdateBody = z.discriminatedUnion('entityType', [
   z.object({ entityType: z.literal('company'), id: z.uuid(), data: CompanyInput }),
   z.object({ entityType: z.literal('contact'), id: z.uuid(), data: ContactInput }),
@@ -213,7 +253,12 @@ export const GenericUpdateBody = z.discriminatedUnion('entityType', [
 export const GenericUpdateResponse = z.object({ success: z.literal(true), message: z.string() });
 
 // Links between companies and contacts.
-export const LinkBody = z.object({ companyId: z.uuid(), contactId: z.uuid(), label: z.string().trim().max(100).nullable().optional(), value: z.string().trim().max(255).nullable().optional() });
+export const LinkBody = z.object({
+  companyId: z.uuid(),
+  contactId: z.uuid(),
+  label: z.string().trim().max(100).nullable().optional(),
+  value: z.string().trim().max(255).nullable().optional(),
+});
 export type LinkBody = z.infer<typeof LinkBody>;
 // PUT /api/v1/entity/mapping-contact (company side: isKey) and /mapping-company (contact side: isPrimary)
 export const MappingContactBody = LinkBody.extend({ isKey: z.boolean().optional(), remove: z.boolean().optional() });
@@ -223,14 +268,26 @@ export const MappingResponse = z.object({ success: z.literal(true), message: z.s
 export const PairBody = z.object({ companyId: z.uuid(), contactId: z.uuid() });
 
 // POST /api/v1/entity/search, /company/search, /contact/search
-export const SearchBody = z.object({ query: z.string().max(200).default(''), entityType: EntityTypeSchema.optional(), limit: z.number().int().min(1).max(50).default(20) });
+export const SearchBody = z.object({
+  query: z.string().max(200).default(''),
+  entityType: EntityTypeSchema.optional(),
+  limit: z.number().int().min(1).max(50).default(20),
+});
 export type SearchBody = z.input<typeof SearchBody>;
 export const SearchHit = z.object({ id: z.string(), entityType: EntityTypeSchema, title: z.string(), subtitle: z.string() });
 export type SearchHit = z.infer<typeof SearchHit>;
 export const SearchResponse = z.object({ success: z.literal(true), results: z.array(SearchHit) });
 
 // GET /api/v1/company/owners-list: active, accepted, not deleted members.
-export const OwnerOption = z.object({ id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string(), active: z.boolean(), invitationAccepted: z.boolean(), deleted: z.boolean() });
+export const OwnerOption = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  active: z.boolean(),
+  invitationAccepted: z.boolean(),
+  deleted: z.boolean(),
+});
 export const OwnersResponse = z.object({ success: z.literal(true), owners: z.array(OwnerOption) });
 
 // ---------- tables ----------
@@ -263,10 +320,31 @@ export type TableQuery = z.input<typeof TableQuery>;
 // matches `totalRecords` (and `totalPages` from it) may be an estimate, and then
 // `totalIsEstimate` is true ('about 37,700 records'); up to 10,000 it is always exact. Bulk
 // actions on 'all selected' act on the exact set whatever the estimate said.
-const totalIsEstimate = z.boolean().optional().describe('true: totalRecords is an estimate (more than 10,000 matches); absent or false: exact');
-export const CompaniesPage = z.object({ success: z.literal(true), rows: z.array(CompanyDto), totalRecords: z.number(), totalIsEstimate, totalPages: z.number(), hasRecords: z.boolean(), pageIndex: z.number(), pageSize: z.number() });
+const totalIsEstimate = z
+  .boolean()
+  .optional()
+  .describe('true: totalRecords is an estimate (more than 10,000 matches); absent or false: exact');
+export const CompaniesPage = z.object({
+  success: z.literal(true),
+  rows: z.array(CompanyDto),
+  totalRecords: z.number(),
+  totalIsEstimate,
+  totalPages: z.number(),
+  hasRecords: z.boolean(),
+  pageIndex: z.number(),
+  pageSize: z.number(),
+});
 export type CompaniesPage = z.infer<typeof CompaniesPage>;
-export const ContactsPage = z.object({ success: z.literal(true), rows: z.array(ContactDto), totalRecords: z.number(), totalIsEstimate, totalPages: z.number(), hasRecords: z.boolean(), pageIndex: z.number(), pageSize: z.number() });
+export const ContactsPage = z.object({
+  success: z.literal(true),
+  rows: z.array(ContactDto),
+  totalRecords: z.number(),
+  totalIsEstimate,
+  totalPages: z.number(),
+  hasRecords: z.boolean(),
+  pageIndex: z.number(),
+  pageSize: z.number(),
+});
 export type ContactsPage = z.infer<typeof ContactsPage>;
 
 // POST /api/v1/company/count-companies, /contact/count-contacts: the exact number of records a
@@ -279,12 +357,22 @@ export type TableTotal = z.infer<typeof TableTotal>;
 /** Bulk requests: explicit ids, or 'all selected across pages' given by the filters that define the set. */
 export const Selection = z.union([
   z.object({ ids: z.array(z.uuid()).min(1).max(10_000) }),
-  z.object({ allSelected: z.literal(true), text: z.string().max(200).default(''), filters: z.array(TableFilterSchema).max(50).default([]), excludeIds: z.array(z.uuid()).max(10_000).default([]) }),
+  z.object({
+    allSelected: z.literal(true),
+    text: z.string().max(200).default(''),
+    filters: z.array(TableFilterSchema).max(50).default([]),
+    excludeIds: z.array(z.uuid()).max(10_000).default([]),
+  }),
 ]);
 export type Selection = z.input<typeof Selection>;
 
 // POST /api/v1/company/export, /contact/export → text/csv attachment
-export const ExportBody = z.object({ selection: Selection, columns: z.array(z.string()).max(200).optional(), sortKey: z.string().nullable().optional(), sortOrder: z.enum(['asc', 'desc']).nullable().optional() });
+export const ExportBody = z.object({
+  selection: Selection,
+  columns: z.array(z.string()).max(200).optional(),
+  sortKey: z.string().nullable().optional(),
+  sortOrder: z.enum(['asc', 'desc']).nullable().optional(),
+});
 export type ExportBody = z.input<typeof ExportBody>;
 
 // POST /api/v1/company/bulk-delete, /contact/bulk-delete
@@ -297,10 +385,24 @@ export const ContactDetailsResponse = z.object({ success: z.literal(true), conta
 
 // ---------- per-user table layouts ----------
 
-export const LayoutColumn = z.object({ key: z.string().min(1).max(100), order: z.number().int().min(0), width: z.number().int().min(40).max(2000).default(150), visible: z.boolean().default(true) });
-export const TableLayoutDto = z.object({ id: z.string(), entityType: EntityTypeSchema, name: z.string(), columns: z.array(LayoutColumn), updatedAt: z.string() });
+export const LayoutColumn = z.object({
+  key: z.string().min(1).max(100),
+  order: z.number().int().min(0),
+  width: z.number().int().min(40).max(2000).default(150),
+  visible: z.boolean().default(true),
+});
+export const TableLayoutDto = z.object({
+  id: z.string(),
+  entityType: EntityTypeSchema,
+  name: z.string(),
+  columns: z.array(LayoutColumn),
+  updatedAt: z.string(),
+});
 export type TableLayoutDto = z.infer<typeof TableLayoutDto>;
-export const TableLayoutBody = z.object({ name: z.string().trim().min(1).max(100).default('Default'), columns: z.array(LayoutColumn).max(300) });
+export const TableLayoutBody = z.object({
+  name: z.string().trim().min(1).max(100).default('Default'),
+  columns: z.array(LayoutColumn).max(300),
+});
 export type TableLayoutBody = z.input<typeof TableLayoutBody>;
 export const UpdateTableLayoutBody = TableLayoutBody.extend({ id: z.uuid() });
 export const TableLayoutsResponse = z.object({ success: z.literal(true), layouts: z.array(TableLayoutDto) });

@@ -42,7 +42,9 @@ const checkModel = (m: { name: string; description?: string; ruleSets: z.infer<t
 };
 
 /** POST /scoring-model — name, description, listCompanyId, ruleSets. */
-export const CreateScoreModelBody = z.object({ ...modelFields, listCompanyId: z.uuid({ message: SCORING_MESSAGES.listNotFound }) }).superRefine(checkModel);
+export const CreateScoreModelBody = z
+  .object({ ...modelFields, listCompanyId: z.uuid({ message: SCORING_MESSAGES.listNotFound }) })
+  .superRefine(checkModel);
 export type CreateScoreModelBody = z.input<typeof CreateScoreModelBody>;
 /** PUT /scoring-model/{id} — the same fields; the list does not change. */
 export const UpdateScoreModelBody = z.object(modelFields).superRefine(checkModel);
@@ -79,17 +81,28 @@ export const FieldScoreSchema = z.object({
 });
 
 /** POST /scoring-model/execute — scoringModelId, entityType, entityIds, options, ideasFilter. */
-export const ExecuteScoreModelBody = z.object({
-  scoringModelId: z.uuid({ message: SCORING_MESSAGES.notFound }),
-  entityType: z.literal('idea').default('idea'),
-  entityIds: z.array(z.uuid()).max(10_000).optional().default([]),
-  /** runAll: every idea of the list (or of ideasFilter); otherwise entityIds. */
-  options: z.object({ runAll: z.boolean().optional().default(false) }).optional().default({ runAll: false }),
-  /** 'all selected': the ideas table's filters (runAll). */
-  ideasFilter: IdeaFilters.nullish(),
-}).superRefine((b, ctx) => {
-  if (!b.options.runAll && b.entityIds.length === 0) ctx.addIssue({ code: 'custom', message: SCORING_MESSAGES.noIdeasOn, path: ['entityIds'] });
-});
+export const ExecuteScoreModelBody = z
+  .object({
+    scoringModelId: z.uuid({ message: SCORING_MESSAGES.notFound }),
+    entityType: z.literal('idea').default('idea'),
+    entityIds: z.array(z.uuid()).max(10_000).optional().default([]),
+    /** runAll: every idea of the list (or of ideasFilter); otherwise entityIds. */
+    options: z
+      .object({ runAll: z.boolean().optional().default(false) })
+      .optional()
+      .default({ runAll: false }),
+    /** 'all selected': the ideas table's filters (runAll). */
+    ideasFilter: IdeaFilters.nullish(),
+  })
+  .superRefine((b, ctx) => {
+    if (!b.options.runAll && b.entityIds.length === 0)
+      ctx.addIssue({ code: 'custom', message: SCORING_MESSAGES.noIdeasOn, path: ['entityIds'] });
+  });
 export type ExecuteScoreModelBody = z.infer<typeof ExecuteScoreModelBody>;
 export type ExecuteScoreModelInput = z.input<typeof ExecuteScoreModelBody>;
-export const ExecuteScoreModelResponse = z.object({ success: z.literal(true), message: z.string(), executionId: z.string(), total: z.number() });
+export const ExecuteScoreModelResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  executionId: z.string(),
+  total: z.number(),
+});

@@ -23,29 +23,43 @@ export const GetUserResponse = z.object({ success: z.literal(true), user: UserDt
 export type GetUserResponse = z.infer<typeof GetUserResponse>;
 
 // PUT /api/v1/user/settings — the user's config (spec 000 §3 'Local drawer config', version 4).
-const DetailsGroups = z.object({
-  contacts: z.boolean().optional(),
-  companies: z.boolean().optional(),
-  companyFields: z.boolean().optional(),
-  contactFields: z.boolean().optional(),
-  unassignedEnrichments: z.boolean().optional(),
-}).strict();
+const DetailsGroups = z
+  .object({
+    contacts: z.boolean().optional(),
+    companies: z.boolean().optional(),
+    companyFields: z.boolean().optional(),
+    contactFields: z.boolean().optional(),
+    unassignedEnrichments: z.boolean().optional(),
+  })
+  .strict();
 // Unknown keys are refused at every level (not silently dropped).
 const DrawerDetails = z.object({ details: z.object({ showGroups: DetailsGroups }).strict() }).strict();
-export const UserSettingsBody = z.object({
-  version: z.literal(4).optional(),
-  navigationExpanded: z.boolean().optional(),
-  drawer: z.object({
-    visibility: z.enum(['NoDrawer', 'Collapsed', 'Visible']).optional(),
-    tab: z.enum(['Activities', 'Details']).optional(),
-    company: DrawerDetails.optional(),
-    contact: DrawerDetails.optional(),
-    idea: DrawerDetails.optional(),
-  }).strict().optional(),
-  /** Column widths the user gave a list's ideas table, per list id then column key (px). */
-  listColumnWidths: z.record(z.uuid(), z.record(z.string().min(1).max(300), z.number().int().min(40).max(2000))
-    .refine((r) => Object.keys(r).length <= 300, 'Too many columns')).refine((r) => Object.keys(r).length <= 500, 'Too many lists').optional(),
-}).strict();
+export const UserSettingsBody = z
+  .object({
+    version: z.literal(4).optional(),
+    navigationExpanded: z.boolean().optional(),
+    drawer: z
+      .object({
+        visibility: z.enum(['NoDrawer', 'Collapsed', 'Visible']).optional(),
+        tab: z.enum(['Activities', 'Details']).optional(),
+        company: DrawerDetails.optional(),
+        contact: DrawerDetails.optional(),
+        idea: DrawerDetails.optional(),
+      })
+      .strict()
+      .optional(),
+    /** Column widths the user gave a list's ideas table, per list id then column key (px). */
+    listColumnWidths: z
+      .record(
+        z.uuid(),
+        z
+          .record(z.string().min(1).max(300), z.number().int().min(40).max(2000))
+          .refine((r) => Object.keys(r).length <= 300, 'Too many columns'),
+      )
+      .refine((r) => Object.keys(r).length <= 500, 'Too many lists')
+      .optional(),
+  })
+  .strict();
 export type UserSettingsBody = z.infer<typeof UserSettingsBody>;
 export const UserSettingsResponse = z.object({ success: z.literal(true), settings: z.record(z.string(), z.unknown()) });
 
@@ -72,12 +86,23 @@ export const CALENDAR_MESSAGES = {
   saved: 'Calendar settings saved',
 } as const;
 const HHMM = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, CALENDAR_MESSAGES.time);
-const Period = z.object({ start: HHMM, end: HHMM }).strict().refine((p) => p.start < p.end, { message: CALENDAR_MESSAGES.order });
-const DayPeriods = z.array(Period).max(6).refine((ps) => {
-  const sorted = [...ps].sort((a, b) => a.start.localeCompare(b.start));
-  return sorted.every((p, i) => i === 0 || sorted[i - 1].end <= p.start);
-}, { message: CALENDAR_MESSAGES.overlap });
-export const WeeklyHours = z.object(Object.fromEntries(WEEKDAYS.map((d) => [d, DayPeriods])) as Record<Weekday, typeof DayPeriods>).strict();
+const Period = z
+  .object({ start: HHMM, end: HHMM })
+  .strict()
+  .refine((p) => p.start < p.end, { message: CALENDAR_MESSAGES.order });
+const DayPeriods = z
+  .array(Period)
+  .max(6)
+  .refine(
+    (ps) => {
+      const sorted = [...ps].sort((a, b) => a.start.localeCompare(b.start));
+      return sorted.every((p, i) => i === 0 || sorted[i - 1].end <= p.start);
+    },
+    { message: CALENDAR_MESSAGES.overlap },
+  );
+export const WeeklyHours = z
+  .object(Object.fromEntries(WEEKDAYS.map((d) => [d, DayPeriods])) as Record<Weekday, typeof DayPeriods>)
+  .strict();
 export type WeeklyHours = z.infer<typeof WeeklyHours>;
 export function isTimeZone(tz: string): boolean {
   try {
@@ -88,21 +113,31 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 // PUT /api/v1/user/calendar
-export const UpdateCalendarBody = z.object({
-  timezone: z.string().trim().refine(isTimeZone, { message: CALENDAR_MESSAGES.timezone }),
-  meetingLength: z.number().int().refine((n) => (MEETING_LENGTHS as readonly number[]).includes(n), { message: CALENDAR_MESSAGES.meetingLength }),
-  weeklyHours: WeeklyHours,
-}).strict();
+export const UpdateCalendarBody = z
+  .object({
+    timezone: z.string().trim().refine(isTimeZone, { message: CALENDAR_MESSAGES.timezone }),
+    meetingLength: z
+      .number()
+      .int()
+      .refine((n) => (MEETING_LENGTHS as readonly number[]).includes(n), { message: CALENDAR_MESSAGES.meetingLength }),
+    weeklyHours: WeeklyHours,
+  })
+  .strict();
 export type UpdateCalendarBody = z.infer<typeof UpdateCalendarBody>;
 /** Working hours before the user sets any: Monday to Friday, 09:00–17:00. */
 export function defaultWeeklyHours(): WeeklyHours {
-  return Object.fromEntries(WEEKDAYS.map((d) => [d, d === 'saturday' || d === 'sunday' ? [] : [{ start: '09:00', end: '17:00' }]])) as WeeklyHours;
+  return Object.fromEntries(
+    WEEKDAYS.map((d) => [d, d === 'saturday' || d === 'sunday' ? [] : [{ start: '09:00', end: '17:00' }]]),
+  ) as WeeklyHours;
 }
 /** The calendar a user has, defaults filled in. */
 export function calendarOf(raw: Record<string, unknown> | undefined, fallbackTimezone = 'UTC'): UpdateCalendarBody {
   const parsed = WeeklyHours.safeParse(raw?.weeklyHours);
   const tz = typeof raw?.timezone === 'string' && isTimeZone(raw.timezone) ? raw.timezone : fallbackTimezone;
-  const len = typeof raw?.meetingLength === 'number' && (MEETING_LENGTHS as readonly number[]).includes(raw.meetingLength) ? raw.meetingLength : DEFAULT_MEETING_LENGTH;
+  const len =
+    typeof raw?.meetingLength === 'number' && (MEETING_LENGTHS as readonly number[]).includes(raw.meetingLength)
+      ? raw.meetingLength
+      : DEFAULT_MEETING_LENGTH;
   return { timezone: tz, meetingLength: len, weeklyHours: parsed.success ? parsed.data : defaultWeeklyHours() };
 }
 

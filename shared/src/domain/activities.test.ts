@@ -1,7 +1,19 @@
 import { describe, it, expect } from 'vitest';
 import {
-  activitySaveProblem, missingActivityItems, isIsoDate, todayIn, earliestToday, activityGroup, groupActivities, activityPreview,
-  activityFilterLabel, formatActivityDate, canEditActivity, ACTIVITY_TYPE_LABELS, ACTIVITY_FILTER_TYPES, activityCountLabel,
+  activitySaveProblem,
+  missingActivityItems,
+  isIsoDate,
+  todayIn,
+  earliestToday,
+  activityGroup,
+  groupActivities,
+  activityPreview,
+  activityFilterLabel,
+  formatActivityDate,
+  canEditActivity,
+  ACTIVITY_TYPE_LABELS,
+  ACTIVITY_FILTER_TYPES,
+  activityCountLabel,
 } from './activities';
 
 const valid = { type: 'call', companyId: 'c1', contactId: 'p1', date: '2026-03-10', content: 'Called about the deal' };
@@ -19,7 +31,9 @@ describe('activity save (spec 000 §5)', () => {
     expect(missingActivityItems({ ...valid, contactId: null })).toEqual(['contact']);
   });
   it('a past date is refused with the scheduling message (unless the date rule is skipped)', () => {
-    expect(activitySaveProblem({ ...valid, date: '2026-03-09' }, '2026-03-10')).toBe('Please select today or a future date for scheduling.');
+    expect(activitySaveProblem({ ...valid, date: '2026-03-09' }, '2026-03-10')).toBe(
+      'Please select today or a future date for scheduling.',
+    );
     expect(activitySaveProblem({ ...valid, date: '2026-03-09' }, '2026-03-10', { checkDate: false })).toBeNull();
   });
   it('dates are real YYYY-MM-DD calendar dates', () => {
@@ -64,9 +78,10 @@ describe('activities tab display (spec 000 §2)', () => {
     expect(activityGroup({ date: '2026-03-10' }, today)).toBe('Recent');
     expect(activityGroup({ date: '2026-02-08' }, today)).toBe('Recent');
     expect(activityGroup({ date: '2026-02-07' }, today)).toBe('February 2026');
-    const groups = groupActivities([
-      { date: '2025-12-01' }, { date: '2026-03-20' }, { date: '2026-03-09' }, { date: '2026-03-12' }, { date: '2026-01-15' },
-    ], today);
+    const groups = groupActivities(
+      [{ date: '2025-12-01' }, { date: '2026-03-20' }, { date: '2026-03-09' }, { date: '2026-03-12' }, { date: '2026-01-15' }],
+      today,
+    );
     expect(groups.map((g) => [g.label, g.activities.map((a) => a.date)])).toEqual([
       ['Upcoming', ['2026-03-12', '2026-03-20']],
       ['Recent', ['2026-03-09']],

@@ -6,7 +6,14 @@ export const ACTIVITY_TYPES = ['email', 'f2f', 'text', 'call', 'chat', 'video', 
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
 export const ACTIVITY_TYPE_LABELS: Record<ActivityType, string> = {
-  email: 'Email', f2f: 'F2F', text: 'Note', call: 'Phone', chat: 'SMS', video: 'Video', other: 'Other', crm: 'CRM',
+  email: 'Email',
+  f2f: 'F2F',
+  text: 'Note',
+  call: 'Phone',
+  chat: 'SMS',
+  video: 'Video',
+  other: 'Other',
+  crm: 'CRM',
 };
 
 /** The seven checkboxes of the Activities tab's filters popover, in order. */
@@ -68,7 +75,9 @@ export function isIsoDate(value: unknown): value is string {
 /** The date (YYYY-MM-DD) it is now in an IANA time zone; null for an unknown zone. */
 export function todayIn(timeZone: string, now: Date | number = Date.now()): string | null {
   try {
-    const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(now));
+    const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(
+      new Date(now),
+    );
     const get = (t: string) => parts.find((p) => p.type === t)?.value;
     return `${get('year')}-${get('month')}-${get('day')}`;
   } catch {
@@ -163,9 +172,12 @@ export function activityGroup(a: { date: string; status?: string | null }, today
 }
 
 /** Groups in display order: 'Upcoming' first (soonest first), then 'Recent', then the months (newest first). */
-export function groupActivities<T extends { date: string; status?: string | null; createdAt?: string }>(list: readonly T[], today: string): { label: string; activities: T[] }[] {
+export function groupActivities<T extends { date: string; status?: string | null; createdAt?: string }>(
+  list: readonly T[],
+  today: string,
+): { label: string; activities: T[] }[] {
   const groups = new Map<string, T[]>();
-  const newestFirst = [...list].sort((a, b) => (b.date.localeCompare(a.date) || (b.createdAt ?? '').localeCompare(a.createdAt ?? '')));
+  const newestFirst = [...list].sort((a, b) => b.date.localeCompare(a.date) || (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
   for (const a of newestFirst) {
     const label = activityGroup(a, today);
     const g = groups.get(label);

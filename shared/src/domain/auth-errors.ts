@@ -4,7 +4,8 @@
 
 // V8 today: "Cannot read properties of undefined (reading 'x')"; older V8: "Cannot read property 'x' of null";
 // Firefox: "can't access property \"x\", y is undefined"; Safari: "undefined is not an object".
-const NULL_ACCESS_RE = /cannot read propert(y|ies)\b.*\bof (null|undefined)|is (null|undefined)|undefined is not an object|null is not an object/i;
+const NULL_ACCESS_RE =
+  /cannot read propert(y|ies)\b.*\bof (null|undefined)|is (null|undefined)|undefined is not an object|null is not an object/i;
 const AUTH_RE = /unauthori[sz]ed|\btoken\b|\b401\b|\b403\b|session expired|forbidden/i;
 
 export function isAuthError(error: unknown): boolean {

@@ -25,7 +25,8 @@ export function draftBanners(
 ): DraftBanner[] {
   const out: DraftBanner[] = [];
   if (draft.status === 'error') out.push({ level: 'error', heading: 'Error', message: draft.statusMessage || DRAFT_DEFAULT_ERROR });
-  if (integration?.level === 'error') out.push({ level: 'error', heading: 'Send Error', message: integration.message || DRAFT_DEFAULT_ERROR });
+  if (integration?.level === 'error')
+    out.push({ level: 'error', heading: 'Send Error', message: integration.message || DRAFT_DEFAULT_ERROR });
   if (integration?.level === 'warning') out.push({ level: 'warning', heading: 'Warning', message: integration.message });
   return out;
 }
@@ -39,8 +40,14 @@ export { isEmailBusy as isDraftBusy, isEmailReadOnly as isDraftReadOnly };
  * disabled without a play (spec 000 §5). Regenerate is offered once the draft has a body or was
  * written by a play; Generate before that.
  */
-export function generateAction(d: { playId: string | null; to: string; status: string; body: string; isAiEmailGenerated: boolean; hasPlay: boolean }):
-  { label: 'Generate' | 'Regenerate'; disabled: boolean } {
+export function generateAction(d: {
+  playId: string | null;
+  to: string;
+  status: string;
+  body: string;
+  isAiEmailGenerated: boolean;
+  hasPlay: boolean;
+}): { label: 'Generate' | 'Regenerate'; disabled: boolean } {
   const regenerate = d.isAiEmailGenerated || d.hasPlay || htmlText(d.body).trim() !== '';
   if (regenerate) return { label: 'Regenerate', disabled: !d.playId || isEmailReadOnly(d.status) };
   return { label: 'Generate', disabled: !d.playId || d.to.trim() === '' || isEmailReadOnly(d.status) };
@@ -66,7 +73,13 @@ export function htmlText(html: string): string {
 export const invalidCc = (cc: readonly string[]) => cc.filter((c) => !isValidEmail(c));
 
 /** The fields whose change is saved 500 ms later (spec 000 §4 'Auto-save': to, subject, body; cc and the Cc toggle ride along). */
-export interface DraftEdit { to: string; cc: string[]; subject: string; body: string; showToFromCC: boolean }
+export interface DraftEdit {
+  to: string;
+  cc: string[];
+  subject: string;
+  body: string;
+  showToFromCC: boolean;
+}
 
 /**
  * A body as the server stores it and as the editor writes it differ only in spelling (the
@@ -92,14 +105,21 @@ export function draftChanges(saved: DraftEdit, edit: DraftEdit): Partial<DraftEd
   return out;
 }
 
-export interface PanelSlot { id: string; expanded: boolean }
+export interface PanelSlot {
+  id: string;
+  expanded: boolean;
+}
 
 /**
  * Which panels fit side by side from the right edge (spec 000 §2: 600 px expanded, 250 px
  * minimised, 10 px apart), given the width left of the drawer. The rest go behind a '+N' menu.
  * The first of `order` is the rightmost (the last opened).
  */
-export function layoutPanels(order: readonly PanelSlot[], available: number, overflowWidth = 56): { shown: PanelSlot[]; hidden: PanelSlot[] } {
+export function layoutPanels(
+  order: readonly PanelSlot[],
+  available: number,
+  overflowWidth = 56,
+): { shown: PanelSlot[]; hidden: PanelSlot[] } {
   const width = (p: PanelSlot) => (p.expanded ? DRAFT_PANEL.width : DRAFT_PANEL.minimisedWidth);
   const shown: PanelSlot[] = [];
   let used = 0;

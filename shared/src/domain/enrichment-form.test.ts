@@ -1,15 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ENRICHMENT_FORM_MESSAGES, RUN_ENRICHMENT_MESSAGES, addEnumValue, addGeneratedItem, blankSchemaItem, canDeleteSchemaItem,
-  canSaveEnrichment, clampEnumTopN, defaultSchemaItem, enrichmentFormErrors, executionToasts, generatedColumnToItem,
-  hasFormErrors, linkedinFormErrors, newEnrichBox, newFieldBox, newPromptBoxId, normalizePrompt, promptIsEmpty, promptToText,
-  removeSchemaItem, resultDisplay, resultValueText, runEnrichmentProblem, schemaItemErrors, schemaTypeOptions, slashQuery,
-  withSchemaType, type FormSchemaItem, type PromptNode,
+  ENRICHMENT_FORM_MESSAGES,
+  RUN_ENRICHMENT_MESSAGES,
+  addEnumValue,
+  addGeneratedItem,
+  blankSchemaItem,
+  canDeleteSchemaItem,
+  canSaveEnrichment,
+  clampEnumTopN,
+  defaultSchemaItem,
+  enrichmentFormErrors,
+  executionToasts,
+  generatedColumnToItem,
+  hasFormErrors,
+  linkedinFormErrors,
+  newEnrichBox,
+  newFieldBox,
+  newPromptBoxId,
+  normalizePrompt,
+  promptIsEmpty,
+  promptToText,
+  removeSchemaItem,
+  resultDisplay,
+  resultValueText,
+  runEnrichmentProblem,
+  schemaItemErrors,
+  schemaTypeOptions,
+  slashQuery,
+  withSchemaType,
+  type FormSchemaItem,
+  type PromptNode,
 } from './enrichment-form';
 
 describe('schema items', () => {
   it('starts with answer / string / required', () => {
-    expect(defaultSchemaItem()).toMatchObject({ name: 'answer', type: 'string', description: "Your answer to the user's request.", required: true });
+    expect(defaultSchemaItem()).toMatchObject({
+      name: 'answer',
+      type: 'string',
+      description: "Your answer to the user's request.",
+      required: true,
+    });
   });
 
   it('offers array only to an item that already is one', () => {
@@ -61,9 +91,23 @@ describe('schema items', () => {
 
 describe('generated columns', () => {
   it('maps a hint result (categorical → categories, required and createColumn)', () => {
-    expect(generatedColumnToItem({ keyName: 'sector', keyDataType: 'categorical', keyDescription: 'The sector', keyOptions: ['SaaS', 'SaaS', 'Retail'] })).toEqual({
-      name: 'sector', type: 'categories', description: 'The sector', required: true, createColumn: true, expanded: true,
-      enumValues: ['SaaS', 'Retail'], enumType: 'best', enumTopN: 1,
+    expect(
+      generatedColumnToItem({
+        keyName: 'sector',
+        keyDataType: 'categorical',
+        keyDescription: 'The sector',
+        keyOptions: ['SaaS', 'SaaS', 'Retail'],
+      }),
+    ).toEqual({
+      name: 'sector',
+      type: 'categories',
+      description: 'The sector',
+      required: true,
+      createColumn: true,
+      expanded: true,
+      enumValues: ['SaaS', 'Retail'],
+      enumType: 'best',
+      enumTopN: 1,
     });
     expect(generatedColumnToItem({ keyName: 'employees', keyDataType: 'number', keyDescription: 'Head count' })?.type).toBe('number');
     expect(generatedColumnToItem({ keyName: '', keyDataType: 'string' })).toBeNull();
@@ -84,7 +128,12 @@ describe('rich prompt', () => {
   });
 
   it('stringifies and normalizes', () => {
-    const nodes: PromptNode[] = [{ type: 'text', text: 'Find ' }, { type: 'text', text: '' }, { type: 'text', text: 'the CEO of ' }, newFieldBox('name-id')];
+    const nodes: PromptNode[] = [
+      { type: 'text', text: 'Find ' },
+      { type: 'text', text: '' },
+      { type: 'text', text: 'the CEO of ' },
+      newFieldBox('name-id'),
+    ];
     const n = normalizePrompt(nodes);
     expect(n).toHaveLength(2);
     expect(promptToText(n, () => 'Company Name')).toBe('Find the CEO of {{Company Name}}');
@@ -149,11 +198,22 @@ describe('result display', () => {
   it('follows the statuses', () => {
     expect(resultDisplay(null)).toEqual({ kind: 'none', text: 'Not executed yet' });
     expect(resultDisplay({ status: 'preprocessing' })).toEqual({ kind: 'preprocessing', text: '-' });
-    expect(resultDisplay({ status: 'preprocessing', value: { result: { answer: 'old' } } })).toMatchObject({ kind: 'preprocessing', text: 'old' });
+    expect(resultDisplay({ status: 'preprocessing', value: { result: { answer: 'old' } } })).toMatchObject({
+      kind: 'preprocessing',
+      text: 'old',
+    });
     expect(resultDisplay({ status: 'processing' }).text).toBe('Processing...');
     expect(resultDisplay({ status: 'error', statusMessage: 'boom' })).toEqual({ kind: 'error', text: 'Error', message: 'boom' });
-    expect(resultDisplay({ status: 'complete', value: { result: { answer: 'Jane Doe' } } })).toMatchObject({ kind: 'value', text: 'Jane Doe' });
-    expect(resultDisplay({ status: 'ready', value: 42 })).toMatchObject({ kind: 'value', text: '42', formatted: { kind: 'number', text: '42', value: 42 }, raw: 42 });
+    expect(resultDisplay({ status: 'complete', value: { result: { answer: 'Jane Doe' } } })).toMatchObject({
+      kind: 'value',
+      text: 'Jane Doe',
+    });
+    expect(resultDisplay({ status: 'ready', value: 42 })).toMatchObject({
+      kind: 'value',
+      text: '42',
+      formatted: { kind: 'number', text: '42', value: 42 },
+      raw: 42,
+    });
   });
 
   it('shows structured results as labelled fields, never JSON', () => {

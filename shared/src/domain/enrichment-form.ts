@@ -74,7 +74,14 @@ export const DEFAULT_ENUM_TOP_N = 1;
 
 /** The item a new schema starts with: 'answer', string, "Your answer to the user's request.", required. */
 export function defaultSchemaItem(): FormSchemaItem {
-  return { name: 'answer', type: 'string', description: "Your answer to the user's request.", required: true, createColumn: false, expanded: true };
+  return {
+    name: 'answer',
+    type: 'string',
+    description: "Your answer to the user's request.",
+    required: true,
+    createColumn: false,
+    expanded: true,
+  };
 }
 
 /** An empty item added with the editor's add button. */
@@ -90,7 +97,13 @@ export function schemaTypeOptions(item: Pick<FormSchemaItem, 'type'>): SchemaIte
 /** Changing the type; categories get their defaults (enumType best, enumTopN 1). */
 export function withSchemaType(item: FormSchemaItem, type: SchemaItemType): FormSchemaItem {
   if (type !== 'categories') return { ...item, type };
-  return { ...item, type, enumValues: item.enumValues ?? [], enumType: item.enumType ?? DEFAULT_ENUM_TYPE, enumTopN: item.enumTopN ?? DEFAULT_ENUM_TOP_N };
+  return {
+    ...item,
+    type,
+    enumValues: item.enumValues ?? [],
+    enumType: item.enumType ?? DEFAULT_ENUM_TYPE,
+    enumTopN: item.enumTopN ?? DEFAULT_ENUM_TOP_N,
+  };
 }
 
 /** A category option is added on Enter only if non-empty and not already present. */
@@ -155,7 +168,14 @@ export function generatedColumnToItem(g: GeneratedColumn): FormSchemaItem | null
   const name = (g.keyName ?? '').trim();
   if (!name) return null;
   const type = schemaTypeOfGenerated(g.keyDataType);
-  const item: FormSchemaItem = { name, type, description: (g.keyDescription ?? '').trim(), required: true, createColumn: true, expanded: true };
+  const item: FormSchemaItem = {
+    name,
+    type,
+    description: (g.keyDescription ?? '').trim(),
+    required: true,
+    createColumn: true,
+    expanded: true,
+  };
   if (type === 'categories') {
     item.enumValues = (g.keyOptions ?? []).reduce<string[]>((acc, o) => addEnumValue(acc, String(o)), []);
     item.enumType = DEFAULT_ENUM_TYPE;
@@ -172,9 +192,25 @@ export function addGeneratedItem(items: readonly FormSchemaItem[], item: FormSch
 // ---------- rich prompt ----------
 
 /** spec 001 §3 'Rich prompt nodes'. */
-export interface FieldBoxNode { type: 'field-box'; id: string; fieldId: string; autorun: boolean; required: boolean }
-export interface EnrichBoxNode { type: 'enrich-box'; id: string; enrichmentId: string; path: string; autorun: boolean; required: boolean }
-export interface TextNode { type: 'text'; text: string }
+export interface FieldBoxNode {
+  type: 'field-box';
+  id: string;
+  fieldId: string;
+  autorun: boolean;
+  required: boolean;
+}
+export interface EnrichBoxNode {
+  type: 'enrich-box';
+  id: string;
+  enrichmentId: string;
+  path: string;
+  autorun: boolean;
+  required: boolean;
+}
+export interface TextNode {
+  type: 'text';
+  text: string;
+}
 export type PromptNode = TextNode | FieldBoxNode | EnrichBoxNode;
 
 /** The path an enrich box reads by default (spec 001 §9: an idea enrichment's path defaults to $.result). */
@@ -215,7 +251,10 @@ export function normalizePrompt(nodes: readonly PromptNode[]): PromptNode[] {
  * The prompt as text for schema generation and display: boxes become {{Label}} with the label
  * the caller knows (field label, enrichment name).
  */
-export function promptToText(nodes: readonly PromptNode[], labelOf: (n: FieldBoxNode | EnrichBoxNode) => string = (n) => (n.type === 'field-box' ? n.fieldId : n.enrichmentId)): string {
+export function promptToText(
+  nodes: readonly PromptNode[],
+  labelOf: (n: FieldBoxNode | EnrichBoxNode) => string = (n) => (n.type === 'field-box' ? n.fieldId : n.enrichmentId),
+): string {
   return nodes.map((n) => (n.type === 'text' ? n.text : `{{${labelOf(n)}}}`)).join('');
 }
 
@@ -311,7 +350,11 @@ export function runEnrichmentProblem(o: {
 }
 
 /** The toasts after POST /enrichment/execute (spec 002 §8 'Enrichment execution'). */
-export function executionToasts(r: { started: number; duplicates: number; failed: number }): { level: 'success' | 'warning' | 'error'; message: string }[] {
+export function executionToasts(r: {
+  started: number;
+  duplicates: number;
+  failed: number;
+}): { level: 'success' | 'warning' | 'error'; message: string }[] {
   const out: { level: 'success' | 'warning' | 'error'; message: string }[] = [];
   if (r.started > 0) out.push({ level: 'success', message: `${r.started} enrichment execution(s) started` });
   if (r.duplicates > 0) out.push({ level: 'warning', message: `${r.duplicates} enrichment execution(s) already in the queue` });

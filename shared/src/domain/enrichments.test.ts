@@ -1,15 +1,31 @@
 import { describe, it, expect } from 'vitest';
 import {
-  nextEnrichmentName, schemaItemsToJsonSchema, schemaItemProblems, enrichmentResultValue, enrichmentResultStatus, valueAtPath,
-  richPromptIsEmpty, fieldValueOfResult, providerOfType, executionsStartedMessage, ENRICHMENT_NAME_PREFIXES,
+  nextEnrichmentName,
+  schemaItemsToJsonSchema,
+  schemaItemProblems,
+  enrichmentResultValue,
+  enrichmentResultStatus,
+  valueAtPath,
+  richPromptIsEmpty,
+  fieldValueOfResult,
+  providerOfType,
+  executionsStartedMessage,
+  ENRICHMENT_NAME_PREFIXES,
 } from './enrichments';
 
 describe('enrichment rules', () => {
   it('generates prefix + next number, ignoring other names and case', () => {
     expect(nextEnrichmentName('LLM Prompt', [])).toBe('LLM Prompt 1');
-    expect(nextEnrichmentName('LLM Prompt', ['LLM Prompt 1', 'llm prompt 7', 'LLM Prompt x', 'AI Agent 9', 'LLM Prompt 3'])).toBe('LLM Prompt 8');
+    expect(nextEnrichmentName('LLM Prompt', ['LLM Prompt 1', 'llm prompt 7', 'LLM Prompt x', 'AI Agent 9', 'LLM Prompt 3'])).toBe(
+      'LLM Prompt 8',
+    );
     expect(nextEnrichmentName('Deep Research Agent', ['Deep Research Agent 2'])).toBe('Deep Research Agent 3');
-    expect(ENRICHMENT_NAME_PREFIXES).toEqual({ llm: 'LLM Prompt', agent: 'AI Agent', deepresearchagent: 'Deep Research Agent', mixrankCompanyDetails: 'Linkedin' });
+    expect(ENRICHMENT_NAME_PREFIXES).toEqual({
+      llm: 'LLM Prompt',
+      agent: 'AI Agent',
+      deepresearchagent: 'Deep Research Agent',
+      mixrankCompanyDetails: 'Linkedin',
+    });
     expect(providerOfType('mixrankCompanyDetails')).toBe('mixrank');
     expect(providerOfType('agent')).toBe('dealscout');
     expect(executionsStartedMessage(3)).toBe('3 enrichment execution(s) started');
@@ -42,12 +58,14 @@ describe('enrichment rules', () => {
   });
 
   it("reports the form's per-item messages", () => {
-    expect(schemaItemProblems([
-      { name: '', type: 'string', description: 'd', required: true },
-      { name: 'n', type: 'string', description: ' ', required: true },
-      { name: 'c', type: 'categories', description: 'd', required: true, enumValues: [' '] },
-      { name: 'ok', type: 'categories', description: 'd', required: true, enumValues: ['v'] },
-    ]).map((p) => [p.index, p.path, p.message])).toEqual([
+    expect(
+      schemaItemProblems([
+        { name: '', type: 'string', description: 'd', required: true },
+        { name: 'n', type: 'string', description: ' ', required: true },
+        { name: 'c', type: 'categories', description: 'd', required: true, enumValues: [' '] },
+        { name: 'ok', type: 'categories', description: 'd', required: true, enumValues: ['v'] },
+      ]).map((p) => [p.index, p.path, p.message]),
+    ).toEqual([
       [0, 'name', 'Schema name is required'],
       [1, 'description', 'Schema description is required'],
       [2, 'enumValues', 'Schema categorical values are required'],
@@ -80,11 +98,26 @@ describe('enrichment rules', () => {
   });
 
   it('follows the execution while a result is queued; errors default to Error parsing data', () => {
-    expect(enrichmentResultStatus('preprocessing', null, { status: 'scheduled', statusMessage: null })).toEqual({ status: 'preprocessing', statusMessage: null });
-    expect(enrichmentResultStatus('preprocessing', null, { status: 'processing', statusMessage: null })).toEqual({ status: 'processing', statusMessage: null });
-    expect(enrichmentResultStatus('preprocessing', null, { status: 'error', statusMessage: 'Rate limited' })).toEqual({ status: 'error', statusMessage: 'Rate limited' });
-    expect(enrichmentResultStatus('preprocessing', null, { status: 'error', statusMessage: null })).toEqual({ status: 'error', statusMessage: 'Error parsing data' });
+    expect(enrichmentResultStatus('preprocessing', null, { status: 'scheduled', statusMessage: null })).toEqual({
+      status: 'preprocessing',
+      statusMessage: null,
+    });
+    expect(enrichmentResultStatus('preprocessing', null, { status: 'processing', statusMessage: null })).toEqual({
+      status: 'processing',
+      statusMessage: null,
+    });
+    expect(enrichmentResultStatus('preprocessing', null, { status: 'error', statusMessage: 'Rate limited' })).toEqual({
+      status: 'error',
+      statusMessage: 'Rate limited',
+    });
+    expect(enrichmentResultStatus('preprocessing', null, { status: 'error', statusMessage: null })).toEqual({
+      status: 'error',
+      statusMessage: 'Error parsing data',
+    });
     expect(enrichmentResultStatus('error', null, null)).toEqual({ status: 'error', statusMessage: 'Error parsing data' });
-    expect(enrichmentResultStatus('complete', null, { status: 'completed', statusMessage: null })).toEqual({ status: 'complete', statusMessage: null });
+    expect(enrichmentResultStatus('complete', null, { status: 'completed', statusMessage: null })).toEqual({
+      status: 'complete',
+      statusMessage: null,
+    });
   });
 });

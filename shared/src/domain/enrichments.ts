@@ -137,14 +137,18 @@ export function schemaItemProblems(items: readonly EnrichmentSchemaItem[]): Sche
   items.forEach((it, index) => {
     if (!it.name?.trim()) out.push({ index, path: 'name', message: ENRICHMENT_MESSAGES.schemaNameRequired });
     if (!it.description?.trim()) out.push({ index, path: 'description', message: ENRICHMENT_MESSAGES.schemaDescriptionRequired });
-    if (it.type === 'categories' && !(it.enumValues ?? []).some((v) => v.trim())) out.push({ index, path: 'enumValues', message: ENRICHMENT_MESSAGES.schemaCategoriesRequired });
+    if (it.type === 'categories' && !(it.enumValues ?? []).some((v) => v.trim()))
+      out.push({ index, path: 'enumValues', message: ENRICHMENT_MESSAGES.schemaCategoriesRequired });
   });
   return out;
 }
 
 /** A property name the providers accept (letters, digits, _ and -; at most 64). */
 export function schemaPropertyName(name: string): string {
-  const s = name.trim().replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
+  const s = name
+    .trim()
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return (s || 'answer').slice(0, 64);
 }
 
@@ -190,7 +194,18 @@ export function schemaItemsToJsonSchema(items: readonly EnrichmentSchemaItem[]):
 }
 
 /** The built-in company info fields filled by the LinkedIn (company details) enrichment (spec 002 §3). */
-export const COMPANY_INFO_FIELDS = ['url', 'name', 'size', 'type', 'country', 'founded', 'website', 'description', 'employee_count', 'follower_count'] as const;
+export const COMPANY_INFO_FIELDS = [
+  'url',
+  'name',
+  'size',
+  'type',
+  'country',
+  'founded',
+  'website',
+  'description',
+  'employee_count',
+  'follower_count',
+] as const;
 export const COMPANY_INFO_NUMERIC_FIELDS = ['founded', 'employee_count', 'follower_count'] as const;
 
 export const COMPANY_INFO_SCHEMA: EnrichmentSchemaItem[] = COMPANY_INFO_FIELDS.map((name) => ({
@@ -203,9 +218,25 @@ export const COMPANY_INFO_SCHEMA: EnrichmentSchemaItem[] = COMPANY_INFO_FIELDS.m
 
 // ---------- rich prompts ----------
 
-export interface PromptTextNode { type: 'text'; text: string }
-export interface PromptFieldBox { type: 'field-box'; id: string; fieldId: string; autorun?: boolean; required?: boolean }
-export interface PromptEnrichBox { type: 'enrich-box'; id: string; enrichmentId: string; path?: string; autorun?: boolean; required?: boolean }
+export interface PromptTextNode {
+  type: 'text';
+  text: string;
+}
+export interface PromptFieldBox {
+  type: 'field-box';
+  id: string;
+  fieldId: string;
+  autorun?: boolean;
+  required?: boolean;
+}
+export interface PromptEnrichBox {
+  type: 'enrich-box';
+  id: string;
+  enrichmentId: string;
+  path?: string;
+  autorun?: boolean;
+  required?: boolean;
+}
 export type RichPromptNode = PromptTextNode | PromptFieldBox | PromptEnrichBox;
 
 /** A prompt is required: some text or at least one box. */
@@ -221,7 +252,10 @@ export function richPromptIsEmpty(prompt: string | readonly RichPromptNode[] | n
  */
 export function valueAtPath(result: unknown, path: string | null | undefined): unknown {
   const p = (path ?? '$.result').trim();
-  let parts = p.replace(/^\$\.?/, '').split('.').filter(Boolean);
+  let parts = p
+    .replace(/^\$\.?/, '')
+    .split('.')
+    .filter(Boolean);
   if (parts[0] === 'result') parts = parts.slice(1);
   let cur: unknown = result;
   for (const k of parts) {
@@ -258,7 +292,9 @@ export function enrichmentResultValue(answer: unknown): Record<string, unknown> 
     try {
       const parsed: unknown = JSON.parse(answer);
       if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-    } catch { /* a plain answer */ }
+    } catch {
+      /* a plain answer */
+    }
     return { answer };
   }
   if (answer !== null && typeof answer === 'object' && !Array.isArray(answer)) return answer as Record<string, unknown>;
@@ -279,7 +315,8 @@ export function enrichmentResultStatus(
   if (stored !== 'preprocessing' && stored !== 'processing') return { status: stored, statusMessage: storedMessage };
   if (!execution) return { status: stored, statusMessage: storedMessage };
   if (execution.status === 'processing') return { status: 'processing', statusMessage: null };
-  if (execution.status === 'error' || execution.status === 'cancelled') return { status: 'error', statusMessage: execution.statusMessage || ENRICHMENT_MESSAGES.resultParseError };
+  if (execution.status === 'error' || execution.status === 'cancelled')
+    return { status: 'error', statusMessage: execution.statusMessage || ENRICHMENT_MESSAGES.resultParseError };
   return { status: stored, statusMessage: storedMessage };
 }
 

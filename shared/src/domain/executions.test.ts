@@ -1,13 +1,23 @@
 import { describe, it, expect } from 'vitest';
 import {
-  initialExecutionStatus, isTerminalExecutionStatus, cellStatusFor, resultStatusOfExecution, ideaEnrichmentResult, executionEffect,
-  executionFailedNotice, EXECUTION_TYPES,
+  initialExecutionStatus,
+  isTerminalExecutionStatus,
+  cellStatusFor,
+  resultStatusOfExecution,
+  ideaEnrichmentResult,
+  executionEffect,
+  executionFailedNotice,
+  EXECUTION_TYPES,
 } from './executions';
 
 describe('execution records (spec 002 §3, §9)', () => {
   it('start as scheduled (enrichment, list) or draft (play, score)', () => {
     expect(EXECUTION_TYPES.map((t) => [t, initialExecutionStatus(t)])).toEqual([
-      ['enrichment', 'scheduled'], ['play', 'draft'], ['list', 'scheduled'], ['score', 'draft'], ['crmsync', 'draft'],
+      ['enrichment', 'scheduled'],
+      ['play', 'draft'],
+      ['list', 'scheduled'],
+      ['score', 'draft'],
+      ['crmsync', 'draft'],
     ]);
   });
   it('completed, error and cancelled are terminal', () => {
@@ -40,7 +50,11 @@ describe('cell and result statuses (spec 002 §4)', () => {
     expect(ideaEnrichmentResult('scheduled', null).status).toBe('processing');
   });
   it('a string answer that does not parse as structured data becomes completed with the string as answer', () => {
-    expect(ideaEnrichmentResult('completed', null, 'plain words')).toEqual({ status: 'completed', message: null, value: { answer: 'plain words' } });
+    expect(ideaEnrichmentResult('completed', null, 'plain words')).toEqual({
+      status: 'completed',
+      message: null,
+      value: { answer: 'plain words' },
+    });
     expect(ideaEnrichmentResult('completed', null, '{"a":1}').value).toEqual({ a: 1 });
     expect(ideaEnrichmentResult('completed', null, '42').value).toEqual({ answer: '42' });
   });

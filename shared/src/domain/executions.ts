@@ -111,7 +111,9 @@ export function ideaEnrichmentResult(status: string, statusMessage: string | nul
     try {
       const parsed: unknown = JSON.parse(answer);
       if (parsed !== null && typeof parsed === 'object') return { status: 'completed', message: null, value: parsed };
-    } catch { /* not structured data */ }
+    } catch {
+      /* not structured data */
+    }
     return { status: 'completed', message: null, value: { answer } };
   }
   return { status: 'completed', message: null, value: answer ?? null };
@@ -137,7 +139,14 @@ export interface ExecutionEffect {
 
 export function executionEffect(type: ExecutionType, status: string): ExecutionEffect {
   const done = status === 'completed' || status === 'error';
-  const effect: ExecutionEffect = { dropNode: done || status === 'cancelled', listSource: null, reloadList: false, reloadIdeas: false, draftsFetchable: false, failedNotice: false };
+  const effect: ExecutionEffect = {
+    dropNode: done || status === 'cancelled',
+    listSource: null,
+    reloadList: false,
+    reloadIdeas: false,
+    draftsFetchable: false,
+    failedNotice: false,
+  };
   switch (type) {
     case 'list':
       // processing → source in progress; completed → completed; error → failed; other statuses only drop the node.

@@ -1,12 +1,33 @@
 import { describe, it, expect } from 'vitest';
-import { coerceFieldValue, fieldNameProblem, OFFERED_FIELD_TYPES, FIELD_MESSAGES, REFRESH_SCHEDULES, RECONCILIATIONS, FIELD_NAMESPACES } from './fields';
+import {
+  coerceFieldValue,
+  fieldNameProblem,
+  OFFERED_FIELD_TYPES,
+  FIELD_MESSAGES,
+  REFRESH_SCHEDULES,
+  RECONCILIATIONS,
+  FIELD_NAMESPACES,
+} from './fields';
 
 const ok = (value: unknown) => ({ ok: true, value });
 const bad = (message: string) => ({ ok: false, message });
 
 describe('field definitions (spec 002 §3 Field)', () => {
   it('offers the twelve data types, in the spec’s order', () => {
-    expect(OFFERED_FIELD_TYPES.map((t) => t.label)).toEqual(['String', 'Url', 'Integer', 'Decimal', 'Boolean', 'Address', 'Date', 'Time', 'Currency', 'Email', 'Object', 'Phone Number']);
+    expect(OFFERED_FIELD_TYPES.map((t) => t.label)).toEqual([
+      'String',
+      'Url',
+      'Integer',
+      'Decimal',
+      'Boolean',
+      'Address',
+      'Date',
+      'Time',
+      'Currency',
+      'Email',
+      'Object',
+      'Phone Number',
+    ]);
     const stored = OFFERED_FIELD_TYPES.map((t) => t.dataType as string);
     for (const internal of ['id', 'reference', 'uuid', 'array', 'number']) expect(stored).not.toContain(internal);
   });

@@ -18,7 +18,25 @@ export const OFFERED_FIELD_TYPES = [
 
 export type OfferedDataType = (typeof OFFERED_FIELD_TYPES)[number]['dataType'];
 /** Internal types, not offered for new fields: id, reference, uuid, number, array. */
-export const FIELD_DATA_TYPES = ['string', 'url', 'int', 'double', 'boolean', 'address', 'date', 'time', 'currency', 'email', 'object', 'phone', 'id', 'reference', 'uuid', 'number', 'array'] as const;
+export const FIELD_DATA_TYPES = [
+  'string',
+  'url',
+  'int',
+  'double',
+  'boolean',
+  'address',
+  'date',
+  'time',
+  'currency',
+  'email',
+  'object',
+  'phone',
+  'id',
+  'reference',
+  'uuid',
+  'number',
+  'array',
+] as const;
 export type FieldDataType = (typeof FIELD_DATA_TYPES)[number];
 
 /** Spec 001 §3: id and reference types are internal and hidden everywhere in the UI (pickers, menus, drawer). */
@@ -70,7 +88,12 @@ export const TEMPORAL_TYPES: readonly FieldDataType[] = ['date', 'time'];
 export function coerceFieldValue(dataType: FieldDataType, raw: unknown): { ok: true; value: unknown } | { ok: false; message: string } {
   if (raw === null || raw === undefined || raw === '') return { ok: true, value: null };
   // Blank input in a typed field clears it too (Number('  ') would be 0).
-  if (typeof raw === 'string' && raw.trim() === '' && (NUMERIC_TYPES.includes(dataType) || TEMPORAL_TYPES.includes(dataType) || dataType === 'boolean')) return { ok: true, value: null };
+  if (
+    typeof raw === 'string' &&
+    raw.trim() === '' &&
+    (NUMERIC_TYPES.includes(dataType) || TEMPORAL_TYPES.includes(dataType) || dataType === 'boolean')
+  )
+    return { ok: true, value: null };
   switch (dataType) {
     case 'int': {
       const n = toNumber(raw);
@@ -92,12 +115,15 @@ export function coerceFieldValue(dataType: FieldDataType, raw: unknown): { ok: t
     case 'date': {
       const s = String(raw).trim();
       // A real calendar day: Date.parse rolls '2024-02-30' over to March instead of refusing it.
-      const real = /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s)) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
+      const real =
+        /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s)) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
       return real ? { ok: true, value: s } : { ok: false, message: 'Please enter a date (YYYY-MM-DD)' };
     }
     case 'time': {
       const s = String(raw).trim();
-      return /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/.test(s) ? { ok: true, value: s } : { ok: false, message: 'Please enter a time (HH:MM)' };
+      return /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/.test(s)
+        ? { ok: true, value: s }
+        : { ok: false, message: 'Please enter a time (HH:MM)' };
     }
     case 'object':
       return { ok: true, value: typeof raw === 'string' ? safeJson(raw) : raw };

@@ -1,7 +1,16 @@
 import { describe, it, expect } from 'vitest';
 import {
-  conditionsFor, canAddCondition, filterProblem, isBlockedNumericKey, matchesItem, matchesFilters, itemValues,
-  FILTER_MESSAGES, MAX_FILTER_CONDITIONS, type FilterItem, type TableFilter,
+  conditionsFor,
+  canAddCondition,
+  filterProblem,
+  isBlockedNumericKey,
+  matchesItem,
+  matchesFilters,
+  itemValues,
+  FILTER_MESSAGES,
+  MAX_FILTER_CONDITIONS,
+  type FilterItem,
+  type TableFilter,
 } from './filters';
 import type { FieldDataType } from './fields';
 
@@ -167,12 +176,27 @@ describe('matchesItem: the reference semantics', () => {
 describe('matchesFilters', () => {
   const row: Record<string, unknown> = { name: 'Acme', revenue: 12, active: true, founded: null };
   const types: Record<string, FieldDataType> = { name: 'string', revenue: 'double', active: 'boolean', founded: 'date' };
-  const match = (filters: TableFilter[]) => matchesFilters((k) => row[k], filters, (k) => types[k]);
+  const match = (filters: TableFilter[]) =>
+    matchesFilters(
+      (k) => row[k],
+      filters,
+      (k) => types[k],
+    );
 
   it('every filter must match; no filters match everything', () => {
     expect(match([])).toBe(true);
-    expect(match([{ key: 'name', items: [item('contains', 'cm')] }, { key: 'revenue', items: [item('greater_than', 10)] }])).toBe(true);
-    expect(match([{ key: 'name', items: [item('contains', 'cm')] }, { key: 'revenue', items: [item('greater_than', 20)] }])).toBe(false);
+    expect(
+      match([
+        { key: 'name', items: [item('contains', 'cm')] },
+        { key: 'revenue', items: [item('greater_than', 10)] },
+      ]),
+    ).toBe(true);
+    expect(
+      match([
+        { key: 'name', items: [item('contains', 'cm')] },
+        { key: 'revenue', items: [item('greater_than', 20)] },
+      ]),
+    ).toBe(false);
   });
 
   it('a filter’s conditions combine with its operator (and by default)', () => {

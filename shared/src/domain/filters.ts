@@ -4,16 +4,40 @@
 import { NUMERIC_TYPES, TEMPORAL_TYPES, type FieldDataType } from './fields';
 
 export const FILTER_CONDITIONS = [
-  'equals', 'not_equals', 'contains', 'not_contains', 'starts_with', 'not_starts_with', 'ends_with', 'not_ends_with',
-  'in', 'greater_than', 'less_than', 'greater_than_or_equal', 'less_than_or_equal', 'between', 'not_between',
+  'equals',
+  'not_equals',
+  'contains',
+  'not_contains',
+  'starts_with',
+  'not_starts_with',
+  'ends_with',
+  'not_ends_with',
+  'in',
+  'greater_than',
+  'less_than',
+  'greater_than_or_equal',
+  'less_than_or_equal',
+  'between',
+  'not_between',
 ] as const;
 export type FilterCondition = (typeof FILTER_CONDITIONS)[number];
 
 export const CONDITION_LABELS: Record<FilterCondition, string> = {
-  equals: 'equals', not_equals: 'not equals', contains: 'contains', not_contains: 'not contains',
-  starts_with: 'starts with', not_starts_with: 'not starts with', ends_with: 'ends with', not_ends_with: 'not ends with',
-  in: 'in', greater_than: 'greater than', less_than: 'less than', greater_than_or_equal: 'greater or equal',
-  less_than_or_equal: 'less or equal', between: 'between', not_between: 'not between',
+  equals: 'equals',
+  not_equals: 'not equals',
+  contains: 'contains',
+  not_contains: 'not contains',
+  starts_with: 'starts with',
+  not_starts_with: 'not starts with',
+  ends_with: 'ends with',
+  not_ends_with: 'not ends with',
+  in: 'in',
+  greater_than: 'greater than',
+  less_than: 'less than',
+  greater_than_or_equal: 'greater or equal',
+  less_than_or_equal: 'less or equal',
+  between: 'between',
+  not_between: 'not between',
 };
 
 export const MAX_FILTER_CONDITIONS = 5;
@@ -26,7 +50,15 @@ export const FILTER_MESSAGES = {
   lastCondition: 'The last condition cannot be removed.',
 } as const;
 
-const NUMBER_SET: FilterCondition[] = ['equals', 'not_equals', 'less_than', 'greater_than', 'less_than_or_equal', 'greater_than_or_equal', 'between'];
+const NUMBER_SET: FilterCondition[] = [
+  'equals',
+  'not_equals',
+  'less_than',
+  'greater_than',
+  'less_than_or_equal',
+  'greater_than_or_equal',
+  'between',
+];
 const STRING_SET: FilterCondition[] = ['equals', 'not_equals', 'contains', 'not_contains', 'starts_with'];
 
 /**
@@ -36,12 +68,24 @@ const STRING_SET: FilterCondition[] = ['equals', 'not_equals', 'contains', 'not_
  */
 export function conditionsFor(dataType: FieldDataType): FilterCondition[] {
   switch (dataType) {
-    case 'uuid': return ['in'];
-    case 'number': return ['between'];
-    case 'boolean': return ['equals', 'not_equals'];
-    case 'string': case 'email': case 'reference': case 'id': case 'url': case 'phone': case 'address': case 'object': case 'array':
+    case 'uuid':
+      return ['in'];
+    case 'number':
+      return ['between'];
+    case 'boolean':
+      return ['equals', 'not_equals'];
+    case 'string':
+    case 'email':
+    case 'reference':
+    case 'id':
+    case 'url':
+    case 'phone':
+    case 'address':
+    case 'object':
+    case 'array':
       return STRING_SET;
-    default: return NUMBER_SET;
+    default:
+      return NUMBER_SET;
   }
 }
 
@@ -140,17 +184,28 @@ export function matchesItem(value: unknown, item: FilterItem, dataType: FieldDat
       if (missing) return true;
       if (dataType === 'boolean') return String(value) !== String(a);
       return text ? lower(value) !== lower(a) : cmp(value, a, dataType) !== 0;
-    case 'contains': return !missing && lower(value).includes(lower(a));
-    case 'not_contains': return missing || !lower(value).includes(lower(a));
-    case 'starts_with': return !missing && lower(value).startsWith(lower(a));
-    case 'not_starts_with': return missing || !lower(value).startsWith(lower(a));
-    case 'ends_with': return !missing && lower(value).endsWith(lower(a));
-    case 'not_ends_with': return missing || !lower(value).endsWith(lower(a));
-    case 'in': return !missing && itemValues(item).map(lower).includes(lower(value));
-    case 'greater_than': return !missing && cmp(value, a, dataType) > 0;
-    case 'less_than': return !missing && cmp(value, a, dataType) < 0;
-    case 'greater_than_or_equal': return !missing && cmp(value, a, dataType) >= 0;
-    case 'less_than_or_equal': return !missing && cmp(value, a, dataType) <= 0;
+    case 'contains':
+      return !missing && lower(value).includes(lower(a));
+    case 'not_contains':
+      return missing || !lower(value).includes(lower(a));
+    case 'starts_with':
+      return !missing && lower(value).startsWith(lower(a));
+    case 'not_starts_with':
+      return missing || !lower(value).startsWith(lower(a));
+    case 'ends_with':
+      return !missing && lower(value).endsWith(lower(a));
+    case 'not_ends_with':
+      return missing || !lower(value).endsWith(lower(a));
+    case 'in':
+      return !missing && itemValues(item).map(lower).includes(lower(value));
+    case 'greater_than':
+      return !missing && cmp(value, a, dataType) > 0;
+    case 'less_than':
+      return !missing && cmp(value, a, dataType) < 0;
+    case 'greater_than_or_equal':
+      return !missing && cmp(value, a, dataType) >= 0;
+    case 'less_than_or_equal':
+      return !missing && cmp(value, a, dataType) <= 0;
     case 'between': {
       if (missing) return false;
       const [lo, hi] = cmp(a, b, dataType) <= 0 ? [a, b] : [b, a];
@@ -165,7 +220,11 @@ export function matchesItem(value: unknown, item: FilterItem, dataType: FieldDat
 }
 
 /** A row matches when every filter matches; a filter's items combine with its operator (default and). */
-export function matchesFilters(get: (key: string) => unknown, filters: readonly TableFilter[], typeOf: (key: string) => FieldDataType): boolean {
+export function matchesFilters(
+  get: (key: string) => unknown,
+  filters: readonly TableFilter[],
+  typeOf: (key: string) => FieldDataType,
+): boolean {
   return filters.every((f) => {
     const dataType = typeOf(f.key);
     const results = f.items.map((item) => matchesItem(get(f.key), item, dataType));

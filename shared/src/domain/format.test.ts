@@ -38,7 +38,7 @@ describe('fieldCurrency: the field override, else the organization default, else
   });
 });
 
-describe('untyped columns (a list source\'s other columns): numbers grouped like number fields', () => {
+describe("untyped columns (a list source's other columns): numbers grouped like number fields", () => {
   it('a column of plain numbers is a number column; its values read like the companies table ("1,625")', () => {
     const type = untypedColumnType('Employees', ['1625', '980', '', null, '12500.5']);
     expect(type).toBe('number');

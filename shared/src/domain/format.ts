@@ -58,7 +58,8 @@ export function formatFieldParts(dataType: FieldDataType, value: unknown, option
 }
 
 /** Column names whose numbers are codes or years, never grouped ('2011', not '2,011'). */
-const CODE_LIKE = /\b(years?|founded|since|established|zip|postal|post ?code|postcode|phone|tel|fax|id|ids|code|sic|naics|cik|duns|ein|vat)\b/i;
+const CODE_LIKE =
+  /\b(years?|founded|since|established|zip|postal|post ?code|postcode|phone|tel|fax|id|ids|code|sic|naics|cik|duns|ein|vat)\b/i;
 const PLAIN_NUMBER = /^-?(0|[1-9]\d{0,14})(\.\d+)?$/;
 
 /**

@@ -29,7 +29,17 @@ interface EnrichmentLike {
   name: string;
   entityType: string;
   data?: { schema?: readonly ValueSchemaItem[] } | null;
-  listColumns?: readonly { id: string; path: string; keys?: readonly string[]; label: string; order?: number; width?: number; sortOrder?: 'asc' | 'desc' | null }[] | null;
+  listColumns?:
+    | readonly {
+        id: string;
+        path: string;
+        keys?: readonly string[];
+        label: string;
+        order?: number;
+        width?: number;
+        sortOrder?: 'asc' | 'desc' | null;
+      }[]
+    | null;
 }
 
 /**
@@ -38,15 +48,26 @@ interface EnrichmentLike {
  * without list columns — one column named after the enrichment reading $.result.
  */
 export function ideaEnrichmentColumns(enrichments: readonly EnrichmentLike[]): IdeaEnrichmentColumn[] {
-  return enrichments.filter((e) => e.entityType === 'idea' || e.entityType === 'company').flatMap((e) => {
-    const cols = [...(e.listColumns ?? [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
-    const schema = e.data?.schema ? { schema: e.data.schema } : {};
-    if (cols.length === 0) return [{ key: `enrichment:${e.id}:result`, enrichmentId: e.id, label: e.name, path: '$.result', keys: [], sortOrder: null, ...schema }];
-    return cols.map((c) => ({
-      key: `enrichment:${e.id}:${c.id}`, enrichmentId: e.id, label: c.label || e.name, path: c.path || '$.result', keys: [...(c.keys ?? [])],
-      ...(c.width !== undefined && c.width !== IDEA_LIST_COLUMN_WIDTH ? { width: c.width } : {}), sortOrder: c.sortOrder ?? null, ...schema,
-    }));
-  });
+  return enrichments
+    .filter((e) => e.entityType === 'idea' || e.entityType === 'company')
+    .flatMap((e) => {
+      const cols = [...(e.listColumns ?? [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+      const schema = e.data?.schema ? { schema: e.data.schema } : {};
+      if (cols.length === 0)
+        return [
+          { key: `enrichment:${e.id}:result`, enrichmentId: e.id, label: e.name, path: '$.result', keys: [], sortOrder: null, ...schema },
+        ];
+      return cols.map((c) => ({
+        key: `enrichment:${e.id}:${c.id}`,
+        enrichmentId: e.id,
+        label: c.label || e.name,
+        path: c.path || '$.result',
+        keys: [...(c.keys ?? [])],
+        ...(c.width !== undefined && c.width !== IDEA_LIST_COLUMN_WIDTH ? { width: c.width } : {}),
+        sortOrder: c.sortOrder ?? null,
+        ...schema,
+      }));
+    });
 }
 
 export type IdeaCell =
@@ -63,7 +84,9 @@ export function ideaResultObject(value: unknown): unknown {
     try {
       const parsed: unknown = JSON.parse(v);
       if (parsed !== null && typeof parsed === 'object') return parsed;
-    } catch { /* a plain answer */ }
+    } catch {
+      /* a plain answer */
+    }
     return { answer: v };
   }
   return v;
@@ -83,7 +106,11 @@ export function ideaEnrichmentCell(
   if (r.status !== 'complete' && r.status !== 'completed') return { status: 'processing' };
   let v = valueAtPath(ideaResultObject(r.value), column.path);
   // The value reads by the schema: the whole result with its items, a property with its own item.
-  const segments = column.path.replace(/^\$\.?/, '').split('.').filter(Boolean).filter((p, i) => i > 0 || p !== 'result');
+  const segments = column.path
+    .replace(/^\$\.?/, '')
+    .split('.')
+    .filter(Boolean)
+    .filter((p, i) => i > 0 || p !== 'result');
   const key = segments.at(-1);
   const item = key ? column.schema?.find((it) => it.name === key || it.name.replace(/[^A-Za-z0-9_-]+/g, '_') === key) : undefined;
   let schema = key ? (item ? [item] : undefined) : column.schema;
@@ -103,12 +130,20 @@ export function ideaEnrichmentCell(
  * PUT /enrichment/column saves): the column's width changed; an enrichment without list columns
  * gets its one default column ($.result, named after it) with that width.
  */
-export function listColumnsWithWidth(e: EnrichmentLike, columnKey: string, width: number): { id: string; path: string; keys: string[]; label: string; order: number; width: number; sortOrder?: 'asc' | 'desc' | null }[] {
+export function listColumnsWithWidth(
+  e: EnrichmentLike,
+  columnKey: string,
+  width: number,
+): { id: string; path: string; keys: string[]; label: string; order: number; width: number; sortOrder?: 'asc' | 'desc' | null }[] {
   const cols = e.listColumns ?? [];
   if (cols.length === 0) return [{ id: 'result', path: '$.result', keys: [], label: e.name, order: 0, width }];
   return cols.map((c, i) => ({
-    id: c.id, path: c.path, keys: [...(c.keys ?? [])], label: c.label, order: c.order ?? i,
-    width: `enrichment:${e.id}:${c.id}` === columnKey ? width : c.width ?? IDEA_LIST_COLUMN_WIDTH,
+    id: c.id,
+    path: c.path,
+    keys: [...(c.keys ?? [])],
+    label: c.label,
+    order: c.order ?? i,
+    width: `enrichment:${e.id}:${c.id}` === columnKey ? width : (c.width ?? IDEA_LIST_COLUMN_WIDTH),
     ...(c.sortOrder !== undefined ? { sortOrder: c.sortOrder } : {}),
   }));
 }

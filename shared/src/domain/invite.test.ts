@@ -18,7 +18,11 @@ describe('availableSeats: maxUser − non-deleted users − pending invitations'
 
 describe('checkInvite (spec 000 §5 Invite)', () => {
   it('passes a valid request and lowercases and trims the emails', () => {
-    expect(checkInvite({ ...base, emails: [' New@Example.COM ', 'Other@Example.com'] })).toEqual({ message: null, messages: [], emails: ['new@example.com', 'other@example.com'] });
+    expect(checkInvite({ ...base, emails: [' New@Example.COM ', 'Other@Example.com'] })).toEqual({
+      message: null,
+      messages: [],
+      emails: ['new@example.com', 'other@example.com'],
+    });
   });
 
   it("'Role must be selected' without a role", () => {
@@ -33,7 +37,9 @@ describe('checkInvite (spec 000 §5 Invite)', () => {
   });
 
   it("'Some email addresses are not valid: ...' lists every invalid address", () => {
-    expect(checkInvite({ ...base, emails: ['ok@example.com', 'Nope', 'also@bad'] }).message).toBe('Some email addresses are not valid: nope, also@bad');
+    expect(checkInvite({ ...base, emails: ['ok@example.com', 'Nope', 'also@bad'] }).message).toBe(
+      'Some email addresses are not valid: nope, also@bad',
+    );
   });
 
   it("'Some email addresses are duplicated', also when they differ only in case", () => {
@@ -42,8 +48,9 @@ describe('checkInvite (spec 000 §5 Invite)', () => {
 
   it("'The following email addresses are already invited or members of your organization: ...'", () => {
     const existing = new Set(['member@example.com', 'pending@example.com']);
-    expect(checkInvite({ ...base, existing, emails: ['Member@example.com', 'fresh@example.com', 'pending@example.com'] }).message)
-      .toBe('The following email addresses are already invited or members of your organization: member@example.com, pending@example.com');
+    expect(checkInvite({ ...base, existing, emails: ['Member@example.com', 'fresh@example.com', 'pending@example.com'] }).message).toBe(
+      'The following email addresses are already invited or members of your organization: member@example.com, pending@example.com',
+    );
   });
 
   it('refuses at 0 seats and above the seats left', () => {
@@ -57,9 +64,15 @@ describe('checkInvite (spec 000 §5 Invite)', () => {
     const existing = new Set(['dup@example.com']);
     expect(checkInvite({ emails: [], role: null, existing, seats: 0 }).message).toBe(INVITE_MESSAGES.roleRequired);
     expect(checkInvite({ emails: [], role: 'User', existing, seats: 0 }).message).toBe(INVITE_MESSAGES.emailEmpty);
-    expect(checkInvite({ emails: ['bad', 'dup@example.com', 'dup@example.com'], role: 'User', existing, seats: 0 }).message).toBe(`${INVITE_MESSAGES.invalid}bad`);
-    expect(checkInvite({ emails: ['dup@example.com', 'dup@example.com'], role: 'User', existing, seats: 0 }).message).toBe(INVITE_MESSAGES.duplicated);
-    expect(checkInvite({ emails: ['dup@example.com'], role: 'User', existing, seats: 0 }).message).toBe(`${INVITE_MESSAGES.alreadyMembers}dup@example.com`);
+    expect(checkInvite({ emails: ['bad', 'dup@example.com', 'dup@example.com'], role: 'User', existing, seats: 0 }).message).toBe(
+      `${INVITE_MESSAGES.invalid}bad`,
+    );
+    expect(checkInvite({ emails: ['dup@example.com', 'dup@example.com'], role: 'User', existing, seats: 0 }).message).toBe(
+      INVITE_MESSAGES.duplicated,
+    );
+    expect(checkInvite({ emails: ['dup@example.com'], role: 'User', existing, seats: 0 }).message).toBe(
+      `${INVITE_MESSAGES.alreadyMembers}dup@example.com`,
+    );
   });
 
   it('carries the spec texts', () => {

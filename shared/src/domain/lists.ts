@@ -20,7 +20,11 @@ export const LIST_INTENTIONS = [
   { id: 'sourceScrub', name: 'Source Scrub', description: 'Companies from Source Scrub searches and sources.' },
   { id: 'googleMaps', name: 'Google Maps', description: 'Businesses from a Google Maps text search.' },
   { id: 'agent', name: 'List Building Agent', description: 'An AI agent proposes companies matching a description, with its sources.' },
-  { id: 'filter', name: 'Companies matching filters', description: 'Companies already in your workspace that match the filters of the companies table.' },
+  {
+    id: 'filter',
+    name: 'Companies matching filters',
+    description: 'Companies already in your workspace that match the filters of the companies table.',
+  },
 ] as const;
 export type ListIntentionId = (typeof LIST_INTENTIONS)[number]['id'];
 

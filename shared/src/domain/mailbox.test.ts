@@ -32,6 +32,9 @@ describe('mailbox rules', () => {
   });
 
   it('lists distinct participants without the user', () => {
-    expect(participantEmails(['A@x.com', 'me@corp.com', 'a@x.com', '', null, 'b@y.com', 'bogus'], 'Me@Corp.com')).toEqual(['a@x.com', 'b@y.com']);
+    expect(participantEmails(['A@x.com', 'me@corp.com', 'a@x.com', '', null, 'b@y.com', 'bogus'], 'Me@Corp.com')).toEqual([
+      'a@x.com',
+      'b@y.com',
+    ]);
   });
 });

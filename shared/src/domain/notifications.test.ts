@@ -18,7 +18,11 @@ describe('integration expiry notices (spec 000 §4)', () => {
   });
 
   it('5 days or fewer: a warning — today, in 1 day, in N days', () => {
-    expect(notice(inDays(0, 3_600_000))).toMatchObject({ level: 'warning', message: 'Your Salesforce integration expires today.', href: '/account/profile' });
+    expect(notice(inDays(0, 3_600_000))).toMatchObject({
+      level: 'warning',
+      message: 'Your Salesforce integration expires today.',
+      href: '/account/profile',
+    });
     expect(notice(inDays(1, 60_000))?.message).toBe('Your Salesforce integration will expire in 1 day.');
     expect(notice(inDays(3))?.message).toBe('Your Salesforce integration will expire in 3 days.');
     expect(notice(inDays(5, 86_399_000))?.message).toBe('Your Salesforce integration will expire in 5 days.');
@@ -39,14 +43,22 @@ describe('email integration banner for drafts (spec 000 §4)', () => {
   it('error when not found or expired, warning under 7 days, nothing otherwise', () => {
     expect(emailIntegrationBanner(null, now)).toEqual({ level: 'error', message: 'Office 365 integration not found.' });
     expect(emailIntegrationBanner({ provider: 'Office 365', expiresAt: inDays(-1) }, now)?.level).toBe('error');
-    expect(emailIntegrationBanner({ provider: 'Office 365', expiresAt: inDays(6) }, now)).toEqual({ level: 'warning', message: 'Your Office 365 integration will expire in 6 days.' });
+    expect(emailIntegrationBanner({ provider: 'Office 365', expiresAt: inDays(6) }, now)).toEqual({
+      level: 'warning',
+      message: 'Your Office 365 integration will expire in 6 days.',
+    });
     expect(emailIntegrationBanner({ provider: 'Office 365', expiresAt: inDays(7) }, now)).toBeNull();
   });
 });
 
 describe('notification list', () => {
   it('is deduplicated by key; the empty state reads as the spec says', () => {
-    const list = [{ id: 1, uniqueKey: 'a' }, { id: 2, uniqueKey: null }, { id: 3, uniqueKey: 'a' }, { id: 4, uniqueKey: null }];
+    const list = [
+      { id: 1, uniqueKey: 'a' },
+      { id: 2, uniqueKey: null },
+      { id: 3, uniqueKey: 'a' },
+      { id: 4, uniqueKey: null },
+    ];
     expect(dedupeNotifications(list).map((n) => n.id)).toEqual([1, 2, 4]);
     expect(NOTIFICATION_MESSAGES.empty).toBe("You're all set. Nice work!");
   });

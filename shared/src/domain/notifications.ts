@@ -61,20 +61,31 @@ export function integrationExpiryNotice(input: IntegrationExpiryInput, now: Date
   if (Number.isNaN(days) || days > INTEGRATION_EXPIRY_WARNING_DAYS) return null;
   const base = { href: INTEGRATION_SETTINGS_HREF, uniqueKey: integrationNoticeKey(input.integrationId) };
   if (days < 0) return { ...base, level: 'error', message: INTEGRATION_MESSAGES.expired(input.provider) };
-  return { ...base, level: 'warning', message: days === 0 ? INTEGRATION_MESSAGES.expiresToday(input.provider) : INTEGRATION_MESSAGES.willExpire(input.provider, days) };
+  return {
+    ...base,
+    level: 'warning',
+    message: days === 0 ? INTEGRATION_MESSAGES.expiresToday(input.provider) : INTEGRATION_MESSAGES.willExpire(input.provider, days),
+  };
 }
 
 /**
  * The state of the email-service integration pushed into drafts (spec 000 §4): error when it is
  * missing or expired, warning when fewer than 7 days remain, otherwise nothing.
  */
-export function emailIntegrationBanner(integration: { provider: string; expiresAt: Date | string | number | null } | null, now: Date | number = Date.now()): { level: 'warning' | 'error'; message: string } | null {
+export function emailIntegrationBanner(
+  integration: { provider: string; expiresAt: Date | string | number | null } | null,
+  now: Date | number = Date.now(),
+): { level: 'warning' | 'error'; message: string } | null {
   if (!integration) return { level: 'error', message: INTEGRATION_MESSAGES.office365NotFound };
   if (integration.expiresAt == null) return null;
   const days = daysLeft(integration.expiresAt, now);
   if (days < 0) return { level: 'error', message: INTEGRATION_MESSAGES.expired(integration.provider) };
   if (days < EMAIL_INTEGRATION_WARNING_DAYS) {
-    return { level: 'warning', message: days === 0 ? INTEGRATION_MESSAGES.expiresToday(integration.provider) : INTEGRATION_MESSAGES.willExpire(integration.provider, days) };
+    return {
+      level: 'warning',
+      message:
+        days === 0 ? INTEGRATION_MESSAGES.expiresToday(integration.provider) : INTEGRATION_MESSAGES.willExpire(integration.provider, days),
+    };
   }
   return null;
 }

@@ -94,7 +94,16 @@ export const noKeyContactMessage = (name: string) => `No key contact found for $
 export const missingInformationMessage = (n: number) => `${n} entities have missing information and could not be processed.`;
 
 /** What a play's target can lack (spec 000 §7: an email needs a contact with a name and an address, at a company with a name and a website). */
-export const MISSING_INFO = ['firstName', 'lastName', 'email', 'name', 'website', 'primaryCompany', 'keyContact', 'keyContactEmail'] as const;
+export const MISSING_INFO = [
+  'firstName',
+  'lastName',
+  'email',
+  'name',
+  'website',
+  'primaryCompany',
+  'keyContact',
+  'keyContactEmail',
+] as const;
 export type MissingInfo = (typeof MISSING_INFO)[number];
 export const MISSING_INFO_LABELS: Record<MissingInfo, string> = {
   firstName: 'first name',
@@ -128,8 +137,12 @@ export const fieldRequiredMessage = (label: string) => `${label} is required.`;
 export const USER_SETTABLE_EMAIL_STATUSES = ['draft', 'cancelled', 'ready', 'inqueue', 'scheduled'] as const;
 
 /** The answer of the play execution call, turned into the toast of spec 000 §7 'How answers are handled'. */
-export function playExecutionToast(items: readonly { success: boolean }[] | null | undefined, missing = 0): { intent: 'success' | 'error' | 'warning'; message: string } {
-  if (!items || items.length === 0) return { intent: 'error', message: missing > 0 ? missingInformationMessage(missing) : PLAY_MESSAGES.unableToCreate };
+export function playExecutionToast(
+  items: readonly { success: boolean }[] | null | undefined,
+  missing = 0,
+): { intent: 'success' | 'error' | 'warning'; message: string } {
+  if (!items || items.length === 0)
+    return { intent: 'error', message: missing > 0 ? missingInformationMessage(missing) : PLAY_MESSAGES.unableToCreate };
   if (missing > 0) return { intent: 'warning', message: missingInformationMessage(missing) };
   if (items.some((i) => !i.success)) return { intent: 'error', message: PLAY_MESSAGES.invalidEntity };
   return { intent: 'success', message: PLAY_MESSAGES.started };
@@ -182,7 +195,10 @@ const blank = (v: unknown) => v === null || v === undefined || (typeof v === 'st
  * their values. A required box without a value fails with a message naming it; a box whose field or
  * enrichment is gone fails when required, else renders empty.
  */
-export async function renderRichPrompt(nodes: readonly RichPromptNode[] | string | null | undefined, r: RenderResolvers): Promise<RenderedPrompt> {
+export async function renderRichPrompt(
+  nodes: readonly RichPromptNode[] | string | null | undefined,
+  r: RenderResolvers,
+): Promise<RenderedPrompt> {
   if (nodes == null) return { text: '', values: [] };
   if (typeof nodes === 'string') return { text: nodes, values: [] };
   const parts: string[] = [];
@@ -194,11 +210,18 @@ export async function renderRichPrompt(nodes: readonly RichPromptNode[] | string
     }
     const got = n.type === 'field-box' ? await r.field(n) : await r.enrich(n);
     if (!got) {
-      if (n.required) throw new RenderError(n.type === 'field-box' ? 'A field used in the play no longer exists.' : 'An enrichment used in the play no longer exists.');
+      if (n.required)
+        throw new RenderError(
+          n.type === 'field-box' ? 'A field used in the play no longer exists.' : 'An enrichment used in the play no longer exists.',
+        );
       continue;
     }
     if (blank(got.value) && n.required) {
-      throw new RenderError(n.type === 'field-box' ? `The field "${got.label}" has no value for this target.` : `The enrichment "${got.label}" has no result for this target.`);
+      throw new RenderError(
+        n.type === 'field-box'
+          ? `The field "${got.label}" has no value for this target.`
+          : `The enrichment "${got.label}" has no result for this target.`,
+      );
     }
     const text = promptText(got.value);
     values.push({ box: n.id, kind: n.type === 'field-box' ? 'field' : 'enrichment', label: got.label, value: text });
@@ -223,10 +246,24 @@ export function withSignature(text: string, signature: string | null | undefined
 /** Plain text to the HTML of a draft body (paragraphs and line breaks; text escaped). */
 export function textToHtml(text: string): string {
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-  return text.split(/\n{2,}/).map((p) => p.trim()).filter(Boolean).map((p) => `<p>${esc(p).replace(/\n/g, '<br>')}</p>`).join('');
+  return text
+    .split(/\n{2,}/)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => `<p>${esc(p).replace(/\n/g, '<br>')}</p>`)
+    .join('');
 }
 
 /** A plain-text view of an HTML body (for 'Body is required'-style checks and previews). */
 export function htmlToText(html: string): string {
-  return html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/p>/gi, '\n\n').replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&').trim();
+  return html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/p>/gi, '\n\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .trim();
 }

@@ -12,7 +12,10 @@ export interface ProgressCounts {
 }
 
 /** One observation of a run: when (ms) and how many rows were settled by then. */
-export interface ProgressSample { at: number; settled: number }
+export interface ProgressSample {
+  at: number;
+  settled: number;
+}
 
 /** How much of the run is behind us: its rows done or failed (cancelled ones will not run). */
 export function settledOf(p: ProgressCounts): number {

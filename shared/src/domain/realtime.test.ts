@@ -19,14 +19,35 @@ describe('realtime paths', () => {
 
   it('parses every catalogue path and rejects anything else', () => {
     for (const p of [
-      `org/${oid}/executions`, `org/${oid}/executions/play`, `org/${oid}/executions/enrichment/idea`, `org/${oid}/lists`,
-      `org/${oid}/lists/${listId}`, `org/${oid}/entities`, `org/${oid}/entities/contact`, `org/${oid}/activities`, `user/${uid}/notifications`,
-    ]) expect(parseRealtimePath(p), p).not.toBeNull();
+      `org/${oid}/executions`,
+      `org/${oid}/executions/play`,
+      `org/${oid}/executions/enrichment/idea`,
+      `org/${oid}/lists`,
+      `org/${oid}/lists/${listId}`,
+      `org/${oid}/entities`,
+      `org/${oid}/entities/contact`,
+      `org/${oid}/activities`,
+      `user/${uid}/notifications`,
+    ])
+      expect(parseRealtimePath(p), p).not.toBeNull();
     for (const p of [
-      '', 'org', `org/${oid}`, `org/not-a-uuid/activities`, `org/${oid}/secrets`, `org/${oid}/executions/bogus`,
-      `org/${oid}/executions/play/planet`, `org/${oid}/lists/x`, `org/${oid}/activities/extra`, `user/${uid}/activities`,
-      `user/${uid}/notifications/x`, `team/${oid}/activities`, `org/${oid}/activities/`, `org/${oid}//activities`, `org/${oid}/activities/../x`,
-    ]) expect(parseRealtimePath(p), p).toBeNull();
+      '',
+      'org',
+      `org/${oid}`,
+      `org/not-a-uuid/activities`,
+      `org/${oid}/secrets`,
+      `org/${oid}/executions/bogus`,
+      `org/${oid}/executions/play/planet`,
+      `org/${oid}/lists/x`,
+      `org/${oid}/activities/extra`,
+      `user/${uid}/activities`,
+      `user/${uid}/notifications/x`,
+      `team/${oid}/activities`,
+      `org/${oid}/activities/`,
+      `org/${oid}//activities`,
+      `org/${oid}/activities/../x`,
+    ])
+      expect(parseRealtimePath(p), p).toBeNull();
   });
 
   it('a client subscribes only under its own organization and user', () => {

@@ -46,7 +46,8 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const SEGMENT_RE = /^[a-z0-9_-]{1,64}$/i;
 
 export const realtimePaths = {
-  executions: (oid: string, type?: string, entityType?: string) => ['org', oid, 'executions', type, type ? entityType : undefined].filter(Boolean).join('/'),
+  executions: (oid: string, type?: string, entityType?: string) =>
+    ['org', oid, 'executions', type, type ? entityType : undefined].filter(Boolean).join('/'),
   lists: (oid: string, listId?: string) => ['org', oid, 'lists', listId].filter(Boolean).join('/'),
   entities: (oid: string, entityType?: string) => ['org', oid, 'entities', entityType].filter(Boolean).join('/'),
   activities: (oid: string) => `org/${oid}/activities`,
@@ -67,17 +68,20 @@ export function parseRealtimePath(path: string): ParsedRealtimePath | null {
   const [scope, ownerId, collection, ...rest] = parts;
   if ((scope !== 'org' && scope !== 'user') || !ownerId || !UUID_RE.test(ownerId) || !collection) return null;
   if (!parts.every((p) => SEGMENT_RE.test(p))) return null;
-  const ok = scope === 'user'
-    ? collection === 'notifications' && rest.length === 0
-    : collection === 'executions'
-      ? rest.length === 0
-        || (rest.length === 1 && (EXECUTION_TYPES as readonly string[]).includes(rest[0]))
-        || (rest.length === 2 && (EXECUTION_TYPES as readonly string[]).includes(rest[0]) && (EXECUTION_ENTITY_TYPES as readonly string[]).includes(rest[1]))
-      : collection === 'lists'
-        ? rest.length === 0 || (rest.length === 1 && UUID_RE.test(rest[0]))
-        : collection === 'entities'
-          ? rest.length === 0 || (rest.length === 1 && (EXECUTION_ENTITY_TYPES as readonly string[]).includes(rest[0]))
-          : collection === 'activities' && rest.length === 0;
+  const ok =
+    scope === 'user'
+      ? collection === 'notifications' && rest.length === 0
+      : collection === 'executions'
+        ? rest.length === 0 ||
+          (rest.length === 1 && (EXECUTION_TYPES as readonly string[]).includes(rest[0])) ||
+          (rest.length === 2 &&
+            (EXECUTION_TYPES as readonly string[]).includes(rest[0]) &&
+            (EXECUTION_ENTITY_TYPES as readonly string[]).includes(rest[1]))
+        : collection === 'lists'
+          ? rest.length === 0 || (rest.length === 1 && UUID_RE.test(rest[0]))
+          : collection === 'entities'
+            ? rest.length === 0 || (rest.length === 1 && (EXECUTION_ENTITY_TYPES as readonly string[]).includes(rest[0]))
+            : collection === 'activities' && rest.length === 0;
   return ok ? { scope, ownerId: ownerId.toLowerCase(), collection, rest } : null;
 }
 

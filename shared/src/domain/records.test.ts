@@ -1,7 +1,18 @@
 import { describe, it, expect } from 'vitest';
 import {
-  normalizeDomain, isValidUrl, companyProblems, contactProblems, csvCell, clampPageIndex, totalPagesFor,
-  COMPANY_MESSAGES, CONTACT_MESSAGES, ENTITY_MESSAGES, ROWS_PER_PAGE_CHOICES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE,
+  normalizeDomain,
+  isValidUrl,
+  companyProblems,
+  contactProblems,
+  csvCell,
+  clampPageIndex,
+  totalPagesFor,
+  COMPANY_MESSAGES,
+  CONTACT_MESSAGES,
+  ENTITY_MESSAGES,
+  ROWS_PER_PAGE_CHOICES,
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
 } from './records';
 
 describe('normalizeDomain', () => {
@@ -29,11 +40,31 @@ describe('normalizeDomain', () => {
 });
 
 describe('isValidUrl', () => {
-  it.each(['acme.com', 'https://acme.com', 'http://www.acme.com/about?x=1#y', 'sub.acme.co.uk', 'acme.io:8080/path', ' acme.com ', 'A-B.example.ORG'])('accepts %j', (v) => {
+  it.each([
+    'acme.com',
+    'https://acme.com',
+    'http://www.acme.com/about?x=1#y',
+    'sub.acme.co.uk',
+    'acme.io:8080/path',
+    ' acme.com ',
+    'A-B.example.ORG',
+  ])('accepts %j', (v) => {
     expect(isValidUrl(v)).toBe(true);
   });
 
-  it.each(['', 'acme', 'http://', 'https://acme', 'ftp://acme.com', 'acme .com', 'acme.c', '-acme.com', 'acme-.com', 'http//acme.com', 'acme.com path'])('rejects %j', (v) => {
+  it.each([
+    '',
+    'acme',
+    'http://',
+    'https://acme',
+    'ftp://acme.com',
+    'acme .com',
+    'acme.c',
+    '-acme.com',
+    'acme-.com',
+    'http//acme.com',
+    'acme.com path',
+  ])('rejects %j', (v) => {
     expect(isValidUrl(v)).toBe(false);
   });
 });
@@ -51,7 +82,9 @@ describe('companyProblems (spec 002 §5 Company)', () => {
   });
 
   it('name at most 255 characters', () => {
-    expect(companyProblems({ name: 'x'.repeat(256), website: 'acme.com' })).toEqual({ name: 'Company name must be at most 255 characters long' });
+    expect(companyProblems({ name: 'x'.repeat(256), website: 'acme.com' })).toEqual({
+      name: 'Company name must be at most 255 characters long',
+    });
   });
 
   it("an invalid website is 'Invalid URL'", () => {
@@ -59,7 +92,9 @@ describe('companyProblems (spec 002 §5 Company)', () => {
   });
 
   it('website at most 255 characters', () => {
-    expect(companyProblems({ name: 'Acme', website: `${'a'.repeat(252)}.com` })).toEqual({ website: 'URL must be at most 255 characters long' });
+    expect(companyProblems({ name: 'Acme', website: `${'a'.repeat(252)}.com` })).toEqual({
+      website: 'URL must be at most 255 characters long',
+    });
   });
 
   it('carries the spec texts', () => {
@@ -97,7 +132,11 @@ describe('contactProblems (spec 002 §5 Contact)', () => {
 
   it('every field is required', () => {
     for (const c of [{}, { firstName: null, lastName: null, email: null }, { firstName: ' ', lastName: '', email: '  ' }]) {
-      expect(contactProblems(c)).toEqual({ firstName: 'First name is required', lastName: 'Last name is required', email: 'Email is required' });
+      expect(contactProblems(c)).toEqual({
+        firstName: 'First name is required',
+        lastName: 'Last name is required',
+        email: 'Email is required',
+      });
     }
   });
 
@@ -111,7 +150,9 @@ describe('contactProblems (spec 002 §5 Contact)', () => {
   it('email pattern and length', () => {
     expect(contactProblems({ firstName: 'Ann', lastName: 'Lee', email: 'ann@acme' })).toEqual({ email: 'Invalid email' });
     expect(contactProblems({ firstName: 'Ann', lastName: 'Lee', email: 'ann lee@acme.com' })).toEqual({ email: 'Invalid email' });
-    expect(contactProblems({ firstName: 'Ann', lastName: 'Lee', email: `${'c'.repeat(120)}@acme.com` })).toEqual({ email: 'Email must be at most 128 characters long' });
+    expect(contactProblems({ firstName: 'Ann', lastName: 'Lee', email: `${'c'.repeat(120)}@acme.com` })).toEqual({
+      email: 'Email must be at most 128 characters long',
+    });
   });
 });
 
@@ -151,11 +192,16 @@ describe('csvCell: formula-safe CSV cells', () => {
     expect(csvCell(true)).toBe('true');
   });
 
-  it.each([['=1+1', "'=1+1"], ['+1', "'+1"], ['-1+2', "'-1+2"], ['@SUM(A1)', "'@SUM(A1)"], ['=HYPERLINK("x")', `"'=HYPERLINK(""x"")"`], ['-', "'-"]])(
-    'neutralises %j', (input, expected) => {
-      expect(csvCell(input)).toBe(expected);
-    },
-  );
+  it.each([
+    ['=1+1', "'=1+1"],
+    ['+1', "'+1"],
+    ['-1+2', "'-1+2"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['=HYPERLINK("x")', `"'=HYPERLINK(""x"")"`],
+    ['-', "'-"],
+  ])('neutralises %j', (input, expected) => {
+    expect(csvCell(input)).toBe(expected);
+  });
 
   it('neutralises a leading tab or carriage return (and quotes the cell)', () => {
     expect(csvCell('\tcmd')).toBe("'\tcmd");

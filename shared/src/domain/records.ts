@@ -66,12 +66,22 @@ export function normalizeDomain(website: string): string {
   let s = website.trim().toLowerCase();
   s = s.replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
   s = s.split(/[/?#]/)[0];
-  s = s.replace(/^[^@]*@/, '').replace(/:\d+$/, '').replace(/\.$/, '');
+  s = s
+    .replace(/^[^@]*@/, '')
+    .replace(/:\d+$/, '')
+    .replace(/\.$/, '');
   return s.replace(/^www\./, '');
 }
 
-export interface CompanyFields { name?: string | null; website?: string | null }
-export interface ContactFields { firstName?: string | null; lastName?: string | null; email?: string | null }
+export interface CompanyFields {
+  name?: string | null;
+  website?: string | null;
+}
+export interface ContactFields {
+  firstName?: string | null;
+  lastName?: string | null;
+  email?: string | null;
+}
 
 /** Field → message for every rule a company breaks (empty when valid). */
 export function companyProblems(c: CompanyFields): Partial<Record<'name' | 'website', string>> {

@@ -40,9 +40,8 @@ export function runCost(i: RunCostInput): RunCost {
   const calls = Math.max(0, Math.round(i.rows * i.callsPerRow));
   const remaining = i.creditsTotal === null ? null : Math.max(0, i.creditsTotal - i.creditsUsed);
   const concurrency = Math.max(1, i.concurrency);
-  const seconds = calls === 0
-    ? Math.ceil(i.rows * (i.secondsPerRowWithoutModel ?? 0.005))
-    : Math.ceil((calls / concurrency) * (i.secondsPerCall ?? 2));
+  const seconds =
+    calls === 0 ? Math.ceil(i.rows * (i.secondsPerRowWithoutModel ?? 0.005)) : Math.ceil((calls / concurrency) * (i.secondsPerCall ?? 2));
   const upTo = !!i.upTo && calls > 0;
   // A ceiling exceeds the credits for sure only when even one call per row does not fit.
   const exceeds = remaining !== null && calls > 0 && (upTo ? i.rows > remaining : calls > remaining);
@@ -50,5 +49,14 @@ export function runCost(i: RunCostInput): RunCost {
   const message = exceeds
     ? `This run needs ${upTo ? 'at least ' : ''}${(upTo ? i.rows : calls).toLocaleString('en-US')} AI credits; ${remaining!.toLocaleString('en-US')} remain.`
     : `${callsText}, about ${formatDuration(seconds)}.`;
-  return { modelCalls: calls, creditsRemaining: remaining, creditsTotal: i.creditsTotal, exceedsCredits: exceeds, concurrency, expectedSeconds: seconds, upTo, message };
+  return {
+    modelCalls: calls,
+    creditsRemaining: remaining,
+    creditsTotal: i.creditsTotal,
+    exceedsCredits: exceeds,
+    concurrency,
+    expectedSeconds: seconds,
+    upTo,
+    message,
+  };
 }

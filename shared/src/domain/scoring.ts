@@ -20,8 +20,18 @@ export const SCORE_FIELD_TYPES = ['int', 'double', 'boolean', 'array', 'string',
 export type ScoreFieldType = (typeof SCORE_FIELD_TYPES)[number];
 
 export const SCORE_OPERATORS = [
-  'equals', 'not_equals', 'greater_than', 'less_than', 'between', 'not_between',
-  'is', 'is_not', 'contain', 'not_contain', 'starts_with', 'ends_with',
+  'equals',
+  'not_equals',
+  'greater_than',
+  'less_than',
+  'between',
+  'not_between',
+  'is',
+  'is_not',
+  'contain',
+  'not_contain',
+  'starts_with',
+  'ends_with',
 ] as const;
 export type ScoreOperator = (typeof SCORE_OPERATORS)[number];
 
@@ -37,9 +47,18 @@ export const SCORE_OPERATORS_BY_TYPE: Record<ScoreFieldType, readonly ScoreOpera
 };
 
 export const SCORE_OPERATOR_LABELS: Record<ScoreOperator, string> = {
-  equals: 'Equals', not_equals: 'Not equals', greater_than: 'Greater than', less_than: 'Less than',
-  between: 'Between', not_between: 'Not between', is: 'Is', is_not: 'Is not', contain: 'Contains',
-  not_contain: 'Does not contain', starts_with: 'Starts with', ends_with: 'Ends with',
+  equals: 'Equals',
+  not_equals: 'Not equals',
+  greater_than: 'Greater than',
+  less_than: 'Less than',
+  between: 'Between',
+  not_between: 'Not between',
+  is: 'Is',
+  is_not: 'Is not',
+  contain: 'Contains',
+  not_contain: 'Does not contain',
+  starts_with: 'Starts with',
+  ends_with: 'Ends with',
 };
 
 /** Operators that take two values (spec 002 §5). */
@@ -64,8 +83,23 @@ export const RUN_FIRST_N = { ten: 10, one: 1 } as const;
 
 /** The 17 colours of the weight distribution bar, cycling (spec 002 §5, §9). */
 export const WEIGHT_COLOURS = [
-  '#2563eb', '#16a34a', '#f59e0b', '#dc2626', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#ea580c',
-  '#4f46e5', '#0d9488', '#ca8a04', '#9333ea', '#e11d48', '#0284c7', '#84cc16', '#a16207',
+  '#2563eb',
+  '#16a34a',
+  '#f59e0b',
+  '#dc2626',
+  '#7c3aed',
+  '#0891b2',
+  '#db2777',
+  '#65a30d',
+  '#ea580c',
+  '#4f46e5',
+  '#0d9488',
+  '#ca8a04',
+  '#9333ea',
+  '#e11d48',
+  '#0284c7',
+  '#84cc16',
+  '#a16207',
 ] as const;
 
 export const SCORING_MESSAGES = {
@@ -89,7 +123,22 @@ export const SCORING_MESSAGES = {
   score: 'Scores run from 0 to 10 in steps of 1.',
   notFound: 'Score model not found',
   listNotFound: 'List not found',
-  editor: { title: 'New Score model', editTitle: 'Edit Score model', subtitle: 'Add rule, set conditions and preview your score model', namePlaceholder: 'Early Saas', noFields: 'No fields added yet.', addField: '+ Add field', noFieldFound: 'No field found', others: 'Others', missing: 'If data is missing or invalid: Set to', save: 'Save model', saveNoRun: "Save and don't run", saveRun10: 'Save and run for first 10 row', saveRun1: 'Save and run for first row', saveRunAll: 'Save and run for all' },
+  editor: {
+    title: 'New Score model',
+    editTitle: 'Edit Score model',
+    subtitle: 'Add rule, set conditions and preview your score model',
+    namePlaceholder: 'Early Saas',
+    noFields: 'No fields added yet.',
+    addField: '+ Add field',
+    noFieldFound: 'No field found',
+    others: 'Others',
+    missing: 'If data is missing or invalid: Set to',
+    save: 'Save model',
+    saveNoRun: "Save and don't run",
+    saveRun10: 'Save and run for first 10 row',
+    saveRun1: 'Save and run for first row',
+    saveRunAll: 'Save and run for all',
+  },
 } as const;
 
 export type ScoreFieldSource = 'mandatory' | 'enrichment';
@@ -101,8 +150,16 @@ export interface ScoreFieldData {
   fieldPath: string;
   enrichmentId?: string | null;
 }
-export interface ScoreRuleValue { primary: string; secondary?: string | null }
-export interface ScoreRule { id: string; operator: ScoreOperator; value: ScoreRuleValue; score: number }
+export interface ScoreRuleValue {
+  primary: string;
+  secondary?: string | null;
+}
+export interface ScoreRule {
+  id: string;
+  operator: ScoreOperator;
+  value: ScoreRuleValue;
+  score: number;
+}
 export interface ScoreRuleSet {
   id: string;
   label: string;
@@ -111,7 +168,11 @@ export interface ScoreRuleSet {
   fieldData: ScoreFieldData;
   rules: ScoreRule[];
 }
-export interface ScoreModelInput { name: string; description?: string; ruleSets: ScoreRuleSet[] }
+export interface ScoreModelInput {
+  name: string;
+  description?: string;
+  ruleSets: ScoreRuleSet[];
+}
 
 /** The default name of a new model: the list name plus 'score' (pattern list_score). */
 export function defaultScoreModelName(listName: string): string {
@@ -127,7 +188,11 @@ export function validateScoreModel(model: ScoreModelInput): string | null {
   if (model.ruleSets.length === 0 || model.ruleSets.every((rs) => rs.rules.length === 0)) return SCORING_MESSAGES.noRule;
   const seen = new Map<string, number>();
   for (const rs of model.ruleSets) seen.set(rs.label.trim().toLowerCase(), (seen.get(rs.label.trim().toLowerCase()) ?? 0) + 1);
-  const dup = model.ruleSets.filter((rs, i, all) => seen.get(rs.label.trim().toLowerCase())! > 1 && all.findIndex((o) => o.label.trim().toLowerCase() === rs.label.trim().toLowerCase()) === i);
+  const dup = model.ruleSets.filter(
+    (rs, i, all) =>
+      seen.get(rs.label.trim().toLowerCase())! > 1 &&
+      all.findIndex((o) => o.label.trim().toLowerCase() === rs.label.trim().toLowerCase()) === i,
+  );
   if (dup.length > 0) return SCORING_MESSAGES.duplicated + dup.map((rs) => rs.label).join(', ');
   for (const rs of model.ruleSets) {
     if (rs.rules.length === 0) return SCORING_MESSAGES.noRule;
@@ -137,10 +202,12 @@ export function validateScoreModel(model: ScoreModelInput): string | null {
     if (!isInt(rs.defaultScore) || rs.defaultScore < SCORE_MIN || rs.defaultScore > SCORE_MAX) return SCORING_MESSAGES.score;
     for (const rule of rs.rules) {
       if (!ops.includes(rule.operator)) return SCORING_MESSAGES.noOperator;
-      if (blank(rule.value.primary) || (RANGE_OPERATORS.includes(rule.operator) && blank(rule.value.secondary))) return SCORING_MESSAGES.fillValues;
+      if (blank(rule.value.primary) || (RANGE_OPERATORS.includes(rule.operator) && blank(rule.value.secondary)))
+        return SCORING_MESSAGES.fillValues;
       if (!isInt(rule.score) || rule.score < SCORE_MIN || rule.score > SCORE_MAX) return SCORING_MESSAGES.score;
       if (isNumeric(rs.fieldData.fieldType)) {
-        if (toNumber(rule.value.primary) === null || (RANGE_OPERATORS.includes(rule.operator) && toNumber(rule.value.secondary) === null)) return SCORING_MESSAGES.fillValues;
+        if (toNumber(rule.value.primary) === null || (RANGE_OPERATORS.includes(rule.operator) && toNumber(rule.value.secondary) === null))
+          return SCORING_MESSAGES.fillValues;
       }
     }
     for (let i = 0; i < rs.rules.length; i++) {
@@ -159,7 +226,13 @@ export function validateScoreModel(model: ScoreModelInput): string | null {
 const norm = (v: string | null | undefined) => (v ?? '').trim().toLowerCase();
 const isNumeric = (t: ScoreFieldType) => t === 'int' || t === 'double';
 
-export interface WeightShare { id: string; label: string; weight: number; share: number; colour: string }
+export interface WeightShare {
+  id: string;
+  label: string;
+  weight: number;
+  share: number;
+  colour: string;
+}
 
 /** Each field's share of the total weight in percent, two decimals; equal shares for a zero total. */
 export function weightDistribution(ruleSets: readonly Pick<ScoreRuleSet, 'id' | 'label' | 'weight'>[]): WeightShare[] {
@@ -195,7 +268,10 @@ export interface FieldScore {
   /** share × score: the contributions add up to the total. */
   contribution: number;
 }
-export interface ScoreBreakdown { totalScore: number; fields: FieldScore[] }
+export interface ScoreBreakdown {
+  totalScore: number;
+  fields: FieldScore[];
+}
 
 export function toNumber(v: unknown): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
@@ -253,17 +329,22 @@ export function ruleMatches(fieldType: ScoreFieldType, rule: Pick<ScoreRule, 'op
       const b = toNumber(s);
       if (a === null) return false;
       switch (rule.operator) {
-        case 'equals': return n === a;
-        case 'not_equals': return n !== a;
-        case 'greater_than': return n > a;
-        case 'less_than': return n < a;
+        case 'equals':
+          return n === a;
+        case 'not_equals':
+          return n !== a;
+        case 'greater_than':
+          return n > a;
+        case 'less_than':
+          return n < a;
         case 'between':
         case 'not_between': {
           if (b === null) return false;
           const inside = n >= Math.min(a, b) && n <= Math.max(a, b);
           return rule.operator === 'between' ? inside : !inside;
         }
-        default: return false;
+        default:
+          return false;
       }
     }
     case 'boolean': {
@@ -289,13 +370,20 @@ export function ruleMatches(fieldType: ScoreFieldType, rule: Pick<ScoreRule, 'op
       const v = norm(t);
       const q = norm(p);
       switch (rule.operator) {
-        case 'contain': return v.includes(q);
-        case 'not_contain': return !v.includes(q);
-        case 'starts_with': return v.startsWith(q);
-        case 'ends_with': return v.endsWith(q);
-        case 'equals': return v === q;
-        case 'not_equals': return v !== q;
-        default: return false;
+        case 'contain':
+          return v.includes(q);
+        case 'not_contain':
+          return !v.includes(q);
+        case 'starts_with':
+          return v.startsWith(q);
+        case 'ends_with':
+          return v.endsWith(q);
+        case 'equals':
+          return v === q;
+        case 'not_equals':
+          return v !== q;
+        default:
+          return false;
       }
     }
   }
@@ -330,16 +418,22 @@ export function scoreValues(ruleSets: readonly ScoreRuleSet[], valueOf: (f: Scor
     const share = total === 0 ? 1 / ruleSets.length : Math.max(0, rs.weight) / total;
     return { ...f, contribution: round2(share * f.score) };
   });
-  const exact = ruleSets.reduce((s, rs, i) => s + (total === 0 ? 1 / ruleSets.length : Math.max(0, rs.weight) / total) * fields[i]!.score, 0);
+  const exact = ruleSets.reduce(
+    (s, rs, i) => s + (total === 0 ? 1 / ruleSets.length : Math.max(0, rs.weight) / total) * fields[i]!.score,
+    0,
+  );
   return { totalScore: round2(exact), fields };
 }
 
 /** The words of a field's explanation in the breakdown. */
 export function describeFieldScore(f: FieldScore, rule?: Pick<ScoreRule, 'operator' | 'value'> | null): string {
   switch (f.reason) {
-    case 'missing': return `Missing value: default score ${f.score}`;
-    case 'invalid': return `Invalid value: default score ${f.score}`;
-    case 'no_match': return 'No rule matched: score 0';
+    case 'missing':
+      return `Missing value: default score ${f.score}`;
+    case 'invalid':
+      return `Invalid value: default score ${f.score}`;
+    case 'no_match':
+      return 'No rule matched: score 0';
     default: {
       if (!rule) return `Rule matched: score ${f.score}`;
       const v = RANGE_OPERATORS.includes(rule.operator) ? `${rule.value.primary} and ${rule.value.secondary ?? ''}` : rule.value.primary;

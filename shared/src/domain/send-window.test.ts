@@ -1,8 +1,22 @@
 import { describe, it, expect } from 'vitest';
-import { nextSendTime, zonedTimeToUtc, ianaZone, insideWorkingHours, workingHoursFromGraph, knowsZone, dateInHours, type WorkingHours } from './send-window';
+import {
+  nextSendTime,
+  zonedTimeToUtc,
+  ianaZone,
+  insideWorkingHours,
+  workingHoursFromGraph,
+  knowsZone,
+  dateInHours,
+  type WorkingHours,
+} from './send-window';
 import { WINDOWS_ZONES } from './windows-zones';
 
-const weekdays9to5 = (timeZone: string): WorkingHours => ({ daysOfWeek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'], startTime: '09:00:00.0000000', endTime: '17:00:00.0000000', timeZone });
+const weekdays9to5 = (timeZone: string): WorkingHours => ({
+  daysOfWeek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],
+  startTime: '09:00:00.0000000',
+  endTime: '17:00:00.0000000',
+  timeZone,
+});
 
 describe('send windows', () => {
   it('maps Graph zone names (Windows, any case, and IANA as they are) and fixed offsets; an unknown name is null, never UTC', () => {
@@ -13,7 +27,8 @@ describe('send windows', () => {
     expect(ianaZone('Coordinated Universal Time')).toBe('UTC');
     expect(ianaZone('UTC+05:30')).toBe('+05:30');
     expect(ianaZone('-04:00')).toBe('-04:00');
-    for (const unknown of ['Nowhere/Else', 'Customized Time Zone', 'UTC+25:00', '', null]) expect(ianaZone(unknown), String(unknown)).toBeNull();
+    for (const unknown of ['Nowhere/Else', 'Customized Time Zone', 'UTC+25:00', '', null])
+      expect(ianaZone(unknown), String(unknown)).toBeNull();
   });
 
   // Graph answers the Windows names of its supported time zones: CLDR's windowsZones, all of which
@@ -24,7 +39,13 @@ describe('send windows', () => {
     // From Saturday 2026-07-04 12:00Z (and in January, the other side of daylight time): Monday 09:00 in that zone.
     for (const from of ['2026-07-04T12:00:00Z', '2027-01-02T12:00:00Z']) {
       const open = nextSendTime(new Date(from), hours);
-      const wall = new Intl.DateTimeFormat('en-US', { timeZone: iana, weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(open);
+      const wall = new Intl.DateTimeFormat('en-US', {
+        timeZone: iana,
+        weekday: 'long',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(open);
       expect(wall, `${windows} from ${from}`).toBe('Monday 09:00');
       expect(open.getTime() - new Date(from).getTime()).toBeLessThan(4 * 86_400_000);
     }
@@ -40,21 +61,36 @@ describe('send windows', () => {
       ['Venezuela Standard Time', '2026-11-25T13:00:00.000Z'], // UTC−4
       ['Iran Standard Time', '2026-11-25T05:30:00.000Z'], // UTC+3:30
     ];
-    for (const [zone, expected] of cases) expect(nextSendTime(new Date('2026-11-25T00:00:00Z'), weekdays9to5(zone)).toISOString(), zone).toBe(expected);
+    for (const [zone, expected] of cases)
+      expect(nextSendTime(new Date('2026-11-25T00:00:00Z'), weekdays9to5(zone)).toISOString(), zone).toBe(expected);
   });
 
   it("a mailbox whose zone has no known name follows its own offset and daylight rules (Graph's customTimeZone)", () => {
     // UTC+05:00 without daylight time: Windows-style bias −300 (what Exchange answers).
-    const fixed = workingHoursFromGraph({ daysOfWeek: ['Wednesday'], startTime: '09:00:00.0000000', endTime: '17:00:00.0000000',
-      timeZone: { name: 'Customized Time Zone', bias: -300, standardOffset: { time: '00:00:00', dayOccurrence: 0, dayOfWeek: 'sunday', month: 0, year: 0 },
-        daylightOffset: { time: '00:00:00', dayOccurrence: 0, dayOfWeek: 'sunday', month: 0, year: 0, daylightBias: 0 } } }, 'Customized Time Zone')!;
+    const fixed = workingHoursFromGraph(
+      {
+        daysOfWeek: ['Wednesday'],
+        startTime: '09:00:00.0000000',
+        endTime: '17:00:00.0000000',
+        timeZone: {
+          name: 'Customized Time Zone',
+          bias: -300,
+          standardOffset: { time: '00:00:00', dayOccurrence: 0, dayOfWeek: 'sunday', month: 0, year: 0 },
+          daylightOffset: { time: '00:00:00', dayOccurrence: 0, dayOfWeek: 'sunday', month: 0, year: 0, daylightBias: 0 },
+        },
+      },
+      'Customized Time Zone',
+    )!;
     expect(fixed.timeZone).toBe('UTC+05:00');
     expect(knowsZone(fixed)).toBe(true);
     expect(nextSendTime(new Date('2026-11-25T00:00:00Z'), fixed).toISOString()).toBe('2026-11-25T04:00:00.000Z');
     // US-like rules at UTC−08:00 (bias 480, daylight −60 from the second Sunday of March to the first of November).
-    const rules = { name: 'Customized Time Zone', bias: 480,
+    const rules = {
+      name: 'Customized Time Zone',
+      bias: 480,
       standardOffset: { time: '02:00:00.0000000', dayOccurrence: 1, dayOfWeek: 'sunday', month: 11, year: 0 },
-      daylightOffset: { time: '02:00:00.0000000', dayOccurrence: 2, dayOfWeek: 'sunday', month: 3, year: 0, daylightBias: -60 } };
+      daylightOffset: { time: '02:00:00.0000000', dayOccurrence: 2, dayOfWeek: 'sunday', month: 3, year: 0, daylightBias: -60 },
+    };
     const weekdays = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'];
     const pacific = workingHoursFromGraph({ daysOfWeek: weekdays, startTime: '09:00:00', endTime: '17:00:00', timeZone: rules })!;
     expect(pacific.timeZone).toBe('UTC-08:00');
@@ -63,9 +99,16 @@ describe('send windows', () => {
     expect(nextSendTime(new Date('2026-10-31T05:00:00Z'), pacific).toISOString()).toBe('2026-11-02T17:00:00.000Z'); // PST from 1 November
     expect(dateInHours(new Date('2026-07-01T06:00:00Z'), pacific)).toBe('2026-06-30');
     // Southern rules (daylight across the new year): UTC+10:00, +11:00 from the first Sunday of October to the first of April.
-    const south = workingHoursFromGraph({ daysOfWeek: ['Monday'], startTime: '09:00', endTime: '17:00', timeZone: { bias: -600,
-      standardOffset: { time: '03:00:00', dayOccurrence: 1, dayOfWeek: 'sunday', month: 4, year: 0 },
-      daylightOffset: { time: '02:00:00', dayOccurrence: 1, dayOfWeek: 'sunday', month: 10, year: 0, daylightBias: -60 } } })!;
+    const south = workingHoursFromGraph({
+      daysOfWeek: ['Monday'],
+      startTime: '09:00',
+      endTime: '17:00',
+      timeZone: {
+        bias: -600,
+        standardOffset: { time: '03:00:00', dayOccurrence: 1, dayOfWeek: 'sunday', month: 4, year: 0 },
+        daylightOffset: { time: '02:00:00', dayOccurrence: 1, dayOfWeek: 'sunday', month: 10, year: 0, daylightBias: -60 },
+      },
+    })!;
     expect(nextSendTime(new Date('2027-01-02T00:00:00Z'), south).toISOString()).toBe('2027-01-03T22:00:00.000Z'); // Monday 4 Jan 09:00 +11
     expect(nextSendTime(new Date('2026-07-04T00:00:00Z'), south).toISOString()).toBe('2026-07-05T23:00:00.000Z'); // Monday 6 Jul 09:00 +10
   });
@@ -110,8 +153,18 @@ describe('send windows', () => {
   });
 
   it("reads Graph's workingHours; a window of no days or no length sends at once", () => {
-    const h = workingHoursFromGraph({ daysOfWeek: ['Monday', 'Friday'], startTime: '08:00:00.0000000', endTime: '16:30:00.0000000', timeZone: { name: 'Tokyo Standard Time' } });
-    expect(h).toEqual({ daysOfWeek: ['monday', 'friday'], startTime: '08:00:00.0000000', endTime: '16:30:00.0000000', timeZone: 'Tokyo Standard Time' });
+    const h = workingHoursFromGraph({
+      daysOfWeek: ['Monday', 'Friday'],
+      startTime: '08:00:00.0000000',
+      endTime: '16:30:00.0000000',
+      timeZone: { name: 'Tokyo Standard Time' },
+    });
+    expect(h).toEqual({
+      daysOfWeek: ['monday', 'friday'],
+      startTime: '08:00:00.0000000',
+      endTime: '16:30:00.0000000',
+      timeZone: 'Tokyo Standard Time',
+    });
     // Wednesday → Friday 08:00 Tokyo = Thursday 23:00Z.
     expect(nextSendTime(new Date('2026-11-25T03:00:00Z'), h!).toISOString()).toBe('2026-11-26T23:00:00.000Z');
     expect(workingHoursFromGraph(null)).toBeNull();

@@ -55,7 +55,10 @@ export const MAILBOX_LIMITS = {
 
 /** The working hours a user has when neither the mailbox nor the profile says: Mon–Fri 08:00–17:00. */
 export const DEFAULT_WORKING_HOURS: WorkingHours = {
-  daysOfWeek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'], startTime: '08:00', endTime: '17:00', timeZone: 'UTC',
+  daysOfWeek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],
+  startTime: '08:00',
+  endTime: '17:00',
+  timeZone: 'UTC',
 };
 
 /** Names Exchange also answers for UTC that are not in CLDR's table. */
@@ -103,7 +106,12 @@ export function ianaZone(name: string | null | undefined): string | null {
 }
 
 /** A custom zone's rules, resolved: offsets east of UTC in minutes, and the two yearly changes (absent: no daylight time). */
-interface RuleZone { standard: number; daylight: number; toDaylight: GraphZoneTransition; toStandard: GraphZoneTransition }
+interface RuleZone {
+  standard: number;
+  daylight: number;
+  toDaylight: GraphZoneTransition;
+  toStandard: GraphZoneTransition;
+}
 /** An IANA or offset name (through Intl), or a custom zone's rules. */
 type Zone = string | RuleZone;
 
@@ -134,19 +142,42 @@ export function knowsZone(hours: WorkingHours): boolean {
   return zoneOfHours(hours) !== null;
 }
 
-interface Parts { year: number; month: number; day: number; hour: number; minute: number; second: number; weekday: number }
+interface Parts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  weekday: number;
+}
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function intlParts(ms: number, zone: string): Parts {
   let f = formatters.get(zone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', weekday: 'short' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      weekday: 'short',
+    });
     formatters.set(zone, f);
   }
   const o: Record<string, string> = {};
   for (const p of f.formatToParts(new Date(ms))) o[p.type] = p.value;
   return {
-    year: Number(o.year), month: Number(o.month), day: Number(o.day), hour: Number(o.hour) % 24, minute: Number(o.minute), second: Number(o.second),
+    year: Number(o.year),
+    month: Number(o.month),
+    day: Number(o.day),
+    hour: Number(o.hour) % 24,
+    minute: Number(o.minute),
+    second: Number(o.second),
     weekday: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(o.weekday),
   };
 }
@@ -176,7 +207,12 @@ function partsIn(ms: number, zone: Zone): Parts {
   if (typeof zone === 'string') return intlParts(ms, zone);
   const d = new Date(ms + ruleOffset(ms, zone) * 60_000);
   return {
-    year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(),
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
     weekday: d.getUTCDay(),
   };
 }
@@ -251,7 +287,12 @@ export function dateInHours(at: Date | number, hours: WorkingHours): string {
 }
 
 /** Graph's workingHours.timeZone: a named zone (timeZoneBase) or a customTimeZone. */
-export type GraphWorkingHoursZone = { name?: string; bias?: number; standardOffset?: GraphZoneTransition | null; daylightOffset?: GraphZoneTransition | null };
+export type GraphWorkingHoursZone = {
+  name?: string;
+  bias?: number;
+  standardOffset?: GraphZoneTransition | null;
+  daylightOffset?: GraphZoneTransition | null;
+};
 
 /**
  * Working hours from Graph's mailboxSettings answer (`workingHours`), or null when absent. The zone:
@@ -267,7 +308,8 @@ export function workingHoursFromGraph(
   if (!ws || !ws.daysOfWeek || !ws.startTime || !ws.endTime) return null;
   const base = {
     daysOfWeek: ws.daysOfWeek.map((d) => d.toLowerCase()).filter((d): d is WeekDay => (WEEK_DAYS as readonly string[]).includes(d)),
-    startTime: ws.startTime, endTime: ws.endTime,
+    startTime: ws.startTime,
+    endTime: ws.endTime,
   };
   const name = ws.timeZone?.name?.trim() || null;
   if (name && ianaZone(name)) return { ...base, timeZone: name };

@@ -5,7 +5,10 @@ export const TAG_SPLIT_KEYS = [',', ' ', 'Enter', 'Tab'] as const;
 
 /** Splits pasted (or typed) text into tags: whitespace and commas separate, empties dropped. */
 export function splitTags(text: string): string[] {
-  return text.split(/[\s,]+/).map((t) => t.trim()).filter((t) => t.length > 0);
+  return text
+    .split(/[\s,]+/)
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0);
 }
 
 export function isTagSplitKey(key: string): boolean {

@@ -3,7 +3,10 @@ import { timeAgo } from './time-ago';
 
 const now = new Date('2026-03-10T12:00:00Z');
 const ago = (ms: number) => new Date(now.getTime() - ms);
-const S = 1000, M = 60 * S, H = 60 * M, D = 24 * H;
+const S = 1000,
+  M = 60 * S,
+  H = 60 * M,
+  D = 24 * H;
 
 describe('timeAgo (spec 002 §9 Time-ago wording)', () => {
   it('under 10 seconds is Just now', () => {

@@ -46,7 +46,8 @@ export function migrateUserConfig(stored: unknown): UserConfig {
   const base = defaultUserConfig();
   if (!stored || typeof stored !== 'object') return base;
   const s = stored as Partial<UserConfig>;
-  if (s.version !== USER_CONFIG_VERSION) return { ...base, navigationExpanded: typeof s.navigationExpanded === 'boolean' ? s.navigationExpanded : base.navigationExpanded };
+  if (s.version !== USER_CONFIG_VERSION)
+    return { ...base, navigationExpanded: typeof s.navigationExpanded === 'boolean' ? s.navigationExpanded : base.navigationExpanded };
   return {
     ...base,
     ...s,

@@ -1,6 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import {
-  isValidEmail, normalizeEmail, isValidLoginPassword, passwordProblem, LOGIN_MESSAGES, PASSWORD_MESSAGES, PASSWORD_MIN_LENGTH,
+  isValidEmail,
+  normalizeEmail,
+  isValidLoginPassword,
+  passwordProblem,
+  LOGIN_MESSAGES,
+  PASSWORD_MESSAGES,
+  PASSWORD_MIN_LENGTH,
 } from './validation';
 
 describe('email rules (spec 000 §5 Login, Invite)', () => {

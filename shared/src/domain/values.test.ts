@@ -36,7 +36,11 @@ describe('one field → its value, formatted by its type', () => {
   });
 
   it('URLs and email addresses are links; a bare domain is one where the name or the field type says so', () => {
-    expect(formatValue('https://acme.example/about')).toEqual({ kind: 'url', text: 'https://acme.example/about', href: 'https://acme.example/about' });
+    expect(formatValue('https://acme.example/about')).toEqual({
+      kind: 'url',
+      text: 'https://acme.example/about',
+      href: 'https://acme.example/about',
+    });
     expect(formatValue('ceo@acme.example')).toEqual({ kind: 'email', text: 'ceo@acme.example', href: 'mailto:ceo@acme.example' });
     expect(formatResult({ website: 'acme.example' })).toEqual({ kind: 'url', text: 'acme.example', href: 'https://acme.example' });
     expect(formatValue('acme.example', { dataType: 'url' })).toMatchObject({ kind: 'url', href: 'https://acme.example' });
@@ -46,7 +50,13 @@ describe('one field → its value, formatted by its type', () => {
   });
 
   it('lists are chips (their text joined); empty items dropped; an empty list is empty', () => {
-    expect(formatResult({ industries: ['Robotics', 'Automation'] })).toEqual({ kind: 'list', items: [{ kind: 'text', text: 'Robotics' }, { kind: 'text', text: 'Automation' }] });
+    expect(formatResult({ industries: ['Robotics', 'Automation'] })).toEqual({
+      kind: 'list',
+      items: [
+        { kind: 'text', text: 'Robotics' },
+        { kind: 'text', text: 'Automation' },
+      ],
+    });
     expect(text({ industries: ['Robotics', '', 'Automation'] })).toBe('Robotics, Automation');
     expect(text({ industries: [] })).toBeNull();
   });
@@ -60,7 +70,11 @@ describe('one field → its value, formatted by its type', () => {
 });
 
 describe('several fields → labelled fields, in the schema order', () => {
-  const schema = [{ name: 'Employee Count', type: 'number' }, { name: 'industry', type: 'string' }, { name: 'hq_city', type: 'string' }];
+  const schema = [
+    { name: 'Employee Count', type: 'number' },
+    { name: 'industry', type: 'string' },
+    { name: 'hq_city', type: 'string' },
+  ];
   it('labels come from the schema names (or the keys, made readable); empty fields are left out', () => {
     const f = formatResult({ result: { hq_city: 'Boston', Employee_Count: 4400, industry: 'Robotics', note: null } }, schema);
     expect(f).toEqual({
@@ -90,7 +104,9 @@ describe('several fields → labelled fields, in the schema order', () => {
 describe('export text: the same rules, machine-readable atoms', () => {
   it('numbers without grouping, dates as ISO, several fields labelled', () => {
     expect(exportResultText({ result: { employees: 4400 } })).toBe('4400');
-    expect(exportResultText({ result: { industry: 'Robotics', employees: 4400 } }, [{ name: 'employees', type: 'number' }])).toBe('Employees: 4400; Industry: Robotics');
+    expect(exportResultText({ result: { industry: 'Robotics', employees: 4400 } }, [{ name: 'employees', type: 'number' }])).toBe(
+      'Employees: 4400; Industry: Robotics',
+    );
     expect(exportValueText(1250000, { dataType: 'currency', currency: 'EUR' })).toBe('1250000');
     expect(exportValueText('2024-01-05', { dataType: 'date' })).toBe('2024-01-05');
     expect(exportValueText({ industry: 'Robotics', employees: 4400 })).toBe('Industry: Robotics; Employees: 4400');

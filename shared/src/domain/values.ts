@@ -73,13 +73,20 @@ const YEAR_KEY = /(year|founded)/i;
 /** 'employee_count' → 'Employee count', 'fundingStage' → 'Funding stage'; a name with spaces stays as written. */
 export function valueLabel(key: string): string {
   if (/\s/.test(key.trim())) return key.trim();
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').trim().toLowerCase();
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
   return words ? words[0].toUpperCase() + words.slice(1) : key;
 }
 
 /** A schema item's property name in a result (as the model answers it: see schemaPropertyName). */
 function propertyName(name: string): string {
-  const s = name.trim().replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
+  const s = name
+    .trim()
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return (s || 'answer').slice(0, 64);
 }
 
@@ -97,7 +104,8 @@ function formatDateText(iso: string): string | null {
 
 function numberValue(n: number, hint: ValueHint): FormattedValue {
   if (!Number.isFinite(n)) return EMPTY;
-  if (hint.key && YEAR_KEY.test(hint.key) && Number.isInteger(n) && n >= 1000 && n < 3000) return { kind: 'number', text: String(n), value: n };
+  if (hint.key && YEAR_KEY.test(hint.key) && Number.isInteger(n) && n >= 1000 && n < 3000)
+    return { kind: 'number', text: String(n), value: n };
   if (hint.dataType === 'currency') {
     const code = typeof hint.currency === 'string' && /^[A-Z]{3}$/.test(hint.currency) ? hint.currency : 'USD';
     try {
@@ -125,7 +133,8 @@ function stringValue(raw: string, hint: ValueHint): FormattedValue {
   }
   if (EMAIL.test(s) && !s.includes('/')) return { kind: 'email', text: s, href: `mailto:${s}` };
   if (HTTP_URL.test(s)) return { kind: 'url', text: s, href: s };
-  if ((hint.dataType === 'url' || (hint.key && LINK_KEY.test(hint.key))) && BARE_HOST.test(s)) return { kind: 'url', text: s, href: `https://${s}` };
+  if ((hint.dataType === 'url' || (hint.key && LINK_KEY.test(hint.key))) && BARE_HOST.test(s))
+    return { kind: 'url', text: s, href: `https://${s}` };
   return { kind: 'text', text: raw };
 }
 
@@ -159,7 +168,9 @@ export function formatValue(v: unknown, hint: ValueHint = {}): FormattedValue {
     const o = v as Record<string, unknown>;
     // An address reads as one line: its parts, in order.
     if (hint.dataType === 'address') {
-      const parts = Object.values(o).filter((x): x is string | number => (typeof x === 'string' && x.trim() !== '') || typeof x === 'number').map(String);
+      const parts = Object.values(o)
+        .filter((x): x is string | number => (typeof x === 'string' && x.trim() !== '') || typeof x === 'number')
+        .map(String);
       if (parts.length) return { kind: 'text', text: parts.join(', ') };
     }
     const fields = objectFields(o, undefined);
@@ -175,14 +186,17 @@ export function formatValue(v: unknown, hint: ValueHint = {}): FormattedValue {
  */
 export function resultObject(value: unknown): unknown {
   let v = value;
-  if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1 && 'result' in v) v = (v as { result: unknown }).result;
+  if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1 && 'result' in v)
+    v = (v as { result: unknown }).result;
   if (typeof v === 'string') {
     const t = v.trim();
     if (t.startsWith('{') || t.startsWith('[')) {
       try {
         const parsed: unknown = JSON.parse(t);
         if (parsed !== null && typeof parsed === 'object') return parsed;
-      } catch { /* a plain answer */ }
+      } catch {
+        /* a plain answer */
+      }
     }
   }
   return v;
@@ -196,7 +210,11 @@ export function formatResult(value: unknown, schema?: readonly ValueSchemaItem[]
   const v = resultObject(value);
   if (v === null || typeof v !== 'object' || Array.isArray(v)) {
     const only = schema && schema.length === 1 ? schema[0] : undefined;
-    return formatValue(v, { ...hint, schemaType: hint.schemaType ?? only?.type, key: hint.key ?? (only ? propertyName(only.name) : undefined) });
+    return formatValue(v, {
+      ...hint,
+      schemaType: hint.schemaType ?? only?.type,
+      key: hint.key ?? (only ? propertyName(only.name) : undefined),
+    });
   }
   const o = v as Record<string, unknown>;
   const keys = Object.keys(o);
@@ -234,10 +252,12 @@ export function valueText(f: FormattedValue, options: ValueTextOptions = {}): st
       return parts.length ? parts.join(', ') : null;
     }
     case 'fields': {
-      const parts = f.fields.map((x) => {
-        const t = valueText(x.value, options);
-        return t === null ? null : `${x.label}: ${x.value.kind === 'fields' ? `(${t})` : t}`;
-      }).filter((x): x is string => x !== null);
+      const parts = f.fields
+        .map((x) => {
+          const t = valueText(x.value, options);
+          return t === null ? null : `${x.label}: ${x.value.kind === 'fields' ? `(${t})` : t}`;
+        })
+        .filter((x): x is string => x !== null);
       return parts.length ? parts.join('; ') : null;
     }
     default:

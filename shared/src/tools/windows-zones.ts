@@ -8,7 +8,9 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import cldr from 'cldr-core/supplemental/windowsZones.json' with { type: 'json' };
 
-interface MapZone { mapZone: { _other: string; _type: string; _territory: string } }
+interface MapZone {
+  mapZone: { _other: string; _type: string; _territory: string };
+}
 
 /** CLDR's Windows → IANA mapping: the golden zone (territory 001) of every Windows zone, sorted by name. */
 export function windowsZonesFromCldr(): { version: string; zones: [string, string][] } {

@@ -36,7 +36,8 @@ export const queryKeys = {
   // Activities of a record (every filter of it lives under this prefix), notifications, executions:
   // the realtime provider (shared/src/ui/realtime) updates or invalidates these from events.
   activities: (entityType: 'company' | 'contact', id: string) => ['activities', entityType, id] as const,
-  activitiesFiltered: (entityType: 'company' | 'contact', id: string, types: readonly string[]) => ['activities', entityType, id, [...types]] as const,
+  activitiesFiltered: (entityType: 'company' | 'contact', id: string, types: readonly string[]) =>
+    ['activities', entityType, id, [...types]] as const,
   activityParticipant: (id: string) => ['activity-participant', id] as const,
   notifications: ['notifications'] as const,
   notificationList: ['notifications', 'list'] as const,

@@ -63,7 +63,13 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
   const [error, setError] = useState<string | null>(null);
 
   const icon =
-    type === 'delete' ? <DeleteRegular className={styles.deleteIcon} /> : type === 'warning' ? <WarningRegular className={styles.warningIcon} /> : <ArrowSyncRegular className={styles.regenerateIcon} />;
+    type === 'delete' ? (
+      <DeleteRegular className={styles.deleteIcon} />
+    ) : type === 'warning' ? (
+      <WarningRegular className={styles.warningIcon} />
+    ) : (
+      <ArrowSyncRegular className={styles.regenerateIcon} />
+    );
 
   const confirm = async () => {
     setBusy(true);
@@ -106,7 +112,15 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
             )}
           </DialogContent>
           <DialogActions fluid style={{ justifyContent: 'flex-end', marginTop: 8 }}>
-            <Button appearance="secondary" disabled={busy} onClick={() => { setError(null); onCancel(); }} data-testid="confirm-dialog-cancel">
+            <Button
+              appearance="secondary"
+              disabled={busy}
+              onClick={() => {
+                setError(null);
+                onCancel();
+              }}
+              data-testid="confirm-dialog-cancel"
+            >
               {props.cancelLabel ?? 'Cancel'}
             </Button>
             <Button

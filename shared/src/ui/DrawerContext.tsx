@@ -28,40 +28,56 @@ export interface DrawerState {
 
 const Ctx = createContext<DrawerState | null>(null);
 
-export function DrawerProvider({ children, initialVisibility = 'NoDrawer', onVisibilityChange }: {
+export function DrawerProvider({
+  children,
+  initialVisibility = 'NoDrawer',
+  onVisibilityChange,
+}: {
   children: ReactNode;
   initialVisibility?: DrawerVisibility;
   onVisibilityChange?: (v: DrawerVisibility) => void;
 }) {
   const [stack, setStack] = useState<DrawerTarget[]>([]);
   const [visibility, setVis] = useState<DrawerVisibility>(initialVisibility);
-  const setVisibility = useCallback((v: DrawerVisibility) => {
-    setVis(v);
-    onVisibilityChange?.(v);
-  }, [onVisibilityChange]);
-  const open = useCallback((t: DrawerTarget) => {
-    setStack([t]);
-    setVisibility('Visible');
-  }, [setVisibility]);
-  const push = useCallback((t: DrawerTarget) => {
-    setStack((s) => [...s, t]);
-    setVisibility('Visible');
-  }, [setVisibility]);
+  const setVisibility = useCallback(
+    (v: DrawerVisibility) => {
+      setVis(v);
+      onVisibilityChange?.(v);
+    },
+    [onVisibilityChange],
+  );
+  const open = useCallback(
+    (t: DrawerTarget) => {
+      setStack([t]);
+      setVisibility('Visible');
+    },
+    [setVisibility],
+  );
+  const push = useCallback(
+    (t: DrawerTarget) => {
+      setStack((s) => [...s, t]);
+      setVisibility('Visible');
+    },
+    [setVisibility],
+  );
   const back = useCallback(() => setStack((s) => s.slice(0, -1)), []);
   const close = useCallback(() => {
     setStack([]);
     setVisibility('NoDrawer');
   }, [setVisibility]);
-  const value = useMemo<DrawerState>(() => ({
-    target: stack.length ? stack[stack.length - 1] : null,
-    stack,
-    visibility,
-    open,
-    push,
-    back,
-    setVisibility,
-    close,
-  }), [stack, visibility, open, push, back, setVisibility, close]);
+  const value = useMemo<DrawerState>(
+    () => ({
+      target: stack.length ? stack[stack.length - 1] : null,
+      stack,
+      visibility,
+      open,
+      push,
+      back,
+      setVisibility,
+      close,
+    }),
+    [stack, visibility, open, push, back, setVisibility, close],
+  );
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }
 

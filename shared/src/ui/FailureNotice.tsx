@@ -19,8 +19,11 @@ const storageKey = (key: string) => `dealscout.failure.${key}`;
 function read(key: string): KeptFailure | null {
   try {
     const raw: unknown = JSON.parse(globalThis.localStorage?.getItem(storageKey(key)) ?? 'null');
-    if (raw && typeof raw === 'object' && typeof (raw as KeptFailure).message === 'string' && typeof (raw as KeptFailure).at === 'string') return raw as KeptFailure;
-  } catch { /* a damaged entry reads as none */ }
+    if (raw && typeof raw === 'object' && typeof (raw as KeptFailure).message === 'string' && typeof (raw as KeptFailure).at === 'string')
+      return raw as KeptFailure;
+  } catch {
+    /* a damaged entry reads as none */
+  }
   return null;
 }
 
@@ -32,7 +35,9 @@ export function keepFailure(key: string, message: string | null, at = new Date()
   try {
     if (value) globalThis.localStorage?.setItem(storageKey(key), JSON.stringify(value));
     else globalThis.localStorage?.removeItem(storageKey(key));
-  } catch { /* storage full or refused: the card still shows it for this page */ }
+  } catch {
+    /* storage full or refused: the card still shows it for this page */
+  }
   for (const l of listeners.get(key) ?? []) l(value);
 }
 
@@ -44,7 +49,9 @@ export function useKeptFailure(key: string): [KeptFailure | null, () => void] {
     const set = listeners.get(key) ?? new Set();
     set.add(setFailure);
     listeners.set(key, set);
-    return () => { set.delete(setFailure); };
+    return () => {
+      set.delete(setFailure);
+    };
   }, [key]);
   const forget = useCallback(() => keepFailure(key, null), [key]);
   return [failure, forget];
@@ -53,12 +60,17 @@ export function useKeptFailure(key: string): [KeptFailure | null, () => void] {
 /** What to do after a failed connect, from the reason the server gave. */
 export function connectNextStep(provider: string, message: string): string {
   if (message === CRM_MESSAGES.authorizationDenied) return `Connect again and choose Allow on ${provider}'s page.`;
-  if (message === CRM_MESSAGES.authorizationExpired) return `Start again with Connect and finish on ${provider}'s page within fifteen minutes.`;
-  if (message === CRM_MESSAGES.salesforceNotConfigured) return 'Ask whoever runs Dealscout to register the Salesforce connected app, then connect again.';
+  if (message === CRM_MESSAGES.authorizationExpired)
+    return `Start again with Connect and finish on ${provider}'s page within fifteen minutes.`;
+  if (message === CRM_MESSAGES.salesforceNotConfigured)
+    return 'Ask whoever runs Dealscout to register the Salesforce connected app, then connect again.';
   if (/already connected\. Disconnect it/.test(message)) return 'Disconnect the other CRM in its card first, then connect again.';
-  if (/^Could not reach/.test(message)) return `${provider} did not answer. Try again in a few minutes; if it keeps failing, check that ${provider} is up.`;
-  if (/instance URL/.test(message)) return 'Check the login you chose (production or sandbox) and that your Salesforce org has My Domain enabled, then connect again.';
-  if (provider === 'Office 365') return 'Connect again and accept the permissions Microsoft asks for. If your organization requires an administrator\'s approval, ask your Microsoft 365 admin to approve Dealscout first.';
+  if (/^Could not reach/.test(message))
+    return `${provider} did not answer. Try again in a few minutes; if it keeps failing, check that ${provider} is up.`;
+  if (/instance URL/.test(message))
+    return 'Check the login you chose (production or sandbox) and that your Salesforce org has My Domain enabled, then connect again.';
+  if (provider === 'Office 365')
+    return "Connect again and accept the permissions Microsoft asks for. If your organization requires an administrator's approval, ask your Microsoft 365 admin to approve Dealscout first.";
   return `Try again. If it keeps failing, check that your ${provider} user is allowed to use connected apps.`;
 }
 
@@ -80,11 +92,24 @@ export function FailureNotice({ title, failure, nextStep, onDismiss, onRetry, 'd
       <MessageBarBody>
         <MessageBarTitle>{title}</MessageBarTitle>
         <span data-testid={testId ? `${testId}-reason` : undefined}>{failure.message}</span>{' '}
-        <span data-testid={testId ? `${testId}-next` : undefined}>{nextStep}</span>{' '}
-        <time dateTime={failure.at}>({when})</time>
+        <span data-testid={testId ? `${testId}-next` : undefined}>{nextStep}</span> <time dateTime={failure.at}>({when})</time>
       </MessageBarBody>
-      <MessageBarActions containerAction={<Button appearance="transparent" icon={<DismissRegular />} aria-label="Dismiss" onClick={onDismiss} data-testid={testId ? `${testId}-dismiss` : undefined} />}>
-        {onRetry && <Button onClick={onRetry} data-testid={testId ? `${testId}-retry` : undefined}>Try again</Button>}
+      <MessageBarActions
+        containerAction={
+          <Button
+            appearance="transparent"
+            icon={<DismissRegular />}
+            aria-label="Dismiss"
+            onClick={onDismiss}
+            data-testid={testId ? `${testId}-dismiss` : undefined}
+          />
+        }
+      >
+        {onRetry && (
+          <Button onClick={onRetry} data-testid={testId ? `${testId}-retry` : undefined}>
+            Try again
+          </Button>
+        )}
       </MessageBarActions>
     </MessageBar>
   );

@@ -64,7 +64,10 @@ describe('InviteUsersModal', { timeout: 20_000 }, () => {
     const props = renderModal();
     await typeEmails(user, 'bob@acme.test nope ');
     await user.click(screen.getByTestId('invite-send'));
-    expect(screen.getAllByTestId('invite-error-message').map((e) => e.textContent)).toEqual([INVITE_MESSAGES.roleRequired, 'Some email addresses are not valid: nope']);
+    expect(screen.getAllByTestId('invite-error-message').map((e) => e.textContent)).toEqual([
+      INVITE_MESSAGES.roleRequired,
+      'Some email addresses are not valid: nope',
+    ]);
     expect(props.onInvite).not.toHaveBeenCalled();
   });
 
@@ -72,7 +75,10 @@ describe('InviteUsersModal', { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     const props = renderModal();
     await user.click(screen.getByTestId('invite-send'));
-    expect(screen.getAllByTestId('invite-error-message').map((e) => e.textContent)).toEqual([INVITE_MESSAGES.roleRequired, INVITE_MESSAGES.emailEmpty]);
+    expect(screen.getAllByTestId('invite-error-message').map((e) => e.textContent)).toEqual([
+      INVITE_MESSAGES.roleRequired,
+      INVITE_MESSAGES.emailEmpty,
+    ]);
     await user.selectOptions(screen.getByTestId('invite-role'), 'User');
     await user.click(screen.getByTestId('invite-send'));
     expect(errorText()).toBe(INVITE_MESSAGES.emailEmpty);
@@ -112,12 +118,18 @@ describe('InviteUsersModal', { timeout: 20_000 }, () => {
     await user.click(screen.getByTestId('invite-send'));
     await waitFor(() => expect(props.onInvite).toHaveBeenCalledWith(['bob@acme.test', 'carol@acme.test'], 'Admin'));
     await waitFor(() => expect(props.onOpenChange).toHaveBeenCalledWith(false));
-    expect(props.onInvited).toHaveBeenCalledWith({ message: 'Invitation sent to 2 user(s).', invitedUsers: ['bob@acme.test', 'carol@acme.test'] });
+    expect(props.onInvited).toHaveBeenCalledWith({
+      message: 'Invitation sent to 2 user(s).',
+      invitedUsers: ['bob@acme.test', 'carol@acme.test'],
+    });
   });
 
   it("shows the server's message on failure, or the spec's fallback", async () => {
     const user = userEvent.setup();
-    const failing = vi.fn().mockRejectedValueOnce(Object.assign(new Error('x'), { body: { success: false, message: 'Seat limit reached' } })).mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    const failing = vi
+      .fn()
+      .mockRejectedValueOnce(Object.assign(new Error('x'), { body: { success: false, message: 'Seat limit reached' } }))
+      .mockRejectedValueOnce(new TypeError('Failed to fetch'));
     renderModal({ onInvite: failing });
     await user.selectOptions(screen.getByTestId('invite-role'), 'User');
     await typeEmails(user, 'bob@acme.test ');
@@ -173,7 +185,14 @@ describe('ConfirmDialog', () => {
     const onCancel = vi.fn();
     render(
       <FluentProvider theme={webLightTheme}>
-        <ConfirmDialog open type="warning" title="Disable user" message="Sure?" onConfirm={() => Promise.reject(new Error('You cannot do that'))} onCancel={onCancel} />
+        <ConfirmDialog
+          open
+          type="warning"
+          title="Disable user"
+          message="Sure?"
+          onConfirm={() => Promise.reject(new Error('You cannot do that'))}
+          onCancel={onCancel}
+        />
       </FluentProvider>,
     );
     expect(screen.getByTestId('confirm-dialog-confirm').textContent).toBe('Continue');

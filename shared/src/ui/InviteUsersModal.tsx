@@ -115,15 +115,18 @@ export function InviteUsersModal(props: InviteUsersModalProps) {
   };
 
   return (
-    <Dialog open={open} modalType="modal" onOpenChange={(_, data) => { if (!busy) onOpenChange(data.open); }}>
+    <Dialog
+      open={open}
+      modalType="modal"
+      onOpenChange={(_, data) => {
+        if (!busy) onOpenChange(data.open);
+      }}
+    >
       <DialogSurface style={surfaceStyle} data-testid="invite-modal" aria-label="Add Users by Email">
         <DialogBody>
           <DialogTitle>Add Users by Email</DialogTitle>
           <DialogContent className={styles.content}>
-            <Field
-              label="Emails"
-              hint="Separate addresses with a comma, a space, Enter or Tab."
-            >
+            <Field label="Emails" hint="Separate addresses with a comma, a space, Enter or Tab.">
               {(fieldProps) => (
                 <TagsInput
                   id={fieldProps.id}
@@ -180,7 +183,9 @@ export function InviteUsersModal(props: InviteUsersModalProps) {
               <MessageBar intent="error" data-testid="invite-error">
                 <MessageBarBody>
                   {errors.map((m) => (
-                    <div key={m} data-testid="invite-error-message">{m}</div>
+                    <div key={m} data-testid="invite-error-message">
+                      {m}
+                    </div>
                   ))}
                 </MessageBarBody>
               </MessageBar>

@@ -17,9 +17,12 @@ export function fakeApi(parts: FakeApi): Api {
     get(target, prop) {
       if (typeof prop === 'symbol' || prop === 'then') return undefined;
       if (prop in target) return (target as Record<string, unknown>)[prop];
-      return new Proxy(() => {
-        throw new Error(`Unexpected API call: ${path}.${prop}`);
-      }, handler(`${path}.${prop}`));
+      return new Proxy(
+        () => {
+          throw new Error(`Unexpected API call: ${path}.${prop}`);
+        },
+        handler(`${path}.${prop}`),
+      );
     },
   });
   const root: Record<string, unknown> = {};
@@ -51,7 +54,9 @@ export function renderWithApi(ui: ReactElement, api: Api, opts: { pluginMode?: b
  */
 export function watchForText(text: string) {
   let seen = document.body.textContent?.includes(text) ?? false;
-  const observer = new MutationObserver(() => { if (document.body.textContent?.includes(text)) seen = true; });
+  const observer = new MutationObserver(() => {
+    if (document.body.textContent?.includes(text)) seen = true;
+  });
   observer.observe(document.body, { childList: true, subtree: true, characterData: true });
   return { seen: () => seen, stop: () => observer.disconnect() };
 }

@@ -7,7 +7,9 @@ import { useNotify, type Notify } from './toast';
 
 // Fake timers: the toasts' times are checked to the millisecond without depending on how busy the
 // machine is (a loaded CI machine stretched real sleeps past a toast's life).
-beforeEach(() => { vi.useFakeTimers(); });
+beforeEach(() => {
+  vi.useFakeTimers();
+});
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
@@ -20,14 +22,22 @@ function Grab() {
 }
 
 /** Moves the clock and lets React render what the timers did. */
-const advance = (ms: number) => act(() => { vi.advanceTimersByTime(ms); });
+const advance = (ms: number) =>
+  act(() => {
+    vi.advanceTimersByTime(ms);
+  });
 /** The texts of the toasts on screen (the live region repeats them for screen readers). */
 const shownTexts = () => [...document.querySelectorAll('[data-testid^="toast-"]')].map((e) => e.textContent);
 const has = (text: string) => shownTexts().includes(text);
 
 describe('toasts (spec 000 §9: 3000 ms, copy toast 500 ms)', () => {
   it.each([
-    { what: 'the copy toast is shown at once and gone 0.5 s later, not after an enter animation plus 0.5 s', message: 'Value copied to clipboard', timeout: 500, life: 500 },
+    {
+      what: 'the copy toast is shown at once and gone 0.5 s later, not after an enter animation plus 0.5 s',
+      message: 'Value copied to clipboard',
+      timeout: 500,
+      life: 500,
+    },
     { what: 'other toasts stay 3000 ms', message: 'Company updated', timeout: undefined, life: 3000 },
   ])('$what', ({ message, timeout, life }) => {
     renderWithApi(<Grab />, fakeApi({}));

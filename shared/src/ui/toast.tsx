@@ -12,7 +12,16 @@
 //  - Details: a toast may carry a body under its title (e.g. who a play run skipped, with links to
 //    fix each); such a toast has a Dismiss action, and callers keep it until dismissed (timeout 0).
 import { useCallback, useMemo, useRef, type ReactNode } from 'react';
-import { Link, Toast, ToastBody, ToastTitle, ToastTrigger, Toaster, useToastController, type ToastIntent } from '@fluentui/react-components';
+import {
+  Link,
+  Toast,
+  ToastBody,
+  ToastTitle,
+  ToastTrigger,
+  Toaster,
+  useToastController,
+  type ToastIntent,
+} from '@fluentui/react-components';
 import { MotionBehaviourProvider } from '@fluentui/react-motion';
 
 export const TOASTER_ID = 'dealscout-toaster';
@@ -55,7 +64,13 @@ const shown = new Map<string, Shown>();
 let nextId = 0;
 
 function content(intent: ToastIntent, message: string, body?: ReactNode) {
-  const dismiss = body ? <ToastTrigger><Link as="button" data-testid="toast-dismiss">Dismiss</Link></ToastTrigger> : undefined;
+  const dismiss = body ? (
+    <ToastTrigger>
+      <Link as="button" data-testid="toast-dismiss">
+        Dismiss
+      </Link>
+    </ToastTrigger>
+  ) : undefined;
   return (
     <Toast data-testid={`toast-${intent}`}>
       <ToastTitle action={dismiss}>{message}</ToastTitle>
@@ -77,9 +92,9 @@ export function useNotify(): Notify {
       entry.timer = persistent
         ? null
         : setTimeout(() => {
-          if (shown.get(kind) === entry) shown.delete(kind);
-          dismiss(entry.toastId);
-        }, timeout);
+            if (shown.get(kind) === entry) shown.delete(kind);
+            dismiss(entry.toastId);
+          }, timeout);
     };
     // The shown one of this kind goes at once (dismissing a toast that is already gone, e.g.
     // after its toaster unmounted, does nothing).

@@ -12,7 +12,12 @@
 // runs, so parsing one frame never delays the timestamp of the next. Every frame is kept.
 import WebSocket from 'ws';
 
-interface SocketSpec { i: number; url: string; token?: string; paths?: string[] }
+interface SocketSpec {
+  i: number;
+  url: string;
+  token?: string;
+  paths?: string[];
+}
 type Incoming = { type: 'open'; sockets: SocketSpec[] } | { type: 'collect' } | { type: 'reset' } | { type: 'close' };
 
 const wallNow = (): number => performance.timeOrigin + performance.now();
@@ -57,8 +62,13 @@ function open(spec: SocketSpec): Promise<void> {
         resolve();
       }
     });
-    ws.once('error', (err) => { clearTimeout(timer); reject(err); });
-    ws.on('close', () => { if (!closing && stage === 'live') closedEarly += 1; });
+    ws.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    ws.on('close', () => {
+      if (!closing && stage === 'live') closedEarly += 1;
+    });
   });
 }
 
@@ -68,11 +78,14 @@ function collect(): void {
   const arrivals: unknown[] = [];
   let frames = 0;
   for (let k = 0; k < taken.length; k += 3) {
-    const msg = JSON.parse(taken[k + 2] as string) as { events: { seq: number; key: string | null; kind: string; at: string; data: unknown }[] };
+    const msg = JSON.parse(taken[k + 2] as string) as {
+      events: { seq: number; key: string | null; kind: string; at: string; data: unknown }[];
+    };
     frames += 1;
     for (const e of msg.events) {
       // The filler that gives the benchmark's events their size is not needed for the figures.
-      const data = e.data && typeof e.data === 'object' && 'pad' in e.data ? { ...(e.data as Record<string, unknown>), pad: undefined } : e.data;
+      const data =
+        e.data && typeof e.data === 'object' && 'pad' in e.data ? { ...(e.data as Record<string, unknown>), pad: undefined } : e.data;
       arrivals.push({ at: taken[k], socket: taken[k + 1], seq: e.seq, key: e.key, kind: e.kind, eventAt: Date.parse(e.at), data });
     }
   }
@@ -82,21 +95,34 @@ function collect(): void {
 process.on('message', (m: Incoming) => {
   if (m.type === 'open') {
     let next = 0;
-    void Promise.all(Array.from({ length: 50 }, async () => {
-      while (next < m.sockets.length) await open(m.sockets[next++]);
-    })).then(() => reply({ type: 'opened' }), (err: Error) => reply({ type: 'error', message: err.message }));
+    void Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (next < m.sockets.length) await open(m.sockets[next++]);
+      }),
+    ).then(
+      () => reply({ type: 'opened' }),
+      (err: Error) => reply({ type: 'error', message: err.message }),
+    );
   } else if (m.type === 'collect') {
     collect();
   } else if (m.type === 'reset') {
     store = [];
   } else if (m.type === 'close') {
     closing = true;
-    void Promise.all(sockets.map((ws) => new Promise<void>((resolve) => {
-      if (ws.readyState === WebSocket.CLOSED) return resolve();
-      ws.once('close', () => resolve());
-      ws.close();
-      setTimeout(() => { ws.terminate(); resolve(); }, 5000).unref();
-    }))).then(() => reply({ type: 'closed' }));
+    void Promise.all(
+      sockets.map(
+        (ws) =>
+          new Promise<void>((resolve) => {
+            if (ws.readyState === WebSocket.CLOSED) return resolve();
+            ws.once('close', () => resolve());
+            ws.close();
+            setTimeout(() => {
+              ws.terminate();
+              resolve();
+            }, 5000).unref();
+          }),
+      ),
+    ).then(() => reply({ type: 'closed' }));
   }
 });
 process.on('disconnect', () => process.exit(0));

@@ -32,14 +32,26 @@ const useStyles = makeStyles({
 });
 
 /** An honest empty state: says what the page is for and what is coming, never fake data. */
-export function EmptyState({ icon: Icon, title, children, actions }: { icon: FluentIcon; title: string; children: ReactNode; actions?: ReactNode }) {
+export function EmptyState({
+  icon: Icon,
+  title,
+  children,
+  actions,
+}: {
+  icon: FluentIcon;
+  title: string;
+  children: ReactNode;
+  actions?: ReactNode;
+}) {
   const styles = useStyles();
   return (
     <section className={styles.root} data-testid="empty-state">
       <div className={styles.iconWrap}>
         <Icon className={styles.icon} aria-hidden />
       </div>
-      <Title3 as="h1" block>{title}</Title3>
+      <Title3 as="h1" block>
+        {title}
+      </Title3>
       <Text as="p" block className={styles.text} data-testid="empty-state-text">
         {children}
       </Text>

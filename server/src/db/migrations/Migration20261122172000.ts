@@ -24,12 +24,13 @@ const slots = Array.from({ length: NUM + TXT }, (_, i) => i + 1);
 const col = (s: number) => (s <= NUM ? `num_${s}` : `txt_${s - NUM}`);
 
 export class Migration20261122172000 extends Migration {
-
   override name = 'Migration20261122172000';
 
   override up(): void | Promise<void> {
     this.addSql(`alter table "field_definition" add column "slot" smallint null;`);
-    this.addSql(`create unique index "field_definition_org_slot_unique" on "field_definition" ("organization_id", "entity_type", "slot") where "slot" is not null;`);
+    this.addSql(
+      `create unique index "field_definition_org_slot_unique" on "field_definition" ("organization_id", "entity_type", "slot") where "slot" is not null;`,
+    );
 
     this.addSql(`alter table "record_count" add column "slot" smallint null;`);
     this.addSql(`drop index "record_count_org_type_index";`);
@@ -38,13 +39,17 @@ export class Migration20261122172000 extends Migration {
     const mask = slots.map((s) => `(("${col(s)}" is not null)::int::bigint << ${s - 1})`).join(' | ');
     const bits = `generate_series(1, ${NUM + TXT})`;
     for (const table of ['company', 'contact']) {
-      this.addSql(`alter table "${table}" ${[
-        ...slots.map((s) => `add column "${col(s)}" ${s <= NUM ? 'double precision' : 'text collate "C"'} null`),
-        `add column "filled_mask" bigint not null generated always as (${mask}) stored`,
-      ].join(', ')};`);
+      this.addSql(
+        `alter table "${table}" ${[
+          ...slots.map((s) => `add column "${col(s)}" ${s <= NUM ? 'double precision' : 'text collate "C"'} null`),
+          `add column "filled_mask" bigint not null generated always as (${mask}) stored`,
+        ].join(', ')};`,
+      );
       for (const s of slots) {
         const key = s <= NUM ? `"${col(s)}"` : `(left("${col(s)}", 200))`;
-        this.addSql(`create index "${table}_${col(s)}_index" on "${table}" ("organization_id", ${key}, "id") where "${col(s)}" is not null;`);
+        this.addSql(
+          `create index "${table}_${col(s)}_index" on "${table}" ("organization_id", ${key}, "id") where "${col(s)}" is not null;`,
+        );
       }
       // Counting triggers (function names follow MikroORM's {table}_{trigger}_fn convention).
       this.addSql(`create or replace function "${table}_${table}_slots_insert_fn"() returns trigger language plpgsql as $$
@@ -74,28 +79,42 @@ export class Migration20261122172000 extends Migration {
              where (c.m >> (s - 1)) & 1 = 1 group by c.org, s having sum(c.d) <> 0;
           return null;
         end $$;`);
-      this.addSql(`create trigger "${table}_slots_insert" after insert on "${table}" referencing new table as new_rows for each statement execute function "${table}_${table}_slots_insert_fn"();`);
-      this.addSql(`create trigger "${table}_slots_delete" after delete on "${table}" referencing old table as old_rows for each statement execute function "${table}_${table}_slots_delete_fn"();`);
-      this.addSql(`create trigger "${table}_slots_update" after update on "${table}" referencing old table as old_rows new table as new_rows for each statement execute function "${table}_${table}_slots_update_fn"();`);
+      this.addSql(
+        `create trigger "${table}_slots_insert" after insert on "${table}" referencing new table as new_rows for each statement execute function "${table}_${table}_slots_insert_fn"();`,
+      );
+      this.addSql(
+        `create trigger "${table}_slots_delete" after delete on "${table}" referencing old table as old_rows for each statement execute function "${table}_${table}_slots_delete_fn"();`,
+      );
+      this.addSql(
+        `create trigger "${table}_slots_update" after update on "${table}" referencing old table as old_rows new table as new_rows for each statement execute function "${table}_${table}_slots_update_fn"();`,
+      );
     }
 
     this.addSql(`drop index "company_org_name_index";`);
-    this.addSql(`create index "company_org_name_index" on "company" ("organization_id", lower("name"), "id") include ("name", "domain", "filled_mask");`);
+    this.addSql(
+      `create index "company_org_name_index" on "company" ("organization_id", lower("name"), "id") include ("name", "domain", "filled_mask");`,
+    );
     this.addSql(`drop index "contact_org_name_index";`);
-    this.addSql(`create index "contact_org_name_index" on "contact" ("organization_id", lower("last_name"), lower("first_name"), "id") include ("last_name", "first_name", "email", "filled_mask");`);
+    this.addSql(
+      `create index "contact_org_name_index" on "contact" ("organization_id", lower("last_name"), lower("first_name"), "id") include ("last_name", "first_name", "email", "filled_mask");`,
+    );
 
     // Backfill: slots for the existing custom fields (per organization, entity type and family, in
     // the order of creation), then their values onto the records (one statement per table).
-    for (const [family, first, count, cond] of [['num', 1, NUM, `(data_type in ${NUMERIC} or data_type = 'boolean')`], ['txt', NUM + 1, TXT, `not (data_type in ${NUMERIC} or data_type = 'boolean')`]] as const) {
+    for (const [family, first, count, cond] of [
+      ['num', 1, NUM, `(data_type in ${NUMERIC} or data_type = 'boolean')`],
+      ['txt', NUM + 1, TXT, `not (data_type in ${NUMERIC} or data_type = 'boolean')`],
+    ] as const) {
       this.addSql(`update "field_definition" f set "slot" = x.slot from (
           select id, ${first} - 1 + row_number() over (partition by organization_id, entity_type order by created_at, id) as slot
             from "field_definition" where built_in_column is null and ${cond}
         ) x where f.id = x.id and x.slot < ${first + count}; -- ${family}`);
     }
     for (const table of ['company', 'contact']) {
-      const projection = (s: number) => s <= NUM
-        ? `max(case when f.slot = ${s} then (case when f.data_type = 'boolean' then (case when v.value_bool then 1 else 0 end)::float8 else v.value_num end) end) as "${col(s)}"`
-        : `max(case when f.slot = ${s} then (case when f.data_type in ${TEMPORAL} then v.value_text else lower(v.value_text) end) end) as "${col(s)}"`;
+      const projection = (s: number) =>
+        s <= NUM
+          ? `max(case when f.slot = ${s} then (case when f.data_type = 'boolean' then (case when v.value_bool then 1 else 0 end)::float8 else v.value_num end) end) as "${col(s)}"`
+          : `max(case when f.slot = ${s} then (case when f.data_type in ${TEMPORAL} then v.value_text else lower(v.value_text) end) end) as "${col(s)}"`;
       this.addSql(`update "${table}" r set ${slots.map((s) => `"${col(s)}" = x."${col(s)}"`).join(', ')} from (
           select v.entity_id, ${slots.map(projection).join(', ')}
             from "field_value" v join "field_definition" f on f.id = v.field_id
@@ -107,7 +126,9 @@ export class Migration20261122172000 extends Migration {
 
   override down(): void | Promise<void> {
     this.addSql(`drop index "contact_org_name_index";`);
-    this.addSql(`create index "contact_org_name_index" on "contact" ("organization_id", lower("last_name"), lower("first_name"), "id") include ("last_name", "first_name", "email");`);
+    this.addSql(
+      `create index "contact_org_name_index" on "contact" ("organization_id", lower("last_name"), lower("first_name"), "id") include ("last_name", "first_name", "email");`,
+    );
     this.addSql(`drop index "company_org_name_index";`);
     this.addSql(`create index "company_org_name_index" on "company" ("organization_id", lower("name"), "id") include ("name", "domain");`);
     for (const table of ['company', 'contact']) {
@@ -124,5 +145,4 @@ export class Migration20261122172000 extends Migration {
     this.addSql(`drop index if exists "field_definition_org_slot_unique";`);
     this.addSql(`alter table "field_definition" drop column "slot";`);
   }
-
 }

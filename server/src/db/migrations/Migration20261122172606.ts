@@ -7,7 +7,6 @@ import { Migration } from '@mikro-orm/migrations';
 // data ({o, m, s}) and the listener reads it from the table. A bulk write of 10,000 events cost
 // 10,000 trigger calls and NOTIFY entries; a group commit of 16 executions cost 16.
 export class Migration20261122172606 extends Migration {
-
   override name = 'Migration20261122172606';
 
   override up(): void | Promise<void> {
@@ -46,7 +45,9 @@ begin
   end if;
   return null;
 end $$;`);
-    this.addSql(`create trigger "realtime_event_notify" after insert on "realtime_event" referencing new table as new_events for each statement execute function "realtime_event_realtime_event_notify_fn"();`);
+    this.addSql(
+      `create trigger "realtime_event_notify" after insert on "realtime_event" referencing new table as new_events for each statement execute function "realtime_event_realtime_event_notify_fn"();`,
+    );
   }
 
   override down(): void | Promise<void> {
@@ -62,7 +63,8 @@ begin
   perform pg_notify('ds_realtime', payload);
   return null;
 end $$;`);
-    this.addSql(`create trigger "realtime_event_notify" after insert on "realtime_event" for each row execute function "realtime_event_realtime_event_notify_fn"();`);
+    this.addSql(
+      `create trigger "realtime_event_notify" after insert on "realtime_event" for each row execute function "realtime_event_realtime_event_notify_fn"();`,
+    );
   }
-
 }

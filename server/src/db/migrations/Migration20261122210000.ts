@@ -22,7 +22,6 @@ const SPECS = [
 ] as const;
 
 export class Migration20261122210000 extends Migration {
-
   override name = 'Migration20261122210000';
 
   override up(): void | Promise<void> {
@@ -40,5 +39,4 @@ export class Migration20261122210000 extends Migration {
       this.addSql(`create index "${s.table}_search_trgm" on "${s.table}" using gin (${s.expr} gin_trgm_ops);`);
     }
   }
-
 }

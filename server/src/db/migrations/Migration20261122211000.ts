@@ -13,12 +13,12 @@ const slots = Array.from({ length: NUM + TXT }, (_, i) => i + 1);
 const bit = (s: number) => (1n << BigInt(s - 1)).toString();
 
 export class Migration20261122211000 extends Migration {
-
   override name = 'Migration20261122211000';
 
   override up(): void | Promise<void> {
     for (const table of ['company', 'contact']) {
-      for (const s of slots) this.addSql(`create statistics "${table}_slot_${s}_filled_stats" on (("filled_mask" & ${bit(s)})) from "${table}";`);
+      for (const s of slots)
+        this.addSql(`create statistics "${table}_slot_${s}_filled_stats" on (("filled_mask" & ${bit(s)})) from "${table}";`);
       this.addSql(`analyze "${table}";`);
     }
   }
@@ -28,5 +28,4 @@ export class Migration20261122211000 extends Migration {
       for (const s of slots) this.addSql(`drop statistics if exists "${table}_slot_${s}_filled_stats";`);
     }
   }
-
 }

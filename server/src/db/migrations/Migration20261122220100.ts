@@ -29,7 +29,6 @@ const refreshContact = (id: string) => `update contact r set primary_company_sor
   where r.id = ${id} and r.primary_company_sort is distinct from s.v;`;
 
 export class Migration20261122220100 extends Migration {
-
   override name = 'Migration20261122220100';
 
   override up(): void | Promise<void> {
@@ -49,7 +48,9 @@ export class Migration20261122220100 extends Migration {
         end if;
         return null;
       end $$;`);
-    this.addSql(`create trigger "company_contact_sort" after insert or delete or update of "is_key", "is_primary", "company_id", "contact_id" on "company_contact" for each row execute function "company_contact_company_contact_sort_fn"();`);
+    this.addSql(
+      `create trigger "company_contact_sort" after insert or delete or update of "is_key", "is_primary", "company_id", "contact_id" on "company_contact" for each row execute function "company_contact_company_contact_sort_fn"();`,
+    );
 
     this.addSql(`create or replace function "contact_contact_key_sort_fn"() returns trigger language plpgsql as $$
       begin
@@ -59,7 +60,9 @@ export class Migration20261122220100 extends Migration {
            and r.key_contact_sort is distinct from lower(new.first_name || ' ' || new.last_name);
         return null;
       end $$;`);
-    this.addSql(`create trigger "contact_key_sort" after update of "first_name", "last_name" on "contact" for each row when (old."first_name" is distinct from new."first_name" or old."last_name" is distinct from new."last_name") execute function "contact_contact_key_sort_fn"();`);
+    this.addSql(
+      `create trigger "contact_key_sort" after update of "first_name", "last_name" on "contact" for each row when (old."first_name" is distinct from new."first_name" or old."last_name" is distinct from new."last_name") execute function "contact_contact_key_sort_fn"();`,
+    );
 
     this.addSql(`create or replace function "company_company_primary_sort_fn"() returns trigger language plpgsql as $$
       begin
@@ -69,14 +72,24 @@ export class Migration20261122220100 extends Migration {
            and r.primary_company_sort is distinct from lower(new.name);
         return null;
       end $$;`);
-    this.addSql(`create trigger "company_primary_sort" after update of "name" on "company" for each row when (old."name" is distinct from new."name") execute function "company_company_primary_sort_fn"();`);
+    this.addSql(
+      `create trigger "company_primary_sort" after update of "name" on "company" for each row when (old."name" is distinct from new."name") execute function "company_company_primary_sort_fn"();`,
+    );
 
     // Backfill (the triggers hold the tables' locks until this migration commits: no write slips in between).
-    this.addSql(`update company r set key_contact_sort = ${KEY_TEXT} from company_contact m join contact c on c.id = m.contact_id where m.is_key and r.id = m.company_id;`);
-    this.addSql(`update contact r set primary_company_sort = ${PRIMARY_TEXT} from company_contact m join company co on co.id = m.company_id where m.is_primary and r.id = m.contact_id;`);
+    this.addSql(
+      `update company r set key_contact_sort = ${KEY_TEXT} from company_contact m join contact c on c.id = m.contact_id where m.is_key and r.id = m.company_id;`,
+    );
+    this.addSql(
+      `update contact r set primary_company_sort = ${PRIMARY_TEXT} from company_contact m join company co on co.id = m.company_id where m.is_primary and r.id = m.contact_id;`,
+    );
 
-    this.addSql(`create index "company_org_key_contact_sort_index" on "company" ("organization_id", "key_contact_sort", lower("name"), "id") include ("name");`);
-    this.addSql(`create index "contact_org_primary_company_sort_index" on "contact" ("organization_id", "primary_company_sort", lower("last_name"), lower("first_name"), "id") include ("last_name", "first_name");`);
+    this.addSql(
+      `create index "company_org_key_contact_sort_index" on "company" ("organization_id", "key_contact_sort", lower("name"), "id") include ("name");`,
+    );
+    this.addSql(
+      `create index "contact_org_primary_company_sort_index" on "contact" ("organization_id", "primary_company_sort", lower("last_name"), lower("first_name"), "id") include ("last_name", "first_name");`,
+    );
   }
 
   override down(): void | Promise<void> {
@@ -91,5 +104,4 @@ export class Migration20261122220100 extends Migration {
     this.addSql(`alter table "contact" drop column "primary_company_sort";`);
     this.addSql(`alter table "company" drop column "key_contact_sort";`);
   }
-
 }

@@ -17,19 +17,20 @@ const SPECS = [
 ] as const;
 
 export class Migration20261122220200 extends Migration {
-
   override name = 'Migration20261122220200';
 
   override up(): void | Promise<void> {
     for (const { table, column } of SPECS) {
       // Function names follow MikroORM's trigger convention ({table}_{trigger}_fn).
-      this.addSql(`create or replace function "${table}_${table}_link_count_insert_fn"() returns trigger language plpgsql set jit = off as $$
+      this
+        .addSql(`create or replace function "${table}_${table}_link_count_insert_fn"() returns trigger language plpgsql set jit = off as $$
         begin
           insert into record_count (organization_id, entity_type, slot, delta)
             select organization_id, tg_table_name, 0, count(*) from new_rows where "${column}" is not null group by organization_id;
           return null;
         end $$;`);
-      this.addSql(`create or replace function "${table}_${table}_link_count_delete_fn"() returns trigger language plpgsql set jit = off as $$
+      this
+        .addSql(`create or replace function "${table}_${table}_link_count_delete_fn"() returns trigger language plpgsql set jit = off as $$
         begin
           insert into record_count (organization_id, entity_type, slot, delta)
             select organization_id, tg_table_name, 0, -count(*) from old_rows where "${column}" is not null group by organization_id;
@@ -39,7 +40,8 @@ export class Migration20261122220200 extends Migration {
       // tables, whose plan PL/pgSQL would cache with the row counts of the first call (a nested loop
       // planned for one row, as the link triggers' nested updates make, is quadratic on a bulk
       // update of the same connection later).
-      this.addSql(`create or replace function "${table}_${table}_link_count_update_fn"() returns trigger language plpgsql set jit = off as $$
+      this
+        .addSql(`create or replace function "${table}_${table}_link_count_update_fn"() returns trigger language plpgsql set jit = off as $$
         begin
           insert into record_count (organization_id, entity_type, slot, delta)
             select c.org, tg_table_name, 0, sum(c.d) from (
@@ -49,11 +51,19 @@ export class Migration20261122220200 extends Migration {
               ) c group by c.org having sum(c.d) <> 0;
           return null;
         end $$;`);
-      this.addSql(`create trigger "${table}_link_count_insert" after insert on "${table}" referencing new table as new_rows for each statement execute function "${table}_${table}_link_count_insert_fn"();`);
-      this.addSql(`create trigger "${table}_link_count_delete" after delete on "${table}" referencing old table as old_rows for each statement execute function "${table}_${table}_link_count_delete_fn"();`);
-      this.addSql(`create trigger "${table}_link_count_update" after update on "${table}" referencing old table as old_rows new table as new_rows for each statement execute function "${table}_${table}_link_count_update_fn"();`);
+      this.addSql(
+        `create trigger "${table}_link_count_insert" after insert on "${table}" referencing new table as new_rows for each statement execute function "${table}_${table}_link_count_insert_fn"();`,
+      );
+      this.addSql(
+        `create trigger "${table}_link_count_delete" after delete on "${table}" referencing old table as old_rows for each statement execute function "${table}_${table}_link_count_delete_fn"();`,
+      );
+      this.addSql(
+        `create trigger "${table}_link_count_update" after update on "${table}" referencing old table as old_rows new table as new_rows for each statement execute function "${table}_${table}_link_count_update_fn"();`,
+      );
       // The triggers hold the table's lock until this migration commits: no write slips between them and the backfill.
-      this.addSql(`insert into record_count (organization_id, entity_type, slot, delta) select organization_id, '${table}', 0, count(*) from "${table}" where "${column}" is not null group by organization_id;`);
+      this.addSql(
+        `insert into record_count (organization_id, entity_type, slot, delta) select organization_id, '${table}', 0, count(*) from "${table}" where "${column}" is not null group by organization_id;`,
+      );
     }
   }
 
@@ -66,5 +76,4 @@ export class Migration20261122220200 extends Migration {
       this.addSql(`delete from record_count where entity_type = '${table}' and slot = 0;`);
     }
   }
-
 }

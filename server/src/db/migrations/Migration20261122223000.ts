@@ -15,12 +15,16 @@ import { Migration } from '@mikro-orm/migrations';
 // Listed in server/src/db/hand-written.ts (the triggers; functions are not compared).
 const bits = 'generate_series(1, 32)';
 const JIT_OFF = [
-  ...['company', 'contact'].flatMap((t) => [`${t}_${t}_count_insert_fn`, `${t}_${t}_count_delete_fn`, `${t}_${t}_slots_insert_fn`, `${t}_${t}_slots_delete_fn`]),
+  ...['company', 'contact'].flatMap((t) => [
+    `${t}_${t}_count_insert_fn`,
+    `${t}_${t}_count_delete_fn`,
+    `${t}_${t}_slots_insert_fn`,
+    `${t}_${t}_slots_delete_fn`,
+  ]),
   'realtime_event_realtime_event_notify_fn',
 ];
 
 export class Migration20261122223000 extends Migration {
-
   override name = 'Migration20261122223000';
 
   override up(): void | Promise<void> {
@@ -59,5 +63,4 @@ export class Migration20261122223000 extends Migration {
       this.addSql(`alter function "${table}_${table}_slots_update_fn"() reset jit;`);
     }
   }
-
 }

@@ -7,17 +7,17 @@ import { Migration } from '@mikro-orm/migrations';
 // costs at most half of the organization's entries. INCLUDE carries the column the sort expression
 // reads, which keeps the walk index-only. Listed in server/src/db/hand-written.ts.
 export class Migration20261122233000 extends Migration {
-
   override name = 'Migration20261122233000';
 
   override up(): void | Promise<void> {
     this.addSql(`create index "company_org_website_index" on "company" ("organization_id", lower("website"), "id") include ("website");`);
-    this.addSql(`create index "contact_org_first_name_index" on "contact" ("organization_id", lower("first_name"), "id") include ("first_name");`);
+    this.addSql(
+      `create index "contact_org_first_name_index" on "contact" ("organization_id", lower("first_name"), "id") include ("first_name");`,
+    );
   }
 
   override down(): void | Promise<void> {
     this.addSql(`drop index if exists "contact_org_first_name_index";`);
     this.addSql(`drop index if exists "company_org_website_index";`);
   }
-
 }

@@ -4,12 +4,13 @@ import { Migration } from '@mikro-orm/migrations';
 // written beside Migration20261125230500: their references to other tenant tables now carry the
 // organization too, and crm_link's lookup indexes lead with it (server/test/tenancy.test.ts).
 export class Migration20261126000000 extends Migration {
-
   override name = 'Migration20261126000000';
 
   override up(): void | Promise<void> {
     const fk = (table: string, column: string, target: string, onDelete: string) =>
-      this.addSql(`alter table "${table}" drop constraint "${table}_${column}_foreign", add constraint "${table}_${column}_foreign" foreign key ("organization_id", "${column}") references "${target}" ("organization_id", "id") on delete ${onDelete};`);
+      this.addSql(
+        `alter table "${table}" drop constraint "${table}_${column}_foreign", add constraint "${table}_${column}_foreign" foreign key ("organization_id", "${column}") references "${target}" ("organization_id", "id") on delete ${onDelete};`,
+      );
     fk('crm_link', 'company_id', 'company', 'cascade');
     fk('crm_link', 'contact_id', 'contact', 'cascade');
     fk('play_draft', 'user_id', 'app_user', 'cascade');
@@ -23,7 +24,9 @@ export class Migration20261126000000 extends Migration {
 
   override down(): void | Promise<void> {
     const fk = (table: string, column: string, target: string, onDelete: string) =>
-      this.addSql(`alter table "${table}" drop constraint "${table}_${column}_foreign", add constraint "${table}_${column}_foreign" foreign key ("${column}") references "${target}" ("id") on delete ${onDelete};`);
+      this.addSql(
+        `alter table "${table}" drop constraint "${table}_${column}_foreign", add constraint "${table}_${column}_foreign" foreign key ("${column}") references "${target}" ("id") on delete ${onDelete};`,
+      );
     fk('crm_link', 'company_id', 'company', 'cascade');
     fk('crm_link', 'contact_id', 'contact', 'cascade');
     fk('play_draft', 'user_id', 'app_user', 'cascade');
@@ -34,5 +37,4 @@ export class Migration20261126000000 extends Migration {
     this.addSql(`create index "crm_link_company_id_index" on "crm_link" ("company_id");`);
     this.addSql(`create index "crm_link_contact_id_index" on "crm_link" ("contact_id");`);
   }
-
 }

@@ -20,7 +20,6 @@ const refreshContact = (row: 'old' | 'new') => `update contact r set primary_com
   where r.organization_id = ${row}.organization_id and r.id = ${row}.contact_id and r.primary_company_sort is distinct from s.v;`;
 
 export class Migration20261126120000 extends Migration {
-
   override name = 'Migration20261126120000';
 
   override up(): void | Promise<void> {
@@ -75,5 +74,4 @@ export class Migration20261126120000 extends Migration {
         return null;
       end $$;`);
   }
-
 }

@@ -8,7 +8,6 @@ import { Migration } from '@mikro-orm/migrations';
 //   update non-HOT (a new entry in every index of the row). With short_listed in no index and
 //   free room on each page (fillfactor 60), shortlisting is a HOT update: the heap row only.
 export class Migration20261127040000 extends Migration {
-
   override name = 'Migration20261127040000';
 
   override up(): void | Promise<void> {
@@ -19,8 +18,9 @@ export class Migration20261127040000 extends Migration {
 
   override down(): void | Promise<void> {
     this.addSql(`alter table "idea" reset (fillfactor);`);
-    this.addSql(`create index "idea_org_list_shortlisted_index" on "idea" ("organization_id", "list_id", "created_at", "id") where "short_listed";`);
+    this.addSql(
+      `create index "idea_org_list_shortlisted_index" on "idea" ("organization_id", "list_id", "created_at", "id") where "short_listed";`,
+    );
     this.addSql(`create index "idea_search_trgm" on "idea" using gin ("search_text" gin_trgm_ops);`);
   }
-
 }

@@ -4,7 +4,6 @@ import { Migration } from '@mikro-orm/migrations';
 // field path, weight), written once per run; idea_score.details keeps only each idea's part
 // (modules/scoring/breakdown.ts).
 export class Migration20261127140000 extends Migration {
-
   override name = 'Migration20261127140000';
 
   override up(): void | Promise<void> {
@@ -14,5 +13,4 @@ export class Migration20261127140000 extends Migration {
   override down(): void | Promise<void> {
     this.addSql(`alter table "score_run" drop column "fields";`);
   }
-
 }

@@ -71,7 +71,6 @@ const oldContact = (row: 'old' | 'new') => `update contact r set primary_company
   where r.organization_id = ${row}.organization_id and r.id = ${row}.contact_id and r.primary_company_sort is distinct from s.v;`;
 
 export class Migration20261128100000 extends Migration {
-
   override name = 'Migration20261128100000';
 
   override up(): void | Promise<void> {
@@ -79,8 +78,12 @@ export class Migration20261128100000 extends Migration {
     this.addSql(`drop function if exists "company_contact_company_contact_sort_fn"();`);
     for (const { event, tables, referencing } of EVENTS) {
       // Function names follow MikroORM's trigger convention ({table}_{trigger}_fn).
-      this.addSql(`create or replace function "company_contact_company_contact_sort_${event}_fn"() returns trigger language plpgsql set jit = off as $$${body(tables)} $$;`);
-      this.addSql(`create trigger "company_contact_sort_${event}" after ${event} on "company_contact" referencing ${referencing} for each statement execute function "company_contact_company_contact_sort_${event}_fn"();`);
+      this.addSql(
+        `create or replace function "company_contact_company_contact_sort_${event}_fn"() returns trigger language plpgsql set jit = off as $$${body(tables)} $$;`,
+      );
+      this.addSql(
+        `create trigger "company_contact_sort_${event}" after ${event} on "company_contact" referencing ${referencing} for each statement execute function "company_contact_company_contact_sort_${event}_fn"();`,
+      );
     }
   }
 
@@ -101,7 +104,8 @@ export class Migration20261128100000 extends Migration {
         end if;
         return null;
       end $$;`);
-    this.addSql(`create trigger "company_contact_sort" after insert or delete or update of "is_key", "is_primary", "company_id", "contact_id" on "company_contact" for each row execute function "company_contact_company_contact_sort_fn"();`);
+    this.addSql(
+      `create trigger "company_contact_sort" after insert or delete or update of "is_key", "is_primary", "company_id", "contact_id" on "company_contact" for each row execute function "company_contact_company_contact_sort_fn"();`,
+    );
   }
-
 }

@@ -5,7 +5,9 @@ import { Migration } from '@mikro-orm/migrations';
 // sending it from any client goes through Graph's createReply, in the thread.
 export class Migration20261129020000 extends Migration {
   override up(): void | Promise<void> {
-    this.addSql(`alter table "channel_email" add column "is_reply" boolean not null default false, add column "reply_to_message_id" text null;`);
+    this.addSql(
+      `alter table "channel_email" add column "is_reply" boolean not null default false, add column "reply_to_message_id" text null;`,
+    );
   }
 
   override down(): void | Promise<void> {

@@ -1,6 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  ACTIVITY_MESSAGES, LOG_ACTIVITY_OPTIONS, ACTIVITY_TYPE_LABELS, activitySaveProblem, canEditActivity, earliestToday, realtimePaths, todayIn,
+  ACTIVITY_MESSAGES,
+  LOG_ACTIVITY_OPTIONS,
+  ACTIVITY_TYPE_LABELS,
+  activitySaveProblem,
+  canEditActivity,
+  earliestToday,
+  realtimePaths,
+  todayIn,
   type ActivityType,
 } from '@dealscout/shared/domain';
 import type { z } from 'zod';
@@ -81,7 +88,11 @@ export async function createActivity(em: EntityManager, actor: Actor, input: Sav
       createdBy: actor.user.id,
     });
     await tem.flush();
-    await publish(tem, actor.organizationId, { path: realtimePaths.activities(actor.organizationId), kind: REALTIME_EVENT_KINDS.activityCreated, data: toActivityDto(a, today) });
+    await publish(tem, actor.organizationId, {
+      path: realtimePaths.activities(actor.organizationId),
+      kind: REALTIME_EVENT_KINDS.activityCreated,
+      data: toActivityDto(a, today),
+    });
     return a;
   });
 }
@@ -98,7 +109,11 @@ export async function updateActivity(em: EntityManager, actor: Actor, input: Sav
     const { company, contact } = await participants(tem, input.companyId!, input.contactId!);
     tem.assign(a, { ...apply(a, input), company, contact });
     await tem.flush();
-    await publish(tem, actor.organizationId, { path: realtimePaths.activities(actor.organizationId), kind: REALTIME_EVENT_KINDS.activityUpdated, data: toActivityDto(a, today) });
+    await publish(tem, actor.organizationId, {
+      path: realtimePaths.activities(actor.organizationId),
+      kind: REALTIME_EVENT_KINDS.activityUpdated,
+      data: toActivityDto(a, today),
+    });
     return a;
   });
 }
@@ -112,7 +127,10 @@ export async function deleteActivity(em: EntityManager, actor: Actor, id: string
     const data = { id: a.id, companyId: a.company?.id ?? null, contactId: a.contact?.id ?? null };
     tem.remove(a);
     await tem.flush();
-    await publish(tem, actor.organizationId, { path: realtimePaths.activities(actor.organizationId), kind: REALTIME_EVENT_KINDS.activityDeleted, data });
+    await publish(tem, actor.organizationId, {
+      path: realtimePaths.activities(actor.organizationId),
+      kind: REALTIME_EVENT_KINDS.activityDeleted,
+      data,
+    });
   });
 }
-

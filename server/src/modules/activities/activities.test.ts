@@ -22,7 +22,10 @@ describe('activities: log, edit, delete, participant, lists per company and cont
   const sockets: TestSocket[] = [];
 
   const pair = async (client: TestClient, name: string) => {
-    const res = await client.post('/api/v1/entity', { company: { name, website: `${name.toLowerCase().replace(/\W/g, '')}.example` }, contact: { firstName: 'Kim', lastName: name, email: `kim@${name.toLowerCase().replace(/\W/g, '')}.example` } });
+    const res = await client.post('/api/v1/entity', {
+      company: { name, website: `${name.toLowerCase().replace(/\W/g, '')}.example` },
+      contact: { firstName: 'Kim', lastName: name, email: `kim@${name.toLowerCase().replace(/\W/g, '')}.example` },
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json() as { companyId: string; contactId: string };
   };
@@ -60,7 +63,19 @@ describe('activities: log, edit, delete, participant, lists per company and cont
   async function systemActivity(source: 'email' | 'crm', date = '2020-05-01') {
     const em = ctx.em();
     em.setFilterParams('tenant', { organizationId: org.id });
-    const a = em.create(Activity, { organization: org.id, type: source === 'email' ? 'email' : 'crm', title: 'Intro', date, content: 'Sent by the system', source, sourceId: randomUUID(), company: companyId, contact: contactId, others: [], followUp: false });
+    const a = em.create(Activity, {
+      organization: org.id,
+      type: source === 'email' ? 'email' : 'crm',
+      title: 'Intro',
+      date,
+      content: 'Sent by the system',
+      source,
+      sourceId: randomUUID(),
+      company: companyId,
+      contact: contactId,
+      others: [],
+      followUp: false,
+    });
     await em.flush();
     return a.id;
   }
@@ -73,11 +88,28 @@ describe('activities: log, edit, delete, participant, lists per company and cont
       const body = res.json();
       expect(body).toMatchObject({ success: true, message: 'Activity saved successfully.' });
       expect(body.activity).toMatchObject({
-        type: 'call', title: 'Phone Call', group: 'Upcoming', date: FUTURE, source: 'manual', sourceId: null, status: null, editable: true,
-        content: 'Discussed the carve-out timeline.', others: ['cfo@globex.example'], followUp: true, by: 'Ada Admin', companyId, contactId, createdById: admin.id,
+        type: 'call',
+        title: 'Phone Call',
+        group: 'Upcoming',
+        date: FUTURE,
+        source: 'manual',
+        sourceId: null,
+        status: null,
+        editable: true,
+        content: 'Discussed the carve-out timeline.',
+        others: ['cfo@globex.example'],
+        followUp: true,
+        by: 'Ada Admin',
+        companyId,
+        contactId,
+        createdById: admin.id,
       });
       const [e] = await s.waitForEvents((ev) => ev.length >= 1);
-      expect(e).toMatchObject({ kind: 'activity.created', path: realtimePaths.activities(org.id), data: { id: body.activity.id, type: 'call' } });
+      expect(e).toMatchObject({
+        kind: 'activity.created',
+        path: realtimePaths.activities(org.id),
+        data: { id: body.activity.id, type: 'call' },
+      });
     });
 
     it("missing or invalid items: 'Please provide valid …' naming them in the spec's order", async () => {
@@ -115,7 +147,11 @@ describe('activities: log, edit, delete, participant, lists per company and cont
     });
 
     it("another organization's company or contact, or an unknown one: 404 'Invalid activity participant.'; signed out 401", async () => {
-      for (const body of [{ ...valid(), companyId: other.companyId }, { ...valid(), contactId: other.contactId }, { ...valid(), companyId: randomUUID() }]) {
+      for (const body of [
+        { ...valid(), companyId: other.companyId },
+        { ...valid(), contactId: other.contactId },
+        { ...valid(), companyId: randomUUID() },
+      ]) {
         const res = await c.post('/api/v1/activity', body);
         expect(res.statusCode).toBe(404);
         expect(res.json()).toEqual({ success: false, message: 'Invalid activity participant.' });
@@ -128,9 +164,19 @@ describe('activities: log, edit, delete, participant, lists per company and cont
     it('edits a manual activity (success and message) and announces the change', async () => {
       const created = (await c.post('/api/v1/activity', valid())).json().activity as ActivityDto;
       const s = await activitiesSocket(c, org.id);
-      const res = await c.put('/api/v1/activity', { ...valid(), id: created.id, type: 'f2f', content: 'Met at their office.', subject: 'Site visit' });
+      const res = await c.put('/api/v1/activity', {
+        ...valid(),
+        id: created.id,
+        type: 'f2f',
+        content: 'Met at their office.',
+        subject: 'Site visit',
+      });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toMatchObject({ success: true, message: 'Activity updated successfully.', activity: { id: created.id, type: 'f2f', content: 'Met at their office.', subject: 'Site visit', title: 'Phone Call' } });
+      expect(res.json()).toMatchObject({
+        success: true,
+        message: 'Activity updated successfully.',
+        activity: { id: created.id, type: 'f2f', content: 'Met at their office.', subject: 'Site visit', title: 'Phone Call' },
+      });
       const [e] = await s.waitForEvents((ev) => ev.length >= 1);
       expect(e).toMatchObject({ kind: 'activity.updated', data: { id: created.id, type: 'f2f' } });
     });
@@ -138,9 +184,27 @@ describe('activities: log, edit, delete, participant, lists per company and cont
     it('keeps an existing past date, but a changed date must be today or later', async () => {
       const em = ctx.em();
       em.setFilterParams('tenant', { organizationId: org.id });
-      const old = em.create(Activity, { organization: org.id, type: 'text', title: 'Note', date: '2021-03-01', content: 'Old note', source: 'manual', company: companyId, contact: contactId, others: [], followUp: false });
+      const old = em.create(Activity, {
+        organization: org.id,
+        type: 'text',
+        title: 'Note',
+        date: '2021-03-01',
+        content: 'Old note',
+        source: 'manual',
+        company: companyId,
+        contact: contactId,
+        others: [],
+        followUp: false,
+      });
       await em.flush();
-      const same = await c.put('/api/v1/activity', { id: old.id, type: 'text', companyId, contactId, date: '2021-03-01', content: 'Old note, corrected' });
+      const same = await c.put('/api/v1/activity', {
+        id: old.id,
+        type: 'text',
+        companyId,
+        contactId,
+        date: '2021-03-01',
+        content: 'Old note, corrected',
+      });
       expect(same.statusCode, same.body).toBe(200);
       expect(same.json().activity.group).toBe('March 2021');
       const moved = await c.put('/api/v1/activity', { id: old.id, type: 'text', companyId, contactId, date: '2021-03-02', content: 'x' });
@@ -155,7 +219,15 @@ describe('activities: log, edit, delete, participant, lists per company and cont
       const res = await c.put('/api/v1/activity', { ...valid(), id: emailId });
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ success: false, message: 'Activity has already been completed.' });
-      const theirs = (await other.c.post('/api/v1/activity', { type: 'call', companyId: other.companyId, contactId: other.contactId, date: FUTURE, content: 'Theirs' })).json().activity.id;
+      const theirs = (
+        await other.c.post('/api/v1/activity', {
+          type: 'call',
+          companyId: other.companyId,
+          contactId: other.contactId,
+          date: FUTURE,
+          content: 'Theirs',
+        })
+      ).json().activity.id;
       for (const id of [theirs, randomUUID()]) {
         const r = await c.put('/api/v1/activity', { ...valid(), id });
         expect(r.statusCode).toBe(404);
@@ -179,7 +251,15 @@ describe('activities: log, edit, delete, participant, lists per company and cont
         company: { id: companyId, name: 'Globex', website: 'globex.example' },
         contact: { id: contactId, firstName: 'Kim', lastName: 'Globex', email: 'kim@globex.example' },
       });
-      const theirs = (await other.c.post('/api/v1/activity', { type: 'call', companyId: other.companyId, contactId: other.contactId, date: FUTURE, content: 'Theirs' })).json().activity.id;
+      const theirs = (
+        await other.c.post('/api/v1/activity', {
+          type: 'call',
+          companyId: other.companyId,
+          contactId: other.contactId,
+          date: FUTURE,
+          content: 'Theirs',
+        })
+      ).json().activity.id;
       for (const id of [theirs, randomUUID()]) {
         const r = await c.get(`/api/v1/activity/participant/${id}`);
         expect(r.statusCode).toBe(404);
@@ -209,7 +289,15 @@ describe('activities: log, edit, delete, participant, lists per company and cont
       const res = await c.del(`/api/v1/activity/${crmId}`);
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ success: false, message: 'Unable to delete the activity.' });
-      const theirs = (await other.c.post('/api/v1/activity', { type: 'call', companyId: other.companyId, contactId: other.contactId, date: FUTURE, content: 'Theirs' })).json().activity.id;
+      const theirs = (
+        await other.c.post('/api/v1/activity', {
+          type: 'call',
+          companyId: other.companyId,
+          contactId: other.contactId,
+          date: FUTURE,
+          content: 'Theirs',
+        })
+      ).json().activity.id;
       expect((await c.del(`/api/v1/activity/${theirs}`)).statusCode).toBe(404);
       expect((await other.c.get(`/api/v1/activity/participant/${theirs}`)).statusCode).toBe(200);
       expect((await ctx.app.inject({ method: 'DELETE', url: `/api/v1/activity/${theirs}` })).statusCode).toBe(401);
@@ -219,21 +307,36 @@ describe('activities: log, edit, delete, participant, lists per company and cont
   describe('GET /api/v1/activity/company/{id} and /contact/{id}', () => {
     it('list newest first with their group, filter by type; foreign or unknown records 404; bad types 400; signed out 401', async () => {
       const fresh = await pair(c, 'Umbrella');
-      const post = (type: string, date: string, content: string) => c.post('/api/v1/activity', { type, companyId: fresh.companyId, contactId: fresh.contactId, date, content });
+      const post = (type: string, date: string, content: string) =>
+        c.post('/api/v1/activity', { type, companyId: fresh.companyId, contactId: fresh.contactId, date, content });
       await post('call', '2999-03-01', 'Later call');
       await post('text', '2999-02-01', 'A note');
       await post('video', '2999-04-01', 'Zoom');
       const emailId = await (async () => {
         const em = ctx.em();
         em.setFilterParams('tenant', { organizationId: org.id });
-        const a = em.create(Activity, { organization: org.id, type: 'email', title: 'Hello', date: '2019-06-03', content: 'Email body', source: 'email', company: fresh.companyId, contact: fresh.contactId, others: [], followUp: false });
+        const a = em.create(Activity, {
+          organization: org.id,
+          type: 'email',
+          title: 'Hello',
+          date: '2019-06-03',
+          content: 'Email body',
+          source: 'email',
+          company: fresh.companyId,
+          contact: fresh.contactId,
+          others: [],
+          followUp: false,
+        });
         await em.flush();
         return a.id;
       })();
       const list = await c.get(`/api/v1/activity/company/${fresh.companyId}`);
       expect(list.statusCode, list.body).toBe(200);
       expect(list.json().activities.map((a: ActivityDto) => [a.content, a.group, a.editable])).toEqual([
-        ['Zoom', 'Upcoming', true], ['Later call', 'Upcoming', true], ['A note', 'Upcoming', true], ['Email body', 'June 2019', false],
+        ['Zoom', 'Upcoming', true],
+        ['Later call', 'Upcoming', true],
+        ['A note', 'Upcoming', true],
+        ['Email body', 'June 2019', false],
       ]);
       const byContact = await c.get(`/api/v1/activity/contact/${fresh.contactId}?types=email,text`);
       expect(byContact.json().activities.map((a: ActivityDto) => a.type)).toEqual(['text', 'email']);
@@ -254,7 +357,15 @@ describe('activities: log, edit, delete, participant, lists per company and cont
 
     it("deleting a company keeps the contact's history (the activity loses its company)", async () => {
       const fresh = await pair(c, 'Stark');
-      const a = (await c.post('/api/v1/activity', { type: 'chat', companyId: fresh.companyId, contactId: fresh.contactId, date: FUTURE, content: 'SMS' })).json().activity;
+      const a = (
+        await c.post('/api/v1/activity', {
+          type: 'chat',
+          companyId: fresh.companyId,
+          contactId: fresh.contactId,
+          date: FUTURE,
+          content: 'SMS',
+        })
+      ).json().activity;
       expect((await c.del(`/api/v1/company/delete/${fresh.companyId}`)).statusCode).toBe(200);
       const byContact = await c.get(`/api/v1/activity/contact/${fresh.contactId}`);
       expect(byContact.json().activities).toEqual([expect.objectContaining({ id: a.id, companyId: null, contactId: fresh.contactId })]);

@@ -13,7 +13,10 @@ export const Activity = defineEntity({
   name: 'Activity',
   tableName: 'activity',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     /** email | f2f | text | call | chat | video | other | crm */
     type: p.string().length(10),
@@ -29,7 +32,10 @@ export const Activity = defineEntity({
     content: p.text(),
     subject: p.string().length(500).nullable(),
     to: p.string().length(1000).nullable(),
-    others: p.json<string[]>().defaultRaw(`'[]'`).onCreate(() => []),
+    others: p
+      .json<string[]>()
+      .defaultRaw(`'[]'`)
+      .onCreate(() => []),
     by: p.string().length(255).nullable(),
     followUp: p.boolean().default(false),
     errorMessage: p.text().nullable(),
@@ -39,7 +45,10 @@ export const Activity = defineEntity({
     contact: () => p.manyToOne(Contact).nullable().deleteRule('set null'),
     createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [
     { name: 'activity_org_company_date_index', properties: ['organization', 'company', 'date'] },

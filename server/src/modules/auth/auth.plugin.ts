@@ -34,8 +34,14 @@ export function registerAuth(app: FastifyInstance): void {
     if (token) {
       const session = await req.em.findOne(Session, { tokenHash: sha256(token) }, { populate: ['user'], ...crossTenant('sign-in') });
       const user = session?.user;
-      const valid = session && user && !session.revokedAt && session.expiresAt > new Date() && user.status === 'active' && !user.deleted
-        && session.kind === (bearer ? 'bearer' : 'cookie');
+      const valid =
+        session &&
+        user &&
+        !session.revokedAt &&
+        session.expiresAt > new Date() &&
+        user.status === 'active' &&
+        !user.deleted &&
+        session.kind === (bearer ? 'bearer' : 'cookie');
       if (valid) {
         req.auth = { user, session, organizationId: session.organization.id, isAdmin: user.role === 'Admin' };
         req.em.setFilterParams('tenant', { organizationId: session.organization.id });

@@ -1,6 +1,13 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import {
-  createTestApp, createOrg, createUser, signedIn, uniqueEmail, TestClient, TEST_PASSWORD, type TestContext,
+  createTestApp,
+  createOrg,
+  createUser,
+  signedIn,
+  uniqueEmail,
+  TestClient,
+  TEST_PASSWORD,
+  type TestContext,
 } from '../../../test/helpers';
 import { Session } from './session.entity';
 
@@ -19,7 +26,9 @@ describe('sign-in, sessions, bearer tokens and CSRF', () => {
     orgId = organization.id;
     adminEmail = admin.email;
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   describe('POST /api/v1/auth/login', () => {
     it('signs in: the user, an httpOnly SameSite session cookie and a CSRF cookie matching the answer', async () => {
@@ -72,7 +81,10 @@ describe('sign-in, sessions, bearer tokens and CSRF', () => {
 
     it('answers a wrong password and an unknown account identically', async () => {
       const wrong = await new TestClient(ctx.app, '10.1.0.5').post('/api/v1/auth/login', { email: adminEmail, password: 'Wrong1234' });
-      const unknown = await new TestClient(ctx.app, '10.1.0.6').post('/api/v1/auth/login', { email: uniqueEmail('ghost'), password: 'Wrong1234' });
+      const unknown = await new TestClient(ctx.app, '10.1.0.6').post('/api/v1/auth/login', {
+        email: uniqueEmail('ghost'),
+        password: 'Wrong1234',
+      });
       expect(wrong.statusCode).toBe(401);
       expect(unknown.statusCode).toBe(401);
       expect(wrong.body).toBe(unknown.body);
@@ -112,7 +124,8 @@ describe('sign-in, sessions, bearer tokens and CSRF', () => {
     it('401 once the session has expired', async () => {
       const c = await signedIn(ctx, adminEmail, '10.1.0.8');
       const em = ctx.em();
-      const expiredId = (await em.getConnection().execute<{ id: string }[]>(`select id from session order by created_at desc limit 1`))[0].id;
+      const expiredId = (await em.getConnection().execute<{ id: string }[]>(`select id from session order by created_at desc limit 1`))[0]
+        .id;
       await em.nativeUpdate(Session, { id: expiredId }, { expiresAt: new Date(Date.now() - 1000) }, { filters: false });
       const res = await c.get('/api/v1/user');
       expect(res.statusCode).toBe(401);
@@ -135,7 +148,9 @@ describe('sign-in, sessions, bearer tokens and CSRF', () => {
       const replay = await ctx.app.inject({ method: 'GET', url: '/api/v1/user', headers: { cookie: `ds_session=${cookie}` } });
       expect(replay.statusCode).toBe(401);
       expect(replay.json()).toEqual(EXPIRED);
-      const row = await ctx.em().findOneOrFail(Session, { organization: orgId, revokedAt: { $ne: null } }, { filters: false, orderBy: { revokedAt: 'desc' } });
+      const row = await ctx
+        .em()
+        .findOneOrFail(Session, { organization: orgId, revokedAt: { $ne: null } }, { filters: false, orderBy: { revokedAt: 'desc' } });
       expect(row.revokedAt).toBeInstanceOf(Date);
     });
 
@@ -156,7 +171,9 @@ describe('sign-in, sessions, bearer tokens and CSRF', () => {
 
   describe('CSRF on cookie sessions', () => {
     let c: TestClient;
-    beforeAll(async () => { c = await signedIn(ctx, adminEmail, '10.1.0.12'); });
+    beforeAll(async () => {
+      c = await signedIn(ctx, adminEmail, '10.1.0.12');
+    });
 
     it('refuses a state-changing call without the x-csrf-token header', async () => {
       c.sendCsrf = false;
@@ -268,12 +285,18 @@ describe('sign-in, sessions, bearer tokens and CSRF', () => {
       const asCookie = await ctx.app.inject({ method: 'GET', url: '/api/v1/user', headers: { cookie: `ds_session=${t.json().token}` } });
       expect(asCookie.statusCode).toBe(401);
       const web = await signedIn(ctx, adminEmail, '10.1.0.23');
-      const asBearer = await ctx.app.inject({ method: 'GET', url: '/api/v1/user', headers: { authorization: `Bearer ${web.cookies.ds_session}` } });
+      const asBearer = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/v1/user',
+        headers: { authorization: `Bearer ${web.cookies.ds_session}` },
+      });
       expect(asBearer.statusCode).toBe(401);
     });
 
     it('an expired token is refused', async () => {
-      const t = (await new TestClient(ctx.app, '10.1.0.24').post('/api/v1/auth/token', { email: adminEmail, password: TEST_PASSWORD })).json();
+      const t = (
+        await new TestClient(ctx.app, '10.1.0.24').post('/api/v1/auth/token', { email: adminEmail, password: TEST_PASSWORD })
+      ).json();
       await ctx.em().nativeUpdate(Session, { id: t.tokenId }, { expiresAt: new Date(Date.now() - 1000) }, { filters: false });
       const res = await ctx.app.inject({ method: 'GET', url: '/api/v1/user', headers: { authorization: `Bearer ${t.token}` } });
       expect(res.statusCode).toBe(401);

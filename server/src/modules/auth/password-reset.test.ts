@@ -1,7 +1,16 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import pg from 'pg';
 import {
-  createTestApp, createOrg, createUser, signedIn, uniqueEmail, mailsTo, tokenFromMail, TestClient, TEST_PASSWORD, type TestContext,
+  createTestApp,
+  createOrg,
+  createUser,
+  signedIn,
+  uniqueEmail,
+  mailsTo,
+  tokenFromMail,
+  TestClient,
+  TEST_PASSWORD,
+  type TestContext,
 } from '../../../test/helpers';
 import { sha256 } from '../../lib/tokens';
 
@@ -17,7 +26,9 @@ describe('password reset: POST /api/v1/auth/forgotpassword and /resetpassword', 
     ctx = await createTestApp();
     orgId = (await createOrg(ctx)).organization.id;
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   const anon = () => new TestClient(ctx.app, '10.3.0.1');
 
@@ -73,7 +84,10 @@ describe('password reset: POST /api/v1/auth/forgotpassword and /resetpassword', 
     const t2 = await requestReset(user.email);
     expect(t1).not.toBe(t2);
     for (const t of [t1, t2]) expect(Buffer.from(t, 'base64url').length).toBeGreaterThanOrEqual(16);
-    const rows = await ctx.em().getConnection().execute<Record<string, unknown>[]>('select * from password_reset where user_id = ?', [user.id]);
+    const rows = await ctx
+      .em()
+      .getConnection()
+      .execute<Record<string, unknown>[]>('select * from password_reset where user_id = ?', [user.id]);
     expect(rows).toHaveLength(2);
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(t1);
@@ -92,8 +106,12 @@ describe('password reset: POST /api/v1/auth/forgotpassword and /resetpassword', 
     const res = await anon().post('/api/v1/auth/resetpassword', { token, password: 'NewSecret9' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual(DONE);
-    expect((await new TestClient(ctx.app, '10.3.1.1').post('/api/v1/auth/login', { email: user.email, password: TEST_PASSWORD })).statusCode).toBe(401);
-    expect((await new TestClient(ctx.app, '10.3.1.2').post('/api/v1/auth/login', { email: user.email, password: 'NewSecret9' })).statusCode).toBe(200);
+    expect(
+      (await new TestClient(ctx.app, '10.3.1.1').post('/api/v1/auth/login', { email: user.email, password: TEST_PASSWORD })).statusCode,
+    ).toBe(401);
+    expect(
+      (await new TestClient(ctx.app, '10.3.1.2').post('/api/v1/auth/login', { email: user.email, password: 'NewSecret9' })).statusCode,
+    ).toBe(200);
   });
 
   it('a token works once', async () => {
@@ -103,7 +121,9 @@ describe('password reset: POST /api/v1/auth/forgotpassword and /resetpassword', 
     const again = await anon().post('/api/v1/auth/resetpassword', { token, password: 'SecondNew2' });
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual(INVALID_LINK);
-    expect((await new TestClient(ctx.app, '10.3.2.1').post('/api/v1/auth/login', { email: user.email, password: 'FirstNew1' })).statusCode).toBe(200);
+    expect(
+      (await new TestClient(ctx.app, '10.3.2.1').post('/api/v1/auth/login', { email: user.email, password: 'FirstNew1' })).statusCode,
+    ).toBe(200);
   });
 
   it('of two concurrent uses of one token only one succeeds', async () => {
@@ -118,7 +138,12 @@ describe('password reset: POST /api/v1/auth/forgotpassword and /resetpassword', 
       await blocker.query('select id from password_reset where token_hash = $1 for update', [sha256(token)]);
       let settled = 0;
       const pending = ['RaceOne1', 'RaceTwo2'].map((password) =>
-        anon().post('/api/v1/auth/resetpassword', { token, password }).finally(() => { settled += 1; }));
+        anon()
+          .post('/api/v1/auth/resetpassword', { token, password })
+          .finally(() => {
+            settled += 1;
+          }),
+      );
       await new Promise((r) => setTimeout(r, 400));
       expect(settled).toBe(0);
       await blocker.query('commit');
@@ -128,17 +153,24 @@ describe('password reset: POST /api/v1/auth/forgotpassword and /resetpassword', 
     }
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
     const winner = results[0].statusCode === 200 ? 'RaceOne1' : 'RaceTwo2';
-    expect((await new TestClient(ctx.app, '10.3.2.9').post('/api/v1/auth/login', { email: user.email, password: winner })).statusCode).toBe(200);
+    expect((await new TestClient(ctx.app, '10.3.2.9').post('/api/v1/auth/login', { email: user.email, password: winner })).statusCode).toBe(
+      200,
+    );
   });
 
   it('an expired token is refused', async () => {
     const user = await createUser(ctx, orgId);
     const token = await requestReset(user.email);
-    await ctx.em().getConnection().execute(`update password_reset set expires_at = now() - interval '1 second' where token_hash = ?`, [sha256(token)]);
+    await ctx
+      .em()
+      .getConnection()
+      .execute(`update password_reset set expires_at = now() - interval '1 second' where token_hash = ?`, [sha256(token)]);
     const res = await anon().post('/api/v1/auth/resetpassword', { token, password: 'Expired123' });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual(INVALID_LINK);
-    expect((await new TestClient(ctx.app, '10.3.3.1').post('/api/v1/auth/login', { email: user.email, password: TEST_PASSWORD })).statusCode).toBe(200);
+    expect(
+      (await new TestClient(ctx.app, '10.3.3.1').post('/api/v1/auth/login', { email: user.email, password: TEST_PASSWORD })).statusCode,
+    ).toBe(200);
   });
 
   it('an unknown token is refused', async () => {

@@ -11,7 +11,10 @@ export const Session = defineEntity({
   name: 'Session',
   tableName: 'session',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization).index(),
     user: () => p.manyToOne(User),
     kind: p.string().length(10),
@@ -44,7 +47,10 @@ export const PasswordReset = defineEntity({
   name: 'PasswordReset',
   tableName: 'password_reset',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization).index(),
     user: () => p.manyToOne(User),
     tokenHash: p.string().length(64).unique(),

@@ -14,7 +14,14 @@ export interface NewSession {
   expiresAt: Date;
 }
 
-export async function createSession(em: EntityManager, user: IUser, kind: 'cookie' | 'bearer', req: FastifyRequest, config: Config, label?: string): Promise<NewSession> {
+export async function createSession(
+  em: EntityManager,
+  user: IUser,
+  kind: 'cookie' | 'bearer',
+  req: FastifyRequest,
+  config: Config,
+  label?: string,
+): Promise<NewSession> {
   const token = newToken();
   const csrfToken = kind === 'cookie' ? newToken() : null;
   const ttlMs = kind === 'cookie' ? config.SESSION_TTL_HOURS * 3_600_000 : config.TOKEN_TTL_DAYS * 86_400_000;
@@ -49,5 +56,10 @@ export function clearSessionCookies(reply: FastifyReply, config: Config): void {
 
 /** Ends every session of a user (disable, delete, password reset). */
 export async function revokeUserSessions(em: EntityManager, organizationId: string, userId: string): Promise<number> {
-  return em.nativeUpdate(Session, { organization: organizationId, user: userId, revokedAt: null }, { revokedAt: new Date() }, scopedTo(organizationId));
+  return em.nativeUpdate(
+    Session,
+    { organization: organizationId, user: userId, revokedAt: null },
+    { revokedAt: new Date() },
+    scopedTo(organizationId),
+  );
 }

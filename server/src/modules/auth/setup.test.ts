@@ -15,8 +15,12 @@ const body = (over: Record<string, unknown> = {}) => ({
 
 describe('first-run setup: GET and POST /api/v1/setup', () => {
   let ctx: TestContext;
-  beforeAll(async () => { ctx = await createTestApp(); });
-  afterAll(async () => { await ctx.close(); });
+  beforeAll(async () => {
+    ctx = await createTestApp();
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   it.each([
     [{ organizationName: '' }, 'Organization name is required'],
@@ -49,7 +53,14 @@ describe('first-run setup: GET and POST /api/v1/setup', () => {
     expect(res.statusCode).toBe(201);
     const out = res.json();
     expect(out.success).toBe(true);
-    expect(out.user).toMatchObject({ email: 'founder@example.com', firstName: 'Fay', lastName: 'First', role: 'Admin', isAdmin: true, status: 'active' });
+    expect(out.user).toMatchObject({
+      email: 'founder@example.com',
+      firstName: 'Fay',
+      lastName: 'First',
+      role: 'Admin',
+      isAdmin: true,
+      status: 'active',
+    });
     expect(out.csrfToken).toBe(c.cookies.ds_csrf);
     expect(c.cookies.ds_session).toBeTruthy();
 
@@ -67,7 +78,10 @@ describe('first-run setup: GET and POST /api/v1/setup', () => {
     // The password was stored hashed (argon2id) and signs in.
     const [row] = await ctx.em().getConnection().execute<{ password_hash: string }[]>('select password_hash from app_user');
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
-    expect((await new TestClient(ctx.app, '10.4.0.2').post('/api/v1/auth/login', { email: 'founder@example.com', password: 'Founder123' })).statusCode).toBe(200);
+    expect(
+      (await new TestClient(ctx.app, '10.4.0.2').post('/api/v1/auth/login', { email: 'founder@example.com', password: 'Founder123' }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('a second setup is refused with 409 and creates nothing', async () => {
@@ -75,9 +89,12 @@ describe('first-run setup: GET and POST /api/v1/setup', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual(ALREADY_DONE);
     expect(res.cookies).toEqual([]);
-    const [{ orgs, users }] = await ctx.em().getConnection().execute<{ orgs: string; users: string }[]>(
-      'select (select count(*) from organization) as orgs, (select count(*) from app_user) as users',
-    );
+    const [{ orgs, users }] = await ctx
+      .em()
+      .getConnection()
+      .execute<{ orgs: string; users: string }[]>(
+        'select (select count(*) from organization) as orgs, (select count(*) from app_user) as users',
+      );
     expect(Number(orgs)).toBe(1);
     expect(Number(users)).toBe(1);
   });
@@ -85,8 +102,12 @@ describe('first-run setup: GET and POST /api/v1/setup', () => {
 
 describe('first-run setup under concurrency', () => {
   let ctx: TestContext;
-  beforeAll(async () => { ctx = await createTestApp(); });
-  afterAll(async () => { await ctx.close(); });
+  beforeAll(async () => {
+    ctx = await createTestApp();
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   it('of concurrent setups exactly one wins, the others get 409', async () => {
     // Hold the setup lock so that all four are in flight before any of them looks for users.
@@ -97,8 +118,12 @@ describe('first-run setup under concurrency', () => {
       await blocker.query('select pg_advisory_lock($1)', [FIRST_ADMIN_LOCK]);
       let settled = 0;
       const pending = [0, 1, 2, 3].map((i) =>
-        new TestClient(ctx.app, `10.4.1.${i}`).post('/api/v1/setup', body({ email: `racer${i}@example.com`, organizationName: `Racer ${i}` }))
-          .finally(() => { settled += 1; }));
+        new TestClient(ctx.app, `10.4.1.${i}`)
+          .post('/api/v1/setup', body({ email: `racer${i}@example.com`, organizationName: `Racer ${i}` }))
+          .finally(() => {
+            settled += 1;
+          }),
+      );
       await new Promise((r) => setTimeout(r, 400));
       expect(settled).toBe(0); // every setup waits for the lock
       await blocker.query('select pg_advisory_unlock($1)', [FIRST_ADMIN_LOCK]);
@@ -109,9 +134,12 @@ describe('first-run setup under concurrency', () => {
     const codes = results.map((r) => r.statusCode).sort();
     expect(codes).toEqual([201, 409, 409, 409]);
     for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json()).toEqual(ALREADY_DONE);
-    const [{ orgs, users }] = await ctx.em().getConnection().execute<{ orgs: string; users: string }[]>(
-      'select (select count(*) from organization) as orgs, (select count(*) from app_user) as users',
-    );
+    const [{ orgs, users }] = await ctx
+      .em()
+      .getConnection()
+      .execute<{ orgs: string; users: string }[]>(
+        'select (select count(*) from organization) as orgs, (select count(*) from app_user) as users',
+      );
     expect(Number(orgs)).toBe(1);
     expect(Number(users)).toBe(1);
   });

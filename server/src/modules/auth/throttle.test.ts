@@ -12,16 +12,21 @@ describe('login throttling (per account and per address)', () => {
   const WINDOW_MINUTES = 15;
 
   beforeAll(async () => {
-    ctx = await createTestApp({ env: {
-      LOGIN_MAX_FAILURES_PER_ACCOUNT: String(PER_ACCOUNT),
-      LOGIN_MAX_FAILURES_PER_ADDRESS: String(PER_ADDRESS),
-      LOGIN_WINDOW_MINUTES: String(WINDOW_MINUTES),
-    } });
+    ctx = await createTestApp({
+      env: {
+        LOGIN_MAX_FAILURES_PER_ACCOUNT: String(PER_ACCOUNT),
+        LOGIN_MAX_FAILURES_PER_ADDRESS: String(PER_ADDRESS),
+        LOGIN_WINDOW_MINUTES: String(WINDOW_MINUTES),
+      },
+    });
     orgId = (await createOrg(ctx)).organization.id;
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
-  const attempt = (email: string, password: string, ip: string, url = '/api/v1/auth/login') => new TestClient(ctx.app, ip).post(url, { email, password });
+  const attempt = (email: string, password: string, ip: string, url = '/api/v1/auth/login') =>
+    new TestClient(ctx.app, ip).post(url, { email, password });
 
   function expectThrottled(res: Awaited<ReturnType<typeof attempt>>) {
     expect(res.statusCode).toBe(429);
@@ -50,7 +55,8 @@ describe('login throttling (per account and per address)', () => {
 
   it('counts the account by its normalized email', async () => {
     const user = await createUser(ctx, orgId);
-    for (let i = 0; i < PER_ACCOUNT; i++) await attempt(i % 2 ? user.email.toUpperCase() : ` ${user.email}`, 'Wrong1234', `10.2.1.${i + 1}`);
+    for (let i = 0; i < PER_ACCOUNT; i++)
+      await attempt(i % 2 ? user.email.toUpperCase() : ` ${user.email}`, 'Wrong1234', `10.2.1.${i + 1}`);
     expectThrottled(await attempt(user.email, TEST_PASSWORD, '10.2.1.50'));
   });
 
@@ -80,7 +86,12 @@ describe('login throttling (per account and per address)', () => {
     const user = await createUser(ctx, orgId);
     for (let i = 0; i < PER_ACCOUNT; i++) await attempt(user.email, 'Wrong1234', '10.2.5.1');
     expectThrottled(await attempt(user.email, TEST_PASSWORD, '10.2.5.2'));
-    await ctx.em().getConnection().execute(`update login_throttle set window_start = now() - interval '${WINDOW_MINUTES + 1} minutes' where key = ?`, [`acct:${user.email}`]);
+    await ctx
+      .em()
+      .getConnection()
+      .execute(`update login_throttle set window_start = now() - interval '${WINDOW_MINUTES + 1} minutes' where key = ?`, [
+        `acct:${user.email}`,
+      ]);
     expect((await attempt(user.email, TEST_PASSWORD, '10.2.5.3')).statusCode).toBe(200);
   });
 
@@ -98,7 +109,7 @@ describe('login throttling (per account and per address)', () => {
     expect((await attempt(victim.email, TEST_PASSWORD, '10.2.9.10')).statusCode).toBe(200);
   });
 
-  it('a correct password signs in from a throttled address (users behind one proxy are not locked out by others\' guesses)', async () => {
+  it("a correct password signs in from a throttled address (users behind one proxy are not locked out by others' guesses)", async () => {
     const ip = '10.2.10.1';
     for (let i = 0; i < PER_ADDRESS; i++) expect((await attempt(uniqueEmail('spray'), 'Wrong1234', ip)).statusCode).toBe(401);
     expectThrottled(await attempt(uniqueEmail('spray'), 'Wrong1234', ip));
@@ -110,7 +121,10 @@ describe('login throttling (per account and per address)', () => {
     expect((await attempt(colleague.email, TEST_PASSWORD, ip, '/api/v1/auth/token')).statusCode).toBe(200);
     // The address stays throttled for wrong passwords, and its count stays at the limit.
     expectThrottled(await attempt(uniqueEmail('spray'), 'Wrong1234', ip));
-    const [row] = await ctx.em().getConnection().execute<{ failures: number }[]>('select failures from login_throttle where key = ?', [`addr:${ip}`]);
+    const [row] = await ctx
+      .em()
+      .getConnection()
+      .execute<{ failures: number }[]>('select failures from login_throttle where key = ?', [`addr:${ip}`]);
     expect(row.failures).toBe(PER_ADDRESS);
   });
 
@@ -122,7 +136,10 @@ describe('login throttling (per account and per address)', () => {
     expectThrottled(await attempt(victim.email, TEST_PASSWORD, ip));
     // The account's lock holds from every address, like any account lock.
     expectThrottled(await attempt(victim.email, TEST_PASSWORD, '10.2.11.2'));
-    const [row] = await ctx.em().getConnection().execute<{ failures: number }[]>('select failures from login_throttle where key = ?', [`acct:${victim.email}`]);
+    const [row] = await ctx
+      .em()
+      .getConnection()
+      .execute<{ failures: number }[]>('select failures from login_throttle where key = ?', [`acct:${victim.email}`]);
     expect(row.failures).toBe(PER_ACCOUNT);
   });
 
@@ -142,25 +159,35 @@ describe('login throttling under parallel attempts', () => {
   const PARALLEL = 30;
 
   beforeAll(async () => {
-    ctx = await createTestApp({ env: {
-      LOGIN_MAX_FAILURES_PER_ACCOUNT: String(PER_ACCOUNT),
-      LOGIN_MAX_FAILURES_PER_ADDRESS: String(PER_ADDRESS),
-      LOGIN_WINDOW_MINUTES: '15',
-    } });
+    ctx = await createTestApp({
+      env: {
+        LOGIN_MAX_FAILURES_PER_ACCOUNT: String(PER_ACCOUNT),
+        LOGIN_MAX_FAILURES_PER_ADDRESS: String(PER_ADDRESS),
+        LOGIN_WINDOW_MINUTES: '15',
+      },
+    });
     orgId = (await createOrg(ctx)).organization.id;
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
-  const attempt = (email: string, password: string, ip: string) => new TestClient(ctx.app, ip).post('/api/v1/auth/login', { email, password });
+  const attempt = (email: string, password: string, ip: string) =>
+    new TestClient(ctx.app, ip).post('/api/v1/auth/login', { email, password });
 
   it(`${PARALLEL} parallel attempts on one account (one with the right password) let at most LOGIN_MAX_FAILURES_PER_ACCOUNT through`, async () => {
     const user = await createUser(ctx, orgId);
-    const results = await Promise.all(Array.from({ length: PARALLEL }, (_, i) => attempt(user.email, i === PARALLEL - 1 ? TEST_PASSWORD : 'Wrong1234', `10.3.0.${i + 1}`)));
+    const results = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) => attempt(user.email, i === PARALLEL - 1 ? TEST_PASSWORD : 'Wrong1234', `10.3.0.${i + 1}`)),
+    );
     const through = results.filter((r) => r.statusCode !== 429);
     expect(through.length).toBeLessThanOrEqual(PER_ACCOUNT);
     expect(results.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(PARALLEL - PER_ACCOUNT);
     for (const r of results) expect([200, 401, 429]).toContain(r.statusCode);
-    const [row] = await ctx.em().getConnection().execute<{ failures: number }[]>('select failures from login_throttle where key = ?', [`acct:${user.email}`]);
+    const [row] = await ctx
+      .em()
+      .getConnection()
+      .execute<{ failures: number }[]>('select failures from login_throttle where key = ?', [`acct:${user.email}`]);
     expect(row?.failures ?? 0).toBeLessThanOrEqual(PER_ACCOUNT);
   });
 
@@ -169,7 +196,10 @@ describe('login throttling under parallel attempts', () => {
     const results = await Promise.all(Array.from({ length: PARALLEL }, () => attempt(uniqueEmail('spray'), 'Wrong1234', ip)));
     expect(results.filter((r) => r.statusCode === 401).length).toBeLessThanOrEqual(PER_ADDRESS);
     expect(results.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(PARALLEL - PER_ADDRESS);
-    const [row] = await ctx.em().getConnection().execute<{ failures: number }[]>('select failures from login_throttle where key = ?', [`addr:${ip}`]);
+    const [row] = await ctx
+      .em()
+      .getConnection()
+      .execute<{ failures: number }[]>('select failures from login_throttle where key = ?', [`addr:${ip}`]);
     expect(row.failures).toBeLessThanOrEqual(PER_ADDRESS);
   });
 

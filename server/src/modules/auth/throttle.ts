@@ -41,9 +41,13 @@ export class LoginThrottler {
   async reserve(em: EntityManager, email: string, ip: string): Promise<Reservation> {
     const { account, address } = this.keys(email, ip);
     const windowSec = this.config.LOGIN_WINDOW_MINUTES * 60;
-    const limitOf = (key: string) => (key === account ? this.config.LOGIN_MAX_FAILURES_PER_ACCOUNT : this.config.LOGIN_MAX_FAILURES_PER_ADDRESS);
+    const limitOf = (key: string) =>
+      key === account ? this.config.LOGIN_MAX_FAILURES_PER_ACCOUNT : this.config.LOGIN_MAX_FAILURES_PER_ADDRESS;
     return em.fork().transactional(async (tem): Promise<Reservation> => {
-      await unscopedSql(tem, 'global-table').run(`insert into login_throttle (key, failures, window_start) values (?, 0, now()), (?, 0, now()) on conflict (key) do nothing`, [account, address]);
+      await unscopedSql(tem, 'global-table').run(
+        `insert into login_throttle (key, failures, window_start) values (?, 0, now()), (?, 0, now()) on conflict (key) do nothing`,
+        [account, address],
+      );
       const rows = await unscopedSql(tem, 'global-table').all<{ key: string; failures: number; expired: boolean; remaining: number }>(
         `select key, failures, window_start <= now() - make_interval(secs => ?) as expired,
                 extract(epoch from (window_start + make_interval(secs => ?)) - now())::float as remaining

@@ -13,7 +13,10 @@ export const CrmLink = defineEntity({
   name: 'CrmLink',
   tableName: 'crm_link',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     source: p.string().length(20),
     entityType: p.string().length(20),

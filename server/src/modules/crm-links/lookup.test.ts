@@ -16,11 +16,19 @@ describe('POST /api/v1/entity/lookup', () => {
     a = await signedIn(ctx, oa.admin.email, '10.40.0.1');
     b = await signedIn(ctx, ob.admin.email, '10.40.0.2');
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   const lookup = (c: TestClient, body: Record<string, unknown>) => c.post('/api/v1/entity/lookup', body);
-  const links = async () => ctx.em().getConnection().execute<{ source: string; entity_type: string; external_id: string; company_id: string | null; contact_id: string | null }[]>(
-    `select source, entity_type, external_id, company_id, contact_id from crm_link where organization_id = ? order by created_at, external_id`, [orgA]);
+  const links = async () =>
+    ctx
+      .em()
+      .getConnection()
+      .execute<{ source: string; entity_type: string; external_id: string; company_id: string | null; contact_id: string | null }[]>(
+        `select source, entity_type, external_id, company_id, contact_id from crm_link where organization_id = ? order by created_at, external_id`,
+        [orgA],
+      );
 
   it('finds a company by domain from any spelling of its website, remembers the CRM id, then finds it by that id alone', async () => {
     const u = uniq();
@@ -31,7 +39,9 @@ describe('POST /api/v1/entity/lookup', () => {
     expect(res.json()).toMatchObject({ success: true, match: { entityType: 'company', id: company.id, matchedBy: 'domain' } });
     // The drawer's first read comes with it: the same details as GET /company/details/:id.
     expect(res.json().company).toEqual((await a.get(`/api/v1/company/details/${company.id}`)).json().company);
-    expect((await links()).filter((l) => l.external_id === crmId)).toEqual([{ source: 'salesforce', entity_type: 'company', external_id: crmId, company_id: company.id, contact_id: null }]);
+    expect((await links()).filter((l) => l.external_id === crmId)).toEqual([
+      { source: 'salesforce', entity_type: 'company', external_id: crmId, company_id: company.id, contact_id: null },
+    ]);
 
     // The website changed in the CRM: the id still finds it.
     res = await lookup(a, { entityType: 'company', source: 'salesforce', crmId, website: `acme-renamed-${u}.com` });
@@ -56,7 +66,12 @@ describe('POST /api/v1/entity/lookup', () => {
   it('finds a contact by email (case-insensitive) and then by its CRM id', async () => {
     const u = uniq();
     const contact = await newContact(a, { firstName: 'Jane', lastName: 'Doe', email: `jane.${u}@acme.com` });
-    let res = await lookup(a, { entityType: 'contact', source: 'affinity', crmId: `9${u.replace(/\D/g, '')}`, email: `Jane.${u}@ACME.com` });
+    let res = await lookup(a, {
+      entityType: 'contact',
+      source: 'affinity',
+      crmId: `9${u.replace(/\D/g, '')}`,
+      email: `Jane.${u}@ACME.com`,
+    });
     expect(res.json().match).toEqual({ entityType: 'contact', id: contact.id, matchedBy: 'email' });
     expect(res.json().contact).toMatchObject({ id: contact.id, firstName: 'Jane', lastName: 'Doe' });
     expect(res.json().company).toBeUndefined();
@@ -75,7 +90,9 @@ describe('POST /api/v1/entity/lookup', () => {
     expect((await lookup(b, { entityType: 'company', source: 'hubspot', website: `own-${u}.com` })).json().match).toBeNull();
     // B's own company with the same domain gets B's own link; A's link is untouched.
     const bCompany = await newCompany(b, { name: `Theirs ${u}`, website: `own-${u}.com` });
-    expect((await lookup(b, { entityType: 'company', source: 'hubspot', crmId: `h${u}`, website: `own-${u}.com` })).json().match.id).toBe(bCompany.id);
+    expect((await lookup(b, { entityType: 'company', source: 'hubspot', crmId: `h${u}`, website: `own-${u}.com` })).json().match.id).toBe(
+      bCompany.id,
+    );
     expect((await lookup(a, { entityType: 'company', source: 'hubspot', crmId: `h${u}` })).json().match.id).toBe(company.id);
   });
 
@@ -95,7 +112,9 @@ describe('POST /api/v1/entity/lookup', () => {
     const anon = new TestClient(ctx.app, '10.40.0.3');
     const tok = await anon.post('/api/v1/auth/token', { email, password: TEST_PASSWORD, label: 'Chrome extension' });
     expect(tok.statusCode, tok.body).toBe(200);
-    expect((await anon.post('/api/v1/entity/lookup', { entityType: 'company', source: 'salesforce', website: `tok-${u}.com` })).statusCode).toBe(401);
+    expect(
+      (await anon.post('/api/v1/entity/lookup', { entityType: 'company', source: 'salesforce', website: `tok-${u}.com` })).statusCode,
+    ).toBe(401);
     anon.bearer = tok.json().token;
     const res = await anon.post('/api/v1/entity/lookup', { entityType: 'company', source: 'salesforce', website: `tok-${u}.com` });
     expect(res.json().match).toEqual({ entityType: 'company', id: company.id, matchedBy: 'domain' });
@@ -107,9 +126,18 @@ describe('POST /api/v1/entity/lookup', () => {
       [{ entityType: 'idea', source: 'salesforce', crmId: 'x' }, 'Entity type must be company or contact'],
       [{ entityType: 'company', source: 'pipedrive', crmId: 'x' }, 'Source must be one of salesforce, affinity, linkedin, hubspot'],
       [{ entityType: 'company', source: 'salesforce' }, 'Give a CRM id, a website or domain, or an email to look up'],
-      [{ entityType: 'company', source: 'salesforce', crmId: '  ', website: '' }, 'Give a CRM id, a website or domain, or an email to look up'],
-      [{ entityType: 'company', source: 'salesforce', crmId: 'a\u0000b', website: 'acme.com' }, 'Text must not contain NUL characters or invalid Unicode (lone surrogates).'],
-      [{ entityType: 'company', source: 'salesforce', crmId: 'x', website: 'acme\uD800.com' }, 'Text must not contain NUL characters or invalid Unicode (lone surrogates).'],
+      [
+        { entityType: 'company', source: 'salesforce', crmId: '  ', website: '' },
+        'Give a CRM id, a website or domain, or an email to look up',
+      ],
+      [
+        { entityType: 'company', source: 'salesforce', crmId: 'a\u0000b', website: 'acme.com' },
+        'Text must not contain NUL characters or invalid Unicode (lone surrogates).',
+      ],
+      [
+        { entityType: 'company', source: 'salesforce', crmId: 'x', website: 'acme\uD800.com' },
+        'Text must not contain NUL characters or invalid Unicode (lone surrogates).',
+      ],
       [{ entityType: 'company', source: 'salesforce', crmId: 'x'.repeat(256) }, 'Too big: expected string to have <=255 characters'],
     ];
     for (const [body, message] of cases) {

@@ -12,7 +12,10 @@ export const CrmSyncSettings = defineEntity({
   name: 'CrmSyncSettings',
   tableName: 'crm_sync_settings',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     provider: p.string().length(20),
     syncAccounts: p.boolean().default(true),
@@ -21,7 +24,10 @@ export const CrmSyncSettings = defineEntity({
     contactMappings: p.json<FieldMapping[]>(),
     /** The user who saved them last (no FK: the row outlives a deleted user). */
     updatedById: p.uuid().nullable(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: 'crm_sync_settings_org_provider_unique', properties: ['organization', 'provider'] }],
 });
@@ -36,7 +42,10 @@ export const CrmSyncState = defineEntity({
   name: 'CrmSyncState',
   tableName: 'crm_sync_state',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     provider: p.string().length(20),
     /** Account | Contact (Salesforce), organizations | persons (Affinity). */
@@ -46,7 +55,10 @@ export const CrmSyncState = defineEntity({
     highWater: p.datetime().nullable(),
     /** Salesforce: its Id (ties on the stamp are read again and skipped up to it). Affinity: the page token to go on with, null once a pass is complete. */
     lastId: p.string().length(255).nullable(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: 'crm_sync_state_org_provider_object_scope_unique', properties: ['organization', 'provider', 'object', 'scope'] }],
 });
@@ -57,7 +69,10 @@ export const CrmSyncChange = defineEntity({
   name: 'CrmSyncChange',
   tableName: 'crm_sync_change',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     executionId: p.uuid().nullable(),
     provider: p.string().length(20),
@@ -87,7 +102,10 @@ export const CrmPushJob = defineEntity({
   name: 'CrmPushJob',
   tableName: 'crm_push_job',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     provider: p.string().length(20),
     entityType: p.string().length(20),
@@ -104,7 +122,10 @@ export const CrmActivityPush = defineEntity({
   name: 'CrmActivityPush',
   tableName: 'crm_activity_push',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     provider: p.string().length(20),
     /** The activity (no FK, like crm_sync_change: the CRM keeps the Task when the activity is deleted here). */

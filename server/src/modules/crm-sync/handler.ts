@@ -8,7 +8,14 @@
 // the last id written); Affinity's v1 API has no modification filter, so each Affinity sync reads
 // every organization and person and writes only what differs.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CRM_NAMES, CRM_SYNC_MESSAGES, CRM_USERNAME_MESSAGES, type CrmProvider, type CrmSyncCounts, type CrmSyncResult } from '@dealscout/shared/contracts';
+import {
+  CRM_NAMES,
+  CRM_SYNC_MESSAGES,
+  CRM_USERNAME_MESSAGES,
+  type CrmProvider,
+  type CrmSyncCounts,
+  type CrmSyncResult,
+} from '@dealscout/shared/contracts';
 import { loadConfig, type Config } from '../../config';
 import { tenantSql, unscopedSql } from '../../db/sql';
 import { SalesforceError, soqlString, type SalesforceClient, type SalesforceQueryPage } from '../../providers/crm/salesforce';
@@ -29,12 +36,20 @@ const COUNT_KEYS = ['created', 'updated', 'unchanged', 'skipped', 'failed'] as c
 /** The counts kept on the execution so far (every committed page of every attempt), or zeros. */
 function countsOf(result: unknown): { accounts: CrmSyncCounts; contacts: CrmSyncCounts } {
   const r = (result ?? {}) as Partial<Record<'accounts' | 'contacts', Partial<CrmSyncCounts>>>;
-  const read = (c: Partial<CrmSyncCounts> | undefined): CrmSyncCounts => Object.fromEntries(COUNT_KEYS.map((k) => [k, Number(c?.[k] ?? 0) || 0])) as CrmSyncCounts;
+  const read = (c: Partial<CrmSyncCounts> | undefined): CrmSyncCounts =>
+    Object.fromEntries(COUNT_KEYS.map((k) => [k, Number(c?.[k] ?? 0) || 0])) as CrmSyncCounts;
   return { accounts: read(r.accounts), contacts: read(r.contacts) };
 }
 
-async function readTally(em: EntityManager, org: string, executionId: string): Promise<{ accounts: CrmSyncCounts; contacts: CrmSyncCounts }> {
-  const [row] = await tenantSql(em, org).all<{ result: unknown }>(`select result from execution where organization_id = ? and id = ?`, [org, executionId]);
+async function readTally(
+  em: EntityManager,
+  org: string,
+  executionId: string,
+): Promise<{ accounts: CrmSyncCounts; contacts: CrmSyncCounts }> {
+  const [row] = await tenantSql(em, org).all<{ result: unknown }>(`select result from execution where organization_id = ? and id = ?`, [
+    org,
+    executionId,
+  ]);
   return countsOf(row?.result);
 }
 
@@ -44,7 +59,13 @@ async function readTally(em: EntityManager, org: string, executionId: string): P
  * a crash or a failed attempt) still reports what the whole sync did, not only its last attempt.
  * While the sync runs, GET /crm/sync shows these counts as they grow.
  */
-async function tallyPage(em: EntityManager, org: string, executionId: string, entityType: 'company' | 'contact', page: CrmSyncCounts): Promise<void> {
+async function tallyPage(
+  em: EntityManager,
+  org: string,
+  executionId: string,
+  entityType: 'company' | 'contact',
+  page: CrmSyncCounts,
+): Promise<void> {
   const key = entityType === 'company' ? 'accounts' : 'contacts';
   const base = JSON.stringify(emptyResult());
   await tenantSql(em, org).run(
@@ -52,7 +73,8 @@ async function tallyPage(em: EntityManager, org: string, executionId: string, en
         select jsonb_object_agg(k.key, coalesce((coalesce(result, ?::jsonb) #>> array[?, k.key])::int, 0) + k.value::int)
           from jsonb_each_text(?::jsonb) k))
       where organization_id = ? and id = ?`,
-    [base, `{${key}}`, base, key, JSON.stringify(page), org, executionId]);
+    [base, `{${key}}`, base, key, JSON.stringify(page), org, executionId],
+  );
 }
 
 /** Salesforce fields read whatever the mappings (matching, creating, ownership, the mark). */
@@ -77,17 +99,35 @@ export function salesforceStamp(v: unknown): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
-async function readState(em: EntityManager, org: string, provider: string, object: string, scope: string): Promise<{ high_water: Date | null; last_id: string | null } | null> {
+async function readState(
+  em: EntityManager,
+  org: string,
+  provider: string,
+  object: string,
+  scope: string,
+): Promise<{ high_water: Date | null; last_id: string | null } | null> {
   const [s] = await tenantSql(em, org).all<{ high_water: Date | null; last_id: string | null }>(
-    `select high_water, last_id from crm_sync_state where organization_id = ? and provider = ? and object = ? and scope = ?`, [org, provider, object, scope]);
+    `select high_water, last_id from crm_sync_state where organization_id = ? and provider = ? and object = ? and scope = ?`,
+    [org, provider, object, scope],
+  );
   return s ?? null;
 }
 
-async function writeState(em: EntityManager, org: string, provider: string, object: string, scope: string, highWater: Date | null, lastId: string | null): Promise<void> {
-  await tenantSql(em, org).run(`insert into crm_sync_state (id, organization_id, provider, object, scope, high_water, last_id, updated_at)
+async function writeState(
+  em: EntityManager,
+  org: string,
+  provider: string,
+  object: string,
+  scope: string,
+  highWater: Date | null,
+  lastId: string | null,
+): Promise<void> {
+  await tenantSql(em, org).run(
+    `insert into crm_sync_state (id, organization_id, provider, object, scope, high_water, last_id, updated_at)
       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, now())
       on conflict (organization_id, provider, object, scope) do update set high_water = excluded.high_water, last_id = excluded.last_id, updated_at = now()`,
-  [org, provider, object, scope, highWater, lastId]);
+    [org, provider, object, scope, highWater, lastId],
+  );
 }
 
 /** Throws when the process is stopping (the runner then hands the job to another worker). */
@@ -133,7 +173,14 @@ function retryable(err: unknown): boolean {
   return code === '40P01' || code === '40001';
 }
 
-async function writePage(run: SyncRun, entityType: 'company' | 'contact', mappings: readonly ResolvedMapping[], counts: CrmSyncCounts, records: InboundRecord[], after: (tem: EntityManager) => Promise<void>): Promise<void> {
+async function writePage(
+  run: SyncRun,
+  entityType: 'company' | 'contact',
+  mappings: readonly ResolvedMapping[],
+  counts: CrmSyncCounts,
+  records: InboundRecord[],
+  after: (tem: EntityManager) => Promise<void>,
+): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       const { pageCounts, failures } = await run.ctx.em.fork().transactional(async (tem) => {
@@ -173,14 +220,23 @@ class PagePipeline {
   private last: { marked: Promise<void>; done: boolean } = { marked: Promise.resolve(), done: true };
   private failure: unknown = null;
 
-  constructor(private readonly run: SyncRun, private readonly depth = PAGES_IN_FLIGHT) {}
+  constructor(
+    private readonly run: SyncRun,
+    private readonly depth = PAGES_IN_FLIGHT,
+  ) {}
 
   /**
    * Starts writing a page once fewer than `depth` are in flight (throws the first failure of any
    * page). `mark` writes the page's high-water mark; `done` runs once the page is committed.
    */
-  async add(entityType: 'company' | 'contact', mappings: readonly ResolvedMapping[], counts: CrmSyncCounts, records: InboundRecord[],
-    mark: ((em: EntityManager) => Promise<void>) | null, done: () => Promise<void>): Promise<void> {
+  async add(
+    entityType: 'company' | 'contact',
+    mappings: readonly ResolvedMapping[],
+    counts: CrmSyncCounts,
+    records: InboundRecord[],
+    mark: ((em: EntityManager) => Promise<void>) | null,
+    done: () => Promise<void>,
+  ): Promise<void> {
     while (this.inFlight.size >= this.depth) await Promise.race(this.inFlight);
     if (this.failure) throw this.failure;
     const previous = this.last;
@@ -188,15 +244,29 @@ class PagePipeline {
     state.marked = (async () => {
       let markedInPage = false;
       await writePage(this.run, entityType, mappings, counts, records, async (tem) => {
-        if (mark && previous.done) { await mark(tem); markedInPage = true; }
+        if (mark && previous.done) {
+          await mark(tem);
+          markedInPage = true;
+        }
       });
       await previous.marked;
       if (mark && !markedInPage) await mark(this.run.ctx.em.fork());
     })();
-    state.marked.then(() => { state.done = true; }, () => {});
+    state.marked.then(
+      () => {
+        state.done = true;
+      },
+      () => {},
+    );
     this.last = state;
-    const entry: Promise<void> = state.marked.then(done).catch((err: unknown) => { this.failure ??= err; })
-      .finally(() => { this.inFlight.delete(entry); });
+    const entry: Promise<void> = state.marked
+      .then(done)
+      .catch((err: unknown) => {
+        this.failure ??= err;
+      })
+      .finally(() => {
+        this.inFlight.delete(entry);
+      });
     this.inFlight.add(entry);
   }
 
@@ -212,7 +282,13 @@ class PagePipeline {
   }
 }
 
-async function salesforceObject(run: SyncRun, client: SalesforceClient, object: 'Account' | 'Contact', mappings: readonly ResolvedMapping[], counts: CrmSyncCounts): Promise<void> {
+async function salesforceObject(
+  run: SyncRun,
+  client: SalesforceClient,
+  object: 'Account' | 'Contact',
+  mappings: readonly ResolvedMapping[],
+  counts: CrmSyncCounts,
+): Promise<void> {
   const entityType = object === 'Account' ? 'company' : 'contact';
   const fields = [...new Set([...SF_BASE[object], ...mappings.map((m) => m.crmField)])];
   const state = await readState(run.ctx.em, run.org, run.provider, object, run.scope);
@@ -235,8 +311,18 @@ async function salesforceObject(run: SyncRun, client: SalesforceClient, object: 
   }
 }
 
-async function salesforcePages(run: SyncRun, client: SalesforceClient, pipeline: PagePipeline, first: SalesforceQueryPage<Record<string, unknown>>,
-  entityType: 'company' | 'contact', mappings: readonly ResolvedMapping[], counts: CrmSyncCounts, object: 'Account' | 'Contact', hw: Date | null, lastId: string | null): Promise<void> {
+async function salesforcePages(
+  run: SyncRun,
+  client: SalesforceClient,
+  pipeline: PagePipeline,
+  first: SalesforceQueryPage<Record<string, unknown>>,
+  entityType: 'company' | 'contact',
+  mappings: readonly ResolvedMapping[],
+  counts: CrmSyncCounts,
+  object: 'Account' | 'Contact',
+  hw: Date | null,
+  lastId: string | null,
+): Promise<void> {
   let page = first;
   for (;;) {
     checkStop(run.ctx);
@@ -254,16 +340,31 @@ async function salesforcePages(run: SyncRun, client: SalesforceClient, pipeline:
     });
     if (fresh.length > 0) {
       const records: InboundRecord[] = fresh.map((r) => ({
-        crmId: String(r.Id), stamp: salesforceStamp(r.SystemModstamp), ownerCrmId: r.OwnerId ? String(r.OwnerId) : null,
-        name: r.Name as string | null, website: r.Website as string | null, firstName: r.FirstName as string | null, lastName: r.LastName as string | null,
-        email: r.Email as string | null, accountCrmIds: r.AccountId ? [String(r.AccountId)] : [], values: r,
+        crmId: String(r.Id),
+        stamp: salesforceStamp(r.SystemModstamp),
+        ownerCrmId: r.OwnerId ? String(r.OwnerId) : null,
+        name: r.Name as string | null,
+        website: r.Website as string | null,
+        firstName: r.FirstName as string | null,
+        lastName: r.LastName as string | null,
+        email: r.Email as string | null,
+        accountCrmIds: r.AccountId ? [String(r.AccountId)] : [],
+        values: r,
       }));
       const last = fresh[fresh.length - 1]!;
       const n = page.records.length;
       // Written while the next page is read and the previous one may still be written (PagePipeline).
-      await pipeline.add(entityType, mappings, counts, records,
+      await pipeline.add(
+        entityType,
+        mappings,
+        counts,
+        records,
         (em) => writeState(em, run.org, run.provider, object, run.scope, salesforceStamp(last.SystemModstamp), String(last.Id)),
-        async () => { run.processed += n; await run.ctx.progress(run.processed, run.total); });
+        async () => {
+          run.processed += n;
+          await run.ctx.progress(run.processed, run.total);
+        },
+      );
     } else {
       run.processed += page.records.length;
       await run.ctx.progress(run.processed, run.total);
@@ -275,11 +376,23 @@ async function salesforcePages(run: SyncRun, client: SalesforceClient, pipeline:
 
 /** The v1 ids of the Affinity global fields the mappings name (`field:1234`). */
 function affinityFieldIds(mappings: readonly ResolvedMapping[]): number[] {
-  return [...new Set(mappings.map((m) => /^field:(\d+)$/.exec(m.crmField)?.[1]).filter((x): x is string => !!x).map(Number))];
+  return [
+    ...new Set(
+      mappings
+        .map((m) => /^field:(\d+)$/.exec(m.crmField)?.[1])
+        .filter((x): x is string => !!x)
+        .map(Number),
+    ),
+  ];
 }
 
 /** The mapped global field values of a page's records (v2, 100 records a request), as `field:1234` → plain value. */
-async function affinityValues(client: AffinityClient, kind: 'organizations' | 'persons', ids: number[], fieldIds: number[]): Promise<Map<number, Record<string, unknown>>> {
+async function affinityValues(
+  client: AffinityClient,
+  kind: 'organizations' | 'persons',
+  ids: number[],
+  fieldIds: number[],
+): Promise<Map<number, Record<string, unknown>>> {
   const out = new Map<number, Record<string, unknown>>();
   if (fieldIds.length === 0) return out;
   for (const [id, values] of await client.globalFieldValues(kind, ids, fieldIds)) {
@@ -293,7 +406,11 @@ async function affinityValues(client: AffinityClient, kind: 'organizations' | 'p
  * hands the page to the pipeline and returns once it is started). A failed read goes on as the
  * failure once the pages in flight are settled (the caller's `finally`).
  */
-async function affinityPages<T>(run: SyncRun, read: (token: string | null) => Promise<AffinityPage<T>>, each: (items: T[]) => Promise<void>): Promise<void> {
+async function affinityPages<T>(
+  run: SyncRun,
+  read: (token: string | null) => Promise<AffinityPage<T>>,
+  each: (items: T[]) => Promise<void>,
+): Promise<void> {
   let page = await read(null);
   for (;;) {
     checkStop(run.ctx);
@@ -305,7 +422,14 @@ async function affinityPages<T>(run: SyncRun, read: (token: string | null) => Pr
   }
 }
 
-async function affinityInbound(run: SyncRun, client: AffinityClient, settings: { accounts: boolean; contacts: boolean }, accountM: readonly ResolvedMapping[], contactM: readonly ResolvedMapping[], result: CrmSyncResult): Promise<void> {
+async function affinityInbound(
+  run: SyncRun,
+  client: AffinityClient,
+  settings: { accounts: boolean; contacts: boolean },
+  accountM: readonly ResolvedMapping[],
+  contactM: readonly ResolvedMapping[],
+  result: CrmSyncResult,
+): Promise<void> {
   const owned = new Set<string>();
   const mine = run.scope === '*' ? null : Number(run.scope);
   // Global field values come from v2 with the records of each page (v1 has them one record at a time).
@@ -321,17 +445,36 @@ async function affinityInbound(run: SyncRun, client: AffinityClient, settings: {
   if (settings.accounts || mine !== null) {
     const pipeline = new PagePipeline(run);
     try {
-      await affinityPages(run, (token) => client.organizationsPage(token), async (all) => {
-        const items = all.filter((o) => mine === null || (o.crm_owner_ids ?? []).includes(mine));
-        for (const o of items) owned.add(String(o.id));
-        if (!settings.accounts || items.length === 0) return progress(all.length)();
-        const custom = await affinityValues(client, 'organizations', items.map((o) => o.id), accountFields);
-        await pipeline.add('company', accountM, result.accounts, items.map((o) => ({
-          crmId: String(o.id), stamp: null, ownerCrmId: o.crm_owner_ids?.[0] !== undefined ? String(o.crm_owner_ids[0]) : null,
-          name: o.name, website: o.domain ?? o.domains?.[0] ?? null,
-          values: { ...custom.get(o.id), name: o.name, domain: o.domain ?? o.domains?.[0] ?? null },
-        })), null, progress(all.length));
-      });
+      await affinityPages(
+        run,
+        (token) => client.organizationsPage(token),
+        async (all) => {
+          const items = all.filter((o) => mine === null || (o.crm_owner_ids ?? []).includes(mine));
+          for (const o of items) owned.add(String(o.id));
+          if (!settings.accounts || items.length === 0) return progress(all.length)();
+          const custom = await affinityValues(
+            client,
+            'organizations',
+            items.map((o) => o.id),
+            accountFields,
+          );
+          await pipeline.add(
+            'company',
+            accountM,
+            result.accounts,
+            items.map((o) => ({
+              crmId: String(o.id),
+              stamp: null,
+              ownerCrmId: o.crm_owner_ids?.[0] !== undefined ? String(o.crm_owner_ids[0]) : null,
+              name: o.name,
+              website: o.domain ?? o.domains?.[0] ?? null,
+              values: { ...custom.get(o.id), name: o.name, domain: o.domain ?? o.domains?.[0] ?? null },
+            })),
+            null,
+            progress(all.length),
+          );
+        },
+      );
       // Every organization is written before the persons are linked to their companies.
       await pipeline.drain();
     } finally {
@@ -341,17 +484,45 @@ async function affinityInbound(run: SyncRun, client: AffinityClient, settings: {
   if (!settings.contacts) return;
   const pipeline = new PagePipeline(run);
   try {
-    await affinityPages(run, (token) => client.personsPage(token), async (all) => {
-      // Internal persons (type 1) are the instance's users, not contacts.
-      const items = all.filter((p) => (p as { type?: number }).type !== 1 && (mine === null || (p.organization_ids ?? []).some((id) => owned.has(String(id)))));
-      if (items.length === 0) return progress(all.length)();
-      const custom = await affinityValues(client, 'persons', items.map((p) => p.id), contactFields);
-      await pipeline.add('contact', contactM, result.contacts, items.map((p) => ({
-        crmId: String(p.id), stamp: null, ownerCrmId: null, firstName: p.first_name, lastName: p.last_name, email: p.primary_email ?? p.emails?.[0] ?? null,
-        accountCrmIds: (p.organization_ids ?? []).map(String),
-        values: { ...custom.get(p.id), first_name: p.first_name, last_name: p.last_name, primary_email: p.primary_email ?? p.emails?.[0] ?? null },
-      })), null, progress(all.length));
-    });
+    await affinityPages(
+      run,
+      (token) => client.personsPage(token),
+      async (all) => {
+        // Internal persons (type 1) are the instance's users, not contacts.
+        const items = all.filter(
+          (p) => (p as { type?: number }).type !== 1 && (mine === null || (p.organization_ids ?? []).some((id) => owned.has(String(id)))),
+        );
+        if (items.length === 0) return progress(all.length)();
+        const custom = await affinityValues(
+          client,
+          'persons',
+          items.map((p) => p.id),
+          contactFields,
+        );
+        await pipeline.add(
+          'contact',
+          contactM,
+          result.contacts,
+          items.map((p) => ({
+            crmId: String(p.id),
+            stamp: null,
+            ownerCrmId: null,
+            firstName: p.first_name,
+            lastName: p.last_name,
+            email: p.primary_email ?? p.emails?.[0] ?? null,
+            accountCrmIds: (p.organization_ids ?? []).map(String),
+            values: {
+              ...custom.get(p.id),
+              first_name: p.first_name,
+              last_name: p.last_name,
+              primary_email: p.primary_email ?? p.emails?.[0] ?? null,
+            },
+          })),
+          null,
+          progress(all.length),
+        );
+      },
+    );
     await pipeline.drain();
   } finally {
     await pipeline.settle();
@@ -367,17 +538,26 @@ async function affinityInbound(run: SyncRun, client: AffinityClient, settings: {
  * this attempt's unchanged count also holds what earlier attempts wrote, and its skipped and failed
  * counts cover every record already.
  */
-export function wholeSync(provider: CrmProvider, earlier: { accounts: CrmSyncCounts; contacts: CrmSyncCounts }, current: { accounts: CrmSyncCounts; contacts: CrmSyncCounts },
-  kept: { accounts: CrmSyncCounts; contacts: CrmSyncCounts }): { accounts: CrmSyncCounts; contacts: CrmSyncCounts } {
+export function wholeSync(
+  provider: CrmProvider,
+  earlier: { accounts: CrmSyncCounts; contacts: CrmSyncCounts },
+  current: { accounts: CrmSyncCounts; contacts: CrmSyncCounts },
+  kept: { accounts: CrmSyncCounts; contacts: CrmSyncCounts },
+): { accounts: CrmSyncCounts; contacts: CrmSyncCounts } {
   if (provider === 'salesforce') return kept;
   const one = (e: CrmSyncCounts, c: CrmSyncCounts): CrmSyncCounts => ({
-    created: e.created + c.created, updated: e.updated + c.updated,
-    unchanged: Math.max(0, c.unchanged - e.created - e.updated), skipped: c.skipped, failed: c.failed,
+    created: e.created + c.created,
+    updated: e.updated + c.updated,
+    unchanged: Math.max(0, c.unchanged - e.created - e.updated),
+    skipped: c.skipped,
+    failed: c.failed,
   });
   return { accounts: one(earlier.accounts, current.accounts), contacts: one(earlier.contacts, current.contacts) };
 }
 
-export function createCrmSyncHandler(deps: { config?: Config; writerOptions?: PushContext['writerOptions']; analyzeAfterRows?: number } = {}): ExecutionHandler<CrmSyncResult> {
+export function createCrmSyncHandler(
+  deps: { config?: Config; writerOptions?: PushContext['writerOptions']; analyzeAfterRows?: number } = {},
+): ExecutionHandler<CrmSyncResult> {
   const analyzeAfterRows = deps.analyzeAfterRows ?? ANALYZE_AFTER_ROWS;
   let config: Config | null = deps.config ?? null;
   const settingsOf = () => (config ??= loadConfig());
@@ -390,7 +570,8 @@ export function createCrmSyncHandler(deps: { config?: Config; writerOptions?: Pu
       if (!crm) throw new ExecutionError(CRM_USERNAME_MESSAGES.notEnabled);
       const provider = crm.provider as CrmProvider;
       const settings = await readSyncSettings(ctx.em, org, provider);
-      if (!settings || settings.account_mappings.length === 0 || settings.contact_mappings.length === 0) throw new ExecutionError(CRM_SYNC_MESSAGES.invalidSettings);
+      if (!settings || settings.account_mappings.length === 0 || settings.contact_mappings.length === 0)
+        throw new ExecutionError(CRM_SYNC_MESSAGES.invalidSettings);
       let accountM: ResolvedMapping[];
       let contactM: ResolvedMapping[];
       try {
@@ -408,12 +589,19 @@ export function createCrmSyncHandler(deps: { config?: Config; writerOptions?: Pu
         if (!link) throw new ExecutionError(CRM_SYNC_MESSAGES.tooltipUsername(CRM_NAMES[provider]));
         scope = link.crmUserId;
       }
-      const owners = new Map((await ctx.em.find(CrmUserLink, { provider })).map((l) => [l.crmUserId, typeof l.user === 'string' ? l.user : l.user.id]));
+      const owners = new Map(
+        (await ctx.em.find(CrmUserLink, { provider })).map((l) => [l.crmUserId, typeof l.user === 'string' ? l.user : l.user.id]),
+      );
       // What earlier attempts of this sync committed (kept on the execution page by page).
       const earlier = await readTally(ctx.em, org, row.id);
       const result: CrmSyncResult = emptyResult();
       const run: SyncRun = {
-        ctx, org, provider, scope, processed: 0, total: 0,
+        ctx,
+        org,
+        provider,
+        scope,
+        processed: 0,
+        total: 0,
         base: { organizationId: org, provider, actorId: actor.id, executionId: row.id, owners, failures: result.failures },
       };
       try {
@@ -424,7 +612,14 @@ export function createCrmSyncHandler(deps: { config?: Config; writerOptions?: Pu
           if (settings.sync_contacts) await salesforceObject(run, client.client, 'Contact', contactM, result.contacts);
         } else {
           client = { kind: 'affinity', client: affinityClientFor(settingsOf(), crm) };
-          await affinityInbound(run, client.client, { accounts: settings.sync_accounts, contacts: settings.sync_contacts }, accountM, contactM, result);
+          await affinityInbound(
+            run,
+            client.client,
+            { accounts: settings.sync_accounts, contacts: settings.sync_contacts },
+            accountM,
+            contactM,
+            result,
+          );
         }
         // A first sync has just written thousands of rows into tables the planner still believes
         // small (autovacuum's analyze comes later): the outbound read's per-record lookups of
@@ -433,9 +628,20 @@ export function createCrmSyncHandler(deps: { config?: Config; writerOptions?: Pu
         const written = result.accounts.created + result.accounts.updated + result.contacts.created + result.contacts.updated;
         if (written >= analyzeAfterRows) await analyzeSynced(ctx.em);
         const pushed = await pushChanges({
-          em: ctx.em, organizationId: org, provider, executionId: row.id, crm: client, accountMappings: accountM, contactMappings: contactM,
-          syncAccounts: settings.sync_accounts, syncContacts: settings.sync_contacts, scope, ownerId: scope === '*' ? null : actor.id,
-          signal: ctx.signal, checkStop: () => checkStop(ctx), writerOptions: deps.writerOptions,
+          em: ctx.em,
+          organizationId: org,
+          provider,
+          executionId: row.id,
+          crm: client,
+          accountMappings: accountM,
+          contactMappings: contactM,
+          syncAccounts: settings.sync_accounts,
+          syncContacts: settings.sync_contacts,
+          scope,
+          ownerId: scope === '*' ? null : actor.id,
+          signal: ctx.signal,
+          checkStop: () => checkStop(ctx),
+          writerOptions: deps.writerOptions,
         });
         result.outbound = { written: pushed.written, failed: pushed.failed };
         result.failures.push(...pushed.failures.slice(0, Math.max(0, 50 - result.failures.length)));

@@ -64,7 +64,14 @@ export const LIVE_EVENTS_MAX = 200;
 /** A record's row as step 4 reconciles it: id, updated_at and the built-in columns. */
 type CurrentRow = Record<string, unknown> & { id: string; updated_at: Date };
 
-interface ChangeRow { entityId: string; action: 'created' | 'updated' | 'linked'; fieldLabel: string | null; oldValue: string | null; newValue: string | null; crmId: string }
+interface ChangeRow {
+  entityId: string;
+  action: 'created' | 'updated' | 'linked';
+  fieldLabel: string | null;
+  oldValue: string | null;
+  newValue: string | null;
+  crmId: string;
+}
 
 const text = (v: unknown): string | null => (isEmptyValue(v) ? null : typeof v === 'object' ? JSON.stringify(v) : String(v));
 const clip = (s: string | null | undefined, n: number) => (s ?? '').trim().slice(0, n);
@@ -89,7 +96,11 @@ function fail(ctx: PageContext, message: string): void {
   if (ctx.failures.length < 50) ctx.failures.push(message);
 }
 
-export async function writeInboundPage(ctx: PageContext, entityType: 'company' | 'contact', records: readonly InboundRecord[]): Promise<void> {
+export async function writeInboundPage(
+  ctx: PageContext,
+  entityType: 'company' | 'contact',
+  records: readonly InboundRecord[],
+): Promise<void> {
   if (records.length === 0) return;
   const org = ctx.organizationId;
   const sql = tenantSql(ctx.em, org);
@@ -108,7 +119,8 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
   const linked = await sql.bound<{ external_id: string; entity_id: string }>(
     `select x.k as external_id, l.entity_id from jsonb_array_elements_text($1::jsonb) as x(k)
        cross join lateral (select ${entityType}_id as entity_id from crm_link where organization_id = $2 and source = $3 and entity_type = $4 and external_id = x.k) l`,
-    [JSON.stringify(recs.map((r) => r.crmId)), org, ctx.provider, entityType]);
+    [JSON.stringify(recs.map((r) => r.crmId)), org, ctx.provider, entityType],
+  );
   const entityOf = new Map(linked.map((l) => [l.external_id, l.entity_id]));
 
   // Contacts: the companies of their accounts (step 5 links them; a contact created here takes its
@@ -120,7 +132,9 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
       for (const l of await sql.bound<{ external_id: string; company_id: string }>(
         `select x.k as external_id, l.company_id from jsonb_array_elements_text($1::jsonb) as x(k)
            cross join lateral (select company_id from crm_link where organization_id = $2 and source = $3 and entity_type = 'company' and external_id = x.k) l`,
-        [JSON.stringify(acc), org, ctx.provider])) companyOfAccount.set(l.external_id, l.company_id);
+        [JSON.stringify(acc), org, ctx.provider],
+      ))
+        companyOfAccount.set(l.external_id, l.company_id);
     }
   }
 
@@ -144,9 +158,10 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
       ctx.counts.skipped += 1;
       return false;
     });
-    const matchSql = entityType === 'company'
-      ? `select m.id, x.k from jsonb_array_elements_text($1::jsonb) as x(k) cross join lateral (select id from company where organization_id = $2 and domain = x.k) m`
-      : `select m.id, x.k from jsonb_array_elements_text($1::jsonb) as x(k) cross join lateral (select id from contact where organization_id = $2 and lower(email) = x.k) m`;
+    const matchSql =
+      entityType === 'company'
+        ? `select m.id, x.k from jsonb_array_elements_text($1::jsonb) as x(k) cross join lateral (select id from company where organization_id = $2 and domain = x.k) m`
+        : `select m.id, x.k from jsonb_array_elements_text($1::jsonb) as x(k) cross join lateral (select id from contact where organization_id = $2 and lower(email) = x.k) m`;
     // Created first, `on conflict do nothing`; the keys it did not create (a record that exists, or
     // one another writer created meanwhile) are then read: one probe of the key per record either
     // way, and none more for the records a first sync creates.
@@ -156,38 +171,59 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
     if (toCreate.size > 0) {
       const slotted = ctx.mappings.filter((m) => !m.builtInColumn && m.slot);
       const rows = [...toCreate.entries()].map(([k, r]) => ({
-        id: randomUUID(), k, owner: (r.ownerCrmId && ctx.owners.get(r.ownerCrmId)) || ctx.actorId,
+        id: randomUUID(),
+        k,
+        owner: (r.ownerCrmId && ctx.owners.get(r.ownerCrmId)) || ctx.actorId,
         a: entityType === 'company' ? clip(r.name, 255) || k : clip(r.firstName, 128),
         b: entityType === 'company' ? clip(r.website, 255) : clip(r.lastName, 128),
-        pc: entityType === 'contact' && r.accountCrmIds?.length ? companyOfAccount.get(r.accountCrmIds[0]) ?? null : null,
-        s: Object.fromEntries(slotted.map((m) => {
-          const c = coerceFieldValue(m.dataType, r.values[m.crmField]);
-          return [m.slot, c.ok && !isEmptyValue(c.value) ? projectionOf(m.dataType, c.value) : null];
-        })),
+        pc: entityType === 'contact' && r.accountCrmIds?.length ? (companyOfAccount.get(r.accountCrmIds[0]) ?? null) : null,
+        s: Object.fromEntries(
+          slotted.map((m) => {
+            const c = coerceFieldValue(m.dataType, r.values[m.crmField]);
+            return [m.slot, c.ok && !isEmptyValue(c.value) ? projectionOf(m.dataType, c.value) : null];
+          }),
+        ),
       }));
       // The typed slots of the mapped custom values a new record gets in step 4 are written with it
       // (step 4's slot update then finds them right instead of writing each new row a second time).
       const slotCols = slotted.map((m) => `, ${slotColumn(m.slot!)}`).join('');
       const slotVals = slotted.map((m) => `, (x->'s'->>'${m.slot!}')::${slotFamily(m.dataType) === 'num' ? 'float8' : 'text'}`).join('');
-      const inserted = entityType === 'company'
-        ? await sql.bound<CurrentRow & { k: string }>(`insert into company (id, organization_id, name, website, domain, owner_id, created_by_id, created_at, updated_at${slotCols})
+      const inserted =
+        entityType === 'company'
+          ? await sql.bound<CurrentRow & { k: string }>(
+              `insert into company (id, organization_id, name, website, domain, owner_id, created_by_id, created_at, updated_at${slotCols})
             select (x->>'id')::uuid, $1::uuid, x->>'a', x->>'b', x->>'k', (x->>'owner')::uuid, $2::uuid, now(), now()${slotVals} from jsonb_array_elements($3::jsonb) x
-            on conflict (organization_id, domain) do nothing returning id, domain as k, updated_at, name, website`, [org, ctx.actorId, JSON.stringify(rows)])
-        // A contact is created with the sort text of the primary company step 5 gives it (the text
-        // the link trigger computes, Migration20261122220100: lower(name)), so that trigger finds it
-        // right and does not write each new contact a second time (it still corrects it otherwise).
-        : await sql.bound<CurrentRow & { k: string }>(`insert into contact (id, organization_id, first_name, last_name, email, owner_id, created_by_id, created_at, updated_at, primary_company_sort${slotCols})
+            on conflict (organization_id, domain) do nothing returning id, domain as k, updated_at, name, website`,
+              [org, ctx.actorId, JSON.stringify(rows)],
+            )
+          : // A contact is created with the sort text of the primary company step 5 gives it (the text
+            // the link trigger computes, Migration20261122220100: lower(name)), so that trigger finds it
+            // right and does not write each new contact a second time (it still corrects it otherwise).
+            await sql.bound<CurrentRow & { k: string }>(
+              `insert into contact (id, organization_id, first_name, last_name, email, owner_id, created_by_id, created_at, updated_at, primary_company_sort${slotCols})
             select (x->>'id')::uuid, $1::uuid, x->>'a', x->>'b', x->>'k', (x->>'owner')::uuid, $2::uuid, now(), now(),
                    (select lower(co.name) from company co where co.organization_id = $1::uuid and co.id = (x->>'pc')::uuid)${slotVals}
               from jsonb_array_elements($3::jsonb) x
-            on conflict (organization_id, lower(email)) do nothing returning id, lower(email) as k, updated_at, first_name, last_name, email`, [org, ctx.actorId, JSON.stringify(rows)]);
-      for (const { k, ...row } of inserted) { found.set(k, row.id); created.add(row.id); createdRows.set(row.id, row); const r = toCreate.get(k); if (r) slotsWritten.add(r.crmId); }
+            on conflict (organization_id, lower(email)) do nothing returning id, lower(email) as k, updated_at, first_name, last_name, email`,
+              [org, ctx.actorId, JSON.stringify(rows)],
+            );
+      for (const { k, ...row } of inserted) {
+        found.set(k, row.id);
+        created.add(row.id);
+        createdRows.set(row.id, row);
+        const r = toCreate.get(k);
+        if (r) slotsWritten.add(r.crmId);
+      }
       const missing = [...toCreate.keys()].filter((k) => !found.has(k));
-      if (missing.length > 0) for (const m of await sql.bound<{ id: string; k: string }>(matchSql, [JSON.stringify(missing), org])) found.set(m.k, m.id);
+      if (missing.length > 0)
+        for (const m of await sql.bound<{ id: string; k: string }>(matchSql, [JSON.stringify(missing), org])) found.set(m.k, m.id);
     }
     for (const r of keyed) {
       const id = found.get(keyOf(r));
-      if (!id) { fail(ctx, `${r.crmId}: could not be matched or created`); continue; }
+      if (!id) {
+        fail(ctx, `${r.crmId}: could not be matched or created`);
+        continue;
+      }
       entityOf.set(r.crmId, id);
       newLinks.push({ crmId: r.crmId, entityId: id });
     }
@@ -195,11 +231,19 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
       // Written with the values this page agrees on (crm_values, below): what the update at the end
       // would write into a link made now, without a second write of each new link. A link another
       // writer made first is left to that update, as before.
-      for (const l of await sql.bound<{ external_id: string }>(`insert into crm_link (id, organization_id, source, entity_type, external_id, company_id, contact_id, crm_values, crm_values_at, created_at)
+      for (const l of await sql.bound<{ external_id: string }>(
+        `insert into crm_link (id, organization_id, source, entity_type, external_id, company_id, contact_id, crm_values, crm_values_at, created_at)
           select gen_random_uuid(), $1::uuid, $2, $3, x->>'crmId', ${entityType === 'company' ? `(x->>'entityId')::uuid, null` : `null, (x->>'entityId')::uuid`}, x->'v', now(), now()
             from jsonb_array_elements($4::jsonb) x
           on conflict (organization_id, source, entity_type, external_id) do nothing returning external_id`,
-      [org, ctx.provider, entityType, JSON.stringify(newLinks.map((l) => ({ ...l, v: crmValuesOf(ctx.mappings, byCrmId.get(l.crmId)!.values) })))])) linkMadeNow.add(l.external_id);
+        [
+          org,
+          ctx.provider,
+          entityType,
+          JSON.stringify(newLinks.map((l) => ({ ...l, v: crmValuesOf(ctx.mappings, byCrmId.get(l.crmId)!.values) }))),
+        ],
+      ))
+        linkMadeNow.add(l.external_id);
     }
   }
 
@@ -210,16 +254,25 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
   const builtIns = ctx.mappings.filter((m) => m.builtInColumn);
   const customs = ctx.mappings.filter((m) => !m.builtInColumn);
   const toRead = ids.filter((id) => !createdRows.has(id));
-  const current = new Map([...createdRows, ...(toRead.length === 0 ? [] : await sql.bound<CurrentRow>(
-    `select t.* from jsonb_array_elements_text($1::jsonb) as x(id)
+  const current = new Map([
+    ...createdRows,
+    ...(toRead.length === 0
+      ? []
+      : await sql.bound<CurrentRow>(
+          `select t.* from jsonb_array_elements_text($1::jsonb) as x(id)
        cross join lateral (select id, updated_at, ${entityType === 'company' ? 'name, website' : 'first_name, last_name, email'} from ${table} where organization_id = $2 and id = x.id::uuid) t`,
-    [JSON.stringify(toRead), org])).map((r) => [r.id, r] as const)]);
+          [JSON.stringify(toRead), org],
+        )
+    ).map((r) => [r.id, r] as const),
+  ]);
   const values = new Map<string, { value: unknown; updated_at: Date }>();
   if (customs.length > 0) {
     for (const v of await sql.bound<{ entity_id: string; field_id: string; value: unknown; updated_at: Date }>(
       `select v.* from jsonb_array_elements_text($1::jsonb) as x(id)
          cross join lateral (select entity_id, field_id, value, updated_at from field_value where organization_id = $2 and entity_id = x.id::uuid
-           and field_id = any(array(select (jsonb_array_elements_text($3::jsonb))::uuid))) v`, [JSON.stringify(ids), org, JSON.stringify(customs.map((c) => c.fieldId))])) {
+           and field_id = any(array(select (jsonb_array_elements_text($3::jsonb))::uuid))) v`,
+      [JSON.stringify(ids), org, JSON.stringify(customs.map((c) => c.fieldId))],
+    )) {
       values.set(`${v.entity_id}:${v.field_id}`, { value: v.value, updated_at: new Date(v.updated_at) });
     }
   }
@@ -231,10 +284,17 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
   for (const { r } of pairs) agreed.set(r.crmId, crmValuesOf(ctx.mappings, r.values));
   // A link this page made had no values before it (it is written with the page's).
   const before = pairs.filter((p) => !linkMadeNow.has(p.r.crmId));
-  const shadows = new Map(before.length === 0 ? [] : (await sql.bound<{ external_id: string; crm_values: Record<string, string | null> | null }>(
-    `select x.k as external_id, l.crm_values from jsonb_array_elements_text($1::jsonb) as x(k)
+  const shadows = new Map(
+    before.length === 0
+      ? []
+      : (
+          await sql.bound<{ external_id: string; crm_values: Record<string, string | null> | null }>(
+            `select x.k as external_id, l.crm_values from jsonb_array_elements_text($1::jsonb) as x(k)
        cross join lateral (select crm_values from crm_link where organization_id = $2 and source = $3 and entity_type = $4 and external_id = x.k) l`,
-    [JSON.stringify(before.map((p) => p.r.crmId)), org, ctx.provider, entityType])).map((l) => [l.external_id, l.crm_values]));
+            [JSON.stringify(before.map((p) => p.r.crmId)), org, ctx.provider, entityType],
+          )
+        ).map((l) => [l.external_id, l.crm_values]),
+  );
   const unchangedInCrm = (crmId: string, m: ResolvedMapping): boolean => {
     const before = shadows.get(crmId);
     return !!before && m.crmField in before && sameValue(before[m.crmField], agreed.get(crmId)![m.crmField]);
@@ -261,7 +321,8 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
     const row = current.get(id);
     if (!row) continue;
     if (isNew) changes.push({ entityId: id, action: 'created', fieldLabel: null, oldValue: null, newValue: null, crmId: r.crmId });
-    else if (linkedNow.has(r.crmId)) changes.push({ entityId: id, action: 'linked', fieldLabel: null, oldValue: null, newValue: null, crmId: r.crmId });
+    else if (linkedNow.has(r.crmId))
+      changes.push({ entityId: id, action: 'linked', fieldLabel: null, oldValue: null, newValue: null, crmId: r.crmId });
     let changed = false;
     for (const m of builtIns) {
       const incoming = r.values[m.crmField];
@@ -270,8 +331,12 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
       // Identity columns are never emptied by sync (a company needs its website, a contact its email).
       if (isEmptyValue(incoming) && (col === 'website' || col === 'email')) continue;
       if (!isNew && unchangedInCrm(r.crmId, m)) continue;
-      if (!isNew && unchangedHere(r.crmId, m, cur) ? sameValue(mappedText(m, cur), mappedText(m, incoming))
-        : !crmWins(m.reconciliation, cur, incoming, isNew ? null : new Date(row.updated_at), r.stamp)) continue;
+      if (
+        !isNew && unchangedHere(r.crmId, m, cur)
+          ? sameValue(mappedText(m, cur), mappedText(m, incoming))
+          : !crmWins(m.reconciliation, cur, incoming, isNew ? null : new Date(row.updated_at), r.stamp)
+      )
+        continue;
       const next = clip(text(incoming), col === 'name' || col === 'website' ? 255 : 128);
       const upd = columnUpdates.get(id) ?? {};
       upd[col] = next;
@@ -285,15 +350,33 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
       if (!(m.crmField in r.values)) continue;
       const incoming = r.values[m.crmField];
       const coerced = coerceFieldValue(m.dataType, incoming);
-      if (!coerced.ok) { fail(ctx, `${r.crmId} ${m.crmField}: ${coerced.message}`); continue; }
+      if (!coerced.ok) {
+        fail(ctx, `${r.crmId} ${m.crmField}: ${coerced.message}`);
+        continue;
+      }
       const cur = values.get(`${id}:${m.fieldId}`);
       if (!isNew && unchangedInCrm(r.crmId, m)) continue;
-      if (!isNew && unchangedHere(r.crmId, m, cur?.value ?? null) ? sameValue(mappedText(m, cur?.value ?? null), text(coerced.value))
-        : !crmWins(m.reconciliation, cur?.value ?? null, coerced.value, isNew ? null : cur?.updated_at ?? null, r.stamp)) continue;
+      if (
+        !isNew && unchangedHere(r.crmId, m, cur?.value ?? null)
+          ? sameValue(mappedText(m, cur?.value ?? null), text(coerced.value))
+          : !crmWins(m.reconciliation, cur?.value ?? null, coerced.value, isNew ? null : (cur?.updated_at ?? null), r.stamp)
+      )
+        continue;
       const v = coerced.value;
       valueOps.delete(`${id}:${m.fieldId}`);
-      valueOps.set(`${id}:${m.fieldId}`, v === null ? { e: id, f: m.fieldId, v: null }
-        : { e: id, f: m.fieldId, v, t: text(v), n: NUMERIC_TYPES.includes(m.dataType) ? Number(v) : null, b: m.dataType === 'boolean' ? Boolean(v) : null });
+      valueOps.set(
+        `${id}:${m.fieldId}`,
+        v === null
+          ? { e: id, f: m.fieldId, v: null }
+          : {
+              e: id,
+              f: m.fieldId,
+              v,
+              t: text(v),
+              n: NUMERIC_TYPES.includes(m.dataType) ? Number(v) : null,
+              b: m.dataType === 'boolean' ? Boolean(v) : null,
+            },
+      );
       // A record this page inserted has this slot already (written with it, from the same coerced
       // value): no update of each new row that would find it right (an empty value still goes).
       if (m.slot && !(slotsWritten.has(r.crmId) && !isEmptyValue(v))) {
@@ -301,31 +384,44 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
         bySlot.set(id, projectionOf(m.dataType, v));
         slotWrites.set(m.slot, bySlot);
       }
-      changes.push({ entityId: id, action: 'updated', fieldLabel: m.label, oldValue: text(cur?.value ?? null), newValue: text(v), crmId: r.crmId });
+      changes.push({
+        entityId: id,
+        action: 'updated',
+        fieldLabel: m.label,
+        oldValue: text(cur?.value ?? null),
+        newValue: text(v),
+        crmId: r.crmId,
+      });
       changed = true;
     }
     if (isNew) ctx.counts.created += 1;
-    else if (changed) { ctx.counts.updated += 1; touched.add(id); }
-    else ctx.counts.unchanged += 1;
+    else if (changed) {
+      ctx.counts.updated += 1;
+      touched.add(id);
+    } else ctx.counts.unchanged += 1;
   }
 
   if (columnUpdates.size > 0) {
     const rows: Record<string, string>[] = [...columnUpdates].map(([id, u]) => ({ id, ...u }));
     if (entityType === 'company') {
       // A website that would give the company another company's domain is not taken.
-      await sql.bound(`update company c set name = coalesce(x.name, c.name), website = coalesce(x.website, c.website),
+      await sql.bound(
+        `update company c set name = coalesce(x.name, c.name), website = coalesce(x.website, c.website),
              domain = case when x.website is null then c.domain else x.domain end, updated_at = now()
           from (select (y->>'id')::uuid as id, y->>'name' as name, y->>'website' as website, y->>'domain' as domain from jsonb_array_elements($1::jsonb) y) x
          where c.organization_id = $2 and c.id = x.id
            and (x.website is null or not exists (select 1 from company o where o.organization_id = c.organization_id and o.domain = x.domain and o.id <> c.id))`,
-      [JSON.stringify(rows.map((r) => ({ ...r, domain: r.website ? normalizeDomain(r.website) : null }))), org]);
+        [JSON.stringify(rows.map((r) => ({ ...r, domain: r.website ? normalizeDomain(r.website) : null }))), org],
+      );
     } else {
-      await sql.bound(`update contact c set first_name = coalesce(x.first_name, c.first_name), last_name = coalesce(x.last_name, c.last_name),
+      await sql.bound(
+        `update contact c set first_name = coalesce(x.first_name, c.first_name), last_name = coalesce(x.last_name, c.last_name),
              email = coalesce(x.email, c.email), updated_at = now()
           from (select (y->>'id')::uuid as id, y->>'first_name' as first_name, y->>'last_name' as last_name, lower(y->>'email') as email from jsonb_array_elements($1::jsonb) y) x
          where c.organization_id = $2 and c.id = x.id
            and (x.email is null or not exists (select 1 from contact o where o.organization_id = c.organization_id and lower(o.email) = x.email and o.id <> c.id))`,
-      [JSON.stringify(rows), org]);
+        [JSON.stringify(rows), org],
+      );
     }
   }
   const valueWrites = [...valueOps.values()].filter((o): o is ValueWrite => o.v !== null);
@@ -333,19 +429,28 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
   for (const [slot, bySlot] of slotWrites) {
     const list = [...bySlot].map(([e, p]) => ({ e, p }));
     const cast = slotFamily(ctx.mappings.find((m) => m.slot === slot)!.dataType) === 'num' ? 'float8' : 'text';
-    await sql.bound(`update ${table} t set ${slotColumn(slot)} = (x->>'p')::${cast}
-        from jsonb_array_elements($1::jsonb) x where t.organization_id = $2 and t.id = (x->>'e')::uuid and t.${slotColumn(slot)} is distinct from (x->>'p')::${cast}`, [JSON.stringify(list), org]);
+    await sql.bound(
+      `update ${table} t set ${slotColumn(slot)} = (x->>'p')::${cast}
+        from jsonb_array_elements($1::jsonb) x where t.organization_id = $2 and t.id = (x->>'e')::uuid and t.${slotColumn(slot)} is distinct from (x->>'p')::${cast}`,
+      [JSON.stringify(list), org],
+    );
   }
   if (valueWrites.length > 0) {
-    await sql.bound(`insert into field_value (id, organization_id, entity_type, entity_id, field_id, value, value_text, value_num, value_bool, status, updated_at)
+    await sql.bound(
+      `insert into field_value (id, organization_id, entity_type, entity_id, field_id, value, value_text, value_num, value_bool, status, updated_at)
         select gen_random_uuid(), $1::uuid, $2, (x->>'e')::uuid, (x->>'f')::uuid, x->'v', x->>'t', (x->>'n')::float8, (x->>'b')::boolean, 'completed', now()
           from jsonb_array_elements($3::jsonb) x
         on conflict (organization_id, field_id, entity_id) do update set value = excluded.value, value_text = excluded.value_text, value_num = excluded.value_num,
-          value_bool = excluded.value_bool, status = 'completed', status_message = null, updated_at = now()`, [org, entityType, JSON.stringify(valueWrites)]);
+          value_bool = excluded.value_bool, status = 'completed', status_message = null, updated_at = now()`,
+      [org, entityType, JSON.stringify(valueWrites)],
+    );
   }
   if (valueDeletes.length > 0) {
-    await sql.bound(`delete from field_value f using jsonb_array_elements($1::jsonb) x
-        where f.organization_id = $2 and f.entity_id = (x->>'e')::uuid and f.field_id = (x->>'f')::uuid`, [JSON.stringify(valueDeletes), org]);
+    await sql.bound(
+      `delete from field_value f using jsonb_array_elements($1::jsonb) x
+        where f.organization_id = $2 and f.entity_id = (x->>'e')::uuid and f.field_id = (x->>'f')::uuid`,
+      [JSON.stringify(valueDeletes), org],
+    );
   }
 
   // 5. Contacts: linked to their accounts' companies. A contact this page created has no link yet:
@@ -371,25 +476,33 @@ export async function writeInboundPage(ctx: PageContext, entityType: 'company' |
       }
       const links = [...byPair.values()];
       if (links.length > 0) {
-        await sql.bound(`insert into company_contact (id, organization_id, company_id, contact_id, is_key, is_primary, created_at)
+        await sql.bound(
+          `insert into company_contact (id, organization_id, company_id, contact_id, is_key, is_primary, created_at)
             select gen_random_uuid(), $1::uuid, (x->>'company')::uuid, (x->>'contact')::uuid, false, (x->>'primary')::boolean, now()
               from jsonb_array_elements($2::jsonb) x
-            on conflict (organization_id, company_id, contact_id) do nothing`, [org, JSON.stringify(links)]);
+            on conflict (organization_id, company_id, contact_id) do nothing`,
+          [org, JSON.stringify(links)],
+        );
       }
     }
   }
 
   const toAgree = [...agreed].filter(([k]) => !linkMadeNow.has(k));
   if (toAgree.length > 0) {
-    await sql.bound(`update crm_link l set crm_values = x.v, crm_values_at = now() from (select y->>'k' as k, y->'v' as v from jsonb_array_elements($1::jsonb) y) x
+    await sql.bound(
+      `update crm_link l set crm_values = x.v, crm_values_at = now() from (select y->>'k' as k, y->'v' as v from jsonb_array_elements($1::jsonb) y) x
         where l.organization_id = $2 and l.source = $3 and l.entity_type = $4 and l.external_id = x.k and l.crm_values is distinct from x.v`,
-    [JSON.stringify(toAgree.map(([k, v]) => ({ k, v }))), org, ctx.provider, entityType]);
+      [JSON.stringify(toAgree.map(([k, v]) => ({ k, v }))), org, ctx.provider, entityType],
+    );
   }
 
   if (changes.length > 0) {
-    await sql.bound(`insert into crm_sync_change (id, organization_id, execution_id, provider, entity_type, entity_id, side, action, field_label, old_value, new_value, crm_id, changed_at)
+    await sql.bound(
+      `insert into crm_sync_change (id, organization_id, execution_id, provider, entity_type, entity_id, side, action, field_label, old_value, new_value, crm_id, changed_at)
         select gen_random_uuid(), $1::uuid, $2::uuid, $3, $4, (x->>'entityId')::uuid, 'dealscout', x->>'action', x->>'fieldLabel', x->>'oldValue', x->>'newValue', x->>'crmId', now()
-          from jsonb_array_elements($5::jsonb) x`, [org, ctx.executionId, ctx.provider, entityType, JSON.stringify(changes)]);
+          from jsonb_array_elements($5::jsonb) x`,
+      [org, ctx.executionId, ctx.provider, entityType, JSON.stringify(changes)],
+    );
   }
   // Small pages tell open tables and drawers record by record; a bulk page does not flood the feed
   // (the tables reload when the sync's execution completes, 001 §4).

@@ -22,10 +22,15 @@ describe('CRM sync pages written two at once', () => {
 
   beforeAll(async () => {
     sf = await FakeSalesforce.start({ clientId: 'sf-client', pageSize: 2 });
-    ctx = await createTestApp({ boss: true, env: {
-      SALESFORCE_CLIENT_ID: 'sf-client', SALESFORCE_LOGIN_URL: sf.url, OUTBOUND_ALLOWED_PRIVATE_HOSTS: new URL(sf.url).host,
-      EXECUTION_RETRY_LIMIT: '0',
-    } });
+    ctx = await createTestApp({
+      boss: true,
+      env: {
+        SALESFORCE_CLIENT_ID: 'sf-client',
+        SALESFORCE_LOGIN_URL: sf.url,
+        OUTBOUND_ALLOWED_PRIVATE_HOSTS: new URL(sf.url).host,
+        EXECUTION_RETRY_LIMIT: '0',
+      },
+    });
     await createQueues(ctx.boss!, executionJobDefinitions([createCrmSyncHandler({ config: ctx.config })]), ctx.config);
     worker = await startTestWorker(ctx.dbUrl, ctx.config, [createCrmSyncHandler({ config: ctx.config })], { superviseIntervalSeconds: 1 });
   }, 60_000);
@@ -36,10 +41,14 @@ describe('CRM sync pages written two at once', () => {
   });
 
   async function syncDone(c: TestClient): Promise<{ status: string; result: { contacts: Record<string, number> } | null }> {
-    return eventually(async () => {
-      const s = (await c.get('/api/v1/crm/sync')).json();
-      return s.status === 'progress' ? undefined : s;
-    }, 'the sync to finish', 60_000);
+    return eventually(
+      async () => {
+        const s = (await c.get('/api/v1/crm/sync')).json();
+        return s.status === 'progress' ? undefined : s;
+      },
+      'the sync to finish',
+      60_000,
+    );
   }
 
   /** A new organization whose Admin has connected the fake Salesforce; its field ids by entityType.key. */
@@ -52,23 +61,55 @@ describe('CRM sync pages written two at once', () => {
 
   it('a page committed before the one ahead of it leaves the mark where it was until that one commits', async () => {
     const { org, admin, fields } = await connected('Pipeco');
-    const settings = (contacts: boolean) => ({ syncAccounts: true, syncContacts: contacts,
-      accountMappings: [{ crmField: 'Name', fieldId: fields.get('company.name') }, { crmField: 'Website', fieldId: fields.get('company.website') }],
-      contactMappings: [{ crmField: 'Email', fieldId: fields.get('contact.email') }, { crmField: 'LastName', fieldId: fields.get('contact.last_name') }] });
+    const settings = (contacts: boolean) => ({
+      syncAccounts: true,
+      syncContacts: contacts,
+      accountMappings: [
+        { crmField: 'Name', fieldId: fields.get('company.name') },
+        { crmField: 'Website', fieldId: fields.get('company.website') },
+      ],
+      contactMappings: [
+        { crmField: 'Email', fieldId: fields.get('contact.email') },
+        { crmField: 'LastName', fieldId: fields.get('contact.last_name') },
+      ],
+    });
 
     // The accounts first (their companies must exist to be locked).
-    const [held, free] = sf.seed('Account', 2, (i) => ({ Name: i === 0 ? 'Held Co' : 'Free Co', Website: i === 0 ? 'held.example.com' : 'free.example.com' }), 5);
+    const [held, free] = sf.seed(
+      'Account',
+      2,
+      (i) => ({ Name: i === 0 ? 'Held Co' : 'Free Co', Website: i === 0 ? 'held.example.com' : 'free.example.com' }),
+      5,
+    );
     expect((await admin.put('/api/v1/crm/sync-settings', settings(false))).statusCode).toBe(200);
     expect((await admin.post('/api/v1/crm/sync', {})).statusCode).toBe(200);
     expect((await syncDone(admin)).status).toBe('completed');
-    const [heldCompany] = await ctx.em().execute<{ id: string }[]>(`select id from company where organization_id = ? and domain = 'held.example.com'`, [org]);
+    const [heldCompany] = await ctx
+      .em()
+      .execute<{ id: string }[]>(`select id from company where organization_id = ? and domain = 'held.example.com'`, [org]);
 
     // Pages of two: the first has a contact at the held company, the second and third do not.
-    const contacts = sf.seed('Contact', 6, (i) => ({ LastName: `Pipe ${i}`, Email: `pipe${i}@example.com`, AccountId: i === 0 ? held.Id : free.Id }), 5);
+    const contacts = sf.seed(
+      'Contact',
+      6,
+      (i) => ({ LastName: `Pipe ${i}`, Email: `pipe${i}@example.com`, AccountId: i === 0 ? held.Id : free.Id }),
+      5,
+    );
     expect((await admin.put('/api/v1/crm/sync-settings', settings(true))).statusCode).toBe(200);
-    const mark = async () => (await ctx.em().execute<{ last_id: string | null }[]>(
-      `select last_id from crm_sync_state where organization_id = ? and object = 'Contact'`, [org]))[0]?.last_id ?? null;
-    const has = async (email: string) => (await ctx.em().execute<{ n: number }[]>(`select count(*)::int as n from contact where organization_id = ? and email = ?`, [org, email]))[0].n === 1;
+    const mark = async () =>
+      (
+        await ctx
+          .em()
+          .execute<{ last_id: string | null }[]>(`select last_id from crm_sync_state where organization_id = ? and object = 'Contact'`, [
+            org,
+          ])
+      )[0]?.last_id ?? null;
+    const has = async (email: string) =>
+      (
+        await ctx
+          .em()
+          .execute<{ n: number }[]>(`select count(*)::int as n from contact where organization_id = ? and email = ?`, [org, email])
+      )[0].n === 1;
 
     const locker = new pg.Client({ connectionString: ctx.dbUrl });
     await locker.connect();
@@ -97,9 +138,19 @@ describe('CRM sync pages written two at once', () => {
 
   it("a page failed by PostgreSQL's deadlock detection is written again; a page that keeps failing fails the sync, and the next sync writes each record once", async () => {
     const { org, admin, fields } = await connected('Deadlockco');
-    expect((await admin.put('/api/v1/crm/sync-settings', { syncAccounts: true, syncContacts: true,
-      accountMappings: [{ crmField: 'Name', fieldId: fields.get('company.name') }],
-      contactMappings: [{ crmField: 'Email', fieldId: fields.get('contact.email') }, { crmField: 'LastName', fieldId: fields.get('contact.last_name') }] })).statusCode).toBe(200);
+    expect(
+      (
+        await admin.put('/api/v1/crm/sync-settings', {
+          syncAccounts: true,
+          syncContacts: true,
+          accountMappings: [{ crmField: 'Name', fieldId: fields.get('company.name') }],
+          contactMappings: [
+            { crmField: 'Email', fieldId: fields.get('contact.email') },
+            { crmField: 'LastName', fieldId: fields.get('contact.last_name') },
+          ],
+        })
+      ).statusCode,
+    ).toBe(200);
     const [account] = sf.seed('Account', 1, () => ({ Name: 'Deadlock Co' }), 5);
     sf.seed('Contact', 6, (i) => ({ LastName: `Lock ${i}`, Email: `deadlock${i}@example.com`, AccountId: account.Id }), 5);
 
@@ -120,11 +171,25 @@ describe('CRM sync pages written two at once', () => {
       await ctx.em().execute(`create trigger deadlock_fault before insert on contact for each row
         when (new.organization_id = '${org}'::uuid) execute function deadlock_fault()`);
     };
-    const attempts = async () => Number((await ctx.em().execute<{ n: string }[]>(`select case when is_called then last_value else 0 end as n from deadlock_attempts`))[0].n);
-    const contacts = async () => (await ctx.em().execute<{ n: number; emails: number }[]>(
-      `select count(*)::int as n, count(distinct email)::int as emails from contact where organization_id = ?`, [org]))[0];
-    const links = async () => (await ctx.em().execute<{ n: number }[]>(
-      `select count(*)::int as n from crm_link where organization_id = ? and entity_type = 'contact'`, [org]))[0].n;
+    const attempts = async () =>
+      Number(
+        (await ctx.em().execute<{ n: string }[]>(`select case when is_called then last_value else 0 end as n from deadlock_attempts`))[0].n,
+      );
+    const contacts = async () =>
+      (
+        await ctx
+          .em()
+          .execute<{ n: number; emails: number }[]>(
+            `select count(*)::int as n, count(distinct email)::int as emails from contact where organization_id = ?`,
+            [org],
+          )
+      )[0];
+    const links = async () =>
+      (
+        await ctx
+          .em()
+          .execute<{ n: number }[]>(`select count(*)::int as n from crm_link where organization_id = ? and entity_type = 'contact'`, [org])
+      )[0].n;
 
     // Every contact of the fake (the other test's too: the admin reads everything).
     const total = sf.find('Contact').length;

@@ -32,8 +32,12 @@ import { tenantSql } from '../../db/sql';
 import { SalesforceError, type SalesforceClient } from '../../providers/crm/salesforce';
 import { AffinityError, type AffinityClient } from '../../providers/crm/affinity';
 import {
-  crmWriterFor, SalesforceCrmWriter,
-  type CrmFieldValue, type CrmWriteError, type CrmWriteResult, type SalesforceWriterOptions,
+  crmWriterFor,
+  SalesforceCrmWriter,
+  type CrmFieldValue,
+  type CrmWriteError,
+  type CrmWriteResult,
+  type SalesforceWriterOptions,
 } from '../../providers/crm/writer';
 import { ExecutionError } from '../executions/runner';
 import { mappedText, type ResolvedMapping } from './inbound';
@@ -62,7 +66,11 @@ export interface PushContext {
   pageSize?: number;
 }
 
-export interface PushOutcome { written: number; failed: number; failures: string[] }
+export interface PushOutcome {
+  written: number;
+  failed: number;
+  failures: string[];
+}
 
 type EntityType = 'company' | 'contact';
 
@@ -78,12 +86,23 @@ interface Planned {
 
 /** The CRM's identity fields, sent when a record is created there. */
 const IDENTITY: Record<CrmProvider, Record<EntityType, Record<string, string>>> = {
-  salesforce: { company: { name: 'Name', website: 'Website' }, contact: { first_name: 'FirstName', last_name: 'LastName', email: 'Email' } },
+  salesforce: {
+    company: { name: 'Name', website: 'Website' },
+    contact: { first_name: 'FirstName', last_name: 'LastName', email: 'Email' },
+  },
   affinity: { company: { name: 'name', website: 'domain' }, contact: { first_name: 'first_name', last_name: 'last_name', email: 'email' } },
 };
 
 /** Request-level failures: the attempt fails (rate limit, lost authorization, unreachable) and pg-boss's retry resumes. */
-const STOP_CODES = new Set(['REQUEST_LIMIT_EXCEEDED', 'RATE_LIMITED', 'invalid_grant', 'INVALID_SESSION_ID', 'UNAUTHORIZED', 'CONNECTION_FAILED', 'SERVER_UNAVAILABLE']);
+const STOP_CODES = new Set([
+  'REQUEST_LIMIT_EXCEEDED',
+  'RATE_LIMITED',
+  'invalid_grant',
+  'INVALID_SESSION_ID',
+  'UNAUTHORIZED',
+  'CONNECTION_FAILED',
+  'SERVER_UNAVAILABLE',
+]);
 
 function stopError(provider: CrmProvider, e: CrmWriteError): Error {
   if (provider === 'salesforce') return new SalesforceError(e.message, e.code);
@@ -106,17 +125,24 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
   const org = ctx.organizationId;
   const jobsHeard: { entityType: EntityType; jobId: string }[] = [];
   let current: { entityType: EntityType; planned: Map<string, Planned> } | null = null;
-  const writer = ctx.crm.kind === 'salesforce'
-    ? crmWriterFor({ kind: 'salesforce', client: ctx.crm.client, options: {
-      ...ctx.writerOptions,
-      onBulkJob: async ({ jobId }) => {
-        if (!current) return;
-        jobsHeard.push({ entityType: current.entityType, jobId });
-        await tenantSql(ctx.em.fork(), org).run(`insert into crm_push_job (id, organization_id, provider, entity_type, job_id, items, created_at) values (gen_random_uuid(), ?, ?, ?, ?, ?::jsonb, now())`,
-          [org, ctx.provider, current.entityType, jobId, JSON.stringify(Object.fromEntries(current.planned))]);
-      },
-    } })
-    : crmWriterFor({ kind: 'affinity', client: ctx.crm.client });
+  const writer =
+    ctx.crm.kind === 'salesforce'
+      ? crmWriterFor({
+          kind: 'salesforce',
+          client: ctx.crm.client,
+          options: {
+            ...ctx.writerOptions,
+            onBulkJob: async ({ jobId }) => {
+              if (!current) return;
+              jobsHeard.push({ entityType: current.entityType, jobId });
+              await tenantSql(ctx.em.fork(), org).run(
+                `insert into crm_push_job (id, organization_id, provider, entity_type, job_id, items, created_at) values (gen_random_uuid(), ?, ?, ?, ?, ?::jsonb, now())`,
+                [org, ctx.provider, current.entityType, jobId, JSON.stringify(Object.fromEntries(current.planned))],
+              );
+            },
+          },
+        })
+      : crmWriterFor({ kind: 'affinity', client: ctx.crm.client });
   const checked = new Set<string>();
   const ensureExternalId = async (sobject: string) => {
     if (ctx.crm.kind !== 'salesforce' || checked.has(sobject)) return;
@@ -131,49 +157,85 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
   };
 
   /** Links / updates the records written and logs the changes, in one transaction (with the job rows collected). */
-  const apply = async (entityType: EntityType, results: CrmWriteResult[], planned: Map<string, Planned>, doneJobs: string[]): Promise<{ retry: boolean; stop: CrmWriteError | null }> => {
+  const apply = async (
+    entityType: EntityType,
+    results: CrmWriteResult[],
+    planned: Map<string, Planned>,
+    doneJobs: string[],
+  ): Promise<{ retry: boolean; stop: CrmWriteError | null }> => {
     let retry = false;
     let stop: CrmWriteError | null = null;
     const links: { entityId: string; crmId: string; agreed: Record<string, string | null>; wasLinked: boolean }[] = [];
-    const changes: { entityId: string; action: string; fieldLabel: string | null; oldValue: string | null; newValue: string | null; crmId: string }[] = [];
+    const changes: {
+      entityId: string;
+      action: string;
+      fieldLabel: string | null;
+      oldValue: string | null;
+      newValue: string | null;
+      crmId: string;
+    }[] = [];
     for (const r of results) {
       const p = planned.get(r.localId);
       if (!p) continue;
       if (r.error) {
         if (r.error.retryable) retry = true;
-        if (isStop(r.error)) { stop ??= r.error; continue; }
+        if (isStop(r.error)) {
+          stop ??= r.error;
+          continue;
+        }
         fail(`${entityType} ${r.localId}: ${r.error.code} ${r.error.message}`.slice(0, 500));
         continue;
       }
       out.written += 1;
       links.push({ entityId: p.localId, crmId: r.crmId, agreed: p.agreed, wasLinked: p.crmId !== null });
-      if (p.crmId === null) changes.push({ entityId: p.localId, action: r.created || ctx.provider === 'salesforce' ? 'created' : 'linked', fieldLabel: null, oldValue: null, newValue: null, crmId: r.crmId });
-      else for (const s of p.sent) changes.push({ entityId: p.localId, action: 'updated', fieldLabel: s.label, oldValue: s.old, newValue: s.new, crmId: r.crmId });
+      if (p.crmId === null)
+        changes.push({
+          entityId: p.localId,
+          action: r.created || ctx.provider === 'salesforce' ? 'created' : 'linked',
+          fieldLabel: null,
+          oldValue: null,
+          newValue: null,
+          crmId: r.crmId,
+        });
+      else
+        for (const s of p.sent)
+          changes.push({ entityId: p.localId, action: 'updated', fieldLabel: s.label, oldValue: s.old, newValue: s.new, crmId: r.crmId });
     }
     await ctx.em.fork().transactional(async (tem) => {
       const sql = tenantSql(tem, org);
       const col = entityType === 'company' ? 'company_id' : 'contact_id';
       const fresh = links.filter((l) => !l.wasLinked);
       if (fresh.length > 0) {
-        await sql.run(`insert into crm_link (id, organization_id, source, entity_type, external_id, company_id, contact_id, crm_values, created_at)
+        await sql.run(
+          `insert into crm_link (id, organization_id, source, entity_type, external_id, company_id, contact_id, crm_values, created_at)
             select gen_random_uuid(), ?, ?, ?, x->>'crmId', ${entityType === 'company' ? `(x->>'entityId')::uuid, null` : `null, (x->>'entityId')::uuid`}, x->'agreed', now()
               from jsonb_array_elements(?::jsonb) x
             on conflict (organization_id, source, entity_type, external_id) do update set crm_values = excluded.crm_values
-              where crm_link.${col} = excluded.${col}`, [org, ctx.provider, entityType, JSON.stringify(fresh)]);
+              where crm_link.${col} = excluded.${col}`,
+          [org, ctx.provider, entityType, JSON.stringify(fresh)],
+        );
       }
       const linked = links.filter((l) => l.wasLinked);
       if (linked.length > 0) {
-        await sql.run(`update crm_link l set crm_values = x.agreed from (select y->>'crmId' as crm_id, (y->>'entityId')::uuid as entity_id, y->'agreed' as agreed from jsonb_array_elements(?::jsonb) y) x
+        await sql.run(
+          `update crm_link l set crm_values = x.agreed from (select y->>'crmId' as crm_id, (y->>'entityId')::uuid as entity_id, y->'agreed' as agreed from jsonb_array_elements(?::jsonb) y) x
             where l.organization_id = ? and l.source = ? and l.entity_type = ? and l.external_id = x.crm_id and l.${col} = x.entity_id`,
-        [JSON.stringify(linked), org, ctx.provider, entityType]);
+          [JSON.stringify(linked), org, ctx.provider, entityType],
+        );
       }
       if (changes.length > 0) {
-        await sql.run(`insert into crm_sync_change (id, organization_id, execution_id, provider, entity_type, entity_id, side, action, field_label, old_value, new_value, crm_id, changed_at)
+        await sql.run(
+          `insert into crm_sync_change (id, organization_id, execution_id, provider, entity_type, entity_id, side, action, field_label, old_value, new_value, crm_id, changed_at)
             select gen_random_uuid(), ?, ?::uuid, ?, ?, (x->>'entityId')::uuid, 'crm', x->>'action', x->>'fieldLabel', x->>'oldValue', x->>'newValue', x->>'crmId', now()
-              from jsonb_array_elements(?::jsonb) x`, [org, ctx.executionId, ctx.provider, entityType, JSON.stringify(changes)]);
+              from jsonb_array_elements(?::jsonb) x`,
+          [org, ctx.executionId, ctx.provider, entityType, JSON.stringify(changes)],
+        );
       }
       if (doneJobs.length > 0) {
-        await sql.run(`delete from crm_push_job where organization_id = ? and provider = ? and job_id in (select jsonb_array_elements_text(?::jsonb))`, [org, ctx.provider, JSON.stringify(doneJobs)]);
+        await sql.run(
+          `delete from crm_push_job where organization_id = ? and provider = ? and job_id in (select jsonb_array_elements_text(?::jsonb))`,
+          [org, ctx.provider, JSON.stringify(doneJobs)],
+        );
       }
     });
     return { retry, stop };
@@ -183,7 +245,9 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
   const resumeJobs = async (entityType: EntityType): Promise<boolean> => {
     let retry = false;
     const jobs = await tenantSql(ctx.em, org).all<{ job_id: string; items: Record<string, Planned> }>(
-      `select job_id, items from crm_push_job where organization_id = ? and provider = ? and entity_type = ? order by created_at`, [org, ctx.provider, entityType]);
+      `select job_id, items from crm_push_job where organization_id = ? and provider = ? and entity_type = ? order by created_at`,
+      [org, ctx.provider, entityType],
+    );
     for (const j of jobs) {
       let results: CrmWriteResult[] = [];
       if (writer instanceof SalesforceCrmWriter && ctx.crm.kind === 'salesforce') {
@@ -194,7 +258,8 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
           else if (info.state !== 'Aborted') results = await writer.resumeBulkJob(j.job_id);
         } catch (err) {
           // A job Salesforce no longer knows (deleted, expired): forget it; the records are compared and sent again.
-          if (!(err instanceof SalesforceError) || err.rateLimited || err.authorizationLost || err.errorCode === 'CONNECTION_FAILED') throw err;
+          if (!(err instanceof SalesforceError) || err.rateLimited || err.authorizationLost || err.errorCode === 'CONNECTION_FAILED')
+            throw err;
         }
       }
       const r = await apply(entityType, results, new Map(Object.entries(j.items)), [j.job_id]);
@@ -208,7 +273,10 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
     const retryResumed = await resumeJobs(entityType);
     const sql = tenantSql(ctx.em, org);
     const object = `push:${entityType}`;
-    const [state] = await sql.all<{ high_water: Date | null }>(`select high_water from crm_sync_state where organization_id = ? and provider = ? and object = ? and scope = ?`, [org, ctx.provider, object, ctx.scope]);
+    const [state] = await sql.all<{ high_water: Date | null }>(
+      `select high_water from crm_sync_state where organization_id = ? and provider = ? and object = ? and scope = ?`,
+      [org, ctx.provider, object, ctx.scope],
+    );
     const since = state?.high_water ? new Date(state.high_water) : null;
     const [{ now: startedAt }] = await sql.all<{ now: Date }>(`select now() as now from organization where id = ?`, [org]);
     const customs = mappings.filter((m) => !m.builtInColumn);
@@ -224,16 +292,24 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
       // The contact's account is only sent when the contact is created in the CRM: a linked contact's
       // lookup is skipped (`l.external_id is null` inside the lateral is a one-time filter per row),
       // which is every contact of a first sync's outbound read that the inbound phase created.
-      const account = entityType === 'contact'
-        ? `left join lateral (select l2.external_id from company_contact cc join crm_link l2 on l2.organization_id = cc.organization_id and l2.source = ? and l2.entity_type = 'company' and l2.company_id = cc.company_id
+      const account =
+        entityType === 'contact'
+          ? `left join lateral (select l2.external_id from company_contact cc join crm_link l2 on l2.organization_id = cc.organization_id and l2.source = ? and l2.entity_type = 'company' and l2.company_id = cc.company_id
              where l.external_id is null and cc.organization_id = r.organization_id and cc.contact_id = r.id order by cc.is_primary desc, cc.created_at limit 1) a on true`
-        : '';
+          : '';
       const params: unknown[] = [ctx.provider];
       if (entityType === 'contact') params.push(ctx.provider);
       params.push(org, after);
       if (ctx.ownerId) params.push(ctx.ownerId);
       params.push(since, since, since, since, customIds, pageSize);
-      const rows = await sql.all<Record<string, unknown> & { id: string; crm_id: string | null; crm_values: Record<string, string | null> | null; account_crm_id?: string | null }>(
+      const rows = await sql.all<
+        Record<string, unknown> & {
+          id: string;
+          crm_id: string | null;
+          crm_values: Record<string, string | null> | null;
+          account_crm_id?: string | null;
+        }
+      >(
         `select r.id, ${cols}, l.external_id as crm_id, l.crm_values${entityType === 'contact' ? ', a.external_id as account_crm_id' : ''}
            from ${entityType} r
            left join lateral (select external_id, crm_values, crm_values_at from crm_link where organization_id = r.organization_id and source = ? and entity_type = '${entityType}' and ${entityType}_id = r.id order by created_at limit 1) l on true
@@ -242,14 +318,18 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
             and (l.external_id is null or ?::timestamptz is null or r.updated_at > ?::timestamptz or l.crm_values_at > ?::timestamptz
                  or exists (select 1 from field_value v where v.organization_id = r.organization_id and v.entity_id = r.id and v.updated_at > ?::timestamptz
                               and v.field_id = any(array(select (jsonb_array_elements_text(?::jsonb))::uuid))))
-          order by r.id limit ?`, params);
+          order by r.id limit ?`,
+        params,
+      );
       if (rows.length === 0) break;
       after = rows[rows.length - 1]!.id;
       const values = new Map<string, unknown>();
       if (customs.length > 0) {
         for (const v of await sql.all<{ entity_id: string; field_id: string; value: unknown }>(
           `select entity_id, field_id, value from field_value where organization_id = ? and entity_id = any(array(select (jsonb_array_elements_text(?::jsonb))::uuid))
-             and field_id = any(array(select (jsonb_array_elements_text(?::jsonb))::uuid))`, [org, JSON.stringify(rows.map((r) => r.id)), customIds])) {
+             and field_id = any(array(select (jsonb_array_elements_text(?::jsonb))::uuid))`,
+          [org, JSON.stringify(rows.map((r) => r.id)), customIds],
+        )) {
           values.set(`${v.entity_id}:${v.field_id}`, v.value);
         }
       }
@@ -277,12 +357,17 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
             if (known ? sameValue(row.crm_values![m.crmField], t) : t === null) continue;
             fields[m.crmField] = t === null ? null : m.builtInColumn ? t : crmValue(raw(m));
             agreed[m.crmField] = t;
-            sent.push({ label: m.label, old: known ? row.crm_values![m.crmField] ?? null : null, new: t });
+            sent.push({ label: m.label, old: known ? (row.crm_values![m.crmField] ?? null) : null, new: t });
           }
           if (Object.keys(fields).length === 0) continue;
         }
         planned.set(row.id, { localId: row.id, crmId: row.crm_id, agreed, sent });
-        items.push({ localId: row.id, crmId: row.crm_id, fields, ...(entityType === 'contact' && !row.crm_id ? { accountCrmId: row.account_crm_id ?? null } : {}) });
+        items.push({
+          localId: row.id,
+          crmId: row.crm_id,
+          fields,
+          ...(entityType === 'contact' && !row.crm_id ? { accountCrmId: row.account_crm_id ?? null } : {}),
+        });
       }
       if (items.length > 0) {
         await ensureExternalId(sobject);
@@ -294,7 +379,12 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
         } finally {
           current = null;
         }
-        const r = await apply(entityType, results, planned, jobsHeard.slice(heard).map((j) => j.jobId));
+        const r = await apply(
+          entityType,
+          results,
+          planned,
+          jobsHeard.slice(heard).map((j) => j.jobId),
+        );
         if (r.stop) throw stopError(ctx.provider, r.stop);
         retry ||= r.retry;
       }
@@ -302,8 +392,11 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
     }
     // The mark moves only when nothing is left to retry (records with retryable failures are compared again).
     if (!retry) {
-      await sql.run(`insert into crm_sync_state (id, organization_id, provider, object, scope, high_water, last_id, updated_at) values (gen_random_uuid(), ?, ?, ?, ?, ?, null, now())
-          on conflict (organization_id, provider, object, scope) do update set high_water = excluded.high_water, updated_at = now()`, [org, ctx.provider, object, ctx.scope, startedAt]);
+      await sql.run(
+        `insert into crm_sync_state (id, organization_id, provider, object, scope, high_water, last_id, updated_at) values (gen_random_uuid(), ?, ?, ?, ?, ?, null, now())
+          on conflict (organization_id, provider, object, scope) do update set high_water = excluded.high_water, updated_at = now()`,
+        [org, ctx.provider, object, ctx.scope, startedAt],
+      );
     }
   };
 
@@ -314,7 +407,16 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
       ctx.checkStop?.();
       const params: unknown[] = [ctx.provider, ctx.provider, org, after, ctx.provider];
       if (ctx.ownerId) params.push(ctx.ownerId);
-      const rows = await sql.all<{ id: string; type: string; title: string | null; subject: string | null; content: string; date: string; contact_crm: string | null; company_crm: string | null }>(
+      const rows = await sql.all<{
+        id: string;
+        type: string;
+        title: string | null;
+        subject: string | null;
+        content: string;
+        date: string;
+        contact_crm: string | null;
+        company_crm: string | null;
+      }>(
         `select a.id, a.type, a.title, a.subject, a.content, to_char(a.date, 'YYYY-MM-DD') as date, lc.external_id as contact_crm, lo.external_id as company_crm
            from activity a
            left join lateral (select external_id from crm_link where organization_id = a.organization_id and source = ? and entity_type = 'contact' and contact_id = a.contact_id order by created_at limit 1) lc on true
@@ -323,19 +425,34 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
             and (lc.external_id is not null or lo.external_id is not null)
             and not exists (select 1 from crm_activity_push p where p.organization_id = a.organization_id and p.provider = ? and p.activity_id = a.id)
             ${ctx.ownerId ? 'and a.created_by_id = ?::uuid' : ''}
-          order by a.id limit 2000`, params);
+          order by a.id limit 2000`,
+        params,
+      );
       if (rows.length === 0) break;
       after = rows[rows.length - 1]!.id;
       await ensureExternalId('Task');
-      const results = await writer.logActivities(rows.map((a) => ({
-        localId: a.id, type: a.type, subject: (a.subject || a.title || a.type).slice(0, 255),
-        body: a.content.replace(/<[^>]*>/g, ' ').replace(/[ \t]+/g, ' ').trim(), date: a.date, contactCrmId: a.contact_crm, accountCrmId: a.company_crm,
-      })));
+      const results = await writer.logActivities(
+        rows.map((a) => ({
+          localId: a.id,
+          type: a.type,
+          subject: (a.subject || a.title || a.type).slice(0, 255),
+          body: a.content
+            .replace(/<[^>]*>/g, ' ')
+            .replace(/[ \t]+/g, ' ')
+            .trim(),
+          date: a.date,
+          contactCrmId: a.contact_crm,
+          accountCrmId: a.company_crm,
+        })),
+      );
       const done = results.filter((r) => !r.error).map((r) => ({ id: r.localId, crmId: r.crmId }));
       if (done.length > 0) {
-        await sql.run(`insert into crm_activity_push (id, organization_id, provider, activity_id, crm_id, created_at)
+        await sql.run(
+          `insert into crm_activity_push (id, organization_id, provider, activity_id, crm_id, created_at)
             select gen_random_uuid(), ?, ?, (x->>'id')::uuid, x->>'crmId', now() from jsonb_array_elements(?::jsonb) x
-            on conflict (organization_id, provider, activity_id) do nothing`, [org, ctx.provider, JSON.stringify(done)]);
+            on conflict (organization_id, provider, activity_id) do nothing`,
+          [org, ctx.provider, JSON.stringify(done)],
+        );
       }
       out.written += done.length;
       let stop: CrmWriteError | null = null;

@@ -19,7 +19,13 @@ export function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** True when the CRM's incoming value should replace Dealscout's current one. */
-export function crmWins(rule: Reconciliation, current: unknown, incoming: unknown, ourChangedAt: Date | null, crmStamp: Date | null): boolean {
+export function crmWins(
+  rule: Reconciliation,
+  current: unknown,
+  incoming: unknown,
+  ourChangedAt: Date | null,
+  crmStamp: Date | null,
+): boolean {
   if (sameValue(current, incoming)) return false;
   if (rule === 'keep_existing') return isEmptyValue(current);
   if (!ourChangedAt || !crmStamp) return true;

@@ -12,7 +12,10 @@ export const CrmUserLink = defineEntity({
   name: 'CrmUserLink',
   tableName: 'crm_user_link',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     user: () => p.manyToOne(User).deleteRule('cascade'),
     provider: p.string().length(20),

@@ -22,10 +22,14 @@ describe('CRM username', () => {
   beforeAll(async () => {
     sf = await FakeSalesforce.start({ clientId: 'sf-client' });
     aff = await FakeAffinity.start({ apiKeys: [AFF_KEY] });
-    ctx = await createTestApp({ env: {
-      SALESFORCE_CLIENT_ID: 'sf-client', SALESFORCE_LOGIN_URL: sf.url, AFFINITY_BASE_URL: aff.url,
-      OUTBOUND_ALLOWED_PRIVATE_HOSTS: [sf.url, aff.url].map((u) => new URL(u).host).join(','),
-    } });
+    ctx = await createTestApp({
+      env: {
+        SALESFORCE_CLIENT_ID: 'sf-client',
+        SALESFORCE_LOGIN_URL: sf.url,
+        AFFINITY_BASE_URL: aff.url,
+        OUTBOUND_ALLOWED_PRIVATE_HOSTS: [sf.url, aff.url].map((u) => new URL(u).host).join(','),
+      },
+    });
     const a = await createOrg(ctx, { name: 'Alpha' });
     admin = await signedIn(ctx, a.admin.email);
     rep = await signedIn(ctx, (await createUser(ctx, a.organization.id, { role: 'User' })).email);
@@ -34,9 +38,15 @@ describe('CRM username', () => {
     // Alpha connects Salesforce through the consent page.
     const start = await admin.post('/api/v1/organization/integration', { provider: 'salesforce' });
     const url = new URL(start.json().authorizationUrl as string);
-    const res = await fetch(`${sf.url}/services/oauth2/authorize`, { method: 'POST', body: new URLSearchParams({ ...Object.fromEntries(url.searchParams), decision: 'allow' }), redirect: 'manual' });
+    const res = await fetch(`${sf.url}/services/oauth2/authorize`, {
+      method: 'POST',
+      body: new URLSearchParams({ ...Object.fromEntries(url.searchParams), decision: 'allow' }),
+      redirect: 'manual',
+    });
     const back = new URL(res.headers.get('location')!);
-    expect(new URL((await admin.get(`${back.pathname}${back.search}`)).headers.location as string).searchParams.get('crm')).toBe('salesforce');
+    expect(new URL((await admin.get(`${back.pathname}${back.search}`)).headers.location as string).searchParams.get('crm')).toBe(
+      'salesforce',
+    );
     sf.addUser('rep@acme.example.com', 'Rita Rep');
     sf.addUser('gone@acme.example.com', 'Gone Rep', undefined, false);
     sf.addUser('race@acme.example.com', 'Race Rep');
@@ -62,7 +72,13 @@ describe('CRM username', () => {
     const res = await noCrm.post('/api/v1/crm/username/check', { username: 'a@b.co' });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(CRM_USERNAME_MESSAGES.notEnabled);
-    expect((await noCrm.get('/api/v1/crm/user-settings')).json().settings).toEqual({ provider: null, crmName: null, crmUserId: null, crmUsername: null, linkedAt: null });
+    expect((await noCrm.get('/api/v1/crm/user-settings')).json().settings).toEqual({
+      provider: null,
+      crmName: null,
+      crmUserId: null,
+      crmUsername: null,
+      linkedAt: null,
+    });
   });
 
   it('Salesforce: not an email, unknown and inactive users are USER_INVALID; an active free user is USER_AVAILABLE', async () => {
@@ -76,12 +92,21 @@ describe('CRM username', () => {
   it('links once (201); never changed afterwards (409); the CRM user is then USER_UNAVAILABLE for everyone else', async () => {
     const linked = await rep.post('/api/v1/crm/user-settings', { username: 'rep@acme.example.com' });
     expect(linked.statusCode).toBe(201);
-    expect(linked.json().settings).toMatchObject({ provider: 'salesforce', crmName: 'Salesforce', crmUsername: 'rep@acme.example.com', crmUserId: expect.stringMatching(/^005/) });
+    expect(linked.json().settings).toMatchObject({
+      provider: 'salesforce',
+      crmName: 'Salesforce',
+      crmUsername: 'rep@acme.example.com',
+      crmUserId: expect.stringMatching(/^005/),
+    });
     const again = await rep.post('/api/v1/crm/user-settings', { username: sf.username });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(CRM_USERNAME_MESSAGES.alreadyLinked);
     expect((await rep.get('/api/v1/crm/user-settings')).json().settings.crmUsername).toBe('rep@acme.example.com');
-    expect(await check(admin, 'rep@acme.example.com')).toEqual({ success: true, status: 'USER_UNAVAILABLE', message: CRM_USERNAME_MESSAGES.unavailable });
+    expect(await check(admin, 'rep@acme.example.com')).toEqual({
+      success: true,
+      status: 'USER_UNAVAILABLE',
+      message: CRM_USERNAME_MESSAGES.unavailable,
+    });
     expect((await check(rep, 'rep@acme.example.com')).status).toBe('USER_AVAILABLE');
     const taken = await admin.post('/api/v1/crm/user-settings', { username: 'rep@acme.example.com' });
     expect(taken.statusCode).toBe(400);

@@ -34,16 +34,46 @@ describe('email sending (Office 365)', () => {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().email.channelEmailId as string;
   }
-  const body = (id: string, extra: Record<string, unknown> = {}) => ({ id, contactId, companyId, to: 'ann.buyer@example.com', cc: [], subject: 'Quick question', body: '<p>Hello Ann</p>', ...extra });
-  const outboxOf = async (emailId: string) => (await sql<{ id: string; state: string; send_after: Date; graph_message_id: string | null; lease_until: Date | null }>(
-    `select id, state, send_after, graph_message_id, lease_until from email_outbox where channel_email_id = ? order by created_at desc`, [emailId]));
+  const body = (id: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    contactId,
+    companyId,
+    to: 'ann.buyer@example.com',
+    cc: [],
+    subject: 'Quick question',
+    body: '<p>Hello Ann</p>',
+    ...extra,
+  });
+  const outboxOf = async (emailId: string) =>
+    await sql<{ id: string; state: string; send_after: Date; graph_message_id: string | null; lease_until: Date | null }>(
+      `select id, state, send_after, graph_message_id, lease_until from email_outbox where channel_email_id = ? order by created_at desc`,
+      [emailId],
+    );
   const sentWith = (outboxId: string) => fake.sent().filter((m) => m.singleValueExtendedProperties.some((p) => p.value === outboxId));
-  const status = async (emailId: string) => (await sql<{ status: string; status_message: string | null }>(`select status, status_message from channel_email where id = ?`, [emailId]))[0];
-  const activity = async (emailId: string) => (await sql<{ id: string; status: string | null; type: string; source: string; error_message: string | null }>(`select id, status, type, source, error_message from activity where source_id = ?`, [emailId]));
+  const status = async (emailId: string) =>
+    (
+      await sql<{ status: string; status_message: string | null }>(`select status, status_message from channel_email where id = ?`, [
+        emailId,
+      ])
+    )[0];
+  const activity = async (emailId: string) =>
+    await sql<{ id: string; status: string | null; type: string; source: string; error_message: string | null }>(
+      `select id, status, type, source, error_message from activity where source_id = ?`,
+      [emailId],
+    );
 
   beforeAll(async () => {
     fake = await FakeGraphServer.start();
-    ctx = await createTestApp({ boss: true, env: { O365_CLIENT_ID: fake.clientId, O365_CLIENT_SECRET: fake.clientSecret, O365_AUTHORITY_URL: fake.url, GRAPH_BASE_URL: `${fake.url}/v1.0`, GRAPH_TIMEOUT_MS: '1500' } });
+    ctx = await createTestApp({
+      boss: true,
+      env: {
+        O365_CLIENT_ID: fake.clientId,
+        O365_CLIENT_SECRET: fake.clientSecret,
+        O365_AUTHORITY_URL: fake.url,
+        GRAPH_BASE_URL: `${fake.url}/v1.0`,
+        GRAPH_TIMEOUT_MS: '1500',
+      },
+    });
     await createQueues(ctx.boss!, jobDefinitions, ctx.config);
     const o = await createOrg(ctx, { name: 'Sender Co' });
     orgId = o.organization.id;
@@ -52,7 +82,15 @@ describe('email sending (Office 365)', () => {
     colleague = await signedIn(ctx, (await createUser(ctx, orgId, { firstName: 'Col' })).email);
     rival = await signedIn(ctx, (await createOrg(ctx, { name: 'Rival' })).admin.email);
     // Working hours every day around the clock, so "now" is always inside them (the window math has its own tests).
-    fake.addUser({ mail: repEmail, workingHours: { daysOfWeek: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'], startTime: '00:00:00.0000000', endTime: '23:59:00.0000000', timeZone: { name: 'UTC' } } });
+    fake.addUser({
+      mail: repEmail,
+      workingHours: {
+        daysOfWeek: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'],
+        startTime: '00:00:00.0000000',
+        endTime: '23:59:00.0000000',
+        timeZone: { name: 'UTC' },
+      },
+    });
     const co = await newCompany(rep, { name: 'Buyer Inc', website: 'https://buyer.example.com' });
     const ct = await newContact(rep, { firstName: 'Ann', lastName: 'Buyer', email: 'ann.buyer@example.com' });
     await link(rep, co.id, ct.id);
@@ -80,17 +118,30 @@ describe('email sending (Office 365)', () => {
     const back = await connect(rep, repEmail);
     expect(back.pathname).toBe('/account/profile');
     expect(back.searchParams.get('o365')).toBe('connected');
-    const [row] = await sql<{ secret: string; name: string; type: string; expires_at: Date }>(`select secret, name, type, expires_at from integration where provider = 'office365'`);
+    const [row] = await sql<{ secret: string; name: string; type: string; expires_at: Date }>(
+      `select secret, name, type, expires_at from integration where provider = 'office365'`,
+    );
     expect(row).toMatchObject({ name: repEmail, type: 'email' });
     expect(row.secret.startsWith('v1.')).toBe(true);
     expect(row.secret).not.toMatch(/refresh|access/i);
     expect(new Date(row.expires_at).getTime()).toBeGreaterThan(Date.now() + 89 * 86_400_000);
     const list = (await rep.get('/api/v1/integration')).json().integrations;
-    expect(list.find((i: { provider: string }) => i.provider === 'office365')).toMatchObject({ scope: 'user', type: 'email', data: { name: repEmail } });
+    expect(list.find((i: { provider: string }) => i.provider === 'office365')).toMatchObject({
+      scope: 'user',
+      type: 'email',
+      data: { name: repEmail },
+    });
     // A colleague sees only their own (none).
-    expect((await colleague.get('/api/v1/integration')).json().integrations.some((i: { provider: string }) => i.provider === 'office365')).toBe(false);
+    expect(
+      (await colleague.get('/api/v1/integration')).json().integrations.some((i: { provider: string }) => i.provider === 'office365'),
+    ).toBe(false);
     const s = (await rep.get('/api/v1/email/service-status')).json();
-    expect(s).toMatchObject({ configured: true, banner: null, workingHoursSource: 'mailbox', integration: { account: repEmail, active: true } });
+    expect(s).toMatchObject({
+      configured: true,
+      banner: null,
+      workingHoursSource: 'mailbox',
+      integration: { account: repEmail, active: true },
+    });
     // A tampered or foreign state is refused without storing anything.
     const bad = await rep.get('/api/v1/user/o365-integration/callback?code=x&state=v1.forged');
     expect(new URL(bad.headers.location as string).searchParams.get('o365')).toBe('error');
@@ -98,9 +149,15 @@ describe('email sending (Office 365)', () => {
     // Declined on Microsoft's page, or a code Microsoft will not exchange: the reason goes back too.
     const start = new URL((await rep.post('/api/v1/user/o365-integration', {})).json().authorizeUrl);
     const state = start.searchParams.get('state')!;
-    const declined = new URL((await rep.get(`/api/v1/user/o365-integration/callback?error=access_denied&state=${encodeURIComponent(state)}`)).headers.location as string);
+    const declined = new URL(
+      (await rep.get(`/api/v1/user/o365-integration/callback?error=access_denied&state=${encodeURIComponent(state)}`)).headers
+        .location as string,
+    );
     expect([declined.searchParams.get('o365'), declined.searchParams.get('o365Reason')]).toEqual(['error', 'denied']);
-    const refused = new URL((await rep.get(`/api/v1/user/o365-integration/callback?code=not-a-code&state=${encodeURIComponent(state)}`)).headers.location as string);
+    const refused = new URL(
+      (await rep.get(`/api/v1/user/o365-integration/callback?code=not-a-code&state=${encodeURIComponent(state)}`)).headers
+        .location as string,
+    );
     expect([refused.searchParams.get('o365'), refused.searchParams.get('o365Reason')]).toEqual(['error', 'failed']);
   });
 
@@ -138,7 +195,11 @@ describe('email sending (Office 365)', () => {
     expect(o.state).toBe('sent');
     const sent = sentWith(o.id);
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ subject: 'Quick question', toRecipients: [{ emailAddress: { address: 'ann.buyer@example.com' } }], ccRecipients: [{ emailAddress: { address: 'deal.team@example.com' } }] });
+    expect(sent[0]).toMatchObject({
+      subject: 'Quick question',
+      toRecipients: [{ emailAddress: { address: 'ann.buyer@example.com' } }],
+      ccRecipients: [{ emailAddress: { address: 'deal.team@example.com' } }],
+    });
     expect(await activity(id)).toEqual([expect.objectContaining({ type: 'email', source: 'email', status: null })]);
     // The job enqueued as a safety net finds it sent and does nothing.
     expect(await deliverOutbox(deps(), orgId, o.id)).toBe('skipped');
@@ -148,21 +209,35 @@ describe('email sending (Office 365)', () => {
   });
 
   it("schedule: 'Email scheduled successfully.', moved into the working hours; Cancel Send & Edit takes it back before it leaves", async () => {
-    await sql(`update app_user set calendar = ?::jsonb where email = ?`, [JSON.stringify({ meetingLength: 30, timezone: 'Europe/Berlin', sendWindow: { daysOfWeek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'], startTime: '09:00', endTime: '17:00' } }), repEmail]);
+    await sql(`update app_user set calendar = ?::jsonb where email = ?`, [
+      JSON.stringify({
+        meetingLength: 30,
+        timezone: 'Europe/Berlin',
+        sendWindow: { daysOfWeek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'], startTime: '09:00', endTime: '17:00' },
+      }),
+      repEmail,
+    ]);
     try {
       const id = await draft();
       // Saturday 2031-03-01 12:00 Berlin → Monday 2031-03-03 09:00 Berlin (08:00Z).
       const t = await rep.post('/api/v1/email/send-time', { scheduledAt: '2031-03-01T11:00:00Z' });
       expect(t.json()).toMatchObject({ sendAt: '2031-03-03T08:00:00.000Z', moved: true });
       const res = await rep.post('/api/v1/email/send-to-email', body(id, { scheduledAt: '2031-03-01T11:00:00Z' }));
-      expect(res.json()).toMatchObject({ message: 'Email scheduled successfully.', sendAt: '2031-03-03T08:00:00.000Z', sent: false, email: { status: 'scheduled' } });
+      expect(res.json()).toMatchObject({
+        message: 'Email scheduled successfully.',
+        sendAt: '2031-03-03T08:00:00.000Z',
+        sent: false,
+        email: { status: 'scheduled' },
+      });
       const [o] = await outboxOf(id);
       expect([o.state, new Date(o.send_after).toISOString()]).toEqual(['queued', '2031-03-03T08:00:00.000Z']);
       expect(await activity(id)).toEqual([expect.objectContaining({ status: 'scheduled' })]);
       // Not yet: a job that comes early goes back to wait.
       expect(await deliverOutbox(deps(), orgId, o.id)).toBe('deferred');
       // Scheduled emails are read-only and not pending drafts.
-      expect((await rep.get('/api/v1/email/pending')).json().emails.some((e: { channelEmailId: string }) => e.channelEmailId === id)).toBe(false);
+      expect((await rep.get('/api/v1/email/pending')).json().emails.some((e: { channelEmailId: string }) => e.channelEmailId === id)).toBe(
+        false,
+      );
       const cancel = await rep.post('/api/v1/email/update-email-status', { id, status: 'draft' });
       expect(cancel.json()).toMatchObject({ success: true, status: 'draft', subject: 'Quick question' });
       expect((await outboxOf(id))[0].state).toBe('cancelled');
@@ -186,15 +261,25 @@ describe('email sending (Office 365)', () => {
     ];
     for (const b of bad) {
       const res = await rep.put('/api/v1/email/send-window', b);
-      expect([res.statusCode, res.json().message], JSON.stringify(b)).toEqual([400, 'Please enter a valid send window: days, a start before the end, and a time zone.']);
+      expect([res.statusCode, res.json().message], JSON.stringify(b)).toEqual([
+        400,
+        'Please enter a valid send window: days, a start before the end, and a time zone.',
+      ]);
     }
     expect((await rep.get('/api/v1/email/service-status')).json().workingHoursSource).toBe('mailbox');
-    const ok = await rep.put('/api/v1/email/send-window', { window: { daysOfWeek: ['tuesday'], startTime: '10:00', endTime: '12:00', timeZone: 'Asia/Tokyo' } });
+    const ok = await rep.put('/api/v1/email/send-window', {
+      window: { daysOfWeek: ['tuesday'], startTime: '10:00', endTime: '12:00', timeZone: 'Asia/Tokyo' },
+    });
     expect([ok.statusCode, ok.json().message]).toEqual([200, 'Send window saved.']);
     const s = (await rep.get('/api/v1/email/service-status')).json();
-    expect(s).toMatchObject({ workingHoursSource: 'profile', workingHours: { daysOfWeek: ['tuesday'], startTime: '10:00', endTime: '12:00', timeZone: 'Asia/Tokyo' } });
+    expect(s).toMatchObject({
+      workingHoursSource: 'profile',
+      workingHours: { daysOfWeek: ['tuesday'], startTime: '10:00', endTime: '12:00', timeZone: 'Asia/Tokyo' },
+    });
     // Monday 2031-03-03 12:00Z → Tuesday 10:00 Tokyo = Tuesday 01:00Z.
-    expect((await rep.post('/api/v1/email/send-time', { scheduledAt: '2031-03-03T12:00:00Z' })).json().sendAt).toBe('2031-03-04T01:00:00.000Z');
+    expect((await rep.post('/api/v1/email/send-time', { scheduledAt: '2031-03-03T12:00:00Z' })).json().sendAt).toBe(
+      '2031-03-04T01:00:00.000Z',
+    );
     // The colleague's window is untouched.
     expect((await colleague.get('/api/v1/email/service-status')).json().workingHoursSource).not.toBe('profile');
     await rep.put('/api/v1/email/send-window', { window: null });
@@ -206,7 +291,9 @@ describe('email sending (Office 365)', () => {
     const nine = { daysOfWeek: weekdays, startTime: '09:00:00.0000000', endTime: '17:00:00.0000000' };
     const zones = (await createOrg(ctx, { name: 'Zones Co' })).organization.id;
     // Other tests here read the one office365 integration row: this test's mailboxes go when it ends.
-    onTestFinished(async () => { await sql(`delete from integration where organization_id = ?`, [zones]); });
+    onTestFinished(async () => {
+      await sql(`delete from integration where organization_id = ?`, [zones]);
+    });
     const repIn = async (mailboxZone: string, timeZone: NonNullable<Parameters<typeof fake.addUser>[0]['workingHours']>['timeZone']) => {
       const u = await createUser(ctx, zones, { firstName: 'Zone' });
       fake.addUser({ mail: u.email, timeZone: mailboxZone, workingHours: { ...nine, timeZone } });
@@ -215,24 +302,36 @@ describe('email sending (Office 365)', () => {
       return c;
     };
     // Wednesday 2031-03-05 00:00Z → that day's 09:00 in the mailbox's zone.
-    const sendTime = async (c: TestClient) => (await c.post('/api/v1/email/send-time', { scheduledAt: '2031-03-05T00:00:00Z' })).json().sendAt;
+    const sendTime = async (c: TestClient) =>
+      (await c.post('/api/v1/email/send-time', { scheduledAt: '2031-03-05T00:00:00Z' })).json().sendAt;
     const karachi = await repIn('Pakistan Standard Time', { name: 'Pakistan Standard Time' });
     expect(await sendTime(karachi)).toBe('2031-03-05T04:00:00.000Z');
-    expect((await karachi.get('/api/v1/email/service-status')).json())
-      .toMatchObject({ workingHoursSource: 'mailbox', workingHours: { timeZone: 'Pakistan Standard Time' }, zoneNotice: null });
+    expect((await karachi.get('/api/v1/email/service-status')).json()).toMatchObject({
+      workingHoursSource: 'mailbox',
+      workingHours: { timeZone: 'Pakistan Standard Time' },
+      zoneNotice: null,
+    });
     const tehran = await repIn('Iran Standard Time', { name: 'Iran Standard Time' });
     expect(await sendTime(tehran)).toBe('2031-03-05T05:30:00.000Z');
     // A custom zone: UTC+05:45 (Windows-style bias −345), no daylight time.
-    const custom = await repIn('Customized Time Zone', { '@odata.type': '#microsoft.graph.customTimeZone', name: 'Customized Time Zone', bias: -345,
+    const custom = await repIn('Customized Time Zone', {
+      '@odata.type': '#microsoft.graph.customTimeZone',
+      name: 'Customized Time Zone',
+      bias: -345,
       standardOffset: { time: '00:00:00.0000000', dayOccurrence: 0, dayOfWeek: 'sunday', month: 0, year: 0 },
-      daylightOffset: { time: '00:00:00.0000000', dayOccurrence: 0, dayOfWeek: 'sunday', month: 0, year: 0, daylightBias: 0 } });
+      daylightOffset: { time: '00:00:00.0000000', dayOccurrence: 0, dayOfWeek: 'sunday', month: 0, year: 0, daylightBias: 0 },
+    });
     expect(await sendTime(custom)).toBe('2031-03-05T03:15:00.000Z');
-    expect((await custom.get('/api/v1/email/service-status')).json()).toMatchObject({ workingHours: { timeZone: 'UTC+05:45' }, zoneNotice: null });
+    expect((await custom.get('/api/v1/email/service-status')).json()).toMatchObject({
+      workingHours: { timeZone: 'UTC+05:45' },
+      zoneNotice: null,
+    });
     // A name nobody knows and no offset: not silently UTC — the card says which zone stands in, and the user's own zone does.
     const lost = await repIn('Mars Standard Time', { name: 'Mars Standard Time' });
     expect((await lost.get('/api/v1/email/service-status')).json()).toMatchObject({
       workingHours: { timeZone: 'UTC' },
-      zoneNotice: "Your mailbox's time zone (Mars Standard Time) is not one we know: scheduled emails follow UTC until you set your own send window.",
+      zoneNotice:
+        "Your mailbox's time zone (Mars Standard Time) is not one we know: scheduled emails follow UTC until you set your own send window.",
     });
     const noHours = { monday: [], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [], sunday: [] };
     await lost.put('/api/v1/user/calendar', { timezone: 'Asia/Taipei', meetingLength: 30, weeklyHours: noHours });
@@ -257,7 +356,9 @@ describe('email sending (Office 365)', () => {
     const res = await rep.post('/api/v1/email/send-to-email', body(id));
     expect([res.statusCode, res.json().message]).toEqual([502, 'Something went wrong to sending email.']);
     expect((await status(id)).status).toBe('error');
-    expect(await activity(id)).toEqual([expect.objectContaining({ status: 'error', error_message: expect.stringContaining('Something went wrong to sending email.') })]);
+    expect(await activity(id)).toEqual([
+      expect.objectContaining({ status: 'error', error_message: expect.stringContaining('Something went wrong to sending email.') }),
+    ]);
     const retry = await rep.post('/api/v1/email/update-email-status', { id, status: 'scheduled' });
     expect(retry.json()).toMatchObject({ success: true, status: 'scheduled' });
     expect(await activity(id)).toEqual([expect.objectContaining({ status: 'scheduled', error_message: null })]);
@@ -280,11 +381,22 @@ describe('email sending (Office 365)', () => {
       return { id, outboxId: o.id };
     }
     /** The crashed attempt's lease lapses (as it does 60 s after a kill). */
-    const lapse = (outboxId: string) => sql(`update email_outbox set lease_until = now() - interval '1 second', send_after = now() where id = ?`, [outboxId]);
+    const lapse = (outboxId: string) =>
+      sql(`update email_outbox set lease_until = now() - interval '1 second', send_after = now() where id = ?`, [outboxId]);
 
     it('dies after Graph sent but before the database knew: the retry finds it sent and does not send again', async () => {
       const { id, outboxId } = await scheduled();
-      await expect(deliverOutbox(deps({ afterSend: () => { throw new Error('kill -9'); } }), orgId, outboxId)).rejects.toThrow('kill -9');
+      await expect(
+        deliverOutbox(
+          deps({
+            afterSend: () => {
+              throw new Error('kill -9');
+            },
+          }),
+          orgId,
+          outboxId,
+        ),
+      ).rejects.toThrow('kill -9');
       expect(sentWith(outboxId)).toHaveLength(1);
       expect((await outboxOf(id))[0].state).toBe('sending');
       // While the lease holds, another attempt waits.
@@ -297,15 +409,32 @@ describe('email sending (Office 365)', () => {
 
     it('dies after creating the message, before storing its id: the retry finds the draft by the outbox property and sends that one', async () => {
       const { outboxId } = await scheduled();
-      await expect(deliverOutbox(deps({ afterCreate: () => { throw new Error('kill -9'); } }), orgId, outboxId)).rejects.toThrow();
-      expect((await outboxOf((await sql<{ channel_email_id: string }>(`select channel_email_id from email_outbox where id = ?`, [outboxId]))[0].channel_email_id))[0].graph_message_id).toBeNull();
+      await expect(
+        deliverOutbox(
+          deps({
+            afterCreate: () => {
+              throw new Error('kill -9');
+            },
+          }),
+          orgId,
+          outboxId,
+        ),
+      ).rejects.toThrow();
+      expect(
+        (
+          await outboxOf(
+            (await sql<{ channel_email_id: string }>(`select channel_email_id from email_outbox where id = ?`, [outboxId]))[0]
+              .channel_email_id,
+          )
+        )[0].graph_message_id,
+      ).toBeNull();
       await lapse(outboxId);
       expect(await deliverOutbox(deps(), orgId, outboxId)).toBe('sent');
       expect(sentWith(outboxId)).toHaveLength(1);
       expect(fake.drafts().filter((m) => m.singleValueExtendedProperties.some((p) => p.value === outboxId))).toHaveLength(0);
     });
 
-    it("Graph sends but the answer is lost: the retry sees the message sent under its id", async () => {
+    it('Graph sends but the answer is lost: the retry sees the message sent under its id', async () => {
       const { outboxId } = await scheduled();
       fake.fault(/POST \/v1\.0\/me\/messages\/[^/]+\/send$/, { kind: 'lostAnswer' });
       expect(await deliverOutbox(deps(), orgId, outboxId)).toBe('deferred');
@@ -333,26 +462,41 @@ describe('email sending (Office 365)', () => {
       const { outboxId } = await scheduled();
       // Deterministic: a second attempt while the first holds the row (between create and send) waits.
       let second: string | null = null;
-      const first = await deliverOutbox(deps({ afterCreate: async () => { second = await deliverOutbox(deps(), orgId, outboxId); } }), orgId, outboxId);
+      const first = await deliverOutbox(
+        deps({
+          afterCreate: async () => {
+            second = await deliverOutbox(deps(), orgId, outboxId);
+          },
+        }),
+        orgId,
+        outboxId,
+      );
       expect([first, second]).toEqual(['sent', 'deferred']);
       expect(sentWith(outboxId)).toHaveLength(1);
       // Truly at once: whichever interleaving the machine produces (the second waits, or comes after and finds it done), one send.
       const again = await scheduled();
       const results = await Promise.all([deliverOutbox(deps(), orgId, again.outboxId), deliverOutbox(deps(), orgId, again.outboxId)]);
-      expect([['deferred', 'sent'], ['sent', 'skipped']]).toContainEqual(results.sort());
+      expect([
+        ['deferred', 'sent'],
+        ['sent', 'skipped'],
+      ]).toContainEqual(results.sort());
       expect(sentWith(again.outboxId)).toHaveLength(1);
     });
 
     it('an attempt that outlived its lease stops at the fence: the attempt that took over sends, once', async () => {
       const { outboxId } = await scheduled();
       let takeover: string | null = null;
-      const slow = deliverOutbox(deps({
-        afterCreate: async () => {
-          // The first attempt stalls past its lease; a second one claims the row and finishes the job.
-          await lapse(outboxId);
-          takeover = await deliverOutbox(deps(), orgId, outboxId);
-        },
-      }), orgId, outboxId);
+      const slow = deliverOutbox(
+        deps({
+          afterCreate: async () => {
+            // The first attempt stalls past its lease; a second one claims the row and finishes the job.
+            await lapse(outboxId);
+            takeover = await deliverOutbox(deps(), orgId, outboxId);
+          },
+        }),
+        orgId,
+        outboxId,
+      );
       expect(await slow).toBe('deferred');
       expect(takeover).toBe('sent');
       expect(sentWith(outboxId)).toHaveLength(1);
@@ -374,30 +518,48 @@ describe('email sending (Office 365)', () => {
     it('the mailbox limit of 30 messages a minute holds the 31st until the minute has passed', async () => {
       const { outboxId } = await scheduled();
       const [me] = await sql<{ id: string }>(`select id from app_user where email = ?`, [repEmail]);
-      await sql(`update email_outbox set claimed_at = now() - interval '2 minutes', sent_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`, [me.id]);
-      await sql(`insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, claimed_at, sent_at, created_at, updated_at)
-                 select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '30 seconds', now() - interval '29.8 seconds', now(), now() from generate_series(1, 30)`, [orgId, me.id]);
+      await sql(
+        `update email_outbox set claimed_at = now() - interval '2 minutes', sent_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`,
+        [me.id],
+      );
+      await sql(
+        `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, claimed_at, sent_at, created_at, updated_at)
+                 select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '30 seconds', now() - interval '29.8 seconds', now(), now() from generate_series(1, 30)`,
+        [orgId, me.id],
+      );
       expect(await deliverOutbox(deps(), orgId, outboxId)).toBe('deferred');
       const [o] = await sql<{ send_after: Date; slot_at: Date }>(`select send_after, slot_at from email_outbox where id = ?`, [outboxId]);
       expect(new Date(o.send_after).getTime()).toBeGreaterThan(Date.now() + 25_000);
       // It took a new slot (the ledger counts those 30 when they were sent): its job comes once, then.
       expect(new Date(o.slot_at).getTime()).toBe(new Date(o.send_after).getTime());
       expect(sentWith(outboxId)).toHaveLength(0);
-      await sql(`update email_outbox set claimed_at = now() - interval '2 minutes', sent_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`, [me.id]);
+      await sql(
+        `update email_outbox set claimed_at = now() - interval '2 minutes', sent_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`,
+        [me.id],
+      );
       await sql(`update email_outbox set send_after = now() where id = ?`, [outboxId]);
       expect(await deliverOutbox(deps(), orgId, outboxId)).toBe('sent');
     });
     it('claims made together count each other: with 28 sends in the minute, 2 of 3 due emails of the mailbox leave and the third waits', async () => {
       const [me] = await sql<{ id: string }>(`select id from app_user where email = ?`, [repEmail]);
-      await sql(`update email_outbox set claimed_at = now() - interval '2 minutes', sent_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`, [me.id]);
-      await sql(`insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, claimed_at, sent_at, created_at, updated_at)
-                 select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '10 seconds', now() - interval '9.9 seconds', now(), now() from generate_series(1, 28)`, [orgId, me.id]);
+      await sql(
+        `update email_outbox set claimed_at = now() - interval '2 minutes', sent_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`,
+        [me.id],
+      );
+      await sql(
+        `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, claimed_at, sent_at, created_at, updated_at)
+                 select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '10 seconds', now() - interval '9.9 seconds', now(), now() from generate_series(1, 28)`,
+        [orgId, me.id],
+      );
       const due = [await scheduled(), await scheduled(), await scheduled()];
       const outcomes = await Promise.all(due.map((e) => deliverOutbox(deps(), orgId, e.outboxId)));
       expect(outcomes.filter((o) => o === 'sent')).toHaveLength(2);
       expect(outcomes.filter((o) => o === 'deferred')).toHaveLength(1);
       expect(due.map((e) => sentWith(e.outboxId).length).sort()).toEqual([0, 1, 1]);
-      await sql(`update email_outbox set claimed_at = now() - interval '2 minutes', sent_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`, [me.id]);
+      await sql(
+        `update email_outbox set claimed_at = now() - interval '2 minutes', sent_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`,
+        [me.id],
+      );
       const waiting = due[outcomes.indexOf('deferred')];
       await sql(`update email_outbox set send_after = now() where id = ?`, [waiting.outboxId]);
       expect(await deliverOutbox(deps(), orgId, waiting.outboxId)).toBe('sent');
@@ -406,17 +568,29 @@ describe('email sending (Office 365)', () => {
     it('a recorded send counts in the rolling minute when it was sent; one still leaving counts a margin after its claim', async () => {
       const { outboxId } = await scheduled();
       const [me] = await sql<{ id: string }>(`select id from app_user where email = ?`, [repEmail]);
-      await sql(`update email_outbox set claimed_at = now() - interval '2 minutes', sent_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`, [me.id]);
+      await sql(
+        `update email_outbox set claimed_at = now() - interval '2 minutes', sent_at = now() - interval '2 minutes' where owner_id = ? and state = 'sent'`,
+        [me.id],
+      );
       // 30 sends claimed 60.5 s ago and answered 0.1 s later: out of the minute, so the next one leaves now.
-      await sql(`insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, claimed_at, sent_at, created_at, updated_at)
-                 select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '60.5 seconds', now() - interval '60.4 seconds', now(), now() from generate_series(1, 30)`, [orgId, me.id]);
+      await sql(
+        `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, claimed_at, sent_at, created_at, updated_at)
+                 select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '60.5 seconds', now() - interval '60.4 seconds', now(), now() from generate_series(1, 30)`,
+        [orgId, me.id],
+      );
       expect(await deliverOutbox(deps(), orgId, outboxId)).toBe('sent');
       // The same 30 still leaving (not recorded yet): they count a second after their claims, inside the minute.
-      await sql(`update email_outbox set state = 'sending', sent_at = null, lease_until = now() + interval '1 minute' where owner_id = ? and state = 'sent' and claimed_at > now() - interval '61 seconds' and id <> ?`, [me.id, outboxId]);
+      await sql(
+        `update email_outbox set state = 'sending', sent_at = null, lease_until = now() + interval '1 minute' where owner_id = ? and state = 'sent' and claimed_at > now() - interval '61 seconds' and id <> ?`,
+        [me.id, outboxId],
+      );
       const next = await scheduled();
       expect(await deliverOutbox(deps(), orgId, next.outboxId)).toBe('deferred');
       expect(sentWith(next.outboxId)).toHaveLength(0);
-      await sql(`update email_outbox set state = 'sent', sent_at = now() - interval '2 minutes', claimed_at = now() - interval '2 minutes', lease_until = null where owner_id = ? and state = 'sending'`, [me.id]);
+      await sql(
+        `update email_outbox set state = 'sent', sent_at = now() - interval '2 minutes', claimed_at = now() - interval '2 minutes', lease_until = null where owner_id = ? and state = 'sending'`,
+        [me.id],
+      );
     });
   });
 
@@ -435,12 +609,19 @@ describe('email sending (Office 365)', () => {
     const res = await rep.post('/api/v1/email/send-to-email', body(next));
     expect([res.statusCode, res.json().message]).toEqual([400, 'Office 365 integration not found.']);
     expect(await status(next)).toEqual({ status: 'error', status_message: 'Office 365 integration not found.' });
-    expect(await activity(next)).toEqual([expect.objectContaining({ status: 'error', error_message: 'Office 365 integration not found.' })]);
+    expect(await activity(next)).toEqual([
+      expect.objectContaining({ status: 'error', error_message: 'Office 365 integration not found.' }),
+    ]);
     const [i] = await sql<{ active: boolean }>(`select active from integration where provider = 'office365'`);
     expect(i.active).toBe(false);
-    expect((await rep.get('/api/v1/email/service-status')).json().banner).toEqual({ level: 'error', message: 'Office 365 integration not found.' });
+    expect((await rep.get('/api/v1/email/service-status')).json().banner).toEqual({
+      level: 'error',
+      message: 'Office 365 integration not found.',
+    });
     // Try Again needs the mailbox back: Re Authenticate, then it leaves once.
-    expect((await rep.post('/api/v1/email/update-email-status', { id: next, status: 'scheduled' })).json().message).toBe('Office 365 integration not found.');
+    expect((await rep.post('/api/v1/email/update-email-status', { id: next, status: 'scheduled' })).json().message).toBe(
+      'Office 365 integration not found.',
+    );
     await connect(rep, repEmail);
     expect((await rep.post('/api/v1/email/update-email-status', { id: next, status: 'scheduled' })).json().status).toBe('scheduled');
     const [o] = await outboxOf(next);
@@ -451,8 +632,12 @@ describe('email sending (Office 365)', () => {
   it("send test to self goes to the rep's own address through /me/sendMail", async () => {
     const res = await rep.post('/api/v1/email/send-email-to-my-self', { subject: 'Test: Quick question', body: '<p>Hello</p>' });
     expect([res.statusCode, res.json().message]).toEqual([200, 'Email sent successfully.']);
-    expect(fake.sent(repEmail).some((m) => m.subject === 'Test: Quick question' && m.toRecipients[0].emailAddress.address === repEmail)).toBe(true);
-    expect((await rep.post('/api/v1/email/send-email-to-my-self', { subject: ' ', body: 'x' })).json().message).toBe('Subject is required.');
+    expect(
+      fake.sent(repEmail).some((m) => m.subject === 'Test: Quick question' && m.toRecipients[0].emailAddress.address === repEmail),
+    ).toBe(true);
+    expect((await rep.post('/api/v1/email/send-email-to-my-self', { subject: ' ', body: 'x' })).json().message).toBe(
+      'Subject is required.',
+    );
   });
 
   it('the hourly expiry job warns the mailbox owner (the existing notifications) and drafts get the warning banner', async () => {
@@ -462,10 +647,21 @@ describe('email sending (Office 365)', () => {
     expect(found).toEqual([expect.objectContaining({ provider: 'Office 365', userIds: [expect.any(String)] })]);
     expect(await applyIntegrationExpiryNotices(em, found)).toBe(1);
     const list = (await rep.get('/api/v1/notifications')).json().notifications as { message: string; level: string }[];
-    expect(list).toEqual(expect.arrayContaining([expect.objectContaining({ level: 'warning', message: 'Your Office 365 integration will expire in 3 days.' })]));
-    expect((await rep.get('/api/v1/email/service-status')).json().banner).toEqual({ level: 'warning', message: 'Your Office 365 integration will expire in 3 days.' });
+    expect(list).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ level: 'warning', message: 'Your Office 365 integration will expire in 3 days.' }),
+      ]),
+    );
+    expect((await rep.get('/api/v1/email/service-status')).json().banner).toEqual({
+      level: 'warning',
+      message: 'Your Office 365 integration will expire in 3 days.',
+    });
     // Nobody else is told.
-    expect(((await colleague.get('/api/v1/notifications')).json().notifications as { message: string }[]).some((n) => n.message.includes('Office 365'))).toBe(false);
+    expect(
+      ((await colleague.get('/api/v1/notifications')).json().notifications as { message: string }[]).some((n) =>
+        n.message.includes('Office 365'),
+      ),
+    ).toBe(false);
     await sql(`update integration set expires_at = now() + interval '90 days' where provider = 'office365'`);
   });
 
@@ -475,6 +671,9 @@ describe('email sending (Office 365)', () => {
     expect([foreign.statusCode, foreign.json().message]).toEqual([404, 'Office 365 integration not found.']);
     expect((await rival.del(`/api/v1/user/integration/${row.id}`)).statusCode).toBe(404);
     expect((await rep.del(`/api/v1/user/integration/${row.id}`)).statusCode).toBe(200);
-    expect((await rep.get('/api/v1/email/service-status')).json().banner).toEqual({ level: 'error', message: 'Office 365 integration not found.' });
+    expect((await rep.get('/api/v1/email/service-status')).json().banner).toEqual({
+      level: 'error',
+      message: 'Office 365 integration not found.',
+    });
   });
 });

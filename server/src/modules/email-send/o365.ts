@@ -29,13 +29,33 @@ export function graphClient(config: Config): GraphClient {
   return new GraphClient(s);
 }
 
-interface StatePayload { uid: string; oid: string; v: string; exp: number; r: string }
+interface StatePayload {
+  uid: string;
+  oid: string;
+  v: string;
+  exp: number;
+  r: string;
+}
 
 /** The consent page address for the caller; the PKCE verifier travels encrypted inside `state`. */
-export function connectUrl(config: Config, actor: { organizationId: string; userId: string; email: string }, returnTo = '/account/profile'): string {
+export function connectUrl(
+  config: Config,
+  actor: { organizationId: string; userId: string; email: string },
+  returnTo = '/account/profile',
+): string {
   const client = graphClient(config);
   const { verifier, challenge } = pkcePair();
-  const state = encryptSecret(JSON.stringify({ uid: actor.userId, oid: actor.organizationId, v: verifier, exp: Date.now() + STATE_TTL_MS, r: returnTo } satisfies StatePayload), config.SECRETS_KEY, STATE_CONTEXT);
+  const state = encryptSecret(
+    JSON.stringify({
+      uid: actor.userId,
+      oid: actor.organizationId,
+      v: verifier,
+      exp: Date.now() + STATE_TTL_MS,
+      r: returnTo,
+    } satisfies StatePayload),
+    config.SECRETS_KEY,
+    STATE_CONTEXT,
+  );
   return client.authorizeUrl(state, challenge, actor.email);
 }
 
@@ -48,10 +68,18 @@ export function readState(config: Config, state: string): StatePayload | null {
   }
 }
 
-interface StoredTokens { refreshToken: string; accessToken: string; accessExpiresAt: number }
+interface StoredTokens {
+  refreshToken: string;
+  accessToken: string;
+  accessExpiresAt: number;
+}
 
 function seal(config: Config, organizationId: string, t: TokenSet): string {
-  return encryptSecret(JSON.stringify({ refreshToken: t.refreshToken, accessToken: t.accessToken, accessExpiresAt: t.accessExpiresAt } satisfies StoredTokens), config.SECRETS_KEY, organizationId);
+  return encryptSecret(
+    JSON.stringify({ refreshToken: t.refreshToken, accessToken: t.accessToken, accessExpiresAt: t.accessExpiresAt } satisfies StoredTokens),
+    config.SECRETS_KEY,
+    organizationId,
+  );
 }
 
 /** Redeems the code, reads the mailbox and stores (or replaces) the user's connection. */
@@ -69,7 +97,13 @@ export async function completeConnect(em: EntityManager, config: Config, state: 
   const account = me.mail ?? me.userPrincipalName;
   return em.transactional(async (tem) => {
     const row = await tem.findOne(Integration, { organization: state.oid, user: state.uid, provider: O365_PROVIDER }, scopedTo(state.oid));
-    const data = { accountName: account, displayName: me.displayName, graphUserId: me.id, timeZone: settings.timeZone, workingHours: settings.workingHours };
+    const data = {
+      accountName: account,
+      displayName: me.displayName,
+      graphUserId: me.id,
+      timeZone: settings.timeZone,
+      workingHours: settings.workingHours,
+    };
     const expiresAt = new Date(Date.now() + config.O365_REFRESH_TOKEN_DAYS * 86_400_000);
     if (row) {
       Object.assign(row, { name: account, data, secret: seal(config, state.oid, tokens), expiresAt, active: true });
@@ -77,8 +111,16 @@ export async function completeConnect(em: EntityManager, config: Config, state: 
       return row;
     }
     const created = tem.create(Integration, {
-      organization: state.oid, user: state.uid, provider: O365_PROVIDER, type: 'email', name: account, active: true, createdBy: state.uid,
-      secret: seal(config, state.oid, tokens), data, expiresAt,
+      organization: state.oid,
+      user: state.uid,
+      provider: O365_PROVIDER,
+      type: 'email',
+      name: account,
+      active: true,
+      createdBy: state.uid,
+      secret: seal(config, state.oid, tokens),
+      data,
+      expiresAt,
     });
     await tem.flush();
     return created;
@@ -92,7 +134,9 @@ export async function findConnection(em: EntityManager, organizationId: string, 
 
 /** Thrown when the mailbox cannot be used until the user connects again (no row, inactive, expired, refused refresh). */
 export class MailboxUnavailable extends Error {
-  constructor(message: string = EMAIL_MESSAGES.noOffice365) { super(message); }
+  constructor(message: string = EMAIL_MESSAGES.noOffice365) {
+    super(message);
+  }
 }
 
 /**
@@ -100,7 +144,14 @@ export class MailboxUnavailable extends Error {
  * otherwise refreshed under a lock of the integration row (so concurrent senders refresh once and
  * the rotated refresh token is never lost). `force` refreshes even a fresh one (after a 401).
  */
-export async function accessToken(em: EntityManager, config: Config, organizationId: string, userId: string, force = false, known?: StoredConnection | null): Promise<{ token: string; integrationId: string }> {
+export async function accessToken(
+  em: EntityManager,
+  config: Config,
+  organizationId: string,
+  userId: string,
+  force = false,
+  known?: StoredConnection | null,
+): Promise<{ token: string; integrationId: string }> {
   const read = (row: StoredConnection | null): StoredTokens => {
     if (!row || !row.active || !row.secret) throw new MailboxUnavailable();
     if (row.expiresAt && row.expiresAt.getTime() < Date.now()) throw new MailboxUnavailable();
@@ -111,42 +162,67 @@ export async function accessToken(em: EntityManager, config: Config, organizatio
   if (!force && t.accessExpiresAt - REFRESH_MARGIN_MS > Date.now()) return { token: t.accessToken, integrationId: first!.id };
   const staleToken = t.accessToken;
   // The refusal is recorded after the transaction (a throw inside it would roll the record back).
-  const outcome = await em.fork().transactional(async (tem): Promise<{ token: string; integrationId: string } | { revoked: string; integrationId: string }> => {
-    const [row] = await tenantSql(tem, organizationId).all<{ id: string }>(`select id from integration where organization_id = ? and user_id = ? and provider = ? for update`, [organizationId, userId, O365_PROVIDER]);
-    if (!row) throw new MailboxUnavailable();
-    const current = await tem.findOneOrFail(Integration, { id: row.id, organization: organizationId }, { ...scopedTo(organizationId), refresh: true });
-    const now = read(current);
-    // Another sender refreshed while we waited for the lock.
-    if (now.accessToken !== staleToken && now.accessExpiresAt - REFRESH_MARGIN_MS > Date.now()) return { token: now.accessToken, integrationId: current.id };
-    let fresh: TokenSet;
-    try {
-      fresh = await graphClient(config).refresh(now.refreshToken);
-    } catch (err) {
-      if (err instanceof GraphError && (err.code === 'invalid_grant' || err.code === 'interaction_required')) return { revoked: err.message, integrationId: current.id };
-      throw err;
-    }
-    current.secret = seal(config, organizationId, fresh);
-    current.expiresAt = new Date(Date.now() + config.O365_REFRESH_TOKEN_DAYS * 86_400_000);
-    await tem.flush();
-    return { token: fresh.accessToken, integrationId: current.id };
-  });
+  const outcome = await em
+    .fork()
+    .transactional(async (tem): Promise<{ token: string; integrationId: string } | { revoked: string; integrationId: string }> => {
+      const [row] = await tenantSql(tem, organizationId).all<{ id: string }>(
+        `select id from integration where organization_id = ? and user_id = ? and provider = ? for update`,
+        [organizationId, userId, O365_PROVIDER],
+      );
+      if (!row) throw new MailboxUnavailable();
+      const current = await tem.findOneOrFail(
+        Integration,
+        { id: row.id, organization: organizationId },
+        { ...scopedTo(organizationId), refresh: true },
+      );
+      const now = read(current);
+      // Another sender refreshed while we waited for the lock.
+      if (now.accessToken !== staleToken && now.accessExpiresAt - REFRESH_MARGIN_MS > Date.now())
+        return { token: now.accessToken, integrationId: current.id };
+      let fresh: TokenSet;
+      try {
+        fresh = await graphClient(config).refresh(now.refreshToken);
+      } catch (err) {
+        if (err instanceof GraphError && (err.code === 'invalid_grant' || err.code === 'interaction_required'))
+          return { revoked: err.message, integrationId: current.id };
+        throw err;
+      }
+      current.secret = seal(config, organizationId, fresh);
+      current.expiresAt = new Date(Date.now() + config.O365_REFRESH_TOKEN_DAYS * 86_400_000);
+      await tem.flush();
+      return { token: fresh.accessToken, integrationId: current.id };
+    });
   if ('revoked' in outcome) {
     // Microsoft refused the grant (revoked, expired by inactivity, password changed): the user must connect again.
-    await tenantSql(em.fork(), organizationId).run(`update integration set active = false, data = data || ?::jsonb, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
-      [JSON.stringify({ error: outcome.revoked }), outcome.integrationId, organizationId]);
+    await tenantSql(em.fork(), organizationId).run(
+      `update integration set active = false, data = data || ?::jsonb, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+      [JSON.stringify({ error: outcome.revoked }), outcome.integrationId, organizationId],
+    );
     throw new MailboxUnavailable();
   }
   return outcome;
 }
 
 /** The stored connection as a caller may have read it already (the send's claim reads it with the outbox row). */
-export interface StoredConnection { id: string; active: boolean; secret?: string | null; expiresAt?: Date | null }
+export interface StoredConnection {
+  id: string;
+  active: boolean;
+  secret?: string | null;
+  expiresAt?: Date | null;
+}
 
 /**
  * Runs a Graph call with the user's token; a 401 (expired or revoked access token) refreshes once
  * and tries again. `known`: the connection row the caller read just now (saves a lookup).
  */
-export async function withMailbox<T>(em: EntityManager, config: Config, organizationId: string, userId: string, fn: (client: GraphClient, token: string) => Promise<T>, known?: StoredConnection | null): Promise<T> {
+export async function withMailbox<T>(
+  em: EntityManager,
+  config: Config,
+  organizationId: string,
+  userId: string,
+  fn: (client: GraphClient, token: string) => Promise<T>,
+  known?: StoredConnection | null,
+): Promise<T> {
   const release = await mailboxPermit(`${organizationId}:${userId}`);
   try {
     return await withMailboxHeld(em, config, organizationId, userId, fn, known);
@@ -173,12 +249,20 @@ async function mailboxPermit(key: string): Promise<() => void> {
     if (released) return;
     released = true;
     const next = slot.waiting.shift();
-    if (next) next(); // the place passes to the next waiter
+    if (next)
+      next(); // the place passes to the next waiter
     else if ((slot.active -= 1) === 0) permits.delete(key);
   };
 }
 
-async function withMailboxHeld<T>(em: EntityManager, config: Config, organizationId: string, userId: string, fn: (client: GraphClient, token: string) => Promise<T>, known?: StoredConnection | null): Promise<T> {
+async function withMailboxHeld<T>(
+  em: EntityManager,
+  config: Config,
+  organizationId: string,
+  userId: string,
+  fn: (client: GraphClient, token: string) => Promise<T>,
+  known?: StoredConnection | null,
+): Promise<T> {
   const client = graphClient(config);
   const { token } = await accessToken(em, config, organizationId, userId, false, known);
   try {

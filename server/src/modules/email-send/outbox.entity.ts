@@ -14,7 +14,10 @@ export const EmailOutbox = defineEntity({
   name: 'EmailOutbox',
   tableName: 'email_outbox',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     channelEmailId: p.uuid(),
     ownerId: p.uuid(),
@@ -47,7 +50,10 @@ export const EmailOutbox = defineEntity({
     replyToMessageId: p.text().nullable(),
     error: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [
     { name: 'email_outbox_org_email_index', properties: ['organization', 'channelEmailId'] },
@@ -67,7 +73,10 @@ export const MailboxSync = defineEntity({
   name: 'MailboxSync',
   tableName: 'mailbox_sync',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     integrationId: p.uuid(),
     ownerId: p.uuid(),
@@ -79,7 +88,10 @@ export const MailboxSync = defineEntity({
     replies: p.integer().default(0),
     error: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: 'mailbox_sync_org_integration_unique', properties: ['organization', 'integrationId'] }],
 });

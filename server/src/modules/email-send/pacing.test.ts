@@ -79,23 +79,46 @@ describe('send pacing (routes, job, fake Graph)', () => {
     const rows = await sql<{ id: string }>(
       `insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id, is_ai_email_generated, status, show_to_from_cc, created_at, updated_at)
        select gen_random_uuid(), ?, ?, 'Ann Buyer', ?, 'ann.buyer@example.com', '[]', 'Pacing', '', ?, false, 'draft', false, now(), now() from generate_series(1, ?) returning id`,
-      [orgId, ownerId, mail, contactId, n]);
+      [orgId, ownerId, mail, contactId, n],
+    );
     return rows.map((r) => r.id);
   }
   async function schedule(r: (typeof reps)[number], ids: string[], at: Date) {
-    const answers = await Promise.all(ids.map(async (id, n) => {
-      const res = await r.client.post('/api/v1/email/send-to-email', { id, to: 'ann.buyer@example.com', cc: [], subject: `Pacing ${r.mail} ${n}`, body: '<p>Hello</p>', scheduledAt: at.toISOString() });
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json() as { sendAt: string };
-    }));
+    const answers = await Promise.all(
+      ids.map(async (id, n) => {
+        const res = await r.client.post('/api/v1/email/send-to-email', {
+          id,
+          to: 'ann.buyer@example.com',
+          cc: [],
+          subject: `Pacing ${r.mail} ${n}`,
+          body: '<p>Hello</p>',
+          scheduledAt: at.toISOString(),
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json() as { sendAt: string };
+      }),
+    );
     return answers.map((a) => new Date(a.sendAt).getTime());
   }
-  const rowsOf = (ids: string[]) => sql<{ id: string; state: string; slot_at: Date | null; send_after: Date; sent_at: Date | null; channel_email_id: string }>(
-    `select id, state, slot_at, send_after, sent_at, channel_email_id from email_outbox where channel_email_id = any(?::uuid[]) order by slot_at, id`, [`{${ids.join(',')}}`]);
+  const rowsOf = (ids: string[]) =>
+    sql<{ id: string; state: string; slot_at: Date | null; send_after: Date; sent_at: Date | null; channel_email_id: string }>(
+      `select id, state, slot_at, send_after, sent_at, channel_email_id from email_outbox where channel_email_id = any(?::uuid[]) order by slot_at, id`,
+      [`{${ids.join(',')}}`],
+    );
 
   beforeAll(async () => {
     fake = await FakeGraphServer.start();
-    ctx = await createTestApp({ boss: true, env: { O365_CLIENT_ID: fake.clientId, O365_CLIENT_SECRET: fake.clientSecret, O365_AUTHORITY_URL: fake.url, GRAPH_BASE_URL: `${fake.url}/v1.0`, GRAPH_TIMEOUT_MS: '1500', JOB_POLL_SECONDS: '0.5' } });
+    ctx = await createTestApp({
+      boss: true,
+      env: {
+        O365_CLIENT_ID: fake.clientId,
+        O365_CLIENT_SECRET: fake.clientSecret,
+        O365_AUTHORITY_URL: fake.url,
+        GRAPH_BASE_URL: `${fake.url}/v1.0`,
+        GRAPH_TIMEOUT_MS: '1500',
+        JOB_POLL_SECONDS: '0.5',
+      },
+    });
     await createQueues(ctx.boss!, jobDefinitions, ctx.config);
     const o = await createOrg(ctx, { name: 'Pacing Co' });
     orgId = o.organization.id;
@@ -140,12 +163,18 @@ describe('send pacing (routes, job, fake Graph)', () => {
     // Another mailbox has its own ledger.
     const other = await schedule(b, await drafts(b.id, b.mail, 2), at);
     expect(other.sort()).toEqual([at.getTime(), at.getTime() + SLOT_SPACING_MS]);
-    expect((await b.client.post('/api/v1/email/send-time', { scheduledAt: new Date(at.getTime() + 3_600_000).toISOString() })).json()).toMatchObject({ moved: false, queued: false });
+    expect(
+      (await b.client.post('/api/v1/email/send-time', { scheduledAt: new Date(at.getTime() + 3_600_000).toISOString() })).json(),
+    ).toMatchObject({ moved: false, queued: false });
     // Cancel Send & Edit frees the slot (the partial unique index only holds waiting, leaving and sent rows).
-    expect((await a.client.post('/api/v1/email/update-email-status', { id: rows[0].channel_email_id, status: 'draft' })).json()).toMatchObject({ status: 'draft' });
+    expect(
+      (await a.client.post('/api/v1/email/update-email-status', { id: rows[0].channel_email_id, status: 'draft' })).json(),
+    ).toMatchObject({ status: 'draft' });
     const again = await schedule(a, [rows[0].channel_email_id], at);
     expect(again).toEqual([at.getTime()]);
-    await sql(`update email_outbox set state = 'cancelled', slot_at = null where channel_email_id = any(?::uuid[])`, [`{${ids.join(',')}}`]);
+    await sql(`update email_outbox set state = 'cancelled', slot_at = null where channel_email_id = any(?::uuid[])`, [
+      `{${ids.join(',')}}`,
+    ]);
   });
 
   it('the send job starts at the slot: each email sent once by one job (none sent back to wait), not long after its slot', async () => {
@@ -167,7 +196,10 @@ describe('send pacing (routes, job, fake Graph)', () => {
       expect(new Date(r.sent_at!).getTime()).toBeGreaterThanOrEqual(new Date(r.slot_at!).getTime() - 1000);
     }
     // One job per email: no claim sent a job back to wait (the slot was free when the job started).
-    const jobs = await sql<{ outbox: string; n: number }>(`select data->>'outboxId' as outbox, count(*)::int as n from pgboss.job where name = 'email.send' and data->>'outboxId' = any(?::text[]) group by 1`, [`{${rows.map((r) => r.id).join(',')}}`]);
+    const jobs = await sql<{ outbox: string; n: number }>(
+      `select data->>'outboxId' as outbox, count(*)::int as n from pgboss.job where name = 'email.send' and data->>'outboxId' = any(?::text[]) group by 1`,
+      [`{${rows.map((r) => r.id).join(',')}}`],
+    );
     expect(jobs.map((j) => j.n)).toEqual(Array(12).fill(1));
     // Lateness beyond the slot: bounded (generous, not a timing benchmark — `npm run bench:email` measures it).
     expect(Math.max(...rows.map((r) => new Date(r.sent_at!).getTime() - new Date(r.slot_at!).getTime()))).toBeLessThan(30_000);
@@ -180,7 +212,12 @@ describe('send pacing (routes, job, fake Graph)', () => {
       const ids = await drafts(r.id, r.mail, n);
       await schedule(r, ids, new Date(now + 3_600_000));
       const rows = await rowsOf(ids);
-      for (const [i, row] of rows.entries()) await sql(`update email_outbox set slot_at = ?, send_after = ? where id = ?`, [new Date(from + i * SLOT_SPACING_MS), new Date(from + i * SLOT_SPACING_MS), row.id]);
+      for (const [i, row] of rows.entries())
+        await sql(`update email_outbox set slot_at = ?, send_after = ? where id = ?`, [
+          new Date(from + i * SLOT_SPACING_MS),
+          new Date(from + i * SLOT_SPACING_MS),
+          row.id,
+        ]);
       return rowsOf(ids);
     };
     // Ten due emails of one mailbox delivered at once: the fifth and later wait for a place, none is refused.
@@ -197,10 +234,20 @@ describe('send pacing (routes, job, fake Graph)', () => {
     // Recorded together (group commits): each email sent, its activity no longer scheduled, and one
     // 'activity updated' event per email for the clients.
     const emails = ten.map((x) => x.channel_email_id);
-    expect((await sql<{ status: string }>(`select status from channel_email where id = any(?::uuid[])`, [`{${emails.join(',')}}`])).map((e) => e.status)).toEqual(Array(10).fill('sent'));
-    const acts = await sql<{ id: string; status: string | null }>(`select id, status from activity where source = 'email' and source_id = any(?::text[])`, [`{${emails.join(',')}}`]);
+    expect(
+      (await sql<{ status: string }>(`select status from channel_email where id = any(?::uuid[])`, [`{${emails.join(',')}}`])).map(
+        (e) => e.status,
+      ),
+    ).toEqual(Array(10).fill('sent'));
+    const acts = await sql<{ id: string; status: string | null }>(
+      `select id, status from activity where source = 'email' and source_id = any(?::text[])`,
+      [`{${emails.join(',')}}`],
+    );
     expect(acts.map((a) => a.status)).toEqual(Array(10).fill(null));
-    const events = await sql<{ id: string }>(`select data->>'id' as id from realtime_event where organization_id = ? and kind = 'activity.updated' and data->>'id' = any(?::text[]) and data->>'status' is null`, [orgId, `{${acts.map((a) => a.id).join(',')}}`]);
+    const events = await sql<{ id: string }>(
+      `select data->>'id' as id from realtime_event where organization_id = ? and kind = 'activity.updated' and data->>'id' = any(?::text[]) and data->>'status' is null`,
+      [orgId, `{${acts.map((a) => a.id).join(',')}}`],
+    );
     expect(new Set(events.map((e) => e.id)).size).toBe(10);
     // A mailbox that takes one request at a time (another client of it is busy): the refused ones
     // go back to the queue for Retry-After (1 s) with their slots, and the mailbox's waiting email keeps its own.
@@ -233,7 +280,12 @@ describe('send pacing (routes, job, fake Graph)', () => {
     const before = await rowsOf(ids);
     const now = Date.now();
     // Make them due now (their slots too, as if scheduled for now), then the first send is throttled for 20 s.
-    for (const [n, row] of before.entries()) await sql(`update email_outbox set slot_at = ?, send_after = ? where id = ?`, [new Date(now + n * SLOT_SPACING_MS), new Date(now + n * SLOT_SPACING_MS), row.id]);
+    for (const [n, row] of before.entries())
+      await sql(`update email_outbox set slot_at = ?, send_after = ? where id = ?`, [
+        new Date(now + n * SLOT_SPACING_MS),
+        new Date(now + n * SLOT_SPACING_MS),
+        row.id,
+      ]);
     fake.fault(/POST \/v1\.0\/me\/messages\/[^/]+\/send$/, { kind: 'status', status: 429, retryAfter: 20 });
     expect(await deliverOutbox(deps(), orgId, before[0].id)).toBe('deferred');
     const after = await rowsOf(ids);

@@ -33,15 +33,30 @@ const MAX_PAGES_PER_RUN = 40;
 /** The status message of an email the follower cancelled (not shown as a banner: the email is 'cancelled'). */
 export const REPLY_CANCELLED_NOTE = 'Not sent: the contact replied.';
 
-export interface FollowResult { pages: number; replies: number; cancelled: number; restarted: boolean }
+export interface FollowResult {
+  pages: number;
+  replies: number;
+  cancelled: number;
+  restarted: boolean;
+}
 
-interface SyncRow { id: string; next_link: string | null; delta_link: string | null }
+interface SyncRow {
+  id: string;
+  next_link: string | null;
+  delta_link: string | null;
+}
 
 async function syncRowOf(em: EntityManager, organizationId: string, integrationId: string, ownerId: string): Promise<SyncRow> {
   const sql = tenantSql(em, organizationId);
-  await sql.run(`insert into mailbox_sync (id, organization_id, integration_id, owner_id, replies, created_at, updated_at)
-                 values (gen_random_uuid(), ?, ?, ?, 0, clock_timestamp(), clock_timestamp()) on conflict (organization_id, integration_id) do nothing`, [organizationId, integrationId, ownerId]);
-  const [row] = await sql.all<SyncRow>(`select id, next_link, delta_link from mailbox_sync where organization_id = ? and integration_id = ?`, [organizationId, integrationId]);
+  await sql.run(
+    `insert into mailbox_sync (id, organization_id, integration_id, owner_id, replies, created_at, updated_at)
+                 values (gen_random_uuid(), ?, ?, ?, 0, clock_timestamp(), clock_timestamp()) on conflict (organization_id, integration_id) do nothing`,
+    [organizationId, integrationId, ownerId],
+  );
+  const [row] = await sql.all<SyncRow>(
+    `select id, next_link, delta_link from mailbox_sync where organization_id = ? and integration_id = ?`,
+    [organizationId, integrationId],
+  );
   return row;
 }
 
@@ -49,35 +64,55 @@ async function syncRowOf(em: EntityManager, organizationId: string, integrationI
  * Applies one page of Inbox changes and moves the cursor, in one transaction. Answers how many
  * sent emails it found answered and how many scheduled emails it cancelled.
  */
-export async function applyInboxPage(em: EntityManager, organizationId: string, ownerId: string, ownAddress: string, syncId: string, page: InboxDeltaPage): Promise<{ replies: number; cancelled: number }> {
+export async function applyInboxPage(
+  em: EntityManager,
+  organizationId: string,
+  ownerId: string,
+  ownAddress: string,
+  syncId: string,
+  page: InboxDeltaPage,
+): Promise<{ replies: number; cancelled: number }> {
   return em.fork().transactional(async (tem) => {
     const sql = tenantSql(tem, organizationId);
     let replies = 0;
     let cancelled = 0;
     const today = new Date().toISOString().slice(0, 10);
-    const arrivals = page.changes.filter((c): c is InboxChange & { conversationId: string; receivedDateTime: string } =>
-      !c.removed && Boolean(c.conversationId) && Boolean(c.receivedDateTime) && (c.from ?? '').toLowerCase() !== ownAddress.toLowerCase());
+    const arrivals = page.changes.filter(
+      (c): c is InboxChange & { conversationId: string; receivedDateTime: string } =>
+        !c.removed && Boolean(c.conversationId) && Boolean(c.receivedDateTime) && (c.from ?? '').toLowerCase() !== ownAddress.toLowerCase(),
+    );
     for (const c of arrivals) {
       const answered = await sql.all<{ id: string; channel_email_id: string }>(
         `update email_outbox set replied_at = ?, updated_at = clock_timestamp()
           where organization_id = ? and owner_id = ? and conversation_id = ? and state = 'sent' and replied_at is null and sent_at < ?
           returning id, channel_email_id`,
-        [new Date(c.receivedDateTime), organizationId, ownerId, c.conversationId, new Date(c.receivedDateTime)]);
+        [new Date(c.receivedDateTime), organizationId, ownerId, c.conversationId, new Date(c.receivedDateTime)],
+      );
       for (const o of answered) {
         replies += 1;
-        const activity = await tem.findOne(Activity, { organization: organizationId, source: 'email', sourceId: o.channel_email_id }, { ...scopedTo(organizationId), orderBy: { createdAt: 'desc' }, populate: ['company', 'contact'] });
+        const activity = await tem.findOne(
+          Activity,
+          { organization: organizationId, source: 'email', sourceId: o.channel_email_id },
+          { ...scopedTo(organizationId), orderBy: { createdAt: 'desc' }, populate: ['company', 'contact'] },
+        );
         if (activity && !activity.repliedAt) {
           activity.repliedAt = new Date(c.receivedDateTime);
           await tem.flush();
-          await publish(tem, organizationId, { path: realtimePaths.activities(organizationId), kind: REALTIME_EVENT_KINDS.activityUpdated, data: toActivityDto(activity, today) });
+          await publish(tem, organizationId, {
+            path: realtimePaths.activities(organizationId),
+            kind: REALTIME_EVENT_KINDS.activityUpdated,
+            data: toActivityDto(activity, today),
+          });
         }
         cancelled += await cancelPlayFollowUps(tem, organizationId, o.channel_email_id);
       }
     }
-    await sql.run(`update mailbox_sync set next_link = ?, delta_link = coalesce(?, delta_link), round_started_at = case when ? then null else round_started_at end,
+    await sql.run(
+      `update mailbox_sync set next_link = ?, delta_link = coalesce(?, delta_link), round_started_at = case when ? then null else round_started_at end,
                           synced_at = clock_timestamp(), replies = replies + ?, error = null, updated_at = clock_timestamp()
                     where id = ? and organization_id = ?`,
-      [page.nextLink, page.deltaLink, page.deltaLink !== null, replies, syncId, organizationId]);
+      [page.nextLink, page.deltaLink, page.deltaLink !== null, replies, syncId, organizationId],
+    );
     return { replies, cancelled };
   });
 }
@@ -89,7 +124,10 @@ export async function applyInboxPage(em: EntityManager, organizationId: string, 
  */
 async function cancelPlayFollowUps(tem: EntityManager, organizationId: string, answeredEmailId: string): Promise<number> {
   const sql = tenantSql(tem, organizationId);
-  const [e] = await sql.all<{ contact_id: string | null; play_id: string | null }>(`select contact_id, play_id from channel_email where id = ? and organization_id = ?`, [answeredEmailId, organizationId]);
+  const [e] = await sql.all<{ contact_id: string | null; play_id: string | null }>(
+    `select contact_id, play_id from channel_email where id = ? and organization_id = ?`,
+    [answeredEmailId, organizationId],
+  );
   if (!e?.contact_id || !e.play_id) return 0;
   const waiting = await sql.all<{ id: string; outbox_id: string | null; outbox_state: string | null }>(
     `select e.id, o.id as outbox_id, o.state as outbox_state
@@ -97,21 +135,36 @@ async function cancelPlayFollowUps(tem: EntityManager, organizationId: string, a
        left join email_outbox o on o.organization_id = e.organization_id and o.channel_email_id = e.id and o.state in ('queued', 'sending')
       where e.organization_id = ? and e.contact_id = ? and e.play_id = ? and e.status = 'scheduled' and e.id <> ?
       for update of e`,
-    [organizationId, e.contact_id, e.play_id, answeredEmailId]);
+    [organizationId, e.contact_id, e.play_id, answeredEmailId],
+  );
   let n = 0;
   for (const w of waiting) {
     if (w.outbox_state === 'sending') continue;
     if (w.outbox_id) {
-      const changed = await sql.run(`update email_outbox set state = 'cancelled', error = ?, lease_until = null, updated_at = clock_timestamp() where id = ? and organization_id = ? and state = 'queued'`, [REPLY_CANCELLED_NOTE, w.outbox_id, organizationId]);
+      const changed = await sql.run(
+        `update email_outbox set state = 'cancelled', error = ?, lease_until = null, updated_at = clock_timestamp() where id = ? and organization_id = ? and state = 'queued'`,
+        [REPLY_CANCELLED_NOTE, w.outbox_id, organizationId],
+      );
       if (changed === 0) continue;
     }
-    await sql.run(`update channel_email set status = 'cancelled', status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [REPLY_CANCELLED_NOTE, w.id, organizationId]);
-    const activities = await tem.find(Activity, { organization: organizationId, source: 'email', sourceId: w.id, status: 'scheduled' }, { ...scopedTo(organizationId), populate: ['company', 'contact'] });
+    await sql.run(
+      `update channel_email set status = 'cancelled', status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+      [REPLY_CANCELLED_NOTE, w.id, organizationId],
+    );
+    const activities = await tem.find(
+      Activity,
+      { organization: organizationId, source: 'email', sourceId: w.id, status: 'scheduled' },
+      { ...scopedTo(organizationId), populate: ['company', 'contact'] },
+    );
     for (const a of activities) {
       const data = { id: a.id, companyId: a.company?.id ?? null, contactId: a.contact?.id ?? null };
       tem.remove(a);
       await tem.flush();
-      await publish(tem, organizationId, { path: realtimePaths.activities(organizationId), kind: REALTIME_EVENT_KINDS.activityDeleted, data });
+      await publish(tem, organizationId, {
+        path: realtimePaths.activities(organizationId),
+        kind: REALTIME_EVENT_KINDS.activityDeleted,
+        data,
+      });
     }
     n += 1;
   }
@@ -122,11 +175,18 @@ async function cancelPlayFollowUps(tem: EntityManager, organizationId: string, a
  * One run of the follower for one mailbox: pages of the delta query from the stored link (or a new
  * round), each applied with its cursor, until the round's deltaLink (or MAX_PAGES_PER_RUN).
  */
-export async function followInbox(d: { em: EntityManager; config: Config; logger?: Logger }, organizationId: string, integrationId: string, opts: { pageSize?: number; now?: Date } = {}): Promise<FollowResult> {
+export async function followInbox(
+  d: { em: EntityManager; config: Config; logger?: Logger },
+  organizationId: string,
+  integrationId: string,
+  opts: { pageSize?: number; now?: Date } = {},
+): Promise<FollowResult> {
   const result: FollowResult = { pages: 0, replies: 0, cancelled: 0, restarted: false };
   // Without Office 365 configured (O365_CLIENT_ID…) no mailbox can be read: nothing to follow.
   if (!graphSettingsFrom(d.config)) return result;
-  const integration = await d.em.fork().findOne(Integration, { id: integrationId, organization: organizationId, provider: O365_PROVIDER }, scopedTo(organizationId));
+  const integration = await d.em
+    .fork()
+    .findOne(Integration, { id: integrationId, organization: organizationId, provider: O365_PROVIDER }, scopedTo(organizationId));
   if (!integration?.user || !integration.active || !integration.secret) return result;
   const ownerId = integration.user.id;
   const ownAddress = integration.name ?? '';
@@ -136,19 +196,27 @@ export async function followInbox(d: { em: EntityManager; config: Config; logger
   while (result.pages < MAX_PAGES_PER_RUN) {
     let page: InboxDeltaPage;
     try {
-      page = await withMailbox(d.em, d.config, organizationId, ownerId, (client, token) => client.inboxDelta(token, link, { since, pageSize: opts.pageSize }));
+      page = await withMailbox(d.em, d.config, organizationId, ownerId, (client, token) =>
+        client.inboxDelta(token, link, { since, pageSize: opts.pageSize }),
+      );
     } catch (err) {
       if (err instanceof GraphError && (err.status === 410 || err.code === 'foreign_link') && !result.restarted) {
         // The sync state expired or belongs to another account, or its link is not the configured
         // Graph's (GRAPH_BASE_URL changed since): a new full round.
         d.logger?.info({ integrationId }, 'inbox delta state gone; starting a new round');
-        await tenantSql(d.em.fork(), organizationId).run(`update mailbox_sync set next_link = null, delta_link = null, round_started_at = clock_timestamp(), updated_at = clock_timestamp() where id = ? and organization_id = ?`, [sync.id, organizationId]);
+        await tenantSql(d.em.fork(), organizationId).run(
+          `update mailbox_sync set next_link = null, delta_link = null, round_started_at = clock_timestamp(), updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+          [sync.id, organizationId],
+        );
         link = null;
         result.restarted = true;
         continue;
       }
       if (err instanceof MailboxUnavailable) return result;
-      await tenantSql(d.em.fork(), organizationId).run(`update mailbox_sync set error = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [(err as Error).message.slice(0, 2000), sync.id, organizationId]);
+      await tenantSql(d.em.fork(), organizationId).run(
+        `update mailbox_sync set error = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+        [(err as Error).message.slice(0, 2000), sync.id, organizationId],
+      );
       throw err;
     }
     const applied = await applyInboxPage(d.em, organizationId, ownerId, ownAddress, sync.id, page);
@@ -167,7 +235,11 @@ export const replyMailboxJob = defineJob({
   schema: z.object({ organizationId: z.uuid(), integrationId: z.uuid() }),
   queueOptions: { policy: 'exclusive', retryLimit: 2, retryDelay: 30, expireInSeconds: 600 },
   async handle(data, ctx) {
-    const r = await followInbox({ em: ctx.orm.em.fork(), config: ctx.config ?? loadConfig(), logger: ctx.logger }, data.organizationId, data.integrationId);
+    const r = await followInbox(
+      { em: ctx.orm.em.fork(), config: ctx.config ?? loadConfig(), logger: ctx.logger },
+      data.organizationId,
+      data.integrationId,
+    );
     if (r.replies || r.cancelled) ctx.logger.info({ integrationId: data.integrationId, ...r }, 'replies found');
   },
 });
@@ -179,11 +251,14 @@ export const replySweepJob = defineJob({
   schedule: '* * * * *',
   async handle(_data, ctx) {
     const rows = await unscopedSql(ctx.orm.em.fork(), 'reply-sweep').all<{ id: string; organization_id: string }>(
-      `select id, organization_id from integration where provider = ? and user_id is not null and active and secret is not null`, [O365_PROVIDER]);
+      `select id, organization_id from integration where provider = ? and user_id is not null and active and secret is not null`,
+      [O365_PROVIDER],
+    );
     let queued = 0;
     for (const r of rows) {
       // A mailbox whose run is still queued or under way gets no second one (null answer).
-      if (await ctx.boss.send(REPLY_MAILBOX_QUEUE, { organizationId: r.organization_id, integrationId: r.id }, { singletonKey: r.id })) queued += 1;
+      if (await ctx.boss.send(REPLY_MAILBOX_QUEUE, { organizationId: r.organization_id, integrationId: r.id }, { singletonKey: r.id }))
+        queued += 1;
     }
     ctx.logger.debug({ mailboxes: rows.length, queued }, 'reply sweep');
   },

@@ -24,7 +24,11 @@ export const emailSendJob = defineJob({
   workOptions: { batchSize: 4, localConcurrency: 32, groupConcurrency: MAILBOX_LIMITS.concurrentRequests, burstWhenBatchFull: true },
   async handle(data, ctx) {
     const config = ctx.config ?? loadConfig();
-    const outcome = await deliverOutbox({ em: ctx.orm.em.fork(), boss: ctx.boss, config, logger: ctx.logger }, data.organizationId, data.outboxId);
+    const outcome = await deliverOutbox(
+      { em: ctx.orm.em.fork(), boss: ctx.boss, config, logger: ctx.logger },
+      data.organizationId,
+      data.outboxId,
+    );
     ctx.logger.debug({ outboxId: data.outboxId, outcome }, 'email send job');
   },
 });
@@ -33,7 +37,15 @@ export const emailSendJob = defineJob({
 export async function office365ExpirySource(em: EntityManager, now: Date): Promise<ExpiringIntegration[]> {
   const rows = await unscopedSql(em, 'expiry-sweep').all<{ id: string; organization_id: string; user_id: string; expires_at: Date }>(
     `select id, organization_id, user_id, expires_at from integration
-      where provider = ? and user_id is not null and expires_at is not null and expires_at < ?`, [O365_PROVIDER, new Date(now.getTime() + 6 * 86_400_000)]);
-  return rows.map((r) => ({ organizationId: r.organization_id, integrationId: r.id, provider: 'Office 365', expiresAt: new Date(r.expires_at), userIds: [r.user_id] }));
+      where provider = ? and user_id is not null and expires_at is not null and expires_at < ?`,
+    [O365_PROVIDER, new Date(now.getTime() + 6 * 86_400_000)],
+  );
+  return rows.map((r) => ({
+    organizationId: r.organization_id,
+    integrationId: r.id,
+    provider: 'Office 365',
+    expiresAt: new Date(r.expires_at),
+    userIds: [r.user_id],
+  }));
 }
 integrationExpirySources.push(office365ExpirySource);

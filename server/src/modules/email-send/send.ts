@@ -12,8 +12,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import {
-  EMAIL_MESSAGES, fieldRequiredMessage, realtimePaths, nextSendTime, workingHoursFromGraph, DEFAULT_WORKING_HOURS, MAILBOX_LIMITS,
-  WEEK_DAYS, ianaZone, knowsZone, dateInHours, type WorkingHours,
+  EMAIL_MESSAGES,
+  fieldRequiredMessage,
+  realtimePaths,
+  nextSendTime,
+  workingHoursFromGraph,
+  DEFAULT_WORKING_HOURS,
+  MAILBOX_LIMITS,
+  WEEK_DAYS,
+  ianaZone,
+  knowsZone,
+  dateInHours,
+  type WorkingHours,
 } from '@dealscout/shared/domain';
 import { REALTIME_EVENT_KINDS, type EmailDraftDto } from '@dealscout/shared/contracts';
 import { HttpError, badRequest } from '../../lib/errors';
@@ -61,28 +71,40 @@ const simpleEmail = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * silently UTC: the profile's zone stands in (UTC when it has none), and `unknownZone` names the
  * mailbox's zone so the card says so.
  */
-export function workingHoursOf(user: { calendar?: Record<string, unknown> | null }, integration: IIntegration | null): {
-  hours: WorkingHours; source: 'mailbox' | 'profile' | 'default'; unknownZone: string | null;
+export function workingHoursOf(
+  user: { calendar?: Record<string, unknown> | null },
+  integration: IIntegration | null,
+): {
+  hours: WorkingHours;
+  source: 'mailbox' | 'profile' | 'default';
+  unknownZone: string | null;
 } {
   const cal = (user.calendar ?? {}) as { timezone?: string; sendWindow?: { daysOfWeek?: string[]; startTime?: string; endTime?: string } };
   const profileZone = cal.timezone && ianaZone(cal.timezone) ? cal.timezone : null;
   if (cal.sendWindow?.daysOfWeek && cal.sendWindow.startTime && cal.sendWindow.endTime) {
     return {
       hours: {
-        daysOfWeek: cal.sendWindow.daysOfWeek.filter((d): d is WorkingHours['daysOfWeek'][number] => (WEEK_DAYS as readonly string[]).includes(d)),
-        startTime: cal.sendWindow.startTime, endTime: cal.sendWindow.endTime, timeZone: profileZone ?? 'UTC',
+        daysOfWeek: cal.sendWindow.daysOfWeek.filter((d): d is WorkingHours['daysOfWeek'][number] =>
+          (WEEK_DAYS as readonly string[]).includes(d),
+        ),
+        startTime: cal.sendWindow.startTime,
+        endTime: cal.sendWindow.endTime,
+        timeZone: profileZone ?? 'UTC',
       },
-      source: 'profile', unknownZone: null,
+      source: 'profile',
+      unknownZone: null,
     };
   }
   const data = (integration?.data ?? {}) as { workingHours?: Parameters<typeof workingHoursFromGraph>[0]; timeZone?: string | null };
   const fromMailbox = workingHoursFromGraph(data.workingHours, data.timeZone);
   if (fromMailbox && knowsZone(fromMailbox)) return { hours: fromMailbox, source: 'mailbox', unknownZone: null };
-  if (fromMailbox) return { hours: { ...fromMailbox, timeZone: profileZone ?? 'UTC' }, source: 'mailbox', unknownZone: fromMailbox.timeZone || 'none' };
+  if (fromMailbox)
+    return { hours: { ...fromMailbox, timeZone: profileZone ?? 'UTC' }, source: 'mailbox', unknownZone: fromMailbox.timeZone || 'none' };
   const mailboxZone = data.timeZone && ianaZone(data.timeZone) ? data.timeZone : null;
   return {
     hours: { ...DEFAULT_WORKING_HOURS, timeZone: profileZone ?? mailboxZone ?? 'UTC' },
-    source: 'default', unknownZone: !profileZone && !mailboxZone && data.timeZone ? data.timeZone : null,
+    source: 'default',
+    unknownZone: !profileZone && !mailboxZone && data.timeZone ? data.timeZone : null,
   };
 }
 
@@ -91,7 +113,16 @@ function usable(i: IIntegration | null): i is IIntegration {
 }
 
 function plainText(html: string): string {
-  return html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/(p|div|li|h\d)>/gi, '\n').replace(/<[^>]+>/g, '').replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/\n{3,}/g, '\n\n').trim();
+  return html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|div|li|h\d)>/gi, '\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 export interface ScheduleInput {
@@ -108,7 +139,14 @@ export interface ScheduleInput {
  * Send now (no scheduledAt: leaves at once) or schedule (the first moment inside the sender's
  * working hours at or after the chosen time). Answers the email, its outbox id and when it leaves.
  */
-export async function scheduleSend(em: EntityManager, boss: PgBoss, config: Config, actor: EmailActor & { calendar?: Record<string, unknown> | null }, id: string, input: ScheduleInput): Promise<{ email: EmailDraftDto; outboxId: string; sendAt: Date }> {
+export async function scheduleSend(
+  em: EntityManager,
+  boss: PgBoss,
+  config: Config,
+  actor: EmailActor & { calendar?: Record<string, unknown> | null },
+  id: string,
+  input: ScheduleInput,
+): Promise<{ email: EmailDraftDto; outboxId: string; sendAt: Date }> {
   const to = input.to.trim();
   if (!to) throw badRequest(fieldRequiredMessage('To'));
   if (!simpleEmail.test(to)) throw badRequest(SCHEDULE_MESSAGES.invalidTo);
@@ -126,31 +164,82 @@ export async function scheduleSend(em: EntityManager, boss: PgBoss, config: Conf
     const { hours } = workingHoursOf({ calendar: actor.calendar }, integration);
     // The mailbox's next free send slot at or after the chosen time (inside the working hours),
     // held under the mailbox's lock until this transaction commits (slots.ts).
-    const sendAt = await reserveSlot(tem, actor.organizationId, actor.userId, requested ? nextSendTime(requested, hours) : new Date(), requested ? (t) => nextSendTime(t, hours) : undefined);
-    await tenantSql(tem, actor.organizationId).run(`update channel_email set to_address = ?, cc = ?::jsonb, subject = ?, body = ?, status = 'scheduled', status_message = null, updated_at = clock_timestamp()
-                        where id = ? and organization_id = ? and owner_id = ?`, [to, JSON.stringify(input.cc), input.subject, body, id, actor.organizationId, actor.userId]);
+    const sendAt = await reserveSlot(
+      tem,
+      actor.organizationId,
+      actor.userId,
+      requested ? nextSendTime(requested, hours) : new Date(),
+      requested ? (t) => nextSendTime(t, hours) : undefined,
+    );
+    await tenantSql(tem, actor.organizationId).run(
+      `update channel_email set to_address = ?, cc = ?::jsonb, subject = ?, body = ?, status = 'scheduled', status_message = null, updated_at = clock_timestamp()
+                        where id = ? and organization_id = ? and owner_id = ?`,
+      [to, JSON.stringify(input.cc), input.subject, body, id, actor.organizationId, actor.userId],
+    );
     const [row] = await tenantSql(tem, actor.organizationId).all<{ id: string }>(
       `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, slot_at, requested_at, attempt, recipients, reply_to_message_id, created_at, updated_at)
        values (gen_random_uuid(), ?, ?, ?, 'queued', ?, ?, ?, 0, ?, ?, clock_timestamp(), clock_timestamp()) returning id`,
-      [actor.organizationId, id, actor.userId, sendAt, sendAt, requested, 1 + input.cc.length, input.replyToMessageId ?? current.reply?.messageId ?? null]);
+      [
+        actor.organizationId,
+        id,
+        actor.userId,
+        sendAt,
+        sendAt,
+        requested,
+        1 + input.cc.length,
+        input.replyToMessageId ?? current.reply?.messageId ?? null,
+      ],
+    );
     const activity = tem.create(Activity, {
-      organization: actor.organizationId, type: 'email', title: input.subject.slice(0, 255), date: dateInHours(sendAt, hours), dueDate: sendAt,
+      organization: actor.organizationId,
+      type: 'email',
+      title: input.subject.slice(0, 255),
+      date: dateInHours(sendAt, hours),
+      dueDate: sendAt,
       status: 'scheduled',
-      source: 'email', sourceId: id, content: plainText(body), subject: input.subject.slice(0, 500), to, others: input.cc, by: actor.email,
-      company: current.companyId ?? null, contact: current.contact?.id ?? null, createdBy: actor.userId,
+      source: 'email',
+      sourceId: id,
+      content: plainText(body),
+      subject: input.subject.slice(0, 500),
+      to,
+      others: input.cc,
+      by: actor.email,
+      company: current.companyId ?? null,
+      contact: current.contact?.id ?? null,
+      createdBy: actor.userId,
     });
     await tem.flush();
-    await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: row.id }, sendJobOptions(actor.organizationId, actor.userId, sendAt));
+    await enqueueInTransaction(
+      boss,
+      tem,
+      EMAIL_SEND_QUEUE,
+      { organizationId: actor.organizationId, outboxId: row.id },
+      sendJobOptions(actor.organizationId, actor.userId, sendAt),
+    );
     const today = dateInHours(new Date(), hours);
-    const created = { path: realtimePaths.activities(actor.organizationId), kind: REALTIME_EVENT_KINDS.activityCreated, data: toActivityDto(activity, today) };
+    const created = {
+      path: realtimePaths.activities(actor.organizationId),
+      kind: REALTIME_EVENT_KINDS.activityCreated,
+      data: toActivityDto(activity, today),
+    };
     await publish(tem, actor.organizationId, created);
     return { email: await emailById(tem, actor, id), outboxId: row.id, sendAt };
   });
 }
 
 interface OutboxRow {
-  id: string; organization_id: string; channel_email_id: string; owner_id: string; state: string; send_after: Date; attempt: number;
-  lease_until: Date | null; graph_message_id: string | null; send_attempted_at: Date | null; recipients: number; reply_to_message_id: string | null;
+  id: string;
+  organization_id: string;
+  channel_email_id: string;
+  owner_id: string;
+  state: string;
+  send_after: Date;
+  attempt: number;
+  lease_until: Date | null;
+  graph_message_id: string | null;
+  send_attempted_at: Date | null;
+  recipients: number;
+  reply_to_message_id: string | null;
   /** As read before this claim: null means no attempt ever claimed the row (so none touched the mailbox). */
   claimed_at: Date | null;
 }
@@ -176,11 +265,23 @@ class LeaseLost extends Error {}
  * organization for whatever fences wait meanwhile, each committed before its caller goes on).
  */
 async function fence(d: DeliverDeps, row: OutboxRow, sendingMessageId?: string): Promise<void> {
-  const ok = await fencerFor(d.em).submit({ id: row.id, organizationId: row.organization_id, attempt: row.attempt, messageId: sendingMessageId ?? null, renewMs: d.config.GRAPH_TIMEOUT_MS + 15_000 });
+  const ok = await fencerFor(d.em).submit({
+    id: row.id,
+    organizationId: row.organization_id,
+    attempt: row.attempt,
+    messageId: sendingMessageId ?? null,
+    renewMs: d.config.GRAPH_TIMEOUT_MS + 15_000,
+  });
   if (!ok) throw new LeaseLost('the send lease lapsed');
 }
 
-interface FenceItem { id: string; organizationId: string; attempt: number; messageId: string | null; renewMs: number }
+interface FenceItem {
+  id: string;
+  organizationId: string;
+  attempt: number;
+  messageId: string | null;
+  renewMs: number;
+}
 
 /** One statement per organization: each row's lease renewed (and its message id and send stamp kept) if the attempt still holds it. */
 async function fenceGroup(em: EntityManager, group: FenceItem[]): Promise<boolean[]> {
@@ -197,7 +298,8 @@ async function fenceGroup(em: EntityManager, group: FenceItem[]): Promise<boolea
          from v
         where o.organization_id = $2::uuid and o.id = v.id and o.state = 'sending' and o.attempt = v.attempt and o.lease_until > clock_timestamp()
        returning o.id, v.attempt`,
-      [JSON.stringify(items.map((f) => ({ id: f.id, attempt: f.attempt, message: f.messageId, renew: f.renewMs }))), org]);
+      [JSON.stringify(items.map((f) => ({ id: f.id, attempt: f.attempt, message: f.messageId, renew: f.renewMs }))), org],
+    );
     for (const r of rows) held.add(`${r.id}:${Number(r.attempt)}`);
   }
   return group.map((f) => held.has(`${f.id}:${f.attempt}`));
@@ -210,11 +312,24 @@ function byOrganization<T>(items: T[], org: (t: T) => string): [string, T[]][] {
 }
 
 /** Moves the row back to the queue and enqueues its next attempt (one transaction). */
-async function requeue(d: DeliverDeps, row: Pick<OutboxRow, 'id' | 'organization_id' | 'owner_id'>, until: Date, note: string | null): Promise<void> {
+async function requeue(
+  d: DeliverDeps,
+  row: Pick<OutboxRow, 'id' | 'organization_id' | 'owner_id'>,
+  until: Date,
+  note: string | null,
+): Promise<void> {
   await d.em.fork().transactional(async (tem) => {
-    await tenantSql(tem, row.organization_id).run(`update email_outbox set state = 'queued', lease_until = null, send_after = ?, error = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and state in ('queued', 'sending')`,
-      [until, note, row.id, row.organization_id]);
-    await enqueueInTransaction(d.boss, tem, EMAIL_SEND_QUEUE, { organizationId: row.organization_id, outboxId: row.id }, sendJobOptions(row.organization_id, row.owner_id, until));
+    await tenantSql(tem, row.organization_id).run(
+      `update email_outbox set state = 'queued', lease_until = null, send_after = ?, error = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and state in ('queued', 'sending')`,
+      [until, note, row.id, row.organization_id],
+    );
+    await enqueueInTransaction(
+      d.boss,
+      tem,
+      EMAIL_SEND_QUEUE,
+      { organizationId: row.organization_id, outboxId: row.id },
+      sendJobOptions(row.organization_id, row.owner_id, until),
+    );
   });
 }
 
@@ -222,13 +337,26 @@ async function requeue(d: DeliverDeps, row: Pick<OutboxRow, 'id' | 'organization
  * A 429 (Retry-After): the row goes back to the queue and it and the mailbox's other waiting rows
  * due before `until` take new slots from then on (slots.ts shiftMailbox); one transaction.
  */
-async function throttle(d: DeliverDeps, row: Pick<OutboxRow, 'id' | 'organization_id' | 'owner_id'>, until: Date, note: string): Promise<void> {
+async function throttle(
+  d: DeliverDeps,
+  row: Pick<OutboxRow, 'id' | 'organization_id' | 'owner_id'>,
+  until: Date,
+  note: string,
+): Promise<void> {
   await d.em.fork().transactional(async (tem) => {
-    const back = await tenantSql(tem, row.organization_id).all<{ id: string }>(`update email_outbox set state = 'queued', lease_until = null, error = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and state in ('queued', 'sending') returning id`,
-      [note, row.id, row.organization_id]);
+    const back = await tenantSql(tem, row.organization_id).all<{ id: string }>(
+      `update email_outbox set state = 'queued', lease_until = null, error = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and state in ('queued', 'sending') returning id`,
+      [note, row.id, row.organization_id],
+    );
     if (back.length === 0) return;
     const slot = await shiftMailbox(tem, row.organization_id, row.owner_id, row.id, until);
-    await enqueueInTransaction(d.boss, tem, EMAIL_SEND_QUEUE, { organizationId: row.organization_id, outboxId: row.id }, sendJobOptions(row.organization_id, row.owner_id, slot));
+    await enqueueInTransaction(
+      d.boss,
+      tem,
+      EMAIL_SEND_QUEUE,
+      { organizationId: row.organization_id, outboxId: row.id },
+      sendJobOptions(row.organization_id, row.owner_id, slot),
+    );
   });
 }
 
@@ -255,10 +383,27 @@ async function claimFast(d: DeliverDeps, organizationId: string, outboxId: strin
   return claimerFor(d.em, d.logger).submit({ organizationId, outboxId, leaseMs: leaseMs(d.config) });
 }
 
-interface ClaimItem { organizationId: string; outboxId: string; leaseMs: number }
+interface ClaimItem {
+  organizationId: string;
+  outboxId: string;
+  leaseMs: number;
+}
 
-type ClaimedRow = OutboxRow & { lease: number; rn: number; rcum: number; new_attempt: number; e_found: boolean; e_to: string; e_cc: string[]; e_subject: string; e_body: string;
-  i_id: string | null; i_active: boolean | null; i_secret: string | null; i_expires_at: Date | null };
+type ClaimedRow = OutboxRow & {
+  lease: number;
+  rn: number;
+  rcum: number;
+  new_attempt: number;
+  e_found: boolean;
+  e_to: string;
+  e_cc: string[];
+  e_subject: string;
+  e_body: string;
+  i_id: string | null;
+  i_active: boolean | null;
+  i_secret: string | null;
+  i_expires_at: Date | null;
+};
 
 async function claimGroup(em: EntityManager, group: ClaimItem[], logger?: Logger): Promise<(FastClaim | null)[]> {
   const claimed = new Map<string, FastClaim>();
@@ -267,9 +412,11 @@ async function claimGroup(em: EntityManager, group: ClaimItem[], logger?: Logger
     // a real failure itself); it must not fail the group, whose other organizations' claims may have
     // committed already (a claim is not idempotent: retrying it would find its own row held).
     const rows = await preparedTransaction(em, org, async (query) => {
-      await query(`select pg_advisory_xact_lock(hashtextextended(m.organization_id::text || ':' || m.owner_id::text, 18))
+      await query(
+        `select pg_advisory_xact_lock(hashtextextended(m.organization_id::text || ':' || m.owner_id::text, 18))
                      from (select distinct organization_id, owner_id from email_outbox where organization_id = $1::uuid and id = any($2::uuid[]) order by 1, 2) m`,
-        [org, items.map((c) => c.outboxId)]);
+        [org, items.map((c) => c.outboxId)],
+      );
       // Prepared: planning this join costs more than running it (docs/benchmarks.md 'Sending email').
       return query<ClaimedRow>(
         `with v as (
@@ -299,18 +446,42 @@ async function claimGroup(em: EntityManager, group: ClaimItem[], logger?: Logger
          returning cur.*, o.attempt as new_attempt,
            e.id is not null as e_found, e.to_address as e_to, e.cc as e_cc, e.subject as e_subject, e.body as e_body,
            i.id as i_id, i.active as i_active, i.secret as i_secret, i.expires_at as i_expires_at`,
-        [JSON.stringify(items.map((c) => ({ id: c.outboxId, lease: c.leaseMs }))), org, RATE_WINDOW_MS, O365_PROVIDER,
-          MAILBOX_LIMITS.messagesPerMinute, MAILBOX_LIMITS.recipientsPerDay]);
+        [
+          JSON.stringify(items.map((c) => ({ id: c.outboxId, lease: c.leaseMs }))),
+          org,
+          RATE_WINDOW_MS,
+          O365_PROVIDER,
+          MAILBOX_LIMITS.messagesPerMinute,
+          MAILBOX_LIMITS.recipientsPerDay,
+        ],
+      );
     }).catch((err: unknown) => {
       logger?.warn({ err, organizationId: org, claims: items.length }, 'grouped send claim failed; its rows go through the locked claim');
       return [] as ClaimedRow[];
     });
     for (const r of rows) {
-      const { new_attempt, lease: _lease, rn: _rn, rcum: _rcum, e_found, e_to, e_cc, e_subject, e_body, i_id, i_active, i_secret, i_expires_at, ...row } = r;
+      const {
+        new_attempt,
+        lease: _lease,
+        rn: _rn,
+        rcum: _rcum,
+        e_found,
+        e_to,
+        e_cc,
+        e_subject,
+        e_body,
+        i_id,
+        i_active,
+        i_secret,
+        i_expires_at,
+        ...row
+      } = r;
       claimed.set(row.id, {
         row: { ...row, attempt: Number(new_attempt) },
         email: e_found ? { to_address: e_to, cc: e_cc, subject: e_subject, body: e_body } : null,
-        connection: i_id ? { id: i_id, active: Boolean(i_active), secret: i_secret, expiresAt: i_expires_at ? new Date(i_expires_at) : null } : null,
+        connection: i_id
+          ? { id: i_id, active: Boolean(i_active), secret: i_secret, expiresAt: i_expires_at ? new Date(i_expires_at) : null }
+          : null,
       });
     }
   }
@@ -326,45 +497,89 @@ async function claimGroup(em: EntityManager, group: ClaimItem[], logger?: Logger
 /** Claims the row for one attempt, or says why not now (deferred / already done). */
 async function claim(d: DeliverDeps, organizationId: string, outboxId: string): Promise<OutboxRow | DeliverOutcome> {
   return d.em.fork().transactional(async (tem) => {
-    const [row] = await tenantSql(tem, organizationId).all<OutboxRow>(`select * from email_outbox where id = ? and organization_id = ? for update`, [outboxId, organizationId]);
+    const [row] = await tenantSql(tem, organizationId).all<OutboxRow>(
+      `select * from email_outbox where id = ? and organization_id = ? for update`,
+      [outboxId, organizationId],
+    );
     if (!row || ['sent', 'failed', 'cancelled'].includes(row.state)) return 'skipped';
     const now = Date.now();
     const later = async (until: Date) => {
-      await tenantSql(tem, organizationId).run(`update email_outbox set send_after = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [until, row.id, organizationId]);
-      await enqueueInTransaction(d.boss, tem, EMAIL_SEND_QUEUE, { organizationId, outboxId }, sendJobOptions(organizationId, row.owner_id, until));
+      await tenantSql(tem, organizationId).run(
+        `update email_outbox set send_after = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+        [until, row.id, organizationId],
+      );
+      await enqueueInTransaction(
+        d.boss,
+        tem,
+        EMAIL_SEND_QUEUE,
+        { organizationId, outboxId },
+        sendJobOptions(organizationId, row.owner_id, until),
+      );
       return 'deferred' as const;
     };
-    if (row.state === 'sending' && row.lease_until && new Date(row.lease_until).getTime() > now) return later(new Date(new Date(row.lease_until).getTime() + 1000));
+    if (row.state === 'sending' && row.lease_until && new Date(row.lease_until).getTime() > now)
+      return later(new Date(new Date(row.lease_until).getTime() + 1000));
     if (new Date(row.send_after).getTime() > now + 1000) return later(new Date(row.send_after));
     // The mailbox's limits, counted under a per-mailbox lock so concurrent claims see each other.
     await lockMailbox(tem, organizationId, row.owner_id);
-    const [load] = await tenantSql(tem, organizationId).all<{ minute: string; oldest_minute: Date | null; day: string | null; oldest_day: Date | null }>(
+    const [load] = await tenantSql(tem, organizationId).all<{
+      minute: string;
+      oldest_minute: Date | null;
+      day: string | null;
+      oldest_day: Date | null;
+    }>(
       `select count(*) filter (where ${countsAtSql()} > clock_timestamp() - ? * interval '1 millisecond' and state in ('sending', 'sent') and id <> ?) as minute,
               min(${countsAtSql()}) filter (where ${countsAtSql()} > clock_timestamp() - ? * interval '1 millisecond' and state in ('sending', 'sent') and id <> ?) as oldest_minute,
               sum(recipients) filter (where claimed_at > clock_timestamp() - interval '1 day' and state in ('sending', 'sent') and id <> ?) as day,
               min(claimed_at) filter (where claimed_at > clock_timestamp() - interval '1 day' and state in ('sending', 'sent') and id <> ?) as oldest_day
          from email_outbox where organization_id = ? and owner_id = ? and claimed_at > clock_timestamp() - interval '1 day'`,
-      [RATE_WINDOW_MS, row.id, RATE_WINDOW_MS, row.id, row.id, row.id, organizationId, row.owner_id]);
+      [RATE_WINDOW_MS, row.id, RATE_WINDOW_MS, row.id, row.id, row.id, organizationId, row.owner_id],
+    );
     if (Number(load.minute) >= MAILBOX_LIMITS.messagesPerMinute && load.oldest_minute) {
       // The mailbox's earlier sends went later than their slots (a slow minute): this row takes a
       // new slot from the ledger, which counts those sends at their real claims, so its job comes
       // once when the minute has room instead of hopping with its neighbours to the same instant.
-      await tenantSql(tem, organizationId).run(`update email_outbox set slot_at = null where id = ? and organization_id = ?`, [row.id, organizationId]);
-      const slot = await firstSlot(tem, organizationId, row.owner_id, new Date(Math.max(now, new Date(load.oldest_minute).getTime() + RATE_WINDOW_MS + 50)));
-      await tenantSql(tem, organizationId).run(`update email_outbox set slot_at = ? where id = ? and organization_id = ?`, [slot, row.id, organizationId]);
+      await tenantSql(tem, organizationId).run(`update email_outbox set slot_at = null where id = ? and organization_id = ?`, [
+        row.id,
+        organizationId,
+      ]);
+      const slot = await firstSlot(
+        tem,
+        organizationId,
+        row.owner_id,
+        new Date(Math.max(now, new Date(load.oldest_minute).getTime() + RATE_WINDOW_MS + 50)),
+      );
+      await tenantSql(tem, organizationId).run(`update email_outbox set slot_at = ? where id = ? and organization_id = ?`, [
+        slot,
+        row.id,
+        organizationId,
+      ]);
       return later(slot);
     }
-    if (Number(load.day ?? 0) + row.recipients > MAILBOX_LIMITS.recipientsPerDay && load.oldest_day) return later(new Date(new Date(load.oldest_day).getTime() + 86_400_000 + 50));
-    await tenantSql(tem, organizationId).run(`update email_outbox set state = 'sending', attempt = attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp() + ? * interval '1 millisecond', updated_at = clock_timestamp() where id = ? and organization_id = ?`, [leaseMs(d.config), row.id, organizationId]);
+    if (Number(load.day ?? 0) + row.recipients > MAILBOX_LIMITS.recipientsPerDay && load.oldest_day)
+      return later(new Date(new Date(load.oldest_day).getTime() + 86_400_000 + 50));
+    await tenantSql(tem, organizationId).run(
+      `update email_outbox set state = 'sending', attempt = attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp() + ? * interval '1 millisecond', updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+      [leaseMs(d.config), row.id, organizationId],
+    );
     return { ...row, attempt: row.attempt + 1 };
   });
 }
 
 async function activityOf(em: EntityManager, organizationId: string, channelEmailId: string): Promise<IActivity | null> {
-  return em.findOne(Activity, { organization: organizationId, source: 'email', sourceId: channelEmailId }, { ...scopedTo(organizationId), orderBy: { createdAt: 'desc' }, populate: ['company', 'contact'] });
+  return em.findOne(
+    Activity,
+    { organization: organizationId, source: 'email', sourceId: channelEmailId },
+    { ...scopedTo(organizationId), orderBy: { createdAt: 'desc' }, populate: ['company', 'contact'] },
+  );
 }
 
-interface Outcome { row: Pick<OutboxRow, 'id' | 'organization_id'>; outcome: 'sent' | 'failed'; message: string | null; conversationId: string | null }
+interface Outcome {
+  row: Pick<OutboxRow, 'id' | 'organization_id'>;
+  outcome: 'sent' | 'failed';
+  message: string | null;
+  conversationId: string | null;
+}
 
 /**
  * Records the outcome of sends in groups (jobs/group-commit.ts): whatever finished while the
@@ -410,11 +625,18 @@ async function recordGroup(em: EntityManager, group: Outcome[]): Promise<void[]>
                 updated_at = clock_timestamp()
            from t where x.organization_id = ? and x.id = t.id
          returning x.*`,
-        [JSON.stringify(items.map((i) => ({ id: i.row.id, outcome: i.outcome, message: i.message, conv: i.conversationId }))), org, org]);
+        [JSON.stringify(items.map((i) => ({ id: i.row.id, outcome: i.outcome, message: i.message, conv: i.conversationId }))), org, org],
+      );
       if (rows.length === 0) continue;
-      await publish(tem, org, rows.map((raw) => ({
-        path: realtimePaths.activities(org), kind: REALTIME_EVENT_KINDS.activityUpdated, data: toActivityDto(tem.map(Activity, raw), today),
-      })));
+      await publish(
+        tem,
+        org,
+        rows.map((raw) => ({
+          path: realtimePaths.activities(org),
+          kind: REALTIME_EVENT_KINDS.activityUpdated,
+          data: toActivityDto(tem.map(Activity, raw), today),
+        })),
+      );
     }
   });
   return group.map(() => undefined);
@@ -443,7 +665,13 @@ function fencerFor(em: EntityManager): GroupCommit<FenceItem, boolean> {
   return f;
 }
 
-async function finish(d: DeliverDeps, row: OutboxRow, outcome: 'sent' | 'failed', message: string | null, conversationId: string | null = null): Promise<void> {
+async function finish(
+  d: DeliverDeps,
+  row: OutboxRow,
+  outcome: 'sent' | 'failed',
+  message: string | null,
+  conversationId: string | null = null,
+): Promise<void> {
   await recorderFor(d.em).submit({ row, outcome, message, conversationId });
 }
 
@@ -463,40 +691,51 @@ export async function deliverOutbox(d: DeliverDeps, organizationId: string, outb
     if (typeof claimed === 'string') return claimed;
     row = claimed;
     [email = null] = await tenantSql(d.em.fork(), organizationId).all<{ to_address: string; cc: string[]; subject: string; body: string }>(
-      `select to_address, cc, subject, body from channel_email where id = ? and organization_id = ?`, [row.channel_email_id, organizationId]);
+      `select to_address, cc, subject, body from channel_email where id = ? and organization_id = ?`,
+      [row.channel_email_id, organizationId],
+    );
   }
   // Until when, by this process's clock, no other attempt can take the row: the claim's lease, less
   // a margin for the time between the claim's commit and its answer here.
   const heldUntil = performance.now() + leaseMs(d.config) - 5_000;
   try {
     if (!email) throw new GraphError(400, 'missing', EMAIL_MESSAGES.invalidChannelEmail);
-    const outcome = await withMailbox(d.em, d.config, organizationId, row.owner_id, async (client, token) => {
-      // The first attempt ever (no claim before this one) has nothing to look for: no earlier attempt
-      // reached the mailbox. Every later attempt asks the mailbox first.
-      const firstEver = row.claimed_at === null && !row.graph_message_id && !row.send_attempted_at;
-      let message = row.graph_message_id ? await client.getMessage(token, row.graph_message_id) : null;
-      if (!message && !firstEver) message = await client.findByOutboxId(token, row.id);
-      if (message && !message.isDraft) return { outcome: 'already-sent' as const, conversationId: message.conversationId ?? null };
-      if (!message && row.send_attempted_at && row.graph_message_id) {
-        // The message we sent is gone from every folder (deleted after sending): it left; never send it again.
-        return { outcome: 'already-sent' as const, conversationId: null };
-      }
-      if (!message) {
-        // The fence before the create; skipped while the claim's own lease still covers the create
-        // call (GRAPH_TIMEOUT_MS caps it) — no other attempt can start before that.
-        if (performance.now() + d.config.GRAPH_TIMEOUT_MS >= heldUntil) await fence(d, row);
-        const input = { subject: email.subject, html: email.body, to: [email.to_address], cc: email.cc ?? [], outboxId: row.id };
-        // A reply goes through createReply (the thread holds); the adapter then sets the outbox id on the draft.
-        message = row.reply_to_message_id ? await client.createReply(token, row.reply_to_message_id, input) : await client.createMessage(token, input);
-        await d.hooks?.afterCreate?.();
-      }
-      // The fence before the send: still ours, the lease renewed for the call, the message's id kept
-      // and the attempt to send stamped (a later attempt then never sends without asking the mailbox).
-      await fence(d, row, message.id);
-      await client.send(token, message.id);
-      await d.hooks?.afterSend?.();
-      return { outcome: 'sent-now' as const, conversationId: message.conversationId ?? null };
-    }, connection);
+    const outcome = await withMailbox(
+      d.em,
+      d.config,
+      organizationId,
+      row.owner_id,
+      async (client, token) => {
+        // The first attempt ever (no claim before this one) has nothing to look for: no earlier attempt
+        // reached the mailbox. Every later attempt asks the mailbox first.
+        const firstEver = row.claimed_at === null && !row.graph_message_id && !row.send_attempted_at;
+        let message = row.graph_message_id ? await client.getMessage(token, row.graph_message_id) : null;
+        if (!message && !firstEver) message = await client.findByOutboxId(token, row.id);
+        if (message && !message.isDraft) return { outcome: 'already-sent' as const, conversationId: message.conversationId ?? null };
+        if (!message && row.send_attempted_at && row.graph_message_id) {
+          // The message we sent is gone from every folder (deleted after sending): it left; never send it again.
+          return { outcome: 'already-sent' as const, conversationId: null };
+        }
+        if (!message) {
+          // The fence before the create; skipped while the claim's own lease still covers the create
+          // call (GRAPH_TIMEOUT_MS caps it) — no other attempt can start before that.
+          if (performance.now() + d.config.GRAPH_TIMEOUT_MS >= heldUntil) await fence(d, row);
+          const input = { subject: email.subject, html: email.body, to: [email.to_address], cc: email.cc ?? [], outboxId: row.id };
+          // A reply goes through createReply (the thread holds); the adapter then sets the outbox id on the draft.
+          message = row.reply_to_message_id
+            ? await client.createReply(token, row.reply_to_message_id, input)
+            : await client.createMessage(token, input);
+          await d.hooks?.afterCreate?.();
+        }
+        // The fence before the send: still ours, the lease renewed for the call, the message's id kept
+        // and the attempt to send stamped (a later attempt then never sends without asking the mailbox).
+        await fence(d, row, message.id);
+        await client.send(token, message.id);
+        await d.hooks?.afterSend?.();
+        return { outcome: 'sent-now' as const, conversationId: message.conversationId ?? null };
+      },
+      connection,
+    );
     d.logger?.info({ outboxId, outcome: outcome.outcome }, 'email delivered');
     await finish(d, row, 'sent', null, outcome.conversationId);
     return 'sent';
@@ -545,16 +784,29 @@ export async function cancelScheduled(em: EntityManager, actor: EmailActor, id: 
     const current = await emailById(tem, actor, id, true);
     if (current.status !== 'scheduled') throw badRequest(EMAIL_MESSAGES.cancelFailed);
     const [o] = await tenantSql(tem, actor.organizationId).all<{ id: string; state: string; lease_until: Date | null }>(
-      `select id, state, lease_until from email_outbox where organization_id = ? and channel_email_id = ? and state in ('queued', 'sending') for update`, [actor.organizationId, id]);
+      `select id, state, lease_until from email_outbox where organization_id = ? and channel_email_id = ? and state in ('queued', 'sending') for update`,
+      [actor.organizationId, id],
+    );
     if (o && o.state === 'sending') throw badRequest(EMAIL_MESSAGES.cancelFailed);
-    if (o) await tenantSql(tem, actor.organizationId).run(`update email_outbox set state = 'cancelled', updated_at = clock_timestamp() where id = ? and organization_id = ?`, [o.id, actor.organizationId]);
-    await tenantSql(tem, actor.organizationId).run(`update channel_email set status = 'draft', status_message = null, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [id, actor.organizationId]);
+    if (o)
+      await tenantSql(tem, actor.organizationId).run(
+        `update email_outbox set state = 'cancelled', updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+        [o.id, actor.organizationId],
+      );
+    await tenantSql(tem, actor.organizationId).run(
+      `update channel_email set status = 'draft', status_message = null, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+      [id, actor.organizationId],
+    );
     const a = await activityOf(tem, actor.organizationId, id);
     if (a) {
       const data = { id: a.id, companyId: a.company?.id ?? null, contactId: a.contact?.id ?? null };
       tem.remove(a);
       await tem.flush();
-      await publish(tem, actor.organizationId, { path: realtimePaths.activities(actor.organizationId), kind: REALTIME_EVENT_KINDS.activityDeleted, data });
+      await publish(tem, actor.organizationId, {
+        path: realtimePaths.activities(actor.organizationId),
+        kind: REALTIME_EVENT_KINDS.activityDeleted,
+        data,
+      });
     }
     return emailById(tem, actor, id);
   });
@@ -566,25 +818,52 @@ export async function retryFailed(em: EntityManager, boss: PgBoss, actor: EmailA
     const current = await emailById(tem, actor, id, true);
     if (current.status !== 'error') throw badRequest(EMAIL_MESSAGES.updateStatusFailed);
     const [o] = await tenantSql(tem, actor.organizationId).all<{ id: string }>(
-      `select id from email_outbox where organization_id = ? and channel_email_id = ? and state = 'failed' order by created_at desc limit 1 for update`, [actor.organizationId, id]);
+      `select id from email_outbox where organization_id = ? and channel_email_id = ? and state = 'failed' order by created_at desc limit 1 for update`,
+      [actor.organizationId, id],
+    );
     if (!o) throw badRequest(EMAIL_MESSAGES.updateStatusFailed);
     const integration = await findConnection(tem, actor.organizationId, actor.userId);
     if (!usable(integration)) throw badRequest(EMAIL_MESSAGES.noOffice365);
     // A new slot from now on (the failed row holds none: only waiting, leaving and sent rows do).
-    await tenantSql(tem, actor.organizationId).run(`update email_outbox set slot_at = null where id = ? and organization_id = ?`, [o.id, actor.organizationId]);
+    await tenantSql(tem, actor.organizationId).run(`update email_outbox set slot_at = null where id = ? and organization_id = ?`, [
+      o.id,
+      actor.organizationId,
+    ]);
     const slot = await reserveSlot(tem, actor.organizationId, actor.userId, new Date());
-    await tenantSql(tem, actor.organizationId).run(`update email_outbox set state = 'queued', attempt = 0, error = null, lease_until = null, send_after = ?, slot_at = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [slot, slot, o.id, actor.organizationId]);
-    await tenantSql(tem, actor.organizationId).run(`update channel_email set status = 'scheduled', status_message = null, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [id, actor.organizationId]);
+    await tenantSql(tem, actor.organizationId).run(
+      `update email_outbox set state = 'queued', attempt = 0, error = null, lease_until = null, send_after = ?, slot_at = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+      [slot, slot, o.id, actor.organizationId],
+    );
+    await tenantSql(tem, actor.organizationId).run(
+      `update channel_email set status = 'scheduled', status_message = null, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+      [id, actor.organizationId],
+    );
     const a = await activityOf(tem, actor.organizationId, id);
     if (a) {
       a.status = 'scheduled';
       a.errorMessage = null;
       a.dueDate = slot;
       await tem.flush();
-      await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: o.id }, sendJobOptions(actor.organizationId, actor.userId, slot));
-      await publish(tem, actor.organizationId, { path: realtimePaths.activities(actor.organizationId), kind: REALTIME_EVENT_KINDS.activityUpdated, data: toActivityDto(a, new Date().toISOString().slice(0, 10)) });
+      await enqueueInTransaction(
+        boss,
+        tem,
+        EMAIL_SEND_QUEUE,
+        { organizationId: actor.organizationId, outboxId: o.id },
+        sendJobOptions(actor.organizationId, actor.userId, slot),
+      );
+      await publish(tem, actor.organizationId, {
+        path: realtimePaths.activities(actor.organizationId),
+        kind: REALTIME_EVENT_KINDS.activityUpdated,
+        data: toActivityDto(a, new Date().toISOString().slice(0, 10)),
+      });
     } else {
-      await enqueueInTransaction(boss, tem, EMAIL_SEND_QUEUE, { organizationId: actor.organizationId, outboxId: o.id }, sendJobOptions(actor.organizationId, actor.userId, slot));
+      await enqueueInTransaction(
+        boss,
+        tem,
+        EMAIL_SEND_QUEUE,
+        { organizationId: actor.organizationId, outboxId: o.id },
+        sendJobOptions(actor.organizationId, actor.userId, slot),
+      );
     }
     return emailById(tem, actor, id);
   });
@@ -602,7 +881,13 @@ export function sendError(err: unknown): HttpError {
  * (a failed send → scheduled) go through the outbox; a scheduled email discarded (cancelled) is
  * taken off the outbox first; every other change is the drafts' own.
  */
-export async function changeEmailStatus(em: EntityManager, boss: PgBoss | null, actor: EmailActor, id: string, status: string): Promise<EmailDraftDto> {
+export async function changeEmailStatus(
+  em: EntityManager,
+  boss: PgBoss | null,
+  actor: EmailActor,
+  id: string,
+  status: string,
+): Promise<EmailDraftDto> {
   const current = await emailById(em, actor, id);
   if (current.status === 'scheduled') {
     if (status !== 'draft' && status !== 'cancelled') throw badRequest(EMAIL_MESSAGES.updateStatusFailed);

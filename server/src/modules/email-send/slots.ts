@@ -38,7 +38,8 @@ function lowerBound(xs: number[], v: number): number {
   let hi = xs.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (xs[mid] < v) lo = mid + 1; else hi = mid;
+    if (xs[mid] < v) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }
@@ -95,16 +96,35 @@ export async function lockMailbox(em: EntityManager, organizationId: string, own
   await unscopedSql(em, 'connection').all(`select pg_advisory_xact_lock(hashtextextended(?, 18))`, [`${organizationId}:${ownerId}`]);
 }
 
-async function ledger(em: EntityManager, organizationId: string, ownerId: string, from: number, to: number): Promise<{ windowTimes: number[]; spacingTimes: number[] }> {
+async function ledger(
+  em: EntityManager,
+  organizationId: string,
+  ownerId: string,
+  from: number,
+  to: number,
+): Promise<{ windowTimes: number[]; spacingTimes: number[] }> {
   const rows = await tenantSql(em, organizationId).all<{ slot: number | null; eff: number | null }>(
     `select (extract(epoch from slot_at) * 1000)::float8 as slot,
             (extract(epoch from case when state in ('sending', 'sent') and claimed_at is not null then ${countsAtSql()} else slot_at end) * 1000)::float8 as eff
        from email_outbox
       where organization_id = ? and owner_id = ? and state in ('queued', 'sending', 'sent')
         and ((slot_at >= ? and slot_at < ?) or (state in ('sending', 'sent') and claimed_at >= ?::timestamptz - interval '10 minutes' and claimed_at < ?))`,
-    [organizationId, ownerId, new Date(from), new Date(to), new Date(from), new Date(to)]);
-  const windowTimes = rows.map((r) => r.eff).filter((x): x is number => x !== null).map(Math.round).sort((a, b) => a - b);
-  const spacingTimes = [...new Set([...windowTimes, ...rows.map((r) => r.slot).filter((x): x is number => x !== null).map(Math.round)])].sort((a, b) => a - b);
+    [organizationId, ownerId, new Date(from), new Date(to), new Date(from), new Date(to)],
+  );
+  const windowTimes = rows
+    .map((r) => r.eff)
+    .filter((x): x is number => x !== null)
+    .map(Math.round)
+    .sort((a, b) => a - b);
+  const spacingTimes = [
+    ...new Set([
+      ...windowTimes,
+      ...rows
+        .map((r) => r.slot)
+        .filter((x): x is number => x !== null)
+        .map(Math.round),
+    ]),
+  ].sort((a, b) => a - b);
   return { windowTimes, spacingTimes };
 }
 
@@ -112,8 +132,18 @@ async function ledger(em: EntityManager, organizationId: string, ownerId: string
  * The mailbox's first free slot at or after `from` (read-only: the panel's 'Leaves …' asks this;
  * to hold the slot, call it under lockMailbox and write it in the same transaction — reserveSlot).
  */
-export async function firstSlot(em: EntityManager, organizationId: string, ownerId: string, from: Date, align?: (d: Date) => Date): Promise<Date> {
-  const rules: SlotRules = { perMinute: MAILBOX_LIMITS.messagesPerMinute, spacingMs: SLOT_SPACING_MS, align: align ? (t) => align(new Date(t)).getTime() : undefined };
+export async function firstSlot(
+  em: EntityManager,
+  organizationId: string,
+  ownerId: string,
+  from: Date,
+  align?: (d: Date) => Date,
+): Promise<Date> {
+  const rules: SlotRules = {
+    perMinute: MAILBOX_LIMITS.messagesPerMinute,
+    spacingMs: SLOT_SPACING_MS,
+    align: align ? (t) => align(new Date(t)).getTime() : undefined,
+  };
   let upTo = Math.max(from.getTime(), rules.align?.(from.getTime()) ?? 0) + HORIZON_MS;
   for (;;) {
     const { windowTimes, spacingTimes } = await ledger(em, organizationId, ownerId, from.getTime() - RATE_WINDOW_MS, upTo);
@@ -125,7 +155,13 @@ export async function firstSlot(em: EntityManager, organizationId: string, owner
 }
 
 /** Holds a slot for the caller's outbox row: the mailbox lock is taken until the transaction ends, so the caller must write slot_at in it. */
-export async function reserveSlot(tem: EntityManager, organizationId: string, ownerId: string, from: Date, align?: (d: Date) => Date): Promise<Date> {
+export async function reserveSlot(
+  tem: EntityManager,
+  organizationId: string,
+  ownerId: string,
+  from: Date,
+  align?: (d: Date) => Date,
+): Promise<Date> {
   await lockMailbox(tem, organizationId, ownerId);
   return firstSlot(tem, organizationId, ownerId, from, align);
 }
@@ -137,18 +173,31 @@ export async function reserveSlot(tem: EntityManager, organizationId: string, ow
  * not moved: a job that comes before its row's new slot is sent on to it by the claim. Answers
  * the throttled row's new slot. Runs in the caller's transaction.
  */
-export async function shiftMailbox(tem: EntityManager, organizationId: string, ownerId: string, throttledId: string, until: Date): Promise<Date> {
+export async function shiftMailbox(
+  tem: EntityManager,
+  organizationId: string,
+  ownerId: string,
+  throttledId: string,
+  until: Date,
+): Promise<Date> {
   await lockMailbox(tem, organizationId, ownerId);
   const sql = tenantSql(tem, organizationId);
   const waiting = await sql.all<{ id: string }>(
     `select id from email_outbox where organization_id = ? and owner_id = ? and state = 'queued' and slot_at < ? and id <> ? order by slot_at, id for update skip locked`,
-    [organizationId, ownerId, until, throttledId]);
+    [organizationId, ownerId, until, throttledId],
+  );
   const ids = [throttledId, ...waiting.map((w) => w.id)];
-  await sql.run(`update email_outbox set slot_at = null, updated_at = clock_timestamp() where organization_id = ? and id in (${ids.map(() => '?').join(', ')})`, [organizationId, ...ids]);
+  await sql.run(
+    `update email_outbox set slot_at = null, updated_at = clock_timestamp() where organization_id = ? and id in (${ids.map(() => '?').join(', ')})`,
+    [organizationId, ...ids],
+  );
   let first: Date | null = null;
   for (const id of ids) {
     const slot = await firstSlot(tem, organizationId, ownerId, until);
-    await sql.run(`update email_outbox set slot_at = ?, send_after = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`, [slot, slot, id, organizationId]);
+    await sql.run(
+      `update email_outbox set slot_at = ?, send_after = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+      [slot, slot, id, organizationId],
+    );
     first ??= slot;
   }
   return first!;

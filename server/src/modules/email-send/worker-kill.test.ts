@@ -23,9 +23,14 @@ describe('worker process killed between the send and the database update', () =>
   beforeAll(async () => {
     fake = await FakeGraphServer.start();
     env = {
-      O365_CLIENT_ID: fake.clientId, O365_CLIENT_SECRET: fake.clientSecret, O365_AUTHORITY_URL: fake.url, GRAPH_BASE_URL: `${fake.url}/v1.0`,
+      O365_CLIENT_ID: fake.clientId,
+      O365_CLIENT_SECRET: fake.clientSecret,
+      O365_AUTHORITY_URL: fake.url,
+      GRAPH_BASE_URL: `${fake.url}/v1.0`,
       // A short call cap keeps the lease (3 × this + 15 s) short enough for a test.
-      GRAPH_TIMEOUT_MS: '3000', JOB_HEARTBEAT_SECONDS: '10', JOB_SUPERVISE_SECONDS: '2',
+      GRAPH_TIMEOUT_MS: '3000',
+      JOB_HEARTBEAT_SECONDS: '10',
+      JOB_SUPERVISE_SECONDS: '2',
     };
     ctx = await createTestApp({ boss: true, env });
     await createQueues(ctx.boss!, jobDefinitions, ctx.config);
@@ -60,7 +65,14 @@ describe('worker process killed between the send and the database update', () =>
       const d = await rep.post('/api/v1/email/draft', { contactId: ct.id });
       const id = d.json().email.channelEmailId as string;
       ids.push(id);
-      const res = await rep.post('/api/v1/email/send-to-email', { id, to: 'tom@target.example.com', cc: [], subject: `Kill ${i}`, body: `<p>Kill ${i}</p>`, scheduledAt: new Date(Date.now() + 2_000).toISOString() });
+      const res = await rep.post('/api/v1/email/send-to-email', {
+        id,
+        to: 'tom@target.example.com',
+        cc: [],
+        subject: `Kill ${i}`,
+        body: `<p>Kill ${i}</p>`,
+        scheduledAt: new Date(Date.now() + 2_000).toISOString(),
+      });
       expect(res.json().message).toBe('Email scheduled successfully.');
     }
     const mine = () => fake.sent(admin.email).filter((m) => m.subject.startsWith('Kill '));
@@ -70,17 +82,38 @@ describe('worker process killed between the send and the database update', () =>
     const sentBeforeKill = mine().length;
 
     await startWorker();
-    await eventually(async () => {
-      const rows = await ctx.em().execute<{ n: number }[]>(`select count(*)::int as n from channel_email where id in (select (jsonb_array_elements_text(?::jsonb))::uuid) and status = 'sent'`, [JSON.stringify(ids)]);
-      return rows[0].n === EMAILS ? true : undefined;
-    }, 'every email recorded sent', 120_000);
-    const subjects = mine().map((m) => m.subject).sort();
+    await eventually(
+      async () => {
+        const rows = await ctx
+          .em()
+          .execute<{ n: number }[]>(
+            `select count(*)::int as n from channel_email where id in (select (jsonb_array_elements_text(?::jsonb))::uuid) and status = 'sent'`,
+            [JSON.stringify(ids)],
+          );
+        return rows[0].n === EMAILS ? true : undefined;
+      },
+      'every email recorded sent',
+      120_000,
+    );
+    const subjects = mine()
+      .map((m) => m.subject)
+      .sort();
     expect(subjects).toEqual(Array.from({ length: EMAILS }, (_, i) => `Kill ${i}`).sort());
     expect(sentBeforeKill).toBeGreaterThanOrEqual(1);
-    const outbox = await ctx.em().execute<{ state: string; n: number }[]>(`select state, count(*)::int as n from email_outbox where channel_email_id in (select (jsonb_array_elements_text(?::jsonb))::uuid) group by state`, [JSON.stringify(ids)]);
+    const outbox = await ctx
+      .em()
+      .execute<{ state: string; n: number }[]>(
+        `select state, count(*)::int as n from email_outbox where channel_email_id in (select (jsonb_array_elements_text(?::jsonb))::uuid) group by state`,
+        [JSON.stringify(ids)],
+      );
     expect(outbox).toEqual([{ state: 'sent', n: EMAILS }]);
     // The email caught by the kill was finished by a second attempt, which found it already sent.
-    const [{ max }] = await ctx.em().execute<{ max: number }[]>(`select max(attempt)::int as max from email_outbox where channel_email_id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`, [JSON.stringify(ids)]);
+    const [{ max }] = await ctx
+      .em()
+      .execute<{ max: number }[]>(
+        `select max(attempt)::int as max from email_outbox where channel_email_id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`,
+        [JSON.stringify(ids)],
+      );
     expect(max).toBeGreaterThanOrEqual(2);
   }, 240_000);
 });

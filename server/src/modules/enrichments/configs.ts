@@ -3,8 +3,13 @@
 // (a table per organization would only copy them; a global table would need seeding and migrations
 // for every change). An enrichment stores its config id and type.
 import {
-  ENRICHMENT_TYPE_LABELS, ENRICHMENT_NAME_PREFIXES, COMPANY_INFO_SCHEMA, providerOfType,
-  type EnrichmentType, type EnrichmentEntityType, type EnrichmentSchemaItem,
+  ENRICHMENT_TYPE_LABELS,
+  ENRICHMENT_NAME_PREFIXES,
+  COMPANY_INFO_SCHEMA,
+  providerOfType,
+  type EnrichmentType,
+  type EnrichmentEntityType,
+  type EnrichmentSchemaItem,
 } from '@dealscout/shared/domain';
 import type { EnrichmentConfigDto } from '@dealscout/shared/contracts';
 
@@ -15,7 +20,9 @@ const DESCRIPTIONS: Record<EnrichmentType, string> = {
   mixrankCompanyDetails: 'Company details from LinkedIn data: size, type, country, founded, employees, followers.',
 };
 
-const ANSWER_SCHEMA: EnrichmentSchemaItem[] = [{ name: 'answer', type: 'string', description: "Your answer to the user's request.", required: true, createColumn: false }];
+const ANSWER_SCHEMA: EnrichmentSchemaItem[] = [
+  { name: 'answer', type: 'string', description: "Your answer to the user's request.", required: true, createColumn: false },
+];
 
 /** Fixed ids: 00000000-0000-4000-8000-0000000000{entity}{type}. */
 const ENTITY_CODES: Record<'company' | 'contact' | 'idea', string> = { company: '1', contact: '2', idea: '3' };
@@ -41,13 +48,21 @@ function config(entityType: 'company' | 'contact' | 'idea', type: EnrichmentType
 
 /** Company and contact configs (GET /enrichment/configs). The LinkedIn lookup is for companies only. */
 export const ENRICHMENT_CONFIGS: readonly EnrichmentConfigDto[] = [
-  config('company', 'llm'), config('company', 'agent'), config('company', 'deepresearchagent'), config('company', 'mixrankCompanyDetails'),
-  config('contact', 'llm'), config('contact', 'agent'), config('contact', 'deepresearchagent'),
+  config('company', 'llm'),
+  config('company', 'agent'),
+  config('company', 'deepresearchagent'),
+  config('company', 'mixrankCompanyDetails'),
+  config('contact', 'llm'),
+  config('contact', 'agent'),
+  config('contact', 'deepresearchagent'),
 ];
 
 /** Idea configs (GET /enrichment/idea/configs), with the schema of their answer. */
 export const IDEA_ENRICHMENT_CONFIGS: readonly EnrichmentConfigDto[] = [
-  config('idea', 'llm'), config('idea', 'agent'), config('idea', 'deepresearchagent'), config('idea', 'mixrankCompanyDetails'),
+  config('idea', 'llm'),
+  config('idea', 'agent'),
+  config('idea', 'deepresearchagent'),
+  config('idea', 'mixrankCompanyDetails'),
 ];
 
 const ALL = new Map([...ENRICHMENT_CONFIGS, ...IDEA_ENRICHMENT_CONFIGS].map((c) => [c.id, c]));

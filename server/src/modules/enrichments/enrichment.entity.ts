@@ -24,7 +24,10 @@ export const Enrichment = defineEntity({
   name: 'Enrichment',
   tableName: 'enrichment',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     configId: p.string().length(64),
     /** llm | agent | deepresearchagent | mixrankCompanyDetails (copied from the config, for filters). */
@@ -41,10 +44,16 @@ export const Enrichment = defineEntity({
     /** When the field was assigned (the earliest remaining becomes primary when the primary one leaves). */
     assignedAt: p.datetime().nullable(),
     listCompanyId: p.uuid().nullable(),
-    listColumns: p.json<ListColumn[]>().defaultRaw(`'[]'`).onCreate(() => []),
+    listColumns: p
+      .json<ListColumn[]>()
+      .defaultRaw(`'[]'`)
+      .onCreate(() => []),
     createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [
     { name: 'enrichment_org_created_index', properties: ['organization', 'createdAt'] },
@@ -63,7 +72,10 @@ export const EnrichmentResult = defineEntity({
   name: 'EnrichmentResult',
   tableName: 'enrichment_result',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     enrichment: () => p.manyToOne(Enrichment).deleteRule('cascade'),
     entityType: p.string().length(20),
@@ -75,8 +87,14 @@ export const EnrichmentResult = defineEntity({
     statusMessage: p.text().nullable(),
     /** { result: {...} | null } */
     value: p.json<{ result: Record<string, unknown> | null }>(),
-    sources: p.json<{ url: string; title: string | null }[]>().defaultRaw(`'[]'`).onCreate(() => []),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    sources: p
+      .json<{ url: string; title: string | null }[]>()
+      .defaultRaw(`'[]'`)
+      .onCreate(() => []),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: 'enrichment_result_enrichment_entity_unique', properties: ['organization', 'enrichment', 'entityId'] }],
   indexes: [{ name: 'enrichment_result_org_entity_index', properties: ['organization', 'entityId'] }],

@@ -34,7 +34,10 @@ export function toEnrichmentDto(e: IEnrichment): EnrichmentDto {
     listColumns: e.listColumns ?? [],
     listCompanyId: e.listCompanyId ?? null,
     color: (e.color ?? null) as EnrichmentDto['color'],
-    createdBy: e.createdBy && e.createdBy.firstName !== undefined ? { id: e.createdBy.id, firstName: e.createdBy.firstName, lastName: e.createdBy.lastName } : null,
+    createdBy:
+      e.createdBy && e.createdBy.firstName !== undefined
+        ? { id: e.createdBy.id, firstName: e.createdBy.firstName, lastName: e.createdBy.lastName }
+        : null,
     createdAt: iso(e.createdAt),
     updatedAt: iso(e.updatedAt),
     data: {
@@ -81,8 +84,16 @@ export function toResultDto(r: Row): EnrichmentResultDto {
   };
 }
 
-export async function loadResults(em: EntityManager, organizationId: string, where: string, params: unknown[]): Promise<EnrichmentResultDto[]> {
-  const rows = await tenantSql(em, organizationId).all<Row>(`select ${RESULT_SELECT} from ${RESULT_FROM} where r.organization_id = ? and ${where} order by r.updated_at desc, r.id`, [organizationId, ...params]);
+export async function loadResults(
+  em: EntityManager,
+  organizationId: string,
+  where: string,
+  params: unknown[],
+): Promise<EnrichmentResultDto[]> {
+  const rows = await tenantSql(em, organizationId).all<Row>(
+    `select ${RESULT_SELECT} from ${RESULT_FROM} where r.organization_id = ? and ${where} order by r.updated_at desc, r.id`,
+    [organizationId, ...params],
+  );
   return rows.map(toResultDto);
 }
 

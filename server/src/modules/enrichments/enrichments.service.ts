@@ -3,8 +3,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import {
-  ENRICHMENT_MESSAGES, COMPANY_INFO_SCHEMA, nextEnrichmentName, richPromptIsEmpty, schemaItemProblems, schemaItemsToJsonSchema,
-  type EnrichmentSchemaItem, type RichPromptNode,
+  ENRICHMENT_MESSAGES,
+  COMPANY_INFO_SCHEMA,
+  nextEnrichmentName,
+  richPromptIsEmpty,
+  schemaItemProblems,
+  schemaItemsToJsonSchema,
+  type EnrichmentSchemaItem,
+  type RichPromptNode,
 } from '@dealscout/shared/domain';
 import type { EnrichmentConfigDto, EnrichmentFormBody, EnrichmentListBody, SchemaItemDto } from '@dealscout/shared/contracts';
 import { badRequest, notFound } from '../../lib/errors';
@@ -40,7 +46,10 @@ function configOf(configId: string): EnrichmentConfigDto {
 export async function nextName(em: EntityManager, config: EnrichmentConfigDto): Promise<string> {
   const prefix = config.namePrefix;
   const rows = await em.find(Enrichment, { name: { $ilike: `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } }, { fields: ['name'] });
-  return nextEnrichmentName(prefix, rows.map((r) => r.name));
+  return nextEnrichmentName(
+    prefix,
+    rows.map((r) => r.name),
+  );
 }
 
 interface CleanForm {
@@ -52,13 +61,18 @@ interface CleanForm {
 
 /** The checks of spec 001 §5 'Enrichment form', in the order the form shows them. */
 async function cleanForm(em: EntityManager, config: EnrichmentConfigDto, body: FormInput, isCreate: boolean): Promise<CleanForm> {
-  let name = (config.enrichmentType === 'mixrankCompanyDetails' ? (body.enrichmentName ?? body.name) : (body.name ?? body.enrichmentName))?.trim() ?? '';
+  let name =
+    (config.enrichmentType === 'mixrankCompanyDetails' ? (body.enrichmentName ?? body.name) : (body.name ?? body.enrichmentName))?.trim() ??
+    '';
   if (!name && isCreate && body.generateName) name = await nextName(em, config);
   if (!name) throw badRequest(ENRICHMENT_MESSAGES.nameRequired);
-  if (!config.hasPrompt) return { name, prompt: null, schema: COMPANY_INFO_SCHEMA, jsonSchema: schemaItemsToJsonSchema(COMPANY_INFO_SCHEMA) };
+  if (!config.hasPrompt)
+    return { name, prompt: null, schema: COMPANY_INFO_SCHEMA, jsonSchema: schemaItemsToJsonSchema(COMPANY_INFO_SCHEMA) };
   const prompt = (body.prompt ?? null) as string | RichPromptNode[] | null;
   if (richPromptIsEmpty(prompt)) throw badRequest(ENRICHMENT_MESSAGES.promptRequired);
-  const schema = (body.schema ?? []).map((s: SchemaItemDto | Record<string, unknown>) => s as EnrichmentSchemaItem).filter((s) => !s.deleteOnUpdate);
+  const schema = (body.schema ?? [])
+    .map((s: SchemaItemDto | Record<string, unknown>) => s as EnrichmentSchemaItem)
+    .filter((s) => !s.deleteOnUpdate);
   if (schema.length === 0) throw badRequest(ENRICHMENT_MESSAGES.schemaRequired);
   const problems = schemaItemProblems(schema);
   if (problems.length > 0) throw badRequest(problems[0].message);
@@ -83,14 +97,20 @@ async function assignableField(em: EntityManager, fieldId: string, entityType: s
 
 /** Serializes assignments to one field (two first assignments at once must not both become primary). */
 async function lockField(em: EntityManager, organizationId: string, fieldId: string): Promise<void> {
-  await tenantSql(em, organizationId).all(`select id from field_definition where id = ? and organization_id = ? for update`, [fieldId, organizationId]);
+  await tenantSql(em, organizationId).all(`select id from field_definition where id = ? and organization_id = ? for update`, [
+    fieldId,
+    organizationId,
+  ]);
 }
 
 /** When a field has enrichments but no primary one, the earliest assigned becomes primary. */
 async function promoteNext(em: EntityManager, organizationId: string, fieldId: string): Promise<void> {
-  await tenantSql(em, organizationId).all(`update enrichment set is_primary = true, updated_at = now()
+  await tenantSql(em, organizationId).all(
+    `update enrichment set is_primary = true, updated_at = now()
       where id = (select id from enrichment where organization_id = ? and field_id = ? order by assigned_at nulls last, created_at, id limit 1)
-        and not exists (select 1 from enrichment where organization_id = ? and field_id = ? and is_primary)`, [organizationId, fieldId, organizationId, fieldId]);
+        and not exists (select 1 from enrichment where organization_id = ? and field_id = ? and is_primary)`,
+    [organizationId, fieldId, organizationId, fieldId],
+  );
 }
 
 /**
@@ -102,12 +122,18 @@ async function setAssignment(em: EntityManager, actor: Actor, e: IEnrichment, fi
   if (fieldId) await assignableField(em, fieldId, e.entityType);
   for (const f of [previous, fieldId].filter((x): x is string => Boolean(x)).sort()) await lockField(em, actor.organizationId, f);
   if (previous !== fieldId) {
-    await tenantSql(em, actor.organizationId).all(`update enrichment set field_id = ?, is_primary = false, assigned_at = ?, updated_at = now() where id = ? and organization_id = ?`, [fieldId, fieldId ? new Date() : null, e.id, actor.organizationId]);
+    await tenantSql(em, actor.organizationId).all(
+      `update enrichment set field_id = ?, is_primary = false, assigned_at = ?, updated_at = now() where id = ? and organization_id = ?`,
+      [fieldId, fieldId ? new Date() : null, e.id, actor.organizationId],
+    );
     if (previous) await promoteNext(em, actor.organizationId, previous);
   }
   if (fieldId) {
     if (primary) {
-      await tenantSql(em, actor.organizationId).all(`update enrichment set is_primary = (id = ?), updated_at = now() where organization_id = ? and field_id = ?`, [e.id, actor.organizationId, fieldId]);
+      await tenantSql(em, actor.organizationId).all(
+        `update enrichment set is_primary = (id = ?), updated_at = now() where organization_id = ? and field_id = ?`,
+        [e.id, actor.organizationId, fieldId],
+      );
     } else await promoteNext(em, actor.organizationId, fieldId);
   }
   // The fields' assigned enrichments changed (the Enrich popover and the drawer follow).
@@ -134,7 +160,13 @@ export async function createEnrichment(em: EntityManager, actor: Actor, body: Fo
       entityType: config.entityType,
       name: form.name,
       llmModelId: body.llmModelId?.trim() || 'default',
-      data: { prompt: form.prompt, schema: form.schema, jsonSchema: form.jsonSchema, websiteToScrape: body.websiteToScrape ?? null, scrapeFieldId: body.scrapeFieldId ?? null },
+      data: {
+        prompt: form.prompt,
+        schema: form.schema,
+        jsonSchema: form.jsonSchema,
+        websiteToScrape: body.websiteToScrape ?? null,
+        scrapeFieldId: body.scrapeFieldId ?? null,
+      },
       color: body.color ?? null,
       field: null,
       isPrimary: false,
@@ -160,13 +192,20 @@ export async function updateEnrichment(em: EntityManager, actor: Actor, body: Fo
     const cur = await tem.findOneOrFail(Enrichment, { id: e.id }, { populate: ['field'] });
     cur.name = form.name;
     cur.llmModelId = body.llmModelId?.trim() || 'default';
-    cur.data = { prompt: form.prompt, schema: form.schema, jsonSchema: form.jsonSchema, websiteToScrape: body.websiteToScrape ?? cur.data.websiteToScrape ?? null, scrapeFieldId: body.scrapeFieldId ?? cur.data.scrapeFieldId ?? null };
+    cur.data = {
+      prompt: form.prompt,
+      schema: form.schema,
+      jsonSchema: form.jsonSchema,
+      websiteToScrape: body.websiteToScrape ?? cur.data.websiteToScrape ?? null,
+      scrapeFieldId: body.scrapeFieldId ?? cur.data.scrapeFieldId ?? null,
+    };
     if (body.color !== undefined) cur.color = body.color;
     if (body.listId !== undefined) cur.listCompanyId = body.listId;
     await tem.flush();
     if (body.fieldIdToAssign !== undefined) {
       const target = body.fieldIdToAssign ?? null;
-      if (target !== (cur.field?.id ?? null) || body.isFieldPrimary === true) await setAssignment(tem, actor, cur, target, body.isFieldPrimary === true);
+      if (target !== (cur.field?.id ?? null) || body.isFieldPrimary === true)
+        await setAssignment(tem, actor, cur, target, body.isFieldPrimary === true);
     }
   });
   return reload(em, e.id);
@@ -177,7 +216,10 @@ export async function deleteEnrichment(em: EntityManager, actor: Actor, id: stri
   await em.transactional(async (tem) => {
     const fieldId = e.field?.id ?? null;
     if (fieldId) await lockField(tem, actor.organizationId, fieldId);
-    await tenantSql(tem, actor.organizationId).all(`delete from enrichment where id = ? and organization_id = ?`, [id, actor.organizationId]);
+    await tenantSql(tem, actor.organizationId).all(`delete from enrichment where id = ? and organization_id = ?`, [
+      id,
+      actor.organizationId,
+    ]);
     if (fieldId) {
       await promoteNext(tem, actor.organizationId, fieldId);
       await publishFieldsChanged(tem, actor.organizationId, [e.entityType]);

@@ -23,7 +23,13 @@ describe('enrichments: configs, CRUD, assignment, table', () => {
     const res = await client.post('/api/v1/enrichment', body);
     return { res, e: res.statusCode === 201 ? (res.json().enrichment as EnrichmentDto) : null };
   };
-  const llm = (name: string, extra: Record<string, unknown> = {}) => ({ configId: cfg('company', 'llm').id, name, prompt, schema, ...extra });
+  const llm = (name: string, extra: Record<string, unknown> = {}) => ({
+    configId: cfg('company', 'llm').id,
+    name,
+    prompt,
+    schema,
+    ...extra,
+  });
   const field = async (client: TestClient, label: string, entityType = 'company', dataType = 'string') => {
     const res = await client.post('/api/v1/entity/field', { label, dataType, entityType });
     expect(res.statusCode, res.body).toBeLessThan(300);
@@ -43,28 +49,73 @@ describe('enrichments: configs, CRUD, assignment, table', () => {
     field2Id = await field(c, 'Summary');
     contactFieldId = await field(c, 'Seniority', 'contact');
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   it('lists the configs of the four types (LinkedIn for companies only) and the idea configs with their schemas', async () => {
     const types = configs.map((x) => `${x.entityType}:${x.enrichmentType}`).sort();
-    expect(types).toEqual(['company:agent', 'company:deepresearchagent', 'company:llm', 'company:mixrankCompanyDetails', 'contact:agent', 'contact:deepresearchagent', 'contact:llm'].sort());
-    expect(cfg('company', 'mixrankCompanyDetails')).toMatchObject({ label: 'LinkedIn', namePrefix: 'Linkedin', provider: 'mixrank', hasPrompt: false });
+    expect(types).toEqual(
+      [
+        'company:agent',
+        'company:deepresearchagent',
+        'company:llm',
+        'company:mixrankCompanyDetails',
+        'contact:agent',
+        'contact:deepresearchagent',
+        'contact:llm',
+      ].sort(),
+    );
+    expect(cfg('company', 'mixrankCompanyDetails')).toMatchObject({
+      label: 'LinkedIn',
+      namePrefix: 'Linkedin',
+      provider: 'mixrank',
+      hasPrompt: false,
+    });
     expect(cfg('company', 'llm')).toMatchObject({ label: 'LLM Prompt', provider: 'dealscout', hasPrompt: true });
     const idea = (await c.get('/api/v1/enrichment/idea/configs')).json().configs as EnrichmentConfigDto[];
     expect(idea.map((x) => x.enrichmentType).sort()).toEqual(['agent', 'deepresearchagent', 'llm', 'mixrankCompanyDetails']);
     const linkedin = idea.find((x) => x.enrichmentType === 'mixrankCompanyDetails')!;
-    expect(linkedin.responseSchema!.map((s) => s.name)).toEqual(['url', 'name', 'size', 'type', 'country', 'founded', 'website', 'description', 'employee_count', 'follower_count']);
-    expect(linkedin.responseSchema!.filter((s) => s.type === 'number').map((s) => s.name)).toEqual(['founded', 'employee_count', 'follower_count']);
+    expect(linkedin.responseSchema!.map((s) => s.name)).toEqual([
+      'url',
+      'name',
+      'size',
+      'type',
+      'country',
+      'founded',
+      'website',
+      'description',
+      'employee_count',
+      'follower_count',
+    ]);
+    expect(linkedin.responseSchema!.filter((s) => s.type === 'number').map((s) => s.name)).toEqual([
+      'founded',
+      'employee_count',
+      'follower_count',
+    ]);
   });
 
   it('creates an LLM enrichment (201 with id), with its strict JSON schema, and reads it back', async () => {
     const { res, e } = await create(c, llm('Industry finder', { color: 'teal', llmModelId: 'default' }));
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().id).toBe(e!.id);
-    expect(e).toMatchObject({ name: 'Industry finder', entityType: 'company', provider: 'dealscout', color: 'teal', llmModelId: 'default', entityFieldId: null, isPrimary: false });
+    expect(e).toMatchObject({
+      name: 'Industry finder',
+      entityType: 'company',
+      provider: 'dealscout',
+      color: 'teal',
+      llmModelId: 'default',
+      entityFieldId: null,
+      isPrimary: false,
+    });
     expect(e!.config).toMatchObject({ enrichmentType: 'llm' });
     expect(e!.createdBy).toMatchObject({ firstName: 'Ada', lastName: 'Admin' });
-    expect(e!.data.jsonSchema).toEqual({ type: 'object', properties: { answer: { type: 'string', description: "Your answer to the user's request." } }, required: ['answer'], additionalProperties: false });
+    expect(e!.data.jsonSchema).toEqual({
+      type: 'object',
+      properties: { answer: { type: 'string', description: "Your answer to the user's request." } },
+      required: ['answer'],
+      additionalProperties: false,
+    });
     const got = await c.get(`/api/v1/enrichment/${e!.id}`);
     expect(got.json().enrichment.data.prompt).toEqual(prompt);
   });
@@ -80,7 +131,10 @@ describe('enrichments: configs, CRUD, assignment, table', () => {
       [llm('X', { schema: [] }), 'Schema is required'],
       [llm('X', { schema: [{ ...schema[0], name: '' }] }), 'Schema name is required'],
       [llm('X', { schema: [{ ...schema[0], description: ' ' }] }), 'Schema description is required'],
-      [llm('X', { schema: [{ name: 'tier', type: 'categories', description: 'Tier', required: true, enumValues: [] }] }), 'Schema categorical values are required'],
+      [
+        llm('X', { schema: [{ name: 'tier', type: 'categories', description: 'Tier', required: true, enumValues: [] }] }),
+        'Schema categorical values are required',
+      ],
       [{ configId: cfg('company', 'mixrankCompanyDetails').id, enrichmentName: '' }, 'Name is required'],
       [{ configId: 'nope', name: 'X', prompt, schema }, 'Invalid Enrichment'],
       [llm('X', { entityType: 'contact' }), 'Invalid Enrichment'],
@@ -100,13 +154,17 @@ describe('enrichments: configs, CRUD, assignment, table', () => {
     const next = await c.get(`/api/v1/enrichment/next-name?configId=${cfg('company', 'llm').id}`);
     expect(next.json().name).toBe('LLM Prompt 3');
     expect((await c.get(`/api/v1/enrichment/next-name?configId=${cfg('company', 'agent').id}`)).json().name).toBe('AI Agent 1');
-    expect((await c.get(`/api/v1/enrichment/next-name?configId=${cfg('company', 'deepresearchagent').id}`)).json().name).toBe('Deep Research Agent 1');
+    expect((await c.get(`/api/v1/enrichment/next-name?configId=${cfg('company', 'deepresearchagent').id}`)).json().name).toBe(
+      'Deep Research Agent 1',
+    );
     const li = await create(c, { configId: cfg('company', 'mixrankCompanyDetails').id, enrichmentName: '', generateName: true });
     expect(li.e!.name).toBe('Linkedin 1');
     const li2 = await create(c, { configId: cfg('company', 'mixrankCompanyDetails').id, enrichmentName: 'Company profile' });
     expect(li2.e).toMatchObject({ name: 'Company profile', provider: 'mixrank', data: { prompt: null } });
     expect(li2.e!.data.schema.map((s) => s.name)).toContain('employee_count');
-    expect((await c.get(`/api/v1/enrichment/next-name?configId=${cfg('company', 'mixrankCompanyDetails').id}`)).json().name).toBe('Linkedin 2');
+    expect((await c.get(`/api/v1/enrichment/next-name?configId=${cfg('company', 'mixrankCompanyDetails').id}`)).json().name).toBe(
+      'Linkedin 2',
+    );
     expect((await c.get('/api/v1/enrichment/next-name?configId=nope')).json().message).toBe('Invalid Enrichment');
   });
 
@@ -116,12 +174,19 @@ describe('enrichments: configs, CRUD, assignment, table', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().enrichment).toMatchObject({ name: 'New name', color: 'rose', data: { prompt: 'Plain text prompt' } });
     expect((await c.put('/api/v1/enrichment', llm('', { id: e!.id }))).json().message).toBe('Name is required');
-    expect((await c.put('/api/v1/enrichment', { ...llm('Y'), id: e!.id, configId: cfg('company', 'agent').id })).json().message).toBe('Invalid Enrichment');
+    expect((await c.put('/api/v1/enrichment', { ...llm('Y'), id: e!.id, configId: cfg('company', 'agent').id })).json().message).toBe(
+      'Invalid Enrichment',
+    );
     const color = await c.put('/api/v1/enrichment/set-color', { enrichmentId: e!.id, color: 'violet' });
     expect(color.json().enrichment.color).toBe('violet');
     expect((await c.put('/api/v1/enrichment/set-color', { enrichmentId: e!.id, color: 'brown' })).statusCode).toBe(400);
-    const cols = await c.put('/api/v1/enrichment/column', { enrichmentId: e!.id, listColumns: [{ id: 'c1', path: '$.result.answer', label: 'Answer' }] });
-    expect(cols.json().enrichment.listColumns).toEqual([{ id: 'c1', path: '$.result.answer', keys: [], label: 'Answer', order: 0, width: 70 }]);
+    const cols = await c.put('/api/v1/enrichment/column', {
+      enrichmentId: e!.id,
+      listColumns: [{ id: 'c1', path: '$.result.answer', label: 'Answer' }],
+    });
+    expect(cols.json().enrichment.listColumns).toEqual([
+      { id: 'c1', path: '$.result.answer', keys: [], label: 'Answer', order: 0, width: 70 },
+    ]);
   });
 
   it('assigns: the first enrichment of a field becomes primary; set-primary moves it; unassign and delete hand it on', async () => {
@@ -136,8 +201,21 @@ describe('enrichments: configs, CRUD, assignment, table', () => {
     const a2 = await c.post('/api/v1/enrichment/assign', { fieldId, enrichmentId: two.id });
     expect(a2.json().enrichment).toMatchObject({ entityFieldId: fieldId, isPrimary: false });
 
-    const fields = (await c.get('/api/v1/entity/fields?entityType=company')).json().fields as { id: string; assignedEnrichments: { id: string; isPrimary: boolean }[] }[];
-    expect(fields.find((f) => f.id === fieldId)!.assignedEnrichments.map((x) => [x.id, x.isPrimary]).sort()).toEqual([[one.id, true], [two.id, false]].sort());
+    const fields = (await c.get('/api/v1/entity/fields?entityType=company')).json().fields as {
+      id: string;
+      assignedEnrichments: { id: string; isPrimary: boolean }[];
+    }[];
+    expect(
+      fields
+        .find((f) => f.id === fieldId)!
+        .assignedEnrichments.map((x) => [x.id, x.isPrimary])
+        .sort(),
+    ).toEqual(
+      [
+        [one.id, true],
+        [two.id, false],
+      ].sort(),
+    );
 
     const p = await c.put('/api/v1/enrichment/set-primary', { fieldId, enrichmentId: two.id });
     expect(p.json().enrichment.isPrimary).toBe(true);
@@ -147,8 +225,12 @@ describe('enrichments: configs, CRUD, assignment, table', () => {
     const u = await c.post('/api/v1/enrichment/unassign', { fieldId, enrichmentId: two.id });
     expect(u.json().enrichment).toMatchObject({ entityFieldId: null, isPrimary: false });
     expect((await c.get(`/api/v1/enrichment/${one.id}`)).json().enrichment.isPrimary).toBe(true);
-    expect((await c.post('/api/v1/enrichment/unassign', { fieldId, enrichmentId: two.id })).json().message).toBe('The enrichment is not assigned to this field.');
-    expect((await c.put('/api/v1/enrichment/set-primary', { fieldId: field2Id, enrichmentId: one.id })).json().message).toBe('The enrichment is not assigned to this field.');
+    expect((await c.post('/api/v1/enrichment/unassign', { fieldId, enrichmentId: two.id })).json().message).toBe(
+      'The enrichment is not assigned to this field.',
+    );
+    expect((await c.put('/api/v1/enrichment/set-primary', { fieldId: field2Id, enrichmentId: one.id })).json().message).toBe(
+      'The enrichment is not assigned to this field.',
+    );
 
     // Deleting the primary one hands the role on too.
     await c.post('/api/v1/enrichment/assign', { fieldId, enrichmentId: two.id });
@@ -159,9 +241,13 @@ describe('enrichments: configs, CRUD, assignment, table', () => {
     expect((await c.get(`/api/v1/enrichment/${two.id}`)).json().enrichment.isPrimary).toBe(true);
 
     // A contact field cannot take a company enrichment; a built-in field cannot take any.
-    expect((await c.post('/api/v1/enrichment/assign', { fieldId: contactFieldId, enrichmentId: two.id })).json().message).toBe('The field belongs to another entity type.');
+    expect((await c.post('/api/v1/enrichment/assign', { fieldId: contactFieldId, enrichmentId: two.id })).json().message).toBe(
+      'The field belongs to another entity type.',
+    );
     const builtIn = fields.find((f) => (f as unknown as { builtIn: boolean }).builtIn)!;
-    expect((await c.post('/api/v1/enrichment/assign', { fieldId: builtIn.id, enrichmentId: two.id })).json().message).toBe('Built-in fields cannot be assigned an enrichment.');
+    expect((await c.post('/api/v1/enrichment/assign', { fieldId: builtIn.id, enrichmentId: two.id })).json().message).toBe(
+      'Built-in fields cannot be assigned an enrichment.',
+    );
     expect((await c.post('/api/v1/enrichment/assign', { fieldId: randomUUID(), enrichmentId: two.id })).statusCode).toBe(404);
   });
 
@@ -169,8 +255,13 @@ describe('enrichments: configs, CRUD, assignment, table', () => {
     const f = await field(c, 'Race field');
     const a = (await create(c, llm('Race A'))).e!;
     const b = (await create(c, llm('Race B'))).e!;
-    await Promise.all([c.post('/api/v1/enrichment/assign', { fieldId: f, enrichmentId: a.id }), c.post('/api/v1/enrichment/assign', { fieldId: f, enrichmentId: b.id })]);
-    const rows = await ctx.em().execute<{ n: number }[]>(`select count(*)::int as n from enrichment where field_id = ? and is_primary`, [f]);
+    await Promise.all([
+      c.post('/api/v1/enrichment/assign', { fieldId: f, enrichmentId: a.id }),
+      c.post('/api/v1/enrichment/assign', { fieldId: f, enrichmentId: b.id }),
+    ]);
+    const rows = await ctx
+      .em()
+      .execute<{ n: number }[]>(`select count(*)::int as n from enrichment where field_id = ? and is_primary`, [f]);
     expect(rows[0].n).toBe(1);
   });
 
@@ -202,8 +293,14 @@ describe('enrichments: configs, CRUD, assignment, table', () => {
     const byMember = (await c.post('/api/v1/enrichment/list', { createdBy: [mine.createdBy!.id], take: 100 })).json();
     expect(byMember.enrichments.map((e: EnrichmentDto) => e.id)).toEqual([mine.id]);
     const today = new Date().toISOString().slice(0, 10);
-    expect((await c.post('/api/v1/enrichment/list', { createdAt: { from: today, to: today }, take: 100 })).json().totalRecords).toBe(all.totalRecords);
-    expect((await c.post('/api/v1/enrichment/list', { createdAt: { from: '2000-01-01', to: '2000-01-02' } })).json()).toMatchObject({ totalRecords: 0, hasRecords: false, enrichments: [] });
+    expect((await c.post('/api/v1/enrichment/list', { createdAt: { from: today, to: today }, take: 100 })).json().totalRecords).toBe(
+      all.totalRecords,
+    );
+    expect((await c.post('/api/v1/enrichment/list', { createdAt: { from: '2000-01-01', to: '2000-01-02' } })).json()).toMatchObject({
+      totalRecords: 0,
+      hasRecords: false,
+      enrichments: [],
+    });
     const creators = (await c.get('/api/v1/enrichment/list/creators')).json().users;
     expect(creators.map((u: { firstName: string }) => u.firstName).sort()).toEqual(['Ada', 'Mia']);
     // A user may edit the enrichments of the organization (no admin-only route here).
@@ -214,10 +311,16 @@ describe('enrichments: configs, CRUD, assignment, table', () => {
       for (const sortOrder of ['asc', 'desc']) {
         const page = await c.post('/api/v1/enrichment/list', { take: 100, sortKey, sortOrder });
         expect(page.statusCode, `${sortKey} ${sortOrder}: ${page.body}`).toBe(200);
-        expect(page.json().enrichments.map((e: EnrichmentDto) => e.id).sort()).toEqual(all.enrichments.map((e: EnrichmentDto) => e.id).sort());
+        expect(
+          page
+            .json()
+            .enrichments.map((e: EnrichmentDto) => e.id)
+            .sort(),
+        ).toEqual(all.enrichments.map((e: EnrichmentDto) => e.id).sort());
       }
     }
-    const byField = (await c.post('/api/v1/enrichment/list', { take: 100, sortKey: 'field', sortOrder: 'asc' })).json().enrichments as EnrichmentDto[];
+    const byField = (await c.post('/api/v1/enrichment/list', { take: 100, sortKey: 'field', sortOrder: 'asc' })).json()
+      .enrichments as EnrichmentDto[];
     const labels = byField.map((e) => e.field?.label).filter((l): l is string => Boolean(l));
     expect([...labels].sort()).toEqual(labels);
   });
@@ -249,8 +352,24 @@ describe('enrichments: configs, CRUD, assignment, table', () => {
     const listId = list.json().list.id as string;
     const own = (await create(rival, llm('Rival keeps this'))).e!;
     const cases: [Record<string, unknown>, string][] = [
-      [{ prompt: [{ type: 'text', text: 'Sector of ' }, { type: 'field-box', id: 'fieldbox0001', fieldId }] }, 'Field not found'],
-      [{ prompt: [{ type: 'text', text: 'Using ' }, { type: 'enrich-box', id: 'enrichbox001', enrichmentId: e!.id }] }, 'Enrichment not found.'],
+      [
+        {
+          prompt: [
+            { type: 'text', text: 'Sector of ' },
+            { type: 'field-box', id: 'fieldbox0001', fieldId },
+          ],
+        },
+        'Field not found',
+      ],
+      [
+        {
+          prompt: [
+            { type: 'text', text: 'Using ' },
+            { type: 'enrich-box', id: 'enrichbox001', enrichmentId: e!.id },
+          ],
+        },
+        'Enrichment not found.',
+      ],
       [{ listId }, 'List not found'],
       [{ scrapeFieldId: fieldId }, 'Field not found'],
     ];

@@ -13,7 +13,11 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import {
-  ENRICHMENT_MESSAGES, enrichmentRunsOn, executionsStartedMessage, selectEntityProblem, type RunnableEntityType,
+  ENRICHMENT_MESSAGES,
+  enrichmentRunsOn,
+  executionsStartedMessage,
+  selectEntityProblem,
+  type RunnableEntityType,
 } from '@dealscout/shared/domain';
 import type { EnrichmentDto, ExecuteEnrichmentBody, ExecuteEnrichmentResponse, ExecuteItemDto } from '@dealscout/shared/contracts';
 import { badRequest } from '../../lib/errors';
@@ -73,16 +77,23 @@ async function startRows(tem: EntityManager, boss: PgBoss, run: RunScope, rows: 
     typeId: run.enrichmentId,
     entityType: run.entityType,
     runId: run.runId ?? null,
-    targets: rows.map((t) => ({ entityId: t.entityId, idempotencyKey: idempotencyKey(run.enrichmentId, t.entityId), executionId: t.executionId })),
+    targets: rows.map((t) => ({
+      entityId: t.entityId,
+      idempotencyKey: idempotencyKey(run.enrichmentId, t.entityId),
+      executionId: t.executionId,
+    })),
   });
   const fresh = out.filter((s) => s.status === 'started');
   for (let i = 0; i < fresh.length; i += 5000) {
     const chunk = fresh.slice(i, i + 5000).map((s) => ({ e: s.entityId, x: s.executionId }));
-    const rows = await tenantSql(tem, run.organizationId).bound<Record<string, unknown>>(`insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
+    const rows = await tenantSql(tem, run.organizationId).bound<Record<string, unknown>>(
+      `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
        select gen_random_uuid(), $1, $2, $3, (j->>'e')::uuid, (j->>'x')::uuid, 'preprocessing', null, '{"result":null}'::jsonb, '[]'::jsonb, clock_timestamp()
          from jsonb_array_elements($4::jsonb) as j
        on conflict (organization_id, enrichment_id, entity_id) do update set execution_id = excluded.execution_id, status = 'preprocessing', status_message = null, updated_at = clock_timestamp()
-       returning ${RESULT_COLUMNS}`, [run.organizationId, run.enrichmentId, run.entityType, JSON.stringify(chunk)]);
+       returning ${RESULT_COLUMNS}`,
+      [run.organizationId, run.enrichmentId, run.entityType, JSON.stringify(chunk)],
+    );
     // Their executions were just created (scheduled): the results read preprocessing.
     events.push(...rows.map((r) => resultEvent(run.organizationId, toResultDto({ ...r, x_status: 'scheduled' }))));
   }
@@ -108,20 +119,39 @@ export type ExecuteRestData = z.infer<typeof ExecuteRestData>;
  * crash creates each row once. A row that another run queued in between answers duplicate there
  * (one execution per record).
  */
-export async function createRestOfRun(em: EntityManager, boss: PgBoss, data: ExecuteRestData, opts: { chunk?: number } = {}): Promise<number> {
+export async function createRestOfRun(
+  em: EntityManager,
+  boss: PgBoss,
+  data: ExecuteRestData,
+  opts: { chunk?: number } = {},
+): Promise<number> {
   const size = opts.chunk ?? REST_CHUNK;
   let created = 0;
   for (let i = 0; i < data.items.length; i += size) {
     const chunk = data.items.slice(i, i + size);
     created += await em.fork().transactional(async (tem) => {
-      const [live] = await tenantSql(tem, data.organizationId).bound<{ n: number }>(`select count(*)::int as n from enrichment where id = $1 and organization_id = $2`, [data.enrichmentId, data.organizationId]);
+      const [live] = await tenantSql(tem, data.organizationId).bound<{ n: number }>(
+        `select count(*)::int as n from enrichment where id = $1 and organization_id = $2`,
+        [data.enrichmentId, data.organizationId],
+      );
       if (!live?.n) return 0;
       if (await runCancelled(tem, data.organizationId, data.runId)) return 0;
-      const have = new Set((await tenantSql(tem, data.organizationId).bound<{ id: string }>(
-        `select id from execution where organization_id = $2 and id in (select (jsonb_array_elements_text($1::jsonb))::uuid)`, [JSON.stringify(chunk.map((c) => c[1])), data.organizationId])).map((r) => r.id));
+      const have = new Set(
+        (
+          await tenantSql(tem, data.organizationId).bound<{ id: string }>(
+            `select id from execution where organization_id = $2 and id in (select (jsonb_array_elements_text($1::jsonb))::uuid)`,
+            [JSON.stringify(chunk.map((c) => c[1])), data.organizationId],
+          )
+        ).map((r) => r.id),
+      );
       const todo = chunk.filter((c) => !have.has(c[1]));
       if (todo.length === 0) return 0;
-      const out = await startRows(tem, boss, data, todo.map(([entityId, executionId]) => ({ entityId, executionId })));
+      const out = await startRows(
+        tem,
+        boss,
+        data,
+        todo.map(([entityId, executionId]) => ({ entityId, executionId })),
+      );
       return out.filter((s) => s.status === 'started').length;
     });
   }
@@ -140,7 +170,8 @@ export async function handleDeadRestOfRun(em: EntityManager, data: ExecuteRestDa
   return em.transactional(async (tem) => {
     const [row] = await tenantSql(tem, data.organizationId).bound<{ n: number }>(
       `select count(*)::int as n from jsonb_array_elements_text($1::jsonb) as j(id) where not exists (select 1 from execution x where x.organization_id = $2 and x.id = j.id::uuid)`,
-      [JSON.stringify(data.items.map((i) => i[1])), data.organizationId]);
+      [JSON.stringify(data.items.map((i) => i[1])), data.organizationId],
+    );
     const missing = row?.n ?? 0;
     if (missing > 0 && data.userId) {
       await notifyUser(tem, {
@@ -162,14 +193,26 @@ export const executeRestDeadLetterJob = defineJob({
   workOptions: { localConcurrency: 1 },
   async handle(data, ctx) {
     const missing = await handleDeadRestOfRun(ctx.orm.em.fork(), data);
-    ctx.logger.error({ enrichmentId: data.enrichmentId, rows: data.items.length, missing }, 'the rest of an enrichment run could not be created');
+    ctx.logger.error(
+      { enrichmentId: data.enrichmentId, rows: data.items.length, missing },
+      'the rest of an enrichment run could not be created',
+    );
   },
 });
 
 export const executeRestJob = defineJob({
   queue: EXECUTE_REST_QUEUE,
   schema: ExecuteRestData,
-  queueOptions: { retryLimit: 10, retryBackoff: true, retryDelay: 2, retryDelayMax: 60, expireInSeconds: 600, deleteAfterSeconds: 3_600, notify: true, deadLetter: EXECUTE_REST_DEAD_LETTER_QUEUE },
+  queueOptions: {
+    retryLimit: 10,
+    retryBackoff: true,
+    retryDelay: 2,
+    retryDelayMax: 60,
+    expireInSeconds: 600,
+    deleteAfterSeconds: 3_600,
+    notify: true,
+    deadLetter: EXECUTE_REST_DEAD_LETTER_QUEUE,
+  },
   workOptions: { localConcurrency: 2, notifyPollingIntervalSeconds: 2 },
   async handle(data, ctx) {
     const created = await createRestOfRun(ctx.orm.em.fork(), ctx.boss, data);
@@ -183,11 +226,21 @@ export const executeRestJob = defineJob({
  * job that creates them, committed before the run is answered. A crash before that commit answers
  * nothing: the first rows run, and running the same rows again reports those as duplicates.
  */
-async function startRestOfRun(em: EntityManager, boss: PgBoss, run: RunScope, rows: readonly { id: string; active_id: string | null }[], withRun: (tem: EntityManager) => Promise<void>): Promise<StartedExecution[]> {
+async function startRestOfRun(
+  em: EntityManager,
+  boss: PgBoss,
+  run: RunScope,
+  rows: readonly { id: string; active_id: string | null }[],
+  withRun: (tem: EntityManager) => Promise<void>,
+): Promise<StartedExecution[]> {
   const dup = rows.filter((r) => r.active_id).map((r) => ({ entityId: r.id, executionId: r.active_id!, status: 'duplicate' as const }));
   const rest = rows.filter((r) => !r.active_id).map((r) => ({ entityId: r.id, executionId: randomUUID() }));
   await em.transactional(async (tem) => {
-    if (rest.length > 0) await enqueueInTransaction(boss, tem, EXECUTE_REST_QUEUE, { ...run, items: rest.map((r) => [r.entityId, r.executionId]) } satisfies ExecuteRestData);
+    if (rest.length > 0)
+      await enqueueInTransaction(boss, tem, EXECUTE_REST_QUEUE, {
+        ...run,
+        items: rest.map((r) => [r.entityId, r.executionId]),
+      } satisfies ExecuteRestData);
     await withRun(tem);
   });
   return [...rest.map((r) => ({ ...r, status: 'started' as const })), ...dup];
@@ -200,25 +253,44 @@ async function rememberOnLists(em: EntityManager, organizationId: string, enrich
     `update list_company l set enrichment_ids = l.enrichment_ids || jsonb_build_array($1::text)
       where l.organization_id = $2 and not l.enrichment_ids @> jsonb_build_array($1::text)
         and l.id in (select distinct i.list_id from idea i where i.organization_id = $2 and i.id = any($3::uuid[]))`,
-    [enrichmentId, organizationId, `{${ideaIds.join(',')}}`]);
+    [enrichmentId, organizationId, `{${ideaIds.join(',')}}`],
+  );
 }
 
-export async function enrichmentsOfLists(em: EntityManager, organizationId: string, listIds: readonly string[]): Promise<Map<string, EnrichmentDto[]>> {
+export async function enrichmentsOfLists(
+  em: EntityManager,
+  organizationId: string,
+  listIds: readonly string[],
+): Promise<Map<string, EnrichmentDto[]>> {
   const out = new Map<string, EnrichmentDto[]>();
   if (listIds.length === 0) return out;
   const used = await tenantSql(em, organizationId).all<{ id: string; ids: string[] | null }>(
-    `select id::text, enrichment_ids as ids from list_company where organization_id = ? and id = any(?::uuid[])`, [organizationId, `{${listIds.join(',')}}`]);
+    `select id::text, enrichment_ids as ids from list_company where organization_id = ? and id = any(?::uuid[])`,
+    [organizationId, `{${listIds.join(',')}}`],
+  );
   const usedBy = new Map(used.map((u) => [u.id, new Set((u.ids ?? []).filter((x) => typeof x === 'string'))]));
   const usedIds = [...new Set(used.flatMap((u) => [...(usedBy.get(u.id) ?? [])]))];
-  const rows = await em.find(Enrichment, { $or: [{ listCompanyId: { $in: [...listIds] } }, ...(usedIds.length ? [{ id: { $in: usedIds }, entityType: 'company' }] : [])] },
-    { populate: ['field', 'createdBy'], orderBy: { createdAt: 'asc', id: 'asc' } });
+  const rows = await em.find(
+    Enrichment,
+    { $or: [{ listCompanyId: { $in: [...listIds] } }, ...(usedIds.length ? [{ id: { $in: usedIds }, entityType: 'company' }] : [])] },
+    { populate: ['field', 'createdBy'], orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
   for (const listId of listIds) {
-    out.set(listId, rows.filter((e) => e.listCompanyId === listId || (e.entityType === 'company' && usedBy.get(listId)?.has(e.id))).map(toEnrichmentDto));
+    out.set(
+      listId,
+      rows.filter((e) => e.listCompanyId === listId || (e.entityType === 'company' && usedBy.get(listId)?.has(e.id))).map(toEnrichmentDto),
+    );
   }
   return out;
 }
 
-export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: Actor, body: Body, opts: { firstChunk?: number } = {}): Promise<ExecuteEnrichmentResponse> {
+export async function executeEnrichment(
+  em: EntityManager,
+  boss: PgBoss,
+  actor: Actor,
+  body: Body,
+  opts: { firstChunk?: number } = {},
+): Promise<ExecuteEnrichmentResponse> {
   const enrichment = await getEnrichment(em, body.enrichmentId);
   const entityType = body.entityType as RunnableEntityType;
   // A company enrichment runs on ideas too (an idea is a company by name and website): its results
@@ -238,31 +310,42 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
     if (!byIds && !listId) throw badRequest(selectEntityProblem(entityType));
     where = byIds
       ? { text: 'where r.organization_id = ? and r.id = any(?::uuid[])', params: [actor.organizationId, `{${requested.join(',')}}`] }
-      : ideaWhere(actor.organizationId, listId!, { text: f!.text ?? '', inShortlist: f!.inShortlist ?? null, recordStatus: f!.recordStatus ?? null, listSourceIds: f!.listSourceIds ?? [], excludeIds: f!.excludeIds ?? [] });
+      : ideaWhere(actor.organizationId, listId!, {
+          text: f!.text ?? '',
+          inShortlist: f!.inShortlist ?? null,
+          recordStatus: f!.recordStatus ?? null,
+          listSourceIds: f!.listSourceIds ?? [],
+          excludeIds: f!.excludeIds ?? [],
+        });
   } else {
     const ctx = await loadQueryContext(em, actor.organizationId, entityType);
     where = byIds
       ? whereSql(ctx, { ids: requested })
-      : whereSql(ctx, { text: body.entityFilters!.text ?? '', filters: body.entityFilters!.filters ?? [], excludeIds: body.entityFilters!.excludeIds ?? [] });
+      : whereSql(ctx, {
+          text: body.entityFilters!.text ?? '',
+          filters: body.entityFilters!.filters ?? [],
+          excludeIds: body.entityFilters!.excludeIds ?? [],
+        });
   }
   // The rows run in the table's order (jobs are fetched in the order they were queued): the ideas
   // table's sort, newest first by default; the first rows on screen are the first done.
   const order = entityType === 'idea' ? ` ${orderBy(ideaOrder(body.sort?.key ?? null, body.sort?.order ?? null))}` : '';
   // Ideas have no field values: 'empty' is 'without a complete result' there.
-  const fieldId = entityType === 'idea' ? null : enrichment.field?.id ?? null;
+  const fieldId = entityType === 'idea' ? null : (enrichment.field?.id ?? null);
   const emptyOnly = body.options?.onlyEmpty === true;
   const empty = fieldId
     ? `not exists (select 1 from field_value v where v.organization_id = r.organization_id and v.field_id = ? and v.entity_id = r.id and v.value is not null and v.value <> 'null'::jsonb)`
     : `not exists (select 1 from enrichment_result x where x.organization_id = r.organization_id and x.enrichment_id = ? and x.entity_id = r.id and x.status = 'complete')`;
   // With each row, its execution already queued or running for this enrichment (a duplicate).
   type Target = { id: string; empty: boolean; active_id: string | null };
-  const query = (q: EntityManager, onlyEmptyRows: boolean, limit: number) => tenantSql(q, actor.organizationId).all<Target>(
-    `select r.id, ${empty} as empty,
+  const query = (q: EntityManager, onlyEmptyRows: boolean, limit: number) =>
+    tenantSql(q, actor.organizationId).all<Target>(
+      `select r.id, ${empty} as empty,
             (select x.id from execution x where x.organization_id = r.organization_id and x.idempotency_key = ? || r.id::text
                 and x.status in ('draft', 'scheduled', 'processing')) as active_id
        from ${table} r ${where.text}${onlyEmptyRows ? ` and ${empty}` : ''}${order} limit ${limit}`,
-    [fieldId ?? enrichment.id, idempotencyKey(enrichment.id, ''), ...where.params, ...(onlyEmptyRows ? [fieldId ?? enrichment.id] : [])],
-  );
+      [fieldId ?? enrichment.id, idempotencyKey(enrichment.id, ''), ...where.params, ...(onlyEmptyRows ? [fieldId ?? enrichment.id] : [])],
+    );
   /** The run's rows (refused when too many, none, or none empty for an only-empty run). */
   const check = (rows: Target[]): Target[] => {
     if (rows.length > MAX_RUN_ROWS) throw badRequest(TOO_MANY_ROWS);
@@ -272,8 +355,25 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
     return chosen;
   };
 
-  const run: RunScope = { organizationId: actor.organizationId, userId: actor.userId, enrichmentId: enrichment.id, entityType, runId: randomUUID() };
-  const recordRun = async (tem: EntityManager, total: number): Promise<void> => { if (total > 0) await createRun(tem, { id: run.runId!, organizationId: actor.organizationId, type: 'enrichment', typeId: enrichment.id, entityType, total, createdById: actor.userId }); };
+  const run: RunScope = {
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    enrichmentId: enrichment.id,
+    entityType,
+    runId: randomUUID(),
+  };
+  const recordRun = async (tem: EntityManager, total: number): Promise<void> => {
+    if (total > 0)
+      await createRun(tem, {
+        id: run.runId!,
+        organizationId: actor.organizationId,
+        type: 'enrichment',
+        typeId: enrichment.id,
+        entityType,
+        total,
+        createdById: actor.userId,
+      });
+  };
   const firstChunk = opts.firstChunk ?? FIRST_CHUNK;
   let rows: Target[];
   let started: StartedExecution[];
@@ -281,7 +381,12 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
     rows = await query(em, false, MAX_RUN_ROWS + 1);
     const chosen = check(rows);
     started = await em.transactional(async (tem) => {
-      const out = await startRows(tem, boss, run, chosen.map((r) => ({ entityId: r.id })));
+      const out = await startRows(
+        tem,
+        boss,
+        run,
+        chosen.map((r) => ({ entityId: r.id })),
+      );
       await recordRun(tem, out.filter((s) => s.status === 'started').length);
       return out;
     });
@@ -304,10 +409,21 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
     // The run's row (its total known now) commits with the rest's job, before the answer.
     const rest = out.chosen.filter((r) => !headIds.has(r.id) || r.active_id);
     const restFresh = rest.filter((r) => !r.active_id).length;
-    started = [...out.first, ...await startRestOfRun(em, boss, run, rest, (tem) => recordRun(tem, out.first.filter((s) => s.status === 'started').length + restFresh))];
+    started = [
+      ...out.first,
+      ...(await startRestOfRun(em, boss, run, rest, (tem) =>
+        recordRun(tem, out.first.filter((s) => s.status === 'started').length + restFresh),
+      )),
+    ];
   }
 
-  if (entityType === 'idea' && enrichment.entityType === 'company') await rememberOnLists(em, actor.organizationId, enrichment.id, rows.map((r) => r.id));
+  if (entityType === 'idea' && enrichment.entityType === 'company')
+    await rememberOnLists(
+      em,
+      actor.organizationId,
+      enrichment.id,
+      rows.map((r) => r.id),
+    );
 
   const byEntity = new Map(started.map((s) => [s.entityId, s]));
   const startedCount = started.filter((s) => s.status === 'started').length;
@@ -327,7 +443,15 @@ export async function executeEnrichment(em: EntityManager, boss: PgBoss, actor: 
     answer.items = requested.flatMap((id): ExecuteItemDto[] => {
       const s = byEntity.get(id);
       if (s) return [{ entityId: id, executionId: s.executionId, status: s.status }];
-      if (failedIds.has(id)) return [{ entityId: id, executionId: null, status: 'failed', message: `${entityType === 'company' ? 'Company' : entityType === 'contact' ? 'Contact' : 'Idea'} not found.` }];
+      if (failedIds.has(id))
+        return [
+          {
+            entityId: id,
+            executionId: null,
+            status: 'failed',
+            message: `${entityType === 'company' ? 'Company' : entityType === 'contact' ? 'Contact' : 'Idea'} not found.`,
+          },
+        ];
       // Not empty (an only-empty run): left alone.
       return [];
     });

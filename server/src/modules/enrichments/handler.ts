@@ -15,8 +15,19 @@
 // by the runner, and after the last attempt the execution becomes 'error' (the dead-letter queue).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  ENRICHMENT_MESSAGES, coerceFieldValue, enrichmentRunsOn, enrichmentResultValue, fieldValueOfResult, promptText, schemaItemsToJsonSchema, valueAtPath,
-  realtimePaths, type FieldDataType, type RunnableEntityType, type RichPromptNode, type EnrichmentType,
+  ENRICHMENT_MESSAGES,
+  coerceFieldValue,
+  enrichmentRunsOn,
+  enrichmentResultValue,
+  fieldValueOfResult,
+  promptText,
+  schemaItemsToJsonSchema,
+  valueAtPath,
+  realtimePaths,
+  type FieldDataType,
+  type RunnableEntityType,
+  type RichPromptNode,
+  type EnrichmentType,
 } from '@dealscout/shared/domain';
 import type { CompanyDto, ContactDto } from '@dealscout/shared/contracts';
 import { loadConfig, type Config } from '../../config';
@@ -30,7 +41,14 @@ import { FieldDefinition } from '../fields/field.entity';
 import { Enrichment, type IEnrichment } from './enrichment.entity';
 import { RESULT_COLUMNS, RESULT_FROM, RESULT_SELECT, resultEvent, toResultDto } from './enrichment.presenter';
 import {
-  runResearchAgent, runDeepResearchAgent, lookupCompanyDetails, createAgentPorts, agentLimitsFromConfig, AgentError, type AgentPorts, type AgentSource,
+  runResearchAgent,
+  runDeepResearchAgent,
+  lookupCompanyDetails,
+  createAgentPorts,
+  agentLimitsFromConfig,
+  AgentError,
+  type AgentPorts,
+  type AgentSource,
 } from './agents';
 import { tenantSql } from '../../db/sql';
 import { runEventsOf } from '../executions/runs';
@@ -62,14 +80,29 @@ export interface EnrichmentRunOutcome {
 }
 
 /** An idea as the handler reads it (spec 002 §3 'Idea'): its name, website, domain and the source row's other columns. */
-export interface IdeaRecord { id: string; name: string; website: string; domain: string; data: Record<string, unknown>; fields: Record<string, never> }
+export interface IdeaRecord {
+  id: string;
+  name: string;
+  website: string;
+  domain: string;
+  data: Record<string, unknown>;
+  fields: Record<string, never>;
+}
 
 type RecordDto = (CompanyDto | ContactDto | IdeaRecord) & Record<string, unknown>;
 
 /** Ideas by id (one statement for a claimed batch). */
 async function ideaRows(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<IdeaRecord[]> {
-  const rows = await tenantSql(em, organizationId).all<{ id: string; name: string; website: string; domain: string; data: Record<string, unknown> | null }>(
-    `select id, name, website, domain, data from idea where organization_id = ? and id = any(?::uuid[])`, [organizationId, `{${ids.join(',')}}`]);
+  const rows = await tenantSql(em, organizationId).all<{
+    id: string;
+    name: string;
+    website: string;
+    domain: string;
+    data: Record<string, unknown> | null;
+  }>(`select id, name, website, domain, data from idea where organization_id = ? and id = any(?::uuid[])`, [
+    organizationId,
+    `{${ids.join(',')}}`,
+  ]);
   return rows.map((r) => ({ id: String(r.id), name: r.name, website: r.website, domain: r.domain, data: r.data ?? {}, fields: {} }));
 }
 
@@ -86,7 +119,7 @@ export function ideaFieldValue(idea: IdeaRecord, field: { builtInColumn?: string
   if (col === 'name' || col === 'website' || col === 'domain') return idea[col];
   const want = [field.key, field.label ?? ''].map((x) => x.trim().toLowerCase()).filter(Boolean);
   const k = Object.keys(idea.data).find((x) => want.includes(x.trim().toLowerCase()));
-  return k === undefined ? null : idea.data[k] ?? null;
+  return k === undefined ? null : (idea.data[k] ?? null);
 }
 
 export function fieldValue(rec: RecordDto, field: { id: string; builtInColumn?: string | null; key: string }): unknown {
@@ -111,7 +144,9 @@ function recordContext(entityType: RunnableEntityType, r: RecordDto): string {
   }
   if (entityType === 'idea') {
     const i = r as IdeaRecord;
-    const extra = Object.entries(i.data ?? {}).filter(([, v]) => v !== null && v !== undefined && v !== '').slice(0, 30)
+    const extra = Object.entries(i.data ?? {})
+      .filter(([, v]) => v !== null && v !== undefined && v !== '')
+      .slice(0, 30)
       .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`.slice(0, 500));
     return [`Company: ${i.name}`, `Website: ${i.website}`, `Domain: ${i.domain}`, ...extra].join('\n');
   }
@@ -130,16 +165,29 @@ export class Run {
     private readonly config: Config,
   ) {}
 
-  private get em() { return this.ctx.em; }
-  private get org() { return this.ctx.execution.organization_id; }
+  private get em() {
+    return this.ctx.em;
+  }
+  private get org() {
+    return this.ctx.execution.organization_id;
+  }
 
   async record(entityType: RunnableEntityType, id: string): Promise<RecordDto> {
     let r = this.records.get(id);
     if (!r) {
       // The records of the whole claimed batch are read together (once, by the first execution that asks).
       const org = this.org;
-      const ids = [...new Set(this.ctx.batch.filter((x) => x.organization_id === org && x.entity_type === entityType && x.entity_id).map((x) => x.entity_id!))];
-      const load = (list: string[]) => (entityType === 'company' ? companyRows(this.em, org, list) : entityType === 'idea' ? ideaRows(this.em, org, list) : contactRows(this.em, org, list)) as Promise<RecordDto[]>;
+      const ids = [
+        ...new Set(
+          this.ctx.batch.filter((x) => x.organization_id === org && x.entity_type === entityType && x.entity_id).map((x) => x.entity_id!),
+        ),
+      ];
+      const load = (list: string[]) =>
+        (entityType === 'company'
+          ? companyRows(this.em, org, list)
+          : entityType === 'idea'
+            ? ideaRows(this.em, org, list)
+            : contactRows(this.em, org, list)) as Promise<RecordDto[]>;
       const row = ids.includes(id)
         ? (await this.ctx.memo(`records:${org}:${entityType}`, async () => new Map((await load(ids)).map((x) => [x.id, x])))).get(id)
         : (await load([id]))[0];
@@ -165,7 +213,12 @@ export class Run {
       if (entityType === 'contact') throw new Failure(ENRICHMENT_MESSAGES.linkedinOn);
       const c = record as unknown as CompanyDto | IdeaRecord;
       const ports = this.ports();
-      const r = await lookupCompanyDetails({ provider: ports.companyDetails, organizationId: this.org, query: { website: c.website || c.domain }, signal: this.ctx.signal });
+      const r = await lookupCompanyDetails({
+        provider: ports.companyDetails,
+        organizationId: this.org,
+        query: { website: c.website || c.domain },
+        signal: this.ctx.signal,
+      });
       out = { result: enrichmentResultValue(r.result), sources: r.sources };
     } else {
       const objective = await this.render(e, entityType, entityId, depth, [...chain, e.id]);
@@ -175,7 +228,10 @@ export class Run {
           organizationId: this.org,
           model: e.llmModelId || 'default',
           messages: [
-            { role: 'system', content: `You enrich CRM records for a sales and M&A team. Answer the request about the ${entityType} below with JSON that matches the response schema. Use only what you know; say so in the answer when you do not know.` },
+            {
+              role: 'system',
+              content: `You enrich CRM records for a sales and M&A team. Answer the request about the ${entityType} below with JSON that matches the response schema. Use only what you know; say so in the answer when you do not know.`,
+            },
             { role: 'user', content: `${context}\n\nRequest:\n${objective}` },
           ],
           responseSchema: { name: 'enrichment', schema },
@@ -189,9 +245,15 @@ export class Run {
       } else {
         const ports = this.ports();
         const opts = {
-          llm: this.llm, organizationId: this.org, model: e.llmModelId || 'default',
-          objective: `${context}\n\n${objective}`, responseSchema: { name: 'enrichment', schema },
-          web: ports.web, search: ports.search, signal: this.ctx.signal, chargeKeyPrefix: chargeKey,
+          llm: this.llm,
+          organizationId: this.org,
+          model: e.llmModelId || 'default',
+          objective: `${context}\n\n${objective}`,
+          responseSchema: { name: 'enrichment', schema },
+          web: ports.web,
+          search: ports.search,
+          signal: this.ctx.signal,
+          chargeKeyPrefix: chargeKey,
           limits: agentLimitsFromConfig(this.config, type === 'agent' ? 'agent' : 'deepresearchagent'),
         };
         const r = type === 'agent' ? await runResearchAgent(opts) : await runDeepResearchAgent(opts);
@@ -221,7 +283,13 @@ export class Run {
     return parts.join('');
   }
 
-  private async fieldBox(node: Extract<RichPromptNode, { type: 'field-box' }>, entityType: RunnableEntityType, entityId: string, depth: number, chain: string[]): Promise<unknown> {
+  private async fieldBox(
+    node: Extract<RichPromptNode, { type: 'field-box' }>,
+    entityType: RunnableEntityType,
+    entityId: string,
+    depth: number,
+    chain: string[],
+  ): Promise<unknown> {
     const field = await this.ctx.memo(`field:${node.fieldId}`, () => this.em.findOne(FieldDefinition, { id: node.fieldId }));
     if (!field) {
       if (node.required) throw new Failure('A field used in the prompt no longer exists.');
@@ -232,13 +300,20 @@ export class Run {
     // (An idea's field box reads the idea; the field's primary enrichment runs on companies.)
     if (isEmpty(v) && node.autorun && entityType !== 'idea') {
       const primary = await this.em.findOne(Enrichment, { field: field.id, isPrimary: true });
-      if (primary && !chain.includes(primary.id)) v = fieldValueOfResult((await this.compute(primary, entityType, entityId, depth + 1, chain)).result);
+      if (primary && !chain.includes(primary.id))
+        v = fieldValueOfResult((await this.compute(primary, entityType, entityId, depth + 1, chain)).result);
     }
     if (isEmpty(v) && node.required) throw new Failure(`The field "${field.label}" has no value for this ${entityType}.`);
     return v;
   }
 
-  private async enrichBox(node: Extract<RichPromptNode, { type: 'enrich-box' }>, entityType: RunnableEntityType, entityId: string, depth: number, chain: string[]): Promise<unknown> {
+  private async enrichBox(
+    node: Extract<RichPromptNode, { type: 'enrich-box' }>,
+    entityType: RunnableEntityType,
+    entityId: string,
+    depth: number,
+    chain: string[],
+  ): Promise<unknown> {
     const dep = await this.em.findOne(Enrichment, { id: node.enrichmentId });
     if (!dep) {
       if (node.required) throw new Failure('An enrichment used in the prompt no longer exists.');
@@ -246,7 +321,10 @@ export class Run {
     }
     let result: Record<string, unknown> | null = this.computed.get(dep.id)?.result ?? null;
     if (!result) {
-      const [row] = await tenantSql(this.em, this.org).all<{ value: { result: Record<string, unknown> | null } | null }>(`select value from enrichment_result where organization_id = ? and enrichment_id = ? and entity_id = ? and status = 'complete'`, [this.org, dep.id, entityId]);
+      const [row] = await tenantSql(this.em, this.org).all<{ value: { result: Record<string, unknown> | null } | null }>(
+        `select value from enrichment_result where organization_id = ? and enrichment_id = ? and entity_id = ? and status = 'complete'`,
+        [this.org, dep.id, entityId],
+      );
       result = row?.value?.result ?? null;
     }
     if (!result && node.autorun) result = (await this.compute(dep, entityType, entityId, depth + 1, chain)).result;
@@ -263,14 +341,27 @@ export class Run {
 /** Ends an execution at once as 'error' with a message (no retry), with its result showing the error. */
 async function failNow(em: EntityManager, row: ExecutionRow, message: string): Promise<void> {
   await em.fork().transactional(async (tem) => {
-    const [x] = await tenantSql(tem, row.organization_id).all<ExecutionRow>(`update execution set status = 'error', status_message = ?, completed_at = clock_timestamp(), updated_at = clock_timestamp()
-        where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`, [message, row.id, row.organization_id]);
+    const [x] = await tenantSql(tem, row.organization_id).all<ExecutionRow>(
+      `update execution set status = 'error', status_message = ?, completed_at = clock_timestamp(), updated_at = clock_timestamp()
+        where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`,
+      [message, row.id, row.organization_id],
+    );
     if (!x) return;
-    await tenantSql(tem, row.organization_id).all(`update enrichment_result set status = 'error', status_message = ?, updated_at = clock_timestamp()
-        where organization_id = ? and enrichment_id = ? and entity_id = ?`, [message, row.organization_id, row.type_id, row.entity_id]);
-    const results = await tenantSql(tem, row.organization_id).all<Record<string, unknown>>(`select ${RESULT_SELECT} from ${RESULT_FROM} where r.organization_id = ? and r.enrichment_id = ? and r.entity_id = ?`, [row.organization_id, row.type_id, row.entity_id]);
+    await tenantSql(tem, row.organization_id).all(
+      `update enrichment_result set status = 'error', status_message = ?, updated_at = clock_timestamp()
+        where organization_id = ? and enrichment_id = ? and entity_id = ?`,
+      [message, row.organization_id, row.type_id, row.entity_id],
+    );
+    const results = await tenantSql(tem, row.organization_id).all<Record<string, unknown>>(
+      `select ${RESULT_SELECT} from ${RESULT_FROM} where r.organization_id = ? and r.enrichment_id = ? and r.entity_id = ?`,
+      [row.organization_id, row.type_id, row.entity_id],
+    );
     const runs = await runEventsOf(tem, [x]);
-    await publish(tem, row.organization_id, [executionEvent(x), ...results.map((r) => resultEvent(row.organization_id, toResultDto(r))), ...runs.flatMap((r) => r.events)]);
+    await publish(tem, row.organization_id, [
+      executionEvent(x),
+      ...results.map((r) => resultEvent(row.organization_id, toResultDto(r))),
+      ...runs.flatMap((r) => r.events),
+    ]);
   });
 }
 
@@ -283,7 +374,18 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
   for (const r of outcome.results) {
     const own = r.enrichmentId === execution.type_id;
     // One round trip: the result's upsert, and the field the enrichment fills (with what the write-back needs).
-    const [row] = await tenantSql(em, org).all<(Record<string, unknown> & { f_field_id: string | null; f_primary: boolean | null; f_data_type: string | null; f_reconciliation: string | null; f_built_in: string | null; f_slot: number | null; f_has_value: boolean | null })>(`with up as (
+    const [row] = await tenantSql(em, org).all<
+      Record<string, unknown> & {
+        f_field_id: string | null;
+        f_primary: boolean | null;
+        f_data_type: string | null;
+        f_reconciliation: string | null;
+        f_built_in: string | null;
+        f_slot: number | null;
+        f_has_value: boolean | null;
+      }
+    >(
+      `with up as (
          insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
          select gen_random_uuid(), ?, e.id, ?, ?, ?, 'complete', null, ?::jsonb, ?::jsonb, clock_timestamp() from enrichment e where e.id = ? and e.organization_id = ?
          on conflict (organization_id, enrichment_id, entity_id) do update set status = 'complete', status_message = null, value = excluded.value, sources = excluded.sources,
@@ -297,12 +399,34 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
            from enrichment e join field_definition f on f.id = e.field_id and f.organization_id = e.organization_id
           where e.id = ? and e.organization_id = ?
        )
-       select up.*, fd.* from up left join fd on true`, [org, entityType, entityId, own ? execution.id : null, JSON.stringify({ result: r.result }), JSON.stringify(r.sources), r.enrichmentId, org, entityId, r.enrichmentId, org]);
+       select up.*, fd.* from up left join fd on true`,
+      [
+        org,
+        entityType,
+        entityId,
+        own ? execution.id : null,
+        JSON.stringify({ result: r.result }),
+        JSON.stringify(r.sources),
+        r.enrichmentId,
+        org,
+        entityId,
+        r.enrichmentId,
+        org,
+      ],
+    );
     if (!row) continue;
     // Complete: the DTO needs no execution state.
     events.unshift(resultEvent(org, toResultDto(row)));
     const e = row.f_field_id
-      ? { field_id: row.f_field_id, is_primary: Boolean(row.f_primary), data_type: row.f_data_type, reconciliation: row.f_reconciliation, built_in_column: row.f_built_in, slot: row.f_slot, has_value: Boolean(row.f_has_value) }
+      ? {
+          field_id: row.f_field_id,
+          is_primary: Boolean(row.f_primary),
+          data_type: row.f_data_type,
+          reconciliation: row.f_reconciliation,
+          built_in_column: row.f_built_in,
+          slot: row.f_slot,
+          has_value: Boolean(row.f_has_value),
+        }
       : null;
     // Ideas have no field values: an idea enrichment's result is its only output.
     if (entityType !== 'idea' && e?.field_id && e.is_primary && !e.built_in_column) {
@@ -313,10 +437,24 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
       const field = { id: e.field_id, dataType: e.data_type!, slot: e.slot, builtInColumn: null };
       // The one write path of custom values (keeps the record's typed copy in step), with the enrichment's outcome.
       const dto = await writeFieldValue(em, {
-        organizationId: org, entityType, entityId, field, value: coerced.value,
-        meta: { status: 'completed', statusMessage: null, infoValue: r.result, details: { enrichmentId: r.enrichmentId, executionId: execution.id, sources: r.sources } },
+        organizationId: org,
+        entityType,
+        entityId,
+        field,
+        value: coerced.value,
+        meta: {
+          status: 'completed',
+          statusMessage: null,
+          infoValue: r.result,
+          details: { enrichmentId: r.enrichmentId, executionId: execution.id, sources: r.sources },
+        },
       });
-      events.push({ path: realtimePaths.entities(org, entityType), kind: 'field.value', key: `field:${e.field_id}:${entityId}`, data: { entityType, entityId, fieldId: e.field_id, value: dto } });
+      events.push({
+        path: realtimePaths.entities(org, entityType),
+        kind: 'field.value',
+        key: `field:${e.field_id}:${entityId}`,
+        data: { entityType, entityId, fieldId: e.field_id, value: dto },
+      });
     }
   }
   return events;
@@ -325,7 +463,8 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
 /** Messages of errors a retry cannot fix. */
 function finalMessage(err: unknown): string | null {
   if (err instanceof Failure) return err.message;
-  if (err instanceof LlmError) return err.retryable || err.kind === 'rate_limited' || err.kind === 'timeout' || err.kind === 'provider' ? null : err.message;
+  if (err instanceof LlmError)
+    return err.retryable || err.kind === 'rate_limited' || err.kind === 'timeout' || err.kind === 'provider' ? null : err.message;
   if (err instanceof AgentError) return err.retryable ? null : err.message;
   return null;
 }
@@ -346,7 +485,11 @@ export function createEnrichmentHandler(deps: EnrichmentHandlerDeps = {}): Execu
         return null;
       }
       const entityType = row.entity_type as RunnableEntityType;
-      if ((entityType !== 'company' && entityType !== 'contact' && entityType !== 'idea') || !row.entity_id || !enrichmentRunsOn(e.entityType, entityType)) {
+      if (
+        (entityType !== 'company' && entityType !== 'contact' && entityType !== 'idea') ||
+        !row.entity_id ||
+        !enrichmentRunsOn(e.entityType, entityType)
+      ) {
         await failNow(ctx.em, row, ENRICHMENT_MESSAGES.cannotRunOn);
         return null;
       }
@@ -368,7 +511,7 @@ export function createEnrichmentHandler(deps: EnrichmentHandlerDeps = {}): Execu
       return { kind: 'done', results: run.results() };
     },
     async commit(em, execution, outcome, events) {
-      if (outcome?.kind === 'done') events.push(...await commitResults(em, execution, outcome));
+      if (outcome?.kind === 'done') events.push(...(await commitResults(em, execution, outcome)));
     },
   });
 }

@@ -16,18 +16,39 @@ const NOT_FOUND: Record<OwnedTable, string> = {
 };
 
 /** Every id names a row of `table` of the organization; otherwise 404 with the table's message. */
-export async function assertOwned(em: EntityManager, organizationId: string, table: OwnedTable, ids: ReadonlyArray<string | null | undefined>): Promise<void> {
+export async function assertOwned(
+  em: EntityManager,
+  organizationId: string,
+  table: OwnedTable,
+  ids: ReadonlyArray<string | null | undefined>,
+): Promise<void> {
   const wanted = [...new Set(ids.filter((x): x is string => Boolean(x)))];
   if (wanted.length === 0) return;
   const rows = await tenantSql(em, organizationId).all<{ n: number }>(
-    `select count(*)::int as n from ${table} where organization_id = ? and id = any(?::uuid[])`, [organizationId, `{${wanted.join(',')}}`]);
+    `select count(*)::int as n from ${table} where organization_id = ? and id = any(?::uuid[])`,
+    [organizationId, `{${wanted.join(',')}}`],
+  );
   if ((rows[0]?.n ?? 0) !== wanted.length) throw notFound(NOT_FOUND[table]);
 }
 
 /** A rich prompt's field boxes name fields, and its enrich boxes enrichments, of the organization. */
-export async function assertPromptRefsOwned(em: EntityManager, organizationId: string, prompt: string | readonly RichPromptNode[] | null | undefined): Promise<void> {
+export async function assertPromptRefsOwned(
+  em: EntityManager,
+  organizationId: string,
+  prompt: string | readonly RichPromptNode[] | null | undefined,
+): Promise<void> {
   if (!Array.isArray(prompt)) return;
   const nodes = prompt as readonly RichPromptNode[];
-  await assertOwned(em, organizationId, 'field_definition', nodes.map((n) => (n.type === 'field-box' ? n.fieldId : null)));
-  await assertOwned(em, organizationId, 'enrichment', nodes.map((n) => (n.type === 'enrich-box' ? n.enrichmentId : null)));
+  await assertOwned(
+    em,
+    organizationId,
+    'field_definition',
+    nodes.map((n) => (n.type === 'field-box' ? n.fieldId : null)),
+  );
+  await assertOwned(
+    em,
+    organizationId,
+    'enrichment',
+    nodes.map((n) => (n.type === 'enrich-box' ? n.enrichmentId : null)),
+  );
 }

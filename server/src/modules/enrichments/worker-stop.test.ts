@@ -18,16 +18,18 @@ import { configFor } from './configs';
 
 const ROWS = 40;
 const env = {
-  OPENAI_API_KEY: 'sk-test', OPENAI_MODELS: 'gpt-test', LLM_MAX_ATTEMPTS: '1',
+  OPENAI_API_KEY: 'sk-test',
+  OPENAI_MODELS: 'gpt-test',
+  LLM_MAX_ATTEMPTS: '1',
   // Four calls at a time per organization: most rows of the run wait for their turn.
   LLM_ORG_CONCURRENCY: '4',
   // The dead jobs of the killed worker would fill this limit (the organization's running jobs).
   EXECUTION_ORG_CONCURRENCY: String(ROWS),
   EXECUTION_RETRY_DELAY_SECONDS: '1',
-  JOB_HEARTBEAT_SECONDS: '10', JOB_SUPERVISE_SECONDS: '2',
+  JOB_HEARTBEAT_SECONDS: '10',
+  JOB_SUPERVISE_SECONDS: '2',
   SHUTDOWN_GRACE_SECONDS: '10',
 };
-
 
 describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
   let ctx: TestContext;
@@ -58,19 +60,40 @@ describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
   async function setup(name: string, latencyMs = 150) {
     const { organization, admin } = await createOrg(ctx, { name });
     const c = await signedIn(ctx, admin.email);
-    const field = (await c.post('/api/v1/entity/field', { label: 'Sector', dataType: 'string', entityType: 'company' })).json().field.id as string;
-    const enrichmentId = (await c.post('/api/v1/enrichment', {
-      configId: configFor('company', 'llm')!.id, name: 'Sector', prompt: 'Which sector?', fieldIdToAssign: field,
-      schema: [{ name: 'answer', type: 'string', description: 'The sector.', required: true }],
-    })).json().id as string;
+    const field = (await c.post('/api/v1/entity/field', { label: 'Sector', dataType: 'string', entityType: 'company' })).json().field
+      .id as string;
+    const enrichmentId = (
+      await c.post('/api/v1/enrichment', {
+        configId: configFor('company', 'llm')!.id,
+        name: 'Sector',
+        prompt: 'Which sector?',
+        fieldIdToAssign: field,
+        schema: [{ name: 'answer', type: 'string', description: 'The sector.', required: true }],
+      })
+    ).json().id as string;
     const companies: { id: string; name: string }[] = [];
     for (let i = 0; i < ROWS; i++) {
       const company = `${name} ${i}`;
-      companies.push({ id: (await c.post('/api/v1/entity/company', { company: { name: company, website: `${name.replace(/\W/g, '').toLowerCase()}${i}.example` } })).json().company.id as string, name: company });
+      companies.push({
+        id: (
+          await c.post('/api/v1/entity/company', {
+            company: { name: company, website: `${name.replace(/\W/g, '').toLowerCase()}${i}.example` },
+          })
+        ).json().company.id as string,
+        name: company,
+      });
     }
     // The answer names the company it was asked about.
-    fake.when((r) => lastUserText(r).includes(`Company: ${name} `), (r: FakeRequest) => ({ json: { answer: `sector of ${companyOf(r)}` }, latencyMs }));
-    const run = async (ids: string[]) => ((await c.post('/api/v1/enrichment/execute', { enrichmentId, entityType: 'company', entityIds: ids })).json().items as { executionId: string }[]).map((i) => i.executionId);
+    fake.when(
+      (r) => lastUserText(r).includes(`Company: ${name} `),
+      (r: FakeRequest) => ({ json: { answer: `sector of ${companyOf(r)}` }, latencyMs }),
+    );
+    const run = async (ids: string[]) =>
+      (
+        (await c.post('/api/v1/enrichment/execute', { enrichmentId, entityType: 'company', entityIds: ids })).json().items as {
+          executionId: string;
+        }[]
+      ).map((i) => i.executionId);
     return { organization, field, enrichmentId, companies, run };
   }
 
@@ -83,16 +106,29 @@ describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
     }
     return m;
   };
-  const completeResults = async (enrichmentId: string) => ctx.em().execute<{ entity_id: string; value: { result: { answer: string } } }[]>(
-    `select entity_id, value from enrichment_result where enrichment_id = ? and status = 'complete'`, [enrichmentId]);
-  const statuses = async (ids: string[]) => ctx.em().execute<{ status: string; n: number }[]>(
-    `select status, count(*)::int as n from execution where id in (select (jsonb_array_elements_text(?::jsonb))::uuid) group by status order by status`, [JSON.stringify(ids)]);
+  const completeResults = async (enrichmentId: string) =>
+    ctx
+      .em()
+      .execute<{ entity_id: string; value: { result: { answer: string } } }[]>(
+        `select entity_id, value from enrichment_result where enrichment_id = ? and status = 'complete'`,
+        [enrichmentId],
+      );
+  const statuses = async (ids: string[]) =>
+    ctx
+      .em()
+      .execute<{ status: string; n: number }[]>(
+        `select status, count(*)::int as n from execution where id in (select (jsonb_array_elements_text(?::jsonb))::uuid) group by status order by status`,
+        [JSON.stringify(ids)],
+      );
   /** The status of each execution's last event in the realtime feed. */
-  const feed = async (org: string, ids: string[]) => ctx.em().execute<{ status: string; n: number }[]>(
-    `select status, count(*)::int as n from (
+  const feed = async (org: string, ids: string[]) =>
+    ctx.em().execute<{ status: string; n: number }[]>(
+      `select status, count(*)::int as n from (
        select distinct on (key) data->>'status' as status from realtime_event
         where organization_id = ? and kind = 'execution.updated' and key in (select 'execution:' || jsonb_array_elements_text(?::jsonb))
-        order by key, seq desc) x group by status`, [org, JSON.stringify(ids)]);
+        order by key, seq desc) x group by status`,
+      [org, JSON.stringify(ids)],
+    );
 
   /** Every row: one complete result naming its company, one field value; every execution and its last event 'completed'. */
   async function expectAllDone(s: Awaited<ReturnType<typeof setup>>, ids: string[]) {
@@ -100,8 +136,12 @@ describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
     expect(results).toHaveLength(ROWS);
     const byId = new Map(s.companies.map((c) => [c.id, c.name]));
     for (const r of results) expect(r.value.result.answer).toBe(`sector of ${byId.get(r.entity_id)}`);
-    const values = await ctx.em().execute<{ n: number; distinct: number }[]>(
-      `select count(*)::int as n, count(distinct entity_id)::int as distinct from field_value where field_id = ?`, [s.field]);
+    const values = await ctx
+      .em()
+      .execute<{ n: number; distinct: number }[]>(
+        `select count(*)::int as n, count(distinct entity_id)::int as distinct from field_value where field_id = ?`,
+        [s.field],
+      );
     expect(values).toEqual([{ n: ROWS, distinct: ROWS }]);
     expect(await statuses(ids)).toEqual([{ status: 'completed', n: ids.length }]);
     expect(await feed(s.organization.id, ids)).toEqual([{ status: 'completed', n: ids.length }]);
@@ -120,7 +160,9 @@ describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
     const calledBefore = callsPerCompany('Killco');
     expect(recorded.size).toBeLessThan(ROWS);
     // The dead worker's jobs are still active (until the heartbeat check finds them).
-    const active = await ctx.em().execute<{ n: number }[]>(`select count(*)::int as n from pgboss.job where name = 'execution.enrichment' and state = 'active'`);
+    const active = await ctx
+      .em()
+      .execute<{ n: number }[]>(`select count(*)::int as n from pgboss.job where name = 'execution.enrichment' and state = 'active'`);
     expect(active[0].n).toBeGreaterThan(0);
 
     const b = await startWorker();
@@ -130,7 +172,11 @@ describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
     const again = s.companies.find((c) => recorded.has(c.id))!;
     const extra = await s.run([again.id]);
     expect(extra).toHaveLength(1);
-    await eventually(async () => ((await statuses([...ids, ...extra])).every((r) => r.status === 'completed') ? true : undefined), 'every row to be done', 60_000);
+    await eventually(
+      async () => ((await statuses([...ids, ...extra])).every((r) => r.status === 'completed') ? true : undefined),
+      'every row to be done',
+      60_000,
+    );
     const took = Date.now() - available;
     expect(took).toBeLessThan(60_000);
 
@@ -146,7 +192,9 @@ describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
     }
     await expectAllDone(s, [...ids, ...extra]);
     // One credit per row (the charge key of a repeated call is the same), plus the extra run's.
-    const credits = await ctx.em().execute<{ used: number }[]>(`select ai_credits_used as used from organization where id = ?`, [s.organization.id]);
+    const credits = await ctx
+      .em()
+      .execute<{ used: number }[]>(`select ai_credits_used as used from organization where id = ?`, [s.organization.id]);
     expect(credits[0].used).toBe(ROWS + 1);
     b.child.kill('SIGTERM');
     expect(await b.exited).toBe(0);
@@ -160,7 +208,9 @@ describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
     await eventually(async () => ((await completeResults(s.enrichmentId)).length >= 4 ? true : undefined), 'some rows to be done', 60_000);
     // The second worker is up before the first stops (a rolling deploy); the first holds every job.
     // (In this process: a child process takes longer to start than the run lasts on a busy machine.)
-    const b = await startTestWorker(ctx.dbUrl, ctx.config, [createEnrichmentHandler({ config: ctx.config })], { superviseIntervalSeconds: 2 });
+    const b = await startTestWorker(ctx.dbUrl, ctx.config, [createEnrichmentHandler({ config: ctx.config })], {
+      superviseIntervalSeconds: 2,
+    });
     inProcess.push(b);
     expect((await completeResults(s.enrichmentId)).length).toBeLessThan(ROWS - 8);
     const stoppedAt = Date.now();
@@ -170,7 +220,11 @@ describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
     expect(code, a.output()).toBe(0);
     // In-flight calls take 150 ms: far within the grace period.
     expect(stopTook).toBeLessThan(10_000);
-    await eventually(async () => ((await statuses(ids)).every((r) => r.status === 'completed') ? true : undefined), 'every row to be done', 60_000);
+    await eventually(
+      async () => ((await statuses(ids)).every((r) => r.status === 'completed') ? true : undefined),
+      'every row to be done',
+      60_000,
+    );
     // Released at once: B took the rest without waiting for a heartbeat timeout (10 s) or a retry
     // delay: the rows left (at most 36, 4 at a time, 800 ms each) take it about 7 s.
     expect(Date.now() - stoppedAt).toBeLessThan(20_000);
@@ -184,7 +238,11 @@ describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
     expect(log).not.toMatch(/"level":(50|60)/);
     expect(log).not.toMatch(/Unhandled|ERR_UNHANDLED/);
     // A release does not spend an attempt: no job of the run is past its retry limit.
-    const over = await ctx.em().execute<{ n: number }[]>(`select count(*)::int as n from pgboss.job where name = 'execution.enrichment' and retry_count > retry_limit`);
+    const over = await ctx
+      .em()
+      .execute<{ n: number }[]>(
+        `select count(*)::int as n from pgboss.job where name = 'execution.enrichment' and retry_count > retry_limit`,
+      );
     expect(over[0].n).toBe(0);
   }, 240_000);
 });

@@ -5,7 +5,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createTestApp, createOrg, type TestContext } from '../../../test/helpers';
-import { startTestWorker, scenarioHandlers, eventually, TEST_RESULT_TABLE, type Scenario, type TestWorker } from '../../../test/execution-harness';
+import {
+  startTestWorker,
+  scenarioHandlers,
+  eventually,
+  TEST_RESULT_TABLE,
+  type Scenario,
+  type TestWorker,
+} from '../../../test/execution-harness';
 import { createQueues } from '../../jobs/definitions';
 import { executionJobDefinitions } from './runner';
 import { createExecutions } from './commands/create-executions';
@@ -38,23 +45,48 @@ describe('executions: a worker killed mid-job', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout!.on('data', (d) => { output += d; });
-    child.stderr!.on('data', (d) => { output += d; });
+    child.stdout!.on('data', (d) => {
+      output += d;
+    });
+    child.stderr!.on('data', (d) => {
+      output += d;
+    });
     await eventually(async () => (output.includes('ready') ? true : undefined), `the worker process to start (${output})`, 60_000);
 
     const typeId = randomUUID();
-    const [started] = await createExecutions(ctx.em(), ctx.boss!, { organizationId: organization.id, createdById: admin.id, type: 'list', typeId, entityType: 'list', targets: [{ entityId: null }] });
-    const marker = await eventually(async () => (await ctx.em().execute<{ pid: number }[]>(`select pid from test_marker where execution_id = ?`, [started.executionId]))[0], 'the worker to start the job');
+    const [started] = await createExecutions(ctx.em(), ctx.boss!, {
+      organizationId: organization.id,
+      createdById: admin.id,
+      type: 'list',
+      typeId,
+      entityType: 'list',
+      targets: [{ entityId: null }],
+    });
+    const marker = await eventually(
+      async () =>
+        (await ctx.em().execute<{ pid: number }[]>(`select pid from test_marker where execution_id = ?`, [started.executionId]))[0],
+      'the worker to start the job',
+    );
     expect(marker.pid).toBe(child.pid);
 
     child.kill('SIGKILL');
     await new Promise((r) => child!.once('exit', r));
-    const row = async () => (await ctx.em().execute<ExecutionRow[]>(`select ${EXECUTION_COLUMNS} from execution where id = ?`, [started.executionId]))[0];
+    const row = async () =>
+      (await ctx.em().execute<ExecutionRow[]>(`select ${EXECUTION_COLUMNS} from execution where id = ?`, [started.executionId]))[0];
     expect((await row()).status).toBe('processing');
 
-    const scenarios = new Map<string, Scenario>([[typeId, { run: async ({ execution }) => ({ finishedBy: 'the second worker', attempt: execution.attempt }) }]]);
+    const scenarios = new Map<string, Scenario>([
+      [typeId, { run: async ({ execution }) => ({ finishedBy: 'the second worker', attempt: execution.attempt }) }],
+    ]);
     worker = await startTestWorker(ctx.dbUrl, ctx.config, scenarioHandlers(scenarios), { superviseIntervalSeconds: 1 });
-    const done = await eventually(async () => { const r = await row(); return r.status === 'completed' ? r : undefined; }, 'the retry to complete', 60_000);
+    const done = await eventually(
+      async () => {
+        const r = await row();
+        return r.status === 'completed' ? r : undefined;
+      },
+      'the retry to complete',
+      60_000,
+    );
     expect(done.attempt).toBe(1);
     expect(done.result).toEqual({ finishedBy: 'the second worker', attempt: 1 });
     expect(await ctx.em().execute(`select value from test_result where execution_id = ?`, [started.executionId])).toHaveLength(1);

@@ -11,7 +11,10 @@ export const Execution = defineEntity({
   name: 'Execution',
   tableName: 'execution',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     /** enrichment | play | list | score */
     type: p.string().length(20),
@@ -32,7 +35,10 @@ export const Execution = defineEntity({
     result: p.json<unknown>().nullable(),
     createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
     startedAt: p.datetime().nullable(),
     completedAt: p.datetime().nullable(),
     /** The run it belongs to (started with others over many rows): its progress is counted from them. */
@@ -55,7 +61,10 @@ export const ExecutionRun = defineEntity({
   name: 'ExecutionRun',
   tableName: 'execution_run',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     type: p.string().length(20),
     typeId: p.uuid().nullable(),
@@ -67,7 +76,5 @@ export const ExecutionRun = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
     cancelledAt: p.datetime().nullable(),
   },
-  indexes: [
-    { name: 'execution_run_org_user_created_index', properties: ['organization', 'createdById', 'createdAt'] },
-  ],
+  indexes: [{ name: 'execution_run_org_user_created_index', properties: ['organization', 'createdById', 'createdAt'] }],
 });

@@ -1,5 +1,11 @@
 import type { ExecutionDto } from '@dealscout/shared/contracts';
-import { isTerminalExecutionStatus, realtimePaths, type ExecutionType, type ExecutionStatus, type ExecutionEntityType } from '@dealscout/shared/domain';
+import {
+  isTerminalExecutionStatus,
+  realtimePaths,
+  type ExecutionType,
+  type ExecutionStatus,
+  type ExecutionEntityType,
+} from '@dealscout/shared/domain';
 import type { PublishEvent } from '../realtime/publish';
 
 /** An execution row as raw SQL returns it (the module reads and writes with explicit organization). */
@@ -25,7 +31,8 @@ export interface ExecutionRow {
   run_id: string | null;
 }
 
-export const EXECUTION_COLUMNS = 'id, organization_id, type, type_id, entity_type, entity_id, status, status_message, idempotency_key, attempt, processed, total, result, created_by_id, created_at, updated_at, started_at, completed_at, run_id';
+export const EXECUTION_COLUMNS =
+  'id, organization_id, type, type_id, entity_type, entity_id, status, status_message, idempotency_key, attempt, processed, total, result, created_by_id, created_at, updated_at, started_at, completed_at, run_id';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 

@@ -2,7 +2,14 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, createOrg, type TestContext } from '../../../test/helpers';
-import { startTestWorker, scenarioHandlers, eventually, TEST_RESULT_TABLE, type Scenario, type TestWorker } from '../../../test/execution-harness';
+import {
+  startTestWorker,
+  scenarioHandlers,
+  eventually,
+  TEST_RESULT_TABLE,
+  type Scenario,
+  type TestWorker,
+} from '../../../test/execution-harness';
 import { createExecutions } from './commands/create-executions';
 
 describe('executions: per-organization concurrency limit', () => {
@@ -12,7 +19,10 @@ describe('executions: per-organization concurrency limit', () => {
 
   beforeAll(async () => {
     // Two active jobs per organization, a worker with room for eight.
-    ctx = await createTestApp({ boss: true, env: { EXECUTION_ORG_CONCURRENCY: '2', EXECUTION_WORKER_CONCURRENCY: '4', EXECUTION_BATCH_SIZE: '2' } });
+    ctx = await createTestApp({
+      boss: true,
+      env: { EXECUTION_ORG_CONCURRENCY: '2', EXECUTION_WORKER_CONCURRENCY: '4', EXECUTION_BATCH_SIZE: '2' },
+    });
     await ctx.em().getConnection().execute(TEST_RESULT_TABLE);
     worker = await startTestWorker(ctx.dbUrl, ctx.config, scenarioHandlers(scenarios));
   });
@@ -39,9 +49,16 @@ describe('executions: per-organization concurrency limit', () => {
       },
       commit: async () => {},
     });
-    const start = (org: string, n: number) => createExecutions(ctx.em(), ctx.boss!, {
-      organizationId: org, createdById: null, type: 'enrichment', typeId, entityType: 'company', targets: Array.from({ length: n }, () => ({ entityId: randomUUID() })), announce: false,
-    });
+    const start = (org: string, n: number) =>
+      createExecutions(ctx.em(), ctx.boss!, {
+        organizationId: org,
+        createdById: null,
+        type: 'enrichment',
+        typeId,
+        entityType: 'company',
+        targets: Array.from({ length: n }, () => ({ entityId: randomUUID() })),
+        announce: false,
+      });
     await start(a.organization.id, 300);
     // A is under way before B asks.
     await eventually(async () => (finished.length >= 4 ? true : undefined), 'A to start');
@@ -53,9 +70,15 @@ describe('executions: per-organization concurrency limit', () => {
     // The limit is applied when jobs are fetched (pg-boss group concurrency): fetches that race can
     // overshoot it, by at most one limit per fetch loop, but never take the whole worker for long.
     expect(maxRunningA).toBeLessThanOrEqual(2 * 4);
-    await eventually(async () => {
-      const [{ n }] = await ctx.em().execute<{ n: string }[]>(`select count(*) as n from execution where type_id = ? and status = 'completed'`, [typeId]);
-      return Number(n) === 310 ? true : undefined;
-    }, 'every execution to complete', 60_000);
+    await eventually(
+      async () => {
+        const [{ n }] = await ctx
+          .em()
+          .execute<{ n: string }[]>(`select count(*) as n from execution where type_id = ? and status = 'completed'`, [typeId]);
+        return Number(n) === 310 ? true : undefined;
+      },
+      'every execution to complete',
+      60_000,
+    );
   });
 });

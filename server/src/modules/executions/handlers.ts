@@ -10,4 +10,10 @@ import { crmSyncExecutionHandler } from '../crm-sync/handler';
  * (enrichments, plays, lists, scoring) as they arrive. Until a type has one, its queue exists with
  * its retry, dead-letter and concurrency settings, but no worker takes its jobs.
  */
-export const executionHandlers: readonly ExecutionHandler[] = [enrichmentExecutionHandler as ExecutionHandler, playExecutionHandler as ExecutionHandler, scoreExecutionHandler as ExecutionHandler, listExecutionHandler as ExecutionHandler, crmSyncExecutionHandler as ExecutionHandler];
+export const executionHandlers: readonly ExecutionHandler[] = [
+  enrichmentExecutionHandler as ExecutionHandler,
+  playExecutionHandler as ExecutionHandler,
+  scoreExecutionHandler as ExecutionHandler,
+  listExecutionHandler as ExecutionHandler,
+  crmSyncExecutionHandler as ExecutionHandler,
+];

@@ -13,9 +13,7 @@ import { GroupCommit } from '../../jobs/group-commit';
 import type { Job, JobResult } from 'pg-boss';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import {
-  EXECUTION_TYPES, EXECUTION_MESSAGES, executionFailedNotice, type ExecutionType,
-} from '@dealscout/shared/domain';
+import { EXECUTION_TYPES, EXECUTION_MESSAGES, executionFailedNotice, type ExecutionType } from '@dealscout/shared/domain';
 import { defineJob, type JobContext, type JobDefinition } from '../../jobs/definitions';
 import { publish, type PublishEvent } from '../realtime/publish';
 import { notifyUser } from '../notifications/notify';
@@ -98,7 +96,8 @@ async function releaseJob(ctx: JobContext, queue: string, job: BatchItem['job'])
   await unscopedSql(ctx.orm.em.fork(), 'worker-claim').bound(
     `update ${BOSS_SCHEMA}.job set state = 'retry', start_after = now(), retry_limit = retry_limit + 1
       where name = $1 and id = $2::uuid and state = 'active' and retry_count = $3`,
-    [queue, job.id, job.retryCount]);
+    [queue, job.id, job.retryCount],
+  );
 }
 
 export interface RunnerOptions {
@@ -118,7 +117,9 @@ function tenantEm(ctx: JobContext, organizationId: string): EntityManager {
   return em;
 }
 
-const QUALIFIED_COLUMNS = EXECUTION_COLUMNS.split(', ').map((c) => `e.${c}`).join(', ');
+const QUALIFIED_COLUMNS = EXECUTION_COLUMNS.split(', ')
+  .map((c) => `e.${c}`)
+  .join(', ');
 
 /**
  * Publishes each organization's events in the caller's transaction (one statement per
@@ -229,7 +230,7 @@ async function commitGroup(ctx: JobContext, group: CommitItem[]): Promise<('comm
       events.push({ org: row.organization_id, events: own });
     }
     // The progress of the runs these executions belong to, after their own events.
-    events.push(...await runEventsOf(tem, rows));
+    events.push(...(await runEventsOf(tem, rows)));
     await publishByOrg(tem, events);
   });
   return group.map((item) => outcome.get(item)!);
@@ -268,7 +269,12 @@ function runningIn(ctx: JobContext): Map<string, Promise<Pick<JobResult, 'status
  * answers its outcome — one model call, one charge, one result per execution. Another process's
  * attempt is the conditional completion's business (exactly one commits).
  */
-export async function runExecutionBatch(handlers: ReadonlyMap<string, ExecutionHandler>, items: readonly BatchItem[], ctx: JobContext, opts: RunnerOptions = {}): Promise<JobResult[]> {
+export async function runExecutionBatch(
+  handlers: ReadonlyMap<string, ExecutionHandler>,
+  items: readonly BatchItem[],
+  ctx: JobContext,
+  opts: RunnerOptions = {},
+): Promise<JobResult[]> {
   const live = runningIn(ctx);
   const joined = new Map<string, Promise<Pick<JobResult, 'status' | 'output'>>>();
   const fresh: BatchItem[] = [];
@@ -301,8 +307,13 @@ export async function runExecutionBatch(handlers: ReadonlyMap<string, ExecutionH
   }
 }
 
-async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items: readonly BatchItem[], ctx: JobContext, opts: RunnerOptions,
-  done: (executionId: string, r: Pick<JobResult, 'status' | 'output'>) => void): Promise<JobResult[]> {
+async function runClaimed(
+  handlers: ReadonlyMap<string, ExecutionHandler>,
+  items: readonly BatchItem[],
+  ctx: JobContext,
+  opts: RunnerOptions,
+  done: (executionId: string, r: Pick<JobResult, 'status' | 'output'>) => void,
+): Promise<JobResult[]> {
   const claimedRows = await claimBatch(ctx, items);
   const claimedAt = Date.now();
   const claimed = new Map(claimedRows.map((r) => [r.id, r]));
@@ -311,14 +322,20 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
     const live = [...aborts].filter(([, ac]) => !ac.signal.aborted).map(([id]) => id);
     if (live.length === 0) return;
     const rows = await unscopedSql(ctx.orm.em.fork(), 'worker-claim').bound<{ id: string; status: string }>(
-      `select id, status from execution where id in (select (jsonb_array_elements_text($1::jsonb))::uuid)`, [JSON.stringify(live)]);
+      `select id, status from execution where id in (select (jsonb_array_elements_text($1::jsonb))::uuid)`,
+      [JSON.stringify(live)],
+    );
     const status = new Map(rows.map((r) => [r.id, r.status]));
     for (const id of live) if (status.get(id) !== 'processing') aborts.get(id)!.abort(new ExecutionCancelled());
   };
-  const watch = setInterval(() => { void checkCancelled().catch(() => {}); }, opts.cancelPollMs ?? 1000);
+  const watch = setInterval(() => {
+    void checkCancelled().catch(() => {});
+  }, opts.cancelPollMs ?? 1000);
   // The grace period to stop is over: what still runs stops, and its job is released.
   const deadline = ctx.stop?.deadline;
-  const onDeadline = () => { for (const ac of aborts.values()) if (!ac.signal.aborted) ac.abort(new ExecutionReleased()); };
+  const onDeadline = () => {
+    for (const ac of aborts.values()) if (!ac.signal.aborted) ac.abort(new ExecutionReleased());
+  };
   if (deadline?.aborted) onDeadline();
   else deadline?.addEventListener('abort', onDeadline, { once: true });
   const memos = new Map<string, Promise<unknown>>();
@@ -328,16 +345,20 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
       p = load();
       memos.set(key, p);
       // A failed read is not kept: the next execution that asks reads again.
-      p.catch(() => { if (memos.get(key) === p) memos.delete(key); });
+      p.catch(() => {
+        if (memos.get(key) === p) memos.delete(key);
+      });
     }
     return p;
   };
   try {
-    return await Promise.all(items.map(async ({ data, job }): Promise<JobResult> => {
-      const r = await runOne(data, job);
-      done(data.executionId, r);
-      return r;
-    }));
+    return await Promise.all(
+      items.map(async ({ data, job }): Promise<JobResult> => {
+        const r = await runOne(data, job);
+        done(data.executionId, r);
+        return r;
+      }),
+    );
   } finally {
     clearInterval(watch);
     deadline?.removeEventListener('abort', onDeadline);
@@ -363,8 +384,15 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
     try {
       if (!handler) throw new ExecutionError(EXECUTION_MESSAGES.noHandler);
       const result = await handler.run({
-        execution: row, em: tenantEm(ctx, row.organization_id), logger: log, signal: ac.signal, draining, progress: progressReporter(ctx, row, ac, opts),
-        batch: claimedRows, memo, claimedAt,
+        execution: row,
+        em: tenantEm(ctx, row.organization_id),
+        logger: log,
+        signal: ac.signal,
+        draining,
+        progress: progressReporter(ctx, row, ac, opts),
+        batch: claimedRows,
+        memo,
+        claimedAt,
       });
       if (stopped()) return await release();
       if (ac.signal.aborted) {
@@ -394,14 +422,23 @@ async function runClaimed(handlers: ReadonlyMap<string, ExecutionHandler>, items
       if (!(err instanceof ExecutionError)) log.error({ err }, 'execution failed');
       // The reason on the row is a courtesy for the retry's wait: a lost connection must not turn
       // this job's failure into the whole batch's.
-      await retryOnConnectionLoss(() => tenantSql(ctx.orm.em.fork(), row.organization_id).run(`update execution set status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and status = 'processing'`, [message, row.id, row.organization_id]))
-        .catch((e: unknown) => log.warn({ err: e }, 'could not keep the failure message on the execution'));
+      await retryOnConnectionLoss(() =>
+        tenantSql(ctx.orm.em.fork(), row.organization_id).run(
+          `update execution set status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and status = 'processing'`,
+          [message, row.id, row.organization_id],
+        ),
+      ).catch((e: unknown) => log.warn({ err: e }, 'could not keep the failure message on the execution'));
       return { id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } };
     }
   }
 }
 
-function progressReporter(ctx: JobContext, claimed: ExecutionRow, ac: AbortController, opts: RunnerOptions): ExecutionRunContext['progress'] {
+function progressReporter(
+  ctx: JobContext,
+  claimed: ExecutionRow,
+  ac: AbortController,
+  opts: RunnerOptions,
+): ExecutionRunContext['progress'] {
   let last = 0;
   const org = claimed.organization_id;
   return async (processed, total) => {
@@ -412,8 +449,11 @@ function progressReporter(ctx: JobContext, claimed: ExecutionRow, ac: AbortContr
     let row: ExecutionRow | undefined;
     try {
       row = await ctx.orm.em.fork().transactional(async (tem) => {
-        const [r] = await tenantSql(tem, org).all<ExecutionRow>(`update execution set processed = ?, total = coalesce(?, total), updated_at = clock_timestamp()
-            where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`, [Math.max(0, Math.floor(processed)), total ?? null, claimed.id, org]);
+        const [r] = await tenantSql(tem, org).all<ExecutionRow>(
+          `update execution set processed = ?, total = coalesce(?, total), updated_at = clock_timestamp()
+            where id = ? and organization_id = ? and status = 'processing' returning ${EXECUTION_COLUMNS}`,
+          [Math.max(0, Math.floor(processed)), total ?? null, claimed.id, org],
+        );
         if (r) await publish(tem, org, executionEvent(r));
         return r;
       });
@@ -434,8 +474,19 @@ function progressReporter(ctx: JobContext, claimed: ExecutionRow, ac: AbortContr
 }
 
 /** One job (a batch of one); throws when it failed, as pg-boss expects of a single handler. */
-export async function runExecutionJob(handler: ExecutionHandler, data: ExecutionJobData, ctx: JobContext, job: Pick<Job, 'retryCount'> & Partial<Pick<Job, 'id'>>, opts: RunnerOptions = {}): Promise<void> {
-  const [r] = await runExecutionBatch(new Map([[handler.type, handler]]), [{ data, job: { id: job.id ?? data.executionId, retryCount: job.retryCount } }], ctx, opts);
+export async function runExecutionJob(
+  handler: ExecutionHandler,
+  data: ExecutionJobData,
+  ctx: JobContext,
+  job: Pick<Job, 'retryCount'> & Partial<Pick<Job, 'id'>>,
+  opts: RunnerOptions = {},
+): Promise<void> {
+  const [r] = await runExecutionBatch(
+    new Map([[handler.type, handler]]),
+    [{ data, job: { id: job.id ?? data.executionId, retryCount: job.retryCount } }],
+    ctx,
+    opts,
+  );
   if (r.status === 'failed') throw new Error((r.output as { message?: string } | undefined)?.message ?? 'execution failed');
 }
 
@@ -447,8 +498,11 @@ export async function runExecutionJob(handler: ExecutionHandler, data: Execution
 export async function handleDeadExecution(data: ExecutionJobData, ctx: JobContext): Promise<void> {
   const em = tenantEm(ctx, data.organizationId);
   await em.transactional(async (tem) => {
-    const [row] = await tenantSql(tem, data.organizationId).all<ExecutionRow>(`update execution set status = 'error', status_message = coalesce(status_message, ?), completed_at = clock_timestamp(), updated_at = clock_timestamp()
-        where id = ? and organization_id = ? and status in ('draft', 'scheduled', 'processing') returning ${EXECUTION_COLUMNS}`, [EXECUTION_MESSAGES.unexpected, data.executionId, data.organizationId]);
+    const [row] = await tenantSql(tem, data.organizationId).all<ExecutionRow>(
+      `update execution set status = 'error', status_message = coalesce(status_message, ?), completed_at = clock_timestamp(), updated_at = clock_timestamp()
+        where id = ? and organization_id = ? and status in ('draft', 'scheduled', 'processing') returning ${EXECUTION_COLUMNS}`,
+      [EXECUTION_MESSAGES.unexpected, data.executionId, data.organizationId],
+    );
     if (!row) return;
     const runs = await runEventsOf(tem, [row]);
     await publish(tem, data.organizationId, [executionEvent(row), ...runs.flatMap((r) => r.events)]);
@@ -478,31 +532,33 @@ export function executionJobDefinitions(handlers: readonly ExecutionHandler[], o
     workOptions: { localConcurrency: 2, batchSize: 10, burstWhenBatchFull: true },
     handle: (data, ctx) => handleDeadExecution(data, ctx),
   });
-  const perType = EXECUTION_TYPES.map((type) => defineJob({
-    queue: executionQueue(type),
-    schema: ExecutionJobData,
-    worker: byType.has(type),
-    queueOptions: (c) => ({
-      retryLimit: c.EXECUTION_RETRY_LIMIT,
-      retryBackoff: true,
-      retryDelay: c.EXECUTION_RETRY_DELAY_SECONDS,
-      retryDelayMax: 600,
-      expireInSeconds: c.EXECUTION_EXPIRE_SECONDS,
-      deadLetter: EXECUTION_DEAD_LETTER_QUEUE,
-      // Completed jobs are not needed (the execution row is the record): keep the job table small.
-      deleteAfterSeconds: 3_600,
-      notify: true,
+  const perType = EXECUTION_TYPES.map((type) =>
+    defineJob({
+      queue: executionQueue(type),
+      schema: ExecutionJobData,
+      worker: byType.has(type),
+      queueOptions: (c) => ({
+        retryLimit: c.EXECUTION_RETRY_LIMIT,
+        retryBackoff: true,
+        retryDelay: c.EXECUTION_RETRY_DELAY_SECONDS,
+        retryDelayMax: 600,
+        expireInSeconds: c.EXECUTION_EXPIRE_SECONDS,
+        deadLetter: EXECUTION_DEAD_LETTER_QUEUE,
+        // Completed jobs are not needed (the execution row is the record): keep the job table small.
+        deleteAfterSeconds: 3_600,
+        notify: true,
+      }),
+      workOptions: (c) => ({
+        localConcurrency: c.EXECUTION_WORKER_CONCURRENCY,
+        batchSize: c.EXECUTION_BATCH_SIZE,
+        burstWhenBatchFull: true,
+        // At most this many active jobs per organization on this queue, across every worker process.
+        groupConcurrency: c.EXECUTION_ORG_CONCURRENCY,
+        notifyPollingIntervalSeconds: 2,
+      }),
+      handle: (data, ctx, job) => runExecutionJob(byType.get(type)!, data, ctx, job, opts),
+      handleBatch: (items, ctx) => runExecutionBatch(byType, items, ctx, opts),
     }),
-    workOptions: (c) => ({
-      localConcurrency: c.EXECUTION_WORKER_CONCURRENCY,
-      batchSize: c.EXECUTION_BATCH_SIZE,
-      burstWhenBatchFull: true,
-      // At most this many active jobs per organization on this queue, across every worker process.
-      groupConcurrency: c.EXECUTION_ORG_CONCURRENCY,
-      notifyPollingIntervalSeconds: 2,
-    }),
-    handle: (data, ctx, job) => runExecutionJob(byType.get(type)!, data, ctx, job, opts),
-    handleBatch: (items, ctx) => runExecutionBatch(byType, items, ctx, opts),
-  }));
+  );
   return [dead as JobDefinition, ...(perType as JobDefinition[])];
 }

@@ -28,5 +28,7 @@ export const BUILT_IN_FIELDS: readonly BuiltInField[] = [
 
 /** SQL rows `(entity_type, key, label, data_type, built_in_column, is_pseudo)` for the migration and seeding. */
 export function builtInValuesSql(): string {
-  return BUILT_IN_FIELDS.map((f) => `('${f.entityType}', '${f.key}', '${f.label}', '${f.dataType}', '${f.column}', ${f.isPseudo ? 'true' : 'false'})`).join(', ');
+  return BUILT_IN_FIELDS.map(
+    (f) => `('${f.entityType}', '${f.key}', '${f.label}', '${f.dataType}', '${f.column}', ${f.isPseudo ? 'true' : 'false'})`,
+  ).join(', ');
 }

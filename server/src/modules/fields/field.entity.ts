@@ -11,7 +11,10 @@ export const FieldDefinition = defineEntity({
   name: 'FieldDefinition',
   tableName: 'field_definition',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization).index(),
     entityType: p.string().length(20),
     key: p.string().length(120),
@@ -23,10 +26,15 @@ export const FieldDefinition = defineEntity({
     builtInColumn: p.string().length(40).nullable(),
     /** The record column holding a typed copy of this custom field's values (projection.ts), or null. */
     slot: p.smallint().nullable(),
-    config: p.json<{ reconciliation: 'use_latest' | 'keep_existing'; refreshSchedule: string; currency?: string | null }>().onCreate(() => ({ reconciliation: 'use_latest', refreshSchedule: 'never' })),
+    config: p
+      .json<{ reconciliation: 'use_latest' | 'keep_existing'; refreshSchedule: string; currency?: string | null }>()
+      .onCreate(() => ({ reconciliation: 'use_latest', refreshSchedule: 'never' })),
     createdBy: () => p.manyToOne(User).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ properties: ['organization', 'entityType', 'key'] }, { properties: ['organization', 'id'] }],
   indexes: [{ properties: ['organization', 'createdBy'] }],
@@ -42,7 +50,10 @@ export const FieldValue = defineEntity({
   name: 'FieldValue',
   tableName: 'field_value',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     entityType: p.string().length(20),
     entityId: p.uuid(),
@@ -55,7 +66,10 @@ export const FieldValue = defineEntity({
     status: p.string().length(20).nullable(),
     statusMessage: p.text().nullable(),
     details: p.json<unknown>().nullable(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ properties: ['organization', 'field', 'entityId'] }],
   indexes: [{ properties: ['organization', 'entityId'] }],

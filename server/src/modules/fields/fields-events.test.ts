@@ -20,17 +20,35 @@ describe('field events for realtime clients', () => {
     orgB = ob.organization.id;
     a = await signedIn(ctx, oa.admin.email, '10.34.0.1');
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
-  const events = async (org: string) => (await ctx.em().getConnection().execute<{ path: string; kind: string; key: string | null; data: unknown }[]>(
-    `select path, kind, key, data from realtime_event where organization_id = ? and kind = 'entity.fields.changed' order by seq`, [org]));
+  const events = async (org: string) =>
+    await ctx
+      .em()
+      .getConnection()
+      .execute<{ path: string; kind: string; key: string | null; data: unknown }[]>(
+        `select path, kind, key, data from realtime_event where organization_id = ? and kind = 'entity.fields.changed' order by seq`,
+        [org],
+      );
 
   it('create, configure, default currency, assign and delete an enrichment: one event each, on the type path', async () => {
     const created = await a.request('POST', '/api/v1/entity/field', { label: 'Deal Size', dataType: 'currency', entityType: 'contact' });
     expect(created.statusCode, created.body).toBe(201);
     const fieldId = created.json().field.id as string;
-    const contact = { path: `org/${orgA}/entities/contact`, kind: 'entity.fields.changed', key: 'fields:contact', data: { entityType: 'contact' } };
-    const company = { path: `org/${orgA}/entities/company`, kind: 'entity.fields.changed', key: 'fields:company', data: { entityType: 'company' } };
+    const contact = {
+      path: `org/${orgA}/entities/contact`,
+      kind: 'entity.fields.changed',
+      key: 'fields:contact',
+      data: { entityType: 'contact' },
+    };
+    const company = {
+      path: `org/${orgA}/entities/company`,
+      kind: 'entity.fields.changed',
+      key: 'fields:company',
+      data: { entityType: 'company' },
+    };
     expect(await events(orgA)).toEqual([contact]);
 
     const config = await a.request('PUT', '/api/v1/entity/set-config', { fieldId, config: { currency: 'EUR' } });
@@ -48,8 +66,13 @@ describe('field events for realtime clients', () => {
     const companyField = await a.request('POST', '/api/v1/entity/field', { label: 'CEO', dataType: 'string', entityType: 'company' });
     expect(companyField.statusCode, companyField.body).toBe(201);
     const enrichment = await a.request('POST', '/api/v1/enrichment', {
-      configId: LLM_COMPANY, entityType: 'company', name: 'CEO finder', prompt: [{ type: 'text', text: 'Who is the CEO?' }],
-      schema: [{ name: 'answer', type: 'string', description: 'The CEO', required: true, createColumn: false }], fieldIdToAssign: companyField.json().field.id, isFieldPrimary: true,
+      configId: LLM_COMPANY,
+      entityType: 'company',
+      name: 'CEO finder',
+      prompt: [{ type: 'text', text: 'Who is the CEO?' }],
+      schema: [{ name: 'answer', type: 'string', description: 'The CEO', required: true, createColumn: false }],
+      fieldIdToAssign: companyField.json().field.id,
+      isFieldPrimary: true,
     });
     expect(enrichment.statusCode, enrichment.body).toBeLessThan(300);
     const afterAssign = await events(orgA);

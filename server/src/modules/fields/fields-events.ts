@@ -10,10 +10,14 @@ import { publish } from '../realtime/publish';
 
 export async function publishFieldsChanged(em: EntityManager, organizationId: string, entityTypes: readonly string[]): Promise<void> {
   const types = [...new Set(entityTypes)].filter((t): t is RecordEntityType => t === 'company' || t === 'contact');
-  await publish(em, organizationId, types.map((entityType) => ({
-    path: realtimePaths.entities(organizationId, entityType),
-    kind: REALTIME_EVENT_KINDS.fieldsChanged,
-    key: `fields:${entityType}`,
-    data: { entityType },
-  })));
+  await publish(
+    em,
+    organizationId,
+    types.map((entityType) => ({
+      path: realtimePaths.entities(organizationId, entityType),
+      kind: REALTIME_EVENT_KINDS.fieldsChanged,
+      key: `fields:${entityType}`,
+      data: { entityType },
+    })),
+  );
 }

@@ -1,6 +1,14 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DEFAULT_CURRENCY, conditionsFor, fieldCurrency, formatFieldKey, FIELD_MESSAGES, type FieldDataType, type RecordEntityType } from '@dealscout/shared/domain';
+import {
+  DEFAULT_CURRENCY,
+  conditionsFor,
+  fieldCurrency,
+  formatFieldKey,
+  FIELD_MESSAGES,
+  type FieldDataType,
+  type RecordEntityType,
+} from '@dealscout/shared/domain';
 import type { FieldDto, FilterFieldDto } from '@dealscout/shared/contracts';
 import { FieldDefinition, type IFieldDefinition } from './field.entity';
 import { BUILT_IN_FIELDS } from './builtins';
@@ -42,7 +50,11 @@ export function toFieldDto(f: IFieldDefinition, orgCurrency: string = DEFAULT_CU
     isMandatory: f.isMandatory,
     isPseudo: f.isPseudo,
     builtIn: f.builtInColumn != null,
-    config: { reconciliation: f.config?.reconciliation ?? 'use_latest', refreshSchedule: (f.config?.refreshSchedule ?? 'never') as FieldDto['config']['refreshSchedule'], currency: f.config?.currency ?? null },
+    config: {
+      reconciliation: f.config?.reconciliation ?? 'use_latest',
+      refreshSchedule: (f.config?.refreshSchedule ?? 'never') as FieldDto['config']['refreshSchedule'],
+      currency: f.config?.currency ?? null,
+    },
     currency: f.dataType === 'currency' ? fieldCurrency(f.config?.currency, orgCurrency) : null,
     assignedEnrichments: [],
   };
@@ -66,17 +78,29 @@ export async function listFields(em: EntityManager, entityType?: RecordEntityTyp
 /** A key unique within the organization and entity type: the formatted label, numbered on clashes. */
 export async function uniqueFieldKey(em: EntityManager, entityType: RecordEntityType, label: string): Promise<string> {
   const base = formatFieldKey(label.trim()) || 'field';
-  const taken = new Set((await em.find(FieldDefinition, { entityType, key: { $like: `${base}%` } }, { fields: ['key'] })).map((f) => f.key));
+  const taken = new Set(
+    (await em.find(FieldDefinition, { entityType, key: { $like: `${base}%` } }, { fields: ['key'] })).map((f) => f.key),
+  );
   if (!taken.has(base)) return base;
   for (let i = 2; ; i++) if (!taken.has(`${base}_${i}`)) return `${base}_${i}`;
 }
 
-export async function createCustomField(em: EntityManager, opts: {
-  organizationId: string; userId: string; entityType: RecordEntityType; label: string; dataType: FieldDataType;
-  config?: Partial<IFieldDefinition['config']>;
-}): Promise<IFieldDefinition> {
+export async function createCustomField(
+  em: EntityManager,
+  opts: {
+    organizationId: string;
+    userId: string;
+    entityType: RecordEntityType;
+    label: string;
+    dataType: FieldDataType;
+    config?: Partial<IFieldDefinition['config']>;
+  },
+): Promise<IFieldDefinition> {
   const label = opts.label.trim();
-  const same = await em.count(FieldDefinition, { entityType: opts.entityType, label: { $ilike: label.replace(/[\\%_]/g, (c) => `\\${c}`) } });
+  const same = await em.count(FieldDefinition, {
+    entityType: opts.entityType,
+    label: { $ilike: label.replace(/[\\%_]/g, (c) => `\\${c}`) },
+  });
   if (same > 0) throw conflict(FIELD_MESSAGES.duplicate);
   const field = em.create(FieldDefinition, {
     organization: opts.organizationId,
@@ -88,7 +112,11 @@ export async function createCustomField(em: EntityManager, opts: {
     isMandatory: false,
     isPseudo: false,
     builtInColumn: null,
-    config: { reconciliation: opts.config?.reconciliation ?? 'use_latest', refreshSchedule: opts.config?.refreshSchedule ?? 'never', ...(opts.dataType === 'currency' && opts.config?.currency ? { currency: opts.config.currency } : {}) },
+    config: {
+      reconciliation: opts.config?.reconciliation ?? 'use_latest',
+      refreshSchedule: opts.config?.refreshSchedule ?? 'never',
+      ...(opts.dataType === 'currency' && opts.config?.currency ? { currency: opts.config.currency } : {}),
+    },
     createdBy: opts.userId,
   });
   await em.flush();

@@ -5,11 +5,31 @@ import { newCompany, newContact, newField, uniq, type FieldLike } from '../../..
 import { OFFERED_FIELD_TYPES } from '@dealscout/shared/domain';
 
 const BUILT_INS = {
-  company: [['id', 'id'], ['name', 'string'], ['website', 'url'], ['domain', 'string'], ['owner', 'reference'], ['created_at', 'date']],
-  contact: [['id', 'id'], ['first_name', 'string'], ['last_name', 'string'], ['email', 'email'], ['owner', 'reference'], ['created_at', 'date']],
+  company: [
+    ['id', 'id'],
+    ['name', 'string'],
+    ['website', 'url'],
+    ['domain', 'string'],
+    ['owner', 'reference'],
+    ['created_at', 'date'],
+  ],
+  contact: [
+    ['id', 'id'],
+    ['first_name', 'string'],
+    ['last_name', 'string'],
+    ['email', 'email'],
+    ['owner', 'reference'],
+    ['created_at', 'date'],
+  ],
 } as const;
 
-interface FieldDto extends FieldLike { isMandatory: boolean; isPseudo: boolean; builtIn: boolean; namespace: string; config: { reconciliation: string; refreshSchedule: string } }
+interface FieldDto extends FieldLike {
+  isMandatory: boolean;
+  isPseudo: boolean;
+  builtIn: boolean;
+  namespace: string;
+  config: { reconciliation: string; refreshSchedule: string };
+}
 
 describe('custom fields', () => {
   let ctx: TestContext;
@@ -23,7 +43,9 @@ describe('custom fields', () => {
     a = await signedIn(ctx, orgA.admin.email, '10.31.0.1');
     b = await signedIn(ctx, orgB.admin.email, '10.31.0.2');
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   const fields = async (c: TestClient, query = ''): Promise<FieldDto[]> => {
     const res = await c.get(`/api/v1/entity/fields${query}`);
@@ -41,7 +63,13 @@ describe('custom fields', () => {
         const mine = all.filter((x) => x.entityType === entityType);
         expect(mine.map((x) => [x.key, x.dataType]).sort()).toEqual([...BUILT_INS[entityType]].map((x) => [...x]).sort());
         for (const x of mine) {
-          expect(x).toMatchObject({ isMandatory: true, builtIn: true, namespace: entityType, config: { reconciliation: 'use_latest', refreshSchedule: 'never' }, assignedEnrichments: [] });
+          expect(x).toMatchObject({
+            isMandatory: true,
+            builtIn: true,
+            namespace: entityType,
+            config: { reconciliation: 'use_latest', refreshSchedule: 'never' },
+            assignedEnrichments: [],
+          });
         }
       }
       expect(all.find((x) => x.entityType === 'company' && x.key === 'domain')!.isPseudo).toBe(true);
@@ -54,7 +82,14 @@ describe('custom fields', () => {
       expect(company.every((x) => x.entityType === 'company')).toBe(true);
       const idx = company.findIndex((x) => x.id === custom.id);
       expect(idx).toBeGreaterThanOrEqual(BUILT_INS.company.length);
-      expect(company[idx]).toMatchObject({ isMandatory: false, builtIn: false, isPseudo: false, dataType: 'int', entityType: 'company', namespace: 'company' });
+      expect(company[idx]).toMatchObject({
+        isMandatory: false,
+        builtIn: false,
+        isPseudo: false,
+        dataType: 'int',
+        entityType: 'company',
+        namespace: 'company',
+      });
       expect((await fields(a, '?entityType=contact')).some((x) => x.id === custom.id)).toBe(false);
     });
 
@@ -88,8 +123,17 @@ describe('custom fields', () => {
       expect(byKey.get('owner')).toMatchObject({ dataType: 'uuid', conditions: ['in'] });
       expect(byKey.get('created_at')).toMatchObject({ dataType: 'date', conditions: NUMBER_SET });
       const expected: Record<string, string[]> = {
-        string: STRING_SET, url: STRING_SET, email: STRING_SET, phone: STRING_SET, address: STRING_SET, object: STRING_SET,
-        int: NUMBER_SET, double: NUMBER_SET, currency: NUMBER_SET, date: NUMBER_SET, time: NUMBER_SET,
+        string: STRING_SET,
+        url: STRING_SET,
+        email: STRING_SET,
+        phone: STRING_SET,
+        address: STRING_SET,
+        object: STRING_SET,
+        int: NUMBER_SET,
+        double: NUMBER_SET,
+        currency: NUMBER_SET,
+        date: NUMBER_SET,
+        time: NUMBER_SET,
         boolean: ['equals', 'not_equals'],
       };
       for (const [key, t] of made) expect(byKey.get(key), key).toMatchObject({ dataType: t, conditions: expected[t] });
@@ -108,8 +152,18 @@ describe('custom fields', () => {
       const res = await a.post('/api/v1/entity/field', { label, dataType, entityType: 'contact' });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json()).toMatchObject({
-        success: true, message: 'Field created successfully',
-        field: { label, dataType, entityType: 'contact', namespace: 'contact', isMandatory: false, isPseudo: false, builtIn: false, config: { reconciliation: 'use_latest', refreshSchedule: 'never' } },
+        success: true,
+        message: 'Field created successfully',
+        field: {
+          label,
+          dataType,
+          entityType: 'contact',
+          namespace: 'contact',
+          isMandatory: false,
+          isPseudo: false,
+          builtIn: false,
+          config: { reconciliation: 'use_latest', refreshSchedule: 'never' },
+        },
       });
     });
 
@@ -183,11 +237,18 @@ describe('custom fields', () => {
       await newField(a, 'company', 'string', `Growth ab ${u}`);
       const res = await a.post('/api/v1/entity/field', { label: `Growth __ ${u}`, dataType: 'string', entityType: 'company' });
       expect(res.statusCode, res.body).toBe(201);
-      expect((await a.post('/api/v1/entity/field', { label: `Growth % ${u}`, dataType: 'string', entityType: 'company' })).statusCode).toBe(201);
+      expect((await a.post('/api/v1/entity/field', { label: `Growth % ${u}`, dataType: 'string', entityType: 'company' })).statusCode).toBe(
+        201,
+      );
     });
 
     it('takes an initial config', async () => {
-      const res = await a.post('/api/v1/entity/field', { label: `Conf ${uniq()}`, dataType: 'string', entityType: 'company', config: { reconciliation: 'keep_existing', refreshSchedule: 'weekly' } });
+      const res = await a.post('/api/v1/entity/field', {
+        label: `Conf ${uniq()}`,
+        dataType: 'string',
+        entityType: 'company',
+        config: { reconciliation: 'keep_existing', refreshSchedule: 'weekly' },
+      });
       expect(res.statusCode).toBe(201);
       expect(res.json().field.config).toEqual({ reconciliation: 'keep_existing', refreshSchedule: 'weekly', currency: null });
     });
@@ -211,13 +272,19 @@ describe('custom fields', () => {
       const field = await newField(a, 'company', 'string');
       let res = await a.put('/api/v1/entity/set-config', { fieldId: field.id, config: { reconciliation: 'keep_existing' } });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toMatchObject({ success: true, field: { id: field.id, config: { reconciliation: 'keep_existing', refreshSchedule: 'never' } } });
+      expect(res.json()).toMatchObject({
+        success: true,
+        field: { id: field.id, config: { reconciliation: 'keep_existing', refreshSchedule: 'never' } },
+      });
       for (const refreshSchedule of ['never', 'daily', 'weekly', 'monthly', 'quarterly', 'yearly']) {
         res = await a.put('/api/v1/entity/set-config', { fieldId: field.id, config: { refreshSchedule } });
         expect(res.statusCode, res.body).toBe(200);
         expect(res.json().field.config).toEqual({ reconciliation: 'keep_existing', refreshSchedule, currency: null });
       }
-      res = await a.put('/api/v1/entity/set-config', { fieldId: field.id, config: { reconciliation: 'use_latest', refreshSchedule: 'daily' } });
+      res = await a.put('/api/v1/entity/set-config', {
+        fieldId: field.id,
+        config: { reconciliation: 'use_latest', refreshSchedule: 'daily' },
+      });
       expect(res.json().field.config).toEqual({ reconciliation: 'use_latest', refreshSchedule: 'daily', currency: null });
       const stored = (await fields(a)).find((x) => x.id === field.id)!;
       expect(stored.config).toEqual({ reconciliation: 'use_latest', refreshSchedule: 'daily', currency: null });
@@ -257,24 +324,47 @@ describe('custom fields', () => {
     };
 
     it.each([
-      ['int', '42', 42], ['int', -3, -3], ['double', '12.5', 12.5], ['currency', 1000, 1000],
-      ['boolean', 'yes', true], ['boolean', false, false], ['date', '2024-02-29', '2024-02-29'], ['time', '09:30', '09:30'],
-      ['string', 'Hello', 'Hello'], ['url', 'acme.com', 'acme.com'], ['email', 'x@acme.com', 'x@acme.com'], ['phone', '+1 555 0100', '+1 555 0100'],
-      ['address', '1 Main St', '1 Main St'], ['object', '{"a":[1,2]}', { a: [1, 2] }],
+      ['int', '42', 42],
+      ['int', -3, -3],
+      ['double', '12.5', 12.5],
+      ['currency', 1000, 1000],
+      ['boolean', 'yes', true],
+      ['boolean', false, false],
+      ['date', '2024-02-29', '2024-02-29'],
+      ['time', '09:30', '09:30'],
+      ['string', 'Hello', 'Hello'],
+      ['url', 'acme.com', 'acme.com'],
+      ['email', 'x@acme.com', 'x@acme.com'],
+      ['phone', '+1 555 0100', '+1 555 0100'],
+      ['address', '1 Main St', '1 Main St'],
+      ['object', '{"a":[1,2]}', { a: [1, 2] }],
     ])('%s: %j is stored as %j', async (dataType, input, stored) => {
       const field = await newField(a, 'company', dataType);
       const company = await newCompany(a);
-      const res = await a.put('/api/v1/entity/company/field', { entityType: 'company', entityId: company.id, fieldId: field.id, value: input });
+      const res = await a.put('/api/v1/entity/company/field', {
+        entityType: 'company',
+        entityId: company.id,
+        fieldId: field.id,
+        value: input,
+      });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toMatchObject({ success: true, message: 'Value saved', value: { fieldId: field.id, value: stored, status: 'completed', statusMessage: null } });
+      expect(res.json()).toMatchObject({
+        success: true,
+        message: 'Value saved',
+        value: { fieldId: field.id, value: stored, status: 'completed', statusMessage: null },
+      });
       expect(await valueOf(a, 'company', company.id, field.id)).toEqual(stored);
     });
 
     it.each([
-      ['int', '12.5', 'Please enter a whole number'], ['int', 'abc', 'Please enter a whole number'],
-      ['double', 'twelve', 'Please enter a number'], ['currency', '1,000', 'Please enter a number'],
-      ['boolean', 'maybe', 'Please enter true or false'], ['date', '2024-02-30', 'Please enter a date (YYYY-MM-DD)'],
-      ['date', '31/12/2024', 'Please enter a date (YYYY-MM-DD)'], ['time', '25:00', 'Please enter a time (HH:MM)'],
+      ['int', '12.5', 'Please enter a whole number'],
+      ['int', 'abc', 'Please enter a whole number'],
+      ['double', 'twelve', 'Please enter a number'],
+      ['currency', '1,000', 'Please enter a number'],
+      ['boolean', 'maybe', 'Please enter true or false'],
+      ['date', '2024-02-30', 'Please enter a date (YYYY-MM-DD)'],
+      ['date', '31/12/2024', 'Please enter a date (YYYY-MM-DD)'],
+      ['time', '25:00', 'Please enter a time (HH:MM)'],
     ])('%s: %j is refused with %j and the old value stays', async (dataType, input, message) => {
       const field = await newField(a, 'contact', dataType);
       const contact = await newContact(a);
@@ -355,7 +445,10 @@ describe('custom fields', () => {
       const r3 = await a.put('/api/v1/entity/company/field', { entityId: theirs.id, fieldId: theirField.id, value: 'x' });
       expect(r3.statusCode).toBe(404);
       expect(await valueOf(b, 'company', theirs.id, theirField.id)).toBeUndefined();
-      const [{ n }] = await ctx.em().getConnection().execute<{ n: number }[]>('select count(*)::int as n from field_value where entity_id in (?, ?)', [theirs.id, mine.id]);
+      const [{ n }] = await ctx
+        .em()
+        .getConnection()
+        .execute<{ n: number }[]>('select count(*)::int as n from field_value where entity_id in (?, ?)', [theirs.id, mine.id]);
       expect(n).toBe(0);
     });
 
@@ -363,9 +456,17 @@ describe('custom fields', () => {
       expect((await a.put('/api/v1/entity/company/field', { entityId: 'x', fieldId: randomUUID(), value: 1 })).statusCode).toBe(400);
       const field = await newField(a, 'company', 'string');
       const company = await newCompany(a);
-      const anon = await ctx.app.inject({ method: 'PUT', url: '/api/v1/entity/company/field', payload: { entityId: company.id, fieldId: field.id, value: 'x' } });
+      const anon = await ctx.app.inject({
+        method: 'PUT',
+        url: '/api/v1/entity/company/field',
+        payload: { entityId: company.id, fieldId: field.id, value: 'x' },
+      });
       expect(anon.statusCode).toBe(401);
-      const res = await a.put('/api/v1/entity/company/field', { entityId: company.id, fieldId: field.id, value: 'x' }, { 'x-csrf-token': 'wrong' });
+      const res = await a.put(
+        '/api/v1/entity/company/field',
+        { entityId: company.id, fieldId: field.id, value: 'x' },
+        { 'x-csrf-token': 'wrong' },
+      );
       expect(res.statusCode).toBe(403);
       expect(await valueOf(a, 'company', company.id, field.id)).toBeUndefined();
     });

@@ -14,21 +14,38 @@ import { badRequest } from '../../lib/errors';
 import { scopedTo } from '../../db/sql';
 import { decryptSecret, encryptSecret } from '../../lib/secrets';
 import { checkOutboundUrl, outboundFetchFor, outboundRefusal } from '../../providers/web/outbound';
-import { authorizationUrl, exchangeCode, pkcePair, SalesforceClient, SalesforceError, type SalesforceAppConfig } from '../../providers/crm/salesforce';
+import {
+  authorizationUrl,
+  exchangeCode,
+  pkcePair,
+  SalesforceClient,
+  SalesforceError,
+  type SalesforceAppConfig,
+} from '../../providers/crm/salesforce';
 import { AffinityClient, AffinityError } from '../../providers/crm/affinity';
 
 export const SALESFORCE_CALLBACK_PATH = '/api/v1/integrations/salesforce/callback';
 const PENDING_TTL_MS = 15 * 60_000;
 
-export interface SalesforcePending { stateHash: string; verifier: string; environment: SalesforceEnvironment; startedById: string; expiresAt: string }
+export interface SalesforcePending {
+  stateHash: string;
+  verifier: string;
+  environment: SalesforceEnvironment;
+  startedById: string;
+  expiresAt: string;
+}
 
 /** What a salesforce row keeps in `secret` (encrypted as one JSON text). */
-interface SalesforceSecret { refreshToken: string | null; accessToken: string | null }
+interface SalesforceSecret {
+  refreshToken: string | null;
+  accessToken: string | null;
+}
 
 export function salesforceAppConfig(config: Config, environment: SalesforceEnvironment): SalesforceAppConfig | null {
   if (!config.SALESFORCE_CLIENT_ID) return null;
   return {
-    clientId: config.SALESFORCE_CLIENT_ID, clientSecret: config.SALESFORCE_CLIENT_SECRET,
+    clientId: config.SALESFORCE_CLIENT_ID,
+    clientSecret: config.SALESFORCE_CLIENT_SECRET,
     loginUrl: (environment === 'sandbox' ? config.SALESFORCE_SANDBOX_LOGIN_URL : config.SALESFORCE_LOGIN_URL).replace(/\/+$/, ''),
     redirectUri: `${config.publicUrl}${SALESFORCE_CALLBACK_PATH}`,
   };
@@ -48,14 +65,23 @@ async function refuseWhenOtherActive(em: EntityManager, provider: CrmProvider): 
 }
 
 /** Starts the Salesforce authorization: answers the row (created inactive if new) and the URL to go to. */
-export async function startSalesforceConnect(em: EntityManager, config: Config, organizationId: string, userId: string, environment: SalesforceEnvironment): Promise<{ id: string; url: string }> {
+export async function startSalesforceConnect(
+  em: EntityManager,
+  config: Config,
+  organizationId: string,
+  userId: string,
+  environment: SalesforceEnvironment,
+): Promise<{ id: string; url: string }> {
   const app = salesforceAppConfig(config, environment);
   if (!app) throw badRequest(CRM_MESSAGES.salesforceNotConfigured);
   await refuseWhenOtherActive(em, 'salesforce');
   const state = randomBytes(24).toString('base64url');
   const { verifier, challenge } = pkcePair();
   const pending: SalesforcePending = {
-    stateHash: hashState(state), verifier: encryptSecret(verifier, config.SECRETS_KEY, organizationId), environment, startedById: userId,
+    stateHash: hashState(state),
+    verifier: encryptSecret(verifier, config.SECRETS_KEY, organizationId),
+    environment,
+    startedById: userId,
     expiresAt: new Date(Date.now() + PENDING_TTL_MS).toISOString(),
   };
   const id = await em.transactional(async (tem) => {
@@ -64,7 +90,12 @@ export async function startSalesforceConnect(em: EntityManager, config: Config, 
       row.data = { ...(row.data ?? {}), pending };
     } else {
       row = tem.create(Integration, {
-        organization: organizationId, provider: 'salesforce', type: 'crm', name: 'Salesforce', active: false, createdBy: userId,
+        organization: organizationId,
+        provider: 'salesforce',
+        type: 'crm',
+        name: 'Salesforce',
+        active: false,
+        createdBy: userId,
         data: { environment, pending },
       });
     }
@@ -99,7 +130,10 @@ async function externalIdWarning(client: SalesforceClient): Promise<string | und
 
 /** The OAuth callback: checks the state, exchanges the code with the PKCE verifier, stores the tokens encrypted. */
 export async function finishSalesforceConnect(
-  em: EntityManager, config: Config, organizationId: string, userId: string,
+  em: EntityManager,
+  config: Config,
+  organizationId: string,
+  userId: string,
   q: { code?: string; state?: string; error?: string },
 ): Promise<CallbackOutcome> {
   const row = await em.findOne(Integration, { provider: 'salesforce', user: null });
@@ -137,7 +171,8 @@ export async function finishSalesforceConnect(
     await clearPending();
     const refused = outboundRefusal(err);
     if (refused) return { ok: false, message: `Salesforce answered an instance URL that cannot be used: ${refused.message}` };
-    if (err instanceof SalesforceError && err.errorCode === 'CONNECTION_FAILED') return { ok: false, message: CRM_MESSAGES.unreachable('Salesforce') };
+    if (err instanceof SalesforceError && err.errorCode === 'CONNECTION_FAILED')
+      return { ok: false, message: CRM_MESSAGES.unreachable('Salesforce') };
     return { ok: false, message: CRM_MESSAGES.authorizationFailed };
   }
   const secret: SalesforceSecret = { refreshToken: tokens.refreshToken, accessToken: tokens.accessToken };
@@ -148,8 +183,14 @@ export async function finishSalesforceConnect(
   row.createdAt = new Date();
   row.expiresAt = null;
   row.data = {
-    environment: pending.environment, loginUrl: app.loginUrl, instanceUrl: tokens.instanceUrl, identityUrl: tokens.identityUrl,
-    accountName: identity.username, username: identity.username, salesforceOrgId: identity.organizationId, salesforceUserId: identity.userId,
+    environment: pending.environment,
+    loginUrl: app.loginUrl,
+    instanceUrl: tokens.instanceUrl,
+    identityUrl: tokens.identityUrl,
+    accountName: identity.username,
+    username: identity.username,
+    salesforceOrgId: identity.organizationId,
+    salesforceUserId: identity.userId,
   };
   await em.flush();
   return { ok: true, warning: await externalIdWarning(salesforceClientFor(em, config, row)) };
@@ -163,13 +204,27 @@ export function salesforceClientFor(em: EntityManager, config: Config, row: IInt
   const orgId = typeof row.organization === 'string' ? row.organization : row.organization.id;
   const secret = JSON.parse(decryptSecret(row.secret, config.SECRETS_KEY, orgId)) as SalesforceSecret;
   return new SalesforceClient(app, { ...secret, instanceUrl: data.instanceUrl }, async (accessToken) => {
-    await em.fork().nativeUpdate(Integration, { id: row.id, organization: orgId }, { secret: encryptSecret(JSON.stringify({ ...secret, accessToken }), config.SECRETS_KEY, orgId) }, scopedTo(orgId));
+    await em
+      .fork()
+      .nativeUpdate(
+        Integration,
+        { id: row.id, organization: orgId },
+        { secret: encryptSecret(JSON.stringify({ ...secret, accessToken }), config.SECRETS_KEY, orgId) },
+        scopedTo(orgId),
+      );
   });
 }
 
 /** Checks an Affinity key with GET /auth/whoami; a refusal becomes a 400 with a message for the admin. */
 export async function verifyAffinityKey(config: Config, apiKey: string) {
-  const client = new AffinityClient({ apiKey, baseUrl: config.AFFINITY_BASE_URL, fetch: outboundFetchFor(config), maxAttempts: 2, maxRetryWaitMs: 5_000, timeoutMs: 15_000 });
+  const client = new AffinityClient({
+    apiKey,
+    baseUrl: config.AFFINITY_BASE_URL,
+    fetch: outboundFetchFor(config),
+    maxAttempts: 2,
+    maxRetryWaitMs: 5_000,
+    timeoutMs: 15_000,
+  });
   try {
     return await client.whoami();
   } catch (err) {
@@ -182,13 +237,25 @@ export async function verifyAffinityKey(config: Config, apiKey: string) {
 }
 
 /** Connects (or replaces) the organization's Affinity key. */
-export async function connectAffinity(em: EntityManager, config: Config, organizationId: string, userId: string, apiKey: string, name: string | undefined): Promise<string> {
+export async function connectAffinity(
+  em: EntityManager,
+  config: Config,
+  organizationId: string,
+  userId: string,
+  apiKey: string,
+  name: string | undefined,
+): Promise<string> {
   await refuseWhenOtherActive(em, 'affinity');
   const me = await verifyAffinityKey(config, apiKey);
   return em.transactional(async (tem) => {
     await tem.nativeDelete(Integration, { provider: 'affinity', user: null });
     const row = tem.create(Integration, {
-      organization: organizationId, provider: 'affinity', type: 'crm', name: name || me.tenant.name, active: true, createdBy: userId,
+      organization: organizationId,
+      provider: 'affinity',
+      type: 'crm',
+      name: name || me.tenant.name,
+      active: true,
+      createdBy: userId,
       secret: encryptSecret(apiKey, config.SECRETS_KEY, organizationId),
       data: affinityData(me, apiKey),
     });
@@ -199,8 +266,12 @@ export async function connectAffinity(em: EntityManager, config: Config, organiz
 
 export function affinityData(me: Awaited<ReturnType<AffinityClient['whoami']>>, apiKey: string): Record<string, unknown> {
   return {
-    accountName: me.tenant.name, username: me.user.email, instanceUrl: `https://${me.tenant.subdomain}.affinity.co`,
-    affinityTenantId: me.tenant.id, affinityUserId: me.user.id, keyHint: apiKey.length >= 12 ? apiKey.slice(-4) : null,
+    accountName: me.tenant.name,
+    username: me.user.email,
+    instanceUrl: `https://${me.tenant.subdomain}.affinity.co`,
+    affinityTenantId: me.tenant.id,
+    affinityUserId: me.user.id,
+    keyHint: apiKey.length >= 12 ? apiKey.slice(-4) : null,
   };
 }
 
@@ -214,7 +285,11 @@ export async function revokeSalesforce(config: Config, row: IIntegration): Promi
     const secret = JSON.parse(decryptSecret(row.secret, config.SECRETS_KEY, orgId)) as SalesforceSecret;
     if (!secret.refreshToken) return;
     await fetch(`${app.loginUrl}/services/oauth2/revoke`, {
-      method: 'POST', body: new URLSearchParams({ token: secret.refreshToken }), signal: AbortSignal.timeout(10_000),
+      method: 'POST',
+      body: new URLSearchParams({ token: secret.refreshToken }),
+      signal: AbortSignal.timeout(10_000),
     });
-  } catch { /* the row is removed either way; an unrevoked token dies with the connected app's policy */ }
+  } catch {
+    /* the row is removed either way; an unrevoked token dies with the connected app's policy */
+  }
 }

@@ -27,10 +27,16 @@ describe('CRM integrations: Salesforce (OAuth + PKCE) and Affinity (API key)', (
     sandbox = await FakeSalesforce.start({ clientId: 'sf-client', clientSecret: 'sf-secret', username: 'admin@acme.example.com.sandbox' });
     aff = await FakeAffinity.start({ apiKeys: [AFF_KEY, `${AFF_KEY}-2`] });
     const hosts = [prod.url, sandbox.url, aff.url].map((u) => new URL(u).host).join(',');
-    ctx = await createTestApp({ env: {
-      SALESFORCE_CLIENT_ID: 'sf-client', SALESFORCE_CLIENT_SECRET: 'sf-secret', SALESFORCE_LOGIN_URL: prod.url, SALESFORCE_SANDBOX_LOGIN_URL: sandbox.url,
-      AFFINITY_BASE_URL: aff.url, OUTBOUND_ALLOWED_PRIVATE_HOSTS: hosts,
-    } });
+    ctx = await createTestApp({
+      env: {
+        SALESFORCE_CLIENT_ID: 'sf-client',
+        SALESFORCE_CLIENT_SECRET: 'sf-secret',
+        SALESFORCE_LOGIN_URL: prod.url,
+        SALESFORCE_SANDBOX_LOGIN_URL: sandbox.url,
+        AFFINITY_BASE_URL: aff.url,
+        OUTBOUND_ALLOWED_PRIVATE_HOSTS: hosts,
+      },
+    });
     const a = await createOrg(ctx, { name: 'Alpha' });
     orgId = a.organization.id;
     admin = await signedIn(ctx, a.admin.email);
@@ -81,7 +87,12 @@ describe('CRM integrations: Salesforce (OAuth + PKCE) and Affinity (API key)', (
     expect(done.location?.searchParams.get('crm')).toBe('salesforce');
     const sf = (await crm(member, 'salesforce'))!;
     expect(sf.data).toMatchObject({ active: true, name: 'Salesforce', createdBy: { firstName: expect.any(String) }, expiresAt: null });
-    expect(sf.data.metadata).toMatchObject({ name: sandbox.username, username: sandbox.username, environment: 'sandbox', instanceUrl: sandbox.url });
+    expect(sf.data.metadata).toMatchObject({
+      name: sandbox.username,
+      username: sandbox.username,
+      environment: 'sandbox',
+      instanceUrl: sandbox.url,
+    });
     expect(JSON.stringify(await list(admin))).not.toMatch(/refresh|verifier|pending|5Aep/);
     // The refresh token is stored encrypted with the organization as context, and works.
     const row = await ctx.em().findOneOrFail(Integration, { id: sf.id }, { filters: false });
@@ -135,7 +146,16 @@ describe('CRM integrations: Salesforce (OAuth + PKCE) and Affinity (API key)', (
 
   it('Affinity: the key is checked with whoami (basic auth), stored encrypted, shown as the tenant and user; a refused key changes nothing', async () => {
     const a = (await crm(admin, 'affinity'))!;
-    expect(a.data).toMatchObject({ active: true, name: 'Acme Capital', metadata: { name: 'Acme Capital', username: 'alex@acmecapital.example.com', instanceUrl: 'https://acmecapital.affinity.co', keyHint: 'cdef' } });
+    expect(a.data).toMatchObject({
+      active: true,
+      name: 'Acme Capital',
+      metadata: {
+        name: 'Acme Capital',
+        username: 'alex@acmecapital.example.com',
+        instanceUrl: 'https://acmecapital.affinity.co',
+        keyHint: 'cdef',
+      },
+    });
     const row = await ctx.em().findOneOrFail(Integration, { id: a.id }, { filters: false });
     expect(row.secret).not.toContain(AFF_KEY);
     expect(decryptSecret(row.secret!, ctx.config.SECRETS_KEY, orgId)).toBe(AFF_KEY);
@@ -143,11 +163,15 @@ describe('CRM integrations: Salesforce (OAuth + PKCE) and Affinity (API key)', (
     const bad = await admin.put(`/api/v1/integrations/${a.id}`, { apiKey: 'not-a-key' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe(CRM_MESSAGES.affinityKeyRefused);
-    expect(decryptSecret((await ctx.em().findOneOrFail(Integration, { id: a.id }, { filters: false })).secret!, ctx.config.SECRETS_KEY, orgId)).toBe(AFF_KEY);
+    expect(
+      decryptSecret((await ctx.em().findOneOrFail(Integration, { id: a.id }, { filters: false })).secret!, ctx.config.SECRETS_KEY, orgId),
+    ).toBe(AFF_KEY);
     const renamed = await admin.put(`/api/v1/integrations/${a.id}`, { apiKey: `${AFF_KEY}-2`, name: 'Deal team Affinity' });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json().integration.data.name).toBe('Deal team Affinity');
-    expect(decryptSecret((await ctx.em().findOneOrFail(Integration, { id: a.id }, { filters: false })).secret!, ctx.config.SECRETS_KEY, orgId)).toBe(`${AFF_KEY}-2`);
+    expect(
+      decryptSecret((await ctx.em().findOneOrFail(Integration, { id: a.id }, { filters: false })).secret!, ctx.config.SECRETS_KEY, orgId),
+    ).toBe(`${AFF_KEY}-2`);
 
     aff.limitNext(2, 1);
     const limited = await admin.put(`/api/v1/integrations/${a.id}`, { apiKey: AFF_KEY });
@@ -189,7 +213,9 @@ describe('CRM integrations: Salesforce (OAuth + PKCE) and Affinity (API key)', (
 
 describe('Salesforce without a connected app configured', () => {
   let ctx: TestContext;
-  afterAll(async () => { await ctx?.close(); });
+  afterAll(async () => {
+    await ctx?.close();
+  });
   it('says the operator must set SALESFORCE_CLIENT_ID', async () => {
     ctx = await createTestApp();
     const admin = await signedIn(ctx, (await createOrg(ctx)).admin.email);

@@ -13,7 +13,10 @@ export const Integration = defineEntity({
   name: 'Integration',
   tableName: 'integration',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     user: () => p.manyToOne(User).nullable().deleteRule('cascade'),
     provider: p.string().length(40),
@@ -21,12 +24,18 @@ export const Integration = defineEntity({
     name: p.string().length(200),
     active: p.boolean().default(true),
     /** Non-secret settings and metadata, e.g. { baseUrl, models } for openai. */
-    data: p.json<Record<string, unknown>>().defaultRaw(`'{}'`).onCreate(() => ({})),
+    data: p
+      .json<Record<string, unknown>>()
+      .defaultRaw(`'{}'`)
+      .onCreate(() => ({})),
     /** Encrypted secret (`v1.<iv>.<tag>.<ciphertext>`, base64url); never returned by any route. */
     secret: p.text().nullable(),
     createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
     expiresAt: p.datetime().nullable(),
   },
   indexes: [{ name: 'integration_org_provider_index', properties: ['organization', 'provider'] }],

@@ -8,7 +8,10 @@ export const Invitation = defineEntity({
   name: 'Invitation',
   tableName: 'invitation',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization).index(),
     email: p.string().length(320),
     role: p.string().length(20),

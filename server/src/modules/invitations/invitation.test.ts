@@ -2,7 +2,15 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import {
-  createTestApp, createOrg, createUser, signedIn, uniqueEmail, mailsTo, tokenFromMail, TestClient, type TestContext,
+  createTestApp,
+  createOrg,
+  createUser,
+  signedIn,
+  uniqueEmail,
+  mailsTo,
+  tokenFromMail,
+  TestClient,
+  type TestContext,
 } from '../../../test/helpers';
 import { Invitation } from './invitation.entity';
 import { User } from '../users/user.entity';
@@ -35,7 +43,9 @@ describe('invitations', () => {
     memberAEmail = m.email;
     userA = await signedIn(ctx, m.email, '10.7.0.3');
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   const invite = (c: TestClient, emails: string[], role: unknown = 'User') => c.post('/api/v1/organization/invite', { emails, role });
   async function inviteLink(email: string): Promise<string> {
@@ -44,7 +54,13 @@ describe('invitations', () => {
     return tokenFromMail(mail.text, '/invite/');
   }
   const accept = (token: string, over: Record<string, unknown> = {}, ip = '10.7.9.9') =>
-    new TestClient(ctx.app, ip).post('/api/v1/invite/accept', { token, firstName: 'Ivy', lastName: 'Invitee', password: 'Joined123', ...over });
+    new TestClient(ctx.app, ip).post('/api/v1/invite/accept', {
+      token,
+      firstName: 'Ivy',
+      lastName: 'Invitee',
+      password: 'Joined123',
+      ...over,
+    });
 
   describe('POST /api/v1/organization/invite (admin)', () => {
     it('creates lowercased pending invitations and mails each an /invite/{token} link', async () => {
@@ -152,7 +168,10 @@ describe('invitations', () => {
     });
 
     it('refuses more than 500 addresses in one call', async () => {
-      const res = await invite(adminA, Array.from({ length: 501 }, (_, i) => `bulk${i}@example.com`));
+      const res = await invite(
+        adminA,
+        Array.from({ length: 501 }, (_, i) => `bulk${i}@example.com`),
+      );
       expect(res.statusCode).toBe(400);
       expect(res.json().success).toBe(false);
     });
@@ -218,7 +237,8 @@ describe('invitations', () => {
     it('admins inviting at once cannot together exceed the seats (the organization row is locked)', async () => {
       const s = await createOrg(ctx, { name: 'Race Co', maxUser: 5 });
       const admins = [await signedIn(ctx, s.admin.email, '10.7.1.2')];
-      for (let i = 0; i < 3; i++) admins.push(await signedIn(ctx, (await createUser(ctx, s.organization.id, { role: 'Admin' })).email, `10.7.1.${3 + i}`));
+      for (let i = 0; i < 3; i++)
+        admins.push(await signedIn(ctx, (await createUser(ctx, s.organization.id, { role: 'Admin' })).email, `10.7.1.${3 + i}`));
       // 4 admins hold 4 of the 5 seats: one seat left, four invitations at once. Another
       // transaction holds the organization row first, so all four are in flight together.
       const blocker = new pg.Client({ connectionString: ctx.dbUrl });
@@ -228,7 +248,11 @@ describe('invitations', () => {
         await blocker.query('begin');
         await blocker.query('select id from organization where id = $1 for update', [s.organization.id]);
         let settled = 0;
-        const pending = admins.map((a) => invite(a, [uniqueEmail('r')]).finally(() => { settled += 1; }));
+        const pending = admins.map((a) =>
+          invite(a, [uniqueEmail('r')]).finally(() => {
+            settled += 1;
+          }),
+        );
         await new Promise((r) => setTimeout(r, 300));
         expect(settled).toBe(0); // every invite waits for the organization row
         await blocker.query('commit');
@@ -306,7 +330,10 @@ describe('invitations', () => {
       const c = new TestClient(ctx.app, '10.7.2.1');
       const res = await c.post('/api/v1/invite/accept', { token, firstName: ' Jo ', lastName: 'Joiner', password: 'Joined123' });
       expect(res.statusCode).toBe(201);
-      expect(res.json()).toMatchObject({ success: true, user: { email: e, firstName: 'Jo', lastName: 'Joiner', role: 'User', isAdmin: false, organizationId: orgA } });
+      expect(res.json()).toMatchObject({
+        success: true,
+        user: { email: e, firstName: 'Jo', lastName: 'Joiner', role: 'User', isAdmin: false, organizationId: orgA },
+      });
       expect(res.json().csrfToken).toBe(c.cookies.ds_csrf);
       expect((await c.get('/api/v1/user')).json().user.email).toBe(e);
       expect((await c.get('/api/v1/organization')).json().organization.id).toBe(orgA);
@@ -342,7 +369,10 @@ describe('invitations', () => {
       const e = uniqueEmail('newadmin');
       await invite(adminA, [e], 'Admin');
       const c = new TestClient(ctx.app, '10.7.2.2');
-      expect((await c.post('/api/v1/invite/accept', { token: await inviteLink(e), firstName: 'A', lastName: 'B', password: 'Admin1234' })).statusCode).toBe(201);
+      expect(
+        (await c.post('/api/v1/invite/accept', { token: await inviteLink(e), firstName: 'A', lastName: 'B', password: 'Admin1234' }))
+          .statusCode,
+      ).toBe(201);
       expect((await c.get('/api/v1/organization/users')).statusCode).toBe(200);
     });
 
@@ -370,7 +400,11 @@ describe('invitations', () => {
         await blocker.query('begin');
         await blocker.query('select id from invitation where token_hash = $1 for update', [sha256(token)]);
         let settled = 0;
-        const pending = [accept(token, {}, '10.7.3.1'), accept(token, {}, '10.7.3.2')].map((p) => p.finally(() => { settled += 1; }));
+        const pending = [accept(token, {}, '10.7.3.1'), accept(token, {}, '10.7.3.2')].map((p) =>
+          p.finally(() => {
+            settled += 1;
+          }),
+        );
         await new Promise((r) => setTimeout(r, 400));
         expect(settled).toBe(0);
         await blocker.query('commit');
@@ -386,7 +420,10 @@ describe('invitations', () => {
       const e = uniqueEmail('late');
       await invite(adminA, [e]);
       const token = await inviteLink(e);
-      await ctx.em().getConnection().execute(`update invitation set expires_at = now() - interval '1 second' where token_hash = ?`, [sha256(token)]);
+      await ctx
+        .em()
+        .getConnection()
+        .execute(`update invitation set expires_at = now() - interval '1 second' where token_hash = ?`, [sha256(token)]);
       expect((await ctx.app.inject({ method: 'GET', url: `/api/v1/invite/${token}` })).json()).toEqual(LINK_INVALID);
       const res = await accept(token);
       expect(res.statusCode).toBe(404);

@@ -25,7 +25,10 @@ export async function inviteUsers(opts: {
   if (opts.role && !(ROLES as readonly string[]).includes(opts.role)) throw badRequest(INVITE_MESSAGES.roleRequired);
   const links: { email: string; token: string }[] = [];
   const invited = await opts.em.transactional(async (em) => {
-    const orgs = await tenantSql(em, opts.organizationId).all<{ id: string; name: string; max_user: number }>('select id, name, max_user from organization where id = ? for update', [opts.organizationId]);
+    const orgs = await tenantSql(em, opts.organizationId).all<{ id: string; name: string; max_user: number }>(
+      'select id, name, max_user from organization where id = ? for update',
+      [opts.organizationId],
+    );
     const org = orgs[0];
     if (!org) throw notFound();
     const now = new Date();
@@ -41,12 +44,28 @@ export async function inviteUsers(opts: {
     // not tell an admin who is a member elsewhere), but the invitation is not deliverable: no mail
     // goes to that account (it could not accept while it belongs to another organization). It stays
     // pending like an unanswered invitation until it expires or is revoked.
-    const elsewhere = new Set((await em.find(User, { email: { $in: check.emails }, deleted: false, organization: { $ne: org.id } }, { fields: ['email'], ...crossTenant('email-uniqueness') })).map((u) => u.email));
+    const elsewhere = new Set(
+      (
+        await em.find(
+          User,
+          { email: { $in: check.emails }, deleted: false, organization: { $ne: org.id } },
+          { fields: ['email'], ...crossTenant('email-uniqueness') },
+        )
+      ).map((u) => u.email),
+    );
     const expiresAt = new Date(now.getTime() + app.config.INVITE_TTL_DAYS * 86_400_000);
     for (const email of check.emails) {
       const token = newToken();
       if (!elsewhere.has(email)) links.push({ email, token });
-      em.create(Invitation, { organization: org.id, email, role: opts.role as Role, tokenHash: sha256(token), invitedBy: opts.invitedBy.id, status: 'pending', expiresAt });
+      em.create(Invitation, {
+        organization: org.id,
+        email,
+        role: opts.role as Role,
+        tokenHash: sha256(token),
+        invitedBy: opts.invitedBy.id,
+        status: 'pending',
+        expiresAt,
+      });
     }
     await em.flush();
     return { emails: check.emails, orgName: org.name };

@@ -31,7 +31,8 @@ export const CSV_MESSAGES = {
   tooManyColumns: 'The mapped columns must be among the first 1,500 columns of the file.',
   tooManyFileColumns: 'The file has more than 10,000 columns. Remove the columns you do not need and upload it again.',
   headerTooLong: 'The header row is longer than 256 KB. Shorten the column names or remove columns and upload the file again.',
-  headerNul: (column: number) => `The name of column ${column.toLocaleString('en-US')} contains a NUL character. Remove it and upload the file again.`,
+  headerNul: (column: number) =>
+    `The name of column ${column.toLocaleString('en-US')} contains a NUL character. Remove it and upload the file again.`,
   mappingShape: 'The mapping must give the name and website columns as text, and the other columns as a list of text.',
   /** A failed source's reason (statusReason) and the upload's answer. */
   failed: 'The import failed; please upload the file again.',
@@ -58,7 +59,13 @@ export interface CsvMapping {
   columns?: string[];
 }
 
-export interface ImportResult { rows: number; inserted: number; merged: number; rejected: number; ms: number }
+export interface ImportResult {
+  rows: number;
+  inserted: number;
+  merged: number;
+  rejected: number;
+  ms: number;
+}
 
 /**
  * shared/src/domain/records.ts URL_RE for PostgreSQL, its `i` flag spelled out ([a-zA-Z]) and `\S`
@@ -66,9 +73,11 @@ export interface ImportResult { rows: number; inserted: number; merged: number; 
  * PostgreSQL unrolls a bounded repetition into as many automaton states, and that made the check
  * 5–6 times slower (18 µs a row). The import checks both lengths on the host with string functions.
  */
-export const SQL_URL_RE = '^([hH][tT][tT][pP][sS]?://)?([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z][a-zA-Z]+(:[0-9]+)?([/?#]\\S*)?$';
+export const SQL_URL_RE =
+  '^([hH][tT][tT][pP][sS]?://)?([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z][a-zA-Z]+(:[0-9]+)?([/?#]\\S*)?$';
 /** The characters JavaScript's String.prototype.trim() removes (WhiteSpace and LineTerminator). */
-const JS_WHITESPACE = ' \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
+const JS_WHITESPACE =
+  ' \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
 
 /**
  * The first 28 hex digits of an import's idea ids, in the layout of a UUID version 7: 48 bits of
@@ -200,7 +209,10 @@ export function countFields(record: Buffer, delimiter: number): number {
  * so a header of many columns costs one pass instead of a search per column. Throws the 400s of a
  * missing name or website column.
  */
-export function locateColumns(headers: readonly string[], mapping: CsvMapping): { nameAt: number; siteAt: number; keep: { key: string; at: number }[] } {
+export function locateColumns(
+  headers: readonly string[],
+  mapping: CsvMapping,
+): { nameAt: number; siteAt: number; keep: { key: string; at: number }[] } {
   const index = new Map<string, number>();
   for (let i = 0; i < headers.length; i++) if (!index.has(headers[i])) index.set(headers[i], i);
   const nameAt = index.get(mapping.name.trim()) ?? -1;
@@ -244,7 +256,12 @@ export class CsvReshaper {
   private pos = 0;
   rows = 0;
 
-  constructor(private readonly delimiter: number, private readonly columns: number, public line: number, private readonly onRow?: (rows: number) => void) {}
+  constructor(
+    private readonly delimiter: number,
+    private readonly columns: number,
+    public line: number,
+    private readonly onRow?: (rows: number) => void,
+  ) {}
 
   private ensure(n: number): void {
     if (this.pos + n <= this.out.length) return;
@@ -299,12 +316,20 @@ export class CsvReshaper {
         // PostgreSQL (15) ends the COPY at a line of only `\.` even inside a quoted field.
         const dot = this.quotedLine;
         this.quotedLine = dot === 1 && c === 0x5c ? 2 : dot === 2 && c === 0x2e ? 3 : 0;
-        if (c === QUOTE) { this.inQuote = false; this.afterClose = true; }
-        else if (c === LF || c === CR) {
+        if (c === QUOTE) {
+          this.inQuote = false;
+          this.afterClose = true;
+        } else if (c === LF || c === CR) {
           if (dot === 3) this.fail('a line of only "\\." inside a quoted field cannot be read');
           if (c === CR || !this.prevCR) this.line++;
           this.quotedLine = 1;
-        } else if (c === NUL) { this.nul = true; if (start >= 0) { this.emit(b, start, i); start = i + 1; } }
+        } else if (c === NUL) {
+          this.nul = true;
+          if (start >= 0) {
+            this.emit(b, start, i);
+            start = i + 1;
+          }
+        }
         this.prevCR = c === CR;
         continue;
       }
@@ -316,9 +341,15 @@ export class CsvReshaper {
         this.afterClose = false;
         this.fieldHasData = false;
         this.field++;
-        if (this.field === this.columns && start >= 0) { this.emit(b, start, i); start = -1; }
+        if (this.field === this.columns && start >= 0) {
+          this.emit(b, start, i);
+          start = -1;
+        }
       } else if (c === LF || c === CR) {
-        if (c === LF && wasCR) { start = start >= 0 ? i + 1 : start; continue; }
+        if (c === LF && wasCR) {
+          start = start >= 0 ? i + 1 : start;
+          continue;
+        }
         if (start >= 0) this.emit(b, start, i);
         this.endRecord();
         this.reset();
@@ -327,14 +358,23 @@ export class CsvReshaper {
         start = i + 1;
       } else if (c === QUOTE) {
         this.recordEmpty = false;
-        if (this.afterClose) { this.inQuote = true; this.afterClose = false; }
-        else if (this.fieldHasData) this.fail(`Invalid Opening Quote: a quote is found on field ${this.field} at line ${this.line}`);
+        if (this.afterClose) {
+          this.inQuote = true;
+          this.afterClose = false;
+        } else if (this.fieldHasData) this.fail(`Invalid Opening Quote: a quote is found on field ${this.field} at line ${this.line}`);
         else this.inQuote = true;
       } else {
-        if (this.afterClose) this.fail(`Invalid Closing Quote: got "${String.fromCharCode(c)}" at line ${this.line} instead of delimiter, record delimiter`);
+        if (this.afterClose)
+          this.fail(`Invalid Closing Quote: got "${String.fromCharCode(c)}" at line ${this.line} instead of delimiter, record delimiter`);
         this.recordEmpty = false;
         this.fieldHasData = true;
-        if (c === NUL) { this.nul = true; if (start >= 0) { this.emit(b, start, i); start = i + 1; } }
+        if (c === NUL) {
+          this.nul = true;
+          if (start >= 0) {
+            this.emit(b, start, i);
+            start = i + 1;
+          }
+        }
       }
     }
     if (start >= 0) this.emit(b, start, b.length);
@@ -372,8 +412,20 @@ export async function readHeader(it: AsyncIterator<Buffer>): Promise<{ header: B
   let heldBytes = 0;
   for (;;) {
     if (!held.length) {
-      if (!bom && buf.length >= 3) { const nb = noBom(buf); bom = true; if (nb !== buf) { buf = nb; at = 0; } }
-      while (at < buf.length && (buf[at] === LF || buf[at] === CR)) { if (buf[at] === CR || !afterCR) line++; afterCR = buf[at] === CR; at++; bom = true; }
+      if (!bom && buf.length >= 3) {
+        const nb = noBom(buf);
+        bom = true;
+        if (nb !== buf) {
+          buf = nb;
+          at = 0;
+        }
+      }
+      while (at < buf.length && (buf[at] === LF || buf[at] === CR)) {
+        if (buf[at] === CR || !afterCR) line++;
+        afterCR = buf[at] === CR;
+        at++;
+        bom = true;
+      }
       // The header starts here (once a byte-order mark can no longer be on its way).
       if (at < buf.length && bom) {
         scan.at = at;
@@ -392,15 +444,27 @@ export async function readHeader(it: AsyncIterator<Buffer>): Promise<{ header: B
     if (heldBytes > CSV_MAX_HEADER_BYTES) {
       // Too long because of too many columns: that is the answer that helps.
       const part = Buffer.concat(held);
-      throw badRequest(countFields(part, sniffDelimiter(part).charCodeAt(0)) > CSV_MAX_FILE_COLUMNS ? CSV_MESSAGES.tooManyFileColumns : CSV_MESSAGES.headerTooLong);
+      throw badRequest(
+        countFields(part, sniffDelimiter(part).charCodeAt(0)) > CSV_MAX_FILE_COLUMNS
+          ? CSV_MESSAGES.tooManyFileColumns
+          : CSV_MESSAGES.headerTooLong,
+      );
     }
     await pace();
     const n = await it.next();
     if (n.done) break;
-    if (held.length) { buf = n.value; scan.at = 0; } else { buf = at < buf.length ? Buffer.concat([buf.subarray(at), n.value]) : n.value; at = 0; }
+    if (held.length) {
+      buf = n.value;
+      scan.at = 0;
+    } else {
+      buf = at < buf.length ? Buffer.concat([buf.subarray(at), n.value]) : n.value;
+      at = 0;
+    }
   }
   // The header's bytes; the body starts in `buf` at `end` (the header's line break).
-  const headerBytes = !held.length ? buf.subarray(at, end >= 0 ? end : buf.length) : Buffer.concat(end >= 0 ? [...held, buf.subarray(0, end)] : held);
+  const headerBytes = !held.length
+    ? buf.subarray(at, end >= 0 ? end : buf.length)
+    : Buffer.concat(end >= 0 ? [...held, buf.subarray(0, end)] : held);
   return { header: headerBytes, line, rest: end < 0 ? Buffer.alloc(0) : buf.subarray(end) };
 }
 
@@ -457,7 +521,16 @@ export async function importCsv(opts: {
       try {
         // The record delimiters given: csv-parse otherwise looks for one at every byte of the first
         // record, allocating three buffers each time (a 1 MB header: 3 million buffers).
-        headers = ((parseSync(headerBytes, { delimiter, record_delimiter: ['\r\n', '\n', '\r'], relax_column_count: true, bom: false }) as string[][])[0] ?? []).map((h) => h.trim());
+        headers = (
+          (
+            parseSync(headerBytes, {
+              delimiter,
+              record_delimiter: ['\r\n', '\n', '\r'],
+              relax_column_count: true,
+              bom: false,
+            }) as string[][]
+          )[0] ?? []
+        ).map((h) => h.trim());
       } catch (e) {
         throw badRequest(CSV_MESSAGES.parse(line, (e as Error).message));
       }
@@ -520,8 +593,18 @@ export async function importCsv(opts: {
                            when w !~ $6 or length(reverse(split_part(reverse(split_part(hp, ':', 1)), '.', 1))) > 63 or length(split_part(hp, ':', 2)) > 5 then $7 end as reason
                  from (select *, split_part(split_part(split_part(case lower(left(w, 8)) when 'https://' then substr(w, 9) else case lower(left(w, 7)) when 'http://' then substr(w, 8) else w end end, '/', 1), '?', 1), '#', 1) as hp
                          from (select *, btrim(coalesce(c${nameAt}, ''), $8) as n, btrim(coalesce(c${siteAt}, ''), $8) as w from import_raw offset 0) t offset 0) h offset 0) v`,
-      [CSV_MESSAGES.nul, COMPANY_MESSAGES.nameRequired, COMPANY_MESSAGES.nameMax, COMPANY_MESSAGES.websiteRequired, COMPANY_MESSAGES.urlMax,
-        SQL_URL_RE, COMPANY_MESSAGES.invalidUrl, JS_WHITESPACE, ...keep.map((k) => k.key)]);
+      [
+        CSV_MESSAGES.nul,
+        COMPANY_MESSAGES.nameRequired,
+        COMPANY_MESSAGES.nameMax,
+        COMPANY_MESSAGES.websiteRequired,
+        COMPANY_MESSAGES.urlMax,
+        SQL_URL_RE,
+        COMPANY_MESSAGES.invalidUrl,
+        JS_WHITESPACE,
+        ...keep.map((k) => k.key),
+      ],
+    );
     const tRules = Date.now();
     // The planner knows nothing of a temporary table until it is analyzed (autovacuum never does).
     await client.local('analyze import_row');
@@ -538,7 +621,8 @@ export async function importCsv(opts: {
                    where i.organization_id = $1 and i.list_id = $2 and r.reason is null and i.domain = r.domain and not (i.source_ids @> array[$3::text])
                   returning i.short_listed)
        select count(*)::int as merged, (count(*) filter (where short_listed))::int as merged_short from m`,
-      [organizationId, listId, sourceId]);
+      [organizationId, listId, sourceId],
+    );
     // New ideas. Their ids are time-ordered (one random prefix per import, then the file's line), so
     // the primary key and the (organization_id, id) index grow at their right edge instead of at a
     // random place per row.
@@ -548,21 +632,33 @@ export async function importCsv(opts: {
        select ($4 || lpad(to_hex(r.line), 8, '0'))::uuid, $1, $2, r.name, r.website, r.domain, array[$3::text], r.data, now(), now()
          from import_row r
         where r.reason is null and not exists (select 1 from idea i where i.organization_id = $1 and i.list_id = $2 and i.domain = r.domain)`,
-      [organizationId, listId, sourceId, orderedIdPrefix()]);
+      [organizationId, listId, sourceId, orderedIdPrefix()],
+    );
     const tInserted = Date.now();
-    const rej = await client.query(`insert into list_source_rejection (organization_id, source_id, line, reason, name, website)
-                                    select $1, $2, line, reason, name, website from import_row where reason is not null`, [organizationId, sourceId]);
+    const rej = await client.query(
+      `insert into list_source_rejection (organization_id, source_id, line, reason, name, website)
+                                    select $1, $2, line, reason, name, website from import_row where reason is not null`,
+      [organizationId, sourceId],
+    );
     const inserted = ins.rowCount;
     const { merged, merged_short: mergedShort } = mer.rows[0];
-    if (process.env.DS_IMPORT_TRACE) console.log(`import: ${rows} rows; reshape + COPY (format csv) ${tCopied - started} ms, company rules in SQL ${tRules - tCopied} ms, dedupe+insert+rejections ${Date.now() - tRules} ms (analyze + duplicates ${tDup - tRules}, merge ${tMerged - tDup}, insert ${tInserted - tMerged}, rejections ${Date.now() - tInserted})`);
+    if (process.env.DS_IMPORT_TRACE)
+      console.log(
+        `import: ${rows} rows; reshape + COPY (format csv) ${tCopied - started} ms, company rules in SQL ${tRules - tCopied} ms, dedupe+insert+rejections ${Date.now() - tRules} ms (analyze + duplicates ${tDup - tRules}, merge ${tMerged - tDup}, insert ${tInserted - tMerged}, rejections ${Date.now() - tInserted})`,
+      );
     const rejected = rej.rowCount;
-    await client.query(`update list_source set total = total + $1, shortlisted = shortlisted + $2, status = 'completed',
+    await client.query(
+      `update list_source set total = total + $1, shortlisted = shortlisted + $2, status = 'completed',
                           status_severity = case when $3::int > 0 then 'warning' else null end,
                           status_reason = case when $3::int > 0 then $3::int || ' row' || case when $3::int = 1 then '' else 's' end || ' rejected' else null end,
                           parameters = parameters || jsonb_build_object('rows', $4::int, 'inserted', $5::int, 'merged', $6::int, 'rejected', $3::int), updated_at = now()
                         where organization_id = $7 and id = $8`,
-      [inserted + merged, mergedShort, rejected, rows, inserted, merged, organizationId, sourceId]);
-    await client.query(`update list_company set total_ideas = total_ideas + $1, updated_at = now() where organization_id = $2 and id = $3`, [inserted, organizationId, listId]);
+      [inserted + merged, mergedShort, rejected, rows, inserted, merged, organizationId, sourceId],
+    );
+    await client.query(
+      `update list_company set total_ideas = total_ideas + $1, updated_at = now() where organization_id = $2 and id = $3`,
+      [inserted, organizationId, listId],
+    );
     await client.local('commit');
     // A large upload changes the table's statistics a lot: the planner sees the new list at once
     // instead of after autovacuum's next pass (a sample of 30,000 rows: a fraction of a second).

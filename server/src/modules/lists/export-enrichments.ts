@@ -9,30 +9,54 @@ import { tenantSql } from '../../db/sql';
 
 const pgArray = (xs: readonly string[]) => `{${xs.join(',')}}`;
 
-export async function exportEnrichmentColumns(em: EntityManager, organizationId: string, listId: string): Promise<{ header: string[]; cells(ideaIds: readonly string[]): Promise<Map<string, string[]>> }> {
-  const enrichments = await tenantSql(em, organizationId).all<{ id: string; name: string; entity_type: string; list_columns: ListColumn[] | null; data: { schema?: ValueSchemaItem[] } | null }>(
+export async function exportEnrichmentColumns(
+  em: EntityManager,
+  organizationId: string,
+  listId: string,
+): Promise<{ header: string[]; cells(ideaIds: readonly string[]): Promise<Map<string, string[]>> }> {
+  const enrichments = await tenantSql(em, organizationId).all<{
+    id: string;
+    name: string;
+    entity_type: string;
+    list_columns: ListColumn[] | null;
+    data: { schema?: ValueSchemaItem[] } | null;
+  }>(
     `select id::text, name, entity_type, list_columns, data from enrichment e
       where e.organization_id = ? and (e.list_company_id = ? or (e.entity_type = 'company' and e.id::text in (
         select jsonb_array_elements_text(l.enrichment_ids) from list_company l where l.organization_id = e.organization_id and l.id = ?)))
-      order by created_at, id`, [organizationId, listId, listId]);
-  const columns = ideaEnrichmentColumns(enrichments.map((e) => ({ id: e.id, name: e.name, entityType: e.entity_type, listColumns: e.list_columns ?? [], data: e.data })));
+      order by created_at, id`,
+    [organizationId, listId, listId],
+  );
+  const columns = ideaEnrichmentColumns(
+    enrichments.map((e) => ({ id: e.id, name: e.name, entityType: e.entity_type, listColumns: e.list_columns ?? [], data: e.data })),
+  );
   const ids = [...new Set(columns.map((c) => c.enrichmentId))];
   return {
     header: columns.map((c) => c.label),
     async cells(ideaIds) {
       const out = new Map<string, string[]>();
       if (columns.length === 0 || ideaIds.length === 0) return out;
-      const rows = await tenantSql(em, organizationId).all<{ enrichment_id: string; entity_id: string; status: string; status_message: string | null; value: unknown }>(
+      const rows = await tenantSql(em, organizationId).all<{
+        enrichment_id: string;
+        entity_id: string;
+        status: string;
+        status_message: string | null;
+        value: unknown;
+      }>(
         `select enrichment_id::text, entity_id::text, status, status_message, value from enrichment_result
           where organization_id = ? and entity_type = 'idea' and enrichment_id = any(?::uuid[]) and entity_id = any(?::uuid[])`,
-        [organizationId, pgArray(ids), pgArray([...ideaIds])]);
+        [organizationId, pgArray(ids), pgArray([...ideaIds])],
+      );
       const byKey = new Map(rows.map((r) => [`${r.enrichment_id}:${r.entity_id}`, r]));
       for (const id of ideaIds) {
-        out.set(id, columns.map((c) => {
-          const r = byKey.get(`${c.enrichmentId}:${id}`);
-          const cell = ideaEnrichmentCell(r ? { status: r.status, value: r.value, statusMessage: r.status_message } : null, c);
-          return cell.status === 'completed' ? valueText(cell.formatted, { mode: 'export' }) ?? '' : '';
-        }));
+        out.set(
+          id,
+          columns.map((c) => {
+            const r = byKey.get(`${c.enrichmentId}:${id}`);
+            const cell = ideaEnrichmentCell(r ? { status: r.status, value: r.value, statusMessage: r.status_message } : null, c);
+            return cell.status === 'completed' ? (valueText(cell.formatted, { mode: 'export' }) ?? '') : '';
+          }),
+        );
       }
       return out;
     },

@@ -49,7 +49,8 @@ export function ideaStepFor(total: number): number {
   return Math.max(MIN_STEP, Math.ceil(total / MAX_BOUNDARIES));
 }
 
-const mapKey = (organizationId: string, listId: string, terms: Terms) => `${organizationId}|${listId}|${terms.map((t) => `${t.expr} ${t.desc ? 'desc' : 'asc'}`).join(',')}`;
+const mapKey = (organizationId: string, listId: string, terms: Terms) =>
+  `${organizationId}|${listId}|${terms.map((t) => `${t.expr} ${t.desc ? 'desc' : 'asc'}`).join(',')}`;
 
 /** Whether an order can be walked from a boundary: a paging index, the id as tie-breaker, one direction. */
 export function mappable(terms: Terms): boolean {
@@ -57,25 +58,49 @@ export function mappable(terms: Terms): boolean {
 }
 
 /** The list row's version: what any change to its ideas moves. */
-export async function listVersion(em: EntityManager, organizationId: string, listId: string): Promise<{ total: number; version: string } | null> {
+export async function listVersion(
+  em: EntityManager,
+  organizationId: string,
+  listId: string,
+): Promise<{ total: number; version: string } | null> {
   const [l] = await tenantSql(em, organizationId).all<{ total: number; version: string }>(
-    `select total_ideas as total, total_ideas || '@' || updated_at::text as version from list_company where organization_id = ? and id = ?`, [organizationId, listId]);
+    `select total_ideas as total, total_ideas || '@' || updated_at::text as version from list_company where organization_id = ? and id = ?`,
+    [organizationId, listId],
+  );
   return l ?? null;
 }
 
 /** Builds the map of one list's order: one walk of its paging index (sorts, bitmap scans and parallel workers off). */
-export async function buildIdeaBoundaries(em: EntityManager, organizationId: string, listId: string, terms: Terms): Promise<IdeaBoundaryMap | null> {
-  const map = await em.transactional(async (tem) => {
-    await unscopedSql(tem, 'connection').run(`set local enable_sort = off; set local enable_bitmapscan = off; set local max_parallel_workers_per_gather = 0`);
-    const v = await listVersion(tem, organizationId, listId);
-    if (!v) return null;
-    const step = ideaStepFor(v.total);
-    const rows = await tenantSql(tem, organizationId).all<Record<string, unknown>>(
-      `select s.k0, s.k1 from (select (${terms[0].expr})::text as k0, r.id::text as k1, row_number() over (${orderBy(terms)}) as rn
+export async function buildIdeaBoundaries(
+  em: EntityManager,
+  organizationId: string,
+  listId: string,
+  terms: Terms,
+): Promise<IdeaBoundaryMap | null> {
+  const map = await em.transactional(
+    async (tem) => {
+      await unscopedSql(tem, 'connection').run(
+        `set local enable_sort = off; set local enable_bitmapscan = off; set local max_parallel_workers_per_gather = 0`,
+      );
+      const v = await listVersion(tem, organizationId, listId);
+      if (!v) return null;
+      const step = ideaStepFor(v.total);
+      const rows = await tenantSql(tem, organizationId).all<Record<string, unknown>>(
+        `select s.k0, s.k1 from (select (${terms[0].expr})::text as k0, r.id::text as k1, row_number() over (${orderBy(terms)}) as rn
                                    from idea r where r.organization_id = ? and r.list_id = ?) s
-        where (s.rn - 1) % ? = 0 order by s.rn`, [organizationId, listId, step]);
-    return { step, keys: rows.map((r) => [r.k0, r.k1]), total: v.total, version: v.version, builtAt: Date.now() } satisfies IdeaBoundaryMap;
-  }, { isolationLevel: IsolationLevel.REPEATABLE_READ });
+        where (s.rn - 1) % ? = 0 order by s.rn`,
+        [organizationId, listId, step],
+      );
+      return {
+        step,
+        keys: rows.map((r) => [r.k0, r.k1]),
+        total: v.total,
+        version: v.version,
+        builtAt: Date.now(),
+      } satisfies IdeaBoundaryMap;
+    },
+    { isolationLevel: IsolationLevel.REPEATABLE_READ },
+  );
   const key = mapKey(organizationId, listId, terms);
   if (map) {
     maps.delete(key);
@@ -89,7 +114,12 @@ export async function buildIdeaBoundaries(em: EntityManager, organizationId: str
 export function buildIdeaBoundariesLater(em: EntityManager, organizationId: string, listId: string, terms: Terms): void {
   const key = mapKey(organizationId, listId, terms);
   if (building.has(key)) return;
-  const run = buildIdeaBoundaries(em.fork(), organizationId, listId, terms).then(() => undefined, () => undefined).finally(() => building.delete(key));
+  const run = buildIdeaBoundaries(em.fork(), organizationId, listId, terms)
+    .then(
+      () => undefined,
+      () => undefined,
+    )
+    .finally(() => building.delete(key));
   building.set(key, run);
 }
 
@@ -100,8 +130,14 @@ export function buildIdeaBoundariesLater(em: EntityManager, organizationId: stri
  * within 10% of the list's size serves (estimated positions).
  */
 export async function pageFromBoundaries(
-  em: EntityManager, organizationId: string, listId: string, terms: Terms, where: { text: string; params: unknown[] },
-  rank: number, limit: number, exact: boolean,
+  em: EntityManager,
+  organizationId: string,
+  listId: string,
+  terms: Terms,
+  where: { text: string; params: unknown[] },
+  rank: number,
+  limit: number,
+  exact: boolean,
 ): Promise<string[] | null> {
   if (!mappable(terms)) return null;
   const key = mapKey(organizationId, listId, terms);
@@ -122,7 +158,8 @@ export async function pageFromBoundaries(
   const cmp = terms[0].desc ? '<=' : '>=';
   const rows = await tenantSql(em, organizationId).all<{ id: string }>(
     `select r.id from idea r ${where.text} and (${terms[0].expr}, r.id) ${cmp} (?::${MAPPED[terms[0].expr]}, ?::uuid) ${orderBy(terms)} limit ? offset ?`,
-    [...where.params, from[0], from[1], limit, within]);
+    [...where.params, from[0], from[1], limit, within],
+  );
   return rows.map((r) => r.id);
 }
 

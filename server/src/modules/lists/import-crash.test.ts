@@ -30,8 +30,13 @@ describe('a CSV import stopped by a crash', () => {
     servers.push(s);
     return s;
   };
-  const sourceRow = async (listId: string) => (await admin.query<{ id: string; status: string; status_severity: string | null; status_reason: string | null }>(
-    `select id::text, status, status_severity, status_reason from list_source where list_id = $1`, [listId])).rows;
+  const sourceRow = async (listId: string) =>
+    (
+      await admin.query<{ id: string; status: string; status_severity: string | null; status_reason: string | null }>(
+        `select id::text, status, status_severity, status_reason from list_source where list_id = $1`,
+        [listId],
+      )
+    ).rows;
 
   it('is left alone by another live process, marked failed when its process restarts, and can be uploaded again and removed', async () => {
     const { admin: user } = await createOrg(ctx, { name: 'Crash Import Co' });
@@ -51,7 +56,10 @@ describe('a CSV import stopped by a crash', () => {
       } finally {
         await first.kill();
       }
-    }).then(() => null, (e: Error) => e);
+    }).then(
+      () => null,
+      (e: Error) => e,
+    );
     const err = await upload;
     expect(seen).toEqual(['inProgress', 'inProgress']);
     expect(err?.message).toMatch(/ECONNRESET|socket hang up|EPIPE|ECONNREFUSED/); // the process answering it died
@@ -59,22 +67,35 @@ describe('a CSV import stopped by a crash', () => {
     // The crashed process starts again: the import it was running is failed, with the reason the list shows.
     const restarted = await start();
     const failed = { status: 'failed', status_severity: 'error', status_reason: CSV_MESSAGES.serverStopped };
-    await eventually(async () => ((await sourceRow(list.id))[0]?.status === 'failed' ? true : undefined), 'the stopped import to be failed', 30_000);
+    await eventually(
+      async () => ((await sourceRow(list.id))[0]?.status === 'failed' ? true : undefined),
+      'the stopped import to be failed',
+      30_000,
+    );
     const [row] = await sourceRow(list.id);
     expect(row).toMatchObject(failed);
     const r = c.on(restarted.url);
-    expect((await r.get(`/api/v1/list-company/${list.id}`)).json().list)
-      .toMatchObject({ totalIdeas: 0, sources: [{ id: row.id, status: 'failed', statusReason: CSV_MESSAGES.serverStopped }] });
+    expect((await r.get(`/api/v1/list-company/${list.id}`)).json().list).toMatchObject({
+      totalIdeas: 0,
+      sources: [{ id: row.id, status: 'failed', statusReason: CSV_MESSAGES.serverStopped }],
+    });
 
     // Upload again: every row once; the failed source is removed.
     const again = await streamUpload(restarted.url, c.token, list.id, ROWS, 0, async () => {});
     expect(again.status, JSON.stringify(again.body)).toBe(201);
     expect(again.body).toMatchObject({ rows: ROWS, inserted: ROWS });
     expect((await r.del(`/api/v1/list-company/source/${row.id}`)).status).toBe(200);
-    const { rows: [ideas] } = await admin.query<{ n: number; d: number }>(
-      `select count(*)::int as n, count(distinct domain)::int as d from idea where list_id = $1`, [list.id]);
+    const {
+      rows: [ideas],
+    } = await admin.query<{ n: number; d: number }>(
+      `select count(*)::int as n, count(distinct domain)::int as d from idea where list_id = $1`,
+      [list.id],
+    );
     expect(ideas).toEqual({ n: ROWS, d: ROWS });
-    expect((await r.get(`/api/v1/list-company/${list.id}`)).json().list).toMatchObject({ totalIdeas: ROWS, sources: [{ status: 'completed', total: ROWS }] });
+    expect((await r.get(`/api/v1/list-company/${list.id}`)).json().list).toMatchObject({
+      totalIdeas: ROWS,
+      sources: [{ status: 'completed', total: ROWS }],
+    });
     expect(other!.alive()).toBe(true);
   }, 300_000);
 });

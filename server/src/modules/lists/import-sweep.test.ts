@@ -26,13 +26,21 @@ describe('the import sweep', () => {
 
   const source = async (listId: string, type: string, status: string) => {
     const id = randomUUID();
-    await ctx.em().execute(`insert into list_source (id, organization_id, list_id, type, status, parameters, created_by_id, created_at, updated_at)
-                            values (?, ?, ?, ?, ?, '{}'::jsonb, ?, now(), now())`, [id, org, listId, type, status, user]);
+    await ctx.em().execute(
+      `insert into list_source (id, organization_id, list_id, type, status, parameters, created_by_id, created_at, updated_at)
+                            values (?, ?, ?, ?, ?, '{}'::jsonb, ?, now(), now())`,
+      [id, org, listId, type, status, user],
+    );
     return id;
   };
   type Source = { id: string; status: string; statusSeverity: string | null; statusReason: string | null };
-  const sources = async (listId: string) => ((await c.get(`/api/v1/list-company/${listId}`)).json().list.sources as Source[])
-    .map((s) => ({ id: s.id, status: s.status, statusSeverity: s.statusSeverity, statusReason: s.statusReason }));
+  const sources = async (listId: string) =>
+    ((await c.get(`/api/v1/list-company/${listId}`)).json().list.sources as Source[]).map((s) => ({
+      id: s.id,
+      status: s.status,
+      statusSeverity: s.statusSeverity,
+      statusReason: s.statusReason,
+    }));
 
   it('fails an import nobody runs, leaves a running one (its lease held) until its connection is gone, and never touches other sources', async () => {
     const list = (await c.post('/api/v1/list-company', { name: 'Swept' })).json().list as { id: string };
@@ -47,7 +55,9 @@ describe('the import sweep', () => {
     const other = await tenantCopyClient(ctx.dbUrl, org, 'sweep-test');
     expect(await other.lease(importLeaseKey(running))).toBe(false);
     await other.end();
-    const seqBefore = (await ctx.em().execute<{ n: number }[]>(`select count(*)::int as n from realtime_event where organization_id = ?`, [org]))[0].n;
+    const seqBefore = (
+      await ctx.em().execute<{ n: number }[]>(`select count(*)::int as n from realtime_event where organization_id = ?`, [org])
+    )[0].n;
 
     expect(await sweepStoppedImports(ctx.em())).toEqual([{ organizationId: org, listId: list.id, sourceId: stopped }]);
     const failed = { status: 'failed', statusSeverity: 'error', statusReason: CSV_MESSAGES.serverStopped };
@@ -57,8 +67,12 @@ describe('the import sweep', () => {
     expect(after.find((s) => s.id === provider)).toMatchObject({ status: 'inProgress' });
     expect(after.find((s) => s.id === done)).toMatchObject({ status: 'completed' });
     // The list's watchers hear of it.
-    const events = await ctx.em().execute<{ path: string; data: { id: string; what: string } }[]>(
-      `select path, data from realtime_event where organization_id = ? order by seq offset ?`, [org, seqBefore]);
+    const events = await ctx
+      .em()
+      .execute<{ path: string; data: { id: string; what: string } }[]>(
+        `select path, data from realtime_event where organization_id = ? order by seq offset ?`,
+        [org, seqBefore],
+      );
     expect(events).toEqual([{ path: `org/${org}/lists/${list.id}`, data: { id: list.id, what: 'sources' } }]);
 
     // A second sweep changes nothing; once the running import's connection is gone, it is failed too.

@@ -24,7 +24,9 @@ export async function sweepStoppedImports(em: EntityManager): Promise<{ organiza
         where s.status = 'inProgress' and s.id in (
               select c.id from (select id from list_source where type = 'csv' and status = 'inProgress' offset 0) c
                where pg_try_advisory_xact_lock(${LEASE_KEY_SQL(`'list-import:' || c.id::text`)}))
-        returning s.organization_id::text, s.list_id::text, s.id::text`, [CSV_MESSAGES.serverStopped]);
+        returning s.organization_id::text, s.list_id::text, s.id::text`,
+      [CSV_MESSAGES.serverStopped],
+    );
     const lists = new Map(rows.map((r) => [`${r.organization_id}:${r.list_id}`, r]));
     for (const r of lists.values()) await publishListChange(tem, r.organization_id, r.list_id, 'sources');
     return rows.map((r) => ({ organizationId: r.organization_id, listId: r.list_id, sourceId: r.id }));

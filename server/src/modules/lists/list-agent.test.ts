@@ -16,7 +16,10 @@ import { createListHandler } from './list-execution.handler';
 function multipart(fields: Record<string, string>): { body: Buffer; headers: Record<string, string> } {
   const boundary = `----ds${randomUUID()}`;
   const parts = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
-  return { body: Buffer.from(parts.join('') + `--${boundary}--\r\n`), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    body: Buffer.from(parts.join('') + `--${boundary}--\r\n`),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
 describe('the list-building agent source (issue 21)', () => {
@@ -30,9 +33,26 @@ describe('the list-building agent source (issue 21)', () => {
   beforeAll(async () => {
     llm = await FakeOpenAiServer.start({ apiKeys: ['sk-test'] });
     brave = await startFakeBrave({ apiKey: 'brave-key' });
-    web = await startFakeWeb({ '/guide': html('<html><body><h1>Danish bakery guide</h1><p>Lagkage Industri (lagkage.example.dk) and Rugbrød Fabrik (rugbroed.example.dk) bake for supermarkets.</p></body></html>') });
-    ctx = await createTestApp({ boss: true, env: { EXECUTION_RETRY_DELAY_SECONDS: '0', EXECUTION_RETRY_LIMIT: '0', LLM_MAX_ATTEMPTS: '1', OPENAI_API_KEY: 'sk-test', OPENAI_MODELS: 'gpt-test', OPENAI_BASE_URL: llm.url } });
-    const ports = () => ({ web: new GuardedHttpClient({ testAllowlist: [web.allowEntry] }), search: new BraveSearch({ apiKey: 'brave-key', baseUrl: brave.url }) });
+    web = await startFakeWeb({
+      '/guide': html(
+        '<html><body><h1>Danish bakery guide</h1><p>Lagkage Industri (lagkage.example.dk) and Rugbrød Fabrik (rugbroed.example.dk) bake for supermarkets.</p></body></html>',
+      ),
+    });
+    ctx = await createTestApp({
+      boss: true,
+      env: {
+        EXECUTION_RETRY_DELAY_SECONDS: '0',
+        EXECUTION_RETRY_LIMIT: '0',
+        LLM_MAX_ATTEMPTS: '1',
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_MODELS: 'gpt-test',
+        OPENAI_BASE_URL: llm.url,
+      },
+    });
+    const ports = () => ({
+      web: new GuardedHttpClient({ testAllowlist: [web.allowEntry] }),
+      search: new BraveSearch({ apiKey: 'brave-key', baseUrl: brave.url }),
+    });
     worker = await startTestWorker(ctx.dbUrl, ctx.config, [createListHandler({ config: ctx.config, agent: { ports } })]);
     const o = await createOrg(ctx, { name: 'Agent Lists' });
     a = await signedIn(ctx, o.admin.email, '10.44.0.1');
@@ -45,25 +65,56 @@ describe('the list-building agent source (issue 21)', () => {
 
   it('searches, reads a page and proposes companies with their sources; they become ideas', async () => {
     const list = (await a.post('/api/v1/list-company', { name: 'Bakeries' })).json().list as { id: string };
-    brave.results('industrial bakeries denmark', [{ title: 'Danish bakery guide', url: web.url('/guide'), description: 'Industrial bakeries in Denmark' }]);
+    brave.results('industrial bakeries denmark', [
+      { title: 'Danish bakery guide', url: web.url('/guide'), description: 'Industrial bakeries in Denmark' },
+    ]);
     llm.reply(
       { toolCalls: [{ name: 'web_search', arguments: { query: 'industrial bakeries denmark' } }] },
       { toolCalls: [{ name: 'fetch_page', arguments: { url: web.url('/guide') } }] },
-      { json: { companies: [
-        { name: 'Lagkage Industri', website: 'https://www.lagkage.example.dk', reason: 'An industrial bakery in Denmark.', sources: [web.url('/guide')] },
-        { name: 'Rugbrød Fabrik', website: 'rugbroed.example.dk', reason: 'Bakes rye bread for supermarkets.', sources: [web.url('/guide')] },
-        { name: 'No Site', website: 'not a website', reason: 'Mentioned without a site.', sources: [] },
-      ] } },
+      {
+        json: {
+          companies: [
+            {
+              name: 'Lagkage Industri',
+              website: 'https://www.lagkage.example.dk',
+              reason: 'An industrial bakery in Denmark.',
+              sources: [web.url('/guide')],
+            },
+            {
+              name: 'Rugbrød Fabrik',
+              website: 'rugbroed.example.dk',
+              reason: 'Bakes rye bread for supermarkets.',
+              sources: [web.url('/guide')],
+            },
+            { name: 'No Site', website: 'not a website', reason: 'Mentioned without a site.', sources: [] },
+          ],
+        },
+      },
     );
-    const m = multipart({ listCompanyId: list.id, intentionSourceId: 'agent', source: JSON.stringify({ description: 'Industrial bakeries in Denmark', maxResultCount: 10 }) });
+    const m = multipart({
+      listCompanyId: list.id,
+      intentionSourceId: 'agent',
+      source: JSON.stringify({ description: 'Industrial bakeries in Denmark', maxResultCount: 10 }),
+    });
     const added = await a.post('/api/v1/list-company/source', m.body, m.headers);
     expect(added.statusCode, added.body).toBe(201);
     const sourceId = added.json().sourceId as string;
     await a.post('/api/v1/list-company/execute', { typeId: sourceId, entityType: 'list', entityId: list.id });
-    const l = await eventually(async () => { const x = (await a.get(`/api/v1/list-company/${list.id}`)).json().list; return x.sources[0].status === 'completed' || x.sources[0].status === 'failed' ? x : undefined; }, 'the agent source', 30_000);
+    const l = await eventually(
+      async () => {
+        const x = (await a.get(`/api/v1/list-company/${list.id}`)).json().list;
+        return x.sources[0].status === 'completed' || x.sources[0].status === 'failed' ? x : undefined;
+      },
+      'the agent source',
+      30_000,
+    );
     expect(l.sources[0]).toMatchObject({ status: 'completed', total: 2, statusReason: '2 ideas added, 0 already in the list' });
-    const ideas = (await a.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, sortKey: 'name', sortOrder: 'asc' })).json().listCompanyIdeas;
-    expect(ideas.map((i: { name: string; domain: string }) => [i.name, i.domain])).toEqual([['Lagkage Industri', 'lagkage.example.dk'], ['Rugbrød Fabrik', 'rugbroed.example.dk']]);
+    const ideas = (await a.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, sortKey: 'name', sortOrder: 'asc' })).json()
+      .listCompanyIdeas;
+    expect(ideas.map((i: { name: string; domain: string }) => [i.name, i.domain])).toEqual([
+      ['Lagkage Industri', 'lagkage.example.dk'],
+      ['Rugbrød Fabrik', 'rugbroed.example.dk'],
+    ]);
     expect(ideas[0].data).toEqual({ reason: 'An industrial bakery in Denmark.', sources: web.url('/guide') });
     // The search and the page reached the model; the description is in its task.
     expect(brave.requests.map((r) => r.query.get('q'))).toContain('industrial bakeries denmark');

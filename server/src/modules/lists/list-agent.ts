@@ -55,24 +55,45 @@ export function listAgentObjective(description: string, max: number): string {
 let ports: AgentPorts | null = null;
 
 /** Runs the agent for a source; answers its companies (deduplicated by domain, at most max). */
-export async function runListAgent(em: EntityManager, config: Config, organizationId: string, p: { description: string; maxResultCount: number },
-  o: { signal?: AbortSignal; onProgress?: (n: number) => void | Promise<void>; memo?: <T>(key: string, load: () => Promise<T>) => Promise<T>; draining?: AbortSignal; deps?: ListAgentDeps; chargeKeyPrefix?: string }): Promise<SourceCompany[]> {
+export async function runListAgent(
+  em: EntityManager,
+  config: Config,
+  organizationId: string,
+  p: { description: string; maxResultCount: number },
+  o: {
+    signal?: AbortSignal;
+    onProgress?: (n: number) => void | Promise<void>;
+    memo?: <T>(key: string, load: () => Promise<T>) => Promise<T>;
+    draining?: AbortSignal;
+    deps?: ListAgentDeps;
+    chargeKeyPrefix?: string;
+  },
+): Promise<SourceCompany[]> {
   const llm = o.deps?.llm ? o.deps.llm(em) : getLlm({ em, config, memo: o.memo, stopping: o.draining });
   const tools = o.deps?.ports ? o.deps.ports() : (ports ??= createAgentPorts(config));
   let answer: unknown;
   let pages: Array<{ url: string }>;
   try {
     const r = await runResearchAgent({
-      llm, organizationId, model: 'default', objective: listAgentObjective(p.description, p.maxResultCount), responseSchema: LIST_AGENT_SCHEMA,
-      web: tools.web, search: tools.search, signal: o.signal, chargeKeyPrefix: o.chargeKeyPrefix ?? `list-agent:${organizationId}`, limits: agentLimitsFromConfig(config, 'agent'),
+      llm,
+      organizationId,
+      model: 'default',
+      objective: listAgentObjective(p.description, p.maxResultCount),
+      responseSchema: LIST_AGENT_SCHEMA,
+      web: tools.web,
+      search: tools.search,
+      signal: o.signal,
+      chargeKeyPrefix: o.chargeKeyPrefix ?? `list-agent:${organizationId}`,
+      limits: agentLimitsFromConfig(config, 'agent'),
     });
     answer = r.result;
     pages = r.sources;
   } catch (e) {
-    if (e instanceof LlmError || e instanceof AgentError) throw new ListProviderError(e.kind === 'not_configured' ? 'not_configured' : 'provider', e.message, e.retryable);
+    if (e instanceof LlmError || e instanceof AgentError)
+      throw new ListProviderError(e.kind === 'not_configured' ? 'not_configured' : 'provider', e.message, e.retryable);
     throw e;
   }
-  const rows = Array.isArray((answer as { companies?: unknown })?.companies) ? ((answer as { companies: unknown[] }).companies) : [];
+  const rows = Array.isArray((answer as { companies?: unknown })?.companies) ? (answer as { companies: unknown[] }).companies : [];
   const seen = new Set<string>();
   const out: SourceCompany[] = [];
   for (const x of rows) {
@@ -83,8 +104,23 @@ export async function runListAgent(em: EntityManager, config: Config, organizati
     const domain = normalizeDomain(website);
     if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain) || seen.has(domain)) continue;
     seen.add(domain);
-    const sources = Array.isArray(c.sources) ? c.sources.filter((s): s is string => typeof s === 'string' && /^https?:\/\//i.test(s)).slice(0, 10) : [];
-    out.push({ name: name.slice(0, 255), website: /^https?:\/\//i.test(website) ? website : `https://${website}`, domain, data: { reason: typeof c.reason === 'string' ? c.reason : '', sources: sources.length ? sources.join(' ') : pages.map((s) => s.url).slice(0, 5).join(' ') } });
+    const sources = Array.isArray(c.sources)
+      ? c.sources.filter((s): s is string => typeof s === 'string' && /^https?:\/\//i.test(s)).slice(0, 10)
+      : [];
+    out.push({
+      name: name.slice(0, 255),
+      website: /^https?:\/\//i.test(website) ? website : `https://${website}`,
+      domain,
+      data: {
+        reason: typeof c.reason === 'string' ? c.reason : '',
+        sources: sources.length
+          ? sources.join(' ')
+          : pages
+              .map((s) => s.url)
+              .slice(0, 5)
+              .join(' '),
+      },
+    });
     if (out.length >= p.maxResultCount) break;
   }
   await o.onProgress?.(out.length);

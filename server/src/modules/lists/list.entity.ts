@@ -13,7 +13,10 @@ export const ListCompany = defineEntity({
   name: 'ListCompany',
   tableName: 'list_company',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     name: p.string().length(255),
     /** active | completed */
@@ -21,10 +24,16 @@ export const ListCompany = defineEntity({
     totalIdeas: p.integer().default(0),
     totalShortListedIdeas: p.integer().default(0),
     /** The company enrichments run on its ideas (ids, first use first): their columns show in the list. */
-    enrichmentIds: p.json<string[]>().defaultRaw(`'[]'`).onCreate(() => []),
+    enrichmentIds: p
+      .json<string[]>()
+      .defaultRaw(`'[]'`)
+      .onCreate(() => []),
     createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [{ name: 'list_company_org_created_index', properties: ['organization', 'createdAt'] }],
   uniques: [{ properties: ['organization', 'id'] }],
@@ -39,7 +48,10 @@ export const ListSource = defineEntity({
   name: 'ListSource',
   tableName: 'list_source',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     list: () => p.manyToOne(ListCompany).deleteRule('cascade'),
     /** An intention id (GET /list-company/intentions): manual, csv, ocean, sourceScrub, googleMaps, agent, filter. */
@@ -50,12 +62,18 @@ export const ListSource = defineEntity({
     /** info | warning | error */
     statusSeverity: p.string().length(20).nullable(),
     statusReason: p.text().nullable(),
-    parameters: p.json<Record<string, unknown>>().defaultRaw(`'{}'`).onCreate(() => ({})),
+    parameters: p
+      .json<Record<string, unknown>>()
+      .defaultRaw(`'{}'`)
+      .onCreate(() => ({})),
     shortlisted: p.integer().default(0),
     total: p.integer().default(0),
     createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [{ name: 'list_source_org_list_index', properties: ['organization', 'list'] }],
   uniques: [{ properties: ['organization', 'id'] }],
@@ -71,7 +89,10 @@ export const Idea = defineEntity({
   name: 'Idea',
   tableName: 'idea',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     list: () => p.manyToOne(ListCompany).deleteRule('cascade'),
     name: p.string().length(255),
@@ -80,16 +101,23 @@ export const Idea = defineEntity({
     shortListed: p.boolean().default(false),
     /** idea | inDealscout | invalid */
     status: p.string().length(20).default('idea'),
-    sourceIds: p.array<string>().defaultRaw(`'{}'`).onCreate(() => []),
+    sourceIds: p
+      .array<string>()
+      .defaultRaw(`'{}'`)
+      .onCreate(() => []),
     /** Extra columns of the source row (CSV columns beyond name and website). */
-    data: p.json<Record<string, unknown>>().defaultRaw(`'{}'`).onCreate(() => ({})),
+    data: p
+      .json<Record<string, unknown>>()
+      .defaultRaw(`'{}'`)
+      .onCreate(() => ({})),
     company: () => p.manyToOne(Company).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
-  indexes: [
-    { name: 'idea_org_company_index', properties: ['organization', 'company'] },
-  ],
+  indexes: [{ name: 'idea_org_company_index', properties: ['organization', 'company'] }],
   uniques: [
     { properties: ['organization', 'id'] },
     { name: 'idea_org_list_domain_unique', properties: ['organization', 'list', 'domain'] },

@@ -6,11 +6,39 @@ import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import {
-  IdeaListBody, IdeaListResponse, IdeaMembershipsBody, IdeaMembershipsResponse, ShortlistBody, IdeaDeleteBody, IdeaExportBody, CountResponse, ManualIdeaBody, IdeaResponse, CreateListBody,
-  ListResponse, RenameListBody, ListsQuery, ListsPage, ListUsersResponse, CompleteConfirmationResponse, CompleteResponse, IntentionsResponse,
-  SuccessResponse, ErrorResponse, IdParams,
+  IdeaListBody,
+  IdeaListResponse,
+  IdeaMembershipsBody,
+  IdeaMembershipsResponse,
+  ShortlistBody,
+  IdeaDeleteBody,
+  IdeaExportBody,
+  CountResponse,
+  ManualIdeaBody,
+  IdeaResponse,
+  CreateListBody,
+  ListResponse,
+  RenameListBody,
+  ListsQuery,
+  ListsPage,
+  ListUsersResponse,
+  CompleteConfirmationResponse,
+  CompleteResponse,
+  IntentionsResponse,
+  SuccessResponse,
+  ErrorResponse,
+  IdParams,
 } from '@dealscout/shared/contracts';
-import { csvCell, exportValueText, ideaCountMessage, totalPagesFor, LIST_INTENTIONS, LIST_MESSAGES, LIST_SOURCE_MESSAGES, PROVIDER_INTENTIONS } from '@dealscout/shared/domain';
+import {
+  csvCell,
+  exportValueText,
+  ideaCountMessage,
+  totalPagesFor,
+  LIST_INTENTIONS,
+  LIST_MESSAGES,
+  LIST_SOURCE_MESSAGES,
+  PROVIDER_INTENTIONS,
+} from '@dealscout/shared/domain';
 import { createProviderSource } from './list-sources.routes';
 import { authOf } from '../../plugins/types';
 import { badRequest } from '../../lib/errors';
@@ -18,8 +46,26 @@ import { likeEscape, orderBy } from '../records/table-query';
 import { exportScoreColumns } from '../scoring/scoring.service';
 import { exportEnrichmentColumns } from './export-enrichments';
 import {
-  addManualIdea, completeConfirmation, completeList, createList, deleteIdeas, deleteList, deleteSource, ideaDtos, ideaOrder, ideaPage, ideaWhere,
-  listDtos, listOr404, renameList, selectionWhere, setShortlist, createSource, publishListChange, ideasByDomain, type Actor,
+  addManualIdea,
+  completeConfirmation,
+  completeList,
+  createList,
+  deleteIdeas,
+  deleteList,
+  deleteSource,
+  ideaDtos,
+  ideaOrder,
+  ideaPage,
+  ideaWhere,
+  listDtos,
+  listOr404,
+  renameList,
+  selectionWhere,
+  setShortlist,
+  createSource,
+  publishListChange,
+  ideasByDomain,
+  type Actor,
 } from './lists.service';
 import { enrichmentsOfLists } from '../enrichments/execute';
 import { importCsv, CSV_MESSAGES, CSV_MAX_FILE_COLUMNS, type CsvMapping } from './csv-import';
@@ -44,13 +90,28 @@ export const UPLOAD_MESSAGES = {
 } as const;
 
 /** The source field of a CSV upload: its mapping's names are text (checked before anything reads them). */
-const CsvSourceField = z.object({
-  mapping: z.object({ name: z.string().optional(), website: z.string().optional(), columns: z.array(z.string()).max(CSV_MAX_FILE_COLUMNS).optional() }).optional(),
-}).passthrough();
+const CsvSourceField = z
+  .object({
+    mapping: z
+      .object({
+        name: z.string().optional(),
+        website: z.string().optional(),
+        columns: z.array(z.string()).max(CSV_MAX_FILE_COLUMNS).optional(),
+      })
+      .optional(),
+  })
+  .passthrough();
 
-const jsonOrNull = (text: string): unknown => { try { return JSON.parse(text) as unknown; } catch { return null; } };
+const jsonOrNull = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+};
 
-const invalidText = (field: string) => new HttpError(400, INVALID_TEXT_MESSAGE, { issues: [{ path: `body.${field}`, message: INVALID_TEXT_MESSAGE }] });
+const invalidText = (field: string) =>
+  new HttpError(400, INVALID_TEXT_MESSAGE, { issues: [{ path: `body.${field}`, message: INVALID_TEXT_MESSAGE }] });
 
 /**
  * Errors of the multipart parser (busboy, @fastify/multipart) about the form itself — cut off
@@ -59,7 +120,13 @@ const invalidText = (field: string) => new HttpError(400, INVALID_TEXT_MESSAGE, 
 export function uploadError(e: unknown): unknown {
   if (e instanceof HttpError || !(e instanceof Error)) return e;
   const code = (e as { code?: unknown }).code;
-  if (code === 'FST_MP_PREMATURE_CLOSE' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || /^Unexpected end of (form|multipart data|file)|terminated early|aborted/i.test(e.message)) return new HttpError(400, UPLOAD_MESSAGES.truncated);
+  if (
+    code === 'FST_MP_PREMATURE_CLOSE' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    code === 'ECONNRESET' ||
+    /^Unexpected end of (form|multipart data|file)|terminated early|aborted/i.test(e.message)
+  )
+    return new HttpError(400, UPLOAD_MESSAGES.truncated);
   if (/^(Malformed|Multipart: )|boundary/i.test(e.message)) return new HttpError(400, UPLOAD_MESSAGES.malformed);
   return e;
 }
@@ -70,8 +137,13 @@ function actorOf(req: FastifyRequest): Actor {
 }
 
 const LIST_SORTS: Record<string, string> = {
-  createdAt: 'l.created_at', updatedAt: 'l.updated_at', name: 'lower(l.name)', status: 'l.status', totalIdeas: 'l.total_ideas',
-  totalShortListedIdeas: 'l.total_short_listed_ideas', createdBy: `lower(coalesce(u.first_name || ' ' || u.last_name, ''))`,
+  createdAt: 'l.created_at',
+  updatedAt: 'l.updated_at',
+  name: 'lower(l.name)',
+  status: 'l.status',
+  totalIdeas: 'l.total_ideas',
+  totalShortListedIdeas: 'l.total_short_listed_ideas',
+  createdBy: `lower(coalesce(u.first_name || ' ' || u.last_name, ''))`,
 };
 
 export async function listRoutes(app: FastifyInstance): Promise<void> {
@@ -80,327 +152,620 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
 
   // ---- sources ----
 
-  r.post('/list-company/source', {
-    schema: {
-      tags: ['lists'], summary: 'Add a source to a list. CSV: multipart form with the fields source (JSON: { mapping: { name, website, columns? } }), intentionSourceId (csv) and listCompanyId first, then file',
-      consumes: ['multipart/form-data'],
-      response: { 201: SourceUploadResponse, 400: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse, 503: ErrorResponse },
+  r.post(
+    '/list-company/source',
+    {
+      schema: {
+        tags: ['lists'],
+        summary:
+          'Add a source to a list. CSV: multipart form with the fields source (JSON: { mapping: { name, website, columns? } }), intentionSourceId (csv) and listCompanyId first, then file',
+        consumes: ['multipart/form-data'],
+        response: { 201: SourceUploadResponse, 400: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse, 503: ErrorResponse },
+      },
     },
-  }, async (req, reply) => {
-    const actor = actorOf(req);
-    if (!req.isMultipart()) throw badRequest('Please upload the file as multipart/form-data.');
-    if (!/;\s*boundary=/i.test(req.headers['content-type'] ?? '')) throw badRequest(UPLOAD_MESSAGES.noBoundary);
-    const fields: Record<string, string> = {};
-    try {
-      for await (const part of req.parts()) {
-        if (part.type === 'field') {
-          const value = String(part.value);
-          // The input guard reads JSON bodies only: the form's fields (and the JSON inside `source`) get the same rule here.
-          if (findInvalidText(value) !== null || (part.fieldname === 'source' && findInvalidText(jsonOrNull(value)) !== null)) throw invalidText(part.fieldname);
-          fields[part.fieldname] = value;
-          continue;
+    async (req, reply) => {
+      const actor = actorOf(req);
+      if (!req.isMultipart()) throw badRequest('Please upload the file as multipart/form-data.');
+      if (!/;\s*boundary=/i.test(req.headers['content-type'] ?? '')) throw badRequest(UPLOAD_MESSAGES.noBoundary);
+      const fields: Record<string, string> = {};
+      try {
+        for await (const part of req.parts()) {
+          if (part.type === 'field') {
+            const value = String(part.value);
+            // The input guard reads JSON bodies only: the form's fields (and the JSON inside `source`) get the same rule here.
+            if (findInvalidText(value) !== null || (part.fieldname === 'source' && findInvalidText(jsonOrNull(value)) !== null))
+              throw invalidText(part.fieldname);
+            fields[part.fieldname] = value;
+            continue;
+          }
+          if (findInvalidText(part.filename) !== null) throw invalidText('filename');
+          const listId = fields.listCompanyId ?? '';
+          if (!/^[0-9a-f-]{36}$/i.test(listId)) throw notFound(LIST_MESSAGES.listNotFound);
+          const intention = fields.intentionSourceId || 'csv';
+          if (intention !== 'csv') throw badRequest('Only CSV files can be uploaded here.');
+          let source: unknown;
+          try {
+            source = JSON.parse(fields.source ?? '{}');
+          } catch {
+            throw badRequest('The source field must be JSON.');
+          }
+          const shape = CsvSourceField.safeParse(source);
+          if (!shape.success) throw badRequest(CSV_MESSAGES.mappingShape);
+          const mapping = (shape.data.mapping ?? {}) as CsvMapping;
+          await listOr404(req.em, actor.organizationId, listId);
+          const sourceId = randomUUID();
+          try {
+            const res = await importCsv({
+              connectionString: app.orm.config.get('clientUrl')!,
+              organizationId: actor.organizationId,
+              listId,
+              sourceId,
+              file: part.file,
+              mapping,
+              // The source appears (inProgress) once the import's connection holds its lease.
+              register: async () => {
+                await createSource(req.em, actor, listId, 'csv', { fileName: part.filename, mapping }, 'inProgress', sourceId);
+                await publishListChange(req.em, actor.organizationId, listId, 'sources');
+              },
+              onProgress: (rows) =>
+                void publish(req.em.fork(), actor.organizationId, {
+                  path: realtimePaths.lists(actor.organizationId, listId),
+                  kind: REALTIME_EVENT_KINDS.entityUpdated,
+                  key: `source-progress:${sourceId}`,
+                  data: { id: listId, sourceId, rows },
+                }).catch(() => {}),
+            });
+            if (part.file.truncated) throw badRequest(`The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`);
+            await publishListChange(req.em, actor.organizationId, listId, 'ideas');
+            // A large upload is browsed next: its default order's page-boundary map is built now, in the background.
+            if (res.inserted >= IDEA_MAP_MIN_TOTAL) buildIdeaBoundariesLater(req.em, actor.organizationId, listId, ideaOrder(null, null));
+            return reply.status(201).send({
+              success: true as const,
+              message: `${res.inserted.toLocaleString('en-US')} idea${res.inserted === 1 ? '' : 's'} added, ${res.merged.toLocaleString('en-US')} already in the list, ${res.rejected.toLocaleString('en-US')} row${res.rejected === 1 ? '' : 's'} rejected`,
+              sourceId,
+              ...res,
+              list: await listOr404(req.em, actor.organizationId, listId),
+            });
+          } catch (caught) {
+            // A malformed or cut-off form is the client's: a 400, like the rest of bad input.
+            const e = uploadError(caught);
+            // Bad input changes nothing: the source goes again. Anything else leaves it failed, with the
+            // reason; a lost database connection says so (503: the user uploads the file again). These
+            // statements run right after the connections were cut and get another try on a new one; if
+            // they cannot be written at all, the import sweep fails the source (its lease is gone).
+            const lost = !(e instanceof HttpError) && isConnectionLoss(e);
+            const reason = lost ? CSV_MESSAGES.connectionLost : CSV_MESSAGES.failed;
+            const db = tenantSql(req.em, actor.organizationId);
+            await retryOnConnectionLoss(async () => {
+              if (e instanceof HttpError && e.statusCode < 500)
+                await db.run(`delete from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
+              else {
+                await db.run(
+                  `update list_source set status = 'failed', status_severity = 'error', status_reason = ?, updated_at = now()
+                             where organization_id = ? and id = ? and status = 'inProgress'`,
+                  [reason, actor.organizationId, sourceId],
+                );
+              }
+              await publishListChange(req.em, actor.organizationId, listId, 'sources');
+            }).catch((err: unknown) =>
+              req.log.warn({ err: loggableError(err as Error) }, 'could not record the failed import; the import sweep will'),
+            );
+            if (lost) throw new HttpError(503, reason);
+            throw e;
+          }
         }
-        if (findInvalidText(part.filename) !== null) throw invalidText('filename');
+      } catch (e) {
+        // Refused before the whole body was read: the connection closes after the answer, so the
+        // client is not left sending the rest of its file into a socket nobody reads.
+        if (!req.raw.complete) reply.header('connection', 'close');
+        throw uploadError(e);
+      }
+      // A provider source (Ocean.io, Source Scrub, Google Maps, the list-building agent): no file, its
+      // parameters in the source field; POST /list-company/execute then fetches its companies.
+      const intention = fields.intentionSourceId || 'csv';
+      if (intention !== 'csv' && intention !== 'manual') {
         const listId = fields.listCompanyId ?? '';
         if (!/^[0-9a-f-]{36}$/i.test(listId)) throw notFound(LIST_MESSAGES.listNotFound);
-        const intention = fields.intentionSourceId || 'csv';
-        if (intention !== 'csv') throw badRequest('Only CSV files can be uploaded here.');
-        let source: unknown;
-        try {
-          source = JSON.parse(fields.source ?? '{}');
-        } catch {
-          throw badRequest('The source field must be JSON.');
-        }
-        const shape = CsvSourceField.safeParse(source);
-        if (!shape.success) throw badRequest(CSV_MESSAGES.mappingShape);
-        const mapping = (shape.data.mapping ?? {}) as CsvMapping;
-        await listOr404(req.em, actor.organizationId, listId);
-        const sourceId = randomUUID();
-        try {
-          const res = await importCsv({
-            connectionString: app.orm.config.get('clientUrl')!, organizationId: actor.organizationId, listId, sourceId, file: part.file, mapping,
-            // The source appears (inProgress) once the import's connection holds its lease.
-            register: async () => {
-              await createSource(req.em, actor, listId, 'csv', { fileName: part.filename, mapping }, 'inProgress', sourceId);
-              await publishListChange(req.em, actor.organizationId, listId, 'sources');
-            },
-            onProgress: (rows) => void publish(req.em.fork(), actor.organizationId, { path: realtimePaths.lists(actor.organizationId, listId), kind: REALTIME_EVENT_KINDS.entityUpdated, key: `source-progress:${sourceId}`, data: { id: listId, sourceId, rows } }).catch(() => {}),
-          });
-          if (part.file.truncated) throw badRequest(`The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`);
-          await publishListChange(req.em, actor.organizationId, listId, 'ideas');
-          // A large upload is browsed next: its default order's page-boundary map is built now, in the background.
-          if (res.inserted >= IDEA_MAP_MIN_TOTAL) buildIdeaBoundariesLater(req.em, actor.organizationId, listId, ideaOrder(null, null));
-          return reply.status(201).send({ success: true as const, message: `${res.inserted.toLocaleString('en-US')} idea${res.inserted === 1 ? '' : 's'} added, ${res.merged.toLocaleString('en-US')} already in the list, ${res.rejected.toLocaleString('en-US')} row${res.rejected === 1 ? '' : 's'} rejected`, sourceId, ...res, list: await listOr404(req.em, actor.organizationId, listId) });
-        } catch (caught) {
-          // A malformed or cut-off form is the client's: a 400, like the rest of bad input.
-          const e = uploadError(caught);
-          // Bad input changes nothing: the source goes again. Anything else leaves it failed, with the
-          // reason; a lost database connection says so (503: the user uploads the file again). These
-          // statements run right after the connections were cut and get another try on a new one; if
-          // they cannot be written at all, the import sweep fails the source (its lease is gone).
-          const lost = !(e instanceof HttpError) && isConnectionLoss(e);
-          const reason = lost ? CSV_MESSAGES.connectionLost : CSV_MESSAGES.failed;
-          const db = tenantSql(req.em, actor.organizationId);
-          await retryOnConnectionLoss(async () => {
-            if (e instanceof HttpError && e.statusCode < 500) await db.run(`delete from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
-            else {
-              await db.run(`update list_source set status = 'failed', status_severity = 'error', status_reason = ?, updated_at = now()
-                             where organization_id = ? and id = ? and status = 'inProgress'`, [reason, actor.organizationId, sourceId]);
-            }
-            await publishListChange(req.em, actor.organizationId, listId, 'sources');
-          }).catch((err: unknown) => req.log.warn({ err: loggableError(err as Error) }, 'could not record the failed import; the import sweep will'));
-          if (lost) throw new HttpError(503, reason);
-          throw e;
-        }
+        if (!(PROVIDER_INTENTIONS as readonly string[]).includes(intention)) throw badRequest('Unknown source kind');
+        const sourceId = await createProviderSource(req.em, actor, listId, intention, fields.source);
+        return reply.status(201).send({
+          success: true as const,
+          message: LIST_SOURCE_MESSAGES.sourceAdded,
+          sourceId,
+          rows: 0,
+          inserted: 0,
+          merged: 0,
+          rejected: 0,
+          ms: 0,
+          list: await listOr404(req.em, actor.organizationId, listId),
+        });
       }
-    } catch (e) {
-      // Refused before the whole body was read: the connection closes after the answer, so the
-      // client is not left sending the rest of its file into a socket nobody reads.
-      if (!req.raw.complete) reply.header('connection', 'close');
-      throw uploadError(e);
-    }
-    // A provider source (Ocean.io, Source Scrub, Google Maps, the list-building agent): no file, its
-    // parameters in the source field; POST /list-company/execute then fetches its companies.
-    const intention = fields.intentionSourceId || 'csv';
-    if (intention !== 'csv' && intention !== 'manual') {
-      const listId = fields.listCompanyId ?? '';
-      if (!/^[0-9a-f-]{36}$/i.test(listId)) throw notFound(LIST_MESSAGES.listNotFound);
-      if (!(PROVIDER_INTENTIONS as readonly string[]).includes(intention)) throw badRequest('Unknown source kind');
-      const sourceId = await createProviderSource(req.em, actor, listId, intention, fields.source);
-      return reply.status(201).send({ success: true as const, message: LIST_SOURCE_MESSAGES.sourceAdded, sourceId, rows: 0, inserted: 0, merged: 0, rejected: 0, ms: 0, list: await listOr404(req.em, actor.organizationId, listId) });
-    }
-    throw badRequest('Please choose a file to upload.');
-  });
+      throw badRequest('Please choose a file to upload.');
+    },
+  );
 
-  r.get('/list-company/source/:id/rejected', {
-    schema: { tags: ['lists'], summary: "The rows of an upload that did not become ideas, with their reasons (CSV)", params: IdParams, produces: ['text/csv'], response: { 200: z.any().describe('text/csv attachment'), 404: ErrorResponse } },
-  }, async (req, reply) => {
-    const { organizationId } = authOf(req);
-    const db = tenantSql(req.em, organizationId);
-    const [src] = await db.all<{ id: string }>(`select id from list_source where organization_id = ? and id = ?`, [organizationId, req.params.id]);
-    if (!src) throw notFound(LIST_MESSAGES.sourceNotFound);
-    async function* csv() {
-      yield '\uFEFF' + ['Line', 'Name', 'Website', 'Reason'].map(csvCell).join(',') + '\r\n';
-      let after = 0;
-      for (;;) {
-        const rows = await db.all<{ line: number; name: string | null; website: string | null; reason: string }>(
-          `select line, name, website, reason from list_source_rejection where organization_id = ? and source_id = ? and line > ? order by line limit 5000`, [organizationId, req.params.id, after]);
-        if (rows.length === 0) return;
-        yield rows.map((x) => [x.line, x.name ?? '', x.website ?? '', x.reason].map(csvCell).join(',')).join('\r\n') + '\r\n';
-        after = rows[rows.length - 1].line;
+  r.get(
+    '/list-company/source/:id/rejected',
+    {
+      schema: {
+        tags: ['lists'],
+        summary: 'The rows of an upload that did not become ideas, with their reasons (CSV)',
+        params: IdParams,
+        produces: ['text/csv'],
+        response: { 200: z.any().describe('text/csv attachment'), 404: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      const { organizationId } = authOf(req);
+      const db = tenantSql(req.em, organizationId);
+      const [src] = await db.all<{ id: string }>(`select id from list_source where organization_id = ? and id = ?`, [
+        organizationId,
+        req.params.id,
+      ]);
+      if (!src) throw notFound(LIST_MESSAGES.sourceNotFound);
+      async function* csv() {
+        yield '\uFEFF' + ['Line', 'Name', 'Website', 'Reason'].map(csvCell).join(',') + '\r\n';
+        let after = 0;
+        for (;;) {
+          const rows = await db.all<{ line: number; name: string | null; website: string | null; reason: string }>(
+            `select line, name, website, reason from list_source_rejection where organization_id = ? and source_id = ? and line > ? order by line limit 5000`,
+            [organizationId, req.params.id, after],
+          );
+          if (rows.length === 0) return;
+          yield rows.map((x) => [x.line, x.name ?? '', x.website ?? '', x.reason].map(csvCell).join(',')).join('\r\n') + '\r\n';
+          after = rows[rows.length - 1].line;
+        }
       }
-    }
-    reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="rejected-rows.csv"`).header('cache-control', 'no-store');
-    return reply.send(Readable.from(csv()));
-  });
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="rejected-rows.csv"`)
+        .header('cache-control', 'no-store');
+      return reply.send(Readable.from(csv()));
+    },
+  );
 
   // ---- lists ----
 
-  r.post('/list-company', {
-    schema: { tags: ['lists'], summary: 'Create an empty list (201)', body: CreateListBody, response: { 201: ListResponse, 400: ErrorResponse } },
-  }, async (req, reply) => {
-    const actor = actorOf(req);
-    const id = await createList(req.em, actor, req.body.name);
-    return reply.status(201).send({ success: true as const, message: LIST_MESSAGES.listCreated, list: await listOr404(req.em, actor.organizationId, id) });
-  });
+  r.post(
+    '/list-company',
+    {
+      schema: {
+        tags: ['lists'],
+        summary: 'Create an empty list (201)',
+        body: CreateListBody,
+        response: { 201: ListResponse, 400: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const id = await createList(req.em, actor, req.body.name);
+      return reply
+        .status(201)
+        .send({ success: true as const, message: LIST_MESSAGES.listCreated, list: await listOr404(req.em, actor.organizationId, id) });
+    },
+  );
 
-  r.post('/list-company/list', {
-    schema: { tags: ['lists'], summary: 'A page of the lists table (search, status, created by; newest first by default)', body: ListsQuery, response: { 200: ListsPage, 400: ErrorResponse } },
-  }, async (req) => {
-    const { organizationId } = authOf(req);
-    const q = req.body;
-    const conds = ['l.organization_id = ?'];
-    const params: unknown[] = [organizationId];
-    const text = q.text.trim().toLowerCase();
-    if (text) { conds.push(`lower(l.name) like ? escape '\\'`); params.push(`%${likeEscape(text)}%`); }
-    const statuses = q.status ? (Array.isArray(q.status) ? q.status : [q.status]) : [];
-    if (statuses.length) { conds.push(`l.status = any(?::text[])`); params.push(`{${statuses.join(',')}}`); }
-    if (q.createdBy.length) { conds.push(`l.created_by_id = any(?::uuid[])`); params.push(`{${q.createdBy.join(',')}}`); }
-    let terms = [{ expr: 'l.created_at', desc: true }, { expr: 'l.id', desc: true }];
-    if (q.sortKey && q.sortOrder) {
-      const expr = LIST_SORTS[q.sortKey];
-      if (!expr) throw badRequest('Unknown sort column');
-      terms = [{ expr, desc: q.sortOrder === 'desc' }, { expr: 'l.id', desc: q.sortOrder === 'desc' }];
-    }
-    const from = `from list_company l left join app_user u on u.organization_id = l.organization_id and u.id = l.created_by_id where ${conds.join(' and ')}`;
-    const db = tenantSql(req.em, organizationId);
-    const [[c], rows] = await Promise.all([
-      db.all<{ n: number }>(`select count(*)::int as n ${from}`, params),
-      db.all<{ id: string }>(`select l.id::text as id ${from} ${orderBy(terms)} limit ? offset ?`, [...params, q.pageSize, q.pageIndex * q.pageSize]),
-    ]);
-    return {
-      success: true as const, lists: await listDtos(req.em, organizationId, rows.map((x) => x.id)), hasRecords: c.n > 0,
-      totalRecords: c.n, totalPages: totalPagesFor(c.n, q.pageSize), pageIndex: q.pageIndex, pageSize: q.pageSize,
-    };
-  });
+  r.post(
+    '/list-company/list',
+    {
+      schema: {
+        tags: ['lists'],
+        summary: 'A page of the lists table (search, status, created by; newest first by default)',
+        body: ListsQuery,
+        response: { 200: ListsPage, 400: ErrorResponse },
+      },
+    },
+    async (req) => {
+      const { organizationId } = authOf(req);
+      const q = req.body;
+      const conds = ['l.organization_id = ?'];
+      const params: unknown[] = [organizationId];
+      const text = q.text.trim().toLowerCase();
+      if (text) {
+        conds.push(`lower(l.name) like ? escape '\\'`);
+        params.push(`%${likeEscape(text)}%`);
+      }
+      const statuses = q.status ? (Array.isArray(q.status) ? q.status : [q.status]) : [];
+      if (statuses.length) {
+        conds.push(`l.status = any(?::text[])`);
+        params.push(`{${statuses.join(',')}}`);
+      }
+      if (q.createdBy.length) {
+        conds.push(`l.created_by_id = any(?::uuid[])`);
+        params.push(`{${q.createdBy.join(',')}}`);
+      }
+      let terms = [
+        { expr: 'l.created_at', desc: true },
+        { expr: 'l.id', desc: true },
+      ];
+      if (q.sortKey && q.sortOrder) {
+        const expr = LIST_SORTS[q.sortKey];
+        if (!expr) throw badRequest('Unknown sort column');
+        terms = [
+          { expr, desc: q.sortOrder === 'desc' },
+          { expr: 'l.id', desc: q.sortOrder === 'desc' },
+        ];
+      }
+      const from = `from list_company l left join app_user u on u.organization_id = l.organization_id and u.id = l.created_by_id where ${conds.join(' and ')}`;
+      const db = tenantSql(req.em, organizationId);
+      const [[c], rows] = await Promise.all([
+        db.all<{ n: number }>(`select count(*)::int as n ${from}`, params),
+        db.all<{ id: string }>(`select l.id::text as id ${from} ${orderBy(terms)} limit ? offset ?`, [
+          ...params,
+          q.pageSize,
+          q.pageIndex * q.pageSize,
+        ]),
+      ]);
+      return {
+        success: true as const,
+        lists: await listDtos(
+          req.em,
+          organizationId,
+          rows.map((x) => x.id),
+        ),
+        hasRecords: c.n > 0,
+        totalRecords: c.n,
+        totalPages: totalPagesFor(c.n, q.pageSize),
+        pageIndex: q.pageIndex,
+        pageSize: q.pageSize,
+      };
+    },
+  );
 
-  r.get('/list-company/users', {
-    schema: { tags: ['lists'], summary: 'The users who created lists (the Created by filter)', response: { 200: ListUsersResponse } },
-  }, async (req) => {
-    const { organizationId } = authOf(req);
-    const rows = await tenantSql(req.em, organizationId).all<{ id: string; first_name: string; last_name: string; email: string }>(
-      `select u.id::text, u.first_name, u.last_name, u.email from app_user u where u.organization_id = ? and exists (select 1 from list_company l where l.organization_id = u.organization_id and l.created_by_id = u.id) order by lower(u.first_name), lower(u.last_name), u.id`,
-      [organizationId]);
-    return { success: true as const, users: rows.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name, email: u.email })) };
-  });
+  r.get(
+    '/list-company/users',
+    {
+      schema: { tags: ['lists'], summary: 'The users who created lists (the Created by filter)', response: { 200: ListUsersResponse } },
+    },
+    async (req) => {
+      const { organizationId } = authOf(req);
+      const rows = await tenantSql(req.em, organizationId).all<{ id: string; first_name: string; last_name: string; email: string }>(
+        `select u.id::text, u.first_name, u.last_name, u.email from app_user u where u.organization_id = ? and exists (select 1 from list_company l where l.organization_id = u.organization_id and l.created_by_id = u.id) order by lower(u.first_name), lower(u.last_name), u.id`,
+        [organizationId],
+      );
+      return {
+        success: true as const,
+        users: rows.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name, email: u.email })),
+      };
+    },
+  );
 
-  r.get('/list-company/intentions', {
-    schema: { tags: ['lists'], summary: 'The kinds of source a list can have', response: { 200: IntentionsResponse } },
-  }, async () => ({ success: true as const, intentions: LIST_INTENTIONS.map((i) => ({ ...i })) }));
+  r.get(
+    '/list-company/intentions',
+    {
+      schema: { tags: ['lists'], summary: 'The kinds of source a list can have', response: { 200: IntentionsResponse } },
+    },
+    async () => ({ success: true as const, intentions: LIST_INTENTIONS.map((i) => ({ ...i })) }),
+  );
 
-  r.get('/list-company/:id', {
-    schema: { tags: ['lists'], summary: 'A list with its sources and totals', params: IdParams, response: { 200: ListResponse, 404: ErrorResponse } },
-  }, async (req) => ({ success: true as const, message: '', list: await listOr404(req.em, authOf(req).organizationId, req.params.id) }));
+  r.get(
+    '/list-company/:id',
+    {
+      schema: {
+        tags: ['lists'],
+        summary: 'A list with its sources and totals',
+        params: IdParams,
+        response: { 200: ListResponse, 404: ErrorResponse },
+      },
+    },
+    async (req) => ({ success: true as const, message: '', list: await listOr404(req.em, authOf(req).organizationId, req.params.id) }),
+  );
 
-  r.delete('/list-company/:id', {
-    schema: { tags: ['lists'], summary: 'Delete a list with its sources and ideas', params: IdParams, response: { 200: SuccessResponse, 404: ErrorResponse } },
-  }, async (req) => {
-    await deleteList(req.em, actorOf(req), req.params.id);
-    return { success: true as const, message: LIST_MESSAGES.listDeleted };
-  });
+  r.delete(
+    '/list-company/:id',
+    {
+      schema: {
+        tags: ['lists'],
+        summary: 'Delete a list with its sources and ideas',
+        params: IdParams,
+        response: { 200: SuccessResponse, 404: ErrorResponse },
+      },
+    },
+    async (req) => {
+      await deleteList(req.em, actorOf(req), req.params.id);
+      return { success: true as const, message: LIST_MESSAGES.listDeleted };
+    },
+  );
 
-  r.patch('/list-company/name', {
-    schema: { tags: ['lists'], summary: 'Rename a list', body: RenameListBody, response: { 200: ListResponse, 400: ErrorResponse, 404: ErrorResponse } },
-  }, async (req) => {
-    const actor = actorOf(req);
-    await renameList(req.em, actor, req.body.listId, req.body.name);
-    return { success: true as const, message: LIST_MESSAGES.listRenamed, list: await listOr404(req.em, actor.organizationId, req.body.listId) };
-  });
+  r.patch(
+    '/list-company/name',
+    {
+      schema: {
+        tags: ['lists'],
+        summary: 'Rename a list',
+        body: RenameListBody,
+        response: { 200: ListResponse, 400: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      await renameList(req.em, actor, req.body.listId, req.body.name);
+      return {
+        success: true as const,
+        message: LIST_MESSAGES.listRenamed,
+        list: await listOr404(req.em, actor.organizationId, req.body.listId),
+      };
+    },
+  );
 
-  r.delete('/list-company/source/:id', {
-    schema: { tags: ['lists'], summary: 'Remove a source: its ideas that no other source proposed go with it', params: IdParams, response: { 200: SuccessResponse, 404: ErrorResponse } },
-  }, async (req) => {
-    await deleteSource(req.em, actorOf(req), req.params.id);
-    return { success: true as const, message: LIST_MESSAGES.sourceRemoved };
-  });
+  r.delete(
+    '/list-company/source/:id',
+    {
+      schema: {
+        tags: ['lists'],
+        summary: 'Remove a source: its ideas that no other source proposed go with it',
+        params: IdParams,
+        response: { 200: SuccessResponse, 404: ErrorResponse },
+      },
+    },
+    async (req) => {
+      await deleteSource(req.em, actorOf(req), req.params.id);
+      return { success: true as const, message: LIST_MESSAGES.sourceRemoved };
+    },
+  );
 
-  r.get('/list-company/:id/complete-confirmation', {
-    schema: { tags: ['lists'], summary: 'What completing the list does: shortlisted ideas (total), those already companies (existing), new companies (candidate)', params: IdParams, response: { 200: CompleteConfirmationResponse, 404: ErrorResponse } },
-  }, async (req) => ({ success: true as const, ...(await completeConfirmation(req.em, authOf(req).organizationId, req.params.id)) }));
+  r.get(
+    '/list-company/:id/complete-confirmation',
+    {
+      schema: {
+        tags: ['lists'],
+        summary: 'What completing the list does: shortlisted ideas (total), those already companies (existing), new companies (candidate)',
+        params: IdParams,
+        response: { 200: CompleteConfirmationResponse, 404: ErrorResponse },
+      },
+    },
+    async (req) => ({ success: true as const, ...(await completeConfirmation(req.em, authOf(req).organizationId, req.params.id)) }),
+  );
 
-  r.post('/list-company/:id/complete', {
-    schema: { tags: ['lists'], summary: 'Take the shortlisted ideas in as companies (status inDealscout); an existing company with the same domain is linked', params: IdParams, response: { 200: CompleteResponse, 404: ErrorResponse } },
-  }, async (req) => {
-    const actor = actorOf(req);
-    const res = await completeList(req.em, actor, req.params.id);
-    return { success: true as const, message: LIST_MESSAGES.listCompleted, ...res, list: await listOr404(req.em, actor.organizationId, req.params.id) };
-  });
+  r.post(
+    '/list-company/:id/complete',
+    {
+      schema: {
+        tags: ['lists'],
+        summary: 'Take the shortlisted ideas in as companies (status inDealscout); an existing company with the same domain is linked',
+        params: IdParams,
+        response: { 200: CompleteResponse, 404: ErrorResponse },
+      },
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      const res = await completeList(req.em, actor, req.params.id);
+      return {
+        success: true as const,
+        message: LIST_MESSAGES.listCompleted,
+        ...res,
+        list: await listOr404(req.em, actor.organizationId, req.params.id),
+      };
+    },
+  );
 
   // ---- ideas ----
 
-  r.post('/list-company/idea/list', {
-    schema: { tags: ['ideas'], summary: "A page of a list's ideas (zero-based pageIndex; newest first by default)", body: IdeaListBody, response: { 200: IdeaListResponse, 400: ErrorResponse, 404: ErrorResponse } },
-  }, async (req) => {
-    const { organizationId } = authOf(req);
-    const q = req.body;
-    const list = await listOr404(req.em, organizationId, q.listCompanyId);
-    const where = ideaWhere(organizationId, list.id, q);
-    const { total, ids, estimate } = await ideaPage(req.em, list, where, ideaOrder(q.sortKey, q.sortOrder), q.pageIndex, q.pageSize);
-    return {
-      success: true as const, listCompanyIdeas: await ideaDtos(req.em, organizationId, ids), hasRecords: total > 0, totalRecords: total,
-      totalIsEstimate: estimate, totalPages: totalPagesFor(total, q.pageSize), pageIndex: q.pageIndex, pageSize: q.pageSize,
-    };
-  });
+  r.post(
+    '/list-company/idea/list',
+    {
+      schema: {
+        tags: ['ideas'],
+        summary: "A page of a list's ideas (zero-based pageIndex; newest first by default)",
+        body: IdeaListBody,
+        response: { 200: IdeaListResponse, 400: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (req) => {
+      const { organizationId } = authOf(req);
+      const q = req.body;
+      const list = await listOr404(req.em, organizationId, q.listCompanyId);
+      const where = ideaWhere(organizationId, list.id, q);
+      const { total, ids, estimate } = await ideaPage(req.em, list, where, ideaOrder(q.sortKey, q.sortOrder), q.pageIndex, q.pageSize);
+      return {
+        success: true as const,
+        listCompanyIdeas: await ideaDtos(req.em, organizationId, ids),
+        hasRecords: total > 0,
+        totalRecords: total,
+        totalIsEstimate: estimate,
+        totalPages: totalPagesFor(total, q.pageSize),
+        pageIndex: q.pageIndex,
+        pageSize: q.pageSize,
+      };
+    },
+  );
 
-  r.put('/list-company/idea/shortlist', {
-    schema: { tags: ['ideas'], summary: "Shortlist (status true) or un-shortlist ideas: ideaIds, or ideaFilters for 'all selected'; answers the count changed", body: ShortlistBody, response: { 200: CountResponse, 400: ErrorResponse, 404: ErrorResponse } },
-  }, async (req) => {
-    const actor = actorOf(req);
-    const b = req.body;
-    const count = await setShortlist(req.em, actor, b.listId, selectionWhere(actor.organizationId, b.listId, b.ideaIds, b.ideaFilters), b.status);
-    return { success: true as const, message: ideaCountMessage(count, b.status ? 'shortlisted' : 'unshortlisted'), count };
-  });
+  r.put(
+    '/list-company/idea/shortlist',
+    {
+      schema: {
+        tags: ['ideas'],
+        summary: "Shortlist (status true) or un-shortlist ideas: ideaIds, or ideaFilters for 'all selected'; answers the count changed",
+        body: ShortlistBody,
+        response: { 200: CountResponse, 400: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      const b = req.body;
+      const count = await setShortlist(
+        req.em,
+        actor,
+        b.listId,
+        selectionWhere(actor.organizationId, b.listId, b.ideaIds, b.ideaFilters),
+        b.status,
+      );
+      return { success: true as const, message: ideaCountMessage(count, b.status ? 'shortlisted' : 'unshortlisted'), count };
+    },
+  );
 
-  r.post('/list-company/idea/delete', {
-    schema: { tags: ['ideas'], summary: "Delete ideas: listCompanyIdeaIds, or ideaFilters for 'all selected'; answers the count deleted", body: IdeaDeleteBody, response: { 200: CountResponse, 400: ErrorResponse, 404: ErrorResponse } },
-  }, async (req) => {
-    const actor = actorOf(req);
-    const b = req.body;
-    const count = await deleteIdeas(req.em, actor, b.listCompanyId, selectionWhere(actor.organizationId, b.listCompanyId, b.listCompanyIdeaIds, b.ideaFilters));
-    return { success: true as const, message: ideaCountMessage(count, 'deleted'), count };
-  });
+  r.post(
+    '/list-company/idea/delete',
+    {
+      schema: {
+        tags: ['ideas'],
+        summary: "Delete ideas: listCompanyIdeaIds, or ideaFilters for 'all selected'; answers the count deleted",
+        body: IdeaDeleteBody,
+        response: { 200: CountResponse, 400: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      const b = req.body;
+      const count = await deleteIdeas(
+        req.em,
+        actor,
+        b.listCompanyId,
+        selectionWhere(actor.organizationId, b.listCompanyId, b.listCompanyIdeaIds, b.ideaFilters),
+      );
+      return { success: true as const, message: ideaCountMessage(count, 'deleted'), count };
+    },
+  );
 
-  r.post('/list-company/idea', {
-    schema: { tags: ['ideas'], summary: 'Add an idea by hand (id: the list); 409 when its domain is already in the list', body: ManualIdeaBody, response: { 201: IdeaResponse, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse } },
-  }, async (req, reply) => {
-    const actor = actorOf(req);
-    const id = await addManualIdea(req.em, actor, req.body.id, req.body.companyName, req.body.website);
-    const [idea] = await ideaDtos(req.em, actor.organizationId, [id]);
-    return reply.status(201).send({ success: true as const, message: LIST_MESSAGES.ideaAdded, idea });
-  });
+  r.post(
+    '/list-company/idea',
+    {
+      schema: {
+        tags: ['ideas'],
+        summary: 'Add an idea by hand (id: the list); 409 when its domain is already in the list',
+        body: ManualIdeaBody,
+        response: { 201: IdeaResponse, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const id = await addManualIdea(req.em, actor, req.body.id, req.body.companyName, req.body.website);
+      const [idea] = await ideaDtos(req.em, actor.organizationId, [id]);
+      return reply.status(201).send({ success: true as const, message: LIST_MESSAGES.ideaAdded, idea });
+    },
+  );
 
-  r.post('/list-company/idea/memberships', {
-    schema: { tags: ['ideas'], summary: "The lists that hold a company (by its website's domain), each with the idea, its scores and enrichment results, the list's scoring models and enrichments", body: IdeaMembershipsBody, response: { 200: IdeaMembershipsResponse, 400: ErrorResponse } },
-  }, async (req) => {
-    const org = authOf(req).organizationId;
-    const found = await ideasByDomain(req.em, org, req.body.website);
-    const listIds = found.rows.map((x) => x.listId);
-    const [ideas, models, enrichments] = await Promise.all([
-      ideaDtos(req.em, org, found.rows.map((x) => x.ideaId)),
-      listIds.length ? tenantSql(req.em, org).all<{ id: string; name: string; list_id: string }>(
-        `select id::text, name, list_id::text from scoring_model where organization_id = ? and list_id = any(?::uuid[]) order by created_at, id`, [org, `{${listIds.join(',')}}`]) : [],
-      enrichmentsOfLists(req.em, org, listIds),
-    ]);
-    const ideaById = new Map(ideas.map((i) => [i.id, i]));
-    return {
-      success: true as const, domain: found.domain,
-      memberships: found.rows.filter((x) => ideaById.has(x.ideaId)).map((x) => ({
-        list: { id: x.listId, name: x.name, status: x.status as 'active' | 'completed' },
-        idea: ideaById.get(x.ideaId)!,
-        scoringModels: models.filter((m) => m.list_id === x.listId).map((m) => ({ id: m.id, name: m.name })),
-        enrichments: enrichments.get(x.listId) ?? [],
-      })),
-    };
-  });
+  r.post(
+    '/list-company/idea/memberships',
+    {
+      schema: {
+        tags: ['ideas'],
+        summary:
+          "The lists that hold a company (by its website's domain), each with the idea, its scores and enrichment results, the list's scoring models and enrichments",
+        body: IdeaMembershipsBody,
+        response: { 200: IdeaMembershipsResponse, 400: ErrorResponse },
+      },
+    },
+    async (req) => {
+      const org = authOf(req).organizationId;
+      const found = await ideasByDomain(req.em, org, req.body.website);
+      const listIds = found.rows.map((x) => x.listId);
+      const [ideas, models, enrichments] = await Promise.all([
+        ideaDtos(
+          req.em,
+          org,
+          found.rows.map((x) => x.ideaId),
+        ),
+        listIds.length
+          ? tenantSql(req.em, org).all<{ id: string; name: string; list_id: string }>(
+              `select id::text, name, list_id::text from scoring_model where organization_id = ? and list_id = any(?::uuid[]) order by created_at, id`,
+              [org, `{${listIds.join(',')}}`],
+            )
+          : [],
+        enrichmentsOfLists(req.em, org, listIds),
+      ]);
+      const ideaById = new Map(ideas.map((i) => [i.id, i]));
+      return {
+        success: true as const,
+        domain: found.domain,
+        memberships: found.rows
+          .filter((x) => ideaById.has(x.ideaId))
+          .map((x) => ({
+            list: { id: x.listId, name: x.name, status: x.status as 'active' | 'completed' },
+            idea: ideaById.get(x.ideaId)!,
+            scoringModels: models.filter((m) => m.list_id === x.listId).map((m) => ({ id: m.id, name: m.name })),
+            enrichments: enrichments.get(x.listId) ?? [],
+          })),
+      };
+    },
+  );
 
-  r.post('/list-company/idea/export', {
-    schema: { tags: ['ideas'], summary: "CSV of a list's ideas (ideaIds, ideaFilters, or the whole list); streamed, formula-safe", body: IdeaExportBody, produces: ['text/csv'], response: { 200: z.any().describe('text/csv attachment'), 400: ErrorResponse, 404: ErrorResponse } },
-  }, async (req, reply) => {
-    const { organizationId } = authOf(req);
-    const b = req.body;
-    const list = await listOr404(req.em, organizationId, b.listCompanyId);
-    const where = b.ideaIds?.length || b.ideaFilters ? selectionWhere(organizationId, list.id, b.ideaIds, b.ideaFilters) : ideaWhere(organizationId, list.id, {});
-    const sourceType = new Map(list.sources.map((s) => [s.id, s.type]));
-    const db = tenantSql(req.em.fork(), organizationId);
-    // The extra columns of the list's sources (a CSV's other columns), in the order first seen.
-    const keys = await db.all<{ k: string }>(`select distinct jsonb_object_keys(r.data) as k from (select data from idea r ${where.text} limit 1000) r order by 1`, where.params);
-    const extra = keys.map((k) => k.k);
-    const scores = await exportScoreColumns(req.em.fork(), organizationId, list.id);
-    const enriched = await exportEnrichmentColumns(req.em.fork(), organizationId, list.id);
-    const BATCH = 2000;
-    async function* csv() {
-      yield '\uFEFF' + ['Name', 'Website', 'Domain', 'Shortlisted', 'Status', 'Sources', 'Created', ...extra, ...enriched.header, ...scores.header].map(csvCell).join(',') + '\r\n';
-      // Keyset pages in the table's default order (newest first): each batch its own short query.
-      // A page whose connection was cut is read again on a new one (reads only, from the same key):
-      // the download goes on and every idea is in it once.
-      let after: { at: unknown; id: string } | null = null;
-      for (;;) {
-        const page = after;
-        const rows: Record<string, unknown>[] = await retryOnConnectionLoss(() => db.all(
-          `select r.id::text, r.name, r.website, r.domain, r.short_listed, r.status, r.source_ids, r.created_at, r.data from idea r ${where.text}
+  r.post(
+    '/list-company/idea/export',
+    {
+      schema: {
+        tags: ['ideas'],
+        summary: "CSV of a list's ideas (ideaIds, ideaFilters, or the whole list); streamed, formula-safe",
+        body: IdeaExportBody,
+        produces: ['text/csv'],
+        response: { 200: z.any().describe('text/csv attachment'), 400: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      const { organizationId } = authOf(req);
+      const b = req.body;
+      const list = await listOr404(req.em, organizationId, b.listCompanyId);
+      const where =
+        b.ideaIds?.length || b.ideaFilters
+          ? selectionWhere(organizationId, list.id, b.ideaIds, b.ideaFilters)
+          : ideaWhere(organizationId, list.id, {});
+      const sourceType = new Map(list.sources.map((s) => [s.id, s.type]));
+      const db = tenantSql(req.em.fork(), organizationId);
+      // The extra columns of the list's sources (a CSV's other columns), in the order first seen.
+      const keys = await db.all<{ k: string }>(
+        `select distinct jsonb_object_keys(r.data) as k from (select data from idea r ${where.text} limit 1000) r order by 1`,
+        where.params,
+      );
+      const extra = keys.map((k) => k.k);
+      const scores = await exportScoreColumns(req.em.fork(), organizationId, list.id);
+      const enriched = await exportEnrichmentColumns(req.em.fork(), organizationId, list.id);
+      const BATCH = 2000;
+      async function* csv() {
+        yield (
+          '\uFEFF' +
+          ['Name', 'Website', 'Domain', 'Shortlisted', 'Status', 'Sources', 'Created', ...extra, ...enriched.header, ...scores.header]
+            .map(csvCell)
+            .join(',') +
+          '\r\n'
+        );
+        // Keyset pages in the table's default order (newest first): each batch its own short query.
+        // A page whose connection was cut is read again on a new one (reads only, from the same key):
+        // the download goes on and every idea is in it once.
+        let after: { at: unknown; id: string } | null = null;
+        for (;;) {
+          const page = after;
+          const rows: Record<string, unknown>[] = await retryOnConnectionLoss(() =>
+            db.all(
+              `select r.id::text, r.name, r.website, r.domain, r.short_listed, r.status, r.source_ids, r.created_at, r.data from idea r ${where.text}
              ${page ? 'and (r.created_at, r.id) < (?, ?)' : ''} order by r.created_at desc, r.id desc limit ?`,
-          [...where.params, ...(page ? [page.at, page.id] : []), BATCH]));
-        if (rows.length === 0) return;
-        let chunk = '';
-        const ids = rows.map((x) => String(x.id));
-        const scoreCells = await retryOnConnectionLoss(() => scores.cells(ids));
-        const enrichmentCells = await retryOnConnectionLoss(() => enriched.cells(ids));
-        for (const x of rows) {
-          const data = (x.data ?? {}) as Record<string, unknown>;
-          chunk += [x.name, x.website, x.domain, x.short_listed ? 'Yes' : 'No', x.status, ((x.source_ids as string[]) ?? []).map((s) => sourceType.get(s) ?? s).join('; '),
-            new Date(x.created_at as string).toISOString(), ...extra.map((k) => exportValueText(data[k], { key: k })), ...(enrichmentCells.get(String(x.id)) ?? []),
-            ...(scoreCells.get(String(x.id)) ?? [])].map(csvCell).join(',') + '\r\n';
+              [...where.params, ...(page ? [page.at, page.id] : []), BATCH],
+            ),
+          );
+          if (rows.length === 0) return;
+          let chunk = '';
+          const ids = rows.map((x) => String(x.id));
+          const scoreCells = await retryOnConnectionLoss(() => scores.cells(ids));
+          const enrichmentCells = await retryOnConnectionLoss(() => enriched.cells(ids));
+          for (const x of rows) {
+            const data = (x.data ?? {}) as Record<string, unknown>;
+            chunk +=
+              [
+                x.name,
+                x.website,
+                x.domain,
+                x.short_listed ? 'Yes' : 'No',
+                x.status,
+                ((x.source_ids as string[]) ?? []).map((s) => sourceType.get(s) ?? s).join('; '),
+                new Date(x.created_at as string).toISOString(),
+                ...extra.map((k) => exportValueText(data[k], { key: k })),
+                ...(enrichmentCells.get(String(x.id)) ?? []),
+                ...(scoreCells.get(String(x.id)) ?? []),
+              ]
+                .map(csvCell)
+                .join(',') + '\r\n';
+          }
+          yield chunk;
+          const last = rows[rows.length - 1];
+          after = { at: last.created_at, id: String(last.id) };
+          if (rows.length < BATCH) return;
         }
-        yield chunk;
-        const last = rows[rows.length - 1];
-        after = { at: last.created_at, id: String(last.id) };
-        if (rows.length < BATCH) return;
       }
-    }
-    const safeName = list.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || 'list';
-    reply.header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${safeName}-ideas-${new Date().toISOString().slice(0, 10)}.csv"`)
-      .header('cache-control', 'no-store');
-    return reply.send(Readable.from(csv()));
-  });
+      const safeName = list.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || 'list';
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${safeName}-ideas-${new Date().toISOString().slice(0, 10)}.csv"`)
+        .header('cache-control', 'no-store');
+      return reply.send(Readable.from(csv()));
+    },
+  );
 }

@@ -21,12 +21,20 @@ describe('lists and ideas (spec 002 §7)', () => {
     a = await signedIn(ctx, oa.admin.email, '10.41.0.1');
     b = await signedIn(ctx, ob.admin.email, '10.41.0.2');
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   const newList = async (c: TestClient, name = `List ${randomUUID().slice(0, 6)}`) => {
     const res = await c.post('/api/v1/list-company', { name });
     expect(res.statusCode, res.body).toBe(201);
-    return res.json().list as { id: string; name: string; totalIdeas: number; totalShortListedIdeas: number; sources: { id: string; type: string; total: number; shortlisted: number }[] };
+    return res.json().list as {
+      id: string;
+      name: string;
+      totalIdeas: number;
+      totalShortListedIdeas: number;
+      sources: { id: string; type: string; total: number; shortlisted: number }[];
+    };
   };
   const getList = async (c: TestClient, id: string) => {
     const res = await c.get(`/api/v1/list-company/${id}`);
@@ -36,27 +44,60 @@ describe('lists and ideas (spec 002 §7)', () => {
   const page = async (c: TestClient, body: Record<string, unknown>) => {
     const res = await c.post('/api/v1/list-company/idea/list', body);
     expect(res.statusCode, res.body).toBe(200);
-    return res.json() as { listCompanyIdeas: { id: string; name: string; domain: string; shortListed: boolean; status: string; sourceIds: string[]; company: { id: string } | null }[]; totalRecords: number; totalPages: number; hasRecords: boolean; totalIsEstimate?: boolean };
+    return res.json() as {
+      listCompanyIdeas: {
+        id: string;
+        name: string;
+        domain: string;
+        shortListed: boolean;
+        status: string;
+        sourceIds: string[];
+        company: { id: string } | null;
+      }[];
+      totalRecords: number;
+      totalPages: number;
+      hasRecords: boolean;
+      totalIsEstimate?: boolean;
+    };
   };
   /** n ideas of a fresh source, inserted the way an import does. */
   const seedIdeas = async (listId: string, n: number, prefix = 'co', start = 0) => {
     const em = ctx.em();
     return em.transactional(async (tem) => {
       await lockList(tem, orgA, listId);
-      const sourceId = await createSource(tem, { organizationId: orgA, userId: adminA }, listId, 'csv', { fileName: 'seed.csv' }, 'completed');
-      const rows = Array.from({ length: n }, (_, i) => ({ name: `${prefix} ${start + i}`, website: `https://${prefix}${start + i}.example.com`, domain: `${prefix}${start + i}.example.com`, data: { n: start + i } }));
+      const sourceId = await createSource(
+        tem,
+        { organizationId: orgA, userId: adminA },
+        listId,
+        'csv',
+        { fileName: 'seed.csv' },
+        'completed',
+      );
+      const rows = Array.from({ length: n }, (_, i) => ({
+        name: `${prefix} ${start + i}`,
+        website: `https://${prefix}${start + i}.example.com`,
+        domain: `${prefix}${start + i}.example.com`,
+        data: { n: start + i },
+      }));
       return { sourceId, ...(await insertIdeas(tem, orgA, listId, sourceId, rows)) };
     });
   };
 
   it('creates, finds, renames and pages lists (newest first by default); validation messages; another organization gets 404', async () => {
-    expect((await a.post('/api/v1/list-company', { name: '  ' })).json()).toMatchObject({ success: false, message: 'List name is required' });
+    expect((await a.post('/api/v1/list-company', { name: '  ' })).json()).toMatchObject({
+      success: false,
+      message: 'List name is required',
+    });
     const first = await newList(a, 'Alpha targets');
     const second = await newList(a, 'Beta targets');
     const lists = (await a.post('/api/v1/list-company/list', {})).json();
     expect(lists.lists.slice(0, 2).map((l: { id: string }) => l.id)).toEqual([second.id, first.id]);
-    expect((await a.post('/api/v1/list-company/list', { text: 'alpha t' })).json().lists.map((l: { id: string }) => l.id)).toEqual([first.id]);
-    const byName = (await a.post('/api/v1/list-company/list', { sortKey: 'name', sortOrder: 'asc', pageSize: 100 })).json().lists.map((l: { name: string }) => l.name);
+    expect((await a.post('/api/v1/list-company/list', { text: 'alpha t' })).json().lists.map((l: { id: string }) => l.id)).toEqual([
+      first.id,
+    ]);
+    const byName = (await a.post('/api/v1/list-company/list', { sortKey: 'name', sortOrder: 'asc', pageSize: 100 }))
+      .json()
+      .lists.map((l: { name: string }) => l.name);
     expect(byName).toEqual([...byName].sort((x: string, y: string) => x.toLowerCase().localeCompare(y.toLowerCase())));
     const users = (await a.get('/api/v1/list-company/users')).json().users;
     expect(users.map((u: { id: string }) => u.id)).toEqual([adminA]);
@@ -75,11 +116,21 @@ describe('lists and ideas (spec 002 §7)', () => {
 
   it('adds manual ideas: company validation messages, normalized domain, 409 for a domain already in the list, a manual source counting them', async () => {
     const list = await newList(a);
-    expect((await a.post('/api/v1/list-company/idea', { id: list.id, companyName: '', website: 'acme.com' })).json()).toMatchObject({ success: false, message: 'Company name is required' });
-    expect((await a.post('/api/v1/list-company/idea', { id: list.id, companyName: 'Acme', website: 'not a url' })).json()).toMatchObject({ success: false, message: 'Invalid URL' });
+    expect((await a.post('/api/v1/list-company/idea', { id: list.id, companyName: '', website: 'acme.com' })).json()).toMatchObject({
+      success: false,
+      message: 'Company name is required',
+    });
+    expect((await a.post('/api/v1/list-company/idea', { id: list.id, companyName: 'Acme', website: 'not a url' })).json()).toMatchObject({
+      success: false,
+      message: 'Invalid URL',
+    });
     const res = await a.post('/api/v1/list-company/idea', { id: list.id, companyName: 'Acme', website: 'https://www.Acme.com/about' });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ success: true, message: 'Idea added', idea: { name: 'Acme', domain: 'acme.com', status: 'idea', shortListed: false, scoringResults: [], enrichmentResults: [] } });
+    expect(res.json()).toMatchObject({
+      success: true,
+      message: 'Idea added',
+      idea: { name: 'Acme', domain: 'acme.com', status: 'idea', shortListed: false, scoringResults: [], enrichmentResults: [] },
+    });
     const dup = await a.post('/api/v1/list-company/idea', { id: list.id, companyName: 'Acme again', website: 'acme.com' });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().message).toBe('Idea with same domain already exists in this list');
@@ -111,7 +162,9 @@ describe('lists and ideas (spec 002 §7)', () => {
     expect((await page(a, { listCompanyId: list.id, listSourceIds: [s2.sourceId] })).totalRecords).toBe(5);
     expect((await page(a, { listCompanyId: list.id, inShortlist: true })).totalRecords).toBe(0);
     expect((await page(a, { listCompanyId: list.id, recordStatus: 'inDealscout' })).totalRecords).toBe(0);
-    expect((await a.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, sortKey: 'bogus', sortOrder: 'asc' })).statusCode).toBe(400);
+    expect(
+      (await a.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, sortKey: 'bogus', sortOrder: 'asc' })).statusCode,
+    ).toBe(400);
     expect((await b.post('/api/v1/list-company/idea/list', { listCompanyId: list.id })).statusCode).toBe(404);
   });
 
@@ -124,9 +177,15 @@ describe('lists and ideas (spec 002 §7)', () => {
     const one = await a.put('/api/v1/list-company/idea/shortlist', { listId: list.id, ideaIds: [gammaIds[0], gammaIds[1]], status: true });
     expect(one.json()).toEqual({ success: true, message: '2 ideas shortlisted', count: 2 });
     // Again: nothing changes, and the totals do not count twice.
-    expect((await a.put('/api/v1/list-company/idea/shortlist', { listId: list.id, ideaIds: [gammaIds[0]], status: true })).json().count).toBe(0);
+    expect(
+      (await a.put('/api/v1/list-company/idea/shortlist', { listId: list.id, ideaIds: [gammaIds[0]], status: true })).json().count,
+    ).toBe(0);
     // All selected: every 'gamma' idea but one excluded.
-    const all = await a.put('/api/v1/list-company/idea/shortlist', { listId: list.id, status: true, ideaFilters: { text: 'gamma', excludeIds: [gammaIds[5]] } });
+    const all = await a.put('/api/v1/list-company/idea/shortlist', {
+      listId: list.id,
+      status: true,
+      ideaFilters: { text: 'gamma', excludeIds: [gammaIds[5]] },
+    });
     expect(all.json().count).toBe(9);
     let l = await getList(a, list.id);
     expect(l).toMatchObject({ totalIdeas: 15, totalShortListedIdeas: 11 });
@@ -135,7 +194,10 @@ describe('lists and ideas (spec 002 §7)', () => {
     expect((await page(a, { listCompanyId: list.id, inShortlist: true })).totalRecords).toBe(11);
     expect((await page(a, { listCompanyId: list.id, inShortlist: false })).totalRecords).toBe(4);
     // Neither ids nor filters: a clear 400, nothing changed.
-    expect((await a.put('/api/v1/list-company/idea/shortlist', { listId: list.id, status: false })).json()).toMatchObject({ success: false, message: 'Please select at least one idea' });
+    expect((await a.put('/api/v1/list-company/idea/shortlist', { listId: list.id, status: false })).json()).toMatchObject({
+      success: false,
+      message: 'Please select at least one idea',
+    });
     // Another organization's call changes nothing.
     expect((await b.put('/api/v1/list-company/idea/shortlist', { listId: list.id, status: false, ideaFilters: {} })).statusCode).toBe(404);
     expect((await b.post('/api/v1/list-company/idea/delete', { listCompanyId: list.id, ideaFilters: {} })).statusCode).toBe(404);
@@ -152,7 +214,9 @@ describe('lists and ideas (spec 002 §7)', () => {
     expect(l).toMatchObject({ totalIdeas: 4, totalShortListedIdeas: 0 });
     expect(l.sources.find((s: { id: string }) => s.id === s1.sourceId)).toMatchObject({ total: 1, shortlisted: 0 });
     const ids = (await page(a, { listCompanyId: list.id })).listCompanyIdeas.map((x) => x.id);
-    expect((await a.post('/api/v1/list-company/idea/delete', { listCompanyId: list.id, listCompanyIdeaIds: [ids[0]] })).json().count).toBe(1);
+    expect((await a.post('/api/v1/list-company/idea/delete', { listCompanyId: list.id, listCompanyIdeaIds: [ids[0]] })).json().count).toBe(
+      1,
+    );
     expect((await getList(a, list.id)).totalIdeas).toBe(3);
   });
 
@@ -189,12 +253,27 @@ describe('lists and ideas (spec 002 §7)', () => {
     const taken = (await page(a, { listCompanyId: list.id, recordStatus: ['inDealscout'], pageSize: 100 })).listCompanyIdeas;
     expect(taken).toHaveLength(3);
     expect(taken.find((x) => x.domain === 'zeta1.example.com')!.company!.id).toBe(existing.id);
-    const companies = await ctx.em().getConnection().execute<{ n: number }[]>(`select count(*)::int as n from company where organization_id = ? and domain like 'zeta%'`, [orgA]);
+    const companies = await ctx
+      .em()
+      .getConnection()
+      .execute<{ n: number }[]>(`select count(*)::int as n from company where organization_id = ? and domain like 'zeta%'`, [orgA]);
     expect(companies[0].n).toBe(3);
     const again = await a.post(`/api/v1/list-company/${list.id}/complete`);
     expect(again.json()).toMatchObject({ created: 0, linked: 0 });
-    expect((await ctx.em().getConnection().execute<{ n: number }[]>(`select count(*)::int as n from company where organization_id = ? and domain like 'zeta%'`, [orgA]))[0].n).toBe(3);
-    expect((await a.get(`/api/v1/list-company/${list.id}/complete-confirmation`)).json()).toEqual({ success: true, total: 0, existing: 0, candidate: 0 });
+    expect(
+      (
+        await ctx
+          .em()
+          .getConnection()
+          .execute<{ n: number }[]>(`select count(*)::int as n from company where organization_id = ? and domain like 'zeta%'`, [orgA])
+      )[0].n,
+    ).toBe(3);
+    expect((await a.get(`/api/v1/list-company/${list.id}/complete-confirmation`)).json()).toEqual({
+      success: true,
+      total: 0,
+      existing: 0,
+      candidate: 0,
+    });
   });
 
   it('exports ideas as a streamed, formula-safe CSV with the source columns', async () => {
@@ -205,7 +284,10 @@ describe('lists and ideas (spec 002 §7)', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toContain('Export-me-ideas-');
-    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('Name,Website,Domain,Shortlisted,Status,Sources,Created,n');
     expect(lines).toHaveLength(5);
     expect(lines.find((x) => x.includes('evil'))!.startsWith(`"'=HYPERLINK(""http://evil"")"`)).toBe(true);
@@ -219,21 +301,46 @@ describe('lists and ideas (spec 002 §7)', () => {
     const configs = (await a.get('/api/v1/enrichment/idea/configs')).json().configs as { id: string; enrichmentType: string }[];
     const configId = configs.find((c) => c.enrichmentType === 'llm')!.id;
     const create = async (name: string, schema: { name: string; type: string }[]) => {
-      const res = await a.post('/api/v1/enrichment', { configId, entityType: 'idea', listId: list.id, name, prompt: 'x', schema: schema.map((i) => ({ ...i, description: i.name, required: true })) });
+      const res = await a.post('/api/v1/enrichment', {
+        configId,
+        entityType: 'idea',
+        listId: list.id,
+        name,
+        prompt: 'x',
+        schema: schema.map((i) => ({ ...i, description: i.name, required: true })),
+      });
       expect(res.statusCode, res.body).toBe(201);
       return res.json().id as string;
     };
-    const profile = await create('Profile', [{ name: 'employees', type: 'number' }, { name: 'industry', type: 'string' }]);
+    const profile = await create('Profile', [
+      { name: 'employees', type: 'number' },
+      { name: 'industry', type: 'string' },
+    ]);
     const size = await create('Head count', [{ name: 'employees', type: 'number' }]);
-    const ideas = await ctx.em().getConnection().execute<{ id: string; name: string }[]>(`select id::text, name from idea where organization_id = ? and list_id = ? order by name`, [orgA, list.id]);
-    const put = (enrichmentId: string, ideaId: string, result: unknown) => ctx.em().getConnection().execute(
-      `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, status, value, sources, updated_at)
-       values (gen_random_uuid(), ?, ?, 'idea', ?, 'complete', ?::jsonb, '[]'::jsonb, now())`, [orgA, enrichmentId, ideaId, JSON.stringify({ result })]);
+    const ideas = await ctx
+      .em()
+      .getConnection()
+      .execute<{ id: string; name: string }[]>(`select id::text, name from idea where organization_id = ? and list_id = ? order by name`, [
+        orgA,
+        list.id,
+      ]);
+    const put = (enrichmentId: string, ideaId: string, result: unknown) =>
+      ctx
+        .em()
+        .getConnection()
+        .execute(
+          `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, status, value, sources, updated_at)
+       values (gen_random_uuid(), ?, ?, 'idea', ?, 'complete', ?::jsonb, '[]'::jsonb, now())`,
+          [orgA, enrichmentId, ideaId, JSON.stringify({ result })],
+        );
     await put(profile, ideas[0].id, { industry: 'Robotics', employees: 4400 });
     await put(size, ideas[0].id, { employees: 4400 });
     const res = await a.post('/api/v1/list-company/idea/export', { listCompanyId: list.id });
     expect(res.statusCode, res.body).toBe(200);
-    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('Name,Website,Domain,Shortlisted,Status,Sources,Created,n,Profile,Head count');
     const row = lines.find((l) => l.startsWith(`${ideas[0].name},`))!;
     expect(row.endsWith(',Employees: 4400; Industry: Robotics,4400')).toBe(true);
@@ -266,38 +373,59 @@ describe('lists and ideas (spec 002 §7)', () => {
     await seedIdeas(list.id, 21_000, 'mid');
     const conn = ctx.em().getConnection();
     // Ties on the sort key: 3,000 ideas share one created_at (the id breaks them).
-    await conn.execute(`update idea set created_at = '2026-01-02 03:04:05.123456+00' where organization_id = '${orgA}' and list_id = '${list.id}' and name like 'mid 1%'`);
+    await conn.execute(
+      `update idea set created_at = '2026-01-02 03:04:05.123456+00' where organization_id = '${orgA}' and list_id = '${list.id}' and name like 'mid 1%'`,
+    );
     await conn.execute('analyze idea');
-    const expected = async (order: string) => (await conn.execute(`select id from idea where organization_id = '${orgA}' and list_id = '${list.id}' order by ${order}`)).map((r) => String(r.id));
+    const expected = async (order: string) =>
+      (await conn.execute(`select id from idea where organization_id = '${orgA}' and list_id = '${list.id}' order by ${order}`)).map((r) =>
+        String(r.id),
+      );
     const byCreated = await expected('created_at desc, id desc');
     const byName = await expected('lower(name) asc, id asc');
     forgetIdeaBoundaries();
     const where = ideaWhere(orgA, list.id, {});
     // No map yet: null (a build starts in the background), and the route answers by offset meanwhile.
     expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder(null, null), where, 7_000, 10, true)).toBeNull();
-    expect((await page(a, { listCompanyId: list.id, pageIndex: 700 })).listCompanyIdeas.map((i) => i.id)).toEqual(byCreated.slice(7_000, 7_010));
+    expect((await page(a, { listCompanyId: list.id, pageIndex: 700 })).listCompanyIdeas.map((i) => i.id)).toEqual(
+      byCreated.slice(7_000, 7_010),
+    );
     await ideaBoundariesSettled();
     for (const rank of [600, 7_000, 9_999, 10_000, 10_513, 14_321, 20_000]) {
-      expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder(null, null), where, rank, 10, true)).toEqual(byCreated.slice(rank, rank + 10));
+      expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder(null, null), where, rank, 10, true)).toEqual(
+        byCreated.slice(rank, rank + 10),
+      );
     }
-    expect((await page(a, { listCompanyId: list.id, pageIndex: 1_234 })).listCompanyIdeas.map((i) => i.id)).toEqual(byCreated.slice(12_340, 12_350));
+    expect((await page(a, { listCompanyId: list.id, pageIndex: 1_234 })).listCompanyIdeas.map((i) => i.id)).toEqual(
+      byCreated.slice(12_340, 12_350),
+    );
     expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder('name', 'asc'), where, 8_000, 10, true)).toBeNull();
     await ideaBoundariesSettled();
     for (const rank of [8_000, 15_555]) {
-      expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder('name', 'asc'), where, rank, 10, true)).toEqual(byName.slice(rank, rank + 10));
+      expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder('name', 'asc'), where, rank, 10, true)).toEqual(
+        byName.slice(rank, rank + 10),
+      );
     }
-    expect((await page(a, { listCompanyId: list.id, pageIndex: 999, sortKey: 'name', sortOrder: 'asc' })).listCompanyIdeas.map((i) => i.id)).toEqual(byName.slice(9_990, 10_000));
+    expect(
+      (await page(a, { listCompanyId: list.id, pageIndex: 999, sortKey: 'name', sortOrder: 'asc' })).listCompanyIdeas.map((i) => i.id),
+    ).toEqual(byName.slice(9_990, 10_000));
     // An estimated set (a search matching every idea): a page between starts at its share of the list — consecutive matching rows.
     const searched = await page(a, { listCompanyId: list.id, text: 'mid', pageIndex: 1_500 });
     const at = searched.listCompanyIdeas.map((i) => byCreated.indexOf(i.id));
     expect(at).toHaveLength(10);
     expect(at.every((x, k) => x >= 0 && (k === 0 || x === at[k - 1] + 1))).toBe(true);
     // One idea deleted: the map is of an older version of the list, exact pages walk by offset (still right).
-    expect((await a.post('/api/v1/list-company/idea/delete', { listCompanyId: list.id, listCompanyIdeaIds: [byCreated[5]] })).statusCode).toBe(200);
+    expect(
+      (await a.post('/api/v1/list-company/idea/delete', { listCompanyId: list.id, listCompanyIdeaIds: [byCreated[5]] })).statusCode,
+    ).toBe(200);
     expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder(null, null), where, 7_000, 10, true)).toBeNull();
-    expect((await page(a, { listCompanyId: list.id, pageIndex: 700 })).listCompanyIdeas.map((i) => i.id)).toEqual(byCreated.filter((_, i) => i !== 5).slice(7_000, 7_010));
+    expect((await page(a, { listCompanyId: list.id, pageIndex: 700 })).listCompanyIdeas.map((i) => i.id)).toEqual(
+      byCreated.filter((_, i) => i !== 5).slice(7_000, 7_010),
+    );
     await ideaBoundariesSettled();
-    expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder(null, null), where, 7_000, 10, true)).toEqual(byCreated.filter((_, i) => i !== 5).slice(7_000, 7_010));
+    expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder(null, null), where, 7_000, 10, true)).toEqual(
+      byCreated.filter((_, i) => i !== 5).slice(7_000, 7_010),
+    );
   }, 180_000);
 
   it("a company's lists by its website's domain (the side panel): each list's idea, its models and enrichments; another organization sees none", async () => {
@@ -305,20 +433,61 @@ describe('lists and ideas (spec 002 §7)', () => {
     const two = await newList(a, 'Panel two');
     await newList(a, 'Panel none');
     // Added by hand as the side panel does, in two spellings of one domain; a second add to one list is refused.
-    expect((await a.post('/api/v1/list-company/idea', { id: one.id, companyName: 'Harbor Labs', website: 'https://www.harborlabs.example.com/about' })).statusCode).toBe(201);
-    expect((await a.post('/api/v1/list-company/idea', { id: two.id, companyName: 'Harbor Labs', website: 'harborlabs.example.com' })).statusCode).toBe(201);
-    const again = await a.post('/api/v1/list-company/idea', { id: one.id, companyName: 'Harbor Labs', website: 'http://harborlabs.example.com' });
+    expect(
+      (
+        await a.post('/api/v1/list-company/idea', {
+          id: one.id,
+          companyName: 'Harbor Labs',
+          website: 'https://www.harborlabs.example.com/about',
+        })
+      ).statusCode,
+    ).toBe(201);
+    expect(
+      (await a.post('/api/v1/list-company/idea', { id: two.id, companyName: 'Harbor Labs', website: 'harborlabs.example.com' })).statusCode,
+    ).toBe(201);
+    const again = await a.post('/api/v1/list-company/idea', {
+      id: one.id,
+      companyName: 'Harbor Labs',
+      website: 'http://harborlabs.example.com',
+    });
     expect([again.statusCode, again.json().message]).toEqual([409, 'Idea with same domain already exists in this list']);
-    const model = await a.post('/api/v1/scoring-model', { name: 'Fit', listCompanyId: one.id, ruleSets: [{ id: 'rs', label: 'Revenue', weight: 100, defaultScore: 2, fieldData: { id: 'revenue', sourceType: 'mandatory', fieldType: 'double', fieldPath: 'data.revenue' }, rules: [{ id: 'r', operator: 'greater_than', value: { primary: '5' }, score: 10 }] }] });
+    const model = await a.post('/api/v1/scoring-model', {
+      name: 'Fit',
+      listCompanyId: one.id,
+      ruleSets: [
+        {
+          id: 'rs',
+          label: 'Revenue',
+          weight: 100,
+          defaultScore: 2,
+          fieldData: { id: 'revenue', sourceType: 'mandatory', fieldType: 'double', fieldPath: 'data.revenue' },
+          rules: [{ id: 'r', operator: 'greater_than', value: { primary: '5' }, score: 10 }],
+        },
+      ],
+    });
     expect(model.statusCode, model.body).toBe(201);
     const modelId = model.json().scoringModel.id as string;
     const ideaOne = (await page(a, { listCompanyId: one.id })).listCompanyIdeas[0];
-    await ctx.em().execute(`insert into idea_score (id, organization_id, model_id, idea_id, status, total_score, details, updated_at) values (gen_random_uuid(), ?, ?, ?, 'completed', 7.5, '[]', now())`, [orgA, modelId, ideaOne.id]);
-    expect((await a.put('/api/v1/list-company/idea/shortlist', { listId: one.id, ideaIds: [ideaOne.id], status: true })).statusCode).toBe(200);
+    await ctx
+      .em()
+      .execute(
+        `insert into idea_score (id, organization_id, model_id, idea_id, status, total_score, details, updated_at) values (gen_random_uuid(), ?, ?, ?, 'completed', 7.5, '[]', now())`,
+        [orgA, modelId, ideaOne.id],
+      );
+    expect((await a.put('/api/v1/list-company/idea/shortlist', { listId: one.id, ideaIds: [ideaOne.id], status: true })).statusCode).toBe(
+      200,
+    );
 
     const res = await a.post('/api/v1/list-company/idea/memberships', { website: 'HTTPS://harborlabs.example.com' });
     expect(res.statusCode, res.body).toBe(200);
-    const body = res.json() as { domain: string; memberships: { list: { id: string; name: string }; idea: { id: string; shortListed: boolean; scoringResults: { scoringModelId: string; totalScore: number }[] }; scoringModels: { id: string; name: string }[] }[] };
+    const body = res.json() as {
+      domain: string;
+      memberships: {
+        list: { id: string; name: string };
+        idea: { id: string; shortListed: boolean; scoringResults: { scoringModelId: string; totalScore: number }[] };
+        scoringModels: { id: string; name: string }[];
+      }[];
+    };
     expect(body.domain).toBe('harborlabs.example.com');
     expect(body.memberships.map((m) => m.list.name)).toEqual(['Panel two', 'Panel one']);
     const m1 = body.memberships.find((m) => m.list.id === one.id)!;

@@ -10,7 +10,10 @@ export const LlmCharge = defineEntity({
   name: 'LlmCharge',
   tableName: 'llm_charge',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     chargeKey: p.string().length(300),
     model: p.string().length(200),

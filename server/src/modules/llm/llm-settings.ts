@@ -10,9 +10,17 @@ import { LlmError, type LlmService } from '../../providers/llm';
 import { creditsView } from '../../providers/llm/credits';
 import { tenantSql } from '../../db/sql';
 
-export async function organizationAi(em: EntityManager, llm: LlmService, config: Config, organizationId: string): Promise<OrganizationAiDto> {
+export async function organizationAi(
+  em: EntityManager,
+  llm: LlmService,
+  config: Config,
+  organizationId: string,
+): Promise<OrganizationAiDto> {
   const r = await llm.resolve(organizationId);
-  const [own] = await tenantSql(em, organizationId).all<{ id: string }>(`select id from integration where organization_id = ? and provider = 'openai' and user_id is null and active order by created_at desc limit 1`, [organizationId]);
+  const [own] = await tenantSql(em, organizationId).all<{ id: string }>(
+    `select id from integration where organization_id = ? and provider = 'openai' and user_id is null and active order by created_at desc limit 1`,
+    [organizationId],
+  );
   const model = (id: string) => ({ id, name: id });
   return {
     credits: { ai: creditsView(r.credits) },
@@ -42,7 +50,8 @@ const STATUS: Record<LlmError['kind'], number> = {
 
 /** An LlmError as an HTTP error with its user-facing message; other errors pass through. */
 export function llmHttpError(err: unknown): unknown {
-  if (err instanceof LlmError) return new HttpError(STATUS[err.kind], err.message, err.kind === 'rate_limited' ? { retryAfterSeconds: 30 } : {});
+  if (err instanceof LlmError)
+    return new HttpError(STATUS[err.kind], err.message, err.kind === 'rate_limited' ? { retryAfterSeconds: 30 } : {});
   return err;
 }
 
@@ -50,9 +59,16 @@ export function llmHttpError(err: unknown): unknown {
  * Changes organization.settings under a row lock (concurrent admins do not lose each other's keys),
  * in the caller's transaction when `em` is in one.
  */
-export async function setLlmSettings(em: EntityManager, organizationId: string, change: (s: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
+export async function setLlmSettings(
+  em: EntityManager,
+  organizationId: string,
+  change: (s: Record<string, unknown>) => Record<string, unknown>,
+): Promise<void> {
   await em.transactional(async (tem) => {
-    const [row] = await tenantSql(tem, organizationId).all<{ settings: Record<string, unknown> | null }>(`select settings from organization where id = ? for update`, [organizationId]);
+    const [row] = await tenantSql(tem, organizationId).all<{ settings: Record<string, unknown> | null }>(
+      `select settings from organization where id = ? for update`,
+      [organizationId],
+    );
     if (!row) throw notFound(LLM_SETTINGS_MESSAGES.settingsNotFound);
     await tem.nativeUpdate(Organization, { id: organizationId }, { settings: change(row.settings ?? {}) });
   });

@@ -25,7 +25,15 @@ describe('LLM settings, integrations and AI helpers', () => {
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-system', ORG_KEY, SHORT_KEY] });
     internal = await FakeOpenAiServer.start({ apiKeys: [ORG_KEY] });
     // The fake provider runs on loopback: the operator allows exactly that address and port.
-    ctx = await createTestApp({ env: { OPENAI_API_KEY: 'sk-system', OPENAI_BASE_URL: fake.url, OPENAI_MODELS: 'gpt-test,gpt-test-mini', LLM_MAX_ATTEMPTS: '1', OUTBOUND_ALLOWED_PRIVATE_HOSTS: new URL(fake.url).host } });
+    ctx = await createTestApp({
+      env: {
+        OPENAI_API_KEY: 'sk-system',
+        OPENAI_BASE_URL: fake.url,
+        OPENAI_MODELS: 'gpt-test,gpt-test-mini',
+        LLM_MAX_ATTEMPTS: '1',
+        OUTBOUND_ALLOWED_PRIVATE_HOSTS: new URL(fake.url).host,
+      },
+    });
     const a = await createOrg(ctx, { name: 'Alpha' });
     orgId = a.organization.id;
     admin = await signedIn(ctx, a.admin.email);
@@ -38,7 +46,10 @@ describe('LLM settings, integrations and AI helpers', () => {
     await fake?.close();
     await internal?.close();
   });
-  beforeEach(() => { fake.reset(); internal.reset(); });
+  beforeEach(() => {
+    fake.reset();
+    internal.reset();
+  });
 
   const orgAi = async (c: TestClient) => {
     const res = await c.get('/api/v1/organization');
@@ -56,21 +67,43 @@ describe('LLM settings, integrations and AI helpers', () => {
     expect(org.settings.llmSettings).toEqual({ id: orgId, useSystemLlmSetting: true });
     expect(org.llmModels.map((m) => m.id)).toEqual(['gpt-test', 'gpt-test-mini']);
     expect(org.llmProvider).toEqual({ source: 'system', configured: true, systemAvailable: true, organizationIntegrationId: null });
-    await ctx.em().nativeUpdate(Organization, { id: orgId }, { aiCreditsTotal: 100, aiCreditsUsed: 30, aiCreditsExpiresAt: new Date('2030-01-01T00:00:00Z') });
+    await ctx
+      .em()
+      .nativeUpdate(
+        Organization,
+        { id: orgId },
+        { aiCreditsTotal: 100, aiCreditsUsed: 30, aiCreditsExpiresAt: new Date('2030-01-01T00:00:00Z') },
+      );
     expect((await orgAi(member)).credits.ai).toEqual({ remaining: 70, total: 100, expiresAt: '2030-01-01T00:00:00.000Z' });
     await ctx.em().nativeUpdate(Organization, { id: orgId }, { aiCreditsTotal: null, aiCreditsUsed: 0, aiCreditsExpiresAt: null });
   });
 
   describe('PUT /organization/llmSetting', () => {
     it('admin sets the default model; generation then uses it', async () => {
-      const res = await admin.put('/api/v1/organization/llmSetting', { settings: { llm: [{ llmModelId: 'gpt-test', isDefault: false }, { llmModelId: 'gpt-test-mini', isDefault: true }] } });
+      const res = await admin.put('/api/v1/organization/llmSetting', {
+        settings: {
+          llm: [
+            { llmModelId: 'gpt-test', isDefault: false },
+            { llmModelId: 'gpt-test-mini', isDefault: true },
+          ],
+        },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().message).toBe(LLM_SETTINGS_MESSAGES.updated);
       expect(res.json().ai.settings.llm[0]).toEqual({ isDefault: true, llmModel: { id: 'gpt-test-mini', name: 'gpt-test-mini' } });
-      fake.reply({ json: { enrichmentName: 'Headcount', keyName: 'employees', keyDescription: 'Employees', keyDataType: 'number', keyOptions: [] } });
+      fake.reply({
+        json: { enrichmentName: 'Headcount', keyName: 'employees', keyDescription: 'Employees', keyDataType: 'number', keyOptions: [] },
+      });
       expect((await member.post('/api/v1/enrichment/generate-prompt', { prompt: 'How many employees?' })).statusCode).toBe(200);
       expect(fake.chatRequests[0].body.model).toBe('gpt-test-mini');
-      await admin.put('/api/v1/organization/llmSetting', { settings: { llm: [{ llmModelId: 'gpt-test', isDefault: true }, { llmModelId: 'gpt-test-mini', isDefault: false }] } });
+      await admin.put('/api/v1/organization/llmSetting', {
+        settings: {
+          llm: [
+            { llmModelId: 'gpt-test', isDefault: true },
+            { llmModelId: 'gpt-test-mini', isDefault: false },
+          ],
+        },
+      });
     });
 
     it('refuses unknown models, duplicates and anything but exactly one default, changing nothing', async () => {
@@ -78,8 +111,28 @@ describe('LLM settings, integrations and AI helpers', () => {
       const cases: Array<[unknown, string]> = [
         [{ settings: { llm: [{ llmModelId: 'gpt-9', isDefault: true }] } }, LLM_SETTINGS_MESSAGES.unknownModel('gpt-9')],
         [{ settings: { llm: [{ llmModelId: 'gpt-test', isDefault: false }] } }, LLM_SETTINGS_MESSAGES.oneDefault],
-        [{ settings: { llm: [{ llmModelId: 'gpt-test', isDefault: true }, { llmModelId: 'gpt-test-mini', isDefault: true }] } }, LLM_SETTINGS_MESSAGES.oneDefault],
-        [{ settings: { llm: [{ llmModelId: 'gpt-test', isDefault: true }, { llmModelId: 'gpt-test', isDefault: false }] } }, LLM_SETTINGS_MESSAGES.duplicateModel('gpt-test')],
+        [
+          {
+            settings: {
+              llm: [
+                { llmModelId: 'gpt-test', isDefault: true },
+                { llmModelId: 'gpt-test-mini', isDefault: true },
+              ],
+            },
+          },
+          LLM_SETTINGS_MESSAGES.oneDefault,
+        ],
+        [
+          {
+            settings: {
+              llm: [
+                { llmModelId: 'gpt-test', isDefault: true },
+                { llmModelId: 'gpt-test', isDefault: false },
+              ],
+            },
+          },
+          LLM_SETTINGS_MESSAGES.duplicateModel('gpt-test'),
+        ],
         [{ settings: { llm: [] } }, 'Choose at least one model'],
       ];
       for (const [body, message] of cases) {
@@ -96,16 +149,34 @@ describe('LLM settings, integrations and AI helpers', () => {
     });
   });
 
-  describe('integrations: the organization\'s own openai key', () => {
+  describe("integrations: the organization's own openai key", () => {
     it('connect (201): the key is checked with the provider, stored encrypted, never returned; calls then use it', async () => {
-      const res = await admin.post('/api/v1/organization/integration', { provider: 'openai', name: 'Team key', apiKey: ORG_KEY, baseUrl: fake.url, models: ['org-model-a', 'org-model-b'] });
+      const res = await admin.post('/api/v1/organization/integration', {
+        provider: 'openai',
+        name: 'Team key',
+        apiKey: ORG_KEY,
+        baseUrl: fake.url,
+        models: ['org-model-a', 'org-model-b'],
+      });
       expect(res.statusCode).toBe(201);
       expect(res.json().message).toBe(INTEGRATION_MESSAGES.connected);
       const integration = res.json().integration;
-      expect(integration).toMatchObject({ provider: 'openai', type: 'llm', scope: 'organization', data: { name: 'Team key', active: true, expiresAt: null, metadata: { baseUrl: fake.url, models: ['org-model-a', 'org-model-b'], keyHint: 'ALUE' } } });
+      expect(integration).toMatchObject({
+        provider: 'openai',
+        type: 'llm',
+        scope: 'organization',
+        data: {
+          name: 'Team key',
+          active: true,
+          expiresAt: null,
+          metadata: { baseUrl: fake.url, models: ['org-model-a', 'org-model-b'], keyHint: 'ALUE' },
+        },
+      });
       expect(integration.data.createdBy).toMatchObject({ firstName: 'Ada', lastName: 'Admin' });
       expect(res.body).not.toContain(ORG_KEY);
-      expect(fake.requests.some((r) => r.method === 'GET' && r.path.endsWith('/models') && r.authorization === `Bearer ${ORG_KEY}`)).toBe(true);
+      expect(fake.requests.some((r) => r.method === 'GET' && r.path.endsWith('/models') && r.authorization === `Bearer ${ORG_KEY}`)).toBe(
+        true,
+      );
 
       // At rest: no column of the row holds the key (the whole row as text).
       const db = new pg.Client({ connectionString: ctx.dbUrl });
@@ -122,11 +193,18 @@ describe('LLM settings, integrations and AI helpers', () => {
       expect(list.json().integrations.map((i: { id: string }) => i.id)).toEqual([integration.id]);
 
       const org = await orgAi(member);
-      expect(org.llmProvider).toEqual({ source: 'organization', configured: true, systemAvailable: true, organizationIntegrationId: integration.id });
+      expect(org.llmProvider).toEqual({
+        source: 'organization',
+        configured: true,
+        systemAvailable: true,
+        organizationIntegrationId: integration.id,
+      });
       expect(org.settings.llmSettings.useSystemLlmSetting).toBe(false);
       expect(org.llmModels.map((m) => m.id)).toEqual(['org-model-a', 'org-model-b']);
 
-      fake.reply({ json: { enrichmentName: 'Industry', keyName: 'industry', keyDescription: 'Industry', keyDataType: 'string', keyOptions: [] } });
+      fake.reply({
+        json: { enrichmentName: 'Industry', keyName: 'industry', keyDescription: 'Industry', keyDataType: 'string', keyOptions: [] },
+      });
       expect((await member.post('/api/v1/enrichment/generate-prompt', { prompt: 'Which industry?' })).statusCode).toBe(200);
       expect(fake.chatRequests[0].authorization).toBe(`Bearer ${ORG_KEY}`);
       expect(fake.chatRequests[0].body.model).toBe('org-model-a');
@@ -138,7 +216,9 @@ describe('LLM settings, integrations and AI helpers', () => {
       fake.reset();
       await member.post('/api/v1/enrichment/generate-prompt', { prompt: 'Which industry?' });
       expect(fake.chatRequests[0].authorization).toBe('Bearer sk-system');
-      expect((await admin.put('/api/v1/organization/useSystemLLMSetting', { id: orgId, status: false })).json().ai.llmProvider.source).toBe('organization');
+      expect((await admin.put('/api/v1/organization/useSystemLLMSetting', { id: orgId, status: false })).json().ai.llmProvider.source).toBe(
+        'organization',
+      );
 
       // Another organization cannot see or remove it.
       expect((await other.client.get('/api/v1/integration')).json().integrations).toEqual([]);
@@ -154,7 +234,14 @@ describe('LLM settings, integrations and AI helpers', () => {
     });
 
     it('SSRF: a base URL on an internal address (cloud metadata, loopback, private ranges) is refused before any request, nothing stored', async () => {
-      for (const baseUrl of ['http://169.254.169.254/latest', internal.url, `${internal.url.replace('127.0.0.1', 'localhost')}/v1`, 'http://10.0.0.7:11434/v1', 'http://[::1]:8080/v1', 'http://2130706433/v1']) {
+      for (const baseUrl of [
+        'http://169.254.169.254/latest',
+        internal.url,
+        `${internal.url.replace('127.0.0.1', 'localhost')}/v1`,
+        'http://10.0.0.7:11434/v1',
+        'http://[::1]:8080/v1',
+        'http://2130706433/v1',
+      ]) {
         const res = await admin.post('/api/v1/organization/integration', { provider: 'openai', name: 'Probe', apiKey: ORG_KEY, baseUrl });
         expect(res.statusCode, baseUrl).toBe(400);
         expect(res.json().message, baseUrl).toMatch(/^This base URL cannot be used: .*not a public internet address/);
@@ -167,7 +254,15 @@ describe('LLM settings, integrations and AI helpers', () => {
       const { Integration } = await import('../integrations/integration.entity');
       const { encryptSecret } = await import('../../lib/secrets');
       const em = ctx.em();
-      const row = em.create(Integration, { organization: orgId, provider: 'openai', type: 'llm', name: 'Old row', active: true, secret: encryptSecret(ORG_KEY, ctx.config.SECRETS_KEY, orgId), data: { baseUrl: internal.url, models: ['m'] } });
+      const row = em.create(Integration, {
+        organization: orgId,
+        provider: 'openai',
+        type: 'llm',
+        name: 'Old row',
+        active: true,
+        secret: encryptSecret(ORG_KEY, ctx.config.SECRETS_KEY, orgId),
+        data: { baseUrl: internal.url, models: ['m'] },
+      });
       await em.flush();
       expect((await admin.put('/api/v1/organization/useSystemLLMSetting', { id: orgId, status: false })).statusCode).toBe(200);
       const res = await member.post('/api/v1/enrichment/generate-prompt', { prompt: 'Which industry?' });
@@ -178,7 +273,12 @@ describe('LLM settings, integrations and AI helpers', () => {
     });
 
     it('a key shorter than 12 characters gets no hint (the hint would be most of the key)', async () => {
-      const res = await admin.post('/api/v1/organization/integration', { provider: 'openai', name: 'Tiny', apiKey: SHORT_KEY, baseUrl: fake.url });
+      const res = await admin.post('/api/v1/organization/integration', {
+        provider: 'openai',
+        name: 'Tiny',
+        apiKey: SHORT_KEY,
+        baseUrl: fake.url,
+      });
       expect(res.statusCode).toBe(201);
       expect(res.json().integration.data.metadata.keyHint).toBeNull();
       expect(res.body).not.toContain('hort');
@@ -186,7 +286,12 @@ describe('LLM settings, integrations and AI helpers', () => {
     });
 
     it('a key the provider refuses is not stored (400)', async () => {
-      const res = await admin.post('/api/v1/organization/integration', { provider: 'openai', name: 'Bad', apiKey: 'sk-wrong', baseUrl: fake.url });
+      const res = await admin.post('/api/v1/organization/integration', {
+        provider: 'openai',
+        name: 'Bad',
+        apiKey: 'sk-wrong',
+        baseUrl: fake.url,
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(INTEGRATION_MESSAGES.keyRefused);
       expect((await admin.get('/api/v1/integration')).json().integrations).toEqual([]);
@@ -204,7 +309,10 @@ describe('LLM settings, integrations and AI helpers', () => {
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
         expect(res.json().message).toBe(message);
       }
-      expect((await member.post('/api/v1/organization/integration', { provider: 'openai', name: 'n', apiKey: ORG_KEY, baseUrl: fake.url })).statusCode).toBe(403);
+      expect(
+        (await member.post('/api/v1/organization/integration', { provider: 'openai', name: 'n', apiKey: ORG_KEY, baseUrl: fake.url }))
+          .statusCode,
+      ).toBe(403);
       expect((await admin.get('/api/v1/integration')).json().integrations).toEqual([]);
     });
 
@@ -219,10 +327,28 @@ describe('LLM settings, integrations and AI helpers', () => {
 
   describe('POST /enrichment/generate-prompt and /generate-schema-object', () => {
     it('generate-prompt answers the enrichment name and its field, cleaned', async () => {
-      fake.reply({ json: { enrichmentName: 'Ownership type', keyName: 'Ownership Type', keyDescription: 'Who owns the company.', keyDataType: 'categorical', keyOptions: ['Family', 'PE-backed', 'Family', ' '] } });
-      const res = await member.post('/api/v1/enrichment/generate-prompt', { prompt: 'Is the company family owned or PE backed?', entityType: 'company' });
+      fake.reply({
+        json: {
+          enrichmentName: 'Ownership type',
+          keyName: 'Ownership Type',
+          keyDescription: 'Who owns the company.',
+          keyDataType: 'categorical',
+          keyOptions: ['Family', 'PE-backed', 'Family', ' '],
+        },
+      });
+      const res = await member.post('/api/v1/enrichment/generate-prompt', {
+        prompt: 'Is the company family owned or PE backed?',
+        entityType: 'company',
+      });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ success: true, enrichmentName: 'Ownership type', keyName: 'ownership_type', keyDescription: 'Who owns the company.', keyDataType: 'categorical', keyOptions: ['Family', 'PE-backed'] });
+      expect(res.json()).toEqual({
+        success: true,
+        enrichmentName: 'Ownership type',
+        keyName: 'ownership_type',
+        keyDescription: 'Who owns the company.',
+        keyDataType: 'categorical',
+        keyOptions: ['Family', 'PE-backed'],
+      });
       const sent = fake.chatRequests[0].body;
       expect(sent.response_format?.json_schema?.strict).toBe(true);
       expect(sent.messages.at(-1)).toEqual({ role: 'user', content: 'Is the company family owned or PE backed?' });
@@ -236,10 +362,28 @@ describe('LLM settings, integrations and AI helpers', () => {
     });
 
     it('generate-schema-object answers one column; none found gives the spec message', async () => {
-      fake.reply({ json: { found: true, keyName: 'hq_country', keyDescription: 'Country of the headquarters.', keyDataType: 'string', keyOptions: ['ignored'] } });
-      const ok = await member.post('/api/v1/enrichment/generate-schema-object', { hint: 'where is the HQ', prompt: 'Research the company', existingNames: ['answer'] });
+      fake.reply({
+        json: {
+          found: true,
+          keyName: 'hq_country',
+          keyDescription: 'Country of the headquarters.',
+          keyDataType: 'string',
+          keyOptions: ['ignored'],
+        },
+      });
+      const ok = await member.post('/api/v1/enrichment/generate-schema-object', {
+        hint: 'where is the HQ',
+        prompt: 'Research the company',
+        existingNames: ['answer'],
+      });
       expect(ok.statusCode).toBe(200);
-      expect(ok.json()).toEqual({ success: true, keyName: 'hq_country', keyDataType: 'string', keyDescription: 'Country of the headquarters.', keyOptions: [] });
+      expect(ok.json()).toEqual({
+        success: true,
+        keyName: 'hq_country',
+        keyDataType: 'string',
+        keyDescription: 'Country of the headquarters.',
+        keyOptions: [],
+      });
       expect(fake.chatRequests[0].body.messages[0].content).toContain('answer');
 
       fake.reply({ json: { found: false, keyName: '', keyDescription: '', keyDataType: 'string', keyOptions: [] } });
@@ -271,7 +415,10 @@ describe('LLM settings, integrations and AI helpers', () => {
         expect(res.json().message).toBe(NOT_CONFIGURED_MESSAGE);
         const org = (await c.get('/api/v1/organization')).json().organization as OrganizationAiDto;
         expect(org.llmProvider).toEqual({ source: 'system', configured: false, systemAvailable: false, organizationIntegrationId: null });
-        const toSystem = await c.put('/api/v1/organization/useSystemLLMSetting', { id: (org as OrganizationAiDto & { id: string }).id, status: true });
+        const toSystem = await c.put('/api/v1/organization/useSystemLLMSetting', {
+          id: (org as OrganizationAiDto & { id: string }).id,
+          status: true,
+        });
         expect(toSystem.statusCode).toBe(400);
         expect(toSystem.json().message).toBe(LLM_SETTINGS_MESSAGES.noSystemProvider);
       } finally {

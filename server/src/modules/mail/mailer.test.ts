@@ -17,22 +17,34 @@ function smtpSink(): Promise<{ port: number; messages: string[]; close(): Promis
         const line = buffer.slice(0, i);
         buffer = buffer.slice(i + 2);
         if (inData) {
-          if (line === '.') { inData = false; messages.push(data); data = ''; socket.write('250 queued\r\n'); } else data += `${line}\n`;
+          if (line === '.') {
+            inData = false;
+            messages.push(data);
+            data = '';
+            socket.write('250 queued\r\n');
+          } else data += `${line}\n`;
           continue;
         }
         const cmd = line.slice(0, 4).toUpperCase();
         if (cmd === 'EHLO' || cmd === 'HELO') socket.write('250 sink\r\n');
-        else if (cmd === 'DATA') { inData = true; socket.write('354 go ahead\r\n'); } else if (cmd === 'QUIT') { socket.end('221 bye\r\n'); } else socket.write('250 ok\r\n');
+        else if (cmd === 'DATA') {
+          inData = true;
+          socket.write('354 go ahead\r\n');
+        } else if (cmd === 'QUIT') {
+          socket.end('221 bye\r\n');
+        } else socket.write('250 ok\r\n');
       }
     });
     socket.on('error', () => {});
   });
   return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve({
-      port: (server.address() as net.AddressInfo).port,
-      messages,
-      close: () => new Promise<void>((r) => server.close(() => r())),
-    }));
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: (server.address() as net.AddressInfo).port,
+        messages,
+        close: () => new Promise<void>((r) => server.close(() => r())),
+      }),
+    );
   });
 }
 
@@ -86,12 +98,17 @@ describe('system mail when SMTP fails', () => {
   beforeAll(async () => {
     // A port nothing listens on: the connection is refused.
     const port = await new Promise<number>((resolve) => {
-      const s = net.createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as net.AddressInfo).port; s.close(() => resolve(p)); });
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
     });
     ctx = await createTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}` } });
     orgId = (await createOrg(ctx)).organization.id;
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   it('keeps the mail in the outbox marked failed with the error (never dropped), and the answer is unchanged', async () => {
     const admin = await createUser(ctx, orgId, { role: 'Admin' });

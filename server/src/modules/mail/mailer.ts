@@ -43,17 +43,30 @@ export class Mailer {
     });
     await em.flush();
     if (!this.transport) {
-      this.opts.logger.warn({ mailId: row.id, to: msg.to, kind: msg.kind }, 'SMTP_URL is not set: system mail kept in the system_mail table; read it with `npm run outbox`');
+      this.opts.logger.warn(
+        { mailId: row.id, to: msg.to, kind: msg.kind },
+        'SMTP_URL is not set: system mail kept in the system_mail table; read it with `npm run outbox`',
+      );
       return row.id;
     }
     try {
       await this.transport.sendMail({ from: this.opts.from, to: msg.to, subject: msg.subject, text: msg.text });
       let stored = msg.text;
       for (const secret of msg.secrets ?? []) if (secret) stored = stored.split(secret).join(REMOVED_LINK);
-      await em.nativeUpdate(SystemMail, { id: row.id }, { status: 'sent', sentAt: new Date(), text: stored }, scopedTo(row.organization.id));
+      await em.nativeUpdate(
+        SystemMail,
+        { id: row.id },
+        { status: 'sent', sentAt: new Date(), text: stored },
+        scopedTo(row.organization.id),
+      );
     } catch (err) {
       this.opts.logger.error({ err, mailId: row.id }, 'system mail could not be sent; it stays in the system_mail table');
-      await em.nativeUpdate(SystemMail, { id: row.id }, { status: 'failed', error: String((err as Error).message ?? err) }, scopedTo(row.organization.id));
+      await em.nativeUpdate(
+        SystemMail,
+        { id: row.id },
+        { status: 'failed', error: String((err as Error).message ?? err) },
+        scopedTo(row.organization.id),
+      );
     }
     return row.id;
   }

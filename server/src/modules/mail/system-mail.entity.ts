@@ -10,7 +10,10 @@ export const SystemMail = defineEntity({
   name: 'SystemMail',
   tableName: 'system_mail',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization).index(),
     to: p.string().length(320),
     subject: p.string().length(300),

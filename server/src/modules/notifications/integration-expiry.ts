@@ -30,7 +30,11 @@ export const integrationExpirySources: IntegrationExpirySource[] = [];
  * updated and shown unread again; an unchanged one is left alone. Answers how many were raised or
  * changed.
  */
-export async function applyIntegrationExpiryNotices(em: EntityManager, integrations: readonly ExpiringIntegration[], now: Date = new Date()): Promise<number> {
+export async function applyIntegrationExpiryNotices(
+  em: EntityManager,
+  integrations: readonly ExpiringIntegration[],
+  now: Date = new Date(),
+): Promise<number> {
   let changed = 0;
   for (const i of integrations) {
     const notice = integrationExpiryNotice({ integrationId: i.integrationId, provider: i.provider, expiresAt: i.expiresAt }, now);

@@ -8,7 +8,10 @@ export const Notification = defineEntity({
   name: 'Notification',
   tableName: 'notification',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     user: () => p.manyToOne(User).deleteRule('cascade'),
     /** warning | error | info */
@@ -18,7 +21,10 @@ export const Notification = defineEntity({
     href: p.string().length(500).nullable(),
     message: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: 'notification_org_user_key_unique', properties: ['organization', 'user', 'uniqueKey'] }],
   indexes: [{ name: 'notification_org_user_created_index', properties: ['organization', 'user', 'createdAt'] }],

@@ -21,13 +21,16 @@ export interface NotifyInput {
  * same key already existed.
  */
 export async function notifyUser(em: EntityManager, n: NotifyInput): Promise<NotificationRow | null> {
-  const rows = await tenantSql(em, n.organizationId).all<NotificationRow>(`insert into notification (id, organization_id, user_id, level, unique_key, read, href, message, created_at, updated_at)
+  const rows = await tenantSql(em, n.organizationId).all<NotificationRow>(
+    `insert into notification (id, organization_id, user_id, level, unique_key, read, href, message, created_at, updated_at)
      values (gen_random_uuid(), ?, ?, ?, ?, false, ?, ?, clock_timestamp(), clock_timestamp())
      on conflict (organization_id, user_id, unique_key) do update
        set level = excluded.level, message = excluded.message, href = excluded.href, read = false,
            created_at = excluded.created_at, updated_at = excluded.updated_at
        where (notification.level, notification.message, coalesce(notification.href, '')) is distinct from (excluded.level, excluded.message, coalesce(excluded.href, ''))
-     returning id, organization_id, user_id, level, unique_key, read, href, message, created_at`, [n.organizationId, n.userId, n.level, n.uniqueKey ?? null, n.href ?? null, n.message]);
+     returning id, organization_id, user_id, level, unique_key, read, href, message, created_at`,
+    [n.organizationId, n.userId, n.level, n.uniqueKey ?? null, n.href ?? null, n.message],
+  );
   const row = rows[0] ?? null;
   if (row) {
     await publish(em, n.organizationId, {
@@ -41,6 +44,9 @@ export async function notifyUser(em: EntityManager, n: NotifyInput): Promise<Not
 
 /** Unread notifications of a user (one per key). */
 export async function unreadCount(em: EntityManager, organizationId: string, userId: string): Promise<number> {
-  const [r] = await tenantSql(em, organizationId).all<{ n: string | number }>(`select count(*) as n from notification where organization_id = ? and user_id = ? and not read`, [organizationId, userId]);
+  const [r] = await tenantSql(em, organizationId).all<{ n: string | number }>(
+    `select count(*) as n from notification where organization_id = ? and user_id = ? and not read`,
+    [organizationId, userId],
+  );
   return Number(r.n);
 }

@@ -14,7 +14,8 @@ export async function ensureAdminFromEnv(orm: MikroORM, config: Config, logger: 
   const email = config.DEALSCOUT_ADMIN_EMAIL;
   const password = config.DEALSCOUT_ADMIN_PASSWORD;
   if (!email && !password) return;
-  if (!email || !password || !isValidEmail(email)) throw new Error('DEALSCOUT_ADMIN_EMAIL (a valid email) and DEALSCOUT_ADMIN_PASSWORD must be set together');
+  if (!email || !password || !isValidEmail(email))
+    throw new Error('DEALSCOUT_ADMIN_EMAIL (a valid email) and DEALSCOUT_ADMIN_PASSWORD must be set together');
   const problem = passwordProblem(password);
   if (problem) throw new Error(`DEALSCOUT_ADMIN_PASSWORD: ${problem}`);
   const em = orm.em.fork();

@@ -6,14 +6,20 @@ export const Organization = defineEntity({
   name: 'Organization',
   tableName: 'organization',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     name: p.string().length(200),
     website: p.string().length(500).nullable(),
     status: p.string().length(20).default('active'),
     type: p.string().length(40).nullable(),
     aiSummary: p.text().nullable(),
     // An object for the ORM (a string default would be stored as a JSON string), '{}' in SQL.
-    settings: p.json<Record<string, unknown>>().defaultRaw(`'{}'`).onCreate(() => ({})),
+    settings: p
+      .json<Record<string, unknown>>()
+      .defaultRaw(`'{}'`)
+      .onCreate(() => ({})),
     membershipType: p.string().length(40).default('standard'),
     maxUser: p.integer().default(10),
     startedAt: p.datetime().onCreate(() => new Date()),
@@ -23,7 +29,10 @@ export const Organization = defineEntity({
     aiCreditsUsed: p.integer().default(0),
     aiCreditsExpiresAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IOrganization = InferEntity<typeof Organization>;

@@ -29,7 +29,9 @@ describe('organization and admin functions', () => {
     adminB = await signedIn(ctx, b.admin.email, '10.6.0.2');
     userA = await signedIn(ctx, (await createUser(ctx, orgA)).email, '10.6.0.3');
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   const member = (org = orgA, opts: Parameters<typeof createUser>[2] = {}) => createUser(ctx, org, opts);
   const row = (id: string) => ctx.em().findOneOrFail(User, { id }, { filters: false });
@@ -40,11 +42,19 @@ describe('organization and admin functions', () => {
       expect(res.statusCode).toBe(200);
       const { organization } = res.json();
       expect(organization).toMatchObject({
-        id: orgA, name: 'Alpha Partners', website: null, status: 'active', aiSummary: null, type: null,
+        id: orgA,
+        name: 'Alpha Partners',
+        website: null,
+        status: 'active',
+        aiSummary: null,
+        type: null,
         membership: { type: 'standard', maxUser: 50, endsAt: null },
       });
       expect(new Date(organization.membership.startedAt).getTime()).toBeLessThanOrEqual(Date.now());
-      const [{ users }] = await ctx.em().getConnection().execute<{ users: string }[]>('select count(*) as users from app_user where organization_id = ? and not deleted', [orgA]);
+      const [{ users }] = await ctx
+        .em()
+        .getConnection()
+        .execute<{ users: string }[]>('select count(*) as users from app_user where organization_id = ? and not deleted', [orgA]);
       expect(organization.seats).toEqual({ maxUser: 50, users: Number(users), pendingInvites: 0, available: 50 - Number(users) });
     });
 
@@ -77,7 +87,13 @@ describe('organization and admin functions', () => {
       for (const c of [adminA, userA]) {
         const res = await c.get('/api/v1/organization/system-roles');
         expect(res.statusCode).toBe(200);
-        expect(res.json()).toEqual({ success: true, roles: [{ id: 'User', name: 'User' }, { id: 'Admin', name: 'Admin' }] });
+        expect(res.json()).toEqual({
+          success: true,
+          roles: [
+            { id: 'User', name: 'User' },
+            { id: 'Admin', name: 'Admin' },
+          ],
+        });
       }
     });
 
@@ -100,7 +116,14 @@ describe('organization and admin functions', () => {
       expect(ids).not.toContain(deleted.id);
       expect(ids).not.toContain(foreign.id);
       expect(users.find((u: { id: string }) => u.id === visible.id)).toEqual({
-        id: visible.id, email: visible.email, firstName: 'Vic', lastName: 'Member', role: 'User', status: 'active', invitationAccepted: true, createdAt: expect.any(String),
+        id: visible.id,
+        email: visible.email,
+        firstName: 'Vic',
+        lastName: 'Member',
+        role: 'User',
+        status: 'active',
+        invitationAccepted: true,
+        createdAt: expect.any(String),
       });
       expect(users[0]).not.toHaveProperty('passwordHash');
       expect(invitations).toEqual([]);
@@ -167,7 +190,9 @@ describe('organization and admin functions', () => {
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual(FORBIDDEN);
       expect((await row(u.id)).role).toBe('User');
-      expect((await ctx.app.inject({ method: 'PUT', url: `/api/v1/organization/users/${u.id}/role`, payload: { role: 'Admin' } })).statusCode).toBe(401);
+      expect(
+        (await ctx.app.inject({ method: 'PUT', url: `/api/v1/organization/users/${u.id}/role`, payload: { role: 'Admin' } })).statusCode,
+      ).toBe(401);
     });
   });
 
@@ -195,7 +220,9 @@ describe('organization and admin functions', () => {
       // The ended sessions stay ended; a new sign-in works.
       expect((await web.get('/api/v1/user')).statusCode).toBe(401);
       expect((await addin.get('/api/v1/user')).statusCode).toBe(401);
-      expect((await new TestClient(ctx.app, '10.6.2.4').post('/api/v1/auth/login', { email: u.email, password: TEST_PASSWORD })).statusCode).toBe(200);
+      expect(
+        (await new TestClient(ctx.app, '10.6.2.4').post('/api/v1/auth/login', { email: u.email, password: TEST_PASSWORD })).statusCode,
+      ).toBe(200);
     });
 
     it('refuses an unknown status', async () => {

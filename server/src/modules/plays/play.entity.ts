@@ -14,7 +14,10 @@ export const Play = defineEntity({
   name: 'Play',
   tableName: 'play',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     name: p.string().length(200),
     description: p.text().default(''),
@@ -36,7 +39,10 @@ export const Play = defineEntity({
     version: p.integer().default(1),
     createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [
     { name: 'play_org_created_index', properties: ['organization', 'createdAt'] },
@@ -51,12 +57,25 @@ export const PlayDraft = defineEntity({
   name: 'PlayDraft',
   tableName: 'play_draft',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     user: () => p.manyToOne(User).deleteRule('cascade'),
     provider: p.string().length(20),
-    data: p.json<{ name: string; description: string; instructions: RichPromptNode[]; title: string; subjectPrompt: string; targetContactId: string | null }>(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    data: p.json<{
+      name: string;
+      description: string;
+      instructions: RichPromptNode[];
+      title: string;
+      subjectPrompt: string;
+      targetContactId: string | null;
+    }>(),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: 'play_draft_org_user_provider_unique', properties: ['organization', 'user', 'provider'] }],
 });
@@ -80,7 +99,10 @@ export const ChannelEmail = defineEntity({
   name: 'ChannelEmail',
   tableName: 'channel_email',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     owner: () => p.manyToOne(User).deleteRule('cascade'),
     title: p.string().length(300).default(''),
@@ -106,7 +128,10 @@ export const ChannelEmail = defineEntity({
     /** The received message a reply answers (its Graph id): sent through createReply, in the thread. */
     replyToMessageId: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [{ name: 'channel_email_org_owner_status_index', properties: ['organization', 'owner', 'status'] }],
   uniques: [{ name: 'channel_email_org_execution_unique', properties: ['organization', 'executionId'] }],

@@ -1,7 +1,12 @@
 // Plays: the playbook table, the editor's saves and drafts, duplicate and remove (spec 001 §2, §5, §7).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  PLAY_MESSAGES, PLAY_PAGE_SIZE, enrichmentsIncluded, playPublishProblem, instructionsText, type RichPromptNode,
+  PLAY_MESSAGES,
+  PLAY_PAGE_SIZE,
+  enrichmentsIncluded,
+  playPublishProblem,
+  instructionsText,
+  type RichPromptNode,
 } from '@dealscout/shared/domain';
 import type { z } from 'zod';
 import type { PlayDto, PlaybookBody, SavePlayBody } from '@dealscout/shared/contracts';
@@ -21,17 +26,44 @@ export interface PlayActor {
 export function createProvidedPlays(em: EntityManager, organization: IOrganization): void {
   for (const p of PROVIDED_PLAYS) {
     em.create(Play, {
-      organization, name: p.name, description: p.description, instructions: p.instructions, subject: p.subject, subjectPrompt: '',
-      playType: 'openai', llmModelId: 'default', status: 'published', useCount: 0, enrichmentsIncluded: [], isProvidedByProduct: true,
-      productKey: p.key, version: 1, createdBy: null,
+      organization,
+      name: p.name,
+      description: p.description,
+      instructions: p.instructions,
+      subject: p.subject,
+      subjectPrompt: '',
+      playType: 'openai',
+      llmModelId: 'default',
+      status: 'published',
+      useCount: 0,
+      enrichmentsIncluded: [],
+      isProvidedByProduct: true,
+      productKey: p.key,
+      version: 1,
+      createdBy: null,
     });
   }
 }
 
 type PlayRow = {
-  id: string; name: string; description: string; instructions: RichPromptNode[]; subject: string; subject_prompt: string; play_type: string;
-  llm_model_id: string; status: string; use_count: number; enrichments_included: string[]; is_provided_by_product: boolean; version: number;
-  created_at: Date | string; updated_at: Date | string; u_id: string | null; u_first: string | null; u_last: string | null;
+  id: string;
+  name: string;
+  description: string;
+  instructions: RichPromptNode[];
+  subject: string;
+  subject_prompt: string;
+  play_type: string;
+  llm_model_id: string;
+  status: string;
+  use_count: number;
+  enrichments_included: string[];
+  is_provided_by_product: boolean;
+  version: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+  u_id: string | null;
+  u_first: string | null;
+  u_last: string | null;
 };
 
 const PLAY_SELECT = `p.id, p.name, p.description, p.instructions, p.subject, p.subject_prompt, p.play_type, p.llm_model_id, p.status, p.use_count,
@@ -42,7 +74,10 @@ const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOStr
 
 async function enrichmentNames(em: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await tenantSql(em, organizationId).all<{ id: string; name: string }>(`select id, name from enrichment where organization_id = ? and id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`, [organizationId, JSON.stringify(ids)]);
+  const rows = await tenantSql(em, organizationId).all<{ id: string; name: string }>(
+    `select id, name from enrichment where organization_id = ? and id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`,
+    [organizationId, JSON.stringify(ids)],
+  );
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
@@ -75,7 +110,10 @@ export async function toPlayDtos(em: EntityManager, organizationId: string, rows
 }
 
 async function playRows(em: EntityManager, organizationId: string, where: string, params: unknown[], tail = ''): Promise<PlayRow[]> {
-  return tenantSql(em, organizationId).all<PlayRow>(`select ${PLAY_SELECT} from ${PLAY_FROM} where p.organization_id = ? ${where} ${tail}`, [organizationId, ...params]);
+  return tenantSql(em, organizationId).all<PlayRow>(
+    `select ${PLAY_SELECT} from ${PLAY_FROM} where p.organization_id = ? ${where} ${tail}`,
+    [organizationId, ...params],
+  );
 }
 
 export async function getPlayDto(em: EntityManager, organizationId: string, id: string): Promise<PlayDto> {
@@ -86,7 +124,11 @@ export async function getPlayDto(em: EntityManager, organizationId: string, id: 
 
 /** The published plays (Run Play), by name. */
 export async function publishedPlays(em: EntityManager, organizationId: string): Promise<PlayDto[]> {
-  return toPlayDtos(em, organizationId, await playRows(em, organizationId, `and p.status = 'published'`, [], 'order by lower(p.name), p.id limit 1000'));
+  return toPlayDtos(
+    em,
+    organizationId,
+    await playRows(em, organizationId, `and p.status = 'published'`, [], 'order by lower(p.name), p.id limit 1000'),
+  );
 }
 
 /** DD/MM/YYYY to YYYY-MM-DD (null when not a real date). */
@@ -120,7 +162,10 @@ export async function playbook(em: EntityManager, organizationId: string, body: 
     params.push(...body.playType);
   }
   if (body.createdBy.length > 0) {
-    const ids = body.createdBy.filter((c) => !c.isProvidedByProduct).map((c) => c.originalId ?? c.id).filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+    const ids = body.createdBy
+      .filter((c) => !c.isProvidedByProduct)
+      .map((c) => c.originalId ?? c.id)
+      .filter((id) => /^[0-9a-f-]{36}$/i.test(id));
     const provided = body.createdBy.some((c) => c.isProvidedByProduct);
     const parts: string[] = [];
     if (ids.length) {
@@ -138,9 +183,19 @@ export async function playbook(em: EntityManager, organizationId: string, body: 
     params.push(from < to ? from : to, from < to ? to : from);
   }
   const w = where.length ? `and ${where.join(' and ')}` : '';
-  const [{ n }] = await tenantSql(em, organizationId).all<{ n: number }>(`select count(*)::int as n from ${PLAY_FROM} where p.organization_id = ? ${w}`, [organizationId, ...params]);
-  const sort = body.sortKey && body.sortOrder ? `${SORTS[body.sortKey]} ${body.sortOrder}, p.id ${body.sortOrder}` : 'p.created_at desc, p.id desc';
-  const rows = await playRows(em, organizationId, w, params, `order by ${sort} limit ${PLAY_PAGE_SIZE} offset ${body.pageIndex * PLAY_PAGE_SIZE}`);
+  const [{ n }] = await tenantSql(em, organizationId).all<{ n: number }>(
+    `select count(*)::int as n from ${PLAY_FROM} where p.organization_id = ? ${w}`,
+    [organizationId, ...params],
+  );
+  const sort =
+    body.sortKey && body.sortOrder ? `${SORTS[body.sortKey]} ${body.sortOrder}, p.id ${body.sortOrder}` : 'p.created_at desc, p.id desc';
+  const rows = await playRows(
+    em,
+    organizationId,
+    w,
+    params,
+    `order by ${sort} limit ${PLAY_PAGE_SIZE} offset ${body.pageIndex * PLAY_PAGE_SIZE}`,
+  );
   return { rows: await toPlayDtos(em, organizationId, rows), total: n };
 }
 
@@ -165,8 +220,15 @@ export async function savePlay(em: EntityManager, actor: PlayActor, body: SavePl
   await assertPromptRefsOwned(em, actor.organizationId, instructions);
   const playType = body.llmProvider ?? 'openai';
   const fields = {
-    name, description: (body.description ?? '').trim(), instructions, subject: body.title ?? '', subjectPrompt: body.subjectPrompt ?? '',
-    playType, llmModelId: body.llmModelId || 'default', status, enrichmentsIncluded: enrichmentsIncluded(instructions),
+    name,
+    description: (body.description ?? '').trim(),
+    instructions,
+    subject: body.title ?? '',
+    subjectPrompt: body.subjectPrompt ?? '',
+    playType,
+    llmModelId: body.llmModelId || 'default',
+    status,
+    enrichmentsIncluded: enrichmentsIncluded(instructions),
   };
   if (body.id) {
     const play = await changeablePlay(em, actor, body.id);
@@ -176,7 +238,13 @@ export async function savePlay(em: EntityManager, actor: PlayActor, body: SavePl
     return { play, message: status === 'published' ? PLAY_MESSAGES.published : PLAY_MESSAGES.saved };
   }
   const play = em.create(Play, {
-    ...fields, organization: actor.organizationId, useCount: 0, isProvidedByProduct: false, productKey: null, version: 1, createdBy: actor.userId,
+    ...fields,
+    organization: actor.organizationId,
+    useCount: 0,
+    isProvidedByProduct: false,
+    productKey: null,
+    version: 1,
+    createdBy: actor.userId,
   });
   // The editor's unsaved new play of this provider is now a play.
   await em.nativeDelete(PlayDraft, { organization: actor.organizationId, user: actor.userId, provider: playType });
@@ -188,9 +256,21 @@ export async function duplicatePlay(em: EntityManager, actor: PlayActor, id: str
   const src = await em.findOne(Play, { id, organization: actor.organizationId });
   if (!src) throw notFound(PLAY_MESSAGES.invalid);
   const copy = em.create(Play, {
-    organization: actor.organizationId, name: `${src.name} (copy)`.slice(0, 200), description: src.description, instructions: src.instructions,
-    subject: src.subject, subjectPrompt: src.subjectPrompt, playType: src.playType, llmModelId: src.llmModelId, status: src.status,
-    useCount: 0, enrichmentsIncluded: src.enrichmentsIncluded, isProvidedByProduct: false, productKey: null, version: 1, createdBy: actor.userId,
+    organization: actor.organizationId,
+    name: `${src.name} (copy)`.slice(0, 200),
+    description: src.description,
+    instructions: src.instructions,
+    subject: src.subject,
+    subjectPrompt: src.subjectPrompt,
+    playType: src.playType,
+    llmModelId: src.llmModelId,
+    status: src.status,
+    useCount: 0,
+    enrichmentsIncluded: src.enrichmentsIncluded,
+    isProvidedByProduct: false,
+    productKey: null,
+    version: 1,
+    createdBy: actor.userId,
   });
   await em.flush();
   return copy;

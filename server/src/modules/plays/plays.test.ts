@@ -76,17 +76,34 @@ describe('plays', () => {
   });
 
   it('saves a draft, publishes it (draft → published), versions every change, and keeps enrichmentsIncluded', async () => {
-    const e = await member.post('/api/v1/enrichment', { configId: configFor('company', 'llm')!.id, name: 'Recent news', prompt: 'news', schema: [{ name: 'answer', type: 'string', description: 'd', required: true }] });
+    const e = await member.post('/api/v1/enrichment', {
+      configId: configFor('company', 'llm')!.id,
+      name: 'Recent news',
+      prompt: 'news',
+      schema: [{ name: 'answer', type: 'string', description: 'd', required: true }],
+    });
     expect(e.statusCode, e.body).toBe(201);
     const enrichmentId = e.json().id as string;
     const instructions = [text('Write to the founder about '), { type: 'enrich-box', id: 'enrichbox001', enrichmentId }];
-    const created = await save(member, { name: 'Founder note', description: 'First touch', instructions, status: 'draft', llmProvider: 'openai', title: 'Hello' });
+    const created = await save(member, {
+      name: 'Founder note',
+      description: 'First touch',
+      instructions,
+      status: 'draft',
+      llmProvider: 'openai',
+      title: 'Hello',
+    });
     expect(created.statusCode, created.body).toBe(201);
     const p = created.json().play as PlayDto;
     expect(p).toMatchObject({ name: 'Founder note', status: 'draft', playType: 'openai', version: 1, subject: 'Hello', useCount: 0 });
     expect(p.enrichmentsIncluded).toEqual([{ id: enrichmentId, name: 'Recent news' }]);
     const pub = await save(member, { id: p.id, name: 'Founder note', instructions, status: 'published' });
-    expect([pub.statusCode, pub.json().message, pub.json().play.status, pub.json().play.version]).toEqual([200, 'Play published successfully.', 'published', 2]);
+    expect([pub.statusCode, pub.json().message, pub.json().play.status, pub.json().play.version]).toEqual([
+      200,
+      'Play published successfully.',
+      'published',
+      2,
+    ]);
     // Published stays published.
     expect((await save(member, { id: p.id, name: 'Founder note 2', instructions, status: 'draft' })).json().play.status).toBe('published');
     const got = await member.get(`/api/v1/play/${p.id}`);
@@ -149,7 +166,12 @@ describe('plays', () => {
     const rivalField = await rival.post('/api/v1/entity/field', { label: 'Rival notes', dataType: 'string', entityType: 'contact' });
     expect(rivalField.statusCode, rivalField.body).toBeLessThan(300);
     const rivalFieldId = rivalField.json().field.id as string;
-    const rivalEnrichment = await rival.post('/api/v1/enrichment', { configId: configFor('contact', 'llm')!.id, name: 'Rival research', prompt: 'x', schema: [{ name: 'answer', type: 'string', description: 'd', required: true }] });
+    const rivalEnrichment = await rival.post('/api/v1/enrichment', {
+      configId: configFor('contact', 'llm')!.id,
+      name: 'Rival research',
+      prompt: 'x',
+      schema: [{ name: 'answer', type: 'string', description: 'd', required: true }],
+    });
     expect(rivalEnrichment.statusCode, rivalEnrichment.body).toBe(201);
     const rivalEnrichmentId = rivalEnrichment.json().id as string;
     const fieldBox = { type: 'field-box', id: 'fieldbox0009', fieldId: rivalFieldId };
@@ -181,11 +203,27 @@ describe('plays', () => {
     const id = (await save(member, { name: 'Estimate me', instructions: [text('Hi')], status: 'published' })).json().play.id as string;
     const unlimited = (await member.post('/api/v1/play/estimate', { playId: id, count: 12 })).json();
     expect(unlimited).toMatchObject({ modelCalls: 12, creditsRemaining: null, exceedsCredits: false });
-    await ctx.em().execute(`update organization set ai_credits_total = 10, ai_credits_used = 3 where id = (select organization_id from play where id = ?)`, [id]);
+    await ctx
+      .em()
+      .execute(
+        `update organization set ai_credits_total = 10, ai_credits_used = 3 where id = (select organization_id from play where id = ?)`,
+        [id],
+      );
     const short = (await member.post('/api/v1/play/estimate', { playId: id, count: 12 })).json();
-    expect(short).toMatchObject({ modelCalls: 12, creditsRemaining: 7, creditsTotal: 10, exceedsCredits: true, message: 'This run needs 12 AI credits; 7 remain.' });
-    const tmpl = (await save(member, { name: 'Estimate tmpl', instructions: [text('Hi')], status: 'published', llmProvider: 'non_ai' })).json().play.id;
-    expect((await member.post('/api/v1/play/estimate', { playId: tmpl, count: 12 })).json()).toMatchObject({ modelCalls: 0, exceedsCredits: false });
+    expect(short).toMatchObject({
+      modelCalls: 12,
+      creditsRemaining: 7,
+      creditsTotal: 10,
+      exceedsCredits: true,
+      message: 'This run needs 12 AI credits; 7 remain.',
+    });
+    const tmpl = (
+      await save(member, { name: 'Estimate tmpl', instructions: [text('Hi')], status: 'published', llmProvider: 'non_ai' })
+    ).json().play.id;
+    expect((await member.post('/api/v1/play/estimate', { playId: tmpl, count: 12 })).json()).toMatchObject({
+      modelCalls: 0,
+      exceedsCredits: false,
+    });
     expect((await rival.post('/api/v1/play/estimate', { playId: id, count: 1 })).statusCode).toBe(404);
   });
 });

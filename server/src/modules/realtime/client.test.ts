@@ -37,14 +37,22 @@ describe('the shared realtime client against the server', () => {
     rt.subscribe(realtimePaths.activities(organization.id), (e) => got.push((e.data as { n: number }).n));
     rt.start();
     await eventually(async () => (rt!.status.status === 'open' ? true : undefined), 'the client to open');
-    const emit = (n: number) => ctx.em().transactional((tem) => publish(tem, organization.id, { path: realtimePaths.activities(organization.id), kind: 'test', data: { n } }));
+    const emit = (n: number) =>
+      ctx
+        .em()
+        .transactional((tem) =>
+          publish(tem, organization.id, { path: realtimePaths.activities(organization.id), kind: 'test', data: { n } }),
+        );
     await emit(1);
     await eventually(async () => (got.length === 1 ? true : undefined), 'the first event');
 
     for (const socket of ctx.app.websocketServer.clients) socket.terminate();
     await emit(2);
     await emit(3);
-    await eventually(async () => (statuses.includes('reconnecting') && rt!.status.status === 'open' ? true : undefined), 'the client to reconnect');
+    await eventually(
+      async () => (statuses.includes('reconnecting') && rt!.status.status === 'open' ? true : undefined),
+      'the client to reconnect',
+    );
     await emit(4);
     await eventually(async () => (got.length >= 4 ? true : undefined), 'every event');
     expect(got).toEqual([1, 2, 3, 4]);

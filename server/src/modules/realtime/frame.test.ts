@@ -7,7 +7,8 @@ import { textFrame } from './hub';
 // fragment, no compression): the hub writes these bytes straight to the TCP socket.
 type FrameFn = (data: Buffer, options: { fin: boolean; opcode: number; mask: boolean; readOnly: boolean; rsv1: boolean }) => Buffer[];
 const { Sender } = createRequire(import.meta.url)('ws') as { Sender: { frame: FrameFn } };
-const wsFrame = (payload: Buffer) => Buffer.concat(Sender.frame(payload, { fin: true, opcode: 1, mask: false, readOnly: true, rsv1: false }));
+const wsFrame = (payload: Buffer) =>
+  Buffer.concat(Sender.frame(payload, { fin: true, opcode: 1, mask: false, readOnly: true, rsv1: false }));
 
 describe('textFrame', () => {
   it.each([0, 1, 125, 126, 400, 65_535, 65_536, 200_000])('is the frame ws sends for a %i-byte text message', (n) => {

@@ -93,14 +93,23 @@ function writeFrame(socket: WebSocket, frame: Buffer): void {
   const w = socket as unknown as WsInternals;
   const raw = w._socket;
   const sender = w._sender;
-  if (socket.readyState === WS_OPEN && socket.extensions === '' && raw && raw.writable && sender && sender._state === 0 && sender._queue?.length === 0) {
+  if (
+    socket.readyState === WS_OPEN &&
+    socket.extensions === '' &&
+    raw &&
+    raw.writable &&
+    sender &&
+    sender._state === 0 &&
+    sender._queue?.length === 0
+  ) {
     raw.write(frame);
     return;
   }
   socket.send(payloadOf(frame), { binary: false });
 }
 
-const eventJson = (e: HubEvent): string => (e.json ??= JSON.stringify({ seq: e.seq, path: e.path, kind: e.kind, key: e.key, data: e.data, at: e.at }));
+const eventJson = (e: HubEvent): string =>
+  (e.json ??= JSON.stringify({ seq: e.seq, path: e.path, kind: e.kind, key: e.key, data: e.data, at: e.at }));
 
 function encodeEvents(events: HubEvent[]): Buffer {
   let body = '{"type":"events","events":[';
@@ -210,10 +219,13 @@ export class RealtimeHub {
   ensureListening(): Promise<void> {
     if (this.closing) return Promise.reject(new Error('realtime hub is closed'));
     if (!this.listening) {
-      this.listening = this.connectListener().then(() => this.startTimers(), (err) => {
-        this.listening = null;
-        throw err;
-      });
+      this.listening = this.connectListener().then(
+        () => this.startTimers(),
+        (err) => {
+          this.listening = null;
+          throw err;
+        },
+      );
     }
     return this.listening;
   }
@@ -256,7 +268,9 @@ export class RealtimeHub {
 
   private startTimers(): void {
     if (!this.sweepTimer) {
-      this.sweepTimer = setInterval(() => { void this.sweepSessions().catch((err) => this.opts.logger.error({ err }, 'realtime session sweep failed')); }, this.opts.sessionCheckSeconds * 1000);
+      this.sweepTimer = setInterval(() => {
+        void this.sweepSessions().catch((err) => this.opts.logger.error({ err }, 'realtime session sweep failed'));
+      }, this.opts.sessionCheckSeconds * 1000);
       this.sweepTimer.unref();
     }
     if (!this.heartbeatTimer) {
@@ -280,10 +294,14 @@ export class RealtimeHub {
         for (const c of this.conns) {
           if ((p.sid && c.sid === p.sid) || (p.uid && c.uid === p.uid)) this.endSession(c);
         }
-      } catch { /* not ours */ }
+      } catch {
+        /* not ours */
+      }
       return;
     }
-    this.chain = this.chain.then(() => this.processNotification(payload)).catch((err) => this.opts.logger.error({ err }, 'realtime dispatch failed'));
+    this.chain = this.chain
+      .then(() => this.processNotification(payload))
+      .catch((err) => this.opts.logger.error({ err }, 'realtime dispatch failed'));
   }
 
   private async processNotification(payload: string): Promise<void> {
@@ -297,7 +315,8 @@ export class RealtimeHub {
     if (last !== undefined && from > last + 1) await this.fill(oid, last, from - 1);
     let events: HubEvent[];
     if (p.e) events = p.e.map((x) => toEvent({ seq: x.s, path: x.p, kind: x.k, key: x.y ?? null, data: x.d ?? null, created_at: x.t }));
-    else if (p.m === undefined && !p.f) events = [toEvent({ seq: upTo, path: p.p!, kind: p.k!, key: p.y ?? null, data: p.d ?? null, created_at: p.t! })];
+    else if (p.m === undefined && !p.f)
+      events = [toEvent({ seq: upTo, path: p.p!, kind: p.k!, key: p.y ?? null, data: p.d ?? null, created_at: p.t! })];
     else events = await this.readEvents(oid, from - 1, upTo);
     const seen = this.lastSeq.get(oid);
     for (const ev of events) if (seen === undefined || ev.seq > seen) this.dispatch(oid, ev);
@@ -305,7 +324,10 @@ export class RealtimeHub {
   }
 
   private async readEvents(oid: string, after: number, upTo: number): Promise<HubEvent[]> {
-    const rows = await tenantSql(this.opts.orm.em.fork(), oid).all<EventRow>(`select seq, path, kind, key, data, created_at from realtime_event where organization_id = ? and seq > ? and seq <= ? order by seq`, [oid, after, upTo]);
+    const rows = await tenantSql(this.opts.orm.em.fork(), oid).all<EventRow>(
+      `select seq, path, kind, key, data, created_at from realtime_event where organization_id = ? and seq > ? and seq <= ? order by seq`,
+      [oid, after, upTo],
+    );
     return rows.map(toEvent);
   }
 
@@ -460,11 +482,26 @@ export class RealtimeHub {
       return;
     }
     const c: Conn = {
-      id: this.nextId++, socket, uid: null, oid: null, sid: null, subs: new Map(), subscribed: false, hold: 0, held: [],
-      pending: new Map(), queued: false, lastFlush: 0, alive: true, closed: false, queue: Promise.resolve(),
+      id: this.nextId++,
+      socket,
+      uid: null,
+      oid: null,
+      sid: null,
+      subs: new Map(),
+      subscribed: false,
+      hold: 0,
+      held: [],
+      pending: new Map(),
+      queued: false,
+      lastFlush: 0,
+      alive: true,
+      closed: false,
+      queue: Promise.resolve(),
     };
     this.conns.add(c);
-    const authTimer = setTimeout(() => { if (!c.uid) this.drop(c, REALTIME_CLOSE_CODES.unauthorized, REALTIME_MESSAGES.notAuthenticated); }, this.authTimeoutMs);
+    const authTimer = setTimeout(() => {
+      if (!c.uid) this.drop(c, REALTIME_CLOSE_CODES.unauthorized, REALTIME_MESSAGES.notAuthenticated);
+    }, this.authTimeoutMs);
     authTimer.unref();
     socket.on('message', (raw: RawData, isBinary: boolean) => {
       c.queue = c.queue
@@ -474,9 +511,17 @@ export class RealtimeHub {
           this.drop(c, 1011, 'Internal error');
         });
     });
-    socket.on('pong', () => { c.alive = true; });
-    socket.on('close', () => { clearTimeout(authTimer); this.forget(c); });
-    socket.on('error', () => { clearTimeout(authTimer); this.forget(c); });
+    socket.on('pong', () => {
+      c.alive = true;
+    });
+    socket.on('close', () => {
+      clearTimeout(authTimer);
+      this.forget(c);
+    });
+    socket.on('error', () => {
+      clearTimeout(authTimer);
+      this.forget(c);
+    });
   }
 
   private async onMessage(c: Conn, raw: RawData, isBinary: boolean): Promise<void> {
@@ -513,9 +558,12 @@ export class RealtimeHub {
     // check still reaches the socket.
     await this.ensureListening();
     c.sid = claims.sid;
-    const rows = await tenantSql(this.opts.orm.em.fork(), claims.oid).all<{ id: string }>(`select s.id from session s join app_user u on u.id = s.user_id
+    const rows = await tenantSql(this.opts.orm.em.fork(), claims.oid).all<{ id: string }>(
+      `select s.id from session s join app_user u on u.id = s.user_id
         where s.id = ? and s.user_id = ? and s.organization_id = ? and s.revoked_at is null and s.expires_at > now()
-          and u.status = 'active' and not u.deleted`, [claims.sid, claims.uid, claims.oid]);
+          and u.status = 'active' and not u.deleted`,
+      [claims.sid, claims.uid, claims.oid],
+    );
     if (c.closed) return;
     if (rows.length === 0) return this.endSession(c);
     c.uid = claims.uid;
@@ -532,7 +580,8 @@ export class RealtimeHub {
     for (const path of new Set(paths)) {
       const check = canSubscribe(path, who);
       if (check === 'ok') ok.push(path);
-      else this.send(c, { type: 'refused', path, message: check === 'invalid' ? REALTIME_MESSAGES.invalidPath : REALTIME_MESSAGES.refused });
+      else
+        this.send(c, { type: 'refused', path, message: check === 'invalid' ? REALTIME_MESSAGES.invalidPath : REALTIME_MESSAGES.refused });
     }
     if (ok.length === 0) return;
     // `since` resumes only on a socket's first subscription (a reconnect re-subscribes everything at once).
@@ -550,14 +599,20 @@ export class RealtimeHub {
       if (resume) {
         if (since! > upTo) reset = true;
         else if (since! < upTo) {
-          const [{ min }] = await tenantSql(em, c.oid!).all<{ min: string | number | null }>(`select min(seq) as min from realtime_event where organization_id = ?`, [c.oid]);
+          const [{ min }] = await tenantSql(em, c.oid!).all<{ min: string | number | null }>(
+            `select min(seq) as min from realtime_event where organization_id = ?`,
+            [c.oid],
+          );
           if (min === null || Number(min) > since! + 1) reset = true;
           else {
-            const rows = await tenantSql(em, c.oid!).all<EventRow>(`select seq, path, kind, key, data, created_at from realtime_event
+            const rows = await tenantSql(em, c.oid!).all<EventRow>(
+              `select seq, path, kind, key, data, created_at from realtime_event
                 where organization_id = ? and seq > ? and seq <= ?
                   and (path in (select jsonb_array_elements_text(?::jsonb))
                        or exists (select 1 from jsonb_array_elements_text(?::jsonb) as p(pattern) where realtime_event.path like p.pattern))
-                order by seq limit ?`, [c.oid, since, upTo, JSON.stringify(ok), JSON.stringify(ok.map((p) => `${likeEscape(p)}/%`)), this.opts.replayLimit + 1]);
+                order by seq limit ?`,
+              [c.oid, since, upTo, JSON.stringify(ok), JSON.stringify(ok.map((p) => `${likeEscape(p)}/%`)), this.opts.replayLimit + 1],
+            );
             if (rows.length > this.opts.replayLimit) reset = true;
             else replay = coalesce(rows.map(toEvent));
           }
@@ -603,7 +658,9 @@ export class RealtimeHub {
       c.alive = false;
       try {
         c.socket.ping();
-      } catch { /* closing */ }
+      } catch {
+        /* closing */
+      }
     }
   }
 

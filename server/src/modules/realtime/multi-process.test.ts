@@ -11,7 +11,14 @@ import { realtimePaths } from '@dealscout/shared/domain';
 import type { ActivityDto, ExecutionDto } from '@dealscout/shared/contracts';
 import { createTestApp, createOrg, TestClient, type TestContext } from '../../../test/helpers';
 import { openSocket, type TestSocket } from '../../../test/ws-client';
-import { startTestWorker, scenarioHandlers, eventually, TEST_RESULT_TABLE, type Scenario, type TestWorker } from '../../../test/execution-harness';
+import {
+  startTestWorker,
+  scenarioHandlers,
+  eventually,
+  TEST_RESULT_TABLE,
+  type Scenario,
+  type TestWorker,
+} from '../../../test/execution-harness';
 import { ormConfig } from '../../orm-config';
 import { buildApp } from '../../app';
 import { startBoss } from '../../jobs/boss';
@@ -69,10 +76,19 @@ describe('realtime across processes: API A, API B and a worker on one database',
 
     const typeId = randomUUID();
     scenarios.set(typeId, { run: async () => ({ ok: 'from the worker' }) });
-    const [started] = await createExecutions(ormB.em.fork(), bossB, { organizationId: organization.id, createdById: admin.id, type: 'enrichment', typeId, entityType: 'company', targets: [{ entityId: randomUUID() }] });
+    const [started] = await createExecutions(ormB.em.fork(), bossB, {
+      organizationId: organization.id,
+      createdById: admin.id,
+      type: 'enrichment',
+      typeId,
+      entityType: 'company',
+      targets: [{ entityId: randomUUID() }],
+    });
 
     for (const s of [sA, sB]) {
-      const events = await s.waitForEvents((e) => e.some((x) => (x.data as ExecutionDto).id === started.executionId && (x.data as ExecutionDto).status === 'completed'));
+      const events = await s.waitForEvents((e) =>
+        e.some((x) => (x.data as ExecutionDto).id === started.executionId && (x.data as ExecutionDto).status === 'completed'),
+      );
       const mine = events.filter((e) => (e.data as ExecutionDto).id === started.executionId);
       expect(mine[mine.length - 1].data).toMatchObject({ status: 'completed', type: 'enrichment' });
       const seqs = mine.map((e) => e.seq);
@@ -87,9 +103,20 @@ describe('realtime across processes: API A, API B and a worker on one database',
     const onB = new TestClient(appB);
     await onB.login(admin.email);
     const sA = await socket(ctx.app, onA, [realtimePaths.activities(organization.id)]);
-    const company = (await onB.post('/api/v1/entity', { company: { name: 'Northwind', website: 'northwind.example' }, contact: { firstName: 'Nora', lastName: 'West', email: 'nora@northwind.example' } })).json();
+    const company = (
+      await onB.post('/api/v1/entity', {
+        company: { name: 'Northwind', website: 'northwind.example' },
+        contact: { firstName: 'Nora', lastName: 'West', email: 'nora@northwind.example' },
+      })
+    ).json();
     const today = new Date().toISOString().slice(0, 10);
-    const res = await onB.post('/api/v1/activity', { type: 'call', companyId: company.companyId, contactId: company.contactId, date: '2999-01-01', content: `Call on ${today}` });
+    const res = await onB.post('/api/v1/activity', {
+      type: 'call',
+      companyId: company.companyId,
+      contactId: company.contactId,
+      date: '2999-01-01',
+      content: `Call on ${today}`,
+    });
     expect(res.statusCode, res.body).toBe(201);
     const [e] = await sA.waitForEvents((ev) => ev.length >= 1);
     expect(e).toMatchObject({ kind: 'activity.created', path: realtimePaths.activities(organization.id) });
@@ -101,7 +128,12 @@ describe('realtime across processes: API A, API B and a worker on one database',
     const onA = new TestClient(ctx.app);
     await onA.login(admin.email);
     const s = await socket(ctx.app, onA, [realtimePaths.activities(organization.id)]);
-    const emit = (n: number) => ormB.em.fork().transactional((tem) => publish(tem, organization.id, { path: realtimePaths.activities(organization.id), kind: 'test', data: { n } }));
+    const emit = (n: number) =>
+      ormB.em
+        .fork()
+        .transactional((tem) =>
+          publish(tem, organization.id, { path: realtimePaths.activities(organization.id), kind: 'test', data: { n } }),
+        );
     await emit(1);
     await s.waitForEvents((e) => e.length >= 1);
     const reconnectsBefore = ctx.app.realtime.stats.reconnects;

@@ -12,7 +12,10 @@ export const realtimePruneJob = defineJob({
   schedule: '23 * * * *',
   async handle(_data, { orm, logger, config }) {
     const hours = config?.REALTIME_RETENTION_HOURS ?? 72;
-    const deleted = await unscopedSql(orm.em.fork(), 'maintenance').run(`delete from realtime_event where created_at < now() - (? * interval '1 hour')`, [hours]);
+    const deleted = await unscopedSql(orm.em.fork(), 'maintenance').run(
+      `delete from realtime_event where created_at < now() - (? * interval '1 hour')`,
+      [hours],
+    );
     logger.info({ deleted }, 'realtime events pruned');
   },
 });

@@ -11,7 +11,10 @@ export const RealtimeEventRow = defineEntity({
   name: 'RealtimeEventRow',
   tableName: 'realtime_event',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     seq: p.bigint('number'),
     path: p.string().length(300),
@@ -19,7 +22,10 @@ export const RealtimeEventRow = defineEntity({
     /** Events with the same key supersede each other (progress, execution state). */
     key: p.string().length(200).nullable(),
     data: p.json<unknown>(),
-    createdAt: p.datetime().onCreate(() => new Date()).index('realtime_event_created_at_index'),
+    createdAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .index('realtime_event_created_at_index'),
   },
   uniques: [{ name: 'realtime_event_org_seq_unique', properties: ['organization', 'seq'] }],
 });

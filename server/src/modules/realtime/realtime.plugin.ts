@@ -14,21 +14,24 @@ declare module 'fastify' {
  * WebSocket support and the process's realtime hub. Registered by API processes only (buildApp); a
  * worker process writes events but serves no sockets and does not LISTEN.
  */
-export const realtimePlugin = fp(async (app: FastifyInstance) => {
-  const clientUrl = app.orm.config.get('clientUrl');
-  if (!clientUrl) throw new Error('realtime needs the database URL');
-  const c = app.config;
-  const hub = new RealtimeHub({
-    connectionString: clientUrl,
-    orm: app.orm,
-    logger: app.log as never,
-    secret: c.REALTIME_SECRET,
-    maxBufferedBytes: c.REALTIME_MAX_BUFFERED_BYTES,
-    flushMs: c.REALTIME_FLUSH_MS,
-    replayLimit: c.REALTIME_REPLAY_LIMIT,
-    sessionCheckSeconds: c.REALTIME_SESSION_CHECK_SECONDS,
-  });
-  app.decorate('realtime', hub);
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-  app.addHook('onClose', async () => hub.close());
-}, { name: 'realtime' });
+export const realtimePlugin = fp(
+  async (app: FastifyInstance) => {
+    const clientUrl = app.orm.config.get('clientUrl');
+    if (!clientUrl) throw new Error('realtime needs the database URL');
+    const c = app.config;
+    const hub = new RealtimeHub({
+      connectionString: clientUrl,
+      orm: app.orm,
+      logger: app.log as never,
+      secret: c.REALTIME_SECRET,
+      maxBufferedBytes: c.REALTIME_MAX_BUFFERED_BYTES,
+      flushMs: c.REALTIME_FLUSH_MS,
+      replayLimit: c.REALTIME_REPLAY_LIMIT,
+      sessionCheckSeconds: c.REALTIME_SESSION_CHECK_SECONDS,
+    });
+    app.decorate('realtime', hub);
+    await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+    app.addHook('onClose', async () => hub.close());
+  },
+  { name: 'realtime' },
+);

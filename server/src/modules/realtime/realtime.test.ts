@@ -88,7 +88,15 @@ describe('realtime: token, socket, paths, replay, session end', () => {
     sockets.push(s);
     s.send({ type: 'auth', token: (await tokenFor(client)).token });
     expect(await s.next('ready')).toMatchObject({ uid: admin.id, oid: org.id, seq: expect.any(Number) });
-    s.send({ type: 'subscribe', paths: [realtimePaths.activities(other.organization.id), realtimePaths.notifications(other.admin.id), `org/${org.id}/secrets`, realtimePaths.activities(org.id)] });
+    s.send({
+      type: 'subscribe',
+      paths: [
+        realtimePaths.activities(other.organization.id),
+        realtimePaths.notifications(other.admin.id),
+        `org/${org.id}/secrets`,
+        realtimePaths.activities(org.id),
+      ],
+    });
     const refused = [await s.next('refused'), await s.next('refused'), await s.next('refused')];
     expect(refused).toEqual([
       { type: 'refused', path: realtimePaths.activities(other.organization.id), message: 'You cannot subscribe to this path.' },
@@ -131,10 +139,16 @@ describe('realtime: token, socket, paths, replay, session end', () => {
     s.send({ type: 'subscribe', paths: [realtimePaths.activities(org.id), realtimePaths.lists(org.id)] });
     await emit(org.id, { path: realtimePaths.activities(org.id), kind: 'a', data: { n: 2 } });
     await s.next('subscribed');
-    await emit(org.id, [{ path: realtimePaths.lists(org.id), kind: 'a', data: { n: 3 } }, { path: realtimePaths.activities(org.id), kind: 'a', data: { n: 4 } }]);
+    await emit(org.id, [
+      { path: realtimePaths.lists(org.id), kind: 'a', data: { n: 3 } },
+      { path: realtimePaths.activities(org.id), kind: 'a', data: { n: 4 } },
+    ]);
     s.send({ type: 'unsubscribe', paths: [realtimePaths.lists(org.id)] });
     await s.next('unsubscribed');
-    await emit(org.id, [{ path: realtimePaths.lists(org.id), kind: 'a', data: { n: 5 } }, { path: realtimePaths.activities(org.id), kind: 'a', data: { n: 6 } }]);
+    await emit(org.id, [
+      { path: realtimePaths.lists(org.id), kind: 'a', data: { n: 5 } },
+      { path: realtimePaths.activities(org.id), kind: 'a', data: { n: 6 } },
+    ]);
     const events = await s.waitForEvents((e) => e.some((x) => (x.data as { n: number }).n === 6));
     expect(events.map((e) => (e.data as { n: number }).n)).toEqual([1, 2, 3, 4, 6]);
   });
@@ -150,10 +164,12 @@ describe('realtime: token, socket, paths, replay, session end', () => {
   it('a rolled-back transaction publishes nothing and leaves no gap in the sequence', async () => {
     const s = await connect(client, [realtimePaths.activities(org.id)]);
     const before = await currentSeq(ctx.em(), org.id);
-    await expect(ctx.em().transactional(async (tem) => {
-      await publish(tem, org.id, { path: realtimePaths.activities(org.id), kind: 'ghost', data: {} });
-      throw new Error('rollback');
-    })).rejects.toThrow('rollback');
+    await expect(
+      ctx.em().transactional(async (tem) => {
+        await publish(tem, org.id, { path: realtimePaths.activities(org.id), kind: 'ghost', data: {} });
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
     await emit(org.id, { path: realtimePaths.activities(org.id), kind: 'real', data: {} });
     const events = await s.waitForEvents((e) => e.length >= 1);
     expect(events.map((e) => [e.seq, e.kind])).toEqual([[before + 1, 'real']]);
@@ -164,7 +180,10 @@ describe('realtime: token, socket, paths, replay, session end', () => {
     const memberClient = await signedIn(ctx, member.email);
     const paths = [realtimePaths.activities(org.id), realtimePaths.notifications(member.id)];
     const first = await connect(memberClient, paths);
-    await emit(org.id, [1, 2, 3].map((n) => ({ path: realtimePaths.activities(org.id), kind: 'a', data: { n } })));
+    await emit(
+      org.id,
+      [1, 2, 3].map((n) => ({ path: realtimePaths.activities(org.id), kind: 'a', data: { n } })),
+    );
     const seen = await first.waitForEvents((e) => e.length >= 3);
     const last = seen[seen.length - 1].seq;
     await first.close();
@@ -172,7 +191,14 @@ describe('realtime: token, socket, paths, replay, session end', () => {
     // While disconnected: events on its paths, on other paths and on another user's path.
     const missed: PublishEvent[] = [];
     for (let n = 4; n <= 40; n++) {
-      const target = n % 4 === 0 ? realtimePaths.notifications(member.id) : n % 4 === 1 ? realtimePaths.notifications(admin.id) : n % 4 === 2 ? realtimePaths.lists(org.id) : realtimePaths.activities(org.id);
+      const target =
+        n % 4 === 0
+          ? realtimePaths.notifications(member.id)
+          : n % 4 === 1
+            ? realtimePaths.notifications(admin.id)
+            : n % 4 === 2
+              ? realtimePaths.lists(org.id)
+              : realtimePaths.activities(org.id);
       missed.push({ path: target, kind: 'a', data: { n } });
     }
     await emit(org.id, missed.slice(0, 20));
@@ -196,16 +222,40 @@ describe('realtime: token, socket, paths, replay, session end', () => {
     const since = subscribed?.type === 'subscribed' ? subscribed.seq : -1;
     expect(since).toBe(await currentSeq(ctx.em(), org.id));
     await s0.close();
-    await emit(org.id, Array.from({ length: 100 }, (_, i) => ({ path: realtimePaths.executions(org.id, 'list', 'list'), kind: 'execution.updated', key: 'execution:k', data: { processed: i + 1 } })));
-    await emit(org.id, { path: realtimePaths.executions(org.id, 'list', 'list'), kind: 'execution.updated', key: 'execution:other', data: { processed: 1 } });
+    await emit(
+      org.id,
+      Array.from({ length: 100 }, (_, i) => ({
+        path: realtimePaths.executions(org.id, 'list', 'list'),
+        kind: 'execution.updated',
+        key: 'execution:k',
+        data: { processed: i + 1 },
+      })),
+    );
+    await emit(org.id, {
+      path: realtimePaths.executions(org.id, 'list', 'list'),
+      kind: 'execution.updated',
+      key: 'execution:other',
+      data: { processed: 1 },
+    });
     const s = await connect(client, [realtimePaths.executions(org.id)], since);
     const events = await s.waitForEvents((e) => e.length >= 2);
-    expect(events.map((e) => [e.key, e.data])).toEqual([['execution:k', { processed: 100 }], ['execution:other', { processed: 1 }]]);
+    expect(events.map((e) => [e.key, e.data])).toEqual([
+      ['execution:k', { processed: 100 }],
+      ['execution:other', { processed: 1 }],
+    ]);
   });
 
   it('live events with the same key are coalesced: the newest always arrives, in order, never more often than published', async () => {
     const s = await connect(client, [realtimePaths.executions(org.id)]);
-    await emit(org.id, Array.from({ length: 200 }, (_, i) => ({ path: realtimePaths.executions(org.id, 'score', 'idea'), kind: 'execution.updated', key: 'execution:live', data: { processed: i + 1 } })));
+    await emit(
+      org.id,
+      Array.from({ length: 200 }, (_, i) => ({
+        path: realtimePaths.executions(org.id, 'score', 'idea'),
+        kind: 'execution.updated',
+        key: 'execution:live',
+        data: { processed: i + 1 },
+      })),
+    );
     const events = await s.waitForEvents((e) => e.some((x) => (x.data as { processed: number }).processed === 200));
     expect(events.length).toBeLessThanOrEqual(200);
     expect(events[events.length - 1].data).toEqual({ processed: 200 });
@@ -216,7 +266,10 @@ describe('realtime: token, socket, paths, replay, session end', () => {
   it('a resume from before the retained events gets a reset (reload), then live events', async () => {
     const other = await createOrg(ctx, { name: 'Pruned Co' });
     const c2 = await signedIn(ctx, other.admin.email);
-    await emit(other.organization.id, [1, 2, 3, 4].map((n) => ({ path: realtimePaths.activities(other.organization.id), kind: 'a', data: { n } })));
+    await emit(
+      other.organization.id,
+      [1, 2, 3, 4].map((n) => ({ path: realtimePaths.activities(other.organization.id), kind: 'a', data: { n } })),
+    );
     await ctx.em().getConnection().execute(`delete from realtime_event where organization_id = ? and seq <= 2`, [other.organization.id]);
     const s = await openSocket(url);
     sockets.push(s);
@@ -232,26 +285,43 @@ describe('realtime: token, socket, paths, replay, session end', () => {
 
   it('many events across several organizations and users: no socket receives anything outside its own organization and user', async () => {
     const orgs = await Promise.all([1, 2, 3].map((i) => createOrg(ctx, { name: `Fuzz ${i}` })));
-    const people = await Promise.all(orgs.map(async (o) => {
-      const member = await createUser(ctx, o.organization.id);
-      return [{ org: o.organization.id, user: o.admin.id, email: o.admin.email }, { org: o.organization.id, user: member.id, email: member.email }];
-    }));
+    const people = await Promise.all(
+      orgs.map(async (o) => {
+        const member = await createUser(ctx, o.organization.id);
+        return [
+          { org: o.organization.id, user: o.admin.id, email: o.admin.email },
+          { org: o.organization.id, user: member.id, email: member.email },
+        ];
+      }),
+    );
     const everyone = people.flat();
     const subsOf = (p: { org: string; user: string }) => [
-      `org/${p.org}/executions`, `org/${p.org}/lists`, `org/${p.org}/entities`, realtimePaths.activities(p.org), realtimePaths.notifications(p.user),
+      `org/${p.org}/executions`,
+      `org/${p.org}/lists`,
+      `org/${p.org}/entities`,
+      realtimePaths.activities(p.org),
+      realtimePaths.notifications(p.user),
     ];
     const conns = await Promise.all(everyone.map(async (p) => ({ p, s: await connect(await signedIn(ctx, p.email), subsOf(p)) })));
 
     // A deterministic pseudo-random mix of events over every organization's and user's paths.
     let seed = 42;
-    const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
     const published: { org: string; path: string; id: number }[] = [];
     for (let batch = 0; batch < 30; batch++) {
       const byOrg = new Map<string, PublishEvent[]>();
       for (let i = 0; i < 10; i++) {
         const target = everyone[rnd(everyone.length)];
-        const kinds = [realtimePaths.executions(target.org, 'enrichment', 'company'), realtimePaths.lists(target.org, '00000000-0000-4000-8000-00000000000' + rnd(10)),
-          realtimePaths.entities(target.org, 'contact'), realtimePaths.activities(target.org), realtimePaths.notifications(target.user)];
+        const kinds = [
+          realtimePaths.executions(target.org, 'enrichment', 'company'),
+          realtimePaths.lists(target.org, '00000000-0000-4000-8000-00000000000' + rnd(10)),
+          realtimePaths.entities(target.org, 'contact'),
+          realtimePaths.activities(target.org),
+          realtimePaths.notifications(target.user),
+        ];
         const path = kinds[rnd(kinds.length)];
         const id = published.length;
         published.push({ org: target.org, path, id });
@@ -260,9 +330,12 @@ describe('realtime: token, socket, paths, replay, session end', () => {
       await Promise.all([...byOrg].map(([o, evs]) => emit(o, evs)));
     }
     for (const { p, s } of conns) {
-      const expected = published.filter((e) => e.org === p.org && subsOf(p).some((sub) => e.path === sub || e.path.startsWith(`${sub}/`))).map((e) => e.id).sort((a, b) => a - b);
+      const expected = published
+        .filter((e) => e.org === p.org && subsOf(p).some((sub) => e.path === sub || e.path.startsWith(`${sub}/`)))
+        .map((e) => e.id)
+        .sort((a, b) => a - b);
       const events: RealtimeEvent[] = await s.waitForEvents((e) => e.length >= expected.length);
-      const got = events.map((e) => (e.data as { id: number; org: string }));
+      const got = events.map((e) => e.data as { id: number; org: string });
       expect(got.every((d) => d.org === p.org)).toBe(true);
       expect(events.every((e) => !e.path.startsWith('user/') || e.path === realtimePaths.notifications(p.user))).toBe(true);
       expect(got.map((d) => d.id).sort((a, b) => a - b)).toEqual(expected);
@@ -312,7 +385,9 @@ describe('realtime: a socket that cannot keep up', () => {
     ctx = await createTestApp({ env: { REALTIME_MAX_BUFFERED_BYTES: '65536' } });
     await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   it('is closed with 4008 once its unsent data passes the bound, instead of buffering without limit', async () => {
     const { organization, admin } = await createOrg(ctx, { name: 'Slow Co' });
@@ -327,7 +402,13 @@ describe('realtime: a socket that cannot keep up', () => {
     raw.pause();
     const filler = 'x'.repeat(7000);
     for (let batch = 0; batch < 40 && ctx.app.realtime.stats.droppedSlow === 0; batch++) {
-      await ctx.em().transactional((tem) => publish(tem, organization.id, Array.from({ length: 100 }, (_, i) => ({ path: realtimePaths.activities(organization.id), kind: 'bulk', data: { i, filler } }))));
+      await ctx.em().transactional((tem) =>
+        publish(
+          tem,
+          organization.id,
+          Array.from({ length: 100 }, (_, i) => ({ path: realtimePaths.activities(organization.id), kind: 'bulk', data: { i, filler } })),
+        ),
+      );
       await ctx.app.realtime.settled();
       await new Promise((r) => setTimeout(r, 30));
     }

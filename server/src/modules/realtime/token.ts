@@ -16,7 +16,12 @@ function sign(payload: string, secret: string): string {
 }
 
 /** `payload.signature`, both base64url: HMAC-SHA256 over the claims with REALTIME_SECRET. */
-export function signRealtimeToken(claims: Omit<RealtimeClaims, 'exp'>, secret: string, ttlSeconds: number, now = Date.now()): { token: string; expiresAt: Date } {
+export function signRealtimeToken(
+  claims: Omit<RealtimeClaims, 'exp'>,
+  secret: string,
+  ttlSeconds: number,
+  now = Date.now(),
+): { token: string; expiresAt: Date } {
   const exp = Math.floor(now / 1000) + ttlSeconds;
   const payload = b64(JSON.stringify({ ...claims, exp }));
   return { token: `${payload}.${sign(payload, secret)}`, expiresAt: new Date(exp * 1000) };

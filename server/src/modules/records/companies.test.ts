@@ -24,7 +24,9 @@ describe('companies', () => {
     a = await signedIn(ctx, oa.admin.email, '10.32.0.1');
     b = await signedIn(ctx, ob.admin.email, '10.32.0.2');
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   const details = async (c: TestClient, id: string) => {
     const res = await c.get(`/api/v1/company/details/${id}`);
@@ -32,18 +34,33 @@ describe('companies', () => {
     return res.json().company;
   };
   const countCompanies = async (where: string, params: unknown[]) => {
-    const [{ n }] = await ctx.em().getConnection().execute<{ n: number }[]>(`select count(*)::int as n from company where ${where}`, params);
+    const [{ n }] = await ctx
+      .em()
+      .getConnection()
+      .execute<{ n: number }[]>(`select count(*)::int as n from company where ${where}`, params);
     return n;
   };
 
   describe('POST /api/v1/entity/company', () => {
     it("creates a company: 201 'Company created successfully', the domain normalized from the website", async () => {
       const u = uniq();
-      const res = await a.post('/api/v1/entity/company', { company: { name: `  Acme ${u} `, website: ` https://www.Acme-${u}.com/about?x=1 ` } });
+      const res = await a.post('/api/v1/entity/company', {
+        company: { name: `  Acme ${u} `, website: ` https://www.Acme-${u}.com/about?x=1 ` },
+      });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json()).toMatchObject({
-        success: true, message: 'Company created successfully',
-        company: { name: `Acme ${u}`, website: `https://www.Acme-${u}.com/about?x=1`, domain: `acme-${u}.com`, owner: null, keyContact: null, contactCount: 0, fields: {}, entityMapping: [] },
+        success: true,
+        message: 'Company created successfully',
+        company: {
+          name: `Acme ${u}`,
+          website: `https://www.Acme-${u}.com/about?x=1`,
+          domain: `acme-${u}.com`,
+          owner: null,
+          keyContact: null,
+          contactCount: 0,
+          fields: {},
+          entityMapping: [],
+        },
       });
       const { company } = res.json();
       expect(company.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -53,9 +70,15 @@ describe('companies', () => {
     it('every validation message of spec 002 §5 Company', async () => {
       const cases: [Record<string, unknown>, Record<string, string>][] = [
         [{}, { 'company.name': 'Company name is required', 'company.website': 'Company website is required' }],
-        [{ name: '', website: '' }, { 'company.name': 'Company name is required', 'company.website': 'Company website is required' }],
+        [
+          { name: '', website: '' },
+          { 'company.name': 'Company name is required', 'company.website': 'Company website is required' },
+        ],
         [{ name: '   ', website: 'acme.com' }, { 'company.name': 'Company name is required' }],
-        [{ name: null, website: null }, { 'company.name': 'Company name is required', 'company.website': 'Company website is required' }],
+        [
+          { name: null, website: null },
+          { 'company.name': 'Company name is required', 'company.website': 'Company website is required' },
+        ],
         [{ name: 'x'.repeat(256), website: 'acme.com' }, { 'company.name': 'Company name must be at most 255 characters long' }],
         [{ name: 'Acme', website: 'not a website' }, { 'company.website': 'Invalid URL' }],
         [{ name: 'Acme', website: 'acme' }, { 'company.website': 'Invalid URL' }],
@@ -72,7 +95,9 @@ describe('companies', () => {
       }
       // The longest valid name and website are accepted.
       const u = uniq();
-      const ok = await a.post('/api/v1/entity/company', { company: { name: `${u}${'n'.repeat(255)}`.slice(0, 255), website: `${u}${'w'.repeat(251)}`.slice(0, 251) + '.com' } });
+      const ok = await a.post('/api/v1/entity/company', {
+        company: { name: `${u}${'n'.repeat(255)}`.slice(0, 255), website: `${u}${'w'.repeat(251)}`.slice(0, 251) + '.com' },
+      });
       expect(ok.statusCode, ok.body).toBe(201);
     });
 
@@ -80,7 +105,13 @@ describe('companies', () => {
       const u = uniq();
       const first = await newCompany(a, { name: `Dup ${u}`, website: `https://www.dup-${u}.com/about` });
       expect(first.domain).toBe(`dup-${u}.com`);
-      for (const website of [`dup-${u}.com`, `HTTP://DUP-${u}.COM`, `www.dup-${u}.com/other/path`, `https://dup-${u}.com:8443/`, `Dup-${u}.com?ref=x`]) {
+      for (const website of [
+        `dup-${u}.com`,
+        `HTTP://DUP-${u}.COM`,
+        `www.dup-${u}.com/other/path`,
+        `https://dup-${u}.com:8443/`,
+        `Dup-${u}.com?ref=x`,
+      ]) {
         const res = await a.post('/api/v1/entity/company', { company: { name: `Other ${u}`, website } });
         expect(res.statusCode, website).toBe(409);
         expect(res.json()).toEqual({ success: false, message: 'Company with same domain already exists' });
@@ -93,9 +124,14 @@ describe('companies', () => {
 
     it('concurrent creates of one domain: exactly one is created, the others are 409', async () => {
       const u = uniq();
-      const res = await Promise.all(['', 'www.', 'https://', 'http://www.', 'HTTPS://'].map((p) => a.post('/api/v1/entity/company', { company: { name: `Race ${u}`, website: `${p}race-${u}.com` } })));
+      const res = await Promise.all(
+        ['', 'www.', 'https://', 'http://www.', 'HTTPS://'].map((p) =>
+          a.post('/api/v1/entity/company', { company: { name: `Race ${u}`, website: `${p}race-${u}.com` } }),
+        ),
+      );
       expect(res.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409]);
-      for (const r of res.filter((x) => x.statusCode === 409)) expect(r.json()).toEqual({ success: false, message: 'Company with same domain already exists' });
+      for (const r of res.filter((x) => x.statusCode === 409))
+        expect(r.json()).toEqual({ success: false, message: 'Company with same domain already exists' });
       expect(await countCompanies('organization_id = ? and domain = ?', [orgA, `race-${u}.com`])).toBe(1);
     });
 
@@ -109,7 +145,16 @@ describe('companies', () => {
       const { company } = res.json();
       expect(company.keyContact).toMatchObject({ firstName: 'Ann', lastName: 'Lee', email: `ann.${u}@nested.com` });
       expect(company.contactCount).toBe(1);
-      expect(company.entityMapping).toEqual([expect.objectContaining({ companyId: company.id, contactId: company.keyContact.id, isKey: true, isPrimary: true, label: null, value: null })]);
+      expect(company.entityMapping).toEqual([
+        expect.objectContaining({
+          companyId: company.id,
+          contactId: company.keyContact.id,
+          isKey: true,
+          isPrimary: true,
+          label: null,
+          value: null,
+        }),
+      ]);
       const contact = (await a.get(`/api/v1/contact/details/${company.keyContact.id}`)).json().contact;
       expect(contact.primaryCompany).toMatchObject({ id: company.id, name: `Nested ${u}` });
     });
@@ -122,7 +167,11 @@ describe('companies', () => {
       });
       expect(res.statusCode).toBe(400);
       const issues = Object.fromEntries(res.json().issues.map((i: { path: string; message: string }) => [i.path, i.message]));
-      expect(issues).toEqual({ 'contact.firstName': 'First name is required', 'contact.lastName': 'Last name must be at most 128 characters long', 'contact.email': 'Invalid email' });
+      expect(issues).toEqual({
+        'contact.firstName': 'First name is required',
+        'contact.lastName': 'Last name must be at most 128 characters long',
+        'contact.email': 'Invalid email',
+      });
       expect(await countCompanies('organization_id = ? and domain = ?', [orgA, `bad-contact-${u}.com`])).toBe(0);
     });
 
@@ -137,7 +186,10 @@ describe('companies', () => {
       expect(res.json()).toEqual({ success: false, message: 'Contact with same email already exists' });
       expect(await countCompanies('organization_id = ? and domain = ?', [orgA, `atomic-${u}.com`])).toBe(0);
       // The same company can be created afterwards (nothing half-written holds the domain).
-      const again = await a.post('/api/v1/entity/company', { company: { name: `Atomic ${u}`, website: `atomic-${u}.com` }, assignContactId: existing.id });
+      const again = await a.post('/api/v1/entity/company', {
+        company: { name: `Atomic ${u}`, website: `atomic-${u}.com` },
+        assignContactId: existing.id,
+      });
       expect(again.statusCode, again.body).toBe(201);
       expect(again.json().company.keyContact.id).toBe(existing.id);
     });
@@ -146,7 +198,10 @@ describe('companies', () => {
       const u = uniq();
       const theirs = await newContact(b);
       for (const assignContactId of [theirs.id, randomUUID()]) {
-        const res = await a.post('/api/v1/entity/company', { company: { name: `Assign ${u}`, website: `assign-${u}.com` }, assignContactId });
+        const res = await a.post('/api/v1/entity/company', {
+          company: { name: `Assign ${u}`, website: `assign-${u}.com` },
+          assignContactId,
+        });
         expect(res.statusCode).toBe(404);
         expect(res.json()).toEqual({ success: false, message: 'Contact not found' });
       }
@@ -168,7 +223,9 @@ describe('companies', () => {
       const foreign = await createUser(ctx, orgB);
       const u = uniq();
       for (const owner of [disabled, deleted, pending, foreign]) {
-        const res = await a.post('/api/v1/entity/company', { company: { name: `Owned ${u}`, website: `owned-${u}.com`, accountOwnerId: owner.id } });
+        const res = await a.post('/api/v1/entity/company', {
+          company: { name: `Owned ${u}`, website: `owned-${u}.com`, accountOwnerId: owner.id },
+        });
         expect(res.statusCode).toBe(400);
         expect(res.json()).toEqual(OWNER_INVALID);
       }
@@ -176,22 +233,42 @@ describe('companies', () => {
     });
   });
 
-  describe('POST /api/v1/company/create (spec 002 §7 Company): the New Company dialog\'s answers', () => {
+  describe("POST /api/v1/company/create (spec 002 §7 Company): the New Company dialog's answers", () => {
     it("201 'Company created successfully' with the company, as POST /entity/company answers", async () => {
       const u = uniq();
-      const res = await a.post('/api/v1/company/create', { company: { name: ` Create ${u} `, website: `https://www.Create-${u}.com/x`, accountOwnerId: adminA.id } });
+      const res = await a.post('/api/v1/company/create', {
+        company: { name: ` Create ${u} `, website: `https://www.Create-${u}.com/x`, accountOwnerId: adminA.id },
+      });
       expect(res.statusCode, res.body).toBe(201);
-      const viaDialog = await a.post('/api/v1/entity/company', { company: { name: `Create ${u}`, website: `dialog-${u}.com`, accountOwnerId: adminA.id } });
-      const strip = (c: Record<string, unknown>) => { const { id: _i, website: _w, domain: _d, createdAt: _c, updatedAt: _u, ...rest } = c; return rest; };
+      const viaDialog = await a.post('/api/v1/entity/company', {
+        company: { name: `Create ${u}`, website: `dialog-${u}.com`, accountOwnerId: adminA.id },
+      });
+      const strip = (c: Record<string, unknown>) => {
+        const { id: _i, website: _w, domain: _d, createdAt: _c, updatedAt: _u, ...rest } = c;
+        return rest;
+      };
       expect(strip(res.json().company)).toEqual(strip(viaDialog.json().company));
-      expect(res.json()).toMatchObject({ success: true, message: 'Company created successfully', company: { name: `Create ${u}`, domain: `create-${u}.com`, owner: { id: adminA.id } } });
+      expect(res.json()).toMatchObject({
+        success: true,
+        message: 'Company created successfully',
+        company: { name: `Create ${u}`, domain: `create-${u}.com`, owner: { id: adminA.id } },
+      });
       expect(await details(a, res.json().company.id)).toMatchObject({ name: `Create ${u}`, domain: `create-${u}.com` });
     });
 
     it('the same validation messages (400, nothing created), including NUL bytes', async () => {
       const u = uniq();
-      for (const company of [{}, { name: '   ', website: `v-${u}.com` }, { name: 'Acme', website: 'acme' }, { name: 'x'.repeat(256), website: `v-${u}.com` }, { name: `Nul\u0000${u}`, website: `v-${u}.com` }]) {
-        const [mine, dialog] = await Promise.all([a.post('/api/v1/company/create', { company }), a.post('/api/v1/entity/company', { company })]);
+      for (const company of [
+        {},
+        { name: '   ', website: `v-${u}.com` },
+        { name: 'Acme', website: 'acme' },
+        { name: 'x'.repeat(256), website: `v-${u}.com` },
+        { name: `Nul\u0000${u}`, website: `v-${u}.com` },
+      ]) {
+        const [mine, dialog] = await Promise.all([
+          a.post('/api/v1/company/create', { company }),
+          a.post('/api/v1/entity/company', { company }),
+        ]);
         expect(mine.statusCode, JSON.stringify(company)).toBe(400);
         expect(mine.json()).toEqual(dialog.json());
         expect(mine.json().success).toBe(false);
@@ -210,17 +287,27 @@ describe('companies', () => {
       const dup = await a.post('/api/v1/company/create', { company: { name: `Again ${u}`, website: `https://www.TAKEN-${u}.com` } });
       expect(dup.statusCode).toBe(409);
       expect(dup.json()).toEqual({ success: false, message: 'Company with same domain already exists' });
-      const nested = await a.post('/api/v1/company/create', { company: { name: `Nest ${u}`, website: `nest-${u}.com` }, contact: { firstName: 'Kim', lastName: 'Key', email: `kim.${u}@nest.com` } });
+      const nested = await a.post('/api/v1/company/create', {
+        company: { name: `Nest ${u}`, website: `nest-${u}.com` },
+        contact: { firstName: 'Kim', lastName: 'Key', email: `kim.${u}@nest.com` },
+      });
       expect(nested.statusCode, nested.body).toBe(201);
       expect(nested.json().company.keyContact).toMatchObject({ firstName: 'Kim', lastName: 'Key' });
-      const foreign = await a.post('/api/v1/company/create', { company: { name: `Foreign ${u}`, website: `foreign-${u}.com` }, assignContactId: (await newContact(b)).id });
+      const foreign = await a.post('/api/v1/company/create', {
+        company: { name: `Foreign ${u}`, website: `foreign-${u}.com` },
+        assignContactId: (await newContact(b)).id,
+      });
       expect(foreign.statusCode).toBe(404);
       expect(foreign.json()).toEqual({ success: false, message: 'Contact not found' });
       expect(await countCompanies('organization_id = ? and domain = ?', [orgA, `foreign-${u}.com`])).toBe(0);
     });
 
     it('needs a session (401)', async () => {
-      const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/company/create', payload: { company: { name: 'Anon', website: 'anon.example' } } });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/company/create',
+        payload: { company: { name: 'Anon', website: 'anon.example' } },
+      });
       expect(res.statusCode).toBe(401);
     });
   });
@@ -228,7 +315,10 @@ describe('companies', () => {
   describe('POST /api/v1/entity (company and contact together)', () => {
     it('creates both, linked', async () => {
       const u = uniq();
-      const res = await a.post('/api/v1/entity', { company: { name: `Pair ${u}`, website: `pair-${u}.com` }, contact: { firstName: 'Pia', lastName: 'Pair', email: `pia-${u}@pair.com` } });
+      const res = await a.post('/api/v1/entity', {
+        company: { name: `Pair ${u}`, website: `pair-${u}.com` },
+        contact: { firstName: 'Pia', lastName: 'Pair', email: `pia-${u}@pair.com` },
+      });
       expect(res.statusCode, res.body).toBe(201);
       const { companyId, contactId, message } = res.json();
       expect(message).toBe('Company created successfully');
@@ -237,23 +327,38 @@ describe('companies', () => {
     });
 
     it('validates both with the spec’s messages', async () => {
-      const res = await a.post('/api/v1/entity', { company: { name: '', website: 'x' }, contact: { firstName: 'A', lastName: '', email: '' } });
+      const res = await a.post('/api/v1/entity', {
+        company: { name: '', website: 'x' },
+        contact: { firstName: 'A', lastName: '', email: '' },
+      });
       expect(res.statusCode).toBe(400);
       expect(Object.fromEntries(res.json().issues.map((i: { path: string; message: string }) => [i.path, i.message]))).toEqual({
-        'company.name': 'Company name is required', 'company.website': 'Invalid URL', 'contact.lastName': 'Last name is required', 'contact.email': 'Email is required',
+        'company.name': 'Company name is required',
+        'company.website': 'Invalid URL',
+        'contact.lastName': 'Last name is required',
+        'contact.email': 'Email is required',
       });
     });
 
     it('is atomic: a duplicate domain leaves no contact; a duplicate email leaves no company', async () => {
       const u = uniq();
       await newCompany(a, { website: `pairdup-${u}.com` });
-      const r1 = await a.post('/api/v1/entity', { company: { name: 'X', website: `www.pairdup-${u}.com` }, contact: { firstName: 'N', lastName: 'O', email: `lonely-${u}@x.com` } });
+      const r1 = await a.post('/api/v1/entity', {
+        company: { name: 'X', website: `www.pairdup-${u}.com` },
+        contact: { firstName: 'N', lastName: 'O', email: `lonely-${u}@x.com` },
+      });
       expect(r1.statusCode).toBe(409);
       expect(r1.json().message).toBe('Company with same domain already exists');
-      const [{ n }] = await ctx.em().getConnection().execute<{ n: number }[]>('select count(*)::int as n from contact where email = ?', [`lonely-${u}@x.com`]);
+      const [{ n }] = await ctx
+        .em()
+        .getConnection()
+        .execute<{ n: number }[]>('select count(*)::int as n from contact where email = ?', [`lonely-${u}@x.com`]);
       expect(n).toBe(0);
       await newContact(a, { email: `pairtaken-${u}@x.com` });
-      const r2 = await a.post('/api/v1/entity', { company: { name: 'Y', website: `pairfresh-${u}.com` }, contact: { firstName: 'N', lastName: 'O', email: `pairtaken-${u}@x.com` } });
+      const r2 = await a.post('/api/v1/entity', {
+        company: { name: 'Y', website: `pairfresh-${u}.com` },
+        contact: { firstName: 'N', lastName: 'O', email: `pairtaken-${u}@x.com` },
+      });
       expect(r2.statusCode).toBe(409);
       expect(await countCompanies('domain = ?', [`pairfresh-${u}.com`])).toBe(0);
     });
@@ -263,9 +368,16 @@ describe('companies', () => {
     it("updates name and website (domain follows): 'Company updated'", async () => {
       const c = await newCompany(a);
       const u = uniq();
-      const res = await a.put('/api/v1/entity/company', { id: c.id, company: { name: `Renamed ${u}`, website: `https://www.renamed-${u}.io/x` } });
+      const res = await a.put('/api/v1/entity/company', {
+        id: c.id,
+        company: { name: `Renamed ${u}`, website: `https://www.renamed-${u}.io/x` },
+      });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toMatchObject({ success: true, message: 'Company updated', company: { id: c.id, name: `Renamed ${u}`, website: `https://www.renamed-${u}.io/x`, domain: `renamed-${u}.io` } });
+      expect(res.json()).toMatchObject({
+        success: true,
+        message: 'Company updated',
+        company: { id: c.id, name: `Renamed ${u}`, website: `https://www.renamed-${u}.io/x`, domain: `renamed-${u}.io` },
+      });
       expect(await details(a, c.id)).toMatchObject({ name: `Renamed ${u}`, domain: `renamed-${u}.io` });
     });
 
@@ -273,7 +385,10 @@ describe('companies', () => {
       const u = uniq();
       const mine = await newCompany(a, { website: `mine-${u}.com` });
       const other = await newCompany(a, { website: `other-${u}.com` });
-      const ok = await a.put('/api/v1/entity/company', { id: mine.id, company: { name: mine.name, website: `HTTPS://WWW.MINE-${u}.COM/about` } });
+      const ok = await a.put('/api/v1/entity/company', {
+        id: mine.id,
+        company: { name: mine.name, website: `HTTPS://WWW.MINE-${u}.COM/about` },
+      });
       expect(ok.statusCode, ok.body).toBe(200);
       const clash = await a.put('/api/v1/entity/company', { id: mine.id, company: { name: 'Changed', website: `www.other-${u}.com` } });
       expect(clash.statusCode).toBe(409);
@@ -287,13 +402,20 @@ describe('companies', () => {
       const res = await a.put('/api/v1/entity/company', { id: c.id, company: { name: '', website: 'nope' } });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe('Company name is required');
-      expect(res.json().issues).toEqual([{ path: 'company.name', message: 'Company name is required' }, { path: 'company.website', message: 'Invalid URL' }]);
+      expect(res.json().issues).toEqual([
+        { path: 'company.name', message: 'Company name is required' },
+        { path: 'company.website', message: 'Invalid URL' },
+      ]);
     });
 
     it('accountOwnerId sets, keeps (absent) and clears (null) the owner', async () => {
       const member = await createUser(ctx, orgA, { firstName: 'Kim', lastName: 'Keeper' });
       const c = await newCompany(a);
-      let res = await a.put('/api/v1/entity/company', { id: c.id, company: { name: c.name, website: c.website }, accountOwnerId: member.id });
+      let res = await a.put('/api/v1/entity/company', {
+        id: c.id,
+        company: { name: c.name, website: c.website },
+        accountOwnerId: member.id,
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().company.owner).toMatchObject({ id: member.id, firstName: 'Kim', lastName: 'Keeper' });
       res = await a.put('/api/v1/entity/company', { id: c.id, company: { name: 'Still owned', website: c.website } });
@@ -310,7 +432,11 @@ describe('companies', () => {
       const foreign = await createUser(ctx, orgB);
       const c = await newCompany(a, { accountOwnerId: adminA.id });
       for (const owner of [disabled, foreign]) {
-        const res = await a.put('/api/v1/entity/company', { id: c.id, company: { name: 'Should not stick', website: c.website }, accountOwnerId: owner.id });
+        const res = await a.put('/api/v1/entity/company', {
+          id: c.id,
+          company: { name: 'Should not stick', website: c.website },
+          accountOwnerId: owner.id,
+        });
         expect(res.statusCode).toBe(400);
         expect(res.json()).toEqual(OWNER_INVALID);
       }
@@ -324,7 +450,11 @@ describe('companies', () => {
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().company.keyContact.id).toBe(p.id);
       const theirs = await newContact(b);
-      const bad = await a.put('/api/v1/entity/company', { id: c.id, company: { name: 'Rolled back', website: c.website }, assignContactId: theirs.id });
+      const bad = await a.put('/api/v1/entity/company', {
+        id: c.id,
+        company: { name: 'Rolled back', website: c.website },
+        assignContactId: theirs.id,
+      });
       expect(bad.statusCode).toBe(404);
       expect(bad.json().message).toBe('Contact not found');
       expect((await details(a, c.id)).name).toBe(c.name);
@@ -344,12 +474,19 @@ describe('companies', () => {
   describe('POST /api/v1/entity/create and PUT /api/v1/entity/update (company)', () => {
     it('create answers 201 with companyId; update answers its message', async () => {
       const u = uniq();
-      const res = await a.post('/api/v1/entity/create', { entityType: 'company', data: { name: `Generic ${u}`, website: `generic-${u}.com` } });
+      const res = await a.post('/api/v1/entity/create', {
+        entityType: 'company',
+        data: { name: `Generic ${u}`, website: `generic-${u}.com` },
+      });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json()).toEqual({ success: true, message: 'Company created successfully', companyId: expect.any(String) });
       const id = res.json().companyId;
       expect((await details(a, id)).domain).toBe(`generic-${u}.com`);
-      const up = await a.put('/api/v1/entity/update', { entityType: 'company', id, data: { name: `Generic2 ${u}`, website: `generic-${u}.com` } });
+      const up = await a.put('/api/v1/entity/update', {
+        entityType: 'company',
+        id,
+        data: { name: `Generic2 ${u}`, website: `generic-${u}.com` },
+      });
       expect(up.statusCode, up.body).toBe(200);
       expect(up.json()).toEqual({ success: true, message: 'Company updated' });
       expect((await details(a, id)).name).toBe(`Generic2 ${u}`);
@@ -360,14 +497,25 @@ describe('companies', () => {
       expect(bad.statusCode).toBe(400);
       expect(bad.json().message).toBe('Company website is required');
       const existing = await newCompany(a);
-      const dup = await a.post('/api/v1/entity/create', { entityType: 'company', data: { name: 'x', website: `https://${existing.domain}` } });
+      const dup = await a.post('/api/v1/entity/create', {
+        entityType: 'company',
+        data: { name: 'x', website: `https://${existing.domain}` },
+      });
       expect(dup.statusCode).toBe(409);
       expect(dup.json().message).toBe('Company with same domain already exists');
       const other = await newCompany(a);
-      const dupUp = await a.put('/api/v1/entity/update', { entityType: 'company', id: other.id, data: { name: 'x', website: existing.domain } });
+      const dupUp = await a.put('/api/v1/entity/update', {
+        entityType: 'company',
+        id: other.id,
+        data: { name: 'x', website: existing.domain },
+      });
       expect(dupUp.statusCode).toBe(409);
       const theirs = await newCompany(b);
-      const nf = await a.put('/api/v1/entity/update', { entityType: 'company', id: theirs.id, data: { name: 'x', website: `nf-${uniq()}.com` } });
+      const nf = await a.put('/api/v1/entity/update', {
+        entityType: 'company',
+        id: theirs.id,
+        data: { name: 'x', website: `nf-${uniq()}.com` },
+      });
       expect(nf.statusCode).toBe(404);
       expect(nf.json().message).toBe('Company not found');
       expect((await a.post('/api/v1/entity/create', { entityType: 'idea', data: {} })).statusCode).toBe(400);
@@ -382,7 +530,11 @@ describe('companies', () => {
       const p2 = await newContact(a);
       const res = await a.post('/api/v1/company/create-mapping', { companyId: c1.id, contactId: p1.id });
       expect(res.statusCode, res.body).toBe(201);
-      expect(res.json()).toEqual({ success: true, message: 'Linked successfully', mapping: { companyId: c1.id, contactId: p1.id, isKey: true, isPrimary: true, label: null, value: null } });
+      expect(res.json()).toEqual({
+        success: true,
+        message: 'Linked successfully',
+        mapping: { companyId: c1.id, contactId: p1.id, isKey: true, isPrimary: true, label: null, value: null },
+      });
       expect(await link(a, c1.id, p2.id)).toMatchObject({ isKey: false, isPrimary: true });
       expect(await link(a, c2.id, p1.id)).toMatchObject({ isKey: true, isPrimary: false });
       expect((await details(a, c1.id)).keyContact.id).toBe(p1.id);
@@ -405,7 +557,11 @@ describe('companies', () => {
       for (const p of [p1, p2, p3]) await link(a, c.id, p.id);
       const res = await a.put('/api/v1/company/set-key', { companyId: c.id, contactId: p3.id });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toEqual({ success: true, message: 'Key contact updated', mapping: expect.objectContaining({ companyId: c.id, contactId: p3.id, isKey: true }) });
+      expect(res.json()).toEqual({
+        success: true,
+        message: 'Key contact updated',
+        mapping: expect.objectContaining({ companyId: c.id, contactId: p3.id, isKey: true }),
+      });
       let d = await details(a, c.id);
       expect(d.keyContact.id).toBe(p3.id);
       expect(d.entityMapping.filter((m: { isKey: boolean }) => m.isKey).map((m: { contactId: string }) => m.contactId)).toEqual([p3.id]);
@@ -460,7 +616,11 @@ describe('companies', () => {
       await link(a, c.id, p2.id);
       let res = await a.put('/api/v1/entity/mapping-contact', { companyId: c.id, contactId: p2.id, label: '  CFO ', value: 'Finance' });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toEqual({ success: true, message: 'Linked successfully', mapping: { companyId: c.id, contactId: p2.id, isKey: false, isPrimary: true, label: 'CFO', value: 'Finance' } });
+      expect(res.json()).toEqual({
+        success: true,
+        message: 'Linked successfully',
+        mapping: { companyId: c.id, contactId: p2.id, isKey: false, isPrimary: true, label: 'CFO', value: 'Finance' },
+      });
       res = await a.put('/api/v1/entity/mapping-contact', { companyId: c.id, contactId: p2.id, isKey: true });
       expect(res.json().mapping).toMatchObject({ isKey: true, label: 'CFO', value: 'Finance' });
       expect((await details(a, c.id)).keyContact.id).toBe(p2.id);
@@ -481,7 +641,9 @@ describe('companies', () => {
       const p = await newContact(a);
       expect((await a.put('/api/v1/entity/mapping-contact', { companyId: c.id, contactId: p.id, label: 'x' })).statusCode).toBe(404);
       await link(a, c.id, p.id);
-      expect((await a.put('/api/v1/entity/mapping-contact', { companyId: c.id, contactId: p.id, label: 'x'.repeat(101) })).statusCode).toBe(400);
+      expect((await a.put('/api/v1/entity/mapping-contact', { companyId: c.id, contactId: p.id, label: 'x'.repeat(101) })).statusCode).toBe(
+        400,
+      );
     });
 
     it('404 for another organization’s company or contact on every link route; nothing is linked', async () => {
@@ -505,7 +667,9 @@ describe('companies', () => {
         expect(res.statusCode, url).toBe(404);
       }
       expect((await details(a, mineC.id)).entityMapping).toEqual([]);
-      expect((await details(b, theirC.id)).entityMapping).toEqual([expect.objectContaining({ contactId: theirP.id, label: null, isKey: true })]);
+      expect((await details(b, theirC.id)).entityMapping).toEqual([
+        expect.objectContaining({ contactId: theirP.id, label: null, isKey: true }),
+      ]);
     });
   });
 
@@ -525,8 +689,21 @@ describe('companies', () => {
       await setValue(a, 'company', c.id, field.id, 12);
       const d = await details(a, c.id);
       expect(d.entityMapping.map((m: { label: string }) => m.label)).toEqual(['zeta', 'Alpha', 'beta', 'Mid']);
-      expect(d.entityMapping[0]).toMatchObject({ contactId: p2.id, isKey: true, firstName: 'Second', lastName: p2.lastName, email: p2.email });
-      expect(d).toMatchObject({ id: c.id, name: c.name, website: c.website, domain: c.domain, contactCount: 4, keyContact: { id: p2.id, firstName: 'Second' } });
+      expect(d.entityMapping[0]).toMatchObject({
+        contactId: p2.id,
+        isKey: true,
+        firstName: 'Second',
+        lastName: p2.lastName,
+        email: p2.email,
+      });
+      expect(d).toMatchObject({
+        id: c.id,
+        name: c.name,
+        website: c.website,
+        domain: c.domain,
+        contactCount: 4,
+        keyContact: { id: p2.id, firstName: 'Second' },
+      });
       expect(d.fields[field.id]).toMatchObject({ fieldId: field.id, value: 12, status: 'completed' });
     });
 
@@ -551,7 +728,12 @@ describe('companies', () => {
       expect(res.statusCode, res.body).toBe(200);
       const hits = res.json().results;
       expect(hits.map((h: { id: string }) => h.id).sort()).toEqual([byName.id, byDomain.id].sort());
-      expect(hits.find((h: { id: string }) => h.id === byName.id)).toEqual({ id: byName.id, entityType: 'company', title: `Zyx${u} Holdings`, subtitle: `holdings-${u}.com` });
+      expect(hits.find((h: { id: string }) => h.id === byName.id)).toEqual({
+        id: byName.id,
+        entityType: 'company',
+        title: `Zyx${u} Holdings`,
+        subtitle: `holdings-${u}.com`,
+      });
     });
 
     it('LIKE wildcards are literal; limit caps the hits', async () => {
@@ -572,10 +754,12 @@ describe('companies', () => {
       const c = await newCompany(a, { name: `Qwv${u} Capital` });
       const p = await newContact(a, { firstName: `Qwv${u}`, lastName: 'Person' });
       const both = (await a.post('/api/v1/entity/search', { query: `qwv${u}` })).json().results;
-      expect(both).toEqual(expect.arrayContaining([
-        { id: c.id, entityType: 'company', title: `Qwv${u} Capital`, subtitle: c.domain },
-        { id: p.id, entityType: 'contact', title: `Qwv${u} Person`, subtitle: p.email },
-      ]));
+      expect(both).toEqual(
+        expect.arrayContaining([
+          { id: c.id, entityType: 'company', title: `Qwv${u} Capital`, subtitle: c.domain },
+          { id: p.id, entityType: 'contact', title: `Qwv${u} Person`, subtitle: p.email },
+        ]),
+      );
       expect(both).toHaveLength(2);
       const onlyContacts = (await a.post('/api/v1/entity/search', { query: `qwv${u}`, entityType: 'contact' })).json().results;
       expect(onlyContacts.map((h: { id: string }) => h.id)).toEqual([p.id]);
@@ -597,7 +781,15 @@ describe('companies', () => {
       expect(res.statusCode).toBe(200);
       const owners = res.json().owners;
       expect(owners.map((o: { id: string }) => o.id).sort()).toEqual([active.id, fresh.admin.id].sort());
-      expect(owners.find((o: { id: string }) => o.id === active.id)).toEqual({ id: active.id, firstName: 'Aaron', lastName: 'Active', email: active.email, active: true, invitationAccepted: true, deleted: false });
+      expect(owners.find((o: { id: string }) => o.id === active.id)).toEqual({
+        id: active.id,
+        firstName: 'Aaron',
+        lastName: 'Active',
+        email: active.email,
+        active: true,
+        invitationAccepted: true,
+        deleted: false,
+      });
       for (const u of [disabled, deleted, pending]) expect(owners.map((o: { id: string }) => o.id)).not.toContain(u.id);
     });
   });
@@ -615,7 +807,10 @@ describe('companies', () => {
       expect((await a.get(`/api/v1/company/details/${c.id}`)).statusCode).toBe(404);
       const contact = (await a.get(`/api/v1/contact/details/${p.id}`)).json().contact;
       expect(contact).toMatchObject({ companyCount: 0, primaryCompany: null, entityMapping: [] });
-      const [{ n }] = await ctx.em().getConnection().execute<{ n: number }[]>('select count(*)::int as n from field_value where entity_id = ?', [c.id]);
+      const [{ n }] = await ctx
+        .em()
+        .getConnection()
+        .execute<{ n: number }[]>('select count(*)::int as n from field_value where entity_id = ?', [c.id]);
       expect(n).toBe(0);
       const again = await a.del(`/api/v1/company/delete/${c.id}`);
       expect(again.statusCode).toBe(404);
@@ -659,18 +854,28 @@ describe('companies', () => {
       await setValue(a, 'company', outside.id, field.id, 99);
       // Scores 20, 30, 40 (and ≥ 20) among the "Bulk" ones; exclude the one scored 30.
       const res = await a.post('/api/v1/company/bulk-delete', {
-        selection: { allSelected: true, text: `bulk${u}`, filters: [f(field.key, [['greater_than_or_equal', 20]])], excludeIds: [made[3].id] },
+        selection: {
+          allSelected: true,
+          text: `bulk${u}`,
+          filters: [f(field.key, [['greater_than_or_equal', 20]])],
+          excludeIds: [made[3].id],
+        },
       });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().count).toBe(2);
-      const left = (await a.post('/api/v1/company/get-companies', { text: `bulk${u}`, pageSize: 100 })).json().rows.map((r: { id: string }) => r.id).sort();
+      const left = (await a.post('/api/v1/company/get-companies', { text: `bulk${u}`, pageSize: 100 }))
+        .json()
+        .rows.map((r: { id: string }) => r.id)
+        .sort();
       expect(left).toEqual([made[0].id, made[1].id, made[3].id, made[5].id].sort());
       expect((await a.get(`/api/v1/company/details/${outside.id}`)).statusCode).toBe(200);
     });
 
     it('all selected is refused with the filter editor’s message when a filter is incomplete (nothing is deleted)', async () => {
       const c = await newCompany(a);
-      const res = await a.post('/api/v1/company/bulk-delete', { selection: { allSelected: true, filters: [f('name', [['contains', '']])] } });
+      const res = await a.post('/api/v1/company/bulk-delete', {
+        selection: { allSelected: true, filters: [f('name', [['contains', '']])] },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe('Please fill in all condition values before saving.');
       expect((await a.get(`/api/v1/company/details/${c.id}`)).statusCode).toBe(200);
@@ -692,7 +897,11 @@ describe('companies', () => {
   describe('sessions and CSRF', () => {
     const routes: [string, string, unknown?][] = [
       ['POST', '/api/v1/entity/company', { company: { name: 'X', website: 'x-anon.com' } }],
-      ['POST', '/api/v1/entity', { company: { name: 'X', website: 'x-anon.com' }, contact: { firstName: 'a', lastName: 'b', email: 'a@anon.com' } }],
+      [
+        'POST',
+        '/api/v1/entity',
+        { company: { name: 'X', website: 'x-anon.com' }, contact: { firstName: 'a', lastName: 'b', email: 'a@anon.com' } },
+      ],
       ['PUT', '/api/v1/entity/company', { id: randomUUID(), company: { name: 'X', website: 'x-anon.com' } }],
       ['POST', '/api/v1/entity/create', { entityType: 'company', data: { name: 'X', website: 'x-anon.com' } }],
       ['PUT', '/api/v1/entity/update', { entityType: 'company', id: randomUUID(), data: { name: 'X', website: 'x-anon.com' } }],

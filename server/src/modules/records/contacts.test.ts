@@ -24,7 +24,9 @@ describe('contacts', () => {
     a = await signedIn(ctx, oa.admin.email, '10.33.0.1');
     b = await signedIn(ctx, ob.admin.email, '10.33.0.2');
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   const details = async (c: TestClient, id: string) => {
     const res = await c.get(`/api/v1/contact/details/${id}`);
@@ -32,32 +34,70 @@ describe('contacts', () => {
     return res.json().contact;
   };
   const countContacts = async (where: string, params: unknown[]) => {
-    const [{ n }] = await ctx.em().getConnection().execute<{ n: number }[]>(`select count(*)::int as n from contact where ${where}`, params);
+    const [{ n }] = await ctx
+      .em()
+      .getConnection()
+      .execute<{ n: number }[]>(`select count(*)::int as n from contact where ${where}`, params);
     return n;
   };
 
   describe('POST /api/v1/entity/contact', () => {
     it("creates a contact: 201 'Contact created successfully'; names trimmed, email trimmed and lowercased", async () => {
       const u = uniq();
-      const res = await a.post('/api/v1/entity/contact', { contact: { firstName: ' Ann ', lastName: ' Lee ', email: ` Ann.Lee+${u}@Example.COM ` } });
+      const res = await a.post('/api/v1/entity/contact', {
+        contact: { firstName: ' Ann ', lastName: ' Lee ', email: ` Ann.Lee+${u}@Example.COM ` },
+      });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json()).toMatchObject({
-        success: true, message: 'Contact created successfully',
-        contact: { firstName: 'Ann', lastName: 'Lee', email: `ann.lee+${u}@example.com`, owner: null, primaryCompany: null, companyCount: 0, fields: {}, entityMapping: [] },
+        success: true,
+        message: 'Contact created successfully',
+        contact: {
+          firstName: 'Ann',
+          lastName: 'Lee',
+          email: `ann.lee+${u}@example.com`,
+          owner: null,
+          primaryCompany: null,
+          companyCount: 0,
+          fields: {},
+          entityMapping: [],
+        },
       });
       expect(await details(a, res.json().contact.id)).toMatchObject({ email: `ann.lee+${u}@example.com` });
     });
 
     it('every validation message of spec 002 §5 Contact', async () => {
       const cases: [Record<string, unknown>, Record<string, string>][] = [
-        [{}, { 'contact.firstName': 'First name is required', 'contact.lastName': 'Last name is required', 'contact.email': 'Email is required' }],
-        [{ firstName: ' ', lastName: '', email: '  ' }, { 'contact.firstName': 'First name is required', 'contact.lastName': 'Last name is required', 'contact.email': 'Email is required' }],
-        [{ firstName: 'a'.repeat(129), lastName: 'b', email: 'ok@example.com' }, { 'contact.firstName': 'First name must be at most 128 characters long' }],
-        [{ firstName: 'a', lastName: 'b'.repeat(129), email: 'ok@example.com' }, { 'contact.lastName': 'Last name must be at most 128 characters long' }],
+        [
+          {},
+          {
+            'contact.firstName': 'First name is required',
+            'contact.lastName': 'Last name is required',
+            'contact.email': 'Email is required',
+          },
+        ],
+        [
+          { firstName: ' ', lastName: '', email: '  ' },
+          {
+            'contact.firstName': 'First name is required',
+            'contact.lastName': 'Last name is required',
+            'contact.email': 'Email is required',
+          },
+        ],
+        [
+          { firstName: 'a'.repeat(129), lastName: 'b', email: 'ok@example.com' },
+          { 'contact.firstName': 'First name must be at most 128 characters long' },
+        ],
+        [
+          { firstName: 'a', lastName: 'b'.repeat(129), email: 'ok@example.com' },
+          { 'contact.lastName': 'Last name must be at most 128 characters long' },
+        ],
         [{ firstName: 'a', lastName: 'b', email: 'not-an-email' }, { 'contact.email': 'Invalid email' }],
         [{ firstName: 'a', lastName: 'b', email: 'a@b' }, { 'contact.email': 'Invalid email' }],
         [{ firstName: 'a', lastName: 'b', email: 'a b@c.com' }, { 'contact.email': 'Invalid email' }],
-        [{ firstName: 'a', lastName: 'b', email: `${'x'.repeat(120)}@example.com` }, { 'contact.email': 'Email must be at most 128 characters long' }],
+        [
+          { firstName: 'a', lastName: 'b', email: `${'x'.repeat(120)}@example.com` },
+          { 'contact.email': 'Email must be at most 128 characters long' },
+        ],
       ];
       for (const [contact, expected] of cases) {
         const res = await a.post('/api/v1/entity/contact', { contact });
@@ -67,7 +107,9 @@ describe('contacts', () => {
         expect(res.json().message).toBe(Object.values(expected)[0]);
       }
       const u = uniq();
-      const ok = await a.post('/api/v1/entity/contact', { contact: { firstName: 'a'.repeat(128), lastName: 'b'.repeat(128), email: `${u}${'c'.repeat(128)}`.slice(0, 116) + '@example.com' } });
+      const ok = await a.post('/api/v1/entity/contact', {
+        contact: { firstName: 'a'.repeat(128), lastName: 'b'.repeat(128), email: `${u}${'c'.repeat(128)}`.slice(0, 116) + '@example.com' },
+      });
       expect(ok.statusCode, ok.body).toBe(201);
     });
 
@@ -80,14 +122,21 @@ describe('contacts', () => {
         expect(res.json()).toEqual({ success: false, message: 'Contact with same email already exists' });
       }
       expect(await countContacts('organization_id = ? and email = ?', [orgA, `dup-${u}@example.com`])).toBe(1);
-      expect((await b.post('/api/v1/entity/contact', { contact: { firstName: 'D', lastName: 'U', email: `dup-${u}@example.com` } })).statusCode).toBe(201);
+      expect(
+        (await b.post('/api/v1/entity/contact', { contact: { firstName: 'D', lastName: 'U', email: `dup-${u}@example.com` } })).statusCode,
+      ).toBe(201);
     });
 
     it('concurrent creates of one email: exactly one is created, the others are 409', async () => {
       const u = uniq();
-      const res = await Promise.all([`race-${u}@x.com`, `RACE-${u}@x.com`, ` Race-${u}@X.com`, `race-${u}@X.COM`].map((email) => a.post('/api/v1/entity/contact', { contact: { firstName: 'R', lastName: 'C', email } })));
+      const res = await Promise.all(
+        [`race-${u}@x.com`, `RACE-${u}@x.com`, ` Race-${u}@X.com`, `race-${u}@X.COM`].map((email) =>
+          a.post('/api/v1/entity/contact', { contact: { firstName: 'R', lastName: 'C', email } }),
+        ),
+      );
       expect(res.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
-      for (const r of res.filter((x) => x.statusCode === 409)) expect(r.json()).toEqual({ success: false, message: 'Contact with same email already exists' });
+      for (const r of res.filter((x) => x.statusCode === 409))
+        expect(r.json()).toEqual({ success: false, message: 'Contact with same email already exists' });
       expect(await countContacts('organization_id = ? and email = ?', [orgA, `race-${u}@x.com`])).toBe(1);
     });
 
@@ -100,12 +149,23 @@ describe('contacts', () => {
       expect(res.statusCode, res.body).toBe(201);
       const { contact } = res.json();
       expect(contact.primaryCompany).toMatchObject({ name: `Nest ${u}`, domain: `nest-${u}.com` });
-      expect(contact.entityMapping).toEqual([expect.objectContaining({ contactId: contact.id, isPrimary: true, isKey: true, name: `Nest ${u}`, website: `https://www.nest-${u}.com` })]);
+      expect(contact.entityMapping).toEqual([
+        expect.objectContaining({
+          contactId: contact.id,
+          isPrimary: true,
+          isKey: true,
+          name: `Nest ${u}`,
+          website: `https://www.nest-${u}.com`,
+        }),
+      ]);
     });
 
     it('the new company is validated by the same rules (nothing is created)', async () => {
       const u = uniq();
-      const res = await a.post('/api/v1/entity/contact', { contact: { firstName: 'V', lastName: 'W', email: `vw-${u}@x.com` }, company: { name: '', website: 'bad url' } });
+      const res = await a.post('/api/v1/entity/contact', {
+        contact: { firstName: 'V', lastName: 'W', email: `vw-${u}@x.com` },
+        company: { name: '', website: 'bad url' },
+      });
       expect(res.statusCode).toBe(400);
       expect(issuesOf(res.json())).toEqual({ 'company.name': 'Company name is required', 'company.website': 'Invalid URL' });
       expect(await countContacts('email = ?', [`vw-${u}@x.com`])).toBe(0);
@@ -114,22 +174,33 @@ describe('contacts', () => {
     it('is atomic: a company that fails (duplicate domain) leaves no contact behind', async () => {
       const u = uniq();
       await newCompany(a, { website: `taken-${u}.com` });
-      const res = await a.post('/api/v1/entity/contact', { contact: { firstName: 'A', lastName: 'T', email: `atomic-${u}@x.com` }, company: { name: 'Again', website: `https://www.taken-${u}.com/x` } });
+      const res = await a.post('/api/v1/entity/contact', {
+        contact: { firstName: 'A', lastName: 'T', email: `atomic-${u}@x.com` },
+        company: { name: 'Again', website: `https://www.taken-${u}.com/x` },
+      });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toEqual({ success: false, message: 'Company with same domain already exists' });
       expect(await countContacts('email = ?', [`atomic-${u}@x.com`])).toBe(0);
-      expect((await a.post('/api/v1/entity/contact', { contact: { firstName: 'A', lastName: 'T', email: `atomic-${u}@x.com` } })).statusCode).toBe(201);
+      expect(
+        (await a.post('/api/v1/entity/contact', { contact: { firstName: 'A', lastName: 'T', email: `atomic-${u}@x.com` } })).statusCode,
+      ).toBe(201);
     });
 
     it('assignCompanyId links an existing company; unknown or foreign is 404 and creates nothing', async () => {
       const mine = await newCompany(a);
       const u = uniq();
-      const ok = await a.post('/api/v1/entity/contact', { contact: { firstName: 'L', lastName: 'K', email: `lk-${u}@x.com` }, assignCompanyId: mine.id });
+      const ok = await a.post('/api/v1/entity/contact', {
+        contact: { firstName: 'L', lastName: 'K', email: `lk-${u}@x.com` },
+        assignCompanyId: mine.id,
+      });
       expect(ok.statusCode, ok.body).toBe(201);
       expect(ok.json().contact.primaryCompany.id).toBe(mine.id);
       const theirs = await newCompany(b);
       for (const assignCompanyId of [theirs.id, randomUUID()]) {
-        const res = await a.post('/api/v1/entity/contact', { contact: { firstName: 'L', lastName: 'K', email: `nf-${u}@x.com` }, assignCompanyId });
+        const res = await a.post('/api/v1/entity/contact', {
+          contact: { firstName: 'L', lastName: 'K', email: `nf-${u}@x.com` },
+          assignCompanyId,
+        });
         expect(res.statusCode).toBe(404);
         expect(res.json()).toEqual({ success: false, message: 'Company not found' });
       }
@@ -144,7 +215,9 @@ describe('contacts', () => {
       const foreign = await createUser(ctx, orgB);
       const u = uniq();
       for (const owner of [disabled, foreign]) {
-        const res = await a.post('/api/v1/entity/contact', { contact: { firstName: 'O', lastName: 'R', email: `owned-${u}@x.com`, accountOwnerId: owner.id } });
+        const res = await a.post('/api/v1/entity/contact', {
+          contact: { firstName: 'O', lastName: 'R', email: `owned-${u}@x.com`, accountOwnerId: owner.id },
+        });
         expect(res.statusCode).toBe(400);
         expect(res.json()).toEqual(OWNER_INVALID);
       }
@@ -156,16 +229,33 @@ describe('contacts', () => {
     it("updates: 'Contact updated'", async () => {
       const p = await newContact(a);
       const u = uniq();
-      const res = await a.put('/api/v1/entity/contact', { id: p.id, contact: { firstName: 'New', lastName: 'Name', email: `NEW-${u}@x.com` } });
+      const res = await a.put('/api/v1/entity/contact', {
+        id: p.id,
+        contact: { firstName: 'New', lastName: 'Name', email: `NEW-${u}@x.com` },
+      });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toMatchObject({ success: true, message: 'Contact updated', contact: { id: p.id, firstName: 'New', lastName: 'Name', email: `new-${u}@x.com` } });
+      expect(res.json()).toMatchObject({
+        success: true,
+        message: 'Contact updated',
+        contact: { id: p.id, firstName: 'New', lastName: 'Name', email: `new-${u}@x.com` },
+      });
     });
 
     it('its own email in another case is fine; another contact’s email is 409 and nothing changes', async () => {
       const p1 = await newContact(a);
       const p2 = await newContact(a);
-      expect((await a.put('/api/v1/entity/contact', { id: p1.id, contact: { firstName: 'Same', lastName: 'Me', email: p1.email.toUpperCase() } })).statusCode).toBe(200);
-      const res = await a.put('/api/v1/entity/contact', { id: p1.id, contact: { firstName: 'Changed', lastName: 'Me', email: ` ${p2.email.toUpperCase()} ` } });
+      expect(
+        (
+          await a.put('/api/v1/entity/contact', {
+            id: p1.id,
+            contact: { firstName: 'Same', lastName: 'Me', email: p1.email.toUpperCase() },
+          })
+        ).statusCode,
+      ).toBe(200);
+      const res = await a.put('/api/v1/entity/contact', {
+        id: p1.id,
+        contact: { firstName: 'Changed', lastName: 'Me', email: ` ${p2.email.toUpperCase()} ` },
+      });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toEqual({ success: false, message: 'Contact with same email already exists' });
       expect(await details(a, p1.id)).toMatchObject({ firstName: 'Same', email: p1.email });
@@ -175,7 +265,10 @@ describe('contacts', () => {
       const p = await newContact(a);
       const res = await a.put('/api/v1/entity/contact', { id: p.id, contact: { firstName: '', lastName: 'x', email: 'bad' } });
       expect(res.statusCode).toBe(400);
-      expect(res.json().issues).toEqual([{ path: 'contact.firstName', message: 'First name is required' }, { path: 'contact.email', message: 'Invalid email' }]);
+      expect(res.json().issues).toEqual([
+        { path: 'contact.firstName', message: 'First name is required' },
+        { path: 'contact.email', message: 'Invalid email' },
+      ]);
     });
 
     it('accountOwnerId sets and clears; a disabled member is refused', async () => {
@@ -195,11 +288,19 @@ describe('contacts', () => {
     it('assignCompanyId links a company; a foreign company is 404 and the update is rolled back', async () => {
       const p = await newContact(a);
       const c = await newCompany(a);
-      const res = await a.put('/api/v1/entity/contact', { id: p.id, contact: { firstName: p.firstName, lastName: p.lastName, email: p.email }, assignCompanyId: c.id });
+      const res = await a.put('/api/v1/entity/contact', {
+        id: p.id,
+        contact: { firstName: p.firstName, lastName: p.lastName, email: p.email },
+        assignCompanyId: c.id,
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().contact.primaryCompany.id).toBe(c.id);
       const theirs = await newCompany(b);
-      const bad = await a.put('/api/v1/entity/contact', { id: p.id, contact: { firstName: 'Rolled', lastName: 'Back', email: p.email }, assignCompanyId: theirs.id });
+      const bad = await a.put('/api/v1/entity/contact', {
+        id: p.id,
+        contact: { firstName: 'Rolled', lastName: 'Back', email: p.email },
+        assignCompanyId: theirs.id,
+      });
       expect(bad.statusCode).toBe(404);
       expect((await details(a, p.id)).firstName).toBe(p.firstName);
     });
@@ -218,20 +319,34 @@ describe('contacts', () => {
   describe('POST /api/v1/entity/create and PUT /api/v1/entity/update (contact)', () => {
     it('create answers 201 with contactId; update answers its message; 409 and 404', async () => {
       const u = uniq();
-      const res = await a.post('/api/v1/entity/create', { entityType: 'contact', data: { firstName: 'G', lastName: 'C', email: `gc-${u}@x.com` } });
+      const res = await a.post('/api/v1/entity/create', {
+        entityType: 'contact',
+        data: { firstName: 'G', lastName: 'C', email: `gc-${u}@x.com` },
+      });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json()).toEqual({ success: true, message: 'Contact created successfully', contactId: expect.any(String) });
       const id = res.json().contactId;
-      const up = await a.put('/api/v1/entity/update', { entityType: 'contact', id, data: { firstName: 'G2', lastName: 'C', email: `gc-${u}@x.com` } });
+      const up = await a.put('/api/v1/entity/update', {
+        entityType: 'contact',
+        id,
+        data: { firstName: 'G2', lastName: 'C', email: `gc-${u}@x.com` },
+      });
       expect(up.json()).toEqual({ success: true, message: 'Contact updated' });
       expect((await details(a, id)).firstName).toBe('G2');
       const bad = await a.post('/api/v1/entity/create', { entityType: 'contact', data: { firstName: 'G', lastName: 'C', email: '' } });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().message).toBe('Email is required');
-      const dup = await a.post('/api/v1/entity/create', { entityType: 'contact', data: { firstName: 'G', lastName: 'C', email: `GC-${u}@x.com` } });
+      const dup = await a.post('/api/v1/entity/create', {
+        entityType: 'contact',
+        data: { firstName: 'G', lastName: 'C', email: `GC-${u}@x.com` },
+      });
       expect(dup.statusCode).toBe(409);
       const theirs = await newContact(b);
-      const nf = await a.put('/api/v1/entity/update', { entityType: 'contact', id: theirs.id, data: { firstName: 'x', lastName: 'y', email: `nf-${u}@x.com` } });
+      const nf = await a.put('/api/v1/entity/update', {
+        entityType: 'contact',
+        id: theirs.id,
+        data: { firstName: 'x', lastName: 'y', email: `nf-${u}@x.com` },
+      });
       expect(nf.statusCode).toBe(404);
       expect(nf.json().message).toBe('Contact not found');
     });
@@ -246,13 +361,21 @@ describe('contacts', () => {
       expect(await link(a, c3.id, p.id)).toMatchObject({ isPrimary: false });
       const res = await a.put('/api/v1/contact/set-primary', { companyId: c3.id, contactId: p.id });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toEqual({ success: true, message: 'Primary company updated', mapping: expect.objectContaining({ companyId: c3.id, contactId: p.id, isPrimary: true }) });
+      expect(res.json()).toEqual({
+        success: true,
+        message: 'Primary company updated',
+        mapping: expect.objectContaining({ companyId: c3.id, contactId: p.id, isPrimary: true }),
+      });
       let d = await details(a, p.id);
       expect(d.primaryCompany.id).toBe(c3.id);
-      expect(d.entityMapping.filter((m: { isPrimary: boolean }) => m.isPrimary).map((m: { companyId: string }) => m.companyId)).toEqual([c3.id]);
+      expect(d.entityMapping.filter((m: { isPrimary: boolean }) => m.isPrimary).map((m: { companyId: string }) => m.companyId)).toEqual([
+        c3.id,
+      ]);
       await a.put('/api/v1/contact/set-primary', { companyId: c2.id, contactId: p.id });
       d = await details(a, p.id);
-      expect(d.entityMapping.filter((m: { isPrimary: boolean }) => m.isPrimary).map((m: { companyId: string }) => m.companyId)).toEqual([c2.id]);
+      expect(d.entityMapping.filter((m: { isPrimary: boolean }) => m.isPrimary).map((m: { companyId: string }) => m.companyId)).toEqual([
+        c2.id,
+      ]);
       // The primary company is listed first, then the others by name.
       expect(d.entityMapping[0].companyId).toBe(c2.id);
       // Key flags of the companies are not touched.
@@ -282,7 +405,9 @@ describe('contacts', () => {
       const theirP = await newContact(b);
       await link(b, theirC.id, theirP.id);
       expect((await a.put('/api/v1/contact/set-primary', { companyId: theirC.id, contactId: theirP.id })).statusCode).toBe(404);
-      expect((await a.put('/api/v1/entity/mapping-company', { companyId: theirC.id, contactId: theirP.id, remove: true })).statusCode).toBe(404);
+      expect((await a.put('/api/v1/entity/mapping-company', { companyId: theirC.id, contactId: theirP.id, remove: true })).statusCode).toBe(
+        404,
+      );
       expect((await details(b, theirP.id)).entityMapping).toHaveLength(1);
     });
 
@@ -294,7 +419,11 @@ describe('contacts', () => {
       await link(a, c2.id, p.id);
       let res = await a.put('/api/v1/entity/mapping-company', { companyId: c2.id, contactId: p.id, label: 'Board', value: 'Observer' });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toEqual({ success: true, message: 'Linked successfully', mapping: { companyId: c2.id, contactId: p.id, isKey: true, isPrimary: false, label: 'Board', value: 'Observer' } });
+      expect(res.json()).toEqual({
+        success: true,
+        message: 'Linked successfully',
+        mapping: { companyId: c2.id, contactId: p.id, isKey: true, isPrimary: false, label: 'Board', value: 'Observer' },
+      });
       res = await a.put('/api/v1/entity/mapping-company', { companyId: c2.id, contactId: p.id, isPrimary: true });
       expect(res.json().mapping).toMatchObject({ isPrimary: true, label: 'Board' });
       expect((await details(a, p.id)).primaryCompany.id).toBe(c2.id);
@@ -319,7 +448,11 @@ describe('contacts', () => {
       await setValue(a, 'contact', p.id, field.id, 'yes');
       const d = await details(a, p.id);
       expect(d.entityMapping.map((m: { name: string }) => m.name)).toEqual([`Mike ${u}`, `alpha ${u}`, `Zulu ${u}`]);
-      expect(d).toMatchObject({ id: p.id, companyCount: 3, primaryCompany: { id: cm.id, name: `Mike ${u}`, domain: cm.domain, website: cm.website } });
+      expect(d).toMatchObject({
+        id: p.id,
+        companyCount: 3,
+        primaryCompany: { id: cm.id, name: `Mike ${u}`, domain: cm.domain, website: cm.website },
+      });
       expect(d.fields[field.id]).toMatchObject({ value: true, status: 'completed' });
     });
 
@@ -342,7 +475,12 @@ describe('contacts', () => {
       await newContact(b, { firstName: `Hjk${u}` });
       const hits = (await a.post('/api/v1/contact/search', { query: `HJK${u}` })).json().results;
       expect(hits.map((h: { id: string }) => h.id).sort()).toEqual([byFirst.id, byEmail.id].sort());
-      expect(hits.find((h: { id: string }) => h.id === byFirst.id)).toEqual({ id: byFirst.id, entityType: 'contact', title: `Hjk${u} One`, subtitle: byFirst.email });
+      expect(hits.find((h: { id: string }) => h.id === byFirst.id)).toEqual({
+        id: byFirst.id,
+        entityType: 'contact',
+        title: `Hjk${u} One`,
+        subtitle: byFirst.email,
+      });
     });
   });
 
@@ -357,8 +495,15 @@ describe('contacts', () => {
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual({ success: true, message: 'Contact deleted' });
       expect((await a.get(`/api/v1/contact/details/${p.id}`)).statusCode).toBe(404);
-      expect((await a.get(`/api/v1/company/details/${c.id}`)).json().company).toMatchObject({ keyContact: null, contactCount: 0, entityMapping: [] });
-      const [{ n }] = await ctx.em().getConnection().execute<{ n: number }[]>('select count(*)::int as n from field_value where entity_id = ?', [p.id]);
+      expect((await a.get(`/api/v1/company/details/${c.id}`)).json().company).toMatchObject({
+        keyContact: null,
+        contactCount: 0,
+        entityMapping: [],
+      });
+      const [{ n }] = await ctx
+        .em()
+        .getConnection()
+        .execute<{ n: number }[]>('select count(*)::int as n from field_value where entity_id = ?', [p.id]);
       expect(n).toBe(0);
       const again = await a.del(`/api/v1/contact/delete/${p.id}`);
       expect(again.statusCode).toBe(404);
@@ -387,10 +532,15 @@ describe('contacts', () => {
         made.push(p);
       }
       // not_equals 'customer' selects the leads and the one without a value (i = 0, 2, 4); exclude i = 2.
-      const all = await a.post('/api/v1/contact/bulk-delete', { selection: { allSelected: true, text: `bulk${u}`, filters: [f(field.key, [['not_equals', 'customer']])], excludeIds: [made[2].id] } });
+      const all = await a.post('/api/v1/contact/bulk-delete', {
+        selection: { allSelected: true, text: `bulk${u}`, filters: [f(field.key, [['not_equals', 'customer']])], excludeIds: [made[2].id] },
+      });
       expect(all.statusCode, all.body).toBe(200);
       expect(all.json()).toEqual({ success: true, message: '2 contacts deleted', count: 2 });
-      const left = (await a.post('/api/v1/contact/get-contacts', { text: `bulk${u}`, pageSize: 100 })).json().rows.map((r: { id: string }) => r.id).sort();
+      const left = (await a.post('/api/v1/contact/get-contacts', { text: `bulk${u}`, pageSize: 100 }))
+        .json()
+        .rows.map((r: { id: string }) => r.id)
+        .sort();
       expect(left).toEqual([made[1].id, made[2].id, made[3].id].sort());
     });
   });

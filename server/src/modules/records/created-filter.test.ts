@@ -38,7 +38,12 @@ describe('Created date filter', () => {
       expect(res.statusCode, res.body).toBe(201);
       await db.query(`update company set created_at = $2::timestamptz where id = $1`, [res.json().companyId, stamp]);
     }
-    days = (await db.query<{ id: string; day: string }>(`select id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day from company where organization_id = $1`, [org])).rows;
+    days = (
+      await db.query<{ id: string; day: string }>(
+        `select id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day from company where organization_id = $1`,
+        [org],
+      )
+    ).rows;
   });
   afterAll(async () => {
     await db.end();
@@ -58,18 +63,32 @@ describe('Created date filter', () => {
 
   for (const k of cases) {
     it(`${k.condition} ${JSON.stringify(k.data)}: the companies whose UTC day matches`, async () => {
-      const res = await c.post('/api/v1/company/get-companies', { filters: [{ key: 'created_at', operator: 'and', items: [{ id: 'c1', condition: k.condition, data: k.data }] }], pageSize: 100 });
+      const res = await c.post('/api/v1/company/get-companies', {
+        filters: [{ key: 'created_at', operator: 'and', items: [{ id: 'c1', condition: k.condition, data: k.data }] }],
+        pageSize: 100,
+      });
       expect(res.statusCode, res.body).toBe(200);
-      const want = days.filter((x) => k.keep(x.day)).map((x) => x.id).sort();
+      const want = days
+        .filter((x) => k.keep(x.day))
+        .map((x) => x.id)
+        .sort();
       expect(want.length).toBeGreaterThan(0);
       expect(want.length).toBeLessThan(days.length);
       expect(res.json().totalRecords).toBe(want.length);
-      expect(res.json().rows.map((r: { id: string }) => r.id).sort()).toEqual(want);
+      expect(
+        res
+          .json()
+          .rows.map((r: { id: string }) => r.id)
+          .sort(),
+      ).toEqual(want);
     });
   }
 
   it('a value that is not a plain day keeps the text comparison', async () => {
-    const res = await c.post('/api/v1/company/get-companies', { filters: [{ key: 'created_at', operator: 'and', items: [{ id: 'c1', condition: 'greater_than', data: '2026-03-10T00' }] }], pageSize: 100 });
+    const res = await c.post('/api/v1/company/get-companies', {
+      filters: [{ key: 'created_at', operator: 'and', items: [{ id: 'c1', condition: 'greater_than', data: '2026-03-10T00' }] }],
+      pageSize: 100,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().totalRecords).toBe(days.filter((x) => x.day > '2026-03-10T00').length);
   });

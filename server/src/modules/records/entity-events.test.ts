@@ -19,10 +19,18 @@ describe('entity events for realtime clients', () => {
     orgB = ob.organization.id;
     a = await signedIn(ctx, oa.admin.email, '10.33.0.1');
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
-  const events = async (org: string) => ctx.em().getConnection().execute<{ path: string; kind: string; data: { id?: string; ids?: string[]; count?: number } }[]>(
-    `select path, kind, data from realtime_event where organization_id = ? and path like '%/entities/%' order by seq`, [org]);
+  const events = async (org: string) =>
+    ctx
+      .em()
+      .getConnection()
+      .execute<{ path: string; kind: string; data: { id?: string; ids?: string[]; count?: number } }[]>(
+        `select path, kind, data from realtime_event where organization_id = ? and path like '%/entities/%' order by seq`,
+        [org],
+      );
 
   it('create, link, delete: events name the records, on their type path, for their organization only', async () => {
     const company = await newCompany(a);

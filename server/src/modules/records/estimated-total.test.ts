@@ -7,7 +7,12 @@ import { createTestApp, createOrg, signedIn, type TestContext, type TestClient }
 import { loadQueryContext, whereSql, orderSql, pageIds } from './table-query';
 import { anchorFromBoundaries, boundariesFor, boundariesSettled, buildBoundaries, forgetBoundaries, stepFor } from './sort-boundaries';
 
-interface Page { rows: { id: string; name: string }[]; totalRecords: number; totalIsEstimate: boolean; totalPages: number }
+interface Page {
+  rows: { id: string; name: string }[];
+  totalRecords: number;
+  totalIsEstimate: boolean;
+  totalPages: number;
+}
 
 describe('estimated totals above 10,000 matches', () => {
   let ctx: TestContext;
@@ -24,22 +29,29 @@ describe('estimated totals above 10,000 matches', () => {
     c = await signedIn(ctx, o.admin.email, '10.71.0.1');
     // 12,600 companies: 'Alpha …' (600), then 'Delta Widgets …' / 'Delta Gears …' (6,000 each);
     // every 5th of them has 'seven' in its name (2,520: an exact total).
-    await ctx.em().getConnection().execute(
-      `insert into company (id, organization_id, name, website, domain, created_by_id, created_at, updated_at)
+    await ctx
+      .em()
+      .getConnection()
+      .execute(
+        `insert into company (id, organization_id, name, website, domain, created_by_id, created_at, updated_at)
        select gen_random_uuid(), ?::uuid, n, 'https://' || d, d, ?::uuid, now(), now()
          from (select case when i <= 600 then 'Alpha ' else 'Delta ' || (case when i % 2 = 0 then 'Widgets ' else 'Gears ' end) end
                       || (case when i % 5 = 0 then 'seven ' else '' end) || lpad(i::text, 5, '0') as n,
                       'est-' || i || '.example' as d
                  from generate_series(1, ?::int) i) s`,
-      [org, o.admin.id, N],
-    );
+        [org, o.admin.id, N],
+      );
     await ctx.em().getConnection().execute('analyze company');
-    const rows = await ctx.em().getConnection().execute<{ id: string; name: string }[]>(
-      `select id, name from company where organization_id = ? order by lower(name), id`, [org]);
+    const rows = await ctx
+      .em()
+      .getConnection()
+      .execute<{ id: string; name: string }[]>(`select id, name from company where organization_id = ? order by lower(name), id`, [org]);
     all = rows;
     expect(all).toHaveLength(N);
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   const page = async (body: Record<string, unknown>): Promise<Page> => {
     const res = await c.post('/api/v1/company/get-companies', { pageSize: 50, ...body });
@@ -87,7 +99,10 @@ describe('estimated totals above 10,000 matches', () => {
     for (let p = 1; p <= 3; p++) {
       const next = await page({ text: 'delta', pageIndex: p, afterId: shown[shown.length - 1].id });
       expect(next.totalIsEstimate).toBe(true);
-      expect(next.rows.map((r) => r.id), `page ${p}`).toEqual(exact.slice(p * 50, p * 50 + 50).map((r) => r.id));
+      expect(
+        next.rows.map((r) => r.id),
+        `page ${p}`,
+      ).toEqual(exact.slice(p * 50, p * 50 + 50).map((r) => r.id));
       shown = next.rows;
     }
     // From a page reached by a jump (an estimated position), Previous is the 50 matches before its first row.
@@ -110,7 +125,11 @@ describe('estimated totals above 10,000 matches', () => {
     const seven = await page({ text: 'seven', pageIndex: 3 });
     expect(seven.totalIsEstimate).toBe(false);
     expect(seven.totalRecords).toBe(matching('seven').length);
-    expect(seven.rows.map((r) => r.id)).toEqual(matching('seven').slice(150, 200).map((r) => r.id));
+    expect(seven.rows.map((r) => r.id)).toEqual(
+      matching('seven')
+        .slice(150, 200)
+        .map((r) => r.id),
+    );
     const whole = await page({ pageIndex: 0 });
     expect(whole).toMatchObject({ totalIsEstimate: false, totalRecords: N });
   });
@@ -119,13 +138,27 @@ describe('estimated totals above 10,000 matches', () => {
     const filters = [{ key: 'name', operator: 'and', items: [{ id: 'c1', condition: 'contains', data: 'delta' }] }];
     const byName = await page({ filters, pageIndex: 0 });
     expect(byName.totalIsEstimate).toBe(true);
-    expect(byName.rows.map((r) => r.id)).toEqual(matching('delta').slice(0, 50).map((r) => r.id));
+    expect(byName.rows.map((r) => r.id)).toEqual(
+      matching('delta')
+        .slice(0, 50)
+        .map((r) => r.id),
+    );
     const desc = await page({ text: 'delta', sortKey: 'name', sortOrder: 'desc', pageIndex: 0 });
     expect(desc.totalIsEstimate).toBe(true);
-    expect(desc.rows.map((r) => r.id)).toEqual([...matching('delta')].reverse().slice(0, 50).map((r) => r.id));
+    expect(desc.rows.map((r) => r.id)).toEqual(
+      [...matching('delta')]
+        .reverse()
+        .slice(0, 50)
+        .map((r) => r.id),
+    );
     const byDomain = await page({ text: 'delta', sortKey: 'domain', sortOrder: 'asc', pageIndex: 0 });
-    const domains = await ctx.em().getConnection().execute<{ id: string }[]>(
-      `select id from company where organization_id = ? and lower(name) like '%delta%' order by domain, id limit 50`, [org]);
+    const domains = await ctx
+      .em()
+      .getConnection()
+      .execute<{ id: string }[]>(
+        `select id from company where organization_id = ? and lower(name) like '%delta%' order by domain, id limit 50`,
+        [org],
+      );
     expect(byDomain.rows.map((r) => r.id)).toEqual(domains.map((r) => r.id));
   });
 
@@ -134,7 +167,11 @@ describe('estimated totals above 10,000 matches', () => {
     expect(res.totalIsEstimate).toBe(false);
     expect(res.totalRecords).toBe(12_000);
     // No key contacts here: the order is the default one (name, id).
-    expect(res.rows.map((r) => r.id)).toEqual(matching('delta').slice(2_000, 2_050).map((r) => r.id));
+    expect(res.rows.map((r) => r.id)).toEqual(
+      matching('delta')
+        .slice(2_000, 2_050)
+        .map((r) => r.id),
+    );
   });
 
   it('matches that cluster past the walk bound are counted instead (exact)', async () => {
@@ -144,7 +181,11 @@ describe('estimated totals above 10,000 matches', () => {
     const res = await pageIds(ctx.em(), qctx, where, orderSql(qctx, null, null), 0, 50, { walkMax: 100 });
     expect(res.estimate).toBeUndefined();
     expect(res.total).toBe(12_000);
-    expect(res.ids).toEqual(matching('delta').slice(0, 50).map((r) => r.id));
+    expect(res.ids).toEqual(
+      matching('delta')
+        .slice(0, 50)
+        .map((r) => r.id),
+    );
   });
 
   it('the exact total follows in a second request (count-companies): the same search and filters, counted', async () => {
@@ -154,12 +195,18 @@ describe('estimated totals above 10,000 matches', () => {
     expect(exact.statusCode, exact.body).toBe(200);
     expect(exact.json()).toEqual({ success: true, totalRecords: 12_000 });
     const filters = [{ key: 'name', operator: 'and', items: [{ id: 'c1', condition: 'contains', data: 'widgets' }] }];
-    expect((await c.post('/api/v1/company/count-companies', { text: 'seven', filters })).json()).toEqual({ success: true, totalRecords: matching('seven').filter((r) => r.name.toLowerCase().includes('widgets')).length });
+    expect((await c.post('/api/v1/company/count-companies', { text: 'seven', filters })).json()).toEqual({
+      success: true,
+      totalRecords: matching('seven').filter((r) => r.name.toLowerCase().includes('widgets')).length,
+    });
     expect((await c.post('/api/v1/company/count-companies', {})).json()).toEqual({ success: true, totalRecords: N });
     // The contacts' route answers the same way (none here).
     expect((await c.post('/api/v1/contact/count-contacts', { text: 'delta' })).json()).toEqual({ success: true, totalRecords: 0 });
     // Filters are checked like the table's.
-    const bad = await c.post('/api/v1/company/count-companies', { text: '', filters: [{ key: 'nope', operator: 'and', items: [{ id: 'c1', condition: 'equals', data: 'x' }] }] });
+    const bad = await c.post('/api/v1/company/count-companies', {
+      text: '',
+      filters: [{ key: 'nope', operator: 'and', items: [{ id: 'c1', condition: 'equals', data: 'x' }] }],
+    });
     expect(bad.statusCode).toBe(400);
   });
 
@@ -177,7 +224,10 @@ describe('estimated totals above 10,000 matches', () => {
     // The map the middle pages scheduled is there now (an anchor without a map is null).
     expect((await anchorFromBoundaries(ctx.em(), 'company', org, terms, N, 5_000))?.[1]).toBe(all[5_000].id);
     for (const [i, p] of probes.entries()) {
-      expect((await page({ text: 'delta', pageIndex: p })).rows.map((r) => r.id), `page ${p}`).toEqual(byOffset[i]);
+      expect(
+        (await page({ text: 'delta', pageIndex: p })).rows.map((r) => r.id),
+        `page ${p}`,
+      ).toEqual(byOffset[i]);
     }
     // The anchor at any rank is the record at that rank of the organization's order.
     const map = await buildBoundaries(ctx.em(), 'company', org, terms, N);
@@ -193,12 +243,22 @@ describe('estimated totals above 10,000 matches', () => {
     expect((await anchorFromBoundaries(ctx.em(), 'company', org, desc, N, 250))?.[1]).toBe(all[N - 1 - 250].id);
     // Records added after the map was built: the map is still used (the positions drift by the
     // records added, a few pages at most), and a page is still 50 consecutive matches.
-    await ctx.em().getConnection().execute(
-      `insert into company (id, organization_id, name, website, domain, created_by_id, created_at, updated_at)
+    await ctx
+      .em()
+      .getConnection()
+      .execute(
+        `insert into company (id, organization_id, name, website, domain, created_by_id, created_at, updated_at)
        select gen_random_uuid(), ?::uuid, 'Delta Added ' || i, 'https://add-' || i || '.example', 'add-' || i || '.example', created_by_id, now(), now()
-         from generate_series(1, 60) i, (select created_by_id from company where organization_id = ? limit 1) u`, [org, org]);
-    const now = (await ctx.em().getConnection().execute<{ id: string; name: string }[]>(
-      `select id, name from company where organization_id = ? and lower(name) like '%delta%' order by lower(name), id`, [org]));
+         from generate_series(1, 60) i, (select created_by_id from company where organization_id = ? limit 1) u`,
+        [org, org],
+      );
+    const now = await ctx
+      .em()
+      .getConnection()
+      .execute<{ id: string; name: string }[]>(
+        `select id, name from company where organization_id = ? and lower(name) like '%delta%' order by lower(name), id`,
+        [org],
+      );
     const mid = await page({ text: 'delta', pageIndex: probes[2] });
     const at = now.findIndex((r) => r.id === mid.rows[0].id);
     expect(at).toBeGreaterThanOrEqual(0);
@@ -224,12 +284,23 @@ describe('estimated totals above 10,000 matches', () => {
     const byOffset = await pageIds(ctx.em(), qctx, where, desc, 77, 50, { mapMin: 0 });
     await boundariesSettled();
     expect(await pageIds(ctx.em(), qctx, where, desc, 77, 50, { mapMin: 0 })).toEqual(byOffset);
-    expect(byOffset.ids).toEqual([...all].reverse().slice(77 * 50, 78 * 50).map((r) => r.id));
+    expect(byOffset.ids).toEqual(
+      [...all]
+        .reverse()
+        .slice(77 * 50, 78 * 50)
+        .map((r) => r.id),
+    );
     // One record more: the map (built at N) no longer serves exact pages; the page is still exact.
     const conn = ctx.em().getConnection();
-    await conn.execute(`insert into company (id, organization_id, name, website, domain, created_by_id, created_at, updated_at)
-      select gen_random_uuid(), organization_id, 'Beta Inserted', 'https://beta-ins.example', 'beta-ins.example', created_by_id, now(), now() from company where organization_id = ? limit 1`, [org]);
-    const now = await conn.execute<{ id: string; name: string }[]>(`select id, name from company where organization_id = ? order by lower(name), id`, [org]);
+    await conn.execute(
+      `insert into company (id, organization_id, name, website, domain, created_by_id, created_at, updated_at)
+      select gen_random_uuid(), organization_id, 'Beta Inserted', 'https://beta-ins.example', 'beta-ins.example', created_by_id, now(), now() from company where organization_id = ? limit 1`,
+      [org],
+    );
+    const now = await conn.execute<{ id: string; name: string }[]>(
+      `select id, name from company where organization_id = ? order by lower(name), id`,
+      [org],
+    );
     expect(boundariesFor(ctx.em(), 'company', org, order.terms, N + 1, true)).toBeNull();
     expect(await read(101)).toEqual({ total: N + 1, ids: at(101, now) });
     await conn.execute(`delete from company where organization_id = ? and name = 'Beta Inserted'`, [org]);
@@ -246,7 +317,9 @@ describe('estimated totals above 10,000 matches', () => {
     const del = await c.post('/api/v1/company/bulk-delete', { selection: { allSelected: true, text: 'widgets', filters, excludeIds: [] } });
     expect(del.statusCode, del.body).toBe(200);
     expect(del.json()).toMatchObject({ count: 0 });
-    const gone = await c.post('/api/v1/company/bulk-delete', { selection: { allSelected: true, text: 'delta', filters: [], excludeIds: [all[600].id] } });
+    const gone = await c.post('/api/v1/company/bulk-delete', {
+      selection: { allSelected: true, text: 'delta', filters: [], excludeIds: [all[600].id] },
+    });
     expect(gone.json()).toMatchObject({ success: true, count: 11_999, message: '11999 companies deleted' });
     const left = await page({ text: 'delta' });
     expect(left).toMatchObject({ totalIsEstimate: false, totalRecords: 1 });

@@ -34,12 +34,19 @@ describe('export stream', () => {
     await ctx.close();
   });
 
-  const openTransactions = async () => Number((await db.query(
-    `select count(*) as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%' and pid <> pg_backend_pid()`,
-  )).rows[0].n);
+  const openTransactions = async () =>
+    Number(
+      (
+        await db.query(
+          `select count(*) as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%' and pid <> pg_backend_pid()`,
+        )
+      ).rows[0].n,
+    );
 
   it('more concurrent exports than pooled connections all finish, complete', async () => {
-    const results = await Promise.all(Array.from({ length: 7 }, () => c.post('/api/v1/company/export', { selection: { allSelected: true } })));
+    const results = await Promise.all(
+      Array.from({ length: 7 }, () => c.post('/api/v1/company/export', { selection: { allSelected: true } })),
+    );
     for (const res of results) {
       expect(res.statusCode).toBe(200);
       expect(res.body.split('\r\n').filter(Boolean)).toHaveLength(ROWS + 1);
@@ -69,7 +76,9 @@ describe('export stream', () => {
     const qctx = await loadQueryContext(em, org, 'company');
     const where = selectionWhere(qctx, { allSelected: true });
     // A query that fails in the database (a value that is not an integer), as a refused search would.
-    await expect(exportCsv(em, qctx, { ...where, text: `${where.text} and r.name = ?::int`, params: [...where.params, 'not-a-number'] })).rejects.toThrow();
+    await expect(
+      exportCsv(em, qctx, { ...where, text: `${where.text} and r.name = ?::int`, params: [...where.params, 'not-a-number'] }),
+    ).rejects.toThrow();
     for (let i = 0; i < 50 && (await openTransactions()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(await openTransactions()).toBe(0);
   });

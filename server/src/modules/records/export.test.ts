@@ -15,15 +15,27 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; }
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"' && cell === '') quoted = true;
-    else if (ch === ',') { row.push(cell); cell = ''; }
-    else if (ch === '\r' && text[i + 1] === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; i++; }
-    else cell += ch;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += ch;
   }
-  if (cell !== '' || row.length) { row.push(cell); rows.push(row); }
+  if (cell !== '' || row.length) {
+    row.push(cell);
+    rows.push(row);
+  }
   return rows;
 }
 
@@ -44,7 +56,9 @@ describe('CSV export', () => {
     a = await signedIn(ctx, oa.admin.email, '10.35.0.1');
     b = await signedIn(ctx, ob.admin.email, '10.35.0.2');
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   const exportCsv = async (c: TestClient, body: Record<string, unknown>, entity: 'company' | 'contact' = 'company') => {
     const res = await c.post(`/api/v1/${entity}/export`, body);
@@ -119,13 +133,24 @@ describe('CSV export', () => {
     const u = uniq();
     const field = await newField(a, 'company', 'double', `Margin ${u}`);
     const made: CompanyLike[] = [];
-    for (const [i, margin] of [[0, 1.5], [1, 9], [2, null], [3, 12.25], [4, 30]] as const) {
+    for (const [i, margin] of [
+      [0, 1.5],
+      [1, 9],
+      [2, null],
+      [3, 12.25],
+      [4, 30],
+    ] as const) {
       const c = await newCompany(a, { name: `Exp${u} ${String.fromCharCode(69 - i)}` });
       if (margin !== null) await setValue(a, 'company', c.id, field.id, margin);
       made.push(c);
     }
     const { data } = await exportCsv(a, {
-      selection: { allSelected: true, text: `exp${u}`, filters: [f(field.key, [['between', [5, 20]]]), f('name', [['not_contains', 'zzz']])], excludeIds: [] },
+      selection: {
+        allSelected: true,
+        text: `exp${u}`,
+        filters: [f(field.key, [['between', [5, 20]]]), f('name', [['not_contains', 'zzz']])],
+        excludeIds: [],
+      },
     });
     // Names descend with i, so the default (name ascending) order is 3, 1.
     expect(data.map((r) => r[0])).toEqual([`Exp${u} B`, `Exp${u} D`]);
@@ -175,7 +200,8 @@ describe('CSV export', () => {
     expect(byName.get(cases[2][1])![header.indexOf(`Note ${u}`)]).toBe("'\tcmd");
     expect(byName.get(cases[3][1])![header.indexOf(`Note ${u}`)]).toBe("'\r=1+1");
     // No cell that a spreadsheet would evaluate remains.
-    for (const row of data) for (const cell of row) expect(/^[=+@\t\r]/.test(cell) || (/^-/.test(cell) && !/^-\d+(\.\d+)?$/.test(cell)), cell).toBe(false);
+    for (const row of data)
+      for (const cell of row) expect(/^[=+@\t\r]/.test(cell) || (/^-/.test(cell) && !/^-\d+(\.\d+)?$/.test(cell)), cell).toBe(false);
   });
 
   it('quotes commas, quotes and line breaks (RFC 4180)', async () => {
@@ -198,7 +224,11 @@ describe('CSV export', () => {
     const p1 = await newContact(a, { firstName: 'Exa', lastName: `Port${u}`, email: `exa-${u}@x.com` });
     await newContact(a, { firstName: 'Other', lastName: `Port${u}`, email: `other-${u}@x.com` });
     await link(a, company.id, p1.id);
-    const { res, header, data } = await exportCsv(a, { selection: { allSelected: true, text: `port${u}`, filters: [f('first_name', [['equals', 'EXA']])] } }, 'contact');
+    const { res, header, data } = await exportCsv(
+      a,
+      { selection: { allSelected: true, text: `port${u}`, filters: [f('first_name', [['equals', 'EXA']])] } },
+      'contact',
+    );
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="contacts-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect(header.slice(0, CONTACT_HEADER.length)).toEqual(CONTACT_HEADER);
     expect(data).toHaveLength(1);
@@ -217,12 +247,15 @@ describe('CSV export', () => {
     const c = await signedIn(ctx, big.admin.email, '10.35.0.10');
     const total = 2345;
     // Few distinct names (differing only in case), so the batch boundary falls inside a tie.
-    await ctx.em().getConnection().execute(
-      `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
+    await ctx
+      .em()
+      .getConnection()
+      .execute(
+        `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
        select gen_random_uuid(), ?, (array['Same', 'same', 'SAME', 'Zed'])[1 + (i % 4)], 'https://d' || i || '.example.com', 'd' || i || '.example.com', now(), now()
          from generate_series(1, ?) as i`,
-      [big.organization.id, total],
-    );
+        [big.organization.id, total],
+      );
     const { data } = await exportCsv(c, { selection: { allSelected: true } });
     expect(data).toHaveLength(total);
     const domains = data.map((r) => r[2]);
@@ -236,7 +269,9 @@ describe('CSV export', () => {
     const table = await c.post('/api/v1/company/get-companies', { pageSize: 1000, pageIndex: 2 });
     expect(table.json().rows.map((r: { domain: string }) => r.domain)).toEqual(domains.slice(2000, 2345));
     // A filtered export over the big set.
-    const filtered = await exportCsv(c, { selection: { allSelected: true, filters: [f('domain', [['starts_with', 'd1']])], excludeIds: [] } });
+    const filtered = await exportCsv(c, {
+      selection: { allSelected: true, filters: [f('domain', [['starts_with', 'd1']])], excludeIds: [] },
+    });
     const expected = Array.from({ length: total }, (_, i) => `d${i + 1}.example.com`).filter((d) => d.startsWith('d1'));
     expect(filtered.data.map((r) => r[2]).sort()).toEqual(expected.sort());
   });

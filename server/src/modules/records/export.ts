@@ -11,7 +11,10 @@ import { tenantSql, unscopedSql } from '../../db/sql';
 
 const BATCH = 2000;
 
-interface Column { header: string; get(row: Record<string, unknown>): unknown }
+interface Column {
+  header: string;
+  get(row: Record<string, unknown>): unknown;
+}
 
 function builtInColumns(entityType: RecordEntityType): Column[] {
   const ownerName = (r: Record<string, unknown>) => {
@@ -24,7 +27,13 @@ function builtInColumns(entityType: RecordEntityType): Column[] {
       { header: 'Website', get: (r) => r.website },
       { header: 'Domain', get: (r) => r.domain },
       { header: 'Account Owner', get: ownerName },
-      { header: 'Key Contact', get: (r) => { const k = r.keyContact as { firstName: string; lastName: string } | null; return k ? `${k.firstName} ${k.lastName}` : ''; } },
+      {
+        header: 'Key Contact',
+        get: (r) => {
+          const k = r.keyContact as { firstName: string; lastName: string } | null;
+          return k ? `${k.firstName} ${k.lastName}` : '';
+        },
+      },
       { header: 'Key Contact Email', get: (r) => (r.keyContact as { email: string } | null)?.email ?? '' },
       { header: 'Created', get: (r) => r.createdAt },
     ];
@@ -53,7 +62,8 @@ export async function exportCsv(em: EntityManager, ctx: QueryContext, where: Sql
     ...builtInColumns(ctx.entityType),
     ...custom.map((f) => ({
       header: f.label,
-      get: (r: Record<string, unknown>) => exportValueText((r.fields as Record<string, { value: unknown }>)[f.id]?.value, { dataType: f.dataType, key: f.key }),
+      get: (r: Record<string, unknown>) =>
+        exportValueText((r.fields as Record<string, { value: unknown }>)[f.id]?.value, { dataType: f.dataType, key: f.key }),
     })),
   ];
   const { table, order } = ORDER[ctx.entityType];
@@ -123,6 +133,8 @@ export async function exportCsv(em: EntityManager, ctx: QueryContext, where: Sql
   }
   const stream = Readable.from(rows());
   // A stream closed before its generator ran (the client left at once) still ends the transaction.
-  stream.on('close', () => { void rollback(); });
+  stream.on('close', () => {
+    void rollback();
+  });
   return stream;
 }

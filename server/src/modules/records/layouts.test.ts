@@ -22,14 +22,19 @@ describe('per-user table layouts', () => {
     a2 = await signedIn(ctx, (await createUser(ctx, oa.organization.id)).email, '10.36.0.2');
     b = await signedIn(ctx, ob.admin.email, '10.36.0.3');
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   it('POST saves a layout (201) with defaults for width and visibility; GET lists the caller’s layouts of that table', async () => {
     const res = await a.post('/api/v1/user/tablelayout/company', { name: 'My view', columns });
     expect(res.statusCode, res.body).toBe(201);
     const { layout } = res.json();
     expect(layout).toEqual({
-      id: expect.any(String), entityType: 'company', name: 'My view', updatedAt: expect.any(String),
+      id: expect.any(String),
+      entityType: 'company',
+      name: 'My view',
+      updatedAt: expect.any(String),
       columns: [columns[0], columns[1], { key: 'revenue', order: 2, width: 150, visible: true }],
     });
     const second = await a.post('/api/v1/user/tablelayout/company', { columns: [{ key: 'domain', order: 0 }] });
@@ -48,7 +53,10 @@ describe('per-user table layouts', () => {
 
   it('PUT changes column order, width and visibility', async () => {
     const { layout } = (await a.post('/api/v1/user/tablelayout/contact', { name: 'Edit me', columns })).json();
-    const changed = [{ key: 'website', order: 0, width: 90, visible: true }, { key: 'name', order: 1, width: 300, visible: false }];
+    const changed = [
+      { key: 'website', order: 0, width: 90, visible: true },
+      { key: 'name', order: 1, width: 300, visible: false },
+    ];
     const res = await a.put('/api/v1/user/tablelayout/contact', { id: layout.id, name: 'Edited', columns: changed });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().layout).toMatchObject({ id: layout.id, name: 'Edited', columns: changed });
@@ -58,7 +66,12 @@ describe('per-user table layouts', () => {
 
   it('PUT and DELETE: 404 for another user’s layout, another table’s, or an unknown id', async () => {
     const { layout } = (await a.post('/api/v1/user/tablelayout/company', { name: 'Mine', columns })).json();
-    for (const [c, entity, id] of [[a2, 'company', layout.id], [b, 'company', layout.id], [a, 'contact', layout.id], [a, 'company', randomUUID()]] as const) {
+    for (const [c, entity, id] of [
+      [a2, 'company', layout.id],
+      [b, 'company', layout.id],
+      [a, 'contact', layout.id],
+      [a, 'company', randomUUID()],
+    ] as const) {
       const put = await c.put(`/api/v1/user/tablelayout/${entity}`, { id, name: 'Stolen', columns: [] });
       expect(put.statusCode).toBe(404);
       expect(put.json()).toEqual({ success: false, message: 'Not found' });
@@ -104,6 +117,8 @@ describe('per-user table layouts', () => {
     } finally {
       a.sendCsrf = true;
     }
-    expect((await a.get('/api/v1/user/tablelayout/company')).json().layouts.some((l: { name: string }) => l.name === 'No csrf')).toBe(false);
+    expect((await a.get('/api/v1/user/tablelayout/company')).json().layouts.some((l: { name: string }) => l.name === 'No csrf')).toBe(
+      false,
+    );
   });
 });

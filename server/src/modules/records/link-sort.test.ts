@@ -39,12 +39,18 @@ async function sorted(c: TestClient, entity: Entity, sortOrder: 'asc' | 'desc', 
   expect(paged, 'pages of 2').toEqual(ids);
   // Every row's name (contacts: email) carries u: a search and a filter select them all.
   const searched = await c.post(pathOf[entity], { ...query, pageSize: 100, text: u });
-  expect((searched.json().rows as { id: string }[]).map((r) => r.id), 'searched').toEqual(ids);
+  expect(
+    (searched.json().rows as { id: string }[]).map((r) => r.id),
+    'searched',
+  ).toEqual(ids);
   for (let pageIndex = 0; pageIndex * 2 < total; pageIndex++) {
     const filters = [f(entity === 'company' ? 'name' : 'email', [['contains', u]])];
     const res = await c.post(pathOf[entity], { ...query, pageSize: 2, pageIndex, filters });
     expect(res.statusCode, res.body).toBe(200);
-    expect((res.json().rows as { id: string }[]).map((r) => r.id), `filtered page ${pageIndex}`).toEqual(ids.slice(pageIndex * 2, pageIndex * 2 + 2));
+    expect(
+      (res.json().rows as { id: string }[]).map((r) => r.id),
+      `filtered page ${pageIndex}`,
+    ).toEqual(ids.slice(pageIndex * 2, pageIndex * 2 + 2));
   }
   return ids;
 }
@@ -61,8 +67,14 @@ describe('sort by key contact / primary company', () => {
     ctx = await createTestApp();
     const o = await createOrg(ctx, { name: 'Link sort' });
     c = await signedIn(ctx, o.admin.email, '10.67.0.1');
-    for (const n of ['acme', 'beta', 'cobalt', 'delta', 'echo']) co[n] = await newCompany(c, { name: `${n} ${u}`, website: `${n}-${u}.example.com` });
-    for (const [first, last] of [['zed', 'young'], ['amy', 'zulu'], ['bob', 'mid'], ['nia', 'none']]) {
+    for (const n of ['acme', 'beta', 'cobalt', 'delta', 'echo'])
+      co[n] = await newCompany(c, { name: `${n} ${u}`, website: `${n}-${u}.example.com` });
+    for (const [first, last] of [
+      ['zed', 'young'],
+      ['amy', 'zulu'],
+      ['bob', 'mid'],
+      ['nia', 'none'],
+    ]) {
       ct[first] = await newContact(c, { firstName: first, lastName: last, email: `${first}-${u}@example.com` });
     }
     await link(c, co.acme.id, ct.zed.id); // acme's key contact, zed's primary company
@@ -70,7 +82,9 @@ describe('sort by key contact / primary company', () => {
     await link(c, co.cobalt.id, ct.bob.id);
     await link(c, co.acme.id, ct.amy.id); // neither key nor primary
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   it('sorts companies by their key contact, the ones without one last in name order, both ways', async () => {
     expect(names(co, await sorted(c, 'company', 'asc', u))).toEqual(['beta', 'cobalt', 'acme', 'delta', 'echo']);
@@ -96,17 +110,22 @@ describe('sort by key contact / primary company', () => {
     expect(names(ct, await sorted(c, 'contact', 'asc', u))).toEqual(['zed', 'amy', 'bob', 'nia']);
   });
 
-  it("follows a rename of the key contact, through the API and a bulk statement", async () => {
-    const res = await c.put('/api/v1/entity/contact', { id: ct.bob.id, contact: { firstName: 'aaron', lastName: 'smith', email: ct.bob.email } });
+  it('follows a rename of the key contact, through the API and a bulk statement', async () => {
+    const res = await c.put('/api/v1/entity/contact', {
+      id: ct.bob.id,
+      contact: { firstName: 'aaron', lastName: 'smith', email: ct.bob.email },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(names(co, await sorted(c, 'company', 'asc', u))).toEqual(['cobalt', 'acme', 'beta', 'delta', 'echo']);
     await ctx.orm.em.getConnection().execute(`update contact set first_name = 'Zz' where id = ?`, [ct.bob.id]);
     expect(names(co, await sorted(c, 'company', 'asc', u))).toEqual(['acme', 'beta', 'cobalt', 'delta', 'echo']);
-    const [row] = await ctx.orm.em.getConnection().execute<{ key_contact_sort: string }[]>(`select key_contact_sort from company where id = ?`, [co.cobalt.id]);
+    const [row] = await ctx.orm.em
+      .getConnection()
+      .execute<{ key_contact_sort: string }[]>(`select key_contact_sort from company where id = ?`, [co.cobalt.id]);
     expect(row.key_contact_sort).toBe('zz smith');
   });
 
-  it("follows a rename of the primary company", async () => {
+  it('follows a rename of the primary company', async () => {
     const res = await c.put('/api/v1/entity/company', { id: co.acme.id, company: { name: `zeta ${u}`, website: co.acme.website } });
     expect(res.statusCode, res.body).toBe(200);
     expect(names(ct, await sorted(c, 'contact', 'asc', u))).toEqual(['amy', 'bob', 'zed', 'nia']);
@@ -129,25 +148,39 @@ describe('sort by key contact / primary company', () => {
     expect((await c.del(`/api/v1/company/delete/${co.acme.id}`)).statusCode).toBe(200);
     delete co.acme;
     expect(names(ct, await sorted(c, 'contact', 'asc', u))).toEqual(['nia', 'zed', 'amy']);
-    const left = await ctx.orm.em.getConnection().execute<{ n: number }[]>(
-      `select count(*)::int as n from contact where id in (?, ?, ?) and primary_company_sort is not null`, [ct.zed.id, ct.amy.id, ct.nia.id]);
+    const left = await ctx.orm.em
+      .getConnection()
+      .execute<{ n: number }[]>(`select count(*)::int as n from contact where id in (?, ?, ?) and primary_company_sort is not null`, [
+        ct.zed.id,
+        ct.amy.id,
+        ct.nia.id,
+      ]);
     expect(left[0].n).toBe(0);
   });
 
   it('keeps the maintained counts of companies with a key contact and contacts with a primary company exact', async () => {
-    const [row] = await ctx.orm.em.getConnection().execute<{ kept_company: number; real_company: number; kept_contact: number; real_contact: number; parts: number }[]>(
-      `select (select coalesce(sum(delta), 0)::int from record_count where entity_type = 'company' and slot = 0) as kept_company,
+    const [row] = await ctx.orm.em
+      .getConnection()
+      .execute<{ kept_company: number; real_company: number; kept_contact: number; real_contact: number; parts: number }[]>(
+        `select (select coalesce(sum(delta), 0)::int from record_count where entity_type = 'company' and slot = 0) as kept_company,
               (select count(*)::int from company where key_contact_sort is not null) as real_company,
               (select coalesce(sum(delta), 0)::int from record_count where entity_type = 'contact' and slot = 0) as kept_contact,
               (select count(*)::int from contact where primary_company_sort is not null) as real_contact,
-              (select count(*)::int from record_count where slot = 0) as parts`);
+              (select count(*)::int from record_count where slot = 0) as parts`,
+      );
     expect(row.parts).toBeGreaterThan(2);
     expect(row.kept_company).toBe(row.real_company);
     expect(row.kept_contact).toBe(row.real_contact);
     expect(row.kept_contact).toBe(0);
     // A bulk statement moving many rows at once, and a delete of them all.
-    const counted = async () => (await ctx.orm.em.getConnection().execute<{ kept: number; real: number }[]>(
-      `select (select coalesce(sum(delta), 0)::int from record_count where entity_type = 'company' and slot = 0) as kept, (select count(*)::int from company where key_contact_sort is not null) as real`))[0];
+    const counted = async () =>
+      (
+        await ctx.orm.em
+          .getConnection()
+          .execute<{ kept: number; real: number }[]>(
+            `select (select coalesce(sum(delta), 0)::int from record_count where entity_type = 'company' and slot = 0) as kept, (select count(*)::int from company where key_contact_sort is not null) as real`,
+          )
+      )[0];
     await ctx.orm.em.getConnection().execute(`update company set key_contact_sort = 'x' where key_contact_sort is null`);
     expect(await counted()).toEqual({ kept: 4, real: 4 });
     await ctx.orm.em.getConnection().execute(`delete from company where key_contact_sort = 'x'`);
@@ -176,31 +209,46 @@ describe(`${MIGRATION} backfills the sort texts`, () => {
     await ctx.orm.migrator.down({ migrations: [STATEMENT_TRIGGERS] });
     await ctx.orm.migrator.down({ migrations: [COUNTS] });
     await ctx.orm.migrator.down({ migrations: [MIGRATION] });
-    expect(await sql(`select 1 from information_schema.columns where column_name in ('key_contact_sort', 'primary_company_sort')`)).toHaveLength(0);
+    expect(
+      await sql(`select 1 from information_schema.columns where column_name in ('key_contact_sort', 'primary_company_sort')`),
+    ).toHaveLength(0);
     // Written while neither the columns nor the triggers exist: only the backfill can know them.
     await link(c, b.id, x.id);
     await sql(`update company_contact set is_key = false where company_id = ?`, [b.id]);
     await sql(`update company_contact set is_key = true where company_id = ? and contact_id = ?`, [b.id, x.id]);
     await sql(`update company set name = 'Zulu ' || name where id = ?`, [a.id]);
     const applied = await ctx.orm.migrator.up({ migrations: [MIGRATION, COUNTS, STATEMENT_TRIGGERS] });
-    vacuumed = await vacuumAfterMigrations(ctx.orm, applied.map((m) => m.name), ctx.app.log);
+    vacuumed = await vacuumAfterMigrations(
+      ctx.orm,
+      applied.map((m) => m.name),
+      ctx.app.log,
+    );
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   it('fills the text of every company with a key contact and every contact with a primary company, null elsewhere', async () => {
     const companies = await sql<{ got: string | null; want: string | null }>(
-      `select r.key_contact_sort as got, (select lower(k.first_name || ' ' || k.last_name) from company_contact m join contact k on k.id = m.contact_id where m.company_id = r.id and m.is_key) as want from company r`);
+      `select r.key_contact_sort as got, (select lower(k.first_name || ' ' || k.last_name) from company_contact m join contact k on k.id = m.contact_id where m.company_id = r.id and m.is_key) as want from company r`,
+    );
     expect(companies.length).toBeGreaterThanOrEqual(3);
     for (const r of companies) expect(r.got).toBe(r.want);
     expect(companies.filter((r) => r.got === 'xena kay')).toHaveLength(2);
     const contacts = await sql<{ got: string | null; want: string | null }>(
-      `select r.primary_company_sort as got, (select lower(co.name) from company_contact m join company co on co.id = m.company_id where m.contact_id = r.id and m.is_primary) as want from contact r`);
+      `select r.primary_company_sort as got, (select lower(co.name) from company_contact m join company co on co.id = m.company_id where m.contact_id = r.id and m.is_primary) as want from contact r`,
+    );
     for (const r of contacts) expect(r.got).toBe(r.want);
     expect(contacts.map((r) => r.got)).toContain(`zulu alpha ${u}`);
     expect(vacuumed.sort()).toEqual(['company', 'contact']);
     // The filled counts start from the backfill: 2 companies with a key contact, 2 contacts with a primary company.
-    const counts = await sql<{ entity_type: string; n: number }>(`select entity_type, sum(delta)::int as n from record_count where slot = 0 group by entity_type order by entity_type`);
-    expect(counts).toEqual([{ entity_type: 'company', n: 2 }, { entity_type: 'contact', n: 2 }]);
+    const counts = await sql<{ entity_type: string; n: number }>(
+      `select entity_type, sum(delta)::int as n from record_count where slot = 0 group by entity_type order by entity_type`,
+    );
+    expect(counts).toEqual([
+      { entity_type: 'company', n: 2 },
+      { entity_type: 'contact', n: 2 },
+    ]);
   });
 
   it('the tables sort by them', async () => {

@@ -2,7 +2,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createTestApp, createOrg, signedIn, TestClient, TEST_PASSWORD, type TestContext } from '../../../test/helpers';
 import { newCompany, newContact, link, uniq } from '../../../test/records';
 
-const issuesOf = (body: { issues?: { path: string; message: string }[] }) => Object.fromEntries((body.issues ?? []).map((i) => [i.path, i.message]));
+const issuesOf = (body: { issues?: { path: string; message: string }[] }) =>
+  Object.fromEntries((body.issues ?? []).map((i) => [i.path, i.message]));
 
 describe('mailbox people (Outlook add-in)', () => {
   let ctx: TestContext;
@@ -22,7 +23,9 @@ describe('mailbox people (Outlook add-in)', () => {
     expect(res.statusCode, res.body).toBe(200);
     addin.bearer = res.json().token;
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   const count = async (table: 'contact' | 'company' | 'company_contact') => {
     const [{ n }] = await ctx.em().getConnection().execute<{ n: number }[]>(`select count(*)::int as n from ${table}`);
@@ -36,13 +39,21 @@ describe('mailbox people (Outlook add-in)', () => {
       const jane = await newContact(a, { firstName: 'Jane', lastName: 'Doe', email: `jane-${u}@acme-${u}.com` });
       const bob = await newContact(a, { firstName: 'Bob', lastName: 'Roe', email: `bob-${u}@other-${u}.com` });
       await link(a, company.id, jane.id);
-      const res = await addin.post('/api/v1/contact/match-emails', { emails: [`  BOB-${u}@Other-${u}.com`, `nobody-${u}@acme-${u}.com`, `Jane-${u}@ACME-${u}.com`, `jane-${u}@acme-${u}.com`] });
+      const res = await addin.post('/api/v1/contact/match-emails', {
+        emails: [`  BOB-${u}@Other-${u}.com`, `nobody-${u}@acme-${u}.com`, `Jane-${u}@ACME-${u}.com`, `jane-${u}@acme-${u}.com`],
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual({
         success: true,
         contacts: [
           { id: bob.id, firstName: 'Bob', lastName: 'Roe', email: `bob-${u}@other-${u}.com`, primaryCompany: null },
-          { id: jane.id, firstName: 'Jane', lastName: 'Doe', email: `jane-${u}@acme-${u}.com`, primaryCompany: { id: company.id, name: `Acme ${u}`, website: `acme-${u}.com`, domain: `acme-${u}.com` } },
+          {
+            id: jane.id,
+            firstName: 'Jane',
+            lastName: 'Doe',
+            email: `jane-${u}@acme-${u}.com`,
+            primaryCompany: { id: company.id, name: `Acme ${u}`, website: `acme-${u}.com`, domain: `acme-${u}.com` },
+          },
         ],
       });
     });
@@ -74,9 +85,11 @@ describe('mailbox people (Outlook add-in)', () => {
   });
 
   describe('POST /api/v1/contact/from-email', () => {
-    it("creates the contact and its company from the email domain in one step (key contact, primary company)", async () => {
+    it('creates the contact and its company from the email domain in one step (key contact, primary company)', async () => {
       const u = uniq();
-      const res = await addin.post('/api/v1/contact/from-email', { contact: { firstName: 'Nina', lastName: 'Park', email: `Nina.Park@Northwind-${u}.co.uk` } });
+      const res = await addin.post('/api/v1/contact/from-email', {
+        contact: { firstName: 'Nina', lastName: 'Park', email: `Nina.Park@Northwind-${u}.co.uk` },
+      });
       expect(res.statusCode, res.body).toBe(201);
       const body = res.json();
       expect(body).toMatchObject({
@@ -84,14 +97,24 @@ describe('mailbox people (Outlook add-in)', () => {
         message: `Contact and company Northwind ${u} created`,
         companyCreated: true,
         company: { name: `Northwind ${u}`, website: `northwind-${u}.co.uk`, domain: `northwind-${u}.co.uk` },
-        contact: { firstName: 'Nina', lastName: 'Park', email: `nina.park@northwind-${u}.co.uk`, primaryCompany: { domain: `northwind-${u}.co.uk` } },
+        contact: {
+          firstName: 'Nina',
+          lastName: 'Park',
+          email: `nina.park@northwind-${u}.co.uk`,
+          primaryCompany: { domain: `northwind-${u}.co.uk` },
+        },
       });
       expect(body.contact.entityMapping).toEqual([expect.objectContaining({ companyId: body.company.id, isKey: true, isPrimary: true })]);
       const company = await a.get(`/api/v1/company/details/${body.company.id}`);
       expect(company.json().company.entityMapping.map((m: { contactId: string }) => m.contactId)).toEqual([body.contact.id]);
       // Published for the other panes and the web app's tables.
-      const events = await ctx.em().getConnection().execute<{ path: string; kind: string }[]>(
-        `select path, kind from realtime_event where data->>'id' in (?, ?) order by seq`, [body.contact.id, body.company.id]);
+      const events = await ctx
+        .em()
+        .getConnection()
+        .execute<{ path: string; kind: string }[]>(`select path, kind from realtime_event where data->>'id' in (?, ?) order by seq`, [
+          body.contact.id,
+          body.company.id,
+        ]);
       const created = events.filter((e) => e.kind === 'entity.created');
       expect(created.map((e) => e.path.split('/').pop()).sort()).toEqual(['company', 'contact']);
       for (const e of created) expect(e.path).toMatch(/^org\/[^/]+\/entities\/(company|contact)$/);
@@ -102,7 +125,10 @@ describe('mailbox people (Outlook add-in)', () => {
 
     it('uses the name the rep typed for the new company', async () => {
       const u = uniq();
-      const res = await a.post('/api/v1/contact/from-email', { contact: { firstName: 'Al', lastName: 'Ng', email: `al@ng-${u}.com` }, companyName: '  Ng Holdings  ' });
+      const res = await a.post('/api/v1/contact/from-email', {
+        contact: { firstName: 'Al', lastName: 'Ng', email: `al@ng-${u}.com` },
+        companyName: '  Ng Holdings  ',
+      });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json().company).toMatchObject({ name: 'Ng Holdings', domain: `ng-${u}.com` });
     });
@@ -111,25 +137,40 @@ describe('mailbox people (Outlook add-in)', () => {
       const u = uniq();
       const existing = await newCompany(a, { name: `Globex ${u}`, website: `https://www.globex-${u}.com/about` });
       const before = await count('company');
-      const res = await a.post('/api/v1/contact/from-email', { contact: { firstName: 'Hank', lastName: 'Scorpio', email: `hank@globex-${u}.com` } });
+      const res = await a.post('/api/v1/contact/from-email', {
+        contact: { firstName: 'Hank', lastName: 'Scorpio', email: `hank@globex-${u}.com` },
+      });
       expect(res.statusCode, res.body).toBe(201);
-      expect(res.json()).toMatchObject({ message: `Contact created and linked to Globex ${u}`, companyCreated: false, company: { id: existing.id } });
+      expect(res.json()).toMatchObject({
+        message: `Contact created and linked to Globex ${u}`,
+        companyCreated: false,
+        company: { id: existing.id },
+      });
       expect(await count('company')).toBe(before);
     });
 
     it('a personal mail domain gets no company', async () => {
       const u = uniq();
       const before = await count('company');
-      const res = await a.post('/api/v1/contact/from-email', { contact: { firstName: 'Pat', lastName: 'Lee', email: `pat.${u}@gmail.com` } });
+      const res = await a.post('/api/v1/contact/from-email', {
+        contact: { firstName: 'Pat', lastName: 'Lee', email: `pat.${u}@gmail.com` },
+      });
       expect(res.statusCode, res.body).toBe(201);
-      expect(res.json()).toMatchObject({ message: 'Contact created (a personal email domain has no company)', company: null, companyCreated: false, contact: { primaryCompany: null } });
+      expect(res.json()).toMatchObject({
+        message: 'Contact created (a personal email domain has no company)',
+        company: null,
+        companyCreated: false,
+        contact: { primaryCompany: null },
+      });
       expect(await count('company')).toBe(before);
     });
 
     it("another organization's company with the same domain is not used", async () => {
       const u = uniq();
       const theirs = await newCompany(b, { name: `Initech ${u}`, website: `initech-${u}.com` });
-      const res = await a.post('/api/v1/contact/from-email', { contact: { firstName: 'Pete', lastName: 'Gibbons', email: `pete@initech-${u}.com` } });
+      const res = await a.post('/api/v1/contact/from-email', {
+        contact: { firstName: 'Pete', lastName: 'Gibbons', email: `pete@initech-${u}.com` },
+      });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json().companyCreated).toBe(true);
       expect(res.json().company.id).not.toBe(theirs.id);
@@ -139,7 +180,9 @@ describe('mailbox people (Outlook add-in)', () => {
       const u = uniq();
       await newContact(a, { firstName: 'Old', lastName: 'Timer', email: `old-${u}@fresh-${u}.com` });
       const before = [await count('contact'), await count('company'), await count('company_contact')];
-      const res = await a.post('/api/v1/contact/from-email', { contact: { firstName: 'Old', lastName: 'Timer', email: `OLD-${u}@fresh-${u}.com` } });
+      const res = await a.post('/api/v1/contact/from-email', {
+        contact: { firstName: 'Old', lastName: 'Timer', email: `OLD-${u}@fresh-${u}.com` },
+      });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toMatchObject({ success: false, message: 'Contact with same email already exists' });
       expect([await count('contact'), await count('company'), await count('company_contact')]).toEqual(before);
@@ -149,8 +192,15 @@ describe('mailbox people (Outlook add-in)', () => {
       const before = [await count('contact'), await count('company')];
       const res = await a.post('/api/v1/contact/from-email', { contact: { firstName: ' ', lastName: '', email: 'not-an-email' } });
       expect(res.statusCode).toBe(400);
-      expect(issuesOf(res.json())).toEqual({ 'contact.firstName': 'First name is required', 'contact.lastName': 'Last name is required', 'contact.email': 'Invalid email' });
-      const longName = await a.post('/api/v1/contact/from-email', { contact: { firstName: 'A', lastName: 'B', email: 'a@long-name.com' }, companyName: 'x'.repeat(256) });
+      expect(issuesOf(res.json())).toEqual({
+        'contact.firstName': 'First name is required',
+        'contact.lastName': 'Last name is required',
+        'contact.email': 'Invalid email',
+      });
+      const longName = await a.post('/api/v1/contact/from-email', {
+        contact: { firstName: 'A', lastName: 'B', email: 'a@long-name.com' },
+        companyName: 'x'.repeat(256),
+      });
       expect(longName.statusCode).toBe(400);
       expect(issuesOf(longName.json())).toEqual({ companyName: 'Company name must be at most 255 characters long' });
       expect([await count('contact'), await count('company')]).toEqual(before);

@@ -14,7 +14,14 @@ import { newField, newContact, setValue, link, f, type FieldLike } from '../../.
 import { loadQueryContext, whereSql, orderSql, pageIds } from './table-query';
 import { slotColumn } from '../fields/projection';
 
-interface Row { id: string; name: string; domain: string; fields: Record<string, { value: unknown }>; keyContact: { firstName: string; lastName: string } | null; owner: { id: string; firstName: string; lastName: string } | null }
+interface Row {
+  id: string;
+  name: string;
+  domain: string;
+  fields: Record<string, { value: unknown }>;
+  keyContact: { firstName: string; lastName: string } | null;
+  owner: { id: string; firstName: string; lastName: string } | null;
+}
 
 describe('paging plans give the same pages', () => {
   let ctx: TestContext;
@@ -34,13 +41,24 @@ describe('paging plans give the same pages', () => {
     plain = await newField(c, 'company', 'double', 'Deals plain');
     const words = ['Summit', 'summit', 'Alpha', 'Beta', 'Zeta'];
     // Key contacts for a third of the companies (one contact is key contact of several: ties).
-    const people = [await newContact(c, { firstName: 'kim', lastName: 'beta' }), await newContact(c, { firstName: 'kim', lastName: 'alpha' }), await newContact(c, { firstName: 'lee', lastName: 'gamma' })];
+    const people = [
+      await newContact(c, { firstName: 'kim', lastName: 'beta' }),
+      await newContact(c, { firstName: 'kim', lastName: 'alpha' }),
+      await newContact(c, { firstName: 'lee', lastName: 'gamma' }),
+    ];
     // Owners: the admin, two users with the same name, and none.
     const twinA = await createUser(ctx, org, { firstName: 'Sam', lastName: 'Twin' });
     const twinB = await createUser(ctx, org, { firstName: 'sam', lastName: 'twin' });
     const owners = [o.admin.id, twinA.id, null, twinB.id, twinA.id];
     for (let i = 0; i < 36; i++) {
-      const res = await c.post('/api/v1/entity/create', { entityType: 'company', data: { name: `${words[i % 5]} ${['Holdings', 'Labs', 'Group'][i % 3]} ${i % 7}`, website: `plan${i}-${words[(i * 3) % 5].toLowerCase()}.com`, accountOwnerId: owners[(i * 7) % 5] } });
+      const res = await c.post('/api/v1/entity/create', {
+        entityType: 'company',
+        data: {
+          name: `${words[i % 5]} ${['Holdings', 'Labs', 'Group'][i % 3]} ${i % 7}`,
+          website: `plan${i}-${words[(i * 3) % 5].toLowerCase()}.com`,
+          accountOwnerId: owners[(i * 7) % 5],
+        },
+      });
       expect(res.statusCode, res.body).toBe(201);
       if (i % 3 === 1) await link(c, res.json().companyId, people[i % 9 === 1 ? 0 : i % 9 === 4 ? 1 : 2].id);
       if (i % 4 !== 0) {
@@ -48,17 +66,31 @@ describe('paging plans give the same pages', () => {
         await setValue(c, 'company', res.json().companyId, plain.id, (i * 37) % 11);
       }
     }
-    const [def] = await ctx.em().getConnection().execute<{ slot: number | null }[]>(`select slot from field_definition where id = ?`, [plain.id]);
+    const [def] = await ctx
+      .em()
+      .getConnection()
+      .execute<{ slot: number | null }[]>(`select slot from field_definition where id = ?`, [plain.id]);
     expect(def.slot).not.toBeNull();
-    await ctx.em().getConnection().execute(`update company set ${slotColumn(def.slot!)} = null where organization_id = ?`, [org]);
+    await ctx
+      .em()
+      .getConnection()
+      .execute(`update company set ${slotColumn(def.slot!)} = null where organization_id = ?`, [org]);
     await ctx.em().getConnection().execute(`update field_definition set slot = null where id = ?`, [plain.id]);
     rows = (await c.post('/api/v1/company/get-companies', { pageSize: 1000 })).json().rows;
     expect(rows).toHaveLength(36);
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   const dealsOf = (r: Row) => (r.fields[deals.id]?.value ?? null) as number | null;
-  const cases: { text: string; filters: ReturnType<typeof f>[]; keep?: (r: Row) => boolean; sortKey?: string; sortOrder?: 'asc' | 'desc' }[] = [
+  const cases: {
+    text: string;
+    filters: ReturnType<typeof f>[];
+    keep?: (r: Row) => boolean;
+    sortKey?: string;
+    sortOrder?: 'asc' | 'desc';
+  }[] = [
     { text: 'summit', filters: [] },
     { text: 'SUMMIT', filters: [], sortKey: 'name', sortOrder: 'desc' },
     { text: 'a', filters: [], sortKey: 'domain', sortOrder: 'asc' },
@@ -66,17 +98,35 @@ describe('paging plans give the same pages', () => {
     { text: 'o', filters: [], sortKey: 'deals', sortOrder: 'desc' },
     { text: 'o', filters: [], sortKey: 'deals', sortOrder: 'asc' },
     { text: 'e', filters: [f('deals', [['greater_than', 3]])], keep: (r) => (dealsOf(r) ?? -1) > 3 },
-    { text: 'holdings', filters: [f('deals', [['less_than_or_equal', 5]])], keep: (r) => dealsOf(r) !== null && dealsOf(r)! <= 5, sortKey: 'deals', sortOrder: 'desc' },
+    {
+      text: 'holdings',
+      filters: [f('deals', [['less_than_or_equal', 5]])],
+      keep: (r) => dealsOf(r) !== null && dealsOf(r)! <= 5,
+      sortKey: 'deals',
+      sortOrder: 'desc',
+    },
     // Custom sorts with gaps: the slot's index, then the rows without a value in name order.
     { text: '', filters: [], sortKey: 'deals', sortOrder: 'desc' },
     { text: '', filters: [], sortKey: 'deals', sortOrder: 'asc' },
     { text: '', filters: [f('deals', [['not_equals', 4]])], keep: (r) => dealsOf(r) !== 4, sortKey: 'deals', sortOrder: 'asc' },
-    { text: '', filters: [f('name', [['contains', 'a']])], keep: (r) => r.name.toLowerCase().includes('a'), sortKey: 'deals', sortOrder: 'desc' },
+    {
+      text: '',
+      filters: [f('name', [['contains', 'a']])],
+      keep: (r) => r.name.toLowerCase().includes('a'),
+      sortKey: 'deals',
+      sortOrder: 'desc',
+    },
     // The key contact: texts (ties by name), then the companies without one by name.
     { text: '', filters: [], sortKey: 'keyContact', sortOrder: 'asc' },
     { text: '', filters: [], sortKey: 'keyContact', sortOrder: 'desc' },
     { text: 'summit', filters: [], sortKey: 'keyContact', sortOrder: 'desc' },
-    { text: '', filters: [f('deals', [['greater_than', 3]])], keep: (r) => (dealsOf(r) ?? -1) > 3, sortKey: 'keyContact', sortOrder: 'asc' },
+    {
+      text: '',
+      filters: [f('deals', [['greater_than', 3]])],
+      keep: (r) => (dealsOf(r) ?? -1) > 3,
+      sortKey: 'keyContact',
+      sortOrder: 'asc',
+    },
     // The owner: by name, then owner, then name; the companies without one last.
     { text: '', filters: [], sortKey: 'owner', sortOrder: 'asc' },
     { text: '', filters: [], sortKey: 'owner', sortOrder: 'desc' },
@@ -89,18 +139,29 @@ describe('paging plans give the same pages', () => {
     const cmp = (x: string | number, y: string | number) => (x === y ? 0 : x < y ? -1 : 1);
     const keyText = (r: Row) => (r.keyContact ? `${r.keyContact.firstName} ${r.keyContact.lastName}`.toLowerCase() : null);
     const ownerText = (r: Row) => (r.owner ? `${r.owner.firstName} ${r.owner.lastName}`.toLowerCase() : null);
-    const key = (r: Row): string | number | null => (sortKey === 'deals' ? dealsOf(r) : sortKey === 'keyContact' ? keyText(r) : sortKey === 'owner' ? ownerText(r) : sortKey === 'domain' ? r.domain : r.name.toLowerCase());
-    return [...matching].sort((a, b) => {
-      const ka = key(a);
-      const kb = key(b);
-      if (ka === null && kb !== null) return 1;
-      if (kb === null && ka !== null) return -1;
-      const byName = cmp(a.name.toLowerCase(), b.name.toLowerCase());
-      const byOwner = sortKey === 'owner' && ka !== null ? cmp(a.owner!.id, b.owner!.id) : 0;
-      const c0 = ka === null ? byName : cmp(ka, kb!) || byOwner || (sortKey === 'keyContact' || sortKey === 'owner' ? byName : 0);
-      const c1 = c0 || cmp(a.id, b.id);
-      return desc ? -c1 : c1;
-    }).map((r) => r.id);
+    const key = (r: Row): string | number | null =>
+      sortKey === 'deals'
+        ? dealsOf(r)
+        : sortKey === 'keyContact'
+          ? keyText(r)
+          : sortKey === 'owner'
+            ? ownerText(r)
+            : sortKey === 'domain'
+              ? r.domain
+              : r.name.toLowerCase();
+    return [...matching]
+      .sort((a, b) => {
+        const ka = key(a);
+        const kb = key(b);
+        if (ka === null && kb !== null) return 1;
+        if (kb === null && ka !== null) return -1;
+        const byName = cmp(a.name.toLowerCase(), b.name.toLowerCase());
+        const byOwner = sortKey === 'owner' && ka !== null ? cmp(a.owner!.id, b.owner!.id) : 0;
+        const c0 = ka === null ? byName : cmp(ka, kb!) || byOwner || (sortKey === 'keyContact' || sortKey === 'owner' ? byName : 0);
+        const c1 = c0 || cmp(a.id, b.id);
+        return desc ? -c1 : c1;
+      })
+      .map((r) => r.id);
   }
 
   for (const k of cases) {
@@ -123,16 +184,26 @@ describe('paging plans give the same pages', () => {
       const walked = await read(1);
       const needle = k.text.toLowerCase();
       const matching = rows.filter((r) => `${r.name} ${r.domain}`.toLowerCase().includes(needle) && (k.keep ?? (() => true))(r));
-      expect(collected.total).toBe((await c.post('/api/v1/company/get-companies', { text: k.text, filters: k.filters, pageSize: 1000 })).json().totalRecords);
+      expect(collected.total).toBe(
+        (await c.post('/api/v1/company/get-companies', { text: k.text, filters: k.filters, pageSize: 1000 })).json().totalRecords,
+      );
       expect(collected.total).toBe(matching.length);
       expect(collected.total).toBeGreaterThan(1);
       expect(collected.ids).toHaveLength(collected.total);
       expect(new Set(collected.ids).size).toBe(collected.total);
       expect(walked).toEqual(collected);
-      if (!k.sortKey || ['deals', 'name', 'domain', 'keyContact', 'owner'].includes(k.sortKey)) expect(collected.ids).toEqual(inMemory(matching, k.sortKey, k.sortOrder === 'desc'));
+      if (!k.sortKey || ['deals', 'name', 'domain', 'keyContact', 'owner'].includes(k.sortKey))
+        expect(collected.ids).toEqual(inMemory(matching, k.sortKey, k.sortOrder === 'desc'));
       if (k.sortKey === 'deals') {
         // The same values through field_value (a field without a slot) give the same pages.
-        const viaValues = await pageIds(ctx.em(), qctx, whereSql(qctx, { text: k.text, filters: k.filters.map((x) => (x.key === 'deals' ? { ...x, key: plain.key } : x)) as never }), orderSql(qctx, plain.key, k.sortOrder ?? null), 0, 1000);
+        const viaValues = await pageIds(
+          ctx.em(),
+          qctx,
+          whereSql(qctx, { text: k.text, filters: k.filters.map((x) => (x.key === 'deals' ? { ...x, key: plain.key } : x)) as never }),
+          orderSql(qctx, plain.key, k.sortOrder ?? null),
+          0,
+          1000,
+        );
         expect(viaValues).toEqual(collected);
       }
     });

@@ -31,7 +31,10 @@ describe('record totals (record_count)', () => {
   });
 
   const total = async (c: TestClient, entity: 'company' | 'contact' = 'company') => {
-    const res = await c.post(entity === 'company' ? '/api/v1/company/get-companies' : '/api/v1/contact/get-contacts', { pageIndex: 3, pageSize: 10 });
+    const res = await c.post(entity === 'company' ? '/api/v1/company/get-companies' : '/api/v1/contact/get-contacts', {
+      pageIndex: 3,
+      pageSize: 10,
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().totalRecords as number;
   };
@@ -40,22 +43,38 @@ describe('record totals (record_count)', () => {
   // The rows of the totals (slot null): the filled counts (slots, and slot 0 of the key contacts a
   // linked create makes, Migration20261122220200) are other rows, folded by their own reads.
   const parts = async (org: string, type = 'company') =>
-    Number((await db.query(`select count(*) as n from record_count where organization_id = $1 and entity_type = $2 and slot is null`, [org, type])).rows[0].n);
-  const insertCompanies = (org: string, n: number, prefix: string) => db.query(
-    `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
-     select gen_random_uuid(), $1, $2 || i, $2 || i || '.com', $2 || i || '.com', now(), now() from generate_series(1, $3::int) i`, [org, prefix, n]);
+    Number(
+      (
+        await db.query(`select count(*) as n from record_count where organization_id = $1 and entity_type = $2 and slot is null`, [
+          org,
+          type,
+        ])
+      ).rows[0].n,
+    );
+  const insertCompanies = (org: string, n: number, prefix: string) =>
+    db.query(
+      `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
+     select gen_random_uuid(), $1, $2 || i, $2 || i || '.com', $2 || i || '.com', now(), now() from generate_series(1, $3::int) i`,
+      [org, prefix, n],
+    );
 
   it('starts at zero and follows creates through the API, per organization', async () => {
     expect(await total(a)).toBe(0);
     for (let i = 0; i < 3; i++) {
-      const res = await a.post('/api/v1/entity/create', { entityType: 'company', data: { name: `Counted ${i}`, website: `counted${i}.com` } });
+      const res = await a.post('/api/v1/entity/create', {
+        entityType: 'company',
+        data: { name: `Counted ${i}`, website: `counted${i}.com` },
+      });
       expect(res.statusCode, res.body).toBe(201);
     }
     await b.post('/api/v1/entity/create', { entityType: 'company', data: { name: 'Elsewhere', website: 'elsewhere.com' } });
     expect(await total(a)).toBe(3);
     expect(await total(b)).toBe(1);
     // A company created together with a contact counts once in each table.
-    const pair = await a.post('/api/v1/entity', { company: { name: 'Pair', website: 'pair.com' }, contact: { firstName: 'Pat', lastName: 'Pair', email: 'pat@pair.com' } });
+    const pair = await a.post('/api/v1/entity', {
+      company: { name: 'Pair', website: 'pair.com' },
+      contact: { firstName: 'Pat', lastName: 'Pair', email: 'pat@pair.com' },
+    });
     expect(pair.statusCode, pair.body).toBe(201);
     expect(await total(a)).toBe(4);
     expect(await total(a, 'contact')).toBe(1);
@@ -69,7 +88,9 @@ describe('record totals (record_count)', () => {
 
     const one = (await a.post('/api/v1/company/search', { query: 'bulk-a-7', limit: 1 })).json().results[0];
     expect((await a.del(`/api/v1/company/delete/${one.id}`)).statusCode).toBe(200);
-    const bulk = await a.post('/api/v1/company/bulk-delete', { selection: { allSelected: true, text: 'bulk-a-1', filters: [], excludeIds: [] } });
+    const bulk = await a.post('/api/v1/company/bulk-delete', {
+      selection: { allSelected: true, text: 'bulk-a-1', filters: [], excludeIds: [] },
+    });
     expect(bulk.statusCode, bulk.body).toBe(200);
     expect(bulk.json().count).toBeGreaterThan(50);
     expect(await total(a)).toBe(await real(orgA));

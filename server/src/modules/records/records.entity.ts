@@ -7,7 +7,10 @@ export const Company = defineEntity({
   name: 'Company',
   tableName: 'company',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     name: p.string().length(255),
     website: p.string().length(255),
@@ -16,7 +19,10 @@ export const Company = defineEntity({
     owner: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ properties: ['organization', 'id'] }],
 });
@@ -26,7 +32,10 @@ export const Contact = defineEntity({
   name: 'Contact',
   tableName: 'contact',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     firstName: p.string().length(128),
     lastName: p.string().length(128),
@@ -34,7 +43,10 @@ export const Contact = defineEntity({
     owner: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ properties: ['organization', 'id'] }],
 });
@@ -45,7 +57,10 @@ export const CompanyContact = defineEntity({
   name: 'CompanyContact',
   tableName: 'company_contact',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     company: () => p.manyToOne(Company).deleteRule('cascade'),
     contact: () => p.manyToOne(Contact).deleteRule('cascade'),
@@ -65,14 +80,20 @@ export const TableLayout = defineEntity({
   name: 'TableLayout',
   tableName: 'table_layout',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization).index(),
     user: () => p.manyToOne(User).deleteRule('cascade'),
     entityType: p.string().length(20),
     name: p.string().length(100),
     columns: p.json<{ key: string; order: number; width: number; visible: boolean }[]>(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [{ properties: ['organization', 'user'] }],
 });
@@ -109,4 +130,3 @@ export const RecordCount = defineEntity({
   indexes: [{ name: 'record_count_org_type_index', properties: ['organization', 'entityType', 'slot'] }],
 });
 export type IRecordCount = InferEntity<typeof RecordCount>;
-

@@ -1,8 +1,12 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  normalizeDomain, normalizeEmail,
-  COMPANY_MESSAGES, CONTACT_MESSAGES, ENTITY_MESSAGES, FIELD_MESSAGES,
+  normalizeDomain,
+  normalizeEmail,
+  COMPANY_MESSAGES,
+  CONTACT_MESSAGES,
+  ENTITY_MESSAGES,
+  FIELD_MESSAGES,
   type RecordEntityType,
 } from '@dealscout/shared/domain';
 import type { CompanyInput, ContactInput, FieldValueDto, MappingDto, Selection } from '@dealscout/shared/contracts';
@@ -24,9 +28,19 @@ const DELETED_IDS_MAX = 500;
  * Tells every open table and drawer of the organization (002 §7 'Realtime access', path
  * org/{oid}/entities/{type}) that records changed; in the caller's transaction when there is one.
  */
-export async function publishEntityChange(em: EntityManager, organizationId: string, entityType: RecordEntityType, kind: 'created' | 'updated', ids: readonly string[]): Promise<void> {
+export async function publishEntityChange(
+  em: EntityManager,
+  organizationId: string,
+  entityType: RecordEntityType,
+  kind: 'created' | 'updated',
+  ids: readonly string[],
+): Promise<void> {
   const k = kind === 'created' ? REALTIME_EVENT_KINDS.entityCreated : REALTIME_EVENT_KINDS.entityUpdated;
-  await publish(em, organizationId, [...new Set(ids)].map((id) => ({ path: realtimePaths.entities(organizationId, entityType), kind: k, data: { id } })));
+  await publish(
+    em,
+    organizationId,
+    [...new Set(ids)].map((id) => ({ path: realtimePaths.entities(organizationId, entityType), kind: k, data: { id } })),
+  );
 }
 
 function orgIdOf(ref: unknown): string {
@@ -42,7 +56,13 @@ export interface Actor {
 async function ownerRef(em: EntityManager, actor: Actor, ownerId: string | null | undefined): Promise<string | null | undefined> {
   if (ownerId === undefined) return undefined;
   if (ownerId === null) return null;
-  const ok = await em.count(User, { id: ownerId, organization: actor.organizationId, status: 'active', invitationAccepted: true, deleted: false });
+  const ok = await em.count(User, {
+    id: ownerId,
+    organization: actor.organizationId,
+    status: 'active',
+    invitationAccepted: true,
+    deleted: false,
+  });
   if (!ok) throw badRequest(ENTITY_MESSAGES.ownerInvalid);
   return ownerId;
 }
@@ -72,7 +92,13 @@ export async function createCompany(em: EntityManager, actor: Actor, input: Comp
   return company;
 }
 
-export async function updateCompany(em: EntityManager, actor: Actor, id: string, input: CompanyInput, accountOwnerId?: string | null): Promise<ICompany> {
+export async function updateCompany(
+  em: EntityManager,
+  actor: Actor,
+  id: string,
+  input: CompanyInput,
+  accountOwnerId?: string | null,
+): Promise<ICompany> {
   const company = await em.findOne(Company, { id });
   if (!company) throw notFound(COMPANY_MESSAGES.notFound);
   const domain = normalizeDomain(input.website ?? '');
@@ -103,7 +129,13 @@ export async function createContact(em: EntityManager, actor: Actor, input: Cont
   return contact;
 }
 
-export async function updateContact(em: EntityManager, actor: Actor, id: string, input: ContactInput, accountOwnerId?: string | null): Promise<IContact> {
+export async function updateContact(
+  em: EntityManager,
+  actor: Actor,
+  id: string,
+  input: ContactInput,
+  accountOwnerId?: string | null,
+): Promise<IContact> {
   const contact = await em.findOne(Contact, { id });
   if (!contact) throw notFound(CONTACT_MESSAGES.notFound);
   const email = normalizeEmail(input.email ?? '');
@@ -125,7 +157,14 @@ async function publishLinkChange(em: EntityManager, organizationId: string, comp
 }
 
 export function toMappingDto(m: ICompanyContact): MappingDto {
-  return { companyId: m.company.id, contactId: m.contact.id, isKey: m.isKey, isPrimary: m.isPrimary, label: m.label ?? null, value: m.value ?? null };
+  return {
+    companyId: m.company.id,
+    contactId: m.contact.id,
+    isKey: m.isKey,
+    isPrimary: m.isPrimary,
+    label: m.label ?? null,
+    value: m.value ?? null,
+  };
 }
 
 /**
@@ -133,7 +172,13 @@ export function toMappingDto(m: ICompanyContact): MappingDto {
  * company becomes its key contact, the first company of a contact its primary company. Both rows
  * are locked (company first, then contact) so that concurrent links see each other's flags.
  */
-export async function linkCompanyContact(em: EntityManager, actor: Actor, companyId: string, contactId: string, extra: { label?: string | null; value?: string | null } = {}): Promise<{ mapping: ICompanyContact; created: boolean }> {
+export async function linkCompanyContact(
+  em: EntityManager,
+  actor: Actor,
+  companyId: string,
+  contactId: string,
+  extra: { label?: string | null; value?: string | null } = {},
+): Promise<{ mapping: ICompanyContact; created: boolean }> {
   return em.transactional(async (tem) => {
     const company = await tem.findOne(Company, { id: companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!company) throw notFound(COMPANY_MESSAGES.notFound);
@@ -146,8 +191,13 @@ export async function linkCompanyContact(em: EntityManager, actor: Actor, compan
       tem.count(CompanyContact, { contact: contactId, isPrimary: true }),
     ]);
     const mapping = tem.create(CompanyContact, {
-      organization: actor.organizationId, company, contact, isKey: hasKey === 0, isPrimary: hasPrimary === 0,
-      label: extra.label ?? null, value: extra.value ?? null,
+      organization: actor.organizationId,
+      company,
+      contact,
+      isKey: hasKey === 0,
+      isPrimary: hasPrimary === 0,
+      label: extra.label ?? null,
+      value: extra.value ?? null,
     });
     await flushUnique(tem, ENTITY_MESSAGES.alreadyLinked);
     await publishLinkChange(tem, actor.organizationId, companyId, contactId);
@@ -164,7 +214,8 @@ async function mappingOf(em: EntityManager, companyId: string, contactId: string
 /** Makes a linked contact the company's key contact (one per company; the company row is locked meanwhile). */
 export async function setKeyContact(em: EntityManager, companyId: string, contactId: string): Promise<ICompanyContact> {
   return em.transactional(async (tem) => {
-    if (!(await tem.findOne(Company, { id: companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE }))) throw notFound('These records are not linked');
+    if (!(await tem.findOne(Company, { id: companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE })))
+      throw notFound('These records are not linked');
     const m = await mappingOf(tem, companyId, contactId);
     await tem.nativeUpdate(CompanyContact, { company: companyId, isKey: true, id: { $ne: m.id } }, { isKey: false });
     m.isKey = true;
@@ -177,7 +228,8 @@ export async function setKeyContact(em: EntityManager, companyId: string, contac
 /** Makes a linked company the contact's primary company (one per contact; the contact row is locked meanwhile). */
 export async function setPrimaryCompany(em: EntityManager, contactId: string, companyId: string): Promise<ICompanyContact> {
   return em.transactional(async (tem) => {
-    if (!(await tem.findOne(Contact, { id: contactId }, { lockMode: LockMode.PESSIMISTIC_WRITE }))) throw notFound('These records are not linked');
+    if (!(await tem.findOne(Contact, { id: contactId }, { lockMode: LockMode.PESSIMISTIC_WRITE })))
+      throw notFound('These records are not linked');
     const m = await mappingOf(tem, companyId, contactId);
     await tem.nativeUpdate(CompanyContact, { contact: contactId, isPrimary: true, id: { $ne: m.id } }, { isPrimary: false });
     m.isPrimary = true;
@@ -187,7 +239,12 @@ export async function setPrimaryCompany(em: EntityManager, contactId: string, co
   });
 }
 
-export async function updateMapping(em: EntityManager, companyId: string, contactId: string, patch: { label?: string | null; value?: string | null; remove?: boolean }): Promise<ICompanyContact | null> {
+export async function updateMapping(
+  em: EntityManager,
+  companyId: string,
+  contactId: string,
+  patch: { label?: string | null; value?: string | null; remove?: boolean },
+): Promise<ICompanyContact | null> {
   const m = await mappingOf(em, companyId, contactId);
   if (patch.remove) {
     await em.nativeDelete(CompanyContact, { id: m.id });
@@ -207,16 +264,29 @@ export async function deleteRecords(em: EntityManager, actor: Actor, entityType:
   return em.transactional(async (tem) => {
     const sql = tenantSql(tem, actor.organizationId);
     await sql.run(`create temporary table _del on commit drop as select r.id from ${table} r ${where.text}`, where.params);
-    await tenantSql(tem, actor.organizationId).run(`delete from field_value v using _del d where v.organization_id = ? and v.entity_id = d.id`, [actor.organizationId]);
+    await tenantSql(tem, actor.organizationId).run(
+      `delete from field_value v using _del d where v.organization_id = ? and v.entity_id = d.id`,
+      [actor.organizationId],
+    );
     // Their enrichment results too (no foreign key: one results table serves companies and contacts).
-    await tenantSql(tem, actor.organizationId).run(`delete from enrichment_result x using _del d where x.organization_id = ? and x.entity_id = d.id`, [actor.organizationId]);
-    const deleted = await sql.run(`delete from ${table} r using _del d where r.organization_id = ? and r.id = d.id`, [actor.organizationId]);
+    await tenantSql(tem, actor.organizationId).run(
+      `delete from enrichment_result x using _del d where x.organization_id = ? and x.entity_id = d.id`,
+      [actor.organizationId],
+    );
+    const deleted = await sql.run(`delete from ${table} r using _del d where r.organization_id = ? and r.id = d.id`, [
+      actor.organizationId,
+    ]);
     if (deleted > 0) {
       // _del is this transaction's temporary table, filled above from the organization's rows.
-      const ids = deleted <= DELETED_IDS_MAX
-        ? (await unscopedSql(tem, 'connection').all<{ id: string }>(`select id from _del`)).map((r) => r.id)
-        : null;
-      await publish(tem, actor.organizationId, { path: realtimePaths.entities(actor.organizationId, entityType), kind: REALTIME_EVENT_KINDS.entityDeleted, data: { ids, count: deleted } });
+      const ids =
+        deleted <= DELETED_IDS_MAX
+          ? (await unscopedSql(tem, 'connection').all<{ id: string }>(`select id from _del`)).map((r) => r.id)
+          : null;
+      await publish(tem, actor.organizationId, {
+        path: realtimePaths.entities(actor.organizationId, entityType),
+        kind: REALTIME_EVENT_KINDS.entityDeleted,
+        data: { ids, count: deleted },
+      });
     }
     return deleted;
   });
@@ -233,7 +303,14 @@ export function selectionWhere(ctx: QueryContext, selection: Selection): Sql {
  * field value of a record, through writeFieldValue (fields/field-values.ts), which keeps the typed
  * copy on the record row in step.
  */
-export async function setFieldValue(em: EntityManager, actor: Actor, entityType: RecordEntityType, entityId: string, fieldId: string, raw: unknown): Promise<FieldValueDto | null> {
+export async function setFieldValue(
+  em: EntityManager,
+  actor: Actor,
+  entityType: RecordEntityType,
+  entityId: string,
+  fieldId: string,
+  raw: unknown,
+): Promise<FieldValueDto | null> {
   const field = await em.findOne(FieldDefinition, { id: fieldId, entityType });
   if (!field) throw notFound(FIELD_MESSAGES.notFound);
   if (field.builtInColumn) throw badRequest(FIELD_MESSAGES.mandatory);

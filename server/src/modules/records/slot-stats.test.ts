@@ -21,13 +21,18 @@ describe('statistics on the filled bit of each slot', () => {
     const field = await newField(c, 'company', 'double', 'Revenue');
     [{ slot }] = await sql<{ slot: number }>(`select slot from field_definition where id = ?`, [field.id]);
     // 2,000 companies, 90% with a value (the bench's shape), then the statistics PostgreSQL keeps.
-    await sql(`insert into company (id, organization_id, name, website, domain, created_at, updated_at, ${slotColumn(slot)})
+    await sql(
+      `insert into company (id, organization_id, name, website, domain, created_at, updated_at, ${slotColumn(slot)})
                select gen_random_uuid(), ?, 'Co ' || i, 'https://co-' || i || '.example.com', 'co-' || i || '.example.com', now(), now(),
                       case when i % 10 <> 0 then i::float8 end
-                 from generate_series(1, 2000) i`, [org]);
+                 from generate_series(1, 2000) i`,
+      [org],
+    );
     await sql(`analyze company`);
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   it('exists for every slot of both tables', async () => {
     const rows = await sql<{ stxname: string }>(`select stxname from pg_statistic_ext where stxname like '%\\_filled\\_stats'`);
@@ -35,10 +40,15 @@ describe('statistics on the filled bit of each slot', () => {
   });
 
   it('lets the planner estimate how many records have no value', async () => {
-    const [{ n }] = await sql<{ n: number }>(`select count(*)::int as n from company where organization_id = ? and (filled_mask & ${slotBit(slot)}) = 0`, [org]);
+    const [{ n }] = await sql<{ n: number }>(
+      `select count(*)::int as n from company where organization_id = ? and (filled_mask & ${slotBit(slot)}) = 0`,
+      [org],
+    );
     expect(n).toBe(200);
     const [plan] = await sql<{ 'QUERY PLAN': [{ Plan: { Plans?: [{ 'Plan Rows': number }] } }] }>(
-      `explain (format json) select count(*) from company r where r.organization_id = ? and (r.filled_mask & ${slotBit(slot)}) = 0`, [org]);
+      `explain (format json) select count(*) from company r where r.organization_id = ? and (r.filled_mask & ${slotBit(slot)}) = 0`,
+      [org],
+    );
     const estimate = plan['QUERY PLAN'][0].Plan.Plans![0]['Plan Rows'];
     // Without the statistics: 0.5% of 2,000 = 10.
     expect(estimate).toBeGreaterThan(100);

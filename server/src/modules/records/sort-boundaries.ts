@@ -16,7 +16,10 @@
 import { IsolationLevel, type EntityManager } from '@mikro-orm/postgresql';
 import { tenantSql, unscopedSql } from '../../db/sql';
 
-export interface SortTerm { expr: string; desc: boolean }
+export interface SortTerm {
+  expr: string;
+  desc: boolean;
+}
 
 interface BoundaryMap {
   step: number;
@@ -58,7 +61,13 @@ function orderOf(terms: readonly SortTerm[]): string {
  * Builds the map: one walk of the organization's sort index (index-only), keeping every `step`-th
  * key. Sorts, bitmap scans and parallel workers are off for the statement, so the plan is that walk.
  */
-export async function buildBoundaries(em: EntityManager, table: 'company' | 'contact', organizationId: string, terms: readonly SortTerm[], total: number): Promise<BoundaryMap> {
+export async function buildBoundaries(
+  em: EntityManager,
+  table: 'company' | 'contact',
+  organizationId: string,
+  terms: readonly SortTerm[],
+  total: number,
+): Promise<BoundaryMap> {
   const step = stepFor(total);
   const keys = terms.map((t, i) => `${t.expr} as k${i}`).join(', ');
   const sql = `select ${terms.map((_, i) => `s.k${i}`).join(', ')} from (
@@ -66,13 +75,20 @@ export async function buildBoundaries(em: EntityManager, table: 'company' | 'con
                where (s.rn - 1) % ? = 0 order by s.rn`;
   // One snapshot for the walk and the record count (record_count, kept by statement triggers, is
   // exact within a snapshot), so the map knows exactly which count its ranks belong to.
-  const { rows, n } = await em.transactional(async (tem) => {
-    await unscopedSql(tem, 'connection').run(`set local enable_sort = off; set local enable_bitmapscan = off; set local max_parallel_workers_per_gather = 0`);
-    const db = tenantSql(tem, organizationId);
-    const [count] = await db.all<{ n: number }>(
-      `select coalesce(sum(delta), 0)::int as n from record_count where organization_id = ? and entity_type = ? and slot is null`, [organizationId, table]);
-    return { rows: await db.all<Record<string, unknown>>(sql, [organizationId, step]), n: count.n };
-  }, { isolationLevel: IsolationLevel.REPEATABLE_READ });
+  const { rows, n } = await em.transactional(
+    async (tem) => {
+      await unscopedSql(tem, 'connection').run(
+        `set local enable_sort = off; set local enable_bitmapscan = off; set local max_parallel_workers_per_gather = 0`,
+      );
+      const db = tenantSql(tem, organizationId);
+      const [count] = await db.all<{ n: number }>(
+        `select coalesce(sum(delta), 0)::int as n from record_count where organization_id = ? and entity_type = ? and slot is null`,
+        [organizationId, table],
+      );
+      return { rows: await db.all<Record<string, unknown>>(sql, [organizationId, step]), n: count.n };
+    },
+    { isolationLevel: IsolationLevel.REPEATABLE_READ },
+  );
   const map: BoundaryMap = { step, keys: rows.map((r) => terms.map((_, i) => r[`k${i}`])), total: n, builtAt: Date.now() };
   remember(mapKey(table, organizationId, terms), map);
   return map;
@@ -89,14 +105,24 @@ const lastBuild = new Map<string, number>();
 const EXACT_REBUILD_MS = 30_000;
 
 /** Builds the map in the background unless it is being built (errors leave it unbuilt: requests walk by offset). */
-function buildLater(em: EntityManager, table: 'company' | 'contact', organizationId: string, terms: readonly SortTerm[], total: number, throttle: boolean): void {
+function buildLater(
+  em: EntityManager,
+  table: 'company' | 'contact',
+  organizationId: string,
+  terms: readonly SortTerm[],
+  total: number,
+  throttle: boolean,
+): void {
   const key = mapKey(table, organizationId, terms);
   if (building.has(key)) return;
   if (throttle && Date.now() - (lastBuild.get(key) ?? 0) < EXACT_REBUILD_MS) return;
   lastBuild.set(key, Date.now());
   while (lastBuild.size > MAX_MAPS * 2) lastBuild.delete(lastBuild.keys().next().value!);
   const run = buildBoundaries(em.fork(), table, organizationId, terms, total)
-    .then(() => undefined, () => undefined)
+    .then(
+      () => undefined,
+      () => undefined,
+    )
     .finally(() => building.delete(key));
   building.set(key, run);
 }
@@ -107,7 +133,14 @@ function buildLater(em: EntityManager, table: 'company' | 'contact', organizatio
  * exact — only a map built at this very record count serves them (rebuilt after any change, at most
  * every 30 s; meanwhile those pages take the offset walk).
  */
-export function boundariesFor(em: EntityManager, table: 'company' | 'contact', organizationId: string, terms: readonly SortTerm[], total: number, exact = false): BoundaryMap | null {
+export function boundariesFor(
+  em: EntityManager,
+  table: 'company' | 'contact',
+  organizationId: string,
+  terms: readonly SortTerm[],
+  total: number,
+  exact = false,
+): BoundaryMap | null {
   const key = mapKey(table, organizationId, terms);
   const map = maps.get(key);
   const drift = map ? Math.abs(total - map.total) / Math.max(1, map.total) : Infinity;
@@ -136,7 +169,15 @@ export function forgetBoundaries(): void {
  * nearest boundary at or before it, `rank − boundary` entries further; null without a usable map
  * (or a boundary holding a null key, which a row comparison cannot start from).
  */
-export async function anchorFromBoundaries(em: EntityManager, table: 'company' | 'contact', organizationId: string, terms: readonly SortTerm[], total: number, rank: number, exact = false): Promise<unknown[] | null> {
+export async function anchorFromBoundaries(
+  em: EntityManager,
+  table: 'company' | 'contact',
+  organizationId: string,
+  terms: readonly SortTerm[],
+  total: number,
+  rank: number,
+  exact = false,
+): Promise<unknown[] | null> {
   const map = boundariesFor(em, table, organizationId, terms, total, exact);
   if (!map) return null;
   const i = Math.min(map.keys.length - 1, Math.floor(rank / map.step));

@@ -3,8 +3,18 @@
 // always bound parameters; identifiers come only from the fixed maps below.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  filterProblem, itemValues, roundEstimate, totalPagesFor, EXACT_TOTAL_MAX, FILTER_MESSAGES, NUMERIC_TYPES, TEMPORAL_TYPES,
-  type FieldDataType, type FilterItem, type RecordEntityType, type TableFilter,
+  filterProblem,
+  itemValues,
+  roundEstimate,
+  totalPagesFor,
+  EXACT_TOTAL_MAX,
+  FILTER_MESSAGES,
+  NUMERIC_TYPES,
+  TEMPORAL_TYPES,
+  type FieldDataType,
+  type FilterItem,
+  type RecordEntityType,
+  type TableFilter,
 } from '@dealscout/shared/domain';
 import type { IFieldDefinition } from '../fields/field.entity';
 import { FieldDefinition } from '../fields/field.entity';
@@ -56,8 +66,13 @@ export const SPECS: Record<RecordEntityType, EntitySpec> = {
     searchFromNameIndex: `lower(r.name || ' ' || r.domain)`,
     defaultSort: ['lower(r.name)'],
     sorts: {
-      name: 'lower(r.name)', website: 'lower(r.website)', domain: 'r.domain', created_at: 'r.created_at', createdAt: 'r.created_at',
-      updated_at: 'r.updated_at', updatedAt: 'r.updated_at',
+      name: 'lower(r.name)',
+      website: 'lower(r.website)',
+      domain: 'r.domain',
+      created_at: 'r.created_at',
+      createdAt: 'r.created_at',
+      updated_at: 'r.updated_at',
+      updatedAt: 'r.updated_at',
       owner: OWNER_TEXT,
     },
     linkSort: { key: 'keyContact', column: 'r.key_contact_sort' },
@@ -68,9 +83,16 @@ export const SPECS: Record<RecordEntityType, EntitySpec> = {
     searchFromNameIndex: `lower(r.first_name || ' ' || r.last_name || ' ' || r.email)`,
     defaultSort: ['lower(r.last_name)', 'lower(r.first_name)'],
     sorts: {
-      first_name: 'lower(r.first_name)', firstName: 'lower(r.first_name)', last_name: 'lower(r.last_name)', lastName: 'lower(r.last_name)',
-      name: 'lower(r.last_name)', email: 'lower(r.email)', created_at: 'r.created_at', createdAt: 'r.created_at',
-      updated_at: 'r.updated_at', updatedAt: 'r.updated_at',
+      first_name: 'lower(r.first_name)',
+      firstName: 'lower(r.first_name)',
+      last_name: 'lower(r.last_name)',
+      lastName: 'lower(r.last_name)',
+      name: 'lower(r.last_name)',
+      email: 'lower(r.email)',
+      created_at: 'r.created_at',
+      createdAt: 'r.created_at',
+      updated_at: 'r.updated_at',
+      updatedAt: 'r.updated_at',
       owner: OWNER_TEXT,
     },
     linkSort: { key: 'primaryCompany', column: 'r.primary_company_sort' },
@@ -114,7 +136,11 @@ function kindOf(dataType: FieldDataType): Kind {
 }
 
 const NEGATIVE: Partial<Record<FilterItem['condition'], FilterItem['condition']>> = {
-  not_equals: 'equals', not_contains: 'contains', not_starts_with: 'starts_with', not_ends_with: 'ends_with', not_between: 'between',
+  not_equals: 'equals',
+  not_contains: 'contains',
+  not_starts_with: 'starts_with',
+  not_ends_with: 'ends_with',
+  not_between: 'between',
 };
 
 /** The SQL of a positive condition over `expr` (a value expression of kind `kind`). */
@@ -124,25 +150,42 @@ function positive(expr: string, kind: Kind, item: FilterItem, params: unknown[])
     params.push(v);
     return '?';
   };
-  const typed = (v: unknown) => (kind === 'num' ? `${bind(Number(v))}::double precision` : kind === 'bool' ? `${bind(String(v) === 'true')}::boolean` : kind === 'temporal' ? `${bind(String(v))} collate "C"` : `${bind(String(v).toLowerCase())}`);
+  const typed = (v: unknown) =>
+    kind === 'num'
+      ? `${bind(Number(v))}::double precision`
+      : kind === 'bool'
+        ? `${bind(String(v) === 'true')}::boolean`
+        : kind === 'temporal'
+          ? `${bind(String(v))} collate "C"`
+          : `${bind(String(v).toLowerCase())}`;
   const e = kind === 'temporal' ? `${expr} collate "C"` : expr;
   switch (item.condition) {
-    case 'equals': return `${e} = ${typed(vals[0])}`;
-    case 'contains': return `${expr} like ${bind(`%${likeEscape(String(vals[0]).toLowerCase())}%`)} escape '\\'`;
-    case 'starts_with': return `${expr} like ${bind(`${likeEscape(String(vals[0]).toLowerCase())}%`)} escape '\\'`;
-    case 'ends_with': return `${expr} like ${bind(`%${likeEscape(String(vals[0]).toLowerCase())}`)} escape '\\'`;
-    case 'in': return `${e} in (${vals.map((v) => typed(v)).join(', ')})`;
-    case 'greater_than': return `${e} > ${typed(vals[0])}`;
-    case 'less_than': return `${e} < ${typed(vals[0])}`;
-    case 'greater_than_or_equal': return `${e} >= ${typed(vals[0])}`;
-    case 'less_than_or_equal': return `${e} <= ${typed(vals[0])}`;
+    case 'equals':
+      return `${e} = ${typed(vals[0])}`;
+    case 'contains':
+      return `${expr} like ${bind(`%${likeEscape(String(vals[0]).toLowerCase())}%`)} escape '\\'`;
+    case 'starts_with':
+      return `${expr} like ${bind(`${likeEscape(String(vals[0]).toLowerCase())}%`)} escape '\\'`;
+    case 'ends_with':
+      return `${expr} like ${bind(`%${likeEscape(String(vals[0]).toLowerCase())}`)} escape '\\'`;
+    case 'in':
+      return `${e} in (${vals.map((v) => typed(v)).join(', ')})`;
+    case 'greater_than':
+      return `${e} > ${typed(vals[0])}`;
+    case 'less_than':
+      return `${e} < ${typed(vals[0])}`;
+    case 'greater_than_or_equal':
+      return `${e} >= ${typed(vals[0])}`;
+    case 'less_than_or_equal':
+      return `${e} <= ${typed(vals[0])}`;
     case 'between': {
       let [lo, hi] = vals;
       const swap = kind === 'num' ? Number(lo) > Number(hi) : String(lo) > String(hi);
       if (swap) [lo, hi] = [hi, lo];
       return `(${e} >= ${typed(lo)} and ${e} <= ${typed(hi)})`;
     }
-    default: throw badRequest(FILTER_MESSAGES.unsupported);
+    default:
+      throw badRequest(FILTER_MESSAGES.unsupported);
   }
 }
 
@@ -185,16 +228,22 @@ function createdRange(item: FilterItem, params: unknown[]): string | null {
   };
   const [first] = vals;
   switch (item.condition) {
-    case 'equals': return `(r.created_at >= ${dayStart(first)} and r.created_at < ${nextDay(first)})`;
-    case 'greater_than': return `r.created_at >= ${nextDay(first)}`;
-    case 'greater_than_or_equal': return `r.created_at >= ${dayStart(first)}`;
-    case 'less_than': return `r.created_at < ${dayStart(first)}`;
-    case 'less_than_or_equal': return `r.created_at < ${nextDay(first)}`;
+    case 'equals':
+      return `(r.created_at >= ${dayStart(first)} and r.created_at < ${nextDay(first)})`;
+    case 'greater_than':
+      return `r.created_at >= ${nextDay(first)}`;
+    case 'greater_than_or_equal':
+      return `r.created_at >= ${dayStart(first)}`;
+    case 'less_than':
+      return `r.created_at < ${dayStart(first)}`;
+    case 'less_than_or_equal':
+      return `r.created_at < ${nextDay(first)}`;
     case 'between': {
       const [lo, hi] = vals[0] <= vals[1] ? [vals[0], vals[1]] : [vals[1], vals[0]];
       return `(r.created_at >= ${dayStart(lo)} and r.created_at < ${nextDay(hi)})`;
     }
-    default: return null;
+    default:
+      return null;
   }
 }
 
@@ -206,8 +255,9 @@ function itemSql(ctx: QueryContext, field: IFieldDefinition, dataType: FieldData
     if (field.builtInColumn === 'owner_id') {
       for (const v of itemValues(item)) if (typeof v !== 'string' || !UUID_RE.test(v)) throw badRequest(FILTER_MESSAGES.fillAll);
     }
-    const cond = (field.builtInColumn === 'created_at' ? createdRange(pos, params) : null)
-      ?? positive(builtInExpr(field, kind), kind === 'temporal' ? 'temporal' : kind, pos, params);
+    const cond =
+      (field.builtInColumn === 'created_at' ? createdRange(pos, params) : null) ??
+      positive(builtInExpr(field, kind), kind === 'temporal' ? 'temporal' : kind, pos, params);
     const nullable = field.builtInColumn === 'owner_id';
     if (!neg) return cond;
     return nullable ? `(r.owner_id is null or not (${cond}))` : `not (${cond})`;
@@ -311,9 +361,19 @@ export function whereSql(ctx: QueryContext, input: WhereInput): WhereSql {
     rest: { text: parts.slice(indexCount).join(' and ') || 'true', params: params.slice(indexCount) },
   };
   const only = input.filters?.length === 1 && !text && !input.ids && !input.excludeIds?.length ? input.filters[0] : null;
-  const ownerIn = only && ctx.fieldsByKey.get(only.key)?.builtInColumn === 'owner_id' && only.items.length === 1 && only.items[0].condition === 'in'
-    ? [...new Set(itemValues(only.items[0]).map((v) => String(v).toLowerCase()))] : undefined;
-  return { text: `where ${parts.join(' and ')}`, walkText: `where ${walkParts.join(' and ')}`, params, unfiltered: parts.length === 1, searched: Boolean(text), ownerIn, split };
+  const ownerIn =
+    only && ctx.fieldsByKey.get(only.key)?.builtInColumn === 'owner_id' && only.items.length === 1 && only.items[0].condition === 'in'
+      ? [...new Set(itemValues(only.items[0]).map((v) => String(v).toLowerCase()))]
+      : undefined;
+  return {
+    text: `where ${parts.join(' and ')}`,
+    walkText: `where ${walkParts.join(' and ')}`,
+    params,
+    unfiltered: parts.length === 1,
+    searched: Boolean(text),
+    ownerIn,
+    split,
+  };
 }
 
 /**
@@ -362,7 +422,8 @@ export function orderSql(ctx: QueryContext, sortKey: string | null | undefined, 
     if (field && !field.builtInColumn) {
       // Values in order (ties by id), the rows without a value last, in the table's default order:
       // (value, [default sort of the empty rows], id), in the sort's direction.
-      const emptyTerms = (valueExpr: string) => spec.defaultSort.map((d) => ({ expr: `(case when ${valueExpr} is null then ${d} end)`, desc }));
+      const emptyTerms = (valueExpr: string) =>
+        spec.defaultSort.map((d) => ({ expr: `(case when ${valueExpr} is null then ${d} end)`, desc }));
       if (field.slot) {
         const column = `r.${slotColumn(field.slot)}`;
         const key = slotFamily(field.dataType as FieldDataType) === 'txt' ? `left(${column}, ${TEXT_SORT_PREFIX})` : column;
@@ -373,9 +434,19 @@ export function orderSql(ctx: QueryContext, sortKey: string | null | undefined, 
         };
       }
       const kind = kindOf(field.dataType as FieldDataType);
-      const expr = kind === 'num' ? 'sv.value_num' : kind === 'bool' ? 'sv.value_bool' : kind === 'temporal' ? 'sv.value_text collate "C"' : 'lower(sv.value_text)';
+      const expr =
+        kind === 'num'
+          ? 'sv.value_num'
+          : kind === 'bool'
+            ? 'sv.value_bool'
+            : kind === 'temporal'
+              ? 'sv.value_text collate "C"'
+              : 'lower(sv.value_text)';
       return {
-        join: { text: 'left join field_value sv on sv.organization_id = ? and sv.field_id = ? and sv.entity_id = r.id', params: [ctx.organizationId, field.id] },
+        join: {
+          text: 'left join field_value sv on sv.organization_id = ? and sv.field_id = ? and sv.entity_id = r.id',
+          params: [ctx.organizationId, field.id],
+        },
         terms: [{ expr, desc, nullable: true }, ...emptyTerms(expr), { expr: 'r.id', desc }],
       };
     }
@@ -394,7 +465,15 @@ export function orderSql(ctx: QueryContext, sortKey: string | null | undefined, 
       return {
         join: noJoin,
         terms: [{ expr: column, desc, nullable: true }, ...byDefault, { expr: 'r.id', desc }],
-        slotSort: { slot: null, countSlot: LINK_SORT_COUNT_SLOT, column, key: column, desc, filledTerms: [{ expr: column, desc }, ...byDefault], emptyTerms: [{ expr: column, desc }, ...byDefault] },
+        slotSort: {
+          slot: null,
+          countSlot: LINK_SORT_COUNT_SLOT,
+          column,
+          key: column,
+          desc,
+          filledTerms: [{ expr: column, desc }, ...byDefault],
+          emptyTerms: [{ expr: column, desc }, ...byDefault],
+        },
       };
     }
     if (builtInKey === 'owner') {
@@ -403,23 +482,37 @@ export function orderSql(ctx: QueryContext, sortKey: string | null | undefined, 
       const byDefault = spec.defaultSort.map((expr) => ({ expr, desc }));
       return {
         join: noJoin,
-        terms: [{ expr: spec.sorts.owner, desc, nullable: true }, { expr: 'r.owner_id', desc, nullable: true }, ...byDefault, { expr: 'r.id', desc }],
+        terms: [
+          { expr: spec.sorts.owner, desc, nullable: true },
+          { expr: 'r.owner_id', desc, nullable: true },
+          ...byDefault,
+          { expr: 'r.id', desc },
+        ],
         ownerSort: { desc },
       };
     }
     const expr = spec.sorts[builtInKey] ?? (field ? `r.${field.builtInColumn}` : undefined);
-    if (expr) return { join: noJoin, terms: [{ expr, desc }, { expr: 'r.id', desc }] };
+    if (expr)
+      return {
+        join: noJoin,
+        terms: [
+          { expr, desc },
+          { expr: 'r.id', desc },
+        ],
+      };
     throw badRequest('Unknown sort column');
   }
   return { join: noJoin, terms: [...spec.defaultSort.map((expr) => ({ expr, desc: false })), { expr: 'r.id', desc: false }] };
 }
 
 export function orderBy(terms: OrderSql['terms'], reverse = false): string {
-  return `order by ${terms.map((t) => {
-    const desc = t.desc !== reverse;
-    const nullsLast = t.nullable ? !reverse : !desc;
-    return `${t.expr} ${desc ? 'desc' : 'asc'} nulls ${nullsLast ? 'last' : 'first'}`;
-  }).join(', ')}`;
+  return `order by ${terms
+    .map((t) => {
+      const desc = t.desc !== reverse;
+      const nullsLast = t.nullable ? !reverse : !desc;
+      return `${t.expr} ${desc ? 'desc' : 'asc'} nulls ${nullsLast ? 'last' : 'first'}`;
+    })
+    .join(', ')}`;
 }
 
 /**
@@ -438,7 +531,12 @@ const COUNT_PARTS_BEFORE_FOLD = 64;
  * they are folded into one in a single statement (a concurrent fold skips the rows this one
  * deleted, and rows of transactions still open are left for the next time).
  */
-export async function recordTotal(em: EntityManager, organizationId: string, entityType: RecordEntityType, slot: number | null = null): Promise<number> {
+export async function recordTotal(
+  em: EntityManager,
+  organizationId: string,
+  entityType: RecordEntityType,
+  slot: number | null = null,
+): Promise<number> {
   const conn = tenantSql(em, organizationId);
   // `slot is null` / `slot = ?` (not `is not distinct from`), so the index on (organization, type, slot) serves both.
   const which = slot === null ? 'slot is null' : 'slot = ?';
@@ -448,8 +546,11 @@ export async function recordTotal(em: EntityManager, organizationId: string, ent
     key,
   );
   if (row.parts > COUNT_PARTS_BEFORE_FOLD) {
-    await tenantSql(em, organizationId).all(`with gone as (delete from record_count where organization_id = ? and entity_type = ? and ${which} returning delta)
-       insert into record_count (organization_id, entity_type, slot, delta) select ?, ?, ?::smallint, sum(delta) from gone having count(*) > 0`, [...key, organizationId, entityType, slot]);
+    await tenantSql(em, organizationId).all(
+      `with gone as (delete from record_count where organization_id = ? and entity_type = ? and ${which} returning delta)
+       insert into record_count (organization_id, entity_type, slot, delta) select ?, ?, ?::smallint, sum(delta) from gone having count(*) > 0`,
+      [...key, organizationId, entityType, slot],
+    );
   }
   return row.n;
 }
@@ -462,11 +563,17 @@ export const OWNER_COUNT_SLOT = -1;
  * folded into one row per owner when they pile up, like recordTotal's). Owners holding none are left out.
  */
 export async function ownerTotals(em: EntityManager, organizationId: string, entityType: RecordEntityType): Promise<Map<string, number>> {
-  const rows = await tenantSql(em, organizationId).all<{ owner: string; n: number; parts: number }>(`select owner_id as owner, coalesce(sum(delta), 0)::int as n, count(*)::int as parts from record_count
-      where organization_id = ? and entity_type = ? and slot = ? group by owner_id`, [organizationId, entityType, OWNER_COUNT_SLOT]);
+  const rows = await tenantSql(em, organizationId).all<{ owner: string; n: number; parts: number }>(
+    `select owner_id as owner, coalesce(sum(delta), 0)::int as n, count(*)::int as parts from record_count
+      where organization_id = ? and entity_type = ? and slot = ? group by owner_id`,
+    [organizationId, entityType, OWNER_COUNT_SLOT],
+  );
   if (rows.reduce((sum, r) => sum + r.parts, 0) > COUNT_PARTS_BEFORE_FOLD + rows.length) {
-    await tenantSql(em, organizationId).all(`with gone as (delete from record_count where organization_id = ? and entity_type = ? and slot = ? returning owner_id, delta)
-       insert into record_count (organization_id, entity_type, slot, owner_id, delta) select ?, ?, ?::smallint, owner_id, sum(delta) from gone group by owner_id having sum(delta) <> 0`, [organizationId, entityType, OWNER_COUNT_SLOT, organizationId, entityType, OWNER_COUNT_SLOT]);
+    await tenantSql(em, organizationId).all(
+      `with gone as (delete from record_count where organization_id = ? and entity_type = ? and slot = ? returning owner_id, delta)
+       insert into record_count (organization_id, entity_type, slot, owner_id, delta) select ?, ?, ?::smallint, owner_id, sum(delta) from gone group by owner_id having sum(delta) <> 0`,
+      [organizationId, entityType, OWNER_COUNT_SLOT, organizationId, entityType, OWNER_COUNT_SLOT],
+    );
   }
   return new Map(rows.filter((r) => r.owner !== null && r.n > 0).map((r) => [r.owner, r.n]));
 }
@@ -487,7 +594,16 @@ export const COLLECT_MAX = 50_000;
  * table, whereas collecting the matches costs what counting them does. Collecting stops after
  * COLLECT_MAX rows: a set that large is dense enough to walk (null: the caller counts and walks).
  */
-async function collectedPage(em: EntityManager, organizationId: string, table: string, where: Sql, order: OrderSql, offset: number, limit: number, max: number): Promise<{ total: number; ids: string[] } | null> {
+async function collectedPage(
+  em: EntityManager,
+  organizationId: string,
+  table: string,
+  where: Sql,
+  order: OrderSql,
+  offset: number,
+  limit: number,
+  max: number,
+): Promise<{ total: number; ids: string[] } | null> {
   const keys = order.terms.map((t, i) => (t.expr === 'r.id' ? null : `${t.expr} as k${i}`)).filter(Boolean);
   const outer = order.terms.map((t, i) => ({ ...t, expr: t.expr === 'r.id' ? 'm.id' : `m.k${i}` }));
   // A page past the middle is sorted out from the end (reverse order, then turned around), so the
@@ -513,7 +629,10 @@ async function collectedPage(em: EntityManager, organizationId: string, table: s
  * The row a Next (afterId: the last row of the page shown) or Previous (beforeId: its first row)
  * starts from; only an estimated set uses it (exact pages are found by their offset).
  */
-export interface PageCursor { afterId?: string; beforeId?: string }
+export interface PageCursor {
+  afterId?: string;
+  beforeId?: string;
+}
 
 /** Table pages a sample reads at most (SYSTEM sampling reads whole pages: ~25 records each). */
 const SAMPLE_MAX_PAGES = 150;
@@ -527,7 +646,13 @@ const WALK_MAX = 50_000;
  * `REPEATABLE`, so a set's estimate does not move from page to page): how many records of the
  * organization it holds and how many of them match.
  */
-async function sample(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, orgTotal: number): Promise<{ rows: number; matched: number }> {
+async function sample(
+  em: EntityManager,
+  ctx: QueryContext,
+  table: string,
+  where: WhereSql,
+  orgTotal: number,
+): Promise<{ rows: number; matched: number }> {
   // The same request for another page finds its sample here (the key holds the organization's
   // record count, so any insert or delete takes a new sample).
   const key = JSON.stringify([table, orgTotal, where.text, where.params]);
@@ -545,12 +670,24 @@ const SAMPLE_TTL_MS = 60_000;
 const SAMPLES_KEPT = 500;
 const samples = new Map<string, { at: number; result: { rows: number; matched: number } }>();
 
-async function takeSample(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, orgTotal: number): Promise<{ rows: number; matched: number }> {
+async function takeSample(
+  em: EntityManager,
+  ctx: QueryContext,
+  table: string,
+  where: WhereSql,
+  orgTotal: number,
+): Promise<{ rows: number; matched: number }> {
   // The catalog's page count of the table (no tenant row).
-  const [rel] = await unscopedSql(em, 'connection').all<{ pages: number }>(`select greatest(relpages, 1)::int as pages from pg_class where oid = ?::regclass`, [table]);
+  const [rel] = await unscopedSql(em, 'connection').all<{ pages: number }>(
+    `select greatest(relpages, 1)::int as pages from pg_class where oid = ?::regclass`,
+    [table],
+  );
   const percent = Math.min(100, (100 * SAMPLE_TARGET_ROWS) / Math.max(1, orgTotal), (100 * SAMPLE_MAX_PAGES) / rel.pages);
   const cond = where.text.replace(/^where /, '');
-  const [row] = await tenantSql(em, ctx.organizationId).all<{ rows: number; matched: number }>(`select count(*)::int as rows, count(*) filter (where ${cond})::int as matched from ${table} r tablesample system (?::float8) repeatable (17) where r.organization_id = ?`, [...where.params, percent, ctx.organizationId]);
+  const [row] = await tenantSql(em, ctx.organizationId).all<{ rows: number; matched: number }>(
+    `select count(*)::int as rows, count(*) filter (where ${cond})::int as matched from ${table} r tablesample system (?::float8) repeatable (17) where r.organization_id = ?`,
+    [...where.params, percent, ctx.organizationId],
+  );
   return row;
 }
 
@@ -569,7 +706,18 @@ async function takeSample(em: EntityManager, ctx: QueryContext, table: string, w
  * are estimates too. A walk of the name order tests the search on the name index's own columns
  * and reads a record row only for its matches.
  */
-async function estimatedPage(em: EntityManager, ctx: QueryContext, table: EntitySpec['table'], where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, exactMax: number, walkMax: number, cursor: PageCursor): Promise<{ total: number; ids: string[]; estimate: true } | null> {
+async function estimatedPage(
+  em: EntityManager,
+  ctx: QueryContext,
+  table: EntitySpec['table'],
+  where: WhereSql,
+  order: OrderSql,
+  pageIndex: number,
+  pageSize: number,
+  exactMax: number,
+  walkMax: number,
+  cursor: PageCursor,
+): Promise<{ total: number; ids: string[]; estimate: true } | null> {
   if (where.unfiltered || where.ownerIn || order.slotSort || order.ownerSort || order.join.text || !where.split) return null;
   const terms = order.terms;
   if (!keysetOrder(ctx, order)) return null;
@@ -610,7 +758,9 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: Entity
     // The walk is the plan: without these PostgreSQL, which cannot estimate a search's matches,
     // may collect and sort them all, or start parallel workers for a walk that stops early.
     const rows = await em.transactional(async (tem) => {
-      await unscopedSql(tem, 'connection').run(`set local enable_bitmapscan = off; set local enable_hashjoin = off; set local enable_mergejoin = off; set local enable_sort = off; set local max_parallel_workers_per_gather = 0`);
+      await unscopedSql(tem, 'connection').run(
+        `set local enable_bitmapscan = off; set local enable_hashjoin = off; set local enable_mergejoin = off; set local enable_sort = off; set local max_parallel_workers_per_gather = 0`,
+      );
       return tenantSql(tem, ctx.organizationId).all<{ id: string }>(sql, params);
     });
     if (rows.length < limit) return null;
@@ -626,7 +776,9 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: Entity
   const from = cursor.afterId ?? cursor.beforeId;
   if (from) {
     const [k] = await tenantSql(em, ctx.organizationId).all<Record<string, unknown>>(
-      `select ${terms.map((t, i) => `${t.expr} as k${i}`).join(', ')} from ${table} r where r.organization_id = ? and r.id = ?`, [ctx.organizationId, from]);
+      `select ${terms.map((t, i) => `${t.expr} as k${i}`).join(', ')} from ${table} r where r.organization_id = ? and r.id = ?`,
+      [ctx.organizationId, from],
+    );
     if (k) {
       const key = terms.map((_, i) => k[`k${i}`]);
       // Fewer matches left that way: the page is the set's last (first).
@@ -660,8 +812,13 @@ async function estimatedPage(em: EntityManager, ctx: QueryContext, table: Entity
 function keysetOrder(ctx: QueryContext, order: OrderSql): boolean {
   const terms = order.terms;
   const desc = terms[0]?.desc;
-  return terms.length > 0 && !order.join.text && !order.slotSort && !order.ownerSort
-    && !terms.some((t) => t.nullable || t.desc !== desc || t.expr === SPECS[ctx.entityType].linkSort.column);
+  return (
+    terms.length > 0 &&
+    !order.join.text &&
+    !order.slotSort &&
+    !order.ownerSort &&
+    !terms.some((t) => t.nullable || t.desc !== desc || t.expr === SPECS[ctx.entityType].linkSort.column)
+  );
 }
 
 /**
@@ -675,7 +832,10 @@ export async function exactTotal(em: EntityManager, ctx: QueryContext, where: Wh
     const totals = await ownerTotals(em, ctx.organizationId, ctx.entityType);
     return where.ownerIn.reduce((sum, id) => sum + (totals.get(id) ?? 0), 0);
   }
-  const [row] = await tenantSql(em, ctx.organizationId).all<{ n: number }>(`select count(*)::int as n from ${SPECS[ctx.entityType].table} r ${where.text}`, where.params);
+  const [row] = await tenantSql(em, ctx.organizationId).all<{ n: number }>(
+    `select count(*)::int as n from ${SPECS[ctx.entityType].table} r ${where.text}`,
+    where.params,
+  );
   return row.n;
 }
 
@@ -690,13 +850,41 @@ const MAP_MIN_RECORDS = 20_000;
  * order, so the last page costs what the first does (the name indexes carry every searched column,
  * so a walk never reads the table itself).
  */
-export async function pageIds(em: EntityManager, ctx: QueryContext, where: WhereSql, order: OrderSql, pageIndex: number, pageSize: number, opts: { collectMax?: number; exactMax?: number; walkMax?: number; cursor?: PageCursor; mapMin?: number } = {}): Promise<{ total: number; ids: string[]; estimate?: boolean }> {
+export async function pageIds(
+  em: EntityManager,
+  ctx: QueryContext,
+  where: WhereSql,
+  order: OrderSql,
+  pageIndex: number,
+  pageSize: number,
+  opts: { collectMax?: number; exactMax?: number; walkMax?: number; cursor?: PageCursor; mapMin?: number } = {},
+): Promise<{ total: number; ids: string[]; estimate?: boolean }> {
   const table = SPECS[ctx.entityType].table;
   const conn = tenantSql(em, ctx.organizationId);
-  const estimated = await estimatedPage(em, ctx, table, where, order, pageIndex, pageSize, opts.exactMax ?? EXACT_TOTAL_MAX, opts.walkMax ?? WALK_MAX, opts.cursor ?? {});
+  const estimated = await estimatedPage(
+    em,
+    ctx,
+    table,
+    where,
+    order,
+    pageIndex,
+    pageSize,
+    opts.exactMax ?? EXACT_TOTAL_MAX,
+    opts.walkMax ?? WALK_MAX,
+    opts.cursor ?? {},
+  );
   if (estimated) return estimated;
   if (where.searched) {
-    const collected = await collectedPage(em, ctx.organizationId, table, where, order, pageIndex * pageSize, pageSize, opts.collectMax ?? COLLECT_MAX);
+    const collected = await collectedPage(
+      em,
+      ctx.organizationId,
+      table,
+      where,
+      order,
+      pageIndex * pageSize,
+      pageSize,
+      opts.collectMax ?? COLLECT_MAX,
+    );
     if (collected) return collected;
   }
   if (order.slotSort) return slotSortedPage(em, ctx, table, where, order.slotSort, pageIndex * pageSize, pageSize);
@@ -706,7 +894,7 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Where
   const count = () => exactTotal(em, ctx, where);
   const fetch = async (offset: number, limit: number, reverse: boolean) => {
     const rows = await conn.all<{ id: string }>(
-      `select r.id from ${table} r ${order.join.text} ${nameWalk ? where.walkText ?? where.text : where.text} ${orderBy(order.terms, reverse)} limit ? offset ?`,
+      `select r.id from ${table} r ${order.join.text} ${nameWalk ? (where.walkText ?? where.text) : where.text} ${orderBy(order.terms, reverse)} limit ? offset ?`,
       [...order.join.params, ...where.params, limit, offset],
     );
     const ids = rows.map((r) => r.id);
@@ -720,7 +908,12 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Where
   const offset = pageIndex * pageSize;
   if (offset >= total) return { total, ids: [] };
   // (Not for pages within a few hundred records of either end: the offset walk from that end is as short.)
-  if (where.unfiltered && total > (opts.mapMin ?? MAP_MIN_RECORDS) && Math.min(offset, total - offset - pageSize) > 500 && keysetOrder(ctx, order)) {
+  if (
+    where.unfiltered &&
+    total > (opts.mapMin ?? MAP_MIN_RECORDS) &&
+    Math.min(offset, total - offset - pageSize) > 500 &&
+    keysetOrder(ctx, order)
+  ) {
     // The whole organization in a built-in order: the page's first record is found through the
     // order's page-boundary map when one was built at this very record count (sort-boundaries.ts),
     // then the page is the walk from it — at most a step of the index instead of up to half of it.
@@ -750,15 +943,29 @@ export async function pageIds(em: EntityManager, ctx: QueryContext, where: Where
  * the seam) a page comes from; each walk reads from its nearer end. Without search or filters both
  * counts are maintained (record_count); otherwise one statement counts the set and its filled rows.
  */
-async function slotSortedPage(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, sort: SlotSort, offset: number, limit: number): Promise<{ total: number; ids: string[] }> {
+async function slotSortedPage(
+  em: EntityManager,
+  ctx: QueryContext,
+  table: string,
+  where: WhereSql,
+  sort: SlotSort,
+  offset: number,
+  limit: number,
+): Promise<{ total: number; ids: string[] }> {
   const conn = tenantSql(em, ctx.organizationId);
   const spec = SPECS[ctx.entityType];
   let total: number;
   let filled: number;
   if (where.unfiltered) {
-    [total, filled] = await Promise.all([recordTotal(em, ctx.organizationId, ctx.entityType), slotTotal(em, ctx.organizationId, ctx.entityType, sort.countSlot)]);
+    [total, filled] = await Promise.all([
+      recordTotal(em, ctx.organizationId, ctx.entityType),
+      slotTotal(em, ctx.organizationId, ctx.entityType, sort.countSlot),
+    ]);
   } else {
-    const [row] = await conn.all<{ n: number; f: number }>(`select count(*)::int as n, count(${sort.column})::int as f from ${table} r ${where.text}`, where.params);
+    const [row] = await conn.all<{ n: number; f: number }>(
+      `select count(*)::int as n, count(${sort.column})::int as f from ${table} r ${where.text}`,
+      where.params,
+    );
     total = row.n;
     filled = row.f;
   }
@@ -769,10 +976,31 @@ async function slotSortedPage(em: EntityManager, ctx: QueryContext, table: strin
     partIds(em, ctx.organizationId, table, whereText, cond, where.params, terms, size, from, to);
   const id = { expr: 'r.id', desc: sort.desc };
   const [withValue, without] = await Promise.all([
-    part(where.text, `${sort.column} is not null`, [...(sort.filledTerms ?? [{ expr: sort.key, desc: sort.desc }]), id], filled, offset, Math.min(end, filled)),
+    part(
+      where.text,
+      `${sort.column} is not null`,
+      [...(sort.filledTerms ?? [{ expr: sort.key, desc: sort.desc }]), id],
+      filled,
+      offset,
+      Math.min(end, filled),
+    ),
     sort.slot === null
-      ? part(where.text, `${sort.column} is null`, [...(sort.emptyTerms ?? []), id], total - filled, Math.max(0, offset - filled), end - filled)
-      : part(where.walkText ?? where.text, `(r.filled_mask & ${slotBit(sort.slot)}) = 0`, [...spec.defaultSort.map((expr) => ({ expr, desc: sort.desc })), id], total - filled, Math.max(0, offset - filled), end - filled),
+      ? part(
+          where.text,
+          `${sort.column} is null`,
+          [...(sort.emptyTerms ?? []), id],
+          total - filled,
+          Math.max(0, offset - filled),
+          end - filled,
+        )
+      : part(
+          where.walkText ?? where.text,
+          `(r.filled_mask & ${slotBit(sort.slot)}) = 0`,
+          [...spec.defaultSort.map((expr) => ({ expr, desc: sort.desc })), id],
+          total - filled,
+          Math.max(0, offset - filled),
+          end - filled,
+        ),
   ]);
   return { total, ids: [...withValue, ...without] };
 }
@@ -786,24 +1014,43 @@ async function slotSortedPage(em: EntityManager, ctx: QueryContext, table: strin
  * (organization, owner, default order, id) within each owner the page falls on, from that owner's
  * nearer end — at most half of one owner's entries, read index-only without filters.
  */
-async function ownerSortedPage(em: EntityManager, ctx: QueryContext, table: string, where: WhereSql, desc: boolean, offset: number, limit: number): Promise<{ total: number; ids: string[] }> {
+async function ownerSortedPage(
+  em: EntityManager,
+  ctx: QueryContext,
+  table: string,
+  where: WhereSql,
+  desc: boolean,
+  offset: number,
+  limit: number,
+): Promise<{ total: number; ids: string[] }> {
   const conn = tenantSql(em, ctx.organizationId);
   const spec = SPECS[ctx.entityType];
   let total: number;
   let counts: Map<string, number>;
   if (where.unfiltered) {
-    [total, counts] = await Promise.all([recordTotal(em, ctx.organizationId, ctx.entityType), ownerTotals(em, ctx.organizationId, ctx.entityType)]);
+    [total, counts] = await Promise.all([
+      recordTotal(em, ctx.organizationId, ctx.entityType),
+      ownerTotals(em, ctx.organizationId, ctx.entityType),
+    ]);
   } else {
-    const rows = await conn.all<{ owner: string | null; n: number }>(`select r.owner_id as owner, count(*)::int as n from ${table} r ${where.text} group by r.owner_id`, where.params);
+    const rows = await conn.all<{ owner: string | null; n: number }>(
+      `select r.owner_id as owner, count(*)::int as n from ${table} r ${where.text} group by r.owner_id`,
+      where.params,
+    );
     total = rows.reduce((sum, r) => sum + r.n, 0);
     counts = new Map(rows.filter((r) => r.owner !== null).map((r) => [r.owner!, r.n]));
   }
   if (offset >= total) return { total, ids: [] };
   const dir = desc ? 'desc' : 'asc';
-  const owners = counts.size === 0 ? [] : (await conn.all<{ id: string }>(
-    `select o.id::text as id from unnest(?::uuid[]) o(id) left join app_user u on u.organization_id = ? and u.id = o.id order by ${OWNER_NAME} ${dir} nulls last, o.id ${dir}`,
-    [`{${[...counts.keys()].join(',')}}`, ctx.organizationId],
-  )).map((o) => o.id);
+  const owners =
+    counts.size === 0
+      ? []
+      : (
+          await conn.all<{ id: string }>(
+            `select o.id::text as id from unnest(?::uuid[]) o(id) left join app_user u on u.organization_id = ? and u.id = o.id order by ${OWNER_NAME} ${dir} nulls last, o.id ${dir}`,
+            [`{${[...counts.keys()].join(',')}}`, ctx.organizationId],
+          )
+        ).map((o) => o.id);
   const segments: { owner: string | null; size: number }[] = owners.map((owner) => ({ owner, size: counts.get(owner)! }));
   segments.push({ owner: null, size: total - [...counts.values()].reduce((sum, n) => sum + n, 0) });
   const end = Math.min(total, offset + limit);
@@ -819,7 +1066,20 @@ async function ownerSortedPage(em: EntityManager, ctx: QueryContext, table: stri
     start += seg.size;
     if (to <= from) continue;
     const [cond, condParams] = seg.owner === null ? ['r.owner_id is null', []] : ['r.owner_id = ?', [seg.owner]];
-    reads.push(partIds(em, ctx.organizationId, table, where.walkText ?? where.text, cond, [...where.params, ...condParams], terms, seg.size, from, to));
+    reads.push(
+      partIds(
+        em,
+        ctx.organizationId,
+        table,
+        where.walkText ?? where.text,
+        cond,
+        [...where.params, ...condParams],
+        terms,
+        seg.size,
+        from,
+        to,
+      ),
+    );
   }
   return { total, ids: (await Promise.all(reads)).flat() };
 }
@@ -829,7 +1089,18 @@ async function ownerSortedPage(em: EntityManager, ctx: QueryContext, table: stri
  * order, read from the part's nearer end (backwards, then turned around), so a page costs at most
  * half of its part. `params` bind `where` and `cond`.
  */
-async function partIds(em: EntityManager, organizationId: string, table: string, whereText: string, cond: string, params: unknown[], terms: OrderSql['terms'], size: number, from: number, to: number): Promise<string[]> {
+async function partIds(
+  em: EntityManager,
+  organizationId: string,
+  table: string,
+  whereText: string,
+  cond: string,
+  params: unknown[],
+  terms: OrderSql['terms'],
+  size: number,
+  from: number,
+  to: number,
+): Promise<string[]> {
   if (to <= from) return [];
   const reverse = from > size - to;
   const rows = await tenantSql(em, organizationId).all<{ id: string }>(

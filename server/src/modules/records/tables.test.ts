@@ -7,8 +7,24 @@ import { createTestApp, createOrg, createUser, signedIn, type TestContext, type 
 import { newField, setValue, f, type FieldLike } from '../../../test/records';
 import { ROWS_PER_PAGE_CHOICES } from '@dealscout/shared/domain';
 
-interface Row { id: string; name: string; website: string; domain: string; createdAt: string; owner: { id: string; firstName: string; lastName: string } | null; fields: Record<string, { value: unknown }> }
-interface ContactRow { id: string; firstName: string; lastName: string; email: string; createdAt: string; owner: unknown; fields: Record<string, { value: unknown }> }
+interface Row {
+  id: string;
+  name: string;
+  website: string;
+  domain: string;
+  createdAt: string;
+  owner: { id: string; firstName: string; lastName: string } | null;
+  fields: Record<string, { value: unknown }>;
+}
+interface ContactRow {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  createdAt: string;
+  owner: unknown;
+  fields: Record<string, { value: unknown }>;
+}
 
 /** A small deterministic generator, so a failure can be replayed. */
 function rng(seed: number) {
@@ -29,7 +45,13 @@ type Key = string | number | boolean | null;
  * Rows sorted by `key` (empty keys last in either direction), ties by `tie` (the owner sort: the
  * owner, then the name), then the rows without a key by `emptyKey`, then by id.
  */
-function sortRows<T extends { id: string }>(rows: T[], key: (r: T) => Key, desc: boolean, emptyKey?: (r: T) => Key, tie?: (r: T) => Key[]): T[] {
+function sortRows<T extends { id: string }>(
+  rows: T[],
+  key: (r: T) => Key,
+  desc: boolean,
+  emptyKey?: (r: T) => Key,
+  tie?: (r: T) => Key[],
+): T[] {
   const cmp = (x: Key, y: Key) => (x === y ? 0 : (x as string | number) < (y as string | number) ? -1 : 1);
   const cmpAll = (x: Key[], y: Key[]) => x.reduce<number>((c, k, i) => c || cmp(k, y[i]), 0);
   return [...rows].sort((r1, r2) => {
@@ -37,7 +59,11 @@ function sortRows<T extends { id: string }>(rows: T[], key: (r: T) => Key, desc:
     const k2 = key(r2);
     if (k1 === null && k2 !== null) return 1;
     if (k2 === null && k1 !== null) return -1;
-    const c = cmp(k1, k2) || (k1 !== null && tie ? cmpAll(tie(r1), tie(r2)) : 0) || (k1 === null && emptyKey ? cmp(emptyKey(r1), emptyKey(r2)) : 0) || cmp(r1.id, r2.id);
+    const c =
+      cmp(k1, k2) ||
+      (k1 !== null && tie ? cmpAll(tie(r1), tie(r2)) : 0) ||
+      (k1 === null && emptyKey ? cmp(emptyKey(r1), emptyKey(r2)) : 0) ||
+      cmp(r1.id, r2.id);
     return desc ? -c : c;
   });
 }
@@ -88,7 +114,10 @@ describe('tables: get-companies and get-contacts', () => {
       isPublic: rand() < 0.3 ? null : rand() < 0.5,
     }));
     await runPool(specs, 5, async (s) => {
-      const res = await c.post('/api/v1/entity/create', { entityType: 'company', data: { name: s.name, website: s.website, accountOwnerId: s.owner } });
+      const res = await c.post('/api/v1/entity/create', {
+        entityType: 'company',
+        data: { name: s.name, website: s.website, accountOwnerId: s.owner },
+      });
       expect(res.statusCode, res.body).toBe(201);
       const id = res.json().companyId;
       if (s.deals !== null) await setValue(c, 'company', id, fInt.id, s.deals);
@@ -97,21 +126,31 @@ describe('tables: get-companies and get-contacts', () => {
       if (s.isPublic !== null) await setValue(c, 'company', id, fBool.id, s.isPublic);
     });
     // Another organization's rows never show.
-    for (let i = 0; i < 3; i++) await other.post('/api/v1/entity/create', { entityType: 'company', data: { name: `acme other ${i}`, website: `other${i}.com` } });
+    for (let i = 0; i < 3; i++)
+      await other.post('/api/v1/entity/create', { entityType: 'company', data: { name: `acme other ${i}`, website: `other${i}.com` } });
     const all = await c.post('/api/v1/company/get-companies', { pageSize: 1000 });
     rows = all.json().rows;
     expect(rows).toHaveLength(N);
 
     const firsts = ['ann', 'Ann', 'Bea', 'carl', 'Dora'];
     const lasts = ['Lee', 'lee', 'Smith', 'adams', 'Young', 'Zimmer'];
-    await runPool(Array.from({ length: 25 }, (_, i) => i), 5, async (i) => {
-      const res = await c.post('/api/v1/entity/create', { entityType: 'contact', data: { firstName: pick(firsts), lastName: pick(lasts), email: `p${String(i).padStart(2, '0')}${pick(['a', 'b'])}@example.com` } });
-      expect(res.statusCode, res.body).toBe(201);
-    });
+    await runPool(
+      Array.from({ length: 25 }, (_, i) => i),
+      5,
+      async (i) => {
+        const res = await c.post('/api/v1/entity/create', {
+          entityType: 'contact',
+          data: { firstName: pick(firsts), lastName: pick(lasts), email: `p${String(i).padStart(2, '0')}${pick(['a', 'b'])}@example.com` },
+        });
+        expect(res.statusCode, res.body).toBe(201);
+      },
+    );
     contacts = (await c.post('/api/v1/contact/get-contacts', { pageSize: 1000 })).json().rows;
     expect(contacts).toHaveLength(25);
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   const page = async (body: Record<string, unknown>, url = '/api/v1/company/get-companies') => {
     const res = await c.post(url, body);
@@ -207,7 +246,9 @@ describe('tables: get-companies and get-contacts', () => {
           // The owner sort: owners by name, then by owner (users may share a name), each owner's
           // companies by name; the companies without an owner by name.
           const owner = key === 'owner';
-          expect(got).toEqual(ids(sortRows(rows, get, order === 'desc', owner ? byName : undefined, owner ? (r) => [r.owner!.id, byName(r)] : undefined)));
+          expect(got).toEqual(
+            ids(sortRows(rows, get, order === 'desc', owner ? byName : undefined, owner ? (r) => [r.owner!.id, byName(r)] : undefined)),
+          );
         });
       }
     }
@@ -253,7 +294,11 @@ describe('tables: get-companies and get-contacts', () => {
       expect(updated.key).toBe('updated_at');
       // Values that run against creation (and update) order.
       const byCreation = sortRows(rows, (r) => r.createdAt, false);
-      await runPool(byCreation.map((r, i) => [r, i] as const), 5, async ([r, i]) => setValue(c, 'company', r.id, updated.id, N - i));
+      await runPool(
+        byCreation.map((r, i) => [r, i] as const),
+        5,
+        async ([r, i]) => setValue(c, 'company', r.id, updated.id, N - i),
+      );
       const res = await page({ sortKey: 'updated_at', sortOrder: 'asc', pageSize: 1000 });
       expect(ids(res.rows)).toEqual(ids([...byCreation].reverse()));
     });
@@ -272,9 +317,13 @@ describe('tables: get-companies and get-contacts', () => {
     });
 
     it('search, a filter, a sort and a late page together', async () => {
-      const match = (r: Row) => `${r.name} ${r.domain}`.toLowerCase().includes('a') && val(r, fInt) !== null && (val(r, fInt) as number) >= 5;
+      const match = (r: Row) =>
+        `${r.name} ${r.domain}`.toLowerCase().includes('a') && val(r, fInt) !== null && (val(r, fInt) as number) >= 5;
       const expected = ids(sortRows(rows.filter(match), (r) => val(r, fDate), true, byName));
-      const { first, ids: got } = await allPages({ text: 'a', filters: [f(fInt.key, [['greater_than_or_equal', 5]])], sortKey: fDate.key, sortOrder: 'desc' }, 3);
+      const { first, ids: got } = await allPages(
+        { text: 'a', filters: [f(fInt.key, [['greater_than_or_equal', 5]])], sortKey: fDate.key, sortOrder: 'desc' },
+        3,
+      );
       expect(first.totalRecords).toBe(expected.length);
       expect(got).toEqual(expected);
     });
@@ -295,12 +344,38 @@ describe('tables: get-companies and get-contacts', () => {
       ['between with an empty end', [f('deals', [['between', [1, '']]])], 'Please fill in all condition values before saving.'],
       ['a filter without conditions', [{ key: 'name', items: [] }], 'Please fill in all condition values before saving.'],
       ['an owner filter without ids', [f('owner', [['in', []]])], 'Please fill in all condition values before saving.'],
-      ['an owner filter with something else than ids', [f('owner', [['in', ['bob']]])], 'Please fill in all condition values before saving.'],
+      [
+        'an owner filter with something else than ids',
+        [f('owner', [['in', ['bob']]])],
+        'Please fill in all condition values before saving.',
+      ],
       ['a non-numeric number', [f('deals', [['equals', 'ten']])], 'Please fill in all condition values before saving.'],
       ['a negative number', [f('deals', [['greater_than', -1]])], 'Negative numbers are not allowed.'],
       ['a negative end of between', [f('deals', [['between', [0, '-5']]])], 'Negative numbers are not allowed.'],
-      ['more than 5 conditions', [f('name', [['contains', 'a'], ['contains', 'b'], ['contains', 'c'], ['contains', 'd'], ['contains', 'e'], ['contains', 'f']])], 'A filter can have at most 5 conditions.'],
-      ['two conditions on the owner', [f('owner', [['in', ['5b3a3c1e-8d4f-4c1a-9f2e-1a2b3c4d5e6f']], ['in', ['5b3a3c1e-8d4f-4c1a-9f2e-1a2b3c4d5e6f']]])], 'A filter can have at most 5 conditions.'],
+      [
+        'more than 5 conditions',
+        [
+          f('name', [
+            ['contains', 'a'],
+            ['contains', 'b'],
+            ['contains', 'c'],
+            ['contains', 'd'],
+            ['contains', 'e'],
+            ['contains', 'f'],
+          ]),
+        ],
+        'A filter can have at most 5 conditions.',
+      ],
+      [
+        'two conditions on the owner',
+        [
+          f('owner', [
+            ['in', ['5b3a3c1e-8d4f-4c1a-9f2e-1a2b3c4d5e6f']],
+            ['in', ['5b3a3c1e-8d4f-4c1a-9f2e-1a2b3c4d5e6f']],
+          ]),
+        ],
+        'A filter can have at most 5 conditions.',
+      ],
       ['greater than on text', [f('sector', [['greater_than', 'a']])], 'This condition is not supported for this field type.'],
       ['contains on a number', [f('deals', [['contains', '1']])], 'This condition is not supported for this field type.'],
       ['ends_with (not offered for strings)', [f('sector', [['ends_with', 'x']])], 'This condition is not supported for this field type.'],
@@ -332,7 +407,12 @@ describe('tables: get-companies and get-contacts', () => {
       expect(got).toEqual(ids(sortRows(contacts, byName, false)));
     });
 
-    for (const [key, get] of [['first_name', (r: ContactRow) => r.firstName.toLowerCase()], ['last_name', (r: ContactRow) => r.lastName.toLowerCase()], ['email', (r: ContactRow) => r.email], ['created_at', (r: ContactRow) => r.createdAt]] as const) {
+    for (const [key, get] of [
+      ['first_name', (r: ContactRow) => r.firstName.toLowerCase()],
+      ['last_name', (r: ContactRow) => r.lastName.toLowerCase()],
+      ['email', (r: ContactRow) => r.email],
+      ['created_at', (r: ContactRow) => r.createdAt],
+    ] as const) {
       for (const order of ['asc', 'desc'] as const) {
         it(`${key} ${order}`, async () => {
           const { ids: got } = await allPages({ sortKey: key, sortOrder: order }, 6, '/api/v1/contact/get-contacts');
@@ -343,7 +423,15 @@ describe('tables: get-companies and get-contacts', () => {
 
     it('search by name or email; filters with the same validation', async () => {
       const res = await page({ text: 'LEE', pageSize: 100 }, '/api/v1/contact/get-contacts');
-      expect(ids(res.rows)).toEqual(ids(sortRows(contacts.filter((r) => `${r.firstName} ${r.lastName} ${r.email}`.toLowerCase().includes('lee')), byName, false)));
+      expect(ids(res.rows)).toEqual(
+        ids(
+          sortRows(
+            contacts.filter((r) => `${r.firstName} ${r.lastName} ${r.email}`.toLowerCase().includes('lee')),
+            byName,
+            false,
+          ),
+        ),
+      );
       const email = await page({ filters: [f('email', [['starts_with', 'P0']])], pageSize: 100 }, '/api/v1/contact/get-contacts');
       expect(email.totalRecords).toBe(10);
       const badRes = await c.post('/api/v1/contact/get-contacts', { filters: [f('first_name', [['between', ['a', 'b']]])] });
@@ -358,7 +446,11 @@ describe('tables: get-companies and get-contacts', () => {
       expect(field.key).toBe('name');
       const sorted = sortRows(contacts, byName, false);
       // Values in the reverse of the last-name order.
-      await runPool(sorted.map((r, i) => [r, i] as const), 5, async ([r, i]) => setValue(c, 'contact', r.id, field.id, `v${String(100 - i).padStart(3, '0')}`));
+      await runPool(
+        sorted.map((r, i) => [r, i] as const),
+        5,
+        async ([r, i]) => setValue(c, 'contact', r.id, field.id, `v${String(100 - i).padStart(3, '0')}`),
+      );
       const res = await page({ sortKey: 'name', sortOrder: 'asc', pageSize: 1000 }, '/api/v1/contact/get-contacts');
       expect(ids(res.rows)).toEqual(ids([...sorted].reverse()));
       // Filtering on the key uses the same field.

@@ -6,7 +6,12 @@
 import type { FieldScore, ScoreReason, ScoreRuleSet } from '@dealscout/shared/domain';
 
 /** What a run's model brings to each entry, in the model's order. */
-export interface RunField { ruleSetId: string; label: string; fieldPath: string; weight: number }
+export interface RunField {
+  ruleSetId: string;
+  label: string;
+  fieldPath: string;
+  weight: number;
+}
 
 export function runFields(ruleSets: readonly ScoreRuleSet[]): RunField[] {
   return ruleSets.map((rs) => ({ ruleSetId: rs.id, label: rs.label, fieldPath: rs.fieldData.fieldPath, weight: rs.weight }));
@@ -21,6 +26,16 @@ export function expandDetails(details: unknown, fields: readonly RunField[] | nu
     if (!Array.isArray(e)) return e as FieldScore;
     const [value, reason, ruleId, score, contribution] = e as Compact;
     const f = fields?.[i];
-    return { ruleSetId: f?.ruleSetId ?? '', label: f?.label ?? '', fieldPath: f?.fieldPath ?? '', value, reason, ruleId, score, weight: f?.weight ?? 0, contribution };
+    return {
+      ruleSetId: f?.ruleSetId ?? '',
+      label: f?.label ?? '',
+      fieldPath: f?.fieldPath ?? '',
+      value,
+      reason,
+      ruleId,
+      score,
+      weight: f?.weight ?? 0,
+      contribution,
+    };
   });
 }

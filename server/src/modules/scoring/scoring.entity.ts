@@ -10,7 +10,10 @@ export const ScoringModel = defineEntity({
   name: 'ScoringModel',
   tableName: 'scoring_model',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     list: () => p.manyToOne(ListCompany).deleteRule('cascade'),
     name: p.string().length(255),
@@ -18,7 +21,10 @@ export const ScoringModel = defineEntity({
     ruleSets: p.json<ScoreRuleSet[]>(),
     createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [{ name: 'scoring_model_org_list_index', properties: ['organization', 'list'] }],
   uniques: [{ properties: ['organization', 'id'] }],
@@ -60,7 +66,10 @@ export const IdeaScore = defineEntity({
   name: 'IdeaScore',
   tableName: 'idea_score',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization),
     model: () => p.manyToOne(ScoringModel).deleteRule('cascade'),
     idea: () => p.manyToOne(Idea).deleteRule('cascade'),
@@ -70,9 +79,15 @@ export const IdeaScore = defineEntity({
     statusMessage: p.text().nullable(),
     totalScore: p.double().nullable(),
     details: p.json<unknown[]>(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [{ name: 'idea_score_org_idea_index', properties: ['organization', 'idea'] }],
-  uniques: [{ properties: ['organization', 'id'] }, { name: 'idea_score_org_model_idea_unique', properties: ['organization', 'model', 'idea'] }],
+  uniques: [
+    { properties: ['organization', 'id'] },
+    { name: 'idea_score_org_model_idea_unique', properties: ['organization', 'model', 'idea'] },
+  ],
 });
 export type IIdeaScore = InferEntity<typeof IdeaScore>;

@@ -5,7 +5,15 @@
 import { expandDetails, type RunField } from './breakdown';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
-import { SCORING_MESSAGES, describeFieldScore, scoreValues, type FieldScore, type ScoreFieldData, type ScoreModelInput, type ScoreRuleSet } from '@dealscout/shared/domain';
+import {
+  SCORING_MESSAGES,
+  describeFieldScore,
+  scoreValues,
+  type FieldScore,
+  type ScoreFieldData,
+  type ScoreModelInput,
+  type ScoreRuleSet,
+} from '@dealscout/shared/domain';
 import type { IdeaFilters, ScoreModelDto } from '@dealscout/shared/contracts';
 import { badRequest, notFound } from '../../lib/errors';
 import { tenantSql } from '../../db/sql';
@@ -18,24 +26,38 @@ const pgArray = (xs: readonly string[]) => `{${xs.join(',')}}`;
 
 function toDto(r: Row): ScoreModelDto {
   return {
-    id: String(r.id), name: String(r.name), description: String(r.description ?? ''), listCompanyId: String(r.list_id),
-    ruleSets: (r.rule_sets as ScoreRuleSet[]) ?? [], createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
+    id: String(r.id),
+    name: String(r.name),
+    description: String(r.description ?? ''),
+    listCompanyId: String(r.list_id),
+    ruleSets: (r.rule_sets as ScoreRuleSet[]) ?? [],
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
   };
 }
 
 async function listExists(em: EntityManager, organizationId: string, listId: string): Promise<boolean> {
-  const [r] = await tenantSql(em, organizationId).all<Row>(`select 1 from list_company where organization_id = ? and id = ?`, [organizationId, listId]);
+  const [r] = await tenantSql(em, organizationId).all<Row>(`select 1 from list_company where organization_id = ? and id = ?`, [
+    organizationId,
+    listId,
+  ]);
   return !!r;
 }
 
 export async function listModels(em: EntityManager, organizationId: string, listId: string): Promise<ScoreModelDto[]> {
   if (!(await listExists(em, organizationId, listId))) throw notFound(SCORING_MESSAGES.listNotFound);
-  const rows = await tenantSql(em, organizationId).all<Row>(`select * from scoring_model where organization_id = ? and list_id = ? order by created_at, id`, [organizationId, listId]);
+  const rows = await tenantSql(em, organizationId).all<Row>(
+    `select * from scoring_model where organization_id = ? and list_id = ? order by created_at, id`,
+    [organizationId, listId],
+  );
   return rows.map(toDto);
 }
 
 export async function getModel(em: EntityManager, organizationId: string, id: string): Promise<ScoreModelDto> {
-  const [r] = await tenantSql(em, organizationId).all<Row>(`select * from scoring_model where organization_id = ? and id = ?`, [organizationId, id]);
+  const [r] = await tenantSql(em, organizationId).all<Row>(`select * from scoring_model where organization_id = ? and id = ?`, [
+    organizationId,
+    id,
+  ]);
   if (!r) throw notFound(SCORING_MESSAGES.notFound);
   return toDto(r);
 }
@@ -45,7 +67,10 @@ async function checkEnrichments(em: EntityManager, organizationId: string, ruleS
   const ids = [...new Set(ruleSets.filter((rs) => rs.fieldData.sourceType === 'enrichment').map((rs) => rs.fieldData.enrichmentId ?? ''))];
   if (ids.length === 0) return;
   if (ids.some((id) => !id)) throw badRequest(SCORING_MESSAGES.noOperator);
-  const rows = await tenantSql(em, organizationId).all<Row>(`select id from enrichment where organization_id = ? and id = any(?::uuid[])`, [organizationId, pgArray(ids)]);
+  const rows = await tenantSql(em, organizationId).all<Row>(`select id from enrichment where organization_id = ? and id = any(?::uuid[])`, [
+    organizationId,
+    pgArray(ids),
+  ]);
   if (rows.length !== ids.length) throw notFound('Enrichment not found');
   for (const rs of ruleSets) {
     if (rs.fieldData.sourceType === 'enrichment' && !enrichmentPath(rs.fieldData.fieldPath)) throw badRequest(SCORING_MESSAGES.noOperator);
@@ -59,7 +84,8 @@ export async function createModel(em: EntityManager, actor: Actor, listId: strin
   const [r] = await tenantSql(em, actor.organizationId).all<Row>(
     `insert into scoring_model (id, organization_id, list_id, name, description, rule_sets, created_by_id, created_at, updated_at)
      values (gen_random_uuid(), ?, ?, ?, ?, ?::jsonb, ?, clock_timestamp(), clock_timestamp()) returning *`,
-    [actor.organizationId, listId, model.name.trim(), model.description ?? '', JSON.stringify(model.ruleSets), actor.userId]);
+    [actor.organizationId, listId, model.name.trim(), model.description ?? '', JSON.stringify(model.ruleSets), actor.userId],
+  );
   return toDto(r!);
 }
 
@@ -68,21 +94,31 @@ export async function updateModel(em: EntityManager, actor: Actor, id: string, m
   await checkEnrichments(em, actor.organizationId, model.ruleSets);
   const [r] = await tenantSql(em, actor.organizationId).all<Row>(
     `update scoring_model set name = ?, description = ?, rule_sets = ?::jsonb, updated_at = clock_timestamp() where organization_id = ? and id = ? returning *`,
-    [model.name.trim(), model.description ?? '', JSON.stringify(model.ruleSets), actor.organizationId, id]);
+    [model.name.trim(), model.description ?? '', JSON.stringify(model.ruleSets), actor.organizationId, id],
+  );
   return toDto(r!);
 }
 
 /** Removes the model; its results go with it (idea_score references it, on delete cascade). */
 export async function deleteModel(em: EntityManager, actor: Actor, id: string): Promise<void> {
   await getModel(em, actor.organizationId, id);
-  await tenantSql(em, actor.organizationId).all(`delete from scoring_model where organization_id = ? and id = ?`, [actor.organizationId, id]);
+  await tenantSql(em, actor.organizationId).all(`delete from scoring_model where organization_id = ? and id = ?`, [
+    actor.organizationId,
+    id,
+  ]);
 }
 
 // ---------- reading an idea's values ----------
 
 /** The idea columns a mandatory field may read: name, website, domain, status, shortListed, or data.<column>. */
 export function mandatoryColumn(path: string): string | null {
-  const direct: Record<string, string> = { name: 'r.name', website: 'r.website', domain: 'r.domain', status: 'r.status', shortListed: 'r.short_listed' };
+  const direct: Record<string, string> = {
+    name: 'r.name',
+    website: 'r.website',
+    domain: 'r.domain',
+    status: 'r.status',
+    shortListed: 'r.short_listed',
+  };
   if (direct[path]) return direct[path];
   return /^data\.[^\s]{1,200}$/.test(path) ? path : null;
 }
@@ -98,14 +134,24 @@ export function enrichmentPath(path: string): string[] | null {
 export type IdeaValues = Map<string, unknown>;
 export const fieldKey = (f: ScoreFieldData) => `${f.sourceType}:${f.enrichmentId ?? ''}:${f.fieldPath}`;
 
-export interface IdeaForScoring { id: string; values: IdeaValues }
+export interface IdeaForScoring {
+  id: string;
+  values: IdeaValues;
+}
 
 /**
  * One batch of ideas in id order after `afterId`, with the value of every field the model reads: idea
  * columns, the source row's data columns, and enrichment results by path (one lateral read of the
  * result per enrichment field).
  */
-export async function readIdeaBatch(em: EntityManager, organizationId: string, scope: { listId: string; ideaIds: string[] | null; filters: IdeaFilters | null }, ruleSets: readonly ScoreRuleSet[], afterId: string | null, limit: number): Promise<IdeaForScoring[]> {
+export async function readIdeaBatch(
+  em: EntityManager,
+  organizationId: string,
+  scope: { listId: string; ideaIds: string[] | null; filters: IdeaFilters | null },
+  ruleSets: readonly ScoreRuleSet[],
+  afterId: string | null,
+  limit: number,
+): Promise<IdeaForScoring[]> {
   const where = ideaWhere(organizationId, scope.listId, scope.ideaIds ? { ids: scope.ideaIds } : (scope.filters ?? {}));
   const fields = [...new Map(ruleSets.map((rs) => [fieldKey(rs.fieldData), rs.fieldData])).values()];
   const quoteKeys = (keys: string[]) => `{${keys.map((k) => `"${k.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
@@ -117,12 +163,17 @@ export async function readIdeaBatch(em: EntityManager, organizationId: string, s
     if (f.sourceType === 'mandatory') {
       const col = mandatoryColumn(f.fieldPath);
       if (!col) cols.push(`null::jsonb as v${n}`);
-      else if (col.startsWith('data.')) { cols.push(`r.data -> ? as v${n}`); colParams.push(col.slice(5)); }
-      else cols.push(`to_jsonb(${col}) as v${n}`);
+      else if (col.startsWith('data.')) {
+        cols.push(`r.data -> ? as v${n}`);
+        colParams.push(col.slice(5));
+      } else cols.push(`to_jsonb(${col}) as v${n}`);
       return;
     }
     const keys = enrichmentPath(f.fieldPath);
-    if (!keys || !f.enrichmentId) { cols.push(`null::jsonb as v${n}`); return; }
+    if (!keys || !f.enrichmentId) {
+      cols.push(`null::jsonb as v${n}`);
+      return;
+    }
     cols.push(`e${n}.v as v${n}`);
     joins.push(`left join lateral (select er.value #> ?::text[] as v from enrichment_result er
                    where er.organization_id = r.organization_id and er.enrichment_id = ?::uuid and er.entity_id = r.id and er.entity_type = 'idea') e${n} on true`);
@@ -131,18 +182,29 @@ export async function readIdeaBatch(em: EntityManager, organizationId: string, s
   const after = afterId ? ' and r.id > ?' : '';
   const rows = await tenantSql(em, organizationId).all<Row>(
     `select r.id${cols.length ? ', ' + cols.join(', ') : ''} from idea r ${joins.join(' ')} ${where.text}${after} order by r.id limit ?`,
-    [...colParams, ...joinParams, ...where.params, ...(afterId ? [afterId] : []), limit]);
+    [...colParams, ...joinParams, ...where.params, ...(afterId ? [afterId] : []), limit],
+  );
   return rows.map((row) => ({ id: String(row.id), values: new Map(fields.map((f, n) => [fieldKey(f), row[`v${n}`]])) }));
 }
 
-export interface ScoredIdea { id: string; totalScore: number; fields: FieldScore[] }
+export interface ScoredIdea {
+  id: string;
+  totalScore: number;
+  fields: FieldScore[];
+}
 
 export function scoreIdeas(ruleSets: readonly ScoreRuleSet[], ideas: readonly IdeaForScoring[]): ScoredIdea[] {
   return ideas.map((idea) => ({ id: idea.id, ...scoreValues(ruleSets, (f) => idea.values.get(fieldKey(f))) }));
 }
 
 /** Writes the batch's results: one row per idea and model, inserted or replaced (a retried batch writes the same). */
-export async function writeScores(em: EntityManager, organizationId: string, modelId: string, executionId: string, scored: readonly ScoredIdea[]): Promise<void> {
+export async function writeScores(
+  em: EntityManager,
+  organizationId: string,
+  modelId: string,
+  executionId: string,
+  scored: readonly ScoredIdea[],
+): Promise<void> {
   if (scored.length === 0) return;
   const items = scored.map((s) => [s.id, s.totalScore, s.fields]);
   await tenantSql(em, organizationId).bound(
@@ -151,30 +213,60 @@ export async function writeScores(em: EntityManager, organizationId: string, mod
        from jsonb_array_elements($4::jsonb) x
      on conflict (organization_id, model_id, idea_id) do update
        set execution_id = excluded.execution_id, status = excluded.status, status_message = null, total_score = excluded.total_score, details = excluded.details, updated_at = excluded.updated_at`,
-    [organizationId, modelId, executionId, JSON.stringify(items)]);
+    [organizationId, modelId, executionId, JSON.stringify(items)],
+  );
 }
 
 // ---------- starting a run ----------
 
-export interface ExecuteInput { scoringModelId: string; entityIds: string[]; runAll: boolean; ideasFilter?: Record<string, unknown> | null }
+export interface ExecuteInput {
+  scoringModelId: string;
+  entityIds: string[];
+  runAll: boolean;
+  ideasFilter?: Record<string, unknown> | null;
+}
 
-export async function executeModel(em: EntityManager, boss: PgBoss, actor: Actor, input: ExecuteInput): Promise<{ executionId: string; total: number }> {
+export async function executeModel(
+  em: EntityManager,
+  boss: PgBoss,
+  actor: Actor,
+  input: ExecuteInput,
+): Promise<{ executionId: string; total: number }> {
   const model = await getModel(em, actor.organizationId, input.scoringModelId);
   return em.transactional(async (tem) => {
     const filters = input.runAll ? ((input.ideasFilter ?? {}) as IdeaFilters) : null;
     const ids = input.runAll ? null : [...new Set(input.entityIds)];
     const where = ideaWhere(actor.organizationId, model.listCompanyId, ids ? { ids } : (filters ?? {}));
-    const [c] = await tenantSql(tem, actor.organizationId).all<{ n: string }>(`select count(*) as n from idea r ${where.text}`, where.params);
+    const [c] = await tenantSql(tem, actor.organizationId).all<{ n: string }>(
+      `select count(*) as n from idea r ${where.text}`,
+      where.params,
+    );
     const total = Number(c?.n ?? 0);
     if (total === 0) throw badRequest(input.runAll ? SCORING_MESSAGES.noIdeas : SCORING_MESSAGES.noIdeasOn);
     const [started] = await createExecutions(tem, boss, {
-      organizationId: actor.organizationId, createdById: actor.userId, type: 'score', typeId: model.id, entityType: 'list',
+      organizationId: actor.organizationId,
+      createdById: actor.userId,
+      type: 'score',
+      typeId: model.id,
+      entityType: 'list',
       targets: [{ entityId: model.listCompanyId }],
     });
     await tenantSql(tem, actor.organizationId).all(
       `insert into score_run (id, organization_id, model_id, list_id, idea_ids, filters, created_at) values (?, ?, ?, ?, ?::text[], ?::jsonb, clock_timestamp())`,
-      [started!.executionId, actor.organizationId, model.id, model.listCompanyId, ids ? pgArray(ids) : null, filters ? JSON.stringify(filters) : null]);
-    await tenantSql(tem, actor.organizationId).all(`update execution set total = ? where organization_id = ? and id = ?`, [total, actor.organizationId, started!.executionId]);
+      [
+        started!.executionId,
+        actor.organizationId,
+        model.id,
+        model.listCompanyId,
+        ids ? pgArray(ids) : null,
+        filters ? JSON.stringify(filters) : null,
+      ],
+    );
+    await tenantSql(tem, actor.organizationId).all(`update execution set total = ? where organization_id = ? and id = ?`, [
+      total,
+      actor.organizationId,
+      started!.executionId,
+    ]);
     return { executionId: started!.executionId, total };
   });
 }
@@ -185,30 +277,48 @@ export async function executeModel(em: EntityManager, boss: PgBoss, actor: Actor
  * The score columns of the ideas export ('the export carries it'): per model of the list, the total
  * and the breakdown in words, so a ranking can be defended from the spreadsheet alone.
  */
-export async function exportScoreColumns(em: EntityManager, organizationId: string, listId: string): Promise<{ header: string[]; cells(ideaIds: readonly string[]): Promise<Map<string, string[]>> }> {
+export async function exportScoreColumns(
+  em: EntityManager,
+  organizationId: string,
+  listId: string,
+): Promise<{ header: string[]; cells(ideaIds: readonly string[]): Promise<Map<string, string[]>> }> {
   const models = await tenantSql(em, organizationId).all<{ id: string; name: string; rule_sets: ScoreRuleSet[] }>(
-    `select id, name, rule_sets from scoring_model where organization_id = ? and list_id = ? order by created_at, id`, [organizationId, listId]);
+    `select id, name, rule_sets from scoring_model where organization_id = ? and list_id = ? order by created_at, id`,
+    [organizationId, listId],
+  );
   const header = models.flatMap((m) => [`${m.name} score`, `${m.name} breakdown`]);
   return {
     header,
     async cells(ideaIds) {
       const out = new Map<string, string[]>();
       if (models.length === 0 || ideaIds.length === 0) return out;
-      const rows = (await tenantSql(em, organizationId).all<{ idea_id: string; model_id: string; total_score: number | null; details: unknown; fields: RunField[] | null }>(
-        `select s.idea_id::text, s.model_id::text, s.total_score, s.details, sr.fields from idea_score s
+      const rows = (
+        await tenantSql(em, organizationId).all<{
+          idea_id: string;
+          model_id: string;
+          total_score: number | null;
+          details: unknown;
+          fields: RunField[] | null;
+        }>(
+          `select s.idea_id::text, s.model_id::text, s.total_score, s.details, sr.fields from idea_score s
            left join score_run sr on sr.organization_id = s.organization_id and sr.id = s.execution_id
-          where s.organization_id = ? and s.idea_id = any(?::uuid[])`, [organizationId, pgArray([...ideaIds])]))
-        .map((r) => ({ ...r, details: expandDetails(r.details, r.fields) }));
+          where s.organization_id = ? and s.idea_id = any(?::uuid[])`,
+          [organizationId, pgArray([...ideaIds])],
+        )
+      ).map((r) => ({ ...r, details: expandDetails(r.details, r.fields) }));
       for (const id of ideaIds) {
-        out.set(id, models.flatMap((m) => {
-          const r = rows.find((x) => x.idea_id === id && x.model_id === m.id);
-          if (!r) return ['', ''];
-          const words = (r.details ?? []).map((f) => {
-            const rule = m.rule_sets.find((rs) => rs.id === f.ruleSetId)?.rules.find((x) => x.id === f.ruleId) ?? null;
-            return `${f.label} = ${f.value ?? '(missing)'}: ${describeFieldScore(f, rule)} × weight ${f.weight} → ${f.contribution.toFixed(2)}`;
-          });
-          return [r.total_score === null ? '' : Number(r.total_score).toFixed(2), words.join('; ')];
-        }));
+        out.set(
+          id,
+          models.flatMap((m) => {
+            const r = rows.find((x) => x.idea_id === id && x.model_id === m.id);
+            if (!r) return ['', ''];
+            const words = (r.details ?? []).map((f) => {
+              const rule = m.rule_sets.find((rs) => rs.id === f.ruleSetId)?.rules.find((x) => x.id === f.ruleId) ?? null;
+              return `${f.label} = ${f.value ?? '(missing)'}: ${describeFieldScore(f, rule)} × weight ${f.weight} → ${f.contribution.toFixed(2)}`;
+            });
+            return [r.total_score === null ? '' : Number(r.total_score).toFixed(2), words.join('; ')];
+          }),
+        );
       }
       return out;
     },

@@ -11,9 +11,15 @@ import { scoreBatchInDatabase, writeRunFields } from './sql-score';
 import { expandDetails, type RunField } from './breakdown';
 
 const revenue = (over: Partial<ScoreRuleSet> = {}): ScoreRuleSet => ({
-  id: 'rs-revenue', label: 'Revenue', weight: 100, defaultScore: 2,
+  id: 'rs-revenue',
+  label: 'Revenue',
+  weight: 100,
+  defaultScore: 2,
   fieldData: { id: 'revenue', sourceType: 'mandatory', fieldType: 'double', fieldPath: 'data.revenue' },
-  rules: [{ id: 'r-big', operator: 'greater_than', value: { primary: '500' }, score: 10 }, { id: 'r-mid', operator: 'between', value: { primary: '100', secondary: '500' }, score: 6 }],
+  rules: [
+    { id: 'r-big', operator: 'greater_than', value: { primary: '500' }, score: 10 },
+    { id: 'r-mid', operator: 'between', value: { primary: '100', secondary: '500' }, score: 6 },
+  ],
   ...over,
 });
 
@@ -37,7 +43,9 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     enrichmentId = randomUUID();
     await ctx.em().execute(
       `insert into enrichment (id, organization_id, config_id, enrichment_type, provider, entity_type, name, data, created_at, updated_at)
-       values (?, ?, 'industry', 'ai', 'openai', 'idea', 'Industry', '{}'::jsonb, now(), now())`, [enrichmentId, orgA]);
+       values (?, ?, 'industry', 'ai', 'openai', 'idea', 'Industry', '{}'::jsonb, now(), now())`,
+      [enrichmentId, orgA],
+    );
     worker = await startTestWorker(ctx.dbUrl, ctx.config, [createScoreHandler({ batch: 7 })]);
   });
   afterAll(async () => {
@@ -55,44 +63,117 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     const em = ctx.em();
     await em.transactional(async (tem) => {
       await lockList(tem, orgA, listId);
-      const sourceId = await createSource(tem, { organizationId: orgA, userId: adminA }, listId, 'csv', { fileName: 'seed.csv' }, 'completed');
-      await insertIdeas(tem, orgA, listId, sourceId, data.map((d, i) => ({ name: `co ${i}`, website: `https://co${i}-${listId.slice(0, 6)}.example.com`, domain: `co${i}-${listId.slice(0, 6)}.example.com`, data: d })));
+      const sourceId = await createSource(
+        tem,
+        { organizationId: orgA, userId: adminA },
+        listId,
+        'csv',
+        { fileName: 'seed.csv' },
+        'completed',
+      );
+      await insertIdeas(
+        tem,
+        orgA,
+        listId,
+        sourceId,
+        data.map((d, i) => ({
+          name: `co ${i}`,
+          website: `https://co${i}-${listId.slice(0, 6)}.example.com`,
+          domain: `co${i}-${listId.slice(0, 6)}.example.com`,
+          data: d,
+        })),
+      );
     });
-    const rows = await ctx.em().execute<{ id: string; name: string; website: string; domain: string; data: Record<string, unknown> }[]>(
-      `select id, name, website, domain, data from idea where organization_id = ? and list_id = ? order by id`, [orgA, listId]);
+    const rows = await ctx
+      .em()
+      .execute<{ id: string; name: string; website: string; domain: string; data: Record<string, unknown> }[]>(
+        `select id, name, website, domain, data from idea where organization_id = ? and list_id = ? order by id`,
+        [orgA, listId],
+      );
     return rows;
   };
   /** Each idea of the list with its results, as the ideas table's DTO shows them. */
   const results = async (listId: string) => {
-    const rows = await ctx.em().execute<{ id: string }[]>(`select id from idea where organization_id = ? and list_id = ? order by id`, [orgA, listId]);
+    const rows = await ctx
+      .em()
+      .execute<{ id: string }[]>(`select id from idea where organization_id = ? and list_id = ? order by id`, [orgA, listId]);
     // The stored breakdown joined with its run's fields (breakdown.ts), as the ideas' DTO and the export read it.
-    const scores = await ctx.em().execute<{ idea_id: string; model_id: string; total_score: number; details: unknown[]; fields: RunField[] | null; execution_id: string; status: string }[]>(
+    const scores = await ctx.em().execute<
+      {
+        idea_id: string;
+        model_id: string;
+        total_score: number;
+        details: unknown[];
+        fields: RunField[] | null;
+        execution_id: string;
+        status: string;
+      }[]
+    >(
       `select s.idea_id, s.model_id, s.total_score, s.details, sr.fields, s.execution_id, s.status from idea_score s
          left join score_run sr on sr.organization_id = s.organization_id and sr.id = s.execution_id
-        where s.organization_id = ? and s.idea_id in (select id from idea where organization_id = ? and list_id = ?)`, [orgA, orgA, listId]);
-    return rows.map((r) => ({ id: r.id, scoring_results: scores.filter((s) => s.idea_id === r.id).map((s) => ({ scoringModelId: s.model_id, totalScore: s.total_score, details: expandDetails(s.details, s.fields), executionId: s.execution_id, status: s.status })) }));
+        where s.organization_id = ? and s.idea_id in (select id from idea where organization_id = ? and list_id = ?)`,
+      [orgA, orgA, listId],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      scoring_results: scores
+        .filter((s) => s.idea_id === r.id)
+        .map((s) => ({
+          scoringModelId: s.model_id,
+          totalScore: s.total_score,
+          details: expandDetails(s.details, s.fields),
+          executionId: s.execution_id,
+          status: s.status,
+        })),
+    }));
   };
   it('creates, lists, reads, updates and deletes (204) models, with the editor messages; another organization gets 404', async () => {
     const list = await newList(a, 'Nordic SaaS');
     const created = await a.post('/api/v1/scoring-model', { name: 'Early Saas', listCompanyId: list.id, ruleSets: [revenue()] });
     expect(created.statusCode, created.body).toBe(201);
-    expect(created.json()).toMatchObject({ success: true, message: 'Score created successfully.', scoringModel: { name: 'Early Saas', listCompanyId: list.id, description: '' } });
+    expect(created.json()).toMatchObject({
+      success: true,
+      message: 'Score created successfully.',
+      scoringModel: { name: 'Early Saas', listCompanyId: list.id, description: '' },
+    });
     const id = created.json().scoringModel.id as string;
-    expect((await a.get(`/api/v1/scoring-model/?listCompanyId=${list.id}`)).json().scoringModels.map((m: { id: string }) => m.id)).toEqual([id]);
+    expect((await a.get(`/api/v1/scoring-model/?listCompanyId=${list.id}`)).json().scoringModels.map((m: { id: string }) => m.id)).toEqual([
+      id,
+    ]);
     // The documented path (no trailing slash) answers the same as the specification's spelling.
-    expect((await a.get(`/api/v1/scoring-model?listCompanyId=${list.id}`)).json().scoringModels.map((m: { id: string }) => m.id)).toEqual([id]);
+    expect((await a.get(`/api/v1/scoring-model?listCompanyId=${list.id}`)).json().scoringModels.map((m: { id: string }) => m.id)).toEqual([
+      id,
+    ]);
     expect((await a.get(`/api/v1/scoring-model/${id}`)).json().scoringModel.ruleSets).toEqual([revenue()]);
     const updated = await a.put(`/api/v1/scoring-model/${id}`, { name: 'Later Saas', ruleSets: [revenue({ weight: 60 })] });
     expect(updated.json()).toMatchObject({ success: true, message: 'Score updated successfully.', scoringModel: { name: 'Later Saas' } });
 
     // Every message of 002 §5, as the editor words it.
-    const bad = async (body: Record<string, unknown>) => (await a.post('/api/v1/scoring-model', { listCompanyId: list.id, name: 'm', ruleSets: [revenue()], ...body })).json();
+    const bad = async (body: Record<string, unknown>) =>
+      (await a.post('/api/v1/scoring-model', { listCompanyId: list.id, name: 'm', ruleSets: [revenue()], ...body })).json();
     expect(await bad({ name: ' ' })).toMatchObject({ success: false, message: 'Invalid score name.' });
     expect(await bad({ ruleSets: [] })).toMatchObject({ message: 'Please add at least one rule.' });
-    expect(await bad({ ruleSets: [revenue(), revenue({ id: 'x' })] })).toMatchObject({ message: 'The following fields are duplicated: Revenue' });
-    expect(await bad({ ruleSets: [revenue({ rules: [{ id: 'r', operator: 'between', value: { primary: '1' }, score: 5 }] })] })).toMatchObject({ message: 'Please fill all the values.' });
-    expect(await bad({ ruleSets: [revenue({ rules: [{ id: 'r', operator: 'is', value: { primary: '1' }, score: 5 }] })] })).toMatchObject({ message: 'No supported operator found for this field type.' });
-    expect(await bad({ ruleSets: [revenue({ rules: [{ id: 'r', operator: 'equals', value: { primary: '1' }, score: 5 }, { id: 's', operator: 'equals', value: { primary: '1' }, score: 6 }] })] })).toMatchObject({ message: 'The value must not be same: Revenue' });
+    expect(await bad({ ruleSets: [revenue(), revenue({ id: 'x' })] })).toMatchObject({
+      message: 'The following fields are duplicated: Revenue',
+    });
+    expect(
+      await bad({ ruleSets: [revenue({ rules: [{ id: 'r', operator: 'between', value: { primary: '1' }, score: 5 }] })] }),
+    ).toMatchObject({ message: 'Please fill all the values.' });
+    expect(await bad({ ruleSets: [revenue({ rules: [{ id: 'r', operator: 'is', value: { primary: '1' }, score: 5 }] })] })).toMatchObject({
+      message: 'No supported operator found for this field type.',
+    });
+    expect(
+      await bad({
+        ruleSets: [
+          revenue({
+            rules: [
+              { id: 'r', operator: 'equals', value: { primary: '1' }, score: 5 },
+              { id: 's', operator: 'equals', value: { primary: '1' }, score: 6 },
+            ],
+          }),
+        ],
+      }),
+    ).toMatchObject({ message: 'The value must not be same: Revenue' });
     expect(await bad({ name: 'nul\u0000' })).toMatchObject({ success: false });
     expect((await a.post('/api/v1/scoring-model', { name: 'm', listCompanyId: randomUUID(), ruleSets: [revenue()] })).statusCode).toBe(404);
 
@@ -107,8 +188,14 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     expect((await a.get(`/api/v1/scoring-model/${id}`)).json().scoringModel.name).toBe('Later Saas');
 
     // No ideas: the spec's run-scope messages.
-    expect((await a.post('/api/v1/scoring-model/execute', { scoringModelId: id, entityIds: [randomUUID()] })).json()).toMatchObject({ success: false, message: 'No ideas to run score on.' });
-    expect((await a.post('/api/v1/scoring-model/execute', { scoringModelId: id, options: { runAll: true } })).json()).toMatchObject({ success: false, message: 'No ideas to run score.' });
+    expect((await a.post('/api/v1/scoring-model/execute', { scoringModelId: id, entityIds: [randomUUID()] })).json()).toMatchObject({
+      success: false,
+      message: 'No ideas to run score on.',
+    });
+    expect((await a.post('/api/v1/scoring-model/execute', { scoringModelId: id, options: { runAll: true } })).json()).toMatchObject({
+      success: false,
+      message: 'No ideas to run score.',
+    });
 
     const del = await a.del(`/api/v1/scoring-model/${id}`);
     expect(del.statusCode).toBe(204);
@@ -117,16 +204,39 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
 
   it('runs for the first ideas and for all, writes a breakdown per idea equal to the reference scorer, replaces its own earlier results', async () => {
     const list = await newList(a);
-    const data = Array.from({ length: 30 }, (_, i) => ({ revenue: i % 5 === 0 ? null : i * 40, tags: i % 3 === 0 ? ['SaaS', 'Nordic'] : ['Retail'] }));
+    const data = Array.from({ length: 30 }, (_, i) => ({
+      revenue: i % 5 === 0 ? null : i * 40,
+      tags: i % 3 === 0 ? ['SaaS', 'Nordic'] : ['Retail'],
+    }));
     const ideas = await seedIdeas(list.id, data);
-    const tags: ScoreRuleSet = { id: 'rs-tags', label: 'Tags', weight: 40, defaultScore: 1, fieldData: { id: 'tags', sourceType: 'mandatory', fieldType: 'array', fieldPath: 'data.tags' }, rules: [{ id: 'r-saas', operator: 'is', value: { primary: 'saas' }, score: 9 }] };
-    const industry: ScoreRuleSet = { id: 'rs-ind', label: 'Industry', weight: 60, defaultScore: 3, fieldData: { id: 'ind', sourceType: 'enrichment', fieldType: 'string', fieldPath: '$.result.industry', enrichmentId }, rules: [{ id: 'r-soft', operator: 'contain', value: { primary: 'software' }, score: 8 }] };
+    const tags: ScoreRuleSet = {
+      id: 'rs-tags',
+      label: 'Tags',
+      weight: 40,
+      defaultScore: 1,
+      fieldData: { id: 'tags', sourceType: 'mandatory', fieldType: 'array', fieldPath: 'data.tags' },
+      rules: [{ id: 'r-saas', operator: 'is', value: { primary: 'saas' }, score: 9 }],
+    };
+    const industry: ScoreRuleSet = {
+      id: 'rs-ind',
+      label: 'Industry',
+      weight: 60,
+      defaultScore: 3,
+      fieldData: { id: 'ind', sourceType: 'enrichment', fieldType: 'string', fieldPath: '$.result.industry', enrichmentId },
+      rules: [{ id: 'r-soft', operator: 'contain', value: { primary: 'software' }, score: 8 }],
+    };
     // Enrichment results for the first half of the ideas.
     for (const [i, idea] of ideas.slice(0, 15).entries()) {
-      await ctx.em().execute(`insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, status, value, updated_at) values (gen_random_uuid(), ?, ?, 'idea', ?, 'complete', ?::jsonb, now())`,
-        [orgA, enrichmentId, idea.id, JSON.stringify({ result: { industry: i % 2 ? 'Software (B2B)' : 'Logistics' } })]);
+      await ctx
+        .em()
+        .execute(
+          `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, status, value, updated_at) values (gen_random_uuid(), ?, ?, 'idea', ?, 'complete', ?::jsonb, now())`,
+          [orgA, enrichmentId, idea.id, JSON.stringify({ result: { industry: i % 2 ? 'Software (B2B)' : 'Logistics' } })],
+        );
     }
-    const model = (await a.post('/api/v1/scoring-model', { name: 'Fit', listCompanyId: list.id, ruleSets: [revenue(), tags, industry] })).json().scoringModel;
+    const model = (
+      await a.post('/api/v1/scoring-model', { name: 'Fit', listCompanyId: list.id, ruleSets: [revenue(), tags, industry] })
+    ).json().scoringModel;
 
     const first = ideas.slice(0, 10).map((i) => i.id);
     const started = await a.post('/api/v1/scoring-model/execute', { scoringModelId: model.id, entityType: 'idea', entityIds: first });
@@ -138,7 +248,12 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     }, 'score run completed');
     expect(done).toMatchObject({ type: 'score', typeId: model.id, progress: { processed: 10, total: 10 } });
     let rows = await results(list.id);
-    expect(rows.filter((r) => r.scoring_results.length > 0).map((r) => r.id).sort()).toEqual([...first].sort());
+    expect(
+      rows
+        .filter((r) => r.scoring_results.length > 0)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([...first].sort());
 
     // Every result is what the reference scorer says for the same values.
     const expected = (idea: (typeof ideas)[number], i: number) => {
@@ -148,13 +263,23 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     for (const row of rows.filter((r) => first.includes(r.id))) {
       const i = ideas.findIndex((x) => x.id === row.id);
       expect(row.scoring_results).toHaveLength(1);
-      expect(row.scoring_results[0]).toMatchObject({ scoringModelId: model.id, status: 'completed', executionId: exec, totalScore: expected(ideas[i]!, i).totalScore, details: expected(ideas[i]!, i).fields });
+      expect(row.scoring_results[0]).toMatchObject({
+        scoringModelId: model.id,
+        status: 'completed',
+        executionId: exec,
+        totalScore: expected(ideas[i]!, i).totalScore,
+        details: expected(ideas[i]!, i).fields,
+      });
     }
 
     // Run on all (7 per batch in this test): every idea, each with one entry for the model.
     const all = await a.post('/api/v1/scoring-model/execute', { scoringModelId: model.id, options: { runAll: true } });
     expect(all.json().total).toBe(30);
-    await eventually(async () => ((await a.get(`/api/v1/execution/${all.json().executionId}`)).json().execution?.status === 'completed' ? true : undefined), 'run on all');
+    await eventually(
+      async () =>
+        (await a.get(`/api/v1/execution/${all.json().executionId}`)).json().execution?.status === 'completed' ? true : undefined,
+      'run on all',
+    );
     rows = await results(list.id);
     expect(rows.every((r) => r.scoring_results.length === 1 && r.scoring_results[0]!.executionId === all.json().executionId)).toBe(true);
     for (const row of rows) {
@@ -162,24 +287,38 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
       expect(row.scoring_results[0]!.totalScore).toBe(expected(ideas[i]!, i).totalScore);
     }
     // The ideas table's DTO carries the result.
-    const pageHttp = await a.post("/api/v1/list-company/idea/list", { listCompanyId: list.id, pageSize: 1 });
+    const pageHttp = await a.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, pageSize: 1 });
     expect(pageHttp.statusCode, pageHttp.body).toBe(200);
     const pageRes = pageHttp.json();
     expect(pageRes.listCompanyIdeas[0].scoringResults[0]).toMatchObject({ scoringModelId: model.id, totalScore: expect.any(Number) });
 
     // Sorted by the model's total (the score column's header), both ways; a bad or foreign key.
-    const byScore = async (sortOrder: 'asc' | 'desc') => ((await a.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, pageSize: 100, sortKey: `score:${model.id}`, sortOrder })).json().listCompanyIdeas as { id: string; scoringResults: { totalScore: number }[] }[])
-      .map((r) => r.scoringResults[0]!.totalScore);
+    const byScore = async (sortOrder: 'asc' | 'desc') =>
+      (
+        (
+          await a.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, pageSize: 100, sortKey: `score:${model.id}`, sortOrder })
+        ).json().listCompanyIdeas as { id: string; scoringResults: { totalScore: number }[] }[]
+      ).map((r) => r.scoringResults[0]!.totalScore);
     const totals = rows.map((r) => r.scoring_results[0]!.totalScore);
     expect(await byScore('desc')).toEqual([...totals].sort((x, y) => y - x));
     expect(await byScore('asc')).toEqual([...totals].sort((x, y) => x - y));
-    expect((await a.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, sortKey: "score:x' or 1=1 --", sortOrder: 'asc' })).statusCode).toBe(400);
-    const foreign = await b.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, sortKey: `score:${model.id}`, sortOrder: 'asc' });
+    expect(
+      (await a.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, sortKey: "score:x' or 1=1 --", sortOrder: 'asc' }))
+        .statusCode,
+    ).toBe(400);
+    const foreign = await b.post('/api/v1/list-company/idea/list', {
+      listCompanyId: list.id,
+      sortKey: `score:${model.id}`,
+      sortOrder: 'asc',
+    });
     expect(foreign.statusCode).toBe(404);
 
     // The export carries each model's total and its breakdown in words.
     const csv = (await a.post('/api/v1/list-company/idea/export', { listCompanyId: list.id })).body;
-    const [head, ...lines] = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const [head, ...lines] = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(head!.endsWith('Fit score,Fit breakdown')).toBe(true);
     const big = ideas.findIndex((x) => x.data.revenue === 640);
     const line = lines.find((l) => l.startsWith(`${ideas[big]!.name},`))!;
@@ -195,67 +334,152 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     const list = await newList(a);
     const keys = ['k0', 'k1', 'k2', 'k3', 'k4'];
     // Doubles JavaScript writes without an exponent (|x| ≥ 1e-6): PostgreSQL shows numbers in plain notation (ARCHITECTURE 'Scoring').
-    const plainDouble = fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }).filter((x) => x === 0 || Math.abs(x) >= 1e-6);
-    const text = fc.string({ unit: fc.constantFrom('a', 'S', 's', 'A', 'c', ' ', '\u00a0', '\t', '1', '0', ',', '.', '-', 'e', 'é'), maxLength: 8 });
-    const value = fc.oneof(fc.constant(null), fc.integer({ min: -1000, max: 1000 }), plainDouble, fc.boolean(),
-      fc.constantFrom('', ' ', '\u00a0\t', 'SaaS', 'saas ', 'Acme Software', '42', ' 42\t', '1,000', '1e3', '.5', '1.', '+3', '-0', '1e400', 'yes', 'no', 'TRUE', ' No ', '1', '0'),
-      text, fc.constant({ a: 1, b: 'x' }), fc.constant([{ b: 2 }]), fc.constant([null]),
-      fc.array(fc.oneof(fc.constantFrom('SaaS', 'Retail', 'x', ' saas'), fc.integer({ min: -5, max: 5 }), fc.boolean()), { maxLength: 3 }));
-    const ideasArb = fc.array(fc.record(Object.fromEntries(keys.map((k) => [k, value])) as Record<string, fc.Arbitrary<unknown>>), { minLength: 1, maxLength: 12 });
-    const ruleArb = (type: ScoreFieldType) => fc.record({
-      operator: fc.constantFrom(...(SCORE_OPERATORS_BY_TYPE[type] as ScoreOperator[])),
-      primary: fc.constantFrom('0', '42', '100', '-5', '1,000', '0.5', 'saas', ' SaaS ', 'true', 'yes', 'No', 'Acme', 'software', 'a', 'é'),
-      secondary: fc.constantFrom('10', '500', '-100'),
-      score: fc.integer({ min: 0, max: 10 }),
+    const plainDouble = fc
+      .double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 })
+      .filter((x) => x === 0 || Math.abs(x) >= 1e-6);
+    const text = fc.string({
+      unit: fc.constantFrom('a', 'S', 's', 'A', 'c', ' ', '\u00a0', '\t', '1', '0', ',', '.', '-', 'e', 'é'),
+      maxLength: 8,
     });
-    const fieldArb = fc.constantFrom<ScoreFieldType>('int', 'double', 'boolean', 'array', 'string', 'url', 'other').chain((type) => fc.record({
-      type: fc.constant(type), key: fc.constantFrom(...keys), weight: fc.constantFrom(20, 40, 60, 80, 100), defaultScore: fc.integer({ min: 0, max: 10 }),
-      rules: fc.uniqueArray(ruleArb(type), { minLength: 1, maxLength: 3, selector: (r) => r.operator }),
-    }));
+    const value = fc.oneof(
+      fc.constant(null),
+      fc.integer({ min: -1000, max: 1000 }),
+      plainDouble,
+      fc.boolean(),
+      fc.constantFrom(
+        '',
+        ' ',
+        '\u00a0\t',
+        'SaaS',
+        'saas ',
+        'Acme Software',
+        '42',
+        ' 42\t',
+        '1,000',
+        '1e3',
+        '.5',
+        '1.',
+        '+3',
+        '-0',
+        '1e400',
+        'yes',
+        'no',
+        'TRUE',
+        ' No ',
+        '1',
+        '0',
+      ),
+      text,
+      fc.constant({ a: 1, b: 'x' }),
+      fc.constant([{ b: 2 }]),
+      fc.constant([null]),
+      fc.array(fc.oneof(fc.constantFrom('SaaS', 'Retail', 'x', ' saas'), fc.integer({ min: -5, max: 5 }), fc.boolean()), { maxLength: 3 }),
+    );
+    const ideasArb = fc.array(fc.record(Object.fromEntries(keys.map((k) => [k, value])) as Record<string, fc.Arbitrary<unknown>>), {
+      minLength: 1,
+      maxLength: 12,
+    });
+    const ruleArb = (type: ScoreFieldType) =>
+      fc.record({
+        operator: fc.constantFrom(...(SCORE_OPERATORS_BY_TYPE[type] as ScoreOperator[])),
+        primary: fc.constantFrom(
+          '0',
+          '42',
+          '100',
+          '-5',
+          '1,000',
+          '0.5',
+          'saas',
+          ' SaaS ',
+          'true',
+          'yes',
+          'No',
+          'Acme',
+          'software',
+          'a',
+          'é',
+        ),
+        secondary: fc.constantFrom('10', '500', '-100'),
+        score: fc.integer({ min: 0, max: 10 }),
+      });
+    const fieldArb = fc.constantFrom<ScoreFieldType>('int', 'double', 'boolean', 'array', 'string', 'url', 'other').chain((type) =>
+      fc.record({
+        type: fc.constant(type),
+        key: fc.constantFrom(...keys),
+        weight: fc.constantFrom(20, 40, 60, 80, 100),
+        defaultScore: fc.integer({ min: 0, max: 10 }),
+        rules: fc.uniqueArray(ruleArb(type), { minLength: 1, maxLength: 3, selector: (r) => r.operator }),
+      }),
+    );
     const modelArb = fc.uniqueArray(fieldArb, { minLength: 1, maxLength: 5, selector: (f) => f.key });
     let run = 0;
-    const propertyModel = (await a.post('/api/v1/scoring-model', { name: 'Property', listCompanyId: list.id, ruleSets: [revenue()] })).json().scoringModel.id as string;
-    const sqlModel = (await a.post('/api/v1/scoring-model', { name: 'Property SQL', listCompanyId: list.id, ruleSets: [revenue()] })).json().scoringModel.id as string;
-    await fc.assert(fc.asyncProperty(ideasArb, modelArb, async (values, fields) => {
-      run += 1;
-      const ruleSets: ScoreRuleSet[] = fields.map((f, i) => ({
-        id: `rs${i}`, label: `F${i}`, weight: f.weight, defaultScore: f.defaultScore,
-        fieldData: { id: `f${i}`, sourceType: 'mandatory', fieldType: f.type, fieldPath: `data.${f.key}` },
-        rules: f.rules.map((r, j) => ({ id: `r${j}`, operator: r.operator, value: { primary: r.primary, secondary: r.secondary }, score: r.score })),
-      }));
-      await ctx.em().execute(`delete from idea where organization_id = ? and list_id = ?`, [orgA, list.id]);
-      const ideas = await seedIdeas(list.id, values.map((v, i) => ({ ...v, n: `${run}-${i}` })));
-      const em = ctx.em();
-      const scope = { listId: list.id, ideaIds: null, filters: null };
-      // The worker-side path (values read into Node, scored with scoreValues()) for one model…
-      let after: string | null = null;
-      for (;;) {
-        const batch = await readIdeaBatch(em, orgA, scope, ruleSets, after, 5);
-        if (batch.length === 0) break;
-        await writeScores(em, orgA, propertyModel, randomUUID(), scoreIdeas(ruleSets, batch));
-        after = batch[batch.length - 1]!.id;
-      }
-      // …and the set-based one (the model compiled into SQL, what runs use) for the other, batches of 5,
-      // with its run's fields written as a run writes them.
-      const runId = randomUUID();
-      await em.execute(`insert into score_run (id, organization_id, model_id, list_id, created_at) values (?, ?, ?, ?, now())`, [runId, orgA, sqlModel, list.id]);
-      await writeRunFields(em, orgA, runId, ruleSets);
-      after = null;
-      for (;;) {
-        const { n, last } = await scoreBatchInDatabase(em, orgA, sqlModel, runId, scope, ruleSets, after, 5);
-        if (n === 0 || !last) break;
-        after = last;
-      }
-      const rows = await results(list.id);
-      expect(rows).toHaveLength(values.length);
-      for (const row of rows) {
-        const idea = ideas.find((x) => x.id === row.id)!;
-        const original = values[Number(String(idea.data.n).split('-')[1])]!;
-        const want = scoreValues(ruleSets, (f) => original[f.fieldPath.slice(5)]);
-        const byModel = new Map(row.scoring_results.map((r) => [r.scoringModelId, r]));
-        expect(byModel.get(propertyModel)).toMatchObject({ totalScore: want.totalScore, details: want.fields });
-        expect(byModel.get(sqlModel), JSON.stringify({ value: original, model: ruleSets })).toMatchObject({ totalScore: want.totalScore, details: want.fields });
-      }
-    }), { numRuns: 60 });
+    const propertyModel = (
+      await a.post('/api/v1/scoring-model', { name: 'Property', listCompanyId: list.id, ruleSets: [revenue()] })
+    ).json().scoringModel.id as string;
+    const sqlModel = (await a.post('/api/v1/scoring-model', { name: 'Property SQL', listCompanyId: list.id, ruleSets: [revenue()] })).json()
+      .scoringModel.id as string;
+    await fc.assert(
+      fc.asyncProperty(ideasArb, modelArb, async (values, fields) => {
+        run += 1;
+        const ruleSets: ScoreRuleSet[] = fields.map((f, i) => ({
+          id: `rs${i}`,
+          label: `F${i}`,
+          weight: f.weight,
+          defaultScore: f.defaultScore,
+          fieldData: { id: `f${i}`, sourceType: 'mandatory', fieldType: f.type, fieldPath: `data.${f.key}` },
+          rules: f.rules.map((r, j) => ({
+            id: `r${j}`,
+            operator: r.operator,
+            value: { primary: r.primary, secondary: r.secondary },
+            score: r.score,
+          })),
+        }));
+        await ctx.em().execute(`delete from idea where organization_id = ? and list_id = ?`, [orgA, list.id]);
+        const ideas = await seedIdeas(
+          list.id,
+          values.map((v, i) => ({ ...v, n: `${run}-${i}` })),
+        );
+        const em = ctx.em();
+        const scope = { listId: list.id, ideaIds: null, filters: null };
+        // The worker-side path (values read into Node, scored with scoreValues()) for one model…
+        let after: string | null = null;
+        for (;;) {
+          const batch = await readIdeaBatch(em, orgA, scope, ruleSets, after, 5);
+          if (batch.length === 0) break;
+          await writeScores(em, orgA, propertyModel, randomUUID(), scoreIdeas(ruleSets, batch));
+          after = batch[batch.length - 1]!.id;
+        }
+        // …and the set-based one (the model compiled into SQL, what runs use) for the other, batches of 5,
+        // with its run's fields written as a run writes them.
+        const runId = randomUUID();
+        await em.execute(`insert into score_run (id, organization_id, model_id, list_id, created_at) values (?, ?, ?, ?, now())`, [
+          runId,
+          orgA,
+          sqlModel,
+          list.id,
+        ]);
+        await writeRunFields(em, orgA, runId, ruleSets);
+        after = null;
+        for (;;) {
+          const { n, last } = await scoreBatchInDatabase(em, orgA, sqlModel, runId, scope, ruleSets, after, 5);
+          if (n === 0 || !last) break;
+          after = last;
+        }
+        const rows = await results(list.id);
+        expect(rows).toHaveLength(values.length);
+        for (const row of rows) {
+          const idea = ideas.find((x) => x.id === row.id)!;
+          const original = values[Number(String(idea.data.n).split('-')[1])]!;
+          const want = scoreValues(ruleSets, (f) => original[f.fieldPath.slice(5)]);
+          const byModel = new Map(row.scoring_results.map((r) => [r.scoringModelId, r]));
+          expect(byModel.get(propertyModel)).toMatchObject({ totalScore: want.totalScore, details: want.fields });
+          expect(byModel.get(sqlModel), JSON.stringify({ value: original, model: ruleSets })).toMatchObject({
+            totalScore: want.totalScore,
+            details: want.fields,
+          });
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 });

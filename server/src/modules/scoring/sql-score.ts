@@ -42,7 +42,8 @@ import { enrichmentPath, fieldKey, mandatoryColumn } from './scoring.service';
 import { runFields } from './breakdown';
 
 /** JavaScript's String.prototype.trim() whitespace (WhiteSpace and LineTerminator). */
-export const JS_WHITESPACE = '\t\n\u000b\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
+export const JS_WHITESPACE =
+  '\t\n\u000b\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
 /** The reference's number pattern (toNumber), for PostgreSQL's regular expressions. */
 const NUMBER_PATTERN = '^[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]{1,5})?$';
 
@@ -70,7 +71,12 @@ function dollars(text: string, params: readonly unknown[], p: Params): string {
 }
 
 /** The match of one rule on field `i`'s typed reading (columns n<i>, b<i>, arr<i>, nv<i> of the level below). */
-function ruleMatch(type: ScoreRuleSet['fieldData']['fieldType'], rule: Pick<ScoreRule, 'operator' | 'value'>, p: Params, i: number): string {
+function ruleMatch(
+  type: ScoreRuleSet['fieldData']['fieldType'],
+  rule: Pick<ScoreRule, 'operator' | 'value'>,
+  p: Params,
+  i: number,
+): string {
   const prim = rule.value.primary;
   const sec = rule.value.secondary ?? '';
   switch (type) {
@@ -81,17 +87,22 @@ function ruleMatch(type: ScoreRuleSet['fieldData']['fieldType'], rule: Pick<Scor
       if (a === null) return 'false';
       const n = `c.n${i}`;
       switch (rule.operator) {
-        case 'equals': return `(${n} = ${p.add(a, 'float8')})`;
-        case 'not_equals': return `(${n} <> ${p.add(a, 'float8')})`;
-        case 'greater_than': return `(${n} > ${p.add(a, 'float8')})`;
-        case 'less_than': return `(${n} < ${p.add(a, 'float8')})`;
+        case 'equals':
+          return `(${n} = ${p.add(a, 'float8')})`;
+        case 'not_equals':
+          return `(${n} <> ${p.add(a, 'float8')})`;
+        case 'greater_than':
+          return `(${n} > ${p.add(a, 'float8')})`;
+        case 'less_than':
+          return `(${n} < ${p.add(a, 'float8')})`;
         case 'between':
         case 'not_between': {
           if (b === null) return 'false';
           const inside = `(${n} >= ${p.add(Math.min(a, b), 'float8')} and ${n} <= ${p.add(Math.max(a, b), 'float8')})`;
           return rule.operator === 'between' ? inside : `(not ${inside})`;
         }
-        default: return 'false';
+        default:
+          return 'false';
       }
     }
     case 'boolean': {
@@ -111,13 +122,20 @@ function ruleMatch(type: ScoreRuleSet['fieldData']['fieldType'], rule: Pick<Scor
       const q = p.add(norm(prim), 'text');
       const v = `c.nv${i}`;
       switch (rule.operator) {
-        case 'contain': return `(strpos(${v}, ${q}) > 0)`;
-        case 'not_contain': return `(strpos(${v}, ${q}) = 0)`;
-        case 'starts_with': return `(left(${v}, length(${q})) = ${q})`;
-        case 'ends_with': return `(length(${v}) >= length(${q}) and right(${v}, length(${q})) = ${q})`;
-        case 'equals': return `(${v} = ${q})`;
-        case 'not_equals': return `(${v} <> ${q})`;
-        default: return 'false';
+        case 'contain':
+          return `(strpos(${v}, ${q}) > 0)`;
+        case 'not_contain':
+          return `(strpos(${v}, ${q}) = 0)`;
+        case 'starts_with':
+          return `(left(${v}, length(${q})) = ${q})`;
+        case 'ends_with':
+          return `(length(${v}) >= length(${q}) and right(${v}, length(${q})) = ${q})`;
+        case 'equals':
+          return `(${v} = ${q})`;
+        case 'not_equals':
+          return `(${v} <> ${q})`;
+        default:
+          return 'false';
       }
     }
   }
@@ -130,18 +148,22 @@ function typedReading(type: ScoreRuleSet['fieldData']['fieldType'], i: number): 
   const scalar = `${t} in ('string', 'number', 'boolean')`;
   switch (type) {
     case 'int':
-    case 'double': return `case when ${t} = 'number' then ${s}::numeric
+    case 'double':
+      return `case when ${t} = 'number' then ${s}::numeric
                      when ${t} = 'string' and replace(btrim(${s}, $1::text), ',', '') ~ $2::text then replace(btrim(${s}, $1::text), ',', '')::numeric
                      else null end as num${i}`;
-    case 'boolean': return `case when ${t} = 'boolean' then ${s}::boolean
+    case 'boolean':
+      return `case when ${t} = 'boolean' then ${s}::boolean
                      when ${t} = 'number' then case when ${s}::numeric = 1 then true when ${s}::numeric = 0 then false else null end
                      when ${t} = 'string' then case when lower(btrim(${s}, $1::text)) in ('true', 'yes', '1') then true when lower(btrim(${s}, $1::text)) in ('false', 'no', '0') then false else null end
                      else null end as b${i}`;
     // The elements compared as the rules compare them (lower-cased, trimmed).
-    case 'array': return `case when ${t} = 'array' then (select case when bool_and(jsonb_typeof(e) in ('string', 'number', 'boolean')) then coalesce(array_agg(lower(btrim(e #>> '{}', $1::text))), '{}') end
+    case 'array':
+      return `case when ${t} = 'array' then (select case when bool_and(jsonb_typeof(e) in ('string', 'number', 'boolean')) then coalesce(array_agg(lower(btrim(e #>> '{}', $1::text))), '{}') end
                                                    from jsonb_array_elements(${v}) x(e))
                      when ${scalar} then array[lower(btrim(${s}, $1::text))] else null end as arr${i}`;
-    default: return `case when ${scalar} then lower(btrim(${s}, $1::text)) else null end as nv${i}`;
+    default:
+      return `case when ${scalar} then lower(btrim(${s}, $1::text)) else null end as nv${i}`;
   }
 }
 
@@ -159,13 +181,19 @@ function finalReading(type: ScoreRuleSet['fieldData']['fieldType'], i: number): 
   // A number beyond the double range → null (not finite); below the smallest → 0.
   switch (type) {
     case 'int':
-    case 'double': return { col: `case when abs(r.num${i}) > 1.7976931348623157e308 then null when abs(r.num${i}) < 2.4703282292062328e-324 then 0::float8 else r.num${i}::float8 end as n${i}`, unreadable: `c.n${i} is null` };
-    case 'boolean': return { col: `r.b${i}`, unreadable: `c.b${i} is null` };
-    case 'array': return { col: `r.arr${i}`, unreadable: `c.arr${i} is null` };
-    default: return { col: `r.nv${i}`, unreadable: `c.nv${i} is null` };
+    case 'double':
+      return {
+        col: `case when abs(r.num${i}) > 1.7976931348623157e308 then null when abs(r.num${i}) < 2.4703282292062328e-324 then 0::float8 else r.num${i}::float8 end as n${i}`,
+        unreadable: `c.n${i} is null`,
+      };
+    case 'boolean':
+      return { col: `r.b${i}`, unreadable: `c.b${i} is null` };
+    case 'array':
+      return { col: `r.arr${i}`, unreadable: `c.arr${i} is null` };
+    default:
+      return { col: `r.nv${i}`, unreadable: `c.nv${i} is null` };
   }
 }
-
 
 const ROUND2 = (x: string, eps: string) => `(floor((${x} + ${eps}) * 100 + 0.5) / 100)`;
 
@@ -175,14 +203,27 @@ export interface CompiledScore {
   params: unknown[];
 }
 
-export interface ScoreScope { listId: string; ideaIds: string[] | null; filters: IdeaFilters | null }
+export interface ScoreScope {
+  listId: string;
+  ideaIds: string[] | null;
+  filters: IdeaFilters | null;
+}
 
 /**
  * One batch of a run as one statement: the next `limit` ideas of the scope in id order after
  * `afterId`, each scored with the model's rule sets and written to idea_score (inserted or replaced:
  * a retried batch writes the same). Answers how many ideas it scored and the last id.
  */
-export function compileScoreBatch(organizationId: string, modelId: string, executionId: string, scope: ScoreScope, ruleSets: readonly ScoreRuleSet[], afterId: string | null, limit: number | null, upToId: string | null = null): CompiledScore {
+export function compileScoreBatch(
+  organizationId: string,
+  modelId: string,
+  executionId: string,
+  scope: ScoreScope,
+  ruleSets: readonly ScoreRuleSet[],
+  afterId: string | null,
+  limit: number | null,
+  upToId: string | null = null,
+): CompiledScore {
   const p = new Params();
   p.add(JS_WHITESPACE, 'text');
   p.add(NUMBER_PATTERN, 'text');
@@ -203,7 +244,10 @@ export function compileScoreBatch(organizationId: string, modelId: string, execu
       return;
     }
     const keys = enrichmentPath(f.fieldPath);
-    if (!keys || !f.enrichmentId) { cols.push(`null::jsonb as v${n}`); return; }
+    if (!keys || !f.enrichmentId) {
+      cols.push(`null::jsonb as v${n}`);
+      return;
+    }
     cols.push(`e${n}.v as v${n}`);
     joins.push(`left join lateral (select er.value #> ${p.add(keys, 'text[]')} as v from enrichment_result er
                    where er.organization_id = r.organization_id and er.enrichment_id = ${p.add(f.enrichmentId, 'uuid')} and er.entity_id = r.id and er.entity_type = 'idea') e${n} on true`);
@@ -238,7 +282,11 @@ export function compileScoreBatch(organizationId: string, modelId: string, execu
     const ordered = rs.rules.map((r, j) => ({ r, j })).sort((x, y) => y.r.score - x.r.score || x.j - y.j);
     const hasRules = rs.rules.length > 0;
     // m<i>: [ruleId, score] of the best matching rule, or null.
-    best.push(hasRules ? `case ${ordered.map(({ r }) => `when ${ruleMatch(type, r, p, i)} then array[${p.add(r.id, 'text')}, ${p.add(r.score, 'float8')}::text]`).join(' ')} else null end as m${i}` : `null::text[] as m${i}`);
+    best.push(
+      hasRules
+        ? `case ${ordered.map(({ r }) => `when ${ruleMatch(type, r, p, i)} then array[${p.add(r.id, 'text')}, ${p.add(r.score, 'float8')}::text]`).join(' ')} else null end as m${i}`
+        : `null::text[] as m${i}`,
+    );
     const invalid = hasRules ? fin.unreadable : 'false';
     const def = p.add(rs.defaultScore, 'float8');
     outcome.push(`case when c.missing${i} then 'missing' when ${invalid} then 'invalid' when c.m${i} is not null then 'rule' else 'no_match' end as reason${i},
@@ -289,7 +337,17 @@ export function compileScoreBatch(organizationId: string, modelId: string, execu
 }
 
 /** Scores and writes one batch inside the database (see compileScoreBatch). */
-export async function scoreBatchInDatabase(em: EntityManager, organizationId: string, modelId: string, executionId: string, scope: ScoreScope, ruleSets: readonly ScoreRuleSet[], afterId: string | null, limit: number | null, upToId: string | null = null): Promise<{ n: number; last: string | null }> {
+export async function scoreBatchInDatabase(
+  em: EntityManager,
+  organizationId: string,
+  modelId: string,
+  executionId: string,
+  scope: ScoreScope,
+  ruleSets: readonly ScoreRuleSet[],
+  afterId: string | null,
+  limit: number | null,
+  upToId: string | null = null,
+): Promise<{ n: number; last: string | null }> {
   const { sql, params } = compileScoreBatch(organizationId, modelId, executionId, scope, ruleSets, afterId, limit, upToId);
   // Without JIT: the statement's cost estimate asks for it, but compiling its expressions takes
   // 40–250 ms a batch and saves less than it costs (measured, docs/benchmarks.md). Without waiting
@@ -305,18 +363,34 @@ export async function scoreBatchInDatabase(em: EntityManager, organizationId: st
 }
 
 /** Writes what the run's model brings to every breakdown entry (breakdown.ts) on its score_run row. */
-export async function writeRunFields(em: EntityManager, organizationId: string, runId: string, ruleSets: readonly ScoreRuleSet[]): Promise<void> {
-  await tenantSql(em, organizationId).all(`update score_run set fields = ?::jsonb where organization_id = ? and id = ?`, [JSON.stringify(runFields(ruleSets)), organizationId, runId]);
+export async function writeRunFields(
+  em: EntityManager,
+  organizationId: string,
+  runId: string,
+  ruleSets: readonly ScoreRuleSet[],
+): Promise<void> {
+  await tenantSql(em, organizationId).all(`update score_run set fields = ?::jsonb where organization_id = ? and id = ?`, [
+    JSON.stringify(runFields(ruleSets)),
+    organizationId,
+    runId,
+  ]);
 }
 
 /**
  * The end of the next batch of the scope after `afterId` (null: from the start): the id of its
  * `size`-th idea in id order, or null when fewer are left (the last batch runs to the end).
  */
-export async function nextBatchEnd(em: EntityManager, organizationId: string, scope: ScoreScope, afterId: string | null, size: number): Promise<string | null> {
+export async function nextBatchEnd(
+  em: EntityManager,
+  organizationId: string,
+  scope: ScoreScope,
+  afterId: string | null,
+  size: number,
+): Promise<string | null> {
   const where = ideaWhere(organizationId, scope.listId, scope.ideaIds ? { ids: scope.ideaIds } : (scope.filters ?? {}));
   const [row] = await tenantSql(em, organizationId).all<{ id: string }>(
     `select r.id::text as id from idea r ${where.text}${afterId ? ' and r.id > ?' : ''} order by r.id offset ? limit 1`,
-    [...where.params, ...(afterId ? [afterId] : []), size - 1]);
+    [...where.params, ...(afterId ? [afterId] : []), size - 1],
+  );
   return row?.id ?? null;
 }

@@ -10,7 +10,10 @@ describe('serving the Outlook add-in', () => {
   let officeJs: string;
   beforeAll(async () => {
     dist = fs.mkdtempSync(path.join(os.tmpdir(), 'ds-addin-'));
-    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Dealscout for Outlook</title><script src="./office-js/office.js"></script>');
+    fs.writeFileSync(
+      path.join(dist, 'index.html'),
+      '<!doctype html><title>Dealscout for Outlook</title><script src="./office-js/office.js"></script>',
+    );
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(path.join(dist, 'assets', 'pane.js'), 'console.log("pane")');
     fs.writeFileSync(path.join(dist, 'assets', 'index-Ab_c-123.js'), 'console.log("hashed")');

@@ -16,52 +16,68 @@ export interface Readiness {
 
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
   let migrated = false;
-  app.withTypeProvider<ZodTypeProvider>().get('/ready', {
-    config: { auth: 'public' },
-    schema: {
-      tags: ['system'],
-      summary: 'Readiness for a load balancer: database reachable, migrations applied, the worker started (when this process runs one), not shutting down',
-      response: {
-        200: z.object({ status: z.literal('ready') }),
-        503: z.object({ status: z.literal('not ready'), reason: z.enum(['shutting down', 'database down', 'migrations pending', 'worker not started']) }),
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/ready',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['system'],
+        summary:
+          'Readiness for a load balancer: database reachable, migrations applied, the worker started (when this process runs one), not shutting down',
+        response: {
+          200: z.object({ status: z.literal('ready') }),
+          503: z.object({
+            status: z.literal('not ready'),
+            reason: z.enum(['shutting down', 'database down', 'migrations pending', 'worker not started']),
+          }),
+        },
       },
     },
-  }, async (req, reply) => {
-    const notReady = (reason: 'shutting down' | 'database down' | 'migrations pending' | 'worker not started') => reply.status(503).send({ status: 'not ready' as const, reason });
-    if (app.readiness.shuttingDown) return notReady('shutting down');
-    try {
-      await unscopedSql(req.em, 'connection').all('select 1');
-    } catch {
-      return notReady('database down');
-    }
-    if (!migrated) {
+    async (req, reply) => {
+      const notReady = (reason: 'shutting down' | 'database down' | 'migrations pending' | 'worker not started') =>
+        reply.status(503).send({ status: 'not ready' as const, reason });
+      if (app.readiness.shuttingDown) return notReady('shutting down');
       try {
-        migrated = (await app.orm.migrator.getPending()).length === 0;
+        await unscopedSql(req.em, 'connection').all('select 1');
       } catch {
         return notReady('database down');
       }
-      if (!migrated) return notReady('migrations pending');
-    }
-    if (app.readiness.workerStarted === false) return notReady('worker not started');
-    return { status: 'ready' as const };
-  });
-
-  app.withTypeProvider<ZodTypeProvider>().get('/health', {
-    config: { auth: 'public' },
-    schema: {
-      tags: ['system'],
-      summary: 'Liveness: the process answers (and whether its database is reachable); /ready is what a balancer checks',
-      response: { 200: z.object({ status: z.literal('ok'), database: z.literal('up') }), 503: z.object({ status: z.literal('error'), database: z.literal('down') }) },
+      if (!migrated) {
+        try {
+          migrated = (await app.orm.migrator.getPending()).length === 0;
+        } catch {
+          return notReady('database down');
+        }
+        if (!migrated) return notReady('migrations pending');
+      }
+      if (app.readiness.workerStarted === false) return notReady('worker not started');
+      return { status: 'ready' as const };
     },
-  }, async (req, reply) => {
-    try {
-      await unscopedSql(req.em, 'connection').all('select 1');
-      return { status: 'ok' as const, database: 'up' as const };
-    } catch (err) {
-      req.log.error({ err }, 'health check: database unreachable');
-      return reply.status(503).send({ status: 'error' as const, database: 'down' as const });
-    }
-  });
+  );
+
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/health',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['system'],
+        summary: 'Liveness: the process answers (and whether its database is reachable); /ready is what a balancer checks',
+        response: {
+          200: z.object({ status: z.literal('ok'), database: z.literal('up') }),
+          503: z.object({ status: z.literal('error'), database: z.literal('down') }),
+        },
+      },
+    },
+    async (req, reply) => {
+      try {
+        await unscopedSql(req.em, 'connection').all('select 1');
+        return { status: 'ok' as const, database: 'up' as const };
+      } catch (err) {
+        req.log.error({ err }, 'health check: database unreachable');
+        return reply.status(503).send({ status: 'error' as const, database: 'down' as const });
+      }
+    },
+  );
 }
 
 declare module 'fastify' {

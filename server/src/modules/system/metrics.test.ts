@@ -5,8 +5,12 @@ import { Organization } from '../organization/organization.entity';
 
 describe('GET /ready', () => {
   let ctx: TestContext;
-  beforeAll(async () => { ctx = await createTestApp(); });
-  afterAll(async () => { await ctx.close(); });
+  beforeAll(async () => {
+    ctx = await createTestApp();
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   it('ready with the database up and migrations applied; not ready while shutting down or before its worker started', async () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/ready' })).json()).toEqual({ status: 'ready' });
@@ -35,9 +39,14 @@ describe('GET /metrics', () => {
 
   describe('with METRICS_TOKEN', () => {
     let ctx: TestContext;
-    beforeAll(async () => { ctx = await createTestApp({ boss: true, env: { METRICS_TOKEN: 'scrape-me-please' } }); });
-    afterAll(async () => { await ctx.close(); });
-    const scrape = (authorization?: string) => ctx.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
+    beforeAll(async () => {
+      ctx = await createTestApp({ boss: true, env: { METRICS_TOKEN: 'scrape-me-please' } });
+    });
+    afterAll(async () => {
+      await ctx.close();
+    });
+    const scrape = (authorization?: string) =>
+      ctx.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
 
     it('refuses a scrape without the token or with another', async () => {
       expect((await scrape()).statusCode).toBe(401);
@@ -51,7 +60,8 @@ describe('GET /metrics', () => {
       const { organization } = await createOrg(ctx);
       const em = ctx.em();
       const org = em.getReference(Organization, organization.id);
-      for (const status of ['completed', 'completed', 'error']) em.create(Execution, { organization: org, type: 'enrichment', entityType: 'company', status, result: null });
+      for (const status of ['completed', 'completed', 'error'])
+        em.create(Execution, { organization: org, type: 'enrichment', entityType: 'company', status, result: null });
       em.create(Execution, { organization: org, type: 'play', entityType: 'contact', status: 'processing', result: null });
       await em.flush();
       await ctx.boss!.createQueue('metrics-probe');
@@ -62,9 +72,14 @@ describe('GET /metrics', () => {
       const text = res.body;
       // The sample of `name` whose labels include every pair given (label order is prom-client's).
       const sample = (name: string, labels: Record<string, string>) => {
-        const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && Object.entries({ role: 'both', ...labels }).every(([k, v]) => l.includes(`${k}="${v}"`)));
+        const line = text
+          .split('\n')
+          .find(
+            (l) => l.startsWith(`${name}{`) && Object.entries({ role: 'both', ...labels }).every(([k, v]) => l.includes(`${k}="${v}"`)),
+          );
         return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
-      };      expect(sample('dealscout_http_requests_total', { method: 'GET', route: '/health', status_code: '200' })).toBe(3);
+      };
+      expect(sample('dealscout_http_requests_total', { method: 'GET', route: '/health', status_code: '200' })).toBe(3);
       expect(sample('dealscout_http_request_duration_seconds_count', { method: 'GET', route: '/health', status_code: '200' })).toBe(3);
       expect(sample('dealscout_http_requests_total', { method: 'GET', route: '/api/v1/user', status_code: '401' })).toBe(1);
       expect(sample('dealscout_executions', { type: 'enrichment', status: 'completed' })).toBe(2);

@@ -65,7 +65,9 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
     async collect() {
       this.reset();
       const em = app.orm.em.fork();
-      const rows = await unscopedSql(em, 'metrics').all<{ type: string; status: string; n: string }>('select type, status, count(*)::text as n from execution group by type, status');
+      const rows = await unscopedSql(em, 'metrics').all<{ type: string; status: string; n: string }>(
+        'select type, status, count(*)::text as n from execution group by type, status',
+      );
       for (const r of rows) this.set({ type: r.type, status: r.status }, Number(r.n));
     },
   });
@@ -97,17 +99,21 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
     httpRequests.inc(labels);
   });
 
-  app.get('/metrics', {
-    config: { auth: 'public' },
-    schema: { hide: true },
-  }, async (req, reply) => {
-    const token = app.config.METRICS_TOKEN;
-    if (!token) return reply.status(404).send({ success: false, message: 'Not found' });
-    const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
-    if (!sameToken(given, token)) return reply.status(401).send({ success: false, message: 'Unauthorized' });
-    const body = await registry.metrics();
-    return reply.type(registry.contentType).send(body);
-  });
+  app.get(
+    '/metrics',
+    {
+      config: { auth: 'public' },
+      schema: { hide: true },
+    },
+    async (req, reply) => {
+      const token = app.config.METRICS_TOKEN;
+      if (!token) return reply.status(404).send({ success: false, message: 'Not found' });
+      const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+      if (!sameToken(given, token)) return reply.status(401).send({ success: false, message: 'Unauthorized' });
+      const body = await registry.metrics();
+      return reply.type(registry.contentType).send(body);
+    },
+  );
 });
 
 declare module 'fastify' {

@@ -10,11 +10,19 @@ describe('PUT /user/calendar', () => {
     ctx = await createTestApp();
     me = await signedIn(ctx, (await createOrg(ctx)).admin.email);
   });
-  afterAll(async () => { await ctx?.close(); });
+  afterAll(async () => {
+    await ctx?.close();
+  });
 
   it('a new user has a 30-minute meeting length; the calendar is saved and answered with the user', async () => {
     expect((await me.get('/api/v1/user')).json().user.calendar).toEqual({ meetingLength: 30 });
-    const weeklyHours = { ...defaultWeeklyHours(), friday: [{ start: '09:00', end: '12:00' }, { start: '13:00', end: '15:30' }] };
+    const weeklyHours = {
+      ...defaultWeeklyHours(),
+      friday: [
+        { start: '09:00', end: '12:00' },
+        { start: '13:00', end: '15:30' },
+      ],
+    };
     const res = await me.put('/api/v1/user/calendar', { timezone: 'Europe/Berlin', meetingLength: 45, weeklyHours });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().user.calendar).toEqual({ timezone: 'Europe/Berlin', meetingLength: 45, weeklyHours });
@@ -29,7 +37,19 @@ describe('PUT /user/calendar', () => {
       [{ ...ok, meetingLength: 31 }, CALENDAR_MESSAGES.meetingLength],
       [{ ...ok, weeklyHours: { ...ok.weeklyHours, monday: [{ start: '9:00', end: '17:00' }] } }, CALENDAR_MESSAGES.time],
       [{ ...ok, weeklyHours: { ...ok.weeklyHours, monday: [{ start: '17:00', end: '09:00' }] } }, CALENDAR_MESSAGES.order],
-      [{ ...ok, weeklyHours: { ...ok.weeklyHours, monday: [{ start: '09:00', end: '12:00' }, { start: '11:00', end: '13:00' }] } }, CALENDAR_MESSAGES.overlap],
+      [
+        {
+          ...ok,
+          weeklyHours: {
+            ...ok.weeklyHours,
+            monday: [
+              { start: '09:00', end: '12:00' },
+              { start: '11:00', end: '13:00' },
+            ],
+          },
+        },
+        CALENDAR_MESSAGES.overlap,
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await me.put('/api/v1/user/calendar', body);

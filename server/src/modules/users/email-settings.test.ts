@@ -22,7 +22,13 @@ describe('email settings: signature and the organization AI summary', () => {
   beforeAll(async () => {
     llm = await FakeOpenAiServer.start({ apiKeys: ['sk-system'] });
     site = await startFakeWeb({
-      '/': (_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>Alpha Partners</title></head><body><h1>Alpha Partners</h1><p>Buy-side M&amp;A advisory for family-owned manufacturers in the DACH region.</p></body></html>'); },
+      '/': (_req, res) => {
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            '<html><head><title>Alpha Partners</title></head><body><h1>Alpha Partners</h1><p>Buy-side M&amp;A advisory for family-owned manufacturers in the DACH region.</p></body></html>',
+          );
+      },
     });
     summaryWeb.factory = () => new GuardedHttpClient({ testAllowlist: [site.allowEntry] });
     ctx = await createTestApp({ env: { OPENAI_API_KEY: 'sk-system', OPENAI_BASE_URL: llm.url, LLM_MAX_ATTEMPTS: '1' } });
@@ -40,10 +46,18 @@ describe('email settings: signature and the organization AI summary', () => {
   });
 
   it('each user saves their own signature; too long is refused', async () => {
-    expect((await member.get('/api/v1/user/email-settings')).json().settings).toEqual({ signature: null, aiSummary: null, website: null, canEditSummary: false });
+    expect((await member.get('/api/v1/user/email-settings')).json().settings).toEqual({
+      signature: null,
+      aiSummary: null,
+      website: null,
+      canEditSummary: false,
+    });
     const res = await member.put('/api/v1/user/email-settings', { signature: 'Best,\r\nMia Member\r\nAlpha Partners  ' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ message: EMAIL_SETTINGS_MESSAGES.signatureSaved, settings: { signature: 'Best,\nMia Member\nAlpha Partners' } });
+    expect(res.json()).toMatchObject({
+      message: EMAIL_SETTINGS_MESSAGES.signatureSaved,
+      settings: { signature: 'Best,\nMia Member\nAlpha Partners' },
+    });
     expect((await admin.get('/api/v1/user/email-settings')).json().settings.signature).toBeNull();
     const long = await member.put('/api/v1/user/email-settings', { signature: 'x'.repeat(5001) });
     expect(long.statusCode).toBe(400);
@@ -65,7 +79,10 @@ describe('email settings: signature and the organization AI summary', () => {
     // A draft: nothing saved until the admin saves.
     expect((await member.get('/api/v1/user/email-settings')).json().settings.aiSummary).toBeNull();
     const saved = await admin.put('/api/v1/organization/ai-summary', { aiSummary: `${gen.json().aiSummary as string} Edited.` });
-    expect(saved.json()).toMatchObject({ message: EMAIL_SETTINGS_MESSAGES.summarySaved, settings: { aiSummary: expect.stringMatching(/Edited\.$/), canEditSummary: true } });
+    expect(saved.json()).toMatchObject({
+      message: EMAIL_SETTINGS_MESSAGES.summarySaved,
+      settings: { aiSummary: expect.stringMatching(/Edited\.$/), canEditSummary: true },
+    });
     expect((await member.get('/api/v1/user/email-settings')).json().settings.aiSummary).toMatch(/Edited\.$/);
     expect((await member.put('/api/v1/organization/ai-summary', { aiSummary: 'mine' })).statusCode).toBe(403);
     expect((await member.post('/api/v1/organization/ai-summary/generate')).statusCode).toBe(403);

@@ -6,7 +6,10 @@ export const User = defineEntity({
   name: 'User',
   tableName: 'app_user',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     organization: () => p.manyToOne(Organization).index(),
     // Lowercased; one live account per address across the product (sign-in is by email alone):
     // a partial unique index (deleted = false) in the migration, so a deleted user's address can join again.
@@ -20,12 +23,21 @@ export const User = defineEntity({
     passwordHash: p.string().length(300).nullable().hidden(),
     // JSON defaults: the SQL default for raw inserts, and an object for the ORM (a string default
     // would be stored as a JSON string, not an object).
-    settings: p.json<Record<string, unknown>>().defaultRaw(`'{}'`).onCreate(() => ({})),
-    calendar: p.json<Record<string, unknown>>().defaultRaw(`'{"meetingLength":30}'`).onCreate(() => ({ meetingLength: 30 })),
+    settings: p
+      .json<Record<string, unknown>>()
+      .defaultRaw(`'{}'`)
+      .onCreate(() => ({})),
+    calendar: p
+      .json<Record<string, unknown>>()
+      .defaultRaw(`'{"meetingLength":30}'`)
+      .onCreate(() => ({ meetingLength: 30 })),
     /** The user's email signature (plain text), added under generated and sent emails. */
     emailSignature: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   // What references from other tenant tables point at (organization_id, id).
   uniques: [{ properties: ['organization', 'id'] }],

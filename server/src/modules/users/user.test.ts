@@ -12,7 +12,9 @@ describe('the signed-in user: GET /api/v1/user, PUT /api/v1/user/settings, PUT /
     ctx = await createTestApp();
     orgId = (await createOrg(ctx)).organization.id;
   });
-  afterAll(async () => { await ctx.close(); });
+  afterAll(async () => {
+    await ctx.close();
+  });
 
   describe('GET /api/v1/user', () => {
     it('answers the user with the default config (version 4) and calendar', async () => {
@@ -46,14 +48,18 @@ describe('the signed-in user: GET /api/v1/user, PUT /api/v1/user/settings, PUT /
 
   describe('PUT /api/v1/user/settings', () => {
     let c: TestClient;
-    beforeAll(async () => { c = await signedIn(ctx, (await createUser(ctx, orgId)).email); });
+    beforeAll(async () => {
+      c = await signedIn(ctx, (await createUser(ctx, orgId)).email);
+    });
 
     it('merges the keys it names into the stored config, keeps version 4, and persists', async () => {
       const a = await c.put('/api/v1/user/settings', { navigationExpanded: false });
       expect(a.statusCode).toBe(200);
       expect(a.json().settings).toEqual({ ...defaultUserConfig(), navigationExpanded: false });
 
-      const b = await c.put('/api/v1/user/settings', { drawer: { visibility: 'Visible', company: { details: { showGroups: { contacts: false } } } } });
+      const b = await c.put('/api/v1/user/settings', {
+        drawer: { visibility: 'Visible', company: { details: { showGroups: { contacts: false } } } },
+      });
       expect(b.statusCode).toBe(200);
       const expected = defaultUserConfig();
       expected.navigationExpanded = false; // kept from the first call
@@ -99,7 +105,7 @@ describe('the signed-in user: GET /api/v1/user, PUT /api/v1/user/settings, PUT /
       expect((await c.put('/api/v1/user/settings', { drawer: { tab: 'Emails' } })).statusCode).toBe(400);
     });
 
-    it('keeps the column widths of a list\'s ideas table per list, merged column by column', async () => {
+    it("keeps the column widths of a list's ideas table per list, merged column by column", async () => {
       const L1 = '11111111-1111-4111-8111-111111111111';
       const L2 = '22222222-2222-4222-8222-222222222222';
       await c.put('/api/v1/user/settings', { listColumnWidths: { [L1]: { name: 240 } } });
@@ -114,7 +120,13 @@ describe('the signed-in user: GET /api/v1/user, PUT /api/v1/user/settings, PUT /
 
     it('replaces an older stored version by the defaults before merging', async () => {
       const user = await createUser(ctx, orgId);
-      await ctx.em().getConnection().execute(`update app_user set settings = ?::jsonb where id = ?`, [JSON.stringify({ version: 3, navigationExpanded: false, drawer: { visibility: 'Bogus' } }), user.id]);
+      await ctx
+        .em()
+        .getConnection()
+        .execute(`update app_user set settings = ?::jsonb where id = ?`, [
+          JSON.stringify({ version: 3, navigationExpanded: false, drawer: { visibility: 'Bogus' } }),
+          user.id,
+        ]);
       const u = await signedIn(ctx, user.email, '10.5.0.3');
       expect((await u.get('/api/v1/user')).json().user.settings).toEqual({ ...defaultUserConfig(), navigationExpanded: false });
       const res = await u.put('/api/v1/user/settings', { drawer: { tab: 'Activities' } });

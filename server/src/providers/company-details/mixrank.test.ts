@@ -1,25 +1,54 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MixRankCompanyDetails, normalizeDomain, normalizeLinkedInCompanyUrl } from './mixrank';
 import { CompanyDetailsError, COMPANY_INFO_FIELDS } from './port';
-import { lookupCompanyDetails, AgentError, COMPANY_DETAILS_NOT_CONFIGURED, COMPANY_DETAILS_NOT_FOUND, COMPANY_DETAILS_BAD_QUERY } from '../../modules/enrichments/agents';
+import {
+  lookupCompanyDetails,
+  AgentError,
+  COMPANY_DETAILS_NOT_CONFIGURED,
+  COMPANY_DETAILS_NOT_FOUND,
+  COMPANY_DETAILS_BAD_QUERY,
+} from '../../modules/enrichments/agents';
 import { startFakeMixRank, type FakeMixRankServer } from '../../../test/fakes/mixrank-server';
 
 let fake: FakeMixRankServer;
 beforeAll(async () => {
   fake = await startFakeMixRank({ apiKey: 'mx-secret' });
   fake.add({
-    id: 4711, name: 'Acme Corporation', domain: 'acme.com', website: 'https://www.acme.com', linkedin_url: 'https://www.linkedin.com/company/acme-corp',
-    description: 'Anvils and other fine products.', founded_year: '1947', employee_count: '1,250', employee_range: { start: 1001, end: 5000 },
-    company_type: 'Privately Held', location: { country: 'United States', city: 'Phoenix' }, linkedin_follower_count: 38211,
+    id: 4711,
+    name: 'Acme Corporation',
+    domain: 'acme.com',
+    website: 'https://www.acme.com',
+    linkedin_url: 'https://www.linkedin.com/company/acme-corp',
+    description: 'Anvils and other fine products.',
+    founded_year: '1947',
+    employee_count: '1,250',
+    employee_range: { start: 1001, end: 5000 },
+    company_type: 'Privately Held',
+    location: { country: 'United States', city: 'Phoenix' },
+    linkedin_follower_count: 38211,
   });
-  fake.add({ id: 'b-2', name: 'Beta GmbH', domain: 'beta.de', linkedin_url: 'https://www.linkedin.com/company/beta-gmbh', founded: 2011, employees: 40, size: '11-50', type: 'Public Company', country: 'Germany', followers: '900' });
+  fake.add({
+    id: 'b-2',
+    name: 'Beta GmbH',
+    domain: 'beta.de',
+    linkedin_url: 'https://www.linkedin.com/company/beta-gmbh',
+    founded: 2011,
+    employees: 40,
+    size: '11-50',
+    type: 'Public Company',
+    country: 'Germany',
+    followers: '900',
+  });
 });
 afterAll(() => fake?.close());
 
 const client = () => new MixRankCompanyDetails({ apiKey: 'mx-secret', baseUrl: fake.url });
 
 async function failure<E>(p: Promise<unknown>, type: new (...a: never[]) => E): Promise<E> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(type);
   return err as E;
 }
@@ -50,7 +79,16 @@ describe('MixRank company details adapter', () => {
   it('matches by LinkedIn URL', async () => {
     const { company } = await client().lookup({ linkedinUrl: 'linkedin.com/company/beta-gmbh/about/' });
     expect(fake.requests.at(-2)!.query.get('linkedin')).toBe('https://www.linkedin.com/company/beta-gmbh');
-    expect(company).toMatchObject({ name: 'Beta GmbH', founded: 2011, employee_count: 40, follower_count: 900, size: '11-50', type: 'Public Company', country: 'Germany', website: 'https://beta.de' });
+    expect(company).toMatchObject({
+      name: 'Beta GmbH',
+      founded: 2011,
+      employee_count: 40,
+      follower_count: 900,
+      size: '11-50',
+      type: 'Public Company',
+      country: 'Germany',
+      website: 'https://beta.de',
+    });
   });
 
   it('reads a match answer that is the best match itself (no results list)', async () => {
@@ -69,7 +107,10 @@ describe('MixRank company details adapter', () => {
     expect((await failure(client().lookup({ website: 'nobody.example' }), CompanyDetailsError)).kind).toBe('not_found');
     expect((await failure(client().lookup({ linkedinUrl: 'https://example.com/company/x' }), CompanyDetailsError)).kind).toBe('bad_query');
     expect((await failure(client().lookup({}), CompanyDetailsError)).kind).toBe('bad_query');
-    const refused = await failure(new MixRankCompanyDetails({ apiKey: 'wrong', baseUrl: fake.url }).lookup({ website: 'acme.com' }), CompanyDetailsError);
+    const refused = await failure(
+      new MixRankCompanyDetails({ apiKey: 'wrong', baseUrl: fake.url }).lookup({ website: 'acme.com' }),
+      CompanyDetailsError,
+    );
     expect(refused.kind).toBe('provider');
     expect(refused.message).not.toContain('wrong');
     fake.failNext(429);
@@ -93,24 +134,51 @@ describe('MixRank company details adapter', () => {
 
 describe('lookupCompanyDetails (the mixrankCompanyDetails enrichment)', () => {
   it('answers the company info with its source', async () => {
-    const out = await lookupCompanyDetails({ provider: client(), organizationId: 'org', query: { website: 'acme.com', linkedinUrl: null } });
+    const out = await lookupCompanyDetails({
+      provider: client(),
+      organizationId: 'org',
+      query: { website: 'acme.com', linkedinUrl: null },
+    });
     expect(out.result.name).toBe('Acme Corporation');
     expect(out.result.employee_count).toBe(1250);
     expect(out.sources).toEqual([{ url: 'https://www.linkedin.com/company/acme-corp', title: 'Acme Corporation' }]);
   });
 
   it('fails with messages fit for the execution status', async () => {
-    const unconfigured = await failure(lookupCompanyDetails({ provider: new MixRankCompanyDetails({ baseUrl: fake.url }), organizationId: 'org', query: { website: 'acme.com' } }), AgentError);
+    const unconfigured = await failure(
+      lookupCompanyDetails({
+        provider: new MixRankCompanyDetails({ baseUrl: fake.url }),
+        organizationId: 'org',
+        query: { website: 'acme.com' },
+      }),
+      AgentError,
+    );
     expect([unconfigured.kind, unconfigured.message]).toEqual(['not_configured', COMPANY_DETAILS_NOT_CONFIGURED]);
-    const missing = await failure(lookupCompanyDetails({ provider: client(), organizationId: 'org', query: { website: 'nobody.example' } }), AgentError);
+    const missing = await failure(
+      lookupCompanyDetails({ provider: client(), organizationId: 'org', query: { website: 'nobody.example' } }),
+      AgentError,
+    );
     expect([missing.kind, missing.message, missing.retryable]).toEqual(['not_found', COMPANY_DETAILS_NOT_FOUND, false]);
-    const empty = await failure(lookupCompanyDetails({ provider: client(), organizationId: 'org', query: { website: '  ', linkedinUrl: '' } }), AgentError);
+    const empty = await failure(
+      lookupCompanyDetails({ provider: client(), organizationId: 'org', query: { website: '  ', linkedinUrl: '' } }),
+      AgentError,
+    );
     expect([empty.kind, empty.message]).toEqual(['bad_query', COMPANY_DETAILS_BAD_QUERY]);
     fake.failNext(429);
-    const limited = await failure(lookupCompanyDetails({ provider: client(), organizationId: 'org', query: { website: 'acme.com' } }), AgentError);
+    const limited = await failure(
+      lookupCompanyDetails({ provider: client(), organizationId: 'org', query: { website: 'acme.com' } }),
+      AgentError,
+    );
     expect([limited.kind, limited.retryable]).toEqual(['provider', true]);
     const ac = new AbortController();
     ac.abort();
-    expect((await failure(lookupCompanyDetails({ provider: client(), organizationId: 'org', query: { website: 'acme.com' }, signal: ac.signal }), AgentError)).kind).toBe('cancelled');
+    expect(
+      (
+        await failure(
+          lookupCompanyDetails({ provider: client(), organizationId: 'org', query: { website: 'acme.com' }, signal: ac.signal }),
+          AgentError,
+        )
+      ).kind,
+    ).toBe('cancelled');
   });
 });

@@ -45,7 +45,8 @@ export class MixRankCompanyDetails implements CompanyDetailsPort {
     if (!this.opts.apiKey) throw new CompanyDetailsError('not_configured', 'No company details provider is configured.');
     const domain = query.website ? normalizeDomain(query.website) : null;
     const linkedin = query.linkedinUrl ? normalizeLinkedInCompanyUrl(query.linkedinUrl) : null;
-    if (query.linkedinUrl && !linkedin && !domain) throw new CompanyDetailsError('bad_query', 'The LinkedIn URL is not a LinkedIn company page URL.');
+    if (query.linkedinUrl && !linkedin && !domain)
+      throw new CompanyDetailsError('bad_query', 'The LinkedIn URL is not a LinkedIn company page URL.');
     if (query.website && !domain && !linkedin) throw new CompanyDetailsError('bad_query', 'The website is not a valid domain or URL.');
     if (!domain && !linkedin) throw new CompanyDetailsError('bad_query', 'A website or a LinkedIn URL is needed.');
 
@@ -72,7 +73,10 @@ export class MixRankCompanyDetails implements CompanyDetailsPort {
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
     let res: Response;
     try {
-      res = await fetch(`${this.baseUrl}/${encodeURIComponent(this.opts.apiKey!)}${path}`, { headers: { accept: 'application/json' }, signal });
+      res = await fetch(`${this.baseUrl}/${encodeURIComponent(this.opts.apiKey!)}${path}`, {
+        headers: { accept: 'application/json' },
+        signal,
+      });
     } catch {
       if (callerSignal?.aborted) throw new CompanyDetailsError('cancelled', 'Cancelled.');
       if (timeout.aborted) throw new CompanyDetailsError('timeout', 'The company details provider did not answer in time.', true);

@@ -16,8 +16,23 @@ export interface CompanyInfo {
   follower_count: number | null;
 }
 
-export const COMPANY_INFO_FIELDS = ['url', 'name', 'size', 'type', 'country', 'founded', 'website', 'description', 'employee_count', 'follower_count'] as const satisfies readonly (keyof CompanyInfo)[];
-export const COMPANY_INFO_NUMERIC_FIELDS = ['founded', 'employee_count', 'follower_count'] as const satisfies readonly (keyof CompanyInfo)[];
+export const COMPANY_INFO_FIELDS = [
+  'url',
+  'name',
+  'size',
+  'type',
+  'country',
+  'founded',
+  'website',
+  'description',
+  'employee_count',
+  'follower_count',
+] as const satisfies readonly (keyof CompanyInfo)[];
+export const COMPANY_INFO_NUMERIC_FIELDS = [
+  'founded',
+  'employee_count',
+  'follower_count',
+] as const satisfies readonly (keyof CompanyInfo)[];
 
 export interface CompanyDetailsQuery {
   /** A website URL or a bare domain ('acme.com', 'https://www.acme.com/about'). */
@@ -30,7 +45,11 @@ export type CompanyDetailsErrorKind = 'not_configured' | 'bad_query' | 'not_foun
 
 export class CompanyDetailsError extends Error {
   /** retryable: a later attempt may succeed (rate limit, timeout, 5xx, network). */
-  constructor(readonly kind: CompanyDetailsErrorKind, message: string, readonly retryable = false) {
+  constructor(
+    readonly kind: CompanyDetailsErrorKind,
+    message: string,
+    readonly retryable = false,
+  ) {
     super(message);
     this.name = 'CompanyDetailsError';
   }

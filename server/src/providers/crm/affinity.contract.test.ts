@@ -13,7 +13,9 @@ describe('Affinity adapter contract (fake Affinity)', () => {
     for (let i = 0; i < 5; i += 1) fake.addOrganization(`Org ${i}`, `org${i}.example.com`);
     fake.addPerson('Pat', 'Lee', 'pat@org0.example.com', [1000]);
   });
-  afterAll(async () => { await fake?.close(); });
+  afterAll(async () => {
+    await fake?.close();
+  });
 
   it('whoami with basic auth (empty user, key as password)', async () => {
     const me = await new AffinityClient({ apiKey: KEY, baseUrl: fake.url }).whoami();
@@ -102,16 +104,21 @@ describe('Affinity adapter contract (fake Affinity)', () => {
     const unknownField = await c.globalFieldValues('organizations', orgs.slice(0, 1), [999]).catch((e: unknown) => e);
     expect(unknownField).toBeInstanceOf(AffinityError);
     expect((unknownField as AffinityError).message).toBe('Field field-999 not found');
-    const wrongKey = await new AffinityClient({ apiKey: 'wrong', baseUrl: fake.url }).globalFieldValues('persons', [77], [201]).catch((e: unknown) => e);
+    const wrongKey = await new AffinityClient({ apiKey: 'wrong', baseUrl: fake.url })
+      .globalFieldValues('persons', [77], [201])
+      .catch((e: unknown) => e);
     expect((wrongKey as AffinityError).unauthorized).toBe(true);
     // v1 does not take the bearer key, v2 not the basic one.
     expect((await fetch(`${fake.url}/auth/whoami`, { headers: { authorization: `Bearer ${KEY}` } })).status).toBe(401);
-    expect((await fetch(`${fake.url}/v2/companies`, { headers: { authorization: `Basic ${Buffer.from(`:${KEY}`).toString('base64')}` } })).status).toBe(401);
+    expect(
+      (await fetch(`${fake.url}/v2/companies`, { headers: { authorization: `Basic ${Buffer.from(`:${KEY}`).toString('base64')}` } }))
+        .status,
+    ).toBe(401);
   });
 
   it('v2 pages with pagination.nextUrl; every record asked is answered', async () => {
     const res = await fetch(`${fake.url}/v2/persons?limit=1`, { headers: { authorization: `Bearer ${KEY}` } });
-    const page = await res.json() as { data: Array<{ id: number; firstName: string }>; pagination: { nextUrl: string | null } };
+    const page = (await res.json()) as { data: Array<{ id: number; firstName: string }>; pagination: { nextUrl: string | null } };
     expect(page.data).toHaveLength(1);
     expect(page.pagination.nextUrl).toMatch(/\/v2\/persons\?limit=1&cursor=/);
     const c = new AffinityClient({ apiKey: KEY, baseUrl: fake.url });
@@ -122,9 +129,27 @@ describe('Affinity adapter contract (fake Affinity)', () => {
   it('a v2 value as the plain value a mapping stores', () => {
     expect(affinityPlainValue({ type: 'text', data: 'x' })).toBe('x');
     expect(affinityPlainValue({ type: 'dropdown', data: { dropdownOptionId: 3, text: 'Seed' } })).toBe('Seed');
-    expect(affinityPlainValue({ type: 'dropdown-multi', data: [{ dropdownOptionId: 3, text: 'Seed' }, { dropdownOptionId: 4, text: 'Series A' }] })).toBe('Seed, Series A');
-    expect(affinityPlainValue({ type: 'location', data: { streetAddress: null, city: 'Berlin', state: null, country: 'Germany', continent: 'Europe' } })).toBe('Berlin, Germany');
-    expect(affinityPlainValue({ type: 'person', data: { id: 1, firstName: 'Ada', lastName: 'Lovelace', primaryEmailAddress: 'a@x.io', type: 'external' } })).toBe('Ada Lovelace');
+    expect(
+      affinityPlainValue({
+        type: 'dropdown-multi',
+        data: [
+          { dropdownOptionId: 3, text: 'Seed' },
+          { dropdownOptionId: 4, text: 'Series A' },
+        ],
+      }),
+    ).toBe('Seed, Series A');
+    expect(
+      affinityPlainValue({
+        type: 'location',
+        data: { streetAddress: null, city: 'Berlin', state: null, country: 'Germany', continent: 'Europe' },
+      }),
+    ).toBe('Berlin, Germany');
+    expect(
+      affinityPlainValue({
+        type: 'person',
+        data: { id: 1, firstName: 'Ada', lastName: 'Lovelace', primaryEmailAddress: 'a@x.io', type: 'external' },
+      }),
+    ).toBe('Ada Lovelace');
     expect(affinityPlainValue({ type: 'company', data: { id: 1, name: 'Acme', domain: 'acme.io' } })).toBe('Acme');
     expect(affinityPlainValue({ type: 'number', data: null })).toBeNull();
     expect(affinityPlainValue(null)).toBeNull();

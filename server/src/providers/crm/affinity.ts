@@ -25,16 +25,38 @@ export interface AffinityWhoAmI {
   user: { id: number; firstName: string; lastName: string; email: string };
 }
 
-export interface AffinityOrganization { id: number; name: string; domain: string | null; domains: string[]; crm_owner_ids?: number[] }
-export interface AffinityPerson { id: number; first_name: string; last_name: string; primary_email: string | null; emails: string[]; organization_ids?: number[] }
-export interface AffinityPage<T> { items: T[]; nextPageToken: string | null }
+export interface AffinityOrganization {
+  id: number;
+  name: string;
+  domain: string | null;
+  domains: string[];
+  crm_owner_ids?: number[];
+}
+export interface AffinityPerson {
+  id: number;
+  first_name: string;
+  last_name: string;
+  primary_email: string | null;
+  emails: string[];
+  organization_ids?: number[];
+}
+export interface AffinityPage<T> {
+  items: T[];
+  nextPageToken: string | null;
+}
 /** A field value (v1): `list_entry_id` null for a global field. */
 export interface AffinityFieldValue {
-  id: number; field_id: number; entity_id: number; list_entry_id: number | null;
+  id: number;
+  field_id: number;
+  entity_id: number;
+  list_entry_id: number | null;
   value: string | number | boolean | null | { id: number; text: string } | Record<string, unknown>;
 }
 /** A field's value as v2 answers it: `{ type: 'text', data: 'Energy' }`, `{ type: 'dropdown', data: { dropdownOptionId, text } }`, … */
-export interface AffinityV2Value { type: string; data: unknown }
+export interface AffinityV2Value {
+  type: string;
+  data: unknown;
+}
 interface AffinityV2Page {
   data?: Array<{ id: number; fields?: Array<{ id: string; name?: string; type?: string; value?: AffinityV2Value | null }> }>;
   pagination?: { prevUrl?: string | null; nextUrl?: string | null };
@@ -66,17 +88,33 @@ export function affinityPlainValue(v: AffinityV2Value | null | undefined): strin
 }
 
 export interface AffinityNote {
-  id: number; creator_id: number; person_ids: number[]; organization_ids: number[]; opportunity_ids: number[];
-  content: string; type: number; created_at: string; updated_at: string | null;
+  id: number;
+  creator_id: number;
+  person_ids: number[];
+  organization_ids: number[];
+  opportunity_ids: number[];
+  content: string;
+  type: number;
+  created_at: string;
+  updated_at: string | null;
 }
 
 export class AffinityError extends Error {
-  constructor(message: string, readonly status: number | null, readonly retryAfterMs: number | null = null, cause?: unknown) {
+  constructor(
+    message: string,
+    readonly status: number | null,
+    readonly retryAfterMs: number | null = null,
+    cause?: unknown,
+  ) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = 'AffinityError';
   }
-  get unauthorized(): boolean { return this.status === 401 || this.status === 403; }
-  get rateLimited(): boolean { return this.status === 429; }
+  get unauthorized(): boolean {
+    return this.status === 401 || this.status === 403;
+  }
+  get rateLimited(): boolean {
+    return this.status === 429;
+  }
 }
 
 /** Retry-After in seconds or as an HTTP date → milliseconds. */
@@ -108,7 +146,11 @@ export class AffinityClient {
       try {
         res = await this.fetch(`${this.baseUrl}${path}`, {
           method,
-          headers: { authorization: auth, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          headers: {
+            authorization: auth,
+            accept: 'application/json',
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
           body: body !== undefined ? JSON.stringify(body) : undefined,
           signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
         });
@@ -127,7 +169,10 @@ export class AffinityClient {
   }
 
   async whoami(): Promise<AffinityWhoAmI> {
-    const r = await this.request<{ tenant: AffinityWhoAmI['tenant']; user: { id: number; first_name: string; last_name: string; email: string } }>('GET', '/auth/whoami');
+    const r = await this.request<{
+      tenant: AffinityWhoAmI['tenant'];
+      user: { id: number; first_name: string; last_name: string; email: string };
+    }>('GET', '/auth/whoami');
     return { tenant: r.tenant, user: { id: r.user.id, firstName: r.user.first_name, lastName: r.user.last_name, email: r.user.email } };
   }
 
@@ -151,9 +196,14 @@ export class AffinityClient {
    */
   async findInternalPerson(email: string): Promise<AffinityPerson | null> {
     const q = new URLSearchParams({ term: email, page_size: '50' });
-    const r = await this.request<{ persons: Array<AffinityPerson & { type?: number }>; next_page_token: string | null }>('GET', `/persons?${q}`);
+    const r = await this.request<{ persons: Array<AffinityPerson & { type?: number }>; next_page_token: string | null }>(
+      'GET',
+      `/persons?${q}`,
+    );
     const wanted = email.trim().toLowerCase();
-    return r.persons.find((p) => p.type === 1 && (p.emails ?? []).concat(p.primary_email ?? []).some((e) => e.toLowerCase() === wanted)) ?? null;
+    return (
+      r.persons.find((p) => p.type === 1 && (p.emails ?? []).concat(p.primary_email ?? []).some((e) => e.toLowerCase() === wanted)) ?? null
+    );
   }
 
   // ---- writes --------------------------------------------------------------------------------
@@ -164,14 +214,20 @@ export class AffinityClient {
   }
 
   /** PUT /organizations/{id}: only the attributes given change. */
-  async updateOrganization(id: number, org: { name?: string; domain?: string | null; person_ids?: number[] }): Promise<AffinityOrganization> {
+  async updateOrganization(
+    id: number,
+    org: { name?: string; domain?: string | null; person_ids?: number[] },
+  ): Promise<AffinityOrganization> {
     return this.request('PUT', `/organizations/${id}`, org);
   }
 
   /** GET /organizations?term=domain, keeping the organization that has exactly this domain. */
   async findOrganizationByDomain(domain: string): Promise<AffinityOrganization | null> {
     const wanted = domain.trim().toLowerCase();
-    const r = await this.request<{ organizations: AffinityOrganization[] }>('GET', `/organizations?${new URLSearchParams({ term: wanted, page_size: '100' })}`);
+    const r = await this.request<{ organizations: AffinityOrganization[] }>(
+      'GET',
+      `/organizations?${new URLSearchParams({ term: wanted, page_size: '100' })}`,
+    );
     return r.organizations.find((o) => [o.domain, ...(o.domains ?? [])].some((d) => d?.toLowerCase() === wanted)) ?? null;
   }
 
@@ -185,14 +241,20 @@ export class AffinityClient {
   }
 
   /** PUT /persons/{id}: emails and organization_ids, when given, replace the current lists. */
-  async updatePerson(id: number, p: { first_name?: string; last_name?: string; emails?: string[]; organization_ids?: number[] }): Promise<AffinityPerson> {
+  async updatePerson(
+    id: number,
+    p: { first_name?: string; last_name?: string; emails?: string[]; organization_ids?: number[] },
+  ): Promise<AffinityPerson> {
     return this.request('PUT', `/persons/${id}`, p);
   }
 
   /** GET /persons?term=email, keeping the person with exactly this email. */
   async findPersonByEmail(email: string): Promise<AffinityPerson | null> {
     const wanted = email.trim().toLowerCase();
-    const r = await this.request<{ persons: AffinityPerson[] }>('GET', `/persons?${new URLSearchParams({ term: wanted, page_size: '100' })}`);
+    const r = await this.request<{ persons: AffinityPerson[] }>(
+      'GET',
+      `/persons?${new URLSearchParams({ term: wanted, page_size: '100' })}`,
+    );
     return r.persons.find((p) => (p.emails ?? []).concat(p.primary_email ?? []).some((e) => e.toLowerCase() === wanted)) ?? null;
   }
 
@@ -219,7 +281,11 @@ export class AffinityClient {
     return this.request('POST', '/notes', { ...n, type: 0 });
   }
 
-  async notesPage(about: { person_id: number } | { organization_id: number }, pageToken: string | null, pageSize = 500): Promise<AffinityPage<AffinityNote>> {
+  async notesPage(
+    about: { person_id: number } | { organization_id: number },
+    pageToken: string | null,
+    pageSize = 500,
+  ): Promise<AffinityPage<AffinityNote>> {
     const [k, v] = Object.entries(about)[0] as [string, number];
     const q = new URLSearchParams({ [k]: String(v), page_size: String(pageSize) });
     if (pageToken) q.set('page_token', pageToken);
@@ -245,7 +311,11 @@ export class AffinityClient {
    * followed on this client's base URL). By record id, then by the field's v1 id (`1234` for v2's
    * `field-1234`), each value as v2 answers it ({ type, data }); a field without a value has data null.
    */
-  async globalFieldValues(kind: 'organizations' | 'persons', ids: readonly number[], fieldIds: readonly number[]): Promise<Map<number, Map<number, AffinityV2Value>>> {
+  async globalFieldValues(
+    kind: 'organizations' | 'persons',
+    ids: readonly number[],
+    fieldIds: readonly number[],
+  ): Promise<Map<number, Map<number, AffinityV2Value>>> {
     const out = new Map<number, Map<number, AffinityV2Value>>();
     if (ids.length === 0 || fieldIds.length === 0) return out;
     const path = kind === 'organizations' ? '/v2/companies' : '/v2/persons';
@@ -285,6 +355,8 @@ function errorText(body: string): string | null {
     const first = j.errors?.[0];
     if (typeof first === 'string') return first;
     if (first?.message) return first.message;
-  } catch { /* not JSON */ }
+  } catch {
+    /* not JSON */
+  }
   return body.trim() ? body.trim().slice(0, 300) : null;
 }

@@ -3,7 +3,17 @@
 // Collections, Bulk API 2.0 ingest, error shapes, the limit header and session expiry.
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
 import { FakeSalesforce } from '../../../test/fakes/salesforce-server';
-import { SALESFORCE_API_VERSION, SalesforceClient, authorizationUrl, exchangeCode, ingestCsv, parseIngestError, pkcePair, type SalesforceAppConfig, type SalesforceTokens } from './salesforce';
+import {
+  SALESFORCE_API_VERSION,
+  SalesforceClient,
+  authorizationUrl,
+  exchangeCode,
+  ingestCsv,
+  parseIngestError,
+  pkcePair,
+  type SalesforceAppConfig,
+  type SalesforceTokens,
+} from './salesforce';
 import { SalesforceCrmWriter, type CrmWriteResult } from './writer';
 
 describe('Salesforce write contract (fake Salesforce)', () => {
@@ -12,9 +22,16 @@ describe('Salesforce write contract (fake Salesforce)', () => {
 
   beforeAll(async () => {
     sf = await FakeSalesforce.start({ clientId: 'client-w', clientSecret: 'secret-w' });
-    cfg = { clientId: 'client-w', clientSecret: 'secret-w', loginUrl: sf.url, redirectUri: 'http://localhost:3000/api/v1/integrations/salesforce/callback' };
+    cfg = {
+      clientId: 'client-w',
+      clientSecret: 'secret-w',
+      loginUrl: sf.url,
+      redirectUri: 'http://localhost:3000/api/v1/integrations/salesforce/callback',
+    };
   });
-  afterAll(async () => { await sf?.close(); });
+  afterAll(async () => {
+    await sf?.close();
+  });
   beforeEach(() => {
     sf.records.Account.length = 0;
     sf.records.Contact.length = 0;
@@ -29,7 +46,13 @@ describe('Salesforce write contract (fake Salesforce)', () => {
   async function tokens(): Promise<SalesforceTokens> {
     const { verifier, challenge } = pkcePair();
     const url = new URL(authorizationUrl(cfg, 'st', challenge));
-    const form = new URLSearchParams({ client_id: cfg.clientId, redirect_uri: cfg.redirectUri, state: 'st', code_challenge: url.searchParams.get('code_challenge')!, decision: 'allow' });
+    const form = new URLSearchParams({
+      client_id: cfg.clientId,
+      redirect_uri: cfg.redirectUri,
+      state: 'st',
+      code_challenge: url.searchParams.get('code_challenge')!,
+      decision: 'allow',
+    });
     const res = await fetch(`${sf.url}/services/oauth2/authorize`, { method: 'POST', body: form, redirect: 'manual' });
     const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
     return exchangeCode(cfg, code, verifier);
@@ -44,7 +67,10 @@ describe('Salesforce write contract (fake Salesforce)', () => {
   it('upserts accounts by the Dealscout External ID in collections of 200; a second run updates, never duplicates', async () => {
     const { client: c } = await client();
     const w = new SalesforceCrmWriter(c);
-    const input = Array.from({ length: 450 }, (_, i) => ({ localId: `co-${i}`, fields: { Name: `Acme ${i}`, Website: `acme${i}.example.com` } }));
+    const input = Array.from({ length: 450 }, (_, i) => ({
+      localId: `co-${i}`,
+      fields: { Name: `Acme ${i}`, Website: `acme${i}.example.com` },
+    }));
     const first = await w.upsertAccounts(input);
     expect(first).toHaveLength(450);
     expect(first.every((r) => r.error === null && r.created)).toBe(true);
@@ -61,10 +87,15 @@ describe('Salesforce write contract (fake Salesforce)', () => {
     expect(c.limitInfo).toMatchObject({ limit: 15000 });
   });
 
-  it('partial failure: each record answers on its own with Salesforce\'s status codes', async () => {
+  it("partial failure: each record answers on its own with Salesforce's status codes", async () => {
     const { client: c } = await client();
     const account = sf.addRecord('Account', { Name: 'Globex' });
-    sf.rejectWrites({ sobject: 'Contact', when: (v) => v.Title === 'Blocked', statusCode: 'FIELD_CUSTOM_VALIDATION_EXCEPTION', message: 'Title cannot be Blocked' });
+    sf.rejectWrites({
+      sobject: 'Contact',
+      when: (v) => v.Title === 'Blocked',
+      statusCode: 'FIELD_CUSTOM_VALIDATION_EXCEPTION',
+      message: 'Title cannot be Blocked',
+    });
     const res = await new SalesforceCrmWriter(c).upsertContacts([
       { localId: 'ct-1', fields: { FirstName: 'Ann', LastName: 'Lee', Email: 'ann@globex.example.com' }, accountCrmId: account.Id },
       { localId: 'ct-2', fields: { FirstName: 'No', Email: 'no@globex.example.com' } },
@@ -74,8 +105,12 @@ describe('Salesforce write contract (fake Salesforce)', () => {
       { localId: 'ct-1', fields: { LastName: 'Twice' } },
     ]);
     expect(res.map((r) => [r.localId, r.error?.code ?? 'ok'])).toEqual([
-      ['ct-1', 'ok'], ['ct-2', 'REQUIRED_FIELD_MISSING'], ['ct-3', 'INVALID_EMAIL_ADDRESS'], ['ct-4', 'FIELD_CUSTOM_VALIDATION_EXCEPTION'],
-      ['ct-5', 'INVALID_CROSS_REFERENCE_KEY'], ['ct-1', 'DUPLICATE_LOCAL_ID'],
+      ['ct-1', 'ok'],
+      ['ct-2', 'REQUIRED_FIELD_MISSING'],
+      ['ct-3', 'INVALID_EMAIL_ADDRESS'],
+      ['ct-4', 'FIELD_CUSTOM_VALIDATION_EXCEPTION'],
+      ['ct-5', 'INVALID_CROSS_REFERENCE_KEY'],
+      ['ct-1', 'DUPLICATE_LOCAL_ID'],
     ]);
     expect(res[1].error).toMatchObject({ message: 'Required fields are missing: [LastName]', fields: ['LastName'], retryable: false });
     expect(sf.records.Contact).toHaveLength(1);
@@ -85,11 +120,15 @@ describe('Salesforce write contract (fake Salesforce)', () => {
   it('a record already linked (crmId) is updated by Id and stamped with the Dealscout id, not created again', async () => {
     const { client: c } = await client();
     const existing = sf.addRecord('Account', { Name: 'Initech' });
-    const res = await new SalesforceCrmWriter(c).upsertAccounts([{ localId: 'co-x', crmId: existing.Id, fields: { Name: 'Initech Inc', Industry: null } }]);
+    const res = await new SalesforceCrmWriter(c).upsertAccounts([
+      { localId: 'co-x', crmId: existing.Id, fields: { Name: 'Initech Inc', Industry: null } },
+    ]);
     expect(res[0]).toMatchObject({ crmId: existing.Id, created: false, error: null });
     expect(sf.records.Account).toHaveLength(1);
     expect(sf.records.Account[0]).toMatchObject({ Name: 'Initech Inc', Dealscout_Id__c: 'co-x', Industry: null });
-    const gone = await new SalesforceCrmWriter(c).upsertAccounts([{ localId: 'co-y', crmId: '001000000000000AAA', fields: { Name: 'Gone' } }]);
+    const gone = await new SalesforceCrmWriter(c).upsertAccounts([
+      { localId: 'co-y', crmId: '001000000000000AAA', fields: { Name: 'Gone' } },
+    ]);
     expect(gone[0].error?.code).toBe('ENTITY_IS_DELETED');
   });
 
@@ -97,7 +136,11 @@ describe('Salesforce write contract (fake Salesforce)', () => {
     const { client: c } = await client();
     const w = new SalesforceCrmWriter(c, { concurrency: 1 });
     const bad = await w.upsertAccounts([{ localId: 'a', fields: { Name: 'A', Nope__c: 'x' } }]);
-    expect(bad[0].error).toMatchObject({ code: 'INVALID_FIELD', message: "No such column 'Nope__c' on sobject of type Account", retryable: false });
+    expect(bad[0].error).toMatchObject({
+      code: 'INVALID_FIELD',
+      message: "No such column 'Nope__c' on sobject of type Account",
+      retryable: false,
+    });
 
     sf.requestLimit = sf.apiRequests + 1;
     const res = await w.upsertAccounts(Array.from({ length: 500 }, (_, i) => ({ localId: `rl-${i}`, fields: { Name: `R ${i}` } })));
@@ -110,16 +153,27 @@ describe('Salesforce write contract (fake Salesforce)', () => {
 
   it('a revoked connection stops the batch as not retryable; the limit refusing a bulk job marks its records retryable', async () => {
     const { client: c } = await client();
-    const bulk = await new SalesforceCrmWriter(c, { bulkThreshold: 1, bulkPollIntervalMs: 5 }).upsertAccounts([{ localId: 'l1', fields: { Name: 'L1' } }, { localId: 'l2', fields: { Name: 'L2' } }]);
+    const bulk = await new SalesforceCrmWriter(c, { bulkThreshold: 1, bulkPollIntervalMs: 5 }).upsertAccounts([
+      { localId: 'l1', fields: { Name: 'L1' } },
+      { localId: 'l2', fields: { Name: 'L2' } },
+    ]);
     expect(bulk.every((r) => r.error === null)).toBe(true);
     sf.requestLimit = sf.apiRequests + 1; // the job is created, the upload is refused
-    const limited = await new SalesforceCrmWriter(c, { bulkThreshold: 1, bulkPollIntervalMs: 5 }).upsertAccounts([{ localId: 'l3', fields: { Name: 'L3' } }, { localId: 'l4', fields: { Name: 'L4' } }]);
-    expect(limited.map((r) => [r.error?.code, r.error?.retryable])).toEqual([['REQUEST_LIMIT_EXCEEDED', true], ['REQUEST_LIMIT_EXCEEDED', true]]);
+    const limited = await new SalesforceCrmWriter(c, { bulkThreshold: 1, bulkPollIntervalMs: 5 }).upsertAccounts([
+      { localId: 'l3', fields: { Name: 'L3' } },
+      { localId: 'l4', fields: { Name: 'L4' } },
+    ]);
+    expect(limited.map((r) => [r.error?.code, r.error?.retryable])).toEqual([
+      ['REQUEST_LIMIT_EXCEEDED', true],
+      ['REQUEST_LIMIT_EXCEEDED', true],
+    ]);
     sf.requestLimit = 15000;
 
     sf.revokeRefreshTokens();
     sf.requests.length = 0;
-    const lost = await new SalesforceCrmWriter(c, { concurrency: 1 }).upsertAccounts(Array.from({ length: 300 }, (_, i) => ({ localId: `v-${i}`, fields: { Name: `V ${i}` } })));
+    const lost = await new SalesforceCrmWriter(c, { concurrency: 1 }).upsertAccounts(
+      Array.from({ length: 300 }, (_, i) => ({ localId: `v-${i}`, fields: { Name: `V ${i}` } })),
+    );
     expect(new Set(lost.map((r) => `${r.error?.code}:${String(r.error?.retryable)}`))).toEqual(new Set(['invalid_grant:false']));
     expect(api('composite/sobjects/Account/Dealscout_Id__c')).toHaveLength(1);
   });
@@ -128,7 +182,9 @@ describe('Salesforce write contract (fake Salesforce)', () => {
     const refreshed: string[] = [];
     const { client: c } = await client((t) => refreshed.push(t));
     sf.expireAccessTokensAfter(1);
-    const res = await new SalesforceCrmWriter(c, { concurrency: 1 }).upsertAccounts(Array.from({ length: 450 }, (_, i) => ({ localId: `s-${i}`, fields: { Name: `S ${i}` } })));
+    const res = await new SalesforceCrmWriter(c, { concurrency: 1 }).upsertAccounts(
+      Array.from({ length: 450 }, (_, i) => ({ localId: `s-${i}`, fields: { Name: `S ${i}` } })),
+    );
     expect(res.every((r) => r.error === null)).toBe(true);
     expect(refreshed).toHaveLength(1);
     expect(sf.records.Account).toHaveLength(450);
@@ -137,8 +193,17 @@ describe('Salesforce write contract (fake Salesforce)', () => {
   it('Bulk API 2.0 above the threshold: job created, CSV uploaded, closed, polled; rows mapped back; re-run does not duplicate', async () => {
     const { client: c } = await client();
     const jobs: string[] = [];
-    const w = new SalesforceCrmWriter(c, { bulkThreshold: 5, bulkPollIntervalMs: 5, onBulkJob: (j) => { jobs.push(j.jobId); } });
-    const input = Array.from({ length: 30 }, (_, i) => ({ localId: `b-${i}`, fields: { FirstName: 'Bo', LastName: i === 4 ? '' : `Bulk ${i}`, Email: i === 9 ? 'x@' : `b${i}@example.com` } }));
+    const w = new SalesforceCrmWriter(c, {
+      bulkThreshold: 5,
+      bulkPollIntervalMs: 5,
+      onBulkJob: (j) => {
+        jobs.push(j.jobId);
+      },
+    });
+    const input = Array.from({ length: 30 }, (_, i) => ({
+      localId: `b-${i}`,
+      fields: { FirstName: 'Bo', LastName: i === 4 ? '' : `Bulk ${i}`, Email: i === 9 ? 'x@' : `b${i}@example.com` },
+    }));
     const res = await w.upsertContacts(input);
     expect(jobs).toHaveLength(1);
     expect(res.map((r) => r.localId)).toEqual(input.map((r) => r.localId));
@@ -149,7 +214,11 @@ describe('Salesforce write contract (fake Salesforce)', () => {
     const ingest = sf.requests.filter((r) => r.path.includes('/jobs/ingest'));
     expect(ingest.map((r) => r.method).slice(0, 3)).toEqual(['POST', 'PUT', 'PATCH']);
     expect(ingest.some((r) => r.path.endsWith('/successfulResults'))).toBe(true);
-    expect(sf.writes.jobs.get(jobs[0])).toMatchObject({ state: 'JobComplete', operation: 'upsert', externalIdFieldName: 'Dealscout_Id__c' });
+    expect(sf.writes.jobs.get(jobs[0])).toMatchObject({
+      state: 'JobComplete',
+      operation: 'upsert',
+      externalIdFieldName: 'Dealscout_Id__c',
+    });
 
     const again = await w.upsertContacts(input.map((r, i) => (i === 4 ? { ...r, fields: { ...r.fields, LastName: 'Fixed' } } : r)));
     expect(again[4]).toMatchObject({ created: true, error: null });
@@ -162,7 +231,9 @@ describe('Salesforce write contract (fake Salesforce)', () => {
     const { client: c } = await client((t) => refreshed.push(t));
     const w = new SalesforceCrmWriter(c, { bulkThreshold: 2, bulkPollIntervalMs: 5 });
     sf.expireAccessTokensAfter(1); // the job is created, the upload meets an expired session
-    const res = await w.upsertAccounts(Array.from({ length: 10 }, (_, i) => ({ localId: `r-${i}`, fields: { Name: `R ${i}`, NumberOfEmployees: i } })));
+    const res = await w.upsertAccounts(
+      Array.from({ length: 10 }, (_, i) => ({ localId: `r-${i}`, fields: { Name: `R ${i}`, NumberOfEmployees: i } })),
+    );
     expect(refreshed).toHaveLength(1);
     expect(res.every((r) => r.error === null)).toBe(true);
     expect(sf.find('Account', { Dealscout_Id__c: 'r-3' })[0].NumberOfEmployees).toBe(3);
@@ -177,7 +248,13 @@ describe('Salesforce write contract (fake Salesforce)', () => {
     const { client: c } = await client();
     const job = await c.createIngestJob({ object: 'Account', operation: 'upsert', externalIdFieldName: 'Dealscout_Id__c' });
     expect(job.state).toBe('Open');
-    await c.uploadIngestData(job.id, ingestCsv([{ Name: 'Crash Co', Dealscout_Id__c: 'cr-1' }, { Name: '', Dealscout_Id__c: 'cr-2' }]));
+    await c.uploadIngestData(
+      job.id,
+      ingestCsv([
+        { Name: 'Crash Co', Dealscout_Id__c: 'cr-1' },
+        { Name: '', Dealscout_Id__c: 'cr-2' },
+      ]),
+    );
     await c.setIngestJobState(job.id, 'UploadComplete');
     // …the process dies here; a new one resumes with the stored job id.
     const res = await new SalesforceCrmWriter(c, { bulkPollIntervalMs: 5 }).resumeBulkJob(job.id);
@@ -192,21 +269,40 @@ describe('Salesforce write contract (fake Salesforce)', () => {
     const acct = sf.addRecord('Account', { Name: 'Hooli' });
     const contact = sf.addRecord('Contact', { LastName: 'Belson', AccountId: acct.Id });
     const items = [
-      { localId: 'act-1', type: 'email', subject: 'Intro', body: 'Hello Gavin', date: '2026-11-20', contactCrmId: contact.Id, accountCrmId: acct.Id },
+      {
+        localId: 'act-1',
+        type: 'email',
+        subject: 'Intro',
+        body: 'Hello Gavin',
+        date: '2026-11-20',
+        contactCrmId: contact.Id,
+        accountCrmId: acct.Id,
+      },
       { localId: 'act-2', type: 'call', subject: 'Call', body: 'Talked pricing', date: '2026-11-21', contactCrmId: contact.Id },
       { localId: 'act-3', type: 'f2f', subject: 'Lunch', body: '', date: '2026-11-22', accountCrmId: acct.Id },
     ];
     const w = new SalesforceCrmWriter(c);
     const first = await w.logActivities(items);
     expect(first.every((r) => r.error === null && r.created)).toBe(true);
-    expect(sf.find('Task', { Dealscout_Id__c: 'act-1' })[0]).toMatchObject({ Subject: 'Intro', Description: 'Hello Gavin', ActivityDate: '2026-11-20', Status: 'Completed', TaskSubtype: 'Email', WhoId: contact.Id, WhatId: acct.Id });
+    expect(sf.find('Task', { Dealscout_Id__c: 'act-1' })[0]).toMatchObject({
+      Subject: 'Intro',
+      Description: 'Hello Gavin',
+      ActivityDate: '2026-11-20',
+      Status: 'Completed',
+      TaskSubtype: 'Email',
+      WhoId: contact.Id,
+      WhatId: acct.Id,
+    });
     expect(sf.find('Task', { Dealscout_Id__c: 'act-2' })[0].TaskSubtype).toBe('Call');
     expect(sf.find('Task', { Dealscout_Id__c: 'act-3' })[0].TaskSubtype).toBe('Task');
     const again = await w.logActivities(items);
     expect(again.map((r) => [r.crmId, r.created])).toEqual(first.map((r) => [r.crmId, false]));
     expect(sf.records.Task).toHaveLength(3);
     // The same through Bulk API 2.0 (insert; duplicates answer the existing Task).
-    const bulk = await new SalesforceCrmWriter(c, { bulkThreshold: 1, bulkPollIntervalMs: 5 }).logActivities([...items, { ...items[0], localId: 'act-4' }]);
+    const bulk = await new SalesforceCrmWriter(c, { bulkThreshold: 1, bulkPollIntervalMs: 5 }).logActivities([
+      ...items,
+      { ...items[0], localId: 'act-4' },
+    ]);
     expect(bulk.map((r) => r.created)).toEqual([false, false, false, true]);
     expect(bulk.slice(0, 3).map((r) => r.crmId)).toEqual(first.map((r) => r.crmId));
     expect(sf.records.Task).toHaveLength(4);
@@ -214,12 +310,23 @@ describe('Salesforce write contract (fake Salesforce)', () => {
 
   it('the fake answers as Salesforce documents: 200-record cap, allOrNone rollback, non-external upsert key, one upload per job', async () => {
     const { client: c, tokens: t } = await client();
-    const raw = (method: string, path: string, body: string, type = 'application/json') => fetch(`${sf.url}/services/data/v${SALESFORCE_API_VERSION}/${path}`, { method, body, headers: { authorization: `Bearer ${t.accessToken}`, 'content-type': type } });
+    const raw = (method: string, path: string, body: string, type = 'application/json') =>
+      fetch(`${sf.url}/services/data/v${SALESFORCE_API_VERSION}/${path}`, {
+        method,
+        body,
+        headers: { authorization: `Bearer ${t.accessToken}`, 'content-type': type },
+      });
     const many = { records: Array.from({ length: 201 }, (_, i) => ({ attributes: { type: 'Account' }, Name: `N${i}` })) };
     const cap = await raw('POST', 'composite/sobjects', JSON.stringify(many));
     expect(cap.status).toBe(400);
-    expect(await cap.json()).toEqual([{ errorCode: 'EXCEEDED_ID_LIMIT', message: 'record limit reached. cannot submit more than 200 records into this call' }]);
-    const notExt = await raw('PATCH', 'composite/sobjects/Account/Name', JSON.stringify({ records: [{ attributes: { type: 'Account' }, Name: 'x' }] }));
+    expect(await cap.json()).toEqual([
+      { errorCode: 'EXCEEDED_ID_LIMIT', message: 'record limit reached. cannot submit more than 200 records into this call' },
+    ]);
+    const notExt = await raw(
+      'PATCH',
+      'composite/sobjects/Account/Name',
+      JSON.stringify({ records: [{ attributes: { type: 'Account' }, Name: 'x' }] }),
+    );
     expect(notExt.status).toBe(404);
 
     const rolled = await c.collection('create', 'Account', [{ Name: 'Kept?' }, { Name: '' }], { allOrNone: true });
@@ -227,11 +334,32 @@ describe('Salesforce write contract (fake Salesforce)', () => {
     expect(sf.records.Account).toHaveLength(0);
     const readOnly = await c.collection('create', 'Account', [{ Name: 'RO', LastModifiedDate: '2020-01-01T00:00:00.000+0000' }]);
     expect(readOnly[0].errors[0]).toMatchObject({ statusCode: 'INVALID_FIELD_FOR_INSERT_UPDATE', fields: ['LastModifiedDate'] });
-    const dupe = await c.collection('upsert', 'Account', [{ Name: 'D1', Dealscout_Id__c: 'same' }, { Name: 'D2', Dealscout_Id__c: 'SAME' }], { externalIdField: 'Dealscout_Id__c' });
+    const dupe = await c.collection(
+      'upsert',
+      'Account',
+      [
+        { Name: 'D1', Dealscout_Id__c: 'same' },
+        { Name: 'D2', Dealscout_Id__c: 'SAME' },
+      ],
+      { externalIdField: 'Dealscout_Id__c' },
+    );
     expect(dupe.map((r) => r.errors[0]?.statusCode)).toEqual(['DUPLICATE_EXTERNAL_ID', 'DUPLICATE_EXTERNAL_ID']);
-    const created = await c.collection('create', 'Account', [{ Name: 'U1', Dealscout_Id__c: 'uniq' }, { Name: 'U2', Dealscout_Id__c: 'UNIQ' }]);
-    expect(created[1].errors[0]).toEqual({ statusCode: 'DUPLICATE_VALUE', message: `duplicate value found: Dealscout_Id__c duplicates value on record with id: ${created[0].id}`, fields: [] });
-    await expect(c.collection('create', 'Account', Array.from({ length: 201 }, () => ({ Name: 'x' })))).rejects.toMatchObject({ errorCode: 'EXCEEDED_ID_LIMIT' });
+    const created = await c.collection('create', 'Account', [
+      { Name: 'U1', Dealscout_Id__c: 'uniq' },
+      { Name: 'U2', Dealscout_Id__c: 'UNIQ' },
+    ]);
+    expect(created[1].errors[0]).toEqual({
+      statusCode: 'DUPLICATE_VALUE',
+      message: `duplicate value found: Dealscout_Id__c duplicates value on record with id: ${created[0].id}`,
+      fields: [],
+    });
+    await expect(
+      c.collection(
+        'create',
+        'Account',
+        Array.from({ length: 201 }, () => ({ Name: 'x' })),
+      ),
+    ).rejects.toMatchObject({ errorCode: 'EXCEEDED_ID_LIMIT' });
 
     const job = await c.createIngestJob({ object: 'Account', operation: 'insert' });
     await c.uploadIngestData(job.id, 'Name\nOne\n');
@@ -240,14 +368,28 @@ describe('Salesforce write contract (fake Salesforce)', () => {
     const badCol = await c.createIngestJob({ object: 'Account', operation: 'insert' });
     await c.uploadIngestData(badCol.id, 'Name,Bogus__c\nA,b\n');
     await c.setIngestJobState(badCol.id, 'UploadComplete');
-    expect(await c.waitForIngestJob(badCol.id, { pollIntervalMs: 5 })).toMatchObject({ state: 'Failed', errorMessage: 'InvalidBatch : Field name not found : Bogus__c' });
+    expect(await c.waitForIngestJob(badCol.id, { pollIntervalMs: 5 })).toMatchObject({
+      state: 'Failed',
+      errorMessage: 'InvalidBatch : Field name not found : Bogus__c',
+    });
     expect((await c.ingestJobResults(badCol.id)).unprocessed).toEqual([{ Name: 'A', Bogus__c: 'b' }]);
   });
 
   it('CSV and sf__Error helpers', () => {
-    expect(ingestCsv([{ Name: 'A, "quoted"', Industry: null }, { Name: 'B', Website: 'b.example.com' }])).toBe('Name,Industry,Website\n"A, ""quoted""",#N/A,\nB,,b.example.com\n');
-    expect(parseIngestError('REQUIRED_FIELD_MISSING:Required fields are missing: [LastName]:LastName --')).toEqual({ statusCode: 'REQUIRED_FIELD_MISSING', message: 'Required fields are missing: [LastName]', fields: ['LastName'] });
-    expect(parseIngestError('DUPLICATE_VALUE:duplicate value found: X duplicates value on record with id: 001A:--').message).toBe('duplicate value found: X duplicates value on record with id: 001A');
+    expect(
+      ingestCsv([
+        { Name: 'A, "quoted"', Industry: null },
+        { Name: 'B', Website: 'b.example.com' },
+      ]),
+    ).toBe('Name,Industry,Website\n"A, ""quoted""",#N/A,\nB,,b.example.com\n');
+    expect(parseIngestError('REQUIRED_FIELD_MISSING:Required fields are missing: [LastName]:LastName --')).toEqual({
+      statusCode: 'REQUIRED_FIELD_MISSING',
+      message: 'Required fields are missing: [LastName]',
+      fields: ['LastName'],
+    });
+    expect(parseIngestError('DUPLICATE_VALUE:duplicate value found: X duplicates value on record with id: 001A:--').message).toBe(
+      'duplicate value found: X duplicates value on record with id: 001A',
+    );
   });
 
   it('seeds 100,000 accounts and 200,000 contacts in memory, and upserts by external id find the seeded records', async () => {
@@ -256,7 +398,9 @@ describe('Salesforce write contract (fake Salesforce)', () => {
     expect(sf.records.Account).toHaveLength(100_000);
     expect(sf.records.Contact).toHaveLength(200_000);
     const { client: c } = await client();
-    const res = await new SalesforceCrmWriter(c).upsertAccounts(Array.from({ length: 400 }, (_, i) => ({ localId: `seed-${i * 7}`, fields: { Name: `Renamed ${i}` } })));
+    const res = await new SalesforceCrmWriter(c).upsertAccounts(
+      Array.from({ length: 400 }, (_, i) => ({ localId: `seed-${i * 7}`, fields: { Name: `Renamed ${i}` } })),
+    );
     expect(res.every((r) => r.error === null && !r.created)).toBe(true);
     expect(sf.records.Account).toHaveLength(100_000);
     expect(sf.find('Account', { Dealscout_Id__c: 'seed-70' })[0].Name).toBe('Renamed 10');

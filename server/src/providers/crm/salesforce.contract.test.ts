@@ -2,7 +2,15 @@
 // documented OAuth web-server flow with PKCE, identity, describe, SOQL paging and error shapes.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { FakeSalesforce } from '../../../test/fakes/salesforce-server';
-import { SALESFORCE_API_VERSION, SalesforceClient, SalesforceError, authorizationUrl, exchangeCode, pkcePair, type SalesforceAppConfig } from './salesforce';
+import {
+  SALESFORCE_API_VERSION,
+  SalesforceClient,
+  SalesforceError,
+  authorizationUrl,
+  exchangeCode,
+  pkcePair,
+  type SalesforceAppConfig,
+} from './salesforce';
 
 describe('Salesforce adapter contract (fake Salesforce)', () => {
   let sf: FakeSalesforce;
@@ -10,9 +18,16 @@ describe('Salesforce adapter contract (fake Salesforce)', () => {
 
   beforeAll(async () => {
     sf = await FakeSalesforce.start({ clientId: 'client-1', clientSecret: 'secret-1', pageSize: 3 });
-    cfg = { clientId: 'client-1', clientSecret: 'secret-1', loginUrl: sf.url, redirectUri: 'http://localhost:3000/api/v1/integrations/salesforce/callback' };
+    cfg = {
+      clientId: 'client-1',
+      clientSecret: 'secret-1',
+      loginUrl: sf.url,
+      redirectUri: 'http://localhost:3000/api/v1/integrations/salesforce/callback',
+    };
   });
-  afterAll(async () => { await sf?.close(); });
+  afterAll(async () => {
+    await sf?.close();
+  });
 
   /** Walks the consent page as a browser would: GET the authorize URL, then POST Allow. */
   async function authorize(url: string, decision = 'allow'): Promise<URL> {
@@ -20,7 +35,13 @@ describe('Salesforce adapter contract (fake Salesforce)', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Allow Access?');
     const q = new URL(url).searchParams;
-    const form = new URLSearchParams({ client_id: q.get('client_id')!, redirect_uri: q.get('redirect_uri')!, state: q.get('state')!, code_challenge: q.get('code_challenge')!, decision });
+    const form = new URLSearchParams({
+      client_id: q.get('client_id')!,
+      redirect_uri: q.get('redirect_uri')!,
+      state: q.get('state')!,
+      code_challenge: q.get('code_challenge')!,
+      decision,
+    });
     const res = await fetch(`${sf.url}/services/oauth2/authorize`, { method: 'POST', body: form, redirect: 'manual' });
     expect(res.status).toBe(302);
     return new URL(res.headers.get('location')!);
@@ -36,7 +57,14 @@ describe('Salesforce adapter contract (fake Salesforce)', () => {
     const { verifier, challenge } = pkcePair();
     const url = new URL(authorizationUrl(cfg, 'st-42', challenge));
     expect(url.origin + url.pathname).toBe(`${sf.url}/services/oauth2/authorize`);
-    expect(Object.fromEntries(url.searchParams)).toMatchObject({ response_type: 'code', client_id: 'client-1', redirect_uri: cfg.redirectUri, state: 'st-42', code_challenge: challenge, code_challenge_method: 'S256' });
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      response_type: 'code',
+      client_id: 'client-1',
+      redirect_uri: cfg.redirectUri,
+      state: 'st-42',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
     const back = await authorize(url.toString());
     expect(back.searchParams.get('state')).toBe('st-42');
     const tokens = await exchangeCode(cfg, back.searchParams.get('code')!, verifier);
@@ -47,7 +75,7 @@ describe('Salesforce adapter contract (fake Salesforce)', () => {
     expect(me).toMatchObject({ username: sf.username, organizationId: sf.orgId, userId: sf.userId });
   });
 
-  it('a wrong verifier, a reused code and a denied consent fail in Salesforce\'s terms', async () => {
+  it("a wrong verifier, a reused code and a denied consent fail in Salesforce's terms", async () => {
     const { verifier, challenge } = pkcePair();
     const back = await authorize(authorizationUrl(cfg, 's', challenge));
     const code = back.searchParams.get('code')!;
@@ -72,7 +100,11 @@ describe('Salesforce adapter contract (fake Salesforce)', () => {
     const all = await client.queryAll<{ Id: string; Name: string }>('SELECT Id, Name FROM Account ORDER BY Id');
     expect(all).toHaveLength(7);
     expect(new Set(all.map((r) => r.Id)).size).toBe(7);
-    expect(sf.requests.filter((r) => r.path.startsWith('/services/data/')).every((r) => r.path.startsWith(`/services/data/v${SALESFORCE_API_VERSION}/`))).toBe(true);
+    expect(
+      sf.requests
+        .filter((r) => r.path.startsWith('/services/data/'))
+        .every((r) => r.path.startsWith(`/services/data/v${SALESFORCE_API_VERSION}/`)),
+    ).toBe(true);
     expect(client.limitInfo?.limit).toBe(15000);
     await expect(client.queryPage({ soql: 'SELECT Id, Nope FROM Account' })).rejects.toMatchObject({ errorCode: 'INVALID_FIELD' });
   });
@@ -90,7 +122,9 @@ describe('Salesforce adapter contract (fake Salesforce)', () => {
   it('an expired session is refreshed with the refresh token once, and the new token reported', async () => {
     const { tokens } = await connected();
     const refreshed: string[] = [];
-    const client = new SalesforceClient(cfg, tokens, (t) => { refreshed.push(t); });
+    const client = new SalesforceClient(cfg, tokens, (t) => {
+      refreshed.push(t);
+    });
     sf.expireAccessTokens();
     const fields = await client.describe('Contact');
     expect(fields.map((f) => f.name)).toContain('Email');
@@ -115,6 +149,9 @@ describe('Salesforce adapter contract (fake Salesforce)', () => {
     sf.revokeRefreshTokens();
     const lost = await client.describe('Account').catch((e: unknown) => e);
     expect(lost).toBeInstanceOf(SalesforceError);
-    expect((lost as SalesforceError).authorizationLost, JSON.stringify({ code: (lost as SalesforceError).errorCode, m: (lost as Error).message })).toBe(true);
+    expect(
+      (lost as SalesforceError).authorizationLost,
+      JSON.stringify({ code: (lost as SalesforceError).errorCode, m: (lost as Error).message }),
+    ).toBe(true);
   });
 });

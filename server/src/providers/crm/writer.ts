@@ -21,8 +21,13 @@
 //   "Dealscout activity <localId>" line and are looked up on the person / organization before
 //   being created.
 import {
-  SALESFORCE_COLLECTION_LIMIT, SalesforceError, parseIngestError,
-  type IngestOperation, type SalesforceClient, type SalesforceRecordError, type SalesforceWriteValue,
+  SALESFORCE_COLLECTION_LIMIT,
+  SalesforceError,
+  parseIngestError,
+  type IngestOperation,
+  type SalesforceClient,
+  type SalesforceRecordError,
+  type SalesforceWriteValue,
 } from './salesforce';
 import { AffinityError, type AffinityClient, type AffinityFieldValue } from './affinity';
 
@@ -53,7 +58,12 @@ export interface CrmActivityWrite {
   accountCrmId?: string | null;
 }
 
-export interface CrmWriteError { code: string; message: string; fields: string[]; retryable: boolean }
+export interface CrmWriteError {
+  code: string;
+  message: string;
+  fields: string[];
+  retryable: boolean;
+}
 export type CrmWriteResult =
   | { localId: string; crmId: string; created: boolean; error: null }
   | { localId: string; crmId: null; created: false; error: CrmWriteError };
@@ -69,7 +79,13 @@ const ok = (localId: string, crmId: string, created: boolean): CrmWriteResult =>
 const failed = (localId: string, error: CrmWriteError): CrmWriteResult => ({ localId, crmId: null, created: false, error });
 
 /** Per-record Salesforce codes worth retrying later (row locks, a busy org). */
-const RETRYABLE_RECORD_CODES = new Set(['UNABLE_TO_LOCK_ROW', 'REQUEST_LIMIT_EXCEEDED', 'SERVER_UNAVAILABLE', 'UNPROCESSED', 'CONNECTION_FAILED']);
+const RETRYABLE_RECORD_CODES = new Set([
+  'UNABLE_TO_LOCK_ROW',
+  'REQUEST_LIMIT_EXCEEDED',
+  'SERVER_UNAVAILABLE',
+  'UNPROCESSED',
+  'CONNECTION_FAILED',
+]);
 
 function recordError(e: SalesforceRecordError): CrmWriteError {
   return { code: e.statusCode, message: e.message, fields: e.fields, retryable: RETRYABLE_RECORD_CODES.has(e.statusCode) };
@@ -77,12 +93,30 @@ function recordError(e: SalesforceRecordError): CrmWriteError {
 
 function requestError(err: unknown): { error: CrmWriteError; stop: boolean } {
   if (err instanceof SalesforceError) {
-    const transient = err.rateLimited || err.errorCode === 'CONNECTION_FAILED' || /^ERROR_HTTP_5\d\d$/.test(err.errorCode) || err.errorCode === 'SERVER_UNAVAILABLE' || err.errorCode === 'JOB_POLL_TIMEOUT';
-    return { error: { code: err.errorCode, message: err.message, fields: [], retryable: transient }, stop: transient || err.authorizationLost };
+    const transient =
+      err.rateLimited ||
+      err.errorCode === 'CONNECTION_FAILED' ||
+      /^ERROR_HTTP_5\d\d$/.test(err.errorCode) ||
+      err.errorCode === 'SERVER_UNAVAILABLE' ||
+      err.errorCode === 'JOB_POLL_TIMEOUT';
+    return {
+      error: { code: err.errorCode, message: err.message, fields: [], retryable: transient },
+      stop: transient || err.authorizationLost,
+    };
   }
   if (err instanceof AffinityError) {
     const transient = err.rateLimited || err.status === null || (err.status ?? 0) >= 500;
-    const code = err.rateLimited ? 'RATE_LIMITED' : err.unauthorized ? 'UNAUTHORIZED' : err.status === null ? 'CONNECTION_FAILED' : err.status === 404 ? 'NOT_FOUND' : err.status === 422 ? 'VALIDATION' : `HTTP_${err.status}`;
+    const code = err.rateLimited
+      ? 'RATE_LIMITED'
+      : err.unauthorized
+        ? 'UNAUTHORIZED'
+        : err.status === null
+          ? 'CONNECTION_FAILED'
+          : err.status === 404
+            ? 'NOT_FOUND'
+            : err.status === 422
+              ? 'VALIDATION'
+              : `HTTP_${err.status}`;
     return { error: { code, message: err.message, fields: [], retryable: transient }, stop: transient || err.unauthorized };
   }
   return { error: { code: 'UNKNOWN', message: (err as Error)?.message ?? String(err), fields: [], retryable: false }, stop: false };
@@ -95,14 +129,35 @@ function precheck<T extends { localId: string }>(items: T[]): { todo: T[]; early
   const todo: T[] = [];
   items.forEach((item, i) => {
     if (!item.localId) early.set(i, failed('', { code: 'MISSING_LOCAL_ID', message: 'localId is required', fields: [], retryable: false }));
-    else if (seen.has(item.localId)) early.set(i, failed(item.localId, { code: 'DUPLICATE_LOCAL_ID', message: `localId ${item.localId} appears twice in one call`, fields: [], retryable: false }));
-    else { seen.add(item.localId); todo.push(item); }
+    else if (seen.has(item.localId))
+      early.set(
+        i,
+        failed(item.localId, {
+          code: 'DUPLICATE_LOCAL_ID',
+          message: `localId ${item.localId} appears twice in one call`,
+          fields: [],
+          retryable: false,
+        }),
+      );
+    else {
+      seen.add(item.localId);
+      todo.push(item);
+    }
   });
   return { todo, early };
 }
 
-function inOrder<T extends { localId: string }>(items: T[], early: Map<number, CrmWriteResult>, byLocal: Map<string, CrmWriteResult>): CrmWriteResult[] {
-  return items.map((item, i) => early.get(i) ?? byLocal.get(item.localId) ?? failed(item.localId, { code: 'UNPROCESSED', message: 'Not processed', fields: [], retryable: true }));
+function inOrder<T extends { localId: string }>(
+  items: T[],
+  early: Map<number, CrmWriteResult>,
+  byLocal: Map<string, CrmWriteResult>,
+): CrmWriteResult[] {
+  return items.map(
+    (item, i) =>
+      early.get(i) ??
+      byLocal.get(item.localId) ??
+      failed(item.localId, { code: 'UNPROCESSED', message: 'Not processed', fields: [], retryable: true }),
+  );
 }
 
 // ---- Salesforce ----------------------------------------------------------------------------------
@@ -134,7 +189,10 @@ export class SalesforceCrmWriter implements CrmWriter {
   readonly externalIdField: string;
   private readonly threshold: number;
 
-  constructor(private readonly client: SalesforceClient, private readonly opts: SalesforceWriterOptions = {}) {
+  constructor(
+    private readonly client: SalesforceClient,
+    private readonly opts: SalesforceWriterOptions = {},
+  ) {
     this.externalIdField = opts.externalIdField ?? 'Dealscout_Id__c';
     this.threshold = opts.bulkThreshold ?? 2000;
   }
@@ -144,7 +202,10 @@ export class SalesforceCrmWriter implements CrmWriter {
   }
 
   async upsertContacts(records: CrmContactWrite[]): Promise<CrmWriteResult[]> {
-    return this.writeRecords('Contact', records, (r) => ({ ...r.fields, ...(r.accountCrmId !== undefined ? { AccountId: r.accountCrmId } : {}) }));
+    return this.writeRecords('Contact', records, (r) => ({
+      ...r.fields,
+      ...(r.accountCrmId !== undefined ? { AccountId: r.accountCrmId } : {}),
+    }));
   }
 
   /** Completed Tasks (TaskSubtype Email for emails, Call for calls) on the contact (WhoId) and account (WhatId). */
@@ -154,16 +215,25 @@ export class SalesforceCrmWriter implements CrmWriter {
     const sfItems: SfItem[] = todo.map((a) => ({
       localId: a.localId,
       values: {
-        Subject: a.subject.slice(0, 255), Description: a.body.slice(0, 32_000), ActivityDate: a.date, Status: 'Completed', Priority: 'Normal',
-        TaskSubtype: taskSubtype(a.type), WhoId: a.contactCrmId ?? undefined, WhatId: a.accountCrmId ?? undefined, [this.externalIdField]: a.localId,
+        Subject: a.subject.slice(0, 255),
+        Description: a.body.slice(0, 32_000),
+        ActivityDate: a.date,
+        Status: 'Completed',
+        Priority: 'Normal',
+        TaskSubtype: taskSubtype(a.type),
+        WhoId: a.contactCrmId ?? undefined,
+        WhatId: a.accountCrmId ?? undefined,
+        [this.externalIdField]: a.localId,
       },
     }));
-    const results = sfItems.length > this.threshold
-      ? await this.bulk('Task', 'insert', sfItems)
-      : await this.collections('Task', 'create', sfItems);
+    const results =
+      sfItems.length > this.threshold ? await this.bulk('Task', 'insert', sfItems) : await this.collections('Task', 'create', sfItems);
     for (const r of results) {
       // Created before (a re-run): the unique Dealscout id points at the existing Task.
-      const dup = r.error?.code === 'DUPLICATE_VALUE' && r.error.message.includes(this.externalIdField) ? /record with id: ([a-zA-Z0-9]{15,18})/.exec(r.error.message) : null;
+      const dup =
+        r.error?.code === 'DUPLICATE_VALUE' && r.error.message.includes(this.externalIdField)
+          ? /record with id: ([a-zA-Z0-9]{15,18})/.exec(r.error.message)
+          : null;
       byLocal.set(r.localId, dup ? ok(r.localId, dup[1], false) : r);
     }
     return inOrder(items, early, byLocal);
@@ -180,11 +250,17 @@ export class SalesforceCrmWriter implements CrmWriter {
     return [
       ...res.successful.map((r) => ok(r[ext], r.sf__Id, r.sf__Created === 'true')),
       ...res.failed.map((r) => failed(r[ext], recordError(parseIngestError(r.sf__Error)))),
-      ...res.unprocessed.map((r) => failed(r[ext], { code: 'UNPROCESSED', message: 'The job ended before this record was processed', fields: [], retryable: true })),
+      ...res.unprocessed.map((r) =>
+        failed(r[ext], { code: 'UNPROCESSED', message: 'The job ended before this record was processed', fields: [], retryable: true }),
+      ),
     ].filter((r) => r.localId);
   }
 
-  private async writeRecords<T extends CrmAccountWrite>(sobject: string, records: T[], values: (r: T) => Record<string, SalesforceWriteValue>): Promise<CrmWriteResult[]> {
+  private async writeRecords<T extends CrmAccountWrite>(
+    sobject: string,
+    records: T[],
+    values: (r: T) => Record<string, SalesforceWriteValue>,
+  ): Promise<CrmWriteResult[]> {
     const { todo, early } = precheck(records);
     const byLocal = new Map<string, CrmWriteResult>();
     const ext = this.externalIdField;
@@ -219,11 +295,25 @@ export class SalesforceCrmWriter implements CrmWriter {
           continue;
         }
         try {
-          const res = await this.client.collection(kind, sobject, chunk.map((c) => c.values), { externalIdField: this.externalIdField });
+          const res = await this.client.collection(
+            kind,
+            sobject,
+            chunk.map((c) => c.values),
+            { externalIdField: this.externalIdField },
+          );
           chunk.forEach((it, i) => {
             const r = res[i];
-            if (r?.success && r.id) out.push(ok(it.localId, r.id, kind === 'create' ? true : kind === 'update' ? false : Boolean(r.created)));
-            else out.push(failed(it.localId, r?.errors[0] ? recordError(r.errors[0]) : { code: 'UNKNOWN', message: 'No result for this record', fields: [], retryable: true }));
+            if (r?.success && r.id)
+              out.push(ok(it.localId, r.id, kind === 'create' ? true : kind === 'update' ? false : Boolean(r.created)));
+            else
+              out.push(
+                failed(
+                  it.localId,
+                  r?.errors[0]
+                    ? recordError(r.errors[0])
+                    : { code: 'UNKNOWN', message: 'No result for this record', fields: [], retryable: true },
+                ),
+              );
           });
         } catch (err) {
           const { error, stop } = requestError(err);
@@ -242,14 +332,30 @@ export class SalesforceCrmWriter implements CrmWriter {
       const { results } = await this.client.runIngestJob(
         { object: sobject, operation, ...(operation === 'upsert' ? { externalIdFieldName: ext } : {}) },
         items.map((i) => i.values),
-        { pollIntervalMs: this.opts.bulkPollIntervalMs, timeoutMs: this.opts.bulkTimeoutMs, onJob: (jobId) => this.opts.onBulkJob?.({ object: sobject, jobId }) },
+        {
+          pollIntervalMs: this.opts.bulkPollIntervalMs,
+          timeoutMs: this.opts.bulkTimeoutMs,
+          onJob: (jobId) => this.opts.onBulkJob?.({ object: sobject, jobId }),
+        },
       );
       const byExt = new Map<string, string>(items.map((i) => [i.localId.toLowerCase(), i.localId]));
       const local = (row: Record<string, string>) => byExt.get((row[ext] ?? '').toLowerCase());
       const out: CrmWriteResult[] = [];
-      for (const r of results.successful) { const l = local(r); if (l) out.push(ok(l, r.sf__Id, operation === 'insert' || r.sf__Created === 'true')); }
-      for (const r of results.failed) { const l = local(r); if (l) out.push(failed(l, recordError(parseIngestError(r.sf__Error)))); }
-      for (const r of results.unprocessed) { const l = local(r); if (l) out.push(failed(l, { code: 'UNPROCESSED', message: 'The job ended before this record was processed', fields: [], retryable: true })); }
+      for (const r of results.successful) {
+        const l = local(r);
+        if (l) out.push(ok(l, r.sf__Id, operation === 'insert' || r.sf__Created === 'true'));
+      }
+      for (const r of results.failed) {
+        const l = local(r);
+        if (l) out.push(failed(l, recordError(parseIngestError(r.sf__Error))));
+      }
+      for (const r of results.unprocessed) {
+        const l = local(r);
+        if (l)
+          out.push(
+            failed(l, { code: 'UNPROCESSED', message: 'The job ended before this record was processed', fields: [], retryable: true }),
+          );
+      }
       return out;
     } catch (err) {
       const { error } = requestError(err);
@@ -281,55 +387,77 @@ export class AffinityCrmWriter implements CrmWriter {
   constructor(private readonly client: AffinityClient) {}
 
   async upsertAccounts(records: CrmAccountWrite[]): Promise<CrmWriteResult[]> {
-    return this.sequential(records.map((r) => ({ ...r, fields: affinityKeys(r.fields) })), async (r) => {
-      const bad = Object.keys(r.fields).filter((k) => !ORG_FIELDS.has(k) && !/^\d+$/.test(k));
-      if (bad.length) return failed(r.localId, { code: 'INVALID_FIELD', message: `Not an Affinity organization field: ${bad.join(', ')}`, fields: bad, retryable: false });
-      const attrs: { name?: string; domain?: string | null } = {};
-      if ('name' in r.fields) attrs.name = String(r.fields.name ?? '');
-      if ('domain' in r.fields) attrs.domain = r.fields.domain === null ? null : normalizeDomain(String(r.fields.domain));
-      let id = r.crmId ? Number(r.crmId) : null;
-      let created = false;
-      if (id === null && attrs.domain) id = (await this.client.findOrganizationByDomain(attrs.domain))?.id ?? null;
-      if (id === null) {
-        id = (await this.client.createOrganization({ name: attrs.name ?? '', domain: attrs.domain ?? null })).id;
-        created = true;
-      } else if (Object.keys(attrs).length) {
-        await this.client.updateOrganization(id, attrs);
-      }
-      await this.fieldValues('organization', id, r.fields);
-      return ok(r.localId, String(id), created);
-    });
+    return this.sequential(
+      records.map((r) => ({ ...r, fields: affinityKeys(r.fields) })),
+      async (r) => {
+        const bad = Object.keys(r.fields).filter((k) => !ORG_FIELDS.has(k) && !/^\d+$/.test(k));
+        if (bad.length)
+          return failed(r.localId, {
+            code: 'INVALID_FIELD',
+            message: `Not an Affinity organization field: ${bad.join(', ')}`,
+            fields: bad,
+            retryable: false,
+          });
+        const attrs: { name?: string; domain?: string | null } = {};
+        if ('name' in r.fields) attrs.name = String(r.fields.name ?? '');
+        if ('domain' in r.fields) attrs.domain = r.fields.domain === null ? null : normalizeDomain(String(r.fields.domain));
+        let id = r.crmId ? Number(r.crmId) : null;
+        let created = false;
+        if (id === null && attrs.domain) id = (await this.client.findOrganizationByDomain(attrs.domain))?.id ?? null;
+        if (id === null) {
+          id = (await this.client.createOrganization({ name: attrs.name ?? '', domain: attrs.domain ?? null })).id;
+          created = true;
+        } else if (Object.keys(attrs).length) {
+          await this.client.updateOrganization(id, attrs);
+        }
+        await this.fieldValues('organization', id, r.fields);
+        return ok(r.localId, String(id), created);
+      },
+    );
   }
 
   async upsertContacts(records: CrmContactWrite[]): Promise<CrmWriteResult[]> {
-    return this.sequential(records.map((r) => ({ ...r, fields: affinityKeys(r.fields) })), async (r) => {
-      const bad = Object.keys(r.fields).filter((k) => !PERSON_FIELDS.has(k) && !/^\d+$/.test(k));
-      if (bad.length) return failed(r.localId, { code: 'INVALID_FIELD', message: `Not an Affinity person field: ${bad.join(', ')}`, fields: bad, retryable: false });
-      const email = typeof r.fields.email === 'string' && r.fields.email.trim() ? r.fields.email.trim().toLowerCase() : null;
-      const orgId = r.accountCrmId ? Number(r.accountCrmId) : null;
-      let id = r.crmId ? Number(r.crmId) : null;
-      let created = false;
-      if (id === null && email) id = (await this.client.findPersonByEmail(email))?.id ?? null;
-      if (id === null) {
-        const p = await this.client.createPerson({
-          first_name: String(r.fields.first_name ?? ''), last_name: String(r.fields.last_name ?? ''), emails: email ? [email] : [], organization_ids: orgId ? [orgId] : [],
-        });
-        id = p.id;
-        created = true;
-      } else {
-        // PUT replaces emails and organization_ids: keep what Affinity has and add ours.
-        const current = await this.client.getPerson(id);
-        const emails = [...new Set([...(current.emails ?? []), ...(email ? [email] : [])])];
-        const orgs = [...new Set([...(current.organization_ids ?? []), ...(orgId ? [orgId] : [])])];
-        await this.client.updatePerson(id, {
-          ...('first_name' in r.fields ? { first_name: String(r.fields.first_name ?? '') } : {}),
-          ...('last_name' in r.fields ? { last_name: String(r.fields.last_name ?? '') } : {}),
-          emails, organization_ids: orgs,
-        });
-      }
-      await this.fieldValues('person', id, r.fields);
-      return ok(r.localId, String(id), created);
-    });
+    return this.sequential(
+      records.map((r) => ({ ...r, fields: affinityKeys(r.fields) })),
+      async (r) => {
+        const bad = Object.keys(r.fields).filter((k) => !PERSON_FIELDS.has(k) && !/^\d+$/.test(k));
+        if (bad.length)
+          return failed(r.localId, {
+            code: 'INVALID_FIELD',
+            message: `Not an Affinity person field: ${bad.join(', ')}`,
+            fields: bad,
+            retryable: false,
+          });
+        const email = typeof r.fields.email === 'string' && r.fields.email.trim() ? r.fields.email.trim().toLowerCase() : null;
+        const orgId = r.accountCrmId ? Number(r.accountCrmId) : null;
+        let id = r.crmId ? Number(r.crmId) : null;
+        let created = false;
+        if (id === null && email) id = (await this.client.findPersonByEmail(email))?.id ?? null;
+        if (id === null) {
+          const p = await this.client.createPerson({
+            first_name: String(r.fields.first_name ?? ''),
+            last_name: String(r.fields.last_name ?? ''),
+            emails: email ? [email] : [],
+            organization_ids: orgId ? [orgId] : [],
+          });
+          id = p.id;
+          created = true;
+        } else {
+          // PUT replaces emails and organization_ids: keep what Affinity has and add ours.
+          const current = await this.client.getPerson(id);
+          const emails = [...new Set([...(current.emails ?? []), ...(email ? [email] : [])])];
+          const orgs = [...new Set([...(current.organization_ids ?? []), ...(orgId ? [orgId] : [])])];
+          await this.client.updatePerson(id, {
+            ...('first_name' in r.fields ? { first_name: String(r.fields.first_name ?? '') } : {}),
+            ...('last_name' in r.fields ? { last_name: String(r.fields.last_name ?? '') } : {}),
+            emails,
+            organization_ids: orgs,
+          });
+        }
+        await this.fieldValues('person', id, r.fields);
+        return ok(r.localId, String(id), created);
+      },
+    );
   }
 
   /** Notes on the person and / or organization: subject, body, and the Dealscout marker line. */
@@ -337,12 +465,23 @@ export class AffinityCrmWriter implements CrmWriter {
     return this.sequential(items, async (a) => {
       const personIds = a.contactCrmId ? [Number(a.contactCrmId)] : [];
       const orgIds = a.accountCrmId ? [Number(a.accountCrmId)] : [];
-      if (!personIds.length && !orgIds.length) return failed(a.localId, { code: 'MISSING_TARGET', message: 'A note needs a person or an organization', fields: [], retryable: false });
+      if (!personIds.length && !orgIds.length)
+        return failed(a.localId, {
+          code: 'MISSING_TARGET',
+          message: 'A note needs a person or an organization',
+          fields: [],
+          retryable: false,
+        });
       const marker = affinityNoteMarker(a.localId);
       const existing = await this.client.findNote(personIds.length ? { person_id: personIds[0] } : { organization_id: orgIds[0] }, marker);
       if (existing) return ok(a.localId, String(existing.id), false);
       const content = [a.subject, a.body, marker].filter((s) => s.trim()).join('\n\n');
-      const note = await this.client.createNote({ person_ids: personIds, organization_ids: orgIds, content, created_at: `${a.date}T12:00:00Z` });
+      const note = await this.client.createNote({
+        person_ids: personIds,
+        organization_ids: orgIds,
+        content,
+        created_at: `${a.date}T12:00:00Z`,
+      });
       return ok(a.localId, String(note.id), true);
     });
   }
@@ -351,7 +490,9 @@ export class AffinityCrmWriter implements CrmWriter {
   private async fieldValues(kind: 'organization' | 'person', entityId: number, fields: Record<string, CrmFieldValue>): Promise<void> {
     const wanted = Object.entries(fields).filter(([k]) => /^\d+$/.test(k));
     if (!wanted.length) return;
-    const current = (await this.client.fieldValues(kind === 'organization' ? { organization_id: entityId } : { person_id: entityId })).filter((v) => v.list_entry_id === null);
+    const current = (
+      await this.client.fieldValues(kind === 'organization' ? { organization_id: entityId } : { person_id: entityId })
+    ).filter((v) => v.list_entry_id === null);
     for (const [key, value] of wanted) {
       const fieldId = Number(key);
       const have = current.find((v) => v.field_id === fieldId);
@@ -365,12 +506,18 @@ export class AffinityCrmWriter implements CrmWriter {
     }
   }
 
-  private async sequential<T extends { localId: string }>(items: T[], one: (item: T) => Promise<CrmWriteResult>): Promise<CrmWriteResult[]> {
+  private async sequential<T extends { localId: string }>(
+    items: T[],
+    one: (item: T) => Promise<CrmWriteResult>,
+  ): Promise<CrmWriteResult[]> {
     const { todo, early } = precheck(items);
     const byLocal = new Map<string, CrmWriteResult>();
     let stopped: CrmWriteError | null = null;
     for (const item of todo) {
-      if (stopped) { byLocal.set(item.localId, failed(item.localId, stopped)); continue; }
+      if (stopped) {
+        byLocal.set(item.localId, failed(item.localId, stopped));
+        continue;
+      }
       try {
         byLocal.set(item.localId, await one(item));
       } catch (err) {
@@ -384,7 +531,12 @@ export class AffinityCrmWriter implements CrmWriter {
 }
 
 function normalizeDomain(value: string): string {
-  return value.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/^www\./, '').replace(/\/.*$/, '');
+  return value
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, '')
+    .replace(/^www\./, '')
+    .replace(/\/.*$/, '');
 }
 
 function sameValue(have: AffinityFieldValue['value'], want: CrmFieldValue): boolean {
@@ -394,6 +546,9 @@ function sameValue(have: AffinityFieldValue['value'], want: CrmFieldValue): bool
 }
 
 /** The writer for an organization's active CRM client. */
-export function crmWriterFor(client: { kind: 'salesforce'; client: SalesforceClient; options?: SalesforceWriterOptions } | { kind: 'affinity'; client: AffinityClient }): CrmWriter {
+export function crmWriterFor(
+  client:
+    { kind: 'salesforce'; client: SalesforceClient; options?: SalesforceWriterOptions } | { kind: 'affinity'; client: AffinityClient },
+): CrmWriter {
   return client.kind === 'salesforce' ? new SalesforceCrmWriter(client.client, client.options) : new AffinityCrmWriter(client.client);
 }

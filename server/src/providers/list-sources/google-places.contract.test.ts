@@ -8,10 +8,17 @@ describe('Google Places adapter (contract with the fake)', () => {
   beforeAll(async () => {
     fake = await startFakeGooglePlaces({ apiKey: 'g-key-123456789' });
     for (let i = 0; i < 70; i++) {
-      fake.places.push({ id: `place${i}`, displayName: { text: `Bakery ${i}`, languageCode: 'en' }, formattedAddress: `${i} Main St, Aarhus`, ...(i % 7 === 3 ? {} : { websiteUri: `https://www.bakery${i}.example.com/home` }) });
+      fake.places.push({
+        id: `place${i}`,
+        displayName: { text: `Bakery ${i}`, languageCode: 'en' },
+        formattedAddress: `${i} Main St, Aarhus`,
+        ...(i % 7 === 3 ? {} : { websiteUri: `https://www.bakery${i}.example.com/home` }),
+      });
     }
   });
-  afterAll(async () => { await fake.close(); });
+  afterAll(async () => {
+    await fake.close();
+  });
   const client = (key = 'g-key-123456789') => new GooglePlacesClient({ apiKey: key, baseUrl: fake.url, timeoutMs: 5_000 });
 
   it('sends the key and the field mask, pages by nextPageToken (20 a page) and stops at 60', async () => {
@@ -22,7 +29,12 @@ describe('Google Places adapter (contract with the fake)', () => {
     expect(fake.requests[0].headers['x-goog-api-key']).toBe('g-key-123456789');
     expect(fake.requests[0].headers['x-goog-fieldmask']).toBe(GOOGLE_PLACES_FIELD_MASK);
     expect((fake.requests[1].body as { pageToken?: string }).pageToken).toBeTruthy();
-    expect(res[0]).toMatchObject({ name: 'Bakery 0', website: 'https://www.bakery0.example.com/home', domain: 'bakery0.example.com', data: { placeId: 'place0', address: '0 Main St, Aarhus' } });
+    expect(res[0]).toMatchObject({
+      name: 'Bakery 0',
+      website: 'https://www.bakery0.example.com/home',
+      domain: 'bakery0.example.com',
+      data: { placeId: 'place0', address: '0 Main St, Aarhus' },
+    });
     expect(res[3]).toMatchObject({ name: 'Bakery 3', website: null, domain: null });
   });
 
@@ -33,12 +45,20 @@ describe('Google Places adapter (contract with the fake)', () => {
   });
 
   it("a wrong key is an auth error with Google's message; 429 RESOURCE_EXHAUSTED without Retry-After fails as rate limited; 400 is a bad request", async () => {
-    const err = await client('nope').searchText('bakery', 5).catch((e) => e);
+    const err = await client('nope')
+      .searchText('bakery', 5)
+      .catch((e) => e);
     expect(err).toMatchObject({ kind: 'auth' });
     expect(err.message).toContain('The provided API key is invalid.');
     fake.failNext({ status: 429 });
-    expect(await client().searchText('bakery', 5).catch((e) => e)).toMatchObject({ kind: 'rate_limited', retryAfterSeconds: null });
-    const bad = await client().searchText('', 5).catch((e) => e);
+    expect(
+      await client()
+        .searchText('bakery', 5)
+        .catch((e) => e),
+    ).toMatchObject({ kind: 'rate_limited', retryAfterSeconds: null });
+    const bad = await client()
+      .searchText('', 5)
+      .catch((e) => e);
     expect(bad).toMatchObject({ kind: 'bad_request' });
     expect(bad.message).toContain('Empty text_query.');
   });

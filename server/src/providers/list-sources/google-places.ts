@@ -18,7 +18,8 @@ import { clean } from './ocean';
 import type { SourceCompany } from './port';
 
 export const GOOGLE_PLACES_DEFAULT_BASE_URL = 'https://places.googleapis.com';
-export const GOOGLE_PLACES_FIELD_MASK = 'places.id,places.displayName,places.websiteUri,places.formattedAddress,places.nationalPhoneNumber,places.primaryType,places.businessStatus,nextPageToken';
+export const GOOGLE_PLACES_FIELD_MASK =
+  'places.id,places.displayName,places.websiteUri,places.formattedAddress,places.nationalPhoneNumber,places.primaryType,places.businessStatus,nextPageToken';
 /** Text Search answers at most 60 places per query. */
 export const GOOGLE_PLACES_MAX_RESULTS = 60;
 
@@ -40,19 +41,31 @@ export class GooglePlacesClient {
     const out: SourceCompany[] = [];
     let token: string | null = null;
     while (out.length < limit) {
-      const page = (await providerJson(`${this.baseUrl}/v1/places:searchText`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-goog-api-key': this.opts.apiKey, 'x-goog-fieldmask': GOOGLE_PLACES_FIELD_MASK },
-        body: JSON.stringify({ textQuery: query, pageSize: Math.min(20, limit - out.length), ...(token ? { pageToken: token } : {}) }),
-      }, { provider: 'Google Maps', timeoutMs: this.opts.timeoutMs ?? 30_000, signal: o.signal, errorText: googleErrorText })) as Json;
+      const page = (await providerJson(
+        `${this.baseUrl}/v1/places:searchText`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-goog-api-key': this.opts.apiKey, 'x-goog-fieldmask': GOOGLE_PLACES_FIELD_MASK },
+          body: JSON.stringify({ textQuery: query, pageSize: Math.min(20, limit - out.length), ...(token ? { pageToken: token } : {}) }),
+        },
+        { provider: 'Google Maps', timeoutMs: this.opts.timeoutMs ?? 30_000, signal: o.signal, errorText: googleErrorText },
+      )) as Json;
       const places = Array.isArray(page.places) ? (page.places as Json[]) : [];
       for (const p of places) {
         const name = typeof (p.displayName as Json | undefined)?.text === 'string' ? String((p.displayName as Json).text).trim() : '';
         if (!name) continue;
         const website = typeof p.websiteUri === 'string' && p.websiteUri ? p.websiteUri : null;
         out.push({
-          name, website, domain: website ? normalizeDomain(website) || null : null,
-          data: clean({ placeId: p.id, address: p.formattedAddress, phone: p.nationalPhoneNumber, type: p.primaryType, businessStatus: p.businessStatus }),
+          name,
+          website,
+          domain: website ? normalizeDomain(website) || null : null,
+          data: clean({
+            placeId: p.id,
+            address: p.formattedAddress,
+            phone: p.nationalPhoneNumber,
+            type: p.primaryType,
+            businessStatus: p.businessStatus,
+          }),
         });
       }
       token = typeof page.nextPageToken === 'string' && page.nextPageToken ? page.nextPageToken : null;

@@ -16,10 +16,18 @@ export interface ProviderHttpOptions {
   errorText?: (body: unknown) => string | null;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve, reject) => {
-  const t = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(t); reject(new ListProviderError('cancelled', 'Cancelled.')); }, { once: true });
-});
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(new ListProviderError('cancelled', 'Cancelled.'));
+      },
+      { once: true },
+    );
+  });
 
 /** Retry-After as seconds (delta-seconds or an HTTP date); null when absent or unreadable. */
 export function retryAfterSeconds(h: string | null): number | null {
@@ -52,7 +60,11 @@ export async function providerJson(url: string, init: RequestInit, o: ProviderHt
       }
     }
     let body: unknown = null;
-    try { body = await res.json(); } catch { /* not JSON */ }
+    try {
+      body = await res.json();
+    } catch {
+      /* not JSON */
+    }
     const text = o.errorText?.(body) ?? null;
     if (res.status === 429) {
       const wait = retryAfterSeconds(res.headers.get('retry-after'));
@@ -60,11 +72,21 @@ export async function providerJson(url: string, init: RequestInit, o: ProviderHt
         await sleep(wait * 1000, o.signal);
         continue;
       }
-      throw new ListProviderError('rate_limited', `${o.provider} is rate limiting us; try again ${wait !== null ? `in ${wait} s` : 'later'}.`, true, wait);
+      throw new ListProviderError(
+        'rate_limited',
+        `${o.provider} is rate limiting us; try again ${wait !== null ? `in ${wait} s` : 'later'}.`,
+        true,
+        wait,
+      );
     }
-    if (res.status === 401 || res.status === 403) throw new ListProviderError('auth', `${o.provider} refused your organization's API key${text ? ` (${text})` : ''}. An admin can replace it under Profile → Integrations.`);
+    if (res.status === 401 || res.status === 403)
+      throw new ListProviderError(
+        'auth',
+        `${o.provider} refused your organization's API key${text ? ` (${text})` : ''}. An admin can replace it under Profile → Integrations.`,
+      );
     if (res.status === 402) throw new ListProviderError('credits', `${o.provider}: ${text ?? 'insufficient credits'}.`);
-    if (res.status >= 500) throw new ListProviderError('provider', `${o.provider} answered HTTP ${res.status}${text ? ` (${text})` : ''}.`, true);
+    if (res.status >= 500)
+      throw new ListProviderError('provider', `${o.provider} answered HTTP ${res.status}${text ? ` (${text})` : ''}.`, true);
     throw new ListProviderError('bad_request', `${o.provider} refused the request${text ? `: ${text}` : ` (HTTP ${res.status})`}.`);
   }
 }

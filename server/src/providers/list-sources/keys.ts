@@ -17,30 +17,55 @@ export function notConfiguredMessage(provider: ListProvider): string {
 
 export async function providerSecret(em: EntityManager, config: Config, organizationId: string, provider: ListProvider): Promise<string> {
   const [row] = await tenantSql(em, organizationId).all<{ secret: string | null }>(
-    `select secret from integration where organization_id = ? and provider = ? and user_id is null and active order by created_at desc limit 1`, [organizationId, provider]);
+    `select secret from integration where organization_id = ? and provider = ? and user_id is null and active order by created_at desc limit 1`,
+    [organizationId, provider],
+  );
   if (!row?.secret) throw new ListProviderError('not_configured', notConfiguredMessage(provider));
   try {
     return decryptSecret(row.secret, config.SECRETS_KEY, organizationId);
   } catch {
-    throw new ListProviderError('not_configured', `Your organization's ${LIST_PROVIDERS[provider].name} API key cannot be read (the server's SECRETS_KEY changed). An admin must connect it again under Profile → Integrations.`);
+    throw new ListProviderError(
+      'not_configured',
+      `Your organization's ${LIST_PROVIDERS[provider].name} API key cannot be read (the server's SECRETS_KEY changed). An admin must connect it again under Profile → Integrations.`,
+    );
   }
 }
 
 export async function oceanFor(em: EntityManager, config: Config, organizationId: string): Promise<OceanClient> {
-  return new OceanClient({ apiToken: await providerSecret(em, config, organizationId, 'ocean'), baseUrl: config.OCEAN_BASE_URL, timeoutMs: config.LIST_PROVIDER_TIMEOUT_MS });
+  return new OceanClient({
+    apiToken: await providerSecret(em, config, organizationId, 'ocean'),
+    baseUrl: config.OCEAN_BASE_URL,
+    timeoutMs: config.LIST_PROVIDER_TIMEOUT_MS,
+  });
 }
 
 export async function googlePlacesFor(em: EntityManager, config: Config, organizationId: string): Promise<GooglePlacesClient> {
-  return new GooglePlacesClient({ apiKey: await providerSecret(em, config, organizationId, 'googleMaps'), baseUrl: config.GOOGLE_PLACES_BASE_URL, timeoutMs: config.LIST_PROVIDER_TIMEOUT_MS });
+  return new GooglePlacesClient({
+    apiKey: await providerSecret(em, config, organizationId, 'googleMaps'),
+    baseUrl: config.GOOGLE_PLACES_BASE_URL,
+    timeoutMs: config.LIST_PROVIDER_TIMEOUT_MS,
+  });
 }
 
 export async function sourceScrubFor(em: EntityManager, config: Config, organizationId: string): Promise<SourceScrubClient> {
   const secret = await providerSecret(em, config, organizationId, 'sourceScrub');
-  if (!config.SOURCESCRUB_CLIENT_BASIC) throw new ListProviderError('not_configured', 'Source Scrub is not set up on this server (the operator must set SOURCESCRUB_CLIENT_BASIC).');
+  if (!config.SOURCESCRUB_CLIENT_BASIC)
+    throw new ListProviderError(
+      'not_configured',
+      'Source Scrub is not set up on this server (the operator must set SOURCESCRUB_CLIENT_BASIC).',
+    );
   const at = secret.indexOf(':');
-  if (at <= 0) throw new ListProviderError('not_configured', "Your organization's Source Scrub account must be entered as username:password. An admin can replace it under Profile → Integrations.");
+  if (at <= 0)
+    throw new ListProviderError(
+      'not_configured',
+      "Your organization's Source Scrub account must be entered as username:password. An admin can replace it under Profile → Integrations.",
+    );
   return new SourceScrubClient({
-    username: secret.slice(0, at), password: secret.slice(at + 1), clientBasic: config.SOURCESCRUB_CLIENT_BASIC,
-    baseUrl: config.SOURCESCRUB_BASE_URL, identityUrl: config.SOURCESCRUB_IDENTITY_URL, timeoutMs: config.LIST_PROVIDER_TIMEOUT_MS,
+    username: secret.slice(0, at),
+    password: secret.slice(at + 1),
+    clientBasic: config.SOURCESCRUB_CLIENT_BASIC,
+    baseUrl: config.SOURCESCRUB_BASE_URL,
+    identityUrl: config.SOURCESCRUB_IDENTITY_URL,
+    timeoutMs: config.LIST_PROVIDER_TIMEOUT_MS,
   });
 }

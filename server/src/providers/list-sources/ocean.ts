@@ -25,7 +25,13 @@ type Json = Record<string, unknown>;
 export function oceanErrorText(body: unknown): string | null {
   const d = (body as Json | null)?.detail;
   if (typeof d === 'string') return d;
-  if (Array.isArray(d)) return d.map((x) => (x as Json)?.msg).filter((m) => typeof m === 'string').join('; ') || null;
+  if (Array.isArray(d))
+    return (
+      d
+        .map((x) => (x as Json)?.msg)
+        .filter((m) => typeof m === 'string')
+        .join('; ') || null
+    );
   return null;
 }
 
@@ -36,13 +42,23 @@ export class OceanClient {
   }
 
   private post(path: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
-    return providerJson(`${this.baseUrl}${path}`, {
-      method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-token': this.opts.apiToken }, body: JSON.stringify(body),
-    }, { provider: 'Ocean.io', timeoutMs: this.opts.timeoutMs ?? 30_000, signal, errorText: oceanErrorText });
+    return providerJson(
+      `${this.baseUrl}${path}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-token': this.opts.apiToken },
+        body: JSON.stringify(body),
+      },
+      { provider: 'Ocean.io', timeoutMs: this.opts.timeoutMs ?? 30_000, signal, errorText: oceanErrorText },
+    );
   }
 
   /** Companies similar to the seed domains, most relevant first, at most `max`; `missing` names the seeds Ocean could not use. */
-  async lookalikes(domains: readonly string[], max: number, o: { signal?: AbortSignal; onPage?: (n: number) => void | Promise<void> } = {}): Promise<{ companies: SourceCompany[]; total: number; missing: Record<string, string> }> {
+  async lookalikes(
+    domains: readonly string[],
+    max: number,
+    o: { signal?: AbortSignal; onPage?: (n: number) => void | Promise<void> } = {},
+  ): Promise<{ companies: SourceCompany[]; total: number; missing: Record<string, string> }> {
     if (domains.length === 0) throw new ListProviderError('bad_request', 'Please enter at least one domain.');
     const out: SourceCompany[] = [];
     let total = 0;
@@ -50,18 +66,32 @@ export class OceanClient {
     let after: string | null = null;
     while (out.length < max) {
       const size = Math.min(PAGE, max - out.length);
-      const page = (await this.post('/v3/search/companies', { size, ...(after ? { searchAfter: after } : {}), companiesFilters: { lookalikeDomains: domains } }, o.signal)) as Json;
+      const page = (await this.post(
+        '/v3/search/companies',
+        { size, ...(after ? { searchAfter: after } : {}), companiesFilters: { lookalikeDomains: domains } },
+        o.signal,
+      )) as Json;
       const rows = Array.isArray(page.companies) ? (page.companies as Json[]) : [];
       total = typeof page.total === 'number' ? page.total : total;
-      if (page.missingDomains && typeof page.missingDomains === 'object') missing = { ...missing, ...(page.missingDomains as Record<string, string>) };
+      if (page.missingDomains && typeof page.missingDomains === 'object')
+        missing = { ...missing, ...(page.missingDomains as Record<string, string>) };
       for (const r of rows) {
         const c = (r.company ?? r) as Json;
         const domain = typeof c.domain === 'string' && c.domain ? normalizeDomain(c.domain) : null;
         const name = (typeof c.name === 'string' && c.name.trim()) || domain;
         if (!name) continue;
         out.push({
-          name, website: domain ? (typeof c.rootUrl === 'string' && c.rootUrl ? c.rootUrl : `https://${domain}`) : null, domain,
-          data: clean({ country: c.primaryCountry, companySize: c.companySize, industries: Array.isArray(c.industries) ? (c.industries as string[]).join(', ') : undefined, yearFounded: c.yearFounded, description: c.description, relevance: r.relevance }),
+          name,
+          website: domain ? (typeof c.rootUrl === 'string' && c.rootUrl ? c.rootUrl : `https://${domain}`) : null,
+          domain,
+          data: clean({
+            country: c.primaryCountry,
+            companySize: c.companySize,
+            industries: Array.isArray(c.industries) ? (c.industries as string[]).join(', ') : undefined,
+            yearFounded: c.yearFounded,
+            description: c.description,
+            relevance: r.relevance,
+          }),
         });
       }
       await o.onPage?.(out.length);
@@ -75,7 +105,9 @@ export class OceanClient {
   async autocomplete(name: string, signal?: AbortSignal): Promise<Array<{ name: string; domain: string }>> {
     const page = (await this.post('/v2/autocomplete/companies', { name }, signal)) as Json;
     const rows = Array.isArray(page.companies) ? (page.companies as Json[]) : [];
-    return rows.filter((r) => typeof r.domain === 'string' && r.domain).map((r) => ({ name: String(r.name ?? r.domain), domain: normalizeDomain(String(r.domain)) }));
+    return rows
+      .filter((r) => typeof r.domain === 'string' && r.domain)
+      .map((r) => ({ name: String(r.name ?? r.domain), domain: normalizeDomain(String(r.domain)) }));
   }
 }
 

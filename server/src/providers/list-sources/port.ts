@@ -14,11 +14,17 @@ export interface SourceCompany {
   data: Record<string, unknown>;
 }
 
-export type ListProviderErrorKind = 'not_configured' | 'bad_request' | 'auth' | 'credits' | 'rate_limited' | 'provider' | 'timeout' | 'cancelled';
+export type ListProviderErrorKind =
+  'not_configured' | 'bad_request' | 'auth' | 'credits' | 'rate_limited' | 'provider' | 'timeout' | 'cancelled';
 
 export class ListProviderError extends Error {
   /** retryable: a later attempt may succeed (rate limit, timeout, 5xx, network). */
-  constructor(readonly kind: ListProviderErrorKind, message: string, readonly retryable = false, readonly retryAfterSeconds: number | null = null) {
+  constructor(
+    readonly kind: ListProviderErrorKind,
+    message: string,
+    readonly retryable = false,
+    readonly retryAfterSeconds: number | null = null,
+  ) {
     super(message);
     this.name = 'ListProviderError';
   }

@@ -28,7 +28,13 @@ const PAGE = 100;
 type Json = Record<string, unknown>;
 
 export interface SourceScrubSource {
-  id: string; title: string; type: string | null; location: string | null; startDate: string | null; endDate: string | null; companyCount: number | null;
+  id: string;
+  title: string;
+  type: string | null;
+  location: string | null;
+  startDate: string | null;
+  endDate: string | null;
+  companyCount: number | null;
 }
 
 export function sourceScrubErrorText(body: unknown): string | null {
@@ -60,10 +66,21 @@ export class SourceScrubClient {
   private token: string | null = null;
   private readonly cacheKey: string;
 
-  constructor(private readonly opts: { username: string; password: string; clientBasic: string; baseUrl?: string; identityUrl?: string; timeoutMs?: number }) {
+  constructor(
+    private readonly opts: {
+      username: string;
+      password: string;
+      clientBasic: string;
+      baseUrl?: string;
+      identityUrl?: string;
+      timeoutMs?: number;
+    },
+  ) {
     this.baseUrl = (opts.baseUrl ?? SOURCESCRUB_DEFAULT_BASE_URL).replace(/\/+$/, '');
     this.identityUrl = (opts.identityUrl ?? SOURCESCRUB_DEFAULT_IDENTITY_URL).replace(/\/+$/, '');
-    this.cacheKey = createHash('sha256').update(JSON.stringify([this.identityUrl, opts.username, opts.password, opts.clientBasic])).digest('hex');
+    this.cacheKey = createHash('sha256')
+      .update(JSON.stringify([this.identityUrl, opts.username, opts.password, opts.clientBasic]))
+      .digest('hex');
   }
 
   private cachedToken(): string | null {
@@ -81,15 +98,30 @@ export class SourceScrubClient {
   }
 
   private async authenticate(signal?: AbortSignal): Promise<string> {
-    const body = new URLSearchParams({ grant_type: 'password', username: this.opts.username, password: this.opts.password, scope: 'client_api' });
+    const body = new URLSearchParams({
+      grant_type: 'password',
+      username: this.opts.username,
+      password: this.opts.password,
+      scope: 'client_api',
+    });
     let answer: Json;
     try {
-      answer = (await providerJson(`${this.identityUrl}/connect/token`, {
-        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${this.opts.clientBasic}` }, body: body.toString(),
-      }, this.http(signal))) as Json;
+      answer = (await providerJson(
+        `${this.identityUrl}/connect/token`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${this.opts.clientBasic}` },
+          body: body.toString(),
+        },
+        this.http(signal),
+      )) as Json;
     } catch (e) {
       // The token endpoint answers 400 invalid_grant for a wrong username or password.
-      if (e instanceof ListProviderError && (e.kind === 'bad_request' || e.kind === 'auth')) throw new ListProviderError('auth', "Source Scrub refused your organization's username or password. An admin can replace them under Profile → Integrations.");
+      if (e instanceof ListProviderError && (e.kind === 'bad_request' || e.kind === 'auth'))
+        throw new ListProviderError(
+          'auth',
+          "Source Scrub refused your organization's username or password. An admin can replace them under Profile → Integrations.",
+        );
       throw e;
     }
     if (typeof answer.access_token !== 'string') throw new ListProviderError('provider', 'Source Scrub sent no access token.', true);
@@ -108,10 +140,19 @@ export class SourceScrubClient {
     for (let attempt = 0; ; attempt++) {
       const token = this.token ?? this.cachedToken() ?? (await this.authenticate(signal));
       try {
-        return (await providerJson(`${this.baseUrl}${path}`, {
-          method, headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        }, this.http(signal))) as Json;
+        return (await providerJson(
+          `${this.baseUrl}${path}`,
+          {
+            method,
+            headers: {
+              authorization: `Bearer ${token}`,
+              accept: 'application/json',
+              ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+            },
+            ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+          },
+          this.http(signal),
+        )) as Json;
       } catch (e) {
         if (attempt === 0 && e instanceof ListProviderError && e.kind === 'auth') {
           this.token = null;
@@ -124,40 +165,86 @@ export class SourceScrubClient {
   }
 
   /** Sources matching the filters (and a search text), newest end date first. */
-  async searchSources(q: { searchText?: string | null; filters?: Record<string, unknown> }, max: number, signal?: AbortSignal): Promise<{ sources: SourceScrubSource[]; total: number }> {
-    const page = await this.call('POST', '/search/sources', { filters: q.filters ?? {}, ...(q.searchText ? { searchText: q.searchText } : {}), limit: Math.min(PAGE, max), offset: 0, orderBy: 'endDate DESC' }, signal);
+  async searchSources(
+    q: { searchText?: string | null; filters?: Record<string, unknown> },
+    max: number,
+    signal?: AbortSignal,
+  ): Promise<{ sources: SourceScrubSource[]; total: number }> {
+    const page = await this.call(
+      'POST',
+      '/search/sources',
+      {
+        filters: q.filters ?? {},
+        ...(q.searchText ? { searchText: q.searchText } : {}),
+        limit: Math.min(PAGE, max),
+        offset: 0,
+        orderBy: 'endDate DESC',
+      },
+      signal,
+    );
     const items = Array.isArray(page.items) ? (page.items as Json[]) : [];
     return {
       total: typeof page.total === 'number' ? page.total : items.length,
       sources: items.slice(0, max).map((s) => ({
-        id: String(s.id), title: String(s.officialTitle ?? s.nickname ?? s.id), type: typeof s.sourceType === 'string' ? s.sourceType : null,
+        id: String(s.id),
+        title: String(s.officialTitle ?? s.nickname ?? s.id),
+        type: typeof s.sourceType === 'string' ? s.sourceType : null,
         location: [s.city, s.state, s.country].filter((x) => typeof x === 'string' && x).join(', ') || null,
-        startDate: typeof s.startDate === 'string' ? s.startDate : null, endDate: typeof s.endDate === 'string' ? s.endDate : null,
+        startDate: typeof s.startDate === 'string' ? s.startDate : null,
+        endDate: typeof s.endDate === 'string' ? s.endDate : null,
         companyCount: typeof s.companyCount === 'number' ? s.companyCount : null,
       })),
     };
   }
 
   /** Companies of a company search (filters and a search text), at most `max`. */
-  async searchCompanies(q: { searchText?: string | null; filters?: Record<string, unknown> }, max: number, o: { signal?: AbortSignal; onPage?: (n: number) => void | Promise<void> } = {}): Promise<{ companies: SourceCompany[]; total: number }> {
-    return this.pages(max, (limit, offset) => this.call('POST', '/search/companies', { filters: q.filters ?? {}, ...(q.searchText ? { searchText: q.searchText } : {}), limit, offset }, o.signal), o.onPage);
+  async searchCompanies(
+    q: { searchText?: string | null; filters?: Record<string, unknown> },
+    max: number,
+    o: { signal?: AbortSignal; onPage?: (n: number) => void | Promise<void> } = {},
+  ): Promise<{ companies: SourceCompany[]; total: number }> {
+    return this.pages(
+      max,
+      (limit, offset) =>
+        this.call(
+          'POST',
+          '/search/companies',
+          { filters: q.filters ?? {}, ...(q.searchText ? { searchText: q.searchText } : {}), limit, offset },
+          o.signal,
+        ),
+      o.onPage,
+    );
   }
 
   /** The companies of the given sources, in order, at most `max` in all. */
-  async sourceCompanies(sourceIds: readonly string[], max: number, o: { signal?: AbortSignal; onPage?: (n: number) => void | Promise<void> } = {}): Promise<{ companies: SourceCompany[]; total: number }> {
+  async sourceCompanies(
+    sourceIds: readonly string[],
+    max: number,
+    o: { signal?: AbortSignal; onPage?: (n: number) => void | Promise<void> } = {},
+  ): Promise<{ companies: SourceCompany[]; total: number }> {
     const out: SourceCompany[] = [];
     let total = 0;
     for (const id of sourceIds) {
       if (out.length >= max) break;
-      const r = await this.pages(max - out.length, (limit, offset) => this.call('GET', `/sources/${encodeURIComponent(id)}/companies?limit=${limit}&offset=${offset}`, undefined, o.signal),
-        (n) => o.onPage?.(out.length + n), { sourceScrubSourceId: id });
+      const r = await this.pages(
+        max - out.length,
+        (limit, offset) =>
+          this.call('GET', `/sources/${encodeURIComponent(id)}/companies?limit=${limit}&offset=${offset}`, undefined, o.signal),
+        (n) => o.onPage?.(out.length + n),
+        { sourceScrubSourceId: id },
+      );
       out.push(...r.companies);
       total += r.total;
     }
     return { companies: out, total };
   }
 
-  private async pages(max: number, fetchPage: (limit: number, offset: number) => Promise<Json>, onPage?: (n: number) => void | Promise<void>, extra: Record<string, unknown> = {}): Promise<{ companies: SourceCompany[]; total: number }> {
+  private async pages(
+    max: number,
+    fetchPage: (limit: number, offset: number) => Promise<Json>,
+    onPage?: (n: number) => void | Promise<void>,
+    extra: Record<string, unknown> = {},
+  ): Promise<{ companies: SourceCompany[]; total: number }> {
     const out: SourceCompany[] = [];
     let total = 0;
     for (let offset = 0; out.length < max;) {
@@ -176,12 +263,22 @@ export class SourceScrubClient {
 function toCompany(c: Json, extra: Record<string, unknown>): SourceCompany {
   const raw = typeof c.website === 'string' && c.website ? c.website : typeof c.domain === 'string' && c.domain ? c.domain : null;
   const domain = raw ? normalizeDomain(raw) || null : null;
-  const name = (typeof c.name === 'string' && c.name.trim()) || (typeof c.informalName === 'string' && c.informalName.trim()) || domain || String(c.id ?? '');
+  const name =
+    (typeof c.name === 'string' && c.name.trim()) ||
+    (typeof c.informalName === 'string' && c.informalName.trim()) ||
+    domain ||
+    String(c.id ?? '');
   return {
-    name, website: raw ? (/^https?:\/\//i.test(raw) ? raw : `https://${raw}`) : null, domain,
+    name,
+    website: raw ? (/^https?:\/\//i.test(raw) ? raw : `https://${raw}`) : null,
+    domain,
     data: clean({
-      sourceScrubId: c.id, description: c.description, location: [c.city, c.state, c.country].filter((x) => typeof x === 'string' && x).join(', '),
-      employees: c.currentEmployeeCount, foundingYear: c.foundingYear, ...extra,
+      sourceScrubId: c.id,
+      description: c.description,
+      location: [c.city, c.state, c.country].filter((x) => typeof x === 'string' && x).join(', '),
+      employees: c.currentEmployeeCount,
+      foundingYear: c.foundingYear,
+      ...extra,
     }),
   };
 }

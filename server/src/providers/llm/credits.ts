@@ -43,8 +43,13 @@ interface ChargeOutcome {
  * M new keys are charged, in the order given. A key already charged (or repeated in the group) is
  * neither charged nor refused.
  */
-export async function chargeCreditGroup(em: EntityManager, organizationId: string, items: readonly { key: string; model: string }[]): Promise<ChargeOutcome> {
-  const [row] = await tenantSql(em, organizationId).bound<{ charged: string[]; refused: string[]; expires_at: Date | null }>(`with req as (
+export async function chargeCreditGroup(
+  em: EntityManager,
+  organizationId: string,
+  items: readonly { key: string; model: string }[],
+): Promise<ChargeOutcome> {
+  const [row] = await tenantSql(em, organizationId).bound<{ charged: string[]; refused: string[]; expires_at: Date | null }>(
+    `with req as (
        select x->>'key' as key, x->>'model' as model, t.ord from jsonb_array_elements($2::jsonb) with ordinality as t(x, ord)
      ), org as materialized (
        select ai_credits_total as total, ai_credits_used as used, ai_credits_expires_at as expires_at,
@@ -69,7 +74,9 @@ export async function chargeCreditGroup(em: EntityManager, organizationId: strin
      select (select coalesce(jsonb_agg(charge_key), '[]'::jsonb) from ins) as charged,
             (select coalesce(jsonb_agg(key), '[]'::jsonb) from fresh where key not in (select key from granted)) as refused,
             (select expires_at from org) as expires_at,
-            (select count(*) from upd) as updated`, [organizationId, JSON.stringify(items.map((i) => ({ key: i.key, model: i.model })))]);
+            (select count(*) from upd) as updated`,
+    [organizationId, JSON.stringify(items.map((i) => ({ key: i.key, model: i.model })))],
+  );
   return {
     charged: new Set(row?.charged ?? []),
     refused: new Set(row?.refused ?? items.map((i) => i.key)),
@@ -98,7 +105,9 @@ class ChargeGrouper {
       if (!this.flushing.has(organizationId)) {
         this.flushing.add(organizationId);
         // After the current turn: the charges asked for together go into one statement.
-        setImmediate(() => { void this.flush(organizationId); });
+        setImmediate(() => {
+          void this.flush(organizationId);
+        });
       }
     });
   }
@@ -144,7 +153,12 @@ class ChargeGrouper {
 const groupers = new WeakMap<object, ChargeGrouper>();
 
 /** Spends one credit for `chargeKey` unless it was spent already; throws credits_exhausted. */
-export async function chargeCredit(em: EntityManager, organizationId: string, chargeKey: string | undefined, model: string): Promise<Charge> {
+export async function chargeCredit(
+  em: EntityManager,
+  organizationId: string,
+  chargeKey: string | undefined,
+  model: string,
+): Promise<Charge> {
   const key = (chargeKey ?? `call:${randomUUID()}`).slice(0, 300);
   // One grouper per database (driver), as one per pool before.
   const driver = em.getDriver();
@@ -155,9 +169,12 @@ export async function chargeCredit(em: EntityManager, organizationId: string, ch
 
 /** Gives the credit of a key back (the call it paid for failed): one statement. */
 export async function refundCredit(em: EntityManager, organizationId: string, chargeKey: string): Promise<void> {
-  await tenantSql(em.fork(), organizationId).bound(`with d as (delete from llm_charge where organization_id = $1 and charge_key = $2 returning id)
+  await tenantSql(em.fork(), organizationId).bound(
+    `with d as (delete from llm_charge where organization_id = $1 and charge_key = $2 returning id)
      update organization set ai_credits_used = greatest(ai_credits_used - (select count(*) from d), 0)
-      where id = $1 and exists (select 1 from d)`, [organizationId, chargeKey.slice(0, 300)]);
+      where id = $1 and exists (select 1 from d)`,
+    [organizationId, chargeKey.slice(0, 300)],
+  );
 }
 
 /** credits.ai of GET /organization: remaining and total null when unlimited. */

@@ -87,7 +87,9 @@ export class LlmService implements LlmPort {
 
   async complete(req: LlmRequest): Promise<LlmResponse> {
     if (req.signal?.aborted || this.stopping?.aborted) throw new LlmError('cancelled', 'The AI request was cancelled.');
-    const resolved = this.memo ? await this.memo(`llm-resolve:${req.organizationId}`, () => this.resolve(req.organizationId)) : await this.resolve(req.organizationId);
+    const resolved = this.memo
+      ? await this.memo(`llm-resolve:${req.organizationId}`, () => this.resolve(req.organizationId))
+      : await this.resolve(req.organizationId);
     const model = pickModel(resolved, req.model);
     // Charged before the wait for a slot: the slot is then held for the request alone (a charge
     // statement per slot-holder would add its round trip to every call's turn at the limit). A call
@@ -108,18 +110,25 @@ export class LlmService implements LlmPort {
     }
     try {
       try {
-        return await completeWithOpenAi({
-          apiKey: resolved.apiKey!, baseURL: resolved.baseURL, model,
-          // An organization's own base URL was typed by a user: the outbound address policy applies.
-          fetch: resolved.source === 'organization' ? outboundFetchFor(this.config) : undefined,
-        }, req, {
-          timeoutMs: this.config.LLM_TIMEOUT_MS,
-          maxAttempts: this.config.LLM_MAX_ATTEMPTS,
-          maxRetryWaitMs: this.config.LLM_MAX_RETRY_WAIT_MS,
-        });
+        return await completeWithOpenAi(
+          {
+            apiKey: resolved.apiKey!,
+            baseURL: resolved.baseURL,
+            model,
+            // An organization's own base URL was typed by a user: the outbound address policy applies.
+            fetch: resolved.source === 'organization' ? outboundFetchFor(this.config) : undefined,
+          },
+          req,
+          {
+            timeoutMs: this.config.LLM_TIMEOUT_MS,
+            maxAttempts: this.config.LLM_MAX_ATTEMPTS,
+            maxRetryWaitMs: this.config.LLM_MAX_RETRY_WAIT_MS,
+          },
+        );
       } catch (err) {
         if (charge?.charged) await refundCredit(this.em, req.organizationId, charge.chargeKey);
-        if (err instanceof LlmError) this.logger?.info({ organizationId: req.organizationId, model, kind: err.kind }, `llm call failed: ${err.message}`);
+        if (err instanceof LlmError)
+          this.logger?.info({ organizationId: req.organizationId, model, kind: err.kind }, `llm call failed: ${err.message}`);
         throw err;
       }
     } finally {

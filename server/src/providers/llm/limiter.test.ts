@@ -11,8 +11,14 @@ describe('OrgLimiter', () => {
     const r1 = await limiter.acquire('a');
     const r2 = await limiter.acquire('a');
     const order: number[] = [];
-    const p3 = limiter.acquire('a').then((r) => { order.push(3); return r; });
-    const p4 = limiter.acquire('a').then((r) => { order.push(4); return r; });
+    const p3 = limiter.acquire('a').then((r) => {
+      order.push(3);
+      return r;
+    });
+    const p4 = limiter.acquire('a').then((r) => {
+      order.push(4);
+      return r;
+    });
     // Another organization is not held up.
     const other = await limiter.acquire('b');
     await Promise.resolve();
@@ -25,7 +31,9 @@ describe('OrgLimiter', () => {
     r2();
     const r4 = await p4;
     expect(order).toEqual([3, 4]);
-    r3(); r4(); other();
+    r3();
+    r4();
+    other();
     r3(); // a second release is ignored
     expect(limiter.active('a')).toBe(0);
   });
@@ -34,11 +42,17 @@ describe('OrgLimiter', () => {
     const limiter = new OrgLimiter({ concurrency: 1, ratePerMinute: 0 });
     let release = await limiter.acquire('a', undefined, 5);
     const order: string[] = [];
-    const wait = (name: string, priority: number) => limiter.acquire('a', undefined, priority).then((r) => { order.push(name); return r; });
+    const wait = (name: string, priority: number) =>
+      limiter.acquire('a', undefined, priority).then((r) => {
+        order.push(name);
+        return r;
+      });
     const waits = [wait('late batch 1', 20), wait('old batch 1', 10), wait('late batch 2', 20), wait('old batch 2', 10)];
     for (let i = 0; i < waits.length; i++) {
       release();
-      release = await Promise.race(waits.filter((_, j) => !order.includes(['late batch 1', 'old batch 1', 'late batch 2', 'old batch 2'][j])));
+      release = await Promise.race(
+        waits.filter((_, j) => !order.includes(['late batch 1', 'old batch 1', 'late batch 2', 'old batch 2'][j])),
+      );
     }
     release();
     expect(order).toEqual(['old batch 1', 'old batch 2', 'late batch 1', 'late batch 2']);
@@ -66,7 +80,9 @@ describe('OrgLimiter', () => {
     releases.forEach((r) => r());
     const ac = new AbortController();
     let started = false;
-    const fourth = limiter.acquire('a', ac.signal).then(() => { started = true; });
+    const fourth = limiter.acquire('a', ac.signal).then(() => {
+      started = true;
+    });
     await new Promise((r) => setImmediate(r));
     expect(started).toBe(false);
     ac.abort();

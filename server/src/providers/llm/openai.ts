@@ -3,7 +3,11 @@
 // connection failures itself, waiting what Retry-After / retry-after-ms asks (else exponential
 // backoff with jitter), with a timeout per attempt and the caller's AbortSignal honoured throughout.
 import OpenAI from 'openai';
-import type { ChatCompletionMessageParam, ChatCompletionTool, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+  ChatCompletionCreateParamsNonStreaming,
+} from 'openai/resources/chat/completions';
 import { LlmError, type LlmMessage, type LlmRequest, type LlmResponse } from './port';
 import { outboundRefusal, type OutboundFetch } from '../web/outbound';
 
@@ -54,7 +58,15 @@ function toOpenAiMessage(m: LlmMessage): ChatCompletionMessageParam {
       return {
         role: 'assistant',
         content: m.content,
-        ...(m.toolCalls?.length ? { tool_calls: m.toolCalls.map((t) => ({ id: t.id, type: 'function' as const, function: { name: t.name, arguments: t.arguments } })) } : {}),
+        ...(m.toolCalls?.length
+          ? {
+              tool_calls: m.toolCalls.map((t) => ({
+                id: t.id,
+                type: 'function' as const,
+                function: { name: t.name, arguments: t.arguments },
+              })),
+            }
+          : {}),
       };
     case 'tool':
       return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
@@ -64,10 +76,16 @@ function toOpenAiMessage(m: LlmMessage): ChatCompletionMessageParam {
 export function buildParams(req: LlmRequest, model: string): ChatCompletionCreateParamsNonStreaming {
   const params: ChatCompletionCreateParamsNonStreaming = { model, messages: req.messages.map(toOpenAiMessage) };
   if (req.responseSchema) {
-    params.response_format = { type: 'json_schema', json_schema: { name: req.responseSchema.name, strict: true, schema: req.responseSchema.schema } };
+    params.response_format = {
+      type: 'json_schema',
+      json_schema: { name: req.responseSchema.name, strict: true, schema: req.responseSchema.schema },
+    };
   }
   if (req.tools?.length) {
-    params.tools = req.tools.map((t): ChatCompletionTool => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    params.tools = req.tools.map((t): ChatCompletionTool => ({
+      type: 'function',
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
   }
   return params;
 }
@@ -100,7 +118,10 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 function providerMessage(err: InstanceType<typeof OpenAI.APIError>): string {
-  const detail = err.error && typeof err.error === 'object' && 'message' in err.error ? String((err.error as { message: unknown }).message) : err.message;
+  const detail =
+    err.error && typeof err.error === 'object' && 'message' in err.error
+      ? String((err.error as { message: unknown }).message)
+      : err.message;
   return detail.slice(0, 300);
 }
 
@@ -123,14 +144,21 @@ export async function completeWithOpenAi(target: OpenAiTarget, req: LlmRequest, 
       const choice = completion.choices?.[0];
       if (!choice?.message) throw new LlmError('bad_output', 'The AI provider returned no answer.', true);
       const message = choice.message;
-      const toolCalls = (message.tool_calls ?? []).flatMap((t) => (t.type === 'function' ? [{ id: t.id, name: t.function.name, arguments: t.function.arguments }] : []));
+      const toolCalls = (message.tool_calls ?? []).flatMap((t) =>
+        t.type === 'function' ? [{ id: t.id, name: t.function.name, arguments: t.function.arguments }] : [],
+      );
       const content = message.content ?? null;
       if (req.responseSchema && toolCalls.length === 0) {
-        if (content === null) throw new LlmError('bad_output', message.refusal ? `The AI model refused: ${message.refusal.slice(0, 300)}` : 'The AI model returned an empty answer.');
+        if (content === null)
+          throw new LlmError(
+            'bad_output',
+            message.refusal ? `The AI model refused: ${message.refusal.slice(0, 300)}` : 'The AI model returned an empty answer.',
+          );
         try {
           JSON.parse(content);
         } catch {
-          if (!req.textAnswer || content.trim() === '') throw new LlmError('bad_output', 'The AI model returned an answer that is not valid JSON.');
+          if (!req.textAnswer || content.trim() === '')
+            throw new LlmError('bad_output', 'The AI model returned an answer that is not valid JSON.');
         }
       }
       return {
@@ -138,7 +166,9 @@ export async function completeWithOpenAi(target: OpenAiTarget, req: LlmRequest, 
         toolCalls,
         model: completion.model ?? target.model,
         finishReason: choice.finish_reason ?? null,
-        usage: completion.usage ? { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens } : undefined,
+        usage: completion.usage
+          ? { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens }
+          : undefined,
       };
     } catch (err) {
       if (err instanceof LlmError) throw err;

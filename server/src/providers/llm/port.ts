@@ -72,7 +72,11 @@ export type LlmErrorKind =
 
 /** A failure whose message is fit to show the user (execution statusMessage, toast). */
 export class LlmError extends Error {
-  constructor(readonly kind: LlmErrorKind, message: string, readonly retryable = false) {
+  constructor(
+    readonly kind: LlmErrorKind,
+    message: string,
+    readonly retryable = false,
+  ) {
     super(message);
     this.name = 'LlmError';
   }

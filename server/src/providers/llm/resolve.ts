@@ -42,7 +42,9 @@ export function readLlmSettings(organizationId: string, settings: Record<string,
   return {
     id: organizationId,
     useSystemLlmSetting: raw.useSystemLlmSetting !== false,
-    llm: llm.filter((x) => typeof x?.llmModelId === 'string').map((x) => ({ llmModelId: x.llmModelId as string, isDefault: x.isDefault === true })),
+    llm: llm
+      .filter((x) => typeof x?.llmModelId === 'string')
+      .map((x) => ({ llmModelId: x.llmModelId as string, isDefault: x.isDefault === true })),
   };
 }
 
@@ -59,33 +61,70 @@ interface IntegrationRow {
 }
 
 export async function resolveLlm(em: EntityManager, config: Config, organizationId: string): Promise<ResolvedLlm> {
-  const [org] = await tenantSql(em, organizationId).all<OrgRow>(`select settings, ai_credits_total, ai_credits_used, ai_credits_expires_at from organization where id = ?`, [organizationId]);
+  const [org] = await tenantSql(em, organizationId).all<OrgRow>(
+    `select settings, ai_credits_total, ai_credits_used, ai_credits_expires_at from organization where id = ?`,
+    [organizationId],
+  );
   if (!org) throw new LlmError('not_configured', 'Organization not found.');
   const settings = readLlmSettings(organizationId, org.settings);
-  const credits = { total: org.ai_credits_total, used: org.ai_credits_used, expiresAt: org.ai_credits_expires_at ? new Date(org.ai_credits_expires_at) : null };
+  const credits = {
+    total: org.ai_credits_total,
+    used: org.ai_credits_used,
+    expiresAt: org.ai_credits_expires_at ? new Date(org.ai_credits_expires_at) : null,
+  };
 
   let base: Pick<ResolvedLlm, 'source' | 'apiKey' | 'baseURL' | 'integrationId'> & { offered: string[] };
-  const [integration] = settings.useSystemLlmSetting ? [] : await tenantSql(em, organizationId).all<IntegrationRow>(`select id, secret, data from integration where organization_id = ? and provider = 'openai' and user_id is null and active order by created_at desc limit 1`, [organizationId]);
+  const [integration] = settings.useSystemLlmSetting
+    ? []
+    : await tenantSql(em, organizationId).all<IntegrationRow>(
+        `select id, secret, data from integration where organization_id = ? and provider = 'openai' and user_id is null and active order by created_at desc limit 1`,
+        [organizationId],
+      );
   if (integration) {
     let apiKey: string | null = null;
     if (integration.secret) {
       try {
         apiKey = decryptSecret(integration.secret, config.SECRETS_KEY, organizationId);
       } catch {
-        throw new LlmError('not_configured', "Your organization's OpenAI API key cannot be read (the server's SECRETS_KEY changed). An admin must connect the key again under Profile → Integrations.");
+        throw new LlmError(
+          'not_configured',
+          "Your organization's OpenAI API key cannot be read (the server's SECRETS_KEY changed). An admin must connect the key again under Profile → Integrations.",
+        );
       }
     }
     const models = (integration.data?.models ?? []).filter((m) => typeof m === 'string' && m.trim());
-    base = { source: 'organization', apiKey, baseURL: integration.data?.baseUrl || null, integrationId: integration.id, offered: models.length ? models : config.openaiModels };
+    base = {
+      source: 'organization',
+      apiKey,
+      baseURL: integration.data?.baseUrl || null,
+      integrationId: integration.id,
+      offered: models.length ? models : config.openaiModels,
+    };
   } else {
-    base = { source: 'system', apiKey: config.OPENAI_API_KEY ?? null, baseURL: config.OPENAI_BASE_URL ?? null, integrationId: null, offered: config.openaiModels };
+    base = {
+      source: 'system',
+      apiKey: config.OPENAI_API_KEY ?? null,
+      baseURL: config.OPENAI_BASE_URL ?? null,
+      integrationId: null,
+      offered: config.openaiModels,
+    };
   }
   const chosen = settings.llm.map((x) => x.llmModelId).filter((m) => base.offered.includes(m));
   const offered = chosen.length ? chosen : base.offered;
   const marked = settings.llm.find((x) => x.isDefault && offered.includes(x.llmModelId))?.llmModelId;
   const defaultModel = marked ?? offered[0] ?? null;
   const models = defaultModel ? [defaultModel, ...offered.filter((m) => m !== defaultModel)] : offered;
-  return { source: base.source, apiKey: base.apiKey, baseURL: base.baseURL, integrationId: base.integrationId, models, available: base.offered, defaultModel, settings, credits };
+  return {
+    source: base.source,
+    apiKey: base.apiKey,
+    baseURL: base.baseURL,
+    integrationId: base.integrationId,
+    models,
+    available: base.offered,
+    defaultModel,
+    settings,
+    credits,
+  };
 }
 
 /** The provider model for an llmModelId ('default' or an offered id); throws not_configured. */
@@ -93,5 +132,8 @@ export function pickModel(r: ResolvedLlm, llmModelId: string | undefined): strin
   if (!r.apiKey || !r.defaultModel) throw new LlmError('not_configured', NOT_CONFIGURED_MESSAGE);
   if (!llmModelId || llmModelId === 'default') return r.defaultModel;
   if (r.models.includes(llmModelId)) return llmModelId;
-  throw new LlmError('not_configured', `The AI model '${llmModelId}' is not available to your organization. Choose another model (or Default) in the enrichment, or ask an admin to change the organization's LLM settings.`);
+  throw new LlmError(
+    'not_configured',
+    `The AI model '${llmModelId}' is not available to your organization. Choose another model (or Default) in the enrichment, or ask an admin to change the organization's LLM settings.`,
+  );
 }

@@ -13,7 +13,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { GraphWorkingHoursZone } from '@dealscout/shared/domain';
 
-export const DELEGATED_SCOPES = ['openid', 'profile', 'email', 'offline_access', 'User.Read', 'Mail.Send', 'Mail.ReadWrite', 'MailboxSettings.Read'];
+export const DELEGATED_SCOPES = [
+  'openid',
+  'profile',
+  'email',
+  'offline_access',
+  'User.Read',
+  'Mail.Send',
+  'Mail.ReadWrite',
+  'MailboxSettings.Read',
+];
 
 /** The named property carrying our outbox id on every message (PS_PUBLIC_STRINGS namespace). */
 export const OUTBOX_PROPERTY_ID = 'String {00020329-0000-0000-C000-000000000046} Name DealscoutOutboxId';
@@ -40,13 +49,19 @@ export class GraphError extends Error {
   ) {
     super(message);
   }
-  get throttled(): boolean { return this.status === 429 || (this.status === 503 && this.retryAfter !== null); }
+  get throttled(): boolean {
+    return this.status === 429 || (this.status === 503 && this.retryAfter !== null);
+  }
   /**
    * Refused for too many requests at once to the mailbox (Exchange's MailboxConcurrency limit), not
    * for its sending rate: the request may simply be made again after Retry-After.
    */
-  get concurrencyLimited(): boolean { return this.status === 429 && /MailboxConcurrency/i.test(this.message); }
-  get transient(): boolean { return this.status === 429 || this.status >= 500 || this.status === 0; }
+  get concurrencyLimited(): boolean {
+    return this.status === 429 && /MailboxConcurrency/i.test(this.message);
+  }
+  get transient(): boolean {
+    return this.status === 429 || this.status >= 500 || this.status === 0;
+  }
 }
 
 export interface TokenSet {
@@ -65,7 +80,11 @@ export interface GraphMessageInput {
 }
 
 /** What the outbox needs to know of a message: its (immutable) id, whether it is still a draft, its thread. */
-export interface MessageRef { id: string; isDraft: boolean; conversationId?: string | null }
+export interface MessageRef {
+  id: string;
+  isDraft: boolean;
+  conversationId?: string | null;
+}
 
 /** One change of an Inbox delta round: a message added or changed, or removed. */
 export interface InboxChange {
@@ -77,7 +96,11 @@ export interface InboxChange {
 }
 
 /** One page of a delta round: its changes, then either the next page or the link of the next round. */
-export interface InboxDeltaPage { changes: InboxChange[]; nextLink: string | null; deltaLink: string | null }
+export interface InboxDeltaPage {
+  changes: InboxChange[];
+  nextLink: string | null;
+  deltaLink: string | null;
+}
 
 /** The parts of Graph's mailboxSettings we read. workingHours.timeZone is a timeZoneBase ({name}) or a customTimeZone (bias, rules). */
 export interface MailboxSettings {
@@ -89,7 +112,12 @@ export interface MailboxSettings {
 const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
 
 /** An answer read in full (its connection is free again): status, one header, the body as JSON. */
-interface HttpAnswer { status: number; ok: boolean; header(name: string): string | null; json<T>(): T | undefined }
+interface HttpAnswer {
+  status: number;
+  ok: boolean;
+  header(name: string): string | null;
+  json<T>(): T | undefined;
+}
 
 export function pkcePair(): { verifier: string; challenge: string } {
   const verifier = randomBytes(48).toString('base64url');
@@ -106,8 +134,15 @@ export class GraphClient {
   /** The consent page address (authorize endpoint) for a state and PKCE challenge. */
   authorizeUrl(state: string, challenge: string, loginHint?: string): string {
     const q = new URLSearchParams({
-      client_id: this.s.clientId, response_type: 'code', redirect_uri: this.s.redirectUrl, response_mode: 'query',
-      scope: DELEGATED_SCOPES.join(' '), state, code_challenge: challenge, code_challenge_method: 'S256', prompt: 'select_account',
+      client_id: this.s.clientId,
+      response_type: 'code',
+      redirect_uri: this.s.redirectUrl,
+      response_mode: 'query',
+      scope: DELEGATED_SCOPES.join(' '),
+      state,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      prompt: 'select_account',
     });
     if (loginHint) q.set('login_hint', loginHint);
     return `${this.authority('authorize')}?${q.toString()}`;
@@ -116,12 +151,31 @@ export class GraphClient {
   private async token(params: Record<string, string>): Promise<TokenSet & { refreshToken: string }> {
     const body = new URLSearchParams({ client_id: this.s.clientId, scope: DELEGATED_SCOPES.join(' '), ...params });
     if (this.s.clientSecret) body.set('client_secret', this.s.clientSecret);
-    const res = await this.fetch(this.authority('token'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
-    const json = (res.json() ?? {}) as { access_token?: string; refresh_token?: string; expires_in?: number; error?: string; error_description?: string };
+    const res = await this.fetch(this.authority('token'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: body.toString(),
+    });
+    const json = (res.json() ?? {}) as {
+      access_token?: string;
+      refresh_token?: string;
+      expires_in?: number;
+      error?: string;
+      error_description?: string;
+    };
     if (!res.ok || !json.access_token) {
-      throw new GraphError(res.status, json.error ?? 'token_error', json.error_description ?? `Token endpoint answered ${res.status}`, retryAfterOf(res));
+      throw new GraphError(
+        res.status,
+        json.error ?? 'token_error',
+        json.error_description ?? `Token endpoint answered ${res.status}`,
+        retryAfterOf(res),
+      );
     }
-    return { accessToken: json.access_token, refreshToken: json.refresh_token ?? params.refresh_token ?? '', accessExpiresAt: Date.now() + (json.expires_in ?? 3600) * 1000 };
+    return {
+      accessToken: json.access_token,
+      refreshToken: json.refresh_token ?? params.refresh_token ?? '',
+      accessExpiresAt: Date.now() + (json.expires_in ?? 3600) * 1000,
+    };
   }
 
   redeemCode(code: string, verifier: string): Promise<TokenSet> {
@@ -136,16 +190,32 @@ export class GraphClient {
     const unreachable = (err: unknown) => new GraphError(0, 'network', `Microsoft Graph could not be reached: ${(err as Error).message}`);
     try {
       // The timeout covers the answer and its body: each call is capped by GRAPH_TIMEOUT_MS (the send's lease counts on it).
-      const res = await request(url, { method: init.method as 'GET', headers: init.headers, body: init.body, signal: AbortSignal.timeout(this.s.timeoutMs), dispatcher });
+      const res = await request(url, {
+        method: init.method as 'GET',
+        headers: init.headers,
+        body: init.body,
+        signal: AbortSignal.timeout(this.s.timeoutMs),
+        dispatcher,
+      });
       const text = await res.body.text();
       let parsed: unknown;
       let tried = false;
       return {
         status: res.statusCode,
         ok: res.statusCode >= 200 && res.statusCode < 300,
-        header: (name) => { const h = res.headers[name.toLowerCase()]; return (Array.isArray(h) ? h[0] : h) ?? null; },
+        header: (name) => {
+          const h = res.headers[name.toLowerCase()];
+          return (Array.isArray(h) ? h[0] : h) ?? null;
+        },
         json: <T>() => {
-          if (!tried) { tried = true; try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; } }
+          if (!tried) {
+            tried = true;
+            try {
+              parsed = text ? JSON.parse(text) : undefined;
+            } catch {
+              parsed = undefined;
+            }
+          }
           return parsed as T | undefined;
         },
       };
@@ -158,15 +228,25 @@ export class GraphClient {
   private async graph<T>(token: string, method: string, path: string, body?: unknown, prefer: string[] = []): Promise<T> {
     // An absolute address (a delta round's nextLink / deltaLink) is followed as given, but only on Graph itself.
     const url = /^https?:\/\//.test(path) ? path : `${this.s.graphBaseUrl.replace(/\/+$/, '')}${path}`;
-    if (new URL(url).origin !== new URL(this.s.graphBaseUrl).origin) throw new GraphError(0, 'foreign_link', `Refusing a link outside Microsoft Graph: ${new URL(url).origin}`);
+    if (new URL(url).origin !== new URL(this.s.graphBaseUrl).origin)
+      throw new GraphError(0, 'foreign_link', `Refusing a link outside Microsoft Graph: ${new URL(url).origin}`);
     const res = await this.fetch(url, {
       method,
-      headers: { authorization: `Bearer ${token}`, prefer: ['IdType="ImmutableId"', ...prefer].join(', '), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        prefer: ['IdType="ImmutableId"', ...prefer].join(', '),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!res.ok) {
       const json = (res.json() ?? {}) as { error?: { code?: string; message?: string } };
-      throw new GraphError(res.status, json.error?.code ?? `http_${res.status}`, json.error?.message ?? `Microsoft Graph answered ${res.status}`, retryAfterOf(res));
+      throw new GraphError(
+        res.status,
+        json.error?.code ?? `http_${res.status}`,
+        json.error?.message ?? `Microsoft Graph answered ${res.status}`,
+        retryAfterOf(res),
+      );
     }
     if (res.status === 202 || res.status === 204) return undefined as T;
     const json = res.json<T>();
@@ -198,7 +278,11 @@ export class GraphClient {
   /** The message with this outbox id, in any folder (Drafts, Outbox, Sent Items…), or null. */
   async findByOutboxId(token: string, outboxId: string): Promise<MessageRef | null> {
     const filter = `singleValueExtendedProperties/Any(ep: ep/id eq '${OUTBOX_PROPERTY_ID}' and ep/value eq '${outboxId}')`;
-    const r = await this.graph<{ value: MessageRef[] }>(token, 'GET', `/me/messages?$filter=${encodeURIComponent(filter)}&$select=id,isDraft,conversationId&$top=5`);
+    const r = await this.graph<{ value: MessageRef[] }>(
+      token,
+      'GET',
+      `/me/messages?$filter=${encodeURIComponent(filter)}&$select=id,isDraft,conversationId&$top=5`,
+    );
     return r.value.find((m) => !m.isDraft) ?? r.value[0] ?? null;
   }
 
@@ -225,7 +309,9 @@ export class GraphClient {
 
   /** Sets the outbox id on a message (PATCH /me/messages/{id} with singleValueExtendedProperties). */
   tagMessage(token: string, id: string, outboxId: string): Promise<void> {
-    return this.graph(token, 'PATCH', `/me/messages/${encodeURIComponent(id)}`, { singleValueExtendedProperties: [{ id: OUTBOX_PROPERTY_ID, value: outboxId }] }).then(() => undefined);
+    return this.graph(token, 'PATCH', `/me/messages/${encodeURIComponent(id)}`, {
+      singleValueExtendedProperties: [{ id: OUTBOX_PROPERTY_ID, value: outboxId }],
+    }).then(() => undefined);
   }
 
   /**
@@ -241,10 +327,24 @@ export class GraphClient {
       if (opts.since) q.set('$filter', `receivedDateTime ge ${opts.since.toISOString().replace(/\.\d{3}Z$/, 'Z')}`);
       path = `/me/mailFolders/inbox/messages/delta?${q.toString()}`;
     }
-    type Row = { id: string; conversationId?: string; receivedDateTime?: string; from?: { emailAddress?: { address?: string } }; '@removed'?: { reason?: string } };
-    const r = await this.graph<{ value: Row[]; '@odata.nextLink'?: string; '@odata.deltaLink'?: string }>(token, 'GET', path, undefined, [`odata.maxpagesize=${opts.pageSize ?? 50}`]);
+    type Row = {
+      id: string;
+      conversationId?: string;
+      receivedDateTime?: string;
+      from?: { emailAddress?: { address?: string } };
+      '@removed'?: { reason?: string };
+    };
+    const r = await this.graph<{ value: Row[]; '@odata.nextLink'?: string; '@odata.deltaLink'?: string }>(token, 'GET', path, undefined, [
+      `odata.maxpagesize=${opts.pageSize ?? 50}`,
+    ]);
     return {
-      changes: r.value.map((m) => ({ id: m.id, removed: Boolean(m['@removed']), conversationId: m.conversationId ?? null, receivedDateTime: m.receivedDateTime ?? null, from: m.from?.emailAddress?.address ?? null })),
+      changes: r.value.map((m) => ({
+        id: m.id,
+        removed: Boolean(m['@removed']),
+        conversationId: m.conversationId ?? null,
+        receivedDateTime: m.receivedDateTime ?? null,
+        from: m.from?.emailAddress?.address ?? null,
+      })),
       nextLink: r['@odata.nextLink'] ?? null,
       deltaLink: r['@odata.deltaLink'] ?? null,
     };
@@ -267,7 +367,11 @@ export class GraphClient {
   /** One-shot send (POST /me/sendMail): the test email to oneself, not kept in Sent Items. */
   sendMail(token: string, m: { subject: string; html: string; to: string[] }): Promise<void> {
     return this.graph(token, 'POST', '/me/sendMail', {
-      message: { subject: m.subject, body: { contentType: 'HTML', content: m.html }, toRecipients: m.to.map((address) => ({ emailAddress: { address } })) },
+      message: {
+        subject: m.subject,
+        body: { contentType: 'HTML', content: m.html },
+        toRecipients: m.to.map((address) => ({ emailAddress: { address } })),
+      },
       saveToSentItems: false,
     });
   }
@@ -283,11 +387,22 @@ function retryAfterOf(res: HttpAnswer): number | null {
 }
 
 export function graphSettingsFrom(config: {
-  O365_AUTHORITY_URL: string; O365_TENANT: string; GRAPH_BASE_URL: string; O365_CLIENT_ID?: string; O365_CLIENT_SECRET?: string; o365RedirectUrl: string; GRAPH_TIMEOUT_MS: number;
+  O365_AUTHORITY_URL: string;
+  O365_TENANT: string;
+  GRAPH_BASE_URL: string;
+  O365_CLIENT_ID?: string;
+  O365_CLIENT_SECRET?: string;
+  o365RedirectUrl: string;
+  GRAPH_TIMEOUT_MS: number;
 }): GraphSettings | null {
   if (!config.O365_CLIENT_ID) return null;
   return {
-    authorityUrl: config.O365_AUTHORITY_URL, tenant: config.O365_TENANT, graphBaseUrl: config.GRAPH_BASE_URL, clientId: config.O365_CLIENT_ID,
-    clientSecret: config.O365_CLIENT_SECRET ?? null, redirectUrl: config.o365RedirectUrl, timeoutMs: config.GRAPH_TIMEOUT_MS,
+    authorityUrl: config.O365_AUTHORITY_URL,
+    tenant: config.O365_TENANT,
+    graphBaseUrl: config.GRAPH_BASE_URL,
+    clientId: config.O365_CLIENT_ID,
+    clientSecret: config.O365_CLIENT_SECRET ?? null,
+    redirectUrl: config.o365RedirectUrl,
+    timeoutMs: config.GRAPH_TIMEOUT_MS,
   };
 }

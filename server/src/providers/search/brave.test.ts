@@ -7,7 +7,11 @@ let fake: FakeBraveServer;
 beforeAll(async () => {
   fake = await startFakeBrave({ apiKey: 'brave-key' });
   fake.results('acme anvils founded', [
-    { title: 'Acme <strong>Anvils</strong> &amp; Co', url: 'https://acme.example/about', description: 'Acme makes <strong>anvils</strong> since 1947 &#x2014; family&#39;s firm.' },
+    {
+      title: 'Acme <strong>Anvils</strong> &amp; Co',
+      url: 'https://acme.example/about',
+      description: 'Acme makes <strong>anvils</strong> since 1947 &#x2014; family&#39;s firm.',
+    },
     { title: 'Not a web link', url: 'javascript:alert(1)', description: 'dropped' },
     { title: 'Acme on Wikipedia', url: 'https://en.wikipedia.example/wiki/Acme', description: 'Acme Corporation' },
   ]);
@@ -15,7 +19,10 @@ beforeAll(async () => {
 afterAll(() => fake?.close());
 
 async function failure(p: Promise<unknown>): Promise<SearchError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(SearchError);
   return err as SearchError;
 }

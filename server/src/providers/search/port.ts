@@ -11,7 +11,10 @@ export interface SearchResult {
 export type SearchErrorKind = 'unavailable' | 'rate_limited' | 'provider' | 'timeout' | 'cancelled';
 
 export class SearchError extends Error {
-  constructor(readonly kind: SearchErrorKind, message: string) {
+  constructor(
+    readonly kind: SearchErrorKind,
+    message: string,
+  ) {
     super(message);
     this.name = 'SearchError';
   }

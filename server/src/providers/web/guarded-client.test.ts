@@ -32,7 +32,11 @@ beforeAll(async () => {
       // An endless binary download: refused by its type without reading the body.
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       const chunk = Buffer.alloc(64 * 1024);
-      const pump = () => { while (res.write(chunk)) { /* until the socket pushes back */ } };
+      const pump = () => {
+        while (res.write(chunk)) {
+          /* until the socket pushes back */
+        }
+      };
       res.on('drain', pump);
       pump();
     },
@@ -40,7 +44,9 @@ beforeAll(async () => {
     '/gzip': raw(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }, zlib.gzipSync('<p>compressed hello</p>')),
     '/bomb': raw(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }, zlib.gzipSync(Buffer.alloc(50 * 1024 * 1024, 'a'))),
     '/latin1': raw(200, { 'content-type': 'text/plain; charset=iso-8859-1' }, Buffer.from([0x63, 0x61, 0x66, 0xe9])),
-    '/hang': () => { /* never answers */ },
+    '/hang': () => {
+      /* never answers */
+    },
     '/to-page': redirect('/page', 301),
     '/loop': redirect('/loop'),
     '/chain1': redirect('/chain2'),
@@ -56,41 +62,124 @@ afterAll(async () => {
 });
 
 async function refusal(p: Promise<unknown>): Promise<WebFetchError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err, 'the fetch must be refused').toBeInstanceOf(WebFetchError);
   return err as WebFetchError;
 }
 
 describe('address policy', () => {
   const blocked = [
-    '127.0.0.1', '127.255.255.254', '10.0.0.1', '10.255.255.255', '172.16.0.1', '172.31.255.255', '192.168.0.1',
-    '169.254.169.254', '169.254.0.1', '100.64.0.1', '100.127.255.255', '0.0.0.0', '0.1.2.3', '224.0.0.1', '239.255.255.250',
-    '240.0.0.1', '255.255.255.255', '192.0.0.170', '192.0.2.1', '198.18.0.1', '198.51.100.7', '203.0.113.9',
-    '0x7f000001', '2130706433', '017700000001', '0177.0.0.1', '127.1', '0x7f.1', '0xa9.0xfe.0xa9.0xfe',
-    '::1', '::', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:169.254.169.254', '::ffff:10.0.0.1', '::127.0.0.1',
-    '64:ff9b::7f00:1', '64:ff9b::a9fe:a9fe', '64:ff9b:1::a00:1', '2002:7f00:1::', '2002:a9fe:a9fe::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2',
-    'fe80::1', 'febf::1', 'fc00::1', 'fd12:3456::1', 'fec0::1', 'ff02::1', 'ff0e::1', '2001:db8::1', '100::1', 'not-an-ip',
+    '127.0.0.1',
+    '127.255.255.254',
+    '10.0.0.1',
+    '10.255.255.255',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.0.1',
+    '169.254.169.254',
+    '169.254.0.1',
+    '100.64.0.1',
+    '100.127.255.255',
+    '0.0.0.0',
+    '0.1.2.3',
+    '224.0.0.1',
+    '239.255.255.250',
+    '240.0.0.1',
+    '255.255.255.255',
+    '192.0.0.170',
+    '192.0.2.1',
+    '198.18.0.1',
+    '198.51.100.7',
+    '203.0.113.9',
+    '0x7f000001',
+    '2130706433',
+    '017700000001',
+    '0177.0.0.1',
+    '127.1',
+    '0x7f.1',
+    '0xa9.0xfe.0xa9.0xfe',
+    '::1',
+    '::',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:169.254.169.254',
+    '::ffff:10.0.0.1',
+    '::127.0.0.1',
+    '64:ff9b::7f00:1',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b:1::a00:1',
+    '2002:7f00:1::',
+    '2002:a9fe:a9fe::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    'fe80::1',
+    'febf::1',
+    'fc00::1',
+    'fd12:3456::1',
+    'fec0::1',
+    'ff02::1',
+    'ff0e::1',
+    '2001:db8::1',
+    '100::1',
+    'not-an-ip',
   ];
   it.each(blocked)('refuses %s', (ip) => {
     expect(blockedReason(ip)).not.toBeNull();
   });
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e'])('allows the public address %s', (ip) => {
-    expect(blockedReason(ip)).toBeNull();
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e'])(
+    'allows the public address %s',
+    (ip) => {
+      expect(blockedReason(ip)).toBeNull();
+    },
+  );
 });
 
 describe('guarded client: refused before any connection', () => {
   // Each of these names (or resolves to) a non-public address, or breaks a URL rule.
   const corpus = (p: number) => [
-    `http://127.0.0.1:${p}/`, `http://localhost:${p}/`, `http://127.1:${p}/`, `http://2130706433:${p}/`, `http://0x7f000001:${p}/`,
-    `http://0x7f.0.0.1:${p}/`, `http://0177.0.0.1:${p}/`, `http://017700000001:${p}/`, `http://127.0.0.1.:${p}/`,
-    `http://[::1]:${p}/`, `http://[::ffff:127.0.0.1]:${p}/`, `http://[::ffff:7f00:1]:${p}/`, `http://[0:0:0:0:0:ffff:127.0.0.1]:${p}/`,
-    `http://[64:ff9b::127.0.0.1]:${p}/`, `http://[2002:7f00:1::]:${p}/`, `http://[::]:${p}/`, `http://0.0.0.0:${p}/`, `http://0:${p}/`,
-    'http://169.254.169.254/latest/meta-data/', 'http://[::ffff:169.254.169.254]/latest/meta-data/', 'http://2852039166/latest/meta-data/',
-    'http://0xa9fea9fe/', 'http://[fd00:ec2::254]/latest/meta-data/', 'http://[fe80::1]/', 'http://[fc00::1]/', 'http://10.0.0.1/',
-    'http://172.16.5.4/', 'http://192.168.1.1/', 'http://100.64.0.1/', 'http://224.0.0.1/', 'http://255.255.255.255/',
-    `http://evil.example@127.0.0.1:${p}/`, `http://user:pass@127.0.0.1:${p}/`, `http://127.0.0.1:${p}\\@evil.example/`,
-    'file:///etc/passwd', 'ftp://127.0.0.1/', 'gopher://127.0.0.1:6379/_INFO', 'data:text/html,<p>x</p>', 'javascript:alert(1)', 'not a url', '',
+    `http://127.0.0.1:${p}/`,
+    `http://localhost:${p}/`,
+    `http://127.1:${p}/`,
+    `http://2130706433:${p}/`,
+    `http://0x7f000001:${p}/`,
+    `http://0x7f.0.0.1:${p}/`,
+    `http://0177.0.0.1:${p}/`,
+    `http://017700000001:${p}/`,
+    `http://127.0.0.1.:${p}/`,
+    `http://[::1]:${p}/`,
+    `http://[::ffff:127.0.0.1]:${p}/`,
+    `http://[::ffff:7f00:1]:${p}/`,
+    `http://[0:0:0:0:0:ffff:127.0.0.1]:${p}/`,
+    `http://[64:ff9b::127.0.0.1]:${p}/`,
+    `http://[2002:7f00:1::]:${p}/`,
+    `http://[::]:${p}/`,
+    `http://0.0.0.0:${p}/`,
+    `http://0:${p}/`,
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::ffff:169.254.169.254]/latest/meta-data/',
+    'http://2852039166/latest/meta-data/',
+    'http://0xa9fea9fe/',
+    'http://[fd00:ec2::254]/latest/meta-data/',
+    'http://[fe80::1]/',
+    'http://[fc00::1]/',
+    'http://10.0.0.1/',
+    'http://172.16.5.4/',
+    'http://192.168.1.1/',
+    'http://100.64.0.1/',
+    'http://224.0.0.1/',
+    'http://255.255.255.255/',
+    `http://evil.example@127.0.0.1:${p}/`,
+    `http://user:pass@127.0.0.1:${p}/`,
+    `http://127.0.0.1:${p}\\@evil.example/`,
+    'file:///etc/passwd',
+    'ftp://127.0.0.1/',
+    'gopher://127.0.0.1:6379/_INFO',
+    'data:text/html,<p>x</p>',
+    'javascript:alert(1)',
+    'not a url',
+    '',
   ];
 
   it('refuses the whole corpus and the internal server never sees a request', async () => {
@@ -116,7 +205,10 @@ describe('guarded client: refused before any connection', () => {
     const answers: Record<string, { address: string; family: number }[]> = {
       'internal.test': [{ address: '10.1.2.3', family: 4 }],
       'metadata.test': [{ address: '169.254.169.254', family: 4 }],
-      'mixed.test': [{ address: '93.184.215.14', family: 4 }, { address: '127.0.0.1', family: 4 }],
+      'mixed.test': [
+        { address: '93.184.215.14', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ],
       'mapped.test': [{ address: '::ffff:192.168.0.1', family: 6 }],
       'nat64.test': [{ address: '64:ff9b::a00:1', family: 6 }],
       'ula.test': [{ address: 'fd00::5', family: 6 }],
@@ -279,23 +371,30 @@ describe('guarded client: https to the checked address', () => {
   const hosts: string[] = [];
 
   beforeAll(async () => {
-    server = https.createServer({ key: fs.readFileSync(path.join(tls, 'pages.test.key')), cert: fs.readFileSync(path.join(tls, 'pages.test.pem')) }, (req, res) => {
-      hosts.push(String(req.headers.host));
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Secure</title><p>over tls</p>');
-    });
+    server = https.createServer(
+      { key: fs.readFileSync(path.join(tls, 'pages.test.key')), cert: fs.readFileSync(path.join(tls, 'pages.test.pem')) },
+      (req, res) => {
+        hosts.push(String(req.headers.host));
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Secure</title><p>over tls</p>');
+      },
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });
-  afterAll(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
 
-  const tlsClient = () => new GuardedHttpClient({
-    testAllowlist: [{ address: '127.0.0.1', port }],
-    testCa: fs.readFileSync(path.join(tls, 'ca.pem')),
-    resolve: async () => [{ address: '127.0.0.1', family: 4 }],
-  });
+  const tlsClient = () =>
+    new GuardedHttpClient({
+      testAllowlist: [{ address: '127.0.0.1', port }],
+      testCa: fs.readFileSync(path.join(tls, 'ca.pem')),
+      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
 
   it('connects to the pinned address and still verifies the certificate against the host name', async () => {
     const page = await tlsClient().fetchPage(`https://pages.test:${port}/`);

@@ -97,7 +97,8 @@ export class GuardedHttpClient implements WebFetchPort {
         const status = res.statusCode ?? 0;
         if (status >= 300 && status < 400 && res.headers.location) {
           res.destroy();
-          if (hop >= this.o.maxRedirects) throw new WebFetchError('too_many_redirects', `Refused: more than ${this.o.maxRedirects} redirects.`);
+          if (hop >= this.o.maxRedirects)
+            throw new WebFetchError('too_many_redirects', `Refused: more than ${this.o.maxRedirects} redirects.`);
           url = parseUrl(res.headers.location, url);
           continue;
         }
@@ -123,7 +124,8 @@ export class GuardedHttpClient implements WebFetchPort {
     } else {
       // A name the URL parser did not read as an address but that looks numeric (it would be read
       // by inet_aton-style resolvers in surprising ways): refuse it rather than resolve it.
-      if (/^[0-9.]+$/.test(hostname) || /^0x[0-9a-f.]*$/i.test(hostname)) throw new WebFetchError('invalid_url', 'Refused: the host is not a valid name or address.');
+      if (/^[0-9.]+$/.test(hostname) || /^0x[0-9a-f.]*$/i.test(hostname))
+        throw new WebFetchError('invalid_url', 'Refused: the host is not a valid name or address.');
       try {
         addresses = await raceAbort(this.resolve(hostname), signal);
       } catch (err) {
@@ -136,7 +138,10 @@ export class GuardedHttpClient implements WebFetchPort {
       if (this.allow.has(`${canonicalAddress(a.address) ?? a.address}|${port}`)) continue;
       const reason = blockedReason(a.address);
       if (reason) {
-        throw new WebFetchError('blocked', `Refused: ${hostname} is not a public internet address (${reason}); private, internal and local addresses are never fetched.`);
+        throw new WebFetchError(
+          'blocked',
+          `Refused: ${hostname} is not a public internet address (${reason}); private, internal and local addresses are never fetched.`,
+        );
       }
     }
     // Checked after the address so that an allowlisted test server may use any port.
@@ -155,24 +160,27 @@ export class GuardedHttpClient implements WebFetchPort {
     };
     const mod = t.url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
-      const req = mod.request({
-        protocol: t.url.protocol,
-        hostname: t.hostname,
-        port: t.port,
-        path: `${t.url.pathname}${t.url.search}`,
-        method: 'GET',
-        agent: false,
-        lookup,
-        signal,
-        servername: net.isIP(t.hostname) ? undefined : t.hostname,
-        ...(this.ca && t.url.protocol === 'https:' ? { ca: this.ca } : {}),
-        headers: {
-          'user-agent': this.o.userAgent,
-          accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.1',
-          'accept-encoding': 'gzip, deflate, br',
-          'accept-language': 'en',
+      const req = mod.request(
+        {
+          protocol: t.url.protocol,
+          hostname: t.hostname,
+          port: t.port,
+          path: `${t.url.pathname}${t.url.search}`,
+          method: 'GET',
+          agent: false,
+          lookup,
+          signal,
+          servername: net.isIP(t.hostname) ? undefined : t.hostname,
+          ...(this.ca && t.url.protocol === 'https:' ? { ca: this.ca } : {}),
+          headers: {
+            'user-agent': this.o.userAgent,
+            accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.1',
+            'accept-encoding': 'gzip, deflate, br',
+            'accept-language': 'en',
+          },
         },
-      }, resolve);
+        resolve,
+      );
       req.on('error', reject);
       req.end();
     });
@@ -189,10 +197,17 @@ export class GuardedHttpClient implements WebFetchPort {
     const kind = HTML_TYPES.has(contentType) ? 'html' : TEXT_TYPES.has(contentType) ? 'text' : isJsonType(contentType) ? 'json' : null;
     if (!kind) {
       res.destroy();
-      throw new WebFetchError('unsupported_content_type', `Not fetched: the content type ${contentType || '(none)'} is not HTML, text or JSON.`);
+      throw new WebFetchError(
+        'unsupported_content_type',
+        `Not fetched: the content type ${contentType || '(none)'} is not HTML, text or JSON.`,
+      );
     }
     const { bytes, truncated } = await readCapped(decoded(res), this.o.maxBytes, signal);
-    const charset = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
+    const charset = params
+      .map((p) => p.trim().toLowerCase())
+      .find((p) => p.startsWith('charset='))
+      ?.slice(8)
+      .replace(/"/g, '');
     const raw = decodeText(bytes, charset);
     let title: string | null = null;
     let text: string;
@@ -232,7 +247,8 @@ function parseUrl(raw: string, base?: URL): URL {
   } catch {
     throw new WebFetchError('invalid_url', 'Not a valid URL.');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebFetchError('invalid_url', `Refused: only http and https URLs are fetched (not ${url.protocol}).`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new WebFetchError('invalid_url', `Refused: only http and https URLs are fetched (not ${url.protocol}).`);
   url.hash = '';
   return url;
 }
@@ -247,7 +263,9 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 function decoded(res: http.IncomingMessage): Readable {
-  const enc = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const enc = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   const pipeTo = (z: zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress) => {
     res.on('error', (e) => z.destroy(e));
     return res.pipe(z);
@@ -300,7 +318,9 @@ function htmlTitle(html: string): string | null {
 
 /** Readable text of an HTML document: scripts, styles, images and forms dropped; links keep their targets. */
 export function htmlToText(html: string): string {
-  return toText(html).replace(/\n{3,}/g, '\n\n').trim();
+  return toText(html)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 const toText = compile({

@@ -36,19 +36,49 @@ async function refusal(p: Promise<unknown>): Promise<string> {
 describe('outbound fetch to user-entered URLs (address policy + operator allowlist)', () => {
   let a: Awaited<ReturnType<typeof server>>;
   let b: Awaited<ReturnType<typeof server>>;
-  beforeAll(async () => { a = await server(); b = await server(); });
-  afterAll(async () => { await a.close(); await b.close(); });
+  beforeAll(async () => {
+    a = await server();
+    b = await server();
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+  });
 
   it('refuses private, loopback, link-local (cloud metadata) and other internal addresses without sending anything', async () => {
     const f = createOutboundFetch({ allowedPrivateHosts: [], connectTimeoutMs: 2000 });
-    for (const url of [`${a.url}/models`, 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.1:8080/', 'http://[::1]:8080/', 'http://0x7f.1/', 'http://2130706433/', 'http://[::ffff:127.0.0.1]/']) {
+    for (const url of [
+      `${a.url}/models`,
+      'http://169.254.169.254/latest/meta-data',
+      'http://10.0.0.1:8080/',
+      'http://[::1]:8080/',
+      'http://0x7f.1/',
+      'http://2130706433/',
+      'http://[::ffff:127.0.0.1]/',
+    ]) {
       expect(await refusal(f(url))).toMatch(/not a public internet address/);
     }
     expect(a.hits()).toBe(0);
     // A name that resolves to a private address is refused by its address.
-    expect(await refusal(createOutboundFetch({ allowedPrivateHosts: [], resolve: async () => [{ address: '169.254.169.254', family: 4 }] })('http://metadata.example.com/'))).toMatch(/169\.254/);
+    expect(
+      await refusal(
+        createOutboundFetch({ allowedPrivateHosts: [], resolve: async () => [{ address: '169.254.169.254', family: 4 }] })(
+          'http://metadata.example.com/',
+        ),
+      ),
+    ).toMatch(/169\.254/);
     // One private record among public ones refuses the host.
-    expect(await refusal(checkOutboundUrl('https://mixed.example.com/', { allowedPrivateHosts: [], resolve: async () => [{ address: '93.184.216.34', family: 4 }, { address: '10.1.2.3', family: 4 }] }))).toMatch(/10\.0\.0\.0\/8/);
+    expect(
+      await refusal(
+        checkOutboundUrl('https://mixed.example.com/', {
+          allowedPrivateHosts: [],
+          resolve: async () => [
+            { address: '93.184.216.34', family: 4 },
+            { address: '10.1.2.3', family: 4 },
+          ],
+        }),
+      ),
+    ).toMatch(/10\.0\.0\.0\/8/);
   });
 
   it('refuses URLs with credentials and other schemes', async () => {
@@ -59,7 +89,10 @@ describe('outbound fetch to user-entered URLs (address policy + operator allowli
 
   it('reaches a private host the operator allowed (address, address:port, range or name), and only that port when one is given', async () => {
     for (const allow of ['127.0.0.1', `127.0.0.1:${a.port}`, '127.0.0.0/8', `localhost:${a.port}`]) {
-      const f = createOutboundFetch({ allowedPrivateHosts: parseAllowedPrivateHosts(allow), resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+      const f = createOutboundFetch({
+        allowedPrivateHosts: parseAllowedPrivateHosts(allow),
+        resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+      });
       const host = allow.startsWith('localhost') ? `http://localhost:${a.port}` : a.url;
       const res = await f(`${host}/models`);
       expect(res.status).toBe(200);
@@ -90,8 +123,11 @@ describe('outbound fetch to user-entered URLs (address policy + operator allowli
   });
 
   it('parses the allowlist and rejects malformed entries', () => {
-    expect(parseAllowedPrivateHosts(' llm.internal , 10.0.5.0/24, [fd00::5]:8000,127.0.0.1:11434 ').map((e) => e.kind === 'name' ? `${e.name}:${e.port}` : `${e.range[0].toString()}/${e.range[1]}:${e.port}`))
-      .toEqual(['llm.internal:null', '10.0.5.0/24:null', 'fd00::5/128:8000', '127.0.0.1/32:11434']);
+    expect(
+      parseAllowedPrivateHosts(' llm.internal , 10.0.5.0/24, [fd00::5]:8000,127.0.0.1:11434 ').map((e) =>
+        e.kind === 'name' ? `${e.name}:${e.port}` : `${e.range[0].toString()}/${e.range[1]}:${e.port}`,
+      ),
+    ).toEqual(['llm.internal:null', '10.0.5.0/24:null', 'fd00::5/128:8000', '127.0.0.1/32:11434']);
     expect(() => parseAllowedPrivateHosts('10.0.0.0/99')).toThrow(/bad range/);
     expect(() => parseAllowedPrivateHosts('host:abc')).toThrow(/bad port/);
   });

@@ -24,7 +24,6 @@ export class OutboundRefusedError extends Error {
   readonly code = 'OUTBOUND_REFUSED';
 }
 
-
 export interface OutboundOptions {
   allowedPrivateHosts: readonly AllowedPrivateHost[];
   /** Resolves a name to all its addresses (tests of name resolution); default dns.lookup. */
@@ -40,14 +39,20 @@ function addressAllowed(address: string, port: number, allowed: readonly Allowed
   } catch {
     return false;
   }
-  return allowed.some((e) => e.kind === 'cidr' && (e.port === null || e.port === port) && a.kind() === e.range[0].kind() && a.match(e.range));
+  return allowed.some(
+    (e) => e.kind === 'cidr' && (e.port === null || e.port === port) && a.kind() === e.range[0].kind() && a.match(e.range),
+  );
 }
 
 /**
  * The addresses a connection to host:port may use, each checked: a public address, or a private one
  * the operator allowed. Throws OutboundRefusedError with a message fit for the user.
  */
-export async function checkOutboundHost(hostname: string, port: number, opts: OutboundOptions): Promise<{ address: string; family: number }[]> {
+export async function checkOutboundHost(
+  hostname: string,
+  port: number,
+  opts: OutboundOptions,
+): Promise<{ address: string; family: number }[]> {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (!host) throw new OutboundRefusedError('The URL has no host.');
   const nameAllowed = opts.allowedPrivateHosts.some((e) => e.kind === 'name' && e.name === host && (e.port === null || e.port === port));
@@ -55,7 +60,8 @@ export async function checkOutboundHost(hostname: string, port: number, opts: Ou
   if (net.isIP(host)) {
     addresses = [{ address: host, family: net.isIP(host) }];
   } else {
-    if (/^[0-9.]+$/.test(host) || /^0x[0-9a-f.]*$/i.test(host)) throw new OutboundRefusedError(`The host ${host} is not a valid name or address.`);
+    if (/^[0-9.]+$/.test(host) || /^0x[0-9a-f.]*$/i.test(host))
+      throw new OutboundRefusedError(`The host ${host} is not a valid name or address.`);
     try {
       addresses = await (opts.resolve ?? ((h: string) => dns.lookup(h, { all: true, verbatim: true })))(host);
     } catch {
@@ -68,7 +74,9 @@ export async function checkOutboundHost(hostname: string, port: number, opts: Ou
     if (addressAllowed(a.address, port, opts.allowedPrivateHosts)) continue;
     const reason = blockedReason(a.address);
     if (reason) {
-      throw new OutboundRefusedError(`${host} is not a public internet address (${reason}). Private, internal and local addresses are refused unless the server's operator allows the host (OUTBOUND_ALLOWED_PRIVATE_HOSTS).`);
+      throw new OutboundRefusedError(
+        `${host} is not a public internet address (${reason}). Private, internal and local addresses are refused unless the server's operator allows the host (OUTBOUND_ALLOWED_PRIVATE_HOSTS).`,
+      );
     }
   }
   return addresses;
@@ -102,18 +110,28 @@ export function createOutboundFetch(opts: OutboundOptions): OutboundFetch {
       const protocol = connectOpts.protocol;
       const port = connectOpts.port ? Number(connectOpts.port) : protocol === 'https:' ? 443 : 80;
       const hostname = connectOpts.hostname.replace(/^\[|\]$/g, '');
-      checkOutboundHost(hostname, port, opts).then((addresses) => {
-        const pinned = addresses[0];
-        base({
-          ...connectOpts,
-          hostname: pinned.address,
-          // SNI and the certificate check use the name, the socket the checked address.
-          servername: connectOpts.servername || (net.isIP(hostname) ? undefined : hostname),
-        } as Parameters<typeof base>[0], callback);
-      }, (err: unknown) => callback(err as Error, null));
+      checkOutboundHost(hostname, port, opts).then(
+        (addresses) => {
+          const pinned = addresses[0];
+          base(
+            {
+              ...connectOpts,
+              hostname: pinned.address,
+              // SNI and the certificate check use the name, the socket the checked address.
+              servername: connectOpts.servername || (net.isIP(hostname) ? undefined : hostname),
+            } as Parameters<typeof base>[0],
+            callback,
+          );
+        },
+        (err: unknown) => callback(err as Error, null),
+      );
     },
   });
-  return ((input: string | URL | Request, init?: RequestInit) => undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1])) as unknown as OutboundFetch;
+  return ((input: string | URL | Request, init?: RequestInit) =>
+    undiciFetch(
+      input as Parameters<typeof undiciFetch>[0],
+      { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1],
+    )) as unknown as OutboundFetch;
 }
 
 /** True when an error (or its cause chain) is an outbound refusal. */
@@ -124,10 +142,12 @@ export function outboundRefusal(err: unknown): OutboundRefusedError | null {
   return null;
 }
 
-
 const shared = new Map<string, OutboundFetch>();
 /** The process's outbound fetch for an allowlist (one connection pool per allowlist). */
-export function outboundFetchFor(config: { OUTBOUND_ALLOWED_PRIVATE_HOSTS: string; allowedPrivateHosts: readonly AllowedPrivateHost[] }): OutboundFetch {
+export function outboundFetchFor(config: {
+  OUTBOUND_ALLOWED_PRIVATE_HOSTS: string;
+  allowedPrivateHosts: readonly AllowedPrivateHost[];
+}): OutboundFetch {
   let f = shared.get(config.OUTBOUND_ALLOWED_PRIVATE_HOSTS);
   if (!f) {
     f = createOutboundFetch({ allowedPrivateHosts: config.allowedPrivateHosts });

@@ -30,7 +30,11 @@ export type WebFetchErrorKind =
 
 /** A refused or failed fetch; the message is short, plain and safe to show the model or a user. */
 export class WebFetchError extends Error {
-  constructor(readonly kind: WebFetchErrorKind, message: string, readonly status?: number) {
+  constructor(
+    readonly kind: WebFetchErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'WebFetchError';
   }

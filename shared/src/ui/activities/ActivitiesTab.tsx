@@ -97,12 +97,24 @@ const useStyles = makeStyles({
     padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
-  filterLabel: { fontSize: tokens.fontSizeBase200, color: tokens.colorNeutralForeground2, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 },
+  filterLabel: {
+    fontSize: tokens.fontSizeBase200,
+    color: tokens.colorNeutralForeground2,
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    minWidth: 0,
+  },
   spacer: { flexGrow: 1 },
   checks: { display: 'flex', flexDirection: 'column', padding: tokens.spacingVerticalXS },
   group: { borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
   groupHeader: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, padding: `0 ${tokens.spacingHorizontalS}` },
-  groupToggle: { flexGrow: 1, justifyContent: 'flex-start', fontWeight: tokens.fontWeightSemibold, paddingLeft: tokens.spacingHorizontalXS },
+  groupToggle: {
+    flexGrow: 1,
+    justifyContent: 'flex-start',
+    fontWeight: tokens.fontWeightSemibold,
+    paddingLeft: tokens.spacingHorizontalXS,
+  },
   groupCount: { fontSize: tokens.fontSizeBase200, color: tokens.colorNeutralForeground3, whiteSpace: 'nowrap' },
   list: { listStyleType: 'none', margin: 0, padding: `0 ${tokens.spacingHorizontalM} ${tokens.spacingVerticalS}` },
   row: {
@@ -212,7 +224,13 @@ export function ActivitiesTab({ loaded }: { loaded: LoadedRecord }) {
       <div className={styles.toolbar}>
         <Popover positioning="below-start" trapFocus>
           <PopoverTrigger disableButtonEnhancement>
-            <Button appearance="subtle" size="small" icon={<FilterRegular />} data-testid="activity-filters-button" aria-label="Filters (activity types)">
+            <Button
+              appearance="subtle"
+              size="small"
+              icon={<FilterRegular />}
+              data-testid="activity-filters-button"
+              aria-label="Filters (activity types)"
+            >
               Filters
             </Button>
           </PopoverTrigger>
@@ -232,11 +250,21 @@ export function ActivitiesTab({ loaded }: { loaded: LoadedRecord }) {
         </Popover>
         {types.length > 0 && (
           <>
-            <Text className={styles.filterLabel} title={types.map((t) => ACTIVITY_TYPE_LABELS[t]).join(', ')} data-testid="activity-filter-label">
+            <Text
+              className={styles.filterLabel}
+              title={types.map((t) => ACTIVITY_TYPE_LABELS[t]).join(', ')}
+              data-testid="activity-filter-label"
+            >
               {activityFilterLabel(types)}
             </Text>
             <Tooltip content="Clear filters" relationship="label">
-              <Button appearance="subtle" size="small" icon={<DismissRegular />} onClick={() => setTypes([])} data-testid="activity-filter-clear" />
+              <Button
+                appearance="subtle"
+                size="small"
+                icon={<DismissRegular />}
+                onClick={() => setTypes([])}
+                data-testid="activity-filter-clear"
+              />
             </Tooltip>
           </>
         )}
@@ -262,7 +290,9 @@ export function ActivitiesTab({ loaded }: { loaded: LoadedRecord }) {
       ) : q.isError ? (
         <div className={styles.padded}>
           <ActivityError message={serverMessage(q.error) ?? ACTIVITIES_LOAD_FAILED} testId="activities-load-error" />
-          <Button size="small" style={{ marginTop: 8 }} onClick={() => void q.refetch()}>Try again</Button>
+          <Button size="small" style={{ marginTop: 8 }} onClick={() => void q.refetch()}>
+            Try again
+          </Button>
         </div>
       ) : groups.length === 0 ? (
         types.length > 0 ? (
@@ -274,7 +304,13 @@ export function ActivitiesTab({ loaded }: { loaded: LoadedRecord }) {
             <HistoryRegular className={styles.centerIcon} aria-hidden />
             <Text>{ACTIVITIES_EMPTY(name)}</Text>
             {drafts ? (
-              <Button appearance="primary" icon={<SendRegular />} disabled={creating} onClick={() => void draftEmail()} data-testid="activities-draft-email">
+              <Button
+                appearance="primary"
+                icon={<SendRegular />}
+                disabled={creating}
+                onClick={() => void draftEmail()}
+                data-testid="activities-draft-email"
+              >
                 {DRAFT_EMAIL_TO(name)}
               </Button>
             ) : (
@@ -290,7 +326,14 @@ export function ActivitiesTab({ loaded }: { loaded: LoadedRecord }) {
         groups.map((g) => {
           const open = !closedGroups.has(g.label);
           return (
-            <section key={g.label} className={styles.group} aria-label={g.label} data-testid="activity-group" data-label={g.label} data-open={open ? 'true' : 'false'}>
+            <section
+              key={g.label}
+              className={styles.group}
+              aria-label={g.label}
+              data-testid="activity-group"
+              data-label={g.label}
+              data-open={open ? 'true' : 'false'}
+            >
               <div className={styles.groupHeader}>
                 <Button
                   appearance="transparent"
@@ -302,11 +345,15 @@ export function ActivitiesTab({ loaded }: { loaded: LoadedRecord }) {
                 >
                   {g.label}
                 </Button>
-                <span className={styles.groupCount} data-testid="activity-group-count">{activityCountLabel(g.activities.length)}</span>
+                <span className={styles.groupCount} data-testid="activity-group-count">
+                  {activityCountLabel(g.activities.length)}
+                </span>
               </div>
               {open && (
                 <ul className={styles.list}>
-                  {g.activities.map((a) => <ActivityRow key={a.id} activity={a} />)}
+                  {g.activities.map((a) => (
+                    <ActivityRow key={a.id} activity={a} />
+                  ))}
                 </ul>
               )}
             </section>
@@ -347,20 +394,40 @@ function ActivityRow({ activity: a }: { activity: ActivityDto }) {
 
   return (
     <li className={styles.row} data-testid="activity-row" data-id={a.id} data-type={a.type} data-source={a.source}>
-      <span className={styles.icon} aria-hidden><Icon /></span>
+      <span className={styles.icon} aria-hidden>
+        <Icon />
+      </span>
       <div className={styles.main}>
         <div className={styles.line}>
-          <span className={styles.type} data-testid="activity-type">{ACTIVITY_TYPE_LABELS[a.type]}</span>
-          {title && <span className={styles.title} title={title}>{title}</span>}
+          <span className={styles.type} data-testid="activity-type">
+            {ACTIVITY_TYPE_LABELS[a.type]}
+          </span>
+          {title && (
+            <span className={styles.title} title={title}>
+              {title}
+            </span>
+          )}
           {a.type === 'email' && a.repliedAt && (
             // The reply follower (Inbox delta query) found the contact's answer in this email's conversation.
-            <Badge appearance="tint" color="success" size="small" data-testid="activity-replied" title={`${ACTIVITY_REPLIED} ${formatActivityDate(new Date(a.repliedAt))}`}>
+            <Badge
+              appearance="tint"
+              color="success"
+              size="small"
+              data-testid="activity-replied"
+              title={`${ACTIVITY_REPLIED} ${formatActivityDate(new Date(a.repliedAt))}`}
+            >
               {ACTIVITY_REPLIED}
             </Badge>
           )}
         </div>
-        <span className={styles.date} data-testid="activity-date">{formatActivityDate(activityMoment(a))}</span>
-        {preview && <span className={styles.preview} title={a.content.length > preview.length ? a.content : undefined} data-testid="activity-preview">{preview}</span>}
+        <span className={styles.date} data-testid="activity-date">
+          {formatActivityDate(activityMoment(a))}
+        </span>
+        {preview && (
+          <span className={styles.preview} title={a.content.length > preview.length ? a.content : undefined} data-testid="activity-preview">
+            {preview}
+          </span>
+        )}
         {(scheduledEmail || erroredEmail) && <ScheduledEmailActions activity={a} />}
         {a.status === 'error' && <ActivityError message={a.errorMessage || ACTIVITY_MESSAGES.unknownError} />}
       </div>
@@ -398,4 +465,3 @@ function ActivityRow({ activity: a }: { activity: ActivityDto }) {
     </li>
   );
 }
-

@@ -60,8 +60,18 @@ const useStyles = makeStyles({
     borderRadius: `${tokens.borderRadiusLarge} ${tokens.borderRadiusLarge} 0 0`,
     boxShadow: tokens.shadow28,
   },
-  tabs: { padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalS}`, borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
-  body: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, padding: tokens.spacingHorizontalM, overflowY: 'auto', minHeight: 0 },
+  tabs: {
+    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalS}`,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  body: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalS,
+    padding: tokens.spacingHorizontalM,
+    overflowY: 'auto',
+    minHeight: 0,
+  },
   footer: {
     display: 'flex',
     justifyContent: 'flex-end',
@@ -94,20 +104,28 @@ export function MiniDrawer(props: MiniDrawerProps) {
   const offset = props.offsetRight ?? 0;
   const position = plugin
     ? { left: 0, right: 0, width: '100%' }
-    // Keeps clear of the detail drawer, but never leaves the screen on a narrow window.
-    : { right: `max(8px, min(${offset + 16}px, calc(100vw - ${MINI_DRAWER_WIDTH + 8}px)))`, width: `${MINI_DRAWER_WIDTH}px`, maxWidth: 'calc(100vw - 16px)' };
+    : // Keeps clear of the detail drawer, but never leaves the screen on a narrow window.
+      {
+        right: `max(8px, min(${offset + 16}px, calc(100vw - ${MINI_DRAWER_WIDTH + 8}px)))`,
+        width: `${MINI_DRAWER_WIDTH}px`,
+        maxWidth: 'calc(100vw - 16px)',
+      };
   return (
     <section className={styles.root} style={position} aria-label="Mini drawer" data-testid="mini-drawer" data-tab={mini.tab}>
       <TabList className={styles.tabs} selectedValue={mini.tab} onTabSelect={(_, d) => mini.setTab(d.value as MiniDrawerTab)} size="small">
         {MINI_DRAWER_TABS.map((t) => (
-          <Tab key={t} value={t} data-testid={`mini-drawer-tab-${t === 'Run Play' ? 'run-play' : 'log-activity'}`}>{t}</Tab>
+          <Tab key={t} value={t} data-testid={`mini-drawer-tab-${t === 'Run Play' ? 'run-play' : 'log-activity'}`}>
+            {t}
+          </Tab>
         ))}
       </TabList>
       {mini.tab === 'Run Play' ? (
         <>
           <RunPlayTab onNewPlay={props.onNewPlay} target={mini.request.target ?? props.runPlayTarget ?? null} />
           <div className={styles.footer}>
-            <Button onClick={mini.close} data-testid="mini-drawer-close">Close</Button>
+            <Button onClick={mini.close} data-testid="mini-drawer-close">
+              Close
+            </Button>
           </div>
         </>
       ) : (
@@ -154,7 +172,13 @@ function LogActivityForm({ defaultOwnerId }: { defaultOwnerId?: string | null })
   const { request } = mini;
   const editingId = request.activityId ?? null;
   const today = localDate();
-  const [form, setForm] = useState<FormState>(() => ({ type: '', company: request.company ?? null, contact: request.contact ?? null, date: today, content: '' }));
+  const [form, setForm] = useState<FormState>(() => ({
+    type: '',
+    company: request.company ?? null,
+    contact: request.contact ?? null,
+    date: today,
+    content: '',
+  }));
   const [storedDate, setStoredDate] = useState<string | null>(null);
   const [showOptions, setShowOptions] = useState(true);
   const [problem, setProblem] = useState<string | null>(null);
@@ -175,7 +199,9 @@ function LogActivityForm({ defaultOwnerId }: { defaultOwnerId?: string | null })
     setForm({
       type: d.activity.type,
       company: d.company ? { id: d.company.id, title: d.company.name, subtitle: d.company.website } : null,
-      contact: d.contact ? { id: d.contact.id, title: `${d.contact.firstName} ${d.contact.lastName}`.trim() || d.contact.email, subtitle: d.contact.email } : null,
+      contact: d.contact
+        ? { id: d.contact.id, title: `${d.contact.firstName} ${d.contact.lastName}`.trim() || d.contact.email, subtitle: d.contact.email }
+        : null,
       date: d.activity.date,
       content: d.activity.content,
     });
@@ -187,7 +213,16 @@ function LogActivityForm({ defaultOwnerId }: { defaultOwnerId?: string | null })
     setProblem(null);
   };
 
-  const draft = useMemo(() => ({ type: form.type || null, companyId: form.company?.id ?? null, contactId: form.contact?.id ?? null, date: form.date || null, content: form.content }), [form]);
+  const draft = useMemo(
+    () => ({
+      type: form.type || null,
+      companyId: form.company?.id ?? null,
+      contactId: form.contact?.id ?? null,
+      date: form.date || null,
+      content: form.content,
+    }),
+    [form],
+  );
 
   const save = async () => {
     if (busy) return;
@@ -226,8 +261,14 @@ function LogActivityForm({ defaultOwnerId }: { defaultOwnerId?: string | null })
   if (editingId && participant.isPending) {
     return (
       <>
-        <div className={styles.center}><Spinner size="small" label="Loading the activity..." /></div>
-        <div className={styles.footer}><Button onClick={mini.close} data-testid="mini-drawer-close">Close</Button></div>
+        <div className={styles.center}>
+          <Spinner size="small" label="Loading the activity..." />
+        </div>
+        <div className={styles.footer}>
+          <Button onClick={mini.close} data-testid="mini-drawer-close">
+            Close
+          </Button>
+        </div>
       </>
     );
   }
@@ -236,20 +277,44 @@ function LogActivityForm({ defaultOwnerId }: { defaultOwnerId?: string | null })
     <>
       <div className={styles.body} data-testid="log-activity" data-editing={editingId ? 'true' : 'false'}>
         {editingId && participant.isError && (
-          <MessageBar intent="error"><MessageBarBody>{serverMessage(participant.error) ?? ACTIVITY_MESSAGES.noParticipant}</MessageBarBody></MessageBar>
+          <MessageBar intent="error">
+            <MessageBarBody>{serverMessage(participant.error) ?? ACTIVITY_MESSAGES.noParticipant}</MessageBarBody>
+          </MessageBar>
         )}
         {showOptions && (
           <>
             <Field label="Activity">
               <Select value={form.type} onChange={(_, d) => set('type', d.value)} data-testid="log-activity-type">
-                <option value="" disabled>{SELECT_ACTIVITY}</option>
-                {LOG_ACTIVITY_OPTIONS.map((o) => <option key={o.type} value={o.type}>{o.label}</option>)}
+                <option value="" disabled>
+                  {SELECT_ACTIVITY}
+                </option>
+                {LOG_ACTIVITY_OPTIONS.map((o) => (
+                  <option key={o.type} value={o.type}>
+                    {o.label}
+                  </option>
+                ))}
                 {/* An edited activity of a type the dropdown does not offer keeps it. */}
-                {form.type && !LOG_ACTIVITY_OPTIONS.some((o) => o.type === form.type) && <option value={form.type}>{form.type === 'other' ? 'Other' : form.type}</option>}
+                {form.type && !LOG_ACTIVITY_OPTIONS.some((o) => o.type === form.type) && (
+                  <option value={form.type}>{form.type === 'other' ? 'Other' : form.type}</option>
+                )}
               </Select>
             </Field>
-            <ParticipantPicker entityType="company" label="Company" value={form.company} onChange={(v) => set('company', v)} onCreateNew={() => setCreating('company')} data-testid="log-activity-company" />
-            <ParticipantPicker entityType="contact" label="Contact" value={form.contact} onChange={(v) => set('contact', v)} onCreateNew={() => setCreating('contact')} data-testid="log-activity-contact" />
+            <ParticipantPicker
+              entityType="company"
+              label="Company"
+              value={form.company}
+              onChange={(v) => set('company', v)}
+              onCreateNew={() => setCreating('company')}
+              data-testid="log-activity-company"
+            />
+            <ParticipantPicker
+              entityType="contact"
+              label="Contact"
+              value={form.contact}
+              onChange={(v) => set('contact', v)}
+              onCreateNew={() => setCreating('contact')}
+              data-testid="log-activity-contact"
+            />
             <Field label="Date">
               <Input
                 type="date"
@@ -284,25 +349,39 @@ function LogActivityForm({ defaultOwnerId }: { defaultOwnerId?: string | null })
           data-testid="log-activity-content"
         />
         {problem && (
-          <MessageBar intent="error" data-testid="log-activity-problem"><MessageBarBody>{problem}</MessageBarBody></MessageBar>
+          <MessageBar intent="error" data-testid="log-activity-problem">
+            <MessageBarBody>{problem}</MessageBarBody>
+          </MessageBar>
         )}
       </div>
       <div className={styles.footer}>
-        <Button onClick={mini.close} data-testid="mini-drawer-close">Close</Button>
-        <Button appearance="primary" disabled={busy} icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined} onClick={() => void save()} data-testid="mini-drawer-save">
+        <Button onClick={mini.close} data-testid="mini-drawer-close">
+          Close
+        </Button>
+        <Button
+          appearance="primary"
+          disabled={busy}
+          icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined}
+          onClick={() => void save()}
+          data-testid="mini-drawer-save"
+        >
           Save
         </Button>
       </div>
       <CompanyDialog
         open={creating === 'company'}
-        onOpenChange={(o) => { if (!o) setCreating(null); }}
+        onOpenChange={(o) => {
+          if (!o) setCreating(null);
+        }}
         defaultOwnerId={defaultOwnerId}
         linkContact={form.contact}
         onSaved={(c) => set('company', { id: c.id, title: c.name, subtitle: c.website })}
       />
       <ContactDialog
         open={creating === 'contact'}
-        onOpenChange={(o) => { if (!o) setCreating(null); }}
+        onOpenChange={(o) => {
+          if (!o) setCreating(null);
+        }}
         defaultOwnerId={defaultOwnerId}
         linkCompany={form.company}
         onSaved={(c) => set('contact', { id: c.id, title: `${c.firstName} ${c.lastName}`.trim() || c.email, subtitle: c.email })}
@@ -310,4 +389,3 @@ function LogActivityForm({ defaultOwnerId }: { defaultOwnerId?: string | null })
     </>
   );
 }
-

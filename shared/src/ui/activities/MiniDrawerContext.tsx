@@ -8,7 +8,11 @@ export type MiniDrawerTab = 'Run Play' | 'Log Activity';
 export const MINI_DRAWER_TABS: readonly MiniDrawerTab[] = ['Run Play', 'Log Activity'];
 
 /** The record Run Play runs on (title: what the tab says). */
-export interface RunPlayTarget { entityType: 'company' | 'contact'; id: string; title?: string }
+export interface RunPlayTarget {
+  entityType: 'company' | 'contact';
+  id: string;
+  title?: string;
+}
 
 export interface MiniDrawerRequest {
   tab?: MiniDrawerTab;

@@ -45,7 +45,11 @@ const useStyles = makeStyles({
   texts: { display: 'flex', flexDirection: 'column', minWidth: 0 },
   ellipsis: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   sub: { fontSize: tokens.fontSizeBase200, color: tokens.colorNeutralForeground3 },
-  note: { padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalS}`, color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
+  note: {
+    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalS}`,
+    color: tokens.colorNeutralForeground3,
+    fontSize: tokens.fontSizeBase200,
+  },
 });
 
 export interface ParticipantPickerProps {
@@ -75,7 +79,7 @@ export function ParticipantPicker(props: ParticipantPickerProps) {
     enabled: open,
   });
   // Spec 000 §7: a search failure yields an empty list.
-  const hits = results.isError ? [] : results.data?.results ?? [];
+  const hits = results.isError ? [] : (results.data?.results ?? []);
   const count = hits.length + 1;
   const Icon = entityType === 'company' ? BuildingRegular : PersonRegular;
 
@@ -113,11 +117,22 @@ export function ParticipantPicker(props: ParticipantPickerProps) {
           aria-controls={listId}
           aria-autocomplete="list"
           placeholder={entityType === 'company' ? 'Search for a company' : 'Search for a contact'}
-          value={open ? text : value?.title ?? ''}
+          value={open ? text : (value?.title ?? '')}
           contentBefore={<Icon aria-hidden />}
-          contentAfter={open && results.isFetching ? <Spinner size="extra-tiny" aria-label="Searching" /> : value && !open ? (
-            <Button appearance="transparent" size="small" icon={<DismissRegular />} aria-label={`Clear ${entityType}`} onClick={() => onChange(null)} data-testid={`${tid}-clear`} />
-          ) : undefined}
+          contentAfter={
+            open && results.isFetching ? (
+              <Spinner size="extra-tiny" aria-label="Searching" />
+            ) : value && !open ? (
+              <Button
+                appearance="transparent"
+                size="small"
+                icon={<DismissRegular />}
+                aria-label={`Clear ${entityType}`}
+                onClick={() => onChange(null)}
+                data-testid={`${tid}-clear`}
+              />
+            ) : undefined
+          }
           onFocus={() => {
             setOpen(true);
             setText('');
@@ -136,9 +151,21 @@ export function ParticipantPicker(props: ParticipantPickerProps) {
         />
         {open && (
           // Options take the mouse down without blurring the input, so a click picks before the list closes.
-          <ul className={styles.list} id={listId} role="listbox" aria-label={entityType === 'company' ? 'Companies' : 'Contacts'} onMouseDown={(e) => e.preventDefault()}>
-            {results.isPending ? <li className={styles.note}>Searching...</li> : hits.length === 0 ? (
-              <li className={styles.note} data-testid={`${tid}-empty`}>{query ? `No ${entityType === 'company' ? 'companies' : 'contacts'} match '${query}'` : `No ${entityType === 'company' ? 'companies' : 'contacts'} yet`}</li>
+          <ul
+            className={styles.list}
+            id={listId}
+            role="listbox"
+            aria-label={entityType === 'company' ? 'Companies' : 'Contacts'}
+            onMouseDown={(e) => e.preventDefault()}
+          >
+            {results.isPending ? (
+              <li className={styles.note}>Searching...</li>
+            ) : hits.length === 0 ? (
+              <li className={styles.note} data-testid={`${tid}-empty`}>
+                {query
+                  ? `No ${entityType === 'company' ? 'companies' : 'contacts'} match '${query}'`
+                  : `No ${entityType === 'company' ? 'companies' : 'contacts'} yet`}
+              </li>
             ) : null}
             {hits.map((h, i) => (
               <li

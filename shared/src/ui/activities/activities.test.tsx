@@ -145,11 +145,29 @@ describe('Activities tab', () => {
     await screen.findAllByTestId('activity-group');
     const groups = screen.getAllByTestId('activity-group');
     const today = localDate();
-    expect(groups.map((g) => g.getAttribute('data-label'))).toEqual(['Upcoming', 'Recent', activityGroup(old1, today), activityGroup(old2, today)]);
-    expect(groups.map((g) => within(g).getByTestId('activity-group-count').textContent)).toEqual(['2 Activity', '2 Activity', '1 Activity', '1 Activity']);
+    expect(groups.map((g) => g.getAttribute('data-label'))).toEqual([
+      'Upcoming',
+      'Recent',
+      activityGroup(old1, today),
+      activityGroup(old2, today),
+    ]);
+    expect(groups.map((g) => within(g).getByTestId('activity-group-count').textContent)).toEqual([
+      '2 Activity',
+      '2 Activity',
+      '1 Activity',
+      '1 Activity',
+    ]);
     // Upcoming: soonest first; Recent: newest first.
-    expect(within(groups[0]).getAllByTestId('activity-type').map((e) => e.textContent)).toEqual(['Other', 'Video']);
-    expect(within(groups[1]).getAllByTestId('activity-type').map((e) => e.textContent)).toEqual(['SMS', 'Phone']);
+    expect(
+      within(groups[0])
+        .getAllByTestId('activity-type')
+        .map((e) => e.textContent),
+    ).toEqual(['Other', 'Video']);
+    expect(
+      within(groups[1])
+        .getAllByTestId('activity-type')
+        .map((e) => e.textContent),
+    ).toEqual(['SMS', 'Phone']);
     await user.click(within(groups[1]).getByTestId('activity-group-toggle'));
     expect(groups[1].getAttribute('data-open')).toBe('false');
     expect(within(groups[1]).queryAllByTestId('activity-row')).toHaveLength(0);
@@ -237,7 +255,10 @@ describe('Activities tab', () => {
     const synced = activity({ type: 'crm', source: 'crm', editable: false, content: 'From the CRM', date: day(-3) });
     const list = [manual, synced];
     const remove = vi.fn(async (id: string) => {
-      list.splice(list.findIndex((a) => a.id === id), 1);
+      list.splice(
+        list.findIndex((a) => a.id === id),
+        1,
+      );
       return { success: true as const, message: ACTIVITY_MESSAGES.deleted };
     });
     const { api } = listApi(list, { remove });
@@ -260,7 +281,9 @@ describe('Activities tab', () => {
   it('a refused delete shows the server message as a toast', async () => {
     const user = userEvent.setup();
     const a = activity();
-    const remove = vi.fn(async () => { throw new ApiError(403, ACTIVITY_MESSAGES.deleteFailed, { success: false, message: ACTIVITY_MESSAGES.deleteFailed }); });
+    const remove = vi.fn(async () => {
+      throw new ApiError(403, ACTIVITY_MESSAGES.deleteFailed, { success: false, message: ACTIVITY_MESSAGES.deleteFailed });
+    });
     const { api } = listApi([a], { remove });
     renderTab(api);
     await user.click(await screen.findByTestId('activity-delete'));
@@ -269,14 +292,30 @@ describe('Activities tab', () => {
   });
 
   it('errors: an "Error" heading with the message on red; a failed load says so', async () => {
-    const { api } = listApi([activity({ type: 'email', status: 'error', errorMessage: 'Mailbox refused the message', source: 'email', sourceId: '00000000-0000-4000-8000-0000000000e1', editable: false, subject: 'Intro' })]);
+    const { api } = listApi([
+      activity({
+        type: 'email',
+        status: 'error',
+        errorMessage: 'Mailbox refused the message',
+        source: 'email',
+        sourceId: '00000000-0000-4000-8000-0000000000e1',
+        editable: false,
+        subject: 'Intro',
+      }),
+    ]);
     renderTab(api);
     const err = await screen.findByTestId('activity-error');
     expect(err.textContent).toBe('ErrorMailbox refused the message');
     // Try Again works since sending exists (issue 18; shared/src/ui/email/email.test.tsx drives it).
     expect(screen.getByTestId('activity-try-again').getAttribute('aria-disabled')).toBeNull();
     cleanup();
-    const failing = fakeApi({ activities: { forCompany: vi.fn(async () => { throw new ApiError(500, 'Internal server error', { success: false, message: 'Internal server error' }); }) } });
+    const failing = fakeApi({
+      activities: {
+        forCompany: vi.fn(async () => {
+          throw new ApiError(500, 'Internal server error', { success: false, message: 'Internal server error' });
+        }),
+      },
+    });
     renderTab(failing);
     expect((await screen.findByTestId('activities-load-error')).textContent).toBe('ErrorInternal server error');
   });
@@ -304,7 +343,17 @@ describe('Activities tab', () => {
     await user.type(screen.getByTestId('log-activity-content'), 'Lunch moved');
     await user.click(screen.getByTestId('mini-drawer-save'));
     await waitFor(() => expect(update).toHaveBeenCalled());
-    expect(update.mock.calls[0]).toEqual([expect.objectContaining({ id: a.id, type: 'f2f', companyId: COMPANY_ID, contactId: CONTACT_ID, date: a.date, content: 'Lunch moved', source: 'manual' })]);
+    expect(update.mock.calls[0]).toEqual([
+      expect.objectContaining({
+        id: a.id,
+        type: 'f2f',
+        companyId: COMPANY_ID,
+        contactId: CONTACT_ID,
+        date: a.date,
+        content: 'Lunch moved',
+        source: 'manual',
+      }),
+    ]);
     expect((await screen.findByTestId('toast-success')).textContent).toBe(ACTIVITY_MESSAGES.updated);
     await waitFor(() => expect(screen.queryByTestId('mini-drawer')).toBeNull());
   });
@@ -327,7 +376,12 @@ describe('Log Activity defaults from a drawer', () => {
       contact: { id: CONTACT_ID, title: 'Grace Hopper', subtitle: 'grace@acme.test' },
     });
     expect(logActivityDefaults({ entityType: 'company', record: company({ keyContact: null }) }).contact).toBeNull();
-    expect(logActivityDefaults({ entityType: 'contact', record: contact({ primaryCompany: { id: OTHER_COMPANY, name: 'Beta Corp', website: 'beta.test', domain: 'beta.test' } }) })).toEqual({
+    expect(
+      logActivityDefaults({
+        entityType: 'contact',
+        record: contact({ primaryCompany: { id: OTHER_COMPANY, name: 'Beta Corp', website: 'beta.test', domain: 'beta.test' } }),
+      }),
+    ).toEqual({
       contact: { id: CONTACT_ID, title: 'Grace Hopper', subtitle: 'grace@acme.test' },
       company: { id: OTHER_COMPANY, title: 'Beta Corp', subtitle: 'beta.test' },
     });
@@ -341,7 +395,11 @@ describe('Mini drawer', () => {
     const user = userEvent.setup();
     renderMini(fakeApi({ plays: { published: async () => ({ success: true as const, plays: [] }) } }), { tab: 'Run Play' });
     const mini = await screen.findByTestId('mini-drawer');
-    expect(within(mini).getAllByRole('tab').map((t) => t.getAttribute('data-testid'))).toEqual(['mini-drawer-tab-run-play', 'mini-drawer-tab-log-activity']);
+    expect(
+      within(mini)
+        .getAllByRole('tab')
+        .map((t) => t.getAttribute('data-testid')),
+    ).toEqual(['mini-drawer-tab-run-play', 'mini-drawer-tab-log-activity']);
     expect(within(mini).getByRole('tab', { name: 'Run Play' })).toBeTruthy();
     expect(within(mini).getByRole('tab', { name: 'Log Activity' })).toBeTruthy();
     expect(mini.style.width).toBe('399px');
@@ -360,9 +418,11 @@ describe('Mini drawer', () => {
     const user = userEvent.setup();
     renderMini(fakeApi({}));
     const select = await screen.findByTestId('log-activity-type');
-    expect(Array.from((select as HTMLSelectElement).options).filter((o) => !o.disabled).map((o) => o.textContent)).toEqual(
-      ['F2F Meeting', 'Note', 'Phone Call', 'SMS / Text Message', 'Zoom / Video Call'],
-    );
+    expect(
+      Array.from((select as HTMLSelectElement).options)
+        .filter((o) => !o.disabled)
+        .map((o) => o.textContent),
+    ).toEqual(['F2F Meeting', 'Note', 'Phone Call', 'SMS / Text Message', 'Zoom / Video Call']);
     expect(screen.getByTestId('log-activity-content').getAttribute('rows')).toBe(String(LOG_TEXT_ROWS));
     await user.click(screen.getByTestId('log-activity-options-toggle'));
     expect(screen.queryByTestId('log-activity-type')).toBeNull();
@@ -403,17 +463,25 @@ describe('Mini drawer', () => {
 
   it('picks company and contact by search (debounced), saves with POST and shows the server message', async () => {
     const user = userEvent.setup();
-    const companySearch = vi.fn(async (q: string) => ({ success: true as const, results: [
-      { id: OTHER_COMPANY, entityType: 'company' as const, title: 'Beta Corp', subtitle: 'beta.test' },
-      { id: COMPANY_ID, entityType: 'company' as const, title: 'Acme Holdings', subtitle: 'acme.test' },
-    ].filter((h) => h.title.toLowerCase().includes(q.toLowerCase())) }));
-    const contactSearch = vi.fn(async () => ({ success: true as const, results: [{ id: CONTACT_ID, entityType: 'contact' as const, title: 'Grace Hopper', subtitle: 'grace@acme.test' }] }));
+    const companySearch = vi.fn(async (q: string) => ({
+      success: true as const,
+      results: [
+        { id: OTHER_COMPANY, entityType: 'company' as const, title: 'Beta Corp', subtitle: 'beta.test' },
+        { id: COMPANY_ID, entityType: 'company' as const, title: 'Acme Holdings', subtitle: 'acme.test' },
+      ].filter((h) => h.title.toLowerCase().includes(q.toLowerCase())),
+    }));
+    const contactSearch = vi.fn(async () => ({
+      success: true as const,
+      results: [{ id: CONTACT_ID, entityType: 'contact' as const, title: 'Grace Hopper', subtitle: 'grace@acme.test' }],
+    }));
     const create = vi.fn(async () => ({ success: true as const, message: ACTIVITY_MESSAGES.created, activity: activity() }));
     renderMini(fakeApi({ companies: { search: companySearch }, contacts: { search: contactSearch }, activities: { create } }));
     await user.selectOptions(await screen.findByTestId('log-activity-type'), 'Phone Call');
     await user.click(screen.getByTestId('log-activity-company-input'));
     await user.type(screen.getByTestId('log-activity-company-input'), 'acm');
-    await waitFor(() => expect(screen.getAllByTestId('log-activity-company-option').map((o) => o.getAttribute('data-id'))).toEqual([COMPANY_ID]));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('log-activity-company-option').map((o) => o.getAttribute('data-id'))).toEqual([COMPANY_ID]),
+    );
     // Debounced: no search per keystroke.
     expect(companySearch.mock.calls.map((c) => c[0])).not.toContain('a');
     expect(companySearch.mock.calls.map((c) => c[0])).not.toContain('ac');
@@ -425,14 +493,28 @@ describe('Mini drawer', () => {
     await user.type(screen.getByTestId('log-activity-content'), 'Called about the deal');
     await user.click(screen.getByTestId('mini-drawer-save'));
     await waitFor(() => expect(create).toHaveBeenCalled());
-    expect(create.mock.calls[0]).toEqual([expect.objectContaining({ type: 'call', companyId: COMPANY_ID, contactId: CONTACT_ID, date: localDate(), content: 'Called about the deal', source: 'manual' })]);
+    expect(create.mock.calls[0]).toEqual([
+      expect.objectContaining({
+        type: 'call',
+        companyId: COMPANY_ID,
+        contactId: CONTACT_ID,
+        date: localDate(),
+        content: 'Called about the deal',
+        source: 'manual',
+      }),
+    ]);
     expect((await screen.findByTestId('toast-success')).textContent).toBe(ACTIVITY_MESSAGES.created);
   });
 
   it('a server refusal is shown as a toast and the form stays', async () => {
     const user = userEvent.setup();
-    const create = vi.fn(async () => { throw new ApiError(404, ACTIVITY_MESSAGES.invalidParticipant, { success: false, message: ACTIVITY_MESSAGES.invalidParticipant }); });
-    renderMini(fakeApi({ activities: { create } }), { company: { id: COMPANY_ID, title: 'Acme Holdings' }, contact: { id: CONTACT_ID, title: 'Grace Hopper' } });
+    const create = vi.fn(async () => {
+      throw new ApiError(404, ACTIVITY_MESSAGES.invalidParticipant, { success: false, message: ACTIVITY_MESSAGES.invalidParticipant });
+    });
+    renderMini(fakeApi({ activities: { create } }), {
+      company: { id: COMPANY_ID, title: 'Acme Holdings' },
+      contact: { id: CONTACT_ID, title: 'Grace Hopper' },
+    });
     await user.selectOptions(await screen.findByTestId('log-activity-type'), 'Note');
     await user.type(screen.getByTestId('log-activity-content'), 'x');
     await user.click(screen.getByTestId('mini-drawer-save'));
@@ -445,7 +527,9 @@ describe('Mini drawer', () => {
     const search = vi.fn(async () => ({ success: true as const, results: [] }));
     const created = company({ id: OTHER_COMPANY, name: 'Gamma Labs', website: 'gamma.test', keyContact: null });
     const createCompany = vi.fn(async () => ({ success: true as const, message: 'Company created successfully', company: created }));
-    renderMini(fakeApi({ companies: { search, create: createCompany, owners: vi.fn(async () => ({ success: true as const, owners: [] })) } }));
+    renderMini(
+      fakeApi({ companies: { search, create: createCompany, owners: vi.fn(async () => ({ success: true as const, owners: [] })) } }),
+    );
     await user.click(await screen.findByTestId('log-activity-company-input'));
     await user.click(await screen.findByTestId('log-activity-company-create'));
     const dialog = await screen.findByTestId('company-dialog');

@@ -3,7 +3,8 @@
 import type { ActivityDto, CompanyDetails, ContactDetails } from '../../contracts';
 import type { PickedRecord } from '../dialogs/RecordFormFields';
 
-export const ACTIVITIES_EMPTY = (name: string) => `No activities with ${name} yet. Run a Play from the Playbook tab to start the conversation, or log a meeting, call or note.`;
+export const ACTIVITIES_EMPTY = (name: string) =>
+  `No activities with ${name} yet. Run a Play from the Playbook tab to start the conversation, or log a meeting, call or note.`;
 export const DRAFT_EMAIL_TO = (name: string) => `Draft Email to ${name}`;
 /** Why 'Draft Email to {name}' is off in a client without draft panels (the Chrome side panel, Outlook's read pane). */
 export const EMAIL_DRAFTING_ELSEWHERE = "Emails are drafted in the Dealscout web app, or in Outlook's compose pane.";
@@ -51,20 +52,30 @@ const fullName = (c: { firstName: string; lastName: string; email?: string }) =>
  * Who 'Draft Email to {name}' addresses: the contact, or a company's key contact (a company email
  * goes to its key contact, spec 000 §5); a company without one falls back to its own name.
  */
-export function draftEmailName(loaded: { entityType: 'company'; record: CompanyDetails } | { entityType: 'contact'; record: ContactDetails }): string {
+export function draftEmailName(
+  loaded: { entityType: 'company'; record: CompanyDetails } | { entityType: 'contact'; record: ContactDetails },
+): string {
   if (loaded.entityType === 'contact') return fullName(loaded.record);
   const key = loaded.record.keyContact;
   return key ? fullName(key) : loaded.record.name;
 }
 
 /** Log Activity prefilled from a drawer: the record and its key contact or primary company. */
-export function logActivityDefaults(loaded: { entityType: 'company'; record: CompanyDetails } | { entityType: 'contact'; record: ContactDetails }): { company: PickedRecord | null; contact: PickedRecord | null } {
+export function logActivityDefaults(
+  loaded: { entityType: 'company'; record: CompanyDetails } | { entityType: 'contact'; record: ContactDetails },
+): { company: PickedRecord | null; contact: PickedRecord | null } {
   if (loaded.entityType === 'company') {
     const c = loaded.record;
     const key = c.keyContact;
-    return { company: { id: c.id, title: c.name, subtitle: c.website }, contact: key ? { id: key.id, title: fullName(key), subtitle: key.email } : null };
+    return {
+      company: { id: c.id, title: c.name, subtitle: c.website },
+      contact: key ? { id: key.id, title: fullName(key), subtitle: key.email } : null,
+    };
   }
   const c = loaded.record;
   const p = c.primaryCompany;
-  return { contact: { id: c.id, title: fullName(c), subtitle: c.email }, company: p ? { id: p.id, title: p.name, subtitle: p.website } : null };
+  return {
+    contact: { id: c.id, title: fullName(c), subtitle: c.email },
+    company: p ? { id: p.id, title: p.name, subtitle: p.website } : null,
+  };
 }

@@ -43,7 +43,9 @@ export function ResetRequestForm({ className }: { className?: string }) {
   return (
     <Card className={className ?? styles.card} data-testid="reset-request">
       <div className="ds-intro">
-        <Title3 as="h2" block>Forgot your password?</Title3>
+        <Title3 as="h2" block>
+          Forgot your password?
+        </Title3>
         <Text as="p" block className={styles.muted}>
           Enter your email and we will send you a link to choose a new password.
         </Text>

@@ -28,11 +28,12 @@ function AffinityKeyForm({ integration, onDone }: { integration: IntegrationDto 
   const [apiKey, setApiKey] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const save = useMutation({
-    mutationFn: () => (integration?.data.active
-      ? api.crm.update(integration.id, { apiKey: apiKey.trim() })
-      : api.crm.connect({ provider: 'affinity', apiKey: apiKey.trim() })),
+    mutationFn: () =>
+      integration?.data.active
+        ? api.crm.update(integration.id, { apiKey: apiKey.trim() })
+        : api.crm.connect({ provider: 'affinity', apiKey: apiKey.trim() }),
     onSuccess: async (res) => {
-      notify.success(integration?.data.active ? 'Affinity API key replaced' : (res.message || CRM_MESSAGES.connected('Affinity')));
+      notify.success(integration?.data.active ? 'Affinity API key replaced' : res.message || CRM_MESSAGES.connected('Affinity'));
       await refresh();
       onDone();
     },
@@ -49,10 +50,18 @@ function AffinityKeyForm({ integration, onDone }: { integration: IntegrationDto 
         <Input type="password" value={apiKey} onChange={(_, d) => setApiKey(d.value)} autoComplete="off" data-testid="affinity-key" />
       </Field>
       {save.isError && (
-        <MessageBar intent="error" data-testid="affinity-error"><MessageBarBody>{serverMessage(save.error) ?? AFFINITY_TEXT.failed}</MessageBarBody></MessageBar>
+        <MessageBar intent="error" data-testid="affinity-error">
+          <MessageBarBody>{serverMessage(save.error) ?? AFFINITY_TEXT.failed}</MessageBarBody>
+        </MessageBar>
       )}
       <div className={styles.actions}>
-        <Button type="submit" appearance="primary" disabled={save.isPending} icon={save.isPending ? <Spinner aria-hidden size="tiny" /> : undefined} data-testid="affinity-submit">
+        <Button
+          type="submit"
+          appearance="primary"
+          disabled={save.isPending}
+          icon={save.isPending ? <Spinner aria-hidden size="tiny" /> : undefined}
+          data-testid="affinity-submit"
+        >
           {integration?.data.active ? AFFINITY_TEXT.replace : AFFINITY_TEXT.connect}
         </Button>
       </div>
@@ -71,8 +80,10 @@ export function AffinityCard({ isAdmin }: { isAdmin: boolean }) {
       renderConnect={(close) => <AffinityKeyForm integration={null} onDone={close} />}
       settingsFacts={(i) => (
         <>
-          <dt className={styles.term}>Signed in as</dt><dd style={{ margin: 0 }}>{i.data.metadata.username ?? '—'}</dd>
-          <dt className={styles.term}>API key</dt><dd style={{ margin: 0 }}>{i.data.metadata.keyHint ? `…${i.data.metadata.keyHint}` : '••••'}</dd>
+          <dt className={styles.term}>Signed in as</dt>
+          <dd style={{ margin: 0 }}>{i.data.metadata.username ?? '—'}</dd>
+          <dt className={styles.term}>API key</dt>
+          <dd style={{ margin: 0 }}>{i.data.metadata.keyHint ? `…${i.data.metadata.keyHint}` : '••••'}</dd>
         </>
       )}
       renderSettings={(i, close) => <AffinityKeyForm integration={i} onDone={close} />}

@@ -4,7 +4,20 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Badge, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Spinner, Subtitle2, Text, Tooltip, makeStyles, tokens,
+  Badge,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Spinner,
+  Subtitle2,
+  Text,
+  Tooltip,
+  makeStyles,
+  tokens,
 } from '@fluentui/react-components';
 import { ArrowSyncRegular, PlugConnectedRegular, SettingsRegular } from '@fluentui/react-icons';
 import { CRM_MESSAGES, CRM_NAMES, type CrmProvider, type IntegrationDto } from '../../contracts';
@@ -37,8 +50,12 @@ export const crmConnectFailureKey = (provider: CrmProvider) => `${provider}-conn
 
 export const useCrmCardStyles = makeStyles({
   card: {
-    display: 'flex', flexDirection: 'column', gap: '12px', padding: '16px 20px',
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusLarge,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: '12px',
+    padding: '16px 20px',
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusLarge,
     backgroundColor: tokens.colorNeutralBackground1,
   },
   head: { display: 'flex', alignItems: 'center', gap: '10px', flexWrap: 'wrap' },
@@ -60,10 +77,22 @@ export function CrmFacts({ integration, provider, extra }: { integration: Integr
   const styles = useCrmCardStyles();
   return (
     <dl className={styles.facts} data-testid={`${provider}-details`}>
-      <dt className={styles.term}>Account</dt><dd style={{ margin: 0 }} data-testid={`${provider}-account`}>{integration.data.metadata.name ?? integration.data.name}</dd>
-      <dt className={styles.term}>Created by</dt><dd style={{ margin: 0 }} data-testid={`${provider}-created-by`}>{personName(integration)}</dd>
-      <dt className={styles.term}>Created</dt><dd style={{ margin: 0 }} data-testid={`${provider}-created-at`}>{formatAiDate(integration.data.createdAt)}</dd>
-      <dt className={styles.term}>Expires</dt><dd style={{ margin: 0 }} data-testid={`${provider}-expires-at`}>{formatAiDate(integration.data.expiresAt)}</dd>
+      <dt className={styles.term}>Account</dt>
+      <dd style={{ margin: 0 }} data-testid={`${provider}-account`}>
+        {integration.data.metadata.name ?? integration.data.name}
+      </dd>
+      <dt className={styles.term}>Created by</dt>
+      <dd style={{ margin: 0 }} data-testid={`${provider}-created-by`}>
+        {personName(integration)}
+      </dd>
+      <dt className={styles.term}>Created</dt>
+      <dd style={{ margin: 0 }} data-testid={`${provider}-created-at`}>
+        {formatAiDate(integration.data.createdAt)}
+      </dd>
+      <dt className={styles.term}>Expires</dt>
+      <dd style={{ margin: 0 }} data-testid={`${provider}-expires-at`}>
+        {formatAiDate(integration.data.expiresAt)}
+      </dd>
       {extra}
     </dl>
   );
@@ -126,10 +155,26 @@ export function CrmCardFrame({ provider, icon, title, isAdmin, renderConnect, re
     <section className={styles.card} aria-label={title} data-testid={`${provider}-card`}>
       <div className={styles.head}>
         {icon}
-        <Subtitle2 as="h3" className={styles.grow}>{title}</Subtitle2>
-        {integration?.data.active && <Badge appearance="tint" color="success" icon={<PlugConnectedRegular />} data-testid={`${provider}-connected`}>{CRM_CARD_TEXT.connected}</Badge>}
-        {integration && !integration.data.active && integration.data.metadata.username && <Badge appearance="tint" color="warning" data-testid={`${provider}-paused`}>{CRM_CARD_TEXT.paused}</Badge>}
-        {state.blockedBy && isAdmin ? <Tooltip content={CRM_CARD_TEXT.blocked(state.blockedBy)} relationship="description">{button}</Tooltip> : button}
+        <Subtitle2 as="h3" className={styles.grow}>
+          {title}
+        </Subtitle2>
+        {integration?.data.active && (
+          <Badge appearance="tint" color="success" icon={<PlugConnectedRegular />} data-testid={`${provider}-connected`}>
+            {CRM_CARD_TEXT.connected}
+          </Badge>
+        )}
+        {integration && !integration.data.active && integration.data.metadata.username && (
+          <Badge appearance="tint" color="warning" data-testid={`${provider}-paused`}>
+            {CRM_CARD_TEXT.paused}
+          </Badge>
+        )}
+        {state.blockedBy && isAdmin ? (
+          <Tooltip content={CRM_CARD_TEXT.blocked(state.blockedBy)} relationship="description">
+            {button}
+          </Tooltip>
+        ) : (
+          button
+        )}
       </div>
       {failure && !connectedNow && (
         <FailureNotice
@@ -137,18 +182,46 @@ export function CrmCardFrame({ provider, icon, title, isAdmin, renderConnect, re
           failure={failure}
           nextStep={connectNextStep(name, failure.message)}
           onDismiss={forgetFailure}
-          onRetry={isAdmin && state.action === 'connect' && !state.blockedBy ? () => { forgetFailure(); setOpen('connect'); } : undefined}
+          onRetry={
+            isAdmin && state.action === 'connect' && !state.blockedBy
+              ? () => {
+                  forgetFailure();
+                  setOpen('connect');
+                }
+              : undefined
+          }
           data-testid={`${provider}-connect-failure`}
         />
       )}
       {integrations.isPending && <Spinner size="tiny" label="Loading…" />}
-      {integrations.isError && <Text role="alert" data-testid={`${provider}-load-error`}>{CRM_CARD_TEXT.loadFailed}</Text>}
+      {integrations.isError && (
+        <Text role="alert" data-testid={`${provider}-load-error`}>
+          {CRM_CARD_TEXT.loadFailed}
+        </Text>
+      )}
       {integration && integration.data.metadata.username && <CrmFacts integration={integration} provider={provider} />}
-      {integrations.isSuccess && !integration?.data.metadata.username && <Text className={styles.muted} data-testid={`${provider}-status`}>{CRM_CARD_TEXT.notConnected}</Text>}
-      {state.blockedBy && <Text className={styles.muted} data-testid={`${provider}-blocked`}>{CRM_CARD_TEXT.blocked(state.blockedBy)}</Text>}
-      {!isAdmin && <Text className={styles.muted} data-testid={`${provider}-ask-admin`}>{CRM_CARD_TEXT.askAdmin}</Text>}
+      {integrations.isSuccess && !integration?.data.metadata.username && (
+        <Text className={styles.muted} data-testid={`${provider}-status`}>
+          {CRM_CARD_TEXT.notConnected}
+        </Text>
+      )}
+      {state.blockedBy && (
+        <Text className={styles.muted} data-testid={`${provider}-blocked`}>
+          {CRM_CARD_TEXT.blocked(state.blockedBy)}
+        </Text>
+      )}
+      {!isAdmin && (
+        <Text className={styles.muted} data-testid={`${provider}-ask-admin`}>
+          {CRM_CARD_TEXT.askAdmin}
+        </Text>
+      )}
 
-      <Dialog open={open === 'connect'} onOpenChange={(_, d) => { if (!d.open) setOpen(null); }}>
+      <Dialog
+        open={open === 'connect'}
+        onOpenChange={(_, d) => {
+          if (!d.open) setOpen(null);
+        }}
+      >
         <DialogSurface style={surface}>
           <DialogBody>
             <DialogTitle>Connect {name}</DialogTitle>
@@ -157,28 +230,58 @@ export function CrmCardFrame({ provider, icon, title, isAdmin, renderConnect, re
         </DialogSurface>
       </Dialog>
 
-      <Dialog open={open === 'settings'} onOpenChange={(_, d) => { if (!d.open) setOpen(null); }}>
+      <Dialog
+        open={open === 'settings'}
+        onOpenChange={(_, d) => {
+          if (!d.open) setOpen(null);
+        }}
+      >
         <DialogSurface style={surface} data-testid={`${provider}-settings-dialog`}>
           <DialogBody>
             <DialogTitle>{name} settings</DialogTitle>
             <DialogContent className={styles.form}>
-              {integration && <CrmFacts integration={integration} provider={`${provider}-settings` as CrmProvider} extra={settingsFacts?.(integration)} />}
+              {integration && (
+                <CrmFacts integration={integration} provider={`${provider}-settings` as CrmProvider} extra={settingsFacts?.(integration)} />
+              )}
               {integration && renderSettings?.(integration, () => setOpen(null))}
-              <div><Button icon={<ArrowSyncRegular />} onClick={() => setOpen('mapping')} data-testid={`${provider}-mapping`}>{CRM_CARD_TEXT.mapping}</Button></div>
+              <div>
+                <Button icon={<ArrowSyncRegular />} onClick={() => setOpen('mapping')} data-testid={`${provider}-mapping`}>
+                  {CRM_CARD_TEXT.mapping}
+                </Button>
+              </div>
             </DialogContent>
             <DialogActions>
-              <Button onClick={() => { setOpen(null); setConfirming(true); }} data-testid={`${provider}-disconnect`}>Disconnect</Button>
-              <Button appearance="primary" onClick={() => setOpen(null)}>Close</Button>
+              <Button
+                onClick={() => {
+                  setOpen(null);
+                  setConfirming(true);
+                }}
+                data-testid={`${provider}-disconnect`}
+              >
+                Disconnect
+              </Button>
+              <Button appearance="primary" onClick={() => setOpen(null)}>
+                Close
+              </Button>
             </DialogActions>
           </DialogBody>
         </DialogSurface>
       </Dialog>
 
-      <Dialog open={open === 'mapping'} onOpenChange={(_, d) => { if (!d.open) setOpen(null); }}>
+      <Dialog
+        open={open === 'mapping'}
+        onOpenChange={(_, d) => {
+          if (!d.open) setOpen(null);
+        }}
+      >
         <DialogSurface style={{ ...surface, maxWidth: '860px', width: '100%' }} data-testid={`${provider}-mapping-dialog`}>
           <DialogBody>
-            <DialogTitle>{name}: {CRM_CARD_TEXT.mapping.toLowerCase()}</DialogTitle>
-            {open === 'mapping' && <CrmSyncSettings isAdmin={isAdmin} dialog={{ onBack: () => setOpen('settings'), onClose: () => setOpen(null) }} />}
+            <DialogTitle>
+              {name}: {CRM_CARD_TEXT.mapping.toLowerCase()}
+            </DialogTitle>
+            {open === 'mapping' && (
+              <CrmSyncSettings isAdmin={isAdmin} dialog={{ onBack: () => setOpen('settings'), onClose: () => setOpen(null) }} />
+            )}
           </DialogBody>
         </DialogSurface>
       </Dialog>

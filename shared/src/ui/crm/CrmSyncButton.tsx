@@ -25,7 +25,10 @@ const KIND = 'crm-sync';
 const useStyles = makeStyles({ iconButton: { minWidth: '32px' } });
 
 /** The tooltip and whether the icon is enabled, from the active CRM and the caller's link. */
-export function syncTooltip(s: { provider: 'salesforce' | 'affinity' | null; crmUserId: string | null } | undefined, isAdmin: boolean): { text: string; enabled: boolean } {
+export function syncTooltip(
+  s: { provider: 'salesforce' | 'affinity' | null; crmUserId: string | null } | undefined,
+  isAdmin: boolean,
+): { text: string; enabled: boolean } {
   if (!s?.provider) return { text: CRM_SYNC_MESSAGES.tooltipNotEnabled, enabled: false };
   const name = CRM_NAMES[s.provider];
   if (!isAdmin && !s.crmUserId) return { text: CRM_SYNC_MESSAGES.tooltipUsername(name), enabled: false };
@@ -47,7 +50,12 @@ export function CrmSyncButton({ isAdmin }: { isAdmin: boolean }) {
     enabled: Boolean(settings.data?.provider),
     refetchInterval: (q) => ((q.state.data as CrmSyncResponse | undefined)?.status === 'progress' || watching ? 2_000 : false),
   });
-  useRealtimeEvents(({ oid }) => realtimePaths.executions(oid, 'crmsync'), () => { void queryClient.invalidateQueries({ queryKey: CRM_SYNC_STATUS_KEY }); });
+  useRealtimeEvents(
+    ({ oid }) => realtimePaths.executions(oid, 'crmsync'),
+    () => {
+      void queryClient.invalidateQueries({ queryKey: CRM_SYNC_STATUS_KEY });
+    },
+  );
 
   const s = status.data;
   useEffect(() => {
@@ -91,7 +99,9 @@ export function CrmSyncButton({ isAdmin }: { isAdmin: boolean }) {
         className={styles.iconButton}
         icon={running ? <Spinner aria-hidden size="tiny" /> : <ArrowSyncRegular />}
         disabledFocusable={!tip.enabled}
-        onClick={() => { if (tip.enabled) void start(); }}
+        onClick={() => {
+          if (tip.enabled) void start();
+        }}
         aria-label="CRM sync"
         aria-busy={running}
         data-testid="crm-sync-button"

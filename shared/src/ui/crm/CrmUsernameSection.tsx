@@ -5,11 +5,27 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Field, Input, Spinner, Text, makeStyles, tokens,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  Input,
+  Spinner,
+  Text,
+  makeStyles,
+  tokens,
 } from '@fluentui/react-components';
 import { LinkRegular, LockClosedRegular } from '@fluentui/react-icons';
 import {
-  CRM_MESSAGES, CRM_USERNAME_CHECK_DEBOUNCE_MS, CRM_USERNAME_MESSAGES, CRM_USERNAME_PATTERN, type CrmUsernameStatus,
+  CRM_MESSAGES,
+  CRM_USERNAME_CHECK_DEBOUNCE_MS,
+  CRM_USERNAME_MESSAGES,
+  CRM_USERNAME_PATTERN,
+  type CrmUsernameStatus,
 } from '../../contracts';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
@@ -26,7 +42,11 @@ const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: '10px' },
 });
 
-type CheckState = { kind: 'idle' } | { kind: 'checking' } | { kind: 'done'; status: CrmUsernameStatus; message: string | null } | { kind: 'error'; message: string };
+type CheckState =
+  | { kind: 'idle' }
+  | { kind: 'checking' }
+  | { kind: 'done'; status: CrmUsernameStatus; message: string | null }
+  | { kind: 'error'; message: string };
 
 function UsernameModal({ open, crmName, onClose }: { open: boolean; crmName: string; onClose: () => void }) {
   const styles = useStyles();
@@ -42,7 +62,10 @@ function UsernameModal({ open, crmName, onClose }: { open: boolean; crmName: str
   useEffect(() => {
     const value = username.trim();
     const mine = ++seq.current;
-    if (!value) { setCheck({ kind: 'idle' }); return; }
+    if (!value) {
+      setCheck({ kind: 'idle' });
+      return;
+    }
     setCheck({ kind: 'checking' });
     const timer = setTimeout(() => {
       if (!CRM_USERNAME_PATTERN.test(value)) {
@@ -50,8 +73,13 @@ function UsernameModal({ open, crmName, onClose }: { open: boolean; crmName: str
         return;
       }
       api.crm.checkUsername(value).then(
-        (res) => { if (seq.current === mine) setCheck({ kind: 'done', status: res.status, message: res.message }); },
-        (e: unknown) => { if (seq.current === mine) setCheck({ kind: 'error', message: serverMessage(e) ?? 'Could not check the username. Please try again.' }); },
+        (res) => {
+          if (seq.current === mine) setCheck({ kind: 'done', status: res.status, message: res.message });
+        },
+        (e: unknown) => {
+          if (seq.current === mine)
+            setCheck({ kind: 'error', message: serverMessage(e) ?? 'Could not check the username. Please try again.' });
+        },
       );
     }, CRM_USERNAME_CHECK_DEBOUNCE_MS);
     return () => clearTimeout(timer);
@@ -71,12 +99,19 @@ function UsernameModal({ open, crmName, onClose }: { open: boolean; crmName: str
 
   return (
     <>
-      <Dialog open={open && !confirming} onOpenChange={(_, d) => { if (!d.open) onClose(); }}>
+      <Dialog
+        open={open && !confirming}
+        onOpenChange={(_, d) => {
+          if (!d.open) onClose();
+        }}
+      >
         <DialogSurface style={surface} data-testid="crm-username-modal">
           <DialogBody>
             <DialogTitle>{CRM_USERNAME_MESSAGES.title}</DialogTitle>
             <DialogContent className={styles.form}>
-              <Text className={styles.muted}>Your {crmName} username links your Dealscout user to your {crmName} user, so sync brings in the records you own.</Text>
+              <Text className={styles.muted}>
+                Your {crmName} username links your Dealscout user to your {crmName} user, so sync brings in the records you own.
+              </Text>
               <Field
                 label={`${crmName} username`}
                 validationState={validation ? 'error' : available ? 'success' : 'none'}
@@ -94,7 +129,9 @@ function UsernameModal({ open, crmName, onClose }: { open: boolean; crmName: str
             </DialogContent>
             <DialogActions>
               <Button onClick={onClose}>Cancel</Button>
-              <Button appearance="primary" disabled={!available} onClick={() => setConfirming(true)} data-testid="crm-username-save">Save</Button>
+              <Button appearance="primary" disabled={!available} onClick={() => setConfirming(true)} data-testid="crm-username-save">
+                Save
+              </Button>
             </DialogActions>
           </DialogBody>
         </DialogSurface>
@@ -131,8 +168,14 @@ export function CrmUsernameSettings({ isAdmin }: { isAdmin: boolean }) {
   if (!s.provider || !s.crmName) {
     return (
       <div data-testid="crm-username-disabled">
-        <Text className={styles.muted} block>{CRM_USERNAME_MESSAGES.notEnabled}</Text>
-        {!isAdmin && <Text className={styles.muted} block>{CRM_MESSAGES.askAdmin}</Text>}
+        <Text className={styles.muted} block>
+          {CRM_USERNAME_MESSAGES.notEnabled}
+        </Text>
+        {!isAdmin && (
+          <Text className={styles.muted} block>
+            {CRM_MESSAGES.askAdmin}
+          </Text>
+        )}
       </div>
     );
   }
@@ -140,7 +183,9 @@ export function CrmUsernameSettings({ isAdmin }: { isAdmin: boolean }) {
     return (
       <div className={styles.row} data-testid="crm-username-linked">
         <LockClosedRegular />
-        <Text>{s.crmName} username: <strong data-testid="crm-username-value">{s.crmUsername}</strong></Text>
+        <Text>
+          {s.crmName} username: <strong data-testid="crm-username-value">{s.crmUsername}</strong>
+        </Text>
         <Text className={styles.muted}>Linked {formatAiDate(s.linkedAt)}. The link cannot be changed.</Text>
       </div>
     );
@@ -148,7 +193,9 @@ export function CrmUsernameSettings({ isAdmin }: { isAdmin: boolean }) {
   return (
     <div className={styles.row}>
       <Text className={styles.muted}>Link your {s.crmName} username for user-based sync. Once linked, it cannot be changed.</Text>
-      <Button icon={<LinkRegular />} onClick={() => setOpen(true)} data-testid="crm-username-connect">{CRM_USERNAME_MESSAGES.title}</Button>
+      <Button icon={<LinkRegular />} onClick={() => setOpen(true)} data-testid="crm-username-connect">
+        {CRM_USERNAME_MESSAGES.title}
+      </Button>
       {open && <UsernameModal open={open} crmName={s.crmName} onClose={() => setOpen(false)} />}
     </div>
   );

@@ -21,13 +21,23 @@ export const SALESFORCE_TEXT = {
   failed: 'Could not start the Salesforce connection. Please try again.',
 } as const;
 
-function ConnectSalesforce({ onAuthorize, initial, label = SALESFORCE_TEXT.continue }: { onAuthorize: (url: string) => void; initial: SalesforceEnvironment; label?: string }) {
+function ConnectSalesforce({
+  onAuthorize,
+  initial,
+  label = SALESFORCE_TEXT.continue,
+}: {
+  onAuthorize: (url: string) => void;
+  initial: SalesforceEnvironment;
+  label?: string;
+}) {
   const styles = useCrmCardStyles();
   const api = useApi();
   const [environment, setEnvironment] = useState<SalesforceEnvironment>(initial);
   const start = useMutation({
     mutationFn: () => api.crm.connect({ provider: 'salesforce', environment }),
-    onSuccess: (res) => { if (res.authorizationUrl) onAuthorize(res.authorizationUrl); },
+    onSuccess: (res) => {
+      if (res.authorizationUrl) onAuthorize(res.authorizationUrl);
+    },
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -36,17 +46,29 @@ function ConnectSalesforce({ onAuthorize, initial, label = SALESFORCE_TEXT.conti
   return (
     <form className={styles.form} onSubmit={submit} aria-label="Connect Salesforce" data-testid="salesforce-form">
       <Field label={SALESFORCE_TEXT.environment}>
-        <RadioGroup value={environment} onChange={(_, d) => setEnvironment(d.value as SalesforceEnvironment)} data-testid="salesforce-environment">
+        <RadioGroup
+          value={environment}
+          onChange={(_, d) => setEnvironment(d.value as SalesforceEnvironment)}
+          data-testid="salesforce-environment"
+        >
           <Radio value="production" label={SALESFORCE_TEXT.production} />
           <Radio value="sandbox" label={SALESFORCE_TEXT.sandbox} data-testid="salesforce-sandbox" />
         </RadioGroup>
       </Field>
       <Text className={styles.muted}>{SALESFORCE_TEXT.explain}</Text>
       {start.isError && (
-        <MessageBar intent="error" data-testid="salesforce-error"><MessageBarBody>{serverMessage(start.error) ?? SALESFORCE_TEXT.failed}</MessageBarBody></MessageBar>
+        <MessageBar intent="error" data-testid="salesforce-error">
+          <MessageBarBody>{serverMessage(start.error) ?? SALESFORCE_TEXT.failed}</MessageBarBody>
+        </MessageBar>
       )}
       <div className={styles.actions}>
-        <Button type="submit" appearance="primary" disabled={start.isPending || start.isSuccess} icon={start.isPending || start.isSuccess ? <Spinner aria-hidden size="tiny" /> : undefined} data-testid="salesforce-submit">
+        <Button
+          type="submit"
+          appearance="primary"
+          disabled={start.isPending || start.isSuccess}
+          icon={start.isPending || start.isSuccess ? <Spinner aria-hidden size="tiny" /> : undefined}
+          data-testid="salesforce-submit"
+        >
           {label}
         </Button>
       </div>
@@ -72,8 +94,12 @@ export function SalesforceCard({ isAdmin, onAuthorize }: SalesforceCardProps) {
       renderConnect={() => <ConnectSalesforce onAuthorize={onAuthorize} initial="production" />}
       settingsFacts={(i) => (
         <>
-          <dt className={styles.term}>Environment</dt><dd style={{ margin: 0 }} data-testid="salesforce-environment-value">{env(i) === 'sandbox' ? 'Sandbox' : 'Production'}</dd>
-          <dt className={styles.term}>Instance</dt><dd style={{ margin: 0 }}>{i.data.metadata.instanceUrl ?? '—'}</dd>
+          <dt className={styles.term}>Environment</dt>
+          <dd style={{ margin: 0 }} data-testid="salesforce-environment-value">
+            {env(i) === 'sandbox' ? 'Sandbox' : 'Production'}
+          </dd>
+          <dt className={styles.term}>Instance</dt>
+          <dd style={{ margin: 0 }}>{i.data.metadata.instanceUrl ?? '—'}</dd>
         </>
       )}
       renderSettings={(i) => <ConnectSalesforce onAuthorize={onAuthorize} initial={env(i)} label={SALESFORCE_TEXT.reconnect} />}

@@ -20,7 +20,8 @@ const useStyles = makeStyles({
 
 export function syncChangeText(c: SyncChangeDto): string {
   const where = c.side === 'crm' ? `in ${CRM_NAMES[c.provider]}` : 'in Dealscout';
-  if (c.action === 'created') return `Created ${where} from ${c.side === 'crm' ? 'Dealscout' : CRM_NAMES[c.provider]}${c.crmId ? ` (${c.crmId})` : ''}`;
+  if (c.action === 'created')
+    return `Created ${where} from ${c.side === 'crm' ? 'Dealscout' : CRM_NAMES[c.provider]}${c.crmId ? ` (${c.crmId})` : ''}`;
   if (c.action === 'linked') return `Linked to ${CRM_NAMES[c.provider]} record ${c.crmId ?? ''}`.trim();
   return `${c.fieldLabel ?? 'A field'} updated ${where}: ${c.oldValue ?? '(empty)'} → ${c.newValue ?? '(empty)'}`;
 }
@@ -29,7 +30,11 @@ export function SyncHistorySection({ entityType, entityId }: { entityType: 'comp
   const styles = useStyles();
   const api = useApi();
   const [open, setOpen] = useState(false);
-  const crm = useQuery({ queryKey: CRM_USER_SETTINGS_KEY, queryFn: async () => (await api.crm.userSettings()).settings, staleTime: 60_000 });
+  const crm = useQuery({
+    queryKey: CRM_USER_SETTINGS_KEY,
+    queryFn: async () => (await api.crm.userSettings()).settings,
+    staleTime: 60_000,
+  });
   const changes = useQuery({
     queryKey: SYNC_CHANGES_KEY(entityType, entityId),
     queryFn: async () => (await api.crm.syncChanges(entityType, entityId)).changes,
@@ -38,16 +43,28 @@ export function SyncHistorySection({ entityType, entityId }: { entityType: 'comp
   if (!crm.data?.provider) return null;
   return (
     <DrawerSection id="crmSync" title="CRM sync history" count={changes.data?.length} open={open} onToggle={() => setOpen((o) => !o)}>
-      {changes.isLoading ? <Spinner aria-label="Loading" size="tiny" /> : changes.data && changes.data.length > 0 ? (
+      {changes.isLoading ? (
+        <Spinner aria-label="Loading" size="tiny" />
+      ) : changes.data && changes.data.length > 0 ? (
         <ul className={styles.list} data-testid="sync-history">
           {changes.data.map((c) => (
             <li key={c.id} className={styles.row} data-testid="sync-history-row">
               <Text size={200}>{syncChangeText(c)}</Text>
-              <Text className={styles.meta}>{new Date(c.changedAt).toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })}</Text>
+              <Text className={styles.meta}>
+                {new Date(c.changedAt).toLocaleString('en-US', {
+                  year: 'numeric',
+                  month: 'short',
+                  day: 'numeric',
+                  hour: '2-digit',
+                  minute: '2-digit',
+                })}
+              </Text>
             </li>
           ))}
         </ul>
-      ) : <Text className={styles.empty}>Sync has not changed this record.</Text>}
+      ) : (
+        <Text className={styles.empty}>Sync has not changed this record.</Text>
+      )}
     </DrawerSection>
   );
 }

@@ -17,15 +17,29 @@ afterEach(cleanup);
 function crm(provider: 'salesforce' | 'affinity', active: boolean, over: Partial<IntegrationDto['data']['metadata']> = {}): IntegrationDto {
   return {
     id: provider === 'salesforce' ? '33333333-3333-4333-8333-333333333333' : '44444444-4444-4444-8444-444444444444',
-    provider, type: 'crm', scope: 'organization',
+    provider,
+    type: 'crm',
+    scope: 'organization',
     data: {
-      name: provider === 'salesforce' ? 'Salesforce' : 'Acme Capital', createdById: 'u1', createdBy: { id: 'u1', firstName: 'Ada', lastName: 'Admin' },
-      createdAt: '2026-03-04T10:00:00.000Z', expiresAt: '2027-01-02T10:00:00.000Z', active,
-      metadata: { name: provider === 'salesforce' ? 'ada@acme.example.com' : 'Acme Capital', username: provider === 'salesforce' ? 'ada@acme.example.com' : 'alex@acme.example.com', environment: 'production', instanceUrl: 'https://acme.my.salesforce.com', ...over },
+      name: provider === 'salesforce' ? 'Salesforce' : 'Acme Capital',
+      createdById: 'u1',
+      createdBy: { id: 'u1', firstName: 'Ada', lastName: 'Admin' },
+      createdAt: '2026-03-04T10:00:00.000Z',
+      expiresAt: '2027-01-02T10:00:00.000Z',
+      active,
+      metadata: {
+        name: provider === 'salesforce' ? 'ada@acme.example.com' : 'Acme Capital',
+        username: provider === 'salesforce' ? 'ada@acme.example.com' : 'alex@acme.example.com',
+        environment: 'production',
+        instanceUrl: 'https://acme.my.salesforce.com',
+        ...over,
+      },
     },
   };
 }
-const listed = (items: IntegrationDto[]) => ({ llm: { integrations: vi.fn(async () => ({ success: true as const, integrations: items })) } });
+const listed = (items: IntegrationDto[]) => ({
+  llm: { integrations: vi.fn(async () => ({ success: true as const, integrations: items })) },
+});
 
 describe('crmCardState (001 §4)', () => {
   it('absent → Connect; inactive → Connect; active → Settings; blocked while the other CRM is active', () => {
@@ -50,7 +64,12 @@ describe('SalesforceCard', () => {
 
   it('Connect with the sandbox login sends the browser to the authorization URL', async () => {
     const user = userEvent.setup();
-    const connect = vi.fn(async () => ({ success: true as const, message: 'ok', integration: crm('salesforce', false), authorizationUrl: 'https://test.salesforce.com/services/oauth2/authorize?x=1' }));
+    const connect = vi.fn(async () => ({
+      success: true as const,
+      message: 'ok',
+      integration: crm('salesforce', false),
+      authorizationUrl: 'https://test.salesforce.com/services/oauth2/authorize?x=1',
+    }));
     const onAuthorize = vi.fn();
     renderWithApi(<SalesforceCard isAdmin onAuthorize={onAuthorize} />, fakeApi({ ...listed([]), crm: { connect } }));
     await user.click(await screen.findByTestId('salesforce-connect'));
@@ -82,7 +101,10 @@ describe('AffinityCard', () => {
       items = [crm('affinity', true)];
       return { success: true as const, message: 'Affinity connected', integration: items[0] };
     });
-    renderWithApi(<AffinityCard isAdmin />, fakeApi({ llm: { integrations: vi.fn(async () => ({ success: true as const, integrations: items })) }, crm: { connect } }));
+    renderWithApi(
+      <AffinityCard isAdmin />,
+      fakeApi({ llm: { integrations: vi.fn(async () => ({ success: true as const, integrations: items })) }, crm: { connect } }),
+    );
     await user.click(await screen.findByTestId('affinity-connect'));
     await user.click(screen.getByTestId('affinity-submit'));
     expect(await screen.findByText(AFFINITY_TEXT.required)).toBeTruthy();
@@ -101,8 +123,14 @@ describe('AffinityCard', () => {
   it('Settings → Disconnect asks first, then removes', async () => {
     const user = userEvent.setup();
     let items: IntegrationDto[] = [crm('affinity', true)];
-    const remove = vi.fn(async () => { items = []; return { success: true as const, message: 'Integration removed' }; });
-    renderWithApi(<AffinityCard isAdmin />, fakeApi({ llm: { integrations: vi.fn(async () => ({ success: true as const, integrations: items })) }, crm: { remove } }));
+    const remove = vi.fn(async () => {
+      items = [];
+      return { success: true as const, message: 'Integration removed' };
+    });
+    renderWithApi(
+      <AffinityCard isAdmin />,
+      fakeApi({ llm: { integrations: vi.fn(async () => ({ success: true as const, integrations: items })) }, crm: { remove } }),
+    );
     await user.click(await screen.findByTestId('affinity-settings'));
     await user.click(await screen.findByTestId('affinity-disconnect'));
     expect(await screen.findByText('Disconnect Affinity ?')).toBeTruthy();

@@ -11,7 +11,10 @@ export interface CrmCardState {
 
 export function crmCardState(integrations: readonly IntegrationDto[], provider: CrmProvider): CrmCardState {
   const integration = integrations.find((i) => i.provider === provider && i.scope === 'organization') ?? null;
-  const other = integrations.find((i) => i.provider !== provider && (i.provider === 'salesforce' || i.provider === 'affinity') && i.scope === 'organization' && i.data.active);
+  const other = integrations.find(
+    (i) =>
+      i.provider !== provider && (i.provider === 'salesforce' || i.provider === 'affinity') && i.scope === 'organization' && i.data.active,
+  );
   return {
     integration,
     action: integration?.data.active ? 'settings' : 'connect',

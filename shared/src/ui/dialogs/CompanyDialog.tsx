@@ -72,14 +72,17 @@ export function CompanyDialog(props: CompanyDialogProps) {
   const [contact, setContact] = useState(emptyContact);
   const [picked, setPicked] = useState<PickedRecord | null>(null);
   const [submitted, setSubmitted] = useState(false);
-  const [serverIssues, setServerIssues] = useState<{ company: Record<string, string>; contact: Record<string, string> }>({ company: {}, contact: {} });
+  const [serverIssues, setServerIssues] = useState<{ company: Record<string, string>; contact: Record<string, string> }>({
+    company: {},
+    contact: {},
+  });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (!open) return;
     setCompany(editing ? { name: editing.name, website: editing.website } : { ...emptyCompany(), ...props.initial });
-    setOwnerId(editing ? editing.owner?.id ?? null : props.defaultOwnerId ?? null);
+    setOwnerId(editing ? (editing.owner?.id ?? null) : (props.defaultOwnerId ?? null));
     setMode(props.linkContact ? 'existing' : 'none');
     setContact(emptyContact());
     setPicked(props.linkContact ?? null);
@@ -115,17 +118,17 @@ export function CompanyDialog(props: CompanyDialogProps) {
     try {
       const res = editing
         ? await api.companies.update({
-          id: editing.id,
-          company: body,
-          accountOwnerId: ownerId,
-          ...(mode === 'existing' && picked ? { assignContactId: picked.id } : {}),
-        })
+            id: editing.id,
+            company: body,
+            accountOwnerId: ownerId,
+            ...(mode === 'existing' && picked ? { assignContactId: picked.id } : {}),
+          })
         : await api.companies.create({
-          company: body,
-          // A contact created with the company gets the same owner.
-          ...(mode === 'new' ? { contact: { ...trimContact(contact), accountOwnerId: ownerId } } : {}),
-          ...(mode === 'existing' && picked ? { assignContactId: picked.id } : {}),
-        });
+            company: body,
+            // A contact created with the company gets the same owner.
+            ...(mode === 'new' ? { contact: { ...trimContact(contact), accountOwnerId: ownerId } } : {}),
+            ...(mode === 'existing' && picked ? { assignContactId: picked.id } : {}),
+          });
       notify.success(editing ? COMPANY_MESSAGES.updated : COMPANY_MESSAGES.created);
       void invalidateRecords(queryClient, {
         companyIds: [res.company.id],
@@ -146,8 +149,19 @@ export function CompanyDialog(props: CompanyDialogProps) {
   };
 
   return (
-    <Dialog open={open} modalType="modal" onOpenChange={(_, d) => { if (!busy) onOpenChange(d.open); }}>
-      <DialogSurface style={surfaceStyle} data-testid="company-dialog" data-mode={isEdit ? 'edit' : 'new'} aria-label={isEdit ? 'Edit Company' : 'New Company'}>
+    <Dialog
+      open={open}
+      modalType="modal"
+      onOpenChange={(_, d) => {
+        if (!busy) onOpenChange(d.open);
+      }}
+    >
+      <DialogSurface
+        style={surfaceStyle}
+        data-testid="company-dialog"
+        data-mode={isEdit ? 'edit' : 'new'}
+        aria-label={isEdit ? 'Edit Company' : 'New Company'}
+      >
         <form
           noValidate
           onSubmit={(e) => {
@@ -169,7 +183,13 @@ export function CompanyDialog(props: CompanyDialogProps) {
                 disabled={busy}
                 autoFocus
               />
-              <AccountOwnerSelect value={ownerId} onChange={setOwnerId} currentOwner={editing?.owner} disabled={busy} data-testid="company-owner" />
+              <AccountOwnerSelect
+                value={ownerId}
+                onChange={setOwnerId}
+                currentOwner={editing?.owner}
+                disabled={busy}
+                data-testid="company-owner"
+              />
               <LinkedRecordSection
                 entityType="contact"
                 mode={mode}
@@ -184,7 +204,7 @@ export function CompanyDialog(props: CompanyDialogProps) {
                 pickError={pickError}
                 prefix="company-contact"
                 disabled={busy}
-                newForm={(
+                newForm={
                   <ContactFieldsGroup
                     value={contact}
                     onChange={(v) => {
@@ -195,7 +215,7 @@ export function CompanyDialog(props: CompanyDialogProps) {
                     prefix="company-contact"
                     disabled={busy}
                   />
-                )}
+                }
               />
               {error && (
                 <MessageBar intent="error" data-testid="company-dialog-error">
@@ -207,7 +227,13 @@ export function CompanyDialog(props: CompanyDialogProps) {
               <Button appearance="secondary" disabled={busy} onClick={() => onOpenChange(false)} data-testid="company-dialog-cancel">
                 Cancel
               </Button>
-              <Button type="submit" appearance="primary" disabledFocusable={busy} icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined} data-testid="company-dialog-save">
+              <Button
+                type="submit"
+                appearance="primary"
+                disabledFocusable={busy}
+                icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined}
+                data-testid="company-dialog-save"
+              >
                 {isEdit ? 'Save' : 'Create'}
               </Button>
             </DialogActions>

@@ -72,14 +72,21 @@ export function ContactDialog(props: ContactDialogProps) {
   const [company, setCompany] = useState(emptyCompany);
   const [picked, setPicked] = useState<PickedRecord | null>(null);
   const [submitted, setSubmitted] = useState(false);
-  const [serverIssues, setServerIssues] = useState<{ company: Record<string, string>; contact: Record<string, string> }>({ company: {}, contact: {} });
+  const [serverIssues, setServerIssues] = useState<{ company: Record<string, string>; contact: Record<string, string> }>({
+    company: {},
+    contact: {},
+  });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (!open) return;
-    setContact(editing ? { firstName: editing.firstName, lastName: editing.lastName, email: editing.email } : { ...emptyContact(), ...props.initial });
-    setOwnerId(editing ? editing.owner?.id ?? null : props.defaultOwnerId ?? null);
+    setContact(
+      editing
+        ? { firstName: editing.firstName, lastName: editing.lastName, email: editing.email }
+        : { ...emptyContact(), ...props.initial },
+    );
+    setOwnerId(editing ? (editing.owner?.id ?? null) : (props.defaultOwnerId ?? null));
     setMode(props.linkCompany ? 'existing' : 'none');
     setCompany(emptyCompany());
     setPicked(props.linkCompany ?? null);
@@ -115,17 +122,17 @@ export function ContactDialog(props: ContactDialogProps) {
     try {
       const res = editing
         ? await api.contacts.update({
-          id: editing.id,
-          contact: body,
-          accountOwnerId: ownerId,
-          ...(mode === 'existing' && picked ? { assignCompanyId: picked.id } : {}),
-        })
+            id: editing.id,
+            contact: body,
+            accountOwnerId: ownerId,
+            ...(mode === 'existing' && picked ? { assignCompanyId: picked.id } : {}),
+          })
         : await api.contacts.create({
-          contact: body,
-          // A company created with the contact gets the same owner.
-          ...(mode === 'new' ? { company: { ...trimCompany(company), accountOwnerId: ownerId } } : {}),
-          ...(mode === 'existing' && picked ? { assignCompanyId: picked.id } : {}),
-        });
+            contact: body,
+            // A company created with the contact gets the same owner.
+            ...(mode === 'new' ? { company: { ...trimCompany(company), accountOwnerId: ownerId } } : {}),
+            ...(mode === 'existing' && picked ? { assignCompanyId: picked.id } : {}),
+          });
       notify.success(editing ? CONTACT_MESSAGES.updated : CONTACT_MESSAGES.created);
       void invalidateRecords(queryClient, {
         contactIds: [res.contact.id],
@@ -146,8 +153,19 @@ export function ContactDialog(props: ContactDialogProps) {
   };
 
   return (
-    <Dialog open={open} modalType="modal" onOpenChange={(_, d) => { if (!busy) onOpenChange(d.open); }}>
-      <DialogSurface style={surfaceStyle} data-testid="contact-dialog" data-mode={isEdit ? 'edit' : 'new'} aria-label={isEdit ? 'Edit Contact' : 'New Contact'}>
+    <Dialog
+      open={open}
+      modalType="modal"
+      onOpenChange={(_, d) => {
+        if (!busy) onOpenChange(d.open);
+      }}
+    >
+      <DialogSurface
+        style={surfaceStyle}
+        data-testid="contact-dialog"
+        data-mode={isEdit ? 'edit' : 'new'}
+        aria-label={isEdit ? 'Edit Contact' : 'New Contact'}
+      >
         <form
           noValidate
           onSubmit={(e) => {
@@ -169,7 +187,13 @@ export function ContactDialog(props: ContactDialogProps) {
                 disabled={busy}
                 autoFocus
               />
-              <AccountOwnerSelect value={ownerId} onChange={setOwnerId} currentOwner={editing?.owner} disabled={busy} data-testid="contact-owner" />
+              <AccountOwnerSelect
+                value={ownerId}
+                onChange={setOwnerId}
+                currentOwner={editing?.owner}
+                disabled={busy}
+                data-testid="contact-owner"
+              />
               <LinkedRecordSection
                 entityType="company"
                 mode={mode}
@@ -184,7 +208,7 @@ export function ContactDialog(props: ContactDialogProps) {
                 pickError={pickError}
                 prefix="contact-company"
                 disabled={busy}
-                newForm={(
+                newForm={
                   <CompanyFieldsGroup
                     value={company}
                     onChange={(v) => {
@@ -195,7 +219,7 @@ export function ContactDialog(props: ContactDialogProps) {
                     prefix="contact-company"
                     disabled={busy}
                   />
-                )}
+                }
               />
               {error && (
                 <MessageBar intent="error" data-testid="contact-dialog-error">
@@ -207,7 +231,13 @@ export function ContactDialog(props: ContactDialogProps) {
               <Button appearance="secondary" disabled={busy} onClick={() => onOpenChange(false)} data-testid="contact-dialog-cancel">
                 Cancel
               </Button>
-              <Button type="submit" appearance="primary" disabledFocusable={busy} icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined} data-testid="contact-dialog-save">
+              <Button
+                type="submit"
+                appearance="primary"
+                disabledFocusable={busy}
+                icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined}
+                data-testid="contact-dialog-save"
+              >
                 {isEdit ? 'Save' : 'Create'}
               </Button>
             </DialogActions>

@@ -19,7 +19,15 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { FIELD_MESSAGES, currencyCodes, currencyLabel, OFFERED_FIELD_TYPES, fieldNameProblem, type OfferedDataType, type RecordEntityType } from '../../domain';
+import {
+  FIELD_MESSAGES,
+  currencyCodes,
+  currencyLabel,
+  OFFERED_FIELD_TYPES,
+  fieldNameProblem,
+  type OfferedDataType,
+  type RecordEntityType,
+} from '../../domain';
 import type { FieldDto } from '../../contracts';
 import { useApi, queryKeys } from '../ApiContext';
 import { useNotify } from '../toast';
@@ -84,7 +92,12 @@ export function NewFieldDialog(props: NewFieldDialogProps) {
     if (fieldNameProblem(label)) return;
     setBusy(true);
     try {
-      const res = await api.fields.create({ label: label.trim(), dataType, entityType, ...(dataType === 'currency' && currency ? { config: { currency } } : {}) });
+      const res = await api.fields.create({
+        label: label.trim(),
+        dataType,
+        entityType,
+        ...(dataType === 'currency' && currency ? { config: { currency } } : {}),
+      });
       notify.success(FIELD_MESSAGES.created);
       // Tables (columns, filters) and drawers (Fields sections) show the new field.
       void queryClient.invalidateQueries({ queryKey: queryKeys.fields(entityType) });
@@ -103,7 +116,13 @@ export function NewFieldDialog(props: NewFieldDialogProps) {
   };
 
   return (
-    <Dialog open={open} modalType="modal" onOpenChange={(_, d) => { if (!busy) onOpenChange(d.open); }}>
+    <Dialog
+      open={open}
+      modalType="modal"
+      onOpenChange={(_, d) => {
+        if (!busy) onOpenChange(d.open);
+      }}
+    >
       <DialogSurface style={surfaceStyle} data-testid="new-field-dialog" aria-label="New Field">
         <form
           noValidate
@@ -115,7 +134,12 @@ export function NewFieldDialog(props: NewFieldDialogProps) {
           <DialogBody>
             <DialogTitle>New Field</DialogTitle>
             <DialogContent className={styles.content}>
-              <Field label="Field name" required validationMessage={labelProblem ?? serverLabelIssue ?? undefined} data-testid="new-field-label-field">
+              <Field
+                label="Field name"
+                required
+                validationMessage={labelProblem ?? serverLabelIssue ?? undefined}
+                data-testid="new-field-label-field"
+              >
                 <Input
                   value={label}
                   onChange={(_, d) => {
@@ -129,7 +153,12 @@ export function NewFieldDialog(props: NewFieldDialogProps) {
                 />
               </Field>
               <Field label="Data type" required>
-                <Select value={dataType} onChange={(_, d) => setDataType(d.value as OfferedDataType)} disabled={busy} data-testid="new-field-type">
+                <Select
+                  value={dataType}
+                  onChange={(_, d) => setDataType(d.value as OfferedDataType)}
+                  disabled={busy}
+                  data-testid="new-field-type"
+                >
                   {OFFERED_FIELD_TYPES.map((t) => (
                     <option key={t.dataType} value={t.dataType}>
                       {t.label}
@@ -142,7 +171,9 @@ export function NewFieldDialog(props: NewFieldDialogProps) {
                   <Select value={currency} onChange={(_, d) => setCurrency(d.value)} disabled={busy} data-testid="new-field-currency">
                     <option value="">Organization default</option>
                     {currencyCodes().map((c) => (
-                      <option key={c} value={c}>{currencyLabel(c)}</option>
+                      <option key={c} value={c}>
+                        {currencyLabel(c)}
+                      </option>
                     ))}
                   </Select>
                 </Field>
@@ -171,7 +202,13 @@ export function NewFieldDialog(props: NewFieldDialogProps) {
               <Button appearance="secondary" disabled={busy} onClick={() => onOpenChange(false)} data-testid="new-field-cancel">
                 Cancel
               </Button>
-              <Button type="submit" appearance="primary" disabledFocusable={busy} icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined} data-testid="new-field-save">
+              <Button
+                type="submit"
+                appearance="primary"
+                disabledFocusable={busy}
+                icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined}
+                data-testid="new-field-save"
+              >
                 Create
               </Button>
             </DialogActions>

@@ -56,7 +56,14 @@ const useStyles = makeStyles({
   radios: { flexWrap: 'wrap' },
 });
 
-export function CompanyFieldsGroup({ value, onChange, errors, prefix, disabled, autoFocus }: {
+export function CompanyFieldsGroup({
+  value,
+  onChange,
+  errors,
+  prefix,
+  disabled,
+  autoFocus,
+}: {
   value: CompanyDraft;
   onChange: (v: CompanyDraft) => void;
   errors: Partial<Record<string, string>>;
@@ -89,7 +96,14 @@ export function CompanyFieldsGroup({ value, onChange, errors, prefix, disabled, 
   );
 }
 
-export function ContactFieldsGroup({ value, onChange, errors, prefix, disabled, autoFocus }: {
+export function ContactFieldsGroup({
+  value,
+  onChange,
+  errors,
+  prefix,
+  disabled,
+  autoFocus,
+}: {
   value: ContactDraft;
   onChange: (v: ContactDraft) => void;
   errors: Partial<Record<string, string>>;
@@ -101,7 +115,13 @@ export function ContactFieldsGroup({ value, onChange, errors, prefix, disabled, 
   return (
     <div className={styles.group}>
       <div className={styles.row}>
-        <Field className={styles.grow} label="First name" required validationMessage={errors.firstName} data-testid={`${prefix}-first-name-field`}>
+        <Field
+          className={styles.grow}
+          label="First name"
+          required
+          validationMessage={errors.firstName}
+          data-testid={`${prefix}-first-name-field`}
+        >
           <Input
             value={value.firstName}
             onChange={(_, d) => onChange({ ...value, firstName: d.value })}
@@ -110,7 +130,13 @@ export function ContactFieldsGroup({ value, onChange, errors, prefix, disabled, 
             data-testid={`${prefix}-first-name`}
           />
         </Field>
-        <Field className={styles.grow} label="Last name" required validationMessage={errors.lastName} data-testid={`${prefix}-last-name-field`}>
+        <Field
+          className={styles.grow}
+          label="Last name"
+          required
+          validationMessage={errors.lastName}
+          data-testid={`${prefix}-last-name-field`}
+        >
           <Input
             value={value.lastName}
             onChange={(_, d) => onChange({ ...value, lastName: d.value })}
@@ -188,8 +214,14 @@ export function LinkedRecordSection(props: {
           {props.picked && !picking ? (
             <div className={styles.picked} data-testid={`${props.prefix}-picked`} data-id={props.picked.id}>
               <div className={styles.pickedTexts}>
-                <Text weight="semibold" truncate wrap={false}>{props.picked.title}</Text>
-                {props.picked.subtitle && <Text className={styles.sub} truncate wrap={false}>{props.picked.subtitle}</Text>}
+                <Text weight="semibold" truncate wrap={false}>
+                  {props.picked.title}
+                </Text>
+                {props.picked.subtitle && (
+                  <Text className={styles.sub} truncate wrap={false}>
+                    {props.picked.subtitle}
+                  </Text>
+                )}
               </div>
               <Button
                 appearance="subtle"

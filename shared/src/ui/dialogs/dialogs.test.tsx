@@ -20,7 +20,15 @@ const OWNERS: OwnerCandidate[] = [
   { id: 'u-zoe', firstName: 'Zoe', lastName: 'Young', email: 'zoe@acme.test', active: true, invitationAccepted: true, deleted: false },
   { id: 'u-ada', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@acme.test', active: true, invitationAccepted: true, deleted: false },
   { id: 'u-off', firstName: 'Ina', lastName: 'Active', email: 'ina@acme.test', active: false, invitationAccepted: true, deleted: false },
-  { id: 'u-pending', firstName: 'Pat', lastName: 'Pending', email: 'pat@acme.test', active: true, invitationAccepted: false, deleted: false },
+  {
+    id: 'u-pending',
+    firstName: 'Pat',
+    lastName: 'Pending',
+    email: 'pat@acme.test',
+    active: true,
+    invitationAccepted: false,
+    deleted: false,
+  },
   { id: 'u-gone', firstName: 'Del', lastName: 'Eted', email: 'del@acme.test', active: true, invitationAccepted: true, deleted: true },
 ];
 
@@ -92,7 +100,11 @@ describe('ownerChoices / AccountOwnerSelect', () => {
 
   it('shows a deactivated current owner as an unpickable option', async () => {
     renderWithApi(
-      <AccountOwnerSelect value="u-off" onChange={vi.fn()} currentOwner={{ id: 'u-off', firstName: 'Ina', lastName: 'Active', email: 'ina@acme.test' }} />,
+      <AccountOwnerSelect
+        value="u-off"
+        onChange={vi.fn()}
+        currentOwner={{ id: 'u-off', firstName: 'Ina', lastName: 'Active', email: 'ina@acme.test' }}
+      />,
       fakeApi({ companies: ownersApi }),
     );
     const select = screen.getByTestId('account-owner-select') as HTMLSelectElement;
@@ -104,15 +116,24 @@ describe('ownerChoices / AccountOwnerSelect', () => {
 describe('saveErrorMessage', () => {
   it('maps a 409 to the duplicate-domain message and otherwise prefers the server message', () => {
     expect(saveErrorMessage(new ApiError(409, 'conflict', { message: 'whatever' }), 'x')).toBe(COMPANY_MESSAGES.duplicateDomain);
-    expect(saveErrorMessage(new ApiError(409, 'c', { message: CONTACT_MESSAGES.duplicateEmail }), 'x')).toBe(CONTACT_MESSAGES.duplicateEmail);
-    expect(saveErrorMessage(new ApiError(400, 'bad', { message: 'Account owner must be an active member of your organization' }), 'x'))
-      .toBe('Account owner must be an active member of your organization');
-    expect(saveErrorMessage(new ApiError(500, 'Request failed (500)', null), COMPANY_MESSAGES.createFailed)).toBe(COMPANY_MESSAGES.createFailed);
+    expect(saveErrorMessage(new ApiError(409, 'c', { message: CONTACT_MESSAGES.duplicateEmail }), 'x')).toBe(
+      CONTACT_MESSAGES.duplicateEmail,
+    );
+    expect(
+      saveErrorMessage(new ApiError(400, 'bad', { message: 'Account owner must be an active member of your organization' }), 'x'),
+    ).toBe('Account owner must be an active member of your organization');
+    expect(saveErrorMessage(new ApiError(500, 'Request failed (500)', null), COMPANY_MESSAGES.createFailed)).toBe(
+      COMPANY_MESSAGES.createFailed,
+    );
     expect(saveErrorMessage(new Error('network'), CONTACT_MESSAGES.createFailed)).toBe(CONTACT_MESSAGES.createFailed);
   });
 
   it('reads field issues under a part of the body', () => {
-    const issues = [{ path: 'company.website', message: 'Invalid URL' }, { path: 'contact/email', message: 'Invalid email' }, { path: 'name', message: 'Company name is required' }];
+    const issues = [
+      { path: 'company.website', message: 'Invalid URL' },
+      { path: 'contact/email', message: 'Invalid email' },
+      { path: 'name', message: 'Company name is required' },
+    ];
     expect(issuesFor(issues, 'company', true)).toEqual({ website: 'Invalid URL', name: 'Company name is required' });
     expect(issuesFor(issues, 'contact', false)).toEqual({ email: 'Invalid email' });
   });
@@ -151,7 +172,21 @@ describe('CompanyDialog', () => {
 
   it('validates a new linked contact with the contact rules and creates both', async () => {
     const user = userEvent.setup();
-    const saved = companyDetails({ entityMapping: [{ companyId: '11111111-1111-4111-8111-111111111111', contactId: 'c-new', isKey: true, isPrimary: true, label: null, value: null, firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.test' }] });
+    const saved = companyDetails({
+      entityMapping: [
+        {
+          companyId: '11111111-1111-4111-8111-111111111111',
+          contactId: 'c-new',
+          isKey: true,
+          isPrimary: true,
+          label: null,
+          value: null,
+          firstName: 'Grace',
+          lastName: 'Hopper',
+          email: 'grace@acme.test',
+        },
+      ],
+    });
     const create = vi.fn(async () => ({ success: true as const, message: 'ok', company: saved }));
     const { onSaved, onOpenChange, queryClient } = setup(fakeApi({ companies: { ...ownersApi, create } }), { defaultOwnerId: 'u-ada' });
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
@@ -179,17 +214,34 @@ describe('CompanyDialog', () => {
     expect(onOpenChange).toHaveBeenCalledWith(false);
     expect(await screen.findByText(COMPANY_MESSAGES.created)).toBeTruthy();
     const keys = invalidate.mock.calls.map((c) => JSON.stringify(c[0]?.queryKey));
-    expect(keys).toEqual(expect.arrayContaining([
-      JSON.stringify(queryKeys.companies),
-      JSON.stringify(queryKeys.contacts),
-      JSON.stringify(queryKeys.company(saved.id)),
-      JSON.stringify(queryKeys.contact('c-new')),
-    ]));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        JSON.stringify(queryKeys.companies),
+        JSON.stringify(queryKeys.contacts),
+        JSON.stringify(queryKeys.company(saved.id)),
+        JSON.stringify(queryKeys.contact('c-new')),
+      ]),
+    );
   });
 
   it('links an existing contact picked by search (already linked ones disabled) when editing', async () => {
     const user = userEvent.setup();
-    const editing = companyDetails({ owner: { id: 'u-zoe', firstName: 'Zoe', lastName: 'Young', email: 'zoe@acme.test' }, entityMapping: [{ companyId: '11111111-1111-4111-8111-111111111111', contactId: 'c-linked', isKey: true, isPrimary: true, label: null, value: null, firstName: 'Lin', lastName: 'Ked', email: 'lin@acme.test' }] });
+    const editing = companyDetails({
+      owner: { id: 'u-zoe', firstName: 'Zoe', lastName: 'Young', email: 'zoe@acme.test' },
+      entityMapping: [
+        {
+          companyId: '11111111-1111-4111-8111-111111111111',
+          contactId: 'c-linked',
+          isKey: true,
+          isPrimary: true,
+          label: null,
+          value: null,
+          firstName: 'Lin',
+          lastName: 'Ked',
+          email: 'lin@acme.test',
+        },
+      ],
+    });
     const update = vi.fn(async () => ({ success: true as const, message: 'ok', company: editing }));
     const search = vi.fn(async () => ({
       success: true as const,
@@ -219,18 +271,22 @@ describe('CompanyDialog', () => {
     await waitFor(() => expect((screen.getByTestId('company-owner') as HTMLSelectElement).value).toBe('u-zoe'));
     await user.selectOptions(screen.getByTestId('company-owner'), 'No owner');
     await user.click(screen.getByTestId('company-dialog-save'));
-    await waitFor(() => expect(update).toHaveBeenCalledWith({
-      id: editing.id,
-      company: { name: 'Acme', website: 'acme.test', accountOwnerId: null },
-      accountOwnerId: null,
-      assignContactId: '33333333-3333-4333-8333-333333333333',
-    }));
+    await waitFor(() =>
+      expect(update).toHaveBeenCalledWith({
+        id: editing.id,
+        company: { name: 'Acme', website: 'acme.test', accountOwnerId: null },
+        accountOwnerId: null,
+        assignContactId: '33333333-3333-4333-8333-333333333333',
+      }),
+    );
     expect(await screen.findByText(COMPANY_MESSAGES.updated)).toBeTruthy();
   });
 
   it('shows the duplicate-domain message on 409 and keeps the dialog open', async () => {
     const user = userEvent.setup();
-    const create = vi.fn(async () => { throw new ApiError(409, 'Conflict', { success: false, message: 'Conflict' }); });
+    const create = vi.fn(async () => {
+      throw new ApiError(409, 'Conflict', { success: false, message: 'Conflict' });
+    });
     const { onOpenChange } = setup(fakeApi({ companies: { ...ownersApi, create } }));
     await user.type(screen.getByTestId('company-name'), 'Acme');
     await user.type(screen.getByTestId('company-website'), 'https://www.acme.test');
@@ -245,8 +301,15 @@ describe('CompanyDialog', () => {
 
   it('shows the server message, else the spec fallback, and the server field issues', async () => {
     const user = userEvent.setup();
-    const create = vi.fn()
-      .mockRejectedValueOnce(new ApiError(400, 'Validation failed', { success: false, message: 'Validation failed', issues: [{ path: 'company.website', message: 'Invalid URL' }] }))
+    const create = vi
+      .fn()
+      .mockRejectedValueOnce(
+        new ApiError(400, 'Validation failed', {
+          success: false,
+          message: 'Validation failed',
+          issues: [{ path: 'company.website', message: 'Invalid URL' }],
+        }),
+      )
       .mockRejectedValueOnce(new ApiError(500, 'Request failed (500)', null));
     setup(fakeApi({ companies: { ...ownersApi, create } }));
     await user.type(screen.getByTestId('company-name'), 'Acme');
@@ -260,7 +323,9 @@ describe('CompanyDialog', () => {
 
   it("falls back to 'Failed to updated company' when an edit fails without a message", async () => {
     const user = userEvent.setup();
-    const update = vi.fn(async () => { throw new ApiError(500, 'Request failed (500)', null); });
+    const update = vi.fn(async () => {
+      throw new ApiError(500, 'Request failed (500)', null);
+    });
     setup(fakeApi({ companies: { ...ownersApi, update } }), { company: companyDetails() });
     await user.click(screen.getByTestId('company-dialog-save'));
     await waitFor(() => expect(screen.getByTestId('company-dialog-error').textContent).toBe('Failed to updated company'));
@@ -328,10 +393,12 @@ describe('ContactDialog', () => {
     expect(create).not.toHaveBeenCalled();
     await user.type(screen.getByTestId('contact-company-website'), '.test');
     await user.click(screen.getByTestId('contact-dialog-save'));
-    await waitFor(() => expect(create).toHaveBeenCalledWith({
-      contact: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.test', accountOwnerId: null },
-      company: { name: 'Acme', website: 'acme.test', accountOwnerId: null },
-    }));
+    await waitFor(() =>
+      expect(create).toHaveBeenCalledWith({
+        contact: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.test', accountOwnerId: null },
+        company: { name: 'Acme', website: 'acme.test', accountOwnerId: null },
+      }),
+    );
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith(saved));
     expect(await screen.findByText(CONTACT_MESSAGES.created)).toBeTruthy();
   });
@@ -339,21 +406,26 @@ describe('ContactDialog', () => {
   it('is prefilled to link a company (Add a contact from a company drawer)', async () => {
     const user = userEvent.setup();
     const create = vi.fn(async () => ({ success: true as const, message: 'ok', contact: contactDetails() }));
-    setup(fakeApi({ companies: ownersApi, contacts: { create } }), { linkCompany: { id: '11111111-1111-4111-8111-111111111111', title: 'Acme', subtitle: 'acme.test' } });
+    setup(fakeApi({ companies: ownersApi, contacts: { create } }), {
+      linkCompany: { id: '11111111-1111-4111-8111-111111111111', title: 'Acme', subtitle: 'acme.test' },
+    });
     expect(screen.getByTestId('contact-company-picked').textContent).toContain('Acme');
     await user.type(screen.getByTestId('contact-first-name'), 'Grace');
     await user.type(screen.getByTestId('contact-last-name'), 'Hopper');
     await user.type(screen.getByTestId('contact-email'), 'grace@acme.test');
     await user.click(screen.getByTestId('contact-dialog-save'));
-    await waitFor(() => expect(create).toHaveBeenCalledWith({
-      contact: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.test', accountOwnerId: null },
-      assignCompanyId: '11111111-1111-4111-8111-111111111111',
-    }));
+    await waitFor(() =>
+      expect(create).toHaveBeenCalledWith({
+        contact: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.test', accountOwnerId: null },
+        assignCompanyId: '11111111-1111-4111-8111-111111111111',
+      }),
+    );
   });
 
   it("falls back to 'Error creating contact' and 'Failed to updated contact'; 409 is the domain conflict", async () => {
     const user = userEvent.setup();
-    const create = vi.fn()
+    const create = vi
+      .fn()
       .mockRejectedValueOnce(new ApiError(502, 'Request failed (502)', null))
       .mockRejectedValueOnce(new ApiError(409, 'Conflict', { success: false, message: 'Conflict' }));
     setup(fakeApi({ companies: ownersApi, contacts: { create } }));
@@ -365,7 +437,9 @@ describe('ContactDialog', () => {
     await user.click(screen.getByTestId('contact-dialog-save'));
     await waitFor(() => expect(screen.getByTestId('contact-dialog-error').textContent).toBe('Company with same domain already exists'));
     cleanup();
-    const update = vi.fn(async () => { throw new ApiError(500, 'Request failed (500)', null); });
+    const update = vi.fn(async () => {
+      throw new ApiError(500, 'Request failed (500)', null);
+    });
     setup(fakeApi({ companies: ownersApi, contacts: { update } }), { contact: contactDetails() });
     expect(screen.getByText('Edit Contact')).toBeTruthy();
     await user.click(screen.getByTestId('contact-dialog-save'));
@@ -379,11 +453,13 @@ describe('ContactDialog', () => {
     await user.clear(screen.getByTestId('contact-last-name'));
     await user.type(screen.getByTestId('contact-last-name'), 'Brewster');
     await user.click(screen.getByTestId('contact-dialog-save'));
-    await waitFor(() => expect(update).toHaveBeenCalledWith({
-      id: '22222222-2222-4222-8222-222222222222',
-      contact: { firstName: 'Grace', lastName: 'Brewster', email: 'grace@acme.test', accountOwnerId: null },
-      accountOwnerId: null,
-    }));
+    await waitFor(() =>
+      expect(update).toHaveBeenCalledWith({
+        id: '22222222-2222-4222-8222-222222222222',
+        contact: { firstName: 'Grace', lastName: 'Brewster', email: 'grace@acme.test', accountOwnerId: null },
+        accountOwnerId: null,
+      }),
+    );
     expect(await screen.findByText(CONTACT_MESSAGES.updated)).toBeTruthy();
   });
 });
@@ -392,17 +468,45 @@ describe('NewFieldDialog', () => {
   it('offers the twelve data types and the two entity types', () => {
     renderWithApi(<NewFieldDialog open onOpenChange={vi.fn()} />, fakeApi({}));
     expect(optionTexts(screen.getByTestId('new-field-type'))).toEqual(OFFERED_FIELD_TYPES.map((t) => t.label));
-    expect(optionTexts(screen.getByTestId('new-field-type'))).toEqual(['String', 'Url', 'Integer', 'Decimal', 'Boolean', 'Address', 'Date', 'Time', 'Currency', 'Email', 'Object', 'Phone Number']);
+    expect(optionTexts(screen.getByTestId('new-field-type'))).toEqual([
+      'String',
+      'Url',
+      'Integer',
+      'Decimal',
+      'Boolean',
+      'Address',
+      'Date',
+      'Time',
+      'Currency',
+      'Email',
+      'Object',
+      'Phone Number',
+    ]);
     expect(optionTexts(screen.getByTestId('new-field-entity'))).toEqual(['Company', 'Contact']);
   });
 
   it('checks the name length with the spec messages, then creates the field', async () => {
     const user = userEvent.setup();
-    const field = { id: 'f1', key: 'arr', label: 'ARR', dataType: 'currency' as const, entityType: 'contact' as const, namespace: 'contact' as const, isMandatory: false, isPseudo: false, builtIn: false, config: { reconciliation: 'use_latest' as const, refreshSchedule: 'never' as const }, assignedEnrichments: [] };
+    const field = {
+      id: 'f1',
+      key: 'arr',
+      label: 'ARR',
+      dataType: 'currency' as const,
+      entityType: 'contact' as const,
+      namespace: 'contact' as const,
+      isMandatory: false,
+      isPseudo: false,
+      builtIn: false,
+      config: { reconciliation: 'use_latest' as const, refreshSchedule: 'never' as const },
+      assignedEnrichments: [],
+    };
     const create = vi.fn(async () => ({ success: true as const, message: FIELD_MESSAGES.created, field }));
     const onCreated = vi.fn();
     const onOpenChange = vi.fn();
-    const { queryClient } = renderWithApi(<NewFieldDialog open onOpenChange={onOpenChange} onCreated={onCreated} entityType="contact" />, fakeApi({ fields: { create } }));
+    const { queryClient } = renderWithApi(
+      <NewFieldDialog open onOpenChange={onOpenChange} onCreated={onCreated} entityType="contact" />,
+      fakeApi({ fields: { create } }),
+    );
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
     expect((screen.getByTestId('new-field-entity') as HTMLSelectElement).value).toBe('contact');
     await user.click(screen.getByTestId('new-field-save'));
@@ -426,12 +530,15 @@ describe('NewFieldDialog', () => {
     await waitFor(() => expect(onCreated).toHaveBeenCalledWith(field));
     expect(onOpenChange).toHaveBeenCalledWith(false);
     expect(await screen.findByText(FIELD_MESSAGES.created)).toBeTruthy();
-    expect(invalidate.mock.calls.map((c) => JSON.stringify(c[0]?.queryKey))).toEqual(expect.arrayContaining([JSON.stringify(queryKeys.fields('contact'))]));
+    expect(invalidate.mock.calls.map((c) => JSON.stringify(c[0]?.queryKey))).toEqual(
+      expect.arrayContaining([JSON.stringify(queryKeys.fields('contact'))]),
+    );
   });
 
   it('shows the server message or the fallback when the create fails', async () => {
     const user = userEvent.setup();
-    const create = vi.fn()
+    const create = vi
+      .fn()
       .mockRejectedValueOnce(new ApiError(409, 'dup', { success: false, message: FIELD_MESSAGES.duplicate }))
       .mockRejectedValueOnce(new ApiError(500, 'Request failed (500)', null));
     renderWithApi(<NewFieldDialog open onOpenChange={vi.fn()} />, fakeApi({ fields: { create } }));

@@ -32,8 +32,10 @@ export function fieldIssues(error: unknown): FieldIssue[] {
   if (!error || typeof error !== 'object' || !('body' in error)) return [];
   const body = (error as { body: unknown }).body;
   if (!body || typeof body !== 'object' || !('issues' in body) || !Array.isArray((body as { issues: unknown }).issues)) return [];
-  return ((body as { issues: unknown[] }).issues)
-    .filter((i): i is FieldIssue => !!i && typeof i === 'object' && typeof (i as FieldIssue).path === 'string' && typeof (i as FieldIssue).message === 'string');
+  return (body as { issues: unknown[] }).issues.filter(
+    (i): i is FieldIssue =>
+      !!i && typeof i === 'object' && typeof (i as FieldIssue).path === 'string' && typeof (i as FieldIssue).message === 'string',
+  );
 }
 
 /**
@@ -50,4 +52,3 @@ export function issuesFor(issues: FieldIssue[], part: string, own: boolean): Rec
   }
   return out;
 }
-

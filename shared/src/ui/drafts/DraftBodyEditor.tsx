@@ -9,7 +9,11 @@ import { FontFamily, TextStyle } from '@tiptap/extension-text-style';
 import { Placeholder } from '@tiptap/extensions';
 import { Select, ToggleButton, Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import {
-  TextBoldRegular, TextBulletListLtrRegular, TextItalicRegular, TextNumberListLtrRegular, TextUnderlineRegular,
+  TextBoldRegular,
+  TextBulletListLtrRegular,
+  TextItalicRegular,
+  TextNumberListLtrRegular,
+  TextUnderlineRegular,
 } from '@fluentui/react-icons';
 import { DRAFT_FONTS } from '../../domain';
 
@@ -26,34 +30,72 @@ export interface DraftBodyEditorProps {
 
 const useStyles = makeStyles({
   root: {
-    display: 'flex', flexDirection: 'column', minHeight: 0, flexGrow: 1,
+    display: 'flex',
+    flexDirection: 'column',
+    minHeight: 0,
+    flexGrow: 1,
     border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
     borderRadius: tokens.borderRadiusMedium,
     backgroundColor: tokens.colorNeutralBackground1,
   },
   toolbar: {
-    display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: '2px', padding: '2px 4px',
+    display: 'flex',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    gap: '2px',
+    padding: '2px 4px',
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   font: { width: '150px' },
   content: {
-    flexGrow: 1, minHeight: 0, overflowY: 'auto', padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
-    fontFamily: `${DEFAULT_FONT}, ${tokens.fontFamilyBase}`, fontSize: tokens.fontSizeBase300, lineHeight: '20px',
+    flexGrow: 1,
+    minHeight: 0,
+    overflowY: 'auto',
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    fontFamily: `${DEFAULT_FONT}, ${tokens.fontFamilyBase}`,
+    fontSize: tokens.fontSizeBase300,
+    lineHeight: '20px',
     '& .ProseMirror': { outline: 'none', minHeight: '100%' },
     '& .ProseMirror p': { margin: '0 0 8px 0' },
     '& .ProseMirror ul, & .ProseMirror ol': { margin: '0 0 8px 0', paddingLeft: '24px' },
     '& .ProseMirror p.is-editor-empty:first-child::before': {
-      content: 'attr(data-placeholder)', color: tokens.colorNeutralForeground4, float: 'left', height: 0, pointerEvents: 'none',
+      content: 'attr(data-placeholder)',
+      color: tokens.colorNeutralForeground4,
+      float: 'left',
+      height: 0,
+      pointerEvents: 'none',
     },
   },
   readOnly: { backgroundColor: tokens.colorNeutralBackground3 },
 });
 
-function Mark({ editor, mark, label, icon, disabled, run }: { editor: Editor; mark: string; label: string; icon: ReactElement; disabled?: boolean; run: (e: Editor) => void }) {
+function Mark({
+  editor,
+  mark,
+  label,
+  icon,
+  disabled,
+  run,
+}: {
+  editor: Editor;
+  mark: string;
+  label: string;
+  icon: ReactElement;
+  disabled?: boolean;
+  run: (e: Editor) => void;
+}) {
   const active = useEditorState({ editor, selector: (s) => s.editor.isActive(mark) });
   return (
     <Tooltip content={label} relationship="label">
-      <ToggleButton size="small" appearance="subtle" icon={icon} checked={active} disabled={disabled} onClick={() => run(editor)} data-testid={`draft-body-${mark}`} />
+      <ToggleButton
+        size="small"
+        appearance="subtle"
+        icon={icon}
+        checked={active}
+        disabled={disabled}
+        onClick={() => run(editor)}
+        data-testid={`draft-body-${mark}`}
+      />
     </Tooltip>
   );
 }
@@ -66,7 +108,13 @@ export function DraftBodyEditor({ value, onChange, readOnly, placeholder, classN
   const known = useRef(value);
   const editor = useEditor({
     extensions: [
-      StarterKit.configure({ heading: false, codeBlock: false, code: false, horizontalRule: false, link: { openOnClick: false, autolink: true } }),
+      StarterKit.configure({
+        heading: false,
+        codeBlock: false,
+        code: false,
+        horizontalRule: false,
+        link: { openOnClick: false, autolink: true },
+      }),
       TextStyle,
       FontFamily,
       Placeholder.configure({ placeholder: placeholder ?? '' }),
@@ -96,7 +144,8 @@ export function DraftBodyEditor({ value, onChange, readOnly, placeholder, classN
   useEffect(() => {
     editor?.setEditable(!readOnly);
   }, [editor, readOnly]);
-  const font = useEditorState({ editor, selector: (s) => (s.editor?.getAttributes('textStyle').fontFamily as string | undefined) ?? '' }) ?? '';
+  const font =
+    useEditorState({ editor, selector: (s) => (s.editor?.getAttributes('textStyle').fontFamily as string | undefined) ?? '' }) ?? '';
 
   return (
     <div className={mergeClasses(styles.root, readOnly && styles.readOnly, className)} data-testid="draft-body">
@@ -115,13 +164,52 @@ export function DraftBodyEditor({ value, onChange, readOnly, placeholder, classN
             data-testid="draft-body-font"
           >
             <option value="">{`${DEFAULT_FONT} (default)`}</option>
-            {DRAFT_FONTS.map((f) => <option key={f} value={f} style={{ fontFamily: f }}>{f}</option>)}
+            {DRAFT_FONTS.map((f) => (
+              <option key={f} value={f} style={{ fontFamily: f }}>
+                {f}
+              </option>
+            ))}
           </Select>
-          <Mark editor={editor} mark="bold" label="Bold" icon={<TextBoldRegular />} disabled={readOnly} run={(e) => e.chain().focus().toggleBold().run()} />
-          <Mark editor={editor} mark="italic" label="Italic" icon={<TextItalicRegular />} disabled={readOnly} run={(e) => e.chain().focus().toggleItalic().run()} />
-          <Mark editor={editor} mark="underline" label="Underline" icon={<TextUnderlineRegular />} disabled={readOnly} run={(e) => e.chain().focus().toggleUnderline().run()} />
-          <Mark editor={editor} mark="bulletList" label="Bulleted list" icon={<TextBulletListLtrRegular />} disabled={readOnly} run={(e) => e.chain().focus().toggleBulletList().run()} />
-          <Mark editor={editor} mark="orderedList" label="Numbered list" icon={<TextNumberListLtrRegular />} disabled={readOnly} run={(e) => e.chain().focus().toggleOrderedList().run()} />
+          <Mark
+            editor={editor}
+            mark="bold"
+            label="Bold"
+            icon={<TextBoldRegular />}
+            disabled={readOnly}
+            run={(e) => e.chain().focus().toggleBold().run()}
+          />
+          <Mark
+            editor={editor}
+            mark="italic"
+            label="Italic"
+            icon={<TextItalicRegular />}
+            disabled={readOnly}
+            run={(e) => e.chain().focus().toggleItalic().run()}
+          />
+          <Mark
+            editor={editor}
+            mark="underline"
+            label="Underline"
+            icon={<TextUnderlineRegular />}
+            disabled={readOnly}
+            run={(e) => e.chain().focus().toggleUnderline().run()}
+          />
+          <Mark
+            editor={editor}
+            mark="bulletList"
+            label="Bulleted list"
+            icon={<TextBulletListLtrRegular />}
+            disabled={readOnly}
+            run={(e) => e.chain().focus().toggleBulletList().run()}
+          />
+          <Mark
+            editor={editor}
+            mark="orderedList"
+            label="Numbered list"
+            icon={<TextNumberListLtrRegular />}
+            disabled={readOnly}
+            run={(e) => e.chain().focus().toggleOrderedList().run()}
+          />
         </div>
       )}
       <EditorContent editor={editor} className={styles.content} />

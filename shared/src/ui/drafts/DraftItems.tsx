@@ -27,10 +27,20 @@ export function DraftItems({ entityType, id }: { entityType: 'company' | 'contac
     <section className={styles.group} aria-label={DRAFTS_GROUP} data-testid="activity-drafts">
       <span className={styles.heading}>{`${DRAFTS_GROUP} (${mine.length})`}</span>
       {mine.map((d) => (
-        <Button key={d.channelEmailId} appearance="subtle" className={styles.row} icon={<MailEditRegular />} onClick={() => drafts.open(d.channelEmailId)} data-testid="activity-draft" data-id={d.channelEmailId}>
+        <Button
+          key={d.channelEmailId}
+          appearance="subtle"
+          className={styles.row}
+          icon={<MailEditRegular />}
+          onClick={() => drafts.open(d.channelEmailId)}
+          data-testid="activity-draft"
+          data-id={d.channelEmailId}
+        >
           <span className={styles.text}>
             <Text className={styles.subject}>{d.subject || '(no subject)'}</Text>
-            <span className={styles.sub}>{`Draft to ${d.title || d.to}${isDraftBusy(d.status) ? ' · being written' : d.status === 'error' ? ' · error' : ''}`}</span>
+            <span
+              className={styles.sub}
+            >{`Draft to ${d.title || d.to}${isDraftBusy(d.status) ? ' · being written' : d.status === 'error' ? ' · error' : ''}`}</span>
           </span>
         </Button>
       ))}

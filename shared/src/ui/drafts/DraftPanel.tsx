@@ -8,13 +8,36 @@
 import { Suspense, lazy, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
-  Button, Field, Input, MessageBar, MessageBarBody, MessageBarTitle, Select, Spinner, Text, Tooltip, makeStyles, mergeClasses, tokens,
+  Button,
+  Field,
+  Input,
+  MessageBar,
+  MessageBarBody,
+  MessageBarTitle,
+  Select,
+  Spinner,
+  Text,
+  Tooltip,
+  makeStyles,
+  mergeClasses,
+  tokens,
 } from '@fluentui/react-components';
 import { ChevronUpRegular, DeleteRegular, DismissRegular, InfoRegular, SparkleRegular, SubtractRegular } from '@fluentui/react-icons';
 import type { EmailDraftDto } from '../../contracts';
 import {
-  DRAFT_AUTOSAVE_MS, DRAFT_PANEL, EMAIL_MESSAGES, PLAY_MESSAGES, draftBanners, draftChanges, generateAction, invalidCc,
-  isDraftBusy, isDraftReadOnly, isValidEmail, sameBody, type DraftEdit,
+  DRAFT_AUTOSAVE_MS,
+  DRAFT_PANEL,
+  EMAIL_MESSAGES,
+  PLAY_MESSAGES,
+  draftBanners,
+  draftChanges,
+  generateAction,
+  invalidCc,
+  isDraftBusy,
+  isDraftReadOnly,
+  isValidEmail,
+  sameBody,
+  type DraftEdit,
 } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
@@ -36,35 +59,76 @@ export const regenerateMessage = (play: string) => `The subject and body are rep
 
 const useStyles = makeStyles({
   panel: {
-    position: 'relative', display: 'flex', flexDirection: 'column', boxSizing: 'border-box',
-    width: `${DRAFT_PANEL.width}px`, height: `${DRAFT_PANEL.height}px`, maxWidth: 'calc(100vw - 20px)', maxHeight: 'calc(100vh - 60px)',
-    backgroundColor: tokens.colorNeutralBackground1, boxShadow: tokens.shadow28,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, borderBottom: 'none',
-    borderRadius: `${tokens.borderRadiusLarge} ${tokens.borderRadiusLarge} 0 0`, pointerEvents: 'auto',
+    position: 'relative',
+    display: 'flex',
+    flexDirection: 'column',
+    boxSizing: 'border-box',
+    width: `${DRAFT_PANEL.width}px`,
+    height: `${DRAFT_PANEL.height}px`,
+    maxWidth: 'calc(100vw - 20px)',
+    maxHeight: 'calc(100vh - 60px)',
+    backgroundColor: tokens.colorNeutralBackground1,
+    boxShadow: tokens.shadow28,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    borderBottom: 'none',
+    borderRadius: `${tokens.borderRadiusLarge} ${tokens.borderRadiusLarge} 0 0`,
+    pointerEvents: 'auto',
   },
   minimised: { width: `${DRAFT_PANEL.minimisedWidth}px`, height: 'auto' },
   plugin: { width: '100%', maxWidth: '100%' },
   header: {
-    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minHeight: `${DRAFT_PANEL.minimisedHeight}px`, padding: `0 ${tokens.spacingHorizontalS} 0 ${tokens.spacingHorizontalM}`,
-    backgroundColor: tokens.colorNeutralBackground3, borderRadius: `${tokens.borderRadiusLarge} ${tokens.borderRadiusLarge} 0 0`, cursor: 'pointer',
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    minHeight: `${DRAFT_PANEL.minimisedHeight}px`,
+    padding: `0 ${tokens.spacingHorizontalS} 0 ${tokens.spacingHorizontalM}`,
+    backgroundColor: tokens.colorNeutralBackground3,
+    borderRadius: `${tokens.borderRadiusLarge} ${tokens.borderRadiusLarge} 0 0`,
+    cursor: 'pointer',
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
-  headerText: { flexGrow: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', fontWeight: tokens.fontWeightSemibold },
+  headerText: {
+    flexGrow: 1,
+    minWidth: 0,
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    fontWeight: tokens.fontWeightSemibold,
+  },
   saveState: { fontSize: tokens.fontSizeBase100, color: tokens.colorNeutralForeground3, whiteSpace: 'nowrap' },
-  body: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`, flexGrow: 1, minHeight: 0, overflowY: 'auto' },
+  body: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalXS,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    flexGrow: 1,
+    minHeight: 0,
+    overflowY: 'auto',
+  },
   row: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
   label: { width: '56px', flexShrink: 0, color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
   grow: { flexGrow: 1, minWidth: 0 },
   from: { flexGrow: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', fontSize: tokens.fontSizeBase200 },
   editor: { minHeight: '160px' },
   why: {
-    flexGrow: 1, minHeight: '160px', overflowY: 'auto', padding: tokens.spacingHorizontalM, fontSize: tokens.fontSizeBase200,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`, borderRadius: tokens.borderRadiusMedium, backgroundColor: tokens.colorNeutralBackground2,
+    flexGrow: 1,
+    minHeight: '160px',
+    overflowY: 'auto',
+    padding: tokens.spacingHorizontalM,
+    fontSize: tokens.fontSizeBase200,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorNeutralBackground2,
   },
   prompt: { whiteSpace: 'pre-wrap', fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase100, margin: 0 },
   values: { margin: `${tokens.spacingVerticalXS} 0`, paddingLeft: '18px' },
   footer: {
-    display: 'flex', alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'space-between',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalS,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
     borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   wrapRow: { flexWrap: 'wrap', rowGap: tokens.spacingVerticalXS },
@@ -74,19 +138,34 @@ const useStyles = makeStyles({
   embeddedHeader: { borderRadius: 0 },
   embeddedBody: { overflowY: 'visible' },
   actions: {
-    display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    display: 'flex',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalS,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
     borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   overlay: {
-    position: 'absolute', inset: '36px 0 0 0', display: 'flex', alignItems: 'center', justifyContent: 'center', zIndex: 2,
+    position: 'absolute',
+    inset: '36px 0 0 0',
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    zIndex: 2,
     backgroundColor: 'rgba(255, 255, 255, 0.7)',
   },
 });
 
-const editOf = (d: EmailDraftDto): DraftEdit => ({ to: d.to, cc: [...d.cc], subject: d.subject, body: d.emailBody, showToFromCC: d.showToFromCC });
+const editOf = (d: EmailDraftDto): DraftEdit => ({
+  to: d.to,
+  cc: [...d.cc],
+  subject: d.subject,
+  body: d.emailBody,
+  showToFromCC: d.showToFromCC,
+});
 const FIELDS = ['to', 'cc', 'subject', 'body', 'showToFromCC'] as const;
 const same = (a: DraftEdit, b: DraftEdit, f: (typeof FIELDS)[number]) =>
-  (f === 'cc' ? a.cc.join('\n') === b.cc.join('\n') : f === 'body' ? sameBody(a.body, b.body) : a[f] === b[f]);
+  f === 'cc' ? a.cc.join('\n') === b.cc.join('\n') : f === 'body' ? sameBody(a.body, b.body) : a[f] === b[f];
 
 export interface DraftPanelProps {
   draft: EmailDraftDto;
@@ -110,7 +189,17 @@ type SaveState = 'idle' | 'pending' | 'saving' | 'saved' | 'failed';
 
 export const CLOSE_PANEL_HINT = 'Close (the draft is kept: open it again from its contact or company)';
 
-export function DraftPanel({ draft, expanded, onExpandedChange, onClose, fullWidth, embedded, actions, onDraftChange, replyToMessageId }: DraftPanelProps) {
+export function DraftPanel({
+  draft,
+  expanded,
+  onExpandedChange,
+  onClose,
+  fullWidth,
+  embedded,
+  actions,
+  onDraftChange,
+  replyToMessageId,
+}: DraftPanelProps) {
   const styles = useStyles();
   const api = useApi();
   const notify = useNotify();
@@ -118,10 +207,13 @@ export function DraftPanel({ draft, expanded, onExpandedChange, onClose, fullWid
   const id = draft.channelEmailId;
   const onChangeRef = useRef(onDraftChange);
   onChangeRef.current = onDraftChange;
-  const report = useCallback((d: EmailDraftDto) => {
-    drafts?.update(d);
-    onChangeRef.current?.(d);
-  }, [drafts]);
+  const report = useCallback(
+    (d: EmailDraftDto) => {
+      drafts?.update(d);
+      onChangeRef.current?.(d);
+    },
+    [drafts],
+  );
   const readOnly = isDraftReadOnly(draft.status);
   const busy = isDraftBusy(draft.status);
 
@@ -188,7 +280,9 @@ export function DraftPanel({ draft, expanded, onExpandedChange, onClose, fullWid
   };
   // Closing the page or the panel saves what is waiting.
   useEffect(() => {
-    const onHide = () => { if (timer.current) void flushRef.current(); };
+    const onHide = () => {
+      if (timer.current) void flushRef.current();
+    };
     window.addEventListener('pagehide', onHide);
     return () => {
       window.removeEventListener('pagehide', onHide);
@@ -197,10 +291,24 @@ export function DraftPanel({ draft, expanded, onExpandedChange, onClose, fullWid
   }, []);
 
   // ---- generate ----
-  const plays = useQuery({ queryKey: ['plays', 'published'], queryFn: async () => (await api.plays.published()).plays, staleTime: 30_000, enabled: expanded });
+  const plays = useQuery({
+    queryKey: ['plays', 'published'],
+    queryFn: async () => (await api.plays.published()).plays,
+    staleTime: 30_000,
+    enabled: expanded,
+  });
   const [playId, setPlayId] = useState<string>(draft.play?.id ?? '');
-  useEffect(() => { if (draft.play?.id) setPlayId(draft.play.id); }, [draft.play?.id]);
-  const action = generateAction({ playId: playId || null, to: edit.to, status: draft.status, body: edit.body, isAiEmailGenerated: draft.isAiEmailGenerated, hasPlay: !!draft.play });
+  useEffect(() => {
+    if (draft.play?.id) setPlayId(draft.play.id);
+  }, [draft.play?.id]);
+  const action = generateAction({
+    playId: playId || null,
+    to: edit.to,
+    status: draft.status,
+    body: edit.body,
+    isAiEmailGenerated: draft.isAiEmailGenerated,
+    hasPlay: !!draft.play,
+  });
   const [confirm, setConfirm] = useState<'regenerate' | 'discard' | null>(null);
   const [why, setWhy] = useState(false);
   const generate = async () => {
@@ -237,7 +345,14 @@ export function DraftPanel({ draft, expanded, onExpandedChange, onClose, fullWid
   const banners = draftBanners(draft, null);
   const badCc = invalidCc(edit.cc);
   const title = draft.title || edit.to || 'New email';
-  const saveLabel = saveState === 'saving' || saveState === 'pending' ? 'Saving…' : saveState === 'saved' ? 'Saved' : saveState === 'failed' ? 'Not saved' : '';
+  const saveLabel =
+    saveState === 'saving' || saveState === 'pending'
+      ? 'Saving…'
+      : saveState === 'saved'
+        ? 'Saved'
+        : saveState === 'failed'
+          ? 'Not saved'
+          : '';
 
   const header = (
     <div
@@ -248,15 +363,39 @@ export function DraftPanel({ draft, expanded, onExpandedChange, onClose, fullWid
       data-testid="draft-panel-header"
     >
       {busy && <Spinner size="extra-tiny" aria-label="Writing the email" />}
-      <span className={styles.headerText} title={title} data-testid="draft-panel-title">{title}</span>
-      {expanded && saveLabel && <span className={styles.saveState} data-testid="draft-save-state">{saveLabel}</span>}
+      <span className={styles.headerText} title={title} data-testid="draft-panel-title">
+        {title}
+      </span>
+      {expanded && saveLabel && (
+        <span className={styles.saveState} data-testid="draft-save-state">
+          {saveLabel}
+        </span>
+      )}
       <Tooltip content={expanded ? 'Minimise' : 'Expand'} relationship="label">
-        <Button appearance="subtle" size="small" icon={expanded ? <SubtractRegular /> : <ChevronUpRegular />} aria-expanded={expanded}
-          onClick={(e) => { e.stopPropagation(); onExpandedChange(!expanded); }} data-testid="draft-panel-toggle" />
+        <Button
+          appearance="subtle"
+          size="small"
+          icon={expanded ? <SubtractRegular /> : <ChevronUpRegular />}
+          aria-expanded={expanded}
+          onClick={(e) => {
+            e.stopPropagation();
+            onExpandedChange(!expanded);
+          }}
+          data-testid="draft-panel-toggle"
+        />
       </Tooltip>
       {onClose && (
         <Tooltip content={CLOSE_PANEL_HINT} relationship="label">
-          <Button appearance="subtle" size="small" icon={<DismissRegular />} onClick={(e) => { e.stopPropagation(); onClose(); }} data-testid="draft-panel-close" />
+          <Button
+            appearance="subtle"
+            size="small"
+            icon={<DismissRegular />}
+            onClick={(e) => {
+              e.stopPropagation();
+              onClose();
+            }}
+            data-testid="draft-panel-close"
+          />
         </Tooltip>
       )}
     </div>
@@ -264,92 +403,200 @@ export function DraftPanel({ draft, expanded, onExpandedChange, onClose, fullWid
 
   if (!expanded) {
     return (
-      <section className={mergeClasses(styles.panel, styles.minimised, fullWidth && styles.plugin, embedded && styles.embedded)} aria-label={`Draft to ${title}`}
-        data-testid="draft-panel" data-id={id} data-status={draft.status} data-expanded="false">
+      <section
+        className={mergeClasses(styles.panel, styles.minimised, fullWidth && styles.plugin, embedded && styles.embedded)}
+        aria-label={`Draft to ${title}`}
+        data-testid="draft-panel"
+        data-id={id}
+        data-status={draft.status}
+        data-expanded="false"
+      >
         {header}
       </section>
     );
   }
 
   return (
-    <section className={mergeClasses(styles.panel, fullWidth && styles.plugin, embedded && styles.embedded)} aria-label={`Draft to ${title}`} aria-busy={busy}
-      data-testid="draft-panel" data-id={id} data-status={draft.status} data-expanded="true" data-error={badCc.length > 0 || draft.status === 'error' ? 'true' : 'false'}>
+    <section
+      className={mergeClasses(styles.panel, fullWidth && styles.plugin, embedded && styles.embedded)}
+      aria-label={`Draft to ${title}`}
+      aria-busy={busy}
+      data-testid="draft-panel"
+      data-id={id}
+      data-status={draft.status}
+      data-expanded="true"
+      data-error={badCc.length > 0 || draft.status === 'error' ? 'true' : 'false'}
+    >
       {header}
       <div className={mergeClasses(styles.body, embedded && styles.embeddedBody)}>
         {banners.map((b) => (
           <MessageBar key={b.heading} intent={b.level} data-testid={`draft-banner-${b.level}`}>
-            <MessageBarBody><MessageBarTitle>{b.heading}</MessageBarTitle>{b.message}</MessageBarBody>
+            <MessageBarBody>
+              <MessageBarTitle>{b.heading}</MessageBarTitle>
+              {b.message}
+            </MessageBarBody>
           </MessageBar>
         ))}
         <div className={styles.row}>
           <span className={styles.label}>From</span>
-          <span className={styles.from} data-testid="draft-from">{draft.from}</span>
-          <Button appearance="transparent" size="small" disabled={readOnly} onClick={() => change({ showToFromCC: !edit.showToFromCC })} aria-pressed={edit.showToFromCC} data-testid="draft-cc-toggle">
+          <span className={styles.from} data-testid="draft-from">
+            {draft.from}
+          </span>
+          <Button
+            appearance="transparent"
+            size="small"
+            disabled={readOnly}
+            onClick={() => change({ showToFromCC: !edit.showToFromCC })}
+            aria-pressed={edit.showToFromCC}
+            data-testid="draft-cc-toggle"
+          >
             Cc
           </Button>
         </div>
         <div className={styles.row}>
           <span className={styles.label}>To</span>
-          <Input className={styles.grow} size="small" type="email" value={edit.to} disabled={readOnly} aria-label="To"
-            aria-invalid={edit.to !== '' && !isValidEmail(edit.to)} onChange={(_, d) => change({ to: d.value.trim() === '' ? '' : d.value })} data-testid="draft-to" />
+          <Input
+            className={styles.grow}
+            size="small"
+            type="email"
+            value={edit.to}
+            disabled={readOnly}
+            aria-label="To"
+            aria-invalid={edit.to !== '' && !isValidEmail(edit.to)}
+            onChange={(_, d) => change({ to: d.value.trim() === '' ? '' : d.value })}
+            data-testid="draft-to"
+          />
         </div>
         {edit.showToFromCC && (
           <Field validationState={badCc.length > 0 ? 'error' : 'none'} validationMessage={badCc.length > 0 ? CC_INVALID : undefined}>
             <div className={styles.row}>
               <span className={styles.label}>Cc</span>
               <div className={styles.grow}>
-                <TagsInput value={edit.cc} onChange={(cc) => change({ cc })} isValid={isValidEmail} disabled={readOnly} aria-label="Cc" placeholder="Add addresses" data-testid="draft-cc" />
+                <TagsInput
+                  value={edit.cc}
+                  onChange={(cc) => change({ cc })}
+                  isValid={isValidEmail}
+                  disabled={readOnly}
+                  aria-label="Cc"
+                  placeholder="Add addresses"
+                  data-testid="draft-cc"
+                />
               </div>
             </div>
           </Field>
         )}
         <div className={styles.row}>
           <span className={styles.label}>Subject</span>
-          <Input className={styles.grow} size="small" value={edit.subject} disabled={readOnly} aria-label="Subject" onChange={(_, d) => change({ subject: d.value })} data-testid="draft-subject" />
+          <Input
+            className={styles.grow}
+            size="small"
+            value={edit.subject}
+            disabled={readOnly}
+            aria-label="Subject"
+            onChange={(_, d) => change({ subject: d.value })}
+            data-testid="draft-subject"
+          />
         </div>
         <div className={mergeClasses(styles.row, styles.wrapRow)}>
           <span className={styles.label}>Play</span>
-          <Select className={styles.playSelect} size="small" value={playId} disabled={readOnly} aria-label="Play" onChange={(_, d) => setPlayId(d.value)} data-testid="draft-play">
+          <Select
+            className={styles.playSelect}
+            size="small"
+            value={playId}
+            disabled={readOnly}
+            aria-label="Play"
+            onChange={(_, d) => setPlayId(d.value)}
+            data-testid="draft-play"
+          >
             <option value="">Select a play</option>
             {/* The draft's own play stays selectable even when it is no longer published. */}
-            {draft.play && !(plays.data ?? []).some((p) => p.id === draft.play!.id) && <option value={draft.play.id}>{draft.play.name}</option>}
-            {(plays.data ?? []).map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+            {draft.play && !(plays.data ?? []).some((p) => p.id === draft.play!.id) && (
+              <option value={draft.play.id}>{draft.play.name}</option>
+            )}
+            {(plays.data ?? []).map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
           </Select>
-          <Button size="small" appearance={action.label === 'Generate' ? 'primary' : 'secondary'} icon={<SparkleRegular />} disabled={action.disabled}
-            onClick={() => (action.label === 'Regenerate' ? setConfirm('regenerate') : void generate())} data-testid="draft-generate">
+          <Button
+            size="small"
+            appearance={action.label === 'Generate' ? 'primary' : 'secondary'}
+            icon={<SparkleRegular />}
+            disabled={action.disabled}
+            onClick={() => (action.label === 'Regenerate' ? setConfirm('regenerate') : void generate())}
+            data-testid="draft-generate"
+          >
             {action.label}
           </Button>
           {draft.provenance && (
             <Tooltip content={WHY_THIS_EMAIL} relationship="label">
-              <Button size="small" appearance={why ? 'primary' : 'subtle'} icon={<InfoRegular />} aria-pressed={why} onClick={() => setWhy((w) => !w)} data-testid="draft-why-toggle" />
+              <Button
+                size="small"
+                appearance={why ? 'primary' : 'subtle'}
+                icon={<InfoRegular />}
+                aria-pressed={why}
+                onClick={() => setWhy((w) => !w)}
+                data-testid="draft-why-toggle"
+              />
             </Tooltip>
           )}
         </div>
         {why && draft.provenance ? (
           <div className={styles.why} data-testid="draft-why">
-            <Text weight="semibold" block>{WHY_THIS_EMAIL}</Text>
+            <Text weight="semibold" block>
+              {WHY_THIS_EMAIL}
+            </Text>
             <Text block size={200}>
               {`Play: ${draft.play?.name ?? 'removed play'}${draft.provenance.playVersion != null ? ` (version ${draft.provenance.playVersion})` : ''}`}
               {` · ${draft.provenance.model ? `Model: ${draft.provenance.model}` : 'Template (no model)'}`}
             </Text>
             {draft.provenance.values.length > 0 && (
               <ul className={styles.values} data-testid="draft-why-values">
-                {draft.provenance.values.map((v) => <li key={v.box}><strong>{v.label}</strong>{`: ${v.value}`}</li>)}
+                {draft.provenance.values.map((v) => (
+                  <li key={v.box}>
+                    <strong>{v.label}</strong>
+                    {`: ${v.value}`}
+                  </li>
+                ))}
               </ul>
             )}
-            <Text block size={200} weight="semibold">Prompt</Text>
-            <pre className={styles.prompt} data-testid="draft-why-prompt">{draft.provenance.renderedPrompt}</pre>
+            <Text block size={200} weight="semibold">
+              Prompt
+            </Text>
+            <pre className={styles.prompt} data-testid="draft-why-prompt">
+              {draft.provenance.renderedPrompt}
+            </pre>
           </div>
         ) : (
           <Suspense fallback={<Spinner aria-label="Loading" size="small" className={styles.editor} />}>
-            <DraftBodyEditor className={styles.editor} value={edit.body} readOnly={readOnly} onChange={(body) => change({ body })} placeholder="Write your email, or generate it with a play" />
+            <DraftBodyEditor
+              className={styles.editor}
+              value={edit.body}
+              readOnly={readOnly}
+              onChange={(body) => change({ body })}
+              placeholder="Write your email, or generate it with a play"
+            />
           </Suspense>
         )}
       </div>
-      {actions && <div className={styles.actions} data-testid="draft-actions">{actions({ edit, flush })}</div>}
+      {actions && (
+        <div className={styles.actions} data-testid="draft-actions">
+          {actions({ edit, flush })}
+        </div>
+      )}
       <div className={styles.footer}>
-        <div className={styles.sendControls}><DraftSendControls draft={draft} onChange={report} replyToMessageId={replyToMessageId} /></div>
-        <Button size="small" appearance="subtle" icon={<DeleteRegular />} disabled={draft.status === 'sent' || draft.status === 'scheduled'} onClick={() => setConfirm('discard')} data-testid="draft-discard">
+        <div className={styles.sendControls}>
+          <DraftSendControls draft={draft} onChange={report} replyToMessageId={replyToMessageId} />
+        </div>
+        <Button
+          size="small"
+          appearance="subtle"
+          icon={<DeleteRegular />}
+          disabled={draft.status === 'sent' || draft.status === 'scheduled'}
+          onClick={() => setConfirm('discard')}
+          data-testid="draft-discard"
+        >
           Discard
         </Button>
       </div>
@@ -363,7 +610,10 @@ export function DraftPanel({ draft, expanded, onExpandedChange, onClose, fullWid
         type="regenerate"
         title={REGENERATE_TITLE}
         message={regenerateMessage((plays.data ?? []).find((p) => p.id === playId)?.name ?? draft.play?.name ?? '')}
-        onConfirm={async () => { setConfirm(null); await generate(); }}
+        onConfirm={async () => {
+          setConfirm(null);
+          await generate();
+        }}
         onCancel={() => setConfirm(null)}
         data-testid="draft-regenerate-dialog"
       />
@@ -373,7 +623,10 @@ export function DraftPanel({ draft, expanded, onExpandedChange, onClose, fullWid
         title={DISCARD_TITLE}
         message={DISCARD_MESSAGE}
         confirmLabel="Discard"
-        onConfirm={async () => { await discard(); setConfirm(null); }}
+        onConfirm={async () => {
+          await discard();
+          setConfirm(null);
+        }}
         onCancel={() => setConfirm(null)}
         data-testid="draft-discard-dialog"
       />

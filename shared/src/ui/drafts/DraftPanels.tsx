@@ -18,8 +18,14 @@ const OVERFLOW_LIST_LIMIT = 200;
 
 const useStyles = makeStyles({
   dock: {
-    position: 'fixed', bottom: 0, zIndex: 15, display: 'flex', flexDirection: 'row-reverse', alignItems: 'flex-end',
-    gap: `${DRAFT_PANEL.gap}px`, pointerEvents: 'none',
+    position: 'fixed',
+    bottom: 0,
+    zIndex: 15,
+    display: 'flex',
+    flexDirection: 'row-reverse',
+    alignItems: 'flex-end',
+    gap: `${DRAFT_PANEL.gap}px`,
+    pointerEvents: 'none',
   },
   more: { pointerEvents: 'auto', marginBottom: tokens.spacingVerticalS, boxShadow: tokens.shadow8 },
 });
@@ -55,10 +61,20 @@ export function DraftPanels({ offsetRight = 0, offsetLeft = LEFT_RESERVE }: { of
   const { shown, hidden } = layoutPanels(slots, available);
   const byId = new Map(drafts.docked.map((d) => [d.channelEmailId, d]));
   return (
-    <div className={styles.dock} style={plugin ? { left: 0, right: 0 } : { right: `${offsetRight + DRAFT_PANEL.gap}px` }} data-testid="draft-panels">
+    <div
+      className={styles.dock}
+      style={plugin ? { left: 0, right: 0 } : { right: `${offsetRight + DRAFT_PANEL.gap}px` }}
+      data-testid="draft-panels"
+    >
       {shown.map((s) => (
-        <DraftPanel key={s.id} draft={byId.get(s.id)!} expanded={s.expanded} fullWidth={plugin}
-          onExpandedChange={(on) => (on ? drafts.open(s.id) : drafts.setExpanded(s.id, false))} onClose={() => drafts.dismiss(s.id)} />
+        <DraftPanel
+          key={s.id}
+          draft={byId.get(s.id)!}
+          expanded={s.expanded}
+          fullWidth={plugin}
+          onExpandedChange={(on) => (on ? drafts.open(s.id) : drafts.setExpanded(s.id, false))}
+          onClose={() => drafts.dismiss(s.id)}
+        />
       ))}
       {hidden.length > 0 && (
         <Menu>
@@ -70,7 +86,12 @@ export function DraftPanels({ offsetRight = 0, offsetLeft = LEFT_RESERVE }: { of
               {hidden.slice(0, OVERFLOW_LIST_LIMIT).map((s) => {
                 const d = byId.get(s.id)!;
                 return (
-                  <MenuItem key={s.id} onClick={() => drafts.open(s.id)} secondaryContent={d.subject ? undefined : d.status} data-testid="draft-panels-more-item">
+                  <MenuItem
+                    key={s.id}
+                    onClick={() => drafts.open(s.id)}
+                    secondaryContent={d.subject ? undefined : d.status}
+                    data-testid="draft-panels-more-item"
+                  >
                     {`${d.title || d.to}${d.subject ? ` — ${d.subject}` : ''}`}
                   </MenuItem>
                 );

@@ -66,7 +66,9 @@ function writeDismissed(userId: string, ids: ReadonlySet<string>) {
   try {
     if (ids.size === 0) globalThis.localStorage?.removeItem(dismissedDraftsKey(userId));
     else globalThis.localStorage?.setItem(dismissedDraftsKey(userId), JSON.stringify([...ids]));
-  } catch { /* storage full or blocked: closed for this page only */ }
+  } catch {
+    /* storage full or blocked: closed for this page only */
+  }
 }
 
 /** The drafts' state, or null in a client without panels (then the openers are hidden). */
@@ -87,13 +89,16 @@ export function DraftsProvider({ userId, children }: { userId: string; children:
   const [order, setOrder] = useState<string[]>([]);
   const [expanded, setExpandedIds] = useState<ReadonlySet<string>>(new Set());
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(() => readDismissed(userId));
-  const changeDismissed = useCallback((fn: (old: ReadonlySet<string>) => ReadonlySet<string>) => {
-    setDismissed((old) => {
-      const next = fn(old);
-      if (next !== old) writeDismissed(userId, next);
-      return next;
-    });
-  }, [userId]);
+  const changeDismissed = useCallback(
+    (fn: (old: ReadonlySet<string>) => ReadonlySet<string>) => {
+      setDismissed((old) => {
+        const next = fn(old);
+        if (next !== old) writeDismissed(userId, next);
+        return next;
+      });
+    },
+    [userId],
+  );
   // Drafts that are gone (sent, discarded) are forgotten, so the kept list stays small.
   useEffect(() => {
     if (!pending.isSuccess || pending.isPlaceholderData) return;
@@ -106,7 +111,10 @@ export function DraftsProvider({ userId, children }: { userId: string; children:
     const list = pending.data ?? [];
     setOrder((old) => {
       const known = new Set(old);
-      const fresh = list.filter((d) => !known.has(d.channelEmailId)).sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((d) => d.channelEmailId);
+      const fresh = list
+        .filter((d) => !known.has(d.channelEmailId))
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+        .map((d) => d.channelEmailId);
       return fresh.length ? [...fresh, ...old] : old;
     });
   }, [pending.data]);
@@ -120,21 +128,27 @@ export function DraftsProvider({ userId, children }: { userId: string; children:
     return [...fresh, ...placed];
   }, [pending.data, order]);
 
-  const setList = useCallback((fn: (list: EmailDraftDto[]) => EmailDraftDto[]) => {
-    queryClient.setQueryData<EmailDraftDto[]>(PENDING_EMAILS_KEY, (old) => fn(old ?? []));
-  }, [queryClient]);
-  const update = useCallback((d: EmailDraftDto) => {
-    setList((list) => {
-      const i = list.findIndex((x) => x.channelEmailId === d.channelEmailId);
-      if (!isDraftShown(d.status)) return list.filter((x) => x.channelEmailId !== d.channelEmailId);
-      if (i < 0) return [...list, d];
-      // An older answer never replaces a newer one.
-      if (list[i].updatedAt > d.updatedAt) return list;
-      const next = [...list];
-      next[i] = d;
-      return next;
-    });
-  }, [setList]);
+  const setList = useCallback(
+    (fn: (list: EmailDraftDto[]) => EmailDraftDto[]) => {
+      queryClient.setQueryData<EmailDraftDto[]>(PENDING_EMAILS_KEY, (old) => fn(old ?? []));
+    },
+    [queryClient],
+  );
+  const update = useCallback(
+    (d: EmailDraftDto) => {
+      setList((list) => {
+        const i = list.findIndex((x) => x.channelEmailId === d.channelEmailId);
+        if (!isDraftShown(d.status)) return list.filter((x) => x.channelEmailId !== d.channelEmailId);
+        if (i < 0) return [...list, d];
+        // An older answer never replaces a newer one.
+        if (list[i].updatedAt > d.updatedAt) return list;
+        const next = [...list];
+        next[i] = d;
+        return next;
+      });
+    },
+    [setList],
+  );
   const remove = useCallback((id: string) => setList((list) => list.filter((x) => x.channelEmailId !== id)), [setList]);
   const setExpanded = useCallback((id: string, on: boolean) => {
     setExpandedIds((old) => {
@@ -144,49 +158,69 @@ export function DraftsProvider({ userId, children }: { userId: string; children:
       return next;
     });
   }, []);
-  const open = useCallback((id: string) => {
-    setOrder((old) => [id, ...old.filter((x) => x !== id)]);
-    setExpanded(id, true);
-    changeDismissed((old) => (old.has(id) ? new Set([...old].filter((x) => x !== id)) : old));
-  }, [setExpanded, changeDismissed]);
-  const dismiss = useCallback((id: string) => {
-    setExpanded(id, false);
-    changeDismissed((old) => (old.has(id) ? old : new Set([...old, id])));
-  }, [setExpanded, changeDismissed]);
+  const open = useCallback(
+    (id: string) => {
+      setOrder((old) => [id, ...old.filter((x) => x !== id)]);
+      setExpanded(id, true);
+      changeDismissed((old) => (old.has(id) ? new Set([...old].filter((x) => x !== id)) : old));
+    },
+    [setExpanded, changeDismissed],
+  );
+  const dismiss = useCallback(
+    (id: string) => {
+      setExpanded(id, false);
+      changeDismissed((old) => (old.has(id) ? old : new Set([...old, id])));
+    },
+    [setExpanded, changeDismissed],
+  );
   const docked = useMemo(() => drafts.filter((d) => !dismissed.has(d.channelEmailId)), [drafts, dismissed]);
-  const create = useCallback(async (target: DraftTarget) => {
-    try {
-      const res = await api.emails.create({ contactId: target.contactId ?? null, companyId: target.companyId ?? null, ...(target.replyTo ? { replyTo: target.replyTo } : {}) });
-      update(res.email);
-      open(res.email.channelEmailId);
-      return res.email;
-    } catch (e) {
-      notify.error(serverMessage(e) ?? EMAIL_MESSAGES.invalidEntity);
-      return null;
-    }
-  }, [api, update, open, notify]);
+  const create = useCallback(
+    async (target: DraftTarget) => {
+      try {
+        const res = await api.emails.create({
+          contactId: target.contactId ?? null,
+          companyId: target.companyId ?? null,
+          ...(target.replyTo ? { replyTo: target.replyTo } : {}),
+        });
+        update(res.email);
+        open(res.email.channelEmailId);
+        return res.email;
+      } catch (e) {
+        notify.error(serverMessage(e) ?? EMAIL_MESSAGES.invalidEntity);
+        return null;
+      }
+    },
+    [api, update, open, notify],
+  );
 
   // Verifying AI emails: each processing draft with an execution, a few at a time, once per list read.
   const verifying = useRef(new Set<string>());
-  const verify = useCallback(async (list: readonly EmailDraftDto[]) => {
-    const todo = list.filter((d) => d.status === 'processing' && d.executionId && !verifying.current.has(d.channelEmailId));
-    todo.forEach((d) => verifying.current.add(d.channelEmailId));
-    const work = [...todo];
-    const worker = async () => {
-      for (let d = work.shift(); d; d = work.shift()) {
-        try {
-          const res = await api.emails.checkAiGenerated({ executionId: d.executionId!, channelEmailId: d.channelEmailId, contactId: d.contact?.id ?? null });
-          update(res.email);
-          if (res.email.status === 'error' && res.email.statusMessage) notify.error(res.email.statusMessage);
-        } catch {
-          // Still being written ('The email is still being written.'): the next read tries again.
-        } finally {
-          verifying.current.delete(d.channelEmailId);
+  const verify = useCallback(
+    async (list: readonly EmailDraftDto[]) => {
+      const todo = list.filter((d) => d.status === 'processing' && d.executionId && !verifying.current.has(d.channelEmailId));
+      todo.forEach((d) => verifying.current.add(d.channelEmailId));
+      const work = [...todo];
+      const worker = async () => {
+        for (let d = work.shift(); d; d = work.shift()) {
+          try {
+            const res = await api.emails.checkAiGenerated({
+              executionId: d.executionId!,
+              channelEmailId: d.channelEmailId,
+              contactId: d.contact?.id ?? null,
+            });
+            update(res.email);
+            if (res.email.status === 'error' && res.email.statusMessage) notify.error(res.email.statusMessage);
+          } catch {
+            // Still being written ('The email is still being written.'): the next read tries again.
+          } finally {
+            verifying.current.delete(d.channelEmailId);
+          }
         }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(VERIFY_CONCURRENCY, todo.length) }, worker));
-  }, [api, update, notify]);
+      };
+      await Promise.all(Array.from({ length: Math.min(VERIFY_CONCURRENCY, todo.length) }, worker));
+    },
+    [api, update, notify],
+  );
   useEffect(() => {
     if (pending.data) void verify(pending.data);
   }, [pending.data, verify]);
@@ -194,18 +228,29 @@ export function DraftsProvider({ userId, children }: { userId: string; children:
   // A play execution of this user ended: its draft is written (or it failed): read the list again,
   // at most every REFRESH_THROTTLE_MS (a run over many targets ends many executions at once).
   const refresh = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => { if (refresh.current) clearTimeout(refresh.current); }, []);
-  useRealtimeEvents(({ oid }) => realtimePaths.executions(oid, 'play'), (e) => {
-    const x = e.data as ExecutionDto | null;
-    if (!x || x.createdById !== userId || !isTerminalExecutionStatus(x.status) || refresh.current) return;
-    refresh.current = setTimeout(() => {
-      refresh.current = null;
-      void queryClient.invalidateQueries({ queryKey: PENDING_EMAILS_KEY });
-    }, REFRESH_THROTTLE_MS);
-  }, { kinds: [REALTIME_EVENT_KINDS.executionUpdated] });
+  useEffect(
+    () => () => {
+      if (refresh.current) clearTimeout(refresh.current);
+    },
+    [],
+  );
+  useRealtimeEvents(
+    ({ oid }) => realtimePaths.executions(oid, 'play'),
+    (e) => {
+      const x = e.data as ExecutionDto | null;
+      if (!x || x.createdById !== userId || !isTerminalExecutionStatus(x.status) || refresh.current) return;
+      refresh.current = setTimeout(() => {
+        refresh.current = null;
+        void queryClient.invalidateQueries({ queryKey: PENDING_EMAILS_KEY });
+      }, REFRESH_THROTTLE_MS);
+    },
+    { kinds: [REALTIME_EVENT_KINDS.executionUpdated] },
+  );
 
   const isExpanded = useCallback((id: string) => expanded.has(id), [expanded]);
-  const value = useMemo<DraftsState>(() => ({ drafts, docked, dismiss, isExpanded, setExpanded, open, create, update, remove }),
-    [drafts, docked, dismiss, isExpanded, setExpanded, open, create, update, remove]);
+  const value = useMemo<DraftsState>(
+    () => ({ drafts, docked, dismiss, isExpanded, setExpanded, open, create, update, remove }),
+    [drafts, docked, dismiss, isExpanded, setExpanded, open, create, update, remove],
+  );
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }

@@ -10,7 +10,15 @@ import userEvent from '@testing-library/user-event';
 import { ApiError, type Api } from '../../client';
 import type { ContactDetails, EmailDraftDto, PlayDto } from '../../contracts';
 import {
-  DRAFT_PANEL, EMAIL_MESSAGES, INTEGRATION_MESSAGES, PLAY_MESSAGES, draftBanners, draftChanges, generateAction, htmlText, layoutPanels,
+  DRAFT_PANEL,
+  EMAIL_MESSAGES,
+  INTEGRATION_MESSAGES,
+  PLAY_MESSAGES,
+  draftBanners,
+  draftChanges,
+  generateAction,
+  htmlText,
+  layoutPanels,
 } from '../../domain';
 import { fakeApi, renderWithApi } from '../test-render';
 import { MiniDrawerProvider } from '../activities/MiniDrawerContext';
@@ -32,30 +40,75 @@ const EXEC = '44444444-4444-4444-8444-444444444444';
 
 function draft(over: Partial<EmailDraftDto> = {}): EmailDraftDto {
   return {
-    channelEmailId: D1, title: 'Grace Hopper', from: 'me@dealscout.test', to: 'grace@acme.test', cc: [], subject: '', emailBody: '',
-    contact: { id: CONTACT, firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.test' }, companyId: COMPANY, play: null, executionId: null,
-    isAiEmailGenerated: false, status: 'draft', statusMessage: null, showToFromCC: false, provenance: null,
-    createdAt: '2026-11-26T10:00:00.000Z', updatedAt: '2026-11-26T10:00:00.000Z', ...over,
+    channelEmailId: D1,
+    title: 'Grace Hopper',
+    from: 'me@dealscout.test',
+    to: 'grace@acme.test',
+    cc: [],
+    subject: '',
+    emailBody: '',
+    contact: { id: CONTACT, firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.test' },
+    companyId: COMPANY,
+    play: null,
+    executionId: null,
+    isAiEmailGenerated: false,
+    status: 'draft',
+    statusMessage: null,
+    showToFromCC: false,
+    provenance: null,
+    createdAt: '2026-11-26T10:00:00.000Z',
+    updatedAt: '2026-11-26T10:00:00.000Z',
+    ...over,
   };
 }
 
 function play(over: Partial<PlayDto> = {}): PlayDto {
   return {
-    id: PLAY, name: 'Founder note', description: '', template: '', instructions: [], subject: '', subjectPrompt: '', playType: 'openai', llmModelId: 'default',
-    status: 'published', useCount: 0, version: 3, enrichmentsIncluded: [], isProvidedByProduct: false, createdBy: null,
-    createdAt: '2026-11-26T10:00:00.000Z', updatedAt: '2026-11-26T10:00:00.000Z', templates: [], ...over,
+    id: PLAY,
+    name: 'Founder note',
+    description: '',
+    template: '',
+    instructions: [],
+    subject: '',
+    subjectPrompt: '',
+    playType: 'openai',
+    llmModelId: 'default',
+    status: 'published',
+    useCount: 0,
+    version: 3,
+    enrichmentsIncluded: [],
+    isProvidedByProduct: false,
+    createdBy: null,
+    createdAt: '2026-11-26T10:00:00.000Z',
+    updatedAt: '2026-11-26T10:00:00.000Z',
+    templates: [],
+    ...over,
   };
 }
 
 const ok = <T,>(v: T) => ({ success: true as const, ...v });
 
-function apiWith(drafts: EmailDraftDto[], extra: { emails?: Partial<Api['emails']>; integrations?: Api['llm']['integrations']; mailbox?: { level: 'warning' | 'error'; message: string } | null } = {}) {
+function apiWith(
+  drafts: EmailDraftDto[],
+  extra: {
+    emails?: Partial<Api['emails']>;
+    integrations?: Api['llm']['integrations'];
+    mailbox?: { level: 'warning' | 'error'; message: string } | null;
+  } = {},
+) {
   const list = [...drafts];
   const save = vi.fn(async (id: string, body: Record<string, unknown>) => {
     const i = list.findIndex((d) => d.channelEmailId === id);
     const cur = list[i];
-    list[i] = { ...cur, to: (body.to as string) ?? cur.to, subject: (body.subject as string) ?? cur.subject, emailBody: (body.body as string) ?? cur.emailBody,
-      cc: (body.cc as string[]) ?? cur.cc, showToFromCC: (body.showToFromCC as boolean) ?? cur.showToFromCC, updatedAt: new Date().toISOString() };
+    list[i] = {
+      ...cur,
+      to: (body.to as string) ?? cur.to,
+      subject: (body.subject as string) ?? cur.subject,
+      emailBody: (body.body as string) ?? cur.emailBody,
+      cc: (body.cc as string[]) ?? cur.cc,
+      showToFromCC: (body.showToFromCC as boolean) ?? cur.showToFromCC,
+      updatedAt: new Date().toISOString(),
+    };
     return ok({ message: EMAIL_MESSAGES.saved, email: list[i] });
   });
   const api = fakeApi({
@@ -67,21 +120,40 @@ function apiWith(drafts: EmailDraftDto[], extra: { emails?: Partial<Api['emails'
     plays: { published: async () => ok({ plays: [play()] }) },
     llm: { integrations: extra.integrations ?? (async () => ok({ integrations: [] })) },
     // The send controls' mailbox status (issue 18): no mailbox connected unless a test says otherwise.
-    emailService: { status: async () => ok({ configured: true, integration: null, banner: extra.mailbox === undefined ? { level: 'error' as const, message: 'Office 365 integration not found.' } : extra.mailbox,
-      workingHours: { daysOfWeek: ['monday'], startTime: '08:00', endTime: '17:00', timeZone: 'UTC' }, workingHoursSource: 'default' as const, queued: 0 }) },
+    emailService: {
+      status: async () =>
+        ok({
+          configured: true,
+          integration: null,
+          banner: extra.mailbox === undefined ? { level: 'error' as const, message: 'Office 365 integration not found.' } : extra.mailbox,
+          workingHours: { daysOfWeek: ['monday'], startTime: '08:00', endTime: '17:00', timeZone: 'UTC' },
+          workingHoursSource: 'default' as const,
+          queued: 0,
+        }),
+    },
   });
   return { api, list, save };
 }
 
 function renderPanels(api: Api) {
-  return renderWithApi(<DraftsProvider userId="u1"><DraftPanels offsetRight={400} offsetLeft={0} /></DraftsProvider>, api);
+  return renderWithApi(
+    <DraftsProvider userId="u1">
+      <DraftPanels offsetRight={400} offsetLeft={0} />
+    </DraftsProvider>,
+    api,
+  );
 }
 
 const expanded = () => screen.getAllByTestId('draft-panel').find((p) => p.getAttribute('data-expanded') === 'true')!;
 
 describe('draft rules (shared/src/domain/drafts)', () => {
   it('lays panels out from the right: 600 expanded, 250 minimised, 10 apart; the rest behind +N', () => {
-    const slots = [{ id: 'a', expanded: true }, { id: 'b', expanded: false }, { id: 'c', expanded: false }, { id: 'd', expanded: true }];
+    const slots = [
+      { id: 'a', expanded: true },
+      { id: 'b', expanded: false },
+      { id: 'c', expanded: false },
+      { id: 'd', expanded: true },
+    ];
     expect(layoutPanels(slots, 2000).hidden).toEqual([]);
     // 600 + 10 + 250 = 860 fits with room for the +N button; a third (250) does not in 1000.
     expect(layoutPanels(slots, 1000).shown.map((s) => s.id)).toEqual(['a', 'b']);
@@ -102,11 +174,16 @@ describe('draft rules (shared/src/domain/drafts)', () => {
   });
 
   it('banners: the draft error (default text), the integration as Send Error or Warning', () => {
-    expect(draftBanners({ status: 'error', statusMessage: null }, null)).toEqual([{ level: 'error', heading: 'Error', message: DRAFT_DEFAULT_ERROR }]);
+    expect(draftBanners({ status: 'error', statusMessage: null }, null)).toEqual([
+      { level: 'error', heading: 'Error', message: DRAFT_DEFAULT_ERROR },
+    ]);
     expect(DRAFT_DEFAULT_ERROR).toBe('Please check Office365 settings and try again');
-    expect(draftBanners({ status: 'draft', statusMessage: null }, { level: 'error', message: INTEGRATION_MESSAGES.office365NotFound }))
-      .toEqual([{ level: 'error', heading: 'Send Error', message: 'Office 365 integration not found.' }]);
-    expect(draftBanners({ status: 'draft', statusMessage: null }, { level: 'warning', message: 'Soon' })).toEqual([{ level: 'warning', heading: 'Warning', message: 'Soon' }]);
+    expect(
+      draftBanners({ status: 'draft', statusMessage: null }, { level: 'error', message: INTEGRATION_MESSAGES.office365NotFound }),
+    ).toEqual([{ level: 'error', heading: 'Send Error', message: 'Office 365 integration not found.' }]);
+    expect(draftBanners({ status: 'draft', statusMessage: null }, { level: 'warning', message: 'Soon' })).toEqual([
+      { level: 'warning', heading: 'Warning', message: 'Soon' },
+    ]);
   });
 
   it('sends only what changed, never an invalid cc; reads the text of an HTML body', () => {
@@ -116,7 +193,12 @@ describe('draft rules (shared/src/domain/drafts)', () => {
     expect(draftChanges(saved, { ...saved, cc: ['x@y.test'], showToFromCC: true })).toEqual({ cc: ['x@y.test'], showToFromCC: true });
     expect(htmlText('<p>Dear A,</p><p>Hi &amp; bye</p>')).toBe('Dear A,\nHi & bye');
     // The sanitizer's spelling of the editor's body is the same body (no save, no reset of the editor).
-    expect(draftChanges({ ...saved, body: '<p><span style="font-family:Garamond">Hi</span><br /></p>' }, { ...saved, body: '<p><span style="font-family: Garamond">Hi</span><br></p>' })).toEqual({});
+    expect(
+      draftChanges(
+        { ...saved, body: '<p><span style="font-family:Garamond">Hi</span><br /></p>' },
+        { ...saved, body: '<p><span style="font-family: Garamond">Hi</span><br></p>' },
+      ),
+    ).toEqual({});
   });
 });
 
@@ -169,15 +251,38 @@ describe('Floating draft panels', () => {
     let generated = false;
     const generate = vi.fn(async () => {
       generated = true;
-      return ok({ message: EMAIL_MESSAGES.generating, email: draft({ status: 'processing', executionId: EXEC, play: { id: PLAY, name: 'Founder note', version: null }, updatedAt: '2026-11-26T10:00:01.000Z' }) });
+      return ok({
+        message: EMAIL_MESSAGES.generating,
+        email: draft({
+          status: 'processing',
+          executionId: EXEC,
+          play: { id: PLAY, name: 'Founder note', version: null },
+          updatedAt: '2026-11-26T10:00:01.000Z',
+        }),
+      });
     });
-    const written = draft({ status: 'processing', executionId: EXEC, subject: 'A note', emailBody: '<p>Dear Grace, written by the play.</p>', isAiEmailGenerated: true,
-      play: { id: PLAY, name: 'Founder note', version: 3 }, updatedAt: '2026-11-26T10:00:02.000Z',
-      provenance: { model: 'gpt-test', renderedPrompt: 'Write to Grace', values: [{ box: 'b1', kind: 'field', label: 'First name', value: 'Grace' }], playVersion: 3 } });
+    const written = draft({
+      status: 'processing',
+      executionId: EXEC,
+      subject: 'A note',
+      emailBody: '<p>Dear Grace, written by the play.</p>',
+      isAiEmailGenerated: true,
+      play: { id: PLAY, name: 'Founder note', version: 3 },
+      updatedAt: '2026-11-26T10:00:02.000Z',
+      provenance: {
+        model: 'gpt-test',
+        renderedPrompt: 'Write to Grace',
+        values: [{ box: 'b1', kind: 'field', label: 'First name', value: 'Grace' }],
+        playVersion: 3,
+      },
+    });
     let executionDone = false;
     const checkAiGenerated = vi.fn(async () => {
       if (!executionDone) throw new ApiError(400, EMAIL_MESSAGES.notReady, { success: false, message: EMAIL_MESSAGES.notReady });
-      return ok({ message: EMAIL_MESSAGES.verified, email: { ...written, status: 'draft' as const, updatedAt: '2026-11-26T10:00:03.000Z' } });
+      return ok({
+        message: EMAIL_MESSAGES.verified,
+        email: { ...written, status: 'draft' as const, updatedAt: '2026-11-26T10:00:03.000Z' },
+      });
     });
     const { api } = apiWith([draft()], {
       emails: {
@@ -191,7 +296,10 @@ describe('Floating draft panels', () => {
     const button = within(expanded()).getByTestId('draft-generate');
     expect(button.textContent).toBe('Generate');
     expect(button.hasAttribute('disabled')).toBe(true);
-    await user.selectOptions(await within(expanded()).findByTestId('draft-play'), await within(expanded()).findByRole('option', { name: 'Founder note' }));
+    await user.selectOptions(
+      await within(expanded()).findByTestId('draft-play'),
+      await within(expanded()).findByRole('option', { name: 'Founder note' }),
+    );
     expect(button.hasAttribute('disabled')).toBe(false);
     await user.click(button);
     expect(generate).toHaveBeenCalledWith({ channelEmailId: D1, playId: PLAY });
@@ -204,7 +312,9 @@ describe('Floating draft panels', () => {
     await waitFor(() => expect(expanded().getAttribute('data-status')).toBe('draft'));
     expect(within(expanded()).queryByTestId('draft-busy')).toBeNull();
     expect((within(expanded()).getByTestId('draft-subject') as HTMLInputElement).value).toBe('A note');
-    await waitFor(() => expect(within(expanded()).getByTestId('draft-body-input').textContent).toContain('Dear Grace, written by the play.'));
+    await waitFor(() =>
+      expect(within(expanded()).getByTestId('draft-body-input').textContent).toContain('Dear Grace, written by the play.'),
+    );
     expect(within(expanded()).getByTestId('draft-generate').textContent).toBe('Regenerate');
     // Why this email: the play and version, the model, the values and the prompt.
     await user.click(within(expanded()).getByTestId('draft-why-toggle'));
@@ -217,8 +327,13 @@ describe('Floating draft panels', () => {
 
   it('Regenerate asks first; a refused generation is a toast and the Error banner', async () => {
     const user = userEvent.setup();
-    const generate = vi.fn(async () => { throw new ApiError(400, PLAY_MESSAGES.invalid, { success: false, message: PLAY_MESSAGES.invalid }); });
-    const { api } = apiWith([draft({ subject: 'Old', emailBody: '<p>Old body</p>', play: { id: PLAY, name: 'Founder note', version: 2 } })], { emails: { generate } });
+    const generate = vi.fn(async () => {
+      throw new ApiError(400, PLAY_MESSAGES.invalid, { success: false, message: PLAY_MESSAGES.invalid });
+    });
+    const { api } = apiWith(
+      [draft({ subject: 'Old', emailBody: '<p>Old body</p>', play: { id: PLAY, name: 'Founder note', version: 2 } })],
+      { emails: { generate } },
+    );
     renderPanels(api);
     await user.click(within(await screen.findByTestId('draft-panel')).getByTestId('draft-panel-header'));
     await waitFor(() => expect(within(expanded()).getByTestId('draft-generate').hasAttribute('disabled')).toBe(false));
@@ -229,7 +344,9 @@ describe('Floating draft panels', () => {
     await user.click(within(dialog).getByTestId('confirm-dialog-confirm'));
     await waitFor(() => expect(generate).toHaveBeenCalledTimes(1));
     expect((await screen.findByTestId('toast-error')).textContent).toBe(PLAY_MESSAGES.invalid);
-    await waitFor(() => expect(within(expanded()).getAllByTestId('draft-banner-error')[0].textContent).toBe(`Error${PLAY_MESSAGES.invalid}`));
+    await waitFor(() =>
+      expect(within(expanded()).getAllByTestId('draft-banner-error')[0].textContent).toBe(`Error${PLAY_MESSAGES.invalid}`),
+    );
   });
 
   it('Discard confirms, cancels the draft on the server and removes its panel; a failure says "Failed to cancel draft"', async () => {
@@ -237,7 +354,17 @@ describe('Floating draft panels', () => {
     let fail = true;
     const updateStatus = vi.fn(async () => {
       if (fail) throw new ApiError(400, EMAIL_MESSAGES.updateStatusFailed, { success: false, message: EMAIL_MESSAGES.updateStatusFailed });
-      return { success: true as const, message: 'ok', id: D1, companyId: COMPANY, cc: [], subject: '', body: '', executionId: null, status: 'cancelled' as const };
+      return {
+        success: true as const,
+        message: 'ok',
+        id: D1,
+        companyId: COMPANY,
+        cc: [],
+        subject: '',
+        body: '',
+        executionId: null,
+        status: 'cancelled' as const,
+      };
     });
     const { api } = apiWith([draft()], { emails: { updateStatus } });
     renderPanels(api);
@@ -254,21 +381,55 @@ describe('Floating draft panels', () => {
 
   it('an errored draft shows the Error banner with its message; the integration warning shows as Warning', async () => {
     const soon = new Date(Date.now() + 3 * 86_400_000).toISOString();
-    const integrations = async () => ok({ integrations: [{ id: 'i1', provider: 'Office 365', type: 'email', scope: 'user' as const,
-      data: { name: 'Mailbox', createdById: null, createdBy: null, createdAt: soon, expiresAt: soon, active: true, metadata: { name: null } } }] });
-    const { api } = apiWith([draft({ status: 'error', statusMessage: PLAY_MESSAGES.executionFailedMessage })], { integrations, mailbox: { level: 'warning', message: 'Your Office 365 integration will expire in 3 days.' } });
+    const integrations = async () =>
+      ok({
+        integrations: [
+          {
+            id: 'i1',
+            provider: 'Office 365',
+            type: 'email',
+            scope: 'user' as const,
+            data: {
+              name: 'Mailbox',
+              createdById: null,
+              createdBy: null,
+              createdAt: soon,
+              expiresAt: soon,
+              active: true,
+              metadata: { name: null },
+            },
+          },
+        ],
+      });
+    const { api } = apiWith([draft({ status: 'error', statusMessage: PLAY_MESSAGES.executionFailedMessage })], {
+      integrations,
+      mailbox: { level: 'warning', message: 'Your Office 365 integration will expire in 3 days.' },
+    });
     renderPanels(api);
     fireEvent.click(within(await screen.findByTestId('draft-panel')).getByTestId('draft-panel-header'));
     expect(within(expanded()).getByTestId('draft-banner-error').textContent).toBe(`Error${PLAY_MESSAGES.executionFailedMessage}`);
-    await waitFor(() => expect(within(expanded()).getByTestId('draft-banner-warning').textContent).toMatch(/^WarningYour Office 365 integration will expire in [23] days\.$/));
+    await waitFor(() =>
+      expect(within(expanded()).getByTestId('draft-banner-warning').textContent).toMatch(
+        /^WarningYour Office 365 integration will expire in [23] days\.$/,
+      ),
+    );
     expect(expanded().getAttribute('data-error')).toBe('true');
   });
 });
 
 describe('Activities tab and drafts', () => {
   const contact: ContactDetails = {
-    id: CONTACT, firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.test', owner: null, createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z',
-    primaryCompany: null, companyCount: 0, fields: {}, entityMapping: [],
+    id: CONTACT,
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    email: 'grace@acme.test',
+    owner: null,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
+    primaryCompany: null,
+    companyCount: 0,
+    fields: {},
+    entityMapping: [],
   };
 
   it('"Draft Email to {name}" creates a draft and opens its panel; the record lists its drafts, a click brings one up', async () => {
@@ -277,7 +438,12 @@ describe('Activities tab and drafts', () => {
     const create = vi.fn(async () => ok({ message: EMAIL_MESSAGES.saved, email: created }));
     const { api } = apiWith([], { emails: { create } });
     const activities = fakeApi({ activities: { forContact: async () => ok({ activities: [] }) } });
-    const merged = new Proxy(api, { get: (t, k) => (k === 'activities' ? (activities as unknown as Record<string, unknown>).activities : (t as unknown as Record<string | symbol, unknown>)[k]) }) as Api;
+    const merged = new Proxy(api, {
+      get: (t, k) =>
+        k === 'activities'
+          ? (activities as unknown as Record<string, unknown>).activities
+          : (t as unknown as Record<string | symbol, unknown>)[k],
+    }) as Api;
     renderWithApi(
       <DraftsProvider userId="u1">
         <MiniDrawerProvider>
@@ -303,7 +469,13 @@ describe('Activities tab and drafts', () => {
   it('a closed panel leaves the dock and stays closed across pages and reloads, until its draft is opened again', async () => {
     const user = userEvent.setup();
     localStorage.clear();
-    const errored = draft({ channelEmailId: D2, title: 'Ada Lovelace', status: 'error', statusMessage: 'The mailbox refused the message.', createdAt: '2026-11-26T11:00:00.000Z' });
+    const errored = draft({
+      channelEmailId: D2,
+      title: 'Ada Lovelace',
+      status: 'error',
+      statusMessage: 'The mailbox refused the message.',
+      createdAt: '2026-11-26T11:00:00.000Z',
+    });
     const { api } = apiWith([draft(), errored]);
     let reserve = -1;
     function Reserve() {
@@ -326,7 +498,12 @@ describe('Activities tab and drafts', () => {
     expect(panelOf(D2)).toBeUndefined();
     expect(panelOf(D1)).toBeDefined();
     // The draft is kept: its record still lists it.
-    expect(screen.getAllByTestId('activity-draft').map((b) => b.getAttribute('data-id')).sort()).toEqual([D1, D2].sort());
+    expect(
+      screen
+        .getAllByTestId('activity-draft')
+        .map((b) => b.getAttribute('data-id'))
+        .sort(),
+    ).toEqual([D1, D2].sort());
     expect(JSON.parse(localStorage.getItem(dismissedDraftsKey('u1'))!)).toEqual([D2]);
     first.unmount();
 
@@ -346,10 +523,25 @@ describe('Activities tab and drafts', () => {
 
   it('a refused draft (no primary company) is a toast', async () => {
     const user = userEvent.setup();
-    const create = vi.fn(async () => { throw new ApiError(400, 'No primary company found for Grace Hopper', { success: false, message: 'No primary company found for Grace Hopper' }); });
+    const create = vi.fn(async () => {
+      throw new ApiError(400, 'No primary company found for Grace Hopper', {
+        success: false,
+        message: 'No primary company found for Grace Hopper',
+      });
+    });
     const { api } = apiWith([], { emails: { create } });
-    const merged = new Proxy(api, { get: (t, k) => (k === 'activities' ? { forContact: async () => ok({ activities: [] }) } : (t as unknown as Record<string | symbol, unknown>)[k]) }) as Api;
-    renderWithApi(<DraftsProvider userId="u1"><MiniDrawerProvider><ActivitiesTab loaded={{ entityType: 'contact', record: contact }} /></MiniDrawerProvider></DraftsProvider>, merged);
+    const merged = new Proxy(api, {
+      get: (t, k) =>
+        k === 'activities' ? { forContact: async () => ok({ activities: [] }) } : (t as unknown as Record<string | symbol, unknown>)[k],
+    }) as Api;
+    renderWithApi(
+      <DraftsProvider userId="u1">
+        <MiniDrawerProvider>
+          <ActivitiesTab loaded={{ entityType: 'contact', record: contact }} />
+        </MiniDrawerProvider>
+      </DraftsProvider>,
+      merged,
+    );
     await user.click(await screen.findByTestId('activities-draft-email'));
     expect((await screen.findByTestId('toast-error')).textContent).toBe('No primary company found for Grace Hopper');
   });

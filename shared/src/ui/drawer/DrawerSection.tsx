@@ -6,8 +6,20 @@ import type { SectionKey } from './drawer-rules';
 
 const useStyles = makeStyles({
   section: { borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
-  header: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, minHeight: '40px', padding: `0 ${tokens.spacingHorizontalS} 0 ${tokens.spacingHorizontalXS}` },
-  toggle: { flexGrow: 1, justifyContent: 'flex-start', minWidth: 0, fontWeight: tokens.fontWeightSemibold, paddingLeft: tokens.spacingHorizontalXS },
+  header: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalXS,
+    minHeight: '40px',
+    padding: `0 ${tokens.spacingHorizontalS} 0 ${tokens.spacingHorizontalXS}`,
+  },
+  toggle: {
+    flexGrow: 1,
+    justifyContent: 'flex-start',
+    minWidth: 0,
+    fontWeight: tokens.fontWeightSemibold,
+    paddingLeft: tokens.spacingHorizontalXS,
+  },
   toggleText: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   actions: { display: 'flex', alignItems: 'center', gap: '2px', flexShrink: 0 },
   body: { padding: `0 ${tokens.spacingHorizontalM} ${tokens.spacingVerticalM}` },
@@ -26,7 +38,12 @@ export function DrawerSection(props: {
   const styles = useStyles();
   const bodyId = useId();
   return (
-    <section className={styles.section} data-testid={`drawer-section-${props.id}`} data-open={props.open ? 'true' : 'false'} aria-label={props.title}>
+    <section
+      className={styles.section}
+      data-testid={`drawer-section-${props.id}`}
+      data-open={props.open ? 'true' : 'false'}
+      aria-label={props.title}
+    >
       <div className={styles.header}>
         <Button
           appearance="transparent"
@@ -39,7 +56,9 @@ export function DrawerSection(props: {
         >
           <span className={styles.toggleText}>{props.title}</span>
         </Button>
-        {props.count !== undefined && props.count > 0 && <CounterBadge count={props.count} appearance="ghost" color="informative" size="small" />}
+        {props.count !== undefined && props.count > 0 && (
+          <CounterBadge count={props.count} appearance="ghost" color="informative" size="small" />
+        )}
         {props.actions && <div className={styles.actions}>{props.actions}</div>}
       </div>
       {props.open && (

@@ -56,18 +56,34 @@ const useStyles = makeStyles({
 
 function inputTypeFor(dataType: FieldDto['dataType']): 'text' | 'date' | 'time' | 'email' | 'url' | 'tel' {
   switch (dataType) {
-    case 'date': return 'date';
-    case 'time': return 'time';
-    case 'email': return 'email';
-    case 'url': return 'url';
-    case 'phone': return 'tel';
-    default: return 'text';
+    case 'date':
+      return 'date';
+    case 'time':
+      return 'time';
+    case 'email':
+      return 'email';
+    case 'url':
+      return 'url';
+    case 'phone':
+      return 'tel';
+    default:
+      return 'text';
   }
 }
 
 const NUMERIC = new Set<FieldDto['dataType']>(['int', 'double', 'currency', 'number']);
 
-function FieldRow({ field, value, entityType, entityId }: { field: FieldDto; value: FieldValueDto | null; entityType: RecordEntityType; entityId: string }) {
+function FieldRow({
+  field,
+  value,
+  entityType,
+  entityId,
+}: {
+  field: FieldDto;
+  value: FieldValueDto | null;
+  entityType: RecordEntityType;
+  entityId: string;
+}) {
   const styles = useStyles();
   const api = useApi();
   const notify = useNotify();
@@ -127,19 +143,42 @@ function FieldRow({ field, value, entityType, entityId }: { field: FieldDto; val
 
   const inputId = `drawer-field-${field.id}`;
   return (
-    <li className={styles.row} data-testid="drawer-field-row" data-field-key={field.key} data-field-id={field.id} data-empty={text === null ? 'true' : 'false'}>
-      <label className={styles.label} htmlFor={editing ? inputId : undefined} data-testid="drawer-field-label">{field.label}</label>
+    <li
+      className={styles.row}
+      data-testid="drawer-field-row"
+      data-field-key={field.key}
+      data-field-id={field.id}
+      data-empty={text === null ? 'true' : 'false'}
+    >
+      <label className={styles.label} htmlFor={editing ? inputId : undefined} data-testid="drawer-field-label">
+        {field.label}
+      </label>
       {editing ? (
         <div className={styles.editor} onKeyDown={onKeyDown}>
           <Field validationMessage={error ?? undefined} data-testid="drawer-field-editor">
             {field.dataType === 'boolean' ? (
-              <Select id={inputId} value={draft} onChange={(_, d) => setDraft(d.value)} disabled={busy} data-testid="drawer-field-input" autoFocus>
+              <Select
+                id={inputId}
+                value={draft}
+                onChange={(_, d) => setDraft(d.value)}
+                disabled={busy}
+                data-testid="drawer-field-input"
+                autoFocus
+              >
                 <option value="">(empty)</option>
                 <option value="true">Yes</option>
                 <option value="false">No</option>
               </Select>
             ) : field.dataType === 'object' || field.dataType === 'address' ? (
-              <Textarea id={inputId} value={draft} onChange={(_, d) => setDraft(d.value)} disabled={busy} resize="vertical" data-testid="drawer-field-input" autoFocus />
+              <Textarea
+                id={inputId}
+                value={draft}
+                onChange={(_, d) => setDraft(d.value)}
+                disabled={busy}
+                resize="vertical"
+                data-testid="drawer-field-input"
+                autoFocus
+              />
             ) : (
               <Input
                 id={inputId}
@@ -154,10 +193,23 @@ function FieldRow({ field, value, entityType, entityId }: { field: FieldDto; val
             )}
           </Field>
           <div className={styles.editorRow}>
-            <Button size="small" appearance="primary" icon={busy ? <Spinner aria-hidden size="extra-tiny" /> : <CheckmarkRegular />} disabled={busy} onClick={() => void save()} data-testid="drawer-field-save">
+            <Button
+              size="small"
+              appearance="primary"
+              icon={busy ? <Spinner aria-hidden size="extra-tiny" /> : <CheckmarkRegular />}
+              disabled={busy}
+              onClick={() => void save()}
+              data-testid="drawer-field-save"
+            >
               Save
             </Button>
-            <Button size="small" icon={<DismissRegular />} disabled={busy} onClick={() => setEditing(false)} data-testid="drawer-field-cancel">
+            <Button
+              size="small"
+              icon={<DismissRegular />}
+              disabled={busy}
+              onClick={() => setEditing(false)}
+              data-testid="drawer-field-cancel"
+            >
               Cancel
             </Button>
           </div>
@@ -166,13 +218,29 @@ function FieldRow({ field, value, entityType, entityId }: { field: FieldDto; val
         <>
           {showResult && result ? (
             <span className={styles.value} data-testid="drawer-field-value" data-status={result.status}>
-              <ResultValue errorOpen result={running && result.status === 'preprocessing' && !result.value && stored ? { status: 'preprocessing', value: stored } : result} />
+              <ResultValue
+                errorOpen
+                result={
+                  running && result.status === 'preprocessing' && !result.value && stored
+                    ? { status: 'preprocessing', value: stored }
+                    : result
+                }
+              />
             </span>
           ) : text === null ? (
-            <span className={mergeClasses(styles.value, styles.empty)} data-testid="drawer-field-value">{NOT_EXECUTED}</span>
+            <span className={mergeClasses(styles.value, styles.empty)} data-testid="drawer-field-value">
+              {NOT_EXECUTED}
+            </span>
           ) : (
             <span className={styles.value} data-testid="drawer-field-value">
-              <ResultValue display={{ kind: 'value', text, formatted: formatFieldParts(field.dataType, value?.value, { currency: field.currency }), raw: value?.value }} />
+              <ResultValue
+                display={{
+                  kind: 'value',
+                  text,
+                  formatted: formatFieldParts(field.dataType, value?.value, { currency: field.currency }),
+                  raw: value?.value,
+                }}
+              />
             </span>
           )}
           <span className={styles.actions}>
@@ -192,7 +260,14 @@ function FieldRow({ field, value, entityType, entityId }: { field: FieldDto; val
               <Button appearance="subtle" size="small" icon={<EditRegular />} onClick={startEdit} data-testid="drawer-field-edit" />
             </Tooltip>
             <Tooltip content={text === null ? 'Nothing to copy' : 'Copy value'} relationship="label">
-              <Button appearance="subtle" size="small" icon={<CopyRegular />} disabledFocusable={text === null} onClick={() => void copy()} data-testid="drawer-field-copy" />
+              <Button
+                appearance="subtle"
+                size="small"
+                icon={<CopyRegular />}
+                disabledFocusable={text === null}
+                onClick={() => void copy()}
+                data-testid="drawer-field-copy"
+              />
             </Tooltip>
           </span>
         </>
@@ -201,7 +276,13 @@ function FieldRow({ field, value, entityType, entityId }: { field: FieldDto; val
   );
 }
 
-export function FieldsSection({ entityType, entityId, values, open, onToggle }: {
+export function FieldsSection({
+  entityType,
+  entityId,
+  values,
+  open,
+  onToggle,
+}: {
   entityType: RecordEntityType;
   entityId: string;
   values: Record<string, FieldValueDto>;
@@ -212,7 +293,11 @@ export function FieldsSection({ entityType, entityId, values, open, onToggle }: 
   const api = useApi();
   const [adding, setAdding] = useState(false);
   // Same key and data (the field list) as the tables' columns, so one fetch serves both.
-  const fieldsQuery = useQuery({ queryKey: queryKeys.fields(entityType), queryFn: async () => (await api.fields.list(entityType)).fields, staleTime: 60_000 });
+  const fieldsQuery = useQuery({
+    queryKey: queryKeys.fields(entityType),
+    queryFn: async () => (await api.fields.list(entityType)).fields,
+    staleTime: 60_000,
+  });
   const fields = useMemo(() => drawerFields(fieldsQuery.data ?? [], entityType), [fieldsQuery.data, entityType]);
   // Live statuses of the fields' primary enrichments, seeded from the stored results.
   useEnrichmentLiveUpdates(entityType);
@@ -229,11 +314,11 @@ export function FieldsSection({ entityType, entityId, values, open, onToggle }: 
         count={fields.length}
         open={open}
         onToggle={onToggle}
-        actions={(
+        actions={
           <Tooltip content="Add field" relationship="label">
             <Button appearance="subtle" size="small" icon={<AddRegular />} onClick={() => setAdding(true)} data-testid="drawer-add-field" />
           </Tooltip>
-        )}
+        }
       >
         {fieldsQuery.isPending ? (
           <Spinner size="tiny" label="Loading fields..." />

@@ -47,13 +47,34 @@ const useStyles = makeStyles({
     borderRadius: tokens.borderRadiusMedium,
     ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}` },
   },
-  name: { fontWeight: tokens.fontWeightSemibold, fontSize: tokens.fontSizeBase300, maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
-  sub: { fontSize: tokens.fontSizeBase200, color: tokens.colorNeutralForeground3, maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  name: {
+    fontWeight: tokens.fontWeightSemibold,
+    fontSize: tokens.fontSizeBase300,
+    maxWidth: '100%',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+  },
+  sub: {
+    fontSize: tokens.fontSizeBase200,
+    color: tokens.colorNeutralForeground3,
+    maxWidth: '100%',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+  },
   badges: { display: 'flex', gap: '4px', flexShrink: 0, paddingRight: tokens.spacingHorizontalXS },
   picker: { paddingBottom: tokens.spacingVerticalS },
 });
 
-function SectionActions({ addLabel, linkLabel, linking, onAdd, onLink, prefix }: {
+function SectionActions({
+  addLabel,
+  linkLabel,
+  linking,
+  onAdd,
+  onLink,
+  prefix,
+}: {
   addLabel: string;
   linkLabel: string;
   linking: boolean;
@@ -80,7 +101,12 @@ function SectionActions({ addLabel, linkLabel, linking, onAdd, onLink, prefix }:
   );
 }
 
-export function ContactsSection({ company, open, onToggle, defaultOwnerId }: {
+export function ContactsSection({
+  company,
+  open,
+  onToggle,
+  defaultOwnerId,
+}: {
   company: CompanyDetails;
   open: boolean;
   onToggle: () => void;
@@ -134,7 +160,7 @@ export function ContactsSection({ company, open, onToggle, defaultOwnerId }: {
         count={links.length}
         open={open}
         onToggle={onToggle}
-        actions={(
+        actions={
           <SectionActions
             addLabel="Add a contact"
             linkLabel="Link a contact"
@@ -146,7 +172,7 @@ export function ContactsSection({ company, open, onToggle, defaultOwnerId }: {
               setLinking((l) => !l);
             }}
           />
-        )}
+        }
       >
         {linking && (
           <div className={styles.picker}>
@@ -165,7 +191,13 @@ export function ContactsSection({ company, open, onToggle, defaultOwnerId }: {
         ) : (
           <ul className={styles.list} aria-label="Contacts">
             {links.map((l) => (
-              <li key={l.contactId} className={styles.row} data-testid="drawer-contact-row" data-contact-id={l.contactId} data-key={l.isKey ? 'true' : 'false'}>
+              <li
+                key={l.contactId}
+                className={styles.row}
+                data-testid="drawer-contact-row"
+                data-contact-id={l.contactId}
+                data-key={l.isKey ? 'true' : 'false'}
+              >
                 <Tooltip content={l.isKey ? 'Key contact' : 'Make key contact'} relationship="label">
                   <Button
                     appearance="transparent"
@@ -190,8 +222,16 @@ export function ContactsSection({ company, open, onToggle, defaultOwnerId }: {
                   <span className={styles.sub}>{l.email}</span>
                 </button>
                 <span className={styles.badges}>
-                  {l.label && <Badge appearance="outline" color="informative" size="small">{l.label}</Badge>}
-                  {l.isKey && <Badge appearance="tint" color="warning" size="small" data-testid="drawer-key-badge">Key</Badge>}
+                  {l.label && (
+                    <Badge appearance="outline" color="informative" size="small">
+                      {l.label}
+                    </Badge>
+                  )}
+                  {l.isKey && (
+                    <Badge appearance="tint" color="warning" size="small" data-testid="drawer-key-badge">
+                      Key
+                    </Badge>
+                  )}
                 </span>
               </li>
             ))}
@@ -212,7 +252,12 @@ export function ContactsSection({ company, open, onToggle, defaultOwnerId }: {
   );
 }
 
-export function CompaniesSection({ contact, open, onToggle, defaultOwnerId }: {
+export function CompaniesSection({
+  contact,
+  open,
+  onToggle,
+  defaultOwnerId,
+}: {
   contact: ContactDetails;
   open: boolean;
   onToggle: () => void;
@@ -266,7 +311,7 @@ export function CompaniesSection({ contact, open, onToggle, defaultOwnerId }: {
         count={links.length}
         open={open}
         onToggle={onToggle}
-        actions={(
+        actions={
           <SectionActions
             addLabel="Add a company"
             linkLabel="Link a company"
@@ -278,7 +323,7 @@ export function CompaniesSection({ contact, open, onToggle, defaultOwnerId }: {
               setLinking((l) => !l);
             }}
           />
-        )}
+        }
       >
         {linking && (
           <div className={styles.picker}>
@@ -297,13 +342,21 @@ export function CompaniesSection({ contact, open, onToggle, defaultOwnerId }: {
         ) : (
           <ul className={styles.list} aria-label="Companies">
             {links.map((l) => (
-              <li key={l.companyId} className={styles.row} data-testid="drawer-company-row" data-company-id={l.companyId} data-primary={l.isPrimary ? 'true' : 'false'}>
+              <li
+                key={l.companyId}
+                className={styles.row}
+                data-testid="drawer-company-row"
+                data-company-id={l.companyId}
+                data-primary={l.isPrimary ? 'true' : 'false'}
+              >
                 <Tooltip content={l.isPrimary ? 'Primary company' : 'Make primary company'} relationship="label">
                   <Button
                     appearance="transparent"
                     size="small"
                     className={mergeClasses(styles.marker, l.isPrimary && styles.markerOn)}
-                    icon={busyId === l.companyId ? <Spinner aria-hidden size="extra-tiny" /> : l.isPrimary ? <StarFilled /> : <StarRegular />}
+                    icon={
+                      busyId === l.companyId ? <Spinner aria-hidden size="extra-tiny" /> : l.isPrimary ? <StarFilled /> : <StarRegular />
+                    }
                     aria-pressed={l.isPrimary}
                     disabled={busyId !== null}
                     onClick={() => {
@@ -322,8 +375,16 @@ export function CompaniesSection({ contact, open, onToggle, defaultOwnerId }: {
                   <span className={styles.sub}>{l.website}</span>
                 </button>
                 <span className={styles.badges}>
-                  {l.label && <Badge appearance="outline" color="informative" size="small">{l.label}</Badge>}
-                  {l.isPrimary && <Badge appearance="tint" color="brand" size="small" data-testid="drawer-primary-badge">Primary</Badge>}
+                  {l.label && (
+                    <Badge appearance="outline" color="informative" size="small">
+                      {l.label}
+                    </Badge>
+                  )}
+                  {l.isPrimary && (
+                    <Badge appearance="tint" color="brand" size="small" data-testid="drawer-primary-badge">
+                      Primary
+                    </Badge>
+                  )}
                 </span>
               </li>
             ))}

@@ -4,19 +4,7 @@
 // states are saved per entity type in the user's config (drawer.<type>.details.showGroups).
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Avatar,
-  Button,
-  Link,
-  Spinner,
-  Tab,
-  TabList,
-  Text,
-  Tooltip,
-  makeStyles,
-  mergeClasses,
-  tokens,
-} from '@fluentui/react-components';
+import { Avatar, Button, Link, Spinner, Tab, TabList, Text, Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import {
   ArrowLeftRegular,
   BuildingRegular,
@@ -47,7 +35,8 @@ import { SELECT_ENTITY_HINT, initialShowGroups, isSectionOpen, contactDisplayNam
 export const DRAWER_WIDTH = 400;
 export const COLLAPSED_WIDTH = 44;
 /** Why the drawer's draft button is off in a client without draft panels (the Chrome side panel, Outlook's read pane). */
-export const DRAFT_EMAIL_ELSEWHERE = "Create email with defaults: drafts are written in the Dealscout web app, or in Outlook's compose pane.";
+export const DRAFT_EMAIL_ELSEWHERE =
+  "Create email with defaults: drafts are written in the Dealscout web app, or in Outlook's compose pane.";
 
 export type DrawerTab = 'Activities' | 'Details';
 
@@ -103,7 +92,13 @@ const useStyles = makeStyles({
     boxSizing: 'border-box',
   },
   headerTexts: { display: 'flex', flexDirection: 'column', minWidth: 0, flexGrow: 1 },
-  title: { fontSize: tokens.fontSizeBase400, fontWeight: tokens.fontWeightSemibold, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  title: {
+    fontSize: tokens.fontSizeBase400,
+    fontWeight: tokens.fontWeightSemibold,
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+  },
   subtitle: { fontSize: tokens.fontSizeBase200, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: '100%' },
   headerActions: { display: 'flex', alignItems: 'center', gap: '2px', flexShrink: 0 },
   companyIcon: {
@@ -144,10 +139,13 @@ export function RecordDrawer(props: RecordDrawerProps) {
   const [groups, setGroups] = useState<ShowGroups>(() => initialShowGroups(props.initialConfig));
   const [tab, setTab] = useState<DrawerTab>(props.initialConfig?.drawer.tab ?? 'Details');
 
-  const save = useCallback((patch: UserSettingsBody) => {
-    if (saveSettings) saveSettings(patch);
-    else api.user.saveSettings(patch).catch((e: unknown) => console.error('Could not save the drawer settings', e));
-  }, [saveSettings, api]);
+  const save = useCallback(
+    (patch: UserSettingsBody) => {
+      if (saveSettings) saveSettings(patch);
+      else api.user.saveSettings(patch).catch((e: unknown) => console.error('Could not save the drawer settings', e));
+    },
+    [saveSettings, api],
+  );
 
   const toggleSection = (entityType: RecordEntityType, key: SectionKey) => {
     const next: DetailsGroups = { ...groups[entityType], [key]: !isSectionOpen(groups[entityType], key) };
@@ -162,31 +160,59 @@ export function RecordDrawer(props: RecordDrawerProps) {
   };
 
   // Another user deleted the record shown: the drawer goes back (nested) or closes.
-  useRealtimeEvents(({ oid }) => realtimePaths.entities(oid), (e) => {
-    const t = drawer.target;
-    const ids = (e.data as { ids?: unknown } | null)?.ids;
-    if (!t || !Array.isArray(ids) || !ids.includes(t.id) || !e.path.endsWith(`/${t.entityType}`)) return;
-    if (drawer.stack.length > 1) drawer.back();
-    else drawer.close();
-  }, { kinds: [REALTIME_EVENT_KINDS.entityDeleted] });
+  useRealtimeEvents(
+    ({ oid }) => realtimePaths.entities(oid),
+    (e) => {
+      const t = drawer.target;
+      const ids = (e.data as { ids?: unknown } | null)?.ids;
+      if (!t || !Array.isArray(ids) || !ids.includes(t.id) || !e.path.endsWith(`/${t.entityType}`)) return;
+      if (drawer.stack.length > 1) drawer.back();
+      else drawer.close();
+    },
+    { kinds: [REALTIME_EVENT_KINDS.entityDeleted] },
+  );
 
   if (drawer.visibility === 'NoDrawer') return null;
 
   if (drawer.visibility === 'Collapsed') {
     return (
-      <aside className={mergeClasses(styles.collapsed, props.className)} aria-label="Detail drawer (collapsed)" data-testid="record-drawer" data-visibility="Collapsed">
+      <aside
+        className={mergeClasses(styles.collapsed, props.className)}
+        aria-label="Detail drawer (collapsed)"
+        data-testid="record-drawer"
+        data-visibility="Collapsed"
+      >
         <div data-testid="drawer-collapsed" style={{ display: 'contents' }}>
           <Tooltip content="Open drawer" relationship="label" positioning="before">
-            <Button appearance="subtle" icon={<PanelRightExpandRegular />} onClick={() => drawer.setVisibility('Visible')} data-testid="drawer-open" />
+            <Button
+              appearance="subtle"
+              icon={<PanelRightExpandRegular />}
+              onClick={() => drawer.setVisibility('Visible')}
+              data-testid="drawer-open"
+            />
           </Tooltip>
           {drafts && drawer.target ? (
             <Tooltip content="Create email with defaults" relationship="label" positioning="before">
-              <Button appearance="subtle" icon={<ComposeRegular />} data-testid="drawer-draft-email"
-                onClick={() => void drafts.create(drawer.target!.entityType === 'contact' ? { contactId: drawer.target!.id } : { companyId: drawer.target!.id })} />
+              <Button
+                appearance="subtle"
+                icon={<ComposeRegular />}
+                data-testid="drawer-draft-email"
+                onClick={() =>
+                  void drafts.create(
+                    drawer.target!.entityType === 'contact' ? { contactId: drawer.target!.id } : { companyId: drawer.target!.id },
+                  )
+                }
+              />
             </Tooltip>
           ) : (
             <Tooltip content={drafts ? SELECT_ENTITY_HINT : DRAFT_EMAIL_ELSEWHERE} relationship="description" positioning="before">
-              <Button appearance="subtle" icon={<ComposeRegular />} disabledFocusable aria-label="Create email with defaults" data-testid="drawer-draft-email" />
+              <Button
+                appearance="subtle"
+                icon={<ComposeRegular />}
+                disabledFocusable
+                aria-label="Create email with defaults"
+                data-testid="drawer-draft-email"
+              />
             </Tooltip>
           )}
           {!drawer.target && (
@@ -202,16 +228,22 @@ export function RecordDrawer(props: RecordDrawerProps) {
   const target = drawer.target;
   const nested = drawer.stack.length > 1;
   const panelStyle = { width: plugin ? '100%' : `${DRAWER_WIDTH}px` };
-  const controls = !plugin && !nested ? (
-    <>
-      <Tooltip content="Collapse drawer" relationship="label">
-        <Button appearance="subtle" icon={<PanelRightContractRegular />} onClick={() => drawer.setVisibility('Collapsed')} data-testid="drawer-collapse" />
-      </Tooltip>
-      <Tooltip content="Close drawer" relationship="label">
-        <Button appearance="subtle" icon={<DismissRegular />} onClick={() => drawer.close()} data-testid="drawer-close" />
-      </Tooltip>
-    </>
-  ) : null;
+  const controls =
+    !plugin && !nested ? (
+      <>
+        <Tooltip content="Collapse drawer" relationship="label">
+          <Button
+            appearance="subtle"
+            icon={<PanelRightContractRegular />}
+            onClick={() => drawer.setVisibility('Collapsed')}
+            data-testid="drawer-collapse"
+          />
+        </Tooltip>
+        <Tooltip content="Close drawer" relationship="label">
+          <Button appearance="subtle" icon={<DismissRegular />} onClick={() => drawer.close()} data-testid="drawer-close" />
+        </Tooltip>
+      </>
+    ) : null;
 
   return (
     <aside
@@ -253,9 +285,7 @@ export function RecordDrawer(props: RecordDrawerProps) {
   );
 }
 
-type Loaded =
-  | { entityType: 'company'; record: CompanyDetails }
-  | { entityType: 'contact'; record: ContactDetails };
+type Loaded = { entityType: 'company'; record: CompanyDetails } | { entityType: 'contact'; record: ContactDetails };
 
 function useRecord(target: DrawerTarget) {
   const api = useApi();
@@ -270,9 +300,14 @@ function useRecord(target: DrawerTarget) {
     enabled: target.entityType === 'contact',
   });
   const q = target.entityType === 'company' ? company : contact;
-  const loaded: Loaded | null = target.entityType === 'company'
-    ? (company.data ? { entityType: 'company', record: company.data.company } : null)
-    : (contact.data ? { entityType: 'contact', record: contact.data.contact } : null);
+  const loaded: Loaded | null =
+    target.entityType === 'company'
+      ? company.data
+        ? { entityType: 'company', record: company.data.company }
+        : null
+      : contact.data
+        ? { entityType: 'contact', record: contact.data.contact }
+        : null;
   return { loaded, isPending: q.isPending, error: q.error, refetch: q.refetch };
 }
 
@@ -292,7 +327,9 @@ function RecordView(props: {
   const { loaded, isPending, error, refetch } = useRecord(target);
   const [editing, setEditing] = useState(!!target.edit);
   // Opened to fix its details (a play's skipped target): the edit dialog comes up, each time it is asked.
-  useEffect(() => { if (target.edit) setEditing(true); }, [target]);
+  useEffect(() => {
+    if (target.edit) setEditing(true);
+  }, [target]);
   const noun = target.entityType === 'company' ? 'company' : 'contact';
 
   const back = props.nested ? (
@@ -308,12 +345,24 @@ function RecordView(props: {
     const c = loaded.record;
     title = c.name;
     const href = /^https?:\/\//i.test(c.website) ? c.website : `https://${c.website}`;
-    subtitle = c.website ? <Link className={styles.subtitle} href={href} target="_blank" rel="noopener noreferrer" data-testid="drawer-subtitle">{c.website}</Link> : null;
-    icon = <span className={styles.companyIcon} aria-hidden><BuildingRegular /></span>;
+    subtitle = c.website ? (
+      <Link className={styles.subtitle} href={href} target="_blank" rel="noopener noreferrer" data-testid="drawer-subtitle">
+        {c.website}
+      </Link>
+    ) : null;
+    icon = (
+      <span className={styles.companyIcon} aria-hidden>
+        <BuildingRegular />
+      </span>
+    );
   } else if (loaded?.entityType === 'contact') {
     const c = loaded.record;
     title = contactDisplayName(c);
-    subtitle = c.email ? <Link className={styles.subtitle} href={`mailto:${c.email}`} data-testid="drawer-subtitle">{c.email}</Link> : null;
+    subtitle = c.email ? (
+      <Link className={styles.subtitle} href={`mailto:${c.email}`} data-testid="drawer-subtitle">
+        {c.email}
+      </Link>
+    ) : null;
     icon = <Avatar name={contactDisplayName(c)} color="colorful" size={36} aria-hidden />;
   }
 
@@ -327,7 +376,9 @@ function RecordView(props: {
         <div className={styles.headerTexts}>
           {loaded ? (
             <>
-              <Text className={styles.title} title={typeof title === 'string' ? title : undefined} data-testid="drawer-title">{title}</Text>
+              <Text className={styles.title} title={typeof title === 'string' ? title : undefined} data-testid="drawer-title">
+                {title}
+              </Text>
               {subtitle}
             </>
           ) : (
@@ -355,8 +406,12 @@ function RecordView(props: {
       ) : (
         <>
           <TabList className={styles.tabs} selectedValue={props.tab} onTabSelect={(_, d) => props.onTab(d.value as DrawerTab)} size="small">
-            <Tab value="Activities" data-testid="drawer-tab-activities">Activities</Tab>
-            <Tab value="Details" data-testid="drawer-tab-details">Details</Tab>
+            <Tab value="Activities" data-testid="drawer-tab-activities">
+              Activities
+            </Tab>
+            <Tab value="Details" data-testid="drawer-tab-details">
+              Details
+            </Tab>
           </TabList>
           <div className={styles.body} data-testid={`drawer-panel-${props.tab.toLowerCase()}`}>
             {props.tab === 'Activities' ? (
@@ -376,7 +431,12 @@ function RecordView(props: {
   );
 }
 
-function DetailsTab({ loaded, groups, onToggle, defaultOwnerId }: {
+function DetailsTab({
+  loaded,
+  groups,
+  onToggle,
+  defaultOwnerId,
+}: {
   loaded: Loaded;
   groups: DetailsGroups;
   onToggle: (key: SectionKey) => void;
@@ -386,9 +446,19 @@ function DetailsTab({ loaded, groups, onToggle, defaultOwnerId }: {
   return (
     <div data-testid="drawer-details">
       {loaded.entityType === 'company' ? (
-        <ContactsSection company={loaded.record} open={open('contacts')} onToggle={() => onToggle('contacts')} defaultOwnerId={defaultOwnerId} />
+        <ContactsSection
+          company={loaded.record}
+          open={open('contacts')}
+          onToggle={() => onToggle('contacts')}
+          defaultOwnerId={defaultOwnerId}
+        />
       ) : (
-        <CompaniesSection contact={loaded.record} open={open('companies')} onToggle={() => onToggle('companies')} defaultOwnerId={defaultOwnerId} />
+        <CompaniesSection
+          contact={loaded.record}
+          open={open('companies')}
+          onToggle={() => onToggle('companies')}
+          defaultOwnerId={defaultOwnerId}
+        />
       )}
       <UnassignedEnrichmentsSection
         entityType={loaded.entityType}

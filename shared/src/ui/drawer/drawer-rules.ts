@@ -1,7 +1,14 @@
 // Pure rules of the detail drawer (spec 000 §2 'Detail drawer', 'Details tab'; §3 'Field definition':
 // id and reference types and mandatory fields are hidden in the drawer).
 import type { CompanyDetails, ContactDetails, FieldDto, FieldValueDto } from '../../contracts';
-import { HIDDEN_DATA_TYPES, defaultUserConfig, type DetailsGroups, type FieldDataType, type RecordEntityType, type UserConfig } from '../../domain';
+import {
+  HIDDEN_DATA_TYPES,
+  defaultUserConfig,
+  type DetailsGroups,
+  type FieldDataType,
+  type RecordEntityType,
+  type UserConfig,
+} from '../../domain';
 
 export type CompanyLink = CompanyDetails['entityMapping'][number];
 export type ContactLink = ContactDetails['entityMapping'][number];
@@ -16,25 +23,30 @@ const HIDDEN_TYPES: readonly FieldDataType[] = HIDDEN_DATA_TYPES;
 
 const byText = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
 
-export const contactDisplayName = (p: { firstName: string; lastName: string; email?: string }) => `${p.firstName} ${p.lastName}`.trim() || p.email || '';
+export const contactDisplayName = (p: { firstName: string; lastName: string; email?: string }) =>
+  `${p.firstName} ${p.lastName}`.trim() || p.email || '';
 
 /** Contacts of a company: the key contact first, then by label (then name, for a stable order). */
 export function sortContactLinks(links: readonly CompanyLink[]): CompanyLink[] {
-  return [...links].sort((a, b) =>
-    Number(b.isKey) - Number(a.isKey)
-    || byText(a.label ?? '', b.label ?? '')
-    || byText(a.lastName, b.lastName)
-    || byText(a.firstName, b.firstName)
-    || a.contactId.localeCompare(b.contactId));
+  return [...links].sort(
+    (a, b) =>
+      Number(b.isKey) - Number(a.isKey) ||
+      byText(a.label ?? '', b.label ?? '') ||
+      byText(a.lastName, b.lastName) ||
+      byText(a.firstName, b.firstName) ||
+      a.contactId.localeCompare(b.contactId),
+  );
 }
 
 /** Companies of a contact: the primary company first, then by name. */
 export function sortCompanyLinks(links: readonly ContactLink[]): ContactLink[] {
-  return [...links].sort((a, b) =>
-    Number(b.isPrimary) - Number(a.isPrimary)
-    || byText(a.label ?? '', b.label ?? '')
-    || byText(a.name, b.name)
-    || a.companyId.localeCompare(b.companyId));
+  return [...links].sort(
+    (a, b) =>
+      Number(b.isPrimary) - Number(a.isPrimary) ||
+      byText(a.label ?? '', b.label ?? '') ||
+      byText(a.name, b.name) ||
+      a.companyId.localeCompare(b.companyId),
+  );
 }
 
 /** The fields a drawer lists: no id or reference types, no mandatory fields; sorted by label. */

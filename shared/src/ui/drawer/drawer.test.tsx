@@ -34,7 +34,18 @@ const C3 = 'c0000000-0000-4000-8000-000000000003';
 const C4 = 'c0000000-0000-4000-8000-000000000004';
 
 function contactLink(contactId: string, firstName: string, lastName: string, over: Partial<CompanyLink> = {}): CompanyLink {
-  return { companyId: COMPANY_ID, contactId, isKey: false, isPrimary: false, label: null, value: null, firstName, lastName, email: `${firstName.toLowerCase()}@acme.test`, ...over };
+  return {
+    companyId: COMPANY_ID,
+    contactId,
+    isKey: false,
+    isPrimary: false,
+    label: null,
+    value: null,
+    firstName,
+    lastName,
+    email: `${firstName.toLowerCase()}@acme.test`,
+    ...over,
+  };
 }
 
 function field(id: string, label: string, over: Partial<FieldDto> = {}): FieldDto {
@@ -108,8 +119,26 @@ function contact(over: Partial<ContactDetails> = {}): ContactDetails {
     companyCount: 2,
     fields: {},
     entityMapping: [
-      { companyId: OTHER_COMPANY_ID, contactId: C2, isKey: false, isPrimary: false, label: null, value: null, name: 'Beta Corp', website: 'beta.test' },
-      { companyId: COMPANY_ID, contactId: C2, isKey: false, isPrimary: true, label: null, value: null, name: 'Acme Holdings', website: 'acme.test' },
+      {
+        companyId: OTHER_COMPANY_ID,
+        contactId: C2,
+        isKey: false,
+        isPrimary: false,
+        label: null,
+        value: null,
+        name: 'Beta Corp',
+        website: 'beta.test',
+      },
+      {
+        companyId: COMPANY_ID,
+        contactId: C2,
+        isKey: false,
+        isPrimary: true,
+        label: null,
+        value: null,
+        name: 'Acme Holdings',
+        website: 'acme.test',
+      },
     ],
     ...over,
   };
@@ -124,13 +153,16 @@ function Open({ target }: { target: DrawerTarget | null }) {
   return null;
 }
 
-function renderDrawer(api: Api, opts: {
-  target?: DrawerTarget | null;
-  visibility?: 'NoDrawer' | 'Collapsed' | 'Visible';
-  config?: UserConfig;
-  pluginMode?: boolean;
-  saveSettings?: (patch: UserSettingsBody) => void;
-} = {}) {
+function renderDrawer(
+  api: Api,
+  opts: {
+    target?: DrawerTarget | null;
+    visibility?: 'NoDrawer' | 'Collapsed' | 'Visible';
+    config?: UserConfig;
+    pluginMode?: boolean;
+    saveSettings?: (patch: UserSettingsBody) => void;
+  } = {},
+) {
   const onVisibilityChange = vi.fn();
   const saveSettings = opts.saveSettings ?? vi.fn();
   const r = renderWithApi(
@@ -144,7 +176,15 @@ function renderDrawer(api: Api, opts: {
   return { ...r, onVisibilityChange, saveSettings };
 }
 
-function companyApi(over: { details?: CompanyDetails; companies?: Partial<Api['companies']>; contacts?: Partial<Api['contacts']>; fields?: Partial<Api['fields']>; enrichments?: Partial<Api['enrichments']> } = {}) {
+function companyApi(
+  over: {
+    details?: CompanyDetails;
+    companies?: Partial<Api['companies']>;
+    contacts?: Partial<Api['contacts']>;
+    fields?: Partial<Api['fields']>;
+    enrichments?: Partial<Api['enrichments']>;
+  } = {},
+) {
   const details = over.details ?? company();
   return fakeApi({
     companies: {
@@ -161,7 +201,15 @@ function companyApi(over: { details?: CompanyDetails; companies?: Partial<Api['c
       ...over.fields,
     },
     enrichments: {
-      list: vi.fn(async () => ({ success: true as const, enrichments: [], totalRecords: 0, totalPages: 0, hasRecords: false, pageIndex: 0, pageSize: 100 })),
+      list: vi.fn(async () => ({
+        success: true as const,
+        enrichments: [],
+        totalRecords: 0,
+        totalPages: 0,
+        hasRecords: false,
+        pageIndex: 0,
+        pageSize: 100,
+      })),
       results: vi.fn(async () => ({ success: true as const, results: [] })),
       ...over.enrichments,
     },
@@ -273,14 +321,20 @@ describe('RecordDrawer visibility', () => {
 
   it('says so when the record no longer exists', async () => {
     const { ApiError } = await import('../../client');
-    const api = companyApi({ companies: { details: vi.fn(async () => { throw new ApiError(404, 'Company not found', { success: false, message: 'Company not found' }); }) } });
+    const api = companyApi({
+      companies: {
+        details: vi.fn(async () => {
+          throw new ApiError(404, 'Company not found', { success: false, message: 'Company not found' });
+        }),
+      },
+    });
     renderDrawer(api, { target: { entityType: 'company', id: COMPANY_ID } });
     await waitFor(() => expect(screen.getByTestId('drawer-error').textContent).toContain('This company no longer exists.'));
   });
 });
 
 describe('RecordDrawer tabs and sections', () => {
-  it('Activities tab lists the record\'s activities (empty state with the key contact to email)', async () => {
+  it("Activities tab lists the record's activities (empty state with the key contact to email)", async () => {
     const user = userEvent.setup();
     const api = companyApi();
     const forCompany = vi.fn(async () => ({ success: true as const, activities: [] }));
@@ -296,7 +350,9 @@ describe('RecordDrawer tabs and sections', () => {
   it('company sections in order; Unassigned Enrichments says when there are none', async () => {
     renderDrawer(companyApi(), { target: { entityType: 'company', id: COMPANY_ID } });
     await screen.findByTestId('drawer-details');
-    const sections = within(screen.getByTestId('drawer-details')).getAllByRole('region').map((s) => s.getAttribute('aria-label'));
+    const sections = within(screen.getByTestId('drawer-details'))
+      .getAllByRole('region')
+      .map((s) => s.getAttribute('aria-label'));
     expect(sections).toEqual(['Contacts', 'Unassigned Enrichments', 'Company Fields']);
     expect((await screen.findByTestId('drawer-enrichments-empty')).textContent).toMatch(/No unassigned company enrichments/);
   });
@@ -311,9 +367,13 @@ describe('RecordDrawer tabs and sections', () => {
     expect(screen.queryByTestId('drawer-contact-row')).toBeNull();
     await user.click(screen.getByTestId('drawer-section-toggle-contacts'));
     expect(screen.getByTestId('drawer-section-contacts').getAttribute('data-open')).toBe('true');
-    expect(saveSettings).toHaveBeenLastCalledWith({ drawer: { company: { details: { showGroups: { contacts: true, unassignedEnrichments: true, companyFields: true } } } } });
+    expect(saveSettings).toHaveBeenLastCalledWith({
+      drawer: { company: { details: { showGroups: { contacts: true, unassignedEnrichments: true, companyFields: true } } } },
+    });
     await user.click(screen.getByTestId('drawer-section-toggle-companyFields'));
-    expect(saveSettings).toHaveBeenLastCalledWith({ drawer: { company: { details: { showGroups: { contacts: true, unassignedEnrichments: true, companyFields: false } } } } });
+    expect(saveSettings).toHaveBeenLastCalledWith({
+      drawer: { company: { details: { showGroups: { contacts: true, unassignedEnrichments: true, companyFields: false } } } },
+    });
     expect(screen.queryByTestId('drawer-field-row')).toBeNull();
   });
 
@@ -353,7 +413,12 @@ describe('RecordDrawer tabs and sections', () => {
     // Typed faster than 250 ms per key: no request for the partial text.
     expect(search.mock.calls.map((c) => c[0])).not.toContain('b');
     expect(search.mock.calls.map((c) => c[0])).not.toContain('be');
-    await waitFor(() => expect(screen.getAllByTestId('drawer-link-contact-picker-option').map((o) => o.textContent)).toEqual(['Bea Brownbea@acme.testAlready linked', 'New beanew@else.test']));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('drawer-link-contact-picker-option').map((o) => o.textContent)).toEqual([
+        'Bea Brownbea@acme.testAlready linked',
+        'New beanew@else.test',
+      ]),
+    );
     const [linked, fresh] = screen.getAllByTestId('drawer-link-contact-picker-option');
     expect(linked.getAttribute('aria-disabled')).toBe('true');
     await user.click(linked);
@@ -384,7 +449,9 @@ describe('RecordDrawer tabs and sections', () => {
     expect(screen.queryByTestId('drawer-close')).toBeNull();
     expect(screen.queryByTestId('drawer-collapse')).toBeNull();
     // The contact drawer: Companies (primary first and marked), Unassigned Enrichments, Contact Fields.
-    const sections = within(screen.getByTestId('drawer-details')).getAllByRole('region').map((s) => s.getAttribute('aria-label'));
+    const sections = within(screen.getByTestId('drawer-details'))
+      .getAllByRole('region')
+      .map((s) => s.getAttribute('aria-label'));
     expect(sections).toEqual(['Companies', 'Unassigned Enrichments', 'Contact Fields']);
     expect(rowIds('drawer-company-row', 'data-company-id')).toEqual([COMPANY_ID, OTHER_COMPANY_ID]);
     expect(rowIds('drawer-company-row', 'data-primary')).toEqual(['true', 'false']);
@@ -459,7 +526,9 @@ describe('RecordDrawer fields', { timeout: 20_000 }, () => {
     expect(setValue).not.toHaveBeenCalled();
     await user.clear(within(board).getByTestId('drawer-field-input'));
     await user.type(within(board).getByTestId('drawer-field-input'), '7{Enter}');
-    await waitFor(() => expect(setValue).toHaveBeenCalledWith('company', { entityType: 'company', entityId: COMPANY_ID, fieldId: F_BOARD, value: 7 }));
+    await waitFor(() =>
+      expect(setValue).toHaveBeenCalledWith('company', { entityType: 'company', entityId: COMPANY_ID, fieldId: F_BOARD, value: 7 }),
+    );
     expect(await screen.findByText(ENTITY_MESSAGES.valueSaved)).toBeTruthy();
     await waitFor(() => expect(within(screen.getAllByTestId('drawer-field-row')[1]).queryByTestId('drawer-field-input')).toBeNull());
   });

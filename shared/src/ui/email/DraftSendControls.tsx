@@ -5,7 +5,18 @@
 // again'; amber 'Warning' under 7 days). The panel owns the fields; it passes the current draft.
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Input, MessageBar, MessageBarBody, MessageBarTitle, Spinner, Text, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  Input,
+  MessageBar,
+  MessageBarBody,
+  MessageBarTitle,
+  Spinner,
+  Text,
+  Tooltip,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
 import { SendRegular, CalendarClockRegular, PersonMailRegular } from '@fluentui/react-icons';
 import type { EmailDraftDto } from '../../contracts';
 import { EMAIL_MESSAGES, fieldRequiredMessage, isEmailReadOnly } from '../../domain';
@@ -28,7 +39,13 @@ const useStyles = makeStyles({
 export function draftSendProblem(d: Pick<EmailDraftDto, 'to' | 'subject' | 'emailBody'>): string | null {
   if (!d.to.trim()) return fieldRequiredMessage('To');
   if (!d.subject.trim()) return fieldRequiredMessage('Subject');
-  if (!d.emailBody.replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' ').trim()) return fieldRequiredMessage('Body');
+  if (
+    !d.emailBody
+      .replace(/<[^>]*>/g, '')
+      .replace(/&nbsp;/g, ' ')
+      .trim()
+  )
+    return fieldRequiredMessage('Body');
   return null;
 }
 
@@ -37,7 +54,8 @@ function localInputValue(d: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
 }
-const formatWhen = (iso: string) => new Date(iso).toLocaleString('en-US', { weekday: 'short', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+const formatWhen = (iso: string) =>
+  new Date(iso).toLocaleString('en-US', { weekday: 'short', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 export interface DraftSendControlsProps {
   draft: EmailDraftDto;
@@ -66,8 +84,17 @@ export function DraftSendControls({ draft, onChange, replyToMessageId }: DraftSe
     const at = new Date(when);
     if (Number.isNaN(at.getTime())) return;
     let gone = false;
-    api.emailService.sendTime({ scheduledAt: at.toISOString() }).then((r) => { if (!gone) setLeaves({ sendAt: r.sendAt, moved: r.moved, queued: r.queued }); }, () => { if (!gone) setLeaves(null); });
-    return () => { gone = true; };
+    api.emailService.sendTime({ scheduledAt: at.toISOString() }).then(
+      (r) => {
+        if (!gone) setLeaves({ sendAt: r.sendAt, moved: r.moved, queued: r.queued });
+      },
+      () => {
+        if (!gone) setLeaves(null);
+      },
+    );
+    return () => {
+      gone = true;
+    };
   }, [api, scheduling, when]);
 
   const send = async (kind: 'now' | 'schedule') => {
@@ -91,8 +118,16 @@ export function DraftSendControls({ draft, onChange, replyToMessageId }: DraftSe
     setSendError(null);
     try {
       const res = await api.emailService.send({
-        id: draft.channelEmailId, contactId: draft.contact?.id ?? null, companyId: draft.companyId, type: 'email',
-        status: kind === 'now' ? 'sent' : 'scheduled', to: draft.to, cc: draft.cc, subject: draft.subject, body: draft.emailBody, scheduledAt,
+        id: draft.channelEmailId,
+        contactId: draft.contact?.id ?? null,
+        companyId: draft.companyId,
+        type: 'email',
+        status: kind === 'now' ? 'sent' : 'scheduled',
+        to: draft.to,
+        cc: draft.cc,
+        subject: draft.subject,
+        body: draft.emailBody,
+        scheduledAt,
         ...(replyToMessageId ? { replyToMessageId } : {}),
       });
       notify.success(res.message);
@@ -135,41 +170,84 @@ export function DraftSendControls({ draft, onChange, replyToMessageId }: DraftSe
     <div className={styles.root} data-testid="draft-send-controls">
       {banner && banner.level === 'error' && (
         <MessageBar intent="error" data-testid="draft-banner-error">
-          <MessageBarBody><MessageBarTitle>Error</MessageBarTitle>{banner.message || EMAIL_MESSAGES.defaultSendError}</MessageBarBody>
+          <MessageBarBody>
+            <MessageBarTitle>Error</MessageBarTitle>
+            {banner.message || EMAIL_MESSAGES.defaultSendError}
+          </MessageBarBody>
         </MessageBar>
       )}
       {banner && banner.level === 'warning' && (
         <MessageBar intent="warning" className={styles.warning} data-testid="draft-banner-warning">
-          <MessageBarBody><MessageBarTitle>Warning</MessageBarTitle>{banner.message}</MessageBarBody>
+          <MessageBarBody>
+            <MessageBarTitle>Warning</MessageBarTitle>
+            {banner.message}
+          </MessageBarBody>
         </MessageBar>
       )}
       {sendError && (
         <MessageBar intent="error" data-testid="draft-banner-send-error">
-          <MessageBarBody><MessageBarTitle>Send Error</MessageBarTitle>{sendError || EMAIL_MESSAGES.defaultSendError}</MessageBarBody>
+          <MessageBarBody>
+            <MessageBarTitle>Send Error</MessageBarTitle>
+            {sendError || EMAIL_MESSAGES.defaultSendError}
+          </MessageBarBody>
         </MessageBar>
       )}
       {scheduling && (
         <div className={styles.row}>
-          <Input type="datetime-local" value={when} min={localInputValue(new Date())} onChange={(_, d) => setWhen(d.value)} aria-label="Send at" data-testid="draft-schedule-at" />
-          <Button appearance="primary" disabled={busy !== null || readOnly || blocked} onClick={() => void send('schedule')} data-testid="draft-schedule-confirm"
-            icon={busy === 'schedule' ? <Spinner aria-hidden size="tiny" /> : undefined}>Schedule</Button>
-          <Button appearance="subtle" onClick={() => setScheduling(false)}>Cancel</Button>
+          <Input
+            type="datetime-local"
+            value={when}
+            min={localInputValue(new Date())}
+            onChange={(_, d) => setWhen(d.value)}
+            aria-label="Send at"
+            data-testid="draft-schedule-at"
+          />
+          <Button
+            appearance="primary"
+            disabled={busy !== null || readOnly || blocked}
+            onClick={() => void send('schedule')}
+            data-testid="draft-schedule-confirm"
+            icon={busy === 'schedule' ? <Spinner aria-hidden size="tiny" /> : undefined}
+          >
+            Schedule
+          </Button>
+          <Button appearance="subtle" onClick={() => setScheduling(false)}>
+            Cancel
+          </Button>
           {leaves && (
             <Text className={styles.when} data-testid="draft-leaves-at">
-              Leaves {formatWhen(leaves.sendAt)}{leaves.moved ? ' (the first time inside your working hours)' : ''}{leaves.queued ? ' (after the emails already waiting in your mailbox: 30 a minute)' : ''}
+              Leaves {formatWhen(leaves.sendAt)}
+              {leaves.moved ? ' (the first time inside your working hours)' : ''}
+              {leaves.queued ? ' (after the emails already waiting in your mailbox: 30 a minute)' : ''}
             </Text>
           )}
         </div>
       )}
       <div className={styles.row}>
-        <Button appearance="primary" icon={busy === 'now' ? <Spinner aria-hidden size="tiny" /> : <SendRegular />} disabled={busy !== null || readOnly || blocked} onClick={() => void send('now')} data-testid="draft-send-now">
+        <Button
+          appearance="primary"
+          icon={busy === 'now' ? <Spinner aria-hidden size="tiny" /> : <SendRegular />}
+          disabled={busy !== null || readOnly || blocked}
+          onClick={() => void send('now')}
+          data-testid="draft-send-now"
+        >
           Send Now
         </Button>
         <Tooltip content="Schedule" relationship="label">
-          <Button icon={<CalendarClockRegular />} disabled={busy !== null || readOnly || blocked} onClick={() => setScheduling((v) => !v)} data-testid="draft-schedule" />
+          <Button
+            icon={<CalendarClockRegular />}
+            disabled={busy !== null || readOnly || blocked}
+            onClick={() => setScheduling((v) => !v)}
+            data-testid="draft-schedule"
+          />
         </Tooltip>
         <Tooltip content="Send test to self" relationship="label">
-          <Button icon={busy === 'self' ? <Spinner aria-hidden size="tiny" /> : <PersonMailRegular />} disabled={busy !== null || blocked} onClick={() => void sendToSelf()} data-testid="draft-send-self" />
+          <Button
+            icon={busy === 'self' ? <Spinner aria-hidden size="tiny" /> : <PersonMailRegular />}
+            disabled={busy !== null || blocked}
+            onClick={() => void sendToSelf()}
+            data-testid="draft-send-self"
+          />
         </Tooltip>
       </div>
     </div>

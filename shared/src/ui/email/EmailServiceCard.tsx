@@ -38,7 +38,7 @@ export const EMAIL_SERVICE_TEXT = {
   failedTitle: 'Office 365 was not connected',
   /** Why, from the callback's o365Reason. */
   reasons: {
-    denied: 'The Office 365 connection was cancelled on Microsoft\'s page.',
+    denied: "The Office 365 connection was cancelled on Microsoft's page.",
     expired: 'This Office 365 connection link has expired or was started in another browser.',
     failed: 'Microsoft did not authorize the connection.',
   },
@@ -49,11 +49,17 @@ export const O365_CONNECT_FAILURE_KEY = 'office365-connect';
 
 /** The sentence for a callback's o365Reason (an unknown one reads as the general failure). */
 export function o365FailureText(reason: string | null | undefined): string {
-  return reason && reason in EMAIL_SERVICE_TEXT.reasons ? EMAIL_SERVICE_TEXT.reasons[reason as keyof typeof EMAIL_SERVICE_TEXT.reasons] : EMAIL_SERVICE_TEXT.notConnectedBack;
+  return reason && reason in EMAIL_SERVICE_TEXT.reasons
+    ? EMAIL_SERVICE_TEXT.reasons[reason as keyof typeof EMAIL_SERVICE_TEXT.reasons]
+    : EMAIL_SERVICE_TEXT.notConnectedBack;
 }
 
 /** The card's state from the days left (spec 001 §4): 'Expires soon' at 5 or fewer, 'Expired' at zero or less. */
-export function emailServiceState(expiresAt: string | null, active: boolean, now: number = Date.now()): 'active' | 'expiresSoon' | 'expired' {
+export function emailServiceState(
+  expiresAt: string | null,
+  active: boolean,
+  now: number = Date.now(),
+): 'active' | 'expiresSoon' | 'expired' {
   if (!active) return 'expired';
   if (!expiresAt) return 'active';
   const days = daysLeft(expiresAt, now);
@@ -64,9 +70,15 @@ export function emailServiceState(expiresAt: string | null, active: boolean, now
 
 const useStyles = makeStyles({
   card: {
-    display: 'flex', flexDirection: 'column', gap: '12px', padding: '16px 20px',
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusLarge,
-    backgroundColor: tokens.colorNeutralBackground1, scrollMarginTop: '24px', scrollMarginBottom: '24px',
+    display: 'flex',
+    flexDirection: 'column',
+    gap: '12px',
+    padding: '16px 20px',
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusLarge,
+    backgroundColor: tokens.colorNeutralBackground1,
+    scrollMarginTop: '24px',
+    scrollMarginBottom: '24px',
     ':focus-visible': { outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}`, outlineOffset: '2px' },
   },
   head: { display: 'flex', alignItems: 'center', gap: '10px', flexWrap: 'wrap' },
@@ -103,18 +115,47 @@ function SendWindowForm({ initial, onDone, onCancel }: { initial: WorkingHoursDt
     <div style={{ display: 'flex', flexDirection: 'column', gap: '8px' }} data-testid="email-service-window-form">
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: '4px' }}>
         {WEEK_DAYS.map((d) => (
-          <Checkbox key={d} label={d.slice(0, 3)} checked={days.includes(d)} onChange={(_, v) => setDays((cur) => (v.checked ? [...cur, d] : cur.filter((x) => x !== d)))} />
+          <Checkbox
+            key={d}
+            label={d.slice(0, 3)}
+            checked={days.includes(d)}
+            onChange={(_, v) => setDays((cur) => (v.checked ? [...cur, d] : cur.filter((x) => x !== d)))}
+          />
         ))}
       </div>
       <div style={{ display: 'flex', gap: '8px', flexWrap: 'wrap' }}>
-        <Field label="From"><Input type="time" value={start} onChange={(_, v) => setStart(v.value)} data-testid="email-service-window-start" /></Field>
-        <Field label="To"><Input type="time" value={end} onChange={(_, v) => setEnd(v.value)} data-testid="email-service-window-end" /></Field>
-        <Field label="Time zone"><Input value={zone} onChange={(_, v) => setZone(v.value)} placeholder="Europe/Berlin" data-testid="email-service-window-zone" /></Field>
+        <Field label="From">
+          <Input type="time" value={start} onChange={(_, v) => setStart(v.value)} data-testid="email-service-window-start" />
+        </Field>
+        <Field label="To">
+          <Input type="time" value={end} onChange={(_, v) => setEnd(v.value)} data-testid="email-service-window-end" />
+        </Field>
+        <Field label="Time zone">
+          <Input value={zone} onChange={(_, v) => setZone(v.value)} placeholder="Europe/Berlin" data-testid="email-service-window-zone" />
+        </Field>
       </div>
       <div style={{ display: 'flex', gap: '8px', justifyContent: 'flex-end' }}>
-        <Button appearance="subtle" disabled={busy} onClick={() => void save(null)} data-testid="email-service-window-reset">Use mailbox hours</Button>
-        <Button disabled={busy} onClick={onCancel}>Cancel</Button>
-        <Button appearance="primary" disabled={busy} onClick={() => void save({ daysOfWeek: days as NonNullable<SendWindowBody['window']>['daysOfWeek'], startTime: start, endTime: end, timeZone: zone.trim() })} data-testid="email-service-window-save">Save</Button>
+        <Button appearance="subtle" disabled={busy} onClick={() => void save(null)} data-testid="email-service-window-reset">
+          Use mailbox hours
+        </Button>
+        <Button disabled={busy} onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button
+          appearance="primary"
+          disabled={busy}
+          onClick={() =>
+            void save({
+              daysOfWeek: days as NonNullable<SendWindowBody['window']>['daysOfWeek'],
+              startTime: start,
+              endTime: end,
+              timeZone: zone.trim(),
+            })
+          }
+          data-testid="email-service-window-save"
+        >
+          Save
+        </Button>
       </div>
     </div>
   );
@@ -138,7 +179,13 @@ export interface EmailServiceCardProps {
   onReturnHandled?: () => void;
 }
 
-export function EmailServiceCard({ returnTo = '/account/profile', openConsent, returnedWith, returnedReason, onReturnHandled }: EmailServiceCardProps) {
+export function EmailServiceCard({
+  returnTo = '/account/profile',
+  openConsent,
+  returnedWith,
+  returnedReason,
+  onReturnHandled,
+}: EmailServiceCardProps) {
   const styles = useStyles();
   const api = useApi();
   const notify = useNotify();
@@ -184,28 +231,77 @@ export function EmailServiceCard({ returnTo = '/account/profile', openConsent, r
   };
 
   return (
-    <section ref={cardRef} tabIndex={-1} id="email-service" className={styles.card} aria-label={EMAIL_SERVICE_TEXT.title} data-testid="email-service-card" data-state={state ?? 'none'}>
+    <section
+      ref={cardRef}
+      tabIndex={-1}
+      id="email-service"
+      className={styles.card}
+      aria-label={EMAIL_SERVICE_TEXT.title}
+      data-testid="email-service-card"
+      data-state={state ?? 'none'}
+    >
       <div className={styles.head}>
         <MailRegular fontSize={24} />
-        <Subtitle2 as="h3" className={styles.grow}>{EMAIL_SERVICE_TEXT.title}</Subtitle2>
-        {state === 'active' && <Badge appearance="tint" color="success" icon={<PlugConnectedRegular />} data-testid="email-service-connected">{EMAIL_SERVICE_TEXT.connected}</Badge>}
-        {state === 'expiresSoon' && <Badge appearance="tint" color="warning" data-testid="email-service-expires-soon">{EMAIL_SERVICE_TEXT.expiresSoon}</Badge>}
-        {state === 'expired' && <Badge appearance="tint" color="danger" data-testid="email-service-expired">{EMAIL_SERVICE_TEXT.expired}</Badge>}
-        {i && (state === 'expiresSoon' || state === 'expired') && (
-          <Button appearance="primary" icon={starting ? <Spinner aria-hidden size="tiny" /> : <ArrowSyncRegular />} disabled={starting} onClick={() => void connect()} data-testid="email-service-reauth">Re Authenticate</Button>
+        <Subtitle2 as="h3" className={styles.grow}>
+          {EMAIL_SERVICE_TEXT.title}
+        </Subtitle2>
+        {state === 'active' && (
+          <Badge appearance="tint" color="success" icon={<PlugConnectedRegular />} data-testid="email-service-connected">
+            {EMAIL_SERVICE_TEXT.connected}
+          </Badge>
         )}
-        {i && <Button icon={<PlugDisconnectedRegular />} onClick={() => setConfirming(true)} data-testid="email-service-disconnect">Disconnect</Button>}
+        {state === 'expiresSoon' && (
+          <Badge appearance="tint" color="warning" data-testid="email-service-expires-soon">
+            {EMAIL_SERVICE_TEXT.expiresSoon}
+          </Badge>
+        )}
+        {state === 'expired' && (
+          <Badge appearance="tint" color="danger" data-testid="email-service-expired">
+            {EMAIL_SERVICE_TEXT.expired}
+          </Badge>
+        )}
+        {i && (state === 'expiresSoon' || state === 'expired') && (
+          <Button
+            appearance="primary"
+            icon={starting ? <Spinner aria-hidden size="tiny" /> : <ArrowSyncRegular />}
+            disabled={starting}
+            onClick={() => void connect()}
+            data-testid="email-service-reauth"
+          >
+            Re Authenticate
+          </Button>
+        )}
+        {i && (
+          <Button icon={<PlugDisconnectedRegular />} onClick={() => setConfirming(true)} data-testid="email-service-disconnect">
+            Disconnect
+          </Button>
+        )}
         {status.isSuccess && !i && (
-          <Button appearance="primary" disabled={starting || !status.data.configured} icon={starting ? <Spinner aria-hidden size="tiny" /> : undefined} onClick={() => void connect()} data-testid="email-service-connect">Connect</Button>
+          <Button
+            appearance="primary"
+            disabled={starting || !status.data.configured}
+            icon={starting ? <Spinner aria-hidden size="tiny" /> : undefined}
+            onClick={() => void connect()}
+            data-testid="email-service-connect"
+          >
+            Connect
+          </Button>
         )}
       </div>
-      {failure && !(i?.active) && (
+      {failure && !i?.active && (
         <FailureNotice
           title={EMAIL_SERVICE_TEXT.failedTitle}
           failure={failure}
           nextStep={connectNextStep('Office 365', failure.message)}
           onDismiss={forgetFailure}
-          onRetry={status.data?.configured ? () => { forgetFailure(); void connect(); } : undefined}
+          onRetry={
+            status.data?.configured
+              ? () => {
+                  forgetFailure();
+                  void connect();
+                }
+              : undefined
+          }
           data-testid="email-service-connect-failure"
         />
       )}
@@ -213,15 +309,36 @@ export function EmailServiceCard({ returnTo = '/account/profile', openConsent, r
       {status.isError && <Text role="alert">{serverMessage(status.error) ?? 'Integration data not found'}</Text>}
       {i && (
         <dl className={styles.facts} data-testid="email-service-details">
-          <dt className={styles.term}>Account</dt><dd className={styles.dd} data-testid="email-service-account">{i.account}</dd>
-          {i.expiresAt && state !== 'expired' && (<><dt className={styles.term}>{EMAIL_SERVICE_TEXT.expiresAt}</dt><dd className={styles.dd} data-testid="email-service-expires-at">{formatDate(i.expiresAt)}</dd></>)}
+          <dt className={styles.term}>Account</dt>
+          <dd className={styles.dd} data-testid="email-service-account">
+            {i.account}
+          </dd>
+          {i.expiresAt && state !== 'expired' && (
+            <>
+              <dt className={styles.term}>{EMAIL_SERVICE_TEXT.expiresAt}</dt>
+              <dd className={styles.dd} data-testid="email-service-expires-at">
+                {formatDate(i.expiresAt)}
+              </dd>
+            </>
+          )}
           <dt className={styles.term}>Send window</dt>
           <dd className={styles.dd} data-testid="email-service-window">
-            {status.data!.workingHours.startTime.slice(0, 5)}–{status.data!.workingHours.endTime.slice(0, 5)} ({status.data!.workingHours.timeZone}), {status.data!.workingHours.daysOfWeek.map((d) => d.slice(0, 3)).join(', ')}
-            {status.data!.workingHoursSource === 'mailbox' ? ' — from your mailbox' : status.data!.workingHoursSource === 'profile' ? ' — your own' : ''}
-            {!editingWindow && <Button size="small" appearance="transparent" onClick={() => setEditingWindow(true)} data-testid="email-service-window-edit">Change</Button>}
+            {status.data!.workingHours.startTime.slice(0, 5)}–{status.data!.workingHours.endTime.slice(0, 5)} (
+            {status.data!.workingHours.timeZone}), {status.data!.workingHours.daysOfWeek.map((d) => d.slice(0, 3)).join(', ')}
+            {status.data!.workingHoursSource === 'mailbox'
+              ? ' — from your mailbox'
+              : status.data!.workingHoursSource === 'profile'
+                ? ' — your own'
+                : ''}
+            {!editingWindow && (
+              <Button size="small" appearance="transparent" onClick={() => setEditingWindow(true)} data-testid="email-service-window-edit">
+                Change
+              </Button>
+            )}
             {status.data!.zoneNotice && (
-              <Text block className={styles.warn} role="status" data-testid="email-service-zone-notice">{status.data!.zoneNotice}</Text>
+              <Text block className={styles.warn} role="status" data-testid="email-service-zone-notice">
+                {status.data!.zoneNotice}
+              </Text>
             )}
           </dd>
         </dl>
@@ -230,12 +347,21 @@ export function EmailServiceCard({ returnTo = '/account/profile', openConsent, r
         <SendWindowForm
           initial={status.data.workingHours}
           onCancel={() => setEditingWindow(false)}
-          onDone={() => { setEditingWindow(false); void queryClient.invalidateQueries({ queryKey: EMAIL_SERVICE_QUERY_KEY }); }}
+          onDone={() => {
+            setEditingWindow(false);
+            void queryClient.invalidateQueries({ queryKey: EMAIL_SERVICE_QUERY_KEY });
+          }}
         />
       )}
-      {i && !i.active && <Text className={styles.error} data-testid="email-service-refused">{EMAIL_SERVICE_TEXT.refused}</Text>}
+      {i && !i.active && (
+        <Text className={styles.error} data-testid="email-service-refused">
+          {EMAIL_SERVICE_TEXT.refused}
+        </Text>
+      )}
       {status.isSuccess && !i && (
-        <Text className={styles.muted} data-testid="email-service-status">{status.data.configured ? EMAIL_SERVICE_TEXT.notConnected : EMAIL_SERVICE_TEXT.notConfigured}</Text>
+        <Text className={styles.muted} data-testid="email-service-status">
+          {status.data.configured ? EMAIL_SERVICE_TEXT.notConnected : EMAIL_SERVICE_TEXT.notConfigured}
+        </Text>
       )}
       <ConfirmDialog
         open={confirming}
@@ -253,7 +379,10 @@ export function EmailServiceCard({ returnTo = '/account/profile', openConsent, r
           }
           setConfirming(false);
           notify.success(EMAIL_SERVICE_TEXT.disconnected);
-          await Promise.all([queryClient.invalidateQueries({ queryKey: EMAIL_SERVICE_QUERY_KEY }), queryClient.invalidateQueries({ queryKey: ['integrations'] })]);
+          await Promise.all([
+            queryClient.invalidateQueries({ queryKey: EMAIL_SERVICE_QUERY_KEY }),
+            queryClient.invalidateQueries({ queryKey: ['integrations'] }),
+          ]);
         }}
         data-testid="email-service-disconnect-dialog"
       />

@@ -59,9 +59,17 @@ export function ScheduledEmailActions({ activity: a, onEditDraft, onRetried }: S
 
   return (
     <>
-      {scheduled && a.dueDate && <span className={styles.sending} data-testid="activity-sending">Sending {timeAgo(a.dueDate)}</span>}
+      {scheduled && a.dueDate && (
+        <span className={styles.sending} data-testid="activity-sending">
+          Sending {timeAgo(a.dueDate)}
+        </span>
+      )}
       <div className={styles.actions}>
-        <Button size="small" onClick={() => setConfirming(scheduled ? 'cancel' : 'retry')} data-testid={scheduled ? 'activity-cancel-send' : 'activity-try-again'}>
+        <Button
+          size="small"
+          onClick={() => setConfirming(scheduled ? 'cancel' : 'retry')}
+          data-testid={scheduled ? 'activity-cancel-send' : 'activity-try-again'}
+        >
           {scheduled ? 'Cancel Send & Edit' : 'Try Again'}
         </Button>
       </div>
@@ -69,9 +77,11 @@ export function ScheduledEmailActions({ activity: a, onEditDraft, onRetried }: S
         open={confirming !== null}
         type="warning"
         title={confirming === 'cancel' ? 'Cancel Send & Edit' : 'Try Again'}
-        message={confirming === 'cancel'
-          ? 'The email will not be sent. It goes back to your drafts so you can edit it.'
-          : 'The email will be scheduled again and sent as soon as your mailbox allows.'}
+        message={
+          confirming === 'cancel'
+            ? 'The email will not be sent. It goes back to your drafts so you can edit it.'
+            : 'The email will be scheduled again and sent as soon as your mailbox allows.'
+        }
         confirmLabel={confirming === 'cancel' ? 'Cancel Send & Edit' : 'Try Again'}
         onCancel={() => setConfirming(null)}
         onConfirm={() => run(confirming!)}

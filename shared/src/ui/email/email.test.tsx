@@ -19,17 +19,41 @@ const inDays = (n: number) => new Date(Date.now() + n * DAY + 3_600_000).toISOSt
 
 function serviceStatus(over: Partial<EmailServiceStatusResponse> = {}): EmailServiceStatusResponse {
   return {
-    success: true, configured: true, banner: null, queued: 0, workingHoursSource: 'mailbox',
-    workingHours: { daysOfWeek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'], startTime: '08:00:00.0000000', endTime: '17:00:00.0000000', timeZone: 'Pacific Standard Time' },
+    success: true,
+    configured: true,
+    banner: null,
+    queued: 0,
+    workingHoursSource: 'mailbox',
+    workingHours: {
+      daysOfWeek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],
+      startTime: '08:00:00.0000000',
+      endTime: '17:00:00.0000000',
+      timeZone: 'Pacific Standard Time',
+    },
     integration: { id: 'i-1', account: 'rita@contoso.com', expiresAt: inDays(60), active: true },
     ...over,
   };
 }
 const draft = (over: Partial<EmailDraftDto> = {}): EmailDraftDto => ({
-  channelEmailId: '00000000-0000-4000-8000-000000000001', title: 'Ann Buyer', from: 'rita@contoso.com', to: 'ann@buyer.com', cc: [], subject: 'Quick question',
-  emailBody: '<p>Hello Ann</p>', contact: { id: '00000000-0000-4000-8000-0000000000c1', firstName: 'Ann', lastName: 'Buyer', email: 'ann@buyer.com' },
-  companyId: '00000000-0000-4000-8000-0000000000b1', play: null, executionId: null, isAiEmailGenerated: false, status: 'draft', statusMessage: null,
-  provenance: null, showToFromCC: false, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), ...over,
+  channelEmailId: '00000000-0000-4000-8000-000000000001',
+  title: 'Ann Buyer',
+  from: 'rita@contoso.com',
+  to: 'ann@buyer.com',
+  cc: [],
+  subject: 'Quick question',
+  emailBody: '<p>Hello Ann</p>',
+  contact: { id: '00000000-0000-4000-8000-0000000000c1', firstName: 'Ann', lastName: 'Buyer', email: 'ann@buyer.com' },
+  companyId: '00000000-0000-4000-8000-0000000000b1',
+  play: null,
+  executionId: null,
+  isAiEmailGenerated: false,
+  status: 'draft',
+  statusMessage: null,
+  provenance: null,
+  showToFromCC: false,
+  createdAt: new Date().toISOString(),
+  updatedAt: new Date().toISOString(),
+  ...over,
 });
 
 describe('EmailServiceCard', () => {
@@ -47,15 +71,19 @@ describe('EmailServiceCard', () => {
     const user = userEvent.setup();
     const connect = vi.fn(async () => ({ success: true as const, authorizeUrl: 'https://login.example/authorize?x=1' }));
     const openConsent = vi.fn();
-    renderWithApi(<EmailServiceCard openConsent={openConsent} />, fakeApi({ emailService: { status: async () => serviceStatus({ integration: null }), connect } }));
+    renderWithApi(
+      <EmailServiceCard openConsent={openConsent} />,
+      fakeApi({ emailService: { status: async () => serviceStatus({ integration: null }), connect } }),
+    );
     expect((await screen.findByTestId('email-service-status')).textContent).toContain('Not connected');
     await user.click(screen.getByTestId('email-service-connect'));
     await waitFor(() => expect(openConsent).toHaveBeenCalledWith('https://login.example/authorize?x=1'));
     expect(connect).toHaveBeenCalledWith({ returnTo: '/account/profile' });
   });
 
-  it("a mailbox zone the server cannot read: the card says which zone the send window follows instead", async () => {
-    const zoneNotice = "Your mailbox's time zone (Mars Standard Time) is not one we know: scheduled emails follow UTC until you set your own send window.";
+  it('a mailbox zone the server cannot read: the card says which zone the send window follows instead', async () => {
+    const zoneNotice =
+      "Your mailbox's time zone (Mars Standard Time) is not one we know: scheduled emails follow UTC until you set your own send window.";
     const status = async () => serviceStatus({ zoneNotice, workingHours: { ...serviceStatus().workingHours, timeZone: 'UTC' } });
     renderWithApi(<EmailServiceCard />, fakeApi({ emailService: { status } }));
     expect((await screen.findByTestId('email-service-zone-notice')).textContent).toBe(zoneNotice);
@@ -67,7 +95,10 @@ describe('EmailServiceCard', () => {
     Element.prototype.scrollIntoView = scrolled;
     try {
       const handled = vi.fn();
-      renderWithApi(<EmailServiceCard returnedWith="connected" onReturnHandled={handled} />, fakeApi({ emailService: { status: async () => serviceStatus() } }));
+      renderWithApi(
+        <EmailServiceCard returnedWith="connected" onReturnHandled={handled} />,
+        fakeApi({ emailService: { status: async () => serviceStatus() } }),
+      );
       const card = screen.getByTestId('email-service-card');
       expect(document.activeElement).not.toBe(card);
       await screen.findByTestId('email-service-connected');
@@ -79,9 +110,14 @@ describe('EmailServiceCard', () => {
       cleanup();
       // A failure stays on the card with its reason and what to do next (no toast that vanishes),
       // also after a reload (a new render without the callback's outcome), until dismissed.
-      renderWithApi(<EmailServiceCard returnedWith="error" returnedReason="denied" />, fakeApi({ emailService: { status: async () => serviceStatus({ integration: null }) } }));
+      renderWithApi(
+        <EmailServiceCard returnedWith="error" returnedReason="denied" />,
+        fakeApi({ emailService: { status: async () => serviceStatus({ integration: null }) } }),
+      );
       await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('email-service-card')));
-      expect((await screen.findByTestId('email-service-connect-failure-reason')).textContent).toBe("The Office 365 connection was cancelled on Microsoft's page.");
+      expect((await screen.findByTestId('email-service-connect-failure-reason')).textContent).toBe(
+        "The Office 365 connection was cancelled on Microsoft's page.",
+      );
       expect(screen.getByTestId('email-service-connect-failure-next').textContent).toMatch(/accept the permissions Microsoft asks for/);
       expect(screen.queryByTestId('toast-error')).toBeNull();
       cleanup();
@@ -90,8 +126,13 @@ describe('EmailServiceCard', () => {
       await userEvent.setup().click(screen.getByTestId('email-service-connect-failure-dismiss'));
       await waitFor(() => expect(screen.queryByTestId('email-service-connect-failure')).toBeNull());
       cleanup();
-      renderWithApi(<EmailServiceCard returnedWith="error" returnedReason="something-new" />, fakeApi({ emailService: { status: async () => serviceStatus({ integration: null }) } }));
-      expect((await screen.findByTestId('email-service-connect-failure-reason')).textContent).toBe('Office 365 was not connected. Please try again.');
+      renderWithApi(
+        <EmailServiceCard returnedWith="error" returnedReason="something-new" />,
+        fakeApi({ emailService: { status: async () => serviceStatus({ integration: null }) } }),
+      );
+      expect((await screen.findByTestId('email-service-connect-failure-reason')).textContent).toBe(
+        'Office 365 was not connected. Please try again.',
+      );
       localStorage.clear();
     } finally {
       Element.prototype.scrollIntoView = original;
@@ -120,7 +161,7 @@ describe('EmailServiceCard', () => {
     expect((await screen.findByTestId('toast-success')).textContent).toBe('Office 365 disconnected.');
   });
 
-  it('Change the send window: saves the user\'s own hours', async () => {
+  it("Change the send window: saves the user's own hours", async () => {
     const user = userEvent.setup();
     const setSendWindow = vi.fn(async () => ({ success: true as const, message: 'Send window saved.' }));
     renderWithApi(<EmailServiceCard />, fakeApi({ emailService: { status: async () => serviceStatus(), setSendWindow } }));
@@ -129,16 +170,39 @@ describe('EmailServiceCard', () => {
     await user.clear(zone as HTMLInputElement);
     await user.type(zone as HTMLInputElement, 'Europe/Berlin');
     await user.click(screen.getByTestId('email-service-window-save'));
-    await waitFor(() => expect(setSendWindow).toHaveBeenCalledWith({ window: { daysOfWeek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'], startTime: '08:00', endTime: '17:00', timeZone: 'Europe/Berlin' } }));
+    await waitFor(() =>
+      expect(setSendWindow).toHaveBeenCalledWith({
+        window: {
+          daysOfWeek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],
+          startTime: '08:00',
+          endTime: '17:00',
+          timeZone: 'Europe/Berlin',
+        },
+      }),
+    );
     expect((await screen.findByTestId('toast-success')).textContent).toBe('Send window saved.');
   });
 
   it("'Expires soon' and 'Expired' offer Re Authenticate", async () => {
-    renderWithApi(<EmailServiceCard />, fakeApi({ emailService: { status: async () => serviceStatus({ integration: { id: 'i', account: 'a@b.c', expiresAt: inDays(3), active: true } }) } }));
+    renderWithApi(
+      <EmailServiceCard />,
+      fakeApi({
+        emailService: {
+          status: async () => serviceStatus({ integration: { id: 'i', account: 'a@b.c', expiresAt: inDays(3), active: true } }),
+        },
+      }),
+    );
     expect((await screen.findByTestId('email-service-expires-soon')).textContent).toBe('Expires soon');
     expect(screen.getByTestId('email-service-reauth').textContent).toBe('Re Authenticate');
     cleanup();
-    renderWithApi(<EmailServiceCard />, fakeApi({ emailService: { status: async () => serviceStatus({ integration: { id: 'i', account: 'a@b.c', expiresAt: inDays(30), active: false } }) } }));
+    renderWithApi(
+      <EmailServiceCard />,
+      fakeApi({
+        emailService: {
+          status: async () => serviceStatus({ integration: { id: 'i', account: 'a@b.c', expiresAt: inDays(30), active: false } }),
+        },
+      }),
+    );
     expect((await screen.findByTestId('email-service-expired')).textContent).toBe('Expired');
     expect(screen.getByTestId('email-service-refused')).toBeTruthy();
     expect(screen.getByTestId('email-service-reauth')).toBeTruthy();
@@ -155,19 +219,44 @@ describe('DraftSendControls', () => {
 
   it("Send Now: the server's message as a toast, and the sent draft handed back", async () => {
     const user = userEvent.setup();
-    const send = vi.fn(async () => ({ success: true as const, message: 'Email sent successfully.', email: draft({ status: 'sent' }), sendAt: new Date().toISOString(), sent: true }));
+    const send = vi.fn(async () => ({
+      success: true as const,
+      message: 'Email sent successfully.',
+      email: draft({ status: 'sent' }),
+      sendAt: new Date().toISOString(),
+      sent: true,
+    }));
     const onChange = vi.fn();
-    renderWithApi(<DraftSendControls draft={draft()} onChange={onChange} />, fakeApi({ emailService: { status: async () => serviceStatus(), send } }));
+    renderWithApi(
+      <DraftSendControls draft={draft()} onChange={onChange} />,
+      fakeApi({ emailService: { status: async () => serviceStatus(), send } }),
+    );
     await user.click(await screen.findByTestId('draft-send-now'));
     expect((await screen.findByTestId('toast-success')).textContent).toBe('Email sent successfully.');
-    expect(send).toHaveBeenCalledWith(expect.objectContaining({ id: draft().channelEmailId, to: 'ann@buyer.com', subject: 'Quick question', body: '<p>Hello Ann</p>', scheduledAt: undefined }));
+    expect(send).toHaveBeenCalledWith(
+      expect.objectContaining({
+        id: draft().channelEmailId,
+        to: 'ann@buyer.com',
+        subject: 'Quick question',
+        body: '<p>Hello Ann</p>',
+        scheduledAt: undefined,
+      }),
+    );
     expect(onChange).toHaveBeenCalledWith(expect.objectContaining({ status: 'sent' }));
   });
 
   it('a missing field is refused before any call; a failed send shows the Send Error banner', async () => {
     const user = userEvent.setup();
-    const send = vi.fn(async () => { throw new ApiError(502, 'Something went wrong to sending email.', { success: false, message: 'Something went wrong to sending email.' }); });
-    renderWithApi(<DraftSendControls draft={draft({ subject: '' })} />, fakeApi({ emailService: { status: async () => serviceStatus(), send } }));
+    const send = vi.fn(async () => {
+      throw new ApiError(502, 'Something went wrong to sending email.', {
+        success: false,
+        message: 'Something went wrong to sending email.',
+      });
+    });
+    renderWithApi(
+      <DraftSendControls draft={draft({ subject: '' })} />,
+      fakeApi({ emailService: { status: async () => serviceStatus(), send } }),
+    );
     await user.click(await screen.findByTestId('draft-send-now'));
     expect((await screen.findByTestId('toast-error')).textContent).toBe('Subject is required.');
     expect(send).not.toHaveBeenCalled();
@@ -181,8 +270,17 @@ describe('DraftSendControls', () => {
     const user = userEvent.setup();
     const leaves = new Date(Date.now() + 2 * DAY).toISOString();
     const sendTime = vi.fn(async () => ({ success: true as const, sendAt: leaves, moved: true }));
-    const send = vi.fn(async () => ({ success: true as const, message: 'Email scheduled successfully.', email: draft({ status: 'scheduled' }), sendAt: leaves, sent: false }));
-    renderWithApi(<DraftSendControls draft={draft()} />, fakeApi({ emailService: { status: async () => serviceStatus(), sendTime, send } }));
+    const send = vi.fn(async () => ({
+      success: true as const,
+      message: 'Email scheduled successfully.',
+      email: draft({ status: 'scheduled' }),
+      sendAt: leaves,
+      sent: false,
+    }));
+    renderWithApi(
+      <DraftSendControls draft={draft()} />,
+      fakeApi({ emailService: { status: async () => serviceStatus(), sendTime, send } }),
+    );
     await user.click(await screen.findByTestId('draft-schedule'));
     expect((await screen.findByTestId('draft-leaves-at')).textContent).toContain('inside your working hours');
     await user.click(screen.getByTestId('draft-schedule-confirm'));
@@ -202,12 +300,30 @@ describe('DraftSendControls', () => {
   });
 
   it("the mailbox status: an error banner ('Office 365 integration not found.') blocks sending; a warning does not", async () => {
-    renderWithApi(<DraftSendControls draft={draft()} />, fakeApi({ emailService: { status: async () => serviceStatus({ integration: null, banner: { level: 'error', message: 'Office 365 integration not found.' } }) } }));
+    renderWithApi(
+      <DraftSendControls draft={draft()} />,
+      fakeApi({
+        emailService: {
+          status: async () =>
+            serviceStatus({ integration: null, banner: { level: 'error', message: 'Office 365 integration not found.' } }),
+        },
+      }),
+    );
     expect((await screen.findByTestId('draft-banner-error')).textContent).toBe('ErrorOffice 365 integration not found.');
     expect((screen.getByTestId('draft-send-now') as HTMLButtonElement).disabled).toBe(true);
     cleanup();
-    renderWithApi(<DraftSendControls draft={draft()} />, fakeApi({ emailService: { status: async () => serviceStatus({ banner: { level: 'warning', message: 'Your Office 365 integration will expire in 3 days.' } }) } }));
-    expect((await screen.findByTestId('draft-banner-warning')).textContent).toBe('WarningYour Office 365 integration will expire in 3 days.');
+    renderWithApi(
+      <DraftSendControls draft={draft()} />,
+      fakeApi({
+        emailService: {
+          status: async () =>
+            serviceStatus({ banner: { level: 'warning', message: 'Your Office 365 integration will expire in 3 days.' } }),
+        },
+      }),
+    );
+    expect((await screen.findByTestId('draft-banner-warning')).textContent).toBe(
+      'WarningYour Office 365 integration will expire in 3 days.',
+    );
     expect((screen.getByTestId('draft-send-now') as HTMLButtonElement).disabled).toBe(false);
   });
 
@@ -223,14 +339,44 @@ describe('DraftSendControls', () => {
 
 describe('ScheduledEmailActions', () => {
   const act = (over: Partial<ActivityDto> = {}): ActivityDto => ({
-    id: 'a-1', type: 'email', group: 'Upcoming', title: 'Quick question', date: '2031-01-01', dueDate: new Date(Date.now() + 2 * 3_600_000).toISOString(), status: 'scheduled',
-    source: 'email', sourceId: '00000000-0000-4000-8000-000000000001', content: 'Hello', subject: 'Quick question', to: 'ann@buyer.com', others: [], by: null, followUp: false,
-    errorMessage: null, companyId: null, contactId: null, createdById: null, editable: false, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), ...over,
+    id: 'a-1',
+    type: 'email',
+    group: 'Upcoming',
+    title: 'Quick question',
+    date: '2031-01-01',
+    dueDate: new Date(Date.now() + 2 * 3_600_000).toISOString(),
+    status: 'scheduled',
+    source: 'email',
+    sourceId: '00000000-0000-4000-8000-000000000001',
+    content: 'Hello',
+    subject: 'Quick question',
+    to: 'ann@buyer.com',
+    others: [],
+    by: null,
+    followUp: false,
+    errorMessage: null,
+    companyId: null,
+    contactId: null,
+    createdById: null,
+    editable: false,
+    createdAt: new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
+    ...over,
   });
 
   it("scheduled: 'Sending {relative time}'; Cancel Send & Edit asks, then puts the email back to draft", async () => {
     const user = userEvent.setup();
-    const updateStatus = vi.fn(async () => ({ success: true as const, message: 'ok', id: 'x', companyId: null, cc: [], subject: 's', body: 'b', executionId: null, status: 'draft' as const }));
+    const updateStatus = vi.fn(async () => ({
+      success: true as const,
+      message: 'ok',
+      id: 'x',
+      companyId: null,
+      cc: [],
+      subject: 's',
+      body: 'b',
+      executionId: null,
+      status: 'draft' as const,
+    }));
     const onEditDraft = vi.fn();
     renderWithApi(<ScheduledEmailActions activity={act()} onEditDraft={onEditDraft} />, fakeApi({ emails: { updateStatus } }));
     expect(screen.getByTestId('activity-sending').textContent).toMatch(/^Sending in /);
@@ -242,15 +388,30 @@ describe('ScheduledEmailActions', () => {
 
   it("a refused cancel says 'Failed to cancel draft'; Try Again schedules an errored email again", async () => {
     const user = userEvent.setup();
-    const updateStatus = vi.fn(async () => { throw new ApiError(400, 'Failed to cancel draft', { success: false, message: 'Failed to cancel draft' }); });
+    const updateStatus = vi.fn(async () => {
+      throw new ApiError(400, 'Failed to cancel draft', { success: false, message: 'Failed to cancel draft' });
+    });
     renderWithApi(<ScheduledEmailActions activity={act()} />, fakeApi({ emails: { updateStatus } }));
     await user.click(screen.getByTestId('activity-cancel-send'));
     await user.click(within(await screen.findByTestId('activity-email-confirm')).getByTestId('confirm-dialog-confirm'));
     expect((await screen.findByTestId('toast-error')).textContent).toBe('Failed to cancel draft');
     cleanup();
-    const retry = vi.fn(async () => ({ success: true as const, message: 'ok', id: 'x', companyId: null, cc: [], subject: 's', body: 'b', executionId: null, status: 'scheduled' as const }));
+    const retry = vi.fn(async () => ({
+      success: true as const,
+      message: 'ok',
+      id: 'x',
+      companyId: null,
+      cc: [],
+      subject: 's',
+      body: 'b',
+      executionId: null,
+      status: 'scheduled' as const,
+    }));
     const onRetried = vi.fn();
-    renderWithApi(<ScheduledEmailActions activity={act({ status: 'error', errorMessage: 'x' })} onRetried={onRetried} />, fakeApi({ emails: { updateStatus: retry } }));
+    renderWithApi(
+      <ScheduledEmailActions activity={act({ status: 'error', errorMessage: 'x' })} onRetried={onRetried} />,
+      fakeApi({ emails: { updateStatus: retry } }),
+    );
     expect(screen.queryByTestId('activity-sending')).toBeNull();
     await user.click(screen.getByTestId('activity-try-again'));
     await user.click(within(await screen.findByTestId('activity-email-confirm')).getByTestId('confirm-dialog-confirm'));

@@ -29,7 +29,14 @@ function Harness({ spy }: { spy: (r: DateRange | null) => void }) {
   const [value, setValue] = useState<DateRange | null>(null);
   return (
     <FluentProvider theme={webLightTheme}>
-      <DateRangePicker label="Created Date" value={value} onChange={(r) => { setValue(r); spy(r); }} />
+      <DateRangePicker
+        label="Created Date"
+        value={value}
+        onChange={(r) => {
+          setValue(r);
+          spy(r);
+        }}
+      />
     </FluentProvider>
   );
 }

@@ -8,7 +8,10 @@ import { CalendarRegular, ChevronLeftRegular, ChevronRightRegular } from '@fluen
 export const SECOND_DATE_HINT = 'Please select second date';
 export const WEEKDAYS_FROM_MONDAY = ['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'] as const;
 
-export interface DateRange { from: string; to: string }
+export interface DateRange {
+  from: string;
+  to: string;
+}
 
 const pad = (n: number) => String(n).padStart(2, '0');
 export const isoDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
@@ -38,17 +41,36 @@ const useStyles = makeStyles({
   grid: { borderCollapse: 'collapse', width: '100%', tableLayout: 'fixed' },
   th: { fontSize: tokens.fontSizeBase100, color: tokens.colorNeutralForeground3, fontWeight: tokens.fontWeightRegular, padding: '2px 0' },
   day: {
-    width: '32px', height: '30px', border: 'none', borderRadius: tokens.borderRadiusMedium, background: 'none', cursor: 'pointer',
-    font: 'inherit', fontSize: tokens.fontSizeBase200, color: tokens.colorNeutralForeground1,
+    width: '32px',
+    height: '30px',
+    border: 'none',
+    borderRadius: tokens.borderRadiusMedium,
+    background: 'none',
+    cursor: 'pointer',
+    font: 'inherit',
+    fontSize: tokens.fontSizeBase200,
+    color: tokens.colorNeutralForeground1,
     ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover },
   },
   inRange: { backgroundColor: tokens.colorBrandBackground2 },
-  edge: { backgroundColor: tokens.colorBrandBackground, color: tokens.colorNeutralForegroundOnBrand, ':hover': { backgroundColor: tokens.colorBrandBackgroundHover } },
+  edge: {
+    backgroundColor: tokens.colorBrandBackground,
+    color: tokens.colorNeutralForegroundOnBrand,
+    ':hover': { backgroundColor: tokens.colorBrandBackgroundHover },
+  },
   footer: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, marginTop: tokens.spacingVerticalS },
   hint: { flexGrow: 1, color: tokens.colorPaletteDarkOrangeForeground1, fontSize: tokens.fontSizeBase200 },
 });
 
-export function DateRangePicker({ label, value, onChange }: { label: string; value: DateRange | null; onChange: (r: DateRange | null) => void }) {
+export function DateRangePicker({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: DateRange | null;
+  onChange: (r: DateRange | null) => void;
+}) {
   const styles = useStyles();
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<{ from: string | null; to: string | null }>({ from: value?.from ?? null, to: value?.to ?? null });
@@ -59,10 +81,11 @@ export function DateRangePicker({ label, value, onChange }: { label: string; val
     setOpen(o);
     if (o) setDraft({ from: value?.from ?? null, to: value?.to ?? null });
   };
-  const move = (delta: number) => setView((v) => {
-    const d = new Date(v.y, v.m + delta, 1);
-    return { y: d.getFullYear(), m: d.getMonth() };
-  });
+  const move = (delta: number) =>
+    setView((v) => {
+      const d = new Date(v.y, v.m + delta, 1);
+      return { y: d.getFullYear(), m: d.getMonth() };
+    });
   const monthName = new Date(view.y, view.m, 1).toLocaleString('en-US', { month: 'long', year: 'numeric' });
   const oneDate = !!draft.from && !draft.to;
   const text = value ? `${label}: ${value.from} – ${value.to}` : label;
@@ -70,17 +93,27 @@ export function DateRangePicker({ label, value, onChange }: { label: string; val
   return (
     <Popover open={open} onOpenChange={(_, d) => onOpen(d.open)} positioning="below-start" trapFocus>
       <PopoverTrigger disableButtonEnhancement>
-        <Button size="small" appearance={value ? 'primary' : 'outline'} icon={<CalendarRegular />} data-testid="date-range-trigger">{text}</Button>
+        <Button size="small" appearance={value ? 'primary' : 'outline'} icon={<CalendarRegular />} data-testid="date-range-trigger">
+          {text}
+        </Button>
       </PopoverTrigger>
       <PopoverSurface className={styles.surface} data-testid="date-range-picker" aria-label={label}>
         <div className={styles.head}>
           <Button size="small" appearance="subtle" icon={<ChevronLeftRegular />} aria-label="Previous month" onClick={() => move(-1)} />
-          <Text weight="semibold" data-testid="date-range-month">{monthName}</Text>
+          <Text weight="semibold" data-testid="date-range-month">
+            {monthName}
+          </Text>
           <Button size="small" appearance="subtle" icon={<ChevronRightRegular />} aria-label="Next month" onClick={() => move(1)} />
         </div>
         <table className={styles.grid} role="grid">
           <thead>
-            <tr>{WEEKDAYS_FROM_MONDAY.map((d) => <th key={d} className={styles.th} scope="col" data-testid="date-range-weekday">{d}</th>)}</tr>
+            <tr>
+              {WEEKDAYS_FROM_MONDAY.map((d) => (
+                <th key={d} className={styles.th} scope="col" data-testid="date-range-weekday">
+                  {d}
+                </th>
+              ))}
+            </tr>
           </thead>
           <tbody>
             {monthGrid(view.y, view.m).map((week, i) => (
@@ -109,13 +142,30 @@ export function DateRangePicker({ label, value, onChange }: { label: string; val
           </tbody>
         </table>
         <div className={styles.footer}>
-          <span className={styles.hint} data-testid="date-range-hint">{oneDate ? SECOND_DATE_HINT : ''}</span>
-          <Button size="small" appearance="subtle" onClick={() => { onChange(null); setOpen(false); }} data-testid="date-range-clear">Clear</Button>
+          <span className={styles.hint} data-testid="date-range-hint">
+            {oneDate ? SECOND_DATE_HINT : ''}
+          </span>
+          <Button
+            size="small"
+            appearance="subtle"
+            onClick={() => {
+              onChange(null);
+              setOpen(false);
+            }}
+            data-testid="date-range-clear"
+          >
+            Clear
+          </Button>
           <Button
             size="small"
             appearance="primary"
             disabled={!draft.from || !draft.to}
-            onClick={() => { if (draft.from && draft.to) { onChange({ from: draft.from, to: draft.to }); setOpen(false); } }}
+            onClick={() => {
+              if (draft.from && draft.to) {
+                onChange({ from: draft.from, to: draft.to });
+                setOpen(false);
+              }
+            }}
             data-testid="date-range-ok"
           >
             OK

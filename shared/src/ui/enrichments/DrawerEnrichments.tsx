@@ -19,11 +19,23 @@ import { ColorDot } from './ColorPalette';
 const useStyles = makeStyles({
   list: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '2px' },
   row: {
-    display: 'grid', gridTemplateColumns: 'minmax(90px, 38%) 1fr auto', alignItems: 'start', gap: tokens.spacingHorizontalS,
-    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalXS}`, borderRadius: tokens.borderRadiusMedium,
+    display: 'grid',
+    gridTemplateColumns: 'minmax(90px, 38%) 1fr auto',
+    alignItems: 'start',
+    gap: tokens.spacingHorizontalS,
+    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalXS}`,
+    borderRadius: tokens.borderRadiusMedium,
     ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover },
   },
-  label: { display: 'flex', alignItems: 'center', gap: '6px', color: tokens.colorNeutralForeground2, fontSize: tokens.fontSizeBase200, paddingTop: '6px', overflowWrap: 'anywhere' },
+  label: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: '6px',
+    color: tokens.colorNeutralForeground2,
+    fontSize: tokens.fontSizeBase200,
+    paddingTop: '6px',
+    overflowWrap: 'anywhere',
+  },
   value: { minWidth: 0, padding: '5px 0' },
   actions: { display: 'flex', gap: '2px' },
 });
@@ -33,33 +45,39 @@ export function useRunEnrichment(entityType: RecordEntityType) {
   const api = useApi();
   const qc = useQueryClient();
   const notify = useNotify();
-  return useCallback(async (enrichmentId: string, entityId: string, interim?: unknown) => {
-    const before = markPreprocessing(qc, enrichmentId, [entityId], () => interim ?? null);
-    try {
-      const res = await api.enrichments.execute({ enrichmentId, entityType, entityIds: [entityId], options: { onlyEmpty: false } });
-      const item = res.items?.find((i) => i.entityId === entityId);
-      if (item && item.status !== 'failed') markProcessing(qc, enrichmentId, entityId, item.executionId);
-      else setCellResult(qc, enrichmentId, entityId, before.get(entityId) ?? null);
-      for (const t of executionToasts(res)) notify[t.level](t.message);
-    } catch (e) {
-      setCellResult(qc, enrichmentId, entityId, before.get(entityId) ?? null);
-      notify.error(serverMessage(e) ?? RUN_ENRICHMENT_MESSAGES.failedToStart);
-    }
-  }, [api, qc, notify, entityType]);
+  return useCallback(
+    async (enrichmentId: string, entityId: string, interim?: unknown) => {
+      const before = markPreprocessing(qc, enrichmentId, [entityId], () => interim ?? null);
+      try {
+        const res = await api.enrichments.execute({ enrichmentId, entityType, entityIds: [entityId], options: { onlyEmpty: false } });
+        const item = res.items?.find((i) => i.entityId === entityId);
+        if (item && item.status !== 'failed') markProcessing(qc, enrichmentId, entityId, item.executionId);
+        else setCellResult(qc, enrichmentId, entityId, before.get(entityId) ?? null);
+        for (const t of executionToasts(res)) notify[t.level](t.message);
+      } catch (e) {
+        setCellResult(qc, enrichmentId, entityId, before.get(entityId) ?? null);
+        notify.error(serverMessage(e) ?? RUN_ENRICHMENT_MESSAGES.failedToStart);
+      }
+    },
+    [api, qc, notify, entityType],
+  );
 }
 
 /** Copies a text with the spec's toast ('Value copied to clipboard', 0.5 s). */
 export function useCopyValue() {
   const notify = useNotify();
-  return useCallback(async (text: string | null) => {
-    if (text === null) return;
-    try {
-      await navigator.clipboard.writeText(text);
-      notify.success(COPIED_MESSAGE, COPY_TOAST_MS);
-    } catch {
-      notify.error('Could not copy the value');
-    }
-  }, [notify]);
+  return useCallback(
+    async (text: string | null) => {
+      if (text === null) return;
+      try {
+        await navigator.clipboard.writeText(text);
+        notify.success(COPIED_MESSAGE, COPY_TOAST_MS);
+      } catch {
+        notify.error('Could not copy the value');
+      }
+    },
+    [notify],
+  );
 }
 
 /** A result's text for copying, as it reads on screen (null when there is none to copy). */
@@ -68,7 +86,11 @@ export function copyableResultText(result: Parameters<typeof resultDisplay>[0], 
   return d.kind === 'value' ? d.text : null;
 }
 
-function UnassignedRow({ enrichment, entityType, entityId }: {
+function UnassignedRow({
+  enrichment,
+  entityType,
+  entityId,
+}: {
   enrichment: { id: string; name: string; color: string | null; data?: { schema?: readonly ValueSchemaItem[] } };
   entityType: RecordEntityType;
   entityId: string;
@@ -82,21 +104,50 @@ function UnassignedRow({ enrichment, entityType, entityId }: {
   const text = copyableResultText(result, schema);
   return (
     <li className={styles.row} data-testid="drawer-enrichment-row" data-enrichment-id={enrichment.id}>
-      <span className={styles.label}><ColorDot color={enrichment.color} /><span data-testid="drawer-enrichment-name">{enrichment.name}</span></span>
-      <span className={styles.value}><ResultValue errorOpen result={result ?? null} schema={schema} /></span>
+      <span className={styles.label}>
+        <ColorDot color={enrichment.color} />
+        <span data-testid="drawer-enrichment-name">{enrichment.name}</span>
+      </span>
+      <span className={styles.value}>
+        <ResultValue errorOpen result={result ?? null} schema={schema} />
+      </span>
       <span className={styles.actions}>
         <Tooltip content={`Run ${enrichment.name}`} relationship="label">
-          <Button appearance="subtle" size="small" icon={running ? <Spinner aria-hidden size="extra-tiny" /> : <PlayRegular />} disabled={running} onClick={() => void run(enrichment.id, entityId, result?.value)} data-testid="drawer-enrichment-run" />
+          <Button
+            appearance="subtle"
+            size="small"
+            icon={running ? <Spinner aria-hidden size="extra-tiny" /> : <PlayRegular />}
+            disabled={running}
+            onClick={() => void run(enrichment.id, entityId, result?.value)}
+            data-testid="drawer-enrichment-run"
+          />
         </Tooltip>
         <Tooltip content={text === null ? 'Nothing to copy' : 'Copy value'} relationship="label">
-          <Button appearance="subtle" size="small" icon={<CopyRegular />} disabledFocusable={text === null} onClick={() => void copy(text)} data-testid="drawer-enrichment-copy" />
+          <Button
+            appearance="subtle"
+            size="small"
+            icon={<CopyRegular />}
+            disabledFocusable={text === null}
+            onClick={() => void copy(text)}
+            data-testid="drawer-enrichment-copy"
+          />
         </Tooltip>
       </span>
     </li>
   );
 }
 
-export function UnassignedEnrichmentsSection({ entityType, entityId, open, onToggle }: { entityType: RecordEntityType; entityId: string; open: boolean; onToggle: () => void }) {
+export function UnassignedEnrichmentsSection({
+  entityType,
+  entityId,
+  open,
+  onToggle,
+}: {
+  entityType: RecordEntityType;
+  entityId: string;
+  open: boolean;
+  onToggle: () => void;
+}) {
   const styles = useStyles();
   const api = useApi();
   useEnrichmentLiveUpdates(entityType);
@@ -107,7 +158,10 @@ export function UnassignedEnrichmentsSection({ entityType, entityId, open, onTog
     staleTime: 0,
   });
   const unassigned = useMemo(
-    () => (q.data ?? []).filter((e) => !e.entityFieldId).sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true })),
+    () =>
+      (q.data ?? [])
+        .filter((e) => !e.entityFieldId)
+        .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true })),
     [q.data],
   );
   const ids = useMemo(() => unassigned.map((e) => e.id), [unassigned]);
@@ -120,10 +174,14 @@ export function UnassignedEnrichmentsSection({ entityType, entityId, open, onTog
       ) : q.isError ? (
         <SectionNote testId="drawer-enrichments-error">Could not load the enrichments.</SectionNote>
       ) : unassigned.length === 0 ? (
-        <SectionNote testId="drawer-enrichments-empty">No unassigned {entityType} enrichments. Enrichments not tied to a field are listed here, each with run and copy.</SectionNote>
+        <SectionNote testId="drawer-enrichments-empty">
+          No unassigned {entityType} enrichments. Enrichments not tied to a field are listed here, each with run and copy.
+        </SectionNote>
       ) : (
         <ul className={styles.list} aria-label="Unassigned Enrichments">
-          {unassigned.map((e) => <UnassignedRow key={e.id} enrichment={e} entityType={entityType} entityId={entityId} />)}
+          {unassigned.map((e) => (
+            <UnassignedRow key={e.id} enrichment={e} entityType={entityType} entityId={entityId} />
+          ))}
         </ul>
       )}
     </DrawerSection>

@@ -10,7 +10,18 @@
 import { useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Button, Field, Popover, PopoverSurface, PopoverTrigger, Radio, RadioGroup, Select, Spinner, Text, makeStyles, tokens,
+  Button,
+  Field,
+  Popover,
+  PopoverSurface,
+  PopoverTrigger,
+  Radio,
+  RadioGroup,
+  Select,
+  Spinner,
+  Text,
+  makeStyles,
+  tokens,
 } from '@fluentui/react-components';
 import { AddRegular, SparkleRegular, WarningRegular } from '@fluentui/react-icons';
 import type { ExecuteEnrichmentBody, FieldDto } from '../../contracts';
@@ -27,13 +38,27 @@ type Entity = 'company' | 'contact';
 /** The rows a run targets: explicit ids, or every row of the table's filters but the excluded ones. */
 export type EnrichTargets =
   | { kind: 'ids'; ids: readonly string[] }
-  | { kind: 'all'; text: string; filters: NonNullable<ExecuteEnrichmentBody['entityFilters']>['filters']; excludeIds: readonly string[]; count: number };
+  | {
+      kind: 'all';
+      text: string;
+      filters: NonNullable<ExecuteEnrichmentBody['entityFilters']>['filters'];
+      excludeIds: readonly string[];
+      count: number;
+    };
 
-export interface EnrichRow { id: string; fields: Record<string, { value: unknown } | undefined> }
+export interface EnrichRow {
+  id: string;
+  fields: Record<string, { value: unknown } | undefined>;
+}
 
 const useStyles = makeStyles({
   surface: { width: '320px', display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, padding: tokens.spacingHorizontalL },
-  warning: { display: 'flex', gap: tokens.spacingHorizontalXS, color: tokens.colorPaletteDarkOrangeForeground1, fontSize: tokens.fontSizeBase200 },
+  warning: {
+    display: 'flex',
+    gap: tokens.spacingHorizontalXS,
+    color: tokens.colorPaletteDarkOrangeForeground1,
+    fontSize: tokens.fontSizeBase200,
+  },
   actions: { display: 'flex', gap: tokens.spacingHorizontalS, justifyContent: 'space-between' },
   hint: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
 });
@@ -42,9 +67,15 @@ const useStyles = makeStyles({
 export const UNASSIGNED_CHOICE = '__unassigned__';
 export const UNASSIGNED_LABEL = 'No field (unassigned enrichments)';
 
-const isEmptyValue = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+const isEmptyValue = (v: unknown) =>
+  v === null || v === undefined || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
 
-export function EnrichPopover({ entityType, targets, rows, onStarted }: {
+export function EnrichPopover({
+  entityType,
+  targets,
+  rows,
+  onStarted,
+}: {
   entityType: Entity;
   targets: EnrichTargets | null;
   /** The page's rows (for empty-row checks and marking cells). */
@@ -62,8 +93,18 @@ export function EnrichPopover({ entityType, targets, rows, onStarted }: {
   const [option, setOption] = useState<RunOption>('empty');
   const [busy, setBusy] = useState(false);
 
-  const fieldsQuery = useQuery({ queryKey: queryKeys.fields(entityType), queryFn: async () => (await api.fields.list(entityType)).fields, staleTime: 60_000 });
-  const fields = useMemo(() => (fieldsQuery.data ?? []).filter((f: FieldDto) => !f.builtIn && f.entityType === entityType).sort((a, b) => a.label.localeCompare(b.label)), [fieldsQuery.data, entityType]);
+  const fieldsQuery = useQuery({
+    queryKey: queryKeys.fields(entityType),
+    queryFn: async () => (await api.fields.list(entityType)).fields,
+    staleTime: 60_000,
+  });
+  const fields = useMemo(
+    () =>
+      (fieldsQuery.data ?? [])
+        .filter((f: FieldDto) => !f.builtIn && f.entityType === entityType)
+        .sort((a, b) => a.label.localeCompare(b.label)),
+    [fieldsQuery.data, entityType],
+  );
   const enrichmentsQuery = useQuery({
     queryKey: enrichmentKeys.forEntity(entityType),
     queryFn: async () => (await api.enrichments.list({ entityType, take: 100 })).enrichments,
@@ -73,13 +114,19 @@ export function EnrichPopover({ entityType, targets, rows, onStarted }: {
   const unassigned = fieldId === UNASSIGNED_CHOICE;
   const field = fields.find((f) => f.id === fieldId) ?? null;
   const unassignedEnrichments = useMemo(
-    () => (enrichmentsQuery.data ?? []).filter((e) => !e.entityFieldId && e.entityType === entityType).sort((a, b) => a.name.localeCompare(b.name)),
+    () =>
+      (enrichmentsQuery.data ?? [])
+        .filter((e) => !e.entityFieldId && e.entityType === entityType)
+        .sort((a, b) => a.name.localeCompare(b.name)),
     [enrichmentsQuery.data, entityType],
   );
   const forField = useMemo(
-    () => unassigned
-      ? unassignedEnrichments
-      : (enrichmentsQuery.data ?? []).filter((e) => e.entityFieldId === fieldId).sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary) || a.name.localeCompare(b.name)),
+    () =>
+      unassigned
+        ? unassignedEnrichments
+        : (enrichmentsQuery.data ?? [])
+            .filter((e) => e.entityFieldId === fieldId)
+            .sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary) || a.name.localeCompare(b.name)),
     [enrichmentsQuery.data, fieldId, unassigned, unassignedEnrichments],
   );
 
@@ -98,12 +145,15 @@ export function EnrichPopover({ entityType, targets, rows, onStarted }: {
   /** The row's value of the chosen field (none for unassigned enrichments). */
   const valueOf = (id: string) => (field ? rowById.get(id)?.fields[field.id]?.value : null);
   /** The selected rows on this page (the ones whose cells can be marked). */
-  const pageTargets = !targets ? [] : targets.kind === 'ids'
-    ? targets.ids.filter((id) => rowById.has(id))
-    : rows.map((r) => r.id).filter((id) => !targets.excludeIds.includes(id));
+  const pageTargets = !targets
+    ? []
+    : targets.kind === 'ids'
+      ? targets.ids.filter((id) => rowById.has(id))
+      : rows.map((r) => r.id).filter((id) => !targets.excludeIds.includes(id));
   const isEmptyRow = (id: string) => isEmptyValue(valueOf(id));
   // Known only when every selected row is on this page and the enrichment fills a field.
-  const emptyCount = !unassigned && targets?.kind === 'ids' && targets.ids.every((id) => rowById.has(id)) ? targets.ids.filter(isEmptyRow).length : null;
+  const emptyCount =
+    !unassigned && targets?.kind === 'ids' && targets.ids.every((id) => rowById.has(id)) ? targets.ids.filter(isEmptyRow).length : null;
 
   // What the run will take, before it starts (model calls, AI credits, expected time).
   const estimate = useQuery({
@@ -123,12 +173,20 @@ export function EnrichPopover({ entityType, targets, rows, onStarted }: {
     // Unassigned: every targeted row is marked; the ones the server skips go back below.
     const marked = option === 'empty' && !unassigned ? pageTargets.filter(isEmptyRow) : pageTargets;
     const before = markPreprocessing(qc, enrichmentId, marked, valueOf);
-    const restore = (ids: Iterable<string>) => { for (const id of ids) setCellResult(qc, enrichmentId, id, before.get(id) ?? null); };
+    const restore = (ids: Iterable<string>) => {
+      for (const id of ids) setCellResult(qc, enrichmentId, id, before.get(id) ?? null);
+    };
     setBusy(true);
     try {
-      const body: ExecuteEnrichmentBody = targets.kind === 'ids'
-        ? { enrichmentId, entityType, entityIds: [...targets.ids], options: { onlyEmpty: option === 'empty' } }
-        : { enrichmentId, entityType, entityFilters: { allSelected: true, text: targets.text, filters: targets.filters, excludeIds: [...targets.excludeIds] }, options: { onlyEmpty: option === 'empty' } };
+      const body: ExecuteEnrichmentBody =
+        targets.kind === 'ids'
+          ? { enrichmentId, entityType, entityIds: [...targets.ids], options: { onlyEmpty: option === 'empty' } }
+          : {
+              enrichmentId,
+              entityType,
+              entityFilters: { allSelected: true, text: targets.text, filters: targets.filters, excludeIds: [...targets.excludeIds] },
+              options: { onlyEmpty: option === 'empty' },
+            };
       const res = await api.enrichments.execute(body);
       if (res.items) {
         const failed: string[] = [];
@@ -157,25 +215,45 @@ export function EnrichPopover({ entityType, targets, rows, onStarted }: {
     <>
       <Popover open={open} onOpenChange={(_, d) => setOpen(d.open)} positioning="below-end" trapFocus>
         <PopoverTrigger disableButtonEnhancement>
-          <Button size="small" icon={<SparkleRegular />} data-testid="enrich-button">Enrich</Button>
+          <Button size="small" icon={<SparkleRegular />} data-testid="enrich-button">
+            Enrich
+          </Button>
         </PopoverTrigger>
         <PopoverSurface className={styles.surface} data-testid="enrich-popover" aria-label="Enrich">
           <Field label="Field">
             <Select value={fieldId ?? ''} onChange={(_, d) => pickField(d.value || null)} data-testid="enrich-field">
               <option value="">Pick a field</option>
-              {fields.map((f) => <option key={f.id} value={f.id}>{f.label}</option>)}
+              {fields.map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.label}
+                </option>
+              ))}
               {(unassigned || unassignedEnrichments.length > 0) && <option value={UNASSIGNED_CHOICE}>{UNASSIGNED_LABEL}</option>}
             </Select>
           </Field>
           <Field
             label="Enrichment"
-            hint={unassigned
-              ? 'Results show in the drawer under Unassigned Enrichments.'
-              : field && forField.length === 0 && !enrichmentsQuery.isPending ? 'No enrichment fills this field yet.' : undefined}
+            hint={
+              unassigned
+                ? 'Results show in the drawer under Unassigned Enrichments.'
+                : field && forField.length === 0 && !enrichmentsQuery.isPending
+                  ? 'No enrichment fills this field yet.'
+                  : undefined
+            }
           >
-            <Select value={enrichmentId ?? ''} disabled={!field && !unassigned} onChange={(_, d) => setEnrichmentId(d.value || null)} data-testid="enrich-enrichment">
+            <Select
+              value={enrichmentId ?? ''}
+              disabled={!field && !unassigned}
+              onChange={(_, d) => setEnrichmentId(d.value || null)}
+              data-testid="enrich-enrichment"
+            >
               <option value="">Pick an enrichment</option>
-              {forField.map((e) => <option key={e.id} value={e.id}>{e.name}{e.isPrimary ? ' (primary)' : ''}</option>)}
+              {forField.map((e) => (
+                <option key={e.id} value={e.id}>
+                  {e.name}
+                  {e.isPrimary ? ' (primary)' : ''}
+                </option>
+              ))}
             </Select>
           </Field>
           <RadioGroup value={option} onChange={(_, d) => setOption(d.value as RunOption)} data-testid="enrich-option">
@@ -189,20 +267,40 @@ export function EnrichPopover({ entityType, targets, rows, onStarted }: {
             </Text>
           )}
           <Text className={styles.hint} data-testid="enrich-selected-count">
-            {selectedCount === 0 ? 'No rows selected.' : `${selectedCount.toLocaleString('en-US')} ${selectedCount === 1 ? 'row' : 'rows'} selected.`}
+            {selectedCount === 0
+              ? 'No rows selected.'
+              : `${selectedCount.toLocaleString('en-US')} ${selectedCount === 1 ? 'row' : 'rows'} selected.`}
           </Text>
           {enrichmentId && selectedCount > 0 && estimate.data && (
             <Text className={estimate.data.exceedsCredits ? styles.warning : styles.hint} data-testid="enrich-estimate">
               {estimate.data.message}
-              {estimate.data.creditsRemaining !== null && !estimate.data.exceedsCredits ? ` ${estimate.data.creditsRemaining.toLocaleString('en-US')} AI credits remaining.` : ''}
+              {estimate.data.creditsRemaining !== null && !estimate.data.exceedsCredits
+                ? ` ${estimate.data.creditsRemaining.toLocaleString('en-US')} AI credits remaining.`
+                : ''}
               {option === 'empty' && estimate.data.modelCalls > 0 ? ' Rows already filled are skipped.' : ''}
             </Text>
           )}
           <div className={styles.actions}>
-            <Button size="small" appearance="subtle" icon={<AddRegular />} onClick={() => { setOpen(false); setCreating(true); }} data-testid="enrich-new-enrichment">
+            <Button
+              size="small"
+              appearance="subtle"
+              icon={<AddRegular />}
+              onClick={() => {
+                setOpen(false);
+                setCreating(true);
+              }}
+              data-testid="enrich-new-enrichment"
+            >
               New Enrichment
             </Button>
-            <Button size="small" appearance="primary" disabled={busy} icon={busy ? <Spinner aria-hidden size="extra-tiny" /> : undefined} onClick={() => void run()} data-testid="enrich-run">
+            <Button
+              size="small"
+              appearance="primary"
+              disabled={busy}
+              icon={busy ? <Spinner aria-hidden size="extra-tiny" /> : undefined}
+              onClick={() => void run()}
+              data-testid="enrich-run"
+            >
               Run
             </Button>
           </div>

@@ -14,29 +14,79 @@ configure({ asyncUtilTimeout: 6000 });
 const F_NAME = 'f0000000-0000-4000-8000-000000000001';
 const F_CEO = 'f0000000-0000-4000-8000-000000000002';
 const field = (id: string, label: string, builtIn: boolean): FieldDto => ({
-  id, key: label.toLowerCase(), label, dataType: 'string', entityType: 'company', namespace: 'company', isMandatory: builtIn, isPseudo: false, builtIn,
-  config: { reconciliation: 'use_latest', refreshSchedule: 'never' }, assignedEnrichments: [],
+  id,
+  key: label.toLowerCase(),
+  label,
+  dataType: 'string',
+  entityType: 'company',
+  namespace: 'company',
+  isMandatory: builtIn,
+  isPseudo: false,
+  builtIn,
+  config: { reconciliation: 'use_latest', refreshSchedule: 'never' },
+  assignedEnrichments: [],
 });
 const config = (type: 'llm' | 'mixrankCompanyDetails'): EnrichmentConfigDto => ({
-  id: `${type}-company`, name: type, description: '', entityType: 'company', enrichmentType: type, label: type === 'llm' ? 'LLM Prompt' : 'LinkedIn',
-  namePrefix: type === 'llm' ? 'LLM Prompt' : 'Linkedin', data: {}, provider: type === 'llm' ? 'dealscout' : 'mixrank', llmModelId: null, responseSchema: null, hasPrompt: type === 'llm',
+  id: `${type}-company`,
+  name: type,
+  description: '',
+  entityType: 'company',
+  enrichmentType: type,
+  label: type === 'llm' ? 'LLM Prompt' : 'LinkedIn',
+  namePrefix: type === 'llm' ? 'LLM Prompt' : 'Linkedin',
+  data: {},
+  provider: type === 'llm' ? 'dealscout' : 'mixrank',
+  llmModelId: null,
+  responseSchema: null,
+  hasPrompt: type === 'llm',
 });
 
 function deferred<T>() {
   let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => { resolve = r; });
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
   return { promise, resolve };
 }
 
-function api(generate: () => Promise<GeneratePromptResponse>, create = vi.fn(async (_b: EnrichmentFormBody) => ({ success: true as const, message: 'Enrichment created successfully.', id: 'new', enrichment: {} as never }))) {
+function api(
+  generate: () => Promise<GeneratePromptResponse>,
+  create = vi.fn(async (_b: EnrichmentFormBody) => ({
+    success: true as const,
+    message: 'Enrichment created successfully.',
+    id: 'new',
+    enrichment: {} as never,
+  })),
+) {
   return fakeApi({
-    fields: { list: vi.fn(async () => ({ success: true as const, fields: [field(F_NAME, 'Name', true), field(F_CEO, 'CEO', false), { ...field('f0000000-0000-4000-8000-000000000009', 'Id', true), dataType: 'id' as const }] })) },
+    fields: {
+      list: vi.fn(async () => ({
+        success: true as const,
+        fields: [
+          field(F_NAME, 'Name', true),
+          field(F_CEO, 'CEO', false),
+          { ...field('f0000000-0000-4000-8000-000000000009', 'Id', true), dataType: 'id' as const },
+        ],
+      })),
+    },
     enrichments: {
-      list: vi.fn(async () => ({ success: true as const, enrichments: [], totalRecords: 0, totalPages: 0, hasRecords: false, pageIndex: 0, pageSize: 100 })),
+      list: vi.fn(async () => ({
+        success: true as const,
+        enrichments: [],
+        totalRecords: 0,
+        totalPages: 0,
+        hasRecords: false,
+        pageIndex: 0,
+        pageSize: 100,
+      })),
       nextName: vi.fn(async () => ({ success: true as const, name: 'LLM Prompt 3' })),
       create,
     },
-    organization: { get: vi.fn(async () => { throw new Error('not needed'); }) },
+    organization: {
+      get: vi.fn(async () => {
+        throw new Error('not needed');
+      }),
+    },
     llm: { generatePrompt: vi.fn(generate) },
   });
 }
@@ -44,7 +94,10 @@ function api(generate: () => Promise<GeneratePromptResponse>, create = vi.fn(asy
 describe('EnrichmentEditor', { timeout: 30_000 }, () => {
   it("the '/' menu offers the record's fields but never the internal Id (001 §3)", async () => {
     const user = userEvent.setup();
-    renderWithApi(<EnrichmentEditor open onOpenChange={vi.fn()} config={config('llm')} entityType="company" />, api(() => new Promise(() => {})));
+    renderWithApi(
+      <EnrichmentEditor open onOpenChange={vi.fn()} config={config('llm')} entityType="company" />,
+      api(() => new Promise(() => {})),
+    );
     await waitFor(() => expect((screen.getByTestId('enrichment-name') as HTMLInputElement).value).toBe('LLM Prompt 3'));
     await user.click(screen.getByTestId('prompt-editor'));
     await user.keyboard('/');
@@ -58,11 +111,21 @@ describe('EnrichmentEditor', { timeout: 30_000 }, () => {
   it('shows the placeholder, blocks saving while the schema generates, then saves the form', async () => {
     const user = userEvent.setup();
     const gen = deferred<GeneratePromptResponse>();
-    const create = vi.fn(async (_b: EnrichmentFormBody) => ({ success: true as const, message: 'Enrichment created successfully.', id: 'new', enrichment: {} as never }));
+    const create = vi.fn(async (_b: EnrichmentFormBody) => ({
+      success: true as const,
+      message: 'Enrichment created successfully.',
+      id: 'new',
+      enrichment: {} as never,
+    }));
     const onOpenChange = vi.fn();
-    renderWithApi(<EnrichmentEditor open onOpenChange={onOpenChange} config={config('llm')} entityType="company" />, api(() => gen.promise, create));
+    renderWithApi(
+      <EnrichmentEditor open onOpenChange={onOpenChange} config={config('llm')} entityType="company" />,
+      api(() => gen.promise, create),
+    );
     await waitFor(() => expect((screen.getByTestId('enrichment-name') as HTMLInputElement).value).toBe('LLM Prompt 3'));
-    expect(screen.getByTestId('schema-placeholder').textContent).toBe('Your schema will automatically appear here after you type your prompt.');
+    expect(screen.getByTestId('schema-placeholder').textContent).toBe(
+      'Your schema will automatically appear here after you type your prompt.',
+    );
     const save = () => screen.getByTestId('enrichment-save') as HTMLButtonElement;
     expect(save().disabled).toBe(true);
 
@@ -70,7 +133,14 @@ describe('EnrichmentEditor', { timeout: 30_000 }, () => {
     await user.keyboard('Who leads the company?');
     expect(await screen.findByTestId('schema-generating')).toBeTruthy();
     expect(save().disabled).toBe(true);
-    gen.resolve({ success: true, enrichmentName: 'CEO Finder', keyName: 'ceo', keyDescription: 'The CEO', keyDataType: 'string', keyOptions: [] });
+    gen.resolve({
+      success: true,
+      enrichmentName: 'CEO Finder',
+      keyName: 'ceo',
+      keyDescription: 'The CEO',
+      keyDataType: 'string',
+      keyOptions: [],
+    });
     await waitFor(() => expect(screen.getAllByTestId('schema-item').map((c) => c.dataset.name)).toEqual(['ceo']));
     await waitFor(() => expect(save().disabled).toBe(false));
     expect((screen.getByTestId('enrichment-name') as HTMLInputElement).value).toBe('CEO Finder');
@@ -79,10 +149,15 @@ describe('EnrichmentEditor', { timeout: 30_000 }, () => {
     await user.click(save());
     await waitFor(() => expect(create).toHaveBeenCalledTimes(1));
     expect(create.mock.calls[0][0]).toMatchObject({
-      configId: 'llm-company', entityType: 'company', name: 'CEO Finder', llmModelId: 'default',
+      configId: 'llm-company',
+      entityType: 'company',
+      name: 'CEO Finder',
+      llmModelId: 'default',
       prompt: [{ type: 'text', text: 'Who leads the company?' }],
       schema: [{ name: 'ceo', type: 'string', description: 'The CEO', required: true, createColumn: true }],
-      fieldIdToAssign: F_CEO, isFieldPrimary: true, color: null,
+      fieldIdToAssign: F_CEO,
+      isFieldPrimary: true,
+      color: null,
     });
     await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
   });
@@ -90,8 +165,13 @@ describe('EnrichmentEditor', { timeout: 30_000 }, () => {
   it('shows the name and schema errors instead of saving', async () => {
     const user = userEvent.setup();
     const create = vi.fn();
-    renderWithApi(<EnrichmentEditor open onOpenChange={vi.fn()} config={config('llm')} entityType="company" />,
-      api(async () => ({ success: true, enrichmentName: '', keyName: 'ceo', keyDescription: '', keyDataType: 'string', keyOptions: [] }), create));
+    renderWithApi(
+      <EnrichmentEditor open onOpenChange={vi.fn()} config={config('llm')} entityType="company" />,
+      api(
+        async () => ({ success: true, enrichmentName: '', keyName: 'ceo', keyDescription: '', keyDataType: 'string', keyOptions: [] }),
+        create,
+      ),
+    );
     await waitFor(() => expect((screen.getByTestId('enrichment-name') as HTMLInputElement).value).toBe('LLM Prompt 3'));
     await user.clear(screen.getByTestId('enrichment-name'));
     await user.click(screen.getByTestId('prompt-editor'));
@@ -108,7 +188,12 @@ describe('EnrichmentEditor', { timeout: 30_000 }, () => {
 describe('LinkedIn modal', { timeout: 20_000 }, () => {
   it('has a name only, sent as enrichmentName', async () => {
     const user = userEvent.setup();
-    const create = vi.fn(async (_b: EnrichmentFormBody) => ({ success: true as const, message: 'Enrichment created successfully.', id: 'new', enrichment: {} as never }));
+    const create = vi.fn(async (_b: EnrichmentFormBody) => ({
+      success: true as const,
+      message: 'Enrichment created successfully.',
+      id: 'new',
+      enrichment: {} as never,
+    }));
     const a = fakeApi({ enrichments: { nextName: vi.fn(async () => ({ success: true as const, name: 'Linkedin 1' })), create } });
     renderWithApi(<LinkedinEnrichmentModal open onOpenChange={vi.fn()} config={config('mixrankCompanyDetails')} entityType="company" />, a);
     const name = screen.getByTestId('linkedin-enrichment-name') as HTMLInputElement;
@@ -118,13 +203,26 @@ describe('LinkedIn modal', { timeout: 20_000 }, () => {
     expect(await screen.findByText('Name is required')).toBeTruthy();
     await user.type(name, 'Company details');
     await user.click(screen.getByTestId('linkedin-enrichment-save'));
-    await waitFor(() => expect(create).toHaveBeenCalledWith({ configId: 'mixrankCompanyDetails-company', entityType: 'company', enrichmentName: 'Company details' }));
+    await waitFor(() =>
+      expect(create).toHaveBeenCalledWith({
+        configId: 'mixrankCompanyDetails-company',
+        entityType: 'company',
+        enrichmentName: 'Company details',
+      }),
+    );
   });
 });
 
 describe('plugin mode', { timeout: 20_000 }, () => {
   it('gives the editor and the type selector the full width', async () => {
-    const a = api(async () => ({ success: true, enrichmentName: '', keyName: 'x', keyDescription: 'x', keyDataType: 'string', keyOptions: [] }));
+    const a = api(async () => ({
+      success: true,
+      enrichmentName: '',
+      keyName: 'x',
+      keyDescription: 'x',
+      keyDataType: 'string',
+      keyOptions: [],
+    }));
     renderWithApi(<EnrichmentEditor open onOpenChange={vi.fn()} config={config('llm')} entityType="company" />, a, { pluginMode: true });
     expect((await screen.findByTestId('enrichment-editor')).style.width).toBe('100%');
     cleanup();

@@ -7,15 +7,43 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Button, Checkbox, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Field, Input, Label,
-  MessageBar, MessageBarBody, Select, Spinner, Text, makeStyles, tokens,
+  Button,
+  Checkbox,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  Input,
+  Label,
+  MessageBar,
+  MessageBarBody,
+  Select,
+  Spinner,
+  Text,
+  makeStyles,
+  tokens,
 } from '@fluentui/react-components';
 import { ArrowClockwiseRegular } from '@fluentui/react-icons';
 import type { EnrichmentConfigDto, EnrichmentDto, FieldDto, PromptInput } from '../../contracts';
 import {
-  DEFAULT_LLM_MODEL_ID, ENRICHMENT_FORM_MESSAGES, PROMPT_GENERATION_DEBOUNCE_MS, canSaveEnrichment, defaultSchemaItem,
-  enrichmentFormErrors, isHiddenDataType, generatedColumnToItem, hasFormErrors, promptIsEmpty, promptToText,
-  type EnrichmentColor, type FormSchemaItem, type PromptNode, type PromptState,
+  DEFAULT_LLM_MODEL_ID,
+  ENRICHMENT_FORM_MESSAGES,
+  PROMPT_GENERATION_DEBOUNCE_MS,
+  canSaveEnrichment,
+  defaultSchemaItem,
+  enrichmentFormErrors,
+  isHiddenDataType,
+  generatedColumnToItem,
+  hasFormErrors,
+  promptIsEmpty,
+  promptToText,
+  type EnrichmentColor,
+  type FormSchemaItem,
+  type PromptNode,
+  type PromptState,
 } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
 import { usePluginMode } from '../PluginMode';
@@ -38,11 +66,20 @@ const useStyles = makeStyles({
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
   sectionHead: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
   placeholder: {
-    padding: tokens.spacingVerticalL, textAlign: 'center', color: tokens.colorNeutralForeground3,
-    border: `${tokens.strokeWidthThin} dashed ${tokens.colorNeutralStroke1}`, borderRadius: tokens.borderRadiusMedium,
+    padding: tokens.spacingVerticalL,
+    textAlign: 'center',
+    color: tokens.colorNeutralForeground3,
+    border: `${tokens.strokeWidthThin} dashed ${tokens.colorNeutralStroke1}`,
+    borderRadius: tokens.borderRadiusMedium,
   },
   error: { color: tokens.colorPaletteRedForeground1, fontSize: tokens.fontSizeBase200 },
-  status: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200, display: 'inline-flex', alignItems: 'center', gap: '4px' },
+  status: {
+    color: tokens.colorNeutralForeground3,
+    fontSize: tokens.fontSizeBase200,
+    display: 'inline-flex',
+    alignItems: 'center',
+    gap: '4px',
+  },
 });
 
 /** A stored prompt (text or nodes) as editor nodes. */
@@ -51,8 +88,16 @@ export function promptNodesOf(prompt: PromptInput | null | undefined): PromptNod
   if (typeof prompt === 'string') return prompt ? [{ type: 'text', text: prompt }] : [];
   return prompt.map((n): PromptNode => {
     if (n.type === 'text') return { type: 'text', text: n.text };
-    if (n.type === 'field-box') return { type: 'field-box', id: n.id, fieldId: n.fieldId, autorun: n.autorun ?? false, required: n.required ?? false };
-    return { type: 'enrich-box', id: n.id, enrichmentId: n.enrichmentId, path: n.path ?? '$.result', autorun: n.autorun ?? false, required: n.required ?? false };
+    if (n.type === 'field-box')
+      return { type: 'field-box', id: n.id, fieldId: n.fieldId, autorun: n.autorun ?? false, required: n.required ?? false };
+    return {
+      type: 'enrich-box',
+      id: n.id,
+      enrichmentId: n.enrichmentId,
+      path: n.path ?? '$.result',
+      autorun: n.autorun ?? false,
+      required: n.required ?? false,
+    };
   });
 }
 
@@ -100,11 +145,13 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
   const nameTouched = useRef(editing);
   const [llmModelId, setLlmModelId] = useState(enrichment?.llmModelId ?? enrichment?.data.llmModelId ?? DEFAULT_LLM_MODEL_ID);
   const [prompt, setPrompt] = useState<PromptNode[]>(() => promptNodesOf(enrichment?.data.prompt));
-  const [schema, setSchema] = useState<FormSchemaItem[]>(() => (enrichment?.data.schema.length
-    ? enrichment.data.schema.map((s) => ({ ...s, expanded: false }))
-    : []));
+  const [schema, setSchema] = useState<FormSchemaItem[]>(() =>
+    enrichment?.data.schema.length ? enrichment.data.schema.map((s) => ({ ...s, expanded: false })) : [],
+  );
   const schemaTouched = useRef(editing);
-  const [fieldId, setFieldId] = useState<string | null>(enrichment?.entityFieldId ?? enrichment?.data.fieldIdToAssign ?? initialFieldId ?? null);
+  const [fieldId, setFieldId] = useState<string | null>(
+    enrichment?.entityFieldId ?? enrichment?.data.fieldIdToAssign ?? initialFieldId ?? null,
+  );
   const [isPrimary, setIsPrimary] = useState<boolean>(enrichment ? enrichment.isPrimary || enrichment.data.isFieldPrimary : true);
   const [color, setColor] = useState<EnrichmentColor | null>(enrichment?.color ?? enrichment?.data.color ?? null);
   const [promptState, setPromptState] = useState<PromptState>(editing ? 'ready' : 'idle');
@@ -114,29 +161,50 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
   const [saveError, setSaveError] = useState<string | null>(null);
   const [retry, setRetry] = useState(0);
 
-  const fieldsQuery = useQuery({ queryKey: queryKeys.fields(entityType), queryFn: async () => (await api.fields.list(entityType)).fields, staleTime: 60_000 });
+  const fieldsQuery = useQuery({
+    queryKey: queryKeys.fields(entityType),
+    queryFn: async () => (await api.fields.list(entityType)).fields,
+    staleTime: 60_000,
+  });
   const fields = fieldsQuery.data ?? [];
-  const assignable = useMemo(() => fields.filter((f: FieldDto) => !f.builtIn && f.entityType === entityType).sort((a, b) => a.label.localeCompare(b.label)), [fields, entityType]);
+  const assignable = useMemo(
+    () => fields.filter((f: FieldDto) => !f.builtIn && f.entityType === entityType).sort((a, b) => a.label.localeCompare(b.label)),
+    [fields, entityType],
+  );
   const others = useQuery({
     queryKey: enrichmentKeys.forEntity(entityType),
     queryFn: async () => (await api.enrichments.list({ entityType, take: 100 })).enrichments,
     staleTime: 30_000,
   });
-  const otherEnrichments = useMemo(() => (others.data ?? []).filter((e) => e.id !== enrichment?.id).map((e) => ({ id: e.id, name: e.name })), [others.data, enrichment?.id]);
-  const promptFields = useMemo(() => fields.filter((f) => f.entityType === entityType && !isHiddenDataType(f.dataType)).map((f) => ({ id: f.id, label: f.label })), [fields, entityType]);
+  const otherEnrichments = useMemo(
+    () => (others.data ?? []).filter((e) => e.id !== enrichment?.id).map((e) => ({ id: e.id, name: e.name })),
+    [others.data, enrichment?.id],
+  );
+  const promptFields = useMemo(
+    () => fields.filter((f) => f.entityType === entityType && !isHiddenDataType(f.dataType)).map((f) => ({ id: f.id, label: f.label })),
+    [fields, entityType],
+  );
 
   // A new enrichment is named prefix + next number until the user types a name.
   useEffect(() => {
     if (editing) return;
     let live = true;
-    api.enrichments.nextName(config.id).then((r) => { if (live && !nameTouched.current) setName(r.name); }).catch(() => undefined);
-    return () => { live = false; };
+    api.enrichments
+      .nextName(config.id)
+      .then((r) => {
+        if (live && !nameTouched.current) setName(r.name);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
   }, [api, config.id, editing]);
 
   // The prompt, stringified, goes to schema generation after a 1 s pause.
-  const labelOf = (n: { type: 'field-box'; fieldId: string } | { type: 'enrich-box'; enrichmentId: string }) => (n.type === 'field-box'
-    ? fields.find((f) => f.id === n.fieldId)?.label ?? 'field'
-    : otherEnrichments.find((e) => e.id === n.enrichmentId)?.name ?? 'enrichment');
+  const labelOf = (n: { type: 'field-box'; fieldId: string } | { type: 'enrich-box'; enrichmentId: string }) =>
+    n.type === 'field-box'
+      ? (fields.find((f) => f.id === n.fieldId)?.label ?? 'field')
+      : (otherEnrichments.find((e) => e.id === n.enrichmentId)?.name ?? 'enrichment');
   const promptText = promptToText(prompt, labelOf);
   // What the prompt says, independent of labels still loading (an opened enrichment is not regenerated).
   const promptKey = promptToText(prompt, (n) => (n.type === 'field-box' ? `f:${n.fieldId}` : `e:${n.enrichmentId}`));
@@ -155,20 +223,23 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
     setGenerationError(null);
     const id = ++request.current;
     const t = setTimeout(() => {
-      llm.generatePrompt(promptTextRef.current, { entityType, llmModelId }).then((g) => {
-        if (id !== request.current) return;
-        generatedFor.current = promptKey;
-        if (!schemaTouched.current) {
-          const item = generatedColumnToItem(g);
-          setSchema([item ?? defaultSchemaItem()]);
-        }
-        if (!nameTouched.current && g.enrichmentName?.trim()) setName(g.enrichmentName.trim());
-        setPromptState('ready');
-      }).catch((e: unknown) => {
-        if (id !== request.current) return;
-        setGenerationError(serverMessage(e) ?? 'Could not generate the schema. Please try again.');
-        setPromptState('error');
-      });
+      llm
+        .generatePrompt(promptTextRef.current, { entityType, llmModelId })
+        .then((g) => {
+          if (id !== request.current) return;
+          generatedFor.current = promptKey;
+          if (!schemaTouched.current) {
+            const item = generatedColumnToItem(g);
+            setSchema([item ?? defaultSchemaItem()]);
+          }
+          if (!nameTouched.current && g.enrichmentName?.trim()) setName(g.enrichmentName.trim());
+          setPromptState('ready');
+        })
+        .catch((e: unknown) => {
+          if (id !== request.current) return;
+          setGenerationError(serverMessage(e) ?? 'Could not generate the schema. Please try again.');
+          setPromptState('error');
+        });
     }, PROMPT_GENERATION_DEBOUNCE_MS);
     return () => clearTimeout(t);
     // The text is what matters (box ids and options do not change the schema).
@@ -214,18 +285,37 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
   const fieldHasPrimary = !!selectedField?.assignedEnrichments.some((a) => a.isPrimary && a.id !== enrichment?.id);
 
   return (
-    <form onSubmit={(e) => { e.preventDefault(); void save(); }}>
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
       <DialogBody>
-        <DialogTitle>{editing ? `Edit ${config.label}` : `New ${config.label}`} · {entityType === 'company' ? 'Company' : 'Contact'}</DialogTitle>
+        <DialogTitle>
+          {editing ? `Edit ${config.label}` : `New ${config.label}`} · {entityType === 'company' ? 'Company' : 'Contact'}
+        </DialogTitle>
         <DialogContent className={styles.content}>
           <div className={styles.row}>
             <Field label="Enrichment Name *" className={styles.grow} validationMessage={submitted ? errors.name : undefined}>
-              <Input value={name} onChange={(_, d) => { nameTouched.current = true; setName(d.value); }} maxLength={200} data-testid="enrichment-name" />
+              <Input
+                value={name}
+                onChange={(_, d) => {
+                  nameTouched.current = true;
+                  setName(d.value);
+                }}
+                maxLength={200}
+                data-testid="enrichment-name"
+              />
             </Field>
             <Field label="AI Model">
               <Select value={llmModelId} onChange={(_, d) => setLlmModelId(d.value)} data-testid="enrichment-model">
                 <option value={DEFAULT_LLM_MODEL_ID}>{models.defaultName ? `Default (${models.defaultName})` : 'Default'}</option>
-                {models.models.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
+                {models.models.map((m) => (
+                  <option key={m.id} value={m.id}>
+                    {m.name}
+                  </option>
+                ))}
               </Select>
             </Field>
           </div>
@@ -240,35 +330,64 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
               invalid={submitted && !!errors.prompt}
               aria-label="Objective prompt"
             />
-            {submitted && errors.prompt && <Text className={styles.error} role="alert">{errors.prompt}</Text>}
+            {submitted && errors.prompt && (
+              <Text className={styles.error} role="alert">
+                {errors.prompt}
+              </Text>
+            )}
           </div>
           <div className={styles.section}>
             <div className={styles.sectionHead}>
               <Label>Response Structure</Label>
-              {promptState === 'generating' && <span className={styles.status} data-testid="schema-generating"><Spinner size="extra-tiny" aria-hidden /> Generating schema…</span>}
+              {promptState === 'generating' && (
+                <span className={styles.status} data-testid="schema-generating">
+                  <Spinner size="extra-tiny" aria-hidden /> Generating schema…
+                </span>
+              )}
             </div>
             {generationError && (
               <MessageBar intent="error" data-testid="schema-generation-error">
                 <MessageBarBody>{generationError}</MessageBarBody>
-                <Button size="small" appearance="transparent" icon={<ArrowClockwiseRegular />} onClick={() => setRetry((r) => r + 1)}>Retry</Button>
+                <Button size="small" appearance="transparent" icon={<ArrowClockwiseRegular />} onClick={() => setRetry((r) => r + 1)}>
+                  Retry
+                </Button>
               </MessageBar>
             )}
             {schema.length === 0 ? (
-              <div className={styles.placeholder} data-testid="schema-placeholder">{ENRICHMENT_FORM_MESSAGES.schemaPlaceholder}</div>
+              <div className={styles.placeholder} data-testid="schema-placeholder">
+                {ENRICHMENT_FORM_MESSAGES.schemaPlaceholder}
+              </div>
             ) : (
               <SchemaEditor
                 items={schema}
-                onChange={(s) => { schemaTouched.current = true; setSchema(s); }}
-                generateColumn={(hint) => llm.generateColumn(hint, { prompt: promptText, existingNames: schema.map((s) => s.name), llmModelId })}
+                onChange={(s) => {
+                  schemaTouched.current = true;
+                  setSchema(s);
+                }}
+                generateColumn={(hint) =>
+                  llm.generateColumn(hint, { prompt: promptText, existingNames: schema.map((s) => s.name), llmModelId })
+                }
               />
             )}
-            {submitted && errors.schema && schema.length === 0 && <Text className={styles.error} role="alert">{errors.schema}</Text>}
+            {submitted && errors.schema && schema.length === 0 && (
+              <Text className={styles.error} role="alert">
+                {errors.schema}
+              </Text>
+            )}
           </div>
           <div className={styles.row}>
-            <Field label="Assign to field" className={styles.grow} hint={assignable.length === 0 ? `No custom ${entityType} fields yet.` : undefined}>
+            <Field
+              label="Assign to field"
+              className={styles.grow}
+              hint={assignable.length === 0 ? `No custom ${entityType} fields yet.` : undefined}
+            >
               <Select value={fieldId ?? ''} onChange={(_, d) => setFieldId(d.value || null)} data-testid="enrichment-field">
                 <option value="">(No field)</option>
-                {assignable.map((f) => <option key={f.id} value={f.id}>{f.label}</option>)}
+                {assignable.map((f) => (
+                  <option key={f.id} value={f.id}>
+                    {f.label}
+                  </option>
+                ))}
               </Select>
             </Field>
             <Checkbox
@@ -283,10 +402,16 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
             <Label>Colour</Label>
             <ColorPalette value={color} onChange={setColor} />
           </div>
-          {saveError && <MessageBar intent="error" data-testid="enrichment-save-error"><MessageBarBody>{saveError}</MessageBarBody></MessageBar>}
+          {saveError && (
+            <MessageBar intent="error" data-testid="enrichment-save-error">
+              <MessageBarBody>{saveError}</MessageBarBody>
+            </MessageBar>
+          )}
         </DialogContent>
         <DialogActions fluid style={{ justifyContent: 'flex-end', marginTop: 8 }}>
-          <Button appearance="secondary" disabled={saving} onClick={() => onOpenChange(false)} data-testid="enrichment-cancel">Cancel</Button>
+          <Button appearance="secondary" disabled={saving} onClick={() => onOpenChange(false)} data-testid="enrichment-cancel">
+            Cancel
+          </Button>
           <Button
             appearance="primary"
             type="submit"

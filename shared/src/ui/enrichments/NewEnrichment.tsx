@@ -5,8 +5,23 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Field, Input, MessageBar, MessageBarBody,
-  Spinner, Tab, TabList, Text, makeStyles, tokens,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  Input,
+  MessageBar,
+  MessageBarBody,
+  Spinner,
+  Tab,
+  TabList,
+  Text,
+  makeStyles,
+  tokens,
 } from '@fluentui/react-components';
 import { BotSparkleRegular, GlobeSearchRegular, PeopleCommunityRegular, TextBulletListSquareSparkleRegular } from '@fluentui/react-icons';
 import type { EnrichmentConfigDto, EnrichmentDto } from '../../contracts';
@@ -24,11 +39,25 @@ const useStyles = makeStyles({
   content: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   options: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   option: {
-    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, width: '100%', textAlign: 'left', cursor: 'pointer',
-    padding: `${tokens.spacingVerticalM} ${tokens.spacingHorizontalM}`, borderRadius: tokens.borderRadiusMedium,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, backgroundColor: tokens.colorNeutralBackground1,
-    font: 'inherit', color: 'inherit',
-    ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover, borderTopColor: tokens.colorBrandStroke1, borderBottomColor: tokens.colorBrandStroke1, borderLeftColor: tokens.colorBrandStroke1, borderRightColor: tokens.colorBrandStroke1 },
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalM,
+    width: '100%',
+    textAlign: 'left',
+    cursor: 'pointer',
+    padding: `${tokens.spacingVerticalM} ${tokens.spacingHorizontalM}`,
+    borderRadius: tokens.borderRadiusMedium,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    backgroundColor: tokens.colorNeutralBackground1,
+    font: 'inherit',
+    color: 'inherit',
+    ':hover': {
+      backgroundColor: tokens.colorNeutralBackground1Hover,
+      borderTopColor: tokens.colorBrandStroke1,
+      borderBottomColor: tokens.colorBrandStroke1,
+      borderLeftColor: tokens.colorBrandStroke1,
+      borderRightColor: tokens.colorBrandStroke1,
+    },
   },
   icon: { fontSize: '24px', color: tokens.colorBrandForeground1, flexShrink: 0 },
   texts: { display: 'flex', flexDirection: 'column', minWidth: 0 },
@@ -54,10 +83,20 @@ const ICONS: Record<EnrichmentType, typeof BotSparkleRegular> = {
 
 export function useEnrichmentConfigs() {
   const api = useApi();
-  return useQuery({ queryKey: enrichmentKeys.configs, queryFn: async () => (await api.enrichments.configs()).configs, staleTime: 5 * 60_000 });
+  return useQuery({
+    queryKey: enrichmentKeys.configs,
+    queryFn: async () => (await api.enrichments.configs()).configs,
+    staleTime: 5 * 60_000,
+  });
 }
 
-export function EnrichmentTypeSelector({ open, onOpenChange, initialEntity = 'company', entities = ['company', 'contact'], onPick }: {
+export function EnrichmentTypeSelector({
+  open,
+  onOpenChange,
+  initialEntity = 'company',
+  entities = ['company', 'contact'],
+  onPick,
+}: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   initialEntity?: Entity;
@@ -68,7 +107,9 @@ export function EnrichmentTypeSelector({ open, onOpenChange, initialEntity = 'co
   const styles = useStyles();
   const surfaceStyle = useModalSurfaceStyle();
   const [tab, setTab] = useState<Entity>(initialEntity);
-  useEffect(() => { if (open) setTab(initialEntity); }, [open, initialEntity]);
+  useEffect(() => {
+    if (open) setTab(initialEntity);
+  }, [open, initialEntity]);
   const configs = useEnrichmentConfigs();
   const configOf = (type: EnrichmentType) => (configs.data ?? []).find((c) => c.entityType === tab && c.enrichmentType === type);
 
@@ -77,7 +118,14 @@ export function EnrichmentTypeSelector({ open, onOpenChange, initialEntity = 'co
     if (!config) return null;
     const Icon = ICONS[o.type];
     return (
-      <button key={o.type} type="button" className={styles.option} onClick={() => onPick(config, tab)} data-testid="enrichment-type-option" data-type={o.type}>
+      <button
+        key={o.type}
+        type="button"
+        className={styles.option}
+        onClick={() => onPick(config, tab)}
+        data-testid="enrichment-type-option"
+        data-type={o.type}
+      >
         <Icon className={styles.icon} aria-hidden />
         <span className={styles.texts}>
           <span className={styles.title}>{o.title}</span>
@@ -96,11 +144,19 @@ export function EnrichmentTypeSelector({ open, onOpenChange, initialEntity = 'co
           <DialogContent className={styles.content}>
             {entities.length > 1 && (
               <TabList selectedValue={tab} onTabSelect={(_, d) => setTab(d.value as Entity)} size="small">
-                {entities.map((e) => <Tab key={e} value={e} data-testid={`enrichment-tab-${e}`}>{e === 'company' ? 'Company' : 'Contact'}</Tab>)}
+                {entities.map((e) => (
+                  <Tab key={e} value={e} data-testid={`enrichment-tab-${e}`}>
+                    {e === 'company' ? 'Company' : 'Contact'}
+                  </Tab>
+                ))}
               </TabList>
             )}
-            {configs.isPending ? <Spinner size="small" label="Loading..." /> : configs.isError ? (
-              <MessageBar intent="error"><MessageBarBody>Could not load the enrichment types.</MessageBarBody></MessageBar>
+            {configs.isPending ? (
+              <Spinner size="small" label="Loading..." />
+            ) : configs.isError ? (
+              <MessageBar intent="error">
+                <MessageBarBody>Could not load the enrichment types.</MessageBarBody>
+              </MessageBar>
             ) : (
               <div className={styles.options}>
                 {MAIN.map(option)}
@@ -110,7 +166,9 @@ export function EnrichmentTypeSelector({ open, onOpenChange, initialEntity = 'co
             )}
           </DialogContent>
           <DialogActions fluid style={{ justifyContent: 'flex-end', marginTop: 8 }}>
-            <Button appearance="secondary" onClick={() => onOpenChange(false)}>Cancel</Button>
+            <Button appearance="secondary" onClick={() => onOpenChange(false)}>
+              Cancel
+            </Button>
           </DialogActions>
         </DialogBody>
       </DialogSurface>
@@ -119,7 +177,14 @@ export function EnrichmentTypeSelector({ open, onOpenChange, initialEntity = 'co
 }
 
 /** The LinkedIn modal: a name only (enrichmentName). */
-export function LinkedinEnrichmentModal({ open, onOpenChange, config, entityType, enrichment, onSaved }: {
+export function LinkedinEnrichmentModal({
+  open,
+  onOpenChange,
+  config,
+  entityType,
+  enrichment,
+  onSaved,
+}: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   config: EnrichmentConfigDto;
@@ -139,11 +204,21 @@ export function LinkedinEnrichmentModal({ open, onOpenChange, config, entityType
     if (!open) return;
     setSubmitted(false);
     setError(null);
-    if (enrichment) { setName(enrichment.name); return; }
+    if (enrichment) {
+      setName(enrichment.name);
+      return;
+    }
     setName('');
     let live = true;
-    api.enrichments.nextName(config.id).then((r) => { if (live) setName((n) => n || r.name); }).catch(() => undefined);
-    return () => { live = false; };
+    api.enrichments
+      .nextName(config.id)
+      .then((r) => {
+        if (live) setName((n) => n || r.name);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
   }, [open, enrichment, api, config.id]);
   const errors = linkedinFormErrors({ enrichmentName });
 
@@ -167,20 +242,48 @@ export function LinkedinEnrichmentModal({ open, onOpenChange, config, entityType
   };
 
   return (
-    <Dialog open={open} modalType="modal" onOpenChange={(_, d) => { if (!busy) onOpenChange(d.open); }}>
+    <Dialog
+      open={open}
+      modalType="modal"
+      onOpenChange={(_, d) => {
+        if (!busy) onOpenChange(d.open);
+      }}
+    >
       <DialogSurface style={surfaceStyle} data-testid="linkedin-enrichment-modal" aria-label="LinkedIn">
-        <form onSubmit={(e) => { e.preventDefault(); void save(); }}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
           <DialogBody>
             <DialogTitle>{enrichment ? 'Edit LinkedIn enrichment' : 'New LinkedIn enrichment'}</DialogTitle>
             <DialogContent style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
               <Field label="Enrichment Name *" validationMessage={submitted ? errors.enrichmentName : undefined}>
-                <Input value={enrichmentName} onChange={(_, d) => setName(d.value)} maxLength={200} data-testid="linkedin-enrichment-name" />
+                <Input
+                  value={enrichmentName}
+                  onChange={(_, d) => setName(d.value)}
+                  maxLength={200}
+                  data-testid="linkedin-enrichment-name"
+                />
               </Field>
-              {error && <MessageBar intent="error"><MessageBarBody>{error}</MessageBarBody></MessageBar>}
+              {error && (
+                <MessageBar intent="error">
+                  <MessageBarBody>{error}</MessageBarBody>
+                </MessageBar>
+              )}
             </DialogContent>
             <DialogActions fluid style={{ justifyContent: 'flex-end', marginTop: 8 }}>
-              <Button appearance="secondary" disabled={busy} onClick={() => onOpenChange(false)}>Cancel</Button>
-              <Button appearance="primary" type="submit" disabled={busy} icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined} data-testid="linkedin-enrichment-save">
+              <Button appearance="secondary" disabled={busy} onClick={() => onOpenChange(false)}>
+                Cancel
+              </Button>
+              <Button
+                appearance="primary"
+                type="submit"
+                disabled={busy}
+                icon={busy ? <Spinner aria-hidden size="tiny" /> : undefined}
+                data-testid="linkedin-enrichment-save"
+              >
                 {enrichment ? 'Save' : 'Create'}
               </Button>
             </DialogActions>
@@ -195,7 +298,14 @@ export function LinkedinEnrichmentModal({ open, onOpenChange, config, entityType
  * Type selector → editor (or LinkedIn modal), as one piece: the enrichment table's New button and
  * the Enrich popover's button open it.
  */
-export function NewEnrichmentFlow({ open, onOpenChange, initialEntity, entities, initialFieldId, onSaved }: {
+export function NewEnrichmentFlow({
+  open,
+  onOpenChange,
+  initialEntity,
+  entities,
+  initialFieldId,
+  onSaved,
+}: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   initialEntity?: Entity;
@@ -208,29 +318,42 @@ export function NewEnrichmentFlow({ open, onOpenChange, initialEntity, entities,
     <>
       <EnrichmentTypeSelector
         open={open && !picked}
-        onOpenChange={(o) => { if (!o) onOpenChange(false); }}
+        onOpenChange={(o) => {
+          if (!o) onOpenChange(false);
+        }}
         initialEntity={initialEntity}
         entities={entities}
         onPick={(config, entityType) => setPicked({ config, entityType })}
       />
-      {picked && (picked.config.hasPrompt ? (
-        <EnrichmentEditor
-          open={open}
-          onOpenChange={(o) => { if (!o) { setPicked(null); onOpenChange(false); } }}
-          config={picked.config}
-          entityType={picked.entityType}
-          initialFieldId={picked.entityType === initialEntity ? initialFieldId : null}
-          onSaved={onSaved}
-        />
-      ) : (
-        <LinkedinEnrichmentModal
-          open={open}
-          onOpenChange={(o) => { if (!o) { setPicked(null); onOpenChange(false); } }}
-          config={picked.config}
-          entityType={picked.entityType}
-          onSaved={onSaved}
-        />
-      ))}
+      {picked &&
+        (picked.config.hasPrompt ? (
+          <EnrichmentEditor
+            open={open}
+            onOpenChange={(o) => {
+              if (!o) {
+                setPicked(null);
+                onOpenChange(false);
+              }
+            }}
+            config={picked.config}
+            entityType={picked.entityType}
+            initialFieldId={picked.entityType === initialEntity ? initialFieldId : null}
+            onSaved={onSaved}
+          />
+        ) : (
+          <LinkedinEnrichmentModal
+            open={open}
+            onOpenChange={(o) => {
+              if (!o) {
+                setPicked(null);
+                onOpenChange(false);
+              }
+            }}
+            config={picked.config}
+            entityType={picked.entityType}
+            onSaved={onSaved}
+          />
+        ))}
     </>
   );
 }
@@ -242,7 +365,25 @@ export function EditEnrichment({ enrichment, onClose }: { enrichment: Enrichment
   const config = (configs.data ?? []).find((c) => c.id === enrichment.configId);
   if (!config) return null;
   const entityType = enrichment.entityType === 'contact' ? 'contact' : 'company';
-  return config.hasPrompt
-    ? <EnrichmentEditor open onOpenChange={(o) => { if (!o) onClose(); }} config={config} entityType={entityType} enrichment={enrichment} />
-    : <LinkedinEnrichmentModal open onOpenChange={(o) => { if (!o) onClose(); }} config={config} entityType={entityType} enrichment={enrichment} />;
+  return config.hasPrompt ? (
+    <EnrichmentEditor
+      open
+      onOpenChange={(o) => {
+        if (!o) onClose();
+      }}
+      config={config}
+      entityType={entityType}
+      enrichment={enrichment}
+    />
+  ) : (
+    <LinkedinEnrichmentModal
+      open
+      onOpenChange={(o) => {
+        if (!o) onClose();
+      }}
+      config={config}
+      entityType={entityType}
+      enrichment={enrichment}
+    />
+  );
 }

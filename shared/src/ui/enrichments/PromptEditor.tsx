@@ -8,12 +8,24 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import { Button, Checkbox, Input, Text, makeStyles, mergeClasses, shorthands, tokens } from '@fluentui/react-components';
 import { DeleteRegular, DocumentTextRegular, SparkleRegular } from '@fluentui/react-icons';
 import {
-  DEFAULT_ENRICH_BOX_PATH, newEnrichBox, newFieldBox, normalizePrompt, slashQuery,
-  type EnrichBoxNode, type FieldBoxNode, type PromptNode,
+  DEFAULT_ENRICH_BOX_PATH,
+  newEnrichBox,
+  newFieldBox,
+  normalizePrompt,
+  slashQuery,
+  type EnrichBoxNode,
+  type FieldBoxNode,
+  type PromptNode,
 } from '../../domain';
 
-export interface PromptFieldOption { id: string; label: string }
-export interface PromptEnrichmentOption { id: string; name: string }
+export interface PromptFieldOption {
+  id: string;
+  label: string;
+}
+export interface PromptEnrichmentOption {
+  id: string;
+  name: string;
+}
 
 export interface PromptEditorProps {
   value: readonly PromptNode[];
@@ -74,24 +86,43 @@ const useStyles = makeStyles({
     borderRadius: tokens.borderRadiusMedium,
     boxShadow: tokens.shadow16,
   },
-  group: { padding: '4px 8px', fontSize: tokens.fontSizeBase100, fontWeight: tokens.fontWeightSemibold, color: tokens.colorNeutralForeground3, textTransform: 'uppercase' },
+  group: {
+    padding: '4px 8px',
+    fontSize: tokens.fontSizeBase100,
+    fontWeight: tokens.fontWeightSemibold,
+    color: tokens.colorNeutralForeground3,
+    textTransform: 'uppercase',
+  },
   option: {
-    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, padding: '6px 8px', cursor: 'pointer',
-    borderRadius: tokens.borderRadiusSmall, fontSize: tokens.fontSizeBase300,
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    padding: '6px 8px',
+    cursor: 'pointer',
+    borderRadius: tokens.borderRadiusSmall,
+    fontSize: tokens.fontSizeBase300,
   },
   optionActive: { backgroundColor: tokens.colorNeutralBackground1Hover },
   empty: { padding: '6px 8px', color: tokens.colorNeutralForeground3 },
   boxPanel: {
-    display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, marginTop: tokens.spacingVerticalXS,
-    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalS}`, borderRadius: tokens.borderRadiusMedium, backgroundColor: tokens.colorNeutralBackground2,
+    display: 'flex',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalM,
+    marginTop: tokens.spacingVerticalXS,
+    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalS}`,
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorNeutralBackground2,
   },
   hint: { color: tokens.colorNeutralForeground3 },
 });
 
 // Inline styles for the box atoms (they are created outside React, so no class hooks).
 const BOX_STYLE: Record<BoxNode['type'], string> = {
-  'field-box': 'display:inline-block;padding:0 6px;margin:0 1px;border-radius:4px;background:#e0f2fe;color:#075985;border:1px solid #7dd3fc;cursor:pointer;line-height:20px;font-size:13px;user-select:none;',
-  'enrich-box': 'display:inline-block;padding:0 6px;margin:0 1px;border-radius:4px;background:#ede9fe;color:#5b21b6;border:1px solid #c4b5fd;cursor:pointer;line-height:20px;font-size:13px;user-select:none;',
+  'field-box':
+    'display:inline-block;padding:0 6px;margin:0 1px;border-radius:4px;background:#e0f2fe;color:#075985;border:1px solid #7dd3fc;cursor:pointer;line-height:20px;font-size:13px;user-select:none;',
+  'enrich-box':
+    'display:inline-block;padding:0 6px;margin:0 1px;border-radius:4px;background:#ede9fe;color:#5b21b6;border:1px solid #c4b5fd;cursor:pointer;line-height:20px;font-size:13px;user-select:none;',
 };
 
 const isBoxElement = (n: Node): n is HTMLElement => n.nodeType === 1 && !!(n as HTMLElement).dataset?.box;
@@ -109,20 +140,27 @@ export function PromptEditor(props: PromptEditorProps) {
 
   const fieldLabel = useCallback((id: string) => fields.find((f) => f.id === id)?.label ?? 'Unknown field', [fields]);
   const enrichmentLabel = useCallback((id: string) => enrichments.find((e) => e.id === id)?.name ?? 'Unknown enrichment', [enrichments]);
-  const boxLabel = useCallback((b: BoxNode) => (b.type === 'field-box'
-    ? fieldLabel(b.fieldId)
-    : `${enrichmentLabel(b.enrichmentId)}${b.path && b.path !== DEFAULT_ENRICH_BOX_PATH ? ` · ${b.path}` : ''}`), [fieldLabel, enrichmentLabel]);
+  const boxLabel = useCallback(
+    (b: BoxNode) =>
+      b.type === 'field-box'
+        ? fieldLabel(b.fieldId)
+        : `${enrichmentLabel(b.enrichmentId)}${b.path && b.path !== DEFAULT_ENRICH_BOX_PATH ? ` · ${b.path}` : ''}`,
+    [fieldLabel, enrichmentLabel],
+  );
 
-  const makeBoxElement = useCallback((b: BoxNode) => {
-    const span = document.createElement('span');
-    span.contentEditable = 'false';
-    span.dataset.box = b.type;
-    span.dataset.id = b.id;
-    span.setAttribute('data-testid', b.type);
-    span.setAttribute('style', BOX_STYLE[b.type]);
-    span.textContent = boxLabel(b);
-    return span;
-  }, [boxLabel]);
+  const makeBoxElement = useCallback(
+    (b: BoxNode) => {
+      const span = document.createElement('span');
+      span.contentEditable = 'false';
+      span.dataset.box = b.type;
+      span.dataset.id = b.id;
+      span.setAttribute('data-testid', b.type);
+      span.setAttribute('style', BOX_STYLE[b.type]);
+      span.textContent = boxLabel(b);
+      return span;
+    },
+    [boxLabel],
+  );
 
   /** The DOM as nodes. */
   const read = useCallback((): PromptNode[] => {
@@ -257,10 +295,27 @@ export function PromptEditor(props: PromptEditorProps) {
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (menu) {
-      if (e.key === 'ArrowDown') { e.preventDefault(); setActive((a) => (items.length ? (a + 1) % items.length : 0)); return; }
-      if (e.key === 'ArrowUp') { e.preventDefault(); setActive((a) => (items.length ? (a - 1 + items.length) % items.length : 0)); return; }
-      if ((e.key === 'Enter' || e.key === 'Tab') && items.length) { e.preventDefault(); insert(items[Math.min(active, items.length - 1)]); return; }
-      if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); setMenu(null); return; }
+      if (e.key === 'ArrowDown') {
+        e.preventDefault();
+        setActive((a) => (items.length ? (a + 1) % items.length : 0));
+        return;
+      }
+      if (e.key === 'ArrowUp') {
+        e.preventDefault();
+        setActive((a) => (items.length ? (a - 1 + items.length) % items.length : 0));
+        return;
+      }
+      if ((e.key === 'Enter' || e.key === 'Tab') && items.length) {
+        e.preventDefault();
+        insert(items[Math.min(active, items.length - 1)]);
+        return;
+      }
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopPropagation();
+        setMenu(null);
+        return;
+      }
     }
     if (e.key === 'Enter') {
       // A new line as text (no browser-made blocks).
@@ -269,7 +324,7 @@ export function PromptEditor(props: PromptEditorProps) {
     }
   };
 
-  const selected = selectedBox ? boxes.current.get(selectedBox) ?? null : null;
+  const selected = selectedBox ? (boxes.current.get(selectedBox) ?? null) : null;
   const updateBox = (patch: Partial<FieldBoxNode> & Partial<EnrichBoxNode>) => {
     if (!selected) return;
     const next = { ...selected, ...patch } as BoxNode;
@@ -297,7 +352,10 @@ export function PromptEditor(props: PromptEditorProps) {
         role="option"
         aria-selected={i === active}
         className={mergeClasses(styles.option, i === active && styles.optionActive)}
-        onMouseDown={(e) => { e.preventDefault(); insert(it); }}
+        onMouseDown={(e) => {
+          e.preventDefault();
+          insert(it);
+        }}
         onMouseEnter={() => setActive(i)}
         data-testid="prompt-menu-option"
         data-kind={it.kind}
@@ -324,19 +382,31 @@ export function PromptEditor(props: PromptEditorProps) {
         aria-invalid={props.invalid || undefined}
         aria-haspopup="listbox"
         tabIndex={0}
-        onInput={() => { emit(); checkMenu(); }}
+        onInput={() => {
+          emit();
+          checkMenu();
+        }}
         onKeyDown={onKeyDown}
-        onKeyUp={(e) => { if (!['ArrowDown', 'ArrowUp', 'Enter', 'Tab', 'Escape'].includes(e.key)) checkMenu(); }}
+        onKeyUp={(e) => {
+          if (!['ArrowDown', 'ArrowUp', 'Enter', 'Tab', 'Escape'].includes(e.key)) checkMenu();
+        }}
         onClick={(e) => {
           const box = (e.target as HTMLElement).closest?.('[data-box]') as HTMLElement | null;
           setSelectedBox(box?.dataset.id ?? null);
           checkMenu();
         }}
         onBlur={() => setMenu(null)}
-        onPaste={(e) => { e.preventDefault(); insertText(e.clipboardData.getData('text/plain')); }}
+        onPaste={(e) => {
+          e.preventDefault();
+          insertText(e.clipboardData.getData('text/plain'));
+        }}
         data-testid="prompt-editor"
       />
-      {empty && props.placeholder && <span className={styles.placeholder} aria-hidden>{props.placeholder}</span>}
+      {empty && props.placeholder && (
+        <span className={styles.placeholder} aria-hidden>
+          {props.placeholder}
+        </span>
+      )}
       {menu && (
         <div className={styles.menu} role="listbox" aria-label="Insert" data-testid="prompt-menu">
           {items.length === 0 && <div className={styles.empty}>No fields or enrichments match '{menu.query}'</div>}
@@ -348,16 +418,40 @@ export function PromptEditor(props: PromptEditorProps) {
       )}
       {selected && (
         <div className={styles.boxPanel} data-testid="prompt-box-options">
-          <Text size={200} weight="semibold">{boxLabel(selected)}</Text>
-          <Checkbox label="Autorun" checked={selected.autorun} onChange={(_, d) => updateBox({ autorun: !!d.checked })} data-testid="prompt-box-autorun" />
-          <Checkbox label="Required" checked={selected.required} onChange={(_, d) => updateBox({ required: !!d.checked })} data-testid="prompt-box-required" />
+          <Text size={200} weight="semibold">
+            {boxLabel(selected)}
+          </Text>
+          <Checkbox
+            label="Autorun"
+            checked={selected.autorun}
+            onChange={(_, d) => updateBox({ autorun: !!d.checked })}
+            data-testid="prompt-box-autorun"
+          />
+          <Checkbox
+            label="Required"
+            checked={selected.required}
+            onChange={(_, d) => updateBox({ required: !!d.checked })}
+            data-testid="prompt-box-required"
+          />
           {selected.type === 'enrich-box' && (
-            <Input size="small" value={selected.path} aria-label="Path" onChange={(_, d) => updateBox({ path: d.value })} data-testid="prompt-box-path" />
+            <Input
+              size="small"
+              value={selected.path}
+              aria-label="Path"
+              onChange={(_, d) => updateBox({ path: d.value })}
+              data-testid="prompt-box-path"
+            />
           )}
-          <Button size="small" appearance="subtle" icon={<DeleteRegular />} onClick={removeBox} data-testid="prompt-box-remove">Remove</Button>
+          <Button size="small" appearance="subtle" icon={<DeleteRegular />} onClick={removeBox} data-testid="prompt-box-remove">
+            Remove
+          </Button>
         </div>
       )}
-      {!selected && <Text size={200} className={styles.hint}>Type / to insert a field or another enrichment's result.</Text>}
+      {!selected && (
+        <Text size={200} className={styles.hint}>
+          Type / to insert a field or another enrichment's result.
+        </Text>
+      )}
     </div>
   );
 }

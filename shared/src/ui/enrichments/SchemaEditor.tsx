@@ -4,14 +4,43 @@
 // box that generates a column from a description (POST /enrichment/generate-schema-object).
 import { useState, type KeyboardEvent } from 'react';
 import {
-  Button, Checkbox, Field, Input, Select, SpinButton, Spinner, Tag, TagGroup, Text, Textarea, Tooltip,
-  makeStyles, mergeClasses, shorthands, tokens,
+  Button,
+  Checkbox,
+  Field,
+  Input,
+  Select,
+  SpinButton,
+  Spinner,
+  Tag,
+  TagGroup,
+  Text,
+  Textarea,
+  Tooltip,
+  makeStyles,
+  mergeClasses,
+  shorthands,
+  tokens,
 } from '@fluentui/react-components';
 import { AddRegular, ChevronDownRegular, ChevronRightRegular, DeleteRegular, SparkleRegular } from '@fluentui/react-icons';
 import {
-  ENRICHMENT_FORM_MESSAGES, ENUM_TYPES, ENUM_TYPE_LABELS, SCHEMA_TYPE_LABELS, addEnumValue, addGeneratedItem, blankSchemaItem,
-  canDeleteSchemaItem, clampEnumTopN, generatedColumnToItem, removeSchemaItem, schemaItemErrors, schemaTypeOptions, withSchemaType,
-  type EnumType, type FormSchemaItem, type GeneratedColumn, type SchemaItemType,
+  ENRICHMENT_FORM_MESSAGES,
+  ENUM_TYPES,
+  ENUM_TYPE_LABELS,
+  SCHEMA_TYPE_LABELS,
+  addEnumValue,
+  addGeneratedItem,
+  blankSchemaItem,
+  canDeleteSchemaItem,
+  clampEnumTopN,
+  generatedColumnToItem,
+  removeSchemaItem,
+  schemaItemErrors,
+  schemaTypeOptions,
+  withSchemaType,
+  type EnumType,
+  type FormSchemaItem,
+  type GeneratedColumn,
+  type SchemaItemType,
 } from '../../domain';
 
 const useStyles = makeStyles({
@@ -26,15 +55,24 @@ const useStyles = makeStyles({
   toggle: { flexGrow: 1, justifyContent: 'flex-start', minWidth: 0, fontWeight: tokens.fontWeightSemibold },
   headName: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   typeBadge: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200, whiteSpace: 'nowrap' },
-  body: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, padding: `0 ${tokens.spacingHorizontalM} ${tokens.spacingVerticalM}` },
+  body: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalS,
+    padding: `0 ${tokens.spacingHorizontalM} ${tokens.spacingVerticalM}`,
+  },
   row: { display: 'flex', gap: tokens.spacingHorizontalM, flexWrap: 'wrap', alignItems: 'flex-end' },
   grow: { flexGrow: 1, minWidth: '140px' },
   checks: { display: 'flex', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
   tags: { flexWrap: 'wrap', gap: '4px' },
   hint: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'flex-start' },
   hintBox: {
-    display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS, padding: tokens.spacingHorizontalS,
-    borderRadius: tokens.borderRadiusMedium, backgroundColor: tokens.colorNeutralBackground2,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalXS,
+    padding: tokens.spacingHorizontalS,
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorNeutralBackground2,
   },
   error: { color: tokens.colorPaletteRedForeground1, fontSize: tokens.fontSizeBase200 },
 });
@@ -72,7 +110,13 @@ function SchemaItemCard(props: {
   };
 
   return (
-    <div className={mergeClasses(styles.card, hasError && styles.cardError)} data-testid="schema-item" data-index={index} data-expanded={expanded ? 'true' : 'false'} data-name={item.name}>
+    <div
+      className={mergeClasses(styles.card, hasError && styles.cardError)}
+      data-testid="schema-item"
+      data-index={index}
+      data-expanded={expanded ? 'true' : 'false'}
+      data-name={item.name}
+    >
       <div className={styles.head}>
         <Button
           appearance="transparent"
@@ -84,16 +128,31 @@ function SchemaItemCard(props: {
         >
           <span className={styles.headName}>{item.name || `Item ${index + 1}`}</span>
         </Button>
-        <span className={styles.typeBadge}>{SCHEMA_TYPE_LABELS[item.type]}{item.required ? ' · required' : ''}</span>
+        <span className={styles.typeBadge}>
+          {SCHEMA_TYPE_LABELS[item.type]}
+          {item.required ? ' · required' : ''}
+        </span>
         <Tooltip content={props.canDelete ? 'Delete item' : 'At least one item must remain'} relationship="label">
-          <Button appearance="subtle" size="small" icon={<DeleteRegular />} disabled={!props.canDelete || props.disabled} onClick={props.onDelete} data-testid="schema-item-delete" />
+          <Button
+            appearance="subtle"
+            size="small"
+            icon={<DeleteRegular />}
+            disabled={!props.canDelete || props.disabled}
+            onClick={props.onDelete}
+            data-testid="schema-item-delete"
+          />
         </Tooltip>
       </div>
       {expanded && (
         <div className={styles.body}>
           <div className={styles.row}>
             <Field label="Name" className={styles.grow} validationMessage={errors.name} validationState={errors.name ? 'error' : 'none'}>
-              <Input value={item.name} disabled={props.disabled} onChange={(_, d) => set({ name: d.value })} data-testid="schema-item-name" />
+              <Input
+                value={item.name}
+                disabled={props.disabled}
+                onChange={(_, d) => set({ name: d.value })}
+                data-testid="schema-item-name"
+              />
             </Field>
             <Field label="Type">
               <Select
@@ -102,17 +161,38 @@ function SchemaItemCard(props: {
                 onChange={(_, d) => props.onChange(withSchemaType(item, d.value as SchemaItemType))}
                 data-testid="schema-item-type"
               >
-                {schemaTypeOptions(item).map((t) => <option key={t} value={t}>{SCHEMA_TYPE_LABELS[t]}</option>)}
+                {schemaTypeOptions(item).map((t) => (
+                  <option key={t} value={t}>
+                    {SCHEMA_TYPE_LABELS[t]}
+                  </option>
+                ))}
               </Select>
             </Field>
           </div>
           <Field label="Description" validationMessage={errors.description} validationState={errors.description ? 'error' : 'none'}>
-            <Textarea value={item.description} disabled={props.disabled} resize="vertical" onChange={(_, d) => set({ description: d.value })} data-testid="schema-item-description" />
+            <Textarea
+              value={item.description}
+              disabled={props.disabled}
+              resize="vertical"
+              onChange={(_, d) => set({ description: d.value })}
+              data-testid="schema-item-description"
+            />
           </Field>
           {item.type === 'categories' && (
             <>
-              <Field label="Values" hint="Press Enter to add a value" validationMessage={errors.enumValues} validationState={errors.enumValues ? 'error' : 'none'}>
-                <Input value={valueInput} disabled={props.disabled} onChange={(_, d) => setValueInput(d.value)} onKeyDown={onValueKey} data-testid="schema-item-enum-input" />
+              <Field
+                label="Values"
+                hint="Press Enter to add a value"
+                validationMessage={errors.enumValues}
+                validationState={errors.enumValues ? 'error' : 'none'}
+              >
+                <Input
+                  value={valueInput}
+                  disabled={props.disabled}
+                  onChange={(_, d) => setValueInput(d.value)}
+                  onKeyDown={onValueKey}
+                  data-testid="schema-item-enum-input"
+                />
               </Field>
               {(item.enumValues ?? []).length > 0 && (
                 <TagGroup
@@ -122,14 +202,32 @@ function SchemaItemCard(props: {
                   data-testid="schema-item-enum-values"
                 >
                   {(item.enumValues ?? []).map((v) => (
-                    <Tag key={v} value={v} size="small" dismissible={!props.disabled} dismissIcon={{ 'aria-label': `Remove ${v}` }} data-testid="schema-item-enum-value">{v}</Tag>
+                    <Tag
+                      key={v}
+                      value={v}
+                      size="small"
+                      dismissible={!props.disabled}
+                      dismissIcon={{ 'aria-label': `Remove ${v}` }}
+                      data-testid="schema-item-enum-value"
+                    >
+                      {v}
+                    </Tag>
                   ))}
                 </TagGroup>
               )}
               <div className={styles.row}>
                 <Field label="Pick">
-                  <Select value={item.enumType ?? 'best'} disabled={props.disabled} onChange={(_, d) => set({ enumType: d.value as EnumType })} data-testid="schema-item-enum-type">
-                    {ENUM_TYPES.map((t) => <option key={t} value={t}>{ENUM_TYPE_LABELS[t]}</option>)}
+                  <Select
+                    value={item.enumType ?? 'best'}
+                    disabled={props.disabled}
+                    onChange={(_, d) => set({ enumType: d.value as EnumType })}
+                    data-testid="schema-item-enum-type"
+                  >
+                    {ENUM_TYPES.map((t) => (
+                      <option key={t} value={t}>
+                        {ENUM_TYPE_LABELS[t]}
+                      </option>
+                    ))}
                   </Select>
                 </Field>
                 {item.enumType === 'topN' && (
@@ -147,8 +245,20 @@ function SchemaItemCard(props: {
             </>
           )}
           <div className={styles.checks}>
-            <Checkbox label="Required" checked={item.required} disabled={props.disabled} onChange={(_, d) => set({ required: !!d.checked })} data-testid="schema-item-required" />
-            <Checkbox label="Create column" checked={item.createColumn} disabled={props.disabled} onChange={(_, d) => set({ createColumn: !!d.checked })} data-testid="schema-item-create-column" />
+            <Checkbox
+              label="Required"
+              checked={item.required}
+              disabled={props.disabled}
+              onChange={(_, d) => set({ required: !!d.checked })}
+              data-testid="schema-item-required"
+            />
+            <Checkbox
+              label="Create column"
+              checked={item.createColumn}
+              disabled={props.disabled}
+              onChange={(_, d) => set({ createColumn: !!d.checked })}
+              data-testid="schema-item-create-column"
+            />
           </div>
         </div>
       )}
@@ -199,21 +309,37 @@ export function SchemaEditor(props: SchemaEditorProps) {
         />
       ))}
       <div>
-        <Button size="small" icon={<AddRegular />} disabled={props.disabled} onClick={() => onChange([...items, blankSchemaItem()])} data-testid="schema-add-item">
+        <Button
+          size="small"
+          icon={<AddRegular />}
+          disabled={props.disabled}
+          onClick={() => onChange([...items, blankSchemaItem()])}
+          data-testid="schema-add-item"
+        >
           Add item
         </Button>
       </div>
       {props.generateColumn && (
         <div className={styles.hintBox}>
-          <Text size={200} weight="semibold">Generate a column from a description</Text>
+          <Text size={200} weight="semibold">
+            Generate a column from a description
+          </Text>
           <div className={styles.hint}>
             <Input
               className={styles.grow}
               value={hint}
               placeholder="e.g. the number of employees"
               disabled={props.disabled || generating}
-              onChange={(_, d) => { setHint(d.value); setHintError(null); }}
-              onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); void generate(); } }}
+              onChange={(_, d) => {
+                setHint(d.value);
+                setHintError(null);
+              }}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') {
+                  e.preventDefault();
+                  void generate();
+                }
+              }}
               aria-label="Column hint"
               data-testid="schema-hint-input"
             />
@@ -226,7 +352,11 @@ export function SchemaEditor(props: SchemaEditorProps) {
               Generate
             </Button>
           </div>
-          {hintError && <Text className={styles.error} role="alert" data-testid="schema-hint-error">{hintError}</Text>}
+          {hintError && (
+            <Text className={styles.error} role="alert" data-testid="schema-hint-error">
+              {hintError}
+            </Text>
+          )}
         </div>
       )}
     </div>

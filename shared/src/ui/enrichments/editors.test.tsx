@@ -12,11 +12,26 @@ import { PromptEditor } from './PromptEditor';
 afterEach(cleanup);
 configure({ asyncUtilTimeout: 5000 });
 
-function SchemaHarness({ initial, generate, spy }: { initial: FormSchemaItem[]; generate?: (h: string) => Promise<GeneratedColumn | null>; spy?: (i: FormSchemaItem[]) => void }) {
+function SchemaHarness({
+  initial,
+  generate,
+  spy,
+}: {
+  initial: FormSchemaItem[];
+  generate?: (h: string) => Promise<GeneratedColumn | null>;
+  spy?: (i: FormSchemaItem[]) => void;
+}) {
   const [items, setItems] = useState(initial);
   return (
     <FluentProvider theme={webLightTheme}>
-      <SchemaEditor items={items} onChange={(i) => { setItems(i); spy?.(i); }} generateColumn={generate} />
+      <SchemaEditor
+        items={items}
+        onChange={(i) => {
+          setItems(i);
+          spy?.(i);
+        }}
+        generateColumn={generate}
+      />
     </FluentProvider>
   );
 }
@@ -83,7 +98,8 @@ describe('SchemaEditor', { timeout: 20_000 }, () => {
 
   it('generates a column from a hint and collapses the others, or says none was found', async () => {
     const user = userEvent.setup();
-    const generate = vi.fn<(h: string) => Promise<GeneratedColumn | null>>()
+    const generate = vi
+      .fn<(h: string) => Promise<GeneratedColumn | null>>()
       .mockResolvedValueOnce({ keyName: '', keyDataType: null, keyDescription: null, keyOptions: null })
       .mockResolvedValueOnce({ keyName: 'employee_count', keyDataType: 'number', keyDescription: 'Number of employees', keyOptions: [] });
     render(<SchemaHarness initial={[defaultSchemaItem()]} generate={generate} />);
@@ -91,7 +107,9 @@ describe('SchemaEditor', { timeout: 20_000 }, () => {
     expect(go.disabled).toBe(true);
     await user.type(screen.getByTestId('schema-hint-input'), 'staff');
     await user.click(go);
-    expect((await screen.findByTestId('schema-hint-error')).textContent).toBe("Couldn't find any columns matching the given hint. Please try again.");
+    expect((await screen.findByTestId('schema-hint-error')).textContent).toBe(
+      "Couldn't find any columns matching the given hint. Please try again.",
+    );
     expect(cards()).toHaveLength(1);
     await user.click(screen.getByTestId('schema-hint-generate'));
     await waitFor(() => expect(cards()).toHaveLength(2));
@@ -103,14 +121,26 @@ describe('SchemaEditor', { timeout: 20_000 }, () => {
   });
 });
 
-const FIELDS = [{ id: 'f-name', label: 'Company Name' }, { id: 'f-web', label: 'Website' }];
+const FIELDS = [
+  { id: 'f-name', label: 'Company Name' },
+  { id: 'f-web', label: 'Website' },
+];
 const ENRICHMENTS = [{ id: 'e-ceo', name: 'CEO finder' }];
 
 function PromptHarness({ spy, initial = [] }: { spy: (n: PromptNode[]) => void; initial?: PromptNode[] }) {
   const [value, setValue] = useState<PromptNode[]>(initial);
   return (
     <FluentProvider theme={webLightTheme}>
-      <PromptEditor value={value} onChange={(n) => { setValue(n); spy(n); }} fields={FIELDS} enrichments={ENRICHMENTS} placeholder="Describe the objective" />
+      <PromptEditor
+        value={value}
+        onChange={(n) => {
+          setValue(n);
+          spy(n);
+        }}
+        fields={FIELDS}
+        enrichments={ENRICHMENTS}
+        placeholder="Describe the objective"
+      />
     </FluentProvider>
   );
 }
@@ -124,9 +154,17 @@ describe('PromptEditor', { timeout: 20_000 }, () => {
     await user.click(editor);
     await user.keyboard('Who runs /');
     const menu = await screen.findByTestId('prompt-menu');
-    expect(within(menu).getAllByTestId('prompt-menu-option').map((o) => o.textContent)).toEqual(['Company Name', 'Website', 'CEO finder']);
+    expect(
+      within(menu)
+        .getAllByTestId('prompt-menu-option')
+        .map((o) => o.textContent),
+    ).toEqual(['Company Name', 'Website', 'CEO finder']);
     await user.keyboard('web');
-    expect(within(screen.getByTestId('prompt-menu')).getAllByTestId('prompt-menu-option').map((o) => o.textContent)).toEqual(['Website']);
+    expect(
+      within(screen.getByTestId('prompt-menu'))
+        .getAllByTestId('prompt-menu-option')
+        .map((o) => o.textContent),
+    ).toEqual(['Website']);
     await user.keyboard('{Enter}');
     expect(screen.queryByTestId('prompt-menu')).toBeNull();
     const nodes = spy.mock.lastCall?.[0] as PromptNode[];
@@ -160,7 +198,15 @@ describe('PromptEditor', { timeout: 20_000 }, () => {
   it('closes the menu on Escape and renders a given value', async () => {
     const user = userEvent.setup();
     const spy = vi.fn();
-    render(<PromptHarness spy={spy} initial={[{ type: 'text', text: 'About ' }, { type: 'field-box', id: 'abcdefghijkl', fieldId: 'f-name', autorun: false, required: true }]} />);
+    render(
+      <PromptHarness
+        spy={spy}
+        initial={[
+          { type: 'text', text: 'About ' },
+          { type: 'field-box', id: 'abcdefghijkl', fieldId: 'f-name', autorun: false, required: true },
+        ]}
+      />,
+    );
     const editor = screen.getByTestId('prompt-editor');
     expect(within(editor).getByTestId('field-box').textContent).toBe('Company Name');
     await user.click(editor);

@@ -9,5 +9,6 @@ export const enrichmentKeys = {
   /** One record's result of one enrichment (cells and drawer rows read it; events write it). */
   result: (enrichmentId: string, entityId: string) => ['enrichment-result', enrichmentId, entityId] as const,
   /** The fetch that seeds the per-cell results of a page or a drawer. */
-  results: (entityType: string, entityIds: readonly string[], enrichmentIds: readonly string[]) => ['enrichment-results', entityType, [...entityIds], [...enrichmentIds]] as const,
+  results: (entityType: string, entityIds: readonly string[], enrichmentIds: readonly string[]) =>
+    ['enrichment-results', entityType, [...entityIds], [...enrichmentIds]] as const,
 };

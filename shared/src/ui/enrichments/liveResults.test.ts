@@ -6,14 +6,42 @@ import { applyEnrichmentEvent, getCellResult, markPreprocessing, markProcessing 
 const E = 'e0000000-0000-4000-8000-000000000001';
 const R = 'c0000000-0000-4000-8000-000000000001';
 
-const event = (kind: string, data: unknown, seq = 1): RealtimeEvent => ({ seq, path: 'org/o/executions/enrichment/company', kind, key: `k${seq}`, data, at: '2026-01-01T00:00:00.000Z' });
+const event = (kind: string, data: unknown, seq = 1): RealtimeEvent => ({
+  seq,
+  path: 'org/o/executions/enrichment/company',
+  kind,
+  key: `k${seq}`,
+  data,
+  at: '2026-01-01T00:00:00.000Z',
+});
 const execution = (status: ExecutionDto['status'], updatedAt: string, statusMessage: string | null = null): ExecutionDto => ({
-  id: 'x1', type: 'enrichment', typeId: E, entityType: 'company', entityId: R, status, statusMessage, progress: { processed: 0, total: null },
-  listening: status === 'processing', attempt: 0, createdById: null, createdAt: updatedAt, updatedAt, startedAt: null, completedAt: null,
+  id: 'x1',
+  type: 'enrichment',
+  typeId: E,
+  entityType: 'company',
+  entityId: R,
+  status,
+  statusMessage,
+  progress: { processed: 0, total: null },
+  listening: status === 'processing',
+  attempt: 0,
+  createdById: null,
+  createdAt: updatedAt,
+  updatedAt,
+  startedAt: null,
+  completedAt: null,
 });
 const result = (status: EnrichmentResultDto['status'], updatedAt: string, answer: string | null = null): EnrichmentResultDto => ({
-  id: 'r1', enrichmentId: E, entityType: 'company', entityId: R, executionId: 'x1', status, statusMessage: null,
-  value: { result: answer === null ? null : { answer } }, sources: [], updatedAt,
+  id: 'r1',
+  enrichmentId: E,
+  entityType: 'company',
+  entityId: R,
+  executionId: 'x1',
+  status,
+  statusMessage: null,
+  value: { result: answer === null ? null : { answer } },
+  sources: [],
+  updatedAt,
 });
 
 describe('live enrichment results', () => {
@@ -46,7 +74,11 @@ describe('live enrichment results', () => {
     const qc = new QueryClient();
     const done = vi.fn();
     markPreprocessing(qc, E, [R], () => null);
-    applyEnrichmentEvent(qc, event('execution.updated', execution('error', '2026-01-01T00:00:04.000Z', 'No AI provider is configured.')), done);
+    applyEnrichmentEvent(
+      qc,
+      event('execution.updated', execution('error', '2026-01-01T00:00:04.000Z', 'No AI provider is configured.')),
+      done,
+    );
     expect(getCellResult(qc, E, R)).toMatchObject({ status: 'error', statusMessage: 'No AI provider is configured.' });
     expect(done).toHaveBeenCalledWith('company', R);
   });

@@ -39,10 +39,16 @@ export function useCellResult(enrichmentId: string | null | undefined, entityId:
     staleTime: Infinity,
     gcTime: 30 * 60_000,
   });
-  return enrichmentId ? q.data ?? undefined : undefined;
+  return enrichmentId ? (q.data ?? undefined) : undefined;
 }
 
-const fromDto = (r: EnrichmentResultDto): CellResult => ({ status: r.status, value: r.value, statusMessage: r.statusMessage, executionId: r.executionId, updatedAt: r.updatedAt });
+const fromDto = (r: EnrichmentResultDto): CellResult => ({
+  status: r.status,
+  value: r.value,
+  statusMessage: r.statusMessage,
+  executionId: r.executionId,
+  updatedAt: r.updatedAt,
+});
 
 /** A fetched result replaces what is known unless what is known is newer. */
 export function applyFetchedResult(qc: QueryClient, r: EnrichmentResultDto): void {
@@ -71,12 +77,23 @@ export function useSeedResults(entityType: 'company' | 'contact', entityIds: rea
 }
 
 /** Marks targets before the execute call answers: preprocessing, keeping the interim answer. */
-export function markPreprocessing(qc: QueryClient, enrichmentId: string, entityIds: readonly string[], interim: (id: string) => unknown): Map<string, CellResult | undefined> {
+export function markPreprocessing(
+  qc: QueryClient,
+  enrichmentId: string,
+  entityIds: readonly string[],
+  interim: (id: string) => unknown,
+): Map<string, CellResult | undefined> {
   const before = new Map<string, CellResult | undefined>();
   for (const id of entityIds) {
     const cur = getCellResult(qc, enrichmentId, id);
     before.set(id, cur);
-    setCellResult(qc, enrichmentId, id, { status: 'preprocessing', value: cur?.value ?? interim(id) ?? null, statusMessage: null, executionId: null, updatedAt: null });
+    setCellResult(qc, enrichmentId, id, {
+      status: 'preprocessing',
+      value: cur?.value ?? interim(id) ?? null,
+      statusMessage: null,
+      executionId: null,
+      updatedAt: null,
+    });
   }
   return before;
 }
@@ -85,7 +102,13 @@ export function markProcessing(qc: QueryClient, enrichmentId: string, entityId: 
   const cur = getCellResult(qc, enrichmentId, entityId);
   // An event may already have finished it.
   if (cur && cur.updatedAt && (cur.status === 'complete' || cur.status === 'error')) return;
-  setCellResult(qc, enrichmentId, entityId, { status: 'processing', value: cur?.value ?? null, statusMessage: null, executionId, updatedAt: cur?.updatedAt ?? null });
+  setCellResult(qc, enrichmentId, entityId, {
+    status: 'processing',
+    value: cur?.value ?? null,
+    statusMessage: null,
+    executionId,
+    updatedAt: cur?.updatedAt ?? null,
+  });
 }
 
 /** Applies an event of `org/{oid}/executions/enrichment/…` or `org/{oid}/entities/…`. */
@@ -105,9 +128,21 @@ export function applyEnrichmentEvent(qc: QueryClient, e: RealtimeEvent, onFinish
     const cur = getCellResult(qc, x.typeId, x.entityId);
     if (cur?.executionId && cur.executionId !== x.id && cur.updatedAt && cur.updatedAt > x.updatedAt) return;
     if (x.status === 'processing') {
-      setCellResult(qc, x.typeId, x.entityId, { status: 'processing', value: cur?.value ?? null, statusMessage: null, executionId: x.id, updatedAt: x.updatedAt });
+      setCellResult(qc, x.typeId, x.entityId, {
+        status: 'processing',
+        value: cur?.value ?? null,
+        statusMessage: null,
+        executionId: x.id,
+        updatedAt: x.updatedAt,
+      });
     } else if (x.status === 'error' || x.status === 'cancelled') {
-      setCellResult(qc, x.typeId, x.entityId, { status: 'error', value: cur?.value ?? null, statusMessage: x.statusMessage, executionId: x.id, updatedAt: x.updatedAt });
+      setCellResult(qc, x.typeId, x.entityId, {
+        status: 'error',
+        value: cur?.value ?? null,
+        statusMessage: x.statusMessage,
+        executionId: x.id,
+        updatedAt: x.updatedAt,
+      });
       onFinished(x.entityType, x.entityId);
     } else if (x.status === 'completed') {
       // The result event carries the value; records re-read their fields.
@@ -128,7 +163,12 @@ export function applyEnrichmentEvent(qc: QueryClient, e: RealtimeEvent, onFinish
 export function useEnrichmentLiveUpdates(entityType: 'company' | 'contact'): void {
   const qc = useQueryClient();
   const pending = useRef<{ timer: ReturnType<typeof setTimeout> | null; ids: Set<string> }>({ timer: null, ids: new Set() });
-  useEffect(() => () => { if (pending.current.timer) clearTimeout(pending.current.timer); }, []);
+  useEffect(
+    () => () => {
+      if (pending.current.timer) clearTimeout(pending.current.timer);
+    },
+    [],
+  );
   const onFinished = (type: string, id: string) => {
     if (type !== entityType) return;
     const p = pending.current;

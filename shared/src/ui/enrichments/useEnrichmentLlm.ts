@@ -24,19 +24,25 @@ export interface EnrichmentLlm {
 
 export function useEnrichmentLlm(): EnrichmentLlm {
   const api = useApi();
-  return useMemo(() => ({
-    generatePrompt: (prompt: string, ctx: GenerateContext = {}) => api.llm.generatePrompt({
-      prompt: prompt.slice(0, 20_000), entityType: ctx.entityType, llmModelId: ctx.llmModelId && ctx.llmModelId !== 'default' ? ctx.llmModelId : undefined,
+  return useMemo(
+    () => ({
+      generatePrompt: (prompt: string, ctx: GenerateContext = {}) =>
+        api.llm.generatePrompt({
+          prompt: prompt.slice(0, 20_000),
+          entityType: ctx.entityType,
+          llmModelId: ctx.llmModelId && ctx.llmModelId !== 'default' ? ctx.llmModelId : undefined,
+        }),
+      generateColumn: async (hint: string, ctx: GenerateContext = {}) => {
+        // No column for the hint answers 400 with the spec's message, shown by the schema editor.
+        const r = await api.llm.generateSchemaObject({
+          hint,
+          prompt: ctx.prompt?.slice(0, 20_000) || undefined,
+          existingNames: ctx.existingNames?.filter(Boolean).slice(0, 100),
+          llmModelId: ctx.llmModelId && ctx.llmModelId !== 'default' ? ctx.llmModelId : undefined,
+        });
+        return r.keyName ? r : null;
+      },
     }),
-    generateColumn: async (hint: string, ctx: GenerateContext = {}) => {
-      // No column for the hint answers 400 with the spec's message, shown by the schema editor.
-      const r = await api.llm.generateSchemaObject({
-        hint,
-        prompt: ctx.prompt?.slice(0, 20_000) || undefined,
-        existingNames: ctx.existingNames?.filter(Boolean).slice(0, 100),
-        llmModelId: ctx.llmModelId && ctx.llmModelId !== 'default' ? ctx.llmModelId : undefined,
-      });
-      return r.keyName ? r : null;
-    },
-  }), [api]);
+    [api],
+  );
 }

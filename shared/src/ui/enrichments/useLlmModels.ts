@@ -3,10 +3,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '../ApiContext';
 
-export interface LlmModelChoice { id: string; name: string }
+export interface LlmModelChoice {
+  id: string;
+  name: string;
+}
 
 type Named = { id?: unknown; name?: unknown };
-const isNamed = (m: unknown): m is { id: string; name: string } => !!m && typeof (m as Named).id === 'string' && typeof (m as Named).name === 'string';
+const isNamed = (m: unknown): m is { id: string; name: string } =>
+  !!m && typeof (m as Named).id === 'string' && typeof (m as Named).name === 'string';
 
 /** Reads the organization's models; tolerant of an organization answer without them. */
 export function llmModelsOf(org: unknown): { defaultName: string | null; models: LlmModelChoice[] } {
@@ -22,6 +26,10 @@ export function llmModelsOf(org: unknown): { defaultName: string | null; models:
 export function useLlmModels(): { defaultName: string | null; models: LlmModelChoice[] } {
   const api = useApi();
   // Same key and data as the organization settings page, so one fetch serves both.
-  const q = useQuery({ queryKey: ['organization', 'details'], queryFn: async () => (await api.organization.get()).organization, staleTime: 60_000 });
+  const q = useQuery({
+    queryKey: ['organization', 'details'],
+    queryFn: async () => (await api.organization.get()).organization,
+    staleTime: 60_000,
+  });
   return llmModelsOf(q.data);
 }

@@ -7,8 +7,22 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Badge, Button, Combobox, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Field, Input, Option, Spinner, Text,
-  makeStyles, tokens,
+  Badge,
+  Button,
+  Combobox,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  Input,
+  Option,
+  Spinner,
+  Text,
+  makeStyles,
+  tokens,
 } from '@fluentui/react-components';
 import { StarFilled, TextBulletListAddRegular } from '@fluentui/react-icons';
 import type { IdeaMembershipDto } from '../../contracts';
@@ -37,9 +51,21 @@ export const COMPANY_LISTS_TEXTS = {
 export const companyListsKey = (website: string) => ['company-lists', website] as const;
 
 const useStyles = makeStyles({
-  section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}` },
+  section: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalS,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+  },
   heading: { fontWeight: tokens.fontWeightSemibold, fontSize: tokens.fontSizeBase300 },
-  card: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS, padding: tokens.spacingHorizontalS, borderRadius: tokens.borderRadiusMedium, border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
+  card: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalXS,
+    padding: tokens.spacingHorizontalS,
+    borderRadius: tokens.borderRadiusMedium,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
   row: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   listName: { fontWeight: tokens.fontWeightSemibold, overflow: 'hidden', textOverflow: 'ellipsis' },
   label: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200, minWidth: '96px' },
@@ -51,26 +77,59 @@ const useStyles = makeStyles({
 export function CompanyListsSection({ website }: { website: string }) {
   const styles = useStyles();
   const api = useApi();
-  const q = useQuery({ queryKey: companyListsKey(website), queryFn: () => api.lists.memberships({ website }), enabled: !!website, staleTime: 15_000 });
+  const q = useQuery({
+    queryKey: companyListsKey(website),
+    queryFn: () => api.lists.memberships({ website }),
+    enabled: !!website,
+    staleTime: 15_000,
+  });
   const memberships = q.data?.memberships ?? [];
   // Live: an idea enrichment or a score run that ends re-reads the lists (batched), so a score and
   // a result arrive without a reload.
   const qc = useQueryClient();
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => { if (pending.current) clearTimeout(pending.current); }, []);
+  useEffect(
+    () => () => {
+      if (pending.current) clearTimeout(pending.current);
+    },
+    [],
+  );
   const reread = () => {
     if (pending.current) return;
-    pending.current = setTimeout(() => { pending.current = null; void qc.invalidateQueries({ queryKey: companyListsKey(website) }); }, 400);
+    pending.current = setTimeout(() => {
+      pending.current = null;
+      void qc.invalidateQueries({ queryKey: companyListsKey(website) });
+    }, 400);
   };
-  useRealtimeEvents(({ oid }) => realtimePaths.executions(oid, 'enrichment', 'idea'), (e) => { if (e.kind !== 'execution.updated' || isDone(e.data)) reread(); });
-  useRealtimeEvents(({ oid }) => realtimePaths.executions(oid, 'score'), (e) => { if (isDone(e.data)) reread(); });
+  useRealtimeEvents(
+    ({ oid }) => realtimePaths.executions(oid, 'enrichment', 'idea'),
+    (e) => {
+      if (e.kind !== 'execution.updated' || isDone(e.data)) reread();
+    },
+  );
+  useRealtimeEvents(
+    ({ oid }) => realtimePaths.executions(oid, 'score'),
+    (e) => {
+      if (isDone(e.data)) reread();
+    },
+  );
   return (
     <section className={styles.section} aria-label={COMPANY_LISTS_TEXTS.title} data-testid="company-lists">
       <Text className={styles.heading}>{COMPANY_LISTS_TEXTS.title}</Text>
       {q.isPending && <Spinner aria-label="Loading" size="tiny" />}
-      {q.isError && <Text role="alert" className={styles.muted}>{q.error instanceof Error ? q.error.message : 'Could not read the lists.'}</Text>}
-      {q.isSuccess && memberships.length === 0 && <Text className={styles.muted} data-testid="company-lists-none">{COMPANY_LISTS_TEXTS.none}</Text>}
-      {memberships.map((m) => <MembershipCard key={m.list.id} m={m} />)}
+      {q.isError && (
+        <Text role="alert" className={styles.muted}>
+          {q.error instanceof Error ? q.error.message : 'Could not read the lists.'}
+        </Text>
+      )}
+      {q.isSuccess && memberships.length === 0 && (
+        <Text className={styles.muted} data-testid="company-lists-none">
+          {COMPANY_LISTS_TEXTS.none}
+        </Text>
+      )}
+      {memberships.map((m) => (
+        <MembershipCard key={m.list.id} m={m} />
+      ))}
     </section>
   );
 }
@@ -79,30 +138,54 @@ function MembershipCard({ m }: { m: IdeaMembershipDto }) {
   const styles = useStyles();
   const columns = useMemo(() => ideaEnrichmentColumns(m.enrichments), [m.enrichments]);
   const results = new Map(m.idea.enrichmentResults.map((r) => [r.enrichmentId, r]));
-  const cells = columns.map((c) => ({ c, cell: ideaEnrichmentCell(results.get(c.enrichmentId) ?? null, c) })).filter((x) => x.cell.status === 'completed');
-  const scores = m.scoringModels.map((model) => ({ model, result: m.idea.scoringResults.find((s) => s.scoringModelId === model.id) ?? null }));
+  const cells = columns
+    .map((c) => ({ c, cell: ideaEnrichmentCell(results.get(c.enrichmentId) ?? null, c) }))
+    .filter((x) => x.cell.status === 'completed');
+  const scores = m.scoringModels.map((model) => ({
+    model,
+    result: m.idea.scoringResults.find((s) => s.scoringModelId === model.id) ?? null,
+  }));
   return (
     <div className={styles.card} data-testid="company-list" data-list-id={m.list.id}>
       <div className={styles.row}>
         {m.idea.shortListed && <StarFilled className={styles.star} aria-label="Shortlisted" />}
-        <Text className={styles.listName} data-testid="company-list-name">{m.list.name}</Text>
-        {m.list.status === 'completed' && <Badge appearance="tint" size="small">Completed</Badge>}
-        {m.idea.status === 'inDealscout' && <Badge appearance="tint" color="success" size="small">In Dealscout</Badge>}
+        <Text className={styles.listName} data-testid="company-list-name">
+          {m.list.name}
+        </Text>
+        {m.list.status === 'completed' && (
+          <Badge appearance="tint" size="small">
+            Completed
+          </Badge>
+        )}
+        {m.idea.status === 'inDealscout' && (
+          <Badge appearance="tint" color="success" size="small">
+            In Dealscout
+          </Badge>
+        )}
       </div>
       {scores.map(({ model, result }) => (
         <div className={styles.row} key={model.id} data-testid="company-list-score">
           <Text className={styles.label}>{model.name}</Text>
-          {result?.totalScore != null
-            ? <Text weight="semibold" data-testid="company-list-score-value">{formatScore(result.totalScore)}</Text>
-            : <Text className={styles.muted}>{result?.status === 'error' ? 'Error' : result ? 'Processing...' : COMPANY_LISTS_TEXTS.noScore}</Text>}
+          {result?.totalScore != null ? (
+            <Text weight="semibold" data-testid="company-list-score-value">
+              {formatScore(result.totalScore)}
+            </Text>
+          ) : (
+            <Text className={styles.muted}>
+              {result?.status === 'error' ? 'Error' : result ? 'Processing...' : COMPANY_LISTS_TEXTS.noScore}
+            </Text>
+          )}
         </div>
       ))}
-      {cells.map(({ c, cell }) => cell.status === 'completed' && (
-        <div className={styles.row} key={c.key} data-testid="company-list-enrichment">
-          <Text className={styles.label}>{c.label}</Text>
-          <ResultValue display={{ kind: 'value', text: cell.text, formatted: cell.formatted, raw: cell.value }} />
-        </div>
-      ))}
+      {cells.map(
+        ({ c, cell }) =>
+          cell.status === 'completed' && (
+            <div className={styles.row} key={c.key} data-testid="company-list-enrichment">
+              <Text className={styles.label}>{c.label}</Text>
+              <ResultValue display={{ kind: 'value', text: cell.text, formatted: cell.formatted, raw: cell.value }} />
+            </div>
+          ),
+      )}
       {columns.length > 0 && cells.length === 0 && <Text className={styles.muted}>{COMPANY_LISTS_TEXTS.noEnrichment}</Text>}
     </div>
   );
@@ -129,13 +212,28 @@ export function AddToListButton({ name, website, disabled }: { name: string; web
   const [newName, setNewName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const lists = useQuery({ queryKey: [...queryKeys.lists, 'pick', text], queryFn: () => api.lists.page({ text, pageSize: 50, sortKey: 'updatedAt', sortOrder: 'desc' }), enabled: open, staleTime: 10_000 });
-  const memberships = useQuery({ queryKey: companyListsKey(website), queryFn: () => api.lists.memberships({ website }), enabled: open && !!website, staleTime: 15_000 });
+  const lists = useQuery({
+    queryKey: [...queryKeys.lists, 'pick', text],
+    queryFn: () => api.lists.page({ text, pageSize: 50, sortKey: 'updatedAt', sortOrder: 'desc' }),
+    enabled: open,
+    staleTime: 10_000,
+  });
+  const memberships = useQuery({
+    queryKey: companyListsKey(website),
+    queryFn: () => api.lists.memberships({ website }),
+    enabled: open && !!website,
+    staleTime: 15_000,
+  });
   const holding = new Set((memberships.data?.memberships ?? []).map((m) => m.list.id));
   const options = lists.data?.lists ?? [];
   const picked = options.find((l) => l.id === choice);
 
-  const reset = () => { setText(''); setChoice(''); setNewName(''); setError(null); };
+  const reset = () => {
+    setText('');
+    setChoice('');
+    setNewName('');
+    setError(null);
+  };
   const add = async () => {
     setError(null);
     if (!choice) return setError('Please pick a list.');
@@ -170,26 +268,52 @@ export function AddToListButton({ name, website, disabled }: { name: string; web
 
   return (
     <>
-      <Button size="small" icon={<TextBulletListAddRegular />} disabled={disabled} onClick={() => { reset(); setOpen(true); }} data-testid="panel-add-to-list">{COMPANY_LISTS_TEXTS.addToList}</Button>
+      <Button
+        size="small"
+        icon={<TextBulletListAddRegular />}
+        disabled={disabled}
+        onClick={() => {
+          reset();
+          setOpen(true);
+        }}
+        data-testid="panel-add-to-list"
+      >
+        {COMPANY_LISTS_TEXTS.addToList}
+      </Button>
       <Dialog open={open} onOpenChange={(_, d) => setOpen(d.open)}>
         <DialogSurface style={surface} data-testid="add-to-list-dialog">
-          <form onSubmit={(e) => { e.preventDefault(); void add(); }}>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void add();
+            }}
+          >
             <DialogBody>
               <DialogTitle>Add {name} to a list</DialogTitle>
               <DialogContent style={{ display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM }}>
                 <Field label={COMPANY_LISTS_TEXTS.pickList} required>
                   <Combobox
-                    placeholder="Search lists" freeform={false}
-                    value={choice === NEW ? COMPANY_LISTS_TEXTS.newList : picked?.name ?? text}
+                    placeholder="Search lists"
+                    freeform={false}
+                    value={choice === NEW ? COMPANY_LISTS_TEXTS.newList : (picked?.name ?? text)}
                     selectedOptions={choice ? [choice] : []}
-                    onChange={(e) => { setText(e.target.value); setChoice(''); }}
-                    onOptionSelect={(_, d) => { setChoice(d.optionValue ?? ''); setText(''); }}
+                    onChange={(e) => {
+                      setText(e.target.value);
+                      setChoice('');
+                    }}
+                    onOptionSelect={(_, d) => {
+                      setChoice(d.optionValue ?? '');
+                      setText('');
+                    }}
                     data-testid="add-to-list-pick"
                   >
-                    <Option value={NEW} text={COMPANY_LISTS_TEXTS.newList} data-testid="add-to-list-new">+ {COMPANY_LISTS_TEXTS.newList}</Option>
+                    <Option value={NEW} text={COMPANY_LISTS_TEXTS.newList} data-testid="add-to-list-new">
+                      + {COMPANY_LISTS_TEXTS.newList}
+                    </Option>
                     {options.map((l) => (
                       <Option key={l.id} value={l.id} text={l.name} disabled={holding.has(l.id)}>
-                        {l.name}{holding.has(l.id) ? ' (already in it)' : ''}
+                        {l.name}
+                        {holding.has(l.id) ? ' (already in it)' : ''}
                       </Option>
                     ))}
                   </Combobox>
@@ -199,11 +323,19 @@ export function AddToListButton({ name, website, disabled }: { name: string; web
                     <Input value={newName} maxLength={255} onChange={(_, d) => setNewName(d.value)} data-testid="add-to-list-new-name" />
                   </Field>
                 )}
-                {error && <Text role="alert" style={{ color: tokens.colorPaletteRedForeground1 }} data-testid="add-to-list-error">{error}</Text>}
+                {error && (
+                  <Text role="alert" style={{ color: tokens.colorPaletteRedForeground1 }} data-testid="add-to-list-error">
+                    {error}
+                  </Text>
+                )}
               </DialogContent>
               <DialogActions>
-                <Button appearance="secondary" onClick={() => setOpen(false)}>Cancel</Button>
-                <Button appearance="primary" type="submit" disabled={busy || !choice} data-testid="add-to-list-save">Add</Button>
+                <Button appearance="secondary" onClick={() => setOpen(false)}>
+                  Cancel
+                </Button>
+                <Button appearance="primary" type="submit" disabled={busy || !choice} data-testid="add-to-list-save">
+                  Add
+                </Button>
               </DialogActions>
             </DialogBody>
           </form>

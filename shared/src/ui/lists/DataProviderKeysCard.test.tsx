@@ -33,8 +33,17 @@ describe('DataProviderKeysCard (issue 21: the organization keys of the list sour
       stored = [{ ...OCEAN, provider: body.provider } as IntegrationDto];
       return { success: true as const, message: 'Integration connected.', integration: stored[0] };
     });
-    const removeIntegration = vi.fn(async () => { stored = []; return { success: true as const, message: 'Integration removed.' }; });
-    const api = fakeApi({ llm: { integrations: vi.fn(async () => ({ success: true as const, integrations: stored })), connect: connect as never, removeIntegration: removeIntegration as never } });
+    const removeIntegration = vi.fn(async () => {
+      stored = [];
+      return { success: true as const, message: 'Integration removed.' };
+    });
+    const api = fakeApi({
+      llm: {
+        integrations: vi.fn(async () => ({ success: true as const, integrations: stored })),
+        connect: connect as never,
+        removeIntegration: removeIntegration as never,
+      },
+    });
     const user = userEvent.setup();
     renderWithApi(<DataProviderKeysCard isAdmin />, api);
 
@@ -59,8 +68,12 @@ describe('DataProviderKeysCard (issue 21: the organization keys of the list sour
   });
 
   it("a refused key shows the server's message and keeps what was typed", async () => {
-    const connect = vi.fn(async () => { throw new ApiError(400, 'The key is too long.', { success: false, message: 'The key is too long.' }); });
-    const api = fakeApi({ llm: { integrations: vi.fn(async () => ({ success: true as const, integrations: [] })), connect: connect as never } });
+    const connect = vi.fn(async () => {
+      throw new ApiError(400, 'The key is too long.', { success: false, message: 'The key is too long.' });
+    });
+    const api = fakeApi({
+      llm: { integrations: vi.fn(async () => ({ success: true as const, integrations: [] })), connect: connect as never },
+    });
     const user = userEvent.setup();
     renderWithApi(<DataProviderKeysCard isAdmin />, api);
     const input = await screen.findByTestId('data-provider-sourceScrub-key');

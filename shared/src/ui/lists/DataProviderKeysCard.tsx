@@ -18,7 +18,15 @@ const HINTS: Record<DataProvider, string> = {
 };
 
 const useStyles = makeStyles({
-  card: { display: 'flex', flexDirection: 'column', gap: '12px', padding: '16px 20px', border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusLarge, backgroundColor: tokens.colorNeutralBackground1 },
+  card: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: '12px',
+    padding: '16px 20px',
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusLarge,
+    backgroundColor: tokens.colorNeutralBackground1,
+  },
   row: { display: 'grid', gridTemplateColumns: '140px 1fr auto', alignItems: 'center', columnGap: '12px', rowGap: '4px' },
   form: { display: 'flex', gap: '8px', alignItems: 'center' },
   muted: { color: tokens.colorNeutralForeground3 },
@@ -56,17 +64,52 @@ export function DataProviderKeysCard(props: { isAdmin: boolean }) {
           <div key={p} className={styles.row} data-testid={`data-provider-${p}`}>
             <Text weight="semibold">{DATA_PROVIDER_NAMES[p]}</Text>
             <div>
-              <Text block size={200} className={styles.muted}>{HINTS[p]}</Text>
+              <Text block size={200} className={styles.muted}>
+                {HINTS[p]}
+              </Text>
               {props.isAdmin && !row && (
                 <div className={styles.form}>
-                  <Input type="password" size="small" aria-label={`${DATA_PROVIDER_NAMES[p]} API key`} value={keys[p] ?? ''} onChange={(_, d) => setKeys((k) => ({ ...k, [p]: d.value }))} data-testid={`data-provider-${p}-key`} />
-                  <Button size="small" appearance="primary" disabled={busy === p || !(keys[p] ?? '').trim()} onClick={() => act(p, () => api.llm.connect({ provider: p, apiKey: (keys[p] ?? '').trim() }))} data-testid={`data-provider-${p}-connect`}>Connect</Button>
+                  <Input
+                    type="password"
+                    size="small"
+                    aria-label={`${DATA_PROVIDER_NAMES[p]} API key`}
+                    value={keys[p] ?? ''}
+                    onChange={(_, d) => setKeys((k) => ({ ...k, [p]: d.value }))}
+                    data-testid={`data-provider-${p}-key`}
+                  />
+                  <Button
+                    size="small"
+                    appearance="primary"
+                    disabled={busy === p || !(keys[p] ?? '').trim()}
+                    onClick={() => act(p, () => api.llm.connect({ provider: p, apiKey: (keys[p] ?? '').trim() }))}
+                    data-testid={`data-provider-${p}-connect`}
+                  >
+                    Connect
+                  </Button>
                 </div>
               )}
             </div>
             <div className={styles.form}>
-              {row ? <Badge appearance="tint" color="success">{`Connected${row.data.metadata.keyHint ? ` · …${row.data.metadata.keyHint}` : ''}`}</Badge> : <Badge appearance="tint" color="informative">Not connected</Badge>}
-              {props.isAdmin && row && <Button size="small" disabled={busy === p} onClick={() => act(p, () => api.llm.removeIntegration(row.id))} data-testid={`data-provider-${p}-remove`}>Remove</Button>}
+              {row ? (
+                <Badge
+                  appearance="tint"
+                  color="success"
+                >{`Connected${row.data.metadata.keyHint ? ` · …${row.data.metadata.keyHint}` : ''}`}</Badge>
+              ) : (
+                <Badge appearance="tint" color="informative">
+                  Not connected
+                </Badge>
+              )}
+              {props.isAdmin && row && (
+                <Button
+                  size="small"
+                  disabled={busy === p}
+                  onClick={() => act(p, () => api.llm.removeIntegration(row.id))}
+                  data-testid={`data-provider-${p}-remove`}
+                >
+                  Remove
+                </Button>
+              )}
             </div>
           </div>
         );

@@ -13,7 +13,17 @@ afterEach(cleanup);
 configure({ asyncUtilTimeout: 5000 });
 
 const LIST = '11111111-1111-4111-8111-111111111111';
-const answer = (total: number, dryRun: boolean, message = '') => ({ success: true as const, dryRun, total, message, sourceId: dryRun ? null : 's1', inserted: 0, merged: 0, skipped: 0, list: null });
+const answer = (total: number, dryRun: boolean, message = '') => ({
+  success: true as const,
+  dryRun,
+  total,
+  message,
+  sourceId: dryRun ? null : 's1',
+  inserted: 0,
+  merged: 0,
+  skipped: 0,
+  list: null,
+});
 
 describe("FilterSourceDialog: the list source 'Companies matching filters'", { timeout: 20_000 }, () => {
   it("picks conditions with the companies table's filter builder, shows how many match, and adds them with the report", async () => {
@@ -22,11 +32,20 @@ describe("FilterSourceDialog: the list source 'Companies matching filters'", { t
       if (body.dryRun) return answer(narrowed ? 3 : 1597, true);
       return answer(3, false, '2 ideas added, 1 already in the list, 0 without a domain skipped');
     });
-    const filterFields = vi.fn(async () => ({ success: true as const, fields: [{ key: 'name', label: 'Name', dataType: 'string' }, { key: 'employees', label: 'Employees', dataType: 'int' }] }));
+    const filterFields = vi.fn(async () => ({
+      success: true as const,
+      fields: [
+        { key: 'name', label: 'Name', dataType: 'string' },
+        { key: 'employees', label: 'Employees', dataType: 'int' },
+      ],
+    }));
     const onAdded = vi.fn();
     const onClose = vi.fn();
     const user = userEvent.setup();
-    renderWithApi(<FilterSourceDialog open listId={LIST} onClose={onClose} onAdded={onAdded} />, fakeApi({ lists: { filterSource: filterSource as never }, fields: { filterFields: filterFields as never } }));
+    renderWithApi(
+      <FilterSourceDialog open listId={LIST} onClose={onClose} onAdded={onAdded} />,
+      fakeApi({ lists: { filterSource: filterSource as never }, fields: { filterFields: filterFields as never } }),
+    );
 
     // Without conditions: every company, counted (a dry run).
     await waitFor(() => expect(screen.getByTestId('filter-source-count').textContent).toBe('1,597 companies match'));
@@ -38,7 +57,10 @@ describe("FilterSourceDialog: the list source 'Companies matching filters'", { t
     await user.type(screen.getByTestId('filter-value'), 'robotics');
     await user.click(screen.getByTestId('filter-editor-save'));
     await waitFor(() => expect(screen.getByTestId('filter-source-count').textContent).toBe('3 companies match'));
-    expect(filterSource.mock.calls.at(-1)![0]).toMatchObject({ dryRun: true, filters: [{ key: 'name', items: [{ condition: 'equals', data: 'robotics' }] }] });
+    expect(filterSource.mock.calls.at(-1)![0]).toMatchObject({
+      dryRun: true,
+      filters: [{ key: 'name', items: [{ condition: 'equals', data: 'robotics' }] }],
+    });
 
     const add = screen.getByTestId('filter-source-add') as HTMLButtonElement;
     expect(add.textContent).toBe('Add 3 companies');
@@ -51,8 +73,13 @@ describe("FilterSourceDialog: the list source 'Companies matching filters'", { t
   });
 
   it("shows the server's message for a filter it refuses, and nothing to add", async () => {
-    const filterSource = vi.fn(async () => { throw new ApiError(400, 'Unknown filter field', { success: false, message: 'Unknown filter field' }); });
-    const api = fakeApi({ lists: { filterSource: filterSource as never }, fields: { filterFields: (async () => ({ success: true as const, fields: [] })) as never } });
+    const filterSource = vi.fn(async () => {
+      throw new ApiError(400, 'Unknown filter field', { success: false, message: 'Unknown filter field' });
+    });
+    const api = fakeApi({
+      lists: { filterSource: filterSource as never },
+      fields: { filterFields: (async () => ({ success: true as const, fields: [] })) as never },
+    });
     renderWithApi(<FilterSourceDialog open listId={LIST} onClose={vi.fn()} onAdded={vi.fn()} />, api);
     expect((await screen.findByTestId('filter-source-error')).textContent).toBe('Unknown filter field');
     expect((screen.getByTestId('filter-source-add') as HTMLButtonElement).disabled).toBe(true);

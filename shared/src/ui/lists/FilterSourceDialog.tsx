@@ -5,7 +5,19 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
-  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Field, Input, Spinner, Text, makeStyles, tokens,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  Input,
+  Spinner,
+  Text,
+  makeStyles,
+  tokens,
 } from '@fluentui/react-components';
 import type { TableFilter } from '../../domain';
 import { queryKeys, useApi } from '../ApiContext';
@@ -23,7 +35,12 @@ const useStyles = makeStyles({
 /** How long typing in the search waits before counting again. */
 const COUNT_DELAY_MS = 300;
 
-export function FilterSourceDialog(props: { open: boolean; listId: string; onClose: () => void; onAdded: (message: string) => Promise<void> | void }) {
+export function FilterSourceDialog(props: {
+  open: boolean;
+  listId: string;
+  onClose: () => void;
+  onAdded: (message: string) => Promise<void> | void;
+}) {
   const api = useApi();
   const styles = useStyles();
   const surface = useModalSurfaceStyle();
@@ -34,10 +51,23 @@ export function FilterSourceDialog(props: { open: boolean; listId: string; onClo
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const fieldsQuery = useQuery({ queryKey: queryKeys.filterFields('company'), queryFn: async () => (await api.fields.filterFields('company')).fields, staleTime: 60_000, enabled: props.open });
+  const fieldsQuery = useQuery({
+    queryKey: queryKeys.filterFields('company'),
+    queryFn: async () => (await api.fields.filterFields('company')).fields,
+    staleTime: 60_000,
+    enabled: props.open,
+  });
   const needsOwners = (fieldsQuery.data ?? []).some((f) => f.dataType === 'uuid');
-  const ownersQuery = useQuery({ queryKey: queryKeys.owners, queryFn: () => api.companies.owners(), staleTime: 60_000, enabled: props.open && needsOwners });
-  const ownerOptions = useMemo<FilterOption[]>(() => (ownersQuery.data?.owners ?? []).map((o) => ({ value: o.id, label: personName(o) || o.email })), [ownersQuery.data]);
+  const ownersQuery = useQuery({
+    queryKey: queryKeys.owners,
+    queryFn: () => api.companies.owners(),
+    staleTime: 60_000,
+    enabled: props.open && needsOwners,
+  });
+  const ownerOptions = useMemo<FilterOption[]>(
+    () => (ownersQuery.data?.owners ?? []).map((o) => ({ value: o.id, label: personName(o) || o.email })),
+    [ownersQuery.data],
+  );
   const optionsFor = useCallback((f: FilterFieldInfo) => (f.dataType === 'uuid' ? ownerOptions : undefined), [ownerOptions]);
 
   // The count follows the conditions (the search after a pause); an answer to older conditions is dropped.
@@ -45,13 +75,32 @@ export function FilterSourceDialog(props: { open: boolean; listId: string; onClo
     if (!props.open) return undefined;
     let stale = false;
     setCounting(true);
-    const t = setTimeout(() => {
-      api.lists.filterSource({ listCompanyId: props.listId, text, filters, dryRun: true })
-        .then((r) => { if (!stale) { setCount(r.total); setError(null); } })
-        .catch((e: unknown) => { if (!stale) { setCount(null); setError(e instanceof Error ? e.message : 'Could not count the companies'); } })
-        .finally(() => { if (!stale) setCounting(false); });
-    }, text ? COUNT_DELAY_MS : 0);
-    return () => { stale = true; clearTimeout(t); };
+    const t = setTimeout(
+      () => {
+        api.lists
+          .filterSource({ listCompanyId: props.listId, text, filters, dryRun: true })
+          .then((r) => {
+            if (!stale) {
+              setCount(r.total);
+              setError(null);
+            }
+          })
+          .catch((e: unknown) => {
+            if (!stale) {
+              setCount(null);
+              setError(e instanceof Error ? e.message : 'Could not count the companies');
+            }
+          })
+          .finally(() => {
+            if (!stale) setCounting(false);
+          });
+      },
+      text ? COUNT_DELAY_MS : 0,
+    );
+    return () => {
+      stale = true;
+      clearTimeout(t);
+    };
   }, [api, props.open, props.listId, text, filters]);
 
   // The list page mounts the dialog only while it is open: its conditions start empty each time.
@@ -72,7 +121,12 @@ export function FilterSourceDialog(props: { open: boolean; listId: string; onClo
 
   const countText = count === null ? '' : `${count.toLocaleString('en-US')} ${count === 1 ? 'company matches' : 'companies match'}`;
   return (
-    <Dialog open={props.open} onOpenChange={(_, d) => { if (!d.open) close(); }}>
+    <Dialog
+      open={props.open}
+      onOpenChange={(_, d) => {
+        if (!d.open) close();
+      }}
+    >
       <DialogSurface style={surface} aria-label="Add companies matching filters" data-testid="filter-source-dialog">
         <DialogBody>
           <DialogTitle>Add a source: Companies matching filters</DialogTitle>
@@ -81,15 +135,31 @@ export function FilterSourceDialog(props: { open: boolean; listId: string; onClo
             <Field label="Search companies">
               <Input value={text} onChange={(_, d) => setText(d.value)} placeholder="Name or domain" data-testid="filter-source-text" />
             </Field>
-            <FilterBar fields={fieldsQuery.data ?? []} fieldsLoading={fieldsQuery.isPending} filters={filters} onChange={setFilters} optionsFor={optionsFor} />
+            <FilterBar
+              fields={fieldsQuery.data ?? []}
+              fieldsLoading={fieldsQuery.isPending}
+              filters={filters}
+              onChange={setFilters}
+              optionsFor={optionsFor}
+            />
             <Text className={styles.count} aria-live="polite" data-testid="filter-source-count">
               {counting && count === null ? <Spinner size="tiny" label="Counting…" /> : countText}
             </Text>
-            {error && <Text role="alert" className={styles.error} data-testid="filter-source-error">{error}</Text>}
+            {error && (
+              <Text role="alert" className={styles.error} data-testid="filter-source-error">
+                {error}
+              </Text>
+            )}
           </DialogContent>
           <DialogActions>
             <Button onClick={close}>Cancel</Button>
-            <Button appearance="primary" style={{ whiteSpace: 'nowrap' }} disabled={busy || counting || !count} onClick={() => void add()} data-testid="filter-source-add">
+            <Button
+              appearance="primary"
+              style={{ whiteSpace: 'nowrap' }}
+              disabled={busy || counting || !count}
+              onClick={() => void add()}
+              data-testid="filter-source-add"
+            >
               {count ? `Add ${count.toLocaleString('en-US')} ${count === 1 ? 'company' : 'companies'}` : 'Add companies'}
             </Button>
           </DialogActions>

@@ -8,7 +8,23 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Input, Option, OptionGroup, Radio, RadioGroup, Text, Textarea, tokens,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Dropdown,
+  Field,
+  Input,
+  Option,
+  OptionGroup,
+  Radio,
+  RadioGroup,
+  Text,
+  Textarea,
+  tokens,
 } from '@fluentui/react-components';
 import type { EnrichmentDto, IdeaDto, IdeaFilters, RealtimeEvent } from '../../contracts';
 import { ideaEnrichmentCell, realtimePaths, RESULT_TEXTS, type IdeaEnrichmentColumn } from '../../domain';
@@ -17,7 +33,14 @@ import { useNotify } from '../toast';
 import { useRealtimeEvents } from '../realtime';
 import { useModalSurfaceStyle } from '../PluginMode';
 import { ResultValue } from '../enrichments/ResultValue';
-import { applyEnrichmentEvent, applyFetchedResult, markPreprocessing, markProcessing, setCellResult, useCellResult } from '../enrichments/liveResults';
+import {
+  applyEnrichmentEvent,
+  applyFetchedResult,
+  markPreprocessing,
+  markProcessing,
+  setCellResult,
+  useCellResult,
+} from '../enrichments/liveResults';
 
 /** The query key of a list's enrichments (GET /enrichment/{listId}/list). */
 export const listEnrichmentsKey = (listId: string) => ['enrichments', 'for-list', listId] as const;
@@ -32,7 +55,12 @@ export function useIdeaEnrichmentLive(listId: string, rows: readonly IdeaDto[]):
     for (const r of rows) for (const x of r.enrichmentResults) applyFetchedResult(qc, { ...x, entityType: 'idea' });
   }, [rows, qc]);
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => { if (pending.current) clearTimeout(pending.current); }, []);
+  useEffect(
+    () => () => {
+      if (pending.current) clearTimeout(pending.current);
+    },
+    [],
+  );
   const onFinished = (type: string) => {
     if (type !== 'idea' || pending.current) return;
     pending.current = setTimeout(() => {
@@ -40,23 +68,52 @@ export function useIdeaEnrichmentLive(listId: string, rows: readonly IdeaDto[]):
       void qc.invalidateQueries({ queryKey: queryKeys.ideas(listId) });
     }, 500);
   };
-  useRealtimeEvents(({ oid }) => realtimePaths.executions(oid, 'enrichment', 'idea'), (e: RealtimeEvent) => applyEnrichmentEvent(qc, e, onFinished));
+  useRealtimeEvents(
+    ({ oid }) => realtimePaths.executions(oid, 'enrichment', 'idea'),
+    (e: RealtimeEvent) => applyEnrichmentEvent(qc, e, onFinished),
+  );
 }
 
 /** One idea's cell of an enrichment column: processing, error (the message on click) or the value at the column's path. */
 export function IdeaEnrichmentCell({ column, ideaId }: { column: IdeaEnrichmentColumn; ideaId: string }) {
   const result = useCellResult(column.enrichmentId, ideaId);
   const cell = ideaEnrichmentCell(result, column);
-  const common = { 'data-testid': 'idea-enrichment-cell', 'data-cell-status': cell.status, 'data-enrichment-id': column.enrichmentId } as const;
+  const common = {
+    'data-testid': 'idea-enrichment-cell',
+    'data-cell-status': cell.status,
+    'data-enrichment-id': column.enrichmentId,
+  } as const;
   switch (cell.status) {
     case 'none':
-      return <span {...common} style={{ color: tokens.colorNeutralForeground4 }}>{RESULT_TEXTS.none}</span>;
+      return (
+        <span {...common} style={{ color: tokens.colorNeutralForeground4 }}>
+          {RESULT_TEXTS.none}
+        </span>
+      );
     case 'processing':
-      return <span {...common}><ResultValue display={{ kind: 'processing', text: RESULT_TEXTS.processing }} /></span>;
+      return (
+        <span {...common}>
+          <ResultValue display={{ kind: 'processing', text: RESULT_TEXTS.processing }} />
+        </span>
+      );
     case 'error':
-      return <span {...common}><ResultValue display={{ kind: 'error', text: RESULT_TEXTS.error, message: cell.message }} /></span>;
+      return (
+        <span {...common}>
+          <ResultValue display={{ kind: 'error', text: RESULT_TEXTS.error, message: cell.message }} />
+        </span>
+      );
     default:
-      return <span {...common}><ResultValue display={cell.text ? { kind: 'value', text: cell.text, formatted: cell.formatted, raw: cell.value } : { kind: 'none', text: RESULT_TEXTS.none }} /></span>;
+      return (
+        <span {...common}>
+          <ResultValue
+            display={
+              cell.text
+                ? { kind: 'value', text: cell.text, formatted: cell.formatted, raw: cell.value }
+                : { kind: 'none', text: RESULT_TEXTS.none }
+            }
+          />
+        </span>
+      );
   }
 }
 
@@ -83,11 +140,29 @@ export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
   const qc = useQueryClient();
   const notify = useNotify();
   const surface = useModalSurfaceStyle();
-  const enrichments = useQuery({ queryKey: listEnrichmentsKey(props.listId), queryFn: () => api.enrichments.forList(props.listId), staleTime: 30_000, enabled: props.open });
-  const configs = useQuery({ queryKey: ['enrichment-configs', 'idea'], queryFn: async () => (await api.enrichments.ideaConfigs()).configs, staleTime: 5 * 60_000, enabled: props.open });
+  const enrichments = useQuery({
+    queryKey: listEnrichmentsKey(props.listId),
+    queryFn: () => api.enrichments.forList(props.listId),
+    staleTime: 30_000,
+    enabled: props.open,
+  });
+  const configs = useQuery({
+    queryKey: ['enrichment-configs', 'idea'],
+    queryFn: async () => (await api.enrichments.ideaConfigs()).configs,
+    staleTime: 5 * 60_000,
+    enabled: props.open,
+  });
   // The organization's company enrichments run on ideas too (an idea is a company by name and website).
-  const companyEnrichments = useQuery({ queryKey: ['enrichments', 'pick', 'company'], queryFn: async () => (await api.enrichments.list({ entityType: 'company', take: 100, sortKey: 'name', sortOrder: 'asc' })).enrichments, staleTime: 30_000, enabled: props.open });
-  const ownEnrichments: EnrichmentDto[] = useMemo(() => (enrichments.data?.enrichments ?? []).filter((e) => e.entityType === 'idea' || e.entityType === 'company'), [enrichments.data]);
+  const companyEnrichments = useQuery({
+    queryKey: ['enrichments', 'pick', 'company'],
+    queryFn: async () => (await api.enrichments.list({ entityType: 'company', take: 100, sortKey: 'name', sortOrder: 'asc' })).enrichments,
+    staleTime: 30_000,
+    enabled: props.open,
+  });
+  const ownEnrichments: EnrichmentDto[] = useMemo(
+    () => (enrichments.data?.enrichments ?? []).filter((e) => e.entityType === 'idea' || e.entityType === 'company'),
+    [enrichments.data],
+  );
   const otherEnrichments: EnrichmentDto[] = useMemo(() => {
     const own = new Set(ownEnrichments.map((e) => e.id));
     return (companyEnrichments.data ?? []).filter((e) => !own.has(e.id));
@@ -98,7 +173,14 @@ export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
   const [prompt, setPrompt] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => { if (props.open) { setChoice(''); setName(''); setPrompt(''); setError(null); } }, [props.open]);
+  useEffect(() => {
+    if (props.open) {
+      setChoice('');
+      setName('');
+      setPrompt('');
+      setError(null);
+    }
+  }, [props.open]);
   // The first enrichment is chosen once they are known (a new one when there is none).
   useEffect(() => {
     if (props.open && !choice && enrichments.data) setChoice(ideaEnrichments[0]?.id ?? NEW);
@@ -117,8 +199,14 @@ export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
         const config = (configs.data ?? []).find((c) => c.enrichmentType === 'llm');
         if (!config) throw new Error('The idea enrichment types could not be loaded.');
         const res = await api.enrichments.create({
-          configId: config.id, entityType: 'idea', listId: props.listId, name: name.trim(), prompt: prompt.trim(),
-          schema: config.responseSchema ?? [{ name: 'answer', type: 'string', description: "Your answer to the user's request.", required: true, createColumn: false }],
+          configId: config.id,
+          entityType: 'idea',
+          listId: props.listId,
+          name: name.trim(),
+          prompt: prompt.trim(),
+          schema: config.responseSchema ?? [
+            { name: 'answer', type: 'string', description: "Your answer to the user's request.", required: true, createColumn: false },
+          ],
         });
         enrichmentId = res.id;
       }
@@ -126,9 +214,16 @@ export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
       const ids = props.ideaIds ?? [];
       const before = markPreprocessing(qc, enrichmentId, ids, () => null);
       try {
-        const res = await api.enrichments.execute(props.ideaIds
-          ? { enrichmentId, entityType: 'idea', entityIds: props.ideaIds, sort: props.sort ?? null }
-          : { enrichmentId, entityType: 'idea', ideaFilters: { ...props.filters, listCompanyId: props.listId }, sort: props.sort ?? null });
+        const res = await api.enrichments.execute(
+          props.ideaIds
+            ? { enrichmentId, entityType: 'idea', entityIds: props.ideaIds, sort: props.sort ?? null }
+            : {
+                enrichmentId,
+                entityType: 'idea',
+                ideaFilters: { ...props.filters, listCompanyId: props.listId },
+                sort: props.sort ?? null,
+              },
+        );
         runId = res.runId ?? null;
         for (const item of res.items ?? []) {
           if (item.status === 'failed') setCellResult(qc, enrichmentId, item.entityId, before.get(item.entityId) ?? null);
@@ -153,27 +248,62 @@ export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
   };
 
   return (
-    <Dialog open={props.open} onOpenChange={(_, d) => { if (!d.open) props.onClose(); }}>
+    <Dialog
+      open={props.open}
+      onOpenChange={(_, d) => {
+        if (!d.open) props.onClose();
+      }}
+    >
       <DialogSurface style={surface} data-testid="enrich-ideas-dialog">
-        <form onSubmit={(e) => { e.preventDefault(); void run(); }}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run();
+          }}
+        >
           <DialogBody>
-            <DialogTitle>Enrich {props.count.toLocaleString('en-US')} idea{props.count === 1 ? '' : 's'}</DialogTitle>
+            <DialogTitle>
+              Enrich {props.count.toLocaleString('en-US')} idea{props.count === 1 ? '' : 's'}
+            </DialogTitle>
             <DialogContent style={{ display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM }}>
-              <RadioGroup value={creating ? NEW : 'existing'} onChange={(_, d) => setChoice(d.value === NEW ? NEW : ideaEnrichments[0]?.id ?? NEW)} layout="horizontal">
-                <Radio value="existing" label="Run an existing enrichment" disabled={ideaEnrichments.length === 0} data-testid="enrich-ideas-existing" />
+              <RadioGroup
+                value={creating ? NEW : 'existing'}
+                onChange={(_, d) => setChoice(d.value === NEW ? NEW : (ideaEnrichments[0]?.id ?? NEW))}
+                layout="horizontal"
+              >
+                <Radio
+                  value="existing"
+                  label="Run an existing enrichment"
+                  disabled={ideaEnrichments.length === 0}
+                  data-testid="enrich-ideas-existing"
+                />
                 <Radio value={NEW} label="New enrichment" data-testid="enrich-ideas-new" />
               </RadioGroup>
               {!creating && (
                 <Field label="Enrichment">
-                  <Dropdown value={ideaEnrichments.find((e) => e.id === choice)?.name ?? ''} selectedOptions={[choice]} onOptionSelect={(_, d) => setChoice(d.optionValue ?? '')} data-testid="enrich-ideas-pick">
+                  <Dropdown
+                    value={ideaEnrichments.find((e) => e.id === choice)?.name ?? ''}
+                    selectedOptions={[choice]}
+                    onOptionSelect={(_, d) => setChoice(d.optionValue ?? '')}
+                    data-testid="enrich-ideas-pick"
+                  >
                     {ownEnrichments.length > 0 && (
                       <OptionGroup label="This list">
-                        {ownEnrichments.map((e) => <Option key={e.id} value={e.id} text={e.name}>{e.name}{e.entityType === 'company' ? ' (company enrichment)' : ''}</Option>)}
+                        {ownEnrichments.map((e) => (
+                          <Option key={e.id} value={e.id} text={e.name}>
+                            {e.name}
+                            {e.entityType === 'company' ? ' (company enrichment)' : ''}
+                          </Option>
+                        ))}
                       </OptionGroup>
                     )}
                     {otherEnrichments.length > 0 && (
                       <OptionGroup label="Company enrichments">
-                        {otherEnrichments.map((e) => <Option key={e.id} value={e.id}>{e.name}</Option>)}
+                        {otherEnrichments.map((e) => (
+                          <Option key={e.id} value={e.id}>
+                            {e.name}
+                          </Option>
+                        ))}
                       </OptionGroup>
                     )}
                   </Dropdown>
@@ -182,18 +312,42 @@ export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
               {creating && (
                 <>
                   <Field label="Name" required>
-                    <Input value={name} maxLength={200} onChange={(_, d) => setName(d.value)} placeholder="e.g. What they sell" data-testid="enrich-ideas-name" />
+                    <Input
+                      value={name}
+                      maxLength={200}
+                      onChange={(_, d) => setName(d.value)}
+                      placeholder="e.g. What they sell"
+                      data-testid="enrich-ideas-name"
+                    />
                   </Field>
-                  <Field label="Prompt" required hint="Asked about each idea; the model sees its name, website, domain and the source's columns.">
-                    <Textarea value={prompt} rows={4} onChange={(_, d) => setPrompt(d.value)} placeholder="What does the company sell?" data-testid="enrich-ideas-prompt" />
+                  <Field
+                    label="Prompt"
+                    required
+                    hint="Asked about each idea; the model sees its name, website, domain and the source's columns."
+                  >
+                    <Textarea
+                      value={prompt}
+                      rows={4}
+                      onChange={(_, d) => setPrompt(d.value)}
+                      placeholder="What does the company sell?"
+                      data-testid="enrich-ideas-prompt"
+                    />
                   </Field>
                 </>
               )}
-              {error && <Text role="alert" style={{ color: tokens.colorPaletteRedForeground1 }} data-testid="enrich-ideas-error">{error}</Text>}
+              {error && (
+                <Text role="alert" style={{ color: tokens.colorPaletteRedForeground1 }} data-testid="enrich-ideas-error">
+                  {error}
+                </Text>
+              )}
             </DialogContent>
             <DialogActions>
-              <Button appearance="secondary" onClick={props.onClose}>Cancel</Button>
-              <Button appearance="primary" type="submit" disabled={busy || !choice} data-testid="enrich-ideas-run">Run</Button>
+              <Button appearance="secondary" onClick={props.onClose}>
+                Cancel
+              </Button>
+              <Button appearance="primary" type="submit" disabled={busy || !choice} data-testid="enrich-ideas-run">
+                Run
+              </Button>
             </DialogActions>
           </DialogBody>
         </form>

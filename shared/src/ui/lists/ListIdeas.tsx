@@ -6,13 +6,55 @@
 import { useEffect, useMemo, useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Badge, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Input, Link, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger,
-  Option, SearchBox, Text, makeStyles, mergeClasses, tokens,
+  Badge,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Dropdown,
+  Field,
+  Input,
+  Link,
+  Menu,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  Option,
+  SearchBox,
+  Text,
+  makeStyles,
+  mergeClasses,
+  tokens,
 } from '@fluentui/react-components';
-import { AddRegular, SparkleRegular, DatabaseSearchRegular, ArrowUploadRegular, ArrowDownloadRegular, CheckmarkCircleRegular, DeleteRegular, DismissRegular, EditRegular, StarFilled, StarRegular } from '@fluentui/react-icons';
+import {
+  AddRegular,
+  SparkleRegular,
+  DatabaseSearchRegular,
+  ArrowUploadRegular,
+  ArrowDownloadRegular,
+  CheckmarkCircleRegular,
+  DeleteRegular,
+  DismissRegular,
+  EditRegular,
+  StarFilled,
+  StarRegular,
+} from '@fluentui/react-icons';
 import type { IdeaDto, IdeaFilters, IdeaListBody, ListDto, RunProgressDto } from '../../contracts';
 import {
-  companyProblems, formatValue, ideaEnrichmentColumns, ideaEnrichmentCell, listColumnsWithWidth, realtimePaths, untypedColumnType, valueText, LIST_MESSAGES, type IdeaStatus,
+  companyProblems,
+  formatValue,
+  ideaEnrichmentColumns,
+  ideaEnrichmentCell,
+  listColumnsWithWidth,
+  realtimePaths,
+  untypedColumnType,
+  valueText,
+  LIST_MESSAGES,
+  type IdeaStatus,
 } from '../../domain';
 import { ValueView } from '../values/ValueView';
 import { useApi, queryKeys } from '../ApiContext';
@@ -43,18 +85,62 @@ type Groups = { contacts: boolean; unassignedEnrichments: boolean; companyFields
 
 const useStyles = makeStyles({
   page: { display: 'flex', height: '100%', minHeight: '420px', gap: 0 },
-  root: { display: 'flex', flexDirection: 'column', flexGrow: 1, minWidth: 0, backgroundColor: tokens.colorNeutralBackground1, borderRadius: tokens.borderRadiusLarge, boxShadow: tokens.shadow4, overflow: 'hidden' },
+  root: {
+    display: 'flex',
+    flexDirection: 'column',
+    flexGrow: 1,
+    minWidth: 0,
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderRadius: tokens.borderRadiusLarge,
+    boxShadow: tokens.shadow4,
+    overflow: 'hidden',
+  },
   plugin: { borderRadius: 0, boxShadow: 'none' },
-  head: { display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, padding: `${tokens.spacingVerticalM} ${tokens.spacingHorizontalM}`, borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
+  head: {
+    display: 'flex',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalM,
+    padding: `${tokens.spacingVerticalM} ${tokens.spacingHorizontalM}`,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
   name: { fontSize: tokens.fontSizeBase500, fontWeight: tokens.fontWeightSemibold },
   totals: { color: tokens.colorNeutralForeground3 },
-  sources: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`, borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
-  source: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, padding: `2px ${tokens.spacingHorizontalS}`, borderRadius: tokens.borderRadiusMedium, backgroundColor: tokens.colorNeutralBackground3 },
-  toolbar: { display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`, borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
+  sources: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalS,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  source: {
+    display: 'inline-flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalXS,
+    padding: `2px ${tokens.spacingHorizontalS}`,
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorNeutralBackground3,
+  },
+  toolbar: {
+    display: 'flex',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalS,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
   search: { flex: '1 1 160px', maxWidth: '260px' },
   dropdown: { minWidth: '150px' },
   end: { marginLeft: 'auto', display: 'flex', gap: tokens.spacingHorizontalS },
-  bulk: { display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`, backgroundColor: tokens.colorBrandBackground2, borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
+  bulk: {
+    display: 'flex',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalM,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    backgroundColor: tokens.colorBrandBackground2,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
   bulkActions: { display: 'flex', gap: tokens.spacingHorizontalS, marginLeft: 'auto' },
   star: { minWidth: 'auto' },
   totalsGrid: { display: 'grid', gridTemplateColumns: 'auto auto', columnGap: tokens.spacingHorizontalL, rowGap: tokens.spacingVerticalXS },
@@ -108,17 +194,39 @@ export function ListIdeas(props: ListIdeasProps) {
   const [widths, setWidths] = useState<Record<string, number>>({});
 
   // Any filter change clears the selection and goes back to page 0 (spec 002 §4).
-  const resetView = () => { setSelection(NO_SELECTION); setPageIndex(0); };
+  const resetView = () => {
+    setSelection(NO_SELECTION);
+    setPageIndex(0);
+  };
   useEffect(() => {
-    const t = setTimeout(() => { setText((prev) => { if (prev !== searchInput.trim()) resetView(); return searchInput.trim(); }); }, 300);
+    const t = setTimeout(() => {
+      setText((prev) => {
+        if (prev !== searchInput.trim()) resetView();
+        return searchInput.trim();
+      });
+    }, 300);
     return () => clearTimeout(t);
   }, [searchInput]);
 
   const listQuery = useQuery({ queryKey: queryKeys.list(listId), queryFn: async () => (await api.lists.get(listId)).list });
   const list: ListDto | undefined = listQuery.data;
   const filters: IdeaFilters = { text, inShortlist, recordStatus: status || null, listSourceIds: sourceIds, excludeIds: [] };
-  const query: IdeaListBody = { listCompanyId: listId, text, inShortlist, recordStatus: status || null, listSourceIds: sourceIds, pageIndex, pageSize, sortKey: sort?.key ?? null, sortOrder: sort?.order ?? null };
-  const page = useQuery({ queryKey: queryKeys.ideasPage(listId, query), queryFn: () => api.lists.ideas(query), placeholderData: keepPreviousData });
+  const query: IdeaListBody = {
+    listCompanyId: listId,
+    text,
+    inShortlist,
+    recordStatus: status || null,
+    listSourceIds: sourceIds,
+    pageIndex,
+    pageSize,
+    sortKey: sort?.key ?? null,
+    sortOrder: sort?.order ?? null,
+  };
+  const page = useQuery({
+    queryKey: queryKeys.ideasPage(listId, query),
+    queryFn: () => api.lists.ideas(query),
+    placeholderData: keepPreviousData,
+  });
   const enrichments = useQuery({ queryKey: listEnrichmentsKey(listId), queryFn: () => api.enrichments.forList(listId), staleTime: 30_000 });
   const rows = useMemo(() => page.data?.listCompanyIdeas ?? [], [page.data]);
   // The idea enrichments' cells: seeded from the page, then live (spec 002 §4).
@@ -130,12 +238,21 @@ export function ListIdeas(props: ListIdeasProps) {
     await Promise.all([qc.invalidateQueries({ queryKey: queryKeys.ideas(listId) }), qc.invalidateQueries({ queryKey: queryKeys.lists })]);
   };
   // Another tab or user changed the list (ideas, sources, shortlist): reload (spec 002 §4 'List execution').
-  useRealtimeEvents(({ oid }) => realtimePaths.lists(oid, listId), () => { void reload(); });
+  useRealtimeEvents(
+    ({ oid }) => realtimePaths.lists(oid, listId),
+    () => {
+      void reload();
+    },
+  );
 
   const setShortlist = async (ids: string[] | null, value: boolean) => {
     setBusy(true);
     try {
-      const res = await api.lists.shortlist(ids ? { listId, ideaIds: ids, status: value } : { listId, status: value, ideaFilters: { ...filters, excludeIds: selection.kind === 'all' ? [...selection.excludeIds] : [] } });
+      const res = await api.lists.shortlist(
+        ids
+          ? { listId, ideaIds: ids, status: value }
+          : { listId, status: value, ideaFilters: { ...filters, excludeIds: selection.kind === 'all' ? [...selection.excludeIds] : [] } },
+      );
       notify.success(res.message);
       await reload();
     } catch (e) {
@@ -161,50 +278,104 @@ export function ListIdeas(props: ListIdeasProps) {
   const dataKeys = useMemo(() => [...new Set(rows.flatMap((r) => Object.keys(r.data ?? {})))].slice(0, 20), [rows]);
   const sourceType = useMemo(() => new Map((list?.sources ?? []).map((s) => [s.id, s.type])), [list]);
   const enrichmentColumns = useMemo(() => ideaEnrichmentColumns(enrichments.data?.enrichments ?? []), [enrichments.data]);
-  const columns = useMemo<RecordColumn<IdeaDto>[]>(() => [
-    {
-      key: 'shortListed', label: 'Shortlist', sortKey: 'shortListed', kind: 'icon', pinned: true, text: (r) => (r.shortListed ? 'Yes' : 'No'),
-      render: (r) => (
-        <Button appearance="transparent" size="small" className={styles.star} icon={r.shortListed ? <StarFilled color={tokens.colorPaletteMarigoldForeground1} /> : <StarRegular />}
-          aria-pressed={r.shortListed} aria-label={r.shortListed ? `Remove ${r.name} from the shortlist` : `Shortlist ${r.name}`}
-          onClick={(e) => { e.stopPropagation(); void setShortlist([r.id], !r.shortListed); }} data-testid={`idea-shortlist-${r.id}`} />
-      ),
-    },
-    { key: 'name', label: 'Name', sortKey: 'name', pinned: true, text: (r) => r.name },
-    { key: 'website', label: 'Website', sortKey: 'website', kind: 'url', text: (r) => r.website },
-    {
-      key: 'status', label: 'Status', sortKey: 'status', kind: 'status', text: (r) => IDEA_STATUS_LABEL[r.status],
-      render: (r) => <Badge appearance="tint" color={r.status === 'inDealscout' ? 'success' : r.status === 'invalid' ? 'danger' : 'informative'} data-testid="idea-status">{IDEA_STATUS_LABEL[r.status]}</Badge>,
-    },
-    { key: 'sources', label: 'Sources', text: (r) => r.sourceIds.map((id) => sourceLabel(sourceType.get(id) ?? '')).join(', ') },
-    // A source column of plain numbers reads like a number field ('1,625', as in the companies table).
-    ...dataKeys.map((k) => {
-      const numeric = untypedColumnType(k, rows.map((r) => r.data?.[k])) === 'number';
-      const hint = { key: k, dataType: numeric ? 'number' : undefined };
-      return {
-        key: `data.${k}`, label: k, kind: numeric ? 'number' as const : 'text' as const,
-        text: (r: IdeaDto) => valueText(formatValue(r.data?.[k], hint)) ?? '',
-        render: (r: IdeaDto) => <ValueView value={formatValue(r.data?.[k], hint)} />,
-      };
-    }),
-    // The idea enrichments' list columns (spec 002 §3 'List column'; width 70 px by default).
-    ...enrichmentColumns.map((c): RecordColumn<IdeaDto> => ({
-      key: c.key, label: c.label, width: c.width, kind: 'enrichment',
-      text: (r) => { const cell = ideaEnrichmentCell(getCellResult(qc, c.enrichmentId, r.id), c); return cell.status === 'completed' ? cell.text : ''; },
-      render: (r) => <IdeaEnrichmentCell column={c} ideaId={r.id} />,
-    })),
-    { key: 'createdAt', label: 'Added', sortKey: 'createdAt', kind: 'date', text: (r) => formatDate(r.createdAt) },
-  ], [dataKeys, rows, sourceType, styles.star, enrichmentColumns, qc]);
+  const columns = useMemo<RecordColumn<IdeaDto>[]>(
+    () => [
+      {
+        key: 'shortListed',
+        label: 'Shortlist',
+        sortKey: 'shortListed',
+        kind: 'icon',
+        pinned: true,
+        text: (r) => (r.shortListed ? 'Yes' : 'No'),
+        render: (r) => (
+          <Button
+            appearance="transparent"
+            size="small"
+            className={styles.star}
+            icon={r.shortListed ? <StarFilled color={tokens.colorPaletteMarigoldForeground1} /> : <StarRegular />}
+            aria-pressed={r.shortListed}
+            aria-label={r.shortListed ? `Remove ${r.name} from the shortlist` : `Shortlist ${r.name}`}
+            onClick={(e) => {
+              e.stopPropagation();
+              void setShortlist([r.id], !r.shortListed);
+            }}
+            data-testid={`idea-shortlist-${r.id}`}
+          />
+        ),
+      },
+      { key: 'name', label: 'Name', sortKey: 'name', pinned: true, text: (r) => r.name },
+      { key: 'website', label: 'Website', sortKey: 'website', kind: 'url', text: (r) => r.website },
+      {
+        key: 'status',
+        label: 'Status',
+        sortKey: 'status',
+        kind: 'status',
+        text: (r) => IDEA_STATUS_LABEL[r.status],
+        render: (r) => (
+          <Badge
+            appearance="tint"
+            color={r.status === 'inDealscout' ? 'success' : r.status === 'invalid' ? 'danger' : 'informative'}
+            data-testid="idea-status"
+          >
+            {IDEA_STATUS_LABEL[r.status]}
+          </Badge>
+        ),
+      },
+      { key: 'sources', label: 'Sources', text: (r) => r.sourceIds.map((id) => sourceLabel(sourceType.get(id) ?? '')).join(', ') },
+      // A source column of plain numbers reads like a number field ('1,625', as in the companies table).
+      ...dataKeys.map((k) => {
+        const numeric =
+          untypedColumnType(
+            k,
+            rows.map((r) => r.data?.[k]),
+          ) === 'number';
+        const hint = { key: k, dataType: numeric ? 'number' : undefined };
+        return {
+          key: `data.${k}`,
+          label: k,
+          kind: numeric ? ('number' as const) : ('text' as const),
+          text: (r: IdeaDto) => valueText(formatValue(r.data?.[k], hint)) ?? '',
+          render: (r: IdeaDto) => <ValueView value={formatValue(r.data?.[k], hint)} />,
+        };
+      }),
+      // The idea enrichments' list columns (spec 002 §3 'List column'; width 70 px by default).
+      ...enrichmentColumns.map((c): RecordColumn<IdeaDto> => ({
+        key: c.key,
+        label: c.label,
+        width: c.width,
+        kind: 'enrichment',
+        text: (r) => {
+          const cell = ideaEnrichmentCell(getCellResult(qc, c.enrichmentId, r.id), c);
+          return cell.status === 'completed' ? cell.text : '';
+        },
+        render: (r) => <IdeaEnrichmentCell column={c} ideaId={r.id} />,
+      })),
+      { key: 'createdAt', label: 'Added', sortKey: 'createdAt', kind: 'date', text: (r) => formatDate(r.createdAt) },
+    ],
+    [dataKeys, rows, sourceType, styles.star, enrichmentColumns, qc],
+  );
 
   // Scoring (issue 22): the Score menu, a score column per model, runs and their breakdowns.
-  const scoring = useListScoring({ listId, listName: list?.name ?? '', rows, dataKeys, enrichments: enrichments.data?.enrichments ?? [], filters, onReload: reload });
+  const scoring = useListScoring({
+    listId,
+    listName: list?.name ?? '',
+    rows,
+    dataKeys,
+    enrichments: enrichments.data?.enrichments ?? [],
+    filters,
+    onReload: reload,
+  });
   // Widths: the one just set here, else the saved one (the user's for this list; an enrichment's on its
   // list column), else none: the table sizes the column from its kind and content.
   const savedWidths = props.columnWidths;
-  const allColumns = useMemo(() => [...columns.slice(0, -1), ...scoring.columns, ...columns.slice(-1)].map((c) => {
-    const w = widths[c.key] ?? (c.key.startsWith('enrichment:') ? undefined : savedWidths?.[c.key]);
-    return w ? { ...c, width: w } : c;
-  }), [columns, scoring.columns, widths, savedWidths]);
+  const allColumns = useMemo(
+    () =>
+      [...columns.slice(0, -1), ...scoring.columns, ...columns.slice(-1)].map((c) => {
+        const w = widths[c.key] ?? (c.key.startsWith('enrichment:') ? undefined : savedWidths?.[c.key]);
+        return w ? { ...c, width: w } : c;
+      }),
+    [columns, scoring.columns, widths, savedWidths],
+  );
   // A resized enrichment column keeps its width in the enrichment's list columns (PUT /enrichment/column,
   // the list's own, seen by everyone); the others with the user's settings, per list.
   const onColumnResize = (key: string, width: number) => {
@@ -215,7 +386,8 @@ export function ListIdeas(props: ListIdeasProps) {
       props.onColumnWidthChange?.(key, width);
       return;
     }
-    void api.enrichments.setColumns({ enrichmentId: e.id, listColumns: listColumnsWithWidth(e, key, width) })
+    void api.enrichments
+      .setColumns({ enrichmentId: e.id, listColumns: listColumnsWithWidth(e, key, width) })
       .then(() => qc.invalidateQueries({ queryKey: listEnrichmentsKey(listId) }))
       .catch((err: unknown) => notify.error(err instanceof Error ? err.message : 'Could not save the column width'));
   };
@@ -223,38 +395,86 @@ export function ListIdeas(props: ListIdeasProps) {
   const openIdea = rows.find((r) => r.id === openIdeaId) ?? null;
   const enrichmentNames = useMemo(() => new Map((enrichments.data?.enrichments ?? []).map((e) => [e.id, e.name])), [enrichments.data]);
   /** This list's runs: its idea enrichments and score runs, and its sources being added. */
-  const isListRun = (r: RunProgressDto) => (r.entityType === 'idea' && (r.type === 'score' || enrichmentNames.has(r.typeId ?? '')))
-    || (r.type === 'list' && (list?.sources ?? []).some((s) => s.id === r.typeId));
-  const enrichmentSchemas = useMemo(() => new Map((enrichments.data?.enrichments ?? []).map((e) => [e.id, e.data.schema])), [enrichments.data]);
+  const isListRun = (r: RunProgressDto) =>
+    (r.entityType === 'idea' && (r.type === 'score' || enrichmentNames.has(r.typeId ?? ''))) ||
+    (r.type === 'list' && (list?.sources ?? []).some((s) => s.id === r.typeId));
+  const enrichmentSchemas = useMemo(
+    () => new Map((enrichments.data?.enrichments ?? []).map((e) => [e.id, e.data.schema])),
+    [enrichments.data],
+  );
 
-  if (listQuery.isError) return <Text role="alert">{listQuery.error instanceof Error ? listQuery.error.message : LIST_MESSAGES.listNotFound}</Text>;
+  if (listQuery.isError)
+    return <Text role="alert">{listQuery.error instanceof Error ? listQuery.error.message : LIST_MESSAGES.listNotFound}</Text>;
 
   return (
     <div className={styles.page} data-testid="list-page">
       <section className={mergeClasses(styles.root, pluginMode && styles.plugin)} aria-label="Ideas">
         <div className={styles.head}>
-          <Text className={styles.name} data-testid="list-name">{list?.name ?? ''}</Text>
-          <Button appearance="subtle" size="small" icon={<EditRegular />} aria-label="Rename list" onClick={() => setRenaming(true)} data-testid="list-rename" />
-          {list?.status === 'completed' && <Badge appearance="tint" color="success">Completed</Badge>}
+          <Text className={styles.name} data-testid="list-name">
+            {list?.name ?? ''}
+          </Text>
+          <Button
+            appearance="subtle"
+            size="small"
+            icon={<EditRegular />}
+            aria-label="Rename list"
+            onClick={() => setRenaming(true)}
+            data-testid="list-rename"
+          />
+          {list?.status === 'completed' && (
+            <Badge appearance="tint" color="success">
+              Completed
+            </Badge>
+          )}
           <Text className={styles.totals} data-testid="list-totals">
-            {list ? `${list.totalIdeas.toLocaleString('en-US')} ideas · ${list.totalShortListedIdeas.toLocaleString('en-US')} shortlisted · ${list.totalSources} source${list.totalSources === 1 ? '' : 's'}` : ''}
+            {list
+              ? `${list.totalIdeas.toLocaleString('en-US')} ideas · ${list.totalShortListedIdeas.toLocaleString('en-US')} shortlisted · ${list.totalSources} source${list.totalSources === 1 ? '' : 's'}`
+              : ''}
           </Text>
           <div className={styles.end}>
-            <Button size="small" icon={<AddRegular />} onClick={() => setAdding(true)} data-testid="list-add-idea">Add company</Button>
-            <Button size="small" icon={<ArrowUploadRegular />} onClick={() => setUploading(true)} data-testid="list-upload-csv">Upload CSV or Excel</Button>
+            <Button size="small" icon={<AddRegular />} onClick={() => setAdding(true)} data-testid="list-add-idea">
+              Add company
+            </Button>
+            <Button size="small" icon={<ArrowUploadRegular />} onClick={() => setUploading(true)} data-testid="list-upload-csv">
+              Upload CSV or Excel
+            </Button>
             <Menu>
               <MenuTrigger disableButtonEnhancement>
-                <Button size="small" icon={<DatabaseSearchRegular />} data-testid="list-add-source">Add source</Button>
+                <Button size="small" icon={<DatabaseSearchRegular />} data-testid="list-add-source">
+                  Add source
+                </Button>
               </MenuTrigger>
               <MenuPopover>
                 <MenuList>
-                  <MenuItem onClick={() => setFiltering(true)} data-testid="list-add-source-filter">{sourceLabel('filter')}</MenuItem>
-                  {PROVIDER_KINDS.map((k) => <MenuItem key={k} onClick={() => setProviderKind(k)} data-testid={`list-add-source-${k}`}>{sourceLabel(k)}</MenuItem>)}
+                  <MenuItem onClick={() => setFiltering(true)} data-testid="list-add-source-filter">
+                    {sourceLabel('filter')}
+                  </MenuItem>
+                  {PROVIDER_KINDS.map((k) => (
+                    <MenuItem key={k} onClick={() => setProviderKind(k)} data-testid={`list-add-source-${k}`}>
+                      {sourceLabel(k)}
+                    </MenuItem>
+                  ))}
                 </MenuList>
               </MenuPopover>
             </Menu>
-            <Button size="small" appearance="primary" icon={<CheckmarkCircleRegular />} disabled={!list || list.totalShortListedIdeas === 0} onClick={() => setCompleting(true)} data-testid="list-complete">Complete list</Button>
-            <Button size="small" appearance="subtle" icon={<DeleteRegular />} aria-label="Delete list" onClick={() => setConfirmDeleteList(true)} data-testid="list-delete" />
+            <Button
+              size="small"
+              appearance="primary"
+              icon={<CheckmarkCircleRegular />}
+              disabled={!list || list.totalShortListedIdeas === 0}
+              onClick={() => setCompleting(true)}
+              data-testid="list-complete"
+            >
+              Complete list
+            </Button>
+            <Button
+              size="small"
+              appearance="subtle"
+              icon={<DeleteRegular />}
+              aria-label="Delete list"
+              onClick={() => setConfirmDeleteList(true)}
+              data-testid="list-delete"
+            />
           </div>
         </div>
         {list && list.sources.length > 0 && (
@@ -262,57 +482,182 @@ export function ListIdeas(props: ListIdeasProps) {
             {list.sources.map((s) => (
               <span key={s.id} className={styles.source} data-testid="list-source" data-status={s.status}>
                 <Text weight="semibold">{sourceLabel(s.type)}</Text>
-                <Text size={200}>{s.total.toLocaleString('en-US')} ideas · {s.shortlisted.toLocaleString('en-US')} shortlisted</Text>
-                {s.status !== 'completed' && <Badge size="small" appearance="tint" color={s.status === 'failed' ? 'danger' : 'informative'}>{s.status === 'inProgress' ? 'In progress' : s.status}</Badge>}
-                {s.statusReason && <Text size={200} title={s.statusReason}>{s.statusReason}</Text>}
-                <Button appearance="transparent" size="small" icon={<DismissRegular />} aria-label={`Remove source ${sourceLabel(s.type)}`}
-                  onClick={async () => { await api.lists.removeSource(s.id); notify.success(LIST_MESSAGES.sourceRemoved); await reload(); }} />
+                <Text size={200}>
+                  {s.total.toLocaleString('en-US')} ideas · {s.shortlisted.toLocaleString('en-US')} shortlisted
+                </Text>
+                {s.status !== 'completed' && (
+                  <Badge size="small" appearance="tint" color={s.status === 'failed' ? 'danger' : 'informative'}>
+                    {s.status === 'inProgress' ? 'In progress' : s.status}
+                  </Badge>
+                )}
+                {s.statusReason && (
+                  <Text size={200} title={s.statusReason}>
+                    {s.statusReason}
+                  </Text>
+                )}
+                <Button
+                  appearance="transparent"
+                  size="small"
+                  icon={<DismissRegular />}
+                  aria-label={`Remove source ${sourceLabel(s.type)}`}
+                  onClick={async () => {
+                    await api.lists.removeSource(s.id);
+                    notify.success(LIST_MESSAGES.sourceRemoved);
+                    await reload();
+                  }}
+                />
               </span>
             ))}
           </div>
         )}
         <div className={styles.toolbar} role="toolbar" aria-label="Ideas toolbar">
-          <SearchBox className={styles.search} placeholder="Search ideas" aria-label="Search ideas" value={searchInput} maxLength={200} onChange={(_, d) => setSearchInput(d.value)} data-testid="ideas-search" />
-          <Dropdown className={styles.dropdown} aria-label="Shortlist" value={inShortlist === null ? 'All ideas' : inShortlist ? 'Shortlisted' : 'Not shortlisted'}
-            selectedOptions={[inShortlist === null ? '' : String(inShortlist)]} onOptionSelect={(_, d) => { setInShortlist(d.optionValue === '' ? null : d.optionValue === 'true'); resetView(); }} data-testid="ideas-shortlist-filter">
+          <SearchBox
+            className={styles.search}
+            placeholder="Search ideas"
+            aria-label="Search ideas"
+            value={searchInput}
+            maxLength={200}
+            onChange={(_, d) => setSearchInput(d.value)}
+            data-testid="ideas-search"
+          />
+          <Dropdown
+            className={styles.dropdown}
+            aria-label="Shortlist"
+            value={inShortlist === null ? 'All ideas' : inShortlist ? 'Shortlisted' : 'Not shortlisted'}
+            selectedOptions={[inShortlist === null ? '' : String(inShortlist)]}
+            onOptionSelect={(_, d) => {
+              setInShortlist(d.optionValue === '' ? null : d.optionValue === 'true');
+              resetView();
+            }}
+            data-testid="ideas-shortlist-filter"
+          >
             <Option value="">All ideas</Option>
             <Option value="true">Shortlisted</Option>
             <Option value="false">Not shortlisted</Option>
           </Dropdown>
-          <Dropdown className={styles.dropdown} aria-label="Status" value={status ? IDEA_STATUS_LABEL[status] : 'Any status'} selectedOptions={[status]}
-            onOptionSelect={(_, d) => { setStatus((d.optionValue ?? '') as IdeaStatus | ''); resetView(); }} data-testid="ideas-status-filter">
+          <Dropdown
+            className={styles.dropdown}
+            aria-label="Status"
+            value={status ? IDEA_STATUS_LABEL[status] : 'Any status'}
+            selectedOptions={[status]}
+            onOptionSelect={(_, d) => {
+              setStatus((d.optionValue ?? '') as IdeaStatus | '');
+              resetView();
+            }}
+            data-testid="ideas-status-filter"
+          >
             <Option value="">Any status</Option>
             <Option value="idea">Idea</Option>
             <Option value="inDealscout">In Dealscout</Option>
             <Option value="invalid">Invalid</Option>
           </Dropdown>
           {list && list.sources.length > 1 && (
-            <Dropdown className={styles.dropdown} aria-label="Sources" multiselect placeholder="All sources" selectedOptions={sourceIds}
-              value={sourceIds.map((id) => sourceLabel(sourceType.get(id) ?? '')).join(', ')} onOptionSelect={(_, d) => { setSourceIds(d.selectedOptions); resetView(); }}>
-              {list.sources.map((s) => <Option key={s.id} value={s.id}>{`${sourceLabel(s.type)} (${s.total})`}</Option>)}
+            <Dropdown
+              className={styles.dropdown}
+              aria-label="Sources"
+              multiselect
+              placeholder="All sources"
+              selectedOptions={sourceIds}
+              value={sourceIds.map((id) => sourceLabel(sourceType.get(id) ?? '')).join(', ')}
+              onOptionSelect={(_, d) => {
+                setSourceIds(d.selectedOptions);
+                resetView();
+              }}
+            >
+              {list.sources.map((s) => (
+                <Option key={s.id} value={s.id}>{`${sourceLabel(s.type)} (${s.total})`}</Option>
+              ))}
             </Dropdown>
           )}
           <div className={styles.end}>
             {scoring.toolbar}
-            <Button size="small" appearance="subtle" icon={<ArrowDownloadRegular />} disabled={total === 0 || busy}
-              onClick={() => void exportIdeas({ listCompanyId: listId, ideaFilters: filters })} data-testid="ideas-export">Export</Button>
+            <Button
+              size="small"
+              appearance="subtle"
+              icon={<ArrowDownloadRegular />}
+              disabled={total === 0 || busy}
+              onClick={() => void exportIdeas({ listCompanyId: listId, ideaFilters: filters })}
+              data-testid="ideas-export"
+            >
+              Export
+            </Button>
           </div>
         </div>
         {count > 0 && (
-          <div className={styles.bulk} role="region" aria-label="Bulk actions" data-testid="bulk-action-bar" data-all-selected={allAcross ? 'true' : 'false'}>
-            <Text weight="semibold" data-testid="bulk-selected-count">{allAcross ? `All ${about}${count.toLocaleString('en-US')} ideas selected` : `${count.toLocaleString('en-US')} selected`}</Text>
+          <div
+            className={styles.bulk}
+            role="region"
+            aria-label="Bulk actions"
+            data-testid="bulk-action-bar"
+            data-all-selected={allAcross ? 'true' : 'false'}
+          >
+            <Text weight="semibold" data-testid="bulk-selected-count">
+              {allAcross ? `All ${about}${count.toLocaleString('en-US')} ideas selected` : `${count.toLocaleString('en-US')} selected`}
+            </Text>
             {!allAcross && pageSelectionState(selection, pageIds) === 'all' && total > count && (
-              <Link as="button" onClick={() => setSelection({ kind: 'all', excludeIds: new Set() })} data-testid="bulk-select-all-across">Select all {about}{total.toLocaleString('en-US')} across pages</Link>
+              <Link as="button" onClick={() => setSelection({ kind: 'all', excludeIds: new Set() })} data-testid="bulk-select-all-across">
+                Select all {about}
+                {total.toLocaleString('en-US')} across pages
+              </Link>
             )}
-            <Link as="button" onClick={() => setSelection(NO_SELECTION)} data-testid="bulk-clear">Clear selection</Link>
+            <Link as="button" onClick={() => setSelection(NO_SELECTION)} data-testid="bulk-clear">
+              Clear selection
+            </Link>
             <div className={styles.bulkActions}>
-              <Button size="small" icon={<SparkleRegular />} disabled={busy} onClick={() => setEnriching(true)} data-testid="bulk-enrich">Enrich</Button>
-              <Button size="small" icon={<StarFilled />} disabled={busy} onClick={async () => { await setShortlist(selectionIds, true); setSelection(NO_SELECTION); }} data-testid="bulk-shortlist">Shortlist</Button>
-              <Button size="small" icon={<StarRegular />} disabled={busy} onClick={async () => { await setShortlist(selectionIds, false); setSelection(NO_SELECTION); }} data-testid="bulk-unshortlist">Remove from shortlist</Button>
-              <Button size="small" icon={<ArrowDownloadRegular />} disabled={busy}
-                onClick={() => void exportIdeas(selectionIds ? { listCompanyId: listId, ideaIds: selectionIds } : { listCompanyId: listId, ideaFilters: { ...filters, excludeIds: selection.kind === 'all' ? [...selection.excludeIds] : [] } })}
-                data-testid="bulk-export">Export</Button>
-              <Button size="small" icon={<DeleteRegular />} disabled={busy} onClick={() => setConfirmDelete({ open: true, count })} data-testid="bulk-delete">Delete</Button>
+              <Button size="small" icon={<SparkleRegular />} disabled={busy} onClick={() => setEnriching(true)} data-testid="bulk-enrich">
+                Enrich
+              </Button>
+              <Button
+                size="small"
+                icon={<StarFilled />}
+                disabled={busy}
+                onClick={async () => {
+                  await setShortlist(selectionIds, true);
+                  setSelection(NO_SELECTION);
+                }}
+                data-testid="bulk-shortlist"
+              >
+                Shortlist
+              </Button>
+              <Button
+                size="small"
+                icon={<StarRegular />}
+                disabled={busy}
+                onClick={async () => {
+                  await setShortlist(selectionIds, false);
+                  setSelection(NO_SELECTION);
+                }}
+                data-testid="bulk-unshortlist"
+              >
+                Remove from shortlist
+              </Button>
+              <Button
+                size="small"
+                icon={<ArrowDownloadRegular />}
+                disabled={busy}
+                onClick={() =>
+                  void exportIdeas(
+                    selectionIds
+                      ? { listCompanyId: listId, ideaIds: selectionIds }
+                      : {
+                          listCompanyId: listId,
+                          ideaFilters: { ...filters, excludeIds: selection.kind === 'all' ? [...selection.excludeIds] : [] },
+                        },
+                  )
+                }
+                data-testid="bulk-export"
+              >
+                Export
+              </Button>
+              <Button
+                size="small"
+                icon={<DeleteRegular />}
+                disabled={busy}
+                onClick={() => setConfirmDelete({ open: true, count })}
+                data-testid="bulk-delete"
+              >
+                Delete
+              </Button>
             </div>
           </div>
         )}
@@ -325,7 +670,10 @@ export function ListIdeas(props: ListIdeasProps) {
           getRowId={(r) => r.id}
           sort={sort}
           defaultSort={IDEA_DEFAULT_SORT}
-          onSortChange={(s) => { setSort(s); setPageIndex(0); }}
+          onSortChange={(s) => {
+            setSort(s);
+            setPageIndex(0);
+          }}
           onColumnResize={onColumnResize}
           selection={selection}
           onSelectionChange={setSelection}
@@ -334,55 +682,174 @@ export function ListIdeas(props: ListIdeasProps) {
           loading={page.isPending}
           fetching={page.isFetching}
           error={page.isError && !page.data ? (page.error instanceof Error ? page.error.message : 'Could not load the ideas') : null}
-          emptyText={text || inShortlist !== null || status || sourceIds.length ? 'No ideas match the search and filters.' : 'No ideas yet. Add a company or a source to start.'}
+          emptyText={
+            text || inShortlist !== null || status || sourceIds.length
+              ? 'No ideas match the search and filters.'
+              : 'No ideas yet. Add a company or a source to start.'
+          }
         />
-        <PaginationBar pageIndex={pageIndex} pageSize={pageSize} totalPages={Math.max(1, page.data?.totalPages ?? 1)} totalRecords={page.data ? total : undefined} totalIsEstimate={page.data?.totalIsEstimate}
-          onPageChange={setPageIndex} onPageSizeChange={(s) => { setPageSize(s); resetView(); }} />
+        <PaginationBar
+          pageIndex={pageIndex}
+          pageSize={pageSize}
+          totalPages={Math.max(1, page.data?.totalPages ?? 1)}
+          totalRecords={page.data ? total : undefined}
+          totalIsEstimate={page.data?.totalIsEstimate}
+          onPageChange={setPageIndex}
+          onPageSizeChange={(s) => {
+            setPageSize(s);
+            resetView();
+          }}
+        />
       </section>
       {openIdea && list && (
-        <IdeaDrawer idea={openIdea} sources={list.sources} enrichmentNames={enrichmentNames} enrichmentSchemas={enrichmentSchemas} groups={props.drawerGroups} onGroupsChange={props.onDrawerGroupsChange}
-          onShortlist={(i, v) => void setShortlist([i.id], v)} onClose={() => setOpenIdeaId(null)} />
+        <IdeaDrawer
+          idea={openIdea}
+          sources={list.sources}
+          enrichmentNames={enrichmentNames}
+          enrichmentSchemas={enrichmentSchemas}
+          groups={props.drawerGroups}
+          onGroupsChange={props.onDrawerGroupsChange}
+          onShortlist={(i, v) => void setShortlist([i.id], v)}
+          onClose={() => setOpenIdeaId(null)}
+        />
       )}
       {scoring.dialogs}
-      <EnrichIdeasDialog open={enriching} listId={listId} ideaIds={selectionIds} count={count}
+      <EnrichIdeasDialog
+        open={enriching}
+        listId={listId}
+        ideaIds={selectionIds}
+        count={count}
         filters={{ ...filters, excludeIds: selection.kind === 'all' ? [...selection.excludeIds] : [] }}
         sort={sort}
-        onClose={() => setEnriching(false)} onStarted={(runId) => { setSelection(NO_SELECTION); if (runId) setStartedRuns((r) => [...r, runId]); }} />
-      <NameDialog open={renaming} title="Rename list" initial={list?.name} confirmLabel="Save" onClose={() => setRenaming(false)}
-        onSave={async (name) => { await api.lists.rename(listId, name); notify.success(LIST_MESSAGES.listRenamed); await reload(); }} />
-      <AddIdeaDialog open={adding} onClose={() => setAdding(false)} onSave={async (companyName, website) => {
-        const res = await api.lists.addIdea({ id: listId, companyName, website });
-        notify.success(res.message);
-        await reload();
-      }} surface={surface} />
-      {providerKind && <AddSourceDialog key={providerKind} open kind={providerKind} listId={listId} onClose={() => setProviderKind(null)} onAdded={async (message) => { notify.success(message); await reload(); }} />}
-      {filtering && <FilterSourceDialog open listId={listId} onClose={() => setFiltering(false)} onAdded={async (message) => { notify.success(message); await reload(); }} />}
-      <UploadCsvDialog open={uploading} listId={listId} onClose={() => setUploading(false)} onUploaded={async (res) => { notify.success(res.message); await reload(); }} />
-      <CompleteDialog open={completing} listId={listId} onClose={() => setCompleting(false)} onDone={async (message) => { notify.success(message); await reload(); await qc.invalidateQueries({ queryKey: queryKeys.companies }); }} />
-      <ConfirmDialog open={confirmDelete.open} type="delete" title="Delete ideas"
+        onClose={() => setEnriching(false)}
+        onStarted={(runId) => {
+          setSelection(NO_SELECTION);
+          if (runId) setStartedRuns((r) => [...r, runId]);
+        }}
+      />
+      <NameDialog
+        open={renaming}
+        title="Rename list"
+        initial={list?.name}
+        confirmLabel="Save"
+        onClose={() => setRenaming(false)}
+        onSave={async (name) => {
+          await api.lists.rename(listId, name);
+          notify.success(LIST_MESSAGES.listRenamed);
+          await reload();
+        }}
+      />
+      <AddIdeaDialog
+        open={adding}
+        onClose={() => setAdding(false)}
+        onSave={async (companyName, website) => {
+          const res = await api.lists.addIdea({ id: listId, companyName, website });
+          notify.success(res.message);
+          await reload();
+        }}
+        surface={surface}
+      />
+      {providerKind && (
+        <AddSourceDialog
+          key={providerKind}
+          open
+          kind={providerKind}
+          listId={listId}
+          onClose={() => setProviderKind(null)}
+          onAdded={async (message) => {
+            notify.success(message);
+            await reload();
+          }}
+        />
+      )}
+      {filtering && (
+        <FilterSourceDialog
+          open
+          listId={listId}
+          onClose={() => setFiltering(false)}
+          onAdded={async (message) => {
+            notify.success(message);
+            await reload();
+          }}
+        />
+      )}
+      <UploadCsvDialog
+        open={uploading}
+        listId={listId}
+        onClose={() => setUploading(false)}
+        onUploaded={async (res) => {
+          notify.success(res.message);
+          await reload();
+        }}
+      />
+      <CompleteDialog
+        open={completing}
+        listId={listId}
+        onClose={() => setCompleting(false)}
+        onDone={async (message) => {
+          notify.success(message);
+          await reload();
+          await qc.invalidateQueries({ queryKey: queryKeys.companies });
+        }}
+      />
+      <ConfirmDialog
+        open={confirmDelete.open}
+        type="delete"
+        title="Delete ideas"
         message={`Delete ${allAcross ? about : ''}${confirmDelete.count.toLocaleString('en-US')} idea${confirmDelete.count === 1 ? '' : 's'}? This cannot be undone.`}
         onCancel={() => setConfirmDelete((c) => ({ ...c, open: false }))}
         onConfirm={async () => {
-          const res = await api.lists.deleteIdeas(selectionIds ? { listCompanyId: listId, listCompanyIdeaIds: selectionIds } : { listCompanyId: listId, ideaFilters: { ...filters, excludeIds: selection.kind === 'all' ? [...selection.excludeIds] : [] } });
+          const res = await api.lists.deleteIdeas(
+            selectionIds
+              ? { listCompanyId: listId, listCompanyIdeaIds: selectionIds }
+              : {
+                  listCompanyId: listId,
+                  ideaFilters: { ...filters, excludeIds: selection.kind === 'all' ? [...selection.excludeIds] : [] },
+                },
+          );
           setConfirmDelete((c) => ({ ...c, open: false }));
           setSelection(NO_SELECTION);
           if (openIdeaId && (!selectionIds || selectionIds.includes(openIdeaId))) setOpenIdeaId(null);
           notify.success(res.message);
           await reload();
-        }} data-testid="bulk-delete-dialog" />
-      <ConfirmDialog open={confirmDeleteList} type="delete" title="Delete list" message={`Delete the list '${list?.name ?? ''}' with its sources and ideas? Companies already taken in stay.`}
+        }}
+        data-testid="bulk-delete-dialog"
+      />
+      <ConfirmDialog
+        open={confirmDeleteList}
+        type="delete"
+        title="Delete list"
+        message={`Delete the list '${list?.name ?? ''}' with its sources and ideas? Companies already taken in stay.`}
         onCancel={() => setConfirmDeleteList(false)}
-        onConfirm={async () => { await api.lists.remove(listId); setConfirmDeleteList(false); notify.success(LIST_MESSAGES.listDeleted); await qc.invalidateQueries({ queryKey: queryKeys.lists }); props.onDeleted(); }} />
+        onConfirm={async () => {
+          await api.lists.remove(listId);
+          setConfirmDeleteList(false);
+          notify.success(LIST_MESSAGES.listDeleted);
+          await qc.invalidateQueries({ queryKey: queryKeys.lists });
+          props.onDeleted();
+        }}
+      />
     </div>
   );
 }
 
-function AddIdeaDialog(props: { open: boolean; onClose: () => void; onSave: (name: string, website: string) => Promise<void>; surface: React.CSSProperties | undefined }) {
+function AddIdeaDialog(props: {
+  open: boolean;
+  onClose: () => void;
+  onSave: (name: string, website: string) => Promise<void>;
+  surface: React.CSSProperties | undefined;
+}) {
   const [name, setName] = useState('');
   const [website, setWebsite] = useState('');
   const [errors, setErrors] = useState<{ name?: string; website?: string; form?: string }>({});
   const [busy, setBusy] = useState(false);
-  useEffect(() => { if (props.open) { setName(''); setWebsite(''); setErrors({}); } }, [props.open]);
+  useEffect(() => {
+    if (props.open) {
+      setName('');
+      setWebsite('');
+      setErrors({});
+    }
+  }, [props.open]);
   const save = async () => {
     const problems = companyProblems({ name, website });
     if (problems.name || problems.website) return setErrors(problems);
@@ -397,9 +864,19 @@ function AddIdeaDialog(props: { open: boolean; onClose: () => void; onSave: (nam
     }
   };
   return (
-    <Dialog open={props.open} onOpenChange={(_, d) => { if (!d.open) props.onClose(); }}>
+    <Dialog
+      open={props.open}
+      onOpenChange={(_, d) => {
+        if (!d.open) props.onClose();
+      }}
+    >
       <DialogSurface style={props.surface} data-testid="add-idea-dialog">
-        <form onSubmit={(e) => { e.preventDefault(); void save(); }}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
           <DialogBody>
             <DialogTitle>Add company</DialogTitle>
             <DialogContent>
@@ -409,11 +886,19 @@ function AddIdeaDialog(props: { open: boolean; onClose: () => void; onSave: (nam
               <Field label="Website" required validationMessage={errors.website}>
                 <Input value={website} onChange={(_, d) => setWebsite(d.value)} placeholder="example.com" data-testid="add-idea-website" />
               </Field>
-              {errors.form && <Text role="alert" style={{ color: tokens.colorPaletteRedForeground1 }} data-testid="add-idea-error">{errors.form}</Text>}
+              {errors.form && (
+                <Text role="alert" style={{ color: tokens.colorPaletteRedForeground1 }} data-testid="add-idea-error">
+                  {errors.form}
+                </Text>
+              )}
             </DialogContent>
             <DialogActions>
-              <Button appearance="secondary" onClick={props.onClose}>Cancel</Button>
-              <Button appearance="primary" type="submit" disabled={busy} data-testid="add-idea-save">Add</Button>
+              <Button appearance="secondary" onClick={props.onClose}>
+                Cancel
+              </Button>
+              <Button appearance="primary" type="submit" disabled={busy} data-testid="add-idea-save">
+                Add
+              </Button>
             </DialogActions>
           </DialogBody>
         </form>
@@ -426,9 +911,18 @@ function AddIdeaDialog(props: { open: boolean; onClose: () => void; onSave: (nam
 function CompleteDialog(props: { open: boolean; listId: string; onClose: () => void; onDone: (message: string) => Promise<void> }) {
   const api = useApi();
   const styles = useStyles();
-  const conf = useQuery({ queryKey: ['lists', 'complete-confirmation', props.listId], queryFn: () => api.lists.completeConfirmation(props.listId), enabled: props.open, staleTime: 0 });
+  const conf = useQuery({
+    queryKey: ['lists', 'complete-confirmation', props.listId],
+    queryFn: () => api.lists.completeConfirmation(props.listId),
+    enabled: props.open,
+    staleTime: 0,
+  });
   return (
-    <ConfirmDialog open={props.open} type="warning" title="Complete list" confirmLabel="Complete"
+    <ConfirmDialog
+      open={props.open}
+      type="warning"
+      title="Complete list"
+      confirmLabel="Complete"
       message="The shortlisted ideas are taken into your companies. A company that already exists with the same domain is linked, not duplicated."
       confirmDisabled={!conf.data || conf.data.total === 0}
       onCancel={props.onClose}
@@ -436,11 +930,22 @@ function CompleteDialog(props: { open: boolean; listId: string; onClose: () => v
         const res = await api.lists.complete(props.listId);
         props.onClose();
         await props.onDone(`${res.message}: ${res.created} new compan${res.created === 1 ? 'y' : 'ies'}, ${res.linked} linked`);
-      }} data-testid="complete-dialog">
+      }}
+      data-testid="complete-dialog"
+    >
       <div className={styles.totalsGrid} data-testid="complete-totals">
-        <Text>Shortlisted ideas</Text><Text weight="semibold" data-testid="complete-total">{conf.data?.total ?? '…'}</Text>
-        <Text>Already companies</Text><Text weight="semibold" data-testid="complete-existing">{conf.data?.existing ?? '…'}</Text>
-        <Text>New companies</Text><Text weight="semibold" data-testid="complete-candidate">{conf.data?.candidate ?? '…'}</Text>
+        <Text>Shortlisted ideas</Text>
+        <Text weight="semibold" data-testid="complete-total">
+          {conf.data?.total ?? '…'}
+        </Text>
+        <Text>Already companies</Text>
+        <Text weight="semibold" data-testid="complete-existing">
+          {conf.data?.existing ?? '…'}
+        </Text>
+        <Text>New companies</Text>
+        <Text weight="semibold" data-testid="complete-candidate">
+          {conf.data?.candidate ?? '…'}
+        </Text>
       </div>
     </ConfirmDialog>
   );

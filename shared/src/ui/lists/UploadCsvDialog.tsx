@@ -2,7 +2,21 @@
 // first, xlsx.ts), map its name and website columns from its header (guessed, changeable), upload; the outcome says how many ideas came in, how many were already in
 // the list and how many rows were rejected, with the report of rejected rows to download.
 import { useState } from 'react';
-import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Option, Spinner, Text, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Dropdown,
+  Field,
+  Option,
+  Spinner,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
 import type { SourceUploadResponse } from '../../contracts';
 import { useApi } from '../ApiContext';
 import { useModalSurfaceStyle } from '../PluginMode';
@@ -10,7 +24,12 @@ import { csvHeader, guessColumn } from './csvHeader';
 import { XLSX_MIME, isXlsx, xlsxToCsvFile } from './xlsx';
 import { downloadName } from '../table/EntityTable';
 
-export function UploadCsvDialog(props: { open: boolean; listId: string; onClose: () => void; onUploaded: (res: SourceUploadResponse) => Promise<void> | void }) {
+export function UploadCsvDialog(props: {
+  open: boolean;
+  listId: string;
+  onClose: () => void;
+  onUploaded: (res: SourceUploadResponse) => Promise<void> | void;
+}) {
   const api = useApi();
   const surface = useModalSurfaceStyle();
   const [file, setFile] = useState<File | null>(null);
@@ -20,8 +39,18 @@ export function UploadCsvDialog(props: { open: boolean; listId: string; onClose:
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<SourceUploadResponse | null>(null);
-  const reset = () => { setFile(null); setHeaders([]); setName(''); setWebsite(''); setError(null); setResult(null); };
-  const close = () => { reset(); props.onClose(); };
+  const reset = () => {
+    setFile(null);
+    setHeaders([]);
+    setName('');
+    setWebsite('');
+    setError(null);
+    setResult(null);
+  };
+  const close = () => {
+    reset();
+    props.onClose();
+  };
 
   const [reading, setReading] = useState(false);
   const pick = async (picked: File | null) => {
@@ -74,7 +103,12 @@ export function UploadCsvDialog(props: { open: boolean; listId: string; onClose:
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   };
   return (
-    <Dialog open={props.open} onOpenChange={(_, d) => { if (!d.open) close(); }}>
+    <Dialog
+      open={props.open}
+      onOpenChange={(_, d) => {
+        if (!d.open) close();
+      }}
+    >
       <DialogSurface style={surface} data-testid="upload-csv-dialog">
         <DialogBody>
           <DialogTitle>Upload a CSV or Excel file</DialogTitle>
@@ -82,38 +116,78 @@ export function UploadCsvDialog(props: { open: boolean; listId: string; onClose:
             {!result && (
               <>
                 <Field label="File (CSV in UTF-8, comma, semicolon or tab separated; or Excel .xlsx, its first sheet)" required>
-                  <input type="file" accept={`.csv,text/csv,.xlsx,${XLSX_MIME}`} onChange={(e) => void pick(e.target.files?.[0] ?? null)} data-testid="upload-csv-file" />
+                  <input
+                    type="file"
+                    accept={`.csv,text/csv,.xlsx,${XLSX_MIME}`}
+                    onChange={(e) => void pick(e.target.files?.[0] ?? null)}
+                    data-testid="upload-csv-file"
+                  />
                 </Field>
                 {headers.length > 0 && (
                   <>
                     <Field label="Company name column" required>
-                      <Dropdown value={name} selectedOptions={[name]} onOptionSelect={(_, d) => setName(d.optionValue ?? '')} data-testid="upload-csv-name">
-                        {headers.map((h) => <Option key={h} value={h}>{h}</Option>)}
+                      <Dropdown
+                        value={name}
+                        selectedOptions={[name]}
+                        onOptionSelect={(_, d) => setName(d.optionValue ?? '')}
+                        data-testid="upload-csv-name"
+                      >
+                        {headers.map((h) => (
+                          <Option key={h} value={h}>
+                            {h}
+                          </Option>
+                        ))}
                       </Dropdown>
                     </Field>
                     <Field label="Website column" required>
-                      <Dropdown value={website} selectedOptions={[website]} onOptionSelect={(_, d) => setWebsite(d.optionValue ?? '')} data-testid="upload-csv-website">
-                        {headers.map((h) => <Option key={h} value={h}>{h}</Option>)}
+                      <Dropdown
+                        value={website}
+                        selectedOptions={[website]}
+                        onOptionSelect={(_, d) => setWebsite(d.optionValue ?? '')}
+                        data-testid="upload-csv-website"
+                      >
+                        {headers.map((h) => (
+                          <Option key={h} value={h}>
+                            {h}
+                          </Option>
+                        ))}
                       </Dropdown>
                     </Field>
-                    <Text size={200}>The other columns ({headers.filter((h) => h !== name && h !== website).join(', ') || 'none'}) are kept with each idea. Rows are deduplicated by domain.</Text>
+                    <Text size={200}>
+                      The other columns ({headers.filter((h) => h !== name && h !== website).join(', ') || 'none'}) are kept with each idea.
+                      Rows are deduplicated by domain.
+                    </Text>
                   </>
                 )}
               </>
             )}
             {reading && <Spinner size="small" label="Reading the Excel file…" />}
             {busy && <Spinner size="small" label="Uploading and importing…" />}
-            {error && <Text role="alert" style={{ color: tokens.colorPaletteRedForeground1 }} data-testid="upload-csv-error">{error}</Text>}
+            {error && (
+              <Text role="alert" style={{ color: tokens.colorPaletteRedForeground1 }} data-testid="upload-csv-error">
+                {error}
+              </Text>
+            )}
             {result && (
               <div data-testid="upload-csv-result">
                 <Text block>{result.message}.</Text>
-                {result.rejected > 0 && <Button appearance="secondary" size="small" onClick={() => void downloadRejected()} data-testid="upload-csv-rejected">Download the rejected rows</Button>}
+                {result.rejected > 0 && (
+                  <Button appearance="secondary" size="small" onClick={() => void downloadRejected()} data-testid="upload-csv-rejected">
+                    Download the rejected rows
+                  </Button>
+                )}
               </div>
             )}
           </DialogContent>
           <DialogActions>
-            <Button appearance="secondary" onClick={close}>{result ? 'Close' : 'Cancel'}</Button>
-            {!result && <Button appearance="primary" disabled={busy || !file} onClick={() => void upload()} data-testid="upload-csv-submit">Upload</Button>}
+            <Button appearance="secondary" onClick={close}>
+              {result ? 'Close' : 'Cancel'}
+            </Button>
+            {!result && (
+              <Button appearance="primary" disabled={busy || !file} onClick={() => void upload()} data-testid="upload-csv-submit">
+                Upload
+              </Button>
+            )}
           </DialogActions>
         </DialogBody>
       </DialogSurface>

@@ -8,7 +8,10 @@ export function csvHeader(text: string): { delimiter: string; headers: string[] 
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
     if (c === '"') quoted = !quoted;
-    else if ((c === '\n' || c === '\r') && !quoted) { end = i; break; }
+    else if ((c === '\n' || c === '\r') && !quoted) {
+      end = i;
+      break;
+    }
   }
   const line = body.slice(0, end);
   const counts = [',', ';', '\t'].map((d) => ({ d, n: line.split(d).length - 1 })).sort((a, b) => b.n - a.n);
@@ -19,9 +22,16 @@ export function csvHeader(text: string): { delimiter: string; headers: string[] 
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
     if (quoted) {
-      if (c === '"' && line[i + 1] === '"') { cur += '"'; i++; } else if (c === '"') quoted = false; else cur += c;
+      if (c === '"' && line[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cur += c;
     } else if (c === '"') quoted = true;
-    else if (c === delimiter) { headers.push(cur.trim()); cur = ''; } else cur += c;
+    else if (c === delimiter) {
+      headers.push(cur.trim());
+      cur = '';
+    } else cur += c;
   }
   headers.push(cur.trim());
   return { delimiter, headers: headers.filter((h, i) => h !== '' || i < headers.length - 1) };
@@ -29,7 +39,10 @@ export function csvHeader(text: string): { delimiter: string; headers: string[] 
 
 /** The column a mapping most likely means (name: 'Company', 'Name'…; website: 'Website', 'URL', 'Domain'). */
 export function guessColumn(headers: readonly string[], kind: 'name' | 'website'): string {
-  const patterns = kind === 'name' ? [/^(company|company name|name|account|account name|organi[sz]ation)$/i, /name|company/i] : [/^(website|url|domain|web site|homepage)$/i, /web|url|domain|site/i];
+  const patterns =
+    kind === 'name'
+      ? [/^(company|company name|name|account|account name|organi[sz]ation)$/i, /name|company/i]
+      : [/^(website|url|domain|web site|homepage)$/i, /web|url|domain|site/i];
   for (const p of patterns) {
     const hit = headers.find((h) => p.test(h));
     if (hit) return hit;

@@ -6,7 +6,8 @@ import { csvHeader } from './csvHeader';
 import { XLSX_EMPTY, XLSX_TOO_LARGE, XLSX_UNREADABLE, cellText, isXlsx, rowsToCsv, xlsxToCsvFile } from './xlsx';
 import { xlsxWorkbook } from './xlsx-fixture';
 
-const file = (bytes: Uint8Array, name = 'ideas.xlsx') => new File([bytes as Uint8Array<ArrayBuffer>], name, { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+const file = (bytes: Uint8Array, name = 'ideas.xlsx') =>
+  new File([bytes as Uint8Array<ArrayBuffer>], name, { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
 
 describe('XLSX uploads', () => {
   it('the first sheet becomes a CSV of the same name: strings, numbers, booleans, dates, quoting, blank leading rows skipped', async () => {
@@ -20,12 +21,14 @@ describe('XLSX uploads', () => {
     expect(csvFile.name).toBe('ideas.csv');
     expect(csvFile.type).toBe('text/csv');
     const text = await csvFile.text();
-    expect(text).toBe([
-      'Company Name,Website,Employees,Founded,Public,Notes',
-      'Skagen Shipping,skagenshipping.example.com,120,1998-05-01,false,"Ferries, ""fast"" ones"',
-      'Fjord Freight AS,https://fjordfreight.example.com,45.5,,true,"line one\nline two"',
-      '',
-    ].join('\r\n'));
+    expect(text).toBe(
+      [
+        'Company Name,Website,Employees,Founded,Public,Notes',
+        'Skagen Shipping,skagenshipping.example.com,120,1998-05-01,false,"Ferries, ""fast"" ones"',
+        'Fjord Freight AS,https://fjordfreight.example.com,45.5,,true,"line one\nline two"',
+        '',
+      ].join('\r\n'),
+    );
     expect(csvHeader(text).headers).toEqual(['Company Name', 'Website', 'Employees', 'Founded', 'Public', 'Notes']);
   });
 

@@ -24,7 +24,9 @@ export function cellText(v: Cell): string {
   if (v instanceof Date) {
     if (Number.isNaN(v.getTime())) return '';
     const day = `${v.getUTCFullYear()}-${pad(v.getUTCMonth() + 1)}-${pad(v.getUTCDate())}`;
-    return v.getUTCHours() || v.getUTCMinutes() || v.getUTCSeconds() ? `${day} ${pad(v.getUTCHours())}:${pad(v.getUTCMinutes())}:${pad(v.getUTCSeconds())}` : day;
+    return v.getUTCHours() || v.getUTCMinutes() || v.getUTCSeconds()
+      ? `${day} ${pad(v.getUTCHours())}:${pad(v.getUTCMinutes())}:${pad(v.getUTCSeconds())}`
+      : day;
   }
   return String(v);
 }

@@ -5,7 +5,17 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Badge, Button, Field, Input, MessageBar, MessageBarBody, Spinner, Subtitle2, Text, makeStyles, tokens,
+  Badge,
+  Button,
+  Field,
+  Input,
+  MessageBar,
+  MessageBarBody,
+  Spinner,
+  Subtitle2,
+  Text,
+  makeStyles,
+  tokens,
 } from '@fluentui/react-components';
 import { BotRegular, PlugConnectedRegular, PlugDisconnectedRegular } from '@fluentui/react-icons';
 import type { IntegrationDto, CreateOrgIntegrationBody } from '../../contracts';
@@ -30,8 +40,12 @@ export const AI_PROVIDER_TEXT = {
 
 const useStyles = makeStyles({
   card: {
-    display: 'flex', flexDirection: 'column', gap: '12px', padding: '16px 20px',
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusLarge,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: '12px',
+    padding: '16px 20px',
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusLarge,
     backgroundColor: tokens.colorNeutralBackground1,
   },
   head: { display: 'flex', alignItems: 'center', gap: '10px' },
@@ -66,8 +80,17 @@ function ConnectForm({ onDone, onCancel }: { onDone: () => void; onCancel: () =>
     e.preventDefault();
     setSubmitted(true);
     if (!name.trim() || !apiKey.trim()) return;
-    const list = models.split(',').map((m) => m.trim()).filter(Boolean);
-    connect.mutate({ provider: 'openai', name: name.trim(), apiKey: apiKey.trim(), baseUrl: baseUrl.trim() || null, ...(list.length ? { models: list } : {}) });
+    const list = models
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean);
+    connect.mutate({
+      provider: 'openai',
+      name: name.trim(),
+      apiKey: apiKey.trim(),
+      baseUrl: baseUrl.trim() || null,
+      ...(list.length ? { models: list } : {}),
+    });
   };
   return (
     <form className={styles.form} onSubmit={submit} noValidate aria-label="Connect AI provider" data-testid="ai-provider-form">
@@ -78,7 +101,12 @@ function ConnectForm({ onDone, onCancel }: { onDone: () => void; onCancel: () =>
         <Input type="password" value={apiKey} onChange={(_, d) => setApiKey(d.value)} autoComplete="off" data-testid="ai-provider-key" />
       </Field>
       <Field label="Base URL" hint="Optional: an OpenAI-compatible endpoint. Leave empty for OpenAI.">
-        <Input value={baseUrl} onChange={(_, d) => setBaseUrl(d.value)} placeholder="https://api.openai.com/v1" data-testid="ai-provider-base-url" />
+        <Input
+          value={baseUrl}
+          onChange={(_, d) => setBaseUrl(d.value)}
+          placeholder="https://api.openai.com/v1"
+          data-testid="ai-provider-base-url"
+        />
       </Field>
       <Field label="Models" hint="Optional, comma-separated; the first is the default.">
         <Input value={models} onChange={(_, d) => setModels(d.value)} placeholder="gpt-4o-mini, gpt-4o" data-testid="ai-provider-models" />
@@ -89,8 +117,16 @@ function ConnectForm({ onDone, onCancel }: { onDone: () => void; onCancel: () =>
         </MessageBar>
       )}
       <div className={styles.actions}>
-        <Button onClick={onCancel} disabled={connect.isPending}>Cancel</Button>
-        <Button type="submit" appearance="primary" disabled={connect.isPending} icon={connect.isPending ? <Spinner aria-hidden size="tiny" /> : undefined} data-testid="ai-provider-submit">
+        <Button onClick={onCancel} disabled={connect.isPending}>
+          Cancel
+        </Button>
+        <Button
+          type="submit"
+          appearance="primary"
+          disabled={connect.isPending}
+          icon={connect.isPending ? <Spinner aria-hidden size="tiny" /> : undefined}
+          data-testid="ai-provider-submit"
+        >
           Connect
         </Button>
       </div>
@@ -110,7 +146,11 @@ export function AiProviderCard({ isAdmin }: AiProviderCardProps) {
   const [connecting, setConnecting] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const integrations = useQuery({ queryKey: INTEGRATIONS_QUERY_KEY, queryFn: async () => (await api.llm.integrations()).integrations });
-  const org = useQuery({ queryKey: ORGANIZATION_DETAILS_KEY, queryFn: async () => (await api.organization.get()).organization, staleTime: 60_000 });
+  const org = useQuery({
+    queryKey: ORGANIZATION_DETAILS_KEY,
+    queryFn: async () => (await api.organization.get()).organization,
+    staleTime: 60_000,
+  });
   const refresh = async () => {
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: INTEGRATIONS_QUERY_KEY }),
@@ -124,20 +164,56 @@ export function AiProviderCard({ isAdmin }: AiProviderCardProps) {
     <section className={styles.card} aria-label={AI_PROVIDER_TEXT.title} data-testid="ai-provider-card">
       <div className={styles.head}>
         <BotRegular fontSize={24} />
-        <Subtitle2 as="h3" className={styles.grow}>{AI_PROVIDER_TEXT.title}</Subtitle2>
-        {openai?.data.active && <Badge appearance="tint" color="success" icon={<PlugConnectedRegular />} data-testid="ai-provider-connected">{AI_PROVIDER_TEXT.connected}</Badge>}
-        {isAdmin && openai && <Button icon={<PlugDisconnectedRegular />} onClick={() => setConfirming(true)} data-testid="ai-provider-disconnect">Disconnect</Button>}
-        {isAdmin && !openai && !connecting && integrations.isSuccess && <Button appearance="primary" onClick={() => setConnecting(true)} data-testid="ai-provider-connect">Connect</Button>}
+        <Subtitle2 as="h3" className={styles.grow}>
+          {AI_PROVIDER_TEXT.title}
+        </Subtitle2>
+        {openai?.data.active && (
+          <Badge appearance="tint" color="success" icon={<PlugConnectedRegular />} data-testid="ai-provider-connected">
+            {AI_PROVIDER_TEXT.connected}
+          </Badge>
+        )}
+        {isAdmin && openai && (
+          <Button icon={<PlugDisconnectedRegular />} onClick={() => setConfirming(true)} data-testid="ai-provider-disconnect">
+            Disconnect
+          </Button>
+        )}
+        {isAdmin && !openai && !connecting && integrations.isSuccess && (
+          <Button appearance="primary" onClick={() => setConnecting(true)} data-testid="ai-provider-connect">
+            Connect
+          </Button>
+        )}
       </div>
       {integrations.isPending && <Spinner size="tiny" label="Loading…" />}
-      {integrations.isError && <Text role="alert" data-testid="ai-provider-load-error">{AI_PROVIDER_TEXT.loadFailed}</Text>}
+      {integrations.isError && (
+        <Text role="alert" data-testid="ai-provider-load-error">
+          {AI_PROVIDER_TEXT.loadFailed}
+        </Text>
+      )}
       {openai && (
         <dl className={styles.facts} data-testid="ai-provider-details">
-          <dt className={styles.term}>API key name</dt><dd style={{ margin: 0 }} data-testid="ai-provider-key-name">{openai.data.name}{openai.data.metadata.keyHint ? ` (…${openai.data.metadata.keyHint})` : ''}</dd>
-          <dt className={styles.term}>Created by</dt><dd style={{ margin: 0 }} data-testid="ai-provider-created-by">{openai.data.createdBy ? `${openai.data.createdBy.firstName} ${openai.data.createdBy.lastName}`.trim() : '—'}</dd>
-          <dt className={styles.term}>Created at</dt><dd style={{ margin: 0 }} data-testid="ai-provider-created-at">{formatAiDate(openai.data.createdAt)}</dd>
-          <dt className={styles.term}>Expires at</dt><dd style={{ margin: 0 }} data-testid="ai-provider-expires-at">{formatAiDate(openai.data.expiresAt)}</dd>
-          {openai.data.metadata.baseUrl && (<><dt className={styles.term}>Base URL</dt><dd style={{ margin: 0 }}>{openai.data.metadata.baseUrl}</dd></>)}
+          <dt className={styles.term}>API key name</dt>
+          <dd style={{ margin: 0 }} data-testid="ai-provider-key-name">
+            {openai.data.name}
+            {openai.data.metadata.keyHint ? ` (…${openai.data.metadata.keyHint})` : ''}
+          </dd>
+          <dt className={styles.term}>Created by</dt>
+          <dd style={{ margin: 0 }} data-testid="ai-provider-created-by">
+            {openai.data.createdBy ? `${openai.data.createdBy.firstName} ${openai.data.createdBy.lastName}`.trim() : '—'}
+          </dd>
+          <dt className={styles.term}>Created at</dt>
+          <dd style={{ margin: 0 }} data-testid="ai-provider-created-at">
+            {formatAiDate(openai.data.createdAt)}
+          </dd>
+          <dt className={styles.term}>Expires at</dt>
+          <dd style={{ margin: 0 }} data-testid="ai-provider-expires-at">
+            {formatAiDate(openai.data.expiresAt)}
+          </dd>
+          {openai.data.metadata.baseUrl && (
+            <>
+              <dt className={styles.term}>Base URL</dt>
+              <dd style={{ margin: 0 }}>{openai.data.metadata.baseUrl}</dd>
+            </>
+          )}
         </dl>
       )}
       {integrations.isSuccess && !openai && !connecting && (

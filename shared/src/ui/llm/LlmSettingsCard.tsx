@@ -4,7 +4,17 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Button, Field, MessageBar, MessageBarBody, Select, Spinner, Subtitle1, Switch, Text, makeStyles, tokens,
+  Button,
+  Field,
+  MessageBar,
+  MessageBarBody,
+  Select,
+  Spinner,
+  Subtitle1,
+  Switch,
+  Text,
+  makeStyles,
+  tokens,
 } from '@fluentui/react-components';
 import type { OrganizationAiDto } from '../../contracts';
 import { useApi } from '../ApiContext';
@@ -18,7 +28,7 @@ export const LLM_SETTINGS_TEXT = {
   systemOn: "On: AI features use the system provider. Switch off to use your organization's own OpenAI key.",
   systemOff: "Off: AI features use your organization's own OpenAI key. Switch on to use the system provider.",
   noSystem: 'The system AI provider is not set up on this server.',
-  noOwnKey: "No organization key connected yet: connect one on the Profile page under Integrations.",
+  noOwnKey: 'No organization key connected yet: connect one on the Profile page under Integrations.',
   notConfigured: 'No AI provider is configured: AI enrichments fail until an Admin connects an OpenAI API key (Profile → Integrations).',
   defaultModel: 'Default model',
   credits: 'AI credits',
@@ -28,8 +38,13 @@ export const LLM_SETTINGS_TEXT = {
 
 const useStyles = makeStyles({
   section: {
-    display: 'flex', flexDirection: 'column', gap: '12px', padding: '16px 20px',
-    backgroundColor: tokens.colorNeutralBackground1, borderRadius: tokens.borderRadiusLarge, boxShadow: tokens.shadow4,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: '12px',
+    padding: '16px 20px',
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderRadius: tokens.borderRadiusLarge,
+    boxShadow: tokens.shadow4,
   },
   row: { display: 'flex', alignItems: 'flex-end', gap: '12px', flexWrap: 'wrap' },
   select: { minWidth: '260px' },
@@ -47,7 +62,11 @@ export function LlmSettingsCard() {
   const api = useApi();
   const notify = useNotify();
   const queryClient = useQueryClient();
-  const org = useQuery({ queryKey: ORGANIZATION_DETAILS_KEY, queryFn: async () => (await api.organization.get()).organization, staleTime: 60_000 });
+  const org = useQuery({
+    queryKey: ORGANIZATION_DETAILS_KEY,
+    queryFn: async () => (await api.organization.get()).organization,
+    staleTime: 60_000,
+  });
   const ai = org.data as (OrganizationAiDto & { id: string }) | undefined;
   const currentDefault = ai?.settings.llm.find((l) => l.isDefault)?.llmModel.id ?? '';
   const [model, setModel] = useState(currentDefault);
@@ -59,12 +78,19 @@ export function LlmSettingsCard() {
   };
   const toggle = useMutation({
     mutationFn: (status: boolean) => api.llm.useSystemSetting({ id: ai!.settings.llmSettings.id, status }),
-    onSuccess: (res) => { apply(res); notify.success(LLM_SETTINGS_TEXT.saved); },
+    onSuccess: (res) => {
+      apply(res);
+      notify.success(LLM_SETTINGS_TEXT.saved);
+    },
     onError: (e) => notify.error(serverMessage(e) ?? 'Could not save the LLM settings. Please try again.'),
   });
   const save = useMutation({
-    mutationFn: () => api.llm.setSettings({ settings: { llm: ai!.llmModels.map((m) => ({ llmModelId: m.id, isDefault: m.id === model })) } }),
-    onSuccess: (res) => { apply(res); notify.success(LLM_SETTINGS_TEXT.saved); },
+    mutationFn: () =>
+      api.llm.setSettings({ settings: { llm: ai!.llmModels.map((m) => ({ llmModelId: m.id, isDefault: m.id === model })) } }),
+    onSuccess: (res) => {
+      apply(res);
+      notify.success(LLM_SETTINGS_TEXT.saved);
+    },
     onError: (e) => notify.error(serverMessage(e) ?? 'Could not save the LLM settings. Please try again.'),
   });
 
@@ -75,14 +101,24 @@ export function LlmSettingsCard() {
 
   return (
     <section className={styles.section} aria-label={LLM_SETTINGS_TEXT.title} data-testid="llm-settings">
-      <Subtitle1 as="h2" block>{LLM_SETTINGS_TEXT.title}</Subtitle1>
+      <Subtitle1 as="h2" block>
+        {LLM_SETTINGS_TEXT.title}
+      </Subtitle1>
       {!p.configured && (
-        <MessageBar intent="warning" data-testid="llm-settings-not-configured"><MessageBarBody>{LLM_SETTINGS_TEXT.notConfigured}</MessageBarBody></MessageBar>
+        <MessageBar intent="warning" data-testid="llm-settings-not-configured">
+          <MessageBarBody>{LLM_SETTINGS_TEXT.notConfigured}</MessageBarBody>
+        </MessageBar>
       )}
       <Field
-        hint={ai.settings.llmSettings.useSystemLlmSetting
-          ? (p.organizationIntegrationId ? LLM_SETTINGS_TEXT.systemOn : LLM_SETTINGS_TEXT.noOwnKey)
-          : (p.systemAvailable ? LLM_SETTINGS_TEXT.systemOff : LLM_SETTINGS_TEXT.noSystem)}
+        hint={
+          ai.settings.llmSettings.useSystemLlmSetting
+            ? p.organizationIntegrationId
+              ? LLM_SETTINGS_TEXT.systemOn
+              : LLM_SETTINGS_TEXT.noOwnKey
+            : p.systemAvailable
+              ? LLM_SETTINGS_TEXT.systemOff
+              : LLM_SETTINGS_TEXT.noSystem
+        }
       >
         <Switch
           label={LLM_SETTINGS_TEXT.useSystem}
@@ -95,14 +131,26 @@ export function LlmSettingsCard() {
       <div className={styles.row}>
         <Field label={LLM_SETTINGS_TEXT.defaultModel} className={styles.select}>
           <Select value={model} onChange={(_, d) => setModel(d.value)} disabled={ai.llmModels.length === 0} data-testid="llm-default-model">
-            {ai.llmModels.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
+            {ai.llmModels.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
           </Select>
         </Field>
-        <Button appearance="primary" disabled={!model || model === currentDefault || save.isPending} icon={save.isPending ? <Spinner aria-hidden size="tiny" /> : undefined} onClick={() => save.mutate()} data-testid="llm-save">
+        <Button
+          appearance="primary"
+          disabled={!model || model === currentDefault || save.isPending}
+          icon={save.isPending ? <Spinner aria-hidden size="tiny" /> : undefined}
+          onClick={() => save.mutate()}
+          data-testid="llm-save"
+        >
           Save
         </Button>
       </div>
-      <Text className={styles.muted} data-testid="llm-credits">{LLM_SETTINGS_TEXT.credits}: {creditsText(ai.credits.ai)}</Text>
+      <Text className={styles.muted} data-testid="llm-credits">
+        {LLM_SETTINGS_TEXT.credits}: {creditsText(ai.credits.ai)}
+      </Text>
     </section>
   );
 }

@@ -18,11 +18,23 @@ function orgAi(over: Partial<OrganizationAiDto['llmProvider']> = {}, useSystem =
     id: ORG_ID,
     credits: { ai: { remaining: 70, total: 100, expiresAt: null } },
     settings: {
-      llm: [{ isDefault: true, llmModel: { id: 'gpt-a', name: 'gpt-a' } }, { isDefault: false, llmModel: { id: 'gpt-b', name: 'gpt-b' } }],
+      llm: [
+        { isDefault: true, llmModel: { id: 'gpt-a', name: 'gpt-a' } },
+        { isDefault: false, llmModel: { id: 'gpt-b', name: 'gpt-b' } },
+      ],
       llmSettings: { id: ORG_ID, useSystemLlmSetting: useSystem },
     },
-    llmModels: [{ id: 'gpt-a', name: 'gpt-a' }, { id: 'gpt-b', name: 'gpt-b' }],
-    llmProvider: { source: useSystem ? 'system' : 'organization', configured: true, systemAvailable: true, organizationIntegrationId: null, ...over },
+    llmModels: [
+      { id: 'gpt-a', name: 'gpt-a' },
+      { id: 'gpt-b', name: 'gpt-b' },
+    ],
+    llmProvider: {
+      source: useSystem ? 'system' : 'organization',
+      configured: true,
+      systemAvailable: true,
+      organizationIntegrationId: null,
+      ...over,
+    },
   };
 }
 
@@ -42,7 +54,8 @@ const INTEGRATION: IntegrationDto = {
   },
 };
 
-const organizationGet = (org: OrganizationAiDto & { id: string }) => vi.fn(async () => ({ success: true as const, organization: org as never }));
+const organizationGet = (org: OrganizationAiDto & { id: string }) =>
+  vi.fn(async () => ({ success: true as const, organization: org as never }));
 
 describe('AiProviderCard', () => {
   it('connected: shows API key name, created by, created at, expires at and Connected', async () => {
@@ -76,7 +89,8 @@ describe('AiProviderCard', () => {
     const user = userEvent.setup();
     let list: IntegrationDto[] = [];
     const connect = vi.fn(async () => {
-      if (connect.mock.calls.length === 1) throw new ApiError(400, 'bad', { success: false, message: 'The provider refused this API key. Check the key and try again.' });
+      if (connect.mock.calls.length === 1)
+        throw new ApiError(400, 'bad', { success: false, message: 'The provider refused this API key. Check the key and try again.' });
       list = [INTEGRATION];
       return { success: true as const, message: 'AI provider connected', integration: INTEGRATION };
     });
@@ -98,7 +112,13 @@ describe('AiProviderCard', () => {
     await user.click(screen.getByTestId('ai-provider-submit'));
     expect(await screen.findByTestId('ai-provider-error')).toBeTruthy();
     expect(screen.getByTestId('ai-provider-error').textContent).toBe('The provider refused this API key. Check the key and try again.');
-    expect(connect).toHaveBeenLastCalledWith({ provider: 'openai', name: 'Team key', apiKey: 'sk-secret', baseUrl: null, models: ['gpt-a', 'gpt-b'] });
+    expect(connect).toHaveBeenLastCalledWith({
+      provider: 'openai',
+      name: 'Team key',
+      apiKey: 'sk-secret',
+      baseUrl: null,
+      models: ['gpt-a', 'gpt-b'],
+    });
 
     await user.click(screen.getByTestId('ai-provider-submit'));
     expect(await screen.findByTestId('ai-provider-connected')).toBeTruthy();
@@ -143,7 +163,14 @@ describe('LlmSettingsCard', () => {
     expect((screen.getByTestId('llm-save') as HTMLButtonElement).disabled).toBe(true);
     await user.selectOptions(select, 'gpt-b');
     await user.click(screen.getByTestId('llm-save'));
-    expect(setSettings).toHaveBeenCalledWith({ settings: { llm: [{ llmModelId: 'gpt-a', isDefault: false }, { llmModelId: 'gpt-b', isDefault: true }] } });
+    expect(setSettings).toHaveBeenCalledWith({
+      settings: {
+        llm: [
+          { llmModelId: 'gpt-a', isDefault: false },
+          { llmModelId: 'gpt-b', isDefault: true },
+        ],
+      },
+    });
     expect(await screen.findByText(LLM_SETTINGS_TEXT.saved)).toBeTruthy();
   });
 

@@ -18,13 +18,7 @@ import {
   mergeClasses,
   tokens,
 } from '@fluentui/react-components';
-import {
-  AlertRegular,
-  CheckmarkCircleRegular,
-  ErrorCircleRegular,
-  InfoRegular,
-  WarningRegular,
-} from '@fluentui/react-icons';
+import { AlertRegular, CheckmarkCircleRegular, ErrorCircleRegular, InfoRegular, WarningRegular } from '@fluentui/react-icons';
 import type { NotificationDto } from '../../contracts';
 import { NOTIFICATION_MESSAGES, timeAgo, type NotificationLevel } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
@@ -63,7 +57,14 @@ const useStyles = makeStyles({
   texts: { display: 'flex', flexDirection: 'column', gap: '2px', minWidth: 0 },
   message: { fontSize: tokens.fontSizeBase300, overflowWrap: 'anywhere' },
   time: { fontSize: tokens.fontSizeBase100, color: tokens.colorNeutralForeground3 },
-  empty: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: '8px', padding: '28px 16px', color: tokens.colorNeutralForeground2 },
+  empty: {
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    gap: '8px',
+    padding: '28px 16px',
+    color: tokens.colorNeutralForeground2,
+  },
   emptyIcon: { fontSize: '32px', color: tokens.colorPaletteGreenForeground1 },
   center: { display: 'flex', justifyContent: 'center', padding: '20px' },
   failed: { padding: '16px', color: tokens.colorPaletteRedForeground1 },
@@ -134,9 +135,13 @@ export function NotificationBell({ onNavigate }: NotificationBellProps) {
           {/* The user's long runs (running, or ended in the last minutes), each a live line with Cancel. */}
           <ActiveRunsSection />
           {list.isPending ? (
-            <div className={styles.center}><Spinner size="small" label="Loading..." /></div>
+            <div className={styles.center}>
+              <Spinner size="small" label="Loading..." />
+            </div>
           ) : list.isError ? (
-            <div className={styles.failed} role="alert">{NOTIFICATIONS_LOAD_FAILED}</div>
+            <div className={styles.failed} role="alert">
+              {NOTIFICATIONS_LOAD_FAILED}
+            </div>
           ) : notifications.length === 0 ? (
             <div className={styles.empty} data-testid="notifications-empty">
               <CheckmarkCircleRegular className={styles.emptyIcon} aria-hidden />
@@ -149,7 +154,12 @@ export function NotificationBell({ onNavigate }: NotificationBellProps) {
                 return (
                   <li
                     key={n.id}
-                    className={mergeClasses(styles.item, styles[n.level], n.href ? styles.clickable : undefined, fresh.has(n.id) && styles.unread)}
+                    className={mergeClasses(
+                      styles.item,
+                      styles[n.level],
+                      n.href ? styles.clickable : undefined,
+                      fresh.has(n.id) && styles.unread,
+                    )}
                     onClick={() => follow(n)}
                     onKeyDown={(e) => {
                       if (e.key === 'Enter') follow(n);

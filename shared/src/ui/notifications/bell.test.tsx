@@ -12,12 +12,25 @@ import { NotificationBell } from './NotificationBell';
 afterEach(cleanup);
 
 function notification(over: Partial<NotificationDto> = {}): NotificationDto {
-  return { id: crypto.randomUUID(), level: 'info', uniqueKey: null, read: false, href: null, message: 'Hello', createdAt: new Date().toISOString(), ...over };
+  return {
+    id: crypto.randomUUID(),
+    level: 'info',
+    uniqueKey: null,
+    read: false,
+    href: null,
+    message: 'Hello',
+    createdAt: new Date().toISOString(),
+    ...over,
+  };
 }
 
 function bellApi(list: NotificationDto[]) {
   const state = { list };
-  const listFn = vi.fn(async () => ({ success: true as const, notifications: state.list, unreadCount: state.list.filter((n) => !n.read).length }));
+  const listFn = vi.fn(async () => ({
+    success: true as const,
+    notifications: state.list,
+    unreadCount: state.list.filter((n) => !n.read).length,
+  }));
   const markAllRead = vi.fn(async () => {
     const count = state.list.filter((n) => !n.read).length;
     state.list = state.list.map((n) => ({ ...n, read: true }));
@@ -42,7 +55,12 @@ describe('NotificationBell', () => {
   it('shows the unread count; opening lists them by level, marks all read and clears the badge', async () => {
     const user = userEvent.setup();
     const { api, markAllRead } = bellApi([
-      notification({ level: 'error', message: 'Your Salesforce integration has expired. Please renew your subscription to regain access.', href: INTEGRATION_SETTINGS_HREF, uniqueKey: 'integration-expiry:1' }),
+      notification({
+        level: 'error',
+        message: 'Your Salesforce integration has expired. Please renew your subscription to regain access.',
+        href: INTEGRATION_SETTINGS_HREF,
+        uniqueKey: 'integration-expiry:1',
+      }),
       notification({ level: 'warning', message: 'Your Office 365 integration will expire in 2 days.', href: INTEGRATION_SETTINGS_HREF }),
       notification({ level: 'info', message: 'Old news', read: true }),
     ]);

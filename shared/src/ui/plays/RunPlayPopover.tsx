@@ -5,7 +5,18 @@
 // Host-neutral: the new-play action is a callback (the web opens /playbooks/new; a plugin its own way).
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Popover, PopoverSurface, PopoverTrigger, SearchBox, Spinner, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  Popover,
+  PopoverSurface,
+  PopoverTrigger,
+  SearchBox,
+  Spinner,
+  Text,
+  makeStyles,
+  mergeClasses,
+  tokens,
+} from '@fluentui/react-components';
 import { AddRegular, PlayRegular } from '@fluentui/react-icons';
 import type { PlayDto, PlaySkippedTarget } from '../../contracts';
 import { PLAY_MESSAGES, playExecutionToast } from '../../domain';
@@ -18,7 +29,12 @@ const useStyles = makeStyles({
   surface: { width: '340px', display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   list: { maxHeight: '300px', overflowY: 'auto', display: 'flex', flexDirection: 'column' },
   item: {
-    textAlign: 'left', border: 'none', background: 'none', padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalS}`, cursor: 'pointer', borderRadius: tokens.borderRadiusMedium,
+    textAlign: 'left',
+    border: 'none',
+    background: 'none',
+    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalS}`,
+    cursor: 'pointer',
+    borderRadius: tokens.borderRadiusMedium,
     ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover },
   },
   picked: { backgroundColor: tokens.colorBrandBackground2 },
@@ -78,8 +94,13 @@ export function RunPlayList({ entityType, targetIds, onNewPlay, onStarted, empty
       // The spec's message, then who was skipped and what they lack, each with its fix: kept until dismissed.
       const skipped = res.skipped ?? [];
       if (skipped.length > 0) {
-        const onFix = drawer ? (t: PlaySkippedTarget) => drawer.open({ entityType: t.fix.entityType, id: t.fix.id, edit: t.fix.action === 'edit' }) : undefined;
-        notify[toast.intent](toast.message, 0, { kind: 'play-run', body: <SkippedTargets skipped={skipped} total={res.missing} onFix={onFix} /> });
+        const onFix = drawer
+          ? (t: PlaySkippedTarget) => drawer.open({ entityType: t.fix.entityType, id: t.fix.id, edit: t.fix.action === 'edit' })
+          : undefined;
+        notify[toast.intent](toast.message, 0, {
+          kind: 'play-run',
+          body: <SkippedTargets skipped={skipped} total={res.missing} onFix={onFix} />,
+        });
       } else notify[toast.intent](toast.message, undefined, { kind: 'play-run' });
       onStarted?.(res.items.filter((i) => i.playExecutionId).map((i) => i.playExecutionId!));
     } catch {
@@ -94,14 +115,23 @@ export function RunPlayList({ entityType, targetIds, onNewPlay, onStarted, empty
       <div className={styles.list} role="listbox" aria-label="Plays">
         {plays.isPending && <Spinner aria-label="Loading" size="tiny" />}
         {shown.map((p) => (
-          <button type="button" key={p.id} role="option" aria-selected={picked?.id === p.id} className={mergeClasses(styles.item, picked?.id === p.id && styles.picked)}
-            onClick={() => setPicked(p)} data-testid="run-play-option">
+          <button
+            type="button"
+            key={p.id}
+            role="option"
+            aria-selected={picked?.id === p.id}
+            className={mergeClasses(styles.item, picked?.id === p.id && styles.picked)}
+            onClick={() => setPicked(p)}
+            data-testid="run-play-option"
+          >
             <Text weight="semibold">{p.name}</Text>
             <span className={styles.sub}>{playSubtitle(p)}</span>
           </button>
         ))}
         {!plays.isPending && shown.length === 0 && (
-          <Text size={200} data-testid="run-play-empty">{(plays.data ?? []).length === 0 && emptyText ? emptyText : 'No plays found.'}</Text>
+          <Text size={200} data-testid="run-play-empty">
+            {(plays.data ?? []).length === 0 && emptyText ? emptyText : 'No plays found.'}
+          </Text>
         )}
       </div>
       {picked && count > 0 && estimate.data && (
@@ -111,8 +141,23 @@ export function RunPlayList({ entityType, targetIds, onNewPlay, onStarted, empty
         </Text>
       )}
       <div className={styles.row}>
-        {onNewPlay ? <Button size="small" appearance="subtle" icon={<AddRegular />} onClick={onNewPlay} data-testid="run-play-new">New Play</Button> : <span />}
-        <Button size="small" appearance="primary" icon={<PlayRegular />} disabled={running} onClick={() => void run()} data-testid="run-play-run">Run Play</Button>
+        {onNewPlay ? (
+          <Button size="small" appearance="subtle" icon={<AddRegular />} onClick={onNewPlay} data-testid="run-play-new">
+            New Play
+          </Button>
+        ) : (
+          <span />
+        )}
+        <Button
+          size="small"
+          appearance="primary"
+          icon={<PlayRegular />}
+          disabled={running}
+          onClick={() => void run()}
+          data-testid="run-play-run"
+        >
+          Run Play
+        </Button>
       </div>
     </div>
   );
@@ -123,10 +168,26 @@ export function RunPlayPopover(props: RunPlayListProps) {
   return (
     <Popover open={open} onOpenChange={(_, d) => setOpen(d.open)} positioning="below-end" trapFocus>
       <PopoverTrigger disableButtonEnhancement>
-        <Button size="small" icon={<PlayRegular />} data-testid="run-play-button">Run Play</Button>
+        <Button size="small" icon={<PlayRegular />} data-testid="run-play-button">
+          Run Play
+        </Button>
       </PopoverTrigger>
       <PopoverSurface>
-        <RunPlayList {...props} onStarted={(ids) => { setOpen(false); props.onStarted?.(ids); }} onNewPlay={props.onNewPlay ? () => { setOpen(false); props.onNewPlay!(); } : undefined} />
+        <RunPlayList
+          {...props}
+          onStarted={(ids) => {
+            setOpen(false);
+            props.onStarted?.(ids);
+          }}
+          onNewPlay={
+            props.onNewPlay
+              ? () => {
+                  setOpen(false);
+                  props.onNewPlay!();
+                }
+              : undefined
+          }
+        />
       </PopoverSurface>
     </Popover>
   );

@@ -22,7 +22,11 @@ export function fixLabel(t: PlaySkippedTarget): string {
   return t.fix.entityType !== t.entityType ? 'Edit the key contact' : `Edit ${t.entityType}`;
 }
 
-export function SkippedTargets({ skipped, total, onFix }: {
+export function SkippedTargets({
+  skipped,
+  total,
+  onFix,
+}: {
   skipped: readonly PlaySkippedTarget[];
   /** How many were skipped in all (the answer names the first ones). */
   total: number;
@@ -36,10 +40,16 @@ export function SkippedTargets({ skipped, total, onFix }: {
     <ul className={styles.list} aria-label="Skipped" data-testid="play-skipped">
       {shown.map((t) => (
         <li key={t.entityId} className={styles.item} data-testid="play-skipped-item" data-entity-id={t.entityId}>
-          <span className={styles.name} data-testid="play-skipped-name">{t.name}</span>
-          <span className={styles.what} data-testid="play-skipped-missing">{missingInfoText(t.missing)}</span>
+          <span className={styles.name} data-testid="play-skipped-name">
+            {t.name}
+          </span>
+          <span className={styles.what} data-testid="play-skipped-missing">
+            {missingInfoText(t.missing)}
+          </span>
           {onFix && (
-            <Link as="button" onClick={() => onFix(t)} aria-label={`${fixLabel(t)}: ${t.name}`} data-testid="play-skipped-fix">{fixLabel(t)}</Link>
+            <Link as="button" onClick={() => onFix(t)} aria-label={`${fixLabel(t)}: ${t.name}`} data-testid="play-skipped-fix">
+              {fixLabel(t)}
+            </Link>
           )}
         </li>
       ))}

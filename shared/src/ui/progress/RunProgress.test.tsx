@@ -11,8 +11,19 @@ import { RunProgress, applyProgressEvent, mergeProgress, runProgressKey } from '
 afterEach(cleanup);
 
 const run = (over: Partial<RunProgressDto> = {}): RunProgressDto => ({
-  id: '11111111-1111-4111-8111-111111111111', kind: 'run', type: 'enrichment', typeId: null, entityType: 'idea', status: 'running',
-  total: 295, done: 0, failed: 0, cancelled: 0, startedAt: new Date().toISOString(), finishedAt: null, ...over,
+  id: '11111111-1111-4111-8111-111111111111',
+  kind: 'run',
+  type: 'enrichment',
+  typeId: null,
+  entityType: 'idea',
+  status: 'running',
+  total: 295,
+  done: 0,
+  failed: 0,
+  cancelled: 0,
+  startedAt: new Date().toISOString(),
+  finishedAt: null,
+  ...over,
 });
 
 describe('progress formatting (rate and time left)', () => {
@@ -40,7 +51,16 @@ describe('progress formatting (rate and time left)', () => {
   it('works the rate out from the recent samples, else since the start; the time left from what remains', () => {
     const t0 = 1_000_000;
     // 10 rows in the last 2 s: 5/s (the first 20 s went slower).
-    expect(progressRate([{ at: t0 + 20_000, settled: 20 }, { at: t0 + 22_000, settled: 30 }], t0, t0 + 22_000)).toBe(5);
+    expect(
+      progressRate(
+        [
+          { at: t0 + 20_000, settled: 20 },
+          { at: t0 + 22_000, settled: 30 },
+        ],
+        t0,
+        t0 + 22_000,
+      ),
+    ).toBe(5);
     // One sample: since the start (30 rows in 10 s).
     expect(progressRate([{ at: t0 + 10_000, settled: 30 }], t0, t0 + 10_000)).toBe(3);
     expect(progressRate([], t0, t0 + 5_000)).toBeNull();
@@ -49,7 +69,9 @@ describe('progress formatting (rate and time left)', () => {
   });
 
   it('writes the line: done / total, failed, rate and time left while running; the outcome once ended', () => {
-    expect(progressText({ total: 295, done: 120, failed: 3, cancelled: 0, status: 'running' }, 7.2)).toBe('120 / 295 done · 3 failed · 7.2 rows/s · about 25 s left');
+    expect(progressText({ total: 295, done: 120, failed: 3, cancelled: 0, status: 'running' }, 7.2)).toBe(
+      '120 / 295 done · 3 failed · 7.2 rows/s · about 25 s left',
+    );
     expect(progressText({ total: 1500, done: 0, failed: 0, cancelled: 0, status: 'running' }, null)).toBe('0 / 1,500 done');
     expect(progressText({ total: 295, done: 292, failed: 3, cancelled: 0, status: 'completed' }, 7)).toBe('Done: 292 / 295 · 3 failed');
     expect(progressText({ total: 295, done: 40, failed: 0, cancelled: 255, status: 'cancelled' }, 7)).toBe('Cancelled: 40 / 295 done');
@@ -67,7 +89,11 @@ describe('RunProgress', () => {
     const user = userEvent.setup();
     const id = run().id;
     const progress = vi.fn(async () => ({ success: true as const, runs: [run({ done: 10 })] }));
-    const cancelRun = vi.fn(async () => ({ success: true as const, message: 'Execution cancelled.', run: run({ done: 60, status: 'cancelled', cancelled: 235, finishedAt: new Date().toISOString() }) }));
+    const cancelRun = vi.fn(async () => ({
+      success: true as const,
+      message: 'Execution cancelled.',
+      run: run({ done: 60, status: 'cancelled', cancelled: 235, finishedAt: new Date().toISOString() }),
+    }));
     const { queryClient } = renderWithApi(<RunProgress id={id} />, fakeApi({ executions: { progress, cancelRun } }));
     const line = await screen.findByTestId('run-progress');
     await waitFor(() => expect(line.getAttribute('data-done')).toBe('10'));
@@ -75,7 +101,15 @@ describe('RunProgress', () => {
     expect(screen.getByTestId('run-progress-text').textContent).toMatch(/^10 \/ 295 done/);
     expect(line.textContent).toContain('Enriching');
     // A 'run.progress' event moves it on.
-    act(() => applyProgressEvent(queryClient, { seq: 1, path: 'org/x/executions/enrichment/idea', kind: 'run.progress', key: `run:${id}`, data: run({ done: 50, failed: 2 }) } as never));
+    act(() =>
+      applyProgressEvent(queryClient, {
+        seq: 1,
+        path: 'org/x/executions/enrichment/idea',
+        kind: 'run.progress',
+        key: `run:${id}`,
+        data: run({ done: 50, failed: 2 }),
+      } as never),
+    );
     await waitFor(() => expect(line.getAttribute('data-done')).toBe('50'));
     expect(screen.getByTestId('run-progress-text').textContent).toMatch(/^50 \/ 295 done · 2 failed/);
     await user.click(screen.getByTestId('run-progress-cancel'));

@@ -11,9 +11,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import { Button, ProgressBar, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { DismissRegular } from '@fluentui/react-icons';
 import type { ExecutionDto, RealtimeEvent, RunProgressDto } from '../../contracts';
-import {
-  RUN_LABELS, progressFraction, progressRate, progressText, realtimePaths, settledOf, type ProgressSample,
-} from '../../domain';
+import { RUN_LABELS, progressFraction, progressRate, progressText, realtimePaths, settledOf, type ProgressSample } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useRealtimeEvents, useRealtimeStatus } from '../realtime';
 import { useNotify } from '../toast';
@@ -23,8 +21,13 @@ export const activeRunsKey = ['run-progress', 'active'] as const;
 
 const useStyles = makeStyles({
   line: {
-    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, padding: '6px 10px', minWidth: 0,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium,
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalM,
+    padding: '6px 10px',
+    minWidth: 0,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusMedium,
     backgroundColor: tokens.colorNeutralBackground1,
   },
   texts: { display: 'flex', flexDirection: 'column', gap: '4px', flex: 1, minWidth: 0 },
@@ -51,11 +54,21 @@ export function mergeProgress(prev: RunProgressDto | undefined, next: RunProgres
 
 /** An execution that reports its own rows, as a progress line (the server's executionProgressDto). */
 export function progressOfExecution(e: ExecutionDto): RunProgressDto {
-  const status = e.status === 'completed' ? 'completed' : e.status === 'cancelled' ? 'cancelled' : e.status === 'error' ? 'error' : 'running';
+  const status =
+    e.status === 'completed' ? 'completed' : e.status === 'cancelled' ? 'cancelled' : e.status === 'error' ? 'error' : 'running';
   return {
-    id: e.id, kind: 'execution', type: e.type, typeId: e.typeId, entityType: e.entityType, status,
-    total: e.progress.total, done: e.status === 'completed' ? (e.progress.total ?? e.progress.processed) : e.progress.processed,
-    failed: 0, cancelled: 0, startedAt: e.startedAt ?? e.createdAt, finishedAt: status === 'running' ? null : (e.completedAt ?? e.updatedAt),
+    id: e.id,
+    kind: 'execution',
+    type: e.type,
+    typeId: e.typeId,
+    entityType: e.entityType,
+    status,
+    total: e.progress.total,
+    done: e.status === 'completed' ? (e.progress.total ?? e.progress.processed) : e.progress.processed,
+    failed: 0,
+    cancelled: 0,
+    startedAt: e.startedAt ?? e.createdAt,
+    finishedAt: status === 'running' ? null : (e.completedAt ?? e.updatedAt),
   };
 }
 
@@ -77,7 +90,11 @@ export function applyProgressEvent(qc: QueryClient, e: RealtimeEvent): void {
 /** Follows every run's progress events while mounted (once per client: the providers of the shells mount it). */
 export function useRunProgressFeed(): void {
   const qc = useQueryClient();
-  useRealtimeEvents(({ oid }) => realtimePaths.executions(oid), (e) => applyProgressEvent(qc, e), { kinds: ['run.progress', 'execution.updated'] });
+  useRealtimeEvents(
+    ({ oid }) => realtimePaths.executions(oid),
+    (e) => applyProgressEvent(qc, e),
+    { kinds: ['run.progress', 'execution.updated'] },
+  );
 }
 
 export interface RunProgressProps {
@@ -107,7 +124,8 @@ export function RunProgress({ id, initial, label, onDismiss }: RunProgressProps)
     },
     initialData: initial,
     // The fallback: read again while it runs (more often when the socket is not open).
-    refetchInterval: (query) => (query.state.data?.status === 'running' || !query.state.data ? (socket.status === 'open' ? 4_000 : 1_500) : false),
+    refetchInterval: (query) =>
+      query.state.data?.status === 'running' || !query.state.data ? (socket.status === 'open' ? 4_000 : 1_500) : false,
   });
   const p = q.data;
   // What this client has seen of the run, for the rate.
@@ -117,7 +135,8 @@ export function RunProgress({ id, initial, label, onDismiss }: RunProgressProps)
     if (!p) return;
     const settled = settledOf(p);
     const last = samples.current[samples.current.length - 1];
-    if (!last || last.settled !== settled) samples.current = [...samples.current.filter((s) => s.at > Date.now() - 60_000), { at: Date.now(), settled }];
+    if (!last || last.settled !== settled)
+      samples.current = [...samples.current.filter((s) => s.at > Date.now() - 60_000), { at: Date.now(), settled }];
   }, [p]);
   // The time left counts down between events.
   useEffect(() => {
@@ -153,21 +172,46 @@ export function RunProgress({ id, initial, label, onDismiss }: RunProgressProps)
     >
       <div className={styles.texts}>
         <div className={styles.head}>
-          <Text size={200} className={styles.label}>{name}</Text>
-          <Text size={200} className={styles.detail} data-testid="run-progress-text">{text}</Text>
+          <Text size={200} className={styles.label}>
+            {name}
+          </Text>
+          <Text size={200} className={styles.detail} data-testid="run-progress-text">
+            {text}
+          </Text>
         </div>
         <ProgressBar
           value={fraction ?? undefined}
           max={1}
           thickness="medium"
-          color={p.status === 'error' || (p.status === 'completed' && p.failed > 0 && p.done === 0) ? 'error' : p.status === 'completed' ? 'success' : 'brand'}
+          color={
+            p.status === 'error' || (p.status === 'completed' && p.failed > 0 && p.done === 0)
+              ? 'error'
+              : p.status === 'completed'
+                ? 'success'
+                : 'brand'
+          }
           aria-label={`${name} progress`}
         />
       </div>
       {p.status === 'running' ? (
-        <Button size="small" appearance="secondary" disabled={cancel.isPending} onClick={() => cancel.mutate()} data-testid="run-progress-cancel">Cancel</Button>
+        <Button
+          size="small"
+          appearance="secondary"
+          disabled={cancel.isPending}
+          onClick={() => cancel.mutate()}
+          data-testid="run-progress-cancel"
+        >
+          Cancel
+        </Button>
       ) : onDismiss ? (
-        <Button size="small" appearance="subtle" icon={<DismissRegular />} aria-label="Dismiss" onClick={onDismiss} data-testid="run-progress-dismiss" />
+        <Button
+          size="small"
+          appearance="subtle"
+          icon={<DismissRegular />}
+          aria-label="Dismiss"
+          onClick={onDismiss}
+          data-testid="run-progress-dismiss"
+        />
       ) : null}
     </div>
   );

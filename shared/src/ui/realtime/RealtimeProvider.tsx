@@ -88,7 +88,10 @@ export function RealtimeProvider({ identity, url, clientOptions, children }: Rea
     };
   }, [uid, oid, url, api, queryClient]);
 
-  const value = useMemo<RealtimeContextValue>(() => ({ client, identity: uid && oid ? { uid, oid } : null, status }), [client, uid, oid, status]);
+  const value = useMemo<RealtimeContextValue>(
+    () => ({ client, identity: uid && oid ? { uid, oid } : null, status }),
+    [client, uid, oid, status],
+  );
   return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
 }
 
@@ -110,7 +113,11 @@ export interface RealtimeEventsOptions {
  * The handler may change on every render (it is kept in a ref); a null path listens to nothing.
  * Caches are already updated by the provider; use this for what a feature does beyond that.
  */
-export function useRealtimeEvents(path: RealtimePathSpec, handler: (event: RealtimeEvent) => void, options: RealtimeEventsOptions = {}): void {
+export function useRealtimeEvents(
+  path: RealtimePathSpec,
+  handler: (event: RealtimeEvent) => void,
+  options: RealtimeEventsOptions = {},
+): void {
   const { client, identity } = useContext(RealtimeContext);
   const resolved = typeof path === 'function' ? (identity ? path(identity) : null) : path;
   const handlerRef = useRef(handler);

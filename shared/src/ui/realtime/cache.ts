@@ -52,10 +52,14 @@ export function applyNotification(queryClient: QueryClient, n: NotificationDto):
 
 /** All read (this client or another one opened the bell). */
 export function applyNotificationsRead(queryClient: QueryClient, unreadCount: number): void {
-  queryClient.setQueryData<UnreadCountResponse>(queryKeys.unreadCount, (old) => (old ? { ...old, count: unreadCount } : { success: true, count: unreadCount }));
-  queryClient.setQueryData<NotificationsResponse>(queryKeys.notificationList, (old) => (old
-    ? { ...old, unreadCount, notifications: unreadCount === 0 ? old.notifications.map((x) => ({ ...x, read: true })) : old.notifications }
-    : old));
+  queryClient.setQueryData<UnreadCountResponse>(queryKeys.unreadCount, (old) =>
+    old ? { ...old, count: unreadCount } : { success: true, count: unreadCount },
+  );
+  queryClient.setQueryData<NotificationsResponse>(queryKeys.notificationList, (old) =>
+    old
+      ? { ...old, unreadCount, notifications: unreadCount === 0 ? old.notifications.map((x) => ({ ...x, read: true })) : old.notifications }
+      : old,
+  );
 }
 
 /** Applies one event from the organization's or the user's paths to the caches. */

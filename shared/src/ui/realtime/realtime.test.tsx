@@ -56,14 +56,43 @@ class ScriptedSocket implements SocketLike {
 
 function activity(over: Partial<ActivityDto> = {}): ActivityDto {
   return {
-    id: 'a0000000-0000-4000-8000-000000000001', type: 'call', group: 'Recent', title: 'Phone Call', date: '2026-01-05', dueDate: null,
-    status: null, source: 'manual', sourceId: null, content: 'Call', subject: null, to: null, others: [], by: null, followUp: false,
-    errorMessage: null, companyId: COMPANY, contactId: CONTACT, createdById: UID, editable: true, createdAt: '2026-01-05T10:00:00.000Z', updatedAt: '2026-01-05T10:00:00.000Z', ...over,
+    id: 'a0000000-0000-4000-8000-000000000001',
+    type: 'call',
+    group: 'Recent',
+    title: 'Phone Call',
+    date: '2026-01-05',
+    dueDate: null,
+    status: null,
+    source: 'manual',
+    sourceId: null,
+    content: 'Call',
+    subject: null,
+    to: null,
+    others: [],
+    by: null,
+    followUp: false,
+    errorMessage: null,
+    companyId: COMPANY,
+    contactId: CONTACT,
+    createdById: UID,
+    editable: true,
+    createdAt: '2026-01-05T10:00:00.000Z',
+    updatedAt: '2026-01-05T10:00:00.000Z',
+    ...over,
   };
 }
 
 function notification(over: Partial<NotificationDto> = {}): NotificationDto {
-  return { id: 'f0000000-0000-4000-8000-000000000001', level: 'warning', uniqueKey: 'k1', read: false, href: '/account/profile', message: 'Expiring', createdAt: new Date().toISOString(), ...over };
+  return {
+    id: 'f0000000-0000-4000-8000-000000000001',
+    level: 'warning',
+    uniqueKey: 'k1',
+    read: false,
+    href: '/account/profile',
+    message: 'Expiring',
+    createdAt: new Date().toISOString(),
+    ...over,
+  };
 }
 
 function Listener({ path, onEvent }: { path: Parameters<typeof useRealtimeEvents>[0]; onEvent: (e: RealtimeEvent) => void }) {
@@ -73,7 +102,12 @@ function Listener({ path, onEvent }: { path: Parameters<typeof useRealtimeEvents
 
 describe('realtime caches', () => {
   it('subscribes to the organization and user paths of the catalogue', () => {
-    expect(cachePaths({ uid: UID, oid: OID })).toEqual([`org/${OID}/activities`, `user/${UID}/notifications`, `org/${OID}/executions`, `org/${OID}/entities`]);
+    expect(cachePaths({ uid: UID, oid: OID })).toEqual([
+      `org/${OID}/activities`,
+      `user/${UID}/notifications`,
+      `org/${OID}/executions`,
+      `org/${OID}/entities`,
+    ]);
   });
 
   it('an activity event refetches the lists of its company and contact, and any list that held it', async () => {
@@ -93,18 +127,38 @@ describe('realtime caches', () => {
 
   it("another user's field change re-reads that type's fields and filter fields, not the rows", async () => {
     const qc = new QueryClient();
-    const keys = [queryKeys.fields('company'), queryKeys.filterFields('company'), ['fields', 'all'], queryKeys.fields('contact'), [...queryKeys.companies, 'page']];
+    const keys = [
+      queryKeys.fields('company'),
+      queryKeys.filterFields('company'),
+      ['fields', 'all'],
+      queryKeys.fields('contact'),
+      [...queryKeys.companies, 'page'],
+    ];
     for (const k of keys) qc.setQueryData(k, { success: true });
-    applyRealtimeEvent(qc, { seq: 1, path: `org/${OID}/entities/company`, kind: 'entity.fields.changed', key: 'fields:company', data: { entityType: 'company' }, at: '' });
+    applyRealtimeEvent(qc, {
+      seq: 1,
+      path: `org/${OID}/entities/company`,
+      kind: 'entity.fields.changed',
+      key: 'fields:company',
+      data: { entityType: 'company' },
+      at: '',
+    });
     await Promise.resolve();
     expect(keys.map((k) => qc.getQueryState(k)?.isInvalidated)).toEqual([true, true, true, false, false]);
   });
 
   it('notifications: a new one goes first and counts as unread; a repeated key replaces its row; read-all clears', () => {
     const qc = new QueryClient();
-    qc.setQueryData(queryKeys.notificationList, { success: true, unreadCount: 1, notifications: [notification({ id: 'old', uniqueKey: 'k0', message: 'Old' })] });
+    qc.setQueryData(queryKeys.notificationList, {
+      success: true,
+      unreadCount: 1,
+      notifications: [notification({ id: 'old', uniqueKey: 'k0', message: 'Old' })],
+    });
     void applyNotification(qc, notification());
-    expect(qc.getQueryData<{ unreadCount: number; notifications: NotificationDto[] }>(queryKeys.notificationList)).toMatchObject({ unreadCount: 2, notifications: [{ message: 'Expiring' }, { message: 'Old' }] });
+    expect(qc.getQueryData<{ unreadCount: number; notifications: NotificationDto[] }>(queryKeys.notificationList)).toMatchObject({
+      unreadCount: 2,
+      notifications: [{ message: 'Expiring' }, { message: 'Old' }],
+    });
     void applyNotification(qc, notification({ id: 'again', message: 'Expiring sooner' }));
     const after = qc.getQueryData<{ unreadCount: number; notifications: NotificationDto[] }>(queryKeys.notificationList)!;
     expect(after.unreadCount).toBe(2);
@@ -125,11 +179,25 @@ describe('RealtimeProvider', () => {
     const seen: RealtimeEvent[] = [];
     function Probe() {
       const [n, setN] = useState(0);
-      useRealtimeEvents(({ oid }) => realtimePaths.activities(oid), () => setN((x) => x + 1));
+      useRealtimeEvents(
+        ({ oid }) => realtimePaths.activities(oid),
+        () => setN((x) => x + 1),
+      );
       return <span data-testid="probe">{n}</span>;
     }
     const { queryClient } = renderWithApi(
-      <RealtimeProvider identity={{ uid: UID, oid: OID }} url="ws://test/api/v1/realtime" clientOptions={{ socketFactory: () => { const s = new ScriptedSocket(); sockets.push(s); return s; }, pingIntervalMs: 0 }}>
+      <RealtimeProvider
+        identity={{ uid: UID, oid: OID }}
+        url="ws://test/api/v1/realtime"
+        clientOptions={{
+          socketFactory: () => {
+            const s = new ScriptedSocket();
+            sockets.push(s);
+            return s;
+          },
+          pingIntervalMs: 0,
+        }}
+      >
         <Probe />
         <Listener path={({ oid }) => realtimePaths.executions(oid, 'enrichment')} onEvent={(e) => seen.push(e)} />
       </RealtimeProvider>,
@@ -162,9 +230,15 @@ describe('RealtimeProvider', () => {
   });
 
   it("shows 'Cannot connect to socket server. Please reload the page.' when the socket cannot connect", async () => {
-    const token = vi.fn(async () => { throw new Error('offline'); });
+    const token = vi.fn(async () => {
+      throw new Error('offline');
+    });
     renderWithApi(
-      <RealtimeProvider identity={{ uid: UID, oid: OID }} url="ws://test/api/v1/realtime" clientOptions={{ failAfter: 2, initialDelayMs: 1, maxDelayMs: 2, pingIntervalMs: 0 }}>
+      <RealtimeProvider
+        identity={{ uid: UID, oid: OID }}
+        url="ws://test/api/v1/realtime"
+        clientOptions={{ failAfter: 2, initialDelayMs: 1, maxDelayMs: 2, pingIntervalMs: 0 }}
+      >
         <span />
       </RealtimeProvider>,
       fakeApi({ notifications: { token } }),
@@ -175,7 +249,12 @@ describe('RealtimeProvider', () => {
 
   it('opens nothing while signed out', async () => {
     const token = vi.fn();
-    renderWithApi(<RealtimeProvider identity={null}><span data-testid="child" /></RealtimeProvider>, fakeApi({ notifications: { token } }));
+    renderWithApi(
+      <RealtimeProvider identity={null}>
+        <span data-testid="child" />
+      </RealtimeProvider>,
+      fakeApi({ notifications: { token } }),
+    );
     expect(screen.getByTestId('child')).toBeTruthy();
     await new Promise((r) => setTimeout(r, 10));
     expect(token).not.toHaveBeenCalled();

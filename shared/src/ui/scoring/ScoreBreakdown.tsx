@@ -22,7 +22,10 @@ export function ScoreBreakdown({ totalScore, fields, ruleSets, modelName }: Scor
   const ruleOf = (f: FieldScore) => ruleSets?.find((rs) => rs.id === f.ruleSetId)?.rules.find((r) => r.id === f.ruleId) ?? null;
   return (
     <div className={styles.root} data-testid="score-breakdown">
-      <Text weight="semibold">{modelName ? `${modelName}: ` : ''}{totalScore.toFixed(2)} / 10</Text>
+      <Text weight="semibold">
+        {modelName ? `${modelName}: ` : ''}
+        {totalScore.toFixed(2)} / 10
+      </Text>
       <Table size="small" aria-label="Score breakdown">
         <TableHeader>
           <TableRow>

@@ -29,9 +29,23 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import {
-  RANGE_OPERATORS, SCORE_DEFAULTS, SCORE_MAX, SCORE_MIN, SCORE_OPERATORS_BY_TYPE, SCORE_OPERATOR_LABELS, SCORING_MESSAGES,
-  WEIGHT_LEVELS, defaultScoreModelName, validateScoreModel, weightDistribution, weightLegend,
-  type ScoreFieldData, type ScoreModelInput, type ScoreOperator, type ScoreRule, type ScoreRuleSet,
+  RANGE_OPERATORS,
+  SCORE_DEFAULTS,
+  SCORE_MAX,
+  SCORE_MIN,
+  SCORE_OPERATORS_BY_TYPE,
+  SCORE_OPERATOR_LABELS,
+  SCORING_MESSAGES,
+  WEIGHT_LEVELS,
+  defaultScoreModelName,
+  validateScoreModel,
+  weightDistribution,
+  weightLegend,
+  type ScoreFieldData,
+  type ScoreModelInput,
+  type ScoreOperator,
+  type ScoreRule,
+  type ScoreRuleSet,
 } from '../../domain/scoring';
 import { ChevronDownRegular, ChevronRightRegular, DismissRegular } from '@fluentui/react-icons';
 import { usePluginMode } from '../PluginMode';
@@ -64,7 +78,13 @@ export interface ScoreModelEditorProps {
 
 const useStyles = makeStyles({
   content: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  bar: { display: 'flex', height: '12px', borderRadius: tokens.borderRadiusMedium, overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground3 },
+  bar: {
+    display: 'flex',
+    height: '12px',
+    borderRadius: tokens.borderRadiusMedium,
+    overflow: 'hidden',
+    backgroundColor: tokens.colorNeutralBackground3,
+  },
   legend: { display: 'flex', gap: tokens.spacingHorizontalM, flexWrap: 'wrap', alignItems: 'center' },
   dot: { display: 'inline-block', width: '10px', height: '10px', borderRadius: '50%', marginRight: '4px' },
   card: { border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, padding: tokens.spacingVerticalS },
@@ -73,8 +93,11 @@ const useStyles = makeStyles({
   // Every rule row of every card on one grid (operator · value(s) · 'Score' · score · remove), whatever
   // the field's type: a text field's longer operator names do not move its row off the number rows'.
   rule: {
-    display: 'grid', gridTemplateColumns: `${RULE_COLUMNS.operator}px minmax(0, 1fr) ${RULE_COLUMNS.scoreLabel}px ${RULE_COLUMNS.score}px ${RULE_COLUMNS.remove}px`,
-    columnGap: tokens.spacingHorizontalS, alignItems: 'center', marginTop: tokens.spacingVerticalXS,
+    display: 'grid',
+    gridTemplateColumns: `${RULE_COLUMNS.operator}px minmax(0, 1fr) ${RULE_COLUMNS.scoreLabel}px ${RULE_COLUMNS.score}px ${RULE_COLUMNS.remove}px`,
+    columnGap: tokens.spacingHorizontalS,
+    alignItems: 'center',
+    marginTop: tokens.spacingVerticalXS,
   },
   values: { display: 'flex', gap: tokens.spacingHorizontalS, minWidth: 0, '& > *': { flex: '1 1 0', minWidth: 0 } },
   // The card's last row on the same grid: '+ Add rule' under the operators, the default score under the scores.
@@ -116,7 +139,9 @@ export function ScoreModelEditor(props: ScoreModelEditorProps) {
 
   const shares = useMemo(() => weightDistribution(ruleSets), [ruleSets]);
   const legend = weightLegend(shares);
-  const matches = fields.filter((f) => !ruleSets.some((rs) => rs.fieldData.id === f.id) && f.label.toLowerCase().includes(query.trim().toLowerCase()));
+  const matches = fields.filter(
+    (f) => !ruleSets.some((rs) => rs.fieldData.id === f.id) && f.label.toLowerCase().includes(query.trim().toLowerCase()),
+  );
 
   const update = (id: string, fn: (rs: ScoreRuleSet) => ScoreRuleSet | null) => {
     setError(null);
@@ -131,7 +156,17 @@ export function ScoreModelEditor(props: ScoreModelEditorProps) {
     }
     setError(null);
     const { label, group: _group, ...fieldData } = f;
-    setRuleSets((all) => [...all, { id: newId('field'), label, weight: SCORE_DEFAULTS.weight, defaultScore: SCORE_DEFAULTS.defaultScore, fieldData, rules: [newRule(ops, [])] }]);
+    setRuleSets((all) => [
+      ...all,
+      {
+        id: newId('field'),
+        label,
+        weight: SCORE_DEFAULTS.weight,
+        defaultScore: SCORE_DEFAULTS.defaultScore,
+        fieldData,
+        rules: [newRule(ops, [])],
+      },
+    ]);
     setQuery('');
   };
 
@@ -158,32 +193,62 @@ export function ScoreModelEditor(props: ScoreModelEditorProps) {
   };
 
   return (
-    <Dialog open={open} modalType="modal" onOpenChange={(_, d) => { if (!busy) onOpenChange(d.open); }}>
-      <DialogSurface style={{ width: pluginMode ? '100%' : `${SCORE_EDITOR_WIDTH}px`, maxWidth: '100%', boxSizing: 'border-box' }} data-testid="score-model-editor" aria-label={SCORING_MESSAGES.editor.title}>
+    <Dialog
+      open={open}
+      modalType="modal"
+      onOpenChange={(_, d) => {
+        if (!busy) onOpenChange(d.open);
+      }}
+    >
+      <DialogSurface
+        style={{ width: pluginMode ? '100%' : `${SCORE_EDITOR_WIDTH}px`, maxWidth: '100%', boxSizing: 'border-box' }}
+        data-testid="score-model-editor"
+        aria-label={SCORING_MESSAGES.editor.title}
+      >
         <DialogBody>
           <DialogTitle>
             {props.model ? SCORING_MESSAGES.editor.editTitle : SCORING_MESSAGES.editor.title}
-            <Text as="p" size={200} block>{SCORING_MESSAGES.editor.subtitle}</Text>
+            <Text as="p" size={200} block>
+              {SCORING_MESSAGES.editor.subtitle}
+            </Text>
           </DialogTitle>
           <DialogContent className={styles.content}>
             <Field label="Name" required validationMessage={error === SCORING_MESSAGES.invalidName ? error : undefined}>
-              <Input value={name} placeholder={SCORING_MESSAGES.editor.namePlaceholder} onChange={(_, d) => { setName(d.value); setError(null); }} data-testid="score-model-name" />
+              <Input
+                value={name}
+                placeholder={SCORING_MESSAGES.editor.namePlaceholder}
+                onChange={(_, d) => {
+                  setName(d.value);
+                  setError(null);
+                }}
+                data-testid="score-model-name"
+              />
             </Field>
 
             <div data-testid="weight-distribution">
               <div className={styles.bar} role="img" aria-label="Weight distribution">
                 {shares.map((s) => (
-                  <div key={s.id} style={{ width: `${s.share}%`, backgroundColor: s.colour }} title={`${s.label} ${s.share}%`} data-testid="weight-segment" />
+                  <div
+                    key={s.id}
+                    style={{ width: `${s.share}%`, backgroundColor: s.colour }}
+                    title={`${s.label} ${s.share}%`}
+                    data-testid="weight-segment"
+                  />
                 ))}
               </div>
               <div className={styles.legend}>
                 {shares.length === 0 && <Text size={200}>{SCORING_MESSAGES.editor.noFields}</Text>}
                 {legend.named.map((s) => (
-                  <Text size={200} key={s.id} data-testid="weight-legend-item"><span className={styles.dot} style={{ backgroundColor: s.colour }} />{s.label} {s.share}%</Text>
+                  <Text size={200} key={s.id} data-testid="weight-legend-item">
+                    <span className={styles.dot} style={{ backgroundColor: s.colour }} />
+                    {s.label} {s.share}%
+                  </Text>
                 ))}
                 {legend.others.length > 0 && (
                   <Tooltip relationship="description" content={legend.others.map((s) => `${s.label} ${s.share}%`).join(', ')}>
-                    <Text size={200} underline data-testid="weight-legend-others">{SCORING_MESSAGES.editor.others}</Text>
+                    <Text size={200} underline data-testid="weight-legend-others">
+                      {SCORING_MESSAGES.editor.others}
+                    </Text>
                   </Tooltip>
                 )}
               </div>
@@ -194,12 +259,19 @@ export function ScoreModelEditor(props: ScoreModelEditorProps) {
               aria-label={SCORING_MESSAGES.editor.addField}
               value={query}
               onChange={(e) => setQuery((e.target as HTMLInputElement).value)}
-              onOptionSelect={(_, d) => { const f = fields.find((x) => x.id === d.optionValue); if (f) addField(f); }}
+              onOptionSelect={(_, d) => {
+                const f = fields.find((x) => x.id === d.optionValue);
+                if (f) addField(f);
+              }}
               data-testid="score-add-field"
             >
-              {matches.length === 0 ? <Option key="none" value="" disabled text={SCORING_MESSAGES.editor.noFieldFound}>{SCORING_MESSAGES.editor.noFieldFound}</Option> : matches.map((f) => (
-                <Option key={f.id} value={f.id} text={f.label}>{`${f.label} · ${f.group}`}</Option>
-              ))}
+              {matches.length === 0 ? (
+                <Option key="none" value="" disabled text={SCORING_MESSAGES.editor.noFieldFound}>
+                  {SCORING_MESSAGES.editor.noFieldFound}
+                </Option>
+              ) : (
+                matches.map((f) => <Option key={f.id} value={f.id} text={f.label}>{`${f.label} · ${f.group}`}</Option>)
+              )}
             </Combobox>
 
             {ruleSets.map((rs) => {
@@ -209,45 +281,145 @@ export function ScoreModelEditor(props: ScoreModelEditorProps) {
               return (
                 <div key={rs.id} className={styles.card} data-testid="score-field-card" aria-label={rs.label}>
                   <div className={styles.cardHead}>
-                    <Button appearance="subtle" size="small" icon={isCollapsed ? <ChevronRightRegular /> : <ChevronDownRegular />} aria-expanded={!isCollapsed}
-                      aria-label={`${isCollapsed ? 'Expand' : 'Collapse'} ${rs.label}`} onClick={() => setCollapsed((c) => ({ ...c, [rs.id]: !isCollapsed }))} data-testid="score-field-toggle" />
-                    <Text weight="semibold" className={styles.grow}>{rs.label}</Text>
+                    <Button
+                      appearance="subtle"
+                      size="small"
+                      icon={isCollapsed ? <ChevronRightRegular /> : <ChevronDownRegular />}
+                      aria-expanded={!isCollapsed}
+                      aria-label={`${isCollapsed ? 'Expand' : 'Collapse'} ${rs.label}`}
+                      onClick={() => setCollapsed((c) => ({ ...c, [rs.id]: !isCollapsed }))}
+                      data-testid="score-field-toggle"
+                    />
+                    <Text weight="semibold" className={styles.grow}>
+                      {rs.label}
+                    </Text>
                     <Field label="Weight" orientation="horizontal">
-                      <Select value={String(rs.weight)} onChange={(_, d) => update(rs.id, (x) => ({ ...x, weight: Number(d.value) }))} data-testid="score-field-weight">
-                        {WEIGHT_LEVELS.map((w) => <option key={w.value} value={w.value}>{`${w.label} (${w.value})`}</option>)}
+                      <Select
+                        value={String(rs.weight)}
+                        onChange={(_, d) => update(rs.id, (x) => ({ ...x, weight: Number(d.value) }))}
+                        data-testid="score-field-weight"
+                      >
+                        {WEIGHT_LEVELS.map((w) => (
+                          <option key={w.value} value={w.value}>{`${w.label} (${w.value})`}</option>
+                        ))}
                       </Select>
                     </Field>
-                    <Button appearance="subtle" size="small" onClick={() => update(rs.id, () => null)} aria-label={`Remove ${rs.label}`}>Remove</Button>
+                    <Button appearance="subtle" size="small" onClick={() => update(rs.id, () => null)} aria-label={`Remove ${rs.label}`}>
+                      Remove
+                    </Button>
                   </div>
                   {!isCollapsed && (
                     <>
                       {rs.rules.map((r) => (
                         <div className={styles.rule} key={r.id} data-testid="score-rule">
-                          <Select aria-label="Operator" value={r.operator} onChange={(_, d) => update(rs.id, (x) => ({ ...x, rules: x.rules.map((y) => (y.id === r.id ? { ...y, operator: d.value as ScoreOperator } : y)) }))}>
-                            {ops.filter((o) => o === r.operator || !used.includes(o)).map((o) => <option key={o} value={o}>{SCORE_OPERATOR_LABELS[o]}</option>)}
+                          <Select
+                            aria-label="Operator"
+                            value={r.operator}
+                            onChange={(_, d) =>
+                              update(rs.id, (x) => ({
+                                ...x,
+                                rules: x.rules.map((y) => (y.id === r.id ? { ...y, operator: d.value as ScoreOperator } : y)),
+                              }))
+                            }
+                          >
+                            {ops
+                              .filter((o) => o === r.operator || !used.includes(o))
+                              .map((o) => (
+                                <option key={o} value={o}>
+                                  {SCORE_OPERATOR_LABELS[o]}
+                                </option>
+                              ))}
                           </Select>
                           <div className={styles.values}>
-                            <Input aria-label="Value" value={r.value.primary} onChange={(_, d) => update(rs.id, (x) => ({ ...x, rules: x.rules.map((y) => (y.id === r.id ? { ...y, value: { ...y.value, primary: d.value } } : y)) }))} />
+                            <Input
+                              aria-label="Value"
+                              value={r.value.primary}
+                              onChange={(_, d) =>
+                                update(rs.id, (x) => ({
+                                  ...x,
+                                  rules: x.rules.map((y) => (y.id === r.id ? { ...y, value: { ...y.value, primary: d.value } } : y)),
+                                }))
+                              }
+                            />
                             {RANGE_OPERATORS.includes(r.operator) && (
-                              <Input aria-label="Second value" value={r.value.secondary ?? ''} onChange={(_, d) => update(rs.id, (x) => ({ ...x, rules: x.rules.map((y) => (y.id === r.id ? { ...y, value: { ...y.value, secondary: d.value } } : y)) }))} />
+                              <Input
+                                aria-label="Second value"
+                                value={r.value.secondary ?? ''}
+                                onChange={(_, d) =>
+                                  update(rs.id, (x) => ({
+                                    ...x,
+                                    rules: x.rules.map((y) => (y.id === r.id ? { ...y, value: { ...y.value, secondary: d.value } } : y)),
+                                  }))
+                                }
+                              />
                             )}
                           </div>
                           <Text size={200}>Score</Text>
-                          <Select aria-label="Score" value={String(r.score)} onChange={(_, d) => update(rs.id, (x) => ({ ...x, rules: x.rules.map((y) => (y.id === r.id ? { ...y, score: Number(d.value) } : y)) }))}>
-                            {scores.map((s) => <option key={s} value={s}>{s}</option>)}
+                          <Select
+                            aria-label="Score"
+                            value={String(r.score)}
+                            onChange={(_, d) =>
+                              update(rs.id, (x) => ({
+                                ...x,
+                                rules: x.rules.map((y) => (y.id === r.id ? { ...y, score: Number(d.value) } : y)),
+                              }))
+                            }
+                          >
+                            {scores.map((s) => (
+                              <option key={s} value={s}>
+                                {s}
+                              </option>
+                            ))}
                           </Select>
-                          <Button appearance="subtle" size="small" icon={<DismissRegular />} aria-label="Remove rule" onClick={() => update(rs.id, (x) => {
-                            const rules = x.rules.filter((y) => y.id !== r.id);
-                            // Removing the last rule of a field removes the field (spec 002 §5).
-                            return rules.length === 0 ? null : { ...x, rules };
-                          })} />
+                          <Button
+                            appearance="subtle"
+                            size="small"
+                            icon={<DismissRegular />}
+                            aria-label="Remove rule"
+                            onClick={() =>
+                              update(rs.id, (x) => {
+                                const rules = x.rules.filter((y) => y.id !== r.id);
+                                // Removing the last rule of a field removes the field (spec 002 §5).
+                                return rules.length === 0 ? null : { ...x, rules };
+                              })
+                            }
+                          />
                         </div>
                       ))}
                       <div className={styles.rule} data-testid="score-rule-footer">
-                        <Button size="small" style={{ justifySelf: 'start' }} disabled={used.length >= ops.length} onClick={() => update(rs.id, (x) => ({ ...x, rules: [...x.rules, newRule(ops, x.rules.map((y) => y.operator))] }))}>+ Add rule</Button>
-                        <Text size={200} className={styles.missing}>{SCORING_MESSAGES.editor.missing}</Text>
-                        <Select className={styles.ruleFooter} aria-label="Default score" value={String(rs.defaultScore)} onChange={(_, d) => update(rs.id, (x) => ({ ...x, defaultScore: Number(d.value) }))}>
-                          {scores.map((s) => <option key={s} value={s}>{s}</option>)}
+                        <Button
+                          size="small"
+                          style={{ justifySelf: 'start' }}
+                          disabled={used.length >= ops.length}
+                          onClick={() =>
+                            update(rs.id, (x) => ({
+                              ...x,
+                              rules: [
+                                ...x.rules,
+                                newRule(
+                                  ops,
+                                  x.rules.map((y) => y.operator),
+                                ),
+                              ],
+                            }))
+                          }
+                        >
+                          + Add rule
+                        </Button>
+                        <Text size={200} className={styles.missing}>
+                          {SCORING_MESSAGES.editor.missing}
+                        </Text>
+                        <Select
+                          className={styles.ruleFooter}
+                          aria-label="Default score"
+                          value={String(rs.defaultScore)}
+                          onChange={(_, d) => update(rs.id, (x) => ({ ...x, defaultScore: Number(d.value) }))}
+                        >
+                          {scores.map((s) => (
+                            <option key={s} value={s}>
+                              {s}
+                            </option>
+                          ))}
                         </Select>
                       </div>
                     </>
@@ -257,14 +429,20 @@ export function ScoreModelEditor(props: ScoreModelEditorProps) {
             })}
 
             {error && error !== SCORING_MESSAGES.invalidName && (
-              <MessageBar intent="error" data-testid="score-model-error"><MessageBarBody>{error}</MessageBarBody></MessageBar>
+              <MessageBar intent="error" data-testid="score-model-error">
+                <MessageBarBody>{error}</MessageBarBody>
+              </MessageBar>
             )}
 
             <div className={styles.footer}>
-              <Button onClick={() => onOpenChange(false)} disabled={busy}>Cancel</Button>
+              <Button onClick={() => onOpenChange(false)} disabled={busy}>
+                Cancel
+              </Button>
               <Menu>
                 <MenuTrigger disableButtonEnhancement>
-                  <Button appearance="primary" disabled={busy} data-testid="score-model-save">{SCORING_MESSAGES.editor.save}</Button>
+                  <Button appearance="primary" disabled={busy} data-testid="score-model-save">
+                    {SCORING_MESSAGES.editor.save}
+                  </Button>
                 </MenuTrigger>
                 <MenuPopover>
                   <MenuList>

@@ -13,11 +13,22 @@ afterEach(cleanup);
 const FIELDS: ScoreFieldOption[] = [
   { id: 'revenue', label: 'Revenue', group: 'Mandatory fields', sourceType: 'mandatory', fieldType: 'double', fieldPath: 'revenue' },
   { id: 'website', label: 'Website', group: 'Mandatory fields', sourceType: 'mandatory', fieldType: 'url', fieldPath: 'website' },
-  { id: 'e1.industry', label: 'Industry', group: 'Industry enrichment', sourceType: 'enrichment', fieldType: 'array', fieldPath: '$.result.industry', enrichmentId: '5b0c7c52-6f44-4c8f-9d54-2f1e0f8b3c11' },
+  {
+    id: 'e1.industry',
+    label: 'Industry',
+    group: 'Industry enrichment',
+    sourceType: 'enrichment',
+    fieldType: 'array',
+    fieldPath: '$.result.industry',
+    enrichmentId: '5b0c7c52-6f44-4c8f-9d54-2f1e0f8b3c11',
+  },
 ];
 
 function open(onSave = vi.fn(async () => {}), model?: ScoreModelInput) {
-  renderWithApi(<ScoreModelEditor open onOpenChange={() => {}} listName="Nordic SaaS" fields={FIELDS} onSave={onSave} model={model} />, fakeApi({}));
+  renderWithApi(
+    <ScoreModelEditor open onOpenChange={() => {}} listName="Nordic SaaS" fields={FIELDS} onSave={onSave} model={model} />,
+    fakeApi({}),
+  );
   return onSave;
 }
 
@@ -83,7 +94,7 @@ describe('score model editor (spec 002 §2)', () => {
     expect(numberRow.className).toBe(textRow.className);
     expect(rows.map((r) => r.children.length)).toEqual([5, 5]);
     expect(screen.getAllByTestId('score-rule-footer')[0]!.className).toBe(rows[0]!.className);
-   }, 15_000);
+  }, 15_000);
 
   it('removing the last rule removes the field', async () => {
     const user = userEvent.setup();
@@ -110,21 +121,45 @@ describe('score model editor (spec 002 §2)', () => {
     await user.type(within(rule).getByLabelText('Second value'), '500');
     await user.selectOptions(within(rule).getByLabelText('Score'), '8');
     await user.click(screen.getByTestId('score-model-save'));
-    expect(screen.getAllByRole('menuitem').map((m) => m.textContent)).toEqual(["Save and don't run", 'Save and run for first 10 row', 'Save and run for first row']);
+    expect(screen.getAllByRole('menuitem').map((m) => m.textContent)).toEqual([
+      "Save and don't run",
+      'Save and run for first 10 row',
+      'Save and run for first row',
+    ]);
     await user.click(screen.getByRole('menuitem', { name: 'Save and run for first row' }));
     await waitFor(() => expect(onSave).toHaveBeenCalledTimes(1));
     const [model, run] = onSave.mock.calls[0] as unknown as [ScoreModelInput, string];
     expect(run).toBe('first1');
     expect(model.name).toBe('Nordic SaaS_score');
-    expect(model.ruleSets[0]).toMatchObject({ label: 'Revenue', weight: 100, defaultScore: 5, fieldData: { fieldPath: 'revenue', fieldType: 'double' }, rules: [{ operator: 'between', value: { primary: '100', secondary: '500' }, score: 8 }] });
+    expect(model.ruleSets[0]).toMatchObject({
+      label: 'Revenue',
+      weight: 100,
+      defaultScore: 5,
+      fieldData: { fieldPath: 'revenue', fieldType: 'double' },
+      rules: [{ operator: 'between', value: { primary: '100', secondary: '500' }, score: 8 }],
+    });
   });
 });
 
 describe('score breakdown', () => {
   it('shows per field the value, why, score, weight and contribution', () => {
     const ruleSets = [
-      { id: 'a', label: 'Revenue', weight: 100, defaultScore: 2, fieldData: { id: 'a', sourceType: 'mandatory' as const, fieldType: 'double' as const, fieldPath: 'revenue' }, rules: [{ id: 'r', operator: 'greater_than' as const, value: { primary: '500' }, score: 10 }] },
-      { id: 'b', label: 'Website', weight: 100, defaultScore: 3, fieldData: { id: 'b', sourceType: 'mandatory' as const, fieldType: 'url' as const, fieldPath: 'website' }, rules: [{ id: 's', operator: 'ends_with' as const, value: { primary: '.se' }, score: 9 }] },
+      {
+        id: 'a',
+        label: 'Revenue',
+        weight: 100,
+        defaultScore: 2,
+        fieldData: { id: 'a', sourceType: 'mandatory' as const, fieldType: 'double' as const, fieldPath: 'revenue' },
+        rules: [{ id: 'r', operator: 'greater_than' as const, value: { primary: '500' }, score: 10 }],
+      },
+      {
+        id: 'b',
+        label: 'Website',
+        weight: 100,
+        defaultScore: 3,
+        fieldData: { id: 'b', sourceType: 'mandatory' as const, fieldType: 'url' as const, fieldPath: 'website' },
+        rules: [{ id: 's', operator: 'ends_with' as const, value: { primary: '.se' }, score: 9 }],
+      },
     ];
     const r = scoreValues(ruleSets, (f) => (f.fieldPath === 'revenue' ? 900 : null));
     renderWithApi(<ScoreBreakdown totalScore={r.totalScore} fields={r.fields} ruleSets={ruleSets} modelName="Early Saas" />, fakeApi({}));

@@ -5,7 +5,19 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Button, Dialog, DialogBody, DialogContent, DialogSurface, DialogTitle, Menu, MenuDivider, MenuItem, MenuList, MenuPopover, MenuTrigger, Spinner,
+  Button,
+  Dialog,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Menu,
+  MenuDivider,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  Spinner,
 } from '@fluentui/react-components';
 import { DataBarVerticalRegular } from '@fluentui/react-icons';
 import type { EnrichmentDto, IdeaDto, IdeaFilters, ScoreModelDto } from '../../contracts';
@@ -29,21 +41,46 @@ function guessType(values: unknown[]): ScoreFieldType {
   return 'string';
 }
 
-const SCHEMA_TYPE: Record<string, ScoreFieldType> = { number: 'double', boolean: 'boolean', array: 'array', categories: 'array', string: 'string' };
+const SCHEMA_TYPE: Record<string, ScoreFieldType> = {
+  number: 'double',
+  boolean: 'boolean',
+  array: 'array',
+  categories: 'array',
+  string: 'string',
+};
 
 /** What a model can score on this list: the idea's own fields, its source row's columns, and enrichment results by path. */
-export function scoreFieldOptions(rows: readonly IdeaDto[], dataKeys: readonly string[], enrichments: readonly EnrichmentDto[]): ScoreFieldOption[] {
+export function scoreFieldOptions(
+  rows: readonly IdeaDto[],
+  dataKeys: readonly string[],
+  enrichments: readonly EnrichmentDto[],
+): ScoreFieldOption[] {
   const mandatory = 'Mandatory fields';
   const out: ScoreFieldOption[] = [
     { id: 'name', label: 'Name', group: mandatory, sourceType: 'mandatory', fieldType: 'string', fieldPath: 'name' },
     { id: 'website', label: 'Website', group: mandatory, sourceType: 'mandatory', fieldType: 'url', fieldPath: 'website' },
     { id: 'domain', label: 'Domain', group: mandatory, sourceType: 'mandatory', fieldType: 'string', fieldPath: 'domain' },
     { id: 'shortListed', label: 'Shortlisted', group: mandatory, sourceType: 'mandatory', fieldType: 'boolean', fieldPath: 'shortListed' },
-    ...dataKeys.map((k) => ({ id: `data.${k}`, label: k, group: 'Source columns', sourceType: 'mandatory' as const, fieldType: guessType(rows.map((r) => r.data?.[k])), fieldPath: `data.${k}` })),
+    ...dataKeys.map((k) => ({
+      id: `data.${k}`,
+      label: k,
+      group: 'Source columns',
+      sourceType: 'mandatory' as const,
+      fieldType: guessType(rows.map((r) => r.data?.[k])),
+      fieldPath: `data.${k}`,
+    })),
   ];
   for (const e of enrichments) {
     for (const item of e.data.schema ?? []) {
-      out.push({ id: `${e.id}:${item.name}`, label: `${e.name} · ${item.name}`, group: e.name, sourceType: 'enrichment', fieldType: SCHEMA_TYPE[item.type] ?? 'string', fieldPath: `$.result.${item.name}`, enrichmentId: e.id });
+      out.push({
+        id: `${e.id}:${item.name}`,
+        label: `${e.name} · ${item.name}`,
+        group: e.name,
+        sourceType: 'enrichment',
+        fieldType: SCHEMA_TYPE[item.type] ?? 'string',
+        fieldPath: `$.result.${item.name}`,
+        enrichmentId: e.id,
+      });
     }
   }
   return out;
@@ -66,21 +103,31 @@ export function useListScoring(o: ListScoringOptions): { columns: RecordColumn<I
   const qc = useQueryClient();
   const notify = useNotify();
   const pluginMode = usePluginMode();
-  const models = useQuery({ queryKey: scoringKeys.models(o.listId), queryFn: async () => (await api.scoring.list(o.listId)).scoringModels });
+  const models = useQuery({
+    queryKey: scoringKeys.models(o.listId),
+    queryFn: async () => (await api.scoring.list(o.listId)).scoringModels,
+  });
   const [editor, setEditor] = useState<{ open: boolean; model: ScoreModelDto | null }>({ open: false, model: null });
   const [breakdown, setBreakdown] = useState<{ idea: IdeaDto; model: ScoreModelDto } | null>(null);
   /** Models with a run going: their cells show a spinner until the run's completion reloads the ideas. */
   const [running, setRunning] = useState<Map<string, string>>(new Map());
 
-  useRealtimeEvents(({ oid }) => realtimePaths.executions(oid, 'score'), (e) => {
-    const x = e.data as { id?: string; typeId?: string | null; status?: string };
-    if (!x?.typeId || !(models.data ?? []).some((m) => m.id === x.typeId)) return;
-    if (x.status === 'completed' || x.status === 'error' || x.status === 'cancelled') {
-      setRunning((r) => { const n = new Map(r); n.delete(x.typeId!); return n; });
-      if (x.status === 'error') notify.error(SCORING_MESSAGES.startFailed);
-      void o.onReload();
-    }
-  });
+  useRealtimeEvents(
+    ({ oid }) => realtimePaths.executions(oid, 'score'),
+    (e) => {
+      const x = e.data as { id?: string; typeId?: string | null; status?: string };
+      if (!x?.typeId || !(models.data ?? []).some((m) => m.id === x.typeId)) return;
+      if (x.status === 'completed' || x.status === 'error' || x.status === 'cancelled') {
+        setRunning((r) => {
+          const n = new Map(r);
+          n.delete(x.typeId!);
+          return n;
+        });
+        if (x.status === 'error') notify.error(SCORING_MESSAGES.startFailed);
+        void o.onReload();
+      }
+    },
+  );
 
   const fields = useMemo(() => scoreFieldOptions(o.rows, o.dataKeys, o.enrichments), [o.rows, o.dataKeys, o.enrichments]);
 
@@ -92,7 +139,11 @@ export function useListScoring(o: ListScoringOptions): { columns: RecordColumn<I
       return;
     }
     try {
-      const res = await api.scoring.execute(scope === 'all' ? { scoringModelId: model.id, entityType: 'idea', options: { runAll: true }, ideasFilter: o.filters } : { scoringModelId: model.id, entityType: 'idea', entityIds: ids });
+      const res = await api.scoring.execute(
+        scope === 'all'
+          ? { scoringModelId: model.id, entityType: 'idea', options: { runAll: true }, ideasFilter: o.filters }
+          : { scoringModelId: model.id, entityType: 'idea', entityIds: ids },
+      );
       setRunning((r) => new Map(r).set(model.id, res.executionId));
       notify.success(res.message);
     } catch (e) {
@@ -103,7 +154,12 @@ export function useListScoring(o: ListScoringOptions): { columns: RecordColumn<I
   const save = async (input: ScoreModelInput, scope: ScoreRunScope) => {
     const saved = editor.model
       ? await api.scoring.update(editor.model.id, { name: input.name, description: input.description ?? '', ruleSets: input.ruleSets })
-      : await api.scoring.create({ name: input.name, description: input.description ?? '', ruleSets: input.ruleSets, listCompanyId: o.listId });
+      : await api.scoring.create({
+          name: input.name,
+          description: input.description ?? '',
+          ruleSets: input.ruleSets,
+          listCompanyId: o.listId,
+        });
     notify.success(saved.message ?? (editor.model ? SCORING_MESSAGES.updated : SCORING_MESSAGES.created));
     await qc.invalidateQueries({ queryKey: scoringKeys.models(o.listId) });
     await run(saved.scoringModel, scope);
@@ -124,8 +180,16 @@ export function useListScoring(o: ListScoringOptions): { columns: RecordColumn<I
       if (running.has(m.id) && !s) return <Spinner size="extra-tiny" aria-label="Scoring" />;
       if (s?.totalScore === null || s?.totalScore === undefined) return null;
       return (
-        <Button appearance="transparent" size="small" data-testid={`score-cell-${r.id}`} aria-label={`${m.name} ${s.totalScore.toFixed(2)}: show why`}
-          onClick={(e) => { e.stopPropagation(); setBreakdown({ idea: r, model: m }); }}>
+        <Button
+          appearance="transparent"
+          size="small"
+          data-testid={`score-cell-${r.id}`}
+          aria-label={`${m.name} ${s.totalScore.toFixed(2)}: show why`}
+          onClick={(e) => {
+            e.stopPropagation();
+            setBreakdown({ idea: r, model: m });
+          }}
+        >
           {s.totalScore.toFixed(2)}
         </Button>
       );
@@ -135,11 +199,15 @@ export function useListScoring(o: ListScoringOptions): { columns: RecordColumn<I
   const toolbar = (
     <Menu>
       <MenuTrigger disableButtonEnhancement>
-        <Button size="small" appearance="subtle" icon={<DataBarVerticalRegular />} data-testid="score-menu">Score</Button>
+        <Button size="small" appearance="subtle" icon={<DataBarVerticalRegular />} data-testid="score-menu">
+          Score
+        </Button>
       </MenuTrigger>
       <MenuPopover>
         <MenuList>
-          <MenuItem onClick={() => setEditor({ open: true, model: null })} data-testid="score-new">New Score model</MenuItem>
+          <MenuItem onClick={() => setEditor({ open: true, model: null })} data-testid="score-new">
+            New Score model
+          </MenuItem>
           {(models.data ?? []).length > 0 && <MenuDivider />}
           {(models.data ?? []).map((m) => (
             <MenuItem key={`edit-${m.id}`} onClick={() => setEditor({ open: true, model: m })}>{`Edit ${m.name}`}</MenuItem>
@@ -166,15 +234,40 @@ export function useListScoring(o: ListScoringOptions): { columns: RecordColumn<I
   const result = breakdown?.idea.scoringResults.find((x) => x.scoringModelId === breakdown.model.id);
   const dialogs = (
     <>
-      <ScoreModelEditor open={editor.open} onOpenChange={(open) => setEditor((e) => ({ ...e, open }))} listName={o.listName} fields={fields}
-        model={editor.model} allowRunAll onSave={save} />
-      <Dialog open={!!breakdown} onOpenChange={(_, d) => { if (!d.open) setBreakdown(null); }}>
+      <ScoreModelEditor
+        open={editor.open}
+        onOpenChange={(open) => setEditor((e) => ({ ...e, open }))}
+        listName={o.listName}
+        fields={fields}
+        model={editor.model}
+        allowRunAll
+        onSave={save}
+      />
+      <Dialog
+        open={!!breakdown}
+        onOpenChange={(_, d) => {
+          if (!d.open) setBreakdown(null);
+        }}
+      >
         <DialogSurface style={{ width: pluginMode ? '100%' : '880px', maxWidth: '100%' }} data-testid="score-breakdown-dialog">
           <DialogBody>
-            <DialogTitle action={<Button appearance="subtle" onClick={() => setBreakdown(null)}>Close</Button>}>{breakdown ? `Why ${breakdown.idea.name} scored ${result?.totalScore?.toFixed(2) ?? '–'}` : ''}</DialogTitle>
+            <DialogTitle
+              action={
+                <Button appearance="subtle" onClick={() => setBreakdown(null)}>
+                  Close
+                </Button>
+              }
+            >
+              {breakdown ? `Why ${breakdown.idea.name} scored ${result?.totalScore?.toFixed(2) ?? '–'}` : ''}
+            </DialogTitle>
             <DialogContent>
               {breakdown && result && (
-                <ScoreBreakdown totalScore={result.totalScore ?? 0} fields={(result.details as FieldScore[]) ?? []} ruleSets={breakdown.model.ruleSets} modelName={breakdown.model.name} />
+                <ScoreBreakdown
+                  totalScore={result.totalScore ?? 0}
+                  fields={(result.details as FieldScore[]) ?? []}
+                  ruleSets={breakdown.model.ruleSets}
+                  modelName={breakdown.model.name}
+                />
               )}
             </DialogContent>
           </DialogBody>

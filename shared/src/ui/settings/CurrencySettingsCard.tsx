@@ -28,8 +28,13 @@ const ENTITY_LABEL: Record<string, string> = { company: 'Company', contact: 'Con
 
 const useStyles = makeStyles({
   section: {
-    display: 'flex', flexDirection: 'column', gap: '12px', padding: '16px 20px',
-    backgroundColor: tokens.colorNeutralBackground1, borderRadius: tokens.borderRadiusLarge, boxShadow: tokens.shadow4,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: '12px',
+    padding: '16px 20px',
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderRadius: tokens.borderRadiusLarge,
+    boxShadow: tokens.shadow4,
   },
   row: { display: 'flex', alignItems: 'flex-end', gap: '12px', flexWrap: 'wrap' },
   select: { minWidth: '300px' },
@@ -44,32 +49,40 @@ export function CurrencySettingsCard() {
   const api = useApi();
   const notify = useNotify();
   const queryClient = useQueryClient();
-  const org = useQuery({ queryKey: ORGANIZATION_DETAILS_KEY, queryFn: async () => (await api.organization.get()).organization, staleTime: 60_000 });
+  const org = useQuery({
+    queryKey: ORGANIZATION_DETAILS_KEY,
+    queryFn: async () => (await api.organization.get()).organization,
+    staleTime: 60_000,
+  });
   const fields = useQuery({ queryKey: ['fields', 'all'], queryFn: async () => (await api.fields.list()).fields, staleTime: 60_000 });
   const current = (org.data as { defaultCurrency?: string } | undefined)?.defaultCurrency ?? DEFAULT_CURRENCY;
   const [choice, setChoice] = useState(current);
   useEffect(() => setChoice(current), [current]);
   const codes = useMemo(() => currencyCodes(), []);
   const currencyFields = useMemo(
-    () => (fields.data ?? []).filter((f: FieldDto) => f.dataType === 'currency').sort((a, b) => a.entityType.localeCompare(b.entityType) || a.label.localeCompare(b.label)),
+    () =>
+      (fields.data ?? [])
+        .filter((f: FieldDto) => f.dataType === 'currency')
+        .sort((a, b) => a.entityType.localeCompare(b.entityType) || a.label.localeCompare(b.label)),
     [fields.data],
   );
 
-  const refetchFields = () => Promise.all([
-    queryClient.invalidateQueries({ queryKey: ['fields'] }),
-    queryClient.invalidateQueries({ queryKey: ['filter-fields'] }),
-  ]);
+  const refetchFields = () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: ['fields'] }), queryClient.invalidateQueries({ queryKey: ['filter-fields'] })]);
   const saveDefault = useMutation({
     mutationFn: () => api.organization.setDefaultCurrency(choice),
     onSuccess: async (res) => {
-      queryClient.setQueryData(ORGANIZATION_DETAILS_KEY, (old: object | undefined) => (old ? { ...old, defaultCurrency: res.defaultCurrency } : old));
+      queryClient.setQueryData(ORGANIZATION_DETAILS_KEY, (old: object | undefined) =>
+        old ? { ...old, defaultCurrency: res.defaultCurrency } : old,
+      );
       notify.success(res.message);
       await refetchFields();
     },
     onError: (e) => notify.error(serverMessage(e) ?? CURRENCY_SETTINGS_TEXT.saveFailed),
   });
   const saveField = useMutation({
-    mutationFn: ({ fieldId, currency }: { fieldId: string; currency: string | null }) => api.fields.setConfig({ fieldId, config: { currency } }),
+    mutationFn: ({ fieldId, currency }: { fieldId: string; currency: string | null }) =>
+      api.fields.setConfig({ fieldId, config: { currency } }),
     onSuccess: async (res) => {
       notify.success(res.message);
       await refetchFields();
@@ -81,12 +94,18 @@ export function CurrencySettingsCard() {
 
   return (
     <section className={styles.section} aria-label={CURRENCY_SETTINGS_TEXT.title} data-testid="currency-settings">
-      <Subtitle1 as="h2" block>{CURRENCY_SETTINGS_TEXT.title}</Subtitle1>
+      <Subtitle1 as="h2" block>
+        {CURRENCY_SETTINGS_TEXT.title}
+      </Subtitle1>
       <Text className={styles.muted}>{CURRENCY_SETTINGS_TEXT.intro}</Text>
       <div className={styles.row}>
         <Field label={CURRENCY_SETTINGS_TEXT.defaultCurrency} hint={CURRENCY_SETTINGS_TEXT.defaultHint} className={styles.select}>
           <Select value={choice} onChange={(_, d) => setChoice(d.value)} disabled={saveDefault.isPending} data-testid="currency-default">
-            {codes.map((c) => <option key={c} value={c}>{currencyLabel(c)}</option>)}
+            {codes.map((c) => (
+              <option key={c} value={c}>
+                {currencyLabel(c)}
+              </option>
+            ))}
           </Select>
         </Field>
         <Button
@@ -99,18 +118,24 @@ export function CurrencySettingsCard() {
           Save
         </Button>
       </div>
-      <Subtitle1 as="h3" block>{CURRENCY_SETTINGS_TEXT.fields}</Subtitle1>
+      <Subtitle1 as="h3" block>
+        {CURRENCY_SETTINGS_TEXT.fields}
+      </Subtitle1>
       {fields.isPending ? (
         <Spinner size="tiny" label="Loading…" />
       ) : currencyFields.length === 0 ? (
-        <Text className={styles.muted} data-testid="currency-fields-empty">{CURRENCY_SETTINGS_TEXT.noFields}</Text>
+        <Text className={styles.muted} data-testid="currency-fields-empty">
+          {CURRENCY_SETTINGS_TEXT.noFields}
+        </Text>
       ) : (
         <ul className={styles.list} data-testid="currency-fields">
           {currencyFields.map((f) => (
             <li key={f.id} className={styles.item} data-testid="currency-field" data-field-id={f.id}>
               <span className={styles.fieldName}>
                 <Text weight="semibold">{f.label}</Text>
-                <Text size={200} className={styles.muted}>{ENTITY_LABEL[f.entityType] ?? f.entityType}</Text>
+                <Text size={200} className={styles.muted}>
+                  {ENTITY_LABEL[f.entityType] ?? f.entityType}
+                </Text>
               </span>
               <Select
                 aria-label={`Currency of ${f.label}`}
@@ -121,7 +146,11 @@ export function CurrencySettingsCard() {
                 data-testid="currency-field-select"
               >
                 <option value="">{CURRENCY_SETTINGS_TEXT.organizationDefault(current)}</option>
-                {codes.map((c) => <option key={c} value={c}>{currencyLabel(c)}</option>)}
+                {codes.map((c) => (
+                  <option key={c} value={c}>
+                    {currencyLabel(c)}
+                  </option>
+                ))}
               </Select>
             </li>
           ))}

@@ -1,7 +1,18 @@
 // The columns menu (spec 002 §2): show or hide, reorder and size the columns of a table. The
 // caller saves the layout per user (useTableLayout).
 import { useEffect, useState } from 'react';
-import { Button, Checkbox, Input, Popover, PopoverSurface, PopoverTrigger, Text, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  Checkbox,
+  Input,
+  Popover,
+  PopoverSurface,
+  PopoverTrigger,
+  Text,
+  Tooltip,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
 import { ArrowDownRegular, ArrowResetRegular, ArrowUpRegular, ColumnTripleEditRegular } from '@fluentui/react-icons';
 import { isBlockedNumericKey } from '../../domain';
 import { moveColumn, setColumnVisible, setColumnWidth, type ColumnLayout } from './layout';
@@ -71,7 +82,11 @@ export function ColumnsMenu({ labels, layout, onChange, onReset, saving }: Colum
         <div className={styles.surface} data-testid="columns-menu">
           <div className={styles.head}>
             <Text className={styles.title}>Columns</Text>
-            {saving && <span className={styles.hint} data-testid="columns-menu-saving">Saving…</span>}
+            {saving && (
+              <span className={styles.hint} data-testid="columns-menu-saving">
+                Saving…
+              </span>
+            )}
             {onReset && (
               <Button appearance="subtle" size="small" icon={<ArrowResetRegular />} onClick={onReset} data-testid="columns-menu-reset">
                 Reset
@@ -82,7 +97,13 @@ export function ColumnsMenu({ labels, layout, onChange, onReset, saving }: Colum
             {layout.map((c, i) => {
               const label = labels[c.key] ?? c.key;
               return (
-                <div className={styles.item} key={c.key} data-testid="columns-menu-item" data-key={c.key} data-visible={c.visible ? 'true' : 'false'}>
+                <div
+                  className={styles.item}
+                  key={c.key}
+                  data-testid="columns-menu-item"
+                  data-key={c.key}
+                  data-visible={c.visible ? 'true' : 'false'}
+                >
                   <div className={styles.check}>
                     <Checkbox
                       label={label}
@@ -93,10 +114,24 @@ export function ColumnsMenu({ labels, layout, onChange, onReset, saving }: Colum
                     />
                   </div>
                   <Tooltip content={`Move ${label} up`} relationship="label">
-                    <Button appearance="subtle" size="small" icon={<ArrowUpRegular />} disabled={i === 0} onClick={() => onChange(moveColumn(layout, c.key, -1))} data-testid="columns-menu-up" />
+                    <Button
+                      appearance="subtle"
+                      size="small"
+                      icon={<ArrowUpRegular />}
+                      disabled={i === 0}
+                      onClick={() => onChange(moveColumn(layout, c.key, -1))}
+                      data-testid="columns-menu-up"
+                    />
                   </Tooltip>
                   <Tooltip content={`Move ${label} down`} relationship="label">
-                    <Button appearance="subtle" size="small" icon={<ArrowDownRegular />} disabled={i === layout.length - 1} onClick={() => onChange(moveColumn(layout, c.key, 1))} data-testid="columns-menu-down" />
+                    <Button
+                      appearance="subtle"
+                      size="small"
+                      icon={<ArrowDownRegular />}
+                      disabled={i === layout.length - 1}
+                      onClick={() => onChange(moveColumn(layout, c.key, 1))}
+                      data-testid="columns-menu-down"
+                    />
                   </Tooltip>
                   <WidthInput value={c.width} label={label} onCommit={(w) => onChange(setColumnWidth(layout, c.key, w))} />
                 </div>

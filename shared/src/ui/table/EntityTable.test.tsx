@@ -29,15 +29,45 @@ function company(n: number): CompanyDto {
     updatedAt: '2025-01-01T00:00:00.000Z',
     keyContact: null,
     contactCount: 0,
-    fields: n === 1 ? { 'f-emp': { fieldId: 'f-emp', value: 120, infoValue: null, status: null, statusMessage: null, details: null, updatedAt: '2025-01-01T00:00:00.000Z' } } : {},
+    fields:
+      n === 1
+        ? {
+            'f-emp': {
+              fieldId: 'f-emp',
+              value: 120,
+              infoValue: null,
+              status: null,
+              statusMessage: null,
+              details: null,
+              updatedAt: '2025-01-01T00:00:00.000Z',
+            },
+          }
+        : {},
   };
 }
 
 const EMPLOYEES: FieldDto = {
-  id: 'f-emp', key: 'employees', label: 'Employees', dataType: 'int', entityType: 'company', namespace: 'company',
-  isMandatory: false, isPseudo: false, builtIn: false, config: { reconciliation: 'use_latest', refreshSchedule: 'never' }, assignedEnrichments: [],
+  id: 'f-emp',
+  key: 'employees',
+  label: 'Employees',
+  dataType: 'int',
+  entityType: 'company',
+  namespace: 'company',
+  isMandatory: false,
+  isPseudo: false,
+  builtIn: false,
+  config: { reconciliation: 'use_latest', refreshSchedule: 'never' },
+  assignedEnrichments: [],
 };
-const NAME_FIELD: FieldDto = { ...EMPLOYEES, id: 'f-name', key: 'name', label: 'Name', dataType: 'string', isMandatory: true, builtIn: true };
+const NAME_FIELD: FieldDto = {
+  ...EMPLOYEES,
+  id: 'f-name',
+  key: 'name',
+  label: 'Name',
+  dataType: 'string',
+  isMandatory: true,
+  builtIn: true,
+};
 
 const COLUMNS: RecordColumn<CompanyDto>[] = [
   { key: 'name', label: 'Name', sortKey: 'name', width: 200, text: (r) => r.name },
@@ -53,26 +83,60 @@ function makeApi(opts: { layouts?: TableLayoutDto[]; estimate?: number; exact?: 
     if (opts.estimate) {
       // A server answering with an estimated total (more than 10,000 matches).
       const rows = Array.from({ length: size }, (_, i) => company(start + i + 1));
-      return { success: true as const, rows, totalRecords: opts.estimate, totalIsEstimate: true, totalPages: Math.ceil(opts.estimate / size), hasRecords: true, pageIndex: q.pageIndex ?? 0, pageSize: size };
+      return {
+        success: true as const,
+        rows,
+        totalRecords: opts.estimate,
+        totalIsEstimate: true,
+        totalPages: Math.ceil(opts.estimate / size),
+        hasRecords: true,
+        pageIndex: q.pageIndex ?? 0,
+        pageSize: size,
+      };
     }
     const matching = q.text || (q.filters ?? []).length ? 12 : TOTAL;
     const rows = Array.from({ length: Math.max(0, Math.min(size, matching - start)) }, (_, i) => company(start + i + 1));
-    return { success: true as const, rows, totalRecords: matching, totalPages: Math.ceil(matching / size), hasRecords: matching > 0, pageIndex: q.pageIndex ?? 0, pageSize: size };
+    return {
+      success: true as const,
+      rows,
+      totalRecords: matching,
+      totalPages: Math.ceil(matching / size),
+      hasRecords: matching > 0,
+      pageIndex: q.pageIndex ?? 0,
+      pageSize: size,
+    };
   });
   const bulkDelete = vi.fn(async () => ({ success: true as const, message: '25 companies deleted', count: 25 }));
-  const exportCsv = vi.fn(async () => new Response('Name\r\nAcme\r\n', { headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="companies-2025.csv"' } }));
+  const exportCsv = vi.fn(
+    async () =>
+      new Response('Name\r\nAcme\r\n', {
+        headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="companies-2025.csv"' },
+      }),
+  );
   const layoutsList = vi.fn(async () => ({ success: true as const, layouts: opts.layouts ?? [] }));
   const layout = (columns: TableLayoutBody['columns']): TableLayoutDto => ({
-    id: '99999999-9999-4999-8999-999999999999', entityType: 'company', name: 'Default', updatedAt: '2025-01-01T00:00:00.000Z',
+    id: '99999999-9999-4999-8999-999999999999',
+    entityType: 'company',
+    name: 'Default',
+    updatedAt: '2025-01-01T00:00:00.000Z',
     columns: columns.map((c) => ({ width: 150, visible: true, ...c })),
   });
   const layoutCreate = vi.fn(async (_e: string, body: TableLayoutBody) => ({ success: true as const, layout: layout(body.columns) }));
-  const layoutUpdate = vi.fn(async (_e: string, body: TableLayoutBody & { id: string }) => ({ success: true as const, layout: layout(body.columns) }));
+  const layoutUpdate = vi.fn(async (_e: string, body: TableLayoutBody & { id: string }) => ({
+    success: true as const,
+    layout: layout(body.columns),
+  }));
   const api = fakeApi({
     companies: { page, total, bulkDelete, export: exportCsv },
     fields: {
       list: vi.fn(async () => ({ success: true as const, fields: [NAME_FIELD, EMPLOYEES] })),
-      filterFields: vi.fn(async () => ({ success: true as const, fields: [{ key: 'name', label: 'Name', dataType: 'string' as const, entityType: 'company' as const, conditions: [] }, { key: 'employees', label: 'Employees', dataType: 'int' as const, entityType: 'company' as const, conditions: [] }] })),
+      filterFields: vi.fn(async () => ({
+        success: true as const,
+        fields: [
+          { key: 'name', label: 'Name', dataType: 'string' as const, entityType: 'company' as const, conditions: [] },
+          { key: 'employees', label: 'Employees', dataType: 'int' as const, entityType: 'company' as const, conditions: [] },
+        ],
+      })),
     },
     tableLayouts: { list: layoutsList, create: layoutCreate, update: layoutUpdate },
   });
@@ -89,7 +153,13 @@ function renderTable(opts: { layouts?: TableLayoutDto[]; pluginMode?: boolean; e
   const utils = renderWithApi(
     <DrawerProvider>
       <div style={{ height: 600 }}>
-        <EntityTable<CompanyDto> entityType="company" columns={COLUMNS} defaultSort={{ key: 'name', order: 'asc' }} nouns={{ one: 'company', many: 'companies' }} searchPlaceholder="Search companies" />
+        <EntityTable<CompanyDto>
+          entityType="company"
+          columns={COLUMNS}
+          defaultSort={{ key: 'name', order: 'asc' }}
+          nouns={{ one: 'company', many: 'companies' }}
+          searchPlaceholder="Search companies"
+        />
       </div>
       <DrawerProbe />
     </DrawerProvider>,
@@ -112,9 +182,15 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     const { page } = renderTable();
     await waitFor(() => expect(rowIds()).toHaveLength(10));
     expect(lastQuery(page)).toMatchObject({ pageIndex: 0, pageSize: 10, sortKey: 'name', sortOrder: 'asc', text: '', filters: [] });
-    await waitFor(() => expect(screen.getAllByTestId('record-table-header').map((h) => h.getAttribute('data-key'))).toEqual(['name', 'website', 'employees']));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('record-table-header').map((h) => h.getAttribute('data-key'))).toEqual(['name', 'website', 'employees']),
+    );
     const first = screen.getAllByTestId('record-table-row')[0];
-    expect(within(first).getAllByTestId('record-table-cell').map((c) => c.textContent)).toEqual(['Company 01', 'c1.test', '120']);
+    expect(
+      within(first)
+        .getAllByTestId('record-table-cell')
+        .map((c) => c.textContent),
+    ).toEqual(['Company 01', 'c1.test', '120']);
     // An empty custom value is an empty cell.
     const second = screen.getAllByTestId('record-table-row')[1];
     expect(within(second).getAllByTestId('record-table-cell')[2].textContent).toBe('');
@@ -161,7 +237,12 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     await user.click(screen.getByTestId('filter-editor-save'));
 
     expect(bulkBar()).toBeNull();
-    await waitFor(() => expect(lastQuery(page)).toMatchObject({ pageIndex: 0, filters: [{ key: 'employees', operator: 'and', items: [{ condition: 'greater_than', data: 100 }] }] }));
+    await waitFor(() =>
+      expect(lastQuery(page)).toMatchObject({
+        pageIndex: 0,
+        filters: [{ key: 'employees', operator: 'and', items: [{ condition: 'greater_than', data: 100 }] }],
+      }),
+    );
     await waitFor(() => expect(screen.getByTestId('pagination-label').textContent).toBe('Page 1 of 2'));
     expect(screen.getAllByTestId('record-table-row').some((r) => r.getAttribute('data-selected') === 'true')).toBe(false);
 
@@ -273,7 +354,9 @@ describe('EntityTable', { timeout: 30_000 }, () => {
 
   it('the exact total follows an estimate without holding the page back, and replaces it when it comes', async () => {
     let resolve!: (n: number) => void;
-    const exact = new Promise<number>((r) => { resolve = r; });
+    const exact = new Promise<number>((r) => {
+      resolve = r;
+    });
     const { total, page } = renderTable({ estimate: 37_700, exact });
     // The page shows at once with the estimate while the count is still out.
     await waitFor(() => expect(rowIds()).toHaveLength(10));
@@ -346,7 +429,12 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     await user.click(screen.getAllByTestId('record-table-select-row')[1]);
     await user.click(screen.getByTestId('bulk-export'));
     await waitFor(() => expect(clicks).toEqual(['companies-2025.csv|blob:companies']));
-    expect(exportCsv).toHaveBeenCalledWith({ selection: { ids: [uuid(1), uuid(2)] }, columns: ['name', 'website', 'employees'], sortKey: 'name', sortOrder: 'asc' });
+    expect(exportCsv).toHaveBeenCalledWith({
+      selection: { ids: [uuid(1), uuid(2)] },
+      columns: ['name', 'website', 'employees'],
+      sortKey: 'name',
+      sortOrder: 'asc',
+    });
     expect(await created[0].text()).toBe('Name\r\nAcme\r\n');
   });
 
@@ -356,16 +444,24 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
     const { exportCsv } = renderTable();
     // The first rows arrive, then the transfer is cut (the server lost its database connection).
-    exportCsv.mockImplementationOnce(async () => new Response(new ReadableStream({
-      start(c) {
-        c.enqueue(new TextEncoder().encode('Name\r\nAcme\r\n'));
-        c.error(new TypeError('network error'));
-      },
-    }), { headers: { 'content-type': 'text/csv' } }));
+    exportCsv.mockImplementationOnce(
+      async () =>
+        new Response(
+          new ReadableStream({
+            start(c) {
+              c.enqueue(new TextEncoder().encode('Name\r\nAcme\r\n'));
+              c.error(new TypeError('network error'));
+            },
+          }),
+          { headers: { 'content-type': 'text/csv' } },
+        ),
+    );
     await waitFor(() => expect(rowIds()).toHaveLength(10));
     await user.click(screen.getAllByTestId('record-table-select-row')[0]);
     await user.click(screen.getByTestId('bulk-export'));
-    expect((await screen.findByTestId('toast-error')).textContent).toContain('The export was interrupted before it finished; please export again.');
+    expect((await screen.findByTestId('toast-error')).textContent).toContain(
+      'The export was interrupted before it finished; please export again.',
+    );
     expect(createObjectURL).not.toHaveBeenCalled();
   });
 
@@ -377,7 +473,9 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     await user.click(screen.getByTestId('columns-menu-button'));
     const item = (key: string) => screen.getAllByTestId('columns-menu-item').find((i) => i.getAttribute('data-key') === key)!;
     await user.click(within(item('website')).getByTestId('columns-menu-visible'));
-    await waitFor(() => expect(screen.getAllByTestId('record-table-header').map((h) => h.getAttribute('data-key'))).toEqual(['name', 'employees']));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('record-table-header').map((h) => h.getAttribute('data-key'))).toEqual(['name', 'employees']),
+    );
     await waitFor(() => expect(layoutCreate).toHaveBeenCalledTimes(1));
     expect(layoutCreate.mock.calls[0][1].columns).toEqual([
       { key: 'name', order: 0, width: 200, visible: true },
@@ -386,19 +484,34 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     ]);
     await user.click(within(item('employees')).getByTestId('columns-menu-up'));
     await waitFor(() => expect(layoutUpdate).toHaveBeenCalledTimes(1));
-    expect(layoutUpdate.mock.calls[0][1]).toMatchObject({ id: '99999999-9999-4999-8999-999999999999', columns: [{ key: 'name' }, { key: 'employees' }, { key: 'website' }] });
+    expect(layoutUpdate.mock.calls[0][1]).toMatchObject({
+      id: '99999999-9999-4999-8999-999999999999',
+      columns: [{ key: 'name' }, { key: 'employees' }, { key: 'website' }],
+    });
     expect(screen.getAllByTestId('record-table-header').map((h) => h.getAttribute('data-key'))).toEqual(['name', 'employees']);
     expect(layoutCreate).toHaveBeenCalledTimes(1);
   });
 
   it('applies a saved layout (order, width, hidden columns)', async () => {
     renderTable({
-      layouts: [{
-        id: '99999999-9999-4999-8999-999999999999', entityType: 'company', name: 'Default', updatedAt: '2025-01-01T00:00:00.000Z',
-        columns: [{ key: 'employees', order: 0, width: 90, visible: true }, { key: 'name', order: 1, width: 300, visible: true }, { key: 'website', order: 2, width: 100, visible: false }, { key: 'gone', order: 3, width: 100, visible: true }],
-      }],
+      layouts: [
+        {
+          id: '99999999-9999-4999-8999-999999999999',
+          entityType: 'company',
+          name: 'Default',
+          updatedAt: '2025-01-01T00:00:00.000Z',
+          columns: [
+            { key: 'employees', order: 0, width: 90, visible: true },
+            { key: 'name', order: 1, width: 300, visible: true },
+            { key: 'website', order: 2, width: 100, visible: false },
+            { key: 'gone', order: 3, width: 100, visible: true },
+          ],
+        },
+      ],
     });
-    await waitFor(() => expect(screen.getAllByTestId('record-table-header').map((h) => h.getAttribute('data-key'))).toEqual(['employees', 'name']));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('record-table-header').map((h) => h.getAttribute('data-key'))).toEqual(['employees', 'name']),
+    );
     const cols = screen.getByTestId('record-table').querySelectorAll('col');
     // The last, width-less column takes what the columns leave of the table's box: the header band
     // and the rows' lines reach the right edge however narrow the columns (issue 16).

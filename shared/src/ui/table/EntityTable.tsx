@@ -21,12 +21,17 @@ import { RecordTable, type RecordColumn } from './RecordTable';
 import { useTableLayout } from './useTableLayout';
 import { RunPlayPopover } from '../plays';
 import { fieldValueText, personName } from './format';
-import { EnrichPopover, FieldResultCell, primaryEnrichmentId, useEnrichmentLiveUpdates, useSeedResults, type EnrichTargets } from '../enrichments';
+import {
+  EnrichPopover,
+  FieldResultCell,
+  primaryEnrichmentId,
+  useEnrichmentLiveUpdates,
+  useSeedResults,
+  type EnrichTargets,
+} from '../enrichments';
 import { ValueView } from '../values/ValueView';
 import type { FilterFieldInfo, FilterOption } from './FilterEditor';
-import {
-  initialTableState, pageSelectionState, selectedCount, tableReducer, toSelectionBody, type SortState,
-} from './tableState';
+import { initialTableState, pageSelectionState, selectedCount, tableReducer, toSelectionBody, type SortState } from './tableState';
 
 export const TABLE_SEARCH_DEBOUNCE_MS = 300;
 export const CUSTOM_COLUMN_WIDTH = 160;
@@ -34,7 +39,18 @@ export const CUSTOM_COLUMN_WIDTH = 160;
 /** A custom field's column width before the user sets one: from its data type (a number needs less than an address). */
 export function customColumnWidth(field: Pick<FieldDto, 'dataType' | 'label'>): number {
   const byType: Record<string, number> = {
-    int: 120, double: 130, number: 130, currency: 150, boolean: 100, date: 130, time: 110, url: 210, email: 220, phone: 150, address: 260, object: 220,
+    int: 120,
+    double: 130,
+    number: 130,
+    currency: 150,
+    boolean: 100,
+    date: 130,
+    time: 110,
+    url: 210,
+    email: 220,
+    phone: 150,
+    address: 260,
+    object: 220,
   };
   // Wide enough for the header's label too (about 8 px a character, the sort arrow and padding), up to 260.
   const header = Math.min(260, Math.round(field.label.length * 8 + 48));
@@ -90,7 +106,14 @@ export function customFieldColumn<Row extends RecordRow>(field: FieldDto): Recor
     // While the field's primary enrichment runs on the row, its status shows instead (spec 002 §4).
     // Fields without one render their value (links, chips, labelled fields) with no per-cell subscription.
     render: primaryEnrichmentId(field)
-      ? (row) => <FieldResultCell field={field} entityId={row.id} text={fieldValueText(row.fields[field.id]?.value, field.dataType, field.currency)} value={row.fields[field.id]?.value} />
+      ? (row) => (
+          <FieldResultCell
+            field={field}
+            entityId={row.id}
+            text={fieldValueText(row.fields[field.id]?.value, field.dataType, field.currency)}
+            value={row.fields[field.id]?.value}
+          />
+        )
       : (row) => <ValueView value={formatFieldParts(field.dataType, row.fields[field.id]?.value, { currency: field.currency })} />,
   };
 }
@@ -102,7 +125,9 @@ export function downloadName(disposition: string | null, fallback: string): stri
   if (star) {
     try {
       return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
-    } catch { /* fall through */ }
+    } catch {
+      /* fall through */
+    }
   }
   const plain = /filename="?([^";]+)"?/i.exec(disposition);
   return plain ? plain[1].trim() : fallback;
@@ -217,7 +242,12 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
 
   // The owner filter ('in' over member ids) picks from the account owners.
   const needsOwners = (filterFieldsQuery.data ?? []).some((f) => f.dataType === 'uuid');
-  const ownersQuery = useQuery({ queryKey: queryKeys.owners, queryFn: () => api.companies.owners(), staleTime: 60_000, enabled: needsOwners });
+  const ownersQuery = useQuery({
+    queryKey: queryKeys.owners,
+    queryFn: () => api.companies.owners(),
+    staleTime: 60_000,
+    enabled: needsOwners,
+  });
   const ownerOptions = useMemo<FilterOption[]>(
     () => (ownersQuery.data?.owners ?? []).map((o) => ({ value: o.id, label: personName(o) || o.email })),
     [ownersQuery.data],
@@ -253,9 +283,10 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
   // reached by a jump at its estimated position). Kept only for the page and the query it was made for.
   const [cursor, setCursor] = useState<{ of: string; pageIndex: number; afterId?: string; beforeId?: string } | null>(null);
   const queryOf = JSON.stringify([base.pageSize, base.sortKey, base.sortOrder, base.text, base.filters]);
-  const query: TableQuery = cursor && cursor.of === queryOf && cursor.pageIndex === state.pageIndex
-    ? { ...base, ...(cursor.afterId ? { afterId: cursor.afterId } : { beforeId: cursor.beforeId }) }
-    : base;
+  const query: TableQuery =
+    cursor && cursor.of === queryOf && cursor.pageIndex === state.pageIndex
+      ? { ...base, ...(cursor.afterId ? { afterId: cursor.afterId } : { beforeId: cursor.beforeId }) }
+      : base;
   const page = useQuery({
     queryKey: records.pageKey(query),
     queryFn: () => records.page(query),
@@ -288,7 +319,10 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
 
   // Enrichment runs: live statuses in the cells of fields whose primary enrichment runs.
   useEnrichmentLiveUpdates(entityType);
-  const customFields = useMemo(() => (fieldsQuery.data ?? []).filter((f) => !f.builtIn && f.entityType === entityType), [fieldsQuery.data, entityType]);
+  const customFields = useMemo(
+    () => (fieldsQuery.data ?? []).filter((f) => !f.builtIn && f.entityType === entityType),
+    [fieldsQuery.data, entityType],
+  );
   const primaryIds = useMemo(() => customFields.map(primaryEnrichmentId).filter((x): x is string => !!x), [customFields]);
   const rowIds = useMemo(() => rows.map((r) => r.id), [rows]);
   useSeedResults(entityType, rowIds, primaryIds);
@@ -305,29 +339,38 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
   const [confirmDelete, setConfirmDelete] = useState({ open: false, count: 0, about: '' });
   const closeConfirm = () => setConfirmDelete((c) => ({ ...c, open: false }));
 
-  const runExport = useCallback(async (selection: Selection) => {
-    setExporting(true);
-    try {
-      const res = await records.exportCsv({
-        selection,
-        columns: visibleColumns.map((c) => c.key),
-        sortKey: state.sort?.key ?? null,
-        sortOrder: state.sort?.order ?? null,
-      });
-      await saveResponseAsFile(res, `${nouns.many}.csv`);
-    } catch (e) {
-      notify.error(e instanceof Error && e.message ? e.message : 'Export failed');
-    } finally {
-      setExporting(false);
-    }
-  }, [records, visibleColumns, state.sort, nouns.many, notify]);
+  const runExport = useCallback(
+    async (selection: Selection) => {
+      setExporting(true);
+      try {
+        const res = await records.exportCsv({
+          selection,
+          columns: visibleColumns.map((c) => c.key),
+          sortKey: state.sort?.key ?? null,
+          sortOrder: state.sort?.order ?? null,
+        });
+        await saveResponseAsFile(res, `${nouns.many}.csv`);
+      } catch (e) {
+        notify.error(e instanceof Error && e.message ? e.message : 'Export failed');
+      } finally {
+        setExporting(false);
+      }
+    },
+    [records, visibleColumns, state.sort, nouns.many, notify],
+  );
 
   const selectionBody = toSelectionBody(state.selection, state.text, state.filters);
   const enrichTargets: EnrichTargets | null = !selectionBody
     ? null
     : 'ids' in selectionBody
       ? { kind: 'ids', ids: selectionBody.ids }
-      : { kind: 'all', text: selectionBody.text ?? '', filters: selectionBody.filters ?? [], excludeIds: selectionBody.excludeIds ?? [], count };
+      : {
+          kind: 'all',
+          text: selectionBody.text ?? '',
+          filters: selectionBody.filters ?? [],
+          excludeIds: selectionBody.excludeIds ?? [],
+          count,
+        };
   const deleteCount = confirmDelete.count;
 
   const deleteSelected = async () => {
@@ -354,7 +397,12 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
   const filtered = state.text !== '' || state.filters.length > 0;
 
   return (
-    <section className={mergeClasses(styles.root, pluginMode && styles.plugin)} data-testid={`${entityType}-table`} data-plugin-mode={pluginMode ? 'true' : undefined} aria-label={nouns.many}>
+    <section
+      className={mergeClasses(styles.root, pluginMode && styles.plugin)}
+      data-testid={`${entityType}-table`}
+      data-plugin-mode={pluginMode ? 'true' : undefined}
+      aria-label={nouns.many}
+    >
       <div className={styles.toolbar} role="toolbar" aria-label={`${nouns.many} toolbar`}>
         <SearchBox
           className={styles.search}
@@ -390,19 +438,36 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
             </Button>
           )}
           <EnrichPopover entityType={entityType} targets={enrichTargets} rows={rows} />
-          <RunPlayPopover entityType={entityType} targetIds={enrichTargets?.kind === 'ids' ? enrichTargets.ids : null} onNewPlay={props.onNewPlay} />
+          <RunPlayPopover
+            entityType={entityType}
+            targetIds={enrichTargets?.kind === 'ids' ? enrichTargets.ids : null}
+            onNewPlay={props.onNewPlay}
+          />
           <ColumnsMenu labels={labels} layout={layout.layout} onChange={layout.save} onReset={layout.reset} saving={layout.saving} />
           {props.toolbarEnd}
         </div>
       </div>
       {count > 0 && (
-        <div className={styles.bulk} role="region" aria-label="Bulk actions" data-testid="bulk-action-bar" data-all-selected={allAcross ? 'true' : 'false'}>
+        <div
+          className={styles.bulk}
+          role="region"
+          aria-label="Bulk actions"
+          data-testid="bulk-action-bar"
+          data-all-selected={allAcross ? 'true' : 'false'}
+        >
           <Text className={styles.bulkCount} data-testid="bulk-selected-count" data-count={count}>
-            {allAcross ? `All ${countAbout}${count.toLocaleString('en-US')} ${count === 1 ? nouns.one : nouns.many} selected` : `${count.toLocaleString('en-US')} selected`}
+            {allAcross
+              ? `All ${countAbout}${count.toLocaleString('en-US')} ${count === 1 ? nouns.one : nouns.many} selected`
+              : `${count.toLocaleString('en-US')} selected`}
           </Text>
           {!allAcross && pageAllSelected && totalRecords > count && (
-            <Link as="button" onClick={() => dispatch({ type: 'select', selection: { kind: 'all', excludeIds: new Set() } })} data-testid="bulk-select-all-across">
-              Select all {about}{totalRecords.toLocaleString('en-US')} across pages
+            <Link
+              as="button"
+              onClick={() => dispatch({ type: 'select', selection: { kind: 'all', excludeIds: new Set() } })}
+              data-testid="bulk-select-all-across"
+            >
+              Select all {about}
+              {totalRecords.toLocaleString('en-US')} across pages
             </Link>
           )}
           <Link as="button" onClick={() => dispatch({ type: 'clearSelection' })} data-testid="bulk-clear">
@@ -418,7 +483,13 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
             >
               {exporting ? 'Exporting…' : 'Export'}
             </Button>
-            <Button size="small" icon={<DeleteRegular />} disabled={!selectionBody} onClick={() => setConfirmDelete({ open: true, count, about: countAbout })} data-testid="bulk-delete">
+            <Button
+              size="small"
+              icon={<DeleteRegular />}
+              disabled={!selectionBody}
+              onClick={() => setConfirmDelete({ open: true, count, about: countAbout })}
+              data-testid="bulk-delete"
+            >
               Delete
             </Button>
           </div>
@@ -452,9 +523,11 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
         onPageChange={(pageIndex) => {
           const shown = page.data && !page.isPlaceholderData && page.data.totalIsEstimate === true ? page.data.rows : [];
           const step = pageIndex - state.pageIndex;
-          setCursor(shown.length > 0 && (step === 1 || step === -1)
-            ? { of: queryOf, pageIndex, ...(step === 1 ? { afterId: shown[shown.length - 1].id } : { beforeId: shown[0].id }) }
-            : null);
+          setCursor(
+            shown.length > 0 && (step === 1 || step === -1)
+              ? { of: queryOf, pageIndex, ...(step === 1 ? { afterId: shown[shown.length - 1].id } : { beforeId: shown[0].id }) }
+              : null,
+          );
           dispatch({ type: 'page', pageIndex });
         }}
         onPageSizeChange={(pageSize) => dispatch({ type: 'pageSize', pageSize })}

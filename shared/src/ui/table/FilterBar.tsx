@@ -3,8 +3,19 @@
 // filters when saved: dismissed without items, it is removed.
 import { useMemo, useState } from 'react';
 import {
-  Button, Input, InteractionTag, InteractionTagPrimary, InteractionTagSecondary, Popover, PopoverSurface, PopoverTrigger,
-  Spinner, Text, makeStyles, mergeClasses, tokens,
+  Button,
+  Input,
+  InteractionTag,
+  InteractionTagPrimary,
+  InteractionTagSecondary,
+  Popover,
+  PopoverSurface,
+  PopoverTrigger,
+  Spinner,
+  Text,
+  makeStyles,
+  mergeClasses,
+  tokens,
 } from '@fluentui/react-components';
 import { FilterAddRegular, SearchRegular } from '@fluentui/react-icons';
 import { dataTypeLabel, isHiddenDataType, type TableFilter } from '../../domain';
@@ -23,12 +34,24 @@ export interface FilterBarProps {
 
 const useStyles = makeStyles({
   root: { display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, minWidth: 0 },
-  chipText: { maxWidth: '320px', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', display: 'inline-block', verticalAlign: 'bottom' },
+  chipText: {
+    maxWidth: '320px',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    display: 'inline-block',
+    verticalAlign: 'bottom',
+  },
   pending: { outline: `${tokens.strokeWidthThin} dashed ${tokens.colorBrandStroke1}`, borderRadius: tokens.borderRadiusMedium },
   picker: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, width: '260px' },
   options: { display: 'flex', flexDirection: 'column', maxHeight: '300px', overflowY: 'auto' },
   option: { justifyContent: 'flex-start', fontWeight: tokens.fontWeightRegular, minWidth: 0 },
-  optionType: { marginLeft: 'auto', color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200, paddingLeft: tokens.spacingHorizontalS },
+  optionType: {
+    marginLeft: 'auto',
+    color: tokens.colorNeutralForeground3,
+    fontSize: tokens.fontSizeBase200,
+    paddingLeft: tokens.spacingHorizontalS,
+  },
   empty: { color: tokens.colorNeutralForeground3, padding: tokens.spacingVerticalS },
   add: { whiteSpace: 'nowrap', flexShrink: 0 },
 });
@@ -61,7 +84,11 @@ export function FilterBar({ fields, fieldsLoading, filters, onChange, optionsFor
   };
 
   const fieldFor = (filter: TableFilter): FilterFieldInfo =>
-    byKey.get(filter.key) ?? { key: filter.key, label: filter.details?.label ?? filter.key, dataType: filter.details?.dataType ?? 'string' };
+    byKey.get(filter.key) ?? {
+      key: filter.key,
+      label: filter.details?.label ?? filter.key,
+      dataType: filter.details?.dataType ?? 'string',
+    };
 
   const pendingField = editing?.isNew ? byKey.get(editing.key) : undefined;
 
@@ -86,10 +113,21 @@ export function FilterBar({ fields, fieldsLoading, filters, onChange, optionsFor
                   <span className={styles.chipText}>{label}</span>
                 </InteractionTagPrimary>
               </PopoverTrigger>
-              <InteractionTagSecondary aria-label={`Remove filter ${field.label}`} onClick={() => remove(filter.key)} data-testid="filter-chip-remove" />
+              <InteractionTagSecondary
+                aria-label={`Remove filter ${field.label}`}
+                onClick={() => remove(filter.key)}
+                data-testid="filter-chip-remove"
+              />
             </InteractionTag>
             <PopoverSurface aria-label={`Filter ${field.label}`}>
-              <FilterEditor field={field} options={options} initial={filter} onSave={save} onCancel={() => setEditing(null)} onRemove={() => remove(filter.key)} />
+              <FilterEditor
+                field={field}
+                options={options}
+                initial={filter}
+                onSave={save}
+                onCancel={() => setEditing(null)}
+                onRemove={() => remove(filter.key)}
+              />
             </PopoverSurface>
           </Popover>
         );
@@ -97,7 +135,14 @@ export function FilterBar({ fields, fieldsLoading, filters, onChange, optionsFor
       {pendingField && (
         <Popover open onOpenChange={(_, d) => !d.open && setEditing(null)} positioning="below-start" trapFocus>
           <PopoverTrigger disableButtonEnhancement>
-            <InteractionTag size="small" appearance="outline" className={mergeClasses(styles.pending)} data-testid="filter-chip" data-key={pendingField.key} data-new="true">
+            <InteractionTag
+              size="small"
+              appearance="outline"
+              className={mergeClasses(styles.pending)}
+              data-testid="filter-chip"
+              data-key={pendingField.key}
+              data-new="true"
+            >
               <InteractionTagPrimary data-testid="filter-chip-open">
                 <span className={styles.chipText}>{pendingField.label}</span>
               </InteractionTagPrimary>
@@ -108,7 +153,15 @@ export function FilterBar({ fields, fieldsLoading, filters, onChange, optionsFor
           </PopoverSurface>
         </Popover>
       )}
-      <Popover open={pickerOpen} onOpenChange={(_, d) => { setPickerOpen(d.open); if (!d.open) setSearch(''); }} positioning="below-start" trapFocus>
+      <Popover
+        open={pickerOpen}
+        onOpenChange={(_, d) => {
+          setPickerOpen(d.open);
+          if (!d.open) setSearch('');
+        }}
+        positioning="below-start"
+        trapFocus
+      >
         <PopoverTrigger disableButtonEnhancement>
           <Button appearance="subtle" size="small" icon={<FilterAddRegular />} className={styles.add} data-testid="filter-add">
             Add Filter
@@ -140,7 +193,11 @@ export function FilterBar({ fields, fieldsLoading, filters, onChange, optionsFor
                   data-key={f.key}
                 >
                   {f.label}
-                  {dataTypeLabel(f.dataType) && <span className={styles.optionType} data-testid="filter-field-type">{dataTypeLabel(f.dataType)}</span>}
+                  {dataTypeLabel(f.dataType) && (
+                    <span className={styles.optionType} data-testid="filter-field-type">
+                      {dataTypeLabel(f.dataType)}
+                    </span>
+                  )}
                 </Button>
               ))}
             </div>

@@ -36,10 +36,24 @@ const optionLabels = (el: HTMLElement) => Array.from((el as HTMLSelectElement).o
 describe('FilterEditor', { timeout: 20_000 }, () => {
   it('offers the conditions of the field type', () => {
     renderEditor({ field: NAME });
-    expect(optionLabels(screen.getByTestId('filter-condition-select'))).toEqual(['equals', 'not equals', 'contains', 'not contains', 'starts with']);
+    expect(optionLabels(screen.getByTestId('filter-condition-select'))).toEqual([
+      'equals',
+      'not equals',
+      'contains',
+      'not contains',
+      'starts with',
+    ]);
     cleanup();
     renderEditor({ field: EMPLOYEES });
-    expect(optionLabels(screen.getByTestId('filter-condition-select'))).toEqual(['equals', 'not equals', 'less than', 'greater than', 'less or equal', 'greater or equal', 'between']);
+    expect(optionLabels(screen.getByTestId('filter-condition-select'))).toEqual([
+      'equals',
+      'not equals',
+      'less than',
+      'greater than',
+      'less or equal',
+      'greater or equal',
+      'between',
+    ]);
     cleanup();
     renderEditor({ field: OWNER });
     expect(optionLabels(screen.getByTestId('filter-condition-select'))).toEqual(['in']);
@@ -158,12 +172,21 @@ describe('FilterEditor', { timeout: 20_000 }, () => {
     await user.click(screen.getByTestId('filter-editor-save'));
     const saved = vi.mocked(props.onSave).mock.calls[0][0];
     expect(saved.operator).toBe('or');
-    expect(saved.items.map((i) => [i.condition, i.data])).toEqual([['contains', 'acme'], ['starts_with', 'glob']]);
+    expect(saved.items.map((i) => [i.condition, i.data])).toEqual([
+      ['contains', 'acme'],
+      ['starts_with', 'glob'],
+    ]);
   });
 
   it('picks the values of an in condition from the options given', async () => {
     const user = userEvent.setup();
-    const props = renderEditor({ field: OWNER, options: [{ value: 'u1', label: 'Ada Lovelace' }, { value: 'u2', label: 'Grace Hopper' }] });
+    const props = renderEditor({
+      field: OWNER,
+      options: [
+        { value: 'u1', label: 'Ada Lovelace' },
+        { value: 'u2', label: 'Grace Hopper' },
+      ],
+    });
     await user.click(screen.getByTestId('filter-editor-save'));
     expect(error()).toBe(FILTER_MESSAGES.fillAll);
     await user.click(screen.getByLabelText('Grace Hopper'));
@@ -174,9 +197,15 @@ describe('FilterEditor', { timeout: 20_000 }, () => {
 
 describe('filterLabel', () => {
   it('names the field and its conditions, at most 2 names then +N more', () => {
-    expect(filterLabel({ key: 'employees', items: [{ id: 'a', condition: 'between', data: [10, 50] }] }, 'Employees')).toBe('Employees: between 10 and 50');
-    expect(filterLabel({ key: 'owner', items: [{ id: 'a', condition: 'in', data: ['a', 'b', 'c', 'd'] }] }, 'Owner')).toBe('Owner: in a, b +2 more');
-    expect(filterLabel({ key: 'owner', items: [{ id: 'a', condition: 'in', data: ['u1'] }] }, 'Owner', (v) => (v === 'u1' ? 'Ada' : ''))).toBe('Owner: in Ada');
+    expect(filterLabel({ key: 'employees', items: [{ id: 'a', condition: 'between', data: [10, 50] }] }, 'Employees')).toBe(
+      'Employees: between 10 and 50',
+    );
+    expect(filterLabel({ key: 'owner', items: [{ id: 'a', condition: 'in', data: ['a', 'b', 'c', 'd'] }] }, 'Owner')).toBe(
+      'Owner: in a, b +2 more',
+    );
+    expect(
+      filterLabel({ key: 'owner', items: [{ id: 'a', condition: 'in', data: ['u1'] }] }, 'Owner', (v) => (v === 'u1' ? 'Ada' : '')),
+    ).toBe('Owner: in Ada');
   });
 });
 
@@ -226,7 +255,9 @@ describe('FilterBar', { timeout: 20_000 }, () => {
     expect(onChange.mock.calls[0][0]).toMatchObject([{ key: 'employees', items: [{ condition: 'equals', data: 5 }] }]);
     cleanup();
 
-    const onChange2 = renderBar([{ key: 'employees', details: { label: 'Employees' }, items: [{ id: 'x', condition: 'equals', data: 5 }] }]);
+    const onChange2 = renderBar([
+      { key: 'employees', details: { label: 'Employees' }, items: [{ id: 'x', condition: 'equals', data: 5 }] },
+    ]);
     expect(screen.getByTestId('filter-chip').textContent).toContain('Employees: equals 5');
     await user.click(screen.getByTestId('filter-chip-remove'));
     expect(onChange2).toHaveBeenCalledWith([]);
@@ -237,7 +268,14 @@ describe('FilterBar', { timeout: 20_000 }, () => {
     render(
       <FluentProvider theme={webLightTheme}>
         <FilterBar
-          fields={[NAME, OWNER, { key: 'deal_size', label: 'Deal Size', dataType: 'currency' }, { key: 'id', label: 'Id', dataType: 'id' }, { key: 'parent', label: 'Parent', dataType: 'reference' }, { key: 'phone', label: 'Direct line', dataType: 'phone' }]}
+          fields={[
+            NAME,
+            OWNER,
+            { key: 'deal_size', label: 'Deal Size', dataType: 'currency' },
+            { key: 'id', label: 'Id', dataType: 'id' },
+            { key: 'parent', label: 'Parent', dataType: 'reference' },
+            { key: 'phone', label: 'Direct line', dataType: 'phone' },
+          ]}
           filters={[]}
           onChange={vi.fn()}
         />

@@ -3,12 +3,35 @@
 // Save needs every value (between needs both ends), numbers are non-negative and numeric inputs
 // refuse e, E, + and -. The same rules (`filterProblem`) run on the server.
 import { useState, type ClipboardEvent, type KeyboardEvent } from 'react';
-import { Button, Checkbox, Input, MessageBar, MessageBarBody, Select, Text, Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  Checkbox,
+  Input,
+  MessageBar,
+  MessageBarBody,
+  Select,
+  Text,
+  Tooltip,
+  makeStyles,
+  mergeClasses,
+  tokens,
+} from '@fluentui/react-components';
 import { AddRegular, DeleteRegular } from '@fluentui/react-icons';
 import { usePluginMode } from '../PluginMode';
 import {
-  CONDITION_LABELS, FILTER_MESSAGES, MAX_FILTER_CONDITIONS, canAddCondition, conditionsFor, filterProblem, isBlockedNumericKey, isNumericType,
-  itemValues, type FieldDataType, type FilterCondition, type FilterItem, type TableFilter,
+  CONDITION_LABELS,
+  FILTER_MESSAGES,
+  MAX_FILTER_CONDITIONS,
+  canAddCondition,
+  conditionsFor,
+  filterProblem,
+  isBlockedNumericKey,
+  isNumericType,
+  itemValues,
+  type FieldDataType,
+  type FilterCondition,
+  type FilterItem,
+  type TableFilter,
 } from '../../domain';
 
 export interface FilterFieldInfo {
@@ -56,9 +79,7 @@ function rowsFrom(filter: TableFilter | null | undefined, allowed: FilterConditi
   if (items.length === 0) return [{ id: newId(), condition: allowed[0], values: ['', ''] }];
   return items.map((item) => {
     const vals = itemValues(item);
-    const values: [string, string] = item.condition === 'in'
-      ? [vals.map(toText).join(', '), '']
-      : [toText(vals[0]), toText(vals[1])];
+    const values: [string, string] = item.condition === 'in' ? [vals.map(toText).join(', '), ''] : [toText(vals[0]), toText(vals[1])];
     return { id: item.id || newId(), condition: allowed.includes(item.condition) ? item.condition : allowed[0], values };
   });
 }
@@ -74,15 +95,26 @@ function convert(raw: string, dataType: FieldDataType): unknown {
 
 function rowToItem(row: Row, dataType: FieldDataType): FilterItem {
   if (row.condition === 'in') {
-    const list = row.values[0].split(',').map((s) => s.trim()).filter(Boolean);
+    const list = row.values[0]
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     return { id: row.id, condition: row.condition, data: list };
   }
-  if (twoEnded(row.condition)) return { id: row.id, condition: row.condition, data: [convert(row.values[0], dataType), convert(row.values[1], dataType)] };
+  if (twoEnded(row.condition))
+    return { id: row.id, condition: row.condition, data: [convert(row.values[0], dataType), convert(row.values[1], dataType)] };
   return { id: row.id, condition: row.condition, data: convert(row.values[0], dataType) };
 }
 
 const useStyles = makeStyles({
-  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, width: '440px', maxWidth: '100%', boxSizing: 'border-box' },
+  root: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalM,
+    width: '440px',
+    maxWidth: '100%',
+    boxSizing: 'border-box',
+  },
   /** Dates and times need room for two pickers side by side (between). */
   wide: { width: '540px' },
   /** Under a plugin (add-in, side panel) the editor takes the width it is given. */
@@ -166,7 +198,12 @@ export function FilterEditor({ field, initial, onSave, onCancel, onRemove, optio
 
   const valueInput = (row: Row, index: 0 | 1, label: string, testId: string) => {
     if (row.condition === 'in' && options) {
-      const picked = new Set(row.values[0].split(',').map((v) => v.trim()).filter(Boolean));
+      const picked = new Set(
+        row.values[0]
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean),
+      );
       const toggle = (value: string, on: boolean) => {
         const next = new Set(picked);
         if (on) next.add(value);
@@ -191,7 +228,13 @@ export function FilterEditor({ field, initial, onSave, onCancel, onRemove, optio
     }
     if (dataType === 'boolean') {
       return (
-        <Select className={styles.value} value={row.values[index]} aria-label={label} onChange={(_, d) => setValue(row, index, d.value)} data-testid={testId}>
+        <Select
+          className={styles.value}
+          value={row.values[index]}
+          aria-label={label}
+          onChange={(_, d) => setValue(row, index, d.value)}
+          data-testid={testId}
+        >
           <option value="">Choose…</option>
           <option value="true">Yes</option>
           <option value="false">No</option>
@@ -218,8 +261,16 @@ export function FilterEditor({ field, initial, onSave, onCancel, onRemove, optio
   };
 
   return (
-    <div className={mergeClasses(styles.root, (dataType === 'date' || dataType === 'time') && styles.wide, pluginMode && styles.plugin)} data-testid="filter-editor" data-plugin-mode={pluginMode ? 'true' : undefined} data-field-key={field.key} data-data-type={dataType}>
-      <Text className={styles.title} data-testid="filter-editor-title">{field.label}</Text>
+    <div
+      className={mergeClasses(styles.root, (dataType === 'date' || dataType === 'time') && styles.wide, pluginMode && styles.plugin)}
+      data-testid="filter-editor"
+      data-plugin-mode={pluginMode ? 'true' : undefined}
+      data-field-key={field.key}
+      data-data-type={dataType}
+    >
+      <Text className={styles.title} data-testid="filter-editor-title">
+        {field.label}
+      </Text>
       {rows.length > 1 && (
         <Select
           className={styles.operator}
@@ -247,7 +298,9 @@ export function FilterEditor({ field, initial, onSave, onCancel, onRemove, optio
               data-testid="filter-condition-select"
             >
               {allowed.map((c) => (
-                <option key={c} value={c}>{CONDITION_LABELS[c]}</option>
+                <option key={c} value={c}>
+                  {CONDITION_LABELS[c]}
+                </option>
               ))}
             </Select>
             <div className={styles.values}>
@@ -275,10 +328,21 @@ export function FilterEditor({ field, initial, onSave, onCancel, onRemove, optio
       </div>
       {dataType !== 'uuid' && dataType !== 'number' && (
         <div className={styles.footer}>
-          <Button appearance="transparent" size="small" icon={<AddRegular />} disabled={!canAdd} onClick={add} data-testid="filter-add-condition">
+          <Button
+            appearance="transparent"
+            size="small"
+            icon={<AddRegular />}
+            disabled={!canAdd}
+            onClick={add}
+            data-testid="filter-add-condition"
+          >
             Add condition
           </Button>
-          {!canAdd && <span className={styles.hint} data-testid="filter-max-hint">At most {MAX_FILTER_CONDITIONS} conditions</span>}
+          {!canAdd && (
+            <span className={styles.hint} data-testid="filter-max-hint">
+              At most {MAX_FILTER_CONDITIONS} conditions
+            </span>
+          )}
         </div>
       )}
       {error && (

@@ -74,7 +74,9 @@ export function PaginationBar(props: PaginationBarProps) {
   return (
     <nav className={styles.root} aria-label="Pagination" data-testid="pagination-bar">
       <div className={styles.group}>
-        <Text className={styles.label} id="pagination-page-size-label">Rows per page</Text>
+        <Text className={styles.label} id="pagination-page-size-label">
+          Rows per page
+        </Text>
         <Select
           className={styles.pageSize}
           size="small"
@@ -85,36 +87,70 @@ export function PaginationBar(props: PaginationBarProps) {
           data-testid="pagination-page-size"
         >
           {sizes.map((s) => (
-            <option key={s} value={s}>{s}</option>
+            <option key={s} value={s}>
+              {s}
+            </option>
           ))}
         </Select>
       </div>
       {props.totalRecords !== undefined && (
         <Text className={styles.muted} data-testid="pagination-total">
-          {props.totalIsEstimate ? 'about ' : ''}{props.totalRecords.toLocaleString('en-US')} {props.totalRecords === 1 ? 'record' : 'records'}
+          {props.totalIsEstimate ? 'about ' : ''}
+          {props.totalRecords.toLocaleString('en-US')} {props.totalRecords === 1 ? 'record' : 'records'}
         </Text>
       )}
       <div className={styles.spacer} />
       <div className={styles.group}>
         <Tooltip content="First page" relationship="label">
-          <Button appearance="subtle" size="small" icon={<ChevronDoubleLeftRegular />} disabled={disabled || atFirst} onClick={() => go(0)} data-testid="pagination-first" />
+          <Button
+            appearance="subtle"
+            size="small"
+            icon={<ChevronDoubleLeftRegular />}
+            disabled={disabled || atFirst}
+            onClick={() => go(0)}
+            data-testid="pagination-first"
+          />
         </Tooltip>
         <Tooltip content="Previous page" relationship="label">
-          <Button appearance="subtle" size="small" icon={<ChevronLeftRegular />} disabled={disabled || atFirst} onClick={() => go(current - 1)} data-testid="pagination-previous" />
+          <Button
+            appearance="subtle"
+            size="small"
+            icon={<ChevronLeftRegular />}
+            disabled={disabled || atFirst}
+            onClick={() => go(current - 1)}
+            data-testid="pagination-previous"
+          />
         </Tooltip>
         {/* The 'Page x of y' label (spec 001 §1 enrichments table; every paged table). */}
         <Text className={styles.label} data-testid="pagination-label" aria-live="polite">
-          Page {(current + 1).toLocaleString('en-US')} of {props.totalIsEstimate ? 'about ' : ''}{totalPages.toLocaleString('en-US')}
+          Page {(current + 1).toLocaleString('en-US')} of {props.totalIsEstimate ? 'about ' : ''}
+          {totalPages.toLocaleString('en-US')}
         </Text>
         <Tooltip content="Next page" relationship="label">
-          <Button appearance="subtle" size="small" icon={<ChevronRightRegular />} disabled={disabled || atLast} onClick={() => go(current + 1)} data-testid="pagination-next" />
+          <Button
+            appearance="subtle"
+            size="small"
+            icon={<ChevronRightRegular />}
+            disabled={disabled || atLast}
+            onClick={() => go(current + 1)}
+            data-testid="pagination-next"
+          />
         </Tooltip>
         <Tooltip content="Last page" relationship="label">
-          <Button appearance="subtle" size="small" icon={<ChevronDoubleRightRegular />} disabled={disabled || atLast} onClick={() => go(totalPages - 1)} data-testid="pagination-last" />
+          <Button
+            appearance="subtle"
+            size="small"
+            icon={<ChevronDoubleRightRegular />}
+            disabled={disabled || atLast}
+            onClick={() => go(totalPages - 1)}
+            data-testid="pagination-last"
+          />
         </Tooltip>
       </div>
       <div className={styles.group}>
-        <Text className={styles.label} id="pagination-goto-label">Go to page</Text>
+        <Text className={styles.label} id="pagination-goto-label">
+          Go to page
+        </Text>
         <Input
           className={styles.goTo}
           size="small"

@@ -6,7 +6,19 @@
 // selection column and the pinned columns (the name) stay in place when the table scrolls
 // sideways; header and rows share one column grid (a fixed layout with one <colgroup>), so they
 // stay aligned, windowed rows included. Presentational: state lives in the caller.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type MouseEvent,
+  type PointerEvent as ReactPointerEvent,
+  type ReactNode,
+} from 'react';
 import { Checkbox, ProgressBar, Spinner, Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { ArrowSortDownRegular, ArrowSortUpRegular } from '@fluentui/react-icons';
 import { isRowSelected, pageSelectionState, setPageSelected, toggleRow, nextSort, type RowSelection, type SortState } from './tableState';
@@ -131,7 +143,10 @@ const useStyles = makeStyles({
     ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover },
     ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
   },
-  selected: { backgroundColor: tokens.colorNeutralBackground1Selected, ':hover': { backgroundColor: tokens.colorNeutralBackground1Selected } },
+  selected: {
+    backgroundColor: tokens.colorNeutralBackground1Selected,
+    ':hover': { backgroundColor: tokens.colorNeutralBackground1Selected },
+  },
   active: { boxShadow: `inset 3px 0 0 ${tokens.colorBrandStroke1}` },
   td: {
     height: `${ROW_HEIGHT}px`,
@@ -165,7 +180,17 @@ const useStyles = makeStyles({
 });
 
 export function RecordTable<Row>(props: RecordTableProps<Row>) {
-  const { rows, getRowId, sort: chosenSort, defaultSort = null, onSortChange, selection, onSelectionChange, onRowClick, onColumnResize } = props;
+  const {
+    rows,
+    getRowId,
+    sort: chosenSort,
+    defaultSort = null,
+    onSortChange,
+    selection,
+    onSelectionChange,
+    onRowClick,
+    onColumnResize,
+  } = props;
   // Pinned columns first (in their order), then the others.
   const columns = useMemo(() => [...props.columns.filter((c) => c.pinned), ...props.columns.filter((c) => !c.pinned)], [props.columns]);
   const styles = useStyles();
@@ -197,7 +222,12 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
       if (el) setView({ top: el.scrollTop, height: el.clientHeight, width: el.clientWidth });
     });
   }, [windowed]);
-  useEffect(() => () => { if (frame.current !== null) cancelAnimationFrame(frame.current); }, []);
+  useEffect(
+    () => () => {
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+    },
+    [],
+  );
 
   // A new page starts at the top.
   const firstId = pageIds[0];
@@ -249,7 +279,12 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
 
   // Keyboard resizing: the width moves at once and is saved when the keys rest.
   const keyCommit = useRef<{ key: string; timer: ReturnType<typeof setTimeout> } | null>(null);
-  useEffect(() => () => { if (keyCommit.current) clearTimeout(keyCommit.current.timer); }, []);
+  useEffect(
+    () => () => {
+      if (keyCommit.current) clearTimeout(keyCommit.current.timer);
+    },
+    [],
+  );
   const clampWidth = (w: number) => Math.round(Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, w)));
   const commitDraft = (key: string, w: number) => {
     setDrafts((d) => {
@@ -267,7 +302,13 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
     const w = clampWidth(widthOf(col) + delta);
     setDrafts((d) => ({ ...d, [col.key]: w }));
     if (keyCommit.current) clearTimeout(keyCommit.current.timer);
-    keyCommit.current = { key: col.key, timer: setTimeout(() => { keyCommit.current = null; commitDraft(col.key, w); }, 600) };
+    keyCommit.current = {
+      key: col.key,
+      timer: setTimeout(() => {
+        keyCommit.current = null;
+        commitDraft(col.key, w);
+      }, 600),
+    };
   };
   /** Double click on the edge: the width that fits the header and the page's cells. */
   const fitColumn = (col: RecordColumn<Row>) => {
@@ -307,7 +348,9 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
   const message = props.loading ? (
     <Spinner size="small" label="Loading..." data-testid="record-table-loading" />
   ) : props.error ? (
-    <span className={styles.error} role="alert" data-testid="record-table-error">{props.error}</span>
+    <span className={styles.error} role="alert" data-testid="record-table-error">
+      {props.error}
+    </span>
   ) : rows.length === 0 ? (
     <span data-testid="record-table-empty">{props.emptyText}</span>
   ) : null;
@@ -337,7 +380,11 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
         </colgroup>
         <thead>
           <tr>
-            <th className={mergeClasses(styles.th, styles.selectTh, !lastPinned && styles.pinnedEdge)} scope="col" data-testid="record-table-select-header">
+            <th
+              className={mergeClasses(styles.th, styles.selectTh, !lastPinned && styles.pinnedEdge)}
+              scope="col"
+              data-testid="record-table-select-header"
+            >
               <Checkbox
                 aria-label="Select all rows on this page"
                 checked={pageState === 'all' ? true : pageState === 'some' ? 'mixed' : false}
@@ -375,7 +422,9 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
                         {sorted === 'desc' && <ArrowSortDownRegular className={styles.sortIcon} aria-hidden />}
                       </button>
                     ) : (
-                      <span className={styles.headLabel} data-testid="record-table-header-label">{c.label}</span>
+                      <span className={styles.headLabel} data-testid="record-table-header-label">
+                        {c.label}
+                      </span>
                     )}
                   </Tooltip>
                   {onColumnResize && (
@@ -406,7 +455,9 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
             <tr>
               <td className={styles.messageCell} colSpan={colSpan}>
                 {/* Centred in the visible part of the table, however wide the columns are. */}
-                <div className={styles.message} style={view.width ? { width: `${view.width}px` } : undefined}>{message}</div>
+                <div className={styles.message} style={view.width ? { width: `${view.width}px` } : undefined}>
+                  {message}
+                </div>
               </td>
             </tr>
           ) : (
@@ -436,7 +487,12 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
                     data-selected={selected ? 'true' : undefined}
                     data-active={active ? 'true' : undefined}
                   >
-                    <td className={mergeClasses(styles.td, styles.selectTd, styles.stickyTd, !lastPinned && styles.pinnedEdge)} style={{ left: 0 }} data-no-row-click onClick={(e) => e.stopPropagation()}>
+                    <td
+                      className={mergeClasses(styles.td, styles.selectTd, styles.stickyTd, !lastPinned && styles.pinnedEdge)}
+                      style={{ left: 0 }}
+                      data-no-row-click
+                      onClick={(e) => e.stopPropagation()}
+                    >
                       <Checkbox
                         aria-label="Select row"
                         checked={selected}
@@ -447,8 +503,14 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
                     {columns.map((c) => {
                       const text = c.text(row);
                       return (
-                        <td key={c.key} className={mergeClasses(styles.td, c.pinned && styles.stickyTd, c.key === lastPinned && styles.pinnedEdge)} style={stickyStyle(c.key)}
-                          title={text || undefined} data-testid="record-table-cell" data-key={c.key}>
+                        <td
+                          key={c.key}
+                          className={mergeClasses(styles.td, c.pinned && styles.stickyTd, c.key === lastPinned && styles.pinnedEdge)}
+                          style={stickyStyle(c.key)}
+                          title={text || undefined}
+                          data-testid="record-table-cell"
+                          data-key={c.key}
+                        >
                           {c.render ? c.render(row) : text}
                         </td>
                       );

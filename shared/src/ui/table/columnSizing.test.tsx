@@ -20,14 +20,16 @@ const measure = (t: string, bold?: boolean) => t.length * (bold ? 8 : 7);
 describe('autoColumnWidth', () => {
   it('fits the full header label: an enrichment or score column named by the user is readable without a drag', () => {
     // 'What industry are they in' = 25 characters bold = 200 px + 28 padding.
-    expect(autoColumnWidth({ label: 'What industry are they in', kind: 'enrichment', sortable: false, texts: ['B2B payments'] }, measure)).toBe(228);
+    expect(
+      autoColumnWidth({ label: 'What industry are they in', kind: 'enrichment', sortable: false, texts: ['B2B payments'] }, measure),
+    ).toBe(228);
     // 'Q3 Industry fit' sortable: 15 × 8 + 28 + 20 = 168.
     expect(autoColumnWidth({ label: 'Q3 Industry fit', kind: 'score', sortable: true, texts: ['2.50'] }, measure)).toBe(168);
     // The spec's 70 px never: an enrichment column is at least wide enough for 'Processing...'.
     expect(autoColumnWidth({ label: 'Rev', kind: 'enrichment', sortable: false, texts: [] }, measure)).toBe(KIND_BOUNDS.enrichment[0]);
   });
 
-  it('fits nine in ten cells of the page, within the kind\'s bounds', () => {
+  it("fits nine in ten cells of the page, within the kind's bounds", () => {
     const texts = [...Array.from({ length: 9 }, () => 'x'.repeat(20)), 'y'.repeat(200)];
     // One long outlier does not widen the column: 20 × 7 + 28 = 168.
     expect(autoColumnWidth({ label: 'Sector', kind: 'text', sortable: false, texts }, measure)).toBe(168);
@@ -50,8 +52,18 @@ const columns: RecordColumn<Row>[] = [
 function table(onColumnResize = vi.fn()) {
   render(
     <FluentProvider theme={webLightTheme}>
-      <RecordTable<Row> aria-label="Ideas" columns={columns} rows={rows} getRowId={(r) => r.id} sort={null} onSortChange={() => {}}
-        selection={NO_SELECTION} onSelectionChange={() => {}} onColumnResize={onColumnResize} emptyText="None" />
+      <RecordTable<Row>
+        aria-label="Ideas"
+        columns={columns}
+        rows={rows}
+        getRowId={(r) => r.id}
+        sort={null}
+        onSortChange={() => {}}
+        selection={NO_SELECTION}
+        onSelectionChange={() => {}}
+        onColumnResize={onColumnResize}
+        emptyText="None"
+      />
     </FluentProvider>,
   );
   return onColumnResize;
@@ -87,10 +99,14 @@ describe('RecordTable columns', () => {
     fireEvent.keyDown(handle, { key: 'ArrowRight', shiftKey: true });
     expect(handle.getAttribute('aria-valuenow')).toBe(String(200 + RESIZE_STEP + RESIZE_STEP_LARGE));
     expect(onColumnResize).not.toHaveBeenCalled();
-    act(() => { vi.advanceTimersByTime(700); });
+    act(() => {
+      vi.advanceTimersByTime(700);
+    });
     expect(onColumnResize).toHaveBeenCalledWith('name', 260);
     fireEvent.keyDown(handle, { key: 'ArrowLeft' });
-    act(() => { vi.advanceTimersByTime(700); });
+    act(() => {
+      vi.advanceTimersByTime(700);
+    });
     expect(onColumnResize).toHaveBeenLastCalledWith('name', 190);
     fireEvent.doubleClick(handle);
     const [key, width] = onColumnResize.mock.calls.at(-1)!;
@@ -98,13 +114,15 @@ describe('RecordTable columns', () => {
     expect(width).toBeLessThan(200);
   });
 
-  it('shows a header\'s full label on hover', async () => {
+  it("shows a header's full label on hover", async () => {
     vi.useFakeTimers();
     table();
     const label = screen.getByText('What industry are they in', { selector: '[data-testid="record-table-header-label"]' });
     fireEvent.pointerEnter(label);
     fireEvent.mouseEnter(label);
-    act(() => { vi.advanceTimersByTime(1000); });
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
     expect(screen.getAllByText('What industry are they in').length).toBeGreaterThan(1);
   });
 });

@@ -58,7 +58,10 @@ export interface AutoWidthInput {
 export function autoColumnWidth(c: AutoWidthInput, measure: MeasureText = measureText): number {
   const [min, max] = KIND_BOUNDS[c.kind];
   const header = measure(c.label, true) + CELL_PADDING + (c.sortable ? SORT_ICON : 0);
-  const widths = c.texts.filter((t) => t.trim() !== '').map((t) => measure(t)).sort((a, b) => a - b);
+  const widths = c.texts
+    .filter((t) => t.trim() !== '')
+    .map((t) => measure(t))
+    .sort((a, b) => a - b);
   const content = widths.length ? widths[Math.min(widths.length - 1, Math.floor((widths.length - 1) * FIT_SHARE + 0.5))] + CELL_PADDING : 0;
   return Math.round(Math.min(max, Math.max(min, header, content)));
 }

@@ -20,7 +20,8 @@ export function namesLabel(names: readonly string[], max = FILTER_LABEL_NAMES): 
 export function itemLabel(item: FilterItem, valueLabel: (v: unknown) => string = show): string {
   const values = itemValues(item);
   const cond = CONDITION_LABELS[item.condition];
-  if (item.condition === 'between' || item.condition === 'not_between') return `${cond} ${valueLabel(values[0])} and ${valueLabel(values[1])}`;
+  if (item.condition === 'between' || item.condition === 'not_between')
+    return `${cond} ${valueLabel(values[0])} and ${valueLabel(values[1])}`;
   if (item.condition === 'in') return `${cond} ${namesLabel(values.map(valueLabel))}`;
   return `${cond} ${valueLabel(values[0])}`;
 }

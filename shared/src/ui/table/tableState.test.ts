@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  NO_SELECTION, initialTableState, nextSort, pageSelectionState, selectedCount, setPageSelected, tableReducer, toSelectionBody, toggleRow,
+  NO_SELECTION,
+  initialTableState,
+  nextSort,
+  pageSelectionState,
+  selectedCount,
+  setPageSelected,
+  tableReducer,
+  toSelectionBody,
+  toggleRow,
 } from './tableState';
 import { mergeLayout, moveColumn, setColumnVisible, setColumnWidth } from './layout';
 
@@ -42,19 +50,37 @@ describe('selection', () => {
     expect(selectedCount(sel, 100)).toBe(99);
     expect(pageSelectionState(sel, page)).toBe('some');
     const filters = [{ key: 'employees', items: [{ id: '1', condition: 'greater_than' as const, data: 5 }] }];
-    expect(toSelectionBody(sel, 'acme', filters)).toEqual({ allSelected: true, text: 'acme', filters: [{ ...filters[0], operator: 'and' }], excludeIds: ['b'] });
+    expect(toSelectionBody(sel, 'acme', filters)).toEqual({
+      allSelected: true,
+      text: 'acme',
+      filters: [{ ...filters[0], operator: 'and' }],
+      excludeIds: ['b'],
+    });
     sel = setPageSelected(sel, page, true);
     expect(selectedCount(sel, 100)).toBe(100);
   });
 });
 
 describe('tableReducer', () => {
-  const selected = { ...initialTableState({ key: 'name', order: 'asc' }), pageIndex: 3, selection: setPageSelected(NO_SELECTION, ['a'], true) };
+  const selected = {
+    ...initialTableState({ key: 'name', order: 'asc' }),
+    pageIndex: 3,
+    selection: setPageSelected(NO_SELECTION, ['a'], true),
+  };
   it('starts on page 0 with 10 rows and the default sort', () => {
-    expect(initialTableState({ key: 'name', order: 'asc' })).toMatchObject({ pageIndex: 0, pageSize: 10, sort: { key: 'name', order: 'asc' }, text: '', filters: [] });
+    expect(initialTableState({ key: 'name', order: 'asc' })).toMatchObject({
+      pageIndex: 0,
+      pageSize: 10,
+      sort: { key: 'name', order: 'asc' },
+      text: '',
+      filters: [],
+    });
   });
   it('clears the selection and returns to page 0 on any filter or search change', () => {
-    for (const action of [{ type: 'filters' as const, filters: [] }, { type: 'text' as const, text: 'acme' }]) {
+    for (const action of [
+      { type: 'filters' as const, filters: [] },
+      { type: 'text' as const, text: 'acme' },
+    ]) {
       const next = tableReducer(selected, action);
       expect(next.pageIndex).toBe(0);
       expect(next.selection).toBe(NO_SELECTION);
@@ -73,9 +99,20 @@ describe('tableReducer', () => {
 });
 
 describe('column layout', () => {
-  const defaults = [{ key: 'name', width: 200 }, { key: 'website', width: 180 }, { key: 'employees', width: 160 }];
+  const defaults = [
+    { key: 'name', width: 200 },
+    { key: 'website', width: 180 },
+    { key: 'employees', width: 160 },
+  ];
   it('applies the saved order, widths and visibility, appends new columns and drops gone ones', () => {
-    const merged = mergeLayout([{ key: 'website', order: 0, width: 90, visible: false }, { key: 'gone', order: 1, width: 50, visible: true }, { key: 'name', order: 2, width: 5000, visible: true }], defaults);
+    const merged = mergeLayout(
+      [
+        { key: 'website', order: 0, width: 90, visible: false },
+        { key: 'gone', order: 1, width: 50, visible: true },
+        { key: 'name', order: 2, width: 5000, visible: true },
+      ],
+      defaults,
+    );
     expect(merged).toEqual([
       { key: 'website', order: 0, width: 90, visible: false },
       { key: 'name', order: 1, width: 2000, visible: true },
@@ -87,7 +124,11 @@ describe('column layout', () => {
     l = setColumnVisible(l, 'name', false);
     l = setColumnVisible(l, 'website', false);
     expect(setColumnVisible(l, 'employees', false).find((c) => c.key === 'employees')!.visible).toBe(true);
-    expect(moveColumn(l, 'employees', -1).map((c) => [c.key, c.order])).toEqual([['name', 0], ['employees', 1], ['website', 2]]);
+    expect(moveColumn(l, 'employees', -1).map((c) => [c.key, c.order])).toEqual([
+      ['name', 0],
+      ['employees', 1],
+      ['website', 2],
+    ]);
     expect(moveColumn(l, 'name', -1).map((c) => c.key)).toEqual(['name', 'website', 'employees']);
     expect(setColumnWidth(l, 'name', 12).find((c) => c.key === 'name')!.width).toBe(40);
   });

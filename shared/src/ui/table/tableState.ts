@@ -11,9 +11,7 @@ export interface SortState {
 }
 
 /** Explicit rows, or every row matching the table's search and filters except a few. */
-export type RowSelection =
-  | { kind: 'ids'; ids: ReadonlySet<string> }
-  | { kind: 'all'; excludeIds: ReadonlySet<string> };
+export type RowSelection = { kind: 'ids'; ids: ReadonlySet<string> } | { kind: 'all'; excludeIds: ReadonlySet<string> };
 
 export const NO_SELECTION: RowSelection = { kind: 'ids', ids: new Set() };
 
@@ -70,7 +68,12 @@ export function hasSelection(sel: RowSelection, totalRecords: number): boolean {
 /** The selection as a bulk request sends it: ids, or the 'all selected across pages' form. */
 export function toSelectionBody(sel: RowSelection, text: string, filters: readonly TableFilter[]): Selection | null {
   if (sel.kind === 'ids') return sel.ids.size ? { ids: [...sel.ids] } : null;
-  return { allSelected: true, text, filters: filters.map((f) => ({ ...f, operator: f.operator ?? 'and' })), excludeIds: [...sel.excludeIds] };
+  return {
+    allSelected: true,
+    text,
+    filters: filters.map((f) => ({ ...f, operator: f.operator ?? 'and' })),
+    excludeIds: [...sel.excludeIds],
+  };
 }
 
 /**

@@ -39,37 +39,40 @@ export function useTableLayout(entityType: 'company' | 'contact', defaults: read
   const pending = useRef(0);
   const [saving, setSaving] = useState(false);
 
-  const save = useCallback((columns: ColumnLayout[]) => {
-    const normalized = columns.map((c, i) => ({ key: c.key, order: i, width: Math.round(c.width), visible: c.visible }));
-    // Apply at once (the table re-renders with the new layout while the request runs).
-    qc.setQueryData<TableLayoutDto[]>(key, (old) => {
-      const first = old?.[0];
-      const next: TableLayoutDto = first
-        ? { ...first, columns: normalized }
-        : { id: '', entityType, name: LAYOUT_NAME, columns: normalized, updatedAt: new Date().toISOString() };
-      return [next, ...(old?.slice(1) ?? [])];
-    });
-    pending.current += 1;
-    setSaving(true);
-    chain.current = chain.current
-      .then(async () => {
-        const current = qc.getQueryData<TableLayoutDto[]>(key)?.[0];
-        const body = { name: current?.name || LAYOUT_NAME, columns: normalized };
-        const res = current?.id
-          ? await api.tableLayouts.update(entityType, { id: current.id, ...body })
-          : await api.tableLayouts.create(entityType, body);
-        // Keep the newest columns on screen; take the id (and name) the server gave.
-        qc.setQueryData<TableLayoutDto[]>(key, (old) => {
-          const first = old?.[0];
-          return [{ ...res.layout, columns: first?.columns ?? res.layout.columns }, ...(old?.slice(1) ?? [])];
-        });
-      })
-      .catch(() => notify.error(LAYOUT_SAVE_FAILED))
-      .finally(() => {
-        pending.current -= 1;
-        if (pending.current === 0) setSaving(false);
+  const save = useCallback(
+    (columns: ColumnLayout[]) => {
+      const normalized = columns.map((c, i) => ({ key: c.key, order: i, width: Math.round(c.width), visible: c.visible }));
+      // Apply at once (the table re-renders with the new layout while the request runs).
+      qc.setQueryData<TableLayoutDto[]>(key, (old) => {
+        const first = old?.[0];
+        const next: TableLayoutDto = first
+          ? { ...first, columns: normalized }
+          : { id: '', entityType, name: LAYOUT_NAME, columns: normalized, updatedAt: new Date().toISOString() };
+        return [next, ...(old?.slice(1) ?? [])];
       });
-  }, [api, qc, entityType, notify]);
+      pending.current += 1;
+      setSaving(true);
+      chain.current = chain.current
+        .then(async () => {
+          const current = qc.getQueryData<TableLayoutDto[]>(key)?.[0];
+          const body = { name: current?.name || LAYOUT_NAME, columns: normalized };
+          const res = current?.id
+            ? await api.tableLayouts.update(entityType, { id: current.id, ...body })
+            : await api.tableLayouts.create(entityType, body);
+          // Keep the newest columns on screen; take the id (and name) the server gave.
+          qc.setQueryData<TableLayoutDto[]>(key, (old) => {
+            const first = old?.[0];
+            return [{ ...res.layout, columns: first?.columns ?? res.layout.columns }, ...(old?.slice(1) ?? [])];
+          });
+        })
+        .catch(() => notify.error(LAYOUT_SAVE_FAILED))
+        .finally(() => {
+          pending.current -= 1;
+          if (pending.current === 0) setSaving(false);
+        });
+    },
+    [api, qc, entityType, notify],
+  );
 
   const reset = useCallback(() => save(mergeLayout(null, defaults)), [save, defaultsKey]);
 

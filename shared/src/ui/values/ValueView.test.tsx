@@ -9,7 +9,13 @@ import { ValueView } from './ValueView';
 afterEach(cleanup);
 
 const show = (value: FormattedValue, props: { layout?: 'inline' | 'block'; links?: boolean } = {}) =>
-  render(<FluentProvider theme={webLightTheme}><div data-testid="host"><ValueView value={value} {...props} /></div></FluentProvider>).getByTestId('host');
+  render(
+    <FluentProvider theme={webLightTheme}>
+      <div data-testid="host">
+        <ValueView value={value} {...props} />
+      </div>
+    </FluentProvider>,
+  ).getByTestId('host');
 
 describe('ValueView: one renderer, per type', () => {
   it('a number reads grouped; a boolean Yes / No; empty renders nothing', () => {
@@ -29,7 +35,12 @@ describe('ValueView: one renderer, per type', () => {
 
   it('a URL is a link opening outside; an email a mailto link; without links (inside a button) plain text', () => {
     const link = show(formatValue('https://acme.example/about')).querySelector('a')!;
-    expect([link.getAttribute('href'), link.getAttribute('target'), link.getAttribute('rel'), link.textContent]).toEqual(['https://acme.example/about', '_blank', 'noopener noreferrer', 'https://acme.example/about']);
+    expect([link.getAttribute('href'), link.getAttribute('target'), link.getAttribute('rel'), link.textContent]).toEqual([
+      'https://acme.example/about',
+      '_blank',
+      'noopener noreferrer',
+      'https://acme.example/about',
+    ]);
     cleanup();
     expect(show(formatValue('ceo@acme.example')).querySelector('a')!.getAttribute('href')).toBe('mailto:ceo@acme.example');
     cleanup();

@@ -31,7 +31,12 @@ export default function CompaniesPage() {
           </Button>
         }
       />
-      <CompanyDialog open={creating} onOpenChange={setCreating} defaultOwnerId={user.id} onSaved={(r) => drawer.open({ entityType: 'company', id: r.id })} />
+      <CompanyDialog
+        open={creating}
+        onOpenChange={setCreating}
+        defaultOwnerId={user.id}
+        onSaved={(r) => drawer.open({ entityType: 'company', id: r.id })}
+      />
     </div>
   );
 }

@@ -29,7 +29,12 @@ export default function ContactsPage() {
           </Button>
         }
       />
-      <ContactDialog open={creating} onOpenChange={setCreating} defaultOwnerId={user.id} onSaved={(r) => drawer.open({ entityType: 'contact', id: r.id })} />
+      <ContactDialog
+        open={creating}
+        onOpenChange={setCreating}
+        defaultOwnerId={user.id}
+        onSaved={(r) => drawer.open({ entityType: 'contact', id: r.id })}
+      />
     </div>
   );
 }

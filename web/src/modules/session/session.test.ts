@@ -33,15 +33,19 @@ describe('session (spec 000 §4)', () => {
     calls = [];
     navigatedBeforeLogout = null;
     navigate = vi.fn<(to: string) => void>();
-    vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
-      calls.push(`${init?.method ?? 'GET'} ${url}`);
-      if (url === '/api/account/logout') navigatedBeforeLogout ??= navigate.mock.calls.length > 0;
-      if (url === '/api/account/logout') return json(200, { success: true, message: 'Logged out' });
-      if (url === '/api/v1/organization') return json(401, { success: false, message: 'Unauthorized: please sign in' });
-      if (url === '/api/v1/organization/users') return json(500, { success: false, message: 'Database down' });
-      if (url === '/api/v1/user/settings') return json(403, { success: false, message: 'Forbidden: you do not have permission to do this' });
-      return json(404, { success: false, message: 'Not found' });
-    }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        calls.push(`${init?.method ?? 'GET'} ${url}`);
+        if (url === '/api/account/logout') navigatedBeforeLogout ??= navigate.mock.calls.length > 0;
+        if (url === '/api/account/logout') return json(200, { success: true, message: 'Logged out' });
+        if (url === '/api/v1/organization') return json(401, { success: false, message: 'Unauthorized: please sign in' });
+        if (url === '/api/v1/organization/users') return json(500, { success: false, message: 'Database down' });
+        if (url === '/api/v1/user/settings')
+          return json(403, { success: false, message: 'Forbidden: you do not have permission to do this' });
+        return json(404, { success: false, message: 'Not found' });
+      }),
+    );
   });
   afterEach(() => vi.unstubAllGlobals());
 
@@ -52,7 +56,9 @@ describe('session (spec 000 §4)', () => {
     installSessionController(qc, navigate);
     qc.setQueryData(USER_KEY, USER);
     // The 401 signs out at once, which cancels the signed-in queries, this one among them.
-    await expect(qc.fetchQuery({ queryKey: ['organization', 'details'], queryFn: () => api.organization.get(), retry: false })).rejects.toSatisfy((e) => e instanceof ApiError || isCancelledError(e));
+    await expect(
+      qc.fetchQuery({ queryKey: ['organization', 'details'], queryFn: () => api.organization.get(), retry: false }),
+    ).rejects.toSatisfy((e) => e instanceof ApiError || isCancelledError(e));
     await vi.waitFor(() => expect(calls).toContain('POST /api/account/logout'));
     expect(qc.getQueryData(USER_KEY)).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/login');
@@ -73,7 +79,9 @@ describe('session (spec 000 §4)', () => {
     const qc = createQueryClient();
     installSessionController(qc, navigate);
     qc.setQueryData(USER_KEY, USER);
-    await expect(qc.fetchQuery({ queryKey: ['organization', 'users'], queryFn: () => api.organization.users(), retry: false })).rejects.toBeInstanceOf(ApiError);
+    await expect(
+      qc.fetchQuery({ queryKey: ['organization', 'users'], queryFn: () => api.organization.users(), retry: false }),
+    ).rejects.toBeInstanceOf(ApiError);
     await flush();
     expect(navigate).not.toHaveBeenCalled();
     expect(qc.getQueryData(USER_KEY)).toEqual(USER);
@@ -83,7 +91,9 @@ describe('session (spec 000 §4)', () => {
     const qc = createQueryClient();
     installSessionController(qc, navigate);
     qc.setQueryData(USER_KEY, USER);
-    const mutation = qc.getMutationCache().build(qc, { mutationFn: () => api.user.saveSettings({ navigationExpanded: false }), meta: { authSignOut: false } });
+    const mutation = qc
+      .getMutationCache()
+      .build(qc, { mutationFn: () => api.user.saveSettings({ navigationExpanded: false }), meta: { authSignOut: false } });
     await expect(mutation.execute(undefined)).rejects.toBeInstanceOf(ApiError);
     await flush();
     expect(navigate).not.toHaveBeenCalled();
@@ -101,7 +111,12 @@ describe('session (spec 000 §4)', () => {
   });
 
   it('still leaves when the server logout fails', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => { throw new TypeError('Failed to fetch'); }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
     const qc = createQueryClient();
     installSessionController(qc, navigate);
     qc.setQueryData(USER_KEY, USER);

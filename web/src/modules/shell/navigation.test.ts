@@ -36,7 +36,10 @@ describe('left navigation (spec 000 §2 Shell)', () => {
 describe('page header', () => {
   it('gives the breadcrumb and the back arrow of each route', () => {
     expect(pageMeta('/companies')).toEqual({ crumbs: [{ label: 'Companies' }] });
-    expect(pageMeta('/playbooks/new')).toEqual({ crumbs: [{ label: 'Playbook', to: '/playbooks' }, { label: 'New Play' }], back: '/playbooks' });
+    expect(pageMeta('/playbooks/new')).toEqual({
+      crumbs: [{ label: 'Playbook', to: '/playbooks' }, { label: 'New Play' }],
+      back: '/playbooks',
+    });
     expect(pageMeta('/playbooks/abc').crumbs.map((c) => c.label)).toEqual(['Playbook', 'Edit Play']);
     expect(pageMeta('/organization/settings').crumbs.map((c) => c.label)).toEqual(['Organization', 'Settings']);
     expect(pageMeta('/nowhere').crumbs.map((c) => c.label)).toEqual(['Page not found']);

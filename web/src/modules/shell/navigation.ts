@@ -34,8 +34,22 @@ export const NAV_ITEMS: readonly NavItemDef[] = [
   { key: 'contacts', label: 'Contacts', path: '/contacts', icon: PeopleRegular, activeIcon: PeopleFilled },
   { key: 'enrichments', label: 'Enrichments', path: '/enrichments', icon: SparkleRegular, activeIcon: SparkleFilled, separatorAbove: true },
   { key: 'playbook', label: 'Playbook', path: '/playbooks', icon: BookOpenRegular, activeIcon: BookOpenFilled },
-  { key: 'profile', label: 'Profile', path: '/account/profile', icon: PersonCircleRegular, activeIcon: PersonCircleFilled, separatorAbove: true },
-  { key: 'organization', label: 'Organization', path: '/organization/settings', icon: OrganizationRegular, activeIcon: OrganizationFilled, adminOnly: true },
+  {
+    key: 'profile',
+    label: 'Profile',
+    path: '/account/profile',
+    icon: PersonCircleRegular,
+    activeIcon: PersonCircleFilled,
+    separatorAbove: true,
+  },
+  {
+    key: 'organization',
+    label: 'Organization',
+    path: '/organization/settings',
+    icon: OrganizationRegular,
+    activeIcon: OrganizationFilled,
+    adminOnly: true,
+  },
 ];
 
 /** An item is active when the current route starts with its path. */
@@ -61,13 +75,22 @@ export interface PageMeta {
 const PAGES: { pattern: RegExp; meta: PageMeta }[] = [
   { pattern: /^\/$/, meta: { crumbs: [{ label: 'Home' }] } },
   { pattern: /^\/list-company\/?$/, meta: { crumbs: [{ label: 'Lists' }] } },
-  { pattern: /^\/list-company\/[^/]+\/?$/, meta: { crumbs: [{ label: 'Lists', to: '/list-company' }, { label: 'List' }], back: '/list-company' } },
+  {
+    pattern: /^\/list-company\/[^/]+\/?$/,
+    meta: { crumbs: [{ label: 'Lists', to: '/list-company' }, { label: 'List' }], back: '/list-company' },
+  },
   { pattern: /^\/companies\/?$/, meta: { crumbs: [{ label: 'Companies' }] } },
   { pattern: /^\/contacts\/?$/, meta: { crumbs: [{ label: 'Contacts' }] } },
   { pattern: /^\/enrichments\/?$/, meta: { crumbs: [{ label: 'Enrichments' }] } },
   { pattern: /^\/playbooks\/?$/, meta: { crumbs: [{ label: 'Playbook' }] } },
-  { pattern: /^\/playbooks\/new\/?$/, meta: { crumbs: [{ label: 'Playbook', to: '/playbooks' }, { label: 'New Play' }], back: '/playbooks' } },
-  { pattern: /^\/playbooks\/[^/]+\/?$/, meta: { crumbs: [{ label: 'Playbook', to: '/playbooks' }, { label: 'Edit Play' }], back: '/playbooks' } },
+  {
+    pattern: /^\/playbooks\/new\/?$/,
+    meta: { crumbs: [{ label: 'Playbook', to: '/playbooks' }, { label: 'New Play' }], back: '/playbooks' },
+  },
+  {
+    pattern: /^\/playbooks\/[^/]+\/?$/,
+    meta: { crumbs: [{ label: 'Playbook', to: '/playbooks' }, { label: 'Edit Play' }], back: '/playbooks' },
+  },
   { pattern: /^\/account\/profile\/?$/, meta: { crumbs: [{ label: 'Profile' }] } },
   { pattern: /^\/organization\/settings\/?$/, meta: { crumbs: [{ label: 'Organization' }, { label: 'Settings' }] } },
 ];

@@ -30,7 +30,12 @@
 export { runResearchAgent, AGENT_TOOLS, SEARCH_UNAVAILABLE_MESSAGE, DEFAULT_AGENT_LIMITS } from './research';
 export { runDeepResearchAgent, DEFAULT_DEEP_RESEARCH_LIMITS } from './deep-research';
 export { createAgentPorts, agentLimitsFromConfig } from './ports';
-export { lookupCompanyDetails, COMPANY_DETAILS_NOT_CONFIGURED, COMPANY_DETAILS_BAD_QUERY, COMPANY_DETAILS_NOT_FOUND } from './company-details';
+export {
+  lookupCompanyDetails,
+  COMPANY_DETAILS_NOT_CONFIGURED,
+  COMPANY_DETAILS_BAD_QUERY,
+  COMPANY_DETAILS_NOT_FOUND,
+} from './company-details';
 export {
   AgentError,
   type AgentErrorKind,

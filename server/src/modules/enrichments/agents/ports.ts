@@ -5,7 +5,10 @@ import { BraveSearch } from '../../../providers/search/brave';
 import { MixRankCompanyDetails } from '../../../providers/company-details/mixrank';
 import type { AgentLimits, AgentPorts } from './types';
 
-type AgentConfig = Pick<Config, 'SEARCH_API_KEY' | 'SEARCH_BASE_URL' | 'MIXRANK_API_KEY' | 'MIXRANK_BASE_URL' | 'FETCH_TIMEOUT_MS' | 'FETCH_MAX_BYTES'>;
+type AgentConfig = Pick<
+  Config,
+  'SEARCH_API_KEY' | 'SEARCH_BASE_URL' | 'MIXRANK_API_KEY' | 'MIXRANK_BASE_URL' | 'FETCH_TIMEOUT_MS' | 'FETCH_MAX_BYTES'
+>;
 
 /**
  * The guarded web client, the Brave search adapter and the MixRank adapter for this configuration.
@@ -20,6 +23,9 @@ export function createAgentPorts(config: AgentConfig): AgentPorts {
 }
 
 /** AGENT_MAX_STEPS / AGENT_MAX_SECONDS as agent limits (pass as `limits`; deep research gets 3× the time). */
-export function agentLimitsFromConfig(config: Pick<Config, 'AGENT_MAX_STEPS' | 'AGENT_MAX_SECONDS'>, kind: 'agent' | 'deepresearchagent' = 'agent'): Partial<AgentLimits> {
+export function agentLimitsFromConfig(
+  config: Pick<Config, 'AGENT_MAX_STEPS' | 'AGENT_MAX_SECONDS'>,
+  kind: 'agent' | 'deepresearchagent' = 'agent',
+): Partial<AgentLimits> {
   return { maxSteps: config.AGENT_MAX_STEPS, maxWallMs: config.AGENT_MAX_SECONDS * 1000 * (kind === 'deepresearchagent' ? 3 : 1) };
 }

@@ -41,7 +41,8 @@ export const WEB_SEARCH_TOOL: LlmTool = {
 /** The agent's only tools. Neither writes. */
 export const AGENT_TOOLS: readonly LlmTool[] = [FETCH_PAGE_TOOL, WEB_SEARCH_TOOL];
 
-export const SEARCH_UNAVAILABLE_MESSAGE = 'web_search is unavailable: no search provider is configured. Use fetch_page with URLs you know instead.';
+export const SEARCH_UNAVAILABLE_MESSAGE =
+  'web_search is unavailable: no search provider is configured. Use fetch_page with URLs you know instead.';
 
 export function systemPrompt(nonce: string): string {
   return [
@@ -54,7 +55,8 @@ export function systemPrompt(nonce: string): string {
   ].join('\n');
 }
 
-export const FINAL_ANSWER_PROMPT = 'Stop researching now. Answer the task with JSON that matches the response schema, using only what you found so far.';
+export const FINAL_ANSWER_PROMPT =
+  'Stop researching now. Answer the task with JSON that matches the response schema, using only what you found so far.';
 
 interface LoopState {
   opts: ResearchAgentOptions;
@@ -124,9 +126,10 @@ export async function researchLoop(
     }
     messages.push({ role: 'assistant', content: res.content, toolCalls: res.toolCalls });
     for (const [i, call] of res.toolCalls.entries()) {
-      const content = i < limits.maxToolCallsPerStep
-        ? await runTool(state, call.name, call.arguments)
-        : `Refused: at most ${limits.maxToolCallsPerStep} tool calls are carried out per turn.`;
+      const content =
+        i < limits.maxToolCallsPerStep
+          ? await runTool(state, call.name, call.arguments)
+          : `Refused: at most ${limits.maxToolCallsPerStep} tool calls are carried out per turn.`;
       messages.push({ role: 'tool', toolCallId: call.id, content });
     }
   }
@@ -146,7 +149,8 @@ export async function researchLoop(
       answer = res.content;
     } catch (err) {
       throwIfCancelled(opts.signal);
-      if (finalSignal.aborted) throw new AgentError('timeout', `The research agent ran out of time (${Math.round(limits.maxWallMs / 1000)} s).`);
+      if (finalSignal.aborted)
+        throw new AgentError('timeout', `The research agent ran out of time (${Math.round(limits.maxWallMs / 1000)} s).`);
       throw err;
     }
   }
@@ -198,7 +202,9 @@ async function fetchTool(state: LoopState, url: string, signal: AbortSignal): Pr
       `fetch_page ${page.url}: HTTP ${page.status}, ${page.contentType}`,
       page.title ? `title: ${oneLine(page.title)}` : null,
       page.url !== page.requestedUrl ? `(redirected from ${page.requestedUrl})` : null,
-    ].filter(Boolean).join('; ');
+    ]
+      .filter(Boolean)
+      .join('; ');
     const out = wrapUntrusted(state, header, page.text, page.truncated);
     state.fetched.set(url, out);
     if (!state.sources.has(page.url)) state.sources.set(page.url, { url: page.url, title: page.title });

@@ -81,7 +81,11 @@ export type AgentErrorKind = 'cancelled' | 'timeout' | 'bad_output' | 'not_confi
 
 /** A failure of an agent run whose message is fit for an execution's statusMessage. LlmError passes through unchanged. */
 export class AgentError extends Error {
-  constructor(readonly kind: AgentErrorKind, message: string, readonly retryable = false) {
+  constructor(
+    readonly kind: AgentErrorKind,
+    message: string,
+    readonly retryable = false,
+  ) {
     super(message);
     this.name = 'AgentError';
   }

@@ -13,13 +13,23 @@ import { tenantSql } from '../../../db/sql';
  * removed from its queue; running work is marked cancelled, which its worker notices (it polls the
  * status) and stops without writing a result. Another organization's id is not found (404).
  */
-export async function cancelExecution(em: EntityManager, boss: PgBoss | null, opts: { organizationId: string; executionId: string; type?: ExecutionType }): Promise<ExecutionRow> {
+export async function cancelExecution(
+  em: EntityManager,
+  boss: PgBoss | null,
+  opts: { organizationId: string; executionId: string; type?: ExecutionType },
+): Promise<ExecutionRow> {
   return em.transactional(async (tem) => {
-    const [current] = await tenantSql(tem, opts.organizationId).all<ExecutionRow>(`select ${EXECUTION_COLUMNS} from execution where id = ? and organization_id = ? ${opts.type ? 'and type = ?' : ''} for update`, [opts.executionId, opts.organizationId, ...(opts.type ? [opts.type] : [])]);
+    const [current] = await tenantSql(tem, opts.organizationId).all<ExecutionRow>(
+      `select ${EXECUTION_COLUMNS} from execution where id = ? and organization_id = ? ${opts.type ? 'and type = ?' : ''} for update`,
+      [opts.executionId, opts.organizationId, ...(opts.type ? [opts.type] : [])],
+    );
     if (!current) throw notFound(EXECUTION_MESSAGES.notFound);
     if (isTerminalExecutionStatus(current.status)) throw conflict(EXECUTION_MESSAGES.alreadyFinished);
-    const [row] = await tenantSql(tem, opts.organizationId).all<ExecutionRow>(`update execution set status = 'cancelled', status_message = ?, completed_at = clock_timestamp(), updated_at = clock_timestamp()
-        where id = ? and organization_id = ? returning ${EXECUTION_COLUMNS}`, [EXECUTION_MESSAGES.cancelled, opts.executionId, opts.organizationId]);
+    const [row] = await tenantSql(tem, opts.organizationId).all<ExecutionRow>(
+      `update execution set status = 'cancelled', status_message = ?, completed_at = clock_timestamp(), updated_at = clock_timestamp()
+        where id = ? and organization_id = ? returning ${EXECUTION_COLUMNS}`,
+      [EXECUTION_MESSAGES.cancelled, opts.executionId, opts.organizationId],
+    );
     // pg-boss cancels created, retry and active jobs; a worker that still runs it sees the status.
     if (boss) await boss.cancel(executionQueue(current.type as ExecutionType), opts.executionId, { db: transactionDb(tem) });
     await publish(tem, opts.organizationId, executionEvent(row));

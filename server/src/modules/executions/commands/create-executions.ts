@@ -55,27 +55,51 @@ const CHUNK = 5_000;
 export async function createExecutions(em: EntityManager, boss: PgBoss, input: CreateExecutionsInput): Promise<StartedExecution[]> {
   if (!em.getTransactionContext()) return em.transactional((tem) => createExecutions(tem, boss, input));
   const out: StartedExecution[] = [];
-  for (let i = 0; i < input.targets.length; i += CHUNK) out.push(...await createChunk(em, boss, input, input.targets.slice(i, i + CHUNK), 0));
+  for (let i = 0; i < input.targets.length; i += CHUNK)
+    out.push(...(await createChunk(em, boss, input, input.targets.slice(i, i + CHUNK), 0)));
   return out;
 }
 
-async function createChunk(em: EntityManager, boss: PgBoss, input: CreateExecutionsInput, targets: readonly ExecutionTarget[], round: number): Promise<StartedExecution[]> {
+async function createChunk(
+  em: EntityManager,
+  boss: PgBoss,
+  input: CreateExecutionsInput,
+  targets: readonly ExecutionTarget[],
+  round: number,
+): Promise<StartedExecution[]> {
   const status = initialExecutionStatus(input.type);
   const items = targets.map((t) => ({ id: t.executionId ?? randomUUID(), entityId: t.entityId, key: t.idempotencyKey ?? null }));
-  const created = await tenantSql(em, input.organizationId).bound<ExecutionRow>(`insert into execution (id, organization_id, type, type_id, entity_type, entity_id, status, idempotency_key, attempt, processed, created_by_id, created_at, updated_at, run_id)
+  const created = await tenantSql(em, input.organizationId).bound<ExecutionRow>(
+    `insert into execution (id, organization_id, type, type_id, entity_type, entity_id, status, idempotency_key, attempt, processed, created_by_id, created_at, updated_at, run_id)
      select (e->>'id')::uuid, $1::uuid, $2::text, $3::uuid, $4::text, (e->>'entityId')::uuid, $5::text, e->>'key', 0, 0, $6::uuid, clock_timestamp(), clock_timestamp(), $8::uuid
        from jsonb_array_elements($7::jsonb) as e
      on conflict (organization_id, idempotency_key) where idempotency_key is not null and status in ('draft', 'scheduled', 'processing') do nothing
-     returning ${EXECUTION_COLUMNS}`, [input.organizationId, input.type, input.typeId ?? null, input.entityType, status, input.createdById, JSON.stringify(items), input.runId ?? null]);
+     returning ${EXECUTION_COLUMNS}`,
+    [
+      input.organizationId,
+      input.type,
+      input.typeId ?? null,
+      input.entityType,
+      status,
+      input.createdById,
+      JSON.stringify(items),
+      input.runId ?? null,
+    ],
+  );
   const createdIds = new Set(created.map((r) => r.id));
-  const answer = new Map<string, StartedExecution>(created.map((r) => [r.id, { entityId: r.entity_id, executionId: r.id, status: 'started' as const }]));
+  const answer = new Map<string, StartedExecution>(
+    created.map((r) => [r.id, { entityId: r.entity_id, executionId: r.id, status: 'started' as const }]),
+  );
 
   // Targets whose key is already active: answer with the active execution.
   const skipped = items.filter((it) => !createdIds.has(it.id));
   if (skipped.length > 0) {
     const keys = [...new Set(skipped.map((s) => s.key!))];
-    const active = await tenantSql(em, input.organizationId).all<{ id: string; idempotency_key: string }>(`select id, idempotency_key from execution where organization_id = ? and status in ('draft', 'scheduled', 'processing')
-          and idempotency_key in (select jsonb_array_elements_text(?::jsonb))`, [input.organizationId, JSON.stringify(keys)]);
+    const active = await tenantSql(em, input.organizationId).all<{ id: string; idempotency_key: string }>(
+      `select id, idempotency_key from execution where organization_id = ? and status in ('draft', 'scheduled', 'processing')
+          and idempotency_key in (select jsonb_array_elements_text(?::jsonb))`,
+      [input.organizationId, JSON.stringify(keys)],
+    );
     const activeByKey = new Map(active.map((a) => [a.idempotency_key, a.id]));
     const retry = skipped.filter((s) => !activeByKey.has(s.key!));
     for (const s of skipped) {
@@ -84,8 +108,16 @@ async function createChunk(em: EntityManager, boss: PgBoss, input: CreateExecuti
     }
     // The conflicting execution finished in between: try those once more.
     if (retry.length > 0 && round < 2) {
-      const again = await createChunk(em, boss, input, retry.map((r) => ({ entityId: r.entityId, idempotencyKey: r.key, executionId: r.id })), round + 1);
-      retry.forEach((r, i) => { if (again[i]) answer.set(r.id, again[i]); });
+      const again = await createChunk(
+        em,
+        boss,
+        input,
+        retry.map((r) => ({ entityId: r.entityId, idempotencyKey: r.key, executionId: r.id })),
+        round + 1,
+      );
+      retry.forEach((r, i) => {
+        if (again[i]) answer.set(r.id, again[i]);
+      });
     }
   }
 

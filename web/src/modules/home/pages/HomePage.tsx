@@ -33,7 +33,15 @@ const useStyles = makeStyles({
   },
   cardHead: { display: 'flex', alignItems: 'center', gap: '10px' },
   icon: { fontSize: '24px', color: tokens.colorBrandForeground1 },
-  title: { fontWeight: tokens.fontWeightSemibold, fontSize: tokens.fontSizeBase400, flexGrow: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  title: {
+    fontWeight: tokens.fontWeightSemibold,
+    fontSize: tokens.fontSizeBase400,
+    flexGrow: 1,
+    minWidth: 0,
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+  },
   badge: { flexShrink: 0, whiteSpace: 'nowrap' },
 });
 
@@ -43,7 +51,9 @@ export default function HomePage() {
   return (
     <div className={styles.root} data-testid="home-page">
       <div className="ds-intro">
-        <Title2 as="h1" block>Welcome, {user.firstName || user.email}</Title2>
+        <Title2 as="h1" block>
+          Welcome, {user.firstName || user.email}
+        </Title2>
         <Text as="p" block className={styles.muted}>
           Pick an area to work in.
         </Text>

@@ -14,7 +14,11 @@ export default function ListPage() {
       <ListIdeas
         key={id}
         listId={id}
-        drawerGroups={{ contacts: groups.contacts !== false, unassignedEnrichments: groups.unassignedEnrichments !== false, companyFields: groups.companyFields !== false }}
+        drawerGroups={{
+          contacts: groups.contacts !== false,
+          unassignedEnrichments: groups.unassignedEnrichments !== false,
+          companyFields: groups.companyFields !== false,
+        }}
         onDrawerGroupsChange={(showGroups) => save.mutate({ drawer: { idea: { details: { showGroups } } } })}
         onDeleted={() => navigate('/list-company')}
         columnWidths={config.listColumnWidths?.[id]}

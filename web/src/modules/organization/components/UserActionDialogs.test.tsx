@@ -9,8 +9,20 @@ import { UserActionDialogs } from './UserActionDialogs';
 
 afterEach(cleanup);
 
-const ADMIN: MemberDto = { id: 'u1', email: 'ada@acme.test', firstName: 'Ada', lastName: 'King', role: 'Admin', status: 'active', invitationAccepted: true, createdAt: '2026-01-01T00:00:00Z' };
-const ROLES = [{ id: 'User' as const, name: 'User' }, { id: 'Admin' as const, name: 'Admin' }];
+const ADMIN: MemberDto = {
+  id: 'u1',
+  email: 'ada@acme.test',
+  firstName: 'Ada',
+  lastName: 'King',
+  role: 'Admin',
+  status: 'active',
+  invitationAccepted: true,
+  createdAt: '2026-01-01T00:00:00Z',
+};
+const ROLES = [
+  { id: 'User' as const, name: 'User' },
+  { id: 'Admin' as const, name: 'Admin' },
+];
 
 function renderDialog(roles: typeof ROLES) {
   return render(

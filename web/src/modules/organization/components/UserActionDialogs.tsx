@@ -99,7 +99,9 @@ export function UserActionDialogs({
         }
         confirmLabel={disabling ? 'Disable' : 'Enable'}
         onCancel={onClose}
-        onConfirm={() => run(() => api.organization.setStatus(u.id, disabling ? 'disabled' : 'active'), 'Could not change the status. Please try again.')}
+        onConfirm={() =>
+          run(() => api.organization.setStatus(u.id, disabling ? 'disabled' : 'active'), 'Could not change the status. Please try again.')
+        }
         data-testid="change-status-dialog"
       />
     );

@@ -13,7 +13,14 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { DeleteRegular, DismissCircleRegular, PersonArrowRightRegular, PersonProhibitedRegular, PersonAvailableRegular, MailRegular } from '@fluentui/react-icons';
+import {
+  DeleteRegular,
+  DismissCircleRegular,
+  PersonArrowRightRegular,
+  PersonProhibitedRegular,
+  PersonAvailableRegular,
+  MailRegular,
+} from '@fluentui/react-icons';
 import type { MemberDto, PendingInviteDto } from '@dealscout/shared/contracts';
 import { fullName, type UserAction } from './UserActionDialogs';
 
@@ -86,7 +93,13 @@ export function UsersTable({
                   </Text>
                 ) : (
                   <div className={styles.actions}>
-                    <Button size="small" appearance="subtle" icon={<PersonArrowRightRegular />} onClick={() => onAction({ kind: 'role', user: u })} data-testid="user-change-role">
+                    <Button
+                      size="small"
+                      appearance="subtle"
+                      icon={<PersonArrowRightRegular />}
+                      onClick={() => onAction({ kind: 'role', user: u })}
+                      data-testid="user-change-role"
+                    >
                       Change role
                     </Button>
                     <Button
@@ -98,7 +111,14 @@ export function UsersTable({
                     >
                       {u.status === 'active' ? 'Disable' : 'Enable'}
                     </Button>
-                    <Button size="small" appearance="subtle" className={styles.danger} icon={<DeleteRegular />} onClick={() => onAction({ kind: 'delete', user: u })} data-testid="user-delete">
+                    <Button
+                      size="small"
+                      appearance="subtle"
+                      className={styles.danger}
+                      icon={<DeleteRegular />}
+                      onClick={() => onAction({ kind: 'delete', user: u })}
+                      data-testid="user-delete"
+                    >
                       Delete
                     </Button>
                   </div>
@@ -123,7 +143,13 @@ export function UsersTable({
             </TableCell>
             <TableCell>
               <div className={styles.actions}>
-                <Button size="small" appearance="subtle" icon={<DismissCircleRegular />} onClick={() => onAction({ kind: 'revoke', invitation: inv })} data-testid="invite-revoke">
+                <Button
+                  size="small"
+                  appearance="subtle"
+                  icon={<DismissCircleRegular />}
+                  onClick={() => onAction({ kind: 'revoke', invitation: inv })}
+                  data-testid="invite-revoke"
+                >
                   Revoke
                 </Button>
                 <Text size={200} className={styles.muted}>

@@ -12,7 +12,12 @@ export function useOrganizationUsers(enabled: boolean) {
 }
 
 export function useSystemRoles(enabled: boolean) {
-  return useQuery({ queryKey: [...ORG_KEY, 'roles'], queryFn: async () => (await api.organization.systemRoles()).roles, enabled, staleTime: 5 * 60_000 });
+  return useQuery({
+    queryKey: [...ORG_KEY, 'roles'],
+    queryFn: async () => (await api.organization.systemRoles()).roles,
+    enabled,
+    staleTime: 5 * 60_000,
+  });
 }
 
 /** After any change to users or invitations: the table and the seat counter reload. */

@@ -27,7 +27,12 @@ const useStyles = makeStyles({
   stat: { display: 'flex', flexDirection: 'column' },
   statValue: { fontSize: tokens.fontSizeBase600, fontWeight: tokens.fontWeightSemibold, lineHeight: tokens.lineHeightBase600 },
   section: { display: 'flex', flexDirection: 'column', gap: '8px' },
-  tableWrap: { borderRadius: tokens.borderRadiusLarge, boxShadow: tokens.shadow4, overflow: 'auto', backgroundColor: tokens.colorNeutralBackground1 },
+  tableWrap: {
+    borderRadius: tokens.borderRadiusLarge,
+    boxShadow: tokens.shadow4,
+    overflow: 'auto',
+    backgroundColor: tokens.colorNeutralBackground1,
+  },
 });
 
 export const ADMIN_ROLE_REQUIRED = 'You need the Admin role';
@@ -78,7 +83,11 @@ function AdminOrganizationSettings() {
           <Title2 as="h1" block data-testid="org-name">
             {org.data.name}
           </Title2>
-          {org.data.website && <Text as="p" block className={styles.muted}>{org.data.website}</Text>}
+          {org.data.website && (
+            <Text as="p" block className={styles.muted}>
+              {org.data.website}
+            </Text>
+          )}
         </div>
         <Button appearance="primary" icon={<PeopleAddRegular />} onClick={() => setInviteOpen(true)} data-testid="invite-users-button">
           Invite Users
@@ -107,7 +116,9 @@ function AdminOrganizationSettings() {
       </div>
 
       <section className={styles.section} aria-label="Users">
-        <Subtitle1 as="h2" block>Users</Subtitle1>
+        <Subtitle1 as="h2" block>
+          Users
+        </Subtitle1>
         {rolesError && (
           <MessageBar intent="warning" data-testid="roles-error">
             <MessageBarBody>{rolesError}</MessageBarBody>
@@ -127,7 +138,9 @@ function AdminOrganizationSettings() {
       </section>
 
       <section className={styles.section} aria-label="Integrations" data-testid="org-integrations">
-        <Subtitle1 as="h2" block>Integrations</Subtitle1>
+        <Subtitle1 as="h2" block>
+          Integrations
+        </Subtitle1>
         <CrmIntegrations isAdmin />
       </section>
 

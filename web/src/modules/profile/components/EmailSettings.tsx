@@ -31,12 +31,18 @@ export function EmailSettings() {
 
   const saveSignature = useMutation({
     mutationFn: () => api.user.saveSignature(signature),
-    onSuccess: (res) => { queryClient.setQueryData(KEY, res.settings); notify.success(EMAIL_SETTINGS_MESSAGES.signatureSaved); },
+    onSuccess: (res) => {
+      queryClient.setQueryData(KEY, res.settings);
+      notify.success(EMAIL_SETTINGS_MESSAGES.signatureSaved);
+    },
     onError: (e) => notify.error(errorMessage(e, 'Could not save your signature. Please try again.')),
   });
   const saveSummary = useMutation({
     mutationFn: () => api.user.saveAiSummary(summary),
-    onSuccess: (res) => { queryClient.setQueryData(KEY, res.settings); notify.success(EMAIL_SETTINGS_MESSAGES.summarySaved); },
+    onSuccess: (res) => {
+      queryClient.setQueryData(KEY, res.settings);
+      notify.success(EMAIL_SETTINGS_MESSAGES.summarySaved);
+    },
     onError: (e) => notify.error(errorMessage(e, 'Could not save the summary. Please try again.')),
   });
   const generate = useMutation({
@@ -56,19 +62,55 @@ export function EmailSettings() {
         <Textarea value={signature} onChange={(_, d) => setSignature(d.value)} resize="vertical" rows={4} data-testid="email-signature" />
       </Field>
       <div className={styles.actions}>
-        <Button appearance="primary" disabled={!signatureDirty || saveSignature.isPending} onClick={() => saveSignature.mutate()} data-testid="email-signature-save">Save signature</Button>
+        <Button
+          appearance="primary"
+          disabled={!signatureDirty || saveSignature.isPending}
+          onClick={() => saveSignature.mutate()}
+          data-testid="email-signature-save"
+        >
+          Save signature
+        </Button>
       </div>
       <Field
         label="AI summary of your organization"
-        hint={s.canEditSummary ? `Context for generated emails. Generate it from ${s.website ?? "the organization's website"}, then edit.` : 'Context for generated emails; your organization Admin maintains it.'}
+        hint={
+          s.canEditSummary
+            ? `Context for generated emails. Generate it from ${s.website ?? "the organization's website"}, then edit.`
+            : 'Context for generated emails; your organization Admin maintains it.'
+        }
       >
-        <Textarea value={summary} onChange={(_, d) => setSummary(d.value)} readOnly={!s.canEditSummary} resize="vertical" rows={5} data-testid="ai-summary" />
+        <Textarea
+          value={summary}
+          onChange={(_, d) => setSummary(d.value)}
+          readOnly={!s.canEditSummary}
+          resize="vertical"
+          rows={5}
+          data-testid="ai-summary"
+        />
       </Field>
-      {generate.isError && <MessageBar intent="error" data-testid="ai-summary-error"><MessageBarBody>{errorMessage(generate.error, 'Could not generate the summary. Please try again.')}</MessageBarBody></MessageBar>}
+      {generate.isError && (
+        <MessageBar intent="error" data-testid="ai-summary-error">
+          <MessageBarBody>{errorMessage(generate.error, 'Could not generate the summary. Please try again.')}</MessageBarBody>
+        </MessageBar>
+      )}
       {s.canEditSummary && (
         <div className={styles.actions}>
-          <Button icon={generate.isPending ? <Spinner aria-hidden size="tiny" /> : <SparkleRegular />} disabled={generate.isPending} onClick={() => generate.mutate()} data-testid="ai-summary-generate">Generate from website</Button>
-          <Button appearance="primary" disabled={!summaryDirty || saveSummary.isPending} onClick={() => saveSummary.mutate()} data-testid="ai-summary-save">Save summary</Button>
+          <Button
+            icon={generate.isPending ? <Spinner aria-hidden size="tiny" /> : <SparkleRegular />}
+            disabled={generate.isPending}
+            onClick={() => generate.mutate()}
+            data-testid="ai-summary-generate"
+          >
+            Generate from website
+          </Button>
+          <Button
+            appearance="primary"
+            disabled={!summaryDirty || saveSummary.isPending}
+            onClick={() => saveSummary.mutate()}
+            data-testid="ai-summary-save"
+          >
+            Save summary
+          </Button>
         </div>
       )}
     </div>

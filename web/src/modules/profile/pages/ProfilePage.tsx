@@ -30,7 +30,9 @@ function Section({ title, children, testId }: { title: string; children: ReactNo
   const styles = useStyles();
   return (
     <section className={styles.section} aria-label={title} data-testid={testId}>
-      <Subtitle1 as="h2" block>{title}</Subtitle1>
+      <Subtitle1 as="h2" block>
+        {title}
+      </Subtitle1>
       {children}
     </section>
   );
@@ -82,15 +84,27 @@ export default function ProfilePage() {
 
   return (
     <div className={styles.root} data-testid="profile-page">
-      <Title2 as="h1" block>Profile</Title2>
+      <Title2 as="h1" block>
+        Profile
+      </Title2>
       <Section title="User settings" testId="profile-user-settings">
         <form onSubmit={submit} noValidate aria-label="User settings" style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
           <div className={styles.row}>
             <Field label="First name" required validationMessage={firstMissing}>
-              <Input value={firstName} onChange={(_, d) => setFirstName(d.value)} autoComplete="given-name" data-testid="profile-first-name" />
+              <Input
+                value={firstName}
+                onChange={(_, d) => setFirstName(d.value)}
+                autoComplete="given-name"
+                data-testid="profile-first-name"
+              />
             </Field>
             <Field label="Last name" required validationMessage={lastMissing}>
-              <Input value={lastName} onChange={(_, d) => setLastName(d.value)} autoComplete="family-name" data-testid="profile-last-name" />
+              <Input
+                value={lastName}
+                onChange={(_, d) => setLastName(d.value)}
+                autoComplete="family-name"
+                data-testid="profile-last-name"
+              />
             </Field>
           </div>
           <Field label="Email" hint="Your sign-in address. Ask your organization Admin if it needs to change.">
@@ -130,7 +144,17 @@ export default function ProfilePage() {
         <EmailServiceCard
           returnedWith={settled ? returnedWith : null}
           returnedReason={params.get('o365Reason')}
-          onReturnHandled={() => setParams((p) => { const next = new URLSearchParams(p); next.delete('o365'); next.delete('o365Reason'); return next; }, { replace: true })}
+          onReturnHandled={() =>
+            setParams(
+              (p) => {
+                const next = new URLSearchParams(p);
+                next.delete('o365');
+                next.delete('o365Reason');
+                return next;
+              },
+              { replace: true },
+            )
+          }
         />
         <CrmIntegrations isAdmin={user.isAdmin} />
         <DataProviderKeysCard isAdmin={user.isAdmin} />

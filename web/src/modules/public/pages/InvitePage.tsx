@@ -1,7 +1,19 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Field, Input, MessageBar, MessageBarBody, Spinner, Text, Title2, makeStyles, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  Card,
+  Field,
+  Input,
+  MessageBar,
+  MessageBarBody,
+  Spinner,
+  Text,
+  Title2,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
 import { passwordProblem } from '@dealscout/shared/domain';
 import { INVITE_LINK_MESSAGES } from '@dealscout/shared/contracts';
 import { api, errorMessage } from '../../../app/api';
@@ -51,7 +63,9 @@ export default function InvitePage() {
   if (info.isError) {
     return (
       <Card className={styles.card}>
-        <Title2 as="h1" block>Invitation</Title2>
+        <Title2 as="h1" block>
+          Invitation
+        </Title2>
         <MessageBar intent="error" data-testid="invite-accept-error">
           <MessageBarBody>{errorMessage(info.error, INVITE_LINK_MESSAGES.invalid)}</MessageBarBody>
         </MessageBar>
@@ -74,7 +88,9 @@ export default function InvitePage() {
   return (
     <Card className={styles.card} data-testid="invite-accept">
       <div className="ds-intro">
-        <Title2 as="h1" block>Join {organizationName}</Title2>
+        <Title2 as="h1" block>
+          Join {organizationName}
+        </Title2>
         <Text as="p" block className={styles.muted}>
           You were invited as <strong>{role}</strong>. Your account will use <strong>{email}</strong>.
         </Text>
@@ -97,13 +113,29 @@ export default function InvitePage() {
         </Field>
         <div className={styles.row}>
           <Field label="First name" required validationMessage={firstMissing}>
-            <Input value={firstName} autoComplete="given-name" onChange={(_, d) => setFirstName(d.value)} data-testid="invite-accept-first-name" />
+            <Input
+              value={firstName}
+              autoComplete="given-name"
+              onChange={(_, d) => setFirstName(d.value)}
+              data-testid="invite-accept-first-name"
+            />
           </Field>
           <Field label="Last name" required validationMessage={lastMissing}>
-            <Input value={lastName} autoComplete="family-name" onChange={(_, d) => setLastName(d.value)} data-testid="invite-accept-last-name" />
+            <Input
+              value={lastName}
+              autoComplete="family-name"
+              onChange={(_, d) => setLastName(d.value)}
+              data-testid="invite-accept-last-name"
+            />
           </Field>
         </div>
-        <NewPasswordField label="Password" value={password} onChange={setPassword} showErrors={submitted} data-testid="invite-accept-password" />
+        <NewPasswordField
+          label="Password"
+          value={password}
+          onChange={setPassword}
+          showErrors={submitted}
+          data-testid="invite-accept-password"
+        />
         <Button
           type="submit"
           appearance="primary"

@@ -79,7 +79,9 @@ function SignInForm() {
   return (
     <Card className={styles.card}>
       <div className="ds-intro">
-        <Title2 as="h1" block>Sign in</Title2>
+        <Title2 as="h1" block>
+          Sign in
+        </Title2>
         <Text as="p" block className={styles.muted}>
           Welcome back. Sign in to your workspace.
         </Text>

@@ -1,7 +1,19 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Field, Input, MessageBar, MessageBarBody, Spinner, Text, Title2, makeStyles, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  Card,
+  Field,
+  Input,
+  MessageBar,
+  MessageBarBody,
+  Spinner,
+  Text,
+  Title2,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
 import { passwordProblem } from '@dealscout/shared/domain';
 import { RESET_MESSAGES } from '@dealscout/shared/contracts';
 import { api, errorMessage } from '../../../app/api';
@@ -49,7 +61,9 @@ export default function ResetPasswordPage() {
   return (
     <Card className={styles.card}>
       <div className="ds-intro">
-        <Title2 as="h1" block>Choose a new password</Title2>
+        <Title2 as="h1" block>
+          Choose a new password
+        </Title2>
         <Text as="p" block className={styles.muted}>
           The link works once. After the change, sign in with the new password.
         </Text>
@@ -66,9 +80,26 @@ export default function ResetPasswordPage() {
             </MessageBar>
           )}
           <form className={styles.form} onSubmit={submit} noValidate aria-label="Choose a new password">
-            <NewPasswordField label="New password" value={password} onChange={setPassword} showErrors={submitted} data-testid="reset-password" />
-            <Field label="Confirm password" required validationMessage={mismatch ?? undefined} validationState={mismatch ? 'error' : 'none'}>
-              <Input type="password" autoComplete="new-password" value={confirm} onChange={(_, d) => setConfirm(d.value)} data-testid="reset-confirm" />
+            <NewPasswordField
+              label="New password"
+              value={password}
+              onChange={setPassword}
+              showErrors={submitted}
+              data-testid="reset-password"
+            />
+            <Field
+              label="Confirm password"
+              required
+              validationMessage={mismatch ?? undefined}
+              validationState={mismatch ? 'error' : 'none'}
+            >
+              <Input
+                type="password"
+                autoComplete="new-password"
+                value={confirm}
+                onChange={(_, d) => setConfirm(d.value)}
+                data-testid="reset-confirm"
+              />
             </Field>
             <Button
               type="submit"

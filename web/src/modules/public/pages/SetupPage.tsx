@@ -1,7 +1,19 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Field, Input, MessageBar, MessageBarBody, Spinner, Text, Title2, makeStyles, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  Card,
+  Field,
+  Input,
+  MessageBar,
+  MessageBarBody,
+  Spinner,
+  Text,
+  Title2,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
 import { LOGIN_MESSAGES, isValidEmail, passwordProblem } from '@dealscout/shared/domain';
 import type { SetupBody } from '@dealscout/shared/contracts';
 import { api, errorMessage } from '../../../app/api';
@@ -53,14 +65,22 @@ export default function SetupPage() {
     e.preventDefault();
     setSubmitted(true);
     if (Object.keys(validate(values)).length > 0) return;
-    setup.mutate({ ...values, organizationName: values.organizationName.trim(), firstName: values.firstName.trim(), lastName: values.lastName.trim(), email: values.email.trim() });
+    setup.mutate({
+      ...values,
+      organizationName: values.organizationName.trim(),
+      firstName: values.firstName.trim(),
+      lastName: values.lastName.trim(),
+      email: values.email.trim(),
+    });
   };
 
   return (
     <PublicFrame>
       <Card className={styles.card} data-testid="setup-page">
         <div className="ds-intro">
-          <Title2 as="h1" block>Set up your workspace</Title2>
+          <Title2 as="h1" block>
+            Set up your workspace
+          </Title2>
           <Text as="p" block className={styles.muted}>
             Create your organization and its first admin account. You can invite your colleagues afterwards.
           </Text>
@@ -72,7 +92,12 @@ export default function SetupPage() {
         )}
         <form className={styles.form} onSubmit={submit} noValidate aria-label="Set up your workspace">
           <Field label="Organization name" required validationMessage={errors.organizationName}>
-            <Input value={values.organizationName} onChange={set('organizationName')} autoComplete="organization" data-testid="setup-organization" />
+            <Input
+              value={values.organizationName}
+              onChange={set('organizationName')}
+              autoComplete="organization"
+              data-testid="setup-organization"
+            />
           </Field>
           <div className={styles.row}>
             <Field label="First name" required validationMessage={errors.firstName}>

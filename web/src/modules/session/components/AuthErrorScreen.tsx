@@ -2,8 +2,23 @@ import { Button, Card, Text, Title2, makeStyles, tokens } from '@fluentui/react-
 import { ErrorCircleRegular } from '@fluentui/react-icons';
 
 const useStyles = makeStyles({
-  root: { display: 'flex', alignItems: 'center', justifyContent: 'center', minHeight: '100vh', padding: '24px', backgroundColor: tokens.colorNeutralBackground2 },
-  card: { maxWidth: '440px', width: '100%', padding: '32px', display: 'flex', flexDirection: 'column', gap: '16px', alignItems: 'flex-start' },
+  root: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    minHeight: '100vh',
+    padding: '24px',
+    backgroundColor: tokens.colorNeutralBackground2,
+  },
+  card: {
+    maxWidth: '440px',
+    width: '100%',
+    padding: '32px',
+    display: 'flex',
+    flexDirection: 'column',
+    gap: '16px',
+    alignItems: 'flex-start',
+  },
   icon: { fontSize: '40px', color: tokens.colorPaletteRedForeground1 },
   actions: { display: 'flex', gap: '8px' },
 });
@@ -15,7 +30,9 @@ export function AuthErrorScreen({ onGoToLogin }: { onGoToLogin: () => void }) {
     <div className={styles.root} data-testid="auth-error-screen">
       <Card className={styles.card}>
         <ErrorCircleRegular className={styles.icon} aria-hidden />
-        <Title2 as="h1" block>Authentication Error</Title2>
+        <Title2 as="h1" block>
+          Authentication Error
+        </Title2>
         <Text>An authentication error occurred. Please refresh the page or log in again.</Text>
         <div className={styles.actions}>
           <Button appearance="primary" onClick={() => window.location.reload()} data-testid="auth-error-refresh">

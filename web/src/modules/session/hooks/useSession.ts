@@ -74,7 +74,9 @@ export function useSaveSettings() {
     meta: { authSignOut: false },
     onMutate: (patch) => {
       // Deep merge, as the server does: saving drawer.visibility keeps drawer.company and the rest.
-      queryClient.setQueryData<UserDto | null>(USER_KEY, (u) => (u ? { ...u, settings: mergeSettings(u.settings, patch as Record<string, unknown>) } : u));
+      queryClient.setQueryData<UserDto | null>(USER_KEY, (u) =>
+        u ? { ...u, settings: mergeSettings(u.settings, patch as Record<string, unknown>) } : u,
+      );
     },
     onError: (error) => {
       console.error('Could not save the user settings', error);
@@ -88,9 +90,10 @@ export function mergeSettings(base: Record<string, unknown>, patch: Record<strin
   for (const [k, v] of Object.entries(patch)) {
     if (v === undefined) continue;
     const cur = out[k];
-    out[k] = v && typeof v === 'object' && !Array.isArray(v) && cur && typeof cur === 'object' && !Array.isArray(cur)
-      ? mergeSettings(cur as Record<string, unknown>, v as Record<string, unknown>)
-      : v;
+    out[k] =
+      v && typeof v === 'object' && !Array.isArray(v) && cur && typeof cur === 'object' && !Array.isArray(cur)
+        ? mergeSettings(cur as Record<string, unknown>, v as Record<string, unknown>)
+        : v;
   }
   return out;
 }

@@ -1,11 +1,30 @@
 import { Fragment, Suspense, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { Breadcrumb, BreadcrumbButton, BreadcrumbDivider, BreadcrumbItem, Button, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
+import {
+  Breadcrumb,
+  BreadcrumbButton,
+  BreadcrumbDivider,
+  BreadcrumbItem,
+  Button,
+  Tooltip,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
 import { ArrowLeftRegular } from '@fluentui/react-icons';
 import { PRODUCT_NAME, type DrawerVisibility } from '@dealscout/shared/domain';
 import type { UserSettingsBody } from '@dealscout/shared/contracts';
 import {
-  COLLAPSED_WIDTH, DRAWER_WIDTH, DraftPanels, DraftsProvider, DrawerProvider, MiniDrawer, MiniDrawerProvider, RealtimeProvider, RecordDrawer, useDraftDockReserve, useDrawer,
+  COLLAPSED_WIDTH,
+  DRAWER_WIDTH,
+  DraftPanels,
+  DraftsProvider,
+  DrawerProvider,
+  MiniDrawer,
+  MiniDrawerProvider,
+  RealtimeProvider,
+  RecordDrawer,
+  useDraftDockReserve,
+  useDrawer,
 } from '@dealscout/shared/ui';
 import { useSaveSettings, useUser, useUserConfig } from '../../session/hooks/useSession';
 import { LoadingScreen } from '../../session/components/LoadingScreen';
@@ -28,7 +47,14 @@ const useStyles = makeStyles({
   },
   crumbs: { flexGrow: 1, minWidth: 0, overflow: 'hidden' },
   body: { display: 'flex', flexGrow: 1, minHeight: 0, position: 'relative' },
-  content: { flexGrow: 1, minWidth: 0, overflow: 'auto', padding: '24px', boxSizing: 'border-box', '@media (max-width: 720px)': { padding: '16px' } },
+  content: {
+    flexGrow: 1,
+    minWidth: 0,
+    overflow: 'auto',
+    padding: '24px',
+    boxSizing: 'border-box',
+    '@media (max-width: 720px)': { padding: '16px' },
+  },
   // On narrow screens the drawer lies over the page instead of squeezing it.
   drawer: {
     '@media (max-width: 900px)': {
@@ -56,7 +82,14 @@ function ShellMiniDrawer({ userId, withDrawer }: { userId: string; withDrawer: b
   const drawer = useDrawer();
   const navigate = useNavigate();
   const offset = useDrawerOffset(withDrawer);
-  return <MiniDrawer offsetRight={offset} defaultOwnerId={userId} runPlayTarget={withDrawer ? drawer.target : null} onNewPlay={() => navigate('/playbooks/new')} />;
+  return (
+    <MiniDrawer
+      offsetRight={offset}
+      defaultOwnerId={userId}
+      runPlayTarget={withDrawer ? drawer.target : null}
+      onNewPlay={() => navigate('/playbooks/new')}
+    />
+  );
 }
 
 /** The floating draft panels shift left while the drawer is open or collapsed (spec 000 §2). */
@@ -68,7 +101,12 @@ function ShellDraftPanels({ withDrawer }: { withDrawer: boolean }) {
 function PageContent({ className }: { className: string }) {
   const reserve = useDraftDockReserve();
   return (
-    <main className={className} id="main-content" data-testid="page-content" style={reserve ? { paddingBottom: `${reserve}px` } : undefined}>
+    <main
+      className={className}
+      id="main-content"
+      data-testid="page-content"
+      style={reserve ? { paddingBottom: `${reserve}px` } : undefined}
+    >
       <Suspense fallback={<LoadingScreen inline />}>
         <Outlet />
       </Suspense>
@@ -119,56 +157,68 @@ export default function AppShell() {
   return (
     // One realtime socket per signed-in session: it keeps every cache below live.
     <RealtimeProvider identity={{ uid: user.id, oid: user.organizationId }}>
-    <DrawerProvider initialVisibility={initialConfig.drawer.visibility} onVisibilityChange={onVisibilityChange}>
-      <MiniDrawerProvider>
-      <DraftsProvider userId={user.id}>
-      <div className={styles.root} data-testid="app-shell">
-        <NavMenu
-          expanded={narrow ? narrowOpen : expanded}
-          isAdmin={user.isAdmin}
-          onToggle={() => (narrow ? setNarrowOpen((o) => !o) : saveSettings.mutate({ navigationExpanded: !expanded }))}
-        />
-        <div className={styles.column}>
-          <header className={styles.header} data-testid="app-header">
-            {meta.back && (
-              <Tooltip content="Back" relationship="label">
-                <Button appearance="subtle" icon={<ArrowLeftRegular />} onClick={() => navigate(meta.back!)} data-testid="header-back" />
-              </Tooltip>
-            )}
-            <Breadcrumb aria-label="Breadcrumb" className={styles.crumbs} data-testid="page-breadcrumb">
-              {meta.crumbs.map((c, i) => {
-                const last = i === meta.crumbs.length - 1;
-                return (
-                  <Fragment key={`${i}-${c.label}`}>
-                    <BreadcrumbItem>
-                      <BreadcrumbButton
-                        current={last}
-                        size="large"
-                        onClick={c.to && !last ? () => navigate(c.to!) : undefined}
-                        data-testid={last ? 'page-title' : undefined}
-                      >
-                        {c.label}
-                      </BreadcrumbButton>
-                    </BreadcrumbItem>
-                    {!last && <BreadcrumbDivider />}
-                  </Fragment>
-                );
-              })}
-            </Breadcrumb>
-            <HeaderActions user={user} />
-          </header>
-          <div className={styles.body}>
-            <PageContent className={styles.content} />
-            {/* Only pages that show records have the drawer; its state waits in the provider. */}
-            {withDrawer && <RecordDrawer className={styles.drawer} initialConfig={initialConfig} saveSettings={saveDrawerSettings} defaultOwnerId={user.id} />}
-          </div>
-        </div>
-      </div>
-      <ShellDraftPanels withDrawer={withDrawer} />
-      <ShellMiniDrawer userId={user.id} withDrawer={withDrawer} />
-      </DraftsProvider>
-      </MiniDrawerProvider>
-    </DrawerProvider>
+      <DrawerProvider initialVisibility={initialConfig.drawer.visibility} onVisibilityChange={onVisibilityChange}>
+        <MiniDrawerProvider>
+          <DraftsProvider userId={user.id}>
+            <div className={styles.root} data-testid="app-shell">
+              <NavMenu
+                expanded={narrow ? narrowOpen : expanded}
+                isAdmin={user.isAdmin}
+                onToggle={() => (narrow ? setNarrowOpen((o) => !o) : saveSettings.mutate({ navigationExpanded: !expanded }))}
+              />
+              <div className={styles.column}>
+                <header className={styles.header} data-testid="app-header">
+                  {meta.back && (
+                    <Tooltip content="Back" relationship="label">
+                      <Button
+                        appearance="subtle"
+                        icon={<ArrowLeftRegular />}
+                        onClick={() => navigate(meta.back!)}
+                        data-testid="header-back"
+                      />
+                    </Tooltip>
+                  )}
+                  <Breadcrumb aria-label="Breadcrumb" className={styles.crumbs} data-testid="page-breadcrumb">
+                    {meta.crumbs.map((c, i) => {
+                      const last = i === meta.crumbs.length - 1;
+                      return (
+                        <Fragment key={`${i}-${c.label}`}>
+                          <BreadcrumbItem>
+                            <BreadcrumbButton
+                              current={last}
+                              size="large"
+                              onClick={c.to && !last ? () => navigate(c.to!) : undefined}
+                              data-testid={last ? 'page-title' : undefined}
+                            >
+                              {c.label}
+                            </BreadcrumbButton>
+                          </BreadcrumbItem>
+                          {!last && <BreadcrumbDivider />}
+                        </Fragment>
+                      );
+                    })}
+                  </Breadcrumb>
+                  <HeaderActions user={user} />
+                </header>
+                <div className={styles.body}>
+                  <PageContent className={styles.content} />
+                  {/* Only pages that show records have the drawer; its state waits in the provider. */}
+                  {withDrawer && (
+                    <RecordDrawer
+                      className={styles.drawer}
+                      initialConfig={initialConfig}
+                      saveSettings={saveDrawerSettings}
+                      defaultOwnerId={user.id}
+                    />
+                  )}
+                </div>
+              </div>
+            </div>
+            <ShellDraftPanels withDrawer={withDrawer} />
+            <ShellMiniDrawer userId={user.id} withDrawer={withDrawer} />
+          </DraftsProvider>
+        </MiniDrawerProvider>
+      </DrawerProvider>
     </RealtimeProvider>
   );
 }

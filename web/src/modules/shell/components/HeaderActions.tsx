@@ -26,7 +26,17 @@ import {
   TableSimpleRegular,
 } from '@fluentui/react-icons';
 import type { UserDto } from '@dealscout/shared/contracts';
-import { CompanyDialog, ContactDialog, CrmSyncButton, NewFieldDialog, NotificationBell, useDrafts, useDrawer, useMiniDrawer, useNotify } from '@dealscout/shared/ui';
+import {
+  CompanyDialog,
+  ContactDialog,
+  CrmSyncButton,
+  NewFieldDialog,
+  NotificationBell,
+  useDrafts,
+  useDrawer,
+  useMiniDrawer,
+  useNotify,
+} from '@dealscout/shared/ui';
 import { signOut } from '../../session/session-controller';
 import { recordPagePath, showsRecordDrawer } from '../navigation';
 
@@ -85,15 +95,31 @@ function ProfileMenu({ user }: { user: UserDto }) {
       </MenuTrigger>
       <MenuPopover data-testid="profile-menu">
         <MenuList>
-          <MenuItem disabled className={styles.userRow} subText={user.email} icon={<Avatar name={name} size={20} color="colorful" />} data-testid="profile-menu-user">
+          <MenuItem
+            disabled
+            className={styles.userRow}
+            subText={user.email}
+            icon={<Avatar name={name} size={20} color="colorful" />}
+            data-testid="profile-menu-user"
+          >
             {name}
           </MenuItem>
           <MenuDivider />
-          <MenuItem icon={<PersonCircleRegular />} subText="Change your settings" onClick={() => navigate('/account/profile')} data-testid="profile-menu-profile">
+          <MenuItem
+            icon={<PersonCircleRegular />}
+            subText="Change your settings"
+            onClick={() => navigate('/account/profile')}
+            data-testid="profile-menu-profile"
+          >
             Profile
           </MenuItem>
           {user.isAdmin && (
-            <MenuItem icon={<OrganizationRegular />} subText="Review your organization" onClick={() => navigate('/organization/settings')} data-testid="profile-menu-organization">
+            <MenuItem
+              icon={<OrganizationRegular />}
+              subText="Review your organization"
+              onClick={() => navigate('/organization/settings')}
+              data-testid="profile-menu-organization"
+            >
               Organization
             </MenuItem>
           )}
@@ -141,7 +167,11 @@ export function HeaderActions({ user }: { user: UserDto }) {
         defaultOwnerId={user.id}
         onSaved={(c) => openRecord('contact', c.id)}
       />
-      <NewFieldDialog open={dialog === 'field'} onOpenChange={close} entityType={pathname.startsWith('/contacts') ? 'contact' : 'company'} />
+      <NewFieldDialog
+        open={dialog === 'field'}
+        onOpenChange={close}
+        entityType={pathname.startsWith('/contacts') ? 'contact' : 'company'}
+      />
       <Tooltip content="Draft Email" relationship="label">
         <Button
           appearance="subtle"

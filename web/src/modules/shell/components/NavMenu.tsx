@@ -75,7 +75,16 @@ const useStyles = makeStyles({
   icon: { fontSize: '25px', flexShrink: 0 },
   divider: { margin: '8px 4px', flexGrow: 0 },
   spacer: { flexGrow: 1 },
-  toggle: { justifyContent: 'flex-start', minWidth: 0, padding: '0 8px', height: '40px', gap: '12px', whiteSpace: 'nowrap', fontWeight: tokens.fontWeightRegular, flexShrink: 0 },
+  toggle: {
+    justifyContent: 'flex-start',
+    minWidth: 0,
+    padding: '0 8px',
+    height: '40px',
+    gap: '12px',
+    whiteSpace: 'nowrap',
+    fontWeight: tokens.fontWeightRegular,
+    flexShrink: 0,
+  },
 });
 
 function NavLinkItem({ item, active, expanded }: { item: NavItemDef; active: boolean; expanded: boolean }) {
