@@ -1,4 +1,4 @@
-// Measures the execution plumbing on a real PostgreSQL (figures for docs/ARCHITECTURE.md, not a test):
+// Measures the execution plumbing on a real PostgreSQL (prints figures; not a test):
 //   1. fairness: organization A enqueues a large run, then organization B a small one; how long B
 //      waits, with and without the per-organization limit (pg-boss group concurrency);
 //   2. throughput: N no-op executions of one organization, enqueued with insert() and run to

@@ -1,5 +1,5 @@
-// The page-boundary map of a list's ideas (issue 21; the companies table's design, docs/ARCHITECTURE.md
-// 'Estimated totals' → 'The page-boundary map', records/sort-boundaries.ts): every `step`-th key of
+// The page-boundary map of a list's ideas (the companies table's design, docs/ARCHITECTURE.md
+// 'Estimated totals', records/sort-boundaries.ts): every `step`-th key of
 // one list's order, kept in process memory per (organization, list, order). A page in the middle of
 // a list of a million ideas starts at the nearest boundary and walks at most `step` index entries
 // (`(keys) <= (boundary) … limit n offset within`: ~1 ms) instead of OFFSET into the list (1.5 s at
