@@ -1,4 +1,4 @@
-// The Outlook pane's speed (issue 19 'Speed'): `npm run bench:addin` (after `npm run build`).
+// The Outlook pane's speed: `npm run bench:addin` (after `npm run build`).
 // The built pane, served by the real server on loopback, loaded in headless Chromium with the
 // scripted Office.js double (tests/support/fake-office.js) and a signed-in session; a selected
 // message from a known sender. Timed from navigation to (a) the people of the email listed and
@@ -182,7 +182,7 @@ async function main(): Promise<void> {
     const row = (label: string, xs: number[]) =>
       `| ${label} | ${pct(xs, 50)} | ${pct(xs, 95)} | ${Math.max(...xs)} | ${pct(xs, 95) <= 500 ? '✅' : '❌'} |`;
     const lines = [
-      '## Outlook add-in pane',
+      '### Latest run: Outlook add-in pane',
       '',
       `- Date: ${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench:addin\`; ${RUNS} loads after ${WARMUP} warm-up loads; headless Chromium at 450 px, scripted Office.js double, signed in, a message from a known sender; the real server (API + worker) on loopback${RTT > 0 ? `, ${RTT} ms added to every network round trip (Chromium's network emulation)` : ''}.`,
       `- Machine: ${os.cpus().length} CPUs; 1-minute load average ${load.toFixed(1)} at the end of the run${load > os.cpus().length ? ' — the machine was busy with other work, so these times are far above what the pane needs on a quiet one' : ''}.`,

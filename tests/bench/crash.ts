@@ -1,4 +1,4 @@
-// Crash recovery benchmark (issue 13): `npm run bench -- --only crash`. A fresh database
+// Crash recovery benchmark: `npm run bench -- --only crash`. A fresh database
 // (tests/bench/services-db.ts), one organization with N companies, an LLM enrichment over all of
 // them run through the real API process, a worker process (`server/src/main.ts --role worker`)
 // calling the fake OpenAI-compatible server (200 ms per answer) — then, once a share of the rows is

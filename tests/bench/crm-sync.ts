@@ -1,4 +1,4 @@
-// `npm run bench:crm` (issue 23): the first Salesforce sync of BENCH_CRM_ACCOUNTS accounts (default
+// `npm run bench:crm`: the first Salesforce sync of BENCH_CRM_ACCOUNTS accounts (default
 // 100,000) and BENCH_CRM_CONTACTS contacts (default 200,000) from the loopback fake (2,000 records a
 // query page, as Salesforce answers), run by the crmsync execution on a pg-boss worker in this
 // process, then an incremental sync of BENCH_CRM_CHANGES (default 1,000) records changed in the
@@ -93,7 +93,7 @@ const load1 = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).jo
 const r1 = first.body.result as { accounts: Record<string, number>; contacts: Record<string, number> };
 const r2 = second.body.result as { accounts: Record<string, number>; contacts: Record<string, number> };
 
-const report = `## CRM sync (issue 23)
+const report = `## CRM sync (Salesforce)
 
 \`npm run bench:crm\` (tests/bench/crm-sync.ts), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: the crmsync execution on a pg-boss worker in the bench's process against the loopback fake of Salesforce (2,000 records a query page), PostgreSQL on loopback, 2 shared cores. ${Number(load0.split(' ')[0]) > 2 ? '**Measured under load**' : 'Measured on a quiet machine'} (load average ${load0} before, ${load1} after).
 
@@ -107,7 +107,7 @@ Each query page is written in one transaction with a handful of set-based statem
 console.log(report);
 const file = path.resolve('docs/benchmarks.md');
 const doc = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
-const at = doc.indexOf('## CRM sync (issue 23)');
+const at = doc.indexOf('## CRM sync (Salesforce)');
 const next = at < 0 ? -1 : doc.indexOf('\n## ', at + 5);
 const updated = at < 0 ? `${doc.trimEnd()}\n\n${report}` : `${doc.slice(0, at)}${report}${next < 0 ? '' : doc.slice(next + 1)}`;
 if (process.argv.includes('--write')) fs.writeFileSync(file, updated);

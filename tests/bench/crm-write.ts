@@ -1,4 +1,4 @@
-// `node --import tsx tests/bench/crm-write.ts` (issue 23, the CRM write layer): the CrmWriter
+// `node --import tsx tests/bench/crm-write.ts` (the CRM write layer): the CrmWriter
 // against the loopback fakes, no database. Salesforce: 100,000 new accounts and 200,000 new contacts
 // (Bulk API 2.0 upserts by Dealscout_Id__c), then 1,000 changed accounts (sObject Collections, 5
 // requests), then the same 1,000 again (idempotent re-run). Affinity: 500 new organizations with

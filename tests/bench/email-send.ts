@@ -1,4 +1,4 @@
-// `npm run bench:email` (issue 18): 2,000 emails scheduled for the same minute across 50 mailboxes,
+// `npm run bench:email`: 2,000 emails scheduled for the same minute across 50 mailboxes,
 // sent by one worker process's email.send workers against the loopback fake of Microsoft Graph (its own process)
 // with Exchange Online's per-mailbox limits (30 messages a minute, 4 concurrent requests). Checks
 // that each email left exactly once and measures the lateness beyond what the limits force (an
@@ -186,7 +186,7 @@ const byMinuteLine = excessByMinute
   )
   .join('; ');
 console.log(`beyond the limits, p50 / p95 / max: ${byMinuteLine}`);
-const report = `## Sending email (issue 18)
+const report = `## Sending email
 
 \`npm run bench:email\` (tests/bench/email-send.ts), ${new Date().toISOString().slice(0, 10)}: ${total.toLocaleString('en-US')} emails scheduled for the same minute across ${MAILBOXES} mailboxes (${PER_MAILBOX} each), one worker process's \`email.send\` workers (batch ${work.batchSize} × ${work.localConcurrency}${work.groupConcurrency ? `, at most ${work.groupConcurrency} per mailbox (pg-boss group concurrency)` : ''}), the loopback fake of Graph in its own process enforcing 30 messages a minute and 4 concurrent requests per mailbox; PostgreSQL on loopback, 2 shared cores.
 
@@ -204,12 +204,12 @@ const report = `## Sending email (issue 18)
 
 The limits force the 31st–40th email of each mailbox into the next minute (the outbox holds them: at most 30 claims a minute per mailbox), which is the difference between the two lateness rows.
 
-${pct(excess, 95) <= 5000 ? "Within the issue's aim (lateness beyond the limits, p95 ≤ 5 s)." : "Not within the issue's aim (lateness beyond the limits, p95 ≤ 5 s)."}
+${pct(excess, 95) <= 5000 ? 'Within the target (lateness beyond the limits, p95 ≤ 5 s).' : 'Not within the target (lateness beyond the limits, p95 ≤ 5 s).'}
 `;
 console.log(report);
 const file = path.resolve('docs/benchmarks.md');
 const doc = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
-const start = doc.indexOf('## Sending email (issue 18)');
+const start = doc.indexOf('## Sending email');
 const next = start < 0 ? -1 : doc.indexOf('\n## ', start + 5);
 const updated = start < 0 ? `${doc.trimEnd()}\n\n${report}` : `${doc.slice(0, start)}${report}${next < 0 ? '' : doc.slice(next + 1)}`;
 if (process.argv.includes('--write')) fs.writeFileSync(file, updated);

@@ -1,4 +1,4 @@
-// Enrichments benchmark (issue 5 'Speed'): `npm run bench -- --only enrichments`. No million-row
+// Enrichments benchmark: `npm run bench -- --only enrichments`. No million-row
 // seed: a fresh database (tests/bench/services-db.ts), one organization per scenario with N
 // companies (bulk insert), an LLM enrichment created through the real API, and real processes — an
 // API process (`--role api`) and a worker process (`server/src/main.ts --role worker`, the product's
@@ -414,7 +414,7 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
 export async function runEnrichmentBench(opts: { argv: string[]; log: (m: string) => void }): Promise<void> {
   const { argv, log } = opts;
   const concurrency = numArg(argv, '--enrich-concurrency', 50);
-  // EXECUTION_ORG_CONCURRENCY: the product's default (200) unless asked; the issue's "concurrency
+  // EXECUTION_ORG_CONCURRENCY: the product's default (200) unless asked; the target's "concurrency
   // limit of 50" is the model-call limit (LLM_ORG_CONCURRENCY).
   const execConcurrency = numArg(argv, '--enrich-exec-concurrency', 200);
   const ei = argv.indexOf('--enrich-env');
@@ -485,7 +485,7 @@ function render(started: Date, db: ServicesDb, results: EnrichRun[]): string {
       `| ${s.rows.toLocaleString('en-US')} rows, ${s.latencyMs} ms model latency, concurrency ${s.concurrency} (model calls), executions ${s.execConcurrency}${s.ownKey ? ", organization's own key (no credits)" : ''}${r.finished ? '' : ' (**stopped at the limit**)'} | ${r.rowsCompleted.toLocaleString('en-US')} | ${(r.wallMs / 1000).toFixed(2)} s | ${rate.toFixed(1)} | ${overhead.toFixed(2)} ms | ${fmtMs(r.executeMs)} ms | ${fmtMs(r.firstProcessingMs)} ms | ${fmtMs(r.firstPreprocessingMs)} ms | ${fmtMs(r.firstCompleteMs)} ms | ${r.eventsTotal.toLocaleString('en-US')} in ${r.frames.toLocaleString('en-US')} frames | ${r.modelCalls.toLocaleString('en-US')} (${r.maxInFlight}) |`,
     );
   }
-  L.push('', 'Targets (issue 5):', '');
+  L.push('', 'Targets:', '');
   for (const r of results) {
     const s = r.scenario;
     const rate = r.rowsCompleted / (r.wallMs / 1000);

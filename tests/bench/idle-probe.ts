@@ -39,7 +39,7 @@ try {
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const client = new Client(base);
   await client.login(ORGS[0].admin, BENCH_PASSWORD);
-  // The issue's first figure: page 0 by name, 'summit' + Revenue > 500.
+  // The companies table's first figure: page 0 by name, 'summit' + Revenue > 500.
   const body = {
     pageIndex: 0,
     pageSize: 50,

@@ -1,4 +1,4 @@
-// Jobs benchmark (issue 4 'Speed'): 10,000 no-op executions of one organization, created and
+// Jobs benchmark: 10,000 no-op executions of one organization, created and
 // enqueued in one call of createExecutions() (one transaction: execution rows, pg-boss insert(),
 // 'scheduled' events), worked by a worker process (`--role worker`, no-op handler) and watched by
 // sockets on an API process (`--role api`) subscribed to the organization's executions. The time is

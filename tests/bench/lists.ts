@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -174,9 +175,9 @@ try {
   const f = (x: number) => `${x.toFixed(1)} ms`;
   const report = [
     '<!-- lists-bench:start -->',
-    '## Lists of ideas (`npm run bench:lists`, issue 21)',
+    '### Latest run: lists of ideas',
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)} on this machine (2 shared cores), the real server as a child process, loopback.`,
+    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} cores (1-minute load ${os.loadavg()[0].toFixed(1)} at the end), the real server as a child process, loopback; PostgreSQL: ${String(ADMIN_URL).replace(/\/\/[^@]*@/, '//')}.`,
     '',
     '| What | Target | Measured |',
     '|---|---|---|',

@@ -1,4 +1,4 @@
-// Plays benchmark (issue 17 'Speed'): `npm run bench -- --only plays`. Like the enrichments bench
+// Plays benchmark: `npm run bench -- --only plays`. Like the enrichments bench
 // (tests/bench/enrichments.ts): a fresh database, one organization with N companies each with a
 // key contact, an Ai play created through the real API, an API process and a worker process (the
 // product's play handler) whose OPENAI_BASE_URL is the fake OpenAI-compatible server answering
@@ -285,7 +285,7 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
         .map(([k, v]) => `${k} ${v.toFixed(2)}`)
         .join(', ')}; 1-minute load max ${cpu.loadMax.toFixed(1)}.`,
     );
-    L.push('', 'Targets (issue 17):', '');
+    L.push('', 'Targets:', '');
     L.push(`- Overhead ≤ 5 ms per draft: ${overhead.toFixed(2)} ms ${ok(done >= rows && overhead <= 5)}.`);
     L.push(
       `- Throughput ≥ 90 % of the concurrency limit (${ideal.toFixed(0)} drafts/s): ${((rate / ideal) * 100).toFixed(1)} % ${ok(rate >= 0.9 * ideal)}.`,

@@ -1,4 +1,4 @@
-// Processes and sockets for the realtime and jobs benchmarks (issue 4): API processes (`--role api`)
+// Processes and sockets for the realtime and jobs benchmarks: API processes (`--role api`)
 // and a worker process (`--role worker`) started as separate Node processes from the app's own
 // entry point, the raw-infrastructure processes they are compared with, and a fleet of real `ws`
 // clients authenticated with tokens from GET /api/v1/notifications/token.

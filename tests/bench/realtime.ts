@@ -1,4 +1,4 @@
-// Realtime benchmark (issue 4 'Speed'): 1,000 authenticated sockets on loopback.
+// Realtime benchmark: 1,000 authenticated sockets on loopback.
 //   broadcast   one API process (`--role api`); the bench writes one event (publish() as one
 //               statement committed on its own: sequence, insert, NOTIFY at commit) and times its
 //               arrival on every socket, from just before the write.

@@ -14,6 +14,7 @@
 //   npm run bench -- --only random-50,last-50 --no-export --runs 1 --requests 10
 //                                      a partial run; partial and scaled runs print their report
 //                                      instead of writing docs/benchmarks.md (unless --write)
+//   npm run bench -- --plans           add the EXPLAIN (ANALYZE, BUFFERS) of one request per scenario
 //
 // Loopback only, bounded (BENCH_TIME_LIMIT_MINUTES, default 45: the process exits when it is
 // reached), and not part of `npm test`.
@@ -125,7 +126,7 @@ const BROAD = NOUNS[4].toLowerCase(); // 'holdings': one noun of 12 (~8% of the 
 interface Scenario {
   id: string;
   label: string;
-  /** The issue's target for the API p95, ms. */
+  /** The target for the API p95, ms. */
   target: number;
   targetNote: string;
   base: Omit<Body, 'pageIndex'>;
@@ -382,7 +383,7 @@ async function main(): Promise<void> {
       `select name, setting, unit from pg_settings where name in ('shared_buffers', 'work_mem', 'effective_cache_size', 'max_parallel_workers_per_gather', 'random_page_cost', 'jit', 'huge_pages') order by name`,
     );
     // Whether the company table fits PostgreSQL's own cache: searches that visit most of it run
-    // ~2× slower when every page is a copy from the OS cache (docs/benchmarks.md 'Running it').
+    // ~2× slower when every page is a copy from the OS cache (docs/benchmarks.md 'Companies table at a million rows').
     const [sizes] = await q<{ table_bytes: string; buffer_bytes: string }[]>(
       `select pg_relation_size('company')::text as table_bytes, (select setting::bigint * 8192 from pg_settings where name = 'shared_buffers')::text as buffer_bytes`,
     );
@@ -803,21 +804,23 @@ function renderReport(d: {
     L.push(`| JS heap used at start → peak (garbage included) | ${mb(e.heapStart)} → ${mb(e.heapPeak)} MB | |`);
     L.push(`| Live JS heap (after a full GC) at 25/50/75/100% of the rows, second run | ${e.liveAt.map(mb).join(' / ')} MB | flat |`);
   }
-  L.push('', '### Plans (EXPLAIN (ANALYZE, BUFFERS) of the count and page statements of one request per scenario)', '');
-  for (const r of d.results) {
-    L.push(`<details><summary>${r.scenario.id}</summary>`, '');
-    for (const x of r.explain) {
-      L.push(`${x.kind}:`, '', '```', x.plan.split('\n').slice(0, 40).join('\n'), '```', '');
+  if (flag('--plans')) {
+    L.push('', '### Plans (EXPLAIN (ANALYZE, BUFFERS) of the count and page statements of one request per scenario)', '');
+    for (const r of d.results) {
+      L.push(`<details><summary>${r.scenario.id}</summary>`, '');
+      for (const x of r.explain) {
+        L.push(`${x.kind}:`, '', '```', x.plan.split('\n').slice(0, 40).join('\n'), '```', '');
+      }
+      L.push('</details>', '');
     }
-    L.push('</details>', '');
   }
   return L.join('\n');
 }
 
-// Realtime and jobs (issue 4): tests/bench/services.ts, no million-row seed; `--only realtime,jobs` runs only them.
-// Enrichments (issue 5): tests/bench/enrichments.ts, no million-row seed; `--only enrichments` runs only them.
-// Crash recovery (issue 13): tests/bench/crash.ts; `--only crash` runs only it.
-// Plays (issue 17): tests/bench/plays.ts; `--only plays` runs only it. Scoring (issue 22): tests/bench/scoring.ts; `--only scoring`.
+// Realtime and jobs: tests/bench/services.ts, no million-row seed; `--only realtime,jobs` runs only them.
+// Enrichments: tests/bench/enrichments.ts, no million-row seed; `--only enrichments` runs only them.
+// Crash recovery: tests/bench/crash.ts; `--only crash` runs only it.
+// Plays: tests/bench/plays.ts; `--only plays` runs only it. Scoring: tests/bench/scoring.ts; `--only scoring`.
 const ONLY_REST = ONLY && ONLY.filter((id) => id !== 'enrichments' && id !== 'crash' && id !== 'plays' && id !== 'scoring');
 if (ONLY_REST === null || ONLY_REST.length > 0) {
   if (wantsTables(ONLY_REST)) await main();

@@ -1,4 +1,4 @@
-// Scoring benchmark (issue 22): `npm run bench -- --only scoring`. A fresh database
+// Scoring benchmark: `npm run bench -- --only scoring`. A fresh database
 // (tests/bench/services-db.ts), one organization with a list of N ideas (default 1,000,000; each with
 // revenue, employees, country and tags in its source row) and an enrichment result per idea
 // (industry), a five-field model over them, and the real processes: an API process and a worker
@@ -198,7 +198,7 @@ export async function runScoringBench(opts: { argv: string[]; log: (m: string) =
     );
 
     const report = [
-      '### Scoring (issue 22)',
+      '### Latest run: scoring',
       '',
       `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} cores (load ${os.loadavg()[0].toFixed(1)} at the end); ${db.version}, ${db.source}.`,
       '',

@@ -1,4 +1,4 @@
-// The realtime and jobs scenarios of `npm run bench` (issue 4 'Speed'). They need no million-row
+// The realtime and jobs scenarios of `npm run bench`. They need no million-row
 // seed: a fresh database of their own (tests/bench/services-db.ts), real API and worker processes
 // (tests/bench/procs.ts). Selected with `--only realtime`, `--only jobs` (or both, and together with
 // table scenarios); a full `npm run bench` runs them after the tables. Their report goes to

@@ -1,6 +1,6 @@
 // The benchmark's worker process: the app's own entry point (server/src/main.ts, run here with
 // `--role worker`) with the 'list' type's handler replaced by a no-op before the job registry is
-// built (every type has a product handler since issue 21; the list one would call a data
+// built (every type has a product handler now; the list one would call a data
 // provider), so the benchmark measures the plumbing — claim, status events, completion, pg-boss —
 // not a handler's work.
 import { executionHandlers } from '../../../server/src/modules/executions/handlers';

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Lists of ideas at a million rows (issue 21, docs/benchmarks.md 'Lists'):
+// Lists of ideas at a million rows (docs/benchmarks.md 'Lists of ideas'):
 // - No trigram GIN index on idea.search_text. It was most of the cost of a large import (every idea
 //   adds ~30 trigram entries) and of every non-HOT idea update; the ideas table's search now walks
 //   the list's own paging index and tests search_text on the rows (lists.service.ts ideaPage).

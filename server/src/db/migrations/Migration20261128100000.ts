@@ -10,7 +10,7 @@ import { Migration } from '@mikro-orm/migrations';
 // Why: the row trigger ran one UPDATE of contact (or company) per primary (key) link, and each of
 // those fired the contact's statement triggers (slot counts, link counts) once more. A CRM sync
 // page of 2,000 contacts spent 0.5–1.5 s in its company_contact insert (84 of 100 samples of the
-// full first sync, docs/benchmarks.md 'CRM sync (issue 23)'); set-based it is one UPDATE of 2,000
+// full first sync, docs/benchmarks.md 'CRM sync (Salesforce)'); set-based it is one UPDATE of 2,000
 // rows and one firing of the contact's statement triggers. CSV imports and cascaded deletes (a
 // company deleted with thousands of contacts) benefit the same way.
 //

@@ -143,7 +143,7 @@ export const ANALYZE_AFTER_ROWS = 5_000;
  * The columns whose statistics the outbound read's plans (and the inbound lookups) depend on: the
  * organization, the keys the lateral lookups probe, the owner and the change stamps. Only these,
  * from a small sample (default_statistics_target 10, this transaction only): 2.7 s → ~0.2 s after
- * a 300,000-record first sync (docs/benchmarks.md 'CRM sync (issue 23)'); a full ANALYZE also
+ * a 300,000-record first sync (docs/benchmarks.md 'CRM sync (Salesforce)'); a full ANALYZE also
  * sampled 30,000 rows a table and computed every expression index's statistics. An ANALYZE with a
  * column list does not reset the table's count of changes, so autovacuum's own ANALYZE (every
  * column, the default sample) still follows the rows the sync wrote.

@@ -8,7 +8,7 @@
 // written go together into the next one, one autocommit statement (lock the organization row, insert
 // the new keys that fit in the credits left, add their number to ai_credits_used). The organization
 // row is locked for one statement per group instead of one transaction per call, so a busy worker
-// does not queue its model calls behind the lock (docs/benchmarks.md, 'Enrichments (issue 5)').
+// does not queue its model calls behind the lock (docs/benchmarks.md, 'Enrichments').
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { LlmError } from './port';
