@@ -32,7 +32,7 @@ import {
 } from '@fluentui/react-components';
 import { ArrowReplyRegular, MailArrowUpRegular, PlugConnectedRegular, SparkleRegular } from '@fluentui/react-icons';
 import type { EmailDraftDto, MatchedContact } from '@dealscout/shared/contracts';
-import { EMAIL_MESSAGES, PLAY_MESSAGES, isDraftShown, todayIn, type DraftEdit } from '@dealscout/shared/domain';
+import { EMAIL_MESSAGES, PLAY_MESSAGES, htmlText, isDraftShown, todayIn, type DraftEdit } from '@dealscout/shared/domain';
 import {
   DraftPanel,
   DraftsProvider,
@@ -322,7 +322,7 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
                   size="small"
                   appearance="primary"
                   icon={<ArrowReplyRegular />}
-                  disabled={draft.status === 'processing' || !edit.body.replace(/<[^>]*>/g, '').trim()}
+                  disabled={draft.status === 'processing' || !htmlText(edit.body)}
                   onClick={() => void insert(edit, flush, false)}
                   data-testid="compose-reply"
                 >
@@ -330,7 +330,7 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
                 </Button>
               ) : (
                 <InsertButton
-                  disabled={draft.status === 'processing' || !edit.body.replace(/<[^>]*>/g, '').trim()}
+                  disabled={draft.status === 'processing' || !htmlText(edit.body)}
                   onInsert={(replace) => insert(edit, flush, replace)}
                 />
               )}

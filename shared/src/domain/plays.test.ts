@@ -6,11 +6,11 @@ import {
   enrichmentsIncluded,
   playExecutionToast,
   textToHtml,
-  htmlToText,
   missingInfoText,
   type RenderResolvers,
 } from './plays';
 import type { RichPromptNode } from './enrichments';
+import { htmlText } from './drafts';
 
 const resolvers = (
   fields: Record<string, { label: string; value: unknown } | null>,
@@ -135,7 +135,7 @@ describe('play rules', () => {
 
   it('text ↔ HTML of draft bodies escapes markup', () => {
     expect(textToHtml('Hi <b>you</b>,\n\nLine one\nline two')).toBe('<p>Hi &lt;b&gt;you&lt;/b&gt;,</p><p>Line one<br>line two</p>');
-    expect(htmlToText('<p>Hi &amp; bye</p><p>a<br>b</p>')).toBe('Hi & bye\n\na\nb');
+    expect(htmlText(textToHtml('Hi & bye\n\na\nb'))).toBe('Hi & bye\na\nb');
   });
 });
 

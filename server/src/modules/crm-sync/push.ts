@@ -436,10 +436,7 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
           localId: a.id,
           type: a.type,
           subject: (a.subject || a.title || a.type).slice(0, 255),
-          body: a.content
-            .replace(/<[^>]*>/g, ' ')
-            .replace(/[ \t]+/g, ' ')
-            .trim(),
+          body: a.content, // plain text: activities are written as text (a sent email by its body's text)
           date: a.date,
           contactCrmId: a.contact_crm,
           accountCrmId: a.company_crm,

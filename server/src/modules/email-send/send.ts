@@ -27,6 +27,7 @@ import {
 } from '@dealscout/shared/domain';
 import { REALTIME_EVENT_KINDS, type EmailDraftDto } from '@dealscout/shared/contracts';
 import { HttpError, badRequest } from '../../lib/errors';
+import { bodyText } from '../../lib/html-text';
 import type { Config } from '../../config';
 import { enqueueInTransaction } from '../../jobs/boss';
 import { GroupCommit } from '../../jobs/group-commit';
@@ -112,19 +113,6 @@ function usable(i: IIntegration | null): i is IIntegration {
   return Boolean(i && i.active && i.secret && (!i.expiresAt || i.expiresAt.getTime() >= Date.now()));
 }
 
-function plainText(html: string): string {
-  return html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(p|div|li|h\d)>/gi, '\n')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-}
-
 export interface ScheduleInput {
   to: string;
   cc: string[];
@@ -152,7 +140,7 @@ export async function scheduleSend(
   if (!simpleEmail.test(to)) throw badRequest(SCHEDULE_MESSAGES.invalidTo);
   if (!input.subject.trim()) throw badRequest(fieldRequiredMessage('Subject'));
   const body = sanitizeBody(input.body);
-  if (!plainText(body)) throw badRequest(fieldRequiredMessage('Body'));
+  if (!bodyText(body)) throw badRequest(fieldRequiredMessage('Body'));
   const requested = input.scheduledAt ? new Date(input.scheduledAt) : null;
   if (requested && requested.getTime() < Date.now() - 60_000) throw badRequest(SCHEDULE_MESSAGES.pastDate);
 
@@ -199,7 +187,7 @@ export async function scheduleSend(
       status: 'scheduled',
       source: 'email',
       sourceId: id,
-      content: plainText(body),
+      content: bodyText(body),
       subject: input.subject.slice(0, 500),
       to,
       others: input.cc,

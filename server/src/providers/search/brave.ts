@@ -7,6 +7,7 @@
 // loopback that speaks the same API. The endpoint is fixed by configuration, not chosen by the model,
 // so this adapter uses the platform fetch and not the guarded client.
 import { SearchError, type SearchPort, type SearchResult } from './port';
+import { inlineText } from '../../lib/html-text';
 
 export const BRAVE_DEFAULT_BASE_URL = 'https://api.search.brave.com';
 /** Brave documents at most 400 characters and 50 words per query, and count ≤ 20. */
@@ -82,16 +83,4 @@ export class BraveSearch implements SearchPort {
 }
 
 /** Brave marks matches with <strong> and escapes entities in titles and descriptions. */
-function plain(v: unknown): string {
-  if (typeof v !== 'string') return '';
-  return v
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|nbsp);/gi, (_m, e: string) => {
-      const k = e.toLowerCase();
-      if (k.startsWith('#x')) return String.fromCodePoint(parseInt(k.slice(2), 16));
-      if (k.startsWith('#')) return String.fromCodePoint(parseInt(k.slice(1), 10));
-      return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' } as Record<string, string>)[k] ?? '';
-    })
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+const plain = (v: unknown): string => (typeof v === 'string' ? inlineText(v) : '');

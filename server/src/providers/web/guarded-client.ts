@@ -23,7 +23,7 @@ import net, { type LookupFunction } from 'node:net';
 import dns from 'node:dns/promises';
 import zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { compile, convert } from 'html-to-text';
+import { documentText, inlineText } from '../../lib/html-text';
 import { blockedReason, canonicalAddress } from './address-policy';
 import { WebFetchError, type FetchedPage, type WebFetchPort } from './port';
 
@@ -213,7 +213,7 @@ export class GuardedHttpClient implements WebFetchPort {
     let text: string;
     if (kind === 'html') {
       title = htmlTitle(raw);
-      text = htmlToText(raw);
+      text = documentText(raw);
     } else if (kind === 'json') {
       try {
         text = JSON.stringify(JSON.parse(raw), null, 2);
@@ -312,37 +312,6 @@ function decodeText(bytes: Buffer, charset: string | undefined): string {
 function htmlTitle(html: string): string | null {
   const m = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html);
   if (!m) return null;
-  const t = convert(m[1], { wordwrap: false }).replace(/\s+/g, ' ').trim();
+  const t = inlineText(m[1]);
   return t ? t.slice(0, 300) : null;
 }
-
-/** Readable text of an HTML document: scripts, styles, images and forms dropped; links keep their targets. */
-export function htmlToText(html: string): string {
-  return toText(html)
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-}
-
-const toText = compile({
-  wordwrap: false,
-  baseElements: { selectors: ['body'], returnDomByDefault: true },
-  selectors: [
-    { selector: 'a', options: { hideLinkHrefIfSameAsText: true, ignoreHref: false, noAnchorUrl: true } },
-    { selector: 'img', format: 'skip' },
-    { selector: 'head', format: 'skip' },
-    { selector: 'title', format: 'skip' },
-    { selector: 'script', format: 'skip' },
-    { selector: 'style', format: 'skip' },
-    { selector: 'noscript', format: 'skip' },
-    { selector: 'template', format: 'skip' },
-    { selector: 'svg', format: 'skip' },
-    { selector: 'form', format: 'skip' },
-    { selector: 'nav', format: 'block' },
-    { selector: 'h1', options: { uppercase: false } },
-    { selector: 'h2', options: { uppercase: false } },
-    { selector: 'h3', options: { uppercase: false } },
-    { selector: 'h4', options: { uppercase: false } },
-    { selector: 'h5', options: { uppercase: false } },
-    { selector: 'h6', options: { uppercase: false } },
-  ],
-});

@@ -19,7 +19,7 @@ import {
 } from '@fluentui/react-components';
 import { SendRegular, CalendarClockRegular, PersonMailRegular } from '@fluentui/react-icons';
 import type { EmailDraftDto } from '../../contracts';
-import { EMAIL_MESSAGES, fieldRequiredMessage, isEmailReadOnly } from '../../domain';
+import { EMAIL_MESSAGES, fieldRequiredMessage, htmlText, isEmailReadOnly } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
 import { serverMessage } from '../InviteUsersModal';
@@ -39,13 +39,7 @@ const useStyles = makeStyles({
 export function draftSendProblem(d: Pick<EmailDraftDto, 'to' | 'subject' | 'emailBody'>): string | null {
   if (!d.to.trim()) return fieldRequiredMessage('To');
   if (!d.subject.trim()) return fieldRequiredMessage('Subject');
-  if (
-    !d.emailBody
-      .replace(/<[^>]*>/g, '')
-      .replace(/&nbsp;/g, ' ')
-      .trim()
-  )
-    return fieldRequiredMessage('Body');
+  if (!htmlText(d.emailBody)) return fieldRequiredMessage('Body');
   return null;
 }
 
