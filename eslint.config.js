@@ -1,10 +1,10 @@
-// Architecture rules as lint rules (DESIGN.md §2, §6.10): package boundaries, no `any`, and no
+// Architecture rules as lint rules (docs/ARCHITECTURE.md "Dependency direction"): package boundaries, no `any`, and no
 // floating promises in the server. `npm run lint`; part of `npm test`.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /**
- * Scoping in one place (issue 15, docs/ARCHITECTURE.md): in server/src, raw SQL and every way around
+ * Scoping in one place (docs/ARCHITECTURE.md): in server/src, raw SQL and every way around
  * the tenant filter go through server/src/db/sql.ts (tenantSql / unscopedSql / scopedTo / crossTenant).
  * Its list of reasons (UNSCOPED) is the commented allowlist; this rule finds the unscoped forms
  * everywhere else. Tests and migrations are exempt (fixtures and schema changes write raw SQL).
@@ -117,7 +117,7 @@ export default tseslint.config(
       ),
     },
   },
-  // The server's rooms stand on each other in one direction (issue 15): lib (and config.ts,
+  // The server's rooms stand on each other in one direction: lib (and config.ts,
   // logger.ts) < db < jobs < providers < plugins < modules < the composition root (app.ts, main.ts,
   // entities.ts, orm-config.ts, database.ts, job-registry.ts, hand-written.ts, tools/). A room never
   // imports one above it; plugins may import module *types* (the Fastify declarations).
@@ -155,7 +155,7 @@ export default tseslint.config(
     },
   },
   {
-    // DESIGN.md §6.8: the add-in's `office/` adapter is the only code that touches Office.js.
+    // The add-in's `office/` adapter is the only code that touches Office.js.
     files: ['addin-outlook/src/**/*.{ts,tsx}'],
     ignores: ['addin-outlook/src/office/**'],
     rules: {
@@ -186,7 +186,7 @@ export default tseslint.config(
     },
   },
   {
-    // The extension's host APIs stay behind one adapter (DESIGN.md §6.8).
+    // The extension's host APIs stay behind one adapter.
     files: ['extension-chrome/src/**/*.{ts,tsx}'],
     ignores: ['extension-chrome/src/host/extension-host.ts'],
     rules: {

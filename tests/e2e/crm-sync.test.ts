@@ -1,4 +1,4 @@
-// CRM sync journey in Chromium (issue 23): an admin connects Salesforce through the fake's consent
+// CRM sync journey in Chromium: an admin connects Salesforce through the fake's consent
 // page, tries the header's sync icon before any mapping (the invalid-settings toast), maps Account
 // and Contact fields in the Salesforce settings, syncs from the header (progress, then completed —
 // toasts that stay until dismissed), finds the companies in the table, reads the sync history in

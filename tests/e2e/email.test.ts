@@ -1,4 +1,4 @@
-// Sending from the rep's own Office 365 mailbox in Chromium (issue 18): connect through the fake
+// Sending from the rep's own Office 365 mailbox in Chromium: connect through the fake
 // identity platform's consent page, then send now, schedule, Cancel Send & Edit from the Activities
 // tab, and Try Again after an injected failure — real server (API + worker), PostgreSQL, and the
 // loopback fake of the identity platform and Microsoft Graph. Screenshots: tests/artifacts/e2e-email-*.png.

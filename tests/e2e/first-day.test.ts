@@ -1,4 +1,4 @@
-// What a new user trips over (issue 16): the drawer only on record pages (its state back on return),
+// What a new user trips over: the drawer only on record pages (its state back on return),
 // toasts that cover nothing and leave on time, another session's new company appearing live in an
 // open table, a currency field shown with its currency, the toolbar on one line with the drawer open,
 // another session's new field as a live column, a LinkedIn enrichment run from the Enrich popover

@@ -1,4 +1,4 @@
-// Data-provider sources in Chromium (issue 21): without a key the preview says which key is
+// Data-provider sources in Chromium: without a key the preview says which key is
 // missing; with the organization's Ocean.io key (stored through the integrations API) the add-source
 // dialog previews the lookalikes of seed domains, adds the source, and its list execution fills the
 // list with ideas while the page follows it; 'Companies matching filters' adds the workspace's own

@@ -1,4 +1,4 @@
-// Lists of ideas in Chromium (issue 21): create a list, add companies by hand, shortlist with the
+// Lists of ideas in Chromium: create a list, add companies by hand, shortlist with the
 // star and with 'all selected', open the idea drawer, run an idea enrichment on the shortlisted
 // ideas (its column's cells fill live), reuse a company enrichment on the list, complete the list with its confirmation totals, and find
 // the companies in the companies table. Real server, PostgreSQL, Chromium, the fake OpenAI server.

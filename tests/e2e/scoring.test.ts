@@ -1,4 +1,4 @@
-// Scoring in Chromium (issue 22): on a list of twelve ideas with source columns, build a score model
+// Scoring in Chromium: on a list of twelve ideas with source columns, build a score model
 // with three fields in the editor, 'Save and run for first 10 row', see the scores of the first ten
 // ideas arrive (the page reloads when the run completes), and open one idea's breakdown. Real
 // server (API and worker), PostgreSQL, Chromium.

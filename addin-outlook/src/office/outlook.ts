@@ -1,4 +1,4 @@
-// The only code of the pane that touches Office.js (DESIGN.md §6.8, a lint rule keeps it so). It
+// The only code of the pane that touches Office.js (a lint rule keeps it so). It
 // turns the callback APIs of the Outlook mailbox into promises over plain data: the selected item
 // (read or compose, message or meeting), its people, the compose subject and body, the reply form,
 // roaming settings and ItemChanged for a pinned pane. The item is re-read on every call (it changes

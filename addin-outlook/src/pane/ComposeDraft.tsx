@@ -1,4 +1,4 @@
-// Compose mode's drafting (issue 19): pick a play, generate the email for the recipient (a matched
+// Compose mode's drafting: pick a play, generate the email for the recipient (a matched
 // contact), then either insert the subject and body into the message being written (through the
 // office/ adapter) — or, in read mode (`reply`), open it as Outlook's reply to the email being read
 // (the adapter's displayReplyForm) — or hand it to Dealscout's scheduled sending (the shared draft panel and its send

@@ -38,7 +38,7 @@ import { participantsOf, type Participant } from './people';
 import { matchQueryKey } from './prefetch';
 
 // The first chunk holds the pane's frame and the people list; the rest loads beside the first API
-// calls (speed budget, issue 19). Compose mode's drafting (the draft panel, its editor and send
+// calls (speed budget). Compose mode's drafting (the draft panel, its editor and send
 // controls) loads when an email is being written; the drawer, the mini drawer and the one-step
 // create come in one chunk (parts.ts) that preloadPaneParts() starts as the signed-in pane starts.
 let parts: Promise<typeof import('./parts')> | null = null;

@@ -1,4 +1,4 @@
-// The demo mailbox (issue 18), offline: `npm run seed:demo` starts the loopback fake of the
+// The demo mailbox, offline: `npm run seed:demo` starts the loopback fake of the
 // Microsoft identity platform and Graph (server/test/fakes/graph-server.ts) for the length of the
 // seed, connects the demo admin's mailbox through the real consent flow (PKCE, encrypted tokens),
 // sends a few emails now through the outbox (each lands in the fake's Sent Items, with its email

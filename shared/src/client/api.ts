@@ -155,7 +155,7 @@ export function createApi(opts: HttpOptions = {}) {
       checkAiGenerated: (body: z.input<typeof C.CheckAiGeneratedBody>) =>
         http.request('POST', '/api/v1/entity/check-ai-generated', C.EmailResponse, body),
     },
-    /** The email service (issue 18): the caller's own Office 365 mailbox, and sending. */
+    /** The email service: the caller's own Office 365 mailbox, and sending. */
     emailService: {
       /** Microsoft's consent page address (navigate the browser there). */
       connect: (body: C.O365ConnectBody = {}) => http.request('POST', '/api/v1/user/o365-integration', C.O365ConnectResponse, body),

@@ -22,7 +22,7 @@ export const ActivityDto = z.object({
   by: z.string().nullable(),
   followUp: z.boolean(),
   errorMessage: z.string().nullable(),
-  /** A sent email that was answered (issue 18's reply follower): when the first reply arrived. */
+  /** A sent email that was answered (the reply follower): when the first reply arrived. */
   repliedAt: z.string().nullable().optional(),
   companyId: z.string().nullable(),
   contactId: z.string().nullable(),

@@ -1,4 +1,4 @@
-// Sending from the user's own Office 365 mailbox (issue 18; spec 000 §7 'Activities and email',
+// Sending from the user's own Office 365 mailbox (spec 000 §7 'Activities and email',
 // spec 001 §7 POST /user/o365-integration, DELETE /user/integration/{id}). Base path /api/v1.
 import { z } from 'zod';
 import { EMAIL_MESSAGES } from '../domain/plays';
@@ -53,7 +53,7 @@ export const EmailServiceStatusResponse = z.object({
 export type EmailServiceStatusResponse = z.infer<typeof EmailServiceStatusResponse>;
 
 // POST /api/v1/email/send-time — when an email scheduled for `scheduledAt` will actually leave:
-// the mailbox's first free send slot (issue 18 pacing) inside the sender's working hours. `moved`:
+// the mailbox's first free send slot (pacing) inside the sender's working hours. `moved`:
 // the working hours moved it; `queued`: the emails already waiting in the mailbox (its 30 a minute) did.
 export const SendTimeBody = z.object({
   scheduledAt: z.iso.datetime({ offset: true, message: 'Please select a valid date and time.' }).nullable().optional(),

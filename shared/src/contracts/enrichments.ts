@@ -388,8 +388,8 @@ export const FieldValueEvent = z.object({
 });
 export type FieldValueEvent = z.infer<typeof FieldValueEvent>;
 
-// POST /api/v1/enrichment/estimate — what a run over N rows will take before it starts (issue 17
-// 'Cost before a run'): model calls (a ceiling for agents: upTo), AI credits, expected time.
+// POST /api/v1/enrichment/estimate — what a run over N rows will take before it starts
+// ('Cost before a run'): model calls (a ceiling for agents: upTo), AI credits, expected time.
 export const EnrichmentEstimateBody = z.object({
   enrichmentId: z.uuid({ message: 'Invalid enrichment' }),
   count: z.number().int().min(0).max(1_000_000),

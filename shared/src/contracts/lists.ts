@@ -41,7 +41,7 @@ export const ListDto = z.object({
 });
 export type ListDto = z.infer<typeof ListDto>;
 
-/** An idea's scoring result (spec 002 §3; written by scoring, issue 22). */
+/** An idea's scoring result (spec 002 §3; written by scoring). */
 export const IdeaScoringResult = z.object({
   id: z.string(),
   scoringModelId: z.string(),

@@ -1,4 +1,4 @@
-// The Outlook add-in's calls about the people of an email (issue 19).
+// The Outlook add-in's calls about the people of an email.
 import { z } from 'zod';
 import { COMPANY_MESSAGES, COMPANY_NAME_MAX, CONTACT_EMAIL_MAX } from '../domain/records';
 import { MAILBOX_MESSAGES, MAX_MATCH_EMAILS } from '../domain/mailbox';

@@ -1,4 +1,4 @@
-// Rules for the Outlook add-in's mailbox people (issue 19): an email's participants are matched to
+// Rules for the Outlook add-in's mailbox people: an email's participants are matched to
 // contacts by email, and an unknown sender becomes a contact and (from the email's domain) a company.
 // Pure functions, shared by the pane (to prefill the form) and the server (to derive the company).
 import { normalizeDomain } from './records';

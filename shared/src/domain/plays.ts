@@ -132,7 +132,7 @@ export const fieldRequiredMessage = (label: string) => `${label} is required.`;
 /** Which statuses a user may set through update-email-status (the others belong to the server). */
 /**
  * 'draft' on a scheduled email is Cancel Send & Edit; 'scheduled' on a failed one is Try Again
- * (issue 18: the server decides which moves are allowed).
+ * (the server decides which moves are allowed).
  */
 export const USER_SETTABLE_EMAIL_STATUSES = ['draft', 'cancelled', 'ready', 'inqueue', 'scheduled'] as const;
 

@@ -1,4 +1,4 @@
-// What a run will take before it starts (issue 17 'Cost before a run'): the model calls, the
+// What a run will take before it starts: the model calls, the
 // organization's AI credits it uses out of those remaining, the expected time at the current
 // limits, and whether it would exceed the credits. One model call is one AI credit
 // (server/src/providers/llm/credits.ts); a null credit total is unlimited.

@@ -1,4 +1,4 @@
-// When a scheduled email may leave (issue 18): inside the sender's working hours — from their
+// When a scheduled email may leave: inside the sender's working hours — from their
 // mailbox settings (Microsoft Graph `mailboxSettings.workingHours`) or their own override in the
 // profile — in the sender's time zone, daylight-saving changes included. Pure: time-zone arithmetic
 // through Intl (IANA zones and fixed offsets); Graph's Windows zone names are mapped to IANA with

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Issue 5, the LLM provider: integrations (the organization's own openai key, encrypted), AI credits
+// The LLM provider: integrations (the organization's own openai key, encrypted), AI credits
 // on the organization (credits.ai) and the charged keys that make a repeated call free.
 export class Migration20261122171131 extends Migration {
   override name = 'Migration20261122171131';

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Enrichments (issue 5): the organization's enrichments and their latest result per record.
+// Enrichments: the organization's enrichments and their latest result per record.
 // Configs are the product's own, fixed in code (modules/enrichments/configs.ts), so no table.
 export class Migration20261122171250 extends Migration {
   override name = 'Migration20261122171250';

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 // Plays, the play editor's drafts and channel emails (drafts written by hand or by play
-// executions): issue 17. Every table carries organization_id (NOT NULL) and its indexes lead with
+// executions). Every table carries organization_id (NOT NULL) and its indexes lead with
 // it. A channel email is unique per (organization, execution): a retried play job updates its draft
 // instead of adding a second. The plays provided by the product are created for every existing
 // organization (new ones get them in bootstrap.ts).

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Sending email from the user's Office 365 mailbox (issue 18): the outbox, one row per send of a
+// Sending email from the user's Office 365 mailbox: the outbox, one row per send of a
 // channel email (docs/ARCHITECTURE.md 'Sending email'). At most one active send per email.
 export class Migration20261126180000 extends Migration {
   override name = 'Migration20261126180000';

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// The rejected rows of list uploads (issue 21): the downloadable report, per source.
+// The rejected rows of list uploads: the downloadable report, per source.
 export class Migration20261126211000 extends Migration {
   override name = 'Migration20261126211000';
 

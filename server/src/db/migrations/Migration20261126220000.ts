@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Scoring models of a list and the scope of each score run (issue 22, spec 002 §3 'Scoring model').
+// Scoring models of a list and the scope of each score run (spec 002 §3 'Scoring model').
 // References carry the organization (server/test/tenancy.test.ts).
 export class Migration20261126220000 extends Migration {
   override name = 'Migration20261126220000';

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Replies (issue 18): the outbox learns each sent message's conversation, when it was answered and
+// Replies: the outbox learns each sent message's conversation, when it was answered and
 // which received message a reply answers (Graph's createReply); the activity carries repliedAt;
 // mailbox_sync keeps each connected mailbox's Inbox delta query state (nextLink mid-round, else the
 // deltaLink of the next round).

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Scoring (issue 22): what a run's model brings to every entry of the breakdown (rule set id, label,
+// Scoring: what a run's model brings to every entry of the breakdown (rule set id, label,
 // field path, weight), written once per run; idea_score.details keeps only each idea's part
 // (modules/scoring/breakdown.ts).
 export class Migration20261127140000 extends Migration {

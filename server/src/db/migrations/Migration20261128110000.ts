@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
 // company_id, contact_id): every lookup it served (a company's contacts, the cascade and the
 // foreign-key check of company_contact_company_id_foreign) is served by that index's prefix. It was
 // one more index written per link — a CRM first sync writes 200,000 links (docs/benchmarks.md
-// 'CRM sync (issue 23)'). The contact side keeps company_contact_organization_id_contact_id_index.
+// 'CRM sync (Salesforce)'). The contact side keeps company_contact_organization_id_contact_id_index.
 export class Migration20261128110000 extends Migration {
   override up(): void | Promise<void> {
     this.addSql(`drop index if exists "company_contact_org_company_index";`);

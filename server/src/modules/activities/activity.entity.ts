@@ -39,7 +39,7 @@ export const Activity = defineEntity({
     by: p.string().length(255).nullable(),
     followUp: p.boolean().default(false),
     errorMessage: p.text().nullable(),
-    /** A sent email answered (issue 18: the Inbox delta query matched a reply in its conversation). */
+    /** A sent email answered (the Inbox delta query matched a reply in its conversation). */
     repliedAt: p.datetime().nullable(),
     company: () => p.manyToOne(Company).nullable().deleteRule('set null'),
     contact: () => p.manyToOne(Contact).nullable().deleteRule('set null'),

@@ -1,4 +1,4 @@
-// CRM sync (issue 23): settings and mappings, the sync execution against the fakes of Salesforce and
+// CRM sync: settings and mappings, the sync execution against the fakes of Salesforce and
 // Affinity (a real worker on pg-boss), matching by CRM id then domain / email, reconciliation both
 // ways (use_latest, keep_existing), incremental reads by SystemModstamp, a user's sync limited to
 // the accounts of their CRM user, token refresh and rate limits mid-sync (resumed without

@@ -1,4 +1,4 @@
-// CRM sync, outbound phase (issue 23, push.ts) against the fakes of Salesforce and Affinity with a
+// CRM sync, outbound phase (push.ts) against the fakes of Salesforce and Affinity with a
 // real worker on pg-boss: a mapped field edited here reaches the CRM record, a second sync sends
 // nothing, records created here are created there once, activities become Tasks / notes once, a
 // crash between the CRM write and our database update (a bulk job included) duplicates nothing on

@@ -1,4 +1,4 @@
-// The email service (issue 18): connect / disconnect the caller's Office 365 mailbox (spec 001 §7
+// The email service: connect / disconnect the caller's Office 365 mailbox (spec 001 §7
 // POST /user/o365-integration, DELETE /user/integration/{id}) and send (spec 000 §7
 // POST /email/send-to-email, POST /email/send-email-to-my-self). Update-email-status's Cancel Send
 // & Edit and Try Again live in plays.routes.ts (the route is the drafts'), calling send.ts.

@@ -1,4 +1,4 @@
-// Sending from the rep's own Office 365 mailbox (issue 18), through the routes, against real
+// Sending from the rep's own Office 365 mailbox, through the routes, against real
 // PostgreSQL and the loopback fake of the identity platform and Graph: connecting (PKCE, encrypted
 // tokens), every message, other users and organizations (404), send now, schedule inside the send
 // window, Cancel Send & Edit, Try Again, and exactly-once under crashes at every step of a send.

@@ -1,4 +1,4 @@
-// A user's own Office 365 connection (issue 18; spec 001 §6 'Every user can manage their own
+// A user's own Office 365 connection (spec 001 §6 'Every user can manage their own
 // email-service integration'): one `integration` row per user (provider office365, type email),
 // its tokens encrypted with SECRETS_KEY (lib/secrets.ts, the organization id as context), the
 // access token refreshed before it expires, and the row's expiresAt = the refresh token's life.

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Organization } from '../organization/organization.entity';
 
 /**
- * One send of one channel email (issue 18, docs/ARCHITECTURE.md 'Sending email'): written in the
+ * One send of one channel email (docs/ARCHITECTURE.md 'Sending email'): written in the
  * transaction that makes the email `scheduled`, together with its pg-boss job. Its id travels on
  * the Graph message (a single-value extended property), so a retry finds what an earlier attempt
  * did in the mailbox before doing anything. At most one active (queued / sending) row per email.
@@ -64,7 +64,7 @@ export const EmailOutbox = defineEntity({
 export type IEmailOutbox = InferEntity<typeof EmailOutbox>;
 
 /**
- * The Inbox delta query state of one connected mailbox (issue 18, replies.ts): `nextLink` while a
+ * The Inbox delta query state of one connected mailbox (replies.ts): `nextLink` while a
  * round is under way (the next page), else `deltaLink` (the next round: changes since). Both null:
  * the next run starts a full round. Updated in the transaction that applies a page's replies, so a
  * crash repeats at most one page (applying a page is idempotent).

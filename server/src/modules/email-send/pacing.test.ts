@@ -1,4 +1,4 @@
-// Send pacing (issue 18, slots.ts): each email's send slot is computed per mailbox at schedule
+// Send pacing (slots.ts): each email's send slot is computed per mailbox at schedule
 // time — unique under concurrent scheduling, at most 30 in any rolling minute — and the job starts
 // at it, so a job is not sent back to wait; a 429's Retry-After shifts the mailbox's later slots.
 // The pure slot arithmetic, then the routes and the send job against real PostgreSQL and the

@@ -1,4 +1,4 @@
-// The reply follower (issue 18), against real PostgreSQL and the loopback fake of Graph: the
+// The reply follower, against real PostgreSQL and the loopback fake of Graph: the
 // Inbox delta query per connected mailbox (paged, resumed from the stored link), a reply in the
 // conversation of a sent email marks its activity replied and cancels the contact's scheduled
 // emails of the same play (others untouched), a crash mid-round repeats nothing, an expired delta

@@ -1,4 +1,4 @@
-// The reply follower (issue 18; docs/ARCHITECTURE.md 'Sending email' → Replies): each connected
+// The reply follower (docs/ARCHITECTURE.md 'Sending email' → Replies): each connected
 // mailbox's Inbox is followed with Microsoft Graph's delta query. A message that arrives in the
 // conversation of an email we sent (matched by conversationId, received after the send) marks that
 // email's activity replied and cancels the contact's still-scheduled emails of the same play — what

@@ -1,4 +1,4 @@
-// The send job (issue 18): one pg-boss job per outbox attempt, started after the send time. The
+// The send job: one pg-boss job per outbox attempt, started after the send time. The
 // work is deliverOutbox (send.ts), which is idempotent; a crashed worker's job is retried by
 // pg-boss (heartbeats) and the retry asks the mailbox before acting.
 import { z } from 'zod';

@@ -1,5 +1,5 @@
-// Sending a channel email from the owner's Office 365 mailbox, exactly once (issue 18;
-// docs/ARCHITECTURE.md 'Sending email').
+// Sending a channel email from the owner's Office 365 mailbox, exactly once
+// (docs/ARCHITECTURE.md 'Sending email').
 //
 // schedule: one transaction makes the email `scheduled`, writes its outbox row and its scheduled
 //   email activity, and enqueues the `email.send` job (start after the send time).

@@ -1,4 +1,4 @@
-// The per-mailbox send-slot ledger (issue 18, docs/ARCHITECTURE.md 'Sending email', 'Pacing').
+// The per-mailbox send-slot ledger (docs/ARCHITECTURE.md 'Sending email', 'Pacing').
 //
 // Every outbox row holds a slot (`email_outbox.slot_at`): the instant its job starts. Slots are
 // handed out at schedule time under the mailbox's advisory lock (the same one the claim counts

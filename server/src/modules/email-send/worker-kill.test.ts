@@ -1,5 +1,5 @@
 // kill -9 of a real worker process (server/src/main.ts --role worker) between Microsoft Graph's
-// send and the database update (issue 18): the fake Graph sends the message and never answers,
+// send and the database update: the fake Graph sends the message and never answers,
 // the worker is killed in that moment, and a new worker finishes the run. Every email leaves the
 // mailbox exactly once and is recorded sent.
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';

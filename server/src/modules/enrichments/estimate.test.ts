@@ -1,4 +1,4 @@
-// POST /api/v1/enrichment/estimate (issue 17 'Cost before a run'): model calls per kind of
+// POST /api/v1/enrichment/estimate: model calls per kind of
 // enrichment (a ceiling for agents), AI credits remaining and whether a run exceeds them, the
 // expected time at the organization's limits; another organization's enrichment is 404.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';

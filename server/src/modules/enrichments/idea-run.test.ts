@@ -1,4 +1,4 @@
-// Running an enrichment on a list's ideas (issue 21; spec 002 §4 'Idea enrichment results', 001 §1,
+// Running an enrichment on a list's ideas (spec 002 §4 'Idea enrichment results', 001 §1,
 // §9): POST /enrichment/execute with entityType 'idea' (ids, or the ideas table's filters of the
 // list when all are selected) → executions of the ideas → the worker's enrichment handler reads the
 // idea (name, website, domain, the source row's columns) → the real LLM adapter against the fake

@@ -1,4 +1,4 @@
-// Field changes reach other users' open tables, drawers and Enrich popovers (issue 16): a new
+// Field changes reach other users' open tables, drawers and Enrich popovers: a new
 // field, a field's settings, the organization's default currency and an enrichment's assignment
 // each write 'entity.fields.changed' on org/{oid}/entities/{type}, in the same organization only.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';

@@ -1,6 +1,6 @@
 // Field definitions changed (a field created or reconfigured, its currency or the organization's
 // default currency, an enrichment assigned to it or taken off it): every open table, drawer and
-// Enrich popover of the organization re-reads the fields of that type (issue 16 'Other users'
+// Enrich popover of the organization re-reads the fields of that type ('Other users'
 // changes'). Published on the record type's entities path (spec 002 §7 'Realtime access': the
 // catalogue's paths include entities; fields belong to them), superseding older ones of the type.
 import type { EntityManager } from '@mikro-orm/postgresql';

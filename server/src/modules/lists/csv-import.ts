@@ -1,4 +1,4 @@
-// A CSV upload into a list (issue 21; spec 002 §7 `POST /list-company/source`). One pass over the
+// A CSV upload into a list (spec 002 §7 `POST /list-company/source`). One pass over the
 // upload, and PostgreSQL parses the CSV: Node checks the bytes as UTF-8 (a wrong encoding is a clear
 // 400, not mojibake), removes the byte-order mark, reads the header record and its separator (comma,
 // semicolon or tab), and reshapes the rest byte by byte (CsvReshaper: the quote state and field

@@ -22,7 +22,7 @@ function multipart(fields: Record<string, string>): { body: Buffer; headers: Rec
   };
 }
 
-describe('the list-building agent source (issue 21)', () => {
+describe('the list-building agent source', () => {
   let ctx: TestContext;
   let llm: FakeOpenAiServer;
   let brave: FakeBraveServer;

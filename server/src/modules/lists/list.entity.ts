@@ -82,8 +82,8 @@ export type IListSource = InferEntity<typeof ListSource>;
 
 /**
  * A candidate company in a list (spec 002 §3 'Idea'). Unique per list by normalized domain; its
- * sources are the ids of the list sources that proposed it. Its scoring results live in idea_score
- * (issue 22). Its enrichment results live in enrichment_result (entity_type 'idea').
+ * sources are the ids of the list sources that proposed it. Its scoring results live in idea_score.
+ * Its enrichment results live in enrichment_result (entity_type 'idea').
  */
 export const Idea = defineEntity({
   name: 'Idea',

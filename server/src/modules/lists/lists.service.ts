@@ -251,7 +251,7 @@ export function ideaOrder(sortKey: string | null | undefined, sortOrder: 'asc' |
       { expr: 'r.created_at', desc: true },
       { expr: 'r.id', desc: true },
     ];
-  // A score column (issue 22): `score:<model id>`, the idea's total for that model; unscored ideas
+  // A score column: `score:<model id>`, the idea's total for that model; unscored ideas
   // last either way. The id is checked to be a UUID before it is written into the expression (the
   // order terms carry no parameters); a model of another organization or list matches no result
   // (idea_score is read within the idea's own organization), so it only orders nothing.

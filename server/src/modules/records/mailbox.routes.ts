@@ -1,4 +1,4 @@
-// The people of an email, for the Outlook add-in (issue 19): match a message's participants to
+// The people of an email, for the Outlook add-in: match a message's participants to
 // contacts by email, and turn an unknown sender into a contact linked to the company of its email
 // domain in one step (the company is found by domain, or created; personal domains get none).
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-// The stored breakdown of a set-based run (issue 22, docs/ARCHITECTURE.md 'Scoring'): per field only
+// The stored breakdown of a set-based run (docs/ARCHITECTURE.md 'Scoring'): per field only
 // what depends on the idea — [value, reason, ruleId, score, contribution] — while what the model
 // brings (rule set id, label, field path, weight) is written once per run in score_run.fields.
 // Reading joins the two back into the FieldScore entries the reference gives; entries written whole

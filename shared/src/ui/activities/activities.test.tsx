@@ -306,7 +306,7 @@ describe('Activities tab', () => {
     renderTab(api);
     const err = await screen.findByTestId('activity-error');
     expect(err.textContent).toBe('ErrorMailbox refused the message');
-    // Try Again works since sending exists (issue 18; shared/src/ui/email/email.test.tsx drives it).
+    // Try Again works since sending exists (shared/src/ui/email/email.test.tsx drives it).
     expect(screen.getByTestId('activity-try-again').getAttribute('aria-disabled')).toBeNull();
     cleanup();
     const failing = fakeApi({

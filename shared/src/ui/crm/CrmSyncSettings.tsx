@@ -1,4 +1,4 @@
-// CRM sync settings (spec 001 §3 'Sync settings'; issue 23): which objects sync (syncAccounts,
+// CRM sync settings (spec 001 §3 'Sync settings'): which objects sync (syncAccounts,
 // syncContacts) and the field mappings — Account ↔ company and Contact ↔ contact — each a field from
 // the CRM's own list (Salesforce describe, Affinity attributes and fields) onto a Dealscout field
 // (built-in or custom), with the side that wins a conflict: 'Latest change wins' (use_latest) or

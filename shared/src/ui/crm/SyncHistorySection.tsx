@@ -1,4 +1,4 @@
-// A record's CRM sync history in its drawer (issue 23): what sync changed, on which side, when —
+// A record's CRM sync history in its drawer: what sync changed, on which side, when —
 // created, linked to a CRM record, or a field updated (old → new), newest first. Shown when the
 // organization has an active CRM; collapsed until opened (its rows are read when it opens).
 import { useState } from 'react';

@@ -1,7 +1,7 @@
 // One floating draft-email panel (spec 000 §2 'Floating draft-email panels', §4 'Generating an AI
 // email', 'Discard', 'Auto-save', §5): from, to, cc (the Cc toggle is showToFromCC), subject, the
-// rich body, a play selector with Generate / Regenerate, the send controls (issue 18's
-// DraftSendControls), Discard, the 'Error' / 'Send Error' / 'Warning' banners, a spinner over the
+// rich body, a play selector with Generate / Regenerate, the send controls
+// (DraftSendControls), Discard, the 'Error' / 'Send Error' / 'Warning' banners, a spinner over the
 // panel while the status is ready, inqueue or processing, and 'Why this email' (what made an AI
 // email: the play and its version, the model, the values that went in and the rendered prompt).
 // Changes to to, subject or body are saved 500 ms after the last one.
@@ -340,7 +340,7 @@ export function DraftPanel({
     }
   };
 
-  // The panel shows the draft's own 'Error'; the mailbox's banners are the send controls' (issue 18:
+  // The panel shows the draft's own 'Error'; the mailbox's banners are the send controls' (from
   // GET /email/service-status, pushed into every draft there).
   const banners = draftBanners(draft, null);
   const badCc = invalidCc(edit.cc);

@@ -119,7 +119,7 @@ function apiWith(
     },
     plays: { published: async () => ok({ plays: [play()] }) },
     llm: { integrations: extra.integrations ?? (async () => ok({ integrations: [] })) },
-    // The send controls' mailbox status (issue 18): no mailbox connected unless a test says otherwise.
+    // The send controls' mailbox status: no mailbox connected unless a test says otherwise.
     emailService: {
       status: async () =>
         ok({
@@ -217,7 +217,7 @@ describe('Floating draft panels', () => {
     expect(within(p).getByTestId('draft-from').textContent).toBe('me@dealscout.test');
     expect((within(p).getByTestId('draft-to') as HTMLInputElement).value).toBe('grace@acme.test');
     expect(await within(p).findByTestId('draft-body-input')).toBeTruthy();
-    // No mailbox connected: the send controls (issue 18) say so and cannot send.
+    // No mailbox connected: the send controls say so and cannot send.
     await waitFor(() => expect(within(p).getByTestId('draft-banner-error').textContent).toBe('ErrorOffice 365 integration not found.'));
     expect((within(p).getByTestId('draft-send-now') as HTMLButtonElement).disabled).toBe(true);
     // The font list is the spec's.

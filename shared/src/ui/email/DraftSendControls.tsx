@@ -1,5 +1,5 @@
 // The send controls of a floating draft-email panel (spec 000 §2 'Floating draft-email panels', §4
-// 'Sending'; issue 18): Send Now, schedule (date and time; the panel says when the email will
+// 'Sending'): Send Now, schedule (date and time; the panel says when the email will
 // actually leave, inside the sender's working hours), send test to self, and the mailbox-status
 // banner ('Error' / 'Send Error' with the message, default 'Please check Office365 settings and try
 // again'; amber 'Warning' under 7 days). The panel owns the fields; it passes the current draft.

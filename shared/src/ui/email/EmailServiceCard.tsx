@@ -1,5 +1,5 @@
 // The email-service card of the integrations page (spec 001 §2 'Integrations settings page', §4
-// 'Email service'; issue 18): the caller's own Office 365 mailbox. Connect / Re Authenticate send
+// 'Email service'): the caller's own Office 365 mailbox. Connect / Re Authenticate send
 // the browser to Microsoft's consent page (the server answers its address); Disconnect asks
 // 'Disconnect Office365 Email Service ?' first. States: 'Expires at' a date; 'Expires soon' at 5
 // days or fewer (with Re Authenticate); 'Expired' at zero or less, or when Microsoft refused the

@@ -1,5 +1,5 @@
 // A sent-by-Dealscout email in the Activities tab (spec 000 §2 'Activities tab', §4 'Cancel Send &
-// Edit', 'Try Again'; issue 18): a scheduled one shows 'Sending {relative time}' and 'Cancel Send &
+// Edit', 'Try Again'): a scheduled one shows 'Sending {relative time}' and 'Cancel Send &
 // Edit' (after confirmation the email is a draft again, its activity is removed, and it is back
 // among the pending drafts, so its draft panel opens filled from it); an errored one shows 'Try
 // Again' (after confirmation it is scheduled again and the local draft is removed).

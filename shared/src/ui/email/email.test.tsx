@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The email service in the clients (issue 18): the integrations card's states (spec 001 §2, §4),
+// The email service in the clients: the integrations card's states (spec 001 §2, §4),
 // the draft send controls (spec 000 §2 'Floating draft-email panels', §4 'Sending'), and the
 // scheduled / errored email activity (spec 000 §2 'Activities tab', §4 'Cancel Send & Edit', 'Try Again').
 import '../test-dom';

@@ -26,7 +26,7 @@ const OCEAN: IntegrationDto = {
   },
 } as IntegrationDto;
 
-describe('DataProviderKeysCard (issue 21: the organization keys of the list sources)', () => {
+describe('DataProviderKeysCard (the organization keys of the list sources)', () => {
   it('an admin connects a key (sent once, trimmed), sees it connected with its hint, then removes it', async () => {
     let stored: IntegrationDto[] = [];
     const connect = vi.fn(async (body: { provider: string; apiKey: string }) => {

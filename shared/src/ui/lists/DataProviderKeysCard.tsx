@@ -1,4 +1,4 @@
-// The list-source data providers of the integrations page (issue 21): Ocean.io, Source Scrub and
+// The list-source data providers of the integrations page: Ocean.io, Source Scrub and
 // Google Maps, each with the organization's own API key (Source Scrub: its account as
 // username:password). Admins connect (the key is sent once, stored encrypted, never shown again —
 // the last four characters as a hint) or remove a key; users see whether each is connected.

@@ -1,4 +1,4 @@
-// Idea enrichments in the ideas table (issue 21; spec 002 §3 'List column', §4 'Idea enrichment
+// Idea enrichments in the ideas table (spec 002 §3 'List column', §4 'Idea enrichment
 // results', 'Starting an enrichment', 'Idea execution display'): one column per list column of the
 // list's idea enrichments (or one named after the enrichment reading $.result), cells that follow
 // the runs live (the same per-cell cache and realtime events as the companies' tables, on

@@ -355,7 +355,7 @@ export function ListIdeas(props: ListIdeasProps) {
     [dataKeys, rows, sourceType, styles.star, enrichmentColumns, qc],
   );
 
-  // Scoring (issue 22): the Score menu, a score column per model, runs and their breakdowns.
+  // Scoring: the Score menu, a score column per model, runs and their breakdowns.
   const scoring = useListScoring({
     listId,
     listName: list?.name ?? '',

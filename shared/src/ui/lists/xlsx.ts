@@ -1,4 +1,4 @@
-// XLSX uploads (issue 21): the browser reads the workbook's first sheet (read-excel-file, loaded
+// XLSX uploads: the browser reads the workbook's first sheet (read-excel-file, loaded
 // only when an .xlsx file is chosen) and turns it into the CSV the upload route already imports, so
 // an Excel file goes through the same column mapping, deduplication, rejected-rows report and
 // server pipeline as a CSV. Why in the browser: the mapping needs the header before the upload, and

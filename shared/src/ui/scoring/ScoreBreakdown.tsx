@@ -1,4 +1,4 @@
-// Scores explain themselves (issue 22): per field, the value seen, the rule that matched (or the
+// Scores explain themselves: per field, the value seen, the rule that matched (or the
 // default and why), the score, the weight and the contribution to the total. The ideas table's score
 // cell opens this; the export carries the same figures.
 import { Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text, makeStyles, tokens } from '@fluentui/react-components';

@@ -60,7 +60,7 @@ function setup() {
   return { setDefaultCurrency, setConfig, list };
 }
 
-describe('Currency settings (issue 16: organization default, per field override)', { timeout: 20_000 }, () => {
+describe('Currency settings (organization default, per field override)', { timeout: 20_000 }, () => {
   it('shows the default and the currency fields as a person reads them; saves a new default and re-reads the fields', async () => {
     const user = userEvent.setup();
     const { setDefaultCurrency, list } = setup();

@@ -1,4 +1,4 @@
-// The organization's currencies (admin, /organization/settings; issue 16 'Numbers and currencies'):
+// The organization's currencies (admin, /organization/settings):
 // the default currency of currency fields (PUT /organization/currency; USD until an admin picks
 // one) and, per currency field, its own currency or the default (PUT /entity/set-config). Every
 // table, drawer and export follows at once: the fields' queries are re-read here, and other

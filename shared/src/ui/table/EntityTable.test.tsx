@@ -514,7 +514,7 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     );
     const cols = screen.getByTestId('record-table').querySelectorAll('col');
     // The last, width-less column takes what the columns leave of the table's box: the header band
-    // and the rows' lines reach the right edge however narrow the columns (issue 16).
+    // and the rows' lines reach the right edge however narrow the columns.
     expect(Array.from(cols).map((c) => (c as HTMLElement).style.width)).toEqual(['44px', '90px', '300px', '']);
     expect(screen.getByTestId('record-table').style.minWidth).toBe('434px');
     expect(screen.getByTestId('record-table-header-filler').tagName).toBe('TH');
