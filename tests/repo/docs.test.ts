@@ -69,6 +69,27 @@ describe('docs', () => {
     expect(issueReferences(read(file))).toEqual([]);
   });
 
+  it('the Layout of ARCHITECTURE.md names every top-level folder, server module and provider', () => {
+    const doc = read('docs/ARCHITECTURE.md');
+    const dirs = (rel: string) =>
+      fs
+        .readdirSync(path.join(ROOT, rel), { withFileTypes: true })
+        .filter((d) => d.isDirectory() && d.name !== '.git' && !gitIgnored(d.name))
+        .map((d) => d.name);
+    const missing = [
+      ...dirs('.')
+        .filter((d) => !new RegExp(`^${d.replace('.', '\\.')}/ `, 'm').test(doc))
+        .map((d) => `top-level folder ${d}/ (a line "${d}/  what it holds" in the Layout block)`),
+      ...dirs('server/src/modules')
+        .filter((m) => !doc.includes(`| \`${m}\` |`))
+        .map((m) => `server module ${m} (a row "| \`${m}\` | what it owns |" in the modules table)`),
+      ...dirs('server/src/providers')
+        .filter((p) => !doc.includes(`\`${p}\``))
+        .map((p) => `provider folder ${p} (named in backticks under server/src/providers/)`),
+    ];
+    expect(missing, 'add these to docs/ARCHITECTURE.md').toEqual([]);
+  });
+
   it('the checks find what they look for', () => {
     expect(repositoryPaths('see `server/src/db/sql.ts`, `docs/`, `/api/v1/user`, `org/{oid}/lists`, `a b/c.ts`, `x.ts`')).toEqual([
       'server/src/db/sql.ts',
