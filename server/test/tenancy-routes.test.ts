@@ -47,7 +47,7 @@ const LLM_COMPANY_CONFIG = '00000000-0000-4000-8000-000000000011';
 const scoped: Rule = { kind: 'scoped' };
 const pub = (reason: string): Rule => ({ kind: 'public', reason });
 
-/** A valid rule set of a scoring model (issue 22). */
+/** A valid rule set of a scoring model. */
 const MATRIX_RULE_SET = {
   id: 'rs',
   label: 'Name',
@@ -184,8 +184,8 @@ const ROUTES: Record<string, Rule> = {
   // Lists do not exist yet: the enrichments of a list of the caller's organization (none for another's).
   'GET /api/v1/enrichment/{listId}/list': scoped,
   'GET /api/v1/enrichment/{id}': ids,
-  // Records, from issues 12, 16, 19 and 20.
-  // The exact total that follows an estimated one (issue 12): counts only the caller's records.
+  // Records.
+  // The exact total that follows an estimated one: counts only the caller's records.
   'POST /api/v1/company/count-companies': scoped,
   'POST /api/v1/contact/count-contacts': scoped,
   'POST /api/v1/company/create': idsWith({ company: { ...company, accountOwnerId: undefined }, contact: undefined }),
@@ -193,7 +193,7 @@ const ROUTES: Record<string, Rule> = {
   'POST /api/v1/contact/match-emails': scoped,
   'POST /api/v1/contact/from-email': scoped,
   'POST /api/v1/entity/lookup': scoped,
-  // Plays and drafts (issue 17). Runs, estimates and checks answer per target ('Entity not found.'),
+  // Plays and drafts. Runs, estimates and checks answer per target ('Entity not found.'),
   // so they are scoped: nothing of A's may show and A's rows stay unchanged. A saved play and the
   // editor's draft keep the ids inside them (boxes' fields and enrichments, the test contact): 404.
   'POST /api/v1/play': idsWith({ name: 'Matrix play' }),
@@ -214,7 +214,7 @@ const ROUTES: Record<string, Rule> = {
   'PUT /api/v1/email/draft/{id}': ids,
   'POST /api/v1/email/generate': scoped,
   'POST /api/v1/email/update-email-status': scoped,
-  // Sending from the user's own Office 365 mailbox (issue 18).
+  // Sending from the user's own Office 365 mailbox.
   'POST /api/v1/user/o365-integration': scoped,
   'GET /api/v1/user/o365-integration/callback': pub(
     "Microsoft's redirect after consent: the user and organization travel encrypted in the state, not in the session",
@@ -234,7 +234,7 @@ const ROUTES: Record<string, Rule> = {
   'POST /api/v1/entity/check-ai-generated': scoped,
   'POST /api/v1/entity/check-valid-entity': scoped,
   'DELETE /api/v1/enrichment/{id}': ids,
-  // Lists, sources and ideas (issue 21).
+  // Lists, sources and ideas.
   'POST /api/v1/list-company': scoped,
   'POST /api/v1/list-company/list': scoped,
   'GET /api/v1/list-company/users': scoped,
@@ -261,7 +261,7 @@ const ROUTES: Record<string, Rule> = {
   // Multipart (the generator builds JSON bodies only): csv-import.test.ts shows another organization's list answering 404.
   'POST /api/v1/list-company/source': scoped,
   'GET /api/v1/list-company/source/{id}/rejected': ids,
-  // Data-provider sources (issue 21): previews take no row of ours (a Source Scrub source id is the
+  // Data-provider sources: previews take no row of ours (a Source Scrub source id is the
   // vendor's) and use the caller's organization's key; B has none, so B's answer is its own 400.
   'POST /api/v1/list-company/ocean/preview': scoped,
   'POST /api/v1/list-company/google-maps-samples': scoped,
@@ -544,22 +544,22 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
       [org.organization.id, `${mark}-charge`],
     );
     // A CRM record id of the company (the side panel's lookup), a play of the organization's own, its
-    // unsaved editor draft and an email draft of the admin (plays and drafts, issue 17).
+    // unsaved editor draft and an email draft of the admin (plays and drafts).
     await db.query(
       `insert into crm_link (id, organization_id, source, entity_type, external_id, company_id, created_at) values (gen_random_uuid(), $1, 'salesforce', 'company', $2, $3, now())`,
       [org.organization.id, `${mark}-sf-1`, company.id],
     );
-    // A user's CRM user (issue 23).
+    // A user's CRM user.
     await db.query(
       `insert into crm_user_link (id, organization_id, user_id, provider, crm_user_id, crm_username, created_at) values (gen_random_uuid(), $1, $2, 'affinity', $3, $4, now())`,
       [org.organization.id, org.admin.id, `${mark}-aff-user`, `${mark.toLowerCase()}-crm@example.com`],
     );
-    // A mailbox's Inbox delta state (the replies follower, issue 18).
+    // A mailbox's Inbox delta state (the replies follower).
     await db.query(
       `insert into mailbox_sync (id, organization_id, integration_id, owner_id, delta_link, created_at, updated_at) values (gen_random_uuid(), $1, (select id from integration where organization_id = $1 order by created_at limit 1), $2, $3, now(), now())`,
       [org.organization.id, org.admin.id, `https://graph.invalid/${mark}-delta`],
     );
-    // CRM sync settings, a high-water mark and a sync change of the company (issue 23).
+    // CRM sync settings, a high-water mark and a sync change of the company.
     await db.query(
       `insert into crm_sync_settings (id, organization_id, provider, sync_accounts, sync_contacts, account_mappings, contact_mappings, updated_at) values (gen_random_uuid(), $1, 'salesforce', true, true, $2, '[]', now())`,
       [org.organization.id, JSON.stringify([{ crmField: `${mark}_Field__c`, fieldId: field.id, reconciliation: 'use_latest' }])],
@@ -572,7 +572,7 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
       `insert into crm_sync_change (id, organization_id, provider, entity_type, entity_id, side, action, field_label, old_value, new_value, crm_id, changed_at) values (gen_random_uuid(), $1, 'salesforce', 'company', $2, 'dealscout', 'updated', 'Name', $3, $4, $5, now())`,
       [org.organization.id, company.id, `${mark} old`, `${mark} new`, `${mark}-sf-1`],
     );
-    // The outbound phase: a Bulk API job not collected yet, and an activity logged in the CRM (issue 23).
+    // The outbound phase: a Bulk API job not collected yet, and an activity logged in the CRM.
     await db.query(
       `insert into crm_push_job (id, organization_id, provider, entity_type, job_id, items, created_at) values (gen_random_uuid(), $1, 'salesforce', 'company', $2, $3, now())`,
       [
@@ -602,7 +602,7 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
       `insert into channel_email (id, organization_id, owner_id, title, to_address, cc, subject, body, contact_id, company_id, play_id, status, created_at, updated_at) values (gen_random_uuid(), $1, $2, $3::text, 'x@example.com', '[]', $3::text, $3::text, $4, $5, $6, 'draft', now(), now())`,
       [org.organization.id, org.admin.id, `${mark} draft`, contact.id, company.id, play.rows[0].id],
     );
-    // A list with a manual idea (its manual source), shortlisted (lists, issue 21).
+    // A list with a manual idea (its manual source), shortlisted (lists).
     const list = await client.post('/api/v1/list-company', { name: `${mark} list` });
     expect(list.statusCode, list.body).toBe(201);
     const idea = await client.post('/api/v1/list-company/idea', {
@@ -620,7 +620,7 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
         })
       ).json().count,
     ).toBe(1);
-    // A scoring model of the list and a run of it (its score_run; no worker takes it here) (issue 22).
+    // A scoring model of the list and a run of it (its score_run; no worker takes it here).
     const model = await client.post('/api/v1/scoring-model', {
       name: `${mark} score`,
       listCompanyId: list.json().list.id,
@@ -652,7 +652,7 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
       'content-type': `multipart/form-data; boundary=${boundary}`,
     });
     expect(up.statusCode, up.body).toBe(201);
-    // The admin's own Office 365 mailbox and a send in its outbox (issue 18).
+    // The admin's own Office 365 mailbox and a send in its outbox.
     await db.query(
       `insert into integration (id, organization_id, user_id, provider, type, name, active, data, secret, created_by_id, created_at, updated_at, expires_at) values (('ffffffff-' || substr(gen_random_uuid()::text, 10))::uuid, $1, $2, 'office365', 'email', $3, true, '{}', null, $2, now(), now(), now() + interval '60 days')`,
       [org.organization.id, org.admin.id, `${mark}-mailbox@example.com`],
@@ -855,7 +855,7 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     await s.close();
   });
 
-  // Jobs (issue 15): a job carrying B's organization with A's ids in every id slot — as B's user
+  // Jobs: a job carrying B's organization with A's ids in every id slot — as B's user
   // could cause by naming A's rows — is enqueued and handed to its handler exactly as a worker
   // would; A's rows are unchanged and no row of B's gets a text of A's.
   it("a job carrying B's organization and A's ids changes nothing of A's and reads nothing of A's into B's rows", async () => {

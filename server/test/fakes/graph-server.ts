@@ -1,4 +1,4 @@
-// A fake Microsoft identity platform + Microsoft Graph on loopback (issue 18), for tests, e2e
+// A fake Microsoft identity platform + Microsoft Graph on loopback, for tests, e2e
 // journeys and the bench. It follows Microsoft's documented requests and answers:
 //   identity (v2.0): GET /{tenant}/oauth2/v2.0/authorize (a consent page), POST …/token
 //     (authorization_code with PKCE S256, refresh_token with rotation; errors as

@@ -274,7 +274,7 @@ export class FakeSalesforce {
    * Bulk seeding for benches and big tests (100,000 accounts, 200,000 contacts): `count` records
    * made by `make(i)`, with sequential Ids (001/003/00T + S + 11 digits + AAA). Their modification
    * stamps end now and are `spreadMs` apart (a bulk load into Salesforce spreads over time too; 0
-   * gives them all one stamp). (Same signature as the seed of issue-23a's branch.)
+   * gives them all one stamp).
    */
   seed(sobject: 'Account' | 'Contact' | 'Task', count: number, make: (i: number) => Record<string, unknown>, spreadMs = 0): FakeSfRecord[] {
     const prefix = sobject === 'Account' ? '001' : sobject === 'Contact' ? '003' : '00T';

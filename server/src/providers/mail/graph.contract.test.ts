@@ -1,4 +1,4 @@
-// The Office 365 adapter against the loopback fake of the identity platform and Graph (issue 18):
+// The Office 365 adapter against the loopback fake of the identity platform and Graph:
 // the documented requests and answers the product relies on, errors included. Pointing
 // O365_AUTHORITY_URL / GRAPH_BASE_URL at Microsoft runs the same calls against the real service.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
