@@ -2,7 +2,8 @@
 // with the key, page_token paging, 429 with Retry-After).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { FakeAffinity } from '../../../test/fakes/affinity-server';
-import { AffinityClient, AffinityError, affinityPlainValue, retryAfterMs } from './affinity';
+import { AffinityClient, AffinityError, affinityPlainValue } from './affinity';
+import { retryAfterMs } from '../../lib/retry-after';
 
 const KEY = 'aff-key-0123456789';
 

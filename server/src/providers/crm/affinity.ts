@@ -8,6 +8,7 @@
 // 429 answers are waited out as Retry-After says (up to `maxRetryWaitMs`, `maxAttempts` in all);
 // a longer wait fails as `rateLimited` so a job's own retry takes it later.
 import type { OutboundFetch } from '../web/outbound';
+import { retryAfterMs } from '../../lib/retry-after';
 
 export const AFFINITY_DEFAULT_BASE_URL = 'https://api.affinity.co';
 
@@ -115,14 +116,6 @@ export class AffinityError extends Error {
   get rateLimited(): boolean {
     return this.status === 429;
   }
-}
-
-/** Retry-After in seconds or as an HTTP date → milliseconds. */
-export function retryAfterMs(value: string | null, now = Date.now()): number | null {
-  if (!value) return null;
-  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 export class AffinityClient {

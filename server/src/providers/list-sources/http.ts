@@ -2,6 +2,7 @@
 // the server's Retry-After (when it is short) and trying again, and every failure a typed
 // ListProviderError whose message names the provider and never carries the key.
 import { ListProviderError } from './port';
+import { retryAfterSeconds } from '../../lib/retry-after';
 
 export interface ProviderHttpOptions {
   /** The provider's name in messages ('Ocean.io'). */
@@ -28,14 +29,6 @@ const sleep = (ms: number, signal?: AbortSignal) =>
       { once: true },
     );
   });
-
-/** Retry-After as seconds (delta-seconds or an HTTP date); null when absent or unreadable. */
-export function retryAfterSeconds(h: string | null): number | null {
-  if (!h) return null;
-  if (/^\s*\d+\s*$/.test(h)) return Number(h);
-  const at = Date.parse(h);
-  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
-}
 
 /** The JSON answer of a 2xx response; throws ListProviderError otherwise. */
 export async function providerJson(url: string, init: RequestInit, o: ProviderHttpOptions): Promise<unknown> {

@@ -3,7 +3,7 @@
 import { describe, it, expect } from 'vitest';
 import { OrgLimiter } from './limiter';
 import { LlmError } from './port';
-import { retryAfterMs } from './openai';
+import { retryAfterOf as retryAfterMs } from './openai';
 
 describe('OrgLimiter', () => {
   it('lets at most `concurrency` calls of one organization run; the next waits for a release, in order', async () => {

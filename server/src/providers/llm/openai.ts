@@ -10,6 +10,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { LlmError, type LlmMessage, type LlmRequest, type LlmResponse } from './port';
 import { outboundRefusal, type OutboundFetch } from '../web/outbound';
+import { retryAfterMs } from '../../lib/retry-after';
 
 export interface OpenAiTarget {
   apiKey: string;
@@ -91,16 +92,8 @@ export function buildParams(req: LlmRequest, model: string): ChatCompletionCreat
 }
 
 /** Milliseconds the server asked us to wait (retry-after-ms, Retry-After seconds or HTTP date), or null. */
-export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | null {
-  if (!headers) return null;
-  const ms = headers.get('retry-after-ms');
-  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
-  const ra = headers.get('retry-after');
-  if (!ra) return null;
-  if (/^\d+(\.\d+)?$/.test(ra.trim())) return Math.max(0, Number(ra) * 1000);
-  const date = Date.parse(ra);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
+export const retryAfterOf = (headers: Headers | undefined, now = Date.now()): number | null =>
+  headers ? retryAfterMs(headers.get('retry-after'), now, headers.get('retry-after-ms')) : null;
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -184,10 +177,10 @@ export async function completeWithOpenAi(target: OpenAiTarget, req: LlmRequest, 
         const status = err.status ?? 0;
         if (status === 429) {
           lastError = new LlmError('rate_limited', 'The AI provider is rate limiting requests; try again in a moment.', true);
-          wait = retryAfterMs(err.headers);
+          wait = retryAfterOf(err.headers);
         } else if (status >= 500) {
           lastError = new LlmError('provider', `The AI provider failed (${status}).`, true);
-          wait = retryAfterMs(err.headers);
+          wait = retryAfterOf(err.headers);
         } else if (status === 401 || status === 403) {
           throw new LlmError('provider', 'The AI provider refused the API key. Check the key in the AI provider settings.');
         } else if (status === 200) {

@@ -12,6 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { GraphWorkingHoursZone } from '@dealscout/shared/domain';
+import { retryAfterSeconds } from '../../lib/retry-after';
 
 export const DELEGATED_SCOPES = [
   'openid',
@@ -168,7 +169,7 @@ export class GraphClient {
         res.status,
         json.error ?? 'token_error',
         json.error_description ?? `Token endpoint answered ${res.status}`,
-        retryAfterOf(res),
+        retryAfterSeconds(res.header('retry-after')),
       );
     }
     return {
@@ -245,7 +246,7 @@ export class GraphClient {
         res.status,
         json.error?.code ?? `http_${res.status}`,
         json.error?.message ?? `Microsoft Graph answered ${res.status}`,
-        retryAfterOf(res),
+        retryAfterSeconds(res.header('retry-after')),
       );
     }
     if (res.status === 202 || res.status === 204) return undefined as T;
@@ -375,15 +376,6 @@ export class GraphClient {
       saveToSentItems: false,
     });
   }
-}
-
-function retryAfterOf(res: HttpAnswer): number | null {
-  const h = res.header('retry-after');
-  if (!h) return null;
-  const n = Number(h);
-  if (Number.isFinite(n)) return Math.max(0, n);
-  const d = Date.parse(h);
-  return Number.isFinite(d) ? Math.max(0, Math.ceil((d - Date.now()) / 1000)) : null;
 }
 
 export function graphSettingsFrom(config: {
