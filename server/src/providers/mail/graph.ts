@@ -1,4 +1,4 @@
-// The Office 365 adapter (issue 18): the Microsoft identity platform's OAuth 2.0 authorization
+// The Office 365 adapter: the Microsoft identity platform's OAuth 2.0 authorization
 // code flow with PKCE (v2.0 endpoints) and the Microsoft Graph v1.0 mail calls the product uses.
 // Plain HTTP against the documented APIs (undici's request on a keep-alive agent: a send makes two
 // Graph calls, and fetch's WHATWG streams cost ~0.8 ms of CPU a call, docs/benchmarks.md 'Sending
