@@ -12,6 +12,11 @@ const DOCS = [
     .readdirSync(path.join(ROOT, 'docs'))
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
+  // A package's own README (manifests/README.md…).
+  ...fs
+    .readdirSync(ROOT, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== 'node_modules' && fs.existsSync(path.join(ROOT, d.name, 'README.md')))
+    .map((d) => `${d.name}/README.md`),
 ];
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
