@@ -66,7 +66,8 @@ describe('docs', () => {
   it.each(DOCS)('every repository path in backticks in %s exists', (file) => {
     const missing = repositoryPaths(read(file))
       .map((p) => p.replace(/^\.\//, ''))
-      .filter((p) => !gitIgnored(p) && !fs.existsSync(path.join(ROOT, p)));
+      // From the root, or (in a package's README) from the package's folder.
+      .filter((p) => !gitIgnored(p) && !fs.existsSync(path.join(ROOT, p)) && !fs.existsSync(path.join(ROOT, path.dirname(file), p)));
     expect([...new Set(missing)]).toEqual([]);
   });
 
