@@ -524,12 +524,12 @@ async function seed(url: string, log: (m: string) => void): Promise<void> {
                   from generate_series(1, $3::int) i) s`,
         [o.id, o.users, o.spec.contacts, FIRST, LAST],
       );
-      // The link row trigger (company_contact_sort, Migration20261122220100) refreshes one company's
-      // and one contact's sort text per link; with the link indexes dropped for the load each of its
-      // lookups scans the links, so 100,000 links would take hours. It is off for this statement and
-      // the same texts are set below in two set-based updates, as that migration's backfill does
-      // (whose statement triggers count them, as they count any update).
-      await c.query('alter table company_contact disable trigger company_contact_sort');
+      // The links' insert trigger (company_contact_sort_insert, Migration20261128100000) refreshes the
+      // sort texts of the statement's companies and contacts; with the link indexes dropped for the
+      // load each of its lookups scans the links, so 100,000 links would take hours. It is off for
+      // this statement and the same texts are set below in two set-based updates, as the backfill of
+      // Migration20261122220100 does (whose statement triggers count them, as they count any update).
+      await c.query('alter table company_contact disable trigger company_contact_sort_insert');
       // The two numbered sets are joined on their row numbers; without statistics on the fresh rows
       // PostgreSQL 18 chose a nested loop over them (265 s for the 10,000 links of a small organization).
       await c.query('set enable_nestloop = off');
@@ -543,7 +543,7 @@ async function seed(url: string, log: (m: string) => void): Promise<void> {
         [o.id],
       );
       await c.query('reset enable_nestloop');
-      await c.query('alter table company_contact enable trigger company_contact_sort');
+      await c.query('alter table company_contact enable trigger company_contact_sort_insert');
       await q(
         `${o.spec.name}: key contact sort texts`,
         `
