@@ -2,6 +2,7 @@
 export * from './AccountOwnerSelect';
 export * from './CompanyDialog';
 export * from './ContactDialog';
+export * from './RecordDialog';
 export * from './NewFieldDialog';
 export * from './RecordPicker';
 export * from './RecordFormFields';
