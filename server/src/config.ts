@@ -32,6 +32,8 @@ export const ConfigSchema = z.object({
   EMBEDDED_PG_SHARED_BUFFERS_MB: z.coerce.number().int().min(16).optional(),
   /** How long the server keeps an idle database connection open (database.ts). */
   DB_POOL_IDLE_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** Database connections per process (MikroORM's pool); pg-boss keeps up to 5 more of its own (jobs/boss.ts). */
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   ROLE: z.enum(['api', 'worker', 'both']).default('both'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: z.string().default(''),
@@ -51,6 +53,18 @@ export const ConfigSchema = z.object({
   TRUST_PROXY: bool.default(false),
   // GET /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset: the route is a 404.
   METRICS_TOKEN: optional,
+  /**
+   * A metrics listener of its own (worker processes have no HTTP API): GET /metrics on this port, on
+   * METRICS_HOST, with the same token. Unset: no listener.
+   */
+  METRICS_PORT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(65535)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  METRICS_HOST: z.string().default('127.0.0.1'),
   // After SIGTERM the API answers not-ready (GET /ready 503) this long before it stops listening.
   READY_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),

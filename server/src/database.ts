@@ -1,4 +1,5 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import { ormConfig, POOL } from './orm-config';
@@ -41,8 +42,42 @@ export async function vacuumAfterMigrations(orm: MikroORM, applied: readonly str
  * cache page by page), so the server keeps idle connections for DB_POOL_IDLE_SECONDS rather than
  * node-postgres's 10 s: users pause longer than that between clicks.
  */
-export function serverOrmConfig(url: string, config: Pick<Config, 'DB_POOL_IDLE_SECONDS'>): Options {
-  return ormConfig(url, { pool: { ...POOL, idleTimeoutMillis: config.DB_POOL_IDLE_SECONDS * 1000 } });
+export function serverOrmConfig(
+  url: string,
+  config: Pick<Config, 'DB_POOL_IDLE_SECONDS'> & Partial<Pick<Config, 'DB_POOL_SIZE'>>,
+): Options {
+  return ormConfig(url, {
+    pool: { ...POOL, max: config.DB_POOL_SIZE ?? POOL.max, idleTimeoutMillis: config.DB_POOL_IDLE_SECONDS * 1000 },
+  });
+}
+
+/** The advisory lock key that makes one process at a time run the migrations (any int4). */
+export const MIGRATION_LOCK_KEY = 0x44536d67; // 'DSmg'
+
+/**
+ * Applies the pending migrations, one process at a time: processes of a fleet that start together
+ * (a deploy, a rolling restart) queue on a PostgreSQL advisory lock; the first applies them, the
+ * others find nothing pending. The lock is a transaction's (pg_advisory_xact_lock on a connection
+ * of its own, held open while the migrator works on the pool), so it is released when that
+ * transaction ends or its connection dies, and it holds through PgBouncer in transaction mode too.
+ * Answers the migrations this process applied.
+ */
+export async function migrateUnderLock(orm: MikroORM, url: string, logger: Pick<Logger, 'info'>): Promise<string[]> {
+  const lock = new pg.Client({ connectionString: url, application_name: 'dealscout-migrate' });
+  await lock.connect();
+  try {
+    await lock.query('begin');
+    const waited = Date.now();
+    await lock.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    if (Date.now() - waited > 1000) logger.info({ ms: Date.now() - waited }, 'waited for another process to finish the migrations');
+    const done = (await orm.migrator.up()).map((m) => m.name);
+    if (done.length > 0) logger.info({ migrations: done }, 'migrations applied');
+    await vacuumAfterMigrations(orm, done, logger);
+    await lock.query('commit');
+    return done;
+  } finally {
+    await lock.end().catch(() => undefined);
+  }
 }
 
 /** Connects to DATABASE_URL, or starts the embedded PostgreSQL when none is set; runs migrations. */
@@ -59,15 +94,7 @@ export async function openDatabase(config: Config, logger: Logger, opts: { migra
   let orm: MikroORM;
   try {
     orm = await MikroORM.init(serverOrmConfig(url, config));
-    if (opts.migrate !== false) {
-      const done = await orm.migrator.up();
-      if (done.length > 0) logger.info({ migrations: done.map((m) => m.name) }, 'migrations applied');
-      await vacuumAfterMigrations(
-        orm,
-        done.map((m) => m.name),
-        logger,
-      );
-    }
+    if (opts.migrate !== false) await migrateUnderLock(orm, url, logger);
   } catch (err) {
     await embedded?.stop();
     throw err;

@@ -10,6 +10,7 @@ import { jobDefinitions } from './job-registry';
 import { buildApp } from './app';
 import { ensureAdminFromEnv } from './modules/organization/env-admin';
 import { sweepStoppedImportsLogged } from './modules/lists/import-sweep';
+import { startMetricsListener, type MetricsListener } from './modules/system/worker-metrics';
 
 function roleFromArgs(argv: string[]): string | undefined {
   const i = argv.indexOf('--role');
@@ -31,6 +32,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   const db = await openDatabase(config, logger);
   let boss: PgBoss | null = null;
   let app: FastifyInstance | null = null;
+  let metricsListener: MetricsListener | null = null;
   let stopping = false;
   const workerStop = createWorkerStop();
   const graceMs = config.SHUTDOWN_GRACE_SECONDS * 1000;
@@ -61,6 +63,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     try {
       if (app && config.READY_DRAIN_MS > 0) await new Promise((r) => setTimeout(r, config.READY_DRAIN_MS));
       if (app) await app.close();
+      if (metricsListener) await metricsListener.close();
       // Waits for the handlers in flight (released or finished by the deadline), then closes its pool.
       if (boss) await boss.stop({ graceful: true, timeout: graceMs + 5_000 });
       clearTimeout(deadline);
@@ -91,6 +94,8 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       readiness.workerStarted = true;
       logger.info({ queues: jobDefinitions.map((d) => d.queue) }, 'worker started');
     }
+    // A process without the API (a worker) answers scrapes on a listener of its own.
+    if (config.METRICS_PORT) metricsListener = await startMetricsListener({ config, orm: db.orm, boss, logger });
     if (runApi) {
       app = await buildApp({ config, orm: db.orm, boss, logger, readiness });
       await app.listen({ port: config.PORT, host: config.HOST });

@@ -322,3 +322,11 @@ export async function tenantCopyClient(
     },
   };
 }
+
+/**
+ * The pg pool behind an EntityManager, for its counts only (GET /metrics: connections in use, idle,
+ * waiting). Nothing is queried through it.
+ */
+export async function poolStatsOf(em: EntityManager): Promise<Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>> {
+  return (await em.getConnection().getNativeClient()) as pg.Pool;
+}

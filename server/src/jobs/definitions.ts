@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from '../config';
+import { jobDuration, jobsRun } from '../lib/metrics';
 
 export interface JobContext {
   orm: MikroORM;
@@ -102,7 +103,7 @@ export async function startWorkers(boss: PgBoss, defs: readonly JobDefinition[],
       ctx.logger.warn({ err, queue: def.queue, jobId: job.id, attempt: job.retryCount }, 'job failed');
       return { id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } };
     };
-    await boss.work(def.queue, options, async (jobs: Job<object>[]): Promise<JobResult[]> => {
+    const run = async (jobs: Job<object>[]): Promise<JobResult[]> => {
       if (def.handleBatch) {
         const valid: { data: unknown; job: Job }[] = [];
         const invalid: JobResult[] = [];
@@ -123,6 +124,20 @@ export async function startWorkers(boss: PgBoss, defs: readonly JobDefinition[],
           }
         }),
       );
+    };
+    // Metrics (lib/metrics.ts): the batch's time in its handler and each job's result.
+    await boss.work(def.queue, options, async (jobs: Job<object>[]): Promise<JobResult[]> => {
+      const started = performance.now();
+      try {
+        const results = await run(jobs);
+        for (const r of results) jobsRun.inc({ queue: def.queue, result: r.status === 'failed' ? 'failed' : 'completed' });
+        return results;
+      } catch (err) {
+        jobsRun.inc({ queue: def.queue, result: 'failed' }, jobs.length);
+        throw err;
+      } finally {
+        jobDuration.observe({ queue: def.queue }, (performance.now() - started) / 1000);
+      }
     });
     if (def.schedule) await boss.schedule(def.queue, def.schedule, {});
   }

@@ -7,6 +7,7 @@
 // SystemModstamp (`SystemModstamp >= hw ORDER BY SystemModstamp, Id`; ties on the mark skipped up to
 // the last id written); Affinity's v1 API has no modification filter, so each Affinity sync reads
 // every organization and person and writes only what differs.
+import { crmSyncRecords } from '../../lib/metrics';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   CRM_NAMES,
@@ -194,7 +195,10 @@ async function writePage(
         await tallyPage(tem, run.org, run.base.executionId, entityType, pageCounts);
         return { pageCounts, failures };
       });
-      for (const k of Object.keys(counts) as (keyof CrmSyncCounts)[]) counts[k] += pageCounts[k];
+      for (const k of Object.keys(counts) as (keyof CrmSyncCounts)[]) {
+        counts[k] += pageCounts[k];
+        if (pageCounts[k] > 0) crmSyncRecords.inc({ direction: 'inbound', entity: entityType, result: k }, pageCounts[k]);
+      }
       run.base.failures.push(...failures.slice(0, Math.max(0, 50 - run.base.failures.length)));
       return;
     } catch (err) {

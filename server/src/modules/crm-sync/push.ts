@@ -26,6 +26,7 @@
 // by domain, persons by email and notes by their marker line first. A Bulk API 2.0 job (above the
 // writer's bulk threshold) is recorded in crm_push_job as soon as Salesforce made it; a resumed sync
 // collects it (resumeBulkJob) instead of loading a second job.
+import { crmSyncRecords } from '../../lib/metrics';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CRM_SYNC_MESSAGES, type CrmProvider } from '@dealscout/shared/contracts';
 import { tenantSql } from '../../db/sql';
@@ -184,9 +185,11 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
           continue;
         }
         fail(`${entityType} ${r.localId}: ${r.error.code} ${r.error.message}`.slice(0, 500));
+        crmSyncRecords.inc({ direction: 'outbound', entity: entityType, result: 'failed' });
         continue;
       }
       out.written += 1;
+      crmSyncRecords.inc({ direction: 'outbound', entity: entityType, result: 'written' });
       links.push({ entityId: p.localId, crmId: r.crmId, agreed: p.agreed, wasLinked: p.crmId !== null });
       if (p.crmId === null)
         changes.push({

@@ -33,6 +33,7 @@ import { enqueueInTransaction } from '../../jobs/boss';
 import { GroupCommit } from '../../jobs/group-commit';
 import { tenantSql, unscopedSql, scopedTo, preparedTransaction } from '../../db/sql';
 import { GraphError } from '../../providers/mail/graph';
+import { emailSends } from '../../lib/metrics';
 import { publish } from '../realtime/publish';
 import { Activity, type IActivity } from '../activities/activity.entity';
 import { toActivityDto } from '../activities/activity.presenter';
@@ -726,6 +727,7 @@ export async function deliverOutbox(d: DeliverDeps, organizationId: string, outb
     );
     d.logger?.info({ outboxId, outcome: outcome.outcome }, 'email delivered');
     await finish(d, row, 'sent', null, outcome.conversationId);
+    emailSends.inc({ outcome: 'sent' });
     return 'sent';
   } catch (err) {
     if (err instanceof LeaseLost) {
@@ -733,26 +735,31 @@ export async function deliverOutbox(d: DeliverDeps, organizationId: string, outb
       return 'deferred';
     }
     if (err instanceof MailboxUnavailable) {
+      emailSends.inc({ outcome: 'mailbox_unavailable' });
       await finish(d, row, 'failed', err.message);
       return 'failed';
     }
     if (err instanceof GraphError && err.concurrencyLimited) {
       // Too many requests at once (another process's, or a race of two claims): this row alone
       // tries again after Retry-After; the mailbox's rate was not the reason, so no slot moves.
+      emailSends.inc({ outcome: 'concurrency_limited' });
       await requeue(d, row, new Date(Date.now() + (err.retryAfter ?? 1) * 1000), `throttled: ${err.message}`);
       return 'deferred';
     }
     if (err instanceof GraphError && err.throttled) {
+      emailSends.inc({ outcome: 'throttled' });
       await throttle(d, row, new Date(Date.now() + (err.retryAfter ?? 5) * 1000), `throttled: ${err.message}`);
       return 'deferred';
     }
     if (err instanceof GraphError && !err.transient && err.status !== 401) {
       d.logger?.warn({ outboxId, status: err.status, code: err.code }, 'email refused by the mailbox');
+      emailSends.inc({ outcome: 'refused' });
       await finish(d, row, 'failed', `${EMAIL_MESSAGES.sendFailed} ${err.message}`);
       return 'failed';
     }
     if (err instanceof GraphError) {
       // 5xx, timeouts, lost answers: the next attempt asks the mailbox first.
+      emailSends.inc({ outcome: 'transient' });
       if (row.attempt > d.config.EMAIL_SEND_RETRY_LIMIT) {
         await finish(d, row, 'failed', `${EMAIL_MESSAGES.sendFailed} ${err.message}`);
         return 'failed';

@@ -23,6 +23,7 @@ import { BOSS_SCHEMA } from '../../jobs/boss';
 import { tenantSql, unscopedSql } from '../../db/sql';
 import { isConnectionLoss, retryOnConnectionLoss } from '../../db/connection-loss';
 import { runEventsOf } from './runs';
+import { executionsFinished } from '../../lib/metrics';
 
 export interface ExecutionRunContext {
   /** The execution as claimed (status 'processing'). */
@@ -233,6 +234,7 @@ async function commitGroup(ctx: JobContext, group: CommitItem[]): Promise<('comm
     events.push(...(await runEventsOf(tem, rows)));
     await publishByOrg(tem, events);
   });
+  for (const [item, o] of outcome) if (o === 'committed') executionsFinished.inc({ type: item.row.type, status: 'completed' });
   return group.map((item) => outcome.get(item)!);
 }
 
@@ -504,6 +506,7 @@ export async function handleDeadExecution(data: ExecutionJobData, ctx: JobContex
       [EXECUTION_MESSAGES.unexpected, data.executionId, data.organizationId],
     );
     if (!row) return;
+    executionsFinished.inc({ type: row.type, status: 'error' });
     const runs = await runEventsOf(tem, [row]);
     await publish(tem, data.organizationId, [executionEvent(row), ...runs.flatMap((r) => r.events)]);
     if (row.created_by_id) {

@@ -203,8 +203,16 @@ export class RealtimeHub {
   private readonly due = new Map<number, Conn[]>();
   /** Frames of several events, encoded once per flush round for every socket that gets the same events. */
   private readonly frames = new Map<string, Buffer>();
-  /** Counters for tests and the log. */
-  readonly stats = { dispatched: 0, droppedSlow: 0, closedSession: 0, reconnects: 0 };
+  /** Counters for tests, the log and GET /metrics (events: sent to a socket, coalesced before they went, dropped with a slow socket). */
+  readonly stats = {
+    dispatched: 0,
+    droppedSlow: 0,
+    closedSession: 0,
+    reconnects: 0,
+    eventsSent: 0,
+    eventsCoalesced: 0,
+    eventsDropped: 0,
+  };
 
   constructor(private readonly opts: HubOptions) {
     this.authTimeoutMs = opts.authTimeoutMs ?? 10_000;
@@ -368,7 +376,7 @@ export class RealtimeHub {
     }
     if (!this.wants(c, ev)) return;
     const k = ev.key ?? `#${ev.seq}`;
-    c.pending.delete(k);
+    if (c.pending.delete(k)) this.stats.eventsCoalesced += 1;
     c.pending.set(k, ev);
     this.schedule(c);
   }
@@ -415,9 +423,11 @@ export class RealtimeHub {
     if (c.closed || events.length === 0) return;
     if (c.socket.bufferedAmount > this.opts.maxBufferedBytes) {
       this.stats.droppedSlow += 1;
+      this.stats.eventsDropped += events.length + c.pending.size;
       this.drop(c, REALTIME_CLOSE_CODES.tooSlow, REALTIME_MESSAGES.tooSlow);
       return;
     }
+    this.stats.eventsSent += events.length;
     writeFrame(c.socket, this.frameOf(c.oid ?? '', events));
   }
 
@@ -614,7 +624,10 @@ export class RealtimeHub {
               [c.oid, since, upTo, JSON.stringify(ok), JSON.stringify(ok.map((p) => `${likeEscape(p)}/%`)), this.opts.replayLimit + 1],
             );
             if (rows.length > this.opts.replayLimit) reset = true;
-            else replay = coalesce(rows.map(toEvent));
+            else {
+              replay = coalesce(rows.map(toEvent));
+              this.stats.eventsCoalesced += rows.length - replay.length;
+            }
           }
         }
       }

@@ -12,6 +12,13 @@ describe('GET /ready', () => {
     await ctx.close();
   });
 
+  it('counts the active executions on a partial index of theirs (a scrape never walks the finished ones)', async () => {
+    const rows = await ctx
+      .em()
+      .execute<{ indexdef: string }[]>(`select indexdef from pg_indexes where indexname = 'execution_active_type_status_index'`);
+    expect(rows[0]?.indexdef).toMatch(/\(type, status\) WHERE .*status.*draft.*scheduled.*processing/);
+  });
+
   it('ready with the database up and migrations applied; not ready while shutting down or before its worker started', async () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/ready' })).json()).toEqual({ status: 'ready' });
     ctx.app.readiness.workerStarted = false;
@@ -82,9 +89,13 @@ describe('GET /metrics', () => {
       expect(sample('dealscout_http_requests_total', { method: 'GET', route: '/health', status_code: '200' })).toBe(3);
       expect(sample('dealscout_http_request_duration_seconds_count', { method: 'GET', route: '/health', status_code: '200' })).toBe(3);
       expect(sample('dealscout_http_requests_total', { method: 'GET', route: '/api/v1/user', status_code: '401' })).toBe(1);
-      expect(sample('dealscout_executions', { type: 'enrichment', status: 'completed' })).toBe(2);
-      expect(sample('dealscout_executions', { type: 'enrichment', status: 'error' })).toBe(1);
+      // Only executions not finished yet: a scrape never counts the whole history.
+      expect(sample('dealscout_executions', { type: 'enrichment', status: 'completed' })).toBeUndefined();
+      expect(sample('dealscout_executions', { type: 'enrichment', status: 'error' })).toBeUndefined();
       expect(sample('dealscout_executions', { type: 'play', status: 'processing' })).toBe(1);
+      expect(sample('dealscout_queue_oldest_waiting_seconds', { queue: 'metrics-probe' })).toBe(0);
+      expect(sample('dealscout_db_pool_connections', { state: 'waiting' })).toBe(0);
+      expect(sample('dealscout_realtime_events_total', { outcome: 'sent' })).toBe(0);
       expect(sample('dealscout_queue_jobs', { queue: 'metrics-probe', state: 'queued' })).toBe(0);
       expect(sample('dealscout_queue_jobs', { queue: 'metrics-probe', state: 'active' })).toBe(0);
       expect(sample('dealscout_realtime_sockets', {})).toBe(0);

@@ -117,6 +117,7 @@ export class LlmService implements LlmPort {
             model,
             // An organization's own base URL was typed by a user: the outbound address policy applies.
             fetch: resolved.source === 'organization' ? outboundFetchFor(this.config) : undefined,
+            source: resolved.source,
           },
           req,
           {

@@ -11,6 +11,7 @@ import type {
 import { LlmError, type LlmMessage, type LlmRequest, type LlmResponse } from './port';
 import { outboundRefusal, type OutboundFetch } from '../web/outbound';
 import { retryAfterMs } from '../../lib/retry-after';
+import { llmCallDuration, llmCalls, llmRequests, llmRetries } from '../../lib/metrics';
 
 export interface OpenAiTarget {
   apiKey: string;
@@ -22,6 +23,8 @@ export interface OpenAiTarget {
    * own base URL; none (Node's fetch) for the system provider, whose URL the operator sets.
    */
   fetch?: OutboundFetch;
+  /** The metrics' provider label: 'system' (the operator's) or 'organization' (its own key). */
+  source?: string;
 }
 
 export interface RetryPolicy {
@@ -118,11 +121,39 @@ function providerMessage(err: InstanceType<typeof OpenAI.APIError>): string {
   return detail.slice(0, 300);
 }
 
+function requestOutcome(err: unknown): string {
+  if (err instanceof OpenAI.APIUserAbortError) return 'cancelled';
+  if (err instanceof OpenAI.APIConnectionTimeoutError) return 'timeout';
+  if (err instanceof OpenAI.APIConnectionError) return 'connection_error';
+  if (err instanceof OpenAI.APIError) {
+    const status = err.status ?? 0;
+    if (status === 429) return 'rate_limited';
+    if (status >= 500) return 'server_error';
+    return 'rejected';
+  }
+  return 'other';
+}
+
 /**
  * One completion with our retries. Throws LlmError: rate_limited / provider (retryable when the
  * failure was 429 or 5xx), timeout (retryable), cancelled, bad_output (not JSON with a schema).
  */
 export async function completeWithOpenAi(target: OpenAiTarget, req: LlmRequest, policy: RetryPolicy): Promise<LlmResponse> {
+  const provider = target.source ?? 'system';
+  const started = performance.now();
+  try {
+    const res = await attempts(target, req, policy, provider);
+    llmCalls.inc({ provider, result: 'ok' });
+    return res;
+  } catch (err) {
+    llmCalls.inc({ provider, result: err instanceof LlmError ? err.kind : 'error' });
+    throw err;
+  } finally {
+    llmCallDuration.observe({ provider }, (performance.now() - started) / 1000);
+  }
+}
+
+async function attempts(target: OpenAiTarget, req: LlmRequest, policy: RetryPolicy, provider: string): Promise<LlmResponse> {
   const client = clientFor(target);
   const params = buildParams(req, target.model);
   const timeout = req.timeoutMs ?? policy.timeoutMs;
@@ -132,8 +163,16 @@ export async function completeWithOpenAi(target: OpenAiTarget, req: LlmRequest, 
   for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
     if (req.signal?.aborted) throw new LlmError('cancelled', 'The AI request was cancelled.');
     let wait: number | null = null;
+    if (attempt > 1) llmRetries.inc({ provider });
     try {
-      const completion = await client.chat.completions.create(params, { signal: req.signal, timeout, maxRetries: 0 });
+      let completion;
+      try {
+        completion = await client.chat.completions.create(params, { signal: req.signal, timeout, maxRetries: 0 });
+        llmRequests.inc({ provider, outcome: 'ok' });
+      } catch (err) {
+        llmRequests.inc({ provider, outcome: requestOutcome(err) });
+        throw err;
+      }
       const choice = completion.choices?.[0];
       if (!choice?.message) throw new LlmError('bad_output', 'The AI provider returned no answer.', true);
       const message = choice.message;
