@@ -4,7 +4,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import pino from 'pino';
 import { loadConfig } from './config';
-import { openDatabase } from './database';
+import pg from 'pg';
+import { MIGRATION_LOCK_KEY, openDatabase } from './database';
 import { createTestDatabase } from '../test/helpers';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -42,5 +43,27 @@ describe('database pool', () => {
     expect(kept2).toBe(kept1);
     const [closed1, closed2] = await backendsAcrossPause('1', 1_500);
     expect(closed2).not.toBe(closed1);
+  }, 30_000);
+
+  it('runs the migrations under an advisory lock: a process starting while another migrates waits for it', async () => {
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    await holder.query('begin');
+    await holder.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, DB_POOL_SIZE: '3' });
+    let opened: Awaited<ReturnType<typeof openDatabase>> | null = null;
+    const opening = openDatabase(config, pino({ level: 'silent' })).then((d) => (opened = d));
+    try {
+      await sleep(1_500);
+      expect(opened).toBeNull();
+      await holder.query('commit');
+      await opening;
+      expect(opened).not.toBeNull();
+      expect(opened!.orm.config.get('pool')?.max).toBe(3);
+      expect(await opened!.orm.migrator.getPending()).toEqual([]);
+    } finally {
+      await holder.end();
+      await opening.then((d) => d.close());
+    }
   }, 30_000);
 });
