@@ -34,9 +34,21 @@ function withDb(url: string, db: string): string {
   return u.toString();
 }
 
-let teardownFns: (() => Promise<void>)[] = [];
+interface Shared {
+  adminUrl: string;
+  template: string;
+  teardown(): Promise<void>;
+}
 
-export default async function setup(project: TestProject) {
+// One PostgreSQL and one template for the whole run: every project naming this file (server, e2e,
+// bench) gets the same. Each project loads its own copy of this module, so the state lives on the
+// process (one vitest process runs every global setup); the last project's teardown stops it.
+const SHARED = Symbol.for('dealscout.test-database');
+type Holder = { started: Promise<Shared> | null; users: number };
+const holder: Holder = ((globalThis as Record<symbol, Holder | undefined>)[SHARED] ??= { started: null, users: 0 });
+
+async function start(): Promise<Shared> {
+  const teardownFns: (() => Promise<void>)[] = [];
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), 'dealscout-test-pg-'));
@@ -76,18 +88,34 @@ export default async function setup(project: TestProject) {
   boss.on('error', () => {});
   await boss.start();
   await boss.stop({ graceful: false });
-  project.provide('pgAdminUrl', adminUrl);
-  project.provide('pgTemplate', template);
+  const url = adminUrl;
+  return {
+    adminUrl: url,
+    template,
+    async teardown() {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      const dbs = await c.query<{ datname: string }>(
+        `select datname from pg_database where starts_with(datname, $1) order by length(datname) desc`,
+        [template],
+      );
+      for (const { datname } of dbs.rows) await c.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
+      await c.end();
+      for (const fn of teardownFns) await fn();
+    },
+  };
+}
+
+export default async function setup(project: TestProject) {
+  holder.users += 1;
+  holder.started ??= start();
+  const shared = await holder.started;
+  project.provide('pgAdminUrl', shared.adminUrl);
+  project.provide('pgTemplate', shared.template);
   return async () => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    const dbs = await c.query<{ datname: string }>(
-      `select datname from pg_database where starts_with(datname, $1) order by length(datname) desc`,
-      [template],
-    );
-    for (const { datname } of dbs.rows) await c.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
-    await c.end();
-    for (const fn of teardownFns) await fn();
-    teardownFns = [];
+    holder.users -= 1;
+    if (holder.users > 0) return;
+    holder.started = null;
+    await shared.teardown();
   };
 }
