@@ -189,6 +189,16 @@ describe('CRM sync in Chromium', () => {
     await page.getByTestId('sync-history').filter({ hasText: 'Industry updated in Salesforce: (empty) → Industrial robots' }).waitFor();
     await page.getByTestId('drawer-section-crmSync').scrollIntoViewIfNeeded();
     await shot(page, 'synced-back');
+
+    // The Salesforce card shows the last sync's line: records synced of the total Salesforce gave.
+    await page.goto(`${server.url}/organization/settings`);
+    const syncLine = sfCard.getByTestId('salesforce-sync-progress').getByTestId('run-progress');
+    await syncLine.waitFor();
+    await expect.poll(() => syncLine.getAttribute('data-status')).toBe('completed');
+    expect(await syncLine.getAttribute('data-type')).toBe('crmsync');
+    expect(await syncLine.innerText()).toMatch(/Syncing with Salesforce[\s\S]*Done: \d+ \/ \d+/);
+    await sfCard.scrollIntoViewIfNeeded();
+    await shot(page, 'card-sync-line');
     await ctx.close();
   }, 180_000);
 });

@@ -1,17 +1,23 @@
 // Progress of a long run, in Chromium: a list of 60 ideas (a CSV upload), an enrichment of all of
 // them from the bulk bar; one progress line above the table shows done / total (advancing), the
 // rate and the time left; the rows on screen (the table's first page) are done first; the bell
-// shows the same line; Cancel stops the rest and the line reads cancelled.
+// shows the same line; Cancel stops the rest and the line reads cancelled. The upload itself has its
+// line (rows imported, no Cancel). The companies table's Enrich over every company shows its line
+// above the table and runs in the table's sort.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
-import { signedInPage } from '../support/session';
+import { signedInPage, pageApi as api } from '../support/session';
+import { expectNoAxeFindings } from '../support/axe';
 import { FakeOpenAiServer } from '../../server/test/fakes/openai-server';
 
 const ADMIN = { email: 'progress.admin@example.com', password: 'Progress-Admin-Pass-1' };
 const ROWS = 60;
+const COMPANIES = 40;
+/** The companies' LLM enrichment type (server/src/modules/enrichments/configs.ts). */
+const COMPANY_LLM = '00000000-0000-4000-8000-000000000011';
 
 describe('progress of a long run, in Chromium', () => {
   let server: RunningServer;
@@ -22,7 +28,7 @@ describe('progress of a long run, in Chromium', () => {
   beforeAll(async () => {
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
     // Each answer takes a while and two go at once: the run lasts long enough to watch.
-    fake.otherwise({ json: { answer: 'Freight' }, latencyMs: 1000 });
+    fake.otherwise({ json: { answer: 'Freight' }, latencyMs: 2500 });
     server = await startServer({
       DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
       DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
@@ -59,7 +65,19 @@ describe('progress of a long run, in Chromium', () => {
     await expect.poll(() => page.getByTestId('upload-csv-name').textContent()).toContain('Company');
     await page.getByTestId('upload-csv-submit').click();
     await expect.poll(() => page.getByTestId('upload-csv-result').textContent(), { timeout: 20_000 }).toContain(`${ROWS} ideas added`);
+    // The upload's own line in the dialog: rows imported, done; no Cancel (an upload is added whole or not at all).
+    const uploadLine = page.getByTestId('upload-csv-dialog').getByTestId('run-progress');
+    await uploadLine.waitFor();
+    await expect.poll(() => uploadLine.getAttribute('data-status')).toBe('completed');
+    expect(await uploadLine.getAttribute('data-type')).toBe('list');
+    expect(await uploadLine.getAttribute('data-done')).toBe(String(ROWS));
+    expect(await uploadLine.getByTestId('run-progress-text').textContent()).toBe(`Done: ${ROWS} / ${ROWS}`);
+    expect(await uploadLine.getByTestId('run-progress-cancel').count()).toBe(0);
+    await shot(page, '00-upload');
+    await expectNoAxeFindings(page, 'the upload dialog with its progress line');
     await page.getByTestId('upload-csv-dialog').getByRole('button', { name: 'Close' }).click();
+    // The list's sources: the upload's line above the table too.
+    await page.getByTestId('list-page').locator('[data-testid="run-progress"][data-type="list"]').waitFor();
     await expect.poll(() => page.getByTestId('record-table-row').count()).toBe(10);
 
     // All 60 selected, a new enrichment from the bulk bar.
@@ -74,10 +92,10 @@ describe('progress of a long run, in Chromium', () => {
     await page.getByTestId('enrich-ideas-dialog').waitFor({ state: 'detached' });
 
     // One line, where it was started: done / total, advancing.
-    const line = page.getByTestId('list-page').getByTestId('run-progress');
+    const line = page.getByTestId('list-page').locator('[data-testid="run-progress"][data-type="enrichment"]');
     await line.waitFor();
     expect(await line.getAttribute('data-total')).toBe(String(ROWS));
-    await expect.poll(async () => Number(await line.getAttribute('data-done')), { timeout: 30_000 }).toBeGreaterThanOrEqual(12);
+    await expect.poll(async () => Number(await line.getAttribute('data-done')), { timeout: 60_000 }).toBeGreaterThanOrEqual(12);
     const first = Number(await line.getAttribute('data-done'));
     expect(first).toBeLessThan(ROWS);
     const text = (await line.getByTestId('run-progress-text').textContent()) ?? '';
@@ -94,11 +112,11 @@ describe('progress of a long run, in Chromium', () => {
       )
       .toBe(0);
     await shot(page, '01-running');
-    await expect.poll(async () => Number(await line.getAttribute('data-done')), { timeout: 30_000 }).toBeGreaterThan(first);
+    await expect.poll(async () => Number(await line.getAttribute('data-done')), { timeout: 60_000 }).toBeGreaterThan(first);
 
     // The same run in the notifications.
     await page.getByTestId('notifications-bell').click();
-    const inBell = page.getByTestId('notifications-popover').getByTestId('run-progress');
+    const inBell = page.getByTestId('notifications-popover').locator('[data-testid="run-progress"][data-type="enrichment"]');
     await inBell.waitFor();
     expect(await inBell.getAttribute('data-total')).toBe(String(ROWS));
     await shot(page, '02-bell');
@@ -115,6 +133,67 @@ describe('progress of a long run, in Chromium', () => {
     await page.waitForTimeout(2_000);
     expect(fake.chatRequests.length).toBeLessThanOrEqual(calls + 2);
     await shot(page, '03-cancelled');
+    await ctx.close();
+  });
+
+  it("the companies table's Enrich over every company: the line above the table, in the table's sort (Z→A: the rows on screen first), Cancel", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await signedInPage(ctx, server.url, ADMIN);
+    const field = await api(page, 'POST', '/api/v1/entity/field', { label: 'Cargo', dataType: 'string', entityType: 'company' });
+    expect(field.status, JSON.stringify(field.json)).toBe(201);
+    for (let i = 1; i <= COMPANIES; i++) {
+      const res = await api(page, 'POST', '/api/v1/entity/company', {
+        company: { name: `Hauler ${String(i).padStart(2, '0')}`, website: `hauler${i}.example.com` },
+      });
+      expect(res.status, JSON.stringify(res.json)).toBeLessThan(300);
+    }
+    const enrichment = await api(page, 'POST', '/api/v1/enrichment', {
+      configId: COMPANY_LLM,
+      entityType: 'company',
+      name: 'Cargo finder',
+      prompt: 'What does the company carry?',
+      schema: [{ name: 'answer', type: 'string', description: 'What it carries.', required: true }],
+      fieldIdToAssign: field.json.field.id,
+      isFieldPrimary: true,
+    });
+    expect(enrichment.status, JSON.stringify(enrichment.json)).toBe(201);
+
+    await page.getByTestId('nav-companies').click();
+    await page.getByTestId('companies-page').waitFor();
+    await expect.poll(() => page.getByTestId('record-table-row').count()).toBe(10);
+    // Sorted by name Z→A: Hauler 40 … 31 on screen.
+    const nameHeader = page.locator('[data-testid="record-table-header"][data-key="name"]');
+    for (let i = 0; i < 3 && (await nameHeader.getAttribute('data-sort')) !== 'desc'; i++) {
+      await nameHeader.getByTestId('record-table-sort').click();
+      await page.waitForTimeout(300);
+    }
+    await expect.poll(() => page.getByTestId('record-table-row').first().innerText()).toContain(`Hauler ${COMPANIES}`);
+    await page.getByRole('checkbox', { name: 'Select all rows on this page' }).click();
+    await page.getByTestId('bulk-select-all-across').click();
+    await page.getByTestId('enrich-button').click();
+    await page.getByTestId('enrich-popover').waitFor();
+    await page.getByTestId('enrich-field').selectOption({ label: 'Cargo' });
+    await expect.poll(() => page.getByTestId('enrich-enrichment').locator('option:checked').innerText()).toContain('Cargo finder');
+    await page.getByTestId('enrich-option-all').check();
+    const calls = fake.chatRequests.length;
+    await page.getByTestId('enrich-run').click();
+
+    const line = page.getByTestId('companies-page').locator('[data-testid="run-progress"][data-type="enrichment"]');
+    await line.waitFor();
+    expect(await line.getAttribute('data-total')).toBe(String(COMPANIES));
+    await expect.poll(async () => Number(await line.getAttribute('data-done')), { timeout: 60_000 }).toBeGreaterThanOrEqual(10);
+    expect(Number(await line.getAttribute('data-done'))).toBeLessThan(COMPANIES);
+    expect(await line.getByTestId('run-progress-text').textContent()).toMatch(new RegExp(`^\\d+ / ${COMPANIES} done`));
+    // The table's order (Z→A): a run is queued in chunks in the table's order, the first chunk (25 rows:
+    // Hauler 40 … 16) before the rest, so the first model calls are all about rows of the first chunk,
+    // the ten on screen among them (unsorted, the first chunk would be Hauler 01 … 25).
+    const firstTen = fake.chatRequests.slice(calls, calls + 10).map((r) => Number(/Hauler (\d\d)/.exec(JSON.stringify(r))?.[1]));
+    expect(firstTen.filter((n) => !(n > COMPANIES - 25))).toEqual([]);
+    await shot(page, '04-companies-running');
+    await expectNoAxeFindings(page, 'the companies page with a running enrichment');
+    await line.getByTestId('run-progress-cancel').click();
+    await expect.poll(() => line.getAttribute('data-status')).toBe('cancelled');
+    await shot(page, '05-companies-cancelled');
     await ctx.close();
   });
 });

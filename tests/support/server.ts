@@ -51,7 +51,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stderr?.on('data', (d) => {
     output += d;
   });
-  const deadline = Date.now() + 60_000;
+  // A busy machine (several test runs at once) may take more than a minute to start the server.
+  const deadline = Date.now() + Number(process.env.E2E_SERVER_START_MS ?? 180_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
     try {

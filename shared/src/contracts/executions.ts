@@ -27,6 +27,8 @@ export const ExecutionDto = z.object({
   completedAt: z.string().nullable(),
   /** The run it belongs to (started with others over many rows), when any. */
   runId: z.string().nullable().optional(),
+  /** False for work that cannot be stopped once started (a CSV upload is added whole or not at all). */
+  cancellable: z.boolean().optional(),
 });
 export type ExecutionDto = z.infer<typeof ExecutionDto>;
 
@@ -76,6 +78,8 @@ export const RunProgressDto = z.object({
   cancelled: z.number(),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
+  /** Whether Cancel is offered while it runs (not for a CSV upload, added whole or not at all). */
+  cancellable: z.boolean().optional(),
 });
 export type RunProgressDto = z.infer<typeof RunProgressDto>;
 

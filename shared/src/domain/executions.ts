@@ -36,7 +36,19 @@ export const EXECUTION_MESSAGES = {
   timedOut: 'The execution did not finish in time.',
   unexpected: 'The execution failed unexpectedly.',
   noHandler: 'This kind of execution cannot run yet.',
+  notCancellable: 'An upload cannot be cancelled: it is added whole or not at all.',
 } as const;
+
+/**
+ * The idempotency key's prefix of a CSV upload's execution (the import runs in its request, one
+ * transaction: it shows its progress like a run but cannot be cancelled).
+ */
+export const CSV_IMPORT_KEY_PREFIX = 'csv-import:';
+
+/** Whether an execution can be cancelled (every one but a CSV upload's). */
+export function executionCancellable(e: { type: string; idempotencyKey?: string | null }): boolean {
+  return !(e.type === 'list' && (e.idempotencyKey ?? '').startsWith(CSV_IMPORT_KEY_PREFIX));
+}
 
 /**
  * The error notice raised when an execution fails for good. Enrichment and play use the spec's

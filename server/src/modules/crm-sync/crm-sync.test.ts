@@ -65,6 +65,7 @@ describe('CRM sync', () => {
     message: string | null;
     result: { accounts: Record<string, number>; contacts: Record<string, number>; failures: string[] } | null;
     processed: number | null;
+    executionId: string;
   }> {
     const start = await c.post('/api/v1/crm/sync', {});
     expect(start.statusCode, start.body).toBe(200);
@@ -254,6 +255,22 @@ describe('CRM sync', () => {
       expect(s.result!.accounts).toMatchObject({ created: 2, skipped: 1, failed: 0 });
       expect(s.result!.contacts).toMatchObject({ created: 3, skipped: 1, failed: 0 });
       expect(s.processed).toBe(9);
+      // The sync's progress line: records synced of the total Salesforce gave, cancellable while it runs;
+      // the admin's recent runs list it (the CRM card and the notifications show it).
+      const line = (await admin.post('/api/v1/execution/progress', { ids: [s.executionId] })).json().runs;
+      expect(line).toEqual([
+        expect.objectContaining({
+          id: s.executionId,
+          kind: 'execution',
+          type: 'crmsync',
+          status: 'completed',
+          done: 9,
+          total: 9,
+          cancellable: true,
+        }),
+      ]);
+      const mine = (await admin.post('/api/v1/execution/progress', {})).json().runs as { id: string }[];
+      expect(mine.map((r) => r.id)).toContain(s.executionId);
       expect(await count(`select count(*)::int as n from company where organization_id = ?`, [orgId])).toBe(3);
       expect(await count(`select count(*)::int as n from contact where organization_id = ?`, [orgId])).toBe(4);
       expect(await count(`select count(*)::int as n from crm_link where organization_id = ? and source = 'salesforce'`, [orgId])).toBe(7);

@@ -33,7 +33,7 @@ import { RESULT_COLUMNS, resultEvent, toEnrichmentDto, toResultDto } from './enr
 import { Enrichment } from './enrichment.entity';
 import { tenantSql } from '../../db/sql';
 import { ideaOrder, ideaWhere } from '../lists/lists.service';
-import { orderBy } from '../records/table-query';
+import { orderBy, orderSql, type QueryContext } from '../records/table-query';
 import { createRun, runCancelled } from '../executions/runs';
 
 /** The most records one run may take (the all-selected form over a very large table). */
@@ -304,6 +304,7 @@ export async function executeEnrichment(
   // The records meant: the given ids that are the organization's, or every row the filters select
   // (ideas: the ideas table's filters of one list, lists.service ideaWhere).
   let where: { text: string; params: unknown[] };
+  let ctx: QueryContext | null = null;
   if (entityType === 'idea') {
     const f = body.ideaFilters;
     const listId = f?.listCompanyId ?? enrichment.listCompanyId ?? null;
@@ -318,7 +319,7 @@ export async function executeEnrichment(
           excludeIds: f!.excludeIds ?? [],
         });
   } else {
-    const ctx = await loadQueryContext(em, actor.organizationId, entityType);
+    ctx = await loadQueryContext(em, actor.organizationId, entityType);
     where = byIds
       ? whereSql(ctx, { ids: requested })
       : whereSql(ctx, {
@@ -328,8 +329,15 @@ export async function executeEnrichment(
         });
   }
   // The rows run in the table's order (jobs are fetched in the order they were queued): the ideas
-  // table's sort, newest first by default; the first rows on screen are the first done.
-  const order = entityType === 'idea' ? ` ${orderBy(ideaOrder(body.sort?.key ?? null, body.sort?.order ?? null))}` : '';
+  // table's sort (newest first by default), the companies or contacts table's (by name by default);
+  // the first rows on screen are the first done.
+  const recordOrder = ctx ? orderSql(ctx, body.sort?.key ?? null, body.sort?.order ?? null) : null;
+  const order = recordOrder
+    ? ` ${orderBy(recordOrder.terms)}`
+    : entityType === 'idea'
+      ? ` ${orderBy(ideaOrder(body.sort?.key ?? null, body.sort?.order ?? null))}`
+      : '';
+  const join = recordOrder?.join ?? { text: '', params: [] as unknown[] };
   // Ideas have no field values: 'empty' is 'without a complete result' there.
   const fieldId = entityType === 'idea' ? null : (enrichment.field?.id ?? null);
   const emptyOnly = body.options?.onlyEmpty === true;
@@ -343,8 +351,14 @@ export async function executeEnrichment(
       `select r.id, ${empty} as empty,
             (select x.id from execution x where x.organization_id = r.organization_id and x.idempotency_key = ? || r.id::text
                 and x.status in ('draft', 'scheduled', 'processing')) as active_id
-       from ${table} r ${where.text}${onlyEmptyRows ? ` and ${empty}` : ''}${order} limit ${limit}`,
-      [fieldId ?? enrichment.id, idempotencyKey(enrichment.id, ''), ...where.params, ...(onlyEmptyRows ? [fieldId ?? enrichment.id] : [])],
+       from ${table} r ${join.text} ${where.text}${onlyEmptyRows ? ` and ${empty}` : ''}${order} limit ${limit}`,
+      [
+        fieldId ?? enrichment.id,
+        idempotencyKey(enrichment.id, ''),
+        ...join.params,
+        ...where.params,
+        ...(onlyEmptyRows ? [fieldId ?? enrichment.id] : []),
+      ],
     );
   /** The run's rows (refused when too many, none, or none empty for an only-empty run). */
   const check = (rows: Target[]): Target[] => {

@@ -1,5 +1,6 @@
 import type { ExecutionDto } from '@dealscout/shared/contracts';
 import {
+  executionCancellable,
   isTerminalExecutionStatus,
   realtimePaths,
   type ExecutionType,
@@ -54,6 +55,7 @@ export function toExecutionDto(r: ExecutionRow): ExecutionDto {
     startedAt: iso(r.started_at),
     completedAt: iso(r.completed_at),
     runId: r.run_id ?? null,
+    cancellable: executionCancellable({ type: r.type, idempotencyKey: r.idempotency_key }),
   };
 }
 

@@ -14,6 +14,7 @@ import { executionJobDefinitions } from './runner';
 import { createEnrichmentHandler } from '../enrichments/handler';
 import { configFor } from '../enrichments/configs';
 import { createSource, insertIdeas, lockList } from '../lists/lists.service';
+import { newCompany } from '../../../test/records';
 
 const IDEA_LLM = configFor('idea', 'llm')!.id;
 const schema = [{ name: 'answer', type: 'string', description: "Your answer to the user's request.", required: true }];
@@ -229,6 +230,40 @@ describe('runs: progress and cancel', () => {
     expect(statuses.filter((s) => s.status !== 'cancelled' && s.status !== 'completed')).toEqual([]);
     // Cancelled twice: already finished.
     expect((await a.c.post('/api/v1/execution/run/cancel', { runId })).statusCode).toBe(409);
+  });
+
+  it("a companies enrichment over the whole table runs in the companies table's sort (the first rows on screen first), as one run", async () => {
+    const names = ['Kilo Freight', 'Lima Freight', 'Juliett Freight', 'Mike Freight', 'India Freight'];
+    for (const name of names) await newCompany(a.c, { name, website: `https://${name.split(' ')[0]!.toLowerCase()}.example.com` });
+    const res = await a.c.post('/api/v1/enrichment', {
+      configId: configFor('company', 'llm')!.id,
+      entityType: 'company',
+      name: `Company ${randomUUID().slice(0, 6)}`,
+      prompt: 'What does it carry?',
+      schema,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    fake.reset();
+    fake.otherwise({ json: { answer: 'Freight' } });
+    // All selected, the table sorted by name Z→A.
+    const run = await a.c.post('/api/v1/enrichment/execute', {
+      entityType: 'company',
+      enrichmentId: res.json().id,
+      entityFilters: { allSelected: true, text: 'Freight', filters: [], excludeIds: [] },
+      sort: { key: 'name', order: 'desc' },
+    });
+    expect(run.statusCode, run.body).toBe(200);
+    const runId = run.json().runId as string;
+    const done = await eventually(
+      async () => {
+        const [p] = await progress(a.c, [runId]);
+        return p.status === 'completed' ? p : undefined;
+      },
+      'the run to finish',
+      30_000,
+    );
+    expect(done).toMatchObject({ kind: 'run', type: 'enrichment', entityType: 'company', total: 5, done: 5, cancellable: true });
+    expect(seen(names)).toEqual(['Mike Freight', 'Lima Freight', 'Kilo Freight', 'Juliett Freight', 'India Freight']);
   });
 
   const charges = async (orgId: string) =>

@@ -8,7 +8,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import type { RunProgressDto } from '@dealscout/shared/contracts';
-import { EXECUTION_MESSAGES, realtimePaths, type ExecutionType, type ExecutionEntityType } from '@dealscout/shared/domain';
+import {
+  EXECUTION_MESSAGES,
+  executionCancellable,
+  realtimePaths,
+  type ExecutionType,
+  type ExecutionEntityType,
+} from '@dealscout/shared/domain';
 import { tenantSql } from '../../db/sql';
 import { conflict, notFound } from '../../lib/errors';
 import { transactionDb } from '../../jobs/boss';
@@ -50,6 +56,7 @@ export function toRunProgressDto(r: RunRow): RunProgressDto {
     cancelled: r.status === 'cancelled' ? Math.max(r.cancelled, r.total - r.done - r.failed) : r.cancelled,
     startedAt: iso(r.created_at)!,
     finishedAt: status === 'cancelled' ? iso(r.cancelled_at) : status === 'completed' ? iso(r.last_at) : null,
+    cancellable: true,
   };
 }
 
@@ -70,6 +77,7 @@ export function executionProgressDto(r: ExecutionRow): RunProgressDto {
     cancelled: 0,
     startedAt: iso(r.started_at ?? r.created_at)!,
     finishedAt: status === 'running' ? null : iso(r.completed_at ?? r.updated_at),
+    cancellable: executionCancellable({ type: r.type, idempotencyKey: r.idempotency_key }),
   };
 }
 

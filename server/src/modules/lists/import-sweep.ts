@@ -12,6 +12,7 @@ import { unscopedSql, LEASE_KEY_SQL } from '../../db/sql';
 import { defineJob } from '../../jobs/definitions';
 import { CSV_MESSAGES } from './csv-import';
 import { publishListChange } from './lists.service';
+import { failStoppedImportProgress } from './import-progress';
 
 /** Marks failed every CSV import in progress whose lease nobody holds; answers the sources failed. */
 export async function sweepStoppedImports(em: EntityManager): Promise<{ organizationId: string; listId: string; sourceId: string }[]> {
@@ -27,6 +28,9 @@ export async function sweepStoppedImports(em: EntityManager): Promise<{ organiza
         returning s.organization_id::text, s.list_id::text, s.id::text`,
       [CSV_MESSAGES.serverStopped],
     );
+    const byOrg = new Map<string, string[]>();
+    for (const r of rows) byOrg.set(r.organization_id, [...(byOrg.get(r.organization_id) ?? []), r.id]);
+    for (const [org, ids] of byOrg) await failStoppedImportProgress(tem, org, ids, CSV_MESSAGES.serverStopped);
     const lists = new Map(rows.map((r) => [`${r.organization_id}:${r.list_id}`, r]));
     for (const r of lists.values()) await publishListChange(tem, r.organization_id, r.list_id, 'sources');
     return rows.map((r) => ({ organizationId: r.organization_id, listId: r.list_id, sourceId: r.id }));

@@ -68,6 +68,7 @@ import {
   type Actor,
 } from './lists.service';
 import { enrichmentsOfLists } from '../enrichments/execute';
+import { startImportProgress, type ImportProgress } from './import-progress';
 import { importCsv, CSV_MESSAGES, CSV_MAX_FILE_COLUMNS, type CsvMapping } from './csv-import';
 import { findInvalidText, INVALID_TEXT_MESSAGE } from '../../plugins/input-guard';
 import { buildIdeaBoundariesLater, IDEA_MAP_MIN_TOTAL } from './idea-boundaries';
@@ -194,6 +195,8 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
           const mapping = (shape.data.mapping ?? {}) as CsvMapping;
           await listOr404(req.em, actor.organizationId, listId);
           const sourceId = randomUUID();
+          // The upload's progress line (rows read, the rate), like every long run's.
+          let progress: ImportProgress | null = null;
           try {
             const res = await importCsv({
               connectionString: app.orm.config.get('clientUrl')!,
@@ -205,17 +208,30 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
               // The source appears (inProgress) once the import's connection holds its lease.
               register: async () => {
                 await createSource(req.em, actor, listId, 'csv', { fileName: part.filename, mapping }, 'inProgress', sourceId);
+                progress = await startImportProgress(req.em, {
+                  organizationId: actor.organizationId,
+                  userId: actor.userId,
+                  listId,
+                  sourceId,
+                });
                 await publishListChange(req.em, actor.organizationId, listId, 'sources');
               },
-              onProgress: (rows) =>
+              onProgress: (rows) => {
+                progress?.rows(rows);
                 void publish(req.em.fork(), actor.organizationId, {
                   path: realtimePaths.lists(actor.organizationId, listId),
                   kind: REALTIME_EVENT_KINDS.entityUpdated,
                   key: `source-progress:${sourceId}`,
                   data: { id: listId, sourceId, rows },
-                }).catch(() => {}),
+                }).catch(() => {});
+              },
             });
             if (part.file.truncated) throw badRequest(`The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`);
+            await (progress as ImportProgress | null)?.completed(res.rows, {
+              inserted: res.inserted,
+              merged: res.merged,
+              rejected: res.rejected,
+            });
             await publishListChange(req.em, actor.organizationId, listId, 'ideas');
             // A large upload is browsed next: its default order's page-boundary map is built now, in the background.
             if (res.inserted >= IDEA_MAP_MIN_TOTAL) buildIdeaBoundariesLater(req.em, actor.organizationId, listId, ideaOrder(null, null));
@@ -236,6 +252,10 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
             const lost = !(e instanceof HttpError) && isConnectionLoss(e);
             const reason = lost ? CSV_MESSAGES.connectionLost : CSV_MESSAGES.failed;
             const db = tenantSql(req.em, actor.organizationId);
+            const line = progress as ImportProgress | null;
+            await (e instanceof HttpError && e.statusCode < 500 ? line?.discard(e.message) : line?.failed(reason))?.catch((err: unknown) =>
+              req.log.warn({ err: loggableError(err as Error) }, 'could not record the failed import on its progress line'),
+            );
             await retryOnConnectionLoss(async () => {
               if (e instanceof HttpError && e.statusCode < 500)
                 await db.run(`delete from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);

@@ -30,6 +30,7 @@ import { useModalSurfaceStyle } from '../PluginMode';
 import { INTEGRATIONS_QUERY_KEY, formatAiDate } from '../llm/AiProviderCard';
 import { crmCardState } from './state';
 import { CrmSyncSettings } from './CrmSyncSettings';
+import { CrmSyncProgress } from './CrmSyncProgress';
 
 export const CRM_CARD_TEXT = {
   connect: 'Connect',
@@ -200,6 +201,7 @@ export function CrmCardFrame({ provider, icon, title, isAdmin, renderConnect, re
         </Text>
       )}
       {integration && integration.data.metadata.username && <CrmFacts integration={integration} provider={provider} />}
+      {integration?.data.active && <CrmSyncProgress provider={provider} />}
       {integrations.isSuccess && !integration?.data.metadata.username && (
         <Text className={styles.muted} data-testid={`${provider}-status`}>
           {CRM_CARD_TEXT.notConnected}

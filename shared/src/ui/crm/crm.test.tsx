@@ -39,6 +39,19 @@ function crm(provider: 'salesforce' | 'affinity', active: boolean, over: Partial
 }
 const listed = (items: IntegrationDto[]) => ({
   llm: { integrations: vi.fn(async () => ({ success: true as const, integrations: items })) },
+  // A connected card reads the organization's last sync for its progress line: never synced here.
+  crm: {
+    syncStatus: vi.fn(async () => ({
+      success: true as const,
+      status: null,
+      message: null,
+      executionId: null,
+      processed: null,
+      total: null,
+      result: null,
+      completedAt: null,
+    })),
+  },
 });
 
 describe('crmCardState (001 §4)', () => {

@@ -233,6 +233,58 @@ describe('Enrich popover', { timeout: 20_000 }, () => {
     expect(getCellResult(queryClient, E1, R2)).toMatchObject({ status: 'processing', value: 'Old CEO' });
   });
 
+  it("sends the table's sort with the run (its rows run in the table's order) and hands back the run for its progress line", async () => {
+    const user = userEvent.setup();
+    const execute = vi.fn(async (_b: ExecuteEnrichmentBody): Promise<ExecuteEnrichmentResponse> => ({
+      success: true,
+      message: '250 enrichment execution(s) started',
+      count: 250,
+      started: 250,
+      duplicates: 0,
+      failed: 0,
+      runId: 'run-1',
+    }));
+    const onStarted = vi.fn();
+    const api = fakeApi({
+      fields: { list: vi.fn(async () => ({ success: true as const, fields: [CEO_FIELD] })) },
+      enrichments: {
+        list: vi.fn(async () => ({
+          success: true as const,
+          enrichments: [ENRICHMENT],
+          totalRecords: 1,
+          totalPages: 1,
+          hasRecords: true,
+          pageIndex: 0,
+          pageSize: 100,
+        })),
+        execute,
+        estimate: vi.fn(async () => ESTIMATE),
+      },
+    });
+    renderWithApi(
+      <EnrichPopover
+        entityType="company"
+        targets={{ kind: 'all', text: '', filters: [], excludeIds: [], count: 250 }}
+        rows={[row(R1, null)]}
+        sort={{ key: 'name', order: 'desc' }}
+        onStarted={onStarted}
+      />,
+      api,
+    );
+    await open(user);
+    await pickField(user);
+    await user.click(await screen.findByLabelText('All Rows'));
+    await user.click(screen.getByTestId('enrich-run'));
+    await waitFor(() => expect(onStarted).toHaveBeenCalledWith('run-1'));
+    expect(execute).toHaveBeenCalledWith({
+      enrichmentId: E1,
+      entityType: 'company',
+      entityFilters: { allSelected: true, text: '', filters: [], excludeIds: [] },
+      sort: { key: 'name', order: 'desc' },
+      options: { onlyEmpty: false },
+    });
+  });
+
   it('runs all rows across pages with the table filters, and reports a failure to start', async () => {
     const user = userEvent.setup();
     const execute = vi.fn(async (): Promise<ExecuteEnrichmentResponse> => {

@@ -74,13 +74,17 @@ export function EnrichPopover({
   entityType,
   targets,
   rows,
+  sort,
   onStarted,
 }: {
   entityType: Entity;
   targets: EnrichTargets | null;
   /** The page's rows (for empty-row checks and marking cells). */
   rows: readonly EnrichRow[];
-  onStarted?: () => void;
+  /** The table's sort: the run takes the rows in the table's order (the first on screen first). */
+  sort?: { key: string; order: 'asc' | 'desc' } | null;
+  /** The run started (its id, for its progress line; null when nothing new started). */
+  onStarted?: (runId: string | null) => void;
 }) {
   const styles = useStyles();
   const api = useApi();
@@ -178,13 +182,16 @@ export function EnrichPopover({
     };
     setBusy(true);
     try {
+      // The table's order, when the table gives it (null: its default order).
+      const ordered = sort !== undefined ? { sort } : {};
       const body: ExecuteEnrichmentBody =
         targets.kind === 'ids'
-          ? { enrichmentId, entityType, entityIds: [...targets.ids], options: { onlyEmpty: option === 'empty' } }
+          ? { enrichmentId, entityType, entityIds: [...targets.ids], ...ordered, options: { onlyEmpty: option === 'empty' } }
           : {
               enrichmentId,
               entityType,
               entityFilters: { allSelected: true, text: targets.text, filters: targets.filters, excludeIds: [...targets.excludeIds] },
+              ...ordered,
               options: { onlyEmpty: option === 'empty' },
             };
       const res = await api.enrichments.execute(body);
@@ -201,7 +208,7 @@ export function EnrichPopover({
       }
       for (const t of executionToasts(res)) notify[t.level](t.message);
       setOpen(false);
-      onStarted?.();
+      onStarted?.(res.runId ?? null);
     } catch (e) {
       restore(before.keys());
       const message = serverMessage(e) ?? RUN_ENRICHMENT_MESSAGES.failedToStart;

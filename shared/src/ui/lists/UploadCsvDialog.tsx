@@ -17,12 +17,16 @@ import {
   Text,
   tokens,
 } from '@fluentui/react-components';
-import type { SourceUploadResponse } from '../../contracts';
+import type { RunProgressDto, SourceUploadResponse } from '../../contracts';
 import { useApi } from '../ApiContext';
 import { useModalSurfaceStyle } from '../PluginMode';
 import { csvHeader, guessColumn } from './csvHeader';
 import { XLSX_MIME, isXlsx, xlsxToCsvFile } from './xlsx';
 import { downloadName } from '../table/EntityTable';
+import { ActiveRuns } from '../progress/RunProgress';
+
+/** A CSV upload's progress line (rows read, the rate): the execution of type 'list' that cannot be cancelled. */
+const isUpload = (r: RunProgressDto) => r.type === 'list' && r.kind === 'execution' && r.cancellable === false;
 
 export function UploadCsvDialog(props: {
   open: boolean;
@@ -163,6 +167,10 @@ export function UploadCsvDialog(props: {
             )}
             {reading && <Spinner size="small" label="Reading the Excel file…" />}
             {busy && <Spinner size="small" label="Uploading and importing…" />}
+            {(busy || result) && (
+              // While it runs, the upload running now; then this upload's own line (rows imported, the rate).
+              <ActiveRuns match={(r) => isUpload(r) && (result ? r.typeId === result.sourceId : r.status === 'running')} />
+            )}
             {error && (
               <Text role="alert" style={{ color: tokens.colorPaletteRedForeground1 }} data-testid="upload-csv-error">
                 {error}

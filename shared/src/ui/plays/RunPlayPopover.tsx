@@ -60,7 +60,8 @@ export interface RunPlayListProps {
   /** The selected rows (null or empty: nothing selected). */
   targetIds: readonly string[] | null;
   onNewPlay?: () => void;
-  onStarted?: (executionIds: string[]) => void;
+  /** The executions started, and their run when there are several (its id, for its progress line). */
+  onStarted?: (executionIds: string[], runId: string | null) => void;
   /** Shown when there is no published play at all. */
   emptyText?: string;
 }
@@ -102,7 +103,10 @@ export function RunPlayList({ entityType, targetIds, onNewPlay, onStarted, empty
           body: <SkippedTargets skipped={skipped} total={res.missing} onFix={onFix} />,
         });
       } else notify[toast.intent](toast.message, undefined, { kind: 'play-run' });
-      onStarted?.(res.items.filter((i) => i.playExecutionId).map((i) => i.playExecutionId!));
+      onStarted?.(
+        res.items.filter((i) => i.playExecutionId).map((i) => i.playExecutionId!),
+        res.runId ?? null,
+      );
     } catch {
       notify.error(PLAY_MESSAGES.failed);
     } finally {
@@ -175,9 +179,9 @@ export function RunPlayPopover(props: RunPlayListProps) {
       <PopoverSurface>
         <RunPlayList
           {...props}
-          onStarted={(ids) => {
+          onStarted={(ids, runId) => {
             setOpen(false);
-            props.onStarted?.(ids);
+            props.onStarted?.(ids, runId);
           }}
           onNewPlay={
             props.onNewPlay

@@ -69,8 +69,13 @@ export function progressOfExecution(e: ExecutionDto): RunProgressDto {
     cancelled: 0,
     startedAt: e.startedAt ?? e.createdAt,
     finishedAt: status === 'running' ? null : (e.completedAt ?? e.updatedAt),
+    cancellable: e.cancellable ?? true,
   };
 }
+
+/** An execution shown on its own progress line (not one row of a run). */
+export const reportsOwnRows = (x: Pick<ExecutionDto, 'type' | 'runId'>) =>
+  !x.runId && (x.type === 'list' || x.type === 'score' || x.type === 'crmsync');
 
 /** Applies a realtime event to the cached lines it concerns (a run's or an execution's). */
 export function applyProgressEvent(qc: QueryClient, e: RealtimeEvent): void {
@@ -79,6 +84,12 @@ export function applyProgressEvent(qc: QueryClient, e: RealtimeEvent): void {
   else if (e.kind === 'execution.updated') {
     const x = e.data as ExecutionDto;
     if (qc.getQueryData(runProgressKey(x.id))) dto = progressOfExecution(x);
+    else if (reportsOwnRows(x) && x.listening) {
+      // A new execution that reports its own rows (a CSV upload, a list source, a CRM sync): the
+      // lists of active runs read again, so its line appears where it belongs.
+      const active = qc.getQueryData<RunProgressDto[]>(activeRunsKey);
+      if (active && !active.some((r) => r.id === x.id)) void qc.invalidateQueries({ queryKey: activeRunsKey });
+    }
   }
   if (!dto) return;
   const current = qc.getQueryData<RunProgressDto>(runProgressKey(dto.id));
@@ -165,6 +176,7 @@ export function RunProgress({ id, initial, label, onDismiss }: RunProgressProps)
       aria-label={`${name}: ${text}`}
       data-testid="run-progress"
       data-run-id={p.id}
+      data-type={p.type}
       data-status={p.status}
       data-done={p.done}
       data-failed={p.failed}
@@ -194,15 +206,17 @@ export function RunProgress({ id, initial, label, onDismiss }: RunProgressProps)
         />
       </div>
       {p.status === 'running' ? (
-        <Button
-          size="small"
-          appearance="secondary"
-          disabled={cancel.isPending}
-          onClick={() => cancel.mutate()}
-          data-testid="run-progress-cancel"
-        >
-          Cancel
-        </Button>
+        p.cancellable === false ? null : (
+          <Button
+            size="small"
+            appearance="secondary"
+            disabled={cancel.isPending}
+            onClick={() => cancel.mutate()}
+            data-testid="run-progress-cancel"
+          >
+            Cancel
+          </Button>
+        )
       ) : onDismiss ? (
         <Button
           size="small"

@@ -20,6 +20,7 @@ import { ColumnsMenu } from './ColumnsMenu';
 import { RecordTable, type RecordColumn } from './RecordTable';
 import { useTableLayout } from './useTableLayout';
 import { RunPlayPopover } from '../plays';
+import { ActiveRuns } from '../progress/RunProgress';
 import { fieldValueText, personName } from './format';
 import {
   EnrichPopover,
@@ -392,6 +393,12 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
     if (shownKey && shownDeleted) qc.removeQueries({ queryKey: shownKey });
   };
 
+  /** Runs started from this table's Enrich and Run Play: their progress lines show at once above it. */
+  const [startedRuns, setStartedRuns] = useState<string[]>([]);
+  const onRunStarted = (runId: string | null) => {
+    if (runId) setStartedRuns((ids) => (ids.includes(runId) ? ids : [runId, ...ids]));
+  };
+
   const onFilters = (filters: TableFilter[]) => dispatch({ type: 'filters', filters });
   const activeRowId = drawer.target?.entityType === entityType ? drawer.target.id : null;
   const filtered = state.text !== '' || state.filters.length > 0;
@@ -437,11 +444,12 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
               Export
             </Button>
           )}
-          <EnrichPopover entityType={entityType} targets={enrichTargets} rows={rows} />
+          <EnrichPopover entityType={entityType} targets={enrichTargets} rows={rows} sort={state.sort} onStarted={onRunStarted} />
           <RunPlayPopover
             entityType={entityType}
             targetIds={enrichTargets?.kind === 'ids' ? enrichTargets.ids : null}
             onNewPlay={props.onNewPlay}
+            onStarted={(_, runId) => onRunStarted(runId)}
           />
           <ColumnsMenu labels={labels} layout={layout.layout} onChange={layout.save} onReset={layout.reset} saving={layout.saving} />
           {props.toolbarEnd}
@@ -495,6 +503,11 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
           </div>
         </div>
       )}
+      <ActiveRuns
+        started={startedRuns}
+        match={(r) => r.entityType === entityType && (r.type === 'enrichment' || r.type === 'play')}
+        style={{ padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}` }}
+      />
       <RecordTable<Row>
         aria-label={nouns.many}
         entityType={entityType}

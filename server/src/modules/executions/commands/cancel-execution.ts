@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
-import { EXECUTION_MESSAGES, isTerminalExecutionStatus, type ExecutionType } from '@dealscout/shared/domain';
+import { EXECUTION_MESSAGES, executionCancellable, isTerminalExecutionStatus, type ExecutionType } from '@dealscout/shared/domain';
 import { transactionDb } from '../../../jobs/boss';
 import { conflict, notFound } from '../../../lib/errors';
 import { publish } from '../../realtime/publish';
@@ -25,6 +25,8 @@ export async function cancelExecution(
     );
     if (!current) throw notFound(EXECUTION_MESSAGES.notFound);
     if (isTerminalExecutionStatus(current.status)) throw conflict(EXECUTION_MESSAGES.alreadyFinished);
+    if (!executionCancellable({ type: current.type, idempotencyKey: current.idempotency_key }))
+      throw conflict(EXECUTION_MESSAGES.notCancellable);
     const [row] = await tenantSql(tem, opts.organizationId).all<ExecutionRow>(
       `update execution set status = 'cancelled', status_message = ?, completed_at = clock_timestamp(), updated_at = clock_timestamp()
         where id = ? and organization_id = ? returning ${EXECUTION_COLUMNS}`,
