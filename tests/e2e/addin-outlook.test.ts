@@ -364,7 +364,7 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     await page.context().close();
   });
 
-  it("read mode: 'Reply with a play' keeps 'Re: <subject>', opens as Outlook's reply form, and Send Now answers in the thread through Graph", async () => {
+  it("read mode: 'Reply with a play' keeps 'Re: <subject>', opens as Outlook's reply form, Send Now answers in the thread through Graph, and another reply is scheduled", async () => {
     // The email being read is in the rep's mailbox (the Graph fake): a reply to it keeps its subject and thread.
     const incoming = graph.receive(ME.email, {
       from: JANE.email,
@@ -404,6 +404,24 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     expect(threaded[0]).toMatchObject({ subject: 'Re: Quick question about Acme', conversationId: incoming.conversationId });
     expect(threaded[0].body.content).toContain('We follow Acme Industrial closely');
     expect(graph.requests.some((q) => q.method === 'POST' && q.path.endsWith(`/${incoming.id}/createReply`))).toBe(true);
+
+    // The rep's loop ends with a reply scheduled for tomorrow morning (the schedule field open: axe checks it too).
+    await page.getByTestId('compose-another').click();
+    const later = await generateFor(page, 'Re: Quick question about Acme');
+    await expect.poll(() => later.getByTestId('draft-schedule').isDisabled(), { timeout: 15_000 }).toBe(false);
+    await later.getByTestId('draft-schedule').click();
+    const tomorrow = new Date(Date.now() + 24 * 3_600_000);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    await later.getByLabel('Send at').fill(`${tomorrow.getFullYear()}-${pad(tomorrow.getMonth() + 1)}-${pad(tomorrow.getDate())}T10:00`);
+    await shot(page, '16-read-reply-schedule-450');
+    await later.getByTestId('draft-schedule-confirm').click();
+    await page.locator('[data-testid="compose-done"][data-kind="scheduled"]').waitFor({ timeout: 30_000 });
+    await shot(page, '17-read-reply-scheduled-450');
+    const [queued] = await server.query<{ status: string }>(
+      `select status from channel_email where subject = $1 and status = 'scheduled' order by created_at desc limit 1`,
+      ['Re: Quick question about Acme'],
+    );
+    expect(queued?.status).toBe('scheduled');
     expect((page as Page & { errors?: string[] }).errors).toEqual([]);
     await page.context().close();
   });

@@ -133,7 +133,12 @@ const useStyles = makeStyles({
     cursor: 'col-resize',
     touchAction: 'none',
     ':hover': { backgroundColor: tokens.colorBrandStroke2 },
-    ':focus-visible': { outline: 'none', backgroundColor: tokens.colorBrandStroke1 },
+    // A keyboard user sees which edge moves: a focus ring around the handle, filled with the brand colour.
+    ':focus-visible': {
+      outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}`,
+      outlineOffset: '-1px',
+      backgroundColor: tokens.colorBrandStroke1,
+    },
   },
   tr: {
     height: `${ROW_HEIGHT}px`,
