@@ -116,7 +116,10 @@ function connect(s: Sock, first: boolean): Promise<void> {
           // As the product's client: back off a little (spread over half a second), then reconnect.
           setTimeout(
             () => {
-              connect(s, false).then(settle, () => {});
+              connect(s, false).then(
+                () => settle(),
+                () => {},
+              );
             },
             100 + Math.random() * 400,
           );
