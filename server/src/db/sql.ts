@@ -1,4 +1,4 @@
-// Scoping in one place (issue 15). Every raw SQL statement of the server goes through this file, and
+// Scoping in one place. Every raw SQL statement of the server goes through this file, and
 // so does every way around the tenant filter; `npm run lint` refuses `.execute(`, `getConnection()`,
 // `getKysely()`, query builders and `filters: false` anywhere else in server/src (eslint.config.js,
 // `tenancyRules`). See docs/ARCHITECTURE.md, "Scoping in one place".
@@ -229,7 +229,7 @@ export function crossTenant(reason: UnscopedReason): { filters: { tenant: false 
 }
 
 /**
- * A connection of its own for a bulk load of one organization (issue 21: a million-row CSV import).
+ * A connection of its own for a bulk load of one organization (a million-row CSV import).
  * COPY needs the driver's client itself, which EntityManager does not lend out. On this connection:
  * - `query` runs a tenant statement ($1-style parameters), checked like tenantSql's;
  * - `temp` creates a temporary table of the connection and `local` runs a statement that touches
