@@ -1,10 +1,17 @@
 import { defineConfig } from 'vitest/config';
+import os from 'node:os';
+import SlowestFirstSequencer from './tests/support/sequencer.ts';
 
 // `npm test` runs every project: shared rules, server routes against a real PostgreSQL, and the
 // end-to-end journeys in headless Chromium against the built app and a real server.
+// Files of every project share the workers, longest first (tests/support/sequencer.ts); vitest's
+// own default on a 2-core machine is a single worker, which leaves a core idle while a file waits
+// on PostgreSQL, a server or the browser. VITEST_MAX_WORKERS overrides the count.
 export default defineConfig({
   test: {
     reporters: ['default', './tests/support/summary-reporter.ts'],
+    maxWorkers: Math.max(2, os.availableParallelism()),
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       'web/vitest.config.ts',
       'addin-outlook/vitest.config.ts',
@@ -46,7 +53,11 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['server/test/global-setup.ts'],
+          // Each journey file starts its own server on its own database and opens its own contexts in
+          // the run's one Chromium (tests/support/browser-setup.ts). The files run one at a time, after
+          // the other projects: side by side with everything else, a server's start and a journey's
+          // steps outlast their timeouts on a loaded 2-core machine.
+          globalSetup: ['server/test/global-setup.ts', 'tests/support/browser-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // A journey waits on what a user waits on (a realtime answer, an upload's report): vitest's

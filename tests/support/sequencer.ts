@@ -1,0 +1,35 @@
+// Orders the run's files longest first across all projects, so the long files (the tenancy route
+// matrix, the multi-process server tests) start at once on the workers instead of trailing at the
+// end. A file's duration comes from vitest's results cache (node_modules/.vite/vitest, written by
+// every run); without one (a fresh clone, CI) it is estimated from the file's size. The browser
+// journeys run after the other projects, one at a time (vitest.config.ts), in this order too.
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import fs from 'node:fs';
+
+// Rough estimates when nothing is cached: a fixed cost per file (a journey starts a server) plus
+// milliseconds per byte of test source.
+const BASE_MS: Record<string, number> = { e2e: 15_000, bench: 40_000, server: 1_000 };
+const MS_PER_BYTE: Record<string, number> = { e2e: 2, server: 0.8 };
+
+export default class SlowestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const estimate = new Map<TestSpecification, number>();
+    for (const spec of files) {
+      const cached = this.ctx.cache.getTestSpecificationResult(spec);
+      if (cached?.duration) {
+        estimate.set(spec, cached.duration);
+        continue;
+      }
+      let size = 0;
+      try {
+        size = fs.statSync(spec.moduleId).size;
+      } catch {
+        /* a virtual module: no estimate */
+      }
+      estimate.set(spec, (BASE_MS[spec.project.name] ?? 0) + size * (MS_PER_BYTE[spec.project.name] ?? 0.2));
+    }
+    return [...files].sort(
+      (a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || estimate.get(b)! - estimate.get(a)!,
+    );
+  }
+}
