@@ -6,6 +6,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
+import { expectNoAxeFindings } from '../support/axe';
 import { startServer, type RunningServer } from '../support/server';
 import { signedInPage } from '../support/session';
 import { xlsxWorkbook } from '../../shared/src/ui/lists/xlsx-fixture';
@@ -17,7 +18,11 @@ describe('lists of ideas, in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
   let fake: FakeOpenAiServer;
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-lists-${name}.png`) });
+  // Every screen the admin's loop passes here (CSV upload, enrich, complete) is checked with axe-core as it is photographed.
+  const shot = async (page: Page, name: string) => {
+    await page.screenshot({ path: path.join(ARTIFACTS, `e2e-lists-${name}.png`) });
+    await expectNoAxeFindings(page, `the lists journey, ${name}`);
+  };
 
   beforeAll(async () => {
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });

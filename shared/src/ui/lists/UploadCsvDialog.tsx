@@ -124,6 +124,7 @@ export function UploadCsvDialog(props: {
                     type="file"
                     accept={`.csv,text/csv,.xlsx,${XLSX_MIME}`}
                     onChange={(e) => void pick(e.target.files?.[0] ?? null)}
+                    aria-label="CSV or Excel file"
                     data-testid="upload-csv-file"
                   />
                 </Field>
