@@ -3,7 +3,13 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import pg from 'pg';
 import { createTestApp, createOrg, type TestContext } from './helpers';
-import { HAND_WRITTEN_COLUMNS, HAND_WRITTEN_FOREIGN_KEYS, HAND_WRITTEN_INDEXES, HAND_WRITTEN_TRIGGERS } from '../src/hand-written';
+import {
+  HAND_WRITTEN_COLUMNS,
+  HAND_WRITTEN_FOREIGN_KEYS,
+  HAND_WRITTEN_INDEXES,
+  HAND_WRITTEN_PRIMARY_KEYS,
+  HAND_WRITTEN_TRIGGERS,
+} from '../src/hand-written';
 import { globalTables, tenantEntities } from '../src/entities';
 import { BOSS_SCHEMA } from '../src/jobs/boss';
 import { User } from '../src/modules/users/user.entity';
@@ -103,8 +109,10 @@ describe('tenancy of the schema', () => {
   it('every index and unique constraint of a tenant table leads with organization_id (sharding key)', async () => {
     const wrong = (await indexes())
       .filter((i) => owned().includes(i.table) && i.columns[0] !== 'organization_id')
-      // The primary key on a random uuid is the row's identity; the (organization_id, id) unique beside it is what foreign keys and Citus use.
-      .filter((i) => !(i.primary && i.columns.length === 1 && i.columns[0] === 'id'))
+      // The primary key (id, organization_id): the random uuid first serves the lookups by id alone (MikroORM's
+      // updates and deletes), and it includes the distribution column (citus.test.ts); the (organization_id, id)
+      // unique beside it is what foreign keys point at.
+      .filter((i) => !(i.primary && i.columns.join(', ') === 'id, organization_id'))
       .filter((i) => !(i.index in INDEX_EXCEPTIONS));
     expect(
       wrong.map(
@@ -193,6 +201,10 @@ describe('tenancy of the schema', () => {
               .map((c) => `drop column "${c.column}"`)
               .join(', ')}`,
         ),
+        ...HAND_WRITTEN_PRIMARY_KEYS.flatMap((t) => [
+          `alter table "${t}" drop constraint "${t}_pkey"`,
+          `alter table "${t}" add primary key ("id")`,
+        ]),
         ...HAND_WRITTEN_FOREIGN_KEYS.flatMap((f) => [
           `alter table "${f.table}" drop constraint "${f.table}_${f.column}_foreign"`,
           `alter table "${f.table}" add constraint "${f.table}_${f.column}_foreign" foreign key ("${f.column}") references "${f.target}" ("id")${f.onDelete === 'no action' ? '' : ` on delete ${f.onDelete}`}`,

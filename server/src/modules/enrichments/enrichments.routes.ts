@@ -131,7 +131,7 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const rows = await tenantSql(req.em, actorOf(req).organizationId).all<{ id: string; first_name: string; last_name: string }>(
-        `select distinct u.id, u.first_name, u.last_name from enrichment e join app_user u on u.id = e.created_by_id where e.organization_id = ? order by u.first_name, u.last_name, u.id`,
+        `select distinct u.id, u.first_name, u.last_name from enrichment e join app_user u on u.organization_id = e.organization_id and u.id = e.created_by_id where e.organization_id = ? order by u.first_name, u.last_name, u.id`,
         [actorOf(req).organizationId],
       );
       return { success: true as const, users: rows.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name })) };

@@ -105,7 +105,7 @@ export async function createRun(
 ): Promise<void> {
   await tenantSql(em, input.organizationId).all(
     `insert into execution_run (id, organization_id, type, type_id, entity_type, total, status, created_by_id, created_at)
-      values (?, ?, ?, ?, ?, ?, 'running', ?, clock_timestamp()) on conflict (id) do update set total = excluded.total`,
+      values (?, ?, ?, ?, ?, ?, 'running', ?, clock_timestamp()) on conflict (id, organization_id) do update set total = excluded.total`,
     [input.id, input.organizationId, input.type, input.typeId, input.entityType, input.total, input.createdById],
   );
 }

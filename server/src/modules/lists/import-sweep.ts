@@ -22,8 +22,8 @@ export async function sweepStoppedImports(em: EntityManager): Promise<{ organiza
     // commit keeps an import of that id from starting in between (none can: the id is new).
     const rows = await unscopedSql(tem, 'import-sweep').all<{ organization_id: string; list_id: string; id: string }>(
       `update list_source s set status = 'failed', status_severity = 'error', status_reason = ?, updated_at = now()
-        where s.status = 'inProgress' and s.id in (
-              select c.id from (select id from list_source where type = 'csv' and status = 'inProgress' offset 0) c
+        where s.status = 'inProgress' and (s.organization_id, s.id) in (
+              select c.organization_id, c.id from (select organization_id, id from list_source where type = 'csv' and status = 'inProgress' offset 0) c
                where pg_try_advisory_xact_lock(${LEASE_KEY_SQL(`'list-import:' || c.id::text`)}))
         returning s.organization_id::text, s.list_id::text, s.id::text`,
       [CSV_MESSAGES.serverStopped],

@@ -115,7 +115,7 @@ export async function playRoutes(app: FastifyInstance): Promise<void> {
     async (req) => {
       const org = playActor(req).organizationId;
       const rows = await tenantSql(req.em, org).all<{ id: string; first_name: string; last_name: string }>(
-        `select distinct u.id, u.first_name, u.last_name from play p join app_user u on u.id = p.created_by_id where p.organization_id = ? order by u.first_name, u.last_name, u.id`,
+        `select distinct u.id, u.first_name, u.last_name from play p join app_user u on u.organization_id = p.organization_id and u.id = p.created_by_id where p.organization_id = ? order by u.first_name, u.last_name, u.id`,
         [org],
       );
       const [{ n }] = await tenantSql(req.em, org).all<{ n: number }>(

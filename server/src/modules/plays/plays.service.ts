@@ -68,7 +68,7 @@ type PlayRow = {
 
 const PLAY_SELECT = `p.id, p.name, p.description, p.instructions, p.subject, p.subject_prompt, p.play_type, p.llm_model_id, p.status, p.use_count,
   p.enrichments_included, p.is_provided_by_product, p.version, p.created_at, p.updated_at, u.id as u_id, u.first_name as u_first, u.last_name as u_last`;
-const PLAY_FROM = `play p left join app_user u on u.id = p.created_by_id`;
+const PLAY_FROM = `play p left join app_user u on u.organization_id = p.organization_id and u.id = p.created_by_id`;
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 

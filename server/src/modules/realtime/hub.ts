@@ -569,7 +569,7 @@ export class RealtimeHub {
     await this.ensureListening();
     c.sid = claims.sid;
     const rows = await tenantSql(this.opts.orm.em.fork(), claims.oid).all<{ id: string }>(
-      `select s.id from session s join app_user u on u.id = s.user_id
+      `select s.id from session s join app_user u on u.organization_id = s.organization_id and u.id = s.user_id
         where s.id = ? and s.user_id = ? and s.organization_id = ? and s.revoked_at is null and s.expires_at > now()
           and u.status = 'active' and not u.deleted`,
       [claims.sid, claims.uid, claims.oid],
@@ -652,7 +652,7 @@ export class RealtimeHub {
     for (const c of this.conns) if (c.sid && c.uid) bySid.set(c.sid, [...(bySid.get(c.sid) ?? []), c]);
     if (bySid.size === 0) return;
     const rows = await unscopedSql(this.opts.orm.em.fork(), 'sign-in').all<{ id: string }>(
-      `select s.id from session s join app_user u on u.id = s.user_id
+      `select s.id from session s join app_user u on u.organization_id = s.organization_id and u.id = s.user_id
         where s.id in (select (jsonb_array_elements_text(?::jsonb))::uuid) and s.revoked_at is null and s.expires_at > now()
           and u.status = 'active' and not u.deleted`,
       [JSON.stringify([...bySid.keys()])],

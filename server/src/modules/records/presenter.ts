@@ -57,11 +57,11 @@ export async function companyRows(em: EntityManager, organizationId: string, ids
             k.id as k_id, k.first_name as k_first, k.last_name as k_last, k.email as k_email,
             (select count(*)::int from company_contact c where c.organization_id = r.organization_id and c.company_id = r.id) as contact_count
        from company r
-       left join app_user o on o.id = r.owner_id
+       left join app_user o on o.organization_id = r.organization_id and o.id = r.owner_id
        -- A lookup per row (company_contact_one_key, which leads with the organization: without it in
        -- the condition the planner hash-joined every key link with every contact, 500 ms a page at
        -- 1,000,000 companies; a plain join let it scan every link of every organization too).
-       left join lateral (select k.id, k.first_name, k.last_name, k.email from company_contact km join contact k on k.id = km.contact_id
+       left join lateral (select k.id, k.first_name, k.last_name, k.email from company_contact km join contact k on k.organization_id = km.organization_id and k.id = km.contact_id
                            where km.organization_id = r.organization_id and km.company_id = r.id and km.is_key) k on true
       where r.organization_id = ? and r.id in (${list(ids.length)})`,
       [organizationId, ...ids],
@@ -99,9 +99,9 @@ export async function contactRows(em: EntityManager, organizationId: string, ids
             p.id as p_id, p.name as p_name, p.website as p_website, p.domain as p_domain,
             (select count(*)::int from company_contact c where c.organization_id = r.organization_id and c.contact_id = r.id) as company_count
        from contact r
-       left join app_user o on o.id = r.owner_id
+       left join app_user o on o.organization_id = r.organization_id and o.id = r.owner_id
        -- A lookup per row (company_contact_one_primary, organization first), as for the key contact of companies.
-       left join lateral (select p.id, p.name, p.website, p.domain from company_contact pm join company p on p.id = pm.company_id
+       left join lateral (select p.id, p.name, p.website, p.domain from company_contact pm join company p on p.organization_id = pm.organization_id and p.id = pm.company_id
                            where pm.organization_id = r.organization_id and pm.contact_id = r.id and pm.is_primary) p on true
       where r.organization_id = ? and r.id in (${list(ids.length)})`,
       [organizationId, ...ids],
@@ -135,7 +135,7 @@ export async function companyDetails(em: EntityManager, organizationId: string, 
   if (!company) return null;
   const links = await tenantSql(em, organizationId).all<Row>(
     `select m.company_id, m.contact_id, m.is_key, m.is_primary, m.label, m.value, c.first_name, c.last_name, c.email
-       from company_contact m join contact c on c.id = m.contact_id
+       from company_contact m join contact c on c.organization_id = m.organization_id and c.id = m.contact_id
       where m.organization_id = ? and m.company_id = ?
       order by m.is_key desc, lower(coalesce(m.label, '')) asc, lower(c.last_name), lower(c.first_name), c.id`,
     [organizationId, id],
@@ -161,7 +161,7 @@ export async function contactDetails(em: EntityManager, organizationId: string, 
   if (!contact) return null;
   const links = await tenantSql(em, organizationId).all<Row>(
     `select m.company_id, m.contact_id, m.is_key, m.is_primary, m.label, m.value, c.name, c.website
-       from company_contact m join company c on c.id = m.company_id
+       from company_contact m join company c on c.organization_id = m.organization_id and c.id = m.company_id
       where m.organization_id = ? and m.contact_id = ?
       order by m.is_primary desc, lower(c.name), c.id`,
     [organizationId, id],

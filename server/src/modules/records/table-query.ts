@@ -57,7 +57,7 @@ interface EntitySpec {
 
 /** What the owner sort orders by: the owner's name, lowercased (null without an owner). */
 const OWNER_NAME = `lower(u.first_name || ' ' || u.last_name)`;
-const OWNER_TEXT = `(select ${OWNER_NAME} from app_user u where u.id = r.owner_id)`;
+const OWNER_TEXT = `(select ${OWNER_NAME} from app_user u where u.organization_id = r.organization_id and u.id = r.owner_id)`;
 
 export const SPECS: Record<RecordEntityType, EntitySpec> = {
   company: {
