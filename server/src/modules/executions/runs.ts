@@ -136,7 +136,7 @@ export async function runSummaries(
         max(e.completed_at) as last_at
       from execution_run r left join execution e on e.organization_id = r.organization_id and e.run_id = r.id
      where r.organization_id = ? and r.id = any(?::uuid[])
-     group by r.id order by r.created_at desc`,
+     group by r.id, r.organization_id order by r.created_at desc`,
     [organizationId, arr],
   );
   return rows.map(toRunProgressDto);
