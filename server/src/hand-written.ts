@@ -46,6 +46,8 @@ export const HAND_WRITTEN_INDEXES = [
   'email_outbox_org_email_active_unique',
   // One active or sent row per send slot of a mailbox (Migration20261127100000, partial).
   'email_outbox_org_owner_slot_unique',
+  // The unfinished executions by type and state, for GET /metrics (Migration20261129073000, partial).
+  'execution_active_type_status_index',
 ] as const;
 
 /**
@@ -154,7 +156,7 @@ export const HAND_WRITTEN_FOREIGN_KEYS: readonly {
 ];
 
 /**
- * Tenant tables whose primary key is (id, organization_id) in the database (Migration20261129060000,
+ * Tenant tables whose primary key is (id, organization_id) in the database (Migration20261129083000,
  * ready to distribute by organization: docs/CITUS.md) while their entity's identifier stays `id`.
  * The schema-diff test expects exactly the statements that would turn each back into (id). A new
  * tenant table gets the same key in its migration and joins this list (citus.test.ts fails until it does).

@@ -104,6 +104,8 @@ describe('tenancy of the schema', () => {
     contact_search_trgm: 'a trigram GIN index cannot lead with a uuid (no btree_gin); the search ANDs it with organization_id',
     field_value_text_trgm: 'a trigram GIN index cannot lead with a uuid (no btree_gin); the search ANDs it with organization_id',
     realtime_event_created_at_index: 'the prune job deletes old events of every organization by age (maintenance, not a tenant query)',
+    execution_active_type_status_index:
+      "GET /metrics counts the unfinished executions of every organization by type and state (the operator's counts, not a tenant query)",
   };
 
   it('every index and unique constraint of a tenant table leads with organization_id (sharding key)', async () => {

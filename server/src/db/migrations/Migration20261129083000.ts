@@ -5,6 +5,11 @@ import { Migration } from '@mikro-orm/migrations';
 // (MikroORM's updates and deletes by primary key) still finds its row in the key's own index. The
 // (organization_id, id) uniques that foreign keys between tenant tables point at stay as they are.
 // realtime_sequence's key is organization_id already.
+//
+// Not for a rolling restart: the release before this one creates an execution run with
+// `on conflict (id)` and groups a run's progress by `r.id` alone, which both need the key (id). Stop
+// every process of the previous release before this migration runs (this release names
+// (id, organization_id) in both).
 const TABLES = [
   'activity',
   'app_user',
@@ -48,7 +53,7 @@ const TABLES = [
   'table_layout',
 ];
 
-export class Migration20261129060000 extends Migration {
+export class Migration20261129083000 extends Migration {
   override up(): void | Promise<void> {
     for (const t of TABLES) {
       this.addSql(`alter table "${t}" drop constraint "${t}_pkey", add constraint "${t}_pkey" primary key ("id", "organization_id");`);
