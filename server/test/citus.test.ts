@@ -1,6 +1,6 @@
 // Ready to distribute by organization (Citus) — checked on the migrated database, since no Citus runs
 // here: the keys, unique constraints and foreign keys Citus needs, the place of every table
-// (server/src/db/distribution.ts), the joins of the server's SQL, and the calls docs/CITUS.md shows.
+// (server/src/db/distribution.ts), the joins of the server's SQL, and the calls docs/CITUS.md and docs/DEPLOY.md show.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import pg from 'pg';
 import fs from 'node:fs';
@@ -221,7 +221,7 @@ describe('ready to distribute by organization (Citus)', () => {
     expect(unscoped('update company s set a = 1 where (s.organization_id, s.id) in (select 1)')).toEqual([]);
   });
 
-  it('docs/CITUS.md shows the calls for this schema, in an order Citus accepts', async () => {
+  it('docs/CITUS.md and docs/DEPLOY.md show the calls for this schema, in an order Citus accepts', async () => {
     const references = new Map<string, string[]>();
     for (const c of constraints.filter((c) => c.kind === 'f')) references.set(c.table, [...(references.get(c.table) ?? []), c.target!]);
     const calls = distributionSql(tenant, references);
@@ -230,12 +230,12 @@ describe('ready to distribute by organization (Citus)', () => {
     const at = new Map(calls.map((c, i) => [/'([a-z_]+)'/.exec(c)![1], i]));
     for (const [t, targets] of references)
       for (const target of targets) if (target !== t) expect(at.get(target)!, `${t} → ${target}`).toBeLessThan(at.get(t)!);
-    const doc = fs.readFileSync(path.join(root, 'docs/CITUS.md'), 'utf8');
-    const block = /```sql\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
-    const documented = block.split('\n').filter((l) => /^select create_/.test(l));
-    expect(documented, 'docs/CITUS.md: paste the calls of distributionSql (server/src/db/distribution.ts) into its sql block').toEqual(
-      calls,
-    );
+    for (const file of ['docs/CITUS.md', 'docs/DEPLOY.md']) {
+      const doc = fs.readFileSync(path.join(root, file), 'utf8');
+      const block = /```sql\n(create extension[\s\S]*?)```/.exec(doc)?.[1] ?? '';
+      const documented = block.split('\n').filter((l) => /^select create_/.test(l));
+      expect(documented, `${file}: paste the calls of distributionSql (server/src/db/distribution.ts) into its sql block`).toEqual(calls);
+    }
   });
 });
 
