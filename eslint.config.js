@@ -34,6 +34,44 @@ export const tenancySyntax = [
   },
 ];
 
+const THIN_ROUTES_HELP =
+  'Routes only validate, authorize and answer: move the data work into the module\'s service (docs/ARCHITECTURE.md, "Dependency direction").';
+/** Data work a route file may not do itself: ORM calls on an EntityManager, and the SQL helpers. */
+export const thinRouteSyntax = [
+  {
+    selector:
+      "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(find|findOne|findOneOrFail|findAll|findAndCount|count|create|persist|flush|persistAndFlush|nativeUpdate|nativeDelete|upsert|upsertMany|remove|transactional|getReference|insert|insertMany)$/][callee.object.name=/^(em|tem)$/]",
+    message: `ORM call in a route. ${THIN_ROUTES_HELP}`,
+  },
+  {
+    selector:
+      "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(find|findOne|findOneOrFail|findAll|findAndCount|count|create|persist|flush|persistAndFlush|nativeUpdate|nativeDelete|upsert|upsertMany|remove|transactional|getReference|insert|insertMany)$/][callee.object.property.name='em']",
+    message: `ORM call in a route. ${THIN_ROUTES_HELP}`,
+  },
+  { selector: 'CallExpression[callee.name=/^(tenantSql|unscopedSql|tenantCopyClient)$/]', message: `SQL in a route. ${THIN_ROUTES_HELP}` },
+];
+/** Route files that still do their own data work (to be moved into their services). */
+const ROUTES_WITH_DATA_WORK = [
+  'server/src/modules/activities/activities.routes.ts',
+  'server/src/modules/email-send/email-send.routes.ts',
+  'server/src/modules/enrichments/enrichments.routes.ts',
+  'server/src/modules/executions/executions.routes.ts',
+  'server/src/modules/fields/fields.routes.ts',
+  'server/src/modules/integrations/integrations.routes.ts',
+  'server/src/modules/lists/list-sources.routes.ts',
+  'server/src/modules/lists/lists.routes.ts',
+  'server/src/modules/llm/llm.routes.ts',
+  'server/src/modules/notifications/notifications.routes.ts',
+  'server/src/modules/plays/plays.routes.ts',
+  'server/src/modules/records/layouts.routes.ts',
+  'server/src/modules/records/mailbox.routes.ts',
+  'server/src/modules/records/records.routes.ts',
+  'server/src/modules/system/health.routes.ts',
+  'server/src/modules/users/email-settings.routes.ts',
+  'server/src/modules/users/user.routes.ts',
+  'server/src/modules/auth/setup.routes.ts',
+];
+
 /** `@typescript-eslint/no-restricted-imports` entries: each server room may not import the rooms above it. */
 function serverRooms() {
   const COMPOSITION = '(app|main|entities|orm-config|database|job-registry|hand-written)$|tools(/|$)';
@@ -126,6 +164,14 @@ export default tseslint.config(
     files: ['server/src/**/*.ts'],
     ignores: ['server/src/**/*.test.ts', 'server/src/db/sql.ts'],
     rules: { 'no-restricted-syntax': ['error', ...tenancySyntax] },
+  },
+  // Thin routes: a *.routes.ts file validates, authorizes and answers; the data work (ORM calls, SQL)
+  // is in the module's service or use-case files, which the worker, tools and tests call too.
+  // ROUTES_WITH_DATA_WORK lists the route files not yet thinned; the list only shrinks.
+  {
+    files: ['server/src/**/*.routes.ts'],
+    ignores: ROUTES_WITH_DATA_WORK,
+    rules: { 'no-restricted-syntax': ['error', ...tenancySyntax, ...thinRouteSyntax] },
   },
   {
     files: ['shared/src/domain/**/*.ts'],

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   GetOrganizationResponse,
@@ -14,21 +14,20 @@ import {
   SetDefaultCurrencyBody,
   SetDefaultCurrencyResponse,
   IdParams,
-  ORGANIZATION_MESSAGES,
   USER_ADMIN_MESSAGES,
 } from '@dealscout/shared/contracts';
-import { ROLES, fieldCurrency, type Role } from '@dealscout/shared/domain';
-import { Organization } from './organization.entity';
-import { User } from '../users/user.entity';
-import { Invitation } from '../invitations/invitation.entity';
-import { countSeats } from './seats';
-import { toMemberDto } from '../users/user.presenter';
+import { ROLES } from '@dealscout/shared/domain';
 import { inviteUsers } from '../invitations/invite-users';
-import { revokeUserSessions } from '../auth/sessions';
 import { authOf } from '../../plugins/types';
-import { badRequest, notFound } from '../../lib/errors';
-import { organizationAi } from '../llm/llm-settings';
-import { publishFieldsChanged } from '../fields/fields-events';
+import {
+  deleteMember,
+  getOrganization,
+  listMembers,
+  revokeInvitation,
+  setDefaultCurrency,
+  setMemberRole,
+  setMemberStatus,
+} from './organization.service';
 
 export async function organizationRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -43,30 +42,7 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const { organizationId } = authOf(req);
-      const org = await req.em.findOne(Organization, { id: organizationId });
-      if (!org) throw notFound(ORGANIZATION_MESSAGES.notFound);
-      const seats = await countSeats(req.em, org.id, org.maxUser);
-      return {
-        success: true as const,
-        organization: {
-          id: org.id,
-          name: org.name,
-          website: org.website ?? null,
-          status: org.status,
-          aiSummary: org.aiSummary ?? null,
-          type: org.type ?? null,
-          membership: {
-            type: org.membershipType,
-            maxUser: org.maxUser,
-            startedAt: org.startedAt.toISOString(),
-            endsAt: org.endsAt?.toISOString() ?? null,
-          },
-          seats,
-          defaultCurrency: fieldCurrency(null, (org.settings as { defaultCurrency?: string }).defaultCurrency),
-          ...(await organizationAi(req.em, app.llm, app.config, org.id)),
-        },
-      };
+      return { success: true as const, organization: await getOrganization(req.em, authOf(req).organizationId, app.llm, app.config) };
     },
   );
 
@@ -82,14 +58,7 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const org = await req.em.findOne(Organization, { id: authOf(req).organizationId });
-      if (!org) throw notFound(ORGANIZATION_MESSAGES.notFound);
-      org.settings = { ...org.settings, defaultCurrency: req.body.currency };
-      // Every currency field without its own currency now shows the new one: open tables follow.
-      await req.em.transactional(async (tem) => {
-        await tem.flush();
-        await publishFieldsChanged(tem, org.id, ['company', 'contact']);
-      });
+      await setDefaultCurrency(req.em, authOf(req).organizationId, req.body.currency);
       return { success: true as const, message: 'Default currency saved', defaultCurrency: req.body.currency };
     },
   );
@@ -113,21 +82,7 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const [users, invitations] = await Promise.all([
-        req.em.find(User, { deleted: false }, { orderBy: { createdAt: 'asc' } }),
-        req.em.find(Invitation, { status: 'pending', expiresAt: { $gt: new Date() } }, { orderBy: { createdAt: 'asc' } }),
-      ]);
-      return {
-        success: true as const,
-        users: users.map(toMemberDto),
-        invitations: invitations.map((i) => ({
-          id: i.id,
-          email: i.email,
-          role: i.role as Role,
-          createdAt: i.createdAt.toISOString(),
-          expiresAt: i.expiresAt.toISOString(),
-        })),
-      };
+      return { success: true as const, ...(await listMembers(req.em)) };
     },
   );
 
@@ -168,20 +123,10 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const changed = await req.em.nativeUpdate(Invitation, { id: req.params.id, status: 'pending' }, { status: 'revoked' });
-      if (changed !== 1) throw notFound();
+      await revokeInvitation(req.em, req.params.id);
       return { success: true as const, message: USER_ADMIN_MESSAGES.inviteRevoked };
     },
   );
-
-  /** A member of the caller's organization other than the caller (404 for any other id). */
-  async function otherMember(req: FastifyRequest, id: string) {
-    const auth = authOf(req);
-    const user = await req.em.findOne(User, { id, deleted: false });
-    if (!user) throw notFound();
-    if (user.id === auth.user.id) throw badRequest(USER_ADMIN_MESSAGES.notSelf);
-    return user;
-  }
 
   r.put(
     '/organization/users/:id/role',
@@ -196,10 +141,8 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const user = await otherMember(req, req.params.id);
-      user.role = req.body.role;
-      await req.em.flush();
-      return { success: true as const, message: USER_ADMIN_MESSAGES.roleChanged, user: toMemberDto(user) };
+      const user = await setMemberRole(req.em, authOf(req).user.id, req.params.id, req.body.role);
+      return { success: true as const, message: USER_ADMIN_MESSAGES.roleChanged, user };
     },
   );
 
@@ -216,13 +159,8 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const user = await otherMember(req, req.params.id);
-      await req.em.transactional(async (em) => {
-        user.status = req.body.status;
-        if (req.body.status === 'disabled') await revokeUserSessions(em, user.organization.id, user.id);
-        await em.flush();
-      });
-      return { success: true as const, message: USER_ADMIN_MESSAGES.statusChanged, user: toMemberDto(user) };
+      const user = await setMemberStatus(req.em, authOf(req).user.id, req.params.id, req.body.status);
+      return { success: true as const, message: USER_ADMIN_MESSAGES.statusChanged, user };
     },
   );
 
@@ -238,13 +176,7 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const user = await otherMember(req, req.params.id);
-      await req.em.transactional(async (em) => {
-        user.deleted = true;
-        user.status = 'disabled';
-        await revokeUserSessions(em, user.organization.id, user.id);
-        await em.flush();
-      });
+      await deleteMember(req.em, authOf(req).user.id, req.params.id);
       return { success: true as const, message: USER_ADMIN_MESSAGES.deleted };
     },
   );
