@@ -9,7 +9,7 @@ import { createQueues, createWorkerStop, startWorkers } from './jobs/definitions
 import { jobDefinitions } from './job-registry';
 import { buildApp } from './app';
 import { ensureAdminFromEnv } from './modules/organization/env-admin';
-import { sweepStoppedImportsLogged } from './modules/lists/import-sweep';
+import { sweepStoppedImportsLogged } from './modules/lists/import-sweep.job';
 import { startMetricsListener, type MetricsListener } from './modules/system/worker-metrics';
 
 function roleFromArgs(argv: string[]): string | undefined {

@@ -12,7 +12,7 @@ import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import { signedInPage } from '../support/session';
 import { ormConfig } from '../../server/src/orm-config';
-import { applyIntegrationExpiryNotices } from '../../server/src/modules/notifications/integration-expiry';
+import { applyIntegrationExpiryNotices } from '../../server/src/modules/notifications/integration-expiry.job';
 
 const ADMIN = { email: 'morgan@northbridge.example', password: 'North1234' };
 

@@ -48,7 +48,7 @@ export const UNSCOPED = {
   // is matched on the (id, organization) pair its job carries (tenancy-jobs.test.ts enqueues a
   // foreign id). Also pg-boss's own job table (releasing a job), and the cancel poll by claimed ids.
   'worker-claim': "a batch statement over jobs of several organizations, each row matched on its job's (id, organization)",
-  // The hourly expiry notices (notifications/integration-expiry.ts): mailbox connections of every
+  // The hourly expiry notices (notifications/integration-expiry.job.ts): mailbox connections of every
   // organization that expire within days. Each row carries its organization_id, and every notice is
   // then written with that organization (notifyUser through the tenant filter).
   'expiry-sweep':
@@ -56,7 +56,7 @@ export const UNSCOPED = {
   // The reply follower's sweep (email-send/replies.ts): lists the connected mailboxes of every
   // organization (id and organization only) and enqueues one job per mailbox carrying its organization.
   'reply-sweep': 'the minute sweep lists connected mailboxes of every organization (id, organization_id) to enqueue one tenant job each',
-  // The import sweep (lists/import-sweep.ts): CSV imports of every organization left 'inProgress'
+  // The import sweep (lists/import-sweep.job.ts): CSV imports of every organization left 'inProgress'
   // whose lease (the import connection's advisory lock) nobody holds are marked failed; each row
   // carries its organization, and each list's change is published to that organization.
   'import-sweep':
@@ -245,7 +245,7 @@ export interface TenantCopyClient {
   /**
    * Takes the session advisory lock of `key` (false when another connection holds it). It is held
    * until this connection ends — also when its process dies or the connection is cut — so another
-   * process can tell a running bulk load from one that was stopped (lists/import-sweep.ts).
+   * process can tell a running bulk load from one that was stopped (lists/import-sweep.job.ts).
    */
   lease(key: string): Promise<boolean>;
   end(): Promise<void>;

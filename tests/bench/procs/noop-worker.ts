@@ -3,7 +3,7 @@
 // built (every type has a product handler now; the list one would call a data
 // provider), so the benchmark measures the plumbing — claim, status events, completion, pg-boss —
 // not a handler's work.
-import { executionHandlers } from '../../../server/src/modules/executions/handlers';
+import { executionHandlers } from '../../../server/src/job-registry';
 import { defineExecutionHandler, type ExecutionHandler } from '../../../server/src/modules/executions/runner';
 
 export const BENCH_EXECUTION_TYPE = 'list' as const;

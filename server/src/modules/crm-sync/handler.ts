@@ -658,5 +658,3 @@ export function createCrmSyncHandler(
     },
   });
 }
-
-export const crmSyncExecutionHandler = createCrmSyncHandler();

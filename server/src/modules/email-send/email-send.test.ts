@@ -11,7 +11,7 @@ import { newCompany, newContact, link } from '../../../test/records';
 import { deliverOutbox, type DeliverDeps } from './send';
 import { createQueues } from '../../jobs/definitions';
 import { office365ExpirySource } from './send.job';
-import { applyIntegrationExpiryNotices } from '../notifications/integration-expiry';
+import { applyIntegrationExpiryNotices } from '../notifications/integration-expiry.job';
 import { jobDefinitions } from '../../job-registry';
 
 describe('email sending (Office 365)', () => {

@@ -13,7 +13,8 @@ import { createTestApp, createOrg, signedIn, type TestContext, type TestClient }
 import { newCompany, newContact, link } from '../../../test/records';
 import { createQueues } from '../../jobs/definitions';
 import { jobDefinitions } from '../../job-registry';
-import { followInbox, replySweepJob, REPLY_MAILBOX_QUEUE, REPLY_CANCELLED_NOTE } from './replies';
+import { followInbox, REPLY_MAILBOX_QUEUE, REPLY_CANCELLED_NOTE } from './replies';
+import { replySweepJob } from './replies.job';
 import { deliverOutbox } from './send';
 
 const ALL_DAY = {

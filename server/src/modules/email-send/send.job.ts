@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { defineJob } from '../../jobs/definitions';
 import { loadConfig } from '../../config';
 import { unscopedSql } from '../../db/sql';
-import { integrationExpirySources, type ExpiringIntegration } from '../notifications/integration-expiry';
+import { integrationExpirySources, type ExpiringIntegration } from '../notifications/integration-expiry.job';
 import { deliverOutbox, EMAIL_SEND_QUEUE } from './send';
 import { O365_PROVIDER } from './o365';
 
@@ -33,7 +33,7 @@ export const emailSendJob = defineJob({
   },
 });
 
-/** Office 365 connections for the hourly expiry notices (notifications/integration-expiry.ts). */
+/** Office 365 connections for the hourly expiry notices (notifications/integration-expiry.job.ts). */
 export async function office365ExpirySource(em: EntityManager, now: Date): Promise<ExpiringIntegration[]> {
   const rows = await unscopedSql(em, 'expiry-sweep').all<{ id: string; organization_id: string; user_id: string; expires_at: Date }>(
     `select id, organization_id, user_id, expires_at from integration

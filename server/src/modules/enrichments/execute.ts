@@ -22,7 +22,6 @@ import {
 import type { EnrichmentDto, ExecuteEnrichmentBody, ExecuteEnrichmentResponse, ExecuteItemDto } from '@dealscout/shared/contracts';
 import { badRequest } from '../../lib/errors';
 import { enqueueInTransaction } from '../../jobs/boss';
-import { defineJob } from '../../jobs/definitions';
 import { createExecutions, type StartedExecution } from '../executions/commands/create-executions';
 import { notifyUser } from '../notifications/notify';
 import { executionFailedNotice } from '@dealscout/shared/domain';
@@ -185,40 +184,6 @@ export async function handleDeadRestOfRun(em: EntityManager, data: ExecuteRestDa
     return missing;
   });
 }
-
-export const executeRestDeadLetterJob = defineJob({
-  queue: EXECUTE_REST_DEAD_LETTER_QUEUE,
-  schema: ExecuteRestData,
-  queueOptions: { retryLimit: 5, retryBackoff: true, retryDelay: 2, deleteAfterSeconds: 7 * 86_400 },
-  workOptions: { localConcurrency: 1 },
-  async handle(data, ctx) {
-    const missing = await handleDeadRestOfRun(ctx.orm.em.fork(), data);
-    ctx.logger.error(
-      { enrichmentId: data.enrichmentId, rows: data.items.length, missing },
-      'the rest of an enrichment run could not be created',
-    );
-  },
-});
-
-export const executeRestJob = defineJob({
-  queue: EXECUTE_REST_QUEUE,
-  schema: ExecuteRestData,
-  queueOptions: {
-    retryLimit: 10,
-    retryBackoff: true,
-    retryDelay: 2,
-    retryDelayMax: 60,
-    expireInSeconds: 600,
-    deleteAfterSeconds: 3_600,
-    notify: true,
-    deadLetter: EXECUTE_REST_DEAD_LETTER_QUEUE,
-  },
-  workOptions: { localConcurrency: 2, notifyPollingIntervalSeconds: 2 },
-  async handle(data, ctx) {
-    const created = await createRestOfRun(ctx.orm.em.fork(), ctx.boss, data);
-    ctx.logger.info({ enrichmentId: data.enrichmentId, rows: data.items.length, created }, 'rest of an enrichment run created');
-  },
-});
 
 /**
  * The rest of a larger run (its first rows are committed): the rows already queued or running are

@@ -12,14 +12,8 @@ import { createTestApp, createOrg, signedIn, type TestContext, type TestClient }
 import { startTestWorker, eventually, type TestWorker } from '../../../test/execution-harness';
 import { FakeOpenAiServer, lastUserText } from '../../../test/fakes/openai-server';
 import { createQueues, type JobDefinition } from '../../jobs/definitions';
-import {
-  executeEnrichment,
-  executeRestJob,
-  executeRestDeadLetterJob,
-  createRestOfRun,
-  EXECUTE_REST_QUEUE,
-  ExecuteRestData,
-} from './execute';
+import { executeEnrichment, createRestOfRun, EXECUTE_REST_QUEUE, ExecuteRestData } from './execute';
+import { executeRestDeadLetterJob, executeRestJob } from './execute-rest.job';
 import { executionJobDefinitions } from '../executions/runner';
 import { createEnrichmentHandler } from './handler';
 import { configFor } from './configs';

@@ -11,16 +11,8 @@ import { FakeOpenAiServer, lastUserText, type FakeRequest } from '../../../test/
 import { NOT_CONFIGURED_MESSAGE } from '../../providers/llm';
 import { createQueues, type JobDefinition } from '../../jobs/definitions';
 import { createExecutions } from '../executions/commands/create-executions';
-import {
-  executeEnrichment,
-  executeRestJob,
-  executeRestDeadLetterJob,
-  handleDeadRestOfRun,
-  createRestOfRun,
-  idempotencyKey,
-  EXECUTE_REST_QUEUE,
-  ExecuteRestData,
-} from './execute';
+import { executeEnrichment, handleDeadRestOfRun, createRestOfRun, idempotencyKey, EXECUTE_REST_QUEUE, ExecuteRestData } from './execute';
+import { executeRestDeadLetterJob, executeRestJob } from './execute-rest.job';
 import { executionJobDefinitions } from '../executions/runner';
 import { createEnrichmentHandler } from './handler';
 import { configFor } from './configs';

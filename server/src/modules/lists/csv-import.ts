@@ -40,7 +40,7 @@ export const CSV_MESSAGES = {
   serverStopped: 'The import was interrupted (the server stopped); please upload the file again.',
 } as const;
 
-/** The lease (advisory lock) an import's connection holds while it runs (import-sweep.ts reads it). */
+/** The lease (advisory lock) an import's connection holds while it runs (import-sweep.job.ts reads it). */
 export const importLeaseKey = (sourceId: string) => `list-import:${sourceId}`;
 
 /** The staging table's columns at most (PostgreSQL's limit is 1,600 a table). */
@@ -472,7 +472,7 @@ export async function readHeader(it: AsyncIterator<Buffer>): Promise<{ header: B
  * Imports one uploaded CSV into a list as the given source, in one transaction of its own
  * connection (COPY needs the client itself). That connection first takes the import's lease
  * (`importLeaseKey`), then `register` creates the source (inProgress): a source in progress whose
- * lease nobody holds is an import that stopped (import-sweep.ts). `onProgress` is told the rows
+ * lease nobody holds is an import that stopped (import-sweep.job.ts). `onProgress` is told the rows
  * read now and then.
  */
 export async function importCsv(opts: {

@@ -11,7 +11,7 @@ import { createTestApp, createOrg, signedIn, type TestContext, type TestClient }
 import { CSV_MESSAGES } from './csv-import';
 import { createSource } from './lists.service';
 import { startImportProgress } from './import-progress';
-import { sweepStoppedImports } from './import-sweep';
+import { sweepStoppedImports } from './import-sweep.job';
 
 /** A multipart body with the form fields first, then the file (as csv-import.test.ts builds it). */
 function multipartBody(

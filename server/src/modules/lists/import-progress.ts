@@ -94,7 +94,7 @@ export async function startImportProgress(
   };
 }
 
-/** The uploads whose import stopped without recording it (import-sweep.ts): their lines read failed too. */
+/** The uploads whose import stopped without recording it (import-sweep.job.ts): their lines read failed too. */
 export async function failStoppedImportProgress(em: EntityManager, organizationId: string, sourceIds: readonly string[], reason: string) {
   if (sourceIds.length === 0) return;
   const rows = await tenantSql(em, organizationId).all<ExecutionRow>(

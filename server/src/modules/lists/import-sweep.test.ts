@@ -1,4 +1,4 @@
-// The import sweep (import-sweep.ts): a CSV source left 'inProgress' whose lease nobody holds (the
+// The import sweep (import-sweep.job.ts): a CSV source left 'inProgress' whose lease nobody holds (the
 // process running it died) is marked failed with its reason, published to the list's watchers, and
 // can be removed; an import whose connection still holds its lease (another live process) is left
 // alone until that connection is gone; other sources are never touched.
@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { tenantCopyClient } from '../../db/sql';
 import { CSV_MESSAGES, importLeaseKey } from './csv-import';
-import { sweepStoppedImports } from './import-sweep';
+import { sweepStoppedImports } from './import-sweep.job';
 
 describe('the import sweep', () => {
   let ctx: TestContext;

@@ -11,7 +11,7 @@ import { startFakeBrave, type FakeBraveServer } from '../../../test/fakes/brave-
 import { startFakeWeb, html, type FakeWebServer } from '../../../test/fakes/web-server';
 import { GuardedHttpClient } from '../../providers/web/guarded-client';
 import { BraveSearch } from '../../providers/search/brave';
-import { createListHandler } from './list-execution.handler';
+import { createListHandler } from './handler';
 
 function multipart(fields: Record<string, string>): { body: Buffer; headers: Record<string, string> } {
   const boundary = `----ds${randomUUID()}`;

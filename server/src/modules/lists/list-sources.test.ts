@@ -10,7 +10,7 @@ import { newCompany } from '../../../test/records';
 import { startFakeOcean, type FakeOceanServer } from '../../../test/fakes/ocean-server';
 import { startFakeGooglePlaces, type FakeGooglePlacesServer } from '../../../test/fakes/google-places-server';
 import { startFakeSourceScrub, type FakeSourceScrubServer } from '../../../test/fakes/sourcescrub-server';
-import { createListHandler } from './list-execution.handler';
+import { createListHandler } from './handler';
 
 const BASIC = Buffer.from('dealscout:client-secret').toString('base64');
 

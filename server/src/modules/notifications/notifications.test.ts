@@ -12,7 +12,7 @@ import {
   integrationExpiryJob,
   integrationExpirySources,
   type ExpiringIntegration,
-} from './integration-expiry';
+} from './integration-expiry.job';
 
 describe('notifications: list, unread count, mark all read, deduplication, live push, expiry notices', () => {
   let ctx: TestContext;

@@ -89,5 +89,3 @@ export function createScoreHandler(opts: { batch?: number; streams?: number } = 
     },
   });
 }
-
-export const scoreExecutionHandler = createScoreHandler();

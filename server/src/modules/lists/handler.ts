@@ -128,5 +128,3 @@ export function createListHandler(deps: { config?: Config; agent?: ListAgentDeps
     },
   });
 }
-
-export const listExecutionHandler = createListHandler();
