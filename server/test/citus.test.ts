@@ -245,7 +245,7 @@ describe('ready to distribute by organization (Citus)', () => {
  */
 const JOIN_EXCEPTIONS: { file: string; alias: string; contains: string; reason: string }[] = [
   {
-    file: 'server/src/modules/lists/import-sweep.ts',
+    file: 'server/src/modules/lists/import-sweep.job.ts',
     alias: 'list_source',
     contains: '(s.organization_id, s.id) in',
     reason: 'the sweep of every organization matches each row on the (organization_id, id) pair its own subquery selects',
