@@ -54,9 +54,9 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           // Each journey file starts its own server on its own database and opens its own contexts in
-          // the run's one Chromium (tests/support/browser-setup.ts). The files run one at a time, after
-          // the other projects: side by side with everything else, a server's start and a journey's
-          // steps outlast their timeouts on a loaded 2-core machine.
+          // the run's one Chromium (tests/support/browser-setup.ts). The files share the run's workers
+          // with the other projects (longest first): run one at a time after everything else, the
+          // journeys alone took half of the suite's time.
           globalSetup: ['server/test/global-setup.ts', 'tests/support/browser-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
@@ -64,7 +64,7 @@ export default defineConfig({
           // 1 s default for expect.poll is shorter than a busy 2-core machine takes.
           expect: { poll: { timeout: 10_000 } },
           pool: 'forks',
-          fileParallelism: false,
+          fileParallelism: true,
         },
       },
       {

@@ -2,7 +2,7 @@
 // matrix, the multi-process server tests) start at once on the workers instead of trailing at the
 // end. A file's duration comes from vitest's results cache (node_modules/.vite/vitest, written by
 // every run); without one (a fresh clone, CI) it is estimated from the file's size. The browser
-// journeys run after the other projects, one at a time (vitest.config.ts), in this order too.
+// journeys are ordered with the other files.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import fs from 'node:fs';
 
