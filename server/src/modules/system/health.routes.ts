@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { unscopedSql } from '../../db/sql';
+import { DatabaseProbe } from './db-probe';
 
 /**
  * What /ready reads besides the database: set by main.ts. `shuttingDown` turns the process
@@ -16,6 +17,11 @@ export interface Readiness {
 
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
   let migrated = false;
+  // Its own connection, not the request pool's: a busy process still answers its balancer at once.
+  const clientUrl = app.orm.config.get('clientUrl');
+  if (!clientUrl) throw new Error('GET /ready needs the database URL');
+  const probe = new DatabaseProbe(clientUrl);
+  app.addHook('onClose', async () => probe.close());
   app.withTypeProvider<ZodTypeProvider>().get(
     '/ready',
     {
@@ -37,11 +43,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
       const notReady = (reason: 'shutting down' | 'database down' | 'migrations pending' | 'worker not started') =>
         reply.status(503).send({ status: 'not ready' as const, reason });
       if (app.readiness.shuttingDown) return notReady('shutting down');
-      try {
-        await unscopedSql(req.em, 'connection').all('select 1');
-      } catch {
-        return notReady('database down');
-      }
+      if (!(await probe.reachable())) return notReady('database down');
       if (!migrated) {
         try {
           migrated = (await app.orm.migrator.getPending()).length === 0;

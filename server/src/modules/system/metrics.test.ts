@@ -32,6 +32,24 @@ describe('GET /ready', () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
     ctx.app.readiness.shuttingDown = false;
   });
+
+  it('answers at once while every connection of the request pool is busy (its database check has a connection of its own)', async () => {
+    // The test app's pool holds 5 connections: 6 slow statements take them all and queue one more.
+    const busy = Array.from({ length: 6 }, () => ctx.em().execute('select pg_sleep(3)'));
+    await new Promise((r) => setTimeout(r, 1200)); // past the probe's cached answer of the test above
+    const t0 = performance.now();
+    const ready = await ctx.app.inject({ method: 'GET', url: '/ready' });
+    const readyMs = performance.now() - t0;
+    // A request that needs the pool waits for a connection meanwhile.
+    const h0 = performance.now();
+    const health = await ctx.app.inject({ method: 'GET', url: '/health' });
+    const healthMs = performance.now() - h0;
+    await Promise.all(busy);
+    expect([ready.statusCode, ready.json()]).toEqual([200, { status: 'ready' }]);
+    expect(readyMs).toBeLessThan(1000);
+    expect(health.statusCode).toBe(200);
+    expect(healthMs).toBeGreaterThan(1000);
+  });
 });
 
 describe('GET /metrics', () => {

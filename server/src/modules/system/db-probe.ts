@@ -1,0 +1,69 @@
+import pg from 'pg';
+
+/**
+ * The database check behind GET /ready: one connection of its own (never one of the request pool,
+ * where a probe would queue behind the requests of a busy process and a balancer would take a
+ * saturated process for a dead one), a short timeout, and one answer shared by the probes of the
+ * next `maxAgeMs` (several balancers checking every second cost one `select 1` a second).
+ */
+export class DatabaseProbe {
+  private client: pg.Client | null = null;
+  private last: { ok: boolean; at: number } | null = null;
+  private running: Promise<boolean> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly opts: { maxAgeMs?: number; timeoutMs?: number } = {},
+  ) {}
+
+  /** Whether the database answered `select 1` (now, or within the last `maxAgeMs`). */
+  async reachable(): Promise<boolean> {
+    const maxAge = this.opts.maxAgeMs ?? 1000;
+    if (this.last && Date.now() - this.last.at < maxAge) return this.last.ok;
+    this.running ??= this.check().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async check(): Promise<boolean> {
+    const timeoutMs = this.opts.timeoutMs ?? 2000;
+    let ok = false;
+    try {
+      if (!this.client) {
+        const client = new pg.Client({
+          connectionString: this.connectionString,
+          connectionTimeoutMillis: timeoutMs,
+          query_timeout: timeoutMs,
+          application_name: 'dealscout-ready',
+        });
+        // A connection that breaks is replaced at the next check.
+        client.on('error', () => {
+          if (this.client === client) this.client = null;
+          client.end().catch(() => {});
+        });
+        await client.connect();
+        if (this.closed) {
+          await client.end().catch(() => {});
+          return false;
+        }
+        this.client = client;
+      }
+      await this.client.query('select 1');
+      ok = true;
+    } catch {
+      const broken = this.client;
+      this.client = null;
+      await broken?.end().catch(() => {});
+    }
+    this.last = { ok, at: Date.now() };
+    return ok;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    this.client = null;
+    await this.running?.catch(() => {});
+    await client?.end().catch(() => {});
+  }
+}
