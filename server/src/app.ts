@@ -114,8 +114,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // One EntityManager per request; the auth hook switches its tenant filter on.
   app.decorateRequest('em', null as never);
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     req.em = deps.orm.em.fork();
+    // Draining after SIGTERM (READY_DRAIN_MS): requests are still served, and each answer closes its
+    // connection, so the balancer keeps no idle connection that the listener's close would cut.
+    if (app.readiness.shuttingDown) reply.header('connection', 'close');
   });
   registerAuth(app);
 

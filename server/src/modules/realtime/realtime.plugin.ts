@@ -30,7 +30,17 @@ export const realtimePlugin = fp(
       sessionCheckSeconds: c.REALTIME_SESSION_CHECK_SECONDS,
     });
     app.decorate('realtime', hub);
-    await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+    await app.register(websocket, {
+      options: { maxPayload: 64 * 1024 },
+      // When the app closes (SIGTERM, after READY_DRAIN_MS), every socket is closed with 1001 (going
+      // away): the client reconnects through the balancer to another process and resumes with `since`.
+      preClose(this: FastifyInstance, done: (err?: Error) => void) {
+        hub.close().then(() => {
+          this.websocketServer.close();
+          done();
+        }, done);
+      },
+    });
     app.addHook('onClose', async () => hub.close());
   },
   { name: 'realtime' },
