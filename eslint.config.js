@@ -117,6 +117,27 @@ function serverRooms() {
       [],
       'modules never import the composition root (app.ts, entities.ts, orm-config.ts, job-registry.ts, tools/)',
     ),
+    // A feature's own adapters (modules/<feature>/providers/) stand where providers/ stands: they know
+    // nothing of their module's services, of other modules or of plugins.
+    {
+      files: ['server/src/modules/*/providers/**/*.ts'],
+      ignores: ['server/src/**/*.test.ts'],
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                regex:
+                  '^\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./\\.\\./(plugins|modules|tools)(/|$)|^\\.\\./\\.\\./\\.\\./(app|main|entities|orm-config|database|job-registry|hand-written)$',
+                message:
+                  "A feature's providers/ folder is an adapter to an outside service: it imports lib/, db/, providers/ and its own folder only (eslint.config.js, serverRooms).",
+              },
+            ],
+          },
+        ],
+      },
+    },
   ];
 }
 

@@ -165,7 +165,7 @@ export const ConfigSchema = z.object({
     .min(32, 'SECRETS_KEY must be at least 32 characters')
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  // CRM integrations (server/src/providers/crm, server/src/modules/integrations). Salesforce: the
+  // CRM integrations (server/src/modules/crm, server/src/modules/integrations). Salesforce: the
   // connected app's consumer key (and secret, unless the app is a PKCE-only public client); its
   // callback URL is {PUBLIC_URL}/api/v1/integrations/salesforce/callback. Without the key the
   // Salesforce card says the operator must set it up. The login URLs are the operator's (a My

@@ -12,13 +12,13 @@ import { Activity } from './modules/activities/activity.entity';
 import { Enrichment, EnrichmentResult } from './modules/enrichments/enrichment.entity';
 import { Integration } from './modules/integrations/integration.entity';
 import { LlmCharge } from './modules/llm/llm-charge.entity';
-import { CrmLink } from './modules/crm-links/crm-link.entity';
+import { CrmLink } from './modules/crm/links/crm-link.entity';
 import { Play, PlayDraft, ChannelEmail } from './modules/plays/play.entity';
 import { ListCompany, ListSource, Idea, ListSourceRejection } from './modules/lists/list.entity';
 import { ScoringModel, ScoreRun, IdeaScore } from './modules/scoring/scoring.entity';
 import { EmailOutbox, MailboxSync } from './modules/email-send/outbox.entity';
 import { CrmUserLink } from './modules/crm/crm-user-link.entity';
-import { CrmSyncSettings, CrmSyncState, CrmSyncChange, CrmPushJob, CrmActivityPush } from './modules/crm-sync/crm-sync.entity';
+import { CrmSyncSettings, CrmSyncState, CrmSyncChange, CrmPushJob, CrmActivityPush } from './modules/crm/sync/crm-sync.entity';
 
 export const entities = [
   Organization,

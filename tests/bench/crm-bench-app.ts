@@ -10,7 +10,7 @@ import { startBoss } from '../../server/src/jobs/boss';
 import { buildApp } from '../../server/src/app';
 import { createQueues, startWorkers } from '../../server/src/jobs/definitions';
 import { executionJobDefinitions } from '../../server/src/modules/executions/runner';
-import { createCrmSyncHandler } from '../../server/src/modules/crm-sync/handler';
+import { createCrmSyncHandler } from '../../server/src/modules/crm/sync/handler';
 
 export async function startCrmBench(
   name: string,

@@ -5,9 +5,9 @@
 // two field values each (lookup, create, field values: sequential requests). Prints a Markdown table.
 import { FakeSalesforce } from '../../server/test/fakes/salesforce-server';
 import { FakeAffinity } from '../../server/test/fakes/affinity-server';
-import { SalesforceClient, authorizationUrl, exchangeCode, pkcePair } from '../../server/src/providers/crm/salesforce';
-import { AffinityClient } from '../../server/src/providers/crm/affinity';
-import { AffinityCrmWriter, SalesforceCrmWriter, type CrmWriteResult } from '../../server/src/providers/crm/writer';
+import { SalesforceClient, authorizationUrl, exchangeCode, pkcePair } from '../../server/src/modules/crm/providers/salesforce';
+import { AffinityClient } from '../../server/src/modules/crm/providers/affinity';
+import { AffinityCrmWriter, SalesforceCrmWriter, type CrmWriteResult } from '../../server/src/modules/crm/providers/writer';
 
 const ACCOUNTS = Number(process.env.BENCH_CRM_ACCOUNTS ?? 100_000);
 const CONTACTS = Number(process.env.BENCH_CRM_CONTACTS ?? 200_000);

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// crm_link: a record's id in a CRM or on LinkedIn (modules/crm-links), for the Chrome side panel's
+// crm_link: a record's id in a CRM or on LinkedIn (modules/crm/links), for the Chrome side panel's
 // lookup by CRM id. Exactly one of company_id / contact_id is set.
 export class Migration20261125230000 extends Migration {
   override name = 'Migration20261125230000';

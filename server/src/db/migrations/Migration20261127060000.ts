@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// CRM sync (modules/crm-sync): the organization's sync settings and field mappings, the
+// CRM sync (modules/crm/sync): the organization's sync settings and field mappings, the
 // inbound high-water marks (per provider, CRM object and scope), and the sync-change log the record
 // drawer shows. Records are matched to CRM ids through the existing crm_link table.
 export class Migration20261127060000 extends Migration {

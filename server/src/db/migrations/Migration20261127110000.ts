@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// CRM sync, outbound phase (modules/crm-sync/push.ts): crm_link.crm_values keeps, per
+// CRM sync, outbound phase (modules/crm/sync/push.ts): crm_link.crm_values keeps, per
 // linked record, the mapped fields' values both sides last agreed on (what the CRM sent on the last
 // read or what we wrote to it last), so a value that differs from it was changed here and is written
 // back (crm_values_at: when the CRM's side last changed, so a value Dealscout keeps is compared again);

@@ -14,9 +14,9 @@ import {
 } from '@dealscout/shared/contracts';
 import type { Config } from '../../config';
 import { Integration, type IIntegration } from '../integrations/integration.entity';
-import { salesforceClientFor } from '../integrations/crm-connect';
-import { AffinityClient, AffinityError } from '../../providers/crm/affinity';
-import { SalesforceError } from '../../providers/crm/salesforce';
+import { salesforceClientFor } from './connect/crm-connect';
+import { AffinityClient, AffinityError } from './providers/affinity';
+import { SalesforceError } from './providers/salesforce';
 import { decryptSecret } from '../../lib/secrets';
 import { outboundFetchFor } from '../../providers/web/outbound';
 import { badRequest, conflict } from '../../lib/errors';

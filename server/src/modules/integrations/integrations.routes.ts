@@ -32,7 +32,7 @@ import {
   revokeSalesforce,
   startSalesforceConnect,
   verifyAffinityKey,
-} from './crm-connect';
+} from '../crm/connect/crm-connect';
 import { Integration, type IIntegration } from './integration.entity';
 import { authOf } from '../../plugins/types';
 import { badRequest, forbidden, notFound } from '../../lib/errors';

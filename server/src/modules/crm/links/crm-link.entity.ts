@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { Organization } from '../organization/organization.entity';
-import { Company, Contact } from '../records/records.entity';
+import { Organization } from '../../organization/organization.entity';
+import { Company, Contact } from '../../records/records.entity';
 
 /**
  * A record's id in an outside system (a Salesforce Account or Contact, an Affinity organization or
@@ -23,7 +23,7 @@ export const CrmLink = defineEntity({
     externalId: p.string().length(255),
     company: () => p.manyToOne(Company).nullable().deleteRule('cascade'),
     contact: () => p.manyToOne(Contact).nullable().deleteRule('cascade'),
-    /** CRM sync: the mapped fields' values both sides last agreed on, by CRM field name (crm-sync/push.ts). */
+    /** CRM sync: the mapped fields' values both sides last agreed on, by CRM field name (crm/sync/push.ts). */
     crmValues: p.json<Record<string, string | null>>().nullable(),
     /** When crm_values last changed because the CRM's values did (a read that found them changed). */
     crmValuesAt: p.datetime().nullable(),

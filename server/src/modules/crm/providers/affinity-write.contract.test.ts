@@ -2,7 +2,7 @@
 // loopback fake following Affinity's v1 API: organizations, persons, field values, notes, 422
 // validation answers and 429 with Retry-After.
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
-import { FakeAffinity } from '../../../test/fakes/affinity-server';
+import { FakeAffinity } from '../../../../test/fakes/affinity-server';
 import { AffinityClient } from './affinity';
 import { AffinityCrmWriter, affinityNoteMarker, type CrmAccountWrite } from './writer';
 

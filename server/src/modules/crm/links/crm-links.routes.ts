@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorResponse, LookupBody, LookupResponse } from '@dealscout/shared/contracts';
-import { authOf } from '../../plugins/types';
+import { authOf } from '../../../plugins/types';
 import { lookupRecord } from './lookup';
-import { companyDetails, contactDetails } from '../records/presenter';
+import { companyDetails, contactDetails } from '../../records/presenter';
 
 export async function crmLinkRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();

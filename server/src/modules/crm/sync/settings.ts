@@ -14,17 +14,17 @@ import {
   type SyncSettingsDto,
 } from '@dealscout/shared/contracts';
 import { FIELD_MESSAGES, type FieldDataType } from '@dealscout/shared/domain';
-import type { Config } from '../../config';
-import { badRequest, notFound } from '../../lib/errors';
-import { tenantSql } from '../../db/sql';
-import { decryptSecret } from '../../lib/secrets';
-import { outboundFetchFor } from '../../providers/web/outbound';
-import { AffinityClient, AffinityError } from '../../providers/crm/affinity';
-import { SalesforceError } from '../../providers/crm/salesforce';
-import type { IIntegration } from '../integrations/integration.entity';
-import { salesforceClientFor } from '../integrations/crm-connect';
-import { activeCrm } from '../crm/crm-username';
-import { FieldDefinition } from '../fields/field.entity';
+import type { Config } from '../../../config';
+import { badRequest, notFound } from '../../../lib/errors';
+import { tenantSql } from '../../../db/sql';
+import { decryptSecret } from '../../../lib/secrets';
+import { outboundFetchFor } from '../../../providers/web/outbound';
+import { AffinityClient, AffinityError } from '../providers/affinity';
+import { SalesforceError } from '../providers/salesforce';
+import type { IIntegration } from '../../integrations/integration.entity';
+import { salesforceClientFor } from '../connect/crm-connect';
+import { activeCrm } from '../crm-username';
+import { FieldDefinition } from '../../fields/field.entity';
 import type { ResolvedMapping } from './inbound';
 
 /** Built-in Dealscout fields sync may write (the identity, owner and creation columns are not mappable). */

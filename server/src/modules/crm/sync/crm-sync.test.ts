@@ -5,17 +5,17 @@
 // duplicates), the sync history of a record, 404 across organizations, and every message.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { CRM_SYNC_MESSAGES, CRM_USERNAME_MESSAGES, type FieldMapping } from '@dealscout/shared/contracts';
-import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
-import { FakeSalesforce } from '../../../test/fakes/salesforce-server';
-import { connectSalesforce as connectSf } from '../../../test/crm';
-import { FakeAffinity } from '../../../test/fakes/affinity-server';
-import { startTestWorker, eventually, type TestWorker } from '../../../test/execution-harness';
-import { newCompany, newContact, newField, setValue } from '../../../test/records';
-import { createQueues } from '../../jobs/definitions';
-import { executionJobDefinitions } from '../executions/runner';
+import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../../test/helpers';
+import { FakeSalesforce } from '../../../../test/fakes/salesforce-server';
+import { connectSalesforce as connectSf } from '../../../../test/crm';
+import { FakeAffinity } from '../../../../test/fakes/affinity-server';
+import { startTestWorker, eventually, type TestWorker } from '../../../../test/execution-harness';
+import { newCompany, newContact, newField, setValue } from '../../../../test/records';
+import { createQueues } from '../../../jobs/definitions';
+import { executionJobDefinitions } from '../../executions/runner';
 import { createCrmSyncHandler, wholeSync } from './handler';
 import { crmWins } from './reconcile';
-import { slotColumn } from '../fields/projection';
+import { slotColumn } from '../../fields/projection';
 
 const AFF_KEY = 'affinity-key-sync-0123456789';
 

@@ -7,13 +7,13 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CRM_MESSAGES, CRM_NAMES, CRM_SYNC_MESSAGES, type CrmProvider, type SalesforceEnvironment } from '@dealscout/shared/contracts';
-import type { Config } from '../../config';
-import { Integration, type IIntegration } from './integration.entity';
-import { User } from '../users/user.entity';
-import { badRequest } from '../../lib/errors';
-import { scopedTo } from '../../db/sql';
-import { decryptSecret, encryptSecret } from '../../lib/secrets';
-import { checkOutboundUrl, outboundFetchFor, outboundRefusal } from '../../providers/web/outbound';
+import type { Config } from '../../../config';
+import { Integration, type IIntegration } from '../../integrations/integration.entity';
+import { User } from '../../users/user.entity';
+import { badRequest } from '../../../lib/errors';
+import { scopedTo } from '../../../db/sql';
+import { decryptSecret, encryptSecret } from '../../../lib/secrets';
+import { checkOutboundUrl, outboundFetchFor, outboundRefusal } from '../../../providers/web/outbound';
 import {
   authorizationUrl,
   exchangeCode,
@@ -21,8 +21,8 @@ import {
   SalesforceClient,
   SalesforceError,
   type SalesforceAppConfig,
-} from '../../providers/crm/salesforce';
-import { AffinityClient, AffinityError } from '../../providers/crm/affinity';
+} from '../providers/salesforce';
+import { AffinityClient, AffinityError } from '../providers/affinity';
 
 export const SALESFORCE_CALLBACK_PATH = '/api/v1/integrations/salesforce/callback';
 const PENDING_TTL_MS = 15 * 60_000;
@@ -107,7 +107,7 @@ export async function startSalesforceConnect(
 
 export type CallbackOutcome = { ok: true; warning?: string } | { ok: false; message: string };
 
-/** The sObjects sync writes to with the Dealscout_Id__c External ID (crm-sync/push.ts). */
+/** The sObjects sync writes to with the Dealscout_Id__c External ID (sync/push.ts). */
 const EXTERNAL_ID_OBJECTS = ['Account', 'Contact', 'Task'] as const;
 
 /**

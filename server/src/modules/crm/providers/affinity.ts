@@ -7,8 +7,8 @@
 // reads a page of 500 organizations' mapped values in 5 requests instead of 500.
 // 429 answers are waited out as Retry-After says (up to `maxRetryWaitMs`, `maxAttempts` in all);
 // a longer wait fails as `rateLimited` so a job's own retry takes it later.
-import type { OutboundFetch } from '../web/outbound';
-import { retryAfterMs } from '../../lib/retry-after';
+import type { OutboundFetch } from '../../../providers/web/outbound';
+import { retryAfterMs } from '../../../lib/retry-after';
 
 export const AFFINITY_DEFAULT_BASE_URL = 'https://api.affinity.co';
 

@@ -2,7 +2,7 @@
 // SalesforceCrmWriter) against the loopback fake following Salesforce's documented sObject
 // Collections, Bulk API 2.0 ingest, error shapes, the limit header and session expiry.
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
-import { FakeSalesforce } from '../../../test/fakes/salesforce-server';
+import { FakeSalesforce } from '../../../../test/fakes/salesforce-server';
 import {
   SALESFORCE_API_VERSION,
   SalesforceClient,

@@ -3,13 +3,13 @@
 // takes the job again (the heartbeat stopped), resumes after the mark, and the sync completes with
 // every account and contact exactly once.
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
-import { startWorkerProcess, killWorkers, type WorkerProcess } from '../../../test/worker-process';
-import { createTestApp, createOrg, signedIn, type TestContext } from '../../../test/helpers';
-import { eventually } from '../../../test/execution-harness';
-import { FakeSalesforce } from '../../../test/fakes/salesforce-server';
-import { connectSalesforce, fieldIds } from '../../../test/crm';
-import { createQueues } from '../../jobs/definitions';
-import { jobDefinitions } from '../../job-registry';
+import { startWorkerProcess, killWorkers, type WorkerProcess } from '../../../../test/worker-process';
+import { createTestApp, createOrg, signedIn, type TestContext } from '../../../../test/helpers';
+import { eventually } from '../../../../test/execution-harness';
+import { FakeSalesforce } from '../../../../test/fakes/salesforce-server';
+import { connectSalesforce, fieldIds } from '../../../../test/crm';
+import { createQueues } from '../../../jobs/definitions';
+import { jobDefinitions } from '../../../job-registry';
 
 const ACCOUNTS = 6_000;
 const CONTACTS = 2_000;

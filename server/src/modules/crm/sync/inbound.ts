@@ -10,9 +10,9 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { coerceFieldValue, normalizeDomain, normalizeEmail, NUMERIC_TYPES, type FieldDataType } from '@dealscout/shared/domain';
 import type { CrmProvider, CrmSyncCounts, Reconciliation } from '@dealscout/shared/contracts';
-import { tenantSql } from '../../db/sql';
-import { projectionOf, slotColumn, slotFamily } from '../fields/projection';
-import { publishEntityChange } from '../records/records.service';
+import { tenantSql } from '../../../db/sql';
+import { projectionOf, slotColumn, slotFamily } from '../../fields/projection';
+import { publishEntityChange } from '../../records/records.service';
 import { crmWins, isEmptyValue, sameValue } from './reconcile';
 
 export interface ResolvedMapping {

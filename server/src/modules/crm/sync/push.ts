@@ -26,12 +26,12 @@
 // by domain, persons by email and notes by their marker line first. A Bulk API 2.0 job (above the
 // writer's bulk threshold) is recorded in crm_push_job as soon as Salesforce made it; a resumed sync
 // collects it (resumeBulkJob) instead of loading a second job.
-import { crmSyncRecords } from '../../lib/metrics';
+import { crmSyncRecords } from '../../../lib/metrics';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CRM_SYNC_MESSAGES, type CrmProvider } from '@dealscout/shared/contracts';
-import { tenantSql } from '../../db/sql';
-import { SalesforceError, type SalesforceClient } from '../../providers/crm/salesforce';
-import { AffinityError, type AffinityClient } from '../../providers/crm/affinity';
+import { tenantSql } from '../../../db/sql';
+import { SalesforceError, type SalesforceClient } from '../providers/salesforce';
+import { AffinityError, type AffinityClient } from '../providers/affinity';
 import {
   crmWriterFor,
   SalesforceCrmWriter,
@@ -39,8 +39,8 @@ import {
   type CrmWriteError,
   type CrmWriteResult,
   type SalesforceWriterOptions,
-} from '../../providers/crm/writer';
-import { ExecutionError } from '../executions/runner';
+} from '../providers/writer';
+import { ExecutionError } from '../../executions/runner';
 import { mappedText, type ResolvedMapping } from './inbound';
 import { isEmptyValue, sameValue } from './reconcile';
 

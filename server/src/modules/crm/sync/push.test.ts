@@ -6,13 +6,13 @@
 // organization's record is a 404 in the sync history.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { CRM_SYNC_MESSAGES, type FieldMapping } from '@dealscout/shared/contracts';
-import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
-import { FakeSalesforce } from '../../../test/fakes/salesforce-server';
-import { FakeAffinity } from '../../../test/fakes/affinity-server';
-import { startTestWorker, eventually, type TestWorker } from '../../../test/execution-harness';
-import { link, newCompany, newContact, newField, setValue } from '../../../test/records';
-import { createQueues } from '../../jobs/definitions';
-import { executionJobDefinitions } from '../executions/runner';
+import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../../test/helpers';
+import { FakeSalesforce } from '../../../../test/fakes/salesforce-server';
+import { FakeAffinity } from '../../../../test/fakes/affinity-server';
+import { startTestWorker, eventually, type TestWorker } from '../../../../test/execution-harness';
+import { link, newCompany, newContact, newField, setValue } from '../../../../test/records';
+import { createQueues } from '../../../jobs/definitions';
+import { executionJobDefinitions } from '../../executions/runner';
 import { createCrmSyncHandler } from './handler';
 
 const AFF_KEY = 'affinity-key-push-0123456789';

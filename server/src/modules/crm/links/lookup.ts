@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { normalizeDomain, normalizeEmail } from '@dealscout/shared/domain';
 import type { CrmSource, LookupMatch } from '@dealscout/shared/contracts';
-import { tenantSql } from '../../db/sql';
+import { tenantSql } from '../../../db/sql';
 
 export interface LookupInput {
   organizationId: string;

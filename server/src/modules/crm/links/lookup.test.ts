@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createTestApp, createOrg, signedIn, TEST_PASSWORD, TestClient, type TestContext } from '../../../test/helpers';
-import { newCompany, newContact, uniq } from '../../../test/records';
+import { createTestApp, createOrg, signedIn, TEST_PASSWORD, TestClient, type TestContext } from '../../../../test/helpers';
+import { newCompany, newContact, uniq } from '../../../../test/records';
 
 describe('POST /api/v1/entity/lookup', () => {
   let ctx: TestContext;

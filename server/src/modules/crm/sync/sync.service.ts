@@ -12,12 +12,12 @@ import {
   type SyncChangeDto,
 } from '@dealscout/shared/contracts';
 import { COMPANY_MESSAGES, CONTACT_MESSAGES } from '@dealscout/shared/domain';
-import { tenantSql } from '../../db/sql';
-import { notFound } from '../../lib/errors';
-import { createExecutions } from '../executions/commands/create-executions';
-import { EXECUTION_COLUMNS, type ExecutionRow } from '../executions/execution.presenter';
-import { activeCrm } from '../crm/crm-username';
-import { CrmUserLink } from '../crm/crm-user-link.entity';
+import { tenantSql } from '../../../db/sql';
+import { notFound } from '../../../lib/errors';
+import { createExecutions } from '../../executions/commands/create-executions';
+import { EXECUTION_COLUMNS, type ExecutionRow } from '../../executions/execution.presenter';
+import { activeCrm } from '../crm-username';
+import { CrmUserLink } from '../crm-user-link.entity';
 import { readSyncSettings } from './settings';
 
 type SyncAnswer = Omit<CrmSyncResponse, 'success'>;

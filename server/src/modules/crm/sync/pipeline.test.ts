@@ -7,12 +7,12 @@
 // times; the fault comes from a trigger in the database, so the real retry path runs.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import pg from 'pg';
-import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
-import { FakeSalesforce } from '../../../test/fakes/salesforce-server';
-import { connectSalesforce, fieldIds } from '../../../test/crm';
-import { startTestWorker, eventually, type TestWorker } from '../../../test/execution-harness';
-import { createQueues } from '../../jobs/definitions';
-import { executionJobDefinitions } from '../executions/runner';
+import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../../test/helpers';
+import { FakeSalesforce } from '../../../../test/fakes/salesforce-server';
+import { connectSalesforce, fieldIds } from '../../../../test/crm';
+import { startTestWorker, eventually, type TestWorker } from '../../../../test/execution-harness';
+import { createQueues } from '../../../jobs/definitions';
+import { executionJobDefinitions } from '../../executions/runner';
 import { createCrmSyncHandler } from './handler';
 
 describe('CRM sync pages written two at once', () => {

@@ -1,7 +1,7 @@
 // Contract: the Salesforce adapter (jsforce) against the loopback fake that follows Salesforce's
 // documented OAuth web-server flow with PKCE, identity, describe, SOQL paging and error shapes.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { FakeSalesforce } from '../../../test/fakes/salesforce-server';
+import { FakeSalesforce } from '../../../../test/fakes/salesforce-server';
 import {
   SALESFORCE_API_VERSION,
   SalesforceClient,

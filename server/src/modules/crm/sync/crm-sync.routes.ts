@@ -15,8 +15,8 @@ import {
   SyncSettingsResponse,
   CRM_SYNC_MESSAGES,
 } from '@dealscout/shared/contracts';
-import { authOf } from '../../plugins/types';
-import { forbidden } from '../../lib/errors';
+import { authOf } from '../../../plugins/types';
+import { forbidden } from '../../../lib/errors';
 import { crmFields, getSyncSettings, saveSyncSettings } from './settings';
 import { latestSync, startSync, syncChanges } from './sync.service';
 

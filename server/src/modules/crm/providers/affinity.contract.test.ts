@@ -1,9 +1,9 @@
 // Contract: the Affinity adapter against the loopback fake following Affinity's v1 API (basic auth
 // with the key, page_token paging, 429 with Retry-After).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { FakeAffinity } from '../../../test/fakes/affinity-server';
+import { FakeAffinity } from '../../../../test/fakes/affinity-server';
 import { AffinityClient, AffinityError, affinityPlainValue } from './affinity';
-import { retryAfterMs } from '../../lib/retry-after';
+import { retryAfterMs } from '../../../lib/retry-after';
 
 const KEY = 'aff-key-0123456789';
 

@@ -7,7 +7,7 @@
 // SystemModstamp (`SystemModstamp >= hw ORDER BY SystemModstamp, Id`; ties on the mark skipped up to
 // the last id written); Affinity's v1 API has no modification filter, so each Affinity sync reads
 // every organization and person and writes only what differs.
-import { crmSyncRecords } from '../../lib/metrics';
+import { crmSyncRecords } from '../../../lib/metrics';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   CRM_NAMES,
@@ -17,15 +17,15 @@ import {
   type CrmSyncCounts,
   type CrmSyncResult,
 } from '@dealscout/shared/contracts';
-import { loadConfig, type Config } from '../../config';
-import { tenantSql, unscopedSql } from '../../db/sql';
-import { SalesforceError, soqlString, type SalesforceClient, type SalesforceQueryPage } from '../../providers/crm/salesforce';
-import { AffinityError, affinityPlainValue, type AffinityClient, type AffinityPage } from '../../providers/crm/affinity';
-import { defineExecutionHandler, ExecutionError, type ExecutionHandler, type ExecutionRunContext } from '../executions/runner';
-import { salesforceClientFor } from '../integrations/crm-connect';
-import { activeCrm } from '../crm/crm-username';
-import { User } from '../users/user.entity';
-import { CrmUserLink } from '../crm/crm-user-link.entity';
+import { loadConfig, type Config } from '../../../config';
+import { tenantSql, unscopedSql } from '../../../db/sql';
+import { SalesforceError, soqlString, type SalesforceClient, type SalesforceQueryPage } from '../providers/salesforce';
+import { AffinityError, affinityPlainValue, type AffinityClient, type AffinityPage } from '../providers/affinity';
+import { defineExecutionHandler, ExecutionError, type ExecutionHandler, type ExecutionRunContext } from '../../executions/runner';
+import { salesforceClientFor } from '../connect/crm-connect';
+import { activeCrm } from '../crm-username';
+import { User } from '../../users/user.entity';
+import { CrmUserLink } from '../crm-user-link.entity';
 import { writeInboundPage, type InboundRecord, type PageContext, type ResolvedMapping } from './inbound';
 import { affinityClientFor, crmFailure, readSyncSettings, resolveMappings } from './settings';
 import { pushChanges, type PushContext } from './push';

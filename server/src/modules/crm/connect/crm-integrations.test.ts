@@ -3,11 +3,11 @@
 // time; secrets encrypted; admin only; another organization's ids answer 404.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { CRM_MESSAGES, type IntegrationDto } from '@dealscout/shared/contracts';
-import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
-import { FakeSalesforce } from '../../../test/fakes/salesforce-server';
-import { FakeAffinity } from '../../../test/fakes/affinity-server';
-import { Integration } from './integration.entity';
-import { decryptSecret } from '../../lib/secrets';
+import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../../test/helpers';
+import { FakeSalesforce } from '../../../../test/fakes/salesforce-server';
+import { FakeAffinity } from '../../../../test/fakes/affinity-server';
+import { Integration } from '../../integrations/integration.entity';
+import { decryptSecret } from '../../../lib/secrets';
 import { salesforceClientFor } from './crm-connect';
 
 const AFF_KEY = 'affinity-key-0123456789abcdef';
