@@ -483,8 +483,9 @@ export function medianOf(runs: Pcts[]): Pcts {
   };
 }
 
-export const fmtMs = (ms: number): string =>
-  Number.isNaN(ms) ? '–' : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
+/** A figure in ms; '–' where there is none (no sample: the percentiles of an empty run are undefined). */
+export const fmtMs = (ms: number | undefined): string =>
+  ms === undefined || Number.isNaN(ms) ? '–' : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
 
 // ---------- machine load ----------
 

@@ -13,6 +13,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import pino from 'pino';
 import pg from 'pg';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { realtimePaths } from '@dealscout/shared/domain';
 import { ormConfig } from '../../server/src/orm-config';
 import { publish } from '../../server/src/modules/realtime/publish';
@@ -54,7 +55,68 @@ export interface LatencyFigure {
   cpu: ReturnType<CpuMeter['end']>;
   rawCpu: ReturnType<CpuMeter['end']>;
   note: string;
+  /** What the API process itself did (broadcast only), apart from the receiving sockets. */
+  server?: ServerSide;
 }
+
+/**
+ * The API process's own part of a broadcast: its fan-out time per flush round (GET /metrics'
+ * dealscout_realtime_fanout_seconds: from the notification's arrival to the last frame handed to
+ * the kernel), its CPU per delivered event, and its memory per socket (RSS before the sockets, with
+ * them open and idle, and after the runs).
+ */
+export interface ServerSide {
+  rounds: number;
+  fanoutMeanMs: number;
+  /** Upper bounds of the histogram buckets holding the 50th and 99th percentile rounds. */
+  fanoutP50LeMs: number;
+  fanoutP99LeMs: number;
+  cpuUsPerDelivery: number;
+  rssMb: { before: number; idle: number; busy: number };
+  kbPerSocket: { idle: number; busy: number };
+}
+
+const METRICS_TOKEN = 'bench-realtime-metrics-token';
+
+interface Fanout {
+  buckets: [number, number][];
+  sum: number;
+  count: number;
+}
+
+async function scrapeFanout(base: string): Promise<Fanout> {
+  const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  if (!res.ok) throw new Error(`GET /metrics: ${res.status}`);
+  const out: Fanout = { buckets: [], sum: 0, count: 0 };
+  for (const line of (await res.text()).split('\n')) {
+    if (!line.startsWith('dealscout_realtime_fanout_seconds')) continue;
+    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+    const le = /le="([^"]+)"/.exec(line)?.[1];
+    if (line.startsWith('dealscout_realtime_fanout_seconds_bucket') && le) out.buckets.push([le === '+Inf' ? Infinity : Number(le), value]);
+    else if (line.startsWith('dealscout_realtime_fanout_seconds_sum')) out.sum = value;
+    else if (line.startsWith('dealscout_realtime_fanout_seconds_count')) out.count = value;
+  }
+  return out;
+}
+
+/** The smallest bucket bound (ms) holding the q-th share of the rounds between two scrapes. */
+function bucketQuantileMs(before: Fanout, after: Fanout, q: number): number {
+  const total = after.count - before.count;
+  for (const [le, n] of after.buckets) {
+    const prev = before.buckets.find(([l]) => l === le)?.[1] ?? 0;
+    if (n - prev >= q * total) return le * 1000;
+  }
+  return Infinity;
+}
+
+const rssMbOf = (pid: number | undefined): number => {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+};
 
 export interface RealtimeReport {
   sockets: number;
@@ -172,7 +234,7 @@ export async function benchRealtime(
   await notifier.connect();
   try {
     // ---------- one API process, one event to every socket ----------
-    const api1 = await start(startApi(db.url, 'api-1'));
+    const api1 = await start(startApi(db.url, 'api-1', { METRICS_TOKEN }));
     const sessions = await Promise.all(
       org.emails.map(async (email) => {
         const s = new Session(api1.base);
@@ -183,7 +245,11 @@ export async function benchRealtime(
     const ws1 = `${api1.base.replace('http', 'ws')}/api/v1/realtime`;
     const path = realtimePaths.activities(org.id);
     log(`realtime: opening ${o.sockets} sockets on one API process`);
+    const rssBefore = rssMbOf(api1.child.pid);
     let fleet = await ourFleet({ count: o.sockets, sessions, wsUrls: [ws1], paths: [path], record: (kind) => kind === 'bench.broadcast' });
+    await sleep(1000);
+    const rssIdle = rssMbOf(api1.child.pid);
+    const fanoutBefore = await scrapeFanout(api1.base);
     const perEvent = (arrivals: Fleet['arrivals'], k: number) => arrivals.length >= o.sockets * k;
     const fromT0 = (a: Fleet['arrivals'][number]) => a.at - (a.data as { t0: number }).t0;
     let meter = new CpuMeter(() => ({ 'API process': api1.child.pid, ...pidsOf(fleet) }), BENCH_LABEL);
@@ -204,7 +270,20 @@ export async function benchRealtime(
       complete: perEvent,
     });
     const cpu = meter.end();
-    log(`realtime broadcast (ours): ${JSON.stringify(medianOf(ours.runs))}`);
+    const fanoutAfter = await scrapeFanout(api1.base);
+    const rssBusy = rssMbOf(api1.child.pid);
+    const rounds = fanoutAfter.count - fanoutBefore.count;
+    const server: ServerSide = {
+      rounds,
+      fanoutMeanMs: rounds ? ((fanoutAfter.sum - fanoutBefore.sum) / rounds) * 1000 : 0,
+      fanoutP50LeMs: bucketQuantileMs(fanoutBefore, fanoutAfter, 0.5),
+      fanoutP99LeMs: bucketQuantileMs(fanoutBefore, fanoutAfter, 0.99),
+      // Warm-up events and the runs both count in the meter's window.
+      cpuUsPerDelivery: ((cpu.cores['API process'] ?? 0) * cpu.seconds * 1e6) / Math.max(1, o.sockets * (o.events * o.runs + o.warmup)),
+      rssMb: { before: rssBefore, idle: rssIdle, busy: rssBusy },
+      kbPerSocket: { idle: ((rssIdle - rssBefore) * 1024) / o.sockets, busy: ((rssBusy - rssBefore) * 1024) / o.sockets },
+    };
+    log(`realtime broadcast (ours): ${JSON.stringify(medianOf(ours.runs))}; server side ${JSON.stringify(server)}`);
     await fleet.close();
     await api1.stop();
 
@@ -284,6 +363,7 @@ export async function benchRealtime(
       cpu,
       rawCpu,
       note: 'from just before the write — publish() as one statement committed on its own: sequence upsert, insert, NOTIFY — to the frame on each socket',
+      server,
     };
 
     // ---------- two API processes and a worker ----------

@@ -139,6 +139,13 @@ function render(d: {
         `CPU during the runs (cores busy on average): ours — ${cores(f.cpu.cores)}; raw — ${cores(f.rawCpu.cores)}. Load average up to ${Math.max(f.cpu.loadMax, f.rawCpu.loadMax).toFixed(1)}.`,
         '',
       );
+      if (f.server) {
+        const v = f.server;
+        L.push(
+          `The API process's own part (GET /metrics' \`dealscout_realtime_fanout_seconds\`, from the notification's arrival to the round's last frame handed to the kernel): ${v.rounds} flush rounds, mean **${fmtMs(v.fanoutMeanMs)}**, p50 ≤ ${fmtMs(v.fanoutP50LeMs)}, p99 ≤ **${fmtMs(v.fanoutP99LeMs)}** (histogram bucket bounds; target p99 ≤ 50 ${ok(v.fanoutP99LeMs, 50)}). CPU per delivered event: **${v.cpuUsPerDelivery.toFixed(1)} µs**. RSS ${v.rssMb.before.toFixed(0)} MB before the sockets, ${v.rssMb.idle.toFixed(0)} MB with them open and idle, ${v.rssMb.busy.toFixed(0)} MB after the runs: **${v.kbPerSocket.idle.toFixed(1)} KB** per idle socket, **${v.kbPerSocket.busy.toFixed(1)} KB** per busy socket (target ≤ 30 ${ok(Math.max(v.kbPerSocket.idle, v.kbPerSocket.busy), 30)}).`,
+          '',
+        );
+      }
     }
     L.push(
       `Enqueue → 'completed' on the socket (the bench creates an execution; pg-boss NOTIFY wakes the worker, which claims, runs and completes it): p50 ${fmtMs(rt.multi.enqueueToSocket.p50)}, p99 ${fmtMs(rt.multi.enqueueToSocket.p99)} ms (last run).`,

@@ -45,6 +45,8 @@ interface HubEvent extends RealtimeEvent {
   json?: string;
   /** The WebSocket frame carrying this event alone, encoded once for every socket that gets just this event. */
   frame?: Buffer;
+  /** When this process had the event (performance.now(): its notification arrived, or it was read to fill a gap). */
+  arrived?: number;
 }
 
 /**
@@ -213,6 +215,12 @@ export class RealtimeHub {
     eventsCoalesced: 0,
     eventsDropped: 0,
   };
+  /**
+   * Called once per flush round with the seconds from the arrival of the round's oldest event to
+   * its last frame handed to the kernel (GET /metrics: dealscout_realtime_fanout_seconds). For a
+   * broadcast, every socket the event reaches is in one round: the server's own fan-out time.
+   */
+  onFanout: ((seconds: number) => void) | null = null;
 
   constructor(private readonly opts: HubOptions) {
     this.authTimeoutMs = opts.authTimeoutMs ?? 10_000;
@@ -307,12 +315,13 @@ export class RealtimeHub {
       }
       return;
     }
+    const arrived = performance.now();
     this.chain = this.chain
-      .then(() => this.processNotification(payload))
+      .then(() => this.processNotification(payload, arrived))
       .catch((err) => this.opts.logger.error({ err }, 'realtime dispatch failed'));
   }
 
-  private async processNotification(payload: string): Promise<void> {
+  private async processNotification(payload: string, arrived: number): Promise<void> {
     const p = JSON.parse(payload) as NotifyPayload;
     const oid = p.o;
     const upTo = Number(p.s);
@@ -327,7 +336,7 @@ export class RealtimeHub {
       events = [toEvent({ seq: upTo, path: p.p!, kind: p.k!, key: p.y ?? null, data: p.d ?? null, created_at: p.t! })];
     else events = await this.readEvents(oid, from - 1, upTo);
     const seen = this.lastSeq.get(oid);
-    for (const ev of events) if (seen === undefined || ev.seq > seen) this.dispatch(oid, ev);
+    for (const ev of events) if (seen === undefined || ev.seq > seen) this.dispatch(oid, ev, arrived);
     this.lastSeq.set(oid, upTo);
   }
 
@@ -340,7 +349,9 @@ export class RealtimeHub {
   }
 
   private async fill(oid: string, after: number, upTo: number): Promise<void> {
-    for (const ev of await this.readEvents(oid, after, upTo)) this.dispatch(oid, ev);
+    const events = await this.readEvents(oid, after, upTo);
+    const arrived = performance.now();
+    for (const ev of events) this.dispatch(oid, ev, arrived);
     this.lastSeq.set(oid, upTo);
   }
 
@@ -359,10 +370,11 @@ export class RealtimeHub {
     }
   }
 
-  private dispatch(oid: string, ev: HubEvent): void {
+  private dispatch(oid: string, ev: HubEvent, arrived: number): void {
     const conns = this.byOrg.get(oid);
     if (!conns) return;
     this.stats.dispatched += 1;
+    ev.arrived ??= arrived;
     for (const c of conns) this.deliver(c, ev);
   }
 
@@ -396,7 +408,9 @@ export class RealtimeHub {
       this.due.set(at, (list = batch));
       const run = () => {
         this.due.delete(at);
-        for (const x of batch) this.flush(x);
+        let oldest = Infinity;
+        for (const x of batch) oldest = Math.min(oldest, this.flush(x));
+        if (oldest !== Infinity) this.onFanout?.((performance.now() - oldest) / 1000);
       };
       if (at <= now) setImmediate(run);
       else setTimeout(run, at - now);
@@ -409,14 +423,18 @@ export class RealtimeHub {
     return false;
   }
 
-  private flush(c: Conn): void {
+  /** Sends the socket's pending events; returns when the oldest of them arrived (Infinity: nothing sent). */
+  private flush(c: Conn): number {
     c.queued = false;
-    if (c.closed || c.pending.size === 0) return;
+    if (c.closed || c.pending.size === 0) return Infinity;
     // One event (a broadcast's usual case) without spreading the map.
     const events = c.pending.size === 1 ? [c.pending.values().next().value!] : [...c.pending.values()];
     c.pending.clear();
     c.lastFlush = Date.now();
     this.sendEvents(c, events);
+    let oldest = Infinity;
+    for (const e of events) if (e.arrived !== undefined && e.arrived < oldest) oldest = e.arrived;
+    return oldest;
   }
 
   private sendEvents(c: Conn, events: HubEvent[]): void {

@@ -1,5 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createOrg, createTestApp, type TestContext } from '../../../test/helpers';
+import type { AddressInfo } from 'node:net';
+import { realtimePaths } from '@dealscout/shared/domain';
+import { createOrg, createTestApp, signedIn, type TestContext } from '../../../test/helpers';
+import { openSocket, type TestSocket } from '../../../test/ws-client';
+import { publish } from '../realtime/publish';
 import { Execution } from '../executions/execution.entity';
 import { Organization } from '../organization/organization.entity';
 
@@ -119,6 +123,38 @@ describe('GET /metrics', () => {
       expect(sample('dealscout_realtime_sockets', {})).toBe(0);
       expect(sample('process_cpu_user_seconds_total', {})).toBeGreaterThan(0);
       expect(sample('nodejs_eventloop_lag_p99_seconds', {})).toBeGreaterThanOrEqual(0);
+    });
+
+    it('times the realtime fan-out: one round per broadcast, from the event arriving to its last frame written', async () => {
+      await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+      const url = `ws://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}/api/v1/realtime`;
+      const { organization, admin } = await createOrg(ctx, { name: 'Fanout Co' });
+      const client = await signedIn(ctx, admin.email);
+      const path = realtimePaths.activities(organization.id);
+      const sockets: TestSocket[] = [];
+      try {
+        for (let i = 0; i < 3; i++) {
+          const s = await openSocket(url);
+          sockets.push(s);
+          s.send({ type: 'auth', token: (await client.get('/api/v1/notifications/token')).json().token });
+          await s.next('ready');
+          s.send({ type: 'subscribe', paths: [path] });
+          await s.next('subscribed');
+        }
+        const count = async () => {
+          const line = (await scrape('Bearer scrape-me-please')).body
+            .split('\n')
+            .find((l) => l.startsWith('dealscout_realtime_fanout_seconds_count'));
+          return Number(line?.slice(line.lastIndexOf(' ') + 1) ?? NaN);
+        };
+        const before = await count();
+        await ctx.em().transactional((tem) => publish(tem, organization.id, { path, kind: 'fanout.probe', data: { n: 1 } }));
+        for (const s of sockets) await s.next('events');
+        // The three sockets had the event in one flush round.
+        expect((await count()) - before).toBe(1);
+      } finally {
+        for (const s of sockets) await s.close();
+      }
     });
   });
 });

@@ -12,6 +12,8 @@
 // - dealscout_realtime_sockets, dealscout_realtime_events_total{outcome}: open sockets on this
 //   process; events sent to sockets, coalesced (a newer event of the same key replaced it before
 //   it went) and dropped (lost with a socket closed for being too slow);
+// - dealscout_realtime_fanout_seconds: per flush round, from the arrival of its oldest event at this
+//   process to its last frame handed to the kernel (a broadcast's whole fan-out, receivers apart);
 // - the database-wide gauges (fleetGauges): executions not finished yet by type and state, pg-boss
 //   counts and oldest waiting job per queue, this process's database pool.
 import { timingSafeEqual } from 'node:crypto';
@@ -166,6 +168,15 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
       this.inc({ outcome: 'coalesced' }, s.eventsCoalesced);
       this.inc({ outcome: 'dropped' }, s.eventsDropped);
     },
+  });
+  const fanout = new Histogram({
+    name: 'dealscout_realtime_fanout_seconds',
+    help: 'Realtime flush rounds: from the arrival of the oldest event of the round at this process to the last frame of the round handed to the kernel',
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  app.addHook('onReady', async () => {
+    if (app.hasDecorator('realtime')) app.realtime.onFanout = (seconds) => fanout.observe(seconds);
   });
   const metrics: AppMetrics = { registry, httpDuration, httpRequests };
   app.decorate('metrics', metrics);
