@@ -4,8 +4,10 @@
 // RSS sampled during it; then pages of the one list of a million ideas and shortlisting 500,000
 // 'all selected' ideas. Writes the 'Lists' section of docs/benchmarks.md (between its markers).
 //
+//   npm run bench:lists                               on an embedded PostgreSQL (default settings, as npm start)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:lists
 //   BENCH_LIST_ROWS=100000 npm run bench:lists      a smaller run (printed, not written, unless --write)
+// Each database kind (embedded, another server) has its own block in the report, its settings beside it.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -15,12 +17,15 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Client } from './client';
+import { startEmbeddedServer } from './services-db';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
 const ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-if (!ADMIN_URL) throw new Error('BENCH_DATABASE_URL (a PostgreSQL server the bench may create a database on) is required');
+const EXTERNAL_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+const embedded = EXTERNAL_URL ? null : await startEmbeddedServer((m) => console.log(m));
+const ADMIN_URL = EXTERNAL_URL ?? embedded!.adminUrl;
+const DB_KIND = embedded ? 'embedded' : 'server';
 const WRITE = ROWS >= 1_000_000 || process.argv.includes('--write');
 const EMAIL = 'bench-lists@example.com';
 const PASSWORD = 'Bench1234';
@@ -46,10 +51,17 @@ const rssMb = (pid: number) => {
   }
 };
 
+const loadStart = os.loadavg()[0];
 const dbName = `dealscout_bench_lists_${Date.now()}`;
 const admin = new pg.Client({ connectionString: ADMIN_URL });
 await admin.connect();
 await admin.query(`create database "${dbName}"`);
+const dbFacts = (
+  await admin.query<{ v: string; s: string }>(
+    `select split_part(version(), ' on ', 1) as v, (select string_agg(name || '=' || current_setting(name), ', ' order by name) from pg_settings
+      where name in ('shared_buffers', 'max_wal_size', 'work_mem', 'maintenance_work_mem', 'synchronous_commit', 'fsync')) as s`,
+  )
+).rows[0];
 const u = new URL(ADMIN_URL);
 u.pathname = `/${dbName}`;
 const port = await freePort();
@@ -68,8 +80,17 @@ const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'serve
     DEALSCOUT_ADMIN_EMAIL: EMAIL,
     DEALSCOUT_ADMIN_PASSWORD: PASSWORD,
     DEALSCOUT_ORG_NAME: 'Bench Lists',
+    DS_IMPORT_TRACE: '1',
   },
-  stdio: ['ignore', 'inherit', 'inherit'],
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+// The import's own phases (csv-import.ts prints them with DS_IMPORT_TRACE): what dominates.
+let importTrace = '';
+child.stdout!.on('data', (b: Buffer) => {
+  const text = b.toString();
+  process.stdout.write(text);
+  const m = /import: \d+ rows; (.*)/.exec(text);
+  if (m) importTrace = m[1];
 });
 child.on('exit', (code, signal) => console.log(`server exited: code ${code}, signal ${signal}`));
 const stop = async () => {
@@ -77,6 +98,7 @@ const stop = async () => {
   await new Promise((r) => child.on('exit', r));
   await admin.query(`drop database if exists "${dbName}" with (force)`);
   await admin.end();
+  await embedded?.stop();
 };
 try {
   for (let i = 0; ; i++) {
@@ -174,10 +196,10 @@ try {
   const shortlistMs = performance.now() - t1;
   const f = (x: number) => `${x.toFixed(1)} ms`;
   const report = [
-    '<!-- lists-bench:start -->',
-    '### Latest run: lists of ideas',
+    `<!-- lists-bench-${DB_KIND}:start -->`,
+    `### Latest run: lists of ideas, ${embedded ? 'embedded PostgreSQL' : 'an existing PostgreSQL server'}`,
     '',
-    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} cores (1-minute load ${os.loadavg()[0].toFixed(1)} at the end), the real server as a child process, loopback; PostgreSQL: ${String(ADMIN_URL).replace(/\/\/[^@]*@/, '//')}.`,
+    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} cores (1-minute load ${loadStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end), the real server as a child process, loopback; ${embedded ? 'an embedded PostgreSQL (temporary folder, default settings, as `npm start` without DATABASE_URL)' : `PostgreSQL at ${String(ADMIN_URL).replace(/\/\/[^@]*@/, '//')}`}: ${dbFacts.v}; ${dbFacts.s}.`,
     '',
     '| What | Target | Measured |',
     '|---|---|---|',
@@ -187,12 +209,14 @@ try {
     `| Any page (30 random pages; the last page) | ≤ 150 ms | max ${f(Math.max(...anyPage))}, p50 ${f(pct(anyPage, 50))}; last ${f(lastPage)} |`,
     `| Search 'alpha' (${search.totalIsEstimate ? 'about ' : ''}${search.totalRecords.toLocaleString('en-US')} matches), first page | — | p50 ${f(pct(searched, 50))}, p95 ${f(pct(searched, 95))} |`,
     `| Shortlisting ${sl.count.toLocaleString('en-US')} 'all selected' ideas | ≤ 5 s | ${(shortlistMs / 1000).toFixed(2)} s |`,
-    '<!-- lists-bench:end -->',
+    '',
+    `The upload's phases on the server: ${importTrace || '(not reported)'}.`,
+    `<!-- lists-bench-${DB_KIND}:end -->`,
   ].join('\n');
   console.log(report);
   if (WRITE) {
     const doc = fs.existsSync(REPORT) ? fs.readFileSync(REPORT, 'utf8') : '# Benchmarks\n';
-    const re = /<!-- lists-bench:start -->[\s\S]*<!-- lists-bench:end -->/;
+    const re = new RegExp(`<!-- lists-bench-${DB_KIND}:start -->[\\s\\S]*<!-- lists-bench-${DB_KIND}:end -->`);
     fs.writeFileSync(REPORT, re.test(doc) ? doc.replace(re, report) : `${doc.trimEnd()}\n\n${report}\n`);
   }
 } finally {

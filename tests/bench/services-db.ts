@@ -44,6 +44,44 @@ async function adminQuery(adminUrl: string, sql: string): Promise<pg.QueryResult
   }
 }
 
+/**
+ * An embedded PostgreSQL in a temporary folder with its default settings and durability (what a
+ * bench compares with `npm start`'s embedded database); BENCH_PG_FLAGS adds `-c` settings.
+ */
+export async function startEmbeddedServer(log: (m: string) => void): Promise<{ adminUrl: string; source: string; stop(): Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dealscout-bench-pg-'));
+  fs.chmodSync(dir, 0o755);
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: path.join(dir, 'data'),
+    user: 'dealscout',
+    password: 'dealscout',
+    port,
+    persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=200',
+      ...(process.env.BENCH_PG_FLAGS ?? '').split(/\s+/).filter(Boolean),
+    ],
+    onLog: () => {},
+    onError: () => {},
+  });
+  log(`starting an embedded PostgreSQL in ${dir}`);
+  await server.initialise();
+  await server.start();
+  return {
+    adminUrl: `postgres://dealscout:dealscout@127.0.0.1:${port}/postgres`,
+    source: 'embedded PostgreSQL (temporary folder, default settings and durability)',
+    async stop() {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 export async function openServicesDatabase(log: (m: string) => void): Promise<ServicesDb> {
   const external = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
   let adminUrl: string;
@@ -54,35 +92,10 @@ export async function openServicesDatabase(log: (m: string) => void): Promise<Se
     const u = new URL(external);
     source = `existing server ${u.hostname}:${u.port || 5432} (BENCH_DATABASE_URL/DATABASE_URL)`;
   } else {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dealscout-bench-services-pg-'));
-    fs.chmodSync(dir, 0o755);
-    const port = await freePort();
-    const server = new EmbeddedPostgres({
-      databaseDir: path.join(dir, 'data'),
-      user: 'dealscout',
-      password: 'dealscout',
-      port,
-      persistent: false,
-      createPostgresUser: process.getuid?.() === 0,
-      postgresFlags: [
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        'max_connections=200',
-        ...(process.env.BENCH_PG_FLAGS ?? '').split(/\s+/).filter(Boolean),
-      ],
-      onLog: () => {},
-      onError: () => {},
-    });
-    log(`starting an embedded PostgreSQL in ${dir}`);
-    await server.initialise();
-    await server.start();
-    adminUrl = `postgres://dealscout:dealscout@127.0.0.1:${port}/postgres`;
-    source = 'embedded PostgreSQL (temporary folder, default durability)';
-    stopServer = async () => {
-      await server.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    };
+    const embedded = await startEmbeddedServer(log);
+    adminUrl = embedded.adminUrl;
+    source = embedded.source;
+    stopServer = embedded.stop;
   }
   try {
     await adminQuery(adminUrl, `drop database if exists "${SERVICES_DB}" with (force)`);
