@@ -203,3 +203,18 @@ export const HAND_WRITTEN_PRIMARY_KEYS = [
   'system_mail',
   'table_layout',
 ] as const;
+
+/**
+ * Tenant tables without their own foreign key to organization (Migration20261129110000): written in
+ * bulk, each row references a parent of its organization through a required (organization_id, …)
+ * key, which proves the organization exists. The schema-diff test expects exactly the statements
+ * that would add each back.
+ */
+export const HAND_WRITTEN_DROPPED_ORGANIZATION_KEYS = [
+  'idea',
+  'idea_score',
+  'enrichment_result',
+  'company_contact',
+  'field_value',
+  'list_source_rejection',
+] as const;
