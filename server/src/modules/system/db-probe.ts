@@ -3,8 +3,10 @@ import pg from 'pg';
 /**
  * The database check behind GET /ready: one connection of its own (never one of the request pool,
  * where a probe would queue behind the requests of a busy process and a balancer would take a
- * saturated process for a dead one), a short timeout, and one answer shared by the probes of the
- * next `maxAgeMs` (several balancers checking every second cost one `select 1` a second).
+ * saturated process for a dead one), and an answer that never waits for the database once it has
+ * one: the last check's result is given at once, and a check older than `maxAgeMs` starts a new
+ * one in the background (several balancers checking every second cost one `select 1` a second).
+ * The database is 'down' when a check fails: no connection, an error, or no answer in `timeoutMs`.
  */
 export class DatabaseProbe {
   private client: pg.Client | null = null;
@@ -17,16 +19,17 @@ export class DatabaseProbe {
     private readonly opts: { maxAgeMs?: number; timeoutMs?: number } = {},
   ) {}
 
-  /** Whether the database answered `select 1` (now, or within the last `maxAgeMs`). */
+  /** Whether the database answered the last check (the first call waits for one). */
   async reachable(): Promise<boolean> {
     const maxAge = this.opts.maxAgeMs ?? 1000;
     if (this.last && Date.now() - this.last.at < maxAge) return this.last.ok;
     this.running ??= this.check().finally(() => (this.running = null));
+    if (this.last) return this.last.ok;
     return this.running;
   }
 
   private async check(): Promise<boolean> {
-    const timeoutMs = this.opts.timeoutMs ?? 2000;
+    const timeoutMs = this.opts.timeoutMs ?? 5000;
     let ok = false;
     try {
       if (!this.client) {

@@ -6,6 +6,7 @@ import { openSocket, type TestSocket } from '../../../test/ws-client';
 import { publish } from '../realtime/publish';
 import { Execution } from '../executions/execution.entity';
 import { Organization } from '../organization/organization.entity';
+import { DatabaseProbe } from './db-probe';
 
 describe('GET /ready', () => {
   let ctx: TestContext;
@@ -49,10 +50,32 @@ describe('GET /ready', () => {
     const health = await ctx.app.inject({ method: 'GET', url: '/health' });
     const healthMs = performance.now() - h0;
     await Promise.all(busy);
+    // Its check runs on a connection of its own.
+    const own = await ctx
+      .em()
+      .execute<{ n: number }[]>(`select count(*)::int as n from pg_stat_activity where application_name = 'dealscout-ready'`);
+    expect(own[0].n).toBe(1);
     expect([ready.statusCode, ready.json()]).toEqual([200, { status: 'ready' }]);
     expect(readyMs).toBeLessThan(1000);
     expect(health.statusCode).toBe(200);
     expect(healthMs).toBeGreaterThan(1000);
+  });
+
+  it('says the database is down when its check fails, and gives the last check at once while the next one runs', async () => {
+    const nowhere = new DatabaseProbe('postgres://dealscout:x@127.0.0.1:1/dealscout');
+    expect(await nowhere.reachable()).toBe(false);
+    await nowhere.close();
+    const probe = new DatabaseProbe(ctx.dbUrl, { maxAgeMs: 0 });
+    try {
+      expect(await probe.reachable()).toBe(true);
+      const busy = Array.from({ length: 3 }, () => ctx.em().execute('select pg_sleep(1)'));
+      const t0 = performance.now();
+      for (let i = 0; i < 20; i++) expect(await probe.reachable()).toBe(true);
+      expect(performance.now() - t0).toBeLessThan(500);
+      await Promise.all(busy);
+    } finally {
+      await probe.close();
+    }
   });
 });
 
