@@ -4,6 +4,7 @@
 // the balancer and subscribes again with `since` = the last sequence number it saw, so the server
 // replays what it missed. Driven over IPC by the bench process:
 //   {type: 'open', sockets: [{i, url, base, cookie, paths}]}  → {type: 'opened'}
+//   {type: 'status'}                                         → {type: 'status', notLive}
 //   {type: 'collect'}                                        → {type: 'state', sockets: [...]}
 //   {type: 'close'}                                          → {type: 'closed'}
 import WebSocket from 'ws';
@@ -15,7 +16,7 @@ interface Spec {
   cookie: string;
   paths: string[];
 }
-type Incoming = { type: 'open'; sockets: Spec[] } | { type: 'collect' } | { type: 'close' };
+type Incoming = { type: 'open'; sockets: Spec[] } | { type: 'status' } | { type: 'collect' } | { type: 'close' };
 
 interface Sock {
   spec: Spec;
@@ -154,6 +155,8 @@ process.on('message', (m: Incoming) => {
           }),
         );
         reply({ type: 'opened' });
+      } else if (m.type === 'status') {
+        reply({ type: 'status', notLive: socks.filter((s) => !s.live).length });
       } else if (m.type === 'collect') {
         reply({
           type: 'state',
