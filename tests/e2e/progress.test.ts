@@ -102,9 +102,9 @@ describe('progress of a long run, in Chromium', () => {
     expect(text).toMatch(new RegExp(`^\\d+ / ${ROWS} done`));
     expect(text).toMatch(/rows\/(s|min)/);
     expect(text).toMatch(/left|almost done/);
-    // The rows on screen (the table's first page, newest first) are in the run's first chunk (25 rows in
-    // the table's order, queued before the rest): they are all done while the run is still under way.
-    // Within the chunk pg-boss takes the jobs in any order, so the last of them may come as 25th.
+    // The rows on screen (the table's first page, newest first) are the run's first rows: each job's
+    // priority is its place in the table (server/src/modules/enrichments/run-order.test.ts checks the
+    // order); they are all done while the run is still under way.
     const cells = page.getByTestId('list-page').getByTestId('idea-enrichment-cell');
     await expect
       .poll(

@@ -64,7 +64,12 @@ interface RunScope {
  * Creates executions for these rows and queues them (in the caller's transaction); their results
  * become 'preprocessing' (a previous answer stays, shown greyed), announced.
  */
-async function startRows(tem: EntityManager, boss: PgBoss, run: RunScope, rows: readonly { entityId: string; executionId?: string }[]) {
+async function startRows(
+  tem: EntityManager,
+  boss: PgBoss,
+  run: RunScope,
+  rows: readonly { entityId: string; executionId?: string; position?: number }[],
+) {
   // Every event of the chunk is published last, in one statement: the organization's sequence row
   // is locked from there to the commit only (a worker's group commits wait for it).
   const events: PublishEvent[] = [];
@@ -80,6 +85,7 @@ async function startRows(tem: EntityManager, boss: PgBoss, run: RunScope, rows: 
       entityId: t.entityId,
       idempotencyKey: idempotencyKey(run.enrichmentId, t.entityId),
       executionId: t.executionId,
+      position: t.position,
     })),
   });
   const fresh = out.filter((s) => s.status === 'started');
@@ -109,6 +115,8 @@ export const ExecuteRestData = z.object({
   items: z.array(z.tuple([z.uuid(), z.uuid()])),
   /** The run they belong to: once it is cancelled, the rest is not created. */
   runId: z.uuid().nullable().optional(),
+  /** The place in the run of the first item (the first chunk's rows come before): the rest keeps the table's order. */
+  firstPosition: z.number().int().min(0).optional(),
 });
 export type ExecuteRestData = z.infer<typeof ExecuteRestData>;
 
@@ -143,13 +151,14 @@ export async function createRestOfRun(
           )
         ).map((r) => r.id),
       );
-      const todo = chunk.filter((c) => !have.has(c[1]));
+      const first = (data.firstPosition ?? 0) + i;
+      const todo = chunk.map((c, k) => ({ c, position: first + k })).filter(({ c }) => !have.has(c[1]));
       if (todo.length === 0) return 0;
       const out = await startRows(
         tem,
         boss,
         data,
-        todo.map(([entityId, executionId]) => ({ entityId, executionId })),
+        todo.map(({ c: [entityId, executionId], position }) => ({ entityId, executionId, position })),
       );
       return out.filter((s) => s.status === 'started').length;
     });
@@ -197,6 +206,7 @@ async function startRestOfRun(
   run: RunScope,
   rows: readonly { id: string; active_id: string | null }[],
   withRun: (tem: EntityManager) => Promise<void>,
+  firstPosition: number,
 ): Promise<StartedExecution[]> {
   const dup = rows.filter((r) => r.active_id).map((r) => ({ entityId: r.id, executionId: r.active_id!, status: 'duplicate' as const }));
   const rest = rows.filter((r) => !r.active_id).map((r) => ({ entityId: r.id, executionId: randomUUID() }));
@@ -205,6 +215,7 @@ async function startRestOfRun(
       await enqueueInTransaction(boss, tem, EXECUTE_REST_QUEUE, {
         ...run,
         items: rest.map((r) => [r.entityId, r.executionId]),
+        firstPosition,
       } satisfies ExecuteRestData);
     await withRun(tem);
   });
@@ -390,8 +401,13 @@ export async function executeEnrichment(
     const restFresh = rest.filter((r) => !r.active_id).length;
     started = [
       ...out.first,
-      ...(await startRestOfRun(em, boss, run, rest, (tem) =>
-        recordRun(tem, out.first.filter((s) => s.status === 'started').length + restFresh),
+      ...(await startRestOfRun(
+        em,
+        boss,
+        run,
+        rest,
+        (tem) => recordRun(tem, out.first.filter((s) => s.status === 'started').length + restFresh),
+        headFresh.length,
       )),
     ];
   }

@@ -14,5 +14,7 @@ export const ExecutionJobData = z.object({
   executionId: z.uuid(),
   organizationId: z.uuid(),
   type: z.enum(EXECUTION_TYPES),
+  /** The row's place in its run (the table's order; 0 first): the worker starts a batch's rows in this order. */
+  order: z.number().int().min(0).optional(),
 });
 export type ExecutionJobData = z.infer<typeof ExecutionJobData>;

@@ -354,8 +354,11 @@ async function runClaimed(
     return p;
   };
   try {
+    // A run's rows start in the run's order (the table's): pg-boss hands a batch back in any order,
+    // and the handlers' provider limits serve their callers in the order they ask.
+    const inOrder = [...items].sort((x, y) => (x.data.order ?? 0) - (y.data.order ?? 0));
     return await Promise.all(
-      items.map(async ({ data, job }): Promise<JobResult> => {
+      inOrder.map(async ({ data, job }): Promise<JobResult> => {
         const r = await runOne(data, job);
         done(data.executionId, r);
         return r;

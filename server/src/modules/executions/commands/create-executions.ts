@@ -14,6 +14,8 @@ export interface ExecutionTarget {
   idempotencyKey?: string | null;
   /** The new execution's id, when the caller chose it beforehand (default: a new one). */
   executionId?: string;
+  /** Its place in the run (default: firstPosition + its index in targets). */
+  position?: number;
 }
 
 export interface CreateExecutionsInput {
@@ -35,6 +37,22 @@ export interface CreateExecutionsInput {
   events?: PublishEvent[];
   /** The run these executions belong to (executions/runs.ts), when started together over many rows. */
   runId?: string | null;
+  /**
+   * The place in the run of the first target (default 0): the targets are in the run's order (the
+   * table's, the rows on screen first) and their jobs are taken in that order (runOrderPriority).
+   */
+  firstPosition?: number;
+}
+
+/**
+ * The pg-boss priority of a run's row at this place: pg-boss fetches by priority (higher first) and
+ * then creation time, and the rows of one insert share their creation time (it took them in any
+ * order), so each row's job carries its place: 0 for the first row, -1 for the next, and so on. A
+ * single execution (a draft, one record) keeps 0 and so goes before the tail of a long run, and two
+ * runs at once alternate their rows.
+ */
+export function runOrderPriority(position: number): number {
+  return -Math.min(Math.max(0, Math.floor(position)), 1_000_000_000);
 }
 
 export interface StartedExecution {
@@ -55,8 +73,9 @@ const CHUNK = 5_000;
 export async function createExecutions(em: EntityManager, boss: PgBoss, input: CreateExecutionsInput): Promise<StartedExecution[]> {
   if (!em.getTransactionContext()) return em.transactional((tem) => createExecutions(tem, boss, input));
   const out: StartedExecution[] = [];
+  const first = input.firstPosition ?? 0;
   for (let i = 0; i < input.targets.length; i += CHUNK)
-    out.push(...(await createChunk(em, boss, input, input.targets.slice(i, i + CHUNK), 0)));
+    out.push(...(await createChunk(em, boss, { ...input, firstPosition: first + i }, input.targets.slice(i, i + CHUNK), 0)));
   return out;
 }
 
@@ -68,7 +87,13 @@ async function createChunk(
   round: number,
 ): Promise<StartedExecution[]> {
   const status = initialExecutionStatus(input.type);
-  const items = targets.map((t) => ({ id: t.executionId ?? randomUUID(), entityId: t.entityId, key: t.idempotencyKey ?? null }));
+  const first = input.firstPosition ?? 0;
+  const items = targets.map((t, i) => ({
+    id: t.executionId ?? randomUUID(),
+    entityId: t.entityId,
+    key: t.idempotencyKey ?? null,
+    position: t.position ?? first + i,
+  }));
   const created = await tenantSql(em, input.organizationId).bound<ExecutionRow>(
     `insert into execution (id, organization_id, type, type_id, entity_type, entity_id, status, idempotency_key, attempt, processed, created_by_id, created_at, updated_at, run_id)
      select (e->>'id')::uuid, $1::uuid, $2::text, $3::uuid, $4::text, (e->>'entityId')::uuid, $5::text, e->>'key', 0, 0, $6::uuid, clock_timestamp(), clock_timestamp(), $8::uuid
@@ -112,7 +137,7 @@ async function createChunk(
         em,
         boss,
         input,
-        retry.map((r) => ({ entityId: r.entityId, idempotencyKey: r.key, executionId: r.id })),
+        retry.map((r) => ({ entityId: r.entityId, idempotencyKey: r.key, executionId: r.id, position: r.position })),
         round + 1,
       );
       retry.forEach((r, i) => {
@@ -122,9 +147,16 @@ async function createChunk(
   }
 
   if (created.length > 0) {
+    const positionOf = new Map(items.map((it) => [it.id, it.position]));
     const jobs = created.map((r) => ({
       id: r.id,
-      data: { executionId: r.id, organizationId: input.organizationId, type: input.type } satisfies ExecutionJobData,
+      data: {
+        executionId: r.id,
+        organizationId: input.organizationId,
+        type: input.type,
+        order: positionOf.get(r.id) ?? 0,
+      } satisfies ExecutionJobData,
+      priority: runOrderPriority(positionOf.get(r.id) ?? 0),
       group: { id: input.organizationId },
       ...(input.startAfter ? { startAfter: input.startAfter } : {}),
     }));
