@@ -131,7 +131,7 @@ export async function executePlay(
   // behind the creation of the rest).
   // Several targets are a run (executions/runs.ts): one progress line, one Cancel.
   const runId = requested.length > 1 ? randomUUID() : null;
-  const start = (ids: readonly string[]) =>
+  const start = (ids: readonly string[], firstPosition: number) =>
     em.transactional(async (tem) => {
       const events: PublishEvent[] = [];
       const out = await createExecutions(tem, boss, {
@@ -142,6 +142,8 @@ export async function executePlay(
         typeId: play.id,
         entityType: body.entityType,
         runId,
+        // The targets' places in the run: their jobs are taken in the order they were selected.
+        firstPosition,
         targets: ids.map((id) => ({ entityId: id, idempotencyKey: playKey(play.id, id, body.executionId) })),
       });
       const fresh = out.filter((s) => s.status === 'started').length;
@@ -164,7 +166,7 @@ export async function executePlay(
     const checked = await checkTargets(em, actor.organizationId, body.entityType, part);
     for (const [id, problem] of checked) checks.set(id, problem);
     const valid = part.filter((id) => checked.get(id) === null);
-    if (valid.length > 0) started.push(...(await start(valid)));
+    if (valid.length > 0) started.push(...(await start(valid, started.length)));
   }
   const fresh = started.filter((s) => s.status === 'started').length;
   if (runId && fresh > 0)
