@@ -8,13 +8,24 @@ import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import { signedInPage } from '../support/session';
+import { axeFindings } from '../support/axe';
 
 const ADMIN = { email: 'sam@scoring.example', password: 'Scoring1234' };
 
 describe('scoring ideas, in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-scoring-${name}.png`) });
+  // Every screen of the admin's score step is checked with axe-core as it is photographed (the editor,
+  // the score menu, the breakdown dialog open): serious or critical findings are gathered and fail the
+  // journey at its end, all of them named.
+  const found: string[] = [];
+  const axe = async (page: Page, where: string) => {
+    for (const f of await axeFindings(page)) found.push(`${where}: ${f.impact} ${f.id} (${f.help}) at ${f.nodes.join(', ')}`);
+  };
+  const shot = async (page: Page, name: string) => {
+    await page.screenshot({ path: path.join(ARTIFACTS, `e2e-scoring-${name}.png`) });
+    await axe(page, name);
+  };
 
   beforeAll(async () => {
     server = await startServer({
@@ -62,6 +73,8 @@ describe('scoring ideas, in Chromium', () => {
 
     // The editor: title, default name, no fields yet.
     await page.getByTestId('score-menu').click();
+    await page.getByTestId('score-new').waitFor();
+    await shot(page, '00-score-menu');
     await page.getByTestId('score-new').click();
     const editor = page.getByTestId('score-model-editor');
     await editor.waitFor();
@@ -113,9 +126,13 @@ describe('scoring ideas, in Chromium', () => {
     await shot(page, '01-editor');
 
     await page.getByTestId('score-model-save').click();
+    await page.getByRole('menuitem', { name: 'Save and run for first 10 row' }).waitFor();
+    await axe(page, 'the save menu');
+    // The outcome's toast lives 3 s: watched for from the click on, not after the editor has gone.
+    const started = page.getByText('Score execution started.').first().waitFor();
     await page.getByRole('menuitem', { name: 'Save and run for first 10 row' }).click();
     await editor.waitFor({ state: 'detached' });
-    await page.getByText('Score execution started.').first().waitFor();
+    await started;
 
     // The first ten rows get a score when the run completes; the other two pages' ideas do not.
     await expect.poll(() => page.locator('[data-testid^="score-cell-"]').count(), { timeout: 30_000 }).toBe(10);
@@ -154,9 +171,13 @@ describe('scoring ideas, in Chromium', () => {
         .filter({ hasText: /^Run (first|on)/ })
         .allTextContents(),
     ).toEqual(['Run first 10 row', 'Run first row', 'Run on all ideas']);
+    await shot(page, '04-run-menu');
+    const again = page.getByText('Score execution started.').first().waitFor();
     await page.getByRole('menuitem', { name: 'Run first row' }).click();
-    await page.getByText('Score execution started.').first().waitFor();
+    await again;
     await expect.poll(() => page.locator('[data-testid^="score-cell-"]').allTextContents(), { timeout: 30_000 }).toEqual(['8.60']);
+    await shot(page, '05-second-page-scored');
     await ctx.close();
+    expect(found, 'axe-core (WCAG 2.1 A/AA) serious or critical findings').toEqual([]);
   });
 });
