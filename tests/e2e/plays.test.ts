@@ -11,6 +11,7 @@ import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import { FakeOpenAiServer, allText } from '../../server/test/fakes/openai-server';
 import { signIn } from '../support/session';
+import { axeFindings } from '../support/axe';
 
 const ADMIN = { email: 'pia@northgate.example', password: 'North12345' };
 
@@ -18,7 +19,17 @@ describe('plays journey in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
   let fake: FakeOpenAiServer;
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-plays-${name}.png`) });
+  // Every screen of the admin's play step is checked with axe-core as it is photographed (the editor
+  // with its field-box menu, the Run Play popover, the draft panels, the discard dialog, the drawer):
+  // serious or critical findings are gathered and fail the journey at its end, all of them named.
+  const found: string[] = [];
+  const axe = async (page: Page, where: string) => {
+    for (const f of await axeFindings(page)) found.push(`${where}: ${f.impact} ${f.id} (${f.help}) at ${f.nodes.join(', ')}`);
+  };
+  const shot = async (page: Page, name: string) => {
+    await page.screenshot({ path: path.join(ARTIFACTS, `e2e-plays-${name}.png`) });
+    await axe(page, name);
+  };
 
   beforeAll(async () => {
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
@@ -101,6 +112,7 @@ describe('plays journey in Chromium', () => {
     await page.keyboard.type('Write a warm first note to the contact named /');
     await page.getByTestId('prompt-menu').waitFor();
     await page.keyboard.type('first');
+    await axe(page, 'the field-box menu');
     await page.keyboard.press('Enter');
     await page.locator('[data-testid="prompt-editor"] [data-testid="field-box"]').waitFor();
     await page.keyboard.type(' about a partnership.');
@@ -185,6 +197,8 @@ describe('plays journey in Chromium', () => {
     // Discard Ben's: after confirming, its panel goes and the draft is cancelled.
     await panelOf('Ben').getByTestId('draft-panel-header').click();
     await page.locator('[data-testid="draft-panel"][data-expanded="true"]').getByTestId('draft-discard').click();
+    await page.getByTestId('draft-discard-dialog').waitFor();
+    await shot(page, '07b-discard-dialog');
     await page.getByTestId('draft-discard-dialog').getByRole('button', { name: 'Discard' }).click();
     await expect.poll(() => panels.count()).toBe(2);
     const statuses = await server.query(
@@ -234,5 +248,7 @@ describe('plays journey in Chromium', () => {
     await page.goto(`${server.url}/playbooks`);
     await page.locator('[data-testid="play-row"]', { hasText: 'Founder outreach' }).waitFor();
     await shot(page, '09-use-count');
-  });
+    await ctx.close();
+    expect(found, 'axe-core (WCAG 2.1 A/AA) serious or critical findings').toEqual([]);
+  }, 240_000);
 });
