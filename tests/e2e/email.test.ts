@@ -9,6 +9,7 @@ import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import { FakeGraphServer } from '../../server/test/fakes/graph-server';
 import { signIn } from '../support/session';
+import { axeFindings } from '../support/axe';
 
 const ADMIN = { email: 'rita@northwind.example', password: 'Northwind1234' };
 
@@ -16,7 +17,18 @@ describe('Office 365 sending in Chromium', () => {
   let server: RunningServer;
   let fake: FakeGraphServer;
   let browser: Browser;
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-email-${name}.png`), fullPage: true });
+  // Every screen of the admin's send step is checked with axe-core as it is photographed (Profile's
+  // Email service card, the drawer's Activities tab, its confirmation dialogs open): serious or critical
+  // findings are gathered and fail the journey at its end, all of them named. Microsoft's consent page
+  // (the loopback fake's) is not ours and is not checked.
+  const found: string[] = [];
+  const axe = async (page: Page, where: string) => {
+    for (const f of await axeFindings(page)) found.push(`${where}: ${f.impact} ${f.id} (${f.help}) at ${f.nodes.join(', ')}`);
+  };
+  const shot = async (page: Page, name: string, opts: { axe?: boolean } = {}) => {
+    await page.screenshot({ path: path.join(ARTIFACTS, `e2e-email-${name}.png`), fullPage: true });
+    if (opts.axe !== false) await axe(page, name);
+  };
 
   beforeAll(async () => {
     fake = await FakeGraphServer.start();
@@ -79,9 +91,10 @@ describe('Office 365 sending in Chromium', () => {
     await card.getByTestId('email-service-status').waitFor();
     await card.scrollIntoViewIfNeeded();
     await card.screenshot({ path: path.join(ARTIFACTS, 'e2e-email-01-card-not-connected.png') });
+    await axe(page, 'profile, not connected');
     await card.getByTestId('email-service-connect').click();
     await page.waitForURL(/\/oauth2\/v2\.0\/authorize/);
-    await shot(page, '02-consent');
+    await shot(page, '02-consent', { axe: false });
     await page.getByRole('button', { name: 'Accept' }).click();
     await page.waitForURL(/\/account\/profile\?o365=connected/, { waitUntil: 'commit' });
     // The outcome's toast lives 3 s: watch for it from the start, not after the checks below.
@@ -99,6 +112,7 @@ describe('Office 365 sending in Chromium', () => {
     expect(await card.getByTestId('email-service-account').innerText()).toBe(ADMIN.email);
     await card.scrollIntoViewIfNeeded();
     await card.screenshot({ path: path.join(ARTIFACTS, 'e2e-email-03-card-connected.png') });
+    await axe(page, 'profile, connected');
 
     // A company with its key contact, and drafts to it.
     const created = await api(page, 'POST', '/api/v1/entity/company', {
@@ -144,6 +158,8 @@ describe('Office 365 sending in Chromium', () => {
     expect(await page.getByTestId('activity-sending').innerText()).toMatch(/^Sending (in|Tomorrow)/);
     await shot(page, '04-scheduled');
     await page.getByTestId('activity-cancel-send').click();
+    await page.getByTestId('activity-email-confirm').waitFor();
+    await shot(page, '04b-cancel-send-dialog');
     await page.getByTestId('activity-email-confirm').getByTestId('confirm-dialog-confirm').click();
     await page.getByTestId('activity-sending').waitFor({ state: 'detached' });
     const pending = await api(page, 'GET', '/api/v1/email/pending');
@@ -159,6 +175,8 @@ describe('Office 365 sending in Chromium', () => {
     await page.getByTestId('activity-try-again').waitFor();
     await shot(page, '05-error');
     await page.getByTestId('activity-try-again').click();
+    await page.getByTestId('activity-email-confirm').waitFor();
+    await shot(page, '05b-try-again-dialog');
     await page.getByTestId('activity-email-confirm').getByTestId('confirm-dialog-confirm').click();
     await expect
       .poll(() => fake.sent(ADMIN.email).filter((m) => m.subject === 'Meeting next Tuesday?').length, { timeout: 60_000 })
@@ -167,5 +185,6 @@ describe('Office 365 sending in Chromium', () => {
     await shot(page, '06-sent');
     expect(fake.sent(ADMIN.email).filter((m) => m.subject === 'Meeting next Tuesday?')).toHaveLength(1);
     await ctx.close();
+    expect(found, 'axe-core (WCAG 2.1 A/AA) serious or critical findings').toEqual([]);
   }, 240_000);
 });
