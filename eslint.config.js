@@ -53,7 +53,7 @@ export const thinRouteSyntax = [
 /** Route files that still do their own data work (to be moved into their services). */
 const ROUTES_WITH_DATA_WORK = [
   'server/src/modules/activities/activities.routes.ts',
-  'server/src/modules/email-send/email-send.routes.ts',
+  'server/src/modules/email/send/email-send.routes.ts',
   'server/src/modules/enrichments/enrichments.routes.ts',
   'server/src/modules/executions/executions.routes.ts',
   'server/src/modules/fields/fields.routes.ts',
@@ -64,10 +64,9 @@ const ROUTES_WITH_DATA_WORK = [
   'server/src/modules/notifications/notifications.routes.ts',
   'server/src/modules/plays/plays.routes.ts',
   'server/src/modules/records/layouts.routes.ts',
-  'server/src/modules/records/mailbox.routes.ts',
+  'server/src/modules/email/people/mailbox.routes.ts',
   'server/src/modules/records/records.routes.ts',
   'server/src/modules/system/health.routes.ts',
-  'server/src/modules/users/email-settings.routes.ts',
   'server/src/modules/users/user.routes.ts',
   'server/src/modules/auth/setup.routes.ts',
 ];

@@ -142,7 +142,7 @@ export const ConfigSchema = z.object({
   OUTBOUND_ALLOWED_PRIVATE_HOSTS: z.string().default(''),
   /** Lets organizations point their own key at an http:// base URL in production (tests, private gateways). */
   LLM_ALLOW_HTTP_BASE_URL: bool.default(false),
-  // Office 365 mailboxes (server/src/providers/mail): the app registered in Microsoft Entra
+  // Office 365 mailboxes (server/src/modules/email/providers): the app registered in Microsoft Entra
   // (README 'Office 365'). Without O365_CLIENT_ID the email-service card says the service is not
   // configured. Authority and Graph URLs are the operator's (sovereign clouds, the loopback fake).
   O365_CLIENT_ID: optional,

@@ -2,7 +2,7 @@ import { Organization } from './modules/organization/organization.entity';
 import { User } from './modules/users/user.entity';
 import { Session, LoginThrottle, PasswordReset } from './modules/auth/session.entity';
 import { Invitation } from './modules/invitations/invitation.entity';
-import { SystemMail } from './modules/mail/system-mail.entity';
+import { SystemMail } from './modules/email/system/system-mail.entity';
 import { FieldDefinition, FieldValue } from './modules/fields/field.entity';
 import { Company, Contact, CompanyContact, TableLayout, RecordCount } from './modules/records/records.entity';
 import { Execution, ExecutionRun } from './modules/executions/execution.entity';
@@ -16,7 +16,7 @@ import { CrmLink } from './modules/crm/links/crm-link.entity';
 import { Play, PlayDraft, ChannelEmail } from './modules/plays/play.entity';
 import { ListCompany, ListSource, Idea, ListSourceRejection } from './modules/lists/list.entity';
 import { ScoringModel, ScoreRun, IdeaScore } from './modules/scoring/scoring.entity';
-import { EmailOutbox, MailboxSync } from './modules/email-send/outbox.entity';
+import { EmailOutbox, MailboxSync } from './modules/email/send/outbox.entity';
 import { CrmUserLink } from './modules/crm/crm-user-link.entity';
 import { CrmSyncSettings, CrmSyncState, CrmSyncChange, CrmPushJob, CrmActivityPush } from './modules/crm/sync/crm-sync.entity';
 

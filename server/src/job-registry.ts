@@ -11,8 +11,8 @@ import { scoreExecutionHandler } from './modules/scoring/score.job';
 import { listExecutionHandler } from './modules/lists/list.job';
 import { importSweepJob } from './modules/lists/import-sweep.job';
 import { crmSyncExecutionHandler } from './modules/crm/sync/crm-sync.job';
-import { emailSendJob } from './modules/email-send/send.job';
-import { replyMailboxJob, replySweepJob } from './modules/email-send/replies.job';
+import { emailSendJob } from './modules/email/send/send.job';
+import { replyMailboxJob, replySweepJob } from './modules/email/replies/replies.job';
 import { integrationExpiryJob } from './modules/notifications/integration-expiry.job';
 import { realtimePruneJob } from './modules/realtime/prune.job';
 

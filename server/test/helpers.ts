@@ -16,7 +16,7 @@ import { boundedTeardown } from './teardown';
 import { createOrganizationWithAdmin } from '../src/modules/organization/bootstrap';
 import { User, type IUser } from '../src/modules/users/user.entity';
 import { hashPassword } from '../src/lib/password';
-import { SystemMail } from '../src/modules/mail/system-mail.entity';
+import { SystemMail } from '../src/modules/email/system/system-mail.entity';
 
 export function dbUrl(db: string): string {
   const u = new URL(inject('pgAdminUrl'));

@@ -20,7 +20,7 @@ import { buildApp } from '../../server/src/app';
 import { newCompany, newContact, link } from '../../server/test/records';
 import { createQueues, startWorkers } from '../../server/src/jobs/definitions';
 import { jobDefinitions } from '../../server/src/job-registry';
-import { emailSendJob } from '../../server/src/modules/email-send/send.job';
+import { emailSendJob } from '../../server/src/modules/email/send/send.job';
 
 const MAILBOXES = Number(process.env.BENCH_MAILBOXES ?? 50);
 const PER_MAILBOX = Number(process.env.BENCH_PER_MAILBOX ?? 40);

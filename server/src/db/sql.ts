@@ -53,7 +53,7 @@ export const UNSCOPED = {
   // then written with that organization (notifyUser through the tenant filter).
   'expiry-sweep':
     'the hourly expiry notices list connections of every organization about to expire; each notice is written to its own organization',
-  // The reply follower's sweep (email-send/replies.ts): lists the connected mailboxes of every
+  // The reply follower's sweep (email/replies/replies.ts): lists the connected mailboxes of every
   // organization (id and organization only) and enqueues one job per mailbox carrying its organization.
   'reply-sweep': 'the minute sweep lists connected mailboxes of every organization (id, organization_id) to enqueue one tenant job each',
   // The import sweep (lists/import-sweep.job.ts): CSV imports of every organization left 'inProgress'

@@ -2,7 +2,7 @@
 // being written goes into the next group, written at once by `write` (one transaction). Used where
 // each commit holds a per-organization row (the realtime sequence) until it ends, so committing one
 // item at a time would limit an organization to one commit's round trips per item: the executions'
-// completions (executions/runner.ts) and the sends' records (email-send/send.ts).
+// completions (executions/runner.ts) and the sends' records (email/send/send.ts).
 
 /**
  * `write(group)` writes a group in one transaction and answers one result per item, in order. A

@@ -42,7 +42,7 @@ export const llmCallDuration = new Histogram({
   registers: [workRegistry],
 });
 
-/** One send attempt's outcome (email-send/send.ts). */
+/** One send attempt's outcome (email/send/send.ts). */
 export const emailSends = new Counter({
   name: 'dealscout_email_sends_total',
   help: 'Email send attempts through Microsoft Graph by outcome: sent, refused (4xx), throttled (429 by the mailbox sending rate), concurrency_limited (429 MailboxConcurrency), transient (5xx, timeouts), mailbox_unavailable',

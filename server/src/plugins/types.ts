@@ -3,7 +3,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Config } from '../config';
 import type { IUser } from '../modules/users/user.entity';
 import type { ISession } from '../modules/auth/session.entity';
-import type { Mailer } from '../modules/mail/mailer';
+import type { Mailer } from '../modules/email/system/mailer';
 import type { BackgroundTasks } from '../lib/background';
 import type { LlmService } from '../providers/llm';
 

@@ -14,9 +14,9 @@ import type { PgBoss } from 'pg-boss';
 import type { Config } from '../config';
 import { loadConfig } from '../config';
 import { FakeGraphServer } from '../../test/fakes/graph-server';
-import { connectUrl, readState, completeConnect, findConnection } from '../modules/email-send/o365';
-import { scheduleSend, deliverOutbox } from '../modules/email-send/send';
-import { followInbox } from '../modules/email-send/replies';
+import { connectUrl, readState, completeConnect, findConnection } from '../modules/email/connection/o365';
+import { scheduleSend, deliverOutbox } from '../modules/email/send/send';
+import { followInbox } from '../modules/email/replies/replies';
 import { tenantSql } from '../db/sql';
 
 export interface DemoMailSummary {

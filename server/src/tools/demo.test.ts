@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestApp, TestClient, type TestContext } from '../../test/helpers';
-import { replyMailboxJob } from '../modules/email-send/replies.job';
+import { replyMailboxJob } from '../modules/email/replies/replies.job';
 import { loadConfig } from '../config';
 import { FakeGraphServer } from '../../test/fakes/graph-server';
 import { seedDemo, DEMO_ADMIN_EMAIL, DEMO_PASSWORD, DEMO_COMPANIES, type DemoSummary } from './demo';

@@ -3,7 +3,7 @@
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
 import { openDatabase } from '../database';
-import { SystemMail } from '../modules/mail/system-mail.entity';
+import { SystemMail } from '../modules/email/system/system-mail.entity';
 import { crossTenant } from '../db/sql';
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Send pacing (modules/email-send/slots.ts): each outbox row holds its mailbox's send
+// Send pacing (modules/email/send/slots.ts): each outbox row holds its mailbox's send
 // slot, handed out at schedule time under the mailbox's lock; no two rows of one mailbox that are
 // waiting, leaving or sent share a slot. Rows from before keep no slot (their claim time counts).
 export class Migration20261127100000 extends Migration {

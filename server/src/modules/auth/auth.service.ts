@@ -11,7 +11,7 @@ import { HttpError, badRequest, tooManyRequests } from '../../lib/errors';
 import type { LoginThrottler } from './throttle';
 import { revokeUserSessions } from './sessions';
 import { crossTenant, scopedTo } from '../../db/sql';
-import type { Mailer } from '../mail/mailer';
+import type { Mailer } from '../email/system/mailer';
 import type { Config } from '../../config';
 
 export const DISABLED_MESSAGE = 'Your account is disabled. Please ask your organization Admin.';

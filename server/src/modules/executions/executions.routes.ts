@@ -59,7 +59,7 @@ export async function executionRoutes(app: FastifyInstance): Promise<void> {
         executionId: req.body.executionId,
         type: 'play',
       });
-      // A draft it was (re)writing stops waiting for it (plays/emails.service.ts).
+      // A draft it was (re)writing stops waiting for it (email/drafts/emails.service.ts).
       await tenantSql(req.em, authOf(req).organizationId).all(
         `update channel_email set status = 'cancelled', updated_at = clock_timestamp() where organization_id = ? and execution_id = ? and status = 'processing'`,
         [authOf(req).organizationId, row.id],

@@ -4,12 +4,12 @@
 import { z } from 'zod';
 import { MAILBOX_LIMITS } from '@dealscout/shared/domain';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { defineJob } from '../../jobs/definitions';
-import { loadConfig } from '../../config';
-import { unscopedSql } from '../../db/sql';
-import { integrationExpirySources, type ExpiringIntegration } from '../notifications/integration-expiry.job';
+import { defineJob } from '../../../jobs/definitions';
+import { loadConfig } from '../../../config';
+import { unscopedSql } from '../../../db/sql';
+import { integrationExpirySources, type ExpiringIntegration } from '../../notifications/integration-expiry.job';
 import { deliverOutbox, EMAIL_SEND_QUEUE } from './send';
-import { O365_PROVIDER } from './o365';
+import { O365_PROVIDER } from '../connection/o365';
 
 export const emailSendJob = defineJob({
   queue: EMAIL_SEND_QUEUE,

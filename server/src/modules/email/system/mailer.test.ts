@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import net from 'node:net';
-import { createTestApp, createOrg, createUser, mailsTo, TestClient, type TestContext } from '../../../test/helpers';
+import { createTestApp, createOrg, createUser, mailsTo, TestClient, type TestContext } from '../../../../test/helpers';
 
 /** A minimal SMTP server that accepts every message and keeps its raw DATA. */
 function smtpSink(): Promise<{ port: number; messages: string[]; close(): Promise<void> }> {

@@ -19,11 +19,11 @@ import {
   isPersonalEmailDomain,
   normalizeEmail,
 } from '@dealscout/shared/domain';
-import { authOf } from '../../plugins/types';
-import { notFound } from '../../lib/errors';
-import { Company, Contact, type ICompany } from './records.entity';
-import { createCompany, createContact, linkCompanyContact, type Actor } from './records.service';
-import { contactDetails, contactRows } from './presenter';
+import { authOf } from '../../../plugins/types';
+import { notFound } from '../../../lib/errors';
+import { Company, Contact, type ICompany } from '../../records/records.entity';
+import { createCompany, createContact, linkCompanyContact, type Actor } from '../../records/records.service';
+import { contactDetails, contactRows } from '../../records/presenter';
 
 export async function mailboxRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -22,12 +22,12 @@ import {
   SEND_WINDOW_MESSAGES,
 } from '@dealscout/shared/contracts';
 import { EMAIL_MESSAGES, emailIntegrationBanner, fieldRequiredMessage, nextSendTime, ianaZone } from '@dealscout/shared/domain';
-import { authOf } from '../../plugins/types';
-import { HttpError, badRequest, notFound } from '../../lib/errors';
-import { tenantSql } from '../../db/sql';
-import { Integration } from '../integrations/integration.entity';
-import { emailById, sanitizeBody } from '../plays/emails.service';
-import { connectUrl, readState, completeConnect, findConnection, withMailbox } from './o365';
+import { authOf } from '../../../plugins/types';
+import { HttpError, badRequest, notFound } from '../../../lib/errors';
+import { tenantSql } from '../../../db/sql';
+import { Integration } from '../../integrations/integration.entity';
+import { emailById, sanitizeBody } from '../drafts/emails.service';
+import { connectUrl, readState, completeConnect, findConnection, withMailbox } from '../connection/o365';
 import { scheduleSend, deliverOutbox, workingHoursOf, sendError, type DeliverDeps } from './send';
 import { firstSlot } from './slots';
 

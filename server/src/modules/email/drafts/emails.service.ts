@@ -12,10 +12,10 @@ import {
   replySubject,
 } from '@dealscout/shared/domain';
 import type { EmailDraftDto } from '@dealscout/shared/contracts';
-import { badRequest, notFound } from '../../lib/errors';
-import { createExecutions } from '../executions/commands/create-executions';
-import { Play, type EmailProvenance } from './play.entity';
-import { tenantSql } from '../../db/sql';
+import { badRequest, notFound } from '../../../lib/errors';
+import { createExecutions } from '../../executions/commands/create-executions';
+import { Play, type EmailProvenance } from '../../plays/play.entity';
+import { tenantSql } from '../../../db/sql';
 
 export interface EmailActor {
   organizationId: string;
@@ -158,6 +158,19 @@ export async function resolveRecipient(em: EntityManager, organizationId: string
     contact: { id: c.id, firstName: c.first_name, lastName: c.last_name, email: c.email },
     company: { id: k.id, name: k.name, website: k.website },
   };
+}
+
+/** Can an email go to this contact / company (and is the play, when given, the organization's). */
+export async function checkValidEntity(
+  em: EntityManager,
+  actor: EmailActor,
+  input: { playId?: string | null; contactId?: string | null; companyId?: string | null },
+) {
+  if (input.playId) {
+    const p = await em.findOne(Play, { id: input.playId, organization: actor.organizationId });
+    if (!p) throw notFound(PLAY_MESSAGES.invalid);
+  }
+  return resolveRecipient(em, actor.organizationId, input.contactId, input.companyId);
 }
 
 /**

@@ -12,7 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { GraphWorkingHoursZone } from '@dealscout/shared/domain';
-import { retryAfterSeconds } from '../../lib/retry-after';
+import { retryAfterSeconds } from '../../../lib/retry-after';
 
 export const DELEGATED_SCOPES = [
   'openid',

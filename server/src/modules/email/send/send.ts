@@ -26,21 +26,21 @@ import {
   type WorkingHours,
 } from '@dealscout/shared/domain';
 import { REALTIME_EVENT_KINDS, type EmailDraftDto } from '@dealscout/shared/contracts';
-import { HttpError, badRequest } from '../../lib/errors';
-import { bodyText } from '../../lib/html-text';
-import type { Config } from '../../config';
-import { enqueueInTransaction } from '../../jobs/boss';
-import { GroupCommit } from '../../jobs/group-commit';
-import { tenantSql, unscopedSql, scopedTo, preparedTransaction } from '../../db/sql';
-import { GraphError } from '../../providers/mail/graph';
-import { emailSends } from '../../lib/metrics';
-import { publish } from '../realtime/publish';
-import { Activity, type IActivity } from '../activities/activity.entity';
-import { toActivityDto } from '../activities/activity.presenter';
-import { emailById, sanitizeBody, updateEmailStatus, type EmailActor } from '../plays/emails.service';
-import { findConnection, withMailbox, MailboxUnavailable, O365_PROVIDER, type StoredConnection } from './o365';
+import { HttpError, badRequest } from '../../../lib/errors';
+import { bodyText } from '../../../lib/html-text';
+import type { Config } from '../../../config';
+import { enqueueInTransaction } from '../../../jobs/boss';
+import { GroupCommit } from '../../../jobs/group-commit';
+import { tenantSql, unscopedSql, scopedTo, preparedTransaction } from '../../../db/sql';
+import { GraphError } from '../providers/graph';
+import { emailSends } from '../../../lib/metrics';
+import { publish } from '../../realtime/publish';
+import { Activity, type IActivity } from '../../activities/activity.entity';
+import { toActivityDto } from '../../activities/activity.presenter';
+import { emailById, sanitizeBody, updateEmailStatus, type EmailActor } from '../drafts/emails.service';
+import { findConnection, withMailbox, MailboxUnavailable, O365_PROVIDER, type StoredConnection } from '../connection/o365';
 import { reserveSlot, shiftMailbox, lockMailbox, firstSlot, countsAtSql, RATE_WINDOW_MS } from './slots';
-import type { IIntegration } from '../integrations/integration.entity';
+import type { IIntegration } from '../../integrations/integration.entity';
 
 export const EMAIL_SEND_QUEUE = 'email.send';
 /**

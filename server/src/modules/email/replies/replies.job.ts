@@ -1,10 +1,10 @@
 // The reply follower's jobs: a sweep every minute queues one run per connected Office 365 mailbox,
 // and each run follows that mailbox's inbox (replies.ts).
 import { z } from 'zod';
-import { loadConfig } from '../../config';
-import { defineJob } from '../../jobs/definitions';
-import { unscopedSql } from '../../db/sql';
-import { O365_PROVIDER } from './o365';
+import { loadConfig } from '../../../config';
+import { defineJob } from '../../../jobs/definitions';
+import { unscopedSql } from '../../../db/sql';
+import { O365_PROVIDER } from '../connection/o365';
 import { REPLY_MAILBOX_QUEUE, REPLY_SWEEP_QUEUE, followInbox } from './replies';
 
 /** Per mailbox: one run of the follower (one job per mailbox at a time: `exclusive`, keyed by the integration). */

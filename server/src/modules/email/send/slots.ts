@@ -10,7 +10,7 @@
 // the claim will let it through, instead of being sent back to wait.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MAILBOX_LIMITS } from '@dealscout/shared/domain';
-import { tenantSql, unscopedSql } from '../../db/sql';
+import { tenantSql, unscopedSql } from '../../../db/sql';
 
 /** Between two slots of one mailbox: a burst of 30 spreads over 2.9 s, and slots are distinct instants. */
 export const SLOT_SPACING_MS = 100;

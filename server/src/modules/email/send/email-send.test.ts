@@ -4,15 +4,15 @@
 // window, Cancel Send & Edit, Try Again, and exactly-once under crashes at every step of a send.
 import { describe, it, expect, beforeAll, afterAll, onTestFinished } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { connectMailbox } from '../../../test/mailbox';
-import { FakeGraphServer } from '../../../test/fakes/graph-server';
-import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
-import { newCompany, newContact, link } from '../../../test/records';
+import { connectMailbox } from '../../../../test/mailbox';
+import { FakeGraphServer } from '../../../../test/fakes/graph-server';
+import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../../test/helpers';
+import { newCompany, newContact, link } from '../../../../test/records';
 import { deliverOutbox, type DeliverDeps } from './send';
-import { createQueues } from '../../jobs/definitions';
+import { createQueues } from '../../../jobs/definitions';
 import { office365ExpirySource } from './send.job';
-import { applyIntegrationExpiryNotices } from '../notifications/integration-expiry.job';
-import { jobDefinitions } from '../../job-registry';
+import { applyIntegrationExpiryNotices } from '../../notifications/integration-expiry.job';
+import { jobDefinitions } from '../../../job-registry';
 
 describe('email sending (Office 365)', () => {
   let ctx: TestContext;

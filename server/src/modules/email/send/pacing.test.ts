@@ -4,12 +4,12 @@
 // The pure slot arithmetic, then the routes and the send job against real PostgreSQL and the
 // loopback fake of Graph.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { connectMailbox, ALL_WEEK_HOURS } from '../../../test/mailbox';
-import { FakeGraphServer } from '../../../test/fakes/graph-server';
-import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
-import { newCompany, newContact, link } from '../../../test/records';
-import { createQueues, startWorkers } from '../../jobs/definitions';
-import { jobDefinitions } from '../../job-registry';
+import { connectMailbox, ALL_WEEK_HOURS } from '../../../../test/mailbox';
+import { FakeGraphServer } from '../../../../test/fakes/graph-server';
+import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../../test/helpers';
+import { newCompany, newContact, link } from '../../../../test/records';
+import { createQueues, startWorkers } from '../../../jobs/definitions';
+import { jobDefinitions } from '../../../job-registry';
 import { deliverOutbox, type DeliverDeps } from './send';
 import { emailSendJob } from './send.job';
 import { firstFreeSlot, RATE_WINDOW_MS, SLOT_SPACING_MS } from './slots';

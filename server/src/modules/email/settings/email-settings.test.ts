@@ -2,12 +2,12 @@
 // generated from the website through the guarded fetch and the LLM port — fakes of both on loopback).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { EMAIL_SETTINGS_MESSAGES } from '@dealscout/shared/contracts';
-import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
-import { FakeOpenAiServer } from '../../../test/fakes/openai-server';
-import { startFakeWeb, type FakeWebServer } from '../../../test/fakes/web-server';
-import { GuardedHttpClient } from '../../providers/web/guarded-client';
-import { Organization } from '../organization/organization.entity';
-import { summaryWeb } from './email-settings.routes';
+import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../../test/helpers';
+import { FakeOpenAiServer } from '../../../../test/fakes/openai-server';
+import { startFakeWeb, type FakeWebServer } from '../../../../test/fakes/web-server';
+import { GuardedHttpClient } from '../../../providers/web/guarded-client';
+import { Organization } from '../../organization/organization.entity';
+import { summaryWeb } from '../../organization/ai-summary';
 
 describe('email settings: signature and the organization AI summary', () => {
   let ctx: TestContext;

@@ -3,14 +3,14 @@
 // the worker is killed in that moment, and a new worker finishes the run. Every email leaves the
 // mailbox exactly once and is recorded sent.
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
-import { startWorkerProcess, killWorkers, type WorkerProcess } from '../../../test/worker-process';
-import { connectMailbox, ALL_WEEK_HOURS } from '../../../test/mailbox';
-import { FakeGraphServer } from '../../../test/fakes/graph-server';
-import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
-import { eventually } from '../../../test/execution-harness';
-import { newCompany, newContact, link } from '../../../test/records';
-import { createQueues } from '../../jobs/definitions';
-import { jobDefinitions } from '../../job-registry';
+import { startWorkerProcess, killWorkers, type WorkerProcess } from '../../../../test/worker-process';
+import { connectMailbox, ALL_WEEK_HOURS } from '../../../../test/mailbox';
+import { FakeGraphServer } from '../../../../test/fakes/graph-server';
+import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../../test/helpers';
+import { eventually } from '../../../../test/execution-harness';
+import { newCompany, newContact, link } from '../../../../test/records';
+import { createQueues } from '../../../jobs/definitions';
+import { jobDefinitions } from '../../../job-registry';
 
 const EMAILS = 6;
 

@@ -2,7 +2,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { SystemMail } from './system-mail.entity';
-import { scopedTo } from '../../db/sql';
+import { scopedTo } from '../../../db/sql';
 
 export interface SystemMessage {
   organizationId: string;

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createTestApp, createOrg, signedIn, TestClient, TEST_PASSWORD, type TestContext } from '../../../test/helpers';
-import { newCompany, newContact, link, uniq } from '../../../test/records';
+import { createTestApp, createOrg, signedIn, TestClient, TEST_PASSWORD, type TestContext } from '../../../../test/helpers';
+import { newCompany, newContact, link, uniq } from '../../../../test/records';
 
 const issuesOf = (body: { issues?: { path: string; message: string }[] }) =>
   Object.fromEntries((body.issues ?? []).map((i) => [i.path, i.message]));

@@ -7,15 +7,15 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { connectMailbox } from '../../../test/mailbox';
-import { FakeGraphServer } from '../../../test/fakes/graph-server';
-import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
-import { newCompany, newContact, link } from '../../../test/records';
-import { createQueues } from '../../jobs/definitions';
-import { jobDefinitions } from '../../job-registry';
+import { connectMailbox } from '../../../../test/mailbox';
+import { FakeGraphServer } from '../../../../test/fakes/graph-server';
+import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../../test/helpers';
+import { newCompany, newContact, link } from '../../../../test/records';
+import { createQueues } from '../../../jobs/definitions';
+import { jobDefinitions } from '../../../job-registry';
 import { followInbox, REPLY_MAILBOX_QUEUE, REPLY_CANCELLED_NOTE } from './replies';
 import { replySweepJob } from './replies.job';
-import { deliverOutbox } from './send';
+import { deliverOutbox } from '../send/send';
 
 const ALL_DAY = {
   daysOfWeek: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'],

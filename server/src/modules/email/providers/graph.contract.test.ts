@@ -3,7 +3,7 @@
 // O365_AUTHORITY_URL / GRAPH_BASE_URL at Microsoft runs the same calls against the real service.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { FakeGraphServer } from '../../../test/fakes/graph-server';
+import { FakeGraphServer } from '../../../../test/fakes/graph-server';
 import { GraphClient, GraphError, pkcePair, type TokenSet } from './graph';
 
 describe('Microsoft Graph adapter (contract, against the fake)', () => {

@@ -4,12 +4,12 @@
 // access token refreshed before it expires, and the row's expiresAt = the refresh token's life.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EMAIL_MESSAGES, MAILBOX_LIMITS } from '@dealscout/shared/domain';
-import { encryptSecret, decryptSecret } from '../../lib/secrets';
-import { badRequest } from '../../lib/errors';
-import type { Config } from '../../config';
-import { GraphClient, GraphError, graphSettingsFrom, pkcePair, type TokenSet, type MailboxSettings } from '../../providers/mail/graph';
-import { tenantSql, scopedTo } from '../../db/sql';
-import { Integration, type IIntegration } from '../integrations/integration.entity';
+import { encryptSecret, decryptSecret } from '../../../lib/secrets';
+import { badRequest } from '../../../lib/errors';
+import type { Config } from '../../../config';
+import { GraphClient, GraphError, graphSettingsFrom, pkcePair, type TokenSet, type MailboxSettings } from '../providers/graph';
+import { tenantSql, scopedTo } from '../../../db/sql';
+import { Integration, type IIntegration } from '../../integrations/integration.entity';
 
 export const O365_PROVIDER = 'office365';
 /** An access token this close to its expiry is refreshed first. */
