@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from '../shared/src/build/precompress';
 
 // shared/src is plain modules (components, hooks, schemas; top-level makeStyles() only builds
 // hooks): telling the bundler so lets it leave out what the pane does not import through the
@@ -8,7 +9,7 @@ import react from '@vitejs/plugin-react';
 const SHARED_SRC = /[\\/]shared[\\/]src[\\/]/;
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   base: './',
   build: {
     outDir: 'dist',

@@ -1,11 +1,16 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from '../shared/src/build/precompress';
 
 const API = process.env.DEALSCOUT_API_URL ?? 'http://localhost:3000';
+// shared/src is plain modules (components, hooks, schemas; top-level makeStyles() only builds hooks):
+// telling the bundler so lets each page's chunk take only what it imports through the
+// '@dealscout/shared/ui' barrel, instead of every module behind the barrel landing in the entry chunk.
+const SHARED_SRC = /[\\/]shared[\\/]src[\\/]/;
 
 // The API server serves the built app same-origin; `vite dev` proxies the API to it.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     port: 5173,
     proxy: {
@@ -19,6 +24,7 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
+      treeshake: { moduleSideEffects: [{ test: SHARED_SRC, sideEffects: false }] },
       output: {
         // Pages are split by route (React.lazy); the framework code gets stable vendor chunks that
         // stay cached across releases.

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyBaseLogger } from 'fastify';
 import cookie from '@fastify/cookie';
+import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -112,6 +113,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     allowedHeaders: ['content-type', 'authorization', 'x-csrf-token'],
   });
   await app.register(cookie);
+  // Answers of 1 KB and more (JSON pages, CSV exports, files without a precompressed copy) go out
+  // brotli- or gzip-compressed when the client accepts it; the built assets' copies are compressed
+  // at build time and pass through untouched (they already carry Content-Encoding). Brotli at
+  // quality 4 (the plugin's default): per-request speed over the last few percent. Request bodies
+  // are never decompressed (the body limit holds for what arrives).
+  await app.register(compress, { globalCompression: true, globalDecompression: false, encodings: ['br', 'gzip'], threshold: 1024 });
   await registerOpenApi(app, config);
 
   // One EntityManager per request; the auth hook switches its tenant filter on.
@@ -155,19 +162,43 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(emailSendRoutes, { prefix: '/api/v1' });
   await app.register(enrichmentRoutes, { prefix: '/api/v1' });
 
-  if (spaHtml) await app.register(fastifyStatic, { root: config.WEB_DIST, prefix: '/', wildcard: false, index: false });
+  if (spaHtml)
+    await app.register(fastifyStatic, {
+      root: config.WEB_DIST,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      ...builtAssetOptions,
+    });
   await registerAddin(app, config, deps.logger);
   return app;
 }
+
+/** A built chunk under assets/ with Vite's content hash in its name (icons there keep plain names),
+ *  or its precompressed copy. */
+const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[\w-]{8}\.(?:js|css)(?:\.br|\.gz)?$/;
+
+/**
+ * How a Vite build (the web app's, the pane's) is served: the .br / .gz copies written at build time
+ * (shared/src/build/precompress.ts) go to browsers that accept them, never compressed per request;
+ * content-hashed chunks are cached for a year without revalidation (a new build has new names);
+ * HTML is always revalidated so a new build is picked up at once.
+ */
+const builtAssetOptions = {
+  preCompressed: true,
+  // The copies are found beside their file; they get no route of their own.
+  globIgnore: ['**/*.br', '**/*.gz'],
+  setHeaders: (res: { header(name: string, value: string): unknown }, file: string) => {
+    if (/\.html(?:\.br|\.gz)?$/.test(file)) res.header('cache-control', 'no-cache');
+    else if (HASHED_ASSET.test(file)) res.header('cache-control', 'public, max-age=31536000, immutable');
+  },
+};
 
 /**
  * The Outlook add-in's task pane at /addin/ (its manifest points there) and office.js from the npm
  * package at /addin/office-js/ (office.js loads its host scripts beside itself). Both only when built
  * or installed; the pane's index.html is never cached so a new build reaches Outlook at once.
  */
-/** A built chunk under assets/ with Vite's content hash in its name (icons there keep plain names). */
-const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[\w-]{8}\.(?:js|css)$/;
-
 async function registerAddin(app: FastifyInstance, config: Config, logger: Logger): Promise<void> {
   if (fs.existsSync(path.join(config.OFFICE_JS_DIST, 'office.js'))) {
     await app.register(fastifyStatic, {
@@ -189,12 +220,7 @@ async function registerAddin(app: FastifyInstance, config: Config, logger: Logge
     prefix: '/addin/',
     decorateReply: false,
     index: ['index.html'],
-    setHeaders: (res, file) => {
-      if (file.endsWith('.html')) res.header('cache-control', 'no-cache');
-      // Vite's content-hashed chunks never change under their name: a re-opened pane takes them
-      // from the browser's cache without asking (no revalidation round trip per chunk).
-      else if (HASHED_ASSET.test(file)) res.header('cache-control', 'public, max-age=31536000, immutable');
-    },
+    ...builtAssetOptions,
   });
   // The pane's relative asset paths need the trailing slash.
   app.get('/addin', { config: { auth: 'public' }, schema: { hide: true } }, (_req, reply) => reply.redirect('/addin/', 301));

@@ -17,8 +17,8 @@ export interface TestSocket {
   close(): Promise<void>;
 }
 
-export async function openSocket(url: string): Promise<TestSocket> {
-  const ws = new WebSocket(url);
+export async function openSocket(url: string, opts: WebSocket.ClientOptions = {}): Promise<TestSocket> {
+  const ws = new WebSocket(url, opts);
   const messages: RealtimeServerMessage[] = [];
   const waiters = new Set<() => void>();
   let consumed = 0;
