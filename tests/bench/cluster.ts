@@ -52,7 +52,7 @@ const MODEL_LATENCY_MS = 100;
 const RESTART_AFTER_MS = 3000;
 const READY_DRAIN_MS = 5000;
 // A process starts in seconds on a quiet machine; on a shared, loaded one, much longer.
-const START_TIMEOUT_MS = 240_000;
+const START_TIMEOUT_MS = 480_000;
 const WRITE = !QUICK || env.BENCH_CLUSTER_WRITE === '1';
 const LIMIT_MIN = num('BENCH_TIME_LIMIT_MINUTES', 25);
 const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
