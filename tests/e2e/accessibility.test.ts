@@ -8,6 +8,7 @@ import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import { signIn, pageApi as api } from '../support/session';
 import { axeFindings, type AxeFinding } from '../support/axe';
+import { keyboardWalk } from '../support/keyboard';
 
 const ADMIN = { email: 'ari@a11y.example', password: 'Access1234' };
 
@@ -107,88 +108,12 @@ describe('accessibility of the web workspace, in Chromium', () => {
     await page.getByTestId('record-table-row').first().waitFor();
     await page.waitForLoadState('networkidle');
 
-    // Every action on screen (header, navigation, toolbar, table, pagination), tagged to be found again.
-    const actions = await page.evaluate(() => {
-      const selector =
-        'button, a[href], input:not([type="hidden"]), select, textarea, [role="button"], [role="checkbox"], [role="link"], [role="tab"], [role="combobox"], [tabindex="0"]';
-      const out: { id: string; name: string }[] = [];
-      let n = 0;
-      for (const el of Array.from(document.querySelectorAll<HTMLElement>(selector))) {
-        const r = el.getBoundingClientRect();
-        const cs = getComputedStyle(el);
-        if (r.width === 0 || r.height === 0 || cs.visibility === 'hidden' || cs.display === 'none') continue;
-        // Visually hidden native inputs (a Fluent checkbox's input is under its indicator) count as the control.
-        if ((el as HTMLButtonElement).disabled || el.getAttribute('aria-disabled') === 'true') continue;
-        if (el.closest('[aria-hidden="true"], [inert], [data-tabster-dummy]')) continue;
-        if (el.tabIndex < 0) continue;
-        const id = `k${n++}`;
-        el.setAttribute('data-kbd', id);
-        out.push({
-          id,
-          name: (el.getAttribute('aria-label') ?? el.textContent ?? el.getAttribute('data-testid') ?? el.tagName).trim().slice(0, 40),
-        });
-      }
-      return out;
-    });
-    expect(actions.length).toBeGreaterThan(15);
-
-    // What shows focus: the element's outline, shadow, border or text decoration, and the focus
-    // rings drawn by pseudo-elements on it or on its close ancestors (Fluent draws some on a wrapper).
-    const focusLook = () =>
-      page.evaluate(() => {
-        const el = document.activeElement as HTMLElement | null;
-        if (!el || el === document.body) return null;
-        const look = (node: Element, pseudo?: string) => {
-          const cs = getComputedStyle(node, pseudo);
-          return [
-            cs.outlineStyle,
-            cs.outlineWidth,
-            cs.outlineColor,
-            cs.boxShadow,
-            cs.borderTopColor,
-            cs.borderBottomColor,
-            cs.borderBottomWidth,
-            cs.textDecorationLine,
-            cs.transform,
-            cs.opacity,
-            cs.content,
-          ].join('|');
-        };
-        const parts: string[] = [look(el), look(el, '::after'), look(el, '::before')];
-        for (let a = el.parentElement, d = 0; a && d < 3; a = a.parentElement, d++)
-          parts.push(look(a, '::after'), look(a, '::before'), look(a));
-        const focused = parts.join('#');
-        // The same element without focus (focus comes back at once: the walk goes on from it).
-        el.blur();
-        const unfocusedParts: string[] = [look(el), look(el, '::after'), look(el, '::before')];
-        for (let a = el.parentElement, d = 0; a && d < 3; a = a.parentElement, d++)
-          unfocusedParts.push(look(a, '::after'), look(a, '::before'), look(a));
-        el.focus({ preventScroll: true });
-        return {
-          kbd: el.closest('[data-kbd]')?.getAttribute('data-kbd') ?? null,
-          name: (el.getAttribute('aria-label') ?? el.textContent ?? el.tagName).trim().slice(0, 40),
-          visible: focused !== unfocusedParts.join('#'),
-        };
-      });
-
-    const reached = new Set<string>();
-    const withoutIndicator: string[] = [];
-    let first: string | null = null;
-    for (let i = 0; i < 250; i++) {
-      await page.keyboard.press('Tab');
-      const f = await focusLook();
-      if (!f) continue;
-      const key = f.kbd ?? `?${f.name}`;
-      if (first === key && i > 3) break; // back at the start: the whole page was walked
-      first ??= key;
-      if (f.kbd) reached.add(f.kbd);
-      if (!f.visible && !withoutIndicator.includes(f.name)) withoutIndicator.push(f.name);
-    }
-    expect(withoutIndicator, 'focused without a visible focus indicator').toEqual([]);
-    expect(
-      actions.filter((a) => !reached.has(a.id)).map((a) => a.name),
-      'actions Tab never reached',
-    ).toEqual([]);
+    // Every action on screen (header, navigation, toolbar, table, pagination) is reached by Tab, each
+    // with a visible focus indicator.
+    const walk = await keyboardWalk(page);
+    expect(walk.actions).toBeGreaterThan(15);
+    expect(walk.withoutIndicator, 'focused without a visible focus indicator').toEqual([]);
+    expect(walk.unreached, 'actions Tab never reached').toEqual([]);
 
     // Enter on a primary action (the header's New) opens its menu; Escape closes it and focus stays.
     const newButton = page.getByRole('button', { name: 'New' }).first();
@@ -205,4 +130,60 @@ describe('accessibility of the web workspace, in Chromium', () => {
     await shot(page, 'keyboard-selected');
     await ctx.close();
   });
+  it("keyboard: a list's ideas table, the playbook and the profile page — Tab reaches every action with a visible focus indicator; Enter and Space act", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await ctx.newPage();
+    await signIn(page, server.url, ADMIN);
+    const list = await api(page, 'POST', '/api/v1/list-company', { name: 'Keyboard targets' });
+    expect(list.status, JSON.stringify(list.json)).toBeLessThan(300);
+    const listId = list.json.list.id as string;
+    for (const [companyName, website] of [
+      ['Tabby Transport', 'tabbytransport.example.com'],
+      ['Enter Logistics', 'enterlogistics.example.com'],
+    ]) {
+      const idea = await api(page, 'POST', '/api/v1/list-company/idea', { id: listId, companyName, website });
+      expect(idea.status, JSON.stringify(idea.json)).toBeLessThan(300);
+    }
+    const problems: Record<string, { unreached: string[]; withoutIndicator: string[] }> = {};
+    const walkOf = async (where: string, least: number) => {
+      await page.waitForLoadState('networkidle');
+      const walk = await keyboardWalk(page);
+      expect(walk.actions, `actions on ${where}`).toBeGreaterThan(least);
+      if (walk.unreached.length || walk.withoutIndicator.length)
+        problems[where] = { unreached: walk.unreached, withoutIndicator: walk.withoutIndicator };
+    };
+
+    // The list's ideas table: toolbar, table (star, row checkboxes), pagination.
+    await page.goto(`${server.url}/list-company/${listId}`);
+    await page.getByTestId('record-table-row').first().waitFor();
+    await walkOf('the ideas table', 10);
+    // Space on a row's checkbox selects it (the bulk bar); Enter on the add button opens its dialog.
+    await page.getByTestId('record-table-select-row').first().focus();
+    await page.keyboard.press('Space');
+    await page.getByTestId('bulk-action-bar').waitFor();
+    await shot(page, 'keyboard-ideas-selected');
+    await page.getByTestId('list-add-idea').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('add-idea-dialog').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('add-idea-dialog').waitFor({ state: 'detached' });
+
+    // The playbook: New play, the table's rows and their actions.
+    await page.goto(`${server.url}/playbooks`);
+    await page.getByTestId('play-row').first().waitFor();
+    await walkOf('the playbook', 5);
+    await page.getByTestId('playbooks-new-play').focus();
+    await shot(page, 'keyboard-playbook-focus');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('play-editor').waitFor();
+
+    // The profile page: its fields, Save, the Email service card.
+    await page.goto(`${server.url}/account/profile`);
+    await page.getByTestId('email-service-card').waitFor();
+    await walkOf('the profile page', 3);
+    await shot(page, 'keyboard-profile');
+
+    expect(problems).toEqual({});
+    await ctx.close();
+  }, 300_000);
 });
