@@ -58,6 +58,8 @@ interface PageFigures {
   tbt: number;
   bytes: number;
   unusedJs: number;
+  /** Lighthouse's own error for the run (e.g. no LCP recorded within its time limits on a busy machine). */
+  error: string | null;
 }
 
 async function main(): Promise<void> {
@@ -151,7 +153,16 @@ async function main(): Promise<void> {
           log(`Lighthouse: ${p.name} (${i + 1}/${RUNS})`);
           const result = await lighthouse(
             `${base}${p.path}`,
-            { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], extraHeaders: { cookie } },
+            {
+              port: chrome.port,
+              output: 'json',
+              logLevel: 'error',
+              onlyCategories: ['performance'],
+              extraHeaders: { cookie },
+              // Lighthouse's defaults (45 s, 30 s) end a run early on a busy machine.
+              maxWaitForLoad: 120_000,
+              maxWaitForFcp: 60_000,
+            },
             desktopConfig,
           );
           const lhr = result!.lhr;
@@ -164,11 +175,14 @@ async function main(): Promise<void> {
             tbt: a['total-blocking-time'].numericValue ?? NaN,
             bytes: a['total-byte-weight'].numericValue ?? NaN,
             unusedJs: (a['unused-javascript'].details as { overallSavingsBytes?: number } | undefined)?.overallSavingsBytes ?? 0,
+            error: lhr.runtimeError ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` : null,
           });
         }
         const pick = runs.find((r) => r.score === median(runs.map((x) => x.score)))!;
         figures.push(pick);
-        log(`${p.name}: ${pick.score}, LCP ${(pick.lcp / 1000).toFixed(2)} s, ${(pick.bytes / KIB).toFixed(0)} KiB`);
+        log(
+          `${p.name}: ${pick.score}, LCP ${(pick.lcp / 1000).toFixed(2)} s, ${(pick.bytes / KIB).toFixed(0)} KiB${pick.error ? `; ${pick.error}` : ''}`,
+        );
       }
     } finally {
       await chrome.kill();
@@ -293,6 +307,7 @@ async function main(): Promise<void> {
         (f) =>
           `| ${f.name} | ${f.score} ${f.score >= 95 ? '✅' : '❌'} | ${(f.fcp / 1000).toFixed(2)} s | ${(f.lcp / 1000).toFixed(2)} s ${f.lcp <= 1000 ? '✅' : '❌'} | ${f.tbt.toFixed(0)} ms | ${kib(f.bytes)} | ${kib(f.unusedJs)} |`,
       ),
+      ...figures.filter((f) => f.error).map((f) => `- ${f.name}: Lighthouse reported \`${f.error}\` (no score for that run).`),
       '',
       '| client, first useful view | bytes before it (≤ 150 KiB compressed) | time |',
       '|---|---|---|',
