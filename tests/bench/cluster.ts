@@ -681,7 +681,7 @@ async function main(): Promise<void> {
     };
     const userLoad = startUserLoad(lb, sessions, 'lb');
     mark('before the faults');
-    // The enrichment, the play run and the emails start together (each mailbox's drafts at once).
+    // The enrichment, the play run and the emails (the mailboxes side by side) start together.
     const due = Date.now() + PHASE_MS + 2000;
     const scheduleMailbox = async (m: number, s: Session): Promise<number> => {
       const owner = (await sql.query<{ id: string }>(`select id from app_user where email = $1`, [s.email])).rows[0].id;
@@ -690,19 +690,18 @@ async function main(): Promise<void> {
          select gen_random_uuid(), $1, $2, 'Tia Target', $3, 'tia@target.example.com', '[]', 'Cluster', '', $4, $5, false, 'draft', false, now(), now() from generate_series(1, $6::int) returning id`,
         [orgA.id, owner, s.email, target.ct, target.co, PER_MAILBOX],
       );
-      await Promise.all(
-        drafts.map(async (d, n) => {
-          const r = await call(lb, s, 'POST', '/api/v1/email/send-to-email', {
-            id: d.id,
-            to: 'tia@target.example.com',
-            cc: [],
-            subject: `Cluster ${m}-${n}`,
-            body: '<p>Hello</p>',
-            scheduledAt: new Date(Math.max(due, Date.now() + 5000)).toISOString(),
-          });
-          if (r.status !== 200) throw new Error(`send-to-email: ${r.status} ${r.text}`);
-        }),
-      );
+      // One mailbox's drafts one after the other (a burst of them all timed out on a saturated machine).
+      for (const [n, d] of drafts.entries()) {
+        const r = await call(lb, s, 'POST', '/api/v1/email/send-to-email', {
+          id: d.id,
+          to: 'tia@target.example.com',
+          cc: [],
+          subject: `Cluster ${m}-${n}`,
+          body: '<p>Hello</p>',
+          scheduledAt: new Date(Math.max(due, Date.now() + 5000)).toISOString(),
+        });
+        if (r.status !== 200) throw new Error(`send-to-email: ${r.status} ${r.text}`);
+      }
       return drafts.length;
     };
     const [enrA, exec, perMailbox] = await Promise.all([
