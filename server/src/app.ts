@@ -28,6 +28,7 @@ import { userRoutes } from './modules/users/user.routes';
 import { organizationRoutes } from './modules/organization/organization.routes';
 import { invitationRoutes } from './modules/invitations/invitation.routes';
 import { fieldRoutes } from './modules/fields/fields.routes';
+import { fieldValueRoutes } from './modules/records/field-value.routes';
 import { recordRoutes } from './modules/records/records.routes';
 import { crmLinkRoutes } from './modules/crm/links/crm-links.routes';
 import { layoutRoutes } from './modules/records/layouts.routes';
@@ -139,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(organizationRoutes, { prefix: '/api/v1' });
   await app.register(invitationRoutes, { prefix: '/api/v1' });
   await app.register(fieldRoutes, { prefix: '/api/v1' });
+  await app.register(fieldValueRoutes, { prefix: '/api/v1' });
   await app.register(recordRoutes, { prefix: '/api/v1' });
   await app.register(crmLinkRoutes, { prefix: '/api/v1' });
   await app.register(layoutRoutes, { prefix: '/api/v1' });

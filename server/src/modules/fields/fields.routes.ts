@@ -7,15 +7,12 @@ import {
   CreateFieldBody,
   FieldResponse,
   SetFieldConfigBody,
-  SetFieldValueBody,
-  SetFieldValueResponse,
   ErrorResponse,
 } from '@dealscout/shared/contracts';
-import { FIELD_MESSAGES, ENTITY_MESSAGES } from '@dealscout/shared/domain';
+import { FIELD_MESSAGES } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
 import { listFields, organizationCurrency, toFieldDto, toFilterFieldDto, createCustomField, getField } from './fields.service';
-import { setFieldValue } from '../records/records.service';
-import { assignedEnrichments } from '../enrichments/assigned';
+import { assignedEnrichments } from './assigned-enrichments';
 import { badRequest } from '../../lib/errors';
 import { publishFieldsChanged } from './fields-events';
 
@@ -114,30 +111,4 @@ export async function fieldRoutes(app: FastifyInstance): Promise<void> {
       };
     },
   );
-
-  for (const entityType of ['company', 'contact'] as const) {
-    r.put(
-      `/entity/${entityType}/field`,
-      {
-        schema: {
-          tags: ['fields'],
-          summary: `Set one custom field value of a ${entityType} (an empty value clears it)`,
-          body: SetFieldValueBody,
-          response: { 200: SetFieldValueResponse, 400: ErrorResponse, 404: ErrorResponse },
-        },
-      },
-      async (req) => {
-        const auth = authOf(req);
-        const value = await setFieldValue(
-          req.em,
-          { organizationId: auth.organizationId, userId: auth.user.id },
-          entityType,
-          req.body.entityId,
-          req.body.fieldId,
-          req.body.value,
-        );
-        return { success: true as const, message: ENTITY_MESSAGES.valueSaved, value };
-      },
-    );
-  }
 }

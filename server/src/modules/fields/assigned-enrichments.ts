@@ -1,3 +1,4 @@
+// The enrichments assigned to each field (read from the enrichment table): the fields list shows them.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { tenantSql } from '../../db/sql';
 
