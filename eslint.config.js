@@ -59,7 +59,6 @@ const ROUTES_WITH_DATA_WORK = [
   'server/src/modules/enrichments/enrichments.routes.ts',
   'server/src/modules/executions/executions.routes.ts',
   'server/src/modules/fields/fields.routes.ts',
-  'server/src/modules/integrations/integrations.routes.ts',
   'server/src/modules/lists/list-sources.routes.ts',
   'server/src/modules/lists/lists.routes.ts',
   'server/src/modules/llm/llm.routes.ts',
@@ -80,7 +79,6 @@ const ROUTES_WITH_DATA_WORK = [
  */
 const MODULE_CYCLES_LEFT = [
   'auth <-> organization',
-  'crm <-> integrations',
   'enrichments <-> lists',
   'fields <-> organization',
   'invitations <-> organization',

@@ -43,6 +43,7 @@ import { LlmService } from './providers/llm';
 import { llmRoutes } from './modules/llm/llm.routes';
 import { integrationRoutes } from './modules/integrations/integrations.routes';
 import { crmRoutes } from './modules/crm/crm.routes';
+import { crmConnector } from './modules/crm/connect/crm-connect';
 import { crmSyncRoutes } from './modules/crm/sync/crm-sync.routes';
 import { emailSettingsRoutes } from './modules/email/settings/email-settings.routes';
 import { aiSummaryRoutes } from './modules/organization/ai-summary.routes';
@@ -151,7 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(notificationRoutes, { prefix: '/api/v1' });
   await app.register(activityRoutes, { prefix: '/api/v1' });
   await app.register(llmRoutes, { prefix: '/api/v1' });
-  await app.register(integrationRoutes, { prefix: '/api/v1' });
+  await app.register(integrationRoutes, { prefix: '/api/v1', crm: crmConnector });
   await app.register(crmRoutes, { prefix: '/api/v1' });
   await app.register(crmSyncRoutes, { prefix: '/api/v1' });
   await app.register(emailSettingsRoutes, { prefix: '/api/v1' });

@@ -9,6 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { CRM_MESSAGES, CRM_NAMES, CRM_SYNC_MESSAGES, type CrmProvider, type SalesforceEnvironment } from '@dealscout/shared/contracts';
 import type { Config } from '../../../config';
 import { Integration, type IIntegration } from '../../integrations/integration.entity';
+import type { CrmCallbackOutcome, CrmConnector } from '../../integrations/crm-connector';
 import { User } from '../../users/user.entity';
 import { badRequest } from '../../../lib/errors';
 import { scopedTo } from '../../../db/sql';
@@ -105,7 +106,7 @@ export async function startSalesforceConnect(
   return { id, url: authorizationUrl(app, state, challenge) };
 }
 
-export type CallbackOutcome = { ok: true; warning?: string } | { ok: false; message: string };
+export type CallbackOutcome = CrmCallbackOutcome;
 
 /** The sObjects sync writes to with the Dealscout_Id__c External ID (sync/push.ts). */
 const EXTERNAL_ID_OBJECTS = ['Account', 'Contact', 'Task'] as const;
@@ -293,3 +294,13 @@ export async function revokeSalesforce(config: Config, row: IIntegration): Promi
     /* the row is removed either way; an unrevoked token dies with the connected app's policy */
   }
 }
+
+/** What the integrations routes call to connect, pause and remove a CRM (wired in app.ts). */
+export const crmConnector: CrmConnector = {
+  startSalesforceConnect,
+  finishSalesforceConnect,
+  connectAffinity,
+  affinityKeyData: async (config, apiKey) => affinityData(await verifyAffinityKey(config, apiKey), apiKey),
+  otherActiveCrm,
+  revokeSalesforce,
+};
