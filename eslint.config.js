@@ -60,7 +60,6 @@ const ROUTES_WITH_DATA_WORK = [
   'server/src/modules/executions/executions.routes.ts',
   'server/src/modules/fields/fields.routes.ts',
   'server/src/modules/lists/list-sources.routes.ts',
-  'server/src/modules/lists/lists.routes.ts',
   'server/src/modules/llm/llm.routes.ts',
   'server/src/modules/notifications/notifications.routes.ts',
   'server/src/modules/plays/plays.routes.ts',

@@ -30,8 +30,6 @@ import {
   IdParams,
 } from '@dealscout/shared/contracts';
 import {
-  csvCell,
-  exportValueText,
   ideaCountMessage,
   totalPagesFor,
   LIST_INTENTIONS,
@@ -42,9 +40,6 @@ import {
 import { createProviderSource } from './list-sources.routes';
 import { authOf } from '../../plugins/types';
 import { badRequest } from '../../lib/errors';
-import { likeEscape, orderBy } from '../records/table-query';
-import { exportScoreColumns } from '../scoring/scoring.service';
-import { exportEnrichmentColumns } from './export-enrichments';
 import {
   addManualIdea,
   completeConfirmation,
@@ -57,7 +52,6 @@ import {
   ideaOrder,
   ideaPage,
   ideaWhere,
-  listDtos,
   listOr404,
   renameList,
   selectionWhere,
@@ -68,14 +62,14 @@ import {
   type Actor,
 } from './lists.service';
 import { enrichmentsOfLists } from '../enrichments/execute';
+import { failImportSource, ideaExportCsv, listCreators, listsPage, rejectedRowsCsv, scoringModelsOfLists } from './list-queries';
 import { startImportProgress, type ImportProgress } from './import-progress';
 import { importCsv, CSV_MESSAGES, CSV_MAX_FILE_COLUMNS, type CsvMapping } from './csv-import';
 import { findInvalidText, INVALID_TEXT_MESSAGE } from '../../plugins/input-guard';
 import { buildIdeaBoundariesLater, IDEA_MAP_MIN_TOTAL } from './idea-boundaries';
 import { HttpError, notFound } from '../../lib/errors';
 import { publish } from '../realtime/publish';
-import { tenantSql } from '../../db/sql';
-import { isConnectionLoss, retryOnConnectionLoss } from '../../db/connection-loss';
+import { isConnectionLoss } from '../../db/connection-loss';
 import { loggableError } from '../../plugins/errors';
 import { realtimePaths } from '@dealscout/shared/domain';
 import { REALTIME_EVENT_KINDS, SourceUploadResponse } from '@dealscout/shared/contracts';
@@ -136,16 +130,6 @@ function actorOf(req: FastifyRequest): Actor {
   const a = authOf(req);
   return { organizationId: a.organizationId, userId: a.user.id };
 }
-
-const LIST_SORTS: Record<string, string> = {
-  createdAt: 'l.created_at',
-  updatedAt: 'l.updated_at',
-  name: 'lower(l.name)',
-  status: 'l.status',
-  totalIdeas: 'l.total_ideas',
-  totalShortListedIdeas: 'l.total_short_listed_ideas',
-  createdBy: `lower(coalesce(u.first_name || ' ' || u.last_name, ''))`,
-};
 
 export async function listRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -251,23 +235,11 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
             // they cannot be written at all, the import sweep fails the source (its lease is gone).
             const lost = !(e instanceof HttpError) && isConnectionLoss(e);
             const reason = lost ? CSV_MESSAGES.connectionLost : CSV_MESSAGES.failed;
-            const db = tenantSql(req.em, actor.organizationId);
             const line = progress as ImportProgress | null;
             await (e instanceof HttpError && e.statusCode < 500 ? line?.discard(e.message) : line?.failed(reason))?.catch((err: unknown) =>
               req.log.warn({ err: loggableError(err as Error) }, 'could not record the failed import on its progress line'),
             );
-            await retryOnConnectionLoss(async () => {
-              if (e instanceof HttpError && e.statusCode < 500)
-                await db.run(`delete from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
-              else {
-                await db.run(
-                  `update list_source set status = 'failed', status_severity = 'error', status_reason = ?, updated_at = now()
-                             where organization_id = ? and id = ? and status = 'inProgress'`,
-                  [reason, actor.organizationId, sourceId],
-                );
-              }
-              await publishListChange(req.em, actor.organizationId, listId, 'sources');
-            }).catch((err: unknown) =>
+            await failImportSource(req.em, actor.organizationId, listId, sourceId, e instanceof HttpError && e.statusCode < 500, reason).catch((err: unknown) =>
               req.log.warn({ err: loggableError(err as Error) }, 'could not record the failed import; the import sweep will'),
             );
             if (lost) throw new HttpError(503, reason);
@@ -316,31 +288,12 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      const { organizationId } = authOf(req);
-      const db = tenantSql(req.em, organizationId);
-      const [src] = await db.all<{ id: string }>(`select id from list_source where organization_id = ? and id = ?`, [
-        organizationId,
-        req.params.id,
-      ]);
-      if (!src) throw notFound(LIST_MESSAGES.sourceNotFound);
-      async function* csv() {
-        yield '\uFEFF' + ['Line', 'Name', 'Website', 'Reason'].map(csvCell).join(',') + '\r\n';
-        let after = 0;
-        for (;;) {
-          const rows = await db.all<{ line: number; name: string | null; website: string | null; reason: string }>(
-            `select line, name, website, reason from list_source_rejection where organization_id = ? and source_id = ? and line > ? order by line limit 5000`,
-            [organizationId, req.params.id, after],
-          );
-          if (rows.length === 0) return;
-          yield rows.map((x) => [x.line, x.name ?? '', x.website ?? '', x.reason].map(csvCell).join(',')).join('\r\n') + '\r\n';
-          after = rows[rows.length - 1].line;
-        }
-      }
+      const csv = await rejectedRowsCsv(req.em, authOf(req).organizationId, req.params.id);
       reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="rejected-rows.csv"`)
         .header('cache-control', 'no-store');
-      return reply.send(Readable.from(csv()));
+      return reply.send(Readable.from(csv));
     },
   );
 
@@ -375,61 +328,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: ListsPage, 400: ErrorResponse },
       },
     },
-    async (req) => {
-      const { organizationId } = authOf(req);
-      const q = req.body;
-      const conds = ['l.organization_id = ?'];
-      const params: unknown[] = [organizationId];
-      const text = q.text.trim().toLowerCase();
-      if (text) {
-        conds.push(`lower(l.name) like ? escape '\\'`);
-        params.push(`%${likeEscape(text)}%`);
-      }
-      const statuses = q.status ? (Array.isArray(q.status) ? q.status : [q.status]) : [];
-      if (statuses.length) {
-        conds.push(`l.status = any(?::text[])`);
-        params.push(`{${statuses.join(',')}}`);
-      }
-      if (q.createdBy.length) {
-        conds.push(`l.created_by_id = any(?::uuid[])`);
-        params.push(`{${q.createdBy.join(',')}}`);
-      }
-      let terms = [
-        { expr: 'l.created_at', desc: true },
-        { expr: 'l.id', desc: true },
-      ];
-      if (q.sortKey && q.sortOrder) {
-        const expr = LIST_SORTS[q.sortKey];
-        if (!expr) throw badRequest('Unknown sort column');
-        terms = [
-          { expr, desc: q.sortOrder === 'desc' },
-          { expr: 'l.id', desc: q.sortOrder === 'desc' },
-        ];
-      }
-      const from = `from list_company l left join app_user u on u.organization_id = l.organization_id and u.id = l.created_by_id where ${conds.join(' and ')}`;
-      const db = tenantSql(req.em, organizationId);
-      const [[c], rows] = await Promise.all([
-        db.all<{ n: number }>(`select count(*)::int as n ${from}`, params),
-        db.all<{ id: string }>(`select l.id::text as id ${from} ${orderBy(terms)} limit ? offset ?`, [
-          ...params,
-          q.pageSize,
-          q.pageIndex * q.pageSize,
-        ]),
-      ]);
-      return {
-        success: true as const,
-        lists: await listDtos(
-          req.em,
-          organizationId,
-          rows.map((x) => x.id),
-        ),
-        hasRecords: c.n > 0,
-        totalRecords: c.n,
-        totalPages: totalPagesFor(c.n, q.pageSize),
-        pageIndex: q.pageIndex,
-        pageSize: q.pageSize,
-      };
-    },
+    async (req) => ({ success: true as const, ...(await listsPage(req.em, authOf(req).organizationId, req.body)) }),
   );
 
   r.get(
@@ -437,17 +336,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: { tags: ['lists'], summary: 'The users who created lists (the Created by filter)', response: { 200: ListUsersResponse } },
     },
-    async (req) => {
-      const { organizationId } = authOf(req);
-      const rows = await tenantSql(req.em, organizationId).all<{ id: string; first_name: string; last_name: string; email: string }>(
-        `select u.id::text, u.first_name, u.last_name, u.email from app_user u where u.organization_id = ? and exists (select 1 from list_company l where l.organization_id = u.organization_id and l.created_by_id = u.id) order by lower(u.first_name), lower(u.last_name), u.id`,
-        [organizationId],
-      );
-      return {
-        success: true as const,
-        users: rows.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name, email: u.email })),
-      };
-    },
+    async (req) => ({ success: true as const, users: await listCreators(req.em, authOf(req).organizationId) }),
   );
 
   r.get(
@@ -676,12 +565,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
           org,
           found.rows.map((x) => x.ideaId),
         ),
-        listIds.length
-          ? tenantSql(req.em, org).all<{ id: string; name: string; list_id: string }>(
-              `select id::text, name, list_id::text from scoring_model where organization_id = ? and list_id = any(?::uuid[]) order by created_at, id`,
-              [org, `{${listIds.join(',')}}`],
-            )
-          : [],
+        scoringModelsOfLists(req.em, org, listIds),
         enrichmentsOfLists(req.em, org, listIds),
       ]);
       const ideaById = new Map(ideas.map((i) => [i.id, i]));
@@ -715,77 +599,13 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
       const { organizationId } = authOf(req);
       const b = req.body;
       const list = await listOr404(req.em, organizationId, b.listCompanyId);
-      const where =
-        b.ideaIds?.length || b.ideaFilters
-          ? selectionWhere(organizationId, list.id, b.ideaIds, b.ideaFilters)
-          : ideaWhere(organizationId, list.id, {});
-      const sourceType = new Map(list.sources.map((s) => [s.id, s.type]));
-      const db = tenantSql(req.em.fork(), organizationId);
-      // The extra columns of the list's sources (a CSV's other columns), in the order first seen.
-      const keys = await db.all<{ k: string }>(
-        `select distinct jsonb_object_keys(r.data) as k from (select data from idea r ${where.text} limit 1000) r order by 1`,
-        where.params,
-      );
-      const extra = keys.map((k) => k.k);
-      const scores = await exportScoreColumns(req.em.fork(), organizationId, list.id);
-      const enriched = await exportEnrichmentColumns(req.em.fork(), organizationId, list.id);
-      const BATCH = 2000;
-      async function* csv() {
-        yield (
-          '\uFEFF' +
-          ['Name', 'Website', 'Domain', 'Shortlisted', 'Status', 'Sources', 'Created', ...extra, ...enriched.header, ...scores.header]
-            .map(csvCell)
-            .join(',') +
-          '\r\n'
-        );
-        // Keyset pages in the table's default order (newest first): each batch its own short query.
-        // A page whose connection was cut is read again on a new one (reads only, from the same key):
-        // the download goes on and every idea is in it once.
-        let after: { at: unknown; id: string } | null = null;
-        for (;;) {
-          const page = after;
-          const rows: Record<string, unknown>[] = await retryOnConnectionLoss(() =>
-            db.all(
-              `select r.id::text, r.name, r.website, r.domain, r.short_listed, r.status, r.source_ids, r.created_at, r.data from idea r ${where.text}
-             ${page ? 'and (r.created_at, r.id) < (?, ?)' : ''} order by r.created_at desc, r.id desc limit ?`,
-              [...where.params, ...(page ? [page.at, page.id] : []), BATCH],
-            ),
-          );
-          if (rows.length === 0) return;
-          let chunk = '';
-          const ids = rows.map((x) => String(x.id));
-          const scoreCells = await retryOnConnectionLoss(() => scores.cells(ids));
-          const enrichmentCells = await retryOnConnectionLoss(() => enriched.cells(ids));
-          for (const x of rows) {
-            const data = (x.data ?? {}) as Record<string, unknown>;
-            chunk +=
-              [
-                x.name,
-                x.website,
-                x.domain,
-                x.short_listed ? 'Yes' : 'No',
-                x.status,
-                ((x.source_ids as string[]) ?? []).map((s) => sourceType.get(s) ?? s).join('; '),
-                new Date(x.created_at as string).toISOString(),
-                ...extra.map((k) => exportValueText(data[k], { key: k })),
-                ...(enrichmentCells.get(String(x.id)) ?? []),
-                ...(scoreCells.get(String(x.id)) ?? []),
-              ]
-                .map(csvCell)
-                .join(',') + '\r\n';
-          }
-          yield chunk;
-          const last = rows[rows.length - 1];
-          after = { at: last.created_at, id: String(last.id) };
-          if (rows.length < BATCH) return;
-        }
-      }
+      const csv = await ideaExportCsv(req.em, organizationId, list, b);
       const safeName = list.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || 'list';
       reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${safeName}-ideas-${new Date().toISOString().slice(0, 10)}.csv"`)
         .header('cache-control', 'no-store');
-      return reply.send(Readable.from(csv()));
+      return reply.send(Readable.from(csv));
     },
   );
 }
