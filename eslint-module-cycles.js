@@ -65,7 +65,14 @@ export const noModuleCycles = {
     const file = context.filename;
     const from = moduleOf(dir, file);
     if (!from || NOT_COUNTED.test(file)) return {};
-    const allowed = new Set(allow.map((pair) => pair.split(/\s*<->\s*/).sort().join(' <-> ')));
+    const allowed = new Set(
+      allow.map((pair) =>
+        pair
+          .split(/\s*<->\s*/)
+          .sort()
+          .join(' <-> '),
+      ),
+    );
     const check = (node) => {
       const source = node.source;
       if (!source || source.type !== 'Literal' || typeof source.value !== 'string' || !source.value.startsWith('.')) return;

@@ -32,7 +32,14 @@ export async function integrationRoutes(app: FastifyInstance, opts: { crm: CrmCo
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = (req: FastifyRequest): IntegrationContext => {
     const auth = authOf(req);
-    return { em: req.em, config: app.config, crm: opts.crm, organizationId: auth.organizationId, userId: auth.user.id, isAdmin: auth.isAdmin };
+    return {
+      em: req.em,
+      config: app.config,
+      crm: opts.crm,
+      organizationId: auth.organizationId,
+      userId: auth.user.id,
+      isAdmin: auth.isAdmin,
+    };
   };
 
   r.get(

@@ -109,7 +109,9 @@ export async function listIntegrations(ctx: IntegrationContext): Promise<Integra
 }
 
 async function savedDto(ctx: IntegrationContext, id: string, refresh = false): Promise<IntegrationDto> {
-  return toIntegrationDto(await ctx.em.findOneOrFail(Integration, { id }, { populate: ['createdBy'], ...(refresh ? { refresh: true } : {}) }));
+  return toIntegrationDto(
+    await ctx.em.findOneOrFail(Integration, { id }, { populate: ['createdBy'], ...(refresh ? { refresh: true } : {}) }),
+  );
 }
 
 /** Connects an organization integration (admin): answers the message, the row and, for Salesforce, the URL to authorize at. */

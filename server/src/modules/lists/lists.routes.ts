@@ -239,7 +239,14 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
             await (e instanceof HttpError && e.statusCode < 500 ? line?.discard(e.message) : line?.failed(reason))?.catch((err: unknown) =>
               req.log.warn({ err: loggableError(err as Error) }, 'could not record the failed import on its progress line'),
             );
-            await failImportSource(req.em, actor.organizationId, listId, sourceId, e instanceof HttpError && e.statusCode < 500, reason).catch((err: unknown) =>
+            await failImportSource(
+              req.em,
+              actor.organizationId,
+              listId,
+              sourceId,
+              e instanceof HttpError && e.statusCode < 500,
+              reason,
+            ).catch((err: unknown) =>
               req.log.warn({ err: loggableError(err as Error) }, 'could not record the failed import; the import sweep will'),
             );
             if (lost) throw new HttpError(503, reason);
