@@ -1,7 +1,9 @@
 // Summarizes a V8 .cpuprofile (from `BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" npm run bench …`):
 // self time by function (top N) and by package / area of our code.
 //
-//   node --import tsx tests/bench/cpuprofile-summary.ts DIR/CPU.*.cpuprofile [--top 25]
+//   node --import tsx tests/bench/cpuprofile-summary.ts DIR/CPU.*.cpuprofile [--top 25] [--from S] [--to S]
+// --from / --to: only the samples between these seconds after the profile's start (e.g. the load
+// phase that `npm run bench:load` prints, without the process's start-up).
 import fs from 'node:fs';
 
 interface Node {
@@ -19,9 +21,14 @@ interface Profile {
 }
 
 const args = process.argv.slice(2);
-const ti = args.indexOf('--top');
-const top = ti >= 0 ? Number(args[ti + 1]) : 25;
-const files = args.filter((a, i) => !a.startsWith('--') && (ti < 0 || i !== ti + 1));
+const opt = (name: string, def: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : def;
+};
+const top = opt('--top', 25);
+const from = opt('--from', 0);
+const to = opt('--to', Infinity);
+const files = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
 
 function area(url: string, fn: string): string {
   if (!url) return fn.startsWith('(') ? fn : '(native)';
@@ -44,7 +51,12 @@ for (const file of files) {
   const p = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
-  for (let i = 0; i < p.samples.length; i++) self.set(p.samples[i], (self.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0));
+  let at = 0;
+  for (let i = 0; i < p.samples.length; i++) {
+    at += p.timeDeltas[i] ?? 0;
+    if (at / 1e6 < from || at / 1e6 > to) continue;
+    self.set(p.samples[i], (self.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0));
+  }
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const fnTime = new Map<string, number>();
   const areaTime = new Map<string, number>();
@@ -57,7 +69,7 @@ for (const file of files) {
     const a = area(cf.url, cf.functionName);
     areaTime.set(a, (areaTime.get(a) ?? 0) + us);
   }
-  const wall = (p.endTime - p.startTime) / 1e6;
+  const wall = Math.min(to, (p.endTime - p.startTime) / 1e6) - from;
   const idle = areaTime.get('(idle)') ?? 0;
   console.log(
     `\n${file}: ${wall.toFixed(1)} s profiled, ${((total - idle) / 1e6).toFixed(2)} s busy (${(((total - idle) / total) * 100).toFixed(0)}%)`,

@@ -1,4 +1,4 @@
-// The other bench scripts at a tiny size: lists, email sending, the CRM syncs.
+// The other bench scripts at a tiny size: lists, email sending, the CRM syncs, the load run.
 import { describe, it } from 'vitest';
 import { runBench } from './smoke';
 
@@ -17,5 +17,9 @@ describe('the bench scripts run from an empty database (tiny sizes, figures not 
 
   it('npm run bench:crm:affinity', async () => {
     await runBench('crm-sync-affinity.ts', [], { BENCH_AFF_ORGS: '300', BENCH_AFF_PERSONS: '600', BENCH_AFF_CHANGES: '20' });
+  });
+
+  it('npm run bench:load', async () => {
+    await runBench('load.ts', [], { BENCH_LOAD_COMPANIES: '60', BENCH_LOAD_SECONDS: '2', BENCH_LOAD_CONNECTIONS: '4' });
   });
 });

@@ -82,7 +82,7 @@ export async function startEmbeddedServer(log: (m: string) => void): Promise<{ a
   };
 }
 
-export async function openServicesDatabase(log: (m: string) => void): Promise<ServicesDb> {
+export async function openServicesDatabase(log: (m: string) => void, name = SERVICES_DB): Promise<ServicesDb> {
   const external = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
   let adminUrl: string;
   let source: string;
@@ -98,9 +98,9 @@ export async function openServicesDatabase(log: (m: string) => void): Promise<Se
     stopServer = embedded.stop;
   }
   try {
-    await adminQuery(adminUrl, `drop database if exists "${SERVICES_DB}" with (force)`);
-    await adminQuery(adminUrl, `create database "${SERVICES_DB}"`);
-    const url = withDb(adminUrl, SERVICES_DB);
+    await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`);
+    await adminQuery(adminUrl, `create database "${name}"`);
+    const url = withDb(adminUrl, name);
     const orm = await MikroORM.init(ormConfig(url, { logger: () => {}, pool: { min: 0, max: 2 } }));
     try {
       await orm.migrator.up();
@@ -118,8 +118,7 @@ export async function openServicesDatabase(log: (m: string) => void): Promise<Se
       version: String(facts.rows[0].v).split(' on ')[0],
       settings: String(facts.rows[0].s),
       async stop() {
-        if (process.env.BENCH_KEEP_DB !== '1')
-          await adminQuery(adminUrl, `drop database if exists "${SERVICES_DB}" with (force)`).catch(() => {});
+        if (process.env.BENCH_KEEP_DB !== '1') await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`).catch(() => {});
         await stopServer();
       },
     };
