@@ -15,6 +15,7 @@ import { RedactingLogController, withRedaction } from './logger';
 import './plugins/types';
 import { registerErrorHandler } from './plugins/errors';
 import { registerAuth } from './modules/auth/auth.plugin';
+import { SessionCache } from './modules/auth/session-cache';
 import { registerProxyWarning } from './plugins/proxy-warning';
 import { registerInputGuard } from './plugins/input-guard';
 import { registerOpenApi } from './plugins/openapi';
@@ -131,7 +132,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // connection, so the balancer keeps no idle connection that the listener's close would cut.
     if (app.readiness.shuttingDown) reply.header('connection', 'close');
   });
-  registerAuth(app);
+  // Sessions looked up by the auth hook, kept a few seconds (SESSION_CACHE_MS; see session-cache.ts).
+  const sessionCache = new SessionCache({
+    connectionString: deps.orm.config.get('clientUrl')!,
+    ttlMs: config.SESSION_CACHE_MS,
+    logger: deps.logger,
+  });
+  await sessionCache.start();
+  app.addHook('onClose', async () => sessionCache.close());
+  registerAuth(app, sessionCache);
 
   await app.register(metricsPlugin);
   await app.register(healthRoutes);

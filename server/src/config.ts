@@ -49,6 +49,12 @@ export const ConfigSchema = z.object({
     .positive()
     .default(24 * 14),
   TOKEN_TTL_DAYS: z.coerce.number().positive().default(90),
+  /**
+   * How long an API process keeps a session it looked up (server/src/modules/auth/session-cache.ts):
+   * revocations and disabled users reach every process at once (NOTIFY); another process's change of a
+   * user's name or role shows after at most this long. 0 looks the session up on every request.
+   */
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   COOKIE_SECURE: bool.optional(),
   TRUST_PROXY: bool.default(false),
   // GET /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset: the route is a 404.

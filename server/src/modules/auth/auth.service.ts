@@ -12,6 +12,7 @@ import type { LoginThrottler } from './throttle';
 import { revokeUserSessions } from './sessions';
 import { crossTenant, scopedTo } from '../../db/sql';
 import type { Mailer } from '../email/system/mailer';
+import { forgetSession, forgetUser } from './session-cache';
 import type { Config } from '../../config';
 
 export const DISABLED_MESSAGE = 'Your account is disabled. Please ask your organization Admin.';
@@ -48,6 +49,7 @@ export async function authenticate(
 /** Ends one session (sign-out, a revoked bearer token). */
 export async function revokeSession(em: EntityManager, sessionId: string): Promise<void> {
   await em.nativeUpdate(Session, { id: sessionId }, { revokedAt: new Date() });
+  forgetSession(sessionId);
 }
 
 /**
@@ -80,7 +82,7 @@ export async function sendPasswordReset(em: EntityManager, mailer: Mailer, confi
 /** Sets a new password with a reset token: the token is used once, and every session of the account ends. */
 export async function resetPassword(em: EntityManager, token: string, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
-  await em.transactional(async (tem) => {
+  const userId = await em.transactional(async (tem) => {
     const reset = await tem.findOne(PasswordReset, { tokenHash: sha256(token) }, { ...crossTenant('sign-in'), populate: ['user'] });
     if (!reset || reset.usedAt || reset.expiresAt <= new Date() || reset.user.deleted || reset.user.status !== 'active')
       throw badRequest(RESET_MESSAGES.invalid);
@@ -94,5 +96,8 @@ export async function resetPassword(em: EntityManager, token: string, password: 
     if (used !== 1) throw badRequest(RESET_MESSAGES.invalid);
     await tem.nativeUpdate(User, { id: reset.user.id }, { passwordHash }, scopedTo(reset.organization.id));
     await revokeUserSessions(tem, reset.organization.id, reset.user.id);
+    return reset.user.id;
   });
+  // Again after the commit: a lookup between the revocation and the commit saw the old row.
+  forgetUser(userId);
 }

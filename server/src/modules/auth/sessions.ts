@@ -6,6 +6,7 @@ import type { IUser } from '../users/user.entity';
 import { newToken, sha256 } from '../../lib/tokens';
 import { SESSION_COOKIE, CSRF_COOKIE } from './auth.plugin';
 import { scopedTo } from '../../db/sql';
+import { forgetUser } from './session-cache';
 
 export interface NewSession {
   token: string;
@@ -56,10 +57,12 @@ export function clearSessionCookies(reply: FastifyReply, config: Config): void {
 
 /** Ends every session of a user (disable, delete, password reset). */
 export async function revokeUserSessions(em: EntityManager, organizationId: string, userId: string): Promise<number> {
-  return em.nativeUpdate(
+  const n = await em.nativeUpdate(
     Session,
     { organization: organizationId, user: userId, revokedAt: null },
     { revokedAt: new Date() },
     scopedTo(organizationId),
   );
+  forgetUser(userId);
+  return n;
 }

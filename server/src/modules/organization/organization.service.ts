@@ -11,6 +11,7 @@ import { Invitation } from '../invitations/invitation.entity';
 import { countSeats } from './seats';
 import { toMemberDto } from '../users/user.presenter';
 import { revokeUserSessions } from '../auth/sessions';
+import { forgetUser } from '../auth/session-cache';
 import { badRequest, notFound } from '../../lib/errors';
 import { publishFieldsChanged } from '../fields/fields-events';
 import { organizationAi } from '../llm/llm-settings';
@@ -97,6 +98,7 @@ export async function setMemberRole(em: EntityManager, actorId: string, id: stri
   const user = await otherMember(em, actorId, id);
   user.role = role;
   await em.flush();
+  forgetUser(user.id);
   return toMemberDto(user);
 }
 
@@ -108,6 +110,7 @@ export async function setMemberStatus(em: EntityManager, actorId: string, id: st
     if (status === 'disabled') await revokeUserSessions(tem, user.organization.id, user.id);
     await tem.flush();
   });
+  forgetUser(user.id);
   return toMemberDto(user);
 }
 
@@ -120,4 +123,5 @@ export async function deleteMember(em: EntityManager, actorId: string, id: strin
     await revokeUserSessions(tem, user.organization.id, user.id);
     await tem.flush();
   });
+  forgetUser(user.id);
 }

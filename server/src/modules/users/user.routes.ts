@@ -11,6 +11,7 @@ import { migrateUserConfig, USER_CONFIG_VERSION } from '@dealscout/shared/domain
 import { User } from './user.entity';
 import { toUserDto } from './user.presenter';
 import { authOf } from '../../plugins/types';
+import { forgetUser } from '../auth/session-cache';
 
 /** Deep merge of plain objects: a settings PUT changes the keys it names and keeps the rest. */
 function merge(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
@@ -51,6 +52,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       const current = migrateUserConfig(user.settings) as unknown as Record<string, unknown>;
       const next = { ...merge(current, req.body as Record<string, unknown>), version: USER_CONFIG_VERSION };
       await req.em.nativeUpdate(User, { id: user.id }, { settings: next });
+      forgetUser(user.id);
       return { success: true as const, settings: next };
     },
   );
@@ -65,6 +67,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       user.firstName = req.body.firstName;
       user.lastName = req.body.lastName;
       await req.em.flush();
+      forgetUser(user.id);
       return { success: true as const, user: toUserDto(user) };
     },
   );
@@ -89,6 +92,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
         weeklyHours: req.body.weeklyHours,
       };
       await req.em.flush();
+      forgetUser(user.id);
       return { success: true as const, user: toUserDto(user) };
     },
   );

@@ -23,6 +23,7 @@ import {
 } from '@dealscout/shared/contracts';
 import { EMAIL_MESSAGES, emailIntegrationBanner, fieldRequiredMessage, nextSendTime, ianaZone } from '@dealscout/shared/domain';
 import { authOf } from '../../../plugins/types';
+import { forgetUser } from '../../auth/session-cache';
 import { HttpError, badRequest, notFound } from '../../../lib/errors';
 import { tenantSql } from '../../../db/sql';
 import { Integration } from '../../integrations/integration.entity';
@@ -187,6 +188,7 @@ export async function emailSendRoutes(app: FastifyInstance): Promise<void> {
           a.organizationId,
         ],
       );
+      forgetUser(a.user.id);
       return { success: true as const, message: SEND_WINDOW_MESSAGES.saved };
     },
   );

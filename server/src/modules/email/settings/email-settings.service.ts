@@ -2,9 +2,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthContext } from '../../../plugins/types';
 import { emailSettingsOf } from '../../organization/ai-summary';
+import { forgetUser } from '../../auth/session-cache';
 
 export async function saveSignature(em: EntityManager, auth: AuthContext, signature: string) {
   auth.user.emailSignature = signature.replace(/\r\n/g, '\n').trim() || null;
   await em.flush();
+  forgetUser(auth.user.id);
   return emailSettingsOf(em, auth);
 }
