@@ -133,6 +133,25 @@ describe('sign-in, sessions, bearer tokens and CSRF', () => {
     });
   });
 
+  describe('the session cache (SESSION_CACHE_MS, 5 s)', () => {
+    it('a session revoked on another process is refused here within a second, though this process had it cached', async () => {
+      const c = await signedIn(ctx, adminEmail, '10.1.0.30');
+      expect((await c.get('/api/v1/user')).statusCode).toBe(200);
+      expect((await c.get('/api/v1/user')).statusCode).toBe(200);
+      // Another process's sign-out: the row changes in the database, not through this app.
+      const em = ctx.em();
+      const [{ id }] = await em.getConnection().execute<{ id: string }[]>(`select id from session order by created_at desc limit 1`);
+      await em.nativeUpdate(Session, { id }, { revokedAt: new Date() }, { filters: false });
+      const t0 = Date.now();
+      let status = 200;
+      while (status === 200 && Date.now() - t0 < 1000) {
+        status = (await c.get('/api/v1/user')).statusCode;
+        if (status === 200) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(status).toBe(401);
+    });
+  });
+
   describe('POST /api/account/logout', () => {
     it('ends the session on the server and clears the cookies', async () => {
       const c = await signedIn(ctx, adminEmail, '10.1.0.9');
