@@ -150,6 +150,33 @@ describe('sign-in, sessions, bearer tokens and CSRF', () => {
       }
       expect(status).toBe(401);
     });
+
+    it('a role changed on another process is seen here within a second, though this process had the user cached', async () => {
+      const c = await signedIn(ctx, adminEmail, '10.1.0.31');
+      const me = await c.get('/api/v1/user');
+      expect(me.statusCode).toBe(200);
+      const userId = (me.json() as { user?: { id: string }; id?: string }).user?.id ?? (me.json() as { id: string }).id;
+      const roleOf = async () => {
+        const body = (await c.get('/api/v1/user')).json() as { user?: { role: string }; role?: string };
+        return body.user?.role ?? body.role;
+      };
+      const before = await roleOf();
+      expect(before).toBe('Admin');
+      const em = ctx.em();
+      try {
+        // Another process's change: the row changes in the database, not through this app.
+        await em.getConnection().execute(`update app_user set role = 'User' where id = ?`, [userId]);
+        const t0 = Date.now();
+        let role = before;
+        while (role === before && Date.now() - t0 < 1000) {
+          role = await roleOf();
+          if (role === before) await new Promise((r) => setTimeout(r, 20));
+        }
+        expect(role).toBe('User');
+      } finally {
+        await em.getConnection().execute(`update app_user set role = 'Admin' where id = ?`, [userId]);
+      }
+    });
   });
 
   describe('POST /api/account/logout', () => {

@@ -1,13 +1,13 @@
 // What the auth hook found for a token, kept for a few seconds per API process (SESSION_CACHE_MS),
 // so that a signed-in request costs no session lookup. Correct across processes:
-// - a session revoked or deleted, a user disabled or deleted — on any process, by any code path —
-//   is announced by the database's triggers on `ds_realtime_auth` (the channel the realtime hub
-//   closes sockets on); each cache LISTENs there and drops those entries at once;
+// - a session revoked or deleted, a user disabled, deleted or changed (name, email, role, settings,
+//   calendar, signature) — on any process, by any code path — is announced by the database's
+//   triggers on `ds_realtime_auth` ({sid}, {uid}; {cu} for a change, on which the realtime hub closes
+//   nothing); each cache LISTENs there and drops those entries at once;
 // - this process's own changes (sign-out, revoking a token, a user's settings, name, calendar,
-//   signature, role) drop the entries right away (forgetSession / forgetUser), before the answer goes
-//   out, so the caller's next request never sees the old state;
-// - anything else a row of `app_user` holds (a name or a role changed on another process) is seen
-//   after at most SESSION_CACHE_MS.
+//   signature, role) drop the entries right away too (forgetSession / forgetUser), before the answer
+//   goes out, so the caller's next request never waits for the notification;
+// - SESSION_CACHE_MS bounds what no trigger announces (a session's last-seen time).
 // Entries are served only while the LISTEN connection is up: when it drops, the cache is emptied and
 // every request looks its session up again until it is back. A lookup that started before an
 // invalidation never stores its (possibly stale) answer (the generation check).
@@ -131,8 +131,9 @@ export class SessionCache {
   private onNotification(payload: string | undefined): void {
     if (!payload) return;
     try {
-      const p = JSON.parse(payload) as { sid?: string; uid?: string };
-      this.drop((r) => (p.sid !== undefined && r.session.id === p.sid) || (p.uid !== undefined && r.user.id === p.uid));
+      const p = JSON.parse(payload) as { sid?: string; uid?: string; cu?: string };
+      const uid = p.uid ?? p.cu;
+      this.drop((r) => (p.sid !== undefined && r.session.id === p.sid) || (uid !== undefined && r.user.id === uid));
     } catch {
       this.clear();
     }
