@@ -530,7 +530,10 @@ export async function handleDeadExecution(data: ExecutionJobData, ctx: JobContex
  * settings are in place) but no worker until its module registers one.
  */
 export function executionJobDefinitions(handlers: readonly ExecutionHandler[], opts: RunnerOptions = {}): JobDefinition[] {
-  const byType = new Map(handlers.map((h) => [h.type, h]));
+  // Read when the first job runs, not when the definitions are built: a process may still replace a
+  // handler in between (the benches' worker swaps one type's handler for a no-op).
+  let handlerMap: Map<string, ExecutionHandler> | null = null;
+  const byTypeMap = () => (handlerMap ??= new Map(handlers.map((h) => [h.type, h])));
   const dead = defineJob({
     queue: EXECUTION_DEAD_LETTER_QUEUE,
     schema: ExecutionJobData,
@@ -542,7 +545,7 @@ export function executionJobDefinitions(handlers: readonly ExecutionHandler[], o
     defineJob({
       queue: executionQueue(type),
       schema: ExecutionJobData,
-      worker: byType.has(type),
+      worker: handlers.some((h) => h.type === type),
       queueOptions: (c) => ({
         retryLimit: c.EXECUTION_RETRY_LIMIT,
         retryBackoff: true,
@@ -562,8 +565,8 @@ export function executionJobDefinitions(handlers: readonly ExecutionHandler[], o
         groupConcurrency: c.EXECUTION_ORG_CONCURRENCY,
         notifyPollingIntervalSeconds: 2,
       }),
-      handle: (data, ctx, job) => runExecutionJob(byType.get(type)!, data, ctx, job, opts),
-      handleBatch: (items, ctx) => runExecutionBatch(byType, items, ctx, opts),
+      handle: (data, ctx, job) => runExecutionJob(byTypeMap().get(type)!, data, ctx, job, opts),
+      handleBatch: (items, ctx) => runExecutionBatch(byTypeMap(), items, ctx, opts),
     }),
   );
   return [dead as JobDefinition, ...(perType as JobDefinition[])];
