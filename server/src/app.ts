@@ -15,7 +15,7 @@ import { RedactingLogController, withRedaction } from './logger';
 import './plugins/types';
 import { registerErrorHandler } from './plugins/errors';
 import { registerAuth } from './modules/auth/auth.plugin';
-import { SessionCache } from './modules/auth/session-cache';
+import { SessionCache } from './lib/session-cache';
 import { registerProxyWarning } from './plugins/proxy-warning';
 import { registerInputGuard } from './plugins/input-guard';
 import { registerOpenApi } from './plugins/openapi';

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AUTH_MESSAGES } from '@dealscout/shared/contracts';
 import { Session } from './session.entity';
 import { User } from '../users/user.entity';
-import { SessionCache, type AuthRow } from './session-cache';
+import { SessionCache, type AuthRow } from '../../lib/session-cache';
 import { sha256, safeEqual } from '../../lib/tokens';
 import { HttpError } from '../../lib/errors';
 import { routeAuth, type RouteAuth } from '../../plugins/types';

@@ -12,7 +12,7 @@ import type { LoginThrottler } from './throttle';
 import { revokeUserSessions } from './sessions';
 import { crossTenant, scopedTo } from '../../db/sql';
 import type { Mailer } from '../email/system/mailer';
-import { forgetSession, forgetUser } from './session-cache';
+import { forgetSession, forgetUser } from '../../lib/session-cache';
 import type { Config } from '../../config';
 
 export const DISABLED_MESSAGE = 'Your account is disabled. Please ask your organization Admin.';

@@ -6,7 +6,7 @@ import type { IUser } from '../users/user.entity';
 import { newToken, sha256 } from '../../lib/tokens';
 import { SESSION_COOKIE, CSRF_COOKIE } from './auth.plugin';
 import { scopedTo } from '../../db/sql';
-import { forgetUser } from './session-cache';
+import { forgetUser } from '../../lib/session-cache';
 
 export interface NewSession {
   token: string;

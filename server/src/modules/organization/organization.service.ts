@@ -11,7 +11,7 @@ import { Invitation } from '../invitations/invitation.entity';
 import { countSeats } from './seats';
 import { toMemberDto } from '../users/user.presenter';
 import { revokeUserSessions } from '../auth/sessions';
-import { forgetUser } from '../auth/session-cache';
+import { forgetUser } from '../../lib/session-cache';
 import { badRequest, notFound } from '../../lib/errors';
 import { publishFieldsChanged } from '../fields/fields-events';
 import { organizationAi } from '../llm/llm-settings';

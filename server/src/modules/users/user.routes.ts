@@ -11,7 +11,7 @@ import { migrateUserConfig, USER_CONFIG_VERSION } from '@dealscout/shared/domain
 import { User } from './user.entity';
 import { toUserDto } from './user.presenter';
 import { authOf } from '../../plugins/types';
-import { forgetUser } from '../auth/session-cache';
+import { forgetUser } from '../../lib/session-cache';
 
 /** Deep merge of plain objects: a settings PUT changes the keys it names and keeps the rest. */
 function merge(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {

@@ -23,7 +23,7 @@ import {
 } from '@dealscout/shared/contracts';
 import { EMAIL_MESSAGES, emailIntegrationBanner, fieldRequiredMessage, nextSendTime, ianaZone } from '@dealscout/shared/domain';
 import { authOf } from '../../../plugins/types';
-import { forgetUser } from '../../auth/session-cache';
+import { forgetUser } from '../../../lib/session-cache';
 import { HttpError, badRequest, notFound } from '../../../lib/errors';
 import { tenantSql } from '../../../db/sql';
 import { Integration } from '../../integrations/integration.entity';

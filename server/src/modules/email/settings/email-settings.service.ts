@@ -2,7 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthContext } from '../../../plugins/types';
 import { emailSettingsOf } from '../../organization/ai-summary';
-import { forgetUser } from '../../auth/session-cache';
+import { forgetUser } from '../../../lib/session-cache';
 
 export async function saveSignature(em: EntityManager, auth: AuthContext, signature: string) {
   auth.user.emailSignature = signature.replace(/\r\n/g, '\n').trim() || null;
