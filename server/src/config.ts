@@ -50,9 +50,9 @@ export const ConfigSchema = z.object({
     .default(24 * 14),
   TOKEN_TTL_DAYS: z.coerce.number().positive().default(90),
   /**
-   * How long an API process keeps a session it looked up (server/src/modules/auth/session-cache.ts):
-   * revocations and disabled users reach every process at once (NOTIFY); another process's change of a
-   * user's name or role shows after at most this long. 0 looks the session up on every request.
+   * How long an API process keeps a session it looked up (server/src/lib/session-cache.ts):
+   * revocations, disabled users and changes to a user's row reach every process at once (NOTIFY);
+   * this bounds only what no trigger announces. 0 looks the session up on every request.
    */
   SESSION_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   COOKIE_SECURE: bool.optional(),
