@@ -333,7 +333,7 @@ async function main(): Promise<void> {
       '',
       `- Date: ${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench:lighthouse\` (after \`npm run build\`); Lighthouse 12.2.3, desktop preset, performance category, Debian Chromium (${CHROMIUM}); ${RUNS} run(s) per page${RUNS > 1 ? ', the median kept' : ''}.`,
       `- Database: ${db.source}, ${db.version}; emptied, then the demo organization (\`npm run seed:demo\`) and one list of 40 ideas; the real server (API + worker, NODE_ENV=production) on loopback.`,
-      `- Machine: ${os.cpus().length} CPUs; load average ${load.map((x) => x.toFixed(1)).join(' / ')} (1 / 5 / 15 min, \`uptime\`) at the end of the run${busy ? ' — the machine was busy with other work: the times here are far above what a quiet machine gives' : ''}.`,
+      `- Machine: ${os.cpus().length} CPUs; load average ${load.map((x) => x.toFixed(1)).join(' / ')} (1 / 5 / 15 min, \`uptime\`) at the end of the run${busy ? " (the bench's own server, database and browser count in it)" : ''}.`,
       '',
       '| page (signed in, cold) | performance (≥ 95) | FCP | LCP (≤ 1.0 s) | TBT | transferred | unused JS |',
       '|---|---|---|---|---|---|---|',
