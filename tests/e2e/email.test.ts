@@ -139,11 +139,32 @@ describe('Office 365 sending in Chromium', () => {
       };
     };
 
-    // Send now.
-    const now = await draft('Intro from Northwind');
-    const sent = await now.send();
-    expect([sent.status, sent.json.message]).toEqual([200, 'Email sent successfully.']);
-    expect(fake.sent(ADMIN.email).filter((m) => m.subject === 'Intro from Northwind')).toHaveLength(1);
+    // Send now, as a user does: 'Draft Email to Riya Shah' in the drawer's Activities tab, the panel
+    // written by hand, its Send Now.
+    await page.getByTestId('nav-companies').click();
+    const auroraRow = page.locator('[data-testid="record-table-row"]').filter({ hasText: 'Aurora Robotics' });
+    await auroraRow.click();
+    await page.locator('[data-testid="record-drawer"][data-visibility="Visible"]').waitFor();
+    await page.getByTestId('drawer-tab-activities').click();
+    expect(await page.getByTestId('activities-draft-email').innerText()).toBe('Draft Email to Riya Shah');
+    await page.getByTestId('activities-draft-email').click();
+    const panel = page.locator('[data-testid="draft-panel"][data-expanded="true"]');
+    await expect.poll(() => panel.getByTestId('draft-to').inputValue()).toBe('riya@aurora-robotics.example');
+    await panel.getByTestId('draft-subject').fill('Intro from Northwind');
+    await panel.getByTestId('draft-body-input').click();
+    await page.keyboard.type('Intro from Northwind');
+    await expect.poll(() => panel.getByTestId('draft-save-state').innerText(), { timeout: 10_000 }).toBe('Saved');
+    await expect.poll(() => panel.getByTestId('draft-send-now').isDisabled()).toBe(false);
+    await shot(page, '03b-draft-panel');
+    await panel.getByTestId('draft-send-now').click();
+    await page.getByTestId('toast-success').filter({ hasText: 'Email sent successfully.' }).first().waitFor({ timeout: 30_000 });
+    await shot(page, '03c-sent-from-panel');
+    const intro = fake.sent(ADMIN.email).filter((m) => m.subject === 'Intro from Northwind');
+    expect(intro).toHaveLength(1);
+    expect(intro[0].body.content).toContain('Intro from Northwind');
+    // The panel leaves with the sent draft.
+    await expect.poll(() => page.locator('[data-testid="draft-panel"]').count()).toBe(0);
+    await page.getByTestId('drawer-close').click();
 
     // Schedule for tomorrow: 'Sending in …' and Cancel Send & Edit in the drawer's Activities tab.
     const later = await draft('Follow-up next week');

@@ -8,7 +8,7 @@ import { connectMailbox } from '../../../../test/mailbox';
 import { FakeGraphServer } from '../../../../test/fakes/graph-server';
 import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../../test/helpers';
 import { newCompany, newContact, link } from '../../../../test/records';
-import { deliverOutbox, type DeliverDeps } from './send';
+import { deliverOutbox, SEND_NOW_GRACE_MS, type DeliverDeps } from './send';
 import { createQueues } from '../../../jobs/definitions';
 import { office365ExpirySource } from './send.job';
 import { applyIntegrationExpiryNotices } from '../../notifications/integration-expiry.job';
@@ -201,7 +201,13 @@ describe('email sending (Office 365)', () => {
       ccRecipients: [{ emailAddress: { address: 'deal.team@example.com' } }],
     });
     expect(await activity(id)).toEqual([expect.objectContaining({ type: 'email', source: 'email', status: null })]);
-    // The job enqueued as a safety net finds it sent and does nothing.
+    // The job enqueued as a safety net waits for the request's own attempt (a worker cannot take
+    // the row first and turn Send Now into 'scheduled'), then finds it sent and does nothing.
+    const [job] = await sql<{ start_after: Date; slot_at: Date }>(
+      `select j.start_after, o.slot_at from pgboss.job j join email_outbox o on o.id::text = j.data->>'outboxId' where j.name = 'email.send' and o.id = ?`,
+      [o.id],
+    );
+    expect(new Date(job.start_after).getTime() - new Date(job.slot_at).getTime()).toBeGreaterThanOrEqual(SEND_NOW_GRACE_MS - 1_000);
     expect(await deliverOutbox(deps(), orgId, o.id)).toBe('skipped');
     expect(sentWith(o.id)).toHaveLength(1);
     // A sent email cannot be sent again.
@@ -579,12 +585,14 @@ describe('email sending (Office 365)', () => {
         [orgId, me.id],
       );
       expect(await deliverOutbox(deps(), orgId, outboxId)).toBe('sent');
-      // The same 30 still leaving (not recorded yet): they count a second after their claims, inside the minute.
-      await sql(
-        `update email_outbox set state = 'sending', sent_at = null, lease_until = now() + interval '1 minute' where owner_id = ? and state = 'sent' and claimed_at > now() - interval '61 seconds' and id <> ?`,
-        [me.id, outboxId],
-      );
+      // The same 30 still leaving (not recorded yet), claimed 60.2 s before the next claim: they count
+      // a second after their claims, inside the minute. (Scheduled first: the claim follows the update
+      // at once, so a slow machine does not carry them out of the minute meanwhile.)
       const next = await scheduled();
+      await sql(
+        `update email_outbox set state = 'sending', sent_at = null, claimed_at = now() - interval '60.2 seconds', lease_until = now() + interval '1 minute' where owner_id = ? and state = 'sent' and claimed_at > now() - interval '90 seconds' and id <> ? and id <> ?`,
+        [me.id, outboxId, next.outboxId],
+      );
       expect(await deliverOutbox(deps(), orgId, next.outboxId)).toBe('deferred');
       expect(sentWith(next.outboxId)).toHaveLength(0);
       await sql(

@@ -60,6 +60,8 @@ export function leaseMs(config: Pick<Config, 'GRAPH_TIMEOUT_MS'>): number {
 export function sendJobOptions(organizationId: string, ownerId: string, startAfter?: Date): { startAfter?: Date; group: { id: string } } {
   return { ...(startAfter ? { startAfter } : {}), group: { id: `${organizationId}:${ownerId}` } };
 }
+/** How long a Send Now's safety-net job waits for the request's own first attempt (scheduleSend). */
+export const SEND_NOW_GRACE_MS = 30_000;
 export const SCHEDULE_MESSAGES = {
   pastDate: 'Please select today or a future date for scheduling.',
   invalidTo: EMAIL_MESSAGES.invalidEmailInfo,
@@ -203,7 +205,11 @@ export async function scheduleSend(
       tem,
       EMAIL_SEND_QUEUE,
       { organizationId: actor.organizationId, outboxId: row.id },
-      sendJobOptions(actor.organizationId, actor.userId, sendAt),
+      // Send Now: the caller makes the first attempt at once (deliverOutbox); the job is the safety
+      // net for a caller that dies before its claim, so it waits SEND_NOW_GRACE_MS. A job free to
+      // start at the slot could claim the row first on a busy worker, and the user who pressed Send
+      // Now would be told 'scheduled' for an email that left a moment later.
+      sendJobOptions(actor.organizationId, actor.userId, requested ? sendAt : new Date(sendAt.getTime() + SEND_NOW_GRACE_MS)),
     );
     const today = dateInHours(new Date(), hours);
     const created = {
