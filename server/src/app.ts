@@ -23,7 +23,7 @@ import { Mailer } from './modules/email/system/mailer';
 import { BackgroundTasks } from './lib/background';
 import { healthRoutes, type Readiness } from './modules/system/health.routes';
 import { metricsPlugin } from './modules/system/metrics';
-import { setupRoutes } from './modules/auth/setup.routes';
+import { setupRoutes } from './modules/organization/setup.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { userRoutes } from './modules/users/user.routes';
 import { organizationRoutes } from './modules/organization/organization.routes';

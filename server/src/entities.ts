@@ -1,4 +1,4 @@
-import { Organization } from './modules/organization/organization.entity';
+import { Organization } from './db/organization.entity';
 import { User } from './modules/users/user.entity';
 import { Session, LoginThrottle, PasswordReset } from './modules/auth/session.entity';
 import { Invitation } from './modules/invitations/invitation.entity';

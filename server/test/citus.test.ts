@@ -10,7 +10,7 @@ import { createTestDatabase } from './helpers';
 import { globalTables } from '../src/entities';
 import { DISTRIBUTION_COLUMN, GLOBAL_TABLES, TENANT_REFERENCE_TABLES, distributionSql } from '../src/db/distribution';
 import { sqlTexts, tenantUses, type SqlText } from './sql-joins';
-import { ideaWhere } from '../src/modules/lists/lists.service';
+import { ideaWhere } from '../src/modules/records/idea-query';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

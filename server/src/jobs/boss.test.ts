@@ -7,7 +7,7 @@ import { createQueues, startWorkers, defineJob } from './definitions';
 import { jobDefinitions } from '../job-registry';
 import { cleanupJob } from './cleanup.job';
 import { z } from 'zod';
-import { Organization } from '../modules/organization/organization.entity';
+import { Organization } from '../db/organization.entity';
 
 describe('pg-boss plumbing and the transactional enqueue helper', () => {
   let ctx: TestContext;

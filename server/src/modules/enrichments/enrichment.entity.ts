@@ -2,7 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { EnrichmentSchemaItem, RichPromptNode } from '@dealscout/shared/domain';
 import type { ListColumn } from '@dealscout/shared/contracts';
-import { Organization } from '../organization/organization.entity';
+import { Organization } from '../../db/organization.entity';
 import { User } from '../users/user.entity';
 import { FieldDefinition } from '../fields/field.entity';
 

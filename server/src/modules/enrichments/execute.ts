@@ -31,7 +31,7 @@ import { getEnrichment, type Actor } from './enrichments.service';
 import { RESULT_COLUMNS, resultEvent, toEnrichmentDto, toResultDto } from './enrichment.presenter';
 import { Enrichment } from './enrichment.entity';
 import { tenantSql } from '../../db/sql';
-import { ideaOrder, ideaWhere } from '../lists/lists.service';
+import { ideaOrder, ideaWhere } from '../records/idea-query';
 import { orderBy, orderSql, type QueryContext } from '../records/table-query';
 import { createRun, runCancelled } from '../executions/runs';
 
@@ -278,7 +278,7 @@ export async function executeEnrichment(
   if (byIds && requested.length === 0) throw badRequest(selectEntityProblem(entityType));
 
   // The records meant: the given ids that are the organization's, or every row the filters select
-  // (ideas: the ideas table's filters of one list, lists.service ideaWhere).
+  // (ideas: the ideas table's filters of one list, records/idea-query.ts).
   let where: { text: string; params: unknown[] };
   let ctx: QueryContext | null = null;
   if (entityType === 'idea') {

@@ -12,7 +12,7 @@ import {
 import type { FieldDto, FilterFieldDto } from '@dealscout/shared/contracts';
 import { FieldDefinition, type IFieldDefinition } from './field.entity';
 import { BUILT_IN_FIELDS } from './builtins';
-import { Organization, type IOrganization } from '../organization/organization.entity';
+import { Organization, type IOrganization } from '../../db/organization.entity';
 import { conflict, notFound } from '../../lib/errors';
 import { familySlots, slotFamily } from './projection';
 import { tenantSql } from '../../db/sql';

@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { INVITE_LINK_MESSAGES } from '@dealscout/shared/contracts';
 import type { Role } from '@dealscout/shared/domain';
 import { Invitation } from './invitation.entity';
-import { Organization } from '../organization/organization.entity';
+import { Organization } from '../../db/organization.entity';
 import { User, type IUser } from '../users/user.entity';
 import { hashPassword } from '../../lib/password';
 import { sha256 } from '../../lib/tokens';

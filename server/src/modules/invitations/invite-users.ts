@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { checkInvite, ROLES, INVITE_MESSAGES, normalizeEmail, type Role } from '@dealscout/shared/domain';
 import { User, type IUser } from '../users/user.entity';
 import { Invitation } from './invitation.entity';
-import { countSeats } from '../organization/seats';
+import { countSeats } from './seats';
 import { newToken, sha256 } from '../../lib/tokens';
 import { badRequest, notFound } from '../../lib/errors';
 import { tenantSql, crossTenant, scopedTo } from '../../db/sql';

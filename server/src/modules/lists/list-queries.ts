@@ -9,9 +9,10 @@ import { badRequest, notFound } from '../../lib/errors';
 import { tenantSql } from '../../db/sql';
 import { retryOnConnectionLoss } from '../../db/connection-loss';
 import { likeEscape, orderBy } from '../records/table-query';
-import { exportScoreColumns } from '../scoring/scoring.service';
+import { exportScoreColumns } from './export-scores';
 import { exportEnrichmentColumns } from './export-enrichments';
-import { ideaWhere, listDtos, publishListChange, selectionWhere } from './lists.service';
+import { listDtos, publishListChange, selectionWhere } from './lists.service';
+import { ideaWhere } from '../records/idea-query';
 
 const LIST_SORTS: Record<string, string> = {
   createdAt: 'l.created_at',

@@ -49,9 +49,7 @@ import {
   deleteList,
   deleteSource,
   ideaDtos,
-  ideaOrder,
   ideaPage,
-  ideaWhere,
   listOr404,
   renameList,
   selectionWhere,
@@ -61,6 +59,7 @@ import {
   ideasByDomain,
   type Actor,
 } from './lists.service';
+import { ideaOrder, ideaWhere } from '../records/idea-query';
 import { enrichmentsOfLists } from '../enrichments/execute';
 import { failImportSource, ideaExportCsv, listCreators, listsPage, rejectedRowsCsv, scoringModelsOfLists } from './list-queries';
 import { startImportProgress, type ImportProgress } from './import-progress';

@@ -2,7 +2,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { newCompany } from '../../../test/records';
-import { insertIdeas, lockList, createSource, ideaOrder, ideaWhere } from './lists.service';
+import { insertIdeas, lockList, createSource } from './lists.service';
+import { ideaOrder, ideaWhere } from '../records/idea-query';
 import { forgetIdeaBoundaries, ideaBoundariesSettled, pageFromBoundaries } from './idea-boundaries';
 
 describe('lists and ideas (spec 002 §7)', () => {

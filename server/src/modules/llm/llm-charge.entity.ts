@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { Organization } from '../organization/organization.entity';
+import { Organization } from '../../db/organization.entity';
 
 /**
  * One AI credit spent: a row per organization and charge key, so a call repeated with the same key

@@ -5,7 +5,7 @@ import type { OrganizationAiDto } from '@dealscout/shared/contracts';
 import type { Config } from '../../config';
 import { HttpError, notFound } from '../../lib/errors';
 import { LLM_SETTINGS_MESSAGES } from '@dealscout/shared/contracts';
-import { Organization } from '../organization/organization.entity';
+import { Organization } from '../../db/organization.entity';
 import { LlmError, type LlmService } from '../../providers/llm';
 import { creditsView } from '../../providers/llm/credits';
 import { tenantSql } from '../../db/sql';

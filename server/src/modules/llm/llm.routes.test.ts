@@ -6,7 +6,7 @@ import { createTestApp, createOrg, createUser, signedIn, type TestContext, type 
 import { FakeOpenAiServer } from '../../../test/fakes/openai-server';
 import { ENRICHMENT_AI_MESSAGES, INTEGRATION_MESSAGES, LLM_SETTINGS_MESSAGES, type OrganizationAiDto } from '@dealscout/shared/contracts';
 import { NOT_CONFIGURED_MESSAGE, CREDITS_EXHAUSTED_MESSAGE } from '../../providers/llm';
-import { Organization } from '../organization/organization.entity';
+import { Organization } from '../../db/organization.entity';
 
 const ORG_KEY = 'sk-org-0123456789-SECRETVALUE';
 const SHORT_KEY = 'sk-short';

@@ -12,7 +12,7 @@ import { WebFetchError, type WebFetchPort } from '../../providers/web/port';
 import { badRequest } from '../../lib/errors';
 import type { Config } from '../../config';
 import { llmHttpError } from '../llm/llm-settings';
-import { Organization } from './organization.entity';
+import { Organization } from '../../db/organization.entity';
 
 /** How the summary generator reads the website; tests replace it with a client allowed to reach a loopback site. */
 export const summaryWeb: { factory: (config: Config) => WebFetchPort } = {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { normalizeEmail } from '@dealscout/shared/domain';
-import { Organization, type IOrganization } from './organization.entity';
+import { Organization, type IOrganization } from '../../db/organization.entity';
 import { User, type IUser } from '../users/user.entity';
 import { hashPassword } from '../../lib/password';
 import { conflict } from '../../lib/errors';
@@ -16,6 +16,11 @@ export interface BootstrapInput {
   firstName: string;
   lastName: string;
   maxUser: number;
+}
+
+/** Whether the first-run setup is still needed: the database has no user at all. */
+export async function needsSetup(em: EntityManager): Promise<boolean> {
+  return (await em.count(User, {}, crossTenant('first-run'))) === 0;
 }
 
 /** The transaction-scoped advisory lock that serializes first-run setups. */

@@ -5,10 +5,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ORGANIZATION_MESSAGES, USER_ADMIN_MESSAGES, type OrganizationDto } from '@dealscout/shared/contracts';
 import { fieldCurrency, type Role } from '@dealscout/shared/domain';
-import { Organization, type IOrganization } from './organization.entity';
+import { Organization, type IOrganization } from '../../db/organization.entity';
 import { User, type IUser } from '../users/user.entity';
 import { Invitation } from '../invitations/invitation.entity';
-import { countSeats } from './seats';
+import { countSeats } from '../invitations/seats';
 import { toMemberDto } from '../users/user.presenter';
 import { revokeUserSessions } from '../auth/sessions';
 import { forgetUser } from '../../lib/session-cache';

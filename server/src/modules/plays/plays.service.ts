@@ -11,7 +11,7 @@ import {
 import type { z } from 'zod';
 import type { PlayDto, PlaybookBody, SavePlayBody } from '@dealscout/shared/contracts';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
-import type { IOrganization } from '../organization/organization.entity';
+import type { IOrganization } from '../../db/organization.entity';
 import { Play, PlayDraft, type IPlay } from './play.entity';
 import { PROVIDED_PLAYS } from './provided';
 import { tenantSql } from '../../db/sql';

@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { ScoreRuleSet } from '@dealscout/shared/domain';
-import { Organization } from '../organization/organization.entity';
+import { Organization } from '../../db/organization.entity';
 import { User } from '../users/user.entity';
 import { ListCompany, Idea } from '../lists/list.entity';
 

@@ -8,7 +8,7 @@ import { insertIdeas, lockList, createSource } from '../lists/lists.service';
 import { createScoreHandler } from './handler';
 import { readIdeaBatch, scoreIdeas, writeScores } from './scoring.service';
 import { scoreBatchInDatabase, writeRunFields } from './sql-score';
-import { expandDetails, type RunField } from './breakdown';
+import { expandDetails, type RunField } from '../lists/score-breakdown';
 
 const revenue = (over: Partial<ScoreRuleSet> = {}): ScoreRuleSet => ({
   id: 'rs-revenue',

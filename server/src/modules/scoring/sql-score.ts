@@ -37,9 +37,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { toBoolean, toNumber, type ScoreRule, type ScoreRuleSet } from '@dealscout/shared/domain';
 import type { IdeaFilters } from '@dealscout/shared/contracts';
 import { tenantSql, unscopedSql } from '../../db/sql';
-import { ideaWhere } from '../lists/lists.service';
+import { ideaWhere } from '../records/idea-query';
 import { enrichmentPath, fieldKey, mandatoryColumn } from './scoring.service';
-import { runFields } from './breakdown';
+import { runFields } from '../lists/score-breakdown';
 
 /** JavaScript's String.prototype.trim() whitespace (WhiteSpace and LineTerminator). */
 export const JS_WHITESPACE =

@@ -5,7 +5,7 @@ import { createOrg, createTestApp, signedIn, type TestContext } from '../../../t
 import { openSocket, type TestSocket } from '../../../test/ws-client';
 import { publish } from '../realtime/publish';
 import { Execution } from '../executions/execution.entity';
-import { Organization } from '../organization/organization.entity';
+import { Organization } from '../../db/organization.entity';
 import { DatabaseProbe } from './db-probe';
 
 describe('GET /ready', () => {

@@ -6,7 +6,7 @@ import { FakeOpenAiServer, lastUserText } from '../../../test/fakes/openai-serve
 import { getLlm, LlmError, type LlmService, CREDITS_EXHAUSTED_MESSAGE, NOT_CONFIGURED_MESSAGE } from './index';
 import { loadConfig } from '../../config';
 import { chargeCreditGroup } from './credits';
-import { Organization } from '../../modules/organization/organization.entity';
+import { Organization } from '../../db/organization.entity';
 import { encryptSecret } from '../../lib/secrets';
 import { Integration } from '../../modules/integrations/integration.entity';
 

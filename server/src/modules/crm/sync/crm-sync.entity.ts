@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { FieldMapping } from '@dealscout/shared/contracts';
-import { Organization } from '../../organization/organization.entity';
+import { Organization } from '../../../db/organization.entity';
 
 /**
  * An organization's CRM sync settings (spec 001 §3 'Sync settings': syncAccounts, syncContacts) and

@@ -6,7 +6,7 @@ import { createTestApp, createOrg, createUser, signedIn, type TestContext, type 
 import { FakeOpenAiServer } from '../../../../test/fakes/openai-server';
 import { startFakeWeb, type FakeWebServer } from '../../../../test/fakes/web-server';
 import { GuardedHttpClient } from '../../../providers/web/guarded-client';
-import { Organization } from '../../organization/organization.entity';
+import { Organization } from '../../../db/organization.entity';
 import { summaryWeb } from '../../organization/ai-summary';
 
 describe('email settings: signature and the organization AI summary', () => {

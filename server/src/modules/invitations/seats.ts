@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { availableSeats } from '@dealscout/shared/domain';
 import { User } from '../users/user.entity';
-import { Invitation } from '../invitations/invitation.entity';
+import { Invitation } from './invitation.entity';
 import { scopedTo } from '../../db/sql';
 
 export interface SeatCount {

@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { SetupBody, SetupStatusResponse, LoginResponse, ErrorResponse } from '@dealscout/shared/contracts';
-import { User } from '../users/user.entity';
-import { createFirstAdmin } from '../organization/bootstrap';
-import { createSession, setSessionCookies } from './sessions';
+import { createFirstAdmin, needsSetup } from './bootstrap';
+import { createSession, setSessionCookies } from '../auth/sessions';
 import { toUserDto } from '../users/user.presenter';
-import { crossTenant } from '../../db/sql';
 
 export async function setupRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -20,7 +18,7 @@ export async function setupRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: SetupStatusResponse },
       },
     },
-    async (req) => ({ needsSetup: (await req.em.count(User, {}, crossTenant('first-run'))) === 0 }),
+    async (req) => ({ needsSetup: await needsSetup(req.em) }),
   );
 
   r.post(

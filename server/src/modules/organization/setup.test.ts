@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import pg from 'pg';
 import { createTestApp, TestClient, type TestContext } from '../../../test/helpers';
-import { FIRST_ADMIN_LOCK } from '../organization/bootstrap';
+import { FIRST_ADMIN_LOCK } from './bootstrap';
 
 const ALREADY_DONE = { success: false, message: 'Setup has already been completed. Please sign in.' };
 const body = (over: Record<string, unknown> = {}) => ({
