@@ -11,9 +11,8 @@ import {
 } from '@dealscout/shared/contracts';
 import { FIELD_MESSAGES } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
-import { listFields, organizationCurrency, toFieldDto, toFilterFieldDto, createCustomField, getField } from './fields.service';
+import { listFields, organizationCurrency, toFieldDto, toFilterFieldDto, createCustomField, setFieldConfig } from './fields.service';
 import { assignedEnrichments } from './assigned-enrichments';
-import { badRequest } from '../../lib/errors';
 import { publishFieldsChanged } from './fields-events';
 
 export async function fieldRoutes(app: FastifyInstance): Promise<void> {
@@ -97,13 +96,7 @@ export async function fieldRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const field = await getField(req.em, req.body.fieldId);
-      if (field.builtInColumn) throw badRequest(FIELD_MESSAGES.mandatory);
-      field.config = { ...field.config, ...req.body.config } as typeof field.config;
-      await req.em.transactional(async (tem) => {
-        await tem.flush();
-        await publishFieldsChanged(tem, authOf(req).organizationId, [field.entityType]);
-      });
+      const field = await setFieldConfig(req.em, authOf(req).organizationId, req.body.fieldId, req.body.config);
       return {
         success: true as const,
         message: 'Field updated',

@@ -13,7 +13,8 @@ import type { FieldDto, FilterFieldDto } from '@dealscout/shared/contracts';
 import { FieldDefinition, type IFieldDefinition } from './field.entity';
 import { BUILT_IN_FIELDS } from './builtins';
 import { Organization, type IOrganization } from '../../db/organization.entity';
-import { conflict, notFound } from '../../lib/errors';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import { publishFieldsChanged } from './fields-events';
 import { familySlots, slotFamily } from './projection';
 import { tenantSql } from '../../db/sql';
 
@@ -158,4 +159,21 @@ export async function getField(em: EntityManager, id: string): Promise<IFieldDef
   const f = await em.findOne(FieldDefinition, { id });
   if (!f) throw notFound(FIELD_MESSAGES.notFound);
   return f;
+}
+
+/** Merges a custom field's display config (a built-in column's is fixed) and tells the open screens. */
+export async function setFieldConfig(
+  em: EntityManager,
+  organizationId: string,
+  fieldId: string,
+  config: Partial<IFieldDefinition['config']>,
+): Promise<IFieldDefinition> {
+  const field = await getField(em, fieldId);
+  if (field.builtInColumn) throw badRequest(FIELD_MESSAGES.mandatory);
+  field.config = { ...field.config, ...config } as typeof field.config;
+  await em.transactional(async (tem) => {
+    await tem.flush();
+    await publishFieldsChanged(tem, organizationId, [field.entityType]);
+  });
+  return field;
 }

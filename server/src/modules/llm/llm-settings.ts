@@ -73,3 +73,12 @@ export async function setLlmSettings(
     await tem.nativeUpdate(Organization, { id: organizationId }, { settings: change(row.settings ?? {}) });
   });
 }
+
+/** Whether the organization has its own active OpenAI key (an organization-wide integration, not a user's). */
+export async function hasOrganizationOpenAiKey(em: EntityManager, organizationId: string): Promise<boolean> {
+  const [own] = await tenantSql(em, organizationId).all(
+    `select id from integration where organization_id = ? and provider = 'openai' and user_id is null and active limit 1`,
+    [organizationId],
+  );
+  return !!own;
+}

@@ -17,8 +17,7 @@ import {
 } from '@dealscout/shared/contracts';
 import { authOf } from '../../plugins/types';
 import { badRequest, notFound } from '../../lib/errors';
-import { organizationAi, llmHttpError, setLlmSettings } from './llm-settings';
-import { tenantSql } from '../../db/sql';
+import { organizationAi, llmHttpError, setLlmSettings, hasOrganizationOpenAiKey } from './llm-settings';
 
 const KEY_SCHEMA_PROPS = {
   keyName: { type: 'string', description: 'Short snake_case name of the answer field, e.g. employee_count' },
@@ -120,11 +119,7 @@ export async function llmRoutes(app: FastifyInstance): Promise<void> {
       if (req.body.id !== organizationId) throw notFound(LLM_SETTINGS_MESSAGES.settingsNotFound);
       if (req.body.status && !app.config.OPENAI_API_KEY) throw badRequest(LLM_SETTINGS_MESSAGES.noSystemProvider);
       if (!req.body.status) {
-        const [own] = await tenantSql(req.em, organizationId).all(
-          `select id from integration where organization_id = ? and provider = 'openai' and user_id is null and active limit 1`,
-          [organizationId],
-        );
-        if (!own) throw badRequest(LLM_SETTINGS_MESSAGES.noOrganizationKey);
+        if (!(await hasOrganizationOpenAiKey(req.em, organizationId))) throw badRequest(LLM_SETTINGS_MESSAGES.noOrganizationKey);
       }
       await setLlmSettings(req.em, organizationId, (s) => ({
         ...s,

@@ -1,4 +1,11 @@
 import pg from 'pg';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { unscopedSql } from '../../db/sql';
+
+/** One `select 1` on the request's own pool (GET /health): throws when the database does not answer. */
+export async function pingDatabase(em: EntityManager): Promise<void> {
+  await unscopedSql(em, 'connection').all('select 1');
+}
 
 /**
  * The database check behind GET /ready: one connection of its own (never one of the request pool,

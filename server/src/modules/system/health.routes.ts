@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { unscopedSql } from '../../db/sql';
-import { DatabaseProbe } from './db-probe';
+import { DatabaseProbe, pingDatabase } from './db-probe';
 
 /**
  * What /ready reads besides the database: set by main.ts. `shuttingDown` turns the process
@@ -72,7 +71,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     },
     async (req, reply) => {
       try {
-        await unscopedSql(req.em, 'connection').all('select 1');
+        await pingDatabase(req.em);
         return { status: 'ok' as const, database: 'up' as const };
       } catch (err) {
         req.log.error({ err }, 'health check: database unreachable');
