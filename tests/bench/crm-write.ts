@@ -5,9 +5,10 @@
 // two field values each (lookup, create, field values: sequential requests). Prints a Markdown table.
 import { FakeSalesforce } from '../../server/test/fakes/salesforce-server';
 import { FakeAffinity } from '../../server/test/fakes/affinity-server';
-import { SalesforceClient, authorizationUrl, exchangeCode, pkcePair } from '../../server/src/modules/crm/providers/salesforce';
+import { SalesforceClient, authorizationUrl, exchangeCode } from '../../server/src/modules/crm/providers/salesforce';
 import { AffinityClient } from '../../server/src/modules/crm/providers/affinity';
 import { AffinityCrmWriter, SalesforceCrmWriter, type CrmWriteResult } from '../../server/src/modules/crm/providers/writer';
+import { pkcePair } from '../../server/src/lib/pkce';
 
 const ACCOUNTS = Number(process.env.BENCH_CRM_ACCOUNTS ?? 100_000);
 const CONTACTS = Number(process.env.BENCH_CRM_CONTACTS ?? 200_000);

@@ -1,6 +1,6 @@
 // The one real LLM adapter: the openai SDK (chat.completions) against any OpenAI-compatible
 // endpoint. The SDK's own retries are off (maxRetries: 0); this module retries 429, 5xx and
-// connection failures itself, waiting what Retry-After / retry-after-ms asks (else exponential
+// connection failures through lib/retry.ts, as every adapter does, waiting what Retry-After / retry-after-ms asks (else exponential
 // backoff with jitter), with a timeout per attempt and the caller's AbortSignal honoured throughout.
 import OpenAI from 'openai';
 import type {
@@ -11,6 +11,7 @@ import type {
 import { LlmError, type LlmMessage, type LlmRequest, type LlmResponse } from './port';
 import { outboundRefusal, type OutboundFetch } from '../web/outbound';
 import { retryAfterMs } from '../../lib/retry-after';
+import { withRetries } from '../../lib/retry';
 import { llmCallDuration, llmCalls, llmRequests, llmRetries } from '../../lib/metrics';
 
 export interface OpenAiTarget {
@@ -98,21 +99,6 @@ export function buildParams(req: LlmRequest, model: string): ChatCompletionCreat
 export const retryAfterOf = (headers: Headers | undefined, now = Date.now()): number | null =>
   headers ? retryAfterMs(headers.get('retry-after'), now, headers.get('retry-after-ms')) : null;
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new LlmError('cancelled', 'The AI request was cancelled.'));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new LlmError('cancelled', 'The AI request was cancelled.'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 function providerMessage(err: InstanceType<typeof OpenAI.APIError>): string {
   const detail =
     err.error && typeof err.error === 'object' && 'message' in err.error
@@ -157,87 +143,103 @@ async function attempts(target: OpenAiTarget, req: LlmRequest, policy: RetryPoli
   const client = clientFor(target);
   const params = buildParams(req, target.model);
   const timeout = req.timeoutMs ?? policy.timeoutMs;
-  const base = policy.baseDelayMs ?? 500;
-  let lastError: LlmError | null = null;
-
-  for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
-    if (req.signal?.aborted) throw new LlmError('cancelled', 'The AI request was cancelled.');
-    let wait: number | null = null;
-    if (attempt > 1) llmRetries.inc({ provider });
-    try {
-      let completion;
+  // The failures worth another attempt here (a dropped connection, 429, 5xx), with the wait the server asked for.
+  const again = new WeakMap<LlmError, number | null>();
+  const cancelled = () => new LlmError('cancelled', 'The AI request was cancelled.');
+  return withRetries(
+    async () => {
+      if (req.signal?.aborted) throw cancelled();
       try {
-        completion = await client.chat.completions.create(params, { signal: req.signal, timeout, maxRetries: 0 });
-        llmRequests.inc({ provider, outcome: 'ok' });
+        return await once(client, params, target, req, timeout, provider);
       } catch (err) {
-        llmRequests.inc({ provider, outcome: requestOutcome(err) });
-        throw err;
+        throw failure(err, req, timeout, again);
       }
-      const choice = completion.choices?.[0];
-      if (!choice?.message) throw new LlmError('bad_output', 'The AI provider returned no answer.', true);
-      const message = choice.message;
-      const toolCalls = (message.tool_calls ?? []).flatMap((t) =>
-        t.type === 'function' ? [{ id: t.id, name: t.function.name, arguments: t.function.arguments }] : [],
-      );
-      const content = message.content ?? null;
-      if (req.responseSchema && toolCalls.length === 0) {
-        if (content === null)
-          throw new LlmError(
-            'bad_output',
-            message.refusal ? `The AI model refused: ${message.refusal.slice(0, 300)}` : 'The AI model returned an empty answer.',
-          );
-        try {
-          JSON.parse(content);
-        } catch {
-          if (!req.textAnswer || content.trim() === '')
-            throw new LlmError('bad_output', 'The AI model returned an answer that is not valid JSON.');
-        }
-      }
-      return {
-        content,
-        toolCalls,
-        model: completion.model ?? target.model,
-        finishReason: choice.finish_reason ?? null,
-        usage: completion.usage
-          ? { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens }
-          : undefined,
-      };
-    } catch (err) {
-      if (err instanceof LlmError) throw err;
-      if (err instanceof OpenAI.APIUserAbortError || req.signal?.aborted) throw new LlmError('cancelled', 'The AI request was cancelled.');
-      if (err instanceof OpenAI.APIConnectionTimeoutError) {
-        throw new LlmError('timeout', `The AI provider did not answer within ${Math.round(timeout / 1000)} s.`, true);
-      }
-      const refused = outboundRefusal(err);
-      if (refused) throw new LlmError('provider', `The AI provider's base URL cannot be used: ${refused.message}`);
-      if (err instanceof OpenAI.APIConnectionError) {
-        lastError = new LlmError('provider', 'Could not reach the AI provider.', true);
-      } else if (err instanceof OpenAI.APIError) {
-        const status = err.status ?? 0;
-        if (status === 429) {
-          lastError = new LlmError('rate_limited', 'The AI provider is rate limiting requests; try again in a moment.', true);
-          wait = retryAfterOf(err.headers);
-        } else if (status >= 500) {
-          lastError = new LlmError('provider', `The AI provider failed (${status}).`, true);
-          wait = retryAfterOf(err.headers);
-        } else if (status === 401 || status === 403) {
-          throw new LlmError('provider', 'The AI provider refused the API key. Check the key in the AI provider settings.');
-        } else if (status === 200) {
-          // A 2xx whose body did not parse.
-          throw new LlmError('bad_output', 'The AI provider returned a malformed answer.', true);
-        } else {
-          throw new LlmError('provider', `The AI provider rejected the request (${status}): ${providerMessage(err)}`);
-        }
-      } else if (err instanceof SyntaxError) {
-        throw new LlmError('bad_output', 'The AI provider returned a malformed answer.', true);
-      } else {
-        throw err;
-      }
-    }
-    if (attempt === policy.maxAttempts) break;
-    const delay = wait ?? Math.round(base * 2 ** (attempt - 1) * (0.5 + Math.random()));
-    if (delay > policy.maxRetryWaitMs) break;
-    await sleep(delay, req.signal);
+    },
+    (e) => ({ retry: e instanceof LlmError && again.has(e), waitMs: e instanceof LlmError ? (again.get(e) ?? null) : null }),
+    {
+      attempts: policy.maxAttempts,
+      maxWaitMs: policy.maxRetryWaitMs,
+      baseDelayMs: policy.baseDelayMs ?? 500,
+      signal: req.signal,
+      cancelled,
+      onRetry: () => llmRetries.inc({ provider }),
+    },
+  );
+}
+
+/** One request, its answer checked. */
+async function once(
+  client: OpenAI,
+  params: ChatCompletionCreateParamsNonStreaming,
+  target: OpenAiTarget,
+  req: LlmRequest,
+  timeout: number,
+  provider: string,
+): Promise<LlmResponse> {
+  let completion;
+  try {
+    completion = await client.chat.completions.create(params, { signal: req.signal, timeout, maxRetries: 0 });
+    llmRequests.inc({ provider, outcome: 'ok' });
+  } catch (err) {
+    llmRequests.inc({ provider, outcome: requestOutcome(err) });
+    throw err;
   }
-  throw lastError ?? new LlmError('provider', 'The AI provider failed.', true);
+  const choice = completion.choices?.[0];
+  if (!choice?.message) throw new LlmError('bad_output', 'The AI provider returned no answer.', true);
+  const message = choice.message;
+  const toolCalls = (message.tool_calls ?? []).flatMap((t) =>
+    t.type === 'function' ? [{ id: t.id, name: t.function.name, arguments: t.function.arguments }] : [],
+  );
+  const content = message.content ?? null;
+  if (req.responseSchema && toolCalls.length === 0) {
+    if (content === null)
+      throw new LlmError(
+        'bad_output',
+        message.refusal ? `The AI model refused: ${message.refusal.slice(0, 300)}` : 'The AI model returned an empty answer.',
+      );
+    try {
+      JSON.parse(content);
+    } catch {
+      if (!req.textAnswer || content.trim() === '')
+        throw new LlmError('bad_output', 'The AI model returned an answer that is not valid JSON.');
+    }
+  }
+  return {
+    content,
+    toolCalls,
+    model: completion.model ?? target.model,
+    finishReason: choice.finish_reason ?? null,
+    usage: completion.usage
+      ? { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens }
+      : undefined,
+  };
+}
+
+/** The error a failed request is (an LlmError, or an unknown error as it is); a retryable one is marked in `again` with the server's wait. */
+function failure(err: unknown, req: LlmRequest, timeout: number, again: WeakMap<LlmError, number | null>): unknown {
+  const retryable = (e: LlmError, wait: number | null) => (again.set(e, wait), e);
+  if (err instanceof LlmError) return err;
+  if (err instanceof OpenAI.APIUserAbortError || req.signal?.aborted) return new LlmError('cancelled', 'The AI request was cancelled.');
+  if (err instanceof OpenAI.APIConnectionTimeoutError) {
+    return new LlmError('timeout', `The AI provider did not answer within ${Math.round(timeout / 1000)} s.`, true);
+  }
+  const refused = outboundRefusal(err);
+  if (refused) return new LlmError('provider', `The AI provider's base URL cannot be used: ${refused.message}`);
+  if (err instanceof OpenAI.APIConnectionError) return retryable(new LlmError('provider', 'Could not reach the AI provider.', true), null);
+  if (err instanceof OpenAI.APIError) {
+    const status = err.status ?? 0;
+    if (status === 429)
+      return retryable(
+        new LlmError('rate_limited', 'The AI provider is rate limiting requests; try again in a moment.', true),
+        retryAfterOf(err.headers),
+      );
+    if (status >= 500) return retryable(new LlmError('provider', `The AI provider failed (${status}).`, true), retryAfterOf(err.headers));
+    if (status === 401 || status === 403)
+      return new LlmError('provider', 'The AI provider refused the API key. Check the key in the AI provider settings.');
+    // A 2xx whose body did not parse.
+    if (status === 200) return new LlmError('bad_output', 'The AI provider returned a malformed answer.', true);
+    return new LlmError('provider', `The AI provider rejected the request (${status}): ${providerMessage(err)}`);
+  }
+  if (err instanceof SyntaxError) return new LlmError('bad_output', 'The AI provider returned a malformed answer.', true);
+  return err;
 }

@@ -15,15 +15,9 @@ import { badRequest } from '../../../lib/errors';
 import { scopedTo } from '../../../db/sql';
 import { decryptSecret, encryptSecret } from '../../../lib/secrets';
 import { checkOutboundUrl, outboundFetchFor, outboundRefusal } from '../../../providers/web/outbound';
-import {
-  authorizationUrl,
-  exchangeCode,
-  pkcePair,
-  SalesforceClient,
-  SalesforceError,
-  type SalesforceAppConfig,
-} from '../providers/salesforce';
+import { authorizationUrl, exchangeCode, SalesforceClient, SalesforceError, type SalesforceAppConfig } from '../providers/salesforce';
 import { AffinityClient, AffinityError } from '../providers/affinity';
+import { pkcePair } from '../../../lib/pkce';
 
 export const SALESFORCE_CALLBACK_PATH = '/api/v1/integrations/salesforce/callback';
 const PENDING_TTL_MS = 15 * 60_000;

@@ -9,6 +9,7 @@
 // a longer wait fails as `rateLimited` so a job's own retry takes it later.
 import type { OutboundFetch } from '../../../providers/web/outbound';
 import { retryAfterMs } from '../../../lib/retry-after';
+import { withRetries } from '../../../lib/retry';
 
 export const AFFINITY_DEFAULT_BASE_URL = 'https://api.affinity.co';
 
@@ -133,32 +134,33 @@ export class AffinityClient {
   }
 
   private async request<T>(method: string, path: string, body?: unknown, auth = this.auth): Promise<T> {
-    const attempts = this.opts.maxAttempts ?? 3;
-    for (let attempt = 1; ; attempt += 1) {
-      let res: Response;
-      try {
-        res = await this.fetch(`${this.baseUrl}${path}`, {
-          method,
-          headers: {
-            authorization: auth,
-            accept: 'application/json',
-            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          },
-          body: body !== undefined ? JSON.stringify(body) : undefined,
-          signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
-        });
-      } catch (err) {
-        throw new AffinityError(`Could not reach Affinity: ${(err as Error).message}`, null, null, err);
-      }
-      if (res.ok) return (await res.json()) as T;
-      const text = await res.text();
-      const wait = retryAfterMs(res.headers.get('retry-after'));
-      if (res.status === 429 && attempt < attempts && (wait ?? 1000) <= (this.opts.maxRetryWaitMs ?? 10_000)) {
-        await new Promise((r) => setTimeout(r, wait ?? 1000));
-        continue;
-      }
-      throw new AffinityError(errorText(text) ?? `Affinity answered ${res.status}`, res.status, wait);
+    // A 429 is tried again after the server's Retry-After (1 s when it names none), while that is short.
+    return withRetries(
+      () => this.once<T>(method, path, body, auth),
+      (e) => ({ retry: e instanceof AffinityError && e.rateLimited, waitMs: e instanceof AffinityError ? (e.retryAfterMs ?? 1000) : null }),
+      { attempts: this.opts.maxAttempts ?? 3, maxWaitMs: this.opts.maxRetryWaitMs ?? 10_000 },
+    );
+  }
+
+  private async once<T>(method: string, path: string, body: unknown, auth: string): Promise<T> {
+    let res: Response;
+    try {
+      res = await this.fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: auth,
+          accept: 'application/json',
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
+      });
+    } catch (err) {
+      throw new AffinityError(`Could not reach Affinity: ${(err as Error).message}`, null, null, err);
     }
+    if (res.ok) return (await res.json()) as T;
+    const text = await res.text();
+    throw new AffinityError(errorText(text) ?? `Affinity answered ${res.status}`, res.status, retryAfterMs(res.headers.get('retry-after')));
   }
 
   async whoami(): Promise<AffinityWhoAmI> {

@@ -10,11 +10,11 @@ import {
   exchangeCode,
   ingestCsv,
   parseIngestError,
-  pkcePair,
   type SalesforceAppConfig,
   type SalesforceTokens,
 } from './salesforce';
 import { SalesforceCrmWriter, type CrmWriteResult } from './writer';
+import { pkcePair } from '../../../lib/pkce';
 
 describe('Salesforce write contract (fake Salesforce)', () => {
   let sf: FakeSalesforce;

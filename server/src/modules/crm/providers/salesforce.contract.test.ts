@@ -8,9 +8,9 @@ import {
   SalesforceError,
   authorizationUrl,
   exchangeCode,
-  pkcePair,
   type SalesforceAppConfig,
 } from './salesforce';
+import { pkcePair } from '../../../lib/pkce';
 
 describe('Salesforce adapter contract (fake Salesforce)', () => {
   let sf: FakeSalesforce;

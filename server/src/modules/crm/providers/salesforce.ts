@@ -9,7 +9,6 @@
 // through the same Connection (`conn.request`), so a session refresh replays the CSV upload and the
 // Sforce-Limit-Info header is read on every bulk call — jsforce's own bulk2 module streams the
 // upload (a refresh cannot replay it) and bypasses the limit bookkeeping.
-import { createHash, randomBytes } from 'node:crypto';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import jsforce from 'jsforce';
@@ -68,12 +67,6 @@ function oauth2(cfg: SalesforceAppConfig): InstanceType<typeof jsforce.OAuth2> {
     loginUrl: cfg.loginUrl,
     redirectUri: cfg.redirectUri,
   });
-}
-
-/** A fresh PKCE verifier (43–128 characters of base64url) and its S256 challenge. */
-export function pkcePair(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(64).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
 /** Where the browser goes to authorize: the login server's /services/oauth2/authorize. */

@@ -7,9 +7,10 @@ import { EMAIL_MESSAGES, MAILBOX_LIMITS } from '@dealscout/shared/domain';
 import { encryptSecret, decryptSecret } from '../../../lib/secrets';
 import { badRequest } from '../../../lib/errors';
 import type { Config } from '../../../config';
-import { GraphClient, GraphError, graphSettingsFrom, pkcePair, type TokenSet, type MailboxSettings } from '../providers/graph';
+import { GraphClient, GraphError, graphSettingsFrom, type TokenSet, type MailboxSettings } from '../providers/graph';
 import { tenantSql, scopedTo } from '../../../db/sql';
 import { Integration, type IIntegration } from '../../integrations/integration.entity';
+import { pkcePair } from '../../../lib/pkce';
 
 export const O365_PROVIDER = 'office365';
 /** An access token this close to its expiry is refreshed first. */

@@ -4,7 +4,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { FakeGraphServer } from '../../../../test/fakes/graph-server';
-import { GraphClient, GraphError, pkcePair, type TokenSet } from './graph';
+import { GraphClient, GraphError, type TokenSet } from './graph';
+import { pkcePair } from '../../../lib/pkce';
 
 describe('Microsoft Graph adapter (contract, against the fake)', () => {
   let fake: FakeGraphServer;

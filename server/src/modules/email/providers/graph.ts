@@ -9,7 +9,6 @@
 // Messages are created with `Prefer: IdType="ImmutableId"`, so a message keeps its id when Exchange
 // moves it from Drafts to Sent Items — the outbox asks for the very id it stored to learn whether a
 // send went through. Every message carries the outbox id in a single-value extended property.
-import { createHash, randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { GraphWorkingHoursZone } from '@dealscout/shared/domain';
 import { retryAfterSeconds } from '../../../lib/retry-after';
@@ -118,11 +117,6 @@ interface HttpAnswer {
   ok: boolean;
   header(name: string): string | null;
   json<T>(): T | undefined;
-}
-
-export function pkcePair(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(48).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
 export class GraphClient {
