@@ -69,9 +69,12 @@ async function startRows(
   boss: PgBoss,
   run: RunScope,
   rows: readonly { entityId: string; executionId?: string; position?: number }[],
+  /** What the transaction waits for besides (another connection's query): awaited before the events are published. */
+  before?: Promise<unknown>,
 ) {
   // Every event of the chunk is published last, in one statement: the organization's sequence row
-  // is locked from there to the commit only (a worker's group commits wait for it).
+  // is locked from there to the commit only (a worker's group commits wait for it, and so does
+  // every request of the organization that publishes).
   const events: PublishEvent[] = [];
   const out = await createExecutions(tem, boss, {
     events,
@@ -102,6 +105,7 @@ async function startRows(
     // Their executions were just created (scheduled): the results read preprocessing.
     events.push(...rows.map((r) => resultEvent(run.organizationId, toResultDto({ ...r, x_status: 'scheduled' }))));
   }
+  if (before) await before;
   await publish(tem, run.organizationId, events);
   return out;
 }
@@ -385,12 +389,18 @@ export async function executeEnrichment(
     // whole set runs beside them on another connection, and their transaction commits once the
     // whole set is known and allowed (else it rolls back: nothing started) — so the worker starts on
     // the first rows without waiting for the whole set's query first.
+    // The transaction waits for a second connection's query, so it must not hold what the pool's
+    // other connections may be waiting for: the whole set's query asks for its connection before
+    // the transaction does (the pool hands them out in order), and the first rows' events are
+    // published only once it has answered. Published first, they held the organization's sequence
+    // row, which every request that publishes waits for: with the pool full of such requests, the
+    // whole set's query never got a connection and they all waited for good.
     const head = await query(em, emptyOnly, firstChunk);
     const headFresh = head.filter((r) => !r.active_id).map((r) => ({ entityId: r.id, executionId: randomUUID() }));
+    const whole = query(em.fork(), false, MAX_RUN_ROWS + 1);
+    whole.catch(() => {}); // awaited below; a failure of the first rows must not leave it unhandled
     const out = await em.transactional(async (tem) => {
-      const whole = query(em.fork(), false, MAX_RUN_ROWS + 1);
-      whole.catch(() => {}); // awaited below; a failure of the first rows must not leave it unhandled
-      const first = await startRows(tem, boss, run, headFresh);
+      const first = await startRows(tem, boss, run, headFresh, whole);
       const all = await whole;
       return { first, all, chosen: check(all) };
     });
