@@ -217,8 +217,10 @@ export async function scheduleSend(
       kind: REALTIME_EVENT_KINDS.activityCreated,
       data: toActivityDto(activity, today),
     };
+    const email = await emailById(tem, actor, id);
+    // Last: the organization's sequence row stays locked from here to the commit (publish.ts).
     await publish(tem, actor.organizationId, created);
-    return { email: await emailById(tem, actor, id), outboxId: row.id, sendAt };
+    return { email, outboxId: row.id, sendAt };
   });
 }
 
