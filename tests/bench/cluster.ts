@@ -101,6 +101,7 @@ async function startHaproxy(apiPorts: number[], port: number): Promise<Balancer>
       ...process.env,
       DEALSCOUT_BIND: `127.0.0.1:${port}`,
       DEALSCOUT_STATS: `127.0.0.1:${stats}`,
+      DEALSCOUT_LOG_REQUESTS: '1',
       ...Object.fromEntries(apiPorts.map((p, i) => [`DEALSCOUT_API_${i + 1}`, `127.0.0.1:${p}`])),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -113,7 +114,11 @@ async function startHaproxy(apiPorts: number[], port: number): Promise<Balancer>
     stream.on('data', (d: Buffer) => {
       const lines = (rest + d.toString()).split('\n');
       rest = lines.pop() ?? '';
-      for (const l of lines) if (/Server dealscout_api\/|backend dealscout_api has no server/.test(l)) log(`haproxy: ${l.trim()}`);
+      for (const l of lines) {
+        if (/Server dealscout_api\/|backend dealscout_api has no server/.test(l)) log(`haproxy: ${l.trim()}`);
+        // A request HAProxy answered with an error, or that ended abnormally (the termination state, `option httplog`).
+        else if (/dealscout_api\/\S+ [-\d]+\/[-\d]+\/[-\d]+\/[-\d]+\/[-\d]+ (5\d\d|-1) /.test(l)) log(`haproxy: ${l.trim()}`);
+      }
     });
   };
   notices(child.stdout!);
@@ -160,6 +165,7 @@ async function startHaproxy(apiPorts: number[], port: number): Promise<Balancer>
 let procEnv: Record<string, string> = {};
 
 async function startApiAt(dbUrl: string, name: string, port: number, publicUrl: string): Promise<Proc> {
+  stallApis[name] = port;
   const p = await startProc(
     name,
     'server/src/main.ts',
@@ -239,14 +245,84 @@ async function call(
   body?: unknown,
   redirect: RequestRedirect = 'follow',
 ): Promise<{ status: number; text: string; headers: Headers }> {
-  const res = await fetch(`${base}${p}`, {
-    method,
-    headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(60_000),
-    redirect,
-  });
-  return { status: res.status, text: await res.text(), headers: res.headers };
+  // A request held past STALL_DUMP_MS leaves what the database was doing meanwhile in the log.
+  const stall = setTimeout(() => void dumpStall(`${method} ${p}`), STALL_DUMP_MS);
+  try {
+    const res = await fetch(`${base}${p}`, {
+      method,
+      headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(60_000),
+      redirect,
+    });
+    return { status: res.status, text: await res.text(), headers: res.headers };
+  } finally {
+    clearTimeout(stall);
+  }
+}
+
+const STALL_DUMP_MS = 20_000;
+const STALL_METRICS_TOKEN = 'bench-cluster-metrics';
+/** The API processes by name, and their ports (for their pool gauges). */
+const stallApis: Record<string, number> = {};
+let stallDbUrl: string | null = null;
+let stallDumps = 0;
+/** pg_stat_activity and pg_locks of the bench database, written next to the report (at most 3 dumps a run). */
+async function dumpStall(what: string): Promise<void> {
+  if (!stallDbUrl || stallDumps >= 3) return;
+  const n = ++stallDumps;
+  const c = new pg.Client({ connectionString: stallDbUrl });
+  try {
+    await c.connect();
+    const act = await c.query(
+      `select pid, client_port, application_name, state, wait_event_type, wait_event, pg_blocking_pids(pid) as blocked_by,
+              round(extract(epoch from clock_timestamp() - xact_start)::numeric, 1) as xact_s,
+              round(extract(epoch from clock_timestamp() - query_start)::numeric, 1) as query_s, left(query, 400) as query
+         from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() order by xact_start nulls last`,
+    );
+    const locks = await c.query(
+      `select l.pid, l.locktype, l.mode, l.granted, l.relation::regclass::text as rel, l.objid, l.classid, l.transactionid::text
+         from pg_locks l join pg_stat_activity a on a.pid = l.pid where a.datname = current_database() and l.locktype <> 'virtualxid'
+        order by l.granted, l.pid`,
+    );
+    // Which of the bench's processes holds each database connection (its local port, from ss).
+    const byPid = new Map(allProcs.map((p) => [p.child.pid, p.name]));
+    const portOwner: Record<string, string> = {};
+    try {
+      for (const l of execFileSync('ss', ['-tnpH', 'state', 'established']).toString().split('\n')) {
+        const m = /127\.0\.0\.1:(\d+)\s+\S+:\d+\s+users:\(\("[^"]+",pid=(\d+)/.exec(l);
+        if (m && byPid.has(Number(m[2]))) portOwner[m[1]] = byPid.get(Number(m[2]))!;
+      }
+    } catch {
+      /* no ss */
+    }
+    for (const r of act.rows as { client_port: number; proc?: string }[]) r.proc = portOwner[String(r.client_port)];
+    // Each API process's pool (connections in use, and requests waiting for one).
+    const pools: Record<string, string> = {};
+    await Promise.all(
+      Object.entries(stallApis).map(async ([name, port]) => {
+        try {
+          const res = await fetch(`http://127.0.0.1:${port}/metrics`, {
+            headers: { authorization: `Bearer ${STALL_METRICS_TOKEN}` },
+            signal: AbortSignal.timeout(5000),
+          });
+          pools[name] = (await res.text())
+            .split('\n')
+            .filter((l) => l.startsWith('dealscout_db_pool_connections'))
+            .join('; ');
+        } catch (err) {
+          pools[name] = (err as Error).message;
+        }
+      }),
+    );
+    const file = path.join(os.tmpdir(), `bench-cluster-stall-${process.pid}-${n}.json`);
+    fs.writeFileSync(file, JSON.stringify({ what, at: new Date().toISOString(), pools, activity: act.rows, locks: locks.rows }, null, 1));
+    log(`${what} unanswered after ${STALL_DUMP_MS / 1000} s: pg_stat_activity and pg_locks in ${file}`);
+  } catch (err) {
+    log(`stall dump failed: ${(err as Error).message}`);
+  } finally {
+    await c.end().catch(() => {});
+  }
 }
 
 // ---------- the user load ----------
@@ -257,6 +333,8 @@ interface Req {
   ok: boolean;
   status: number;
   kind: string;
+  /** A failed request: what came back (the answer's first words, or the client's error). */
+  detail?: string;
 }
 
 function rng(seed: number): () => number {
@@ -295,12 +373,22 @@ function startUserLoad(base: string, sessions: Session[], tag: string): { reqs: 
       }
       const t = wallNow();
       let status: number;
+      let detail: string | undefined;
       try {
-        status = (await call(base, s, 'POST', p, body)).status;
-      } catch {
+        const res = await call(base, s, 'POST', p, body);
+        status = res.status;
+        if (status < 200 || status >= 300)
+          detail = res.text
+            .replace(/<[^>]+>/g, ' ')
+            .replace(/\s+/g, ' ')
+            .trim()
+            .slice(0, 80);
+      } catch (err) {
         status = 0;
+        const e = err as Error & { cause?: { code?: string; message?: string } };
+        detail = `${e.name}: ${e.cause?.code ?? e.cause?.message ?? e.message}`.slice(0, 80);
       }
-      reqs.push({ t, ms: wallNow() - t, ok: status >= 200 && status < 300, status, kind });
+      reqs.push({ t, ms: wallNow() - t, ok: status >= 200 && status < 300, status, kind, detail });
       await sleep(THINK_MS * (0.5 + r()));
     }
   });
@@ -486,6 +574,16 @@ function phaseFigures(reqs: Req[], marks: Mark[], end: number): PhaseFig[] {
     const failed = rs.filter((r) => !r.ok);
     const statuses: Record<string, number> = {};
     for (const r of failed) statuses[String(r.status)] = (statuses[String(r.status)] ?? 0) + 1;
+    // What failed, for the log: by kind of request, status and answer, with the first and last second.
+    const why = new Map<string, { n: number; first: number; last: number }>();
+    for (const r of failed) {
+      const k = `${r.kind} → ${r.status} ${r.detail ?? ''}`.trim();
+      const w = why.get(k) ?? { n: 0, first: r.t, last: r.t };
+      w.n += 1;
+      w.last = r.t;
+      why.set(k, w);
+    }
+    for (const [k, w] of why) log(`failed in '${m.name}': ${w.n}× ${k} (${sec(w.first - m.t)} to ${sec(w.last - m.t)} into the phase)`);
     const ok = rs.filter((r) => r.ok).map((r) => r.ms);
     return {
       name: m.name,
@@ -529,6 +627,7 @@ async function main(): Promise<void> {
   const db = await openServicesDatabase(log);
   const fake = await FakeOpenAiServer.start({ latencyMs: MODEL_LATENCY_MS, models: ['gpt-bench'] });
   const graph = await startRemoteGraphFake();
+  stallDbUrl = db.url;
   const sql = new pg.Client({ connectionString: db.url });
   sql.on('error', (err) => log(`bench database connection: ${err.message}`));
   await sql.connect();
@@ -536,6 +635,7 @@ async function main(): Promise<void> {
   let sockets: Sockets | null = null;
   procEnv = {
     OPENAI_API_KEY: 'sk-bench',
+    METRICS_TOKEN: STALL_METRICS_TOKEN,
     OPENAI_BASE_URL: fake.url.replace(/\/$/, ''),
     OPENAI_MODELS: 'gpt-bench',
     LLM_ORG_CONCURRENCY: '50',
@@ -692,15 +792,30 @@ async function main(): Promise<void> {
       );
       // One mailbox's drafts one after the other (a burst of them all timed out on a saturated machine).
       for (const [n, d] of drafts.entries()) {
-        const r = await call(lb, s, 'POST', '/api/v1/email/send-to-email', {
-          id: d.id,
-          to: 'tia@target.example.com',
-          cc: [],
-          subject: `Cluster ${m}-${n}`,
-          body: '<p>Hello</p>',
-          scheduledAt: new Date(Math.max(due, Date.now() + 5000)).toISOString(),
-        });
-        if (r.status !== 200) throw new Error(`send-to-email: ${r.status} ${r.text}`);
+        for (let attempt = 1; ; attempt++) {
+          let r: Awaited<ReturnType<typeof call>>;
+          try {
+            r = await call(lb, s, 'POST', '/api/v1/email/send-to-email', {
+              id: d.id,
+              to: 'tia@target.example.com',
+              cc: [],
+              subject: `Cluster ${m}-${n}`,
+              body: '<p>Hello</p>',
+              scheduledAt: new Date(Math.max(due, Date.now() + 5000)).toISOString(),
+            });
+          } catch (err) {
+            // No answer (a kept-alive connection closed under the request, as a browser sees it too):
+            // sent again only if the draft was not scheduled (a second schedule of it is refused anyway).
+            const e = err as Error & { cause?: { code?: string } };
+            const { rows } = await sql.query<{ status: string }>(`select status from channel_email where id = $1`, [d.id]);
+            log(`send-to-email ${m}-${n}: ${e.cause?.code ?? e.message}; the draft is '${rows[0]?.status}'`);
+            if (rows[0]?.status === 'scheduled') break;
+            if (attempt >= 3) throw err;
+            continue;
+          }
+          if (r.status !== 200) throw new Error(`send-to-email: ${r.status} ${r.text}`);
+          break;
+        }
       }
       return drafts.length;
     };
@@ -1031,10 +1146,16 @@ function renderReport(d: {
   const ok = (b: boolean) => (b ? '✅' : '❌');
   const lat = (p: Pcts | null) => (p ? `${fmtMs(p.p50)} / ${fmtMs(p.p95)} / ${fmtMs(p.p99)}` : '–');
   const rate = (f: PhaseFig) => ((f.answered + f.failed) / f.seconds).toFixed(1);
+  const full = !QUICK && SOCKETS === 2000 && ROWS === 10_000 && PHASE_MS === 40_000;
+  const sizes = Object.entries(env)
+    .filter(([k]) => /^BENCH_CLUSTER_(SOCKETS|ROWS|USERS|PHASE_SECONDS)$/.test(k))
+    .map(([k, v]) => `${k}=${v} `)
+    .join('');
+  const command = `${QUICK ? 'BENCH_CLUSTER_QUICK=1 ' : ''}${sizes}npm run bench:cluster`;
   const L: string[] = [];
   L.push('## Cluster', '');
   L.push(
-    `\`${QUICK ? 'BENCH_CLUSTER_QUICK=1 ' : ''}npm run bench:cluster\` (tests/bench/cluster.ts), ${d.startedAt.toISOString().replace('T', ' ').slice(0, 16)} UTC, ${d.minutes.toFixed(1)} min in all${QUICK ? ` — a quick run (${SOCKETS} sockets, ${ROWS.toLocaleString('en-US')} rows, phases of ${PHASE_MS / 1000} s), not the full one (\`npm run bench:cluster\`: 2,000 sockets, 10,000 rows, phases of 40 s)` : ''}.`,
+    `\`${command}\` (tests/bench/cluster.ts), ${d.startedAt.toISOString().replace('T', ' ').slice(0, 16)} UTC, ${d.minutes.toFixed(1)} min in all${full ? '' : ` — ${QUICK ? 'a quick run' : 'a smaller run'} (${SOCKETS} sockets, ${ROWS.toLocaleString('en-US')} rows, phases of ${PHASE_MS / 1000} s), not the full one (\`npm run bench:cluster\`: 2,000 sockets, 10,000 rows, phases of 40 s)`}.`,
     '',
   );
   L.push(
