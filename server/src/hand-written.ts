@@ -42,6 +42,8 @@ export const HAND_WRITTEN_INDEXES = [
   // Lists of ideas (Migration20261126210000): the search and the paging walks of one list.
   'idea_org_list_created_index',
   'idea_org_list_name_index',
+  // An idea's company, for the ideas that have one (Migration20261129150000, partial).
+  'idea_org_company_linked_index',
   // One active send per email (Migration20261126180000, partial).
   'email_outbox_org_email_active_unique',
   // One active or sent row per send slot of a mailbox (Migration20261127100000, partial).

@@ -117,11 +117,9 @@ export const Idea = defineEntity({
       .onCreate(() => new Date())
       .onUpdate(() => new Date()),
   },
-  indexes: [{ name: 'idea_org_company_index', properties: ['organization', 'company'] }],
-  uniques: [
-    { properties: ['organization', 'id'] },
-    { name: 'idea_org_list_domain_unique', properties: ['organization', 'list', 'domain'] },
-  ],
+  // No (organization, id) unique: the primary key (id, organization_id) serves idea_score's foreign
+  // key; the (organization, company) index is partial (Migration20261129150000, hand-written.ts).
+  uniques: [{ name: 'idea_org_list_domain_unique', properties: ['organization', 'list', 'domain'] }],
 });
 export type IIdea = InferEntity<typeof Idea>;
 
