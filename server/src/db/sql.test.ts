@@ -145,6 +145,10 @@ describe('db/sql.ts', () => {
       expect(rows[0].n).toBe(3);
       expect(rows[0].users).toBeGreaterThan(0);
       await c.local('commit');
+      // Statistics and the visibility map of a table it loaded: only these two maintenance statements.
+      await c.local('analyze app_user');
+      await c.local('vacuum (index_cleanup off, truncate off) app_user');
+      await expect(c.local('vacuum full app_user')).rejects.toThrow(UnscopedStatementError);
     } finally {
       await c.end();
     }

@@ -233,7 +233,8 @@ export function crossTenant(reason: UnscopedReason): { filters: { tenant: false 
  * COPY needs the driver's client itself, which EntityManager does not lend out. On this connection:
  * - `query` runs a tenant statement ($1-style parameters), checked like tenantSql's;
  * - `temp` creates a temporary table of the connection and `local` runs a statement that touches
- *   only such tables (and session statements: begin, commit, rollback, set), no tenant table;
+ *   only such tables (and session statements: begin, commit, rollback, set, and the analyze and
+ *   vacuum (index_cleanup off, truncate off) of a table it loaded), no tenant table;
  * - `copyInto` is COPY … FROM STDIN into one of those temporary tables, as a writable stream.
  * So rows of an upload reach tenant tables only through checked statements.
  */
@@ -260,7 +261,7 @@ const COPY_CSV_DELIMITER: Record<CopyCsvDelimiter, string> = { ',': `','`, ';': 
 
 // Session statements that read no tenant row: transaction control, a few memory settings, ANALYZE.
 const SESSION_STATEMENT =
-  /^\s*(begin|commit|rollback|analyze\s+[a-z_]+|set(\s+local)?\s+(work_mem|temp_buffers|maintenance_work_mem)\s*=\s*'[0-9a-z]+')\s*;?\s*$/i;
+  /^\s*(begin|commit|rollback|analyze\s+[a-z_]+|vacuum\s+\(index_cleanup off, truncate off\)\s+[a-z_]+|set(\s+local)?\s+(work_mem|temp_buffers|maintenance_work_mem)\s*=\s*'[0-9a-z]+')\s*;?\s*$/i;
 const TABLE_REF = /\b(?:from|join|update|into|table|analyze)\s+("?[a-z_][a-z0-9_]*"?)/gi;
 
 export async function tenantCopyClient(

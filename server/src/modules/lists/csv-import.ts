@@ -625,13 +625,17 @@ export async function importCsv(opts: {
     );
     // New ideas. Their ids are time-ordered (one random prefix per import, then the file's line), so
     // the primary key and the (organization_id, id) index grow at their right edge instead of at a
-    // random place per row.
+    // random place per row. The rows go in in domain order: the list's unique domain index then
+    // takes its entries one after the other (each leaf page written once while it is in memory)
+    // instead of at a random place per row, which beyond shared_buffers cost a page read and write
+    // per row; names follow their domains closely enough that the name index mostly does the same.
     const tMerged = Date.now();
     const ins = await client.query(
       `insert into idea (id, organization_id, list_id, name, website, domain, source_ids, data, created_at, updated_at)
        select ($4 || lpad(to_hex(r.line), 8, '0'))::uuid, $1, $2, r.name, r.website, r.domain, array[$3::text], r.data, now(), now()
          from import_row r
-        where r.reason is null and not exists (select 1 from idea i where i.organization_id = $1 and i.list_id = $2 and i.domain = r.domain)`,
+        where r.reason is null and not exists (select 1 from idea i where i.organization_id = $1 and i.list_id = $2 and i.domain = r.domain)
+        order by r.domain`,
       [organizationId, listId, sourceId, orderedIdPrefix()],
     );
     const tInserted = Date.now();
@@ -662,7 +666,15 @@ export async function importCsv(opts: {
     await client.local('commit');
     // A large upload changes the table's statistics a lot: the planner sees the new list at once
     // instead of after autovacuum's next pass (a sample of 30,000 rows: a fraction of a second).
-    if (inserted > 10_000) await client.local('analyze idea').catch(() => {});
+    if (inserted > 10_000) {
+      await client.local('analyze idea').catch(() => {});
+      // The new ideas' pages marked all-visible, so the list's pages and its page-boundary map are
+      // read from the paging indexes alone (an index-only scan that otherwise visits the row of every
+      // index entry it walks: 0.3–0.9 s for a page in the middle of a million ideas). It reads only
+      // the pages not yet all-visible; no index pass (index_cleanup off) and no truncation (which
+      // would lock the table), both left to autovacuum.
+      await client.local('vacuum (index_cleanup off, truncate off) idea').catch(() => {});
+    }
     return { rows, inserted, merged, rejected, ms: Date.now() - started };
   } catch (e) {
     await client.local('rollback').catch(() => {});
