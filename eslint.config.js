@@ -59,12 +59,10 @@ const ROUTES_WITH_DATA_WORK = [
   'server/src/modules/enrichments/enrichments.routes.ts',
   'server/src/modules/executions/executions.routes.ts',
   'server/src/modules/lists/list-sources.routes.ts',
-  'server/src/modules/notifications/notifications.routes.ts',
   'server/src/modules/plays/plays.routes.ts',
   'server/src/modules/records/layouts.routes.ts',
   'server/src/modules/email/people/mailbox.routes.ts',
   'server/src/modules/records/records.routes.ts',
-  'server/src/modules/users/user.routes.ts',
 ];
 
 /** `@typescript-eslint/no-restricted-imports` entries: each server room may not import the rooms above it. */

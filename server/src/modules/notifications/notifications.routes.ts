@@ -6,14 +6,10 @@ import {
   UnreadCountResponse,
   MarkAllReadResponse,
   ErrorResponse,
-  REALTIME_EVENT_KINDS,
 } from '@dealscout/shared/contracts';
-import { NOTIFICATION_MESSAGES, realtimePaths } from '@dealscout/shared/domain';
+import { NOTIFICATION_MESSAGES } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
-import { publish } from '../realtime/publish';
-import { toNotificationDto, type NotificationRow } from './notification.presenter';
-import { unreadCount } from './notify';
-import { tenantSql } from '../../db/sql';
+import { latestNotifications, markAllRead, unreadCount } from './notify';
 
 export async function notificationRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -30,14 +26,9 @@ export async function notificationRoutes(app: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const { organizationId, user } = authOf(req);
-      const rows = await tenantSql(req.em, organizationId).all<NotificationRow>(
-        `select id, organization_id, user_id, level, unique_key, read, href, message, created_at from notification
-        where organization_id = ? and user_id = ? order by created_at desc, id limit ?`,
-        [organizationId, user.id, req.query.limit],
-      );
       return {
         success: true as const,
-        notifications: rows.map(toNotificationDto),
+        notifications: await latestNotifications(req.em, organizationId, user.id, req.query.limit),
         unreadCount: await unreadCount(req.em, organizationId, user.id),
       };
     },
@@ -69,21 +60,7 @@ export async function notificationRoutes(app: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const { organizationId, user } = authOf(req);
-      const count = await req.em.transactional(async (em) => {
-        const changed = await tenantSql(em, organizationId).run(
-          `update notification set read = true, updated_at = clock_timestamp() where organization_id = ? and user_id = ? and not read`,
-          [organizationId, user.id],
-        );
-        if (changed > 0) {
-          // Every open client of the user clears its badge.
-          await publish(em, organizationId, {
-            path: realtimePaths.notifications(user.id),
-            kind: REALTIME_EVENT_KINDS.notificationsRead,
-            data: { unreadCount: 0 },
-          });
-        }
-        return changed;
-      });
+      const count = await markAllRead(req.em, organizationId, user.id);
       return { success: true as const, message: NOTIFICATION_MESSAGES.allRead, count };
     },
   );

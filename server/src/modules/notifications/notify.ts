@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { NotificationDto } from '@dealscout/shared/contracts';
 import { realtimePaths, type NotificationLevel } from '@dealscout/shared/domain';
 import { REALTIME_EVENT_KINDS } from '@dealscout/shared/contracts';
 import { publish } from '../realtime/publish';
@@ -49,4 +50,37 @@ export async function unreadCount(em: EntityManager, organizationId: string, use
     [organizationId, userId],
   );
   return Number(r.n);
+}
+
+/** A user's latest notifications, newest first. */
+export async function latestNotifications(
+  em: EntityManager,
+  organizationId: string,
+  userId: string,
+  limit: number,
+): Promise<NotificationDto[]> {
+  const rows = await tenantSql(em, organizationId).all<NotificationRow>(
+    `select id, organization_id, user_id, level, unique_key, read, href, message, created_at from notification
+    where organization_id = ? and user_id = ? order by created_at desc, id limit ?`,
+    [organizationId, userId, limit],
+  );
+  return rows.map(toNotificationDto);
+}
+
+/** Marks all a user's notifications read; every open client of the user clears its badge. Answers how many changed. */
+export async function markAllRead(em: EntityManager, organizationId: string, userId: string): Promise<number> {
+  return em.transactional(async (tem) => {
+    const changed = await tenantSql(tem, organizationId).run(
+      `update notification set read = true, updated_at = clock_timestamp() where organization_id = ? and user_id = ? and not read`,
+      [organizationId, userId],
+    );
+    if (changed > 0) {
+      await publish(tem, organizationId, {
+        path: realtimePaths.notifications(userId),
+        kind: REALTIME_EVENT_KINDS.notificationsRead,
+        data: { unreadCount: 0 },
+      });
+    }
+    return changed;
+  });
 }

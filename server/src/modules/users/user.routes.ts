@@ -7,24 +7,9 @@ import {
   UpdateProfileBody,
   UpdateCalendarBody,
 } from '@dealscout/shared/contracts';
-import { migrateUserConfig, USER_CONFIG_VERSION } from '@dealscout/shared/domain';
-import { User } from './user.entity';
 import { toUserDto } from './user.presenter';
+import { setCalendar, setProfile, saveUserSettings } from './users.service';
 import { authOf } from '../../plugins/types';
-import { forgetUser } from '../../lib/session-cache';
-
-/** Deep merge of plain objects: a settings PUT changes the keys it names and keeps the rest. */
-function merge(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(patch)) {
-    const cur = out[k];
-    out[k] =
-      v && typeof v === 'object' && !Array.isArray(v) && cur && typeof cur === 'object' && !Array.isArray(cur)
-        ? merge(cur as Record<string, unknown>, v as Record<string, unknown>)
-        : v;
-  }
-  return out;
-}
 
 export async function userRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -48,12 +33,8 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const { user } = authOf(req);
-      const current = migrateUserConfig(user.settings) as unknown as Record<string, unknown>;
-      const next = { ...merge(current, req.body as Record<string, unknown>), version: USER_CONFIG_VERSION };
-      await req.em.nativeUpdate(User, { id: user.id }, { settings: next });
-      forgetUser(user.id);
-      return { success: true as const, settings: next };
+      const settings = await saveUserSettings(req.em, authOf(req).user, req.body as Record<string, unknown>);
+      return { success: true as const, settings };
     },
   );
 
@@ -63,11 +44,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       schema: { tags: ['user'], summary: "Change the user's name", body: UpdateProfileBody, response: { 200: GetUserResponse } },
     },
     async (req) => {
-      const { user } = authOf(req);
-      user.firstName = req.body.firstName;
-      user.lastName = req.body.lastName;
-      await req.em.flush();
-      forgetUser(user.id);
+      const user = await setProfile(req.em, authOf(req).user, req.body);
       return { success: true as const, user: toUserDto(user) };
     },
   );
@@ -83,16 +60,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const { user } = authOf(req);
-      // Replaces the three keys; other calendar keys (set by other modules) stay.
-      user.calendar = {
-        ...(user.calendar ?? {}),
-        timezone: req.body.timezone,
-        meetingLength: req.body.meetingLength,
-        weeklyHours: req.body.weeklyHours,
-      };
-      await req.em.flush();
-      forgetUser(user.id);
+      const user = await setCalendar(req.em, authOf(req).user, req.body);
       return { success: true as const, user: toUserDto(user) };
     },
   );
