@@ -57,7 +57,6 @@ const ROUTES_WITH_DATA_WORK = [
   'server/src/modules/activities/activities.routes.ts',
   'server/src/modules/email/send/email-send.routes.ts',
   'server/src/modules/enrichments/enrichments.routes.ts',
-  'server/src/modules/executions/executions.routes.ts',
   'server/src/modules/lists/list-sources.routes.ts',
   'server/src/modules/plays/plays.routes.ts',
   'server/src/modules/records/layouts.routes.ts',

@@ -15,10 +15,9 @@ import {
 } from '@dealscout/shared/contracts';
 import { EXECUTION_MESSAGES } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
-import { notFound } from '../../lib/errors';
-import { cancelExecution } from './commands/cancel-execution';
-import { EXECUTION_COLUMNS, toExecutionDto, type ExecutionRow } from './execution.presenter';
-import { tenantSql } from '../../db/sql';
+import { cancelExecution, cancelPlayExecution } from './commands/cancel-execution';
+import { toExecutionDto } from './execution.presenter';
+import { activeExecutions, executionById } from './queries';
 import { cancelRun, progressOf } from './runs';
 
 export async function executionRoutes(app: FastifyInstance): Promise<void> {
@@ -54,16 +53,7 @@ export async function executionRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const row = await cancelExecution(req.em, app.boss, {
-        organizationId: authOf(req).organizationId,
-        executionId: req.body.executionId,
-        type: 'play',
-      });
-      // A draft it was (re)writing stops waiting for it (email/drafts/emails.service.ts).
-      await tenantSql(req.em, authOf(req).organizationId).all(
-        `update channel_email set status = 'cancelled', updated_at = clock_timestamp() where organization_id = ? and execution_id = ? and status = 'processing'`,
-        [authOf(req).organizationId, row.id],
-      );
+      const row = await cancelPlayExecution(req.em, app.boss, authOf(req).organizationId, req.body.executionId);
       return { success: true as const, message: EXECUTION_MESSAGES.cancelled, execution: toExecutionDto(row) };
     },
   );
@@ -112,11 +102,7 @@ export async function executionRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const [row] = await tenantSql(req.em, authOf(req).organizationId).all<ExecutionRow>(
-        `select ${EXECUTION_COLUMNS} from execution where id = ? and organization_id = ?`,
-        [req.params.id, authOf(req).organizationId],
-      );
-      if (!row) throw notFound(EXECUTION_MESSAGES.notFound);
+      const row = await executionById(req.em, authOf(req).organizationId, req.params.id);
       return { success: true as const, execution: toExecutionDto(row) };
     },
   );
@@ -133,29 +119,7 @@ export async function executionRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const b = req.body;
-      const where = [`organization_id = ?`, `status in ('draft', 'scheduled', 'processing')`];
-      const params: unknown[] = [authOf(req).organizationId];
-      if (b.type) {
-        where.push('type = ?');
-        params.push(b.type);
-      }
-      if (b.typeId) {
-        where.push('type_id = ?');
-        params.push(b.typeId);
-      }
-      if (b.entityType) {
-        where.push('entity_type = ?');
-        params.push(b.entityType);
-      }
-      if (b.entityIds) {
-        where.push('entity_id in (select (jsonb_array_elements_text(?::jsonb))::uuid)');
-        params.push(JSON.stringify(b.entityIds));
-      }
-      const rows = await tenantSql(req.em, authOf(req).organizationId).all<ExecutionRow>(
-        `select ${EXECUTION_COLUMNS} from execution where ${where.join(' and ')} order by created_at desc, id limit ?`,
-        [...params, b.limit],
-      );
+      const rows = await activeExecutions(req.em, authOf(req).organizationId, req.body);
       return { success: true as const, executions: rows.map(toExecutionDto) };
     },
   );

@@ -38,3 +38,18 @@ export async function cancelExecution(
     return row;
   });
 }
+
+/** Cancels a play execution; a draft it was (re)writing stops waiting for it (email/drafts/emails.service.ts). */
+export async function cancelPlayExecution(
+  em: EntityManager,
+  boss: PgBoss | null,
+  organizationId: string,
+  executionId: string,
+): Promise<ExecutionRow> {
+  const row = await cancelExecution(em, boss, { organizationId, executionId, type: 'play' });
+  await tenantSql(em, organizationId).all(
+    `update channel_email set status = 'cancelled', updated_at = clock_timestamp() where organization_id = ? and execution_id = ? and status = 'processing'`,
+    [organizationId, row.id],
+  );
+  return row;
+}
