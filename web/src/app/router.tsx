@@ -1,13 +1,20 @@
 import { lazy, Suspense } from 'react';
-import { Outlet, createBrowserRouter, useRouteError } from 'react-router';
+import { Outlet, createBrowserRouter, matchPath, useRouteError } from 'react-router';
 import { SetupGate } from '../modules/session/components/SetupGate';
 import { RequireAuth } from '../modules/session/components/RequireAuth';
 import { LoadingScreen } from '../modules/session/components/LoadingScreen';
 import { PublicLayout } from '../modules/public/components/PublicLayout';
-import { areaPage } from '../modules/shell/areas';
+import type { QueryClient } from '@tanstack/react-query';
+import { prefetchFirstTablePage } from '@dealscout/shared/ui';
+import { areaLoader, areaPage } from '../modules/shell/areas';
+import { COMPANY_DEFAULT_SORT, CONTACT_DEFAULT_SORT } from '../modules/records/sorts';
+import { api } from './api';
 
 // Split by route: each page (and the shell) is its own chunk.
-const AppShell = lazy(() => import('../modules/shell/components/AppShell'));
+const loadShell = () => import('../modules/shell/components/AppShell');
+const loadListPage = () => import('../modules/lists/pages/ListPage');
+const loadPlayEditor = () => import('../modules/plays/pages/PlayEditorPage');
+const AppShell = lazy(loadShell);
 const LoginPage = lazy(() => import('../modules/public/pages/LoginPage'));
 const ResetPasswordPage = lazy(() => import('../modules/public/pages/ResetPasswordPage'));
 const InvitePage = lazy(() => import('../modules/public/pages/InvitePage'));
@@ -18,11 +25,37 @@ const CompaniesPage = areaPage('companies');
 const ContactsPage = areaPage('contacts');
 const EnrichmentsPage = areaPage('enrichments');
 const PlaybooksPage = areaPage('playbook');
-const PlayEditorPage = lazy(() => import('../modules/plays/pages/PlayEditorPage'));
-const ListPage = lazy(() => import('../modules/lists/pages/ListPage'));
+const PlayEditorPage = lazy(loadPlayEditor);
+const ListPage = lazy(loadListPage);
 const NotFoundPage = lazy(() => import('../modules/placeholders/pages/NotFoundPage'));
 const ProfilePage = areaPage('profile');
 const OrganizationSettingsPage = areaPage('organization');
+
+// The signed-in pages' chunks by path (and the first request of the record tables), for preloadSignedInRoute.
+const SIGNED_IN_PAGES: [string, (() => Promise<unknown>) | undefined, ((qc: QueryClient) => void)?][] = [
+  ['/list-company', areaLoader('lists')],
+  ['/list-company/:id', loadListPage],
+  ['/companies', areaLoader('companies'), (qc) => prefetchFirstTablePage(qc, api, 'company', COMPANY_DEFAULT_SORT)],
+  ['/contacts', areaLoader('contacts'), (qc) => prefetchFirstTablePage(qc, api, 'contact', CONTACT_DEFAULT_SORT)],
+  ['/enrichments', areaLoader('enrichments')],
+  ['/playbooks', areaLoader('playbook')],
+  ['/playbooks/new', loadPlayEditor],
+  ['/playbooks/:id', loadPlayEditor],
+  ['/account/profile', areaLoader('profile')],
+  ['/organization/settings', areaLoader('organization')],
+];
+
+/**
+ * A signed-in first load: the shell's and the page's chunks (and a record table's first page) start
+ * downloading beside the setup and user requests, instead of after them (the router would ask for
+ * them only once RequireAuth has the user).
+ */
+export function preloadSignedInRoute(pathname: string, queryClient: QueryClient): void {
+  void loadShell();
+  const page = SIGNED_IN_PAGES.find(([path]) => matchPath(path, pathname));
+  void page?.[1]?.();
+  page?.[2]?.(queryClient);
+}
 
 function Root() {
   return (

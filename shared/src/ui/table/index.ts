@@ -10,3 +10,4 @@ export * from './ColumnsMenu';
 export * from './RecordTable';
 export * from './useTableLayout';
 export * from './EntityTable';
+export * from './firstPage';

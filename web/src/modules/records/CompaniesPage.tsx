@@ -4,12 +4,10 @@ import { useNavigate } from 'react-router';
 import { Button } from '@fluentui/react-components';
 import { AddRegular } from '@fluentui/react-icons';
 import type { CompanyDto } from '@dealscout/shared/contracts';
-import { CompanyDialog, EntityTable, useDrawer, type SortState } from '@dealscout/shared/ui';
+import { CompanyDialog, EntityTable, useDrawer } from '@dealscout/shared/ui';
 import { useUser } from '../session/hooks/useSession';
 import { COMPANY_COLUMNS } from './columns';
-
-/** Spec 002 §9: the company table sorts by name, ascending, by default. */
-export const COMPANY_DEFAULT_SORT: SortState = { key: 'name', order: 'asc' };
+import { COMPANY_DEFAULT_SORT } from './sorts';
 
 export default function CompaniesPage() {
   const user = useUser();

@@ -7,6 +7,7 @@ import type { ContactDto } from '@dealscout/shared/contracts';
 import { ContactDialog, EntityTable, useDrawer } from '@dealscout/shared/ui';
 import { useUser } from '../session/hooks/useSession';
 import { CONTACT_COLUMNS } from './columns';
+import { CONTACT_DEFAULT_SORT } from './sorts';
 
 export default function ContactsPage() {
   const user = useUser();
@@ -20,7 +21,7 @@ export default function ContactsPage() {
         onNewPlay={() => navigate('/playbooks/new')}
         columns={CONTACT_COLUMNS}
         // The server's order (last name, then first name) until a header is clicked.
-        defaultSort={null}
+        defaultSort={CONTACT_DEFAULT_SORT}
         nouns={{ one: 'contact', many: 'contacts' }}
         searchPlaceholder="Search contacts"
         toolbarEnd={

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { UserDto, UserSettingsBody } from '@dealscout/shared/contracts';
 import { migrateUserConfig, type UserConfig } from '@dealscout/shared/domain';
 import { api, ApiError } from '../../../app/api';
@@ -9,13 +9,15 @@ export const SETUP_KEY = ['session', 'setup'] as const;
 export const USER_KEY = ['session', 'user'] as const;
 
 /** GET /api/v1/setup: whether the first-run screen is needed. */
+export const setupQuery = queryOptions({
+  queryKey: SETUP_KEY,
+  queryFn: () => api.setup.status(),
+  staleTime: Infinity,
+  meta: { authSignOut: false },
+});
+
 export function useSetupStatus() {
-  return useQuery({
-    queryKey: SETUP_KEY,
-    queryFn: () => api.setup.status(),
-    staleTime: Infinity,
-    meta: { authSignOut: false },
-  });
+  return useQuery(setupQuery);
 }
 
 /**
@@ -34,16 +36,17 @@ export async function fetchSignedInUser(): Promise<UserDto | null> {
 }
 
 /** The signed-in user (fetchSignedInUser), cached for the session. */
+export const userQuery = queryOptions({
+  queryKey: USER_KEY,
+  queryFn: fetchSignedInUser,
+  staleTime: Infinity,
+  retry: false,
+  // The auth gate decides what a failed user fetch means (sign-in page or error screen).
+  meta: { authSignOut: false },
+});
+
 export function useUserQuery(enabled = true) {
-  return useQuery({
-    queryKey: USER_KEY,
-    queryFn: fetchSignedInUser,
-    staleTime: Infinity,
-    retry: false,
-    enabled,
-    // The auth gate decides what a failed user fetch means (sign-in page or error screen).
-    meta: { authSignOut: false },
-  });
+  return useQuery({ ...userQuery, enabled });
 }
 
 export function setSignedInUser(queryClient: QueryClient, user: UserDto | null): void {
