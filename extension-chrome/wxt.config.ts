@@ -3,11 +3,20 @@
 import { defineConfig } from 'wxt';
 import extensionKey from './extension-key.json' with { type: 'json' };
 
+// shared/src is plain modules (components, hooks, schemas; top-level makeStyles() only builds hooks):
+// telling the bundler so lets the side panel's first chunk take only what it imports through the
+// '@dealscout/shared/ui' barrel, and its lazy parts (the record view, the sign-in form, the mini
+// drawer) split off. Without it every module behind the barrel lands in the first chunk.
+const SHARED_SRC = /[\\/]shared[\\/]src[\\/]/;
+
 export default defineConfig({
   srcDir: 'src',
   outDir: '.output',
   modules: ['@wxt-dev/module-react'],
   imports: false,
+  vite: () => ({
+    build: { rolldownOptions: { treeshake: { moduleSideEffects: [{ test: SHARED_SRC, sideEffects: false }] } } },
+  }),
   // `wxt zip` builds .output/chrome-mv3 (load it unpacked) and zips it for the store.
   zip: { artifactTemplate: 'dealscout-{{version}}-{{browser}}.zip' },
   manifest: {

@@ -1,42 +1,25 @@
 // The side panel: the server address (options page) and the bearer-token session from extension
 // storage, then sign-in or the record of the active tab. Shared UI runs in plugin mode: the drawer
 // has no close button and modals take the full width.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import {
-  Avatar,
-  Button,
-  FluentProvider,
-  Menu,
-  MenuItem,
-  MenuList,
-  MenuPopover,
-  MenuTrigger,
-  Spinner,
-  Text,
-  makeStyles,
-  tokens,
-  webLightTheme,
-} from '@fluentui/react-components';
-import { SignOutRegular, SettingsRegular } from '@fluentui/react-icons';
-import { ApiError, createApi, realtimeUrl, type Api } from '@dealscout/shared/client';
+import { FluentProvider, Spinner, Text, makeStyles, tokens, webLightTheme } from '@fluentui/react-components';
+import { ApiError } from '@dealscout/shared/client';
 import type { TokenResponse } from '@dealscout/shared/contracts';
-import {
-  ActiveRuns,
-  ApiProvider,
-  AppToaster,
-  DrawerProvider,
-  MiniDrawer,
-  MiniDrawerProvider,
-  PluginModeProvider,
-  RealtimeProvider,
-  useDrawer,
-} from '@dealscout/shared/ui';
+import { AppToaster, PluginModeProvider } from '@dealscout/shared/ui';
 import type { PanelHost, StoredSession } from '../host/types';
 import { DEFAULT_SERVER_URL } from './server-url';
-import { SignIn } from './SignIn';
-import { RecordPanel } from './RecordPanel';
+import { PageStatus } from './record-panel-common';
 import { usePageRecord } from './usePageRecord';
+
+// The panel's first chunk holds its frame and its first view (reading the page, 'open a CRM
+// page'). What talks to the server (the API client and its contracts, the sign-in form, the realtime
+// socket, the drawer and the record part: connected.tsx) and the user menu are chunks of their own,
+// asked for as the panel starts.
+const connected = () => import('./connected');
+const SignInScope = lazy(() => connected().then((m) => ({ default: m.SignInScope })));
+const SignedInParts = lazy(() => connected().then((m) => ({ default: m.SignedInParts })));
+const UserMenu = lazy(() => import('./UserMenu'));
 
 export const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 
@@ -82,6 +65,8 @@ export function PanelApp({ host, queryClient: given }: { host: PanelHost; queryC
     void reload();
     return host.store.onChange(() => void reload());
   }, [host, reload]);
+  // The connected chunk is needed next either way (sign-in or the record): asked for at once.
+  useEffect(() => void connected(), []);
 
   const serverUrl = loaded?.serverUrl ?? DEFAULT_SERVER_URL;
   const token = loaded?.session?.token ?? null;
@@ -94,18 +79,10 @@ export function PanelApp({ host, queryClient: given }: { host: PanelHost; queryC
     [host, queryClient],
   );
 
-  const api: Api = useMemo(
-    () =>
-      createApi({
-        baseUrl: serverUrl,
-        getToken: () => token,
-        // A revoked or expired token: back to sign-in, saying why.
-        onUnauthorized: () => {
-          if (token) void signOutLocally(SESSION_ENDED);
-        },
-      }),
-    [serverUrl, token, signOutLocally],
-  );
+  // A revoked or expired token: back to sign-in, saying why.
+  const onUnauthorized = useCallback(() => {
+    if (token) void signOutLocally(SESSION_ENDED);
+  }, [token, signOutLocally]);
 
   const signedIn = async (res: TokenResponse) => {
     setNotice(null);
@@ -120,7 +97,7 @@ export function PanelApp({ host, queryClient: given }: { host: PanelHost; queryC
     });
   };
   const signOut = async () => {
-    await api.auth.revokeToken().catch(() => undefined);
+    if (token) await (await connected()).revokeToken(serverUrl, token).catch(() => undefined);
     await signOutLocally(null);
   };
 
@@ -129,80 +106,58 @@ export function PanelApp({ host, queryClient: given }: { host: PanelHost; queryC
     <FluentProvider theme={webLightTheme}>
       <PluginModeProvider value>
         <QueryClientProvider client={queryClient}>
-          <ApiProvider api={api}>
-            <div className={styles.root} data-testid="side-panel">
-              <header className={styles.header}>
-                <Text className={styles.brand}>Dealscout</Text>
-                {session ? (
-                  <Menu>
-                    <MenuTrigger disableButtonEnhancement>
-                      <Button
-                        appearance="subtle"
-                        size="small"
-                        icon={<Avatar size={20} name={`${session.user.firstName} ${session.user.lastName}`} />}
-                        data-testid="panel-user"
-                        aria-label={`Signed in as ${session.user.email}`}
-                      />
-                    </MenuTrigger>
-                    <MenuPopover>
-                      <MenuList>
-                        <MenuItem disabled>{session.user.email}</MenuItem>
-                        <MenuItem icon={<SettingsRegular />} onClick={host.openOptions}>
-                          Server address
-                        </MenuItem>
-                        <MenuItem icon={<SignOutRegular />} onClick={() => void signOut()} data-testid="panel-sign-out">
-                          Sign out
-                        </MenuItem>
-                      </MenuList>
-                    </MenuPopover>
-                  </Menu>
-                ) : null}
-              </header>
-              <div className={styles.body}>
-                {!loaded ? (
-                  <div className={styles.center}>
-                    <Spinner aria-label="Loading" size="small" />
-                  </div>
-                ) : session ? (
-                  <SignedIn host={host} session={session} />
-                ) : (
-                  <SignIn serverUrl={serverUrl} notice={notice} onSignedIn={(r) => void signedIn(r)} onChangeServer={host.openOptions} />
-                )}
-              </div>
+          <div className={styles.root} data-testid="side-panel">
+            <header className={styles.header}>
+              <Text className={styles.brand}>Dealscout</Text>
+              {session ? (
+                <Suspense fallback={null}>
+                  <UserMenu session={session} onOpenOptions={host.openOptions} onSignOut={() => void signOut()} />
+                </Suspense>
+              ) : null}
+            </header>
+            <div className={styles.body}>
+              {!loaded ? (
+                <div className={styles.center}>
+                  <Spinner aria-label="Loading" size="small" />
+                </div>
+              ) : session ? (
+                <SignedIn host={host} session={session} onUnauthorized={onUnauthorized} />
+              ) : (
+                <Suspense
+                  fallback={
+                    <div className={styles.center}>
+                      <Spinner aria-label="Loading" size="small" />
+                    </div>
+                  }
+                >
+                  <SignInScope
+                    serverUrl={serverUrl}
+                    onUnauthorized={onUnauthorized}
+                    notice={notice}
+                    onSignedIn={(r) => void signedIn(r)}
+                    onChangeServer={host.openOptions}
+                  />
+                </Suspense>
+              )}
             </div>
-            {/* At the bottom: the panel's top is its header and toolbar. */}
-            <AppToaster position="bottom" />
-          </ApiProvider>
+          </div>
+          {/* At the bottom: the panel's top is its header and toolbar. */}
+          <AppToaster position="bottom" />
         </QueryClientProvider>
       </PluginModeProvider>
     </FluentProvider>
   );
 }
 
-/** The mini drawer: Run Play runs on the record the drawer shows. */
-function PanelMiniDrawer({ session }: { session: StoredSession }) {
-  const drawer = useDrawer();
-  return (
-    <MiniDrawer
-      defaultOwnerId={session.user.id}
-      runPlayTarget={drawer.target}
-      onNewPlay={() => window.open(`${session.serverUrl}/playbooks/new`, '_blank', 'noopener')}
-    />
-  );
-}
-
-function SignedIn({ host, session }: { host: PanelHost; session: StoredSession }) {
+/**
+ * The signed-in body: the page's status at once (the first view), then, as the connected chunk
+ * arrives, the same view inside the API, realtime and drawer providers, and the record part.
+ */
+function SignedIn({ host, session, onUnauthorized }: { host: PanelHost; session: StoredSession; onUnauthorized(): void }) {
   const page = usePageRecord(host);
   return (
-    <RealtimeProvider identity={{ uid: session.user.id, oid: session.user.organizationId }} url={realtimeUrl(session.serverUrl)}>
-      <DrawerProvider>
-        <MiniDrawerProvider>
-          {/* The user's long runs (an enrichment or a play over many rows), each with Cancel. */}
-          <ActiveRuns style={{ marginBottom: '8px' }} />
-          <RecordPanel page={page} userId={session.user.id} />
-          <PanelMiniDrawer session={session} />
-        </MiniDrawerProvider>
-      </DrawerProvider>
-    </RealtimeProvider>
+    <Suspense fallback={<PageStatus page={page} />}>
+      <SignedInParts session={session} page={page} onUnauthorized={onUnauthorized} />
+    </Suspense>
   );
 }
