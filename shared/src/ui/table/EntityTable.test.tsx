@@ -9,6 +9,7 @@ import { fakeApi, renderWithApi } from '../test-render';
 import { DrawerProvider, useDrawer } from '../DrawerContext';
 import { queryKeys } from '../ApiContext';
 import { EntityTable } from './EntityTable';
+import { firstTableQuery } from './firstPage';
 import type { RecordColumn } from './RecordTable';
 
 afterEach(cleanup);
@@ -195,6 +196,15 @@ describe('EntityTable', { timeout: 30_000 }, () => {
     const second = screen.getAllByTestId('record-table-row')[1];
     expect(within(second).getAllByTestId('record-table-cell')[2].textContent).toBe('');
     expect(screen.getByTestId('pagination-label').textContent).toBe('Page 1 of 3');
+  });
+
+  it('asks for its first page under the key a first load prefetches (firstTableQuery)', async () => {
+    const { page, queryClient } = renderTable();
+    await waitFor(() => expect(rowIds()).toHaveLength(10));
+    expect(page).toHaveBeenCalledTimes(1);
+    expect(queryClient.getQueryData(queryKeys.companiesPage(firstTableQuery({ key: 'name', order: 'asc' })))).toMatchObject({
+      rows: expect.any(Array),
+    });
   });
 
   it('selects the page, then all rows across pages, and keeps the selection while paging', async () => {
