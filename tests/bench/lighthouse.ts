@@ -204,6 +204,23 @@ async function main(): Promise<void> {
           );
           const lhr = result!.lhr;
           const a = lhr.audits;
+          // What holds the main thread (logged, not tabled): the long tasks and the scripts' own time.
+          type Item = { url?: string; duration?: number; scripting?: number };
+          const itemsOf = (id: string) => ((a[id]?.details as { items?: Item[] } | undefined)?.items ?? []) as Item[];
+          const short = (u?: string) => (u ?? '?').replace(base, '');
+          log(
+            `  long tasks: ${
+              itemsOf('long-tasks')
+                .map((t) => `${short(t.url)} ${Math.round(t.duration ?? 0)} ms`)
+                .join(', ') || 'none'
+            }`,
+          );
+          log(
+            `  script time: ${itemsOf('bootup-time')
+              .slice(0, 6)
+              .map((t) => `${short(t.url)} ${Math.round(t.scripting ?? 0)} ms`)
+              .join(', ')}`,
+          );
           runs.push({
             ...p,
             score: Math.round((lhr.categories.performance.score ?? 0) * 100),
