@@ -125,14 +125,19 @@ describe('first day in the workspace, in Chromium', () => {
     expect(timing.shown).toBeLessThan(1100);
     await toast.waitFor({ state: 'detached', timeout: 3000 });
     // …and covers neither the drawer's title nor its buttons.
+    // (The three boxes are read in the page in one go the moment the toast shows: it is on screen for
+    // 0.5 s, less than a round trip per box takes on a busy machine.)
     await row.getByTestId('drawer-field-copy').click();
-    await toast.waitFor();
+    const boxes = await page.evaluate(async () => {
+      const box = (id: string) => document.querySelector(`[data-testid="${id}"]`)?.getBoundingClientRect().toJSON() as DOMRect | undefined;
+      for (let i = 0; i < 300 && !box('toast-success'); i++) await new Promise((r) => setTimeout(r, 10));
+      return { toast: box('toast-success'), title: box('drawer-title'), newCompany: box('table-new-company') };
+    });
     await shot(page, '02-drawer-currency-toast');
-    const toastBox = (await toast.boundingBox())!;
-    const overlaps = (a: typeof toastBox, b: typeof toastBox) =>
-      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-    expect(overlaps(toastBox, (await page.getByTestId('drawer-title').boundingBox())!)).toBe(false);
-    expect(overlaps(toastBox, (await page.getByTestId('table-new-company').boundingBox())!)).toBe(false);
+    expect(boxes.toast && boxes.title && boxes.newCompany).toBeTruthy();
+    const overlaps = (a: DOMRect, b: DOMRect) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    expect(overlaps(boxes.toast!, boxes.title!)).toBe(false);
+    expect(overlaps(boxes.toast!, boxes.newCompany!)).toBe(false);
 
     // Another session creates a company: it appears in this open table within 5 s, page and drawer kept.
     const other = await (await browser.newContext()).newPage();
