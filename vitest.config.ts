@@ -21,6 +21,9 @@ export default defineConfig({
           name: 'shared',
           include: ['shared/src/**/*.test.{ts,tsx}'],
           environment: 'node',
+          // The UI tests type into jsdom with user-event: a few seconds each when the machine's two
+          // cores also run servers and browsers beside them (vitest's 5 s default timed out there).
+          testTimeout: 20_000,
         },
       },
       {

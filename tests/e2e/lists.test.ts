@@ -254,6 +254,8 @@ describe('lists of ideas, in Chromium', () => {
     await shot(page, '03-complete-confirmation');
     await page.getByTestId('complete-dialog').getByRole('button', { name: 'Complete' }).click();
     await expect.poll(() => page.getByTestId('idea-status').allTextContents()).toEqual(['Idea', 'In Dealscout', 'In Dealscout']);
+    // (axe looks once the dialog has gone: while it closes, the page behind it is aria-hidden.)
+    await page.getByTestId('complete-dialog').waitFor({ state: 'detached' });
     await shot(page, '04-completed');
 
     await page.getByTestId('nav-companies').click();

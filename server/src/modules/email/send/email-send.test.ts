@@ -225,9 +225,12 @@ describe('email sending (Office 365)', () => {
     ]);
     try {
       const id = await draft();
-      // Saturday 2031-03-01 12:00 Berlin → Monday 2031-03-03 09:00 Berlin (08:00Z).
-      const t = await rep.post('/api/v1/email/send-time', { scheduledAt: '2031-03-01T11:00:00Z' });
-      expect(t.json()).toMatchObject({ sendAt: '2031-03-03T08:00:00.000Z', moved: true });
+      // Saturday 2031-03-01 12:00 Berlin → Monday 2031-03-03 09:00 Berlin (08:00Z). The profile was
+      // changed in the database, as another process would: it reaches this process's session cache
+      // through the app_user trigger's NOTIFY, within moments.
+      await expect
+        .poll(async () => (await rep.post('/api/v1/email/send-time', { scheduledAt: '2031-03-01T11:00:00Z' })).json(), { timeout: 5_000 })
+        .toMatchObject({ sendAt: '2031-03-03T08:00:00.000Z', moved: true });
       const res = await rep.post('/api/v1/email/send-to-email', body(id, { scheduledAt: '2031-03-01T11:00:00Z' }));
       expect(res.json()).toMatchObject({
         message: 'Email scheduled successfully.',
