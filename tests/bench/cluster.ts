@@ -1168,7 +1168,7 @@ function renderReport(d: {
     `- Faults: kill -9 of api1 and worker1, both started again ${RESTART_AFTER_MS / 1000} s later; ${PHASE_MS / 1000} s later, SIGTERM to api1, api2, api3 in turn, each started again once it exited and the next one signalled once it was UP in HAProxy. Phases of ${PHASE_MS / 1000} s before and after.`,
   );
   L.push(
-    `- Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? ''}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; 1-minute load average ${d.load[0].toFixed(1)} at the start, up to ${Math.max(...d.load).toFixed(1)} during, ${d.load.at(-1)!.toFixed(1)} at the end (other work shares the machine; the figures move with it).`,
+    `- Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? ''}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; 1-minute load average ${d.load[0].toFixed(1)} at the start, up to ${Math.max(...d.load).toFixed(1)} during, ${d.load.at(-1)!.toFixed(1)} at the end (the run's own processes count in it; the figures move with the load).`,
     '',
   );
   L.push('### Requests through HAProxy, by phase', '');

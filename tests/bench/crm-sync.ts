@@ -95,7 +95,7 @@ const r2 = second.body.result as { accounts: Record<string, number>; contacts: R
 
 const report = `## CRM sync (Salesforce)
 
-\`npm run bench:crm\` (tests/bench/crm-sync.ts), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: the crmsync execution on a pg-boss worker in the bench's process against the loopback fake of Salesforce (2,000 records a query page), PostgreSQL on loopback, 2 shared cores. ${Number(load0.split(' ')[0]) > 2 ? '**Measured under load**' : 'Measured on a quiet machine'} (load average ${load0} before, ${load1} after).
+\`npm run bench:crm\` (tests/bench/crm-sync.ts), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: the crmsync execution on a pg-boss worker in the bench's process against the loopback fake of Salesforce (2,000 records a query page), PostgreSQL on loopback, 2 shared cores. Load average ${load0} before, ${load1} after (the bench's own processes count in it).
 
 | run | records | time | target | outcome |
 |---|---|---|---|---|
