@@ -1,4 +1,6 @@
-// Plays: the playbook table, the editor's saves and drafts, duplicate and remove (spec 001 §2, §5, §7).
+// Plays: the playbook table, the editor's saves and drafts, duplicate and remove, a run's estimate
+// (spec 001 §2, §5, §7). The use cases of plays.routes.ts each take one PlayContext: the request's
+// EntityManager, the config, the LLM port and the caller.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   PLAY_MESSAGES,
@@ -9,18 +11,38 @@ import {
   type RichPromptNode,
 } from '@dealscout/shared/domain';
 import type { z } from 'zod';
-import type { PlayDto, PlaybookBody, SavePlayBody } from '@dealscout/shared/contracts';
+import type {
+  PlayDto,
+  PlaybookBody,
+  PlaybookUsersResponse,
+  PlayDraftBody,
+  PlayDraftResponse,
+  PlayEstimateBody,
+  PlayEstimateResponse,
+  SavePlayBody,
+} from '@dealscout/shared/contracts';
+import type { Config } from '../../config';
+import type { LlmService } from '../../providers/llm';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
 import type { IOrganization } from '../../db/organization.entity';
 import { Play, PlayDraft, type IPlay } from './play.entity';
 import { PROVIDED_PLAYS } from './provided';
 import { tenantSql } from '../../db/sql';
-import { assertPromptRefsOwned } from '../enrichments/owned-refs';
+import { assertOwned, assertPromptRefsOwned } from '../enrichments/owned-refs';
 
 export interface PlayActor {
   organizationId: string;
   userId: string;
   isAdmin: boolean;
+}
+
+/** What a play use case receives: the request's EntityManager, the config, the LLM port and the caller. */
+export interface PlayContext extends PlayActor {
+  em: EntityManager;
+  config: Config;
+  llm: LlmService;
+  /** The caller as a preview signs the email. */
+  user: { firstName: string; lastName: string; emailSignature?: string | null };
 }
 
 export function createProvidedPlays(em: EntityManager, organization: IOrganization): void {
@@ -116,14 +138,20 @@ async function playRows(em: EntityManager, organizationId: string, where: string
   );
 }
 
-export async function getPlayDto(em: EntityManager, organizationId: string, id: string): Promise<PlayDto> {
+async function playDto(em: EntityManager, organizationId: string, id: string): Promise<PlayDto> {
   const rows = await playRows(em, organizationId, 'and p.id = ?', [id]);
   if (rows.length === 0) throw notFound(PLAY_MESSAGES.invalid);
   return (await toPlayDtos(em, organizationId, rows))[0];
 }
 
+/** One play of the caller's organization (404 otherwise). */
+export async function getPlay(c: PlayContext, id: string): Promise<PlayDto> {
+  return playDto(c.em, c.organizationId, id);
+}
+
 /** The published plays (Run Play), by name. */
-export async function publishedPlays(em: EntityManager, organizationId: string): Promise<PlayDto[]> {
+export async function publishedPlays(c: PlayContext): Promise<PlayDto[]> {
+  const { em, organizationId } = c;
   return toPlayDtos(
     em,
     organizationId,
@@ -148,7 +176,8 @@ const SORTS: Record<string, string> = {
   createdAt: 'p.created_at',
 };
 
-export async function playbook(em: EntityManager, organizationId: string, body: z.output<typeof PlaybookBody>) {
+export async function playbook(c: PlayContext, body: z.output<typeof PlaybookBody>) {
+  const { em, organizationId } = c;
   const where: string[] = [];
   const params: unknown[] = [];
   const text = body.text.trim();
@@ -209,7 +238,13 @@ async function changeablePlay(em: EntityManager, actor: PlayActor, id: string): 
   return play;
 }
 
-export async function savePlay(em: EntityManager, actor: PlayActor, body: SavePlayBody): Promise<{ play: IPlay; message: string }> {
+/** Saves a play (create or update) and answers it as the table shows it. */
+export async function savePlay(c: PlayContext, body: SavePlayBody): Promise<{ play: PlayDto; message: string }> {
+  const { play, message } = await storePlay(c.em, c, body);
+  return { play: await playDto(c.em, c.organizationId, play.id), message };
+}
+
+async function storePlay(em: EntityManager, actor: PlayActor, body: SavePlayBody): Promise<{ play: IPlay; message: string }> {
   const instructions = (body.instructions ?? []) as RichPromptNode[];
   const status = body.status ?? 'draft';
   const name = (body.name ?? '').trim();
@@ -252,7 +287,13 @@ export async function savePlay(em: EntityManager, actor: PlayActor, body: SavePl
   return { play, message: status === 'published' ? PLAY_MESSAGES.published : PLAY_MESSAGES.saved };
 }
 
-export async function duplicatePlay(em: EntityManager, actor: PlayActor, id: string): Promise<IPlay> {
+/** Duplicates a play (provided ones too): the copy is the caller's. */
+export async function duplicatePlay(c: PlayContext, id: string): Promise<PlayDto> {
+  const copy = await copyPlay(c.em, c, id);
+  return playDto(c.em, copy.organization.id, copy.id);
+}
+
+async function copyPlay(em: EntityManager, actor: PlayActor, id: string): Promise<IPlay> {
   const src = await em.findOne(Play, { id, organization: actor.organizationId });
   if (!src) throw notFound(PLAY_MESSAGES.invalid);
   const copy = em.create(Play, {
@@ -276,8 +317,91 @@ export async function duplicatePlay(em: EntityManager, actor: PlayActor, id: str
   return copy;
 }
 
-export async function removePlay(em: EntityManager, actor: PlayActor, id: string): Promise<void> {
-  const play = await changeablePlay(em, actor, id);
+export async function removePlay(c: PlayContext, id: string): Promise<void> {
+  const { em } = c;
+  const play = await changeablePlay(em, c, id);
   em.remove(play);
   await em.flush();
+}
+
+/** Creators of plays (the Created By filter), the product first when it provided any. */
+export async function playbookUsers(c: PlayContext): Promise<z.output<typeof PlaybookUsersResponse>['users']> {
+  const org = c.organizationId;
+  const rows = await tenantSql(c.em, org).all<{ id: string; first_name: string; last_name: string }>(
+    `select distinct u.id, u.first_name, u.last_name from play p join app_user u on u.organization_id = p.organization_id and u.id = p.created_by_id where p.organization_id = ? order by u.first_name, u.last_name, u.id`,
+    [org],
+  );
+  const [{ n }] = await tenantSql(c.em, org).all<{ n: number }>(
+    `select count(*)::int as n from play where organization_id = ? and is_provided_by_product`,
+    [org],
+  );
+  return [
+    ...(n > 0 ? [{ id: 'dealscout', originalId: 'dealscout', firstName: 'Dealscout', lastName: '', isProvidedByProduct: true }] : []),
+    ...rows.map((u) => ({ id: u.id, originalId: u.id, firstName: u.first_name, lastName: u.last_name, isProvidedByProduct: false })),
+  ];
+}
+
+type PlayDraftDto = NonNullable<z.output<typeof PlayDraftResponse>['draft']>;
+type DraftProvider = PlayDraftDto['provider'];
+
+/** The caller's unsaved new play of a provider, or null. */
+export async function getPlayDraft(c: PlayContext, provider: DraftProvider): Promise<PlayDraftDto | null> {
+  const d = await c.em.findOne(PlayDraft, { organization: c.organizationId, user: c.userId, provider });
+  return d ? ({ provider, ...d.data, updatedAt: d.updatedAt.toISOString() } as PlayDraftDto) : null;
+}
+
+/** Keeps the caller's unsaved new play of a provider (its test contact and prompt references must be the organization's: 404). */
+export async function keepPlayDraft(c: PlayContext, provider: DraftProvider, body: z.output<typeof PlayDraftBody>): Promise<PlayDraftDto> {
+  await assertOwned(c.em, c.organizationId, 'contact', [body.targetContactId]);
+  await assertPromptRefsOwned(c.em, c.organizationId, body.instructions as RichPromptNode[]);
+  const data = {
+    name: body.name,
+    description: body.description,
+    instructions: body.instructions as RichPromptNode[],
+    title: body.title,
+    subjectPrompt: body.subjectPrompt,
+    targetContactId: body.targetContactId ?? null,
+  };
+  await tenantSql(c.em, c.organizationId).all(
+    `insert into play_draft (id, organization_id, user_id, provider, data, updated_at) values (gen_random_uuid(), ?, ?, ?, ?::jsonb, clock_timestamp())
+       on conflict (organization_id, user_id, provider) do update set data = excluded.data, updated_at = clock_timestamp()`,
+    [c.organizationId, c.userId, provider, JSON.stringify(data)],
+  );
+  return { provider, ...data, updatedAt: new Date().toISOString() };
+}
+
+/** Removes the caller's unsaved new play of one provider, or all of them. */
+export async function removePlayDrafts(c: PlayContext, provider: DraftProvider | undefined): Promise<void> {
+  await c.em.nativeDelete(PlayDraft, { organization: c.organizationId, user: c.userId, ...(provider ? { provider } : {}) });
+}
+
+/** What a run over N rows will take before it starts: model calls, credits, expected time. */
+export async function estimatePlay(
+  c: PlayContext,
+  body: z.output<typeof PlayEstimateBody>,
+): Promise<z.output<typeof PlayEstimateResponse>> {
+  const p = await c.em.findOne(Play, { id: body.playId, organization: c.organizationId });
+  if (!p) throw notFound(PLAY_MESSAGES.invalid);
+  const [org] = await tenantSql(c.em, c.organizationId).all<{ ai_credits_total: number | null; ai_credits_used: number }>(
+    `select ai_credits_total, ai_credits_used from organization where id = ?`,
+    [c.organizationId],
+  );
+  const calls = p.playType === 'non_ai' ? 0 : body.count;
+  // credits.ai: a null total is unlimited (providers/llm/credits.ts).
+  const total = org?.ai_credits_total ?? null;
+  const remaining = total === null ? null : Math.max(0, total - (org?.ai_credits_used ?? 0));
+  const concurrency = Math.max(1, c.config.EXECUTION_ORG_CONCURRENCY);
+  // About two seconds a model call at the organization's concurrency; template plays are near instant.
+  const seconds = calls === 0 ? Math.ceil(body.count / 200) : Math.ceil((calls / concurrency) * 2);
+  const exceeds = remaining !== null && calls > remaining;
+  return {
+    success: true as const,
+    modelCalls: calls,
+    creditsRemaining: remaining,
+    creditsTotal: total,
+    exceedsCredits: exceeds,
+    concurrency,
+    expectedSeconds: seconds,
+    message: exceeds ? `This run needs ${calls} AI credits; ${remaining} remain.` : `${calls} model call(s), about ${seconds} s.`,
+  };
 }
