@@ -5,7 +5,7 @@
 // panel while the status is ready, inqueue or processing, and 'Why this email' (what made an AI
 // email: the play and its version, the model, the values that went in and the rendered prompt).
 // Changes to to, subject or body are saved 500 ms after the last one.
-import { Suspense, lazy, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useRef, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   Button,
@@ -189,35 +189,28 @@ type SaveState = 'idle' | 'pending' | 'saving' | 'saved' | 'failed';
 
 export const CLOSE_PANEL_HINT = 'Close (the draft is kept: open it again from its contact or company)';
 
-export function DraftPanel({
-  draft,
-  expanded,
-  onExpandedChange,
-  onClose,
-  fullWidth,
-  embedded,
-  actions,
-  onDraftChange,
-  replyToMessageId,
-}: DraftPanelProps) {
-  const styles = useStyles();
-  const api = useApi();
-  const notify = useNotify();
+/** Tells the dock (DraftsContext) and the host of every new state of the draft. */
+function useReportDraft(onDraftChange: ((draft: EmailDraftDto) => void) | undefined) {
   const drafts = useDrafts();
-  const id = draft.channelEmailId;
   const onChangeRef = useRef(onDraftChange);
   onChangeRef.current = onDraftChange;
-  const report = useCallback(
+  return useCallback(
     (d: EmailDraftDto) => {
       drafts?.update(d);
       onChangeRef.current?.(d);
     },
     [drafts],
   );
-  const readOnly = isDraftReadOnly(draft.status);
-  const busy = isDraftBusy(draft.status);
+}
 
-  // ---- edit + auto-save ----
+/**
+ * The fields being edited and their auto-save: a change is saved DRAFT_AUTOSAVE_MS after the last one, closing the page or the
+ * panel saves what is waiting, and a new state of the draft from the server is adopted in every field not being edited.
+ */
+function useDraftAutosave(draft: EmailDraftDto, report: (d: EmailDraftDto) => void) {
+  const api = useApi();
+  const notify = useNotify();
+  const id = draft.channelEmailId;
   const [edit, setEdit] = useState<DraftEdit>(() => editOf(draft));
   const editRef = useRef(edit);
   editRef.current = edit;
@@ -231,17 +224,7 @@ export function DraftPanel({
     const server = editOf(draft);
     // What was saved before this answer (the updater may run after saved.current moves on below).
     const before = saved.current;
-    setEdit((cur) => {
-      const next = { ...cur } as DraftEdit;
-      let changed = false;
-      for (const f of FIELDS) {
-        if (same(cur, before, f) && !same(cur, server, f)) {
-          (next as unknown as Record<string, unknown>)[f] = f === 'cc' ? [...server.cc] : server[f];
-          changed = true;
-        }
-      }
-      return changed ? next : cur;
-    });
+    setEdit((cur) => adoptServer(cur, before, server));
     saved.current = server;
   }, [draft]);
 
@@ -289,13 +272,46 @@ export function DraftPanel({
       onHide();
     };
   }, []);
+  /** Drops the save that is waiting (the draft is being discarded). */
+  const cancelPending = () => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+  };
+  return { edit, change, flush, saveState, cancelPending };
+}
 
-  // ---- generate ----
+/** The fields the server changed and this panel did not: `cur` with those taken from `server` (itself if none). */
+function adoptServer(cur: DraftEdit, before: DraftEdit, server: DraftEdit): DraftEdit {
+  const next = { ...cur } as DraftEdit;
+  let changed = false;
+  for (const f of FIELDS) {
+    if (same(cur, before, f) && !same(cur, server, f)) {
+      (next as unknown as Record<string, unknown>)[f] = f === 'cc' ? [...server.cc] : server[f];
+      changed = true;
+    }
+  }
+  return changed ? next : cur;
+}
+
+/** The play selector and Generate / Regenerate (spec 000 §4 'Generating an AI email'), and Discard. */
+function useDraftActions(o: {
+  draft: EmailDraftDto;
+  expanded: boolean;
+  edit: DraftEdit;
+  flush: () => Promise<void>;
+  cancelPending: () => void;
+  report: (d: EmailDraftDto) => void;
+}) {
+  const { draft, flush, report } = o;
+  const api = useApi();
+  const notify = useNotify();
+  const drafts = useDrafts();
+  const id = draft.channelEmailId;
   const plays = useQuery({
     queryKey: ['plays', 'published'],
     queryFn: async () => (await api.plays.published()).plays,
     staleTime: 30_000,
-    enabled: expanded,
+    enabled: o.expanded,
   });
   const [playId, setPlayId] = useState<string>(draft.play?.id ?? '');
   useEffect(() => {
@@ -303,14 +319,12 @@ export function DraftPanel({
   }, [draft.play?.id]);
   const action = generateAction({
     playId: playId || null,
-    to: edit.to,
+    to: o.edit.to,
     status: draft.status,
-    body: edit.body,
+    body: o.edit.body,
     isAiEmailGenerated: draft.isAiEmailGenerated,
     hasPlay: !!draft.play,
   });
-  const [confirm, setConfirm] = useState<'regenerate' | 'discard' | null>(null);
-  const [why, setWhy] = useState(false);
   const generate = async () => {
     if (!playId) {
       notify.error(PLAY_MESSAGES.invalidSelection);
@@ -328,8 +342,7 @@ export function DraftPanel({
     }
   };
   const discard = async () => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = null;
+    o.cancelPending();
     try {
       await api.emails.updateStatus({ id, status: 'cancelled' });
       drafts?.remove(id);
@@ -339,30 +352,114 @@ export function DraftPanel({
       throw new Error(message, { cause: e });
     }
   };
+  const playName = (plays.data ?? []).find((p) => p.id === playId)?.name ?? draft.play?.name ?? '';
+  return { plays: plays.data ?? [], playId, setPlayId, action, generate, discard, playName };
+}
 
-  // The panel shows the draft's own 'Error'; the mailbox's banners are the send controls' (from
-  // GET /email/service-status, pushed into every draft there).
-  const banners = draftBanners(draft, null);
+function saveLabelOf(saveState: SaveState): string {
+  return saveState === 'saving' || saveState === 'pending'
+    ? 'Saving…'
+    : saveState === 'saved'
+      ? 'Saved'
+      : saveState === 'failed'
+        ? 'Not saved'
+        : '';
+}
+
+export function DraftPanel({
+  draft,
+  expanded,
+  onExpandedChange,
+  onClose,
+  fullWidth,
+  embedded,
+  actions,
+  onDraftChange,
+  replyToMessageId,
+}: DraftPanelProps) {
+  const styles = useStyles();
+  const id = draft.channelEmailId;
+  const report = useReportDraft(onDraftChange);
+  const readOnly = isDraftReadOnly(draft.status);
+  const busy = isDraftBusy(draft.status);
+  const { edit, change, flush, saveState, cancelPending } = useDraftAutosave(draft, report);
+  const draftActions = useDraftActions({ draft, expanded, edit, flush, cancelPending, report });
+  const [confirm, setConfirm] = useState<'regenerate' | 'discard' | null>(null);
+  const [why, setWhy] = useState(false);
+
   const badCc = invalidCc(edit.cc);
   const title = draft.title || edit.to || 'New email';
-  const saveLabel =
-    saveState === 'saving' || saveState === 'pending'
-      ? 'Saving…'
-      : saveState === 'saved'
-        ? 'Saved'
-        : saveState === 'failed'
-          ? 'Not saved'
-          : '';
+  const header = <DraftHeader {...{ title, busy, expanded, onExpandedChange, onClose, embedded }} saveLabel={saveLabelOf(saveState)} />;
 
-  const header = (
+  if (!expanded) {
+    return (
+      <section
+        className={mergeClasses(styles.panel, styles.minimised, fullWidth && styles.plugin, embedded && styles.embedded)}
+        aria-label={`Draft to ${title}`}
+        data-testid="draft-panel"
+        data-id={id}
+        data-status={draft.status}
+        data-expanded="false"
+      >
+        {header}
+      </section>
+    );
+  }
+
+  return (
+    <section
+      className={mergeClasses(styles.panel, fullWidth && styles.plugin, embedded && styles.embedded)}
+      aria-label={`Draft to ${title}`}
+      aria-busy={busy}
+      data-testid="draft-panel"
+      data-id={id}
+      data-status={draft.status}
+      data-expanded="true"
+      data-error={badCc.length > 0 || draft.status === 'error' ? 'true' : 'false'}
+    >
+      {header}
+      <DraftBody
+        {...{ draft, edit, change, readOnly, badCc, embedded, why, setWhy }}
+        actions={draftActions}
+        onGenerate={() => (draftActions.action.label === 'Regenerate' ? setConfirm('regenerate') : void draftActions.generate())}
+      />
+      {actions && (
+        <div className={styles.actions} data-testid="draft-actions">
+          {actions({ edit, flush })}
+        </div>
+      )}
+      <DraftFooter draft={draft} report={report} replyToMessageId={replyToMessageId} onDiscard={() => setConfirm('discard')} />
+      {busy && (
+        <div className={styles.overlay} data-testid="draft-busy">
+          <Spinner label={draft.status === 'processing' ? 'Writing the email…' : 'Sending…'} />
+        </div>
+      )}
+      <DraftConfirmDialogs confirm={confirm} setConfirm={setConfirm} actions={draftActions} />
+    </section>
+  );
+}
+
+/** The band: title, save state, Minimise / Expand and Close. */
+function DraftHeader(props: {
+  title: string;
+  busy: boolean;
+  expanded: boolean;
+  saveLabel: string;
+  embedded: boolean | undefined;
+  onExpandedChange: (expanded: boolean) => void;
+  onClose: (() => void) | undefined;
+}) {
+  const { title, expanded, saveLabel, onExpandedChange, onClose } = props;
+  const styles = useStyles();
+  return (
     <div
-      className={mergeClasses(styles.header, embedded && styles.embeddedHeader)}
+      className={mergeClasses(styles.header, props.embedded && styles.embeddedHeader)}
       // A click anywhere on the band toggles it (a pointer convenience); the keyboard and screen
       // readers use the Minimise / Expand button, so no control is nested in another.
       onClick={() => onExpandedChange(!expanded)}
       data-testid="draft-panel-header"
     >
-      {busy && <Spinner size="extra-tiny" aria-label="Writing the email" />}
+      {props.busy && <Spinner size="extra-tiny" aria-label="Writing the email" />}
       <span className={styles.headerText} title={title} data-testid="draft-panel-title">
         {title}
       </span>
@@ -400,219 +497,276 @@ export function DraftPanel({
       )}
     </div>
   );
+}
 
-  if (!expanded) {
-    return (
-      <section
-        className={mergeClasses(styles.panel, styles.minimised, fullWidth && styles.plugin, embedded && styles.embedded)}
-        aria-label={`Draft to ${title}`}
-        data-testid="draft-panel"
-        data-id={id}
-        data-status={draft.status}
-        data-expanded="false"
-      >
-        {header}
-      </section>
-    );
-  }
-
+/** The banners, the fields, the play row, and the body's editor or 'Why this email'. */
+function DraftBody(props: {
+  draft: EmailDraftDto;
+  edit: DraftEdit;
+  change: (patch: Partial<DraftEdit>) => void;
+  readOnly: boolean;
+  badCc: readonly string[];
+  embedded: boolean | undefined;
+  why: boolean;
+  setWhy: Dispatch<SetStateAction<boolean>>;
+  actions: ReturnType<typeof useDraftActions>;
+  onGenerate: () => void;
+}) {
+  const { draft, edit, change, readOnly, badCc, why } = props;
+  const styles = useStyles();
+  // The panel shows the draft's own 'Error'; the mailbox's banners are the send controls' (from
+  // GET /email/service-status, pushed into every draft there).
+  const banners = draftBanners(draft, null);
   return (
-    <section
-      className={mergeClasses(styles.panel, fullWidth && styles.plugin, embedded && styles.embedded)}
-      aria-label={`Draft to ${title}`}
-      aria-busy={busy}
-      data-testid="draft-panel"
-      data-id={id}
-      data-status={draft.status}
-      data-expanded="true"
-      data-error={badCc.length > 0 || draft.status === 'error' ? 'true' : 'false'}
-    >
-      {header}
-      <div className={mergeClasses(styles.body, embedded && styles.embeddedBody)}>
-        {banners.map((b) => (
-          <MessageBar key={b.heading} intent={b.level} data-testid={`draft-banner-${b.level}`}>
-            <MessageBarBody>
-              <MessageBarTitle>{b.heading}</MessageBarTitle>
-              {b.message}
-            </MessageBarBody>
-          </MessageBar>
-        ))}
-        <div className={styles.row}>
-          <span className={styles.label}>From</span>
-          <span className={styles.from} data-testid="draft-from">
-            {draft.from}
-          </span>
-          <Button
-            appearance="transparent"
-            size="small"
-            disabled={readOnly}
-            onClick={() => change({ showToFromCC: !edit.showToFromCC })}
-            aria-pressed={edit.showToFromCC}
-            data-testid="draft-cc-toggle"
-          >
-            Cc
-          </Button>
-        </div>
-        <div className={styles.row}>
-          <span className={styles.label}>To</span>
-          <Input
-            className={styles.grow}
-            size="small"
-            type="email"
-            value={edit.to}
-            disabled={readOnly}
-            aria-label="To"
-            aria-invalid={edit.to !== '' && !isValidEmail(edit.to)}
-            onChange={(_, d) => change({ to: d.value.trim() === '' ? '' : d.value })}
-            data-testid="draft-to"
+    <div className={mergeClasses(styles.body, props.embedded && styles.embeddedBody)}>
+      <DraftBanners banners={banners} />
+      <DraftAddressFields from={draft.from} edit={edit} change={change} readOnly={readOnly} badCc={badCc} />
+      <DraftPlayRow {...{ draft, readOnly, why }} setWhy={props.setWhy} actions={props.actions} onGenerate={props.onGenerate} />
+      {why && draft.provenance ? (
+        <WhyThisEmail draft={draft} provenance={draft.provenance} />
+      ) : (
+        <Suspense fallback={<Spinner aria-label="Loading" size="small" className={styles.editor} />}>
+          <DraftBodyEditor
+            className={styles.editor}
+            value={edit.body}
+            readOnly={readOnly}
+            onChange={(body) => change({ body })}
+            placeholder="Write your email, or generate it with a play"
           />
-        </div>
-        {edit.showToFromCC && (
-          <Field validationState={badCc.length > 0 ? 'error' : 'none'} validationMessage={badCc.length > 0 ? CC_INVALID : undefined}>
-            <div className={styles.row}>
-              <span className={styles.label}>Cc</span>
-              <div className={styles.grow}>
-                <TagsInput
-                  value={edit.cc}
-                  onChange={(cc) => change({ cc })}
-                  isValid={isValidEmail}
-                  disabled={readOnly}
-                  aria-label="Cc"
-                  placeholder="Add addresses"
-                  data-testid="draft-cc"
-                />
-              </div>
-            </div>
-          </Field>
-        )}
-        <div className={styles.row}>
-          <span className={styles.label}>Subject</span>
-          <Input
-            className={styles.grow}
-            size="small"
-            value={edit.subject}
-            disabled={readOnly}
-            aria-label="Subject"
-            onChange={(_, d) => change({ subject: d.value })}
-            data-testid="draft-subject"
-          />
-        </div>
-        <div className={mergeClasses(styles.row, styles.wrapRow)}>
-          <span className={styles.label}>Play</span>
-          <Select
-            className={styles.playSelect}
-            size="small"
-            value={playId}
-            disabled={readOnly}
-            aria-label="Play"
-            onChange={(_, d) => setPlayId(d.value)}
-            data-testid="draft-play"
-          >
-            <option value="">Select a play</option>
-            {/* The draft's own play stays selectable even when it is no longer published. */}
-            {draft.play && !(plays.data ?? []).some((p) => p.id === draft.play!.id) && (
-              <option value={draft.play.id}>{draft.play.name}</option>
-            )}
-            {(plays.data ?? []).map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </Select>
-          <Button
-            size="small"
-            appearance={action.label === 'Generate' ? 'primary' : 'secondary'}
-            icon={<SparkleRegular />}
-            disabled={action.disabled}
-            onClick={() => (action.label === 'Regenerate' ? setConfirm('regenerate') : void generate())}
-            data-testid="draft-generate"
-          >
-            {action.label}
-          </Button>
-          {draft.provenance && (
-            <Tooltip content={WHY_THIS_EMAIL} relationship="label">
-              <Button
-                size="small"
-                appearance={why ? 'primary' : 'subtle'}
-                icon={<InfoRegular />}
-                aria-pressed={why}
-                onClick={() => setWhy((w) => !w)}
-                data-testid="draft-why-toggle"
-              />
-            </Tooltip>
-          )}
-        </div>
-        {why && draft.provenance ? (
-          <div className={styles.why} data-testid="draft-why">
-            <Text weight="semibold" block>
-              {WHY_THIS_EMAIL}
-            </Text>
-            <Text block size={200}>
-              {`Play: ${draft.play?.name ?? 'removed play'}${draft.provenance.playVersion != null ? ` (version ${draft.provenance.playVersion})` : ''}`}
-              {` · ${draft.provenance.model ? `Model: ${draft.provenance.model}` : 'Template (no model)'}`}
-            </Text>
-            {draft.provenance.values.length > 0 && (
-              <ul className={styles.values} data-testid="draft-why-values">
-                {draft.provenance.values.map((v) => (
-                  <li key={v.box}>
-                    <strong>{v.label}</strong>
-                    {`: ${v.value}`}
-                  </li>
-                ))}
-              </ul>
-            )}
-            <Text block size={200} weight="semibold">
-              Prompt
-            </Text>
-            <pre className={styles.prompt} data-testid="draft-why-prompt">
-              {draft.provenance.renderedPrompt}
-            </pre>
-          </div>
-        ) : (
-          <Suspense fallback={<Spinner aria-label="Loading" size="small" className={styles.editor} />}>
-            <DraftBodyEditor
-              className={styles.editor}
-              value={edit.body}
-              readOnly={readOnly}
-              onChange={(body) => change({ body })}
-              placeholder="Write your email, or generate it with a play"
-            />
-          </Suspense>
-        )}
-      </div>
-      {actions && (
-        <div className={styles.actions} data-testid="draft-actions">
-          {actions({ edit, flush })}
-        </div>
+        </Suspense>
       )}
-      <div className={styles.footer}>
-        <div className={styles.sendControls}>
-          <DraftSendControls draft={draft} onChange={report} replyToMessageId={replyToMessageId} />
-        </div>
+    </div>
+  );
+}
+
+function DraftBanners({ banners }: { banners: ReturnType<typeof draftBanners> }) {
+  return (
+    <>
+      {banners.map((b) => (
+        <MessageBar key={b.heading} intent={b.level} data-testid={`draft-banner-${b.level}`}>
+          <MessageBarBody>
+            <MessageBarTitle>{b.heading}</MessageBarTitle>
+            {b.message}
+          </MessageBarBody>
+        </MessageBar>
+      ))}
+    </>
+  );
+}
+
+/** From (with the Cc toggle), To, Cc and Subject. */
+function DraftAddressFields(props: {
+  from: string;
+  edit: DraftEdit;
+  change: (patch: Partial<DraftEdit>) => void;
+  readOnly: boolean;
+  badCc: readonly string[];
+}) {
+  const { edit, change, readOnly, badCc } = props;
+  const styles = useStyles();
+  return (
+    <>
+      <div className={styles.row}>
+        <span className={styles.label}>From</span>
+        <span className={styles.from} data-testid="draft-from">
+          {props.from}
+        </span>
         <Button
+          appearance="transparent"
           size="small"
-          appearance="subtle"
-          icon={<DeleteRegular />}
-          disabled={draft.status === 'sent' || draft.status === 'scheduled'}
-          onClick={() => setConfirm('discard')}
-          data-testid="draft-discard"
+          disabled={readOnly}
+          onClick={() => change({ showToFromCC: !edit.showToFromCC })}
+          aria-pressed={edit.showToFromCC}
+          data-testid="draft-cc-toggle"
         >
-          Discard
+          Cc
         </Button>
       </div>
-      {busy && (
-        <div className={styles.overlay} data-testid="draft-busy">
-          <Spinner label={draft.status === 'processing' ? 'Writing the email…' : 'Sending…'} />
-        </div>
+      <div className={styles.row}>
+        <span className={styles.label}>To</span>
+        <Input
+          className={styles.grow}
+          size="small"
+          type="email"
+          value={edit.to}
+          disabled={readOnly}
+          aria-label="To"
+          aria-invalid={edit.to !== '' && !isValidEmail(edit.to)}
+          onChange={(_, d) => change({ to: d.value.trim() === '' ? '' : d.value })}
+          data-testid="draft-to"
+        />
+      </div>
+      {edit.showToFromCC && (
+        <Field validationState={badCc.length > 0 ? 'error' : 'none'} validationMessage={badCc.length > 0 ? CC_INVALID : undefined}>
+          <div className={styles.row}>
+            <span className={styles.label}>Cc</span>
+            <div className={styles.grow}>
+              <TagsInput
+                value={edit.cc}
+                onChange={(cc) => change({ cc })}
+                isValid={isValidEmail}
+                disabled={readOnly}
+                aria-label="Cc"
+                placeholder="Add addresses"
+                data-testid="draft-cc"
+              />
+            </div>
+          </div>
+        </Field>
       )}
+      <div className={styles.row}>
+        <span className={styles.label}>Subject</span>
+        <Input
+          className={styles.grow}
+          size="small"
+          value={edit.subject}
+          disabled={readOnly}
+          aria-label="Subject"
+          onChange={(_, d) => change({ subject: d.value })}
+          data-testid="draft-subject"
+        />
+      </div>
+    </>
+  );
+}
+
+/** The play selector, Generate / Regenerate and the 'Why this email' toggle. */
+function DraftPlayRow(props: {
+  draft: EmailDraftDto;
+  readOnly: boolean;
+  actions: ReturnType<typeof useDraftActions>;
+  onGenerate: () => void;
+  why: boolean;
+  setWhy: Dispatch<SetStateAction<boolean>>;
+}) {
+  const { draft, actions, why } = props;
+  const { plays, action } = actions;
+  const styles = useStyles();
+  return (
+    <div className={mergeClasses(styles.row, styles.wrapRow)}>
+      <span className={styles.label}>Play</span>
+      <Select
+        className={styles.playSelect}
+        size="small"
+        value={actions.playId}
+        disabled={props.readOnly}
+        aria-label="Play"
+        onChange={(_, d) => actions.setPlayId(d.value)}
+        data-testid="draft-play"
+      >
+        <option value="">Select a play</option>
+        {/* The draft's own play stays selectable even when it is no longer published. */}
+        {draft.play && !plays.some((p) => p.id === draft.play!.id) && <option value={draft.play.id}>{draft.play.name}</option>}
+        {plays.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.name}
+          </option>
+        ))}
+      </Select>
+      <Button
+        size="small"
+        appearance={action.label === 'Generate' ? 'primary' : 'secondary'}
+        icon={<SparkleRegular />}
+        disabled={action.disabled}
+        onClick={props.onGenerate}
+        data-testid="draft-generate"
+      >
+        {action.label}
+      </Button>
+      {draft.provenance && (
+        <Tooltip content={WHY_THIS_EMAIL} relationship="label">
+          <Button
+            size="small"
+            appearance={why ? 'primary' : 'subtle'}
+            icon={<InfoRegular />}
+            aria-pressed={why}
+            onClick={() => props.setWhy((w) => !w)}
+            data-testid="draft-why-toggle"
+          />
+        </Tooltip>
+      )}
+    </div>
+  );
+}
+
+/** What made an AI email: the play and its version, the model, the values that went in and the rendered prompt. */
+function WhyThisEmail({ draft, provenance }: { draft: EmailDraftDto; provenance: NonNullable<EmailDraftDto['provenance']> }) {
+  const styles = useStyles();
+  const version = provenance.playVersion != null ? ` (version ${provenance.playVersion})` : '';
+  return (
+    <div className={styles.why} data-testid="draft-why">
+      <Text weight="semibold" block>
+        {WHY_THIS_EMAIL}
+      </Text>
+      <Text block size={200}>
+        {`Play: ${draft.play?.name ?? 'removed play'}${version}`}
+        {` · ${provenance.model ? `Model: ${provenance.model}` : 'Template (no model)'}`}
+      </Text>
+      {provenance.values.length > 0 && (
+        <ul className={styles.values} data-testid="draft-why-values">
+          {provenance.values.map((v) => (
+            <li key={v.box}>
+              <strong>{v.label}</strong>
+              {`: ${v.value}`}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Text block size={200} weight="semibold">
+        Prompt
+      </Text>
+      <pre className={styles.prompt} data-testid="draft-why-prompt">
+        {provenance.renderedPrompt}
+      </pre>
+    </div>
+  );
+}
+
+/** The send controls and Discard. */
+function DraftFooter(props: {
+  draft: EmailDraftDto;
+  report: (d: EmailDraftDto) => void;
+  replyToMessageId: string | null | undefined;
+  onDiscard: () => void;
+}) {
+  const { draft } = props;
+  const styles = useStyles();
+  return (
+    <div className={styles.footer}>
+      <div className={styles.sendControls}>
+        <DraftSendControls draft={draft} onChange={props.report} replyToMessageId={props.replyToMessageId} />
+      </div>
+      <Button
+        size="small"
+        appearance="subtle"
+        icon={<DeleteRegular />}
+        disabled={draft.status === 'sent' || draft.status === 'scheduled'}
+        onClick={props.onDiscard}
+        data-testid="draft-discard"
+      >
+        Discard
+      </Button>
+    </div>
+  );
+}
+
+/** The confirmations of Regenerate and Discard. */
+function DraftConfirmDialogs(props: {
+  confirm: 'regenerate' | 'discard' | null;
+  setConfirm: (confirm: 'regenerate' | 'discard' | null) => void;
+  actions: ReturnType<typeof useDraftActions>;
+}) {
+  const { confirm, setConfirm, actions } = props;
+  return (
+    <>
       <ConfirmDialog
         open={confirm === 'regenerate'}
         type="regenerate"
         title={REGENERATE_TITLE}
-        message={regenerateMessage((plays.data ?? []).find((p) => p.id === playId)?.name ?? draft.play?.name ?? '')}
+        message={regenerateMessage(actions.playName)}
         onConfirm={async () => {
           setConfirm(null);
-          await generate();
+          await actions.generate();
         }}
         onCancel={() => setConfirm(null)}
         data-testid="draft-regenerate-dialog"
@@ -624,12 +778,12 @@ export function DraftPanel({
         message={DISCARD_MESSAGE}
         confirmLabel="Discard"
         onConfirm={async () => {
-          await discard();
+          await actions.discard();
           setConfirm(null);
         }}
         onCancel={() => setConfirm(null)}
         data-testid="draft-discard-dialog"
       />
-    </section>
+    </>
   );
 }
