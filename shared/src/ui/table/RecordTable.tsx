@@ -14,10 +14,12 @@ import {
   useRef,
   useState,
   type CSSProperties,
+  type Dispatch,
   type KeyboardEvent,
   type MouseEvent,
   type PointerEvent as ReactPointerEvent,
   type ReactNode,
+  type SetStateAction,
 } from 'react';
 import { Checkbox, ProgressBar, Spinner, Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { ArrowSortDownRegular, ArrowSortUpRegular } from '@fluentui/react-icons';
@@ -184,28 +186,11 @@ const useStyles = makeStyles({
   filler: { padding: 0, width: 'auto' },
 });
 
-export function RecordTable<Row>(props: RecordTableProps<Row>) {
-  const {
-    rows,
-    getRowId,
-    sort: chosenSort,
-    defaultSort = null,
-    onSortChange,
-    selection,
-    onSelectionChange,
-    onRowClick,
-    onColumnResize,
-  } = props;
-  // Pinned columns first (in their order), then the others.
-  const columns = useMemo(() => [...props.columns.filter((c) => c.pinned), ...props.columns.filter((c) => !c.pinned)], [props.columns]);
-  const styles = useStyles();
+/** The scroll box and the rows to render: all of them, or on a long page those in view plus an overscan. */
+function useRowWindow(rowCount: number, firstId: string | undefined) {
   const wrapRef = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 0, width: 0 });
-  const [drafts, setDrafts] = useState<Record<string, number>>({});
-
-  const pageIds = rows.map(getRowId);
-  const pageState = pageSelectionState(selection, pageIds);
-  const windowed = rows.length > WINDOW_AFTER;
+  const windowed = rowCount > WINDOW_AFTER;
 
   useLayoutEffect(() => {
     const el = wrapRef.current;
@@ -235,23 +220,26 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
   );
 
   // A new page starts at the top.
-  const firstId = pageIds[0];
   useEffect(() => {
     const el = wrapRef.current;
     if (el && el.scrollTop > 0) {
       el.scrollTop = 0;
       setView((v) => ({ ...v, top: 0 }));
     }
-  }, [firstId, rows.length]);
+  }, [firstId, rowCount]);
 
   let start = 0;
-  let end = rows.length;
+  let end = rowCount;
   if (windowed) {
     const visible = Math.ceil((view.height || 800) / ROW_HEIGHT);
     start = Math.max(0, Math.floor(view.top / ROW_HEIGHT) - OVERSCAN);
-    end = Math.min(rows.length, start + visible + OVERSCAN * 2);
+    end = Math.min(rowCount, start + visible + OVERSCAN * 2);
   }
+  return { wrapRef, view, onScroll, start, end };
+}
 
+/** Each column's width (a resize under way, else the one set, else the automatic one) and where the pinned ones stick. */
+function useColumnLayout<Row>(columns: readonly RecordColumn<Row>[], rows: readonly Row[], drafts: Readonly<Record<string, number>>) {
   // Automatic widths (columns without one): from the header and the page's cells; within one
   // table they only grow, so paging never makes columns jump narrower.
   const autoWidths = useRef(new Map<string, number>());
@@ -281,8 +269,17 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
     }
   }
   const stickyStyle = (key: string): CSSProperties | undefined => (pinnedLeft.has(key) ? { left: `${pinnedLeft.get(key)}px` } : undefined);
+  return { widthOf, tableWidth, lastPinned, stickyStyle };
+}
 
-  // Keyboard resizing: the width moves at once and is saved when the keys rest.
+/** Resizing by drag, by keyboard (the width moves at once and is saved when the keys rest) and by double click (fit). */
+function useColumnResize<Row>(o: {
+  rows: readonly Row[];
+  widthOf: (c: RecordColumn<Row>) => number;
+  setDrafts: Dispatch<SetStateAction<Record<string, number>>>;
+  onColumnResize: ((key: string, width: number) => void) | undefined;
+}) {
+  const { rows, widthOf, setDrafts, onColumnResize } = o;
   const keyCommit = useRef<{ key: string; timer: ReturnType<typeof setTimeout> } | null>(null);
   useEffect(
     () => () => {
@@ -320,7 +317,6 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
     const w = autoColumnWidth({ label: col.label, kind: col.kind ?? 'text', sortable: !!col.sortKey, texts: rows.map((r) => col.text(r)) });
     if (w !== widthOf(col)) onColumnResize?.(col.key, w);
   };
-
   const startResize = (e: ReactPointerEvent<HTMLSpanElement>, col: RecordColumn<Row>) => {
     e.preventDefault();
     e.stopPropagation();
@@ -343,13 +339,24 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
     window.addEventListener('pointermove', move);
     window.addEventListener('pointerup', up);
   };
+  return { onResizeKey, fitColumn, startResize };
+}
 
-  const onRow = (e: MouseEvent<HTMLTableRowElement>, row: Row) => {
-    if ((e.target as HTMLElement).closest('[data-no-row-click], a, button, input, label')) return;
-    onRowClick?.(row);
-  };
+type ColumnLayout<Row> = ReturnType<typeof useColumnLayout<Row>>;
+type ColumnResize<Row> = ReturnType<typeof useColumnResize<Row>>;
 
-  const colSpan = columns.length + 2;
+export function RecordTable<Row>(props: RecordTableProps<Row>) {
+  const { rows, getRowId, onColumnResize } = props;
+  // Pinned columns first (in their order), then the others.
+  const columns = useMemo(() => [...props.columns.filter((c) => c.pinned), ...props.columns.filter((c) => !c.pinned)], [props.columns]);
+  const styles = useStyles();
+  const [drafts, setDrafts] = useState<Record<string, number>>({});
+  const pageIds = rows.map(getRowId);
+  const { wrapRef, view, onScroll, start, end } = useRowWindow(rows.length, pageIds[0]);
+  const layout = useColumnLayout(columns, rows, drafts);
+  const resize = useColumnResize({ rows, widthOf: layout.widthOf, setDrafts, onColumnResize });
+  const { tableWidth } = layout;
+
   const message = props.loading ? (
     <Spinner size="small" label="Loading..." data-testid="record-table-loading" />
   ) : props.error ? (
@@ -379,86 +386,15 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
         <colgroup>
           <col style={{ width: `${SELECT_WIDTH}px` }} />
           {columns.map((c) => (
-            <col key={c.key} style={{ width: `${widthOf(c)}px` }} />
+            <col key={c.key} style={{ width: `${layout.widthOf(c)}px` }} />
           ))}
           <col data-testid="record-table-filler-col" />
         </colgroup>
-        <thead>
-          <tr>
-            <th
-              className={mergeClasses(styles.th, styles.selectTh, !lastPinned && styles.pinnedEdge)}
-              scope="col"
-              data-testid="record-table-select-header"
-            >
-              <Checkbox
-                aria-label="Select all rows on this page"
-                checked={pageState === 'all' ? true : pageState === 'some' ? 'mixed' : false}
-                disabled={rows.length === 0}
-                onChange={() => onSelectionChange(setPageSelected(selection, pageIds, pageState !== 'all'))}
-                data-testid="record-table-select-page"
-              />
-            </th>
-            {columns.map((c) => {
-              const sort = chosenSort ?? defaultSort;
-              const sorted = sort && c.sortKey && sort.key === c.sortKey ? sort.order : null;
-              return (
-                <th
-                  key={c.key}
-                  className={mergeClasses(styles.th, c.pinned && styles.stickyTh, c.key === lastPinned && styles.pinnedEdge)}
-                  style={{ position: 'sticky', ...stickyStyle(c.key) }}
-                  scope="col"
-                  aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : c.sortKey ? 'none' : undefined}
-                  data-testid="record-table-header"
-                  data-key={c.key}
-                  data-sort={sorted ?? 'none'}
-                >
-                  {/* The full label on hover and on focus, however narrow the column. */}
-                  <Tooltip content={c.label} relationship="inaccessible" positioning="above-start" showDelay={400}>
-                    {c.sortKey ? (
-                      <button
-                        type="button"
-                        className={styles.sortButton}
-                        onClick={() => onSortChange(nextSort(chosenSort, c.sortKey!, defaultSort))}
-                        data-testid="record-table-sort"
-                        data-key={c.key}
-                      >
-                        <span className={styles.headLabel}>{c.label}</span>
-                        {sorted === 'asc' && <ArrowSortUpRegular className={styles.sortIcon} aria-hidden />}
-                        {sorted === 'desc' && <ArrowSortDownRegular className={styles.sortIcon} aria-hidden />}
-                      </button>
-                    ) : (
-                      <span className={styles.headLabel} data-testid="record-table-header-label">
-                        {c.label}
-                      </span>
-                    )}
-                  </Tooltip>
-                  {onColumnResize && (
-                    <span
-                      className={styles.resize}
-                      role="separator"
-                      tabIndex={0}
-                      aria-orientation="vertical"
-                      aria-label={`Resize ${c.label}`}
-                      aria-valuenow={widthOf(c)}
-                      aria-valuemin={MIN_COLUMN_WIDTH}
-                      aria-valuemax={MAX_COLUMN_WIDTH}
-                      onPointerDown={(e) => startResize(e, c)}
-                      onKeyDown={(e) => onResizeKey(e, c)}
-                      onDoubleClick={() => fitColumn(c)}
-                      data-testid="column-resize-handle"
-                      data-key={c.key}
-                    />
-                  )}
-                </th>
-              );
-            })}
-            <th className={mergeClasses(styles.th, styles.filler)} aria-hidden data-testid="record-table-header-filler" />
-          </tr>
-        </thead>
+        <RecordTableHead table={props} columns={columns} pageIds={pageIds} layout={layout} resize={onColumnResize ? resize : null} />
         <tbody>
           {message ? (
             <tr>
-              <td className={styles.messageCell} colSpan={colSpan}>
+              <td className={styles.messageCell} colSpan={columns.length + 2}>
                 {/* Centred in the visible part of the table, however wide the columns are. */}
                 <div className={styles.message} style={view.width ? { width: `${view.width}px` } : undefined}>
                   {message}
@@ -466,73 +402,217 @@ export function RecordTable<Row>(props: RecordTableProps<Row>) {
               </td>
             </tr>
           ) : (
-            <>
-              {start > 0 && (
-                <tr aria-hidden style={{ height: `${start * ROW_HEIGHT}px` }}>
-                  <td className={styles.spacer} colSpan={colSpan} />
-                </tr>
-              )}
-              {rows.slice(start, end).map((row, i) => {
-                const id = getRowId(row);
-                const selected = isRowSelected(selection, id);
-                const active = props.activeRowId === id;
-                return (
-                  <tr
-                    key={id}
-                    className={mergeClasses(styles.tr, selected && styles.selected, active && styles.active)}
-                    tabIndex={0}
-                    aria-rowindex={start + i + 2}
-                    aria-selected={selected}
-                    onClick={(e) => onRow(e, row)}
-                    onKeyDown={(e) => {
-                      if (e.key === 'Enter' && e.target === e.currentTarget) onRowClick?.(row);
-                    }}
-                    data-testid="record-table-row"
-                    data-id={id}
-                    data-selected={selected ? 'true' : undefined}
-                    data-active={active ? 'true' : undefined}
-                  >
-                    <td
-                      className={mergeClasses(styles.td, styles.selectTd, styles.stickyTd, !lastPinned && styles.pinnedEdge)}
-                      style={{ left: 0 }}
-                      data-no-row-click
-                      onClick={(e) => e.stopPropagation()}
-                    >
-                      <Checkbox
-                        aria-label="Select row"
-                        checked={selected}
-                        onChange={() => onSelectionChange(toggleRow(selection, id))}
-                        data-testid="record-table-select-row"
-                      />
-                    </td>
-                    {columns.map((c) => {
-                      const text = c.text(row);
-                      return (
-                        <td
-                          key={c.key}
-                          className={mergeClasses(styles.td, c.pinned && styles.stickyTd, c.key === lastPinned && styles.pinnedEdge)}
-                          style={stickyStyle(c.key)}
-                          title={text || undefined}
-                          data-testid="record-table-cell"
-                          data-key={c.key}
-                        >
-                          {c.render ? c.render(row) : text}
-                        </td>
-                      );
-                    })}
-                    <td className={mergeClasses(styles.td, styles.filler)} aria-hidden />
-                  </tr>
-                );
-              })}
-              {end < rows.length && (
-                <tr aria-hidden style={{ height: `${(rows.length - end) * ROW_HEIGHT}px` }}>
-                  <td className={styles.spacer} colSpan={colSpan} />
-                </tr>
-              )}
-            </>
+            <RecordTableRows table={props} columns={columns} start={start} end={end} layout={layout} />
           )}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The header row: the page's checkbox, a header per column (sort button, resize handle), the filler. */
+function RecordTableHead<Row>(props: {
+  table: RecordTableProps<Row>;
+  columns: readonly RecordColumn<Row>[];
+  pageIds: string[];
+  layout: ColumnLayout<Row>;
+  resize: ColumnResize<Row> | null;
+}) {
+  const { table, pageIds, layout } = props;
+  const { rows, selection, onSelectionChange, defaultSort = null } = table;
+  const styles = useStyles();
+  const pageState = pageSelectionState(selection, pageIds);
+  const sort = table.sort ?? defaultSort;
+  return (
+    <thead>
+      <tr>
+        <th
+          className={mergeClasses(styles.th, styles.selectTh, !layout.lastPinned && styles.pinnedEdge)}
+          scope="col"
+          data-testid="record-table-select-header"
+        >
+          <Checkbox
+            aria-label="Select all rows on this page"
+            checked={pageState === 'all' ? true : pageState === 'some' ? 'mixed' : false}
+            disabled={rows.length === 0}
+            onChange={() => onSelectionChange(setPageSelected(selection, pageIds, pageState !== 'all'))}
+            data-testid="record-table-select-page"
+          />
+        </th>
+        {props.columns.map((c) => (
+          <HeaderCell
+            key={c.key}
+            column={c}
+            sorted={sort && c.sortKey && sort.key === c.sortKey ? sort.order : null}
+            onSort={() => table.onSortChange(nextSort(table.sort, c.sortKey!, defaultSort))}
+            layout={layout}
+            resize={props.resize}
+          />
+        ))}
+        <th className={mergeClasses(styles.th, styles.filler)} aria-hidden data-testid="record-table-header-filler" />
+      </tr>
+    </thead>
+  );
+}
+
+/** A column's header: its label (a sort button when sortable; the full label on hover) and its resize handle. */
+function HeaderCell<Row>(props: {
+  column: RecordColumn<Row>;
+  sorted: SortState['order'] | null;
+  onSort: () => void;
+  layout: ColumnLayout<Row>;
+  resize: ColumnResize<Row> | null;
+}) {
+  const { column: c, sorted, layout, resize } = props;
+  const styles = useStyles();
+  return (
+    <th
+      className={mergeClasses(styles.th, c.pinned && styles.stickyTh, c.key === layout.lastPinned && styles.pinnedEdge)}
+      style={{ position: 'sticky', ...layout.stickyStyle(c.key) }}
+      scope="col"
+      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : c.sortKey ? 'none' : undefined}
+      data-testid="record-table-header"
+      data-key={c.key}
+      data-sort={sorted ?? 'none'}
+    >
+      {/* The full label on hover and on focus, however narrow the column. */}
+      <Tooltip content={c.label} relationship="inaccessible" positioning="above-start" showDelay={400}>
+        {c.sortKey ? (
+          <button type="button" className={styles.sortButton} onClick={props.onSort} data-testid="record-table-sort" data-key={c.key}>
+            <span className={styles.headLabel}>{c.label}</span>
+            {sorted === 'asc' && <ArrowSortUpRegular className={styles.sortIcon} aria-hidden />}
+            {sorted === 'desc' && <ArrowSortDownRegular className={styles.sortIcon} aria-hidden />}
+          </button>
+        ) : (
+          <span className={styles.headLabel} data-testid="record-table-header-label">
+            {c.label}
+          </span>
+        )}
+      </Tooltip>
+      {resize && (
+        <span
+          className={styles.resize}
+          role="separator"
+          tabIndex={0}
+          aria-orientation="vertical"
+          aria-label={`Resize ${c.label}`}
+          aria-valuenow={layout.widthOf(c)}
+          aria-valuemin={MIN_COLUMN_WIDTH}
+          aria-valuemax={MAX_COLUMN_WIDTH}
+          onPointerDown={(e) => resize.startResize(e, c)}
+          onKeyDown={(e) => resize.onResizeKey(e, c)}
+          onDoubleClick={() => resize.fitColumn(c)}
+          data-testid="column-resize-handle"
+          data-key={c.key}
+        />
+      )}
+    </th>
+  );
+}
+
+/** The rows from `start` to `end`, with a spacer for those above and below that are not rendered. */
+function RecordTableRows<Row>(props: {
+  table: RecordTableProps<Row>;
+  columns: readonly RecordColumn<Row>[];
+  start: number;
+  end: number;
+  layout: ColumnLayout<Row>;
+}) {
+  const { table, start, end } = props;
+  const { rows, getRowId, selection } = table;
+  const styles = useStyles();
+  const colSpan = props.columns.length + 2;
+  return (
+    <>
+      {start > 0 && (
+        <tr aria-hidden style={{ height: `${start * ROW_HEIGHT}px` }}>
+          <td className={styles.spacer} colSpan={colSpan} />
+        </tr>
+      )}
+      {rows.slice(start, end).map((row, i) => {
+        const id = getRowId(row);
+        return (
+          <RecordRow
+            key={id}
+            {...{ table, row, id }}
+            columns={props.columns}
+            rowIndex={start + i + 2}
+            selected={isRowSelected(selection, id)}
+            active={table.activeRowId === id}
+            layout={props.layout}
+          />
+        );
+      })}
+      {end < rows.length && (
+        <tr aria-hidden style={{ height: `${(rows.length - end) * ROW_HEIGHT}px` }}>
+          <td className={styles.spacer} colSpan={colSpan} />
+        </tr>
+      )}
+    </>
+  );
+}
+
+function RecordRow<Row>(props: {
+  table: RecordTableProps<Row>;
+  columns: readonly RecordColumn<Row>[];
+  row: Row;
+  id: string;
+  rowIndex: number;
+  selected: boolean;
+  active: boolean;
+  layout: ColumnLayout<Row>;
+}) {
+  const { table, row, id, selected, active, layout } = props;
+  const { onRowClick } = table;
+  const styles = useStyles();
+  const onRow = (e: MouseEvent<HTMLTableRowElement>) => {
+    if ((e.target as HTMLElement).closest('[data-no-row-click], a, button, input, label')) return;
+    onRowClick?.(row);
+  };
+  return (
+    <tr
+      className={mergeClasses(styles.tr, selected && styles.selected, active && styles.active)}
+      tabIndex={0}
+      aria-rowindex={props.rowIndex}
+      aria-selected={selected}
+      onClick={onRow}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && e.target === e.currentTarget) onRowClick?.(row);
+      }}
+      data-testid="record-table-row"
+      data-id={id}
+      data-selected={selected ? 'true' : undefined}
+      data-active={active ? 'true' : undefined}
+    >
+      <td
+        className={mergeClasses(styles.td, styles.selectTd, styles.stickyTd, !layout.lastPinned && styles.pinnedEdge)}
+        style={{ left: 0 }}
+        data-no-row-click
+        onClick={(e) => e.stopPropagation()}
+      >
+        <Checkbox
+          aria-label="Select row"
+          checked={selected}
+          onChange={() => table.onSelectionChange(toggleRow(table.selection, id))}
+          data-testid="record-table-select-row"
+        />
+      </td>
+      {props.columns.map((c) => {
+        const text = c.text(row);
+        return (
+          <td
+            key={c.key}
+            className={mergeClasses(styles.td, c.pinned && styles.stickyTd, c.key === layout.lastPinned && styles.pinnedEdge)}
+            style={layout.stickyStyle(c.key)}
+            title={text || undefined}
+            data-testid="record-table-cell"
+            data-key={c.key}
+          >
+            {c.render ? c.render(row) : text}
+          </td>
+        );
+      })}
+      <td className={mergeClasses(styles.td, styles.filler)} aria-hidden />
+    </tr>
   );
 }
