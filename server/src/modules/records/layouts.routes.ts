@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -10,9 +10,10 @@ import {
   ErrorResponse,
   type TableLayoutDto,
 } from '@dealscout/shared/contracts';
-import { TableLayout, type ITableLayout } from './records.entity';
+import type { ITableLayout } from './records.entity';
 import { authOf } from '../../plugins/types';
-import { notFound } from '../../lib/errors';
+import type { RecordContext } from './records.service';
+import { createLayout, deleteLayout, listLayouts, updateLayout } from './layouts.service';
 
 const Params = z.object({ entityType: z.enum(['company', 'contact']) });
 const IdParams = Params.extend({ id: z.uuid() });
@@ -27,6 +28,11 @@ function toDto(l: ITableLayout): TableLayoutDto {
   };
 }
 
+function ctx(req: FastifyRequest): RecordContext {
+  const a = authOf(req);
+  return { em: req.em, organizationId: a.organizationId, userId: a.user.id };
+}
+
 /** Per-user column layouts of the companies and contacts tables (order, width, visibility). */
 export async function layoutRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -37,12 +43,7 @@ export async function layoutRoutes(app: FastifyInstance): Promise<void> {
       schema: { tags: ['user'], summary: "The caller's saved layouts of a table", params: Params, response: { 200: TableLayoutsResponse } },
     },
     async (req) => {
-      const { user } = authOf(req);
-      const layouts = await req.em.find(
-        TableLayout,
-        { user: user.id, entityType: req.params.entityType },
-        { orderBy: { createdAt: 'asc' } },
-      );
+      const layouts = await listLayouts(ctx(req), req.params.entityType);
       return { success: true as const, layouts: layouts.map(toDto) };
     },
   );
@@ -59,15 +60,7 @@ export async function layoutRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      const auth = authOf(req);
-      const layout = req.em.create(TableLayout, {
-        organization: auth.organizationId,
-        user: auth.user.id,
-        entityType: req.params.entityType,
-        name: req.body.name,
-        columns: req.body.columns,
-      });
-      await req.em.flush();
+      const layout = await createLayout(ctx(req), req.params.entityType, req.body);
       return reply.status(201).send({ success: true as const, layout: toDto(layout) });
     },
   );
@@ -84,12 +77,7 @@ export async function layoutRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const { user } = authOf(req);
-      const layout = await req.em.findOne(TableLayout, { id: req.body.id, user: user.id, entityType: req.params.entityType });
-      if (!layout) throw notFound();
-      layout.name = req.body.name;
-      layout.columns = req.body.columns;
-      await req.em.flush();
+      const layout = await updateLayout(ctx(req), req.params.entityType, req.body);
       return { success: true as const, layout: toDto(layout) };
     },
   );
@@ -105,9 +93,7 @@ export async function layoutRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const { user } = authOf(req);
-      const n = await req.em.nativeDelete(TableLayout, { id: req.params.id, user: user.id, entityType: req.params.entityType });
-      if (n !== 1) throw notFound();
+      await deleteLayout(ctx(req), req.params.entityType, req.params.id);
       return { success: true as const, message: 'Layout deleted' };
     },
   );

@@ -52,6 +52,11 @@ export interface Actor {
   userId: string;
 }
 
+/** A use case's one argument for who and where: the caller and the request's EntityManager. */
+export interface RecordContext extends Actor {
+  em: EntityManager;
+}
+
 /** An account owner must be an active, accepted, non-deleted member of the organization. */
 async function ownerRef(em: EntityManager, actor: Actor, ownerId: string | null | undefined): Promise<string | null | undefined> {
   if (ownerId === undefined) return undefined;
