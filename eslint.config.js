@@ -58,7 +58,6 @@ const ROUTES_WITH_DATA_WORK = [
   'server/src/modules/email/send/email-send.routes.ts',
   'server/src/modules/enrichments/enrichments.routes.ts',
   'server/src/modules/lists/list-sources.routes.ts',
-  'server/src/modules/email/people/mailbox.routes.ts',
   'server/src/modules/records/records.routes.ts',
 ];
 
