@@ -32,7 +32,16 @@ import {
 } from '../enrichments';
 import { ValueView } from '../values/ValueView';
 import type { FilterFieldInfo, FilterOption } from './FilterEditor';
-import { initialTableState, pageSelectionState, selectedCount, tableReducer, toSelectionBody, type SortState } from './tableState';
+import {
+  initialTableState,
+  pageSelectionState,
+  selectedCount,
+  tableReducer,
+  toSelectionBody,
+  type SortState,
+  type TableAction,
+  type TableState,
+} from './tableState';
 
 export const TABLE_SEARCH_DEBOUNCE_MS = 300;
 export const CUSTOM_COLUMN_WIDTH = 160;
@@ -212,24 +221,12 @@ const useStyles = makeStyles({
   bulkActions: { display: 'flex', gap: tokens.spacingHorizontalS, marginLeft: 'auto' },
 });
 
-export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>) {
-  const { entityType, nouns } = props;
-  const styles = useStyles();
-  const pluginMode = usePluginMode();
+type Records = ReturnType<typeof recordsApi>;
+type Dispatch = (action: TableAction) => void;
+
+/** The fields (for the custom columns) and the filterable fields; the owner filter ('in' over member ids) picks from the account owners. */
+function useEntityFields(entityType: EntityType) {
   const api = useApi();
-  const qc = useQueryClient();
-  const notify = useNotify();
-  const drawer = useDrawer();
-  const records = useMemo(() => recordsApi(api, entityType), [api, entityType]);
-  const [state, dispatch] = useReducer(tableReducer, props.defaultSort, initialTableState);
-
-  // Search: debounced, then it resets the page and the selection like a filter change.
-  const [searchInput, setSearchInput] = useState('');
-  useEffect(() => {
-    const t = setTimeout(() => dispatch({ type: 'text', text: searchInput.trim() }), TABLE_SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(t);
-  }, [searchInput]);
-
   const fieldsQuery = useQuery({
     queryKey: queryKeys.fields(entityType),
     queryFn: async () => (await api.fields.list(entityType)).fields,
@@ -254,14 +251,22 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
     [ownersQuery.data],
   );
   const optionsFor = useCallback((f: FilterFieldInfo) => (f.dataType === 'uuid' ? ownerOptions : undefined), [ownerOptions]);
+  return { fieldsQuery, filterFieldsQuery, optionsFor };
+}
 
+/** The built-in columns and one per custom field, laid out as the user saved them (order, visibility, widths). */
+function useEntityColumns<Row extends RecordRow>(
+  entityType: EntityType,
+  columns: readonly RecordColumn<Row>[],
+  fields: FieldDto[] | undefined,
+) {
   const allColumns = useMemo(() => {
-    const custom = (fieldsQuery.data ?? [])
+    const custom = (fields ?? [])
       .filter((f) => !f.builtIn && f.entityType === entityType)
       .sort((a, b) => a.label.localeCompare(b.label))
       .map((f) => customFieldColumn<Row>(f));
-    return [...props.columns, ...custom];
-  }, [props.columns, fieldsQuery.data, entityType]);
+    return [...columns, ...custom];
+  }, [columns, fields, entityType]);
   const columnByKey = useMemo(() => new Map(allColumns.map((c) => [c.key, c])), [allColumns]);
   const labels = useMemo(() => Object.fromEntries(allColumns.map((c) => [c.key, c.label])), [allColumns]);
   const defaults = useMemo(() => allColumns.map((c) => ({ key: c.key, width: c.width ?? CUSTOM_COLUMN_WIDTH })), [allColumns]);
@@ -270,7 +275,16 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
     () => layout.layout.filter((l) => l.visible && columnByKey.has(l.key)).map((l) => ({ ...columnByKey.get(l.key)!, width: l.width })),
     [layout.layout, columnByKey],
   );
+  return { labels, layout, visibleColumns };
+}
 
+/**
+ * The page of rows and its totals. Next / Previous on an estimated set: the page starts right after the last row shown (before
+ * the first), so paging one page at a time neither skips nor repeats rows (the server places a page reached by a jump at its
+ * estimated position); the cursor is kept only for the page and the query it was made for. An estimated total ('about 37,700')
+ * is followed by the exact one, asked for once per search and filters in a second request that never holds the page back.
+ */
+function useEntityPage<Row extends RecordRow>(records: Records, state: TableState, dispatch: Dispatch) {
   const base: TableQuery = {
     pageIndex: state.pageIndex,
     pageSize: state.pageSize,
@@ -279,23 +293,14 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
     text: state.text,
     filters: state.filters.map((f) => ({ ...f, operator: f.operator ?? 'and' })),
   };
-  // Next / Previous on an estimated set: the page starts right after the last row shown (before the
-  // first), so paging one page at a time neither skips nor repeats rows (the server places a page
-  // reached by a jump at its estimated position). Kept only for the page and the query it was made for.
   const [cursor, setCursor] = useState<{ of: string; pageIndex: number; afterId?: string; beforeId?: string } | null>(null);
   const queryOf = JSON.stringify([base.pageSize, base.sortKey, base.sortOrder, base.text, base.filters]);
   const query: TableQuery =
     cursor && cursor.of === queryOf && cursor.pageIndex === state.pageIndex
       ? { ...base, ...(cursor.afterId ? { afterId: cursor.afterId } : { beforeId: cursor.beforeId }) }
       : base;
-  const page = useQuery({
-    queryKey: records.pageKey(query),
-    queryFn: () => records.page(query),
-    placeholderData: keepPreviousData,
-  });
+  const page = useQuery({ queryKey: records.pageKey(query), queryFn: () => records.page(query), placeholderData: keepPreviousData });
   const rows = (page.data?.rows ?? []) as Row[];
-  // An estimated total ('about 37,700') is followed by the exact one, asked for once per search and
-  // filters in a second request that never holds the page back; it replaces the estimate when it comes.
   const totalQuery: TableTotalQuery = { text: query.text, filters: query.filters };
   const estimated = page.data?.totalIsEstimate === true && !page.isPlaceholderData;
   const exact = useQuery({
@@ -308,8 +313,6 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
   const totalRecords = exactTotal ?? page.data?.totalRecords ?? 0;
   const totalPages = exactTotal !== null ? Math.max(1, Math.ceil(exactTotal / state.pageSize)) : Math.max(1, page.data?.totalPages ?? 1);
   const totalIsEstimate = page.data?.totalIsEstimate === true && exactTotal === null;
-  /** 'about ' before a count derived from an estimated total. */
-  const about = totalIsEstimate ? 'about ' : '';
 
   // After a delete the page may be past the end: go to the last page there is.
   useEffect(() => {
@@ -318,28 +321,49 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
     }
   }, [page.data, page.isPlaceholderData, state.pageIndex]);
 
-  // Enrichment runs: live statuses in the cells of fields whose primary enrichment runs.
+  const onPageChange = (pageIndex: number) => {
+    const shown = page.data && !page.isPlaceholderData && page.data.totalIsEstimate === true ? page.data.rows : [];
+    const step = pageIndex - state.pageIndex;
+    setCursor(
+      shown.length > 0 && (step === 1 || step === -1)
+        ? { of: queryOf, pageIndex, ...(step === 1 ? { afterId: shown[shown.length - 1].id } : { beforeId: shown[0].id }) }
+        : null,
+    );
+    dispatch({ type: 'page', pageIndex });
+  };
+  /** 'about ' before a count derived from an estimated total. */
+  const about = totalIsEstimate ? 'about ' : '';
+  return { query, page, rows, totalRecords, totalPages, totalIsEstimate, about, onPageChange };
+}
+
+/** Enrichment runs: live statuses in the cells of fields whose primary enrichment runs. */
+function useEnrichmentCells(entityType: EntityType, fields: FieldDto[] | undefined, rows: readonly RecordRow[]) {
   useEnrichmentLiveUpdates(entityType);
-  const customFields = useMemo(
-    () => (fieldsQuery.data ?? []).filter((f) => !f.builtIn && f.entityType === entityType),
-    [fieldsQuery.data, entityType],
-  );
+  const customFields = useMemo(() => (fields ?? []).filter((f) => !f.builtIn && f.entityType === entityType), [fields, entityType]);
   const primaryIds = useMemo(() => customFields.map(primaryEnrichmentId).filter((x): x is string => !!x), [customFields]);
   const rowIds = useMemo(() => rows.map((r) => r.id), [rows]);
   useSeedResults(entityType, rowIds, primaryIds);
+}
 
-  const count = selectedCount(state.selection, totalRecords);
-  // With 'all selected' the count comes from the total, so it is an estimate too; the server acts on the exact set.
-  const countAbout = state.selection.kind === 'all' ? about : '';
-  const pageIds = rows.map((r) => r.id);
-  const pageAllSelected = pageSelectionState(state.selection, pageIds) === 'all';
-  const allAcross = state.selection.kind === 'all';
-
+/** Export (the selection, or every row matching the search and filters) and the bulk delete with its confirmation. */
+function useEntityActions(o: {
+  entityType: EntityType;
+  records: Records;
+  state: TableState;
+  dispatch: Dispatch;
+  visibleColumns: readonly { key: string }[];
+  manyNoun: string;
+  selectionBody: Selection | null;
+}) {
+  const { entityType, records, state, selectionBody } = o;
+  const qc = useQueryClient();
+  const notify = useNotify();
+  const drawer = useDrawer();
   const [exporting, setExporting] = useState(false);
   /** The delete confirmation and the number of rows it is about (kept while it fades out). */
   const [confirmDelete, setConfirmDelete] = useState({ open: false, count: 0, about: '' });
   const closeConfirm = () => setConfirmDelete((c) => ({ ...c, open: false }));
-
+  const { visibleColumns, manyNoun } = o;
   const runExport = useCallback(
     async (selection: Selection) => {
       setExporting(true);
@@ -350,35 +374,20 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
           sortKey: state.sort?.key ?? null,
           sortOrder: state.sort?.order ?? null,
         });
-        await saveResponseAsFile(res, `${nouns.many}.csv`);
+        await saveResponseAsFile(res, `${manyNoun}.csv`);
       } catch (e) {
         notify.error(e instanceof Error && e.message ? e.message : 'Export failed');
       } finally {
         setExporting(false);
       }
     },
-    [records, visibleColumns, state.sort, nouns.many, notify],
+    [records, visibleColumns, state.sort, manyNoun, notify],
   );
-
-  const selectionBody = toSelectionBody(state.selection, state.text, state.filters);
-  const enrichTargets: EnrichTargets | null = !selectionBody
-    ? null
-    : 'ids' in selectionBody
-      ? { kind: 'ids', ids: selectionBody.ids }
-      : {
-          kind: 'all',
-          text: selectionBody.text ?? '',
-          filters: selectionBody.filters ?? [],
-          excludeIds: selectionBody.excludeIds ?? [],
-          count,
-        };
-  const deleteCount = confirmDelete.count;
-
   const deleteSelected = async () => {
     if (!selectionBody) return;
     const res = await records.bulkDelete(selectionBody);
     closeConfirm();
-    dispatch({ type: 'clearSelection' });
+    o.dispatch({ type: 'clearSelection' });
     notify.success(res.message);
     // A deleted record shown in the drawer closes; with 'all selected' the drawer re-reads it.
     const shown = drawer.target?.entityType === entityType ? drawer.target.id : null;
@@ -392,14 +401,56 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
     ]);
     if (shownKey && shownDeleted) qc.removeQueries({ queryKey: shownKey });
   };
+  return { exporting, runExport, confirmDelete, setConfirmDelete, closeConfirm, deleteSelected };
+}
+type EntityActions = ReturnType<typeof useEntityActions>;
 
-  /** Runs started from this table's Enrich and Run Play: their progress lines show at once above it. */
+/** What Enrich acts on: the selected ids, or every row matching the search and filters less those unticked. */
+function enrichTargetsOf(selectionBody: Selection | null, count: number): EnrichTargets | null {
+  return !selectionBody
+    ? null
+    : 'ids' in selectionBody
+      ? { kind: 'ids', ids: selectionBody.ids }
+      : {
+          kind: 'all',
+          text: selectionBody.text ?? '',
+          filters: selectionBody.filters ?? [],
+          excludeIds: selectionBody.excludeIds ?? [],
+          count,
+        };
+}
+
+/** Runs started from this table's Enrich and Run Play: their progress lines show at once above it. */
+function useStartedRuns() {
   const [startedRuns, setStartedRuns] = useState<string[]>([]);
   const onRunStarted = (runId: string | null) => {
     if (runId) setStartedRuns((ids) => (ids.includes(runId) ? ids : [runId, ...ids]));
   };
+  return { startedRuns, onRunStarted };
+}
 
-  const onFilters = (filters: TableFilter[]) => dispatch({ type: 'filters', filters });
+export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>) {
+  const { entityType, nouns } = props;
+  const styles = useStyles();
+  const pluginMode = usePluginMode();
+  const api = useApi();
+  const drawer = useDrawer();
+  const records = useMemo(() => recordsApi(api, entityType), [api, entityType]);
+  const [state, dispatch] = useReducer(tableReducer, props.defaultSort, initialTableState);
+  const fields = useEntityFields(entityType);
+  const { labels, layout, visibleColumns } = useEntityColumns(entityType, props.columns, fields.fieldsQuery.data);
+  const { query, page, rows, totalRecords, totalPages, totalIsEstimate, about, onPageChange } = useEntityPage<Row>(
+    records,
+    state,
+    dispatch,
+  );
+  useEnrichmentCells(entityType, fields.fieldsQuery.data, rows);
+
+  const count = selectedCount(state.selection, totalRecords);
+  const selectionBody = toSelectionBody(state.selection, state.text, state.filters);
+  const manyNoun = nouns.many;
+  const actions = useEntityActions({ entityType, records, state, dispatch, visibleColumns, manyNoun, selectionBody });
+  const { startedRuns, onRunStarted } = useStartedRuns();
   const activeRowId = drawer.target?.entityType === entityType ? drawer.target.id : null;
   const filtered = state.text !== '' || state.filters.length > 0;
 
@@ -410,99 +461,12 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
       data-plugin-mode={pluginMode ? 'true' : undefined}
       aria-label={nouns.many}
     >
-      <div className={styles.toolbar} role="toolbar" aria-label={`${nouns.many} toolbar`}>
-        <SearchBox
-          className={styles.search}
-          size="medium"
-          placeholder={props.searchPlaceholder}
-          aria-label={props.searchPlaceholder}
-          value={searchInput}
-          maxLength={200}
-          onChange={(_, d) => setSearchInput(d.value)}
-          data-testid="table-search"
-        />
-        <div className={styles.filters}>
-          <FilterBar
-            fields={filterFieldsQuery.data ?? []}
-            fieldsLoading={filterFieldsQuery.isPending}
-            filters={state.filters}
-            onChange={onFilters}
-            optionsFor={optionsFor}
-          />
-        </div>
-        <div className={styles.actions}>
-          {count === 0 && (
-            <Button
-              appearance="subtle"
-              size="small"
-              icon={<ArrowDownloadRegular />}
-              disabled={exporting || totalRecords === 0}
-              onClick={() => void runExport({ allSelected: true, text: state.text, filters: query.filters ?? [], excludeIds: [] })}
-              title={filtered ? `Export the ${nouns.many} matching the search and filters` : `Export all ${nouns.many}`}
-              data-testid="table-export"
-            >
-              Export
-            </Button>
-          )}
-          <EnrichPopover entityType={entityType} targets={enrichTargets} rows={rows} sort={state.sort} onStarted={onRunStarted} />
-          <RunPlayPopover
-            entityType={entityType}
-            targetIds={enrichTargets?.kind === 'ids' ? enrichTargets.ids : null}
-            onNewPlay={props.onNewPlay}
-            onStarted={(_, runId) => onRunStarted(runId)}
-          />
-          <ColumnsMenu labels={labels} layout={layout.layout} onChange={layout.save} onReset={layout.reset} saving={layout.saving} />
-          {props.toolbarEnd}
-        </div>
-      </div>
-      {count > 0 && (
-        <div
-          className={styles.bulk}
-          role="region"
-          aria-label="Bulk actions"
-          data-testid="bulk-action-bar"
-          data-all-selected={allAcross ? 'true' : 'false'}
-        >
-          <Text className={styles.bulkCount} data-testid="bulk-selected-count" data-count={count}>
-            {allAcross
-              ? `All ${countAbout}${count.toLocaleString('en-US')} ${count === 1 ? nouns.one : nouns.many} selected`
-              : `${count.toLocaleString('en-US')} selected`}
-          </Text>
-          {!allAcross && pageAllSelected && totalRecords > count && (
-            <Link
-              as="button"
-              onClick={() => dispatch({ type: 'select', selection: { kind: 'all', excludeIds: new Set() } })}
-              data-testid="bulk-select-all-across"
-            >
-              Select all {about}
-              {totalRecords.toLocaleString('en-US')} across pages
-            </Link>
-          )}
-          <Link as="button" onClick={() => dispatch({ type: 'clearSelection' })} data-testid="bulk-clear">
-            Clear selection
-          </Link>
-          <div className={styles.bulkActions}>
-            <Button
-              size="small"
-              icon={<ArrowDownloadRegular />}
-              disabled={exporting || !selectionBody}
-              onClick={() => selectionBody && void runExport(selectionBody)}
-              data-testid="bulk-export"
-            >
-              {exporting ? 'Exporting…' : 'Export'}
-            </Button>
-            <Button
-              size="small"
-              icon={<DeleteRegular />}
-              disabled={!selectionBody}
-              onClick={() => setConfirmDelete({ open: true, count, about: countAbout })}
-              data-testid="bulk-delete"
-            >
-              Delete
-            </Button>
-          </div>
-        </div>
-      )}
+      <EntityToolbar
+        {...{ table: props, state, dispatch, fields, actions, count, totalRecords, filtered, labels, layout, rows, onRunStarted }}
+        enrichTargets={enrichTargetsOf(selectionBody, count)}
+        exportAll={() => void actions.runExport({ allSelected: true, text: state.text, filters: query.filters ?? [], excludeIds: [] })}
+      />
+      {count > 0 && <EntityBulkBar {...{ nouns, state, dispatch, count, totalRecords, about, rows, selectionBody, actions }} />}
       <ActiveRuns
         started={startedRuns}
         match={(r) => r.entityType === entityType && (r.type === 'enrichment' || r.type === 'play')}
@@ -533,27 +497,173 @@ export function EntityTable<Row extends RecordRow>(props: EntityTableProps<Row>)
         totalPages={totalPages}
         totalRecords={page.data ? totalRecords : undefined}
         totalIsEstimate={totalIsEstimate}
-        onPageChange={(pageIndex) => {
-          const shown = page.data && !page.isPlaceholderData && page.data.totalIsEstimate === true ? page.data.rows : [];
-          const step = pageIndex - state.pageIndex;
-          setCursor(
-            shown.length > 0 && (step === 1 || step === -1)
-              ? { of: queryOf, pageIndex, ...(step === 1 ? { afterId: shown[shown.length - 1].id } : { beforeId: shown[0].id }) }
-              : null,
-          );
-          dispatch({ type: 'page', pageIndex });
-        }}
+        onPageChange={onPageChange}
         onPageSizeChange={(pageSize) => dispatch({ type: 'pageSize', pageSize })}
       />
-      <ConfirmDialog
-        open={confirmDelete.open}
-        type="delete"
-        title={`Delete ${deleteCount === 1 ? nouns.one : nouns.many}`}
-        message={`Delete ${confirmDelete.about}${deleteCount.toLocaleString('en-US')} ${deleteCount === 1 ? nouns.one : nouns.many}? This cannot be undone.`}
-        onConfirm={deleteSelected}
-        onCancel={closeConfirm}
-        data-testid="bulk-delete-dialog"
-      />
+      <EntityDeleteDialog nouns={nouns} actions={actions} />
     </section>
+  );
+}
+
+/** Search (debounced, then it resets the page and the selection like a filter change), filters, Export, Enrich, Run Play, Columns. */
+function EntityToolbar<Row extends RecordRow>(props: {
+  table: EntityTableProps<Row>;
+  state: TableState;
+  dispatch: Dispatch;
+  fields: ReturnType<typeof useEntityFields>;
+  actions: EntityActions;
+  count: number;
+  totalRecords: number;
+  filtered: boolean;
+  labels: Record<string, string>;
+  layout: ReturnType<typeof useTableLayout>;
+  rows: Row[];
+  enrichTargets: EnrichTargets | null;
+  exportAll: () => void;
+  onRunStarted: (runId: string | null) => void;
+}) {
+  const { table, state, dispatch, fields, layout, onRunStarted } = props;
+  const { entityType, nouns } = table;
+  const styles = useStyles();
+  const [searchInput, setSearchInput] = useState('');
+  useEffect(() => {
+    const t = setTimeout(() => dispatch({ type: 'text', text: searchInput.trim() }), TABLE_SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [searchInput]);
+  return (
+    <div className={styles.toolbar} role="toolbar" aria-label={`${nouns.many} toolbar`}>
+      <SearchBox
+        className={styles.search}
+        size="medium"
+        placeholder={table.searchPlaceholder}
+        aria-label={table.searchPlaceholder}
+        value={searchInput}
+        maxLength={200}
+        onChange={(_, d) => setSearchInput(d.value)}
+        data-testid="table-search"
+      />
+      <div className={styles.filters}>
+        <FilterBar
+          fields={fields.filterFieldsQuery.data ?? []}
+          fieldsLoading={fields.filterFieldsQuery.isPending}
+          filters={state.filters}
+          onChange={(filters: TableFilter[]) => dispatch({ type: 'filters', filters })}
+          optionsFor={fields.optionsFor}
+        />
+      </div>
+      <div className={styles.actions}>
+        {props.count === 0 && (
+          <Button
+            appearance="subtle"
+            size="small"
+            icon={<ArrowDownloadRegular />}
+            disabled={props.actions.exporting || props.totalRecords === 0}
+            onClick={props.exportAll}
+            title={props.filtered ? `Export the ${nouns.many} matching the search and filters` : `Export all ${nouns.many}`}
+            data-testid="table-export"
+          >
+            Export
+          </Button>
+        )}
+        <EnrichPopover entityType={entityType} targets={props.enrichTargets} rows={props.rows} sort={state.sort} onStarted={onRunStarted} />
+        <RunPlayPopover
+          entityType={entityType}
+          targetIds={props.enrichTargets?.kind === 'ids' ? props.enrichTargets.ids : null}
+          onNewPlay={table.onNewPlay}
+          onStarted={(_, runId) => onRunStarted(runId)}
+        />
+        <ColumnsMenu labels={props.labels} layout={layout.layout} onChange={layout.save} onReset={layout.reset} saving={layout.saving} />
+        {table.toolbarEnd}
+      </div>
+    </div>
+  );
+}
+
+/** The bulk bar (spec 001 §4): the count, select all across pages, clear, Export and Delete. */
+function EntityBulkBar(props: {
+  nouns: { one: string; many: string };
+  state: TableState;
+  dispatch: Dispatch;
+  count: number;
+  totalRecords: number;
+  about: string;
+  rows: readonly RecordRow[];
+  selectionBody: Selection | null;
+  actions: EntityActions;
+}) {
+  const { nouns, state, dispatch, count, totalRecords, about, selectionBody, actions } = props;
+  const styles = useStyles();
+  // With 'all selected' the count comes from the total, so it is an estimate too; the server acts on the exact set.
+  const countAbout = state.selection.kind === 'all' ? about : '';
+  const pageAllSelected =
+    pageSelectionState(
+      state.selection,
+      props.rows.map((r) => r.id),
+    ) === 'all';
+  const allAcross = state.selection.kind === 'all';
+  return (
+    <div
+      className={styles.bulk}
+      role="region"
+      aria-label="Bulk actions"
+      data-testid="bulk-action-bar"
+      data-all-selected={allAcross ? 'true' : 'false'}
+    >
+      <Text className={styles.bulkCount} data-testid="bulk-selected-count" data-count={count}>
+        {allAcross
+          ? `All ${countAbout}${count.toLocaleString('en-US')} ${count === 1 ? nouns.one : nouns.many} selected`
+          : `${count.toLocaleString('en-US')} selected`}
+      </Text>
+      {!allAcross && pageAllSelected && totalRecords > count && (
+        <Link
+          as="button"
+          onClick={() => dispatch({ type: 'select', selection: { kind: 'all', excludeIds: new Set() } })}
+          data-testid="bulk-select-all-across"
+        >
+          Select all {about}
+          {totalRecords.toLocaleString('en-US')} across pages
+        </Link>
+      )}
+      <Link as="button" onClick={() => dispatch({ type: 'clearSelection' })} data-testid="bulk-clear">
+        Clear selection
+      </Link>
+      <div className={styles.bulkActions}>
+        <Button
+          size="small"
+          icon={<ArrowDownloadRegular />}
+          disabled={actions.exporting || !selectionBody}
+          onClick={() => selectionBody && void actions.runExport(selectionBody)}
+          data-testid="bulk-export"
+        >
+          {actions.exporting ? 'Exporting…' : 'Export'}
+        </Button>
+        <Button
+          size="small"
+          icon={<DeleteRegular />}
+          disabled={!selectionBody}
+          onClick={() => actions.setConfirmDelete({ open: true, count, about: countAbout })}
+          data-testid="bulk-delete"
+        >
+          Delete
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function EntityDeleteDialog({ nouns, actions }: { nouns: { one: string; many: string }; actions: EntityActions }) {
+  const { confirmDelete } = actions;
+  const n = confirmDelete.count;
+  const noun = n === 1 ? nouns.one : nouns.many;
+  return (
+    <ConfirmDialog
+      open={confirmDelete.open}
+      type="delete"
+      title={`Delete ${noun}`}
+      message={`Delete ${confirmDelete.about}${n.toLocaleString('en-US')} ${noun}? This cannot be undone.`}
+      onConfirm={actions.deleteSelected}
+      onCancel={actions.closeConfirm}
+      data-testid="bulk-delete-dialog"
+    />
   );
 }
