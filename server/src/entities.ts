@@ -6,7 +6,7 @@ import { SystemMail } from './modules/email/system/system-mail.entity';
 import { FieldDefinition, FieldValue } from './modules/fields/field.entity';
 import { Company, Contact, CompanyContact, TableLayout, RecordCount } from './modules/records/records.entity';
 import { Execution, ExecutionRun } from './modules/executions/execution.entity';
-import { RealtimeEventRow, RealtimeSequence } from './modules/realtime/realtime.entity';
+import { RealtimeEventRow, RealtimePending, RealtimeSequence } from './modules/realtime/realtime.entity';
 import { Notification } from './modules/notifications/notification.entity';
 import { Activity } from './modules/activities/activity.entity';
 import { Enrichment, EnrichmentResult } from './modules/enrichments/enrichment.entity';
@@ -38,6 +38,7 @@ export const entities = [
   Execution,
   ExecutionRun,
   RealtimeEventRow,
+  RealtimePending,
   RealtimeSequence,
   Notification,
   Activity,
@@ -83,6 +84,7 @@ export const tenantEntities = [
   Execution,
   ExecutionRun,
   RealtimeEventRow,
+  RealtimePending,
   RealtimeSequence,
   Notification,
   Activity,

@@ -72,6 +72,8 @@ export const HAND_WRITTEN_COLUMNS = [
 // that ended or a user who was disabled or deleted.
 export const HAND_WRITTEN_TRIGGERS = [
   { table: 'realtime_event', name: 'realtime_event_notify' },
+  // Numbers a publish()'s events as its transaction commits (Migration20261129170000, a constraint trigger).
+  { table: 'realtime_pending', name: 'realtime_pending_sequence' },
   { table: 'session', name: 'session_revoked_notify' },
   { table: 'session', name: 'session_deleted_notify' },
   { table: 'app_user', name: 'app_user_disabled_notify' },
@@ -200,6 +202,7 @@ export const HAND_WRITTEN_PRIMARY_KEYS = [
   'play',
   'play_draft',
   'realtime_event',
+  'realtime_pending',
   'record_count',
   'score_run',
   'scoring_model',

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { Organization } from '../../db/organization.entity';
 
 /**
- * An event for realtime clients, written once in the transaction of the change it describes. `seq`
- * counts per organization without gaps, in commit order (see realtime_sequence); a trigger sends
- * it to every API process with NOTIFY.
+ * An event for realtime clients, written once in the transaction of the change it describes (moved
+ * here from realtime_pending as that transaction commits). `seq` counts per organization without
+ * gaps, in commit order (see realtime_sequence); a trigger sends it to every API process with NOTIFY.
  */
 export const RealtimeEventRow = defineEntity({
   name: 'RealtimeEventRow',
@@ -44,3 +44,24 @@ export const RealtimeSequence = defineEntity({
   },
 });
 export type IRealtimeSequence = InferEntity<typeof RealtimeSequence>;
+
+/**
+ * The events one publish() call wrote, waiting for their transaction to commit: a deferred trigger
+ * (Migration20261129170000) numbers them from realtime_sequence just before the commit, moves them
+ * into realtime_event and deletes this row, so a committed transaction leaves none behind.
+ */
+export const RealtimePending = defineEntity({
+  name: 'RealtimePending',
+  tableName: 'realtime_pending',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    organization: () => p.manyToOne(Organization),
+    /** [{ path, kind, key, data }] in the order they are numbered. */
+    events: p.json<unknown>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type IRealtimePending = InferEntity<typeof RealtimePending>;

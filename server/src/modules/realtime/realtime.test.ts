@@ -143,6 +143,8 @@ describe('realtime: token, socket, paths, replay, session end', () => {
       { path: realtimePaths.lists(org.id), kind: 'a', data: { n: 3 } },
       { path: realtimePaths.activities(org.id), kind: 'a', data: { n: 4 } },
     ]);
+    // Unsubscribing drops what the socket has not been sent yet: wait until 3 and 4 have arrived.
+    await s.waitForEvents((e) => e.some((x) => (x.data as { n: number }).n === 4));
     s.send({ type: 'unsubscribe', paths: [realtimePaths.lists(org.id)] });
     await s.next('unsubscribed');
     await emit(org.id, [
@@ -173,6 +175,34 @@ describe('realtime: token, socket, paths, replay, session end', () => {
     await emit(org.id, { path: realtimePaths.activities(org.id), kind: 'real', data: {} });
     const events = await s.waitForEvents((e) => e.length >= 1);
     expect(events.map((e) => [e.seq, e.kind])).toEqual([[before + 1, 'real']]);
+  });
+
+  it('a transaction still open after publishing holds up no other publish of its organization; numbers follow commit order', async () => {
+    const s = await connect(client, [realtimePaths.activities(org.id)]);
+    const before = await currentSeq(ctx.em(), org.id);
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let published!: () => void;
+    const longPublished = new Promise<void>((r) => (published = r));
+    const long = ctx.em().transactional(async (tem) => {
+      await publish(tem, org.id, { path: realtimePaths.activities(org.id), kind: 'long', data: {} });
+      published();
+      await released;
+    });
+    await longPublished;
+    // Were the number taken at publish, this would wait for the long transaction's row lock (for ever here).
+    await emit(org.id, { path: realtimePaths.activities(org.id), kind: 'short', data: {} });
+    const first = await s.waitForEvents((e) => e.length >= 1);
+    expect(first.map((e) => [e.seq, e.kind])).toEqual([[before + 1, 'short']]);
+    release();
+    await long;
+    const events = await s.waitForEvents((e) => e.length >= 2);
+    expect(events.map((e) => [e.seq, e.kind])).toEqual([
+      [before + 1, 'short'],
+      [before + 2, 'long'],
+    ]);
+    const pending = await ctx.orm.em.fork().getConnection().execute(`select count(*)::int as n from realtime_pending`);
+    expect(pending[0].n).toBe(0);
   });
 
   it('reconnecting with the last sequence number replays exactly the missed events, in order, then goes live without duplicates', async () => {
