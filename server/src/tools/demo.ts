@@ -348,7 +348,7 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
     if (i % 4 !== 0 || c.contacts.length === 0) continue;
     const user = members[i % members.length];
     const kind = kinds[(i / 4) % kinds.length];
-    await createActivity(em(), { organizationId: orgId, user }, {
+    await createActivity({ em: em(), organizationId: orgId, user }, {
       type: kind.type,
       companyId: c.id,
       contactId: c.contacts[0],
@@ -357,7 +357,7 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
       title: null,
       followUp: i % 8 === 0,
       timezone: 'UTC',
-    } as Parameters<typeof createActivity>[2]);
+    } as Parameters<typeof createActivity>[1]);
   }
   const notices = [
     { level: 'info', message: `Enrichment 'Industry classifier' finished: ${enriched.length} companies enriched`, href: '/enrichments' },

@@ -11,20 +11,32 @@ import {
   ErrorResponse,
   IdParams,
 } from '@dealscout/shared/contracts';
-import { ACTIVITY_MESSAGES, COMPANY_MESSAGES, CONTACT_MESSAGES } from '@dealscout/shared/domain';
+import { ACTIVITY_MESSAGES } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
-import { notFound } from '../../lib/errors';
-import { Company, Contact } from '../records/records.entity';
-import { Activity } from './activity.entity';
 import { toActivityDto } from './activity.presenter';
-import { createActivity, updateActivity, deleteActivity, todayFor, type Actor } from './activities.service';
+import {
+  activitiesOf,
+  activityWithParticipants,
+  createActivity,
+  updateActivity,
+  deleteActivity,
+  todayFor,
+  type ActivityContext,
+} from './activities.service';
 
-function actorOf(req: FastifyRequest): Actor {
+function ctx(req: FastifyRequest): ActivityContext {
   const a = authOf(req);
-  return { organizationId: a.organizationId, user: a.user };
+  return { em: req.em, organizationId: a.organizationId, user: a.user };
 }
 
 export async function activityRoutes(app: FastifyInstance): Promise<void> {
+  activityEditRoutes(app);
+  oneActivityRoutes(app);
+  activityListRoutes(app);
+}
+
+/** Logging and editing a manual activity. */
+function activityEditRoutes(app: FastifyInstance): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post(
@@ -38,12 +50,12 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      const actor = actorOf(req);
-      const a = await createActivity(req.em, actor, req.body);
+      const c = ctx(req);
+      const a = await createActivity(c, req.body);
       return reply.status(201).send({
         success: true as const,
         message: ACTIVITY_MESSAGES.created,
-        activity: toActivityDto(a, todayFor(actor, req.body.timezone)),
+        activity: toActivityDto(a, todayFor(c, req.body.timezone)),
       });
     },
   );
@@ -59,12 +71,16 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const actor = actorOf(req);
-      const a = await updateActivity(req.em, actor, req.body);
-      return { success: true as const, message: ACTIVITY_MESSAGES.updated, activity: toActivityDto(a, todayFor(actor, req.body.timezone)) };
+      const c = ctx(req);
+      const a = await updateActivity(c, req.body);
+      return { success: true as const, message: ACTIVITY_MESSAGES.updated, activity: toActivityDto(a, todayFor(c, req.body.timezone)) };
     },
   );
+}
 
+/** One activity with its company and contact, and deleting a manual one. */
+function oneActivityRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/activity/participant/:id',
     {
@@ -76,11 +92,11 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const a = await req.em.findOne(Activity, { id: req.params.id }, { populate: ['company', 'contact'] });
-      if (!a) throw notFound(ACTIVITY_MESSAGES.noParticipant);
+      const c = ctx(req);
+      const a = await activityWithParticipants(c, req.params.id);
       return {
         success: true as const,
-        activity: toActivityDto(a, todayFor(actorOf(req))),
+        activity: toActivityDto(a, todayFor(c)),
         company: a.company ? { id: a.company.id, name: a.company.name, website: a.company.website } : null,
         contact: a.contact
           ? { id: a.contact.id, firstName: a.contact.firstName, lastName: a.contact.lastName, email: a.contact.email }
@@ -100,11 +116,15 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      await deleteActivity(req.em, actorOf(req), req.params.id);
+      await deleteActivity(ctx(req), req.params.id);
       return { success: true as const, message: ACTIVITY_MESSAGES.deleted };
     },
   );
+}
 
+/** The activities of a company or a contact. */
+function activityListRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   for (const kind of ['company', 'contact'] as const) {
     r.get(
       `/activity/${kind}/:id`,
@@ -118,15 +138,9 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
         },
       },
       async (req) => {
-        const owner =
-          kind === 'company' ? await req.em.findOne(Company, { id: req.params.id }) : await req.em.findOne(Contact, { id: req.params.id });
-        if (!owner) throw notFound(kind === 'company' ? COMPANY_MESSAGES.notFound : CONTACT_MESSAGES.notFound);
-        const list = await req.em.find(
-          Activity,
-          { [kind]: req.params.id, ...(req.query.types ? { type: { $in: req.query.types } } : {}) },
-          { orderBy: { date: 'desc', createdAt: 'desc', id: 'asc' }, limit: req.query.limit },
-        );
-        const today = todayFor(actorOf(req));
+        const c = ctx(req);
+        const list = await activitiesOf(c, kind, req.params.id, req.query);
+        const today = todayFor(c);
         return { success: true as const, activities: list.map((a) => toActivityDto(a, today)) };
       },
     );

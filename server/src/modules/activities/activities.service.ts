@@ -1,6 +1,11 @@
+// The activities' use cases (routes in activities.routes.ts): logging, editing and deleting a manual
+// activity, one activity with its company and contact, and the activities of a company or contact.
+// Each receives one ActivityContext: the request's EntityManager and the caller.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   ACTIVITY_MESSAGES,
+  COMPANY_MESSAGES,
+  CONTACT_MESSAGES,
   LOG_ACTIVITY_OPTIONS,
   ACTIVITY_TYPE_LABELS,
   activitySaveProblem,
@@ -11,7 +16,7 @@ import {
   type ActivityType,
 } from '@dealscout/shared/domain';
 import type { z } from 'zod';
-import { REALTIME_EVENT_KINDS, type CreateActivityBody } from '@dealscout/shared/contracts';
+import { REALTIME_EVENT_KINDS, type ActivitiesQuery, type CreateActivityBody } from '@dealscout/shared/contracts';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
 import { publish } from '../realtime/publish';
 import { Company, Contact } from '../records/records.entity';
@@ -24,6 +29,11 @@ type SaveInput = z.output<typeof CreateActivityBody>;
 export interface Actor {
   organizationId: string;
   user: IUser;
+}
+
+/** The caller of a use case and the request's EntityManager. */
+export interface ActivityContext extends Actor {
+  em: EntityManager;
 }
 
 /**
@@ -69,27 +79,27 @@ function apply(a: IActivity | null, input: SaveInput) {
 }
 
 /** Logs a manual activity (POST /activity) and announces it on org/{oid}/activities. */
-export async function createActivity(em: EntityManager, actor: Actor, input: SaveInput): Promise<IActivity> {
-  const today = todayFor(actor, input.timezone);
+export async function createActivity(ctx: ActivityContext, input: SaveInput): Promise<IActivity> {
+  const today = todayFor(ctx, input.timezone);
   const problem = activitySaveProblem(input, today);
   if (problem) throw badRequest(problem);
-  return em.transactional(async (tem) => {
+  return ctx.em.transactional(async (tem) => {
     const { company, contact } = await participants(tem, input.companyId!, input.contactId!);
     const fields = apply(null, input);
     const a = tem.create(Activity, {
-      organization: actor.organizationId,
+      organization: ctx.organizationId,
       ...fields,
-      by: fields.by ?? (`${actor.user.firstName} ${actor.user.lastName}`.trim() || actor.user.email),
+      by: fields.by ?? (`${ctx.user.firstName} ${ctx.user.lastName}`.trim() || ctx.user.email),
       source: 'manual',
       sourceId: null,
       errorMessage: null,
       company,
       contact,
-      createdBy: actor.user.id,
+      createdBy: ctx.user.id,
     });
     await tem.flush();
-    await publish(tem, actor.organizationId, {
-      path: realtimePaths.activities(actor.organizationId),
+    await publish(tem, ctx.organizationId, {
+      path: realtimePaths.activities(ctx.organizationId),
       kind: REALTIME_EVENT_KINDS.activityCreated,
       data: toActivityDto(a, today),
     });
@@ -98,19 +108,19 @@ export async function createActivity(em: EntityManager, actor: Actor, input: Sav
 }
 
 /** Edits a manual activity (PUT /activity); other sources are refused. The date rule applies when the date changes. */
-export async function updateActivity(em: EntityManager, actor: Actor, input: SaveInput & { id: string }): Promise<IActivity> {
-  return em.transactional(async (tem) => {
+export async function updateActivity(ctx: ActivityContext, input: SaveInput & { id: string }): Promise<IActivity> {
+  return ctx.em.transactional(async (tem) => {
     const a = await tem.findOne(Activity, { id: input.id }, { populate: ['company', 'contact'] });
     if (!a) throw notFound(ACTIVITY_MESSAGES.notFound);
     if (!canEditActivity(a)) throw forbidden(ACTIVITY_MESSAGES.alreadyCompleted);
-    const today = todayFor(actor, input.timezone);
+    const today = todayFor(ctx, input.timezone);
     const problem = activitySaveProblem(input, today, { checkDate: input.date !== a.date });
     if (problem) throw badRequest(problem);
     const { company, contact } = await participants(tem, input.companyId!, input.contactId!);
     tem.assign(a, { ...apply(a, input), company, contact });
     await tem.flush();
-    await publish(tem, actor.organizationId, {
-      path: realtimePaths.activities(actor.organizationId),
+    await publish(tem, ctx.organizationId, {
+      path: realtimePaths.activities(ctx.organizationId),
       kind: REALTIME_EVENT_KINDS.activityUpdated,
       data: toActivityDto(a, today),
     });
@@ -119,18 +129,41 @@ export async function updateActivity(em: EntityManager, actor: Actor, input: Sav
 }
 
 /** Deletes a manual activity (DELETE /activity/{id}); other sources are refused. */
-export async function deleteActivity(em: EntityManager, actor: Actor, id: string): Promise<void> {
-  await em.transactional(async (tem) => {
+export async function deleteActivity(ctx: ActivityContext, id: string): Promise<void> {
+  await ctx.em.transactional(async (tem) => {
     const a = await tem.findOne(Activity, { id });
     if (!a) throw notFound(ACTIVITY_MESSAGES.notFound);
     if (!canEditActivity(a)) throw forbidden(ACTIVITY_MESSAGES.deleteFailed);
     const data = { id: a.id, companyId: a.company?.id ?? null, contactId: a.contact?.id ?? null };
     tem.remove(a);
     await tem.flush();
-    await publish(tem, actor.organizationId, {
-      path: realtimePaths.activities(actor.organizationId),
+    await publish(tem, ctx.organizationId, {
+      path: realtimePaths.activities(ctx.organizationId),
       kind: REALTIME_EVENT_KINDS.activityDeleted,
       data,
     });
   });
+}
+
+/** An activity with its company and contact (GET /activity/participant/{id}). */
+export async function activityWithParticipants(ctx: ActivityContext, id: string): Promise<IActivity> {
+  const a = await ctx.em.findOne(Activity, { id }, { populate: ['company', 'contact'] });
+  if (!a) throw notFound(ACTIVITY_MESSAGES.noParticipant);
+  return a;
+}
+
+/** The activities of a company or a contact, newest first, optionally only some types (GET /activity/{kind}/{id}). */
+export async function activitiesOf(
+  ctx: ActivityContext,
+  kind: 'company' | 'contact',
+  id: string,
+  query: z.output<typeof ActivitiesQuery>,
+): Promise<IActivity[]> {
+  const owner = kind === 'company' ? await ctx.em.findOne(Company, { id }) : await ctx.em.findOne(Contact, { id });
+  if (!owner) throw notFound(kind === 'company' ? COMPANY_MESSAGES.notFound : CONTACT_MESSAGES.notFound);
+  return ctx.em.find(
+    Activity,
+    { [kind]: id, ...(query.types ? { type: { $in: query.types } } : {}) },
+    { orderBy: { date: 'desc', createdAt: 'desc', id: 'asc' }, limit: query.limit },
+  );
 }
