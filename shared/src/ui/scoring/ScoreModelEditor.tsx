@@ -115,11 +115,12 @@ function newRule(ops: readonly ScoreOperator[], used: ScoreOperator[]): ScoreRul
   return { id: newId('rule'), operator, value: { primary: '', secondary: null }, score: SCORE_DEFAULTS.ruleScore };
 }
 
-export function ScoreModelEditor(props: ScoreModelEditorProps) {
-  const { open, onOpenChange, listName, fields } = props;
-  const styles = useStyles();
+type UpdateRuleSet = (id: string, fn: (rs: ScoreRuleSet) => ScoreRuleSet | null) => void;
+
+/** The model being edited (name and rule sets), reset each time the editor opens, and its save with the chosen run scope. */
+function useScoreModelForm(props: ScoreModelEditorProps) {
+  const { open, onOpenChange, listName } = props;
   const notify = useNotify();
-  const pluginMode = usePluginMode();
   const [name, setName] = useState('');
   const [ruleSets, setRuleSets] = useState<ScoreRuleSet[]>([]);
   const [collapsed, setCollapsed] = useState<Record<string, boolean>>({});
@@ -137,13 +138,7 @@ export function ScoreModelEditor(props: ScoreModelEditorProps) {
     setBusy(false);
   }, [open, props.model, listName]);
 
-  const shares = useMemo(() => weightDistribution(ruleSets), [ruleSets]);
-  const legend = weightLegend(shares);
-  const matches = fields.filter(
-    (f) => !ruleSets.some((rs) => rs.fieldData.id === f.id) && f.label.toLowerCase().includes(query.trim().toLowerCase()),
-  );
-
-  const update = (id: string, fn: (rs: ScoreRuleSet) => ScoreRuleSet | null) => {
+  const update: UpdateRuleSet = (id, fn) => {
     setError(null);
     setRuleSets((all) => all.flatMap((rs) => (rs.id === id ? (fn(rs) ?? []) : [rs])));
   };
@@ -191,6 +186,15 @@ export function ScoreModelEditor(props: ScoreModelEditorProps) {
       setBusy(false);
     }
   };
+  return { name, setName, ruleSets, collapsed, setCollapsed, query, setQuery, error, setError, busy, update, addField, save };
+}
+
+export function ScoreModelEditor(props: ScoreModelEditorProps) {
+  const { open, onOpenChange, fields } = props;
+  const styles = useStyles();
+  const pluginMode = usePluginMode();
+  const form = useScoreModelForm(props);
+  const { ruleSets, collapsed, error, busy } = form;
 
   return (
     <Dialog
@@ -215,218 +219,29 @@ export function ScoreModelEditor(props: ScoreModelEditorProps) {
           <DialogContent className={styles.content}>
             <Field label="Name" required validationMessage={error === SCORING_MESSAGES.invalidName ? error : undefined}>
               <Input
-                value={name}
+                value={form.name}
                 placeholder={SCORING_MESSAGES.editor.namePlaceholder}
                 onChange={(_, d) => {
-                  setName(d.value);
-                  setError(null);
+                  form.setName(d.value);
+                  form.setError(null);
                 }}
                 data-testid="score-model-name"
               />
             </Field>
 
-            <div data-testid="weight-distribution">
-              <div className={styles.bar} role="img" aria-label="Weight distribution">
-                {shares.map((s) => (
-                  <div
-                    key={s.id}
-                    style={{ width: `${s.share}%`, backgroundColor: s.colour }}
-                    title={`${s.label} ${s.share}%`}
-                    data-testid="weight-segment"
-                  />
-                ))}
-              </div>
-              <div className={styles.legend}>
-                {shares.length === 0 && <Text size={200}>{SCORING_MESSAGES.editor.noFields}</Text>}
-                {legend.named.map((s) => (
-                  <Text size={200} key={s.id} data-testid="weight-legend-item">
-                    <span className={styles.dot} style={{ backgroundColor: s.colour }} />
-                    {s.label} {s.share}%
-                  </Text>
-                ))}
-                {legend.others.length > 0 && (
-                  <Tooltip relationship="description" content={legend.others.map((s) => `${s.label} ${s.share}%`).join(', ')}>
-                    <Text size={200} underline data-testid="weight-legend-others">
-                      {SCORING_MESSAGES.editor.others}
-                    </Text>
-                  </Tooltip>
-                )}
-              </div>
-            </div>
+            <WeightDistribution ruleSets={ruleSets} />
 
-            <Combobox
-              placeholder={SCORING_MESSAGES.editor.addField}
-              aria-label={SCORING_MESSAGES.editor.addField}
-              value={query}
-              onChange={(e) => setQuery((e.target as HTMLInputElement).value)}
-              onOptionSelect={(_, d) => {
-                const f = fields.find((x) => x.id === d.optionValue);
-                if (f) addField(f);
-              }}
-              data-testid="score-add-field"
-            >
-              {matches.length === 0 ? (
-                <Option key="none" value="" disabled text={SCORING_MESSAGES.editor.noFieldFound}>
-                  {SCORING_MESSAGES.editor.noFieldFound}
-                </Option>
-              ) : (
-                matches.map((f) => <Option key={f.id} value={f.id} text={f.label}>{`${f.label} · ${f.group}`}</Option>)
-              )}
-            </Combobox>
+            <AddFieldCombobox fields={fields} ruleSets={ruleSets} query={form.query} setQuery={form.setQuery} onAdd={form.addField} />
 
-            {ruleSets.map((rs) => {
-              const ops = SCORE_OPERATORS_BY_TYPE[rs.fieldData.fieldType] ?? [];
-              const used = rs.rules.map((r) => r.operator);
-              const isCollapsed = collapsed[rs.id] ?? false;
-              return (
-                <div key={rs.id} className={styles.card} data-testid="score-field-card" aria-label={rs.label}>
-                  <div className={styles.cardHead}>
-                    <Button
-                      appearance="subtle"
-                      size="small"
-                      icon={isCollapsed ? <ChevronRightRegular /> : <ChevronDownRegular />}
-                      aria-expanded={!isCollapsed}
-                      aria-label={`${isCollapsed ? 'Expand' : 'Collapse'} ${rs.label}`}
-                      onClick={() => setCollapsed((c) => ({ ...c, [rs.id]: !isCollapsed }))}
-                      data-testid="score-field-toggle"
-                    />
-                    <Text weight="semibold" className={styles.grow}>
-                      {rs.label}
-                    </Text>
-                    <Field label="Weight" orientation="horizontal">
-                      <Select
-                        value={String(rs.weight)}
-                        onChange={(_, d) => update(rs.id, (x) => ({ ...x, weight: Number(d.value) }))}
-                        data-testid="score-field-weight"
-                      >
-                        {WEIGHT_LEVELS.map((w) => (
-                          <option key={w.value} value={w.value}>{`${w.label} (${w.value})`}</option>
-                        ))}
-                      </Select>
-                    </Field>
-                    <Button appearance="subtle" size="small" onClick={() => update(rs.id, () => null)} aria-label={`Remove ${rs.label}`}>
-                      Remove
-                    </Button>
-                  </div>
-                  {!isCollapsed && (
-                    <>
-                      {rs.rules.map((r) => (
-                        <div className={styles.rule} key={r.id} data-testid="score-rule">
-                          <Select
-                            aria-label="Operator"
-                            value={r.operator}
-                            onChange={(_, d) =>
-                              update(rs.id, (x) => ({
-                                ...x,
-                                rules: x.rules.map((y) => (y.id === r.id ? { ...y, operator: d.value as ScoreOperator } : y)),
-                              }))
-                            }
-                          >
-                            {ops
-                              .filter((o) => o === r.operator || !used.includes(o))
-                              .map((o) => (
-                                <option key={o} value={o}>
-                                  {SCORE_OPERATOR_LABELS[o]}
-                                </option>
-                              ))}
-                          </Select>
-                          <div className={styles.values}>
-                            <Input
-                              aria-label="Value"
-                              value={r.value.primary}
-                              onChange={(_, d) =>
-                                update(rs.id, (x) => ({
-                                  ...x,
-                                  rules: x.rules.map((y) => (y.id === r.id ? { ...y, value: { ...y.value, primary: d.value } } : y)),
-                                }))
-                              }
-                            />
-                            {RANGE_OPERATORS.includes(r.operator) && (
-                              <Input
-                                aria-label="Second value"
-                                value={r.value.secondary ?? ''}
-                                onChange={(_, d) =>
-                                  update(rs.id, (x) => ({
-                                    ...x,
-                                    rules: x.rules.map((y) => (y.id === r.id ? { ...y, value: { ...y.value, secondary: d.value } } : y)),
-                                  }))
-                                }
-                              />
-                            )}
-                          </div>
-                          <Text size={200}>Score</Text>
-                          <Select
-                            aria-label="Score"
-                            value={String(r.score)}
-                            onChange={(_, d) =>
-                              update(rs.id, (x) => ({
-                                ...x,
-                                rules: x.rules.map((y) => (y.id === r.id ? { ...y, score: Number(d.value) } : y)),
-                              }))
-                            }
-                          >
-                            {scores.map((s) => (
-                              <option key={s} value={s}>
-                                {s}
-                              </option>
-                            ))}
-                          </Select>
-                          <Button
-                            appearance="subtle"
-                            size="small"
-                            icon={<DismissRegular />}
-                            aria-label="Remove rule"
-                            onClick={() =>
-                              update(rs.id, (x) => {
-                                const rules = x.rules.filter((y) => y.id !== r.id);
-                                // Removing the last rule of a field removes the field (spec 002 §5).
-                                return rules.length === 0 ? null : { ...x, rules };
-                              })
-                            }
-                          />
-                        </div>
-                      ))}
-                      <div className={styles.rule} data-testid="score-rule-footer">
-                        <Button
-                          size="small"
-                          style={{ justifySelf: 'start' }}
-                          disabled={used.length >= ops.length}
-                          onClick={() =>
-                            update(rs.id, (x) => ({
-                              ...x,
-                              rules: [
-                                ...x.rules,
-                                newRule(
-                                  ops,
-                                  x.rules.map((y) => y.operator),
-                                ),
-                              ],
-                            }))
-                          }
-                        >
-                          + Add rule
-                        </Button>
-                        <Text size={200} className={styles.missing}>
-                          {SCORING_MESSAGES.editor.missing}
-                        </Text>
-                        <Select
-                          className={styles.ruleFooter}
-                          aria-label="Default score"
-                          value={String(rs.defaultScore)}
-                          onChange={(_, d) => update(rs.id, (x) => ({ ...x, defaultScore: Number(d.value) }))}
-                        >
-                          {scores.map((s) => (
-                            <option key={s} value={s}>
-                              {s}
-                            </option>
-                          ))}
-                        </Select>
-                      </div>
-                    </>
-                  )}
-                </div>
-              );
-            })}
+            {ruleSets.map((rs) => (
+              <RuleSetCard
+                key={rs.id}
+                ruleSet={rs}
+                collapsed={collapsed[rs.id] ?? false}
+                onToggle={() => form.setCollapsed((c) => ({ ...c, [rs.id]: !(collapsed[rs.id] ?? false) }))}
+                update={form.update}
+              />
+            ))}
 
             {error && error !== SCORING_MESSAGES.invalidName && (
               <MessageBar intent="error" data-testid="score-model-error">
@@ -434,29 +249,276 @@ export function ScoreModelEditor(props: ScoreModelEditorProps) {
               </MessageBar>
             )}
 
-            <div className={styles.footer}>
-              <Button onClick={() => onOpenChange(false)} disabled={busy}>
-                Cancel
-              </Button>
-              <Menu>
-                <MenuTrigger disableButtonEnhancement>
-                  <Button appearance="primary" disabled={busy} data-testid="score-model-save">
-                    {SCORING_MESSAGES.editor.save}
-                  </Button>
-                </MenuTrigger>
-                <MenuPopover>
-                  <MenuList>
-                    <MenuItem onClick={() => void save('none')}>{SCORING_MESSAGES.editor.saveNoRun}</MenuItem>
-                    <MenuItem onClick={() => void save('first10')}>{SCORING_MESSAGES.editor.saveRun10}</MenuItem>
-                    <MenuItem onClick={() => void save('first1')}>{SCORING_MESSAGES.editor.saveRun1}</MenuItem>
-                    {props.allowRunAll && <MenuItem onClick={() => void save('all')}>{SCORING_MESSAGES.editor.saveRunAll}</MenuItem>}
-                  </MenuList>
-                </MenuPopover>
-              </Menu>
-            </div>
+            <SaveMenu
+              busy={busy}
+              allowRunAll={props.allowRunAll}
+              onCancel={() => onOpenChange(false)}
+              onSave={(run) => void form.save(run)}
+            />
           </DialogContent>
         </DialogBody>
       </DialogSurface>
     </Dialog>
+  );
+}
+
+/** The weight distribution bar and its legend (the small shares under 'Others'). */
+function WeightDistribution({ ruleSets }: { ruleSets: ScoreRuleSet[] }) {
+  const styles = useStyles();
+  const shares = useMemo(() => weightDistribution(ruleSets), [ruleSets]);
+  const legend = weightLegend(shares);
+  return (
+    <div data-testid="weight-distribution">
+      <div className={styles.bar} role="img" aria-label="Weight distribution">
+        {shares.map((s) => (
+          <div
+            key={s.id}
+            style={{ width: `${s.share}%`, backgroundColor: s.colour }}
+            title={`${s.label} ${s.share}%`}
+            data-testid="weight-segment"
+          />
+        ))}
+      </div>
+      <div className={styles.legend}>
+        {shares.length === 0 && <Text size={200}>{SCORING_MESSAGES.editor.noFields}</Text>}
+        {legend.named.map((s) => (
+          <Text size={200} key={s.id} data-testid="weight-legend-item">
+            <span className={styles.dot} style={{ backgroundColor: s.colour }} />
+            {s.label} {s.share}%
+          </Text>
+        ))}
+        {legend.others.length > 0 && (
+          <Tooltip relationship="description" content={legend.others.map((s) => `${s.label} ${s.share}%`).join(', ')}>
+            <Text size={200} underline data-testid="weight-legend-others">
+              {SCORING_MESSAGES.editor.others}
+            </Text>
+          </Tooltip>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** '+ Add field': the fields not scored yet whose label matches what is typed. */
+function AddFieldCombobox(props: {
+  fields: readonly ScoreFieldOption[];
+  ruleSets: ScoreRuleSet[];
+  query: string;
+  setQuery: (query: string) => void;
+  onAdd: (field: ScoreFieldOption) => void;
+}) {
+  const { fields, ruleSets, query } = props;
+  const matches = fields.filter(
+    (f) => !ruleSets.some((rs) => rs.fieldData.id === f.id) && f.label.toLowerCase().includes(query.trim().toLowerCase()),
+  );
+  return (
+    <Combobox
+      placeholder={SCORING_MESSAGES.editor.addField}
+      aria-label={SCORING_MESSAGES.editor.addField}
+      value={query}
+      onChange={(e) => props.setQuery((e.target as HTMLInputElement).value)}
+      onOptionSelect={(_, d) => {
+        const f = fields.find((x) => x.id === d.optionValue);
+        if (f) props.onAdd(f);
+      }}
+      data-testid="score-add-field"
+    >
+      {matches.length === 0 ? (
+        <Option key="none" value="" disabled text={SCORING_MESSAGES.editor.noFieldFound}>
+          {SCORING_MESSAGES.editor.noFieldFound}
+        </Option>
+      ) : (
+        matches.map((f) => <Option key={f.id} value={f.id} text={f.label}>{`${f.label} · ${f.group}`}</Option>)
+      )}
+    </Combobox>
+  );
+}
+
+/** One field's card: its head (collapse, label, weight, Remove), its rules, '+ Add rule' and the default score. */
+function RuleSetCard(props: { ruleSet: ScoreRuleSet; collapsed: boolean; onToggle: () => void; update: UpdateRuleSet }) {
+  const { ruleSet: rs, collapsed: isCollapsed, update } = props;
+  const styles = useStyles();
+  const ops = SCORE_OPERATORS_BY_TYPE[rs.fieldData.fieldType] ?? [];
+  const used = rs.rules.map((r) => r.operator);
+  const setRule = (ruleId: string, fn: (r: ScoreRule) => ScoreRule) =>
+    update(rs.id, (x) => ({ ...x, rules: x.rules.map((y) => (y.id === ruleId ? fn(y) : y)) }));
+  return (
+    <div className={styles.card} data-testid="score-field-card" aria-label={rs.label}>
+      <div className={styles.cardHead}>
+        <Button
+          appearance="subtle"
+          size="small"
+          icon={isCollapsed ? <ChevronRightRegular /> : <ChevronDownRegular />}
+          aria-expanded={!isCollapsed}
+          aria-label={`${isCollapsed ? 'Expand' : 'Collapse'} ${rs.label}`}
+          onClick={props.onToggle}
+          data-testid="score-field-toggle"
+        />
+        <Text weight="semibold" className={styles.grow}>
+          {rs.label}
+        </Text>
+        <Field label="Weight" orientation="horizontal">
+          <Select
+            value={String(rs.weight)}
+            onChange={(_, d) => update(rs.id, (x) => ({ ...x, weight: Number(d.value) }))}
+            data-testid="score-field-weight"
+          >
+            {WEIGHT_LEVELS.map((w) => (
+              <option key={w.value} value={w.value}>{`${w.label} (${w.value})`}</option>
+            ))}
+          </Select>
+        </Field>
+        <Button appearance="subtle" size="small" onClick={() => update(rs.id, () => null)} aria-label={`Remove ${rs.label}`}>
+          Remove
+        </Button>
+      </div>
+      {!isCollapsed && (
+        <>
+          {rs.rules.map((r) => (
+            <RuleRow
+              key={r.id}
+              rule={r}
+              ops={ops}
+              used={used}
+              setRule={(fn) => setRule(r.id, fn)}
+              onRemove={() => removeRule(update, rs.id, r.id)}
+            />
+          ))}
+          <RuleSetFooter ruleSet={rs} ops={ops} used={used} update={update} />
+        </>
+      )}
+    </div>
+  );
+}
+
+/** Removing the last rule of a field removes the field (spec 002 §5). */
+function removeRule(update: UpdateRuleSet, ruleSetId: string, ruleId: string) {
+  update(ruleSetId, (x) => {
+    const rules = x.rules.filter((y) => y.id !== ruleId);
+    return rules.length === 0 ? null : { ...x, rules };
+  });
+}
+
+/** A rule: operator · value(s) · 'Score' · score · remove. */
+function RuleRow(props: {
+  rule: ScoreRule;
+  ops: readonly ScoreOperator[];
+  used: ScoreOperator[];
+  setRule: (fn: (r: ScoreRule) => ScoreRule) => void;
+  onRemove: () => void;
+}) {
+  const { rule: r, setRule } = props;
+  const styles = useStyles();
+  return (
+    <div className={styles.rule} data-testid="score-rule">
+      <Select aria-label="Operator" value={r.operator} onChange={(_, d) => setRule((y) => ({ ...y, operator: d.value as ScoreOperator }))}>
+        {props.ops
+          .filter((o) => o === r.operator || !props.used.includes(o))
+          .map((o) => (
+            <option key={o} value={o}>
+              {SCORE_OPERATOR_LABELS[o]}
+            </option>
+          ))}
+      </Select>
+      <div className={styles.values}>
+        <Input
+          aria-label="Value"
+          value={r.value.primary}
+          onChange={(_, d) => setRule((y) => ({ ...y, value: { ...y.value, primary: d.value } }))}
+        />
+        {RANGE_OPERATORS.includes(r.operator) && (
+          <Input
+            aria-label="Second value"
+            value={r.value.secondary ?? ''}
+            onChange={(_, d) => setRule((y) => ({ ...y, value: { ...y.value, secondary: d.value } }))}
+          />
+        )}
+      </div>
+      <Text size={200}>Score</Text>
+      <Select aria-label="Score" value={String(r.score)} onChange={(_, d) => setRule((y) => ({ ...y, score: Number(d.value) }))}>
+        <ScoreOptions />
+      </Select>
+      <Button appearance="subtle" size="small" icon={<DismissRegular />} aria-label="Remove rule" onClick={props.onRemove} />
+    </div>
+  );
+}
+
+function ScoreOptions() {
+  return (
+    <>
+      {scores.map((s) => (
+        <option key={s} value={s}>
+          {s}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** The card's last row on the rules' grid: '+ Add rule' under the operators, the default score under the scores. */
+function RuleSetFooter(props: { ruleSet: ScoreRuleSet; ops: readonly ScoreOperator[]; used: ScoreOperator[]; update: UpdateRuleSet }) {
+  const { ruleSet: rs, ops, update } = props;
+  const styles = useStyles();
+  return (
+    <div className={styles.rule} data-testid="score-rule-footer">
+      <Button
+        size="small"
+        style={{ justifySelf: 'start' }}
+        disabled={props.used.length >= ops.length}
+        onClick={() =>
+          update(rs.id, (x) => ({
+            ...x,
+            rules: [
+              ...x.rules,
+              newRule(
+                ops,
+                x.rules.map((y) => y.operator),
+              ),
+            ],
+          }))
+        }
+      >
+        + Add rule
+      </Button>
+      <Text size={200} className={styles.missing}>
+        {SCORING_MESSAGES.editor.missing}
+      </Text>
+      <Select
+        className={styles.ruleFooter}
+        aria-label="Default score"
+        value={String(rs.defaultScore)}
+        onChange={(_, d) => update(rs.id, (x) => ({ ...x, defaultScore: Number(d.value) }))}
+      >
+        <ScoreOptions />
+      </Select>
+    </div>
+  );
+}
+
+/** Cancel, and Save with its run choices. */
+function SaveMenu(props: { busy: boolean; allowRunAll: boolean | undefined; onCancel: () => void; onSave: (run: ScoreRunScope) => void }) {
+  const { busy, onSave } = props;
+  const styles = useStyles();
+  return (
+    <div className={styles.footer}>
+      <Button onClick={props.onCancel} disabled={busy}>
+        Cancel
+      </Button>
+      <Menu>
+        <MenuTrigger disableButtonEnhancement>
+          <Button appearance="primary" disabled={busy} data-testid="score-model-save">
+            {SCORING_MESSAGES.editor.save}
+          </Button>
+        </MenuTrigger>
+        <MenuPopover>
+          <MenuList>
+            <MenuItem onClick={() => onSave('none')}>{SCORING_MESSAGES.editor.saveNoRun}</MenuItem>
+            <MenuItem onClick={() => onSave('first10')}>{SCORING_MESSAGES.editor.saveRun10}</MenuItem>
+            <MenuItem onClick={() => onSave('first1')}>{SCORING_MESSAGES.editor.saveRun1}</MenuItem>
+            {props.allowRunAll && <MenuItem onClick={() => onSave('all')}>{SCORING_MESSAGES.editor.saveRunAll}</MenuItem>}
+          </MenuList>
+        </MenuPopover>
+      </Menu>
+    </div>
   );
 }
