@@ -301,7 +301,7 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
     createdBy: admin.id,
   });
   await x.flush();
-  await assign(em(), actor, enrichment.id, fields.industry.id);
+  await assign({ em: em(), ...actor }, enrichment.id, fields.industry.id);
   // Its results, as a finished run leaves them: a complete result per company, and the value in
   // the field it fills with the enrichment's outcome (writeFieldValue with meta).
   const enriched = companies.filter((_, i) => i % 10 !== 9);

@@ -1,3 +1,6 @@
+// Enrichment routes (spec 001 §2, §7): configs, the table, results, estimates and runs, field
+// assignment, create / update / delete. Each route validates, calls one use case of
+// enrichments.service.ts (execute.ts for runs) with an EnrichmentContext and presents the answer.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -27,13 +30,11 @@ import {
   EnrichmentEstimateBody,
   EnrichmentEstimateResponse,
 } from '@dealscout/shared/contracts';
-import { ENRICHMENT_MESSAGES, runCost } from '@dealscout/shared/domain';
+import { ENRICHMENT_MESSAGES } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
-import { badRequest, notFound } from '../../lib/errors';
-import { EXECUTION_COLUMNS, toExecutionDto, type ExecutionRow } from '../executions/execution.presenter';
+import { badRequest } from '../../lib/errors';
 import { ENRICHMENT_CONFIGS, IDEA_ENRICHMENT_CONFIGS, findConfig } from './configs';
-import { toEnrichmentDto, loadResults } from './enrichment.presenter';
-import { Enrichment } from './enrichment.entity';
+import { toEnrichmentDto } from './enrichment.presenter';
 import {
   createEnrichment,
   updateEnrichment,
@@ -44,23 +45,38 @@ import {
   unassign,
   setPrimary,
   listEnrichments,
-  getEnrichment,
+  enrichmentById,
+  enrichmentCreators,
+  unfinishedEnrichmentExecutions,
+  enrichmentResults,
+  estimateEnrichment,
   nextName,
-  type Actor,
+  type EnrichmentContext,
 } from './enrichments.service';
 import { executeEnrichment, enrichmentsOfLists } from './execute';
-import { tenantSql } from '../../db/sql';
 
-function actorOf(req: FastifyRequest): Actor {
+function enrichmentContext(app: FastifyInstance, req: FastifyRequest): EnrichmentContext {
   const a = authOf(req);
-  return { organizationId: a.organizationId, userId: a.user.id };
+  return { em: req.em, config: app.config, organizationId: a.organizationId, userId: a.user.id };
 }
 
 const tags = ['enrichments'];
 const errors = { 400: ErrorResponse, 404: ErrorResponse };
 
 export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
+  // Registered in this order (the OpenAPI document lists them so).
+  configRoutes(app);
+  tableRoutes(app);
+  runRoutes(app);
+  assignmentRoutes(app);
+  editRoutes(app);
+  oneEnrichmentRoutes(app);
+}
+
+/** The configs (companies, contacts, ideas) and the next generated name of a config's type. */
+function configRoutes(app: FastifyInstance): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const ctx = (req: FastifyRequest) => enrichmentContext(app, req);
 
   r.get(
     '/enrichment/configs',
@@ -95,9 +111,15 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
     async (req) => {
       const config = findConfig(req.query.configId);
       if (!config) throw badRequest(ENRICHMENT_MESSAGES.invalid);
-      return { success: true as const, name: await nextName(req.em, config) };
+      return { success: true as const, name: await nextName(ctx(req), config) };
     },
   );
+}
+
+/** The enrichment table, its Created By filter, the unfinished executions and the results of records. */
+function tableRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const ctx = (req: FastifyRequest) => enrichmentContext(app, req);
 
   r.post(
     '/enrichment/list',
@@ -110,7 +132,7 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const { rows, total, pageIndex, pageSize } = await listEnrichments(req.em, req.body);
+      const { rows, total, pageIndex, pageSize } = await listEnrichments(ctx(req), req.body);
       const totalPages = Math.ceil(total / pageSize);
       return {
         success: true as const,
@@ -129,13 +151,7 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: { tags, summary: 'Users who created enrichments (the Created By filter)', response: { 200: EnrichmentCreatorsResponse } },
     },
-    async (req) => {
-      const rows = await tenantSql(req.em, actorOf(req).organizationId).all<{ id: string; first_name: string; last_name: string }>(
-        `select distinct u.id, u.first_name, u.last_name from enrichment e join app_user u on u.organization_id = e.organization_id and u.id = e.created_by_id where e.organization_id = ? order by u.first_name, u.last_name, u.id`,
-        [actorOf(req).organizationId],
-      );
-      return { success: true as const, users: rows.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name })) };
-    },
+    async (req) => ({ success: true as const, users: await enrichmentCreators(ctx(req)) }),
   );
 
   r.get(
@@ -147,13 +163,7 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: EnrichmentExecutionsResponse },
       },
     },
-    async (req) => {
-      const rows = await tenantSql(req.em, actorOf(req).organizationId).all<ExecutionRow>(
-        `select ${EXECUTION_COLUMNS} from execution where organization_id = ? and type = 'enrichment' and status in ('scheduled', 'processing') order by created_at desc, id limit 1000`,
-        [actorOf(req).organizationId],
-      );
-      return { success: true as const, executions: rows.map(toExecutionDto) };
-    },
+    async (req) => ({ success: true as const, executions: await unfinishedEnrichmentExecutions(ctx(req)) }),
   );
 
   r.post(
@@ -166,14 +176,14 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: EnrichmentResultsResponse, 400: ErrorResponse },
       },
     },
-    async (req) => {
-      const { entityType, entityIds, enrichmentIds } = req.body;
-      const list = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-      const where = `r.entity_type = ? and r.entity_id in (${list(entityIds.length)})${enrichmentIds?.length ? ` and r.enrichment_id in (${list(enrichmentIds.length)})` : ''}`;
-      const results = await loadResults(req.em, actorOf(req).organizationId, where, [entityType, ...entityIds, ...(enrichmentIds ?? [])]);
-      return { success: true as const, results };
-    },
+    async (req) => ({ success: true as const, results: await enrichmentResults(ctx(req), req.body) }),
   );
+}
+
+/** A run's estimate and the run itself. */
+function runRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const ctx = (req: FastifyRequest) => enrichmentContext(app, req);
 
   r.post(
     '/enrichment/estimate',
@@ -185,31 +195,7 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: EnrichmentEstimateResponse, ...errors },
       },
     },
-    async (req) => {
-      const org = actorOf(req).organizationId;
-      const e = await req.em.findOne(Enrichment, { id: req.body.enrichmentId, organization: org });
-      if (!e) throw notFound(ENRICHMENT_MESSAGES.notFound);
-      const [o] = await tenantSql(req.em, org).all<{ ai_credits_total: number | null; ai_credits_used: number }>(
-        `select ai_credits_total, ai_credits_used from organization where id = ?`,
-        [org],
-      );
-      // Model calls a row takes: an LLM prompt one; an agent at most AGENT_MAX_STEPS (and its answer);
-      // a deep research agent a plan, its sub-questions' steps and the synthesis; a data provider none.
-      const steps = app.config.AGENT_MAX_STEPS;
-      const type = e.enrichmentType;
-      const callsPerRow = type === 'llm' ? 1 : type === 'agent' ? steps + 1 : type === 'deepresearchagent' ? 2 + 4 * 5 : 0;
-      const cost = runCost({
-        rows: req.body.count,
-        callsPerRow,
-        upTo: type === 'agent' || type === 'deepresearchagent',
-        creditsTotal: o?.ai_credits_total ?? null,
-        creditsUsed: o?.ai_credits_used ?? 0,
-        concurrency: Math.min(app.config.LLM_ORG_CONCURRENCY, app.config.EXECUTION_ORG_CONCURRENCY),
-        secondsPerCall: 2,
-        secondsPerRowWithoutModel: 0.5 / Math.max(1, app.config.EXECUTION_ORG_CONCURRENCY),
-      });
-      return { success: true as const, ...cost };
-    },
+    async (req) => ({ success: true as const, ...(await estimateEnrichment(ctx(req), req.body)) }),
   );
 
   r.post(
@@ -225,9 +211,16 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
     },
     async (req, reply) => {
       if (!app.boss) return reply.status(503).send({ success: false as const, message: ENRICHMENT_MESSAGES.unable });
-      return executeEnrichment(req.em, app.boss, actorOf(req), req.body);
+      const c = ctx(req);
+      return executeEnrichment(c.em, app.boss, c, req.body);
     },
   );
+}
+
+/** Field assignment: assign, unassign, primary. */
+function assignmentRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const ctx = (req: FastifyRequest) => enrichmentContext(app, req);
 
   r.post(
     '/enrichment/assign',
@@ -240,7 +233,7 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const e = await assign(req.em, actorOf(req), req.body.enrichmentId, req.body.fieldId);
+      const e = await assign(ctx(req), req.body.enrichmentId, req.body.fieldId);
       return { success: true as const, message: ENRICHMENT_MESSAGES.assigned, id: e.id, enrichment: toEnrichmentDto(e) };
     },
   );
@@ -256,7 +249,7 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const e = await unassign(req.em, actorOf(req), req.body.enrichmentId, req.body.fieldId);
+      const e = await unassign(ctx(req), req.body.enrichmentId, req.body.fieldId);
       return { success: true as const, message: ENRICHMENT_MESSAGES.unassigned, id: e.id, enrichment: toEnrichmentDto(e) };
     },
   );
@@ -272,10 +265,16 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const e = await setPrimary(req.em, actorOf(req), req.body.enrichmentId, req.body.fieldId);
+      const e = await setPrimary(ctx(req), req.body.enrichmentId, req.body.fieldId);
       return { success: true as const, message: ENRICHMENT_MESSAGES.primarySet, id: e.id, enrichment: toEnrichmentDto(e) };
     },
   );
+}
+
+/** Colour, list columns, create and update. */
+function editRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const ctx = (req: FastifyRequest) => enrichmentContext(app, req);
 
   r.put(
     '/enrichment/set-color',
@@ -283,7 +282,7 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
       schema: { tags, summary: "Set an enrichment's colour", body: SetColorBody, response: { 200: EnrichmentResponse, ...errors } },
     },
     async (req) => {
-      const e = await setColor(req.em, req.body.enrichmentId, req.body.color);
+      const e = await setColor(ctx(req), req.body.enrichmentId, req.body.color);
       return { success: true as const, message: ENRICHMENT_MESSAGES.colorSet, id: e.id, enrichment: toEnrichmentDto(e) };
     },
   );
@@ -294,7 +293,7 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
       schema: { tags, summary: "Set an enrichment's list columns", body: SetColumnsBody, response: { 200: EnrichmentResponse, ...errors } },
     },
     async (req) => {
-      const e = await setColumns(req.em, req.body.enrichmentId, req.body.listColumns);
+      const e = await setColumns(ctx(req), req.body.enrichmentId, req.body.listColumns);
       return { success: true as const, message: ENRICHMENT_MESSAGES.columnsSet, id: e.id, enrichment: toEnrichmentDto(e) };
     },
   );
@@ -310,7 +309,7 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      const e = await createEnrichment(req.em, actorOf(req), req.body);
+      const e = await createEnrichment(ctx(req), req.body);
       return reply
         .status(201)
         .send({ success: true as const, message: ENRICHMENT_MESSAGES.created, id: e.id, enrichment: toEnrichmentDto(e) });
@@ -323,10 +322,16 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
       schema: { tags, summary: 'Update an enrichment', body: UpdateEnrichmentBody, response: { 200: EnrichmentResponse, ...errors } },
     },
     async (req) => {
-      const e = await updateEnrichment(req.em, actorOf(req), req.body);
+      const e = await updateEnrichment(ctx(req), req.body);
       return { success: true as const, message: ENRICHMENT_MESSAGES.updated, id: e.id, enrichment: toEnrichmentDto(e) };
     },
   );
+}
+
+/** The enrichments of a list, one enrichment, and deleting one. */
+function oneEnrichmentRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const ctx = (req: FastifyRequest) => enrichmentContext(app, req);
 
   r.get(
     '/enrichment/:listId/list',
@@ -340,7 +345,8 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
     },
     async (req) => {
       // Its own idea enrichments and the company enrichments run on its ideas.
-      const byList = await enrichmentsOfLists(req.em, authOf(req).organizationId, [req.params.listId]);
+      const c = ctx(req);
+      const byList = await enrichmentsOfLists(c.em, c.organizationId, [req.params.listId]);
       return { success: true as const, enrichments: byList.get(req.params.listId) ?? [] };
     },
   );
@@ -350,7 +356,7 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: { tags, summary: 'One enrichment', params: IdParams, response: { 200: GetEnrichmentResponse, ...errors } },
     },
-    async (req) => ({ success: true as const, enrichment: toEnrichmentDto(await getEnrichment(req.em, req.params.id)) }),
+    async (req) => ({ success: true as const, enrichment: toEnrichmentDto(await enrichmentById(ctx(req), req.params.id)) }),
   );
 
   r.delete(
@@ -364,7 +370,7 @@ export async function enrichmentRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      await deleteEnrichment(req.em, actorOf(req), req.params.id);
+      await deleteEnrichment(ctx(req), req.params.id);
       return { success: true as const, message: ENRICHMENT_MESSAGES.deleted };
     },
   );

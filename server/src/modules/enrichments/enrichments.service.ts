@@ -1,18 +1,32 @@
 // Enrichments: create, update, delete, colour and list columns, field assignment (one primary per
 // field, the first assigned), the table, and the results of records. Running is in execute.ts.
+// The use cases of enrichments.routes.ts take one EnrichmentContext: the request's EntityManager,
+// the config and the caller.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import {
   ENRICHMENT_MESSAGES,
   COMPANY_INFO_SCHEMA,
   nextEnrichmentName,
+  runCost,
+  type RunCost,
   richPromptIsEmpty,
   schemaItemProblems,
   schemaItemsToJsonSchema,
   type EnrichmentSchemaItem,
   type RichPromptNode,
 } from '@dealscout/shared/domain';
-import type { EnrichmentConfigDto, EnrichmentFormBody, EnrichmentListBody, SchemaItemDto } from '@dealscout/shared/contracts';
+import type { z } from 'zod';
+import type {
+  EnrichmentConfigDto,
+  EnrichmentEstimateBody,
+  EnrichmentFormBody,
+  EnrichmentListBody,
+  EnrichmentResultsBody,
+  ExecutionDto,
+  SchemaItemDto,
+} from '@dealscout/shared/contracts';
+import type { Config } from '../../config';
 import { badRequest, notFound } from '../../lib/errors';
 import { FieldDefinition } from '../fields/field.entity';
 import { Enrichment, type IEnrichment } from './enrichment.entity';
@@ -20,10 +34,22 @@ import { findConfig } from './configs';
 import { publishFieldsChanged } from '../fields/fields-events';
 import { tenantSql } from '../../db/sql';
 import { assertOwned, assertPromptRefsOwned } from './owned-refs';
+import { loadResults } from './enrichment.presenter';
+import { EXECUTION_COLUMNS, toExecutionDto, type ExecutionRow } from '../executions/execution.presenter';
 
 export interface Actor {
   organizationId: string;
   userId: string;
+}
+
+/** The caller and the request's EntityManager (what a use case without the config needs). */
+export interface EnrichmentScope extends Actor {
+  em: EntityManager;
+}
+
+/** What an enrichment use case receives: the request's EntityManager, the config and the caller. */
+export interface EnrichmentContext extends EnrichmentScope {
+  config: Config;
 }
 
 type FormInput = Omit<EnrichmentFormBody, 'llmModelId'> & { llmModelId?: string };
@@ -43,7 +69,7 @@ function configOf(configId: string): EnrichmentConfigDto {
 }
 
 /** The next generated name for a config's type ('LLM Prompt 3'), among the organization's enrichments. */
-export async function nextName(em: EntityManager, config: EnrichmentConfigDto): Promise<string> {
+export async function nextName({ em }: Pick<EnrichmentScope, 'em'>, config: EnrichmentConfigDto): Promise<string> {
   const prefix = config.namePrefix;
   const rows = await em.find(Enrichment, { name: { $ilike: `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } }, { fields: ['name'] });
   return nextEnrichmentName(
@@ -64,7 +90,7 @@ async function cleanForm(em: EntityManager, config: EnrichmentConfigDto, body: F
   let name =
     (config.enrichmentType === 'mixrankCompanyDetails' ? (body.enrichmentName ?? body.name) : (body.name ?? body.enrichmentName))?.trim() ??
     '';
-  if (!name && isCreate && body.generateName) name = await nextName(em, config);
+  if (!name && isCreate && body.generateName) name = await nextName({ em }, config);
   if (!name) throw badRequest(ENRICHMENT_MESSAGES.nameRequired);
   if (!config.hasPrompt)
     return { name, prompt: null, schema: COMPANY_INFO_SCHEMA, jsonSchema: schemaItemsToJsonSchema(COMPANY_INFO_SCHEMA) };
@@ -145,7 +171,8 @@ async function reload(em: EntityManager, id: string): Promise<IEnrichment> {
   return getEnrichment(em, id);
 }
 
-export async function createEnrichment(em: EntityManager, actor: Actor, body: FormInput): Promise<IEnrichment> {
+export async function createEnrichment(actor: EnrichmentScope, body: FormInput): Promise<IEnrichment> {
+  const { em } = actor;
   const config = configOf(body.configId);
   if (body.entityType && body.entityType !== config.entityType) throw badRequest(ENRICHMENT_MESSAGES.invalid);
   const form = await cleanForm(em, config, body, true);
@@ -182,7 +209,8 @@ export async function createEnrichment(em: EntityManager, actor: Actor, body: Fo
   return reload(em, id);
 }
 
-export async function updateEnrichment(em: EntityManager, actor: Actor, body: FormInput & { id: string }): Promise<IEnrichment> {
+export async function updateEnrichment(actor: EnrichmentScope, body: FormInput & { id: string }): Promise<IEnrichment> {
+  const { em } = actor;
   const e = await getEnrichment(em, body.id);
   const config = configOf(body.configId);
   if (config.enrichmentType !== e.enrichmentType || config.entityType !== e.entityType) throw badRequest(ENRICHMENT_MESSAGES.invalid);
@@ -211,7 +239,8 @@ export async function updateEnrichment(em: EntityManager, actor: Actor, body: Fo
   return reload(em, e.id);
 }
 
-export async function deleteEnrichment(em: EntityManager, actor: Actor, id: string): Promise<void> {
+export async function deleteEnrichment(actor: EnrichmentScope, id: string): Promise<void> {
+  const { em } = actor;
   const e = await getEnrichment(em, id);
   await em.transactional(async (tem) => {
     const fieldId = e.field?.id ?? null;
@@ -227,34 +256,37 @@ export async function deleteEnrichment(em: EntityManager, actor: Actor, id: stri
   });
 }
 
-export async function setColor(em: EntityManager, id: string, color: string | null): Promise<IEnrichment> {
+export async function setColor({ em }: EnrichmentScope, id: string, color: string | null): Promise<IEnrichment> {
   const e = await getEnrichment(em, id);
   e.color = color;
   await em.flush();
   return e;
 }
 
-export async function setColumns(em: EntityManager, id: string, columns: IEnrichment['listColumns']): Promise<IEnrichment> {
+export async function setColumns({ em }: EnrichmentScope, id: string, columns: IEnrichment['listColumns']): Promise<IEnrichment> {
   const e = await getEnrichment(em, id);
   e.listColumns = columns;
   await em.flush();
   return e;
 }
 
-export async function assign(em: EntityManager, actor: Actor, enrichmentId: string, fieldId: string): Promise<IEnrichment> {
+export async function assign(actor: EnrichmentScope, enrichmentId: string, fieldId: string): Promise<IEnrichment> {
+  const { em } = actor;
   const e = await getEnrichment(em, enrichmentId);
   await em.transactional((tem) => setAssignment(tem, actor, e, fieldId));
   return reload(em, enrichmentId);
 }
 
-export async function unassign(em: EntityManager, actor: Actor, enrichmentId: string, fieldId: string): Promise<IEnrichment> {
+export async function unassign(actor: EnrichmentScope, enrichmentId: string, fieldId: string): Promise<IEnrichment> {
+  const { em } = actor;
   const e = await getEnrichment(em, enrichmentId);
   if ((e.field?.id ?? null) !== fieldId) throw badRequest(ENRICHMENT_MESSAGES.notAssigned);
   await em.transactional((tem) => setAssignment(tem, actor, e, null));
   return reload(em, enrichmentId);
 }
 
-export async function setPrimary(em: EntityManager, actor: Actor, enrichmentId: string, fieldId: string): Promise<IEnrichment> {
+export async function setPrimary(actor: EnrichmentScope, enrichmentId: string, fieldId: string): Promise<IEnrichment> {
+  const { em } = actor;
   const e = await getEnrichment(em, enrichmentId);
   if ((e.field?.id ?? null) !== fieldId) throw badRequest(ENRICHMENT_MESSAGES.notAssigned);
   await em.transactional((tem) => setAssignment(tem, actor, e, fieldId, true));
@@ -275,7 +307,7 @@ const SORTS: Record<string, (dir: 'asc' | 'desc') => Record<string, unknown>> = 
 };
 
 /** The enrichment table (spec 001 §2): search on the name, filters Provider / Created By / Created Date (UTC days), sort, zero-based pages. */
-export async function listEnrichments(em: EntityManager, q: EnrichmentListBody) {
+export async function listEnrichments({ em }: EnrichmentScope, q: EnrichmentListBody) {
   const where: FilterQuery<IEnrichment>[] = [];
   const text = (q.text ?? '').trim();
   if (text) where.push({ name: { $ilike: `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } });
@@ -294,4 +326,61 @@ export async function listEnrichments(em: EntityManager, q: EnrichmentListBody) 
     offset: pageIndex * pageSize,
   });
   return { rows, total, pageIndex, pageSize };
+}
+
+/** One enrichment of the caller's organization (404 otherwise). */
+export async function enrichmentById({ em }: EnrichmentScope, id: string): Promise<IEnrichment> {
+  return getEnrichment(em, id);
+}
+
+/** Users who created enrichments (the Created By filter). */
+export async function enrichmentCreators(c: EnrichmentScope): Promise<Array<{ id: string; firstName: string; lastName: string }>> {
+  const rows = await tenantSql(c.em, c.organizationId).all<{ id: string; first_name: string; last_name: string }>(
+    `select distinct u.id, u.first_name, u.last_name from enrichment e join app_user u on u.organization_id = e.organization_id and u.id = e.created_by_id where e.organization_id = ? order by u.first_name, u.last_name, u.id`,
+    [c.organizationId],
+  );
+  return rows.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name }));
+}
+
+/** The organization's enrichment executions still queued or running (newest first, at most 1000). */
+export async function unfinishedEnrichmentExecutions(c: EnrichmentScope): Promise<ExecutionDto[]> {
+  const rows = await tenantSql(c.em, c.organizationId).all<ExecutionRow>(
+    `select ${EXECUTION_COLUMNS} from execution where organization_id = ? and type = 'enrichment' and status in ('scheduled', 'processing') order by created_at desc, id limit 1000`,
+    [c.organizationId],
+  );
+  return rows.map(toExecutionDto);
+}
+
+/** The latest result of each enrichment (all, or enrichmentIds) for records. */
+export async function enrichmentResults(c: EnrichmentScope, body: z.output<typeof EnrichmentResultsBody>) {
+  const { entityType, entityIds, enrichmentIds } = body;
+  const list = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+  const where = `r.entity_type = ? and r.entity_id in (${list(entityIds.length)})${enrichmentIds?.length ? ` and r.enrichment_id in (${list(enrichmentIds.length)})` : ''}`;
+  return loadResults(c.em, c.organizationId, where, [entityType, ...entityIds, ...(enrichmentIds ?? [])]);
+}
+
+/** What a run over N rows will take before it starts: model calls (a ceiling for agents), AI credits, expected time. */
+export async function estimateEnrichment(c: EnrichmentContext, body: z.output<typeof EnrichmentEstimateBody>): Promise<RunCost> {
+  const org = c.organizationId;
+  const e = await c.em.findOne(Enrichment, { id: body.enrichmentId, organization: org });
+  if (!e) throw notFound(ENRICHMENT_MESSAGES.notFound);
+  const [o] = await tenantSql(c.em, org).all<{ ai_credits_total: number | null; ai_credits_used: number }>(
+    `select ai_credits_total, ai_credits_used from organization where id = ?`,
+    [org],
+  );
+  // Model calls a row takes: an LLM prompt one; an agent at most AGENT_MAX_STEPS (and its answer);
+  // a deep research agent a plan, its sub-questions' steps and the synthesis; a data provider none.
+  const steps = c.config.AGENT_MAX_STEPS;
+  const type = e.enrichmentType;
+  const callsPerRow = type === 'llm' ? 1 : type === 'agent' ? steps + 1 : type === 'deepresearchagent' ? 2 + 4 * 5 : 0;
+  return runCost({
+    rows: body.count,
+    callsPerRow,
+    upTo: type === 'agent' || type === 'deepresearchagent',
+    creditsTotal: o?.ai_credits_total ?? null,
+    creditsUsed: o?.ai_credits_used ?? 0,
+    concurrency: Math.min(c.config.LLM_ORG_CONCURRENCY, c.config.EXECUTION_ORG_CONCURRENCY),
+    secondsPerCall: 2,
+    secondsPerRowWithoutModel: 0.5 / Math.max(1, c.config.EXECUTION_ORG_CONCURRENCY),
+  });
 }
