@@ -55,7 +55,6 @@ export const thinRouteSyntax = [
 /** Route files that still do their own data work (to be moved into their services). */
 const ROUTES_WITH_DATA_WORK = [
   'server/src/modules/email/send/email-send.routes.ts',
-  'server/src/modules/lists/list-sources.routes.ts',
   'server/src/modules/records/records.routes.ts',
 ];
 

@@ -37,7 +37,7 @@ import {
   LIST_SOURCE_MESSAGES,
   PROVIDER_INTENTIONS,
 } from '@dealscout/shared/domain';
-import { createProviderSource } from './list-sources.routes';
+import { createProviderSource } from './list-sources.service';
 import { authOf } from '../../plugins/types';
 import { badRequest } from '../../lib/errors';
 import {
@@ -265,7 +265,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
         const listId = fields.listCompanyId ?? '';
         if (!/^[0-9a-f-]{36}$/i.test(listId)) throw notFound(LIST_MESSAGES.listNotFound);
         if (!(PROVIDER_INTENTIONS as readonly string[]).includes(intention)) throw badRequest('Unknown source kind');
-        const sourceId = await createProviderSource(req.em, actor, listId, intention, fields.source);
+        const sourceId = await createProviderSource({ em: req.em, ...actor }, listId, intention, fields.source);
         return reply.status(201).send({
           success: true as const,
           message: LIST_SOURCE_MESSAGES.sourceAdded,
