@@ -4,7 +4,7 @@
 // Structure (generated from the prompt after a 1 s pause; editable), the field to fill and whether
 // the enrichment is its primary one, and a colour. Saving is blocked while the schema is generating
 // or until it is ready. Submit creates or updates, then closes.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Button,
@@ -132,15 +132,9 @@ export function EnrichmentEditor(props: EnrichmentEditorProps) {
   );
 }
 
-function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChange, onSaved }: EnrichmentEditorProps) {
-  const styles = useStyles();
-  const api = useApi();
-  const queryClient = useQueryClient();
-  const notify = useNotify();
-  const llm = useEnrichmentLlm();
-  const models = useLlmModels();
+/** The form's values, from the edited enrichment (or empty, with the preselected field). */
+function useEnrichmentValues({ enrichment, initialFieldId }: EnrichmentEditorProps) {
   const editing = !!enrichment;
-
   const [name, setName] = useState(enrichment?.name ?? '');
   const nameTouched = useRef(editing);
   const [llmModelId, setLlmModelId] = useState(enrichment?.llmModelId ?? enrichment?.data.llmModelId ?? DEFAULT_LLM_MODEL_ID);
@@ -154,13 +148,16 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
   );
   const [isPrimary, setIsPrimary] = useState<boolean>(enrichment ? enrichment.isPrimary || enrichment.data.isFieldPrimary : true);
   const [color, setColor] = useState<EnrichmentColor | null>(enrichment?.color ?? enrichment?.data.color ?? null);
-  const [promptState, setPromptState] = useState<PromptState>(editing ? 'ready' : 'idle');
-  const [generationError, setGenerationError] = useState<string | null>(null);
-  const [submitted, setSubmitted] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const [saveError, setSaveError] = useState<string | null>(null);
-  const [retry, setRetry] = useState(0);
+  return {
+    ...{ name, setName, nameTouched, llmModelId, setLlmModelId, prompt, setPrompt, schema, setSchema, schemaTouched },
+    ...{ fieldId, setFieldId, isPrimary, setIsPrimary, color, setColor },
+  };
+}
+type EnrichmentValues = ReturnType<typeof useEnrichmentValues>;
 
+/** The fields (to assign to, and to insert in the prompt) and the entity's other enrichments (to insert in the prompt). */
+function useEditorSources(entityType: 'company' | 'contact', enrichmentId: string | undefined) {
+  const api = useApi();
   const fieldsQuery = useQuery({
     queryKey: queryKeys.fields(entityType),
     queryFn: async () => (await api.fields.list(entityType)).fields,
@@ -177,20 +174,25 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
     staleTime: 30_000,
   });
   const otherEnrichments = useMemo(
-    () => (others.data ?? []).filter((e) => e.id !== enrichment?.id).map((e) => ({ id: e.id, name: e.name })),
-    [others.data, enrichment?.id],
+    () => (others.data ?? []).filter((e) => e.id !== enrichmentId).map((e) => ({ id: e.id, name: e.name })),
+    [others.data, enrichmentId],
   );
   const promptFields = useMemo(
     () => fields.filter((f) => f.entityType === entityType && !isHiddenDataType(f.dataType)).map((f) => ({ id: f.id, label: f.label })),
     [fields, entityType],
   );
+  return { fields, assignable, otherEnrichments, promptFields };
+}
 
-  // A new enrichment is named prefix + next number until the user types a name.
+/** A new enrichment is named prefix + next number until the user types a name. */
+function useNextName(configId: string, editing: boolean, v: EnrichmentValues) {
+  const api = useApi();
+  const { nameTouched, setName } = v;
   useEffect(() => {
     if (editing) return;
     let live = true;
     api.enrichments
-      .nextName(config.id)
+      .nextName(configId)
       .then((r) => {
         if (live && !nameTouched.current) setName(r.name);
       })
@@ -198,13 +200,26 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
     return () => {
       live = false;
     };
-  }, [api, config.id, editing]);
+  }, [api, configId, editing]);
+}
 
-  // The prompt, stringified, goes to schema generation after a 1 s pause.
+/** The prompt, stringified, goes to schema generation after a 1 s pause (an opened enrichment is not regenerated). */
+function useSchemaGeneration(o: {
+  v: EnrichmentValues;
+  editing: boolean;
+  entityType: 'company' | 'contact';
+  sources: ReturnType<typeof useEditorSources>;
+}) {
+  const { v, editing, entityType } = o;
+  const { prompt, schema, llmModelId } = v;
+  const llm = useEnrichmentLlm();
+  const [promptState, setPromptState] = useState<PromptState>(editing ? 'ready' : 'idle');
+  const [generationError, setGenerationError] = useState<string | null>(null);
+  const [retry, setRetry] = useState(0);
   const labelOf = (n: { type: 'field-box'; fieldId: string } | { type: 'enrich-box'; enrichmentId: string }) =>
     n.type === 'field-box'
-      ? (fields.find((f) => f.id === n.fieldId)?.label ?? 'field')
-      : (otherEnrichments.find((e) => e.id === n.enrichmentId)?.name ?? 'enrichment');
+      ? (o.sources.fields.find((f) => f.id === n.fieldId)?.label ?? 'field')
+      : (o.sources.otherEnrichments.find((e) => e.id === n.enrichmentId)?.name ?? 'enrichment');
   const promptText = promptToText(prompt, labelOf);
   // What the prompt says, independent of labels still loading (an opened enrichment is not regenerated).
   const promptKey = promptToText(prompt, (n) => (n.type === 'field-box' ? `f:${n.fieldId}` : `e:${n.enrichmentId}`));
@@ -228,11 +243,11 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
         .then((g) => {
           if (id !== request.current) return;
           generatedFor.current = promptKey;
-          if (!schemaTouched.current) {
+          if (!v.schemaTouched.current) {
             const item = generatedColumnToItem(g);
-            setSchema([item ?? defaultSchemaItem()]);
+            v.setSchema([item ?? defaultSchemaItem()]);
           }
-          if (!nameTouched.current && g.enrichmentName?.trim()) setName(g.enrichmentName.trim());
+          if (!v.nameTouched.current && g.enrichmentName?.trim()) v.setName(g.enrichmentName.trim());
           setPromptState('ready');
         })
         .catch((e: unknown) => {
@@ -244,7 +259,19 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
     return () => clearTimeout(t);
     // The text is what matters (box ids and options do not change the schema).
   }, [promptKey, retry]);
+  return { promptText, promptState, generationError, onRetry: () => setRetry((r) => r + 1) };
+}
 
+/** Validation (shown once submitted) and the save: create or update, then the enrichment and field lists are read again. */
+function useSaveEnrichment(props: EnrichmentEditorProps, v: EnrichmentValues, promptState: PromptState) {
+  const { config, entityType, enrichment, onOpenChange, onSaved } = props;
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  const [submitted, setSubmitted] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const { name, prompt, schema, fieldId } = v;
   const values = { name, prompt, schema };
   const errors = enrichmentFormErrors(values);
   const canSave = canSaveEnrichment(values, promptState) && !saving;
@@ -259,12 +286,12 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
         configId: config.id,
         entityType,
         name: name.trim(),
-        llmModelId,
+        llmModelId: v.llmModelId,
         prompt,
         schema: schema.map(({ expanded: _e, ...s }) => s),
-        color,
+        color: v.color,
         fieldIdToAssign: fieldId,
-        isFieldPrimary: fieldId ? isPrimary : false,
+        isFieldPrimary: fieldId ? v.isPrimary : false,
       };
       const res = enrichment ? await api.enrichments.update({ ...body, id: enrichment.id }) : await api.enrichments.create(body);
       notify.success(res.message);
@@ -280,9 +307,21 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
       setSaving(false);
     }
   };
+  return { submitted, saving, saveError, errors, canSave, save };
+}
 
-  const selectedField = assignable.find((f) => f.id === fieldId);
-  const fieldHasPrimary = !!selectedField?.assignedEnrichments.some((a) => a.isPrimary && a.id !== enrichment?.id);
+function EditorForm(props: EnrichmentEditorProps) {
+  const { config, entityType, enrichment, onOpenChange } = props;
+  const styles = useStyles();
+  const llm = useEnrichmentLlm();
+  const editing = !!enrichment;
+  const v = useEnrichmentValues(props);
+  const sources = useEditorSources(entityType, enrichment?.id);
+  useNextName(config.id, editing, v);
+  const gen = useSchemaGeneration({ v, editing, entityType, sources });
+  const { promptState } = gen;
+  const { submitted, saving, saveError, errors, canSave, save } = useSaveEnrichment(props, v, promptState);
+  const { prompt, schema } = v;
 
   return (
     <form
@@ -296,36 +335,14 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
           {editing ? `Edit ${config.label}` : `New ${config.label}`} · {entityType === 'company' ? 'Company' : 'Contact'}
         </DialogTitle>
         <DialogContent className={styles.content}>
-          <div className={styles.row}>
-            <Field label="Enrichment Name *" className={styles.grow} validationMessage={submitted ? errors.name : undefined}>
-              <Input
-                value={name}
-                onChange={(_, d) => {
-                  nameTouched.current = true;
-                  setName(d.value);
-                }}
-                maxLength={200}
-                data-testid="enrichment-name"
-              />
-            </Field>
-            <Field label="AI Model">
-              <Select value={llmModelId} onChange={(_, d) => setLlmModelId(d.value)} data-testid="enrichment-model">
-                <option value={DEFAULT_LLM_MODEL_ID}>{models.defaultName ? `Default (${models.defaultName})` : 'Default'}</option>
-                {models.models.map((m) => (
-                  <option key={m.id} value={m.id}>
-                    {m.name}
-                  </option>
-                ))}
-              </Select>
-            </Field>
-          </div>
+          <NameAndModel v={v} nameError={submitted ? errors.name : undefined} />
           <div className={styles.section}>
             <Label required>Objective</Label>
             <PromptEditor
               value={prompt}
-              onChange={setPrompt}
-              fields={promptFields}
-              enrichments={otherEnrichments}
+              onChange={v.setPrompt}
+              fields={sources.promptFields}
+              enrichments={sources.otherEnrichments}
               placeholder={`Describe what to find out about each ${entityType}. Type / to insert a field.`}
               invalid={submitted && !!errors.prompt}
               aria-label="Objective prompt"
@@ -336,71 +353,17 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
               </Text>
             )}
           </div>
-          <div className={styles.section}>
-            <div className={styles.sectionHead}>
-              <Label>Response Structure</Label>
-              {promptState === 'generating' && (
-                <span className={styles.status} data-testid="schema-generating">
-                  <Spinner size="extra-tiny" aria-hidden /> Generating schema…
-                </span>
-              )}
-            </div>
-            {generationError && (
-              <MessageBar intent="error" data-testid="schema-generation-error">
-                <MessageBarBody>{generationError}</MessageBarBody>
-                <Button size="small" appearance="transparent" icon={<ArrowClockwiseRegular />} onClick={() => setRetry((r) => r + 1)}>
-                  Retry
-                </Button>
-              </MessageBar>
-            )}
-            {schema.length === 0 ? (
-              <div className={styles.placeholder} data-testid="schema-placeholder">
-                {ENRICHMENT_FORM_MESSAGES.schemaPlaceholder}
-              </div>
-            ) : (
-              <SchemaEditor
-                items={schema}
-                onChange={(s) => {
-                  schemaTouched.current = true;
-                  setSchema(s);
-                }}
-                generateColumn={(hint) =>
-                  llm.generateColumn(hint, { prompt: promptText, existingNames: schema.map((s) => s.name), llmModelId })
-                }
-              />
-            )}
-            {submitted && errors.schema && schema.length === 0 && (
-              <Text className={styles.error} role="alert">
-                {errors.schema}
-              </Text>
-            )}
-          </div>
-          <div className={styles.row}>
-            <Field
-              label="Assign to field"
-              className={styles.grow}
-              hint={assignable.length === 0 ? `No custom ${entityType} fields yet.` : undefined}
-            >
-              <Select value={fieldId ?? ''} onChange={(_, d) => setFieldId(d.value || null)} data-testid="enrichment-field">
-                <option value="">(No field)</option>
-                {assignable.map((f) => (
-                  <option key={f.id} value={f.id}>
-                    {f.label}
-                  </option>
-                ))}
-              </Select>
-            </Field>
-            <Checkbox
-              label={fieldHasPrimary ? 'Primary for this field (replaces the current one)' : 'Primary for this field'}
-              checked={!!fieldId && isPrimary}
-              disabled={!fieldId}
-              onChange={(_, d) => setIsPrimary(!!d.checked)}
-              data-testid="enrichment-primary"
-            />
-          </div>
+          <ResponseStructure
+            {...{ v, promptState, generationError: gen.generationError, onRetry: gen.onRetry }}
+            schemaError={submitted && errors.schema && schema.length === 0 ? errors.schema : undefined}
+            generateColumn={(hint) =>
+              llm.generateColumn(hint, { prompt: gen.promptText, existingNames: schema.map((s) => s.name), llmModelId: v.llmModelId })
+            }
+          />
+          <AssignField v={v} entityType={entityType} assignable={sources.assignable} enrichmentId={enrichment?.id} />
           <div className={styles.section}>
             <Label>Colour</Label>
-            <ColorPalette value={color} onChange={setColor} />
+            <ColorPalette value={v.color} onChange={v.setColor} />
           </div>
           {saveError && (
             <MessageBar intent="error" data-testid="enrichment-save-error">
@@ -424,5 +387,127 @@ function EditorForm({ config, entityType, enrichment, initialFieldId, onOpenChan
         </DialogActions>
       </DialogBody>
     </form>
+  );
+}
+
+/** The name and the AI model. */
+function NameAndModel({ v, nameError }: { v: EnrichmentValues; nameError: string | undefined }) {
+  const styles = useStyles();
+  const models = useLlmModels();
+  return (
+    <div className={styles.row}>
+      <Field label="Enrichment Name *" className={styles.grow} validationMessage={nameError}>
+        <Input
+          value={v.name}
+          onChange={(_, d) => {
+            v.nameTouched.current = true;
+            v.setName(d.value);
+          }}
+          maxLength={200}
+          data-testid="enrichment-name"
+        />
+      </Field>
+      <Field label="AI Model">
+        <Select value={v.llmModelId} onChange={(_, d) => v.setLlmModelId(d.value)} data-testid="enrichment-model">
+          <option value={DEFAULT_LLM_MODEL_ID}>{models.defaultName ? `Default (${models.defaultName})` : 'Default'}</option>
+          {models.models.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.name}
+            </option>
+          ))}
+        </Select>
+      </Field>
+    </div>
+  );
+}
+
+/** The response structure: generating, its error with Retry, the placeholder or the schema editor. */
+function ResponseStructure(props: {
+  v: EnrichmentValues;
+  promptState: PromptState;
+  generationError: string | null;
+  onRetry: () => void;
+  schemaError: string | undefined;
+  generateColumn: ComponentProps<typeof SchemaEditor>['generateColumn'];
+}) {
+  const { v } = props;
+  const styles = useStyles();
+  return (
+    <div className={styles.section}>
+      <div className={styles.sectionHead}>
+        <Label>Response Structure</Label>
+        {props.promptState === 'generating' && (
+          <span className={styles.status} data-testid="schema-generating">
+            <Spinner size="extra-tiny" aria-hidden /> Generating schema…
+          </span>
+        )}
+      </div>
+      {props.generationError && (
+        <MessageBar intent="error" data-testid="schema-generation-error">
+          <MessageBarBody>{props.generationError}</MessageBarBody>
+          <Button size="small" appearance="transparent" icon={<ArrowClockwiseRegular />} onClick={props.onRetry}>
+            Retry
+          </Button>
+        </MessageBar>
+      )}
+      {v.schema.length === 0 ? (
+        <div className={styles.placeholder} data-testid="schema-placeholder">
+          {ENRICHMENT_FORM_MESSAGES.schemaPlaceholder}
+        </div>
+      ) : (
+        <SchemaEditor
+          items={v.schema}
+          onChange={(s) => {
+            v.schemaTouched.current = true;
+            v.setSchema(s);
+          }}
+          generateColumn={props.generateColumn}
+        />
+      )}
+      {props.schemaError && (
+        <Text className={styles.error} role="alert">
+          {props.schemaError}
+        </Text>
+      )}
+    </div>
+  );
+}
+
+/** The field the results fill, and whether this enrichment is its primary one. */
+function AssignField(props: {
+  v: EnrichmentValues;
+  entityType: 'company' | 'contact';
+  assignable: FieldDto[];
+  enrichmentId: string | undefined;
+}) {
+  const { v, assignable } = props;
+  const { fieldId } = v;
+  const styles = useStyles();
+  const selectedField = assignable.find((f) => f.id === fieldId);
+  const fieldHasPrimary = !!selectedField?.assignedEnrichments.some((a) => a.isPrimary && a.id !== props.enrichmentId);
+  return (
+    <div className={styles.row}>
+      <Field
+        label="Assign to field"
+        className={styles.grow}
+        hint={assignable.length === 0 ? `No custom ${props.entityType} fields yet.` : undefined}
+      >
+        <Select value={fieldId ?? ''} onChange={(_, d) => v.setFieldId(d.value || null)} data-testid="enrichment-field">
+          <option value="">(No field)</option>
+          {assignable.map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Checkbox
+        label={fieldHasPrimary ? 'Primary for this field (replaces the current one)' : 'Primary for this field'}
+        checked={!!fieldId && v.isPrimary}
+        disabled={!fieldId}
+        onChange={(_, d) => v.setIsPrimary(!!d.checked)}
+        data-testid="enrichment-primary"
+      />
+    </div>
   );
 }
