@@ -36,34 +36,40 @@ import {
   SuccessResponse,
   ErrorResponse,
   IdParams,
-  type SearchHit,
 } from '@dealscout/shared/contracts';
 import { COMPANY_MESSAGES, CONTACT_MESSAGES, ENTITY_MESSAGES, totalPagesFor, type RecordEntityType } from '@dealscout/shared/domain';
 import { authOf } from '../../plugins/types';
-import { badRequest, notFound } from '../../lib/errors';
-import { User } from '../users/user.entity';
+import { badRequest } from '../../lib/errors';
+import { deleteRecord, deleteSelectedRecords, toMappingDto, type RecordContext } from './records.service';
 import {
-  createCompany,
-  createContact,
-  updateCompany,
-  updateContact,
-  linkCompanyContact,
-  setKeyContact,
-  setPrimaryCompany,
-  updateMapping,
-  deleteRecords,
-  selectionWhere,
-  toMappingDto,
-  type Actor,
-} from './records.service';
-import { companyDetails, contactDetails, companyRows, contactRows } from './presenter';
-import { loadQueryContext, whereSql, orderSql, pageIds, exactTotal, likeEscape, SPECS } from './table-query';
-import { exportCsv } from './export';
-import { tenantSql } from '../../db/sql';
+  createCompanyAndContact,
+  createCompanyWithContact,
+  createContactWithCompany,
+  createRecord,
+  editCompanyLink,
+  editContactLink,
+  linkRecords,
+  makeKeyContact,
+  makePrimaryCompany,
+  updateCompanyWithContact,
+  updateContactWithCompany,
+  updateRecord,
+} from './record-edits';
+import {
+  companiesPage,
+  companyDetailsOf,
+  contactDetailsOf,
+  contactsPage,
+  exactRecordCount,
+  exportRecords,
+  listOwners,
+  searchRecords,
+  type TablePage,
+} from './record-reads';
 
-function actorOf(req: FastifyRequest): Actor {
+function ctx(req: FastifyRequest): RecordContext {
   const a = authOf(req);
-  return { organizationId: a.organizationId, userId: a.user.id };
+  return { em: req.em, organizationId: a.organizationId, userId: a.user.id };
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -79,25 +85,41 @@ export function hasUnstorableText(v: unknown): boolean {
 export const UNSTORABLE_TEXT = 'Text must not contain NUL characters or invalid Unicode (lone surrogates).';
 
 export async function recordRoutes(app: FastifyInstance): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   // Bad characters are a 400 that changes nothing, before any handler runs (a NUL reached PostgreSQL as a 500).
   app.addHook('preValidation', async (req) => {
     if (hasUnstorableText(req.body)) throw badRequest(UNSTORABLE_TEXT);
   });
+  createRoutes(app);
+  updateRoutes(app);
+  genericRecordRoutes(app);
+  linkRoutes(app);
+  keyAndPrimaryRoutes(app);
+  searchRoutes(app);
+  detailRoutes(app);
+  deleteAndExportRoutes(app);
+  ownerRoutes(app);
+  tableRoutes(app);
+}
 
-  async function companyOr404(req: FastifyRequest, id: string) {
-    const c = await companyDetails(req.em, authOf(req).organizationId, id);
-    if (!c) throw notFound(COMPANY_MESSAGES.notFound);
-    return c;
-  }
-  async function contactOr404(req: FastifyRequest, id: string) {
-    const c = await contactDetails(req.em, authOf(req).organizationId, id);
-    if (!c) throw notFound(CONTACT_MESSAGES.notFound);
-    return c;
-  }
+/** The answer of a table page route. */
+function tableAnswer<Row>(page: TablePage<Row>, q: { pageIndex: number; pageSize: number }) {
+  return {
+    success: true as const,
+    rows: page.rows,
+    totalRecords: page.total,
+    totalIsEstimate: page.estimate,
+    totalPages: totalPagesFor(page.total, q.pageSize),
+    hasRecords: page.total > 0,
+    pageIndex: q.pageIndex,
+    pageSize: q.pageSize,
+  };
+}
 
-  // ---- create / update ----
+// ---- create / update ----
 
+/** The New Company and New Contact dialogs' routes, and a company with a contact together. */
+function createRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   // The New Company dialog's route, and POST /company/create (spec 002 §7 'Company'), which answers alike.
   for (const path of ['/entity/company', '/company/create'])
     r.post(
@@ -111,18 +133,8 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
         },
       },
       async (req, reply) => {
-        const actor = actorOf(req);
-        const id = await req.em.transactional(async (em) => {
-          const company = await createCompany(em, actor, req.body.company);
-          if (req.body.contact) {
-            const contact = await createContact(em, actor, req.body.contact);
-            await linkCompanyContact(em, actor, company.id, contact.id);
-          } else if (req.body.assignContactId) {
-            await linkCompanyContact(em, actor, company.id, req.body.assignContactId);
-          }
-          return company.id;
-        });
-        return reply.status(201).send({ success: true as const, message: COMPANY_MESSAGES.created, company: await companyOr404(req, id) });
+        const company = await createCompanyWithContact(ctx(req), req.body);
+        return reply.status(201).send({ success: true as const, message: COMPANY_MESSAGES.created, company });
       },
     );
 
@@ -137,18 +149,8 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      const actor = actorOf(req);
-      const id = await req.em.transactional(async (em) => {
-        const contact = await createContact(em, actor, req.body.contact);
-        if (req.body.company) {
-          const company = await createCompany(em, actor, req.body.company);
-          await linkCompanyContact(em, actor, company.id, contact.id);
-        } else if (req.body.assignCompanyId) {
-          await linkCompanyContact(em, actor, req.body.assignCompanyId, contact.id);
-        }
-        return contact.id;
-      });
-      return reply.status(201).send({ success: true as const, message: CONTACT_MESSAGES.created, contact: await contactOr404(req, id) });
+      const contact = await createContactWithCompany(ctx(req), req.body);
+      return reply.status(201).send({ success: true as const, message: CONTACT_MESSAGES.created, contact });
     },
   );
 
@@ -163,17 +165,15 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      const actor = actorOf(req);
-      const ids = await req.em.transactional(async (em) => {
-        const company = await createCompany(em, actor, req.body.company);
-        const contact = await createContact(em, actor, req.body.contact);
-        await linkCompanyContact(em, actor, company.id, contact.id);
-        return { companyId: company.id, contactId: contact.id };
-      });
+      const ids = await createCompanyAndContact(ctx(req), req.body);
       return reply.status(201).send({ success: true as const, message: COMPANY_MESSAGES.created, ...ids });
     },
   );
+}
 
+/** The drawers' saves of a company or a contact. */
+function updateRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.put(
     '/entity/company',
     {
@@ -184,14 +184,11 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: CompanyResponse, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
       },
     },
-    async (req) => {
-      const actor = actorOf(req);
-      await req.em.transactional(async (em) => {
-        await updateCompany(em, actor, req.body.id, req.body.company, req.body.accountOwnerId);
-        if (req.body.assignContactId) await linkCompanyContact(em, actor, req.body.id, req.body.assignContactId);
-      });
-      return { success: true as const, message: COMPANY_MESSAGES.updated, company: await companyOr404(req, req.body.id) };
-    },
+    async (req) => ({
+      success: true as const,
+      message: COMPANY_MESSAGES.updated,
+      company: await updateCompanyWithContact(ctx(req), req.body),
+    }),
   );
 
   r.put(
@@ -204,16 +201,17 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: ContactResponse, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
       },
     },
-    async (req) => {
-      const actor = actorOf(req);
-      await req.em.transactional(async (em) => {
-        await updateContact(em, actor, req.body.id, req.body.contact, req.body.accountOwnerId);
-        if (req.body.assignCompanyId) await linkCompanyContact(em, actor, req.body.assignCompanyId, req.body.id);
-      });
-      return { success: true as const, message: CONTACT_MESSAGES.updated, contact: await contactOr404(req, req.body.id) };
-    },
+    async (req) => ({
+      success: true as const,
+      message: CONTACT_MESSAGES.updated,
+      contact: await updateContactWithCompany(ctx(req), req.body),
+    }),
   );
+}
 
+/** Creating and updating a company or a contact by its entity type. */
+function genericRecordRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/entity/create',
     {
@@ -225,13 +223,10 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      const actor = actorOf(req);
-      if (req.body.entityType === 'company') {
-        const c = await createCompany(req.em, actor, req.body.data);
-        return reply.status(201).send({ success: true as const, message: COMPANY_MESSAGES.created, companyId: c.id });
-      }
-      const c = await createContact(req.em, actor, req.body.data);
-      return reply.status(201).send({ success: true as const, message: CONTACT_MESSAGES.created, contactId: c.id });
+      const { entityType, id } = await createRecord(ctx(req), req.body);
+      if (entityType === 'company')
+        return reply.status(201).send({ success: true as const, message: COMPANY_MESSAGES.created, companyId: id });
+      return reply.status(201).send({ success: true as const, message: CONTACT_MESSAGES.created, contactId: id });
     },
   );
 
@@ -246,18 +241,17 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const actor = actorOf(req);
-      if (req.body.entityType === 'company') {
-        await updateCompany(req.em, actor, req.body.id, req.body.data);
-        return { success: true as const, message: COMPANY_MESSAGES.updated };
-      }
-      await updateContact(req.em, actor, req.body.id, req.body.data);
-      return { success: true as const, message: CONTACT_MESSAGES.updated };
+      await updateRecord(ctx(req), req.body);
+      return { success: true as const, message: req.body.entityType === 'company' ? COMPANY_MESSAGES.updated : CONTACT_MESSAGES.updated };
     },
   );
+}
 
-  // ---- links ----
+// ---- links ----
 
+/** Linking a contact to a company, and a link's label, value, flags or removal. */
+function linkRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/company/create-mapping',
     {
@@ -269,7 +263,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      const { mapping } = await linkCompanyContact(req.em, actorOf(req), req.body.companyId, req.body.contactId, req.body);
+      const mapping = await linkRecords(ctx(req), req.body);
       return reply.status(201).send({ success: true as const, message: ENTITY_MESSAGES.linked, mapping: toMappingDto(mapping) });
     },
   );
@@ -285,8 +279,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      let m = await updateMapping(req.em, req.body.companyId, req.body.contactId, req.body);
-      if (m && req.body.isKey) m = await setKeyContact(req.em, req.body.companyId, req.body.contactId);
+      const m = await editCompanyLink(ctx(req), req.body);
       return { success: true as const, message: ENTITY_MESSAGES.linked, mapping: m ? toMappingDto(m) : null };
     },
   );
@@ -302,12 +295,15 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      let m = await updateMapping(req.em, req.body.companyId, req.body.contactId, req.body);
-      if (m && req.body.isPrimary) m = await setPrimaryCompany(req.em, req.body.contactId, req.body.companyId);
+      const m = await editContactLink(ctx(req), req.body);
       return { success: true as const, message: ENTITY_MESSAGES.linked, mapping: m ? toMappingDto(m) : null };
     },
   );
+}
 
+/** A company's key contact and a contact's primary company. */
+function keyAndPrimaryRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.put(
     '/company/set-key',
     {
@@ -321,7 +317,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
     async (req) => ({
       success: true as const,
       message: ENTITY_MESSAGES.keySet,
-      mapping: toMappingDto(await setKeyContact(req.em, req.body.companyId, req.body.contactId)),
+      mapping: toMappingDto(await makeKeyContact(ctx(req), req.body)),
     }),
   );
 
@@ -338,30 +334,16 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
     async (req) => ({
       success: true as const,
       message: ENTITY_MESSAGES.primarySet,
-      mapping: toMappingDto(await setPrimaryCompany(req.em, req.body.contactId, req.body.companyId)),
+      mapping: toMappingDto(await makePrimaryCompany(ctx(req), req.body)),
     }),
   );
+}
 
-  // ---- search ----
+// ---- search ----
 
-  async function search(req: FastifyRequest, entityType: RecordEntityType, query: string, limit: number): Promise<SearchHit[]> {
-    const { organizationId } = authOf(req);
-    const spec = SPECS[entityType];
-    const q = `%${likeEscape(query.trim().toLowerCase())}%`;
-    if (entityType === 'company') {
-      const rows = await tenantSql(req.em, organizationId).all<{ id: string; name: string; domain: string }>(
-        `select r.id, r.name, r.domain from company r where r.organization_id = ? and ${spec.search} like ? escape '\\' order by lower(r.name), r.id limit ?`,
-        [organizationId, q, limit],
-      );
-      return rows.map((x) => ({ id: x.id, entityType, title: x.name, subtitle: x.domain }));
-    }
-    const rows = await tenantSql(req.em, organizationId).all<{ id: string; first_name: string; last_name: string; email: string }>(
-      `select r.id, r.first_name, r.last_name, r.email from contact r where r.organization_id = ? and ${spec.search} like ? escape '\\' order by lower(r.last_name), lower(r.first_name), r.id limit ?`,
-      [organizationId, q, limit],
-    );
-    return rows.map((x) => ({ id: x.id, entityType, title: `${x.first_name} ${x.last_name}`, subtitle: x.email }));
-  }
-
+/** The search over both types, and each type's typeahead. */
+function searchRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/entity/search',
     {
@@ -374,7 +356,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const types: RecordEntityType[] = req.body.entityType ? [req.body.entityType] : ['company', 'contact'];
-      const results = (await Promise.all(types.map((t) => search(req, t, req.body.query, req.body.limit)))).flat();
+      const results = await searchRecords(ctx(req), { types, query: req.body.query, limit: req.body.limit });
       return { success: true as const, results };
     },
   );
@@ -389,12 +371,19 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
           response: { 200: SearchResponse },
         },
       },
-      async (req) => ({ success: true as const, results: await search(req, entityType, req.body.query, req.body.limit) }),
+      async (req) => ({
+        success: true as const,
+        results: await searchRecords(ctx(req), { types: [entityType], query: req.body.query, limit: req.body.limit }),
+      }),
     );
   }
+}
 
-  // ---- details, delete, owners ----
+// ---- details, delete, owners ----
 
+/** The drawers' company and contact. */
+function detailRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/company/details/:id',
     {
@@ -405,7 +394,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: CompanyDetailsResponse, 404: ErrorResponse },
       },
     },
-    async (req) => ({ success: true as const, company: await companyOr404(req, req.params.id) }),
+    async (req) => ({ success: true as const, company: await companyDetailsOf(ctx(req), req.params.id) }),
   );
 
   r.get(
@@ -418,9 +407,13 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: ContactDetailsResponse, 404: ErrorResponse },
       },
     },
-    async (req) => ({ success: true as const, contact: await contactOr404(req, req.params.id) }),
+    async (req) => ({ success: true as const, contact: await contactDetailsOf(ctx(req), req.params.id) }),
   );
+}
 
+/** Deleting one record or a selection, and the CSV export of a selection, for each type. */
+function deleteAndExportRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   for (const entityType of ['company', 'contact'] as const) {
     const messages = entityType === 'company' ? COMPANY_MESSAGES : CONTACT_MESSAGES;
     r.delete(
@@ -434,10 +427,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
         },
       },
       async (req) => {
-        const actor = actorOf(req);
-        const ctx = await loadQueryContext(req.em, actor.organizationId, entityType);
-        const n = await deleteRecords(req.em, actor, entityType, whereSql(ctx, { ids: [req.params.id] }));
-        if (n === 0) throw notFound(messages.notFound);
+        await deleteRecord(ctx(req), entityType, req.params.id);
         return { success: true as const, message: messages.deleted };
       },
     );
@@ -453,9 +443,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
         },
       },
       async (req) => {
-        const actor = actorOf(req);
-        const ctx = await loadQueryContext(req.em, actor.organizationId, entityType);
-        const count = await deleteRecords(req.em, actor, entityType, selectionWhere(ctx, req.body.selection));
+        const count = await deleteSelectedRecords(ctx(req), entityType, req.body.selection);
         return {
           success: true as const,
           message: `${count} ${entityType === 'company' ? 'compan' + (count === 1 ? 'y' : 'ies') : 'contact' + (count === 1 ? '' : 's')} deleted`,
@@ -476,12 +464,9 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
         },
       },
       async (req, reply) => {
-        const actor = actorOf(req);
-        const ctx = await loadQueryContext(req.em, actor.organizationId, entityType);
-        const where = selectionWhere(ctx, req.body.selection);
         const stamp = new Date().toISOString().slice(0, 10);
         // Validated and started (cursor declared, first batch read) before the 200 goes out.
-        const csv = await exportCsv(req.em, ctx, where, req.body.columns);
+        const csv = await exportRecords(ctx(req), entityType, req.body);
         reply
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="${entityType === 'company' ? 'companies' : 'contacts'}-${stamp}.csv"`)
@@ -490,7 +475,11 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
       },
     );
   }
+}
 
+/** The users who may own records. */
+function ownerRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/company/owners-list',
     {
@@ -501,11 +490,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const users = await req.em.find(
-        User,
-        { status: 'active', invitationAccepted: true, deleted: false },
-        { orderBy: { firstName: 'asc', lastName: 'asc' } },
-      );
+      const users = await listOwners(ctx(req));
       return {
         success: true as const,
         owners: users.map((u) => ({
@@ -520,9 +505,13 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
       };
     },
   );
+}
 
-  // ---- tables ----
+// ---- tables ----
 
+/** The companies and contacts tables: a page, and the exact total after an estimate. */
+function tableRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/company/get-companies',
     {
@@ -533,31 +522,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: CompaniesPage, 400: ErrorResponse },
       },
     },
-    async (req) => {
-      const { organizationId } = authOf(req);
-      const q = req.body;
-      const ctx = await loadQueryContext(req.em, organizationId, 'company');
-      const { total, ids, estimate } = await pageIds(
-        req.em,
-        ctx,
-        whereSql(ctx, { text: q.text, filters: q.filters }),
-        orderSql(ctx, q.sortKey, q.sortOrder),
-        q.pageIndex,
-        q.pageSize,
-        { cursor: { afterId: q.afterId, beforeId: q.beforeId } },
-      );
-      const rows = await companyRows(req.em, organizationId, ids);
-      return {
-        success: true as const,
-        rows,
-        totalRecords: total,
-        totalIsEstimate: estimate === true,
-        totalPages: totalPagesFor(total, q.pageSize),
-        hasRecords: total > 0,
-        pageIndex: q.pageIndex,
-        pageSize: q.pageSize,
-      };
-    },
+    async (req) => tableAnswer(await companiesPage(ctx(req), req.body), req.body),
   );
 
   for (const [entityType, path, tag] of [
@@ -574,12 +539,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
           response: { 200: TableTotal, 400: ErrorResponse },
         },
       },
-      async (req) => {
-        const { organizationId } = authOf(req);
-        const ctx = await loadQueryContext(req.em, organizationId, entityType);
-        const totalRecords = await exactTotal(req.em, ctx, whereSql(ctx, { text: req.body.text, filters: req.body.filters }));
-        return { success: true as const, totalRecords };
-      },
+      async (req) => ({ success: true as const, totalRecords: await exactRecordCount(ctx(req), entityType, req.body) }),
     );
   }
 
@@ -593,30 +553,6 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: ContactsPage, 400: ErrorResponse },
       },
     },
-    async (req) => {
-      const { organizationId } = authOf(req);
-      const q = req.body;
-      const ctx = await loadQueryContext(req.em, organizationId, 'contact');
-      const { total, ids, estimate } = await pageIds(
-        req.em,
-        ctx,
-        whereSql(ctx, { text: q.text, filters: q.filters }),
-        orderSql(ctx, q.sortKey, q.sortOrder),
-        q.pageIndex,
-        q.pageSize,
-        { cursor: { afterId: q.afterId, beforeId: q.beforeId } },
-      );
-      const rows = await contactRows(req.em, organizationId, ids);
-      return {
-        success: true as const,
-        rows,
-        totalRecords: total,
-        totalIsEstimate: estimate === true,
-        totalPages: totalPagesFor(total, q.pageSize),
-        hasRecords: total > 0,
-        pageIndex: q.pageIndex,
-        pageSize: q.pageSize,
-      };
-    },
+    async (req) => tableAnswer(await contactsPage(ctx(req), req.body), req.body),
   );
 }

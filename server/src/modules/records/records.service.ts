@@ -15,7 +15,7 @@ import { FieldDefinition } from '../fields/field.entity';
 import { writeFieldValue } from '../fields/field-values';
 import { User } from '../users/user.entity';
 import { badRequest, conflict, notFound } from '../../lib/errors';
-import { whereSql, type QueryContext, type Sql } from './table-query';
+import { loadQueryContext, whereSql, type QueryContext, type Sql } from './table-query';
 import { publish } from '../realtime/publish';
 import { REALTIME_EVENT_KINDS } from '@dealscout/shared/contracts';
 import { realtimePaths } from '@dealscout/shared/domain';
@@ -295,6 +295,19 @@ export async function deleteRecords(em: EntityManager, actor: Actor, entityType:
     }
     return deleted;
   });
+}
+
+/** Deletes one company or contact with its links and field values (404 when it is not the organization's). */
+export async function deleteRecord(ctx: RecordContext, entityType: RecordEntityType, id: string): Promise<void> {
+  const qctx = await loadQueryContext(ctx.em, ctx.organizationId, entityType);
+  const n = await deleteRecords(ctx.em, ctx, entityType, whereSql(qctx, { ids: [id] }));
+  if (n === 0) throw notFound(entityType === 'company' ? COMPANY_MESSAGES.notFound : CONTACT_MESSAGES.notFound);
+}
+
+/** Deletes the selected companies or contacts (ids, or all selected across pages by filters); answers how many went. */
+export async function deleteSelectedRecords(ctx: RecordContext, entityType: RecordEntityType, selection: Selection): Promise<number> {
+  const qctx = await loadQueryContext(ctx.em, ctx.organizationId, entityType);
+  return deleteRecords(ctx.em, ctx, entityType, selectionWhere(qctx, selection));
 }
 
 /** The records a bulk request means: explicit ids, or every row the filters select (minus exclusions). */
