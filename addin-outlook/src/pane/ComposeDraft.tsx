@@ -120,18 +120,13 @@ export function ComposeDraft(props: ComposeDraftProps) {
 
 type Done = { kind: 'inserted' | 'replied'; logged: boolean } | { kind: 'sent' | 'scheduled' };
 
-function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, replyToMessageId }: ComposeDraftProps) {
-  const styles = useStyles();
-  const api = useApi();
-  const notify = useNotify();
+/**
+ * The draft being written for the contact (created with Generate, or an open one picked), what became of it (done), and the
+ * panel's expanded state. Another recipient starts again; a draft discarded from its panel goes back to the picker.
+ */
+function useDraftSelection(contact: MatchedContact | null) {
   const drafts = useDrafts()!;
-  const queryClient = useQueryClient();
-  const name = contact ? `${contact.firstName} ${contact.lastName}`.trim() || contact.email : '';
-
-  const plays = useQuery({ queryKey: ['plays', 'published'], queryFn: async () => (await api.plays.published()).plays, staleTime: 30_000 });
-  const [playId, setPlayId] = useState('');
   const [draftId, setDraftId] = useState<string | null>(null);
-  const [starting, setStarting] = useState(false);
   const [done, setDone] = useState<Done | null>(null);
   const [expanded, setExpanded] = useState(true);
   const last = useRef<EmailDraftDto | null>(null);
@@ -155,26 +150,55 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
   }, [draftId, listed, done]);
 
   const openDrafts = contact ? drafts.drafts.filter((d) => d.contact?.id === contact.id && d.channelEmailId !== draftId) : [];
+  const onDraftChange = (d: EmailDraftDto) => {
+    last.current = d;
+    if (d.status === 'sent' || d.status === 'scheduled') setDone({ kind: d.status });
+  };
+  /** Shows a draft: one just created, or one of the contact's open drafts. */
+  const openDraft = (d: EmailDraftDto) => {
+    last.current = d;
+    setDraftId(d.channelEmailId);
+    setExpanded(true);
+  };
+  /** 'Draft another'. */
+  const again = () => {
+    setDone(null);
+    setDraftId(null);
+    last.current = null;
+  };
+  return { done, setDone, expanded, setExpanded, draft, openDrafts, onDraftChange, openDraft, again };
+}
 
+/** The play picked and Generate: a new draft for the contact (a reply starts as one), then the play's email written into it. */
+function useGenerateDraft(
+  o: Pick<ComposeDraftProps, 'contact' | 'currentSubject' | 'reply' | 'replyToMessageId'> & {
+    setDone: (done: Done | null) => void;
+    openDraft: (d: EmailDraftDto) => void;
+  },
+) {
+  const { contact, reply } = o;
+  const api = useApi();
+  const notify = useNotify();
+  const drafts = useDrafts()!;
+  const [playId, setPlayId] = useState('');
+  const [starting, setStarting] = useState(false);
   const generate = async () => {
     if (!contact || !playId) {
       notify.error(PLAY_MESSAGES.invalidSelection);
       return;
     }
     setStarting(true);
-    setDone(null);
+    o.setDone(null);
     try {
       // A reply starts as one: 'Re: <subject>' (a play writes the body, not the subject) and the
       // message it answers, so it leaves in the thread from whichever client sends it.
       const created = await drafts.create(
         reply
-          ? { contactId: contact.id, replyTo: { subject: currentSubject, messageId: replyToMessageId ?? null } }
+          ? { contactId: contact.id, replyTo: { subject: o.currentSubject, messageId: o.replyToMessageId ?? null } }
           : { contactId: contact.id },
       );
       if (!created) return;
-      last.current = created;
-      setDraftId(created.channelEmailId);
-      setExpanded(true);
+      o.openDraft(created);
       try {
         const res = await api.emails.generate({ channelEmailId: created.channelEmailId, playId });
         drafts.update(res.email);
@@ -187,20 +211,40 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
       setStarting(false);
     }
   };
+  return { playId, setPlayId, starting, generate };
+}
 
-  const onDraftChange = (d: EmailDraftDto) => {
-    last.current = d;
-    if (d.status === 'sent' || d.status === 'scheduled') setDone({ kind: d.status });
-  };
+function useComposeDraftState(o: Pick<ComposeDraftProps, 'contact' | 'currentSubject' | 'reply' | 'replyToMessageId'>) {
+  const selection = useDraftSelection(o.contact);
+  const generation = useGenerateDraft({ ...o, setDone: selection.setDone, openDraft: selection.openDraft });
+  return { ...selection, ...generation };
+}
 
-  const insert = async (edit: DraftEdit, flush: () => Promise<void>, replace: boolean) => {
+/**
+ * Insert (or, in read mode, open as Outlook's reply): the email then lives in Outlook, so Dealscout's copy is closed (it cannot
+ * leave a second time) and an 'Other' activity is logged on the contact when it has a company.
+ */
+function useInsertDraft(o: {
+  host: OutlookHost;
+  contact: MatchedContact | null;
+  currentSubject: string;
+  reply: boolean | undefined;
+  draft: EmailDraftDto | null;
+  setDone: (done: Done) => void;
+}) {
+  const { host, reply, draft } = o;
+  const api = useApi();
+  const notify = useNotify();
+  const drafts = useDrafts()!;
+  const queryClient = useQueryClient();
+  return async (edit: DraftEdit, flush: () => Promise<void>, replace: boolean) => {
     if (!draft) return;
     await flush();
     try {
       // A reply form takes the body only: Outlook gives it the thread's subject and the sender.
       if (reply) host.displayReplyForm(edit.body);
       else {
-        const subject = subjectForInsert(currentSubject, edit.subject);
+        const subject = subjectForInsert(o.currentSubject, edit.subject);
         if (subject !== null) await host.setSubject(subject);
         await (replace ? host.setBody(edit.body) : host.insertBody(edit.body));
       }
@@ -213,7 +257,7 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
     let logged = false;
     const zone = localTimeZone();
     const activity = insertedDraftActivity(draft, edit, {
-      companyId: contact?.primaryCompany?.id ?? null,
+      companyId: o.contact?.primaryCompany?.id ?? null,
       today: (zone && todayIn(zone)) || localDate(),
       timezone: zone,
       via: reply ? 'reply' : 'insert',
@@ -234,86 +278,34 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
       notify.error(serverMessage(e) ?? EMAIL_MESSAGES.updateStatusFailed);
     }
     notify.success(reply ? COMPOSE_TEXT.replied : COMPOSE_TEXT.inserted);
-    setDone({ kind: reply ? 'replied' : 'inserted', logged });
+    o.setDone({ kind: reply ? 'replied' : 'inserted', logged });
   };
+}
 
-  if (!recipient) {
-    return (
-      <Card className={styles.card} data-testid="compose-draft" data-state="no-recipient">
-        <div className={styles.title}>
-          <SparkleRegular />
-          <Text weight="semibold">{COMPOSE_TEXT.title}</Text>
-        </div>
-        <Text size={200} className={styles.hint}>
-          {COMPOSE_TEXT.noRecipient}
-        </Text>
-      </Card>
-    );
-  }
-  if (!contact) {
-    return (
-      <Card className={styles.card} data-testid="compose-draft" data-state="unknown">
-        <div className={styles.title}>
-          <SparkleRegular />
-          <Text weight="semibold">{COMPOSE_TEXT.title}</Text>
-        </div>
-        <Text size={200} className={styles.hint}>
-          {COMPOSE_TEXT.unknownRecipient(recipient.email)}
-        </Text>
-      </Card>
-    );
-  }
+function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, replyToMessageId }: ComposeDraftProps) {
+  const styles = useStyles();
+  const api = useApi();
+  const name = contact ? `${contact.firstName} ${contact.lastName}`.trim() || contact.email : '';
 
-  if (done) {
-    const title =
-      done.kind === 'inserted'
-        ? COMPOSE_TEXT.inserted
-        : done.kind === 'replied'
-          ? COMPOSE_TEXT.replied
-          : done.kind === 'sent'
-            ? COMPOSE_TEXT.sent
-            : COMPOSE_TEXT.scheduled;
-    const text =
-      done.kind === 'inserted' || done.kind === 'replied'
-        ? done.logged
-          ? COMPOSE_TEXT.insertedLogged(name)
-          : COMPOSE_TEXT.insertedNotLogged(name)
-        : done.kind === 'sent'
-          ? COMPOSE_TEXT.sentText
-          : COMPOSE_TEXT.scheduledText;
-    return (
-      <MessageBar intent="success" layout="multiline" className={styles.done} data-testid="compose-done" data-kind={done.kind}>
-        <MessageBarBody>
-          <MessageBarTitle>{title}</MessageBarTitle>
-          {text}
-        </MessageBarBody>
-        <MessageBarActions>
-          <Button
-            size="small"
-            onClick={() => {
-              setDone(null);
-              setDraftId(null);
-              last.current = null;
-            }}
-            data-testid="compose-another"
-          >
-            {COMPOSE_TEXT.another}
-          </Button>
-        </MessageBarActions>
-      </MessageBar>
-    );
-  }
+  const plays = useQuery({ queryKey: ['plays', 'published'], queryFn: async () => (await api.plays.published()).plays, staleTime: 30_000 });
+  const c = useComposeDraftState({ contact, currentSubject, reply, replyToMessageId });
+  const { done, draft } = c;
+  const insert = useInsertDraft({ host, contact, currentSubject, reply, draft, setDone: c.setDone });
+
+  if (!recipient) return <ComposeHint state="no-recipient" text={COMPOSE_TEXT.noRecipient} />;
+  if (!contact) return <ComposeHint state="unknown" text={COMPOSE_TEXT.unknownRecipient(recipient.email)} />;
+  if (done) return <ComposeDone done={done} name={name} onAnother={c.again} />;
 
   if (draft) {
     return (
       <div className={styles.panel} data-testid="compose-draft" data-state="draft">
         <DraftPanel
           draft={draft}
-          expanded={expanded}
-          onExpandedChange={setExpanded}
+          expanded={c.expanded}
+          onExpandedChange={c.setExpanded}
           fullWidth
           embedded
-          onDraftChange={onDraftChange}
+          onDraftChange={c.onDraftChange}
           replyToMessageId={reply ? (replyToMessageId ?? null) : null}
           actions={({ edit, flush }) => (
             <>
@@ -342,14 +334,76 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
     );
   }
 
+  return <PlayPicker {...{ reply, name, plays, c }} />;
+}
+
+/** Nothing to draft yet: no recipient, or one not in Dealscout. */
+function ComposeHint({ state, text }: { state: 'no-recipient' | 'unknown'; text: string }) {
+  const styles = useStyles();
+  return (
+    <Card className={styles.card} data-testid="compose-draft" data-state={state}>
+      <div className={styles.title}>
+        <SparkleRegular />
+        <Text weight="semibold">{COMPOSE_TEXT.title}</Text>
+      </div>
+      <Text size={200} className={styles.hint}>
+        {text}
+      </Text>
+    </Card>
+  );
+}
+
+/** What became of the draft (inserted, opened as a reply, sent or scheduled), and 'Draft another'. */
+function ComposeDone({ done, name, onAnother }: { done: Done; name: string; onAnother: () => void }) {
+  const styles = useStyles();
+  const title =
+    done.kind === 'inserted'
+      ? COMPOSE_TEXT.inserted
+      : done.kind === 'replied'
+        ? COMPOSE_TEXT.replied
+        : done.kind === 'sent'
+          ? COMPOSE_TEXT.sent
+          : COMPOSE_TEXT.scheduled;
+  const text =
+    done.kind === 'inserted' || done.kind === 'replied'
+      ? done.logged
+        ? COMPOSE_TEXT.insertedLogged(name)
+        : COMPOSE_TEXT.insertedNotLogged(name)
+      : done.kind === 'sent'
+        ? COMPOSE_TEXT.sentText
+        : COMPOSE_TEXT.scheduledText;
+  return (
+    <MessageBar intent="success" layout="multiline" className={styles.done} data-testid="compose-done" data-kind={done.kind}>
+      <MessageBarBody>
+        <MessageBarTitle>{title}</MessageBarTitle>
+        {text}
+      </MessageBarBody>
+      <MessageBarActions>
+        <Button size="small" onClick={onAnother} data-testid="compose-another">
+          {COMPOSE_TEXT.another}
+        </Button>
+      </MessageBarActions>
+    </MessageBar>
+  );
+}
+
+/** The play picker with Generate, and the contact's open drafts. */
+function PlayPicker(props: {
+  reply: boolean | undefined;
+  name: string;
+  plays: { isPending: boolean; data?: readonly { id: string; name: string }[] };
+  c: ReturnType<typeof useComposeDraftState>;
+}) {
+  const { plays, c } = props;
+  const styles = useStyles();
   const list = plays.data ?? [];
   return (
     <Card className={styles.card} data-testid="compose-draft" data-state="pick">
       <div className={styles.title}>
         <SparkleRegular />
-        <Text weight="semibold">{reply ? COMPOSE_TEXT.replyTitle : COMPOSE_TEXT.title}</Text>
+        <Text weight="semibold">{props.reply ? COMPOSE_TEXT.replyTitle : COMPOSE_TEXT.title}</Text>
       </div>
-      <Text size={200} className={styles.hint}>{`${COMPOSE_TEXT.pick}: ${name}`}</Text>
+      <Text size={200} className={styles.hint}>{`${COMPOSE_TEXT.pick}: ${props.name}`}</Text>
       {plays.isPending ? (
         <Spinner aria-label="Loading" size="tiny" />
       ) : list.length === 0 ? (
@@ -361,9 +415,9 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
           <Select
             className={styles.grow}
             size="small"
-            value={playId}
+            value={c.playId}
             aria-label="Play"
-            onChange={(_, d) => setPlayId(d.value)}
+            onChange={(_, d) => c.setPlayId(d.value)}
             data-testid="compose-play"
           >
             <option value="">Select a play</option>
@@ -376,30 +430,26 @@ function ComposeDraftInner({ host, recipient, contact, currentSubject, reply, re
           <Button
             size="small"
             appearance="primary"
-            icon={starting ? <Spinner aria-label="Loading" size="tiny" /> : <SparkleRegular />}
-            disabled={!playId || starting}
-            onClick={() => void generate()}
+            icon={c.starting ? <Spinner aria-label="Loading" size="tiny" /> : <SparkleRegular />}
+            disabled={!c.playId || c.starting}
+            onClick={() => void c.generate()}
             data-testid="compose-generate"
           >
             {COMPOSE_TEXT.generate}
           </Button>
         </div>
       )}
-      {openDrafts.length > 0 && (
+      {c.openDrafts.length > 0 && (
         <div className={styles.drafts} data-testid="compose-open-drafts">
           <Text size={200} className={styles.hint}>
             {COMPOSE_TEXT.openDrafts}
           </Text>
-          {openDrafts.slice(0, 5).map((d) => (
+          {c.openDrafts.slice(0, 5).map((d) => (
             <Button
               key={d.channelEmailId}
               size="small"
               appearance="transparent"
-              onClick={() => {
-                last.current = d;
-                setDraftId(d.channelEmailId);
-                setExpanded(true);
-              }}
+              onClick={() => c.openDraft(d)}
               data-testid="compose-open-draft"
             >
               {d.subject || '(no subject)'}
