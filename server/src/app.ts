@@ -16,6 +16,7 @@ import './plugins/types';
 import { registerErrorHandler } from './plugins/errors';
 import { registerAuth } from './modules/auth/auth.plugin';
 import { SessionCache } from './lib/session-cache';
+import { FieldCache, useFieldCache } from './modules/fields/field-cache';
 import { registerProxyWarning } from './plugins/proxy-warning';
 import { registerInputGuard } from './plugins/input-guard';
 import { registerOpenApi } from './plugins/openapi';
@@ -138,8 +139,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ttlMs: config.SESSION_CACHE_MS,
     logger: deps.logger,
   });
+  // The field definitions' cache shares its LISTEN connection and time to live (fields/field-cache.ts).
+  const fieldCache = new FieldCache({ ttlMs: config.SESSION_CACHE_MS, live: () => sessionCache.listening });
+  sessionCache.watch((p) => fieldCache.announced(p));
+  useFieldCache(deps.orm.em, fieldCache);
   await sessionCache.start();
-  app.addHook('onClose', async () => sessionCache.close());
+  app.addHook('onClose', async () => {
+    useFieldCache(deps.orm.em, null);
+    await sessionCache.close();
+  });
   registerAuth(app, sessionCache);
 
   await app.register(metricsPlugin);

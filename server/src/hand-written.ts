@@ -79,6 +79,8 @@ export const HAND_WRITTEN_TRIGGERS = [
   { table: 'app_user', name: 'app_user_disabled_notify' },
   // A user's row changed: the session caches drop it (Migration20261129120000).
   { table: 'app_user', name: 'app_user_changed_notify' },
+  // A field definition changed: the field caches drop the organization's fields (Migration20261129180000).
+  { table: 'field_definition', name: 'field_definition_changed' },
   // record_count, the maintained totals of the companies and contacts tables (Migration20261122050000).
   // Their `{table}_count_truncate` triggers exist too, but MikroORM does not see TRUNCATE triggers.
   ...(['company', 'contact'] as const).flatMap((table) =>

@@ -11,6 +11,8 @@
 // Entries are served only while the LISTEN connection is up: when it drops, the cache is emptied and
 // every request looks its session up again until it is back. A lookup that started before an
 // invalidation never stores its (possibly stale) answer (the generation check).
+// Other per-process caches share the connection (`watch`): the field definitions' cache gets the
+// channel's {fo} announcements, and null whenever the connection is lost or comes back.
 import pg from 'pg';
 import type { Logger } from 'pino';
 
@@ -76,11 +78,22 @@ export class SessionCache {
   private live = false;
   private closed = false;
   private retry: NodeJS.Timeout | null = null;
+  private readonly watchers = new Set<(payload: Record<string, unknown> | null) => void>();
 
   constructor(private readonly opts: { connectionString: string; ttlMs: number; logger: Logger; maxEntries?: number }) {}
 
   get enabled(): boolean {
     return this.opts.ttlMs > 0;
+  }
+
+  /** Whether the LISTEN connection is up (announcements arrive): only then may anything be served from a cache. */
+  get listening(): boolean {
+    return this.live;
+  }
+
+  /** Another cache of this process: gets every other announcement on the channel, and null on a loss or reconnect. */
+  watch(watcher: (payload: Record<string, unknown> | null) => void): void {
+    this.watchers.add(watcher);
   }
 
   /** Connects the LISTEN connection (no-op when the cache is off); lookups are cached once it is up. */
@@ -100,6 +113,7 @@ export class SessionCache {
       this.client = null;
       this.live = false;
       this.clear();
+      for (const w of this.watchers) w(null);
       if (!this.closed) this.scheduleRetry(0);
     };
     client.on('error', lost);
@@ -113,6 +127,7 @@ export class SessionCache {
     }
     this.client = client;
     this.clear();
+    for (const w of this.watchers) w(null);
     this.live = true;
   }
 
@@ -133,9 +148,14 @@ export class SessionCache {
     try {
       const p = JSON.parse(payload) as { sid?: string; uid?: string; cu?: string };
       const uid = p.uid ?? p.cu;
+      if (p.sid === undefined && uid === undefined) {
+        for (const w of this.watchers) w(p);
+        return;
+      }
       this.drop((r) => (p.sid !== undefined && r.session.id === p.sid) || (uid !== undefined && r.user.id === uid));
     } catch {
       this.clear();
+      for (const w of this.watchers) w(null);
     }
   }
 

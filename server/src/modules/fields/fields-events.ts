@@ -7,9 +7,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { REALTIME_EVENT_KINDS } from '@dealscout/shared/contracts';
 import { realtimePaths, type RecordEntityType } from '@dealscout/shared/domain';
 import { publish } from '../realtime/publish';
+import { forgetFields } from './field-cache';
 
 export async function publishFieldsChanged(em: EntityManager, organizationId: string, entityTypes: readonly string[]): Promise<void> {
   const types = [...new Set(entityTypes)].filter((t): t is RecordEntityType => t === 'company' || t === 'contact');
+  // This process's field cache drops them now (the trigger's announcement drops them everywhere at commit).
+  forgetFields(em, organizationId);
   await publish(
     em,
     organizationId,

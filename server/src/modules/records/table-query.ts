@@ -16,13 +16,12 @@ import {
   type RecordEntityType,
   type TableFilter,
 } from '@dealscout/shared/domain';
-import type { IFieldDefinition } from '../fields/field.entity';
-import { FieldDefinition } from '../fields/field.entity';
+import { queryFields, type QueryField } from '../fields/field-cache';
 import { filterDataType } from '../fields/fields.service';
 import { badRequest } from '../../lib/errors';
 import { slotBit, slotColumn, slotFamily, TEXT_SORT_PREFIX } from '../fields/projection';
 import { anchorFromBoundaries } from './sort-boundaries';
-import { scopedTo, tenantSql, unscopedSql } from '../../db/sql';
+import { tenantSql, unscopedSql } from '../../db/sql';
 
 export interface Sql {
   text: string;
@@ -119,11 +118,12 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 export interface QueryContext {
   organizationId: string;
   entityType: RecordEntityType;
-  fieldsByKey: Map<string, IFieldDefinition>;
+  fieldsByKey: Map<string, QueryField>;
 }
 
+/** The organization's fields of the record type (kept per process: fields/field-cache.ts), by key. */
 export async function loadQueryContext(em: EntityManager, organizationId: string, entityType: RecordEntityType): Promise<QueryContext> {
-  const fields = await em.find(FieldDefinition, { organization: organizationId, entityType }, scopedTo(organizationId));
+  const fields = await queryFields(em, organizationId, entityType);
   return { organizationId, entityType, fieldsByKey: new Map(fields.map((f) => [f.key, f])) };
 }
 
@@ -195,7 +195,7 @@ function customExpr(kind: Kind): string {
 }
 
 /** Value expression of a built-in column of `r`. */
-function builtInExpr(field: IFieldDefinition, kind: Kind): string {
+function builtInExpr(field: QueryField, kind: Kind): string {
   const col = `r.${field.builtInColumn}`;
   if (field.builtInColumn === 'created_at') return `to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD')`;
   // The uuid itself (the values are checked to be uuids): an index can serve the owner filter
@@ -247,7 +247,7 @@ function createdRange(item: FilterItem, params: unknown[]): string | null {
   }
 }
 
-function itemSql(ctx: QueryContext, field: IFieldDefinition, dataType: FieldDataType, item: FilterItem, params: unknown[]): string {
+function itemSql(ctx: QueryContext, field: QueryField, dataType: FieldDataType, item: FilterItem, params: unknown[]): string {
   const kind = kindOf(dataType);
   const neg = NEGATIVE[item.condition];
   const pos: FilterItem = neg ? { ...item, condition: neg } : item;
