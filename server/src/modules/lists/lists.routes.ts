@@ -1,9 +1,9 @@
-// Lists, list sources and ideas (spec 002 §7 'Ideas', 'Lists and sources').
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// Lists, list sources and ideas (spec 002 §7 'Ideas', 'Lists and sources'). The routes are registered
+// in named groups; a CSV upload's import is in uploadCsvSource.ts.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Readable } from 'node:stream';
-import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import {
   IdeaListBody,
@@ -28,6 +28,7 @@ import {
   SuccessResponse,
   ErrorResponse,
   IdParams,
+  SourceUploadResponse,
 } from '@dealscout/shared/contracts';
 import {
   ideaCountMessage,
@@ -39,7 +40,7 @@ import {
 } from '@dealscout/shared/domain';
 import { createProviderSource } from './list-sources.service';
 import { authOf } from '../../plugins/types';
-import { badRequest } from '../../lib/errors';
+import { HttpError, badRequest, notFound } from '../../lib/errors';
 import {
   addManualIdea,
   completeConfirmation,
@@ -54,47 +55,14 @@ import {
   renameList,
   selectionWhere,
   setShortlist,
-  createSource,
-  publishListChange,
   ideasByDomain,
   type Actor,
 } from './lists.service';
 import { ideaOrder, ideaWhere } from '../records/idea-query';
 import { enrichmentsOfLists } from '../enrichments/execute';
-import { failImportSource, ideaExportCsv, listCreators, listsPage, rejectedRowsCsv, scoringModelsOfLists } from './list-queries';
-import { startImportProgress, type ImportProgress } from './import-progress';
-import { importCsv, CSV_MESSAGES, CSV_MAX_FILE_COLUMNS, type CsvMapping } from './csv-import';
+import { ideaExportCsv, listCreators, listsPage, rejectedRowsCsv, scoringModelsOfLists } from './list-queries';
 import { findInvalidText, INVALID_TEXT_MESSAGE } from '../../plugins/input-guard';
-import { buildIdeaBoundariesLater, IDEA_MAP_MIN_TOTAL } from './idea-boundaries';
-import { HttpError, notFound } from '../../lib/errors';
-import { publish } from '../realtime/publish';
-import { isConnectionLoss } from '../../db/connection-loss';
-import { loggableError } from '../../plugins/errors';
-import { realtimePaths } from '@dealscout/shared/domain';
-import { REALTIME_EVENT_KINDS, SourceUploadResponse } from '@dealscout/shared/contracts';
-
-/** The largest upload (bytes): a million rows of name, website and a few columns is ≈ 60–80 MB. */
-export const UPLOAD_MAX_BYTES = 300 * 1024 * 1024;
-
-/** The answers to a multipart form the server cannot read. */
-export const UPLOAD_MESSAGES = {
-  noBoundary: 'The upload is not a valid multipart form (no boundary in its Content-Type).',
-  malformed: 'The upload is not a valid multipart form.',
-  truncated: 'The upload ended before the whole form arrived; please upload the file again.',
-} as const;
-
-/** The source field of a CSV upload: its mapping's names are text (checked before anything reads them). */
-const CsvSourceField = z
-  .object({
-    mapping: z
-      .object({
-        name: z.string().optional(),
-        website: z.string().optional(),
-        columns: z.array(z.string()).max(CSV_MAX_FILE_COLUMNS).optional(),
-      })
-      .optional(),
-  })
-  .passthrough();
+import { UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, uploadError, uploadCsvSource } from './uploadCsvSource';
 
 const jsonOrNull = (text: string): unknown => {
   try {
@@ -107,34 +75,79 @@ const jsonOrNull = (text: string): unknown => {
 const invalidText = (field: string) =>
   new HttpError(400, INVALID_TEXT_MESSAGE, { issues: [{ path: `body.${field}`, message: INVALID_TEXT_MESSAGE }] });
 
-/**
- * Errors of the multipart parser (busboy, @fastify/multipart) about the form itself — cut off
- * before its end, a part's header malformed — as 400s; anything else as it is.
- */
-export function uploadError(e: unknown): unknown {
-  if (e instanceof HttpError || !(e instanceof Error)) return e;
-  const code = (e as { code?: unknown }).code;
-  if (
-    code === 'FST_MP_PREMATURE_CLOSE' ||
-    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
-    code === 'ECONNRESET' ||
-    /^Unexpected end of (form|multipart data|file)|terminated early|aborted/i.test(e.message)
-  )
-    return new HttpError(400, UPLOAD_MESSAGES.truncated);
-  if (/^(Malformed|Multipart: )|boundary/i.test(e.message)) return new HttpError(400, UPLOAD_MESSAGES.malformed);
-  return e;
-}
-
 function actorOf(req: FastifyRequest): Actor {
   const a = authOf(req);
   return { organizationId: a.organizationId, userId: a.user.id };
 }
 
 export async function listRoutes(app: FastifyInstance): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   await app.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024 } });
+  // Registered in this order (the OpenAPI document lists them so).
+  sourceUploadRoutes(app);
+  listTableRoutes(app);
+  listChangeRoutes(app);
+  listCompleteRoutes(app);
+  ideaPageRoutes(app);
+  ideaAddRoutes(app);
+  ideaExportRoutes(app);
+}
 
-  // ---- sources ----
+/** Adds a source: a CSV file (multipart), or a provider source's parameters (no file). */
+async function addSource(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const actor = actorOf(req);
+  if (!req.isMultipart()) throw badRequest('Please upload the file as multipart/form-data.');
+  if (!/;\s*boundary=/i.test(req.headers['content-type'] ?? '')) throw badRequest(UPLOAD_MESSAGES.noBoundary);
+  const fields: Record<string, string> = {};
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'field') {
+        const value = String(part.value);
+        // The input guard reads JSON bodies only: the form's fields (and the JSON inside `source`) get the same rule here.
+        if (findInvalidText(value) !== null || (part.fieldname === 'source' && findInvalidText(jsonOrNull(value)) !== null))
+          throw invalidText(part.fieldname);
+        fields[part.fieldname] = value;
+        continue;
+      }
+      if (findInvalidText(part.filename) !== null) throw invalidText('filename');
+      const uploaded = await uploadCsvSource(
+        { em: req.em, log: req.log, connectionString: app.orm.config.get('clientUrl')!, ...actor },
+        fields,
+        part,
+      );
+      return reply.status(201).send(uploaded);
+    }
+  } catch (e) {
+    // Refused before the whole body was read: the connection closes after the answer, so the
+    // client is not left sending the rest of its file into a socket nobody reads.
+    if (!req.raw.complete) reply.header('connection', 'close');
+    throw uploadError(e);
+  }
+  // A provider source (Ocean.io, Source Scrub, Google Maps, the list-building agent): no file, its
+  // parameters in the source field; POST /list-company/execute then fetches its companies.
+  const intention = fields.intentionSourceId || 'csv';
+  if (intention !== 'csv' && intention !== 'manual') {
+    const listId = fields.listCompanyId ?? '';
+    if (!/^[0-9a-f-]{36}$/i.test(listId)) throw notFound(LIST_MESSAGES.listNotFound);
+    if (!(PROVIDER_INTENTIONS as readonly string[]).includes(intention)) throw badRequest('Unknown source kind');
+    const sourceId = await createProviderSource({ em: req.em, ...actor }, listId, intention, fields.source);
+    return reply.status(201).send({
+      success: true as const,
+      message: LIST_SOURCE_MESSAGES.sourceAdded,
+      sourceId,
+      rows: 0,
+      inserted: 0,
+      merged: 0,
+      rejected: 0,
+      ms: 0,
+      list: await listOr404(req.em, actor.organizationId, listId),
+    });
+  }
+  throw badRequest('Please choose a file to upload.');
+}
+
+/** Add a source (CSV upload or provider source) and the rejected rows of an upload. */
+function sourceUploadRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post(
     '/list-company/source',
@@ -147,139 +160,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
         response: { 201: SourceUploadResponse, 400: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse, 503: ErrorResponse },
       },
     },
-    async (req, reply) => {
-      const actor = actorOf(req);
-      if (!req.isMultipart()) throw badRequest('Please upload the file as multipart/form-data.');
-      if (!/;\s*boundary=/i.test(req.headers['content-type'] ?? '')) throw badRequest(UPLOAD_MESSAGES.noBoundary);
-      const fields: Record<string, string> = {};
-      try {
-        for await (const part of req.parts()) {
-          if (part.type === 'field') {
-            const value = String(part.value);
-            // The input guard reads JSON bodies only: the form's fields (and the JSON inside `source`) get the same rule here.
-            if (findInvalidText(value) !== null || (part.fieldname === 'source' && findInvalidText(jsonOrNull(value)) !== null))
-              throw invalidText(part.fieldname);
-            fields[part.fieldname] = value;
-            continue;
-          }
-          if (findInvalidText(part.filename) !== null) throw invalidText('filename');
-          const listId = fields.listCompanyId ?? '';
-          if (!/^[0-9a-f-]{36}$/i.test(listId)) throw notFound(LIST_MESSAGES.listNotFound);
-          const intention = fields.intentionSourceId || 'csv';
-          if (intention !== 'csv') throw badRequest('Only CSV files can be uploaded here.');
-          let source: unknown;
-          try {
-            source = JSON.parse(fields.source ?? '{}');
-          } catch {
-            throw badRequest('The source field must be JSON.');
-          }
-          const shape = CsvSourceField.safeParse(source);
-          if (!shape.success) throw badRequest(CSV_MESSAGES.mappingShape);
-          const mapping = (shape.data.mapping ?? {}) as CsvMapping;
-          await listOr404(req.em, actor.organizationId, listId);
-          const sourceId = randomUUID();
-          // The upload's progress line (rows read, the rate), like every long run's.
-          let progress: ImportProgress | null = null;
-          try {
-            const res = await importCsv({
-              connectionString: app.orm.config.get('clientUrl')!,
-              organizationId: actor.organizationId,
-              listId,
-              sourceId,
-              file: part.file,
-              mapping,
-              // The source appears (inProgress) once the import's connection holds its lease.
-              register: async () => {
-                await createSource(req.em, actor, listId, 'csv', { fileName: part.filename, mapping }, 'inProgress', sourceId);
-                progress = await startImportProgress(req.em, {
-                  organizationId: actor.organizationId,
-                  userId: actor.userId,
-                  listId,
-                  sourceId,
-                });
-                await publishListChange(req.em, actor.organizationId, listId, 'sources');
-              },
-              onProgress: (rows) => {
-                progress?.rows(rows);
-                void publish(req.em.fork(), actor.organizationId, {
-                  path: realtimePaths.lists(actor.organizationId, listId),
-                  kind: REALTIME_EVENT_KINDS.entityUpdated,
-                  key: `source-progress:${sourceId}`,
-                  data: { id: listId, sourceId, rows },
-                }).catch(() => {});
-              },
-            });
-            if (part.file.truncated) throw badRequest(`The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`);
-            await (progress as ImportProgress | null)?.completed(res.rows, {
-              inserted: res.inserted,
-              merged: res.merged,
-              rejected: res.rejected,
-            });
-            await publishListChange(req.em, actor.organizationId, listId, 'ideas');
-            // A large upload is browsed next: its default order's page-boundary map is built now, in the background.
-            if (res.inserted >= IDEA_MAP_MIN_TOTAL) buildIdeaBoundariesLater(req.em, actor.organizationId, listId, ideaOrder(null, null));
-            return reply.status(201).send({
-              success: true as const,
-              message: `${res.inserted.toLocaleString('en-US')} idea${res.inserted === 1 ? '' : 's'} added, ${res.merged.toLocaleString('en-US')} already in the list, ${res.rejected.toLocaleString('en-US')} row${res.rejected === 1 ? '' : 's'} rejected`,
-              sourceId,
-              ...res,
-              list: await listOr404(req.em, actor.organizationId, listId),
-            });
-          } catch (caught) {
-            // A malformed or cut-off form is the client's: a 400, like the rest of bad input.
-            const e = uploadError(caught);
-            // Bad input changes nothing: the source goes again. Anything else leaves it failed, with the
-            // reason; a lost database connection says so (503: the user uploads the file again). These
-            // statements run right after the connections were cut and get another try on a new one; if
-            // they cannot be written at all, the import sweep fails the source (its lease is gone).
-            const lost = !(e instanceof HttpError) && isConnectionLoss(e);
-            const reason = lost ? CSV_MESSAGES.connectionLost : CSV_MESSAGES.failed;
-            const line = progress as ImportProgress | null;
-            await (e instanceof HttpError && e.statusCode < 500 ? line?.discard(e.message) : line?.failed(reason))?.catch((err: unknown) =>
-              req.log.warn({ err: loggableError(err as Error) }, 'could not record the failed import on its progress line'),
-            );
-            await failImportSource(
-              req.em,
-              actor.organizationId,
-              listId,
-              sourceId,
-              e instanceof HttpError && e.statusCode < 500,
-              reason,
-            ).catch((err: unknown) =>
-              req.log.warn({ err: loggableError(err as Error) }, 'could not record the failed import; the import sweep will'),
-            );
-            if (lost) throw new HttpError(503, reason);
-            throw e;
-          }
-        }
-      } catch (e) {
-        // Refused before the whole body was read: the connection closes after the answer, so the
-        // client is not left sending the rest of its file into a socket nobody reads.
-        if (!req.raw.complete) reply.header('connection', 'close');
-        throw uploadError(e);
-      }
-      // A provider source (Ocean.io, Source Scrub, Google Maps, the list-building agent): no file, its
-      // parameters in the source field; POST /list-company/execute then fetches its companies.
-      const intention = fields.intentionSourceId || 'csv';
-      if (intention !== 'csv' && intention !== 'manual') {
-        const listId = fields.listCompanyId ?? '';
-        if (!/^[0-9a-f-]{36}$/i.test(listId)) throw notFound(LIST_MESSAGES.listNotFound);
-        if (!(PROVIDER_INTENTIONS as readonly string[]).includes(intention)) throw badRequest('Unknown source kind');
-        const sourceId = await createProviderSource({ em: req.em, ...actor }, listId, intention, fields.source);
-        return reply.status(201).send({
-          success: true as const,
-          message: LIST_SOURCE_MESSAGES.sourceAdded,
-          sourceId,
-          rows: 0,
-          inserted: 0,
-          merged: 0,
-          rejected: 0,
-          ms: 0,
-          list: await listOr404(req.em, actor.organizationId, listId),
-        });
-      }
-      throw badRequest('Please choose a file to upload.');
-    },
+    async (req, reply) => addSource(app, req, reply),
   );
 
   r.get(
@@ -302,8 +183,11 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
       return reply.send(Readable.from(csv));
     },
   );
+}
 
-  // ---- lists ----
+/** Create a list, the lists table, its Created by filter, the source kinds, one list. */
+function listTableRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post(
     '/list-company',
@@ -365,6 +249,11 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     },
     async (req) => ({ success: true as const, message: '', list: await listOr404(req.em, authOf(req).organizationId, req.params.id) }),
   );
+}
+
+/** Delete or rename a list, remove a source. */
+function listChangeRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.delete(
     '/list-company/:id',
@@ -418,6 +307,11 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
       return { success: true as const, message: LIST_MESSAGES.sourceRemoved };
     },
   );
+}
+
+/** Complete a list: what it does, and doing it. */
+function listCompleteRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
     '/list-company/:id/complete-confirmation',
@@ -453,8 +347,11 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
       };
     },
   );
+}
 
-  // ---- ideas ----
+/** A page of a list's ideas, shortlisting and deleting ideas. */
+function ideaPageRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post(
     '/list-company/idea/list',
@@ -531,6 +428,11 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
       return { success: true as const, message: ideaCountMessage(count, 'deleted'), count };
     },
   );
+}
+
+/** Add an idea by hand; the lists that hold a company. */
+function ideaAddRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post(
     '/list-company/idea',
@@ -589,6 +491,11 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
       };
     },
   );
+}
+
+/** CSV of a list's ideas. */
+function ideaExportRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post(
     '/list-company/idea/export',
