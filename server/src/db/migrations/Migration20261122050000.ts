@@ -18,7 +18,8 @@ export class Migration20261122050000 extends Migration {
     );
     this.addSql(`create index "record_count_org_type_index" on "record_count" ("organization_id", "entity_type");`);
     this.addSql(
-      `alter table "record_count" add constraint "record_count_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on delete cascade;`,
+      `alter table "record_count" add constraint "record_count_organization_id_foreign" foreign key ("organization_id") references
+        "organization" ("id") on delete cascade;`,
     );
 
     for (const table of ['company', 'contact']) {
@@ -48,15 +49,18 @@ export class Migration20261122050000 extends Migration {
           return null;
         end $$;`);
       this.addSql(
-        `create trigger "${table}_count_insert" after insert on "${table}" referencing new table as new_rows for each statement execute function "${table}_${table}_count_insert_fn"();`,
+        `create trigger "${table}_count_insert" after insert on "${table}" referencing new table as new_rows for each statement execute
+          function "${table}_${table}_count_insert_fn"();`,
       );
       this.addSql(
-        `create trigger "${table}_count_delete" after delete on "${table}" referencing old table as old_rows for each statement execute function "${table}_${table}_count_delete_fn"();`,
+        `create trigger "${table}_count_delete" after delete on "${table}" referencing old table as old_rows for each statement execute
+          function "${table}_${table}_count_delete_fn"();`,
       );
       // Records never move between organizations; should one, its counts follow (a row trigger that
       // fires only when organization_id is set to another value: ordinary updates pay nothing).
       this.addSql(
-        `create trigger "${table}_count_update" after update of "organization_id" on "${table}" for each row when (old."organization_id" is distinct from new."organization_id") execute function "${table}_${table}_count_update_fn"();`,
+        `create trigger "${table}_count_update" after update of "organization_id" on "${table}" for each row when (old."organization_id"
+          is distinct from new."organization_id") execute function "${table}_${table}_count_update_fn"();`,
       );
       this.addSql(
         `create trigger "${table}_count_truncate" after truncate on "${table}" for each statement execute function "${table}_${table}_count_truncate_fn"();`,
@@ -71,7 +75,8 @@ export class Migration20261122050000 extends Migration {
     this.addSql(`create index "company_org_name_index" on "company" ("organization_id", lower("name"), "id") include ("name");`);
     this.addSql(`drop index "contact_org_name_index";`);
     this.addSql(
-      `create index "contact_org_name_index" on "contact" ("organization_id", lower("last_name"), lower("first_name"), "id") include ("last_name", "first_name");`,
+      `create index "contact_org_name_index" on "contact" ("organization_id", lower("last_name"), lower("first_name"), "id") include
+        ("last_name", "first_name");`,
     );
     this.addSql(
       `create index "field_value_org_entity_index" on "field_value" ("organization_id", "field_id", "entity_id") include ("value_num", "value_bool");`,

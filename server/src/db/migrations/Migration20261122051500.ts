@@ -12,14 +12,16 @@ export class Migration20261122051500 extends Migration {
     this.addSql(`create index "company_org_name_index" on "company" ("organization_id", lower("name"), "id") include ("name", "domain");`);
     this.addSql(`drop index "contact_org_name_index";`);
     this.addSql(
-      `create index "contact_org_name_index" on "contact" ("organization_id", lower("last_name"), lower("first_name"), "id") include ("last_name", "first_name", "email");`,
+      `create index "contact_org_name_index" on "contact" ("organization_id", lower("last_name"), lower("first_name"), "id") include
+        ("last_name", "first_name", "email");`,
     );
   }
 
   override down(): void | Promise<void> {
     this.addSql(`drop index "contact_org_name_index";`);
     this.addSql(
-      `create index "contact_org_name_index" on "contact" ("organization_id", lower("last_name"), lower("first_name"), "id") include ("last_name", "first_name");`,
+      `create index "contact_org_name_index" on "contact" ("organization_id", lower("last_name"), lower("first_name"), "id") include
+        ("last_name", "first_name");`,
     );
     this.addSql(`drop index "company_org_name_index";`);
     this.addSql(`create index "company_org_name_index" on "company" ("organization_id", lower("name"), "id") include ("name");`);

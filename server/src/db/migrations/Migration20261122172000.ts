@@ -80,13 +80,16 @@ export class Migration20261122172000 extends Migration {
           return null;
         end $$;`);
       this.addSql(
-        `create trigger "${table}_slots_insert" after insert on "${table}" referencing new table as new_rows for each statement execute function "${table}_${table}_slots_insert_fn"();`,
+        `create trigger "${table}_slots_insert" after insert on "${table}" referencing new table as new_rows for each statement execute
+          function "${table}_${table}_slots_insert_fn"();`,
       );
       this.addSql(
-        `create trigger "${table}_slots_delete" after delete on "${table}" referencing old table as old_rows for each statement execute function "${table}_${table}_slots_delete_fn"();`,
+        `create trigger "${table}_slots_delete" after delete on "${table}" referencing old table as old_rows for each statement execute
+          function "${table}_${table}_slots_delete_fn"();`,
       );
       this.addSql(
-        `create trigger "${table}_slots_update" after update on "${table}" referencing old table as old_rows new table as new_rows for each statement execute function "${table}_${table}_slots_update_fn"();`,
+        `create trigger "${table}_slots_update" after update on "${table}" referencing old table as old_rows new table as new_rows for
+          each statement execute function "${table}_${table}_slots_update_fn"();`,
       );
     }
 
@@ -96,7 +99,8 @@ export class Migration20261122172000 extends Migration {
     );
     this.addSql(`drop index "contact_org_name_index";`);
     this.addSql(
-      `create index "contact_org_name_index" on "contact" ("organization_id", lower("last_name"), lower("first_name"), "id") include ("last_name", "first_name", "email", "filled_mask");`,
+      `create index "contact_org_name_index" on "contact" ("organization_id", lower("last_name"), lower("first_name"), "id") include
+        ("last_name", "first_name", "email", "filled_mask");`,
     );
 
     // Backfill: slots for the existing custom fields (per organization, entity type and family, in
@@ -113,7 +117,8 @@ export class Migration20261122172000 extends Migration {
     for (const table of ['company', 'contact']) {
       const projection = (s: number) =>
         s <= NUM
-          ? `max(case when f.slot = ${s} then (case when f.data_type = 'boolean' then (case when v.value_bool then 1 else 0 end)::float8 else v.value_num end) end) as "${col(s)}"`
+          ? `max(case when f.slot = ${s} then (case when f.data_type = 'boolean' then (case when v.value_bool then 1 else 0 end)::float8
+            else v.value_num end) end) as "${col(s)}"`
           : `max(case when f.slot = ${s} then (case when f.data_type in ${TEMPORAL} then v.value_text else lower(v.value_text) end) end) as "${col(s)}"`;
       this.addSql(`update "${table}" r set ${slots.map((s) => `"${col(s)}" = x."${col(s)}"`).join(', ')} from (
           select v.entity_id, ${slots.map(projection).join(', ')}
@@ -127,7 +132,8 @@ export class Migration20261122172000 extends Migration {
   override down(): void | Promise<void> {
     this.addSql(`drop index "contact_org_name_index";`);
     this.addSql(
-      `create index "contact_org_name_index" on "contact" ("organization_id", lower("last_name"), lower("first_name"), "id") include ("last_name", "first_name", "email");`,
+      `create index "contact_org_name_index" on "contact" ("organization_id", lower("last_name"), lower("first_name"), "id") include
+        ("last_name", "first_name", "email");`,
     );
     this.addSql(`drop index "company_org_name_index";`);
     this.addSql(`create index "company_org_name_index" on "company" ("organization_id", lower("name"), "id") include ("name", "domain");`);

@@ -46,7 +46,8 @@ begin
   return null;
 end $$;`);
     this.addSql(
-      `create trigger "realtime_event_notify" after insert on "realtime_event" referencing new table as new_events for each statement execute function "realtime_event_realtime_event_notify_fn"();`,
+      `create trigger "realtime_event_notify" after insert on "realtime_event" referencing new table as new_events for each statement
+        execute function "realtime_event_realtime_event_notify_fn"();`,
     );
   }
 

@@ -49,7 +49,8 @@ export class Migration20261122220100 extends Migration {
         return null;
       end $$;`);
     this.addSql(
-      `create trigger "company_contact_sort" after insert or delete or update of "is_key", "is_primary", "company_id", "contact_id" on "company_contact" for each row execute function "company_contact_company_contact_sort_fn"();`,
+      `create trigger "company_contact_sort" after insert or delete or update of "is_key", "is_primary", "company_id", "contact_id" on
+        "company_contact" for each row execute function "company_contact_company_contact_sort_fn"();`,
     );
 
     this.addSql(`create or replace function "contact_contact_key_sort_fn"() returns trigger language plpgsql as $$
@@ -61,7 +62,9 @@ export class Migration20261122220100 extends Migration {
         return null;
       end $$;`);
     this.addSql(
-      `create trigger "contact_key_sort" after update of "first_name", "last_name" on "contact" for each row when (old."first_name" is distinct from new."first_name" or old."last_name" is distinct from new."last_name") execute function "contact_contact_key_sort_fn"();`,
+      `create trigger "contact_key_sort" after update of "first_name", "last_name" on "contact" for each row when (old."first_name" is
+        distinct from new."first_name" or old."last_name" is distinct from new."last_name") execute function
+        "contact_contact_key_sort_fn"();`,
     );
 
     this.addSql(`create or replace function "company_company_primary_sort_fn"() returns trigger language plpgsql as $$
@@ -73,22 +76,26 @@ export class Migration20261122220100 extends Migration {
         return null;
       end $$;`);
     this.addSql(
-      `create trigger "company_primary_sort" after update of "name" on "company" for each row when (old."name" is distinct from new."name") execute function "company_company_primary_sort_fn"();`,
+      `create trigger "company_primary_sort" after update of "name" on "company" for each row when (old."name" is distinct from
+        new."name") execute function "company_company_primary_sort_fn"();`,
     );
 
     // Backfill (the triggers hold the tables' locks until this migration commits: no write slips in between).
     this.addSql(
-      `update company r set key_contact_sort = ${KEY_TEXT} from company_contact m join contact c on c.id = m.contact_id where m.is_key and r.id = m.company_id;`,
+      `update company r set key_contact_sort = ${KEY_TEXT} from company_contact m join contact c on c.id = m.contact_id where m.is_key
+        and r.id = m.company_id;`,
     );
     this.addSql(
-      `update contact r set primary_company_sort = ${PRIMARY_TEXT} from company_contact m join company co on co.id = m.company_id where m.is_primary and r.id = m.contact_id;`,
+      `update contact r set primary_company_sort = ${PRIMARY_TEXT} from company_contact m join company co on co.id = m.company_id where
+        m.is_primary and r.id = m.contact_id;`,
     );
 
     this.addSql(
       `create index "company_org_key_contact_sort_index" on "company" ("organization_id", "key_contact_sort", lower("name"), "id") include ("name");`,
     );
     this.addSql(
-      `create index "contact_org_primary_company_sort_index" on "contact" ("organization_id", "primary_company_sort", lower("last_name"), lower("first_name"), "id") include ("last_name", "first_name");`,
+      `create index "contact_org_primary_company_sort_index" on "contact" ("organization_id", "primary_company_sort",
+        lower("last_name"), lower("first_name"), "id") include ("last_name", "first_name");`,
     );
   }
 

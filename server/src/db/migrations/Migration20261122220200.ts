@@ -52,17 +52,21 @@ export class Migration20261122220200 extends Migration {
           return null;
         end $$;`);
       this.addSql(
-        `create trigger "${table}_link_count_insert" after insert on "${table}" referencing new table as new_rows for each statement execute function "${table}_${table}_link_count_insert_fn"();`,
+        `create trigger "${table}_link_count_insert" after insert on "${table}" referencing new table as new_rows for each statement
+          execute function "${table}_${table}_link_count_insert_fn"();`,
       );
       this.addSql(
-        `create trigger "${table}_link_count_delete" after delete on "${table}" referencing old table as old_rows for each statement execute function "${table}_${table}_link_count_delete_fn"();`,
+        `create trigger "${table}_link_count_delete" after delete on "${table}" referencing old table as old_rows for each statement
+          execute function "${table}_${table}_link_count_delete_fn"();`,
       );
       this.addSql(
-        `create trigger "${table}_link_count_update" after update on "${table}" referencing old table as old_rows new table as new_rows for each statement execute function "${table}_${table}_link_count_update_fn"();`,
+        `create trigger "${table}_link_count_update" after update on "${table}" referencing old table as old_rows new table as new_rows
+          for each statement execute function "${table}_${table}_link_count_update_fn"();`,
       );
       // The triggers hold the table's lock until this migration commits: no write slips between them and the backfill.
       this.addSql(
-        `insert into record_count (organization_id, entity_type, slot, delta) select organization_id, '${table}', 0, count(*) from "${table}" where "${column}" is not null group by organization_id;`,
+        `insert into record_count (organization_id, entity_type, slot, delta) select organization_id, '${table}', 0, count(*) from
+          "${table}" where "${column}" is not null group by organization_id;`,
       );
     }
   }

@@ -51,17 +51,22 @@ export class Migration20261122234000 extends Migration {
           return null;
         end $$;`);
       this.addSql(
-        `create trigger "${table}_owner_count_insert" after insert on "${table}" referencing new table as new_rows for each statement execute function "${table}_${table}_owner_count_insert_fn"();`,
+        `create trigger "${table}_owner_count_insert" after insert on "${table}" referencing new table as new_rows for each statement
+          execute function "${table}_${table}_owner_count_insert_fn"();`,
       );
       this.addSql(
-        `create trigger "${table}_owner_count_delete" after delete on "${table}" referencing old table as old_rows for each statement execute function "${table}_${table}_owner_count_delete_fn"();`,
+        `create trigger "${table}_owner_count_delete" after delete on "${table}" referencing old table as old_rows for each statement
+          execute function "${table}_${table}_owner_count_delete_fn"();`,
       );
       this.addSql(
-        `create trigger "${table}_owner_count_update" after update of "owner_id", "organization_id" on "${table}" for each row when (old."owner_id" is distinct from new."owner_id" or old."organization_id" is distinct from new."organization_id") execute function "${table}_${table}_owner_count_update_fn"();`,
+        `create trigger "${table}_owner_count_update" after update of "owner_id", "organization_id" on "${table}" for each row when
+          (old."owner_id" is distinct from new."owner_id" or old."organization_id" is distinct from new."organization_id") execute
+          function "${table}_${table}_owner_count_update_fn"();`,
       );
       // The triggers hold the table's lock until this migration commits: no write slips between them and the backfill.
       this.addSql(
-        `insert into record_count (organization_id, entity_type, slot, owner_id, delta) select organization_id, '${table}', -1, owner_id, count(*) from "${table}" where owner_id is not null group by organization_id, owner_id;`,
+        `insert into record_count (organization_id, entity_type, slot, owner_id, delta) select organization_id, '${table}', -1,
+          owner_id, count(*) from "${table}" where owner_id is not null group by organization_id, owner_id;`,
       );
       this.addSql(`create index "${table}_org_owner_index" on "${table}" ("organization_id", "owner_id", ${order}) include (${include});`);
     }

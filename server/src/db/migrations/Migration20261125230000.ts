@@ -7,7 +7,10 @@ export class Migration20261125230000 extends Migration {
 
   override up(): void | Promise<void> {
     this.addSql(
-      `create table "crm_link" ("id" uuid not null, "organization_id" uuid not null, "source" varchar(20) not null, "entity_type" varchar(20) not null, "external_id" varchar(255) not null, "company_id" uuid null, "contact_id" uuid null, "created_at" timestamptz not null, primary key ("id"), constraint "crm_link_one_record_check" check (("company_id" is null) <> ("contact_id" is null)));`,
+      `create table "crm_link" ("id" uuid not null, "organization_id" uuid not null, "source" varchar(20) not null, "entity_type"
+        varchar(20) not null, "external_id" varchar(255) not null, "company_id" uuid null, "contact_id" uuid null, "created_at"
+        timestamptz not null, primary key ("id"), constraint "crm_link_one_record_check" check (("company_id" is null) <> ("contact_id"
+        is null)));`,
     );
     this.addSql(`create index "crm_link_company_id_index" on "crm_link" ("company_id");`);
     this.addSql(`create index "crm_link_contact_id_index" on "crm_link" ("contact_id");`);

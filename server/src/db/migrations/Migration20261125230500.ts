@@ -20,70 +20,100 @@ export class Migration20261125230500 extends Migration {
     // References between tenant tables carry the organization: a row can only point at a row of its own organization.
     // A nullable reference is cleared alone (ON DELETE SET NULL (column), PostgreSQL 15+), the organization stays.
     this.addSql(
-      `alter table "session" drop constraint "session_user_id_foreign", add constraint "session_user_id_foreign" foreign key ("organization_id", "user_id") references "app_user" ("organization_id", "id");`,
+      `alter table "session" drop constraint "session_user_id_foreign", add constraint "session_user_id_foreign" foreign key
+        ("organization_id", "user_id") references "app_user" ("organization_id", "id");`,
     );
     this.addSql(
-      `alter table "password_reset" drop constraint "password_reset_user_id_foreign", add constraint "password_reset_user_id_foreign" foreign key ("organization_id", "user_id") references "app_user" ("organization_id", "id");`,
+      `alter table "password_reset" drop constraint "password_reset_user_id_foreign", add constraint "password_reset_user_id_foreign"
+        foreign key ("organization_id", "user_id") references "app_user" ("organization_id", "id");`,
     );
     this.addSql(
-      `alter table "invitation" drop constraint "invitation_invited_by_id_foreign", add constraint "invitation_invited_by_id_foreign" foreign key ("organization_id", "invited_by_id") references "app_user" ("organization_id", "id") on delete set null ("invited_by_id");`,
+      `alter table "invitation" drop constraint "invitation_invited_by_id_foreign", add constraint "invitation_invited_by_id_foreign"
+        foreign key ("organization_id", "invited_by_id") references "app_user" ("organization_id", "id") on delete set null
+        ("invited_by_id");`,
     );
     this.addSql(
-      `alter table "table_layout" drop constraint "table_layout_user_id_foreign", add constraint "table_layout_user_id_foreign" foreign key ("organization_id", "user_id") references "app_user" ("organization_id", "id") on delete cascade;`,
+      `alter table "table_layout" drop constraint "table_layout_user_id_foreign", add constraint "table_layout_user_id_foreign" foreign
+        key ("organization_id", "user_id") references "app_user" ("organization_id", "id") on delete cascade;`,
     );
     this.addSql(
-      `alter table "field_definition" drop constraint "field_definition_created_by_id_foreign", add constraint "field_definition_created_by_id_foreign" foreign key ("organization_id", "created_by_id") references "app_user" ("organization_id", "id") on delete set null ("created_by_id");`,
+      `alter table "field_definition" drop constraint "field_definition_created_by_id_foreign", add constraint
+        "field_definition_created_by_id_foreign" foreign key ("organization_id", "created_by_id") references "app_user"
+        ("organization_id", "id") on delete set null ("created_by_id");`,
     );
     this.addSql(
-      `alter table "field_value" drop constraint "field_value_field_id_foreign", add constraint "field_value_field_id_foreign" foreign key ("organization_id", "field_id") references "field_definition" ("organization_id", "id") on delete cascade;`,
+      `alter table "field_value" drop constraint "field_value_field_id_foreign", add constraint "field_value_field_id_foreign" foreign
+        key ("organization_id", "field_id") references "field_definition" ("organization_id", "id") on delete cascade;`,
     );
     this.addSql(
-      `alter table "contact" drop constraint "contact_created_by_id_foreign", add constraint "contact_created_by_id_foreign" foreign key ("organization_id", "created_by_id") references "app_user" ("organization_id", "id") on delete set null ("created_by_id");`,
+      `alter table "contact" drop constraint "contact_created_by_id_foreign", add constraint "contact_created_by_id_foreign" foreign key
+        ("organization_id", "created_by_id") references "app_user" ("organization_id", "id") on delete set null ("created_by_id");`,
     );
     this.addSql(
-      `alter table "contact" drop constraint "contact_owner_id_foreign", add constraint "contact_owner_id_foreign" foreign key ("organization_id", "owner_id") references "app_user" ("organization_id", "id") on delete set null ("owner_id");`,
+      `alter table "contact" drop constraint "contact_owner_id_foreign", add constraint "contact_owner_id_foreign" foreign key
+        ("organization_id", "owner_id") references "app_user" ("organization_id", "id") on delete set null ("owner_id");`,
     );
     this.addSql(
-      `alter table "company" drop constraint "company_created_by_id_foreign", add constraint "company_created_by_id_foreign" foreign key ("organization_id", "created_by_id") references "app_user" ("organization_id", "id") on delete set null ("created_by_id");`,
+      `alter table "company" drop constraint "company_created_by_id_foreign", add constraint "company_created_by_id_foreign" foreign key
+        ("organization_id", "created_by_id") references "app_user" ("organization_id", "id") on delete set null ("created_by_id");`,
     );
     this.addSql(
-      `alter table "company" drop constraint "company_owner_id_foreign", add constraint "company_owner_id_foreign" foreign key ("organization_id", "owner_id") references "app_user" ("organization_id", "id") on delete set null ("owner_id");`,
+      `alter table "company" drop constraint "company_owner_id_foreign", add constraint "company_owner_id_foreign" foreign key
+        ("organization_id", "owner_id") references "app_user" ("organization_id", "id") on delete set null ("owner_id");`,
     );
     this.addSql(
-      `alter table "company_contact" drop constraint "company_contact_company_id_foreign", add constraint "company_contact_company_id_foreign" foreign key ("organization_id", "company_id") references "company" ("organization_id", "id") on delete cascade;`,
+      `alter table "company_contact" drop constraint "company_contact_company_id_foreign", add constraint
+        "company_contact_company_id_foreign" foreign key ("organization_id", "company_id") references "company" ("organization_id",
+        "id") on delete cascade;`,
     );
     this.addSql(
-      `alter table "company_contact" drop constraint "company_contact_contact_id_foreign", add constraint "company_contact_contact_id_foreign" foreign key ("organization_id", "contact_id") references "contact" ("organization_id", "id") on delete cascade;`,
+      `alter table "company_contact" drop constraint "company_contact_contact_id_foreign", add constraint
+        "company_contact_contact_id_foreign" foreign key ("organization_id", "contact_id") references "contact" ("organization_id",
+        "id") on delete cascade;`,
     );
     this.addSql(
-      `alter table "notification" drop constraint "notification_user_id_foreign", add constraint "notification_user_id_foreign" foreign key ("organization_id", "user_id") references "app_user" ("organization_id", "id") on delete cascade;`,
+      `alter table "notification" drop constraint "notification_user_id_foreign", add constraint "notification_user_id_foreign" foreign
+        key ("organization_id", "user_id") references "app_user" ("organization_id", "id") on delete cascade;`,
     );
     this.addSql(
-      `alter table "execution" drop constraint "execution_created_by_id_foreign", add constraint "execution_created_by_id_foreign" foreign key ("organization_id", "created_by_id") references "app_user" ("organization_id", "id") on delete set null ("created_by_id");`,
+      `alter table "execution" drop constraint "execution_created_by_id_foreign", add constraint "execution_created_by_id_foreign"
+        foreign key ("organization_id", "created_by_id") references "app_user" ("organization_id", "id") on delete set null
+        ("created_by_id");`,
     );
     this.addSql(
-      `alter table "activity" drop constraint "activity_company_id_foreign", add constraint "activity_company_id_foreign" foreign key ("organization_id", "company_id") references "company" ("organization_id", "id") on delete set null ("company_id");`,
+      `alter table "activity" drop constraint "activity_company_id_foreign", add constraint "activity_company_id_foreign" foreign key
+        ("organization_id", "company_id") references "company" ("organization_id", "id") on delete set null ("company_id");`,
     );
     this.addSql(
-      `alter table "activity" drop constraint "activity_contact_id_foreign", add constraint "activity_contact_id_foreign" foreign key ("organization_id", "contact_id") references "contact" ("organization_id", "id") on delete set null ("contact_id");`,
+      `alter table "activity" drop constraint "activity_contact_id_foreign", add constraint "activity_contact_id_foreign" foreign key
+        ("organization_id", "contact_id") references "contact" ("organization_id", "id") on delete set null ("contact_id");`,
     );
     this.addSql(
-      `alter table "activity" drop constraint "activity_created_by_id_foreign", add constraint "activity_created_by_id_foreign" foreign key ("organization_id", "created_by_id") references "app_user" ("organization_id", "id") on delete set null ("created_by_id");`,
+      `alter table "activity" drop constraint "activity_created_by_id_foreign", add constraint "activity_created_by_id_foreign" foreign
+        key ("organization_id", "created_by_id") references "app_user" ("organization_id", "id") on delete set null ("created_by_id");`,
     );
     this.addSql(
-      `alter table "integration" drop constraint "integration_created_by_id_foreign", add constraint "integration_created_by_id_foreign" foreign key ("organization_id", "created_by_id") references "app_user" ("organization_id", "id") on delete set null ("created_by_id");`,
+      `alter table "integration" drop constraint "integration_created_by_id_foreign", add constraint "integration_created_by_id_foreign"
+        foreign key ("organization_id", "created_by_id") references "app_user" ("organization_id", "id") on delete set null
+        ("created_by_id");`,
     );
     this.addSql(
-      `alter table "integration" drop constraint "integration_user_id_foreign", add constraint "integration_user_id_foreign" foreign key ("organization_id", "user_id") references "app_user" ("organization_id", "id") on delete cascade;`,
+      `alter table "integration" drop constraint "integration_user_id_foreign", add constraint "integration_user_id_foreign" foreign key
+        ("organization_id", "user_id") references "app_user" ("organization_id", "id") on delete cascade;`,
     );
     this.addSql(
-      `alter table "enrichment" drop constraint "enrichment_created_by_id_foreign", add constraint "enrichment_created_by_id_foreign" foreign key ("organization_id", "created_by_id") references "app_user" ("organization_id", "id") on delete set null ("created_by_id");`,
+      `alter table "enrichment" drop constraint "enrichment_created_by_id_foreign", add constraint "enrichment_created_by_id_foreign"
+        foreign key ("organization_id", "created_by_id") references "app_user" ("organization_id", "id") on delete set null
+        ("created_by_id");`,
     );
     this.addSql(
-      `alter table "enrichment" drop constraint "enrichment_field_id_foreign", add constraint "enrichment_field_id_foreign" foreign key ("organization_id", "field_id") references "field_definition" ("organization_id", "id") on delete set null ("field_id");`,
+      `alter table "enrichment" drop constraint "enrichment_field_id_foreign", add constraint "enrichment_field_id_foreign" foreign key
+        ("organization_id", "field_id") references "field_definition" ("organization_id", "id") on delete set null ("field_id");`,
     );
     this.addSql(
-      `alter table "enrichment_result" drop constraint "enrichment_result_enrichment_id_foreign", add constraint "enrichment_result_enrichment_id_foreign" foreign key ("organization_id", "enrichment_id") references "enrichment" ("organization_id", "id") on delete cascade;`,
+      `alter table "enrichment_result" drop constraint "enrichment_result_enrichment_id_foreign", add constraint
+        "enrichment_result_enrichment_id_foreign" foreign key ("organization_id", "enrichment_id") references "enrichment"
+        ("organization_id", "id") on delete cascade;`,
     );
     // Indexes and uniques lead with organization_id.
     this.addSql(`drop index "session_user_id_index";`);
@@ -108,7 +138,8 @@ export class Migration20261125230500 extends Migration {
     );
     this.addSql(`alter table "company_contact" drop constraint "company_contact_company_id_contact_id_unique";`);
     this.addSql(
-      `alter table "company_contact" add constraint "company_contact_organization_id_company_id_contact_id_unique" unique ("organization_id", "company_id", "contact_id");`,
+      `alter table "company_contact" add constraint "company_contact_organization_id_company_id_contact_id_unique" unique
+        ("organization_id", "company_id", "contact_id");`,
     );
     this.addSql(`alter table "enrichment_result" drop constraint "enrichment_result_enrichment_entity_unique";`);
     this.addSql(
@@ -159,70 +190,92 @@ export class Migration20261125230500 extends Migration {
     this.addSql(`drop index "company_contact_organization_id_contact_id_index";`);
     this.addSql(`create index "company_contact_contact_id_index" on "company_contact" ("contact_id");`);
     this.addSql(
-      `alter table "session" drop constraint "session_user_id_foreign", add constraint "session_user_id_foreign" foreign key ("user_id") references "app_user" ("id");`,
+      `alter table "session" drop constraint "session_user_id_foreign", add constraint "session_user_id_foreign" foreign key ("user_id")
+        references "app_user" ("id");`,
     );
     this.addSql(
-      `alter table "password_reset" drop constraint "password_reset_user_id_foreign", add constraint "password_reset_user_id_foreign" foreign key ("user_id") references "app_user" ("id");`,
+      `alter table "password_reset" drop constraint "password_reset_user_id_foreign", add constraint "password_reset_user_id_foreign"
+        foreign key ("user_id") references "app_user" ("id");`,
     );
     this.addSql(
-      `alter table "invitation" drop constraint "invitation_invited_by_id_foreign", add constraint "invitation_invited_by_id_foreign" foreign key ("invited_by_id") references "app_user" ("id") on delete set null;`,
+      `alter table "invitation" drop constraint "invitation_invited_by_id_foreign", add constraint "invitation_invited_by_id_foreign"
+        foreign key ("invited_by_id") references "app_user" ("id") on delete set null;`,
     );
     this.addSql(
-      `alter table "table_layout" drop constraint "table_layout_user_id_foreign", add constraint "table_layout_user_id_foreign" foreign key ("user_id") references "app_user" ("id") on delete cascade;`,
+      `alter table "table_layout" drop constraint "table_layout_user_id_foreign", add constraint "table_layout_user_id_foreign" foreign
+        key ("user_id") references "app_user" ("id") on delete cascade;`,
     );
     this.addSql(
-      `alter table "field_definition" drop constraint "field_definition_created_by_id_foreign", add constraint "field_definition_created_by_id_foreign" foreign key ("created_by_id") references "app_user" ("id") on delete set null;`,
+      `alter table "field_definition" drop constraint "field_definition_created_by_id_foreign", add constraint
+        "field_definition_created_by_id_foreign" foreign key ("created_by_id") references "app_user" ("id") on delete set null;`,
     );
     this.addSql(
-      `alter table "field_value" drop constraint "field_value_field_id_foreign", add constraint "field_value_field_id_foreign" foreign key ("field_id") references "field_definition" ("id") on delete cascade;`,
+      `alter table "field_value" drop constraint "field_value_field_id_foreign", add constraint "field_value_field_id_foreign" foreign
+        key ("field_id") references "field_definition" ("id") on delete cascade;`,
     );
     this.addSql(
-      `alter table "contact" drop constraint "contact_created_by_id_foreign", add constraint "contact_created_by_id_foreign" foreign key ("created_by_id") references "app_user" ("id") on delete set null;`,
+      `alter table "contact" drop constraint "contact_created_by_id_foreign", add constraint "contact_created_by_id_foreign" foreign key
+        ("created_by_id") references "app_user" ("id") on delete set null;`,
     );
     this.addSql(
-      `alter table "contact" drop constraint "contact_owner_id_foreign", add constraint "contact_owner_id_foreign" foreign key ("owner_id") references "app_user" ("id") on delete set null;`,
+      `alter table "contact" drop constraint "contact_owner_id_foreign", add constraint "contact_owner_id_foreign" foreign key
+        ("owner_id") references "app_user" ("id") on delete set null;`,
     );
     this.addSql(
-      `alter table "company" drop constraint "company_created_by_id_foreign", add constraint "company_created_by_id_foreign" foreign key ("created_by_id") references "app_user" ("id") on delete set null;`,
+      `alter table "company" drop constraint "company_created_by_id_foreign", add constraint "company_created_by_id_foreign" foreign key
+        ("created_by_id") references "app_user" ("id") on delete set null;`,
     );
     this.addSql(
-      `alter table "company" drop constraint "company_owner_id_foreign", add constraint "company_owner_id_foreign" foreign key ("owner_id") references "app_user" ("id") on delete set null;`,
+      `alter table "company" drop constraint "company_owner_id_foreign", add constraint "company_owner_id_foreign" foreign key
+        ("owner_id") references "app_user" ("id") on delete set null;`,
     );
     this.addSql(
-      `alter table "company_contact" drop constraint "company_contact_company_id_foreign", add constraint "company_contact_company_id_foreign" foreign key ("company_id") references "company" ("id") on delete cascade;`,
+      `alter table "company_contact" drop constraint "company_contact_company_id_foreign", add constraint
+        "company_contact_company_id_foreign" foreign key ("company_id") references "company" ("id") on delete cascade;`,
     );
     this.addSql(
-      `alter table "company_contact" drop constraint "company_contact_contact_id_foreign", add constraint "company_contact_contact_id_foreign" foreign key ("contact_id") references "contact" ("id") on delete cascade;`,
+      `alter table "company_contact" drop constraint "company_contact_contact_id_foreign", add constraint
+        "company_contact_contact_id_foreign" foreign key ("contact_id") references "contact" ("id") on delete cascade;`,
     );
     this.addSql(
-      `alter table "notification" drop constraint "notification_user_id_foreign", add constraint "notification_user_id_foreign" foreign key ("user_id") references "app_user" ("id") on delete cascade;`,
+      `alter table "notification" drop constraint "notification_user_id_foreign", add constraint "notification_user_id_foreign" foreign
+        key ("user_id") references "app_user" ("id") on delete cascade;`,
     );
     this.addSql(
-      `alter table "execution" drop constraint "execution_created_by_id_foreign", add constraint "execution_created_by_id_foreign" foreign key ("created_by_id") references "app_user" ("id") on delete set null;`,
+      `alter table "execution" drop constraint "execution_created_by_id_foreign", add constraint "execution_created_by_id_foreign"
+        foreign key ("created_by_id") references "app_user" ("id") on delete set null;`,
     );
     this.addSql(
-      `alter table "activity" drop constraint "activity_company_id_foreign", add constraint "activity_company_id_foreign" foreign key ("company_id") references "company" ("id") on delete set null;`,
+      `alter table "activity" drop constraint "activity_company_id_foreign", add constraint "activity_company_id_foreign" foreign key
+        ("company_id") references "company" ("id") on delete set null;`,
     );
     this.addSql(
-      `alter table "activity" drop constraint "activity_contact_id_foreign", add constraint "activity_contact_id_foreign" foreign key ("contact_id") references "contact" ("id") on delete set null;`,
+      `alter table "activity" drop constraint "activity_contact_id_foreign", add constraint "activity_contact_id_foreign" foreign key
+        ("contact_id") references "contact" ("id") on delete set null;`,
     );
     this.addSql(
-      `alter table "activity" drop constraint "activity_created_by_id_foreign", add constraint "activity_created_by_id_foreign" foreign key ("created_by_id") references "app_user" ("id") on delete set null;`,
+      `alter table "activity" drop constraint "activity_created_by_id_foreign", add constraint "activity_created_by_id_foreign" foreign
+        key ("created_by_id") references "app_user" ("id") on delete set null;`,
     );
     this.addSql(
-      `alter table "integration" drop constraint "integration_created_by_id_foreign", add constraint "integration_created_by_id_foreign" foreign key ("created_by_id") references "app_user" ("id") on delete set null;`,
+      `alter table "integration" drop constraint "integration_created_by_id_foreign", add constraint "integration_created_by_id_foreign"
+        foreign key ("created_by_id") references "app_user" ("id") on delete set null;`,
     );
     this.addSql(
-      `alter table "integration" drop constraint "integration_user_id_foreign", add constraint "integration_user_id_foreign" foreign key ("user_id") references "app_user" ("id") on delete cascade;`,
+      `alter table "integration" drop constraint "integration_user_id_foreign", add constraint "integration_user_id_foreign" foreign key
+        ("user_id") references "app_user" ("id") on delete cascade;`,
     );
     this.addSql(
-      `alter table "enrichment" drop constraint "enrichment_created_by_id_foreign", add constraint "enrichment_created_by_id_foreign" foreign key ("created_by_id") references "app_user" ("id") on delete set null;`,
+      `alter table "enrichment" drop constraint "enrichment_created_by_id_foreign", add constraint "enrichment_created_by_id_foreign"
+        foreign key ("created_by_id") references "app_user" ("id") on delete set null;`,
     );
     this.addSql(
-      `alter table "enrichment" drop constraint "enrichment_field_id_foreign", add constraint "enrichment_field_id_foreign" foreign key ("field_id") references "field_definition" ("id") on delete set null;`,
+      `alter table "enrichment" drop constraint "enrichment_field_id_foreign", add constraint "enrichment_field_id_foreign" foreign key
+        ("field_id") references "field_definition" ("id") on delete set null;`,
     );
     this.addSql(
-      `alter table "enrichment_result" drop constraint "enrichment_result_enrichment_id_foreign", add constraint "enrichment_result_enrichment_id_foreign" foreign key ("enrichment_id") references "enrichment" ("id") on delete cascade;`,
+      `alter table "enrichment_result" drop constraint "enrichment_result_enrichment_id_foreign", add constraint
+        "enrichment_result_enrichment_id_foreign" foreign key ("enrichment_id") references "enrichment" ("id") on delete cascade;`,
     );
     this.addSql(`alter table "app_user" drop constraint "app_user_organization_id_id_unique";`);
     this.addSql(`alter table "company" drop constraint "company_organization_id_id_unique";`);

@@ -15,7 +15,10 @@ const PROVIDED_PLAYS_AT_MIGRATION = [
     instructions: [
       {
         type: 'text',
-        text: 'Write a short first email (under 120 words) to the founder or owner of the company. Show that we know what the company does, say in one sentence why we are interested in a conversation about a partnership or an acquisition, and ask for a 20-minute call. Warm and direct; no flattery, no buzzwords.',
+        text:
+          'Write a short first email (under 120 words) to the founder or owner of the company. Show that we know what ' +
+          'the company does, say in one sentence why we are interested in a conversation about a partnership or an ' +
+          'acquisition, and ask for a 20-minute call. Warm and direct; no flattery, no buzzwords.',
       },
     ],
   },
@@ -27,7 +30,10 @@ const PROVIDED_PLAYS_AT_MIGRATION = [
     instructions: [
       {
         type: 'text',
-        text: 'Write a brief follow-up (under 80 words) to an earlier note that got no reply. Restate the reason for reaching out in one line, add one new, specific reason the conversation could be worth their time, and make it easy to say no. Friendly, not pushy.',
+        text:
+          'Write a brief follow-up (under 80 words) to an earlier note that got no reply. Restate the reason for ' +
+          'reaching out in one line, add one new, specific reason the conversation could be worth their time, and make it ' +
+          'easy to say no. Friendly, not pushy.',
       },
     ],
   },
@@ -39,7 +45,9 @@ const PROVIDED_PLAYS_AT_MIGRATION = [
     instructions: [
       {
         type: 'text',
-        text: 'Write an email asking for a 30-minute meeting. Give a clear three-point agenda relevant to the company, suggest two time windows next week, and offer to adapt to their calendar. Under 120 words.',
+        text:
+          'Write an email asking for a 30-minute meeting. Give a clear three-point agenda relevant to the company, ' +
+          'suggest two time windows next week, and offer to adapt to their calendar. Under 120 words.',
       },
     ],
   },
@@ -51,7 +59,10 @@ const PROVIDED_PLAYS_AT_MIGRATION = [
     instructions: [
       {
         type: 'text',
-        text: 'Write a short note to someone we met at a recent industry event. Thank them for the conversation, recall one topic relevant to their company, and propose a next step (a call or a coffee). Under 100 words, personal and specific.',
+        text:
+          'Write a short note to someone we met at a recent industry event. Thank them for the conversation, recall one ' +
+          'topic relevant to their company, and propose a next step (a call or a coffee). Under 100 words, personal and ' +
+          'specific.',
       },
     ],
   },
@@ -62,21 +73,33 @@ export class Migration20261125231721 extends Migration {
 
   override up(): void | Promise<void> {
     this.addSql(
-      `create table "play_draft" ("id" uuid not null, "organization_id" uuid not null, "user_id" uuid not null, "provider" varchar(20) not null, "data" jsonb not null, "updated_at" timestamptz not null, primary key ("id"));`,
+      `create table "play_draft" ("id" uuid not null, "organization_id" uuid not null, "user_id" uuid not null, "provider" varchar(20)
+        not null, "data" jsonb not null, "updated_at" timestamptz not null, primary key ("id"));`,
     );
     this.addSql(
       `alter table "play_draft" add constraint "play_draft_org_user_provider_unique" unique ("organization_id", "user_id", "provider");`,
     );
 
     this.addSql(
-      `create table "play" ("id" uuid not null, "organization_id" uuid not null, "name" varchar(200) not null, "description" text not null default '', "instructions" jsonb not null, "subject" text not null default '', "subject_prompt" text not null default '', "play_type" varchar(20) not null, "llm_model_id" varchar(200) not null default 'default', "status" varchar(20) not null, "use_count" int not null default 0, "enrichments_included" jsonb not null, "is_provided_by_product" boolean not null default false, "product_key" varchar(64) null, "version" int not null default 1, "created_by_id" uuid null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`,
+      `create table "play" ("id" uuid not null, "organization_id" uuid not null, "name" varchar(200) not null, "description" text not
+        null default '', "instructions" jsonb not null, "subject" text not null default '', "subject_prompt" text not null default '',
+        "play_type" varchar(20) not null, "llm_model_id" varchar(200) not null default 'default', "status" varchar(20) not null,
+        "use_count" int not null default 0, "enrichments_included" jsonb not null, "is_provided_by_product" boolean not null default
+        false, "product_key" varchar(64) null, "version" int not null default 1, "created_by_id" uuid null, "created_at" timestamptz not
+        null, "updated_at" timestamptz not null, primary key ("id"));`,
     );
     this.addSql(`create index "play_org_created_index" on "play" ("organization_id", "created_at");`);
     this.addSql(`create index "play_org_status_index" on "play" ("organization_id", "status");`);
     this.addSql(`alter table "play" add constraint "play_org_product_key_unique" unique ("organization_id", "product_key");`);
 
     this.addSql(
-      `create table "channel_email" ("id" uuid not null, "organization_id" uuid not null, "owner_id" uuid not null, "title" varchar(300) not null default '', "from_address" varchar(254) not null default '', "to_address" varchar(254) not null default '', "cc" jsonb not null, "subject" text not null default '', "body" text not null default '', "contact_id" uuid null, "company_id" uuid null, "play_id" uuid null, "play_name" varchar(200) null, "play_version" int null, "execution_id" uuid null, "is_ai_email_generated" boolean not null default false, "status" varchar(20) not null, "status_message" text null, "show_to_from_cc" boolean not null default false, "provenance" jsonb null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`,
+      `create table "channel_email" ("id" uuid not null, "organization_id" uuid not null, "owner_id" uuid not null, "title" varchar(300)
+        not null default '', "from_address" varchar(254) not null default '', "to_address" varchar(254) not null default '', "cc" jsonb
+        not null, "subject" text not null default '', "body" text not null default '', "contact_id" uuid null, "company_id" uuid null,
+        "play_id" uuid null, "play_name" varchar(200) null, "play_version" int null, "execution_id" uuid null, "is_ai_email_generated"
+        boolean not null default false, "status" varchar(20) not null, "status_message" text null, "show_to_from_cc" boolean not null
+        default false, "provenance" jsonb null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key
+        ("id"));`,
     );
     this.addSql(`create index "channel_email_org_owner_status_index" on "channel_email" ("organization_id", "owner_id", "status");`);
     this.addSql(
@@ -103,9 +126,11 @@ export class Migration20261125231721 extends Migration {
     );
 
     const plays = JSON.stringify(PROVIDED_PLAYS_AT_MIGRATION).replace(/'/g, "''");
-    this
-      .addSql(`insert into "play" ("id", "organization_id", "name", "description", "instructions", "subject", "subject_prompt", "play_type", "llm_model_id", "status", "use_count", "enrichments_included", "is_provided_by_product", "product_key", "version", "created_by_id", "created_at", "updated_at")
-      select gen_random_uuid(), o.id, p->>'name', p->>'description', p->'instructions', p->>'subject', '', 'openai', 'default', 'published', 0, '[]'::jsonb, true, p->>'key', 1, null, now(), now()
+    this.addSql(`insert into "play" ("id", "organization_id", "name", "description", "instructions", "subject", "subject_prompt",
+        "play_type", "llm_model_id", "status", "use_count", "enrichments_included", "is_provided_by_product", "product_key", "version",
+        "created_by_id", "created_at", "updated_at")
+      select gen_random_uuid(), o.id, p->>'name', p->>'description', p->'instructions', p->>'subject', '', 'openai', 'default',
+        'published', 0, '[]'::jsonb, true, p->>'key', 1, null, now(), now()
         from "organization" o, jsonb_array_elements('${plays}'::jsonb) as p;`);
   }
 

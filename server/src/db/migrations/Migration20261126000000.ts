@@ -9,7 +9,8 @@ export class Migration20261126000000 extends Migration {
   override up(): void | Promise<void> {
     const fk = (table: string, column: string, target: string, onDelete: string) =>
       this.addSql(
-        `alter table "${table}" drop constraint "${table}_${column}_foreign", add constraint "${table}_${column}_foreign" foreign key ("organization_id", "${column}") references "${target}" ("organization_id", "id") on delete ${onDelete};`,
+        `alter table "${table}" drop constraint "${table}_${column}_foreign", add constraint "${table}_${column}_foreign" foreign key
+          ("organization_id", "${column}") references "${target}" ("organization_id", "id") on delete ${onDelete};`,
       );
     fk('crm_link', 'company_id', 'company', 'cascade');
     fk('crm_link', 'contact_id', 'contact', 'cascade');
@@ -25,7 +26,8 @@ export class Migration20261126000000 extends Migration {
   override down(): void | Promise<void> {
     const fk = (table: string, column: string, target: string, onDelete: string) =>
       this.addSql(
-        `alter table "${table}" drop constraint "${table}_${column}_foreign", add constraint "${table}_${column}_foreign" foreign key ("${column}") references "${target}" ("id") on delete ${onDelete};`,
+        `alter table "${table}" drop constraint "${table}_${column}_foreign", add constraint "${table}_${column}_foreign" foreign key
+          ("${column}") references "${target}" ("id") on delete ${onDelete};`,
       );
     fk('crm_link', 'company_id', 'company', 'cascade');
     fk('crm_link', 'contact_id', 'contact', 'cascade');

@@ -9,19 +9,28 @@ export class Migration20261126210000 extends Migration {
 
   override up(): void | Promise<void> {
     this.addSql(
-      `create table "list_company" ("id" uuid not null, "organization_id" uuid not null, "name" varchar(255) not null, "status" varchar(20) not null default 'active', "total_ideas" int not null default 0, "total_short_listed_ideas" int not null default 0, "created_by_id" uuid null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`,
+      `create table "list_company" ("id" uuid not null, "organization_id" uuid not null, "name" varchar(255) not null, "status"
+        varchar(20) not null default 'active', "total_ideas" int not null default 0, "total_short_listed_ideas" int not null default 0,
+        "created_by_id" uuid null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`,
     );
     this.addSql(`create index "list_company_org_created_index" on "list_company" ("organization_id", "created_at");`);
     this.addSql(`alter table "list_company" add constraint "list_company_organization_id_id_unique" unique ("organization_id", "id");`);
 
     this.addSql(
-      `create table "list_source" ("id" uuid not null, "organization_id" uuid not null, "list_id" uuid not null, "type" varchar(40) not null, "status" varchar(20) not null default 'completed', "reason" text null, "status_severity" varchar(20) null, "status_reason" text null, "parameters" jsonb not null default '{}', "shortlisted" int not null default 0, "total" int not null default 0, "created_by_id" uuid null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`,
+      `create table "list_source" ("id" uuid not null, "organization_id" uuid not null, "list_id" uuid not null, "type" varchar(40) not
+        null, "status" varchar(20) not null default 'completed', "reason" text null, "status_severity" varchar(20) null, "status_reason"
+        text null, "parameters" jsonb not null default '{}', "shortlisted" int not null default 0, "total" int not null default 0,
+        "created_by_id" uuid null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`,
     );
     this.addSql(`create index "list_source_org_list_index" on "list_source" ("organization_id", "list_id");`);
     this.addSql(`alter table "list_source" add constraint "list_source_organization_id_id_unique" unique ("organization_id", "id");`);
 
     this.addSql(
-      `create table "idea" ("id" uuid not null, "organization_id" uuid not null, "list_id" uuid not null, "name" varchar(255) not null, "website" varchar(255) not null, "domain" varchar(255) not null, "short_listed" boolean not null default false, "status" varchar(20) not null default 'idea', "source_ids" text[] not null default '{}', "data" jsonb not null default '{}', "scoring_results" jsonb not null default '[]', "company_id" uuid null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`,
+      `create table "idea" ("id" uuid not null, "organization_id" uuid not null, "list_id" uuid not null, "name" varchar(255) not null,
+        "website" varchar(255) not null, "domain" varchar(255) not null, "short_listed" boolean not null default false, "status"
+        varchar(20) not null default 'idea', "source_ids" text[] not null default '{}', "data" jsonb not null default '{}',
+        "scoring_results" jsonb not null default '[]', "company_id" uuid null, "created_at" timestamptz not null, "updated_at"
+        timestamptz not null, primary key ("id"));`,
     );
     this.addSql(`create index "idea_org_company_index" on "idea" ("organization_id", "company_id");`);
     this.addSql(`alter table "idea" add constraint "idea_organization_id_id_unique" unique ("organization_id", "id");`);
@@ -31,25 +40,30 @@ export class Migration20261126210000 extends Migration {
       `alter table "list_company" add constraint "list_company_organization_id_foreign" foreign key ("organization_id") references "organization" ("id");`,
     );
     this.addSql(
-      `alter table "list_company" add constraint "list_company_created_by_id_foreign" foreign key ("organization_id", "created_by_id") references "app_user" ("organization_id", "id") on delete set null ("created_by_id");`,
+      `alter table "list_company" add constraint "list_company_created_by_id_foreign" foreign key ("organization_id", "created_by_id")
+        references "app_user" ("organization_id", "id") on delete set null ("created_by_id");`,
     );
     this.addSql(
       `alter table "list_source" add constraint "list_source_organization_id_foreign" foreign key ("organization_id") references "organization" ("id");`,
     );
     this.addSql(
-      `alter table "list_source" add constraint "list_source_list_id_foreign" foreign key ("organization_id", "list_id") references "list_company" ("organization_id", "id") on delete cascade;`,
+      `alter table "list_source" add constraint "list_source_list_id_foreign" foreign key ("organization_id", "list_id") references
+        "list_company" ("organization_id", "id") on delete cascade;`,
     );
     this.addSql(
-      `alter table "list_source" add constraint "list_source_created_by_id_foreign" foreign key ("organization_id", "created_by_id") references "app_user" ("organization_id", "id") on delete set null ("created_by_id");`,
+      `alter table "list_source" add constraint "list_source_created_by_id_foreign" foreign key ("organization_id", "created_by_id")
+        references "app_user" ("organization_id", "id") on delete set null ("created_by_id");`,
     );
     this.addSql(
       `alter table "idea" add constraint "idea_organization_id_foreign" foreign key ("organization_id") references "organization" ("id");`,
     );
     this.addSql(
-      `alter table "idea" add constraint "idea_list_id_foreign" foreign key ("organization_id", "list_id") references "list_company" ("organization_id", "id") on delete cascade;`,
+      `alter table "idea" add constraint "idea_list_id_foreign" foreign key ("organization_id", "list_id") references "list_company"
+        ("organization_id", "id") on delete cascade;`,
     );
     this.addSql(
-      `alter table "idea" add constraint "idea_company_id_foreign" foreign key ("organization_id", "company_id") references "company" ("organization_id", "id") on delete set null ("company_id");`,
+      `alter table "idea" add constraint "idea_company_id_foreign" foreign key ("organization_id", "company_id") references "company"
+        ("organization_id", "id") on delete set null ("company_id");`,
     );
 
     // Written by hand (server/src/db/hand-written.ts).

@@ -7,7 +7,9 @@ export class Migration20261126230000 extends Migration {
 
   override up(): void | Promise<void> {
     this.addSql(
-      `create table "crm_user_link" ("id" uuid not null, "organization_id" uuid not null, "user_id" uuid not null, "provider" varchar(20) not null, "crm_user_id" varchar(255) not null, "crm_username" varchar(255) not null, "created_at" timestamptz not null, primary key ("id"));`,
+      `create table "crm_user_link" ("id" uuid not null, "organization_id" uuid not null, "user_id" uuid not null, "provider"
+        varchar(20) not null, "crm_user_id" varchar(255) not null, "crm_username" varchar(255) not null, "created_at" timestamptz not
+        null, primary key ("id"));`,
     );
     this.addSql(
       `alter table "crm_user_link" add constraint "crm_user_link_org_provider_crm_user_unique" unique ("organization_id", "provider", "crm_user_id");`,
@@ -19,7 +21,8 @@ export class Migration20261126230000 extends Migration {
       `alter table "crm_user_link" add constraint "crm_user_link_organization_id_foreign" foreign key ("organization_id") references "organization" ("id");`,
     );
     this.addSql(
-      `alter table "crm_user_link" add constraint "crm_user_link_user_id_foreign" foreign key ("organization_id", "user_id") references "app_user" ("organization_id", "id") on delete cascade;`,
+      `alter table "crm_user_link" add constraint "crm_user_link_user_id_foreign" foreign key ("organization_id", "user_id") references
+        "app_user" ("organization_id", "id") on delete cascade;`,
     );
   }
 

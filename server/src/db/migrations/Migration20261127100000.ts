@@ -9,7 +9,8 @@ export class Migration20261127100000 extends Migration {
   override up(): void | Promise<void> {
     this.addSql(`alter table "email_outbox" add column "slot_at" timestamptz null;`);
     this.addSql(
-      `create unique index "email_outbox_org_owner_slot_unique" on "email_outbox" ("organization_id", "owner_id", "slot_at") where slot_at is not null and state in ('queued', 'sending', 'sent');`,
+      `create unique index "email_outbox_org_owner_slot_unique" on "email_outbox" ("organization_id", "owner_id", "slot_at") where
+        slot_at is not null and state in ('queued', 'sending', 'sent');`,
     );
   }
 

@@ -14,7 +14,9 @@ export class Migration20261127110000 extends Migration {
     this.addSql(`alter table "crm_link" add column "crm_values" jsonb null, add column "crm_values_at" timestamptz null;`);
 
     this.addSql(
-      `create table "crm_push_job" ("id" uuid not null, "organization_id" uuid not null, "provider" varchar(20) not null, "entity_type" varchar(20) not null, "job_id" varchar(40) not null, "items" jsonb not null, "created_at" timestamptz not null, primary key ("id"));`,
+      `create table "crm_push_job" ("id" uuid not null, "organization_id" uuid not null, "provider" varchar(20) not null, "entity_type"
+        varchar(20) not null, "job_id" varchar(40) not null, "items" jsonb not null, "created_at" timestamptz not null, primary key
+        ("id"));`,
     );
     this.addSql(`create index "crm_push_job_org_provider_type_index" on "crm_push_job" ("organization_id", "provider", "entity_type");`);
     this.addSql(
@@ -22,13 +24,15 @@ export class Migration20261127110000 extends Migration {
     );
 
     this.addSql(
-      `create table "crm_activity_push" ("id" uuid not null, "organization_id" uuid not null, "provider" varchar(20) not null, "activity_id" uuid not null, "crm_id" varchar(255) not null, "created_at" timestamptz not null, primary key ("id"));`,
+      `create table "crm_activity_push" ("id" uuid not null, "organization_id" uuid not null, "provider" varchar(20) not null,
+        "activity_id" uuid not null, "crm_id" varchar(255) not null, "created_at" timestamptz not null, primary key ("id"));`,
     );
     this.addSql(
       `alter table "crm_activity_push" add constraint "crm_activity_push_org_provider_activity_unique" unique ("organization_id", "provider", "activity_id");`,
     );
     this.addSql(
-      `alter table "crm_activity_push" add constraint "crm_activity_push_organization_id_foreign" foreign key ("organization_id") references "organization" ("id");`,
+      `alter table "crm_activity_push" add constraint "crm_activity_push_organization_id_foreign" foreign key ("organization_id")
+        references "organization" ("id");`,
     );
   }
 

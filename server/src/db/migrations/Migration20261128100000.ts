@@ -39,7 +39,8 @@ const refreshCompanies = (tables: readonly Rows[]) => `update company r set key_
      where r.organization_id = s.organization_id and r.id = s.company_id and r.key_contact_sort is distinct from s.v`;
 const refreshContacts = (tables: readonly Rows[]) => `update contact r set primary_company_sort = s.v
       from (select d.organization_id, d.contact_id, p.v from (${from(tables, 'contact_id', 'is_primary')}) d
-              left join lateral (select ${PRIMARY_TEXT} as v from company_contact m join company co on co.organization_id = m.organization_id and co.id = m.company_id
+              left join lateral (select ${PRIMARY_TEXT} as v from company_contact m join company co on co.organization_id =
+                m.organization_id and co.id = m.company_id
                                   where m.organization_id = d.organization_id and m.contact_id = d.contact_id and m.is_primary) p on true) s
      where r.organization_id = s.organization_id and r.id = s.contact_id and r.primary_company_sort is distinct from s.v`;
 
@@ -79,10 +80,12 @@ export class Migration20261128100000 extends Migration {
     for (const { event, tables, referencing } of EVENTS) {
       // Function names follow MikroORM's trigger convention ({table}_{trigger}_fn).
       this.addSql(
-        `create or replace function "company_contact_company_contact_sort_${event}_fn"() returns trigger language plpgsql set jit = off as $$${body(tables)} $$;`,
+        `create or replace function "company_contact_company_contact_sort_${event}_fn"() returns trigger language plpgsql set jit = off
+          as $$${body(tables)} $$;`,
       );
       this.addSql(
-        `create trigger "company_contact_sort_${event}" after ${event} on "company_contact" referencing ${referencing} for each statement execute function "company_contact_company_contact_sort_${event}_fn"();`,
+        `create trigger "company_contact_sort_${event}" after ${event} on "company_contact" referencing ${referencing} for each
+          statement execute function "company_contact_company_contact_sort_${event}_fn"();`,
       );
     }
   }
@@ -105,7 +108,8 @@ export class Migration20261128100000 extends Migration {
         return null;
       end $$;`);
     this.addSql(
-      `create trigger "company_contact_sort" after insert or delete or update of "is_key", "is_primary", "company_id", "contact_id" on "company_contact" for each row execute function "company_contact_company_contact_sort_fn"();`,
+      `create trigger "company_contact_sort" after insert or delete or update of "is_key", "is_primary", "company_id", "contact_id" on
+        "company_contact" for each row execute function "company_contact_company_contact_sort_fn"();`,
     );
   }
 }

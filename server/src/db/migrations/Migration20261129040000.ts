@@ -7,7 +7,9 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261129040000 extends Migration {
   override up(): void | Promise<void> {
     this.addSql(
-      `create table "execution_run" ("id" uuid not null, "organization_id" uuid not null, "type" varchar(20) not null, "type_id" uuid null, "entity_type" varchar(20) not null, "total" int not null default 0, "status" varchar(20) not null, "created_by_id" uuid null, "created_at" timestamptz not null, "cancelled_at" timestamptz null, primary key ("id"));`,
+      `create table "execution_run" ("id" uuid not null, "organization_id" uuid not null, "type" varchar(20) not null, "type_id" uuid
+        null, "entity_type" varchar(20) not null, "total" int not null default 0, "status" varchar(20) not null, "created_by_id" uuid
+        null, "created_at" timestamptz not null, "cancelled_at" timestamptz null, primary key ("id"));`,
     );
     this.addSql(
       `create index "execution_run_org_user_created_index" on "execution_run" ("organization_id", "created_by_id", "created_at");`,

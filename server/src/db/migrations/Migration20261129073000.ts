@@ -5,7 +5,8 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261129073000 extends Migration {
   override up(): void | Promise<void> {
     this.addSql(
-      `create index if not exists "execution_active_type_status_index" on "execution" ("type", "status") where "status" in ('draft', 'scheduled', 'processing');`,
+      `create index if not exists "execution_active_type_status_index" on "execution" ("type", "status") where "status" in ('draft',
+        'scheduled', 'processing');`,
     );
   }
 

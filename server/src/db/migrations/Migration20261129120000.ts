@@ -12,7 +12,9 @@ begin
   return null;
 end $$;`);
     this.addSql(
-      `create trigger "app_user_changed_notify" after update of "email", "first_name", "last_name", "role", "settings", "calendar", "email_signature", "invitation_accepted" on "app_user" for each row when (old is distinct from new) execute function "app_user_app_user_changed_notify_fn"();`,
+      `create trigger "app_user_changed_notify" after update of "email", "first_name", "last_name", "role", "settings", "calendar",
+        "email_signature", "invitation_accepted" on "app_user" for each row when (old is distinct from new) execute function
+        "app_user_app_user_changed_notify_fn"();`,
     );
   }
 

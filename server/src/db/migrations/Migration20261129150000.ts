@@ -16,7 +16,8 @@ export class Migration20261129150000 extends Migration {
     this.addSql(`alter table "idea_score" drop constraint "idea_score_idea_id_foreign";`);
     this.addSql(`alter table "idea" drop constraint "idea_organization_id_id_unique";`);
     this.addSql(
-      `alter table "idea_score" add constraint "idea_score_idea_id_foreign" foreign key ("organization_id", "idea_id") references "idea" ("organization_id", "id") on delete cascade;`,
+      `alter table "idea_score" add constraint "idea_score_idea_id_foreign" foreign key ("organization_id", "idea_id") references "idea"
+        ("organization_id", "id") on delete cascade;`,
     );
     this.addSql(`create index "idea_org_company_linked_index" on "idea" ("organization_id", "company_id") where "company_id" is not null;`);
     this.addSql(`drop index "idea_org_company_index";`);
@@ -28,7 +29,8 @@ export class Migration20261129150000 extends Migration {
     this.addSql(`alter table "idea_score" drop constraint "idea_score_idea_id_foreign";`);
     this.addSql(`alter table "idea" add constraint "idea_organization_id_id_unique" unique ("organization_id", "id");`);
     this.addSql(
-      `alter table "idea_score" add constraint "idea_score_idea_id_foreign" foreign key ("organization_id", "idea_id") references "idea" ("organization_id", "id") on delete cascade;`,
+      `alter table "idea_score" add constraint "idea_score_idea_id_foreign" foreign key ("organization_id", "idea_id") references "idea"
+        ("organization_id", "id") on delete cascade;`,
     );
   }
 }
