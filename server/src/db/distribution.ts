@@ -41,12 +41,14 @@ export const TENANT_REFERENCE_TABLES: Record<string, { uniques: string[]; reason
   app_user: {
     uniques: ['app_user_email_live_unique'],
     reason:
-      "sign-in finds the account by its email alone, and a live email is unique across the product; an organization's seats (tens of rows), written when users are invited, edited or sign in",
+      'sign-in finds the account by its email alone, and a live email is unique across the product; an ' +
+      "organization's seats (tens of rows), written when users are invited, edited or sign in",
   },
   session: {
     uniques: ['session_token_hash_unique'],
     reason:
-      'every request finds its session by the hash of its token before the organization is known; written at sign-in and sign-out and touched every few minutes of use',
+      'every request finds its session by the hash of its token before the organization is known; written at sign-in ' +
+      'and sign-out and touched every few minutes of use',
   },
   password_reset: {
     uniques: ['password_reset_token_hash_unique'],

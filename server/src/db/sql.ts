@@ -260,8 +260,11 @@ export type CopyCsvDelimiter = ',' | ';' | '\t';
 const COPY_CSV_DELIMITER: Record<CopyCsvDelimiter, string> = { ',': `','`, ';': `';'`, '\t': `E'\\t'` };
 
 // Session statements that read no tenant row: transaction control, a few memory settings, ANALYZE.
-const SESSION_STATEMENT =
-  /^\s*(begin|commit|rollback|analyze\s+[a-z_]+|vacuum\s+\(index_cleanup off, truncate off\)\s+[a-z_]+|set(\s+local)?\s+(work_mem|temp_buffers|maintenance_work_mem)\s*=\s*'[0-9a-z]+')\s*;?\s*$/i;
+const SESSION_STATEMENT = new RegExp(
+  '^\\s*(begin|commit|rollback|analyze\\s+[a-z_]+|vacuum\\s+\\(index_cleanup off, truncate off\\)\\s+[a-z_]+|' +
+    "set(\\s+local)?\\s+(work_mem|temp_buffers|maintenance_work_mem)\\s*=\\s*'[0-9a-z]+')\\s*;?\\s*$",
+  'i',
+);
 const TABLE_REF = /\b(?:from|join|update|into|table|analyze)\s+("?[a-z_][a-z0-9_]*"?)/gi;
 
 export async function tenantCopyClient(

@@ -18,7 +18,9 @@ export function setMetricsRole(role: string): void {
 /** One answer (or failure) of the model provider: every HTTP attempt, retries included. */
 export const llmRequests = new Counter({
   name: 'dealscout_llm_requests_total',
-  help: 'Requests sent to the language-model provider (every attempt), by provider source and outcome (ok, rate_limited = 429, server_error, connection_error, timeout, rejected)',
+  help:
+    'Requests sent to the language-model provider (every attempt), by provider source and outcome (ok, ' +
+    'rate_limited = 429, server_error, connection_error, timeout, rejected)',
   labelNames: ['provider', 'outcome'] as const,
   registers: [workRegistry],
 });
@@ -45,7 +47,9 @@ export const llmCallDuration = new Histogram({
 /** One send attempt's outcome (email/send/send.ts). */
 export const emailSends = new Counter({
   name: 'dealscout_email_sends_total',
-  help: 'Email send attempts through Microsoft Graph by outcome: sent, refused (4xx), throttled (429 by the mailbox sending rate), concurrency_limited (429 MailboxConcurrency), transient (5xx, timeouts), mailbox_unavailable',
+  help:
+    'Email send attempts through Microsoft Graph by outcome: sent, refused (4xx), throttled (429 by the mailbox ' +
+    'sending rate), concurrency_limited (429 MailboxConcurrency), transient (5xx, timeouts), mailbox_unavailable',
   labelNames: ['outcome'] as const,
   registers: [workRegistry],
 });

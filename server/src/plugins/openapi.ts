@@ -84,7 +84,8 @@ export function guardAnswers(
   const answers: Record<number, string> = {};
   answers[400] = validated
     ? "The request does not match the route's contract: `message` is the first problem in the specification's words, `issues` lists each " +
-      `field's path and message.${takesBody ? ' Also a body that is not valid JSON.' : ''} Text with NUL characters or lone surrogates anywhere: '${INVALID_TEXT_MESSAGE}'`
+      (`field's path and message.${takesBody ? ' Also a body that is not valid JSON.' : ''} Text with NUL characters ` +
+        `or lone surrogates anywhere: '${INVALID_TEXT_MESSAGE}'`)
     : `Text with NUL characters or lone surrogates in the query string: '${INVALID_TEXT_MESSAGE}' (\`issues\` says where).`;
   if (level !== 'public')
     answers[401] = `No valid session or bearer token: '${AUTH_MESSAGES.unauthorized}', or '${AUTH_MESSAGES.sessionExpired}' for an expired or revoked one.`;

@@ -5,9 +5,13 @@ export const PROXY_WARNING_INTERVAL_MS = 60 * 60 * 1000;
 
 export const PROXY_MESSAGES = {
   httpsWithoutTrustProxy:
-    'PUBLIC_URL is https but TRUST_PROXY is off: behind a TLS proxy every request seems to come from the proxy, so all users share one sign-in throttle address and the logs show the proxy. Set TRUST_PROXY=true when a proxy you run sets X-Forwarded-For.',
+    'PUBLIC_URL is https but TRUST_PROXY is off: behind a TLS proxy every request seems to come from the proxy, so ' +
+    'all users share one sign-in throttle address and the logs show the proxy. Set TRUST_PROXY=true when a proxy ' +
+    'you run sets X-Forwarded-For.',
   forwardedWithoutTrustProxy:
-    "Requests carry X-Forwarded-For but TRUST_PROXY is off: client addresses are the proxy's, so all users share one sign-in throttle address and the logs show the proxy. Set TRUST_PROXY=true when a proxy you run sets X-Forwarded-For.",
+    "Requests carry X-Forwarded-For but TRUST_PROXY is off: client addresses are the proxy's, so all users share " +
+    'one sign-in throttle address and the logs show the proxy. Set TRUST_PROXY=true when a proxy you run sets ' +
+    'X-Forwarded-For.',
 } as const;
 
 /**

@@ -69,13 +69,15 @@ export async function seedDemoMail(
       first_name: string;
       company_id: string | null;
     }>(
-      `select c.id, c.email, c.first_name, (select cc.company_id from company_contact cc where cc.organization_id = c.organization_id and cc.contact_id = c.id limit 1) as company_id
+      `select c.id, c.email, c.first_name, (select cc.company_id from company_contact cc where cc.organization_id = c.organization_id
+        and cc.contact_id = c.id limit 1) as company_id
          from contact c where c.organization_id = ? and c.email <> '' order by c.created_at, c.id limit 8`,
       [user.organizationId],
     );
     const draft = async (c: (typeof contacts)[number], subject: string) => {
       const [row] = await tenantSql(em(), user.organizationId).all<{ id: string }>(
-        `insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id, company_id, is_ai_email_generated, status, show_to_from_cc, created_at, updated_at)
+        `insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id,
+          company_id, is_ai_email_generated, status, show_to_from_cc, created_at, updated_at)
          values (gen_random_uuid(), ?, ?, ?, ?, ?, '[]', ?, ?, ?, ?, false, 'draft', false, clock_timestamp(), clock_timestamp()) returning id`,
         [
           user.organizationId,
@@ -131,7 +133,9 @@ export async function seedDemoMail(
         kind: 'status',
         status: 400,
         code: 'ErrorInvalidRecipients',
-        message: `At least one recipient isn't valid., Recipient '${contacts[6].email}' isn't resolved. All recipients must be resolved before a message can be submitted.`,
+        message:
+          `At least one recipient isn't valid., Recipient '${contacts[6].email}' isn't resolved. All recipients must be ` +
+          `resolved before a message can be submitted.`,
       });
       if ((await deliverOutbox(deps, user.organizationId, s.outboxId)) === 'failed') out.failed += 1;
     }

@@ -222,7 +222,8 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
   log(`${total} companies with contacts`);
   const companies: { id: string; name: string; contacts: string[]; industry: string }[] = [];
   for (let i = 0; i < total; i++) {
-    const name = `${PREFIXES[i % PREFIXES.length]} ${NOUNS[Math.floor(i / PREFIXES.length) % NOUNS.length]}${i >= PREFIXES.length * NOUNS.length ? ` ${Math.floor(i / (PREFIXES.length * NOUNS.length)) + 1}` : ''}`;
+    const suffix = i >= PREFIXES.length * NOUNS.length ? ` ${Math.floor(i / (PREFIXES.length * NOUNS.length)) + 1}` : '';
+    const name = `${PREFIXES[i % PREFIXES.length]} ${NOUNS[Math.floor(i / PREFIXES.length) % NOUNS.length]}${suffix}`;
     const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
     const owner = members[i % members.length];
     const x = em();
@@ -309,7 +310,8 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
     const y = em();
     const result = { industry: c.industry };
     await tenantSql(y, orgId).all(
-      `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
+      `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message,
+        value, sources, updated_at)
        values (gen_random_uuid(), ?, ?, 'company', ?, null, 'complete', null, ?::jsonb, ?::jsonb, clock_timestamp())`,
       [
         orgId,

@@ -3,7 +3,8 @@
 //      waits, with and without the per-organization limit (pg-boss group concurrency);
 //   2. throughput: N no-op executions of one organization, enqueued with insert() and run to
 //      completion with their realtime events written.
-// Usage: MEASURE_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx server/src/tools/measure-executions.ts [bigRun] [smallRun] [throughputN]
+// Usage: MEASURE_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx
+// server/src/tools/measure-executions.ts [bigRun] [smallRun] [throughputN]
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import pino from 'pino';

@@ -44,7 +44,8 @@ try {
       );
       console.log(
         m.created
-          ? `  Mailbox ${m.account} connected (offline, against the Graph fake): ${m.sent} emails sent, ${m.scheduled} scheduled, ${m.failed} refused (Try Again), ${m.replied} answered.`
+          ? `  Mailbox ${m.account} connected (offline, against the Graph fake): ${m.sent} emails ` +
+              `sent, ${m.scheduled} scheduled, ${m.failed} refused (Try Again), ${m.replied} answered.`
           : `  Mailbox ${m.account} already connected (nothing changed).`,
       );
     } finally {

@@ -75,7 +75,10 @@ export async function sendPasswordReset(em: EntityManager, mailer: Mailer, confi
     subject: 'Reset your Dealscout password',
     kind: 'password-reset',
     secrets: [link],
-    text: `Hello ${user.firstName || user.email},\n\nSomeone (hopefully you) asked to reset your Dealscout password. Open this link within ${config.RESET_TOKEN_TTL_MINUTES} minutes to choose a new one:\n\n${link}\n\nThe link works once. If you did not ask for this, ignore this email.`,
+    text:
+      `Hello ${user.firstName || user.email},\n\nSomeone (hopefully you) asked to reset your Dealscout password. ` +
+      `Open this link within ${config.RESET_TOKEN_TTL_MINUTES} minutes to choose a new one:\n\n${link}\n\nThe link ` +
+      `works once. If you did not ask for this, ignore this email.`,
   });
 }
 

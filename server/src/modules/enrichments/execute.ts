@@ -95,10 +95,12 @@ async function startRows(
   for (let i = 0; i < fresh.length; i += 5000) {
     const chunk = fresh.slice(i, i + 5000).map((s) => ({ e: s.entityId, x: s.executionId }));
     const rows = await tenantSql(tem, run.organizationId).bound<Record<string, unknown>>(
-      `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
+      `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message,
+        value, sources, updated_at)
        select gen_random_uuid(), $1, $2, $3, (j->>'e')::uuid, (j->>'x')::uuid, 'preprocessing', null, '{"result":null}'::jsonb, '[]'::jsonb, clock_timestamp()
          from jsonb_array_elements($4::jsonb) as j
-       on conflict (organization_id, enrichment_id, entity_id) do update set execution_id = excluded.execution_id, status = 'preprocessing', status_message = null, updated_at = clock_timestamp()
+       on conflict (organization_id, enrichment_id, entity_id) do update set execution_id = excluded.execution_id, status =
+         'preprocessing', status_message = null, updated_at = clock_timestamp()
        returning ${RESULT_COLUMNS}`,
       [run.organizationId, run.enrichmentId, run.entityType, JSON.stringify(chunk)],
     );
@@ -181,7 +183,8 @@ export const EXECUTE_REST_DEAD_LETTER_QUEUE = 'enrichment.execute-rest.dead-lett
 export async function handleDeadRestOfRun(em: EntityManager, data: ExecuteRestData): Promise<number> {
   return em.transactional(async (tem) => {
     const [row] = await tenantSql(tem, data.organizationId).bound<{ n: number }>(
-      `select count(*)::int as n from jsonb_array_elements_text($1::jsonb) as j(id) where not exists (select 1 from execution x where x.organization_id = $2 and x.id = j.id::uuid)`,
+      `select count(*)::int as n from jsonb_array_elements_text($1::jsonb) as j(id) where not exists (select 1 from execution x where
+        x.organization_id = $2 and x.id = j.id::uuid)`,
       [JSON.stringify(data.items.map((i) => i[1])), data.organizationId],
     );
     const missing = row?.n ?? 0;
@@ -322,8 +325,10 @@ export async function executeEnrichment(
   const fieldId = entityType === 'idea' ? null : (enrichment.field?.id ?? null);
   const emptyOnly = body.options?.onlyEmpty === true;
   const empty = fieldId
-    ? `not exists (select 1 from field_value v where v.organization_id = r.organization_id and v.field_id = ? and v.entity_id = r.id and v.value is not null and v.value <> 'null'::jsonb)`
-    : `not exists (select 1 from enrichment_result x where x.organization_id = r.organization_id and x.enrichment_id = ? and x.entity_id = r.id and x.status = 'complete')`;
+    ? `not exists (select 1 from field_value v where v.organization_id = r.organization_id and v.field_id = ? and v.entity_id = r.id and
+      v.value is not null and v.value <> 'null'::jsonb)`
+    : `not exists (select 1 from enrichment_result x where x.organization_id = r.organization_id and x.enrichment_id = ? and x.entity_id
+      = r.id and x.status = 'complete')`;
   // With each row, its execution already queued or running for this enrichment (a duplicate).
   type Target = { id: string; empty: boolean; active_id: string | null };
   const query = (q: EntityManager, onlyEmptyRows: boolean, limit: number) =>

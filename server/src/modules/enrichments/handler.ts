@@ -151,7 +151,8 @@ function recordContext(entityType: RunnableEntityType, r: RecordDto): string {
     return [`Company: ${i.name}`, `Website: ${i.website}`, `Domain: ${i.domain}`, ...extra].join('\n');
   }
   const c = r as ContactDto;
-  return `Contact: ${c.firstName} ${c.lastName}\nEmail: ${c.email}${c.primaryCompany ? `\nCompany: ${c.primaryCompany.name} (${c.primaryCompany.website})` : ''}`;
+  const company = c.primaryCompany ? `\nCompany: ${c.primaryCompany.name} (${c.primaryCompany.website})` : '';
+  return `Contact: ${c.firstName} ${c.lastName}\nEmail: ${c.email}${company}`;
 }
 
 export class Run {
@@ -230,7 +231,9 @@ export class Run {
           messages: [
             {
               role: 'system',
-              content: `You enrich CRM records for a sales and M&A team. Answer the request about the ${entityType} below with JSON that matches the response schema. Use only what you know; say so in the answer when you do not know.`,
+              content:
+                `You enrich CRM records for a sales and M&A team. Answer the request about the ${entityType} below with JSON ` +
+                `that matches the response schema. Use only what you know; say so in the answer when you do not know.`,
             },
             { role: 'user', content: `${context}\n\nRequest:\n${objective}` },
           ],
@@ -365,7 +368,10 @@ async function failNow(em: EntityManager, row: ExecutionRow, message: string): P
   });
 }
 
-/** Writes results (complete) and the assigned fields of primary enrichments per reconciliation; answers their events (the runner publishes them with the group). */
+/**
+ * Writes results (complete) and the assigned fields of primary enrichments per reconciliation; answers their events
+ * (the runner publishes them with the group).
+ */
 async function commitResults(em: EntityManager, execution: ExecutionRow, outcome: EnrichmentRunOutcome): Promise<PublishEvent[]> {
   const org = execution.organization_id;
   const entityType = execution.entity_type as RunnableEntityType;
@@ -386,9 +392,12 @@ async function commitResults(em: EntityManager, execution: ExecutionRow, outcome
       }
     >(
       `with up as (
-         insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, status_message, value, sources, updated_at)
-         select gen_random_uuid(), ?, e.id, ?, ?, ?, 'complete', null, ?::jsonb, ?::jsonb, clock_timestamp() from enrichment e where e.id = ? and e.organization_id = ?
-         on conflict (organization_id, enrichment_id, entity_id) do update set status = 'complete', status_message = null, value = excluded.value, sources = excluded.sources,
+         insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status,
+           status_message, value, sources, updated_at)
+         select gen_random_uuid(), ?, e.id, ?, ?, ?, 'complete', null, ?::jsonb, ?::jsonb, clock_timestamp() from enrichment e where
+           e.id = ? and e.organization_id = ?
+         on conflict (organization_id, enrichment_id, entity_id) do update set status = 'complete', status_message = null, value =
+           excluded.value, sources = excluded.sources,
            execution_id = ${own ? 'excluded.execution_id' : 'enrichment_result.execution_id'}, updated_at = clock_timestamp()
          returning ${RESULT_COLUMNS}
        ), fd as (

@@ -33,7 +33,8 @@ export interface ExecutionRow {
 }
 
 export const EXECUTION_COLUMNS =
-  'id, organization_id, type, type_id, entity_type, entity_id, status, status_message, idempotency_key, attempt, processed, total, result, created_by_id, created_at, updated_at, started_at, completed_at, run_id';
+  'id, organization_id, type, type_id, entity_type, entity_id, status, status_message, idempotency_key, attempt, ' +
+  'processed, total, result, created_by_id, created_at, updated_at, started_at, completed_at, run_id';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 

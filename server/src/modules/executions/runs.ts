@@ -182,7 +182,8 @@ export async function progressOf(
     return ids.flatMap((id) => all.get(id) ?? []);
   }
   const recent = await db.all<{ id: string }>(
-    `select id from execution_run where organization_id = ? and created_by_id = ? and (status = 'running' or cancelled_at > clock_timestamp() - interval '10 minutes') and created_at > clock_timestamp() - interval '7 days'
+    `select id from execution_run where organization_id = ? and created_by_id = ? and (status = 'running' or cancelled_at >
+      clock_timestamp() - interval '10 minutes') and created_at > clock_timestamp() - interval '7 days'
       order by created_at desc limit 20`,
     [organizationId, userId],
   );

@@ -89,9 +89,11 @@ export async function writeFieldValue(em: EntityManager, w: FieldValueWrite): Pr
     // A manual edit leaves an enrichment's info value and details as they are.
     const keep = (column: string) => (w.meta ? `excluded.${column}` : `field_value.${column}`);
     const rows = await tenantSql(tem, w.organizationId).all<Row>(
-      `insert into field_value (id, organization_id, entity_type, entity_id, field_id, value, value_text, value_num, value_bool, info_value, status, status_message, details, updated_at)
+      `insert into field_value (id, organization_id, entity_type, entity_id, field_id, value, value_text, value_num, value_bool,
+        info_value, status, status_message, details, updated_at)
        values (gen_random_uuid(), ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, now())
-       on conflict (organization_id, field_id, entity_id) do update set value = excluded.value, value_text = excluded.value_text, value_num = excluded.value_num,
+       on conflict (organization_id, field_id, entity_id) do update set value = excluded.value, value_text = excluded.value_text,
+         value_num = excluded.value_num,
          value_bool = excluded.value_bool, info_value = ${keep('info_value')}, status = excluded.status, status_message = excluded.status_message,
          details = ${keep('details')}, updated_at = now()
        returning field_id, value, info_value, status, status_message, details, updated_at`,

@@ -131,7 +131,8 @@ export async function integrationRoutes(app: FastifyInstance, opts: { crm: CrmCo
       schema: {
         tags: ['integrations'],
         summary:
-          "Updates an integration: its name, an Affinity key (checked first), or pauses / resumes a CRM. Organization integrations: admin; a user's own: that user",
+          'Updates an integration: its name, an Affinity key (checked first), or pauses / resumes a CRM. Organization ' +
+          "integrations: admin; a user's own: that user",
         params: IdParams,
         body: UpdateIntegrationBody,
         response: { 200: IntegrationResponse, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },

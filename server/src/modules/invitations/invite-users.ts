@@ -80,7 +80,9 @@ export async function inviteUsers(opts: {
       to: normalizeEmail(email),
       subject: `${inviter} invited you to ${invited.orgName} on Dealscout`,
       kind: 'invitation',
-      text: `Hello,\n\n${inviter} invited you to join ${invited.orgName} on Dealscout as ${opts.role}.\n\nAccept the invitation and set your password here (valid for ${app.config.INVITE_TTL_DAYS} days):\n\n${link}\n`,
+      text:
+        `Hello,\n\n${inviter} invited you to join ${invited.orgName} on Dealscout as ${opts.role}.\n\nAccept the ` +
+        `invitation and set your password here (valid for ${app.config.INVITE_TTL_DAYS} days):\n\n${link}\n`,
     });
   }
   return invited.emails;

@@ -585,14 +585,18 @@ export async function importCsv(opts: {
     const dataArgs = keep.map((k, i) => `$${i + 9}::text, coalesce(c${k.at}, '')`).join(', ');
     await client.local(
       `insert into import_row (line, name, website, domain, data, reason)
-       select line, left(n, ${COMPANY_NAME_MAX}), left(w, ${URL_MAX}), case when reason is null then case when left(d, 4) = 'www.' then substr(d, 5) else d end end,
+       select line, left(n, ${COMPANY_NAME_MAX}), left(w, ${URL_MAX}), case when reason is null then case when left(d, 4) = 'www.' then
+         substr(d, 5) else d end end,
               case when reason is null then jsonb_build_object(${dataArgs}) end, reason
          from (select line, n, w, lower(split_part(hp, ':', 1)) as d, ${keep.map((k) => `c${k.at}, `).join('')}
                       case when nul then $1 when n = '' then $2 when length(n) > ${COMPANY_NAME_MAX} then $3
                            when w = '' then $4 when length(w) > ${URL_MAX} then $5
-                           when w !~ $6 or length(reverse(split_part(reverse(split_part(hp, ':', 1)), '.', 1))) > 63 or length(split_part(hp, ':', 2)) > 5 then $7 end as reason
-                 from (select *, split_part(split_part(split_part(case lower(left(w, 8)) when 'https://' then substr(w, 9) else case lower(left(w, 7)) when 'http://' then substr(w, 8) else w end end, '/', 1), '?', 1), '#', 1) as hp
-                         from (select *, btrim(coalesce(c${nameAt}, ''), $8) as n, btrim(coalesce(c${siteAt}, ''), $8) as w from import_raw offset 0) t offset 0) h offset 0) v`,
+                           when w !~ $6 or length(reverse(split_part(reverse(split_part(hp, ':', 1)), '.', 1))) > 63 or
+                             length(split_part(hp, ':', 2)) > 5 then $7 end as reason
+                 from (select *, split_part(split_part(split_part(case lower(left(w, 8)) when 'https://' then substr(w, 9) else case
+                   lower(left(w, 7)) when 'http://' then substr(w, 8) else w end end, '/', 1), '?', 1), '#', 1) as hp
+                         from (select *, btrim(coalesce(c${nameAt}, ''), $8) as n, btrim(coalesce(c${siteAt}, ''), $8) as w from
+                           import_raw offset 0) t offset 0) h offset 0) v`,
       [
         CSV_MESSAGES.nul,
         COMPANY_MESSAGES.nameRequired,
@@ -648,14 +652,19 @@ export async function importCsv(opts: {
     const { merged, merged_short: mergedShort } = mer.rows[0];
     if (process.env.DS_IMPORT_TRACE)
       console.log(
-        `import: ${rows} rows; reshape + COPY (format csv) ${tCopied - started} ms, company rules in SQL ${tRules - tCopied} ms, dedupe+insert+rejections ${Date.now() - tRules} ms (analyze + duplicates ${tDup - tRules}, merge ${tMerged - tDup}, insert ${tInserted - tMerged}, rejections ${Date.now() - tInserted})`,
+        `import: ${rows} rows; reshape + COPY (format csv) ${tCopied - started} ms, company rules in ` +
+          `SQL ${tRules - tCopied} ms, dedupe+insert+rejections ${Date.now() - tRules} ms (analyze + ` +
+          `duplicates ${tDup - tRules}, merge ${tMerged - tDup}, insert ${tInserted - tMerged}, ` +
+          `rejections ${Date.now() - tInserted})`,
       );
     const rejected = rej.rowCount;
     await client.query(
       `update list_source set total = total + $1, shortlisted = shortlisted + $2, status = 'completed',
                           status_severity = case when $3::int > 0 then 'warning' else null end,
-                          status_reason = case when $3::int > 0 then $3::int || ' row' || case when $3::int = 1 then '' else 's' end || ' rejected' else null end,
-                          parameters = parameters || jsonb_build_object('rows', $4::int, 'inserted', $5::int, 'merged', $6::int, 'rejected', $3::int), updated_at = now()
+                          status_reason = case when $3::int > 0 then $3::int || ' row' || case when $3::int = 1 then '' else 's' end ||
+                            ' rejected' else null end,
+                          parameters = parameters || jsonb_build_object('rows', $4::int, 'inserted', $5::int, 'merged', $6::int,
+                            'rejected', $3::int), updated_at = now()
                         where organization_id = $7 and id = $8`,
       [inserted + merged, mergedShort, rejected, rows, inserted, merged, organizationId, sourceId],
     );

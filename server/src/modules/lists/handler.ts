@@ -45,7 +45,8 @@ export function createListHandler(deps: { config?: Config; agent?: ListAgentDeps
       const parsed = ProviderSourceParams.safeParse({ ...src.parameters, intention: src.type });
       if (!parsed.success) throw new ExecutionError(LIST_SOURCE_MESSAGES.notProviderSource);
       await db.run(
-        `update list_source set status = 'inProgress', status_severity = null, status_reason = null, updated_at = now() where organization_id = ? and id = ? and status <> 'inProgress'`,
+        `update list_source set status = 'inProgress', status_severity = null, status_reason = null, updated_at = now() where
+          organization_id = ? and id = ? and status <> 'inProgress'`,
         [org, src.id],
       );
       await publishListChange(ctx.em, org, src.list_id, 'sources');

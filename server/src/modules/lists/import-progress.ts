@@ -43,7 +43,8 @@ export async function startImportProgress(
   await write(
     em.fork(),
     org,
-    `insert into execution (id, organization_id, type, type_id, entity_type, entity_id, status, idempotency_key, attempt, processed, total, created_by_id, created_at, updated_at, started_at)
+    `insert into execution (id, organization_id, type, type_id, entity_type, entity_id, status, idempotency_key, attempt, processed,
+      total, created_by_id, created_at, updated_at, started_at)
       values (?, ?, 'list', ?, 'list', ?, 'processing', ?, 0, 0, null, ?, clock_timestamp(), clock_timestamp(), clock_timestamp())`,
     [id, org, input.sourceId, input.listId, `${CSV_IMPORT_KEY_PREFIX}${input.sourceId}`, input.userId],
   );
@@ -70,7 +71,8 @@ export async function startImportProgress(
           write(
             em.fork(),
             org,
-            `update execution set processed = greatest(processed, ?), updated_at = clock_timestamp() where organization_id = ? and id = ? and status = 'processing'`,
+            `update execution set processed = greatest(processed, ?), updated_at = clock_timestamp() where organization_id = ? and id =
+              ? and status = 'processing'`,
             [n, org, id],
           ),
         )
@@ -81,7 +83,8 @@ export async function startImportProgress(
       await write(
         em.fork(),
         org,
-        `update execution set status = 'completed', processed = ?, total = ?, result = ?::jsonb, completed_at = clock_timestamp(), updated_at = clock_timestamp()
+        `update execution set status = 'completed', processed = ?, total = ?, result = ?::jsonb, completed_at = clock_timestamp(),
+          updated_at = clock_timestamp()
           where organization_id = ? and id = ? and status = 'processing'`,
         [rows, rows, JSON.stringify(result), org, id],
       );

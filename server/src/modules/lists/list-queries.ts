@@ -81,7 +81,9 @@ export async function listsPage(em: EntityManager, organizationId: string, q: z.
 /** The users who created lists (the Created by filter). */
 export async function listCreators(em: EntityManager, organizationId: string) {
   const rows = await tenantSql(em, organizationId).all<{ id: string; first_name: string; last_name: string; email: string }>(
-    `select u.id::text, u.first_name, u.last_name, u.email from app_user u where u.organization_id = ? and exists (select 1 from list_company l where l.organization_id = u.organization_id and l.created_by_id = u.id) order by lower(u.first_name), lower(u.last_name), u.id`,
+    `select u.id::text, u.first_name, u.last_name, u.email from app_user u where u.organization_id = ? and exists (select 1 from
+      list_company l where l.organization_id = u.organization_id and l.created_by_id = u.id) order by lower(u.first_name),
+      lower(u.last_name), u.id`,
     [organizationId],
   );
   return rows.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name, email: u.email }));

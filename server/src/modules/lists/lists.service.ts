@@ -70,7 +70,8 @@ export async function listDtos(em: EntityManager, organizationId: string, ids: r
     ),
     db.all<Row>(
       `select s.*, e.status as e_status, e.status_message as e_message from list_source s
-         left join lateral (select x.status, x.status_message from execution x where x.organization_id = s.organization_id and x.type = 'list' and x.type_id = s.id
+         left join lateral (select x.status, x.status_message from execution x where x.organization_id = s.organization_id and x.type =
+           'list' and x.type_id = s.id
                              order by x.created_at desc limit 1) e on s.status in ('pending', 'inProgress')
         where s.organization_id = ? and s.list_id = any(?::uuid[]) order by s.created_at, s.id`,
       [organizationId, pgArray(ids)],
@@ -118,7 +119,8 @@ export async function ideaDtos(em: EntityManager, organizationId: string, ids: r
     ),
     loadResults(em, organizationId, `r.entity_type = 'idea' and r.entity_id = any(?::uuid[])`, [arr]),
     db.all<Row>(
-      `select id, type, type_id, status, status_message, entity_id from execution where organization_id = ? and entity_type = 'idea' and entity_id = any(?::uuid[])
+      `select id, type, type_id, status, status_message, entity_id from execution where organization_id = ? and entity_type = 'idea' and
+        entity_id = any(?::uuid[])
           and status in ('scheduled', 'processing') order by created_at`,
       [organizationId, arr],
     ),
@@ -232,7 +234,8 @@ export async function ideaPage(
     const percent = Math.min(100, (100 * SAMPLE_TARGET_ROWS) / Math.max(1, list.totalIdeas));
     const cond = where.text.replace(/^where /, '');
     const [s] = await db.all<{ rows: number; matched: number }>(
-      `select count(*)::int as rows, count(*) filter (where ${cond})::int as matched from idea r tablesample system (?::float8) repeatable (17) where r.organization_id = ? and r.list_id = ?`,
+      `select count(*)::int as rows, count(*) filter (where ${cond})::int as matched from idea r tablesample system (?::float8)
+        repeatable (17) where r.organization_id = ? and r.list_id = ?`,
       [...where.params, percent, where.params[0], where.params[1]],
     );
     if (s.rows > 0 && s.matched >= 30) {
@@ -293,14 +296,16 @@ export async function lockList(em: EntityManager, organizationId: string, listId
 
 async function addTotals(em: EntityManager, organizationId: string, listId: string, ideas: number, shortlisted: number): Promise<void> {
   await tenantSql(em, organizationId).run(
-    `update list_company set total_ideas = total_ideas + ?, total_short_listed_ideas = total_short_listed_ideas + ?, updated_at = now() where organization_id = ? and id = ?`,
+    `update list_company set total_ideas = total_ideas + ?, total_short_listed_ideas = total_short_listed_ideas + ?, updated_at = now()
+      where organization_id = ? and id = ?`,
     [ideas, shortlisted, organizationId, listId],
   );
 }
 
 export async function createList(em: EntityManager, actor: Actor, name: string): Promise<string> {
   const [r] = await tenantSql(em, actor.organizationId).all<{ id: string }>(
-    `insert into list_company (id, organization_id, name, created_by_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, ?, now(), now()) returning id::text`,
+    `insert into list_company (id, organization_id, name, created_by_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, ?,
+      now(), now()) returning id::text`,
     [actor.organizationId, name.trim(), actor.userId],
   );
   return r.id;
@@ -320,7 +325,8 @@ export async function deleteList(em: EntityManager, actor: Actor, listId: string
     await lockList(tem, actor.organizationId, listId);
     const db = tenantSql(tem, actor.organizationId);
     await db.run(
-      `delete from enrichment_result er using idea i where er.organization_id = ? and er.entity_type = 'idea' and i.organization_id = ? and i.list_id = ? and er.entity_id = i.id`,
+      `delete from enrichment_result er using idea i where er.organization_id = ? and er.entity_type = 'idea' and i.organization_id = ?
+        and i.list_id = ? and er.entity_id = i.id`,
       [actor.organizationId, actor.organizationId, listId],
     );
     // Ideas and sources go with the list (ON DELETE CASCADE).
@@ -338,7 +344,8 @@ async function standingSource(em: EntityManager, actor: Actor, listId: string, t
   );
   if (s) return s.id;
   const [n] = await db.all<{ id: string }>(
-    `insert into list_source (id, organization_id, list_id, type, status, parameters, created_by_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, ?, 'completed', '{}', ?, now(), now()) returning id::text`,
+    `insert into list_source (id, organization_id, list_id, type, status, parameters, created_by_id, created_at, updated_at) values
+      (gen_random_uuid(), ?, ?, ?, 'completed', '{}', ?, now(), now()) returning id::text`,
     [actor.organizationId, listId, type, actor.userId],
   );
   return n.id;
@@ -423,7 +430,8 @@ export async function insertIdeas(
   if (rows.length === 0) return { inserted: 0, merged: 0 };
   const db = tenantSql(em, organizationId);
   const [r] = await db.all<{ inserted: number; merged: number; merged_short: number }>(
-    `with src as (select distinct on (t.d) t.n, t.w, t.d, t.x, t.o from unnest(?::text[], ?::text[], ?::text[], ?::jsonb[]) with ordinality as t(n, w, d, x, o) order by t.d, t.o),
+    `with src as (select distinct on (t.d) t.n, t.w, t.d, t.x, t.o from unnest(?::text[], ?::text[], ?::text[], ?::jsonb[]) with
+      ordinality as t(n, w, d, x, o) order by t.d, t.o),
           ins as (insert into idea (id, organization_id, list_id, name, website, domain, source_ids, data, created_at, updated_at)
                   select gen_random_uuid(), ?, ?, src.n, src.w, src.d, array[?::text], src.x, clock_timestamp(), now() from src order by src.o
                   on conflict (organization_id, list_id, domain) do update set source_ids = idea.source_ids || excluded.source_ids, updated_at = now()

@@ -12,7 +12,10 @@ export interface NotifyInput {
   level: NotificationLevel;
   message: string;
   href?: string | null;
-  /** One notification per key and user: a second notice with the same key updates it (unread again) when its text, level or link changed, and does nothing otherwise. */
+  /**
+   * One notification per key and user: a second notice with the same key updates it (unread again) when its text, level
+   * or link changed, and does nothing otherwise.
+   */
   uniqueKey?: string | null;
 }
 
@@ -28,7 +31,8 @@ export async function notifyUser(em: EntityManager, n: NotifyInput): Promise<Not
      on conflict (organization_id, user_id, unique_key) do update
        set level = excluded.level, message = excluded.message, href = excluded.href, read = false,
            created_at = excluded.created_at, updated_at = excluded.updated_at
-       where (notification.level, notification.message, coalesce(notification.href, '')) is distinct from (excluded.level, excluded.message, coalesce(excluded.href, ''))
+       where (notification.level, notification.message, coalesce(notification.href, '')) is distinct from (excluded.level,
+         excluded.message, coalesce(excluded.href, ''))
      returning id, organization_id, user_id, level, unique_key, read, href, message, created_at`,
     [n.organizationId, n.userId, n.level, n.uniqueKey ?? null, n.href ?? null, n.message],
   );

@@ -67,7 +67,8 @@ async function failNow(em: EntityManager, row: ExecutionRow, message: string): P
     const draft = regenerateTarget(row.idempotency_key);
     if (draft) {
       await tenantSql(tem, row.organization_id).all(
-        `update channel_email set status = 'error', status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and execution_id = ?`,
+        `update channel_email set status = 'error', status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id
+          = ? and execution_id = ?`,
         [PLAY_MESSAGES.executionFailedMessage, draft, row.organization_id, row.id],
       );
     }
@@ -264,7 +265,8 @@ async function commitDrafts(
     if (draft) {
       // A reply keeps its subject ('Re: …', or what the user made of it): the play writes the body.
       await tenantSql(em, org).all(
-        `update channel_email set subject = case when is_reply then subject else ? end, body = ?, play_id = ?, play_name = ?, play_version = ?, execution_id = ?, is_ai_email_generated = ?,
+        `update channel_email set subject = case when is_reply then subject else ? end, body = ?, play_id = ?, play_name = ?,
+          play_version = ?, execution_id = ?, is_ai_email_generated = ?,
                 status = ?, status_message = null, provenance = ?::jsonb, updated_at = clock_timestamp()
           where id = ? and organization_id = ? and status not in ('cancelled', 'sent', 'scheduled')`,
         [
@@ -302,14 +304,17 @@ async function commitDrafts(
   }
   if (fresh.length === 0) return;
   await tenantSql(em, org).bound(
-    `insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id, company_id, play_id, play_name, play_version,
+    `insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id,
+      company_id, play_id, play_name, play_version,
                                   execution_id, is_ai_email_generated, status, status_message, show_to_from_cc, provenance, created_at, updated_at)
-       select gen_random_uuid(), $1::uuid, u.id, x->>'title', u.email, x->>'to', '[]'::jsonb, x->>'subject', x->>'body', (x->>'contact')::uuid, (x->>'company')::uuid, (x->>'play')::uuid, x->>'playName', (x->>'playVersion')::int,
+       select gen_random_uuid(), $1::uuid, u.id, x->>'title', u.email, x->>'to', '[]'::jsonb, x->>'subject', x->>'body',
+         (x->>'contact')::uuid, (x->>'company')::uuid, (x->>'play')::uuid, x->>'playName', (x->>'playVersion')::int,
               (x->>'execution')::uuid, (x->>'ai')::boolean, x->>'status', null, false, x->'provenance', clock_timestamp(), clock_timestamp()
          from jsonb_array_elements($2::jsonb) with ordinality as t(x, n)
          join app_user u on u.id = (x->>'owner')::uuid and u.organization_id = $1::uuid
         order by t.n
-       on conflict (organization_id, execution_id) do update set subject = excluded.subject, body = excluded.body, provenance = excluded.provenance, updated_at = clock_timestamp()`,
+       on conflict (organization_id, execution_id) do update set subject = excluded.subject, body = excluded.body, provenance =
+         excluded.provenance, updated_at = clock_timestamp()`,
     [org, JSON.stringify(fresh)],
   );
 }

@@ -21,7 +21,9 @@ export const PROVIDED_PLAYS: readonly ProvidedPlay[] = [
     description: 'A short, personal first email to the founder or owner of a company we would like to acquire or partner with.',
     subject: '',
     instructions: t(
-      'Write a short first email (under 120 words) to the founder or owner of the company. Show that we know what the company does, say in one sentence why we are interested in a conversation about a partnership or an acquisition, and ask for a 20-minute call. Warm and direct; no flattery, no buzzwords.',
+      'Write a short first email (under 120 words) to the founder or owner of the company. Show that we know what ' +
+        'the company does, say in one sentence why we are interested in a conversation about a partnership or an ' +
+        'acquisition, and ask for a 20-minute call. Warm and direct; no flattery, no buzzwords.',
     ),
   },
   {
@@ -30,7 +32,9 @@ export const PROVIDED_PLAYS: readonly ProvidedPlay[] = [
     description: 'A polite follow-up to a first note that got no answer.',
     subject: '',
     instructions: t(
-      'Write a brief follow-up (under 80 words) to an earlier note that got no reply. Restate the reason for reaching out in one line, add one new, specific reason the conversation could be worth their time, and make it easy to say no. Friendly, not pushy.',
+      'Write a brief follow-up (under 80 words) to an earlier note that got no reply. Restate the reason for ' +
+        'reaching out in one line, add one new, specific reason the conversation could be worth their time, and make it ' +
+        'easy to say no. Friendly, not pushy.',
     ),
   },
   {
@@ -39,7 +43,8 @@ export const PROVIDED_PLAYS: readonly ProvidedPlay[] = [
     description: 'Ask for a meeting with a clear agenda and two time options.',
     subject: '',
     instructions: t(
-      'Write an email asking for a 30-minute meeting. Give a clear three-point agenda relevant to the company, suggest two time windows next week, and offer to adapt to their calendar. Under 120 words.',
+      'Write an email asking for a 30-minute meeting. Give a clear three-point agenda relevant to the company, ' +
+        'suggest two time windows next week, and offer to adapt to their calendar. Under 120 words.',
     ),
   },
   {
@@ -48,7 +53,9 @@ export const PROVIDED_PLAYS: readonly ProvidedPlay[] = [
     description: 'A note after meeting someone at a conference or industry event.',
     subject: '',
     instructions: t(
-      'Write a short note to someone we met at a recent industry event. Thank them for the conversation, recall one topic relevant to their company, and propose a next step (a call or a coffee). Under 100 words, personal and specific.',
+      'Write a short note to someone we met at a recent industry event. Thank them for the conversation, recall one ' +
+        'topic relevant to their company, and propose a next step (a call or a coffee). Under 100 words, personal and ' +
+        'specific.',
     ),
   },
 ];

@@ -166,12 +166,16 @@ export function emailMessages(opts: {
   // line only: the signature is added under its text as it is (withSignature), never retyped.
   const signature = (opts.signature ?? '').trim();
   const signOff = signature
-    ? `End the body with a closing line (such as "Best regards,") and nothing after it: the sender's signature is added below your text. The sender's signature:\n${signature}`
+    ? `End the body with a closing line (such as "Best regards,") and nothing after it: the sender's signature is ` +
+      `added below your text. The sender's signature:\n${signature}`
     : '';
   return [
     {
       role: 'system' as const,
-      content: `You write personal business emails for a sales and M&A team. Answer with JSON: a subject and a plain-text body. Write as ${opts.sender}. Never invent facts about the recipient or the company beyond what you are given.`,
+      content:
+        `You write personal business emails for a sales and M&A team. Answer with JSON: a subject and a plain-text ` +
+        `body. Write as ${opts.sender}. Never invent facts about the recipient or the company beyond what you are ` +
+        `given.`,
     },
     {
       role: 'user' as const,

@@ -82,7 +82,8 @@ export function ideaOrder(sortKey: string | null | undefined, sortOrder: 'asc' |
     const desc = sortOrder === 'desc';
     return [
       {
-        expr: `(select s.total_score from idea_score s where s.organization_id = r.organization_id and s.model_id = '${score[1]!.toLowerCase()}'::uuid and s.idea_id = r.id)`,
+        expr: `(select s.total_score from idea_score s where s.organization_id = r.organization_id and s.model_id =
+          '${score[1]!.toLowerCase()}'::uuid and s.idea_id = r.id)`,
         desc,
         nullable: true,
       },

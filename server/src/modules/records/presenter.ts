@@ -64,7 +64,8 @@ export async function companyRows(em: EntityManager, organizationId: string, ids
        -- 'limit 1' (one key contact at most: that index is unique) keeps it a lookup: without it the
        -- planner may pull the subquery up into a join of all the organization's key links and
        -- contacts (9 ms instead of 0.5 ms for a page of an organization of 300 companies).
-       left join lateral (select k.id, k.first_name, k.last_name, k.email from company_contact km join contact k on k.organization_id = km.organization_id and k.id = km.contact_id
+       left join lateral (select k.id, k.first_name, k.last_name, k.email from company_contact km join contact k on k.organization_id =
+         km.organization_id and k.id = km.contact_id
                            where km.organization_id = r.organization_id and km.company_id = r.id and km.is_key limit 1) k on true
       where r.organization_id = ? and r.id in (${list(ids.length)})`,
       [organizationId, ...ids],
@@ -104,7 +105,8 @@ export async function contactRows(em: EntityManager, organizationId: string, ids
        from contact r
        left join app_user o on o.organization_id = r.organization_id and o.id = r.owner_id
        -- A lookup per row (company_contact_one_primary, organization first), as for the key contact of companies.
-       left join lateral (select p.id, p.name, p.website, p.domain from company_contact pm join company p on p.organization_id = pm.organization_id and p.id = pm.company_id
+       left join lateral (select p.id, p.name, p.website, p.domain from company_contact pm join company p on p.organization_id =
+         pm.organization_id and p.id = pm.company_id
                            where pm.organization_id = r.organization_id and pm.contact_id = r.id and pm.is_primary limit 1) p on true
       where r.organization_id = ? and r.id in (${list(ids.length)})`,
       [organizationId, ...ids],

@@ -1,4 +1,5 @@
-// The page-boundary map of a sort order (docs/ARCHITECTURE.md 'Estimated totals'): every `step`-th record of an organization's sort order (its sort key values), kept in
+// The page-boundary map of a sort order (docs/ARCHITECTURE.md 'Estimated totals'): every `step`-th record of an
+// organization's sort order (its sort key values), kept in
 // memory per (table, organization, order). A page in the middle of an estimated set starts at the
 // record at its share of the organization's order; with the map that record is found by walking at
 // most `step` index entries from the nearest boundary instead of up to half of the organization

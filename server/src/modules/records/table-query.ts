@@ -571,7 +571,8 @@ export async function ownerTotals(em: EntityManager, organizationId: string, ent
   if (rows.reduce((sum, r) => sum + r.parts, 0) > COUNT_PARTS_BEFORE_FOLD + rows.length) {
     await tenantSql(em, organizationId).all(
       `with gone as (delete from record_count where organization_id = ? and entity_type = ? and slot = ? returning owner_id, delta)
-       insert into record_count (organization_id, entity_type, slot, owner_id, delta) select ?, ?, ?::smallint, owner_id, sum(delta) from gone group by owner_id having sum(delta) <> 0`,
+       insert into record_count (organization_id, entity_type, slot, owner_id, delta) select ?, ?, ?::smallint, owner_id, sum(delta)
+         from gone group by owner_id having sum(delta) <> 0`,
       [organizationId, entityType, OWNER_COUNT_SLOT, organizationId, entityType, OWNER_COUNT_SLOT],
     );
   }
@@ -616,7 +617,8 @@ async function collectedPage(
      select c.n, c.n < 2 * ?::int as rev,
             case when c.n > ${cap} then null
               when c.n < 2 * ?::int
-              then array(select m.id::text from m ${orderBy(outer, true)} limit greatest(0, least(?::int, c.n - ?::int)) offset greatest(0, c.n - ?::int - ?::int))
+              then array(select m.id::text from m ${orderBy(outer, true)} limit greatest(0, least(?::int, c.n - ?::int)) offset
+                greatest(0, c.n - ?::int - ?::int))
               else array(select m.id::text from m ${orderBy(outer)} limit ? offset ?) end as ids
        from c`,
     [...order.join.params, ...where.params, offset, offset, limit, offset, offset, limit, limit, offset],
@@ -685,7 +687,8 @@ async function takeSample(
   const percent = Math.min(100, (100 * SAMPLE_TARGET_ROWS) / Math.max(1, orgTotal), (100 * SAMPLE_MAX_PAGES) / rel.pages);
   const cond = where.text.replace(/^where /, '');
   const [row] = await tenantSql(em, ctx.organizationId).all<{ rows: number; matched: number }>(
-    `select count(*)::int as rows, count(*) filter (where ${cond})::int as matched from ${table} r tablesample system (?::float8) repeatable (17) where r.organization_id = ?`,
+    `select count(*)::int as rows, count(*) filter (where ${cond})::int as matched from ${table} r tablesample system (?::float8)
+      repeatable (17) where r.organization_id = ?`,
     [...where.params, percent, ctx.organizationId],
   );
   return row;
@@ -750,7 +753,8 @@ async function estimatedPage(
     const indexCond = nameWalk ? where.split!.index : { text: 'true', params: [] };
     const rest = nameWalk ? where.split!.rest : { text: where.text.replace(/^where /, ''), params: where.params };
     const cols = nameWalk ? ', w.name, w.domain' : '';
-    const sql = `select r.id from (select y.* from (select w.id as wid, ${keys}${cols}, w.organization_id from ${table} w where w.organization_id = ?${anchorCond} ${orderBy(wTerms, reverse)} limit ${Math.floor(walkMax)}) y
+    const sql = `select r.id from (select y.* from (select w.id as wid, ${keys}${cols}, w.organization_id from ${table} w where
+      w.organization_id = ?${anchorCond} ${orderBy(wTerms, reverse)} limit ${Math.floor(walkMax)}) y
                    where ${onY(indexCond.text)}) x
                  join ${table} r on r.id = x.wid and r.organization_id = ? and ${rest.text}
                  ${orderBy(outer, reverse)} limit ?`;
@@ -759,7 +763,8 @@ async function estimatedPage(
     // may collect and sort them all, or start parallel workers for a walk that stops early.
     const rows = await em.transactional(async (tem) => {
       await unscopedSql(tem, 'connection').run(
-        `set local enable_bitmapscan = off; set local enable_hashjoin = off; set local enable_mergejoin = off; set local enable_sort = off; set local max_parallel_workers_per_gather = 0`,
+        `set local enable_bitmapscan = off; set local enable_hashjoin = off; set local enable_mergejoin = off; set local enable_sort =
+          off; set local max_parallel_workers_per_gather = 0`,
       );
       return tenantSql(tem, ctx.organizationId).all<{ id: string }>(sql, params);
     });
@@ -894,7 +899,8 @@ export async function pageIds(
   const count = () => exactTotal(em, ctx, where);
   const fetch = async (offset: number, limit: number, reverse: boolean) => {
     const rows = await conn.all<{ id: string }>(
-      `select r.id from ${table} r ${order.join.text} ${nameWalk ? (where.walkText ?? where.text) : where.text} ${orderBy(order.terms, reverse)} limit ? offset ?`,
+      `select r.id from ${table} r ${order.join.text} ${nameWalk ? (where.walkText ?? where.text) : where.text}
+        ${orderBy(order.terms, reverse)} limit ? offset ?`,
       [...order.join.params, ...where.params, limit, offset],
     );
     const ids = rows.map((r) => r.id);
@@ -921,7 +927,8 @@ export async function pageIds(
     if (anchor) {
       const desc = order.terms[0].desc;
       const rows = await conn.all<{ id: string }>(
-        `select r.id from ${table} r where r.organization_id = ? and (${order.terms.map((t) => t.expr).join(', ')}) ${desc ? '<=' : '>='} (${anchor.map(() => '?').join(', ')})
+        `select r.id from ${table} r where r.organization_id = ? and (${order.terms.map((t) => t.expr).join(', ')})
+          ${desc ? '<=' : '>='} (${anchor.map(() => '?').join(', ')})
           ${orderBy(order.terms)} limit ?`,
         [ctx.organizationId, ...anchor, pageSize],
       );
@@ -1047,7 +1054,8 @@ async function ownerSortedPage(
       ? []
       : (
           await conn.all<{ id: string }>(
-            `select o.id::text as id from unnest(?::uuid[]) o(id) left join app_user u on u.organization_id = ? and u.id = o.id order by ${OWNER_NAME} ${dir} nulls last, o.id ${dir}`,
+            `select o.id::text as id from unnest(?::uuid[]) o(id) left join app_user u on u.organization_id = ? and u.id = o.id order by
+              ${OWNER_NAME} ${dir} nulls last, o.id ${dir}`,
             [`{${[...counts.keys()].join(',')}}`, ctx.organizationId],
           )
         ).map((o) => o.id);

@@ -175,7 +175,8 @@ export async function readIdeaBatch(
     }
     cols.push(`e${n}.v as v${n}`);
     joins.push(`left join lateral (select er.value #> ?::text[] as v from enrichment_result er
-                   where er.organization_id = r.organization_id and er.enrichment_id = ?::uuid and er.entity_id = r.id and er.entity_type = 'idea') e${n} on true`);
+                   where er.organization_id = r.organization_id and er.enrichment_id = ?::uuid and er.entity_id = r.id and
+                     er.entity_type = 'idea') e${n} on true`);
     joinParams.push(quoteKeys(keys), f.enrichmentId);
   });
   const after = afterId ? ' and r.id > ?' : '';
@@ -208,10 +209,12 @@ export async function writeScores(
   const items = scored.map((s) => [s.id, s.totalScore, s.fields]);
   await tenantSql(em, organizationId).bound(
     `insert into idea_score (id, organization_id, model_id, idea_id, execution_id, status, status_message, total_score, details, updated_at)
-     select gen_random_uuid(), $1::uuid, $2::uuid, (x.value->>0)::uuid, $3::uuid, 'completed', null, (x.value->>1)::double precision, x.value->2, clock_timestamp()
+     select gen_random_uuid(), $1::uuid, $2::uuid, (x.value->>0)::uuid, $3::uuid, 'completed', null, (x.value->>1)::double precision,
+       x.value->2, clock_timestamp()
        from jsonb_array_elements($4::jsonb) x
      on conflict (organization_id, model_id, idea_id) do update
-       set execution_id = excluded.execution_id, status = excluded.status, status_message = null, total_score = excluded.total_score, details = excluded.details, updated_at = excluded.updated_at`,
+       set execution_id = excluded.execution_id, status = excluded.status, status_message = null, total_score = excluded.total_score,
+         details = excluded.details, updated_at = excluded.updated_at`,
     [organizationId, modelId, executionId, JSON.stringify(items)],
   );
 }
@@ -251,7 +254,8 @@ export async function executeModel(
       targets: [{ entityId: model.listCompanyId }],
     });
     await tenantSql(tem, actor.organizationId).all(
-      `insert into score_run (id, organization_id, model_id, list_id, idea_ids, filters, created_at) values (?, ?, ?, ?, ?::text[], ?::jsonb, clock_timestamp())`,
+      `insert into score_run (id, organization_id, model_id, list_id, idea_ids, filters, created_at) values (?, ?, ?, ?, ?::text[],
+        ?::jsonb, clock_timestamp())`,
       [
         started!.executionId,
         actor.organizationId,

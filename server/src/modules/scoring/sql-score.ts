@@ -155,11 +155,13 @@ function typedReading(type: ScoreRuleSet['fieldData']['fieldType'], i: number): 
     case 'boolean':
       return `case when ${t} = 'boolean' then ${s}::boolean
                      when ${t} = 'number' then case when ${s}::numeric = 1 then true when ${s}::numeric = 0 then false else null end
-                     when ${t} = 'string' then case when lower(btrim(${s}, $1::text)) in ('true', 'yes', '1') then true when lower(btrim(${s}, $1::text)) in ('false', 'no', '0') then false else null end
+                     when ${t} = 'string' then case when lower(btrim(${s}, $1::text)) in ('true', 'yes', '1') then true when
+                       lower(btrim(${s}, $1::text)) in ('false', 'no', '0') then false else null end
                      else null end as b${i}`;
     // The elements compared as the rules compare them (lower-cased, trimmed).
     case 'array':
-      return `case when ${t} = 'array' then (select case when bool_and(jsonb_typeof(e) in ('string', 'number', 'boolean')) then coalesce(array_agg(lower(btrim(e #>> '{}', $1::text))), '{}') end
+      return `case when ${t} = 'array' then (select case when bool_and(jsonb_typeof(e) in ('string', 'number', 'boolean')) then
+        coalesce(array_agg(lower(btrim(e #>> '{}', $1::text))), '{}') end
                                                    from jsonb_array_elements(${v}) x(e))
                      when ${scalar} then array[lower(btrim(${s}, $1::text))] else null end as arr${i}`;
     default:
@@ -170,8 +172,10 @@ function typedReading(type: ScoreRuleSet['fieldData']['fieldType'], i: number): 
 /** Is field `i`'s value missing, and the value shown (columns of the readings level). */
 function presence(i: number): string {
   const [v, t, s] = [`a.v${i}`, `a.t${i}`, `a.s${i}`];
-  return `(${v} is null or ${t} = 'null' or (${t} = 'string' and btrim(${s}, $1::text) = '') or (${t} = 'array' and jsonb_array_length(${v}) = 0)) as missing${i},
-          case when ${t} = 'array' then (select case when bool_and(jsonb_typeof(e) in ('string', 'number', 'boolean')) then string_agg(e #>> '{}', ', ' order by o) else '[…]' end
+  return `(${v} is null or ${t} = 'null' or (${t} = 'string' and btrim(${s}, $1::text) = '') or (${t} = 'array' and
+    jsonb_array_length(${v}) = 0)) as missing${i},
+          case when ${t} = 'array' then (select case when bool_and(jsonb_typeof(e) in ('string', 'number', 'boolean')) then string_agg(e
+            #>> '{}', ', ' order by o) else '[…]' end
                                           from jsonb_array_elements(${v}) with ordinality x(e, o))
                when ${t} in ('string', 'number', 'boolean') then ${s} else '{…}' end as shown${i}`;
 }
@@ -183,7 +187,8 @@ function finalReading(type: ScoreRuleSet['fieldData']['fieldType'], i: number): 
     case 'int':
     case 'double':
       return {
-        col: `case when abs(r.num${i}) > 1.7976931348623157e308 then null when abs(r.num${i}) < 2.4703282292062328e-324 then 0::float8 else r.num${i}::float8 end as n${i}`,
+        col: `case when abs(r.num${i}) > 1.7976931348623157e308 then null when abs(r.num${i}) < 2.4703282292062328e-324 then 0::float8
+          else r.num${i}::float8 end as n${i}`,
         unreadable: `c.n${i} is null`,
       };
     case 'boolean':
@@ -250,7 +255,8 @@ export function compileScoreBatch(
     }
     cols.push(`e${n}.v as v${n}`);
     joins.push(`left join lateral (select er.value #> ${p.add(keys, 'text[]')} as v from enrichment_result er
-                   where er.organization_id = r.organization_id and er.enrichment_id = ${p.add(f.enrichmentId, 'uuid')} and er.entity_id = r.id and er.entity_type = 'idea') e${n} on true`);
+                   where er.organization_id = r.organization_id and er.enrichment_id = ${p.add(f.enrichmentId, 'uuid')} and er.entity_id
+                     = r.id and er.entity_type = 'idea') e${n} on true`);
   });
   const column = new Map(fields.map((f, n) => [fieldKey(f), `b.v${n}`]));
 
@@ -284,7 +290,9 @@ export function compileScoreBatch(
     // m<i>: [ruleId, score] of the best matching rule, or null.
     best.push(
       hasRules
-        ? `case ${ordered.map(({ r }) => `when ${ruleMatch(type, r, p, i)} then array[${p.add(r.id, 'text')}, ${p.add(r.score, 'float8')}::text]`).join(' ')} else null end as m${i}`
+        ? `case
+          ${ordered.map(({ r }) => `when ${ruleMatch(type, r, p, i)} then array[${p.add(r.id, 'text')}, ${p.add(r.score, 'float8')}::text]`).join(' ')}
+          else null end as m${i}`
         : `null::text[] as m${i}`,
     );
     const invalid = hasRules ? fin.unreadable : 'false';
@@ -329,10 +337,12 @@ export function compileScoreBatch(
       insert into idea_score (id, organization_id, model_id, idea_id, execution_id, status, status_message, total_score, details, updated_at)
       select gen_random_uuid(), ${org}, ${model}, s.id, ${execution}, 'completed', null, s.total, s.details, clock_timestamp() from s
       on conflict (organization_id, model_id, idea_id) do update
-        set execution_id = excluded.execution_id, status = excluded.status, status_message = null, total_score = excluded.total_score, details = excluded.details, updated_at = excluded.updated_at
+        set execution_id = excluded.execution_id, status = excluded.status, status_message = null, total_score = excluded.total_score,
+          details = excluded.details, updated_at = excluded.updated_at
       returning 1
     )
-    select (select count(*) from b)::int as n, (select b.id from b order by b.id desc limit 1)::text as last, (select count(*) from ins)::int as written, $1::text is not null and $2::text is not null as bound`;
+    select (select count(*) from b)::int as n, (select b.id from b order by b.id desc limit 1)::text as last, (select count(*) from
+      ins)::int as written, $1::text is not null and $2::text is not null as bound`;
   return { sql, params: p.values };
 }
 

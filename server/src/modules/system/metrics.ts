@@ -156,7 +156,9 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
   });
   new Counter({
     name: 'dealscout_realtime_events_total',
-    help: 'Realtime events for sockets of this process: sent, coalesced (replaced by a newer event of the same key before they went), dropped (with a socket closed for being too slow)',
+    help:
+      'Realtime events for sockets of this process: sent, coalesced (replaced by a newer event of the same key ' +
+      'before they went), dropped (with a socket closed for being too slow)',
     labelNames: ['outcome'] as const,
     registers: [registry],
     collect() {

@@ -26,7 +26,8 @@ export async function providerSecret(em: EntityManager, config: Config, organiza
   } catch {
     throw new ListProviderError(
       'not_configured',
-      `Your organization's ${LIST_PROVIDERS[provider].name} API key cannot be read (the server's SECRETS_KEY changed). An admin must connect it again under Profile → Integrations.`,
+      `Your organization's ${LIST_PROVIDERS[provider].name} API key cannot be read (the server's SECRETS_KEY ` +
+        `changed). An admin must connect it again under Profile → Integrations.`,
     );
   }
 }

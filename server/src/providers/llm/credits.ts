@@ -15,9 +15,11 @@ import { LlmError } from './port';
 import { tenantSql } from '../../db/sql';
 
 export const CREDITS_EXHAUSTED_MESSAGE =
-  "Your organization has used all of its AI credits. Ask your admin to add credits, or connect your organization's own OpenAI API key under Profile → Integrations.";
+  'Your organization has used all of its AI credits. Ask your admin to add credits, or connect your ' +
+  "organization's own OpenAI API key under Profile → Integrations.";
 export const creditsExpiredMessage = (at: Date) =>
-  `Your organization's AI credits expired on ${at.toISOString().slice(0, 10)}. Ask your admin to renew them, or connect your organization's own OpenAI API key under Profile → Integrations.`;
+  `Your organization's AI credits expired on ${at.toISOString().slice(0, 10)}. Ask your admin to renew them, or ` +
+  `connect your organization's own OpenAI API key under Profile → Integrations.`;
 
 export interface Charge {
   chargeKey: string;
@@ -38,7 +40,8 @@ interface ChargeOutcome {
 
 /**
  * Charges a group of keys of one organization in one statement (autocommit, or the caller's
- * transaction). The organization row is locked first (FOR NO KEY UPDATE, as an update of it would: the latest committed credits; inserts elsewhere that reference the organization are not blocked), so
+ * transaction). The organization row is locked first (FOR NO KEY UPDATE, as an update of it would: the latest committed
+ * credits; inserts elsewhere that reference the organization are not blocked), so
  * concurrent groups, of this process or another, are serialized on it: with M credits left, exactly
  * M new keys are charged, in the order given. A key already charged (or repeated in the group) is
  * neither charged nor refused.

@@ -11,7 +11,8 @@
 //     tools: [{ name, description, parameters }],                          // res.toolCalls when the model calls them
 //     signal: ctx.signal, chargeKey: `${execution.id}:${step}`,
 //   });
-//   JSON.parse(res.content!)  — with responseSchema, content is checked to be JSON (else LlmError 'bad_output'; with textAnswer a non-JSON text is returned as is).
+// JSON.parse(res.content!)  — with responseSchema, content is checked to be JSON (else LlmError 'bad_output'; with
+// textAnswer a non-JSON text is returned as is).
 // Errors are LlmError (port.ts) with a message fit for the user (execution statusMessage):
 //   not_configured (says where to configure), credits_exhausted, rate_limited / provider / timeout
 //   (err.retryable: worth retrying the job later), cancelled, bad_output.

@@ -11,7 +11,8 @@ import { LlmError } from './port';
 import { tenantSql } from '../../db/sql';
 
 export const NOT_CONFIGURED_MESSAGE =
-  'No AI provider is configured for your organization. An admin can connect an OpenAI API key under Profile → Integrations (AI provider), or the operator can set OPENAI_API_KEY on the server.';
+  'No AI provider is configured for your organization. An admin can connect an OpenAI API key under Profile → ' +
+  'Integrations (AI provider), or the operator can set OPENAI_API_KEY on the server.';
 
 export interface OrgLlmSettings {
   /** Stable id of the organization's llm settings (the organization id). */
@@ -77,7 +78,8 @@ export async function resolveLlm(em: EntityManager, config: Config, organization
   const [integration] = settings.useSystemLlmSetting
     ? []
     : await tenantSql(em, organizationId).all<IntegrationRow>(
-        `select id, secret, data from integration where organization_id = ? and provider = 'openai' and user_id is null and active order by created_at desc limit 1`,
+        `select id, secret, data from integration where organization_id = ? and provider = 'openai' and user_id is null and active order
+          by created_at desc limit 1`,
         [organizationId],
       );
   if (integration) {
@@ -88,7 +90,8 @@ export async function resolveLlm(em: EntityManager, config: Config, organization
       } catch {
         throw new LlmError(
           'not_configured',
-          "Your organization's OpenAI API key cannot be read (the server's SECRETS_KEY changed). An admin must connect the key again under Profile → Integrations.",
+          "Your organization's OpenAI API key cannot be read (the server's SECRETS_KEY changed). An admin must connect " +
+            'the key again under Profile → Integrations.',
         );
       }
     }
@@ -134,6 +137,7 @@ export function pickModel(r: ResolvedLlm, llmModelId: string | undefined): strin
   if (r.models.includes(llmModelId)) return llmModelId;
   throw new LlmError(
     'not_configured',
-    `The AI model '${llmModelId}' is not available to your organization. Choose another model (or Default) in the enrichment, or ask an admin to change the organization's LLM settings.`,
+    `The AI model '${llmModelId}' is not available to your organization. Choose another model (or Default) in the ` +
+      `enrichment, or ask an admin to change the organization's LLM settings.`,
   );
 }

@@ -75,7 +75,8 @@ export async function checkOutboundHost(
     const reason = blockedReason(a.address);
     if (reason) {
       throw new OutboundRefusedError(
-        `${host} is not a public internet address (${reason}). Private, internal and local addresses are refused unless the server's operator allows the host (OUTBOUND_ALLOWED_PRIVATE_HOSTS).`,
+        `${host} is not a public internet address (${reason}). Private, internal and local addresses are refused ` +
+          `unless the server's operator allows the host (OUTBOUND_ALLOWED_PRIVATE_HOSTS).`,
       );
     }
   }

@@ -14,7 +14,8 @@ export async function crmLinkRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['companies', 'contacts'],
         summary:
-          'The company or contact a CRM or LinkedIn page shows: by the CRM id, then by domain (companies) or email (contacts); remembers the CRM id of a match; the match comes with its details',
+          'The company or contact a CRM or LinkedIn page shows: by the CRM id, then by domain (companies) or email ' +
+          '(contacts); remembers the CRM id of a match; the match comes with its details',
         body: LookupBody,
         response: { 200: LookupResponse, 400: ErrorResponse },
       },

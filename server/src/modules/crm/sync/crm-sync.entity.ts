@@ -77,7 +77,10 @@ export const CrmSyncChange = defineEntity({
     executionId: p.uuid().nullable(),
     provider: p.string().length(20),
     entityType: p.string().length(20),
-    /** The company or contact (no FK: the history outlives nothing, but it must not block deletes; rows of deleted records are pruned with them by nobody — they are simply never shown). */
+    /**
+     * The company or contact (no FK: the history outlives nothing, but it must not block deletes; rows of deleted
+     * records are pruned with them by nobody — they are simply never shown).
+     */
     entityId: p.uuid(),
     /** dealscout: sync changed our record; crm: sync wrote to the CRM (outbound phase). */
     side: p.string().length(20),

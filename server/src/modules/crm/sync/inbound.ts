@@ -118,7 +118,8 @@ export async function writeInboundPage(
   // 1. By CRM id.
   const linked = await sql.bound<{ external_id: string; entity_id: string }>(
     `select x.k as external_id, l.entity_id from jsonb_array_elements_text($1::jsonb) as x(k)
-       cross join lateral (select ${entityType}_id as entity_id from crm_link where organization_id = $2 and source = $3 and entity_type = $4 and external_id = x.k) l`,
+       cross join lateral (select ${entityType}_id as entity_id from crm_link where organization_id = $2 and source = $3 and entity_type
+         = $4 and external_id = x.k) l`,
     [JSON.stringify(recs.map((r) => r.crmId)), org, ctx.provider, entityType],
   );
   const entityOf = new Map(linked.map((l) => [l.external_id, l.entity_id]));
@@ -160,8 +161,10 @@ export async function writeInboundPage(
     });
     const matchSql =
       entityType === 'company'
-        ? `select m.id, x.k from jsonb_array_elements_text($1::jsonb) as x(k) cross join lateral (select id from company where organization_id = $2 and domain = x.k) m`
-        : `select m.id, x.k from jsonb_array_elements_text($1::jsonb) as x(k) cross join lateral (select id from contact where organization_id = $2 and lower(email) = x.k) m`;
+        ? `select m.id, x.k from jsonb_array_elements_text($1::jsonb) as x(k) cross join lateral (select id from company where
+          organization_id = $2 and domain = x.k) m`
+        : `select m.id, x.k from jsonb_array_elements_text($1::jsonb) as x(k) cross join lateral (select id from contact where
+          organization_id = $2 and lower(email) = x.k) m`;
     // Created first, `on conflict do nothing`; the keys it did not create (a record that exists, or
     // one another writer created meanwhile) are then read: one probe of the key per record either
     // way, and none more for the records a first sync creates.
@@ -192,7 +195,8 @@ export async function writeInboundPage(
         entityType === 'company'
           ? await sql.bound<CurrentRow & { k: string }>(
               `insert into company (id, organization_id, name, website, domain, owner_id, created_by_id, created_at, updated_at${slotCols})
-            select (x->>'id')::uuid, $1::uuid, x->>'a', x->>'b', x->>'k', (x->>'owner')::uuid, $2::uuid, now(), now()${slotVals} from jsonb_array_elements($3::jsonb) x
+            select (x->>'id')::uuid, $1::uuid, x->>'a', x->>'b', x->>'k', (x->>'owner')::uuid, $2::uuid, now(), now()${slotVals} from
+              jsonb_array_elements($3::jsonb) x
             on conflict (organization_id, domain) do nothing returning id, domain as k, updated_at, name, website`,
               [org, ctx.actorId, JSON.stringify(rows)],
             )
@@ -200,7 +204,8 @@ export async function writeInboundPage(
             // the link trigger computes, Migration20261122220100: lower(name)), so that trigger finds it
             // right and does not write each new contact a second time (it still corrects it otherwise).
             await sql.bound<CurrentRow & { k: string }>(
-              `insert into contact (id, organization_id, first_name, last_name, email, owner_id, created_by_id, created_at, updated_at, primary_company_sort${slotCols})
+              `insert into contact (id, organization_id, first_name, last_name, email, owner_id, created_by_id, created_at, updated_at,
+                primary_company_sort${slotCols})
             select (x->>'id')::uuid, $1::uuid, x->>'a', x->>'b', x->>'k', (x->>'owner')::uuid, $2::uuid, now(), now(),
                    (select lower(co.name) from company co where co.organization_id = $1::uuid and co.id = (x->>'pc')::uuid)${slotVals}
               from jsonb_array_elements($3::jsonb) x
@@ -233,7 +238,8 @@ export async function writeInboundPage(
       // writer made first is left to that update, as before.
       for (const l of await sql.bound<{ external_id: string }>(
         `insert into crm_link (id, organization_id, source, entity_type, external_id, company_id, contact_id, crm_values, crm_values_at, created_at)
-          select gen_random_uuid(), $1::uuid, $2, $3, x->>'crmId', ${entityType === 'company' ? `(x->>'entityId')::uuid, null` : `null, (x->>'entityId')::uuid`}, x->'v', now(), now()
+          select gen_random_uuid(), $1::uuid, $2, $3, x->>'crmId',
+            ${entityType === 'company' ? `(x->>'entityId')::uuid, null` : `null, (x->>'entityId')::uuid`}, x->'v', now(), now()
             from jsonb_array_elements($4::jsonb) x
           on conflict (organization_id, source, entity_type, external_id) do nothing returning external_id`,
         [
@@ -260,7 +266,8 @@ export async function writeInboundPage(
       ? []
       : await sql.bound<CurrentRow>(
           `select t.* from jsonb_array_elements_text($1::jsonb) as x(id)
-       cross join lateral (select id, updated_at, ${entityType === 'company' ? 'name, website' : 'first_name, last_name, email'} from ${table} where organization_id = $2 and id = x.id::uuid) t`,
+       cross join lateral (select id, updated_at, ${entityType === 'company' ? 'name, website' : 'first_name, last_name, email'} from
+         ${table} where organization_id = $2 and id = x.id::uuid) t`,
           [JSON.stringify(toRead), org],
         )
     ).map((r) => [r.id, r] as const),
@@ -410,16 +417,19 @@ export async function writeInboundPage(
              domain = case when x.website is null then c.domain else x.domain end, updated_at = now()
           from (select (y->>'id')::uuid as id, y->>'name' as name, y->>'website' as website, y->>'domain' as domain from jsonb_array_elements($1::jsonb) y) x
          where c.organization_id = $2 and c.id = x.id
-           and (x.website is null or not exists (select 1 from company o where o.organization_id = c.organization_id and o.domain = x.domain and o.id <> c.id))`,
+           and (x.website is null or not exists (select 1 from company o where o.organization_id = c.organization_id and o.domain =
+             x.domain and o.id <> c.id))`,
         [JSON.stringify(rows.map((r) => ({ ...r, domain: r.website ? normalizeDomain(r.website) : null }))), org],
       );
     } else {
       await sql.bound(
         `update contact c set first_name = coalesce(x.first_name, c.first_name), last_name = coalesce(x.last_name, c.last_name),
              email = coalesce(x.email, c.email), updated_at = now()
-          from (select (y->>'id')::uuid as id, y->>'first_name' as first_name, y->>'last_name' as last_name, lower(y->>'email') as email from jsonb_array_elements($1::jsonb) y) x
+          from (select (y->>'id')::uuid as id, y->>'first_name' as first_name, y->>'last_name' as last_name, lower(y->>'email') as email
+            from jsonb_array_elements($1::jsonb) y) x
          where c.organization_id = $2 and c.id = x.id
-           and (x.email is null or not exists (select 1 from contact o where o.organization_id = c.organization_id and lower(o.email) = x.email and o.id <> c.id))`,
+           and (x.email is null or not exists (select 1 from contact o where o.organization_id = c.organization_id and lower(o.email) =
+             x.email and o.id <> c.id))`,
         [JSON.stringify(rows), org],
       );
     }
@@ -431,7 +441,8 @@ export async function writeInboundPage(
     const cast = slotFamily(ctx.mappings.find((m) => m.slot === slot)!.dataType) === 'num' ? 'float8' : 'text';
     await sql.bound(
       `update ${table} t set ${slotColumn(slot)} = (x->>'p')::${cast}
-        from jsonb_array_elements($1::jsonb) x where t.organization_id = $2 and t.id = (x->>'e')::uuid and t.${slotColumn(slot)} is distinct from (x->>'p')::${cast}`,
+        from jsonb_array_elements($1::jsonb) x where t.organization_id = $2 and t.id = (x->>'e')::uuid and t.${slotColumn(slot)} is
+          distinct from (x->>'p')::${cast}`,
       [JSON.stringify(list), org],
     );
   }
@@ -440,7 +451,8 @@ export async function writeInboundPage(
       `insert into field_value (id, organization_id, entity_type, entity_id, field_id, value, value_text, value_num, value_bool, status, updated_at)
         select gen_random_uuid(), $1::uuid, $2, (x->>'e')::uuid, (x->>'f')::uuid, x->'v', x->>'t', (x->>'n')::float8, (x->>'b')::boolean, 'completed', now()
           from jsonb_array_elements($3::jsonb) x
-        on conflict (organization_id, field_id, entity_id) do update set value = excluded.value, value_text = excluded.value_text, value_num = excluded.value_num,
+        on conflict (organization_id, field_id, entity_id) do update set value = excluded.value, value_text = excluded.value_text,
+          value_num = excluded.value_num,
           value_bool = excluded.value_bool, status = 'completed', status_message = null, updated_at = now()`,
       [org, entityType, JSON.stringify(valueWrites)],
     );
@@ -498,8 +510,10 @@ export async function writeInboundPage(
 
   if (changes.length > 0) {
     await sql.bound(
-      `insert into crm_sync_change (id, organization_id, execution_id, provider, entity_type, entity_id, side, action, field_label, old_value, new_value, crm_id, changed_at)
-        select gen_random_uuid(), $1::uuid, $2::uuid, $3, $4, (x->>'entityId')::uuid, 'dealscout', x->>'action', x->>'fieldLabel', x->>'oldValue', x->>'newValue', x->>'crmId', now()
+      `insert into crm_sync_change (id, organization_id, execution_id, provider, entity_type, entity_id, side, action, field_label,
+        old_value, new_value, crm_id, changed_at)
+        select gen_random_uuid(), $1::uuid, $2::uuid, $3, $4, (x->>'entityId')::uuid, 'dealscout', x->>'action', x->>'fieldLabel',
+          x->>'oldValue', x->>'newValue', x->>'crmId', now()
           from jsonb_array_elements($5::jsonb) x`,
       [org, ctx.executionId, ctx.provider, entityType, JSON.stringify(changes)],
     );

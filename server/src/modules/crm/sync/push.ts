@@ -137,7 +137,8 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
               if (!current) return;
               jobsHeard.push({ entityType: current.entityType, jobId });
               await tenantSql(ctx.em.fork(), org).run(
-                `insert into crm_push_job (id, organization_id, provider, entity_type, job_id, items, created_at) values (gen_random_uuid(), ?, ?, ?, ?, ?::jsonb, now())`,
+                `insert into crm_push_job (id, organization_id, provider, entity_type, job_id, items, created_at) values
+                  (gen_random_uuid(), ?, ?, ?, ?, ?::jsonb, now())`,
                 [org, ctx.provider, current.entityType, jobId, JSON.stringify(Object.fromEntries(current.planned))],
               );
             },
@@ -211,7 +212,8 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
       if (fresh.length > 0) {
         await sql.run(
           `insert into crm_link (id, organization_id, source, entity_type, external_id, company_id, contact_id, crm_values, created_at)
-            select gen_random_uuid(), ?, ?, ?, x->>'crmId', ${entityType === 'company' ? `(x->>'entityId')::uuid, null` : `null, (x->>'entityId')::uuid`}, x->'agreed', now()
+            select gen_random_uuid(), ?, ?, ?, x->>'crmId',
+              ${entityType === 'company' ? `(x->>'entityId')::uuid, null` : `null, (x->>'entityId')::uuid`}, x->'agreed', now()
               from jsonb_array_elements(?::jsonb) x
             on conflict (organization_id, source, entity_type, external_id) do update set crm_values = excluded.crm_values
               where crm_link.${col} = excluded.${col}`,
@@ -221,15 +223,18 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
       const linked = links.filter((l) => l.wasLinked);
       if (linked.length > 0) {
         await sql.run(
-          `update crm_link l set crm_values = x.agreed from (select y->>'crmId' as crm_id, (y->>'entityId')::uuid as entity_id, y->'agreed' as agreed from jsonb_array_elements(?::jsonb) y) x
+          `update crm_link l set crm_values = x.agreed from (select y->>'crmId' as crm_id, (y->>'entityId')::uuid as entity_id,
+            y->'agreed' as agreed from jsonb_array_elements(?::jsonb) y) x
             where l.organization_id = ? and l.source = ? and l.entity_type = ? and l.external_id = x.crm_id and l.${col} = x.entity_id`,
           [JSON.stringify(linked), org, ctx.provider, entityType],
         );
       }
       if (changes.length > 0) {
         await sql.run(
-          `insert into crm_sync_change (id, organization_id, execution_id, provider, entity_type, entity_id, side, action, field_label, old_value, new_value, crm_id, changed_at)
-            select gen_random_uuid(), ?, ?::uuid, ?, ?, (x->>'entityId')::uuid, 'crm', x->>'action', x->>'fieldLabel', x->>'oldValue', x->>'newValue', x->>'crmId', now()
+          `insert into crm_sync_change (id, organization_id, execution_id, provider, entity_type, entity_id, side, action, field_label,
+            old_value, new_value, crm_id, changed_at)
+            select gen_random_uuid(), ?, ?::uuid, ?, ?, (x->>'entityId')::uuid, 'crm', x->>'action', x->>'fieldLabel', x->>'oldValue',
+              x->>'newValue', x->>'crmId', now()
               from jsonb_array_elements(?::jsonb) x`,
           [org, ctx.executionId, ctx.provider, entityType, JSON.stringify(changes)],
         );
@@ -297,8 +302,10 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
       // which is every contact of a first sync's outbound read that the inbound phase created.
       const account =
         entityType === 'contact'
-          ? `left join lateral (select l2.external_id from company_contact cc join crm_link l2 on l2.organization_id = cc.organization_id and l2.source = ? and l2.entity_type = 'company' and l2.company_id = cc.company_id
-             where l.external_id is null and cc.organization_id = r.organization_id and cc.contact_id = r.id order by cc.is_primary desc, cc.created_at limit 1) a on true`
+          ? `left join lateral (select l2.external_id from company_contact cc join crm_link l2 on l2.organization_id =
+            cc.organization_id and l2.source = ? and l2.entity_type = 'company' and l2.company_id = cc.company_id
+             where l.external_id is null and cc.organization_id = r.organization_id and cc.contact_id = r.id order by cc.is_primary
+               desc, cc.created_at limit 1) a on true`
           : '';
       const params: unknown[] = [ctx.provider];
       if (entityType === 'contact') params.push(ctx.provider);
@@ -315,7 +322,8 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
       >(
         `select r.id, ${cols}, l.external_id as crm_id, l.crm_values${entityType === 'contact' ? ', a.external_id as account_crm_id' : ''}
            from ${entityType} r
-           left join lateral (select external_id, crm_values, crm_values_at from crm_link where organization_id = r.organization_id and source = ? and entity_type = '${entityType}' and ${entityType}_id = r.id order by created_at limit 1) l on true
+           left join lateral (select external_id, crm_values, crm_values_at from crm_link where organization_id = r.organization_id and
+             source = ? and entity_type = '${entityType}' and ${entityType}_id = r.id order by created_at limit 1) l on true
            ${account}
           where r.organization_id = ? and r.id > ?::uuid ${ctx.ownerId ? 'and r.owner_id = ?::uuid' : ''}
             and (l.external_id is null or ?::timestamptz is null or r.updated_at > ?::timestamptz or l.crm_values_at > ?::timestamptz
@@ -329,7 +337,8 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
       const values = new Map<string, unknown>();
       if (customs.length > 0) {
         for (const v of await sql.all<{ entity_id: string; field_id: string; value: unknown }>(
-          `select entity_id, field_id, value from field_value where organization_id = ? and entity_id = any(array(select (jsonb_array_elements_text(?::jsonb))::uuid))
+          `select entity_id, field_id, value from field_value where organization_id = ? and entity_id = any(array(select
+            (jsonb_array_elements_text(?::jsonb))::uuid))
              and field_id = any(array(select (jsonb_array_elements_text(?::jsonb))::uuid))`,
           [org, JSON.stringify(rows.map((r) => r.id)), customIds],
         )) {
@@ -396,7 +405,8 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
     // The mark moves only when nothing is left to retry (records with retryable failures are compared again).
     if (!retry) {
       await sql.run(
-        `insert into crm_sync_state (id, organization_id, provider, object, scope, high_water, last_id, updated_at) values (gen_random_uuid(), ?, ?, ?, ?, ?, null, now())
+        `insert into crm_sync_state (id, organization_id, provider, object, scope, high_water, last_id, updated_at) values
+          (gen_random_uuid(), ?, ?, ?, ?, ?, null, now())
           on conflict (organization_id, provider, object, scope) do update set high_water = excluded.high_water, updated_at = now()`,
         [org, ctx.provider, object, ctx.scope, startedAt],
       );
@@ -422,8 +432,10 @@ export async function pushChanges(ctx: PushContext): Promise<PushOutcome> {
       }>(
         `select a.id, a.type, a.title, a.subject, a.content, to_char(a.date, 'YYYY-MM-DD') as date, lc.external_id as contact_crm, lo.external_id as company_crm
            from activity a
-           left join lateral (select external_id from crm_link where organization_id = a.organization_id and source = ? and entity_type = 'contact' and contact_id = a.contact_id order by created_at limit 1) lc on true
-           left join lateral (select external_id from crm_link where organization_id = a.organization_id and source = ? and entity_type = 'company' and company_id = a.company_id order by created_at limit 1) lo on true
+           left join lateral (select external_id from crm_link where organization_id = a.organization_id and source = ? and entity_type
+             = 'contact' and contact_id = a.contact_id order by created_at limit 1) lc on true
+           left join lateral (select external_id from crm_link where organization_id = a.organization_id and source = ? and entity_type
+             = 'company' and company_id = a.company_id order by created_at limit 1) lo on true
           where a.organization_id = ? and a.id > ?::uuid and a.status is null and a.source <> 'crm' and a.date <= current_date
             and (lc.external_id is not null or lo.external_id is not null)
             and not exists (select 1 from crm_activity_push p where p.organization_id = a.organization_id and p.provider = ? and p.activity_id = a.id)

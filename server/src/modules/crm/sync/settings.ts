@@ -57,7 +57,8 @@ interface SettingsRow {
 
 export async function readSyncSettings(em: EntityManager, organizationId: string, provider: CrmProvider): Promise<SettingsRow | null> {
   const [row] = await tenantSql(em, organizationId).all<SettingsRow>(
-    `select provider, sync_accounts, sync_contacts, account_mappings, contact_mappings, updated_at from crm_sync_settings where organization_id = ? and provider = ?`,
+    `select provider, sync_accounts, sync_contacts, account_mappings, contact_mappings, updated_at from crm_sync_settings where
+      organization_id = ? and provider = ?`,
     [organizationId, provider],
   );
   return row ?? null;

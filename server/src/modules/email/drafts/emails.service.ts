@@ -57,8 +57,10 @@ export function sanitizeBody(html: string): string {
   });
 }
 
-export const EMAIL_COLUMNS = `e.id, e.title, e.from_address, e.to_address, e.cc, e.subject, e.body, e.contact_id, e.company_id, e.play_id, e.play_name, e.play_version,
-  e.execution_id, e.is_ai_email_generated, e.status, e.status_message, e.show_to_from_cc, e.provenance, e.is_reply, e.reply_to_message_id, e.created_at, e.updated_at,
+export const EMAIL_COLUMNS = `e.id, e.title, e.from_address, e.to_address, e.cc, e.subject, e.body, e.contact_id, e.company_id,
+  e.play_id, e.play_name, e.play_version,
+  e.execution_id, e.is_ai_email_generated, e.status, e.status_message, e.show_to_from_cc, e.provenance, e.is_reply,
+    e.reply_to_message_id, e.created_at, e.updated_at,
   c.first_name as c_first, c.last_name as c_last, c.email as c_email`;
 export const EMAIL_FROM = `channel_email e left join contact c on c.id = e.contact_id and c.organization_id = e.organization_id`;
 
@@ -126,7 +128,8 @@ export async function resolveRecipient(em: EntityManager, organizationId: string
     }>(
       `select c.id, c.first_name, c.last_name, c.email,
               coalesce((select m.company_id from company_contact m where m.organization_id = c.organization_id and m.contact_id = c.id and m.company_id = ?),
-                       (select m.company_id from company_contact m where m.organization_id = c.organization_id and m.contact_id = c.id and m.is_primary)) as company_id
+                       (select m.company_id from company_contact m where m.organization_id = c.organization_id and m.contact_id = c.id
+                         and m.is_primary)) as company_id
          from contact c where c.organization_id = ? and c.id = ?`,
       [companyId ?? null, organizationId, contactId],
     );
@@ -142,7 +145,8 @@ export async function resolveRecipient(em: EntityManager, organizationId: string
     return { contact: { id: c.id, firstName: c.first_name, lastName: c.last_name, email: c.email }, company: k };
   }
   const [k] = await tenantSql(em, organizationId).all<{ id: string; name: string; website: string; key_id: string | null }>(
-    `select r.id, r.name, r.website, (select m.contact_id from company_contact m where m.organization_id = r.organization_id and m.company_id = r.id and m.is_key) as key_id
+    `select r.id, r.name, r.website, (select m.contact_id from company_contact m where m.organization_id = r.organization_id and
+      m.company_id = r.id and m.is_key) as key_id
        from company r where r.organization_id = ? and r.id = ?`,
     [organizationId, companyId],
   );

@@ -139,7 +139,8 @@ async function cancelPlayFollowUps(tem: EntityManager, organizationId: string, a
     if (w.outbox_state === 'sending') continue;
     if (w.outbox_id) {
       const changed = await sql.run(
-        `update email_outbox set state = 'cancelled', error = ?, lease_until = null, updated_at = clock_timestamp() where id = ? and organization_id = ? and state = 'queued'`,
+        `update email_outbox set state = 'cancelled', error = ?, lease_until = null, updated_at = clock_timestamp() where id = ? and
+          organization_id = ? and state = 'queued'`,
         [REPLY_CANCELLED_NOTE, w.outbox_id, organizationId],
       );
       if (changed === 0) continue;
@@ -202,7 +203,8 @@ export async function followInbox(
         // Graph's (GRAPH_BASE_URL changed since): a new full round.
         d.logger?.info({ integrationId }, 'inbox delta state gone; starting a new round');
         await tenantSql(d.em.fork(), organizationId).run(
-          `update mailbox_sync set next_link = null, delta_link = null, round_started_at = clock_timestamp(), updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+          `update mailbox_sync set next_link = null, delta_link = null, round_started_at = clock_timestamp(), updated_at =
+            clock_timestamp() where id = ? and organization_id = ?`,
           [sync.id, organizationId],
         );
         link = null;

@@ -163,12 +163,14 @@ export async function scheduleSend(
       requested ? (t) => nextSendTime(t, hours) : undefined,
     );
     await tenantSql(tem, actor.organizationId).run(
-      `update channel_email set to_address = ?, cc = ?::jsonb, subject = ?, body = ?, status = 'scheduled', status_message = null, updated_at = clock_timestamp()
+      `update channel_email set to_address = ?, cc = ?::jsonb, subject = ?, body = ?, status = 'scheduled', status_message = null,
+        updated_at = clock_timestamp()
                         where id = ? and organization_id = ? and owner_id = ?`,
       [to, JSON.stringify(input.cc), input.subject, body, id, actor.organizationId, actor.userId],
     );
     const [row] = await tenantSql(tem, actor.organizationId).all<{ id: string }>(
-      `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, slot_at, requested_at, attempt, recipients, reply_to_message_id, created_at, updated_at)
+      `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, slot_at, requested_at, attempt,
+        recipients, reply_to_message_id, created_at, updated_at)
        values (gen_random_uuid(), ?, ?, ?, 'queued', ?, ?, ?, 0, ?, ?, clock_timestamp(), clock_timestamp()) returning id`,
       [
         actor.organizationId,
@@ -286,7 +288,8 @@ async function fenceGroup(em: EntityManager, group: FenceItem[]): Promise<boolea
   for (const [org, items] of byOrganization(group, (f) => f.organizationId)) {
     const rows = await tenantSql(em.fork(), org).prepared<{ id: string; attempt: number }>(
       `with v as (
-         select (x->>'id')::uuid as id, (x->>'attempt')::int as attempt, x->>'message' as message, (x->>'renew')::int as renew from jsonb_array_elements($1::jsonb) as x
+         select (x->>'id')::uuid as id, (x->>'attempt')::int as attempt, x->>'message' as message, (x->>'renew')::int as renew from
+           jsonb_array_elements($1::jsonb) as x
        )
        update email_outbox o set lease_until = clock_timestamp() + v.renew * interval '1 millisecond',
               graph_message_id = coalesce(v.message, o.graph_message_id),
@@ -317,7 +320,8 @@ async function requeue(
 ): Promise<void> {
   await d.em.fork().transactional(async (tem) => {
     await tenantSql(tem, row.organization_id).run(
-      `update email_outbox set state = 'queued', lease_until = null, send_after = ?, error = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and state in ('queued', 'sending')`,
+      `update email_outbox set state = 'queued', lease_until = null, send_after = ?, error = ?, updated_at = clock_timestamp() where id
+        = ? and organization_id = ? and state in ('queued', 'sending')`,
       [until, note, row.id, row.organization_id],
     );
     await enqueueInTransaction(
@@ -342,7 +346,8 @@ async function throttle(
 ): Promise<void> {
   await d.em.fork().transactional(async (tem) => {
     const back = await tenantSql(tem, row.organization_id).all<{ id: string }>(
-      `update email_outbox set state = 'queued', lease_until = null, error = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and state in ('queued', 'sending') returning id`,
+      `update email_outbox set state = 'queued', lease_until = null, error = ?, updated_at = clock_timestamp() where id = ? and
+        organization_id = ? and state in ('queued', 'sending') returning id`,
       [note, row.id, row.organization_id],
     );
     if (back.length === 0) return;
@@ -411,7 +416,8 @@ async function claimGroup(em: EntityManager, group: ClaimItem[], logger?: Logger
     const rows = await preparedTransaction(em, org, async (query) => {
       await query(
         `select pg_advisory_xact_lock(hashtextextended(m.organization_id::text || ':' || m.owner_id::text, 18))
-                     from (select distinct organization_id, owner_id from email_outbox where organization_id = $1::uuid and id = any($2::uuid[]) order by 1, 2) m`,
+                     from (select distinct organization_id, owner_id from email_outbox where organization_id = $1::uuid and id =
+                       any($2::uuid[]) order by 1, 2) m`,
         [org, items.map((c) => c.outboxId)],
       );
       // Prepared: planning this join costs more than running it (docs/benchmarks.md 'Sending email').
@@ -428,13 +434,15 @@ async function claimGroup(em: EntityManager, group: ClaimItem[], logger?: Logger
            window w as (partition by locked.owner_id order by locked.slot_at nulls last, locked.id)
          ), load as (
            select cur.id,
-                  count(*) filter (where ${countsAtSql('l.')} > clock_timestamp() - $3::int * interval '1 millisecond' and l.state in ('sending', 'sent')) as minute,
+                  count(*) filter (where ${countsAtSql('l.')} > clock_timestamp() - $3::int * interval '1 millisecond' and l.state in
+                    ('sending', 'sent')) as minute,
                   coalesce(sum(l.recipients) filter (where l.state in ('sending', 'sent')), 0) as day
              from cur join email_outbox l on l.organization_id = cur.organization_id and l.owner_id = cur.owner_id
             where l.claimed_at > clock_timestamp() - interval '1 day' and l.id <> cur.id
             group by cur.id
          )
-         update email_outbox o set state = 'sending', attempt = o.attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp() + cur.lease * interval '1 millisecond', updated_at = clock_timestamp()
+         update email_outbox o set state = 'sending', attempt = o.attempt + 1, claimed_at = clock_timestamp(), lease_until =
+           clock_timestamp() + cur.lease * interval '1 millisecond', updated_at = clock_timestamp()
            from cur left join load on load.id = cur.id
            left join channel_email e on e.organization_id = cur.organization_id and e.id = cur.channel_email_id
            left join integration i on i.organization_id = cur.organization_id and i.user_id = cur.owner_id and i.provider = $4::text
@@ -525,8 +533,10 @@ async function claim(d: DeliverDeps, organizationId: string, outboxId: string): 
       day: string | null;
       oldest_day: Date | null;
     }>(
-      `select count(*) filter (where ${countsAtSql()} > clock_timestamp() - ? * interval '1 millisecond' and state in ('sending', 'sent') and id <> ?) as minute,
-              min(${countsAtSql()}) filter (where ${countsAtSql()} > clock_timestamp() - ? * interval '1 millisecond' and state in ('sending', 'sent') and id <> ?) as oldest_minute,
+      `select count(*) filter (where ${countsAtSql()} > clock_timestamp() - ? * interval '1 millisecond' and state in ('sending',
+        'sent') and id <> ?) as minute,
+              min(${countsAtSql()}) filter (where ${countsAtSql()} > clock_timestamp() - ? * interval '1 millisecond' and state in
+                ('sending', 'sent') and id <> ?) as oldest_minute,
               sum(recipients) filter (where claimed_at > clock_timestamp() - interval '1 day' and state in ('sending', 'sent') and id <> ?) as day,
               min(claimed_at) filter (where claimed_at > clock_timestamp() - interval '1 day' and state in ('sending', 'sent') and id <> ?) as oldest_day
          from email_outbox where organization_id = ? and owner_id = ? and claimed_at > clock_timestamp() - interval '1 day'`,
@@ -556,7 +566,8 @@ async function claim(d: DeliverDeps, organizationId: string, outboxId: string): 
     if (Number(load.day ?? 0) + row.recipients > MAILBOX_LIMITS.recipientsPerDay && load.oldest_day)
       return later(new Date(new Date(load.oldest_day).getTime() + 86_400_000 + 50));
     await tenantSql(tem, organizationId).run(
-      `update email_outbox set state = 'sending', attempt = attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp() + ? * interval '1 millisecond', updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+      `update email_outbox set state = 'sending', attempt = attempt + 1, claimed_at = clock_timestamp(), lease_until = clock_timestamp()
+        + ? * interval '1 millisecond', updated_at = clock_timestamp() where id = ? and organization_id = ?`,
       [leaseMs(d.config), row.id, organizationId],
     );
     return { ...row, attempt: row.attempt + 1 };
@@ -606,7 +617,8 @@ async function recordGroup(em: EntityManager, group: Outcome[]): Promise<void[]>
              from v where b.organization_id = ? and b.id = v.id and b.state in ('queued', 'sending')
            returning b.id, b.organization_id, b.channel_email_id, v.outcome, v.message
          ), e as (
-           update channel_email c set status = case when o.outcome = 'sent' then 'sent' else 'error' end, status_message = case when o.outcome = 'sent' then null else o.message end,
+           update channel_email c set status = case when o.outcome = 'sent' then 'sent' else 'error' end, status_message = case when
+             o.outcome = 'sent' then null else o.message end,
                   updated_at = clock_timestamp()
              from o where c.organization_id = o.organization_id and c.id = o.channel_email_id returning c.id
          ), t as (
@@ -834,7 +846,8 @@ export async function retryFailed(em: EntityManager, boss: PgBoss, actor: EmailA
     ]);
     const slot = await reserveSlot(tem, actor.organizationId, actor.userId, new Date());
     await tenantSql(tem, actor.organizationId).run(
-      `update email_outbox set state = 'queued', attempt = 0, error = null, lease_until = null, send_after = ?, slot_at = ?, updated_at = clock_timestamp() where id = ? and organization_id = ?`,
+      `update email_outbox set state = 'queued', attempt = 0, error = null, lease_until = null, send_after = ?, slot_at = ?, updated_at
+        = clock_timestamp() where id = ? and organization_id = ?`,
       [slot, slot, o.id, actor.organizationId],
     );
     await tenantSql(tem, actor.organizationId).run(

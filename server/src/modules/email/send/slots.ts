@@ -183,7 +183,8 @@ export async function shiftMailbox(
   await lockMailbox(tem, organizationId, ownerId);
   const sql = tenantSql(tem, organizationId);
   const waiting = await sql.all<{ id: string }>(
-    `select id from email_outbox where organization_id = ? and owner_id = ? and state = 'queued' and slot_at < ? and id <> ? order by slot_at, id for update skip locked`,
+    `select id from email_outbox where organization_id = ? and owner_id = ? and state = 'queued' and slot_at < ? and id <> ? order by
+      slot_at, id for update skip locked`,
     [organizationId, ownerId, until, throttledId],
   );
   const ids = [throttledId, ...waiting.map((w) => w.id)];

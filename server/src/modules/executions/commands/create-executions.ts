@@ -95,8 +95,10 @@ async function createChunk(
     position: t.position ?? first + i,
   }));
   const created = await tenantSql(em, input.organizationId).bound<ExecutionRow>(
-    `insert into execution (id, organization_id, type, type_id, entity_type, entity_id, status, idempotency_key, attempt, processed, created_by_id, created_at, updated_at, run_id)
-     select (e->>'id')::uuid, $1::uuid, $2::text, $3::uuid, $4::text, (e->>'entityId')::uuid, $5::text, e->>'key', 0, 0, $6::uuid, clock_timestamp(), clock_timestamp(), $8::uuid
+    `insert into execution (id, organization_id, type, type_id, entity_type, entity_id, status, idempotency_key, attempt, processed,
+      created_by_id, created_at, updated_at, run_id)
+     select (e->>'id')::uuid, $1::uuid, $2::text, $3::uuid, $4::text, (e->>'entityId')::uuid, $5::text, e->>'key', 0, 0, $6::uuid,
+       clock_timestamp(), clock_timestamp(), $8::uuid
        from jsonb_array_elements($7::jsonb) as e
      on conflict (organization_id, idempotency_key) where idempotency_key is not null and status in ('draft', 'scheduled', 'processing') do nothing
      returning ${EXECUTION_COLUMNS}`,
