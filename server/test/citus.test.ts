@@ -81,7 +81,8 @@ describe('ready to distribute by organization (Citus)', () => {
         .filter((t) => !(t in GLOBAL_TABLES))
         .map(
           (t) =>
-            `${t} has no ${DISTRIBUTION_COLUMN}: list it in GLOBAL_TABLES (server/src/db/distribution.ts) with why it can be a reference (or coordinator-local) table, or give it an organization`,
+            `${t} has no ${DISTRIBUTION_COLUMN}: list it in GLOBAL_TABLES (server/src/db/distribution.ts) with why it can ` +
+            `be a reference (or coordinator-local) table, or give it an organization`,
         ),
     ).toEqual([]);
     expect(Object.keys(GLOBAL_TABLES).sort()).toEqual([...globalTables].sort());
@@ -98,7 +99,9 @@ describe('ready to distribute by organization (Citus)', () => {
         .filter((t) => !keys.get(t)?.includes(DISTRIBUTION_COLUMN))
         .map(
           (t) =>
-            `${t}: primary key (${keys.get(t)?.join(', ') ?? 'none'}) lacks ${DISTRIBUTION_COLUMN}: make it ("id", "${DISTRIBUTION_COLUMN}") in its migration and list it in HAND_WRITTEN_PRIMARY_KEYS (server/src/hand-written.ts)`,
+            `${t}: primary key (${keys.get(t)?.join(', ') ?? 'none'}) lacks ${DISTRIBUTION_COLUMN}: make it ("id", ` +
+            `"${DISTRIBUTION_COLUMN}") in its migration and list it in HAND_WRITTEN_PRIMARY_KEYS ` +
+            `(server/src/hand-written.ts)`,
         ),
     ).toEqual([]);
   });
@@ -177,7 +180,8 @@ describe('ready to distribute by organization (Citus)', () => {
   it('no function of the database (the triggers) joins tenant tables without equating their organization_id', async () => {
     const fns = (
       await db.query<{ name: string; src: string }>(
-        `select p.proname as name, p.prosrc as src from pg_proc p where p.pronamespace = 'public'::regnamespace and p.prolang in (select oid from pg_language where lanname in ('sql', 'plpgsql'))`,
+        `select p.proname as name, p.prosrc as src from pg_proc p where p.pronamespace = 'public'::regnamespace and p.prolang in (select
+          oid from pg_language where lanname in ('sql', 'plpgsql'))`,
       )
     ).rows;
     expect(fns.length).toBeGreaterThan(5);

@@ -147,74 +147,84 @@ describe('database connections terminated in the middle of long operations (a re
     expect(after).toMatchObject({ totalIdeas: ROWS, sources: [{ status: 'completed', total: ROWS }] });
   }, 180_000);
 
-  it('an export: the download breaks off (never a whole-looking file with a success), the process serves on; exported again it is whole, each row once', async () => {
-    const { admin: user, organization } = await createOrg(ctx, { name: 'Export Co' });
-    const c = await BearerClient.signIn(server.url, user.email);
-    const ROWS = 30_000;
-    await admin.query(
-      `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
+  it(
+    'an export: the download breaks off (never a whole-looking file with a success), the process serves on; ' +
+      'exported again it is whole, each row once',
+    async () => {
+      const { admin: user, organization } = await createOrg(ctx, { name: 'Export Co' });
+      const c = await BearerClient.signIn(server.url, user.email);
+      const ROWS = 30_000;
+      await admin.query(
+        `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
        select gen_random_uuid(), $1, 'Exported ' || i, 'exported' || i || '.com', 'exported' || i || '.com', now(), now() from generate_series(1, $2::int) i`,
-      [organization.id, ROWS],
-    );
-    const body = { selection: { allSelected: true } };
-    const cut = await download(server.url, c.token, '/api/v1/company/export', body, async () => {
-      // The first rows are here and the export's cursor transaction is open (the client reads no more for now).
-      await eventually(
-        async () =>
-          (
-            await query(
-              `select 1 from pg_stat_activity where datname = $1 and state like 'idle in transaction%' and pid <> pg_backend_pid()`,
-              [dbName],
-            )
-          ).length
-            ? true
-            : undefined,
-        'the export cursor to be open',
-        10_000,
+        [organization.id, ROWS],
       );
-      expect(await terminateAll()).toBeGreaterThan(0);
-    });
-    expect(cut.status).toBe(200);
-    // The transfer is broken off (a chunked answer without its end): the browser's download fails.
-    expect(cut.complete).toBe(false);
-    expect(lines(cut.text)).toBeLessThan(ROWS + 1);
-    await expectServing(c);
+      const body = { selection: { allSelected: true } };
+      const cut = await download(server.url, c.token, '/api/v1/company/export', body, async () => {
+        // The first rows are here and the export's cursor transaction is open (the client reads no more for now).
+        await eventually(
+          async () =>
+            (
+              await query(
+                `select 1 from pg_stat_activity where datname = $1 and state like 'idle in transaction%' and pid <> pg_backend_pid()`,
+                [dbName],
+              )
+            ).length
+              ? true
+              : undefined,
+          'the export cursor to be open',
+          10_000,
+        );
+        expect(await terminateAll()).toBeGreaterThan(0);
+      });
+      expect(cut.status).toBe(200);
+      // The transfer is broken off (a chunked answer without its end): the browser's download fails.
+      expect(cut.complete).toBe(false);
+      expect(lines(cut.text)).toBeLessThan(ROWS + 1);
+      await expectServing(c);
 
-    const whole = await download(server.url, c.token, '/api/v1/company/export', body, async () => {});
-    expect([whole.status, whole.complete, lines(whole.text)]).toEqual([200, true, ROWS + 1]);
-    expect(
-      new Set(
-        whole.text
-          .split('\r\n')
-          .filter(Boolean)
-          .slice(1)
-          .map((l) => l.split(',')[0]),
-      ).size,
-    ).toBe(ROWS);
-  }, 60_000);
+      const whole = await download(server.url, c.token, '/api/v1/company/export', body, async () => {});
+      expect([whole.status, whole.complete, lines(whole.text)]).toEqual([200, true, ROWS + 1]);
+      expect(
+        new Set(
+          whole.text
+            .split('\r\n')
+            .filter(Boolean)
+            .slice(1)
+            .map((l) => l.split(',')[0]),
+        ).size,
+      ).toBe(ROWS);
+    },
+    60_000,
+  );
 
-  it("an ideas export (a list's ideas, read page by page): the pages after the cut are read on new connections, the file is whole, each idea once", async () => {
-    const { admin: user } = await createOrg(ctx, { name: 'Ideas Export Co' });
-    const c = await BearerClient.signIn(server.url, user.email);
-    const list = (await c.post('/api/v1/list-company', { name: 'Exported ideas' })).json().list as { id: string };
-    const ROWS = 30_000;
-    expect((await streamUpload(server.url, c.token, list.id, ROWS, 0, async () => {})).status).toBe(201);
-    const cut = await download(server.url, c.token, '/api/v1/list-company/idea/export', { listCompanyId: list.id }, async () => {
-      expect(await terminateAll()).toBeGreaterThan(0);
-    });
-    if (process.env.DS_DEBUG) console.log('ideas export after the cut', cut.status, cut.complete, lines(cut.text));
-    expect([cut.status, cut.complete, lines(cut.text)]).toEqual([200, true, ROWS + 1]);
-    expect(
-      new Set(
-        cut.text
-          .split('\r\n')
-          .filter(Boolean)
-          .slice(1)
-          .map((l) => l.split(',')[0]),
-      ).size,
-    ).toBe(ROWS);
-    await expectServing(c);
-  }, 60_000);
+  it(
+    "an ideas export (a list's ideas, read page by page): the pages after the cut are read on new connections, the " +
+      'file is whole, each idea once',
+    async () => {
+      const { admin: user } = await createOrg(ctx, { name: 'Ideas Export Co' });
+      const c = await BearerClient.signIn(server.url, user.email);
+      const list = (await c.post('/api/v1/list-company', { name: 'Exported ideas' })).json().list as { id: string };
+      const ROWS = 30_000;
+      expect((await streamUpload(server.url, c.token, list.id, ROWS, 0, async () => {})).status).toBe(201);
+      const cut = await download(server.url, c.token, '/api/v1/list-company/idea/export', { listCompanyId: list.id }, async () => {
+        expect(await terminateAll()).toBeGreaterThan(0);
+      });
+      if (process.env.DS_DEBUG) console.log('ideas export after the cut', cut.status, cut.complete, lines(cut.text));
+      expect([cut.status, cut.complete, lines(cut.text)]).toEqual([200, true, ROWS + 1]);
+      expect(
+        new Set(
+          cut.text
+            .split('\r\n')
+            .filter(Boolean)
+            .slice(1)
+            .map((l) => l.split(',')[0]),
+        ).size,
+      ).toBe(ROWS);
+      await expectServing(c);
+    },
+    60_000,
+  );
 
   it('a CRM sync: the page write in flight fails, the job is tried again and resumes after its mark; every account and contact once', async () => {
     const { admin: user, organization } = await createOrg(ctx, { name: 'Sync Co' });
@@ -291,65 +301,70 @@ describe('database connections terminated in the middle of long operations (a re
   /** Model calls whose prompt names each company (each company's count). */
   const callsPer = (names: string[]) => names.map((n) => openai.chatRequests.filter((r) => lastUserText(r).includes(n)).length);
 
-  it('an enrichment run: answers in flight are written once the connections are back, the run completes, one result per company, no model answer bought twice', async () => {
-    const { admin: user } = await createOrg(ctx, { name: 'Enrich Co' });
-    const rep = await signedIn(ctx, user.email);
-    const c = await BearerClient.signIn(server.url, user.email);
-    const N = 24;
-    const cos = await companies(rep, 'Enrichcut', N);
-    const names = await fieldIds(rep);
-    // Answers spread over ~2.5 s: some are written before the cut, some are at the model during it, some commit around it.
-    cos.forEach((co, i) =>
-      openai.when((r) => lastUserText(r).includes(co.name), { json: { answer: 'Widgets' }, latencyMs: 200 + 100 * i }),
-    );
-    const created = await c.post('/api/v1/enrichment', {
-      configId: configFor('company', 'llm')!.id,
-      name: 'Cut run',
-      schema: [{ name: 'answer', type: 'string', description: 'What the company makes.', required: true }],
-      prompt: [
-        { type: 'text', text: 'What does ' },
-        { type: 'field-box', id: 'box000000001', fieldId: names.get('company.name'), required: true },
-        { type: 'text', text: ' make?' },
-      ],
-    });
-    expect(created.status, created.text).toBe(201);
-    const enrichmentId = created.json().id as string;
-    const run = await c.post('/api/v1/enrichment/execute', { entityType: 'company', enrichmentId, entityIds: cos.map((x) => x.id) });
-    expect(run.status, run.text).toBe(200);
-    const written = async () =>
-      (
-        await query<{ n: number }>(`select count(*)::int as n from enrichment_result where enrichment_id = $1 and status = 'complete'`, [
-          enrichmentId,
-        ])
-      )[0].n;
-    await eventually(async () => ((await written()) >= N / 3 ? true : undefined), 'a third of the results', 20_000);
-    expect(await terminateAll()).toBeGreaterThan(0);
-    expect(await written()).toBeLessThan(N);
-    await expectServing(c);
+  it(
+    'an enrichment run: answers in flight are written once the connections are back, the run completes, one result ' +
+      'per company, no model answer bought twice',
+    async () => {
+      const { admin: user } = await createOrg(ctx, { name: 'Enrich Co' });
+      const rep = await signedIn(ctx, user.email);
+      const c = await BearerClient.signIn(server.url, user.email);
+      const N = 24;
+      const cos = await companies(rep, 'Enrichcut', N);
+      const names = await fieldIds(rep);
+      // Answers spread over ~2.5 s: some are written before the cut, some are at the model during it, some commit around it.
+      cos.forEach((co, i) =>
+        openai.when((r) => lastUserText(r).includes(co.name), { json: { answer: 'Widgets' }, latencyMs: 200 + 100 * i }),
+      );
+      const created = await c.post('/api/v1/enrichment', {
+        configId: configFor('company', 'llm')!.id,
+        name: 'Cut run',
+        schema: [{ name: 'answer', type: 'string', description: 'What the company makes.', required: true }],
+        prompt: [
+          { type: 'text', text: 'What does ' },
+          { type: 'field-box', id: 'box000000001', fieldId: names.get('company.name'), required: true },
+          { type: 'text', text: ' make?' },
+        ],
+      });
+      expect(created.status, created.text).toBe(201);
+      const enrichmentId = created.json().id as string;
+      const run = await c.post('/api/v1/enrichment/execute', { entityType: 'company', enrichmentId, entityIds: cos.map((x) => x.id) });
+      expect(run.status, run.text).toBe(200);
+      const written = async () =>
+        (
+          await query<{ n: number }>(`select count(*)::int as n from enrichment_result where enrichment_id = $1 and status = 'complete'`, [
+            enrichmentId,
+          ])
+        )[0].n;
+      await eventually(async () => ((await written()) >= N / 3 ? true : undefined), 'a third of the results', 20_000);
+      expect(await terminateAll()).toBeGreaterThan(0);
+      expect(await written()).toBeLessThan(N);
+      await expectServing(c);
 
-    const results = await eventually(
-      async () => {
-        const rs = (
-          await c.post('/api/v1/enrichment/results', {
-            entityType: 'company',
-            entityIds: cos.map((x) => x.id),
-            enrichmentIds: [enrichmentId],
-          })
-        ).json().results as { entityId: string; status: string; value: { result: Record<string, unknown> | null } }[];
-        return rs.length === N && rs.every((r) => r.status === 'complete' || r.status === 'error') ? rs : undefined;
-      },
-      'every result',
-      25_000,
-    );
-    expect(results.map((r) => r.status)).toEqual(Array(N).fill('complete'));
-    expect(results.every((r) => r.value.result?.answer === 'Widgets')).toBe(true);
-    expect(
-      await query(`select entity_id from enrichment_result where enrichment_id = $1 group by entity_id having count(*) > 1`, [
-        enrichmentId,
-      ]),
-    ).toEqual([]);
-    expect(callsPer(cos.map((x) => x.name))).toEqual(Array(N).fill(1));
-  }, 60_000);
+      const results = await eventually(
+        async () => {
+          const rs = (
+            await c.post('/api/v1/enrichment/results', {
+              entityType: 'company',
+              entityIds: cos.map((x) => x.id),
+              enrichmentIds: [enrichmentId],
+            })
+          ).json().results as { entityId: string; status: string; value: { result: Record<string, unknown> | null } }[];
+          return rs.length === N && rs.every((r) => r.status === 'complete' || r.status === 'error') ? rs : undefined;
+        },
+        'every result',
+        25_000,
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(N).fill('complete'));
+      expect(results.every((r) => r.value.result?.answer === 'Widgets')).toBe(true);
+      expect(
+        await query(`select entity_id from enrichment_result where enrichment_id = $1 group by entity_id having count(*) > 1`, [
+          enrichmentId,
+        ]),
+      ).toEqual([]);
+      expect(callsPer(cos.map((x) => x.name))).toEqual(Array(N).fill(1));
+    },
+    60_000,
+  );
 
   it('a play run: drafts in flight are written once the connections are back, one draft per target, no model answer bought twice', async () => {
     const { admin: user } = await createOrg(ctx, { name: 'Play Co' });
@@ -407,70 +422,77 @@ describe('database connections terminated in the middle of long operations (a re
     expect(callsPer(cos.map((x) => x.name))).toEqual(Array(N).fill(1));
   }, 60_000);
 
-  it('sending: claims and sends in flight when the connections are cut are finished by their next attempt; every email leaves the mailbox once and is recorded sent', async () => {
-    const { admin: user } = await createOrg(ctx, { name: 'Send Co' });
-    const rep = await signedIn(ctx, user.email);
-    await connectMailbox(rep, graph, user.email, { workingHours: ALL_WEEK_HOURS });
-    const co = await newCompany(rep, { name: 'Inbox Co', website: 'https://inbox.example.com' });
-    const ct = await newContact(rep, { firstName: 'Ina', lastName: 'Box', email: 'ina@inbox.example.com' });
-    await link(rep, co.id, ct.id);
-    const EMAILS = 6;
-    const ids: string[] = [];
-    graph.latencyMs = 300;
-    const at = new Date(Date.now() + 2_000).toISOString();
-    for (let i = 0; i < EMAILS; i++) {
-      const id = (await rep.post('/api/v1/email/draft', { contactId: ct.id })).json().email.channelEmailId as string;
-      ids.push(id);
-      const res = await rep.post('/api/v1/email/send-to-email', {
-        id,
-        to: 'ina@inbox.example.com',
-        cc: [],
-        subject: `Cut ${i}`,
-        body: `<p>Cut ${i}</p>`,
-        scheduledAt: at,
-      });
-      expect(res.json().message).toBe('Email scheduled successfully.');
-    }
-    const mine = () => graph.sent(user.email).filter((m) => m.subject.startsWith('Cut '));
-    try {
-      await eventually(async () => (mine().length >= 1 ? true : undefined), 'the first send', 20_000);
-      expect(mine().length).toBeLessThan(EMAILS);
-      expect(await terminateAll()).toBeGreaterThan(0);
-      // Right after the cut a pooled connection may still be a dead one: the sign-in is tried again, as a user would.
-      const again = await eventually(
-        async () => {
-          try {
-            return await BearerClient.signIn(server.url, user.email);
-          } catch {
-            return undefined;
-          }
-        },
-        'a sign-in after the cut',
-        15_000,
-      );
-      await expectServing(again);
-      await eventually(
-        async () =>
-          (
-            await query<{ n: number }>(`select count(*)::int as n from channel_email where id = any($1::uuid[]) and status = 'sent'`, [ids])
-          )[0].n === EMAILS
-            ? true
-            : undefined,
-        'every email recorded sent',
-        25_000,
-      );
-    } finally {
-      graph.latencyMs = 0;
-    }
-    expect(
-      mine()
-        .map((m) => m.subject)
-        .sort(),
-    ).toEqual(Array.from({ length: EMAILS }, (_, i) => `Cut ${i}`).sort());
-    expect(
-      await query(`select state, count(*)::int as n from email_outbox where channel_email_id = any($1::uuid[]) group by state`, [ids]),
-    ).toEqual([{ state: 'sent', n: EMAILS }]);
-  }, 60_000);
+  it(
+    'sending: claims and sends in flight when the connections are cut are finished by their next attempt; every ' +
+      'email leaves the mailbox once and is recorded sent',
+    async () => {
+      const { admin: user } = await createOrg(ctx, { name: 'Send Co' });
+      const rep = await signedIn(ctx, user.email);
+      await connectMailbox(rep, graph, user.email, { workingHours: ALL_WEEK_HOURS });
+      const co = await newCompany(rep, { name: 'Inbox Co', website: 'https://inbox.example.com' });
+      const ct = await newContact(rep, { firstName: 'Ina', lastName: 'Box', email: 'ina@inbox.example.com' });
+      await link(rep, co.id, ct.id);
+      const EMAILS = 6;
+      const ids: string[] = [];
+      graph.latencyMs = 300;
+      const at = new Date(Date.now() + 2_000).toISOString();
+      for (let i = 0; i < EMAILS; i++) {
+        const id = (await rep.post('/api/v1/email/draft', { contactId: ct.id })).json().email.channelEmailId as string;
+        ids.push(id);
+        const res = await rep.post('/api/v1/email/send-to-email', {
+          id,
+          to: 'ina@inbox.example.com',
+          cc: [],
+          subject: `Cut ${i}`,
+          body: `<p>Cut ${i}</p>`,
+          scheduledAt: at,
+        });
+        expect(res.json().message).toBe('Email scheduled successfully.');
+      }
+      const mine = () => graph.sent(user.email).filter((m) => m.subject.startsWith('Cut '));
+      try {
+        await eventually(async () => (mine().length >= 1 ? true : undefined), 'the first send', 20_000);
+        expect(mine().length).toBeLessThan(EMAILS);
+        expect(await terminateAll()).toBeGreaterThan(0);
+        // Right after the cut a pooled connection may still be a dead one: the sign-in is tried again, as a user would.
+        const again = await eventually(
+          async () => {
+            try {
+              return await BearerClient.signIn(server.url, user.email);
+            } catch {
+              return undefined;
+            }
+          },
+          'a sign-in after the cut',
+          15_000,
+        );
+        await expectServing(again);
+        await eventually(
+          async () =>
+            (
+              await query<{ n: number }>(`select count(*)::int as n from channel_email where id = any($1::uuid[]) and status = 'sent'`, [
+                ids,
+              ])
+            )[0].n === EMAILS
+              ? true
+              : undefined,
+          'every email recorded sent',
+          25_000,
+        );
+      } finally {
+        graph.latencyMs = 0;
+      }
+      expect(
+        mine()
+          .map((m) => m.subject)
+          .sort(),
+      ).toEqual(Array.from({ length: EMAILS }, (_, i) => `Cut ${i}`).sort());
+      expect(
+        await query(`select state, count(*)::int as n from email_outbox where channel_email_id = any($1::uuid[]) group by state`, [ids]),
+      ).toEqual([{ state: 'sent', n: EMAILS }]);
+    },
+    60_000,
+  );
 
   it('the realtime listener: it reconnects, and a socket gets every event once, also those committed while it was cut', async () => {
     const { admin: user, organization } = await createOrg(ctx, { name: 'Realtime Co' });

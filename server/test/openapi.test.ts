@@ -32,7 +32,8 @@ interface Document {
 const KEPT_WARNINGS: Record<string, string> = {
   'info-license #/info': "no license is published for the API; choosing one is the owner's decision, not the generator's",
   'no-ambiguous-paths #/paths/~1api~1v1~1list-company~1{id}~1complete':
-    "the specification's paths; DELETE /list-company/source/{id} and POST /list-company/{id}/complete differ by method and take uuids, so no request matches both",
+    "the specification's paths; DELETE /list-company/source/{id} and POST /list-company/{id}/complete differ by " +
+    'method and take uuids, so no request matches both',
   'no-ambiguous-paths #/paths/~1api~1v1~1list-company~1{id}~1complete-confirmation':
     "the specification's paths; DELETE /list-company/source/{id} and GET /list-company/{id}/complete-confirmation differ by method, so no request matches both",
   'operation-2xx-response #/paths/~1api~1v1~1integrations~1salesforce~1callback/get/responses':

@@ -49,9 +49,10 @@ export function sqlTexts(dir: string, root: string): SqlText[] {
 }
 
 const KEYWORDS = new Set(
-  'on where join left right inner outer full cross natural set using order group limit offset having window union except intersect returning for as lateral tablesample and or'.split(
-    ' ',
-  ),
+  (
+    'on where join left right inner outer full cross natural set using order group limit offset having window ' +
+    'union except intersect returning for as lateral tablesample and or'
+  ).split(' '),
 );
 
 export interface TenantUse {

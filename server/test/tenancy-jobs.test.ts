@@ -27,7 +27,9 @@ describe('job payloads carry the organization', () => {
       };
       if (!json.properties?.organizationId || !json.required?.includes('organizationId')) {
         problems.push(
-          `job ${def.queue}: its payload schema has no required organizationId: add organizationId: z.uuid() and fork the handler's EntityManager with it (em.setFilterParams('tenant', { organizationId })), or list it in MAINTENANCE in server/test/tenancy-jobs.test.ts with the reason`,
+          `job ${def.queue}: its payload schema has no required organizationId: add organizationId: z.uuid() and fork ` +
+            `the handler's EntityManager with it (em.setFilterParams('tenant', { organizationId })), or list it in ` +
+            `MAINTENANCE in server/test/tenancy-jobs.test.ts with the reason`,
         );
       }
     }

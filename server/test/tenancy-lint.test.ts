@@ -116,7 +116,9 @@ describe('lint: the server rooms import downward only (lib < db < jobs < provide
     [
       'a module imports db, jobs, lib and another module',
       'server/src/modules/records/export.ts',
-      "import { tenantSql } from '../../db/sql';\nimport { defineJob } from '../../jobs/definitions';\nimport { sha256 } from '../../lib/tokens';\nimport { User } from '../users/user.entity';\nexport const x = [tenantSql, defineJob, sha256, User];\n",
+      "import { tenantSql } from '../../db/sql';\nimport { defineJob } from '../../jobs/definitions';\nimport { " +
+        "sha256 } from '../../lib/tokens';\nimport { User } from '../users/user.entity';\nexport const x = [tenantSql, " +
+        'defineJob, sha256, User];\n',
     ],
     [
       'a plugin imports module types',

@@ -277,13 +277,15 @@ const ROUTES: Record<string, Rule> = {
 /** Routes whose own-organization check cannot find a row of the fixture, with the reason. */
 const CONTROL_EXEMPT: Record<string, string> = {
   'DELETE /api/v1/scoring-model/{id}':
-    "runs after DELETE /list-company/{id} removed the fixture's list with its scoring models (cascade); scoring.test.ts shows an organization removing its own model (204)",
+    "runs after DELETE /list-company/{id} removed the fixture's list with its scoring models (cascade); " +
+    'scoring.test.ts shows an organization removing its own model (204)',
   'DELETE /api/v1/list-company/source/{id}':
     "runs after DELETE /list-company/{id} removed the fixture's list with its sources (cascade); lists.test.ts shows an organization removing its own source",
   'POST /api/v1/play/execution/cancel':
     'cancels play executions only; the fixture has none until plays exist (add one to seed() then, and drop this line)',
   'DELETE /api/v1/user/integration/{id}':
-    "one id per table is tried and A's first integration is its organization's AI key (the fixture's mailbox id sorts last); a user's own removal is tested in email-send.test.ts",
+    "one id per table is tried and A's first integration is its organization's AI key (the fixture's mailbox id " +
+    "sorts last); a user's own removal is tested in email-send.test.ts",
 };
 
 /** Tables whose rows have no id of their own to send (keyed by the organization alone). */
@@ -506,7 +508,8 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     const enrichmentId = enr.json().enrichment.id as string;
     // An organization's own OpenAI-compatible key (the route checks the key against the provider: written directly here).
     await db.query(
-      `insert into integration (id, organization_id, user_id, provider, type, name, active, data, secret, created_by_id, created_at, updated_at) values (gen_random_uuid(), $1, null, 'openai', 'organization', $2, true, $3, null, $4, now(), now())`,
+      `insert into integration (id, organization_id, user_id, provider, type, name, active, data, secret, created_by_id, created_at,
+        updated_at) values (gen_random_uuid(), $1, null, 'openai', 'organization', $2, true, $3, null, $4, now(), now())`,
       [org.organization.id, `${mark} key`, JSON.stringify({ baseUrl: 'http://127.0.0.1:9/v1', models: ['gpt-matrix'] }), org.admin.id],
     );
     const em = ctx.em();
@@ -538,7 +541,8 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     });
     // Rows only the worker writes: a result of the enrichment, and an LLM charge.
     await db.query(
-      `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, value, sources, updated_at) values (gen_random_uuid(), $1, $2, 'company', $3, $4, 'complete', $5, '[]', now())`,
+      `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status, value, sources,
+        updated_at) values (gen_random_uuid(), $1, $2, 'company', $3, $4, 'complete', $5, '[]', now())`,
       [org.organization.id, enrichmentId, company.id, exec.executionId, JSON.stringify({ result: { answer: `${mark} answer` } })],
     );
     await db.query(
@@ -548,35 +552,44 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     // A CRM record id of the company (the side panel's lookup), a play of the organization's own, its
     // unsaved editor draft and an email draft of the admin (plays and drafts).
     await db.query(
-      `insert into crm_link (id, organization_id, source, entity_type, external_id, company_id, created_at) values (gen_random_uuid(), $1, 'salesforce', 'company', $2, $3, now())`,
+      `insert into crm_link (id, organization_id, source, entity_type, external_id, company_id, created_at) values (gen_random_uuid(),
+        $1, 'salesforce', 'company', $2, $3, now())`,
       [org.organization.id, `${mark}-sf-1`, company.id],
     );
     // A user's CRM user.
     await db.query(
-      `insert into crm_user_link (id, organization_id, user_id, provider, crm_user_id, crm_username, created_at) values (gen_random_uuid(), $1, $2, 'affinity', $3, $4, now())`,
+      `insert into crm_user_link (id, organization_id, user_id, provider, crm_user_id, crm_username, created_at) values
+        (gen_random_uuid(), $1, $2, 'affinity', $3, $4, now())`,
       [org.organization.id, org.admin.id, `${mark}-aff-user`, `${mark.toLowerCase()}-crm@example.com`],
     );
     // A mailbox's Inbox delta state (the replies follower).
     await db.query(
-      `insert into mailbox_sync (id, organization_id, integration_id, owner_id, delta_link, created_at, updated_at) values (gen_random_uuid(), $1, (select id from integration where organization_id = $1 order by created_at limit 1), $2, $3, now(), now())`,
+      `insert into mailbox_sync (id, organization_id, integration_id, owner_id, delta_link, created_at, updated_at) values
+        (gen_random_uuid(), $1, (select id from integration where organization_id = $1 order by created_at limit 1), $2, $3, now(),
+        now())`,
       [org.organization.id, org.admin.id, `https://graph.invalid/${mark}-delta`],
     );
     // CRM sync settings, a high-water mark and a sync change of the company.
     await db.query(
-      `insert into crm_sync_settings (id, organization_id, provider, sync_accounts, sync_contacts, account_mappings, contact_mappings, updated_at) values (gen_random_uuid(), $1, 'salesforce', true, true, $2, '[]', now())`,
+      `insert into crm_sync_settings (id, organization_id, provider, sync_accounts, sync_contacts, account_mappings, contact_mappings,
+        updated_at) values (gen_random_uuid(), $1, 'salesforce', true, true, $2, '[]', now())`,
       [org.organization.id, JSON.stringify([{ crmField: `${mark}_Field__c`, fieldId: field.id, reconciliation: 'use_latest' }])],
     );
     await db.query(
-      `insert into crm_sync_state (id, organization_id, provider, object, scope, high_water, last_id, updated_at) values (gen_random_uuid(), $1, 'salesforce', 'Account', '*', now(), $2, now())`,
+      `insert into crm_sync_state (id, organization_id, provider, object, scope, high_water, last_id, updated_at) values
+        (gen_random_uuid(), $1, 'salesforce', 'Account', '*', now(), $2, now())`,
       [org.organization.id, `${mark}-sf-last`],
     );
     await db.query(
-      `insert into crm_sync_change (id, organization_id, provider, entity_type, entity_id, side, action, field_label, old_value, new_value, crm_id, changed_at) values (gen_random_uuid(), $1, 'salesforce', 'company', $2, 'dealscout', 'updated', 'Name', $3, $4, $5, now())`,
+      `insert into crm_sync_change (id, organization_id, provider, entity_type, entity_id, side, action, field_label, old_value,
+        new_value, crm_id, changed_at) values (gen_random_uuid(), $1, 'salesforce', 'company', $2, 'dealscout', 'updated', 'Name', $3,
+        $4, $5, now())`,
       [org.organization.id, company.id, `${mark} old`, `${mark} new`, `${mark}-sf-1`],
     );
     // The outbound phase: a Bulk API job not collected yet, and an activity logged in the CRM.
     await db.query(
-      `insert into crm_push_job (id, organization_id, provider, entity_type, job_id, items, created_at) values (gen_random_uuid(), $1, 'salesforce', 'company', $2, $3, now())`,
+      `insert into crm_push_job (id, organization_id, provider, entity_type, job_id, items, created_at) values (gen_random_uuid(), $1,
+        'salesforce', 'company', $2, $3, now())`,
       [
         org.organization.id,
         `750${mark}job`.slice(0, 40),
@@ -584,11 +597,13 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
       ],
     );
     await db.query(
-      `insert into crm_activity_push (id, organization_id, provider, activity_id, crm_id, created_at) values (gen_random_uuid(), $1, 'salesforce', (select id from activity where organization_id = $1 limit 1), $2, now())`,
+      `insert into crm_activity_push (id, organization_id, provider, activity_id, crm_id, created_at) values (gen_random_uuid(), $1,
+        'salesforce', (select id from activity where organization_id = $1 limit 1), $2, now())`,
       [org.organization.id, `00T${mark}`],
     );
     const play = await db.query<{ id: string }>(
-      `insert into play (id, organization_id, name, instructions, play_type, status, enrichments_included, created_by_id, created_at, updated_at) values (gen_random_uuid(), $1, $2, '[]', 'non_ai', 'published', '[]', $3, now(), now()) returning id::text`,
+      `insert into play (id, organization_id, name, instructions, play_type, status, enrichments_included, created_by_id, created_at,
+        updated_at) values (gen_random_uuid(), $1, $2, '[]', 'non_ai', 'published', '[]', $3, now(), now()) returning id::text`,
       [org.organization.id, `${mark} play`, org.admin.id],
     );
     const draft = await client.put('/api/v1/play/draft/openai', {
@@ -601,7 +616,9 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     });
     expect(draft.statusCode, draft.body).toBe(200);
     await db.query(
-      `insert into channel_email (id, organization_id, owner_id, title, to_address, cc, subject, body, contact_id, company_id, play_id, status, created_at, updated_at) values (gen_random_uuid(), $1, $2, $3::text, 'x@example.com', '[]', $3::text, $3::text, $4, $5, $6, 'draft', now(), now())`,
+      `insert into channel_email (id, organization_id, owner_id, title, to_address, cc, subject, body, contact_id, company_id, play_id,
+        status, created_at, updated_at) values (gen_random_uuid(), $1, $2, $3::text, 'x@example.com', '[]', $3::text, $3::text, $4, $5,
+        $6, 'draft', now(), now())`,
       [org.organization.id, org.admin.id, `${mark} draft`, contact.id, company.id, play.rows[0].id],
     );
     // A list with a manual idea (its manual source), shortlisted (lists).
@@ -636,7 +653,8 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     expect(run.statusCode, run.body).toBe(200);
     // The idea's score (only the scoring worker writes it; none runs here).
     await db.query(
-      `insert into idea_score (id, organization_id, model_id, idea_id, execution_id, status, total_score, details, updated_at) values (gen_random_uuid(), $1, $2, $3, null, 'completed', 1, '[]', now())`,
+      `insert into idea_score (id, organization_id, model_id, idea_id, execution_id, status, total_score, details, updated_at) values
+        (gen_random_uuid(), $1, $2, $3, null, 'completed', 1, '[]', now())`,
       [org.organization.id, model.json().scoringModel.id, idea.json().idea.id],
     );
     // A CSV upload with a rejected row (its report).
@@ -649,18 +667,24 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
       ]
         .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
         .join('') +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="ideas.csv"\r\nContent-Type: text/csv\r\n\r\nCompany,Website\n${mark} csv idea,https://${mark}-csv.example.com\n${mark} bad,not a url\n\r\n--${boundary}--\r\n`;
+      (`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="ideas.csv"\r\nContent-Type: ` +
+        `text/csv\r\n\r\nCompany,Website\n${mark} csv idea,https://${mark}-csv.example.com\n${mark} bad,not a ` +
+        `url\n\r\n--${boundary}--\r\n`);
     const up = await client.request('POST', '/api/v1/list-company/source', Buffer.from(form), {
       'content-type': `multipart/form-data; boundary=${boundary}`,
     });
     expect(up.statusCode, up.body).toBe(201);
     // The admin's own Office 365 mailbox and a send in its outbox.
     await db.query(
-      `insert into integration (id, organization_id, user_id, provider, type, name, active, data, secret, created_by_id, created_at, updated_at, expires_at) values (('ffffffff-' || substr(gen_random_uuid()::text, 10))::uuid, $1, $2, 'office365', 'email', $3, true, '{}', null, $2, now(), now(), now() + interval '60 days')`,
+      `insert into integration (id, organization_id, user_id, provider, type, name, active, data, secret, created_by_id, created_at,
+        updated_at, expires_at) values (('ffffffff-' || substr(gen_random_uuid()::text, 10))::uuid, $1, $2, 'office365', 'email', $3,
+        true, '{}', null, $2, now(), now(), now() + interval '60 days')`,
       [org.organization.id, org.admin.id, `${mark}-mailbox@example.com`],
     );
     await db.query(
-      `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, created_at, updated_at) select gen_random_uuid(), $1, e.id, $2, 'queued', now() + interval '1 day', 0, 1, now(), now() from channel_email e where e.organization_id = $1 limit 1`,
+      `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, created_at,
+        updated_at) select gen_random_uuid(), $1, e.id, $2, 'queued', now() + interval '1 day', 0, 1, now(), now() from channel_email e
+        where e.organization_id = $1 limit 1`,
       [org.organization.id, org.admin.id],
     );
   }
@@ -727,7 +751,9 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     expect(
       unclassified.map(
         (r) =>
-          `${r} is not in ROUTES (server/test/tenancy-routes.test.ts): add it as ids (it takes ids of organization-owned rows: another organization's answer 404), scoped (lists, searches, the caller's own data), or public/session with the reason`,
+          `${r} is not in ROUTES (server/test/tenancy-routes.test.ts): add it as ids (it takes ids of organization-owned ` +
+          `rows: another organization's answer 404), scoped (lists, searches, the caller's own data), or public/session ` +
+          `with the reason`,
       ),
     ).toEqual([]);
     const gone = Object.keys(ROUTES).filter((k) => !ops.some((op) => `${op.method} ${op.path}` === k));
@@ -789,7 +815,8 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
           // A scoped route takes no id of A's: a request the generator cannot make valid is still checked for leaks above.
           if (rule.kind === 'ids' && statuses.every((s) => s === 400))
             problems.push(
-              `${route}: every generated request was refused as invalid (400: ${last.slice(0, 200)}), so the route was not tried; give it the fields the generator cannot guess (idsWith({...}) in ROUTES)`,
+              `${route}: every generated request was refused as invalid (400: ${last.slice(0, 200)}), so the route was not ` +
+                `tried; give it the fields the generator cannot guess (idsWith({...}) in ROUTES)`,
             );
           if (rule.kind === 'ids' && takesIds(op) && !statuses.includes(404))
             problems.push(`${route}: no request answered 404 (${[...new Set(statuses)].join(', ')})`);

@@ -44,7 +44,8 @@ describe('tenancy of the schema', () => {
     (
       await db.query<{ table: string; index: string; columns: (string | null)[]; primary: boolean; partial: boolean }>(
         `select t.relname as "table", i.relname as index, x.indisprimary as primary, x.indpred is not null as partial,
-            array(select a.attname::text from unnest(x.indkey[0:x.indnkeyatts - 1]) with ordinality k(n, o) left join pg_attribute a on a.attrelid = t.oid and a.attnum = k.n order by k.o) as columns
+            array(select a.attname::text from unnest(x.indkey[0:x.indnkeyatts - 1]) with ordinality k(n, o) left join pg_attribute a on
+              a.attrelid = t.oid and a.attnum = k.n order by k.o) as columns
        from pg_index x
        join pg_class t on t.oid = x.indrelid
        join pg_class i on i.oid = x.indexrelid
@@ -76,7 +77,9 @@ describe('tenancy of the schema', () => {
       const col = byTable.get(t);
       expect(
         col,
-        `${t} has no organization_id: give its entity \`organization: () => p.manyToOne(Organization)\` (NOT NULL, in its migration too), or, if it really belongs to no organization, list it in globalTables (server/src/db/entities.ts) with the reason`,
+        `${t} has no organization_id: give its entity \`organization: () => p.manyToOne(Organization)\` (NOT NULL, in ` +
+          `its migration too), or, if it really belongs to no organization, list it in globalTables ` +
+          `(server/src/db/entities.ts) with the reason`,
       ).toBeDefined();
       expect(col!.nullable, `${t}.organization_id is nullable`).toBe('NO');
       expect(col!.type, `${t}.organization_id type`).toBe(orgIdType);
@@ -120,7 +123,9 @@ describe('tenancy of the schema', () => {
     expect(
       wrong.map(
         (i) =>
-          `${i.table}.${i.index} (${i.columns.join(', ')}): put organization_id first (indexes/uniques: [{ properties: ['organization', …] }] in the entity, or the migration that writes it), or list it in INDEX_EXCEPTIONS in server/test/tenancy.test.ts with the reason`,
+          `${i.table}.${i.index} (${i.columns.join(', ')}): put organization_id first (indexes/uniques: [{ properties: ` +
+          `['organization', …] }] in the entity, or the migration that writes it), or list it in INDEX_EXCEPTIONS in ` +
+          `server/test/tenancy.test.ts with the reason`,
       ),
     ).toEqual([]);
     // An exception that no longer exists is dropped from the list.
@@ -132,8 +137,10 @@ describe('tenancy of the schema', () => {
   it('every foreign key between tenant tables includes organization_id on both sides', async () => {
     const res = await db.query<{ table: string; name: string; target: string; cols: string[]; refcols: string[] }>(
       `select c.conrelid::regclass::text as "table", c.conname as name, c.confrelid::regclass::text as target,
-              array(select attname::text from unnest(c.conkey) with ordinality k(n, o) join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.n order by k.o) as cols,
-              array(select attname::text from unnest(c.confkey) with ordinality k(n, o) join pg_attribute a on a.attrelid = c.confrelid and a.attnum = k.n order by k.o) as refcols
+              array(select attname::text from unnest(c.conkey) with ordinality k(n, o) join pg_attribute a on a.attrelid = c.conrelid
+                and a.attnum = k.n order by k.o) as cols,
+              array(select attname::text from unnest(c.confkey) with ordinality k(n, o) join pg_attribute a on a.attrelid = c.confrelid
+                and a.attnum = k.n order by k.o) as refcols
          from pg_constraint c join pg_namespace n on n.oid = c.connamespace
         where c.contype = 'f' and n.nspname = 'public'`,
     );
@@ -147,7 +154,10 @@ describe('tenancy of the schema', () => {
     expect(
       wrong.map(
         (r) =>
-          `${bare(r.table)}.${r.name} (${r.cols.join(', ')}) → ${bare(r.target)} (${r.refcols.join(', ')}): make it (organization_id, ${r.cols.filter((c) => c !== 'organization_id').join(', ')}) → ${bare(r.target)} (organization_id, id) in a migration (with ON DELETE SET NULL (column) for a nullable reference) and list it in HAND_WRITTEN_FOREIGN_KEYS (server/src/db/hand-written.ts)`,
+          `${bare(r.table)}.${r.name} (${r.cols.join(', ')}) → ${bare(r.target)} (${r.refcols.join(', ')}): make it ` +
+          `(organization_id, ${r.cols.filter((c) => c !== 'organization_id').join(', ')}) ` +
+          `→ ${bare(r.target)} (organization_id, id) in a migration (with ON DELETE SET NULL (column) for a nullable ` +
+          `reference) and list it in HAND_WRITTEN_FOREIGN_KEYS (server/src/db/hand-written.ts)`,
       ),
     ).toEqual([]);
   });
@@ -186,7 +196,8 @@ describe('tenancy of the schema', () => {
     const b = await createOrg(ctx, { name: 'Org B' });
     const insert = (org: string, user: string) =>
       db.query(
-        `insert into table_layout (id, organization_id, user_id, entity_type, name, columns, created_at, updated_at) values (gen_random_uuid(), $1, $2, 'company', 'x', '[]', now(), now())`,
+        `insert into table_layout (id, organization_id, user_id, entity_type, name, columns, created_at, updated_at) values
+          (gen_random_uuid(), $1, $2, 'company', 'x', '[]', now(), now())`,
         [org, user],
       );
     await expect(insert(b.organization.id, a.admin.id)).rejects.toThrow(/table_layout_user_id_foreign/);
@@ -229,7 +240,8 @@ describe('tenancy of the schema', () => {
         ),
         ...HAND_WRITTEN_FOREIGN_KEYS.flatMap((f) => [
           `alter table "${f.table}" drop constraint "${f.table}_${f.column}_foreign"`,
-          `alter table "${f.table}" add constraint "${f.table}_${f.column}_foreign" foreign key ("${f.column}") references "${f.target}" ("id")${f.onDelete === 'no action' ? '' : ` on delete ${f.onDelete}`}`,
+          `alter table "${f.table}" add constraint "${f.table}_${f.column}_foreign" foreign key ("${f.column}") references "${f.target}"
+            ("id")${f.onDelete === 'no action' ? '' : ` on delete ${f.onDelete}`}`,
         ]),
       ].sort(),
     );

@@ -184,9 +184,15 @@ async function main(): Promise<void> {
     const lines = [
       '### Latest run: Outlook add-in pane',
       '',
-      `- Date: ${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench:addin\`; ${RUNS} loads after ${WARMUP} warm-up loads; headless Chromium at 450 px, scripted Office.js double, signed in, a message from a known sender; the real server (API + worker) on loopback${RTT > 0 ? `, ${RTT} ms added to every network round trip (Chromium's network emulation)` : ''}.`,
-      `- Machine: ${os.cpus().length} CPUs; 1-minute load average ${load.toFixed(1)} at the end of the run${load > os.cpus().length ? " (the bench's own server, database and browser count in it)" : ''}.`,
-      `- Pane JavaScript: ${b.files} file(s), ${(b.raw / 1024).toFixed(0)} kB, **${(b.gz / 1024).toFixed(0)} kB gzipped** (office.js itself is served from the @microsoft/office-js package and not counted); a read-mode load runs ${chunks.length} of them, **${(readGz / 1024).toFixed(0)} kB gzipped**.`,
+      `- Date: ${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run ` +
+        `bench:addin\`; ${RUNS} loads after ${WARMUP} warm-up loads; headless Chromium at 450 px, scripted Office.js ` +
+        `double, signed in, a message from a known sender; the real server (API + worker) on ` +
+        `loopback${RTT > 0 ? `, ${RTT} ms added to every network round trip (Chromium's network emulation)` : ''}.`,
+      `- Machine: ${os.cpus().length} CPUs; 1-minute load average ${load.toFixed(1)} at the end of the ` +
+        `run${load > os.cpus().length ? " (the bench's own server, database and browser count in it)" : ''}.`,
+      `- Pane JavaScript: ${b.files} file(s), ${(b.raw / 1024).toFixed(0)} kB, **${(b.gz / 1024).toFixed(0)} kB ` +
+        `gzipped** (office.js itself is served from the @microsoft/office-js package and not counted); a read-mode load ` +
+        `runs ${chunks.length} of them, **${(readGz / 1024).toFixed(0)} kB gzipped**.`,
       '',
       '| from navigation to (ms) | p50 | p95 | max | ≤ 500 ms (p95) |',
       '|---|---|---|---|---|',

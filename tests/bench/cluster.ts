@@ -492,7 +492,8 @@ async function checkSockets(sql: pg.Client, orgId: string, paths: string[], stat
   const started = states.map((s) => s.startSeq ?? Infinity);
   const from = Math.min(...started);
   const { rows: events } = await sql.query<{ seq: string; key: string | null }>(
-    `select seq, key from realtime_event where organization_id = $1 and seq > $2 and (path = any($3::text[]) or ${paths.map((_, k) => `path like $${k + 4}`).join(' or ')}) order by seq`,
+    `select seq, key from realtime_event where organization_id = $1 and seq > $2 and (path = any($3::text[]) or
+      ${paths.map((_, k) => `path like $${k + 4}`).join(' or ')}) order by seq`,
     [orgId, from, paths, ...paths.map((p) => `${p}/%`)],
   );
   const ev = events.map((e) => ({ seq: Number(e.seq), key: e.key }));
@@ -653,7 +654,8 @@ async function main(): Promise<void> {
     const seed = async (orgId: string, prefix: string, n: number) =>
       sql.query(
         `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
-         select gen_random_uuid(), $1::uuid, $2 || ' ' || i, 'https://c' || i || '.' || lower($2) || '.example', 'c' || i || '.' || lower($2) || '.example', now(), now()
+         select gen_random_uuid(), $1::uuid, $2 || ' ' || i, 'https://c' || i || '.' || lower($2) || '.example', 'c' || i || '.' ||
+           lower($2) || '.example', now(), now()
            from generate_series(1, $3::int) i`,
         [orgId, prefix, n],
       );
@@ -699,7 +701,9 @@ async function main(): Promise<void> {
     sockets = null;
     await single.stop();
     log(
-      `one process: ${singleFig.answered} answered, ${singleFig.failed} failed, p50/p95/p99 ${fmtMs(singleFig.lat!.p50)}/${fmtMs(singleFig.lat!.p95)}/${fmtMs(singleFig.lat!.p99)} ms; sockets missed ${singleSockets.missed}`,
+      `one process: ${singleFig.answered} answered, ${singleFig.failed} failed, ` +
+        `p50/p95/p99 ${fmtMs(singleFig.lat!.p50)}/${fmtMs(singleFig.lat!.p95)}/${fmtMs(singleFig.lat!.p99)} ms; sockets ` +
+        `missed ${singleSockets.missed}`,
     );
     // The one-process run's enrichment is not run to its end: what is left is cancelled and its jobs removed, so the fleet does not inherit it.
     await sql.query(`update execution set status = 'cancelled' where type_id = $1 and status <> 'completed'`, [enrB]);
@@ -743,7 +747,8 @@ async function main(): Promise<void> {
     await Promise.all(mailSessions.map((s) => connectMailboxHttp(lb, s, graph)));
     await sql.query(
       `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
-       select gen_random_uuid(), $1::uuid, 'Playtarget ' || i, 'https://p' || i || '.example', 'p' || i || '.example', now(), now() from generate_series(1, $2::int) i`,
+       select gen_random_uuid(), $1::uuid, 'Playtarget ' || i, 'https://p' || i || '.example', 'p' || i || '.example', now(), now() from
+         generate_series(1, $2::int) i`,
       [orgA.id, PLAY_TARGETS],
     );
     await sql.query(
@@ -786,8 +791,10 @@ async function main(): Promise<void> {
     const scheduleMailbox = async (m: number, s: Session): Promise<number> => {
       const owner = (await sql.query<{ id: string }>(`select id from app_user where email = $1`, [s.email])).rows[0].id;
       const { rows: drafts } = await sql.query<{ id: string }>(
-        `insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id, company_id, is_ai_email_generated, status, show_to_from_cc, created_at, updated_at)
-         select gen_random_uuid(), $1, $2, 'Tia Target', $3, 'tia@target.example.com', '[]', 'Cluster', '', $4, $5, false, 'draft', false, now(), now() from generate_series(1, $6::int) returning id`,
+        `insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id,
+          company_id, is_ai_email_generated, status, show_to_from_cc, created_at, updated_at)
+         select gen_random_uuid(), $1, $2, 'Tia Target', $3, 'tia@target.example.com', '[]', 'Cluster', '', $4, $5, false, 'draft',
+           false, now(), now() from generate_series(1, $6::int) returning id`,
         [orgA.id, owner, s.email, target.ct, target.co, PER_MAILBOX],
       );
       // One mailbox's drafts one after the other (a burst of them all timed out on a saturated machine).
@@ -1152,43 +1159,67 @@ function renderReport(d: {
     .map(([k, v]) => `${k}=${v} `)
     .join('');
   const command = `${QUICK ? 'BENCH_CLUSTER_QUICK=1 ' : ''}${sizes}npm run bench:cluster`;
+  const smallerRunNote =
+    ` — ${QUICK ? 'a quick run' : 'a smaller run'} (${SOCKETS} sockets, ${ROWS.toLocaleString('en-US')} rows, ` +
+    `phases of ${PHASE_MS / 1000} s), not the full one (\`npm run bench:cluster\`: 2,000 sockets, 10,000 rows, phases of 40 s)`;
   const L: string[] = [];
   L.push('## Cluster', '');
   L.push(
-    `\`${command}\` (tests/bench/cluster.ts), ${d.startedAt.toISOString().replace('T', ' ').slice(0, 16)} UTC, ${d.minutes.toFixed(1)} min in all${full ? '' : ` — ${QUICK ? 'a quick run' : 'a smaller run'} (${SOCKETS} sockets, ${ROWS.toLocaleString('en-US')} rows, phases of ${PHASE_MS / 1000} s), not the full one (\`npm run bench:cluster\`: 2,000 sockets, 10,000 rows, phases of 40 s)`}.`,
+    `\`${command}\` (tests/bench/cluster.ts), ${d.startedAt.toISOString().replace('T', ' ').slice(0, 16)} UTC, ${d.minutes.toFixed(1)} min ` +
+      `in all${full ? '' : smallerRunNote}.`,
     '',
   );
   L.push(
-    `- Fleet: ${d.haproxyVersion.replace(/ - https.*$/, '')} with deploy/haproxy.cfg as shipped (addresses through DEALSCOUT_BIND / DEALSCOUT_API_1..3, plain HTTP on loopback) in front of 3 API processes (\`main.ts --role api\`, TRUST_PROXY, READY_DRAIN_MS=${READY_DRAIN_MS}), 2 worker processes (\`--role worker\`); PostgreSQL ${d.db}.`,
+    `- Fleet: ${d.haproxyVersion.replace(/ - https.*$/, '')} with deploy/haproxy.cfg as shipped (addresses through ` +
+      `DEALSCOUT_BIND / DEALSCOUT_API_1..3, plain HTTP on loopback) in front of 3 API processes (\`main.ts --role ` +
+      `api\`, TRUST_PROXY, READY_DRAIN_MS=${READY_DRAIN_MS}), 2 worker processes (\`--role worker\`); ` +
+      `PostgreSQL ${d.db}.`,
   );
   L.push(
-    `- Load: ${USERS} signed-in users, each in a loop (think time ${THINK_MS / 2}–${(THINK_MS * 3) / 2} ms): 55% pages of 50 companies, 30% searches, 15% new companies (POST /company/create, each an entity event); ${SOCKETS.toLocaleString('en-US')} realtime sockets subscribed to the organization's entities and play executions (in 2 processes; a socket whose server goes away fetches a new token and resumes with \`since\` through HAProxy); an LLM enrichment of ${ROWS.toLocaleString('en-US')} companies against the model fake (${MODEL_LATENCY_MS} ms per answer, 50 at a time); a play run over ${PLAY_TARGETS} companies; ${d.scheduled} emails scheduled from ${MAILBOXES} mailboxes to the Graph fake, due just after the kill -9.`,
+    `- Load: ${USERS} signed-in users, each in a loop (think time ${THINK_MS / 2}–${(THINK_MS * 3) / 2} ms): 55% ` +
+      `pages of 50 companies, 30% searches, 15% new companies (POST /company/create, each an entity ` +
+      `event); ${SOCKETS.toLocaleString('en-US')} realtime sockets subscribed to the organization's entities and play ` +
+      `executions (in 2 processes; a socket whose server goes away fetches a new token and resumes with \`since\` ` +
+      `through HAProxy); an LLM enrichment of ${ROWS.toLocaleString('en-US')} companies against the model fake ` +
+      `(${MODEL_LATENCY_MS} ms per answer, 50 at a time); a play run ` +
+      `over ${PLAY_TARGETS} companies; ${d.scheduled} emails scheduled from ${MAILBOXES} mailboxes to the Graph fake, ` +
+      `due just after the kill -9.`,
   );
   L.push(
-    `- Faults: kill -9 of api1 and worker1, both started again ${RESTART_AFTER_MS / 1000} s later; ${PHASE_MS / 1000} s later, SIGTERM to api1, api2, api3 in turn, each started again once it exited and the next one signalled once it was UP in HAProxy. Phases of ${PHASE_MS / 1000} s before and after.`,
+    `- Faults: kill -9 of api1 and worker1, both started again ${RESTART_AFTER_MS / 1000} s ` +
+      `later; ${PHASE_MS / 1000} s later, SIGTERM to api1, api2, api3 in turn, each started again once it exited and ` +
+      `the next one signalled once it was UP in HAProxy. Phases of ${PHASE_MS / 1000} s before and after.`,
   );
   L.push(
-    `- Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? ''}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; 1-minute load average ${d.load[0].toFixed(1)} at the start, up to ${Math.max(...d.load).toFixed(1)} during, ${d.load.at(-1)!.toFixed(1)} at the end (the run's own processes count in it; the figures move with the load).`,
+    `- Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? ''}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; 1-minute ` +
+      `load average ${d.load[0].toFixed(1)} at the start, up ` +
+      `to ${Math.max(...d.load).toFixed(1)} during, ${d.load.at(-1)!.toFixed(1)} at the end (the run's own processes ` +
+      `count in it; the figures move with the load).`,
     '',
   );
   L.push('### Requests through HAProxy, by phase', '');
   L.push('| Phase | Seconds | Requests/s | Answered | Failed (status) | p50 / p95 / p99 ms |', '|---|---:|---:|---:|---|---:|');
   const s = d.singleFig;
   L.push(
-    `| One process, no balancer, same users and sockets (comparison) | ${s.seconds.toFixed(0)} | ${rate(s)} | ${s.answered} | ${s.failed}${s.failed ? ` ${JSON.stringify(s.statuses)}` : ''} | ${lat(s.lat)} |`,
+    `| One process, no balancer, same users and sockets (comparison) ` +
+      `| ${s.seconds.toFixed(0)} | ${rate(s)} | ${s.answered} | ${s.failed}${s.failed ? ` ${JSON.stringify(s.statuses)}` : ''} | ${lat(s.lat)} |`,
   );
   for (const f of d.phases)
     L.push(
-      `| Fleet: ${f.name} | ${f.seconds.toFixed(0)} | ${rate(f)} | ${f.answered} | ${f.failed}${f.failed ? ` ${JSON.stringify(f.statuses)}` : ''} | ${lat(f.lat)} |`,
+      `| Fleet: ${f.name} | ${f.seconds.toFixed(0)} | ${rate(f)} | ${f.answered} | ` +
+        `${f.failed}${f.failed ? ` ${JSON.stringify(f.statuses)}` : ''} | ${lat(f.lat)} |`,
     );
   L.push('', '### Faults', '');
   L.push(
-    '| Fault | Exited | HAProxy marks it down | Back (API: UP in HAProxy; worker: started) | Jobs it held released | Failed requests (in flight at the signal; first to last failure) |',
+    '| Fault | Exited | HAProxy marks it down | Back (API: UP in HAProxy; worker: started) | Jobs it held released ' +
+      '| Failed requests (in flight at the signal; first to last failure) |',
     '|---|---:|---:|---:|---:|---|',
   );
   for (const f of d.faults)
     L.push(
-      `| ${f.what} | ${sec(f.exitMs)} | ${sec(f.downMs)} | ${sec(f.upMs)} | ${f.freedMs !== undefined ? sec(f.freedMs) : ''} | ${f.what.startsWith('kill -9 worker') ? '' : `${f.failed}${f.failed ? ` (${f.inFlight}; ${sec(f.failedSpanMs)})` : ''}`} |`,
+      `| ${f.what} | ${sec(f.exitMs)} | ${sec(f.downMs)} | ${sec(f.upMs)} | ` +
+        `${f.freedMs !== undefined ? sec(f.freedMs) : ''} | ` +
+        `${f.what.startsWith('kill -9 worker') ? '' : `${f.failed}${f.failed ? ` (${f.inFlight}; ${sec(f.failedSpanMs)})` : ''}`} |`,
     );
   const killApi = d.faults[0];
   const worker = d.faults[1];
@@ -1199,23 +1230,27 @@ function renderReport(d: {
   const ss = d.singleSockets;
   L.push('| Figure | Fleet | One process |', '|---|---|---|');
   L.push(
-    `| Sockets / events expected over all sockets / delivered | ${fs_.sockets} / ${fs_.expected} / ${fs_.delivered} | ${ss.sockets} / ${ss.expected} / ${ss.delivered} |`,
+    `| Sockets / events expected over all sockets / delivered ` +
+      `| ${fs_.sockets} / ${fs_.expected} / ${fs_.delivered} | ${ss.sockets} / ${ss.expected} / ${ss.delivered} |`,
   );
   L.push(`| Events missed (sockets missing any) | **${fs_.missed}** (${fs_.socketsMissing}) | ${ss.missed} (${ss.socketsMissing}) |`);
   L.push(`| Events twice or out of order | ${fs_.twiceOrOutOfOrder} | ${ss.twiceOrOutOfOrder} |`);
   L.push(
-    `| Sockets reconnected (reconnects; 'reset' answers) | ${fs_.reconnected} (${fs_.reconnects}; ${fs_.resets}) | ${ss.reconnected} (${ss.reconnects}; ${ss.resets}) |`,
+    `| Sockets reconnected (reconnects; 'reset' answers) | ${fs_.reconnected} (${fs_.reconnects}; ${fs_.resets}) ` +
+      `| ${ss.reconnected} (${ss.reconnects}; ${ss.resets}) |`,
   );
   L.push(
     `| Close → resumed (subscribed again), p50 / p95 / p99 / max | ${fs_.resume ? `${lat(fs_.resume)} / ${fmtMs(fs_.resume.max)} ms` : '–'} | |`,
   );
   L.push(`| Sockets not live at the end | ${fs_.notLive} | ${ss.notLive} |`);
   L.push(
-    `| Enrichment executions by status | ${JSON.stringify(d.enrExec)} | ${d.singleRowsDone} rows done in the ${s.seconds.toFixed(0)} s (${(d.singleRowsDone / s.seconds).toFixed(1)} rows/s; not run to the end) |`,
+    `| Enrichment executions by status | ${JSON.stringify(d.enrExec)} | ${d.singleRowsDone} rows done in ` +
+      `the ${s.seconds.toFixed(0)} s (${(d.singleRowsDone / s.seconds).toFixed(1)} rows/s; not run to the end) |`,
   );
   L.push(`| Enrichment results (rows with a result) | ${d.results.n} (${d.results.d} distinct) of ${ROWS} | |`);
   L.push(
-    `| Model calls: rows asked / asked more than once / recorded before the kill and asked again | ${d.calls.rowsAsked} / ${d.calls.askedTwice} / **${d.calls.recordedAskedAgain}** | |`,
+    `| Model calls: rows asked / asked more than once / recorded before the kill and asked again ` +
+      `| ${d.calls.rowsAsked} / ${d.calls.askedTwice} / **${d.calls.recordedAskedAgain}** | |`,
   );
   L.push(`| Play executions by status; drafts (distinct companies) | ${JSON.stringify(d.playExec)}; ${d.drafts.n} (${d.drafts.d}) | |`);
   L.push(
@@ -1227,17 +1262,22 @@ function renderReport(d: {
   const before = d.phases[0];
   L.push(`- 0 events missed: ${fs_.missed} ${ok(fs_.missed === 0)}`);
   L.push(
-    `- 0 rows or emails twice: model answers bought again for recorded rows ${d.calls.recordedAskedAgain}, results ${d.results.n - d.results.d} duplicated, emails ${d.sent - d.sentDistinct} twice, ${d.scheduled - d.sentDistinct} not sent ${ok(d.calls.recordedAskedAgain === 0 && d.results.n === d.results.d && d.sent === d.sentDistinct && d.sentDistinct === d.scheduled)}`,
+    `- 0 rows or emails twice: model answers bought again for recorded rows ${d.calls.recordedAskedAgain}, ` +
+      `results ${d.results.n - d.results.d} duplicated, ` +
+      `emails ${d.sent - d.sentDistinct} twice, ${d.scheduled - d.sentDistinct} not ` +
+      `sent ${ok(d.calls.recordedAskedAgain === 0 && d.results.n === d.results.d && d.sent === d.sentDistinct && d.sentDistinct === d.scheduled)}`,
   );
   L.push(
     `- 0 failed requests during the SIGTERM rolling restart: ${rolling.reduce((a, f) => a + f.failed, 0)} ${ok(rolling.every((f) => f.failed === 0))}`,
   );
   L.push(
-    `- ≤ 1 s of failed requests after kill -9: ${killApi.failed} failed (${killApi.inFlight} of them sent before the kill), first to last failure ${sec(killApi.failedSpanMs)} ${ok(killApi.failedSpanMs <= 1000)}`,
+    `- ≤ 1 s of failed requests after kill -9: ${killApi.failed} failed (${killApi.inFlight} of them sent before ` +
+      `the kill), first to last failure ${sec(killApi.failedSpanMs)} ${ok(killApi.failedSpanMs <= 1000)}`,
   );
   const ratio = before.lat && s.lat ? before.lat.p95 / s.lat.p95 : NaN;
   L.push(
-    `- Fleet within 1.5× of one process (p95 before the faults / one process): ${ratio.toFixed(2)}× ${ok(ratio <= 1.5)}; requests/s ${rate(before)} against ${rate(s)}.`,
+    `- Fleet within 1.5× of one process (p95 before the faults / one ` +
+      `process): ${ratio.toFixed(2)}× ${ok(ratio <= 1.5)}; requests/s ${rate(before)} against ${rate(s)}.`,
   );
   return L.join('\n');
 }

@@ -351,27 +351,44 @@ function render(started: Date, db: ServicesDb, results: CrashRun[], latency: num
   const L: string[] = [];
   L.push('### Latest run: crash recovery', '');
   L.push(
-    `- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only crash\`. Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; Node ${process.version}; load average at the end ${os
-      .loadavg()
-      .map((x) => x.toFixed(1))
-      .join(', ')}. PostgreSQL: ${db.version} — ${db.source}.`,
+    `- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only crash\`. ` +
+      `Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; ` +
+      `Node ${process.version}; load average at the end ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(', ')}. PostgreSQL: ${db.version} — ${db.source}.`,
   );
   L.push(
-    `- An LLM enrichment over ${results[0]?.rows.toLocaleString('en-US')} companies (model ${latency} ms per answer, 50 calls at a time), an API process and worker processes (\`server/src/main.ts --role worker\`); the signal goes to worker A once about 30 % of the rows are done. 'restart': A was the only worker, a new one is started right after the kill (as a process supervisor would). 'second worker running': worker B was already up (a fleet, or a rolling deploy). The product's settings: JOB_HEARTBEAT_SECONDS=10, JOB_SUPERVISE_SECONDS=5, EXECUTION_RETRY_DELAY_SECONDS=5, SHUTDOWN_GRACE_SECONDS=15. All times from the signal.`,
+    `- An LLM enrichment over ${results[0]?.rows.toLocaleString('en-US')} companies (model ${latency} ms per ` +
+      `answer, 50 calls at a time), an API process and worker processes (\`server/src/main.ts --role worker\`); the ` +
+      `signal goes to worker A once about 30 % of the rows are done. 'restart': A was the only worker, a new one is ` +
+      `started right after the kill (as a process supervisor would). 'second worker running': worker B was already up ` +
+      `(a fleet, or a rolling deploy). The product's settings: JOB_HEARTBEAT_SECONDS=10, JOB_SUPERVISE_SECONDS=5, ` +
+      `EXECUTION_RETRY_DELAY_SECONDS=5, SHUTDOWN_GRACE_SECONDS=15. All times from the signal.`,
     '',
   );
   L.push(
-    "| Signal | Rows done at the signal | A exited after | New worker ready after | A's jobs no longer active after | First of A's rows claimed again after | **Last row done after** | Executions | Last realtime event per execution | Results | Model calls (rows asked twice / recorded rows asked again / never asked) | Error-level log lines of A |",
+    "| Signal | Rows done at the signal | A exited after | New worker ready after | A's jobs no longer active " +
+      "after | First of A's rows claimed again after | **Last row done after** | Executions | Last realtime event per " +
+      'execution | Results | Model calls (rows asked twice / recorded rows asked again / never asked) | Error-level ' +
+      'log lines of A |',
   );
   L.push('|---|---:|---:|---:|---:|---:|---:|---|---|---:|---|---:|');
   for (const r of results) {
     L.push(
-      `| ${r.kind} | ${r.doneAtSignal.toLocaleString('en-US')} | ${s(r.exitMs)} (code ${r.exitCode}) | ${s(r.readyMs)} | ${s(r.freedMs)} | ${s(r.firstReclaimMs)} | **${s(r.lastDoneMs)}**${r.finished ? '' : ' (**not finished in 180 s**)'} | ${JSON.stringify(r.executions)} | ${JSON.stringify(r.lastEvents)} | ${r.results.toLocaleString('en-US')} | ${r.calls.total.toLocaleString('en-US')} (${r.calls.askedTwice} / ${r.calls.recordedAskedAgain} / ${r.calls.never}) | ${r.stoppedWorkerErrors} |`,
+      `| ${r.kind} | ${r.doneAtSignal.toLocaleString('en-US')} | ${s(r.exitMs)} (code ${r.exitCode}) ` +
+        `| ${s(r.readyMs)} | ${s(r.freedMs)} | ${s(r.firstReclaimMs)} | ` +
+        (`**${s(r.lastDoneMs)}**${r.finished ? '' : ' (**not finished in 180 s**)'} | ${JSON.stringify(r.executions)} | ` +
+          `${JSON.stringify(r.lastEvents)} | ${r.results.toLocaleString('en-US')} | ` +
+          `${r.calls.total.toLocaleString('en-US')} (${r.calls.askedTwice} / ${r.calls.recordedAskedAgain} / ` +
+          `${r.calls.never}) `) +
+        `| ${r.stoppedWorkerErrors} |`,
     );
   }
   L.push(
     '',
-    'Rows not done at the signal, by the attempt that completed them (0: claimed for the first time after the signal; 1: A had claimed them), and when (from the signal); half and nine tenths of those rows done after:',
+    'Rows not done at the signal, by the attempt that completed them (0: claimed for the first time after the ' +
+      'signal; 1: A had claimed them), and when (from the signal); half and nine tenths of those rows done after:',
     '',
   );
   const errs = results.filter((r) => r.errorMessages.length);

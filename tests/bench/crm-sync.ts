@@ -93,16 +93,29 @@ const load1 = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).jo
 const r1 = first.body.result as { accounts: Record<string, number>; contacts: Record<string, number> };
 const r2 = second.body.result as { accounts: Record<string, number>; contacts: Record<string, number> };
 
-const report = `## CRM sync (Salesforce)
+const report =
+  `## CRM sync (Salesforce)
 
-\`npm run bench:crm\` (tests/bench/crm-sync.ts), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: the crmsync execution on a pg-boss worker in the bench's process against the loopback fake of Salesforce (2,000 records a query page), PostgreSQL on loopback, 2 shared cores. Load average ${load0} before, ${load1} after (the bench's own processes count in it).
+\`npm run bench:crm\` ` +
+  `(tests/bench/crm-sync.ts), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: the crmsync ` +
+  `execution on a pg-boss worker in the bench's process against the loopback fake of Salesforce (2,000 records a ` +
+  `query page), PostgreSQL on loopback, 2 shared cores. Load average ${load0} before, ${load1} after (the bench's ` +
+  `own processes count in it).
 
 | run | records | time | target | outcome |
 |---|---|---|---|---|
-| first sync | ${ACCOUNTS.toLocaleString('en-US')} accounts + ${CONTACTS.toLocaleString('en-US')} contacts | ${first.seconds.toFixed(1)} s | ≤ 60 s (100,000 + 200,000) | ${first.body.status}: accounts created ${r1.accounts.created}, contacts created ${r1.contacts.created}; in the database ${companies} companies, ${contacts} contacts, ${links} company–contact links |
-| incremental | ${CHANGES.toLocaleString('en-US')} changed records | ${second.seconds.toFixed(2)} s | ≤ 5 s | ${second.body.status}: accounts updated ${r2.accounts.updated}, contacts updated ${r2.contacts.updated}, read ${second.body.processed} |
+| first sync | ${ACCOUNTS.toLocaleString('en-US')} accounts + ${CONTACTS.toLocaleString('en-US')} contacts ` +
+  `| ${first.seconds.toFixed(1)} s | ≤ 60 s (100,000 + 200,000) | ${first.body.status}: accounts ` +
+  `created ${r1.accounts.created}, contacts created ${r1.contacts.created}; in the ` +
+  `database ${companies} companies, ${contacts} contacts, ${links} company–contact links |
+| incremental | ${CHANGES.toLocaleString('en-US')} changed records | ${second.seconds.toFixed(2)} s | ≤ 5 s ` +
+  `| ${second.body.status}: accounts updated ${r2.accounts.updated}, contacts updated ${r2.contacts.updated}, read ${second.body.processed} |
 
-Each query page is written in one transaction with a handful of set-based statements, its rows bound as one JSON parameter (crm_link lookup, insert … on conflict do nothing, the domain / email match of the keys it did not create, the custom field values, the change log, the high-water mark); two pages are written at once on two connections (the mark kept in page order) while the next page is read. The incremental run reads from the mark's second (\`SystemModstamp >= …\`), so it reads the changed records plus the few on the mark's second.
+Each query page is written in one transaction with a handful of set-based statements, its rows bound as one ` +
+  `JSON parameter (crm_link lookup, insert … on conflict do nothing, the domain / email match of the keys it did ` +
+  `not create, the custom field values, the change log, the high-water mark); two pages are written at once on ` +
+  `two connections (the mark kept in page order) while the next page is read. The incremental run reads from the ` +
+  `mark's second (\`SystemModstamp >= …\`), so it reads the changed records plus the few on the mark's second.
 `;
 console.log(report);
 const file = path.resolve('docs/benchmarks.md');

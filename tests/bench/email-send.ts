@@ -104,8 +104,10 @@ console.log(`scheduling ${MAILBOXES * PER_MAILBOX} emails for ${at.toISOString()
 const t0 = Date.now();
 for (const r of reps) {
   const drafts = await ctx.em().execute<{ id: string }[]>(
-    `insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id, company_id, is_ai_email_generated, status, show_to_from_cc, created_at, updated_at)
-     select gen_random_uuid(), ?, ?, 'Tia Target', ?, 'tia@target.example.com', '[]', 'Bench', '', ?, ?, false, 'draft', false, now(), now() from generate_series(1, ?) returning id`,
+    `insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id,
+      company_id, is_ai_email_generated, status, show_to_from_cc, created_at, updated_at)
+     select gen_random_uuid(), ?, ?, 'Tia Target', ?, 'tia@target.example.com', '[]', 'Bench', '', ?, ?, false, 'draft', false, now(),
+       now() from generate_series(1, ?) returning id`,
     [organization.id, r.id, r.mail, ct.id, co.id, PER_MAILBOX],
   );
   await Promise.all(
@@ -159,14 +161,22 @@ const rows = await ctx
 // Where an email's lateness comes from: its slot (schedule time), its job's pick-up, its claim, its record.
 const stages = await ctx.em().execute<{ slot: number; pickup: number | null; claim: number; record: number; attempts: number }[]>(
   `select extract(epoch from o.slot_at - ?::timestamptz) * 1000 as slot,
-          (select extract(epoch from min(j.started_on) - o.slot_at) * 1000 from pgboss.job j where j.name = 'email.send' and j.data->>'outboxId' = o.id::text) as pickup,
+          (select extract(epoch from min(j.started_on) - o.slot_at) * 1000 from pgboss.job j where j.name = 'email.send' and
+            j.data->>'outboxId' = o.id::text) as pickup,
           extract(epoch from o.claimed_at - o.slot_at) * 1000 as claim, extract(epoch from o.sent_at - o.claimed_at) * 1000 as record, o.attempt as attempts
      from email_outbox o where o.organization_id = ? and o.state = 'sent'`,
   [at, organization.id],
 );
 const ms = (xs: number[]) =>
   `${(pct(xs, 50) / 1000).toFixed(2)} / ${(pct(xs, 95) / 1000).toFixed(2)} / ${(Math.max(...xs) / 1000).toFixed(2)} s`;
-const stageLine = `slot after the minute ${ms(stages.map((s) => Number(s.slot)))}; job picked up after its slot ${ms(stages.filter((s) => s.pickup !== null).map((s) => Number(s.pickup)))}; claimed after its slot ${ms(stages.map((s) => Number(s.claim)))}; claim to recorded sent ${ms(stages.map((s) => Number(s.record)))}; attempts > 1: ${stages.filter((s) => Number(s.attempts) > 1).length}; 429s from the fake: ${await fake.throttledCount()}; event-loop delay p50 / p99 / max ${(loop.percentile(50) / 1e6).toFixed(0)} / ${(loop.percentile(99) / 1e6).toFixed(0)} / ${(loop.max / 1e6).toFixed(0)} ms`;
+const stageLine =
+  `slot after the minute ${ms(stages.map((s) => Number(s.slot)))}; job picked up after its ` +
+  `slot ${ms(stages.filter((s) => s.pickup !== null).map((s) => Number(s.pickup)))}; claimed after its ` +
+  `slot ${ms(stages.map((s) => Number(s.claim)))}; claim to recorded ` +
+  `sent ${ms(stages.map((s) => Number(s.record)))}; attempts > ` +
+  `1: ${stages.filter((s) => Number(s.attempts) > 1).length}; 429s from the fake: ${await fake.throttledCount()}; ` +
+  `event-loop delay p50 / p99 / ` +
+  `max ${(loop.percentile(50) / 1e6).toFixed(0)} / ${(loop.percentile(99) / 1e6).toFixed(0)} / ${(loop.max / 1e6).toFixed(0)} ms`;
 console.log(stageLine);
 const sent = (await fake.sent()).filter((m) => m.subject.startsWith('Bench '));
 const distinct = new Set(sent.map((m) => m.subject)).size;
@@ -187,27 +197,45 @@ for (const times of byOwner.values()) {
 const byMinuteLine = excessByMinute
   .map(
     (xs, i) =>
-      `${i === 0 ? 'the first 30 of each mailbox' : 'the 31st and later'} (${xs.length}): ${xs.length ? `${(pct(xs, 50) / 1000).toFixed(1)} / ${(pct(xs, 95) / 1000).toFixed(1)} / ${(Math.max(...xs) / 1000).toFixed(1)} s` : '—'}`,
+      `${i === 0 ? 'the first 30 of each mailbox' : 'the 31st and later'} (${xs.length}): ` +
+      `${xs.length ? `${(pct(xs, 50) / 1000).toFixed(1)} / ${(pct(xs, 95) / 1000).toFixed(1)} / ${(Math.max(...xs) / 1000).toFixed(1)} s` : '—'}`,
   )
   .join('; ');
 console.log(`beyond the limits, p50 / p95 / max: ${byMinuteLine}`);
-const report = `## Sending email
+const report =
+  `## Sending email
 
-\`npm run bench:email\` (tests/bench/email-send.ts), ${new Date().toISOString().slice(0, 10)}: ${total.toLocaleString('en-US')} emails scheduled for the same minute across ${MAILBOXES} mailboxes (${PER_MAILBOX} each), one worker process's \`email.send\` workers (batch ${work.batchSize} × ${work.localConcurrency}${work.groupConcurrency ? `, at most ${work.groupConcurrency} per mailbox (pg-boss group concurrency)` : ''}), the loopback fake of Graph in its own process enforcing 30 messages a minute and 4 concurrent requests per mailbox; PostgreSQL on loopback, 2 shared cores.
+\`npm run bench:email\` ` +
+  `(tests/bench/email-send.ts), ${new Date().toISOString().slice(0, 10)}: ${total.toLocaleString('en-US')} emails ` +
+  `scheduled for the same minute across ${MAILBOXES} mailboxes (${PER_MAILBOX} each), one worker process's ` +
+  `\`email.send\` workers ` +
+  `(batch ${work.batchSize} × ${work.localConcurrency}` +
+  `${work.groupConcurrency ? `, at most ${work.groupConcurrency} per mailbox (pg-boss group concurrency)` : ''}), ` +
+  `the loopback fake of Graph in its own process enforcing 30 messages a minute and 4 concurrent requests per ` +
+  `mailbox; PostgreSQL on loopback, 2 shared cores.
 
 | figure | value |
 |---|---|
 | emails recorded sent | ${rows.filter((r) => r.state === 'sent').length} / ${total} |
-| messages in the fake's Sent Items | ${sent.length} (${distinct} distinct — ${sent.length - distinct} sent twice) |
+| messages in the fake's Sent Items | ${sent.length} (${distinct} distinct — ${sent.length - distinct} sent ` +
+  `twice) |
 | scheduling (${total} POST /email/send-to-email) | ${scheduleSeconds.toFixed(1)} s |
-| lateness after the scheduled minute, p50 / p95 / max | ${(pct(lateness, 50) / 1000).toFixed(1)} / ${(pct(lateness, 95) / 1000).toFixed(1)} / ${(Math.max(...lateness) / 1000).toFixed(1)} s |
-| lateness beyond what the limits force, p50 / p95 / max | ${(pct(excess, 50) / 1000).toFixed(1)} / ${(pct(excess, 95) / 1000).toFixed(1)} / ${(Math.max(...excess) / 1000).toFixed(1)} s (${byMinuteLine}) |
+| lateness after the scheduled minute, p50 / p95 / max ` +
+  `| ${(pct(lateness, 50) / 1000).toFixed(1)} / ${(pct(lateness, 95) / 1000).toFixed(1)} / ${(Math.max(...lateness) / 1000).toFixed(1)} s |
+| lateness beyond what the limits force, p50 / p95 / max ` +
+  `| ${(pct(excess, 50) / 1000).toFixed(1)} / ${(pct(excess, 95) / 1000).toFixed(1)} / ${(Math.max(...excess) / 1000).toFixed(1)} s ` +
+  `(${byMinuteLine}) |
 | email.send jobs run (a job the claim sends back to wait counts again) | ${jobs} |
-| CPU of the process (API + workers) while sending, per email | ${((cpu1.user + cpu1.system) / 1000 / total).toFixed(1)} ms (${((cpu1.user + cpu1.system) / 1e6).toFixed(1)} s CPU in ${sendingSeconds.toFixed(0)} s: ${(((cpu1.user + cpu1.system) / 1e6 / sendingSeconds) * 100).toFixed(0)} % of one core) |
+| CPU of the process (API + workers) while sending, per email ` +
+  `| ${((cpu1.user + cpu1.system) / 1000 / total).toFixed(1)} ms ` +
+  `(${((cpu1.user + cpu1.system) / 1e6).toFixed(1)} s CPU ` +
+  `in ${sendingSeconds.toFixed(0)} s: ${(((cpu1.user + cpu1.system) / 1e6 / sendingSeconds) * 100).toFixed(0)} % ` +
+  `of one core) |
 | where the lateness comes from (p50 / p95 / max) | ${stageLine} |
 | load average (1/5/15 min) when sending started / ended | ${loadBefore} / ${loadAfter} (2 cores) |
 
-The limits force the 31st–40th email of each mailbox into the next minute (the outbox holds them: at most 30 claims a minute per mailbox), which is the difference between the two lateness rows.
+The limits force the 31st–40th email of each mailbox into the next minute (the outbox holds them: at most 30 ` +
+  `claims a minute per mailbox), which is the difference between the two lateness rows.
 
 ${pct(excess, 95) <= 5000 ? 'Within the target (lateness beyond the limits, p95 ≤ 5 s).' : 'Not within the target (lateness beyond the limits, p95 ≤ 5 s).'}
 `;

@@ -286,7 +286,8 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
     })();
     const statsSql = `select (select xact_commit::bigint from pg_stat_database where datname = current_database()) as commits,
                              (select xact_rollback::bigint from pg_stat_database where datname = current_database()) as rollbacks,
-                             coalesce((select jsonb_object_agg(schemaname || '.' || relname, n_tup_ins + n_tup_upd + n_tup_del) from pg_stat_all_tables where schemaname in ('public', 'pgboss')), '{}') as writes`;
+                             coalesce((select jsonb_object_agg(schemaname || '.' || relname, n_tup_ins + n_tup_upd + n_tup_del) from
+                               pg_stat_all_tables where schemaname in ('public', 'pgboss')), '{}') as writes`;
     type Stats = { commits: string; rollbacks: string; writes: Record<string, number> };
     await sql.query('select pg_stat_clear_snapshot()');
     const stats0 = (await sql.query<Stats>(statsSql)).rows[0];
@@ -401,7 +402,11 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
       uptime: ups,
     };
     log(
-      `enrichments ${sc.id} run ${run + 1}: ${finished ? 'finished' : `STOPPED at ${limitMs / 1000} s`} — ${r.rowsCompleted}/${sc.rows} rows in ${(wallMs / 1000).toFixed(2)} s = ${(r.rowsCompleted / (wallMs / 1000)).toFixed(1)} rows/s; execute ${executeMs.toFixed(0)} ms; first processing ${fmtMs(r.firstProcessingMs)} ms; events ${JSON.stringify(events)}; model calls ${r.modelCalls} (max in flight ${maxInFlight}); cores ${JSON.stringify(cpu.cores)}; ${ups.at(-1)}`,
+      `enrichments ${sc.id} run ${run + 1}: ${finished ? 'finished' : `STOPPED at ${limitMs / 1000} s`} — ${r.rowsCompleted}/${sc.rows} rows ` +
+        `in ${(wallMs / 1000).toFixed(2)} s = ${(r.rowsCompleted / (wallMs / 1000)).toFixed(1)} rows/s; ` +
+        `execute ${executeMs.toFixed(0)} ms; first processing ${fmtMs(r.firstProcessingMs)} ms; ` +
+        `events ${JSON.stringify(events)}; model calls ${r.modelCalls} (max in flight ${maxInFlight}); ` +
+        `cores ${JSON.stringify(cpu.cores)}; ${ups.at(-1)}`,
     );
     return r;
   } finally {
@@ -466,14 +471,19 @@ function render(started: Date, db: ServicesDb, results: EnrichRun[]): string {
   const L: string[] = [];
   L.push('### Latest run: enrichments', '');
   L.push(
-    `- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only enrichments\`. Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; Node ${process.version}. PostgreSQL: ${db.version} — ${db.source}.`,
+    `- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only enrichments\`. ` +
+      `Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; ` +
+      `Node ${process.version}. PostgreSQL: ${db.version} — ${db.source}.`,
   );
   L.push(
-    "- Time from the start of POST /api/v1/enrichment/execute (all-selected form) until the socket has, for every row, the execution's 'completed' event and the result's 'complete' event. Overhead per row = (wall time − ⌈rows / concurrency⌉ × model latency) / rows.",
+    '- Time from the start of POST /api/v1/enrichment/execute (all-selected form) until the socket has, for every ' +
+      "row, the execution's 'completed' event and the result's 'complete' event. Overhead per row = (wall time − " +
+      '⌈rows / concurrency⌉ × model latency) / rows.',
     '',
   );
   L.push(
-    "| Scenario | Rows done | Wall time | Rows/s | Overhead per row | Execute answer | First 'processing' | First 'preprocessing' | First 'complete' | Events delivered | Model calls (max in flight) |",
+    "| Scenario | Rows done | Wall time | Rows/s | Overhead per row | Execute answer | First 'processing' | First " +
+      "'preprocessing' | First 'complete' | Events delivered | Model calls (max in flight) |",
   );
   L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
@@ -482,7 +492,14 @@ function render(started: Date, db: ServicesDb, results: EnrichRun[]): string {
     const overhead = (r.wallMs - waves * s.latencyMs) / Math.max(1, r.rowsCompleted);
     const rate = r.rowsCompleted / (r.wallMs / 1000);
     L.push(
-      `| ${s.rows.toLocaleString('en-US')} rows, ${s.latencyMs} ms model latency, concurrency ${s.concurrency} (model calls), executions ${s.execConcurrency}${s.ownKey ? ", organization's own key (no credits)" : ''}${r.finished ? '' : ' (**stopped at the limit**)'} | ${r.rowsCompleted.toLocaleString('en-US')} | ${(r.wallMs / 1000).toFixed(2)} s | ${rate.toFixed(1)} | ${overhead.toFixed(2)} ms | ${fmtMs(r.executeMs)} ms | ${fmtMs(r.firstProcessingMs)} ms | ${fmtMs(r.firstPreprocessingMs)} ms | ${fmtMs(r.firstCompleteMs)} ms | ${r.eventsTotal.toLocaleString('en-US')} in ${r.frames.toLocaleString('en-US')} frames | ${r.modelCalls.toLocaleString('en-US')} (${r.maxInFlight}) |`,
+      `| ${s.rows.toLocaleString('en-US')} rows, ${s.latencyMs} ms model latency, ` +
+        `concurrency ${s.concurrency} (model calls), ` +
+        (`executions ${s.execConcurrency}${s.ownKey ? ", organization's own key (no credits)" : ''}${r.finished ? '' : ' (**stopped at the limit**)'} | ` +
+          `${r.rowsCompleted.toLocaleString('en-US')} | ${(r.wallMs / 1000).toFixed(2)} s `) +
+        `| ${rate.toFixed(1)} | ${overhead.toFixed(2)} ms | ${fmtMs(r.executeMs)} ms | ${fmtMs(r.firstProcessingMs)} ms ` +
+        `| ${fmtMs(r.firstPreprocessingMs)} ms | ${fmtMs(r.firstCompleteMs)} ms ` +
+        `| ${r.eventsTotal.toLocaleString('en-US')} in ${r.frames.toLocaleString('en-US')} frames ` +
+        `| ${r.modelCalls.toLocaleString('en-US')} (${r.maxInFlight}) |`,
     );
   }
   L.push('', 'Targets:', '');
@@ -492,7 +509,9 @@ function render(started: Date, db: ServicesDb, results: EnrichRun[]): string {
     const overhead = (r.wallMs - Math.ceil(s.rows / s.concurrency) * s.latencyMs) / Math.max(1, r.rowsCompleted);
     if (s.latencyMs === 0)
       L.push(
-        `- ${s.rows.toLocaleString('en-US')} rows at 0 ms: ${(r.wallMs / 1000).toFixed(1)} s (target ≤ 30 s for 5,000) ${ok(r.finished && r.wallMs <= 30_000 * (s.rows / 5000))}; overhead ${overhead.toFixed(2)} ms per row (target ≤ 5 ms) ${ok(r.finished && overhead <= 5)}.`,
+        `- ${s.rows.toLocaleString('en-US')} rows at 0 ms: ${(r.wallMs / 1000).toFixed(1)} s (target ≤ 30 s for ` +
+          `5,000) ${ok(r.finished && r.wallMs <= 30_000 * (s.rows / 5000))}; overhead ${overhead.toFixed(2)} ms per row ` +
+          `(target ≤ 5 ms) ${ok(r.finished && overhead <= 5)}.`,
       );
     else L.push(`- ${s.latencyMs} ms latency, concurrency ${s.concurrency}: ${rate.toFixed(1)} rows/s (target ≥ 90) ${ok(rate >= 90)}.`);
     L.push(`  First 'processing' ${fmtMs(r.firstProcessingMs)} ms after Run (target ≤ 200 ms) ${ok(r.firstProcessingMs <= 200)}.`);
@@ -500,18 +519,24 @@ function render(started: Date, db: ServicesDb, results: EnrichRun[]): string {
   L.push('', 'Details per run:', '');
   for (const r of results) {
     L.push(
-      `- ${r.scenario.id} run ${r.run + 1}: events on the socket ${JSON.stringify(r.events)}; database afterwards: executions ${JSON.stringify(r.db.executions)}, results ${JSON.stringify(r.db.results)}, ${r.db.eventsWritten.toLocaleString('en-US')} realtime events written, first execution claimed by the worker ${fmtMs(r.db.firstClaimMs)} ms after Run, last completed ${fmtMs(r.db.lastCompletedMs)} ms after Run; claim → completed per execution p50 ${fmtMs(r.db.claimToDone.p50)} / p95 ${fmtMs(r.db.claimToDone.p95)} ms; executions by attempt ${JSON.stringify(r.db.attempts)}; database transactions committed during the run ${r.pgStats.commits.toLocaleString('en-US')} (${(r.pgStats.commits / Math.max(1, r.rowsCompleted)).toFixed(1)} per row done; ${r.pgStats.rollbacks} rolled back); rows written per row done ${Object.entries(
-        r.pgStats.writes,
-      )
-        .sort((a, b) => b[1] - a[1])
-        .map(([k, v]) => `${k.replace(/^public\./, '')} ${(v / Math.max(1, r.rowsCompleted)).toFixed(1)}`)
-        .join(', ')}; worker warnings/errors ${JSON.stringify(r.workerLog)}. ` +
-        `CPU (cores busy on average): ${Object.entries(r.cpu.cores)
+      `- ${r.scenario.id} run ${r.run + 1}: events on the socket ${JSON.stringify(r.events)}; database afterwards: ` +
+        `executions ${JSON.stringify(r.db.executions)}, ` +
+        `results ${JSON.stringify(r.db.results)}, ${r.db.eventsWritten.toLocaleString('en-US')} realtime events ` +
+        `written, first execution claimed by the worker ${fmtMs(r.db.firstClaimMs)} ms after Run, last ` +
+        `completed ${fmtMs(r.db.lastCompletedMs)} ms after Run; claim → completed per execution ` +
+        `p50 ${fmtMs(r.db.claimToDone.p50)} / p95 ${fmtMs(r.db.claimToDone.p95)} ms; executions by ` +
+        `attempt ${JSON.stringify(r.db.attempts)}; database transactions committed during the ` +
+        `run ${r.pgStats.commits.toLocaleString('en-US')} (${(r.pgStats.commits / Math.max(1, r.rowsCompleted)).toFixed(1)} per ` +
+        `row done; ${r.pgStats.rollbacks} rolled back); rows written per row done ${Object.entries(r.pgStats.writes)
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, v]) => `${k.replace(/^public\./, '')} ${(v / Math.max(1, r.rowsCompleted)).toFixed(1)}`)
+          .join(', ')}; worker warnings/errors ${JSON.stringify(r.workerLog)}. ` +
+        (`CPU (cores busy on average): ${Object.entries(r.cpu.cores)
           .filter(([, v]) => v >= 0.005)
           .map(([k, v]) => `${k} ${v.toFixed(2)}`)
-          .join(
-            ', ',
-          )}. Load: ${r.uptime[0].replace(/^.*load average/, 'load average')} before → ${r.uptime.at(-1)!.replace(/^.*load average/, 'load average')} after (max 1-minute ${r.cpu.loadMax.toFixed(1)}). Execute answered: \`${r.executeAnswer}\`.`,
+          .join(', ')}. Load: ${r.uptime[0].replace(/^.*load average/, 'load average')} before ` +
+          `→ ${r.uptime.at(-1)!.replace(/^.*load average/, 'load average')} after (max ` +
+          `1-minute ${r.cpu.loadMax.toFixed(1)}). Execute answered: \`${r.executeAnswer}\`.`),
     );
   }
   L.push(
@@ -524,7 +549,8 @@ function render(started: Date, db: ServicesDb, results: EnrichRun[]): string {
       .sort((a, b) => b[1] - a[1])
       .slice(0, 8);
     L.push(
-      `- ${r.scenario.id} run ${r.run + 1} (${r.waitSamples} samples): ${top.map(([k, v]) => `${(v / Math.max(1, r.waitSamples)).toFixed(2)} × \`${k.replace(/`/g, "'")}\``).join('; ') || 'idle'}`,
+      `- ${r.scenario.id} run ${r.run + 1} (${r.waitSamples} samples): ` +
+        `${top.map(([k, v]) => `${(v / Math.max(1, r.waitSamples)).toFixed(2)} × \`${k.replace(/`/g, "'")}\``).join('; ') || 'idle'}`,
     );
   }
   return L.join('\n');

@@ -145,7 +145,10 @@ export async function benchJobs(
         };
         ours.push(r);
         log(
-          `jobs (ours) run ${run + 1}: ${o.count} in ${(totalMs / 1000).toFixed(2)} s (enqueue ${enqueueMs.toFixed(0)} ms, last row completed at ${(r.dbDoneMs / 1000).toFixed(2)} s) = ${Math.round(o.count / (totalMs / 1000))}/s; write→socket ${JSON.stringify(r.latency)}; write→LISTEN ${JSON.stringify(r.notifyLatency)}; cores ${JSON.stringify(cpu.cores)}`,
+          `jobs (ours) run ${run + 1}: ${o.count} in ${(totalMs / 1000).toFixed(2)} s ` +
+            `(enqueue ${enqueueMs.toFixed(0)} ms, last row completed at ${(r.dbDoneMs / 1000).toFixed(2)} s) ` +
+            `= ${Math.round(o.count / (totalMs / 1000))}/s; write→socket ${JSON.stringify(r.latency)}; ` +
+            `write→LISTEN ${JSON.stringify(r.notifyLatency)}; cores ${JSON.stringify(cpu.cores)}`,
         );
         await sleep(1000);
       }
@@ -203,7 +206,9 @@ export async function benchJobs(
         if (!ok) throw new Error('jobs (pg-boss alone): not completed within 120 s');
         raw.push({ totalMs, enqueueMs, cpu });
         log(
-          `jobs (pg-boss alone) run ${run + 1}: ${o.count} in ${(totalMs / 1000).toFixed(2)} s (insert ${enqueueMs.toFixed(0)} ms) = ${Math.round(o.count / (totalMs / 1000))}/s; cores ${JSON.stringify(cpu.cores)}`,
+          `jobs (pg-boss alone) run ${run + 1}: ${o.count} in ${(totalMs / 1000).toFixed(2)} s ` +
+            `(insert ${enqueueMs.toFixed(0)} ms) = ${Math.round(o.count / (totalMs / 1000))}/s; ` +
+            `cores ${JSON.stringify(cpu.cores)}`,
         );
         await sleep(1000);
       }

@@ -348,22 +348,34 @@ async function main(): Promise<void> {
     const lines = [
       '### Latest run: first load',
       '',
-      `- Date: ${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench:lighthouse\` (after \`npm run build\`); Lighthouse 12.2.3, desktop preset, performance category, Debian Chromium (${CHROMIUM}); ${RUNS} run(s) per page${RUNS > 1 ? ', the median kept' : ''}.`,
-      `- Database: ${db.source}, ${db.version}; emptied, then the demo organization (\`npm run seed:demo\`) and one list of 40 ideas; the real server (API + worker, NODE_ENV=production) on loopback.`,
-      `- Machine: ${os.cpus().length} CPUs; load average ${load.map((x) => x.toFixed(1)).join(' / ')} (1 / 5 / 15 min, \`uptime\`) at the end of the run${busy ? " (the bench's own server, database and browser count in it)" : ''}.`,
+      `- Date: ${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench:lighthouse\` (after ` +
+        `\`npm run build\`); Lighthouse 12.2.3, desktop preset, performance category, Debian Chromium ` +
+        `(${CHROMIUM}); ${RUNS} run(s) per page${RUNS > 1 ? ', the median kept' : ''}.`,
+      `- Database: ${db.source}, ${db.version}; emptied, then the demo organization (\`npm run seed:demo\`) and one ` +
+        `list of 40 ideas; the real server (API + worker, NODE_ENV=production) on loopback.`,
+      `- Machine: ${os.cpus().length} CPUs; load average ${load.map((x) => x.toFixed(1)).join(' / ')} (1 / 5 / 15 ` +
+        `min, \`uptime\`) at the end of the ` +
+        `run${busy ? " (the bench's own server, database and browser count in it)" : ''}.`,
       '',
       '| page (signed in, cold) | performance (≥ 95) | FCP | LCP (≤ 1.0 s) | TBT | transferred | unused JS |',
       '|---|---|---|---|---|---|---|',
       ...figures.map(
         (f) =>
-          `| ${f.name} | ${f.score} ${f.score >= 95 ? '✅' : '❌'} | ${(f.fcp / 1000).toFixed(2)} s | ${(f.lcp / 1000).toFixed(2)} s ${f.lcp <= 1000 ? '✅' : '❌'} | ${f.tbt.toFixed(0)} ms | ${kib(f.bytes)} | ${kib(f.unusedJs)} |`,
+          `| ${f.name} | ${f.score} ${f.score >= 95 ? '✅' : '❌'} | ${(f.fcp / 1000).toFixed(2)} s ` +
+          `| ${(f.lcp / 1000).toFixed(2)} s ${f.lcp <= 1000 ? '✅' : '❌'} | ${f.tbt.toFixed(0)} ms ` +
+          `| ${kib(f.bytes)} | ${kib(f.unusedJs)} |`,
       ),
       ...figures.filter((f) => f.error).map((f) => `- ${f.name}: Lighthouse reported \`${f.error}\` (no score for that run).`),
       '',
       '| client, first useful view | bytes before it (≤ 150 KiB compressed) | time |',
       '|---|---|---|',
-      `| Outlook pane: the sender listed as known (cold cache) | ${kib(pane.bytes)} over the network ${pane.bytes <= 150 * KIB ? '✅' : '❌'} (office.js, ${kib(pane.officeJs)} here as a test double, not counted) | ${pane.ms} ms |`,
-      `| Chrome side panel: signed in, first view (\`${panel.view}\`) | ${kib(panel.fileBytes + panel.api)} ${panel.fileBytes + panel.api <= 150 * KIB ? '✅' : '❌'}: ${panel.files} files of the package loaded up front, ${kib(panel.fileBytes)} brotli-compressed (read from disk, not the network), and ${kib(panel.api)} of API answers | ${panel.ms} ms |`,
+      `| Outlook pane: the sender listed as known (cold cache) | ${kib(pane.bytes)} over the ` +
+        `network ${pane.bytes <= 150 * KIB ? '✅' : '❌'} (office.js, ${kib(pane.officeJs)} here as a test double, not ` +
+        `counted) | ${pane.ms} ms |`,
+      `| Chrome side panel: signed in, first view (\`${panel.view}\`) ` +
+        `| ${kib(panel.fileBytes + panel.api)} ${panel.fileBytes + panel.api <= 150 * KIB ? '✅' : '❌'}: ${panel.files} files ` +
+        `of the package loaded up front, ${kib(panel.fileBytes)} brotli-compressed (read from disk, not the network), ` +
+        `and ${kib(panel.api)} of API answers | ${panel.ms} ms |`,
     ];
     const block = `${BEGIN}\n${lines.join('\n')}\n${END}`;
     const cur = fs.readFileSync(REPORT, 'utf8');

@@ -126,7 +126,8 @@ try {
     for (const [k, v] of Object.entries(fields))
       yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
     yield Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="million.csv"\r\nContent-Type: text/csv\r\n\r\nCompany,Website,Country,Employees,Founded\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="million.csv"\r\nContent-Type: ` +
+        `text/csv\r\n\r\nCompany,Website,Country,Employees,Founded\n`,
     );
     const countries = ['DE', 'FR', 'SE', 'US', 'GB', 'NL', 'ES', 'IT'];
     for (let i = 0; i < ROWS; i += 10_000) {
@@ -161,7 +162,8 @@ try {
   if (res.status !== 201) throw new Error(`upload: ${res.status} ${uploadText.slice(0, 500)}`);
   const up = JSON.parse(uploadText) as { rows: number; inserted: number; rejected: number; ms: number };
   console.log(
-    `upload: ${up.rows} rows, ${up.inserted} ideas in ${(uploadMs / 1000).toFixed(1)} s (${Math.round(up.rows / (uploadMs / 1000))} rows/s), RSS ${rss0.toFixed(0)} → max ${rssMax.toFixed(0)} MB`,
+    `upload: ${up.rows} rows, ${up.inserted} ideas in ${(uploadMs / 1000).toFixed(1)} s ` +
+      `(${Math.round(up.rows / (uploadMs / 1000))} rows/s), RSS ${rss0.toFixed(0)} → max ${rssMax.toFixed(0)} MB`,
   );
 
   // Pages of the list.
@@ -195,19 +197,30 @@ try {
   ) as { count: number };
   const shortlistMs = performance.now() - t1;
   const f = (x: number) => `${x.toFixed(1)} ms`;
+  const dbWhere = embedded
+    ? 'an embedded PostgreSQL (temporary folder, default settings, as `npm start` without DATABASE_URL)'
+    : `PostgreSQL at ${String(ADMIN_URL).replace(/\/\/[^@]*@/, '//')}`;
   const report = [
     `<!-- lists-bench-${DB_KIND}:start -->`,
     `### Latest run: lists of ideas, ${embedded ? 'embedded PostgreSQL' : 'an existing PostgreSQL server'}`,
     '',
-    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} cores (1-minute load ${loadStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end), the real server as a child process, loopback; ${embedded ? 'an embedded PostgreSQL (temporary folder, default settings, as `npm start` without DATABASE_URL)' : `PostgreSQL at ${String(ADMIN_URL).replace(/\/\/[^@]*@/, '//')}`}: ${dbFacts.v}; ${dbFacts.s}.`,
+    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} cores ` +
+      `(1-minute load ${loadStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end), the real ` +
+      `server as a child process, ` +
+      `loopback; ${dbWhere}: ${dbFacts.v}; ${dbFacts.s}.`,
     '',
     '| What | Target | Measured |',
     '|---|---|---|',
-    `| CSV upload, ${up.rows.toLocaleString('en-US')} rows × 5 columns (${(bytes / 1024 / 1024).toFixed(0)} MB), end to end through POST /list-company/source | ≥ 25,000 rows/s | ${Math.round(up.rows / (uploadMs / 1000)).toLocaleString('en-US')} rows/s (${(uploadMs / 1000).toFixed(1)} s; server side ${(up.ms / 1000).toFixed(1)} s) |`,
+    `| CSV upload, ${up.rows.toLocaleString('en-US')} rows × 5 columns (${(bytes / 1024 / 1024).toFixed(0)} MB), ` +
+      `end to end through POST /list-company/source | ≥ 25,000 rows/s ` +
+      `| ${Math.round(up.rows / (uploadMs / 1000)).toLocaleString('en-US')} rows/s ` +
+      `(${(uploadMs / 1000).toFixed(1)} s; server side ${(up.ms / 1000).toFixed(1)} s) |`,
     `| Server RSS during the upload | growth ≤ 150 MB | ${rss0.toFixed(0)} → ${rssMax.toFixed(0)} MB (+${(rssMax - rss0).toFixed(0)} MB) |`,
-    `| First page of the list of ${up.inserted.toLocaleString('en-US')} ideas (30 requests) | p95 ≤ 50 ms | p50 ${f(pct(first, 50))}, p95 ${f(pct(first, 95))} |`,
+    `| First page of the list of ${up.inserted.toLocaleString('en-US')} ideas (30 requests) | p95 ≤ 50 ms | ` +
+      `p50 ${f(pct(first, 50))}, p95 ${f(pct(first, 95))} |`,
     `| Any page (30 random pages; the last page) | ≤ 150 ms | max ${f(Math.max(...anyPage))}, p50 ${f(pct(anyPage, 50))}; last ${f(lastPage)} |`,
-    `| Search 'alpha' (${search.totalIsEstimate ? 'about ' : ''}${search.totalRecords.toLocaleString('en-US')} matches), first page | — | p50 ${f(pct(searched, 50))}, p95 ${f(pct(searched, 95))} |`,
+    `| Search 'alpha' (${search.totalIsEstimate ? 'about ' : ''}${search.totalRecords.toLocaleString('en-US')} matches), ` +
+      `first page | — | p50 ${f(pct(searched, 50))}, p95 ${f(pct(searched, 95))} |`,
     `| Shortlisting ${sl.count.toLocaleString('en-US')} 'all selected' ideas | ≤ 5 s | ${(shortlistMs / 1000).toFixed(2)} s |`,
     '',
     `The upload's phases on the server: ${importTrace || '(not reported)'}.`,

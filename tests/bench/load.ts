@@ -126,7 +126,9 @@ async function main(): Promise<void> {
       {
         id: 'table',
         name: 'Companies table page',
-        request: `\`POST /api/v1/company/get-companies\` {pageIndex: ${PAGE_INDEX}, pageSize: 10, sortKey: 'name', sortOrder: 'asc', text: '${SEARCH}'} (${page.totalRecords} matches of ${COMPANIES})`,
+        request:
+          `\`POST /api/v1/company/get-companies\` {pageIndex: ${PAGE_INDEX}, pageSize: 10, sortKey: 'name', sortOrder: ` +
+          `'asc', text: '${SEARCH}'} (${page.totalRecords} matches of ${COMPANIES})`,
         target: { rps: 250, p99: 100 },
         opts: { method: 'POST' as const, path: '/api/v1/company/get-companies', headers, body: tableBody },
       },
@@ -207,16 +209,24 @@ function render(d: {
   const cpu = os.cpus();
   const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
   const L = [
-    `\`npm run bench:load\` (tests/bench/load.ts), ${d.started.toISOString().replace('T', ' ').slice(0, 16)} UTC: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per request type after ${WARMUP_SECONDS} s of warm-up, against one API process (\`main.ts --role api\`, NODE_ENV=production, LOG_LEVEL=warn) signed in as the demo admin of a fresh demo organization (${COMPANIES} companies, \`npm run seed:demo\`'s data).`,
+    `\`npm run bench:load\` (tests/bench/load.ts), ${d.started.toISOString().replace('T', ' ').slice(0, 16)} UTC: ` +
+      `autocannon, ${CONNECTIONS} connections, ${SECONDS} s per request type after ${WARMUP_SECONDS} s of warm-up, ` +
+      `against one API process (\`main.ts --role api\`, NODE_ENV=production, LOG_LEVEL=warn) signed in as the demo ` +
+      `admin of a fresh demo organization (${COMPANIES} companies, \`npm run seed:demo\`'s data).`,
     '',
-    `- Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}; Node ${process.version}. The server, its PostgreSQL and autocannon share the ${cpu.length} CPUs. \`uptime\` at the start: \`${d.uptimeStart}\`; at the end: \`${d.uptimeEnd}\`.`,
+    `- Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}; Node ${process.version}. The server, its ` +
+      `PostgreSQL and autocannon share the ${cpu.length} CPUs. \`uptime\` at the start: \`${d.uptimeStart}\`; at the ` +
+      `end: \`${d.uptimeEnd}\`.`,
     `- PostgreSQL: ${d.db.version} — ${d.db.source}; ${d.db.settings}.`,
     '',
     '| request | requests/s | p50 ms | p99 ms | max ms | CPU ms a request: API process / PostgreSQL / autocannon | target |',
     '|---|---:|---:|---:|---:|---|---|',
     ...d.figures.map(
       (f) =>
-        `| ${f.name}: ${f.request} | **${Math.round(f.rps).toLocaleString('en-US')}** | ${f.p50} | **${f.p99}** | ${f.max} | ${ms(f.apiCpuMs)} / ${f.pgCpuMs === null ? '–' : ms(f.pgCpuMs)} / ${ms(f.benchCpuMs)} | ≥ ${f.target.rps.toLocaleString('en-US')}/s ${f.rps >= f.target.rps ? '✅' : '❌'}, p99 ≤ ${f.target.p99} ms ${f.p99 <= f.target.p99 ? '✅' : '❌'} |`,
+        `| ${f.name}: ${f.request} | **${Math.round(f.rps).toLocaleString('en-US')}** | ${f.p50} | **${f.p99}** ` +
+        `| ${f.max} | ${ms(f.apiCpuMs)} / ${f.pgCpuMs === null ? '–' : ms(f.pgCpuMs)} / ${ms(f.benchCpuMs)} | ` +
+        `≥ ${f.target.rps.toLocaleString('en-US')}/s ${f.rps >= f.target.rps ? '✅' : '❌'}, p99 ` +
+        `≤ ${f.target.p99} ms ${f.p99 <= f.target.p99 ? '✅' : '❌'} |`,
     ),
   ];
   return L.join('\n');

@@ -96,7 +96,8 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
     // N companies, each with a key contact (its primary company).
     await sql.query(
       `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
-      select gen_random_uuid(), $1::uuid, 'Bench Company ' || i, 'https://bench-' || i || '.example', 'bench-' || i || '.example', now(), now() from generate_series(1, $2::int) i`,
+      select gen_random_uuid(), $1::uuid, 'Bench Company ' || i, 'https://bench-' || i || '.example', 'bench-' || i || '.example',
+        now(), now() from generate_series(1, $2::int) i`,
       [org.id, rows + 1],
     );
     await sql.query(
@@ -212,14 +213,21 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
        select (select extract(epoch from min(created_at)) * 1000 from x) as created, (select extract(epoch from min(started_at)) * 1000 from x) as claimed,
               (select extract(epoch from min(e.created_at)) * 1000 from realtime_event e where e.organization_id = $1 and e.kind = 'execution.updated'
                   and e.data->>'status' = 'processing' and (e.data->>'id')::uuid in (select id from x)) as announced,
-              (select extract(epoch from min(c.created_at)) * 1000 from llm_charge c where c.organization_id = $1 and c.charge_key in (select id::text || ':play' from x)) as charged`,
+              (select extract(epoch from min(c.created_at)) * 1000 from llm_charge c where c.organization_id = $1 and c.charge_key in
+                (select id::text || ':play' from x)) as charged`,
       [org.id, `play:${playId}:bench:%`],
     );
-    const startLine = `first execution written ${fmtMs(Number(st.created) - t0)} ms, first claimed ${fmtMs(Number(st.claimed) - t0)} ms (its 'processing' event ${fmtMs(Number(st.announced) - t0)} ms), first credit charged ${fmtMs(Number(st.charged) - t0)} ms, first model call ${fmtMs(firstCall)} ms after the execute call`;
+    const startLine =
+      `first execution written ${fmtMs(Number(st.created) - t0)} ms, first ` +
+      `claimed ${fmtMs(Number(st.claimed) - t0)} ms (its 'processing' event ${fmtMs(Number(st.announced) - t0)} ms), ` +
+      `first credit charged ${fmtMs(Number(st.charged) - t0)} ms, first model call ${fmtMs(firstCall)} ms after the ` +
+      `execute call`;
     log(`start: ${startLine}`);
     const callsBySecond = Array.from({ length: 31 }, (_, i) => run.filter((c) => c.start - t0 < (i + 1) * 1000).length);
     log(
-      `timeline (cumulative per second): created ${tl.map((r) => r.created).join(',')}\n claimed ${tl.map((r) => r.claimed).join(',')}\n calls ${callsBySecond.join(',')}\n completed ${tl.map((r) => r.completed).join(',')}`,
+      `timeline (cumulative per second): created ${tl.map((r) => r.created).join(',')}\n ` +
+        `claimed ${tl.map((r) => r.claimed).join(',')}\n calls ${callsBySecond.join(',')}\n ` +
+        `completed ${tl.map((r) => r.completed).join(',')}`,
     );
     const modelCalls = fake.chatRequests.length - callsBefore;
     const {
@@ -258,26 +266,39 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
     const L: string[] = [];
     L.push('### Latest run: plays', '');
     L.push(
-      `- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only plays\`. Machine: ${cpuInfo.length} CPU, ${cpuInfo[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; Node ${process.version}. PostgreSQL: ${db.version} — ${db.source}.`,
+      `- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only plays\`. ` +
+        `Machine: ${cpuInfo.length} CPU, ${cpuInfo[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; ` +
+        `Node ${process.version}. PostgreSQL: ${db.version} — ${db.source}.`,
     );
     L.push(
-      `- A play run over ${rows.toLocaleString('en-US')} companies (each with a key contact), the fake OpenAI-compatible model answering in ${latencyMs} ms, the organization's model concurrency ${concurrency}: from the start of POST /api/v1/play/execute until every execution is completed with its draft written.`,
+      `- A play run over ${rows.toLocaleString('en-US')} companies (each with a key contact), the fake ` +
+        `OpenAI-compatible model answering in ${latencyMs} ms, the organization's model concurrency ${concurrency}: ` +
+        `from the start of POST /api/v1/play/execute until every execution is completed with its draft written.`,
       '',
     );
     L.push(
-      '| Drafts written | Wall time | Drafts/s | Share of the concurrency limit | Overhead per draft | Execute answer | Model calls (max in flight) | Failed executions |',
+      '| Drafts written | Wall time | Drafts/s | Share of the concurrency limit | Overhead per draft | Execute ' +
+        'answer | Model calls (max in flight) | Failed executions |',
     );
     L.push('|---:|---:|---:|---:|---:|---:|---:|---:|');
     L.push(
-      `| ${done.toLocaleString('en-US')} | ${(wallMs / 1000).toFixed(2)} s | ${rate.toFixed(1)} | ${((rate / ideal) * 100).toFixed(1)} % of ${ideal.toFixed(0)}/s | ${overhead.toFixed(2)} ms | ${fmtMs(executeMs)} ms | ${modelCalls.toLocaleString('en-US')} (${maxInFlight}) | ${errs.n} |`,
+      `| ${done.toLocaleString('en-US')} | ${(wallMs / 1000).toFixed(2)} s ` +
+        `| ${rate.toFixed(1)} | ${((rate / ideal) * 100).toFixed(1)} % of ${ideal.toFixed(0)}/s ` +
+        `| ${overhead.toFixed(2)} ms | ${fmtMs(executeMs)} ms | ${modelCalls.toLocaleString('en-US')} (${maxInFlight}) ` +
+        `| ${errs.n} |`,
     );
     L.push(
       '',
-      `- Where the time went: ${startLine}; last answer at ${(lastAnswer / 1000).toFixed(2)} s, last draft seen ${fmtMs(wallMs - lastAnswer)} ms later (the bench reads every 50 ms); between the first call and the last answer the ${concurrency} slots were busy ${(occupancy * 100).toFixed(1)} % of the time; mean model call ${fmtMs(meanCall)} ms (the fake answers after ${latencyMs} ms).`,
+      `- Where the time went: ${startLine}; last answer at ${(lastAnswer / 1000).toFixed(2)} s, last draft ` +
+        `seen ${fmtMs(wallMs - lastAnswer)} ms later (the bench reads every 50 ms); between the first call and the last ` +
+        `answer the ${concurrency} slots were busy ${(occupancy * 100).toFixed(1)} % of the time; mean model ` +
+        `call ${fmtMs(meanCall)} ms (the fake answers after ${latencyMs} ms).`,
     );
     L.push(
       '',
-      `- GET /api/v1/email/pending with ${count} open drafts, ${requests} requests one after another: p50 ${fmtMs(pending.p50)} ms, p95 ${fmtMs(pending.p95)} ms, p99 ${fmtMs(pending.p99)} ms, max ${fmtMs(pending.max)} ms.`,
+      `- GET /api/v1/email/pending with ${count} open drafts, ${requests} requests one after another: ` +
+        `p50 ${fmtMs(pending.p50)} ms, p95 ${fmtMs(pending.p95)} ms, p99 ${fmtMs(pending.p99)} ms, ` +
+        `max ${fmtMs(pending.max)} ms.`,
     );
     L.push(
       `- CPU (cores busy on average during the run): ${Object.entries(cpu.cores)

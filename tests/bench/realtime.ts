@@ -483,7 +483,10 @@ export async function benchRealtime(
           frames: multi.frames,
           cpu: mcpu,
           rawCpu: rawMcpu,
-          note: "from the event's insert in the worker's transaction (its `at`, stored to the microsecond and sent to the millisecond) to the frame on each socket; an execution's 'processing' and 'completed' events may arrive in one frame",
+          note:
+            "from the event's insert in the worker's transaction (its `at`, stored to the microsecond and sent to the " +
+            "millisecond) to the frame on each socket; an execution's 'processing' and 'completed' events may arrive in one " +
+            'frame',
           enqueueToSocket: pcts(e2e),
         },
       };

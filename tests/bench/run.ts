@@ -380,12 +380,14 @@ async function main(): Promise<void> {
     // Machine and server facts.
     const [{ version }] = await q<{ version: string }[]>('select version()');
     const settings = await q<{ name: string; setting: string; unit: string | null }[]>(
-      `select name, setting, unit from pg_settings where name in ('shared_buffers', 'work_mem', 'effective_cache_size', 'max_parallel_workers_per_gather', 'random_page_cost', 'jit', 'huge_pages') order by name`,
+      `select name, setting, unit from pg_settings where name in ('shared_buffers', 'work_mem', 'effective_cache_size',
+        'max_parallel_workers_per_gather', 'random_page_cost', 'jit', 'huge_pages') order by name`,
     );
     // Whether the company table fits PostgreSQL's own cache: searches that visit most of it run
     // ~2× slower when every page is a copy from the OS cache (docs/benchmarks.md 'Companies table at a million rows').
     const [sizes] = await q<{ table_bytes: string; buffer_bytes: string }[]>(
-      `select pg_relation_size('company')::text as table_bytes, (select setting::bigint * 8192 from pg_settings where name = 'shared_buffers')::text as buffer_bytes`,
+      `select pg_relation_size('company')::text as table_bytes, (select setting::bigint * 8192 from pg_settings where name =
+        'shared_buffers')::text as buffer_bytes`,
     );
 
     // The data set and the selectivity of the searches.
@@ -401,7 +403,8 @@ async function main(): Promise<void> {
     const [self] = await q<{ id: string }[]>(`select id from app_user where email = ?`, [ORGS[0].admin]);
     OWNER_SELF.items[0].data = [self.id];
     const [range] = await q<{ lo: string; hi: string }[]>(
-      `select to_char(d - 110, 'YYYY-MM-DD') as lo, to_char(d - 101, 'YYYY-MM-DD') as hi from (select (max(created_at) at time zone 'UTC')::date as d from company where organization_id = ?) x`,
+      `select to_char(d - 110, 'YYYY-MM-DD') as lo, to_char(d - 101, 'YYYY-MM-DD') as hi from (select (max(created_at) at time zone
+        'UTC')::date as d from company where organization_id = ?) x`,
       [orgId],
     );
     CREATED_RANGE.items[0].data = [range.lo, range.hi];
@@ -527,14 +530,17 @@ async function main(): Promise<void> {
       };
       results.push(res);
       log(
-        `${sc.id}: total ${total}, API p50 ${fmt(res.api.p50)} p95 ${fmt(res.api.p95)} ms; SQL p50 ${fmt(res.sql.p50)} p95 ${fmt(res.sql.p95)} ms; ${JSON.stringify(Object.fromEntries(Object.entries(res.breakdown).map(([k, v]) => [k, Number(fmt(v))])))}`,
+        `${sc.id}: total ${total}, API p50 ${fmt(res.api.p50)} p95 ${fmt(res.api.p95)} ms; SQL ` +
+          (`p50 ${fmt(res.sql.p50)} p95 ${fmt(res.sql.p95)} ms; ` +
+            `${JSON.stringify(Object.fromEntries(Object.entries(res.breakdown).map(([k, v]) => [k, Number(fmt(v))])))}`),
       );
     }
 
     const exp = SKIP_EXPORT ? null : await measureExport(client, dem, orgId, selectivity.software);
     if (exp)
       log(
-        `export: ${exp.rows} rows in ${exp.totalMs.toFixed(0)} ms (first byte ${exp.ttfbMs.toFixed(0)} ms), RSS ${mb(exp.rssStart)} → peak ${mb(exp.rssPeak)} MB; direct ${exp.directMs.toFixed(0)} ms`,
+        `export: ${exp.rows} rows in ${exp.totalMs.toFixed(0)} ms (first byte ${exp.ttfbMs.toFixed(0)} ms), ` +
+          `RSS ${mb(exp.rssStart)} → peak ${mb(exp.rssPeak)} MB; direct ${exp.directMs.toFixed(0)} ms`,
       );
 
     const load = { start: loadStart, end: os.loadavg()[0], max: loadMax };
@@ -702,6 +708,9 @@ function writeReport(generated: string): void {
 }
 
 const MB = 1024 ** 2;
+const DOES_NOT_FIT =
+  ": the table does not fit, so a search that visits most of it copies its pages from the OS cache ('Running it' gives the " +
+  'reference configuration)';
 
 /** The machine's reserved huge pages (Linux), which PostgreSQL's `huge_pages = try` uses for its buffer cache when enough are free. */
 function hugePagesNote(): string {
@@ -711,7 +720,10 @@ function hugePagesNote(): string {
     const total = v('HugePages_Total');
     const size = v('Hugepagesize');
     if (!Number.isFinite(total)) return '';
-    return `; machine: ${total} huge pages of ${size / 1024} MB reserved, ${v('HugePages_Free')} free at the end of the run${total === 0 ? ' (none: the buffer cache uses 4 kB pages)' : ''}`;
+    return (
+      `; machine: ${total} huge pages of ${size / 1024} MB reserved, ${v('HugePages_Free')} free at the end of the ` +
+      `run${total === 0 ? ' (none: the buffer cache uses 4 kB pages)' : ''}`
+    );
   } catch {
     return '';
   }
@@ -734,30 +746,50 @@ function renderReport(d: {
   const L: string[] = [];
   L.push(`## Latest run`, '');
   L.push(
-    `- Date: ${d.started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench\` (${RUNS} runs × ${REQUESTS} requests per figure after ${WARMUP} warm-up requests; p50/p95 are the medians of the runs' p50/p95).`,
+    `- Date: ${d.started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench\` (${RUNS} runs ` +
+      `× ${REQUESTS} requests per figure after ${WARMUP} warm-up requests; p50/p95 are the medians of the runs' ` +
+      `p50/p95).`,
   );
   L.push(
-    `- Machine: ${cpu.length} CPU (\`nproc\`), ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB memory, ${os.type()} ${os.release()}; Node ${process.version}.`,
+    `- Machine: ${cpu.length} CPU ` +
+      `(\`nproc\`), ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB ` +
+      `memory, ${os.type()} ${os.release()}; Node ${process.version}.`,
   );
   L.push(
-    `- Load: 1-minute load average ${d.load.start.toFixed(1)} at the start, up to ${d.load.max.toFixed(1)} during, ${d.load.end.toFixed(1)} at the end (${cpu.length} CPUs; other work on the machine shares them and the figures move with it).`,
+    `- Load: 1-minute load average ${d.load.start.toFixed(1)} at the start, up ` +
+      `to ${d.load.max.toFixed(1)} during, ${d.load.end.toFixed(1)} at the end (${cpu.length} CPUs; other work on the ` +
+      `machine shares them and the figures move with it).`,
   );
   L.push(
-    `- PostgreSQL: ${d.version.split(' on ')[0]} — ${d.db.source}; ${d.settings.map((s) => `${s.name}=${s.setting}${s.unit ? ` ${s.unit}` : ''}`).join(', ')}${hugePagesNote()}. ` +
-      `The company table is ${(d.sizes.table / MB).toFixed(0)} MB, the buffer cache ${(d.sizes.buffers / MB).toFixed(0)} MB${d.sizes.table > d.sizes.buffers ? ": the table does not fit, so a search that visits most of it copies its pages from the OS cache ('Running it' gives the reference configuration)" : ''}.`,
+    `- PostgreSQL: ${d.version.split(' on ')[0]} — ${d.db.source}; ` +
+      `${d.settings.map((s) => `${s.name}=${s.setting}${s.unit ? ` ${s.unit}` : ''}`).join(', ')}${hugePagesNote()}. ` +
+      `The company table is ${(d.sizes.table / MB).toFixed(0)} MB, the buffer ` +
+      `cache ${(d.sizes.buffers / MB).toFixed(0)} MB` +
+      `${d.sizes.table > d.sizes.buffers ? DOES_NOT_FIT : ''}.`,
   );
   L.push(
-    `- Data set${SCALE !== 1 ? ` (BENCH_SCALE=${SCALE}, not the reference size)` : ''}: ${ORGS.map((o) => `${o.name} ${o.companies.toLocaleString('en-US')} companies / ${o.contacts.toLocaleString('en-US')} key contacts`).join('; ')}; ` +
-      `${d.counts.field_values.toLocaleString('en-US')} custom field values (Revenue, double, ~90% filled, uniform 0–1000; Industry, string, ~99.5% filled, 10 values). ` +
-      `Names are word combinations plus a number ('Summit Holdings LLC 48213'), domains unique. ${d.db.seededNow ? `Seeded in this run (${d.db.seedSeconds?.toFixed(0)} s).` : 'Reused from the cache (seeded by an earlier run).'}`,
+    `- Data set${SCALE !== 1 ? ` (BENCH_SCALE=${SCALE}, not the reference size)` : ''}: ` +
+      `${ORGS.map((o) => `${o.name} ${o.companies.toLocaleString('en-US')} companies / ${o.contacts.toLocaleString('en-US')} key contacts`).join('; ')}; ` +
+      (`${d.counts.field_values.toLocaleString('en-US')} custom field values (Revenue, double, ~90% filled, uniform ` +
+        `0–1000; Industry, string, ~99.5% filled, 10 values). `) +
+      (`Names are word combinations plus a number ('Summit Holdings LLC 48213'), domains ` +
+        `unique. ${d.db.seededNow ? `Seeded in this run (${d.db.seedSeconds?.toFixed(0)} s).` : 'Reused from the cache (seeded by an earlier run).'}`),
   );
   L.push(
-    `- Search selectivity in the big organization: '${SELECTIVE}' matches ${d.selectivity.selective.toLocaleString('en-US')} companies (${d.selectivity.selectiveFiltered.toLocaleString('en-US')} with Revenue > 500); ` +
-      `the less selective '${BROAD}' ${d.selectivity.broad.toLocaleString('en-US')} (${d.selectivity.broadFiltered.toLocaleString('en-US')} with Revenue > 500); 'a' ${d.selectivity.oneLetter.toLocaleString('en-US')}. Revenue > 500 alone: ${d.selectivity.revenueOver500.toLocaleString('en-US')}; owned by the signed-in admin: ${d.selectivity.mine.toLocaleString('en-US')}; created in the ten days of the Created filter: ${d.selectivity.createdRange.toLocaleString('en-US')}.`,
+    `- Search selectivity in the big organization: '${SELECTIVE}' ` +
+      `matches ${d.selectivity.selective.toLocaleString('en-US')} companies ` +
+      `(${d.selectivity.selectiveFiltered.toLocaleString('en-US')} with Revenue > 500); ` +
+      (`the less selective '${BROAD}' ${d.selectivity.broad.toLocaleString('en-US')} (${d.selectivity.broadFiltered.toLocaleString('en-US')} with ` +
+        `Revenue > 500); 'a' ${d.selectivity.oneLetter.toLocaleString('en-US')}. Revenue > 500 ` +
+        `alone: ${d.selectivity.revenueOver500.toLocaleString('en-US')}; owned by the signed-in ` +
+        `admin: ${d.selectivity.mine.toLocaleString('en-US')}; created in the ten days of the Created ` +
+        `filter: ${d.selectivity.createdRange.toLocaleString('en-US')}.`),
   );
   L.push(
-    `- Server: \`buildApp\` in the bench process on 127.0.0.1, signed in as the big organization's admin (cookie + CSRF), requests through \`fetch\` (keep-alive), one at a time. ` +
-      `"SQL" runs the statements the handler issues (\`loadQueryContext\`, \`pageIds\`, \`companyRows\`) on a MikroORM EntityManager of the same database, without HTTP, auth, validation or serialization.`,
+    `- Server: \`buildApp\` in the bench process on 127.0.0.1, signed in as the big organization's admin (cookie + ` +
+      `CSRF), requests through \`fetch\` (keep-alive), one at a time. ` +
+      (`"SQL" runs the statements the handler issues (\`loadQueryContext\`, \`pageIds\`, \`companyRows\`) on a ` +
+        `MikroORM EntityManager of the same database, without HTTP, auth, validation or serialization.`),
   );
   L.push('');
   L.push('### get-companies (ms)', '');
@@ -765,7 +797,9 @@ function renderReport(d: {
   L.push('|---|---:|---:|---:|---:|---:|---:|---:|:-:|');
   for (const r of d.results) {
     L.push(
-      `| ${r.scenario.label} | ${r.estimate ? 'about ' : ''}${r.total.toLocaleString('en-US')} | ≤ ${r.scenario.target} | ${fmt(r.api.p50)} | ${fmt(r.api.p95)} | ${fmt(r.sql.p50)} | ${fmt(r.sql.p95)} | ${(r.api.p50 / r.sql.p50).toFixed(2)} | ${ok(r.api.p95, r.scenario.target)} |`,
+      `| ${r.scenario.label} | ${r.estimate ? 'about ' : ''}${r.total.toLocaleString('en-US')} | ` +
+        (`≤ ${r.scenario.target} | ${fmt(r.api.p50)} | ${fmt(r.api.p95)} | ${fmt(r.sql.p50)} | ${fmt(r.sql.p95)} | ` +
+          `${(r.api.p50 / r.sql.p50).toFixed(2)} | ${ok(r.api.p95, r.scenario.target)} |`),
     );
   }
   L.push('', 'Where the SQL time goes (median per request, ms; the count and the page ids of a first page run in parallel):', '');
@@ -774,28 +808,38 @@ function renderReport(d: {
   L.push(`|---|${kinds.map(() => '---:').join('|')}|---:|`);
   for (const r of d.results)
     L.push(
-      `| ${r.scenario.id} | ${kinds.map((k) => (r.breakdown[k] !== undefined ? fmt(r.breakdown[k]) : '–')).join(' | ')} | ${r.rows} rows, ${(r.bytes / 1024).toFixed(0)} KiB |`,
+      `| ${r.scenario.id} | ` +
+        `${kinds.map((k) => (r.breakdown[k] !== undefined ? fmt(r.breakdown[k]) : '–')).join(' | ')} | ${r.rows} rows, ` +
+        `${(r.bytes / 1024).toFixed(0)} KiB ` +
+        `|`,
     );
   L.push('', 'Per-run figures (p50/p95, ms):', '');
   for (const r of d.results) {
     L.push(
-      `- ${r.scenario.id}: API ${r.apiRuns.map((s) => `${fmt(s.p50)}/${fmt(s.p95)}`).join(', ')}; SQL ${r.sqlRuns.map((s) => `${fmt(s.p50)}/${fmt(s.p95)}`).join(', ')}${r.pagesSample.some((p) => p > 0) ? `; first pages asked: ${r.pagesSample.join(', ')}` : ''}`,
+      `- ${r.scenario.id}: API ${r.apiRuns.map((s) => `${fmt(s.p50)}/${fmt(s.p95)}`).join(', ')}; ` +
+        `SQL ${r.sqlRuns.map((s) => `${fmt(s.p50)}/${fmt(s.p95)}`).join(', ')}` +
+        `${r.pagesSample.some((p) => p > 0) ? `; first pages asked: ${r.pagesSample.join(', ')}` : ''}`,
     );
   }
   const e = d.exp;
   if (e) {
     L.push('', '### Export to CSV', '');
     L.push(
-      `Selection: all companies with Industry = 'Software' (\`allSelected\` with a filter) — ${e.rows.toLocaleString('en-US')} rows, ${(e.bytes / 1024 / 1024).toFixed(1)} MiB of CSV, read as a stream and discarded by the client. Process RSS (server and client share it) sampled every 25 ms.`,
+      `Selection: all companies with Industry = 'Software' (\`allSelected\` with a filter) ` +
+        `— ${e.rows.toLocaleString('en-US')} rows, ${(e.bytes / 1024 / 1024).toFixed(1)} MiB of CSV, read as a stream ` +
+        `and discarded by the client. Process RSS (server and client share it) sampled every 25 ms.`,
       '',
     );
     L.push('| Figure | Value | Target |', '|---|---:|---|');
     L.push(
-      `| Total time (slower of ${e.runs.length} runs: ${e.runs.map((r) => `${(r.totalMs / 1000).toFixed(1)} s`).join(', ')}) | ${(e.totalMs / 1000).toFixed(2)} s | ≤ 10 s ${ok(e.totalMs, 10_000)} |`,
+      `| Total time (slower ` +
+        `of ${e.runs.length} runs: ${e.runs.map((r) => `${(r.totalMs / 1000).toFixed(1)} s`).join(', ')}) ` +
+        `| ${(e.totalMs / 1000).toFixed(2)} s | ≤ 10 s ${ok(e.totalMs, 10_000)} |`,
     );
     L.push(`| First byte | ${e.ttfbMs.toFixed(0)} ms | |`);
     L.push(
-      `| Same export without HTTP (\`exportCsv\` consumed in process) | ${(e.directMs / 1000).toFixed(2)} s (API/direct ${(e.totalMs / e.directMs).toFixed(2)}) | |`,
+      `| Same export without HTTP (\`exportCsv\` consumed in process) | ${(e.directMs / 1000).toFixed(2)} s ` +
+        `(API/direct ${(e.totalMs / e.directMs).toFixed(2)}) | |`,
     );
     L.push(
       `| RSS at start → peak → end, first run | ${mb(e.rssStart)} → ${mb(e.rssPeak)} → ${mb(e.rssEnd)} MB (peak +${mb(e.rssPeak - e.rssStart)} MB) | flat |`,

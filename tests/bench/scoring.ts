@@ -104,7 +104,8 @@ export async function runScoringBench(opts: { argv: string[]; log: (m: string) =
     await sql.query(
       `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, status, value, sources, updated_at)
       select gen_random_uuid(), organization_id, $2::uuid, 'idea', id, 'complete',
-             jsonb_build_object('result', jsonb_build_object('industry', (array['Software', 'Logistics', 'Healthcare software', 'Retail'])[1 + abs(hashtext(id::text)) % 4])), '[]', now()
+             jsonb_build_object('result', jsonb_build_object('industry', (array['Software', 'Logistics', 'Healthcare software',
+               'Retail'])[1 + abs(hashtext(id::text)) % 4])), '[]', now()
         from idea where organization_id = $1`,
       [org.id, enrichmentId],
     );
@@ -194,21 +195,33 @@ export async function runScoringBench(opts: { argv: string[]; log: (m: string) =
       `execution:${executionId}`,
     ]);
     log(
-      `scoring: ${n} ideas, status ${status}, ${(totalMs / 1000).toFixed(1)} s end to end (answer ${answeredMs} ms, first progress ${firstProgressMs} ms), ${check!.scored} scored, ${events!.n} realtime events`,
+      `scoring: ${n} ideas, status ${status}, ${(totalMs / 1000).toFixed(1)} s end to end (answer ${answeredMs} ms, ` +
+        `first progress ${firstProgressMs} ms), ${check!.scored} scored, ${events!.n} realtime events`,
     );
 
     const report = [
       '### Latest run: scoring',
       '',
-      `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} cores (load ${os.loadavg()[0].toFixed(1)} at the end); ${db.version}, ${db.source}.`,
+      `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} cores ` +
+        `(load ${os.loadavg()[0].toFixed(1)} at the end); ${db.version}, ${db.source}.`,
       '',
-      `A list of ${n.toLocaleString('en-US')} ideas (seeded in ${(seedMs / 1000).toFixed(0)} s, with one enrichment result each, then vacuumed and checkpointed as a list imported earlier would be), a five-field model (four source-row fields and one enrichment result by path), run on all through \`POST /scoring-model/execute\` on a real API process and a real worker process.`,
+      `A list of ${n.toLocaleString('en-US')} ideas (seeded in ${(seedMs / 1000).toFixed(0)} s, with one enrichment ` +
+        `result each, then vacuumed and checkpointed as a list imported earlier would be), a five-field model (four ` +
+        `source-row fields and one enrichment result by path), run on all through \`POST /scoring-model/execute\` on a ` +
+        `real API process and a real worker process.`,
       '',
       '| ideas | end to end (execute call → completed) | execute answered | first progress | ideas scored | realtime events of the run |',
       '|---|---|---|---|---|---|',
-      `| ${n.toLocaleString('en-US')} | ${(totalMs / 1000).toFixed(1)} s | ${answeredMs} ms | ${Number.isNaN(firstProgressMs) ? '–' : `${(firstProgressMs / 1000).toFixed(1)} s`} | ${Number(check!.scored).toLocaleString('en-US')} | ${events!.n} |`,
+      `| ${n.toLocaleString('en-US')} | ${(totalMs / 1000).toFixed(1)} s | ${answeredMs} ms ` +
+        (`| ${Number.isNaN(firstProgressMs) ? '–' : `${(firstProgressMs / 1000).toFixed(1)} s`} | ` +
+          `${Number(check!.scored).toLocaleString('en-US')} | ${events!.n} |`),
       '',
-      `Method: set-based (server/src/modules/scoring/sql-score.ts, handler.ts): the model compiled into one SQL statement (the domain's \`scoreValues()\` in SQL, one level of columns per step, every model value bound as a parameter), one \`INSERT … SELECT … ON CONFLICT\` per id range of ${SCORE_BATCH.toLocaleString('en-US')} ideas that reads the values (one lateral read per enrichment field), scores them and writes the results inside PostgreSQL (JIT off, asynchronous commit), ${SCORE_STREAMS} ranges in flight at once on their own connections. The feed is coalesced by the runner: progress is written at most every half second.`,
+      `Method: set-based (server/src/modules/scoring/sql-score.ts, handler.ts): the model compiled into one SQL ` +
+        `statement (the domain's \`scoreValues()\` in SQL, one level of columns per step, every model value bound as a ` +
+        `parameter), one \`INSERT … SELECT … ON CONFLICT\` per id range of ${SCORE_BATCH.toLocaleString('en-US')} ideas ` +
+        `that reads the values (one lateral read per enrichment field), scores them and writes the results inside ` +
+        `PostgreSQL (JIT off, asynchronous commit), ${SCORE_STREAMS} ranges in flight at once on their own connections. ` +
+        `The feed is coalesced by the runner: progress is written at most every half second.`,
       '',
       `Load average (1, 5, 15 min) at the start: ${loadStart}; at the end: ${os
         .loadavg()

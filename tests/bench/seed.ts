@@ -502,7 +502,8 @@ async function seed(url: string, log: (m: string) => void): Promise<void> {
         `${o.spec.name}: Revenue values (~90%)`,
         `
         insert into field_value (id, organization_id, entity_type, entity_id, field_id, value, value_text, value_num, status, updated_at)
-        select gen_random_uuid(), $1::uuid, 'company', c.id, $2::uuid, to_jsonb(c.${REVENUE_COLUMN}), c.${REVENUE_COLUMN}::text, c.${REVENUE_COLUMN}, 'completed', now()
+        select gen_random_uuid(), $1::uuid, 'company', c.id, $2::uuid, to_jsonb(c.${REVENUE_COLUMN}), c.${REVENUE_COLUMN}::text,
+          c.${REVENUE_COLUMN}, 'completed', now()
           from company c where c.organization_id = $1::uuid and c.${REVENUE_COLUMN} is not null`,
         [o.id, o.revenue],
       );
@@ -520,7 +521,8 @@ async function seed(url: string, log: (m: string) => void): Promise<void> {
         `
         insert into contact (id, organization_id, first_name, last_name, email, owner_id, created_by_id, created_at, updated_at)
         select gen_random_uuid(), $1::uuid, f, l, lower(f || '.' || l || '.' || i || '@example.com'), ($2::uuid[])[1 + i % 3], ($2::uuid[])[1], now(), now()
-          from (select i, ($4::text[])[1 + floor(random() * cardinality($4::text[]))::int] as f, ($5::text[])[1 + floor(random() * cardinality($5::text[]))::int] as l
+          from (select i, ($4::text[])[1 + floor(random() * cardinality($4::text[]))::int] as f, ($5::text[])[1 + floor(random() *
+            cardinality($5::text[]))::int] as l
                   from generate_series(1, $3::int) i) s`,
         [o.id, o.users, o.spec.contacts, FIRST, LAST],
       );

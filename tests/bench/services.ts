@@ -84,17 +84,21 @@ const cores = (c: Record<string, number>) =>
 function latencyRows(f: LatencyFigure, target: number): string[] {
   const L: string[] = [];
   L.push(
-    `| Ours (p50 / p95 / p99 / max) | ${fmtMs(f.ours.p50)} | ${fmtMs(f.ours.p95)} | **${fmtMs(f.ours.p99)}** | ${fmtMs(f.ours.max)} | ≤ ${target} ${ok(f.ours.p99, target)} |`,
+    `| Ours (p50 / p95 / p99 / max) | ${fmtMs(f.ours.p50)} | ${fmtMs(f.ours.p95)} | **${fmtMs(f.ours.p99)}** ` +
+      `| ${fmtMs(f.ours.max)} | ≤ ${target} ${ok(f.ours.p99, target)} |`,
   );
   L.push(
-    `| Raw: one durable insert + NOTIFY, plain \`ws\` server(s) LISTENing | ${fmtMs(f.raw.p50)} | ${fmtMs(f.raw.p95)} | ${fmtMs(f.raw.p99)} | ${fmtMs(f.raw.max)} | |`,
+    `| Raw: one durable insert + NOTIFY, plain \`ws\` server(s) LISTENing ` +
+      `| ${fmtMs(f.raw.p50)} | ${fmtMs(f.raw.p95)} | ${fmtMs(f.raw.p99)} | ${fmtMs(f.raw.max)} | |`,
   );
   if (f.wsOnly)
     L.push(
-      `| Raw: plain \`ws\` broadcast alone (no database) | ${fmtMs(f.wsOnly.p50)} | ${fmtMs(f.wsOnly.p95)} | ${fmtMs(f.wsOnly.p99)} | ${fmtMs(f.wsOnly.max)} | |`,
+      `| Raw: plain \`ws\` broadcast alone (no database) ` +
+        `| ${fmtMs(f.wsOnly.p50)} | ${fmtMs(f.wsOnly.p95)} | ${fmtMs(f.wsOnly.p99)} | ${fmtMs(f.wsOnly.max)} | |`,
     );
   L.push(
-    `| Overhead ratio (ours / raw with the database) | ${ratio(f.ours.p50, f.raw.p50)} | ${ratio(f.ours.p95, f.raw.p95)} | ${ratio(f.ours.p99, f.raw.p99)} | | |`,
+    `| Overhead ratio (ours / raw with the database) ` +
+      `| ${ratio(f.ours.p50, f.raw.p50)} | ${ratio(f.ours.p95, f.raw.p95)} | ${ratio(f.ours.p99, f.raw.p99)} | | |`,
   );
   return L;
 }
@@ -111,17 +115,31 @@ function render(d: {
   L.push('## Latest run: realtime and jobs', '');
   L.push(`- Date: ${d.started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only realtime,jobs\`.`);
   L.push(
-    `- Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; Node ${process.version}. 1-minute load average ${d.load.start.toFixed(1)} at the start, ${d.load.end.toFixed(1)} at the end; every process below (PostgreSQL, API, worker, the bench's sockets) shares the ${cpu.length} CPUs.`,
+    `- Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; ` +
+      `Node ${process.version}. 1-minute load average ${d.load.start.toFixed(1)} at the ` +
+      `start, ${d.load.end.toFixed(1)} at the end; every process below (PostgreSQL, API, worker, the bench's sockets) ` +
+      `shares the ${cpu.length} CPUs.`,
   );
   L.push(`- PostgreSQL: ${d.db.version} — ${d.db.source}; ${d.db.settings}.`);
   L.push(
-    `- Processes: API processes are \`node --import tsx server/src/main.ts --role api\` (NODE_ENV=production, LOG_LEVEL=warn); the worker is the same entry point with \`--role worker\` plus a no-op handler for the 'list' type (tests/bench/procs/noop-worker.ts). Sockets are \`ws\` clients${d.realtime && d.realtime.socketProcs > 0 ? ` (realtime: spread over ${d.realtime.socketProcs} child processes of the bench, tests/bench/procs/receiver.ts, for ours and raw alike; jobs: in the bench process)` : ' in the bench process'}, each authenticated with its own token from GET /api/v1/notifications/token (ten signed-in members) and subscribed to one path.`,
+    `- Processes: API processes are \`node --import tsx server/src/main.ts --role api\` (NODE_ENV=production, ` +
+      `LOG_LEVEL=warn); the worker is the same entry point with \`--role worker\` plus a no-op handler for the 'list' ` +
+      `type (tests/bench/procs/noop-worker.ts). Sockets are \`ws\` ` +
+      `clients${
+        d.realtime && d.realtime.socketProcs > 0
+          ? ` (realtime: spread over ${d.realtime.socketProcs} child processes of the bench, tests/bench/procs/receiver.ts, ` +
+            'for ours and raw alike; jobs: in the bench process)'
+          : ' in the bench process'
+      }, ` +
+      `each authenticated with its own token from GET /api/v1/notifications/token (ten signed-in members) and ` +
+      `subscribed to one path.`,
   );
   const rt = d.realtime;
   if (rt) {
     L.push('', `### Realtime: ${rt.sockets.toLocaleString('en-US')} sockets (ms)`, '');
     L.push(
-      `${rt.runs} runs × ${rt.events} events, one every ${rt.intervalMs} ms, after 5 warm-up events; percentiles over every (event, socket) delivery of a run, then the median of the runs.`,
+      `${rt.runs} runs × ${rt.events} events, one every ${rt.intervalMs} ms, after 5 warm-up events; percentiles ` +
+        `over every (event, socket) delivery of a run, then the median of the runs.`,
       '',
     );
     for (const [f, target, title] of [
@@ -133,22 +151,35 @@ function render(d: {
       L.push(...latencyRows(f, target));
       L.push('');
       L.push(
-        `Deliveries measured: ${f.deliveries.toLocaleString('en-US')} in ${f.frames.toLocaleString('en-US')} frames${f.missing ? `, **${f.missing} missing**` : ''}. Per-run p99: ours ${f.oursRuns.map((r) => fmtMs(r.p99)).join(', ')}; raw ${f.rawRuns.map((r) => fmtMs(r.p99)).join(', ')}.`,
+        `Deliveries measured: ${f.deliveries.toLocaleString('en-US')} in ${f.frames.toLocaleString('en-US')} frames` +
+          `${f.missing ? `, **${f.missing} missing**` : ''}. ` +
+          `Per-run p99: ours ${f.oursRuns.map((r) => fmtMs(r.p99)).join(', ')}; ` +
+          `raw ${f.rawRuns.map((r) => fmtMs(r.p99)).join(', ')}.`,
       );
       L.push(
-        `CPU during the runs (cores busy on average): ours — ${cores(f.cpu.cores)}; raw — ${cores(f.rawCpu.cores)}. Load average up to ${Math.max(f.cpu.loadMax, f.rawCpu.loadMax).toFixed(1)}.`,
+        `CPU during the runs (cores busy on average): ours — ${cores(f.cpu.cores)}; raw — ${cores(f.rawCpu.cores)}. ` +
+          `Load average up to ${Math.max(f.cpu.loadMax, f.rawCpu.loadMax).toFixed(1)}.`,
         '',
       );
       if (f.server) {
         const v = f.server;
         L.push(
-          `The API process's own part (GET /metrics' \`dealscout_realtime_fanout_seconds\`, from the notification's arrival to the round's last frame handed to the kernel): ${v.rounds} flush rounds, mean **${fmtMs(v.fanoutMeanMs)}**, p50 ≤ ${fmtMs(v.fanoutP50LeMs)}, p99 ≤ **${fmtMs(v.fanoutP99LeMs)}** (histogram bucket bounds; target p99 ≤ 50 ${ok(v.fanoutP99LeMs, 50)}). CPU per delivered event: **${v.cpuUsPerDelivery.toFixed(1)} µs**. RSS ${v.rssMb.before.toFixed(0)} MB before the sockets, ${v.rssMb.idle.toFixed(0)} MB with them open and idle, ${v.rssMb.busy.toFixed(0)} MB after the runs: **${v.kbPerSocket.idle.toFixed(1)} KB** per idle socket, **${v.kbPerSocket.busy.toFixed(1)} KB** per busy socket (target ≤ 30 ${ok(Math.max(v.kbPerSocket.idle, v.kbPerSocket.busy), 30)}).`,
+          `The API process's own part (GET /metrics' \`dealscout_realtime_fanout_seconds\`, from the notification's ` +
+            `arrival to the round's last frame handed to the kernel): ${v.rounds} flush rounds, mean ` +
+            `**${fmtMs(v.fanoutMeanMs)}**, p50 ≤ ${fmtMs(v.fanoutP50LeMs)}, p99 ≤ **${fmtMs(v.fanoutP99LeMs)}** (histogram ` +
+            `bucket bounds; target p99 ≤ 50 ${ok(v.fanoutP99LeMs, 50)}). CPU per delivered event: ` +
+            `**${v.cpuUsPerDelivery.toFixed(1)} µs**. RSS ${v.rssMb.before.toFixed(0)} MB before the ` +
+            `sockets, ${v.rssMb.idle.toFixed(0)} MB with them open and idle, ${v.rssMb.busy.toFixed(0)} MB after the runs: ` +
+            `**${v.kbPerSocket.idle.toFixed(1)} KB** per idle socket, **${v.kbPerSocket.busy.toFixed(1)} KB** per busy ` +
+            `socket (target ≤ 30 ${ok(Math.max(v.kbPerSocket.idle, v.kbPerSocket.busy), 30)}).`,
           '',
         );
       }
     }
     L.push(
-      `Enqueue → 'completed' on the socket (the bench creates an execution; pg-boss NOTIFY wakes the worker, which claims, runs and completes it): p50 ${fmtMs(rt.multi.enqueueToSocket.p50)}, p99 ${fmtMs(rt.multi.enqueueToSocket.p99)} ms (last run).`,
+      `Enqueue → 'completed' on the socket (the bench creates an execution; pg-boss NOTIFY wakes the worker, which ` +
+        `claims, runs and completes it): p50 ${fmtMs(rt.multi.enqueueToSocket.p50)}, ` +
+        `p99 ${fmtMs(rt.multi.enqueueToSocket.p99)} ms (last run).`,
     );
   }
   const j = d.jobs;
@@ -161,39 +192,53 @@ function render(d: {
     };
     L.push('', `### Jobs: ${j.count.toLocaleString('en-US')} no-op executions, end to end`, '');
     L.push(
-      `One organization; createExecutions() in the bench process (one transaction: rows, pg-boss insert(), 'scheduled' events); one worker process; ${j.sockets} socket${j.sockets === 1 ? '' : 's'} on one API process subscribed to the organization's executions. Time from the call until every socket has the 'completed' event of every execution. Settings: ${Object.entries(
-        j.settings,
-      )
-        .map(([k, v]) => `${k}=${v}`)
-        .join(', ')}.`,
+      `One organization; createExecutions() in the bench process (one transaction: rows, pg-boss insert(), ` +
+        `'scheduled' events); one worker process; ${j.sockets} socket${j.sockets === 1 ? '' : 's'} on one API process ` +
+        `subscribed to the organization's executions. Time from the call until every socket has the 'completed' event ` +
+        `of every execution. Settings: ${Object.entries(j.settings)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')}.`,
       '',
     );
     L.push('| | Run times (s) | Median (s) | Throughput (median) | Target |', '|---|---|---:|---:|---|');
     const ot = j.ours.map((r) => r.totalMs / 1000);
     L.push(
-      `| Ours, end to end | ${ot.map((x) => x.toFixed(2)).join(', ')} | **${med(ot).toFixed(2)}** | ${Math.round(j.count / med(ot)).toLocaleString('en-US')}/s | ≤ 10 s ${ok(med(ot), 10)} |`,
+      `| Ours, end to end | ${ot.map((x) => x.toFixed(2)).join(', ')} | **${med(ot).toFixed(2)}** ` +
+        `| ${Math.round(j.count / med(ot)).toLocaleString('en-US')}/s | ≤ 10 s ${ok(med(ot), 10)} |`,
     );
     L.push(
-      `| — of which enqueue (createExecutions, committed) | ${j.ours.map((r) => (r.enqueueMs / 1000).toFixed(2)).join(', ')} | ${med(j.ours.map((r) => r.enqueueMs / 1000)).toFixed(2)} | | |`,
+      `| — of which enqueue (createExecutions, committed) ` +
+        `| ${j.ours.map((r) => (r.enqueueMs / 1000).toFixed(2)).join(', ')} | ${med(j.ours.map((r) => r.enqueueMs / 1000)).toFixed(2)} | ` +
+        `| |`,
     );
     L.push(
-      `| — last row completed (database) | ${j.ours.map((r) => (r.dbDoneMs / 1000).toFixed(2)).join(', ')} | ${med(j.ours.map((r) => r.dbDoneMs / 1000)).toFixed(2)} | | |`,
+      `| — last row completed (database) ` +
+        `| ${j.ours.map((r) => (r.dbDoneMs / 1000).toFixed(2)).join(', ')} | ${med(j.ours.map((r) => r.dbDoneMs / 1000)).toFixed(2)} | ` +
+        `| |`,
     );
     if (j.raw.length) {
       const rt2 = j.raw.map((r) => r.totalMs / 1000);
       L.push(
-        `| pg-boss alone (insert + no-op worker, same settings) | ${rt2.map((x) => x.toFixed(2)).join(', ')} | ${med(rt2).toFixed(2)} | ${Math.round(j.count / med(rt2)).toLocaleString('en-US')}/s | |`,
+        `| pg-boss alone (insert + no-op worker, same settings) ` +
+          `| ${rt2.map((x) => x.toFixed(2)).join(', ')} | ${med(rt2).toFixed(2)} | ${Math.round(j.count / med(rt2)).toLocaleString('en-US')}/s ` +
+          `| |`,
       );
       L.push(`| Overhead ratio (ours / pg-boss alone) | | ${(med(ot) / med(rt2)).toFixed(1)} | | |`);
     }
     L.push('');
     L.push(
-      `Best run: ${best(ot).toFixed(2)} s. Rows completed: ${j.ours.map((r) => r.completedRows).join(', ')}; realtime events written (cumulative): ${j.ours.map((r) => r.eventsWritten.toLocaleString('en-US')).join(', ')}. ` +
-        `Write → socket of the 'completed' events under this load (socket 0, per run): ${j.ours.map((r) => `p50 ${fmtMs(r.latency.p50)} / p99 ${fmtMs(r.latency.p99)} ms`).join('; ')}; ` +
-        `the same events from their insert to a plain LISTEN connection in the bench process (commit and NOTIFY alone): ${j.ours.map((r) => `p50 ${fmtMs(r.notifyLatency.p50)} / p99 ${fmtMs(r.notifyLatency.p99)} ms`).join('; ')}.`,
+      `Best run: ${best(ot).toFixed(2)} s. Rows completed: ${j.ours.map((r) => r.completedRows).join(', ')}; ` +
+        `realtime events written ` +
+        `(cumulative): ${j.ours.map((r) => r.eventsWritten.toLocaleString('en-US')).join(', ')}. ` +
+        (`Write → socket of the 'completed' events under this load (socket 0, per ` +
+          `run): ${j.ours.map((r) => `p50 ${fmtMs(r.latency.p50)} / p99 ${fmtMs(r.latency.p99)} ms`).join('; ')}; `) +
+        (`the same events from their insert to a plain LISTEN connection in the bench process (commit and NOTIFY ` +
+          `alone): ${j.ours.map((r) => `p50 ${fmtMs(r.notifyLatency.p50)} / p99 ${fmtMs(r.notifyLatency.p99)} ms`).join('; ')}.`),
     );
     L.push(
-      `CPU (cores busy on average): ours — ${j.ours.map((r) => cores(r.cpu.cores)).join(' | ')}; pg-boss alone — ${j.raw.map((r) => cores(r.cpu.cores)).join(' | ')}. Load average up to ${Math.max(...j.ours.map((r) => r.cpu.loadMax)).toFixed(1)}.`,
+      `CPU (cores busy on average): ours — ${j.ours.map((r) => cores(r.cpu.cores)).join(' | ')}; pg-boss alone ` +
+        `— ${j.raw.map((r) => cores(r.cpu.cores)).join(' | ')}. Load average up ` +
+        `to ${Math.max(...j.ours.map((r) => r.cpu.loadMax)).toFixed(1)}.`,
     );
   }
   return L.join('\n');

@@ -130,60 +130,65 @@ describe('accessibility of the web workspace, in Chromium', () => {
     await shot(page, 'keyboard-selected');
     await ctx.close();
   });
-  it("keyboard: a list's ideas table, the playbook and the profile page — Tab reaches every action with a visible focus indicator; Enter and Space act", async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await ctx.newPage();
-    await signIn(page, server.url, ADMIN);
-    const list = await api(page, 'POST', '/api/v1/list-company', { name: 'Keyboard targets' });
-    expect(list.status, JSON.stringify(list.json)).toBeLessThan(300);
-    const listId = list.json.list.id as string;
-    for (const [companyName, website] of [
-      ['Tabby Transport', 'tabbytransport.example.com'],
-      ['Enter Logistics', 'enterlogistics.example.com'],
-    ]) {
-      const idea = await api(page, 'POST', '/api/v1/list-company/idea', { id: listId, companyName, website });
-      expect(idea.status, JSON.stringify(idea.json)).toBeLessThan(300);
-    }
-    const problems: Record<string, { unreached: string[]; withoutIndicator: string[] }> = {};
-    const walkOf = async (where: string, least: number) => {
-      await page.waitForLoadState('networkidle');
-      const walk = await keyboardWalk(page);
-      expect(walk.actions, `actions on ${where}`).toBeGreaterThan(least);
-      if (walk.unreached.length || walk.withoutIndicator.length)
-        problems[where] = { unreached: walk.unreached, withoutIndicator: walk.withoutIndicator };
-    };
+  it(
+    "keyboard: a list's ideas table, the playbook and the profile page — Tab reaches every action with a visible " +
+      'focus indicator; Enter and Space act',
+    async () => {
+      const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const page = await ctx.newPage();
+      await signIn(page, server.url, ADMIN);
+      const list = await api(page, 'POST', '/api/v1/list-company', { name: 'Keyboard targets' });
+      expect(list.status, JSON.stringify(list.json)).toBeLessThan(300);
+      const listId = list.json.list.id as string;
+      for (const [companyName, website] of [
+        ['Tabby Transport', 'tabbytransport.example.com'],
+        ['Enter Logistics', 'enterlogistics.example.com'],
+      ]) {
+        const idea = await api(page, 'POST', '/api/v1/list-company/idea', { id: listId, companyName, website });
+        expect(idea.status, JSON.stringify(idea.json)).toBeLessThan(300);
+      }
+      const problems: Record<string, { unreached: string[]; withoutIndicator: string[] }> = {};
+      const walkOf = async (where: string, least: number) => {
+        await page.waitForLoadState('networkidle');
+        const walk = await keyboardWalk(page);
+        expect(walk.actions, `actions on ${where}`).toBeGreaterThan(least);
+        if (walk.unreached.length || walk.withoutIndicator.length)
+          problems[where] = { unreached: walk.unreached, withoutIndicator: walk.withoutIndicator };
+      };
 
-    // The list's ideas table: toolbar, table (star, row checkboxes), pagination.
-    await page.goto(`${server.url}/list-company/${listId}`);
-    await page.getByTestId('record-table-row').first().waitFor();
-    await walkOf('the ideas table', 10);
-    // Space on a row's checkbox selects it (the bulk bar); Enter on the add button opens its dialog.
-    await page.getByTestId('record-table-select-row').first().focus();
-    await page.keyboard.press('Space');
-    await page.getByTestId('bulk-action-bar').waitFor();
-    await shot(page, 'keyboard-ideas-selected');
-    await page.getByTestId('list-add-idea').focus();
-    await page.keyboard.press('Enter');
-    await page.getByTestId('add-idea-dialog').waitFor();
-    await page.keyboard.press('Escape');
-    await page.getByTestId('add-idea-dialog').waitFor({ state: 'detached' });
+      // The list's ideas table: toolbar, table (star, row checkboxes), pagination.
+      await page.goto(`${server.url}/list-company/${listId}`);
+      await page.getByTestId('record-table-row').first().waitFor();
+      await walkOf('the ideas table', 10);
+      // Space on a row's checkbox selects it (the bulk bar); Enter on the add button opens its dialog.
+      await page.getByTestId('record-table-select-row').first().focus();
+      await page.keyboard.press('Space');
+      await page.getByTestId('bulk-action-bar').waitFor();
+      await shot(page, 'keyboard-ideas-selected');
+      await page.getByTestId('list-add-idea').focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('add-idea-dialog').waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByTestId('add-idea-dialog').waitFor({ state: 'detached' });
 
-    // The playbook: New play, the table's rows and their actions.
-    await page.goto(`${server.url}/playbooks`);
-    await page.getByTestId('play-row').first().waitFor();
-    await walkOf('the playbook', 5);
-    await page.getByTestId('playbooks-new-play').focus();
-    await shot(page, 'keyboard-playbook-focus');
-    await page.keyboard.press('Enter');
-    await page.getByTestId('play-editor').waitFor();
+      // The playbook: New play, the table's rows and their actions.
+      await page.goto(`${server.url}/playbooks`);
+      await page.getByTestId('play-row').first().waitFor();
+      await walkOf('the playbook', 5);
+      await page.getByTestId('playbooks-new-play').focus();
+      await shot(page, 'keyboard-playbook-focus');
+      await page.keyboard.press('Enter');
+      await page.getByTestId('play-editor').waitFor();
 
-    // The profile page: its fields, Save, the Email service card.
-    await page.goto(`${server.url}/account/profile`);
-    await page.getByTestId('email-service-card').waitFor();
-    await walkOf('the profile page', 3);
-    await shot(page, 'keyboard-profile');
+      // The profile page: its fields, Save, the Email service card.
+      await page.goto(`${server.url}/account/profile`);
+      await page.getByTestId('email-service-card').waitFor();
+      await walkOf('the profile page', 3);
+      await shot(page, 'keyboard-profile');
 
-    expect(problems).toEqual({});
-    await ctx.close();
-  }, 300_000);
+      expect(problems).toEqual({});
+      await ctx.close();
+    },
+    300_000,
+  );
 });

@@ -203,7 +203,8 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     await page.getByTestId('toast-success').filter({ hasText: 'Contact and company Northwind Traders created' }).waitFor();
     await expect.poll(() => page.getByTestId('drawer-title').innerText(), { timeout: 15_000 }).toBe('Nina Park');
     const rows = await server.query<{ name: string; domain: string; is_key: boolean; is_primary: boolean }>(
-      `select co.name, co.domain, m.is_key, m.is_primary from contact c join company_contact m on m.contact_id = c.id join company co on co.id = m.company_id where c.email = $1`,
+      `select co.name, co.domain, m.is_key, m.is_primary from contact c join company_contact m on m.contact_id = c.id join company co on
+        co.id = m.company_id where c.email = $1`,
       [NINA.email],
     );
     expect(rows).toEqual([{ name: 'Northwind Traders', domain: 'northwind-e2e.co.uk', is_key: true, is_primary: true }]);
@@ -288,7 +289,8 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     );
     expect(emails).toEqual([{ status: 'cancelled', subject: 'A note for Jane', is_ai_email_generated: true }]);
     const activities = await server.query<{ type: string; title: string; source: string; content: string; company: string }>(
-      `select a.type, a.title, a.source, a.content, co.name as company from activity a join contact c on c.id = a.contact_id join company co on co.id = a.company_id where c.email = $1`,
+      `select a.type, a.title, a.source, a.content, co.name as company from activity a join contact c on c.id = a.contact_id join
+        company co on co.id = a.company_id where c.email = $1`,
       [JANE.email],
     );
     expect(activities).toEqual([
@@ -364,67 +366,71 @@ describe('Outlook add-in in Chromium with a scripted Office.js', () => {
     await page.context().close();
   });
 
-  it("read mode: 'Reply with a play' keeps 'Re: <subject>', opens as Outlook's reply form, Send Now answers in the thread through Graph, and another reply is scheduled", async () => {
-    // The email being read is in the rep's mailbox (the Graph fake): a reply to it keeps its subject and thread.
-    const incoming = graph.receive(ME.email, {
-      from: JANE.email,
-      subject: 'Re: Quick question about Acme',
-      html: '<p>Can you send the numbers?</p>',
-    });
-    const page = await openPane(450, { mode: 'read', subject: incoming.subject, from: JANE, to: [ME], id: incoming.id });
-    await signIn(page);
-    await expect.poll(() => page.getByTestId('drawer-title').innerText(), { timeout: 15_000 }).toBe('Jane Doe');
-    await page.getByTestId('pane-reply').click();
-    // The play writes the body; the subject stays the reply's (not the play's 'A note for Jane', not doubled).
-    const panel = await generateFor(page, 'Re: Quick question about Acme');
-    await shot(page, '14-read-reply-subject-450');
-    await panel.getByTestId('compose-reply').click();
-    await page.locator('[data-testid="compose-done"][data-kind="replied"]').waitFor({ timeout: 15_000 });
-    await shot(page, '14-read-reply-450');
-    const form = await page.evaluate(
-      () => (window as unknown as { __fakeOutlook: { replyForm?: { htmlBody?: string } } }).__fakeOutlook.replyForm,
-    );
-    expect(form?.htmlBody).toContain('We follow Acme Industrial closely and would like to talk.');
-    const activities = await server.query<{ content: string }>(
-      `select a.content from activity a join contact c on c.id = a.contact_id where c.email = $1 and a.type = 'other' order by a.created_at`,
-      [JANE.email],
-    );
-    expect(activities.at(-1)?.content).toContain('and opened as a reply in Outlook');
+  it(
+    "read mode: 'Reply with a play' keeps 'Re: <subject>', opens as Outlook's reply form, Send Now answers in the " +
+      'thread through Graph, and another reply is scheduled',
+    async () => {
+      // The email being read is in the rep's mailbox (the Graph fake): a reply to it keeps its subject and thread.
+      const incoming = graph.receive(ME.email, {
+        from: JANE.email,
+        subject: 'Re: Quick question about Acme',
+        html: '<p>Can you send the numbers?</p>',
+      });
+      const page = await openPane(450, { mode: 'read', subject: incoming.subject, from: JANE, to: [ME], id: incoming.id });
+      await signIn(page);
+      await expect.poll(() => page.getByTestId('drawer-title').innerText(), { timeout: 15_000 }).toBe('Jane Doe');
+      await page.getByTestId('pane-reply').click();
+      // The play writes the body; the subject stays the reply's (not the play's 'A note for Jane', not doubled).
+      const panel = await generateFor(page, 'Re: Quick question about Acme');
+      await shot(page, '14-read-reply-subject-450');
+      await panel.getByTestId('compose-reply').click();
+      await page.locator('[data-testid="compose-done"][data-kind="replied"]').waitFor({ timeout: 15_000 });
+      await shot(page, '14-read-reply-450');
+      const form = await page.evaluate(
+        () => (window as unknown as { __fakeOutlook: { replyForm?: { htmlBody?: string } } }).__fakeOutlook.replyForm,
+      );
+      expect(form?.htmlBody).toContain('We follow Acme Industrial closely and would like to talk.');
+      const activities = await server.query<{ content: string }>(
+        `select a.content from activity a join contact c on c.id = a.contact_id where c.email = $1 and a.type = 'other' order by a.created_at`,
+        [JANE.email],
+      );
+      expect(activities.at(-1)?.content).toContain('and opened as a reply in Outlook');
 
-    // Another reply, sent through Dealscout (the mailbox was connected above): Graph's createReply on
-    // the message being read, with the reply's subject, in its conversation.
-    await page.getByTestId('compose-another').click();
-    const again = await generateFor(page, 'Re: Quick question about Acme');
-    await expect.poll(() => again.getByTestId('draft-send-now').isDisabled(), { timeout: 15_000 }).toBe(false);
-    await again.getByTestId('draft-send-now').click();
-    await page.locator('[data-testid="compose-done"][data-kind="sent"]').waitFor({ timeout: 30_000 });
-    await shot(page, '15-read-reply-sent-450');
-    const threaded = graph.sent(ME.email).filter((m) => m.replyToId === incoming.id);
-    expect(threaded).toHaveLength(1);
-    expect(threaded[0]).toMatchObject({ subject: 'Re: Quick question about Acme', conversationId: incoming.conversationId });
-    expect(threaded[0].body.content).toContain('We follow Acme Industrial closely');
-    expect(graph.requests.some((q) => q.method === 'POST' && q.path.endsWith(`/${incoming.id}/createReply`))).toBe(true);
+      // Another reply, sent through Dealscout (the mailbox was connected above): Graph's createReply on
+      // the message being read, with the reply's subject, in its conversation.
+      await page.getByTestId('compose-another').click();
+      const again = await generateFor(page, 'Re: Quick question about Acme');
+      await expect.poll(() => again.getByTestId('draft-send-now').isDisabled(), { timeout: 15_000 }).toBe(false);
+      await again.getByTestId('draft-send-now').click();
+      await page.locator('[data-testid="compose-done"][data-kind="sent"]').waitFor({ timeout: 30_000 });
+      await shot(page, '15-read-reply-sent-450');
+      const threaded = graph.sent(ME.email).filter((m) => m.replyToId === incoming.id);
+      expect(threaded).toHaveLength(1);
+      expect(threaded[0]).toMatchObject({ subject: 'Re: Quick question about Acme', conversationId: incoming.conversationId });
+      expect(threaded[0].body.content).toContain('We follow Acme Industrial closely');
+      expect(graph.requests.some((q) => q.method === 'POST' && q.path.endsWith(`/${incoming.id}/createReply`))).toBe(true);
 
-    // The rep's loop ends with a reply scheduled for tomorrow morning (the schedule field open: axe checks it too).
-    await page.getByTestId('compose-another').click();
-    const later = await generateFor(page, 'Re: Quick question about Acme');
-    await expect.poll(() => later.getByTestId('draft-schedule').isDisabled(), { timeout: 15_000 }).toBe(false);
-    await later.getByTestId('draft-schedule').click();
-    const tomorrow = new Date(Date.now() + 24 * 3_600_000);
-    const pad = (n: number) => String(n).padStart(2, '0');
-    await later.getByLabel('Send at').fill(`${tomorrow.getFullYear()}-${pad(tomorrow.getMonth() + 1)}-${pad(tomorrow.getDate())}T10:00`);
-    await shot(page, '16-read-reply-schedule-450');
-    await later.getByTestId('draft-schedule-confirm').click();
-    await page.locator('[data-testid="compose-done"][data-kind="scheduled"]').waitFor({ timeout: 30_000 });
-    await shot(page, '17-read-reply-scheduled-450');
-    const [queued] = await server.query<{ status: string }>(
-      `select status from channel_email where subject = $1 and status = 'scheduled' order by created_at desc limit 1`,
-      ['Re: Quick question about Acme'],
-    );
-    expect(queued?.status).toBe('scheduled');
-    expect((page as Page & { errors?: string[] }).errors).toEqual([]);
-    await page.context().close();
-  });
+      // The rep's loop ends with a reply scheduled for tomorrow morning (the schedule field open: axe checks it too).
+      await page.getByTestId('compose-another').click();
+      const later = await generateFor(page, 'Re: Quick question about Acme');
+      await expect.poll(() => later.getByTestId('draft-schedule').isDisabled(), { timeout: 15_000 }).toBe(false);
+      await later.getByTestId('draft-schedule').click();
+      const tomorrow = new Date(Date.now() + 24 * 3_600_000);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      await later.getByLabel('Send at').fill(`${tomorrow.getFullYear()}-${pad(tomorrow.getMonth() + 1)}-${pad(tomorrow.getDate())}T10:00`);
+      await shot(page, '16-read-reply-schedule-450');
+      await later.getByTestId('draft-schedule-confirm').click();
+      await page.locator('[data-testid="compose-done"][data-kind="scheduled"]').waitFor({ timeout: 30_000 });
+      await shot(page, '17-read-reply-scheduled-450');
+      const [queued] = await server.query<{ status: string }>(
+        `select status from channel_email where subject = $1 and status = 'scheduled' order by created_at desc limit 1`,
+        ['Re: Quick question about Acme'],
+      );
+      expect(queued?.status).toBe('scheduled');
+      expect((page as Page & { errors?: string[] }).errors).toEqual([]);
+      await page.context().close();
+    },
+  );
 
   it('fits a 320 px pane, and keeps the session across a reload', async () => {
     const page = await openPane(320, {

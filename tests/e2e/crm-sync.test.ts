@@ -2,7 +2,8 @@
 // page, tries the header's sync icon before any mapping (the invalid-settings toast), maps Account
 // and Contact fields in the Salesforce settings, syncs from the header (progress, then completed —
 // toasts that stay until dismissed), finds the companies in the table, reads the sync history in
-// a company's drawer, then edits a mapped field there, syncs again and finds the change in the fake. Real server (web + worker), PostgreSQL, the loopback fake of Salesforce.
+// a company's drawer, then edits a mapped field there, syncs again and finds the change in the fake. Real server (web +
+// worker), PostgreSQL, the loopback fake of Salesforce.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';

@@ -160,7 +160,8 @@ describe('enrichments journey in Chromium', () => {
     expect(await cell('Cirrus Foods').innerText()).toBe('');
     await shot(page, '07-values');
     const values = await server.query<{ name: string; value: unknown }>(
-      `select c.name, v.value from field_value v join company c on c.id = v.entity_id join field_definition f on f.id = v.field_id where f.key = 'ceo' order by c.name`,
+      `select c.name, v.value from field_value v join company c on c.id = v.entity_id join field_definition f on f.id = v.field_id where
+        f.key = 'ceo' order by c.name`,
     );
     expect(values).toEqual([
       { name: 'Aurora Robotics', value: 'Jane Aurora' },

@@ -452,7 +452,8 @@ describe('Chrome side panel in Chromium', () => {
     }
     const sorted = figures.map((f) => f.total).sort((a, b) => a - b);
     console.log(
-      `side panel: record known -> company shown, ms (8 unseen companies): median ${sorted[4].toFixed(0)}, max ${sorted[7].toFixed(0)}; all ${figures.map((f) => f.total.toFixed(0)).join(', ')}`,
+      `side panel: record known -> company shown, ms (8 unseen companies): median ${sorted[4].toFixed(0)}, ` +
+        `max ${sorted[7].toFixed(0)}; all ${figures.map((f) => f.total.toFixed(0)).join(', ')}`,
     );
     console.log(figures.map((f) => f.calls.join(' | ')).join('\n'));
   });

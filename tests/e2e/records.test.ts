@@ -70,7 +70,8 @@ describe('companies journey in Chromium', () => {
     await page.getByTestId('company-dialog-save').click();
     await page.getByTestId('company-dialog').waitFor({ state: 'hidden' });
     const rows = await server.query<{ domain: string; email: string; is_key: boolean }>(
-      `select c.domain, k.email, m.is_key from company c join company_contact m on m.company_id = c.id join contact k on k.id = m.contact_id where c.name = 'Aurora Robotics'`,
+      `select c.domain, k.email, m.is_key from company c join company_contact m on m.company_id = c.id join contact k on k.id =
+        m.contact_id where c.name = 'Aurora Robotics'`,
     );
     expect(rows).toEqual([{ domain: 'aurora-robotics.example', email: 'riya@aurora-robotics.example', is_key: true }]);
 

@@ -22,7 +22,8 @@ export async function keyboardWalk(page: Page, opts: { maxTabs?: number } = {}):
   });
   const actions = await page.evaluate(() => {
     const selector =
-      'button, a[href], input:not([type="hidden"]), select, textarea, [role="button"], [role="checkbox"], [role="link"], [role="tab"], [role="combobox"], [role="switch"], [tabindex="0"]';
+      'button, a[href], input:not([type="hidden"]), select, textarea, [role="button"], [role="checkbox"], ' +
+      '[role="link"], [role="tab"], [role="combobox"], [role="switch"], [tabindex="0"]';
     const out: { id: string; name: string }[] = [];
     let n = 0;
     for (const el of Array.from(document.querySelectorAll<HTMLElement>(selector))) {

@@ -58,32 +58,36 @@ describe('db/sql.ts', () => {
     expect(org.name).toBe('Sql A');
   });
 
-  it("prepared: checked like the others; outside a transaction a named prepared statement the connection keeps, inside one the transaction's own statement", async () => {
-    const em = ctx.em();
-    await expect(tenantSql(em, a).prepared('select id from app_user where organization_id = $1', [b])).rejects.toThrow(
-      UnscopedStatementError,
-    );
-    const text = 'select count(*)::int as n, $2::text as tag from app_user where organization_id = $1';
-    const [first] = await tenantSql(em, a).prepared<{ n: number; tag: string }>(text, [a, 'one']);
-    const [again] = await tenantSql(em, a).prepared<{ n: number; tag: string }>(text, [a, 'two']);
-    expect([first.tag, again.tag, again.n]).toEqual(['one', 'two', first.n]);
-    // The connection keeps it by name (the pool hands back the connection that just ran it).
-    const kept = await unscopedSql(em, 'connection').prepared<{ name: string }>(
-      'select name from pg_prepared_statements where statement = $1',
-      [text],
-    );
-    expect(kept.map((k) => k.name)).toEqual([expect.stringMatching(/^ds_[0-9a-f]{20}$/)]);
-    const before = (await tenantSql(em, a).all<{ name: string }>('select name from organization where id = ?', [a]))[0].name;
-    await expect(
-      em.transactional(async (tem) => {
-        await tenantSql(tem, a).prepared('update organization set name = $2 where id = $1', [a, 'Renamed by prepared']);
-        const [inside] = await tenantSql(tem, a).prepared<{ name: string }>('select name from organization where id = $1', [a]);
-        expect(inside.name).toBe('Renamed by prepared');
-        throw new Error('roll back');
-      }),
-    ).rejects.toThrow('roll back');
-    expect((await tenantSql(em, a).all<{ name: string }>('select name from organization where id = ?', [a]))[0].name).toBe(before);
-  });
+  it(
+    'prepared: checked like the others; outside a transaction a named prepared statement the connection keeps, ' +
+      "inside one the transaction's own statement",
+    async () => {
+      const em = ctx.em();
+      await expect(tenantSql(em, a).prepared('select id from app_user where organization_id = $1', [b])).rejects.toThrow(
+        UnscopedStatementError,
+      );
+      const text = 'select count(*)::int as n, $2::text as tag from app_user where organization_id = $1';
+      const [first] = await tenantSql(em, a).prepared<{ n: number; tag: string }>(text, [a, 'one']);
+      const [again] = await tenantSql(em, a).prepared<{ n: number; tag: string }>(text, [a, 'two']);
+      expect([first.tag, again.tag, again.n]).toEqual(['one', 'two', first.n]);
+      // The connection keeps it by name (the pool hands back the connection that just ran it).
+      const kept = await unscopedSql(em, 'connection').prepared<{ name: string }>(
+        'select name from pg_prepared_statements where statement = $1',
+        [text],
+      );
+      expect(kept.map((k) => k.name)).toEqual([expect.stringMatching(/^ds_[0-9a-f]{20}$/)]);
+      const before = (await tenantSql(em, a).all<{ name: string }>('select name from organization where id = ?', [a]))[0].name;
+      await expect(
+        em.transactional(async (tem) => {
+          await tenantSql(tem, a).prepared('update organization set name = $2 where id = $1', [a, 'Renamed by prepared']);
+          const [inside] = await tenantSql(tem, a).prepared<{ name: string }>('select name from organization where id = $1', [a]);
+          expect(inside.name).toBe('Renamed by prepared');
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      expect((await tenantSql(em, a).all<{ name: string }>('select name from organization where id = ?', [a]))[0].name).toBe(before);
+    },
+  );
 
   it("runs on the EntityManager's transaction (a rollback undoes it)", async () => {
     const em = ctx.em();

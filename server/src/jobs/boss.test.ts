@@ -138,7 +138,8 @@ describe('pg-boss plumbing and the transactional enqueue helper', () => {
       [org, user.id, org, user.id],
     );
     await conn.execute(
-      `insert into login_throttle (key, failures, window_start) values ('acct:old@example.com', 3, now() - interval '2 days'), ('acct:new@example.com', 1, now())`,
+      `insert into login_throttle (key, failures, window_start) values ('acct:old@example.com', 3, now() - interval '2 days'),
+        ('acct:new@example.com', 1, now())`,
     );
     await conn.execute(
       `insert into invitation (id, organization_id, email, role, token_hash, invited_by_id, status, expires_at, created_at)

@@ -23,7 +23,8 @@ describe('HTML to text, one converter', () => {
 
   it('a web page drops scripts, styles, forms and images', () => {
     const page =
-      '<html><head><title>T</title><style>p{}</style></head><body><script>x()</script><h1>Acme</h1><img src=a.png><form><input></form><p>Robots.</p></body></html>';
+      '<html><head><title>T</title><style>p{}</style></head><body><script>x()</script><h1>Acme</h1><img ' +
+      'src=a.png><form><input></form><p>Robots.</p></body></html>';
     expect(documentText(page)).toBe('Acme\n\nRobots.');
   });
 

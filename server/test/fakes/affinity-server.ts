@@ -153,7 +153,10 @@ export class FakeAffinity {
     return p;
   }
 
-  /** Fast in-memory seed for benches: `organizations` organizations (org{i}.example.com) and `persons` persons (person{i}@org{i % organizations}.example.com). */
+  /**
+   * Fast in-memory seed for benches: `organizations` organizations (org{i}.example.com) and `persons` persons
+   * (person{i}@org{i % organizations}.example.com).
+   */
   seed(counts: { organizations?: number; persons?: number }): void {
     const orgStart = this.nextId;
     const orgs = counts.organizations ?? 0;

@@ -331,8 +331,10 @@ export class FakeGraphServer {
         return html(
           res,
           200,
-          `<!doctype html><html><head><title>Permissions requested</title></head><body style="font-family:Segoe UI,sans-serif;max-width:420px;margin:40px auto">
-<h1>Permissions requested</h1><p>Dealscout would like to: send mail as you, read and write your mail, read your mailbox settings, maintain access to data you have given it access to.</p>
+          `<!doctype html><html><head><title>Permissions requested</title></head><body style="font-family:Segoe ` +
+            `UI,sans-serif;max-width:420px;margin:40px auto">
+<h1>Permissions requested</h1><p>Dealscout would like to: send mail as you, read and write your mail, read ` +
+            `your mailbox settings, maintain access to data you have given it access to.</p>
 <form method="post" action="${esc(url.pathname)}/consent${esc(url.search)}"><label>Account <input name="mail" value="${esc(hint)}"></label>
 <p><button type="submit" name="accept" value="yes">Accept</button></p></form></body></html>`,
         );
@@ -403,7 +405,8 @@ export class FakeGraphServer {
         return tokenError(
           400,
           'invalid_grant',
-          'AADSTS70008: The provided authorization code or refresh token has expired due to inactivity. Send a new interactive authorization request for this user and resource.',
+          'AADSTS70008: The provided authorization code or refresh token has expired due to inactivity. Send a new ' +
+            'interactive authorization request for this user and resource.',
           [70008],
         );
       this.refreshTokens.delete(rt);

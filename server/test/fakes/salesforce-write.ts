@@ -187,7 +187,9 @@ export class SfWriteStore {
     if (readOnly.length) {
       errors.push({
         statusCode: 'INVALID_FIELD_FOR_INSERT_UPDATE',
-        message: `Unable to create/update fields: ${readOnly.join(', ')}. Please check the security settings of this field and verify that it is read/write for your profile or permission set.`,
+        message:
+          `Unable to create/update fields: ${readOnly.join(', ')}. Please check the security settings of this field and ` +
+          `verify that it is read/write for your profile or permission set.`,
         fields: readOnly,
       });
     }
@@ -551,7 +553,9 @@ export class SfWriteStore {
           body: [
             {
               errorCode: 'INVALIDJOBSTATE',
-              message: `Found multiple contents for job: <${j.id}>, please 'Close' / 'Abort' / 'Delete' the current Job then create a new Job and make sure you only do 'PUT' once on a given Job.`,
+              message:
+                `Found multiple contents for job: <${j.id}>, please 'Close' / 'Abort' / 'Delete' the current Job then create a ` +
+                `new Job and make sure you only do 'PUT' once on a given Job.`,
             },
           ],
         };

@@ -107,12 +107,11 @@ describe('enrichments: a worker killed mid-run', () => {
       .em()
       .execute<{ value: unknown }[]>(`select value from field_value where field_id = ? and entity_id = ?`, [field, companyId]);
     expect(values).toEqual([{ value: 'Industrials' }]);
-    const kinds = await ctx
-      .em()
-      .execute<{ kind: string; n: number }[]>(
-        `select kind, count(*)::int as n from realtime_event where organization_id = ? and (kind = 'field.value' or (kind = 'enrichment.result' and data->>'status' = 'complete')) group by kind order by kind`,
-        [organization.id],
-      );
+    const kinds = await ctx.em().execute<{ kind: string; n: number }[]>(
+      `select kind, count(*)::int as n from realtime_event where organization_id = ? and (kind = 'field.value' or (kind =
+          'enrichment.result' and data->>'status' = 'complete')) group by kind order by kind`,
+      [organization.id],
+    );
     expect(kinds).toEqual([
       { kind: 'enrichment.result', n: 1 },
       { kind: 'field.value', n: 1 },

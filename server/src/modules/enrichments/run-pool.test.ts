@@ -97,7 +97,8 @@ describe('enrichments: a large run started on a full pool', () => {
     const published = async () =>
       (
         await outside.query<{ n: number }>(
-          `select count(*)::int as n from pg_locks where relation = 'realtime_event'::regclass and mode = 'RowExclusiveLock' and pid <> $1 and pid <> pg_backend_pid()`,
+          `select count(*)::int as n from pg_locks where relation = 'realtime_event'::regclass and mode = 'RowExclusiveLock' and pid <>
+            $1 and pid <> pg_backend_pid()`,
           [requestPid],
         )
       ).rows[0].n > 0;

@@ -190,83 +190,90 @@ describe('enrichments: running', () => {
     );
   });
 
-  it('renders field boxes, calls the model with the strict schema, stores value.result and writes the primary field (use_latest), with live events', async () => {
-    await startWorker();
-    fake.reset();
-    const industry = await customField(a.c, 'Industry');
-    const notes = await customField(a.c, 'Notes');
-    const id = await enrichment(a.c, {
-      name: 'Industry',
-      fieldIdToAssign: industry,
-      prompt: [text('Which industry is '), { type: 'field-box', id: 'box000000001', fieldId: notes, required: true }, text(' in?')],
-      schema: [...schema, { name: 'confidence', type: 'categories', description: 'How sure', required: true, enumValues: ['high', 'low'] }],
-    });
-    const acme = await company(a.c, 'Acme');
-    const umbrella = await company(a.c, 'Umbrella');
-    await a.c.put('/api/v1/entity/company/field', { entityId: acme, fieldId: notes, value: 'rockets and anvils' });
-    await a.c.put('/api/v1/entity/company/field', { entityId: umbrella, fieldId: notes, value: 'vaccines' });
-    await a.c.put('/api/v1/entity/company/field', { entityId: umbrella, fieldId: industry, value: 'old value' });
-    // A model that takes a moment: the runner announces 'processing' for executions still running after 100 ms.
-    fake.when((r: FakeRequest) => lastUserText(r).includes('rockets'), {
-      json: { answer: 'Aerospace', confidence: 'high' },
-      latencyMs: 600,
-    });
-    fake.when((r: FakeRequest) => lastUserText(r).includes('vaccines'), { json: { answer: 'Pharma', confidence: 'low' } });
+  it(
+    'renders field boxes, calls the model with the strict schema, stores value.result and writes the primary field ' +
+      '(use_latest), with live events',
+    async () => {
+      await startWorker();
+      fake.reset();
+      const industry = await customField(a.c, 'Industry');
+      const notes = await customField(a.c, 'Notes');
+      const id = await enrichment(a.c, {
+        name: 'Industry',
+        fieldIdToAssign: industry,
+        prompt: [text('Which industry is '), { type: 'field-box', id: 'box000000001', fieldId: notes, required: true }, text(' in?')],
+        schema: [
+          ...schema,
+          { name: 'confidence', type: 'categories', description: 'How sure', required: true, enumValues: ['high', 'low'] },
+        ],
+      });
+      const acme = await company(a.c, 'Acme');
+      const umbrella = await company(a.c, 'Umbrella');
+      await a.c.put('/api/v1/entity/company/field', { entityId: acme, fieldId: notes, value: 'rockets and anvils' });
+      await a.c.put('/api/v1/entity/company/field', { entityId: umbrella, fieldId: notes, value: 'vaccines' });
+      await a.c.put('/api/v1/entity/company/field', { entityId: umbrella, fieldId: industry, value: 'old value' });
+      // A model that takes a moment: the runner announces 'processing' for executions still running after 100 ms.
+      fake.when((r: FakeRequest) => lastUserText(r).includes('rockets'), {
+        json: { answer: 'Aerospace', confidence: 'high' },
+        latencyMs: 600,
+      });
+      fake.when((r: FakeRequest) => lastUserText(r).includes('vaccines'), { json: { answer: 'Pharma', confidence: 'low' } });
 
-    const res = await execute(a.c, { enrichmentId: id, entityIds: [acme, umbrella] });
-    expect(res.json().started).toBe(2);
-    const rs = await done(a.c, id, [acme, umbrella]);
-    const byEntity = new Map(rs.map((r) => [r.entityId, r]));
-    expect(byEntity.get(acme)).toMatchObject({
-      status: 'complete',
-      statusMessage: null,
-      value: { result: { answer: 'Aerospace', confidence: 'high' } },
-    });
-    expect(byEntity.get(umbrella)!.value.result).toEqual({ answer: 'Pharma', confidence: 'low' });
+      const res = await execute(a.c, { enrichmentId: id, entityIds: [acme, umbrella] });
+      expect(res.json().started).toBe(2);
+      const rs = await done(a.c, id, [acme, umbrella]);
+      const byEntity = new Map(rs.map((r) => [r.entityId, r]));
+      expect(byEntity.get(acme)).toMatchObject({
+        status: 'complete',
+        statusMessage: null,
+        value: { result: { answer: 'Aerospace', confidence: 'high' } },
+      });
+      expect(byEntity.get(umbrella)!.value.result).toEqual({ answer: 'Pharma', confidence: 'low' });
 
-    const req = fake.chatRequests.find((r) => lastUserText(r).includes('rockets'))!;
-    expect(lastUserText(req)).toContain('Which industry is rockets and anvils in?');
-    expect(lastUserText(req)).toContain('Company: Acme');
-    expect(req.body.response_format?.json_schema).toMatchObject({
-      strict: true,
-      schema: {
-        type: 'object',
-        required: ['answer', 'confidence'],
-        additionalProperties: false,
-        properties: { confidence: { enum: ['high', 'low'] } },
-      },
-    });
-    expect(req.body.model).toBe('gpt-test');
+      const req = fake.chatRequests.find((r) => lastUserText(r).includes('rockets'))!;
+      expect(lastUserText(req)).toContain('Which industry is rockets and anvils in?');
+      expect(lastUserText(req)).toContain('Company: Acme');
+      expect(req.body.response_format?.json_schema).toMatchObject({
+        strict: true,
+        schema: {
+          type: 'object',
+          required: ['answer', 'confidence'],
+          additionalProperties: false,
+          properties: { confidence: { enum: ['high', 'low'] } },
+        },
+      });
+      expect(req.body.model).toBe('gpt-test');
 
-    // use_latest: the primary enrichment's answer replaces the value.
-    expect(await fieldValue(a.c, acme, industry)).toBe('Aerospace');
-    expect(await fieldValue(a.c, umbrella, industry)).toBe('Pharma');
+      // use_latest: the primary enrichment's answer replaces the value.
+      expect(await fieldValue(a.c, acme, industry)).toBe('Aerospace');
+      expect(await fieldValue(a.c, umbrella, industry)).toBe('Pharma');
 
-    // Events: preprocessing → processing (execution) → complete, and the field value on the entities path.
-    const resultEvents = (await events(a.orgId, 'enrichment.result')).filter((e) => e.key === `enrichment-result:${id}:${acme}`);
-    expect(resultEvents.map((e) => (e.data as { status: string }).status)).toEqual(['preprocessing', 'complete']);
-    const execEvents = (await events(a.orgId, 'execution.updated')).filter(
-      (e) => (e.data as { typeId: string; entityId: string }).typeId === id && (e.data as { entityId: string }).entityId === acme,
-    );
-    expect(execEvents.map((e) => (e.data as { status: string }).status)).toEqual(['scheduled', 'processing', 'completed']);
-    expect(Number(execEvents[1].seq)).toBeGreaterThan(Number(resultEvents[0].seq));
-    expect(Number(resultEvents[1].seq)).toBeGreaterThan(Number(execEvents[1].seq));
-    const fieldEvents = (await events(a.orgId, 'field.value')).filter((e) => e.key === `field:${industry}:${acme}`);
-    expect(fieldEvents).toHaveLength(1);
-    expect(fieldEvents[0].path).toBe(realtimePaths.entities(a.orgId, 'company'));
-    expect(fieldEvents[0].data).toMatchObject({
-      entityType: 'company',
-      entityId: acme,
-      fieldId: industry,
-      value: { value: 'Aerospace', status: 'completed' },
-    });
-    // The cell keeps the whole answer and where it came from.
-    const cell = (await a.c.get(`/api/v1/company/details/${acme}`)).json().company.fields[industry];
-    expect(cell).toMatchObject({ infoValue: { answer: 'Aerospace', confidence: 'high' }, details: { enrichmentId: id, sources: [] } });
+      // Events: preprocessing → processing (execution) → complete, and the field value on the entities path.
+      const resultEvents = (await events(a.orgId, 'enrichment.result')).filter((e) => e.key === `enrichment-result:${id}:${acme}`);
+      expect(resultEvents.map((e) => (e.data as { status: string }).status)).toEqual(['preprocessing', 'complete']);
+      const execEvents = (await events(a.orgId, 'execution.updated')).filter(
+        (e) => (e.data as { typeId: string; entityId: string }).typeId === id && (e.data as { entityId: string }).entityId === acme,
+      );
+      expect(execEvents.map((e) => (e.data as { status: string }).status)).toEqual(['scheduled', 'processing', 'completed']);
+      expect(Number(execEvents[1].seq)).toBeGreaterThan(Number(resultEvents[0].seq));
+      expect(Number(resultEvents[1].seq)).toBeGreaterThan(Number(execEvents[1].seq));
+      const fieldEvents = (await events(a.orgId, 'field.value')).filter((e) => e.key === `field:${industry}:${acme}`);
+      expect(fieldEvents).toHaveLength(1);
+      expect(fieldEvents[0].path).toBe(realtimePaths.entities(a.orgId, 'company'));
+      expect(fieldEvents[0].data).toMatchObject({
+        entityType: 'company',
+        entityId: acme,
+        fieldId: industry,
+        value: { value: 'Aerospace', status: 'completed' },
+      });
+      // The cell keeps the whole answer and where it came from.
+      const cell = (await a.c.get(`/api/v1/company/details/${acme}`)).json().company.fields[industry];
+      expect(cell).toMatchObject({ infoValue: { answer: 'Aerospace', confidence: 'high' }, details: { enrichmentId: id, sources: [] } });
 
-    // Another organization sees none of it.
-    expect(await results(rival.c, [acme])).toEqual([]);
-  });
+      // Another organization sees none of it.
+      expect(await results(rival.c, [acme])).toEqual([]);
+    },
+  );
 
   it('keep_existing keeps a value a record already has (the result is still stored); a non-primary enrichment never writes', async () => {
     await startWorker();
@@ -451,86 +458,90 @@ describe('enrichments: running', () => {
     fake.otherwise(null);
   });
 
-  it('a large run is answered after its first chunk; the rest is created by a job queued with it, each row once, also when that job runs again after a crash', async () => {
-    await createQueues(ctx.boss!, [executeRestDeadLetterJob as JobDefinition, executeRestJob as JobDefinition], ctx.config);
-    const id = await enrichment(a.c, { name: 'Large', prompt: 'x' });
-    const cos: string[] = [];
-    for (let i = 0; i < 25; i++) cos.push(await company(a.c, `Large${i}`));
-    const [{ created_by_id: userId }] = await ctx
-      .em()
-      .execute<{ created_by_id: string }[]>(`select created_by_id from enrichment where id = ?`, [id]);
-    // cos[3] is already queued (not due for an hour): a duplicate.
-    const [queued] = await createExecutions(ctx.em(), ctx.boss!, {
-      organizationId: a.orgId,
-      createdById: userId,
-      type: 'enrichment',
-      typeId: id,
-      entityType: 'company',
-      targets: [{ entityId: cos[3], idempotencyKey: idempotencyKey(id, cos[3]) }],
-      startAfter: new Date(Date.now() + 3_600_000),
-      announce: false,
-    });
-    const em = ctx.em();
-    em.setFilterParams('tenant', { organizationId: a.orgId });
-    const answer = await executeEnrichment(
-      em,
-      ctx.boss!,
-      { organizationId: a.orgId, userId },
-      { enrichmentId: id, entityType: 'company', entityIds: cos },
-      { firstChunk: 5 },
-    );
-    expect(answer).toMatchObject({ count: 24, started: 24, duplicates: 1, failed: 0 });
-    expect(answer.items!.map((x) => x.entityId)).toEqual(cos);
-    expect(answer.items![3]).toEqual({ entityId: cos[3], executionId: queued.executionId, status: 'duplicate' });
-    const promised = answer.items!.filter((x) => x.status === 'started');
-    const rows = async () =>
-      ctx.em().execute<{ id: string; entity_id: string }[]>(`select id, entity_id from execution where type_id = ?`, [id]);
-    // Answered with the first chunk: the first 5 rows found (4 if the queued one is among them) are
-    // created, besides the queued one; the rest is in the job queued with them.
-    const firstChunk = (await rows()).length - 1;
-    expect([4, 5]).toContain(firstChunk);
-    const [job] = await ctx.boss!.fetch(EXECUTE_REST_QUEUE);
-    const data = ExecuteRestData.parse(job.data);
-    expect(data.items).toHaveLength(24 - firstChunk);
-    // An attempt that committed its first chunk and died, then the retry, then a third run: each row once.
-    expect(await createRestOfRun(ctx.em(), ctx.boss!, { ...data, items: data.items.slice(0, 7) }, { chunk: 7 })).toBe(7);
-    expect(await createRestOfRun(ctx.em(), ctx.boss!, data, { chunk: 7 })).toBe(data.items.length - 7);
-    expect(await createRestOfRun(ctx.em(), ctx.boss!, data, { chunk: 7 })).toBe(0);
-    const all = await rows();
-    expect(all).toHaveLength(25);
-    expect(new Set(all.map((r) => r.entity_id)).size).toBe(25);
-    // Exactly the executions the answer promised.
-    expect(new Set(all.map((r) => r.id))).toEqual(new Set([...promised.map((x) => x.executionId), queued.executionId]));
-    // Every row's result was created (queued: preprocessing, or already answered by a running worker).
-    const res = await ctx.em().execute<{ n: number }[]>(`select count(*)::int as n from enrichment_result where enrichment_id = ?`, [id]);
-    expect(res[0].n).toBe(24);
-    await ctx.boss!.complete(EXECUTE_REST_QUEUE, job.id);
-    // A filtered run that selects nothing is refused and starts nothing (its first-rows transaction rolls back).
-    const none = await execute(a.c, {
-      enrichmentId: id,
-      entityFilters: { allSelected: true, text: 'no company is called this', filters: [], excludeIds: [] },
-    });
-    expect([none.statusCode, none.json().message]).toEqual([400, 'Please select a company.']);
-    expect(await rows()).toHaveLength(25);
-    await ctx.em().execute(`update execution set status = 'cancelled' where type_id = ? and status in ('scheduled', 'processing')`, [id]);
-
-    // A rest-of-run job whose retries are spent: the user is told how many promised rows never started.
-    const lost = {
-      ...data,
-      items: [...data.items.slice(0, 2), [cos[0], randomUUID()], [cos[1], randomUUID()], [cos[2], randomUUID()]] as [string, string][],
-    };
-    expect(await handleDeadRestOfRun(ctx.em(), lost)).toBe(3);
-    const notes = await ctx
-      .em()
-      .execute<{ level: string; message: string }[]>(
-        `select level, message from notification where user_id = ? and unique_key like 'enrichment-rest-failed:%'`,
-        [userId],
+  it(
+    'a large run is answered after its first chunk; the rest is created by a job queued with it, each row once, ' +
+      'also when that job runs again after a crash',
+    async () => {
+      await createQueues(ctx.boss!, [executeRestDeadLetterJob as JobDefinition, executeRestJob as JobDefinition], ctx.config);
+      const id = await enrichment(a.c, { name: 'Large', prompt: 'x' });
+      const cos: string[] = [];
+      for (let i = 0; i < 25; i++) cos.push(await company(a.c, `Large${i}`));
+      const [{ created_by_id: userId }] = await ctx
+        .em()
+        .execute<{ created_by_id: string }[]>(`select created_by_id from enrichment where id = ?`, [id]);
+      // cos[3] is already queued (not due for an hour): a duplicate.
+      const [queued] = await createExecutions(ctx.em(), ctx.boss!, {
+        organizationId: a.orgId,
+        createdById: userId,
+        type: 'enrichment',
+        typeId: id,
+        entityType: 'company',
+        targets: [{ entityId: cos[3], idempotencyKey: idempotencyKey(id, cos[3]) }],
+        startAfter: new Date(Date.now() + 3_600_000),
+        announce: false,
+      });
+      const em = ctx.em();
+      em.setFilterParams('tenant', { organizationId: a.orgId });
+      const answer = await executeEnrichment(
+        em,
+        ctx.boss!,
+        { organizationId: a.orgId, userId },
+        { enrichmentId: id, entityType: 'company', entityIds: cos },
+        { firstChunk: 5 },
       );
-    expect(notes).toEqual([
-      { level: 'error', message: "Error executing enrichment: 3 of the run's rows could not be queued. Please run them again." },
-    ]);
-    expect(await handleDeadRestOfRun(ctx.em(), data)).toBe(0);
-  });
+      expect(answer).toMatchObject({ count: 24, started: 24, duplicates: 1, failed: 0 });
+      expect(answer.items!.map((x) => x.entityId)).toEqual(cos);
+      expect(answer.items![3]).toEqual({ entityId: cos[3], executionId: queued.executionId, status: 'duplicate' });
+      const promised = answer.items!.filter((x) => x.status === 'started');
+      const rows = async () =>
+        ctx.em().execute<{ id: string; entity_id: string }[]>(`select id, entity_id from execution where type_id = ?`, [id]);
+      // Answered with the first chunk: the first 5 rows found (4 if the queued one is among them) are
+      // created, besides the queued one; the rest is in the job queued with them.
+      const firstChunk = (await rows()).length - 1;
+      expect([4, 5]).toContain(firstChunk);
+      const [job] = await ctx.boss!.fetch(EXECUTE_REST_QUEUE);
+      const data = ExecuteRestData.parse(job.data);
+      expect(data.items).toHaveLength(24 - firstChunk);
+      // An attempt that committed its first chunk and died, then the retry, then a third run: each row once.
+      expect(await createRestOfRun(ctx.em(), ctx.boss!, { ...data, items: data.items.slice(0, 7) }, { chunk: 7 })).toBe(7);
+      expect(await createRestOfRun(ctx.em(), ctx.boss!, data, { chunk: 7 })).toBe(data.items.length - 7);
+      expect(await createRestOfRun(ctx.em(), ctx.boss!, data, { chunk: 7 })).toBe(0);
+      const all = await rows();
+      expect(all).toHaveLength(25);
+      expect(new Set(all.map((r) => r.entity_id)).size).toBe(25);
+      // Exactly the executions the answer promised.
+      expect(new Set(all.map((r) => r.id))).toEqual(new Set([...promised.map((x) => x.executionId), queued.executionId]));
+      // Every row's result was created (queued: preprocessing, or already answered by a running worker).
+      const res = await ctx.em().execute<{ n: number }[]>(`select count(*)::int as n from enrichment_result where enrichment_id = ?`, [id]);
+      expect(res[0].n).toBe(24);
+      await ctx.boss!.complete(EXECUTE_REST_QUEUE, job.id);
+      // A filtered run that selects nothing is refused and starts nothing (its first-rows transaction rolls back).
+      const none = await execute(a.c, {
+        enrichmentId: id,
+        entityFilters: { allSelected: true, text: 'no company is called this', filters: [], excludeIds: [] },
+      });
+      expect([none.statusCode, none.json().message]).toEqual([400, 'Please select a company.']);
+      expect(await rows()).toHaveLength(25);
+      await ctx.em().execute(`update execution set status = 'cancelled' where type_id = ? and status in ('scheduled', 'processing')`, [id]);
+
+      // A rest-of-run job whose retries are spent: the user is told how many promised rows never started.
+      const lost = {
+        ...data,
+        items: [...data.items.slice(0, 2), [cos[0], randomUUID()], [cos[1], randomUUID()], [cos[2], randomUUID()]] as [string, string][],
+      };
+      expect(await handleDeadRestOfRun(ctx.em(), lost)).toBe(3);
+      const notes = await ctx
+        .em()
+        .execute<{ level: string; message: string }[]>(
+          `select level, message from notification where user_id = ? and unique_key like 'enrichment-rest-failed:%'`,
+          [userId],
+        );
+      expect(notes).toEqual([
+        { level: 'error', message: "Error executing enrichment: 3 of the run's rows could not be queued. Please run them again." },
+      ]);
+      expect(await handleDeadRestOfRun(ctx.em(), data)).toBe(0);
+    },
+  );
 });
 
 describe('enrichments: no language model configured', () => {

@@ -114,56 +114,64 @@ describe('executions: transactional enqueue, worker transitions, retries, dead l
     expect(await ctx.em().execute(`select 1 from realtime_event where data->>'id' = ?`, [id])).toHaveLength(0);
   });
 
-  it('committed: the row starts scheduled (enrichment, list) or draft (play, score); the job has its id and the organization as group; the worker completes it', async () => {
-    const s = await socketOn([realtimePaths.executions(org.id)]);
-    const typeId = scenario({ run: async ({ execution }) => ({ answer: `done ${execution.entity_id}` }) });
-    const byType: Record<string, string> = {};
-    for (const type of ['enrichment', 'play', 'list', 'score'] as const) {
-      const [started] = await start({ type, typeId, entityType: type === 'list' ? 'list' : 'company' });
-      expect(started.status).toBe('started');
-      byType[type] = started.executionId;
-    }
-    // The creating transaction committed before the worker could see the job.
-    const initial = await Promise.all(
-      Object.entries(byType).map(async ([type, id]) => [
-        type,
-        (
-          await ctx
-            .em()
-            .execute<{ status: string }[]>(
-              `select status from realtime_event e, lateral (select e.data->>'status' as status) x where e.organization_id = ? and e.data->>'id' = ? order by seq limit 1`,
+  it(
+    'committed: the row starts scheduled (enrichment, list) or draft (play, score); the job has its id and the ' +
+      'organization as group; the worker completes it',
+    async () => {
+      const s = await socketOn([realtimePaths.executions(org.id)]);
+      const typeId = scenario({ run: async ({ execution }) => ({ answer: `done ${execution.entity_id}` }) });
+      const byType: Record<string, string> = {};
+      for (const type of ['enrichment', 'play', 'list', 'score'] as const) {
+        const [started] = await start({ type, typeId, entityType: type === 'list' ? 'list' : 'company' });
+        expect(started.status).toBe('started');
+        byType[type] = started.executionId;
+      }
+      // The creating transaction committed before the worker could see the job.
+      const initial = await Promise.all(
+        Object.entries(byType).map(async ([type, id]) => [
+          type,
+          (
+            await ctx.em().execute<{ status: string }[]>(
+              `select status from realtime_event e, lateral (select e.data->>'status' as status) x where e.organization_id = ? and
+                e.data->>'id' = ? order by seq limit 1`,
               [org.id, id],
             )
-        )[0]?.status,
-      ]),
-    );
-    expect(Object.fromEntries(initial)).toEqual({ enrichment: 'scheduled', play: 'draft', list: 'scheduled', score: 'draft' });
-    for (const [type, id] of Object.entries(byType)) {
-      const done = await settled(id);
-      expect(done).toMatchObject({ status: 'completed', attempt: 0, organization_id: org.id, created_by_id: admin.id });
-      expect(done.result).toEqual({ answer: `done ${done.entity_id}` });
-      expect(await results(id)).toHaveLength(1);
-      expect(await job(type as ExecutionType, id)).toMatchObject({
-        group_id: org.id,
-        data: { executionId: id, organizationId: org.id, type },
+          )[0]?.status,
+        ]),
+      );
+      expect(Object.fromEntries(initial)).toEqual({ enrichment: 'scheduled', play: 'draft', list: 'scheduled', score: 'draft' });
+      for (const [type, id] of Object.entries(byType)) {
+        const done = await settled(id);
+        expect(done).toMatchObject({ status: 'completed', attempt: 0, organization_id: org.id, created_by_id: admin.id });
+        expect(done.result).toEqual({ answer: `done ${done.entity_id}` });
+        expect(await results(id)).toHaveLength(1);
+        expect(await job(type as ExecutionType, id)).toMatchObject({
+          group_id: org.id,
+          data: { executionId: id, organizationId: org.id, type },
+        });
+      }
+      // Every step reached the socket, in order, on org/{oid}/executions/{type}/{entityType}.
+      const id = byType.enrichment;
+      const events = await s.waitForEvents((e) =>
+        e.some((x) => (x.data as ExecutionDto).id === id && (x.data as ExecutionDto).status === 'completed'),
+      );
+      const mine = events.filter((e) => (e.data as ExecutionDto).id === id);
+      expect(
+        mine.every(
+          (e) =>
+            e.path === realtimePaths.executions(org.id, 'enrichment', 'company') &&
+            e.kind === 'execution.updated' &&
+            e.key === `execution:${id}`,
+        ),
+      ).toBe(true);
+      expect(mine[mine.length - 1].data).toMatchObject({
+        status: 'completed',
+        listening: false,
+        type: 'enrichment',
+        entityType: 'company',
       });
-    }
-    // Every step reached the socket, in order, on org/{oid}/executions/{type}/{entityType}.
-    const id = byType.enrichment;
-    const events = await s.waitForEvents((e) =>
-      e.some((x) => (x.data as ExecutionDto).id === id && (x.data as ExecutionDto).status === 'completed'),
-    );
-    const mine = events.filter((e) => (e.data as ExecutionDto).id === id);
-    expect(
-      mine.every(
-        (e) =>
-          e.path === realtimePaths.executions(org.id, 'enrichment', 'company') &&
-          e.kind === 'execution.updated' &&
-          e.key === `execution:${id}`,
-      ),
-    ).toBe(true);
-    expect(mine[mine.length - 1].data).toMatchObject({ status: 'completed', listening: false, type: 'enrichment', entityType: 'company' });
-  });
+    },
+  );
 
   it('bulk: thousands of executions and jobs in one call (pg-boss insert)', async () => {
     const typeId = scenario({ run: async () => 1 });
@@ -316,55 +324,59 @@ describe('executions: transactional enqueue, worker transitions, retries, dead l
     expect(runs).toBe(1);
   });
 
-  it('a batch completes in one transaction, and a commit step that throws fails its own execution only: the rest of its batch completes, each result written once', async () => {
-    const bad = randomUUID();
-    const typeId = scenario({
-      run: async ({ execution }) => ({ entity: execution.entity_id }),
-      commit: async (em, execution, result) => {
-        if (execution.entity_id === bad) throw new Error('constraint violated by this result');
-        await writeTestResult(em, execution, result);
-      },
-    });
-    const entities = [randomUUID(), bad, randomUUID(), randomUUID()];
-    // Not picked up by the worker (start in an hour): run here as one fetched batch.
-    const started = await createExecutions(ctx.em(), ctx.boss!, {
-      organizationId: org.id,
-      createdById: admin.id,
-      type: 'list',
-      typeId,
-      entityType: 'list',
-      targets: entities.map((entityId) => ({ entityId })),
-      startAfter: new Date(Date.now() + 3_600_000),
-    });
-    const jobCtx = { orm: ctx.orm, logger: pino({ level: 'silent' }), boss: ctx.boss!, config: ctx.config };
-    const handlers = new Map(scenarioHandlers(scenarios).map((h) => [h.type, h]));
-    const items = started.map((st) => ({
-      data: { executionId: st.executionId, organizationId: org.id, type: 'list' as const },
-      job: { id: st.executionId, retryCount: 0 },
-    }));
-    const outcome = await runExecutionBatch(handlers, items, jobCtx);
-    const failedId = started[1].executionId;
-    expect(outcome.map((o) => [o.id, o.status])).toEqual(
-      started.map((st) => [st.executionId, st.executionId === failedId ? 'failed' : 'completed']),
-    );
-    for (const st of started) {
-      const r = await row(st.executionId);
-      if (st.executionId === failedId) {
-        expect([r.status, r.status_message]).toEqual(['processing', 'The execution failed unexpectedly.']);
-        expect(await results(st.executionId)).toHaveLength(0);
-      } else {
-        expect(r.status).toBe('completed');
-        expect(await results(st.executionId)).toEqual([{ value: JSON.stringify({ entity: st.entityId }) }]);
+  it(
+    'a batch completes in one transaction, and a commit step that throws fails its own execution only: the rest of ' +
+      'its batch completes, each result written once',
+    async () => {
+      const bad = randomUUID();
+      const typeId = scenario({
+        run: async ({ execution }) => ({ entity: execution.entity_id }),
+        commit: async (em, execution, result) => {
+          if (execution.entity_id === bad) throw new Error('constraint violated by this result');
+          await writeTestResult(em, execution, result);
+        },
+      });
+      const entities = [randomUUID(), bad, randomUUID(), randomUUID()];
+      // Not picked up by the worker (start in an hour): run here as one fetched batch.
+      const started = await createExecutions(ctx.em(), ctx.boss!, {
+        organizationId: org.id,
+        createdById: admin.id,
+        type: 'list',
+        typeId,
+        entityType: 'list',
+        targets: entities.map((entityId) => ({ entityId })),
+        startAfter: new Date(Date.now() + 3_600_000),
+      });
+      const jobCtx = { orm: ctx.orm, logger: pino({ level: 'silent' }), boss: ctx.boss!, config: ctx.config };
+      const handlers = new Map(scenarioHandlers(scenarios).map((h) => [h.type, h]));
+      const items = started.map((st) => ({
+        data: { executionId: st.executionId, organizationId: org.id, type: 'list' as const },
+        job: { id: st.executionId, retryCount: 0 },
+      }));
+      const outcome = await runExecutionBatch(handlers, items, jobCtx);
+      const failedId = started[1].executionId;
+      expect(outcome.map((o) => [o.id, o.status])).toEqual(
+        started.map((st) => [st.executionId, st.executionId === failedId ? 'failed' : 'completed']),
+      );
+      for (const st of started) {
+        const r = await row(st.executionId);
+        if (st.executionId === failedId) {
+          expect([r.status, r.status_message]).toEqual(['processing', 'The execution failed unexpectedly.']);
+          expect(await results(st.executionId)).toHaveLength(0);
+        } else {
+          expect(r.status).toBe('completed');
+          expect(await results(st.executionId)).toEqual([{ value: JSON.stringify({ entity: st.entityId }) }]);
+        }
       }
-    }
-    // The same batch again (a retry of every job): nothing more is written for the completed ones.
-    await runExecutionBatch(
-      handlers,
-      items.map((i) => ({ ...i, job: { ...i.job, retryCount: 1 } })),
-      jobCtx,
-    );
-    for (const st of started) if (st.executionId !== failedId) expect(await results(st.executionId)).toHaveLength(1);
-  });
+      // The same batch again (a retry of every job): nothing more is written for the completed ones.
+      await runExecutionBatch(
+        handlers,
+        items.map((i) => ({ ...i, job: { ...i.job, retryCount: 1 } })),
+        jobCtx,
+      );
+      for (const st of started) if (st.executionId !== failedId) expect(await results(st.executionId)).toHaveLength(1);
+    },
+  );
 
   it('a handler with commitMany writes a completing group in one call; when it throws, each execution is tried alone and only the bad one fails', async () => {
     const bad = randomUUID();

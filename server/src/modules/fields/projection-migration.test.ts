@@ -71,7 +71,8 @@ describe(`${MIGRATION} backfills the slots of existing values`, () => {
     for (const fl of fields) {
       const [{ slot }] = await sql<{ slot: number }>(`select slot from field_definition where id = ?`, [fl.id]);
       const rows = await sql<{ id: string; slot: unknown; value: unknown }>(
-        `select r.id, r.${slotColumn(slot)} as slot, v.value from ${fl.entity} r left join field_value v on v.field_id = ? and v.entity_id = r.id where r.organization_id = ?`,
+        `select r.id, r.${slotColumn(slot)} as slot, v.value from ${fl.entity} r left join field_value v on v.field_id = ? and
+          v.entity_id = r.id where r.organization_id = ?`,
         [fl.id, org],
       );
       expect(rows).toHaveLength(3);

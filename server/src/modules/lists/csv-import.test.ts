@@ -178,30 +178,34 @@ describe('CSV upload into a list (POST /list-company/source)', () => {
     expect(l).toMatchObject({ totalIdeas: 0, totalSources: 0 });
   });
 
-  it('reads ragged rows, empty lines, CRLF line breaks (also inside quotes), tabs and NUL bytes as csv-parse did; the line is where a record ends', async () => {
-    const list = await newList();
-    const csv =
-      'Company\tWebsite\tCity\r\n' +
-      '\r\n' +
-      'Short\tshort.example.com\r\n' +
-      'Long\tlong.example.com\tParis\textra\t"more\tstuff"\r\n' +
-      'Multi\tmulti.example.com\t"two\r\nlines"\r\n' +
-      'Nul\u0000\tnul.example.com\tX\r\n' +
-      'Last\tlast.example.com\tRome';
-    const res = await upload(a, list.id, csv);
-    expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ rows: 5, inserted: 4, rejected: 1 });
-    expect((await ideas(list.id)).map((i) => [i.name, i.domain, i.data])).toEqual([
-      ['Last', 'last.example.com', { City: 'Rome' }],
-      ['Long', 'long.example.com', { City: 'Paris' }],
-      ['Multi', 'multi.example.com', { City: 'two\r\nlines' }],
-      ['Short', 'short.example.com', { City: '' }],
-    ]);
-    expect(await rejected(res.json().sourceId)).toEqual([
-      'Line,Name,Website,Reason',
-      '7,Nul,nul.example.com,The row contains a NUL character',
-    ]);
-  });
+  it(
+    'reads ragged rows, empty lines, CRLF line breaks (also inside quotes), tabs and NUL bytes as csv-parse did; ' +
+      'the line is where a record ends',
+    async () => {
+      const list = await newList();
+      const csv =
+        'Company\tWebsite\tCity\r\n' +
+        '\r\n' +
+        'Short\tshort.example.com\r\n' +
+        'Long\tlong.example.com\tParis\textra\t"more\tstuff"\r\n' +
+        'Multi\tmulti.example.com\t"two\r\nlines"\r\n' +
+        'Nul\u0000\tnul.example.com\tX\r\n' +
+        'Last\tlast.example.com\tRome';
+      const res = await upload(a, list.id, csv);
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toMatchObject({ rows: 5, inserted: 4, rejected: 1 });
+      expect((await ideas(list.id)).map((i) => [i.name, i.domain, i.data])).toEqual([
+        ['Last', 'last.example.com', { City: 'Rome' }],
+        ['Long', 'long.example.com', { City: 'Paris' }],
+        ['Multi', 'multi.example.com', { City: 'two\r\nlines' }],
+        ['Short', 'short.example.com', { City: '' }],
+      ]);
+      expect(await rejected(res.json().sourceId)).toEqual([
+        'Line,Name,Website,Reason',
+        '7,Nul,nul.example.com,The row contains a NUL character',
+      ]);
+    },
+  );
 
   it('refuses a stray quote and a quote left open with the line, changing nothing', async () => {
     const list = await newList();

@@ -35,7 +35,8 @@ describe('the list-building agent source', () => {
     brave = await startFakeBrave({ apiKey: 'brave-key' });
     web = await startFakeWeb({
       '/guide': html(
-        '<html><body><h1>Danish bakery guide</h1><p>Lagkage Industri (lagkage.example.dk) and Rugbrød Fabrik (rugbroed.example.dk) bake for supermarkets.</p></body></html>',
+        '<html><body><h1>Danish bakery guide</h1><p>Lagkage Industri (lagkage.example.dk) and Rugbrød Fabrik ' +
+          '(rugbroed.example.dk) bake for supermarkets.</p></body></html>',
       ),
     });
     ctx = await createTestApp({

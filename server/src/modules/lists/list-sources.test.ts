@@ -109,53 +109,57 @@ describe('list sources from data providers (spec 002 §7, §4 List execution, §
     );
   });
 
-  it('keys are stored per organization (encrypted, never answered); the previews then answer through the adapters; bad input is a 400 with its message', async () => {
-    const saved = await connect(a, 'ocean', 'ocean-key-aaaa-1111');
-    expect(saved.message).toBe('Ocean.io connected');
-    expect(JSON.stringify(saved)).not.toContain('ocean-key-aaaa-1111');
-    expect(saved.integration).toMatchObject({ provider: 'ocean', type: 'data', data: { metadata: { keyHint: '1111' } } });
-    await connect(a, 'googleMaps', 'maps-key-aaaa-2222');
-    expect((await a.post('/api/v1/organization/integration', { provider: 'sourceScrub', apiKey: 'no-colon' })).json().message).toBe(
-      'Enter the Source Scrub account as username:password',
-    );
-    await connect(a, 'sourceScrub', 'ana:pw');
+  it(
+    'keys are stored per organization (encrypted, never answered); the previews then answer through the adapters; ' +
+      'bad input is a 400 with its message',
+    async () => {
+      const saved = await connect(a, 'ocean', 'ocean-key-aaaa-1111');
+      expect(saved.message).toBe('Ocean.io connected');
+      expect(JSON.stringify(saved)).not.toContain('ocean-key-aaaa-1111');
+      expect(saved.integration).toMatchObject({ provider: 'ocean', type: 'data', data: { metadata: { keyHint: '1111' } } });
+      await connect(a, 'googleMaps', 'maps-key-aaaa-2222');
+      expect((await a.post('/api/v1/organization/integration', { provider: 'sourceScrub', apiKey: 'no-colon' })).json().message).toBe(
+        'Enter the Source Scrub account as username:password',
+      );
+      await connect(a, 'sourceScrub', 'ana:pw');
 
-    const o = await a.post('/api/v1/list-company/ocean/preview', { domains: ['https://www.Seed.example.com/about'], maxResultCount: 5 });
-    expect(o.statusCode, o.body).toBe(200);
-    expect(o.json().companies.map((c: { domain: string }) => c.domain)).toEqual([
-      'look0.example.com',
-      'look1.example.com',
-      'look2.example.com',
-      'look3.example.com',
-      'look4.example.com',
-    ]);
-    expect(ocean.requests.at(-1)!.body).toMatchObject({ companiesFilters: { lookalikeDomains: ['seed.example.com'] }, size: 5 });
-    expect((await a.post('/api/v1/list-company/ocean/preview', { domains: [] })).json().message).toBe('Please enter at least one domain');
-    expect((await a.post('/api/v1/list-company/ocean/preview', { domains: ['not a domain'] })).json().message).toBe(
-      'Not a valid domain: not a domain',
-    );
+      const o = await a.post('/api/v1/list-company/ocean/preview', { domains: ['https://www.Seed.example.com/about'], maxResultCount: 5 });
+      expect(o.statusCode, o.body).toBe(200);
+      expect(o.json().companies.map((c: { domain: string }) => c.domain)).toEqual([
+        'look0.example.com',
+        'look1.example.com',
+        'look2.example.com',
+        'look3.example.com',
+        'look4.example.com',
+      ]);
+      expect(ocean.requests.at(-1)!.body).toMatchObject({ companiesFilters: { lookalikeDomains: ['seed.example.com'] }, size: 5 });
+      expect((await a.post('/api/v1/list-company/ocean/preview', { domains: [] })).json().message).toBe('Please enter at least one domain');
+      expect((await a.post('/api/v1/list-company/ocean/preview', { domains: ['not a domain'] })).json().message).toBe(
+        'Not a valid domain: not a domain',
+      );
 
-    const g = (await a.post('/api/v1/list-company/google-maps-samples', { query: 'bakery aarhus' })).json();
-    expect(g.companies).toEqual([
-      expect.objectContaining({ name: 'Aarhus Bakery', domain: 'aarhusbakery.example.dk' }),
-      expect.objectContaining({ name: 'Corner Bakery', website: null, domain: null }),
-    ]);
-    const s = (await a.post('/api/v1/list-company/source-scrub-sources/preview', { filters: { searchText: 'automate' } })).json();
-    expect(s.sources).toEqual([expect.objectContaining({ id: 'S1', title: 'Automate 2026', companyCount: 2 })]);
-    const sc = (
-      await a.post('/api/v1/list-company/source-scrub-companies/preview', { filters: { sourceIds: ['S1'] }, maxResultCount: 10 })
-    ).json();
-    expect(sc.companies.map((c: { name: string }) => c.name)).toEqual(['Robo One', 'Robo Two']);
-    expect((await a.post('/api/v1/list-company/source-scrub/preview', { searchText: 'robo' })).json().total).toBe(2);
-    expect((await a.post('/api/v1/list-company/source-scrub-companies/preview', { filters: { sourceIds: [] } })).json().message).toBe(
-      'Please choose at least one Source Scrub source',
-    );
+      const g = (await a.post('/api/v1/list-company/google-maps-samples', { query: 'bakery aarhus' })).json();
+      expect(g.companies).toEqual([
+        expect.objectContaining({ name: 'Aarhus Bakery', domain: 'aarhusbakery.example.dk' }),
+        expect.objectContaining({ name: 'Corner Bakery', website: null, domain: null }),
+      ]);
+      const s = (await a.post('/api/v1/list-company/source-scrub-sources/preview', { filters: { searchText: 'automate' } })).json();
+      expect(s.sources).toEqual([expect.objectContaining({ id: 'S1', title: 'Automate 2026', companyCount: 2 })]);
+      const sc = (
+        await a.post('/api/v1/list-company/source-scrub-companies/preview', { filters: { sourceIds: ['S1'] }, maxResultCount: 10 })
+      ).json();
+      expect(sc.companies.map((c: { name: string }) => c.name)).toEqual(['Robo One', 'Robo Two']);
+      expect((await a.post('/api/v1/list-company/source-scrub/preview', { searchText: 'robo' })).json().total).toBe(2);
+      expect((await a.post('/api/v1/list-company/source-scrub-companies/preview', { filters: { sourceIds: [] } })).json().message).toBe(
+        'Please choose at least one Source Scrub source',
+      );
 
-    // Organization B has no keys of its own: A's are not B's.
-    expect((await b.post('/api/v1/list-company/ocean/preview', { domains: ['seed.example.com'] })).json().message).toContain(
-      'No Ocean.io API key',
-    );
-  });
+      // Organization B has no keys of its own: A's are not B's.
+      expect((await b.post('/api/v1/list-company/ocean/preview', { domains: ['seed.example.com'] })).json().message).toContain(
+        'No Ocean.io API key',
+      );
+    },
+  );
 
   it("a provider failure answers the spec's preview message with the provider's reason; 429 passes Retry-After on", async () => {
     ocean.failNext({ status: 402 });

@@ -112,14 +112,31 @@ function xlsxWorkbook(rows: (string | number)[][]): Buffer {
     .join('');
   return zip({
     '[Content_Types].xml':
-      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
+      '<?xml version="1.0" encoding="UTF-8"?><Types ' +
+      'xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ' +
+      'ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ' +
+      'ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ' +
+      'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override ' +
+      'PartName="/xl/worksheets/sheet1.xml" ' +
+      'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
     '_rels/.rels':
-      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships ' +
+      'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" ' +
+      'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" ' +
+      'Target="xl/workbook.xml"/></Relationships>',
     'xl/workbook.xml':
-      '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Ideas" sheetId="1" r:id="rId1"/></sheets></workbook>',
+      '<?xml version="1.0" encoding="UTF-8"?><workbook ' +
+      'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" ' +
+      'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Ideas" ' +
+      'sheetId="1" r:id="rId1"/></sheets></workbook>',
     'xl/_rels/workbook.xml.rels':
-      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
-    'xl/worksheets/sheet1.xml': `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${cells}</sheetData></worksheet>`,
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships ' +
+      'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" ' +
+      'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" ' +
+      'Target="worksheets/sheet1.xml"/></Relationships>',
+    'xl/worksheets/sheet1.xml':
+      `<?xml version="1.0" encoding="UTF-8"?><worksheet ` +
+      `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${cells}</sheetData></worksheet>`,
   });
 }
 
@@ -293,7 +310,9 @@ describe('hostile and malformed uploads', () => {
       check(run.result);
       runs.push(run);
       console.log(
-        `${what} (run ${attempt + 1}): longest /health wait ${run.longestProbe.toFixed(1)} ms over ${run.probes} probes; longest event-loop block ${run.longestBlock.toFixed(1)} ms (longest GC pause ${run.longestGc.toFixed(1)} ms)`,
+        `${what} (run ${attempt + 1}): longest /health wait ${run.longestProbe.toFixed(1)} ms ` +
+          `over ${run.probes} probes; longest event-loop block ${run.longestBlock.toFixed(1)} ms (longest GC ` +
+          `pause ${run.longestGc.toFixed(1)} ms)`,
       );
       if (run.longestProbe < 200) break;
     }

@@ -104,104 +104,112 @@ describe('notifications: list, unread count, mark all read, deduplication, live 
     expect((await mc.put('/api/v1/notifications/read-all')).json().count).toBe(0);
   });
 
-  it('a notification is pushed live on user/{uid}/notifications; deduplicated by uniqueKey per user (changed text updates it, unread again; same text does nothing)', async () => {
-    const s = await socketFor(c, admin.id);
-    const key = `test:${randomUUID()}`;
-    const first = await notify({ uniqueKey: key, level: 'warning', message: 'Expires in 3 days', href: '/account/profile' });
-    expect(first).not.toBeNull();
-    expect(await notify({ uniqueKey: key, level: 'warning', message: 'Expires in 3 days', href: '/account/profile' })).toBeNull();
-    await c.put('/api/v1/notifications/read-all');
-    const changed = await notify({ uniqueKey: key, level: 'warning', message: 'Expires in 2 days', href: '/account/profile' });
-    expect(changed?.id).toBe(first!.id);
-    const mine = (await c.get('/api/v1/notifications')).json().notifications.filter((n: NotificationDto) => n.uniqueKey === key);
-    expect(mine).toEqual([expect.objectContaining({ id: first!.id, message: 'Expires in 2 days', read: false })]);
-    // Another user may hold the same key.
-    const member = await createUser(ctx, org.id);
-    expect(
-      await ctx
-        .em()
-        .transactional((tem) =>
-          notifyUser(tem, { organizationId: org.id, userId: member.id, level: 'info', message: 'x', uniqueKey: key }),
-        ),
-    ).not.toBeNull();
-    const events = await s.waitForEvents((e) => e.filter((x) => x.kind === 'notification.created').length >= 2);
-    const created = events.filter((x) => x.kind === 'notification.created').map((x) => x.data as NotificationDto);
-    expect(created.map((n) => n.message)).toEqual(['Expires in 3 days', 'Expires in 2 days']);
-    expect(created.every((n) => n.uniqueKey === key && n.href === '/account/profile')).toBe(true);
-  });
+  it(
+    'a notification is pushed live on user/{uid}/notifications; deduplicated by uniqueKey per user (changed text ' +
+      'updates it, unread again; same text does nothing)',
+    async () => {
+      const s = await socketFor(c, admin.id);
+      const key = `test:${randomUUID()}`;
+      const first = await notify({ uniqueKey: key, level: 'warning', message: 'Expires in 3 days', href: '/account/profile' });
+      expect(first).not.toBeNull();
+      expect(await notify({ uniqueKey: key, level: 'warning', message: 'Expires in 3 days', href: '/account/profile' })).toBeNull();
+      await c.put('/api/v1/notifications/read-all');
+      const changed = await notify({ uniqueKey: key, level: 'warning', message: 'Expires in 2 days', href: '/account/profile' });
+      expect(changed?.id).toBe(first!.id);
+      const mine = (await c.get('/api/v1/notifications')).json().notifications.filter((n: NotificationDto) => n.uniqueKey === key);
+      expect(mine).toEqual([expect.objectContaining({ id: first!.id, message: 'Expires in 2 days', read: false })]);
+      // Another user may hold the same key.
+      const member = await createUser(ctx, org.id);
+      expect(
+        await ctx
+          .em()
+          .transactional((tem) =>
+            notifyUser(tem, { organizationId: org.id, userId: member.id, level: 'info', message: 'x', uniqueKey: key }),
+          ),
+      ).not.toBeNull();
+      const events = await s.waitForEvents((e) => e.filter((x) => x.kind === 'notification.created').length >= 2);
+      const created = events.filter((x) => x.kind === 'notification.created').map((x) => x.data as NotificationDto);
+      expect(created.map((n) => n.message)).toEqual(['Expires in 3 days', 'Expires in 2 days']);
+      expect(created.every((n) => n.uniqueKey === key && n.href === '/account/profile')).toBe(true);
+    },
+  );
 
-  it('integration expiry notices: warning within 5 days (today / in 1 day / in N days), error once expired, linking to the profile; one per integration, updated as days pass', async () => {
-    const member = await createUser(ctx, org.id);
-    const now = new Date('2026-03-10T12:00:00Z');
-    const day = 86_400_000;
-    const integrations = (expiresIn: number[]): ExpiringIntegration[] =>
-      expiresIn.map((d, i) => ({
-        organizationId: org.id,
-        integrationId: `int-${i}`,
-        provider: i === 0 ? 'Office 365' : 'Salesforce',
-        expiresAt: new Date(now.getTime() + d),
-        userIds: [member.id],
-      }));
-    const changed = await applyIntegrationExpiryNotices(
-      ctx.em(),
-      integrations([2 * day + 60_000, 10 * day, 3_600_000, -60_000, day + 1000]),
-      now,
-    );
-    expect(changed).toBe(4);
-    const list = async () =>
-      await ctx
-        .em()
-        .execute<{ unique_key: string; level: string; message: string; href: string }[]>(
-          `select unique_key, level, message, href from notification where user_id = ? order by unique_key`,
-          [member.id],
-        );
-    expect(await list()).toEqual([
-      {
-        unique_key: 'integration-expiry:int-0',
-        level: 'warning',
-        message: 'Your Office 365 integration will expire in 2 days.',
-        href: '/account/profile',
-      },
-      {
-        unique_key: 'integration-expiry:int-2',
-        level: 'warning',
-        message: 'Your Salesforce integration expires today.',
-        href: '/account/profile',
-      },
-      {
-        unique_key: 'integration-expiry:int-3',
-        level: 'error',
-        message: 'Your Salesforce integration has expired. Please renew your subscription to regain access.',
-        href: '/account/profile',
-      },
-      {
-        unique_key: 'integration-expiry:int-4',
-        level: 'warning',
-        message: 'Your Salesforce integration will expire in 1 day.',
-        href: '/account/profile',
-      },
-    ]);
-    // The same day again: nothing new. Two days later: Office 365, the 'today' and the 'in 1 day'
-    // ones have expired (each updated in place); the one that had expired already stays as it was;
-    // the one 10 days out is still outside the window.
-    expect(
-      await applyIntegrationExpiryNotices(ctx.em(), integrations([2 * day + 60_000, 10 * day, 3_600_000, -60_000, day + 1000]), now),
-    ).toBe(0);
-    expect(
-      await applyIntegrationExpiryNotices(
+  it(
+    'integration expiry notices: warning within 5 days (today / in 1 day / in N days), error once expired, linking ' +
+      'to the profile; one per integration, updated as days pass',
+    async () => {
+      const member = await createUser(ctx, org.id);
+      const now = new Date('2026-03-10T12:00:00Z');
+      const day = 86_400_000;
+      const integrations = (expiresIn: number[]): ExpiringIntegration[] =>
+        expiresIn.map((d, i) => ({
+          organizationId: org.id,
+          integrationId: `int-${i}`,
+          provider: i === 0 ? 'Office 365' : 'Salesforce',
+          expiresAt: new Date(now.getTime() + d),
+          userIds: [member.id],
+        }));
+      const changed = await applyIntegrationExpiryNotices(
         ctx.em(),
         integrations([2 * day + 60_000, 10 * day, 3_600_000, -60_000, day + 1000]),
-        new Date(now.getTime() + 2 * day + 120_000),
-      ),
-    ).toBe(3);
-    const after = await list();
-    expect(after.map((n) => [n.unique_key, n.level, n.message])).toEqual([
-      ['integration-expiry:int-0', 'error', 'Your Office 365 integration has expired. Please renew your subscription to regain access.'],
-      ['integration-expiry:int-2', 'error', 'Your Salesforce integration has expired. Please renew your subscription to regain access.'],
-      ['integration-expiry:int-3', 'error', 'Your Salesforce integration has expired. Please renew your subscription to regain access.'],
-      ['integration-expiry:int-4', 'error', 'Your Salesforce integration has expired. Please renew your subscription to regain access.'],
-    ]);
-  });
+        now,
+      );
+      expect(changed).toBe(4);
+      const list = async () =>
+        await ctx
+          .em()
+          .execute<{ unique_key: string; level: string; message: string; href: string }[]>(
+            `select unique_key, level, message, href from notification where user_id = ? order by unique_key`,
+            [member.id],
+          );
+      expect(await list()).toEqual([
+        {
+          unique_key: 'integration-expiry:int-0',
+          level: 'warning',
+          message: 'Your Office 365 integration will expire in 2 days.',
+          href: '/account/profile',
+        },
+        {
+          unique_key: 'integration-expiry:int-2',
+          level: 'warning',
+          message: 'Your Salesforce integration expires today.',
+          href: '/account/profile',
+        },
+        {
+          unique_key: 'integration-expiry:int-3',
+          level: 'error',
+          message: 'Your Salesforce integration has expired. Please renew your subscription to regain access.',
+          href: '/account/profile',
+        },
+        {
+          unique_key: 'integration-expiry:int-4',
+          level: 'warning',
+          message: 'Your Salesforce integration will expire in 1 day.',
+          href: '/account/profile',
+        },
+      ]);
+      // The same day again: nothing new. Two days later: Office 365, the 'today' and the 'in 1 day'
+      // ones have expired (each updated in place); the one that had expired already stays as it was;
+      // the one 10 days out is still outside the window.
+      expect(
+        await applyIntegrationExpiryNotices(ctx.em(), integrations([2 * day + 60_000, 10 * day, 3_600_000, -60_000, day + 1000]), now),
+      ).toBe(0);
+      expect(
+        await applyIntegrationExpiryNotices(
+          ctx.em(),
+          integrations([2 * day + 60_000, 10 * day, 3_600_000, -60_000, day + 1000]),
+          new Date(now.getTime() + 2 * day + 120_000),
+        ),
+      ).toBe(3);
+      const after = await list();
+      expect(after.map((n) => [n.unique_key, n.level, n.message])).toEqual([
+        ['integration-expiry:int-0', 'error', 'Your Office 365 integration has expired. Please renew your subscription to regain access.'],
+        ['integration-expiry:int-2', 'error', 'Your Salesforce integration has expired. Please renew your subscription to regain access.'],
+        ['integration-expiry:int-3', 'error', 'Your Salesforce integration has expired. Please renew your subscription to regain access.'],
+        ['integration-expiry:int-4', 'error', 'Your Salesforce integration has expired. Please renew your subscription to regain access.'],
+      ]);
+    },
+  );
 
   it('the expiry job applies the notices of every registered integration source', async () => {
     const member = await createUser(ctx, org.id);

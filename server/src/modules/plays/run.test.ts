@@ -250,55 +250,58 @@ describe('plays: running and drafts', () => {
     expect(await ctx.em().execute(`select id from channel_email where execution_id = ?`, [alice.executionId])).toHaveLength(1);
   });
 
-  it('a run larger than its first chunk: the first targets are committed in a transaction of their own, then the rest; each target once, a repeated run answers the same executions, one draft each', async () => {
-    const cos = [];
-    for (const n of ['Chunka', 'Chunkb', 'Chunkc', 'Chunkd']) cos.push((await companyWithKey(rep, n)).co);
-    const keyless = await newCompany(rep, { name: 'Chunkless Inc' });
-    const unknown = randomUUID();
-    // Slow answers: the executions are still running when the run is repeated.
-    fake.when((r) => lastUserText(r).includes('Chunk'), { json: { subject: 'Hi', body: 'Hello' }, latencyMs: 1500 });
-    const playId = await publish(rep, { name: 'Chunked', instructions: [text('Write briefly')] });
-    const em = ctx.em();
-    em.setFilterParams('tenant', { organizationId: orgId });
-    // Two targets in the first chunk (one of them without a key contact), four in the rest (one unknown).
-    const targetIds = [cos[0].id, keyless.id, cos[1].id, cos[2].id, unknown, cos[3].id];
-    const body = { playId, targetIds, entityType: 'company' as const, executionId: 'chunked-run' };
-    const answer = await executePlay(em, ctx.boss!, { organizationId: orgId, userId: repId }, body, { firstChunk: 2 });
-    expect(answer.message).toBe('1 entities have missing information and could not be processed.');
-    expect(answer.items.map((i) => [i.entityId, i.success, i.message ?? null])).toEqual([
-      [cos[0].id, true, null],
-      [keyless.id, false, 'No key contact found for Chunkless Inc'],
-      [cos[1].id, true, null],
-      [cos[2].id, true, null],
-      [unknown, false, 'Entity not found.'],
-      [cos[3].id, true, null],
-    ]);
-    const ids = answer.items.filter((i) => i.success).map((i) => i.playExecutionId!);
-    expect(new Set(ids).size).toBe(4);
-    // Their first events (status draft: queued) were written by two transactions, the first chunk's first.
-    const events = await ctx
-      .em()
-      .execute<{ tx: string; seq: string; id: string }[]>(
-        `select xmin::text as tx, seq::text as seq, data->>'id' as id from realtime_event where organization_id = ? and data->>'status' = 'draft' and data->>'id' in (?, ?, ?, ?) order by seq`,
+  it(
+    'a run larger than its first chunk: the first targets are committed in a transaction of their own, then the ' +
+      'rest; each target once, a repeated run answers the same executions, one draft each',
+    async () => {
+      const cos = [];
+      for (const n of ['Chunka', 'Chunkb', 'Chunkc', 'Chunkd']) cos.push((await companyWithKey(rep, n)).co);
+      const keyless = await newCompany(rep, { name: 'Chunkless Inc' });
+      const unknown = randomUUID();
+      // Slow answers: the executions are still running when the run is repeated.
+      fake.when((r) => lastUserText(r).includes('Chunk'), { json: { subject: 'Hi', body: 'Hello' }, latencyMs: 1500 });
+      const playId = await publish(rep, { name: 'Chunked', instructions: [text('Write briefly')] });
+      const em = ctx.em();
+      em.setFilterParams('tenant', { organizationId: orgId });
+      // Two targets in the first chunk (one of them without a key contact), four in the rest (one unknown).
+      const targetIds = [cos[0].id, keyless.id, cos[1].id, cos[2].id, unknown, cos[3].id];
+      const body = { playId, targetIds, entityType: 'company' as const, executionId: 'chunked-run' };
+      const answer = await executePlay(em, ctx.boss!, { organizationId: orgId, userId: repId }, body, { firstChunk: 2 });
+      expect(answer.message).toBe('1 entities have missing information and could not be processed.');
+      expect(answer.items.map((i) => [i.entityId, i.success, i.message ?? null])).toEqual([
+        [cos[0].id, true, null],
+        [keyless.id, false, 'No key contact found for Chunkless Inc'],
+        [cos[1].id, true, null],
+        [cos[2].id, true, null],
+        [unknown, false, 'Entity not found.'],
+        [cos[3].id, true, null],
+      ]);
+      const ids = answer.items.filter((i) => i.success).map((i) => i.playExecutionId!);
+      expect(new Set(ids).size).toBe(4);
+      // Their first events (status draft: queued) were written by two transactions, the first chunk's first.
+      const events = await ctx.em().execute<{ tx: string; seq: string; id: string }[]>(
+        `select xmin::text as tx, seq::text as seq, data->>'id' as id from realtime_event where organization_id = ? and data->>'status'
+          = 'draft' and data->>'id' in (?, ?, ?, ?) order by seq`,
         [orgId, ...ids],
       );
-    expect(events.map((e) => e.id)).toEqual(ids);
-    expect(events.map((e) => e.tx)).toEqual([events[0].tx, events[1].tx, events[1].tx, events[1].tx]);
-    expect(events[0].tx).not.toBe(events[1].tx);
-    // The same run again while they run: the same executions (duplicates), in both parts, and no new ones.
-    const again = await executePlay(em, ctx.boss!, { organizationId: orgId, userId: repId }, body, { firstChunk: 2 });
-    expect(again.items.map((i) => i.playExecutionId)).toEqual(answer.items.map((i) => i.playExecutionId));
-    expect(await ctx.em().execute(`select id from execution where type_id = ?`, [playId])).toHaveLength(4);
-    // One draft per execution, and the play counted four uses.
-    const drafts = await eventually(async () => {
-      const d = (await pending(rep)).filter((e) => e.play?.id === playId);
-      return d.length === 4 ? d : undefined;
-    }, 'four drafts');
-    expect(new Set(drafts.map((d) => d.executionId))).toEqual(new Set(ids));
-    const written = await ctx.em().execute<{ n: number }[]>(`select count(*)::int as n from channel_email where play_id = ?`, [playId]);
-    expect(written[0].n).toBe(4);
-    expect((await rep.get(`/api/v1/play/${playId}`)).json().play.useCount).toBe(4);
-  });
+      expect(events.map((e) => e.id)).toEqual(ids);
+      expect(events.map((e) => e.tx)).toEqual([events[0].tx, events[1].tx, events[1].tx, events[1].tx]);
+      expect(events[0].tx).not.toBe(events[1].tx);
+      // The same run again while they run: the same executions (duplicates), in both parts, and no new ones.
+      const again = await executePlay(em, ctx.boss!, { organizationId: orgId, userId: repId }, body, { firstChunk: 2 });
+      expect(again.items.map((i) => i.playExecutionId)).toEqual(answer.items.map((i) => i.playExecutionId));
+      expect(await ctx.em().execute(`select id from execution where type_id = ?`, [playId])).toHaveLength(4);
+      // One draft per execution, and the play counted four uses.
+      const drafts = await eventually(async () => {
+        const d = (await pending(rep)).filter((e) => e.play?.id === playId);
+        return d.length === 4 ? d : undefined;
+      }, 'four drafts');
+      expect(new Set(drafts.map((d) => d.executionId))).toEqual(new Set(ids));
+      const written = await ctx.em().execute<{ n: number }[]>(`select count(*)::int as n from channel_email where play_id = ?`, [playId]);
+      expect(written[0].n).toBe(4);
+      expect((await rep.get(`/api/v1/play/${playId}`)).json().play.useCount).toBe(4);
+    },
+  );
 
   it('a required field box without a value fails that target with a clear message; a Non-Ai play fills its template without a model', async () => {
     const f = await newField(rep, 'contact', 'string', 'Hobby');
@@ -338,64 +341,68 @@ describe('plays: running and drafts', () => {
     expect(fake.requests.length).toBe(before);
   });
 
-  it("the user's email signature (Profile → email settings) goes under every draft of their plays: in the model's prompt and under an Ai or a template body", async () => {
-    const signerUser = await createUser(ctx, orgId, { firstName: 'Sam', lastName: 'Signer' });
-    const signer = await signedIn(ctx, signerUser.email);
-    const saved = await signer.put('/api/v1/user/email-settings', { signature: 'Sam Signer\r\nPartner, Run Plays Co\r\n+1 555 0100' });
-    expect(saved.statusCode, saved.body).toBe(200);
-    const { co: h, ct: hc } = await companyWithKey(signer, 'Hana');
-    const { co: i } = await companyWithKey(signer, 'Ivo');
-    fake.when((r) => lastUserText(r).includes('Hana'), {
-      json: { subject: 'Hello Hana', body: 'Dear Hana,\n\nA short note.\n\nBest regards,' },
-    });
-    const aiPlay = await publish(signer, { name: 'Signed note', instructions: [text('Write a short note')] });
-    const tplPlay = await publish(signer, {
-      name: 'Signed template',
-      llmProvider: 'non_ai',
-      title: 'Hi',
-      instructions: [text('Hi there, a quick note.')],
-    });
-    const ai = (await execute(signer, { playId: aiPlay, targetIds: [h.id], entityType: 'company' })).json() as PlayExecuteResponse;
-    const tpl = (await execute(signer, { playId: tplPlay, targetIds: [i.id], entityType: 'company' })).json() as PlayExecuteResponse;
-    const aiDraft = await eventually(
-      async () => (await pending(signer)).find((e) => e.executionId === ai.items[0].playExecutionId),
-      'the Ai draft',
-    );
-    const tplDraft = await eventually(
-      async () => (await pending(signer)).find((e) => e.executionId === tpl.items[0].playExecutionId),
-      'the template draft',
-    );
-    expect(aiDraft).toMatchObject({
-      to: hc.email,
-      emailBody: '<p>Dear Hana,</p><p>A short note.</p><p>Best regards,</p><p>Sam Signer<br>Partner, Run Plays Co<br>+1 555 0100</p>',
-    });
-    expect(tplDraft.emailBody).toBe('<p>Hi there, a quick note.</p><p>Sam Signer<br>Partner, Run Plays Co<br>+1 555 0100</p>');
-    // The model was told the signature is added under its text (so it does not write one itself).
-    const prompt = lastUserText(fake.requests.find((r) => lastUserText(r).includes('Hana'))!);
-    expect(prompt).toContain("the sender's signature is added below your text");
-    expect(prompt).toContain('Sam Signer\nPartner, Run Plays Co');
-    // Without a signature nothing is added (the other drafts of this file), and the preview shows what a run writes.
-    const preview = await signer.post('/api/v1/play/preview', {
-      playId: tplPlay,
-      name: 'Signed template',
-      contactId: hc.id,
-      instructions: [],
-      llmProvider: 'non_ai',
-      title: 'Hi',
-      subjectPrompt: '',
-    });
-    expect(preview.statusCode, preview.body).toBe(200);
-    expect(preview.json().body).toBe('<p>Hi there, a quick note.</p><p>Sam Signer<br>Partner, Run Plays Co<br>+1 555 0100</p>');
-    await signer.put('/api/v1/user/email-settings', { signature: '' });
-    const again = (
-      await execute(signer, { playId: tplPlay, targetIds: [i.id], entityType: 'company', executionId: 'unsigned' })
-    ).json() as PlayExecuteResponse;
-    const unsigned = await eventually(
-      async () => (await pending(signer)).find((e) => e.executionId === again.items[0].playExecutionId),
-      'the unsigned draft',
-    );
-    expect(unsigned.emailBody).toBe('<p>Hi there, a quick note.</p>');
-  });
+  it(
+    "the user's email signature (Profile → email settings) goes under every draft of their plays: in the model's " +
+      'prompt and under an Ai or a template body',
+    async () => {
+      const signerUser = await createUser(ctx, orgId, { firstName: 'Sam', lastName: 'Signer' });
+      const signer = await signedIn(ctx, signerUser.email);
+      const saved = await signer.put('/api/v1/user/email-settings', { signature: 'Sam Signer\r\nPartner, Run Plays Co\r\n+1 555 0100' });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const { co: h, ct: hc } = await companyWithKey(signer, 'Hana');
+      const { co: i } = await companyWithKey(signer, 'Ivo');
+      fake.when((r) => lastUserText(r).includes('Hana'), {
+        json: { subject: 'Hello Hana', body: 'Dear Hana,\n\nA short note.\n\nBest regards,' },
+      });
+      const aiPlay = await publish(signer, { name: 'Signed note', instructions: [text('Write a short note')] });
+      const tplPlay = await publish(signer, {
+        name: 'Signed template',
+        llmProvider: 'non_ai',
+        title: 'Hi',
+        instructions: [text('Hi there, a quick note.')],
+      });
+      const ai = (await execute(signer, { playId: aiPlay, targetIds: [h.id], entityType: 'company' })).json() as PlayExecuteResponse;
+      const tpl = (await execute(signer, { playId: tplPlay, targetIds: [i.id], entityType: 'company' })).json() as PlayExecuteResponse;
+      const aiDraft = await eventually(
+        async () => (await pending(signer)).find((e) => e.executionId === ai.items[0].playExecutionId),
+        'the Ai draft',
+      );
+      const tplDraft = await eventually(
+        async () => (await pending(signer)).find((e) => e.executionId === tpl.items[0].playExecutionId),
+        'the template draft',
+      );
+      expect(aiDraft).toMatchObject({
+        to: hc.email,
+        emailBody: '<p>Dear Hana,</p><p>A short note.</p><p>Best regards,</p><p>Sam Signer<br>Partner, Run Plays Co<br>+1 555 0100</p>',
+      });
+      expect(tplDraft.emailBody).toBe('<p>Hi there, a quick note.</p><p>Sam Signer<br>Partner, Run Plays Co<br>+1 555 0100</p>');
+      // The model was told the signature is added under its text (so it does not write one itself).
+      const prompt = lastUserText(fake.requests.find((r) => lastUserText(r).includes('Hana'))!);
+      expect(prompt).toContain("the sender's signature is added below your text");
+      expect(prompt).toContain('Sam Signer\nPartner, Run Plays Co');
+      // Without a signature nothing is added (the other drafts of this file), and the preview shows what a run writes.
+      const preview = await signer.post('/api/v1/play/preview', {
+        playId: tplPlay,
+        name: 'Signed template',
+        contactId: hc.id,
+        instructions: [],
+        llmProvider: 'non_ai',
+        title: 'Hi',
+        subjectPrompt: '',
+      });
+      expect(preview.statusCode, preview.body).toBe(200);
+      expect(preview.json().body).toBe('<p>Hi there, a quick note.</p><p>Sam Signer<br>Partner, Run Plays Co<br>+1 555 0100</p>');
+      await signer.put('/api/v1/user/email-settings', { signature: '' });
+      const again = (
+        await execute(signer, { playId: tplPlay, targetIds: [i.id], entityType: 'company', executionId: 'unsigned' })
+      ).json() as PlayExecuteResponse;
+      const unsigned = await eventually(
+        async () => (await pending(signer)).find((e) => e.executionId === again.items[0].playExecutionId),
+        'the unsigned draft',
+      );
+      expect(unsigned.emailBody).toBe('<p>Hi there, a quick note.</p>');
+    },
+  );
 
   it('drafts: create, save on change (sanitized), status, discard, generate with a play; only the owner', async () => {
     const { co, ct } = await companyWithKey(rep, 'Fay');

@@ -145,33 +145,37 @@ describe('realtime across processes: API A, API B and a worker on one database',
     expect(events.map((e) => (e.data as { n: number }).n)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
-  it('a socket of an API process that closes (SIGTERM) gets 1001; resumed on the other one with `since`, it receives every event written meanwhile, once, in order', async () => {
-    const { organization, admin } = await createOrg(ctx, { name: 'Rolling Co' });
-    const path = realtimePaths.activities(organization.id);
-    const emit = (n: number) => ormB.em.fork().transactional((tem) => publish(tem, organization.id, { path, kind: 'test', data: { n } }));
-    // API C: a process of the fleet that is restarted.
-    const appC = await buildApp({ config: ctx.config, orm: ormB, boss: bossB, logger: pino({ level: 'silent' }) });
-    await appC.listen({ port: 0, host: '127.0.0.1' });
-    const onC = new TestClient(appC);
-    await onC.login(admin.email);
-    const first = await socket(appC, onC, [path]);
-    await emit(1);
-    const [seen] = await first.waitForEvents((e) => e.length >= 1);
-    const closing = appC.close();
-    expect((await first.closed).code).toBe(1001);
-    await closing;
-    for (let n = 2; n <= 6; n++) await emit(n);
-    // The client reconnects (through the balancer) to API A and resumes after the last event it saw.
-    const onA = new TestClient(ctx.app);
-    await onA.login(admin.email);
-    const again = await openSocket(wsUrl(ctx.app));
-    sockets.push(again);
-    again.send({ type: 'auth', token: (await onA.get('/api/v1/notifications/token')).json().token });
-    await again.next('ready');
-    again.send({ type: 'subscribe', paths: [path], since: seen.seq });
-    await again.next('subscribed');
-    await emit(7);
-    const events = await again.waitForEvents((e) => e.some((x) => (x.data as { n: number }).n === 7));
-    expect(events.map((e) => (e.data as { n: number }).n)).toEqual([2, 3, 4, 5, 6, 7]);
-  });
+  it(
+    'a socket of an API process that closes (SIGTERM) gets 1001; resumed on the other one with `since`, it ' +
+      'receives every event written meanwhile, once, in order',
+    async () => {
+      const { organization, admin } = await createOrg(ctx, { name: 'Rolling Co' });
+      const path = realtimePaths.activities(organization.id);
+      const emit = (n: number) => ormB.em.fork().transactional((tem) => publish(tem, organization.id, { path, kind: 'test', data: { n } }));
+      // API C: a process of the fleet that is restarted.
+      const appC = await buildApp({ config: ctx.config, orm: ormB, boss: bossB, logger: pino({ level: 'silent' }) });
+      await appC.listen({ port: 0, host: '127.0.0.1' });
+      const onC = new TestClient(appC);
+      await onC.login(admin.email);
+      const first = await socket(appC, onC, [path]);
+      await emit(1);
+      const [seen] = await first.waitForEvents((e) => e.length >= 1);
+      const closing = appC.close();
+      expect((await first.closed).code).toBe(1001);
+      await closing;
+      for (let n = 2; n <= 6; n++) await emit(n);
+      // The client reconnects (through the balancer) to API A and resumes after the last event it saw.
+      const onA = new TestClient(ctx.app);
+      await onA.login(admin.email);
+      const again = await openSocket(wsUrl(ctx.app));
+      sockets.push(again);
+      again.send({ type: 'auth', token: (await onA.get('/api/v1/notifications/token')).json().token });
+      await again.next('ready');
+      again.send({ type: 'subscribe', paths: [path], since: seen.seq });
+      await again.next('subscribed');
+      await emit(7);
+      const events = await again.waitForEvents((e) => e.some((x) => (x.data as { n: number }).n === 7));
+      expect(events.map((e) => (e.data as { n: number }).n)).toEqual([2, 3, 4, 5, 6, 7]);
+    },
+  );
 });

@@ -294,7 +294,8 @@ describe('estimated totals above 10,000 matches', () => {
     const conn = ctx.em().getConnection();
     await conn.execute(
       `insert into company (id, organization_id, name, website, domain, created_by_id, created_at, updated_at)
-      select gen_random_uuid(), organization_id, 'Beta Inserted', 'https://beta-ins.example', 'beta-ins.example', created_by_id, now(), now() from company where organization_id = ? limit 1`,
+      select gen_random_uuid(), organization_id, 'Beta Inserted', 'https://beta-ins.example', 'beta-ins.example', created_by_id, now(),
+        now() from company where organization_id = ? limit 1`,
       [org],
     );
     const now = await conn.execute<{ id: string; name: string }[]>(

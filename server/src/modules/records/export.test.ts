@@ -252,7 +252,8 @@ describe('CSV export', () => {
       .getConnection()
       .execute(
         `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
-       select gen_random_uuid(), ?, (array['Same', 'same', 'SAME', 'Zed'])[1 + (i % 4)], 'https://d' || i || '.example.com', 'd' || i || '.example.com', now(), now()
+       select gen_random_uuid(), ?, (array['Same', 'same', 'SAME', 'Zed'])[1 + (i % 4)], 'https://d' || i || '.example.com', 'd' || i ||
+         '.example.com', now(), now()
          from generate_series(1, ?) as i`,
         [big.organization.id, total],
       );

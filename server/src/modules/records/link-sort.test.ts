@@ -175,11 +175,10 @@ describe('sort by key contact / primary company', () => {
     // A bulk statement moving many rows at once, and a delete of them all.
     const counted = async () =>
       (
-        await ctx.orm.em
-          .getConnection()
-          .execute<{ kept: number; real: number }[]>(
-            `select (select coalesce(sum(delta), 0)::int from record_count where entity_type = 'company' and slot = 0) as kept, (select count(*)::int from company where key_contact_sort is not null) as real`,
-          )
+        await ctx.orm.em.getConnection().execute<{ kept: number; real: number }[]>(
+          `select (select coalesce(sum(delta), 0)::int from record_count where entity_type = 'company' and slot = 0) as kept, (select
+              count(*)::int from company where key_contact_sort is not null) as real`,
+        )
       )[0];
     await ctx.orm.em.getConnection().execute(`update company set key_contact_sort = 'x' where key_contact_sort is null`);
     expect(await counted()).toEqual({ kept: 4, real: 4 });
@@ -230,13 +229,15 @@ describe(`${MIGRATION} backfills the sort texts`, () => {
 
   it('fills the text of every company with a key contact and every contact with a primary company, null elsewhere', async () => {
     const companies = await sql<{ got: string | null; want: string | null }>(
-      `select r.key_contact_sort as got, (select lower(k.first_name || ' ' || k.last_name) from company_contact m join contact k on k.id = m.contact_id where m.company_id = r.id and m.is_key) as want from company r`,
+      `select r.key_contact_sort as got, (select lower(k.first_name || ' ' || k.last_name) from company_contact m join contact k on k.id
+        = m.contact_id where m.company_id = r.id and m.is_key) as want from company r`,
     );
     expect(companies.length).toBeGreaterThanOrEqual(3);
     for (const r of companies) expect(r.got).toBe(r.want);
     expect(companies.filter((r) => r.got === 'xena kay')).toHaveLength(2);
     const contacts = await sql<{ got: string | null; want: string | null }>(
-      `select r.primary_company_sort as got, (select lower(co.name) from company_contact m join company co on co.id = m.company_id where m.contact_id = r.id and m.is_primary) as want from contact r`,
+      `select r.primary_company_sort as got, (select lower(co.name) from company_contact m join company co on co.id = m.company_id where
+        m.contact_id = r.id and m.is_primary) as want from contact r`,
     );
     for (const r of contacts) expect(r.got).toBe(r.want);
     expect(contacts.map((r) => r.got)).toContain(`zulu alpha ${u}`);

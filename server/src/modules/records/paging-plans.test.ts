@@ -165,47 +165,51 @@ describe('paging plans give the same pages', () => {
   }
 
   for (const k of cases) {
-    it(`search '${k.text}'${k.filters.length ? ' + filter' : ''}, sort ${k.sortKey ?? 'default'} ${k.sortOrder ?? ''}: collected, walked and in-memory agree on every page`, async () => {
-      const qctx = await loadQueryContext(ctx.em(), org, 'company');
-      const where = whereSql(qctx, { text: k.text, filters: k.filters as never });
-      const order = orderSql(qctx, k.sortKey ?? null, k.sortOrder ?? null);
-      const size = 4;
-      const read = async (collectMax?: number) => {
-        const first = await pageIds(ctx.em(), qctx, where, order, 0, size, { collectMax });
-        const ids = [...first.ids];
-        for (let p = 1; p * size < first.total + size; p++) {
-          const page = await pageIds(ctx.em(), qctx, where, order, p, size, { collectMax });
-          expect(page.total).toBe(first.total);
-          ids.push(...page.ids);
-        }
-        return { total: first.total, ids };
-      };
-      const collected = await read();
-      const walked = await read(1);
-      const needle = k.text.toLowerCase();
-      const matching = rows.filter((r) => `${r.name} ${r.domain}`.toLowerCase().includes(needle) && (k.keep ?? (() => true))(r));
-      expect(collected.total).toBe(
-        (await c.post('/api/v1/company/get-companies', { text: k.text, filters: k.filters, pageSize: 1000 })).json().totalRecords,
-      );
-      expect(collected.total).toBe(matching.length);
-      expect(collected.total).toBeGreaterThan(1);
-      expect(collected.ids).toHaveLength(collected.total);
-      expect(new Set(collected.ids).size).toBe(collected.total);
-      expect(walked).toEqual(collected);
-      if (!k.sortKey || ['deals', 'name', 'domain', 'keyContact', 'owner'].includes(k.sortKey))
-        expect(collected.ids).toEqual(inMemory(matching, k.sortKey, k.sortOrder === 'desc'));
-      if (k.sortKey === 'deals') {
-        // The same values through field_value (a field without a slot) give the same pages.
-        const viaValues = await pageIds(
-          ctx.em(),
-          qctx,
-          whereSql(qctx, { text: k.text, filters: k.filters.map((x) => (x.key === 'deals' ? { ...x, key: plain.key } : x)) as never }),
-          orderSql(qctx, plain.key, k.sortOrder ?? null),
-          0,
-          1000,
+    it(
+      `search '${k.text}'${k.filters.length ? ' + filter' : ''}, ` +
+        `sort ${k.sortKey ?? 'default'} ${k.sortOrder ?? ''}: collected, walked and in-memory agree on every page`,
+      async () => {
+        const qctx = await loadQueryContext(ctx.em(), org, 'company');
+        const where = whereSql(qctx, { text: k.text, filters: k.filters as never });
+        const order = orderSql(qctx, k.sortKey ?? null, k.sortOrder ?? null);
+        const size = 4;
+        const read = async (collectMax?: number) => {
+          const first = await pageIds(ctx.em(), qctx, where, order, 0, size, { collectMax });
+          const ids = [...first.ids];
+          for (let p = 1; p * size < first.total + size; p++) {
+            const page = await pageIds(ctx.em(), qctx, where, order, p, size, { collectMax });
+            expect(page.total).toBe(first.total);
+            ids.push(...page.ids);
+          }
+          return { total: first.total, ids };
+        };
+        const collected = await read();
+        const walked = await read(1);
+        const needle = k.text.toLowerCase();
+        const matching = rows.filter((r) => `${r.name} ${r.domain}`.toLowerCase().includes(needle) && (k.keep ?? (() => true))(r));
+        expect(collected.total).toBe(
+          (await c.post('/api/v1/company/get-companies', { text: k.text, filters: k.filters, pageSize: 1000 })).json().totalRecords,
         );
-        expect(viaValues).toEqual(collected);
-      }
-    });
+        expect(collected.total).toBe(matching.length);
+        expect(collected.total).toBeGreaterThan(1);
+        expect(collected.ids).toHaveLength(collected.total);
+        expect(new Set(collected.ids).size).toBe(collected.total);
+        expect(walked).toEqual(collected);
+        if (!k.sortKey || ['deals', 'name', 'domain', 'keyContact', 'owner'].includes(k.sortKey))
+          expect(collected.ids).toEqual(inMemory(matching, k.sortKey, k.sortOrder === 'desc'));
+        if (k.sortKey === 'deals') {
+          // The same values through field_value (a field without a slot) give the same pages.
+          const viaValues = await pageIds(
+            ctx.em(),
+            qctx,
+            whereSql(qctx, { text: k.text, filters: k.filters.map((x) => (x.key === 'deals' ? { ...x, key: plain.key } : x)) as never }),
+            orderSql(qctx, plain.key, k.sortOrder ?? null),
+            0,
+            1000,
+          );
+          expect(viaValues).toEqual(collected);
+        }
+      },
+    );
   }
 });

@@ -227,12 +227,11 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     };
     // Enrichment results for the first half of the ideas.
     for (const [i, idea] of ideas.slice(0, 15).entries()) {
-      await ctx
-        .em()
-        .execute(
-          `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, status, value, updated_at) values (gen_random_uuid(), ?, ?, 'idea', ?, 'complete', ?::jsonb, now())`,
-          [orgA, enrichmentId, idea.id, JSON.stringify({ result: { industry: i % 2 ? 'Software (B2B)' : 'Logistics' } })],
-        );
+      await ctx.em().execute(
+        `insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, status, value, updated_at) values
+            (gen_random_uuid(), ?, ?, 'idea', ?, 'complete', ?::jsonb, now())`,
+        [orgA, enrichmentId, idea.id, JSON.stringify({ result: { industry: i % 2 ? 'Software (B2B)' : 'Logistics' } })],
+      );
     }
     const model = (
       await a.post('/api/v1/scoring-model', { name: 'Fit', listCompanyId: list.id, ruleSets: [revenue(), tags, industry] })

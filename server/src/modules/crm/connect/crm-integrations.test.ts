@@ -126,23 +126,27 @@ describe('CRM integrations: Salesforce (OAuth + PKCE) and Affinity (API key)', (
     expect(await crm(admin, 'salesforce')).toEqual(before);
   });
 
-  it('one active CRM at a time: Affinity is refused while Salesforce is active; pausing Salesforce lets Affinity in, and then Salesforce is refused', async () => {
-    const sf = (await crm(admin, 'salesforce'))!;
-    const refused = await admin.post('/api/v1/organization/integration', { provider: 'affinity', apiKey: AFF_KEY });
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json().message).toBe(CRM_MESSAGES.otherCrmActive('Salesforce'));
-    const paused = await admin.put(`/api/v1/integrations/${sf.id}`, { active: false });
-    expect(paused.statusCode).toBe(200);
-    expect(paused.json().integration.data.active).toBe(false);
-    const connected = await admin.post('/api/v1/organization/integration', { provider: 'affinity', apiKey: AFF_KEY });
-    expect(connected.statusCode).toBe(201);
-    expect(connected.json().message).toBe('Affinity connected');
-    const again = await admin.post('/api/v1/organization/integration', { provider: 'salesforce' });
-    expect(again.json().message).toBe(CRM_MESSAGES.otherCrmActive('Affinity'));
-    const resume = await admin.put(`/api/v1/integrations/${sf.id}`, { active: true });
-    expect(resume.statusCode).toBe(400);
-    expect(resume.json().message).toBe(CRM_MESSAGES.otherCrmActive('Affinity'));
-  });
+  it(
+    'one active CRM at a time: Affinity is refused while Salesforce is active; pausing Salesforce lets Affinity ' +
+      'in, and then Salesforce is refused',
+    async () => {
+      const sf = (await crm(admin, 'salesforce'))!;
+      const refused = await admin.post('/api/v1/organization/integration', { provider: 'affinity', apiKey: AFF_KEY });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe(CRM_MESSAGES.otherCrmActive('Salesforce'));
+      const paused = await admin.put(`/api/v1/integrations/${sf.id}`, { active: false });
+      expect(paused.statusCode).toBe(200);
+      expect(paused.json().integration.data.active).toBe(false);
+      const connected = await admin.post('/api/v1/organization/integration', { provider: 'affinity', apiKey: AFF_KEY });
+      expect(connected.statusCode).toBe(201);
+      expect(connected.json().message).toBe('Affinity connected');
+      const again = await admin.post('/api/v1/organization/integration', { provider: 'salesforce' });
+      expect(again.json().message).toBe(CRM_MESSAGES.otherCrmActive('Affinity'));
+      const resume = await admin.put(`/api/v1/integrations/${sf.id}`, { active: true });
+      expect(resume.statusCode).toBe(400);
+      expect(resume.json().message).toBe(CRM_MESSAGES.otherCrmActive('Affinity'));
+    },
+  );
 
   it('Affinity: the key is checked with whoami (basic auth), stored encrypted, shown as the tenant and user; a refused key changes nothing', async () => {
     const a = (await crm(admin, 'affinity'))!;

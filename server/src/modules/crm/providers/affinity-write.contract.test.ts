@@ -111,7 +111,8 @@ describe('Affinity write contract (fake Affinity)', () => {
     expect(fake.persons.filter((x) => x.last_name === 'Belson')).toHaveLength(1);
     expect(p.emails).toEqual(['gavin@hooli.example.com', 'gavin@personal.example.com']);
     expect(p.organization_ids).toEqual([org.id, other.id]);
-    expect(fake.requests.filter((r) => r.method === 'POST' || r.path.startsWith('/field-values/'))).toHaveLength(3); // the first run's person, its value and nothing since
+    // the first run's person, its value and nothing since
+    expect(fake.requests.filter((r) => r.method === 'POST' || r.path.startsWith('/field-values/'))).toHaveLength(3);
   });
 
   it('activities become notes on the person and organization; logging twice never creates a second note', async () => {

@@ -306,7 +306,8 @@ describe('CRM sync', () => {
       expect(projected.v).toBe('energy');
       expect(
         await count(
-          `select count(*)::int as n from company_contact cc join contact c on c.id = cc.contact_id where cc.organization_id = ? and cc.company_id = ? and lower(c.email) = 'hank@globex.example.com' and cc.is_primary`,
+          `select count(*)::int as n from company_contact cc join contact c on c.id = cc.contact_id where cc.organization_id = ? and
+            cc.company_id = ? and lower(c.email) = 'hank@globex.example.com' and cc.is_primary`,
           [orgId, globex.id],
         ),
       ).toBe(1);
@@ -314,7 +315,8 @@ describe('CRM sync', () => {
       expect(
         await count(
           `select count(*)::int as n from contact c where c.organization_id = ? and c.primary_company_sort is distinct from
-          (select lower(co.name) from company_contact cc join company co on co.organization_id = cc.organization_id and co.id = cc.company_id where cc.organization_id = c.organization_id and cc.contact_id = c.id and cc.is_primary)`,
+          (select lower(co.name) from company_contact cc join company co on co.organization_id = cc.organization_id and co.id =
+            cc.company_id where cc.organization_id = c.organization_id and cc.contact_id = c.id and cc.is_primary)`,
           [orgId],
         ),
       ).toBe(0);
@@ -420,12 +422,11 @@ describe('CRM sync', () => {
           orgId,
         ]);
       expect(dee).toHaveLength(1);
-      const links = await ctx
-        .em()
-        .execute<{ domain: string; is_primary: boolean }[]>(
-          `select c.domain, l.is_primary from company_contact l join company c on c.organization_id = l.organization_id and c.id = l.company_id where l.organization_id = ? and l.contact_id = ? order by c.domain`,
-          [orgId, dee[0].id],
-        );
+      const links = await ctx.em().execute<{ domain: string; is_primary: boolean }[]>(
+        `select c.domain, l.is_primary from company_contact l join company c on c.organization_id = l.organization_id and c.id =
+            l.company_id where l.organization_id = ? and l.contact_id = ? order by c.domain`,
+        [orgId, dee[0].id],
+      );
       expect(links.map((l) => l.domain)).toEqual(['acme.example.com', 'globex.example.com']);
       expect(links.filter((l) => l.is_primary)).toHaveLength(1);
     }, 90_000);
@@ -465,7 +466,8 @@ describe('CRM sync', () => {
         );
       const primaries = async () =>
         count(
-          `select count(*)::int as n from company_contact l join contact c on c.id = l.contact_id where l.organization_id = ? and c.last_name = 'Split' and l.is_primary`,
+          `select count(*)::int as n from company_contact l join contact c on c.id = l.contact_id where l.organization_id = ? and
+            c.last_name = 'Split' and l.is_primary`,
           [orgId],
         );
       expect(await linkCount()).toBe(7);
@@ -534,50 +536,55 @@ describe('CRM sync', () => {
       expect((await bRep.get(`/api/v1/crm/sync-changes?entityType=company&entityId=${foreign.id}`)).statusCode).toBe(404);
     }, 90_000);
 
-    it('the API limit reached mid-sync: the run fails its attempt, the retry resumes after the last page written, nothing is duplicated, the summary counts the whole sync', async () => {
-      const extra = sf.seed('Account', 30, (i) => ({ Name: `Bulk ${i}`, Website: `bulk-${i}.example.com` }));
-      expect(extra).toHaveLength(30);
-      // A few pages, then REQUEST_LIMIT_EXCEEDED; the limit is lifted before the retry (1 s later).
-      sf.requestLimit = sf.apiRequests + 4;
-      const companiesBefore = await count(`select count(*)::int as n from company where organization_id = ?`, [orgId]);
-      const start = await admin.post('/api/v1/crm/sync', {});
-      const executionId = start.json().executionId as string;
-      await eventually(
-        async () => {
-          const [r] = await ctx
-            .em()
-            .execute<{ status_message: string | null }[]>(`select status_message from execution where id = ?`, [executionId]);
-          return r.status_message === 'Salesforce is limiting requests right now. Please try again in a minute.' ? true : undefined;
-        },
-        'the rate-limited attempt',
-        30_000,
-      );
-      const partial = await count(`select count(*)::int as n from company where organization_id = ? and name like 'Bulk %'`, [orgId]);
-      expect(partial).toBeGreaterThan(0);
-      expect(partial).toBeLessThan(30);
-      sf.requestLimit = 1_000_000;
-      const done = await eventually(
-        async () => {
-          const st = (await admin.get('/api/v1/crm/sync')).json();
-          return st.status === 'progress' ? undefined : st;
-        },
-        'the retried sync',
-        60_000,
-      );
-      expect(done.status).toBe('completed');
-      expect(await count(`select count(*)::int as n from company where organization_id = ? and name like 'Bulk %'`, [orgId])).toBe(30);
-      // The summary is the whole sync's: the first attempt's pages count too (the 30, and any account
-      // another test added to the fake CRM since this organization's last sync).
-      const companiesAfter = await count(`select count(*)::int as n from company where organization_id = ?`, [orgId]);
-      expect(companiesAfter - companiesBefore).toBeGreaterThanOrEqual(30);
-      expect(done.result.accounts).toMatchObject({ created: companiesAfter - companiesBefore, failed: 0 });
-      expect(
-        await count(
-          `select count(*)::int as n from crm_link where organization_id = ? and entity_type = 'company' and external_id like '001S%'`,
-          [orgId],
-        ),
-      ).toBe(30);
-    }, 120_000);
+    it(
+      'the API limit reached mid-sync: the run fails its attempt, the retry resumes after the last page written, ' +
+        'nothing is duplicated, the summary counts the whole sync',
+      async () => {
+        const extra = sf.seed('Account', 30, (i) => ({ Name: `Bulk ${i}`, Website: `bulk-${i}.example.com` }));
+        expect(extra).toHaveLength(30);
+        // A few pages, then REQUEST_LIMIT_EXCEEDED; the limit is lifted before the retry (1 s later).
+        sf.requestLimit = sf.apiRequests + 4;
+        const companiesBefore = await count(`select count(*)::int as n from company where organization_id = ?`, [orgId]);
+        const start = await admin.post('/api/v1/crm/sync', {});
+        const executionId = start.json().executionId as string;
+        await eventually(
+          async () => {
+            const [r] = await ctx
+              .em()
+              .execute<{ status_message: string | null }[]>(`select status_message from execution where id = ?`, [executionId]);
+            return r.status_message === 'Salesforce is limiting requests right now. Please try again in a minute.' ? true : undefined;
+          },
+          'the rate-limited attempt',
+          30_000,
+        );
+        const partial = await count(`select count(*)::int as n from company where organization_id = ? and name like 'Bulk %'`, [orgId]);
+        expect(partial).toBeGreaterThan(0);
+        expect(partial).toBeLessThan(30);
+        sf.requestLimit = 1_000_000;
+        const done = await eventually(
+          async () => {
+            const st = (await admin.get('/api/v1/crm/sync')).json();
+            return st.status === 'progress' ? undefined : st;
+          },
+          'the retried sync',
+          60_000,
+        );
+        expect(done.status).toBe('completed');
+        expect(await count(`select count(*)::int as n from company where organization_id = ? and name like 'Bulk %'`, [orgId])).toBe(30);
+        // The summary is the whole sync's: the first attempt's pages count too (the 30, and any account
+        // another test added to the fake CRM since this organization's last sync).
+        const companiesAfter = await count(`select count(*)::int as n from company where organization_id = ?`, [orgId]);
+        expect(companiesAfter - companiesBefore).toBeGreaterThanOrEqual(30);
+        expect(done.result.accounts).toMatchObject({ created: companiesAfter - companiesBefore, failed: 0 });
+        expect(
+          await count(
+            `select count(*)::int as n from crm_link where organization_id = ? and entity_type = 'company' and external_id like '001S%'`,
+            [orgId],
+          ),
+        ).toBe(30);
+      },
+      120_000,
+    );
 
     it('an unreachable or revoked Salesforce fails the sync with the server message (failed)', async () => {
       const c = await createOrg(ctx, { name: 'Revokeco' });

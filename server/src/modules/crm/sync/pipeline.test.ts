@@ -136,91 +136,99 @@ describe('CRM sync pages written two at once', () => {
     for (let i = 0; i < 6; i += 1) expect(await has(`pipe${i}@example.com`)).toBe(true);
   }, 120_000);
 
-  it("a page failed by PostgreSQL's deadlock detection is written again; a page that keeps failing fails the sync, and the next sync writes each record once", async () => {
-    const { org, admin, fields } = await connected('Deadlockco');
-    expect(
-      (
-        await admin.put('/api/v1/crm/sync-settings', {
-          syncAccounts: true,
-          syncContacts: true,
-          accountMappings: [{ crmField: 'Name', fieldId: fields.get('company.name') }],
-          contactMappings: [
-            { crmField: 'Email', fieldId: fields.get('contact.email') },
-            { crmField: 'LastName', fieldId: fields.get('contact.last_name') },
-          ],
-        })
-      ).statusCode,
-    ).toBe(200);
-    const [account] = sf.seed('Account', 1, () => ({ Name: 'Deadlock Co' }), 5);
-    sf.seed('Contact', 6, (i) => ({ LastName: `Lock ${i}`, Email: `deadlock${i}@example.com`, AccountId: account.Id }), 5);
+  it(
+    "a page failed by PostgreSQL's deadlock detection is written again; a page that keeps failing fails the sync, " +
+      'and the next sync writes each record once',
+    async () => {
+      const { org, admin, fields } = await connected('Deadlockco');
+      expect(
+        (
+          await admin.put('/api/v1/crm/sync-settings', {
+            syncAccounts: true,
+            syncContacts: true,
+            accountMappings: [{ crmField: 'Name', fieldId: fields.get('company.name') }],
+            contactMappings: [
+              { crmField: 'Email', fieldId: fields.get('contact.email') },
+              { crmField: 'LastName', fieldId: fields.get('contact.last_name') },
+            ],
+          })
+        ).statusCode,
+      ).toBe(200);
+      const [account] = sf.seed('Account', 1, () => ({ Name: 'Deadlock Co' }), 5);
+      sf.seed('Contact', 6, (i) => ({ LastName: `Lock ${i}`, Email: `deadlock${i}@example.com`, AccountId: account.Id }), 5);
 
-    // A real failure from the database, not a stand-in for our code: a trigger on this
-    // organization's contact inserts raises a deadlock (40P01) for the first `n` statements that
-    // reach it (a sequence counts them: nextval is not undone by the failed transaction).
-    const inject = async (n: number) => {
-      await ctx.em().execute(`create sequence if not exists deadlock_attempts`);
-      await ctx.em().execute(`select setval('deadlock_attempts', 1, false)`);
-      await ctx.em().execute(`create or replace function deadlock_fault() returns trigger language plpgsql as $$
+      // A real failure from the database, not a stand-in for our code: a trigger on this
+      // organization's contact inserts raises a deadlock (40P01) for the first `n` statements that
+      // reach it (a sequence counts them: nextval is not undone by the failed transaction).
+      const inject = async (n: number) => {
+        await ctx.em().execute(`create sequence if not exists deadlock_attempts`);
+        await ctx.em().execute(`select setval('deadlock_attempts', 1, false)`);
+        await ctx.em().execute(`create or replace function deadlock_fault() returns trigger language plpgsql as $$
         begin
           if nextval('deadlock_attempts') <= ${n} then
             raise exception 'deadlock detected (injected)' using errcode = '40P01';
           end if;
           return new;
         end $$`);
-      await ctx.em().execute(`drop trigger if exists deadlock_fault on contact`);
-      await ctx.em().execute(`create trigger deadlock_fault before insert on contact for each row
+        await ctx.em().execute(`drop trigger if exists deadlock_fault on contact`);
+        await ctx.em().execute(`create trigger deadlock_fault before insert on contact for each row
         when (new.organization_id = '${org}'::uuid) execute function deadlock_fault()`);
-    };
-    const attempts = async () =>
-      Number(
-        (await ctx.em().execute<{ n: string }[]>(`select case when is_called then last_value else 0 end as n from deadlock_attempts`))[0].n,
-      );
-    const contacts = async () =>
-      (
-        await ctx
-          .em()
-          .execute<{ n: number; emails: number }[]>(
-            `select count(*)::int as n, count(distinct email)::int as emails from contact where organization_id = ?`,
-            [org],
-          )
-      )[0];
-    const links = async () =>
-      (
-        await ctx
-          .em()
-          .execute<{ n: number }[]>(`select count(*)::int as n from crm_link where organization_id = ? and entity_type = 'contact'`, [org])
-      )[0].n;
+      };
+      const attempts = async () =>
+        Number(
+          (await ctx.em().execute<{ n: string }[]>(`select case when is_called then last_value else 0 end as n from deadlock_attempts`))[0]
+            .n,
+        );
+      const contacts = async () =>
+        (
+          await ctx
+            .em()
+            .execute<{ n: number; emails: number }[]>(
+              `select count(*)::int as n, count(distinct email)::int as emails from contact where organization_id = ?`,
+              [org],
+            )
+        )[0];
+      const links = async () =>
+        (
+          await ctx
+            .em()
+            .execute<{ n: number }[]>(`select count(*)::int as n from crm_link where organization_id = ? and entity_type = 'contact'`, [
+              org,
+            ])
+        )[0].n;
 
-    // Every contact of the fake (the other test's too: the admin reads everything).
-    const total = sf.find('Contact').length;
-    try {
-      // Once: the page that met it is written again and the sync completes.
-      await inject(1);
-      expect((await admin.post('/api/v1/crm/sync', {})).statusCode).toBe(200);
-      const once = await syncDone(admin);
-      expect(once.status, JSON.stringify(once)).toBe('completed');
-      expect(once.result!.contacts).toMatchObject({ created: total, failed: 0 });
-      expect(await attempts()).toBeGreaterThanOrEqual(2);
-      expect(await contacts()).toEqual({ n: total, emails: total });
-      expect(await links()).toBe(total);
+      // Every contact of the fake (the other test's too: the admin reads everything).
+      const total = sf.find('Contact').length;
+      try {
+        // Once: the page that met it is written again and the sync completes.
+        await inject(1);
+        expect((await admin.post('/api/v1/crm/sync', {})).statusCode).toBe(200);
+        const once = await syncDone(admin);
+        expect(once.status, JSON.stringify(once)).toBe('completed');
+        expect(once.result!.contacts).toMatchObject({ created: total, failed: 0 });
+        expect(await attempts()).toBeGreaterThanOrEqual(2);
+        expect(await contacts()).toEqual({ n: total, emails: total });
+        expect(await links()).toBe(total);
 
-      // Always: after three tries the page fails the sync…
-      sf.seed('Contact', 4, (i) => ({ LastName: `Stuck ${i}`, Email: `stuck${i}@example.com`, AccountId: account.Id }), 5);
-      await inject(1_000);
+        // Always: after three tries the page fails the sync…
+        sf.seed('Contact', 4, (i) => ({ LastName: `Stuck ${i}`, Email: `stuck${i}@example.com`, AccountId: account.Id }), 5);
+        await inject(1_000);
+        expect((await admin.post('/api/v1/crm/sync', {})).statusCode).toBe(200);
+        const stuck = await syncDone(admin);
+        expect(stuck.status).toBe('failed');
+        expect(await attempts()).toBeGreaterThanOrEqual(3);
+        expect(await contacts()).toEqual({ n: total, emails: total });
+      } finally {
+        await ctx.em().execute(`drop trigger if exists deadlock_fault on contact`);
+      }
+      // …and the next one, with the database well again, writes each new contact once.
       expect((await admin.post('/api/v1/crm/sync', {})).statusCode).toBe(200);
-      const stuck = await syncDone(admin);
-      expect(stuck.status).toBe('failed');
-      expect(await attempts()).toBeGreaterThanOrEqual(3);
-      expect(await contacts()).toEqual({ n: total, emails: total });
-    } finally {
-      await ctx.em().execute(`drop trigger if exists deadlock_fault on contact`);
-    }
-    // …and the next one, with the database well again, writes each new contact once.
-    expect((await admin.post('/api/v1/crm/sync', {})).statusCode).toBe(200);
-    const after = await syncDone(admin);
-    expect(after.status, JSON.stringify(after)).toBe('completed');
-    expect(after.result!.contacts).toMatchObject({ created: 4, failed: 0 });
-    expect(await contacts()).toEqual({ n: total + 4, emails: total + 4 });
-    expect(await links()).toBe(total + 4);
-  }, 120_000);
+      const after = await syncDone(admin);
+      expect(after.status, JSON.stringify(after)).toBe('completed');
+      expect(after.result!.contacts).toMatchObject({ created: 4, failed: 0 });
+      expect(await contacts()).toEqual({ n: total + 4, emails: total + 4 });
+      expect(await links()).toBe(total + 4);
+    },
+    120_000,
+  );
 });

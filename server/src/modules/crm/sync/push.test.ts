@@ -153,7 +153,8 @@ describe('CRM sync: outbound', () => {
       const analyzed = async () =>
         (
           await rows<{ n: number }>(
-            `select count(*)::int as n from pg_stat_user_tables where relname in ('crm_link', 'company', 'contact', 'company_contact', 'field_value') and last_analyze is not null`,
+            `select count(*)::int as n from pg_stat_user_tables where relname in ('crm_link', 'company', 'contact', 'company_contact',
+              'field_value') and last_analyze is not null`,
             [],
           )
         )[0].n;
@@ -315,7 +316,8 @@ describe('CRM sync: outbound', () => {
       // The first link written for these companies fails once: the attempt dies after Salesforce has them.
       await ctx.em().execute(`create sequence if not exists push_test_crash`);
       await ctx.em().execute(`create or replace function push_test_crash_fn() returns trigger language plpgsql as $$
-        begin if new.external_id is not null and new.organization_id = '${orgId}' and new.company_id is not null and nextval('push_test_crash') = 1 then raise exception 'simulated crash'; end if; return new; end $$`);
+        begin if new.external_id is not null and new.organization_id = '${orgId}' and new.company_id is not null and
+          nextval('push_test_crash') = 1 then raise exception 'simulated crash'; end if; return new; end $$`);
       await ctx.em().execute(`create trigger push_test_crash before insert on crm_link for each row execute function push_test_crash_fn()`);
       try {
         const start = await admin.post('/api/v1/crm/sync', {});
@@ -415,12 +417,11 @@ describe('CRM sync: outbound', () => {
 
     it('a stored bulk job Salesforce no longer knows is forgotten; its record is compared and sent again', async () => {
       const lost = await newCompany(admin, { name: 'Lost Job Co', website: 'lostjob.example.com' });
-      await ctx
-        .em()
-        .execute(
-          `insert into crm_push_job (id, organization_id, provider, entity_type, job_id, items, created_at) values (gen_random_uuid(), ?, 'salesforce', 'company', '7500000000GONEAAA', ?, now())`,
-          [orgId, JSON.stringify({ [lost.id]: { localId: lost.id, crmId: null, agreed: {}, sent: [] } })],
-        );
+      await ctx.em().execute(
+        `insert into crm_push_job (id, organization_id, provider, entity_type, job_id, items, created_at) values (gen_random_uuid(),
+            ?, 'salesforce', 'company', '7500000000GONEAAA', ?, now())`,
+        [orgId, JSON.stringify({ [lost.id]: { localId: lost.id, crmId: null, agreed: {}, sent: [] } })],
+      );
       const s = await sync(admin);
       expect(s.status, JSON.stringify(s)).toBe('completed');
       expect(sf.find('Account', { Dealscout_Id__c: lost.id })).toHaveLength(1);

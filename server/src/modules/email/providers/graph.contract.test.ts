@@ -131,70 +131,74 @@ describe('Microsoft Graph adapter (contract, against the fake)', () => {
     expect([hung.status, hung.code, hung.transient]).toEqual([0, 'network', true]);
   });
 
-  it('createReply keeps the thread: a draft in the original conversation, our subject, body and recipients, the outbox id set; comment and body together are 400', async () => {
-    const t = await signIn();
-    const first = await client.createMessage(t.accessToken, {
-      subject: 'Intro',
-      html: '<p>Hi</p>',
-      to: ['ann@example.com'],
-      cc: [],
-      outboxId: randomUUID(),
-    });
-    await client.send(t.accessToken, first.id);
-    const incoming = fake.receive(mail, { from: 'ann@example.com', inReplyTo: first.id, html: '<p>Tell me more</p>' });
-    expect(incoming.conversationId).toBe(first.conversationId);
-    const outboxId = randomUUID();
-    const reply = await client.createReply(t.accessToken, incoming.id, {
-      subject: 'Re: Intro',
-      html: '<p>Sure, here is more</p>',
-      to: ['ann@example.com'],
-      cc: ['boss@example.com'],
-      outboxId,
-    });
-    expect(reply).toMatchObject({ isDraft: true, conversationId: first.conversationId });
-    expect(await client.findByOutboxId(t.accessToken, outboxId)).toMatchObject({ id: reply.id, isDraft: true });
-    await client.send(t.accessToken, reply.id);
-    const sent = fake.sent(mail).find((m) => m.id === reply.id)!;
-    expect(sent.subject).toBe('Re: Intro');
-    expect(sent.replyToId).toBe(incoming.id);
-    expect(sent.body.content).toBe('<p>Sure, here is more</p>');
-    expect(fake.requests.find((q) => q.method === 'POST' && q.path.endsWith(`/${incoming.id}/createReply`))).toBeTruthy();
-    // The subject the user gave the reply is the one that leaves; without one, Graph's own ('RE: <original>').
-    const edited = await client.createReply(t.accessToken, incoming.id, {
-      subject: 'Numbers for next week',
-      html: '<p>x</p>',
-      to: ['ann@example.com'],
-      cc: [],
-      outboxId: randomUUID(),
-    });
-    expect(fake.messages.get(edited.id)?.subject).toBe('Numbers for next week');
-    const bare = await client.createReply(t.accessToken, incoming.id, {
-      subject: ' ',
-      html: '<p>x</p>',
-      to: ['ann@example.com'],
-      cc: [],
-      outboxId: randomUUID(),
-    });
-    expect(fake.messages.get(bare.id)?.subject).toBe('RE: Intro');
-    expect(sent.ccRecipients).toEqual([{ emailAddress: { address: 'boss@example.com' } }]);
-    expect(await client.getMessage(t.accessToken, reply.id)).toMatchObject({ isDraft: false, conversationId: first.conversationId });
-    // Documented: either a comment or message.body, never both.
-    const res = await fetch(`${fake.url}/v1.0/me/messages/${incoming.id}/createReply`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${t.accessToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ comment: 'x', message: { body: { contentType: 'Text', content: 'y' } } }),
-    });
-    expect(res.status).toBe(400);
-    await expect(
-      client.createReply(t.accessToken, 'AAkALgmissing', {
-        subject: 's',
-        html: 'b',
-        to: ['a@example.com'],
+  it(
+    'createReply keeps the thread: a draft in the original conversation, our subject, body and recipients, the ' +
+      'outbox id set; comment and body together are 400',
+    async () => {
+      const t = await signIn();
+      const first = await client.createMessage(t.accessToken, {
+        subject: 'Intro',
+        html: '<p>Hi</p>',
+        to: ['ann@example.com'],
         cc: [],
         outboxId: randomUUID(),
-      }),
-    ).rejects.toMatchObject({ status: 404, code: 'ErrorItemNotFound' });
-  });
+      });
+      await client.send(t.accessToken, first.id);
+      const incoming = fake.receive(mail, { from: 'ann@example.com', inReplyTo: first.id, html: '<p>Tell me more</p>' });
+      expect(incoming.conversationId).toBe(first.conversationId);
+      const outboxId = randomUUID();
+      const reply = await client.createReply(t.accessToken, incoming.id, {
+        subject: 'Re: Intro',
+        html: '<p>Sure, here is more</p>',
+        to: ['ann@example.com'],
+        cc: ['boss@example.com'],
+        outboxId,
+      });
+      expect(reply).toMatchObject({ isDraft: true, conversationId: first.conversationId });
+      expect(await client.findByOutboxId(t.accessToken, outboxId)).toMatchObject({ id: reply.id, isDraft: true });
+      await client.send(t.accessToken, reply.id);
+      const sent = fake.sent(mail).find((m) => m.id === reply.id)!;
+      expect(sent.subject).toBe('Re: Intro');
+      expect(sent.replyToId).toBe(incoming.id);
+      expect(sent.body.content).toBe('<p>Sure, here is more</p>');
+      expect(fake.requests.find((q) => q.method === 'POST' && q.path.endsWith(`/${incoming.id}/createReply`))).toBeTruthy();
+      // The subject the user gave the reply is the one that leaves; without one, Graph's own ('RE: <original>').
+      const edited = await client.createReply(t.accessToken, incoming.id, {
+        subject: 'Numbers for next week',
+        html: '<p>x</p>',
+        to: ['ann@example.com'],
+        cc: [],
+        outboxId: randomUUID(),
+      });
+      expect(fake.messages.get(edited.id)?.subject).toBe('Numbers for next week');
+      const bare = await client.createReply(t.accessToken, incoming.id, {
+        subject: ' ',
+        html: '<p>x</p>',
+        to: ['ann@example.com'],
+        cc: [],
+        outboxId: randomUUID(),
+      });
+      expect(fake.messages.get(bare.id)?.subject).toBe('RE: Intro');
+      expect(sent.ccRecipients).toEqual([{ emailAddress: { address: 'boss@example.com' } }]);
+      expect(await client.getMessage(t.accessToken, reply.id)).toMatchObject({ isDraft: false, conversationId: first.conversationId });
+      // Documented: either a comment or message.body, never both.
+      const res = await fetch(`${fake.url}/v1.0/me/messages/${incoming.id}/createReply`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ comment: 'x', message: { body: { contentType: 'Text', content: 'y' } } }),
+      });
+      expect(res.status).toBe(400);
+      await expect(
+        client.createReply(t.accessToken, 'AAkALgmissing', {
+          subject: 's',
+          html: 'b',
+          to: ['a@example.com'],
+          cc: [],
+          outboxId: randomUUID(),
+        }),
+      ).rejects.toMatchObject({ status: 404, code: 'ErrorItemNotFound' });
+    },
+  );
 
   it('Inbox delta query: a full round in pages (nextLink), then the deltaLink answers only what changed: arrivals, updates, removals', async () => {
     const box = 'delta@contoso.example';

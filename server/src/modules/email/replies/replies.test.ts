@@ -136,51 +136,55 @@ describe('reply follower (Inbox delta query)', () => {
     await fake.close();
   });
 
-  it("a reply marks the sent email's activity replied and cancels the contact's scheduled emails of that play only; a second run finds nothing new", async () => {
-    const play = randomUUID();
-    const other = randomUUID();
-    const first = await email(rep, ann, 'ann@buyer.example.com', play);
-    expect(first.outbox.state).toBe('sent');
-    const step2 = await email(rep, ann, 'ann@buyer.example.com', play, '2031-03-04T10:00:00Z');
-    const otherPlay = await email(rep, ann, 'ann@buyer.example.com', other, '2031-03-04T10:00:00Z');
-    const bobStep = await email(rep, bob, 'bob@buyer.example.com', play, '2031-03-04T10:00:00Z');
-    // Noise in the Inbox (several pages of 2), then Ann's answer in the thread.
-    for (let i = 0; i < 4; i += 1) fake.receive(repEmail, { from: `news${i}@example.com` });
-    fake.receive(repEmail, { from: 'ann@buyer.example.com', inReplyTo: first.outbox.graph_message_id! });
-    const r = await follow(orgId, integrationId, 2);
-    expect(r).toMatchObject({ replies: 1, cancelled: 1, pages: 3 });
-    expect(await state(first.id)).toMatchObject({
-      status: 'sent',
-      outbox: 'sent',
-      replied_at: expect.anything(),
-      activity_replied: expect.anything(),
-      activity_status: null,
-    });
-    expect(await state(step2.id)).toMatchObject({
-      status: 'cancelled',
-      status_message: REPLY_CANCELLED_NOTE,
-      outbox: 'cancelled',
-      activities: '0',
-    });
-    expect(await state(otherPlay.id)).toMatchObject({ status: 'scheduled', outbox: 'queued', activity_status: 'scheduled' });
-    expect(await state(bobStep.id)).toMatchObject({ status: 'scheduled', outbox: 'queued', activity_status: 'scheduled' });
-    // The cancelled one never leaves, whatever job still comes for it.
-    expect(await deliverOutbox({ em: ctx.em(), boss: ctx.boss!, config: ctx.config }, orgId, step2.outbox.id)).toBe('skipped');
-    // The Activities tab sees repliedAt.
-    const [act] = await sql<{ id: string }>(`select id from activity where source_id = ?`, [first.id]);
-    const got = await rep.get(`/api/v1/activity/participant/${act.id}`);
-    expect(got.json().activity.repliedAt).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
-    // Next round: only what changed since (nothing), from the stored deltaLink.
-    const [sync] = await sql<{ delta_link: string | null; next_link: string | null; replies: number }>(
-      `select delta_link, next_link, replies from mailbox_sync where integration_id = ?`,
-      [integrationId],
-    );
-    expect(sync).toMatchObject({ next_link: null, replies: 1, delta_link: expect.stringContaining('$deltatoken=') });
-    expect(await follow()).toMatchObject({ replies: 0, cancelled: 0, pages: 1 });
-    // A second answer in the same thread changes nothing more.
-    fake.receive(repEmail, { from: 'ann@buyer.example.com', inReplyTo: first.outbox.graph_message_id! });
-    expect(await follow()).toMatchObject({ replies: 0, cancelled: 0 });
-  });
+  it(
+    "a reply marks the sent email's activity replied and cancels the contact's scheduled emails of that play only; " +
+      'a second run finds nothing new',
+    async () => {
+      const play = randomUUID();
+      const other = randomUUID();
+      const first = await email(rep, ann, 'ann@buyer.example.com', play);
+      expect(first.outbox.state).toBe('sent');
+      const step2 = await email(rep, ann, 'ann@buyer.example.com', play, '2031-03-04T10:00:00Z');
+      const otherPlay = await email(rep, ann, 'ann@buyer.example.com', other, '2031-03-04T10:00:00Z');
+      const bobStep = await email(rep, bob, 'bob@buyer.example.com', play, '2031-03-04T10:00:00Z');
+      // Noise in the Inbox (several pages of 2), then Ann's answer in the thread.
+      for (let i = 0; i < 4; i += 1) fake.receive(repEmail, { from: `news${i}@example.com` });
+      fake.receive(repEmail, { from: 'ann@buyer.example.com', inReplyTo: first.outbox.graph_message_id! });
+      const r = await follow(orgId, integrationId, 2);
+      expect(r).toMatchObject({ replies: 1, cancelled: 1, pages: 3 });
+      expect(await state(first.id)).toMatchObject({
+        status: 'sent',
+        outbox: 'sent',
+        replied_at: expect.anything(),
+        activity_replied: expect.anything(),
+        activity_status: null,
+      });
+      expect(await state(step2.id)).toMatchObject({
+        status: 'cancelled',
+        status_message: REPLY_CANCELLED_NOTE,
+        outbox: 'cancelled',
+        activities: '0',
+      });
+      expect(await state(otherPlay.id)).toMatchObject({ status: 'scheduled', outbox: 'queued', activity_status: 'scheduled' });
+      expect(await state(bobStep.id)).toMatchObject({ status: 'scheduled', outbox: 'queued', activity_status: 'scheduled' });
+      // The cancelled one never leaves, whatever job still comes for it.
+      expect(await deliverOutbox({ em: ctx.em(), boss: ctx.boss!, config: ctx.config }, orgId, step2.outbox.id)).toBe('skipped');
+      // The Activities tab sees repliedAt.
+      const [act] = await sql<{ id: string }>(`select id from activity where source_id = ?`, [first.id]);
+      const got = await rep.get(`/api/v1/activity/participant/${act.id}`);
+      expect(got.json().activity.repliedAt).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
+      // Next round: only what changed since (nothing), from the stored deltaLink.
+      const [sync] = await sql<{ delta_link: string | null; next_link: string | null; replies: number }>(
+        `select delta_link, next_link, replies from mailbox_sync where integration_id = ?`,
+        [integrationId],
+      );
+      expect(sync).toMatchObject({ next_link: null, replies: 1, delta_link: expect.stringContaining('$deltatoken=') });
+      expect(await follow()).toMatchObject({ replies: 0, cancelled: 0, pages: 1 });
+      // A second answer in the same thread changes nothing more.
+      fake.receive(repEmail, { from: 'ann@buyer.example.com', inReplyTo: first.outbox.graph_message_id! });
+      expect(await follow()).toMatchObject({ replies: 0, cancelled: 0 });
+    },
+  );
 
   it('a crash mid-round (a page that fails) resumes from the stored nextLink: each reply is applied once', async () => {
     const play = randomUUID();

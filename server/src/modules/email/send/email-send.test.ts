@@ -532,8 +532,10 @@ describe('email sending (Office 365)', () => {
         [me.id],
       );
       await sql(
-        `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, claimed_at, sent_at, created_at, updated_at)
-                 select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '30 seconds', now() - interval '29.8 seconds', now(), now() from generate_series(1, 30)`,
+        `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, claimed_at,
+          sent_at, created_at, updated_at)
+                 select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '30 seconds', now() - interval
+                   '29.8 seconds', now(), now() from generate_series(1, 30)`,
         [orgId, me.id],
       );
       expect(await deliverOutbox(deps(), orgId, outboxId)).toBe('deferred');
@@ -556,8 +558,10 @@ describe('email sending (Office 365)', () => {
         [me.id],
       );
       await sql(
-        `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, claimed_at, sent_at, created_at, updated_at)
-                 select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '10 seconds', now() - interval '9.9 seconds', now(), now() from generate_series(1, 28)`,
+        `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, claimed_at,
+          sent_at, created_at, updated_at)
+                 select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '10 seconds', now() - interval
+                   '9.9 seconds', now(), now() from generate_series(1, 28)`,
         [orgId, me.id],
       );
       const due = [await scheduled(), await scheduled(), await scheduled()];
@@ -583,8 +587,10 @@ describe('email sending (Office 365)', () => {
       );
       // 30 sends claimed 60.5 s ago and answered 0.1 s later: out of the minute, so the next one leaves now.
       await sql(
-        `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, claimed_at, sent_at, created_at, updated_at)
-                 select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '60.5 seconds', now() - interval '60.4 seconds', now(), now() from generate_series(1, 30)`,
+        `insert into email_outbox (id, organization_id, channel_email_id, owner_id, state, send_after, attempt, recipients, claimed_at,
+          sent_at, created_at, updated_at)
+                 select gen_random_uuid(), ?, gen_random_uuid(), ?, 'sent', now(), 1, 1, now() - interval '60.5 seconds', now() -
+                   interval '60.4 seconds', now(), now() from generate_series(1, 30)`,
         [orgId, me.id],
       );
       expect(await deliverOutbox(deps(), orgId, outboxId)).toBe('sent');
@@ -593,13 +599,16 @@ describe('email sending (Office 365)', () => {
       // at once, so a slow machine does not carry them out of the minute meanwhile.)
       const next = await scheduled();
       await sql(
-        `update email_outbox set state = 'sending', sent_at = null, claimed_at = now() - interval '60.2 seconds', lease_until = now() + interval '1 minute' where owner_id = ? and state = 'sent' and claimed_at > now() - interval '90 seconds' and id <> ? and id <> ?`,
+        `update email_outbox set state = 'sending', sent_at = null, claimed_at = now() - interval '60.2 seconds', lease_until = now() +
+          interval '1 minute' where owner_id = ? and state = 'sent' and claimed_at > now() - interval '90 seconds' and id <> ? and
+          id <> ?`,
         [me.id, outboxId, next.outboxId],
       );
       expect(await deliverOutbox(deps(), orgId, next.outboxId)).toBe('deferred');
       expect(sentWith(next.outboxId)).toHaveLength(0);
       await sql(
-        `update email_outbox set state = 'sent', sent_at = now() - interval '2 minutes', claimed_at = now() - interval '2 minutes', lease_until = null where owner_id = ? and state = 'sending'`,
+        `update email_outbox set state = 'sent', sent_at = now() - interval '2 minutes', claimed_at = now() - interval '2 minutes',
+          lease_until = null where owner_id = ? and state = 'sending'`,
         [me.id],
       );
     });

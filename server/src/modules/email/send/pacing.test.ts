@@ -77,8 +77,10 @@ describe('send pacing (routes, job, fake Graph)', () => {
 
   async function drafts(ownerId: string, mail: string, n: number): Promise<string[]> {
     const rows = await sql<{ id: string }>(
-      `insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id, is_ai_email_generated, status, show_to_from_cc, created_at, updated_at)
-       select gen_random_uuid(), ?, ?, 'Ann Buyer', ?, 'ann.buyer@example.com', '[]', 'Pacing', '', ?, false, 'draft', false, now(), now() from generate_series(1, ?) returning id`,
+      `insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id,
+        is_ai_email_generated, status, show_to_from_cc, created_at, updated_at)
+       select gen_random_uuid(), ?, ?, 'Ann Buyer', ?, 'ann.buyer@example.com', '[]', 'Pacing', '', ?, false, 'draft', false, now(),
+         now() from generate_series(1, ?) returning id`,
       [orgId, ownerId, mail, contactId, n],
     );
     return rows.map((r) => r.id);
@@ -139,43 +141,47 @@ describe('send pacing (routes, job, fake Graph)', () => {
     await fake.close();
   });
 
-  it('35 emails of one mailbox scheduled at once for the same minute: distinct slots, 30 in the first burst, the rest a minute later; another mailbox is not held up; the panel says when', async () => {
-    const at = new Date(Math.ceil((Date.now() + 3_600_000) / 60_000) * 60_000);
-    const [a, b] = reps;
-    const ids = await drafts(a.id, a.mail, 35);
-    const answered = await schedule(a, ids, at);
-    const rows = await rowsOf(ids);
-    const slots = rows.map((r) => new Date(r.slot_at!).getTime());
-    expect(new Set(slots).size).toBe(35);
-    expect([...answered].sort((x, y) => x - y)).toEqual(slots);
-    expect(rows.every((r) => new Date(r.send_after).getTime() === new Date(r.slot_at!).getTime())).toBe(true);
-    expect(busiestMinute(slots)).toBe(30);
-    expect(slots.filter((t) => t < at.getTime() + RATE_WINDOW_MS)).toHaveLength(30);
-    expect(Math.max(...slots.slice(0, 30))).toBeLessThan(at.getTime() + 30 * SLOT_SPACING_MS);
-    expect(Math.min(...slots.slice(30))).toBe(at.getTime() + RATE_WINDOW_MS);
-    // The activity says when it leaves: its slot.
-    const [act] = await sql<{ due_date: Date }>(`select due_date from activity where source_id = ?`, [rows[34].channel_email_id]);
-    expect(new Date(act.due_date).getTime()).toBe(slots[34]);
-    // The panel's 'Leaves …' for one more email of this mailbox at that time: after the queue.
-    const peek = (await a.client.post('/api/v1/email/send-time', { scheduledAt: at.toISOString() })).json();
-    expect(peek).toMatchObject({ moved: false, queued: true });
-    expect(new Date(peek.sendAt).getTime()).toBe(at.getTime() + RATE_WINDOW_MS + 5 * SLOT_SPACING_MS);
-    // Another mailbox has its own ledger.
-    const other = await schedule(b, await drafts(b.id, b.mail, 2), at);
-    expect(other.sort()).toEqual([at.getTime(), at.getTime() + SLOT_SPACING_MS]);
-    expect(
-      (await b.client.post('/api/v1/email/send-time', { scheduledAt: new Date(at.getTime() + 3_600_000).toISOString() })).json(),
-    ).toMatchObject({ moved: false, queued: false });
-    // Cancel Send & Edit frees the slot (the partial unique index only holds waiting, leaving and sent rows).
-    expect(
-      (await a.client.post('/api/v1/email/update-email-status', { id: rows[0].channel_email_id, status: 'draft' })).json(),
-    ).toMatchObject({ status: 'draft' });
-    const again = await schedule(a, [rows[0].channel_email_id], at);
-    expect(again).toEqual([at.getTime()]);
-    await sql(`update email_outbox set state = 'cancelled', slot_at = null where channel_email_id = any(?::uuid[])`, [
-      `{${ids.join(',')}}`,
-    ]);
-  });
+  it(
+    '35 emails of one mailbox scheduled at once for the same minute: distinct slots, 30 in the first burst, the ' +
+      'rest a minute later; another mailbox is not held up; the panel says when',
+    async () => {
+      const at = new Date(Math.ceil((Date.now() + 3_600_000) / 60_000) * 60_000);
+      const [a, b] = reps;
+      const ids = await drafts(a.id, a.mail, 35);
+      const answered = await schedule(a, ids, at);
+      const rows = await rowsOf(ids);
+      const slots = rows.map((r) => new Date(r.slot_at!).getTime());
+      expect(new Set(slots).size).toBe(35);
+      expect([...answered].sort((x, y) => x - y)).toEqual(slots);
+      expect(rows.every((r) => new Date(r.send_after).getTime() === new Date(r.slot_at!).getTime())).toBe(true);
+      expect(busiestMinute(slots)).toBe(30);
+      expect(slots.filter((t) => t < at.getTime() + RATE_WINDOW_MS)).toHaveLength(30);
+      expect(Math.max(...slots.slice(0, 30))).toBeLessThan(at.getTime() + 30 * SLOT_SPACING_MS);
+      expect(Math.min(...slots.slice(30))).toBe(at.getTime() + RATE_WINDOW_MS);
+      // The activity says when it leaves: its slot.
+      const [act] = await sql<{ due_date: Date }>(`select due_date from activity where source_id = ?`, [rows[34].channel_email_id]);
+      expect(new Date(act.due_date).getTime()).toBe(slots[34]);
+      // The panel's 'Leaves …' for one more email of this mailbox at that time: after the queue.
+      const peek = (await a.client.post('/api/v1/email/send-time', { scheduledAt: at.toISOString() })).json();
+      expect(peek).toMatchObject({ moved: false, queued: true });
+      expect(new Date(peek.sendAt).getTime()).toBe(at.getTime() + RATE_WINDOW_MS + 5 * SLOT_SPACING_MS);
+      // Another mailbox has its own ledger.
+      const other = await schedule(b, await drafts(b.id, b.mail, 2), at);
+      expect(other.sort()).toEqual([at.getTime(), at.getTime() + SLOT_SPACING_MS]);
+      expect(
+        (await b.client.post('/api/v1/email/send-time', { scheduledAt: new Date(at.getTime() + 3_600_000).toISOString() })).json(),
+      ).toMatchObject({ moved: false, queued: false });
+      // Cancel Send & Edit frees the slot (the partial unique index only holds waiting, leaving and sent rows).
+      expect(
+        (await a.client.post('/api/v1/email/update-email-status', { id: rows[0].channel_email_id, status: 'draft' })).json(),
+      ).toMatchObject({ status: 'draft' });
+      const again = await schedule(a, [rows[0].channel_email_id], at);
+      expect(again).toEqual([at.getTime()]);
+      await sql(`update email_outbox set state = 'cancelled', slot_at = null where channel_email_id = any(?::uuid[])`, [
+        `{${ids.join(',')}}`,
+      ]);
+    },
+  );
 
   it('the send job starts at the slot: each email sent once by one job (none sent back to wait), not long after its slot', async () => {
     const at = new Date(Date.now() + 3_000);
@@ -206,72 +212,78 @@ describe('send pacing (routes, job, fake Graph)', () => {
     await ctx.boss!.offWork(emailSendJob.queue);
   });
 
-  it("at most 4 requests at once to a mailbox from this process (Exchange's concurrency limit); a 429 MailboxConcurrency retries that email alone and moves no slot", async () => {
-    const now = Date.now();
-    const due = async (r: (typeof reps)[number], n: number, from = now - 5_000) => {
-      const ids = await drafts(r.id, r.mail, n);
-      await schedule(r, ids, new Date(now + 3_600_000));
-      const rows = await rowsOf(ids);
-      for (const [i, row] of rows.entries())
-        await sql(`update email_outbox set slot_at = ?, send_after = ? where id = ?`, [
-          new Date(from + i * SLOT_SPACING_MS),
-          new Date(from + i * SLOT_SPACING_MS),
-          row.id,
-        ]);
-      return rowsOf(ids);
-    };
-    // Ten due emails of one mailbox delivered at once: the fifth and later wait for a place, none is refused.
-    const throttled = fake.throttledCount;
-    const ten = await due(reps[1], 10);
-    fake.latencyMs = 100; // each request takes a while, so the deliveries overlap
-    try {
-      expect(await Promise.all(ten.map((x) => deliverOutbox(deps(), orgId, x.id)))).toEqual(Array(10).fill('sent'));
-    } finally {
-      fake.latencyMs = 0;
-    }
-    expect(fake.peakInFlight.get(reps[1].mail.toLowerCase())).toBeLessThanOrEqual(4);
-    expect(fake.throttledCount).toBe(throttled);
-    // Recorded together (group commits): each email sent, its activity no longer scheduled, and one
-    // 'activity updated' event per email for the clients.
-    const emails = ten.map((x) => x.channel_email_id);
-    expect(
-      (await sql<{ status: string }>(`select status from channel_email where id = any(?::uuid[])`, [`{${emails.join(',')}}`])).map(
-        (e) => e.status,
-      ),
-    ).toEqual(Array(10).fill('sent'));
-    const acts = await sql<{ id: string; status: string | null }>(
-      `select id, status from activity where source = 'email' and source_id = any(?::text[])`,
-      [`{${emails.join(',')}}`],
-    );
-    expect(acts.map((a) => a.status)).toEqual(Array(10).fill(null));
-    const events = await sql<{ id: string }>(
-      `select data->>'id' as id from realtime_event where organization_id = ? and kind = 'activity.updated' and data->>'id' = any(?::text[]) and data->>'status' is null`,
-      [orgId, `{${acts.map((a) => a.id).join(',')}}`],
-    );
-    expect(new Set(events.map((e) => e.id)).size).toBe(10);
-    // A mailbox that takes one request at a time (another client of it is busy): the refused ones
-    // go back to the queue for Retry-After (1 s) with their slots, and the mailbox's waiting email keeps its own.
-    const three = await due(reps[2], 3);
-    const [waiting] = await due(reps[2], 1, now + 600_000);
-    fake.limits.concurrentRequests = 1;
-    try {
-      const outcomes = await Promise.all(three.map((x) => deliverOutbox(deps(), orgId, x.id)));
-      expect(outcomes.filter((o) => o === 'deferred').length).toBeGreaterThan(0);
-      expect(fake.throttledCount).toBeGreaterThan(throttled);
-    } finally {
-      fake.limits.concurrentRequests = 4;
-    }
-    const after = await rowsOf(three.map((x) => x.channel_email_id));
-    expect(after.map((x) => new Date(x.slot_at!).getTime()).sort()).toEqual(three.map((x) => new Date(x.slot_at!).getTime()).sort());
-    expect(new Date((await rowsOf([waiting.channel_email_id]))[0].slot_at!).getTime()).toBe(now + 600_000);
-    for (const x of after.filter((y) => y.state === 'queued')) {
-      expect(new Date(x.send_after).getTime()).toBeGreaterThan(now);
-      await sql(`update email_outbox set send_after = now() where id = ?`, [x.id]);
-      expect(await deliverOutbox(deps(), orgId, x.id)).toBe('sent');
-    }
-    for (const x of three) expect(fake.sent().filter((m) => m.singleValueExtendedProperties.some((p) => p.value === x.id))).toHaveLength(1);
-    await sql(`update email_outbox set state = 'cancelled', slot_at = null where id = ?`, [waiting.id]);
-  });
+  it(
+    "at most 4 requests at once to a mailbox from this process (Exchange's concurrency limit); a 429 " +
+      'MailboxConcurrency retries that email alone and moves no slot',
+    async () => {
+      const now = Date.now();
+      const due = async (r: (typeof reps)[number], n: number, from = now - 5_000) => {
+        const ids = await drafts(r.id, r.mail, n);
+        await schedule(r, ids, new Date(now + 3_600_000));
+        const rows = await rowsOf(ids);
+        for (const [i, row] of rows.entries())
+          await sql(`update email_outbox set slot_at = ?, send_after = ? where id = ?`, [
+            new Date(from + i * SLOT_SPACING_MS),
+            new Date(from + i * SLOT_SPACING_MS),
+            row.id,
+          ]);
+        return rowsOf(ids);
+      };
+      // Ten due emails of one mailbox delivered at once: the fifth and later wait for a place, none is refused.
+      const throttled = fake.throttledCount;
+      const ten = await due(reps[1], 10);
+      fake.latencyMs = 100; // each request takes a while, so the deliveries overlap
+      try {
+        expect(await Promise.all(ten.map((x) => deliverOutbox(deps(), orgId, x.id)))).toEqual(Array(10).fill('sent'));
+      } finally {
+        fake.latencyMs = 0;
+      }
+      expect(fake.peakInFlight.get(reps[1].mail.toLowerCase())).toBeLessThanOrEqual(4);
+      expect(fake.throttledCount).toBe(throttled);
+      // Recorded together (group commits): each email sent, its activity no longer scheduled, and one
+      // 'activity updated' event per email for the clients.
+      const emails = ten.map((x) => x.channel_email_id);
+      expect(
+        (await sql<{ status: string }>(`select status from channel_email where id = any(?::uuid[])`, [`{${emails.join(',')}}`])).map(
+          (e) => e.status,
+        ),
+      ).toEqual(Array(10).fill('sent'));
+      const acts = await sql<{ id: string; status: string | null }>(
+        `select id, status from activity where source = 'email' and source_id = any(?::text[])`,
+        [`{${emails.join(',')}}`],
+      );
+      expect(acts.map((a) => a.status)).toEqual(Array(10).fill(null));
+      const events = await sql<{ id: string }>(
+        `select data->>'id' as id from realtime_event where organization_id = ? and kind = 'activity.updated' and data->>'id' =
+        any(?::text[]) and data->>'status' is null`,
+        [orgId, `{${acts.map((a) => a.id).join(',')}}`],
+      );
+      expect(new Set(events.map((e) => e.id)).size).toBe(10);
+      // A mailbox that takes one request at a time (another client of it is busy): the refused ones
+      // go back to the queue for Retry-After (1 s) with their slots, and the mailbox's waiting email keeps its own.
+      const three = await due(reps[2], 3);
+      const [waiting] = await due(reps[2], 1, now + 600_000);
+      fake.limits.concurrentRequests = 1;
+      try {
+        const outcomes = await Promise.all(three.map((x) => deliverOutbox(deps(), orgId, x.id)));
+        expect(outcomes.filter((o) => o === 'deferred').length).toBeGreaterThan(0);
+        expect(fake.throttledCount).toBeGreaterThan(throttled);
+      } finally {
+        fake.limits.concurrentRequests = 4;
+      }
+      const after = await rowsOf(three.map((x) => x.channel_email_id));
+      expect(after.map((x) => new Date(x.slot_at!).getTime()).sort()).toEqual(three.map((x) => new Date(x.slot_at!).getTime()).sort());
+      expect(new Date((await rowsOf([waiting.channel_email_id]))[0].slot_at!).getTime()).toBe(now + 600_000);
+      for (const x of after.filter((y) => y.state === 'queued')) {
+        expect(new Date(x.send_after).getTime()).toBeGreaterThan(now);
+        await sql(`update email_outbox set send_after = now() where id = ?`, [x.id]);
+        expect(await deliverOutbox(deps(), orgId, x.id)).toBe('sent');
+      }
+      for (const x of three)
+        expect(fake.sent().filter((m) => m.singleValueExtendedProperties.some((p) => p.value === x.id))).toHaveLength(1);
+      await sql(`update email_outbox set state = 'cancelled', slot_at = null where id = ?`, [waiting.id]);
+    },
+  );
 
   it("a 429's Retry-After shifts the throttled email and the mailbox's later waiting ones past it, in order; each is then sent once", async () => {
     const r = reps[0];

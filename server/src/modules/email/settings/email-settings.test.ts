@@ -26,7 +26,8 @@ describe('email settings: signature and the organization AI summary', () => {
         res
           .writeHead(200, { 'content-type': 'text/html' })
           .end(
-            '<html><head><title>Alpha Partners</title></head><body><h1>Alpha Partners</h1><p>Buy-side M&amp;A advisory for family-owned manufacturers in the DACH region.</p></body></html>',
+            '<html><head><title>Alpha Partners</title></head><body><h1>Alpha Partners</h1><p>Buy-side M&amp;A advisory for ' +
+              'family-owned manufacturers in the DACH region.</p></body></html>',
           );
       },
     });
