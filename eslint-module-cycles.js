@@ -82,7 +82,9 @@ export const noModuleCycles = {
       if (!back || allowed.has([from, to].sort().join(' <-> '))) return;
       context.report({
         node: source,
-        message: `Modules ${from} and ${to} import each other (${to} imports ${from} in ${back}). Move what both need into the lower module, or into lib/ (eslint-module-cycles.js).`,
+        message:
+          `Modules ${from} and ${to} import each other (${to} imports ${from} in ${back}). Move what both need into the ` +
+          `lower module, or into lib/ (eslint-module-cycles.js).`,
       });
     };
     return {

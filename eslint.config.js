@@ -12,7 +12,9 @@ import moduleCycles from './eslint-module-cycles.js';
  * everywhere else. Tests and migrations are exempt (fixtures and schema changes write raw SQL).
  */
 const SCOPE_HELP =
-  'Raw SQL and the tenant filter go through server/src/db/sql.ts: tenantSql(em, organizationId) / scopedTo(organizationId), or unscopedSql / crossTenant with a reason from UNSCOPED (docs/ARCHITECTURE.md, "Scoping in one place").';
+  'Raw SQL and the tenant filter go through server/src/db/sql.ts: tenantSql(em, organizationId) / ' +
+  'scopedTo(organizationId), or unscopedSql / crossTenant with a reason from UNSCOPED (docs/ARCHITECTURE.md, ' +
+  '"Scoping in one place").';
 export const tenancySyntax = [
   {
     selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(execute|executeQuery|raw)$/]",
@@ -24,7 +26,9 @@ export const tenancySyntax = [
   },
   {
     selector: "ImportDeclaration[source.value='pg-copy-streams']",
-    message: `COPY goes through tenantCopyClient (server/src/db/sql.ts): tenant statements checked, COPY only into the connection's temporary tables. ${SCOPE_HELP}`,
+    message:
+      `COPY goes through tenantCopyClient (server/src/db/sql.ts): tenant statements checked, COPY only into the ` +
+      `connection's temporary tables. ${SCOPE_HELP}`,
   },
   {
     selector: "Property[key.name='filters'][value.type='Literal'][value.value=false]",
@@ -38,16 +42,18 @@ export const tenancySyntax = [
 
 const THIN_ROUTES_HELP =
   'Routes only validate, authorize and answer: move the data work into the module\'s service (docs/ARCHITECTURE.md, "Dependency direction").';
+const ORM_METHODS =
+  'find|findOne|findOneOrFail|findAll|findAndCount|count|create|persist|flush|persistAndFlush|nativeUpdate|nativeDelete|upsert|upsertMany|' +
+  'remove|transactional|getReference|insert|insertMany';
+const ORM_CALL = `CallExpression[callee.type='MemberExpression'][callee.property.name=/^(${ORM_METHODS})$/]`;
 /** Data work a route file may not do itself: ORM calls on an EntityManager, and the SQL helpers. */
 export const thinRouteSyntax = [
   {
-    selector:
-      "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(find|findOne|findOneOrFail|findAll|findAndCount|count|create|persist|flush|persistAndFlush|nativeUpdate|nativeDelete|upsert|upsertMany|remove|transactional|getReference|insert|insertMany)$/][callee.object.name=/^(em|tem)$/]",
+    selector: `${ORM_CALL}[callee.object.name=/^(em|tem)$/]`,
     message: `ORM call in a route. ${THIN_ROUTES_HELP}`,
   },
   {
-    selector:
-      "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(find|findOne|findOneOrFail|findAll|findAndCount|count|create|persist|flush|persistAndFlush|nativeUpdate|nativeDelete|upsert|upsertMany|remove|transactional|getReference|insert|insertMany)$/][callee.object.property.name='em']",
+    selector: `${ORM_CALL}[callee.object.property.name='em']`,
     message: `ORM call in a route. ${THIN_ROUTES_HELP}`,
   },
   { selector: 'CallExpression[callee.name=/^(tenantSql|unscopedSql|tenantCopyClient)$/]', message: `SQL in a route. ${THIN_ROUTES_HELP}` },
@@ -112,9 +118,11 @@ function serverRooms() {
             patterns: [
               {
                 regex:
-                  '^\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./\\.\\./(plugins|modules|tools)(/|$)|^\\.\\./\\.\\./\\.\\./(app|main|entities|orm-config|database|job-registry|hand-written)$',
+                  '^\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./\\.\\./(plugins|modules|tools)(/|$)|' +
+                  '^\\.\\./\\.\\./\\.\\./(app|main|entities|orm-config|database|job-registry|hand-written)$',
                 message:
-                  "A feature's providers/ folder is an adapter to an outside service: it imports lib/, db/, providers/ and its own folder only (eslint.config.js, serverRooms).",
+                  "A feature's providers/ folder is an adapter to an outside service: it imports lib/, db/, providers/ and its " +
+                  'own folder only (eslint.config.js, serverRooms).',
               },
             ],
           },

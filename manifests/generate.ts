@@ -30,6 +30,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const url = process.env.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
   const out = generate(url);
   console.log(
-    `Outlook add-in manifests for ${publicOrigin(url)}:\n  ${path.relative(process.cwd(), out.xml)}\n  ${path.relative(process.cwd(), out.json)} (with color.png, outline.png)`,
+    `Outlook add-in manifests for ${publicOrigin(url)}:\n  ${path.relative(process.cwd(), out.xml)}\n ` +
+      ` ${path.relative(process.cwd(), out.json)} (with color.png, outline.png)`,
   );
 }

@@ -35,7 +35,11 @@ export default defineConfig({
             // the components stay with the pages that use them.
             {
               name: 'fluent-core',
-              test: /node_modules[\\/](@griffel|tabster|keyborg|stylis|rtl-css-js|@fluentui[\\/](tokens|react-theme|react-provider|react-utilities|react-shared-contexts|react-jsx-runtime|react-tabster|react-portal|react-positioning|react-motion|react-context-selector|keyboard-keys)|@floating-ui)[\\/]/,
+              test: new RegExp(
+                'node_modules[\\\\/](@griffel|tabster|keyborg|stylis|rtl-css-js|@fluentui[\\\\/](tokens|react-theme|react-provider|' +
+                  'react-utilities|react-shared-contexts|react-jsx-runtime|react-tabster|react-portal|react-positioning|react-motion|' +
+                  'react-context-selector|keyboard-keys)|@floating-ui)[\\\\/]',
+              ),
               priority: 2,
             },
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 2 },

@@ -6,8 +6,11 @@ import { deepQuery, deepQueryAll, emailOf, firstText, firstWebsite, splitName, t
 import type { PageRecord } from './types';
 
 const PATH = /^\/(companies|persons)\/(\d+)(?:\/|$)/;
-const NOT_A_WEBSITE =
-  /(^|\.)(affinity\.co|linkedin\.com|twitter\.com|x\.com|facebook\.com|instagram\.com|crunchbase\.com|angel\.co|wellfound\.com|youtube\.com|github\.com|google\.com|pitchbook\.com)$/i;
+const NOT_A_WEBSITE = new RegExp(
+  '(^|\\.)(affinity\\.co|linkedin\\.com|twitter\\.com|x\\.com|facebook\\.com|instagram\\.com|crunchbase\\.com|angel\\.co|' +
+    'wellfound\\.com|youtube\\.com|github\\.com|google\\.com|pitchbook\\.com)$',
+  'i',
+);
 const HEADER = ['[data-testid="profile-header"]', '[class*="ProfileHeader"]', '[class*="profile-header"]', 'header', 'main'];
 
 function header(doc: Document): Element | Document {

@@ -23,7 +23,8 @@ export const CRM_SYNC_MESSAGES = {
   crmFieldRequired: 'Pick a CRM field.',
   /** Salesforce lacks the External ID field sync writes back by (ARCHITECTURE 'Idempotency'). */
   externalIdMissing: (field: string, sobject: string) =>
-    `Salesforce has no ${field} External ID field on ${sobject}. Ask your Salesforce admin to create it (Text(64), External ID, Unique) on Account, Contact and Activity, then sync again.`,
+    `Salesforce has no ${field} External ID field on ${sobject}. Ask your Salesforce admin to create it (Text(64), ` +
+    `External ID, Unique) on Account, Contact and Activity, then sync again.`,
 } as const;
 
 // NUL characters and lone surrogates are refused for every route by the server's input guard.
@@ -35,7 +36,10 @@ export const FieldMapping = z.object({
   crmLabel: z.string().max(255).optional(),
   /** A Dealscout field definition of the entity type (built-in or custom). */
   fieldId: z.uuid(),
-  /** Who wins a conflict: use_latest — the later change (CRM modstamp vs our last write); keep_existing — a Dealscout value is kept, the CRM only fills empties. */
+  /**
+   * Who wins a conflict: use_latest — the later change (CRM modstamp vs our last write); keep_existing — a Dealscout
+   * value is kept, the CRM only fills empties.
+   */
   reconciliation: z.enum(RECONCILIATIONS).default('use_latest'),
 });
 export type FieldMapping = z.infer<typeof FieldMapping>;

@@ -70,7 +70,10 @@ export function connectNextStep(provider: string, message: string): string {
   if (/instance URL/.test(message))
     return 'Check the login you chose (production or sandbox) and that your Salesforce org has My Domain enabled, then connect again.';
   if (provider === 'Office 365')
-    return "Connect again and accept the permissions Microsoft asks for. If your organization requires an administrator's approval, ask your Microsoft 365 admin to approve Dealscout first.";
+    return (
+      "Connect again and accept the permissions Microsoft asks for. If your organization requires an administrator's " +
+      'approval, ask your Microsoft 365 admin to approve Dealscout first.'
+    );
   return `Try again. If it keeps failing, check that your ${provider} user is allowed to use connected apps.`;
 }
 

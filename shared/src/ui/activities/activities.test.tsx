@@ -187,7 +187,8 @@ describe('Activities tab', () => {
     const shown = new Date('2026-01-05T15:00:00.000Z');
     const h = shown.getHours() % 12 === 0 ? 12 : shown.getHours() % 12;
     expect(within(row).getByTestId('activity-date').textContent).toBe(
-      `${['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][shown.getDay()]}, Jan ${shown.getDate()} ${String(h).padStart(2, '0')}:00 ${shown.getHours() < 12 ? 'am' : 'pm'}`,
+      `${['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][shown.getDay()]}, ` +
+        `Jan ${shown.getDate()} ${String(h).padStart(2, '0')}:00 ${shown.getHours() < 12 ? 'am' : 'pm'}`,
     );
     // The default title ('Phone Call') is not repeated next to 'Phone'.
     expect(row.textContent).not.toContain('Phone Call');

@@ -184,81 +184,85 @@ describe('drawer enrichments', { timeout: 20_000 }, () => {
     expect(within(row).getByTestId('enrichment-result').textContent).toBe('Error');
   });
 
-  it("reads a value from its response schema: 'employees' shows 44, never {\"employees\":44}; several fields are labelled; 'Show raw' shows the JSON", async () => {
-    const user = userEvent.setup();
-    const writeText = vi.fn(async () => undefined);
-    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    const E_EMP = 'e0000000-0000-4000-8000-0000000000e1';
-    const E_PROFILE = 'e0000000-0000-4000-8000-0000000000e2';
-    const item = (name: string, type: 'string' | 'number' | 'array') => ({
-      name,
-      type,
-      description: name,
-      required: true,
-      createColumn: false,
-    });
-    const results: EnrichmentResultDto[] = [
-      { ...result(E_EMP, 'complete', null), value: { result: { employees: 4400 } } },
-      {
-        ...result(E_PROFILE, 'complete', null),
-        value: { result: { website: 'https://acme.example', industries: ['Robotics', 'Automation'], hq: 'Boston' } },
-      },
-    ];
-    renderWithApi(
-      <UnassignedEnrichmentsSection entityType="company" entityId={COMPANY} open onToggle={vi.fn()} />,
-      fakeApi({
-        fields: { list: vi.fn(async () => ({ success: true as const, fields: [] })) },
-        enrichments: {
-          list: vi.fn(async () => ({
-            success: true as const,
-            totalRecords: 2,
-            totalPages: 1,
-            hasRecords: true,
-            pageIndex: 0,
-            pageSize: 100,
-            enrichments: [
-              enrichment(E_EMP, 'Employees', null, [item('employees', 'number')]),
-              enrichment(E_PROFILE, 'Profile', null, [item('hq', 'string'), item('website', 'string'), item('industries', 'array')]),
-            ],
-          })),
-          results: vi.fn(async () => ({ success: true as const, results })),
+  it(
+    'reads a value from its response schema: \'employees\' shows 44, never {"employees":44}; several fields are ' +
+      "labelled; 'Show raw' shows the JSON",
+    async () => {
+      const user = userEvent.setup();
+      const writeText = vi.fn(async () => undefined);
+      Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+      const E_EMP = 'e0000000-0000-4000-8000-0000000000e1';
+      const E_PROFILE = 'e0000000-0000-4000-8000-0000000000e2';
+      const item = (name: string, type: 'string' | 'number' | 'array') => ({
+        name,
+        type,
+        description: name,
+        required: true,
+        createColumn: false,
+      });
+      const results: EnrichmentResultDto[] = [
+        { ...result(E_EMP, 'complete', null), value: { result: { employees: 4400 } } },
+        {
+          ...result(E_PROFILE, 'complete', null),
+          value: { result: { website: 'https://acme.example', industries: ['Robotics', 'Automation'], hq: 'Boston' } },
         },
-      }),
-    );
-    await waitFor(() =>
-      expect(screen.getAllByTestId('drawer-enrichment-name').map((n) => n.textContent)).toEqual(['Employees', 'Profile']),
-    );
-    const [employees, profile] = screen.getAllByTestId('drawer-enrichment-row');
-    await waitFor(() => expect(within(employees).getByTestId('enrichment-result').textContent).toBe('4,400'));
-    await user.click(within(employees).getByTestId('drawer-enrichment-copy'));
-    expect(writeText).toHaveBeenLastCalledWith('4,400');
+      ];
+      renderWithApi(
+        <UnassignedEnrichmentsSection entityType="company" entityId={COMPANY} open onToggle={vi.fn()} />,
+        fakeApi({
+          fields: { list: vi.fn(async () => ({ success: true as const, fields: [] })) },
+          enrichments: {
+            list: vi.fn(async () => ({
+              success: true as const,
+              totalRecords: 2,
+              totalPages: 1,
+              hasRecords: true,
+              pageIndex: 0,
+              pageSize: 100,
+              enrichments: [
+                enrichment(E_EMP, 'Employees', null, [item('employees', 'number')]),
+                enrichment(E_PROFILE, 'Profile', null, [item('hq', 'string'), item('website', 'string'), item('industries', 'array')]),
+              ],
+            })),
+            results: vi.fn(async () => ({ success: true as const, results })),
+          },
+        }),
+      );
+      await waitFor(() =>
+        expect(screen.getAllByTestId('drawer-enrichment-name').map((n) => n.textContent)).toEqual(['Employees', 'Profile']),
+      );
+      const [employees, profile] = screen.getAllByTestId('drawer-enrichment-row');
+      await waitFor(() => expect(within(employees).getByTestId('enrichment-result').textContent).toBe('4,400'));
+      await user.click(within(employees).getByTestId('drawer-enrichment-copy'));
+      expect(writeText).toHaveBeenLastCalledWith('4,400');
 
-    // Several fields: labelled, in the schema's order; the URL is a link in the full view, the list chips.
-    const cell = within(profile).getByTestId('enrichment-result');
-    expect(cell.getAttribute('title')).toBe('Hq: Boston; Website: https://acme.example; Industries: Robotics, Automation');
-    expect(cell.textContent).not.toContain('{');
-    await user.click(cell);
-    const full = within(profile).getByTestId('enrichment-result');
-    expect(
-      within(full)
-        .getAllByTestId('value-field-label')
-        .map((l) => l.textContent),
-    ).toEqual(['Hq', 'Website', 'Industries']);
-    expect(within(full).getByTestId('value-link').getAttribute('href')).toBe('https://acme.example');
-    expect(
-      within(full)
-        .getAllByTestId('value-chip')
-        .map((c) => c.textContent),
-    ).toEqual(['Robotics', 'Automation']);
-    // Raw JSON only on request.
-    expect(within(profile).queryByTestId('enrichment-raw')).toBeNull();
-    await user.click(within(profile).getByTestId('enrichment-show-raw'));
-    expect(JSON.parse(within(profile).getByTestId('enrichment-raw').textContent ?? '')).toEqual({
-      website: 'https://acme.example',
-      industries: ['Robotics', 'Automation'],
-      hq: 'Boston',
-    });
-    await user.click(within(profile).getByTestId('drawer-enrichment-copy'));
-    expect(writeText).toHaveBeenLastCalledWith('Hq: Boston; Website: https://acme.example; Industries: Robotics, Automation');
-  });
+      // Several fields: labelled, in the schema's order; the URL is a link in the full view, the list chips.
+      const cell = within(profile).getByTestId('enrichment-result');
+      expect(cell.getAttribute('title')).toBe('Hq: Boston; Website: https://acme.example; Industries: Robotics, Automation');
+      expect(cell.textContent).not.toContain('{');
+      await user.click(cell);
+      const full = within(profile).getByTestId('enrichment-result');
+      expect(
+        within(full)
+          .getAllByTestId('value-field-label')
+          .map((l) => l.textContent),
+      ).toEqual(['Hq', 'Website', 'Industries']);
+      expect(within(full).getByTestId('value-link').getAttribute('href')).toBe('https://acme.example');
+      expect(
+        within(full)
+          .getAllByTestId('value-chip')
+          .map((c) => c.textContent),
+      ).toEqual(['Robotics', 'Automation']);
+      // Raw JSON only on request.
+      expect(within(profile).queryByTestId('enrichment-raw')).toBeNull();
+      await user.click(within(profile).getByTestId('enrichment-show-raw'));
+      expect(JSON.parse(within(profile).getByTestId('enrichment-raw').textContent ?? '')).toEqual({
+        website: 'https://acme.example',
+        industries: ['Robotics', 'Automation'],
+        hq: 'Boston',
+      });
+      await user.click(within(profile).getByTestId('drawer-enrichment-copy'));
+      expect(writeText).toHaveBeenLastCalledWith('Hq: Boston; Website: https://acme.example; Industries: Robotics, Automation');
+    },
+  );
 });

@@ -131,9 +131,11 @@ const useStyles = makeStyles({
 // Inline styles for the box atoms (they are created outside React, so no class hooks).
 const BOX_STYLE: Record<BoxNode['type'], string> = {
   'field-box':
-    'display:inline-block;padding:0 6px;margin:0 1px;border-radius:4px;background:#e0f2fe;color:#075985;border:1px solid #7dd3fc;cursor:pointer;line-height:20px;font-size:13px;user-select:none;',
+    'display:inline-block;padding:0 6px;margin:0 1px;border-radius:4px;background:#e0f2fe;color:#075985;border:1px ' +
+    'solid #7dd3fc;cursor:pointer;line-height:20px;font-size:13px;user-select:none;',
   'enrich-box':
-    'display:inline-block;padding:0 6px;margin:0 1px;border-radius:4px;background:#ede9fe;color:#5b21b6;border:1px solid #c4b5fd;cursor:pointer;line-height:20px;font-size:13px;user-select:none;',
+    'display:inline-block;padding:0 6px;margin:0 1px;border-radius:4px;background:#ede9fe;color:#5b21b6;border:1px ' +
+    'solid #c4b5fd;cursor:pointer;line-height:20px;font-size:13px;user-select:none;',
 };
 
 const isBoxElement = (n: Node): n is HTMLElement => n.nodeType === 1 && !!(n as HTMLElement).dataset?.box;
