@@ -240,8 +240,8 @@ describe('tenancy of the schema', () => {
         ),
         ...HAND_WRITTEN_FOREIGN_KEYS.flatMap((f) => [
           `alter table "${f.table}" drop constraint "${f.table}_${f.column}_foreign"`,
-          `alter table "${f.table}" add constraint "${f.table}_${f.column}_foreign" foreign key ("${f.column}") references "${f.target}"
-            ("id")${f.onDelete === 'no action' ? '' : ` on delete ${f.onDelete}`}`,
+          `alter table "${f.table}" add constraint "${f.table}_${f.column}_foreign" foreign key ("${f.column}") ` +
+            `references "${f.target}" ("id")${f.onDelete === 'no action' ? '' : ` on delete ${f.onDelete}`}`,
         ]),
       ].sort(),
     );
