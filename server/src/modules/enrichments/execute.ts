@@ -29,7 +29,7 @@ import { publish, type PublishEvent } from '../realtime/publish';
 import { loadQueryContext, whereSql } from '../records/table-query';
 import { getEnrichment, type Actor } from './enrichments.service';
 import { RESULT_COLUMNS, resultEvent, toEnrichmentDto, toResultDto } from './enrichment.presenter';
-import { Enrichment } from './enrichment.entity';
+import { Enrichment, type IEnrichment } from './enrichment.entity';
 import { tenantSql } from '../../db/sql';
 import { ideaOrder, ideaWhere } from '../records/idea-query';
 import { orderBy, orderSql, type QueryContext } from '../records/table-query';
@@ -279,38 +279,50 @@ export async function executeEnrichment(
   // A company enrichment runs on ideas too (an idea is a company by name and website): its results
   // are the ideas' own, and the lists it ran on show its column.
   if (!enrichmentRunsOn(enrichment.entityType, entityType)) throw badRequest(ENRICHMENT_MESSAGES.invalid);
-  const table = entityType;
   const byIds = entityType === 'idea' ? !body.ideaFilters : !body.entityFilters;
   const requested = byIds ? [...new Set(body.entityIds ?? [])] : [];
   if (byIds && requested.length === 0) throw badRequest(selectEntityProblem(entityType));
 
-  // The records meant: the given ids that are the organization's, or every row the filters select
-  // (ideas: the ideas table's filters of one list, records/idea-query.ts).
-  let where: { text: string; params: unknown[] };
-  let ctx: QueryContext | null = null;
-  if (entityType === 'idea') {
-    const f = body.ideaFilters;
-    const listId = f?.listCompanyId ?? enrichment.listCompanyId ?? null;
-    if (!byIds && !listId) throw badRequest(selectEntityProblem(entityType));
-    where = byIds
-      ? { text: 'where r.organization_id = ? and r.id = any(?::uuid[])', params: [actor.organizationId, `{${requested.join(',')}}`] }
-      : ideaWhere(actor.organizationId, listId!, {
-          text: f!.text ?? '',
-          inShortlist: f!.inShortlist ?? null,
-          recordStatus: f!.recordStatus ?? null,
-          listSourceIds: f!.listSourceIds ?? [],
-          excludeIds: f!.excludeIds ?? [],
-        });
-  } else {
-    ctx = await loadQueryContext(em, actor.organizationId, entityType);
-    where = byIds
-      ? whereSql(ctx, { ids: requested })
-      : whereSql(ctx, {
-          text: body.entityFilters!.text ?? '',
-          filters: body.entityFilters!.filters ?? [],
-          excludeIds: body.entityFilters!.excludeIds ?? [],
-        });
-  }
+  const query = await targetQuery(em, actor, enrichment, body, { entityType, byIds, requested });
+  const run: RunScope = {
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    enrichmentId: enrichment.id,
+    entityType,
+    runId: randomUUID(),
+  };
+  const firstChunk = opts.firstChunk ?? FIRST_CHUNK;
+  const emptyOnly = body.options?.onlyEmpty === true;
+  const { rows, started } =
+    byIds && requested.length <= firstChunk
+      ? await startSmallRun(em, boss, run, query, emptyOnly)
+      : await startLargeRun(em, boss, run, query, { emptyOnly, firstChunk });
+
+  if (entityType === 'idea' && enrichment.entityType === 'company')
+    await rememberOnLists(
+      em,
+      actor.organizationId,
+      enrichment.id,
+      rows.map((r) => r.id),
+    );
+  return executeAnswer(run, started, rows, byIds ? requested : null);
+}
+
+/** A row of a run, with its execution already queued or running for this enrichment (a duplicate). */
+type Target = { id: string; empty: boolean; active_id: string | null };
+/** The run's rows in the table's order: only the empty ones, and at most `limit`. */
+type TargetQuery = (q: EntityManager, onlyEmptyRows: boolean, limit: number) => Promise<Target[]>;
+
+/** The query of the records a run means, in the order of the table it was started from. */
+async function targetQuery(
+  em: EntityManager,
+  actor: Actor,
+  enrichment: IEnrichment,
+  body: Body,
+  meant: { entityType: RunnableEntityType; byIds: boolean; requested: string[] },
+): Promise<TargetQuery> {
+  const { entityType } = meant;
+  const { where, ctx } = await recordsMeant(em, actor, enrichment, body, meant);
   // The rows run in the table's order (jobs are fetched in the order they were queued): the ideas
   // table's sort (newest first by default), the companies or contacts table's (by name by default);
   // the first rows on screen are the first done.
@@ -323,20 +335,17 @@ export async function executeEnrichment(
   const join = recordOrder?.join ?? { text: '', params: [] as unknown[] };
   // Ideas have no field values: 'empty' is 'without a complete result' there.
   const fieldId = entityType === 'idea' ? null : (enrichment.field?.id ?? null);
-  const emptyOnly = body.options?.onlyEmpty === true;
   const empty = fieldId
     ? `not exists (select 1 from field_value v where v.organization_id = r.organization_id and v.field_id = ? and v.entity_id = r.id and
       v.value is not null and v.value <> 'null'::jsonb)`
     : `not exists (select 1 from enrichment_result x where x.organization_id = r.organization_id and x.enrichment_id = ? and x.entity_id
       = r.id and x.status = 'complete')`;
-  // With each row, its execution already queued or running for this enrichment (a duplicate).
-  type Target = { id: string; empty: boolean; active_id: string | null };
-  const query = (q: EntityManager, onlyEmptyRows: boolean, limit: number) =>
+  return (q, onlyEmptyRows, limit) =>
     tenantSql(q, actor.organizationId).all<Target>(
       `select r.id, ${empty} as empty,
             (select x.id from execution x where x.organization_id = r.organization_id and x.idempotency_key = ? || r.id::text
                 and x.status in ('draft', 'scheduled', 'processing')) as active_id
-       from ${table} r ${join.text} ${where.text}${onlyEmptyRows ? ` and ${empty}` : ''}${order} limit ${limit}`,
+       from ${entityType} r ${join.text} ${where.text}${onlyEmptyRows ? ` and ${empty}` : ''}${order} limit ${limit}`,
       [
         fieldId ?? enrichment.id,
         idempotencyKey(enrichment.id, ''),
@@ -345,101 +354,142 @@ export async function executeEnrichment(
         ...(onlyEmptyRows ? [fieldId ?? enrichment.id] : []),
       ],
     );
-  /** The run's rows (refused when too many, none, or none empty for an only-empty run). */
-  const check = (rows: Target[]): Target[] => {
-    if (rows.length > MAX_RUN_ROWS) throw badRequest(TOO_MANY_ROWS);
-    if (rows.length === 0) throw badRequest(selectEntityProblem(entityType));
-    const chosen = emptyOnly ? rows.filter((r) => r.empty) : rows;
-    if (chosen.length === 0) throw badRequest(ENRICHMENT_MESSAGES.noEmptyRows);
-    return chosen;
-  };
+}
 
-  const run: RunScope = {
-    organizationId: actor.organizationId,
-    userId: actor.userId,
-    enrichmentId: enrichment.id,
-    entityType,
-    runId: randomUUID(),
-  };
-  const recordRun = async (tem: EntityManager, total: number): Promise<void> => {
-    if (total > 0)
-      await createRun(tem, {
-        id: run.runId!,
-        organizationId: actor.organizationId,
-        type: 'enrichment',
-        typeId: enrichment.id,
-        entityType,
-        total,
-        createdById: actor.userId,
-      });
-  };
-  const firstChunk = opts.firstChunk ?? FIRST_CHUNK;
-  let rows: Target[];
-  let started: StartedExecution[];
-  if (byIds && requested.length <= firstChunk) {
-    rows = await query(em, false, MAX_RUN_ROWS + 1);
-    const chosen = check(rows);
-    started = await em.transactional(async (tem) => {
-      const out = await startRows(
-        tem,
-        boss,
-        run,
-        chosen.map((r) => ({ entityId: r.id })),
-      );
-      await recordRun(tem, out.filter((s) => s.status === 'started').length);
-      return out;
-    });
-  } else {
-    // A run that may be large: its first rows (a short query) are created while the query of the
-    // whole set runs beside them on another connection, and their transaction commits once the
-    // whole set is known and allowed (else it rolls back: nothing started) — so the worker starts on
-    // the first rows without waiting for the whole set's query first.
-    // The transaction waits for a second connection's query, so it must not hold what the pool's
-    // other connections may be waiting for: the whole set's query asks for its connection before
-    // the transaction does (the pool hands them out in order), and the first rows' events are
-    // published only once it has answered. Published first, they held the organization's sequence
-    // row, which every request that publishes waits for: with the pool full of such requests, the
-    // whole set's query never got a connection and they all waited for good.
-    const head = await query(em, emptyOnly, firstChunk);
-    const headFresh = head.filter((r) => !r.active_id).map((r) => ({ entityId: r.id, executionId: randomUUID() }));
-    const whole = query(em.fork(), false, MAX_RUN_ROWS + 1);
-    whole.catch(() => {}); // awaited below; a failure of the first rows must not leave it unhandled
-    const out = await em.transactional(async (tem) => {
-      const first = await startRows(tem, boss, run, headFresh, whole);
-      const all = await whole;
-      return { first, all, chosen: check(all) };
-    });
-    rows = out.all;
-    const headIds = new Set(head.map((r) => r.id));
-    // The run's row (its total known now) commits with the rest's job, before the answer.
-    const rest = out.chosen.filter((r) => !headIds.has(r.id) || r.active_id);
-    const restFresh = rest.filter((r) => !r.active_id).length;
-    started = [
-      ...out.first,
-      ...(await startRestOfRun(
-        em,
-        boss,
-        run,
-        rest,
-        (tem) => recordRun(tem, out.first.filter((s) => s.status === 'started').length + restFresh),
-        headFresh.length,
-      )),
-    ];
+/**
+ * The records meant: the given ids that are the organization's, or every row the filters select
+ * (ideas: the ideas table's filters of one list, records/idea-query.ts).
+ */
+async function recordsMeant(
+  em: EntityManager,
+  actor: Actor,
+  enrichment: IEnrichment,
+  body: Body,
+  meant: { entityType: RunnableEntityType; byIds: boolean; requested: string[] },
+): Promise<{ where: { text: string; params: unknown[] }; ctx: QueryContext | null }> {
+  const { entityType, byIds, requested } = meant;
+  if (entityType === 'idea') {
+    const f = body.ideaFilters;
+    const listId = f?.listCompanyId ?? enrichment.listCompanyId ?? null;
+    if (!byIds && !listId) throw badRequest(selectEntityProblem(entityType));
+    const where = byIds
+      ? { text: 'where r.organization_id = ? and r.id = any(?::uuid[])', params: [actor.organizationId, `{${requested.join(',')}}`] }
+      : ideaWhere(actor.organizationId, listId!, {
+          text: f!.text ?? '',
+          inShortlist: f!.inShortlist ?? null,
+          recordStatus: f!.recordStatus ?? null,
+          listSourceIds: f!.listSourceIds ?? [],
+          excludeIds: f!.excludeIds ?? [],
+        });
+    return { where, ctx: null };
   }
+  const ctx = await loadQueryContext(em, actor.organizationId, entityType);
+  const where = byIds
+    ? whereSql(ctx, { ids: requested })
+    : whereSql(ctx, {
+        text: body.entityFilters!.text ?? '',
+        filters: body.entityFilters!.filters ?? [],
+        excludeIds: body.entityFilters!.excludeIds ?? [],
+      });
+  return { where, ctx };
+}
 
-  if (entityType === 'idea' && enrichment.entityType === 'company')
-    await rememberOnLists(
-      em,
-      actor.organizationId,
-      enrichment.id,
-      rows.map((r) => r.id),
+/** The run's rows (refused when too many, none, or none empty for an only-empty run). */
+function checkTargets(rows: Target[], entityType: RunnableEntityType, emptyOnly: boolean): Target[] {
+  if (rows.length > MAX_RUN_ROWS) throw badRequest(TOO_MANY_ROWS);
+  if (rows.length === 0) throw badRequest(selectEntityProblem(entityType));
+  const chosen = emptyOnly ? rows.filter((r) => r.empty) : rows;
+  if (chosen.length === 0) throw badRequest(ENRICHMENT_MESSAGES.noEmptyRows);
+  return chosen;
+}
+
+/** The run's row (executions/runs.ts), when it started any execution. */
+async function recordRun(tem: EntityManager, run: RunScope, total: number): Promise<void> {
+  if (total > 0)
+    await createRun(tem, {
+      id: run.runId!,
+      organizationId: run.organizationId,
+      type: 'enrichment',
+      typeId: run.enrichmentId,
+      entityType: run.entityType,
+      total,
+      createdById: run.userId,
+    });
+}
+
+type StartedRun = { rows: Target[]; started: StartedExecution[] };
+
+/** A run of a few given records: all created in one transaction. */
+async function startSmallRun(em: EntityManager, boss: PgBoss, run: RunScope, query: TargetQuery, emptyOnly: boolean): Promise<StartedRun> {
+  const rows = await query(em, false, MAX_RUN_ROWS + 1);
+  const chosen = checkTargets(rows, run.entityType, emptyOnly);
+  const started = await em.transactional(async (tem) => {
+    const out = await startRows(
+      tem,
+      boss,
+      run,
+      chosen.map((r) => ({ entityId: r.id })),
     );
+    await recordRun(tem, run, out.filter((s) => s.status === 'started').length);
+    return out;
+  });
+  return { rows, started };
+}
 
+/**
+ * A run that may be large: its first rows (a short query) are created while the query of the
+ * whole set runs beside them on another connection, and their transaction commits once the
+ * whole set is known and allowed (else it rolls back: nothing started) — so the worker starts on
+ * the first rows without waiting for the whole set's query first.
+ */
+async function startLargeRun(
+  em: EntityManager,
+  boss: PgBoss,
+  run: RunScope,
+  query: TargetQuery,
+  opts: { emptyOnly: boolean; firstChunk: number },
+): Promise<StartedRun> {
+  // The transaction waits for a second connection's query, so it must not hold what the pool's
+  // other connections may be waiting for: the whole set's query asks for its connection before
+  // the transaction does (the pool hands them out in order), and the first rows' events are
+  // published only once it has answered. Published first, they held the organization's sequence
+  // row, which every request that publishes waits for: with the pool full of such requests, the
+  // whole set's query never got a connection and they all waited for good.
+  const head = await query(em, opts.emptyOnly, opts.firstChunk);
+  const headFresh = head.filter((r) => !r.active_id).map((r) => ({ entityId: r.id, executionId: randomUUID() }));
+  const whole = query(em.fork(), false, MAX_RUN_ROWS + 1);
+  whole.catch(() => {}); // awaited below; a failure of the first rows must not leave it unhandled
+  const out = await em.transactional(async (tem) => {
+    const first = await startRows(tem, boss, run, headFresh, whole);
+    const all = await whole;
+    return { first, all, chosen: checkTargets(all, run.entityType, opts.emptyOnly) };
+  });
+  const headIds = new Set(head.map((r) => r.id));
+  // The run's row (its total known now) commits with the rest's job, before the answer.
+  const rest = out.chosen.filter((r) => !headIds.has(r.id) || r.active_id);
+  const restFresh = rest.filter((r) => !r.active_id).length;
+  const started = [
+    ...out.first,
+    ...(await startRestOfRun(
+      em,
+      boss,
+      run,
+      rest,
+      (tem) => recordRun(tem, run, out.first.filter((s) => s.status === 'started').length + restFresh),
+      headFresh.length,
+    )),
+  ];
+  return { rows: out.all, started };
+}
+
+/** The answer to POST /enrichment/execute: counts, and by record when ids were given. */
+function executeAnswer(run: RunScope, started: StartedExecution[], rows: Target[], requested: string[] | null): ExecuteEnrichmentResponse {
+  const { entityType } = run;
   const byEntity = new Map(started.map((s) => [s.entityId, s]));
   const startedCount = started.filter((s) => s.status === 'started').length;
   const duplicates = started.length - startedCount;
   const found = new Set(rows.map((r) => r.id));
-  const failedIds = new Set(byIds ? requested.filter((id) => !found.has(id)) : []);
+  const failedIds = new Set(requested ? requested.filter((id) => !found.has(id)) : []);
   const answer: ExecuteEnrichmentResponse = {
     success: true,
     message: executionsStartedMessage(startedCount),
@@ -449,7 +499,7 @@ export async function executeEnrichment(
     failed: failedIds.size,
     runId: startedCount > 0 ? run.runId! : null,
   };
-  if (byIds) {
+  if (requested) {
     answer.items = requested.flatMap((id): ExecuteItemDto[] => {
       const s = byEntity.get(id);
       if (s) return [{ entityId: id, executionId: s.executionId, status: s.status }];
