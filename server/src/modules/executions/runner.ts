@@ -320,6 +320,40 @@ async function runClaimed(
   const claimedAt = Date.now();
   const claimed = new Map(claimedRows.map((r) => [r.id, r]));
   const aborts = new Map([...claimed.keys()].map((id) => [id, new AbortController()]));
+  const unwatch = watchBatch(ctx, aborts, opts);
+  const batch: ClaimedBatch = { handlers, opts, rows: claimedRows, claimed, aborts, memo: batchMemo(), claimedAt };
+  try {
+    // A run's rows start in the run's order (the table's): pg-boss hands a batch back in any order,
+    // and the handlers' provider limits serve their callers in the order they ask.
+    const inOrder = [...items].sort((x, y) => (x.data.order ?? 0) - (y.data.order ?? 0));
+    return await Promise.all(
+      inOrder.map(async ({ data, job }): Promise<JobResult> => {
+        const r = await runOne(ctx, batch, data, job);
+        done(data.executionId, r);
+        return r;
+      }),
+    );
+  } finally {
+    unwatch();
+  }
+}
+
+/** A claimed batch as its executions run: the rows, an abort per execution, the batch's memo. */
+interface ClaimedBatch {
+  handlers: ReadonlyMap<string, ExecutionHandler>;
+  opts: RunnerOptions;
+  rows: readonly ExecutionRow[];
+  claimed: ReadonlyMap<string, ExecutionRow>;
+  aborts: ReadonlyMap<string, AbortController>;
+  memo: ExecutionRunContext['memo'];
+  claimedAt: number;
+}
+
+/**
+ * Aborts a batch's executions cancelled meanwhile (polled), and all of them when the grace period
+ * to stop is over; answers the function that stops watching.
+ */
+function watchBatch(ctx: JobContext, aborts: ReadonlyMap<string, AbortController>, opts: RunnerOptions): () => void {
   const checkCancelled = async () => {
     const live = [...aborts].filter(([, ac]) => !ac.signal.aborted).map(([id]) => id);
     if (live.length === 0) return;
@@ -340,8 +374,16 @@ async function runClaimed(
   };
   if (deadline?.aborted) onDeadline();
   else deadline?.addEventListener('abort', onDeadline, { once: true });
+  return () => {
+    clearInterval(watch);
+    deadline?.removeEventListener('abort', onDeadline);
+  };
+}
+
+/** The memo of a batch (ExecutionRunContext.memo): `load` runs once per key; a failed read is not kept. */
+function batchMemo(): ExecutionRunContext['memo'] {
   const memos = new Map<string, Promise<unknown>>();
-  const memo = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+  return <T>(key: string, load: () => Promise<T>): Promise<T> => {
     let p = memos.get(key) as Promise<T> | undefined;
     if (!p) {
       p = load();
@@ -353,89 +395,86 @@ async function runClaimed(
     }
     return p;
   };
-  try {
-    // A run's rows start in the run's order (the table's): pg-boss hands a batch back in any order,
-    // and the handlers' provider limits serve their callers in the order they ask.
-    const inOrder = [...items].sort((x, y) => (x.data.order ?? 0) - (y.data.order ?? 0));
-    return await Promise.all(
-      inOrder.map(async ({ data, job }): Promise<JobResult> => {
-        const r = await runOne(data, job);
-        done(data.executionId, r);
-        return r;
-      }),
-    );
-  } finally {
-    clearInterval(watch);
-    deadline?.removeEventListener('abort', onDeadline);
-  }
+}
 
-  async function runOne(data: ExecutionJobData, job: BatchItem['job']): Promise<JobResult> {
-    const row = claimed.get(data.executionId);
-    const log = ctx.logger.child({ executionId: data.executionId, type: data.type, attempt: job.retryCount });
-    if (!row) {
-      // Cancelled, completed or failed already: nothing to do, the job just completes.
-      log.info('execution is not runnable any more; job skipped');
-      return { id: job.id, status: 'completed' };
-    }
-    const handler = handlers.get(data.type);
-    const ac = aborts.get(row.id)!;
-    const draining = ctx.stop?.draining ?? NEVER;
-    const stopped = () => ac.signal.reason instanceof ExecutionReleased;
-    const release = async (): Promise<JobResult> => {
-      await releaseJob(ctx, executionQueue(data.type), job);
-      log.info('the process is stopping: job released to another worker');
-      return { id: job.id, status: 'completed' };
-    };
-    try {
-      if (!handler) throw new ExecutionError(EXECUTION_MESSAGES.noHandler);
-      const result = await handler.run({
-        execution: row,
-        em: tenantEm(ctx, row.organization_id),
-        logger: log,
-        signal: ac.signal,
-        draining,
-        progress: progressReporter(ctx, row, ac, opts),
-        batch: claimedRows,
-        memo,
-        claimedAt,
-      });
-      if (stopped()) return await release();
-      if (ac.signal.aborted) {
-        log.info('execution cancelled while running; result discarded');
-        return { id: job.id, status: 'completed' };
-      }
-      // The result is in hand (a model answer bought, a provider asked): a commit whose database
-      // connection was cut is tried again on a new one instead of failing the job, whose retry would
-      // do the work — and buy the answer — again. The completion is conditional, so a commit that
-      // landed before its answer was lost is found settled the second time, never written twice.
-      let tries = 0;
-      const outcome = await retryOnConnectionLoss(() => {
-        if (tries++ > 0) log.warn({ attempt: tries }, 'the commit lost its database connection; committing again');
-        return committerFor(ctx).submit({ row, result, handler });
-      }, COMMIT_ATTEMPTS);
-      if (outcome === 'settled') log.info('execution already completed or cancelled by another attempt; this result was not written');
-      return { id: job.id, status: 'completed' };
-    } catch (err) {
-      // Stopped by the end of the grace period, or gave up while the process drains: another worker
-      // takes the job at once (a failure while draining is not counted either: it is tried again there).
-      if (stopped() || (draining.aborted && !ac.signal.aborted && !(err instanceof ExecutionCancelled))) return release();
-      if (ac.signal.aborted || err instanceof ExecutionCancelled) {
-        log.info('execution cancelled; stopped');
-        return { id: job.id, status: 'completed' };
-      }
-      const message = err instanceof ExecutionError ? err.message : EXECUTION_MESSAGES.unexpected;
-      if (!(err instanceof ExecutionError)) log.error({ err }, 'execution failed');
-      // The reason on the row is a courtesy for the retry's wait: a lost connection must not turn
-      // this job's failure into the whole batch's.
-      await retryOnConnectionLoss(() =>
-        tenantSql(ctx.orm.em.fork(), row.organization_id).run(
-          `update execution set status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and status = 'processing'`,
-          [message, row.id, row.organization_id],
-        ),
-      ).catch((e: unknown) => log.warn({ err: e }, 'could not keep the failure message on the execution'));
-      return { id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } };
-    }
+async function runOne(ctx: JobContext, batch: ClaimedBatch, data: ExecutionJobData, job: BatchItem['job']): Promise<JobResult> {
+  const row = batch.claimed.get(data.executionId);
+  const log = ctx.logger.child({ executionId: data.executionId, type: data.type, attempt: job.retryCount });
+  if (!row) {
+    // Cancelled, completed or failed already: nothing to do, the job just completes.
+    log.info('execution is not runnable any more; job skipped');
+    return { id: job.id, status: 'completed' };
   }
+  const handler = batch.handlers.get(data.type);
+  const ac = batch.aborts.get(row.id)!;
+  const draining = ctx.stop?.draining ?? NEVER;
+  const stopped = () => ac.signal.reason instanceof ExecutionReleased;
+  const release = async (): Promise<JobResult> => {
+    await releaseJob(ctx, executionQueue(data.type), job);
+    log.info('the process is stopping: job released to another worker');
+    return { id: job.id, status: 'completed' };
+  };
+  try {
+    if (!handler) throw new ExecutionError(EXECUTION_MESSAGES.noHandler);
+    const result = await handler.run({
+      execution: row,
+      em: tenantEm(ctx, row.organization_id),
+      logger: log,
+      signal: ac.signal,
+      draining,
+      progress: progressReporter(ctx, row, ac, batch.opts),
+      batch: batch.rows,
+      memo: batch.memo,
+      claimedAt: batch.claimedAt,
+    });
+    if (stopped()) return await release();
+    if (ac.signal.aborted) {
+      log.info('execution cancelled while running; result discarded');
+      return { id: job.id, status: 'completed' };
+    }
+    // The result is in hand (a model answer bought, a provider asked): a commit whose database
+    // connection was cut is tried again on a new one instead of failing the job, whose retry would
+    // do the work — and buy the answer — again. The completion is conditional, so a commit that
+    // landed before its answer was lost is found settled the second time, never written twice.
+    let tries = 0;
+    const outcome = await retryOnConnectionLoss(() => {
+      if (tries++ > 0) log.warn({ attempt: tries }, 'the commit lost its database connection; committing again');
+      return committerFor(ctx).submit({ row, result, handler });
+    }, COMMIT_ATTEMPTS);
+    if (outcome === 'settled') log.info('execution already completed or cancelled by another attempt; this result was not written');
+    return { id: job.id, status: 'completed' };
+  } catch (err) {
+    return await runFailed(ctx, { row, job, ac, draining, log }, err, { stopped, release });
+  }
+}
+
+/** How a run that threw ends: released (stopping), completed (cancelled), or failed with its message kept on the row. */
+async function runFailed(
+  ctx: JobContext,
+  run: { row: ExecutionRow; job: BatchItem['job']; ac: AbortController; draining: AbortSignal; log: JobContext['logger'] },
+  err: unknown,
+  stop: { stopped: () => boolean; release: () => Promise<JobResult> },
+): Promise<JobResult> {
+  const { row, job, ac, draining, log } = run;
+  const { stopped, release } = stop;
+  // Stopped by the end of the grace period, or gave up while the process drains: another worker
+  // takes the job at once (a failure while draining is not counted either: it is tried again there).
+  if (stopped() || (draining.aborted && !ac.signal.aborted && !(err instanceof ExecutionCancelled))) return release();
+  if (ac.signal.aborted || err instanceof ExecutionCancelled) {
+    log.info('execution cancelled; stopped');
+    return { id: job.id, status: 'completed' };
+  }
+  const message = err instanceof ExecutionError ? err.message : EXECUTION_MESSAGES.unexpected;
+  if (!(err instanceof ExecutionError)) log.error({ err }, 'execution failed');
+  // The reason on the row is a courtesy for the retry's wait: a lost connection must not turn
+  // this job's failure into the whole batch's.
+  await retryOnConnectionLoss(() =>
+    tenantSql(ctx.orm.em.fork(), row.organization_id).run(
+      `update execution set status_message = ?, updated_at = clock_timestamp() where id = ? and organization_id = ? and status = 'processing'`,
+      [message, row.id, row.organization_id],
+    ),
+  ).catch((e: unknown) => log.warn({ err: e }, 'could not keep the failure message on the execution'));
+  return { id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } };
 }
 
 function progressReporter(
