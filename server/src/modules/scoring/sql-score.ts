@@ -229,6 +229,7 @@ export function compileScoreBatch(
   limit: number | null,
   upToId: string | null = null,
 ): CompiledScore {
+  // The parameters are numbered in the order they are added: each step below adds its own, in turn.
   const p = new Params();
   p.add(JS_WHITESPACE, 'text');
   p.add(NUMBER_PATTERN, 'text');
@@ -238,6 +239,38 @@ export function compileScoreBatch(
 
   // The values every field reads, once per distinct field (as readIdeaBatch reads them).
   const fields = [...new Map(ruleSets.map((rs) => [fieldKey(rs.fieldData), rs.fieldData])).values()];
+  const { cols, joins } = fieldColumns(fields, p);
+  const column = new Map(fields.map((f, n) => [fieldKey(f), `b.v${n}`]));
+
+  const where = ideaWhere(organizationId, scope.listId, scope.ideaIds ? { ids: scope.ideaIds } : (scope.filters ?? {}));
+  const whereSql = dollars(where.text, where.params, p);
+  const after = afterId ? ` and r.id > ${p.add(afterId, 'uuid')}` : '';
+  const upTo = upToId ? ` and r.id <= ${p.add(upToId, 'uuid')}` : '';
+  const lim = limit === null ? '' : ` limit ${p.add(limit, 'int')}`;
+
+  const scored = scoredSelect(ruleSets, ruleSetColumns(ruleSets, column, p, eps), eps);
+  const model = p.add(modelId, 'uuid');
+  const execution = p.add(executionId, 'uuid');
+
+  const sql = `with b as (
+      select r.id${cols.length ? ', ' + cols.join(', ') : ''} from idea r ${joins.join(' ')} ${whereSql}${after}${upTo} order by r.id${lim}
+    ), s as (
+      ${scored}
+    ), ins as (
+      insert into idea_score (id, organization_id, model_id, idea_id, execution_id, status, status_message, total_score, details, updated_at)
+      select gen_random_uuid(), ${org}, ${model}, s.id, ${execution}, 'completed', null, s.total, s.details, clock_timestamp() from s
+      on conflict (organization_id, model_id, idea_id) do update
+        set execution_id = excluded.execution_id, status = excluded.status, status_message = null, total_score = excluded.total_score,
+          details = excluded.details, updated_at = excluded.updated_at
+      returning 1
+    )
+    select (select count(*) from b)::int as n, (select b.id from b order by b.id desc limit 1)::text as last, (select count(*) from
+      ins)::int as written, $1::text is not null and $2::text is not null as bound`;
+  return { sql, params: p.values };
+}
+
+/** The columns (and lateral joins) of b: one value per distinct field, v<n>. */
+function fieldColumns(fields: readonly ScoreRuleSet['fieldData'][], p: Params): { cols: string[]; joins: string[] } {
   const cols: string[] = [];
   const joins: string[] = [];
   fields.forEach((f, n) => {
@@ -258,18 +291,27 @@ export function compileScoreBatch(
                    where er.organization_id = r.organization_id and er.enrichment_id = ${p.add(f.enrichmentId, 'uuid')} and er.entity_id
                      = r.id and er.entity_type = 'idea') e${n} on true`);
   });
-  const column = new Map(fields.map((f, n) => [fieldKey(f), `b.v${n}`]));
+  return { cols, joins };
+}
 
-  const where = ideaWhere(organizationId, scope.listId, scope.ideaIds ? { ids: scope.ideaIds } : (scope.filters ?? {}));
-  const whereSql = dollars(where.text, where.params, p);
-  const after = afterId ? ` and r.id > ${p.add(afterId, 'uuid')}` : '';
-  const upTo = upToId ? ` and r.id <= ${p.add(upToId, 'uuid')}` : '';
-  const lim = limit === null ? '' : ` limit ${p.add(limit, 'int')}`;
+/** The columns of each level of the scored select, one per rule set at each, and the total's sum. */
+interface ScoreLevels {
+  raw: string[];
+  readings: string[];
+  typed: string[];
+  best: string[];
+  outcome: string[];
+  fieldsJson: string[];
+  sum: string;
+}
 
+/**
+ * One column per field at each level, each level fenced with OFFSET 0 (see the header): raw (a),
+ * readings (r), typed readings (c), best rule (m), outcome (g), then the total and the breakdown.
+ */
+function ruleSetColumns(ruleSets: readonly ScoreRuleSet[], column: ReadonlyMap<string, string>, p: Params, eps: string): ScoreLevels {
   const total = ruleSets.reduce((s, rs) => s + Math.max(0, rs.weight), 0);
   const shareOf = (rs: ScoreRuleSet) => (total === 0 ? 1 / ruleSets.length : Math.max(0, rs.weight) / total);
-  // One column per field at each level, each level fenced with OFFSET 0 (see the header): raw (a),
-  // readings (r), typed readings (c), best rule (m), outcome (g), then the total and the breakdown.
   const raw: string[] = [];
   const readings: string[] = [];
   const typed: string[] = [];
@@ -312,6 +354,12 @@ export function compileScoreBatch(
     // The reference's order: ((0 + s1·x1) + s2·x2) + …
     sum = `(${sum} + ${share} * g.sc${i})`;
   });
+  return { raw, readings, typed, best, outcome, fieldsJson, sum };
+}
+
+/** The select that scores b: the levels of ScoreLevels nested, then each idea's total and breakdown. */
+function scoredSelect(ruleSets: readonly ScoreRuleSet[], levels: ScoreLevels, eps: string): string {
+  const { raw, readings, typed, best, outcome, fieldsJson, sum } = levels;
   const totalSql = ruleSets.length === 0 ? '0::float8' : ROUND2(sum, eps);
   const details = ruleSets.length === 0 ? `'[]'::jsonb` : `('[' || ${fieldsJson.join(` || ',' || `)} || ']')::jsonb`;
   const list = (cols: string[]) => (cols.length ? ', ' + cols.join(',\n') : '');
@@ -326,24 +374,7 @@ export function compileScoreBatch(
           ) c offset 0
         ) c offset 0
       ) g`;
-  const model = p.add(modelId, 'uuid');
-  const execution = p.add(executionId, 'uuid');
-
-  const sql = `with b as (
-      select r.id${cols.length ? ', ' + cols.join(', ') : ''} from idea r ${joins.join(' ')} ${whereSql}${after}${upTo} order by r.id${lim}
-    ), s as (
-      ${scored}
-    ), ins as (
-      insert into idea_score (id, organization_id, model_id, idea_id, execution_id, status, status_message, total_score, details, updated_at)
-      select gen_random_uuid(), ${org}, ${model}, s.id, ${execution}, 'completed', null, s.total, s.details, clock_timestamp() from s
-      on conflict (organization_id, model_id, idea_id) do update
-        set execution_id = excluded.execution_id, status = excluded.status, status_message = null, total_score = excluded.total_score,
-          details = excluded.details, updated_at = excluded.updated_at
-      returning 1
-    )
-    select (select count(*) from b)::int as n, (select b.id from b order by b.id desc limit 1)::text as last, (select count(*) from
-      ins)::int as written, $1::text is not null and $2::text is not null as bound`;
-  return { sql, params: p.values };
+  return scored;
 }
 
 /** Scores and writes one batch inside the database (see compileScoreBatch). */
