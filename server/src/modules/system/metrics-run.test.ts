@@ -11,6 +11,7 @@ import { FakeOpenAiServer } from '../../../test/fakes/openai-server';
 import { createQueues } from '../../jobs/definitions';
 import { executionJobDefinitions } from '../executions/runner';
 import { configFor } from '../enrichments/configs';
+import { workRegistry } from '../../lib/metrics';
 
 const TOKEN = 'scrape-the-fleet-please';
 const ROWS = 3;
@@ -47,6 +48,9 @@ describe('metrics of an enrichment run, from the API and a worker process', () =
   let metricsPort: number;
 
   beforeAll(async () => {
+    // The counters are the process's: test files run before this one in the same test process
+    // (the server tests share their module cache) counted their own model calls and jobs.
+    workRegistry.resetMetrics();
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-test'] });
     ctx = await createTestApp({ boss: true, env: { ...env, OPENAI_BASE_URL: fake.url } });
     await createQueues(ctx.boss!, executionJobDefinitions([]), ctx.config);
