@@ -11,6 +11,7 @@ import { Notification } from './modules/notifications/notification.entity';
 import { Activity } from './modules/activities/activity.entity';
 import { Enrichment, EnrichmentResult } from './modules/enrichments/enrichment.entity';
 import { Integration } from './modules/integrations/integration.entity';
+import { OAuthAuthorization } from './modules/integrations/oauth-authorization.entity';
 import { LlmCharge } from './modules/llm/llm-charge.entity';
 import { CrmLink } from './modules/crm/links/crm-link.entity';
 import { Play, PlayDraft, ChannelEmail } from './modules/plays/play.entity';
@@ -43,6 +44,7 @@ export const entities = [
   Notification,
   Activity,
   Integration,
+  OAuthAuthorization,
   LlmCharge,
   Enrichment,
   EnrichmentResult,
@@ -89,6 +91,7 @@ export const tenantEntities = [
   Notification,
   Activity,
   Integration,
+  OAuthAuthorization,
   LlmCharge,
   Enrichment,
   EnrichmentResult,

@@ -200,6 +200,7 @@ export const HAND_WRITTEN_PRIMARY_KEYS = [
   'llm_charge',
   'mailbox_sync',
   'notification',
+  'oauth_authorization',
   'password_reset',
   'play',
   'play_draft',

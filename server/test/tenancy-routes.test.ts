@@ -569,6 +569,12 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
         now())`,
       [org.organization.id, org.admin.id, `https://graph.invalid/${mark}-delta`],
     );
+    // A pending OAuth authorization (a Salesforce connect started, not yet back).
+    await db.query(
+      `insert into oauth_authorization (id, organization_id, user_id, provider, state_hash, verifier, data, expires_at, created_at) values
+        (gen_random_uuid(), $1, $2, 'salesforce', $3, 'v1.x.y.z', '{}', now() + interval '1 hour', now())`,
+      [org.organization.id, org.admin.id, `${mark}-state-hash`],
+    );
     // CRM sync settings, a high-water mark and a sync change of the company.
     await db.query(
       `insert into crm_sync_settings (id, organization_id, provider, sync_accounts, sync_contacts, account_mappings, contact_mappings,
