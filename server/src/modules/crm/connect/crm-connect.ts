@@ -1,10 +1,10 @@
 // Connecting a CRM (spec 001 §2 'Integrations settings page', §4 'Integration card': one active CRM
 // at a time). Salesforce: OAuth 2.0 web-server flow with PKCE — POST /organization/integration
-// stores a pending authorization (state hash, encrypted verifier, 15 minutes) on the organization's
-// salesforce row (created inactive when new, so a half-done first connect shows Connect) and answers
-// the authorization URL; the callback exchanges the code, reads the identity and stores the refresh
-// token encrypted. Affinity: the API key is checked with GET /auth/whoami, then stored encrypted.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+// starts the authorization (integrations/oauth.ts: a pending authorization for 15 minutes), creates
+// the organization's salesforce row inactive when new (so a half-done first connect shows Connect) and
+// answers the authorization URL; the callback takes the authorization (the same organization and
+// user), exchanges the code, reads the identity and stores the refresh token encrypted. Affinity: the
+// API key is checked with GET /auth/whoami, then stored encrypted.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CRM_MESSAGES, CRM_NAMES, CRM_SYNC_MESSAGES, type CrmProvider, type SalesforceEnvironment } from '@dealscout/shared/contracts';
 import type { Config } from '../../../config';
@@ -17,18 +17,9 @@ import { decryptSecret, encryptSecret } from '../../../lib/secrets';
 import { checkOutboundUrl, outboundFetchFor, outboundRefusal } from '../../../providers/web/outbound';
 import { authorizationUrl, exchangeCode, SalesforceClient, SalesforceError, type SalesforceAppConfig } from '../providers/salesforce';
 import { AffinityClient, AffinityError } from '../providers/affinity';
-import { pkcePair } from '../../../lib/pkce';
+import { startAuthorization, takeAuthorization } from '../../integrations/oauth';
 
 export const SALESFORCE_CALLBACK_PATH = '/api/v1/integrations/salesforce/callback';
-const PENDING_TTL_MS = 15 * 60_000;
-
-export interface SalesforcePending {
-  stateHash: string;
-  verifier: string;
-  environment: SalesforceEnvironment;
-  startedById: string;
-  expiresAt: string;
-}
 
 /** What a salesforce row keeps in `secret` (encrypted as one JSON text). */
 interface SalesforceSecret {
@@ -45,8 +36,6 @@ export function salesforceAppConfig(config: Config, environment: SalesforceEnvir
     redirectUri: `${config.publicUrl}${SALESFORCE_CALLBACK_PATH}`,
   };
 }
-
-const hashState = (state: string) => createHash('sha256').update(state).digest('base64url');
 
 /** The other CRM, when it is connected and active (one active CRM at a time). */
 export async function otherActiveCrm(em: EntityManager, provider: CrmProvider): Promise<IIntegration | null> {
@@ -70,20 +59,9 @@ export async function startSalesforceConnect(
   const app = salesforceAppConfig(config, environment);
   if (!app) throw badRequest(CRM_MESSAGES.salesforceNotConfigured);
   await refuseWhenOtherActive(em, 'salesforce');
-  const state = randomBytes(24).toString('base64url');
-  const { verifier, challenge } = pkcePair();
-  const pending: SalesforcePending = {
-    stateHash: hashState(state),
-    verifier: encryptSecret(verifier, config.SECRETS_KEY, organizationId),
-    environment,
-    startedById: userId,
-    expiresAt: new Date(Date.now() + PENDING_TTL_MS).toISOString(),
-  };
   const id = await em.transactional(async (tem) => {
     let row = await tem.findOne(Integration, { provider: 'salesforce', user: null });
-    if (row) {
-      row.data = { ...(row.data ?? {}), pending };
-    } else {
+    if (!row) {
       row = tem.create(Integration, {
         organization: organizationId,
         provider: 'salesforce',
@@ -91,12 +69,13 @@ export async function startSalesforceConnect(
         name: 'Salesforce',
         active: false,
         createdBy: userId,
-        data: { environment, pending },
+        data: { environment },
       });
     }
     await tem.flush();
     return row.id;
   });
+  const { state, challenge } = await startAuthorization(em, config.SECRETS_KEY, { organizationId, userId }, 'salesforce', { environment });
   return { id, url: authorizationUrl(app, state, challenge) };
 }
 
@@ -131,39 +110,28 @@ export async function finishSalesforceConnect(
   userId: string,
   q: { code?: string; state?: string; error?: string },
 ): Promise<CallbackOutcome> {
-  const row = await em.findOne(Integration, { provider: 'salesforce', user: null });
-  const pending = (row?.data as { pending?: SalesforcePending } | undefined)?.pending;
-  const stateOk = Boolean(pending && q.state) && timingSafeEqual(Buffer.from(hashState(q.state!)), Buffer.from(pending!.stateHash));
-  if (!row || !pending || !stateOk) return { ok: false, message: CRM_MESSAGES.authorizationExpired };
-  const clearPending = async () => {
-    const { pending: _p, ...rest } = row.data as Record<string, unknown>;
-    row.data = rest;
-    await em.flush();
-  };
-  if (Date.parse(pending.expiresAt) < Date.now()) {
-    await clearPending();
-    return { ok: false, message: CRM_MESSAGES.authorizationExpired };
-  }
+  // Taken (deleted) whatever follows: a state is used once.
+  const taken = await takeAuthorization(em, config.SECRETS_KEY, q.state, { provider: 'salesforce', organizationId, userId });
+  const row = taken && (await em.findOne(Integration, { provider: 'salesforce', user: null }));
+  if (!taken || !row) return { ok: false, message: CRM_MESSAGES.authorizationExpired };
+  const pending = { environment: taken.data.environment as SalesforceEnvironment, verifier: taken.verifier };
   if (q.error || !q.code) {
-    await clearPending();
     return { ok: false, message: q.error === 'access_denied' ? CRM_MESSAGES.authorizationDenied : CRM_MESSAGES.authorizationFailed };
   }
   const app = salesforceAppConfig(config, pending.environment);
   if (!app) return { ok: false, message: CRM_MESSAGES.salesforceNotConfigured };
   const other = await otherActiveCrm(em, 'salesforce');
   if (other) {
-    await clearPending();
     return { ok: false, message: CRM_MESSAGES.otherCrmActive(CRM_NAMES[other.provider as CrmProvider]) };
   }
   let identity;
   let tokens;
   try {
-    tokens = await exchangeCode(app, q.code, decryptSecret(pending.verifier, config.SECRETS_KEY, organizationId));
+    tokens = await exchangeCode(app, q.code, pending.verifier);
     // The instance URL comes from Salesforce's answer: it must pass the outbound address policy.
     await checkOutboundUrl(tokens.instanceUrl, { allowedPrivateHosts: config.allowedPrivateHosts });
     identity = await new SalesforceClient(app, tokens).identity(tokens.identityUrl);
   } catch (err) {
-    await clearPending();
     const refused = outboundRefusal(err);
     if (refused) return { ok: false, message: `Salesforce answered an instance URL that cannot be used: ${refused.message}` };
     if (err instanceof SalesforceError && err.errorCode === 'CONNECTION_FAILED')
