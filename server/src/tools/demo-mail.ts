@@ -58,8 +58,8 @@ export async function seedDemoMail(
       }),
     };
     log('demo mailbox: connecting through the fake consent page');
-    const back = new URL(await fake.consent(connectUrl(config, user), user.email));
-    const state = readState(config, back.searchParams.get('state') ?? '');
+    const back = new URL(await fake.consent(await connectUrl(em(), config, user), user.email));
+    const state = await readState(em(), config, { state: back.searchParams.get('state') ?? '', code: back.searchParams.get('code') ?? '' });
     if (!state) throw new Error('demo mailbox: the consent state did not come back');
     await completeConnect(em(), config, state, back.searchParams.get('code') ?? '');
 

@@ -10,14 +10,11 @@ import type { Config } from '../../../config';
 import { GraphClient, GraphError, graphSettingsFrom, type TokenSet, type MailboxSettings } from '../providers/graph';
 import { tenantSql, scopedTo } from '../../../db/sql';
 import { Integration, type IIntegration } from '../../integrations/integration.entity';
-import { pkcePair } from '../../../lib/pkce';
+import { startAuthorization, takeAuthorization } from '../../integrations/oauth';
 
-export const O365_PROVIDER = 'office365';
+export const O365_PROVIDER = 'office365' as const;
 /** An access token this close to its expiry is refreshed first. */
 const REFRESH_MARGIN_MS = 5 * 60_000;
-/** How long a consent round trip may take. */
-const STATE_TTL_MS = 15 * 60_000;
-const STATE_CONTEXT = 'o365-state';
 
 export const O365_MESSAGES = {
   notConfigured: 'Office 365 is not configured on this server. Ask your Dealscout operator to set O365_CLIENT_ID.',
@@ -30,43 +27,39 @@ export function graphClient(config: Config): GraphClient {
   return new GraphClient(s);
 }
 
+/** A consent taken back at the callback: who started it, the PKCE verifier and the page to return to. */
 interface StatePayload {
   uid: string;
   oid: string;
   v: string;
-  exp: number;
   r: string;
 }
 
-/** The consent page address for the caller; the PKCE verifier travels encrypted inside `state`. */
-export function connectUrl(
+/** The consent page address for the caller; the pending authorization is kept by integrations/oauth.ts. */
+export async function connectUrl(
+  em: EntityManager,
   config: Config,
   actor: { organizationId: string; userId: string; email: string },
   returnTo = '/account/profile',
-): string {
+): Promise<string> {
   const client = graphClient(config);
-  const { verifier, challenge } = pkcePair();
-  const state = encryptSecret(
-    JSON.stringify({
-      uid: actor.userId,
-      oid: actor.organizationId,
-      v: verifier,
-      exp: Date.now() + STATE_TTL_MS,
-      r: returnTo,
-    } satisfies StatePayload),
-    config.SECRETS_KEY,
-    STATE_CONTEXT,
-  );
+  const { state, challenge } = await startAuthorization(em, config.SECRETS_KEY, actor, O365_PROVIDER, { returnTo });
   return client.authorizeUrl(state, challenge, actor.email);
 }
 
-export function readState(config: Config, state: string): StatePayload | null {
-  try {
-    const p = JSON.parse(decryptSecret(state, config.SECRETS_KEY, STATE_CONTEXT)) as StatePayload;
-    return p.exp > Date.now() ? p : null;
-  } catch {
-    return null;
-  }
+/**
+ * Microsoft's redirect: the consent its `state` names, or null (unknown, tampered, expired, used).
+ * A redirect with a code takes the consent (single use); one without (declined, failed) only reads it.
+ */
+export async function readState(
+  em: EntityManager,
+  config: Config,
+  q: { state?: string; code?: string; error?: string },
+): Promise<StatePayload | null> {
+  const consume = Boolean(q.code && !q.error);
+  const taken = await takeAuthorization(em, config.SECRETS_KEY, q.state, { provider: O365_PROVIDER }, consume);
+  if (!taken) return null;
+  return { uid: taken.userId, oid: taken.organizationId, v: taken.verifier, r: String(taken.data.returnTo ?? '/account/profile') };
 }
 
 interface StoredTokens {

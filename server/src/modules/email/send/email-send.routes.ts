@@ -77,7 +77,7 @@ function connectionRoutes(app: FastifyInstance): void {
         response: { 200: O365ConnectResponse, 400: ErrorResponse },
       },
     },
-    async (req) => ({ success: true as const, authorizeUrl: connectUrl(app.config, senderOf(ctx(req)), req.body.returnTo) }),
+    async (req) => ({ success: true as const, authorizeUrl: await connectUrl(req.em, app.config, senderOf(ctx(req)), req.body.returnTo) }),
   );
 
   r.get(
@@ -99,7 +99,7 @@ function connectionRoutes(app: FastifyInstance): void {
       },
     },
     async (req, reply) => {
-      const state = req.query.state ? readState(app.config, req.query.state) : null;
+      const state = await readState(req.em, app.config, req.query);
       // A failure says why in o365Reason (a code the app words: denied, expired, failed), so the
       // card can keep the reason and what to do next.
       const back = (outcome: string, path = '/account/profile', reason?: 'denied' | 'expired' | 'failed') => {

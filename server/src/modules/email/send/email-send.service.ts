@@ -48,7 +48,7 @@ export function senderOf(c: EmailSendContext) {
 /** Microsoft's redirect with a code: stores the mailbox; false (logged) when that failed. */
 export async function completeO365Connect(
   c: Pick<EmailSendContext, 'em' | 'config' | 'log'>,
-  state: NonNullable<ReturnType<typeof readState>>,
+  state: NonNullable<Awaited<ReturnType<typeof readState>>>,
   code: string,
 ): Promise<boolean> {
   try {
