@@ -1,9 +1,11 @@
 // The Outlook pane's speed: `npm run bench:addin` (after `npm run build`).
 // The built pane, served by the real server on loopback, loaded in headless Chromium with the
 // scripted Office.js double (tests/support/fake-office.js) and a signed-in session; a selected
-// message from a known sender. Timed from navigation to (a) the people of the email listed and
-// (b) the sender's drawer showing her name: the pane is interactive. Warm server, warm browser
-// cache (the way a rep re-opens the pane), medians and p95 of RUNS loads (BENCH_ADDIN_RUNS, 15).
+// message from a known sender. Timed in the page, when the DOM first holds (a) the people of the
+// email listed and (b) the sender's drawer showing her name (the pane is interactive): from the
+// navigation, and from Office.onReady (when the double calls back, window.__officeReadyAt). Warm
+// server, warm browser cache (the way a rep re-opens the pane), medians and p95 of RUNS loads
+// (BENCH_ADDIN_RUNS, 15).
 // The double is served by the server itself in place of the package's office.js (OFFICE_JS_DIST
 // pointing at a folder holding it), not through page.route: Playwright turns the HTTP cache off for
 // a context with routes, which made every load fetch every chunk again. Also the pane's
@@ -139,6 +141,20 @@ async function main(): Promise<void> {
       },
       [session, ADMIN.email] as const,
     );
+    // The moment each element first appears, read by a MutationObserver in the page (not by polling from here).
+    // A string, not a function: tsx would wrap a function's inner functions in a helper the page does not have.
+    await ctx.addInitScript(`(() => {
+      const marks = {};
+      window.__paneMarks = marks;
+      const observer = new MutationObserver(() => {
+        if (marks.people === undefined && document.querySelector('[data-testid="pane-person"][data-known="true"]'))
+          marks.people = performance.now();
+        const title = document.querySelector('[data-testid="drawer-title"]');
+        if (marks.drawer === undefined && title && title.textContent.includes('Jane Doe')) marks.drawer = performance.now();
+        if (marks.people !== undefined && marks.drawer !== undefined) observer.disconnect();
+      });
+      observer.observe(document, { subtree: true, childList: true, characterData: true });
+    })();`);
     const page = await ctx.newPage();
     if (RTT > 0) {
       const cdp = await ctx.newCDPSession(page);
@@ -147,17 +163,22 @@ async function main(): Promise<void> {
     }
     const people: number[] = [];
     const drawer: number[] = [];
+    const peopleAfterReady: number[] = [];
+    const drawerAfterReady: number[] = [];
     for (let i = 0; i < WARMUP + RUNS; i++) {
       await page.goto('about:blank');
-      const t0 = Date.now();
       await page.goto(`${server.url}/addin/`);
       await page.locator('[data-testid="pane-person"][data-known="true"]').waitFor();
-      const t1 = Date.now();
       await page.locator('[data-testid="drawer-title"]', { hasText: 'Jane Doe' }).waitFor();
-      const t2 = Date.now();
+      const m = await page.evaluate(() => {
+        const w = window as unknown as { __paneMarks: { people: number; drawer: number }; __officeReadyAt: number };
+        return { ...w.__paneMarks, ready: w.__officeReadyAt };
+      });
       if (i >= WARMUP) {
-        people.push(t1 - t0);
-        drawer.push(t2 - t0);
+        people.push(Math.round(m.people));
+        drawer.push(Math.round(m.drawer));
+        peopleAfterReady.push(Math.round(m.people - m.ready));
+        drawerAfterReady.push(Math.round(m.drawer - m.ready));
       }
     }
     // What the last load fetched from the network (a chunk taken from the cache has no transfer).
@@ -179,8 +200,9 @@ async function main(): Promise<void> {
     const readGz = chunks.reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(DIST, 'assets', f)), { level: 9 }).length, 0);
     const load = os.loadavg()[0];
     const b = bundle();
-    const row = (label: string, xs: number[]) =>
-      `| ${label} | ${pct(xs, 50)} | ${pct(xs, 95)} | ${Math.max(...xs)} | ${pct(xs, 95) <= 500 ? '✅' : '❌'} |`;
+    const row = (label: string, xs: number[], target?: number) =>
+      `| ${label} | ${pct(xs, 50)} | ${pct(xs, 95)} | ${Math.max(...xs)} | ` +
+      `${target === undefined ? '—' : `p95 ≤ ${target} ms ${pct(xs, 95) <= target ? '✅' : '❌'}`} |`;
     const lines = [
       '### Latest run: Outlook add-in pane',
       '',
@@ -194,10 +216,12 @@ async function main(): Promise<void> {
         `gzipped** (office.js itself is served from the @microsoft/office-js package and not counted); a read-mode load ` +
         `runs ${chunks.length} of them, **${(readGz / 1024).toFixed(0)} kB gzipped**.`,
       '',
-      '| from navigation to (ms) | p50 | p95 | max | ≤ 500 ms (p95) |',
+      '| in the page, ms | p50 | p95 | max | target |',
       '|---|---|---|---|---|',
-      row("the email's people matched", people),
-      row("the sender's drawer shown (interactive)", drawer),
+      row("navigation → the email's people matched", people),
+      row("navigation → the sender's drawer shown (interactive)", drawer),
+      row("Office.onReady → the email's people matched", peopleAfterReady),
+      row("Office.onReady → the sender's drawer shown (interactive)", drawerAfterReady, 300),
     ];
     const block = `${BEGIN}\n${lines.join('\n')}\n${END}`;
     const cur = fs.existsSync(REPORT) ? fs.readFileSync(REPORT, 'utf8') : '# Benchmarks\n';
