@@ -5,7 +5,7 @@
 // notifyUser…), so the triggers, slots, counts and sort texts are what the product itself keeps.
 // Deterministic (a seeded generator) and idempotent: a second run finds the demo admin and
 // changes nothing.
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { configFor } from '../modules/enrichments/configs';
 import { Enrichment } from '../modules/enrichments/enrichment.entity';
 import { assign } from '../modules/enrichments/enrichments.service';
@@ -146,7 +146,54 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
     const orgId = typeof existing.organization === 'string' ? existing.organization : existing.organization.id;
     return { created: false, ...(await summary(orm, orgId)) };
   }
+  const { orgId, admin, members } = await createDemoOrganization(root);
+  const r = rng(20261125);
+  const demo: Demo = {
+    orgId,
+    admin,
+    members,
+    actor: { organizationId: orgId, userId: admin.id },
+    // The tenant filter as a signed-in request has it.
+    em: () => {
+      const f = orm.em.fork();
+      f.setFilterParams('tenant', { organizationId: orgId });
+      return f;
+    },
+    r,
+    pick: <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)],
+  };
 
+  log('custom fields');
+  const fields = await createDemoFields(demo);
+  log(`${total} companies with contacts`);
+  const companies: DemoCompany[] = [];
+  for (let i = 0; i < total; i++) companies.push(await createDemoCompany(demo, fields, i));
+  log('an enrichment with finished results');
+  const enrichmentId = await createIndustryEnrichment(demo, fields);
+  const enriched = companies.filter((_, i) => i % 10 !== 9);
+  await writeIndustryResults(demo, fields, enrichmentId, enriched);
+  log('activities and notifications');
+  await createDemoActivities(demo, companies);
+  await notifyDemoMembers(demo, companies.length, enriched.length);
+  return { created: true, ...(await summary(orm, orgId)) };
+}
+
+/** The demo organization as seedDemo fills it: its members, the tenant-filtered EntityManager, the generator. */
+interface Demo {
+  orgId: string;
+  admin: IUser;
+  members: IUser[];
+  actor: { organizationId: string; userId: string };
+  em: () => EntityManager;
+  /** The deterministic generator: every value it gives is drawn in the same order on every run. */
+  r: () => number;
+  pick: <T>(xs: readonly T[]) => T;
+}
+type DemoFields = Record<'revenue' | 'employees' | 'industry' | 'title', Awaited<ReturnType<typeof createCustomField>>>;
+type DemoCompany = { id: string; name: string; contacts: string[]; industry: string };
+
+/** The organization, its admin and two members (the same password for all). */
+async function createDemoOrganization(root: EntityManager): Promise<{ orgId: string; admin: IUser; members: IUser[] }> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const { organization, user: admin } = await createOrganizationWithAdmin(root, {
     organizationName: DEMO_ORGANIZATION,
@@ -176,19 +223,12 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
     );
   }
   await root.flush();
-  const orgId = organization.id;
-  const actor = { organizationId: orgId, userId: admin.id };
-  // The tenant filter as a signed-in request has it.
-  const em = () => {
-    const f = orm.em.fork();
-    f.setFilterParams('tenant', { organizationId: orgId });
-    return f;
-  };
-  const r = rng(20261125);
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
+  return { orgId: organization.id, admin, members };
+}
 
-  log('custom fields');
-  const fields = {
+async function createDemoFields(demo: Demo): Promise<DemoFields> {
+  const { orgId, admin, em } = demo;
+  return {
     revenue: await createCustomField(em(), {
       organizationId: orgId,
       userId: admin.id,
@@ -218,64 +258,67 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
       dataType: 'string',
     }),
   };
+}
 
-  log(`${total} companies with contacts`);
-  const companies: { id: string; name: string; contacts: string[]; industry: string }[] = [];
-  for (let i = 0; i < total; i++) {
-    const suffix = i >= PREFIXES.length * NOUNS.length ? ` ${Math.floor(i / (PREFIXES.length * NOUNS.length)) + 1}` : '';
-    const name = `${PREFIXES[i % PREFIXES.length]} ${NOUNS[Math.floor(i / PREFIXES.length) % NOUNS.length]}${suffix}`;
-    const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
-    const owner = members[i % members.length];
-    const x = em();
-    const company = await createCompany(x, actor, {
-      name,
-      website: `https://www.${slug}.example`,
-      accountOwnerId: i % 5 === 4 ? null : owner.id,
+/** Company i of the demo (a deterministic name), its contacts, and its custom values. */
+async function createDemoCompany(demo: Demo, fields: DemoFields, i: number): Promise<DemoCompany> {
+  const { orgId, actor, members, r, pick } = demo;
+  const suffix = i >= PREFIXES.length * NOUNS.length ? ` ${Math.floor(i / (PREFIXES.length * NOUNS.length)) + 1}` : '';
+  const name = `${PREFIXES[i % PREFIXES.length]} ${NOUNS[Math.floor(i / PREFIXES.length) % NOUNS.length]}${suffix}`;
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const owner = members[i % members.length];
+  const x = demo.em();
+  const company = await createCompany(x, actor, {
+    name,
+    website: `https://www.${slug}.example`,
+    accountOwnerId: i % 5 === 4 ? null : owner.id,
+  });
+  const industry = pick(INDUSTRIES);
+  const row = { id: company.id, name, contacts: [] as string[], industry };
+  // Most companies have one to three contacts; the first linked becomes the key contact.
+  const n = i % 7 === 6 ? 0 : 1 + Math.floor(r() * 3);
+  for (let k = 0; k < n; k++) {
+    const first = pick(FIRST);
+    const last = pick(LAST);
+    const contact = await createContact(x, actor, {
+      firstName: first,
+      lastName: last,
+      email: `${first}.${last}.${i}.${k}@${slug}.example`.toLowerCase(),
+      accountOwnerId: owner.id,
     });
-    const industry = pick(INDUSTRIES);
-    const row = { id: company.id, name, contacts: [] as string[], industry };
-    // Most companies have one to three contacts; the first linked becomes the key contact.
-    const n = i % 7 === 6 ? 0 : 1 + Math.floor(r() * 3);
-    for (let k = 0; k < n; k++) {
-      const first = pick(FIRST);
-      const last = pick(LAST);
-      const contact = await createContact(x, actor, {
-        firstName: first,
-        lastName: last,
-        email: `${first}.${last}.${i}.${k}@${slug}.example`.toLowerCase(),
-        accountOwnerId: owner.id,
-      });
-      await linkCompanyContact(x, actor, company.id, contact.id);
-      row.contacts.push(contact.id);
-      await writeFieldValue(x, {
-        organizationId: orgId,
-        entityType: 'contact',
-        entityId: contact.id,
-        field: fields.title,
-        value: k === 0 ? pick(TITLES.slice(0, 4)) : pick(TITLES),
-      });
-    }
-    // Revenue and employees for most, the industry for the ones the enrichment did not reach.
-    if (i % 10 !== 9) {
-      await writeFieldValue(x, {
-        organizationId: orgId,
-        entityType: 'company',
-        entityId: company.id,
-        field: fields.revenue,
-        value: Math.round(r() * 900_00 + 500) / 100,
-      });
-      await writeFieldValue(x, {
-        organizationId: orgId,
-        entityType: 'company',
-        entityId: company.id,
-        field: fields.employees,
-        value: 10 + Math.floor(r() * 4_990),
-      });
-    }
-    companies.push(row);
+    await linkCompanyContact(x, actor, company.id, contact.id);
+    row.contacts.push(contact.id);
+    await writeFieldValue(x, {
+      organizationId: orgId,
+      entityType: 'contact',
+      entityId: contact.id,
+      field: fields.title,
+      value: k === 0 ? pick(TITLES.slice(0, 4)) : pick(TITLES),
+    });
   }
+  // Revenue and employees for most, the industry for the ones the enrichment did not reach.
+  if (i % 10 !== 9) {
+    await writeFieldValue(x, {
+      organizationId: orgId,
+      entityType: 'company',
+      entityId: company.id,
+      field: fields.revenue,
+      value: Math.round(r() * 900_00 + 500) / 100,
+    });
+    await writeFieldValue(x, {
+      organizationId: orgId,
+      entityType: 'company',
+      entityId: company.id,
+      field: fields.employees,
+      value: 10 + Math.floor(r() * 4_990),
+    });
+  }
+  return row;
+}
 
-  log('an enrichment with finished results');
+/** The 'Industry classifier' enrichment, assigned to the Industry field: its id. */
+async function createIndustryEnrichment(demo: Demo, fields: DemoFields): Promise<string> {
+  const { orgId, admin, actor, em } = demo;
   const config = configFor('company', 'llm')!;
   const x = em();
   const enrichment = x.create(Enrichment, {
@@ -303,9 +346,15 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
   });
   await x.flush();
   await assign({ em: em(), ...actor }, enrichment.id, fields.industry.id);
-  // Its results, as a finished run leaves them: a complete result per company, and the value in
-  // the field it fills with the enrichment's outcome (writeFieldValue with meta).
-  const enriched = companies.filter((_, i) => i % 10 !== 9);
+  return enrichment.id;
+}
+
+/**
+ * The enrichment's results, as a finished run leaves them: a complete result per company, and the
+ * value in the field it fills with the enrichment's outcome (writeFieldValue with meta).
+ */
+async function writeIndustryResults(demo: Demo, fields: DemoFields, enrichmentId: string, enriched: readonly DemoCompany[]): Promise<void> {
+  const { orgId, em } = demo;
   for (const c of enriched) {
     const y = em();
     const result = { industry: c.industry };
@@ -315,7 +364,7 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
        values (gen_random_uuid(), ?, ?, 'company', ?, null, 'complete', null, ?::jsonb, ?::jsonb, clock_timestamp())`,
       [
         orgId,
-        enrichment.id,
+        enrichmentId,
         c.id,
         JSON.stringify({ result }),
         JSON.stringify([
@@ -333,12 +382,14 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
         status: 'completed',
         statusMessage: null,
         infoValue: result,
-        details: { enrichmentId: enrichment.id, executionId: null, sources: [] },
+        details: { enrichmentId: enrichmentId, executionId: null, sources: [] },
       },
     });
   }
+}
 
-  log('activities and notifications');
+async function createDemoActivities(demo: Demo, companies: readonly DemoCompany[]): Promise<void> {
+  const { orgId, members, em } = demo;
   const today = new Date().toISOString().slice(0, 10);
   const kinds = [
     { type: 'call', content: 'Intro call: interested in a partnership, asked for the deck.' },
@@ -361,12 +412,16 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
       timezone: 'UTC',
     } as Parameters<typeof createActivity>[1]);
   }
+}
+
+async function notifyDemoMembers(demo: Demo, companies: number, enriched: number): Promise<void> {
+  const { orgId, members, em } = demo;
   const notices = [
-    { level: 'info', message: `Enrichment 'Industry classifier' finished: ${enriched.length} companies enriched`, href: '/enrichments' },
-    { level: 'info', message: `${companies.length} demo companies are ready to explore`, href: '/companies' },
+    { level: 'info', message: `Enrichment 'Industry classifier' finished: ${enriched} companies enriched`, href: '/enrichments' },
+    { level: 'info', message: `${companies} demo companies are ready to explore`, href: '/companies' },
     {
       level: 'warning',
-      message: `${companies.length - enriched.length} companies have no industry yet: run the enrichment on them`,
+      message: `${companies - enriched} companies have no industry yet: run the enrichment on them`,
       href: '/companies',
     },
   ] as const;
@@ -385,7 +440,6 @@ export async function seedDemo(orm: MikroORM, opts: { companies?: number; log?: 
       });
     }
   }
-  return { created: true, ...(await summary(orm, orgId)) };
 }
 
 async function summary(orm: MikroORM, orgId: string): Promise<Omit<DemoSummary, 'created'>> {
