@@ -336,7 +336,8 @@ export async function enrichmentById({ em }: EnrichmentScope, id: string): Promi
 /** Users who created enrichments (the Created By filter). */
 export async function enrichmentCreators(c: EnrichmentScope): Promise<Array<{ id: string; firstName: string; lastName: string }>> {
   const rows = await tenantSql(c.em, c.organizationId).all<{ id: string; first_name: string; last_name: string }>(
-    `select distinct u.id, u.first_name, u.last_name from enrichment e join app_user u on u.organization_id = e.organization_id and u.id = e.created_by_id where e.organization_id = ? order by u.first_name, u.last_name, u.id`,
+    `select distinct u.id, u.first_name, u.last_name from enrichment e join app_user u on u.organization_id = e.organization_id and u.id
+      = e.created_by_id where e.organization_id = ? order by u.first_name, u.last_name, u.id`,
     [c.organizationId],
   );
   return rows.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name }));
@@ -345,7 +346,8 @@ export async function enrichmentCreators(c: EnrichmentScope): Promise<Array<{ id
 /** The organization's enrichment executions still queued or running (newest first, at most 1000). */
 export async function unfinishedEnrichmentExecutions(c: EnrichmentScope): Promise<ExecutionDto[]> {
   const rows = await tenantSql(c.em, c.organizationId).all<ExecutionRow>(
-    `select ${EXECUTION_COLUMNS} from execution where organization_id = ? and type = 'enrichment' and status in ('scheduled', 'processing') order by created_at desc, id limit 1000`,
+    `select ${EXECUTION_COLUMNS} from execution where organization_id = ? and type = 'enrichment' and status in ('scheduled',
+      'processing') order by created_at desc, id limit 1000`,
     [c.organizationId],
   );
   return rows.map(toExecutionDto);
@@ -355,7 +357,9 @@ export async function unfinishedEnrichmentExecutions(c: EnrichmentScope): Promis
 export async function enrichmentResults(c: EnrichmentScope, body: z.output<typeof EnrichmentResultsBody>) {
   const { entityType, entityIds, enrichmentIds } = body;
   const list = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-  const where = `r.entity_type = ? and r.entity_id in (${list(entityIds.length)})${enrichmentIds?.length ? ` and r.enrichment_id in (${list(enrichmentIds.length)})` : ''}`;
+  const where =
+    `r.entity_type = ? and r.entity_id in (${list(entityIds.length)})` +
+    `${enrichmentIds?.length ? ` and r.enrichment_id in (${list(enrichmentIds.length)})` : ''}`;
   return loadResults(c.em, c.organizationId, where, [entityType, ...entityIds, ...(enrichmentIds ?? [])]);
 }
 

@@ -46,8 +46,10 @@ describe('the field definitions cache (SESSION_CACHE_MS, shared LISTEN connectio
       .em()
       .getConnection()
       .execute(
-        `insert into field_definition (id, organization_id, entity_type, key, label, data_type, namespace, is_mandatory, is_pseudo, config, created_at, updated_at)
-         values (gen_random_uuid(), ?, 'company', 'hand_made', 'Hand made', 'string', 'company', false, false, '{"reconciliation":"use_latest","refreshSchedule":"never"}', now(), now())`,
+        `insert into field_definition (id, organization_id, entity_type, key, label, data_type, namespace, is_mandatory, is_pseudo,
+          config, created_at, updated_at)
+         values (gen_random_uuid(), ?, 'company', 'hand_made', 'Hand made', 'string', 'company', false, false,
+           '{"reconciliation":"use_latest","refreshSchedule":"never"}', now(), now())`,
         [orgId],
       );
     expect(await until(() => cache().get(orgId, 'company') === null)).toBe(true);
@@ -75,8 +77,10 @@ describe('the field definitions cache (SESSION_CACHE_MS, shared LISTEN connectio
       .em()
       .transactional(async (tem) => {
         await tem.getConnection().execute(
-          `insert into field_definition (id, organization_id, entity_type, key, label, data_type, namespace, is_mandatory, is_pseudo, config, created_at, updated_at)
-             values (gen_random_uuid(), ?, 'company', 'in_tx', 'In a transaction', 'string', 'company', false, false, '{"reconciliation":"use_latest","refreshSchedule":"never"}', now(), now())`,
+          `insert into field_definition (id, organization_id, entity_type, key, label, data_type, namespace, is_mandatory, is_pseudo,
+            config, created_at, updated_at)
+             values (gen_random_uuid(), ?, 'company', 'in_tx', 'In a transaction', 'string', 'company', false, false,
+               '{"reconciliation":"use_latest","refreshSchedule":"never"}', now(), now())`,
           [orgId],
           'all',
           tem.getTransactionContext(),

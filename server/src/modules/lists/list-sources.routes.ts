@@ -153,7 +153,9 @@ function sourceRoutes(app: FastifyInstance): void {
       schema: {
         tags: ['lists'],
         summary:
-          "The source 'Companies matching filters': the organization's companies matching the companies table's search text and filters. dryRun: their count only; otherwise they are added as ideas (de-duplicated by domain) under a new source",
+          "The source 'Companies matching filters': the organization's companies matching the companies table's search " +
+          'text and filters. dryRun: their count only; otherwise they are added as ideas (de-duplicated by domain) under ' +
+          'a new source',
         body: ListFilterBody,
         response: { 200: ListFilterResponse, 201: ListFilterResponse, 400: ErrorResponse, 404: ErrorResponse },
       },
@@ -170,7 +172,8 @@ function sourceRoutes(app: FastifyInstance): void {
       schema: {
         tags: ['lists'],
         summary:
-          "Suggestions for a manual idea: the organization's companies by name or domain, plus Ocean.io's when enableOceanIoSuggestions (the organization's key)",
+          "Suggestions for a manual idea: the organization's companies by name or domain, plus Ocean.io's when " +
+          "enableOceanIoSuggestions (the organization's key)",
         body: AutoCompleteBody,
         response: { 200: AutoCompleteResponse, 400: ErrorResponse, 404: ErrorResponse },
       },

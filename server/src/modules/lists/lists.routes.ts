@@ -155,7 +155,8 @@ function sourceUploadRoutes(app: FastifyInstance): void {
       schema: {
         tags: ['lists'],
         summary:
-          'Add a source to a list. CSV: multipart form with the fields source (JSON: { mapping: { name, website, columns? } }), intentionSourceId (csv) and listCompanyId first, then file',
+          'Add a source to a list. CSV: multipart form with the fields source (JSON: { mapping: { name, website, ' +
+          'columns? } }), intentionSourceId (csv) and listCompanyId first, then file',
         consumes: ['multipart/form-data'],
         response: { 201: SourceUploadResponse, 400: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse, 503: ErrorResponse },
       },
@@ -458,7 +459,8 @@ function ideaAddRoutes(app: FastifyInstance): void {
       schema: {
         tags: ['ideas'],
         summary:
-          "The lists that hold a company (by its website's domain), each with the idea, its scores and enrichment results, the list's scoring models and enrichments",
+          "The lists that hold a company (by its website's domain), each with the idea, its scores and enrichment " +
+          "results, the list's scoring models and enrichments",
         body: IdeaMembershipsBody,
         response: { 200: IdeaMembershipsResponse, 400: ErrorResponse },
       },

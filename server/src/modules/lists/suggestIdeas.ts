@@ -24,7 +24,8 @@ export async function suggestIdeas(
   const db = tenantSql(c.em, organizationId);
   const like = `${likeEscape(text)}%`;
   const own = await db.all<{ id: string; name: string; website: string; domain: string }>(
-    `select c.id::text, c.name, c.website, c.domain from company c where c.organization_id = ? and (lower(c.name) like ? escape '\\' or c.domain like ? escape '\\')
+    `select c.id::text, c.name, c.website, c.domain from company c where c.organization_id = ? and (lower(c.name) like ? escape '\\' or
+      c.domain like ? escape '\\')
         order by (lower(c.name) = ?) desc, lower(c.name), c.id limit 10`,
     [organizationId, like, like, text],
   );

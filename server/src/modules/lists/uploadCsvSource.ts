@@ -127,7 +127,10 @@ export async function uploadCsvSource(
     if (res.inserted >= IDEA_MAP_MIN_TOTAL) buildIdeaBoundariesLater(c.em, c.organizationId, listId, ideaOrder(null, null));
     return {
       success: true as const,
-      message: `${res.inserted.toLocaleString('en-US')} idea${res.inserted === 1 ? '' : 's'} added, ${res.merged.toLocaleString('en-US')} already in the list, ${res.rejected.toLocaleString('en-US')} row${res.rejected === 1 ? '' : 's'} rejected`,
+      message:
+        `${res.inserted.toLocaleString('en-US')} idea${res.inserted === 1 ? '' : 's'} added, ` +
+        `${res.merged.toLocaleString('en-US')} already in the list, ${res.rejected.toLocaleString('en-US')} row` +
+        `${res.rejected === 1 ? '' : 's'} rejected`,
       sourceId,
       ...res,
       list: await listOr404(c.em, c.organizationId, listId),

@@ -328,7 +328,8 @@ export async function removePlay(c: PlayContext, id: string): Promise<void> {
 export async function playbookUsers(c: PlayContext): Promise<z.output<typeof PlaybookUsersResponse>['users']> {
   const org = c.organizationId;
   const rows = await tenantSql(c.em, org).all<{ id: string; first_name: string; last_name: string }>(
-    `select distinct u.id, u.first_name, u.last_name from play p join app_user u on u.organization_id = p.organization_id and u.id = p.created_by_id where p.organization_id = ? order by u.first_name, u.last_name, u.id`,
+    `select distinct u.id, u.first_name, u.last_name from play p join app_user u on u.organization_id = p.organization_id and u.id =
+      p.created_by_id where p.organization_id = ? order by u.first_name, u.last_name, u.id`,
     [org],
   );
   const [{ n }] = await tenantSql(c.em, org).all<{ n: number }>(

@@ -49,7 +49,8 @@ async function searchType(ctx: RecordContext, entityType: RecordEntityType, quer
     return rows.map((x) => ({ id: x.id, entityType, title: x.name, subtitle: x.domain }));
   }
   const rows = await tenantSql(ctx.em, organizationId).all<{ id: string; first_name: string; last_name: string; email: string }>(
-    `select r.id, r.first_name, r.last_name, r.email from contact r where r.organization_id = ? and ${spec.search} like ? escape '\\' order by lower(r.last_name), lower(r.first_name), r.id limit ?`,
+    `select r.id, r.first_name, r.last_name, r.email from contact r where r.organization_id = ? and ${spec.search} like ? escape '\\'
+      order by lower(r.last_name), lower(r.first_name), r.id limit ?`,
     [organizationId, q, limit],
   );
   return rows.map((x) => ({ id: x.id, entityType, title: `${x.first_name} ${x.last_name}`, subtitle: x.email }));

@@ -86,27 +86,39 @@ const listPage = (enrichments: EnrichmentDto[]) => ({
 const noCompanyEnrichments = async () => listPage([]);
 
 describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea enrichment results)', () => {
-  it('one column per list column in order (a resized width; the default 70 or none: sized from its content), or one named after the enrichment reading $.result', () => {
-    expect(ideaEnrichmentColumns([enrichment()])).toEqual([
-      { key: `enrichment:${E}:result`, enrichmentId: E, label: 'What they sell', path: '$.result', keys: [], sortOrder: null, schema: [] },
-    ]);
-    const cols = ideaEnrichmentColumns([
-      enrichment({
-        listColumns: [
-          { id: 'b', path: '$.result.size', keys: [], label: 'Size', order: 2, width: 120 },
-          { id: 'a', path: '$.result', keys: ['answer'], label: 'Answer', order: 1, width: 70 },
-        ],
-      }),
-      // A company enrichment run on the list's ideas has its column too; a contact one never.
-      enrichment({ id: 'company-one', name: 'Headcount', entityType: 'company' }),
-      enrichment({ id: 'contact-one', name: 'Title', entityType: 'contact' }),
-    ]);
-    expect(cols.map((c) => [c.label, c.path, c.width])).toEqual([
-      ['Answer', '$.result', undefined],
-      ['Size', '$.result.size', 120],
-      ['Headcount', '$.result', undefined],
-    ]);
-  });
+  it(
+    'one column per list column in order (a resized width; the default 70 or none: sized from its content), or one ' +
+      'named after the enrichment reading $.result',
+    () => {
+      expect(ideaEnrichmentColumns([enrichment()])).toEqual([
+        {
+          key: `enrichment:${E}:result`,
+          enrichmentId: E,
+          label: 'What they sell',
+          path: '$.result',
+          keys: [],
+          sortOrder: null,
+          schema: [],
+        },
+      ]);
+      const cols = ideaEnrichmentColumns([
+        enrichment({
+          listColumns: [
+            { id: 'b', path: '$.result.size', keys: [], label: 'Size', order: 2, width: 120 },
+            { id: 'a', path: '$.result', keys: ['answer'], label: 'Answer', order: 1, width: 70 },
+          ],
+        }),
+        // A company enrichment run on the list's ideas has its column too; a contact one never.
+        enrichment({ id: 'company-one', name: 'Headcount', entityType: 'company' }),
+        enrichment({ id: 'contact-one', name: 'Title', entityType: 'contact' }),
+      ]);
+      expect(cols.map((c) => [c.label, c.path, c.width])).toEqual([
+        ['Answer', '$.result', undefined],
+        ['Size', '$.result.size', 120],
+        ['Headcount', '$.result', undefined],
+      ]);
+    },
+  );
 
   it('a resized column is saved in the list columns (PUT /enrichment/column): the default one is created with its width', () => {
     expect(listColumnsWithWidth(enrichment(), `enrichment:${E}:result`, 140)).toEqual([

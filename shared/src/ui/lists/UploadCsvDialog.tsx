@@ -1,5 +1,6 @@
 // 'Upload a CSV or Excel file': pick a file (an .xlsx is turned into CSV in the browser
-// first, xlsx.ts), map its name and website columns from its header (guessed, changeable), upload; the outcome says how many ideas came in, how many were already in
+// first, xlsx.ts), map its name and website columns from its header (guessed, changeable), upload; the outcome says how
+// many ideas came in, how many were already in
 // the list and how many rows were rejected, with the report of rejected rows to download.
 import { useState } from 'react';
 import {

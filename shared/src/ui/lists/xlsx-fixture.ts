@@ -38,26 +38,56 @@ export function xlsxWorkbook(rows: Cell[][], sheetName = 'Ideas'): Uint8Array {
     .join('');
   const files: Record<string, Uint8Array> = {
     '[Content_Types].xml': strToU8(
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>',
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types ' +
+        'xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ' +
+        'ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ' +
+        'ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ' +
+        'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override ' +
+        'PartName="/xl/worksheets/sheet1.xml" ' +
+        'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override ' +
+        'PartName="/xl/sharedStrings.xml" ' +
+        'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/><Override ' +
+        'PartName="/xl/styles.xml" ' +
+        'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>',
     ),
     '_rels/.rels': strToU8(
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships ' +
+        'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" ' +
+        'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" ' +
+        'Target="xl/workbook.xml"/></Relationships>',
     ),
     'xl/workbook.xml': strToU8(
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="${esc(sheetName)}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook ` +
+        `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" ` +
+        `xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="` +
+        `${esc(sheetName)}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
     ),
     'xl/_rels/workbook.xml.rels': strToU8(
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>',
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships ' +
+        'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" ' +
+        'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" ' +
+        'Target="worksheets/sheet1.xml"/><Relationship Id="rId2" ' +
+        'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" ' +
+        'Target="sharedStrings.xml"/><Relationship Id="rId3" ' +
+        'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" ' +
+        'Target="styles.xml"/></Relationships>',
     ),
     'xl/styles.xml': strToU8(
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><numFmts count="0"/><cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/><xf numFmtId="14" fontId="0" fillId="0" borderId="0" applyNumberFormat="1"/></cellXfs></styleSheet>',
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><styleSheet ' +
+        'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><numFmts count="0"/><cellXfs count="2"><xf ' +
+        'numFmtId="0" fontId="0" fillId="0" borderId="0"/><xf numFmtId="14" fontId="0" fillId="0" borderId="0" ' +
+        'applyNumberFormat="1"/></cellXfs></styleSheet>',
     ),
     'xl/worksheets/sheet1.xml': strToU8(
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetRows}</sheetData></worksheet>`,
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet ` +
+        `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>` +
+        `${sheetRows}</sheetData></worksheet>`,
     ),
   };
   files['xl/sharedStrings.xml'] = strToU8(
-    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${strings.length}" uniqueCount="${strings.length}">${strings.map((s) => `<si><t xml:space="preserve">${esc(s)}</t></si>`).join('')}</sst>`,
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst ` +
+      `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${strings.length}" uniqueCount="` +
+      `${strings.length}">${strings.map((s) => `<si><t xml:space="preserve">${esc(s)}</t></si>`).join('')}</sst>`,
   );
   return zipSync(files);
 }

@@ -36,7 +36,9 @@ export const measureText: MeasureText = (text, bold = false) => {
     }
   }
   if (canvas) {
-    canvas.font = `${bold ? 600 : 400} 14px "Segoe UI", "Segoe UI Web (West European)", -apple-system, BlinkMacSystemFont, Roboto, "Helvetica Neue", sans-serif`;
+    canvas.font =
+      `${bold ? 600 : 400} 14px "Segoe UI", "Segoe UI Web (West European)", -apple-system, BlinkMacSystemFont, ` +
+      `Roboto, "Helvetica Neue", sans-serif`;
     const w = canvas.measureText(text).width;
     if (Number.isFinite(w) && (w > 0 || text === '')) return w;
   }

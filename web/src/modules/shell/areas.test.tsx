@@ -34,10 +34,14 @@ describe('areas and their Coming soon marks', () => {
     }
   });
 
-  it('an area is marked exactly when its page is a placeholder: none left; Lists, Companies, Contacts, Enrichments, Playbook, Profile, Organization work', () => {
-    for (const item of NAV_ITEMS) expect(isComingSoon(item.key), item.key).toBe(AREA_PAGES[item.key].startsWith('../placeholders/'));
-    expect(NAV_ITEMS.filter((i) => isComingSoon(i.key)).map((i) => i.key)).toEqual([]);
-  });
+  it(
+    'an area is marked exactly when its page is a placeholder: none left; Lists, Companies, Contacts, Enrichments, ' +
+      'Playbook, Profile, Organization work',
+    () => {
+      for (const item of NAV_ITEMS) expect(isComingSoon(item.key), item.key).toBe(AREA_PAGES[item.key].startsWith('../placeholders/'));
+      expect(NAV_ITEMS.filter((i) => isComingSoon(i.key)).map((i) => i.key)).toEqual([]);
+    },
+  );
 
   it('the home page shows the badge on those cards and no other', () => {
     const html = renderToStaticMarkup(

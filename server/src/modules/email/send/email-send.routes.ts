@@ -93,7 +93,8 @@ function connectionRoutes(app: FastifyInstance): void {
           302: z
             .null()
             .describe(
-              'Back to the app (Location: the page the connection started from, or the profile) with o365=connected, or o365=error and o365Reason (denied, expired or failed)',
+              'Back to the app (Location: the page the connection started from, or the profile) with o365=connected, or ' +
+                'o365=error and o365Reason (denied, expired or failed)',
             ),
         },
       },

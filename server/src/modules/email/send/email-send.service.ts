@@ -103,7 +103,8 @@ export async function saveSendWindow(c: EmailSendContext, w: z.output<typeof Sen
   // An unknown zone would silently mean UTC: refused instead.
   if (w && !ianaZone(w.timeZone)) throw badRequest(SEND_WINDOW_MESSAGES.invalid);
   await tenantSql(c.em, c.organizationId).run(
-    `update app_user set calendar = case when ?::jsonb is null then calendar - 'sendWindow' else calendar || jsonb_build_object('sendWindow', ?::jsonb, 'timezone', ?::text) end
+    `update app_user set calendar = case when ?::jsonb is null then calendar - 'sendWindow' else calendar ||
+      jsonb_build_object('sendWindow', ?::jsonb, 'timezone', ?::text) end
                            where id = ? and organization_id = ?`,
     [
       w ? JSON.stringify(w) : null,
