@@ -17,6 +17,29 @@ export interface AxeFinding {
 
 /** Runs axe on the page (or frame) and returns its serious and critical findings, one line each. */
 export async function axeFindings(target: Page | Frame, opts: { include?: string } = {}): Promise<AxeFinding[]> {
+  // What is on screen once it has settled: a menu fading in, a dialog closing (its aria-hidden still on
+  // the app) or a drawer sliding are judged once their animations end (infinite ones — spinners — aside),
+  // within two seconds.
+  await target.evaluate(async () => {
+    const until = performance.now() + 2000;
+    while (performance.now() < until) {
+      const running = document
+        .getAnimations()
+        .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity);
+      if (running.length === 0) return;
+      await Promise.all(running.map((a) => Promise.race([a.finished.catch(() => {}), new Promise((r) => setTimeout(r, 100))])));
+    }
+  });
+  // A modal that has just closed takes its aria-hidden off the app only once its exit has run: with no
+  // modal open, wait (up to three seconds) until nothing beside the app is left hidden. One that stays is a
+  // finding.
+  await target.evaluate(async () => {
+    const until = performance.now() + 3000;
+    const settled = () =>
+      document.querySelector('[aria-modal="true"]') !== null ||
+      ![...document.body.children].some((e) => e.tagName !== 'I' && e.getAttribute('aria-hidden') === 'true');
+    while (!settled() && performance.now() < until) await new Promise((r) => setTimeout(r, 50));
+  });
   const has = await target.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
   if (!has) await target.evaluate(AXE_SOURCE);
   const results = await target.evaluate(async (include) => {
