@@ -60,6 +60,8 @@ export interface EnrichRun {
   wallMs: number;
   /** Request start → the execute answer. */
   executeMs: number;
+  /** The share of the model-call limit in use from the run's first call to its last call's start (rows waiting). */
+  limitUsed: number;
   executeAnswer: string;
   /** Request start → the first 'processing' execution event on the socket. */
   firstProcessingMs: number;
@@ -141,14 +143,28 @@ async function post(base: string, headers: Record<string, string>, p: string, bo
 
 async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limitMs: number, log: (m: string) => void): Promise<EnrichRun> {
   const fake = await FakeOpenAiServer.start({ latencyMs: sc.latencyMs, models: ['gpt-bench'] });
-  // In-flight model calls, counted on the fake's sockets of requests (the limit at work).
+  // In-flight model calls, counted on the fake's sockets of requests (the limit at work), and their time
+  // integral: the share of the limit used while the run had rows waiting (from its first call to its last
+  // call's start — after that no row waits for a slot).
   let inFlight = 0;
   let maxInFlight = 0;
+  const used = { busyMs: 0, lastChange: performance.now(), firstStart: NaN, lastStart: NaN, busyAtLastStart: 0 };
+  const tick = () => {
+    const now = performance.now();
+    used.busyMs += inFlight * (now - used.lastChange);
+    used.lastChange = now;
+    return now;
+  };
   const server = (fake as unknown as { server?: import('node:http').Server }).server;
   server?.on('request', (_req, res) => {
+    const now = tick();
+    if (Number.isNaN(used.firstStart)) used.firstStart = now;
+    used.lastStart = now;
+    used.busyAtLastStart = used.busyMs;
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
     res.once('close', () => {
+      tick();
       inFlight -= 1;
     });
   });
@@ -297,6 +313,7 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
     const upTimer = setInterval(() => ups.push(uptime()), 5000);
     meter.begin();
     const t0 = wallNow();
+    Object.assign(used, { busyMs: 0, lastChange: performance.now(), firstStart: NaN, lastStart: NaN, busyAtLastStart: 0 });
     const exec = await post(api.base, headers, '/api/v1/enrichment/execute', {
       enrichmentId,
       entityType: 'company',
@@ -398,6 +415,7 @@ async function runScenario(db: ServicesDb, sc: EnrichScenario, run: number, limi
       pgStats,
       modelCalls: fake.chatRequests.length - warmCalls,
       maxInFlight,
+      limitUsed: used.lastStart > used.firstStart ? used.busyAtLastStart / (sc.concurrency * (used.lastStart - used.firstStart)) : NaN,
       cpu,
       uptime: ups,
     };
@@ -511,9 +529,15 @@ function render(started: Date, db: ServicesDb, results: EnrichRun[]): string {
       L.push(
         `- ${s.rows.toLocaleString('en-US')} rows at 0 ms: ${(r.wallMs / 1000).toFixed(1)} s (target ≤ 30 s for ` +
           `5,000) ${ok(r.finished && r.wallMs <= 30_000 * (s.rows / 5000))}; overhead ${overhead.toFixed(2)} ms per row ` +
-          `(target ≤ 5 ms) ${ok(r.finished && overhead <= 5)}.`,
+          `(target ≤ 2 ms) ${ok(r.finished && overhead <= 2)}.`,
       );
-    else L.push(`- ${s.latencyMs} ms latency, concurrency ${s.concurrency}: ${rate.toFixed(1)} rows/s (target ≥ 90) ${ok(rate >= 90)}.`);
+    else
+      L.push(
+        `- ${s.latencyMs} ms latency, concurrency ${s.concurrency}: ${rate.toFixed(1)} rows/s from Run to the last row ` +
+          `(${((rate / (s.concurrency / (s.latencyMs / 1000))) * 100).toFixed(1)} % of the limit, start and end included); ` +
+          `the limit used while rows waited (first call to the last call's start) ${(r.limitUsed * 100).toFixed(1)} % ` +
+          `(target ≥ 97 %) ${ok(r.limitUsed >= 0.97)}.`,
+      );
     L.push(`  First 'processing' ${fmtMs(r.firstProcessingMs)} ms after Run (target ≤ 200 ms) ${ok(r.firstProcessingMs <= 200)}.`);
   }
   L.push('', 'Details per run:', '');
