@@ -192,6 +192,11 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
     const busy = run.reduce((a, c) => a + (c.end - c.start), 0);
     const occupancy = busy / (concurrency * Math.max(1, lastAnswer - firstCall));
     const meanCall = run.length ? busy / run.length : 0;
+    // The limit in use while drafts waited for a slot: from the first call to the last call's start (after it no
+    // draft waits, and the slots drain), the calls' busy time inside that window over concurrency × its length.
+    const lastStart = run.length ? Math.max(...run.map((c) => c.start)) - t0 : 0;
+    const waitingBusy = run.reduce((a, c) => a + Math.max(0, Math.min(c.end - t0, lastStart) - Math.max(c.start - t0, firstCall)), 0);
+    const limitUsed = waitingBusy / (concurrency * Math.max(1, lastStart - firstCall));
     // Claims and completions per second of the run (database clock, from the first execution's creation).
     const { rows: tl } = await sql.query<{ s: number; created: number; claimed: number; completed: number }>(
       `with x as (select created_at, started_at, completed_at from execution where organization_id = $1 and idempotency_key like $2),
@@ -307,9 +312,11 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
         .join(', ')}; 1-minute load max ${cpu.loadMax.toFixed(1)}.`,
     );
     L.push('', 'Targets:', '');
-    L.push(`- Overhead ≤ 5 ms per draft: ${overhead.toFixed(2)} ms ${ok(done >= rows && overhead <= 5)}.`);
+    L.push(`- Overhead ≤ 2 ms per draft: ${overhead.toFixed(2)} ms ${ok(done >= rows && overhead <= 2)}.`);
     L.push(
-      `- Throughput ≥ 90 % of the concurrency limit (${ideal.toFixed(0)} drafts/s): ${((rate / ideal) * 100).toFixed(1)} % ${ok(rate >= 0.9 * ideal)}.`,
+      `- The concurrency limit in use while drafts waited (first call to the last call's start) ≥ 97 %: ` +
+        `${(limitUsed * 100).toFixed(1)} % ${ok(limitUsed >= 0.97)}; from the execute call to the last draft ` +
+        `${((rate / ideal) * 100).toFixed(1)} % of ${ideal.toFixed(0)} drafts/s (start and end included).`,
     );
     L.push(`- GET /api/v1/email/pending with 200 open drafts, p95 ≤ 50 ms: ${fmtMs(pending.p95)} ms ${ok(pending.p95 <= 50)}.`);
     const report = L.join('\n');
