@@ -8,7 +8,7 @@ import { FakeAffinity } from '../../server/test/fakes/affinity-server';
 import { SalesforceClient, authorizationUrl, exchangeCode } from '../../server/src/modules/crm/providers/salesforce';
 import { AffinityClient } from '../../server/src/modules/crm/providers/affinity';
 import { AffinityCrmWriter, SalesforceCrmWriter, type CrmWriteResult } from '../../server/src/modules/crm/providers/writer';
-import { pkcePair } from '../../server/src/lib/pkce';
+import { pkcePair } from '../../server/test/pkce';
 
 const ACCOUNTS = Number(process.env.BENCH_CRM_ACCOUNTS ?? 100_000);
 const CONTACTS = Number(process.env.BENCH_CRM_CONTACTS ?? 200_000);
@@ -28,7 +28,7 @@ async function timed(label: string, fn: () => Promise<CrmWriteResult[]>): Promis
 
 const sf = await FakeSalesforce.start({ clientId: 'bench', clientSecret: 'bench', requestLimit: 1_000_000 });
 const cfg = { clientId: 'bench', clientSecret: 'bench', loginUrl: sf.url, redirectUri: 'http://localhost/cb' };
-const { verifier, challenge } = pkcePair();
+const { verifier, challenge } = await pkcePair();
 const authUrl = new URL(authorizationUrl(cfg, 's', challenge));
 const consent = await fetch(`${sf.url}/services/oauth2/authorize`, {
   method: 'POST',

@@ -1,9 +1,10 @@
 // The one way the server keeps an OAuth authorization it started (oauth.ts), against the real
 // database: the state and the S256 challenge, the verifier back at the callback with who started
 // it, and a refusal for another organization, user or provider, a tampered, expired or used state.
+import { createHash } from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
+import { calculatePKCECodeChallenge } from 'oauth4webapi';
 import { createTestApp, createOrg, createUser, type TestContext } from '../../../test/helpers';
-import { pkceChallenge } from '../../lib/pkce';
 import { startAuthorization, takeAuthorization, OAUTH_STATE_TTL_MS, type OAuthParty } from './oauth';
 
 describe('OAuth authorizations (PKCE S256, one pending authorization per state, single use)', () => {
@@ -37,6 +38,11 @@ describe('OAuth authorizations (PKCE S256, one pending authorization per state, 
     await ctx?.close();
   });
 
+  it("the challenge is S256 as RFC 7636's example computes it", async () => {
+    expect(await calculatePKCECodeChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe(
+      'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    );
+  });
   it('gives back the verifier of the S256 challenge and who started it, once; neither state nor verifier is stored in clear', async () => {
     const { state, challenge } = await start(alice, 'salesforce', { environment: 'sandbox' });
     expect(state.startsWith(`${alice.organizationId}.`)).toBe(true);
@@ -45,7 +51,7 @@ describe('OAuth authorizations (PKCE S256, one pending authorization per state, 
     const taken = await take(state, { provider: 'salesforce', ...alice });
     expect(taken).toMatchObject({ ...alice, provider: 'salesforce', data: { environment: 'sandbox' } });
     expect(taken!.verifier).toMatch(/^[A-Za-z0-9\-._~]{43,128}$/);
-    expect(pkceChallenge(taken!.verifier)).toBe(challenge);
+    expect(createHash('sha256').update(taken!.verifier).digest('base64url')).toBe(challenge);
     expect(row.verifier).not.toContain(taken!.verifier);
     // Reused: refused, and nothing is left behind.
     expect(await take(state, { provider: 'salesforce', ...alice })).toBeNull();

@@ -14,7 +14,7 @@ import {
   type SalesforceTokens,
 } from './salesforce';
 import { SalesforceCrmWriter, type CrmWriteResult } from './writer';
-import { pkcePair } from '../../../lib/pkce';
+import { pkcePair } from '../../../../test/pkce';
 
 describe('Salesforce write contract (fake Salesforce)', () => {
   let sf: FakeSalesforce;
@@ -44,7 +44,7 @@ describe('Salesforce write contract (fake Salesforce)', () => {
   });
 
   async function tokens(): Promise<SalesforceTokens> {
-    const { verifier, challenge } = pkcePair();
+    const { verifier, challenge } = await pkcePair();
     const url = new URL(authorizationUrl(cfg, 'st', challenge));
     const form = new URLSearchParams({
       client_id: cfg.clientId,

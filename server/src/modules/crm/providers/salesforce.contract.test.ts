@@ -10,7 +10,7 @@ import {
   exchangeCode,
   type SalesforceAppConfig,
 } from './salesforce';
-import { pkcePair } from '../../../lib/pkce';
+import { pkcePair } from '../../../../test/pkce';
 
 describe('Salesforce adapter contract (fake Salesforce)', () => {
   let sf: FakeSalesforce;
@@ -48,13 +48,13 @@ describe('Salesforce adapter contract (fake Salesforce)', () => {
   }
 
   async function connected() {
-    const { verifier, challenge } = pkcePair();
+    const { verifier, challenge } = await pkcePair();
     const back = await authorize(authorizationUrl(cfg, 'state-1', challenge));
     return { tokens: await exchangeCode(cfg, back.searchParams.get('code')!, verifier) };
   }
 
   it('web-server flow with PKCE: authorize URL, consent, code exchange with the verifier, identity', async () => {
-    const { verifier, challenge } = pkcePair();
+    const { verifier, challenge } = await pkcePair();
     const url = new URL(authorizationUrl(cfg, 'st-42', challenge));
     expect(url.origin + url.pathname).toBe(`${sf.url}/services/oauth2/authorize`);
     expect(Object.fromEntries(url.searchParams)).toMatchObject({
@@ -76,10 +76,10 @@ describe('Salesforce adapter contract (fake Salesforce)', () => {
   });
 
   it("a wrong verifier, a reused code and a denied consent fail in Salesforce's terms", async () => {
-    const { verifier, challenge } = pkcePair();
+    const { verifier, challenge } = await pkcePair();
     const back = await authorize(authorizationUrl(cfg, 's', challenge));
     const code = back.searchParams.get('code')!;
-    await expect(exchangeCode(cfg, code, pkcePair().verifier)).rejects.toMatchObject({ errorCode: 'invalid_grant' });
+    await expect(exchangeCode(cfg, code, (await pkcePair()).verifier)).rejects.toMatchObject({ errorCode: 'invalid_grant' });
     await expect(exchangeCode(cfg, code, verifier)).rejects.toMatchObject({ errorCode: 'invalid_grant' });
     const denied = await authorize(authorizationUrl(cfg, 's2', challenge), 'deny');
     expect(denied.searchParams.get('error')).toBe('access_denied');

@@ -5,7 +5,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { FakeGraphServer } from '../../../../test/fakes/graph-server';
 import { GraphClient, GraphError, type TokenSet } from './graph';
-import { pkcePair } from '../../../lib/pkce';
+import { pkcePair } from '../../../../test/pkce';
 
 describe('Microsoft Graph adapter (contract, against the fake)', () => {
   let fake: FakeGraphServer;
@@ -14,7 +14,7 @@ describe('Microsoft Graph adapter (contract, against the fake)', () => {
   const mail = 'rep@contoso.example';
 
   const signIn = async (): Promise<TokenSet> => {
-    const { verifier, challenge } = pkcePair();
+    const { verifier, challenge } = await pkcePair();
     const location = await fake.consent(client.authorizeUrl('st-1', challenge, mail), mail);
     const back = new URL(location);
     expect(back.origin + back.pathname).toBe(redirectUrl);
@@ -48,7 +48,7 @@ describe('Microsoft Graph adapter (contract, against the fake)', () => {
   afterAll(async () => fake.close());
 
   it('authorization code with PKCE: the authorize URL carries the documented parameters; a wrong verifier is invalid_grant', async () => {
-    const { challenge } = pkcePair();
+    const { challenge } = await pkcePair();
     const u = new URL(client.authorizeUrl('s', challenge));
     expect(u.pathname).toBe('/common/oauth2/v2.0/authorize');
     expect(Object.fromEntries(u.searchParams)).toMatchObject({
@@ -203,7 +203,7 @@ describe('Microsoft Graph adapter (contract, against the fake)', () => {
   it('Inbox delta query: a full round in pages (nextLink), then the deltaLink answers only what changed: arrivals, updates, removals', async () => {
     const box = 'delta@contoso.example';
     fake.addUser({ mail: box });
-    const { verifier, challenge } = pkcePair();
+    const { verifier, challenge } = await pkcePair();
     const t = await client.redeemCode(
       new URL(await fake.consent(client.authorizeUrl('d', challenge, box), box)).searchParams.get('code')!,
       verifier,
@@ -264,7 +264,7 @@ describe('Microsoft Graph adapter (contract, against the fake)', () => {
   it('enforces the per-mailbox rate: the 31st send in a minute is 429 with Retry-After', async () => {
     const other = 'busy@contoso.example';
     fake.addUser({ mail: other });
-    const { verifier, challenge } = pkcePair();
+    const { verifier, challenge } = await pkcePair();
     const code = new URL(await fake.consent(client.authorizeUrl('x', challenge, other), other)).searchParams.get('code')!;
     const t = await client.redeemCode(code, verifier);
     for (let i = 0; i < 30; i += 1) await client.sendMail(t.accessToken, { subject: `n${i}`, html: 'x', to: ['a@example.com'] });
