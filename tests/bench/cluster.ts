@@ -9,8 +9,9 @@
 // (reconnecting and resuming with `since` as the product's client does); an LLM enrichment over
 // every company; a play run; scheduled emails. Faults: `kill -9` of one API process and one worker,
 // both restarted a few seconds later (as a supervisor would), then a rolling restart of every API
-// process with SIGTERM, one at a time. The same user load and sockets are first run against one
-// process (`main.ts`, both roles, no balancer) for comparison.
+// process with SIGTERM, one at a time. For comparison, the same scenario is first run against one
+// process (`main.ts`, both roles, no balancer) in a second organization of the same size: the same
+// users and sockets, and the enrichment, the play run and the emails started as the phase starts.
 //
 //   npm run bench:cluster                      2,000 sockets, 10,000 rows, phases of 40 s; writes the
 //                                              'Cluster' section of docs/benchmarks.md
@@ -30,7 +31,7 @@ import { FakeOpenAiServer, lastUserText } from '../../server/test/fakes/openai-s
 import { ALL_WEEK_HOURS } from '../../server/test/mailbox';
 import { startRemoteGraphFake } from './remote-graph-fake';
 import { appEnv, freePort, pcts, fmtMs, startProc, wallNow, ROOT, type Proc, type Pcts } from './procs';
-import { openServicesDatabase, createBenchOrg, SERVICES_PASSWORD } from './services-db';
+import { openServicesDatabase, createBenchOrg, SERVICES_PASSWORD, type BenchOrg } from './services-db';
 
 const env = process.env;
 const QUICK = env.BENCH_CLUSTER_QUICK === '1';
@@ -43,7 +44,6 @@ const SOCKETS = num('BENCH_CLUSTER_SOCKETS', QUICK ? 200 : 2000);
 const ROWS = num('BENCH_CLUSTER_ROWS', QUICK ? 1000 : 10_000);
 const USERS = num('BENCH_CLUSTER_USERS', 6);
 const PHASE_MS = num('BENCH_CLUSTER_PHASE_SECONDS', QUICK ? 12 : 40) * 1000;
-const BASE_ROWS = Math.min(ROWS, QUICK ? 500 : 2000);
 const MAILBOXES = QUICK ? 2 : 5;
 const PER_MAILBOX = QUICK ? 10 : 20;
 const PLAY_TARGETS = QUICK ? 20 : 100;
@@ -648,25 +648,19 @@ async function main(): Promise<void> {
     JOB_POLL_SECONDS: '0.5',
   };
   try {
-    // ---- data: organization A (the fleet's users, sockets, enrichment, play, emails), B (the one-process run's enrichment)
+    // ---- data: organization A (the fleet's run), B (the one-process run: the same scenario, the same sizes)
     const orgA = await createBenchOrg(db.url, 'Cluster A', Math.max(USERS, MAILBOXES));
-    const orgB = await createBenchOrg(db.url, 'Cluster B', 1);
-    const seed = async (orgId: string, prefix: string, n: number) =>
-      sql.query(
-        `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
-         select gen_random_uuid(), $1::uuid, $2 || ' ' || i, 'https://c' || i || '.' || lower($2) || '.example', 'c' || i || '.' ||
-           lower($2) || '.example', now(), now()
-           from generate_series(1, $3::int) i`,
-        [orgId, prefix, n],
-      );
-    await seed(orgA.id, 'Fleet', ROWS);
-    await seed(orgB.id, 'Single', BASE_ROWS);
-    // Play targets: companies with a key contact each (in A, not part of the enrichment's rows: created after it starts).
+    const orgB = await createBenchOrg(db.url, 'Cluster B', Math.max(USERS, MAILBOXES));
+    await seedCompanies(sql, orgA.id, 'Fleet', ROWS);
+    await seedCompanies(sql, orgB.id, 'Single', ROWS);
+    await seedPlayTargets(sql, orgA.id);
+    await seedPlayTargets(sql, orgB.id);
     await sql.query('analyze');
-    log(`data: ${ROWS} companies in A, ${BASE_ROWS} in B; ${db.source}`);
+    log(`data: ${ROWS} companies and ${PLAY_TARGETS} play targets in each of A and B; ${db.source}`);
     const paths = [`org/${orgA.id}/entities`, `org/${orgA.id}/executions/play`];
+    const pathsB = [`org/${orgB.id}/entities`, `org/${orgB.id}/executions/play`];
 
-    // ---- one process, no balancer: the comparison
+    // ---- one process, no balancer: the comparison, with the same load in organization B
     const singlePort = await freePort();
     const singleBase = `http://127.0.0.1:${singlePort}`;
     const single = await startProc(
@@ -684,19 +678,21 @@ async function main(): Promise<void> {
       START_TIMEOUT_MS,
     );
     allProcs.push(single);
-    const singleSessions = await Promise.all(orgA.emails.slice(0, USERS).map((e) => login(singleBase, e)));
+    const singleSessions = await Promise.all(orgB.emails.slice(0, USERS).map((e) => login(singleBase, e)));
+    const singleRun = await prepareRun(sql, singleBase, orgB, 'Single', graph);
     log(`one process up; opening ${SOCKETS} sockets`);
-    sockets = await openSockets(SOCKETS, `ws://127.0.0.1:${singlePort}/api/v1/realtime`, singleBase, singleSessions, paths);
-    const sB = await login(singleBase, orgB.emails[0]);
-    const enrB = await startEnrichment(singleBase, sB, 'Single');
+    sockets = await openSockets(SOCKETS, `ws://127.0.0.1:${singlePort}/api/v1/realtime`, singleBase, singleSessions, pathsB);
     const singleLoad = startUserLoad(singleBase, singleSessions, 'one');
     const singleT0 = wallNow();
-    await sleep(PHASE_MS);
+    log('phase: one process');
+    const singleStarted = await startRuns(sql, singleBase, singleRun, singleT0 + PHASE_MS + 2000);
+    log(`one process: ${singleStarted.scheduled} emails scheduled, enrichment of ${ROWS} rows and a play run over ${PLAY_TARGETS} started`);
+    while (wallNow() < singleT0 + PHASE_MS) await sleep(200);
     await singleLoad.stop();
     const singleFig = phaseFigures(singleLoad.reqs, [{ name: 'one process', t: singleT0 }], wallNow())[0];
-    const singleRowsDone = await doneCount(sql, enrB);
+    const singleRowsDone = await doneCount(sql, singleStarted.enrichmentId);
     await sleep(1500);
-    const singleSockets = await checkSockets(sql, orgA.id, paths, await sockets.collect());
+    const singleSockets = await checkSockets(sql, orgB.id, pathsB, await sockets.collect());
     await sockets.close();
     sockets = null;
     await single.stop();
@@ -705,8 +701,14 @@ async function main(): Promise<void> {
         `p50/p95/p99 ${fmtMs(singleFig.lat!.p50)}/${fmtMs(singleFig.lat!.p95)}/${fmtMs(singleFig.lat!.p99)} ms; sockets ` +
         `missed ${singleSockets.missed}`,
     );
-    // The one-process run's enrichment is not run to its end: what is left is cancelled and its jobs removed, so the fleet does not inherit it.
-    await sql.query(`update execution set status = 'cancelled' where type_id = $1 and status <> 'completed'`, [enrB]);
+    // The one-process run is not run to its end: what is left of B's runs and emails is cancelled and their jobs
+    // removed, so the fleet does not inherit it.
+    await sql.query(`update execution set status = 'cancelled' where organization_id = $1 and status not in ('completed', 'failed')`, [
+      orgB.id,
+    ]);
+    await sql.query(`update email_outbox set state = 'cancelled', slot_at = null where organization_id = $1 and state = 'queued'`, [
+      orgB.id,
+    ]);
     await sql.query(`delete from pgboss.job where name like 'execution%' and state in ('created', 'retry', 'active')`);
 
     // ---- the fleet
@@ -728,52 +730,7 @@ async function main(): Promise<void> {
     const lb = balancer.base;
     log(`HAProxy (${haproxyVersion}) on ${lb}, all API processes UP`);
     const sessions = await Promise.all(orgA.emails.slice(0, USERS).map((e) => login(lb, e)));
-    const admin = sessions[0];
-
-    // Mailboxes, drafts and the play, set up before the load.
-    const target = (
-      await sql.query<{ co: string; ct: string }>(
-        `with co as (insert into company (id, organization_id, name, website, domain, created_at, updated_at)
-                     values (gen_random_uuid(), $1, 'Mail Target', 'https://target.example.com', 'target.example.com', now(), now()) returning id),
-              ct as (insert into contact (id, organization_id, first_name, last_name, email, created_at, updated_at)
-                     values (gen_random_uuid(), $1, 'Tia', 'Target', 'tia@target.example.com', now(), now()) returning id),
-              l as (insert into company_contact (id, organization_id, company_id, contact_id, is_key, is_primary, created_at)
-                    select gen_random_uuid(), $1, co.id, ct.id, true, true, now() from co, ct returning company_id)
-         select co.id as co, ct.id as ct from co, ct, l`,
-        [orgA.id],
-      )
-    ).rows[0];
-    const mailSessions = await Promise.all(orgA.emails.slice(0, MAILBOXES).map((e) => login(lb, e)));
-    await Promise.all(mailSessions.map((s) => connectMailboxHttp(lb, s, graph)));
-    await sql.query(
-      `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
-       select gen_random_uuid(), $1::uuid, 'Playtarget ' || i, 'https://p' || i || '.example', 'p' || i || '.example', now(), now() from
-         generate_series(1, $2::int) i`,
-      [orgA.id, PLAY_TARGETS],
-    );
-    await sql.query(
-      `insert into contact (id, organization_id, first_name, last_name, email, created_at, updated_at)
-       select gen_random_uuid(), $1::uuid, 'Owner' || i, 'Bench', 'owner@p' || i || '.example', now(), now() from generate_series(1, $2::int) i`,
-      [orgA.id, PLAY_TARGETS],
-    );
-    await sql.query(
-      `insert into company_contact (id, organization_id, company_id, contact_id, is_key, is_primary, created_at)
-       select gen_random_uuid(), $1::uuid, k.id, c.id, true, true, now()
-         from company k join contact c on c.organization_id = k.organization_id and c.email = 'owner@' || k.domain
-        where k.organization_id = $1::uuid and k.name like 'Playtarget %'`,
-      [orgA.id],
-    );
-    const playTargets = (
-      await sql.query<{ id: string }>(`select id from company where organization_id = $1 and name like 'Playtarget %'`, [orgA.id])
-    ).rows.map((r) => r.id);
-    const play = await call(lb, admin, 'POST', '/api/v1/play', {
-      name: 'Cluster note',
-      instructions: [{ type: 'text', text: 'Write a short first note to the founder of this company.' }],
-      status: 'published',
-      llmProvider: 'openai',
-    });
-    if (play.status !== 201) throw new Error(`create play: ${play.status} ${play.text}`);
-    const playId = (JSON.parse(play.text) as { play: { id: string } }).play.id;
+    const fleetRun = await prepareRun(sql, lb, orgA, 'Fleet', graph);
 
     log(`opening ${SOCKETS} sockets through HAProxy`);
     sockets = await openSockets(SOCKETS, balancer.ws, lb, sessions, paths);
@@ -786,56 +743,8 @@ async function main(): Promise<void> {
     };
     const userLoad = startUserLoad(lb, sessions, 'lb');
     mark('before the faults');
-    // The enrichment, the play run and the emails (the mailboxes side by side) start together.
-    const due = Date.now() + PHASE_MS + 2000;
-    const scheduleMailbox = async (m: number, s: Session): Promise<number> => {
-      const owner = (await sql.query<{ id: string }>(`select id from app_user where email = $1`, [s.email])).rows[0].id;
-      const { rows: drafts } = await sql.query<{ id: string }>(
-        `insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id,
-          company_id, is_ai_email_generated, status, show_to_from_cc, created_at, updated_at)
-         select gen_random_uuid(), $1, $2, 'Tia Target', $3, 'tia@target.example.com', '[]', 'Cluster', '', $4, $5, false, 'draft',
-           false, now(), now() from generate_series(1, $6::int) returning id`,
-        [orgA.id, owner, s.email, target.ct, target.co, PER_MAILBOX],
-      );
-      // One mailbox's drafts one after the other (a burst of them all timed out on a saturated machine).
-      for (const [n, d] of drafts.entries()) {
-        for (let attempt = 1; ; attempt++) {
-          let r: Awaited<ReturnType<typeof call>>;
-          try {
-            r = await call(lb, s, 'POST', '/api/v1/email/send-to-email', {
-              id: d.id,
-              to: 'tia@target.example.com',
-              cc: [],
-              subject: `Cluster ${m}-${n}`,
-              body: '<p>Hello</p>',
-              scheduledAt: new Date(Math.max(due, Date.now() + 5000)).toISOString(),
-            });
-          } catch (err) {
-            // No answer (a kept-alive connection closed under the request, as a browser sees it too):
-            // sent again only if the draft was not scheduled (a second schedule of it is refused anyway).
-            const e = err as Error & { cause?: { code?: string } };
-            const { rows } = await sql.query<{ status: string }>(`select status from channel_email where id = $1`, [d.id]);
-            log(`send-to-email ${m}-${n}: ${e.cause?.code ?? e.message}; the draft is '${rows[0]?.status}'`);
-            if (rows[0]?.status === 'scheduled') break;
-            if (attempt >= 3) throw err;
-            continue;
-          }
-          if (r.status !== 200) throw new Error(`send-to-email: ${r.status} ${r.text}`);
-          break;
-        }
-      }
-      return drafts.length;
-    };
-    const [enrA, exec, perMailbox] = await Promise.all([
-      startEnrichment(lb, admin, 'Fleet'),
-      call(lb, admin, 'POST', '/api/v1/play/execute', { playId, targetIds: playTargets, entityType: 'company' }),
-      Promise.all(mailSessions.map((s, m) => scheduleMailbox(m, s))),
-    ]);
-    if (exec.status !== 200) throw new Error(`play execute: ${exec.status} ${exec.text}`);
-    const scheduled = perMailbox.reduce((a, n) => a + n, 0);
-    log(
-      `${scheduled} emails scheduled for ${new Date(due).toISOString().slice(11, 19)}, enrichment of ${ROWS} rows and a play run over ${PLAY_TARGETS} started`,
-    );
+    const { enrichmentId: enrA, scheduled } = await startRuns(sql, lb, fleetRun, Date.now() + PHASE_MS + 2000);
+    log(`${scheduled} emails scheduled, enrichment of ${ROWS} rows and a play run over ${PLAY_TARGETS} started`);
     const untilBefore = marks[0].t + PHASE_MS;
     while (wallNow() < untilBefore) await sleep(200);
 
@@ -1090,6 +999,142 @@ async function main(): Promise<void> {
   }
 }
 
+/** What a run needs in its organization: the mail target, the mailboxes connected, the play and its targets. */
+interface PreparedRun {
+  org: BenchOrg;
+  prefix: string;
+  base: string;
+  admin: Session;
+  mailSessions: Session[];
+  target: { co: string; ct: string };
+  playId: string;
+  playTargets: string[];
+}
+
+async function seedCompanies(sql: pg.Client, orgId: string, prefix: string, n: number): Promise<void> {
+  await sql.query(
+    `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
+     select gen_random_uuid(), $1::uuid, $2 || ' ' || i, 'https://c' || i || '.' || lower($2) || '.example', 'c' || i || '.' ||
+       lower($2) || '.example', now(), now()
+       from generate_series(1, $3::int) i`,
+    [orgId, prefix, n],
+  );
+}
+
+/** Play targets: companies with a key contact each, not among the enrichment's rows. */
+async function seedPlayTargets(sql: pg.Client, orgId: string): Promise<void> {
+  await sql.query(
+    `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
+     select gen_random_uuid(), $1::uuid, 'Playtarget ' || i, 'https://p' || i || '.example', 'p' || i || '.example', now(), now() from
+       generate_series(1, $2::int) i`,
+    [orgId, PLAY_TARGETS],
+  );
+  await sql.query(
+    `insert into contact (id, organization_id, first_name, last_name, email, created_at, updated_at)
+     select gen_random_uuid(), $1::uuid, 'Owner' || i, 'Bench', 'owner@p' || i || '.example', now(), now() from generate_series(1, $2::int) i`,
+    [orgId, PLAY_TARGETS],
+  );
+  await sql.query(
+    `insert into company_contact (id, organization_id, company_id, contact_id, is_key, is_primary, created_at)
+     select gen_random_uuid(), $1::uuid, k.id, c.id, true, true, now()
+       from company k join contact c on c.organization_id = k.organization_id and c.email = 'owner@' || k.domain
+      where k.organization_id = $1::uuid and k.name like 'Playtarget %'`,
+    [orgId],
+  );
+}
+
+async function prepareRun(
+  sql: pg.Client,
+  base: string,
+  org: BenchOrg,
+  prefix: string,
+  graph: Awaited<ReturnType<typeof startRemoteGraphFake>>,
+): Promise<PreparedRun> {
+  const target = (
+    await sql.query<{ co: string; ct: string }>(
+      `with co as (insert into company (id, organization_id, name, website, domain, created_at, updated_at)
+                   values (gen_random_uuid(), $1, 'Mail Target', 'https://target.example.com', 'target.example.com', now(), now()) returning id),
+            ct as (insert into contact (id, organization_id, first_name, last_name, email, created_at, updated_at)
+                   values (gen_random_uuid(), $1, 'Tia', 'Target', 'tia@target.example.com', now(), now()) returning id),
+            l as (insert into company_contact (id, organization_id, company_id, contact_id, is_key, is_primary, created_at)
+                  select gen_random_uuid(), $1, co.id, ct.id, true, true, now() from co, ct returning company_id)
+       select co.id as co, ct.id as ct from co, ct, l`,
+      [org.id],
+    )
+  ).rows[0];
+  const mailSessions = await Promise.all(org.emails.slice(0, MAILBOXES).map((e) => login(base, e)));
+  await Promise.all(mailSessions.map((s) => connectMailboxHttp(base, s, graph)));
+  const playTargets = (
+    await sql.query<{ id: string }>(`select id from company where organization_id = $1 and name like 'Playtarget %'`, [org.id])
+  ).rows.map((r) => r.id);
+  const admin = mailSessions[0];
+  const play = await call(base, admin, 'POST', '/api/v1/play', {
+    name: 'Cluster note',
+    instructions: [{ type: 'text', text: 'Write a short first note to the founder of this company.' }],
+    status: 'published',
+    llmProvider: 'openai',
+  });
+  if (play.status !== 201) throw new Error(`create play: ${play.status} ${play.text}`);
+  const playId = (JSON.parse(play.text) as { play: { id: string } }).play.id;
+  return { org, prefix, base, admin, mailSessions, target, playId, playTargets };
+}
+
+/** The enrichment, the play run and the emails (the mailboxes side by side) start together. */
+async function startRuns(
+  sql: pg.Client,
+  base: string,
+  run: PreparedRun,
+  due: number,
+): Promise<{ enrichmentId: string; scheduled: number }> {
+  const [enrichmentId, exec, perMailbox] = await Promise.all([
+    startEnrichment(base, run.admin, run.prefix),
+    call(base, run.admin, 'POST', '/api/v1/play/execute', { playId: run.playId, targetIds: run.playTargets, entityType: 'company' }),
+    Promise.all(run.mailSessions.map((s, m) => scheduleMailbox(sql, run, m, s, due))),
+  ]);
+  if (exec.status !== 200) throw new Error(`play execute: ${exec.status} ${exec.text}`);
+  return { enrichmentId, scheduled: perMailbox.reduce((a, n) => a + n, 0) };
+}
+
+/** One mailbox's drafts scheduled one after the other (a burst of them all timed out on a saturated machine). */
+async function scheduleMailbox(sql: pg.Client, run: PreparedRun, m: number, s: Session, due: number): Promise<number> {
+  const owner = (await sql.query<{ id: string }>(`select id from app_user where email = $1`, [s.email])).rows[0].id;
+  const subject = run.prefix === 'Fleet' ? 'Cluster' : run.prefix;
+  const { rows: drafts } = await sql.query<{ id: string }>(
+    `insert into channel_email (id, organization_id, owner_id, title, from_address, to_address, cc, subject, body, contact_id,
+      company_id, is_ai_email_generated, status, show_to_from_cc, created_at, updated_at)
+     select gen_random_uuid(), $1, $2, 'Tia Target', $3, 'tia@target.example.com', '[]', $7, '', $4, $5, false, 'draft',
+       false, now(), now() from generate_series(1, $6::int) returning id`,
+    [run.org.id, owner, s.email, run.target.ct, run.target.co, PER_MAILBOX, subject],
+  );
+  for (const [n, d] of drafts.entries()) {
+    for (let attempt = 1; ; attempt++) {
+      let r: Awaited<ReturnType<typeof call>>;
+      try {
+        r = await call(run.base, s, 'POST', '/api/v1/email/send-to-email', {
+          id: d.id,
+          to: 'tia@target.example.com',
+          cc: [],
+          subject: `${subject} ${m}-${n}`,
+          body: '<p>Hello</p>',
+          scheduledAt: new Date(Math.max(due, Date.now() + 5000)).toISOString(),
+        });
+      } catch (err) {
+        // No answer (a kept-alive connection closed under the request, as a browser sees it too):
+        // sent again only if the draft was not scheduled (a second schedule of it is refused anyway).
+        const e = err as Error & { cause?: { code?: string } };
+        const { rows } = await sql.query<{ status: string }>(`select status from channel_email where id = $1`, [d.id]);
+        log(`send-to-email ${m}-${n}: ${e.cause?.code ?? e.message}; the draft is '${rows[0]?.status}'`);
+        if (rows[0]?.status === 'scheduled') break;
+        if (attempt >= 3) throw err;
+        continue;
+      }
+      if (r.status !== 200) throw new Error(`send-to-email: ${r.status} ${r.text}`);
+      break;
+    }
+  }
+  return drafts.length;
+}
+
 async function startEnrichment(base: string, s: Session, name: string): Promise<string> {
   const created = await call(base, s, 'POST', '/api/v1/enrichment', {
     configId: configFor('company', 'llm')!.id,
@@ -1153,6 +1198,7 @@ function renderReport(d: {
   const ok = (b: boolean) => (b ? '✅' : '❌');
   const lat = (p: Pcts | null) => (p ? `${fmtMs(p.p50)} / ${fmtMs(p.p95)} / ${fmtMs(p.p99)}` : '–');
   const rate = (f: PhaseFig) => ((f.answered + f.failed) / f.seconds).toFixed(1);
+  const ratioOf = (f: PhaseFig) => (f.lat && d.singleFig.lat ? `${(f.lat.p95 / d.singleFig.lat.p95).toFixed(2)}×` : '–');
   const full = !QUICK && SOCKETS === 2000 && ROWS === 10_000 && PHASE_MS === 40_000;
   const sizes = Object.entries(env)
     .filter(([k]) => /^BENCH_CLUSTER_(SOCKETS|ROWS|USERS|PHASE_SECONDS)$/.test(k))
@@ -1183,7 +1229,8 @@ function renderReport(d: {
       `through HAProxy); an LLM enrichment of ${ROWS.toLocaleString('en-US')} companies against the model fake ` +
       `(${MODEL_LATENCY_MS} ms per answer, 50 at a time); a play run ` +
       `over ${PLAY_TARGETS} companies; ${d.scheduled} emails scheduled from ${MAILBOXES} mailboxes to the Graph fake, ` +
-      `due just after the kill -9.`,
+      `due just after the kill -9. The one-process comparison runs the same load in a second organization of the same size ` +
+      `(its runs and emails are cancelled when its phase ends).`,
   );
   L.push(
     `- Faults: kill -9 of api1 and worker1, both started again ${RESTART_AFTER_MS / 1000} s ` +
@@ -1198,16 +1245,19 @@ function renderReport(d: {
     '',
   );
   L.push('### Requests through HAProxy, by phase', '');
-  L.push('| Phase | Seconds | Requests/s | Answered | Failed (status) | p50 / p95 / p99 ms |', '|---|---:|---:|---:|---|---:|');
+  L.push(
+    '| Phase | Seconds | Requests/s | Answered | Failed (status) | p50 / p95 / p99 ms | p95 / one process |',
+    '|---|---:|---:|---:|---|---:|---:|',
+  );
   const s = d.singleFig;
   L.push(
-    `| One process, no balancer, same users and sockets (comparison) ` +
-      `| ${s.seconds.toFixed(0)} | ${rate(s)} | ${s.answered} | ${s.failed}${s.failed ? ` ${JSON.stringify(s.statuses)}` : ''} | ${lat(s.lat)} |`,
+    `| One process, no balancer: the same users, sockets and runs in an organization of the same size (comparison) ` +
+      `| ${s.seconds.toFixed(0)} | ${rate(s)} | ${s.answered} | ${s.failed}${s.failed ? ` ${JSON.stringify(s.statuses)}` : ''} | ${lat(s.lat)} | 1× |`,
   );
   for (const f of d.phases)
     L.push(
       `| Fleet: ${f.name} | ${f.seconds.toFixed(0)} | ${rate(f)} | ${f.answered} | ` +
-        `${f.failed}${f.failed ? ` ${JSON.stringify(f.statuses)}` : ''} | ${lat(f.lat)} |`,
+        `${f.failed}${f.failed ? ` ${JSON.stringify(f.statuses)}` : ''} | ${lat(f.lat)} | ${ratioOf(f)} |`,
     );
   L.push('', '### Faults', '');
   L.push(
@@ -1276,8 +1326,9 @@ function renderReport(d: {
   );
   const ratio = before.lat && s.lat ? before.lat.p95 / s.lat.p95 : NaN;
   L.push(
-    `- Fleet within 1.5× of one process (p95 before the faults / one ` +
-      `process): ${ratio.toFixed(2)}× ${ok(ratio <= 1.5)}; requests/s ${rate(before)} against ${rate(s)}.`,
+    `- Fleet within 1.5× of one process at the same load (p95 of the phase the runs start in, before the faults, / the one ` +
+      `process's): ${ratio.toFixed(2)}× ${ok(ratio <= 1.5)}; requests/s ${rate(before)} against ${rate(s)}. The phases ` +
+      `with faults and after them have no one-process counterpart at their load; their ratios are in the table above.`,
   );
   return L.join('\n');
 }
