@@ -503,6 +503,18 @@ export function cpuSeconds(pid: number | undefined): number {
   }
 }
 
+/** CPU seconds a process has used so far in user space and in the kernel (system time); zeros once it is gone. */
+export function cpuSplit(pid: number | undefined): { user: number; system: number } {
+  if (!pid) return { user: 0, system: 0 };
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { user: Number(f[11]) / CLK_TCK, system: Number(f[12]) / CLK_TCK };
+  } catch {
+    return { user: 0, system: 0 };
+  }
+}
+
 /** CPU seconds used so far by every PostgreSQL server process of the machine. */
 export function postgresCpuSeconds(): number {
   let total = 0;

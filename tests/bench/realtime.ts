@@ -32,6 +32,7 @@ import {
   pcts,
   medianOf,
   CpuMeter,
+  cpuSplit,
   type Fleet,
   type RemoteFleet,
   type Pcts,
@@ -72,6 +73,8 @@ export interface ServerSide {
   fanoutP50LeMs: number;
   fanoutP99LeMs: number;
   cpuUsPerDelivery: number;
+  /** Share of that CPU spent in the kernel (system time): on loopback a send also runs the receiving side's TCP. */
+  cpuKernelShare: number;
   rssMb: { before: number; idle: number; busy: number };
   kbPerSocket: { idle: number; busy: number };
 }
@@ -254,6 +257,7 @@ export async function benchRealtime(
     const fromT0 = (a: Fleet['arrivals'][number]) => a.at - (a.data as { t0: number }).t0;
     let meter = new CpuMeter(() => ({ 'API process': api1.child.pid, ...pidsOf(fleet) }), BENCH_LABEL);
     meter.begin();
+    const split0 = cpuSplit(api1.child.pid);
     const ours = await paced({
       fleet,
       runs: o.runs,
@@ -270,6 +274,9 @@ export async function benchRealtime(
       complete: perEvent,
     });
     const cpu = meter.end();
+    const split1 = cpuSplit(api1.child.pid);
+    const userS = split1.user - split0.user;
+    const systemS = split1.system - split0.system;
     const fanoutAfter = await scrapeFanout(api1.base);
     const rssBusy = rssMbOf(api1.child.pid);
     const rounds = fanoutAfter.count - fanoutBefore.count;
@@ -280,6 +287,7 @@ export async function benchRealtime(
       fanoutP99LeMs: bucketQuantileMs(fanoutBefore, fanoutAfter, 0.99),
       // Warm-up events and the runs both count in the meter's window.
       cpuUsPerDelivery: ((cpu.cores['API process'] ?? 0) * cpu.seconds * 1e6) / Math.max(1, o.sockets * (o.events * o.runs + o.warmup)),
+      cpuKernelShare: userS + systemS > 0 ? systemS / (userS + systemS) : 0,
       rssMb: { before: rssBefore, idle: rssIdle, busy: rssBusy },
       kbPerSocket: { idle: ((rssIdle - rssBefore) * 1024) / o.sockets, busy: ((rssBusy - rssBefore) * 1024) / o.sockets },
     };

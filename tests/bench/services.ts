@@ -168,7 +168,8 @@ function render(d: {
             `arrival to the round's last frame handed to the kernel): ${v.rounds} flush rounds, mean ` +
             `**${fmtMs(v.fanoutMeanMs)}**, p50 ≤ ${fmtMs(v.fanoutP50LeMs)}, p99 ≤ **${fmtMs(v.fanoutP99LeMs)}** (histogram ` +
             `bucket bounds; target p99 ≤ 50 ${ok(v.fanoutP99LeMs, 50)}). CPU per delivered event: ` +
-            `**${v.cpuUsPerDelivery.toFixed(1)} µs**. RSS ${v.rssMb.before.toFixed(0)} MB before the ` +
+            `**${v.cpuUsPerDelivery.toFixed(1)} µs**, ${(v.cpuKernelShare * 100).toFixed(0)} % of it in the kernel (system time: ` +
+            `on loopback a send also runs the receiving socket's TCP). RSS ${v.rssMb.before.toFixed(0)} MB before the ` +
             `sockets, ${v.rssMb.idle.toFixed(0)} MB with them open and idle, ${v.rssMb.busy.toFixed(0)} MB after the runs: ` +
             `**${v.kbPerSocket.idle.toFixed(1)} KB** per idle socket, **${v.kbPerSocket.busy.toFixed(1)} KB** per busy ` +
             `socket (target ≤ 30 ${ok(Math.max(v.kbPerSocket.idle, v.kbPerSocket.busy), 30)}).`,
