@@ -7,6 +7,7 @@
 //   npm run bench:lists                               on an embedded PostgreSQL (default settings, as npm start)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:lists
 //   BENCH_LIST_ROWS=100000 npm run bench:lists      a smaller run (printed, not written, unless --write)
+//   BENCH_KEEP_DB=1 …                                leaves the database in place (to EXPLAIN against it)
 // Each database kind (embedded, another server) has its own block in the report, its settings beside it.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -96,7 +97,8 @@ child.on('exit', (code, signal) => console.log(`server exited: code ${code}, sig
 const stop = async () => {
   child.kill('SIGTERM');
   await new Promise((r) => child.on('exit', r));
-  await admin.query(`drop database if exists "${dbName}" with (force)`);
+  if (process.env.BENCH_KEEP_DB) console.log(`kept database ${dbName}`);
+  else await admin.query(`drop database if exists "${dbName}" with (force)`);
   await admin.end();
   await embedded?.stop();
 };
@@ -171,10 +173,11 @@ try {
   for (let i = 0; i < 30; i++) first.push((await api.post('/api/v1/list-company/idea/list', { listCompanyId: list.id })).ms);
   const totalPages = Math.ceil(ROWS / 10);
   const anyPage: number[] = [];
-  for (let i = 0; i < 30; i++)
-    anyPage.push(
-      (await api.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, pageIndex: Math.floor(Math.random() * totalPages) })).ms,
-    );
+  for (let i = 0; i < 30; i++) {
+    const pageIndex = Math.floor(Math.random() * totalPages);
+    anyPage.push((await api.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, pageIndex })).ms);
+    console.log(`page ${pageIndex}: ${anyPage[i].toFixed(1)} ms`);
+  }
   const lastPage = (await api.post('/api/v1/list-company/idea/list', { listCompanyId: list.id, pageIndex: totalPages - 1 })).ms;
   const searched: number[] = [];
   for (let i = 0; i < 10; i++)
