@@ -431,6 +431,21 @@ describe('lists and ideas (spec 002 §7)', () => {
       const at = searched.listCompanyIdeas.map((i) => byCreated.indexOf(i.id));
       expect(at).toHaveLength(10);
       expect(at.every((x, k) => x >= 0 && (k === 0 || x === at[k - 1] + 1))).toBe(true);
+      // Shortlisting changes the list's version but neither its set nor its order: the maps are carried to the new version.
+      const shortlisted = await a.put('/api/v1/list-company/idea/shortlist', {
+        listId: list.id,
+        status: true,
+        ideaFilters: { text: 'mid 2' },
+      });
+      expect(shortlisted.json().count).toBeGreaterThan(1_000);
+      expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder(null, null), where, 7_000, 10, true)).toEqual(
+        byCreated.slice(7_000, 7_010),
+      );
+      expect(await pageFromBoundaries(ctx.em(), orgA, list.id, ideaOrder('name', 'asc'), where, 15_555, 10, true)).toEqual(
+        byName.slice(15_555, 15_565),
+      );
+      const listed = await page(a, { listCompanyId: list.id, inShortlist: true });
+      expect(listed.totalRecords).toBe(shortlisted.json().count);
       // One idea deleted: the map is of an older version of the list, exact pages walk by offset (still right).
       expect(
         (await a.post('/api/v1/list-company/idea/delete', { listCompanyId: list.id, listCompanyIdeaIds: [byCreated[5]] })).statusCode,

@@ -18,7 +18,7 @@ import { createSource, listOr404, publishListChange, type Actor } from './lists.
 import { failImportSource } from './list-queries';
 import { startImportProgress, type ImportProgress } from './import-progress';
 import { importCsv, CSV_MESSAGES, CSV_MAX_FILE_COLUMNS, type CsvMapping } from './csv-import';
-import { buildIdeaBoundariesLater, IDEA_MAP_MIN_TOTAL } from './idea-boundaries';
+import { buildIdeaBoundaries, IDEA_MAP_MIN_TOTAL } from './idea-boundaries';
 
 /** The largest upload (bytes): a million rows of name, website and a few columns is ≈ 60–80 MB. */
 export const UPLOAD_MAX_BYTES = 300 * 1024 * 1024;
@@ -123,8 +123,12 @@ export async function uploadCsvSource(
     if (part.file.truncated) throw badRequest(`The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`);
     await (progress as ImportProgress | null)?.completed(res.rows, { inserted: res.inserted, merged: res.merged, rejected: res.rejected });
     await publishListChange(c.em, c.organizationId, listId, 'ideas');
-    // A large upload is browsed next: its default order's page-boundary map is built now, in the background.
-    if (res.inserted >= IDEA_MAP_MIN_TOTAL) buildIdeaBoundariesLater(c.em, c.organizationId, listId, ideaOrder(null, null));
+    // A large upload is browsed next: its default order's page-boundary map is built before the
+    // answer (one index-only walk of the list, its pages all-visible since the import's vacuum), so
+    // the list's first pages in the middle already start at a boundary. A failed build is only a
+    // missing map: pages walk by offset and build it in the background.
+    if (res.inserted >= IDEA_MAP_MIN_TOTAL)
+      await buildIdeaBoundaries(c.em.fork(), c.organizationId, listId, ideaOrder(null, null)).catch(() => null);
     return {
       success: true as const,
       message:
