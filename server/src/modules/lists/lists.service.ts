@@ -499,9 +499,8 @@ export async function setShortlist(em: EntityManager, actor: Actor, listId: stri
     await lockList(tem, actor.organizationId, listId);
     const before = await listVersion(tem, actor.organizationId, listId);
     const sign = status ? 1 : -1;
-    // No JIT (compiling the scan's expressions costs more than it saves on one pass), and memory for
-    // the changed rows' sources (half a million would otherwise go through a temporary file).
-    await unscopedSql(tem, 'connection').run(`set local jit = off; set local work_mem = '64MB'`);
+    // No JIT: compiling the scan's expressions costs more than it saves on one pass.
+    await unscopedSql(tem, 'connection').run(`set local jit = off`);
     const [c] = await tenantSql(tem, actor.organizationId).all<{ n: number }>(
       `with u as (update idea r set short_listed = ?, updated_at = now() ${where.text} and r.short_listed <> ? returning r.source_ids),
             g as (select source_ids, count(*)::int as n from u group by source_ids),
