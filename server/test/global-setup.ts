@@ -13,6 +13,7 @@ import type { TestProject } from 'vitest/node';
 import { PgBoss } from 'pg-boss';
 import { ormConfig } from '../src/orm-config';
 import { BOSS_SCHEMA } from '../src/jobs/boss';
+import { bundleMain } from './main-bundle';
 
 import './provided';
 
@@ -37,6 +38,7 @@ function withDb(url: string, db: string): string {
 interface Shared {
   adminUrl: string;
   template: string;
+  serverMain: string;
   teardown(): Promise<void>;
 }
 
@@ -49,6 +51,8 @@ const holder: Holder = ((globalThis as Record<symbol, Holder | undefined>)[SHARE
 
 async function start(): Promise<Shared> {
   const teardownFns: (() => Promise<void>)[] = [];
+  // The server's bundle for the processes tests spawn (./main-bundle.ts), built while PostgreSQL starts.
+  const bundling = bundleMain();
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), 'dealscout-test-pg-'));
@@ -89,9 +93,12 @@ async function start(): Promise<Shared> {
   await boss.start();
   await boss.stop({ graceful: false });
   const url = adminUrl;
+  const bundle = await bundling;
+  teardownFns.push(async () => bundle.remove());
   return {
     adminUrl: url,
     template,
+    serverMain: bundle.file,
     async teardown() {
       const c = new pg.Client({ connectionString: url });
       await c.connect();
@@ -112,6 +119,7 @@ export default async function setup(project: TestProject) {
   const shared = await holder.started;
   project.provide('pgAdminUrl', shared.adminUrl);
   project.provide('pgTemplate', shared.template);
+  project.provide('serverMain', shared.serverMain);
   return async () => {
     holder.users -= 1;
     if (holder.users > 0) return;

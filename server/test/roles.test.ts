@@ -4,7 +4,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pino from 'pino';
 import { realtimePaths } from '@dealscout/shared/domain';
@@ -12,6 +11,7 @@ import type { NotificationDto } from '@dealscout/shared/contracts';
 import { createTestDatabase, testPasswordHashOnce } from './helpers';
 import { openSocket } from './ws-client';
 import { eventually } from './execution-harness';
+import { mainArgs } from './main-bundle';
 import { ormConfig } from '../src/orm-config';
 import { startBoss } from '../src/jobs/boss';
 import { createOrganizationWithAdmin } from '../src/modules/organization/bootstrap';
@@ -36,7 +36,7 @@ interface Proc {
 
 function start(role: 'api' | 'worker', dbUrl: string, port: number): Proc {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts'), '--role', role], {
+  const child = spawn(process.execPath, [...mainArgs(), '--role', role], {
     env: {
       ...process.env,
       DATABASE_URL: dbUrl,
@@ -174,7 +174,7 @@ describe('separate API and worker processes', () => {
   it('an API process in production refuses to start without REALTIME_SECRET', async () => {
     const port = await freePort();
     let out = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts'), '--role', 'api'], {
+    const child = spawn(process.execPath, [...mainArgs(), '--role', 'api'], {
       env: {
         ...process.env,
         DATABASE_URL: db.url,

@@ -6,9 +6,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
-import path from 'node:path';
 import type pg from 'pg';
 import { eventually } from './execution-harness';
+import { mainArgs } from './main-bundle';
 import { TEST_PASSWORD } from './helpers';
 
 export interface ServerProcess {
@@ -41,7 +41,7 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts'), '--role', role], {
+  const child = spawn(process.execPath, [...mainArgs(), '--role', role], {
     env: {
       ...process.env,
       NODE_ENV: 'test',

@@ -1,8 +1,8 @@
 // A real worker process (`main.ts --role worker`) for the crash and stop tests: spawned with the
 // test's environment and database, its output kept, killable with -9 or stopped with a signal.
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { eventually } from './execution-harness';
+import { mainArgs } from './main-bundle';
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -15,7 +15,7 @@ export interface WorkerProcess {
  * waits until it says 'worker started'. The caller kills what it started (`killWorkers`).
  */
 export async function startWorkerProcess(databaseUrl: string, env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts'), '--role', 'worker'], {
+  const child = spawn(process.execPath, [...mainArgs(), '--role', 'worker'], {
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', ...env, DATABASE_URL: databaseUrl },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -2,9 +2,9 @@
 // on its own database cloned from the migrated template, serving the built web app.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
 import pg from 'pg';
 import { createTestDatabase } from '../../server/test/helpers';
+import { mainArgs } from '../../server/test/main-bundle';
 
 export interface RunningServer {
   url: string;
@@ -30,7 +30,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const port = await freePort();
   const url = `http://localhost:${port}`;
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts')], {
+  const child: ChildProcess = spawn(process.execPath, [...mainArgs()], {
     env: {
       ...process.env,
       DATABASE_URL: db.url,
