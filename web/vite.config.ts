@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from '../shared/src/build/precompress';
+import { griffelExtract } from '../shared/src/build/griffelExtract';
 
 const API = process.env.DEALSCOUT_API_URL ?? 'http://localhost:3000';
 // shared/src is plain modules (components, hooks, schemas; top-level makeStyles() only builds hooks):
@@ -10,7 +11,8 @@ const SHARED_SRC = /[\\/]shared[\\/]src[\\/]/;
 
 // The API server serves the built app same-origin; `vite dev` proxies the API to it.
 export default defineConfig({
-  plugins: [react(), precompress()],
+  // Fluent's compiled styles go into index.html's <head> at build time instead of being inserted rule by rule on first render.
+  plugins: [react(), griffelExtract(), precompress()],
   server: {
     port: 5173,
     proxy: {
