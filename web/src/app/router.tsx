@@ -5,7 +5,7 @@ import { RequireAuth } from '../modules/session/components/RequireAuth';
 import { LoadingScreen } from '../modules/session/components/LoadingScreen';
 import { PublicLayout } from '../modules/public/components/PublicLayout';
 import type { QueryClient } from '@tanstack/react-query';
-import { prefetchFirstTablePage } from '@dealscout/shared/ui';
+import { prefetchFirstTablePage, prefetchListIdeas } from '@dealscout/shared/ui';
 import { areaLoader, areaPage } from '../modules/shell/areas';
 import { COMPANY_DEFAULT_SORT, CONTACT_DEFAULT_SORT } from '../modules/records/sorts';
 import { api } from './api';
@@ -31,10 +31,10 @@ const NotFoundPage = lazy(() => import('../modules/placeholders/pages/NotFoundPa
 const ProfilePage = areaPage('profile');
 const OrganizationSettingsPage = areaPage('organization');
 
-// The signed-in pages' chunks by path (and the first request of the record tables), for preloadSignedInRoute.
-const SIGNED_IN_PAGES: [string, (() => Promise<unknown>) | undefined, ((qc: QueryClient) => void)?][] = [
+// The signed-in pages' chunks by path (and the first requests of the record and ideas tables), for preloadSignedInRoute.
+const SIGNED_IN_PAGES: [string, (() => Promise<unknown>) | undefined, ((qc: QueryClient, params: Record<string, string>) => void)?][] = [
   ['/list-company', areaLoader('lists')],
-  ['/list-company/:id', loadListPage],
+  ['/list-company/:id', loadListPage, (qc, { id }) => prefetchListIdeas(qc, api, id)],
   ['/companies', areaLoader('companies'), (qc) => prefetchFirstTablePage(qc, api, 'company', COMPANY_DEFAULT_SORT)],
   ['/contacts', areaLoader('contacts'), (qc) => prefetchFirstTablePage(qc, api, 'contact', CONTACT_DEFAULT_SORT)],
   ['/enrichments', areaLoader('enrichments')],
@@ -46,15 +46,19 @@ const SIGNED_IN_PAGES: [string, (() => Promise<unknown>) | undefined, ((qc: Quer
 ];
 
 /**
- * A signed-in first load: the shell's and the page's chunks (and a record table's first page) start
+ * A signed-in first load: the shell's and the page's chunks (and the data a table opens with) start
  * downloading beside the setup and user requests, instead of after them (the router would ask for
  * them only once RequireAuth has the user).
  */
 export function preloadSignedInRoute(pathname: string, queryClient: QueryClient): void {
   void loadShell();
-  const page = SIGNED_IN_PAGES.find(([path]) => matchPath(path, pathname));
-  void page?.[1]?.();
-  page?.[2]?.(queryClient);
+  for (const [path, load, prefetch] of SIGNED_IN_PAGES) {
+    const match = matchPath(path, pathname);
+    if (!match) continue;
+    void load?.();
+    prefetch?.(queryClient, match.params as Record<string, string>);
+    return;
+  }
 }
 
 function Root() {

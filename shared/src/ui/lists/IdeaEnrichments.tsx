@@ -33,6 +33,7 @@ import { useNotify } from '../toast';
 import { useRealtimeEvents } from '../realtime';
 import { useModalSurfaceStyle } from '../PluginMode';
 import { ResultValue } from '../enrichments/ResultValue';
+import { listEnrichmentsKey } from './firstView';
 import {
   applyEnrichmentEvent,
   applyFetchedResult,
@@ -41,9 +42,6 @@ import {
   setCellResult,
   useCellResult,
 } from '../enrichments/liveResults';
-
-/** The query key of a list's enrichments (GET /enrichment/{listId}/list). */
-export const listEnrichmentsKey = (listId: string) => ['enrichments', 'for-list', listId] as const;
 
 /**
  * Seeds the cells from the page's ideas (their enrichmentResults) and follows the idea runs while

@@ -75,12 +75,20 @@ import { AddSourceDialog, PROVIDER_KINDS, type ProviderKind } from './AddSourceD
 import { FilterSourceDialog } from './FilterSourceDialog';
 import { IDEA_STATUS_LABEL, sourceLabel } from './labels';
 import { useListScoring } from '../scoring/useListScoring';
-import { EnrichIdeasDialog, IdeaEnrichmentCell, listEnrichmentsKey, useIdeaEnrichmentLive } from './IdeaEnrichments';
+import { EnrichIdeasDialog, IdeaEnrichmentCell, useIdeaEnrichmentLive } from './IdeaEnrichments';
+import {
+  IDEA_DEFAULT_SORT,
+  IDEA_FIRST_PAGE_SIZE,
+  ideasPageBody,
+  ideasPageQuery,
+  listEnrichmentsKey,
+  listEnrichmentsQuery,
+  listQuery,
+} from './firstView';
 import { getCellResult } from '../enrichments/liveResults';
 import { ActiveRuns } from '../progress/RunProgress';
 
 /** Spec 002 §9: the ideas table sorts descending (newest first) by default. */
-export const IDEA_DEFAULT_SORT: SortState = { key: 'createdAt', order: 'desc' };
 
 type Groups = { contacts: boolean; unassignedEnrichments: boolean; companyFields: boolean };
 
@@ -169,7 +177,7 @@ function useIdeaView(listId: string) {
   const [sourceIds, setSourceIds] = useState<string[]>([]);
   const [sort, setSort] = useState<SortState | null>(IDEA_DEFAULT_SORT);
   const [pageIndex, setPageIndex] = useState(0);
-  const [pageSize, setPageSize] = useState(10);
+  const [pageSize, setPageSize] = useState(IDEA_FIRST_PAGE_SIZE);
   const [selection, setSelection] = useState<RowSelection>(NO_SELECTION);
 
   // Any filter change clears the selection and goes back to page 0 (spec 002 §4).
@@ -188,17 +196,7 @@ function useIdeaView(listId: string) {
   }, [searchInput]);
 
   const filters: IdeaFilters = { text, inShortlist, recordStatus: status || null, listSourceIds: sourceIds, excludeIds: [] };
-  const query: IdeaListBody = {
-    listCompanyId: listId,
-    text,
-    inShortlist,
-    recordStatus: status || null,
-    listSourceIds: sourceIds,
-    pageIndex,
-    pageSize,
-    sortKey: sort?.key ?? null,
-    sortOrder: sort?.order ?? null,
-  };
+  const query: IdeaListBody = ideasPageBody(listId, { text, inShortlist, status, sourceIds, sort, pageIndex, pageSize });
   const hasFilters = Boolean(text || inShortlist !== null || status || sourceIds.length);
   return {
     ...{ searchInput, setSearchInput, text, inShortlist, setInShortlist, status, setStatus, sourceIds, setSourceIds },
@@ -217,14 +215,10 @@ function selectedFilters(filters: IdeaFilters, selection: RowSelection): IdeaFil
 function useListIdeasData(listId: string, query: IdeaListBody) {
   const api = useApi();
   const qc = useQueryClient();
-  const listQuery = useQuery({ queryKey: queryKeys.list(listId), queryFn: async () => (await api.lists.get(listId)).list });
-  const list: ListDto | undefined = listQuery.data;
-  const page = useQuery({
-    queryKey: queryKeys.ideasPage(listId, query),
-    queryFn: () => api.lists.ideas(query),
-    placeholderData: keepPreviousData,
-  });
-  const enrichments = useQuery({ queryKey: listEnrichmentsKey(listId), queryFn: () => api.enrichments.forList(listId), staleTime: 30_000 });
+  const listQ = useQuery(listQuery(api, listId));
+  const list: ListDto | undefined = listQ.data;
+  const page = useQuery({ ...ideasPageQuery(api, query), placeholderData: keepPreviousData });
+  const enrichments = useQuery(listEnrichmentsQuery(api, listId));
   const rows = useMemo(() => page.data?.listCompanyIdeas ?? [], [page.data]);
   // The idea enrichments' cells: seeded from the page, then live (spec 002 §4).
   useIdeaEnrichmentLive(listId, rows);
@@ -241,7 +235,7 @@ function useListIdeasData(listId: string, query: IdeaListBody) {
       void reload();
     },
   );
-  return { listQuery, list, page, enrichments, rows, total, about, reload };
+  return { listQuery: listQ, list, page, enrichments, rows, total, about, reload };
 }
 
 /** Shortlisting and exporting ideas (by ids, or by the table's filters when all are selected across pages). */

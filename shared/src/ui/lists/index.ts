@@ -1,5 +1,6 @@
 export * from './ListsTable';
 export * from './ListIdeas';
+export * from './firstView';
 export * from './IdeaDrawer';
 export * from './NameDialog';
 export * from './labels';

@@ -19,6 +19,7 @@ import { FilterBar } from './FilterBar';
 import { ColumnsMenu } from './ColumnsMenu';
 import { RecordTable, type RecordColumn } from './RecordTable';
 import { useTableLayout } from './useTableLayout';
+import { entityFieldsQuery, entityFilterFieldsQuery } from './firstPage';
 import { RunPlayPopover } from '../plays';
 import { ActiveRuns } from '../progress/RunProgress';
 import { fieldValueText, personName } from './format';
@@ -227,16 +228,8 @@ type Dispatch = (action: TableAction) => void;
 /** The fields (for the custom columns) and the filterable fields; the owner filter ('in' over member ids) picks from the account owners. */
 function useEntityFields(entityType: EntityType) {
   const api = useApi();
-  const fieldsQuery = useQuery({
-    queryKey: queryKeys.fields(entityType),
-    queryFn: async () => (await api.fields.list(entityType)).fields,
-    staleTime: 60_000,
-  });
-  const filterFieldsQuery = useQuery({
-    queryKey: queryKeys.filterFields(entityType),
-    queryFn: async () => (await api.fields.filterFields(entityType)).fields,
-    staleTime: 60_000,
-  });
+  const fieldsQuery = useQuery(entityFieldsQuery(api, entityType));
+  const filterFieldsQuery = useQuery(entityFilterFieldsQuery(api, entityType));
 
   // The owner filter ('in' over member ids) picks from the account owners.
   const needsOwners = (filterFieldsQuery.data ?? []).some((f) => f.dataType === 'uuid');

@@ -4,6 +4,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TableLayoutDto } from '../../contracts';
+import { tableLayoutsQuery } from './firstPage';
 import { useApi, queryKeys } from '../ApiContext';
 import { useNotify } from '../toast';
 import { mergeLayout, type ColumnDefault, type ColumnLayout } from './layout';
@@ -25,12 +26,7 @@ export function useTableLayout(entityType: 'company' | 'contact', defaults: read
   const qc = useQueryClient();
   const notify = useNotify();
   const key = queryKeys.tableLayouts(entityType);
-  const query = useQuery({
-    queryKey: key,
-    queryFn: async () => (await api.tableLayouts.list(entityType)).layouts,
-    staleTime: Infinity,
-    retry: false,
-  });
+  const query = useQuery(tableLayoutsQuery(api, entityType));
   const saved = query.data?.[0] ?? null;
   const defaultsKey = JSON.stringify(defaults);
   const layout = useMemo(() => mergeLayout(saved?.columns, defaults), [saved, defaultsKey]);
