@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Config } from './config';
 import { RedactingLogController, withRedaction } from './logger';
 import './plugins/types';
-import { registerErrorHandler } from './plugins/errors';
+import { registerErrorHandler, type SpaHtml } from './plugins/errors';
 import { registerAuth } from './modules/auth/auth.plugin';
 import { SessionCache } from './lib/session-cache';
 import { FieldCache, useFieldCache } from './modules/fields/field-cache';
@@ -246,12 +246,13 @@ async function registerAddin(app: FastifyInstance, config: Config, logger: Logge
   app.get('/addin', { config: { auth: 'public' }, schema: { hide: true } }, (_req, reply) => reply.redirect('/addin/', 301));
 }
 
-/** The built web app's index.html, served for every client-side route; null when not built. */
-function readWebIndex(dist: string, logger: Logger): string | null {
+/** The built web app's index.html (and its .br / .gz copies), served for every client-side route; null when not built. */
+function readWebIndex(dist: string, logger: Logger): SpaHtml | null {
   const index = path.join(dist, 'index.html');
   if (!fs.existsSync(index)) {
     logger.warn({ dist }, 'web app not built (npm run build): only the API is served');
     return null;
   }
-  return fs.readFileSync(index, 'utf8');
+  const copy = (ext: string) => (fs.existsSync(`${index}.${ext}`) ? fs.readFileSync(`${index}.${ext}`) : null);
+  return { plain: fs.readFileSync(index, 'utf8'), br: copy('br'), gz: copy('gz') };
 }

@@ -41,11 +41,18 @@ export function loggableError(error: Error): Record<string, unknown> {
   };
 }
 
+/** The web app's index.html, as built and as its precompressed copies (null: none written). */
+export interface SpaHtml {
+  plain: string;
+  br: Buffer | null;
+  gz: Buffer | null;
+}
+
 /**
  * Every error answer is `{ success: false, message }`. Validation errors carry the contract's own
  * message (the spec's text) and the list of issues; a 500 never carries a stack or internal text.
  */
-export function registerErrorHandler(app: FastifyInstance, opts: { spaHtml?: string | null } = {}): void {
+export function registerErrorHandler(app: FastifyInstance, opts: { spaHtml?: SpaHtml | null } = {}): void {
   app.setErrorHandler((error: FastifyError | HttpError | Error, req, reply) => {
     if (error instanceof HttpError) {
       if (error.statusCode === 429 && typeof error.extra.retryAfterSeconds === 'number')
@@ -80,7 +87,13 @@ export function registerErrorHandler(app: FastifyInstance, opts: { spaHtml?: str
   app.setNotFoundHandler((req, reply) => {
     const pathOnly = req.url.split('?')[0];
     if (opts.spaHtml && req.method === 'GET' && !pathOnly.startsWith('/api') && !/\.[a-z0-9]+$/i.test(pathOnly)) {
-      return reply.type('text/html').header('cache-control', 'no-cache').send(opts.spaHtml);
+      const html = opts.spaHtml;
+      reply.type('text/html').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+      // The build's brotli / gzip copy when the browser takes it (the page carries Fluent's CSS: ~140 kB plain).
+      const accepts = String(req.headers['accept-encoding'] ?? '');
+      if (html.br && /\bbr\b/.test(accepts)) return reply.header('content-encoding', 'br').send(html.br);
+      if (html.gz && /\bgzip\b/.test(accepts)) return reply.header('content-encoding', 'gzip').send(html.gz);
+      return reply.send(html.plain);
     }
     return reply.status(404).send({ success: false, message: 'Not found' });
   });
