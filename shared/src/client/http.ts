@@ -45,6 +45,14 @@ export class Http {
   constructor(private readonly opts: HttpOptions = {}) {}
 
   async request<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
+    return schema.parse(await this.unvalidated(method, path, body));
+  }
+
+  /**
+   * The answer's JSON as sent, not yet checked against its contract (errors as request()'s): for a
+   * client that renders before its contracts have loaded and checks the answer once they have.
+   */
+  async unvalidated(method: string, path: string, body?: unknown): Promise<unknown> {
     const res = await this.raw(method, path, body);
     const text = await res.text();
     let json: unknown;
@@ -62,7 +70,7 @@ export class Http {
       if (res.status === 401) this.opts.onUnauthorized?.(error);
       throw error;
     }
-    return schema.parse(json);
+    return json;
   }
 
   /** A POST whose answer is a file: the Response when ok, else the API error thrown. */
