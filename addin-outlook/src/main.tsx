@@ -4,12 +4,9 @@ import { createRoot } from 'react-dom/client';
 import { createOutlookHost } from './office/outlook';
 import { SessionStore } from './session/session';
 import { App, startPane } from './app/App';
-import { preloadPaneParts } from './pane/Pane';
 
 const host = createOutlookHost();
 const store = new SessionStore({ host, origin: globalThis.location?.origin });
-// Signed in: the drawer's chunk loads while Office initializes.
-if (store.current()) void preloadPaneParts();
 
 void host.ready().then(() => {
   const boot = startPane(host, store);

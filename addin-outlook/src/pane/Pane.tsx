@@ -5,122 +5,29 @@
 // in read mode the same card drafts a reply that opens as Outlook's reply form.
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Avatar,
-  Badge,
-  Button,
-  Menu,
-  MenuItem,
-  MenuList,
-  MenuPopover,
-  MenuTrigger,
-  Spinner,
-  Text,
-  Tooltip,
-  makeStyles,
-  mergeClasses,
-  tokens,
-} from '@fluentui/react-components';
-import {
-  ArrowClockwiseRegular,
-  ArrowReplyRegular,
-  BookOpenRegular,
-  MailRegular,
-  PersonRegular,
-  SignOutRegular,
-} from '@fluentui/react-icons';
+import { Avatar, Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Spinner, Tooltip, tokens } from '@fluentui/react-components';
+import { ArrowClockwiseRegular, ArrowReplyRegular, BookOpenRegular, SignOutRegular } from '@fluentui/react-icons';
 import { realtimePaths, type UserConfig } from '@dealscout/shared/domain';
 import type { MatchedContact } from '@dealscout/shared/contracts';
-import { ActiveRuns, serverMessage, useApi, useDrawer, useMiniDrawer, useRealtimeEvents, useRealtimeStatus } from '@dealscout/shared/ui';
+import { ActiveRuns, useApi, useDrawer, useMiniDrawer, useRealtimeEvents, useRealtimeStatus } from '@dealscout/shared/ui';
 import type { OutlookHost } from '../office/outlook';
-import { useMailItem } from './useMailItem';
+import { useMailItem, type MailItemState } from './useMailItem';
 import { participantsOf, type Participant } from './people';
 import { matchQueryKey } from './prefetch';
+import { preloadPaneParts } from './parts-loader';
+import { MailStatus, PaneFrame, PeopleList, usePaneStyles as useStyles } from './PaneView';
 
-// The first chunk holds the pane's frame and the people list; the rest loads beside the first API
-// calls (speed budget). Compose mode's drafting (the draft panel, its editor and send
-// controls) loads when an email is being written; the drawer, the mini drawer and the one-step
-// create come in one chunk (parts.ts) that preloadPaneParts() starts as the signed-in pane starts.
-let parts: Promise<typeof import('./parts')> | null = null;
-export const preloadPaneParts = () => (parts ??= import('./parts'));
+export { NO_ITEM, NOT_IN_OUTLOOK, NO_PEOPLE, NO_RECIPIENTS } from './PaneView';
+
+// The full pane is in the connected chunk (app/connected.tsx); its first view (FirstView.tsx, the
+// frame and the people list of PaneView.tsx) is in the first chunk. Compose mode's drafting (the
+// draft panel, its editor and send controls) loads when an email is being written; the drawer, the
+// mini drawer and the one-step create come in one chunk (parts.ts) that preloadPaneParts() starts
+// with the connected chunk, once the first view has shown.
 const RecordDrawer = lazy(() => preloadPaneParts().then((m) => ({ default: m.RecordDrawer })));
 const MiniDrawer = lazy(() => preloadPaneParts().then((m) => ({ default: m.MiniDrawer })));
 const NewContactFromEmail = lazy(() => preloadPaneParts().then((m) => ({ default: m.NewContactFromEmail })));
 const ComposeDraft = lazy(() => import('./ComposeDraft').then((m) => ({ default: m.ComposeDraft })));
-
-export const NO_ITEM = 'Select an email to see its people in Dealscout.';
-export const NOT_IN_OUTLOOK = 'Open this pane from Outlook to see the people of an email.';
-export const NO_PEOPLE = 'No one else is on this email.';
-export const NO_RECIPIENTS = 'Add recipients to see them in Dealscout.';
-
-const useStyles = makeStyles({
-  root: {
-    display: 'flex',
-    flexDirection: 'column',
-    height: '100vh',
-    minWidth: 0,
-    overflow: 'hidden',
-    backgroundColor: tokens.colorNeutralBackground1,
-  },
-  header: {
-    display: 'flex',
-    alignItems: 'center',
-    gap: tokens.spacingHorizontalS,
-    flexShrink: 0,
-    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
-    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-  },
-  brand: { fontWeight: tokens.fontWeightSemibold, color: tokens.colorBrandForeground1 },
-  mode: {
-    flexGrow: 1,
-    minWidth: 0,
-    overflow: 'hidden',
-    textOverflow: 'ellipsis',
-    whiteSpace: 'nowrap',
-    color: tokens.colorNeutralForeground3,
-  },
-  live: { width: '8px', height: '8px', borderRadius: '50%', flexShrink: 0 },
-  people: {
-    flexShrink: 0,
-    maxHeight: '38vh',
-    overflowY: 'auto',
-    padding: `${tokens.spacingVerticalXS} 0`,
-    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-  },
-  person: {
-    display: 'flex',
-    alignItems: 'center',
-    gap: tokens.spacingHorizontalS,
-    width: '100%',
-    boxSizing: 'border-box',
-    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalM}`,
-    border: 'none',
-    background: 'none',
-    cursor: 'pointer',
-    textAlign: 'left',
-    color: tokens.colorNeutralForeground1,
-    fontFamily: 'inherit',
-    ':hover': { backgroundColor: tokens.colorSubtleBackgroundHover },
-  },
-  personSelected: {
-    backgroundColor: tokens.colorSubtleBackgroundSelected,
-    ':hover': { backgroundColor: tokens.colorSubtleBackgroundSelected },
-  },
-  personTexts: { display: 'flex', flexDirection: 'column', minWidth: 0, flexGrow: 1 },
-  ellipsis: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
-  secondary: { color: tokens.colorNeutralForeground3 },
-  main: { display: 'flex', flexDirection: 'column', flexGrow: 1, minHeight: 0, overflowY: 'auto' },
-  drawer: { flexGrow: 1, minHeight: '240px', height: 'auto' },
-  center: {
-    display: 'flex',
-    flexDirection: 'column',
-    alignItems: 'center',
-    gap: tokens.spacingVerticalS,
-    padding: '32px 24px',
-    textAlign: 'center',
-    color: tokens.colorNeutralForeground3,
-  },
-});
 
 export interface PaneProps {
   host: OutlookHost;
@@ -129,6 +36,8 @@ export interface PaneProps {
   /** The user's saved drawer config; null while it loads (the people list shows meanwhile, the drawer waits). */
   initialConfig: UserConfig | null;
   onSignOut: () => void;
+  /** The email as the signed-in pane reads it (kept across the first view); without it, read here. */
+  mail?: MailItemState;
 }
 
 function LiveDot() {
@@ -153,13 +62,19 @@ function LiveDot() {
   );
 }
 
-export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneProps) {
+export function Pane(props: PaneProps) {
+  return props.mail ? <PaneOf {...props} mail={props.mail} /> : <PaneReading {...props} />;
+}
+
+function PaneReading(props: PaneProps) {
+  return <PaneOf {...props} mail={useMailItem(props.host)} />;
+}
+
+function PaneOf({ host, userName, userId, initialConfig, onSignOut, mail }: PaneProps & { mail: MailItemState }) {
   const styles = useStyles();
   const api = useApi();
   const drawer = useDrawer();
-  const mini = useMiniDrawer();
   const queryClient = useQueryClient();
-  const mail = useMailItem(host);
   const { item } = mail;
   const people = useMemo(() => participantsOf(item, host.userEmail()), [item, host]);
   const emails = useMemo(() => people.map((p) => p.email), [people]);
@@ -193,68 +108,12 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
     else close();
   }, [contact, open, close]);
 
-  const mode = !item ? '' : item.mode === 'read' ? item.subject || '(no subject)' : `Writing: ${item.subject || '(no subject)'}`;
-
   let body: React.ReactNode;
-  if (mail.loading)
-    body = (
-      <div className={styles.center}>
-        <Spinner size="small" label="Reading the email..." />
-      </div>
-    );
-  else if (!item)
-    body = (
-      <div className={styles.center} data-testid="pane-no-item">
-        <MailRegular fontSize={32} />
-        <Text>{host.inOutlook() ? NO_ITEM : NOT_IN_OUTLOOK}</Text>
-      </div>
-    );
+  if (mail.loading || !item) body = <MailStatus mail={mail} host={host} />;
   else {
     body = (
       <>
-        <div className={styles.people} role="listbox" aria-label="People on this email" data-testid="pane-people">
-          {people.length === 0 && (
-            <Text className={styles.center} as="p">
-              {item.mode === 'read' ? NO_PEOPLE : NO_RECIPIENTS}
-            </Text>
-          )}
-          {people.map((p) => {
-            const c = byEmail.get(p.email);
-            const name = c ? `${c.firstName} ${c.lastName}`.trim() : p.displayName || p.email;
-            const isSel = selected?.email === p.email;
-            return (
-              <button
-                key={p.email}
-                type="button"
-                role="option"
-                aria-selected={isSel}
-                className={mergeClasses(styles.person, isSel && styles.personSelected)}
-                onClick={() => setChosen(p.email)}
-                data-testid="pane-person"
-                data-email={p.email}
-                data-known={c ? 'true' : match.isPending ? 'pending' : 'false'}
-              >
-                <Avatar name={name} size={28} color={c ? 'colorful' : 'neutral'} icon={c ? undefined : <PersonRegular />} />
-                <span className={styles.personTexts}>
-                  <Text weight={isSel ? 'semibold' : 'regular'} className={styles.ellipsis}>
-                    {name}
-                  </Text>
-                  <Text size={200} className={mergeClasses(styles.ellipsis, styles.secondary)}>
-                    {c ? (c.primaryCompany?.name ?? p.email) : match.isPending ? p.email : `${p.email} · Not in Dealscout`}
-                  </Text>
-                </span>
-                <Badge appearance="tint" color={p.role === 'From' ? 'brand' : 'informative'} size="small">
-                  {p.role}
-                </Badge>
-              </button>
-            );
-          })}
-          {match.isError && (
-            <Text role="alert" className={styles.center} as="p">
-              {serverMessage(match.error) ?? 'Could not match the people of this email.'}
-            </Text>
-          )}
-        </div>
+        <PeopleList item={item} people={people} byEmail={byEmail} match={match} selected={selected} onChoose={setChosen} />
         <div className={styles.main}>
           {item.mode === 'read' && replying && contact && selected && (
             <Suspense fallback={<Spinner aria-label="Loading" size="tiny" className={styles.center} />}>
@@ -303,61 +162,20 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
   }
 
   return (
-    <div className={styles.root} data-testid="addin-pane" data-mode={item?.mode ?? 'none'}>
-      <header className={styles.header}>
-        <Text className={styles.brand}>Dealscout</Text>
-        <Text size={200} className={styles.mode} title={mode} data-testid="pane-mode">
-          {mode}
-        </Text>
-        <LiveDot />
-        {mini && (
-          <Tooltip content="Run Play" relationship="label">
-            <Button
-              appearance="subtle"
-              size="small"
-              icon={<BookOpenRegular />}
-              onClick={() => mini.open({ tab: 'Run Play' })}
-              data-testid="pane-run-play"
-            />
-          </Tooltip>
-        )}
-        {item?.mode === 'read' && contact && (
-          <Tooltip content="Reply with a play" relationship="label">
-            <Button
-              appearance="subtle"
-              size="small"
-              icon={<ArrowReplyRegular />}
-              aria-pressed={replying}
-              onClick={() => setReplying((r) => !r)}
-              data-testid="pane-reply"
-            />
-          </Tooltip>
-        )}
-        {item?.mode === 'compose' && (
-          <Tooltip content="Refresh recipients" relationship="label">
-            <Button appearance="subtle" size="small" icon={<ArrowClockwiseRegular />} onClick={mail.refresh} data-testid="pane-refresh" />
-          </Tooltip>
-        )}
-        <Menu>
-          <MenuTrigger disableButtonEnhancement>
-            <Button
-              appearance="subtle"
-              size="small"
-              icon={<Avatar name={userName} size={20} />}
-              aria-label={`Signed in as ${userName}`}
-              data-testid="pane-user-menu"
-            />
-          </MenuTrigger>
-          <MenuPopover>
-            <MenuList>
-              <MenuItem disabled>{userName}</MenuItem>
-              <MenuItem icon={<SignOutRegular />} onClick={onSignOut} data-testid="pane-sign-out">
-                Sign out
-              </MenuItem>
-            </MenuList>
-          </MenuPopover>
-        </Menu>
-      </header>
+    <PaneFrame
+      item={item}
+      actions={
+        <PaneActions
+          item={item}
+          hasContact={!!contact}
+          replying={replying}
+          onReply={() => setReplying((r) => !r)}
+          onRefresh={mail.refresh}
+          userName={userName}
+          onSignOut={onSignOut}
+        />
+      }
+    >
       {/* The user's long runs (an enrichment or a play over many rows), each with Cancel. */}
       <ActiveRuns style={{ margin: '6px 8px 0' }} />
       {body}
@@ -365,6 +183,73 @@ export function Pane({ host, userName, userId, initialConfig, onSignOut }: PaneP
         {/* Run Play runs on the record open in the drawer (the matched contact, or a record opened from it). */}
         <MiniDrawer defaultOwnerId={userId} runPlayTarget={drawer.target} />
       </Suspense>
-    </div>
+    </PaneFrame>
+  );
+}
+
+interface PaneActionsProps {
+  item: MailItemState['item'];
+  hasContact: boolean;
+  replying: boolean;
+  onReply(): void;
+  onRefresh(): void;
+  userName: string;
+  onSignOut(): void;
+}
+
+/** The header's right side: the live dot, Run Play, Reply with a play or Refresh recipients, the user menu. */
+function PaneActions({ item, hasContact, replying, onReply, onRefresh, userName, onSignOut }: PaneActionsProps) {
+  const mini = useMiniDrawer();
+  return (
+    <>
+      <LiveDot />
+      {mini && (
+        <Tooltip content="Run Play" relationship="label">
+          <Button
+            appearance="subtle"
+            size="small"
+            icon={<BookOpenRegular />}
+            onClick={() => mini.open({ tab: 'Run Play' })}
+            data-testid="pane-run-play"
+          />
+        </Tooltip>
+      )}
+      {item?.mode === 'read' && hasContact && (
+        <Tooltip content="Reply with a play" relationship="label">
+          <Button
+            appearance="subtle"
+            size="small"
+            icon={<ArrowReplyRegular />}
+            aria-pressed={replying}
+            onClick={onReply}
+            data-testid="pane-reply"
+          />
+        </Tooltip>
+      )}
+      {item?.mode === 'compose' && (
+        <Tooltip content="Refresh recipients" relationship="label">
+          <Button appearance="subtle" size="small" icon={<ArrowClockwiseRegular />} onClick={onRefresh} data-testid="pane-refresh" />
+        </Tooltip>
+      )}
+      <Menu>
+        <MenuTrigger disableButtonEnhancement>
+          <Button
+            appearance="subtle"
+            size="small"
+            icon={<Avatar name={userName} size={20} />}
+            aria-label={`Signed in as ${userName}`}
+            data-testid="pane-user-menu"
+          />
+        </MenuTrigger>
+        <MenuPopover>
+          <MenuList>
+            <MenuItem disabled>{userName}</MenuItem>
+            <MenuItem icon={<SignOutRegular />} onClick={onSignOut} data-testid="pane-sign-out">
+              Sign out
+            </MenuItem>
+          </MenuList>
+        </MenuPopover>
+      </Menu>
+    </>
   );
 }

@@ -14,7 +14,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { LOGIN_MESSAGES, isValidEmail, isValidLoginPassword } from '@dealscout/shared/domain';
-import { serverMessage } from '@dealscout/shared/ui';
+import { AppToaster, serverMessage } from '@dealscout/shared/ui';
 import { normalizeServerUrl, type SessionStore } from './session';
 
 export const INVALID_SERVER = 'Type the address of your Dealscout server, like https://dealscout.example.com';
@@ -33,6 +33,16 @@ const useStyles = makeStyles({
   title: { fontSize: tokens.fontSizeBase500, fontWeight: tokens.fontWeightSemibold },
   hint: { color: tokens.colorNeutralForeground3 },
 });
+
+/** The signed-out pane: the form and the toaster (the signed-in pane has its own). */
+export function SignInScreen({ store }: { store: SessionStore }) {
+  return (
+    <>
+      <SignIn store={store} />
+      <AppToaster />
+    </>
+  );
+}
 
 export function SignIn({ store }: { store: SessionStore }) {
   const styles = useStyles();

@@ -93,7 +93,7 @@ describe('the pane session', () => {
     const session = await store.signIn('https://ds.example.com', 'rep@corp.example', 'Secret123');
     const seen = vi.fn();
     store.subscribe(seen);
-    await expect(store.api(session.serverUrl, session).user.get()).rejects.toThrow();
+    await expect((await store.api(session.serverUrl, session)).user.get()).rejects.toThrow();
     expect(f.calls.at(-1)).toMatchObject({ url: 'https://ds.example.com/api/v1/user', auth: 'Bearer tok-1' });
     expect(store.current()).toBeNull();
     expect(f.mem.has(TOKEN_STORAGE_KEY)).toBe(false);

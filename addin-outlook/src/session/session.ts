@@ -2,7 +2,9 @@
 // tokens, TOKEN_TTL_DAYS long), kept in the pane's own storage and sent as `Authorization: Bearer`;
 // the server address lives in the mailbox's roaming settings (it follows the rep to every Outlook).
 // Sign-out revokes the token on the server (DELETE /api/v1/auth/token) and forgets it here.
-import { createApi, type Api } from '@dealscout/shared/client';
+// The API client (every zod contract) loads only when a call needs it: the signed-in pane's first
+// view renders without it (pane/first-view-api.ts).
+import type { Api, HttpOptions } from '@dealscout/shared/client';
 import type { UserDto } from '@dealscout/shared/contracts';
 import type { OutlookHost } from '../office/outlook';
 
@@ -66,20 +68,26 @@ export class SessionStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** An API client for a server; with a session its calls carry the token, and a 401 signs out. */
-  api(serverUrl: string, session: Session | null = null): Api {
-    return createApi({
+  /** How a client talks to a server; with a session its calls carry the token, and a 401 signs out. */
+  apiOptions(serverUrl: string, session: Session | null = null): HttpOptions {
+    return {
       baseUrl: serverUrl,
       getToken: () => session?.token ?? null,
       onUnauthorized: () => {
         if (session && this.session?.token === session.token) this.forget();
       },
       fetch: this.opts.fetch,
-    });
+    };
+  }
+
+  /** An API client for a server (apiOptions), its module loaded on first use. */
+  async api(serverUrl: string, session: Session | null = null): Promise<Api> {
+    const { createApi } = await import('./api-client');
+    return createApi(this.apiOptions(serverUrl, session));
   }
 
   async signIn(serverUrl: string, email: string, password: string): Promise<Session> {
-    const res = await this.api(serverUrl).auth.token({ email, password, label: TOKEN_LABEL });
+    const res = await (await this.api(serverUrl)).auth.token({ email, password, label: TOKEN_LABEL });
     const session: Session = { serverUrl, token: res.token, tokenId: res.tokenId, expiresAt: res.expiresAt, user: res.user };
     await this.opts.host.settings.set(SERVER_URL_SETTING, serverUrl);
     this.storage?.setItem(TOKEN_STORAGE_KEY, JSON.stringify(session));
@@ -92,7 +100,7 @@ export class SessionStore {
     const s = this.session;
     if (!s) return;
     try {
-      await this.api(s.serverUrl, s).auth.revokeToken();
+      await (await this.api(s.serverUrl, s)).auth.revokeToken();
     } catch (e) {
       console.warn('Could not revoke the add-in token', e);
     }
