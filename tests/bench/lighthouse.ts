@@ -278,13 +278,13 @@ async function main(): Promise<void> {
       );
       // When the sender is first listed as known, in the page's clock (wall time, ms): what the pane
       // asks for after that (the parts it loads once its first view has shown) is not counted.
+      // (No named function inside: tsx would wrap it in a helper the page does not have.)
       await ctx.addInitScript(() => {
         const w = window as unknown as { __paneKnownAt?: number };
-        const seen = () => {
+        new MutationObserver(() => {
           if (w.__paneKnownAt === undefined && document.querySelector('[data-testid="pane-person"][data-known="true"]'))
             w.__paneKnownAt = performance.timeOrigin + performance.now();
-        };
-        new MutationObserver(seen).observe(document, { subtree: true, childList: true, attributes: true });
+        }).observe(document, { subtree: true, childList: true, attributes: true });
       });
       const page = await ctx.newPage();
       const cdp = await ctx.newCDPSession(page);
@@ -302,7 +302,8 @@ async function main(): Promise<void> {
       await page.locator('[data-testid="pane-person"][data-known="true"]').waitFor({ timeout: 60_000 });
       const ms = Date.now() - t0;
       await new Promise((r) => setTimeout(r, 200)); // loadingFinished of what the view needed
-      const knownAt = await page.evaluate(() => (window as unknown as { __paneKnownAt: number }).__paneKnownAt);
+      const knownAt = await page.evaluate(() => (window as unknown as { __paneKnownAt?: number }).__paneKnownAt);
+      if (knownAt === undefined) throw new Error('The pane did not mark when the sender was listed');
       let bytes = 0;
       let officeJs = 0;
       for (const r of requests.values()) {
