@@ -3,7 +3,8 @@
 // signed-in pane's first view (pane/FirstView.tsx: the email's people matched, through
 // pane/first-view-api.ts); once that has shown, the connected chunk (app/connected.tsx: the API
 // client with its contracts, the realtime socket, the toaster, the drawer providers and the full
-// Pane with its menu and tooltips) and the drawer's chunk load. The sign-in form is a chunk too.
+// Pane with its menu and tooltips) and the drawer's chunk load — at once when the first chunk came
+// from the browser's cache. The sign-in form is a chunk too.
 import { Suspense, lazy, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { FluentProvider, Spinner, webLightTheme } from '@fluentui/react-components';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -19,7 +20,19 @@ import { useMailItem } from '../pane/useMailItem';
 
 // Signed in, the pane never needs the sign-in form: it loads only when there is no session.
 const SignInScreen = lazy(() => import('../session/SignIn').then((m) => ({ default: m.SignInScreen })));
-const SignedInParts = lazy(() => import('./connected').then((m) => ({ default: m.SignedInParts })));
+let connected: Promise<typeof import('./connected')> | null = null;
+const loadConnected = () => (connected ??= import('./connected'));
+const SignedInParts = lazy(() => loadConnected().then((m) => ({ default: m.SignedInParts })));
+
+/**
+ * True when the pane's first chunk came from the browser's cache (a re-opened pane; hashed chunks
+ * are cached as immutable): the rest is then most likely cached too and costs no network, so it
+ * loads at once instead of after the first view.
+ */
+export function firstChunkCached(url: string = import.meta.url): boolean {
+  const timing = globalThis.performance?.getEntriesByName?.(url)[0] as PerformanceResourceTiming | undefined;
+  return !!timing && timing.transferSize === 0 && timing.decodedBodySize > 0;
+}
 
 export interface AppProps {
   host: OutlookHost;
@@ -37,6 +50,8 @@ export interface Boot {
   queryClient: QueryClient;
   /** Settles when the first view's requests have (see prefetchFirstView). */
   firstView: Promise<void> | null;
+  /** The rest of the pane loads at once, not after the first view (firstChunkCached). */
+  restAtOnce?: boolean;
 }
 
 /** The connected chunk loads when the first view has shown, or after this long at most. */
@@ -74,17 +89,28 @@ export function startPane(host: OutlookHost, store: SessionStore): Boot | null {
   const session = store.current();
   if (!session) return null;
   const boot = bootOf(store, session);
-  return { ...boot, firstView: prefetchFirstView(host, boot.api, boot.queryClient) };
+  return { ...boot, firstView: prefetchFirstView(host, boot.api, boot.queryClient), restAtOnce: connected !== null };
+}
+
+/**
+ * Signed in with the first chunk from the browser's cache (firstChunkCached): the connected and
+ * drawer chunks start loading (main.tsx calls this first and asks for Office once they have
+ * loaded, as if they were part of the first chunk); null otherwise.
+ */
+export function preloadRest(store: SessionStore): Promise<unknown> | null {
+  if (!store.current() || !firstChunkCached()) return null;
+  return Promise.all([loadConnected(), preloadPaneParts()]).catch((e: unknown) => console.warn('Could not load the pane', e));
 }
 
 function SignedIn({ host, store, session, realtimeOptions, boot }: AppProps & { session: Session }) {
   // One cache per sign-in (this component is keyed by the token): the session object changes when
   // the user's profile is refreshed.
-  const [{ api, queryClient, firstView }] = useState(() => (boot?.token === session.token ? boot : bootOf(store, session)));
+  const [{ api, queryClient, firstView, restAtOnce }] = useState(() => (boot?.token === session.token ? boot : bootOf(store, session)));
   useEffect(() => () => queryClient.clear(), [queryClient]);
   const mail = useMailItem(host);
-  // The rest of the pane (the connected and drawer chunks) loads once the first view has shown.
-  const [rest, setRest] = useState(false);
+  // The rest of the pane (the connected and drawer chunks) loads once the first view has shown
+  // (at once when it is cached: restAtOnce).
+  const [rest, setRest] = useState(!!restAtOnce);
   const showRest = useCallback(() => setRest(true), []);
   useEffect(() => {
     const t = setTimeout(showRest, CONNECTED_AFTER_MAX_MS);
