@@ -13,7 +13,9 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import pino from 'pino';
 import pg from 'pg';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join as joinPath } from 'node:path';
 import { realtimePaths } from '@dealscout/shared/domain';
 import { ormConfig } from '../../server/src/orm-config';
 import { publish } from '../../server/src/modules/realtime/publish';
@@ -77,6 +79,25 @@ export interface ServerSide {
   cpuKernelShare: number;
   rssMb: { before: number; idle: number; busy: number };
   kbPerSocket: { idle: number; busy: number };
+  /** The same figures of the plain `ws` server in the same run (its send loop per broadcast), the floor to compare with. */
+  bareWs?: { loops: number; loopMeanMs: number; loopP99Ms: number; loopMaxMs: number; cpuUsPerDelivery: number; cpuKernelShare: number };
+}
+
+/** The plain `ws` server's timed send loops since the last call (procs/raw-ws.ts writes them on SIGUSR2). */
+async function rawLoopsMs(pid: number | undefined, file: string): Promise<number[]> {
+  if (!pid) return [];
+  process.kill(pid, 'SIGUSR2');
+  for (let i = 0; i < 50; i++) {
+    await sleep(100);
+    try {
+      const { loopsMs } = JSON.parse(readFileSync(file, 'utf8')) as { loopsMs: number[] };
+      rmSync(file);
+      return loopsMs;
+    } catch {
+      // not written yet
+    }
+  }
+  return [];
 }
 
 const METRICS_TOKEN = 'bench-realtime-metrics-token';
@@ -296,9 +317,14 @@ export async function benchRealtime(
     await api1.stop();
 
     const rawPort = await freePort();
+    const rawStats = joinPath(tmpdir(), `ds-bench-raw-ws-${process.pid}.json`);
     const raw1 = await start(
-      startProc('raw-ws-1', 'tests/bench/procs/raw-ws.ts', [], { DATABASE_URL: db.url, PORT: String(rawPort) }, (out) =>
-        out.includes('ready'),
+      startProc(
+        'raw-ws-1',
+        'tests/bench/procs/raw-ws.ts',
+        [],
+        { DATABASE_URL: db.url, PORT: String(rawPort), RAW_STATS_FILE: rawStats },
+        (out) => out.includes('ready'),
       ),
     );
     let rawFleet = await rawFleetOf(o.sockets, [`ws://127.0.0.1:${rawPort}`]);
@@ -336,6 +362,8 @@ export async function benchRealtime(
     log(`realtime broadcast (raw: insert + NOTIFY + ws): ${JSON.stringify(medianOf(raw.runs))}`);
     // ws alone: a control socket asks the raw server to broadcast (no database at all).
     const control = await openRawFleet(1, [`ws://127.0.0.1:${rawPort}`]);
+    await rawLoopsMs(raw1.child.pid, rawStats);
+    const rawSplit0 = cpuSplit(raw1.child.pid);
     const wsOnly = await paced({
       fleet: rawFleet,
       runs: o.runs,
@@ -352,7 +380,19 @@ export async function benchRealtime(
       latency: fromT0,
       complete: perEvent,
     });
-    log(`realtime broadcast (raw: ws alone): ${JSON.stringify(medianOf(wsOnly.runs))}`);
+    const rawSplit1 = cpuSplit(raw1.child.pid);
+    const loops = (await rawLoopsMs(raw1.child.pid, rawStats)).sort((a, b) => a - b);
+    const rawUser = rawSplit1.user - rawSplit0.user;
+    const rawSystem = rawSplit1.system - rawSplit0.system;
+    server.bareWs = {
+      loops: loops.length,
+      loopMeanMs: loops.reduce((a, b) => a + b, 0) / Math.max(1, loops.length),
+      loopP99Ms: loops[Math.min(loops.length - 1, Math.ceil(loops.length * 0.99) - 1)] ?? 0,
+      loopMaxMs: loops[loops.length - 1] ?? 0,
+      cpuUsPerDelivery: ((rawUser + rawSystem) * 1e6) / Math.max(1, o.sockets * (o.events * o.runs + o.warmup)),
+      cpuKernelShare: rawUser + rawSystem > 0 ? rawSystem / (rawUser + rawSystem) : 0,
+    };
+    log(`realtime broadcast (raw: ws alone): ${JSON.stringify(medianOf(wsOnly.runs))}; its send loops ${JSON.stringify(server.bareWs)}`);
     await control.close();
     await rawFleet.close();
     await raw1.stop();

@@ -175,6 +175,15 @@ function render(d: {
             `socket (target ≤ 30 ${ok(Math.max(v.kbPerSocket.idle, v.kbPerSocket.busy), 30)}).`,
           '',
         );
+        if (v.bareWs)
+          L.push(
+            `The plain \`ws\` server's own part in the same run (its send loop over the same sockets for each event of ` +
+              `the "ws alone" row, \`socket.send()\` per socket): ${v.bareWs.loops} loops, mean ` +
+              `**${fmtMs(v.bareWs.loopMeanMs)}**, p99 **${fmtMs(v.bareWs.loopP99Ms)}**, max ${fmtMs(v.bareWs.loopMaxMs)}; ` +
+              `**${v.bareWs.cpuUsPerDelivery.toFixed(1)} µs** of CPU per delivered event, ` +
+              `${(v.bareWs.cpuKernelShare * 100).toFixed(0)} % of it in the kernel.`,
+            '',
+          );
       }
     }
     L.push(
