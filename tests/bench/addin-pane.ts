@@ -165,11 +165,21 @@ async function main(): Promise<void> {
     const drawer: number[] = [];
     const peopleAfterReady: number[] = [];
     const drawerAfterReady: number[] = [];
+    // BENCH_ADDIN_PROFILE=file.cpuprofile: the page's CPU profile of the last load (tests/bench/cpuprofile-summary.ts reads it).
+    const profileTo = process.env.BENCH_ADDIN_PROFILE;
+    const profiler = profileTo ? await ctx.newCDPSession(page) : null;
     for (let i = 0; i < WARMUP + RUNS; i++) {
       await page.goto('about:blank');
+      const last = i === WARMUP + RUNS - 1;
+      if (profiler && last) {
+        await profiler.send('Profiler.enable');
+        await profiler.send('Profiler.setSamplingInterval', { interval: 100 });
+        await profiler.send('Profiler.start');
+      }
       await page.goto(`${server.url}/addin/`);
       await page.locator('[data-testid="pane-person"][data-known="true"]').waitFor();
       await page.locator('[data-testid="drawer-title"]', { hasText: 'Jane Doe' }).waitFor();
+      if (profiler && last && profileTo) fs.writeFileSync(profileTo, JSON.stringify((await profiler.send('Profiler.stop')).profile));
       const m = await page.evaluate(() => {
         const w = window as unknown as { __paneMarks: { people: number; drawer: number }; __officeReadyAt: number };
         return { ...w.__paneMarks, ready: w.__officeReadyAt };
