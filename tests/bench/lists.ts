@@ -4,7 +4,7 @@
 // RSS sampled during it; then pages of the one list of a million ideas and shortlisting 500,000
 // 'all selected' ideas. Writes the 'Lists' section of docs/benchmarks.md (between its markers).
 //
-//   npm run bench:lists                               on an embedded PostgreSQL (default settings, as npm start)
+//   npm run bench:lists                               on an embedded PostgreSQL (the settings npm start gives it)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:lists
 //   BENCH_LIST_ROWS=100000 npm run bench:lists      a smaller run (printed, not written, unless --write)
 //   BENCH_KEEP_DB=1 …                                leaves the database in place (to EXPLAIN against it)
@@ -19,12 +19,23 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Client } from './client';
 import { startEmbeddedServer } from './services-db';
+import { embeddedServerFlags } from '../../server/src/db/embedded';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
 const ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
 const EXTERNAL_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-const embedded = EXTERNAL_URL ? null : await startEmbeddedServer((m) => console.log(m));
+// The embedded server with the settings `npm start` gives it (memory from the machine, or
+// EMBEDDED_PG_SHARED_BUFFERS_MB as for the app; WAL for bulk work); BENCH_PG_FLAGS adds more.
+const embedded = EXTERNAL_URL
+  ? null
+  : await startEmbeddedServer(
+      (m) => console.log(m),
+      embeddedServerFlags(
+        undefined,
+        process.env.EMBEDDED_PG_SHARED_BUFFERS_MB ? Number(process.env.EMBEDDED_PG_SHARED_BUFFERS_MB) : undefined,
+      ),
+    );
 const ADMIN_URL = EXTERNAL_URL ?? embedded!.adminUrl;
 const DB_KIND = embedded ? 'embedded' : 'server';
 const WRITE = ROWS >= 1_000_000 || process.argv.includes('--write');
@@ -52,6 +63,37 @@ const rssMb = (pid: number) => {
   }
 };
 
+/** CPU seconds (user + system) of the database server's processes: the postmaster's children now alive (a local server only). */
+const serverCpuSeconds = (postmaster: number) => {
+  let ticks = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // After the command's ')': state, ppid, … utime (12th), stime (13th).
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(f[1]) === postmaster || Number(pid) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      /* gone */
+    }
+  }
+  return ticks / 100;
+};
+/** The cluster's WAL so far (bytes, full-page images) and its server processes' CPU: what a bulk statement costs, load aside. */
+const walNow = async () => {
+  const r = (
+    await admin.query<{ b: string; fpi: string; pm: number }>(
+      `select wal_bytes::text as b, wal_fpi::text as fpi, (select pid from pg_stat_activity where backend_type = 'checkpointer') as pm
+         from pg_stat_wal`,
+    )
+  ).rows[0];
+  const stat = fs.readFileSync(`/proc/${r.pm}/stat`, 'utf8');
+  const pm = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  return { bytes: Number(r.b), fpi: Number(r.fpi), cpu: serverCpuSeconds(pm) };
+};
+const walSince = (a: Awaited<ReturnType<typeof walNow>>, b: Awaited<ReturnType<typeof walNow>>) =>
+  `WAL ${((b.bytes - a.bytes) / 1024 / 1024).toFixed(0)} MB, ${(b.fpi - a.fpi).toLocaleString('en-US')} full-page images; ` +
+  `database CPU ${(b.cpu - a.cpu).toFixed(1)} s`;
+
 const loadStart = os.loadavg()[0];
 const dbName = `dealscout_bench_lists_${Date.now()}`;
 const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -60,7 +102,8 @@ await admin.query(`create database "${dbName}"`);
 const dbFacts = (
   await admin.query<{ v: string; s: string }>(
     `select split_part(version(), ' on ', 1) as v, (select string_agg(name || '=' || current_setting(name), ', ' order by name) from pg_settings
-      where name in ('shared_buffers', 'max_wal_size', 'work_mem', 'maintenance_work_mem', 'synchronous_commit', 'fsync')) as s`,
+      where name in ('shared_buffers', 'effective_cache_size', 'max_wal_size', 'checkpoint_timeout', 'wal_compression', 'work_mem', 'maintenance_work_mem',
+                     'synchronous_commit', 'fsync')) as s`,
   )
 ).rows[0];
 const u = new URL(ADMIN_URL);
@@ -147,6 +190,7 @@ try {
   const sampler = setInterval(() => {
     rssMax = Math.max(rssMax, rssMb(child.pid!));
   }, 100);
+  const wal0 = await walNow().catch(() => null);
   const t0 = performance.now();
   const res = await fetch(`${base}/api/v1/list-company/source`, {
     method: 'POST',
@@ -161,6 +205,7 @@ try {
   const uploadText = await res.text();
   const uploadMs = performance.now() - t0;
   clearInterval(sampler);
+  const wal1 = await walNow().catch(() => null);
   if (res.status !== 201) throw new Error(`upload: ${res.status} ${uploadText.slice(0, 500)}`);
   const up = JSON.parse(uploadText) as { rows: number; inserted: number; rejected: number; ms: number };
   console.log(
@@ -187,6 +232,7 @@ try {
     totalIsEstimate: boolean;
   };
   // Shortlisting every 'alpha' idea (half of the list) as 'all selected'.
+  const wal2 = await walNow().catch(() => null);
   const t1 = performance.now();
   const sl = JSON.parse(
     await (async () => {
@@ -199,9 +245,11 @@ try {
     })(),
   ) as { count: number };
   const shortlistMs = performance.now() - t1;
+  const wal3 = await walNow().catch(() => null);
+  const costs = wal0 && wal1 && wal2 && wal3 ? `The upload: ${walSince(wal0, wal1)}. Shortlisting: ${walSince(wal2, wal3)}.` : '';
   const f = (x: number) => `${x.toFixed(1)} ms`;
   const dbWhere = embedded
-    ? 'an embedded PostgreSQL (temporary folder, default settings, as `npm start` without DATABASE_URL)'
+    ? 'an embedded PostgreSQL (temporary folder, the settings `npm start` without DATABASE_URL gives it)'
     : `PostgreSQL at ${String(ADMIN_URL).replace(/\/\/[^@]*@/, '//')}`;
   const report = [
     `<!-- lists-bench-${DB_KIND}:start -->`,
@@ -226,7 +274,7 @@ try {
       `first page | — | p50 ${f(pct(searched, 50))}, p95 ${f(pct(searched, 95))} |`,
     `| Shortlisting ${sl.count.toLocaleString('en-US')} 'all selected' ideas | ≤ 5 s | ${(shortlistMs / 1000).toFixed(2)} s |`,
     '',
-    `The upload's phases on the server: ${importTrace || '(not reported)'}.`,
+    `The upload's phases on the server: ${importTrace || '(not reported)'}.${costs ? ` ${costs}` : ''}`,
     `<!-- lists-bench-${DB_KIND}:end -->`,
   ].join('\n');
   console.log(report);

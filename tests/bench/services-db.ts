@@ -46,9 +46,13 @@ async function adminQuery(adminUrl: string, sql: string): Promise<pg.QueryResult
 
 /**
  * An embedded PostgreSQL in a temporary folder with its default settings and durability (what a
- * bench compares with `npm start`'s embedded database); BENCH_PG_FLAGS adds `-c` settings.
+ * bench compares with `npm start`'s embedded database), or with `flags` (e.g. the settings
+ * `npm start` gives it: embeddedServerFlags); BENCH_PG_FLAGS adds `-c` settings after them.
  */
-export async function startEmbeddedServer(log: (m: string) => void): Promise<{ adminUrl: string; source: string; stop(): Promise<void> }> {
+export async function startEmbeddedServer(
+  log: (m: string) => void,
+  flags: string[] = [],
+): Promise<{ adminUrl: string; source: string; stop(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dealscout-bench-pg-'));
   fs.chmodSync(dir, 0o755);
   const port = await freePort();
@@ -64,6 +68,7 @@ export async function startEmbeddedServer(log: (m: string) => void): Promise<{ a
       'listen_addresses=127.0.0.1',
       '-c',
       'max_connections=200',
+      ...flags,
       ...(process.env.BENCH_PG_FLAGS ?? '').split(/\s+/).filter(Boolean),
     ],
     onLog: () => {},

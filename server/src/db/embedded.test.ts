@@ -1,5 +1,5 @@
 // The embedded PostgreSQL (npm start without DATABASE_URL) is sized from the machine's memory
-// (embeddedMemoryFlags), and a started server really runs with those settings.
+// (embeddedMemoryFlags), its WAL sized for bulk work, and a started server really runs with those settings.
 import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,13 +39,18 @@ describe('embedded PostgreSQL memory', () => {
       const client = new pg.Client({ connectionString: db.url });
       await client.connect();
       const { rows } = await client.query<{ name: string; setting: string; unit: string }>(
-        `select name, setting, unit from pg_settings where name in ('shared_buffers', 'effective_cache_size') order by name`,
+        `select name, setting, unit from pg_settings
+          where name in ('shared_buffers', 'effective_cache_size', 'max_wal_size', 'checkpoint_timeout', 'wal_compression') order by name`,
       );
       await client.end();
       // Both in 8 kB pages: 48 MB = 6144 pages; the cache estimate three quarters of the memory.
+      // WAL sized for bulk work (embeddedServerFlags): 4 GB, checkpoints every 15 minutes.
       expect(rows.map((r) => [r.name, r.setting, r.unit])).toEqual([
+        ['checkpoint_timeout', '900', 's'],
         ['effective_cache_size', String(Number(embeddedMemoryFlags(undefined, 48)[3].match(/\d+/)![0]) * 128), '8kB'],
+        ['max_wal_size', '4096', 'MB'],
         ['shared_buffers', '6144', '8kB'],
+        ['wal_compression', 'off', null],
       ]);
     } finally {
       await db.stop();
