@@ -17,6 +17,7 @@ import { parse as parseSync } from 'csv-parse/sync';
 import { COMPANY_MESSAGES, COMPANY_NAME_MAX, URL_MAX } from '@dealscout/shared/domain';
 import { badRequest } from '../../lib/errors';
 import { tenantCopyClient, type CopyCsvDelimiter } from '../../db/sql';
+import { keepGenerated } from '../records/idea-query';
 
 export const CSV_MESSAGES = {
   notUtf8: 'The file is not UTF-8 text. Save it as "CSV UTF-8" and upload it again.',
@@ -683,7 +684,7 @@ async function dedupeAndInsert(
   // ON CONFLICT's speculative insertion of every row).
   const tDup = Date.now();
   const mer = await client.query<{ merged: number; merged_short: number }>(
-    `with m as (update idea i set source_ids = i.source_ids || array[$3::text], updated_at = now() from import_row r
+    `with m as (update idea i set source_ids = i.source_ids || array[$3::text], updated_at = now(), ${keepGenerated('i')} from import_row r
                  where i.organization_id = $1 and i.list_id = $2 and r.reason is null and i.domain = r.domain and not (i.source_ids @> array[$3::text])
                 returning i.short_listed)
      select count(*)::int as merged, (count(*) filter (where short_listed))::int as merged_short from m`,

@@ -18,7 +18,7 @@ import {
 import { REALTIME_EVENT_KINDS, type IdeaDto, type IdeaFilters, type ListDto, type ListSourceDto } from '@dealscout/shared/contracts';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { orderBy, type OrderSql } from '../records/table-query';
-import { ideaWhere, type IdeaWhere } from '../records/idea-query';
+import { ideaWhere, keepGenerated, type IdeaWhere } from '../records/idea-query';
 import { publishEntityChange } from '../records/records.service';
 import { publish } from '../realtime/publish';
 import { loadResults } from '../enrichments/enrichment.presenter';
@@ -501,8 +501,10 @@ export async function setShortlist(em: EntityManager, actor: Actor, listId: stri
     const sign = status ? 1 : -1;
     // No JIT: compiling the scan's expressions costs more than it saves on one pass.
     await unscopedSql(tem, 'connection').run(`set local jit = off`);
+    // keepGenerated: PostgreSQL 18 would rebuild search_text's expression for every row.
     const [c] = await tenantSql(tem, actor.organizationId).all<{ n: number }>(
-      `with u as (update idea r set short_listed = ?, updated_at = now() ${where.text} and r.short_listed <> ? returning r.source_ids),
+      `with u as (update idea r set short_listed = ?, updated_at = now(), ${keepGenerated('r')} ${where.text} and r.short_listed <> ?
+                  returning r.source_ids),
             g as (select source_ids, count(*)::int as n from u group by source_ids),
             s as (update list_source ls set shortlisted = ls.shortlisted + ? * x.n, updated_at = now()
                     from (select sid, sum(g.n)::int as n from g, unnest(g.source_ids) sid group by sid) x
@@ -558,7 +560,8 @@ export async function deleteSource(em: EntityManager, actor: Actor, sourceId: st
       [...where.params, pgArray([sourceId]), actor.organizationId],
     );
     await db.run(
-      `update idea r set source_ids = array_remove(r.source_ids, ?::text), updated_at = now() ${where.text} and r.source_ids @> ?::text[]`,
+      `update idea r set source_ids = array_remove(r.source_ids, ?::text), updated_at = now(), ${keepGenerated('r')}
+        ${where.text} and r.source_ids @> ?::text[]`,
       [sourceId, ...where.params, pgArray([sourceId])],
     );
     await db.run(`delete from list_source where organization_id = ? and id = ?`, [actor.organizationId, sourceId]);
@@ -604,7 +607,7 @@ export async function completeList(em: EntityManager, actor: Actor, listId: stri
       [actor.userId, actor.organizationId, listId],
     );
     const [u] = await db.all<{ n: number }>(
-      `with u as (update idea r set status = 'inDealscout', company_id = c.id, updated_at = now() from company c
+      `with u as (update idea r set status = 'inDealscout', company_id = c.id, updated_at = now(), ${keepGenerated('r')} from company c
                    where r.organization_id = ? and r.list_id = ? and r.short_listed and r.status = 'idea'
                      and c.organization_id = r.organization_id and c.domain = r.domain returning r.id)
        select count(*)::int as n from u`,
