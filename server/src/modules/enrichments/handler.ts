@@ -368,105 +368,146 @@ async function failNow(em: EntityManager, row: ExecutionRow, message: string): P
   });
 }
 
+/** A result to write, with the execution that computed it. */
+interface ResultEntry {
+  execution: ExecutionRow;
+  r: ComputedResult;
+}
+
+/** A written result's row, with the field its enrichment fills (what the write-back needs). */
+type WrittenResult = Record<string, unknown> & {
+  enrichment_id: string;
+  entity_id: string;
+  f_field_id: string | null;
+  f_primary: boolean | null;
+  f_data_type: string | null;
+  f_reconciliation: string | null;
+  f_built_in: string | null;
+  f_slot: number | null;
+  f_has_value: boolean | null;
+};
+
 /**
- * Writes results (complete) and the assigned fields of primary enrichments per reconciliation; answers their events
- * (the runner publishes them with the group).
+ * Upserts the results of a group of executions of one organization (complete) in one statement, and
+ * reads the field each enrichment fills; answers one row per entry, in order (null: the enrichment is
+ * gone). The entries' (enrichment, record) pairs must be distinct (one statement updates a row once).
+ * A result keeps the execution of its latest own run: a dependency computed on the way (autorun) leaves it.
  */
-async function commitResults(em: EntityManager, execution: ExecutionRow, outcome: EnrichmentRunOutcome): Promise<PublishEvent[]> {
-  const org = execution.organization_id;
-  const entityType = execution.entity_type as RunnableEntityType;
-  const entityId = execution.entity_id!;
+async function upsertResults(em: EntityManager, org: string, entries: readonly ResultEntry[]): Promise<(WrittenResult | null)[]> {
+  const rows = await tenantSql(em, org).bound<WrittenResult>(
+    `with req as (
+       select (x->>'enrichment')::uuid as enrichment_id, x->>'entityType' as entity_type, (x->>'entity')::uuid as entity_id,
+              (x->>'execution')::uuid as execution_id, x->'value' as value, x->'sources' as sources, t.n
+         from jsonb_array_elements($2::jsonb) with ordinality as t(x, n)
+     ), up as (
+       insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status,
+         status_message, value, sources, updated_at)
+       select gen_random_uuid(), $1::uuid, e.id, q.entity_type, q.entity_id, q.execution_id, 'complete', null, q.value, q.sources,
+              clock_timestamp()
+         from req q join enrichment e on e.id = q.enrichment_id and e.organization_id = $1::uuid
+        order by q.n
+       on conflict (organization_id, enrichment_id, entity_id) do update set status = 'complete', status_message = null,
+         value = excluded.value, sources = excluded.sources,
+         execution_id = coalesce(excluded.execution_id, enrichment_result.execution_id), updated_at = clock_timestamp()
+       returning ${RESULT_COLUMNS}
+     ), fd as (
+       select q.n, e.field_id as f_field_id, e.is_primary as f_primary, f.data_type as f_data_type,
+              f.config->>'reconciliation' as f_reconciliation, f.built_in_column as f_built_in, f.slot as f_slot,
+              exists (select 1 from field_value v where v.organization_id = e.organization_id and v.field_id = e.field_id
+                        and v.entity_id = q.entity_id and v.value is not null and v.value <> 'null'::jsonb) as f_has_value
+         from req q join enrichment e on e.id = q.enrichment_id and e.organization_id = $1::uuid
+         join field_definition f on f.id = e.field_id and f.organization_id = e.organization_id
+     )
+     select up.*, fd.* from up join req q on q.enrichment_id = up.enrichment_id and q.entity_id = up.entity_id
+       left join fd on fd.n = q.n`,
+    [
+      org,
+      JSON.stringify(
+        entries.map(({ execution, r }) => ({
+          enrichment: r.enrichmentId,
+          entityType: execution.entity_type,
+          entity: execution.entity_id,
+          execution: r.enrichmentId === execution.type_id ? execution.id : null,
+          value: { result: r.result },
+          sources: r.sources,
+        })),
+      ),
+    ],
+  );
+  const byKey = new Map(rows.map((row) => [`${String(row.enrichment_id)}:${String(row.entity_id)}`, row]));
+  return entries.map(({ execution, r }) => byKey.get(`${r.enrichmentId}:${execution.entity_id}`) ?? null);
+}
+
+/**
+ * Writes the results (complete) of a group of executions of one organization, and the assigned fields
+ * of primary enrichments per reconciliation; answers their events (the runner publishes them with the
+ * group): per execution, its results' events, then its fields'. The results of the whole group are
+ * one statement; a group in which two executions wrote the same (enrichment, record) — a dependency
+ * computed on the way and run on its own too — is written one execution at a time.
+ */
+async function commitResults(
+  em: EntityManager,
+  items: readonly { execution: ExecutionRow; result: EnrichmentRunOutcome | null }[],
+): Promise<PublishEvent[]> {
+  const done = items.filter((i): i is { execution: ExecutionRow; result: EnrichmentRunOutcome } => i.result?.kind === 'done');
+  if (done.length === 0) return [];
+  const org = done[0]!.execution.organization_id;
+  const entries = done.flatMap(({ execution, result }) => result.results.map((r) => ({ execution, r })));
+  const keys = new Set(entries.map(({ execution, r }) => `${r.enrichmentId}:${execution.entity_id}`));
+  if (keys.size < entries.length && done.length > 1) {
+    const events: PublishEvent[] = [];
+    for (const item of done) events.push(...(await commitResults(em, [item])));
+    return events;
+  }
+  const written = await upsertResults(em, org, entries);
   const events: PublishEvent[] = [];
-  for (const r of outcome.results) {
-    const own = r.enrichmentId === execution.type_id;
-    // One round trip: the result's upsert, and the field the enrichment fills (with what the write-back needs).
-    const [row] = await tenantSql(em, org).all<
-      Record<string, unknown> & {
-        f_field_id: string | null;
-        f_primary: boolean | null;
-        f_data_type: string | null;
-        f_reconciliation: string | null;
-        f_built_in: string | null;
-        f_slot: number | null;
-        f_has_value: boolean | null;
-      }
-    >(
-      `with up as (
-         insert into enrichment_result (id, organization_id, enrichment_id, entity_type, entity_id, execution_id, status,
-           status_message, value, sources, updated_at)
-         select gen_random_uuid(), ?, e.id, ?, ?, ?, 'complete', null, ?::jsonb, ?::jsonb, clock_timestamp() from enrichment e where
-           e.id = ? and e.organization_id = ?
-         on conflict (organization_id, enrichment_id, entity_id) do update set status = 'complete', status_message = null, value =
-           excluded.value, sources = excluded.sources,
-           execution_id = ${own ? 'excluded.execution_id' : 'enrichment_result.execution_id'}, updated_at = clock_timestamp()
-         returning ${RESULT_COLUMNS}
-       ), fd as (
-         select e.field_id as f_field_id, e.is_primary as f_primary, f.data_type as f_data_type, f.config->>'reconciliation' as f_reconciliation,
-                f.built_in_column as f_built_in, f.slot as f_slot,
-                exists (select 1 from field_value v where v.organization_id = e.organization_id and v.field_id = e.field_id and v.entity_id = ?
-                          and v.value is not null and v.value <> 'null'::jsonb) as f_has_value
-           from enrichment e join field_definition f on f.id = e.field_id and f.organization_id = e.organization_id
-          where e.id = ? and e.organization_id = ?
-       )
-       select up.*, fd.* from up left join fd on true`,
-      [
-        org,
-        entityType,
-        entityId,
-        own ? execution.id : null,
-        JSON.stringify({ result: r.result }),
-        JSON.stringify(r.sources),
-        r.enrichmentId,
-        org,
-        entityId,
-        r.enrichmentId,
-        org,
-      ],
-    );
-    if (!row) continue;
-    // Complete: the DTO needs no execution state.
-    events.unshift(resultEvent(org, toResultDto(row)));
-    const e = row.f_field_id
-      ? {
-          field_id: row.f_field_id,
-          is_primary: Boolean(row.f_primary),
-          data_type: row.f_data_type,
-          reconciliation: row.f_reconciliation,
-          built_in_column: row.f_built_in,
-          slot: row.f_slot,
-          has_value: Boolean(row.f_has_value),
-        }
-      : null;
-    // Ideas have no field values: an idea enrichment's result is its only output.
-    if (entityType !== 'idea' && e?.field_id && e.is_primary && !e.built_in_column) {
-      const value = fieldValueOfResult(r.result);
-      const coerced = coerceFieldValue(e.data_type as FieldDataType, value);
-      if (!coerced.ok || coerced.value === null) continue;
-      if (e.reconciliation === 'keep_existing' && e.has_value) continue;
-      const field = { id: e.field_id, dataType: e.data_type!, slot: e.slot, builtInColumn: null };
-      // The one write path of custom values (keeps the record's typed copy in step), with the enrichment's outcome.
-      const dto = await writeFieldValue(em, {
-        organizationId: org,
-        entityType,
-        entityId,
-        field,
-        value: coerced.value,
-        meta: {
-          status: 'completed',
-          statusMessage: null,
-          infoValue: r.result,
-          details: { enrichmentId: r.enrichmentId, executionId: execution.id, sources: r.sources },
-        },
-      });
-      events.push({
-        path: realtimePaths.entities(org, entityType),
-        kind: 'field.value',
-        key: `field:${e.field_id}:${entityId}`,
-        data: { entityType, entityId, fieldId: e.field_id, value: dto },
-      });
+  let i = 0;
+  for (const { execution, result } of done) {
+    const own: PublishEvent[] = [];
+    for (const r of result.results) {
+      const row = written[i++];
+      if (!row) continue;
+      // Complete: the DTO needs no execution state.
+      own.unshift(resultEvent(org, toResultDto(row)));
+      const field = await writeBack(em, execution, r, row);
+      if (field) own.push(field);
     }
+    events.push(...own);
   }
   return events;
+}
+
+/** Writes the field a primary enrichment fills (per its reconciliation) and answers its event, or null. */
+async function writeBack(em: EntityManager, execution: ExecutionRow, r: ComputedResult, row: WrittenResult): Promise<PublishEvent | null> {
+  // Ideas have no field values: an idea enrichment's result is its only output.
+  const entityType = execution.entity_type as RunnableEntityType;
+  if (entityType === 'idea' || !row.f_field_id || !row.f_primary || row.f_built_in) return null;
+  const org = execution.organization_id;
+  const entityId = execution.entity_id!;
+  const coerced = coerceFieldValue(row.f_data_type as FieldDataType, fieldValueOfResult(r.result));
+  if (!coerced.ok || coerced.value === null) return null;
+  if (row.f_reconciliation === 'keep_existing' && row.f_has_value) return null;
+  const field = { id: row.f_field_id, dataType: row.f_data_type!, slot: row.f_slot, builtInColumn: null };
+  // The one write path of custom values (keeps the record's typed copy in step), with the enrichment's outcome.
+  const dto = await writeFieldValue(em, {
+    organizationId: org,
+    entityType,
+    entityId,
+    field,
+    value: coerced.value,
+    meta: {
+      status: 'completed',
+      statusMessage: null,
+      infoValue: r.result,
+      details: { enrichmentId: r.enrichmentId, executionId: execution.id, sources: r.sources },
+    },
+  });
+  return {
+    path: realtimePaths.entities(org, entityType),
+    kind: 'field.value',
+    key: `field:${row.f_field_id}:${entityId}`,
+    data: { entityType, entityId, fieldId: row.f_field_id, value: dto },
+  };
 }
 
 /** Messages of errors a retry cannot fix. */
@@ -520,7 +561,10 @@ export function createEnrichmentHandler(deps: EnrichmentHandlerDeps = {}): Execu
       return { kind: 'done', results: run.results() };
     },
     async commit(em, execution, outcome, events) {
-      if (outcome?.kind === 'done') events.push(...(await commitResults(em, execution, outcome)));
+      events.push(...(await commitResults(em, [{ execution, result: outcome }])));
+    },
+    async commitMany(em, items, events) {
+      events.push(...(await commitResults(em, items)));
     },
   });
 }
