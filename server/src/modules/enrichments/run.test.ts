@@ -1,5 +1,5 @@
 // Running enrichments end to end: POST /enrichment/execute → executions and jobs → the worker's
-// enrichment handler → the real LLM adapter (openai SDK) against the fake OpenAI-compatible server →
+// enrichment handler → the real LLM adapter (Chat Completions over HTTP) against the fake OpenAI-compatible server →
 // results, field write-back per reconciliation, and the realtime events of each step.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 // LLM settings, integrations (openai key encrypted at rest) and the enrichment AI helpers, through
-// the real app, a real database and the openai SDK against the fake OpenAI-compatible server.
+// the real app, a real database and the real LLM adapter against the fake OpenAI-compatible server.
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
 import pg from 'pg';
 import { createTestApp, createOrg, createUser, signedIn, type TestContext, type TestClient } from '../../../test/helpers';

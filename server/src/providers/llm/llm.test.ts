@@ -1,4 +1,4 @@
-// The LLM adapter through the real openai SDK against the fake OpenAI-compatible server, with a real
+// The LLM adapter (Chat Completions over HTTP) against the fake OpenAI-compatible server, with a real
 // database for the per-organization provider, credits and charge keys.
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
 import { createTestApp, createOrg, type TestContext } from '../../../test/helpers';
@@ -25,7 +25,7 @@ async function failure(p: Promise<unknown>): Promise<LlmError> {
   throw new Error('expected an LlmError');
 }
 
-describe('LLM adapter (openai SDK against the fake server)', () => {
+describe('LLM adapter (Chat Completions over HTTP against the fake server)', () => {
   let ctx: TestContext;
   let fake: FakeOpenAiServer;
   let llm: LlmService;

@@ -1,9 +1,14 @@
-// The one real LLM adapter: the openai SDK (chat.completions) against any OpenAI-compatible
-// endpoint. The SDK's own retries are off (maxRetries: 0); this module retries 429, 5xx and
-// connection failures through lib/retry.ts, as every adapter does, waiting what Retry-After / retry-after-ms asks (else exponential
-// backoff with jitter), with a timeout per attempt and the caller's AbortSignal honoured throughout.
-import OpenAI from 'openai';
+// The one real LLM adapter: the Chat Completions API of any OpenAI-compatible endpoint, over plain
+// HTTP (undici's `request` for the operator's provider; the outbound-policy fetch for an
+// organization's own base URL). Not the openai SDK on Node's fetch: that path cost about 1 ms of
+// CPU per call more than the whole request does here (docs/benchmarks.md, 'Enrichments'), and an
+// enrichment or play row is one call. The SDK's types describe the wire format. This module retries
+// 429, 5xx and connection failures through lib/retry.ts, as every adapter does, waiting what
+// Retry-After / retry-after-ms asks (else exponential backoff with jitter), with a timeout per
+// attempt and the caller's AbortSignal honoured throughout.
+import { Agent, request } from 'undici';
 import type {
+  ChatCompletion,
   ChatCompletionMessageParam,
   ChatCompletionTool,
   ChatCompletionCreateParamsNonStreaming,
@@ -21,7 +26,8 @@ export interface OpenAiTarget {
   model: string;
   /**
    * The fetch to use: the outbound-policy fetch (providers/web/outbound.ts) for an organization's
-   * own base URL; none (Node's fetch) for the system provider, whose URL the operator sets.
+   * own base URL; none (undici's request on the process's pool) for the system provider, whose URL
+   * the operator sets.
    */
   fetch?: OutboundFetch;
   /** The metrics' provider label: 'system' (the operator's) or 'organization' (its own key). */
@@ -37,21 +43,72 @@ export interface RetryPolicy {
   baseDelayMs?: number;
 }
 
-const clientsByFetch = new Map<OutboundFetch | undefined, Map<string, OpenAI>>();
-function clientFor(t: OpenAiTarget): OpenAI {
-  let clients = clientsByFetch.get(t.fetch);
-  if (!clients) {
-    clients = new Map();
-    clientsByFetch.set(t.fetch, clients);
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/** The connection pool of the operator's provider (keep-alive connections, reused by every call). */
+const pool = new Agent({ keepAliveTimeout: 30_000, connections: 256 });
+
+const completionsUrls = new Map<string, string>();
+function completionsUrl(baseURL: string | null | undefined): string {
+  const base = baseURL || DEFAULT_BASE_URL;
+  let url = completionsUrls.get(base);
+  if (!url) {
+    if (completionsUrls.size > 500) completionsUrls.clear();
+    url = `${base.replace(/\/+$/, '')}/chat/completions`;
+    completionsUrls.set(base, url);
   }
-  const key = `${t.baseURL ?? ''}\u0000${t.apiKey}`;
-  let c = clients.get(key);
-  if (!c) {
-    if (clients.size > 500) clients.clear();
-    c = new OpenAI({ apiKey: t.apiKey, baseURL: t.baseURL ?? undefined, maxRetries: 0, ...(t.fetch ? { fetch: t.fetch } : {}) });
-    clients.set(key, c);
+  return url;
+}
+
+/** An HTTP answer as this adapter reads it. */
+interface HttpAnswer {
+  status: number;
+  header(name: string): string | null;
+  text: string;
+}
+
+/** The request failed before an answer (connection refused, reset, aborted): `cause` is what the transport threw. */
+class TransportError extends Error {
+  constructor(readonly cause: unknown) {
+    super('transport failure');
   }
-  return c;
+}
+
+async function post(target: OpenAiTarget, url: string, body: string, signal: AbortSignal): Promise<HttpAnswer> {
+  const headers = {
+    authorization: `Bearer ${target.apiKey}`,
+    'content-type': 'application/json',
+    accept: 'application/json',
+    'user-agent': 'dealscout',
+  };
+  try {
+    if (target.fetch) {
+      const res = await target.fetch(url, { method: 'POST', headers, body, signal });
+      return { status: res.status, header: (n) => res.headers.get(n), text: await res.text() };
+    }
+    const res = await request(url, { method: 'POST', headers, body, signal, dispatcher: pool, headersTimeout: 0, bodyTimeout: 0 });
+    const text = await res.body.text();
+    return {
+      status: res.statusCode,
+      header: (n) => {
+        const v = res.headers[n];
+        return v === undefined ? null : Array.isArray(v) ? v.join(', ') : String(v);
+      },
+      text,
+    };
+  } catch (err) {
+    throw new TransportError(err);
+  }
+}
+
+/** A failed HTTP answer (not 2xx), or a 2xx whose body is not a completion. */
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly answer: HttpAnswer,
+  ) {
+    super(`HTTP ${status}`);
+  }
 }
 
 function toOpenAiMessage(m: LlmMessage): ChatCompletionMessageParam {
@@ -96,26 +153,30 @@ export function buildParams(req: LlmRequest, model: string): ChatCompletionCreat
 }
 
 /** Milliseconds the server asked us to wait (retry-after-ms, Retry-After seconds or HTTP date), or null. */
-export const retryAfterOf = (headers: Headers | undefined, now = Date.now()): number | null =>
+export const retryAfterOf = (headers: Pick<Headers, 'get'> | undefined, now = Date.now()): number | null =>
   headers ? retryAfterMs(headers.get('retry-after'), now, headers.get('retry-after-ms')) : null;
 
-function providerMessage(err: InstanceType<typeof OpenAI.APIError>): string {
-  const detail =
-    err.error && typeof err.error === 'object' && 'message' in err.error
-      ? String((err.error as { message: unknown }).message)
-      : err.message;
+/** The provider's own words about a failed request: its error body's message, else the body. */
+function providerMessage(e: HttpError): string {
+  let detail = e.answer.text.trim() || `${e.status} status code (no body)`;
+  try {
+    const body = JSON.parse(e.answer.text) as { error?: unknown };
+    if (body.error && typeof body.error === 'object' && 'message' in body.error)
+      detail = String((body.error as { message: unknown }).message);
+  } catch {
+    /* not JSON: the text as it is */
+  }
   return detail.slice(0, 300);
 }
 
-function requestOutcome(err: unknown): string {
-  if (err instanceof OpenAI.APIUserAbortError) return 'cancelled';
-  if (err instanceof OpenAI.APIConnectionTimeoutError) return 'timeout';
-  if (err instanceof OpenAI.APIConnectionError) return 'connection_error';
-  if (err instanceof OpenAI.APIError) {
-    const status = err.status ?? 0;
-    if (status === 429) return 'rate_limited';
-    if (status >= 500) return 'server_error';
-    return 'rejected';
+function requestOutcome(err: unknown, cancelled: boolean, timedOut: boolean): string {
+  if (cancelled) return 'cancelled';
+  if (timedOut) return 'timeout';
+  if (err instanceof TransportError) return 'connection_error';
+  if (err instanceof HttpError) {
+    if (err.status === 429) return 'rate_limited';
+    if (err.status >= 500) return 'server_error';
+    return err.status >= 200 && err.status < 300 ? 'ok' : 'rejected';
   }
   return 'other';
 }
@@ -140,8 +201,8 @@ export async function completeWithOpenAi(target: OpenAiTarget, req: LlmRequest, 
 }
 
 async function attempts(target: OpenAiTarget, req: LlmRequest, policy: RetryPolicy, provider: string): Promise<LlmResponse> {
-  const client = clientFor(target);
-  const params = buildParams(req, target.model);
+  const url = completionsUrl(target.baseURL);
+  const body = JSON.stringify(buildParams(req, target.model));
   const timeout = req.timeoutMs ?? policy.timeoutMs;
   // The failures worth another attempt here (a dropped connection, 429, 5xx), with the wait the server asked for.
   const again = new WeakMap<LlmError, number | null>();
@@ -149,11 +210,7 @@ async function attempts(target: OpenAiTarget, req: LlmRequest, policy: RetryPoli
   return withRetries(
     async () => {
       if (req.signal?.aborted) throw cancelled();
-      try {
-        return await once(client, params, target, req, timeout, provider);
-      } catch (err) {
-        throw failure(err, req, timeout, again);
-      }
+      return once(target, url, body, req, { timeout, provider, again });
     },
     (e) => ({ retry: e instanceof LlmError && again.has(e), waitMs: e instanceof LlmError ? (again.get(e) ?? null) : null }),
     {
@@ -167,24 +224,47 @@ async function attempts(target: OpenAiTarget, req: LlmRequest, policy: RetryPoli
   );
 }
 
-/** One request, its answer checked. */
+/** One request, its answer checked; throws the LlmError it failed with (marked in `again` when worth another attempt). */
 async function once(
-  client: OpenAI,
-  params: ChatCompletionCreateParamsNonStreaming,
   target: OpenAiTarget,
+  url: string,
+  body: string,
   req: LlmRequest,
-  timeout: number,
-  provider: string,
+  opts: { timeout: number; provider: string; again: WeakMap<LlmError, number | null> },
 ): Promise<LlmResponse> {
-  let completion;
+  // One signal for the caller's cancel and this attempt's timeout, told apart by what fired.
+  const ac = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    ac.abort();
+  }, opts.timeout);
+  const onAbort = () => ac.abort();
+  req.signal?.addEventListener('abort', onAbort, { once: true });
+  let completion: ChatCompletion;
   try {
-    completion = await client.chat.completions.create(params, { signal: req.signal, timeout, maxRetries: 0 });
-    llmRequests.inc({ provider, outcome: 'ok' });
+    const answer = await post(target, url, body, ac.signal);
+    if (answer.status < 200 || answer.status > 299) throw new HttpError(answer.status, answer);
+    try {
+      completion = JSON.parse(answer.text) as ChatCompletion;
+    } catch {
+      throw new HttpError(answer.status, answer);
+    }
+    llmRequests.inc({ provider: opts.provider, outcome: 'ok' });
   } catch (err) {
-    llmRequests.inc({ provider, outcome: requestOutcome(err) });
-    throw err;
+    const cancelled = !timedOut && !!req.signal?.aborted;
+    llmRequests.inc({ provider: opts.provider, outcome: requestOutcome(err, cancelled, timedOut) });
+    throw failure(err, { cancelled, timedOut, timeout: opts.timeout }, opts.again);
+  } finally {
+    clearTimeout(timer);
+    req.signal?.removeEventListener('abort', onAbort);
   }
-  const choice = completion.choices?.[0];
+  return answerOf(completion, target, req);
+}
+
+/** The completion's first choice as an LlmResponse, checked against what the request asked for. */
+function answerOf(completion: ChatCompletion, target: OpenAiTarget, req: LlmRequest): LlmResponse {
+  const choice = completion?.choices?.[0];
   if (!choice?.message) throw new LlmError('bad_output', 'The AI provider returned no answer.', true);
   const message = choice.message;
   const toolCalls = (message.tool_calls ?? []).flatMap((t) =>
@@ -215,31 +295,27 @@ async function once(
   };
 }
 
-/** The error a failed request is (an LlmError, or an unknown error as it is); a retryable one is marked in `again` with the server's wait. */
-function failure(err: unknown, req: LlmRequest, timeout: number, again: WeakMap<LlmError, number | null>): unknown {
+/** The LlmError a failed request is; a retryable one is marked in `again` with the server's wait. */
+function failure(
+  err: unknown,
+  how: { cancelled: boolean; timedOut: boolean; timeout: number },
+  again: WeakMap<LlmError, number | null>,
+): LlmError {
   const retryable = (e: LlmError, wait: number | null) => (again.set(e, wait), e);
   if (err instanceof LlmError) return err;
-  if (err instanceof OpenAI.APIUserAbortError || req.signal?.aborted) return new LlmError('cancelled', 'The AI request was cancelled.');
-  if (err instanceof OpenAI.APIConnectionTimeoutError) {
-    return new LlmError('timeout', `The AI provider did not answer within ${Math.round(timeout / 1000)} s.`, true);
-  }
+  if (how.cancelled) return new LlmError('cancelled', 'The AI request was cancelled.');
+  if (how.timedOut) return new LlmError('timeout', `The AI provider did not answer within ${Math.round(how.timeout / 1000)} s.`, true);
   const refused = outboundRefusal(err);
   if (refused) return new LlmError('provider', `The AI provider's base URL cannot be used: ${refused.message}`);
-  if (err instanceof OpenAI.APIConnectionError) return retryable(new LlmError('provider', 'Could not reach the AI provider.', true), null);
-  if (err instanceof OpenAI.APIError) {
-    const status = err.status ?? 0;
-    if (status === 429)
-      return retryable(
-        new LlmError('rate_limited', 'The AI provider is rate limiting requests; try again in a moment.', true),
-        retryAfterOf(err.headers),
-      );
-    if (status >= 500) return retryable(new LlmError('provider', `The AI provider failed (${status}).`, true), retryAfterOf(err.headers));
-    if (status === 401 || status === 403)
-      return new LlmError('provider', 'The AI provider refused the API key. Check the key in the AI provider settings.');
-    // A 2xx whose body did not parse.
-    if (status === 200) return new LlmError('bad_output', 'The AI provider returned a malformed answer.', true);
-    return new LlmError('provider', `The AI provider rejected the request (${status}): ${providerMessage(err)}`);
-  }
-  if (err instanceof SyntaxError) return new LlmError('bad_output', 'The AI provider returned a malformed answer.', true);
-  return err;
+  if (!(err instanceof HttpError)) return retryable(new LlmError('provider', 'Could not reach the AI provider.', true), null);
+  const status = err.status;
+  const wait = () => retryAfterMs(err.answer.header('retry-after'), Date.now(), err.answer.header('retry-after-ms'));
+  if (status === 429)
+    return retryable(new LlmError('rate_limited', 'The AI provider is rate limiting requests; try again in a moment.', true), wait());
+  if (status >= 500) return retryable(new LlmError('provider', `The AI provider failed (${status}).`, true), wait());
+  if (status === 401 || status === 403)
+    return new LlmError('provider', 'The AI provider refused the API key. Check the key in the AI provider settings.');
+  // A 2xx whose body did not parse.
+  if (status >= 200 && status < 300) return new LlmError('bad_output', 'The AI provider returned a malformed answer.', true);
+  return new LlmError('provider', `The AI provider rejected the request (${status}): ${providerMessage(err)}`);
 }

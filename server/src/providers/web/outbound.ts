@@ -101,8 +101,8 @@ export type OutboundFetch = (input: string | URL | Request, init?: RequestInit) 
 
 /**
  * A fetch whose every connection is checked by checkOutboundHost and pinned to the checked address
- * (redirects included: each new connection passes the connector). Give it to SDKs that accept a
- * `fetch` (the openai SDK) or call it directly. One Agent (connection pool) per returned function.
+ * (redirects included: each new connection passes the connector). Give it to what takes a `fetch`
+ * (the LLM adapter, SDKs) or call it directly. One Agent (connection pool) per returned function.
  */
 export function createOutboundFetch(opts: OutboundOptions): OutboundFetch {
   const base = buildConnector({ timeout: opts.connectTimeoutMs ?? 10_000 });
