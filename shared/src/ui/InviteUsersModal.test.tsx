@@ -5,7 +5,8 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { INVITE_MESSAGES } from '../domain';
-import { InviteUsersModal, serverMessage, type InviteUsersModalProps } from './InviteUsersModal';
+import { InviteUsersModal, type InviteUsersModalProps } from './InviteUsersModal';
+import { serverMessage } from './server-message';
 import { ConfirmDialog } from './ConfirmDialog';
 import { PluginModeProvider, modalWidth } from './PluginMode';
 

@@ -19,6 +19,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { INVITE_MESSAGES, checkInvite, isValidEmail, normalizeEmail, splitTags } from '../domain';
+import { serverMessage } from './server-message';
 import { TagsInput } from './TagsInput';
 import { useModalSurfaceStyle } from './PluginMode';
 
@@ -46,18 +47,6 @@ export interface InviteUsersModalProps {
   /** Sends the invitation; a rejection's server message (or the spec's fallback) is shown. */
   onInvite: (emails: string[], role: string) => Promise<InviteResult>;
   onInvited?: (result: InviteResult) => void;
-}
-
-/** The server's message of a failed request, if it sent one (ApiError keeps the JSON body). */
-export function serverMessage(error: unknown): string | null {
-  if (error && typeof error === 'object' && 'body' in error) {
-    const body = (error as { body: unknown }).body;
-    if (body && typeof body === 'object' && 'message' in body && typeof (body as { message: unknown }).message === 'string') {
-      const m = (body as { message: string }).message.trim();
-      return m.length > 0 ? m : null;
-    }
-  }
-  return null;
 }
 
 const useStyles = makeStyles({

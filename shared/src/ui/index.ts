@@ -6,6 +6,7 @@ export * from './ConfirmDialog';
 export * from './FailureNotice';
 export * from './TagsInput';
 export * from './InviteUsersModal';
+export * from './server-message';
 export * from './ApiContext';
 export * from './DrawerContext';
 export * from './dialogs';

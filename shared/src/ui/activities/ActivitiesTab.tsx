@@ -56,7 +56,7 @@ import {
 import { useApi, queryKeys } from '../ApiContext';
 import { useNotify } from '../toast';
 import { ConfirmDialog } from '../ConfirmDialog';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { useMiniDrawer } from './MiniDrawerContext';
 import { invalidateActivity } from '../realtime/cache';
 import { ScheduledEmailActions } from '../email/ScheduledEmailActions';

@@ -26,7 +26,7 @@ import { ACTIVITY_MESSAGES, LOG_ACTIVITY_OPTIONS, activitySaveProblem } from '..
 import { useApi, queryKeys } from '../ApiContext';
 import { usePluginMode } from '../PluginMode';
 import { useNotify } from '../toast';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { CompanyDialog } from '../dialogs/CompanyDialog';
 import { ContactDialog } from '../dialogs/ContactDialog';
 import type { PickedRecord } from '../dialogs/RecordFormFields';

@@ -17,7 +17,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { useApi } from '../ApiContext';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 
 const useStyles = makeStyles({
   card: { padding: '28px', display: 'flex', flexDirection: 'column', gap: '16px' },

@@ -7,7 +7,7 @@ import { PeopleCommunityRegular } from '@fluentui/react-icons';
 import { CRM_MESSAGES, type IntegrationDto } from '../../contracts';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { CrmCardFrame, useCrmCardStyles, useRefreshIntegrations } from './CrmCardFrame';
 
 export const AFFINITY_TEXT = {

@@ -25,7 +25,7 @@ import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { FailureNotice, connectNextStep, useKeptFailure } from '../FailureNotice';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { useModalSurfaceStyle } from '../PluginMode';
 import { INTEGRATIONS_QUERY_KEY, formatAiDate } from '../llm/AiProviderCard';
 import { crmCardState } from './state';

@@ -14,9 +14,9 @@ import { CRM_NAMES, CRM_SYNC_MESSAGES, type CrmSyncResponse } from '../../contra
 import { realtimePaths } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { useRealtimeEvents } from '../realtime/RealtimeProvider';
-import { CRM_USER_SETTINGS_KEY } from './CrmUsernameSection';
+import { CRM_USER_SETTINGS_KEY } from './state';
 
 export const CRM_SYNC_STATUS_KEY = ['crm', 'sync'] as const;
 const STICKY = 0;

@@ -21,7 +21,7 @@ import {
 } from '../../contracts';
 import { useApi, queryKeys } from '../ApiContext';
 import { useNotify } from '../toast';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 
 export const SYNC_SETTINGS_KEY = ['crm', 'sync-settings'] as const;
 export const CRM_FIELDS_KEY = ['crm', 'fields'] as const;

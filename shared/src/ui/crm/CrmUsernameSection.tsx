@@ -30,11 +30,10 @@ import {
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
 import { ConfirmDialog } from '../ConfirmDialog';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { useModalSurfaceStyle } from '../PluginMode';
 import { formatAiDate } from '../llm/AiProviderCard';
-
-export const CRM_USER_SETTINGS_KEY = ['crm', 'user-settings'] as const;
+import { CRM_USER_SETTINGS_KEY } from './state';
 
 const useStyles = makeStyles({
   row: { display: 'flex', alignItems: 'center', gap: '8px', flexWrap: 'wrap' },

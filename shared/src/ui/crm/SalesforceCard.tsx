@@ -7,7 +7,7 @@ import { Button, Field, MessageBar, MessageBarBody, Radio, RadioGroup, Spinner, 
 import { CloudRegular } from '@fluentui/react-icons';
 import type { IntegrationDto, SalesforceEnvironment } from '../../contracts';
 import { useApi } from '../ApiContext';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { CrmCardFrame, useCrmCardStyles } from './CrmCardFrame';
 
 export const SALESFORCE_TEXT = {

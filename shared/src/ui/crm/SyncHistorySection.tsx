@@ -7,7 +7,7 @@ import { Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { CRM_NAMES, type SyncChangeDto } from '../../contracts';
 import { useApi } from '../ApiContext';
 import { DrawerSection } from '../drawer/DrawerSection';
-import { CRM_USER_SETTINGS_KEY } from './CrmUsernameSection';
+import { CRM_USER_SETTINGS_KEY } from './state';
 
 export const SYNC_CHANGES_KEY = (entityType: string, id: string) => ['crm', 'sync-changes', entityType, id] as const;
 

@@ -2,6 +2,9 @@
 // Connect; active → Settings. Connect and Settings are disabled while another CRM is active.
 import { CRM_NAMES, type CrmProvider, type IntegrationDto } from '../../contracts';
 
+/** The signed-in user's CRM settings in the query cache (the username section, the sync button, the drawer's history). */
+export const CRM_USER_SETTINGS_KEY = ['crm', 'user-settings'] as const;
+
 export interface CrmCardState {
   integration: IntegrationDto | null;
   action: 'connect' | 'settings';

@@ -32,7 +32,7 @@ import type { FieldDto } from '../../contracts';
 import { useApi, queryKeys } from '../ApiContext';
 import { useNotify } from '../toast';
 import { useModalSurfaceStyle } from '../PluginMode';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { fieldIssues } from './save-errors';
 
 export const FIELD_CREATE_FAILED = 'Failed to create field';

@@ -1,7 +1,7 @@
 // How a failed save is reported (spec 002 §8 'Saving companies and contacts'): a 409 is the
 // duplicate-domain conflict, any other error shows the server's message, else the generic failure.
 import { COMPANY_MESSAGES, CONTACT_MESSAGES } from '../../domain';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 
 /** The HTTP status of an ApiError (or any error carrying one). */
 export function errorStatus(error: unknown): number | null {

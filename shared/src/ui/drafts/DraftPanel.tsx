@@ -41,7 +41,7 @@ import {
 } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { TagsInput } from '../TagsInput';
 import { DraftSendControls } from '../email/DraftSendControls';

@@ -40,16 +40,6 @@ function useWindowWidth(): number {
   return w;
 }
 
-/** Space between the page's bottom and the minimised panels' band. */
-const DOCK_CLEARANCE = 8;
-
-/** The height (px) a page keeps free at its bottom for the dock: 0 without docked panels or under a plugin. */
-export function useDraftDockReserve(): number {
-  const drafts = useDrafts();
-  const plugin = usePluginMode();
-  return !plugin && drafts && drafts.docked.length > 0 ? DRAFT_PANEL.minimisedHeight + DOCK_CLEARANCE : 0;
-}
-
 export function DraftPanels({ offsetRight = 0, offsetLeft = LEFT_RESERVE }: { offsetRight?: number; offsetLeft?: number }) {
   const styles = useStyles();
   const drafts = useDrafts();

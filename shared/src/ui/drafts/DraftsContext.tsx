@@ -11,11 +11,12 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EmailDraftDto, ExecutionDto } from '../../contracts';
 import { REALTIME_EVENT_KINDS } from '../../contracts';
-import { EMAIL_MESSAGES, isDraftShown, isTerminalExecutionStatus, realtimePaths } from '../../domain';
+import { DRAFT_PANEL, EMAIL_MESSAGES, isDraftShown, isTerminalExecutionStatus, realtimePaths } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { useRealtimeEvents } from '../realtime';
+import { usePluginMode } from '../PluginMode';
 
 export const PENDING_EMAILS_KEY = ['emails', 'pending'] as const;
 /** How often the list is re-read while a draft is being written (a missed realtime event). */
@@ -253,4 +254,14 @@ export function DraftsProvider({ userId, children }: { userId: string; children:
     [drafts, docked, dismiss, isExpanded, setExpanded, open, create, update, remove],
   );
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+}
+
+/** Space between the page's bottom and the minimised panels' band. */
+const DOCK_CLEARANCE = 8;
+
+/** The height (px) a page keeps free at its bottom for the dock: 0 without docked panels or under a plugin. */
+export function useDraftDockReserve(): number {
+  const drafts = useDrafts();
+  const plugin = usePluginMode();
+  return !plugin && drafts && drafts.docked.length > 0 ? DRAFT_PANEL.minimisedHeight + DOCK_CLEARANCE : 0;
 }

@@ -11,7 +11,7 @@ import type { FieldDto, FieldValueDto } from '../../contracts';
 import { ENTITY_MESSAGES, coerceFieldValue, formatFieldParts, type RecordEntityType } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
 import { useNotify } from '../toast';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { NewFieldDialog } from '../dialogs/NewFieldDialog';
 import { invalidateRecords } from '../dialogs/invalidate';
 import { DrawerSection, SectionNote } from './DrawerSection';

@@ -11,7 +11,7 @@ import { ENTITY_MESSAGES } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useDrawer } from '../DrawerContext';
 import { useNotify } from '../toast';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { RecordPicker } from '../dialogs/RecordPicker';
 import { CompanyDialog } from '../dialogs/CompanyDialog';
 import { ContactDialog } from '../dialogs/ContactDialog';

@@ -30,10 +30,17 @@ import { FieldsSection } from './FieldsSection';
 import { SyncHistorySection } from '../crm/SyncHistorySection';
 import { UnassignedEnrichmentsSection } from '../enrichments/DrawerEnrichments';
 import { ActivitiesTab } from '../activities/ActivitiesTab';
-import { SELECT_ENTITY_HINT, initialShowGroups, isSectionOpen, contactDisplayName, type SectionKey, type ShowGroups } from './drawer-rules';
+import {
+  COLLAPSED_WIDTH,
+  DRAWER_WIDTH,
+  SELECT_ENTITY_HINT,
+  initialShowGroups,
+  isSectionOpen,
+  contactDisplayName,
+  type SectionKey,
+  type ShowGroups,
+} from './drawer-rules';
 
-export const DRAWER_WIDTH = 400;
-export const COLLAPSED_WIDTH = 44;
 /** Why the drawer's draft button is off in a client without draft panels (the Chrome side panel, Outlook's read pane). */
 export const DRAFT_EMAIL_ELSEWHERE =
   "Create email with defaults: drafts are written in the Dealscout web app, or in Outlook's compose pane.";

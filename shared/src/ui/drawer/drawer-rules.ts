@@ -17,6 +17,9 @@ export const NOT_EXECUTED = 'Not executed yet';
 export const COPIED_MESSAGE = 'Value copied to clipboard';
 /** Spec 000 §9 'Copy toast timeout'. */
 export const COPY_TOAST_MS = 500;
+/** The detail drawer's width open, and collapsed to its toolbar (px). */
+export const DRAWER_WIDTH = 400;
+export const COLLAPSED_WIDTH = 44;
 export const SELECT_ENTITY_HINT = 'Select an entity to open drawer';
 
 const HIDDEN_TYPES: readonly FieldDataType[] = HIDDEN_DATA_TYPES;

@@ -22,7 +22,7 @@ import type { EmailDraftDto } from '../../contracts';
 import { EMAIL_MESSAGES, fieldRequiredMessage, htmlText, isEmailReadOnly } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { EMAIL_SERVICE_QUERY_KEY } from './EmailServiceCard';
 import { PENDING_EMAILS_QUERY_KEYS } from './ScheduledEmailActions';
 

@@ -15,7 +15,7 @@ import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { FailureNotice, connectNextStep, keepFailure, useKeptFailure } from '../FailureNotice';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 
 export const EMAIL_SERVICE_QUERY_KEY = ['email-service'] as const;
 

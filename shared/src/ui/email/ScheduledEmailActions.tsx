@@ -11,7 +11,7 @@ import { EMAIL_MESSAGES, timeAgo } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
 import { ConfirmDialog } from '../ConfirmDialog';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { invalidateActivity } from '../realtime/cache';
 
 /** Query keys of the drafts (GET /email/pending) that a status change refreshes. */

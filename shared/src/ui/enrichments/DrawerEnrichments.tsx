@@ -8,7 +8,7 @@ import { CopyRegular, PlayRegular } from '@fluentui/react-icons';
 import { RUN_ENRICHMENT_MESSAGES, executionToasts, resultDisplay, type RecordEntityType, type ValueSchemaItem } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { DrawerSection, SectionNote } from '../drawer/DrawerSection';
 import { COPIED_MESSAGE, COPY_TOAST_MS } from '../drawer/drawer-rules';
 import { enrichmentKeys } from './keys';

@@ -28,7 +28,7 @@ import type { ExecuteEnrichmentBody, FieldDto } from '../../contracts';
 import { RUN_ENRICHMENT_MESSAGES, RUN_OPTION_LABELS, executionToasts, runEnrichmentProblem, type RunOption } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
 import { useNotify } from '../toast';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { enrichmentKeys } from './keys';
 import { NewEnrichmentFlow } from './NewEnrichment';
 import { markPreprocessing, markProcessing, setCellResult } from './liveResults';

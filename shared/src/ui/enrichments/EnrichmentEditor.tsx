@@ -48,7 +48,7 @@ import {
 import { useApi, queryKeys } from '../ApiContext';
 import { usePluginMode } from '../PluginMode';
 import { useNotify } from '../toast';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { PromptEditor } from './PromptEditor';
 import { SchemaEditor } from './SchemaEditor';
 import { ColorPalette } from './ColorPalette';

@@ -29,7 +29,7 @@ import { linkedinFormErrors, type EnrichmentType } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useModalSurfaceStyle } from '../PluginMode';
 import { useNotify } from '../toast';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { EnrichmentEditor } from './EnrichmentEditor';
 import { enrichmentKeys } from './keys';
 

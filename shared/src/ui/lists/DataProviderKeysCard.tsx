@@ -8,7 +8,7 @@ import { Badge, Button, Input, Subtitle2, Text, makeStyles, tokens } from '@flue
 import { DATA_PROVIDERS, DATA_PROVIDER_NAMES, type DataProvider } from '../../contracts';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { INTEGRATIONS_QUERY_KEY } from '../llm/AiProviderCard';
 
 const HINTS: Record<DataProvider, string> = {

@@ -22,7 +22,7 @@ import type { IntegrationDto, CreateOrgIntegrationBody } from '../../contracts';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
 import { ConfirmDialog } from '../ConfirmDialog';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 
 export const INTEGRATIONS_QUERY_KEY = ['integrations'] as const;
 export const ORGANIZATION_DETAILS_KEY = ['organization', 'details'] as const;

@@ -19,7 +19,7 @@ import {
 import type { OrganizationAiDto } from '../../contracts';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { ORGANIZATION_DETAILS_KEY, formatAiDate } from './AiProviderCard';
 
 export const LLM_SETTINGS_TEXT = {

@@ -10,7 +10,7 @@ import type { FieldDto } from '../../contracts';
 import { DEFAULT_CURRENCY, currencyCodes, currencyLabel } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
-import { serverMessage } from '../InviteUsersModal';
+import { serverMessage } from '../server-message';
 import { ORGANIZATION_DETAILS_KEY } from '../llm/AiProviderCard';
 
 export const CURRENCY_SETTINGS_TEXT = {
