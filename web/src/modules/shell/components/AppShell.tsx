@@ -1,4 +1,4 @@
-import { Fragment, Suspense, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { Fragment, Suspense, useCallback, useEffect, useState, useSyncExternalStore, type ComponentProps } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import {
   Breadcrumb,
@@ -8,6 +8,7 @@ import {
   Button,
   Tooltip,
   makeStyles,
+  mergeClasses,
   tokens,
 } from '@fluentui/react-components';
 import { ArrowLeftRegular } from '@fluentui/react-icons';
@@ -16,21 +17,21 @@ import type { UserSettingsBody } from '@dealscout/shared/contracts';
 import {
   COLLAPSED_WIDTH,
   DRAWER_WIDTH,
-  DraftPanels,
   DraftsProvider,
   DrawerProvider,
-  MiniDrawer,
   MiniDrawerProvider,
   RealtimeProvider,
-  RecordDrawer,
   useDraftDockReserve,
+  useDrafts,
   useDrawer,
+  useMiniDrawer,
 } from '@dealscout/shared/ui';
 import { useSaveSettings, useUser, useUserConfig } from '../../session/hooks/useSession';
 import { LoadingScreen } from '../../session/components/LoadingScreen';
 import { pageMeta, showsRecordDrawer } from '../navigation';
 import { NavMenu } from './NavMenu';
 import { HeaderActions } from './HeaderActions';
+import { DraftPanels, MiniDrawer, Part, RecordDrawer } from '../lazy-parts';
 
 const useStyles = makeStyles({
   root: { display: 'flex', height: '100vh', width: '100%', overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground2 },
@@ -54,6 +55,14 @@ const useStyles = makeStyles({
     padding: '24px',
     boxSizing: 'border-box',
     '@media (max-width: 720px)': { padding: '16px' },
+  },
+  // Where the drawer goes while its chunk loads: its width and frame, so the page does not move.
+  drawerFrame: {
+    height: '100%',
+    flexShrink: 0,
+    boxSizing: 'border-box',
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderLeft: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   // On narrow screens the drawer lies over the page instead of squeezing it.
   drawer: {
@@ -82,19 +91,40 @@ function ShellMiniDrawer({ userId, withDrawer }: { userId: string; withDrawer: b
   const drawer = useDrawer();
   const navigate = useNavigate();
   const offset = useDrawerOffset(withDrawer);
+  if (!useMiniDrawer()?.isOpen) return null;
   return (
-    <MiniDrawer
-      offsetRight={offset}
-      defaultOwnerId={userId}
-      runPlayTarget={withDrawer ? drawer.target : null}
-      onNewPlay={() => navigate('/playbooks/new')}
-    />
+    <Part>
+      <MiniDrawer
+        offsetRight={offset}
+        defaultOwnerId={userId}
+        runPlayTarget={withDrawer ? drawer.target : null}
+        onNewPlay={() => navigate('/playbooks/new')}
+      />
+    </Part>
   );
 }
 
 /** The floating draft panels shift left while the drawer is open or collapsed (spec 000 §2). */
 function ShellDraftPanels({ withDrawer }: { withDrawer: boolean }) {
-  return <DraftPanels offsetRight={useDrawerOffset(withDrawer)} />;
+  const offset = useDrawerOffset(withDrawer);
+  if (!useDrafts()?.docked.length) return null;
+  return (
+    <Part>
+      <DraftPanels offsetRight={offset} />
+    </Part>
+  );
+}
+
+/** The detail drawer (nothing while it is off); while its chunk loads, an empty frame of its width. */
+function ShellRecordDrawer(props: { className: string; frameClassName: string } & Omit<ComponentProps<typeof RecordDrawer>, 'className'>) {
+  const { className, frameClassName, ...rest } = props;
+  const width = useDrawerOffset(true);
+  if (width === 0) return null;
+  return (
+    <Part fallback={<div className={mergeClasses(frameClassName, className)} style={{ width: `${width}px` }} aria-hidden />}>
+      <RecordDrawer className={className} {...rest} />
+    </Part>
+  );
 }
 
 /** The page: its bottom keeps the minimised draft panels' band free, so they never cover its controls. */
@@ -204,8 +234,9 @@ export default function AppShell() {
                   <PageContent className={styles.content} />
                   {/* Only pages that show records have the drawer; its state waits in the provider. */}
                   {withDrawer && (
-                    <RecordDrawer
+                    <ShellRecordDrawer
                       className={styles.drawer}
+                      frameClassName={styles.drawerFrame}
                       initialConfig={initialConfig}
                       saveSettings={saveDrawerSettings}
                       defaultOwnerId={user.id}

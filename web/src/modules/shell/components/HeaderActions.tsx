@@ -26,19 +26,10 @@ import {
   TableSimpleRegular,
 } from '@fluentui/react-icons';
 import type { UserDto } from '@dealscout/shared/contracts';
-import {
-  CompanyDialog,
-  ContactDialog,
-  CrmSyncButton,
-  NewFieldDialog,
-  NotificationBell,
-  useDrafts,
-  useDrawer,
-  useMiniDrawer,
-  useNotify,
-} from '@dealscout/shared/ui';
+import { CrmSyncButton, NotificationBell, useDrafts, useDrawer, useMiniDrawer, useNotify } from '@dealscout/shared/ui';
 import { signOut } from '../../session/session-controller';
 import { recordPagePath, showsRecordDrawer } from '../navigation';
+import { CompanyDialog, ContactDialog, NewFieldDialog } from '../lazy-parts';
 
 const useStyles = makeStyles({
   actions: { display: 'flex', alignItems: 'center', gap: '4px' },
