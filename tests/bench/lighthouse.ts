@@ -17,7 +17,7 @@
 //   size of sidepanel.html and every file it loads up front (its scripts, styles and their static
 //   imports; lazy chunks not counted) plus the API answers as received.
 // Writes its block in docs/benchmarks.md ('First load'). BENCH_LIGHTHOUSE_RUNS (1): Lighthouse runs
-// per page, the median kept.
+// per page, the median kept. BENCH_LIGHTHOUSE_SAVE=DIR keeps each run's report and main-thread CPU time (saveRun).
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -73,6 +73,36 @@ function upFrontFiles(dir: string, html: string): string[] {
     for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*)["']([^"']+\.(?:js|css))["']/g)) add(f, m[1]);
   }
   return [...seen];
+}
+
+type TraceEvent = { name: string; ph: string; pid: number; tid: number; ts: number; tdur?: number; args?: { name?: string } };
+
+/**
+ * BENCH_LIGHTHOUSE_SAVE=DIR: a run's Lighthouse report (NAME.json) and its page's main-thread CPU time
+ * (NAME.cpu.json, logged too): the renderer's tasks' thread time in all and before the last LCP
+ * candidate, a figure a loaded machine inflates far less than the wall time Lighthouse reports.
+ */
+function saveRun(dir: string, name: string, result: { lhr: unknown; artifacts: unknown }): void {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(result.lhr));
+  const evs = (result.artifacts as { Trace: { traceEvents: TraceEvent[] } }).Trace.traceEvents;
+  const thread = (e: TraceEvent) => `${e.pid}:${e.tid}`;
+  const mains = new Set(evs.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map(thread));
+  const byThread = new Map<string, TraceEvent[]>();
+  for (const e of evs)
+    if (e.name === 'RunTask' && e.ph === 'X' && mains.has(thread(e))) byThread.set(thread(e), [...(byThread.get(thread(e)) ?? []), e]);
+  const cpu = (xs: TraceEvent[]) => xs.reduce((n, e) => n + (e.tdur ?? 0), 0) / 1000;
+  const main = [...byThread.values()].sort((x, y) => cpu(y) - cpu(x))[0] ?? [];
+  const lcpTs = Math.max(0, ...evs.filter((e) => e.name === 'largestContentfulPaint::Candidate').map((e) => e.ts));
+  const nav = Math.min(...evs.filter((e) => e.name === 'navigationStart').map((e) => e.ts));
+  const figures = {
+    cpuMs: Math.round(cpu(main)),
+    cpuBeforeLcpMs: Math.round(cpu(main.filter((e) => e.ts < lcpTs))),
+    longestCpuMs: Math.round(Math.max(0, ...main.map((e) => e.tdur ?? 0)) / 1000),
+    observedLcpMs: Math.round((lcpTs - nav) / 1000),
+  };
+  log(`  main-thread CPU: ${JSON.stringify(figures)}`);
+  fs.writeFileSync(path.join(dir, `${name}.cpu.json`), JSON.stringify(figures));
 }
 
 interface PageFigures {
@@ -204,6 +234,7 @@ async function main(): Promise<void> {
             lhPage,
           );
           const lhr = result!.lhr;
+          if (process.env.BENCH_LIGHTHOUSE_SAVE) saveRun(process.env.BENCH_LIGHTHOUSE_SAVE, `${p.path.split('/')[1]}-${i + 1}`, result!);
           const a = lhr.audits;
           // What holds the main thread (logged, not tabled): the long tasks and the scripts' own time.
           type Item = { url?: string; duration?: number; scripting?: number };
