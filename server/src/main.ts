@@ -89,13 +89,14 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       quiet: () => stopping,
     });
     await createQueues(boss, jobDefinitions, config);
+    // A process without the API (a worker) answers scrapes on a listener of its own, listening
+    // before the process says it has started.
+    if (config.METRICS_PORT) metricsListener = await startMetricsListener({ config, orm: db.orm, boss, logger });
     if (runWorker) {
       await startWorkers(boss, jobDefinitions, { orm: db.orm, logger, boss, config, stop: workerStop.stop });
       readiness.workerStarted = true;
       logger.info({ queues: jobDefinitions.map((d) => d.queue) }, 'worker started');
     }
-    // A process without the API (a worker) answers scrapes on a listener of its own.
-    if (config.METRICS_PORT) metricsListener = await startMetricsListener({ config, orm: db.orm, boss, logger });
     if (runApi) {
       app = await buildApp({ config, orm: db.orm, boss, logger, readiness });
       await app.listen({ port: config.PORT, host: config.HOST });

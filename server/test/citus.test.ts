@@ -263,7 +263,7 @@ const JOIN_EXCEPTIONS: { file: string; alias: string; contains: string; reason: 
   {
     file: 'server/src/modules/lists/lists.service.ts',
     alias: 'r',
-    contains: 'update idea r set short_listed = ?, updated_at = now() __hole__',
+    contains: 'update idea r set short_listed = ?, updated_at = now(), __hole__ __hole__',
     reason: "the WHERE is ideaWhere()'s, whose first condition is r.organization_id = ? (checked below)",
   },
 ];
