@@ -1120,11 +1120,12 @@ async function scheduleMailbox(sql: pg.Client, run: PreparedRun, m: number, s: S
         });
       } catch (err) {
         // No answer (a kept-alive connection closed under the request, as a browser sees it too):
-        // sent again only if the draft was not scheduled (a second schedule of it is refused anyway).
+        // sent again only if it is still a draft (scheduled, or already sent when its minute has come: a second
+        // schedule of it is refused).
         const e = err as Error & { cause?: { code?: string } };
         const { rows } = await sql.query<{ status: string }>(`select status from channel_email where id = $1`, [d.id]);
         log(`send-to-email ${m}-${n}: ${e.cause?.code ?? e.message}; the draft is '${rows[0]?.status}'`);
-        if (rows[0]?.status === 'scheduled') break;
+        if (rows[0]?.status !== 'draft') break;
         if (attempt >= 3) throw err;
         continue;
       }
