@@ -340,7 +340,8 @@ export class RealtimeHub {
     if (c.queued) return;
     c.queued = true;
     const now = Date.now();
-    const at = Math.max(now, c.lastFlush + this.opts.flushMs);
+    // Every socket due now joins one round (key 0), even when the clock ticks during a dispatch.
+    const at = c.lastFlush + this.opts.flushMs <= now ? 0 : c.lastFlush + this.opts.flushMs;
     let list = this.due.get(at);
     if (!list) {
       const batch: Conn[] = [];
@@ -351,7 +352,7 @@ export class RealtimeHub {
         for (const x of batch) oldest = Math.min(oldest, this.flush(x));
         if (oldest !== Infinity) this.onFanout?.((performance.now() - oldest) / 1000);
       };
-      if (at <= now) setImmediate(run);
+      if (at === 0) setImmediate(run);
       else setTimeout(run, at - now);
     }
     list.push(c);
