@@ -77,6 +77,8 @@ interface Conn {
   alive: boolean;
   closed: boolean;
   queue: Promise<void>;
+  /** The dispatch that last reached this socket (a socket subscribed to two paths an event matches gets it once). */
+  reached: number;
 }
 
 /**
@@ -114,6 +116,16 @@ function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/**
+ * The subscriptions an event on `path` reaches (pathMatches): the path itself and every segment
+ * prefix of it, e.g. org/{oid}/executions/enrichment/company → org/{oid}/executions/enrichment, org/{oid}/executions, ….
+ */
+function subscriptionsOf(path: string): string[] {
+  const out = [path];
+  for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) out.push(path.slice(0, i));
+  return out;
+}
+
 /** Keeps only the newest event of each key, in sequence order. */
 function coalesce(events: HubEvent[]): HubEvent[] {
   const byKey = new Map<string, HubEvent>();
@@ -128,6 +140,16 @@ function coalesce(events: HubEvent[]): HubEvent[] {
 export class RealtimeHub {
   private readonly conns = new Set<Conn>();
   private readonly byOrg = new Map<string, Set<Conn>>();
+  /**
+   * Per organization, subscription path → the sockets subscribed to it: an event goes only through
+   * the sockets of the subscriptions it matches, not through every socket of its organization (a
+   * run's thousands of execution events reach no socket subscribed elsewhere, at the cost of a few
+   * map lookups each).
+   */
+  private readonly subscribers = new Map<string, Map<string, Set<Conn>>>();
+  /** subscriptionsOf() per event path (a few distinct paths per organization). */
+  private readonly matchCache = new Map<string, string[]>();
+  private dispatchId = 0;
   /** The last sequence number dispatched per organization that has sockets here. */
   private readonly lastSeq = new Map<string, number>();
   private client: pg.Client | null = null;
@@ -310,11 +332,46 @@ export class RealtimeHub {
   }
 
   private dispatch(oid: string, ev: HubEvent, arrived: number): void {
-    const conns = this.byOrg.get(oid);
-    if (!conns) return;
+    if (!this.byOrg.has(oid)) return;
     this.stats.dispatched += 1;
     ev.arrived ??= arrived;
-    for (const c of conns) this.deliver(c, ev);
+    const index = this.subscribers.get(oid);
+    if (!index) return;
+    let paths = this.matchCache.get(ev.path);
+    if (!paths) {
+      if (this.matchCache.size >= 10_000) this.matchCache.clear();
+      this.matchCache.set(ev.path, (paths = subscriptionsOf(ev.path)));
+    }
+    const id = ++this.dispatchId;
+    for (const p of paths) {
+      const conns = index.get(p);
+      if (!conns) continue;
+      for (const c of conns) {
+        if (c.reached === id) continue;
+        c.reached = id;
+        this.deliver(c, ev);
+      }
+    }
+  }
+
+  /** Adds the socket's subscription to `path` to the fan-out index (its start goes in c.subs). */
+  private addSubscription(c: Conn, path: string, start: number): void {
+    c.subs.set(path, start);
+    let index = this.subscribers.get(c.oid!);
+    if (!index) this.subscribers.set(c.oid!, (index = new Map()));
+    let conns = index.get(path);
+    if (!conns) index.set(path, (conns = new Set()));
+    conns.add(c);
+  }
+
+  private removeSubscription(c: Conn, path: string): void {
+    if (!c.subs.delete(path)) return;
+    const index = this.subscribers.get(c.oid!);
+    const conns = index?.get(path);
+    if (!index || !conns) return;
+    conns.delete(c);
+    if (conns.size === 0) index.delete(path);
+    if (index.size === 0) this.subscribers.delete(c.oid!);
   }
 
   // ---------- socket side ----------
@@ -434,6 +491,7 @@ export class RealtimeHub {
     c.held = [];
     this.conns.delete(c);
     if (c.oid) {
+      for (const path of [...c.subs.keys()]) this.removeSubscription(c, path);
       const set = this.byOrg.get(c.oid);
       set?.delete(c);
       if (set && set.size === 0) {
@@ -465,6 +523,7 @@ export class RealtimeHub {
       alive: true,
       closed: false,
       queue: Promise.resolve(),
+      reached: 0,
     };
     this.conns.add(c);
     const authTimer = setTimeout(() => {
@@ -512,7 +571,7 @@ export class RealtimeHub {
     if (!c.uid) return this.drop(c, REALTIME_CLOSE_CODES.unauthorized, REALTIME_MESSAGES.notAuthenticated);
     if (m.type === 'ping') return this.send(c, { type: 'pong' });
     if (m.type === 'unsubscribe') {
-      for (const p of m.paths) c.subs.delete(p);
+      for (const p of m.paths) this.removeSubscription(c, p);
       return this.send(c, { type: 'unsubscribed', paths: m.paths });
     }
     return this.subscribe(c, m.paths, m.since);
@@ -559,7 +618,7 @@ export class RealtimeHub {
     const fresh = ok.filter((p) => !c.subs.has(p));
     c.hold += 1;
     try {
-      for (const p of fresh) c.subs.set(p, Number.POSITIVE_INFINITY);
+      for (const p of fresh) this.addSubscription(c, p, Number.POSITIVE_INFINITY);
       const em = this.opts.orm.em.fork();
       const upTo = await currentSeq(em, c.oid!);
       let replay: HubEvent[] = [];

@@ -132,6 +132,26 @@ describe('realtime: token, socket, paths, replay, session end', () => {
     expect(new Date(events[0].at).toString()).not.toBe('Invalid Date');
   });
 
+  it('a socket subscribed to a path and to one below it gets each event once; sockets subscribed elsewhere get none of them', async () => {
+    const both = await connect(client, [realtimePaths.executions(org.id), realtimePaths.executions(org.id, 'enrichment', 'company')]);
+    const elsewhere = await connect(client, [realtimePaths.entities(org.id), realtimePaths.executions(org.id, 'play')]);
+    const run = Array.from({ length: 50 }, (_, n) => ({
+      path: realtimePaths.executions(org.id, 'enrichment', 'company'),
+      kind: 'execution.updated',
+      key: `execution:${n}`,
+      data: { n },
+    }));
+    await emit(org.id, run);
+    await emit(org.id, [
+      { path: realtimePaths.entities(org.id, 'company'), kind: 'entity.created', data: { n: 50 } },
+      { path: realtimePaths.executions(org.id, 'play', 'company'), kind: 'execution.updated', data: { n: 51 } },
+    ]);
+    const got = await both.waitForEvents((e) => e.some((x) => (x.data as { n: number }).n === 51));
+    expect(got.map((e) => (e.data as { n: number }).n)).toEqual([...run.map((e) => e.data.n), 51]);
+    const other = await elsewhere.waitForEvents((e) => e.length >= 2);
+    expect(other.map((e) => (e.data as { n: number }).n)).toEqual([50, 51]);
+  });
+
   it('adding paths later (and repeating one) neither loses nor repeats events of the paths already subscribed', async () => {
     const s = await connect(client, [realtimePaths.activities(org.id)]);
     await emit(org.id, { path: realtimePaths.activities(org.id), kind: 'a', data: { n: 1 } });
