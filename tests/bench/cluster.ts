@@ -1129,7 +1129,13 @@ async function scheduleMailbox(sql: pg.Client, run: PreparedRun, m: number, s: S
         if (attempt >= 3) throw err;
         continue;
       }
-      if (r.status !== 200) throw new Error(`send-to-email: ${r.status} ${r.text}`);
+      if (r.status !== 200) {
+        // A send again after no answer: the first one may have been scheduled meanwhile (its answer lost), and this
+        // one is refused as no longer a draft.
+        const { rows } = await sql.query<{ status: string }>(`select status from channel_email where id = $1`, [d.id]);
+        if (attempt === 1 || rows[0]?.status === 'draft') throw new Error(`send-to-email: ${r.status} ${r.text}`);
+        log(`send-to-email ${m}-${n} again: ${r.status}; the draft is '${rows[0]?.status}' (the first send went through)`);
+      }
       break;
     }
   }
