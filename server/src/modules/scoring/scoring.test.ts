@@ -1,14 +1,17 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import pg from 'pg';
 import { scoreValues, type ScoreRuleSet, type ScoreFieldType, type ScoreOperator, SCORE_OPERATORS_BY_TYPE } from '@dealscout/shared/domain';
 import { createTestApp, createOrg, signedIn, type TestContext, type TestClient } from '../../../test/helpers';
 import { startTestWorker, eventually, type TestWorker } from '../../../test/execution-harness';
 import { insertIdeas, lockList, createSource } from '../lists/lists.service';
 import { createScoreHandler } from './handler';
 import { readIdeaBatch, scoreIdeas, writeScores } from './scoring.service';
-import { scoreBatchInDatabase, writeRunFields } from './sql-score';
+import { compileScoreBatch, scoreBatchInDatabase, writeRunFields } from './sql-score';
 import { expandDetails, type RunField } from '../lists/score-breakdown';
+
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] };
 
 const revenue = (over: Partial<ScoreRuleSet> = {}): ScoreRuleSet => ({
   id: 'rs-revenue',
@@ -327,6 +330,37 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     // Deleting the model removes its results.
     expect((await a.del(`/api/v1/scoring-model/${model.id}`)).statusCode).toBe(204);
     expect((await results(list.id)).every((r) => r.scoring_results.length === 0)).toBe(true);
+  });
+
+  it("reads each idea's enrichment value through the results index, never every result of the organization in each batch", async () => {
+    const list = await newList(a);
+    await seedIdeas(list.id, [{ revenue: 1 }, { revenue: 700 }]);
+    const industry: ScoreRuleSet = {
+      id: 'rs-ind',
+      label: 'Industry',
+      weight: 60,
+      defaultScore: 3,
+      fieldData: { id: 'ind', sourceType: 'enrichment', fieldType: 'string', fieldPath: '$.result.industry', enrichmentId },
+      rules: [{ id: 'r-soft', operator: 'contain', value: { primary: 'software' }, score: 8 }],
+    };
+    const scope = { listId: list.id, ideaIds: null, filters: null };
+    const { sql, params } = compileScoreBatch(orgA, randomUUID(), randomUUID(), scope, [revenue(), industry], null, 1000);
+    const client = new pg.Client({ connectionString: ctx.dbUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json) ${sql}`, params);
+      // The node above each read of enrichment_result: a Limit, i.e. the lookup of one idea inside the
+      // nested loop over the batch; flattened into a join, PostgreSQL may hash the whole table for every batch.
+      const above: string[] = [];
+      const walk = (n: PlanNode, parent: PlanNode | null) => {
+        if (n['Relation Name'] === 'enrichment_result') above.push(parent?.['Node Type'] ?? 'none');
+        for (const c of n.Plans ?? []) walk(c, n);
+      };
+      walk(rows[0]!['QUERY PLAN'][0].Plan, null);
+      expect(above).toEqual(['Limit']);
+    } finally {
+      await client.end();
+    }
   });
 
   it('property: the batched scorer over the database gives exactly the reference evaluation, for any model and values', async () => {
