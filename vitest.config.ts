@@ -24,6 +24,10 @@ export default defineConfig({
           // The UI tests type into jsdom with user-event: a few seconds each when the machine's two
           // cores also run servers and browsers beside them (vitest's 5 s default timed out there).
           testTimeout: 20_000,
+          // The files of a worker share one module cache (React, Fluent UI, testing-library are imported once
+          // per worker, not once per file: imports were about half of the project's time). Each file still
+          // gets its own jsdom; the tests that fake timers put the real ones back after each test.
+          isolate: false,
         },
       },
       {
