@@ -77,6 +77,9 @@ export default defineConfig({
           expect: { poll: { timeout: 10_000 } },
           pool: 'forks',
           fileParallelism: true,
+          // A worker's journey files share one module cache (Playwright, the helpers, the fakes: about a second
+          // of CPU per file); each file still starts and stops its own server, fakes and browser contexts.
+          isolate: false,
         },
       },
       {
