@@ -10,19 +10,19 @@ import { FluentProvider, Spinner, webLightTheme } from '@fluentui/react-componen
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError, type RealtimeClientOptions } from '@dealscout/shared/client';
 import { PluginModeProvider } from '@dealscout/shared/ui';
-import type { OutlookHost } from '../office/outlook';
+import type { MailItem, OutlookHost } from '../office/outlook';
 import type { Session, SessionStore } from '../session/session';
 import { FirstView } from '../pane/FirstView';
 import { firstViewApi, type FirstViewApi } from '../pane/first-view-api';
 import { preloadPaneParts } from '../pane/parts-loader';
+import { chunk, lazyPart } from './chunk';
 import { prefetchFirstView } from '../pane/prefetch';
 import { useMailItem } from '../pane/useMailItem';
 
 // Signed in, the pane never needs the sign-in form: it loads only when there is no session.
 const SignInScreen = lazy(() => import('../session/SignIn').then((m) => ({ default: m.SignInScreen })));
-let connected: Promise<typeof import('./connected')> | null = null;
-const loadConnected = () => (connected ??= import('./connected'));
-const SignedInParts = lazy(() => loadConnected().then((m) => ({ default: m.SignedInParts })));
+const connected = chunk(() => import('./connected'));
+const SignedInParts = lazyPart(connected, (m) => m.SignedInParts);
 
 /**
  * True when the pane's first chunk came from the browser's cache (a re-opened pane; hashed chunks
@@ -52,6 +52,10 @@ export interface Boot {
   firstView: Promise<void> | null;
   /** The rest of the pane loads at once, not after the first view (firstChunkCached). */
   restAtOnce?: boolean;
+  /** The email, read once for the first view's requests (startPane). */
+  item?: Promise<MailItem | null>;
+  /** The email as read before the first render (main.tsx waits for `item`): the pane renders with it at once. */
+  firstItem?: MailItem | null;
 }
 
 /** The connected chunk loads when the first view has shown, or after this long at most. */
@@ -89,7 +93,9 @@ export function startPane(host: OutlookHost, store: SessionStore): Boot | null {
   const session = store.current();
   if (!session) return null;
   const boot = bootOf(store, session);
-  return { ...boot, firstView: prefetchFirstView(host, boot.api, boot.queryClient), restAtOnce: connected !== null };
+  const item = host.currentItem();
+  const firstView = prefetchFirstView(host, boot.api, boot.queryClient, item);
+  return { ...boot, firstView, item, restAtOnce: connected.loaded() !== null };
 }
 
 /**
@@ -99,15 +105,17 @@ export function startPane(host: OutlookHost, store: SessionStore): Boot | null {
  */
 export function preloadRest(store: SessionStore): Promise<unknown> | null {
   if (!store.current() || !firstChunkCached()) return null;
-  return Promise.all([loadConnected(), preloadPaneParts()]).catch((e: unknown) => console.warn('Could not load the pane', e));
+  return Promise.all([connected.load(), preloadPaneParts()]).catch((e: unknown) => console.warn('Could not load the pane', e));
 }
 
 function SignedIn({ host, store, session, realtimeOptions, boot }: AppProps & { session: Session }) {
   // One cache per sign-in (this component is keyed by the token): the session object changes when
   // the user's profile is refreshed.
-  const [{ api, queryClient, firstView, restAtOnce }] = useState(() => (boot?.token === session.token ? boot : bootOf(store, session)));
+  const [{ api, queryClient, firstView, restAtOnce, firstItem }] = useState(() =>
+    boot?.token === session.token ? boot : bootOf(store, session),
+  );
   useEffect(() => () => queryClient.clear(), [queryClient]);
-  const mail = useMailItem(host);
+  const mail = useMailItem(host, firstItem);
   // The rest of the pane (the connected and drawer chunks) loads once the first view has shown
   // (at once when it is cached: restAtOnce).
   const [rest, setRest] = useState(!!restAtOnce);

@@ -33,8 +33,9 @@ export function SignedInParts({ host, store, session, realtimeOptions, firstView
   // One client per sign-in (App keys the signed-in pane by the token): a new client would reopen the
   // realtime socket.
   const [api] = useState(() => createApi(store.apiOptions(session.serverUrl, session)));
-  // The realtime socket (a token request, then the upgrade) opens once the first view's requests
-  // are answered, so it does not compete with them for the pane's thread and the server.
+  // The realtime socket (a token request, then the upgrade) opens, and the user's runs are asked
+  // for, once the first view's requests are answered, so they do not compete with them for the
+  // pane's thread and the server.
   const [live, setLive] = useState(!firstView);
   useEffect(() => {
     if (!firstView) return undefined;
@@ -56,7 +57,7 @@ export function SignedInParts({ host, store, session, realtimeOptions, firstView
       >
         <DrawerProvider initialVisibility="Visible">
           <MiniDrawerProvider>
-            <Workspace host={host} store={store} session={session} mail={mail} />
+            <Workspace host={host} store={store} session={session} mail={mail} firstViewDone={live} />
           </MiniDrawerProvider>
         </DrawerProvider>
       </RealtimeProvider>
@@ -66,16 +67,23 @@ export function SignedInParts({ host, store, session, realtimeOptions, firstView
 }
 
 /** Shows the pane at once; the drawer waits for the user's saved config (section states, tab), loaded once. */
-function Workspace({ host, store, session, mail }: { host: OutlookHost; store: SessionStore; session: Session; mail: MailItemState }) {
+interface WorkspaceProps {
+  host: OutlookHost;
+  store: SessionStore;
+  session: Session;
+  mail: MailItemState;
+  firstViewDone: boolean;
+}
+
+function Workspace({ host, store, session, mail, firstViewDone }: WorkspaceProps) {
   const api = useApi();
   const user = useQuery({ queryKey: USER_QUERY_KEY, queryFn: () => api.user.get(), staleTime: Infinity });
   useEffect(() => {
     if (user.data) store.updateUser(user.data.user);
   }, [user.data, store]);
+  // Taken once, in the render where the user has come (no extra commit and effect pass before the drawer).
   const [config, setConfig] = useState<ReturnType<typeof migrateUserConfig> | null>(null);
-  useEffect(() => {
-    if (!config && (user.data || user.isError)) setConfig(migrateUserConfig((user.data?.user ?? session.user).settings));
-  }, [user.data, user.isError, config, session.user]);
+  if (!config && (user.data || user.isError)) setConfig(migrateUserConfig((user.data?.user ?? session.user).settings));
   const u = user.data?.user ?? session.user;
   return (
     <Pane
@@ -85,6 +93,7 @@ function Workspace({ host, store, session, mail }: { host: OutlookHost; store: S
       userName={`${u.firstName} ${u.lastName}`.trim() || u.email}
       initialConfig={config}
       onSignOut={() => void store.signOut()}
+      firstViewDone={firstViewDone}
     />
   );
 }

@@ -14,7 +14,8 @@ import type { OutlookHost } from '../office/outlook';
 import { useMailItem, type MailItemState } from './useMailItem';
 import { participantsOf, type Participant } from './people';
 import { matchQueryKey } from './prefetch';
-import { preloadPaneParts } from './parts-loader';
+import { lazyPart } from '../app/chunk';
+import { paneParts, preloadPaneParts } from './parts-loader';
 import { MailStatus, PaneFrame, PeopleList, usePaneStyles as useStyles } from './PaneView';
 
 export { NO_ITEM, NOT_IN_OUTLOOK, NO_PEOPLE, NO_RECIPIENTS } from './PaneView';
@@ -24,9 +25,10 @@ export { NO_ITEM, NOT_IN_OUTLOOK, NO_PEOPLE, NO_RECIPIENTS } from './PaneView';
 // draft panel, its editor and send controls) loads when an email is being written; the drawer, the
 // mini drawer and the one-step create come in one chunk (parts.ts) that preloadPaneParts() starts
 // with the connected chunk, once the first view has shown.
-const RecordDrawer = lazy(() => preloadPaneParts().then((m) => ({ default: m.RecordDrawer })));
-const MiniDrawer = lazy(() => preloadPaneParts().then((m) => ({ default: m.MiniDrawer })));
-const NewContactFromEmail = lazy(() => preloadPaneParts().then((m) => ({ default: m.NewContactFromEmail })));
+// Once that chunk has loaded, they render without suspending (lazyPart).
+const RecordDrawer = lazyPart(paneParts, (m) => m.RecordDrawer);
+const MiniDrawer = lazyPart(paneParts, (m) => m.MiniDrawer);
+const NewContactFromEmail = lazyPart(paneParts, (m) => m.NewContactFromEmail);
 const ComposeDraft = lazy(() => import('./ComposeDraft').then((m) => ({ default: m.ComposeDraft })));
 
 export interface PaneProps {
@@ -38,6 +40,9 @@ export interface PaneProps {
   onSignOut: () => void;
   /** The email as the signed-in pane reads it (kept across the first view); without it, read here. */
   mail?: MailItemState;
+  /** False while the first view's requests are on their way: the user's runs (ActiveRuns, a request of
+   *  their own) wait for them. */
+  firstViewDone?: boolean;
 }
 
 function LiveDot() {
@@ -70,7 +75,7 @@ function PaneReading(props: PaneProps) {
   return <PaneOf {...props} mail={useMailItem(props.host)} />;
 }
 
-function PaneOf({ host, userName, userId, initialConfig, onSignOut, mail }: PaneProps & { mail: MailItemState }) {
+function PaneOf({ host, userName, userId, initialConfig, onSignOut, mail, firstViewDone = true }: PaneProps & { mail: MailItemState }) {
   const styles = useStyles();
   const api = useApi();
   const drawer = useDrawer();
@@ -177,7 +182,7 @@ function PaneOf({ host, userName, userId, initialConfig, onSignOut, mail }: Pane
       }
     >
       {/* The user's long runs (an enrichment or a play over many rows), each with Cancel. */}
-      <ActiveRuns style={{ margin: '6px 8px 0' }} />
+      {firstViewDone && <ActiveRuns style={{ margin: '6px 8px 0' }} />}
       {body}
       <Suspense fallback={null}>
         {/* Run Play runs on the record open in the drawer (the matched contact, or a record opened from it). */}

@@ -46,6 +46,13 @@ describe('prefetchFirstView', () => {
     expect(t.queryClient.getQueryData(queryKeys.contact(JANE))).toEqual({ success: true, contact: { id: JANE } });
   });
 
+  it('takes the email as already read, without reading it again', async () => {
+    const t = setup(null, true);
+    await prefetchFirstView(t.host, t.api, t.queryClient, Promise.resolve(read));
+    expect(t.matchEmails).toHaveBeenCalledWith(['jane@acme.example', 'nina@northwind.example'], expect.anything());
+    expect(t.details).toHaveBeenCalledWith(JANE, queryKeys.contact(JANE));
+  });
+
   it('an unknown sender: no contact request; no item: nothing at all; a failure is only logged', async () => {
     const unknown = setup(read, false);
     await prefetchFirstView(unknown.host, unknown.api, unknown.queryClient);

@@ -7,16 +7,22 @@
 // first-view-api.ts: the API client and its contracts are not part of the first chunk.
 import type { QueryClient } from '@tanstack/react-query';
 import { queryKeys } from '@dealscout/shared/ui';
-import type { OutlookHost } from '../office/outlook';
+import type { MailItem, OutlookHost } from '../office/outlook';
 import type { FirstViewApi } from './first-view-api';
 import { participantsOf } from './people';
 
 export const matchQueryKey = (emails: string[]) => ['mailbox-match', emails] as const;
 export const USER_QUERY_KEY = ['user'] as const;
 
-export async function prefetchFirstView(host: OutlookHost, api: FirstViewApi, queryClient: QueryClient): Promise<void> {
+/** `item`: the email as already read (startPane); read here when not given. */
+export async function prefetchFirstView(
+  host: OutlookHost,
+  api: FirstViewApi,
+  queryClient: QueryClient,
+  item: Promise<MailItem | null> = host.currentItem(),
+): Promise<void> {
   try {
-    const emails = participantsOf(await host.currentItem(), host.userEmail()).map((p) => p.email);
+    const emails = participantsOf(await item, host.userEmail()).map((p) => p.email);
     if (emails.length === 0) return;
     const key = matchQueryKey(emails);
     const match = await queryClient.fetchQuery({ queryKey: key, queryFn: () => api.matchEmails(emails, key) });

@@ -12,8 +12,14 @@ export interface MailItemState {
   refresh(): void;
 }
 
-export function useMailItem(host: OutlookHost): MailItemState {
-  const [state, setState] = useState<Omit<MailItemState, 'refresh'>>({ item: null, loading: true, error: null, selection: 0 });
+/** `first`: the item as read before the pane rendered (startPane), so the pane renders with it at once; undefined: read here. */
+export function useMailItem(host: OutlookHost, first?: MailItem | null): MailItemState {
+  const [state, setState] = useState<Omit<MailItemState, 'refresh'>>(() =>
+    first === undefined
+      ? { item: null, loading: true, error: null, selection: 0 }
+      : { item: first, loading: false, error: null, selection: 1 },
+  );
+  const [readFirst] = useState(first === undefined);
 
   const read = useCallback(
     (newSelection: boolean) => {
@@ -28,7 +34,7 @@ export function useMailItem(host: OutlookHost): MailItemState {
   useEffect(() => {
     let off: (() => void) | null = null;
     let alive = true;
-    read(true);
+    if (readFirst) read(true);
     host
       .onItemChanged(() => read(true))
       .then(
@@ -42,7 +48,7 @@ export function useMailItem(host: OutlookHost): MailItemState {
       alive = false;
       off?.();
     };
-  }, [host, read]);
+  }, [host, read, readFirst]);
 
   const refresh = useCallback(() => read(false), [read]);
   return { ...state, refresh };
