@@ -169,16 +169,21 @@ async function main(): Promise<void> {
     const profileTo = process.env.BENCH_ADDIN_PROFILE;
     const profiler = profileTo ? await ctx.newCDPSession(page) : null;
     // The renderer processes' CPU time over each load (Chromium's SystemInfo.getProcessInfo): the pane's
-    // own work, which the machine's load stretches in wall time but not in CPU time.
+    // own work, which the machine's load stretches in wall time but not in CPU time. By process id: the
+    // navigation may move the page into a new renderer (counted from its start).
     const system = await browser.newBrowserCDPSession();
-    const rendererCpu = async () => {
-      const { processInfo } = (await system.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; cpuTime: number }[] };
-      return processInfo.filter((p) => p.type === 'renderer').reduce((n, p) => n + p.cpuTime * 1000, 0);
+    const renderers = async () => {
+      const { processInfo } = (await system.send('SystemInfo.getProcessInfo')) as {
+        processInfo: { type: string; id: number; cpuTime: number }[];
+      };
+      return new Map(processInfo.filter((p) => p.type === 'renderer').map((p) => [p.id, p.cpuTime * 1000]));
     };
+    const cpuSince = (before: Map<number, number>, after: Map<number, number>) =>
+      [...after].reduce((n, [id, ms]) => n + ms - (before.get(id) ?? 0), 0);
     const cpu: number[] = [];
     for (let i = 0; i < WARMUP + RUNS; i++) {
       await page.goto('about:blank');
-      const cpuBefore = await rendererCpu();
+      const cpuBefore = await renderers();
       const last = i === WARMUP + RUNS - 1;
       if (profiler && last) {
         await profiler.send('Profiler.enable');
@@ -188,7 +193,7 @@ async function main(): Promise<void> {
       await page.goto(`${server.url}/addin/`);
       await page.locator('[data-testid="pane-person"][data-known="true"]').waitFor();
       await page.locator('[data-testid="drawer-title"]', { hasText: 'Jane Doe' }).waitFor();
-      const cpuUsed = (await rendererCpu()) - cpuBefore;
+      const cpuUsed = cpuSince(cpuBefore, await renderers());
       if (profiler && last && profileTo) fs.writeFileSync(profileTo, JSON.stringify((await profiler.send('Profiler.stop')).profile));
       const m = await page.evaluate(() => {
         const w = window as unknown as { __paneMarks: { people: number; drawer: number }; __officeReadyAt: number };
