@@ -102,7 +102,10 @@ async function releaseJob(ctx: JobContext, queue: string, job: BatchItem['job'])
 }
 
 export interface RunnerOptions {
-  /** How often a running execution checks whether it was cancelled. */
+  /**
+   * How often a running execution checks whether it was cancelled (250 ms: a job already claimed and waiting for a
+   * model slot drops out before it calls; one small query per batch in flight each time).
+   */
   cancelPollMs?: number;
   /** Least time between two progress writes. */
   progressMs?: number;
@@ -366,7 +369,7 @@ function watchBatch(ctx: JobContext, aborts: ReadonlyMap<string, AbortController
   };
   const watch = setInterval(() => {
     void checkCancelled().catch(() => {});
-  }, opts.cancelPollMs ?? 1000);
+  }, opts.cancelPollMs ?? 250);
   // The grace period to stop is over: what still runs stops, and its job is released.
   const deadline = ctx.stop?.deadline;
   const onDeadline = () => {
