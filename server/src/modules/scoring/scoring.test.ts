@@ -34,6 +34,15 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
   let b: TestClient;
   let worker: TestWorker;
   let enrichmentId: string;
+  /** A rule set over the enrichment's `industry` (read by path from each idea's result). */
+  const industrySet = (): ScoreRuleSet => ({
+    id: 'rs-ind',
+    label: 'Industry',
+    weight: 60,
+    defaultScore: 3,
+    fieldData: { id: 'ind', sourceType: 'enrichment', fieldType: 'string', fieldPath: '$.result.industry', enrichmentId },
+    rules: [{ id: 'r-soft', operator: 'contain', value: { primary: 'software' }, score: 8 }],
+  });
 
   beforeAll(async () => {
     ctx = await createTestApp({ boss: true });
@@ -220,14 +229,7 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
       fieldData: { id: 'tags', sourceType: 'mandatory', fieldType: 'array', fieldPath: 'data.tags' },
       rules: [{ id: 'r-saas', operator: 'is', value: { primary: 'saas' }, score: 9 }],
     };
-    const industry: ScoreRuleSet = {
-      id: 'rs-ind',
-      label: 'Industry',
-      weight: 60,
-      defaultScore: 3,
-      fieldData: { id: 'ind', sourceType: 'enrichment', fieldType: 'string', fieldPath: '$.result.industry', enrichmentId },
-      rules: [{ id: 'r-soft', operator: 'contain', value: { primary: 'software' }, score: 8 }],
-    };
+    const industry = industrySet();
     // Enrichment results for the first half of the ideas.
     for (const [i, idea] of ideas.slice(0, 15).entries()) {
       await ctx.em().execute(
@@ -335,14 +337,7 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
   it("reads each idea's enrichment value through the results index, never every result of the organization in each batch", async () => {
     const list = await newList(a);
     await seedIdeas(list.id, [{ revenue: 1 }, { revenue: 700 }]);
-    const industry: ScoreRuleSet = {
-      id: 'rs-ind',
-      label: 'Industry',
-      weight: 60,
-      defaultScore: 3,
-      fieldData: { id: 'ind', sourceType: 'enrichment', fieldType: 'string', fieldPath: '$.result.industry', enrichmentId },
-      rules: [{ id: 'r-soft', operator: 'contain', value: { primary: 'software' }, score: 8 }],
-    };
+    const industry = industrySet();
     const scope = { listId: list.id, ideaIds: null, filters: null };
     const { sql, params } = compileScoreBatch(orgA, randomUUID(), randomUUID(), scope, [revenue(), industry], null, 1000);
     const client = new pg.Client({ connectionString: ctx.dbUrl });
