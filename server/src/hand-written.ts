@@ -81,6 +81,8 @@ export const HAND_WRITTEN_TRIGGERS = [
   { table: 'app_user', name: 'app_user_changed_notify' },
   // A field definition changed: the field caches drop the organization's fields (Migration20261129180000).
   { table: 'field_definition', name: 'field_definition_changed' },
+  // Deleted ideas take their scoring results with them (Migration20261130060000: idea_score has no foreign key to idea).
+  { table: 'idea', name: 'idea_score_cascade' },
   // record_count, the maintained totals of the companies and contacts tables (Migration20261122050000).
   // Their `{table}_count_truncate` triggers exist too, but MikroORM does not see TRUNCATE triggers.
   ...(['company', 'contact'] as const).flatMap((table) =>
@@ -159,7 +161,6 @@ export const HAND_WRITTEN_FOREIGN_KEYS: readonly {
   { table: 'score_run', column: 'model_id', target: 'scoring_model', onDelete: 'cascade' },
   { table: 'score_run', column: 'list_id', target: 'list_company', onDelete: 'cascade' },
   { table: 'idea_score', column: 'model_id', target: 'scoring_model', onDelete: 'cascade' },
-  { table: 'idea_score', column: 'idea_id', target: 'idea', onDelete: 'cascade' },
   { table: 'list_source_rejection', column: 'source_id', target: 'list_source', onDelete: 'cascade' },
 ];
 
@@ -191,7 +192,6 @@ export const HAND_WRITTEN_PRIMARY_KEYS = [
   'field_definition',
   'field_value',
   'idea',
-  'idea_score',
   'integration',
   'invitation',
   'list_company',

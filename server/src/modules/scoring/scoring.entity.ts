@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ScoreRuleSet } from '@dealscout/shared/domain';
 import { Organization } from '../../db/organization.entity';
 import { User } from '../users/user.entity';
-import { ListCompany, Idea } from '../lists/list.entity';
+import { ListCompany } from '../lists/list.entity';
 
 /** A scoring model of a list (spec 002 §3 'Scoring model'): weighted rule sets over the ideas' fields. */
 export const ScoringModel = defineEntity({
@@ -60,19 +60,18 @@ export type IScoreRun = InferEntity<typeof ScoreRun>;
  * One idea's result for one model (spec 002 §3, the idea's scoringResults): the total and, per field,
  * the value seen, the reason, the rule, the score, the weight and the contribution. A table of its
  * own rather than a JSON column of the idea: a run writes a million narrow rows (insert, or update in
- * place) instead of rewriting a million wide idea rows with all their indexes.
+ * place) instead of rewriting a million wide idea rows with all their indexes. Keyed by (organization,
+ * model, idea): `id` is the result's id in the API, never looked up (no index). No foreign key to the
+ * idea: a statement trigger deletes an idea's results (Migration20261130060000, hand-written.ts).
  */
 export const IdeaScore = defineEntity({
   name: 'IdeaScore',
   tableName: 'idea_score',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
-    organization: () => p.manyToOne(Organization),
-    model: () => p.manyToOne(ScoringModel).deleteRule('cascade'),
-    idea: () => p.manyToOne(Idea).deleteRule('cascade'),
+    organization: () => p.manyToOne(Organization).primary(),
+    model: () => p.manyToOne(ScoringModel).primary().deleteRule('cascade'),
+    ideaId: p.uuid().primary(),
+    id: p.uuid().onCreate(() => randomUUID()),
     executionId: p.uuid().nullable(),
     /** completed | error */
     status: p.string().length(20).default('completed'),
@@ -84,10 +83,6 @@ export const IdeaScore = defineEntity({
       .onCreate(() => new Date())
       .onUpdate(() => new Date()),
   },
-  indexes: [{ name: 'idea_score_org_idea_index', properties: ['organization', 'idea'] }],
-  uniques: [
-    { properties: ['organization', 'id'] },
-    { name: 'idea_score_org_model_idea_unique', properties: ['organization', 'model', 'idea'] },
-  ],
+  indexes: [{ name: 'idea_score_org_idea_index', properties: ['organization', 'ideaId'] }],
 });
 export type IIdeaScore = InferEntity<typeof IdeaScore>;

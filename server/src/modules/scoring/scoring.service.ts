@@ -14,7 +14,7 @@ import {
 } from '@dealscout/shared/domain';
 import type { IdeaFilters, ScoreModelDto } from '@dealscout/shared/contracts';
 import { badRequest, notFound } from '../../lib/errors';
-import { tenantSql } from '../../db/sql';
+import { tenantSql, unscopedSql } from '../../db/sql';
 import { createExecutions } from '../executions/commands/create-executions';
 import type { Actor } from '../lists/lists.service';
 import { ideaWhere } from '../records/idea-query';
@@ -197,26 +197,44 @@ export function scoreIdeas(ruleSets: readonly ScoreRuleSet[], ideas: readonly Id
   return ideas.map((idea) => ({ id: idea.id, ...scoreValues(ruleSets, (f) => idea.values.get(fieldKey(f))) }));
 }
 
-/** Writes the batch's results: one row per idea and model, inserted or replaced (a retried batch writes the same). */
+/**
+ * What a writer of idea_score runs in its transaction before it reads the ideas it scores (`?`: the
+ * list's id): the list's lock, shared among writers. idea_score has no foreign key to idea; deleting
+ * ideas takes their lists' lock exclusively, so it waits for the writers in flight to commit before
+ * it deletes the ideas' results, and a writer that starts later reads the ideas without the deleted
+ * ones (Migration20261130060000, whose trigger names the same key).
+ */
+export const SCORE_LIST_LOCK = `select pg_advisory_xact_lock_shared(hashtextextended('idea-score:' || ?::text, 0))`;
+
+/**
+ * Writes the batch's results: one row per idea and model, inserted or replaced (a retried batch writes
+ * the same), under the list's score lock (SCORE_LIST_LOCK: the ideas were read before it, so a delete
+ * of one of them in between is waited for by neither; the worker-side reference path, for tests).
+ */
 export async function writeScores(
   em: EntityManager,
   organizationId: string,
+  listId: string,
   modelId: string,
   executionId: string,
   scored: readonly ScoredIdea[],
 ): Promise<void> {
   if (scored.length === 0) return;
   const items = scored.map((s) => [s.id, s.totalScore, s.fields]);
-  await tenantSql(em, organizationId).bound(
-    `insert into idea_score (id, organization_id, model_id, idea_id, execution_id, status, status_message, total_score, details, updated_at)
-     select gen_random_uuid(), $1::uuid, $2::uuid, (x.value->>0)::uuid, $3::uuid, 'completed', null, (x.value->>1)::double precision,
-       x.value->2, clock_timestamp()
-       from jsonb_array_elements($4::jsonb) x
-     on conflict (organization_id, model_id, idea_id) do update
-       set execution_id = excluded.execution_id, status = excluded.status, status_message = null, total_score = excluded.total_score,
-         details = excluded.details, updated_at = excluded.updated_at`,
-    [organizationId, modelId, executionId, JSON.stringify(items)],
-  );
+  await em.fork().transactional(async (tem) => {
+    await unscopedSql(tem, 'connection').run(SCORE_LIST_LOCK, [listId]);
+    // Only the ideas that still exist in the list (read after the lock).
+    await tenantSql(tem, organizationId).bound(
+      `insert into idea_score (id, organization_id, model_id, idea_id, execution_id, status, status_message, total_score, details, updated_at)
+       select gen_random_uuid(), $1::uuid, $2::uuid, i.id, $3::uuid, 'completed', null, (x.value->>1)::double precision,
+         x.value->2, clock_timestamp()
+         from jsonb_array_elements($4::jsonb) x join idea i on i.organization_id = $1::uuid and i.list_id = $5::uuid and i.id = (x.value->>0)::uuid
+       on conflict (organization_id, model_id, idea_id) do update
+         set execution_id = excluded.execution_id, status = excluded.status, status_message = null, total_score = excluded.total_score,
+           details = excluded.details, updated_at = excluded.updated_at`,
+      [organizationId, modelId, executionId, JSON.stringify(items), listId],
+    );
+  });
 }
 
 // ---------- starting a run ----------

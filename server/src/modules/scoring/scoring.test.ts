@@ -7,7 +7,7 @@ import { createTestApp, createOrg, signedIn, type TestContext, type TestClient }
 import { startTestWorker, eventually, type TestWorker } from '../../../test/execution-harness';
 import { insertIdeas, lockList, createSource } from '../lists/lists.service';
 import { createScoreHandler } from './handler';
-import { readIdeaBatch, scoreIdeas, writeScores } from './scoring.service';
+import { readIdeaBatch, scoreIdeas, writeScores, SCORE_LIST_LOCK } from './scoring.service';
 import { compileScoreBatch, scoreBatchInDatabase, writeRunFields } from './sql-score';
 import { expandDetails, type RunField } from '../lists/score-breakdown';
 
@@ -358,6 +358,101 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     }
   });
 
+  it('writes each result into two indexes and checks only its model: idea_score has no index on its id and no key to idea', async () => {
+    const rows = await ctx.em().execute<{ def: string }[]>(
+      `select pg_get_indexdef(indexrelid) as def from pg_index where indrelid = 'idea_score'::regclass
+       union all select pg_get_constraintdef(oid) from pg_constraint where conrelid = 'idea_score'::regclass and contype = 'f'
+       union all select tgname::text from pg_trigger where tgrelid = 'idea'::regclass and not tgisinternal and tgname like 'idea_score%'
+       order by 1`,
+    );
+    expect(rows.map((r) => r.def)).toEqual([
+      'CREATE INDEX idea_score_org_idea_index ON public.idea_score USING btree (organization_id, idea_id)',
+      'CREATE UNIQUE INDEX idea_score_pkey ON public.idea_score USING btree (organization_id, model_id, idea_id)',
+      'FOREIGN KEY (organization_id, model_id) REFERENCES scoring_model(organization_id, id) ON DELETE CASCADE',
+      'idea_score_cascade',
+    ]);
+  });
+
+  it('deleting ideas or their list deletes their results, once the writers in flight on the list have committed', async () => {
+    const list = await newList(a);
+    const ideas = await seedIdeas(
+      list.id,
+      [1, 700, 900, 50, 300, 20].map((revenue) => ({ revenue })),
+    );
+    const newModel = async (name: string) =>
+      (await a.post('/api/v1/scoring-model', { name, listCompanyId: list.id, ruleSets: [revenue()] })).json().scoringModel.id as string;
+    const [m1, m2] = [await newModel('One'), await newModel('Two')];
+    const scope = { listId: list.id, ideaIds: null, filters: null };
+    await scoreBatchInDatabase(ctx.em(), orgA, m1, randomUUID(), scope, [revenue()], null, null);
+    const scored = async () =>
+      (
+        await ctx
+          .em()
+          .execute<{ idea_id: string }[]>(
+            `select idea_id from idea_score where organization_id = ? and model_id in (?, ?) order by idea_id`,
+            [orgA, m1, m2],
+          )
+      ).map((r) => r.idea_id);
+    expect(await scored()).toEqual(ideas.map((i) => i.id));
+
+    // Through the route: the idea goes, and its result with it.
+    const del = await a.post('/api/v1/list-company/idea/delete', { listCompanyId: list.id, listCompanyIdeaIds: [ideas[0]!.id] });
+    expect(del.statusCode, del.body).toBe(200);
+    expect(await scored()).toEqual(ideas.slice(1).map((i) => i.id));
+
+    // A writer holds the list's score lock and has written a result it has not committed yet: the
+    // delete of that idea waits for it, then deletes the committed result.
+    const writer = new pg.Client({ connectionString: ctx.dbUrl });
+    const deleter = new pg.Client({ connectionString: ctx.dbUrl });
+    await writer.connect();
+    await deleter.connect();
+    try {
+      await writer.query('begin');
+      await writer.query(SCORE_LIST_LOCK.replace('?', '$1'), [list.id]);
+      await writer.query(
+        `insert into idea_score (id, organization_id, model_id, idea_id, status, total_score, details, updated_at)
+         values (gen_random_uuid(), $1, $2, $3, 'completed', 5, '[]', now())`,
+        [orgA, m2, ideas[1]!.id],
+      );
+      const deleterPid = (await deleter.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+      const deleting = deleter.query(`delete from idea where organization_id = $1 and id = $2`, [orgA, ideas[1]!.id]);
+      await eventually(async () => {
+        const { rows } = await writer.query<{ w: string | null }>(`select wait_event as w from pg_stat_activity where pid = $1`, [
+          deleterPid,
+        ]);
+        return rows[0]?.w === 'advisory' ? true : undefined;
+      }, 'the delete waits for the writer');
+      await writer.query('commit');
+      await deleting;
+    } finally {
+      await writer.end();
+      await deleter.end();
+    }
+    expect(await scored()).toEqual(ideas.slice(2).map((i) => i.id));
+
+    // The trigger finds the results by index whatever its first call on a connection deleted (its plan is kept).
+    const one = new pg.Client({ connectionString: ctx.dbUrl });
+    await one.connect();
+    try {
+      await one.query('begin');
+      // Three ideas first (the plan is made for them), then one.
+      await one.query(`delete from idea where organization_id = $1 and id = any($2::uuid[])`, [orgA, ideas.slice(2, 5).map((i) => i.id)]);
+      await one.query(`delete from idea where organization_id = $1 and id = $2`, [orgA, ideas[5]!.id]);
+      const { rows } = await one.query<{ seq: string; idx: string }>(
+        `select seq_scan as seq, idx_scan as idx from pg_stat_xact_user_tables where relname = 'idea_score'`,
+      );
+      expect(rows[0]).toMatchObject({ seq: '0' });
+      expect(Number(rows[0]!.idx)).toBeGreaterThanOrEqual(2);
+      await one.query('rollback');
+    } finally {
+      await one.end();
+    }
+
+    // Deleting the list deletes its ideas, and their results with them.
+    expect((await a.del(`/api/v1/list-company/${list.id}`)).statusCode).toBe(200);
+    expect(await scored()).toEqual([]);
+  });
+
   it('property: the batched scorer over the database gives exactly the reference evaluation, for any model and values', async () => {
     const list = await newList(a);
     const keys = ['k0', 'k1', 'k2', 'k3', 'k4'];
@@ -474,7 +569,7 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
         for (;;) {
           const batch = await readIdeaBatch(em, orgA, scope, ruleSets, after, 5);
           if (batch.length === 0) break;
-          await writeScores(em, orgA, propertyModel, randomUUID(), scoreIdeas(ruleSets, batch));
+          await writeScores(em, orgA, list.id, propertyModel, randomUUID(), scoreIdeas(ruleSets, batch));
           after = batch[batch.length - 1]!.id;
         }
         // …and the set-based one (the model compiled into SQL, what runs use) for the other, batches of 5,

@@ -38,7 +38,7 @@ import { toBoolean, toNumber, type ScoreRule, type ScoreRuleSet } from '@dealsco
 import type { IdeaFilters } from '@dealscout/shared/contracts';
 import { tenantSql, unscopedSql } from '../../db/sql';
 import { ideaWhere } from '../records/idea-query';
-import { enrichmentPath, fieldKey, mandatoryColumn } from './scoring.service';
+import { enrichmentPath, fieldKey, mandatoryColumn, SCORE_LIST_LOCK } from './scoring.service';
 import { runFields } from '../lists/score-breakdown';
 
 /** JavaScript's String.prototype.trim() whitespace (WhiteSpace and LineTerminator). */
@@ -402,6 +402,8 @@ export async function scoreBatchInDatabase(
   const [row] = await em.fork().transactional(async (tem) => {
     await unscopedSql(tem, 'connection').run('set local jit = off');
     await unscopedSql(tem, 'connection').run('set local synchronous_commit = off');
+    // A statement of its own: the batch's statement then reads the ideas as of after the wait.
+    await unscopedSql(tem, 'connection').run(SCORE_LIST_LOCK, [scope.listId]);
     return tenantSql(tem, organizationId).bound<{ n: number; last: string | null }>(sql, params);
   });
   return { n: Number(row?.n ?? 0), last: row?.last ?? null };
