@@ -11,6 +11,7 @@ import { buildApp } from './app';
 import { ensureAdminFromEnv } from './modules/organization/env-admin';
 import { sweepStoppedImportsLogged } from './modules/lists/import-sweep.job';
 import { startMetricsListener, type MetricsListener } from './modules/system/worker-metrics';
+import { lowerPriority } from './lib/priority';
 
 function roleFromArgs(argv: string[]): string | undefined {
   const i = argv.indexOf('--role');
@@ -30,6 +31,9 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   }
 
   const db = await openDatabase(config, logger);
+  // A worker alone in its process yields the CPU to the API processes and PostgreSQL beside it.
+  if (config.ROLE === 'worker' && config.WORKER_NICE > 0)
+    logger.info({ nice: lowerPriority(config.WORKER_NICE) }, 'worker priority lowered');
   let boss: PgBoss | null = null;
   let app: FastifyInstance | null = null;
   let metricsListener: MetricsListener | null = null;

@@ -3,7 +3,9 @@
 // the worker writes reaches a socket of the API process.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pino from 'pino';
 import { realtimePaths } from '@dealscout/shared/domain';
@@ -114,6 +116,18 @@ describe('separate API and worker processes', () => {
 
   it('the worker serves no HTTP and no sockets', async () => {
     await expect(fetch(`http://127.0.0.1:${workerPort}/health`)).rejects.toThrow();
+  });
+
+  it('the worker runs at WORKER_NICE (10 by default) on every thread; the API process as started', () => {
+    const nices = (pid: number) =>
+      fs.readdirSync(`/proc/${pid}/task`).map((t) => {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+    const own = os.getPriority(0);
+    expect(worker!.output()).toContain('worker priority lowered');
+    expect(new Set(nices(worker!.child.pid!))).toEqual(new Set([Math.max(10, own)]));
+    expect(new Set(nices(api!.child.pid!))).toEqual(new Set([own]));
   });
 
   it("an execution failing for good in the worker process notifies its creator on the API process's socket", async () => {
