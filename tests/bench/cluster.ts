@@ -325,6 +325,55 @@ async function dumpStall(what: string): Promise<void> {
   }
 }
 
+// ---------- CPU by process ----------
+
+/** CPU seconds of every process under this one (Linux /proc), by kind; a PostgreSQL server counts its ended backends too. */
+type CpuSnapshot = Map<number, { kind: string; sec: number }>;
+const CPU_KINDS = ['API processes', 'workers', 'one process', 'PostgreSQL', 'HAProxy', 'the load (users, sockets, fakes)'] as const;
+
+function cpuSnapshot(): CpuSnapshot {
+  const tick = 100; // USER_HZ on Linux
+  const procs: { pid: number; ppid: number; sec: number; cmd: string }[] = [];
+  for (const d of fs.existsSync('/proc') ? fs.readdirSync('/proc') : []) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmd = fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      // utime + stime, and a PostgreSQL server's reaped children (its ended backends)
+      const own = Number(f[11]) + Number(f[12]) + (/postgres.* -D /.test(cmd) ? Number(f[13]) + Number(f[14]) : 0);
+      procs.push({ pid: Number(d), ppid: Number(f[1]), sec: own / tick, cmd });
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of procs) if (!mine.has(p.pid) && mine.has(p.ppid)) grew = Boolean(mine.add(p.pid));
+  }
+  const kind = (cmd: string) =>
+    /haproxy/.test(cmd)
+      ? 'HAProxy'
+      : /postgres/.test(cmd)
+        ? 'PostgreSQL'
+        : /--role api/.test(cmd)
+          ? 'API processes'
+          : /--role worker/.test(cmd)
+            ? 'workers'
+            : /server\/src\/main\.ts/.test(cmd)
+              ? 'one process'
+              : 'the load (users, sockets, fakes)';
+  return new Map(procs.filter((p) => mine.has(p.pid)).map((p) => [p.pid, { kind: kind(p.cmd), sec: p.sec }]));
+}
+
+/** CPU seconds by kind between two snapshots (a process started between them counts from 0). */
+function cpuBetween(a: CpuSnapshot, b: CpuSnapshot): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [pid, { kind, sec }] of b) out[kind] = (out[kind] ?? 0) + sec - (a.get(pid)?.sec ?? 0);
+  return out;
+}
+
 // ---------- the user load ----------
 
 interface Req {
@@ -684,11 +733,13 @@ async function main(): Promise<void> {
     sockets = await openSockets(SOCKETS, `ws://127.0.0.1:${singlePort}/api/v1/realtime`, singleBase, singleSessions, pathsB);
     const singleLoad = startUserLoad(singleBase, singleSessions, 'one');
     const singleT0 = wallNow();
+    const singleCpu0 = cpuSnapshot();
     log('phase: one process');
     const singleStarted = await startRuns(sql, singleBase, singleRun, singleT0 + PHASE_MS + 2000);
     log(`one process: ${singleStarted.scheduled} emails scheduled, enrichment of ${ROWS} rows and a play run over ${PLAY_TARGETS} started`);
     while (wallNow() < singleT0 + PHASE_MS) await sleep(200);
     await singleLoad.stop();
+    const singleCpu = cpuBetween(singleCpu0, cpuSnapshot());
     const singleFig = phaseFigures(singleLoad.reqs, [{ name: 'one process', t: singleT0 }], wallNow())[0];
     const singleRowsDone = await doneCount(sql, singleStarted.enrichmentId);
     await sleep(1500);
@@ -742,11 +793,14 @@ async function main(): Promise<void> {
       log(`phase: ${name}`);
     };
     const userLoad = startUserLoad(lb, sessions, 'lb');
+    const fleetCpu0 = cpuSnapshot();
     mark('before the faults');
     const { enrichmentId: enrA, scheduled } = await startRuns(sql, lb, fleetRun, Date.now() + PHASE_MS + 2000);
     log(`${scheduled} emails scheduled, enrichment of ${ROWS} rows and a play run over ${PLAY_TARGETS} started`);
     const untilBefore = marks[0].t + PHASE_MS;
     while (wallNow() < untilBefore) await sleep(200);
+    const fleetCpu = cpuBetween(fleetCpu0, cpuSnapshot());
+    const fleetRowsBefore = await doneCount(sql, enrA);
 
     // HAProxy's view every 100 ms.
     const statusLog: { t: number; s: Record<string, string> }[] = [];
@@ -969,6 +1023,9 @@ async function main(): Promise<void> {
       singleFig,
       singleSockets,
       singleRowsDone,
+      fleetRowsBefore,
+      singleCpu,
+      fleetCpu,
       phases,
       faults,
       fleetSockets,
@@ -1187,6 +1244,11 @@ function renderReport(d: {
   singleFig: PhaseFig;
   singleSockets: SocketCheck;
   singleRowsDone: number;
+  /** Enrichment rows the fleet had done when its first phase ended. */
+  fleetRowsBefore: number;
+  /** CPU seconds by kind of process in the one-process phase and in the fleet's first phase. */
+  singleCpu: Record<string, number>;
+  fleetCpu: Record<string, number>;
   phases: PhaseFig[];
   faults: Fault[];
   fleetSockets: SocketCheck;
@@ -1266,6 +1328,22 @@ function renderReport(d: {
       `| Fleet: ${f.name} | ${f.seconds.toFixed(0)} | ${rate(f)} | ${f.answered} | ` +
         `${f.failed}${f.failed ? ` ${JSON.stringify(f.statuses)}` : ''} | ${lat(f.lat)} | ${ratioOf(f)} |`,
     );
+  L.push('', '### CPU in the phase the runs start in', '');
+  L.push(
+    "Cores in use (CPU seconds from `/proc` over the phase's seconds), every process of the run by kind; " +
+      "with the machine's other work, what they could have is 2 cores less that.",
+    '',
+    '| Processes | One process | Fleet: before the faults |',
+    '|---|---:|---:|',
+  );
+  const cores = (cpu: Record<string, number>, f: PhaseFig, k?: string) => {
+    const v = k ? cpu[k] : Object.values(cpu).reduce((a, x) => a + x, 0);
+    return v ? (v / f.seconds).toFixed(2) : '';
+  };
+  for (const k of CPU_KINDS) {
+    if (d.singleCpu[k] || d.fleetCpu[k]) L.push(`| ${k} | ${cores(d.singleCpu, s, k)} | ${cores(d.fleetCpu, d.phases[0], k)} |`);
+  }
+  L.push(`| in all | ${cores(d.singleCpu, s)} | ${cores(d.fleetCpu, d.phases[0])} |`);
   L.push('', '### Faults', '');
   L.push(
     '| Fault | Exited | HAProxy marks it down | Back (API: UP in HAProxy; worker: started) | Jobs it held released ' +
@@ -1301,7 +1379,8 @@ function renderReport(d: {
   );
   L.push(`| Sockets not live at the end | ${fs_.notLive} | ${ss.notLive} |`);
   L.push(
-    `| Enrichment executions by status | ${JSON.stringify(d.enrExec)} | ${d.singleRowsDone} rows done in ` +
+    `| Enrichment executions by status | ${JSON.stringify(d.enrExec)}; ${d.fleetRowsBefore} rows done in the first phase ` +
+      `(${(d.fleetRowsBefore / d.phases[0].seconds).toFixed(1)} rows/s) | ${d.singleRowsDone} rows done in ` +
       `the ${s.seconds.toFixed(0)} s (${(d.singleRowsDone / s.seconds).toFixed(1)} rows/s; not run to the end) |`,
   );
   L.push(`| Enrichment results (rows with a result) | ${d.results.n} (${d.results.d} distinct) of ${ROWS} | |`);
