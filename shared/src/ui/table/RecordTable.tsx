@@ -192,16 +192,20 @@ function useRowWindow(rowCount: number, firstId: string | undefined) {
   const [view, setView] = useState({ top: 0, height: 0, width: 0 });
   const windowed = rowCount > WINDOW_AFTER;
 
+  // Measured before the first paint only when the first view uses it (a windowed page, or the message of an
+  // empty table centred in the box): a table opening with its rows leaves it to the observer's first call,
+  // so its first paint does not wait on a style and layout pass forced in the middle of React's commit.
+  const [measureFirst] = useState(windowed || rowCount === 0);
   useLayoutEffect(() => {
     const el = wrapRef.current;
     if (!el) return;
     const measure = () => setView({ top: el.scrollTop, height: el.clientHeight, width: el.clientWidth });
-    measure();
+    if (measureFirst || typeof ResizeObserver === 'undefined') measure();
     if (typeof ResizeObserver === 'undefined') return;
     const ro = new ResizeObserver(measure);
     ro.observe(el);
     return () => ro.disconnect();
-  }, []);
+  }, [measureFirst]);
 
   const frame = useRef<number | null>(null);
   const onScroll = useCallback(() => {
