@@ -7,7 +7,7 @@
 // through the 'No field (unassigned enrichments)' choice of the field list; their results show in
 // the drawer's Unassigned Enrichments section, and Only Empty Rows means rows without a finished
 // result (the server decides which, as it does for rows on other pages).
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Button,
@@ -30,10 +30,13 @@ import { useApi, queryKeys } from '../ApiContext';
 import { useNotify } from '../toast';
 import { serverMessage } from '../server-message';
 import { enrichmentKeys } from './keys';
-import { NewEnrichmentFlow } from './NewEnrichment';
 import { markPreprocessing, markProcessing, setCellResult } from './liveResults';
 
 type Entity = 'company' | 'contact';
+
+// The New Enrichment flow (type selector and editors) is a chunk of its own, loaded when first opened:
+// the table's first view does not need it.
+const NewEnrichmentFlow = lazy(() => import('./NewEnrichment').then((m) => ({ default: m.NewEnrichmentFlow })));
 
 /** The rows a run targets: explicit ids, or every row of the table's filters but the excluded ones. */
 export type EnrichTargets =
@@ -92,6 +95,9 @@ export function EnrichPopover({
   const notify = useNotify();
   const [open, setOpen] = useState(false);
   const [creating, setCreating] = useState(false);
+  // Mounted once first opened, and kept (closing keeps its transition).
+  const [createdOnce, setCreatedOnce] = useState(false);
+  if (creating && !createdOnce) setCreatedOnce(true);
   const [fieldId, setFieldId] = useState<string | null>(null);
   const [enrichmentId, setEnrichmentId] = useState<string | null>(null);
   const [option, setOption] = useState<RunOption>('empty');
@@ -313,21 +319,25 @@ export function EnrichPopover({
           </div>
         </PopoverSurface>
       </Popover>
-      <NewEnrichmentFlow
-        open={creating}
-        onOpenChange={setCreating}
-        initialEntity={entityType}
-        entities={[entityType]}
-        initialFieldId={field?.id ?? null}
-        // Back to the popover with the new enrichment picked (under its field, or with the
-        // unassigned ones: a LinkedIn enrichment has no field).
-        onSaved={(e) => {
-          if (e.entityType !== entityType) return;
-          setFieldId(e.entityFieldId ?? UNASSIGNED_CHOICE);
-          setEnrichmentId(e.id);
-          setOpen(true);
-        }}
-      />
+      {createdOnce && (
+        <Suspense fallback={null}>
+          <NewEnrichmentFlow
+            open={creating}
+            onOpenChange={setCreating}
+            initialEntity={entityType}
+            entities={[entityType]}
+            initialFieldId={field?.id ?? null}
+            // Back to the popover with the new enrichment picked (under its field, or with the
+            // unassigned ones: a LinkedIn enrichment has no field).
+            onSaved={(e) => {
+              if (e.entityType !== entityType) return;
+              setFieldId(e.entityFieldId ?? UNASSIGNED_CHOICE);
+              setEnrichmentId(e.id);
+              setOpen(true);
+            }}
+          />
+        </Suspense>
+      )}
     </>
   );
 }
