@@ -208,7 +208,11 @@ function useRowWindow(rowCount: number, firstId: string | undefined) {
   }, [measureFirst]);
 
   const frame = useRef<number | null>(null);
+  // Whether the box has scrolled since its last return to the top: until it has, a new page has nothing to undo (and
+  // reading scrollTop in the effect below would force a style and layout pass while the page's first rows render).
+  const scrolled = useRef(false);
   const onScroll = useCallback(() => {
+    scrolled.current = true;
     if (!windowed || frame.current !== null) return;
     frame.current = requestAnimationFrame(() => {
       frame.current = null;
@@ -226,6 +230,8 @@ function useRowWindow(rowCount: number, firstId: string | undefined) {
   // A new page starts at the top.
   useEffect(() => {
     const el = wrapRef.current;
+    if (!scrolled.current) return;
+    scrolled.current = false;
     if (el && el.scrollTop > 0) {
       el.scrollTop = 0;
       setView((v) => ({ ...v, top: 0 }));

@@ -126,3 +126,41 @@ describe('RecordTable columns', () => {
     expect(screen.getAllByText('What industry are they in').length).toBeGreaterThan(1);
   });
 });
+
+describe('RecordTable scrolling', () => {
+  it('starts a new page at the top once the box has scrolled, and leaves an unscrolled box alone', () => {
+    const props = {
+      'aria-label': 'Ideas',
+      columns,
+      getRowId: (r: Row) => r.id,
+      sort: null,
+      onSortChange: () => {},
+      selection: NO_SELECTION,
+      onSelectionChange: () => {},
+      emptyText: 'None',
+    };
+    const page2: Row[] = [{ id: 'r3', name: 'Cirrus Data', website: 'cirrus.example', answer: 'Analytics' }];
+    const { rerender } = render(
+      <FluentProvider theme={webLightTheme}>
+        <RecordTable<Row> {...props} rows={rows} />
+      </FluentProvider>,
+    );
+    const box = screen.getByTestId('record-table-scroll');
+    box.scrollTop = 120;
+    fireEvent.scroll(box);
+    rerender(
+      <FluentProvider theme={webLightTheme}>
+        <RecordTable<Row> {...props} rows={page2} />
+      </FluentProvider>,
+    );
+    expect(box.scrollTop).toBe(0);
+    // Not scrolled since (no scroll event): a position set from outside stays, no read of it needed.
+    box.scrollTop = 40;
+    rerender(
+      <FluentProvider theme={webLightTheme}>
+        <RecordTable<Row> {...props} rows={rows} />
+      </FluentProvider>,
+    );
+    expect(box.scrollTop).toBe(40);
+  });
+});
