@@ -77,7 +77,8 @@ export const IdeaScore = defineEntity({
     status: p.string().length(20).default('completed'),
     statusMessage: p.text().nullable(),
     totalScore: p.double().nullable(),
-    details: p.json<unknown[]>(),
+    /** json, not jsonb: stored as a run builds it, never queried inside (Migration20261130070000). */
+    details: p.json<unknown[]>().columnType('json'),
     updatedAt: p
       .datetime()
       .onCreate(() => new Date())

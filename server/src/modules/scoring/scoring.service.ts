@@ -227,7 +227,7 @@ export async function writeScores(
     await tenantSql(tem, organizationId).bound(
       `insert into idea_score (id, organization_id, model_id, idea_id, execution_id, status, status_message, total_score, details, updated_at)
        select gen_random_uuid(), $1::uuid, $2::uuid, i.id, $3::uuid, 'completed', null, (x.value->>1)::double precision,
-         x.value->2, clock_timestamp()
+         (x.value->2)::json, clock_timestamp()
          from jsonb_array_elements($4::jsonb) x join idea i on i.organization_id = $1::uuid and i.list_id = $5::uuid and i.id = (x.value->>0)::uuid
        on conflict (organization_id, model_id, idea_id) do update
          set execution_id = excluded.execution_id, status = excluded.status, status_message = null, total_score = excluded.total_score,

@@ -453,6 +453,60 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     expect(await scored()).toEqual([]);
   });
 
+  it('reads a list in one pass: its value shown and its elements, an empty or invalid list, in a list field and a text field', async () => {
+    const list = await newList(a);
+    const tags = [[], ['SaaS'], [' SaaS ', 3, true], ['Retail', 'x'], [{ b: 2 }], [null], ['SaaS', [1]], 'SaaS', { a: 1 }, null, 7];
+    const ideas = await seedIdeas(
+      list.id,
+      tags.map((t, i) => ({ tags: t, n: i })),
+    );
+    // A rule id JSON must escape (it comes written into the breakdown).
+    const ruleSets: ScoreRuleSet[] = [
+      {
+        id: 'list',
+        label: 'Tags',
+        weight: 40,
+        defaultScore: 1,
+        fieldData: { id: 'list', sourceType: 'mandatory', fieldType: 'array', fieldPath: 'data.tags' },
+        rules: [
+          { id: 'is "saas"\u00e9\n', operator: 'is', value: { primary: 'saas' }, score: 7 },
+          { id: 'not', operator: 'is_not', value: { primary: 'retail' }, score: 3 },
+        ],
+      },
+      {
+        id: 'text',
+        label: 'Tags as text',
+        weight: 20,
+        defaultScore: 2,
+        fieldData: { id: 'text', sourceType: 'mandatory', fieldType: 'string', fieldPath: 'data.tags' },
+        rules: [{ id: 'c', operator: 'contain', value: { primary: 'saas' }, score: 5 }],
+      },
+    ];
+    const created = await a.post('/api/v1/scoring-model', { name: 'Lists', listCompanyId: list.id, ruleSets });
+    expect(created.statusCode, created.body).toBe(201);
+    const model = created.json().scoringModel.id as string;
+    const runId = randomUUID();
+    await ctx
+      .em()
+      .execute(`insert into score_run (id, organization_id, model_id, list_id, created_at) values (?, ?, ?, ?, now())`, [
+        runId,
+        orgA,
+        model,
+        list.id,
+      ]);
+    await writeRunFields(ctx.em(), orgA, runId, ruleSets);
+    await scoreBatchInDatabase(ctx.em(), orgA, model, runId, { listId: list.id, ideaIds: null, filters: null }, ruleSets, null, null);
+    const rows = await results(list.id);
+    expect(rows).toHaveLength(tags.length);
+    for (const row of rows) {
+      const t = tags[Number(ideas.find((x) => x.id === row.id)!.data.n)];
+      const want = scoreValues(ruleSets, () => t);
+      expect(row.scoring_results[0], JSON.stringify(t)).toMatchObject({ totalScore: want.totalScore, details: want.fields });
+    }
+    const shown = rows.flatMap((r) => r.scoring_results[0]!.details.map((d) => (d as { value: unknown }).value));
+    expect(shown).toEqual(expect.arrayContaining([' SaaS , 3, true', 'Retail, x', '[…]', '{…}']));
+  });
+
   it('property: the batched scorer over the database gives exactly the reference evaluation, for any model and values', async () => {
     const list = await newList(a);
     const keys = ['k0', 'k1', 'k2', 'k3', 'k4'];

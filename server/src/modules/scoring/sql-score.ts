@@ -144,7 +144,7 @@ function ruleMatch(
 /** The typed reading field `i`'s type needs, as a column of the readings level (from its a-level columns v<i>, t<i>, s<i>). */
 function typedReading(type: ScoreRuleSet['fieldData']['fieldType'], i: number): string {
   // $1 is the whitespace set, $2 the number pattern (bound by compileScoreBatch()).
-  const [v, t, s] = [`a.v${i}`, `a.t${i}`, `a.s${i}`];
+  const [t, s] = [`a.t${i}`, `a.s${i}`];
   const scalar = `${t} in ('string', 'number', 'boolean')`;
   switch (type) {
     case 'int':
@@ -158,15 +158,26 @@ function typedReading(type: ScoreRuleSet['fieldData']['fieldType'], i: number): 
                      when ${t} = 'string' then case when lower(btrim(${s}, $1::text)) in ('true', 'yes', '1') then true when
                        lower(btrim(${s}, $1::text)) in ('false', 'no', '0') then false else null end
                      else null end as b${i}`;
-    // The elements compared as the rules compare them (lower-cased, trimmed).
+    // The elements compared as the rules compare them (lower-cased, trimmed): of a list, a.x<i>[2:] (see arrayElements()).
     case 'array':
-      return `case when ${t} = 'array' then (select case when bool_and(jsonb_typeof(e) in ('string', 'number', 'boolean')) then
-        coalesce(array_agg(lower(btrim(e #>> '{}', $1::text))), '{}') end
-                                                   from jsonb_array_elements(${v}) x(e))
+      return `case when ${t} = 'array' then case when cardinality(a.x${i}) > 1 then a.x${i}[2:] end
                      when ${scalar} then array[lower(btrim(${s}, $1::text))] else null end as arr${i}`;
     default:
       return `case when ${scalar} then lower(btrim(${s}, $1::text)) else null end as nv${i}`;
   }
+}
+
+/**
+ * A list's shown value and, for a field of type array, its elements as the rules compare them, read
+ * in one pass (a column of the raw level, x<i>): [shown, element…] when every element is a string, a
+ * number or a boolean, else ['[…]'] (an empty list too: missing anyway). A list field reads both, so
+ * one subquery per idea instead of two.
+ */
+function arrayElements(v: string, type: ScoreRuleSet['fieldData']['fieldType']): string {
+  const shown = `string_agg(e #>> '{}', ', ' order by o)`;
+  const agg = type === 'array' ? `array_prepend(${shown}, array_agg(lower(btrim(e #>> '{}', $1::text))))` : `array[${shown}]`;
+  return `case when jsonb_typeof(${v}) = 'array' then (select case when bool_and(jsonb_typeof(e) in ('string', 'number', 'boolean')) then
+            ${agg} else array['[…]'] end from jsonb_array_elements(${v}) with ordinality x(e, o)) end`;
 }
 
 /** Is field `i`'s value missing, and the value shown (columns of the readings level). */
@@ -174,10 +185,7 @@ function presence(i: number): string {
   const [v, t, s] = [`a.v${i}`, `a.t${i}`, `a.s${i}`];
   return `(${v} is null or ${t} = 'null' or (${t} = 'string' and btrim(${s}, $1::text) = '') or (${t} = 'array' and
     jsonb_array_length(${v}) = 0)) as missing${i},
-          case when ${t} = 'array' then (select case when bool_and(jsonb_typeof(e) in ('string', 'number', 'boolean')) then string_agg(e
-            #>> '{}', ', ' order by o) else '[…]' end
-                                          from jsonb_array_elements(${v}) with ordinality x(e, o))
-               when ${t} in ('string', 'number', 'boolean') then ${s} else '{…}' end as shown${i}`;
+          case when ${t} = 'array' then a.x${i}[1] when ${t} in ('string', 'number', 'boolean') then ${s} else '{…}' end as shown${i}`;
 }
 
 /** The typed reading of the field's type as the rules use it (a number: double precision as JavaScript's Number() reads it). */
@@ -326,34 +334,36 @@ function ruleSetColumns(ruleSets: readonly ScoreRuleSet[], column: ReadonlyMap<s
   ruleSets.forEach((rs, i) => {
     const type = rs.fieldData.fieldType;
     const v = column.get(fieldKey(rs.fieldData))!;
-    raw.push(`${v} as v${i}, jsonb_typeof(${v}) as t${i}, ${v} #>> '{}' as s${i}`);
+    raw.push(`${v} as v${i}, jsonb_typeof(${v}) as t${i}, ${v} #>> '{}' as s${i}, ${arrayElements(v, type)} as x${i}`);
     readings.push(`${presence(i)}, ${typedReading(type, i)}`);
     const fin = finalReading(type, i);
     typed.push(`r.missing${i}, r.shown${i}, ${fin.col}`);
     // Rules by score, highest first, then in their order: the first that matches is the reference's best.
     const ordered = rs.rules.map((r, j) => ({ r, j })).sort((x, y) => y.r.score - x.r.score || x.j - y.j);
     const hasRules = rs.rules.length > 0;
-    // m<i>: [ruleId, score] of the best matching rule, or null.
+    // m<i>: [ruleId as JSON text, score] of the best matching rule, or null.
+    const pick = (r: ScoreRule) => `array[${p.add(JSON.stringify(r.id), 'text')}, ${p.add(r.score, 'float8')}::text]`;
     best.push(
       hasRules
         ? `case
-          ${ordered.map(({ r }) => `when ${ruleMatch(type, r, p, i)} then array[${p.add(r.id, 'text')}, ${p.add(r.score, 'float8')}::text]`).join(' ')}
+          ${ordered.map(({ r }) => `when ${ruleMatch(type, r, p, i)} then ${pick(r)}`).join(' ')}
           else null end as m${i}`
         : `null::text[] as m${i}`,
     );
     const invalid = hasRules ? fin.unreadable : 'false';
     const def = p.add(rs.defaultScore, 'float8');
     outcome.push(`case when c.missing${i} then 'missing' when ${invalid} then 'invalid' when c.m${i} is not null then 'rule' else 'no_match' end as reason${i},
-                  case when c.missing${i} or ${invalid} or c.m${i} is null then null else c.m${i}[1] end as rule_id${i},
+                  case when c.missing${i} or ${invalid} or c.m${i} is null then null else c.m${i}[1] end as rule_json${i},
                   case when c.missing${i} or ${invalid} then ${def} when c.m${i} is not null then c.m${i}[2]::float8 else 0::float8 end as sc${i},
                   case when c.missing${i} then null else c.shown${i} end as shown${i}`);
     const share = p.add(shareOf(rs), 'float8');
     const contribution = ROUND2(`${share} * g.sc${i}`, eps);
-    // The breakdown as JSON text, read once as jsonb, and only the idea's part of each entry:
-    // [value, reason, ruleId, score, contribution] (breakdown.ts; the model's part is the run's
-    // score_run.fields). to_json writes the text, float8out the numbers (the same shortest
+    // The breakdown as JSON text, stored as json (idea_score.details: checked as it is written, never
+    // parsed into jsonb), and only the idea's part of each entry: [value, reason, ruleId, score,
+    // contribution] (breakdown.ts; the model's part is the run's score_run.fields). to_json writes the
+    // value, the rule id comes written (JSON.stringify), float8out writes the numbers (the same shortest
     // round-trip digits as JavaScript's).
-    fieldsJson.push(`'[' || coalesce(to_json(g.shown${i})::text, 'null') || ',"' || g.reason${i} || '",' || coalesce(to_json(g.rule_id${i})::text, 'null')
+    fieldsJson.push(`'[' || coalesce(to_json(g.shown${i})::text, 'null') || ',"' || g.reason${i} || '",' || coalesce(g.rule_json${i}, 'null')
              || ',' || coalesce(g.sc${i}::text, 'null') || ',' || coalesce(${contribution}::text, 'null') || ']'`);
     // The reference's order: ((0 + s1·x1) + s2·x2) + …
     sum = `(${sum} + ${share} * g.sc${i})`;
@@ -365,7 +375,7 @@ function ruleSetColumns(ruleSets: readonly ScoreRuleSet[], column: ReadonlyMap<s
 function scoredSelect(ruleSets: readonly ScoreRuleSet[], levels: ScoreLevels, eps: string): string {
   const { raw, readings, typed, best, outcome, fieldsJson, sum } = levels;
   const totalSql = ruleSets.length === 0 ? '0::float8' : ROUND2(sum, eps);
-  const details = ruleSets.length === 0 ? `'[]'::jsonb` : `('[' || ${fieldsJson.join(` || ',' || `)} || ']')::jsonb`;
+  const details = ruleSets.length === 0 ? `'[]'::json` : `('[' || ${fieldsJson.join(` || ',' || `)} || ']')::json`;
   const list = (cols: string[]) => (cols.length ? ', ' + cols.join(',\n') : '');
   const scored = `select g.id, ${totalSql} as total, ${details} as details from (
         select c.id${list(outcome)} from (

@@ -1,0 +1,18 @@
+import { Migration } from '@mikro-orm/migrations';
+
+// idea_score.details as json instead of jsonb: a score run builds each breakdown with json_build_array
+// (sql-score.ts) and stores that text as it is, where a jsonb column parsed it and converted every
+// number again — about a tenth of a run's backend CPU (docs/benchmarks.md 'Scoring') — and the rows are
+// smaller. Nothing queries inside a breakdown: readers take it whole (lists.service.ts, export-scores.ts).
+// Rewrites the table.
+export class Migration20261130070000 extends Migration {
+  override name = 'Migration20261130070000';
+
+  override up(): void | Promise<void> {
+    this.addSql(`alter table "idea_score" alter column "details" type json using "details"::json;`);
+  }
+
+  override down(): void | Promise<void> {
+    this.addSql(`alter table "idea_score" alter column "details" type jsonb using "details"::jsonb;`);
+  }
+}
