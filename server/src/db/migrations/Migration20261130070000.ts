@@ -5,6 +5,8 @@ import { Migration } from '@mikro-orm/migrations';
 // number again — about a tenth of a run's backend CPU (docs/benchmarks.md 'Scoring') — and the rows are
 // smaller. Nothing queries inside a breakdown: readers take it whole (lists.service.ts, export-scores.ts).
 // Rewrites the table.
+// Second step: nothing the previous release must stop first — its writers send jsonb, which PostgreSQL's assignment cast
+// (jsonb → json) stores in the json column, and its readers take json and jsonb alike (node-pg parses both).
 export class Migration20261130070000 extends Migration {
   override name = 'Migration20261130070000';
 
