@@ -11,13 +11,14 @@ import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import { signedInPage, pageApi as api } from '../support/session';
 import { expectNoAxeFindings } from '../support/axe';
-import { FakeOpenAiServer } from '../../server/test/fakes/openai-server';
+import { FakeOpenAiServer, AnswerGate } from '../../server/test/fakes/openai-server';
 
 const ADMIN = { email: 'progress.admin@example.com', password: 'Progress-Admin-Pass-1' };
 const ROWS = 60;
 const COMPANIES = 40;
 /** The companies' LLM enrichment type (server/src/modules/enrichments/configs.ts). */
 const COMPANY_LLM = '00000000-0000-4000-8000-000000000011';
+const ANSWER = { json: { answer: 'Freight' }, latencyMs: 100 } as const;
 
 describe('progress of a long run, in Chromium', () => {
   let server: RunningServer;
@@ -27,8 +28,8 @@ describe('progress of a long run, in Chromium', () => {
 
   beforeAll(async () => {
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
-    // Each answer takes a while and two go at once: the run lasts long enough to watch.
-    fake.otherwise({ json: { answer: 'Freight' }, latencyMs: 2500 });
+    // Two calls at a time; each test lets a number of answers through (an AnswerGate) and holds the
+    // rest, so its run is under way for as long as the test watches it, then lets them all go.
     server = await startServer({
       DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
       DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
@@ -88,6 +89,8 @@ describe('progress of a long run, in Chromium', () => {
     await page.getByTestId('enrich-ideas-new').click();
     await page.getByTestId('enrich-ideas-name').fill('What they carry');
     await page.getByTestId('enrich-ideas-prompt').fill('What does the company carry?');
+    const gate = new AnswerGate(12);
+    fake.otherwise(gate.reply(ANSWER));
     await page.getByTestId('enrich-ideas-run').click();
     await page.getByTestId('enrich-ideas-dialog').waitFor({ state: 'detached' });
 
@@ -104,17 +107,23 @@ describe('progress of a long run, in Chromium', () => {
     expect(text).toMatch(/left|almost done/);
     // The rows on screen (the table's first page, newest first) are the run's first rows: each job's
     // priority is its place in the table (server/src/modules/enrichments/run-order.test.ts checks the
-    // order); they are all done while the run is still under way.
+    // order); they are all done while the run is still under way. While some on screen are not, the
+    // model answers two more (as it would while the test waits).
     const cells = page.getByTestId('list-page').getByTestId('idea-enrichment-cell');
     await expect
       .poll(
-        async () =>
-          (await cells.evaluateAll((els) => els.map((e) => e.getAttribute('data-cell-status')))).filter((s) => s === 'processing').length,
+        async () => {
+          const statuses = await cells.evaluateAll((els) => els.map((e) => e.getAttribute('data-cell-status')));
+          const processing = statuses.filter((s) => s === 'processing').length;
+          if (processing > 0) gate.allow(2);
+          return processing;
+        },
         { timeout: 60_000 },
       )
       .toBe(0);
     expect(Number(await line.getAttribute('data-done'))).toBeLessThan(ROWS);
     await shot(page, '01-running');
+    gate.allow(2);
     await expect.poll(async () => Number(await line.getAttribute('data-done')), { timeout: 60_000 }).toBeGreaterThan(first);
 
     // The same run in the notifications.
@@ -126,14 +135,17 @@ describe('progress of a long run, in Chromium', () => {
     await page.keyboard.press('Escape');
     await page.getByTestId('notifications-popover').waitFor({ state: 'detached' });
 
-    // Cancel: the rest do not run, the line says so.
+    // Cancel: the rest do not run, the line says so. The jobs waiting for a model slot see the cancel
+    // (every 250 ms) while the two calls in flight are held; then every answer goes through at once.
     await line.getByTestId('run-progress-cancel').click();
     await expect.poll(() => line.getAttribute('data-status')).toBe('cancelled');
     const doneAtCancel = Number(await line.getAttribute('data-done'));
     expect(doneAtCancel).toBeLessThan(ROWS);
     expect(await line.getByTestId('run-progress-text').textContent()).toMatch(new RegExp(`^Cancelled: \\d+ / ${ROWS} done`));
     const calls = fake.chatRequests.length;
-    await page.waitForTimeout(2_000);
+    await page.waitForTimeout(1_000);
+    gate.open();
+    await page.waitForTimeout(1_000);
     expect(fake.chatRequests.length).toBeLessThanOrEqual(calls + 2);
     await shot(page, '03-cancelled');
     await ctx.close();
@@ -179,6 +191,8 @@ describe('progress of a long run, in Chromium', () => {
     await expect.poll(() => page.getByTestId('enrich-enrichment').locator('option:checked').innerText()).toContain('Cargo finder');
     await page.getByTestId('enrich-option-all').check();
     const calls = fake.chatRequests.length;
+    const gate = new AnswerGate(10);
+    fake.otherwise(gate.reply(ANSWER));
     await page.getByTestId('enrich-run').click();
 
     const line = page.getByTestId('companies-page').locator('[data-testid="run-progress"][data-type="enrichment"]');
@@ -196,6 +210,7 @@ describe('progress of a long run, in Chromium', () => {
     await expectNoAxeFindings(page, 'the companies page with a running enrichment');
     await line.getByTestId('run-progress-cancel').click();
     await expect.poll(() => line.getAttribute('data-status')).toBe('cancelled');
+    gate.open();
     await shot(page, '05-companies-cancelled');
     await ctx.close();
   });

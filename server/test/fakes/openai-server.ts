@@ -11,6 +11,7 @@
 //   fake.reply({ status: 429, headers: { 'retry-after': '1' } });   // rate limited once
 //   fake.reply({ status: 500 }); fake.reply({ hang: true }); fake.reply({ raw: '{not json' });
 //   fake.reply({ json: {...}, latencyMs: 200 });          // or FakeOpenAiServer.start({ latencyMs })
+//   const gate = new AnswerGate(12); fake.otherwise(gate.reply({ json: {...} })); … gate.allow(2); gate.open();
 //   fake.requests → every request: { body, authorization, path, at }
 //   await fake.close();
 // Without a scripted reply, a request with response_format json_schema gets the smallest object
@@ -122,6 +123,42 @@ export function sampleForSchema(schema: Record<string, unknown>, name = 'value',
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Model answers given when the test says so, instead of a latency long enough to watch a run under
+ * way: a reply from `gate.reply(...)` is sent once the gate has room (`new AnswerGate(n)` lets n
+ * through, `allow(n)` n more, `open()` all); the others wait, their requests already received.
+ */
+export class AnswerGate {
+  private waiting: (() => void)[] = [];
+
+  constructor(private allowance = 0) {}
+
+  /** Lets `n` more answers through. */
+  allow(n: number): void {
+    this.allowance += n;
+    for (const wake of this.waiting.splice(0)) wake();
+  }
+
+  /** Lets every answer through from now on. */
+  open(): void {
+    this.allow(Infinity);
+  }
+
+  /** Requests waiting for room. */
+  get held(): number {
+    return this.waiting.length;
+  }
+
+  /** `reply`, sent when the gate lets it through. */
+  reply(reply: Exclude<FakeReply, (req: FakeRequest) => unknown>): FakeReply {
+    return async () => {
+      while (this.allowance <= 0) await new Promise<void>((wake) => this.waiting.push(wake));
+      this.allowance -= 1;
+      return reply;
+    };
+  }
+}
 
 export class FakeOpenAiServer {
   readonly requests: FakeRequest[] = [];
