@@ -9,7 +9,7 @@ import path from 'node:path';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import { signedInPage } from '../support/session';
-import { FakeOpenAiServer, allText } from '../../server/test/fakes/openai-server';
+import { FakeOpenAiServer, AnswerGate, allText } from '../../server/test/fakes/openai-server';
 
 const ADMIN = { email: 'dana@eastgate.example', password: 'East12345' };
 
@@ -17,6 +17,9 @@ describe('enrichments journey in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
   let fake: FakeOpenAiServer;
+  // The runs' answers wait until the test has seen their rows processing (then it opens the gate).
+  const ceoAnswers = new AnswerGate();
+  const foundedAnswers = new AnswerGate();
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `e2e-enrichments-${name}.png`) });
 
   beforeAll(async () => {
@@ -33,9 +36,9 @@ describe('enrichments journey in Chromium', () => {
     });
     const run = (r: Parameters<typeof allText>[0], ...words: string[]) =>
       r.body.response_format?.json_schema?.name !== 'enrichment_prompt' && words.every((w) => allText(r).includes(w));
-    fake.when((r) => run(r, 'chief executive', 'Aurora Robotics'), { json: { ceo: 'Jane Aurora' }, latencyMs: 2500 });
-    fake.when((r) => run(r, 'chief executive', 'Borealis Labs'), { json: { ceo: 'Ben Borealis' }, latencyMs: 2500 });
-    fake.when((r) => run(r, 'founded', 'Aurora Robotics'), { json: { answer: '2011' }, latencyMs: 2000 });
+    fake.when((r) => run(r, 'chief executive', 'Aurora Robotics'), ceoAnswers.reply({ json: { ceo: 'Jane Aurora' } }));
+    fake.when((r) => run(r, 'chief executive', 'Borealis Labs'), ceoAnswers.reply({ json: { ceo: 'Ben Borealis' } }));
+    fake.when((r) => run(r, 'founded', 'Aurora Robotics'), foundedAnswers.reply({ json: { answer: '2011' } }));
     server = await startServer({
       DEALSCOUT_ADMIN_EMAIL: ADMIN.email,
       DEALSCOUT_ADMIN_PASSWORD: ADMIN.password,
@@ -155,6 +158,7 @@ describe('enrichments journey in Chromium', () => {
     const cell = (name: string) => rowOf(name).locator('[data-testid="record-table-cell"][data-key="ceo"]');
     await expect.poll(() => cell('Aurora Robotics').innerText()).toContain('Processing...');
     await shot(page, '06-processing');
+    ceoAnswers.open();
     await expect.poll(() => cell('Aurora Robotics').innerText(), { timeout: 30_000 }).toBe('Jane Aurora');
     await expect.poll(() => cell('Borealis Labs').innerText(), { timeout: 30_000 }).toBe('Ben Borealis');
     expect(await cell('Cirrus Foods').innerText()).toBe('');
@@ -217,6 +221,7 @@ describe('enrichments journey in Chromium', () => {
     await unassigned.getByTestId('drawer-enrichment-run').click();
     await page.getByText('1 enrichment execution(s) started').first().waitFor();
     await expect.poll(() => unassigned.getByTestId('enrichment-result').getAttribute('data-status')).toMatch(/preprocessing|processing/);
+    foundedAnswers.open();
     await expect.poll(() => unassigned.getByTestId('enrichment-result').innerText(), { timeout: 30_000 }).toBe('2011');
     await unassigned.getByTestId('drawer-enrichment-copy').click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('2011');

@@ -10,7 +10,7 @@ import { expectNoAxeFindings } from '../support/axe';
 import { startServer, type RunningServer } from '../support/server';
 import { signedInPage } from '../support/session';
 import { xlsxWorkbook } from '../../shared/src/ui/lists/xlsx-fixture';
-import { FakeOpenAiServer, allText } from '../../server/test/fakes/openai-server';
+import { FakeOpenAiServer, AnswerGate, allText } from '../../server/test/fakes/openai-server';
 
 const ADMIN = { email: 'riley@lists.example', password: 'Lists1234' };
 
@@ -18,6 +18,7 @@ describe('lists of ideas, in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
   let fake: FakeOpenAiServer;
+  const shipAnswers = new AnswerGate();
   // Every screen the admin's loop passes here (CSV upload, enrich, complete) is checked with axe-core as it is photographed.
   const shot = async (page: Page, name: string) => {
     await page.screenshot({ path: path.join(ARTIFACTS, `e2e-lists-${name}.png`) });
@@ -26,12 +27,13 @@ describe('lists of ideas, in Chromium', () => {
 
   beforeAll(async () => {
     fake = await FakeOpenAiServer.start({ apiKeys: ['sk-e2e'], models: ['gpt-e2e'] });
-    // The idea enrichment's answers, by idea (one JSON, one plain text: both complete).
-    fake.when((r) => allText(r).includes('Fjord Freight') && allText(r).includes('ship'), {
-      json: { answer: 'Sea freight' },
-      latencyMs: 4000,
-    });
-    fake.when((r) => allText(r).includes('Polar Parcel') && allText(r).includes('ship'), { content: 'Parcels by air', latencyMs: 4000 });
+    // The idea enrichment's answers, by idea (one JSON, one plain text: both complete), given once the
+    // test has seen both cells processing.
+    fake.when(
+      (r) => allText(r).includes('Fjord Freight') && allText(r).includes('ship'),
+      shipAnswers.reply({ json: { answer: 'Sea freight' } }),
+    );
+    fake.when((r) => allText(r).includes('Polar Parcel') && allText(r).includes('ship'), shipAnswers.reply({ content: 'Parcels by air' }));
     // The company enrichment reused on the list.
     fake.when((r) => allText(r).includes('How many people work there'), { json: { employees: 1625 }, latencyMs: 500 });
     server = await startServer({
@@ -178,6 +180,7 @@ describe('lists of ideas, in Chromium', () => {
       )
       .toBe(true);
     await shot(page, '02b-enrichment-processing');
+    shipAnswers.open();
     await expect.poll(async () => (await cells.allTextContents()).sort(), { timeout: 20_000 }).toEqual(['Parcels by air', 'Sea freight']);
     expect(
       await page.getByTestId('record-table-row').filter({ hasText: 'Fjord Freight' }).getByTestId('idea-enrichment-cell').textContent(),
