@@ -150,11 +150,16 @@ export class AnswerGate {
     return this.waiting.length;
   }
 
+  /** Resolves when the gate lets one more answer through (and counts it). */
+  async pass(): Promise<void> {
+    while (this.allowance <= 0) await new Promise<void>((wake) => this.waiting.push(wake));
+    this.allowance -= 1;
+  }
+
   /** `reply`, sent when the gate lets it through. */
   reply(reply: Exclude<FakeReply, (req: FakeRequest) => unknown>): FakeReply {
     return async () => {
-      while (this.allowance <= 0) await new Promise<void>((wake) => this.waiting.push(wake));
-      this.allowance -= 1;
+      await this.pass();
       return reply;
     };
   }

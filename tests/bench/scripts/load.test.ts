@@ -4,5 +4,5 @@ import { it } from 'vitest';
 import { runBench } from '../smoke';
 
 it('npm run bench:load runs from an empty database (tiny size, figures not checked)', async () => {
-  await runBench('load.ts', [], { BENCH_LOAD_COMPANIES: '60', BENCH_LOAD_SECONDS: '2', BENCH_LOAD_CONNECTIONS: '4' });
+  await runBench('load.ts', [], { BENCH_LOAD_COMPANIES: '60', BENCH_LOAD_SECONDS: '1', BENCH_LOAD_CONNECTIONS: '4' });
 });

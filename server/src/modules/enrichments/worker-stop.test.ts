@@ -13,7 +13,7 @@ import { startWorkerProcess, killWorkers, type WorkerProcess } from '../../../te
 import { createTestApp, createOrg, signedIn, type TestContext } from '../../../test/helpers';
 import { eventually, startTestWorker, type TestWorker } from '../../../test/execution-harness';
 import { createEnrichmentHandler } from './handler';
-import { FakeOpenAiServer, lastUserText, type FakeRequest } from '../../../test/fakes/openai-server';
+import { FakeOpenAiServer, AnswerGate, lastUserText, type FakeRequest } from '../../../test/fakes/openai-server';
 import { configFor } from './configs';
 
 const ROWS = 40;
@@ -56,8 +56,8 @@ describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
     return w;
   }
 
-  /** An organization with an LLM enrichment filling a field, and ROWS companies. */
-  async function setup(name: string, latencyMs = 150) {
+  /** An organization with an LLM enrichment filling a field, and ROWS companies; its answers take 150 ms (once `gate` lets them through). */
+  async function setup(name: string, gate?: AnswerGate) {
     const { organization, admin } = await createOrg(ctx, { name });
     const c = await signedIn(ctx, admin.email);
     const field = (await c.post('/api/v1/entity/field', { label: 'Sector', dataType: 'string', entityType: 'company' })).json().field
@@ -86,7 +86,10 @@ describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
     // The answer names the company it was asked about.
     fake.when(
       (r) => lastUserText(r).includes(`Company: ${name} `),
-      (r: FakeRequest) => ({ json: { answer: `sector of ${companyOf(r)}` }, latencyMs }),
+      async (r: FakeRequest) => {
+        await gate?.pass();
+        return { json: { answer: `sector of ${companyOf(r)}` }, latencyMs: 150 };
+      },
     );
     const run = async (ids: string[]) =>
       (
@@ -201,8 +204,9 @@ describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
   }, 240_000);
 
   it('SIGTERM: the calls in flight finish and are recorded, the waiting rows go to the other worker at once, each row asked once', async () => {
-    // 800 ms per answer, 4 at a time: the run takes the first worker about 8 s.
-    const s = await setup('Stopco', 800);
+    // Four answers, then the model holds the next four calls (in flight at the first worker) until it stops.
+    const gate = new AnswerGate(4);
+    const s = await setup('Stopco', gate);
     const a = await startWorker();
     const ids = await s.run(s.companies.map((c) => c.id));
     await eventually(async () => ((await completeResults(s.enrichmentId)).length >= 4 ? true : undefined), 'some rows to be done', 60_000);
@@ -215,6 +219,7 @@ describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
     expect((await completeResults(s.enrichmentId)).length).toBeLessThan(ROWS - 8);
     const stoppedAt = Date.now();
     a.child.kill('SIGTERM');
+    gate.open();
     const code = await a.exited;
     const stopTook = Date.now() - stoppedAt;
     expect(code, a.output()).toBe(0);
@@ -226,7 +231,7 @@ describe('worker processes: kill -9 and SIGTERM in the middle of a run', () => {
       60_000,
     );
     // Released at once: B took the rest without waiting for a heartbeat timeout (10 s) or a retry
-    // delay: the rows left (at most 36, 4 at a time, 800 ms each) take it about 7 s.
+    // delay: the rows left (at most 36, 4 at a time, 150 ms each) take it about 1.5 s.
     expect(Date.now() - stoppedAt).toBeLessThan(20_000);
 
     const calls = callsPerCompany('Stopco');
