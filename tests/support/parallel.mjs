@@ -1,8 +1,9 @@
-// Runs npm scripts side by side and fails when any of them fails: `npm test` lints while the
-// clients build (two mostly single-threaded jobs on a 2-core machine). Each script's output is
-// printed in one piece when it ends, so the log reads as if they had run one after the other.
+// Runs npm scripts side by side and fails when any of them fails: `npm test` runs ESLint, the
+// Prettier check and the client builds at once (mostly single-threaded jobs: ESLint, the longest,
+// has a core to itself while the other core does the Prettier check and the builds). Each script's
+// output is printed in one piece when it ends, so the log reads as if they had run one after the other.
 //
-//   node tests/support/parallel.mjs lint build
+//   node tests/support/parallel.mjs lint:eslint lint:format build
 import { spawn } from 'node:child_process';
 import { Buffer } from 'node:buffer';
 import process from 'node:process';
