@@ -160,7 +160,10 @@ export default tseslint.config(
   },
   {
     files: ['server/src/**/*.ts'],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    // Types for no-floating-promises from the server's one program (server/tsconfig.json, src and test),
+    // built once: a file outside it is an error. The project service (projectService) gave the same
+    // findings for about a fifth more CPU.
+    languageOptions: { parserOptions: { project: ['./server/tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       'no-restricted-imports': boundary(

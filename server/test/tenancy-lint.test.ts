@@ -78,7 +78,7 @@ describe('lint: the server rooms import downward only (lib < db < jobs < provide
     const eslint = new ESLint({
       cwd: root,
       overrideConfig: {
-        languageOptions: { parserOptions: { projectService: false } },
+        languageOptions: { parserOptions: { project: false, projectService: false } },
         rules: { '@typescript-eslint/no-floating-promises': 'off' },
       },
     });
