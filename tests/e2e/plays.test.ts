@@ -90,10 +90,25 @@ describe('plays journey in Chromium', () => {
       return ids;
     });
 
-    // The playbook: the four plays provided by the product, Modify and Remove disabled.
+    // The playbook: the four plays provided by the product, Modify and Remove disabled. Its first load
+    // asks for the table's first page and the Created By users with the user's own request, before
+    // that answer is in, and once each: the page renders from what was asked.
+    const seen: string[] = [];
+    const onRequest = (r: { url(): string }) => seen.push(`ask ${new URL(r.url()).pathname}`);
+    const onResponse = (r: { url(): string }) => seen.push(`got ${new URL(r.url()).pathname}`);
+    page.on('request', onRequest);
+    page.on('response', onResponse);
     await page.goto(`${server.url}/playbooks`);
     await page.getByTestId('playbooks-page').waitFor();
     await expect.poll(() => page.getByTestId('play-row').count()).toBe(4);
+    page.off('request', onRequest);
+    page.off('response', onResponse);
+    const userAnswered = seen.indexOf('got /api/v1/user');
+    expect(userAnswered).toBeGreaterThan(0);
+    for (const path of ['/api/v1/play/playbook', '/api/v1/play/playbook-users']) {
+      expect(seen.filter((e) => e === `ask ${path}`)).toHaveLength(1);
+      expect(seen.indexOf(`ask ${path}`)).toBeLessThan(userAnswered);
+    }
     expect(await page.getByTestId('play-modify').first().isDisabled()).toBe(true);
     expect(await page.getByTestId('play-remove').first().isDisabled()).toBe(true);
     const height = await page

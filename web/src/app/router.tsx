@@ -8,6 +8,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { prefetchFirstTablePage, prefetchListIdeas } from '@dealscout/shared/ui';
 import { areaLoader, areaPage } from '../modules/shell/areas';
 import { COMPANY_DEFAULT_SORT, CONTACT_DEFAULT_SORT } from '../modules/records/sorts';
+import { prefetchPlaybook } from '../modules/plays/firstView';
 import { api } from './api';
 
 // Split by route: each page (and the shell) is its own chunk.
@@ -31,14 +32,14 @@ const NotFoundPage = lazy(() => import('../modules/placeholders/pages/NotFoundPa
 const ProfilePage = areaPage('profile');
 const OrganizationSettingsPage = areaPage('organization');
 
-// The signed-in pages' chunks by path (and the first requests of the record and ideas tables), for preloadSignedInRoute.
+// The signed-in pages' chunks by path (and the first requests of the record, ideas and playbook tables), for preloadSignedInRoute.
 const SIGNED_IN_PAGES: [string, (() => Promise<unknown>) | undefined, ((qc: QueryClient, params: Record<string, string>) => void)?][] = [
   ['/list-company', areaLoader('lists')],
   ['/list-company/:id', loadListPage, (qc, { id }) => prefetchListIdeas(qc, api, id)],
   ['/companies', areaLoader('companies'), (qc) => prefetchFirstTablePage(qc, api, 'company', COMPANY_DEFAULT_SORT)],
   ['/contacts', areaLoader('contacts'), (qc) => prefetchFirstTablePage(qc, api, 'contact', CONTACT_DEFAULT_SORT)],
   ['/enrichments', areaLoader('enrichments')],
-  ['/playbooks', areaLoader('playbook')],
+  ['/playbooks', areaLoader('playbook'), (qc) => prefetchPlaybook(qc, api)],
   ['/playbooks/new', loadPlayEditor],
   ['/playbooks/:id', loadPlayEditor],
   ['/account/profile', areaLoader('profile')],

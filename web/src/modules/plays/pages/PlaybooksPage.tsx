@@ -31,13 +31,9 @@ import type { PlayDto, PlaybookBody } from '@dealscout/shared/contracts';
 import { PLAY_MESSAGES, PLAY_PAGE_SIZE, PLAY_TYPE_LABELS } from '@dealscout/shared/domain';
 import { ConfirmDialog, DateRangePicker, PaginationBar, nextSort, useNotify, type DateRange, type SortState } from '@dealscout/shared/ui';
 import { api, errorMessage } from '../../../app/api';
+import { PLAYBOOK_STALE_MS, playKeys, playbookUsersQuery } from '../firstView';
 
 const SEARCH_DEBOUNCE_MS = 300;
-const playKeys = {
-  all: ['plays'] as const,
-  book: (b: PlaybookBody) => ['plays', 'playbook', b] as const,
-  users: ['plays', 'users'] as const,
-};
 
 const useStyles = makeStyles({
   root: {
@@ -163,7 +159,7 @@ export default function PlaybooksPage() {
       setPageIndex(0);
     };
 
-  const users = useQuery({ queryKey: playKeys.users, queryFn: async () => (await api.plays.users()).users, staleTime: 60_000 });
+  const users = useQuery(playbookUsersQuery(api));
   const userOptions = useMemo(
     () => (users.data ?? []).map((u) => ({ value: u.id, label: `${u.firstName} ${u.lastName}`.trim() })),
     [users.data],
@@ -184,7 +180,7 @@ export default function PlaybooksPage() {
     queryKey: playKeys.book(body),
     queryFn: () => api.plays.playbook(body),
     placeholderData: keepPreviousData,
-    staleTime: 0,
+    staleTime: PLAYBOOK_STALE_MS,
   });
   const rows = list.data?.playbooks ?? [];
   const totalPages = Math.max(1, list.data?.totalPages ?? 1);
