@@ -57,20 +57,20 @@ export async function exposition(registry: Registry): Promise<string> {
  * Default process metrics and the gauges read from the database at scrape time, registered on
  * `registry`: every process (API or worker) serves them.
  */
-export function fleetGauges(registry: Registry, deps: { orm: MikroORM; boss: PgBoss | null }): void {
+export async function fleetGauges(registry: Registry, deps: { orm: MikroORM; boss: PgBoss | null }): Promise<void> {
   collectDefaultMetrics({ register: registry });
-  // First, and read before any await: the scrape's own queries below must not count in it.
-  let pool: Awaited<ReturnType<typeof poolStatsOf>> | null = null;
-  void poolStatsOf(deps.orm.em).then(
-    (p) => (pool = p),
-    () => undefined,
-  );
+  // Awaited here, never left running: the pool is reached through the ORM's connection, whose first
+  // use connects (and checks the database exists on a pooled connection). A lookup still running when
+  // the process shuts down right after starting would keep that connection, and `orm.close()` waits
+  // for it for ever. Null (no pool gauge) when the database cannot be reached now.
+  const pool = await poolStatsOf(deps.orm.em).catch(() => null);
   new Gauge({
     name: 'dealscout_db_pool_connections',
     help: "This process's database pool (MikroORM's pg pool, DB_POOL_SIZE): connections in use, idle, and queries waiting for one",
     labelNames: ['state'] as const,
     registers: [registry],
     collect() {
+      // Read before any await: the scrape's own queries below must not count in it.
       if (!pool) return;
       this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
       this.set({ state: 'idle' }, pool.idleCount);
@@ -131,7 +131,7 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
   const registry = new Registry();
   registry.setDefaultLabels({ role: app.config.ROLE });
   setMetricsRole(app.config.ROLE);
-  fleetGauges(registry, { orm: app.orm, boss: app.boss ?? null });
+  await fleetGauges(registry, { orm: app.orm, boss: app.boss ?? null });
 
   const httpDuration = new Histogram({
     name: 'dealscout_http_request_duration_seconds',

@@ -26,7 +26,7 @@ export async function startMetricsListener(deps: {
   const registry = new Registry();
   registry.setDefaultLabels({ role: deps.config.ROLE });
   setMetricsRole(deps.config.ROLE);
-  fleetGauges(registry, { orm: deps.orm, boss: deps.boss });
+  await fleetGauges(registry, { orm: deps.orm, boss: deps.boss });
   const server = http.createServer((req, res) => {
     const json = (status: number, message: string) => {
       res.writeHead(status, { 'content-type': 'application/json' });
