@@ -74,10 +74,12 @@ export const ConfigSchema = z.object({
   // After SIGTERM the API answers not-ready (GET /ready 503) this long before it stops listening.
   READY_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /**
-   * The nice value of a `--role worker` process (0 leaves it as started): its jobs take the CPU after the
-   * API processes and PostgreSQL on the same host (lib/priority.ts). A one-process install (`both`) is not lowered.
+   * The nice value of a `--role worker` process (0 leaves it as started): its jobs yield CPU to the API
+   * processes and PostgreSQL on the same host (lib/priority.ts). 5: about a quarter of a core's share against
+   * one busy process at 0 — requests keep their pace, and a run's work and events still move while the host is
+   * busy (at 10, a tenth, a run's events reached sockets seconds late). A one-process install (`both`) is not lowered.
    */
-  WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  WORKER_NICE: z.coerce.number().int().min(0).max(19).default(5),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(20),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),

@@ -118,7 +118,7 @@ describe('separate API and worker processes', () => {
     await expect(fetch(`http://127.0.0.1:${workerPort}/health`)).rejects.toThrow();
   });
 
-  it('the worker runs at WORKER_NICE (10 by default) on every thread; the API process as started', () => {
+  it('the worker runs at WORKER_NICE (5 by default) on every thread; the API process as started', () => {
     const nices = (pid: number) =>
       fs.readdirSync(`/proc/${pid}/task`).map((t) => {
         const stat = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
@@ -126,7 +126,7 @@ describe('separate API and worker processes', () => {
       });
     const own = os.getPriority(0);
     expect(worker!.output()).toContain('worker priority lowered');
-    expect(new Set(nices(worker!.child.pid!))).toEqual(new Set([Math.max(10, own)]));
+    expect(new Set(nices(worker!.child.pid!))).toEqual(new Set([Math.max(5, own)]));
     expect(new Set(nices(api!.child.pid!))).toEqual(new Set([own]));
   });
 
