@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// idea_score.details as json instead of jsonb: a score run builds each breakdown with json_build_array
-// (sql-score.ts) and stores that text as it is, where a jsonb column parsed it and converted every
+// idea_score.details as json instead of jsonb: a score run writes each breakdown as JSON text
+// (sql-score.ts) and stores that text as it is (checked, not parsed), where a jsonb column parsed it and converted every
 // number again — about a tenth of a run's backend CPU (docs/benchmarks.md 'Scoring') — and the rows are
 // smaller. Nothing queries inside a breakdown: readers take it whole (lists.service.ts, export-scores.ts).
 // Rewrites the table.
