@@ -61,22 +61,24 @@ function toSourceDto(r: Row): ListSourceDto {
 export async function listDtos(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<ListDto[]> {
   if (ids.length === 0) return [];
   const db = tenantSql(em, organizationId);
-  const [lists, sources] = await Promise.all([
-    db.all<Row>(
-      `select l.*, u.id as u_id, u.first_name as u_first, u.last_name as u_last, u.email as u_email
-         from list_company l left join app_user u on u.organization_id = l.organization_id and u.id = l.created_by_id
-        where l.organization_id = ? and l.id = any(?::uuid[])`,
-      [organizationId, pgArray(ids)],
-    ),
-    db.all<Row>(
-      `select s.*, e.status as e_status, e.status_message as e_message from list_source s
-         left join lateral (select x.status, x.status_message from execution x where x.organization_id = s.organization_id and x.type =
-           'list' and x.type_id = s.id
-                             order by x.created_at desc limit 1) e on s.status in ('pending', 'inProgress')
-        where s.organization_id = ? and s.list_id = any(?::uuid[]) order by s.created_at, s.id`,
-      [organizationId, pgArray(ids)],
-    ),
-  ]);
+  // The sources first, then the lists, one after the other: a source completes in the transaction
+  // that adds its ideas to the list's totals, and two statements each see the commits made before
+  // they start. Read side by side (two connections), a list could show a completed source with the
+  // totals from before it; read in this order, a completed source's ideas are always counted.
+  const sources = await db.all<Row>(
+    `select s.*, e.status as e_status, e.status_message as e_message from list_source s
+       left join lateral (select x.status, x.status_message from execution x where x.organization_id = s.organization_id and x.type =
+         'list' and x.type_id = s.id
+                           order by x.created_at desc limit 1) e on s.status in ('pending', 'inProgress')
+      where s.organization_id = ? and s.list_id = any(?::uuid[]) order by s.created_at, s.id`,
+    [organizationId, pgArray(ids)],
+  );
+  const lists = await db.all<Row>(
+    `select l.*, u.id as u_id, u.first_name as u_first, u.last_name as u_last, u.email as u_email
+       from list_company l left join app_user u on u.organization_id = l.organization_id and u.id = l.created_by_id
+      where l.organization_id = ? and l.id = any(?::uuid[])`,
+    [organizationId, pgArray(ids)],
+  );
   const byId = new Map(lists.map((l) => [String(l.id), l]));
   return ids
     .filter((id) => byId.has(id))
