@@ -423,9 +423,20 @@ describe('the header of an upload (csv-import.ts readHeader, locateColumns)', ()
       { key: 'City', at: 5 },
     ]);
     expect(() => locateColumns(headers, { name: 'Name', website: 'Website' })).toThrow("The file has no column 'Name'.");
+    // One pass, counted rather than timed: every element read of the header and of the mapped
+    // columns goes through a proxy. A search per column (indexOf) would read some 50 million.
+    let reads = 0;
+    const counted = (a: string[]) =>
+      new Proxy(a, {
+        get(target, key, receiver) {
+          if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      });
     const wide = Array.from({ length: 10_000 }, (_, i) => `c${i}`);
-    const t = performance.now();
-    expect(locateColumns(['Company', 'Website', ...wide], { name: 'Company', website: 'Website', columns: wide }).keep).toHaveLength(50);
-    expect(performance.now() - t).toBeLessThan(50);
+    const header = counted(['Company', 'Website', ...wide]);
+    expect(locateColumns(header, { name: 'Company', website: 'Website', columns: counted(wide) }).keep).toHaveLength(50);
+    expect(reads).toBeGreaterThan(header.length);
+    expect(reads).toBeLessThanOrEqual(3 * header.length);
   });
 });
