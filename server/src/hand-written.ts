@@ -83,6 +83,8 @@ export const HAND_WRITTEN_TRIGGERS = [
   { table: 'field_definition', name: 'field_definition_changed' },
   // Deleted ideas take their scoring results with them (Migration20261130060000: idea_score has no foreign key to idea).
   { table: 'idea', name: 'idea_score_cascade' },
+  // Deleted models take their scoring results with them (Migration20261130090000: idea_score has no foreign key to scoring_model).
+  { table: 'scoring_model', name: 'idea_score_cascade' },
   // record_count, the maintained totals of the companies and contacts tables (Migration20261122050000).
   // Their `{table}_count_truncate` triggers exist too, but MikroORM does not see TRUNCATE triggers.
   ...(['company', 'contact'] as const).flatMap((table) =>
@@ -160,7 +162,6 @@ export const HAND_WRITTEN_FOREIGN_KEYS: readonly {
   { table: 'scoring_model', column: 'created_by_id', target: 'app_user', onDelete: 'set null' },
   { table: 'score_run', column: 'model_id', target: 'scoring_model', onDelete: 'cascade' },
   { table: 'score_run', column: 'list_id', target: 'list_company', onDelete: 'cascade' },
-  { table: 'idea_score', column: 'model_id', target: 'scoring_model', onDelete: 'cascade' },
   { table: 'list_source_rejection', column: 'source_id', target: 'list_source', onDelete: 'cascade' },
 ];
 
@@ -217,8 +218,8 @@ export const HAND_WRITTEN_PRIMARY_KEYS = [
 /**
  * Tenant tables without their own foreign key to organization (Migration20261129110000): written in
  * bulk, each row references a parent of its organization through a required (organization_id, …)
- * key, which proves the organization exists. The schema-diff test expects exactly the statements
- * that would add each back.
+ * key, which proves the organization exists, or through the references of HAND_WRITTEN_TRIGGER_REFERENCES.
+ * The schema-diff test expects exactly the statements that would add each back.
  */
 export const HAND_WRITTEN_DROPPED_ORGANIZATION_KEYS = [
   'idea',
@@ -227,4 +228,18 @@ export const HAND_WRITTEN_DROPPED_ORGANIZATION_KEYS = [
   'company_contact',
   'field_value',
   'list_source_rejection',
+] as const;
+
+/**
+ * Required references kept by a statement trigger on the parent instead of a foreign key, whose check
+ * cost a query per written row (idea_score: Migration20261130060000, Migration20261130090000). Every writer
+ * of the table writes a row only for parents its statement reads within the row's organization, under an
+ * advisory lock the trigger takes exclusively before it deletes the rows of deleted parents (SCORE_LIST_LOCK,
+ * server/src/modules/scoring/scoring.service.ts): a delete waits for the writers in flight, and a later writer
+ * no longer finds the parent. The parent's own key to its organization proves the row's (tenancy.test.ts);
+ * scoring.test.ts checks the writers and the triggers.
+ */
+export const HAND_WRITTEN_TRIGGER_REFERENCES = [
+  { table: 'idea_score', column: 'idea_id', target: 'idea', trigger: 'idea_score_cascade' },
+  { table: 'idea_score', column: 'model_id', target: 'scoring_model', trigger: 'idea_score_cascade' },
 ] as const;

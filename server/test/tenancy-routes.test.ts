@@ -18,6 +18,7 @@ import { newCompany, newContact, newField, setValue, link } from './records';
 import { notifyUser } from '../src/modules/notifications/notify';
 import { createExecutions } from '../src/modules/executions/commands/create-executions';
 import { createRun } from '../src/modules/executions/runs';
+import { scoreResultId } from '../src/modules/lists/lists.service';
 import { createQueues } from '../src/jobs/definitions';
 import { jobDefinitions } from '../src/job-registry';
 import { z } from 'zod';
@@ -669,8 +670,8 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     expect(run.statusCode, run.body).toBe(200);
     // The idea's score (only the scoring worker writes it; none runs here).
     await db.query(
-      `insert into idea_score (id, organization_id, model_id, idea_id, execution_id, status, total_score, details, updated_at) values
-        (gen_random_uuid(), $1, $2, $3, null, 'completed', 1, '[]', now())`,
+      `insert into idea_score (organization_id, model_id, idea_id, execution_id, status, total_score, details, updated_at) values
+        ($1, $2, $3, null, 'completed', 1, '[]', now())`,
       [org.organization.id, model.json().scoringModel.id, idea.json().idea.id],
     );
     // A CSV upload with a rejected row (its report).
@@ -730,7 +731,9 @@ describe('cross-organization route matrix (from the OpenAPI document)', () => {
     idsOfA = new Map([['organization', [orgA.organization.id]]]);
     for (const t of tenantTables) {
       if (NO_ID_TABLES.includes(t)) continue;
-      const r = await db.query<{ id: string }>(`select id::text as id from "${t}" where organization_id = $1 order by id`, [
+      // A scoring result's id in the API is derived from its model and idea (idea_score stores none).
+      const id = t === 'idea_score' ? scoreResultId('idea_score') : 'id';
+      const r = await db.query<{ id: string }>(`select ${id}::text as id from "${t}" where organization_id = $1 order by id`, [
         orgA.organization.id,
       ]);
       // Only uuid ids are sent and looked for in answers (a serial id like 3 would match any digit).

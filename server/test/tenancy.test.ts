@@ -9,6 +9,7 @@ import {
   HAND_WRITTEN_FOREIGN_KEYS,
   HAND_WRITTEN_INDEXES,
   HAND_WRITTEN_PRIMARY_KEYS,
+  HAND_WRITTEN_TRIGGER_REFERENCES,
   HAND_WRITTEN_TRIGGERS,
 } from '../src/hand-written';
 import { globalTables, tenantEntities } from '../src/entities';
@@ -184,10 +185,30 @@ describe('tenancy of the schema', () => {
           and exists (select 1 from unnest(c.conkey) k join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k where a.attname = 'organization_id')
           and not exists (select 1 from unnest(c.conkey) k join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k where not a.attnotnull)`,
     );
+    // Or through references kept by a statement trigger on each parent (HAND_WRITTEN_TRIGGER_REFERENCES, with their reason):
+    // each parent keyed to organization (itself or through its parent), the reference a required part of the table's primary key with organization_id,
+    // and the parent's trigger an AFTER DELETE statement trigger. scoring.test.ts checks what the writers and triggers do.
+    const triggered = await db.query<{ table: string; name: string }>(
+      `select c.relname as "table", t.tgname as name from pg_trigger t join pg_class c on c.oid = t.tgrelid
+        where not t.tgisinternal and (t.tgtype & 1) = 0 and (t.tgtype & 8) <> 0 and (t.tgtype & 66) = 0`,
+    );
+    const pk = new Map((await indexes()).filter((i) => i.primary).map((i) => [i.table, i.columns]));
     for (const t of chained) {
       expect(keyed.has(t), `${t}: listed in HAND_WRITTEN_DROPPED_ORGANIZATION_KEYS but still has its key to organization`).toBe(false);
       const via = parents.rows.filter((r) => r.table === t && keyed.has(r.target));
-      expect(via.length, `${t}: no required (organization_id, …) key to a parent keyed to organization`).toBeGreaterThan(0);
+      const refs = HAND_WRITTEN_TRIGGER_REFERENCES.filter((r) => r.table === t);
+      for (const r of refs) {
+        const proven = keyed.has(r.target) || parents.rows.some((x) => x.table === r.target && keyed.has(x.target));
+        expect(proven, `${t}.${r.column}: ${r.target} has no key to organization, nor to a parent that has one`).toBe(true);
+        expect(pk.get(t), `${t}.${r.column}: not in its primary key with organization_id`).toEqual(
+          expect.arrayContaining(['organization_id', r.column]),
+        );
+        expect(triggered.rows, `${t}.${r.column}: no AFTER DELETE statement trigger ${r.trigger} on ${r.target}`).toContainEqual({
+          table: r.target,
+          name: r.trigger,
+        });
+      }
+      expect(via.length + refs.length, `${t}: no required (organization_id, …) key to a parent keyed to organization`).toBeGreaterThan(0);
     }
   });
 

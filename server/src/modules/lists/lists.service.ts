@@ -108,6 +108,13 @@ export async function listOr404(em: EntityManager, organizationId: string, id: s
   return l;
 }
 
+/**
+ * A scoring result's id in the API (spec 002 §3 scoringResults[].id), derived from its model and idea: idea_score
+ * stores none (Migration20261130090000). A version-5-shaped UUID of the md5 of the two ids, the same for every run.
+ */
+export const scoreResultId = (alias: string) =>
+  `overlay(overlay(md5(${alias}.model_id::text || ${alias}.idea_id::text) placing '5' from 13) placing '8' from 17)::uuid`;
+
 /** Ideas by id, in the order of `ids`, with their enrichment results, executions and company. */
 export async function ideaDtos(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<IdeaDto[]> {
   if (ids.length === 0) return [];
@@ -127,7 +134,8 @@ export async function ideaDtos(em: EntityManager, organizationId: string, ids: r
       [organizationId, arr],
     ),
     db.all<Row>(
-      `select s.id, s.model_id, s.idea_id, s.status, s.status_message, s.details, s.execution_id, s.total_score, sr.fields from idea_score s
+      `select ${scoreResultId('s')} as id, s.model_id, s.idea_id, s.status, s.status_message, s.details,
+         s.execution_id, s.total_score, sr.fields from idea_score s
          left join score_run sr on sr.organization_id = s.organization_id and sr.id = s.execution_id
         where s.organization_id = ? and s.idea_id = any(?::uuid[]) order by s.updated_at`,
       [organizationId, arr],

@@ -503,8 +503,8 @@ describe('lists and ideas (spec 002 §7)', () => {
     const modelId = model.json().scoringModel.id as string;
     const ideaOne = (await page(a, { listCompanyId: one.id })).listCompanyIdeas[0];
     await ctx.em().execute(
-      `insert into idea_score (id, organization_id, model_id, idea_id, status, total_score, details, updated_at) values
-          (gen_random_uuid(), ?, ?, ?, 'completed', 7.5, '[]', now())`,
+      `insert into idea_score (organization_id, model_id, idea_id, status, total_score, details, updated_at) values
+          (?, ?, ?, 'completed', 7.5, '[]', now())`,
       [orgA, modelId, ideaOne.id],
     );
     expect((await a.put('/api/v1/list-company/idea/shortlist', { listId: one.id, ideaIds: [ideaOne.id], status: true })).statusCode).toBe(

@@ -61,17 +61,19 @@ export type IScoreRun = InferEntity<typeof ScoreRun>;
  * the value seen, the reason, the rule, the score, the weight and the contribution. A table of its
  * own rather than a JSON column of the idea: a run writes a million narrow rows (insert, or update in
  * place) instead of rewriting a million wide idea rows with all their indexes. Keyed by (organization,
- * model, idea): `id` is the result's id in the API, never looked up (no index). No foreign key to the
- * idea: a statement trigger deletes an idea's results (Migration20261130060000, hand-written.ts).
+ * idea, model), its one index. No foreign key to the idea or the model: a statement trigger on each
+ * deletes their results, and a writer writes only for a model it reads under the list's lock
+ * (Migration20261130060000, Migration20261130090000, hand-written.ts). `id` is no longer written (the
+ * API derives a result's id from model and idea); a later release drops it.
  */
 export const IdeaScore = defineEntity({
   name: 'IdeaScore',
   tableName: 'idea_score',
   properties: {
     organization: () => p.manyToOne(Organization).primary(),
-    model: () => p.manyToOne(ScoringModel).primary().deleteRule('cascade'),
     ideaId: p.uuid().primary(),
-    id: p.uuid().onCreate(() => randomUUID()),
+    modelId: p.uuid().primary(),
+    id: p.uuid().nullable(),
     executionId: p.uuid().nullable(),
     /** completed | error */
     status: p.string().length(20).default('completed'),
@@ -84,6 +86,5 @@ export const IdeaScore = defineEntity({
       .onCreate(() => new Date())
       .onUpdate(() => new Date()),
   },
-  indexes: [{ name: 'idea_score_org_idea_index', properties: ['organization', 'ideaId'] }],
 });
 export type IIdeaScore = InferEntity<typeof IdeaScore>;

@@ -98,7 +98,7 @@ export async function updateModel(em: EntityManager, actor: Actor, id: string, m
   return toDto(r!);
 }
 
-/** Removes the model; its results go with it (idea_score references it, on delete cascade). */
+/** Removes the model; its results go with it (the trigger idea_score_cascade on scoring_model, Migration20261130090000). */
 export async function deleteModel(em: EntityManager, actor: Actor, id: string): Promise<void> {
   await getModel(em, actor.organizationId, id);
   await tenantSql(em, actor.organizationId).all(`delete from scoring_model where organization_id = ? and id = ?`, [
@@ -199,10 +199,11 @@ export function scoreIdeas(ruleSets: readonly ScoreRuleSet[], ideas: readonly Id
 
 /**
  * What a writer of idea_score runs in its transaction before it reads the ideas it scores (`?`: the
- * list's id): the list's lock, shared among writers. idea_score has no foreign key to idea; deleting
- * ideas takes their lists' lock exclusively, so it waits for the writers in flight to commit before
- * it deletes the ideas' results, and a writer that starts later reads the ideas without the deleted
- * ones (Migration20261130060000, whose trigger names the same key).
+ * list's id): the list's lock, shared among writers. idea_score has no foreign key to idea or to
+ * scoring_model; deleting ideas or models takes their lists' lock exclusively, so it waits for the
+ * writers in flight to commit before it deletes their results, and a writer that starts later reads
+ * the list without the deleted ideas and models (Migration20261130060000 and Migration20261130090000,
+ * whose triggers name the same key). A writer writes only for ideas and a model its statement reads.
  */
 export const SCORE_LIST_LOCK = `select pg_advisory_xact_lock_shared(hashtextextended('idea-score:' || ?::text, 0))`;
 
@@ -223,13 +224,13 @@ export async function writeScores(
   const items = scored.map((s) => [s.id, s.totalScore, s.fields]);
   await em.fork().transactional(async (tem) => {
     await unscopedSql(tem, 'connection').run(SCORE_LIST_LOCK, [listId]);
-    // Only the ideas that still exist in the list (read after the lock).
+    // Only the ideas that still exist in the list, for the model while it exists in the list (read after the lock).
     await tenantSql(tem, organizationId).bound(
-      `insert into idea_score (id, organization_id, model_id, idea_id, execution_id, status, status_message, total_score, details, updated_at)
-       select gen_random_uuid(), $1::uuid, $2::uuid, i.id, $3::uuid, 'completed', null, (x.value->>1)::double precision,
-         (x.value->2)::json, clock_timestamp()
+      `insert into idea_score (organization_id, idea_id, model_id, execution_id, status, status_message, total_score, details, updated_at)
+       select $1::uuid, i.id, $2::uuid, $3::uuid, 'completed', null, (x.value->>1)::double precision, (x.value->2)::json, clock_timestamp()
          from jsonb_array_elements($4::jsonb) x join idea i on i.organization_id = $1::uuid and i.list_id = $5::uuid and i.id = (x.value->>0)::uuid
-       on conflict (organization_id, model_id, idea_id) do update
+        where exists (select 1 from scoring_model m where m.organization_id = $1::uuid and m.id = $2::uuid and m.list_id = $5::uuid)
+       on conflict (organization_id, idea_id, model_id) do update
          set execution_id = excluded.execution_id, status = excluded.status, status_message = null, total_score = excluded.total_score,
            details = excluded.details, updated_at = excluded.updated_at`,
       [organizationId, modelId, executionId, JSON.stringify(items), listId],

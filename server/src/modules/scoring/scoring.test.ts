@@ -358,19 +358,96 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     }
   });
 
-  it('writes each result into two indexes and checks only its model: idea_score has no index on its id and no key to idea', async () => {
+  it('writes each result into one index and checks no key: idea_score has no index on its id and no key to idea or model', async () => {
     const rows = await ctx.em().execute<{ def: string }[]>(
       `select pg_get_indexdef(indexrelid) as def from pg_index where indrelid = 'idea_score'::regclass
        union all select pg_get_constraintdef(oid) from pg_constraint where conrelid = 'idea_score'::regclass and contype = 'f'
-       union all select tgname::text from pg_trigger where tgrelid = 'idea'::regclass and not tgisinternal and tgname like 'idea_score%'
+       union all select tgrelid::regclass || ' ' || tgname from pg_trigger where not tgisinternal and tgname like 'idea_score%'
        order by 1`,
     );
     expect(rows.map((r) => r.def)).toEqual([
-      'CREATE INDEX idea_score_org_idea_index ON public.idea_score USING btree (organization_id, idea_id)',
-      'CREATE UNIQUE INDEX idea_score_pkey ON public.idea_score USING btree (organization_id, model_id, idea_id)',
-      'FOREIGN KEY (organization_id, model_id) REFERENCES scoring_model(organization_id, id) ON DELETE CASCADE',
-      'idea_score_cascade',
+      'CREATE UNIQUE INDEX idea_score_pkey ON public.idea_score USING btree (organization_id, idea_id, model_id)',
+      'idea idea_score_cascade',
+      'scoring_model idea_score_cascade',
     ]);
+  });
+
+  it("writes results only for a model of the run's organization and list, and a model's delete takes its results once the writers commit", async () => {
+    const list = await newList(a);
+    const other = await newList(a);
+    const ideas = await seedIdeas(
+      list.id,
+      [1, 700, 900].map((revenue) => ({ revenue })),
+    );
+    const newModel = async (c: TestClient, listId: string, name: string) => {
+      const res = await c.post('/api/v1/scoring-model', { name, listCompanyId: listId, ruleSets: [revenue()] });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().scoringModel.id as string;
+    };
+    const [m1, m2, m3] = [await newModel(a, list.id, 'One'), await newModel(a, list.id, 'Two'), await newModel(a, list.id, 'Three')];
+    // Another organization's model, a model of another list, a model that does not exist: nothing written, no error.
+    const foreign = await newModel(b, (await newList(b)).id, 'Theirs');
+    const elsewhere = await newModel(a, other.id, 'Elsewhere');
+    const scope = { listId: list.id, ideaIds: null, filters: null };
+    const byModel = async () =>
+      (
+        await ctx
+          .em()
+          .execute<{ model_id: string; n: string }[]>(
+            `select model_id, count(*) as n from idea_score where organization_id = ? group by model_id`,
+            [orgA],
+          )
+      )
+        .map((r) => `${r.model_id}:${r.n}`)
+        .sort();
+    for (const m of [foreign, elsewhere, randomUUID()]) {
+      expect(await scoreBatchInDatabase(ctx.em(), orgA, m, randomUUID(), scope, [revenue()], null, null)).toMatchObject({ n: 3 });
+      await writeScores(ctx.em(), orgA, list.id, m, randomUUID(), [{ id: ideas[0]!.id, totalScore: 1, fields: [] }]);
+    }
+    const foreignScores = await ctx.em().execute<{ n: string }[]>(`select count(*) as n from idea_score where model_id = ?`, [foreign]);
+    expect(foreignScores[0]!.n).toBe('0');
+    expect(await byModel()).toEqual([]);
+
+    for (const m of [m1, m2, m3]) await scoreBatchInDatabase(ctx.em(), orgA, m, randomUUID(), scope, [revenue()], null, null);
+    expect(await byModel()).toEqual([`${m1}:3`, `${m2}:3`, `${m3}:3`].sort());
+
+    // Through the route: the model goes, and its results with it.
+    expect((await a.del(`/api/v1/scoring-model/${m1}`)).statusCode).toBe(204);
+    expect(await byModel()).toEqual([`${m2}:3`, `${m3}:3`].sort());
+
+    // A writer holds the list's score lock and has written a result it has not committed yet: the
+    // delete of its model waits for it, then deletes the committed result with the others.
+    const writer = new pg.Client({ connectionString: ctx.dbUrl });
+    const deleter = new pg.Client({ connectionString: ctx.dbUrl });
+    await writer.connect();
+    await deleter.connect();
+    try {
+      await writer.query('begin');
+      await writer.query(SCORE_LIST_LOCK.replace('?', '$1'), [list.id]);
+      await writer.query(`delete from idea_score where organization_id = $1 and model_id = $2`, [orgA, m2]);
+      const { sql, params } = compileScoreBatch(orgA, m2, randomUUID(), scope, [revenue()], null, null);
+      expect((await writer.query<{ written: number }>(sql, params)).rows[0]!.written).toBe(3);
+      const deleterPid = (await deleter.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+      const deleting = deleter.query(`delete from scoring_model where organization_id = $1 and id = $2`, [orgA, m2]);
+      await eventually(async () => {
+        const { rows } = await writer.query<{ w: string | null }>(`select wait_event as w from pg_stat_activity where pid = $1`, [
+          deleterPid,
+        ]);
+        return rows[0]?.w === 'advisory' ? true : undefined;
+      }, 'the delete waits for the writer');
+      await writer.query('commit');
+      await deleting;
+      // A writer that starts after the delete finds no model and writes nothing.
+      expect(await scoreBatchInDatabase(ctx.em(), orgA, m2, randomUUID(), scope, [revenue()], null, null)).toMatchObject({ n: 3 });
+    } finally {
+      await writer.end();
+      await deleter.end();
+    }
+    expect(await byModel()).toEqual([`${m3}:3`]);
+
+    // Deleting the list deletes its models, and their results with them.
+    expect((await a.del(`/api/v1/list-company/${list.id}`)).statusCode).toBe(200);
+    expect(await byModel()).toEqual([]);
   });
 
   it('deleting ideas or their list deletes their results, once the writers in flight on the list have committed', async () => {
@@ -410,8 +487,8 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
       await writer.query('begin');
       await writer.query(SCORE_LIST_LOCK.replace('?', '$1'), [list.id]);
       await writer.query(
-        `insert into idea_score (id, organization_id, model_id, idea_id, status, total_score, details, updated_at)
-         values (gen_random_uuid(), $1, $2, $3, 'completed', 5, '[]', now())`,
+        `insert into idea_score (organization_id, model_id, idea_id, status, total_score, details, updated_at)
+         values ($1, $2, $3, 'completed', 5, '[]', now())`,
         [orgA, m2, ideas[1]!.id],
       );
       const deleterPid = (await deleter.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;

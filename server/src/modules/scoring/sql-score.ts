@@ -225,7 +225,10 @@ export interface ScoreScope {
 /**
  * One batch of a run as one statement: the next `limit` ideas of the scope in id order after
  * `afterId`, each scored with the model's rule sets and written to idea_score (inserted or replaced:
- * a retried batch writes the same). Answers how many ideas it scored and the last id.
+ * a retried batch writes the same). Answers how many ideas it scored and the last id. It writes only
+ * while the model exists in the organization and the scope's list (read by the statement, once): with
+ * the list's lock its caller holds (SCORE_LIST_LOCK), that is what keeps a result's model, instead of a
+ * foreign key whose check cost a query per row (Migration20261130090000).
  */
 export function compileScoreBatch(
   organizationId: string,
@@ -259,15 +262,17 @@ export function compileScoreBatch(
   const scored = scoredSelect(ruleSets, ruleSetColumns(ruleSets, column, p, eps), eps);
   const model = p.add(modelId, 'uuid');
   const execution = p.add(executionId, 'uuid');
+  const list = p.add(scope.listId, 'uuid');
 
   const sql = `with b as (
       select r.id${cols.length ? ', ' + cols.join(', ') : ''} from idea r ${joins.join(' ')} ${whereSql}${after}${upTo} order by r.id${lim}
     ), s as (
       ${scored}
     ), ins as (
-      insert into idea_score (id, organization_id, model_id, idea_id, execution_id, status, status_message, total_score, details, updated_at)
-      select gen_random_uuid(), ${org}, ${model}, s.id, ${execution}, 'completed', null, s.total, s.details, clock_timestamp() from s
-      on conflict (organization_id, model_id, idea_id) do update
+      insert into idea_score (organization_id, idea_id, model_id, execution_id, status, status_message, total_score, details, updated_at)
+      select ${org}, s.id, ${model}, ${execution}, 'completed', null, s.total, s.details, clock_timestamp() from s
+       where exists (select 1 from scoring_model m where m.organization_id = ${org} and m.id = ${model} and m.list_id = ${list})
+      on conflict (organization_id, idea_id, model_id) do update
         set execution_id = excluded.execution_id, status = excluded.status, status_message = null, total_score = excluded.total_score,
           details = excluded.details, updated_at = excluded.updated_at
       returning 1
