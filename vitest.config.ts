@@ -1,16 +1,17 @@
 import { defineConfig } from 'vitest/config';
-import os from 'node:os';
+import { TEST_WORKERS } from './tests/support/workers.ts';
 import SlowestFirstSequencer from './tests/support/sequencer.ts';
 
 // `npm test` runs every project: shared rules, server routes against a real PostgreSQL, and the
 // end-to-end journeys in headless Chromium against the built app and a real server.
-// Files of every project share the workers, longest first (tests/support/sequencer.ts); vitest's
-// own default on a 2-core machine is a single worker, which leaves a core idle while a file waits
-// on PostgreSQL, a server or the browser. VITEST_MAX_WORKERS overrides the count.
+// Files of every project share the workers, longest first (tests/support/sequencer.ts), one more
+// worker than the machine has cores (tests/support/workers.ts): a file waits on PostgreSQL, a server
+// or the browser much of its time, and vitest's own default on a 2-core machine (a single worker)
+// leaves the cores idle meanwhile.
 export default defineConfig({
   test: {
     reporters: ['default', './tests/support/summary-reporter.ts'],
-    maxWorkers: Math.max(2, os.availableParallelism()),
+    maxWorkers: TEST_WORKERS,
     sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       'web/vitest.config.ts',

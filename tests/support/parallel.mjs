@@ -1,33 +1,59 @@
-// Runs npm scripts side by side and fails when any of them fails: `npm test` runs ESLint, the
-// Prettier check and the client builds at once (mostly single-threaded jobs: ESLint, the longest,
-// has a core to itself while the other core does the Prettier check and the builds). Each script's
-// output is printed in one piece when it ends, so the log reads as if they had run one after the other.
+// Runs npm scripts side by side and fails when any of them fails. `npm test` runs the Prettier
+// check beside the client builds, then vitest beside ESLint:
 //
-//   node tests/support/parallel.mjs lint:eslint lint:format build
+//   node tests/support/parallel.mjs lint:format build
+//   node tests/support/parallel.mjs --live test:vitest --nice lint:eslint
+//
+// A script after `--live` streams its output as it runs (vitest's progress); the others' output is
+// printed in one piece when each ends. A script after `--nice` runs at a lower CPU priority (nice 10):
+// ESLint takes the CPU the test files leave while they wait on their servers, databases and browser,
+// instead of holding up the tests for a minute before they start.
 import { spawn } from 'node:child_process';
 import { Buffer } from 'node:buffer';
+import os from 'node:os';
 import process from 'node:process';
 
-const scripts = process.argv.slice(2);
-if (scripts.length === 0) {
-  process.stderr.write('usage: node tests/support/parallel.mjs <npm script>...\n');
+const NICE = 10;
+const jobs = [];
+for (let i = 2, mode = 'buffered'; i < process.argv.length; i++) {
+  const arg = process.argv[i];
+  if (arg === '--live' || arg === '--nice') mode = arg.slice(2);
+  else {
+    jobs.push({ name: arg, mode });
+    mode = 'buffered';
+  }
+}
+if (jobs.length === 0) {
+  process.stderr.write('usage: node tests/support/parallel.mjs [--live|--nice] <npm script>...\n');
   process.exit(2);
 }
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const started = Date.now();
 const results = await Promise.all(
-  scripts.map(
-    (name) =>
+  jobs.map(
+    ({ name, mode }) =>
       new Promise((resolve) => {
         const t0 = Date.now();
         const chunks = [];
+        const live = mode === 'live';
         const child = spawn(npm, ['run', name], {
-          stdio: ['ignore', 'pipe', 'pipe'],
-          env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
+          stdio: ['ignore', live ? 'inherit' : 'pipe', live ? 'inherit' : 'pipe'],
+          env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? (live ? '1' : '0') },
         });
-        child.stdout.on('data', (d) => chunks.push(d));
-        child.stderr.on('data', (d) => chunks.push(d));
+        if (mode === 'nice' && child.pid !== undefined) {
+          try {
+            // Set before npm starts the script (npm takes a few hundred ms to start): what it
+            // starts inherits the priority.
+            os.setPriority(child.pid, NICE);
+          } catch {
+            /* not permitted here: the script runs at the normal priority */
+          }
+        }
+        if (!live) {
+          child.stdout.on('data', (d) => chunks.push(d));
+          child.stderr.on('data', (d) => chunks.push(d));
+        }
         child.on('error', (err) => chunks.push(Buffer.from(`${err.stack ?? err}\n`)));
         child.on('close', (code, signal) => {
           const seconds = ((Date.now() - t0) / 1000).toFixed(1);
@@ -38,5 +64,5 @@ const results = await Promise.all(
       }),
   ),
 );
-process.stdout.write(`[${scripts.join(' + ')}] ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+process.stdout.write(`[${jobs.map((j) => j.name).join(' + ')}] ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 process.exit(results.every(Boolean) ? 0 : 1);
