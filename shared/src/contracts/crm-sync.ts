@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { CRM_PROVIDERS } from './crm';
+import { CRM_PROVIDERS, CRM_SYNC_MESSAGES } from '../domain/crm';
+
+export { CRM_SYNC_MESSAGES } from '../domain/crm';
 
 // ---- CRM sync settings and sync runs (spec 001 §3 'Sync settings', §4 'CRM sync result', §8 'CRM
 // sync toasts', 'Sync tooltips'; 000 §2 header CRM sync icon). The spec shows no paths; ours are
@@ -7,25 +9,6 @@ import { CRM_PROVIDERS } from './crm';
 
 export const RECONCILIATIONS = ['use_latest', 'keep_existing'] as const;
 export type Reconciliation = (typeof RECONCILIATIONS)[number];
-
-export const CRM_SYNC_MESSAGES = {
-  invalidSettings: 'Invalid settings, please ensure you added Account and Contact mappings.',
-  failures: 'Sync completed with failures!',
-  progress: 'Sync in progress, please wait..',
-  completed: 'Sync completed successfully!',
-  error: 'Error syncing data',
-  settingsSaved: 'Sync settings saved',
-  tooltipFetch: (crm: string) => `Click to fetch your data from ${crm}`,
-  tooltipUsername: (crm: string) => `To enable user based sync, please add your ${crm} username in the profile settings page`,
-  tooltipNotEnabled: 'CRM integration is not enabled. Please configure CRM integration for the organization.',
-  fieldInvalid: 'This Dealscout field cannot be mapped.',
-  duplicateTarget: 'Each Dealscout field can be mapped once.',
-  crmFieldRequired: 'Pick a CRM field.',
-  /** Salesforce lacks the External ID field sync writes back by (ARCHITECTURE 'Idempotency'). */
-  externalIdMissing: (field: string, sobject: string) =>
-    `Salesforce has no ${field} External ID field on ${sobject}. Ask your Salesforce admin to create it (Text(64), ` +
-    `External ID, Unique) on Account, Contact and Activity, then sync again.`,
-} as const;
 
 // NUL characters and lone surrogates are refused for every route by the server's input guard.
 const CrmFieldName = (max: number) => z.string().trim().min(1, CRM_SYNC_MESSAGES.crmFieldRequired).max(max);

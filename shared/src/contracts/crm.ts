@@ -1,10 +1,19 @@
 import { z } from 'zod';
+import { CRM_PROVIDERS } from '../domain/crm';
+
+// The CRMs' names and messages are plain values of the domain (domain/crm.ts), kept out of the zod contracts.
+export {
+  CRM_PROVIDERS,
+  CRM_NAMES,
+  CRM_MESSAGES,
+  CRM_USERNAME_PATTERN,
+  CRM_USERNAME_CHECK_DEBOUNCE_MS,
+  CRM_USERNAME_MESSAGES,
+  type CrmProvider,
+} from '../domain/crm';
 
 // ---- CRM integrations (spec 001 §2 'Integrations settings page', §4 'Integration card', §6)
 
-export const CRM_PROVIDERS = ['salesforce', 'affinity'] as const;
-export type CrmProvider = (typeof CRM_PROVIDERS)[number];
-export const CRM_NAMES: Record<CrmProvider, string> = { salesforce: 'Salesforce', affinity: 'Affinity' };
 export const SALESFORCE_ENVIRONMENTS = ['production', 'sandbox'] as const;
 export type SalesforceEnvironment = (typeof SALESFORCE_ENVIRONMENTS)[number];
 
@@ -17,42 +26,10 @@ export const UpdateIntegrationBody = z.object({
 });
 export type UpdateIntegrationBody = z.infer<typeof UpdateIntegrationBody>;
 
-export const CRM_MESSAGES = {
-  connected: (crm: string) => `${crm} connected`,
-  updated: 'Integration updated',
-  /** One active CRM at a time (001 §4). */
-  otherCrmActive: (other: string) => `${other} is already connected. Disconnect it before connecting another CRM.`,
-  salesforceNotConfigured: 'Salesforce is not set up on this server: the operator must set SALESFORCE_CLIENT_ID.',
-  affinityKeyRefused: 'Affinity refused this API key. Check the key and try again.',
-  unreachable: (crm: string) => `Could not reach ${crm}. Please try again.`,
-  rateLimited: (crm: string) => `${crm} is limiting requests right now. Please try again in a minute.`,
-  authorizationFailed: 'Salesforce did not authorize the connection. Please try again.',
-  authorizationDenied: 'The Salesforce connection was cancelled.',
-  authorizationExpired: 'This Salesforce authorization link has expired. Please connect again.',
-  askAdmin: 'Please ask your organization Admin to connect a CRM.',
-} as const;
-
 // ---- CRM username (spec 001 §2 'Profile page pieces', §4, §5 'CRM username')
 
 export const CRM_USERNAME_STATUSES = ['USER_AVAILABLE', 'USER_UNAVAILABLE', 'USER_INVALID'] as const;
 export type CrmUsernameStatus = (typeof CRM_USERNAME_STATUSES)[number];
-/** The email pattern a CRM username must match (Salesforce usernames and Affinity logins are email-shaped). */
-export const CRM_USERNAME_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** Quiet time before the username is checked (001 §9). */
-export const CRM_USERNAME_CHECK_DEBOUNCE_MS = 250;
-
-export const CRM_USERNAME_MESSAGES = {
-  invalid: "That doesn't appear to be a valid crm username, check with your CRM admin to get your username",
-  unavailable:
-    'It appears that username is linked to another Dealscout user. Check the username or tell your Dealscout Admin if this apprears to be incorrect.',
-  notEnabled: 'CRM integration is not enabled. Please configure CRM integration for the organization.',
-  alreadyLinked: 'Your CRM username is already linked and cannot be changed.',
-  linked: 'CRM username linked',
-  title: 'Connect your CRM Username',
-  confirmTitle: 'Link this CRM username?',
-  confirm: (username: string, crm: string) =>
-    `${username} will be linked to your Dealscout user for ${crm} sync. Once linked, the link cannot be changed.`,
-} as const;
 
 // POST /api/v1/crm/username/check
 export const CrmUsernameBody = z.object({ username: z.string().trim().min(1, 'Username is required').max(255, 'Username is too long') });

@@ -378,7 +378,7 @@ export type EnrichmentResultsResponse = z.infer<typeof EnrichmentResultsResponse
  *  - kind 'field.value' (FieldValueEvent), key `field:{fieldId}:{entityId}`: a field value written back
  *    by a primary assigned enrichment.
  */
-export const ENRICHMENT_EVENT_KINDS = { execution: 'execution.updated', result: 'enrichment.result', fieldValue: 'field.value' } as const;
+export { ENRICHMENT_EVENT_KINDS } from '../domain/realtime';
 export const EnrichmentResultEvent = EnrichmentResultDto;
 export const FieldValueEvent = z.object({
   entityType: RunnableEntityTypeSchema,

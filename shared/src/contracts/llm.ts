@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DATA_PROVIDERS } from '../domain/lists';
 
 // ---- Organization AI section (part of GET /api/v1/organization; answered by the llm settings routes)
 
@@ -71,14 +72,7 @@ export const LLM_SETTINGS_MESSAGES = {
 // ---- Integrations (spec 001 §3 Integration; §2 'Integrations settings page')
 
 export const INTEGRATION_PROVIDERS = ['openai', 'salesforce', 'affinity', 'office365', 'ocean', 'sourceScrub', 'googleMaps'] as const;
-/** Data providers of list sources (type 'data'): an API key each (Source Scrub: 'username:password'). */
-export const DATA_PROVIDERS = ['ocean', 'sourceScrub', 'googleMaps'] as const;
-export type DataProvider = (typeof DATA_PROVIDERS)[number];
-export const DATA_PROVIDER_NAMES: Record<DataProvider, string> = {
-  ocean: 'Ocean.io',
-  sourceScrub: 'Source Scrub',
-  googleMaps: 'Google Maps',
-};
+export { DATA_PROVIDERS, DATA_PROVIDER_NAMES, type DataProvider } from '../domain/lists';
 export type IntegrationProvider = (typeof INTEGRATION_PROVIDERS)[number];
 
 export const IntegrationDto = z.object({

@@ -66,21 +66,8 @@ export const RealtimeServerMessage = z.discriminatedUnion('type', [
 export type RealtimeServerMessage = z.infer<typeof RealtimeServerMessage>;
 
 // ---------- event kinds and their data ----------
-export const REALTIME_EVENT_KINDS = {
-  executionUpdated: 'execution.updated',
-  activityCreated: 'activity.created',
-  activityUpdated: 'activity.updated',
-  activityDeleted: 'activity.deleted',
-  notificationCreated: 'notification.created',
-  notificationsRead: 'notifications.read',
-  /** A company or contact was created, changed (fields, links) or deleted: on org/{oid}/entities/{type}. */
-  entityCreated: 'entity.created',
-  entityUpdated: 'entity.updated',
-  entityDeleted: 'entity.deleted',
-  /** The field definitions of a type changed (new field, config, currency, enrichment assignment): on org/{oid}/entities/{type}. */
-  fieldsChanged: 'entity.fields.changed',
-} as const;
-
+// The kinds are plain values of the domain (domain/realtime.ts), which the clients' first views use without the zod contracts.
+export { REALTIME_EVENT_KINDS } from '../domain/realtime';
 /** entity.created / entity.updated carry the record's id; entity.deleted the ids (or none when many went). */
 export const EntityChangedEvent = z.object({ id: z.string() });
 export const EntitiesDeletedEvent = z.object({ ids: z.array(z.string()).nullable(), count: z.number() });

@@ -1,5 +1,16 @@
 import { z } from 'zod';
 import { ROLES, USER_STATUSES } from '../domain/roles';
+import { EMAIL_SETTINGS_MESSAGES } from '../domain/email-settings';
+import {
+  CALENDAR_MESSAGES,
+  HHMM_PATTERN,
+  MAX_DAY_PERIODS,
+  WEEKDAYS,
+  isMeetingLength,
+  isTimeZone,
+  periodsOverlap,
+  type Weekday,
+} from '../domain/calendar';
 
 export const RoleSchema = z.enum(ROLES, { message: 'Role must be selected' });
 export const UserStatusSchema = z.enum(USER_STATUSES);
@@ -70,87 +81,44 @@ export const UpdateProfileBody = z.object({
 });
 export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
 
-// ---- Calendar (spec 001 §3 User: calendar meetingLength default 30, timezone, weeklyHours; the
-// inner shape of weeklyHours is ours: per weekday a list of periods "HH:MM"–"HH:MM", empty = not
-// available that day).
-export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
-export const DEFAULT_MEETING_LENGTH = 30;
-export const MEETING_LENGTHS = [15, 30, 45, 60, 90, 120] as const;
-export const CALENDAR_MESSAGES = {
-  timezone: 'Time zone is not valid',
-  meetingLength: 'Meeting length must be one of 15, 30, 45, 60, 90 or 120 minutes',
-  time: 'Times must be written HH:MM',
-  order: 'Each period must start before it ends',
-  overlap: 'Periods of one day must not overlap',
-  saved: 'Calendar settings saved',
-} as const;
-const HHMM = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, CALENDAR_MESSAGES.time);
+// ---- Calendar (spec 001 §3 User: calendar meetingLength default 30, timezone, weeklyHours): the rules
+// are the domain's (domain/calendar.ts), plain functions the clients use without zod.
+export {
+  WEEKDAYS,
+  type Weekday,
+  DEFAULT_MEETING_LENGTH,
+  MEETING_LENGTHS,
+  CALENDAR_MESSAGES,
+  isTimeZone,
+  defaultWeeklyHours,
+  calendarOf,
+} from '../domain/calendar';
+const HHMM = z.string().regex(HHMM_PATTERN, CALENDAR_MESSAGES.time);
 const Period = z
   .object({ start: HHMM, end: HHMM })
   .strict()
   .refine((p) => p.start < p.end, { message: CALENDAR_MESSAGES.order });
 const DayPeriods = z
   .array(Period)
-  .max(6)
-  .refine(
-    (ps) => {
-      const sorted = [...ps].sort((a, b) => a.start.localeCompare(b.start));
-      return sorted.every((p, i) => i === 0 || sorted[i - 1].end <= p.start);
-    },
-    { message: CALENDAR_MESSAGES.overlap },
-  );
+  .max(MAX_DAY_PERIODS)
+  .refine((ps) => !periodsOverlap(ps), { message: CALENDAR_MESSAGES.overlap });
 export const WeeklyHours = z
   .object(Object.fromEntries(WEEKDAYS.map((d) => [d, DayPeriods])) as Record<Weekday, typeof DayPeriods>)
   .strict();
 export type WeeklyHours = z.infer<typeof WeeklyHours>;
-export function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return tz.length > 0 && tz.length <= 64;
-  } catch {
-    return false;
-  }
-}
 // PUT /api/v1/user/calendar
 export const UpdateCalendarBody = z
   .object({
     timezone: z.string().trim().refine(isTimeZone, { message: CALENDAR_MESSAGES.timezone }),
-    meetingLength: z
-      .number()
-      .int()
-      .refine((n) => (MEETING_LENGTHS as readonly number[]).includes(n), { message: CALENDAR_MESSAGES.meetingLength }),
+    meetingLength: z.number().int().refine(isMeetingLength, { message: CALENDAR_MESSAGES.meetingLength }),
     weeklyHours: WeeklyHours,
   })
   .strict();
 export type UpdateCalendarBody = z.infer<typeof UpdateCalendarBody>;
-/** Working hours before the user sets any: Monday to Friday, 09:00–17:00. */
-export function defaultWeeklyHours(): WeeklyHours {
-  return Object.fromEntries(
-    WEEKDAYS.map((d) => [d, d === 'saturday' || d === 'sunday' ? [] : [{ start: '09:00', end: '17:00' }]]),
-  ) as WeeklyHours;
-}
-/** The calendar a user has, defaults filled in. */
-export function calendarOf(raw: Record<string, unknown> | undefined, fallbackTimezone = 'UTC'): UpdateCalendarBody {
-  const parsed = WeeklyHours.safeParse(raw?.weeklyHours);
-  const tz = typeof raw?.timezone === 'string' && isTimeZone(raw.timezone) ? raw.timezone : fallbackTimezone;
-  const len =
-    typeof raw?.meetingLength === 'number' && (MEETING_LENGTHS as readonly number[]).includes(raw.meetingLength)
-      ? raw.meetingLength
-      : DEFAULT_MEETING_LENGTH;
-  return { timezone: tz, meetingLength: len, weeklyHours: parsed.success ? parsed.data : defaultWeeklyHours() };
-}
 
 // ---- Email settings (spec 001 §2 /account/profile 'Engage email settings': the email signature and
 // the organization's AI summary used in generated emails)
-export const EMAIL_SETTINGS_MESSAGES = {
-  signatureSaved: 'Email signature saved',
-  summarySaved: 'Organization summary saved',
-  signatureTooLong: 'The signature is too long (at most 5,000 characters)',
-  summaryTooLong: 'The summary is too long (at most 5,000 characters)',
-  noWebsite: "Add the organization's website first: the summary is generated from it.",
-  websiteUnreadable: (reason: string) => `Could not read the organization's website: ${reason}`,
-} as const;
+export { EMAIL_SETTINGS_MESSAGES } from '../domain/email-settings';
 export const EmailSettingsDto = z.object({
   signature: z.string().nullable(),
   aiSummary: z.string().nullable(),

@@ -26,3 +26,6 @@ export * from './send-window';
 export * from './drafts';
 export * from './run-cost';
 export * from './idea-enrichments';
+export * from './crm';
+export * from './calendar';
+export * from './email-settings';

@@ -89,3 +89,12 @@ export function listSourceStatusOf(executionStatus: string): ListSourceStatus | 
   if (executionStatus === 'error') return 'failed';
   return null;
 }
+
+/** Data providers of list sources (type 'data'): an API key each (Source Scrub: 'username:password'). */
+export const DATA_PROVIDERS = ['ocean', 'sourceScrub', 'googleMaps'] as const;
+export type DataProvider = (typeof DATA_PROVIDERS)[number];
+export const DATA_PROVIDER_NAMES: Record<DataProvider, string> = {
+  ocean: 'Ocean.io',
+  sourceScrub: 'Source Scrub',
+  googleMaps: 'Google Maps',
+};

@@ -99,3 +99,21 @@ export function canSubscribe(path: string, who: { oid: string; uid: string }): S
 export function pathMatches(subscription: string, eventPath: string): boolean {
   return eventPath === subscription || eventPath.startsWith(`${subscription}/`);
 }
+
+// The kinds of events (contracts/realtime.ts and enrichments.ts give their data's schemas).
+export const REALTIME_EVENT_KINDS = {
+  executionUpdated: 'execution.updated',
+  activityCreated: 'activity.created',
+  activityUpdated: 'activity.updated',
+  activityDeleted: 'activity.deleted',
+  notificationCreated: 'notification.created',
+  notificationsRead: 'notifications.read',
+  /** A company or contact was created, changed (fields, links) or deleted: on org/{oid}/entities/{type}. */
+  entityCreated: 'entity.created',
+  entityUpdated: 'entity.updated',
+  entityDeleted: 'entity.deleted',
+  /** The field definitions of a type changed (new field, config, currency, enrichment assignment): on org/{oid}/entities/{type}. */
+  fieldsChanged: 'entity.fields.changed',
+} as const;
+/** The kinds of an enrichment run's events (contracts/enrichments.ts). */
+export const ENRICHMENT_EVENT_KINDS = { execution: 'execution.updated', result: 'enrichment.result', fieldValue: 'field.value' } as const;

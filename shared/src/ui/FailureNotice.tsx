@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle } from '@fluentui/react-components';
 import { DismissRegular } from '@fluentui/react-icons';
-import { CRM_MESSAGES } from '../contracts';
+import { CRM_MESSAGES } from '../domain';
 
 export interface KeptFailure {
   message: string;

@@ -20,7 +20,8 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { ArrowSyncRegular, PlugConnectedRegular, SettingsRegular } from '@fluentui/react-icons';
-import { CRM_MESSAGES, CRM_NAMES, type CrmProvider, type IntegrationDto } from '../../contracts';
+import { type CrmProvider, type IntegrationDto } from '../../contracts';
+import { CRM_MESSAGES, CRM_NAMES } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
 import { ConfirmDialog } from '../ConfirmDialog';

@@ -3,7 +3,8 @@
 // known until the end), the rate and the time left, and Cancel (a sync stops at its next page).
 // The same shared progress line as every long run, fed by the crmsync execution's events.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { CRM_NAMES, type CrmProvider } from '../../contracts';
+import { type CrmProvider } from '../../contracts';
+import { CRM_NAMES } from '../../domain';
 import { realtimePaths } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useRealtimeEvents } from '../realtime/RealtimeProvider';

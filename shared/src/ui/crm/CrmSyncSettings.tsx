@@ -10,15 +10,8 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, DialogActions, DialogContent, Field, Select, Spinner, Switch, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { AddRegular, DeleteRegular } from '@fluentui/react-icons';
-import {
-  CRM_NAMES,
-  CRM_SYNC_MESSAGES,
-  type CrmFieldDto,
-  type FieldDto,
-  type FieldMapping,
-  type Reconciliation,
-  type SyncSettingsBody,
-} from '../../contracts';
+import { type CrmFieldDto, type FieldDto, type FieldMapping, type Reconciliation, type SyncSettingsBody } from '../../contracts';
+import { CRM_NAMES, CRM_SYNC_MESSAGES } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
 import { useNotify } from '../toast';
 import { serverMessage } from '../server-message';

@@ -20,13 +20,8 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { LinkRegular, LockClosedRegular } from '@fluentui/react-icons';
-import {
-  CRM_MESSAGES,
-  CRM_USERNAME_CHECK_DEBOUNCE_MS,
-  CRM_USERNAME_MESSAGES,
-  CRM_USERNAME_PATTERN,
-  type CrmUsernameStatus,
-} from '../../contracts';
+import { type CrmUsernameStatus } from '../../contracts';
+import { CRM_MESSAGES, CRM_USERNAME_CHECK_DEBOUNCE_MS, CRM_USERNAME_MESSAGES, CRM_USERNAME_PATTERN } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
 import { ConfirmDialog } from '../ConfirmDialog';

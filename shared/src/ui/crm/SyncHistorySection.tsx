@@ -4,7 +4,8 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
-import { CRM_NAMES, type SyncChangeDto } from '../../contracts';
+import { type SyncChangeDto } from '../../contracts';
+import { CRM_NAMES } from '../../domain';
 import { useApi } from '../ApiContext';
 import { DrawerSection } from '../drawer/DrawerSection';
 import { CRM_USER_SETTINGS_KEY } from './state';

@@ -1,6 +1,7 @@
 // The CRM card's state (spec 001 §4 'Integration card'): absent → Connect; present but inactive →
 // Connect; active → Settings. Connect and Settings are disabled while another CRM is active.
-import { CRM_NAMES, type CrmProvider, type IntegrationDto } from '../../contracts';
+import { type CrmProvider, type IntegrationDto } from '../../contracts';
+import { CRM_NAMES } from '../../domain';
 
 /** The signed-in user's CRM settings in the query cache (the username section, the sync button, the drawer's history). */
 export const CRM_USER_SETTINGS_KEY = ['crm', 'user-settings'] as const;

@@ -10,7 +10,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EmailDraftDto, ExecutionDto } from '../../contracts';
-import { REALTIME_EVENT_KINDS } from '../../contracts';
+import { REALTIME_EVENT_KINDS } from '../../domain';
 import { DRAFT_PANEL, EMAIL_MESSAGES, isDraftShown, isTerminalExecutionStatus, realtimePaths } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';

@@ -16,7 +16,7 @@ import {
 } from '@fluentui/react-icons';
 import type { CompanyDetails, ContactDetails, UserSettingsBody } from '../../contracts';
 import { realtimePaths, type DetailsGroups, type RecordEntityType, type UserConfig } from '../../domain';
-import { REALTIME_EVENT_KINDS } from '../../contracts';
+import { REALTIME_EVENT_KINDS } from '../../domain';
 import { useDrafts } from '../drafts/DraftsContext';
 import { useRealtimeEvents } from '../realtime/RealtimeProvider';
 import { useApi, queryKeys } from '../ApiContext';

@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { EnrichmentResultDto, ExecutionDto, FieldValueEvent, RealtimeEvent } from '../../contracts';
-import { ENRICHMENT_EVENT_KINDS } from '../../contracts';
+import { ENRICHMENT_EVENT_KINDS } from '../../domain';
 import { realtimePaths } from '../../domain';
 import { useApi, queryKeys } from '../ApiContext';
 import { useRealtimeEvents } from '../realtime';

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Input, Subtitle2, Text, makeStyles, tokens } from '@fluentui/react-components';
-import { DATA_PROVIDERS, DATA_PROVIDER_NAMES, type DataProvider } from '../../contracts';
+import { DATA_PROVIDERS, DATA_PROVIDER_NAMES, type DataProvider } from '../../domain';
 import { useApi } from '../ApiContext';
 import { useNotify } from '../toast';
 import { serverMessage } from '../server-message';

@@ -2,7 +2,6 @@
 // ApiContext.tsx). Kept apart from React so the rules are tested on a bare QueryClient.
 import type { QueryClient } from '@tanstack/react-query';
 import {
-  REALTIME_EVENT_KINDS,
   type ActivitiesResponse,
   type ActivityDto,
   type ExecutionDto,
@@ -11,6 +10,7 @@ import {
   type RealtimeEvent,
   type UnreadCountResponse,
 } from '../../contracts';
+import { REALTIME_EVENT_KINDS } from '../../domain';
 import { queryKeys } from '../ApiContext';
 
 interface ActivityRef {

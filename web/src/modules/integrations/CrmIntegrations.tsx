@@ -6,7 +6,7 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { CRM_MESSAGES } from '@dealscout/shared/contracts';
+import { CRM_MESSAGES } from '@dealscout/shared/domain';
 import { AffinityCard, INTEGRATIONS_QUERY_KEY, SalesforceCard, crmConnectFailureKey, keepFailure, useNotify } from '@dealscout/shared/ui';
 
 export function CrmIntegrations({ isAdmin }: { isAdmin: boolean }) {

@@ -4,15 +4,8 @@
 import { useMemo, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Field, Input, Select, Spinner, Subtitle2, makeStyles, tokens } from '@fluentui/react-components';
-import {
-  CALENDAR_MESSAGES,
-  MEETING_LENGTHS,
-  WEEKDAYS,
-  WeeklyHours,
-  calendarOf,
-  type UpdateCalendarBody,
-  type Weekday,
-} from '@dealscout/shared/contracts';
+import type { UpdateCalendarBody } from '@dealscout/shared/contracts';
+import { CALENDAR_MESSAGES, MEETING_LENGTHS, WEEKDAYS, calendarOf, weeklyHoursProblem, type Weekday } from '@dealscout/shared/domain';
 import { useNotify } from '@dealscout/shared/ui';
 import { api, errorMessage } from '../../../app/api';
 import { USER_KEY, useUser } from '../../session/hooks/useSession';
@@ -54,8 +47,7 @@ export function CalendarSettings() {
   const saved = useMemo(() => calendarOf(user.calendar, browserTz), [user.calendar, browserTz]);
   const [draft, setDraft] = useState<UpdateCalendarBody>(saved);
   const zones = useMemo(timeZones, []);
-  const checked = WeeklyHours.safeParse(draft.weeklyHours);
-  const problem = checked.success ? null : (checked.error.issues[0]?.message ?? CALENDAR_MESSAGES.order);
+  const problem = weeklyHoursProblem(draft.weeklyHours);
   const dirty = JSON.stringify(draft) !== JSON.stringify(saved);
 
   const save = useMutation({

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Field, MessageBar, MessageBarBody, Spinner, Text, Textarea, makeStyles, tokens } from '@fluentui/react-components';
 import { SparkleRegular } from '@fluentui/react-icons';
-import { EMAIL_SETTINGS_MESSAGES } from '@dealscout/shared/contracts';
+import { EMAIL_SETTINGS_MESSAGES } from '@dealscout/shared/domain';
 import { useNotify } from '@dealscout/shared/ui';
 import { api, errorMessage } from '../../../app/api';
 
