@@ -3,18 +3,17 @@
 // socket, the drawer and mini drawer providers, the toaster and the full Pane.
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { createApi, realtimeUrl, type RealtimeClientOptions } from '@dealscout/shared/client';
-import { ContactDetailsResponse, GetUserResponse, MatchEmailsResponse } from '@dealscout/shared/contracts';
+import { contractsLoaded, createApi, realtimeUrl, type RealtimeClientOptions } from '@dealscout/shared/client';
+import * as contracts from '@dealscout/shared/contracts';
 import { migrateUserConfig } from '@dealscout/shared/domain';
 import { ApiProvider, AppToaster, DrawerProvider, MiniDrawerProvider, RealtimeProvider, useApi } from '@dealscout/shared/ui';
 import type { OutlookHost } from '../office/outlook';
 import type { Session, SessionStore } from '../session/session';
 import { Pane } from '../pane/Pane';
-import { contractsLoaded } from '../pane/first-view-api';
 import { USER_QUERY_KEY } from '../pane/prefetch';
 import type { MailItemState } from '../pane/useMailItem';
 
-contractsLoaded({ MatchEmailsResponse, ContactDetailsResponse, GetUserResponse });
+void contractsLoaded(contracts);
 
 /** The realtime socket waits this long at most for the first view's requests. */
 export const SOCKET_AFTER_FIRST_VIEW_MAX_MS = 1500;

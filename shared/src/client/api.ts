@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import * as C from '../contracts';
 import { Http, type HttpOptions } from './http';
+import { contractOf, firstViewRoutes as routes, type Answer, type ContractName, type Route } from './first-view';
+
+/** A route of the first views' (first-view.ts), asked with its contract. */
+function ask<K extends ContractName>(http: Http, r: Route<K>): Promise<Answer<K>> {
+  return http.request(r.method, r.path, contractOf(C, r.contract), r.body);
+}
 
 const Success = C.SuccessResponse;
 
 function setupApi(http: Http) {
   return {
-    status: () => http.request('GET', '/api/v1/setup', C.SetupStatusResponse),
+    status: () => ask(http, routes.setupStatus()),
     run: (body: C.SetupBody) => http.request('POST', '/api/v1/setup', C.LoginResponse, body),
   };
 }
@@ -24,7 +30,7 @@ function authApi(http: Http) {
 
 function userApi(http: Http) {
   return {
-    get: () => http.request('GET', '/api/v1/user', C.GetUserResponse),
+    get: () => ask(http, routes.user()),
     saveSettings: (settings: C.UserSettingsBody) => http.request('PUT', '/api/v1/user/settings', C.UserSettingsResponse, settings),
     updateProfile: (body: C.UpdateProfileBody) => http.request('PUT', '/api/v1/user/profile', C.GetUserResponse, body),
     /** Time zone, meeting length and weekly hours. */
@@ -57,10 +63,8 @@ function organizationApi(http: Http) {
 
 function fieldsApi(http: Http) {
   return {
-    list: (entityType?: 'company' | 'contact') =>
-      http.request('GET', `/api/v1/entity/fields${entityType ? `?entityType=${entityType}` : ''}`, C.GetFieldsResponse),
-    filterFields: (entityType?: 'company' | 'contact') =>
-      http.request('GET', `/api/v1/entity/filters-fields${entityType ? `?entityType=${entityType}` : ''}`, C.GetFilterFieldsResponse),
+    list: (entityType?: 'company' | 'contact') => ask(http, routes.fields(entityType)),
+    filterFields: (entityType?: 'company' | 'contact') => ask(http, routes.filterFields(entityType)),
     create: (body: C.CreateFieldBody) => http.request('POST', '/api/v1/entity/field', C.FieldResponse, body),
     setConfig: (body: C.SetFieldConfigBody) => http.request('PUT', '/api/v1/entity/set-config', C.FieldResponse, body),
     setValue: (entityType: 'company' | 'contact', body: C.SetFieldValueBody) =>
@@ -70,7 +74,7 @@ function fieldsApi(http: Http) {
 
 function companiesApi(http: Http) {
   return {
-    page: (q: C.TableQuery) => http.request('POST', '/api/v1/company/get-companies', C.CompaniesPage, q),
+    page: (q: C.TableQuery) => ask(http, routes.companiesPage(q)),
     /** The exact number of companies a search and filters match (after an estimated total). */
     total: (q: C.TableTotalQuery) => http.request('POST', '/api/v1/company/count-companies', C.TableTotal, q),
     details: (id: string) => http.request('GET', `/api/v1/company/details/${encodeURIComponent(id)}`, C.CompanyDetailsResponse),
@@ -92,10 +96,10 @@ function companiesApi(http: Http) {
 
 function contactsApi(http: Http) {
   return {
-    page: (q: C.TableQuery) => http.request('POST', '/api/v1/contact/get-contacts', C.ContactsPage, q),
+    page: (q: C.TableQuery) => ask(http, routes.contactsPage(q)),
     /** The exact number of contacts a search and filters match (after an estimated total). */
     total: (q: C.TableTotalQuery) => http.request('POST', '/api/v1/contact/count-contacts', C.TableTotal, q),
-    details: (id: string) => http.request('GET', `/api/v1/contact/details/${encodeURIComponent(id)}`, C.ContactDetailsResponse),
+    details: (id: string) => ask(http, routes.contactDetails(id)),
     create: (body: C.CreateContactBody) => http.request('POST', '/api/v1/entity/contact', C.ContactResponse, body),
     update: (body: C.UpdateContactBody) => http.request('PUT', '/api/v1/entity/contact', C.ContactResponse, body),
     remove: (id: string) => http.request('DELETE', `/api/v1/contact/delete/${encodeURIComponent(id)}`, Success),
@@ -112,7 +116,7 @@ function contactsApi(http: Http) {
 /** The people of an email (the Outlook add-in). */
 function mailboxApi(http: Http) {
   return {
-    matchEmails: (emails: string[]) => http.request('POST', '/api/v1/contact/match-emails', C.MatchEmailsResponse, { emails }),
+    matchEmails: (emails: string[]) => ask(http, routes.matchEmails(emails)),
     contactFromEmail: (body: z.input<typeof C.ContactFromEmailBody>) =>
       http.request('POST', '/api/v1/contact/from-email', C.ContactFromEmailResponse, body),
   };
@@ -129,7 +133,7 @@ function entityApi(http: Http) {
 
 function tableLayoutsApi(http: Http) {
   return {
-    list: (entityType: 'company' | 'contact') => http.request('GET', `/api/v1/user/tablelayout/${entityType}`, C.TableLayoutsResponse),
+    list: (entityType: 'company' | 'contact') => ask(http, routes.tableLayouts(entityType)),
     create: (entityType: 'company' | 'contact', body: C.TableLayoutBody) =>
       http.request('POST', `/api/v1/user/tablelayout/${entityType}`, C.TableLayoutResponse, body),
     update: (entityType: 'company' | 'contact', body: z.input<typeof C.UpdateTableLayoutBody>) =>
@@ -154,10 +158,10 @@ function executionsApi(http: Http) {
 function playsApi(http: Http) {
   return {
     /** The playbook table (pages of 10, zero-based). */
-    playbook: (body: C.PlaybookBody = {}) => http.request('POST', '/api/v1/play/playbook', C.PlaybookResponse, body),
+    playbook: (body: C.PlaybookBody = {}) => ask(http, routes.playbook(body)),
     /** Published plays (Run Play). */
     published: () => http.request('GET', '/api/v1/play', C.PlayListResponse),
-    users: () => http.request('GET', '/api/v1/play/playbook-users', C.PlaybookUsersResponse),
+    users: () => ask(http, routes.playbookUsers()),
     get: (id: string) => http.request('GET', `/api/v1/play/${encodeURIComponent(id)}`, C.PlayResponse),
     save: (body: C.SavePlayBody) => http.request('POST', '/api/v1/play', C.PlayResponse, body),
     duplicate: (id: string) => http.request('POST', `/api/v1/play/duplicate/${encodeURIComponent(id)}`, C.PlayResponse, {}),
@@ -213,7 +217,7 @@ function enrichmentsApi(http: Http) {
     /** What a run over N rows will take (model calls, AI credits, expected time). */
     estimate: (body: C.EnrichmentEstimateBody) => http.request('POST', '/api/v1/enrichment/estimate', C.EnrichmentEstimateResponse, body),
     creators: () => http.request('GET', '/api/v1/enrichment/list/creators', C.EnrichmentCreatorsResponse),
-    forList: (listId: string) => http.request('GET', `/api/v1/enrichment/${encodeURIComponent(listId)}/list`, C.ListEnrichmentsResponse),
+    forList: (listId: string) => ask(http, routes.listEnrichments(listId)),
     get: (id: string) => http.request('GET', `/api/v1/enrichment/${encodeURIComponent(id)}`, C.GetEnrichmentResponse),
     nextName: (configId: string) =>
       http.request('GET', `/api/v1/enrichment/next-name?configId=${encodeURIComponent(configId)}`, C.NextNameResponse),
@@ -322,7 +326,7 @@ function listsApi(http: Http) {
   return {
     create: (name: string) => http.request('POST', '/api/v1/list-company', C.ListResponse, { name }),
     page: (q: C.ListsQuery) => http.request('POST', '/api/v1/list-company/list', C.ListsPage, q),
-    get: (id: string) => http.request('GET', `/api/v1/list-company/${encodeURIComponent(id)}`, C.ListResponse),
+    get: (id: string) => ask(http, routes.list(id)),
     users: () => http.request('GET', '/api/v1/list-company/users', C.ListUsersResponse),
     remove: (id: string) => http.request('DELETE', `/api/v1/list-company/${encodeURIComponent(id)}`, Success),
     rename: (listId: string, name: string) => http.request('PATCH', '/api/v1/list-company/name', C.ListResponse, { listId, name }),
@@ -331,7 +335,7 @@ function listsApi(http: Http) {
     completeConfirmation: (id: string) =>
       http.request('GET', `/api/v1/list-company/${encodeURIComponent(id)}/complete-confirmation`, C.CompleteConfirmationResponse),
     complete: (id: string) => http.request('POST', `/api/v1/list-company/${encodeURIComponent(id)}/complete`, C.CompleteResponse, {}),
-    ideas: (q: C.IdeaListBody) => http.request('POST', '/api/v1/list-company/idea/list', C.IdeaListResponse, q),
+    ideas: (q: C.IdeaListBody) => ask(http, routes.ideas(q)),
     shortlist: (body: C.ShortlistBody) => http.request('PUT', '/api/v1/list-company/idea/shortlist', C.CountResponse, body),
     deleteIdeas: (body: C.IdeaDeleteBody) => http.request('POST', '/api/v1/list-company/idea/delete', C.CountResponse, body),
     addIdea: (body: C.ManualIdeaBody) => http.request('POST', '/api/v1/list-company/idea', C.IdeaResponse, body),
