@@ -1,11 +1,38 @@
-// The one API client of the web app: same origin, cookie session, CSRF header from the cookie.
-import { createApi, ApiError } from '@dealscout/shared/client';
-import { sessionEvents } from '../modules/session/session-events';
+// The one API client of the web app (its options: api-options.ts).
+// The client (shared/src/client/api.ts) and its zod contracts are a chunk loaded once the first
+// view has shown (holdApiUntil): the first view's requests go through firstView (first-view.ts of
+// shared/src/client), answered as sent and checked once the contracts are in; `api` stands in for
+// the client until then, a call waiting for it to load.
+import { ApiError, firstViewClient, lazyApi, type FirstViewClient } from '@dealscout/shared/client';
+import type { QueryClient } from '@tanstack/react-query';
+import { API_OPTIONS } from './api-options';
 
-export const api = createApi({
-  baseUrl: '',
-  onUnauthorized: (error) => sessionEvents.unauthorized(error),
-});
+/** What the client waits for before loading: nothing, unless the first view holds it (holdApiUntil). */
+let gate: Promise<unknown> = Promise.resolve();
+const loadClient = () => gate.then(() => import('./checked-api')).then((m) => m.checkedApi);
+
+export const api = lazyApi(loadClient);
+
+/** The first view's requests, answered without the contracts (checked once they have loaded). */
+export function createFirstView(queryClient: QueryClient): FirstViewClient {
+  return firstViewClient(API_OPTIONS, queryClient);
+}
+
+/**
+ * The API client and its contracts load once `firstView` (the first view's data and chunks) has
+ * settled and the page has gone idle, its first view painted; calls of `api` made before wait.
+ * Without a first view to wait for (null), they load at once.
+ */
+export function holdApiUntil(firstView: Promise<unknown> | null): void {
+  if (firstView)
+    gate = firstView.then(
+      () =>
+        new Promise((resolve) =>
+          typeof requestIdleCallback === 'function' ? requestIdleCallback(resolve, { timeout: 500 }) : setTimeout(resolve, 0),
+        ),
+    );
+  void loadClient();
+}
 
 export { ApiError };
 

@@ -9,7 +9,7 @@ import { prefetchFirstTablePage, prefetchListIdeas } from '@dealscout/shared/ui'
 import { areaLoader, areaPage } from '../modules/shell/areas';
 import { COMPANY_DEFAULT_SORT, CONTACT_DEFAULT_SORT } from '../modules/records/sorts';
 import { prefetchPlaybook } from '../modules/plays/firstView';
-import { api } from './api';
+import type { FirstViewClient } from '@dealscout/shared/client';
 
 // Split by route: each page (and the shell) is its own chunk.
 const loadShell = () => import('../modules/shell/components/AppShell');
@@ -32,34 +32,39 @@ const NotFoundPage = lazy(() => import('../modules/placeholders/pages/NotFoundPa
 const ProfilePage = areaPage('profile');
 const OrganizationSettingsPage = areaPage('organization');
 
-// The signed-in pages' chunks by path (and the first requests of the record, ideas and playbook tables), for preloadSignedInRoute.
-const SIGNED_IN_PAGES: [string, (() => Promise<unknown>) | undefined, ((qc: QueryClient, params: Record<string, string>) => void)?][] = [
+// The signed-in pages' chunks by path and, for a page whose first view needs no request of its own through the API client, the
+// first requests it opens with (the record, ideas and playbook tables; the profile's is the user's), for preloadSignedInRoute.
+type Prefetch = (qc: QueryClient, firstView: FirstViewClient, params: Record<string, string>) => Promise<unknown>;
+const SIGNED_IN_PAGES: [string, (() => Promise<unknown>) | undefined, Prefetch?][] = [
   ['/list-company', areaLoader('lists')],
-  ['/list-company/:id', loadListPage, (qc, { id }) => prefetchListIdeas(qc, api, id)],
-  ['/companies', areaLoader('companies'), (qc) => prefetchFirstTablePage(qc, api, 'company', COMPANY_DEFAULT_SORT)],
-  ['/contacts', areaLoader('contacts'), (qc) => prefetchFirstTablePage(qc, api, 'contact', CONTACT_DEFAULT_SORT)],
+  ['/list-company/:id', loadListPage, (qc, fv, { id }) => prefetchListIdeas(qc, fv, id)],
+  ['/companies', areaLoader('companies'), (qc, fv) => prefetchFirstTablePage(qc, fv, 'company', COMPANY_DEFAULT_SORT)],
+  ['/contacts', areaLoader('contacts'), (qc, fv) => prefetchFirstTablePage(qc, fv, 'contact', CONTACT_DEFAULT_SORT)],
   ['/enrichments', areaLoader('enrichments')],
-  ['/playbooks', areaLoader('playbook'), (qc) => prefetchPlaybook(qc, api)],
+  ['/playbooks', areaLoader('playbook'), (qc, fv) => prefetchPlaybook(qc, fv)],
   ['/playbooks/new', loadPlayEditor],
   ['/playbooks/:id', loadPlayEditor],
-  ['/account/profile', areaLoader('profile')],
+  ['/account/profile', areaLoader('profile'), async () => {}],
   ['/organization/settings', areaLoader('organization')],
 ];
 
 /**
- * A signed-in first load: the shell's and the page's chunks (and the data a table opens with) start
- * downloading beside the setup and user requests, instead of after them (the router would ask for
- * them only once RequireAuth has the user).
+ * A signed-in first load: the shell's and the page's chunks (and the data a table opens with,
+ * through the first view's client) start downloading beside the setup and user requests, instead
+ * of after them (the router would ask for them only once RequireAuth has the user). For a page
+ * whose first view they serve, settles once they all have; else null (the page asks for its data
+ * through the API client once it has rendered).
  */
-export function preloadSignedInRoute(pathname: string, queryClient: QueryClient): void {
-  void loadShell();
+export function preloadSignedInRoute(pathname: string, queryClient: QueryClient, firstView: FirstViewClient): Promise<unknown> | null {
+  const shell = loadShell();
   for (const [path, load, prefetch] of SIGNED_IN_PAGES) {
     const match = matchPath(path, pathname);
     if (!match) continue;
-    void load?.();
-    prefetch?.(queryClient, match.params as Record<string, string>);
-    return;
+    const page = load?.();
+    if (!prefetch) return null;
+    return Promise.allSettled([shell, page, prefetch(queryClient, firstView, match.params as Record<string, string>)]);
   }
+  return null;
 }
 
 function Root() {

@@ -4,7 +4,7 @@
 // once it has rendered.
 import type { QueryClient } from '@tanstack/react-query';
 import type { IdeaListBody } from '../../contracts';
-import type { Api } from '../../client';
+import { firstViewRoutes as routes, type Api, type FirstViewClient } from '../../client';
 import { queryKeys } from '../ApiContext';
 import type { SortState } from '../table/tableState';
 
@@ -39,21 +39,25 @@ export function ideasPageBody(
   };
 }
 
+const listOptions = (listId: string) => ({ queryKey: queryKeys.list(listId) });
+const ideasPageOptions = (query: IdeaListBody) => ({ queryKey: queryKeys.ideasPage(query.listCompanyId, query) });
+const listEnrichmentsOptions = (listId: string) => ({ queryKey: listEnrichmentsKey(listId), staleTime: 30_000 });
+
 export const listQuery = (api: Api, listId: string) => ({
-  queryKey: queryKeys.list(listId),
+  ...listOptions(listId),
   queryFn: async () => (await api.lists.get(listId)).list,
 });
 export const ideasPageQuery = (api: Api, query: IdeaListBody) => ({
-  queryKey: queryKeys.ideasPage(query.listCompanyId, query),
+  ...ideasPageOptions(query),
   queryFn: () => api.lists.ideas(query),
 });
 export const listEnrichmentsQuery = (api: Api, listId: string) => ({
-  queryKey: listEnrichmentsKey(listId),
+  ...listEnrichmentsOptions(listId),
   queryFn: () => api.enrichments.forList(listId),
-  staleTime: 30_000,
 });
 
-export function prefetchListIdeas(qc: QueryClient, api: Api, listId: string): void {
+/** The ideas table's first requests, through the first view's client (answers checked once the contracts have loaded). */
+export function prefetchListIdeas(qc: QueryClient, firstView: FirstViewClient, listId: string): Promise<unknown> {
   // Started before the user is known: what a signed-out answer means is the user request's to say.
   const meta = { authSignOut: false };
   const first = ideasPageBody(listId, {
@@ -65,7 +69,10 @@ export function prefetchListIdeas(qc: QueryClient, api: Api, listId: string): vo
     pageIndex: 0,
     pageSize: IDEA_FIRST_PAGE_SIZE,
   });
-  void qc.prefetchQuery({ ...listQuery(api, listId), meta });
-  void qc.prefetchQuery({ ...ideasPageQuery(api, first), meta });
-  void qc.prefetchQuery({ ...listEnrichmentsQuery(api, listId), meta });
+  const [list, ideas, enrichments] = [listOptions(listId), ideasPageOptions(first), listEnrichmentsOptions(listId)];
+  return Promise.all([
+    qc.prefetchQuery({ ...list, queryFn: () => firstView.take(routes.list(listId), list.queryKey, (a) => a.list), meta }),
+    qc.prefetchQuery({ ...ideas, queryFn: () => firstView.take(routes.ideas(first), ideas.queryKey), meta }),
+    qc.prefetchQuery({ ...enrichments, queryFn: () => firstView.take(routes.listEnrichments(listId), enrichments.queryKey), meta }),
+  ]);
 }

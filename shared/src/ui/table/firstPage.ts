@@ -5,7 +5,7 @@
 // cache (same keys, same calls) instead of asking once it has rendered.
 import type { QueryClient } from '@tanstack/react-query';
 import type { TableQuery } from '../../contracts';
-import type { Api } from '../../client';
+import { firstViewRoutes as routes, type Api, type FirstViewClient } from '../../client';
 import { queryKeys } from '../ApiContext';
 import { initialTableState, type SortState } from './tableState';
 
@@ -24,36 +24,57 @@ export function firstTableQuery(defaultSort: SortState | null): TableQuery {
 
 type EntityType = 'company' | 'contact';
 
+// Each query's key and options, with its function through the API client (the table's) or the first view's client (the prefetch).
+const fieldsOptions = (entityType: EntityType) => ({ queryKey: queryKeys.fields(entityType), staleTime: 60_000 });
+const filterFieldsOptions = (entityType: EntityType) => ({ queryKey: queryKeys.filterFields(entityType), staleTime: 60_000 });
+const layoutsOptions = (entityType: EntityType) => ({ queryKey: queryKeys.tableLayouts(entityType), staleTime: Infinity, retry: false });
+
 /** The entity's fields (the custom columns), as EntityTable asks for them. */
 export const entityFieldsQuery = (api: Api, entityType: EntityType) => ({
-  queryKey: queryKeys.fields(entityType),
+  ...fieldsOptions(entityType),
   queryFn: async () => (await api.fields.list(entityType)).fields,
-  staleTime: 60_000,
 });
 
 /** The fields the filter bar offers, as EntityTable asks for them. */
 export const entityFilterFieldsQuery = (api: Api, entityType: EntityType) => ({
-  queryKey: queryKeys.filterFields(entityType),
+  ...filterFieldsOptions(entityType),
   queryFn: async () => (await api.fields.filterFields(entityType)).fields,
-  staleTime: 60_000,
 });
 
 /** The user's saved column layouts of a table (useTableLayout takes the first). */
 export const tableLayoutsQuery = (api: Api, entityType: EntityType) => ({
-  queryKey: queryKeys.tableLayouts(entityType),
+  ...layoutsOptions(entityType),
   queryFn: async () => (await api.tableLayouts.list(entityType)).layouts,
-  staleTime: Infinity,
-  retry: false,
 });
 
-export function prefetchFirstTablePage(qc: QueryClient, api: Api, entityType: 'company' | 'contact', defaultSort: SortState | null): void {
+/**
+ * The table's first requests, through the first view's client (answers checked once the contracts
+ * have loaded, first-view.ts), under the keys and with the options of the table's own queries.
+ */
+export function prefetchFirstTablePage(
+  qc: QueryClient,
+  firstView: FirstViewClient,
+  entityType: 'company' | 'contact',
+  defaultSort: SortState | null,
+): Promise<unknown> {
   const query = firstTableQuery(defaultSort);
   // Started before the user is known: what a signed-out answer means is the user request's to say.
   const meta = { authSignOut: false };
-  void (entityType === 'company'
-    ? qc.prefetchQuery({ queryKey: queryKeys.companiesPage(query), queryFn: () => api.companies.page(query), meta })
-    : qc.prefetchQuery({ queryKey: queryKeys.contactsPage(query), queryFn: () => api.contacts.page(query), meta }));
-  void qc.prefetchQuery({ ...entityFieldsQuery(api, entityType), meta });
-  void qc.prefetchQuery({ ...entityFilterFieldsQuery(api, entityType), meta });
-  void qc.prefetchQuery({ ...tableLayoutsQuery(api, entityType), meta });
+  const pageKey = entityType === 'company' ? queryKeys.companiesPage(query) : queryKeys.contactsPage(query);
+  const pageRoute = entityType === 'company' ? routes.companiesPage(query) : routes.contactsPage(query);
+  const [fields, filterFields, layouts] = [fieldsOptions(entityType), filterFieldsOptions(entityType), layoutsOptions(entityType)];
+  return Promise.all([
+    qc.prefetchQuery({ queryKey: pageKey, queryFn: () => firstView.take(pageRoute, pageKey), meta }),
+    qc.prefetchQuery({ ...fields, queryFn: () => firstView.take(routes.fields(entityType), fields.queryKey, (a) => a.fields), meta }),
+    qc.prefetchQuery({
+      ...filterFields,
+      queryFn: () => firstView.take(routes.filterFields(entityType), filterFields.queryKey, (a) => a.fields),
+      meta,
+    }),
+    qc.prefetchQuery({
+      ...layouts,
+      queryFn: () => firstView.take(routes.tableLayouts(entityType), layouts.queryKey, (a) => a.layouts),
+      meta,
+    }),
+  ]);
 }

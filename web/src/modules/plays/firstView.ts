@@ -2,7 +2,7 @@
 // filter lists: the web app starts these requests with the page's first load, beside the user's, and
 // PlaybooksPage finds them in the query cache (same keys, same calls) instead of asking once it has rendered.
 import type { QueryClient } from '@tanstack/react-query';
-import type { Api } from '@dealscout/shared/client';
+import { firstViewRoutes, type Api, type FirstViewClient } from '@dealscout/shared/client';
 import type { PlaybookBody } from '@dealscout/shared/contracts';
 
 export const playKeys = {
@@ -29,20 +29,29 @@ export const PLAYBOOK_FIRST_BODY: PlaybookBody = {
  */
 export const PLAYBOOK_STALE_MS = 5_000;
 
+const usersOptions = { queryKey: playKeys.users, staleTime: 60_000 };
+
 export const playbookUsersQuery = (api: Api) => ({
-  queryKey: playKeys.users,
+  ...usersOptions,
   queryFn: async () => (await api.plays.users()).users,
-  staleTime: 60_000,
 });
 
-export function prefetchPlaybook(qc: QueryClient, api: Api): void {
+/** The playbook's first requests, through the first view's client (answers checked once the contracts have loaded). */
+export function prefetchPlaybook(qc: QueryClient, firstView: FirstViewClient): Promise<unknown> {
   // Started before the user is known: what a signed-out answer means is the user request's to say.
   const meta = { authSignOut: false };
-  void qc.prefetchQuery({ ...playbookUsersQuery(api), meta });
-  void qc.prefetchQuery({
-    queryKey: playKeys.book(PLAYBOOK_FIRST_BODY),
-    queryFn: () => api.plays.playbook(PLAYBOOK_FIRST_BODY),
-    staleTime: PLAYBOOK_STALE_MS,
-    meta,
-  });
+  const bookKey = playKeys.book(PLAYBOOK_FIRST_BODY);
+  return Promise.all([
+    qc.prefetchQuery({
+      ...usersOptions,
+      queryFn: () => firstView.take(firstViewRoutes.playbookUsers(), usersOptions.queryKey, (a) => a.users),
+      meta,
+    }),
+    qc.prefetchQuery({
+      queryKey: bookKey,
+      queryFn: () => firstView.take(firstViewRoutes.playbook(PLAYBOOK_FIRST_BODY), bookKey),
+      staleTime: PLAYBOOK_STALE_MS,
+      meta,
+    }),
+  ]);
 }

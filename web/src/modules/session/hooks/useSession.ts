@@ -3,7 +3,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient }
 import type { UserDto, UserSettingsBody } from '@dealscout/shared/contracts';
 import { migrateUserConfig, type UserConfig } from '@dealscout/shared/domain';
 import { api, ApiError } from '../../../app/api';
-import { mayHaveSessionCookie } from '@dealscout/shared/client';
+import { firstViewRoutes, mayHaveSessionCookie, type FirstViewClient } from '@dealscout/shared/client';
 
 export const SETUP_KEY = ['session', 'setup'] as const;
 export const USER_KEY = ['session', 'user'] as const;
@@ -25,10 +25,14 @@ export function useSetupStatus() {
  * the page is signed out for sure and asks nothing: a signed-out page is not an error, and the
  * browser logs every 401 in the console.
  */
-export async function fetchSignedInUser(): Promise<UserDto | null> {
+export function fetchSignedInUser(): Promise<UserDto | null> {
+  return signedInUser(async () => (await api.user.get()).user);
+}
+
+async function signedInUser(get: () => Promise<UserDto>): Promise<UserDto | null> {
   if (!mayHaveSessionCookie()) return null;
   try {
-    return (await api.user.get()).user;
+    return await get();
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) return null;
     throw e;
@@ -44,6 +48,20 @@ export const userQuery = queryOptions({
   // The auth gate decides what a failed user fetch means (sign-in page or error screen).
   meta: { authSignOut: false },
 });
+
+/**
+ * The first load's setup check and user, through the first view's client (no contracts yet: the
+ * answers are checked once they have loaded), under the same keys as setupQuery and userQuery.
+ */
+export function prefetchSession(queryClient: QueryClient, firstView: FirstViewClient): Promise<void>[] {
+  const setup = queryClient.prefetchQuery({ ...setupQuery, queryFn: () => firstView.take(firstViewRoutes.setupStatus(), SETUP_KEY) });
+  if (!mayHaveSessionCookie()) return [setup];
+  const user = queryClient.prefetchQuery({
+    ...userQuery,
+    queryFn: () => signedInUser(() => firstView.take(firstViewRoutes.user(), USER_KEY, (answer) => answer.user)),
+  });
+  return [setup, user];
+}
 
 export function useUserQuery(enabled = true) {
   return useQuery({ ...userQuery, enabled });
