@@ -28,6 +28,7 @@ import {
 } from '@dealscout/shared/ui';
 import { useSaveSettings, useUser, useUserConfig } from '../../session/hooks/useSession';
 import { LoadingScreen } from '../../session/components/LoadingScreen';
+import { firstViewShown } from '../../../app/api';
 import { pageMeta, showsRecordDrawer } from '../navigation';
 import { NavMenu } from './NavMenu';
 import { HeaderActions } from './HeaderActions';
@@ -127,6 +128,12 @@ function ShellRecordDrawer(props: { className: string; frameClassName: string } 
   );
 }
 
+/** Committed with the page it follows (not while the page suspends): its first view is on screen (app/api.ts). */
+function PageShown() {
+  useEffect(() => firstViewShown(), []);
+  return null;
+}
+
 /** The page: its bottom keeps the minimised draft panels' band free, so they never cover its controls. */
 function PageContent({ className }: { className: string }) {
   const reserve = useDraftDockReserve();
@@ -139,6 +146,7 @@ function PageContent({ className }: { className: string }) {
     >
       <Suspense fallback={<LoadingScreen inline />}>
         <Outlet />
+        <PageShown />
       </Suspense>
     </main>
   );
