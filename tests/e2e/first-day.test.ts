@@ -163,7 +163,11 @@ describe('first day in the workspace, in Chromium', () => {
     await page.getByTestId('enrich-popover').waitFor();
     await page.getByTestId('enrich-new-enrichment').click();
     await page.locator('[data-testid="enrichment-type-option"][data-type="mixrankCompanyDetails"]').click();
-    await page.getByTestId('linkedin-enrichment-name').fill('Company profile');
+    // The dialog suggests the next free name (asked of the server as it opens); typed over once it shows.
+    // Filled before it arrives, the suggestion's late answer put the caret after it and the name was appended.
+    const name = page.getByTestId('linkedin-enrichment-name');
+    await expect.poll(() => name.inputValue()).toMatch(/^Linkedin \d+$/);
+    await name.fill('Company profile');
     await page.getByTestId('linkedin-enrichment-save').click();
     await page.getByTestId('enrich-popover').waitFor();
     await expect.poll(() => page.getByTestId('enrich-field').inputValue()).toBe('__unassigned__');
