@@ -60,10 +60,21 @@ interface Figure {
   benchCpuMs: number;
 }
 
-/** CPU seconds of the PostgreSQL backends serving the API process (null: not on this machine). */
-function backendsCpu(pids: number[]): number | null {
-  const here = pids.filter((p) => fs.existsSync(`/proc/${p}/stat`));
-  return here.length === 0 ? null : here.reduce((s, p) => s + cpuSeconds(p), 0);
+/** CPU seconds of each PostgreSQL backend serving the API process that is on this machine (empty: none is). */
+function backendsCpu(pids: number[]): Map<number, number> {
+  return new Map(pids.filter((p) => fs.existsSync(`/proc/${p}/stat`)).map((p) => [p, cpuSeconds(p)]));
+}
+
+/**
+ * The backends' CPU seconds between two samples (null: none on this machine), each counted only while it
+ * ran in both: one that ended in between took its CPU with it, and summing what remained made the
+ * difference negative.
+ */
+function backendsCpuSince(before: Map<number, number>, after: Map<number, number>): number | null {
+  if (before.size === 0) return null;
+  let s = 0;
+  for (const [pid, t] of after) if (before.has(pid)) s += t - before.get(pid)!;
+  return s;
 }
 
 async function main(): Promise<void> {
@@ -159,7 +170,7 @@ async function main(): Promise<void> {
         const self = process.cpuUsage(self0);
         log(`${s.id}: measured from ${from} s to ${since()} s of the API process (cpuprofile-summary --from ${from} --to ${since()})`);
         const apiCpu = cpuSeconds(api.child.pid) - api0;
-        const pg1 = backendsCpu(pids);
+        const pgCpu = backendsCpuSince(pg0, backendsCpu(pids));
         const n = r.requests.total;
         const errors = r.errors + r.timeouts + r.non2xx;
         figures.push({
@@ -173,7 +184,7 @@ async function main(): Promise<void> {
           max: r.latency.max,
           errors,
           apiCpuMs: (apiCpu * 1000) / Math.max(1, n),
-          pgCpuMs: pg0 !== null && pg1 !== null ? ((pg1 - pg0) * 1000) / Math.max(1, n) : null,
+          pgCpuMs: pgCpu === null ? null : (pgCpu * 1000) / Math.max(1, n),
           benchCpuMs: (self.user + self.system) / 1000 / Math.max(1, n),
         });
         log(JSON.stringify(figures.at(-1)));
