@@ -537,7 +537,7 @@ interface SocketCheck {
 }
 
 /** Every event of the subscribed paths after a socket's first subscription must have reached it (or a later one with its key). */
-async function checkSockets(sql: pg.Client, orgId: string, paths: string[], states: SocketState[]): Promise<SocketCheck> {
+async function checkSockets(sql: pg.Pool, orgId: string, paths: string[], states: SocketState[]): Promise<SocketCheck> {
   const started = states.map((s) => s.startSeq ?? Infinity);
   const from = Math.min(...started);
   const { rows: events } = await sql.query<{ seq: string; key: string | null }>(
@@ -678,9 +678,10 @@ async function main(): Promise<void> {
   const fake = await FakeOpenAiServer.start({ latencyMs: MODEL_LATENCY_MS, models: ['gpt-bench'] });
   const graph = await startRemoteGraphFake();
   stallDbUrl = db.url;
-  const sql = new pg.Client({ connectionString: db.url });
+  // A pool, not one client: the mailboxes are scheduled side by side, each asking the database as it goes.
+  const sql = new pg.Pool({ connectionString: db.url, max: 4 });
   sql.on('error', (err) => log(`bench database connection: ${err.message}`));
-  await sql.connect();
+  await sql.query('select 1');
   let balancer: Balancer | null = null;
   let sockets: Sockets | null = null;
   procEnv = {
@@ -1068,7 +1069,7 @@ interface PreparedRun {
   playTargets: string[];
 }
 
-async function seedCompanies(sql: pg.Client, orgId: string, prefix: string, n: number): Promise<void> {
+async function seedCompanies(sql: pg.Pool, orgId: string, prefix: string, n: number): Promise<void> {
   await sql.query(
     `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
      select gen_random_uuid(), $1::uuid, $2 || ' ' || i, 'https://c' || i || '.' || lower($2) || '.example', 'c' || i || '.' ||
@@ -1079,7 +1080,7 @@ async function seedCompanies(sql: pg.Client, orgId: string, prefix: string, n: n
 }
 
 /** Play targets: companies with a key contact each, not among the enrichment's rows. */
-async function seedPlayTargets(sql: pg.Client, orgId: string): Promise<void> {
+async function seedPlayTargets(sql: pg.Pool, orgId: string): Promise<void> {
   await sql.query(
     `insert into company (id, organization_id, name, website, domain, created_at, updated_at)
      select gen_random_uuid(), $1::uuid, 'Playtarget ' || i, 'https://p' || i || '.example', 'p' || i || '.example', now(), now() from
@@ -1101,7 +1102,7 @@ async function seedPlayTargets(sql: pg.Client, orgId: string): Promise<void> {
 }
 
 async function prepareRun(
-  sql: pg.Client,
+  sql: pg.Pool,
   base: string,
   org: BenchOrg,
   prefix: string,
@@ -1137,12 +1138,7 @@ async function prepareRun(
 }
 
 /** The enrichment, the play run and the emails (the mailboxes side by side) start together. */
-async function startRuns(
-  sql: pg.Client,
-  base: string,
-  run: PreparedRun,
-  due: number,
-): Promise<{ enrichmentId: string; scheduled: number }> {
+async function startRuns(sql: pg.Pool, base: string, run: PreparedRun, due: number): Promise<{ enrichmentId: string; scheduled: number }> {
   const [enrichmentId, exec, perMailbox] = await Promise.all([
     startEnrichment(base, run.admin, run.prefix),
     call(base, run.admin, 'POST', '/api/v1/play/execute', { playId: run.playId, targetIds: run.playTargets, entityType: 'company' }),
@@ -1153,7 +1149,7 @@ async function startRuns(
 }
 
 /** One mailbox's drafts scheduled one after the other (a burst of them all timed out on a saturated machine). */
-async function scheduleMailbox(sql: pg.Client, run: PreparedRun, m: number, s: Session, due: number): Promise<number> {
+async function scheduleMailbox(sql: pg.Pool, run: PreparedRun, m: number, s: Session, due: number): Promise<number> {
   const owner = (await sql.query<{ id: string }>(`select id from app_user where email = $1`, [s.email])).rows[0].id;
   const subject = run.prefix === 'Fleet' ? 'Cluster' : run.prefix;
   const { rows: drafts } = await sql.query<{ id: string }>(
@@ -1217,7 +1213,7 @@ async function startEnrichment(base: string, s: Session, name: string): Promise<
   return id;
 }
 
-async function doneCount(sql: pg.Client, enrichmentId: string): Promise<number> {
+async function doneCount(sql: pg.Pool, enrichmentId: string): Promise<number> {
   return (
     await sql.query<{ n: number }>(`select count(*)::int as n from execution where type_id = $1 and status = 'completed'`, [enrichmentId])
   ).rows[0].n;
