@@ -105,6 +105,35 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
     return rows;
   };
   /** Each idea of the list with its results, as the ideas table's DTO shows them. */
+  /**
+   * A writer holds the list's score lock and has done `write` without committing: `deletion` on another
+   * connection waits for it (on the advisory lock) and runs once the writer commits.
+   */
+  const deleteWaitsForWriter = async (listId: string, write: (writer: pg.Client) => Promise<unknown>, deletion: [string, unknown[]]) => {
+    const writer = new pg.Client({ connectionString: ctx.dbUrl });
+    const deleter = new pg.Client({ connectionString: ctx.dbUrl });
+    await writer.connect();
+    await deleter.connect();
+    try {
+      await writer.query('begin');
+      await writer.query(SCORE_LIST_LOCK.replace('?', '$1'), [listId]);
+      await write(writer);
+      const deleterPid = (await deleter.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+      const deleting = deleter.query(...deletion);
+      await eventually(async () => {
+        const { rows } = await writer.query<{ w: string | null }>(`select wait_event as w from pg_stat_activity where pid = $1`, [
+          deleterPid,
+        ]);
+        return rows[0]?.w === 'advisory' ? true : undefined;
+      }, 'the delete waits for the writer');
+      await writer.query('commit');
+      await deleting;
+    } finally {
+      await writer.end();
+      await deleter.end();
+    }
+  };
+
   const results = async (listId: string) => {
     const rows = await ctx
       .em()
@@ -417,32 +446,17 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
 
     // A writer holds the list's score lock and has written a result it has not committed yet: the
     // delete of its model waits for it, then deletes the committed result with the others.
-    const writer = new pg.Client({ connectionString: ctx.dbUrl });
-    const deleter = new pg.Client({ connectionString: ctx.dbUrl });
-    await writer.connect();
-    await deleter.connect();
-    try {
-      await writer.query('begin');
-      await writer.query(SCORE_LIST_LOCK.replace('?', '$1'), [list.id]);
-      await writer.query(`delete from idea_score where organization_id = $1 and model_id = $2`, [orgA, m2]);
-      const { sql, params } = compileScoreBatch(orgA, m2, randomUUID(), scope, [revenue()], null, null);
-      expect((await writer.query<{ written: number }>(sql, params)).rows[0]!.written).toBe(3);
-      const deleterPid = (await deleter.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
-      const deleting = deleter.query(`delete from scoring_model where organization_id = $1 and id = $2`, [orgA, m2]);
-      await eventually(async () => {
-        const { rows } = await writer.query<{ w: string | null }>(`select wait_event as w from pg_stat_activity where pid = $1`, [
-          deleterPid,
-        ]);
-        return rows[0]?.w === 'advisory' ? true : undefined;
-      }, 'the delete waits for the writer');
-      await writer.query('commit');
-      await deleting;
-      // A writer that starts after the delete finds no model and writes nothing.
-      expect(await scoreBatchInDatabase(ctx.em(), orgA, m2, randomUUID(), scope, [revenue()], null, null)).toMatchObject({ n: 3 });
-    } finally {
-      await writer.end();
-      await deleter.end();
-    }
+    await deleteWaitsForWriter(
+      list.id,
+      async (writer) => {
+        await writer.query(`delete from idea_score where organization_id = $1 and model_id = $2`, [orgA, m2]);
+        const { sql, params } = compileScoreBatch(orgA, m2, randomUUID(), scope, [revenue()], null, null);
+        expect((await writer.query<{ written: number }>(sql, params)).rows[0]!.written).toBe(3);
+      },
+      [`delete from scoring_model where organization_id = $1 and id = $2`, [orgA, m2]],
+    );
+    // A writer that starts after the delete finds no model and writes nothing.
+    expect(await scoreBatchInDatabase(ctx.em(), orgA, m2, randomUUID(), scope, [revenue()], null, null)).toMatchObject({ n: 3 });
     expect(await byModel()).toEqual([`${m3}:3`]);
 
     // Deleting the list deletes its models, and their results with them.
@@ -479,32 +493,16 @@ describe('scoring models and runs (spec 002 §5, §7 Scoring)', () => {
 
     // A writer holds the list's score lock and has written a result it has not committed yet: the
     // delete of that idea waits for it, then deletes the committed result.
-    const writer = new pg.Client({ connectionString: ctx.dbUrl });
-    const deleter = new pg.Client({ connectionString: ctx.dbUrl });
-    await writer.connect();
-    await deleter.connect();
-    try {
-      await writer.query('begin');
-      await writer.query(SCORE_LIST_LOCK.replace('?', '$1'), [list.id]);
-      await writer.query(
-        `insert into idea_score (organization_id, model_id, idea_id, status, total_score, details, updated_at)
-         values ($1, $2, $3, 'completed', 5, '[]', now())`,
-        [orgA, m2, ideas[1]!.id],
-      );
-      const deleterPid = (await deleter.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
-      const deleting = deleter.query(`delete from idea where organization_id = $1 and id = $2`, [orgA, ideas[1]!.id]);
-      await eventually(async () => {
-        const { rows } = await writer.query<{ w: string | null }>(`select wait_event as w from pg_stat_activity where pid = $1`, [
-          deleterPid,
-        ]);
-        return rows[0]?.w === 'advisory' ? true : undefined;
-      }, 'the delete waits for the writer');
-      await writer.query('commit');
-      await deleting;
-    } finally {
-      await writer.end();
-      await deleter.end();
-    }
+    await deleteWaitsForWriter(
+      list.id,
+      (writer) =>
+        writer.query(
+          `insert into idea_score (organization_id, model_id, idea_id, status, total_score, details, updated_at)
+           values ($1, $2, $3, 'completed', 5, '[]', now())`,
+          [orgA, m2, ideas[1]!.id],
+        ),
+      [`delete from idea where organization_id = $1 and id = $2`, [orgA, ideas[1]!.id]],
+    );
     expect(await scored()).toEqual(ideas.slice(2).map((i) => i.id));
 
     // The trigger finds the results by index whatever its first call on a connection deleted (its plan is kept).
