@@ -3,23 +3,10 @@
 // dropped and asked for again through the API client, which checks it.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryObserver } from '@tanstack/react-query';
-import type { UserDto } from '@dealscout/shared/contracts';
 import { createQueryClient } from '../../app/queryClient';
 import { createFirstView, holdApiUntil } from '../../app/api';
 import { SETUP_KEY, USER_KEY, prefetchSession, userQuery } from './hooks/useSession';
-
-const USER: UserDto = {
-  id: 'u1',
-  organizationId: 'o1',
-  email: 'ada@acme.test',
-  firstName: 'Ada',
-  lastName: 'Admin',
-  role: 'Admin',
-  isAdmin: true,
-  status: 'active',
-  settings: {},
-  calendar: {},
-};
+import { USER } from './user.fixture';
 
 afterEach(() => vi.unstubAllGlobals());
 

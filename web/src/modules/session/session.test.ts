@@ -1,24 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@dealscout/shared/client';
-import type { UserDto } from '@dealscout/shared/contracts';
 import { isCancelledError } from '@tanstack/react-query';
 import { createQueryClient } from '../../app/queryClient';
 import { api } from '../../app/api';
 import { installSessionController, signOut } from './session-controller';
 import { USER_KEY, fetchSignedInUser } from './hooks/useSession';
-
-const USER: UserDto = {
-  id: 'u1',
-  organizationId: 'o1',
-  email: 'ada@acme.test',
-  firstName: 'Ada',
-  lastName: 'Admin',
-  role: 'Admin',
-  isAdmin: true,
-  status: 'active',
-  settings: {},
-  calendar: {},
-};
+import { USER } from './user.fixture';
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
