@@ -70,8 +70,14 @@ interface Conn {
   /** > 0 while a subscription is settling: live events wait in `held`. */
   hold: number;
   held: HubEvent[];
-  pending: Map<string, HubEvent>;
-  /** A flush of `pending` is scheduled. */
+  /**
+   * The events waiting for the socket's next flush, in sequence order, one per key. The usual case,
+   * one event, lives in `one` (no map touched per socket in a broadcast); a second one moves both to
+   * `many`. At most one of the two holds events.
+   */
+  one: HubEvent | null;
+  many: Map<string, HubEvent> | null;
+  /** A flush of the pending events is scheduled. */
   queued: boolean;
   lastFlush: number;
   alive: boolean;
@@ -126,11 +132,13 @@ function subscriptionsOf(path: string): string[] {
   return out;
 }
 
+const keyOf = (e: HubEvent): string => e.key ?? `#${e.seq}`;
+
 /** Keeps only the newest event of each key, in sequence order. */
 function coalesce(events: HubEvent[]): HubEvent[] {
   const byKey = new Map<string, HubEvent>();
   for (const e of events) {
-    const k = e.key ?? `#${e.seq}`;
+    const k = keyOf(e);
     byKey.delete(k);
     byKey.set(k, e);
   }
@@ -162,7 +170,9 @@ export class RealtimeHub {
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private readonly authTimeoutMs: number;
   private readonly heartbeatMs: number;
-  /** Sockets whose flush is due at a time (ms): one timer per distinct time, not one per socket. */
+  /** Sockets whose flush is due in the round after the current turn (setImmediate). */
+  private immediate: Conn[] | null = null;
+  /** Sockets whose flush is due at a later time (ms): one timer per distinct time, not one per socket. */
   private readonly due = new Map<number, Conn[]>();
   /** Frames of several events, encoded once per flush round for every socket that gets the same events. */
   private readonly frames = new Map<string, Buffer>();
@@ -343,13 +353,22 @@ export class RealtimeHub {
       this.matchCache.set(ev.path, (paths = subscriptionsOf(ev.path)));
     }
     const id = ++this.dispatchId;
+    const now = Date.now();
     for (const p of paths) {
       const conns = index.get(p);
       if (!conns) continue;
       for (const c of conns) {
         if (c.reached === id) continue;
+        if (c.hold > 0 || c.closed) {
+          c.reached = id;
+          this.deliver(c, ev);
+          continue;
+        }
+        // The index matched the path; only the subscription's start is left to check (another
+        // matching subscription of the socket may still let the event through).
+        if (!(ev.seq > c.subs.get(p)!)) continue;
         c.reached = id;
-        this.deliver(c, ev);
+        this.enqueue(c, ev, now);
       }
     }
   }
@@ -383,36 +402,64 @@ export class RealtimeHub {
       return;
     }
     if (!this.wants(c, ev)) return;
-    const k = ev.key ?? `#${ev.seq}`;
-    if (c.pending.delete(k)) this.stats.eventsCoalesced += 1;
-    c.pending.set(k, ev);
-    this.schedule(c);
+    this.enqueue(c, ev, Date.now());
+  }
+
+  /** Adds an event the socket wants to its pending ones (the newest of a key replaces the older) and schedules their flush. */
+  private enqueue(c: Conn, ev: HubEvent, now: number): void {
+    if (c.one === null && !c.many?.size) c.one = ev;
+    else {
+      const many = (c.many ??= new Map());
+      if (c.one !== null) {
+        many.set(keyOf(c.one), c.one);
+        c.one = null;
+      }
+      const k = keyOf(ev);
+      if (many.delete(k)) this.stats.eventsCoalesced += 1;
+      many.set(k, ev);
+    }
+    this.schedule(c, now);
   }
 
   /**
    * Flushes a socket's pending events once its window allows: at once (all the sockets an event
    * reaches together, in one round after the current turn) or when its window ends.
    */
-  private schedule(c: Conn): void {
+  private schedule(c: Conn, now: number): void {
     if (c.queued) return;
     c.queued = true;
-    const now = Date.now();
-    // Every socket due now joins one round (key 0), even when the clock ticks during a dispatch.
-    const at = c.lastFlush + this.opts.flushMs <= now ? 0 : c.lastFlush + this.opts.flushMs;
+    if (c.lastFlush + this.opts.flushMs <= now) {
+      // Every socket due now joins one round, even when the clock ticks during a dispatch.
+      if (!this.immediate) {
+        const batch: Conn[] = (this.immediate = []);
+        setImmediate(() => {
+          this.immediate = null;
+          this.runRound(batch);
+        });
+      }
+      this.immediate.push(c);
+      return;
+    }
+    const at = c.lastFlush + this.opts.flushMs;
     let list = this.due.get(at);
     if (!list) {
       const batch: Conn[] = [];
       this.due.set(at, (list = batch));
-      const run = () => {
+      setTimeout(() => {
         this.due.delete(at);
-        let oldest = Infinity;
-        for (const x of batch) oldest = Math.min(oldest, this.flush(x));
-        if (oldest !== Infinity) this.onFanout?.((performance.now() - oldest) / 1000);
-      };
-      if (at === 0) setImmediate(run);
-      else setTimeout(run, at - now);
+        this.runRound(batch);
+      }, at - now);
     }
     list.push(c);
+  }
+
+  private runRound(batch: Conn[]): void {
+    let oldest = Infinity;
+    for (const x of batch) {
+      const t = this.flush(x);
+      if (t < oldest) oldest = t;
+    }
+    if (oldest !== Infinity) this.onFanout?.((performance.now() - oldest) / 1000);
   }
 
   private wants(c: Conn, ev: HubEvent): boolean {
@@ -423,10 +470,20 @@ export class RealtimeHub {
   /** Sends the socket's pending events; returns when the oldest of them arrived (Infinity: nothing sent). */
   private flush(c: Conn): number {
     c.queued = false;
-    if (c.closed || c.pending.size === 0) return Infinity;
-    // One event (a broadcast's usual case) without spreading the map.
-    const events = c.pending.size === 1 ? [c.pending.values().next().value!] : [...c.pending.values()];
-    c.pending.clear();
+    if (c.closed) return Infinity;
+    const one = c.one;
+    if (one !== null) {
+      // One event (a broadcast's usual case): its frame is shared by every socket it goes to.
+      c.one = null;
+      c.lastFlush = Date.now();
+      if (this.overBuffer(c, 1)) return Infinity;
+      this.stats.eventsSent += 1;
+      writeFrame(c.socket, (one.frame ??= encodeEvents([one])));
+      return one.arrived ?? Infinity;
+    }
+    if (!c.many?.size) return Infinity;
+    const events = [...c.many.values()];
+    c.many.clear();
     c.lastFlush = Date.now();
     this.sendEvents(c, events);
     let oldest = Infinity;
@@ -435,13 +492,7 @@ export class RealtimeHub {
   }
 
   private sendEvents(c: Conn, events: HubEvent[]): void {
-    if (c.closed || events.length === 0) return;
-    if (c.socket.bufferedAmount > this.opts.maxBufferedBytes) {
-      this.stats.droppedSlow += 1;
-      this.stats.eventsDropped += events.length + c.pending.size;
-      this.drop(c, REALTIME_CLOSE_CODES.tooSlow, REALTIME_MESSAGES.tooSlow);
-      return;
-    }
+    if (c.closed || events.length === 0 || this.overBuffer(c, events.length)) return;
     this.stats.eventsSent += events.length;
     writeFrame(c.socket, this.frameOf(c.oid ?? '', events));
   }
@@ -465,6 +516,15 @@ export class RealtimeHub {
 
   private readonly clearFrames = (): void => this.frames.clear();
 
+  /** Closes a socket whose unsent data is over the bound (4008), counting the `sending` events and the pending ones as dropped. */
+  private overBuffer(c: Conn, sending: number): boolean {
+    if (c.socket.bufferedAmount <= this.opts.maxBufferedBytes) return false;
+    this.stats.droppedSlow += 1;
+    this.stats.eventsDropped += sending + (c.one ? 1 : 0) + (c.many?.size ?? 0);
+    this.drop(c, REALTIME_CLOSE_CODES.tooSlow, REALTIME_MESSAGES.tooSlow);
+    return true;
+  }
+
   private send(c: Conn, msg: RealtimeServerMessage): void {
     if (!c.closed) c.socket.send(JSON.stringify(msg));
   }
@@ -487,7 +547,8 @@ export class RealtimeHub {
   private forget(c: Conn): void {
     if (c.closed) return;
     c.closed = true;
-    c.pending.clear();
+    c.one = null;
+    c.many = null;
     c.held = [];
     this.conns.delete(c);
     if (c.oid) {
@@ -517,7 +578,8 @@ export class RealtimeHub {
       subscribed: false,
       hold: 0,
       held: [],
-      pending: new Map(),
+      one: null,
+      many: null,
       queued: false,
       lastFlush: 0,
       alive: true,

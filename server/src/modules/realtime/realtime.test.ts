@@ -313,6 +313,23 @@ describe('realtime: token, socket, paths, replay, session end', () => {
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
   });
 
+  it('events that reach a socket together are sent together, in sequence order, one per key (the newest)', async () => {
+    const s = await connect(client, [realtimePaths.executions(org.id)]);
+    const path = realtimePaths.executions(org.id, 'score', 'idea');
+    await emit(org.id, [
+      { path, kind: 'execution.updated', key: 'execution:a', data: { n: 1 } },
+      { path, kind: 'execution.updated', key: 'execution:b', data: { n: 2 } },
+      { path, kind: 'execution.updated', key: 'execution:a', data: { n: 3 } },
+      { path, kind: 'execution.updated', key: null, data: { n: 4 } },
+    ]);
+    const events = await s.waitForEvents((e) => e.some((x) => (x.data as { n: number }).n === 4));
+    expect(events.map((e) => [e.key, e.data])).toEqual([
+      ['execution:b', { n: 2 }],
+      ['execution:a', { n: 3 }],
+      [null, { n: 4 }],
+    ]);
+  });
+
   it('a resume from before the retained events gets a reset (reload), then live events', async () => {
     const other = await createOrg(ctx, { name: 'Pruned Co' });
     const c2 = await signedIn(ctx, other.admin.email);
