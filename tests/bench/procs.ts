@@ -368,6 +368,8 @@ export async function openRemoteFleet(opts: {
   sessions?: Session[];
   paths?: string[];
   record?: (kind: string, data: unknown) => boolean;
+  /** The socket processes' nice value (0: the servers' own priority). */
+  nice?: number;
 }): Promise<RemoteFleet> {
   const specs: { i: number; url: string; token?: string; paths?: string[] }[] = Array.from({ length: opts.count }, (_, i) => ({
     i,
@@ -390,6 +392,7 @@ export async function openRemoteFleet(opts: {
     fork(path.join(ROOT, 'tests/bench/procs/receiver.ts'), [], {
       cwd: ROOT,
       execArgv: ['--import', 'tsx'],
+      env: { ...process.env, RECEIVER_NICE: String(opts.nice ?? 0) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',
     }),

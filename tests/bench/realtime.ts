@@ -146,6 +146,8 @@ export interface RealtimeReport {
   sockets: number;
   /** Child processes holding the receiving sockets (0: the bench process itself). */
   socketProcs: number;
+  /** The socket processes' nice value. */
+  socketNice: number;
   events: number;
   runs: number;
   intervalMs: number;
@@ -185,6 +187,13 @@ async function settle(fleet: Fleet | RemoteFleet, check: () => boolean, timeoutM
 /** BENCH_SOCKET_PROCS: child processes holding the receiving sockets (default 2; 0 = in the bench process). */
 const SOCKET_PROCS = Number(process.env.BENCH_SOCKET_PROCS ?? '2');
 const BENCH_LABEL = SOCKET_PROCS > 0 ? 'bench process' : 'bench (sockets)';
+/**
+ * BENCH_RECEIVER_NICE: the socket processes' nice value (default 10). They stand in for browsers on
+ * other machines; at the servers' own priority they take the two cores from the API processes and
+ * from the worker (itself at WORKER_NICE), and the figures measure the receivers more than the servers.
+ * Ours and raw get the same.
+ */
+const RECEIVER_NICE = Number(process.env.BENCH_RECEIVER_NICE ?? '10');
 
 function ourFleet(o: {
   count: number;
@@ -193,11 +202,11 @@ function ourFleet(o: {
   paths: string[];
   record: (kind: string, data: unknown) => boolean;
 }): Promise<Fleet | RemoteFleet> {
-  return SOCKET_PROCS > 0 ? openRemoteFleet({ ...o, procs: SOCKET_PROCS }) : openFleet(o);
+  return SOCKET_PROCS > 0 ? openRemoteFleet({ ...o, procs: SOCKET_PROCS, nice: RECEIVER_NICE }) : openFleet(o);
 }
 
 function rawFleetOf(count: number, wsUrls: string[]): Promise<Fleet | RemoteFleet> {
-  return SOCKET_PROCS > 0 ? openRemoteFleet({ count, procs: SOCKET_PROCS, wsUrls }) : openRawFleet(count, wsUrls);
+  return SOCKET_PROCS > 0 ? openRemoteFleet({ count, procs: SOCKET_PROCS, wsUrls, nice: RECEIVER_NICE }) : openRawFleet(count, wsUrls);
 }
 
 const pidsOf = (f: Fleet | RemoteFleet): Record<string, number | undefined> => ('pids' in f ? f.pids : {});
@@ -515,6 +524,7 @@ export async function benchRealtime(
       return {
         sockets: o.sockets,
         socketProcs: SOCKET_PROCS,
+        socketNice: RECEIVER_NICE,
         events: o.events,
         runs: o.runs,
         intervalMs: o.intervalMs,

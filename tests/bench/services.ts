@@ -128,7 +128,8 @@ function render(d: {
       `clients${
         d.realtime && d.realtime.socketProcs > 0
           ? ` (realtime: spread over ${d.realtime.socketProcs} child processes of the bench, tests/bench/procs/receiver.ts, ` +
-            'for ours and raw alike; jobs: in the bench process)'
+            `at nice ${d.realtime.socketNice ?? 0} (standing in for browsers on other machines), for ours and raw alike; ` +
+            'jobs: in the bench process)'
           : ' in the bench process'
       }, ` +
       `each authenticated with its own token from GET /api/v1/notifications/token (ten signed-in members) and ` +

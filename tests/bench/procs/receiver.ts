@@ -10,7 +10,12 @@
 // performance.now(): wall-clock milliseconds with sub-millisecond resolution, comparable with the
 // other processes of this machine); the frame is kept as text and parsed only on 'collect', between
 // runs, so parsing one frame never delays the timestamp of the next. Every frame is kept.
+import { setPriority } from 'node:os';
 import WebSocket from 'ws';
+
+// RECEIVER_NICE (from openRemoteFleet): this process's nice value, so that on a machine it shares
+// with the servers it stands in for clients on other machines rather than taking their cores.
+if (Number(process.env.RECEIVER_NICE) > 0) setPriority(Number(process.env.RECEIVER_NICE));
 
 interface SocketSpec {
   i: number;
