@@ -11,6 +11,7 @@
 // a context with routes, which made every load fetch every chunk again. Also the pane's
 // JavaScript, raw and gzipped, and what a read-mode load fetches. BENCH_ADDIN_WATERFALL=1 prints
 // the requests of the last load. Writes its own block in docs/benchmarks.md.
+import { hostCpu } from './machine';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -236,7 +237,7 @@ async function main(): Promise<void> {
         `bench:addin\`; ${RUNS} loads after ${WARMUP} warm-up loads; headless Chromium at 450 px, scripted Office.js ` +
         `double, signed in, a message from a known sender; the real server (API + worker) on ` +
         `loopback${RTT > 0 ? `, ${RTT} ms added to every network round trip (Chromium's network emulation)` : ''}.`,
-      `- Machine: ${os.cpus().length} CPUs; 1-minute load average ${load.toFixed(1)} at the end of the ` +
+      `- Machine: ${os.cpus().length} CPUs, ${hostCpu()}; 1-minute load average ${load.toFixed(1)} at the end of the ` +
         `run${load > os.cpus().length ? " (the bench's own server, database and browser count in it)" : ''}.`,
       `- Pane JavaScript: ${b.files} file(s), ${(b.raw / 1024).toFixed(0)} kB, **${(b.gz / 1024).toFixed(0)} kB ` +
         `gzipped** (office.js itself is served from the @microsoft/office-js package and not counted); a read-mode load ` +

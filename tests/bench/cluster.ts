@@ -21,6 +21,7 @@
 //   BENCH_CLUSTER_SOCKETS, BENCH_CLUSTER_ROWS, BENCH_CLUSTER_USERS, BENCH_CLUSTER_PHASE_SECONDS
 //                                              override the sizes
 // Not part of `npm test`. Exits after BENCH_TIME_LIMIT_MINUTES (default 25).
+import { hostCpu } from './machine';
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -1303,7 +1304,7 @@ function renderReport(d: {
       `the next one signalled once it was UP in HAProxy. Phases of ${PHASE_MS / 1000} s before and after.`,
   );
   L.push(
-    `- Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? ''}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; 1-minute ` +
+    `- Machine: ${cpu.length} CPU, ${hostCpu()}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; 1-minute ` +
       `load average ${d.load[0].toFixed(1)} at the start, up ` +
       `to ${Math.max(...d.load).toFixed(1)} during, ${d.load.at(-1)!.toFixed(1)} at the end (the run's own processes ` +
       `count in it; the figures move with the load).`,

@@ -13,6 +13,7 @@
 //   npm run bench -- --only crash                       the three scenarios (1,000 rows), prints the report
 //   npm run bench -- --only crash --write               …and writes its section of docs/benchmarks.md
 //   --crash-rows 1000 --crash-latency 200 --crash-kill-after 300 (rows done before the kill)
+import { hostCpu } from './machine';
 import pg from 'pg';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -352,7 +353,7 @@ function render(started: Date, db: ServicesDb, results: CrashRun[], latency: num
   L.push('### Latest run: crash recovery', '');
   L.push(
     `- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only crash\`. ` +
-      `Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; ` +
+      `Machine: ${cpu.length} CPU, ${hostCpu()}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; ` +
       `Node ${process.version}; load average at the end ${os
         .loadavg()
         .map((x) => x.toFixed(1))

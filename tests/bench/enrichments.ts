@@ -18,6 +18,7 @@
 //   --enrich-exec-variant 50 (adds the scenarios again with EXECUTION_ORG_CONCURRENCY=50),
 //   --enrich-scenarios no-latency,latency-500-own-key (only these),
 //   --enrich-env EXECUTION_BATCH_SIZE=25,EXECUTION_WORKER_CONCURRENCY=16 (more environment for the API and worker)
+import { hostCpu } from './machine';
 import pg from 'pg';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -490,7 +491,7 @@ function render(started: Date, db: ServicesDb, results: EnrichRun[]): string {
   L.push('### Latest run: enrichments', '');
   L.push(
     `- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only enrichments\`. ` +
-      `Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; ` +
+      `Machine: ${cpu.length} CPU, ${hostCpu()}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; ` +
       `Node ${process.version}. PostgreSQL: ${db.version} — ${db.source}.`,
   );
   L.push(

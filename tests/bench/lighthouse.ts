@@ -22,6 +22,7 @@
 // Experiments (the pane and the panel skipped, docs/benchmarks.md left as it is): BENCH_LIGHTHOUSE_PAGES=companies,
 // list-company,playbooks,account (the paths' first segments) runs only those pages; BENCH_LIGHTHOUSE_THREAD_TIME=1 and
 // BENCH_LIGHTHOUSE_SERVER_MS=N take a loaded machine's inflation out of Lighthouse's simulation (adjustSimulation).
+import { hostCpu } from './machine';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -450,7 +451,7 @@ async function main(): Promise<void> {
         `(${CHROMIUM}); ${RUNS} run(s) per page${RUNS > 1 ? ', the median kept' : ''}.`,
       `- Database: ${db.source}, ${db.version}; emptied, then the demo organization (\`npm run seed:demo\`) and one ` +
         `list of 40 ideas; the real server (API + worker, NODE_ENV=production) on loopback.`,
-      `- Machine: ${os.cpus().length} CPUs; load average ${load.map((x) => x.toFixed(1)).join(' / ')} (1 / 5 / 15 ` +
+      `- Machine: ${os.cpus().length} CPUs, ${hostCpu()}; load average ${load.map((x) => x.toFixed(1)).join(' / ')} (1 / 5 / 15 ` +
         `min, \`uptime\`) at the end of the ` +
         `run${busy ? " (the bench's own server, database and browser count in it)" : ''}.`,
       '',

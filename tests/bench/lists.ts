@@ -9,6 +9,7 @@
 //   BENCH_LIST_ROWS=100000 npm run bench:lists      a smaller run (printed, not written, unless --write)
 //   BENCH_KEEP_DB=1 …                                leaves the database in place (to EXPLAIN against it)
 // Each database kind (embedded, another server) has its own block in the report, its settings beside it.
+import { hostCpu } from './machine';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -255,7 +256,7 @@ try {
     `<!-- lists-bench-${DB_KIND}:start -->`,
     `### Latest run: lists of ideas, ${embedded ? 'embedded PostgreSQL' : 'an existing PostgreSQL server'}`,
     '',
-    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} cores ` +
+    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} cores of ${hostCpu()} ` +
       `(1-minute load ${loadStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end), the real ` +
       `server as a child process, ` +
       `loopback; ${dbWhere}: ${dbFacts.v}; ${dbFacts.s}.`,

@@ -14,6 +14,7 @@
 // docs/benchmarks.md (--write at any size; --only user|table runs one of the two).
 // Profile the server with BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR", then
 // `node --import tsx tests/bench/cpuprofile-summary.ts DIR/*.cpuprofile`.
+import { hostCpu } from './machine';
 import autocannon from 'autocannon';
 import { MikroORM } from '@mikro-orm/postgresql';
 import fs from 'node:fs';
@@ -225,7 +226,7 @@ function render(d: {
       `against one API process (\`main.ts --role api\`, NODE_ENV=production, LOG_LEVEL=warn) signed in as the demo ` +
       `admin of a fresh demo organization (${COMPANIES} companies, \`npm run seed:demo\`'s data).`,
     '',
-    `- Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}; Node ${process.version}. The server, its ` +
+    `- Machine: ${cpu.length} CPU, ${hostCpu()}; Node ${process.version}. The server, its ` +
       `PostgreSQL and autocannon share the ${cpu.length} CPUs. \`uptime\` at the start: \`${d.uptimeStart}\`; at the ` +
       `end: \`${d.uptimeEnd}\`.`,
     `- PostgreSQL: ${d.db.version} — ${d.db.source}; ${d.db.settings}.`,

@@ -9,6 +9,7 @@
 //   npm run bench -- --only plays                 prints the report
 //   npm run bench -- --only plays --write         …and writes it to docs/benchmarks.md
 //   --plays-rows 1000 --plays-latency 500 --plays-concurrency 50 --plays-requests 200
+import { hostCpu } from './machine';
 import pg from 'pg';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -272,7 +273,7 @@ export async function runPlaysBench({ argv, log }: { argv: string[]; log: (m: st
     L.push('### Latest run: plays', '');
     L.push(
       `- Date: ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only plays\`. ` +
-        `Machine: ${cpuInfo.length} CPU, ${cpuInfo[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; ` +
+        `Machine: ${cpuInfo.length} CPU, ${hostCpu()}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; ` +
         `Node ${process.version}. PostgreSQL: ${db.version} — ${db.source}.`,
     );
     L.push(

@@ -18,6 +18,7 @@
 //
 // Loopback only, bounded (BENCH_TIME_LIMIT_MINUTES, default 45: the process exits when it is
 // reached), and not part of `npm test`.
+import { hostCpu } from './machine';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -752,7 +753,7 @@ function renderReport(d: {
   );
   L.push(
     `- Machine: ${cpu.length} CPU ` +
-      `(\`nproc\`), ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB ` +
+      `(\`nproc\`), ${hostCpu()}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB ` +
       `memory, ${os.type()} ${os.release()}; Node ${process.version}.`,
   );
   L.push(

@@ -3,6 +3,7 @@
 // (tests/bench/procs.ts). Selected with `--only realtime`, `--only jobs` (or both, and together with
 // table scenarios); a full `npm run bench` runs them after the tables. Their report goes to
 // docs/benchmarks.md between the bench:services markers (a partial run prints it unless --write).
+import { hostCpu } from './machine';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -115,7 +116,7 @@ function render(d: {
   L.push('## Latest run: realtime and jobs', '');
   L.push(`- Date: ${d.started.toISOString().replace('T', ' ').slice(0, 16)} UTC; \`npm run bench -- --only realtime,jobs\`.`);
   L.push(
-    `- Machine: ${cpu.length} CPU, ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; ` +
+    `- Machine: ${cpu.length} CPU, ${hostCpu()}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB; ` +
       `Node ${process.version}. 1-minute load average ${d.load.start.toFixed(1)} at the ` +
       `start, ${d.load.end.toFixed(1)} at the end; every process below (PostgreSQL, API, worker, the bench's sockets) ` +
       `shares the ${cpu.length} CPUs.`,
