@@ -159,6 +159,9 @@ export function AiProviderCard({ isAdmin }: AiProviderCardProps) {
   };
   const openai: IntegrationDto | undefined = integrations.data?.find((i) => i.provider === 'openai' && i.scope === 'organization');
   const systemAvailable = org.data?.llmProvider?.systemAvailable ?? false;
+  // Which provider is in use takes both answers: with the integrations alone, the card would say
+  // there is no provider until the organization's answer arrived.
+  const loaded = integrations.isSuccess && org.isSuccess;
 
   return (
     <section className={styles.card} aria-label={AI_PROVIDER_TEXT.title} data-testid="ai-provider-card">
@@ -183,8 +186,8 @@ export function AiProviderCard({ isAdmin }: AiProviderCardProps) {
           </Button>
         )}
       </div>
-      {integrations.isPending && <Spinner size="tiny" label="Loading…" />}
-      {integrations.isError && (
+      {(integrations.isPending || org.isPending) && <Spinner size="tiny" label="Loading…" />}
+      {(integrations.isError || org.isError) && (
         <Text role="alert" data-testid="ai-provider-load-error">
           {AI_PROVIDER_TEXT.loadFailed}
         </Text>
@@ -216,7 +219,7 @@ export function AiProviderCard({ isAdmin }: AiProviderCardProps) {
           )}
         </dl>
       )}
-      {integrations.isSuccess && !openai && !connecting && (
+      {loaded && !openai && !connecting && (
         <Text className={styles.muted} data-testid="ai-provider-status">
           {AI_PROVIDER_TEXT.notConnected}. {systemAvailable ? AI_PROVIDER_TEXT.usingSystem : AI_PROVIDER_TEXT.noProvider}
           {!isAdmin && ` ${AI_PROVIDER_TEXT.askAdmin}`}

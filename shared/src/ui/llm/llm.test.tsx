@@ -85,6 +85,22 @@ describe('AiProviderCard', () => {
     expect(screen.queryByTestId('ai-provider-connect')).toBeNull();
   });
 
+  it('says which provider is in use only once the organization has answered too, never "no provider" meanwhile', async () => {
+    let answer: (org: OrganizationAiDto & { id: string }) => void = () => {};
+    const later = new Promise<OrganizationAiDto & { id: string }>((resolve) => (answer = resolve));
+    const api = fakeApi({
+      llm: { integrations: vi.fn(async () => ({ success: true as const, integrations: [] })) },
+      organization: { get: vi.fn(async () => ({ success: true as const, organization: (await later) as never })) },
+    });
+    renderWithApi(<AiProviderCard isAdmin />, api);
+    expect(await screen.findByTestId('ai-provider-connect')).toBeTruthy();
+    expect(screen.queryByTestId('ai-provider-status')).toBeNull();
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    answer(orgAi());
+    await waitFor(() => expect(screen.getByTestId('ai-provider-status').textContent).toContain(AI_PROVIDER_TEXT.usingSystem));
+    expect(screen.queryByText('Loading…')).toBeNull();
+  });
+
   it('admin connects: required fields first, then the body sent, the server message on failure', async () => {
     const user = userEvent.setup();
     let list: IntegrationDto[] = [];
