@@ -277,4 +277,49 @@ describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea 
     // The list's enrichments are read again, so its new column shows.
     await waitFor(() => expect(forList.mock.calls.length).toBeGreaterThan(reads));
   });
+  it('a new enrichment started before the enrichment types arrived waits for them, then starts (no error)', async () => {
+    let release: () => void = () => {};
+    const typesLater = new Promise<void>((resolve) => (release = resolve));
+    const LLM = { id: 'cfg-llm', enrichmentType: 'llm', responseSchema: null };
+    const ideaConfigs = vi.fn(async () => {
+      await typesLater;
+      return { success: true as const, configs: [LLM as never] };
+    });
+    const create = vi.fn(async () => ({ success: true as const, id: E }) as never);
+    const execute = vi.fn(async () => ({
+      success: true as const,
+      message: '1 enrichment execution(s) started',
+      count: 1,
+      started: 1,
+      duplicates: 0,
+      failed: 0,
+      items: [{ entityId: I1, executionId: 'x1', status: 'started' as const }],
+    }));
+    const onStarted = vi.fn();
+    const api = fakeApi({
+      enrichments: {
+        forList: async () => ({ success: true as const, enrichments: [] as EnrichmentDto[] }),
+        list: noCompanyEnrichments,
+        ideaConfigs,
+        create,
+        execute,
+      },
+    });
+    renderWithApi(
+      <EnrichIdeasDialog open listId={LIST} ideaIds={[I1]} filters={{ text: '' }} count={1} onClose={() => {}} onStarted={onStarted} />,
+      api,
+    );
+    await waitFor(() => expect((screen.getByTestId('enrich-ideas-new') as HTMLInputElement).checked).toBe(true));
+    await userEvent.type(screen.getByTestId('enrich-ideas-name'), 'What they carry');
+    await userEvent.type(screen.getByTestId('enrich-ideas-prompt'), 'What does the company carry?');
+    await userEvent.click(screen.getByTestId('enrich-ideas-run'));
+    expect(create).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('enrich-ideas-error')).toBeNull();
+    release();
+    await waitFor(() => expect(onStarted).toHaveBeenCalled());
+    expect(ideaConfigs).toHaveBeenCalledTimes(1);
+    expect(create).toHaveBeenCalledWith(expect.objectContaining({ configId: 'cfg-llm', name: 'What they carry', listId: LIST }));
+    expect(execute).toHaveBeenCalledWith({ enrichmentId: E, entityType: 'idea', entityIds: [I1], sort: null });
+    expect(screen.queryByTestId('enrich-ideas-error')).toBeNull();
+  });
 });

@@ -144,12 +144,12 @@ export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
     staleTime: 30_000,
     enabled: props.open,
   });
-  const configs = useQuery({
+  const configsQuery = {
     queryKey: ['enrichment-configs', 'idea'],
     queryFn: async () => (await api.enrichments.ideaConfigs()).configs,
     staleTime: 5 * 60_000,
-    enabled: props.open,
-  });
+  };
+  useQuery({ ...configsQuery, enabled: props.open });
   // The organization's company enrichments run on ideas too (an idea is a company by name and website).
   const companyEnrichments = useQuery({
     queryKey: ['enrichments', 'pick', 'company'],
@@ -194,7 +194,8 @@ export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
       let enrichmentId = choice;
       let runId: string | null = null;
       if (creating) {
-        const config = (configs.data ?? []).find((c) => c.enrichmentType === 'llm');
+        // Run pressed before the types arrived waits for them (the same request, not a second one).
+        const config = (await qc.ensureQueryData(configsQuery)).find((c) => c.enrichmentType === 'llm');
         if (!config) throw new Error('The idea enrichment types could not be loaded.');
         const res = await api.enrichments.create({
           configId: config.id,
