@@ -277,6 +277,7 @@ describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea 
     // The list's enrichments are read again, so its new column shows.
     await waitFor(() => expect(forList.mock.calls.length).toBeGreaterThan(reads));
   });
+
   it('a new enrichment started before the enrichment types arrived waits for them, then starts (no error)', async () => {
     let release: () => void = () => {};
     const typesLater = new Promise<void>((resolve) => (release = resolve));
