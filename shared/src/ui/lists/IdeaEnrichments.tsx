@@ -233,10 +233,11 @@ export function EnrichIdeasDialog(props: EnrichIdeasDialogProps) {
         for (const [id, r] of before) setCellResult(qc, enrichmentId, id, r ?? null);
         throw e;
       }
-      // A new enrichment, or a company one run here for the first time, gets its column.
-      await qc.invalidateQueries({ queryKey: listEnrichmentsKey(props.listId) });
-      // All selected: the page's cells come from the server's preprocessing events and a reload.
-      if (!props.ideaIds) await qc.invalidateQueries({ queryKey: queryKeys.ideas(props.listId) });
+      // The run has started: the dialog closes at once and the list catches up behind it. A new
+      // enrichment, or a company one run here for the first time, gets its column; all selected,
+      // the page's cells come from the server's preprocessing events and a reload.
+      void qc.invalidateQueries({ queryKey: listEnrichmentsKey(props.listId) });
+      if (!props.ideaIds) void qc.invalidateQueries({ queryKey: queryKeys.ideas(props.listId) });
       props.onStarted(runId);
       props.onClose();
     } catch (e) {
