@@ -7,6 +7,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
+import { dialogClosed } from '../support/dialogs';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import { signedInPage, pageApi as api } from '../support/session';
@@ -95,7 +96,7 @@ describe("the admin's loop in Chromium: CSV → enrich → score → complete �
     await page.getByTestId('enrich-ideas-prompt').fill('What does the company make?');
     await shot(page, '02-enrich-dialog');
     await page.getByTestId('enrich-ideas-run').click();
-    await page.getByTestId('enrich-ideas-dialog').waitFor({ state: 'detached' });
+    await dialogClosed(page, 'enrich-ideas-dialog');
     const cells = page.getByTestId('idea-enrichment-cell');
     await expect.poll(() => cells.allTextContents(), { timeout: 30_000 }).toEqual(Array(3).fill('Industrial robot arms'));
     await shot(page, '03-enriched');

@@ -5,6 +5,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
+import { dialogClosed } from '../support/dialogs';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { expectNoAxeFindings } from '../support/axe';
 import { startServer, type RunningServer } from '../support/server';
@@ -170,7 +171,7 @@ describe('lists of ideas, in Chromium', () => {
     await page.getByTestId('enrich-ideas-name').fill('What they ship');
     await page.getByTestId('enrich-ideas-prompt').fill('What does the company ship?');
     await page.getByTestId('enrich-ideas-run').click();
-    await page.getByTestId('enrich-ideas-dialog').waitFor({ state: 'detached' });
+    await dialogClosed(page, 'enrich-ideas-dialog');
     const cells = page.getByTestId('idea-enrichment-cell');
     await expect.poll(() => cells.count()).toBe(2);
     expect(await page.getByRole('columnheader', { name: 'What they ship' }).count()).toBe(1);
@@ -243,7 +244,7 @@ describe('lists of ideas, in Chromium', () => {
     await shot(page, '02e-enrich-company-enrichment');
     await page.getByRole('option', { name: 'Company headcount' }).click();
     await page.getByTestId('enrich-ideas-run').click();
-    await page.getByTestId('enrich-ideas-dialog').waitFor({ state: 'detached' });
+    await dialogClosed(page, 'enrich-ideas-dialog');
     await page.getByRole('columnheader', { name: 'Company headcount' }).waitFor();
     const headcount = page.locator(`[data-testid="idea-enrichment-cell"][data-enrichment-id="${made.id}"]`);
     await expect.poll(async () => await headcount.allTextContents(), { timeout: 20_000 }).toEqual(['1,625', '1,625', '1,625']);

@@ -7,6 +7,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
+import { dialogClosed } from '../support/dialogs';
 import { launchBrowser, ARTIFACTS } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import { signedInPage, pageApi as api } from '../support/session';
@@ -92,7 +93,7 @@ describe('progress of a long run, in Chromium', () => {
     const gate = new AnswerGate(12);
     fake.otherwise(gate.reply(ANSWER));
     await page.getByTestId('enrich-ideas-run').click();
-    await page.getByTestId('enrich-ideas-dialog').waitFor({ state: 'detached' });
+    await dialogClosed(page, 'enrich-ideas-dialog');
 
     // One line, where it was started: done / total, advancing.
     const line = page.getByTestId('list-page').locator('[data-testid="run-progress"][data-type="enrichment"]');
