@@ -84,6 +84,17 @@ const listPage = (enrichments: EnrichmentDto[]) => ({
   pageSize: 100,
 });
 const noCompanyEnrichments = async () => listPage([]);
+/** POST /enrichment/execute answering that I1's execution started. */
+const executeOneStarted = () =>
+  vi.fn(async () => ({
+    success: true as const,
+    message: '1 enrichment execution(s) started',
+    count: 1,
+    started: 1,
+    duplicates: 0,
+    failed: 0,
+    items: [{ entityId: I1, executionId: 'x1', status: 'started' as const }],
+  }));
 
 describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea enrichment results)', () => {
   it(
@@ -248,15 +259,7 @@ describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea 
   });
 
   it("offers the organization's company enrichments beside the list's own and runs the chosen one on the ideas", async () => {
-    const execute = vi.fn(async () => ({
-      success: true as const,
-      message: '1 enrichment execution(s) started',
-      count: 1,
-      started: 1,
-      duplicates: 0,
-      failed: 0,
-      items: [{ entityId: I1, executionId: 'x1', status: 'started' as const }],
-    }));
+    const execute = executeOneStarted();
     const C = 'c0000000-0000-4000-8000-000000000001';
     const list = vi.fn(async () =>
       listPage([enrichment({ id: C, name: 'Company headcount', entityType: 'company', listCompanyId: null })]),
@@ -287,15 +290,7 @@ describe('idea enrichment columns and cells (spec 002 §3 List column, §4 Idea 
       return { success: true as const, configs: [LLM as never] };
     });
     const create = vi.fn(async () => ({ success: true as const, id: E }) as never);
-    const execute = vi.fn(async () => ({
-      success: true as const,
-      message: '1 enrichment execution(s) started',
-      count: 1,
-      started: 1,
-      duplicates: 0,
-      failed: 0,
-      items: [{ entityId: I1, executionId: 'x1', status: 'started' as const }],
-    }));
+    const execute = executeOneStarted();
     const onStarted = vi.fn();
     const api = fakeApi({
       enrichments: {
